@@ -1,0 +1,78 @@
+# Table Companion: `make test`, `make app`, `make docs`, `make bench`.
+# Works on a fresh Debian machine with Python 3.11; CI runs `bash .ci/run` (CI=true).
+
+PYTHON       ?= python3
+VENV         := .venv
+PY           := $(VENV)/bin/python
+STAMP        := $(VENV)/.installed
+APP_IP       ?= 127.0.0.1
+APP_PORT     ?= 8866
+DOCS_ADDR    ?= 127.0.0.1:8000
+PYODIDE_VERSION ?= 314.0.7
+PYODIDE_DIR  := docs/assets/pyodide
+PYODIDE_STAMP := $(PYODIDE_DIR)/.version-$(PYODIDE_VERSION)
+NPM_CACHE    := build/npm
+CORE_ZIP     := docs/assets/wheels/companion-core.zip
+CHROMIUM     := /usr/bin/chromium
+# apt-get needs root; use sudo only when we are not root already.
+SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: help install test lint app docs docs-assets docs-serve bench chromium clean
+
+help:
+	@echo "make app        serve the Voila apps on http://$(APP_IP):$(APP_PORT)/"
+	@echo "make test       ruff + mypy + pytest (builds the site and installs Chromium if needed)"
+	@echo "make docs       build the reference site into site/ (offline Pyodide included)"
+	@echo "make docs-serve serve the reference site on http://$(DOCS_ADDR)/"
+	@echo "make bench      run the dice-engine benchmarks"
+
+# --- environment --------------------------------------------------------------------
+$(PY):
+	$(PYTHON) -m venv $(VENV) || { $(SUDO) apt-get update && $(SUDO) apt-get install -y python3-venv && $(PYTHON) -m venv $(VENV); }
+
+# Re-install only when pyproject.toml changes (the install is editable).
+$(STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install -q --disable-pip-version-check -e '.[widgets,docs,dev]'
+	touch $@
+
+install: $(STAMP)
+
+chromium:
+	@test -x $(CHROMIUM) || { $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium; }
+
+# --- checks -------------------------------------------------------------------------
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
+
+# The site tests need the built site, the browser tests need Chromium.
+test: lint docs chromium
+	$(PY) -m pytest tests/
+
+# --- apps ---------------------------------------------------------------------------
+app: $(STAMP)
+	@echo "Table Companion apps: http://$(APP_IP):$(APP_PORT)/  (Ctrl-C to stop)"
+	$(VENV)/bin/voila widgets/ --no-browser --port=$(APP_PORT) --Voila.ip=$(APP_IP) \
+		--preheat_kernel=True
+
+# --- reference site -----------------------------------------------------------------
+$(PYODIDE_STAMP):
+	@command -v npm >/dev/null || { $(SUDO) apt-get update && $(SUDO) apt-get install -y npm; }
+	bash tools/fetch_pyodide.sh $(PYODIDE_VERSION) $(NPM_CACHE) $(PYODIDE_DIR)
+	touch $@
+
+# Always re-packed (cheap); the zip is rewritten only when its content changes.
+docs-assets: $(STAMP) $(PYODIDE_STAMP)
+	$(PY) tools/build_core_zip.py $(CORE_ZIP)
+
+docs: docs-assets
+	$(PY) -m mkdocs build --strict --site-dir site
+
+docs-serve: docs-assets
+	$(PY) -m mkdocs serve --dev-addr $(DOCS_ADDR)
+
+bench: $(STAMP)
+	$(PY) benchmarks/run.py
+
+clean:
+	rm -rf site $(PYODIDE_DIR) docs/assets/wheels $(NPM_CACHE) $(STAMP)

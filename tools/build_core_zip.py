@@ -1,0 +1,63 @@
+"""Pack the standard-library-only core (``companion/`` minus ``companion/widgets``) into a zip.
+
+The reference site's live roller cells fetch this zip and unpack it into Pyodide's file
+system, so the browser rolls with the very code the CLI uses. Entries carry a fixed
+timestamp and sorted order, so an unchanged package gives a byte-identical zip; the file
+is only rewritten when its content changes (keeps ``mkdocs serve`` from looping).
+
+Usage: python tools/build_core_zip.py OUT.zip
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "companion"
+EXCLUDED_DIRS = {"widgets", "__pycache__"}
+INCLUDED_SUFFIXES = {".py", ".toml", ".json"}
+FIXED_TIME = (1980, 1, 1, 0, 0, 0)
+
+
+def core_files() -> list[Path]:
+    """The files of the core, sorted, relative to the repository root."""
+    files = []
+    for path in PACKAGE.rglob("*"):
+        rel = path.relative_to(PACKAGE)
+        if any(part in EXCLUDED_DIRS for part in rel.parts):
+            continue
+        if path.is_file() and path.suffix in INCLUDED_SUFFIXES:
+            files.append(path.relative_to(ROOT))
+    return sorted(files)
+
+
+def build_zip() -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for rel in core_files():
+            info = zipfile.ZipInfo(rel.as_posix(), date_time=FIXED_TIME)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, (ROOT / rel).read_bytes())
+    return buffer.getvalue()
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 2:
+        sys.stderr.write("usage: build_core_zip.py OUT.zip\n")
+        return 2
+    out = Path(argv[1])
+    data = build_zip()
+    if out.exists() and out.read_bytes() == data:
+        return 0
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(data)
+    print(f"core zip: {out} ({len(data)} bytes)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv))
