@@ -1,0 +1,270 @@
+"""Shared pieces for every component: safe callbacks, phone-width layout, model binding.
+
+Components in :mod:`companion.widgets` hold no rule logic. They call the core and observe
+its plain models (:class:`companion.state.Observable`). This module gives them:
+
+- :class:`ErrorLine` and :func:`safe`: a callback wrapper that turns any exception into a
+  one-line message shown in the app. Voila swallows exceptions raised in callbacks into
+  the kernel log, so without this a player would see nothing happen.
+- :func:`button`, :func:`row`, :func:`column`, :func:`text_box`, :func:`app_box` and
+  :data:`CSS`: layouts that wrap at 390 px instead of scrolling sideways, buttons at least
+  40 px tall, and text-only labels (Voila loads Font Awesome from a CDN, so icon names
+  would show as blanks at an offline table).
+- :func:`bind`: render a widget from an ``Observable`` model now and after every change.
+
+Usage in a component::
+
+    error = ErrorLine()
+    roll_button = button("Roll", on_click=self._roll, error=error)
+    app = app_box(row(self.expr, roll_button), error)
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import logging
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar
+
+import ipywidgets as widgets
+
+from companion.errors import CompanionError
+
+__all__ = [
+    "CSS",
+    "MIN_BUTTON_HEIGHT",
+    "ErrorLine",
+    "app_box",
+    "bind",
+    "button",
+    "column",
+    "one_line",
+    "row",
+    "safe",
+    "style_tag",
+    "text_box",
+]
+
+log = logging.getLogger(__name__)
+
+MIN_BUTTON_HEIGHT = "40px"
+"""Smallest tap target: a fingertip on a phone at the table."""
+
+MAX_MESSAGE = 240
+"""Longer messages are cut so the error line stays one line on a phone."""
+
+CSS = """
+.tc-app { box-sizing: border-box; max-width: 100%; width: 100%; overflow-x: hidden; }
+.tc-app * { box-sizing: border-box; }
+.tc-app .tc-row { display: flex; flex-flow: row wrap; gap: 4px; align-items: center;
+  max-width: 100%; }
+.tc-app .tc-row > * { margin: 0; }
+.tc-app .tc-btn, .tc-app .tc-btn.jupyter-button { min-height: 40px; height: auto;
+  min-width: 44px; width: auto; padding: 4px 10px; font-size: 15px; }
+.tc-app .tc-text { max-width: 100%; min-width: 0; flex: 1 1 160px; }
+.tc-app .tc-text input { min-height: 40px; font-size: 16px; }
+.tc-app .tc-error { color: #b00020; font-weight: 600; min-height: 1.4em;
+  overflow-wrap: anywhere; }
+.tc-app .tc-error:empty { display: none; }
+.tc-app .widget-html-content, .tc-app .widget-html { max-width: 100%; overflow-wrap: anywhere; }
+.tc-app svg { max-width: 100%; height: auto; }
+"""
+"""Phone-width rules, scoped under ``.tc-app`` so they never leak into a notebook."""
+
+
+def style_tag() -> widgets.HTML:
+    """An HTML widget carrying :data:`CSS`; :func:`app_box` adds it once per app."""
+    return widgets.HTML(f"<style>{CSS}</style>", layout=widgets.Layout(display="none"))
+
+
+def one_line(exc: BaseException) -> str:
+    """The message a player sees: the first line, cut to :data:`MAX_MESSAGE` characters.
+
+    Player errors (:class:`~companion.errors.CompanionError`) already name the problem and
+    where; anything else is a bug, so its type is kept to help the report.
+    """
+    lines = str(exc).strip().splitlines()
+    text = lines[0] if lines else ""
+    if not isinstance(exc, CompanionError):
+        text = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    if len(text) > MAX_MESSAGE:
+        text = text[: MAX_MESSAGE - 1] + "…"
+    return text
+
+
+class ErrorLine(widgets.HTML):
+    """A one-line error message shown in the app; empty (and hidden) when all is well."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(value="", **kwargs)
+        self.add_class("tc-error")
+
+    @property
+    def message(self) -> str:
+        """The plain text currently shown ("" when there is no error)."""
+        return html.unescape(_strip_tags(self.value))
+
+    def show(self, exc_or_text: BaseException | str) -> None:
+        text = exc_or_text if isinstance(exc_or_text, str) else one_line(exc_or_text)
+        # role=alert makes screen readers announce it; escaping because inputs are untrusted.
+        self.value = f'<span role="alert">{html.escape(text)}</span>'
+
+    def clear(self) -> None:
+        self.value = ""
+
+
+def _strip_tags(value: str) -> str:
+    out: list[str] = []
+    inside = False
+    for ch in value:
+        if ch == "<":
+            inside = True
+        elif ch == ">":
+            inside = False
+        elif not inside:
+            out.append(ch)
+    return "".join(out)
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def safe(error: ErrorLine, *, clear_on_success: bool = True) -> Callable[[F], F]:
+    """Decorate a widget callback so that an exception shows on ``error`` instead of vanishing.
+
+    On success the error line is cleared (the player fixed the problem). Unexpected
+    exceptions are also logged with their traceback, for whoever runs the server.
+    """
+
+    def decorate(func: F) -> F:
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            try:
+                result = func(*args, **kwargs)
+            except CompanionError as exc:
+                error.show(exc)
+                return None
+            except Exception as exc:
+                log.exception("widget callback %s failed", getattr(func, "__name__", func))
+                error.show(exc)
+                return None
+            if clear_on_success:
+                error.clear()
+            return result
+
+        return wrapper  # type: ignore[return-value]
+
+    return decorate
+
+
+def button(
+    label: str,
+    on_click: Callable[[], Any] | None = None,
+    *,
+    error: ErrorLine | None = None,
+    tooltip: str | None = None,
+    style: str = "",
+    name: str | None = None,
+) -> widgets.Button:
+    """A text-labelled button at least 40 px tall.
+
+    ``on_click`` takes no arguments (the clicked Button is not needed by our callbacks);
+    with ``error`` it is wrapped by :func:`safe`. ``name`` becomes a CSS class
+    ``tc-btn-<name>`` so browser tests can find the button.
+    """
+    btn = widgets.Button(
+        description=label,
+        tooltip=tooltip or label,
+        button_style=style,
+        layout=widgets.Layout(width="auto", height="auto", min_height=MIN_BUTTON_HEIGHT),
+    )
+    btn.add_class("tc-btn")
+    if name:
+        btn.add_class(f"tc-btn-{name}")
+    if on_click is not None:
+        action = on_click
+
+        def clicked(_button: widgets.Button) -> Any:
+            return action()
+
+        btn.on_click(safe(error)(clicked) if error is not None else clicked)
+    return btn
+
+
+def text_box(
+    placeholder: str = "",
+    *,
+    value: str = "",
+    description: str = "",
+    name: str | None = None,
+) -> widgets.Text:
+    """A text box that shrinks to the screen and reports its value only on Enter or blur.
+
+    ``continuous_update=False`` is what makes Enter submit in ipywidgets 8 (``on_submit`` is
+    deprecated): observe ``value`` to act on it.
+    """
+    box = widgets.Text(
+        value=value,
+        placeholder=placeholder,
+        description=description,
+        continuous_update=False,
+        layout=widgets.Layout(width="auto", max_width="100%", min_width="0"),
+    )
+    box.add_class("tc-text")
+    if name:
+        box.add_class(f"tc-text-{name}")
+    return box
+
+
+def row(*children: widgets.Widget, **layout: Any) -> widgets.HBox:
+    """A horizontal row that wraps onto the next line instead of overflowing a phone."""
+    box = widgets.HBox(
+        list(children),
+        layout=widgets.Layout(flex_flow="row wrap", max_width="100%", **layout),
+    )
+    box.add_class("tc-row")
+    return box
+
+
+def column(*children: widgets.Widget, **layout: Any) -> widgets.VBox:
+    """A vertical stack no wider than its container."""
+    return widgets.VBox(list(children), layout=widgets.Layout(max_width="100%", **layout))
+
+
+def app_box(*children: widgets.Widget, box: widgets.VBox | None = None) -> widgets.VBox:
+    """The outer box of an app: adds the phone-width CSS once and the ``tc-app`` class.
+
+    Pass ``box`` to fill an existing VBox (a component that *is* a VBox passes ``self``).
+    """
+    target = box if box is not None else widgets.VBox()
+    target.children = (style_tag(), *children)
+    target.layout.max_width = "100%"
+    target.add_class("tc-app")
+    return target
+
+
+class _Observable(Protocol):
+    def on_change(self, callback: Callable[..., Any], /) -> Any: ...
+
+
+def bind(
+    model: _Observable,
+    render: Callable[[], Any],
+    *,
+    error: ErrorLine | None = None,
+) -> Callable[..., None]:
+    """Call ``render()`` now and after every change of ``model`` (a core ``Observable``).
+
+    The model decides nothing about widgets; it only says "I changed". ``render`` reads the
+    model and updates widgets. Whatever arguments the model passes to its callbacks are
+    ignored, so models may pass an event or nothing. Returns the subscribed callback.
+    """
+
+    def on_change(*_args: Any, **_kwargs: Any) -> None:
+        render()
+
+    callback = safe(error, clear_on_success=False)(on_change) if error else on_change
+    model.on_change(callback)
+    callback()
+    return callback

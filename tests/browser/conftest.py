@@ -1,0 +1,301 @@
+"""Fixtures for real-browser tests of the Voila apps (Playwright sync API, Debian's Chromium).
+
+Every test in ``tests/browser/`` is marked ``browser`` automatically. Fixtures, all stable:
+
+``chromium_path`` (session)
+    Path to Debian's Chromium. If ``/usr/bin/chromium`` is missing it is installed with
+    ``apt-get install -y chromium``; if that fails the test errors out (never skipped).
+``browser`` (session)
+    A headless Playwright ``Browser`` on that Chromium (``--no-sandbox`` and friends).
+``page`` (function)
+    A fresh ``Page`` (own context, 1280×900). Requests to any host other than
+    127.0.0.1/localhost are aborted and recorded; the test fails at teardown if one was
+    attempted (apps must work at a table with no internet), except the two Font Awesome
+    stylesheets that Voila's stock ``lab`` template itself links from a CDN
+    (:data:`VOILA_TEMPLATE_CDN`). ``page.external_requests`` lists what was blocked.
+``phone_page`` (function)
+    The same, at 390×844 with touch and a phone user agent.
+``voila_server`` (session)
+    One Voila serving ``widgets/`` on a free port of 127.0.0.1 (``.base_url``,
+    ``.port``, ``.log_path``). Readiness is polled on a static file, never on a notebook
+    (each notebook GET starts a kernel). Stopped with SIGTERM so kernels shut down.
+``voila_url`` (function -> callable)
+    ``voila_url("dice_tray")`` -> ``http://127.0.0.1:<port>/voila/render/dice_tray.ipynb``.
+``voila_app`` (function -> callable)
+    ``voila_app("dice_tray", page=None, ready=".tc-app")`` opens the app in ``page``
+    (default: the ``page`` fixture), waits until the selector ``ready`` is visible (every
+    component built with ``companion.widgets.base.app_box`` carries ``.tc-app``) and returns
+    the page. Kernel errors shown by Voila fail the wait with the server log attached.
+``screenshot`` (function -> callable)
+    ``screenshot(page, "dice_tray-phone")`` saves ``test-artifacts/<name>.png`` (gitignored)
+    and returns the path.
+
+Typical test::
+
+    def test_rolls(voila_app):
+        page = voila_app("dice_tray")
+        page.locator(".tc-text-expr input").fill("2d6")
+        page.locator(".tc-btn-roll").click()
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", "[::1]"}
+VOILA_TEMPLATE_CDN = (
+    "https://cdn.jsdelivr.net/npm/@fortawesome/fontawesome-free@^5/css/all.min.css",
+    "https://cdn.jsdelivr.net/npm/@fortawesome/fontawesome-free@^5/css/v4-shims.min.css",
+)
+"""Hard-coded in Voila's own page template; aborted like the rest but not held against the
+app (the apps use text labels, never icon names, so nothing is lost offline)."""
+
+VOILA_START_TIMEOUT = 60.0
+APP_READY_TIMEOUT_MS = 60_000
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.browser)
+
+
+# --- Chromium ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    """Debian's Chromium, installed with apt-get when missing (Playwright's download fails here)."""
+    if not CHROMIUM.exists():
+        apt = ["apt-get"] if os.geteuid() == 0 else ["sudo", "-n", "apt-get"]
+        for args in (["update"], ["install", "-y", "chromium"]):
+            done = subprocess.run(
+                [*apt, *args], capture_output=True, text=True, timeout=600, check=False
+            )
+            if done.returncode != 0:
+                pytest.fail(
+                    f"could not install chromium ({' '.join(apt + args)} exited "
+                    f"{done.returncode}): {done.stderr.strip()[-500:]}"
+                )
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} still missing after apt-get install chromium")
+    return str(CHROMIUM)
+
+
+@pytest.fixture(scope="session")
+def playwright_instance() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright_instance: Any, chromium_path: str) -> Iterator[Any]:
+    b = playwright_instance.chromium.launch(
+        executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS
+    )
+    yield b
+    b.close()
+
+
+def _is_local(url: str) -> bool:
+    parts = urlsplit(url)
+    if parts.scheme in ("data", "blob", "about"):
+        return True
+    return (parts.hostname or "") in LOCAL_HOSTS
+
+
+def _guarded_page(browser: Any, **context_options: Any) -> Iterator[Any]:
+    context = browser.new_context(**context_options)
+    blocked: list[str] = []
+
+    def guard(route: Any) -> None:
+        url = route.request.url
+        if _is_local(url):
+            route.continue_()
+        else:
+            blocked.append(url)
+            route.abort()
+
+    context.route("**/*", guard)
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    page.external_requests = blocked
+    yield page
+    context.close()
+    offending = [u for u in blocked if unquote(u) not in VOILA_TEMPLATE_CDN]
+    if offending:
+        pytest.fail(f"page tried to reach other hosts (blocked): {offending}")
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    yield from _guarded_page(browser, viewport={"width": 1280, "height": 900})
+
+
+@pytest.fixture
+def phone_page(browser: Any) -> Iterator[Any]:
+    yield from _guarded_page(
+        browser,
+        viewport={"width": 390, "height": 844},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+        user_agent=(
+            "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 "
+            "(KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36"
+        ),
+    )
+
+
+# --- Voila ------------------------------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class VoilaServer:
+    port: int
+    process: subprocess.Popen[bytes]
+    log_path: Path
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def url(self, app: str) -> str:
+        name = app if app.endswith(".ipynb") else f"{app}.ipynb"
+        if not (ROOT / "widgets" / name).exists():
+            raise FileNotFoundError(f"no app widgets/{name}")
+        return f"{self.base_url}/voila/render/{name}"
+
+    def log_tail(self, chars: int = 3000) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")[-chars:]
+        except OSError:
+            return ""
+
+
+def _voila_command(port: int) -> list[str]:
+    exe = Path(sys.executable).with_name("voila")
+    head = [str(exe)] if exe.exists() else [sys.executable, "-m", "voila"]
+    return [
+        *head,
+        str(ROOT / "widgets"),
+        "--no-browser",
+        f"--port={port}",
+        "--Voila.ip=127.0.0.1",
+    ]
+
+
+@pytest.fixture(scope="session")
+def voila_server() -> Iterator[VoilaServer]:
+    if shutil.which("voila") is None and not Path(sys.executable).with_name("voila").exists():
+        pytest.fail("voila is not installed (pip install -e '.[widgets]')")
+    ARTIFACTS.mkdir(exist_ok=True)
+    port = _free_port()
+    log_path = ARTIFACTS / f"voila-{port}.log"
+    log = log_path.open("wb")
+    # The kernel must import this checkout's companion even if it is not pip-installed.
+    paths = [str(ROOT), os.environ.get("PYTHONPATH", "")]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p)}
+    proc = subprocess.Popen(
+        _voila_command(port), cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env
+    )
+    server = VoilaServer(port=port, process=proc, log_path=log_path)
+    try:
+        _wait_ready(server)
+        yield server
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=10)
+        log.close()
+
+
+def _wait_ready(server: VoilaServer) -> None:
+    # A static file: asking for a notebook would start a kernel just to check readiness.
+    probe = f"{server.base_url}/voila/static/voila.js"
+    deadline = time.monotonic() + VOILA_START_TIMEOUT
+    while time.monotonic() < deadline:
+        if server.process.poll() is not None:
+            pytest.fail(f"voila exited with {server.process.returncode}:\n{server.log_tail()}")
+        try:
+            with urllib.request.urlopen(probe, timeout=2) as resp:
+                if resp.status == 200:
+                    return
+        except (urllib.error.URLError, OSError):
+            pass
+        time.sleep(0.2)
+    pytest.fail(f"voila not ready after {VOILA_START_TIMEOUT:.0f}s:\n{server.log_tail()}")
+
+
+@pytest.fixture
+def voila_url(voila_server: VoilaServer) -> Callable[[str], str]:
+    return voila_server.url
+
+
+@pytest.fixture
+def voila_app(voila_server: VoilaServer, request: pytest.FixtureRequest) -> Callable[..., Any]:
+    def open_app(app: str, page: Any = None, ready: str = ".tc-app") -> Any:
+        target = page if page is not None else request.getfixturevalue("page")
+        target.goto(voila_server.url(app), wait_until="domcontentloaded")
+        try:
+            target.wait_for_selector(ready, state="visible", timeout=APP_READY_TIMEOUT_MS)
+        except Exception as exc:
+            errors = target.locator(".jp-OutputArea-output[data-mime-type*='error']")
+            shown = errors.all_inner_texts() if errors.count() else []
+            pytest.fail(
+                f"app {app!r} did not render {ready!r}: {exc}\n"
+                f"errors on page: {shown}\nvoila log:\n{voila_server.log_tail()}"
+            )
+        return target
+
+    return open_app
+
+
+@pytest.fixture
+def screenshot() -> Callable[..., Path]:
+    def save(page: Any, name: str, *, full_page: bool = True) -> Path:
+        ARTIFACTS.mkdir(exist_ok=True)
+        path = ARTIFACTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=full_page)
+        return path
+
+    return save
