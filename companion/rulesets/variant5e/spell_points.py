@@ -1,0 +1,184 @@
+"""Spell Points / Mentality: one pool of points instead of spell slots.
+
+The house rule borrows the DMG's spell-point variant and calls the pool *mentality*; the
+aim is that players weigh every spell before casting it.
+
+- **Pool size.** Look the character's class level up in the Mentality Points table.
+  Bards, clerics, druids and wizards use their level as is. Paladins, rangers and
+  artificers use half their level in that class; eldritch knights and arcane tricksters a
+  third. Every division rounds down, and any other subclass follows the same pattern.
+- **Casting.** A spell of 1st level or higher subtracts its cost (Mentality Cost table,
+  by spell level) from the pool, like mana. No slots are built from the points. Cantrips
+  are free. At 0 points no leveled spell can be cast.
+- **Long rest.** Regain half of the pool's maximum, rounded up (as with Hit Dice), never
+  above the maximum.
+
+Interpretation: a spell whose cost exceeds the points left is refused (mana-style), not
+cast down to 0; the seed only says that at 0 nothing leveled can be cast, and compares
+the pool to mana in video games.
+
+Interpretation: a half or third caster whose divided level is 0 (a 1st-level paladin,
+say) has a pool of 0 points; the table starts at level 1.
+
+Interpretation: any spell level from 1 to 9 may be paid for if the points suffice; the
+seed's tables give no highest castable level, so none is enforced.
+
+Both tables live once in ``mentality_tables.toml`` beside this module.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any, Literal
+
+from companion.errors import RuleError, StateError, TableError
+from companion.state import Tracker, move, state_field
+
+__all__ = [
+    "CASTER_KINDS",
+    "SpellPoints",
+    "caster_kind_of",
+    "mentality_cost",
+    "mentality_points",
+    "mentality_tables",
+    "table_level",
+]
+
+CasterKind = Literal["full", "half", "third"]
+
+#: The kinds of caster the seed distinguishes, in the order it names them.
+CASTER_KINDS: tuple[CasterKind, ...] = ("full", "half", "third")
+
+DATA_FILE = "mentality_tables.toml"
+
+
+@cache
+def mentality_tables() -> dict[str, Any]:
+    """The seed's two lookup tables and the caster kinds, read from the package data.
+
+    Raises :class:`TableError` if the file is malformed (a level missing or a cost not a
+    whole number), naming the table and the level.
+    """
+    text = resources.files(__package__).joinpath(DATA_FILE).read_bytes()
+    try:
+        data = tomllib.loads(text.decode("utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise TableError(f"{DATA_FILE}: not valid TOML: {exc}") from None
+    for name, levels in (("cost_table", range(1, 10)), ("points_table", range(1, 21))):
+        rows = data.get(name, {}).get("rows", {})
+        for level in levels:
+            value = rows.get(str(level))
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise TableError(f"{DATA_FILE}: {name} level {level} needs a whole number")
+        if len(rows) != len(levels):
+            raise TableError(f"{DATA_FILE}: {name} has rows outside levels "
+                             f"{levels.start}-{levels.stop - 1}")
+    for kind in CASTER_KINDS:
+        divisor = data.get("casters", {}).get(kind, {}).get("divisor")
+        if not isinstance(divisor, int) or divisor < 1:
+            raise TableError(f"{DATA_FILE}: casters.{kind}.divisor must be a whole number >= 1")
+    return data
+
+
+def mentality_cost(spell_level: int) -> int:
+    """Points a spell of ``spell_level`` costs (0 for a cantrip, level 0)."""
+    if isinstance(spell_level, bool) or not isinstance(spell_level, int):
+        raise RuleError(f"Spell Points: spell level must be a whole number, got {spell_level!r}")
+    if spell_level == 0:
+        return 0
+    if not 1 <= spell_level <= 9:
+        raise RuleError(f"Spell Points: spell level must be 0 (cantrip) to 9, got {spell_level}")
+    cost: int = mentality_tables()["cost_table"]["rows"][str(spell_level)]
+    return cost
+
+
+def caster_kind_of(class_name: str) -> CasterKind:
+    """Which kind of caster a class (or subclass) named in the seed is."""
+    wanted = " ".join(class_name.lower().replace("(", " ").replace(")", " ").split())
+    for kind in CASTER_KINDS:
+        for name in mentality_tables()["casters"][kind]["classes"]:
+            if name == wanted or (wanted.endswith(name) and " " in name):
+                return kind
+    raise RuleError(f"Spell Points: the seed names no caster kind for {class_name!r}; "
+                    "choose full, half or third")
+
+
+def table_level(class_level: int, kind: CasterKind) -> int:
+    """The row of the points table a caster of ``kind`` reads (level divided, rounded down)."""
+    if isinstance(class_level, bool) or not isinstance(class_level, int):
+        raise RuleError(f"Spell Points: class level must be a whole number, got {class_level!r}")
+    if not 1 <= class_level <= 20:
+        raise RuleError(f"Spell Points: class level must be 1 to 20, got {class_level}")
+    if kind not in CASTER_KINDS:
+        raise RuleError(f"Spell Points: caster kind must be full, half or third, got {kind!r}")
+    divisor: int = mentality_tables()["casters"][kind]["divisor"]
+    return class_level // divisor
+
+
+def mentality_points(class_level: int, kind: CasterKind = "full") -> int:
+    """The maximum pool for a caster of ``kind`` at ``class_level``."""
+    level = table_level(class_level, kind)
+    if level == 0:
+        return 0
+    points: int = mentality_tables()["points_table"]["rows"][str(level)]
+    return points
+
+
+@dataclass
+class SpellPoints(Tracker):
+    """A caster's mentality pool, with casting and long rests as moves.
+
+    >>> wizard = SpellPoints.new(class_level=3)
+    >>> wizard.points, wizard.maximum
+    (14, 14)
+    >>> wizard.cast(2); wizard.points
+    11
+    """
+
+    class_level: int = state_field(1, min=1, max=20, doc="level in the casting class")
+    caster: CasterKind = "full"
+    maximum: int = state_field(4, min=0, max=133, doc="the pool's size from the table")
+    points: int = state_field(4, min=0, max=133, doc="points left")
+
+    @classmethod
+    def new(cls, class_level: int, caster: CasterKind = "full") -> SpellPoints:
+        """A rested caster: the pool is full."""
+        maximum = mentality_points(class_level, caster)
+        return cls(class_level=class_level, caster=caster, maximum=maximum, points=maximum)
+
+    def check_state(self) -> None:
+        if self.maximum != mentality_points(self.class_level, self.caster):
+            raise StateError(
+                f"field 'maximum' must be {mentality_points(self.class_level, self.caster)} "
+                f"for a level {self.class_level} {self.caster} caster, got {self.maximum}"
+            )
+        if self.points > self.maximum:
+            raise StateError(f"field 'points' ({self.points}) exceeds maximum ({self.maximum})")
+
+    def can_cast(self, spell_level: int) -> bool:
+        """Whether the pool pays for a spell of ``spell_level`` right now."""
+        return mentality_cost(spell_level) <= self.points
+
+    @move
+    def cast(self, spell_level: int) -> None:
+        """Cast a spell: pay its mentality cost; cantrips (level 0) are free."""
+        cost = mentality_cost(spell_level)
+        if spell_level > 0 and self.points == 0:
+            raise RuleError("Spell Points: at 0 mentality no spell of 1st level or higher "
+                            "can be cast")
+        if cost > self.points:
+            raise RuleError(f"Spell Points: a level {spell_level} spell costs {cost} "
+                            f"mentality, only {self.points} left")
+        self.points -= cost
+        what = "a cantrip (free)" if spell_level == 0 else f"a level {spell_level} spell"
+        self.describe(f"cast {what}: -{cost}, {self.points}/{self.maximum} left")
+
+    @move
+    def long_rest(self) -> None:
+        """Regain half the maximum, rounded up, capped at the maximum."""
+        regained = min(-(-self.maximum // 2), self.maximum - self.points)
+        self.points += regained
+        self.describe(f"long rest: +{regained}, {self.points}/{self.maximum}")

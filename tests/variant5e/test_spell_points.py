@@ -1,0 +1,167 @@
+"""Spell Points / Mentality: the tables, the pool sizes, and the tracker move by move."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from companion.errors import RuleError, StateError
+from companion.rulesets.variant5e.spell_points import (
+    SpellPoints,
+    caster_kind_of,
+    mentality_cost,
+    mentality_points,
+    mentality_tables,
+    table_level,
+)
+
+SEED = Path("/work/shared/seeds/001_cb17b8de802cca7b.txt")
+
+
+def _seed_table(after: str, count: int) -> dict[int, int]:
+    """Parse a seed lookup table (``1st\\t2`` lines) that follows the heading ``after``."""
+    lines = SEED.read_text(encoding="utf-8").split(after, 1)[1].splitlines()
+    rows: dict[int, int] = {}
+    for line in lines:
+        match = re.fullmatch(r"(\d+)(?:st|nd|rd|th)\s+(\d+)", line.strip())
+        if match:
+            rows[int(match[1])] = int(match[2])
+            if len(rows) == count:
+                break
+    return rows
+
+
+@pytest.mark.skipif(not SEED.exists(), reason="seed document not on this machine")
+def test_data_matches_the_seed_tables() -> None:
+    cost = _seed_table("Mentality/Spell point Cost Table", 9)
+    points = _seed_table("Mentality/Spell point Points Table", 20)
+    assert {lvl: mentality_cost(lvl) for lvl in range(1, 10)} == cost
+    assert {lvl: mentality_points(lvl) for lvl in range(1, 21)} == points
+
+
+def test_tables_are_complete_and_nondecreasing() -> None:
+    data = mentality_tables()
+    costs = [data["cost_table"]["rows"][str(i)] for i in range(1, 10)]
+    points = [data["points_table"]["rows"][str(i)] for i in range(1, 21)]
+    assert costs == sorted(costs) and points == sorted(points)
+
+
+def test_cantrips_are_free_and_bad_levels_refused() -> None:
+    assert mentality_cost(0) == 0
+    for bad in (-1, 10, True, "3"):
+        with pytest.raises(RuleError, match="Spell Points: spell level"):
+            mentality_cost(bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("level", "kind", "row"),
+    [(20, "full", 20), (5, "half", 2), (1, "half", 0), (20, "half", 10), (11, "third", 3),
+     (2, "third", 0)],
+)
+def test_half_and_third_casters_divide_and_round_down(level: int, kind: str, row: int) -> None:
+    assert table_level(level, kind) == row  # type: ignore[arg-type]
+
+
+def test_pool_sizes_for_each_kind() -> None:
+    assert mentality_points(9, "half") == 17  # row 4
+    assert mentality_points(20, "half") == 64  # row 10
+
+
+def test_third_caster_pool() -> None:
+    assert mentality_points(20, "third") == mentality_points(6, "full") == 32
+    assert mentality_points(2, "third") == 0
+    with pytest.raises(RuleError, match="class level must be 1 to 20"):
+        mentality_points(21)
+
+
+def test_class_names_map_to_caster_kinds() -> None:
+    assert caster_kind_of("Wizard") == "full"
+    assert caster_kind_of("artificer") == "half"
+    assert caster_kind_of("Fighter (Eldritch Knight)") == "third"
+    assert caster_kind_of("rogue (arcane trickster)") == "third"
+    with pytest.raises(RuleError, match="no caster kind for 'warlock'"):
+        caster_kind_of("warlock")
+
+
+def test_spend_until_refused_then_long_rest() -> None:
+    caster = SpellPoints.new(class_level=2)  # 6 points
+    caster.cast(1)
+    assert caster.points == 4
+    caster.cast(2)
+    assert caster.points == 1
+    with pytest.raises(RuleError, match="costs 2 mentality, only 1 left"):
+        caster.cast(1)
+    assert caster.points == 1 and len(caster.log) == 2  # refused move changed nothing
+    caster.cast(0)  # cantrips are free
+    assert caster.points == 1
+    caster.long_rest()  # +3 (half of 6)
+    assert caster.points == 4
+    caster.long_rest()  # capped at the maximum
+    assert caster.points == 6
+    assert [e.move for e in caster.log] == ["cast", "cast", "cast", "long_rest", "long_rest"]
+
+
+def test_zero_mentality_forbids_leveled_spells_but_not_cantrips() -> None:
+    caster = SpellPoints.new(class_level=1)  # 4 points
+    caster.cast(1)
+    caster.cast(1)
+    assert caster.points == 0
+    with pytest.raises(RuleError, match="at 0 mentality"):
+        caster.cast(1)
+    caster.cast(0)
+    assert caster.points == 0
+
+
+def test_long_rest_rounds_half_up() -> None:
+    caster = SpellPoints.new(class_level=17)  # 107: half rounds up to 54
+    for _ in range(8):
+        caster.cast(9)  # 8 * 13 = 104
+    assert caster.points == 3
+    caster.long_rest()
+    assert caster.points == 57
+
+
+def test_undo_and_json_round_trip() -> None:
+    caster = SpellPoints.new(class_level=5, caster="half")  # row 2: 6 points
+    caster.cast(1)
+    caster.long_rest()
+    again = SpellPoints.from_json(caster.to_json())
+    assert again == caster and again.log == caster.log
+    again.undo()
+    again.undo()
+    assert again.points == 6
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [("points", 99, "points"), ("maximum", 5, "maximum"), ("caster", "quarter", "caster"),
+     ("class_level", 0, "class_level")],
+)
+def test_corrupt_state_names_the_field(field: str, value: object, message: str) -> None:
+    data = json.loads(SpellPoints.new(class_level=3).to_json())
+    data["state"][field] = value
+    with pytest.raises(StateError, match=message):
+        SpellPoints.from_json(json.dumps(data))
+
+
+@given(st.integers(1, 20), st.sampled_from(["full", "half", "third"]),
+       st.lists(st.integers(0, 9), max_size=30))
+def test_points_stay_within_the_pool(level: int, kind: str, spells: list[int]) -> None:
+    caster = SpellPoints.new(level, kind)  # type: ignore[arg-type]
+    for spell_level in spells:
+        before = caster.points
+        if caster.can_cast(spell_level):
+            caster.cast(spell_level)
+            assert caster.points == before - mentality_cost(spell_level)
+        else:
+            with pytest.raises(RuleError):
+                caster.cast(spell_level)
+            assert caster.points == before
+        assert 0 <= caster.points <= caster.maximum
+    caster.long_rest()
+    assert caster.points <= caster.maximum
