@@ -1,0 +1,289 @@
+"""Roll history: the plain model behind the dice tray's log of rolls.
+
+A :class:`RollHistory` keeps the newest rolls first, up to ``limit`` of them (oldest fall
+off), and tells its observers after every change. Each :class:`RollRecord` keeps what is
+needed to check or replay a roll: the expression, every die, the total, the subtotal per
+label, when it was rolled and the seed that produced it (``roll(expr, seed=seed)`` gives
+the same dice again). Exports: CSV for a spreadsheet, JSON that :meth:`RollHistory.from_json`
+reads back exactly. Standard library only: it runs under Pyodide and may later live in a
+store shared by several browsers.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+from companion.errors import StateError
+from companion.state import Observable
+
+__all__ = ["CSV_COLUMNS", "DEFAULT_LIMIT", "RollHistory", "RollRecord"]
+
+DEFAULT_LIMIT = 200
+"""Rolls kept by default; the oldest are dropped beyond it."""
+
+FORMAT = "table-companion/roll-history"
+FORMAT_VERSION = 1
+CSV_COLUMNS = ("n", "time", "expr", "total", "dice", "labels", "seed")
+
+
+class _RollLike(Protocol):
+    """What :meth:`RollHistory.add_roll` needs from a ``companion.dice.Roll``."""
+
+    expr: str
+    total: int
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _time_text(when: datetime) -> str:
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return when.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+@dataclass(frozen=True)
+class RollRecord:
+    """One roll as the history keeps it (JSON values only).
+
+    ``n`` counts rolls since the history began (1, 2, ...; it keeps counting after a
+    clear), ``text`` is the engine's one-line form (``4d6kh3 = [6, 5, 3, ~~1~~] = 14``),
+    ``dice`` the engine's per-die dicts, ``time`` an ISO 8601 UTC timestamp.
+    """
+
+    n: int
+    expr: str
+    total: int
+    text: str
+    seed: int
+    time: str
+    dice: tuple[Mapping[str, Any], ...] = ()
+    labels: Mapping[str, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "n": self.n,
+            "time": self.time,
+            "expr": self.expr,
+            "total": self.total,
+            "text": self.text,
+            "seed": self.seed,
+            "dice": [dict(d) for d in self.dice],
+            "labels": dict(self.labels),
+        }
+
+    @classmethod
+    def from_dict(cls, data: object, where: str = "roll") -> RollRecord:
+        """Build a record from :meth:`to_dict` output; ``StateError`` names the bad field."""
+        if not isinstance(data, dict):
+            raise StateError(f"{where}: expected an object, got {type(data).__name__}")
+        expected = {"n", "time", "expr", "total", "text", "seed", "dice", "labels"}
+        missing = sorted(expected - data.keys())
+        if missing:
+            raise StateError(f"{where}.{missing[0]}: missing")
+        extra = sorted(data.keys() - expected)
+        if extra:
+            raise StateError(f"{where}.{extra[0]}: unknown field")
+        n = _int(data["n"], f"{where}.n")
+        if n < 1:
+            raise StateError(f"{where}.n: must be at least 1, got {n}")
+        time = _str(data["time"], f"{where}.time")
+        try:
+            datetime.fromisoformat(time)
+        except ValueError:
+            raise StateError(f"{where}.time: not an ISO 8601 time: {time!r}") from None
+        dice = data["dice"]
+        if not isinstance(dice, list) or not all(isinstance(d, dict) for d in dice):
+            raise StateError(f"{where}.dice: expected a list of objects")
+        labels = data["labels"]
+        if not isinstance(labels, dict):
+            raise StateError(f"{where}.labels: expected an object")
+        for key, value in labels.items():
+            _int(value, f"{where}.labels.{key}")
+        return cls(
+            n=n,
+            expr=_str(data["expr"], f"{where}.expr"),
+            total=_int(data["total"], f"{where}.total"),
+            text=_str(data["text"], f"{where}.text"),
+            seed=_int(data["seed"], f"{where}.seed"),
+            time=time,
+            dice=tuple(dice),
+            labels=dict(labels),
+        )
+
+
+def _int(value: object, where: str) -> int:
+    # bool is an int subclass; a saved "true" where a number belongs is corruption.
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise StateError(f"{where}: expected an integer, got {value!r}")
+    return value
+
+
+def _str(value: object, where: str) -> str:
+    if not isinstance(value, str):
+        raise StateError(f"{where}: expected a string, got {value!r}")
+    return value
+
+
+class RollHistory(Observable):
+    """The newest ``limit`` rolls, newest first; observers hear of every add and clear.
+
+    >>> h = RollHistory(limit=2)
+    >>> for t in (3, 5, 7):
+    ...     _ = h.add(expr="1d8", total=t, text=f"1d8 = [{t}] = {t}", seed=t)
+    >>> [r.total for r in h]
+    [7, 5]
+    """
+
+    def __init__(
+        self, *, limit: int = DEFAULT_LIMIT, clock: Callable[[], datetime] = _utc_now
+    ) -> None:
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise ValueError(f"history limit must be a positive integer, got {limit!r}")
+        self.limit = limit
+        self._clock = clock
+        self._records: list[RollRecord] = []  # newest first
+        self._count = 0
+
+    # -- reading -------------------------------------------------------------------------
+    @property
+    def records(self) -> tuple[RollRecord, ...]:
+        """Kept rolls, newest first."""
+        return tuple(self._records)
+
+    @property
+    def count(self) -> int:
+        """Rolls added since the history began, cleared ones included (the last ``n``)."""
+        return self._count
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+    def __iter__(self) -> Iterator[RollRecord]:
+        return iter(tuple(self._records))
+
+    @property
+    def latest(self) -> RollRecord | None:
+        return self._records[0] if self._records else None
+
+    # -- changing ------------------------------------------------------------------------
+    def add(
+        self,
+        *,
+        expr: str,
+        total: int,
+        text: str,
+        seed: int,
+        dice: list[Mapping[str, Any]] | tuple[Mapping[str, Any], ...] = (),
+        labels: Mapping[str, int] | None = None,
+        when: datetime | None = None,
+    ) -> RollRecord:
+        """Record one roll (newest first), dropping the oldest beyond ``limit``."""
+        record = RollRecord(
+            n=self._count + 1,
+            expr=expr,
+            total=total,
+            text=text,
+            seed=seed,
+            time=_time_text(when or self._clock()),
+            dice=tuple(dict(d) for d in dice),
+            labels=dict(labels or {}),
+        )
+        self._count = record.n
+        self._records.insert(0, record)
+        del self._records[self.limit :]
+        self._changed()
+        return record
+
+    def add_roll(self, roll: _RollLike, *, seed: int, when: datetime | None = None) -> RollRecord:
+        """Record a ``companion.dice.Roll`` made with ``seed``."""
+        data = roll.to_dict()
+        labels = getattr(roll, "labels", None) or data.get("labels") or {}
+        return self.add(
+            expr=roll.expr,
+            total=roll.total,
+            text=str(roll),
+            seed=seed,
+            dice=list(data.get("dice", [])),
+            labels={str(k): int(v) for k, v in dict(labels).items()},
+            when=when,
+        )
+
+    def clear(self) -> None:
+        """Forget every kept roll; numbering carries on so old exports stay unambiguous."""
+        self._records.clear()
+        self._changed()
+
+    # -- export --------------------------------------------------------------------------
+    def to_csv(self) -> str:
+        """CSV with a header row, newest first. ``dice`` holds the engine's one-line form."""
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(CSV_COLUMNS)
+        for r in self._records:
+            labels = "; ".join(f"{k}={v}" for k, v in r.labels.items())
+            writer.writerow([r.n, r.time, r.expr, r.total, _dice_part(r), labels, r.seed])
+        return out.getvalue()
+
+    def to_json(self) -> str:
+        data = {
+            "format": FORMAT,
+            "version": FORMAT_VERSION,
+            "limit": self.limit,
+            "count": self._count,
+            "rolls": [r.to_dict() for r in self._records],
+        }
+        return json.dumps(data, ensure_ascii=False, indent=1)
+
+    @classmethod
+    def from_json(cls, text: str, *, clock: Callable[[], datetime] = _utc_now) -> RollHistory:
+        """Rebuild a history from :meth:`to_json`; a corrupt file raises ``StateError``."""
+        try:
+            data = json.loads(text)
+        except (json.JSONDecodeError, TypeError) as exc:
+            raise StateError(f"roll history: not valid JSON ({exc})") from None
+        if not isinstance(data, dict):
+            raise StateError("roll history: expected a JSON object at the top level")
+        if data.get("format") != FORMAT:
+            raise StateError(f"format: expected {FORMAT!r}, got {data.get('format')!r}")
+        if data.get("version") != FORMAT_VERSION:
+            raise StateError(f"version: unsupported {data.get('version')!r}")
+        limit = _int(data.get("limit"), "limit")
+        if limit < 1:
+            raise StateError(f"limit: must be at least 1, got {limit}")
+        count = _int(data.get("count"), "count")
+        rolls = data.get("rolls")
+        if not isinstance(rolls, list):
+            raise StateError("rolls: expected a list")
+        if len(rolls) > limit:
+            raise StateError(f"rolls: {len(rolls)} rolls exceed limit {limit}")
+        records = [RollRecord.from_dict(r, f"rolls[{i}]") for i, r in enumerate(rolls)]
+        for i in range(1, len(records)):
+            if records[i].n >= records[i - 1].n:
+                raise StateError(f"rolls[{i}].n: rolls must be newest first with falling n")
+        if records and records[0].n > count:
+            raise StateError(f"count: {count} is below the newest roll's n {records[0].n}")
+        history = cls(limit=limit, clock=clock)
+        history._records = records
+        history._count = count
+        return history
+
+
+def _dice_part(record: RollRecord) -> str:
+    # "4d6kh3 = [6, 5, 3, ~~1~~] = 14" -> "[6, 5, 3, ~~1~~]": the dice without repeating
+    # the expression and total, which have their own columns.
+    head = f"{record.expr} = "
+    tail = f" = {record.total}"
+    text = record.text
+    if text.startswith(head) and text.endswith(tail) and len(text) > len(head) + len(tail):
+        return text[len(head) : -len(tail)]
+    return text
