@@ -227,7 +227,8 @@ class RollHistory(Observable):
     def to_csv(self) -> str:
         """CSV with a header row, newest first. ``dice`` holds the engine's one-line form."""
         out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
+        # RFC 4180 line ends: a field holding a bare \r or \n is then quoted, not split.
+        writer = csv.writer(out, lineterminator="\r\n")
         writer.writerow(CSV_COLUMNS)
         for r in self._records:
             labels = "; ".join(f"{k}={v}" for k, v in r.labels.items())
