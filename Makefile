@@ -16,6 +16,9 @@ CORE_ZIP     := docs/assets/wheels/companion-core.zip
 CHROMIUM     := /usr/bin/chromium
 # apt-get needs root; use sudo only when we are not root already.
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# Silence the "MkDocs 2" banner a plugin prints on every build.
+export NO_MKDOCS_2_WARNING := 1
+export DISABLE_MKDOCS_2_WARNING := true
 
 .PHONY: help install test lint app docs docs-assets docs-serve bench chromium clean
 

@@ -1,0 +1,262 @@
+"""Generate the reference site's pages from the package itself (run by mkdocs-gen-files).
+
+Everything but the hand-written intro is written here at build time, so a ruleset, table
+or module added later gets its pages with no hand-written copy:
+
+- ``dice-notation.md``: every construct of the dice notation with an example whose exact
+  odds the ``roller`` fence computes during the build;
+- ``rules/<name>/``: per ruleset, its rules text (package docstring via mkdocstrings), one
+  page per submodule, one page per random table (``Table.to_markdown()``, exact odds) and
+  every page of its ``reference_pages()``;
+- ``api/``: the API reference, mirroring the package tree;
+- ``SUMMARY.md``: the navigation, read by mkdocs-literate-nav.
+
+Rulesets and tables that do not exist yet are simply absent; a ruleset or table that exists
+but is broken fails the build.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import re
+from pathlib import Path
+from typing import Any
+
+import mkdocs_gen_files
+
+from companion.rulesets import Ruleset
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "companion"
+#: Parts of a ruleset package that are plumbing or data, not rules text.
+NOT_RULES = {"cli", "reference", "tables"}
+
+log = logging.getLogger("mkdocs.plugins.gen_pages")
+nav = mkdocs_gen_files.Nav()
+
+
+def write(path: str, text: str) -> None:
+    with mkdocs_gen_files.open(path, "w") as f:
+        f.write(text if text.endswith("\n") else text + "\n")
+
+
+def is_public(name: str) -> bool:
+    return not name.startswith("_")
+
+
+def title_of(name: str) -> str:
+    """``spell_points`` -> ``Spell points``."""
+    return name.replace("_", " ").capitalize()
+
+
+def first_heading(markdown: str) -> str | None:
+    match = re.search(r"^#\s+(.+?)\s*#*\s*$", markdown, re.MULTILINE)
+    return match.group(1) if match else None
+
+
+# --- dice notation ------------------------------------------------------------------------
+
+#: (construct, how to write it, example, what it does). Each example gets a roller cell.
+NOTATION: list[tuple[str, str, str, str]] = [
+    ("Dice", "`NdX`", "3d6", "Roll N dice with X faces each and add them up."),
+    ("One die", "`dX`", "d20", "Leaving out the count means one die."),
+    ("Adding and subtracting", "`+`, `-`", "2d6+5",
+     "Whole numbers and other dice add to or subtract from the total."),
+    ("Percentile die", "`d%`", "d%", "A die from 1 to 100 (two d10s read as tens and ones)."),
+    ("Fudge dice", "`dF`", "4dF", "Each die shows -1, 0 or +1."),
+    ("Keep highest", "`khN`", "2d20kh1",
+     "Keep only the N highest dice (`2d20kh1` is advantage)."),
+    ("Keep lowest", "`klN`", "2d20kl1",
+     "Keep only the N lowest dice (`2d20kl1` is disadvantage)."),
+    ("Keep", "`kN`", "4d6k3", "Short for `khN`."),
+    ("Drop lowest", "`dlN`", "4d6dl1", "Set aside the N lowest dice."),
+    ("Drop highest", "`dhN`", "3d6dh1", "Set aside the N highest dice."),
+    ("Exploding dice", "`!`", "1d6!",
+     "A die that shows its highest face is rolled again and added, and so on."),
+    ("Exploding on a condition", "`!>=N`", "1d10!>=9",
+     "Explode on any face meeting the condition (`>=`, `>`, `<=`, `<`, `=`)."),
+    ("Reroll", "`rN`, `r<N`", "1d20r1",
+     "Reroll a die as long as it meets the condition (a bare number means `=N`)."),
+    ("Reroll once", "`roN`, `ro<N`", "2d6ro<3",
+     "Reroll a die meeting the condition once and keep the new face."),
+    ("Minimum face", "`minN`", "1d20min10", "Faces below N count as N."),
+    ("Maximum face", "`maxN`", "1d6max4", "Faces above N count as N."),
+    ("Counting successes", "`>=N`", "5d6>=5",
+     "Count the dice meeting the condition instead of adding their faces."),
+    ("Multiplying", "`*`", "2*1d6", "Multiply the values on each side."),
+    ("Dividing", "`/`", "1d6/2", "Divide the values on each side."),
+    ("Parentheses", "`( )`", "(1d4+1)*2", "Group a part of the expression."),
+    ("Dice counts from dice", "`(expr)dX`", "(1d4)d6",
+     "The count (or the faces) may itself be rolled."),
+    ("Labels", "`expr[label]`", "1d8[slashing]+1d6[fire]",
+     "Name a part; the roll reports its subtotal beside the total."),
+]
+
+
+def dice_notation_page() -> str:
+    lines = [
+        "# Dice notation",
+        "",
+        "Every place that takes dice (the command line, the apps, the random tables and the",
+        "roller cells on this site) reads the same notation, parsed by `companion.dice`.",
+        "Each construct below has an example; its odds are exact fractions computed by the",
+        "engine while this page was built, and the **Roll** button rolls it in your browser",
+        "with the same engine (running in Pyodide, loaded from this site).",
+        "",
+        "| Construct | Written | Example |",
+        "|---|---|---|",
+    ]
+    for name, syntax, example, _ in NOTATION:
+        anchor = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+        lines.append(f"| [{name}](#{anchor}) | {syntax} | `{example}` |")
+    for name, syntax, example, explanation in NOTATION:
+        lines += ["", f"## {name}", "", f"{syntax}: {explanation}", "", "```roller", example, "```"]
+    lines += [
+        "",
+        "## Limits",
+        "",
+        "To keep a typo from hanging a game, the engine refuses absurd expressions (too many",
+        "dice or faces, too deep nesting, endless explosions) with a one-line error; the",
+        "ceilings live in `companion.dice.limits`.",
+    ]
+    return "\n".join(lines)
+
+
+# --- rulesets -----------------------------------------------------------------------------
+
+
+def submodules(package_dir: Path, dotted: str) -> list[str]:
+    """Public submodules (and subpackages) of a package, by dotted name, recursively."""
+    found = []
+    for path in sorted(package_dir.iterdir()):
+        if path.name == "__pycache__" or not is_public(path.stem):
+            continue
+        if path.suffix == ".py" and path.stem != "__init__":
+            found.append(f"{dotted}.{path.stem}")
+        elif path.is_dir() and (path / "__init__.py").exists():
+            found.append(f"{dotted}.{path.name}")
+            found.extend(submodules(path, f"{dotted}.{path.name}"))
+    return found
+
+
+def table_page(table: Any) -> str:
+    body: str = table.to_markdown()
+    if first_heading(body) is not None:
+        return body
+    facts = [f"Roll `{table.die}`", f"table id `{table.id}`"]
+    if getattr(table, "section", None):
+        facts.insert(0, f"Seed section: {table.section}")
+    return f"# {table.title or table.id}\n\n" + " · ".join(facts) + "\n\n" + body
+
+
+def ruleset_tables(ruleset: Ruleset) -> list[Any]:
+    """The ruleset's tables; none while ``companion.tables`` does not exist yet."""
+    if importlib.util.find_spec("companion.tables") is None:
+        return []
+    from companion import tables
+
+    if not hasattr(tables, "all_tables"):  # half-written package: say so, don't crash
+        log.warning("gen_pages: companion.tables has no all_tables(); tables left out")
+        return []
+    return ruleset.tables()
+
+
+def ruleset_pages(ruleset: Ruleset) -> None:
+    base = f"rules/{ruleset.name}"
+    section = ("Rules", ruleset.title)
+    modules = [
+        m
+        for m in submodules(ruleset.path, ruleset.module_name)
+        if m.split(".")[3] not in NOT_RULES
+    ]
+    tables = ruleset_tables(ruleset)
+    reference = ruleset.reference_module()
+    extra: dict[str, str] = reference.reference_pages() if reference is not None else {}
+
+    index = [
+        f"# {ruleset.title}",
+        "",
+        f"Seed document: `{ruleset.seed}`.",
+        "",
+        f"::: {ruleset.module_name}",
+        "    options:",
+        "      show_root_heading: false",
+        "      show_submodules: false",
+    ]
+    write(f"{base}/index.md", "\n".join(index))
+    nav[section] = f"{base}/index.md"
+
+    for dotted in modules:
+        rel = dotted.split(".")[3:]
+        page = f"{base}/{'/'.join(rel)}.md"
+        write(page, f"# {title_of(rel[-1])}\n\n::: {dotted}\n")
+        nav[(*section, *(title_of(p) for p in rel))] = page
+
+    if tables:
+        listing = ["# Tables", "", f"The random tables of *{ruleset.title}*, with exact odds.", ""]
+        for table in sorted(tables, key=lambda t: str(t.id)):
+            page = f"{base}/tables/{table.id}.md"
+            write(page, table_page(table))
+            listing.append(f"- [{table.title}]({table.id}.md) (`{table.die}`)")
+            nav[(*section, "Tables", table.title or table.id)] = page
+        write(f"{base}/tables/index.md", "\n".join(listing))
+        nav[(*section, "Tables")] = f"{base}/tables/index.md"
+
+    for rel_path, markdown in sorted(extra.items()):
+        page = f"{base}/{rel_path if rel_path.endswith('.md') else rel_path + '.md'}"
+        write(page, markdown)
+        nav[(*section, first_heading(markdown) or title_of(Path(page).stem))] = page
+
+
+def rules_index(rulesets: list[Ruleset]) -> str:
+    lines = ["# Rules", "", "The rule documents implemented by the package, in its own words.", ""]
+    for r in rulesets:
+        lines.append(f"- [{r.title}]({r.name}/index.md) — `{r.module_name}`")
+    if not rulesets:
+        lines.append("No ruleset is implemented yet.")
+    return "\n".join(lines)
+
+
+# --- API reference ------------------------------------------------------------------------
+
+
+def api_pages() -> None:
+    """One page per public module, mirroring the package tree. The rulesets' own modules
+    are documented under Rules (documenting them twice would give every object two homes)."""
+    modules = ["companion", *submodules(PACKAGE, "companion")]
+    for dotted in modules:
+        parts = dotted.split(".")
+        if len(parts) > 2 and parts[1] == "rulesets":
+            continue
+        path = PACKAGE.parent.joinpath(*parts)
+        is_package = path.is_dir()
+        page = f"api/{'/'.join(parts)}{'/index' if is_package else ''}.md"
+        text = f"# `{dotted}`\n\n::: {dotted}\n    options:\n      show_root_heading: false\n"
+        if dotted == "companion.rulesets":
+            text += "\nThe rulesets themselves: see [Rules](../../../rules/index.md).\n"
+        write(page, text)
+        nav[("API reference", *parts)] = page
+
+
+# --- the whole site -----------------------------------------------------------------------
+
+
+def main() -> None:
+    from companion import rulesets
+
+    nav["Home"] = "index.md"
+    write("dice-notation.md", dice_notation_page())
+    nav["Dice notation"] = "dice-notation.md"
+
+    available = rulesets.all_rulesets()
+    write("rules/index.md", rules_index(available))
+    nav["Rules"] = "rules/index.md"
+    for ruleset in available:
+        ruleset_pages(ruleset)
+
+    api_pages()
+    write("SUMMARY.md", "".join(nav.build_literate_nav()))
+
+
+main()
