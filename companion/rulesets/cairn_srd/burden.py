@@ -1,0 +1,123 @@
+"""Burden: the slot inventory.
+
+A character carries **10 slots**; an ordinary item (2-10 lb) fills one. Encumbrance tags
+change that:
+
+- **petty**: no slot (worn clothes, jewellery, pocket things, spells; a heap of petty
+  things may still cost a slot at the referee's call);
+- **bulky**: 2 slots;
+- **bundle**: 3 to a slot ("rations 3/3");
+- **stack**: 10 to a slot ("arrows 10/10");
+- **coins**: the first 500 are petty, then each 500 (or part) fills a slot;
+- **usage die** ``Ud4``...``Ud12``: each use rolls the die; a 1 steps it down
+  (d12 → d10 → d8 → d6 → d4) and a 1 on the d4 uses the item up.
+
+Slots also hold *other burdens*: Fatigue, Wounds (Spellburn, blight...) and other
+lasting afflictions. With all 10 slots full a character has 0 Guard, and a character
+with no free slot who must take a Fatigue first drops an item.
+
+Interpretation: the seed says a usage die steps down "on a 1"; we follow the seed (the
+issue's summary said 1-2).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Literal
+
+from companion.errors import RuleError
+from companion.rulesets.cairn_srd._data import roll_die
+
+SLOTS = 10
+Tag = Literal["normal", "petty", "bulky", "bundle", "stack", "coins"]
+TAGS: tuple[Tag, ...] = ("normal", "petty", "bulky", "bundle", "stack", "coins")
+BurdenKind = Literal["item", "fatigue", "wound"]
+#: The usage-die chain, largest first.
+USAGE_DICE: tuple[int, ...] = (12, 10, 8, 6, 4)
+
+
+def _ceil_div(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+@dataclass
+class Item:
+    """One entry of the burden: an item, a Fatigue or a Wound."""
+
+    name: str
+    tag: Tag = "normal"
+    quantity: int = 1
+    usage_die: int | None = None
+    kind: BurdenKind = "item"
+    major: bool = False
+    """A major Wound (-1 to a relevant save)."""
+
+    @property
+    def slots(self) -> int:
+        if self.kind != "item":
+            return 1
+        if self.tag == "petty":
+            return 0
+        if self.tag == "bulky":
+            return 2
+        if self.tag == "bundle":
+            return _ceil_div(self.quantity, 3)
+        if self.tag == "stack":
+            return _ceil_div(self.quantity, 10)
+        if self.tag == "coins":
+            return _ceil_div(max(0, self.quantity - 500), 500)
+        return 1
+
+    @property
+    def label(self) -> str:
+        text = self.name
+        if self.tag == "bundle":
+            text += f" {self.quantity}/3" if self.quantity <= 3 else f" ×{self.quantity}"
+        elif self.tag == "stack":
+            text += f" {self.quantity}/10" if self.quantity <= 10 else f" ×{self.quantity}"
+        elif self.tag == "coins":
+            text += f" ({self.quantity} coins)"
+        if self.usage_die:
+            text += f", Ud{self.usage_die}"
+        if self.tag in ("petty", "bulky"):
+            text += f" ({self.tag})"
+        if self.major:
+            text += " (major)"
+        return text
+
+
+def make_item(
+    name: str, tag: str = "normal", quantity: int = 1, usage_die: int | None = None
+) -> Item:
+    """A checked :class:`Item` (raises :class:`RuleError` on an unknown tag or die)."""
+    name = name.strip()
+    if not name:
+        raise RuleError("Burden: an item needs a name")
+    if tag not in TAGS:
+        raise RuleError(f"Encumbrance Tags: unknown tag {tag!r} (known: {', '.join(TAGS)})")
+    if quantity < 1:
+        raise RuleError(f"Encumbrance Tags: quantity must be at least 1, got {quantity}")
+    if tag in ("normal", "petty", "bulky") and quantity != 1:
+        raise RuleError(f"Encumbrance Tags: only bundles, stacks and coins count, not {tag}")
+    if usage_die is not None and usage_die not in USAGE_DICE:
+        raise RuleError(f"Encumbrance Tags: a usage die is Ud4-Ud12, got Ud{usage_die}")
+    return Item(name, tag, quantity, usage_die)  # type: ignore[arg-type]
+
+
+def slots_used(items: list[Item]) -> int:
+    return sum(item.slots for item in items)
+
+
+def step_down(die: int) -> int | None:
+    """The next smaller usage die, or ``None`` when a d4 is used up."""
+    i = USAGE_DICE.index(die)
+    return USAGE_DICE[i + 1] if i + 1 < len(USAGE_DICE) else None
+
+
+def roll_usage(die: int, rng: random.Random) -> tuple[int, int | None]:
+    """Use an item with usage die ``Ud<die>``: returns ``(roll, die afterwards)``."""
+    if die not in USAGE_DICE:
+        raise RuleError(f"Encumbrance Tags: a usage die is Ud4-Ud12, got Ud{die}")
+    value = roll_die(die, rng)
+    return value, (step_down(die) if value == 1 else die)

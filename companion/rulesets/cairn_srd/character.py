@@ -1,0 +1,560 @@
+"""A Cairn character: abilities, Guard, burden, conditions, scars, dooms, boasts.
+
+**Abilities** STR, DEX and CTRL run 0-18 and are also the saves. Damage to them is
+usually temporary. **Guard** (max 18) is the stamina that soaks hits in combat; it drops
+to 0 while all 10 burden slots are full or while panicking, and a turn of rest restores
+it (unless Deprived).
+
+Conditions, in our words:
+
+- **Panic**: a CTRL save is due when surrounded, in total darkness, facing a great fear
+  or taking CTRL damage; a panicking character has 0 Guard and impaired attacks.
+- **Deprived**: lacking food, water or sleep: no recovery of Guard or abilities; each
+  day beyond the first adds a Fatigue.
+- **Fatigue** fills a slot until a good night's rest removes it; with no free slot an
+  item must be dropped first.
+- **Wounds** (spellburn, blight...) fill a slot until healed by medicine or magic; major
+  ones give -1 to a relevant save.
+
+**Rest**: a turn restores Guard and stabilises Critical Damage; a night removes all
+Fatigue; a full day returns 1 point to each reduced ability.
+
+**Boasts**: before an audience a character vows a goal and at once gains +1 to a
+relevant ability and +1 Guard. One boast may be pending. Fulfilled, a new one may be made;
+shirked, the bonus is lost and the character may never boast again. A friend or rival may
+raise the stakes with complications, each worth another +1 (Guard or an ability). After
+15 boasts, boasts add nothing.
+
+Interpretation: the Guard rule reads "all 10 slots filled" as Guard counting as 0
+while full; the stored Guard returns when a slot frees. Rattled's "+1 to your Guard" raises
+max Guard and current Guard by 1. A Fatigue or Wound forced on a character with no free
+slot (by a spell) drops the most recently added item; if only burdens fill the slots, the
+new burden cannot be placed and the result says so.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from companion.errors import RuleError
+from companion.rulesets.cairn_srd import spellcasting
+from companion.rulesets.cairn_srd._data import lookup, resolve_rng, roll_die
+from companion.rulesets.cairn_srd.burden import SLOTS, Item, make_item, roll_usage, slots_used
+from companion.rulesets.cairn_srd.damage import Hit, resolve_hit
+from companion.rulesets.cairn_srd.saves import MAX_SCORE, SaveResult, check_score, save
+from companion.state import Tracker, move, state_field
+
+_ABILITY_FIELDS = {"STR": "strength", "DEX": "dexterity", "CTRL": "control"}
+
+
+def _ability_field(ability: str) -> str:
+    key = ability.strip().upper()
+    if key not in _ABILITY_FIELDS:
+        raise RuleError(f"Ability Scores: no ability {ability!r} (STR, DEX or CTRL)")
+    return _ABILITY_FIELDS[key]
+
+
+@dataclass
+class DamageReport:
+    """What one call of :meth:`Character.take_damage` did."""
+
+    hit: Hit
+    critical_save: SaveResult | None = None
+    scar: str | None = None
+    scar_effect: str | None = None
+    scar_roll: int | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        h = self.hit
+        text = f"{h.rolled} damage: armor {h.absorbed}, Guard {h.to_guard}, STR {h.to_str}"
+        if self.critical_save is not None:
+            text += f"; Critical Damage save {self.critical_save}"
+        if self.scar:
+            text += f"; scar: {self.scar} ({self.scar_effect})"
+        return "; ".join([text, *self.notes])
+
+
+@dataclass
+class CastReport:
+    """What one call of :meth:`Character.cast` did."""
+
+    reading: spellcasting.MagicReading
+    notes: list[str] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        return "; ".join([str(self.reading), *self.notes])
+
+
+@dataclass
+class Character(Tracker):
+    """A player character tracked move by move (undo, JSON save/load)."""
+
+    name: str = "Adventurer"
+    strength_max: int = state_field(10, min=0, max=MAX_SCORE)
+    dexterity_max: int = state_field(10, min=0, max=MAX_SCORE)
+    control_max: int = state_field(10, min=0, max=MAX_SCORE)
+    strength: int = state_field(10, min=0, max=MAX_SCORE)
+    dexterity: int = state_field(10, min=0, max=MAX_SCORE)
+    control: int = state_field(10, min=0, max=MAX_SCORE)
+    guard_max: int = state_field(3, min=0, max=MAX_SCORE)
+    guard: int = state_field(3, min=0, max=MAX_SCORE)
+    armor: int = state_field(0, min=0, max=MAX_SCORE)
+    items: list[Item] = field(default_factory=list)
+    scars: list[str] = field(default_factory=list)
+    dooms: int = state_field(0, min=0)
+    inspiration: int = state_field(0, min=0)
+    deprived: bool = False
+    panicking: bool = False
+    critical: bool = False
+    dead: bool = False
+    doomed_scar: bool = False
+    """Scar 12: the next failed Critical Damage save kills."""
+    scar_recovery: str = state_field("", choices=("", "Walloped", "Out of action"))
+    casting_barred: str = ""
+    """Why spellcasting is barred for now (empty: it is not)."""
+    mishap_fatigue_from_3: bool = False
+    boast: str = ""
+    boast_bonuses: list[str] = field(default_factory=list)
+    boasts_made: int = state_field(0, min=0)
+    boasting_barred: bool = False
+
+    def check_state(self) -> None:
+        from companion.errors import StateError
+
+        for cur, top in (("strength", "strength_max"), ("dexterity", "dexterity_max"),
+                         ("control", "control_max"), ("guard", "guard_max")):
+            if getattr(self, cur) > getattr(self, top):
+                raise StateError(f"field '{cur}' exceeds '{top}'")
+        if slots_used(self.items) > SLOTS:
+            raise StateError(f"field 'items' fills more than {SLOTS} slots")
+
+    # -- derived -----------------------------------------------------------------------
+
+    @property
+    def slots_used(self) -> int:
+        return slots_used(self.items)
+
+    @property
+    def free_slots(self) -> int:
+        return SLOTS - self.slots_used
+
+    @property
+    def fatigue(self) -> int:
+        return sum(1 for i in self.items if i.kind == "fatigue")
+
+    @property
+    def wounds(self) -> list[Item]:
+        return [i for i in self.items if i.kind == "wound"]
+
+    @property
+    def effective_guard(self) -> int:
+        """Guard that soaks damage now: 0 while all slots are full or while panicking."""
+        return 0 if self.free_slots == 0 or self.panicking else self.guard
+
+    @property
+    def status(self) -> str:
+        if self.dead:
+            return "dead"
+        words = [w for w, on in (("critical", self.critical), ("deprived", self.deprived),
+                                 ("panicking", self.panicking),
+                                 ("paralysed", self.dexterity == 0),
+                                 ("delirious", self.control == 0)) if on]
+        return ", ".join(words) or "ready"
+
+    def _alive(self, rule: str) -> None:
+        if self.dead:
+            raise RuleError(f"{rule}: {self.name} is dead")
+
+    # -- burden ------------------------------------------------------------------------
+
+    @move
+    def add_item(
+        self, name: str, tag: str = "normal", quantity: int = 1, usage_die: int | None = None
+    ) -> Item:
+        """Put an item in the burden; refused if it does not fit in the free slots."""
+        item = make_item(name, tag, quantity, usage_die)
+        if item.slots > self.free_slots:
+            raise RuleError(
+                f"Burden: {item.label} needs {item.slots} slot(s), {self.free_slots} free"
+            )
+        self.items.append(item)
+        self.describe(f"{self.name} takes {item.label}")
+        return item
+
+    def _item(self, index: int) -> Item:
+        if not 0 <= index < len(self.items):
+            raise RuleError(f"Burden: no slot entry #{index + 1}")
+        return self.items[index]
+
+    @move
+    def drop_item(self, index: int) -> Item:
+        """Drop an item (not a Fatigue or Wound: those leave by rest or healing)."""
+        item = self._item(index)
+        if item.kind != "item":
+            raise RuleError(f"Other Burdens: a {item.kind} cannot be dropped like an item")
+        self.items.pop(index)
+        self.describe(f"{self.name} drops {item.label}")
+        return item
+
+    @move
+    def use_item(self, index: int, rng: random.Random | None = None,
+                 seed: int | None = None) -> str:
+        """Use an item: roll its usage die, or spend one of a bundle/stack/coins."""
+        item = self._item(index)
+        if item.kind != "item":
+            raise RuleError(f"Other Burdens: a {item.kind} cannot be used")
+        if item.usage_die:
+            value, after = roll_usage(item.usage_die, resolve_rng(rng, seed))
+            if after is None:
+                self.items.pop(index)
+                text = f"{item.name}: Ud4 = 1, used up"
+            else:
+                text = f"{item.name}: Ud{item.usage_die} = {value}" + (
+                    f", steps down to Ud{after}" if after != item.usage_die else "")
+                item.usage_die = after
+        elif item.tag in ("bundle", "stack", "coins"):
+            item.quantity -= 1
+            if item.quantity == 0:
+                self.items.pop(index)
+            text = f"{item.name}: one used, {item.quantity} left"
+        else:
+            raise RuleError(f"Encumbrance Tags: {item.name} has no usage die or count")
+        self.describe(text)
+        return text
+
+    @move
+    def add_fatigue(self, count: int = 1) -> None:
+        """Take Fatigue; with no free slot an item must be dropped first."""
+        if count < 1:
+            raise RuleError("Fatigue: take at least one")
+        if count > self.free_slots:
+            raise RuleError(
+                f"Fatigue: no free slot for {count} Fatigue ({self.free_slots} free): "
+                "drop an item first")
+        self.items.extend(Item("Fatigue", kind="fatigue") for _ in range(count))
+        self.describe(f"{self.name} takes {count} Fatigue")
+
+    @move
+    def add_wound(self, name: str = "Wound", major: bool = False) -> None:
+        """Take a Wound into a burden slot (it stays until healed)."""
+        if self.free_slots < 1:
+            raise RuleError("Wounds: no free slot: drop an item first")
+        self.items.append(Item(name.strip() or "Wound", kind="wound", major=major))
+        self.describe(f"{self.name} suffers {name}" + (" (major)" if major else ""))
+
+    @move
+    def heal_wound(self, index: int) -> None:
+        """Remove a Wound (needs medical expertise or supernatural help)."""
+        item = self._item(index)
+        if item.kind != "wound":
+            raise RuleError(f"Wounds: entry #{index + 1} is not a Wound")
+        self.items.pop(index)
+        self.describe(f"{self.name}'s {item.name} is healed")
+
+    def _force_burden(self, item: Item, notes: list[str]) -> None:
+        if self.free_slots < 1:
+            droppable = [i for i, it in enumerate(self.items) if it.kind == "item" and it.slots]
+            if not droppable:
+                notes.append(f"no slot for {item.name}: every slot is already a burden")
+                return
+            dropped = self.items.pop(droppable[-1])
+            notes.append(f"dropped {dropped.label} to make room for {item.name}")
+        self.items.append(item)
+
+    # -- damage ------------------------------------------------------------------------
+
+    @move
+    def take_damage(self, amount: int, direct: bool = False, combat: bool = True,
+                    rng: random.Random | None = None, seed: int | None = None) -> DamageReport:
+        """Apply a hit by the rules: armor, Guard, STR, the Critical Damage save, scars."""
+        self._alive("Damage")
+        if amount < 0:
+            raise RuleError(f"Damage: damage cannot be negative, got {amount}")
+        r = resolve_rng(rng, seed)
+        guard_before = self.effective_guard
+        hit = resolve_hit(amount, guard=guard_before, strength=self.strength,
+                          armor=self.armor, direct=direct)
+        if guard_before == self.guard:
+            self.guard = hit.guard_after
+        self.strength = hit.str_after
+        report = DamageReport(hit)
+        if hit.to_str and self.strength == 0:
+            self.dead = True
+            report.notes.append("STR 0: dead")
+        elif hit.to_str and combat:
+            report.critical_save = save(self.strength, rng=r)
+            self._critical_save_outcome(report.critical_save, report.notes, r)
+        if hit.scar_damage is not None:
+            self._scar(hit.scar_damage, report, r)
+        self.describe(f"{self.name}: {report}")
+        return report
+
+    def _critical_save_outcome(self, result: SaveResult, notes: list[str],
+                               r: random.Random) -> None:
+        if not result.success:
+            if self.doomed_scar:
+                self.dead = True
+                notes.append("Doomed scar: failed Critical Damage save, dies horribly")
+            else:
+                self.critical = True
+                notes.append("Critical Damage: out of the action, dying without aid")
+        elif self.doomed_scar:
+            self.doomed_scar = False
+            roll = sum(roll_die(6, r) for _ in range(3))
+            if roll > self.guard_max:
+                self.guard_max = min(MAX_SCORE, roll)
+            notes.append(f"Doomed scar passed: 3d6 = {roll}, max Guard {self.guard_max}")
+
+    def _scar(self, taken: int, report: DamageReport, r: random.Random) -> None:
+        row = lookup("cairn_scars", taken)
+        report.scar, report.scar_effect = row["Scar"], row["Effect"]
+        self.scars.append(row["Scar"])
+        if row["Scar"] == "Distressed":
+            report.scar_roll = roll_die(6, r)
+            self.control = max(0, self.control - report.scar_roll)
+            report.notes.append(f"d6 CTRL damage = {report.scar_roll}: a panic save is due")
+        elif row["Scar"] == "Rattled":
+            self.guard_max = min(MAX_SCORE, self.guard_max + 1)
+            self.guard = min(self.guard_max, self.guard + 1)
+        elif row["Scar"] == "Walloped":
+            self.deprived = True
+            self.scar_recovery = "Walloped"
+        elif row["Scar"] == "Out of action":
+            self.deprived = True
+            self.critical = True
+            self.scar_recovery = "Out of action"
+        elif row["Scar"] == "Doomed":
+            self.doomed_scar = True
+
+    @move
+    def damage_ability(self, ability: str, amount: int) -> None:
+        """Damage an ability directly (traps, environment): no Guard, no Critical save."""
+        self._alive("Damage")
+        name = _ability_field(ability)
+        if amount < 0:
+            raise RuleError(f"Damage: damage cannot be negative, got {amount}")
+        setattr(self, name, max(0, getattr(self, name) - amount))
+        if self.strength == 0:
+            self.dead = True
+        self.describe(f"{self.name} takes {amount} {ability.upper()} damage"
+                      + (" and dies" if self.dead else ""))
+
+    @move
+    def recover_scar(self, rng: random.Random | None = None, seed: int | None = None) -> int:
+        """Finish a Walloped (rest: +1d6 Guard) or Out of action (recovery: 2d6) scar."""
+        self._alive("Scars")
+        r = resolve_rng(rng, seed)
+        if self.scar_recovery == "Walloped":
+            roll = roll_die(6, r)
+            self.guard_max = min(MAX_SCORE, self.guard_max + roll)
+            self.describe(f"Walloped recovery: +{roll} max Guard ({self.guard_max})")
+        elif self.scar_recovery == "Out of action":
+            roll = roll_die(6, r) + roll_die(6, r)
+            self.guard_max = min(MAX_SCORE, roll if roll > self.guard_max else self.guard_max + 1)
+            self.critical = False
+            self.describe(f"Out of action recovery: 2d6 = {roll}, max Guard {self.guard_max}")
+        else:
+            raise RuleError("Scars: no Walloped or Out of action scar awaits recovery")
+        self.deprived = False
+        self.scar_recovery = ""
+        return roll
+
+    @move
+    def panic_save(self, rng: random.Random | None = None, seed: int | None = None) -> SaveResult:
+        """CTRL save against panic; failing it leaves the character panicking."""
+        self._alive("Panic")
+        result = save(self.control, rng=resolve_rng(rng, seed))
+        if not result.success:
+            self.panicking = True
+        self.describe(f"{self.name} panic save: {result}")
+        return result
+
+    @move
+    def calm_down(self) -> None:
+        """End panic (the danger has passed)."""
+        if not self.panicking:
+            raise RuleError(f"Panic: {self.name} is not panicking")
+        self.panicking = False
+
+    @move
+    def set_deprived(self, deprived: bool = True) -> None:
+        self.deprived = deprived
+        self.describe(f"{self.name} is {'deprived' if deprived else 'no longer deprived'}")
+
+    # -- rest --------------------------------------------------------------------------
+
+    @move
+    def rest_turn(self) -> None:
+        """A turn of rest: stabilises Critical Damage and restores Guard (not if Deprived)."""
+        self._alive("Rest")
+        self.critical = self.critical and self.scar_recovery == "Out of action"
+        if not self.deprived:
+            self.guard = self.guard_max
+        self.describe(f"{self.name} rests a turn: Guard {self.guard}/{self.guard_max}"
+                      + (" (deprived: no recovery)" if self.deprived else ""))
+
+    @move
+    def rest_night(self) -> None:
+        """A good night's rest removes all Fatigue."""
+        self._alive("Rest")
+        removed = self.fatigue
+        self.items = [i for i in self.items if i.kind != "fatigue"]
+        self.describe(f"{self.name} sleeps: {removed} Fatigue removed")
+
+    @move
+    def rest_day(self) -> None:
+        """A full day's rest: +1 to each reduced ability (not if Deprived)."""
+        self._alive("Rest")
+        if self.deprived:
+            raise RuleError("Deprivation: a deprived character cannot recover abilities")
+        for cur in ("strength", "dexterity", "control"):
+            setattr(self, cur, min(getattr(self, cur + "_max"), getattr(self, cur) + 1))
+        self.describe(f"{self.name} rests a day: STR {self.strength}, DEX {self.dexterity}, "
+                      f"CTRL {self.control}")
+
+    # -- boasts and inspiration -----------------------------------------------------------
+
+    @move
+    def make_boast(self, goal: str, ability: str) -> None:
+        """Vow a goal: +1 to ``ability`` and +1 Guard (no bonus after 15 boasts)."""
+        self._alive("Boasts")
+        if self.boasting_barred:
+            raise RuleError("Boasts: a character who shirked a boast may never boast again")
+        if self.boast:
+            raise RuleError(f"Boasts: only one boast may be pending ({self.boast!r})")
+        if not goal.strip():
+            raise RuleError("Boasts: a boast needs a goal")
+        name = _ability_field(ability)
+        self.boast, self.boast_bonuses = goal.strip(), []
+        self.boasts_made += 1
+        if self.boasts_made <= 15:
+            self._boast_bonus(name)
+            self._boast_bonus("guard")
+        self.describe(f"{self.name} boasts: {self.boast}")
+
+    def _boast_bonus(self, name: str) -> None:
+        if getattr(self, name + "_max") < MAX_SCORE:
+            setattr(self, name + "_max", getattr(self, name + "_max") + 1)
+            setattr(self, name, getattr(self, name) + 1)
+            self.boast_bonuses.append(name)
+
+    @move
+    def raise_stakes(self, bonus: str) -> None:
+        """A complication added by a friend or rival: another +1 (Guard or an ability)."""
+        if not self.boast:
+            raise RuleError("Boasts: no pending boast to raise the stakes of")
+        name = "guard" if bonus.strip().lower() in ("gd", "guard") else _ability_field(bonus)
+        if self.boasts_made <= 15:
+            self._boast_bonus(name)
+
+    @move
+    def fulfil_boast(self) -> None:
+        """The goal is met: fame spreads and a new boast may be made."""
+        if not self.boast:
+            raise RuleError("Boasts: no pending boast")
+        self.describe(f"{self.name} fulfils the boast: {self.boast}")
+        self.boast, self.boast_bonuses = "", []
+
+    @move
+    def shirk_boast(self) -> None:
+        """Give up the boast: lose its bonuses and never boast again."""
+        if not self.boast:
+            raise RuleError("Boasts: no pending boast")
+        for name in self.boast_bonuses:
+            setattr(self, name + "_max", getattr(self, name + "_max") - 1)
+            setattr(self, name, max(0, min(getattr(self, name), getattr(self, name + "_max"))))
+        self.boast, self.boast_bonuses, self.boasting_barred = "", [], True
+
+    @move
+    def earn_inspiration(self) -> None:
+        """Gain an inspiration die (recap written, map kept)."""
+        self.inspiration += 1
+
+    @move
+    def use_inspiration(self, rng: random.Random | None = None,
+                        seed: int | None = None) -> list[int]:
+        """Roll every inspiration die at once; the player keeps one result."""
+        if self.inspiration < 1:
+            raise RuleError("Inspiration: no inspiration dice to roll")
+        from companion.rulesets.cairn_srd.saves import roll_inspiration
+
+        dice = roll_inspiration(self.inspiration, rng=resolve_rng(rng, seed))
+        self.inspiration = 0
+        self.describe(f"{self.name} rolls inspiration {dice}: keep one")
+        return dice
+
+    # -- spellcasting ---------------------------------------------------------------------
+
+    def max_magic_dice(self, extra: int = 0) -> int:
+        return spellcasting.available_magic_dice(self.free_slots, extra)
+
+    @move
+    def cast(self, dice: int, extra_dice: int = 0, rng: random.Random | None = None,
+             seed: int | None = None) -> CastReport:
+        """Cast a spell with ``dice`` magic dice and apply Fatigue, mishap and dooms."""
+        self._alive("Spellcasting")
+        if self.dooms >= 3:
+            raise RuleError("Dooms: the 3rd doom took spellcasting away for good")
+        if self.casting_barred:
+            raise RuleError(f"Spellcasting: barred ({self.casting_barred})")
+        allowed = self.max_magic_dice(extra_dice)
+        if not 1 <= dice <= allowed:
+            raise RuleError(f"Spell Casting Procedure: invest 1-{allowed} magic dice "
+                            f"(free slots, at most {spellcasting.MAX_MAGIC_DICE}), got {dice}")
+        r = resolve_rng(rng, seed)
+        reading = spellcasting.cast(dice, fatigue_from=3 if self.mishap_fatigue_from_3 else 4,
+                                    rng=r)
+        report = CastReport(reading)
+        for _ in range(reading.fatigue):
+            self._force_burden(Item("Fatigue", kind="fatigue"), report.notes)
+        face = reading.mishap_face
+        if face == 1:
+            self.mishap_fatigue_from_3 = True
+        elif face == 2:
+            loss = roll_die(6, r)
+            self.control = max(0, self.control - loss)
+            report.notes.append(f"1d6 CTRL damage = {loss}: a panic save is due")
+        elif face == 3:
+            self._force_burden(Item("Spellburn", kind="wound"), report.notes)
+        elif face == 4:
+            self.deprived = True
+        elif face == 5:
+            self.casting_barred = "mishap 5: no spells for 6 hours"
+        elif face == 6:
+            self._force_burden(Item("Fatigue", kind="fatigue"), report.notes)
+        for _ in range(reading.dooms):
+            self.dooms += 1
+            effect = spellcasting.doom_effect(self.dooms)
+            report.notes.append(f"doom {self.dooms}: {effect}")
+            if self.dooms < 3:
+                self.casting_barred = f"doom {self.dooms}: {effect}"
+        self.describe(f"{self.name} casts: {report}")
+        return report
+
+    @move
+    def end_casting_ban(self) -> None:
+        """The time of a mishap or doom ban has passed (the referee says so)."""
+        if not self.casting_barred and not self.mishap_fatigue_from_3:
+            raise RuleError("Spellcasting: nothing bars or burdens this caster's spells")
+        self.casting_barred, self.mishap_fatigue_from_3 = "", False
+
+    @move
+    def lift_doom(self) -> None:
+        """A quest removes one doom."""
+        if self.dooms < 1:
+            raise RuleError("Dooms: no doom to lift")
+        self.dooms -= 1
+
+
+def new_character(name: str, strength: int, dexterity: int, control: int, guard: int,
+                  armor: int = 0) -> Character:
+    """A fresh character with checked scores."""
+    for value, what in ((strength, "STR"), (dexterity, "DEX"), (control, "CTRL"),
+                        (guard, "Guard"), (armor, "Armor")):
+        check_score(value, what)
+    return Character(name=name.strip() or "Adventurer", strength_max=strength,
+                     dexterity_max=dexterity, control_max=control, strength=strength,
+                     dexterity=dexterity, control=control, guard_max=guard, guard=guard,
+                     armor=armor)
