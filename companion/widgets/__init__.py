@@ -19,7 +19,7 @@ def __getattr__(name: str) -> Any:
 
         return DiceTray
     if name == "HistoryView":
-        from companion.widgets.dice_tray import HistoryView
+        from companion.widgets.base import HistoryView
 
         return HistoryView
     raise AttributeError(f"module 'companion.widgets' has no attribute {name!r}")

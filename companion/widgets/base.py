@@ -11,6 +11,8 @@ its plain models (:class:`companion.state.Observable`). This module gives them:
   40 px tall, and text-only labels (Voila loads Font Awesome from a CDN, so icon names
   would show as blanks at an offline table).
 - :func:`bind`: render a widget from an ``Observable`` model now and after every change.
+- :class:`HistoryView`: a roll history (:class:`companion.history.RollHistory`), newest
+  first, with Clear and CSV/JSON downloads.
 
 Usage in a component::
 
@@ -21,25 +23,31 @@ Usage in a component::
 
 from __future__ import annotations
 
+import base64
 import functools
 import html
 import logging
+import re
+import warnings
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
 import ipywidgets as widgets
 
 from companion.errors import CompanionError
+from companion.history import RollHistory, RollRecord
 
 __all__ = [
     "CSS",
     "MIN_BUTTON_HEIGHT",
     "ErrorLine",
+    "HistoryView",
     "app_box",
     "bind",
     "button",
     "column",
     "one_line",
+    "press_enter",
     "row",
     "safe",
     "style_tag",
@@ -69,6 +77,15 @@ CSS = """
 .tc-app .tc-error:empty { display: none; }
 .tc-app .widget-html-content, .tc-app .widget-html { max-width: 100%; overflow-wrap: anywhere; }
 .tc-app svg { max-width: 100%; height: auto; }
+.tc-app .tc-link { display: inline-flex; align-items: center; min-height: 40px;
+  padding: 4px 10px; border: 1px solid #888; border-radius: 4px; text-decoration: none;
+  color: inherit; margin: 0 4px 0 0; }
+.tc-app .tc-history { margin: 0; padding: 0 0 0 0; list-style: none; max-height: 45vh;
+  overflow-y: auto; font-size: 14px; }
+.tc-app .tc-history li { padding: 4px 0; border-bottom: 1px solid #ddd; }
+.tc-app .tc-history .tc-h-total { font-weight: 700; font-size: 16px; }
+.tc-app .tc-history .tc-h-meta { color: #555; font-size: 12px; }
+.tc-app del { text-decoration: line-through; opacity: 0.7; }
 """
 """Phone-width rules, scoped under ``.tc-app`` so they never leak into a notebook."""
 
@@ -198,23 +215,47 @@ def text_box(
     value: str = "",
     description: str = "",
     name: str | None = None,
+    on_enter: Callable[[], Any] | None = None,
+    error: ErrorLine | None = None,
 ) -> widgets.Text:
-    """A text box that shrinks to the screen and reports its value only on Enter or blur.
+    """A text box that shrinks to the screen; ``on_enter`` runs when the player presses Enter.
 
-    ``continuous_update=False`` is what makes Enter submit in ipywidgets 8 (``on_submit`` is
-    deprecated): observe ``value`` to act on it.
+    Without ``on_enter`` the value syncs only on Enter or blur (``continuous_update=False``);
+    observe ``value`` to act on it.
+
+    With ``on_enter``: ipywidgets 8 deprecates ``Text.on_submit`` in favour of observing
+    ``value`` with ``continuous_update=False``, but that also fires on blur (tapping the Roll
+    button after typing would roll twice) and not at all when Enter is pressed on an
+    unchanged value (a second roll of the same expression). So the value syncs on every
+    keystroke and the frontend's Enter message, still sent by ipywidgets 8, does the work;
+    keystrokes are sent before the Enter message, so the callback sees what was typed.
     """
     box = widgets.Text(
         value=value,
         placeholder=placeholder,
         description=description,
-        continuous_update=False,
+        continuous_update=on_enter is not None,
         layout=widgets.Layout(width="auto", max_width="100%", min_width="0"),
     )
     box.add_class("tc-text")
     if name:
         box.add_class(f"tc-text-{name}")
+    if on_enter is not None:
+        action = on_enter
+
+        def submitted(_box: widgets.Text) -> Any:
+            return action()
+
+        callback = safe(error)(submitted) if error is not None else submitted
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            box.on_submit(callback)
     return box
+
+
+def press_enter(box: widgets.Text) -> None:
+    """Do in-process what the browser does when Enter is pressed in ``box`` (for tests)."""
+    box._handle_string_msg(None, {"event": "submit"}, None)
 
 
 def row(*children: widgets.Widget, **layout: Any) -> widgets.HBox:
@@ -268,3 +309,72 @@ def bind(
     model.on_change(callback)
     callback()
     return callback
+
+
+_STRUCK = re.compile(r"~~(.+?)~~")
+
+
+def roll_text_html(text: str) -> str:
+    """The engine's one-line roll text as HTML: ``~~1~~`` (a dropped die) becomes ``<del>``."""
+    return _STRUCK.sub(r"<del>\1</del>", html.escape(text))
+
+
+def data_uri_link(label: str, filename: str, mime: str, content: str) -> str:
+    """A download link that carries its file inline (works offline, no server route)."""
+    payload = base64.b64encode(content.encode("utf-8")).decode("ascii")
+    return (
+        f'<a class="tc-link tc-download-{html.escape(filename.rsplit(".", 1)[-1])}" '
+        f'download="{html.escape(filename)}" '
+        f'href="data:{mime};charset=utf-8;base64,{payload}">{html.escape(label)}</a>'
+    )
+
+
+class HistoryView(widgets.VBox):
+    """Shows a :class:`~companion.history.RollHistory` (newest first) with Clear and exports.
+
+    It only observes the model: whoever adds rolls to the history (this browser or, later,
+    another one sharing the model) makes the list update. The ``<ol>`` carries
+    ``data-count`` (rolls ever made) so browser tests can wait for the next roll.
+    """
+
+    def __init__(self, history: RollHistory, *, error: ErrorLine | None = None) -> None:
+        super().__init__(layout=widgets.Layout(max_width="100%"))
+        self.add_class("tc-history-view")
+        self.history = history
+        self.error = error if error is not None else ErrorLine()
+        self.title = widgets.HTML()
+        self.clear_button = button(
+            "Clear history", history.clear, error=self.error, name="clear-history"
+        )
+        self.downloads = widgets.HTML()
+        self.list = widgets.HTML()
+        self.children = (
+            row(self.title, self.clear_button, self.downloads),
+            self.list,
+        )
+        self.unsubscribe = history.on_change(lambda _model: self.render())
+        self.render()
+
+    def render(self) -> None:
+        h = self.history
+        n = len(h)
+        self.title.value = f"<b>History</b> ({n} roll{'s' if n != 1 else ''}, newest first)"
+        self.clear_button.disabled = n == 0
+        if n:
+            self.downloads.value = data_uri_link(
+                "CSV", "rolls.csv", "text/csv", h.to_csv()
+            ) + data_uri_link("JSON", "rolls.json", "application/json", h.to_json())
+        else:
+            self.downloads.value = ""
+        items = "".join(self._item(r) for r in h)
+        self.list.value = f'<ol class="tc-history" data-count="{h.count}">{items}</ol>'
+
+    @staticmethod
+    def _item(r: RollRecord) -> str:
+        clock = r.time[11:19] if len(r.time) >= 19 else r.time
+        return (
+            f'<li data-n="{r.n}"><span class="tc-h-total">{r.total}</span> '
+            f'<span class="tc-h-text">{roll_text_html(r.text)}</span><br>'
+            f'<span class="tc-h-meta">#{r.n} · <time datetime="{html.escape(r.time)}">'
+            f"{html.escape(clock)} UTC</time> · seed {r.seed}</span></li>"
+        )
