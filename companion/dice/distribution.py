@@ -1,0 +1,410 @@
+"""``Distribution``: an exact, immutable discrete probability distribution over integers.
+
+Probabilities are exact :class:`fractions.Fraction` values, but inside the class they are
+integer weights over one common denominator, which keeps the arithmetic in plain ints.
+Convolution packs each weight list into one big integer (Kronecker substitution) and lets
+CPython's big-integer multiplication do the work: far faster than a loop over pairs.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from fractions import Fraction
+from typing import Union
+
+from companion.dice import limits
+from companion.errors import DiceError, OddsTooCostlyError
+
+Operand = Union["Distribution", int]
+
+
+def _nbytes(bound: int) -> int:
+    """Bytes per packed slot that hold any coefficient up to ``bound``."""
+    return bound.bit_length() // 8 + 1
+
+
+def pack(weights: list[int], nbytes: int) -> int:
+    """Weights as one integer, ``nbytes`` bytes per slot, lowest slot first."""
+    return int.from_bytes(b"".join(w.to_bytes(nbytes, "little") for w in weights), "little")
+
+
+def unpack(number: int, nbytes: int, length: int) -> list[int]:
+    """The inverse of :func:`pack`."""
+    raw = number.to_bytes(nbytes * length, "little")
+    from_bytes = int.from_bytes
+    return [from_bytes(raw[i : i + nbytes], "little") for i in range(0, nbytes * length, nbytes)]
+
+
+def check_cost(slots: int, nbytes: int) -> None:
+    """Refuse arithmetic too large to finish quickly, pointing the player at simulate."""
+    if slots > limits.ODDS_MAX_OUTCOMES or slots * nbytes * 8 > limits.ODDS_MAX_BITS:
+        raise OddsTooCostlyError(
+            f"exact odds would need {slots:,} outcomes of {nbytes * 8:,}-bit weights; "
+            "use simulate(expr, n) for an estimate instead"
+        )
+
+
+class Distribution:
+    """Exact probabilities of integer outcomes.
+
+    Behaves as an immutable mapping ``value -> Fraction`` (``d[7]``, ``len(d)``, ``7 in d``)
+    but iterates as ``(value, probability)`` pairs in ascending value. Hashable and
+    comparable by value. ``truncated`` is the probability mass whose value was cut short
+    (exploding dice followed only to a stated depth); it is 0 for exact distributions.
+
+    >>> d = Distribution.die(6) + Distribution.die(6)
+    >>> d[7], d.min, d.max, d.mean
+    (Fraction(1, 6), 2, 12, Fraction(7, 1))
+    """
+
+    __slots__ = ("_denom", "_hash", "_values", "_weights", "truncated")
+
+    _values: tuple[int, ...]
+    _weights: tuple[int, ...]
+    _denom: int
+    truncated: Fraction
+
+    def __init__(self, probabilities: Mapping[int, Fraction | int] | None = None) -> None:
+        """Build from ``{value: probability}``; probabilities must be >= 0 and sum to 1."""
+        if probabilities is None:
+            probabilities = {0: 1}
+        items = {int(v): Fraction(p) for v, p in probabilities.items() if p != 0}
+        if any(p < 0 for p in items.values()):
+            raise DiceError("a probability cannot be negative")
+        if sum(items.values()) != 1:
+            raise DiceError("probabilities must sum to 1")
+        denom = math.lcm(*(p.denominator for p in items.values())) if items else 1
+        self._set(
+            {v: p.numerator * (denom // p.denominator) for v, p in items.items()}, denom
+        )
+
+    def _set(self, weights: Mapping[int, int], denom: int, truncated: Fraction = Fraction(0)) -> None:
+        pairs = sorted((v, w) for v, w in weights.items() if w)
+        if not pairs:
+            raise DiceError("a distribution needs at least one possible outcome")
+        g = denom
+        for _, w in pairs:
+            g = math.gcd(g, w)
+            if g == 1:
+                break
+        self._values = tuple(v for v, _ in pairs)
+        self._weights = tuple(w // g for _, w in pairs)
+        self._denom = denom // g
+        self._hash = None
+        self.truncated = truncated
+
+    @classmethod
+    def _make(
+        cls, weights: Mapping[int, int], denom: int, truncated: Fraction = Fraction(0)
+    ) -> Distribution:
+        self = cls.__new__(cls)
+        self._set(weights, denom, truncated)
+        return self
+
+    @classmethod
+    def _dense(
+        cls, low: int, weights: list[int], denom: int, truncated: Fraction = Fraction(0)
+    ) -> Distribution:
+        return cls._make({low + i: w for i, w in enumerate(weights) if w}, denom, truncated)
+
+    # -- constructors ---------------------------------------------------------------------
+    @classmethod
+    def from_weights(cls, weights: Mapping[int, int | Fraction]) -> Distribution:
+        """From relative weights (any positive scale): ``{1: 1, 2: 3}`` is 1/4 and 3/4."""
+        items = {int(v): Fraction(w) for v, w in weights.items()}
+        if any(w < 0 for w in items.values()):
+            raise DiceError("a weight cannot be negative")
+        total = sum(items.values())
+        if total == 0:
+            raise DiceError("weights must not all be zero")
+        return cls({v: w / total for v, w in items.items()})
+
+    @classmethod
+    def constant(cls, value: int) -> Distribution:
+        """Certainly ``value``."""
+        return cls._make({value: 1}, 1)
+
+    @classmethod
+    def die(cls, sides: int) -> Distribution:
+        """One fair die numbered 1..sides."""
+        if sides < 1:
+            raise DiceError(f"a die needs at least 1 side, not {sides}")
+        return cls.uniform(1, sides)
+
+    @classmethod
+    def uniform(cls, low: int, high: int) -> Distribution:
+        """Every integer from ``low`` to ``high`` equally likely."""
+        if high < low:
+            raise DiceError(f"empty range {low}..{high}")
+        return cls._make(dict.fromkeys(range(low, high + 1), 1), high - low + 1)
+
+    @classmethod
+    def mixture(cls, parts: Iterable[tuple[Fraction | int, Distribution]]) -> Distribution:
+        """With probability ``p`` the outcome follows ``dist``, for each ``(p, dist)``."""
+        parts = [(Fraction(p), d) for p, d in parts if p]
+        if sum(p for p, _ in parts) != 1:
+            raise DiceError("mixture weights must sum to 1")
+        denom = 1
+        for p, d in parts:
+            denom = math.lcm(denom, p.denominator * d._denom)
+        acc: dict[int, int] = {}
+        truncated = Fraction(0)
+        for p, d in parts:
+            scale = p.numerator * (denom // (p.denominator * d._denom))
+            for v, w in zip(d._values, d._weights, strict=True):
+                acc[v] = acc.get(v, 0) + w * scale
+            truncated += p * d.truncated
+        return cls._make(acc, denom, truncated)
+
+    # -- mapping-like access --------------------------------------------------------------
+    def __iter__(self) -> Iterator[tuple[int, Fraction]]:
+        d = self._denom
+        return ((v, Fraction(w, d)) for v, w in zip(self._values, self._weights, strict=True))
+
+    def items(self) -> list[tuple[int, Fraction]]:
+        return list(self)
+
+    def keys(self) -> tuple[int, ...]:
+        return self._values
+
+    def values(self) -> list[Fraction]:
+        return [p for _, p in self]
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __contains__(self, value: object) -> bool:
+        return value in self._values
+
+    def __getitem__(self, value: int) -> Fraction:
+        return self.p(value)
+
+    def p(self, value: int) -> Fraction:
+        """Probability of exactly ``value`` (0 if impossible)."""
+        import bisect
+
+        i = bisect.bisect_left(self._values, value)
+        if i < len(self._values) and self._values[i] == value:
+            return Fraction(self._weights[i], self._denom)
+        return Fraction(0)
+
+    def weights(self) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+        """``(values, integer weights, denominator)``: the exact form, for fast reuse."""
+        return self._values, self._weights, self._denom
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Distribution):
+            return NotImplemented
+        return (self._values, self._weights, self._denom) == (
+            other._values,
+            other._weights,
+            other._denom,
+        )
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash((self._values, self._weights, self._denom))
+        return self._hash  # type: ignore[return-value]
+
+    def __repr__(self) -> str:
+        body = ", ".join(f"{v}: {p}" for v, p in list(self)[:8])
+        more = ", ..." if len(self) > 8 else ""
+        return f"Distribution({{{body}{more}}})"
+
+    # -- statistics -----------------------------------------------------------------------
+    @property
+    def min(self) -> int:
+        return self._values[0]
+
+    @property
+    def max(self) -> int:
+        return self._values[-1]
+
+    @property
+    def mean(self) -> Fraction:
+        return Fraction(
+            sum(v * w for v, w in zip(self._values, self._weights, strict=True)), self._denom
+        )
+
+    @property
+    def variance(self) -> Fraction:
+        mean = self.mean
+        second = Fraction(
+            sum(v * v * w for v, w in zip(self._values, self._weights, strict=True)), self._denom
+        )
+        return second - mean * mean
+
+    @property
+    def stdev(self) -> float:
+        return math.sqrt(self.variance)
+
+    def probability(self, predicate: Callable[[int], bool]) -> Fraction:
+        """Probability that the outcome satisfies ``predicate``."""
+        total = sum(w for v, w in zip(self._values, self._weights, strict=True) if predicate(v))
+        return Fraction(total, self._denom)
+
+    def at_least(self, target: int) -> Fraction:
+        """P(outcome >= target)."""
+        return self.probability(lambda v: v >= target)
+
+    def at_most(self, target: int) -> Fraction:
+        """P(outcome <= target)."""
+        return self.probability(lambda v: v <= target)
+
+    # -- algebra --------------------------------------------------------------------------
+    def map(self, f: Callable[[int], int]) -> Distribution:
+        """The distribution of ``f(outcome)``."""
+        acc: dict[int, int] = {}
+        for v, w in zip(self._values, self._weights, strict=True):
+            key = int(f(v))
+            acc[key] = acc.get(key, 0) + w
+        return Distribution._make(acc, self._denom, self.truncated)
+
+    def __neg__(self) -> Distribution:
+        return self.map(lambda v: -v)
+
+    def __pos__(self) -> Distribution:
+        return self
+
+    def _combine_truncated(self, other: Distribution) -> Fraction:
+        if not self.truncated and not other.truncated:
+            return Fraction(0)
+        return 1 - (1 - self.truncated) * (1 - other.truncated)
+
+    def __add__(self, other: Operand) -> Distribution:
+        if isinstance(other, int):
+            return self._shift(other)
+        if not isinstance(other, Distribution):
+            return NotImplemented
+        return _convolve(self, other)
+
+    __radd__ = __add__
+
+    def _shift(self, k: int) -> Distribution:
+        if k == 0:
+            return self
+        new = Distribution.__new__(Distribution)
+        new._values = tuple(v + k for v in self._values)
+        new._weights = self._weights
+        new._denom = self._denom
+        new._hash = None
+        new.truncated = self.truncated
+        return new
+
+    def __sub__(self, other: Operand) -> Distribution:
+        if isinstance(other, int):
+            return self._shift(-other)
+        if not isinstance(other, Distribution):
+            return NotImplemented
+        return _convolve(self, -other)
+
+    def __rsub__(self, other: int) -> Distribution:
+        return (-self)._shift(other)
+
+    def __mul__(self, other: Operand) -> Distribution:
+        if isinstance(other, int):
+            return self.map(lambda v: v * other)
+        if not isinstance(other, Distribution):
+            return NotImplemented
+        return self.combine(other, lambda a, b: a * b)
+
+    __rmul__ = __mul__
+
+    def __floordiv__(self, other: Operand) -> Distribution:
+        divisor = Distribution.constant(other) if isinstance(other, int) else other
+        if 0 in divisor:
+            raise DiceError("division by zero is possible")
+        return self.combine(divisor, lambda a, b: a // b)
+
+    def __rfloordiv__(self, other: int) -> Distribution:
+        return Distribution.constant(other) // self
+
+    def combine(self, other: Distribution, f: Callable[[int, int], int]) -> Distribution:
+        """The distribution of ``f(a, b)`` for independent ``a`` from self, ``b`` from other."""
+        check_cost(len(self) * len(other), 1)
+        acc: dict[int, int] = {}
+        for a, wa in zip(self._values, self._weights, strict=True):
+            for b, wb in zip(other._values, other._weights, strict=True):
+                key = f(a, b)
+                acc[key] = acc.get(key, 0) + wa * wb
+        return Distribution._make(acc, self._denom * other._denom, self._combine_truncated(other))
+
+    def repeat_sum(self, n: int) -> Distribution:
+        """The sum of ``n`` independent copies (``n >= 0``)."""
+        if n < 0:
+            raise DiceError(f"cannot add up {n} copies of a distribution")
+        if n == 0:
+            return Distribution.constant(0)
+        if n == 1:
+            return self
+        low = self.min
+        span = self.max - low + 1
+        dense = [0] * span
+        for v, w in zip(self._values, self._weights, strict=True):
+            dense[v - low] = w
+        denom = self._denom**n
+        nbytes = _nbytes(denom)
+        length = (span - 1) * n + 1
+        check_cost(length, nbytes)
+        packed = pow(pack(dense, nbytes), n)
+        truncated = 1 - (1 - self.truncated) ** n if self.truncated else Fraction(0)
+        return Distribution._dense(low * n, unpack(packed, nbytes, length), denom, truncated)
+
+    # -- output ---------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, object]:
+        """JSON-able: exact probabilities as ``"p/q"`` text."""
+        from companion.dice.render import fraction_text
+
+        return {
+            "min": self.min,
+            "max": self.max,
+            "mean": fraction_text(self.mean),
+            "outcomes": [[v, fraction_text(p)] for v, p in self],
+            "truncated": fraction_text(self.truncated),
+        }
+
+    def to_svg(self, target: int | None = None, title: str | None = None) -> str:
+        """A bar chart as standalone SVG (values ``>= target`` highlighted)."""
+        from companion.dice.render import distribution_svg
+
+        return distribution_svg(self, target=target, title=title)
+
+    def _repr_svg_(self) -> str:
+        return self.to_svg()
+
+
+def _convolve(a: Distribution, b: Distribution) -> Distribution:
+    """Sum of two independent distributions."""
+    va, wa, da = a._values, a._weights, a._denom
+    vb, wb, db = b._values, b._weights, b._denom
+    truncated = a._combine_truncated(b)
+    if len(va) == 1:
+        return Distribution._make(
+            {v + va[0]: w * wa[0] for v, w in zip(vb, wb, strict=True)}, da * db, truncated
+        )
+    if len(vb) == 1:
+        return Distribution._make(
+            {v + vb[0]: w * wb[0] for v, w in zip(va, wa, strict=True)}, da * db, truncated
+        )
+    span_a = va[-1] - va[0] + 1
+    span_b = vb[-1] - vb[0] + 1
+    length = span_a + span_b - 1
+    if len(va) * len(vb) <= 4 * length:
+        # Sparse inputs (e.g. 1d6*100): pairwise products are cheaper than packing.
+        acc: dict[int, int] = {}
+        for x, u in zip(va, wa, strict=True):
+            for y, w in zip(vb, wb, strict=True):
+                acc[x + y] = acc.get(x + y, 0) + u * w
+        return Distribution._make(acc, da * db, truncated)
+    denom = da * db
+    nbytes = _nbytes(denom)
+    check_cost(length, nbytes)
+    dense_a = [0] * span_a
+    for v, w in zip(va, wa, strict=True):
+        dense_a[v - va[0]] = w
+    dense_b = [0] * span_b
+    for v, w in zip(vb, wb, strict=True):
+        dense_b[v - vb[0]] = w
+    product = pack(dense_a, nbytes) * pack(dense_b, nbytes)
+    return Distribution._dense(va[0] + vb[0], unpack(product, nbytes, length), denom, truncated)

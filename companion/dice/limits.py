@@ -1,0 +1,42 @@
+"""Every ceiling of the dice engine, in one place.
+
+These keep a typo or a prank (``99999d99999999``, ``1d1!``) from hanging the app or
+exhausting memory; each is reported as a :class:`~companion.errors.DiceLimitError`.
+"""
+
+from __future__ import annotations
+
+MAX_EXPR_CHARS = 1_000
+"""Longest expression accepted, in characters."""
+
+MAX_DEPTH = 100
+"""Deepest nesting of parentheses and unary minus."""
+
+MAX_DICE = 10_000
+"""Most dice one expression may ask for (counted before rerolls and explosions)."""
+
+MAX_SIDES = 1_000_000
+"""Most faces on one die."""
+
+MAX_EXPLOSIONS = 100
+"""A rolled die explodes at most this many times; the roll says so when the cap is hit."""
+
+MAX_REROLL_ATTEMPTS = 100
+"""Rerolls shown one by one; past this the final face is drawn directly from the faces that
+do not match (the same distribution, without the wait)."""
+
+MAX_ROLLED_DICE = 1_000_000
+"""Most dice one roll may record, counting rerolls and explosions."""
+
+ODDS_EXPLODE_DEPTH = 20
+"""Exact odds follow an exploding die through this many extra rolls; the remaining mass is
+reported as ``Distribution.truncated``."""
+
+ODDS_MAX_OUTCOMES = 2_000_000
+"""Most distinct totals an exact distribution may hold before odds suggest ``simulate``."""
+
+ODDS_MAX_BITS = 400_000_000
+"""Rough ceiling on the size of the exact integer arithmetic behind one convolution."""
+
+MAX_BATCH_DICE = 50_000_000
+"""Most dice one ``roll_many`` / ``simulate`` call may roll (roughly, before rerolls)."""

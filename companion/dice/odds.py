@@ -1,0 +1,255 @@
+"""Exact odds of a dice expression, by dynamic programming over its syntax tree.
+
+Sums are convolutions; keep/drop uses order statistics (a DP over the faces from the most
+to the least preferred, counting how many dice show each face); dynamic counts and sizes
+are mixtures. No combination of dice is ever enumerated one by one.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from fractions import Fraction
+from functools import lru_cache
+
+from companion.dice import limits
+from companion.dice.distribution import Distribution, _nbytes, check_cost, unpack
+from companion.dice.nodes import BinOp, Const, Dice, Group, Labeled, Modifiers, Neg, Node, face_range
+from companion.dice.parse import parse
+from companion.errors import DiceError, DiceLimitError, OddsTooCostlyError
+
+
+def odds(expr: str, *, explode_depth: int = limits.ODDS_EXPLODE_DEPTH) -> Distribution:
+    """Exact distribution of the total of ``expr``.
+
+    Exploding dice are followed for ``explode_depth`` extra rolls per die; the mass cut off
+    there is ``result.truncated``.
+
+    >>> odds("2d6").at_least(10)
+    Fraction(1, 6)
+    """
+    return _odds_text(expr, explode_depth)
+
+
+@lru_cache(maxsize=512)
+def _odds_text(expr: str, explode_depth: int) -> Distribution:
+    return node_odds(parse(expr), explode_depth)
+
+
+@lru_cache(maxsize=2048)
+def node_odds(node: Node, explode_depth: int = limits.ODDS_EXPLODE_DEPTH) -> Distribution:
+    """Exact distribution of one syntax-tree node."""
+    if isinstance(node, Const):
+        return Distribution.constant(node.value)
+    if isinstance(node, (Group, Labeled)):
+        return node_odds(node.inner, explode_depth)
+    if isinstance(node, Neg):
+        return -node_odds(node.operand, explode_depth)
+    if isinstance(node, BinOp):
+        left = node_odds(node.left, explode_depth)
+        right = node_odds(node.right, explode_depth)
+        if node.op == "+":
+            return left + right
+        if node.op == "-":
+            return left - right
+        if node.op == "*":
+            return left * right
+        if 0 in right:
+            raise DiceError(f"division by zero is possible at column {node.pos + 1}")
+        return left // right
+    return _dice_odds(node, explode_depth)
+
+
+def _dice_odds(node: Dice, depth: int) -> Distribution:
+    counts = node_odds(node.count, depth)
+    if isinstance(node.sides, str):
+        sides_dist: Distribution | None = None
+    else:
+        sides_dist = node_odds(node.sides, depth)
+        if sides_dist.min < 1:
+            raise DiceError(f"a die could get {sides_dist.min} sides at column {node.pos + 1}")
+        if sides_dist.max > limits.MAX_SIDES:
+            raise DiceLimitError(
+                f"a die could get {sides_dist.max:,} sides at column {node.pos + 1}; "
+                f"the limit is {limits.MAX_SIDES:,}"
+            )
+    if counts.min < 0:
+        raise DiceError(f"the number of dice could be negative at column {node.pos + 1}")
+    if counts.max > limits.MAX_DICE:
+        raise DiceLimitError(
+            f"more than {limits.MAX_DICE:,} dice in one expression (at column {node.pos + 1})"
+        )
+    if sides_dist is None:
+        assert isinstance(node.sides, str)
+        low, high = face_range(node.sides)
+        parts = [(p, _pool_odds(n, low, high, node.mods, depth)) for n, p in counts]
+    else:
+        parts = [
+            (pn * ps, _pool_odds(n, 1, s, node.mods, depth))
+            for n, pn in counts
+            for s, ps in sides_dist
+        ]
+    if len(parts) == 1:
+        return parts[0][1]
+    return Distribution.mixture(parts)
+
+
+def face_distribution(low: int, high: int, mods: Modifiers) -> Distribution:
+    """One roll of a die with faces ``low..high`` after its rerolls (before explosions)."""
+    base = Distribution.uniform(low, high)
+    if not mods.reroll:
+        return base
+    conds = mods.reroll
+
+    def rerolled(v: int) -> bool:
+        return any(c(v) for c in conds)
+
+    keep = [v for v in range(low, high + 1) if not rerolled(v)]
+    if not keep:
+        raise DiceLimitError(
+            f"reroll {''.join(str(c) for c in conds)} matches every face of a d{high}"
+            f"{'' if low == 1 else f' ({low}..{high})'}, so it would reroll forever"
+        )
+    if not mods.reroll_once:
+        return Distribution.from_weights(dict.fromkeys(keep, 1))
+    p_reroll = Fraction(high - low + 1 - len(keep), high - low + 1)
+    if not p_reroll:
+        return base
+    kept_part = Distribution.from_weights(dict.fromkeys(keep, 1))
+    return Distribution.mixture([(1 - p_reroll, kept_part), (p_reroll, base)])
+
+
+def explodes_on(low: int, high: int, mods: Modifiers) -> Callable[[int], bool] | None:
+    """The explosion test for raw faces, or None if the dice never explode."""
+    if mods.explode_max:
+        return lambda v: v == high
+    cond = mods.explode
+    if cond is None:
+        return None
+    return cond.__call__
+
+
+def clamp_of(mods: Modifiers) -> Callable[[int], int]:
+    lo, hi = mods.clamp_min, mods.clamp_max
+    if lo is None and hi is None:
+        return lambda v: v
+    return lambda v: min(max(v, lo if lo is not None else v), hi if hi is not None else v)
+
+
+def _pool_odds(n: int, low: int, high: int, mods: Modifiers, depth: int) -> Distribution:
+    """Total (or success count) of ``n`` dice with faces ``low..high`` and ``mods``."""
+    if n == 0:
+        return Distribution.constant(0)
+    face = face_distribution(low, high, mods)
+    clamp = clamp_of(mods)
+    count = mods.count
+
+    def score(v: int) -> int:
+        shown = clamp(v)
+        return (1 if count(shown) else 0) if count is not None else shown
+
+    explode = explodes_on(low, high, mods)
+    if explode is not None:
+        boom = [v for v in face.keys() if explode(v)]
+        if len(boom) == len(face):
+            raise DiceLimitError(
+                f"every face of the die explodes ({low}..{high}), so it would never stop"
+            )
+        if boom:
+            if mods.keep is not None:
+                raise OddsTooCostlyError(
+                    "exact odds of keep/drop on exploding dice are not supported; "
+                    "use simulate(expr, n) for an estimate instead"
+                )
+            return _chain(face, boom, score, depth).repeat_sum(n)
+    if mods.keep is None:
+        return face.map(score).repeat_sum(n)
+    kept, highest = mods.keep.kept(n)
+    return keep_odds(face.map(clamp), n, kept, highest, score if count is not None else None)
+
+
+def _chain(
+    face: Distribution, boom: list[int], score: Callable[[int], int], depth: int
+) -> Distribution:
+    """Score of one die plus the dice its explosions add, followed ``depth`` rolls deep."""
+    values, weights, denom = face.weights()
+    boom_set = set(boom)
+    p_boom = Fraction(sum(w for v, w in zip(values, weights, strict=True) if v in boom_set), denom)
+    rest = Distribution.from_weights(
+        {v: w for v, w in zip(values, weights, strict=True) if v not in boom_set}
+    ).map(score)
+    boom_scores = Distribution.from_weights(
+        {v: w for v, w in zip(values, weights, strict=True) if v in boom_set}
+    ).map(score)
+    chain = face.map(score)
+    chain = Distribution._make(dict(zip(*chain.weights()[:2], strict=True)), chain.weights()[2], p_boom)
+    for _ in range(depth):
+        chain = Distribution.mixture([(1 - p_boom, rest), (p_boom, boom_scores + chain)])
+    return chain
+
+
+def keep_odds(
+    die: Distribution,
+    n: int,
+    kept: int,
+    highest: bool,
+    score: Callable[[int], int] | None = None,
+) -> Distribution:
+    """Sum of ``score`` over the ``kept`` highest (or lowest) of ``n`` independent ``die``.
+
+    Order statistics by a DP over faces from the most to the least preferred: state ``j``
+    (dice placed so far, all of them kept) holds a polynomial in x whose exponent is the kept
+    score so far, packed into one integer. Once ``kept`` dice are placed the rest must all
+    show less preferred faces, which closes the state in one multiplication.
+    """
+    if kept <= 0:
+        return Distribution.constant(0)
+    if score is None:
+        def score(v: int) -> int:
+            return v
+    if kept >= n:
+        return die.map(score).repeat_sum(n)
+    values, weights, denom = die.weights()
+    order = list(zip(values, weights, strict=True))
+    if highest:
+        order.reverse()
+    scores = [score(v) for v, _ in order]
+    smin, smax = min(scores), max(scores)
+    length = (smax - smin) * kept + 1
+    nbytes = _nbytes(denom**n)
+    shift = nbytes * 8
+    check_cost(length, nbytes)
+    check_cost(len(order) * kept * (n + 1), 1)
+    rest_after = [0] * len(order)
+    acc = 0
+    for i in range(len(order) - 1, -1, -1):
+        rest_after[i] = acc
+        acc += order[i][1]
+    comb = math.comb
+    states = [0] * kept
+    states[0] = 1
+    result = 0
+    for i, (_, w) in enumerate(order):
+        e = (scores[i] - smin) * shift
+        rest = rest_after[i]
+        new = [0] * kept
+        for j in range(kept):
+            poly = states[j]
+            if not poly:
+                continue
+            remaining = n - j
+            wc = 1
+            for c in range(remaining + 1):
+                coef = comb(remaining, c) * wc
+                if j + c < kept:
+                    new[j + c] += (poly * coef) << (c * e)
+                else:
+                    tail = remaining - c
+                    if tail == 0:
+                        result += (poly * coef) << ((kept - j) * e)
+                    elif rest:
+                        result += (poly * coef * rest**tail) << ((kept - j) * e)
+                wc *= w
+        states = new
+    coeffs = unpack(result, nbytes, length)
+    return Distribution._dense(smin * kept, coeffs, denom**n)

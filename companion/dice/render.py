@@ -1,0 +1,227 @@
+"""Text, HTML and SVG renderings of rolls and distributions (standard library only).
+
+Die states are told apart by more than colour: dropped and rerolled dice are struck
+through, rerolled ones also carry "↻", exploded ones "!", successes "✓".
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterator
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from companion.dice.nodes import BinOp, Const, Dice, Group, Labeled, Neg, Node
+
+if TYPE_CHECKING:
+    from companion.dice.distribution import Distribution
+    from companion.dice.roller import DiceGroup, Die, Roll
+
+
+def fraction_text(p: Fraction) -> str:
+    """``"p/q"``, or ``"n"`` for a whole number."""
+    return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
+
+
+def percent(p: Fraction, digits: int = 2) -> str:
+    """``Fraction(1, 3)`` -> ``"33.33%"``; tiny non-zero odds never round to a bare 0."""
+    value = float(p) * 100
+    text = f"{value:.{digits}f}%"
+    if p > 0 and float(text[:-1]) == 0:
+        return f"<{10 ** -digits:.{digits}f}%"
+    if p < 1 and text == f"{100:.{digits}f}%":
+        return f">{100 - 10 ** -digits:.{digits}f}%"
+    return text
+
+
+# -- rolls ------------------------------------------------------------------------------
+def die_text(d: Die) -> str:
+    state = d.state
+    text = str(d.value)
+    if "exploded" in state:
+        text += "!"
+    if "success" in state:
+        text += "✓"
+    if "rerolled" in state:
+        return f"~~{text}~~↻"
+    if "dropped" in state:
+        return f"~~{text}~~"
+    return text
+
+
+def _group_text(g: DiceGroup) -> str:
+    return "[" + ", ".join(die_text(d) for d in g.dice) + "]"
+
+
+_PREC = {"+": 1, "-": 1, "*": 2, "/": 2}
+
+
+def _walk(node: Node, groups: Iterator[DiceGroup], html_out: bool) -> str:
+    """The expression with each dice term replaced by its dice."""
+    if isinstance(node, Const):
+        return str(node.value)
+    if isinstance(node, Dice):
+        prefix = ""
+        if not isinstance(node.count, Const) or not isinstance(node.sides, (str, Const)):
+            # Dynamic count or size: show the sub-rolls that decided it.
+            count = _walk(node.count, groups, html_out)
+            sides = (
+                node.sides if isinstance(node.sides, str) else _walk(node.sides, groups, html_out)
+            )
+            prefix = f"{count}d{sides} "
+        g = next(groups)
+        return prefix + (_group_html(g) if html_out else _group_text(g))
+    if isinstance(node, Group):
+        return "(" + _walk(node.inner, groups, html_out) + ")"
+    if isinstance(node, Neg):
+        return "-" + _walk(node.operand, groups, html_out)
+    if isinstance(node, Labeled):
+        label = html.escape(node.label) if html_out else node.label
+        return _walk(node.inner, groups, html_out) + f"[{label}]"
+    assert isinstance(node, BinOp)
+    op = {"*": "×", "/": "÷"}.get(node.op, node.op) if html_out else node.op
+    return f"{_walk(node.left, groups, html_out)} {op} {_walk(node.right, groups, html_out)}"
+
+
+def roll_text(r: Roll) -> str:
+    """One line: ``4d6kh3 = [6, 5, 3, ~~1~~] = 14`` (labels and notes appended)."""
+    if r.tree is None:
+        return f"{r.expr} = {r.total}"
+    detail = _walk(r.tree, iter(r.groups), False)
+    line = f"{r.expr} = {detail}"
+    if detail != str(r.total):
+        line += f" = {r.total}"
+    if r.labels:
+        line += " (" + ", ".join(f"{k}: {v}" for k, v in r.labels.items()) + ")"
+    if r.notes:
+        line += " — " + "; ".join(r.notes)
+    return line
+
+
+def _die_html(d: Die) -> str:
+    state = d.state
+    value = str(d.value)
+    title = ", ".join(sorted(state))
+    mark = ""
+    if "exploded" in state:
+        mark += "!"
+    if "success" in state:
+        mark += "✓"
+    body = f"{value}{mark}"
+    style = "display:inline-block;min-width:1.6em;padding:0 .25em;border:1px solid #888;"
+    style += "border-radius:4px;margin:0 1px;text-align:center;"
+    if "rerolled" in state:
+        body = f"<del>{body}</del>↻"
+        style += "opacity:.6;border-style:dotted;"
+    elif "dropped" in state:
+        body = f"<del>{body}</del>"
+        style += "opacity:.6;border-style:dashed;"
+    elif "success" in state or "exploded" in state:
+        body = f"<strong>{body}</strong>"
+        style += "border-width:2px;"
+    return f'<span class="die" title="{html.escape(title)}" style="{style}">{body}</span>'
+
+
+def _group_html(g: DiceGroup) -> str:
+    return "[" + "".join(_die_html(d) for d in g.dice) + "]"
+
+
+def roll_html(r: Roll) -> str:
+    """An inline HTML rendering of a roll for notebooks and widgets."""
+    expr = html.escape(r.expr)
+    detail = _walk(r.tree, iter(r.groups), True) if r.tree is not None else ""
+    parts = [
+        f'<div class="dice-roll"><code>{expr}</code> = {detail} = '
+        f"<strong style=\"font-size:1.2em\">{r.total}</strong>"
+    ]
+    if r.labels:
+        parts.append(
+            "<div>" + ", ".join(
+                f"{html.escape(k)}: <strong>{v}</strong>" for k, v in r.labels.items()
+            ) + "</div>"
+        )
+    if r.notes:
+        parts.append("<div><em>" + html.escape("; ".join(r.notes)) + "</em></div>")
+    parts.append("</div>")
+    return "".join(parts)
+
+
+# -- distributions ----------------------------------------------------------------------
+def distribution_text(dist: Distribution, *, width: int = 40) -> str:
+    """A readable table: value, exact probability, percent, at-least, bar."""
+    rows = ["value  probability              %   at least"]
+    top = max(p for _, p in dist)
+    at_least = Fraction(1)
+    for v, p in dist:
+        bar = "#" * max(1, round(float(p / top) * width)) if p else ""
+        rows.append(
+            f"{v:>5}  {fraction_text(p):<18} {percent(p):>8} {percent(at_least):>9}  {bar}"
+        )
+        at_least -= p
+    rows.append(f"mean {float(dist.mean):.4f} ({fraction_text(dist.mean)}), "
+                f"stdev {dist.stdev:.4f}, min {dist.min}, max {dist.max}")
+    if dist.truncated:
+        rows.append(f"exploding dice cut off; mass truncated: {percent(dist.truncated, 6)}")
+    return "\n".join(rows)
+
+
+def distribution_svg(
+    dist: Distribution, *, target: int | None = None, title: str | None = None
+) -> str:
+    """A bar chart as standalone, scalable SVG; values ``>= target`` are highlighted
+    (filled darker and hatched, so it does not rely on colour alone)."""
+    items = list(dist)
+    if len(items) > 200:
+        # Group neighbouring values into at most 200 bars so the chart stays legible.
+        size = -(-len(items) // 200)
+        grouped = []
+        for i in range(0, len(items), size):
+            chunk = items[i : i + size]
+            grouped.append((chunk[0][0], sum((p for _, p in chunk), Fraction(0))))
+        items = grouped
+    n = len(items)
+    width, height = 640, 240
+    left, bottom, top_pad = 8, 28, 28 if title else 8
+    plot_h = height - bottom - top_pad
+    bar_w = (width - 2 * left) / n
+    top = float(max(p for _, p in items)) or 1.0
+    label_every = max(1, -(-n * 28 // (width - 2 * left)))
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        f'role="img" style="max-width:100%;height:auto" font-family="sans-serif" font-size="11">',
+        "<defs><pattern id=\"hatch\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" "
+        "patternTransform=\"rotate(45)\"><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" "
+        "stroke=\"#fff\" stroke-width=\"2\" stroke-opacity=\".5\"/></pattern></defs>",
+    ]
+    if title:
+        out.append(
+            f'<text x="{width / 2}" y="18" text-anchor="middle" font-size="14">'
+            f"{html.escape(title)}</text>"
+        )
+    for i, (v, p) in enumerate(items):
+        h = float(p) / top * plot_h
+        x = left + i * bar_w
+        y = top_pad + plot_h - h
+        hit = target is not None and v >= target
+        fill = "#1f5fa8" if hit else "#8fb3dc"
+        tip = f"{v}: {fraction_text(p)} ({percent(p)})"
+        out.append(
+            f'<rect x="{x:.2f}" y="{y:.2f}" width="{max(bar_w - 1, 0.5):.2f}" height="{h:.2f}" '
+            f'fill="{fill}"><title>{html.escape(tip)}</title></rect>'
+        )
+        if hit:
+            out.append(
+                f'<rect x="{x:.2f}" y="{y:.2f}" width="{max(bar_w - 1, 0.5):.2f}" '
+                f'height="{h:.2f}" fill="url(#hatch)"/>'
+            )
+        if i % label_every == 0:
+            out.append(
+                f'<text x="{x + bar_w / 2:.2f}" y="{height - 10}" text-anchor="middle">{v}</text>'
+            )
+    if target is not None:
+        out.append(
+            f'<text x="{width - left}" y="{top_pad + 12}" text-anchor="end">'
+            f"≥ {target}: {percent(dist.at_least(target))}</text>"
+        )
+    out.append("</svg>")
+    return "".join(out)
