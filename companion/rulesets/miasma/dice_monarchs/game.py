@@ -1,0 +1,432 @@
+"""A table of Dice Monarchs: dealing, the four betting rounds, the pot and the showdown.
+
+Seats are numbered clockwise from 0. Each hand runs like this:
+
+1. **Hole dice.** Every player with chips rolls a d4, d6, d8, d10 and d12 and keeps them
+   hidden (:meth:`DiceMonarchsGame.deal`).
+2. **Opening bets.** The first player clockwise of the banker must bet. Then, clockwise,
+   each player calls or raises to stay in, or bins their dice and leaves the hand.
+3. **The flop.** When the betting is settled the banker rolls the first three community
+   dice (d4, d6, d8).
+4. **Round one.** The highest better of the previous round opens: they may bet or check.
+   Clockwise, each player may bin, check (only when nobody has bet this round), bet
+   (likewise), call the current bet, or raise it and become the highest better.
+5. **The turn** (community d10), then **round two**, opened the same way.
+6. **The river** (community d12), then the **final round**.
+7. **Showdown.** The players still in reveal their hole dice; each makes the best hand
+   using one die of each size, from their hole or the community (see :mod:`.hands`). The
+   best hand takes the pot; equal hands go to the player with the highest hole number.
+   If everyone else bins, the last player in takes the pot at once.
+
+Betting is settled when every player still in has acted since the last bet or raise and
+all have put in the same amount this round.
+
+Interpretation: the banker is one of the players (like a dealer button) and passes
+clockwise after each hand to the next player with chips.
+Interpretation: "must place a bet" means the opening player can neither check nor bin
+before betting; a bet is at least 1 chip.
+Interpretation: when a round had no bet (everyone checked), the player who opened it
+opens the next one too (or the next player still in, clockwise).
+Interpretation: there are no side pots. No bet or raise may bring the round's bet above
+what the poorest player still in could put in, so every player can always afford to call.
+Interpretation: "highest hole number" compares the hole dice from the highest down
+(8-3-... beats 7-7-...; on 8-3 vs 8-3 the third-highest decides). Players whose hands and
+hole dice are all equal split the pot; odd chips go to the first of them clockwise from
+the banker.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from companion.errors import RuleError, StateError
+from companion.rulesets.miasma.dice_monarchs.hands import (
+    DICE,
+    ShowdownHand,
+    best_showdown_hand,
+)
+from companion.state import Tracker, move, state_field
+
+__all__ = ["PHASES", "DiceMonarchsGame", "Phase"]
+
+Phase = Literal["waiting", "opening", "round_one", "round_two", "final_round", "hand_over",
+                "game_over"]
+
+PHASES: tuple[str, ...] = ("waiting", "opening", "round_one", "round_two", "final_round",
+                           "hand_over", "game_over")
+
+BETTING_PHASES = ("opening", "round_one", "round_two", "final_round")
+
+#: What the banker reveals when each betting round is settled, and the round that follows.
+_NEXT = {
+    "opening": ("the flop", 3, "round_one"),
+    "round_one": ("the turn", 4, "round_two"),
+    "round_two": ("the river", 5, "final_round"),
+}
+
+ROUND_NAMES = {
+    "opening": "opening bets (rule 2)",
+    "round_one": "round one (rule 4)",
+    "round_two": "round two (rule 6)",
+    "final_round": "the final round (rule 8)",
+}
+
+
+@dataclass
+class DiceMonarchsGame(Tracker):
+    """One Dice Monarchs table for 2–8 players; its methods are the players' moves.
+
+    Build one with :meth:`start`. Every move names the player making it and is refused
+    with a :class:`~companion.errors.RuleError` (naming the rule) when it is not that
+    player's turn or the rules forbid it; a refused move changes nothing.
+    """
+
+    kind = "DiceMonarchsGame"
+
+    players: list[str] = field(default_factory=list)
+    stacks: list[int] = field(default_factory=list)
+    seed: int = 0
+    banker: int = state_field(0, min=0, max=7)
+    hand_no: int = state_field(0, min=0)
+    phase: Phase = "waiting"
+    hole: list[list[int]] = field(default_factory=list)
+    community: list[int] = field(default_factory=list)
+    in_play: list[bool] = field(default_factory=list)
+    committed: list[int] = field(default_factory=list)
+    acted: list[bool] = field(default_factory=list)
+    current_bet: int = state_field(0, min=0)
+    pot: int = state_field(0, min=0)
+    to_act: int = state_field(-1, min=-1, max=7)
+    round_opener: int = state_field(-1, min=-1, max=7)
+    highest_better: int = state_field(-1, min=-1, max=7)
+    winners: list[str] = field(default_factory=list)
+    announcements: list[str] = field(default_factory=list)
+
+    # -- building -----------------------------------------------------------------------
+
+    @classmethod
+    def start(
+        cls,
+        players: list[str],
+        chips: int = 100,
+        *,
+        banker: int = 0,
+        seed: int | None = None,
+        rng: random.Random | None = None,
+    ) -> DiceMonarchsGame:
+        """A new table: ``players`` in clockwise order, each with ``chips`` chips."""
+        names = [str(p).strip() for p in players]
+        if not 2 <= len(names) <= 8:
+            raise RuleError(f"Dice Monarchs is played by 2 to 8 players, not {len(names)}")
+        if any(not n for n in names):
+            raise RuleError("Dice Monarchs: every player needs a name")
+        if len(set(names)) != len(names):
+            raise RuleError("Dice Monarchs: two players have the same name")
+        if isinstance(chips, bool) or not isinstance(chips, int) or not 1 <= chips <= 10**9:
+            raise RuleError(f"Dice Monarchs: each stack must be 1 to 10^9 chips, not {chips!r}")
+        if not 0 <= banker < len(names):
+            raise RuleError(f"Dice Monarchs: banker must be seat 0-{len(names) - 1}")
+        if seed is None:
+            seed = (rng or random.SystemRandom()).getrandbits(63)
+        n = len(names)
+        return cls(
+            players=names, stacks=[chips] * n, seed=seed, banker=banker,
+            hole=[[] for _ in names], in_play=[False] * n, committed=[0] * n,
+            acted=[False] * n,
+        )
+
+    def check_state(self) -> None:
+        n = len(self.players)
+        if not 2 <= n <= 8:
+            raise StateError("field 'players' must name 2 to 8 players")
+        for name in ("stacks", "hole", "in_play", "committed", "acted"):
+            if len(getattr(self, name)) != n:
+                raise StateError(f"field '{name}' must have one entry per player")
+        for seat in ("banker", "to_act", "round_opener", "highest_better"):
+            if getattr(self, seat) >= n:
+                raise StateError(f"field '{seat}' is not a seat at this table")
+        if any(s < 0 for s in self.stacks) or any(c < 0 for c in self.committed):
+            raise StateError("field 'stacks' and 'committed' cannot be negative")
+        for i, dice in enumerate(self.hole):
+            if dice and (len(dice) != 5 or any(not 1 <= v <= s for v, s in
+                                               zip(dice, DICE, strict=False))):
+                raise StateError(f"field 'hole[{i}]' is not a roll of d4, d6, d8, d10, d12")
+        if len(self.community) > 5 or any(
+            not 1 <= v <= s for v, s in zip(self.community, DICE, strict=False)
+        ):
+            raise StateError("field 'community' is not a roll of the community dice")
+        if self.phase in BETTING_PHASES and not (0 <= self.to_act and self.in_play[self.to_act]):
+            raise StateError("field 'to_act' must be a player still in play")
+
+    # -- reading the table (not moves) --------------------------------------------------
+
+    def seat(self, player: str) -> int:
+        """Seat number of the player called ``player``."""
+        try:
+            return self.players.index(player)
+        except ValueError:
+            raise RuleError(f"Dice Monarchs: no player named {player!r} at this table") from None
+
+    @property
+    def player_to_act(self) -> str | None:
+        """Name of the player whose turn it is, or ``None`` between betting rounds."""
+        return self.players[self.to_act] if self.phase in BETTING_PHASES else None
+
+    def to_call(self, player: str) -> int:
+        """Chips the player must put in to call the current bet."""
+        return self.current_bet - self.committed[self.seat(player)]
+
+    @property
+    def bet_limit(self) -> int:
+        """Highest total bet this round: what the poorest player still in could put in."""
+        return min(self.committed[i] + self.stacks[i] for i in self._in_play_seats())
+
+    def legal_moves(self, player: str | None = None) -> list[str]:
+        """Names of the moves open to ``player`` (default: the player to act) right now."""
+        if self.phase not in BETTING_PHASES:
+            return ["deal"] if self.phase in ("waiting", "hand_over") else []
+        who = self.to_act if player is None else self.seat(player)
+        if who != self.to_act:
+            return []
+        return [name for name in ("bin", "check", "bet", "call", "raise_bet")
+                if self._refusal(name, who, 1) is None]
+
+    def hole_dice(self, player: str) -> tuple[int, ...]:
+        """The player's hole dice (hidden from the others until the showdown)."""
+        return tuple(self.hole[self.seat(player)])
+
+    def showdown_hand(self, player: str) -> ShowdownHand:
+        """The player's best hand with the community dice (needs all five revealed)."""
+        if len(self.community) < 5:
+            raise RuleError("Dice Monarchs rule 9: hands are made at the showdown, after the river")
+        return best_showdown_hand(self.hole[self.seat(player)], self.community)
+
+    # -- moves ---------------------------------------------------------------------------
+
+    @move
+    def deal(self) -> None:
+        """Start a hand: every player with chips rolls hole dice (rule 1)."""
+        if self.phase in BETTING_PHASES:
+            raise RuleError("Dice Monarchs: the current hand is still being played")
+        if self.phase == "game_over":
+            raise RuleError("Dice Monarchs: the game is over, one player holds every chip")
+        seated = [i for i, s in enumerate(self.stacks) if s > 0]
+        if self.hand_no > 0:
+            self.banker = self._next_from(self.banker, lambda i: self.stacks[i] > 0)
+        elif self.stacks[self.banker] == 0:
+            self.banker = self._next_from(self.banker, lambda i: self.stacks[i] > 0)
+        self.hand_no += 1
+        rng = self._rng("hole")
+        self.hole = [[rng.randint(1, s) for s in DICE] if i in seated else []
+                     for i in range(len(self.players))]
+        self.community = []
+        self.in_play = [i in seated for i in range(len(self.players))]
+        self.pot = 0
+        self.winners, self.announcements = [], []
+        self.phase = "opening"
+        self._begin_round(self._next_from(self.banker, lambda i: self.in_play[i]))
+        self.describe(
+            f"hand {self.hand_no}: {self.players[self.banker]} is banker; hole dice rolled; "
+            f"{self.players[self.to_act]} must open the betting"
+        )
+
+    @move
+    def bin(self, player: str) -> None:
+        """Leave the hand, forfeiting every chip already in the pot."""
+        who = self._turn(player, "bin")
+        self.in_play[who] = False
+        self.describe(f"{player} bins")
+        self._after_action(who)
+
+    @move
+    def check(self, player: str) -> None:
+        """Pass without betting (only while nobody has bet this round)."""
+        who = self._turn(player, "check")
+        self.acted[who] = True
+        self.describe(f"{player} checks")
+        self._after_action(who)
+
+    @move
+    def bet(self, player: str, amount: int) -> None:
+        """Open the betting of this round with ``amount`` chips."""
+        who = self._turn(player, "bet", amount)
+        self._put_in(who, amount)
+        self.current_bet = amount
+        self.highest_better = who
+        self._everyone_else_must_act(who)
+        self.describe(f"{player} bets {amount}")
+        self._after_action(who)
+
+    @move
+    def call(self, player: str) -> None:
+        """Match the current bet and stay in."""
+        who = self._turn(player, "call")
+        paid = self.current_bet - self.committed[who]
+        self._put_in(who, paid)
+        self.acted[who] = True
+        self.describe(f"{player} calls {paid}")
+        self._after_action(who)
+
+    @move
+    def raise_bet(self, player: str, amount: int) -> None:
+        """Raise the current bet by ``amount`` chips and become the highest better."""
+        who = self._turn(player, "raise_bet", amount)
+        self.current_bet += amount
+        self._put_in(who, self.current_bet - self.committed[who])
+        self.highest_better = who
+        self._everyone_else_must_act(who)
+        self.describe(f"{player} raises by {amount} to {self.current_bet}")
+        self._after_action(who)
+
+    # -- rules ----------------------------------------------------------------------------
+
+    def _refusal(self, name: str, who: int, amount: int) -> str | None:
+        """Why the move is illegal for seat ``who`` now, or ``None`` if it is legal."""
+        rnd = ROUND_NAMES.get(self.phase, self.phase)
+        opening_bet_due = self.phase == "opening" and self.current_bet == 0
+        if isinstance(amount, bool) or not isinstance(amount, int):
+            return f"the amount must be a whole number of chips, not {amount!r}"
+        if name == "bin" and opening_bet_due:
+            return "rule 2: the player clockwise of the banker must place a bet"
+        if name == "check":
+            if opening_bet_due:
+                return "rule 2: the player clockwise of the banker must place a bet"
+            if self.current_bet > 0:
+                return (f"rule 4 (Check): there is a bet of {self.current_bet} in {rnd};"
+                        " call, raise or bin")
+        if name == "bet":
+            if self.current_bet > 0:
+                return (f"rule 4 (Bet): there is already a bet of {self.current_bet} in {rnd};"
+                        " call or raise it")
+            if amount < 1:
+                return f"rule 4 (Bet): a bet is at least 1 chip, not {amount}"
+            if amount > self.bet_limit:
+                return self._limit_reason(amount)
+        if name == "call" and self.current_bet == 0:
+            return f"rule 4 (Call): there is no bet to call in {rnd}"
+        if name == "raise_bet":
+            if self.current_bet == 0:
+                return f"rule 4 (Raise): there is no bet to raise in {rnd}; bet instead"
+            if amount < 1:
+                return f"rule 4 (Raise): a raise is at least 1 chip, not {amount}"
+            if self.current_bet + amount > self.bet_limit:
+                return self._limit_reason(self.current_bet + amount)
+        return None
+
+    def _limit_reason(self, total: int) -> str:
+        poorest = min(self._in_play_seats(), key=lambda i: self.committed[i] + self.stacks[i])
+        return (f"table limit: a bet of {total} this round is more than "
+                f"{self.players[poorest]} could call (at most {self.bet_limit}; no side pots)")
+
+    def _turn(self, player: str, name: str, amount: int = 1) -> int:
+        if self.phase not in BETTING_PHASES:
+            when = "before the deal" if self.phase == "waiting" else "between hands"
+            if self.phase == "game_over":
+                when = "after the game is over"
+            raise RuleError(f"Dice Monarchs: there is no betting {when}")
+        who = self.seat(player)
+        if not self.in_play[who]:
+            raise RuleError(f"Dice Monarchs rule 4: {player} has binned and is out of this hand")
+        if who != self.to_act:
+            raise RuleError(
+                f"Dice Monarchs rule 4: play goes clockwise; it is {self.players[self.to_act]}'s"
+                f" turn, not {player}'s"
+            )
+        reason = self._refusal(name, who, amount)
+        if reason is not None:
+            raise RuleError(f"Dice Monarchs {reason}")
+        return who
+
+    def _put_in(self, who: int, chips: int) -> None:
+        self.stacks[who] -= chips
+        self.committed[who] += chips
+        self.pot += chips
+
+    def _everyone_else_must_act(self, who: int) -> None:
+        self.acted = [i == who for i in range(len(self.players))]
+
+    def _in_play_seats(self) -> list[int]:
+        return [i for i, inside in enumerate(self.in_play) if inside]
+
+    def _next_from(self, seat: int, ok: Callable[[int], bool]) -> int:
+        n = len(self.players)
+        for step in range(1, n + 1):
+            i = (seat + step) % n
+            if ok(i):
+                return i
+        raise RuleError("Dice Monarchs: no player can take that seat")
+
+    def _begin_round(self, opener: int) -> None:
+        self.round_opener = opener
+        self.to_act = opener
+        self.highest_better = -1
+        self.current_bet = 0
+        self.committed = [0] * len(self.players)
+        self.acted = [False] * len(self.players)
+
+    def _after_action(self, who: int) -> None:
+        inside = self._in_play_seats()
+        if len(inside) == 1:
+            self._award([inside[0]], "everyone else binned")
+            return
+        settled = all(self.acted[i] and self.committed[i] == self.current_bet for i in inside)
+        if not settled:
+            self.to_act = self._next_from(who, lambda i: self.in_play[i])
+            return
+        if self.phase == "final_round":
+            self._showdown()
+            return
+        what, count, following = _NEXT[self.phase]
+        rng = self._rng(self.phase)
+        self.community += [rng.randint(1, s) for s in DICE[len(self.community) : count]]
+        opener = self.highest_better if self.highest_better >= 0 else self.round_opener
+        if not self.in_play[opener]:
+            opener = self._next_from(opener, lambda i: self.in_play[i])
+        self.phase = following
+        self._begin_round(opener)
+        news = f"the banker reveals {what}: {', '.join(map(str, self.community))}"
+        self.announcements = [news[0].upper() + news[1:]]
+        self._also(news)
+
+    def _showdown(self) -> None:
+        shown = {i: best_showdown_hand(self.hole[i], self.community) for i in self._in_play_seats()}
+        best = max(h.key() for h in shown.values())
+        winners = [i for i, h in shown.items() if h.key() == best]
+        lines = [f"{self.players[i]} shows {list(self.hole[i])}: {h.describe()}"
+                 for i, h in shown.items()]
+        top = [h for h in shown.values() if h.rank == -best[0]]
+        if len(top) > 1:
+            lines.append("Equal hands: the highest hole number decides (rule 9)")
+        self._award(winners, "showdown", lines)
+
+    def _award(self, winners: list[int], why: str, lines: list[str] | None = None) -> None:
+        # Odd chips of a split pot go to the first winner clockwise from the banker.
+        n = len(self.players)
+        order = sorted(winners, key=lambda i: (i - self.banker - 1) % n)
+        share, odd = divmod(self.pot, len(order))
+        for k, i in enumerate(order):
+            self.stacks[i] += share + (1 if k < odd else 0)
+        names = [self.players[i] for i in order]
+        verb = "wins" if len(names) == 1 else "split"
+        result = f"{' and '.join(names)} {verb} the pot of {self.pot} ({why})"
+        self.announcements = [*(lines or []), result]
+        self._also(result)
+        self.winners = names
+        self.pot = 0
+        self.committed = [0] * n
+        self.current_bet = 0
+        self.to_act = -1
+        self.phase = "game_over" if sum(s > 0 for s in self.stacks) < 2 else "hand_over"
+
+    def _also(self, text: str) -> None:
+        # Add what the banker did to the history line of the move that caused it.
+        summary = self.__dict__.get("_summary")
+        self.describe(f"{summary}; {text}" if summary else text)
+
+    def _rng(self, stage: str) -> random.Random:
+        # One generator per hand and stage, from the table's seed: the same seed deals the
+        # same dice however the betting goes, and saving mid-hand loses nothing.
+        return random.Random(f"dice-monarchs:{self.seed}:{self.hand_no}:{stage}")

@@ -1,0 +1,308 @@
+"""Dice Monarchs hands: the ranking, what each hand needs, and how often it turns up.
+
+A *roll* here is one value on each of the five dice d4, d6, d8, d10 and d12, written in
+that order. A hand is a *pattern* of three, four or five face values; a roll holds the
+hand when that many different dice of the roll show exactly those values (which die shows
+which value does not matter, and the other dice may show anything). The seed lists 54
+patterns from highest to lowest; several share a name ("5 of a Kind" has four patterns,
+one per face) and each pattern is its own hand, ranked by its place in the list.
+
+The seed prints, for each group of hands, how many of the 23,040 rolls of the five dice
+(4·6·8·10·12) hold it. :func:`hand_counts` computes those counts exactly; they are kept
+beside the printed figures (:attr:`Hand.printed_count`) so any difference shows.
+
+Interpretation: the printed counts are reproduced when a roll is counted for *every* hand
+it holds (a roll showing 4, 6, 8, 10, 12 counts for Perfect Even River and also for
+Perfect Even Turn, Even Turn, ...). Counting each roll only under its best hand gives
+smaller numbers; :func:`best_hand_counts` gives those, and the reference page shows both.
+
+Interpretation: the list order is the ranking, one rank per pattern. The rule "even hands
+are considered higher value than odd hands" is what that order already does: every Even
+hand is listed directly above its Odd twin of the same odds. A roll that holds no listed
+pattern has no hand and ranks below every hand.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import tomllib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from companion.errors import TableError
+
+__all__ = [
+    "DICE",
+    "OUTCOMES",
+    "Hand",
+    "ShowdownHand",
+    "best_hand",
+    "best_hand_counts",
+    "best_showdown_hand",
+    "hand_counts",
+    "hands",
+    "holds",
+    "percent_matches",
+    "printed_percent_of",
+    "rank_of_roll",
+    "roll_index",
+]
+
+DATA_FILE = Path(__file__).with_name("hands.toml")
+
+DICE: tuple[int, ...] = (4, 6, 8, 10, 12)
+"""Sides of the five dice every hand is made of, in the order rolls are written."""
+
+OUTCOMES = 4 * 6 * 8 * 10 * 12
+"""Rolls of one d4, d6, d8, d10 and d12: 23,040."""
+
+# Index of a roll in a flat table: mixed-radix number with the d12 as the lowest digit.
+_STRIDES: tuple[int, ...] = tuple(
+    functools.reduce(lambda a, b: a * b, DICE[i + 1 :], 1) for i in range(len(DICE))
+)
+
+
+@dataclass(frozen=True)
+class Hand:
+    """One row of the seed's hand table.
+
+    ``rank`` is 0 for the highest hand; ``tier`` numbers the seed's probability headings
+    (0 = "1 in 23,040"). ``printed_count`` and ``printed_percent`` are the seed's figures
+    for the tier, kept as text exactly as printed.
+    """
+
+    rank: int
+    name: str
+    pattern: tuple[int, ...]
+    tier: int
+    printed_count: int
+    printed_percent: str
+
+    @property
+    def label(self) -> str:
+        """Name and pattern, e.g. ``"5 of a Kind (4,4,4,4,4)"``: unique among the hands."""
+        return f"{self.name} ({','.join(map(str, self.pattern))})"
+
+    @property
+    def parity(self) -> str | None:
+        """``"even"``/``"odd"`` for the seed's Even and Odd hands, else ``None``."""
+        words = self.name.split()
+        return "even" if "Even" in words else "odd" if "Odd" in words else None
+
+
+def _load(path: Path) -> tuple[Hand, ...]:
+    where = f"{path.name}"
+    try:
+        data: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise TableError(f"Dice Monarchs hands: cannot read {where}: {exc}") from None
+    if data.get("dice") != list(DICE):
+        raise TableError(f"{where}: 'dice' must be {list(DICE)}")
+    tiers = data.get("tiers")
+    if not isinstance(tiers, list) or not tiers:
+        raise TableError(f"{where}: 'tiers' must be a non-empty list")
+    out: list[Hand] = []
+    seen: set[tuple[int, ...]] = set()
+    for t, tier in enumerate(tiers):
+        here = f"{where} tiers[{t}]"
+        count, percent, rows = (tier.get(k) for k in ("printed_count", "printed_percent", "hands"))
+        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+            raise TableError(f"{here}: 'printed_count' must be a whole number")
+        if not isinstance(percent, str) or not _is_decimal(percent):
+            raise TableError(f"{here}: 'printed_percent' must be a decimal number as text")
+        if not isinstance(rows, list) or not rows:
+            raise TableError(f"{here}: 'hands' must be a non-empty list")
+        for r, row in enumerate(rows):
+            name, pattern = row.get("name"), row.get("pattern")
+            if not isinstance(name, str) or not name.strip():
+                raise TableError(f"{here}.hands[{r}]: 'name' must be text")
+            if not isinstance(pattern, list) or not 3 <= len(pattern) <= len(DICE):
+                raise TableError(f"{here}.hands[{r}] ({name}): 'pattern' must list 3 to 5 faces")
+            if not all(isinstance(v, int) and not isinstance(v, bool) for v in pattern):
+                raise TableError(f"{here}.hands[{r}] ({name}): faces must be whole numbers")
+            key = tuple(sorted(pattern))
+            if key in seen:
+                raise TableError(f"{here}.hands[{r}] ({name}): pattern {pattern} is listed twice")
+            seen.add(key)
+            hand = Hand(len(out), name.strip(), tuple(pattern), t, count, percent)
+            if not _placements(hand.pattern):
+                raise TableError(f"{here}.hands[{r}] ({name}): no roll can show {pattern}")
+            out.append(hand)
+    return tuple(out)
+
+
+def _is_decimal(text: str) -> bool:
+    try:
+        Decimal(text)
+    except ArithmeticError:
+        return False
+    return text.replace(".", "", 1).isdigit()
+
+
+@functools.cache
+def hands() -> tuple[Hand, ...]:
+    """Every hand, highest first (loaded once from ``hands.toml``)."""
+    return _load(DATA_FILE)
+
+
+def roll_index(roll: Sequence[int]) -> int:
+    """Position of a roll (d4, d6, d8, d10, d12 values) among the 23,040, from 0."""
+    check_roll(roll, "roll")
+    return sum((v - 1) * s for v, s in zip(roll, _STRIDES, strict=True))
+
+
+def check_roll(roll: Sequence[int], what: str) -> None:
+    """Raise :class:`TableError` unless ``roll`` is one legal value per die d4..d12."""
+    if len(roll) != len(DICE):
+        raise TableError(f"{what}: expected 5 values (d4, d6, d8, d10, d12), got {len(roll)}")
+    for value, sides in zip(roll, DICE, strict=True):
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= sides:
+            raise TableError(f"{what}: a d{sides} cannot show {value!r}")
+
+
+def _placements(pattern: Sequence[int]) -> list[tuple[int, ...]]:
+    """Ways to put the pattern's values on different dice (die positions per value)."""
+    return [
+        dice
+        for dice in itertools.permutations(range(len(DICE)), len(pattern))
+        if all(v <= DICE[d] for v, d in zip(pattern, dice, strict=True))
+    ]
+
+
+@functools.cache
+def _holders(pattern: tuple[int, ...]) -> frozenset[int]:
+    """Indices of every roll that holds ``pattern``.
+
+    Built from the pattern's side: each placement fixes some dice, the rest run free.
+    A set, because a roll can hold a pattern in more than one placement.
+    """
+    found: set[int] = set()
+    for dice in _placements(pattern):
+        fixed = dict(zip(dice, pattern, strict=True))
+        ranges = [(fixed[d],) if d in fixed else range(1, DICE[d] + 1) for d in range(5)]
+        for roll in itertools.product(*ranges):
+            found.add(sum((v - 1) * s for v, s in zip(roll, _STRIDES, strict=True)))
+    return frozenset(found)
+
+
+def hand_counts() -> list[tuple[Hand, int]]:
+    """Every hand with the number of the 23,040 rolls that hold it (the seed's reading)."""
+    return [(hand, len(_holders(hand.pattern))) for hand in hands()]
+
+
+@functools.cache
+def _rank_table() -> tuple[int, ...]:
+    """Rank of the best hand held by each of the 23,040 rolls (``len(hands())`` = none)."""
+    none = len(hands())
+    table = [none] * OUTCOMES
+    for hand in reversed(hands()):  # higher hands overwrite lower ones
+        for i in _holders(hand.pattern):
+            table[i] = hand.rank
+    return tuple(table)
+
+
+def best_hand_counts() -> list[tuple[Hand | None, int]]:
+    """How many rolls have each hand as their *best* hand; ``None`` = rolls with no hand."""
+    tally = [0] * (len(hands()) + 1)
+    for rank in _rank_table():
+        tally[rank] += 1
+    return [*zip(hands(), tally, strict=False), (None, tally[-1])]
+
+
+def holds(roll: Sequence[int], hand: Hand) -> bool:
+    """Whether the roll holds the hand's pattern."""
+    return roll_index(roll) in _holders(hand.pattern)
+
+
+def rank_of_roll(roll: Sequence[int]) -> int:
+    """Rank of the best hand in the roll (0 = highest; ``len(hands())`` = no hand)."""
+    return _rank_table()[roll_index(roll)]
+
+
+def best_hand(roll: Sequence[int]) -> Hand | None:
+    """The highest hand the roll holds, or ``None``."""
+    rank = rank_of_roll(roll)
+    return hands()[rank] if rank < len(hands()) else None
+
+
+def printed_percent_of(hand: Hand) -> Fraction:
+    """The seed's printed percentage for the hand's tier, as an exact number."""
+    return Fraction(hand.printed_percent)
+
+
+def percent_matches(hand: Hand, count: int) -> bool:
+    """Whether ``count / 23,040`` rounds (half up) to the seed's printed percentage."""
+    digits = Decimal(hand.printed_percent).as_tuple().exponent
+    exact = Decimal(count * 100) / Decimal(OUTCOMES)
+    rounded = exact.quantize(Decimal(1).scaleb(int(digits)), rounding=ROUND_HALF_UP)
+    return rounded == Decimal(hand.printed_percent)
+
+
+@dataclass(frozen=True)
+class ShowdownHand:
+    """The hand a player makes at the showdown.
+
+    ``dice`` is the value used for each die size (d4..d12) and ``sources`` says where it
+    came from, ``"hole"`` or ``"community"``; ``hole`` keeps the player's own dice, which
+    settle ties.
+    """
+
+    hand: Hand | None
+    dice: tuple[int, ...]
+    sources: tuple[str, ...]
+    hole: tuple[int, ...]
+
+    @property
+    def rank(self) -> int:
+        return self.hand.rank if self.hand is not None else len(hands())
+
+    @property
+    def tiebreak(self) -> tuple[int, ...]:
+        """The hole dice, highest first: compared in turn when hands are equal."""
+        return tuple(sorted(self.hole, reverse=True))
+
+    def key(self) -> tuple[int, tuple[int, ...]]:
+        """Sort key where a larger key is the stronger hand."""
+        return (-self.rank, self.tiebreak)
+
+    def describe(self) -> str:
+        name = self.hand.label if self.hand is not None else "no hand"
+        used = ", ".join(
+            f"d{s} {v} ({src})" for s, v, src in zip(DICE, self.dice, self.sources, strict=True)
+        )
+        return f"{name}: {used}"
+
+
+def best_showdown_hand(hole: Sequence[int], community: Sequence[int]) -> ShowdownHand:
+    """The best hand from a player's hole dice and the five community dice.
+
+    For each die size the player uses either their own die or the community die of that
+    size (never both, never two of one size): 32 choices, the highest-ranked one wins.
+    On equal ranks the choice using more hole dice is shown (it reads more naturally).
+    """
+    check_roll(hole, "hole dice")
+    check_roll(community, "community dice")
+    table = _rank_table()
+    best: tuple[int, int, tuple[int, ...]] | None = None
+    for choice in itertools.product((0, 1), repeat=5):  # 1 = community die
+        dice = tuple(c if pick else h for h, c, pick in zip(hole, community, choice, strict=True))
+        rank = table[sum((v - 1) * s for v, s in zip(dice, _STRIDES, strict=True))]
+        candidate = (rank, sum(choice), choice)
+        if best is None or candidate < best:
+            best = candidate
+    assert best is not None
+    rank, _, choice = best
+    dice = tuple(c if pick else h for h, c, pick in zip(hole, community, choice, strict=True))
+    sources = tuple("community" if pick else "hole" for pick in choice)
+    hand = hands()[rank] if rank < len(hands()) else None
+    return ShowdownHand(hand, dice, sources, tuple(hole))
+
+
+def all_rolls() -> Iterable[tuple[int, ...]]:
+    """Every roll of the five dice, in index order."""
+    return itertools.product(*(range(1, s + 1) for s in DICE))

@@ -1,0 +1,204 @@
+"""Hand strength: a player's chance to win the Dice Monarchs showdown.
+
+Given a player's hole dice, the community dice revealed so far (none, the flop, the flop
+and turn, or all five) and the number of opponents still in play, :func:`hand_strength`
+gives the chance that the player's best hand beats every opponent's at the showdown
+(*win*) and the chance that nobody beats it but someone equals it (*split*).
+
+Opponents' hole dice are unknown and independent of each other and of the player's, so
+for a complete set of community dice the chance to beat ``k`` opponents is the chance to
+beat one, to the power ``k``. The exact answer sums that over every way the unrevealed
+community dice can still fall. That is cheap once the turn is out (at most 12 ways) but
+costly before (120 ways after the flop, 23,040 before it); there the answer is simulated
+and carries its standard error.
+
+Interpretation: everyone stays in to the showdown (no one bins), and ties are settled by
+the ranking and the highest hole numbers as in :mod:`.hands`; a complete tie splits.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from companion.errors import RuleError
+from companion.rulesets.miasma.dice_monarchs.hands import (
+    _STRIDES,
+    DICE,
+    OUTCOMES,
+    _rank_table,
+    best_showdown_hand,
+    check_roll,
+)
+
+__all__ = ["MAX_EXACT_COMPLETIONS", "Strength", "hand_strength"]
+
+MAX_EXACT_COMPLETIONS = 12
+"""Above this many ways for the hidden community dice to fall, simulate instead."""
+
+DEFAULT_SAMPLES = 2000
+
+_BASE = 13  # faces are at most 12: tie-break codes are base-13 numbers
+
+
+@dataclass(frozen=True)
+class Strength:
+    """Chance to win (and to split) the showdown against ``opponents`` players.
+
+    Exact results are :class:`~fractions.Fraction`; simulated ones are floats with
+    ``stderr`` (one standard error of ``win``) and the number of ``samples``.
+    """
+
+    win: Fraction | float
+    split: Fraction | float
+    opponents: int
+    exact: bool
+    samples: int = 0
+    stderr: float = 0.0
+
+    def describe(self) -> str:
+        how = "exact" if self.exact else f"simulated, {self.samples} deals, ± {self.stderr:.2%}"
+        return (
+            f"win {float(self.win):.2%}, split {float(self.split):.2%} "
+            f"against {self.opponents} opponent{'s' * (self.opponents != 1)} ({how})"
+        )
+
+
+@functools.cache
+def _coords() -> tuple[tuple[int, ...], ...]:
+    """For each die, the value shown (minus one) in every roll index."""
+    return tuple(
+        tuple((x // stride) % sides for x in range(OUTCOMES))
+        for stride, sides in zip(_STRIDES, DICE, strict=True)
+    )
+
+
+@functools.cache
+def _tiebreak_codes() -> tuple[int, ...]:
+    """Each roll's values sorted highest first, as one comparable number."""
+    codes = []
+    for roll in itertools.product(*(range(1, s + 1) for s in DICE)):
+        code = 0
+        for v in sorted(roll, reverse=True):
+            code = code * _BASE + v
+        codes.append(code)
+    return tuple(codes)
+
+
+def _scores_with(community: Sequence[int]) -> list[int]:
+    """For every hole roll: its showdown score with these five community dice.
+
+    Lower is stronger: the best rank over the 32 hole/community choices first, then the
+    hole numbers. The best rank is found die by die: after die ``i`` each entry is the
+    best over the choices for dice ``0..i``.
+    """
+    best = list(_rank_table())
+    for coord, stride, value in zip(_coords(), _STRIDES, community, strict=True):
+        target = (value - 1) * stride
+        best = [
+            a if a <= (b := best[x - c * stride + target]) else b
+            for x, (a, c) in enumerate(zip(best, coord, strict=True))
+        ]
+    span = _BASE**5
+    return [r * span - code for r, code in zip(best, _tiebreak_codes(), strict=True)]
+
+
+def _player_score(hole: Sequence[int], community: Sequence[int]) -> int:
+    shown = best_showdown_hand(hole, community)
+    code = 0
+    for v in shown.tiebreak:
+        code = code * _BASE + v
+    return shown.rank * _BASE**5 - code
+
+
+def _check(hole: Sequence[int], community: Sequence[int], opponents: int) -> None:
+    check_roll(hole, "hole dice")
+    if len(community) not in (0, 3, 4, 5):
+        raise RuleError(
+            "Dice Monarchs: community dice come out as the flop (3), turn (4) and river (5);"
+            f" got {len(community)}"
+        )
+    for value, sides in zip(community, DICE, strict=False):
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= sides:
+            raise RuleError(f"community dice: a d{sides} cannot show {value!r}")
+    if isinstance(opponents, bool) or not isinstance(opponents, int) or not 1 <= opponents <= 7:
+        raise RuleError(f"Dice Monarchs is for 2-8 players: opponents must be 1-7, got {opponents}")
+
+
+def hand_strength(
+    hole: Sequence[int],
+    community: Sequence[int] = (),
+    opponents: int = 1,
+    *,
+    exact: bool | None = None,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int | None = None,
+    rng: random.Random | None = None,
+) -> Strength:
+    """Chance that ``hole`` wins the showdown against ``opponents`` unknown hands.
+
+    ``community`` lists the revealed community dice in order (d4, d6, d8, then d10, d12).
+    ``exact=None`` computes exactly when at most :data:`MAX_EXACT_COMPLETIONS` ways remain
+    for the hidden community dice and simulates ``samples`` deals otherwise; ``True`` or
+    ``False`` forces the choice (``True`` refuses before the flop: 530 million showdowns).
+    """
+    hole, community = tuple(hole), tuple(community)
+    _check(hole, community, opponents)
+    hidden = DICE[len(community) :]
+    ways = math.prod(hidden)
+    if exact is None:
+        exact = ways <= MAX_EXACT_COMPLETIONS
+    if exact:
+        if ways > 120:
+            raise RuleError(
+                "hand strength: exact odds before the flop are too costly; simulate instead"
+            )
+        return _exact(hole, community, hidden, opponents)
+    if not 1 <= samples <= 200_000:
+        raise RuleError(f"hand strength: samples must be 1-200000, got {samples}")
+    return _simulate(hole, community, opponents, samples, rng or random.Random(seed))
+
+
+def _exact(
+    hole: tuple[int, ...], community: tuple[int, ...], hidden: Sequence[int], k: int
+) -> Strength:
+    win = split = Fraction(0)
+    ways = math.prod(hidden)
+    for rest in itertools.product(*(range(1, s + 1) for s in hidden)):
+        full = community + rest
+        mine = _player_score(hole, full)
+        scores = _scores_with(full)
+        weaker = sum(1 for s in scores if s > mine)
+        equal = sum(1 for s in scores if s == mine)
+        beat_one = Fraction(weaker, OUTCOMES)
+        not_beaten = Fraction(weaker + equal, OUTCOMES)
+        win += beat_one**k
+        split += not_beaten**k - beat_one**k
+    return Strength(win / ways, split / ways, k, exact=True)
+
+
+def _simulate(
+    hole: tuple[int, ...], community: tuple[int, ...], k: int, n: int, rng: random.Random
+) -> Strength:
+    wins = splits = 0
+    for _ in range(n):
+        full = community + tuple(rng.randint(1, s) for s in DICE[len(community) :])
+        mine = _player_score(hole, full)
+        best_other: int | None = None
+        for _ in range(k):
+            other = tuple(rng.randint(1, s) for s in DICE)
+            score = _player_score(other, full)
+            if best_other is None or score < best_other:
+                best_other = score
+        assert best_other is not None
+        if mine < best_other:
+            wins += 1
+        elif mine == best_other:
+            splits += 1
+    p = wins / n
+    return Strength(p, splits / n, k, exact=False, samples=n, stderr=math.sqrt(p * (1 - p) / n))
