@@ -1,0 +1,253 @@
+"""DiceTray: type an expression (or tap a die), roll, see every die, the total and the odds.
+
+All dice work is done by :mod:`companion.dice`; the roll log lives in a plain
+:class:`companion.history.RollHistory` that the tray's :class:`HistoryView` observes.
+
+In a notebook::
+
+    from companion.widgets import DiceTray
+    DiceTray()
+
+Seeds: an empty seed box means a fresh seed for every roll, drawn from
+``random.SystemRandom`` and recorded in the history, so any roll can be replayed with
+``companion.dice.roll(expr, seed=seed)``. A seed typed in the box is used for every roll
+until the box is emptied: the same expression then gives the same dice each time (that is
+what replaying means).
+"""
+
+from __future__ import annotations
+
+import html
+import random
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+import ipywidgets as widgets
+
+from companion import dice
+from companion.dice import render
+from companion.errors import CompanionError, OddsTooCostlyError
+from companion.history import RollHistory
+from companion.widgets.base import (
+    ErrorLine,
+    HistoryView,
+    app_box,
+    button,
+    column,
+    one_line,
+    row,
+    text_box,
+)
+
+__all__ = ["QUICK_ROLLS", "SEED_BOUND", "DiceTray"]
+
+QUICK_ROLLS: tuple[tuple[str, str], ...] = (
+    ("d4", "1d4"),
+    ("d6", "1d6"),
+    ("d8", "1d8"),
+    ("d10", "1d10"),
+    ("d12", "1d12"),
+    ("d20", "1d20"),
+    ("d%", "1d%"),
+    ("Advantage", "2d20kh1"),
+    ("Disadvantage", "2d20kl1"),
+)
+"""(button label, expression) for the one-tap rolls."""
+
+SEED_BOUND = 2**53
+"""Drawn seeds stay below 2**53 so they survive JSON readers that use doubles (browsers)."""
+
+TRAY_CSS = """
+.tc-app .tc-result { padding: 6px 0; }
+.tc-app .tc-total { font-size: 44px; font-weight: 800; line-height: 1.1; }
+.tc-app .tc-result-expr { font-size: 15px; color: #444; overflow-wrap: anywhere; }
+.tc-app .tc-result-dice { font-size: 18px; margin: 4px 0; overflow-wrap: anywhere; }
+.tc-app .tc-result-labels { font-size: 15px; }
+.tc-app .tc-result-meta { font-size: 12px; color: #555; }
+.tc-app .tc-odds-note { font-size: 14px; color: #333; }
+.tc-app .tc-chance { font-size: 16px; font-weight: 600; }
+.tc-app .tc-target { flex: 0 1 140px; }
+.tc-app .tc-seed { flex: 0 1 220px; }
+.tc-app .tc-section { font-weight: 700; margin-top: 8px; }
+"""
+
+
+def _draw_seed() -> int:
+    return random.SystemRandom().randrange(SEED_BOUND)
+
+
+def _parse_int(text: str, what: str) -> int | None:
+    text = text.strip()
+    if not text:
+        return None
+    try:
+        return int(text.replace("_", ""), 10)
+    except ValueError:
+        raise CompanionError(f"{what}: expected a whole number, got {text!r}") from None
+
+
+class DiceTray(widgets.VBox):
+    """The dice tray component (a VBox, so it displays anywhere a widget does).
+
+    ``history`` is the model the rolls go to (a fresh :class:`RollHistory` by default; pass
+    one to share it). ``seed_source`` draws the seed when the seed box is empty (tests pass
+    a fixed one). After a roll, ``last_roll`` is the engine's ``Roll`` and ``last_seed``
+    its seed.
+    """
+
+    def __init__(
+        self,
+        history: RollHistory | None = None,
+        *,
+        expr: str = "1d20",
+        seed_source: Callable[[], int] = _draw_seed,
+    ) -> None:
+        super().__init__()
+        self.history = history if history is not None else RollHistory()
+        self._seed_source = seed_source
+        self.last_roll: Any = None
+        self.last_seed: int | None = None
+        self._odds_expr: str | None = None
+        self._distribution: Any = None
+
+        self.error = ErrorLine()
+        self.expr = text_box(
+            "e.g. 4d6kh3, 2d20kh1+5, 1d8[fire]+2",
+            value=expr,
+            name="expr",
+            on_enter=self.roll,
+            error=self.error,
+        )
+        self.expr.layout.flex = "1 1 180px"
+        self.roll_button = button("Roll", self.roll, error=self.error, style="primary", name="roll")
+        self.quick_buttons = [
+            button(
+                label,
+                self._quick(quick_expr),
+                error=self.error,
+                tooltip=f"Roll {quick_expr}",
+                name=f"quick-{quick_expr}",
+            )
+            for label, quick_expr in QUICK_ROLLS
+        ]
+        self.seed = text_box("empty = random", name="seed")
+        self.seed.add_class("tc-seed")
+        seed_label = widgets.HTML("Seed")
+
+        self.result = widgets.HTML('<div class="tc-result" data-n="0">No roll yet.</div>')
+        self.odds_note = widgets.HTML()
+        self.target = text_box("e.g. 15", name="target")
+        self.target.add_class("tc-target")
+        self.target.continuous_update = True
+        self.chance = widgets.HTML()
+        self.chart = widgets.HTML()
+        self.target.observe(self._on_target, names="value")
+
+        self.history_view = HistoryView(self.history, error=self.error)
+
+        app_box(
+            widgets.HTML(f"<style>{TRAY_CSS}</style>", layout=widgets.Layout(display="none")),
+            row(self.expr, self.roll_button),
+            self.error,
+            row(*self.quick_buttons),
+            row(seed_label, self.seed),
+            self.result,
+            column(
+                widgets.HTML('<div class="tc-section">Odds</div>'),
+                self.odds_note,
+                row(widgets.HTML("Target (at least)"), self.target),
+                self.chance,
+                self.chart,
+            ),
+            self.history_view,
+            box=self,
+        )
+
+    # -- moves ---------------------------------------------------------------------------
+    def roll(self) -> Any:
+        """Roll the expression in the box (Roll button and Enter both come here)."""
+        expr = self.expr.value.strip()
+        if not expr:
+            raise CompanionError("expression: type a dice expression, e.g. 2d6+1")
+        seed = _parse_int(self.seed.value, "seed")
+        if seed is None:
+            seed = self._seed_source()
+        result = dice.roll(expr, seed=seed)
+        self.last_roll, self.last_seed = result, seed
+        record = self.history.add_roll(result, seed=seed)
+        self._show_result(result, record.n, seed)
+        self._update_odds(expr)
+        return result
+
+    def _quick(self, quick_expr: str) -> Callable[[], Any]:
+        def roll_it() -> Any:
+            self.expr.value = quick_expr
+            return self.roll()
+
+        return roll_it
+
+    # -- views ---------------------------------------------------------------------------
+    def _show_result(self, result: Any, n: int, seed: int) -> None:
+        labels = getattr(result, "labels", {}) or {}
+        label_html = ""
+        if labels:
+            parts = " · ".join(f"{html.escape(str(k))}: <b>{int(v)}</b>" for k, v in labels.items())
+            label_html = f'<div class="tc-result-labels">{parts}</div>'
+        # data-n changes on every roll, so a browser sees a new value even for equal totals.
+        self.result.value = (
+            f'<div class="tc-result" data-n="{n}">'
+            f'<div class="tc-total" aria-label="total">{int(result.total)}</div>'
+            f'<div class="tc-result-expr">{html.escape(result.expr)}</div>'
+            f'<div class="tc-result-dice">{result._repr_html_()}</div>'
+            f"{label_html}"
+            f'<div class="tc-result-meta">roll #{n} · seed {seed}</div>'
+            "</div>"
+        )
+
+    def _update_odds(self, expr: str) -> None:
+        if expr == self._odds_expr:
+            return
+        self._odds_expr = expr
+        self._distribution = None
+        self.chart.value = ""
+        try:
+            dist = dice.odds(expr)
+        except OddsTooCostlyError as exc:
+            self.odds_note.value = (
+                '<div class="tc-odds-note">Exact odds for this expression would take too '
+                f"long to work out, so they are not shown; rolling works as usual. "
+                f"<small>({html.escape(str(exc))})</small></div>"
+            )
+            self.chance.value = ""
+            return
+        self._distribution = dist
+        self.odds_note.value = (
+            f'<div class="tc-odds-note">Exact odds of <b>{html.escape(expr)}</b>: '
+            f"{dist.min} to {dist.max}, average {float(dist.mean):.2f}</div>"
+        )
+        self._render_chance()
+
+    def _on_target(self, _change: Any) -> None:
+        # A bad target is reported beside the target box, leaving the roll's error line alone.
+        try:
+            self._render_chance()
+        except Exception as exc:
+            self.chance.value = f'<div class="tc-error">{html.escape(one_line(exc))}</div>'
+
+    def _render_chance(self) -> None:
+        dist = self._distribution
+        if dist is None:
+            self.chance.value = ""
+            return
+        target = _parse_int(self.target.value, "target")
+        title = f"Odds of {self._odds_expr}"
+        self.chart.value = dist.to_svg(target=target, title=title)
+        if target is None:
+            self.chance.value = '<div class="tc-chance">Type a target to see the chance.</div>'
+            return
+        p: Fraction = dist.at_least(target)
+        self.chance.value = (
+            f'<div class="tc-chance">Chance of {target} or more: {render.percent(p)} '
+            f"<small>(exactly {p.numerator:,}/{p.denominator:,})</small></div>"
+        )

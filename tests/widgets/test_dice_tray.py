@@ -1,0 +1,254 @@
+"""DiceTray driven in-process: clicks, Enter and value changes; assertions on what is shown."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterator
+from fractions import Fraction
+from typing import Any
+
+import ipywidgets as widgets
+import pytest
+
+from companion import dice
+from companion.dice import render
+from companion.errors import CompanionError, OddsTooCostlyError
+from companion.history import RollHistory
+from companion.widgets import DiceTray
+from companion.widgets.base import press_enter
+from companion.widgets.dice_tray import QUICK_ROLLS, SEED_BOUND
+
+
+def shown_total(tray: DiceTray) -> int:
+    match = re.search(r'class="tc-total"[^>]*>(-?\d+)<', tray.result.value)
+    assert match, tray.result.value
+    return int(match.group(1))
+
+
+def shown_n(tray: DiceTray) -> int:
+    match = re.search(r'class="tc-result" data-n="(\d+)"', tray.result.value)
+    assert match, tray.result.value
+    return int(match.group(1))
+
+
+def history_ns(tray: DiceTray) -> list[int]:
+    return [int(n) for n in re.findall(r'<li data-n="(\d+)"', tray.history_view.list.value)]
+
+
+def seeds() -> Iterator[int]:
+    return iter(range(1000, 2000))
+
+
+def make_tray(**kwargs: Any) -> DiceTray:
+    counter = seeds()
+    return DiceTray(seed_source=lambda: next(counter), **kwargs)
+
+
+def test_roll_button_shows_total_dice_and_records_history() -> None:
+    tray = make_tray()
+    tray.expr.value = "3d6+1"
+    tray.seed.value = "42"
+    tray.roll_button.click()
+    expected = dice.roll("3d6+1", seed=42)
+    assert tray.error.message == ""
+    assert shown_total(tray) == expected.total
+    assert expected._repr_html_() in tray.result.value
+    assert "seed 42" in tray.result.value
+    assert shown_n(tray) == 1
+    record = tray.history.latest
+    assert record is not None
+    assert (record.expr, record.total, record.seed) == ("3d6+1", expected.total, 42)
+    assert record.text == str(expected)
+    assert history_ns(tray) == [1]
+
+
+def test_empty_seed_draws_one_and_records_it_so_the_roll_replays() -> None:
+    tray = DiceTray()  # the real SystemRandom seed source
+    tray.expr.value = "10d10"
+    tray.roll_button.click()
+    tray.roll_button.click()
+    newest, older = tray.history.records
+    assert newest.seed != older.seed
+    for record in (newest, older):
+        assert 0 <= record.seed < SEED_BOUND
+        replay = dice.roll(record.expr, seed=record.seed)
+        assert (replay.total, str(replay)) == (record.total, record.text)
+
+
+def test_typed_seed_replays_the_same_dice_each_time() -> None:
+    tray = make_tray()
+    tray.expr.value = "8d6"
+    tray.seed.value = "7"
+    tray.roll_button.click()
+    tray.roll_button.click()
+    newest, older = tray.history.records
+    assert newest.text == older.text == str(dice.roll("8d6", seed=7))
+    assert (newest.n, older.n) == (2, 1)
+    assert shown_n(tray) == 2  # the view still changes although the dice are equal
+
+
+def test_enter_in_the_expression_box_rolls() -> None:
+    tray = make_tray()
+    tray.expr.value = "1d12"
+    press_enter(tray.expr)
+    press_enter(tray.expr)  # same value again: still a roll
+    assert [r.expr for r in tray.history] == ["1d12", "1d12"]
+    assert history_ns(tray) == [2, 1]
+
+
+@pytest.mark.parametrize(("label", "expr"), QUICK_ROLLS)
+def test_quick_buttons_roll_their_die(label: str, expr: str) -> None:
+    tray = make_tray()
+    button = next(b for b in tray.quick_buttons if b.description == label)
+    button.click()
+    assert tray.expr.value == expr
+    record = tray.history.latest
+    assert record is not None and record.expr == expr
+    assert record.total == dice.roll(expr, seed=record.seed).total
+    sides = 100 if expr == "1d%" else int(expr.split("d")[1][:2].rstrip("k"))
+    assert 1 <= record.total <= sides
+
+
+@pytest.mark.parametrize(("expr", "pick"), [("2d20kh1", max), ("2d20kl1", min)])
+def test_advantage_keeps_the_right_die(expr: str, pick: Any) -> None:
+    tray = make_tray()
+    for seed in range(30):
+        tray.seed.value = str(seed)
+        tray.expr.value = expr
+        tray.roll_button.click()
+        values = [d.value for d in tray.last_roll.dice]
+        assert len(values) == 2
+        assert tray.last_roll.total == pick(values)
+
+
+def test_bad_expression_shows_the_engine_error_then_recovers() -> None:
+    tray = make_tray()
+    tray.expr.value = "1d6"
+    tray.roll_button.click()
+    before = tray.result.value
+    tray.expr.value = "2d"
+    tray.roll_button.click()
+    with pytest.raises(CompanionError) as info:
+        dice.roll("2d", seed=1)
+    assert tray.error.message == str(info.value)
+    assert "\n" not in tray.error.message
+    assert len(tray.history) == 1 and tray.result.value == before
+    tray.expr.value = "2d4"
+    press_enter(tray.expr)
+    assert tray.error.message == ""
+    assert len(tray.history) == 2 and shown_n(tray) == 2
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("expr", "   ", "expression: type a dice expression"),
+        ("seed", "12ab", "seed: expected a whole number, got '12ab'"),
+    ],
+)
+def test_other_bad_inputs_are_one_line_errors(field: str, value: str, message: str) -> None:
+    tray = make_tray()
+    getattr(tray, field).value = value
+    tray.roll_button.click()
+    assert tray.error.message.startswith(message)
+    assert len(tray.history) == 0
+
+
+def test_exact_odds_and_chance_of_target() -> None:
+    tray = make_tray()
+    tray.expr.value = "2d6"
+    tray.roll_button.click()
+    tray.target.value = "7"
+    brute = Fraction(sum(1 for a, b in itertools.product(range(1, 7), repeat=2) if a + b >= 7), 36)
+    assert brute == Fraction(7, 12)
+    assert render.percent(brute) in tray.chance.value
+    assert "7/12" in tray.chance.value
+    assert "<svg" in tray.chart.value
+    assert "2 to 12" in tray.odds_note.value
+    tray.target.value = "13"
+    assert "0/1" in tray.chance.value or render.percent(Fraction(0)) in tray.chance.value
+
+
+def test_bad_target_is_reported_beside_the_target_box() -> None:
+    tray = make_tray()
+    tray.roll_button.click()
+    tray.target.value = "high"
+    assert "target: expected a whole number" in tray.chance.value
+    assert tray.error.message == ""
+    tray.target.value = "11"
+    assert "target:" not in tray.chance.value
+    assert render.percent(Fraction(10, 20)) in tray.chance.value  # 1d20 >= 11
+
+
+def test_costly_odds_are_explained_calmly_and_rolling_still_works(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def too_costly(expr: str) -> Any:
+        raise OddsTooCostlyError(f"exact odds of {expr!r} would cost too much; use simulate")
+
+    monkeypatch.setattr(dice, "odds", too_costly)
+    tray = make_tray()
+    tray.expr.value = "3d6"
+    tray.roll_button.click()
+    assert tray.error.message == ""
+    assert len(tray.history) == 1
+    assert "too long" in tray.odds_note.value and "rolling works" in tray.odds_note.value
+    assert tray.chart.value == "" and tray.chance.value == ""
+
+
+def test_an_unexpected_failure_is_shown_not_raised(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(expr: str, **_kwargs: Any) -> Any:
+        raise RuntimeError("engine fell over\nwith a second line")
+
+    monkeypatch.setattr(dice, "roll", broken)
+    tray = make_tray()
+    tray.roll_button.click()
+    assert tray.error.message == "RuntimeError: engine fell over"
+
+
+def test_labels_show_their_subtotals() -> None:
+    expr = "1d8[fire]+1d6[cold]"
+    tray = make_tray()
+    tray.expr.value = expr
+    tray.seed.value = "3"
+    tray.roll_button.click()
+    expected = dice.roll(expr, seed=3)
+    assert expected.labels, "the engine gives label subtotals"
+    for label, subtotal in expected.labels.items():
+        assert f"{label}: <b>{subtotal}</b>" in tray.result.value
+    assert tray.history.latest is not None
+    assert dict(tray.history.latest.labels) == dict(expected.labels)
+
+
+def test_clear_and_exports_follow_the_model() -> None:
+    history = RollHistory()
+    tray = make_tray(history=history)
+    for _ in range(3):
+        tray.roll_button.click()
+    assert history_ns(tray) == [3, 2, 1]
+    assert "rolls.csv" in tray.history_view.downloads.value
+    assert "rolls.json" in tray.history_view.downloads.value
+    # A roll added by someone else sharing the model shows up too.
+    history.add(expr="1d4", total=2, text="1d4 = [2] = 2", seed=5)
+    assert history_ns(tray)[0] == 4
+    tray.history_view.clear_button.click()
+    assert len(history) == 0 and history_ns(tray) == []
+    assert tray.history_view.downloads.value == ""
+    tray.roll_button.click()
+    assert history_ns(tray) == [5]
+
+
+def test_every_button_is_a_40px_text_button() -> None:
+    tray = make_tray()
+
+    def walk(w: widgets.Widget) -> Iterator[widgets.Widget]:
+        yield w
+        for child in getattr(w, "children", ()):
+            yield from walk(child)
+
+    buttons = [w for w in walk(tray) if isinstance(w, widgets.Button)]
+    assert len(buttons) == len(QUICK_ROLLS) + 2
+    for b in buttons:
+        assert b.layout.min_height == "40px"
+        assert b.icon == "" and b.description.strip()
