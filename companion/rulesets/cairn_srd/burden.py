@@ -102,7 +102,7 @@ def make_item(
         raise RuleError(f"Encumbrance Tags: only bundles, stacks and coins count, not {tag}")
     if usage_die is not None and usage_die not in USAGE_DICE:
         raise RuleError(f"Encumbrance Tags: a usage die is Ud4-Ud12, got Ud{usage_die}")
-    return Item(name, tag, quantity, usage_die)  # type: ignore[arg-type]
+    return Item(name, tag, quantity, usage_die)
 
 
 def slots_used(items: list[Item]) -> int:

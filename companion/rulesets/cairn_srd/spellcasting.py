@@ -67,7 +67,9 @@ class MagicReading:
         return "; ".join(parts)
 
 
-def read_magic_dice(dice: list[int] | tuple[int, ...], fatigue_from: int = FATIGUE_FROM) -> MagicReading:
+def read_magic_dice(
+    dice: list[int] | tuple[int, ...], fatigue_from: int = FATIGUE_FROM
+) -> MagicReading:
     """Count Fatigue, pick the mishap (highest doubled face) and count dooms."""
     counts = Counter(dice)
     doubled = [face for face, n in counts.items() if n >= 2]

@@ -1,0 +1,339 @@
+"""Combat: rounds, initiative, attacks, gambits, maneuvers, morale and detachments.
+
+A **round** (about 6 to the minute) gives each combatant a move and one action: cast,
+attack, fetch gear, move again or make a maneuver. Players declare before dice are
+rolled; their actions resolve together, then the enemy acts.
+
+**Initiative**: when it is unclear who acts first, every PC who was not surprised saves
+DEX *over their Armor* (each point of Armor costs 5 %); those who pass act before the
+enemy, then the enemy and all PCs alternate. Procedure: (1) DEX saves to act first,
+(2) enemies act together, (3) all PCs act together, alternating, (4) until one side is
+destroyed, surrenders or flees.
+
+**Attacks** roll the weapon die; Armor, Guard and STR take it as in :mod:`.damage`.
+*Impaired* attacks (weakness: bound hands, cover) roll d4, *enhanced* ones (strength: a
+daring move, a helpless foe) roll d12; unarmed is always d4. Several attackers on one
+target, or two weapons at once: roll every die and keep the single highest. *Blast*
+attacks roll separately for every target in the area.
+
+**Gambits**: a weapon die of 4+ may be discarded for an effect (+1 damage, move after,
+repel, pin, impair the foe's weapon...): with 4-7 the target saves if it is forced or
+directly affected; with 8+ it simply works. **Weapon mastery** comes after inflicting
+Critical Damage on 5 foes with a weapon and unlocks one of its feats; each further 5
+unlocks another (6 feats: 30). A **maneuver** replaces an attack: the target saves
+against it and the attacker saves or takes a Fatigue either way. Escaping a doomed fight
+takes a DEX save and somewhere safe to go.
+
+**Morale**: enemies (and allied NPCs, never PCs) save CTRL to stay in the fight after a
+major setback: a lone foe at 0 Guard; a group at its first casualty, at half its number
+lost, or when its leader falls. Some groups use their leader's CTRL; some never check.
+
+**Detachments**: a large group fights as one statline. Critical Damage routs it, 0 STR
+destroys it. Individuals attacking a detachment are impaired (blasts excepted);
+a detachment attacking individuals is enhanced and deals blast damage.
+
+Interpretation: an attack both impaired and enhanced uses the weapon's own die. A failed
+group morale save sends every remaining member of that group off the field ("fled").
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Literal
+
+from companion.errors import RuleError
+from companion.rulesets.cairn_srd._data import resolve_rng, roll_die
+from companion.rulesets.cairn_srd.damage import resolve_hit
+from companion.rulesets.cairn_srd.saves import MAX_SCORE, SaveResult, save
+from companion.state import Tracker, move, state_field
+
+IMPAIRED_DIE = 4
+ENHANCED_DIE = 12
+UNARMED_DIE = 4
+MASTERY_KILLS = 5
+WEAPON_DICE = (4, 6, 8, 10, 12)
+
+
+def attack_die(weapon: int, *, impaired: bool = False, enhanced: bool = False,
+               unarmed: bool = False) -> int:
+    """Sides of the damage die for one attack."""
+    if weapon not in WEAPON_DICE:
+        raise RuleError(f"Attacking: weapon dice are d4-d12, got d{weapon}")
+    if unarmed:
+        return UNARMED_DIE
+    if impaired and not enhanced:
+        return IMPAIRED_DIE
+    if enhanced and not impaired:
+        return ENHANCED_DIE
+    return weapon
+
+
+def keep_highest(dice: list[int], rng: random.Random) -> tuple[list[int], int]:
+    """Roll every die (multiple attackers, dual weapons) and keep the single highest."""
+    if not dice:
+        raise RuleError("Multiple Attackers: roll at least one die")
+    rolls = [roll_die(d, rng) for d in dice]
+    return rolls, max(rolls)
+
+
+def gambit(discarded: int) -> str:
+    """What a gambit paid for with a discarded weapon die of ``discarded`` does."""
+    if discarded < 4:
+        raise RuleError(f"Gambits: only a weapon die of 4+ can be discarded, got {discarded}")
+    if discarded >= 8:
+        return "succeeds automatically"
+    return "the target saves if forced into an action or directly affected"
+
+
+def mastery_feats(critical_kills: int) -> int:
+    """Weapon feats unlocked by ``critical_kills`` foes critically damaged (max 6)."""
+    if critical_kills < 0:
+        raise RuleError("Weapon Feats: kills cannot be negative")
+    return min(6, critical_kills // MASTERY_KILLS)
+
+
+Side = Literal["PCs", "Enemies"]
+Status = Literal["active", "critical", "dead", "fled"]
+
+
+@dataclass
+class Combatant:
+    name: str
+    side: Side
+    guard: int
+    guard_max: int
+    strength: int
+    dexterity: int
+    control: int
+    armor: int = 0
+    weapon: int = 6
+    pc: bool = False
+    detachment: bool = False
+    leader: bool = False
+    never_morale: bool = False
+    status: Status = "active"
+    acted_first: bool = False
+
+    @property
+    def active(self) -> bool:
+        return self.status == "active"
+
+
+@dataclass
+class SideMorale:
+    """Which group morale checks a side has already had."""
+
+    first_casualty: bool = False
+    half_lost: bool = False
+    leader_lost: bool = False
+
+
+@dataclass
+class Encounter(Tracker):
+    """A fight: sides, initiative, rounds, attacks, morale and detachments."""
+
+    combatants: list[Combatant] = field(default_factory=list)
+    round: int = state_field(0, min=0)
+    phase: str = state_field("setup", choices=("setup", "PCs", "Enemies", "over"))
+    morale: dict[str, SideMorale] = field(
+        default_factory=lambda: {"PCs": SideMorale(), "Enemies": SideMorale()})
+    morale_due: list[str] = field(default_factory=list)
+    """Names of those who must save morale now (a group's check is rolled by its first)."""
+
+    def find(self, name: str) -> Combatant:
+        for c in self.combatants:
+            if c.name == name:
+                return c
+        raise RuleError(f"Combat: no combatant named {name!r}")
+
+    def side(self, side: str) -> list[Combatant]:
+        return [c for c in self.combatants if c.side == side]
+
+    @move
+    def add(self, name: str, side: str, guard: int, strength: int, dexterity: int = 10,
+            control: int = 10, armor: int = 0, weapon: int = 6, pc: bool = False,
+            detachment: bool = False, leader: bool = False, never_morale: bool = False) -> None:
+        """Add a combatant (PC, NPC, monster or detachment)."""
+        name = name.strip()
+        if not name:
+            raise RuleError("Combat: a combatant needs a name")
+        if any(c.name == name for c in self.combatants):
+            raise RuleError(f"Combat: there is already a combatant named {name!r}")
+        if side not in ("PCs", "Enemies"):
+            raise RuleError(f"Combat: side is PCs or Enemies, not {side!r}")
+        if pc and side != "PCs":
+            raise RuleError("Combat: player characters fight on the PCs' side")
+        for v, what in ((guard, "Guard"), (strength, "STR"), (dexterity, "DEX"),
+                        (control, "CTRL"), (armor, "Armor")):
+            if not 0 <= v <= MAX_SCORE:
+                raise RuleError(f"Ability Scores: {what} runs 0-18, got {v}")
+        attack_die(weapon)
+        self.combatants.append(Combatant(name, side, guard, guard, strength, dexterity,  # type: ignore[arg-type]
+                                         control, armor, weapon, pc, detachment, leader,
+                                         never_morale))
+
+    @move
+    def roll_initiative(self, surprised: list[str] | None = None,
+                        rng: random.Random | None = None,
+                        seed: int | None = None) -> dict[str, SaveResult]:
+        """Each PC not surprised saves DEX over Armor; passing PCs act before the enemy."""
+        if self.phase != "setup":
+            raise RuleError("Initiative and Surprise: initiative is rolled before round 1")
+        pcs = [c for c in self.side("PCs") if c.pc and c.active]
+        if not pcs or not self.side("Enemies"):
+            raise RuleError("Combat: both sides need combatants (and the PCs a player character)")
+        r = resolve_rng(rng, seed)
+        results: dict[str, SaveResult] = {}
+        for c in pcs:
+            if surprised and c.name in surprised:
+                continue
+            results[c.name] = save(c.dexterity, floor=c.armor, rng=r)
+            c.acted_first = results[c.name].success
+        self.round, self.phase = 1, "Enemies"
+        first = [n for n, s in results.items() if s.success]
+        self.describe("initiative: " + "; ".join(f"{n} {s}" for n, s in results.items())
+                      + f" — acting first: {', '.join(first) or 'nobody'}")
+        return results
+
+    @move
+    def end_turn(self) -> str:
+        """Hand the turn to the other side (PCs → enemies starts a new round)."""
+        if self.phase in ("setup", "over"):
+            raise RuleError("Combat Round Procedure: the fight has not started or is over")
+        if self.morale_due:
+            raise RuleError(f"Morale: roll the morale save of {', '.join(self.morale_due)} first")
+        if self.phase == "PCs":
+            self.phase, self.round = "Enemies", self.round + 1
+        else:
+            self.phase = "PCs"
+        for c in self.combatants:
+            c.acted_first = False
+        self.describe(f"round {self.round}: {self.phase} act")
+        return self.phase
+
+    @move
+    def attack(self, attacker: str, target: str, impaired: bool = False,
+               enhanced: bool = False, blast: bool = False, unarmed: bool = False,
+               rng: random.Random | None = None, seed: int | None = None) -> str:
+        """One attack resolved by the rules, with detachment modifiers and morale triggers."""
+        a, t = self.find(attacker), self.find(target)
+        if self.phase == "over":
+            raise RuleError("Combat: the fight is over")
+        if not a.active:
+            raise RuleError(f"Combat: {a.name} is {a.status} and cannot attack")
+        if not t.active:
+            raise RuleError(f"Combat: {t.name} is already {t.status}")
+        if a.side == t.side:
+            raise RuleError(f"Combat: {a.name} and {t.name} are on the same side")
+        if self.phase in ("PCs", "Enemies") and a.side != self.phase and not a.acted_first:
+            raise RuleError(f"Combat Round Procedure: it is the {self.phase}' turn, not {a.side}'")
+        if t.detachment and not a.detachment and not blast:
+            impaired = True
+        if a.detachment and not t.detachment:
+            enhanced, blast = True, True
+        r = resolve_rng(rng, seed)
+        die = attack_die(a.weapon, impaired=impaired, enhanced=enhanced, unarmed=unarmed)
+        rolled = roll_die(die, r)
+        text = f"{a.name} → {t.name}: d{die} = {rolled}" + (" (blast)" if blast else "")
+        text += "; " + self._damage(t, rolled, r)
+        self.describe(text)
+        return text
+
+    @move
+    def apply_damage(self, target: str, amount: int, direct: bool = False,
+                     rng: random.Random | None = None, seed: int | None = None) -> str:
+        """Apply damage rolled elsewhere (e.g. the highest of several attackers)."""
+        t = self.find(target)
+        if not t.active:
+            raise RuleError(f"Combat: {t.name} is already {t.status}")
+        if amount < 0:
+            raise RuleError(f"Damage: damage cannot be negative, got {amount}")
+        text = f"{t.name} takes {amount}; "
+        text += self._damage(t, amount, resolve_rng(rng, seed), direct)
+        self.describe(text)
+        return text
+
+    def _damage(self, t: Combatant, amount: int, r: random.Random, direct: bool = False) -> str:
+        hit = resolve_hit(amount, guard=t.guard, strength=t.strength, armor=t.armor, direct=direct)
+        t.guard, t.strength = hit.guard_after, hit.str_after
+        text = f"armor {hit.absorbed}, Guard {hit.to_guard}, STR {hit.to_str}"
+        if hit.to_str:
+            if t.strength == 0:
+                t.status = "dead"
+                text += "; STR 0: " + ("destroyed" if t.detachment else "dead")
+            else:
+                result = save(t.strength, rng=r)
+                text += f"; Critical Damage save {result}"
+                if not result.success:
+                    t.status = "critical"
+                    text += "; routed" if t.detachment else "; Critical Damage: out of the action"
+        if hit.scar_damage is not None and t.pc:
+            text += f"; scar (damage {hit.scar_damage}, see the character)"
+        text += self._morale_triggers(t, guard_zero=t.guard == 0)
+        return text
+
+    def _morale_triggers(self, t: Combatant, guard_zero: bool) -> str:
+        members = [c for c in self.side(t.side) if not c.pc]
+        if not members or t.pc:
+            return ""
+        flags = self.morale[t.side]
+        reasons = []
+        if len(self.side(t.side)) == 1 and guard_zero and t.active:
+            reasons.append("lone foe at 0 Guard")
+        down = [c for c in members if not c.active]
+        if len(members) > 1:
+            if down and not flags.first_casualty:
+                flags.first_casualty = True
+                reasons.append("first casualty")
+            if 2 * len(down) >= len(members) and not flags.half_lost:
+                flags.half_lost = True
+                reasons.append("half lost")
+            if any(c.leader for c in down) and not flags.leader_lost:
+                flags.leader_lost = True
+                reasons.append("leader lost")
+        if not reasons:
+            return ""
+        due = [c.name for c in members if c.active and not c.never_morale]
+        roller = due[:1] if len(members) > 1 else due
+        for name in roller:
+            if name not in self.morale_due:
+                self.morale_due.append(name)
+        return f"; morale save due ({', '.join(reasons)})" if roller else ""
+
+    @move
+    def morale_save(self, name: str, use_leader: bool = False,
+                    rng: random.Random | None = None, seed: int | None = None) -> SaveResult:
+        """Roll a due morale save (CTRL, or the leader's); failing it, the group flees."""
+        c = self.find(name)
+        if name not in self.morale_due:
+            raise RuleError(f"Morale: no morale save is due for {name}")
+        ctrl = c.control
+        if use_leader:
+            leaders = [x for x in self.side(c.side) if x.leader and x.active]
+            if not leaders:
+                raise RuleError("Morale: no active leader whose CTRL the group could use")
+            ctrl = leaders[0].control
+        result = save(ctrl, rng=resolve_rng(rng, seed))
+        self.morale_due.remove(name)
+        if not result.success:
+            group = [x for x in self.side(c.side) if x.active and not x.pc]
+            for x in group if len([y for y in self.side(c.side) if not y.pc]) > 1 else [c]:
+                x.status = "fled"
+        self._check_over()
+        self.describe(f"{name} morale save: {result}" + ("" if result.success else " — flees"))
+        return result
+
+    def _check_over(self) -> None:
+        for s in ("PCs", "Enemies"):
+            if self.combatants and not any(c.active for c in self.side(s)):
+                self.phase = "over"
+
+    @move
+    def set_status(self, name: str, status: str) -> None:
+        """Mark a combatant (stabilised, surrendered, fled...) by the fiction."""
+        c = self.find(name)
+        if status not in ("active", "critical", "dead", "fled"):
+            raise RuleError(f"Combat: status is active, critical, dead or fled, not {status!r}")
+        c.status = status  # type: ignore[assignment]
+        self._check_over()

@@ -1,0 +1,192 @@
+"""The lockpicking minigame and creating locks.
+
+Picking a lock needs lockpicks and the right three actions in the right order: **tap
+(T)**, **probe (P)** or **rake (R)**, one per tumbler, never the same action twice in a
+row. Every lock of a type opens the same way, and once a type's sequence is set it never
+changes, so solving one lock teaches the character all locks of that type.
+
+A wrong action makes the lock **stiff** until it is opened; a wrong action on a stiff lock
+**jams** it for good: it must be broken off or destroyed (loud, messy, obvious). Each full
+attempt is one exploration turn; a character may also spend a turn studying the lock (a
+skill test) to learn its next action.
+
+The referee creates a lock with 3d12, one die per column: type (and its DV),
+sequence, complication (``cairn_lock_type``, ``cairn_lock_sequence``,
+``cairn_lock_complication``). Complications (``data/rules.toml``): *cracked* (the first
+tumbler takes any action), *worn* (the first jam is ignored), *reinforced* (two attacks
+to break it off), *delicate* (the first mistake jams it), *trapped* (every mistake
+springs a trap: STR or DEX damage), *alarmed* (the first mistake summons guardians).
+
+Interpretation: actions are tried one tumbler at a time; a correct action opens the
+tumbler, a mistake ends the attempt (the turn) and the pins fall back to the first
+tumbler. A *worn* lock's ignored jam leaves it stiff. Breaking off takes one attack (two
+if reinforced).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from companion.errors import RuleError
+from companion.rulesets.cairn_srd._data import resolve_rng, roll_on, rules_data
+from companion.rulesets.cairn_srd.skills import SkillResult, skill_test
+from companion.state import Tracker, move, state_field
+
+ACTIONS = {"T": "tap", "P": "probe", "R": "rake"}
+
+
+def complication_effect(name: str) -> str:
+    effects: dict[str, str] = rules_data()["lock_complications"]
+    return effects[name]
+
+
+@dataclass
+class LockPicking(Tracker):
+    """One lock being picked, plus the sequences the party has learned (the lock book)."""
+
+    lock_type: str = "Crude"
+    dv: int = state_field(0, min=0)
+    sequence: str = "TPT"
+    complication: str = "None"
+    progress: int = state_field(0, min=0, max=3)
+    stiff: bool = False
+    jammed: bool = False
+    opened: bool = False
+    broken: bool = False
+    mistakes: int = state_field(0, min=0)
+    jam_ignored: bool = False
+    alarm: bool = False
+    traps_sprung: int = state_field(0, min=0)
+    turns: int = state_field(0, min=0)
+    attacks: int = state_field(0, min=0)
+    revealed: int = state_field(0, min=0, max=3)
+    known: dict[str, str] = field(default_factory=dict)
+
+    def check_state(self) -> None:
+        from companion.errors import StateError
+
+        if len(self.sequence) != 3 or any(a not in ACTIONS for a in self.sequence):
+            raise StateError("field 'sequence' must be three of T, P, R")
+        if any(a == b for a, b in zip(self.sequence, self.sequence[1:], strict=False)):
+            raise StateError("field 'sequence' repeats an action on neighbouring tumblers")
+        if self.complication not in rules_data()["lock_complications"]:
+            raise StateError(f"field 'complication' is unknown: {self.complication!r}")
+
+    @property
+    def done(self) -> bool:
+        return self.opened or self.broken
+
+    @property
+    def attacks_needed(self) -> int:
+        return 2 if self.complication == "Reinforced" else 1
+
+    @property
+    def hint(self) -> str:
+        """The actions learned by study, e.g. ``"TP?"``."""
+        return self.sequence[: self.revealed] + "?" * (3 - self.revealed)
+
+    @move
+    def new_lock(self, rng: random.Random | None = None, seed: int | None = None) -> str:
+        """Roll 3d12 for a new lock; a type already solved keeps its sequence."""
+        r = resolve_rng(rng, seed)
+        t, type_row = roll_on("cairn_lock_type", r)
+        s, seq_row = roll_on("cairn_lock_sequence", r)
+        c, comp_row = roll_on("cairn_lock_complication", r)
+        kind = type_row["Lock type"]
+        self.lock_type, self.dv = kind, int(type_row["DV"])
+        self.sequence = self.known.get(kind, seq_row["Sequence"])
+        self.complication = comp_row["Complication"]
+        self.progress = self.mistakes = self.traps_sprung = self.turns = self.attacks = 0
+        self.revealed = 3 if kind in self.known else 0
+        self.stiff = self.jammed = self.opened = self.broken = False
+        self.jam_ignored = self.alarm = False
+        text = (f"3d12 = {t}, {s}, {c}: {kind} lock (DV {self.dv}), "
+                f"complication {self.complication}")
+        if kind in self.known:
+            text += " (type already solved)"
+        self.describe(text)
+        return text
+
+    def _can_pick(self) -> None:
+        if self.opened:
+            raise RuleError("Lockpicking: the lock is already open")
+        if self.broken:
+            raise RuleError("Lockpicking: the lock was broken off")
+        if self.jammed:
+            raise RuleError("Lockpicking rule 3: a jammed lock cannot be unlocked; break it off")
+
+    @move
+    def pick(self, action: str) -> str:
+        """Try ``action`` (T, P or R, or its name) on the next tumbler."""
+        self._can_pick()
+        key = action.strip().upper()[:1]
+        if key not in ACTIONS or action.strip().lower() not in (key.lower(), ACTIONS[key]):
+            raise RuleError(
+                f"Lockpicking: the actions are tap (T), probe (P), rake (R), not {action!r}")
+        first_cracked = self.progress == 0 and self.complication == "Cracked"
+        if first_cracked or self.sequence[self.progress] == key:
+            self.progress += 1
+            if self.progress == 3:
+                self.opened, self.turns = True, self.turns + 1
+                self.known[self.lock_type] = self.sequence
+                text = f"{ACTIONS[key]}: the lock opens ({self.lock_type} locks: {self.sequence})"
+            else:
+                text = f"{ACTIONS[key]}: tumbler {self.progress} turns"
+        else:
+            text = f"{ACTIONS[key]}: wrong action; " + self._mistake()
+        self.describe(text)
+        return text
+
+    def _mistake(self) -> str:
+        self.mistakes += 1
+        self.turns += 1
+        self.progress = 0
+        notes = []
+        if self.complication == "Trapped":
+            self.traps_sprung += 1
+            notes.append("a trap springs (STR or DEX damage)")
+        if self.complication == "Alarmed" and not self.alarm:
+            self.alarm = True
+            notes.append("an alarm sounds: guardians come")
+        if self.complication == "Delicate" and self.mistakes == 1:
+            self.jammed = True
+            notes.insert(0, "the delicate lock jams at the first mistake")
+        elif not self.stiff:
+            self.stiff = True
+            notes.insert(0, "the lock goes stiff")
+        elif self.complication == "Worn" and not self.jam_ignored:
+            self.jam_ignored = True
+            notes.insert(0, "the worn lock would jam, but holds (still stiff)")
+        else:
+            self.jammed = True
+            notes.insert(0, "the stiff lock jams")
+        return "; ".join(notes)
+
+    @move
+    def study(self, have: int = 2, modifier: int = 0, rng: random.Random | None = None,
+              seed: int | None = None) -> SkillResult:
+        """Spend a turn studying the lock: a skill test that reveals the next action."""
+        self._can_pick()
+        if self.revealed >= 3:
+            raise RuleError("Lockpicking: every action of this lock is already known")
+        result = skill_test(have, modifier, rng=resolve_rng(rng, seed))
+        self.turns += 1
+        if result.success:
+            self.revealed += 1
+        self.describe(f"study ({result}): sequence {self.hint}")
+        return result
+
+    @move
+    def break_off(self) -> str:
+        """Attack the lock (loud, messy, obvious); reinforced locks need two attacks."""
+        if self.done:
+            raise RuleError("Lockpicking: the lock is already open or broken")
+        self.attacks += 1
+        if self.attacks >= self.attacks_needed:
+            self.broken = True
+            text = "the lock is broken off"
+        else:
+            text = "the reinforced lock holds: one more attack"
+        self.describe(text)
+        return text

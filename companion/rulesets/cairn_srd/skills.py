@@ -1,0 +1,92 @@
+"""Skill tests and the yield die.
+
+A task needs **skill, time and tools** (the fiction may stand in for one of them):
+
+- with none or one of the three the attempt simply fails;
+- with two, roll a d6: 5+ succeeds (a 2-in-6), shifted by skill, surroundings and help;
+- with all three it succeeds.
+
+The referee states the cost of failure first: a broken tool, a comrade in danger, lost
+time and a new complication, damage or Fatigue. Roll only when failure is interesting.
+
+When a successful task produces something (hunting, harvesting, brewing, cooking), its
+**yield die** gives the amount: d4 with two of the three, d6 with all three; good
+conditions, fine tools, training or help each step it up one size, to at most d12.
+
+Interpretation: a situational modifier shifts the 5+ target (``+1`` makes it 4+); the d6
+still fails on a natural 1 and succeeds on a 6.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+
+from companion.errors import RuleError
+from companion.rulesets.cairn_srd._data import resolve_rng, roll_die
+
+BASE_TARGET = 5
+YIELD_DICE: tuple[int, ...] = (4, 6, 8, 10, 12)
+
+
+def _have(have: int) -> None:
+    if not 0 <= have <= 3:
+        raise RuleError(f"Skill Test Procedure: count 0-3 of skill, time and tools, got {have}")
+
+
+def skill_target(modifier: int = 0) -> int:
+    """The d6 face to reach with two of the three, after the situational ``modifier``."""
+    return min(6, max(2, BASE_TARGET - modifier))
+
+
+def skill_chance(have: int, modifier: int = 0) -> Fraction:
+    """Exact chance to succeed with ``have`` of skill, time and tools."""
+    _have(have)
+    if have <= 1:
+        return Fraction(0)
+    if have == 3:
+        return Fraction(1)
+    return Fraction(7 - skill_target(modifier), 6)
+
+
+@dataclass(frozen=True)
+class SkillResult:
+    have: int
+    target: int
+    roll: int | None
+    success: bool
+
+    def __str__(self) -> str:
+        if self.roll is None:
+            outcome = "success" if self.success else "failure"
+            return f"{self.have} of skill/time/tools: automatic {outcome}"
+        return f"d6 = {self.roll} vs {self.target}+: {'success' if self.success else 'failure'}"
+
+
+def skill_test(have: int, modifier: int = 0, *, rng: random.Random | None = None,
+               seed: int | None = None) -> SkillResult:
+    """Resolve a skill test (the d6 is rolled only with exactly two of the three)."""
+    _have(have)
+    if have != 2:
+        return SkillResult(have, 0, None, have == 3)
+    target = skill_target(modifier)
+    value = roll_die(6, resolve_rng(rng, seed))
+    return SkillResult(have, target, value, value >= target)
+
+
+def yield_die(have: int, steps_up: int = 0) -> int:
+    """Sides of the yield die: d4 (two) or d6 (three), stepped up, at most d12."""
+    _have(have)
+    if have < 2:
+        raise RuleError("Yield: with fewer than two of skill, time, tools the task yields nothing")
+    if steps_up < 0:
+        raise RuleError(f"Yield: steps up cannot be negative, got {steps_up}")
+    start = 0 if have == 2 else 1
+    return YIELD_DICE[min(len(YIELD_DICE) - 1, start + steps_up)]
+
+
+def roll_yield(have: int, steps_up: int = 0, *, rng: random.Random | None = None,
+               seed: int | None = None) -> int:
+    """Roll the yield of a successful task."""
+    return roll_die(yield_die(have, steps_up), resolve_rng(rng, seed))

@@ -1,0 +1,102 @@
+"""Information gathering and social interaction.
+
+**Knowledge**: common knowledge is simply known (barring a reason); specialised knowledge
+tied to a character's background or skills may be known: roll the die of fate; esoteric
+knowledge needs an expert or research (a skill test).
+
+**Perception** is never rolled: the obvious is seen, the half-hidden gives vague
+impressions, the hidden is found only by interacting with it.
+
+**NPCs** act consistently. Their *want* comes from the fiction or a d10
+(``cairn_npc_want``); their *disposition* from the fiction or 2d6
+(``cairn_npc_disposition``), shown through behaviour, words and reputation. Bribes,
+arguments, appeasement or flattery move a disposition one level. When a tactic might
+fail, it is a 2-in-6 (5+) test with situational bonuses; a failed approach never works on
+that NPC again. At an impasse, violence is one option among truces, new demands or a
+retreat with a threat.
+
+Social check procedure: (1) the PCs say what they want; (2) the referee sets the NPC's
+want and disposition; (3) they interact, rolling the 5+ test when in doubt; (4) resolve,
+or start over with new tactics.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Literal
+
+from companion.errors import RuleError
+from companion.rulesets.cairn_srd._data import resolve_rng, roll_on, table
+from companion.rulesets.cairn_srd.saves import FateResult, die_of_fate
+from companion.rulesets.cairn_srd.skills import SkillResult, skill_test
+
+Knowledge = Literal["common", "specialized", "esoteric"]
+
+
+def dispositions() -> list[str]:
+    """The disposition levels, worst first (the rows of ``cairn_npc_disposition``)."""
+    return [row["Disposition"] for row in table("cairn_npc_disposition")["rows"]]
+
+
+@dataclass(frozen=True)
+class NPCReaction:
+    want_roll: int
+    want: str
+    want_detail: str
+    disposition_roll: int
+    disposition: str
+
+    @property
+    def level(self) -> int:
+        return dispositions().index(self.disposition)
+
+    def __str__(self) -> str:
+        return (f"wants {self.want} (d10 = {self.want_roll}: {self.want_detail}); "
+                f"disposition 2d6 = {self.disposition_roll}: {self.disposition}")
+
+
+def roll_npc(*, rng: random.Random | None = None, seed: int | None = None) -> NPCReaction:
+    """Roll an NPC's want (d10) and disposition (2d6)."""
+    r = resolve_rng(rng, seed)
+    w, want = roll_on("cairn_npc_want", r)
+    d, disp = roll_on("cairn_npc_disposition", r)
+    return NPCReaction(w, want["Want"], want["Description"], d, disp["Disposition"])
+
+
+def shift_disposition(disposition: str, steps: int) -> str:
+    """Move a disposition up (positive) or down by whole levels, stopping at the ends."""
+    levels = dispositions()
+    if disposition not in levels:
+        raise RuleError(f"Social Interaction: unknown disposition {disposition!r}")
+    return levels[max(0, min(len(levels) - 1, levels.index(disposition) + steps))]
+
+
+def social_check(modifier: int = 0, *, rng: random.Random | None = None,
+                 seed: int | None = None) -> SkillResult:
+    """A doubtful tactic: the 2-in-6 (5+) test with situational ``modifier``."""
+    return skill_test(2, modifier, rng=rng, seed=seed)
+
+
+def knowledge_check(kind: str, *, rng: random.Random | None = None,
+                    seed: int | None = None) -> str | FateResult:
+    """Does the PC know it? Common: yes; specialised: the die of fate; esoteric: research."""
+    if kind == "common":
+        return "known (common knowledge)"
+    if kind == "specialized":
+        return die_of_fate(rng=resolve_rng(rng, seed))
+    if kind == "esoteric":
+        return "unknown: seek an expert or research it (a skill test)"
+    raise RuleError(f"Knowledge Checks: kind is common, specialized or esoteric, not {kind!r}")
+
+
+def perceive(visibility: str) -> str:
+    """What the PCs perceive of something ``obvious``, ``obscured`` or ``hidden``."""
+    answers = {
+        "obvious": "seen, unless there is a good reason not",
+        "obscured": "a vague impression only",
+        "hidden": "nothing, unless they interact with or investigate it",
+    }
+    if visibility not in answers:
+        raise RuleError(f"Perception Checks: obvious, obscured or hidden, not {visibility!r}")
+    return answers[visibility]
