@@ -20,6 +20,7 @@ from __future__ import annotations
 import importlib.util
 import logging
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,10 @@ import mkdocs_gen_files
 from companion.rulesets import Ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT / "tools") not in sys.path:
+    sys.path.insert(0, str(ROOT / "tools"))
+from notation import NOTATION  # noqa: E402  (tools/ is not a package on sys.path)
+
 PACKAGE = ROOT / "companion"
 #: Parts of a ruleset package that are plumbing or data, not rules text.
 NOT_RULES = {"cli", "reference", "tables"}
@@ -56,43 +61,6 @@ def first_heading(markdown: str) -> str | None:
 
 
 # --- dice notation ------------------------------------------------------------------------
-
-#: (construct, how to write it, example, what it does). Each example gets a roller cell.
-NOTATION: list[tuple[str, str, str, str]] = [
-    ("Dice", "`NdX`", "3d6", "Roll N dice with X faces each and add them up."),
-    ("One die", "`dX`", "d20", "Leaving out the count means one die."),
-    ("Adding and subtracting", "`+`, `-`", "2d6+5",
-     "Whole numbers and other dice add to or subtract from the total."),
-    ("Percentile die", "`d%`", "d%", "A die from 1 to 100 (two d10s read as tens and ones)."),
-    ("Fudge dice", "`dF`", "4dF", "Each die shows -1, 0 or +1."),
-    ("Keep highest", "`khN`", "2d20kh1",
-     "Keep only the N highest dice (`2d20kh1` is advantage)."),
-    ("Keep lowest", "`klN`", "2d20kl1",
-     "Keep only the N lowest dice (`2d20kl1` is disadvantage)."),
-    ("Keep", "`kN`", "4d6k3", "Short for `khN`."),
-    ("Drop lowest", "`dlN`", "4d6dl1", "Set aside the N lowest dice."),
-    ("Drop highest", "`dhN`", "3d6dh1", "Set aside the N highest dice."),
-    ("Exploding dice", "`!`", "1d6!",
-     "A die that shows its highest face is rolled again and added, and so on."),
-    ("Exploding on a condition", "`!>=N`", "1d10!>=9",
-     "Explode on any face meeting the condition (`>=`, `>`, `<=`, `<`, `=`)."),
-    ("Reroll", "`rN`, `r<N`", "1d20r1",
-     "Reroll a die as long as it meets the condition (a bare number means `=N`)."),
-    ("Reroll once", "`roN`, `ro<N`", "2d6ro<3",
-     "Reroll a die meeting the condition once and keep the new face."),
-    ("Minimum face", "`minN`", "1d20min10", "Faces below N count as N."),
-    ("Maximum face", "`maxN`", "1d6max4", "Faces above N count as N."),
-    ("Counting successes", "`>=N`", "5d6>=5",
-     "Count the dice meeting the condition instead of adding their faces."),
-    ("Multiplying", "`*`", "2*1d6", "Multiply the values on each side."),
-    ("Dividing", "`/`", "1d6/2", "Divide the values on each side."),
-    ("Parentheses", "`( )`", "(1d4+1)*2", "Group a part of the expression."),
-    ("Dice counts from dice", "`(expr)dX`", "(1d4)d6",
-     "The count (or the faces) may itself be rolled."),
-    ("Labels", "`expr[label]`", "1d8[slashing]+1d6[fire]",
-     "Name a part; the roll reports its subtotal beside the total."),
-]
-
 
 def dice_notation_page() -> str:
     lines = [

@@ -5,7 +5,7 @@ block with the exact odds computed by ``companion.dice.odds`` (summary, SVG bar 
 table), readable with JavaScript off; ``docs/javascripts/roller.mjs`` then reveals a Roll
 button that rolls the same expression with the project's own engine running in Pyodide.
 
-An option ``target=N`` (```` ```roller target=15 ````) highlights the results ``>= N`` in
+An option ``target=N`` (```` ```roller target="15" ````) highlights the results ``>= N`` in
 the chart and prints the chance of reaching it.
 
 Problems are logged as MkDocs warnings, so ``mkdocs build --strict`` fails on a broken

@@ -1,0 +1,87 @@
+"""The roller fence renders exact odds at build time (checked against brute force)."""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import re
+from collections import Counter
+from collections.abc import Callable
+from fractions import Fraction
+
+import pytest
+import roller_fence
+
+ROW = re.compile(r"<tr><td>(-?\d+)</td><td>(\d+(?:/\d+)?)</td>")
+
+
+def brute_force(
+    faces: int, count: int, read: Callable[[tuple[int, ...]], int] = sum
+) -> dict[int, Fraction]:
+    outcomes = Counter(read(r) for r in itertools.product(range(1, faces + 1), repeat=count))
+    total = faces**count
+    return {v: Fraction(n, total) for v, n in outcomes.items()}
+
+
+def table_of(html: str) -> dict[int, Fraction]:
+    return {int(v): Fraction(p) for v, p in ROW.findall(html)}
+
+
+def test_cell_shows_exact_odds_of_3d6() -> None:
+    html = roller_fence.render_expression("3d6")
+    assert 'data-expr="3d6"' in html
+    assert "<svg" in html
+    assert table_of(html) == brute_force(6, 3)
+
+
+def test_target_reports_chance_to_reach_it() -> None:
+    html = roller_fence.render_expression("2d20kh1", target=15)
+    odds = brute_force(20, 2, read=max)
+    reach = sum(p for v, p in odds.items() if v >= 15)
+    assert reach == Fraction(51, 100)
+    assert f"(exactly {reach.numerator}/{reach.denominator})" in html
+    assert table_of(html) == odds
+
+
+def test_live_part_is_hidden_until_the_script_reveals_it() -> None:
+    html = roller_fence.render_expression("1d6")
+    assert re.search(r'<div class="roller-live" hidden>', html)
+    assert 'class="roller-roll md-button"' in html
+
+
+def test_expression_is_escaped() -> None:
+    html = roller_fence.render_expression("1d8[<b>fire</b>]")
+    assert "<b>fire</b>" not in html
+
+
+def test_bad_expression_is_a_build_warning(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, logger="mkdocs.plugins.roller_fence"):
+        html = roller_fence.render_expression("2d")
+    assert "roller-error" in html
+    assert any("'2d'" in r.getMessage() for r in caplog.records)
+
+
+def test_each_line_of_a_fence_is_a_cell() -> None:
+    html = roller_fence.format_roller("1d4\n\n1d6\n", "roller", "roller", {}, None)
+    assert html.count('class="roller" id=') == 2
+    assert 'data-expr="1d4"' in html and 'data-expr="1d6"' in html
+
+
+def test_empty_fence_is_a_build_warning(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, logger="mkdocs.plugins.roller_fence"):
+        assert roller_fence.format_roller("  \n", "roller", "roller", {}, None) == ""
+    assert caplog.records
+
+
+@pytest.mark.parametrize(
+    ("inputs", "ok", "target"),
+    [
+        ({"target": "15"}, True, 15),
+        ({"target": "x"}, False, None),
+        ({"colour": "red"}, False, None),
+    ],
+)
+def test_validator(inputs: dict[str, str], ok: bool, target: int | None) -> None:
+    options: dict[str, object] = {}
+    assert roller_fence.validate("roller", inputs, options, {}, None) is ok
+    assert options.get("target") == target

@@ -1,0 +1,122 @@
+"""The built site has every generated page and loads nothing from other hosts."""
+
+from __future__ import annotations
+
+import html as html_lib
+import itertools
+import re
+from collections import Counter
+from fractions import Fraction
+from html.parser import HTMLParser
+from pathlib import Path
+
+from notation import NOTATION
+
+from companion import rulesets
+
+PYODIDE_FILES = [
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+]
+
+
+def page(site: Path, path: str) -> str:
+    file = site / path / "index.html"
+    assert file.exists(), f"missing page {path}/"
+    return file.read_text(encoding="utf-8")
+
+
+def test_generated_pages_exist(built_site: Path) -> None:
+    for path in ("", "dice-notation", "rules", "api/companion", "api/companion/errors"):
+        page(built_site, path)
+    for ruleset in rulesets.all_rulesets():
+        html = page(built_site, f"rules/{ruleset.name}")
+        assert ruleset.title.split(":")[0] in html
+        for table in ruleset.tables():
+            page(built_site, f"rules/{ruleset.name}/tables/{table.id}")  # type: ignore[attr-defined]
+        reference = ruleset.reference_module()
+        for rel in reference.reference_pages() if reference else {}:
+            page(built_site, f"rules/{ruleset.name}/{rel.removesuffix('.md')}")
+
+
+def test_api_reference_mirrors_the_package(built_site: Path) -> None:
+    root = built_site.parent / "companion"
+    for module in root.rglob("*.py"):
+        rel = module.relative_to(root.parent).with_suffix("")
+        parts = rel.parts
+        if any(p.startswith("_") and p != "__init__" for p in parts) or "rulesets" in parts[1:-1]:
+            continue
+        path = "/".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        page(built_site, f"api/{path}")
+
+
+def test_every_notation_construct_has_a_cell_with_odds(built_site: Path) -> None:
+    html = page(built_site, "dice-notation")
+    assert "roller-error" not in html
+    for name, _, example, _ in NOTATION:
+        cell = re.search(
+            rf'<div class="roller" id="[^"]+" data-expr="{re.escape(example)}">(.*?)</output>',
+            html_lib.unescape(html),
+            re.DOTALL,
+        )
+        assert cell, f"no roller cell for {name} ({example})"
+        assert "<svg" in cell.group(1) or "roller-note" in cell.group(1), name
+
+
+def test_printed_odds_of_3d6_match_brute_force(built_site: Path) -> None:
+    html = page(built_site, "dice-notation")
+    cell = html.split('data-expr="3d6"', 1)[1].split("</table>", 1)[0]
+    rows = re.findall(r"<tr><td>(-?\d+)</td><td>([\d/]+)</td>", cell)
+    shown = {int(v): Fraction(p) for v, p in rows}
+    counts = Counter(sum(r) for r in itertools.product(range(1, 7), repeat=3))
+    assert shown == {v: Fraction(n, 216) for v, n in counts.items()}
+
+
+class _Refs(HTMLParser):
+    """Collects what script, link, img and iframe tags would load."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.refs: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        wanted = {"script": "src", "link": "href", "img": "src", "iframe": "src", "source": "src"}
+        if tag in wanted:
+            self.refs += [v for k, v in attrs if k == wanted[tag] and v]
+
+
+def test_no_page_loads_anything_from_another_host(built_site: Path) -> None:
+    pages = list(built_site.rglob("*.html"))
+    assert len(pages) > 5
+    offending = []
+    for html_file in pages:
+        parser = _Refs()
+        parser.feed(html_file.read_text(encoding="utf-8"))
+        offending += [
+            f"{html_file.relative_to(built_site)}: {ref}"
+            for ref in parser.refs
+            if re.match(r"(https?:)?//", ref)
+        ]
+    assert offending == []
+
+
+def test_stylesheets_import_nothing_remote(built_site: Path) -> None:
+    for css in built_site.rglob("*.css"):
+        text = css.read_text(encoding="utf-8", errors="replace")
+        assert not re.search(r"(@import|url\()\s*['\"]?(https?:)?//", text), css
+
+
+def test_offline_assets_are_in_the_site(built_site: Path) -> None:
+    for name in PYODIDE_FILES:
+        assert (built_site / "assets" / "pyodide" / name).stat().st_size > 0, name
+    assert (built_site / "assets" / "wheels" / "companion-core.zip").stat().st_size > 0
+    assert (built_site / "javascripts" / "roller.mjs").exists()
+
+
+def test_roller_cells_read_without_javascript(built_site: Path) -> None:
+    html = page(built_site, "")
+    assert '<div class="roller-live" hidden>' in html
+    assert "<svg" in html and "Exact odds of" in html

@@ -1,0 +1,47 @@
+"""A real browser, no internet: the site's roller cells roll with the engine in Pyodide."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+PYODIDE_TIMEOUT_MS = 90_000  # first load compiles a 9.6 MB wasm on a shared 2-core box
+
+
+def test_roll_button_rolls_in_pyodide(site_page: Any, site_url: str) -> None:
+    site_page.goto(site_url + "dice-notation/")
+    cell = site_page.locator('.roller[data-expr="3d6"]')
+    button = cell.locator(".roller-roll")
+    button.wait_for(state="visible", timeout=30_000)  # the script revealed it
+    output = cell.locator(".roller-result")
+
+    button.click()
+    site_page.wait_for_selector(
+        '.roller[data-expr="3d6"] .roller-result[data-n="1"]', timeout=PYODIDE_TIMEOUT_MS
+    )
+    text = output.inner_text()
+    assert "roller-failed" not in (output.get_attribute("class") or ""), text
+    match = re.search(r"= (-?\d+)$", text.strip())
+    assert match, text
+    assert 3 <= int(match.group(1)) <= 18
+    assert output.get_attribute("data-total") == match.group(1)
+
+    button.click()  # the engine is loaded: the second roll is quick
+    site_page.wait_for_selector(
+        '.roller[data-expr="3d6"] .roller-result[data-n="2"]', timeout=10_000
+    )
+    assert site_page.page_errors == []
+
+
+def test_button_is_tall_enough_at_phone_width(site_page: Any, site_url: str) -> None:
+    site_page.goto(site_url)
+    button = site_page.locator(".roller-roll").first
+    button.wait_for(state="visible", timeout=30_000)
+    box = button.bounding_box()
+    assert box is not None and box["height"] >= 40
+    width = site_page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390 + 1
