@@ -12,7 +12,7 @@ skill test) to learn its next action.
 
 The referee creates a lock with 3d12, one die per column: type (and its DV),
 sequence, complication (``cairn_lock_type``, ``cairn_lock_sequence``,
-``cairn_lock_complication``). Complications (``data/rules.toml``): *cracked* (the first
+``cairn_lock_complication``). Complications: *cracked* (the first
 tumbler takes any action), *worn* (the first jam is ignored), *reinforced* (two attacks
 to break it off), *delicate* (the first mistake jams it), *trapped* (every mistake
 springs a trap: STR or DEX damage), *alarmed* (the first mistake summons guardians).
@@ -29,16 +29,16 @@ import random
 from dataclasses import dataclass, field
 
 from companion.errors import RuleError
-from companion.rulesets.cairn_srd._data import resolve_rng, roll_on, rules_data
+from companion.rulesets.cairn_srd._data import resolve_rng, roll_on, table
 from companion.rulesets.cairn_srd.skills import SkillResult, skill_test
 from companion.state import Tracker, move, state_field
 
 ACTIONS = {"T": "tap", "P": "probe", "R": "rake"}
 
 
-def complication_effect(name: str) -> str:
-    effects: dict[str, str] = rules_data()["lock_complications"]
-    return effects[name]
+def complications() -> dict[str, str]:
+    """Each complication and its effect (table ``cairn_lock_complication``)."""
+    return {row["Complication"]: row["Effect"] for row in table("cairn_lock_complication")["rows"]}
 
 
 @dataclass
@@ -70,7 +70,7 @@ class LockPicking(Tracker):
             raise StateError("field 'sequence' must be three of T, P, R")
         if any(a == b for a, b in zip(self.sequence, self.sequence[1:], strict=False)):
             raise StateError("field 'sequence' repeats an action on neighbouring tumblers")
-        if self.complication not in rules_data()["lock_complications"]:
+        if self.complication not in complications():
             raise StateError(f"field 'complication' is unknown: {self.complication!r}")
 
     @property

@@ -1,0 +1,119 @@
+"""Command line for the Cairn-derived SRD: ``companion magic ...`` and ``companion cairn ...``."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from companion.cli import fraction_text, print_json
+from companion.dice.render import percent
+from companion.errors import RuleError
+from companion.rulesets.cairn_srd import lockpicking, mass_combat, saves, social, spellcasting
+
+
+def add_commands(sub: Any) -> None:
+    magic = sub.add_parser("magic", help="Cairn spellcasting: magic-dice odds and casting")
+    msub = magic.add_subparsers(dest="magic_command", metavar="ACTION")
+    table = msub.add_parser("table", help="exact mishap/doom/Fatigue odds per number of dice")
+    table.add_argument("--json", action="store_true", help="print JSON")
+    table.set_defaults(func=_magic_table)
+    cast = msub.add_parser("cast", help="roll magic dice and read them")
+    cast.add_argument("dice", type=int)
+    cast.add_argument("--seed", type=int, default=None)
+    cast.add_argument("--json", action="store_true", help="print JSON")
+    cast.set_defaults(func=_magic_cast)
+    magic.set_defaults(func=lambda a: _help(magic))
+
+    cairn = sub.add_parser("cairn", help="Cairn SRD: saves, die of fate, locks, NPCs, matrix")
+    csub = cairn.add_subparsers(dest="cairn_command", metavar="ACTION")
+    sv = csub.add_parser("save", help="roll a d20 save (or show its exact chance)")
+    sv.add_argument("ability", type=int)
+    sv.add_argument("--floor", type=int, default=0, help="difficulty floor (e.g. Armor)")
+    sv.add_argument("--seed", type=int, default=None)
+    sv.add_argument("--json", action="store_true")
+    sv.set_defaults(func=_save)
+    fate = csub.add_parser("fate", help="roll the die of fate")
+    fate.add_argument("--seed", type=int, default=None)
+    fate.set_defaults(func=lambda a: _print(str(saves.die_of_fate(seed=a.seed))))
+    lock = csub.add_parser("lock", help="create a lock (3d12)")
+    lock.add_argument("--seed", type=int, default=None)
+    lock.set_defaults(func=_lock)
+    npc = csub.add_parser("npc", help="roll an NPC's want and disposition")
+    npc.add_argument("--seed", type=int, default=None)
+    npc.set_defaults(func=lambda a: _print(str(social.roll_npc(seed=a.seed))))
+    matrix = csub.add_parser("matrix", help="the mass-combat attack matrix")
+    matrix.add_argument("--json", action="store_true")
+    matrix.set_defaults(func=_matrix)
+    cairn.set_defaults(func=lambda a: _help(cairn))
+
+
+def _help(parser: argparse.ArgumentParser) -> int:
+    parser.print_help()
+    return 0
+
+
+def _print(text: str) -> int:
+    print(text)
+    return 0
+
+
+def _magic_table(args: argparse.Namespace) -> int:
+    rows = spellcasting.magic_table()
+    if args.json:
+        print_json([{"dice": r.dice, "mishap": fraction_text(r.odds.mishap),
+                     "doom": fraction_text(r.odds.doom),
+                     "fatigue_mean": fraction_text(r.odds.fatigue_mean)} for r in rows])
+        return 0
+    print(f"{'dice':>4}  {'mishap':>8} {'seed':>5}  {'doom':>8} {'seed':>5}  fatigue")
+    for r in rows:
+        m = "!" if r.mishap_differs else " "
+        d = "!" if r.doom_differs else " "
+        print(f"{r.dice:>4}  {percent(r.odds.mishap):>8} {r.printed_mishap:>4}%{m} "
+              f"{percent(r.odds.doom):>8} {r.printed_doom:>4}%{d} "
+              f"{fraction_text(r.odds.fatigue_mean)}")
+    print("! = the seed's printed figure differs from the exact one")
+    return 0
+
+
+def _magic_cast(args: argparse.Namespace) -> int:
+    reading = spellcasting.cast(args.dice, seed=args.seed)
+    if args.json:
+        print_json({"dice": list(reading.dice), "fatigue": reading.fatigue,
+                    "mishap": reading.mishap_face, "mishap_text": reading.mishap,
+                    "dooms": reading.dooms})
+    else:
+        print(reading)
+    return 0
+
+
+def _save(args: argparse.Namespace) -> int:
+    chance = saves.save_chance(args.ability, args.floor)
+    result = saves.save(args.ability, floor=args.floor, seed=args.seed)
+    if args.json:
+        print_json({"ability": args.ability, "floor": args.floor, "roll": result.roll,
+                    "success": result.success, "chance": fraction_text(chance)})
+    else:
+        print(f"{result} (chance {percent(chance)} = {fraction_text(chance)})")
+    return 0
+
+
+def _lock(args: argparse.Namespace) -> int:
+    lock = lockpicking.LockPicking()
+    print(lock.new_lock(seed=args.seed))
+    print(f"sequence {lock.sequence}; {lockpicking.complications()[lock.complication]}")
+    return 0
+
+
+def _matrix(args: argparse.Namespace) -> int:
+    scales = mass_combat.scales()
+    grid = {a: {d: mass_combat.attack_effect(a, d) for d in scales} for a in scales}
+    if args.json:
+        print_json(grid)
+        return 0
+    print(f"{'attacker / defender':<20}" + "".join(f"{d:<17}" for d in scales))
+    for a in scales:
+        print(f"{a:<20}" + "".join(f"{grid[a][d]:<17}" for d in scales))
+    return 0
+
+
+__all__ = ["RuleError", "add_commands"]
