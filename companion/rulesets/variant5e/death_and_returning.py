@@ -45,10 +45,13 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from companion.errors import RuleError, StateError
+from companion.errors import RuleError, StateError, TableError
 from companion.state import Tracker, move, state_field
+
+if TYPE_CHECKING:
+    from companion.tables import Row
 
 __all__ = [
     "FRAGILE_SOUL_DC",
@@ -63,6 +66,7 @@ __all__ = [
 Spell = Literal["revivify", "raise dead", "resurrection", "true resurrection", "wish"]
 Outcome = Literal["works", "not_returned", "destroyed", "inhabited"]
 Module = Literal["three_strikes", "escalation_strikes"]
+OUTCOMES: tuple[Outcome, ...] = ("works", "not_returned", "destroyed", "inhabited")
 Condition = Literal["alive", "dying", "stable", "dead"]
 
 #: Spells that return the dead, in the order the seed's tables name them.
@@ -100,13 +104,12 @@ def fragile_soul_table(spell: str) -> str:
     return FRAGILE_SOUL_TABLES[name]
 
 
-def _outcome_of(row_values: object) -> Outcome:
-    value = getattr(row_values, "values", {}).get("Outcome") if not isinstance(
-        row_values, dict) else row_values.get("Outcome")
-    for known in ("works", "not_returned", "destroyed", "inhabited"):
+def _outcome_of(row: Row) -> Outcome:
+    value = row.values.get("Outcome")
+    for known in OUTCOMES:
         if value == known:
-            return known  # type: ignore[return-value]
-    raise StateError(f"Fragile Soul table row has an unknown Outcome {value!r}")
+            return known
+    raise TableError(f"Fragile Soul table row {row.range}: unknown Outcome {value!r}")
 
 
 def fragile_soul_odds(spell: str, caster_modifier: int) -> dict[Outcome, Fraction]:
@@ -146,7 +149,7 @@ class ReturnAttempt:
         return None if self.check_roll is None else self.check_roll + self.caster_modifier
 
     def __str__(self) -> str:
-        parts = [self.spell]
+        parts: list[str] = [self.spell]
         if self.check_roll is not None:
             verdict = "passes" if self.table_roll is None else "fails"
             parts.append(f"check d20 {self.check_roll}{self.caster_modifier:+d} = "
@@ -382,9 +385,9 @@ class DeathRecord(Tracker):
             raise RuleError("The Soul is Fragile: the check failed, so the DM's d100 roll "
                             "on the table is needed")
         table = tables.get(fragile_soul_table(name))
-        row = table.lookup(table_roll) if hasattr(table, "lookup") else _row_for(table, table_roll)
+        row = table.row_for(table_roll)
         outcome = _outcome_of(row)
-        effect = str(getattr(row, "values", {}).get("Effect", ""))
+        effect = row.values.get("Effect", "")
         if outcome == "works":
             self.return_to_life(name)
         elif outcome == "destroyed":
@@ -431,9 +434,3 @@ class DeathRecord(Tracker):
         self.body_inhabited = False
         self.describe("the inhabitant is driven out of the body")
 
-
-def _row_for(table: object, value: int) -> object:
-    for row, _p in table.odds():  # type: ignore[attr-defined]
-        if row.contains(value) if hasattr(row, "contains") else value in row.range:
-            return row
-    raise RuleError(f"The Soul is Fragile: no row of the table covers {value}")
