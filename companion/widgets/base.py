@@ -59,14 +59,17 @@ log = logging.getLogger(__name__)
 MIN_BUTTON_HEIGHT = "40px"
 """Smallest tap target: a fingertip on a phone at the table."""
 
+APP_MAX_WIDTH = "760px"
+"""Wider apps are hard to read on a laptop; on a phone the screen is the limit."""
+
 MAX_MESSAGE = 240
 """Longer messages are cut so the error line stays one line on a phone."""
 
 CSS = """
-.tc-app { box-sizing: border-box; max-width: 100%; width: 100%; overflow-x: hidden; }
+.tc-app { box-sizing: border-box; max-width: min(100%, 760px); width: 100%; }
 .tc-app * { box-sizing: border-box; }
-.tc-app .tc-row { display: flex; flex-flow: row wrap; gap: 4px; align-items: center;
-  max-width: 100%; }
+.tc-app .tc-row { display: flex; flex-flow: row wrap; gap: 6px; align-items: center;
+  max-width: 100%; margin: 3px 0; }
 .tc-app .tc-row > * { margin: 0; }
 .tc-app .tc-btn, .tc-app .tc-btn.jupyter-button { min-height: 40px; height: auto;
   min-width: 44px; width: auto; padding: 4px 10px; font-size: 15px; }
@@ -280,7 +283,7 @@ def app_box(*children: widgets.Widget, box: widgets.VBox | None = None) -> widge
     """
     target = box if box is not None else widgets.VBox()
     target.children = (style_tag(), *children)
-    target.layout.max_width = "100%"
+    target.layout.max_width = APP_MAX_WIDTH
     target.add_class("tc-app")
     return target
 

@@ -61,12 +61,13 @@ SEED_BOUND = 2**53
 TRAY_CSS = """
 .tc-app .tc-result { padding: 6px 0; }
 .tc-app .tc-total { font-size: 44px; font-weight: 800; line-height: 1.1; }
-.tc-app .tc-result-expr { font-size: 15px; color: #444; overflow-wrap: anywhere; }
 .tc-app .tc-result-dice { font-size: 18px; margin: 4px 0; overflow-wrap: anywhere; }
 .tc-app .tc-result-labels { font-size: 15px; }
 .tc-app .tc-result-meta { font-size: 12px; color: #555; }
 .tc-app .tc-odds-note { font-size: 14px; color: #333; }
-.tc-app .tc-chance { font-size: 16px; font-weight: 600; }
+.tc-app .tc-chance { font-size: 15px; }
+.tc-app .tc-chance b { font-size: 17px; }
+.tc-app .tc-chart { max-width: 560px; }
 .tc-app .tc-target { flex: 0 1 140px; }
 .tc-app .tc-seed { flex: 0 1 220px; }
 .tc-app .tc-section { font-weight: 700; margin-top: 8px; }
@@ -142,6 +143,7 @@ class DiceTray(widgets.VBox):
         self.target.continuous_update = True
         self.chance = widgets.HTML()
         self.chart = widgets.HTML()
+        self.chart.add_class("tc-chart")
         self.target.observe(self._on_target, names="value")
 
         self.history_view = HistoryView(self.history, error=self.error)
@@ -198,7 +200,6 @@ class DiceTray(widgets.VBox):
         self.result.value = (
             f'<div class="tc-result" data-n="{n}">'
             f'<div class="tc-total" aria-label="total">{int(result.total)}</div>'
-            f'<div class="tc-result-expr">{html.escape(result.expr)}</div>'
             f'<div class="tc-result-dice">{result._repr_html_()}</div>'
             f"{label_html}"
             f'<div class="tc-result-meta">roll #{n} · seed {seed}</div>'
@@ -248,6 +249,6 @@ class DiceTray(widgets.VBox):
             return
         p: Fraction = dist.at_least(target)
         self.chance.value = (
-            f'<div class="tc-chance">Chance of {target} or more: {render.percent(p)} '
+            f'<div class="tc-chance">Chance of {target} or more: <b>{render.percent(p)}</b> '
             f"<small>(exactly {p.numerator:,}/{p.denominator:,})</small></div>"
         )

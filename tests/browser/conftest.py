@@ -28,7 +28,11 @@ Every test in ``tests/browser/`` is marked ``browser`` automatically. Fixtures, 
     the page. Kernel errors shown by Voila fail the wait with the server log attached.
 ``screenshot`` (function -> callable)
     ``screenshot(page, "dice_tray-phone")`` saves ``test-artifacts/<name>.png`` (gitignored)
-    and returns the path.
+    and returns the path. The whole app is captured: Voila scrolls inside
+    ``#rendered_cells``, so the window is grown to the content height for the shot.
+``scroll_width`` (function -> callable)
+    ``scroll_width(page)`` is the widest scroll width of the document or Voila's cell
+    container; ``<= 390`` at a 390 px viewport means no sideways scrolling.
 
 Typical test::
 
@@ -290,12 +294,46 @@ def voila_app(voila_server: VoilaServer, request: pytest.FixtureRequest) -> Call
     return open_app
 
 
+# Voila's lab template scrolls inside #rendered_cells, not the document: measure both.
+_WIDEST_JS = """() => {
+  const els = [document.documentElement, document.body,
+               document.getElementById('rendered_cells')].filter(Boolean);
+  return Math.max(...els.map(e => e.scrollWidth));
+}"""
+_CONTENT_HEIGHT_JS = """() => {
+  const cells = document.getElementById('rendered_cells');
+  const inner = cells ? cells.scrollHeight + cells.getBoundingClientRect().top : 0;
+  return Math.max(inner, document.documentElement.scrollHeight);
+}"""
+
+
+@pytest.fixture
+def scroll_width() -> Callable[[Any], int]:
+    """``scroll_width(page)``: the widest scrollable width on the page (document or the
+    Voila cell container), to compare with the viewport width."""
+
+    def widest(page: Any) -> int:
+        return int(page.evaluate(_WIDEST_JS))
+
+    return widest
+
+
 @pytest.fixture
 def screenshot() -> Callable[..., Path]:
     def save(page: Any, name: str, *, full_page: bool = True) -> Path:
         ARTIFACTS.mkdir(exist_ok=True)
         path = ARTIFACTS / f"{name}.png"
-        page.screenshot(path=str(path), full_page=full_page)
+        viewport = page.viewport_size
+        height = int(page.evaluate(_CONTENT_HEIGHT_JS)) if full_page else 0
+        if full_page and viewport and height > viewport["height"]:
+            # Grow the window so the inner scroll container shows everything, then restore.
+            page.set_viewport_size({"width": viewport["width"], "height": min(height, 8000)})
+            try:
+                page.screenshot(path=str(path), full_page=True)
+            finally:
+                page.set_viewport_size(viewport)
+        else:
+            page.screenshot(path=str(path), full_page=full_page)
         return path
 
     return save

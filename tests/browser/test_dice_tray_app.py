@@ -1,0 +1,96 @@
+"""The dice tray Voila app in a real Chromium: rolling, errors, Enter, phone width."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+EXPR = ".tc-text-expr input"
+ROLL = ".tc-btn-roll"
+PHONE_WIDTH = 390
+SCROLL_TOLERANCE = 2
+
+
+def wait_for_roll(page: Any, n: int) -> None:
+    # data-n changes on every roll, even when the total repeats.
+    page.wait_for_selector(f'.tc-result[data-n="{n}"]')
+    page.wait_for_selector(f'.tc-history[data-count="{n}"]')
+
+
+def test_roll_twice_then_error_then_roll_again(voila_app: Any, screenshot: Any) -> None:
+    page = voila_app("dice_tray")
+    page.locator(EXPR).fill("3d6+2")
+    page.locator(ROLL).click()
+    wait_for_roll(page, 1)
+    page.locator(ROLL).click()
+    wait_for_roll(page, 2)
+
+    entries = page.locator(".tc-history li")
+    assert entries.count() == 2
+    assert [entries.nth(i).get_attribute("data-n") for i in range(2)] == ["2", "1"]
+    for i in range(2):
+        total = int(entries.nth(i).locator(".tc-h-total").inner_text())
+        text = entries.nth(i).locator(".tc-h-text").inner_text()
+        dice = [int(v) for v in re.findall(r"\d+", text.split("=")[1])]
+        assert text.startswith("3d6+2 = ")
+        assert len(dice) == 4  # three d6 and the +2
+        assert all(1 <= d <= 6 for d in dice[:3]) and dice[3] == 2
+        assert total == sum(dice) and 5 <= total <= 20
+    seeds = page.locator(".tc-h-meta").all_inner_texts()
+    assert seeds[0] != seeds[1]  # two different rolls, each with its own seed
+    total_shown = int(page.locator(".tc-total").inner_text())
+    assert total_shown == int(entries.nth(0).locator(".tc-h-total").inner_text())
+    assert page.locator(".tc-result .die").count() == 3
+
+    page.locator(EXPR).fill("2d")
+    page.locator(ROLL).click()
+    error = page.locator(".tc-error [role=alert]")
+    error.wait_for()
+    assert "2d" in error.inner_text() and "column" in error.inner_text()
+    assert page.locator(".tc-history li").count() == 2
+    screenshot(page, "dice_tray-error")
+
+    page.locator(EXPR).fill("1d20+1")
+    page.locator(EXPR).press("Enter")  # Enter rolls, as in a chat box
+    wait_for_roll(page, 3)
+    assert page.locator(".tc-error [role=alert]").count() == 0
+    assert (
+        page.locator(".tc-history li")
+        .first.locator(".tc-h-text")
+        .inner_text()
+        .startswith("1d20+1 = ")
+    )
+
+    page.locator(".tc-text-target input").fill("12")
+    page.wait_for_selector(".tc-chance:has-text('Chance of 12 or more: 50.00%')")
+    assert page.locator(".tc-app svg").count() >= 1
+    screenshot(page, "dice_tray-desktop")
+
+
+def test_phone_width_fits_and_buttons_are_tappable(
+    voila_app: Any, phone_page: Any, screenshot: Any, scroll_width: Any
+) -> None:
+    page = voila_app("dice_tray", page=phone_page)
+    page.locator(".tc-btn-quick-2d20kh1").click()
+    wait_for_roll(page, 1)
+    page.locator(".tc-text-target input").fill("15")
+    page.wait_for_selector(".tc-chance:has-text('Chance of 15 or more')")
+    screenshot(page, "dice_tray-phone")
+
+    widest = scroll_width(page)
+    assert widest <= PHONE_WIDTH + SCROLL_TOLERANCE, widest
+
+    buttons = page.locator(".tc-app button")
+    assert buttons.count() >= 11
+    for i in range(buttons.count()):
+        box = buttons.nth(i).bounding_box()
+        name = buttons.nth(i).inner_text()
+        assert box is not None, name
+        assert box["height"] >= 40, (name, box)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE_WIDTH + SCROLL_TOLERANCE, (
+            name,
+            box,
+        )
+    for selector in (EXPR, ".tc-text-seed input", ".tc-text-target input"):
+        box = page.locator(selector).bounding_box()
+        assert box is not None and box["x"] + box["width"] <= PHONE_WIDTH, (selector, box)
