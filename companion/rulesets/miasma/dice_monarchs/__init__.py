@@ -24,10 +24,10 @@ from companion.rulesets.miasma.dice_monarchs.hands import (
     OUTCOMES,
     Hand,
     ShowdownHand,
+    all_hands,
     best_hand,
     best_showdown_hand,
     hand_counts,
-    hands,
 )
 from companion.rulesets.miasma.dice_monarchs.strength import Strength, hand_strength
 
@@ -38,9 +38,9 @@ __all__ = [
     "Hand",
     "ShowdownHand",
     "Strength",
+    "all_hands",
     "best_hand",
     "best_showdown_hand",
     "hand_counts",
     "hand_strength",
-    "hands",
 ]

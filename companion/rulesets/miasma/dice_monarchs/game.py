@@ -61,7 +61,7 @@ PHASES: tuple[str, ...] = ("waiting", "opening", "round_one", "round_two", "fina
 BETTING_PHASES = ("opening", "round_one", "round_two", "final_round")
 
 #: What the banker reveals when each betting round is settled, and the round that follows.
-_NEXT = {
+_NEXT: dict[str, tuple[str, int, Phase]] = {
     "opening": ("the flop", 3, "round_one"),
     "round_one": ("the turn", 4, "round_two"),
     "round_two": ("the river", 5, "final_round"),
@@ -158,7 +158,7 @@ class DiceMonarchsGame(Tracker):
             not 1 <= v <= s for v, s in zip(self.community, DICE, strict=False)
         ):
             raise StateError("field 'community' is not a roll of the community dice")
-        if self.phase in BETTING_PHASES and not (0 <= self.to_act and self.in_play[self.to_act]):
+        if self.phase in BETTING_PHASES and not (self.to_act >= 0 and self.in_play[self.to_act]):
             raise StateError("field 'to_act' must be a player still in play")
 
     # -- reading the table (not moves) --------------------------------------------------
@@ -214,9 +214,7 @@ class DiceMonarchsGame(Tracker):
         if self.phase == "game_over":
             raise RuleError("Dice Monarchs: the game is over, one player holds every chip")
         seated = [i for i, s in enumerate(self.stacks) if s > 0]
-        if self.hand_no > 0:
-            self.banker = self._next_from(self.banker, lambda i: self.stacks[i] > 0)
-        elif self.stacks[self.banker] == 0:
+        if self.hand_no > 0 or self.stacks[self.banker] == 0:
             self.banker = self._next_from(self.banker, lambda i: self.stacks[i] > 0)
         self.hand_no += 1
         rng = self._rng("hole")

@@ -41,11 +41,11 @@ __all__ = [
     "OUTCOMES",
     "Hand",
     "ShowdownHand",
+    "all_hands",
     "best_hand",
     "best_hand_counts",
     "best_showdown_hand",
     "hand_counts",
-    "hands",
     "holds",
     "percent_matches",
     "printed_percent_of",
@@ -145,7 +145,7 @@ def _is_decimal(text: str) -> bool:
 
 
 @functools.cache
-def hands() -> tuple[Hand, ...]:
+def all_hands() -> tuple[Hand, ...]:
     """Every hand, highest first (loaded once from ``hands.toml``)."""
     return _load(DATA_FILE)
 
@@ -192,15 +192,15 @@ def _holders(pattern: tuple[int, ...]) -> frozenset[int]:
 
 def hand_counts() -> list[tuple[Hand, int]]:
     """Every hand with the number of the 23,040 rolls that hold it (the seed's reading)."""
-    return [(hand, len(_holders(hand.pattern))) for hand in hands()]
+    return [(hand, len(_holders(hand.pattern))) for hand in all_hands()]
 
 
 @functools.cache
 def _rank_table() -> tuple[int, ...]:
-    """Rank of the best hand held by each of the 23,040 rolls (``len(hands())`` = none)."""
-    none = len(hands())
+    """Rank of the best hand held by each of the 23,040 rolls (``len(all_hands())`` = none)."""
+    none = len(all_hands())
     table = [none] * OUTCOMES
-    for hand in reversed(hands()):  # higher hands overwrite lower ones
+    for hand in reversed(all_hands()):  # higher hands overwrite lower ones
         for i in _holders(hand.pattern):
             table[i] = hand.rank
     return tuple(table)
@@ -208,10 +208,10 @@ def _rank_table() -> tuple[int, ...]:
 
 def best_hand_counts() -> list[tuple[Hand | None, int]]:
     """How many rolls have each hand as their *best* hand; ``None`` = rolls with no hand."""
-    tally = [0] * (len(hands()) + 1)
+    tally = [0] * (len(all_hands()) + 1)
     for rank in _rank_table():
         tally[rank] += 1
-    return [*zip(hands(), tally, strict=False), (None, tally[-1])]
+    return [*zip(all_hands(), tally, strict=False), (None, tally[-1])]
 
 
 def holds(roll: Sequence[int], hand: Hand) -> bool:
@@ -220,14 +220,14 @@ def holds(roll: Sequence[int], hand: Hand) -> bool:
 
 
 def rank_of_roll(roll: Sequence[int]) -> int:
-    """Rank of the best hand in the roll (0 = highest; ``len(hands())`` = no hand)."""
+    """Rank of the best hand in the roll (0 = highest; ``len(all_hands())`` = no hand)."""
     return _rank_table()[roll_index(roll)]
 
 
 def best_hand(roll: Sequence[int]) -> Hand | None:
     """The highest hand the roll holds, or ``None``."""
     rank = rank_of_roll(roll)
-    return hands()[rank] if rank < len(hands()) else None
+    return all_hands()[rank] if rank < len(all_hands()) else None
 
 
 def printed_percent_of(hand: Hand) -> Fraction:
@@ -259,7 +259,7 @@ class ShowdownHand:
 
     @property
     def rank(self) -> int:
-        return self.hand.rank if self.hand is not None else len(hands())
+        return self.hand.rank if self.hand is not None else len(all_hands())
 
     @property
     def tiebreak(self) -> tuple[int, ...]:
@@ -299,7 +299,7 @@ def best_showdown_hand(hole: Sequence[int], community: Sequence[int]) -> Showdow
     rank, _, choice = best
     dice = tuple(c if pick else h for h, c, pick in zip(hole, community, choice, strict=True))
     sources = tuple("community" if pick else "hole" for pick in choice)
-    hand = hands()[rank] if rank < len(hands()) else None
+    hand = all_hands()[rank] if rank < len(all_hands()) else None
     return ShowdownHand(hand, dice, sources, tuple(hole))
 
 

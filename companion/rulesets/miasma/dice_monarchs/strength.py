@@ -8,9 +8,9 @@ gives the chance that the player's best hand beats every opponent's at the showd
 Opponents' hole dice are unknown and independent of each other and of the player's, so
 for a complete set of community dice the chance to beat ``k`` opponents is the chance to
 beat one, to the power ``k``. The exact answer sums that over every way the unrevealed
-community dice can still fall. That is cheap once the turn is out (at most 12 ways) but
-costly before (120 ways after the flop, 23,040 before it); there the answer is simulated
-and carries its standard error.
+community dice can still fall: cheap from the flop on (at most 120 ways, about a second)
+but costly before it (23,040 ways, each against 23,040 opponent rolls); before the flop
+the answer is simulated and carries its standard error.
 
 Interpretation: everyone stays in to the showdown (no one bins), and ties are settled by
 the ranking and the highest hole numbers as in :mod:`.hands`; a complete tie splits.
@@ -38,7 +38,7 @@ from companion.rulesets.miasma.dice_monarchs.hands import (
 
 __all__ = ["MAX_EXACT_COMPLETIONS", "Strength", "hand_strength"]
 
-MAX_EXACT_COMPLETIONS = 12
+MAX_EXACT_COMPLETIONS = 120
 """Above this many ways for the hidden community dice to fall, simulate instead."""
 
 DEFAULT_SAMPLES = 2000
@@ -146,6 +146,7 @@ def hand_strength(
     ``exact=None`` computes exactly when at most :data:`MAX_EXACT_COMPLETIONS` ways remain
     for the hidden community dice and simulates ``samples`` deals otherwise; ``True`` or
     ``False`` forces the choice (``True`` refuses before the flop: 530 million showdowns).
+    Exact answers are remembered, so asking again for the same dice costs nothing.
     """
     hole, community = tuple(hole), tuple(community)
     _check(hole, community, opponents)
@@ -158,15 +159,15 @@ def hand_strength(
             raise RuleError(
                 "hand strength: exact odds before the flop are too costly; simulate instead"
             )
-        return _exact(hole, community, hidden, opponents)
+        return _exact(hole, community, opponents)
     if not 1 <= samples <= 200_000:
         raise RuleError(f"hand strength: samples must be 1-200000, got {samples}")
     return _simulate(hole, community, opponents, samples, rng or random.Random(seed))
 
 
-def _exact(
-    hole: tuple[int, ...], community: tuple[int, ...], hidden: Sequence[int], k: int
-) -> Strength:
+@functools.lru_cache(maxsize=256)
+def _exact(hole: tuple[int, ...], community: tuple[int, ...], k: int) -> Strength:
+    hidden = DICE[len(community) :]
     win = split = Fraction(0)
     ways = math.prod(hidden)
     for rest in itertools.product(*(range(1, s + 1) for s in hidden)):

@@ -1,0 +1,77 @@
+"""Hand strength: exact odds against a direct enumeration, simulation within its error."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import pytest
+
+from companion.errors import RuleError
+from companion.rulesets.miasma.dice_monarchs import best_showdown_hand, hand_strength
+
+SIDES = (4, 6, 8, 10, 12)
+
+
+def one_opponent(hole, community):
+    """Count opponent holes that lose to / tie with ``hole``, one showdown at a time."""
+    mine = best_showdown_hand(hole, community).key()
+    weaker = equal = 0
+    for other in itertools.product(*(range(1, s + 1) for s in SIDES)):
+        theirs = best_showdown_hand(other, community).key()
+        weaker += theirs < mine
+        equal += theirs == mine
+    return weaker, equal
+
+
+def test_exact_at_the_river_matches_a_showdown_by_showdown_count() -> None:
+    hole, community = (3, 5, 2, 7, 9), (1, 4, 7, 9, 11)
+    weaker, equal = one_opponent(hole, community)
+    for k in (1, 3):
+        s = hand_strength(hole, community, k)
+        assert s.exact
+        assert s.win == Fraction(weaker, 23040) ** k
+        assert s.split == Fraction(weaker + equal, 23040) ** k - Fraction(weaker, 23040) ** k
+
+
+def test_exact_at_the_turn_averages_the_river() -> None:
+    hole, community = (2, 2, 6, 1, 12), (4, 6, 8, 10)
+    s = hand_strength(hole, community, 2)
+    by_river = [hand_strength(hole, (*community, r), 2).win for r in range(1, 13)]
+    assert s.exact and s.win == sum(by_river) / 12
+
+
+def test_simulation_is_seeded_and_within_its_error_of_the_exact_answer() -> None:
+    hole, community = (4, 6, 8, 1, 1), (1, 2, 3)
+    exact = hand_strength(hole, community, 1, exact=True)
+    a = hand_strength(hole, community, 1, exact=False, samples=3000, seed=4)
+    b = hand_strength(hole, community, 1, exact=False, samples=3000, seed=4)
+    assert a == b and not a.exact and a.samples == 3000
+    assert 0 < a.stderr < 0.02
+    assert abs(a.win - float(exact.win)) < 4 * a.stderr
+
+
+def test_before_the_flop_the_answer_is_simulated() -> None:
+    s = hand_strength((4, 6, 8, 10, 12), (), 7, seed=1, samples=300)
+    assert not s.exact and 0 <= s.win <= 1
+    assert "simulated" in s.describe()
+    with pytest.raises(RuleError, match="too costly"):
+        hand_strength((4, 6, 8, 10, 12), (), 1, exact=True)
+
+
+def test_more_opponents_never_help() -> None:
+    hole, community = (1, 3, 5, 7, 2), (2, 2, 2, 2, 2)
+    odds = [hand_strength(hole, community, k).win for k in range(1, 8)]
+    assert odds == sorted(odds, reverse=True) and odds[0] < 1
+
+
+@pytest.mark.parametrize(
+    ("hole", "community", "k", "message"),
+    [((1, 1, 1, 1), (), 1, "expected 5 values"), ((1, 1, 1, 1, 1), (1, 1), 1, "flop \\(3\\)"),
+     ((1, 1, 1, 1, 1), (5, 1, 1), 1, "a d4 cannot show 5"),
+     ((1, 1, 1, 1, 1), (1, 1, 1), 0, "opponents must be 1-7"),
+     ((1, 1, 1, 1, 1), (1, 1, 1), 8, "opponents must be 1-7")],
+)
+def test_bad_input_is_refused(hole, community, k, message) -> None:
+    with pytest.raises(Exception, match=message):
+        hand_strength(hole, community, k)
