@@ -1,7 +1,8 @@
 """``companion roll`` and ``companion odds``.
 
-An expression that starts with ``-`` (``-1d4``) works as is: unknown "options" that parse
-as a dice expression are taken as the expression.
+An expression that starts with ``-`` (``companion roll -1d4``) works as is: an argument that
+starts with ``-`` and is not one of the command's options is taken as part of the expression
+(argparse would otherwise reject it as an unknown option). ``--`` also works.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ def add_commands(subparsers: Any) -> None:
     p.add_argument("--seed", type=int, default=None, help="seed for a repeatable roll")
     p.add_argument("--json", action="store_true", help="print the roll as JSON")
     p.set_defaults(func=_roll, expr_parser=p)
+    _accept_leading_minus(p)
 
     q = subparsers.add_parser("odds", help="exact odds of a dice expression")
     q.add_argument("expr", nargs="*", help="dice expression (quote it if it has spaces)")
@@ -30,12 +32,35 @@ def add_commands(subparsers: Any) -> None:
         "--at-least", type=int, default=None, metavar="T", help="also print P(total >= T)"
     )
     q.set_defaults(func=_odds, expr_parser=q)
+    _accept_leading_minus(q)
+
+
+_MARK = "\x00"  # hides a leading '-' from argparse; removed again in _expr
+
+
+def _accept_leading_minus(parser: argparse.ArgumentParser) -> None:
+    """Let ``-1d4`` through as (part of) the expression instead of an unknown option."""
+    original = parser.parse_known_args
+
+    def parse_known_args(args: Any = None, namespace: Any = None) -> Any:
+        if args is not None:
+            known = parser._option_string_actions
+            args = [
+                _MARK + a
+                if a.startswith("-") and a != "--" and a.split("=", 1)[0] not in known
+                and not a.startswith("--")
+                else a
+                for a in args
+            ]
+        return original(args, namespace)
+
+    parser.parse_known_args = parse_known_args  # type: ignore[method-assign]
 
 
 def _expr(args: argparse.Namespace) -> str:
     from companion.cli import UsageError
 
-    text = " ".join(args.expr).strip()
+    text = " ".join(a.removeprefix(_MARK) for a in args.expr).strip()
     if not text:
         raise UsageError(f"{args.expr_parser.prog}: a dice expression is required, e.g. 2d6+3")
     return text

@@ -63,6 +63,7 @@ class Distribution:
     _values: tuple[int, ...]
     _weights: tuple[int, ...]
     _denom: int
+    _hash: int | None
     truncated: Fraction
 
     def __init__(self, probabilities: Mapping[int, Fraction | int] | None = None) -> None:
@@ -79,7 +80,9 @@ class Distribution:
             {v: p.numerator * (denom // p.denominator) for v, p in items.items()}, denom
         )
 
-    def _set(self, weights: Mapping[int, int], denom: int, truncated: Fraction = Fraction(0)) -> None:
+    def _set(
+        self, weights: Mapping[int, int], denom: int, truncated: Fraction = Fraction(0)
+    ) -> None:
         pairs = sorted((v, w) for v, w in weights.items() if w)
         if not pairs:
             raise DiceError("a distribution needs at least one possible outcome")
@@ -205,7 +208,7 @@ class Distribution:
     def __hash__(self) -> int:
         if self._hash is None:
             self._hash = hash((self._values, self._weights, self._denom))
-        return self._hash  # type: ignore[return-value]
+        return self._hash
 
     def __repr__(self) -> str:
         body = ", ".join(f"{v}: {p}" for v, p in list(self)[:8])

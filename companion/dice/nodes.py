@@ -8,7 +8,7 @@ spot.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, Union
+from typing import Literal
 
 CompareOp = Literal[">=", ">", "<=", "<", "="]
 
@@ -76,7 +76,7 @@ class Modifiers:
         return self == _PLAIN
 
     def __str__(self) -> str:
-        parts = []
+        parts: list[str] = []
         if self.reroll:
             parts.extend(("ro" if self.reroll_once else "r") + _cond_text(c) for c in self.reroll)
         if self.explode_max:
@@ -151,7 +151,7 @@ class Labeled:
     pos: int = field(default=0, compare=False)
 
 
-Node = Union[Const, Dice, Neg, BinOp, Group, Labeled]
+Node = Const | Dice | Neg | BinOp | Group | Labeled
 
 
 def face_range(sides: int | Literal["F", "%"]) -> tuple[int, int]:

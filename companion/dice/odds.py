@@ -14,7 +14,17 @@ from functools import lru_cache
 
 from companion.dice import limits
 from companion.dice.distribution import Distribution, _nbytes, check_cost, unpack
-from companion.dice.nodes import BinOp, Const, Dice, Group, Labeled, Modifiers, Neg, Node, face_range
+from companion.dice.nodes import (
+    BinOp,
+    Const,
+    Dice,
+    Group,
+    Labeled,
+    Modifiers,
+    Neg,
+    Node,
+    face_range,
+)
 from companion.dice.parse import parse
 from companion.errors import DiceError, DiceLimitError, OddsTooCostlyError
 
@@ -130,10 +140,18 @@ def explodes_on(low: int, high: int, mods: Modifiers) -> Callable[[int], bool] |
 
 
 def clamp_of(mods: Modifiers) -> Callable[[int], int]:
+    """Per-die ``minN``/``maxN``: the value a face shows after clamping."""
     lo, hi = mods.clamp_min, mods.clamp_max
     if lo is None and hi is None:
         return lambda v: v
-    return lambda v: min(max(v, lo if lo is not None else v), hi if hi is not None else v)
+    if hi is None:
+        low = lo if lo is not None else 0
+        return lambda v: max(v, low)
+    if lo is None:
+        high = hi
+        return lambda v: min(v, high)
+    low, high = lo, hi
+    return lambda v: min(max(v, low), high)
 
 
 def _pool_odds(n: int, low: int, high: int, mods: Modifiers, depth: int) -> Distribution:
@@ -150,7 +168,7 @@ def _pool_odds(n: int, low: int, high: int, mods: Modifiers, depth: int) -> Dist
 
     explode = explodes_on(low, high, mods)
     if explode is not None:
-        boom = [v for v in face.keys() if explode(v)]
+        boom = [v for v in face.keys() if explode(v)]  # noqa: SIM118 (iteration yields pairs)
         if len(boom) == len(face):
             raise DiceLimitError(
                 f"every face of the die explodes ({low}..{high}), so it would never stop"
@@ -181,8 +199,11 @@ def _chain(
     boom_scores = Distribution.from_weights(
         {v: w for v, w in zip(values, weights, strict=True) if v in boom_set}
     ).map(score)
-    chain = face.map(score)
-    chain = Distribution._make(dict(zip(*chain.weights()[:2], strict=True)), chain.weights()[2], p_boom)
+    # Depth 0: a die that would explode again is cut short; that mass is the truncation.
+    start_values, start_weights, start_denom = face.map(score).weights()
+    chain = Distribution._make(
+        dict(zip(start_values, start_weights, strict=True)), start_denom, p_boom
+    )
     for _ in range(depth):
         chain = Distribution.mixture([(1 - p_boom, rest), (p_boom, boom_scores + chain)])
     return chain

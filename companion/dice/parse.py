@@ -47,7 +47,7 @@ def parse(expr: str) -> Node:
         raise DiceSyntaxError("a dice expression must be text", repr(expr), 0)
     if len(expr) > limits.MAX_EXPR_CHARS:
         raise DiceLimitError(
-            f"expression is {len(expr)} characters long; the limit is {limits.MAX_EXPR_CHARS}"
+            f"expression is {len(expr):,} characters long; the limit is {limits.MAX_EXPR_CHARS:,}"
         )
     return _Parser(expr).parse()
 

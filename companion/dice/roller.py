@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from companion.dice import limits
-from companion.dice.nodes import BinOp, Const, Dice, Group, Labeled, Neg, Node, face_range
+from companion.dice.nodes import BinOp, Const, Dice, Group, Neg, Node, face_range
 from companion.dice.odds import clamp_of, explodes_on
 from companion.dice.parse import parse
 from companion.errors import DiceError, DiceLimitError

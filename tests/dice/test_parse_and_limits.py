@@ -1,0 +1,131 @@
+"""The notation's grammar, its errors (with columns) and the ceilings that prevent hangs."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.dice import odds, parse, roll
+from companion.dice.nodes import BinOp, Const, Dice, Group, Keep, Labeled, Neg
+from companion.errors import DiceError, DiceLimitError, DiceSyntaxError
+
+
+def test_tree_shape_and_precedence() -> None:
+    tree = parse("2d6+3*-1d4")
+    assert isinstance(tree, BinOp) and tree.op == "+"
+    assert isinstance(tree.left, Dice) and tree.left.count == Const(2)
+    assert isinstance(tree.right, BinOp) and tree.right.op == "*"
+    assert isinstance(tree.right.right, Neg)
+
+
+def test_defaults_and_spellings() -> None:
+    assert parse("d20") == parse("1d20") == parse("1D20") == parse(" 1 d 20 ")
+    assert parse("4d6k3") == parse("4d6kh3")
+    kh = parse("2d20kh")
+    assert isinstance(kh, Dice) and kh.mods.keep == Keep(True, True, 1)
+    kl = parse("2d20kl")
+    assert isinstance(kl, Dice) and kl.mods.keep == Keep(True, False, 1)
+    assert parse("dF") == parse("1df")
+    assert isinstance(parse("(1d4)d6"), Dice)
+    assert isinstance(parse("2d(1d4*2)"), Dice)
+    labeled = parse("2d6[fire]")
+    assert isinstance(labeled, Labeled) and labeled.label == "fire"
+    assert isinstance(parse("(2)"), Group)
+
+
+def test_modifier_order_does_not_matter() -> None:
+    assert odds("4d6r1kh3min2") == odds("4d6min2kh3r1")
+
+
+@pytest.mark.parametrize(
+    ("expr", "column", "reason"),
+    [
+        ("2d6+(3))", 8, "unexpected ')'"),
+        ("2d", 3, "expected the number of sides after 'd'"),
+        ("2d6+", 5, "expression ends too early"),
+        ("", 1, "empty dice expression"),
+        ("   ", 1, "empty dice expression"),
+        ("2x6", 2, "unexpected 'x'"),
+        ("(2d6", 5, "expected ')'"),
+        ("2d6[fire", 4, "unclosed label '['"),
+        ("2d6[]", 4, "empty label '[]'"),
+        ("4d6d1", 4, "expected 'dh' or 'dl'"),
+        ("4d6kh3kl1", 7, "'keep/drop' given twice"),
+        ("4d6r1ro2", 6, "cannot mix 'r' and 'ro'"),
+        ("2d0", 3, "a die needs at least 1 side"),
+        ("3d6>=", 6, "expected a target number"),
+        ("1d6+£", 5, "unexpected '£'"),
+    ],
+)
+def test_syntax_errors_name_the_column(expr: str, column: int, reason: str) -> None:
+    with pytest.raises(DiceSyntaxError) as info:
+        parse(expr)
+    assert info.value.position == column - 1
+    message = str(info.value)
+    assert message.startswith(reason)
+    assert message.endswith(f" at column {column} in {expr!r}")
+    assert "\n" not in message
+
+
+@pytest.mark.parametrize(
+    ("expr", "needle"),
+    [
+        ("10001d6", "10,000 dice"),
+        ("5000d6+5001d6", "10,000 dice"),
+        ("1d1000001", "1,000,000 sides"),
+        ("1+" * 500 + "1", "1,000"),
+        ("(" * 101 + "1" + ")" * 101, "deeper than 100"),
+        ("-" * 101 + "1", "deeper than 100"),
+        ("1d99999999999", "too large"),
+    ],
+)
+def test_limits_refuse_at_parse_time(expr: str, needle: str) -> None:
+    parse.cache_clear()
+    with pytest.raises(DiceLimitError, match=needle):
+        parse(expr)
+
+
+def test_limits_are_inclusive() -> None:
+    assert roll("10000d1").total == 10000
+    assert 1 <= roll("1d1000000", seed=1).total <= 1_000_000
+    assert parse("(" * 100 + "1" + ")" * 100) is not None
+
+
+@pytest.mark.parametrize(
+    ("expr", "needle"),
+    [
+        ("1d1!", "explodes"),
+        ("1d6!>=1", "explodes"),
+        ("dF!>=-1", "explodes"),
+        ("1d6r<=6", "reroll forever"),
+        ("1d6r1r2r3r4r5r6", "reroll forever"),
+        ("(1d2-1)d1!", "explodes"),
+    ],
+)
+def test_endless_dice_are_refused_by_roll_and_odds(expr: str, needle: str) -> None:
+    with pytest.raises(DiceLimitError, match=needle):
+        odds(expr)
+    with pytest.raises(DiceLimitError, match=needle):
+        for seed in range(20):  # the dynamic case refuses once it meets a 1-sided die
+            roll(expr, seed=seed)
+
+
+def test_division_by_zero() -> None:
+    with pytest.raises(DiceError, match="division by zero"):
+        roll("1d6/0")
+    with pytest.raises(DiceError, match="division by zero"):
+        odds("1d6/(1d2-1)")
+    with pytest.raises(DiceError, match="division by zero"):
+        odds("1d6/0")
+
+
+def test_dynamic_limits() -> None:
+    with pytest.raises(DiceLimitError, match="10,000"):
+        odds("(1d2*10000)d6")
+    with pytest.raises(DiceLimitError):
+        roll("(5000*3)d6")
+    with pytest.raises(DiceError, match="sides"):
+        roll("1d(1-1)")
+    with pytest.raises(DiceError, match="negative"):
+        odds("(1d2-2)d6")
+    with pytest.raises(DiceError, match="-1 dice"):
+        roll("(0-1)d6")
