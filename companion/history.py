@@ -280,11 +280,12 @@ class RollHistory(Observable):
 
 
 def _dice_part(record: RollRecord) -> str:
-    # "4d6kh3 = [6, 5, 3, ~~1~~] = 14" -> "[6, 5, 3, ~~1~~]": the dice without repeating
-    # the expression and total, which have their own columns.
+    # "4d6kh3 = [6, 5, 3, ~~1~~] = 14 (...)" -> "[6, 5, 3, ~~1~~]": the dice without repeating
+    # the expression and total, which have their own columns. Other shapes are kept whole.
     head = f"{record.expr} = "
     tail = f" = {record.total}"
     text = record.text
-    if text.startswith(head) and text.endswith(tail) and len(text) > len(head) + len(tail):
-        return text[len(head) : -len(tail)]
+    cut = text.rfind(tail)
+    if text.startswith(head) and cut > len(head):
+        return text[len(head) : cut]
     return text

@@ -94,3 +94,14 @@ def test_phone_width_fits_and_buttons_are_tappable(
     for selector in (EXPR, ".tc-text-seed input", ".tc-text-target input"):
         box = page.locator(selector).bounding_box()
         assert box is not None and box["x"] + box["width"] <= PHONE_WIDTH, (selector, box)
+
+
+def test_requests_to_other_hosts_are_blocked_and_recorded(voila_app: Any) -> None:
+    page = voila_app("dice_tray")
+    outcome = page.evaluate(
+        """() => fetch('https://example.com/tracker.js').then(() => 'loaded', () => 'blocked')"""
+    )
+    assert outcome == "blocked"
+    assert page.external_requests[-1] == "https://example.com/tracker.js"
+    # Only this test's own probe may be forgiven; anything else still fails at teardown.
+    page.external_requests.pop()

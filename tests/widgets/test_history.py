@@ -98,6 +98,7 @@ def test_csv_export() -> None:
         "seed": "1",
     }
     assert oldest["dice"] == "[6, 5, 3, ~~1~~]"
+    assert newest["dice"] == "odd, text"  # not the engine's shape: kept whole
     assert oldest["labels"] == "fire=9; cold=5"
     assert oldest["seed"] == "42"
     assert len(rows) == 3
@@ -210,3 +211,18 @@ def test_add_roll_takes_what_the_engine_gives() -> None:
     assert record.labels == {"atk": 18}
     assert record.time == "2026-11-22T18:00:00Z"
     assert (record.expr, record.total, record.seed) == ("2d20kh1+3", 18, 123)
+
+
+def test_csv_dice_column_from_a_real_labelled_roll() -> None:
+    from companion import dice
+
+    h = RollHistory()
+    roll = dice.roll("4d6kh3+1d20[atk]", seed=1)
+    h.add_roll(roll, seed=1)
+    row = next(csv.DictReader(io.StringIO(h.to_csv(), newline="")))
+    head, _, rest = str(roll).partition(" = ")
+    assert head == "4d6kh3+1d20[atk]"
+    assert rest.startswith(row["dice"]) and row["dice"].startswith("[")
+    assert not row["dice"].endswith(f"= {roll.total}")
+    assert row["labels"] == "; ".join(f"{k}={v}" for k, v in roll.labels.items())
+    assert row["total"] == str(roll.total)
