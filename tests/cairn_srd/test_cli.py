@@ -1,0 +1,50 @@
+"""The CLI contract: ``companion magic table --json`` and the cairn subcommands."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+
+from companion.cli import main
+from companion.rulesets.cairn_srd.spellcasting import magic_dice_odds
+
+
+def test_magic_table_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["magic", "table", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["dice"] for r in rows] == list(range(1, 14))
+    assert rows[2] == {"dice": 3, "mishap": "4/9", "doom": "1/36", "fatigue_mean": "3/2"}
+    for r in rows:
+        odds = magic_dice_odds(r["dice"])
+        assert Fraction(r["mishap"]) == odds.mishap and Fraction(r["doom"]) == odds.doom
+        assert Fraction(r["fatigue_mean"]) == Fraction(r["dice"], 2)
+
+
+def test_magic_table_text_flags(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["magic", "table"]) == 0
+    out = capsys.readouterr().out
+    assert "90.74%" in out and "96%!" in out
+
+
+def test_cairn_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["cairn", "save", "12", "--floor", "2", "--seed", "1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["chance"] == "1/2"
+    assert main(["magic", "cast", "3", "--seed", "2", "--json"]) == 0
+    first = capsys.readouterr().out
+    assert main(["magic", "cast", "3", "--seed", "2", "--json"]) == 0
+    assert capsys.readouterr().out == first
+    assert main(["cairn", "matrix", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["Fleet"]["Individual"] == "Critical damage"
+    for cmd in (["cairn", "lock", "--seed", "1"], ["cairn", "npc"], ["cairn", "fate"]):
+        assert main(cmd) == 0
+        assert capsys.readouterr().out.strip()
+
+
+def test_errors_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["cairn", "save", "25"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: Ability Scores") and err.count("\n") == 1
+    assert main(["magic", "cast", "0"]) == 2

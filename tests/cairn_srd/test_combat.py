@@ -1,0 +1,112 @@
+"""Combat rules and the encounter tracker."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion.errors import RuleError
+from companion.rulesets.cairn_srd import combat
+from companion.rulesets.cairn_srd.combat import Encounter
+from companion.rulesets.cairn_srd.saves import save_chance
+from tests.cairn_srd.test_character import FixedRng
+
+
+def test_attack_die_rules() -> None:
+    assert combat.attack_die(8) == 8
+    assert combat.attack_die(8, impaired=True) == 4
+    assert combat.attack_die(6, enhanced=True) == 12
+    assert combat.attack_die(10, unarmed=True) == 4
+    assert combat.attack_die(8, impaired=True, enhanced=True) == 8  # Interpretation
+    with pytest.raises(RuleError, match="d4-d12"):
+        combat.attack_die(7)
+
+
+def test_keep_highest_and_gambits_and_mastery() -> None:
+    assert combat.keep_highest([6, 8], FixedRng(5, 2)) == ([5, 2], 5)
+    with pytest.raises(RuleError):
+        combat.keep_highest([], random.Random(1))
+    with pytest.raises(RuleError, match="4\\+"):
+        combat.gambit(3)
+    assert "saves" in combat.gambit(4) and "saves" in combat.gambit(7)
+    assert combat.gambit(8) == "succeeds automatically"
+    assert [combat.mastery_feats(k) for k in (0, 4, 5, 29, 30, 99)] == [0, 0, 1, 5, 6, 6]
+
+
+def test_initiative_odds_seed_example() -> None:
+    # 2 Armor, DEX 12: needs 3-12, each Armor point costs 5 %
+    assert save_chance(12, floor=2) == save_chance(12) - 2 * save_chance(1)
+
+
+def encounter() -> Encounter:
+    e = Encounter()
+    e.add("Ash", "PCs", guard=4, strength=12, dexterity=12, armor=2, weapon=8, pc=True)
+    e.add("Goblin", "Enemies", guard=2, strength=6, control=7, weapon=6, leader=True)
+    e.add("Goblin 2", "Enemies", guard=2, strength=6, control=7, weapon=6)
+    return e
+
+
+def test_encounter_flow_and_morale() -> None:
+    e = encounter()
+    with pytest.raises(RuleError, match="not started"):
+        e.end_turn()
+    res = e.roll_initiative(rng=FixedRng(3))
+    assert res["Ash"].success and e.phase == "Enemies" and e.round == 1
+    with pytest.raises(RuleError, match="before round 1"):
+        e.roll_initiative()
+    # Ash passed initiative: may attack during the enemies' first phase
+    text = e.attack("Ash", "Goblin", rng=FixedRng(8, 19))  # 8: Guard 2, STR 6 -> 0
+    assert "dead" in text and e.find("Goblin").status == "dead"
+    assert "first casualty" in text and "half lost" in text and "leader lost" in text
+    assert e.morale_due == ["Goblin 2"]
+    with pytest.raises(RuleError, match="morale"):
+        e.end_turn()
+    e.morale_save("Goblin 2", rng=FixedRng(15))  # CTRL 7: fails -> flees
+    assert e.find("Goblin 2").status == "fled" and e.phase == "over"
+    with pytest.raises(RuleError, match="over"):
+        e.attack("Ash", "Goblin 2")
+    back = Encounter.from_json(e.to_json())
+    assert back == e
+    back.undo()
+    assert back.morale_due == ["Goblin 2"]
+
+
+def test_turn_order_and_illegal_attacks() -> None:
+    e = encounter()
+    e.roll_initiative(rng=FixedRng(20))  # Ash fails: the enemy acts first
+    with pytest.raises(RuleError, match="Enemies' turn"):
+        e.attack("Ash", "Goblin")
+    with pytest.raises(RuleError, match="same side"):
+        e.attack("Goblin", "Goblin 2")
+    e.attack("Goblin", "Ash", rng=FixedRng(6))  # 6 - 2 armor = 4 to Guard: exactly 0
+    assert e.find("Ash").guard == 0
+    assert e.end_turn() == "PCs"
+    assert e.end_turn() == "Enemies" and e.round == 2
+    with pytest.raises(RuleError, match="no combatant"):
+        e.attack("Ash", "Dragon")
+    with pytest.raises(RuleError, match="already"):
+        e.add("Ash", "PCs", 1, 1)
+    with pytest.raises(RuleError, match="PCs' side"):
+        e.add("Bob", "Enemies", 1, 1, pc=True)
+
+
+def test_detachments_and_lone_foe() -> None:
+    e = Encounter()
+    e.add("Ash", "PCs", guard=3, strength=10, pc=True, weapon=10)
+    e.add("Spears", "Enemies", guard=5, strength=10, control=10, detachment=True)
+    e.roll_initiative(rng=FixedRng(1))
+    text = e.attack("Ash", "Spears", rng=FixedRng(4))  # impaired: d4
+    assert "d4 = 4" in text
+    e.end_turn()
+    e.end_turn()
+    text = e.attack("Spears", "Ash", rng=FixedRng(12, 1))  # enhanced blast d12
+    assert "d12 = 12" in text and "(blast)" in text
+    e2 = Encounter()
+    e2.add("Ash", "PCs", guard=3, strength=10, pc=True)
+    e2.add("Ogre", "Enemies", guard=3, strength=14, control=8)
+    e2.roll_initiative(rng=FixedRng(1))
+    text = e2.attack("Ash", "Ogre", rng=FixedRng(3))
+    assert "lone foe at 0 Guard" in text and e2.morale_due == ["Ogre"]
+    e2.morale_save("Ogre", rng=FixedRng(2))
+    assert e2.find("Ogre").active and e2.morale_due == []
