@@ -53,7 +53,8 @@ def test_complications() -> None:
     lp.pick("R")  # any action works on the first tumbler
     assert lp.progress == 1
     lp = lock(comp="Worn")
-    lp.pick("P"); lp.pick("P")
+    lp.pick("P")
+    lp.pick("P")
     assert lp.stiff and not lp.jammed and lp.jam_ignored
     lp.pick("P")
     assert lp.jammed
@@ -61,7 +62,8 @@ def test_complications() -> None:
     lp.pick("R")
     assert lp.jammed
     lp = lock(comp="Trapped")
-    lp.pick("R"); lp.pick("R")
+    lp.pick("R")
+    lp.pick("R")
     assert lp.traps_sprung == 2
     lp = lock(comp="Alarmed")
     lp.pick("R")
