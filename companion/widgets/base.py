@@ -297,21 +297,22 @@ def bind(
     render: Callable[[], Any],
     *,
     error: ErrorLine | None = None,
-) -> Callable[..., None]:
+) -> Any:
     """Call ``render()`` now and after every change of ``model`` (a core ``Observable``).
 
     The model decides nothing about widgets; it only says "I changed". ``render`` reads the
     model and updates widgets. Whatever arguments the model passes to its callbacks are
-    ignored, so models may pass an event or nothing. Returns the subscribed callback.
+    ignored. With ``error``, a failing render shows there instead of breaking the move that
+    changed the model. Returns what ``model.on_change`` returns (the unsubscribe function).
     """
 
     def on_change(*_args: Any, **_kwargs: Any) -> None:
         render()
 
     callback = safe(error, clear_on_success=False)(on_change) if error else on_change
-    model.on_change(callback)
+    unsubscribe = model.on_change(callback)
     callback()
-    return callback
+    return unsubscribe
 
 
 _STRUCK = re.compile(r"~~(.+?)~~")
