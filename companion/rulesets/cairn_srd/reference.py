@@ -1,0 +1,133 @@
+"""Generated reference pages for the Cairn SRD (part 1): odds and fixed tables from the data."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from companion.rulesets.cairn_srd import duel, mass_combat, saves, spellcasting
+from companion.rulesets.cairn_srd._data import rules_data
+
+
+def _p(p: Fraction) -> str:
+    """Exact chance as the site shows it: percent with 2 decimals and the fraction."""
+    frac = str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
+    return f"{float(p * 100):.2f}% ({frac})"
+
+
+def _magic_page() -> str:
+    lines = [
+        "# Magic dice odds",
+        "",
+        "Exact chances for each number of magic dice the seed's table lists, computed by the "
+        "engine (counting how many dice show each face). The seed's own whole-percent figures "
+        "stand beside them; **⚠** marks a printed figure that is not the exact one rounded.",
+        "",
+        "A mishap is any face on two or more dice; a doom any face on three or more "
+        "(see *Interpretation* in the spellcasting rules). Fatigue: each die has a 1/2 "
+        "chance (4-6), so the mean is half the dice.",
+        "",
+        "| Dice | Mishap (exact) | Mishap (seed) | Doom (exact) | Doom (seed) | Mean Fatigue |",
+        "|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in spellcasting.magic_table():
+        m_flag = " ⚠ differs" if r.mishap_differs else ""
+        d_flag = " ⚠ differs" if r.doom_differs else ""
+        lines.append(
+            f"| {r.dice} | {_p(r.odds.mishap)} | {r.printed_mishap}%{m_flag} | "
+            f"{_p(r.odds.doom)} | {r.printed_doom}%{d_flag} | {r.odds.fatigue_mean} |")
+    lines += ["", "## Which mishap comes up", "",
+              "The highest doubled face picks the mishap row, so high rows are likelier.", "",
+              "| Dice | " + " | ".join(f"Mishap {f}" for f in range(1, 7)) + " |",
+              "|---:|" + "---:|" * 6]
+    for n in range(2, spellcasting.MAX_MAGIC_DICE + 1):
+        odds = spellcasting.magic_dice_odds(n)
+        lines.append(f"| {n} | " + " | ".join(_p(odds.mishap_faces[f]) for f in range(1, 7)) + " |")
+    lines += ["", "## Fatigue from one cast", "", "| Dice | " +
+              " | ".join(f"{k} Fatigue" for k in range(5)) + " |", "|---:|" + "---:|" * 5]
+    for n in range(1, spellcasting.MAX_MAGIC_DICE + 1):
+        odds = spellcasting.magic_dice_odds(n)
+        lines.append(f"| {n} | " + " | ".join(
+            _p(odds.fatigue[k]) if k in odds.fatigue else "—" for k in range(5)) + " |")
+    lines += ["", "Roll three magic dice:", "", "```roller", "3d6", "```"]
+    return "\n".join(lines)
+
+
+def _saves_page() -> str:
+    floors = range(0, 5)
+    lines = [
+        "# Save odds",
+        "",
+        "Chance that a d20 lands above the floor and at or under the ability. Initiative "
+        "uses Armor as the floor: each point costs 5 %.",
+        "",
+        "| Ability | " + " | ".join(f"floor {f}" for f in floors) + " |",
+        "|---:|" + "---:|" * len(floors),
+    ]
+    for ability in range(saves.MAX_SCORE + 1):
+        lines.append(f"| {ability} | " + " | ".join(
+            _p(saves.save_chance(ability, f)) for f in floors) + " |")
+    lines += ["", "```roller", "1d20", "```"]
+    return "\n".join(lines)
+
+
+def _matrix_page() -> str:
+    scales = mass_combat.scales()
+    lines = [
+        "# Mass-combat attack matrix",
+        "",
+        rules_data()["attack_matrix"]["note"],
+        "",
+        "| Attacker ↓ / defender → | " + " | ".join(scales) + " |",
+        "|---|" + "---|" * len(scales),
+    ]
+    for a in scales:
+        lines.append(f"| **{a}** | " + " | ".join(
+            "—" if a == d else mass_combat.attack_effect(a, d) for d in scales) + " |")
+    lines += ["", f"Vessels with a crew of {mass_combat.SHIP_CREW}+ are ships; ships carry "
+              f"{mass_combat.HOLD_SLOTS} hold and {mass_combat.DECK_SLOTS} deck slots."]
+    return "\n".join(lines)
+
+
+def _duel_page() -> str:
+    lines = ["# Duel exchanges", "", "Dice each side rolls against the other.", "",
+             "| Row picks ↓ / column picks → | " + " | ".join(duel.TACTICS) + " |",
+             "|---|" + "---|" * 3]
+    for mine in duel.TACTICS:
+        cells = []
+        for theirs in duel.TACTICS:
+            a, b = duel.exchange_dice(mine, theirs)
+            cells.append(f"d{a} / d{b}")
+        lines.append(f"| **{mine}** | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def _data_page() -> str:
+    data = rules_data()
+    lines = ["# Fixed tables", "", "Non-random tables of the seed, from `data/rules.toml`.", ""]
+    lines += ["## Dooms", "", "| Count | Effect |", "|---|---|"]
+    lines += [f"| {i} | {e} |" for i, e in enumerate(data["dooms"]["effects"], 1)]
+    for key, title in (("time_scales", "Time"), ("ranges", "Range and distance"),
+                       ("player_roles", "Player roles"),
+                       ("environmental_damage", "Environmental damage")):
+        section = data[key]
+        lines += ["", f"## {title}", ""]
+        if "note" in section:
+            lines += [section["note"], ""]
+        lines += ["| Name | Meaning |", "|---|---|"]
+        lines += [f"| {k} | {v} |" for k, v in section.items() if k not in ("section", "note")]
+    for key, field, title in (("gambits", "options", "Gambits"),
+                              ("maneuvers", "examples", "Maneuvers")):
+        lines += ["", f"## {title}", "", data[key]["note"], ""]
+        lines += [f"- {x}" for x in data[key][field]]
+    return "\n".join(lines)
+
+
+def reference_pages() -> dict[str, str]:
+    """Pages under ``rules/cairn_srd/`` generated from the rules and their data."""
+    return {
+        "magic-dice.md": _magic_page(),
+        "save-odds.md": _saves_page(),
+        "attack-matrix.md": _matrix_page(),
+        "duel-exchanges.md": _duel_page(),
+        "fixed-tables.md": _data_page(),
+    }
