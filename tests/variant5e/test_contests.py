@@ -86,7 +86,7 @@ def test_edges_combine_and_expressions() -> None:
     assert d20_expression(3, Edge.ADVANTAGE) == "2d20kh1+3"
     assert d20_expression(-2, Edge.DISADVANTAGE) == "2d20kl1-2"
     assert d20_expression(0) == "1d20"
-    with pytest.raises(RuleError, match="outside -30..30"):
+    with pytest.raises(RuleError, match=r"outside -30\.\.30"):
         d20_expression(99)
 
 

@@ -225,9 +225,6 @@ def test_dash_doubles_current_speed() -> None:
 def test_distance_equals_the_cheapest_walk(dx: int, dy: int) -> None:
     # Walking all the diagonals first then straight is a shortest path; count it square
     # by square with the counter's own alternation.
-    diagonals_done, feet = 0, 0
-    for _ in range(min(abs(dx), abs(dy))):
-        feet += diagonal_step_cost(diagonals_done)
-        diagonals_done += 1
+    feet = sum(diagonal_step_cost(done) for done in range(min(abs(dx), abs(dy))))
     feet += 5 * (max(abs(dx), abs(dy)) - min(abs(dx), abs(dy)))
     assert distance(dx, dy) == feet

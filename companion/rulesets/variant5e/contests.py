@@ -13,7 +13,8 @@ creature being overrun...). This is the 5e rule for contests; the seed does not 
 Interpretation: when the seed lets a creature choose between two skills (Strength
 (Athletics) or Dexterity (Acrobatics)), it picks the one with the higher modifier.
 
-The odds come from the dice engine's exact distributions, never from typed-in numbers.
+Each side is a framework :class:`~companion.checks.Check`; the odds come from the dice
+engine's exact distributions, never from typed-in numbers.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from enum import Enum, IntEnum
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from companion.checks import Check
 from companion.errors import RuleError
 
 if TYPE_CHECKING:
@@ -117,6 +119,13 @@ class Side:
     def expression(self) -> str:
         return d20_expression(self.modifier, self.edge)
 
+    def as_check(self) -> Check:
+        """This side's roll as a framework :class:`~companion.checks.Check` (no target)."""
+        d20_expression(self.modifier, self.edge)  # validates the modifier
+        dice = {Edge.NORMAL: "1d20", Edge.ADVANTAGE: "2d20kh1",
+                Edge.DISADVANTAGE: "2d20kl1"}[self.edge]
+        return Check(dice, modifier=self.modifier, label=f"{self.who}: {self.check}")
+
     def __str__(self) -> str:
         edge = "" if self.edge is Edge.NORMAL else f" with {self.edge.value}"
         return f"{self.who}: {self.check} {self.modifier:+d}{edge}"
@@ -171,21 +180,16 @@ class Contest:
         """Exact odds, from the difference of the two totals' distributions."""
         if self.automatic:
             return ContestOdds(Fraction(1), Fraction(0), Fraction(0))
-        difference = (d20_odds(self.initiator.modifier, self.initiator.edge)
-                      - d20_odds(self.resister.modifier, self.resister.edge))
-        initiator = difference.probability(lambda v: v > 0)
-        tie = difference.p(0)
-        return ContestOdds(initiator, tie, 1 - initiator)
+        odds = self.initiator.as_check().contest(self.resister.as_check())
+        return ContestOdds(odds.win, odds.tie, odds.tie + odds.lose)
 
     def roll(self, *, seed: int | None = None, rng: random.Random | None = None) -> ContestResult:
         """Roll both sides (initiator first) with the dice engine."""
-        from companion.dice import roll
-
         if self.automatic:
             return ContestResult(self, None, None, True)
-        rng = rng if rng is not None else random.Random(seed)
-        mine = roll(self.initiator.expression, rng=rng).total
-        theirs = roll(self.resister.expression, rng=rng).total
+        rolled = self.initiator.as_check().roll_contest(self.resister.as_check(), seed=seed,
+                                                        rng=rng)
+        mine, theirs = rolled.first.total, rolled.second.total
         return ContestResult(self, mine, theirs, mine > theirs)
 
     def with_edges(self, initiator: Edge = Edge.NORMAL, resister: Edge = Edge.NORMAL) -> Contest:

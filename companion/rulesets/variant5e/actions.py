@@ -1,0 +1,166 @@
+"""The other actions and free activities of a turn, as the document restates them.
+
+- **Disengage.** Your movement provokes no opportunity attacks for the rest of the turn.
+- **Dodge.** Until your next turn starts, attackers you can see roll with disadvantage
+  against you and your Dexterity saves have advantage; being incapacitated or dropping
+  to speed 0 ends it.
+- **Help.** The creature you aid has advantage on its next ability check for the task, if
+  made before your next turn starts; or, against a foe within 5 feet of you, the first
+  attack roll an ally makes against it before your next turn has advantage.
+- **Hide.** A Dexterity (Stealth) check; success brings the benefits of being unseen.
+- **Search.** A Wisdom (Perception) or Intelligence (Investigation) check, as the DM says.
+- **Ready.** Name a perceivable trigger and the action (or a move up to your speed) to
+  take with your reaction when it happens, or let it pass. A readied spell (casting time
+  1 action) is cast now and held with concentration until released; losing
+  concentration loses the spell, and holding it ends any other concentration.
+- **Improvising an action.** Anything else you describe; the DM rules whether it can be
+  done and what roll, if any, decides it.
+- **End concentration.** At any time, no action needed.
+- **Other activities.** Talking briefly and gesturing cost nothing; one interaction with
+  an object or feature (open a door, draw a weapon) is free during your move or action;
+  a second needs your action, and the DM may ask for an action when the object is
+  stubborn (a stuck door, a drawbridge crank).
+
+:class:`Turn` keeps one creature's action economy through a round.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.errors import RuleError
+from companion.state import Tracker, move, state_field
+
+__all__ = ["ACTIONS", "OBJECT_INTERACTIONS", "Turn"]
+
+#: The actions a turn may use, with what each does in a few words.
+ACTIONS: dict[str, str] = {
+    "attack": "one melee or ranged attack (more with Extra Attack)",
+    "dash": "extra movement equal to your speed this turn",
+    "disengage": "your movement provokes no opportunity attacks this turn",
+    "dodge": "attacks against you have disadvantage, Dex saves advantage",
+    "help": "an ally gains advantage on a check or its first attack",
+    "hide": "Dexterity (Stealth) check to hide",
+    "identify a spell": "Intelligence (Arcana) vs DC 15 + spell level",
+    "improvise": "anything else; the DM decides the roll",
+    "ready": "prepare a reaction to a trigger",
+    "search": "Wisdom (Perception) or Intelligence (Investigation) check",
+    "use an object": "an object that needs your action, or a second object",
+}
+
+#: Examples of things done alongside movement and action (the seed's list).
+OBJECT_INTERACTIONS: tuple[str, ...] = (
+    "draw or sheathe a sword", "open or close a door", "withdraw a potion from your backpack",
+    "pick up a dropped axe", "take a bauble from a table", "remove a ring from your finger",
+    "stuff some food into your mouth", "plant a banner in the ground",
+    "fish a few coins from your belt pouch", "drink all the ale in a flagon",
+    "throw a lever or a switch", "pull a torch from a sconce",
+    "take a book from a shelf you can reach", "extinguish a small flame", "don a mask",
+    "pull the hood of your cloak up and over your head", "put your ear to a door",
+    "kick a small stone", "turn a key in a lock", "tap the floor with a 10-foot pole",
+    "hand an item to another character",
+)
+
+
+@dataclass
+class Turn(Tracker):
+    """One creature's action, reaction, free object interaction and lasting effects."""
+
+    action: str = ""
+    reaction_used: bool = False
+    object_interactions: int = state_field(0, min=0, max=2)
+    dodging: bool = False
+    disengaged: bool = False
+    readied: str = ""
+    concentrating: str = ""
+
+    @move
+    def take_action(self, name: str) -> None:
+        """Take one of :data:`ACTIONS` (a readied action is set with :meth:`ready`)."""
+        key = name.strip().lower()
+        if key not in ACTIONS or key == "ready":
+            known = ", ".join(k for k in ACTIONS if k != "ready")
+            raise RuleError(f"actions: unknown action {name!r} (known: {known}; use ready())")
+        self._use_action(key)
+        if key == "dodge":
+            self.dodging = True
+        if key == "disengage":
+            self.disengaged = True
+        self.describe(f"action: {key}")
+
+    @move
+    def interact_with_object(self, what: str = "an object") -> None:
+        """Handle an object: the first is free, the second takes the action."""
+        if self.object_interactions >= 1:
+            self._use_action("use an object")
+            self.object_interactions = 2
+            self.describe(f"{what}: second object, uses the action")
+            return
+        self.object_interactions = 1
+        self.describe(f"{what}: free object interaction")
+
+    @move
+    def ready(self, trigger: str, spell: str = "") -> None:
+        """Ready a response to ``trigger``; a readied ``spell`` is held with concentration."""
+        if not trigger.strip():
+            raise RuleError("Ready: name the perceivable circumstance that triggers it")
+        self._use_action("ready")
+        self.readied = trigger.strip()
+        if spell.strip():
+            dropped = self.concentrating
+            self.concentrating = spell.strip()
+            self.describe(f"ready {spell} on: {trigger}" +
+                          (f" (ends concentration on {dropped})" if dropped else ""))
+        else:
+            self.describe(f"ready on: {trigger}")
+
+    @move
+    def release_readied(self) -> None:
+        """The trigger happens: act with the reaction."""
+        if not self.readied:
+            raise RuleError("Ready: nothing is readied")
+        if self.reaction_used:
+            raise RuleError("Ready: the reaction is already spent this round")
+        self.reaction_used = True
+        self.readied = ""
+        self.describe("readied action released (reaction)")
+
+    @move
+    def use_reaction(self, what: str = "reaction") -> None:
+        """Spend the reaction (an opportunity attack, a spell...)."""
+        if self.reaction_used:
+            raise RuleError("reactions: only one reaction per round")
+        self.reaction_used = True
+        self.describe(f"{what} (reaction)")
+
+    @move
+    def end_concentration(self) -> None:
+        """Drop concentration, no action needed (a held readied spell is lost)."""
+        if not self.concentrating:
+            raise RuleError("End Concentration: not concentrating on anything")
+        self.describe(f"ends concentration on {self.concentrating}")
+        self.concentrating = ""
+
+    @move
+    def lose_dodge(self) -> None:
+        """Incapacitated or speed 0: the Dodge benefit ends."""
+        if not self.dodging:
+            raise RuleError("Dodge: not dodging")
+        self.dodging = False
+        self.describe("loses the Dodge benefit")
+
+    @move
+    def start_turn(self) -> None:
+        """A new turn: action, reaction and free interaction back; Dodge and readied end."""
+        self.action = ""
+        self.reaction_used = False
+        self.object_interactions = 0
+        self.dodging = False
+        self.disengaged = False
+        self.readied = ""
+        self.describe("turn starts")
+
+    def _use_action(self, name: str) -> None:
+        if self.action:
+            raise RuleError(f"actions: the action is already used this turn ({self.action})")
+        self.action = name

@@ -1,0 +1,162 @@
+"""Healing variants: healer's kit dependency, healing surges, slow natural healing.
+
+Three switches that speed up or slow down recovery between fights:
+
+- **Healer's Kit Dependency.** After a short rest, no Hit Dice can be spent until someone
+  uses one charge of a healer's kit to dress the character's wounds.
+- **Healing Surges.** For parties short of healing magic. As an action (a bonus action
+  for a more heroic game) a character can surge and spend up to half their Hit Dice,
+  one at a time, rolling each and adding the Constitution modifier to the hit points
+  regained, and deciding after each roll whether to spend another. A surge cannot be used
+  again before a short or long rest. With this rule a long rest restores every spent Hit
+  Die, and a short rest restores a quarter of the level (at least one).
+- **Slow Natural Healing.** A long rest restores no hit points; instead the character may
+  spend Hit Dice at its end, as after a short rest. For grittier games.
+
+Without the switches the standard 5e rests apply: Hit Dice are spent after a short rest,
+and a long rest restores all hit points and half the total Hit Dice (at least one).
+
+Interpretation: "up to half his or her Hit Dice" is half the character's total Hit Dice
+(their level), rounded down, at least one, and never more than they have left.
+
+Interpretation: Hit Dice may be spent at the end of a rest until the next move that is
+not spending them (damage, another rest, a surge); each die heals at least 0.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from companion.errors import RuleError, StateError
+from companion.state import Tracker, move, state_field
+
+__all__ = ["HitDice"]
+
+
+@dataclass
+class HitDice(Tracker):
+    """A character's hit points and Hit Dice under the chosen healing variants."""
+
+    level: int = state_field(1, min=1, max=20)
+    die: int = state_field(8, choices=(6, 8, 10, 12))
+    con_modifier: int = state_field(0, min=-5, max=10)
+    max_hp: int = state_field(8, min=1, max=999)
+    hp: int = state_field(8, min=0, max=999)
+    hit_dice: int = state_field(1, min=0, max=20, doc="Hit Dice left to spend")
+    healers_kit_dependency: bool = False
+    healing_surges: bool = False
+    slow_natural_healing: bool = False
+    needs_healers_kit: bool = False
+    can_spend: bool = False
+    surge_used: bool = False
+    surge_dice_left: int = state_field(0, min=0, max=20)
+
+    def check_state(self) -> None:
+        if self.hp > self.max_hp:
+            raise StateError(f"field 'hp' ({self.hp}) exceeds 'max_hp' ({self.max_hp})")
+        if self.hit_dice > self.level:
+            raise StateError(f"field 'hit_dice' ({self.hit_dice}) exceeds 'level'")
+
+    @property
+    def surge_limit(self) -> int:
+        """Most Hit Dice one healing surge may spend (see the Interpretation)."""
+        return min(max(1, self.level // 2), self.hit_dice)
+
+    @move
+    def take_damage(self, amount: int) -> None:
+        """Lose hit points (not below 0)."""
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
+            raise RuleError(f"Healing: damage must be 0 or more, got {amount!r}")
+        self._close_windows()
+        self.hp = max(0, self.hp - amount)
+        self.describe(f"took {amount} damage: {self.hp}/{self.max_hp} hp")
+
+    @move
+    def short_rest(self) -> None:
+        """Finish a short rest: Hit Dice may be spent (after a healer's kit, if required)."""
+        self._close_windows()
+        regained = 0
+        if self.healing_surges:
+            regained = min(max(1, self.level // 4), self.level - self.hit_dice)
+            self.hit_dice += regained
+            self.surge_used = False
+        self.can_spend = True
+        self.needs_healers_kit = self.healers_kit_dependency
+        extra = f", regained {regained} Hit Dice" if self.healing_surges else ""
+        kit = "; needs a healer's kit before spending Hit Dice" if self.needs_healers_kit else ""
+        self.describe(f"short rest{extra}{kit}")
+
+    @move
+    def treat_with_healers_kit(self) -> None:
+        """Spend one use of a healer's kit dressing the wounds after a short rest."""
+        if not self.needs_healers_kit:
+            raise RuleError("Healer's Kit Dependency: no short rest is waiting for treatment")
+        self.needs_healers_kit = False
+        self.describe("wounds treated with a healer's kit")
+
+    @move
+    def long_rest(self) -> None:
+        """Finish a long rest under the chosen variants."""
+        self._close_windows()
+        self.surge_used = False
+        if self.healing_surges:
+            regained = self.level - self.hit_dice
+        else:
+            regained = min(max(1, self.level // 2), self.level - self.hit_dice)
+        self.hit_dice += regained
+        if self.slow_natural_healing:
+            self.can_spend = True
+            self.describe(f"long rest: no hit points back (slow natural healing), "
+                          f"+{regained} Hit Dice; spend Hit Dice now")
+        else:
+            self.hp = self.max_hp
+            self.describe(f"long rest: full hit points, +{regained} Hit Dice")
+
+    @move
+    def healing_surge(self) -> None:
+        """Start a healing surge (an action): spend Hit Dice one at a time next."""
+        if not self.healing_surges:
+            raise RuleError("Healing Surges: this optional rule is not in use")
+        if self.surge_used:
+            raise RuleError("Healing Surges: already used since the last short or long rest")
+        if self.hit_dice == 0:
+            raise RuleError("Healing Surges: no Hit Dice left to spend")
+        self._close_windows()
+        self.surge_used = True
+        self.surge_dice_left = self.surge_limit
+        self.describe(f"healing surge: up to {self.surge_dice_left} Hit Dice")
+
+    @move
+    def spend_hit_die(self, roll: int) -> None:
+        """Spend one Hit Die whose face shows ``roll``: heal roll + Constitution modifier."""
+        if self.hit_dice == 0:
+            raise RuleError("Hit Dice: none left to spend")
+        if not (self.can_spend or self.surge_dice_left):
+            raise RuleError("Hit Dice: they are spent at the end of a rest or in a healing "
+                            "surge")
+        if self.needs_healers_kit and not self.surge_dice_left:
+            raise RuleError("Healer's Kit Dependency: treat the wounds with a healer's kit "
+                            "before spending Hit Dice")
+        if isinstance(roll, bool) or not isinstance(roll, int) or not 1 <= roll <= self.die:
+            raise RuleError(f"Hit Dice: a d{self.die} shows 1 to {self.die}, got {roll!r}")
+        healed = min(max(0, roll + self.con_modifier), self.max_hp - self.hp)
+        self.hp += healed
+        self.hit_dice -= 1
+        if self.surge_dice_left:
+            self.surge_dice_left -= 1
+        self.describe(f"Hit Die d{self.die} {roll}{self.con_modifier:+d}: +{healed} hp "
+                      f"({self.hp}/{self.max_hp}), {self.hit_dice} Hit Dice left")
+
+    def roll_hit_die(self, *, seed: int | None = None, rng: random.Random | None = None) -> int:
+        """Roll a Hit Die with the dice engine and spend it; returns the face."""
+        from companion.dice import roll
+
+        face = roll(f"1d{self.die}", seed=seed, rng=rng).total
+        self.spend_hit_die(face)
+        return face
+
+    def _close_windows(self) -> None:
+        self.can_spend = False
+        self.needs_healers_kit = False
+        self.surge_dice_left = 0
