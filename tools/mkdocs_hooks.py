@@ -12,6 +12,7 @@ from typing import Any
 import roller_fence
 from doctest_blocks import DoctestBlocksExtension
 from mkdocs.plugins import event_priority
+from mkdocs.structure.files import Files, InclusionLevel
 
 
 # Early, so mkdocstrings (which renders docstrings with the same extensions) sees both.
@@ -24,3 +25,13 @@ def on_config(config: Any, **kwargs: Any) -> Any:
     if not any(f.get("name") == "roller" for f in fences):
         fences.append(roller_fence.FENCE)
     return config
+
+
+# Late, after mkdocs-gen-files wrote it: the generated nav file is read by
+# mkdocs-literate-nav but is no page of its own.
+@event_priority(-100)
+def on_files(files: Files, **kwargs: Any) -> Files:
+    summary = files.get_file_from_path("SUMMARY.md")
+    if summary is not None:
+        summary.inclusion = InclusionLevel.EXCLUDED
+    return files

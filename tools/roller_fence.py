@@ -96,6 +96,13 @@ def render_expression(expr: str, target: int | None = None) -> str:
                 f"(exactly {_fraction_text(reach)})"
             )
         parts.append(f'<span class="roller-summary">{summary}</span></p>')
+        truncated = getattr(dist, "truncated", 0)
+        if truncated:
+            parts.append(
+                '<p class="roller-note">Explosions are followed only so deep (see '
+                "<code>companion.dice.limits</code>); the chance of going deeper, "
+                f"{_fraction_text(truncated)}, is counted where the odds stop.</p>"
+            )
         parts.append(f'<div class="roller-chart">{dist.to_svg(target=target, title=expr)}</div>')
         rows = "".join(
             f"<tr><td>{value}</td><td>{_fraction_text(p)}</td><td>{_percent(p)}</td>"

@@ -19,7 +19,7 @@ def _companion_roll(expr):
         r = dice.roll(expr)
     except CompanionError as exc:
         return json.dumps({"error": str(exc)})
-    return json.dumps({"text": str(r), "total": r.total})
+    return json.dumps({"text": str(r), "html": r._repr_html_(), "total": r.total})
 `;
 
 let engine = null;
@@ -48,8 +48,14 @@ async function roll(cell, button, output) {
     const rollFn = await loadEngine();
     const result = JSON.parse(rollFn(cell.dataset.expr));
     output.classList.toggle("roller-failed", "error" in result);
-    output.textContent = result.error ?? result.text;
-    if (!("error" in result)) output.dataset.total = String(result.total);
+    if ("error" in result) {
+      output.textContent = result.error;
+    } else {
+      // The engine's own HTML (it escapes the expression and labels); text as fallback.
+      output.innerHTML = result.html;
+      output.dataset.text = result.text;
+      output.dataset.total = String(result.total);
+    }
     output.dataset.n = String(Number(output.dataset.n) + 1);
   } catch (err) {
     output.classList.add("roller-failed");

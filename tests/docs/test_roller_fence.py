@@ -85,3 +85,13 @@ def test_validator(inputs: dict[str, str], ok: bool, target: int | None) -> None
     options: dict[str, object] = {}
     assert roller_fence.validate("roller", inputs, options, {}, None) is ok
     assert options.get("target") == target
+
+
+def test_cut_short_explosions_are_flagged() -> None:
+    from companion import dice
+
+    truncated = dice.odds("1d6!").truncated
+    assert truncated > 0
+    html = roller_fence.render_expression("1d6!")
+    assert f"{truncated.numerator}/{truncated.denominator}" in html
+    assert "roller-note" not in roller_fence.render_expression("1d6")

@@ -23,8 +23,10 @@ def test_roll_button_rolls_in_pyodide(site_page: Any, site_url: str) -> None:
     site_page.wait_for_selector(
         '.roller[data-expr="3d6"] .roller-result[data-n="1"]', timeout=PYODIDE_TIMEOUT_MS
     )
-    text = output.inner_text()
+    text = output.get_attribute("data-text") or output.inner_text()
     assert "roller-failed" not in (output.get_attribute("class") or ""), text
+    assert text.startswith("3d6 = [")
+    assert output.locator(".die").count() == 3  # the engine's HTML, one box per die
     match = re.search(r"= (-?\d+)$", text.strip())
     assert match, text
     assert 3 <= int(match.group(1)) <= 18
