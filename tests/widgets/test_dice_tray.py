@@ -252,3 +252,23 @@ def test_every_button_is_a_40px_text_button() -> None:
     for b in buttons:
         assert b.layout.min_height == "40px"
         assert b.icon == "" and b.description.strip()
+
+
+def test_download_links_carry_the_exports() -> None:
+    import base64
+    import html as html_lib
+
+    tray = make_tray()
+    tray.expr.value = "2d8"
+    tray.roll_button.click()
+    tray.roll_button.click()
+    links = dict(
+        re.findall(
+            r'download="([^"]+)" href="data:[^;]+;charset=utf-8;base64,([^"]+)"',
+            tray.history_view.downloads.value,
+        )
+    )
+    assert set(links) == {"rolls.csv", "rolls.json"}
+    decoded = {k: base64.b64decode(html_lib.unescape(v)).decode() for k, v in links.items()}
+    assert decoded["rolls.csv"] == tray.history.to_csv()
+    assert RollHistory.from_json(decoded["rolls.json"]).records == tray.history.records
