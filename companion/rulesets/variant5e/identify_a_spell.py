@@ -21,7 +21,8 @@ __all__ = ["identify_a_spell", "identify_dc", "identify_timing"]
 def identify_dc(spell_level: int) -> int:
     """DC 15 + the spell's level (cantrips are level 0)."""
     if isinstance(spell_level, bool) or not isinstance(spell_level, int):
-        raise RuleError(f"Identify a Spell: spell level must be a whole number, got {spell_level!r}")
+        raise RuleError(f"Identify a Spell: spell level must be a whole number, "
+                        f"got {spell_level!r}")
     if not 0 <= spell_level <= 9:
         raise RuleError(f"Identify a Spell: spell level must be 0 to 9, got {spell_level}")
     return 15 + spell_level
