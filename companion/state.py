@@ -59,6 +59,7 @@ import functools
 import inspect
 import json
 import math
+import random
 import types
 import typing
 from collections.abc import Callable
@@ -186,7 +187,9 @@ def move(fn: Callable[P, R]) -> Callable[P, R]:
             self.__dict__["_move_depth"] = 0
         bound = signature.bind(*args, **kwargs)
         bound.apply_defaults()
-        call_args = {k: _jsonable(v) for k, v in list(bound.arguments.items())[1:]}
+        # An RNG object is not part of the move's meaning (a seed is); leave it out.
+        call_args = {k: _jsonable(v) for k, v in list(bound.arguments.items())[1:]
+                     if k != "rng" and not isinstance(v, random.Random)}
         summary = self.__dict__.get("_summary") or _default_summary(fn.__name__, call_args)
         self._event_log().append(Event(fn.__name__, call_args, summary, before))
         self._changed()

@@ -1,0 +1,176 @@
+"""Checks of the plot-points rules: ability dice, proficiency, advantage dice, difficulty.
+
+The five steps of a check, as code:
+
+1. Ability dice: a *weak* ability rolls ``2d20kl1``, an *average* one ``1d20``, a *strong*
+   one ``2d20kh1`` (:data:`ABILITY_DICE`).
+2. Add the proficiency bonus, if the character has the skill or tool.
+3. Net advantage (advantages minus disadvantages) picks one extra die, added for advantage
+   and subtracted for disadvantage (:func:`advantage_die`).
+4. Compare: a static check succeeds when the result is at least the difficulty; a contest
+   is won by the higher result.
+5. The margin: result minus difficulty, or minus the opponent's result (negative when
+   failing or losing).
+
+>>> PlotCheck("strong", proficiency=2, advantage=1, difficulty=15).expression
+'2d20kh1 + 2 + 1d4'
+>>> PlotCheck("average", difficulty=11).chance()
+Fraction(1, 2)
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Literal, cast
+
+from companion.checks import Check, CheckResult, ContestOdds
+from companion.errors import RuleError
+
+Ability = Literal["weak", "average", "strong"]
+
+#: The d20s each ability strength rolls (step 1 of a check).
+ABILITY_DICE: dict[str, str] = {"weak": "2d20kl1", "average": "1d20", "strong": "2d20kh1"}
+
+#: The advantage/disadvantage die by net count; five or more use a d12 (step 3).
+ADVANTAGE_DICE: dict[int, int] = {1: 4, 2: 6, 3: 8, 4: 10, 5: 12}
+
+#: A net advantage this large is surely a typo; refused rather than silently capped.
+MAX_ADVANTAGE = 99
+
+
+def net_advantage(advantages: int, disadvantages: int) -> int:
+    """Each advantage cancels one disadvantage; positive = advantage, negative = disadvantage."""
+    if advantages < 0 or disadvantages < 0:
+        raise RuleError("Advantage & Disadvantage: counts cannot be negative")
+    return advantages - disadvantages
+
+
+def advantage_die(net: int) -> str:
+    """The signed extra die for a net advantage: ``"+1d4"``, ``"-1d12"``, or ``""`` for none.
+
+    >>> [advantage_die(n) for n in (0, 1, 2, -3, 4, 7)]
+    ['', '+1d4', '+1d6', '-1d8', '+1d10', '+1d12']
+    """
+    if abs(net) > MAX_ADVANTAGE:
+        raise RuleError(f"Advantage & Disadvantage: net {net} is beyond ±{MAX_ADVANTAGE}")
+    if net == 0:
+        return ""
+    sides = ADVANTAGE_DICE[min(abs(net), 5)]
+    return f"{'+' if net > 0 else '-'}1d{sides}"
+
+
+def _ability(value: str) -> Ability:
+    if value not in ABILITY_DICE:
+        raise RuleError(f"How To Make Checks: ability must be weak, average or strong, "
+                        f"got {value!r}")
+    return cast(Ability, value)
+
+
+@dataclass(frozen=True)
+class PlotCheck:
+    """A check: ability strength, proficiency bonus, net advantage, difficulty.
+
+    ``advantage`` is the net count (negative for disadvantage); ``difficulty`` is ``None``
+    for a contest.
+    """
+
+    ability: Ability = "average"
+    proficiency: int = 0
+    advantage: int = 0
+    difficulty: int | None = None
+
+    def __post_init__(self) -> None:
+        _ability(self.ability)
+        advantage_die(self.advantage)
+        if abs(self.proficiency) > 1000:
+            raise RuleError(f"How To Make Checks: proficiency {self.proficiency} is absurd")
+
+    def check(self) -> Check:
+        """The generic :class:`~companion.checks.Check` this check rolls."""
+        extra = advantage_die(self.advantage)
+        return Check(ABILITY_DICE[self.ability], self.proficiency,
+                     (extra,) if extra else (), self.difficulty, "at_least")
+
+    @property
+    def expression(self) -> str:
+        return self.check().expression
+
+    def chance(self) -> Fraction:
+        """Exact chance that a static check succeeds (result ≥ difficulty)."""
+        if self.difficulty is None:
+            raise RuleError("How To Make Checks: a static check needs a difficulty")
+        return self.check().chance()
+
+    def natural_chances(self) -> tuple[Fraction, Fraction]:
+        """Exact chances that the kept d20 shows 1 and 20 (see :class:`PlotCheckResult`)."""
+        dist = self.check().natural_distribution()
+        return dist.p(1), dist.p(20)
+
+    def contest(self, other: PlotCheck) -> ContestOdds:
+        """Exact chances that this side's result beats, ties or loses to ``other``'s.
+
+        Interpretation: the seed says the higher result wins and leaves ties open; a tie
+        is reported as such (the GM decides, e.g. the status quo holds).
+        """
+        return self.check().contest(other.check())
+
+    def roll(self, *, seed: int | None = None, rng: random.Random | None = None
+             ) -> PlotCheckResult:
+        """Roll the check once (seedable)."""
+        return PlotCheckResult(self, self.check().roll(seed=seed, rng=rng))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ability": self.ability, "proficiency": self.proficiency,
+                "advantage": self.advantage, "difficulty": self.difficulty,
+                "expr": self.expression}
+
+
+@dataclass(frozen=True)
+class PlotCheckResult:
+    """A rolled check with its special dice results.
+
+    Interpretation: "the d20 lands on a 1 / 20" means the d20 that counts — for a weak or
+    strong ability, the kept one of the two. A weak roll of 1 and 20 keeps the 1: a natural
+    1; a strong roll of 1 and 20 keeps the 20: a natural 20.
+    """
+
+    check: PlotCheck
+    result: CheckResult
+
+    @property
+    def total(self) -> int:
+        return self.result.total
+
+    @property
+    def natural(self) -> int:
+        natural = self.result.natural
+        assert natural is not None  # the ability dice always keep exactly one d20
+        return natural
+
+    @property
+    def natural_one(self) -> bool:
+        return self.natural == 1
+
+    @property
+    def natural_twenty(self) -> bool:
+        return self.natural == 20
+
+    @property
+    def success(self) -> bool | None:
+        return self.result.success
+
+    @property
+    def margin(self) -> int | None:
+        return self.result.margin
+
+    def __str__(self) -> str:
+        special = " — natural 1" if self.natural_one else (
+            " — natural 20" if self.natural_twenty else "")
+        return str(self.result) + special
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.result.to_dict(), "check": self.check.to_dict(),
+                "natural_one": self.natural_one, "natural_twenty": self.natural_twenty,
+                "text": str(self)}

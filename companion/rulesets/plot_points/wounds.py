@@ -1,0 +1,111 @@
+"""Strain and wounds: conversion, the wound tiers and the strain they add to checks.
+
+Strain is minor stress or hurt; a long rest clears all of it, and every 4 strain turns
+into 1 wound. Wounds are serious and stay until they heal: each long rest, one recovery
+check per wound (difficulty 10 Fortitude unless the GM says otherwise) heals that wound
+on a success. A character withstands 15 wounds; the 16th brings a near-death experience.
+
+Interpretation: strain converts as soon as it reaches 4, so a character holds 0-3 strain
+and the remainder carries over (3 strain + 2 → 1 wound and 1 strain).
+
+Interpretation: 16 wounds is the most a character can have; strain that would convert
+into a 17th wound is lost and the GM decides what the near-death experience brings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.state import state_field
+
+#: Strain that turns into one wound.
+STRAIN_PER_WOUND = 4
+
+#: Wounds a character withstands before the near-death experience (on the next one).
+WOUNDS_WITHSTOOD = 15
+
+#: The most wounds a character can have.
+MAX_WOUNDS = WOUNDS_WITHSTOOD + 1
+
+
+@dataclass(frozen=True)
+class WoundTier:
+    """A band of wounds, its name and what it does to checks.
+
+    ``strain_per_check`` is strain gained whenever the character makes a check,
+    ``strain_on_failure`` the strain gained (in addition) when it fails.
+    """
+
+    low: int
+    high: int
+    name: str
+    effect: str
+    strain_per_check: int = 0
+    strain_on_failure: int = 0
+
+
+#: The wound tiers of the seed, mildest first.
+WOUND_TIERS: tuple[WoundTier, ...] = (
+    WoundTier(1, 4, "Exhausted", "No further effect; these wounds heal without complication."),
+    WoundTier(5, 8, "Injured", "Failing a check adds 1 strain.", strain_on_failure=1),
+    WoundTier(9, 12, "Severely Injured", "Every check adds 1 strain.", strain_per_check=1),
+    WoundTier(13, 15, "Dying",
+              "Every check adds 1 strain, and a failed one 1 more.",
+              strain_per_check=1, strain_on_failure=1),
+    # Interpretation: the seed gives no check effect for a near-death experience; the
+    # Dying tier's strain keeps applying (the character is no better off).
+    WoundTier(16, 16, "Near-Death Experience",
+              "The character has a near-death experience (the GM narrates it); checks add "
+              "strain as when Dying.",
+              strain_per_check=1, strain_on_failure=1),
+)
+
+
+def wound_tier(wounds: int) -> WoundTier | None:
+    """The tier for a number of wounds, or ``None`` for an unwounded character."""
+    for tier in WOUND_TIERS:
+        if tier.low <= wounds <= tier.high:
+            return tier
+    return None
+
+
+def strain_from_check(wounds: int, success: bool) -> int:
+    """Strain a character with ``wounds`` gains from one check that succeeded or failed."""
+    tier = wound_tier(wounds)
+    if tier is None:
+        return 0
+    return tier.strain_per_check + (0 if success else tier.strain_on_failure)
+
+
+@dataclass
+class Character:
+    """One player character's strain (0-3) and wounds (0-16)."""
+
+    name: str
+    strain: int = state_field(0, min=0, max=STRAIN_PER_WOUND - 1)
+    wounds: int = state_field(0, min=0, max=MAX_WOUNDS)
+
+    @property
+    def tier(self) -> WoundTier | None:
+        return wound_tier(self.wounds)
+
+    @property
+    def condition(self) -> str:
+        tier = self.tier
+        return tier.name if tier else "Unhurt"
+
+    def add_strain(self, amount: int) -> tuple[int, int]:
+        """Add strain, converting each 4 into a wound; returns (wounds gained, wounds lost).
+
+        Wounds lost are conversions past the 16th wound (see the module's Interpretation).
+        """
+        total = self.strain + amount
+        converted, self.strain = divmod(total, STRAIN_PER_WOUND)
+        return self.add_wounds(converted)
+
+    def add_wounds(self, amount: int) -> tuple[int, int]:
+        """Add wounds up to 16; returns (wounds gained, wounds beyond 16 that were lost)."""
+        gained = min(amount, MAX_WOUNDS - self.wounds)
+        self.wounds += gained
+        return gained, amount - gained
+
