@@ -1,0 +1,241 @@
+"""Earthmotes: islands of land that magic keeps floating above the ground.
+
+An earthmote is as solid and lasting as any island at sea level, and nothing natural or
+magical stops it floating. Each differs in size, shape and height; most hover in place over
+some landmark on the ground, a few drift, erratically or along a set route.
+
+**Size.** Roll a d6 on :func:`size_table` (it serves for a region's size too).
+
+**Biome.** Pick features from :func:`biome_table` or roll 2d12 and read the two dice as an
+unordered pair: each die from 1 to 10 is a terrain type (arctic, coastal, desert, forest,
+grassland, hill, mountain, swamp, underdark, underwater) and the pair is the landscape
+where those two meet; a double is the pure type. The table also names the encounter tables
+(from *Xanathar's Guide to Everything*) to use there. Crossing into a new region, re-roll
+one or both dice to see how the land changes (:func:`change_region`). Colder biomes are
+likelier near the poles and hotter ones near the equator, but a travelling earthmote can be
+far from home: permafrost melting on its way south, a coastline riding an ocean current, a
+coral reef floating below sea level.
+
+**Settlements and portals.** A die showing 11 adds a settlement, stronghold or ruin
+(peopled or abandoned, as you like) to the biome, and a 12 adds a planar portal (to the
+Feywild, the Shadowfell or an elemental plane) that may reshape the land around it; either
+way that die is rolled again for the biome. An 11 with a 1 re-rolled into a 3 is a
+settlement on an ice sheet, perhaps of igloos; a 12 with a 7 re-rolled into an 8 is an
+alpine lake that a portal to the plane of fire may have made a hot spring.
+
+Interpretation: each 11 or 12 that shows is one feature, so 11 and 11 gives two of
+settlement/stronghold/ruin and 11 and 12 gives one of each; both dice are re-rolled. A
+re-roll that shows 11 or 12 again adds another feature and is re-rolled again, until the
+die shows 1-10 (this is how :meth:`companion.tables.Table.roll` reads ``reroll`` rows).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from companion import tables
+from companion.errors import RuleError
+from companion.state import Tracker, move, state_field
+from companion.tables import Row, Table
+
+__all__ = [
+    "Earthmote",
+    "EarthmoteLog",
+    "Feature",
+    "biome_table",
+    "change_region",
+    "feature_odds",
+    "generate_earthmote",
+    "size_table",
+]
+
+#: Safety stop for chains of 11s and 12s on one die (chance of reaching it: 1 in 6^100).
+MAX_REROLLS = 100
+
+
+def size_table() -> Table:
+    """The Size table (d6)."""
+    return tables.get("earthmote_size")
+
+
+def biome_table() -> Table:
+    """The Biomes table (2d12 read as an unordered pair; 11 and 12 roll again)."""
+    return tables.get("earthmote_biome")
+
+
+@dataclass
+class Feature:
+    """A settlement/stronghold/ruin (face 11) or planar portal (face 12) on an earthmote."""
+
+    face: int
+    kind: str
+    encounters: str
+
+
+@dataclass
+class Earthmote:
+    """One generated earthmote: its size, its biome pair and any features."""
+
+    size_roll: int
+    size: str
+    biome_roll: list[int]
+    biome: str
+    encounters: str
+    features: list[Feature] = field(default_factory=list)
+    seed: int = 0
+
+    def describe(self) -> str:
+        """One line, e.g. ``Medium (...) earthmote: Ice sheet [Arctic, Desert] + ...``."""
+        size_name, _, area = self.size.partition(" ")
+        text = f"{size_name} earthmote {area}: {self.biome} [{self.encounters}]".replace("  ", " ")
+        for f in self.features:
+            text += f" + {f.kind} [{f.encounters}]"
+        return text
+
+    def rolls(self) -> str:
+        """The dice behind it, e.g. ``d6 3; 2d12 11 → re-rolled, 1 and 3``."""
+        noted = "".join(f"{f.face} (re-rolled), " for f in self.features)
+        return f"d6 {self.size_roll}; 2d12 {noted}{self.biome_roll[0]} and {self.biome_roll[1]}"
+
+
+def _features(noted: list[tuple[int, Row]]) -> list[Feature]:
+    return [Feature(face, row.values["Biome"], row.values["Encounters"]) for face, row in noted]
+
+
+def generate_earthmote(*, seed: int | None = None, rng: random.Random | None = None) -> Earthmote:
+    """Roll an earthmote's size (d6) and biome (2d12 with 11/12 re-rolled), seedably.
+
+    With ``seed`` the earthmote is always the same one; with neither argument a fresh seed
+    is drawn and kept in :attr:`Earthmote.seed` so it can be made again.
+    """
+    if seed is None:
+        seed = (rng or random.SystemRandom()).getrandbits(63)
+    gen = random.Random(seed)
+    size = size_table().roll(rng=gen)
+    biome = biome_table().roll(rng=gen)
+    assert isinstance(size.roll, int) and isinstance(biome.roll, tuple)
+    return Earthmote(
+        size_roll=size.roll, size=size.row.values["Size"], biome_roll=list(biome.roll),
+        biome=biome.row.values["Biome"], encounters=biome.row.values["Encounters"],
+        features=_features(biome.noted), seed=seed,
+    )
+
+
+def change_region(
+    earthmote: Earthmote, keep: int, *, seed: int | None = None, rng: random.Random | None = None
+) -> Earthmote:
+    """Cross into a new region: keep the biome die ``keep`` (0 or 1), re-roll the other.
+
+    The re-rolled die follows the same 11/12 rule. The size is kept (roll a new earthmote
+    for a new size); the old region's settlements and portals stay behind.
+    """
+    if keep not in (0, 1):
+        raise RuleError(f"Earthmotes: keep die 0 or 1 of the biome pair, not {keep!r}")
+    table = biome_table()
+    sides, _ = table.faces()
+    again = {face: row for row in table.rows if row.reroll for face in row.covers}
+    gen = rng if rng is not None else random.Random(seed)
+    noted: list[tuple[int, Row]] = []
+    face = gen.randint(1, sides)
+    for _ in range(MAX_REROLLS):
+        if face not in again:
+            break
+        noted.append((face, again[face]))
+        face = gen.randint(1, sides)
+    else:
+        raise RuleError("Earthmotes: the die kept showing 11 or 12; roll again")
+    pair = (earthmote.biome_roll[keep], face)
+    row = table.row_for(pair)
+    return Earthmote(
+        size_roll=earthmote.size_roll, size=earthmote.size, biome_roll=sorted(pair),
+        biome=row.values["Biome"], encounters=row.values["Encounters"],
+        features=_features(noted), seed=earthmote.seed,
+    )
+
+
+def feature_odds() -> list[tuple[Row, Fraction, Fraction]]:
+    """For each re-roll face: the chance an earthmote gets at least one such feature, and
+    the expected number, counting re-rolls (the table's own odds count the first roll only).
+
+    On one die, a given re-roll face shows before the die settles with chance
+    ``P(face) / (P(face) + P(settling face))``; the two dice are independent. The expected
+    count per die is ``P(face) / P(settling face)`` (a geometric run).
+    """
+    table = biome_table()
+    sides, dice = table.faces()
+    rerolls = [row for row in table.rows if row.reroll]
+    settle = Fraction(sides - sum(len(r.covers) for r in rerolls), sides)
+    out = []
+    for row in rerolls:
+        p_face = Fraction(len(row.covers), sides)
+        never = 1 - p_face / (p_face + settle)
+        out.append((row, 1 - never**dice, dice * p_face / settle))
+    return out
+
+
+@dataclass
+class EarthmoteLog(Tracker):
+    """The earthmotes a party has found, in order; generating one is a move (undoable).
+
+    Each earthmote gets its own seed from the log's ``seed`` and a counter, so the same log
+    seed always yields the same sequence of earthmotes.
+    """
+
+    kind = "EarthmoteLog"
+
+    seed: int = 0
+    made: int = state_field(0, min=0)
+    earthmotes: list[Earthmote] = field(default_factory=list)
+
+    @classmethod
+    def start(cls, *, seed: int | None = None, rng: random.Random | None = None) -> EarthmoteLog:
+        if seed is None:
+            seed = (rng or random.SystemRandom()).getrandbits(63)
+        return cls(seed=seed)
+
+    def _next_seed(self) -> int:
+        return random.Random(f"earthmotes:{self.seed}:{self.made}").getrandbits(63)
+
+    @move
+    def generate(self) -> Earthmote:
+        """Roll a new earthmote and add it to the list."""
+        mote = generate_earthmote(seed=self._next_seed())
+        self.made += 1
+        self.earthmotes.append(mote)
+        self.describe(f"#{len(self.earthmotes)}: {mote.describe()}")
+        return mote
+
+    @move
+    def new_region(self, index: int, keep: int) -> Earthmote:
+        """Travel on from earthmote ``index`` (from 0): keep one biome die, re-roll the other."""
+        self._check_index(index)
+        mote = change_region(self.earthmotes[index], keep, seed=self._next_seed())
+        self.made += 1
+        self.earthmotes.append(mote)
+        self.describe(f"#{len(self.earthmotes)} (new region from #{index + 1}): "
+                      f"{mote.describe()}")
+        return mote
+
+    @move
+    def remove(self, index: int) -> None:
+        """Strike earthmote ``index`` (from 0) off the list."""
+        self._check_index(index)
+        gone = self.earthmotes.pop(index)
+        self.describe(f"removed #{index + 1}: {gone.biome}")
+
+    @move
+    def clear(self) -> None:
+        """Empty the list."""
+        if not self.earthmotes:
+            raise RuleError("Earthmotes: the list is already empty")
+        self.earthmotes = []
+        self.describe("cleared the list")
+
+    def _check_index(self, index: int) -> None:
+        if isinstance(index, bool) or not isinstance(index, int) or not (
+            0 <= index < len(self.earthmotes)
+        ):
+            raise RuleError(f"Earthmotes: there is no earthmote #{index + 1} in the list"
+                            if isinstance(index, int) else f"Earthmotes: bad index {index!r}")

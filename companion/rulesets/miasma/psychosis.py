@@ -1,0 +1,305 @@
+"""Psychosis: the madness that the Miasma breeds, in six levels.
+
+Staying long in the Miasma unprotected, or being wounded by its aberrations, can give a
+creature *psychosis*, measured in six levels (:func:`levels`). An effect that causes it says
+how many levels it gives, and those add to whatever level the creature already has. A
+creature suffers the effect of its level and of every level below it: at level 2 its speed
+is halved *and* it has disadvantage on attack rolls and ability checks. Any creature with
+psychosis also counts as *poisoned*.
+
+**Stress.** Inside the Miasma, a creature with 2 or more stress points gains 1 level every
+24 hours; with 4 or more it gains 2.
+
+**Recovery.** An effect that removes psychosis lowers the level by the amount it states;
+below level 1 every psychosis effect ends. A long rest lowers the level by 1 if the
+creature rested outside the Miasma and has eaten and drunk. A *greater restoration* spell
+lowers it by 1, and so does being raised from the dead. At level 6 none of these help; only
+a *reincarnate* or *true resurrection* spell does.
+
+:class:`MiasmaTracker` follows the psychosis and stress of each character of a party as
+time passes.
+
+Interpretation: levels stop at 6; further levels gained at 6 change nothing.
+Interpretation: the 24 hours are counted while the creature is inside the Miasma with 2 or
+more stress. Leaving the Miasma or dropping below 2 stress resets the count; changing
+between 2-3 and 4+ stress keeps it, and the stress held when the 24th hour ends decides
+between +1 and +2.
+Interpretation: *reincarnate* and *true resurrection* lower the level by 1 like any other
+return from death; they are simply the only cures that work at level 6.
+Interpretation: "has also ingested some food and drink" means since the previous long rest;
+a long rest uses up that meal. A long rest inside the Miasma or without food and drink is
+still a rest, it just removes no psychosis. Time passes only through
+:meth:`MiasmaTracker.pass_time` (a long rest takes 8 hours: pass them too).
+"""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from companion.errors import RuleError, StateError, TableError
+from companion.state import Tracker, move, state_field
+
+__all__ = ["MAX_LEVEL", "Character", "Level", "MiasmaTracker", "levels"]
+
+DATA_FILE = Path(__file__).with_name("psychosis.toml")
+
+MAX_LEVEL = 6
+HOURS_PER_DAY = 24
+#: Stress points from which the Miasma adds 1, and 2, levels a day.
+STRESS_ONE_LEVEL = 2
+STRESS_TWO_LEVELS = 4
+
+RaisedBy = Literal["other", "reincarnate", "true resurrection"]
+
+
+@dataclass(frozen=True)
+class Level:
+    """One row of the Psychosis Table."""
+
+    level: int
+    effect: str
+
+
+@functools.cache
+def levels() -> tuple[Level, ...]:
+    """The six levels of psychosis and their effects (from ``psychosis.toml``)."""
+    try:
+        data: dict[str, Any] = tomllib.loads(DATA_FILE.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise TableError(f"psychosis: cannot read {DATA_FILE.name}: {exc}") from None
+    rows = data.get("levels")
+    if not isinstance(rows, list):
+        raise TableError(f"psychosis: {DATA_FILE.name} needs [[levels]] rows")
+    out = tuple(Level(int(r["level"]), str(r["effect"])) for r in rows)
+    if [lv.level for lv in out] != list(range(1, MAX_LEVEL + 1)):
+        raise TableError(f"psychosis: {DATA_FILE.name} must list levels 1 to {MAX_LEVEL} in order")
+    return out
+
+
+@dataclass
+class Character:
+    """One creature's psychosis state.
+
+    ``clock`` counts the hours towards the Miasma's next daily increase; ``fed`` records
+    food and drink since the last long rest.
+    """
+
+    name: str
+    level: int = state_field(0, min=0, max=MAX_LEVEL)
+    stress: int = state_field(0, min=0, max=99)
+    inside: bool = False
+    clock: int = state_field(0, min=0, max=HOURS_PER_DAY - 1)
+    fed: bool = False
+
+    @property
+    def poisoned(self) -> bool:
+        """Every creature with psychosis counts as poisoned."""
+        return self.level >= 1
+
+    @property
+    def aberration(self) -> bool:
+        return self.level == MAX_LEVEL
+
+    def effects(self) -> list[str]:
+        """The effects the creature suffers now: its level's and every lower level's."""
+        return [lv.effect for lv in levels()[: self.level]]
+
+    @property
+    def daily_gain(self) -> int:
+        """Levels the Miasma adds every 24 hours at the current stress (0 outside)."""
+        if not self.inside or self.stress < STRESS_ONE_LEVEL:
+            return 0
+        return 2 if self.stress >= STRESS_TWO_LEVELS else 1
+
+
+@dataclass
+class MiasmaTracker(Tracker):
+    """Psychosis and stress for each character of a party, hour by hour.
+
+    Every move names the character it applies to (except :meth:`pass_time`, which moves
+    the whole party's clock). Moves the rules forbid raise :class:`RuleError` and change
+    nothing.
+    """
+
+    kind = "MiasmaTracker"
+
+    characters: list[Character] = field(default_factory=list)
+    hours: int = state_field(0, min=0)
+
+    def check_state(self) -> None:
+        names = [c.name for c in self.characters]
+        if len(set(names)) != len(names):
+            raise StateError("field 'characters' names a character twice")
+        if any(not n.strip() for n in names):
+            raise StateError("field 'characters' has a character without a name")
+
+    # -- reading ------------------------------------------------------------------------
+
+    def character(self, name: str) -> Character:
+        for c in self.characters:
+            if c.name == name:
+                return c
+        raise RuleError(f"Psychosis: no character named {name!r} is tracked")
+
+    @property
+    def day(self) -> int:
+        """The day of the journey (day 1 is the first 24 hours)."""
+        return self.hours // HOURS_PER_DAY + 1
+
+    # -- moves ----------------------------------------------------------------------------
+
+    @move
+    def add_character(self, name: str, level: int = 0, stress: int = 0,
+                      inside: bool = False) -> None:
+        """Start tracking a character."""
+        name = str(name).strip()
+        if not name:
+            raise RuleError("Psychosis: a character needs a name")
+        if any(c.name == name for c in self.characters):
+            raise RuleError(f"Psychosis: {name!r} is already tracked")
+        _check_count("level", level, 0, MAX_LEVEL)
+        _check_count("stress", stress, 0, 99)
+        self.characters.append(Character(name, level, stress, bool(inside)))
+        self.describe(f"{name} joins (level {level}, stress {stress}"
+                      f"{', inside the Miasma' if inside else ''})")
+
+    @move
+    def remove_character(self, name: str) -> None:
+        """Stop tracking a character."""
+        self.characters.remove(self.character(name))
+        self.describe(f"{name} leaves the tracker")
+
+    @move
+    def gain_psychosis(self, name: str, levels: int = 1, source: str = "an effect") -> None:
+        """An effect gives the character ``levels`` levels of psychosis."""
+        c = self.character(name)
+        _check_count("levels", levels, 1, MAX_LEVEL)
+        before = c.level
+        c.level = min(MAX_LEVEL, c.level + levels)
+        self.describe(f"{name}: {source} gives {levels} level{'s' * (levels > 1)} of psychosis"
+                      f" ({_change(before, c.level)})")
+
+    @move
+    def remove_psychosis(self, name: str, levels: int = 1, source: str = "an effect") -> None:
+        """An effect that removes psychosis lowers the level by ``levels``."""
+        c = self.character(name)
+        _check_count("levels", levels, 1, MAX_LEVEL)
+        self._refuse_cure(c, source)
+        before = c.level
+        c.level = max(0, c.level - levels)
+        self.describe(f"{name}: {source} removes psychosis ({_change(before, c.level)})")
+
+    @move
+    def greater_restoration(self, name: str) -> None:
+        """A *greater restoration* spell lowers the level by 1 (not at level 6)."""
+        self.remove_psychosis(name, 1, "greater restoration")
+
+    @move
+    def raised_from_dead(self, name: str, spell: RaisedBy = "other") -> None:
+        """Coming back from death lowers the level by 1; at level 6 only *reincarnate* or
+        *true resurrection* do."""
+        c = self.character(name)
+        if spell not in ("other", "reincarnate", "true resurrection"):
+            raise RuleError(f"Psychosis: unknown way back from death {spell!r}")
+        if c.level == MAX_LEVEL and spell == "other":
+            raise RuleError(f"Psychosis: {name} is at level 6; only reincarnate or true "
+                            "resurrection can lower it")
+        before = c.level
+        c.level = max(0, c.level - 1)
+        how = "raised from the dead" if spell == "other" else f"returned by {spell}"
+        self.describe(f"{name} {how} ({_change(before, c.level)})")
+
+    @move
+    def set_stress(self, name: str, stress: int) -> None:
+        """Record the character's current stress score."""
+        c = self.character(name)
+        _check_count("stress", stress, 0, 99)
+        before, c.stress = c.stress, stress
+        if stress < STRESS_ONE_LEVEL:
+            c.clock = 0
+        self.describe(f"{name}: stress {before} → {stress}")
+
+    @move
+    def enter_miasma(self, name: str) -> None:
+        """The character goes into the Miasma."""
+        c = self.character(name)
+        if c.inside:
+            raise RuleError(f"Psychosis: {name} is already inside the Miasma")
+        c.inside, c.clock = True, 0
+        self.describe(f"{name} enters the Miasma")
+
+    @move
+    def leave_miasma(self, name: str) -> None:
+        """The character comes out of the Miasma (the daily count starts over)."""
+        c = self.character(name)
+        if not c.inside:
+            raise RuleError(f"Psychosis: {name} is not inside the Miasma")
+        c.inside, c.clock = False, 0
+        self.describe(f"{name} leaves the Miasma")
+
+    @move
+    def eat_and_drink(self, name: str) -> None:
+        """The character has some food and drink (needed for a long rest to help)."""
+        c = self.character(name)
+        if c.fed:
+            raise RuleError(f"Psychosis: {name} has already eaten and drunk since the last rest")
+        c.fed = True
+        self.describe(f"{name} eats and drinks")
+
+    @move
+    def long_rest(self, name: str) -> None:
+        """Finish a long rest: -1 level if outside the Miasma and fed (not at level 6)."""
+        c = self.character(name)
+        before = c.level
+        if c.inside:
+            why = "rested inside the Miasma"
+        elif not c.fed:
+            why = "rested without food and drink"
+        elif c.level == MAX_LEVEL:
+            why = "level 6 is beyond a rest"
+        elif c.level == 0:
+            why = "no psychosis"
+        else:
+            why = ""
+            c.level -= 1
+        c.fed = False
+        self.describe(f"{name} finishes a long rest ({why or _change(before, c.level)})")
+
+    @move
+    def pass_time(self, hours: int) -> None:
+        """Let ``hours`` pass for the whole party; the Miasma works on the stressed."""
+        _check_count("hours", hours, 1, HOURS_PER_DAY * 366)
+        notes = []
+        for c in self.characters:
+            if c.daily_gain == 0:
+                c.clock = 0
+                continue
+            days, c.clock = divmod(c.clock + hours, HOURS_PER_DAY)
+            if days:
+                before = c.level
+                c.level = min(MAX_LEVEL, c.level + days * c.daily_gain)
+                notes.append(f"{c.name} {_change(before, c.level)}")
+        self.hours += hours
+        self.describe(f"{hours} hour{'s' * (hours != 1)} pass (day {self.day})"
+                      + (": " + ", ".join(notes) if notes else ""))
+
+    def _refuse_cure(self, c: Character, source: str) -> None:
+        if c.level == MAX_LEVEL:
+            raise RuleError(f"Psychosis: {source} cannot help {c.name} at level 6; only "
+                            "reincarnate or true resurrection can")
+        if c.level == 0:
+            raise RuleError(f"Psychosis: {c.name} has no psychosis to remove")
+
+
+def _change(before: int, after: int) -> str:
+    return f"level {before} → {after}" if before != after else f"stays at level {after}"
+
+
+def _check_count(what: str, value: Any, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise RuleError(f"Psychosis: {what} must be a whole number from {low} to {high}, "
+                        f"not {value!r}")

@@ -1,0 +1,139 @@
+"""Earthmotes: both tables validated, the 11/12 re-roll rule, the seeded generator."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from fractions import Fraction
+
+import pytest
+
+from companion.errors import RuleError, StateError
+from companion.rulesets.miasma import earthmotes as E
+
+TERRAINS = ["Arctic", "Coastal", "Desert", "Forest", "Grassland", "Hill", "Mountain", "Swamp",
+            "Underdark", "Underwater"]
+
+
+def test_size_table_is_a_d6_with_even_odds() -> None:
+    table = E.size_table()
+    assert table.die == "1d6" and table.ruleset == "miasma"
+    assert [p for _, p in table.odds()] == [Fraction(1, 6)] * 6
+    assert table.row_for(1).values["Size"] == "Tiny (≤ 1,759 sq. ft.)"
+    assert table.row_for(6).values["Size"] == "Gargantuan (≥ 5,280 sq. ft.)"
+
+
+def test_biome_table_covers_every_unordered_pair_once() -> None:
+    table = E.biome_table()
+    assert table.die == "2d12" and table.read == "unordered"
+    pairs = [row.covers for row in table.rows if not row.reroll]
+    assert sorted(pairs) == sorted(itertools.combinations_with_replacement(range(1, 11), 2))
+    assert [row.range for row in table.rows if row.reroll] == ["11", "12"]
+    # Each pair's encounters are its two terrains, in the order of the dice.
+    for row in table.rows:
+        if not row.reroll:
+            a, b = row.covers
+            want = TERRAINS[a - 1] if a == b else f"{TERRAINS[a - 1]}, {TERRAINS[b - 1]}"
+            assert row.values["Encounters"] == want, row.range
+
+
+def test_biome_odds_after_rerolls_against_enumeration() -> None:
+    # After re-rolling 11s and 12s each die is uniform on 1-10: enumerate the 100 pairs.
+    counts: dict[tuple[int, int], int] = {}
+    for a, b in itertools.product(range(1, 11), repeat=2):
+        key = (min(a, b), max(a, b))
+        counts[key] = counts.get(key, 0) + 1
+    odds = {row.covers: p for row, p in E.biome_table().odds() if not row.reroll}
+    assert odds == {k: Fraction(v, 100) for k, v in counts.items()}
+
+
+def test_feature_odds_count_rerolls() -> None:
+    # Series written out: per die, never meeting an 11 before settling on 1-10 means n
+    # earlier 12s then a settling face; the run of non-settling rolls has length n with
+    # chance (2/12)^n (10/12), and half of those rolls are 11s on average.
+    never = sum(Fraction(1, 12) ** n * Fraction(10, 12) for n in range(80))
+    per_die = sum(Fraction(2, 12) ** n * Fraction(10, 12) * Fraction(n, 2) for n in range(80))
+    odds = E.feature_odds()
+    assert [row.range for row, _, _ in odds] == ["11", "12"]
+    for _row, at_least_one, expected in odds:
+        assert abs(at_least_one - (1 - never**2)) < Fraction(1, 10**60)
+        assert abs(expected - 2 * per_die) < Fraction(1, 10**50)
+    assert odds[0][1] == Fraction(21, 121)
+
+
+def test_generator_is_seeded_and_reads_the_tables() -> None:
+    a, b = E.generate_earthmote(seed=42), E.generate_earthmote(seed=42)
+    assert a == b and a.seed == 42
+    assert E.generate_earthmote(rng=random.Random(1)) == E.generate_earthmote(rng=random.Random(1))
+    for seed in range(200):
+        mote = E.generate_earthmote(seed=seed)
+        row = E.biome_table().row_for(tuple(mote.biome_roll))
+        assert mote.biome == row.values["Biome"] and min(mote.biome_roll) >= 1
+        assert max(mote.biome_roll) <= 10
+        assert mote.size == E.size_table().row_for(mote.size_roll).values["Size"]
+        assert all(f.face in (11, 12) for f in mote.features)
+        assert mote.describe().count(" + ") == len(mote.features)
+
+
+def faces_for(seed: int) -> list[int]:
+    """The raw d12 faces the generator's rng yields after the d6 (how the table rolls)."""
+    gen = random.Random(seed)
+    gen.randint(1, 6)
+    return [gen.randint(1, 12) for _ in range(6)]
+
+
+def test_eleven_and_twelve_add_features_and_roll_again() -> None:
+    # Find seeds whose first two d12s are (11, 11) and (11, 12) and check the reading.
+    found = {}
+    for seed in range(20000):
+        mote = E.generate_earthmote(seed=seed)
+        kinds = sorted(f.face for f in mote.features)
+        if kinds == [11, 11] and "11,11" not in found:
+            found["11,11"] = mote
+        if kinds == [11, 12] and "11,12" not in found:
+            found["11,12"] = mote
+        if len(found) == 2:
+            break
+    assert set(found) == {"11,11", "11,12"}
+    double = found["11,11"]
+    assert [f.kind for f in double.features] == ["Settlement/stronghold/ruin"] * 2
+    both = found["11,12"]
+    assert {f.encounters for f in both.features} == {"Urban", "Planar portal"}
+    assert max(both.biome_roll) <= 10
+
+
+def test_change_region_keeps_one_die() -> None:
+    mote = E.generate_earthmote(seed=3)
+    new = E.change_region(mote, 0, seed=9)
+    assert mote.biome_roll[0] in new.biome_roll and new.size == mote.size
+    assert new == E.change_region(mote, 0, seed=9)
+    with pytest.raises(RuleError, match="keep die 0 or 1"):
+        E.change_region(mote, 2)
+
+
+def test_earthmote_log_moves_round_trip() -> None:
+    log = E.EarthmoteLog.start(seed=5)
+    log.generate()
+    log.generate()
+    again = E.EarthmoteLog.start(seed=5)
+    again.generate()
+    again.generate()
+    assert log.earthmotes == again.earthmotes
+    log.new_region(0, 1)
+    assert len(log.earthmotes) == 3 and "new region from #1" in log.log[-1].summary
+    log.remove(1)
+    assert len(log.earthmotes) == 2
+    with pytest.raises(RuleError, match="no earthmote #9"):
+        log.remove(8)
+    copy = E.EarthmoteLog.from_json(log.to_json())
+    assert copy == log
+    log.undo()
+    assert len(log.earthmotes) == 3
+    log.clear()
+    with pytest.raises(RuleError, match="already empty"):
+        log.clear()
+    data = json.loads(copy.to_json())
+    data["state"]["earthmotes"][0]["biome_roll"] = "3,4"
+    with pytest.raises(StateError, match=r"earthmotes\[0\]\.biome_roll"):
+        E.EarthmoteLog.from_json(json.dumps(data))

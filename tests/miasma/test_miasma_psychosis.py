@@ -1,0 +1,185 @@
+"""Psychosis tracker, move by move, including the moves the rules refuse."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.errors import RuleError, StateError
+from companion.rulesets.miasma.psychosis import MiasmaTracker, levels
+
+
+def party(**kw) -> MiasmaTracker:
+    t = MiasmaTracker()
+    t.add_character("Vel", **kw)
+    return t
+
+
+def refused(t: MiasmaTracker, call, match: str) -> None:
+    before = t.to_json()
+    with pytest.raises(RuleError, match=match):
+        call()
+    assert t.to_json() == before
+
+
+def test_six_levels_with_cumulative_effects_and_always_poisoned() -> None:
+    assert [lv.level for lv in levels()] == [1, 2, 3, 4, 5, 6]
+    t = party()
+    vel = t.character("Vel")
+    assert vel.effects() == [] and not vel.poisoned
+    t.gain_psychosis("Vel", 2, "an aberration's bite")
+    vel = t.character("Vel")
+    assert vel.level == 2 and vel.poisoned
+    assert vel.effects() == [levels()[0].effect, levels()[1].effect]
+    assert "speed is halved" in vel.effects()[1]
+    assert t.log[-1].summary == (
+        "Vel: an aberration's bite gives 2 levels of psychosis (level 0 → 2)")
+
+
+def test_levels_stop_at_six() -> None:
+    t = party(level=5)
+    t.gain_psychosis("Vel", 3)
+    assert t.character("Vel").level == 6 and t.character("Vel").aberration
+    t.gain_psychosis("Vel", 1)
+    assert t.character("Vel").level == 6
+    assert "stays at level 6" in t.log[-1].summary
+
+
+def test_stress_two_adds_a_level_every_24_hours_inside() -> None:
+    t = party(stress=2, inside=True)
+    t.pass_time(23)
+    assert t.character("Vel").level == 0
+    t.pass_time(1)
+    assert t.character("Vel").level == 1
+    t.pass_time(48)
+    assert t.character("Vel").level == 3 and t.day == 4
+
+
+def test_stress_four_adds_two_levels_a_day() -> None:
+    t = party(stress=4, inside=True)
+    t.pass_time(24)
+    assert t.character("Vel").level == 2
+    t.set_stress("Vel", 3)
+    t.pass_time(24)
+    assert t.character("Vel").level == 3
+
+
+def test_low_stress_or_outside_the_miasma_adds_nothing_and_resets_the_count() -> None:
+    t = party(stress=1, inside=True)
+    t.pass_time(100)
+    assert t.character("Vel").level == 0
+    t.set_stress("Vel", 2)
+    t.pass_time(20)
+    t.leave_miasma("Vel")
+    t.enter_miasma("Vel")
+    t.pass_time(20)
+    assert t.character("Vel").level == 0  # the 20 hours before leaving do not count
+    t.pass_time(4)
+    assert t.character("Vel").level == 1
+    t.set_stress("Vel", 1)
+    t.set_stress("Vel", 2)
+    t.pass_time(23)
+    assert t.character("Vel").level == 1
+
+
+def test_long_rest_needs_outside_and_food_and_uses_the_meal() -> None:
+    t = party(level=3, inside=True)
+    t.eat_and_drink("Vel")
+    t.long_rest("Vel")
+    assert t.character("Vel").level == 3 and "inside the Miasma" in t.log[-1].summary
+    t.leave_miasma("Vel")
+    t.long_rest("Vel")
+    assert t.character("Vel").level == 3 and "without food" in t.log[-1].summary
+    t.eat_and_drink("Vel")
+    t.long_rest("Vel")
+    assert t.character("Vel").level == 2
+    assert not t.character("Vel").fed
+    t.eat_and_drink("Vel")
+    refused(t, lambda: t.eat_and_drink("Vel"), "already eaten")
+
+
+def test_cures_and_level_six() -> None:
+    t = party(level=2)
+    t.greater_restoration("Vel")
+    t.raised_from_dead("Vel")
+    assert t.character("Vel").level == 0
+    refused(t, lambda: t.greater_restoration("Vel"), "no psychosis to remove")
+    t.gain_psychosis("Vel", 6)
+    refused(t, lambda: t.greater_restoration("Vel"), "cannot help Vel at level 6")
+    refused(t, lambda: t.remove_psychosis("Vel", 2, "a potion"), "a potion cannot help")
+    refused(t, lambda: t.raised_from_dead("Vel"), "only reincarnate or true resurrection")
+    t.eat_and_drink("Vel")
+    t.long_rest("Vel")
+    assert t.character("Vel").level == 6 and "beyond a rest" in t.log[-1].summary
+    t.raised_from_dead("Vel", "true resurrection")
+    assert t.character("Vel").level == 5
+    t.gain_psychosis("Vel")
+    t.raised_from_dead("Vel", "reincarnate")
+    assert t.character("Vel").level == 5
+    t.remove_psychosis("Vel", 6, "a wish")
+    assert t.character("Vel").level == 0 and t.character("Vel").effects() == []
+
+
+def test_refused_moves() -> None:
+    t = party()
+    refused(t, lambda: t.add_character("Vel"), "already tracked")
+    refused(t, lambda: t.add_character("  "), "needs a name")
+    refused(t, lambda: t.gain_psychosis("Nobody"), "no character named 'Nobody'")
+    refused(t, lambda: t.gain_psychosis("Vel", 0), "levels must be a whole number from 1")
+    refused(t, lambda: t.set_stress("Vel", -1), "stress must be")
+    refused(t, lambda: t.leave_miasma("Vel"), "not inside")
+    refused(t, lambda: t.pass_time(0), "hours must be")
+    refused(t, lambda: t.raised_from_dead("Vel", "necromancy"), "unknown way back")
+    t.enter_miasma("Vel")
+    refused(t, lambda: t.enter_miasma("Vel"), "already inside")
+
+
+def test_party_over_days_round_trips_and_undoes() -> None:
+    t = MiasmaTracker()
+    t.add_character("Vel", stress=2, inside=True)
+    t.add_character("Oro", stress=5, inside=True)
+    t.add_character("Pim")
+    t.pass_time(24)
+    assert [c.level for c in t.characters] == [1, 2, 0]
+    assert "Vel level 0 → 1, Oro level 0 → 2" in t.log[-1].summary
+    copy = MiasmaTracker.from_json(t.to_json())
+    assert copy == t and copy.log == t.log
+    t.undo()
+    assert [c.level for c in t.characters] == [0, 0, 0] and t.hours == 0
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "message"),
+    [(("characters", 0, "level"), 7, "characters\\[0\\].level' must be from 0 to 6"),
+     (("characters", 0, "inside"), "yes", "characters\\[0\\].inside' must be true or false"),
+     (("characters", 0, "clock"), 30, "clock"),
+     (("hours",), -2, "'hours' must be at least 0")],
+)
+def test_corrupt_state_names_the_field(path, value, message) -> None:
+    data = json.loads(party().to_json())
+    target = data["state"]
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    with pytest.raises(StateError, match=message):
+        MiasmaTracker.from_json(json.dumps(data))
+
+
+def test_duplicate_names_in_saved_state_are_refused() -> None:
+    data = json.loads(party().to_json())
+    data["state"]["characters"].append(dict(data["state"]["characters"][0]))
+    with pytest.raises(StateError, match="names a character twice"):
+        MiasmaTracker.from_json(json.dumps(data))
+
+
+@settings(max_examples=60, deadline=None)
+@given(stress=st.integers(0, 6), chunks=st.lists(st.integers(1, 40), max_size=12))
+def test_daily_gain_matches_whole_days_inside(stress, chunks) -> None:
+    t = party(stress=stress, inside=True)
+    for hours in chunks:
+        t.pass_time(hours)
+    per_day = 0 if stress < 2 else 1 if stress < 4 else 2
+    assert t.character("Vel").level == min(6, per_day * (sum(chunks) // 24))
