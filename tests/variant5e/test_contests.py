@@ -173,3 +173,19 @@ def test_two_weapon_fighting() -> None:
         check_two_weapon_fighting(dagger, shortsword, took_attack_action=False)
     assert bonus_attack_damage_modifier(3) == 0
     assert bonus_attack_damage_modifier(-1) == -1
+
+
+def test_maneuver_registry() -> None:
+    from companion.errors import UnknownNameError
+    from companion.rulesets.variant5e.maneuvers import MANEUVERS, maneuver
+
+    assert maneuver("Shove-Aside").name == "shove aside"
+    contest = maneuver("disarm").build(FIGHTER, OGRE, True)
+    assert contest.initiator.edge is Edge.DISADVANTAGE
+    for m in MANEUVERS.values():
+        pair = {"climb onto a bigger creature": (GOBLIN, GIANT),
+                "dislodge a climber": (GIANT, GOBLIN)}.get(m.name, (FIGHTER, GOBLIN))
+        built = m.build(*pair, False)
+        assert built.odds().initiator + built.odds().resister == 1
+    with pytest.raises(UnknownNameError, match="no combat option 'fly'"):
+        maneuver("fly")

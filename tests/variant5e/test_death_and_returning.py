@@ -17,6 +17,7 @@ from companion.rulesets.variant5e.death_and_returning import (
     FRAGILE_SOUL_TABLES,
     OUTCOMES,
     DeathRecord,
+    death_save_odds,
     fragile_soul_odds,
     fragile_soul_table,
 )
@@ -257,3 +258,33 @@ def test_random_play_keeps_state_valid(moves: list[str], seed: int) -> None:
             assert hero.snapshot() == before
         hero.validate()
     assert DeathRecord.from_json(hero.to_json()) == hero
+
+
+def _brute_force_dying(failures: int) -> dict[str, Fraction]:
+    """Walk every sequence of five d20 faces (no dying lasts longer) through the tracker."""
+    # Faces that act alike are grouped, weighted by how many faces they stand for.
+    groups = [(1, 1), (5, 8), (15, 10), (20, 1)]  # (a representative face, weight)
+    totals: dict[str, Fraction] = {"dies": Fraction(0), "stable": Fraction(0),
+                                   "up": Fraction(0)}
+    for seq in itertools.product(groups, repeat=5):
+        hero = DeathRecord(permanent_death_failures=True, deaths=failures, returns=failures)
+        hero.drop_to_zero()
+        weight = Fraction(1)
+        used = 0
+        for face, w in seq:
+            if hero.condition != "dying":
+                break
+            hero.death_save(face)
+            weight *= Fraction(w, 20)
+            used += 1
+        assert hero.condition != "dying"
+        key = {"dead": "dies", "stable": "stable", "alive": "up"}[hero.condition]
+        # Each finished path is reached by 4**(unused rolls) sequences: divide them out.
+        totals[key] += weight / 4 ** (5 - used)
+    return totals
+
+
+@pytest.mark.parametrize("failures", [0, 1, 2])
+def test_death_save_odds_match_brute_force(failures: int) -> None:
+    assert death_save_odds(failures) == _brute_force_dying(failures)
+    assert sum(death_save_odds(failures).values()) == 1

@@ -228,3 +228,39 @@ def test_distance_equals_the_cheapest_walk(dx: int, dy: int) -> None:
     feet = sum(diagonal_step_cost(done) for done in range(min(abs(dx), abs(dy))))
     feet += 5 * (max(abs(dx), abs(dy)) - min(abs(dx), abs(dy)))
     assert distance(dx, dy) == feet
+
+
+# -- the battlefield model behind the app ----------------------------------------------------
+
+def test_battlefield_cycles_and_reports_flanking() -> None:
+    from companion.rulesets.variant5e.facing_and_flanking import Battlefield
+
+    field = Battlefield(5, 5)
+    changes: list[object] = []
+    field.on_change(changes.append)
+    field.place(2, 2, "enemy")
+    assert field.cycle(1, 2) == "ally"
+    assert field.cycle(3, 2) == "ally"
+    assert field.flanked() == {"enemy (2,2)": [("ally (1,2)", "ally (3,2)")]}
+    assert field.flanked_squares() == {(2, 2)}
+    assert field.flanking_squares() == {(1, 2), (3, 2)}
+    assert field.cycle(3, 2) == "enemy"  # now two enemies flank nobody, nobody flanks
+    assert field.flanked() == {}
+    assert field.cycle(3, 2) == ""
+    assert len(changes) == 5
+    with pytest.raises(RuleError, match=r"square \(5, 0\) is off the 5x5 grid"):
+        field.place(5, 0, "ally")
+    with pytest.raises(RuleError, match="not 'dragon'"):
+        field.place(0, 0, "dragon")
+    field.clear()
+    assert field.creatures() == []
+
+
+def test_enemies_can_flank_an_ally() -> None:
+    from companion.rulesets.variant5e.facing_and_flanking import Battlefield
+
+    field = Battlefield()
+    field.place(1, 1, "ally")
+    field.place(0, 0, "enemy")
+    field.place(2, 2, "enemy")
+    assert field.flanked() == {"ally (1,1)": [("enemy (0,0)", "enemy (2,2)")]}

@@ -59,6 +59,7 @@ __all__ = [
     "RETURN_SPELLS",
     "DeathRecord",
     "ReturnAttempt",
+    "death_save_odds",
     "fragile_soul_odds",
     "fragile_soul_table",
 ]
@@ -129,6 +130,35 @@ def fragile_soul_odds(spell: str, caster_modifier: int) -> dict[Outcome, Fractio
     for row, p in table.odds():
         result[_outcome_of(row)] += (1 - check) * p
     return result
+
+
+DyingOutcome = Literal["dies", "stable", "up"]
+
+
+def death_save_odds(failures: int = 0) -> dict[DyingOutcome, Fraction]:
+    """Exact chances that a creature dying with ``failures`` already marked dies,
+    stabilises, or rolls a 20 and gets up, if nothing else happens.
+
+    Per d20: 1 (two failures) 1/20, 2-9 (a failure) 8/20, 10-19 (a success) 10/20,
+    20 (up with 1 hit point) 1/20. Permanent Death Failures raise ``failures``.
+    """
+    if isinstance(failures, bool) or not isinstance(failures, int) or not 0 <= failures <= 3:
+        raise RuleError(f"death saving throws: failures must be 0 to 3, got {failures!r}")
+    faces = ((Fraction(1, 20), 0, 2), (Fraction(8, 20), 0, 1), (Fraction(10, 20), 1, 0))
+
+    def walk(successes: int, fails: int) -> dict[DyingOutcome, Fraction]:
+        if fails >= 3:
+            return {"dies": Fraction(1), "stable": Fraction(0), "up": Fraction(0)}
+        if successes >= 3:
+            return {"dies": Fraction(0), "stable": Fraction(1), "up": Fraction(0)}
+        out: dict[DyingOutcome, Fraction] = {
+            "dies": Fraction(0), "stable": Fraction(0), "up": Fraction(1, 20)}
+        for p, s, f in faces:
+            for key, q in walk(successes + s, fails + f).items():
+                out[key] += p * q
+        return out
+
+    return walk(0, failures)
 
 
 @dataclass(frozen=True)

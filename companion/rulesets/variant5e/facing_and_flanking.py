@@ -45,9 +45,11 @@ from typing import Literal
 
 from companion.errors import RuleError
 from companion.rulesets.variant5e.contests import Size
+from companion.state import Observable
 
 __all__ = [
     "FACINGS",
+    "Battlefield",
     "Creature",
     "arc_of",
     "arc_of_attacker",
@@ -244,3 +246,70 @@ def facing_changes_after_reaction(speed: int) -> int:
     if isinstance(speed, bool) or not isinstance(speed, int) or speed < 0:
         raise RuleError(f"Facing: speed must be 0 or more feet, got {speed!r}")
     return speed // 10
+
+
+class Battlefield(Observable):
+    """A small square grid to try flanking on: each square is empty, an ally or an enemy.
+
+    Allies are team ``"party"``, enemies team ``"foes"``; either side can flank the other.
+    All creatures are Medium and can see.
+    """
+
+    KINDS: tuple[str, ...] = ("", "ally", "enemy")
+
+    def __init__(self, width: int = 6, height: int = 6) -> None:
+        if not (1 <= width <= 12 and 1 <= height <= 12):
+            raise RuleError(f"Flanking: the grid must be 1 to 12 squares a side, "
+                            f"got {width}x{height}")
+        self.width = width
+        self.height = height
+        self._cells: dict[tuple[int, int], str] = {}
+
+    def kind_at(self, x: int, y: int) -> str:
+        return self._cells.get((x, y), "")
+
+    def place(self, x: int, y: int, kind: str) -> None:
+        """Put an ally, an enemy, or nothing (``""``) on square ``(x, y)``."""
+        if not (0 <= x < self.width and 0 <= y < self.height):
+            raise RuleError(f"Flanking: square ({x}, {y}) is off the "
+                            f"{self.width}x{self.height} grid")
+        if kind not in self.KINDS:
+            raise RuleError(f"Flanking: a square holds an ally, an enemy or nothing, not {kind!r}")
+        if kind:
+            self._cells[(x, y)] = kind
+        else:
+            self._cells.pop((x, y), None)
+        self._changed()
+
+    def cycle(self, x: int, y: int) -> str:
+        """Empty -> ally -> enemy -> empty; returns what the square now holds."""
+        now = self.KINDS[(self.KINDS.index(self.kind_at(x, y)) + 1) % len(self.KINDS)]
+        self.place(x, y, now)
+        return now
+
+    def clear(self) -> None:
+        self._cells.clear()
+        self._changed()
+
+    def creatures(self) -> list[Creature]:
+        return [Creature(f"{kind} ({x},{y})", x, y, team="party" if kind == "ally" else "foes")
+                for (x, y), kind in sorted(self._cells.items(), key=lambda c: (c[0][1], c[0][0]))]
+
+    def flanked(self) -> dict[str, list[tuple[str, str]]]:
+        """Every flanked creature (by name) with the pairs flanking it."""
+        everyone = self.creatures()
+        found: dict[str, list[tuple[str, str]]] = {}
+        for target in everyone:
+            pairs = flanking_pairs([c for c in everyone if c.team != target.team], target)
+            if pairs:
+                found[target.name] = pairs
+        return found
+
+    def flanking_squares(self) -> set[tuple[int, int]]:
+        """Squares of creatures that are flanking someone."""
+        names = {name for pairs in self.flanked().values() for pair in pairs for name in pair}
+        return {(c.x, c.y) for c in self.creatures() if c.name in names}
+
+    def flanked_squares(self) -> set[tuple[int, int]]:
+        names = set(self.flanked())
+        return {(c.x, c.y) for c in self.creatures() if c.name in names}
