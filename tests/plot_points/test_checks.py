@@ -24,10 +24,8 @@ D20 = range(1, 21)
 
 def brute_totals(ability: str, proficiency: int, advantage: int) -> Counter[tuple[int, int]]:
     """Counter of (total, natural) over every equally likely outcome."""
-    if ability == "average":
-        naturals = [(a,) for a in D20]
-    else:
-        naturals = list(itertools.product(D20, D20))
+    count = 1 if ability == "average" else 2
+    naturals = list(itertools.product(D20, repeat=count))
     sides = {0: 0, 1: 4, 2: 6, 3: 8, 4: 10}.get(abs(advantage), 12)
     extra = range(1, sides + 1) if sides else [0]
     sign = 1 if advantage >= 0 else -1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable
 
@@ -272,26 +273,36 @@ MOVES = st.lists(
 )
 
 
+def play(s: PlotPointSession, name: str, seed: int, who: str) -> None:
+    if name == "check":
+        s.roll_check(who, "weak", 1, 2, 12, seed=seed)
+    elif name == "gm":
+        s.roll_check("GM", seed=seed)
+    elif name == "retry":
+        s.retry_with_lucky(seed=seed)
+    elif name == "reroll":
+        s.reroll_with_unlucky(seed=seed)
+    elif name == "force":
+        s.gm_force_reroll(seed=seed)
+    elif name == "strain":
+        s.gain_strain(who, seed % 7 + 1)
+    elif name == "wound":
+        s.gain_wounds(who, seed % 5 + 1)
+    elif name == "rest":
+        s.long_rest(who, seed=seed)
+    elif name == "undo":
+        s.undo()
+    else:
+        s.end_check()
+
+
 @settings(max_examples=60, deadline=None)
 @given(moves=MOVES)
 def test_json_round_trip_after_any_play(moves: list[tuple[str, int, str]]) -> None:
     s = table()
     for name, seed, who in moves:
-        try:
-            {
-                "check": lambda: s.roll_check(who, "weak", 1, 2, 12, seed=seed),
-                "gm": lambda: s.roll_check("GM", seed=seed),
-                "retry": lambda: s.retry_with_lucky(seed=seed),
-                "reroll": lambda: s.reroll_with_unlucky(seed=seed),
-                "force": lambda: s.gm_force_reroll(seed=seed),
-                "strain": lambda: s.gain_strain(who, seed % 7 + 1),
-                "wound": lambda: s.gain_wounds(who, seed % 5 + 1),
-                "rest": lambda: s.long_rest(who, seed=seed),
-                "undo": s.undo,
-                "end": s.end_check,
-            }[name]()
-        except RuleError:
-            pass
+        with contextlib.suppress(RuleError):
+            play(s, name, seed, who)
         s.validate()
         assert s.lucky + s.unlucky == s.size
     loaded = PlotPointSession.from_json(s.to_json())
