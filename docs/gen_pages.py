@@ -110,12 +110,11 @@ def submodules(package_dir: Path, dotted: str) -> list[str]:
 
 def table_page(table: Any) -> str:
     body: str = table.to_markdown()
-    if first_heading(body) is not None:
-        return body
     facts = [f"Roll `{table.die}`", f"table id `{table.id}`"]
     if getattr(table, "section", None):
         facts.insert(0, f"Seed section: {table.section}")
-    return f"# {table.title or table.id}\n\n" + " · ".join(facts) + "\n\n" + body
+    live = f"```table-roll\n{table.id}\n```\n"
+    return f"# {table.title or table.id}\n\n" + " · ".join(facts) + "\n\n" + body + "\n\n" + live
 
 
 def ruleset_tables(ruleset: Ruleset) -> list[Any]:

@@ -22,8 +22,8 @@ def on_config(config: Any, **kwargs: Any) -> Any:
         config["markdown_extensions"].append(DoctestBlocksExtension())
     superfences = config["mdx_configs"].setdefault("pymdownx.superfences", {})
     fences = superfences.setdefault("custom_fences", [])
-    if not any(f.get("name") == "roller" for f in fences):
-        fences.append(roller_fence.FENCE)
+    known = {f.get("name") for f in fences}
+    fences.extend(f for f in roller_fence.FENCES if f["name"] not in known)
     return config
 
 

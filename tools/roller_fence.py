@@ -5,6 +5,9 @@ block with the exact odds computed by ``companion.dice.odds`` (summary, SVG bar 
 table), readable with JavaScript off; ``docs/javascripts/roller.mjs`` then reveals a Roll
 button that rolls the same expression with the project's own engine running in Pyodide.
 
+A ```` ```table-roll ```` fence holding a table id gives the same live button for rolling
+on that random table.
+
 An option ``target=N`` (```` ```roller target="15" ````) highlights the results ``>= N`` in
 the chart and prints the chance of reaching it.
 
@@ -114,16 +117,56 @@ def render_expression(expr: str, target: int | None = None) -> str:
             '<table><thead><tr><th>Result</th><th>Exact</th><th>Chance</th>'
             f"<th>This or more</th></tr></thead><tbody>{rows}</tbody></table></details>"
         )
+    parts.append(_live_part(cell_id))
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def _live_part(cell_id: str) -> str:
     # Hidden until the script has loaded: with JavaScript off the block stays static.
-    parts.append(
+    return (
         '<div class="roller-live" hidden>'
         f'<button type="button" class="roller-roll md-button" aria-controls="{cell_id}-out">'
         "Roll</button>"
         f'<output class="roller-result" id="{cell_id}-out" data-n="0" aria-live="polite">'
         "</output></div>"
     )
-    parts.append("</div>")
-    return "".join(parts)
+
+
+def render_table_roller(table_id: str) -> str:
+    """A live cell rolling on the random table ``table_id`` (its odds are on the page)."""
+    from companion import tables
+    from companion.errors import CompanionError
+
+    cell_id = f"roller-{next(_counter)}"
+    esc = html.escape(table_id, quote=True)
+    try:
+        table = tables.get(table_id)
+    except CompanionError as exc:
+        log.warning("table-roll fence %r: %s", table_id, exc)
+        return f'<p class="roller-error">{html.escape(str(exc))}</p>'
+    return (
+        f'<div class="roller roller-table" id="{cell_id}" data-table="{esc}">'
+        f'<p class="roller-head">Roll on <strong>{html.escape(table.title)}</strong> '
+        f"(<code>{html.escape(table.die)}</code>) in your browser:</p>"
+        f"{_live_part(cell_id)}</div>"
+    )
+
+
+def format_table_roller(
+    source: str,
+    language: str,
+    css_class: str,
+    options: dict[str, Any],
+    md: Any,
+    **kwargs: Any,
+) -> str:
+    """Custom-fence formatter for ```` ```table-roll ````: one cell per table id line."""
+    ids = [line.strip() for line in source.splitlines() if line.strip()]
+    if not ids:
+        log.warning("table-roll fence: empty fence (write a table id inside it)")
+        return ""
+    return "".join(render_table_roller(table_id) for table_id in ids)
 
 
 def format_roller(
@@ -144,5 +187,8 @@ def format_roller(
     return f'<div class="{css_class}-cells">{cells}</div>'
 
 
-#: The entry for ``pymdownx.superfences``' ``custom_fences``.
-FENCE = {"name": "roller", "class": "roller", "format": format_roller, "validator": validate}
+#: The entries for ``pymdownx.superfences``' ``custom_fences``.
+FENCES = [
+    {"name": "roller", "class": "roller", "format": format_roller, "validator": validate},
+    {"name": "table-roll", "class": "roller", "format": format_table_roller},
+]

@@ -95,3 +95,19 @@ def test_cut_short_explosions_are_flagged() -> None:
     html = roller_fence.render_expression("1d6!")
     assert f"{truncated.numerator}/{truncated.denominator}" in html
     assert "roller-note" not in roller_fence.render_expression("1d6")
+
+
+def test_table_roll_cell_names_the_table() -> None:
+    from companion import tables
+
+    table = tables.all_tables()[0]
+    html = roller_fence.format_table_roller(f"{table.id}\n", "table-roll", "roller", {}, None)
+    assert f'data-table="{table.id}"' in html
+    assert '<div class="roller-live" hidden>' in html
+
+
+def test_unknown_table_is_a_build_warning(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, logger="mkdocs.plugins.roller_fence"):
+        html = roller_fence.format_table_roller("no_such_table", "table-roll", "roller", {}, None)
+    assert "roller-error" in html
+    assert any("no_such_table" in r.getMessage() for r in caplog.records)

@@ -47,3 +47,23 @@ def test_button_is_tall_enough_at_phone_width(site_page: Any, site_url: str) -> 
     assert box is not None and box["height"] >= 40
     width = site_page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390 + 1
+
+
+def test_table_page_rolls_on_its_table_in_pyodide(site_page: Any, site_url: str) -> None:
+    from companion import tables
+
+    # A table without nested rolls, so its result text is exactly one row's text.
+    plain = [t for t in tables.all_tables() if not any("{" in r.text for r in t.rows)]
+    assert plain, "no random table to try"
+    table = plain[0]
+    site_page.goto(f"{site_url}rules/{table.ruleset}/tables/{table.id}/")
+    button = site_page.locator(f'.roller[data-table="{table.id}"] .roller-roll')
+    button.click(timeout=30_000)
+    done = f'.roller[data-table="{table.id}"] .roller-result[data-n="1"]'
+    site_page.wait_for_selector(done, timeout=PYODIDE_TIMEOUT_MS)
+    text = site_page.locator(done).inner_text()
+    assert "roller-failed" not in (site_page.locator(done).get_attribute("class") or ""), text
+    # The result is one of the table's rows, as the engine reports it.
+    assert text.startswith(table.title), text
+    assert any(row.text in text for row in table.rows), text
+    assert site_page.page_errors == []
