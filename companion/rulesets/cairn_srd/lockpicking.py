@@ -86,10 +86,15 @@ class LockPicking(Tracker):
         """The actions learned by study, e.g. ``"TP?"``."""
         return self.sequence[: self.revealed] + "?" * (3 - self.revealed)
 
-    @move
-    def new_lock(self, rng: random.Random | None = None, seed: int | None = None) -> str:
-        """Roll 3d12 for a new lock; a type already solved keeps its sequence."""
-        r = resolve_rng(rng, seed)
+    @classmethod
+    def create(cls, rng: random.Random | None = None, seed: int | None = None,
+               known: dict[str, str] | None = None) -> LockPicking:
+        """A freshly rolled lock (not a move: nothing to undo before it)."""
+        lock = cls(known=dict(known or {}))
+        lock._roll(resolve_rng(rng, seed))
+        return lock
+
+    def _roll(self, r: random.Random) -> str:
         t, type_row = roll_on("cairn_lock_type", r)
         s, seq_row = roll_on("cairn_lock_sequence", r)
         c, comp_row = roll_on("cairn_lock_complication", r)
@@ -105,6 +110,12 @@ class LockPicking(Tracker):
                 f"complication {self.complication}")
         if kind in self.known:
             text += " (type already solved)"
+        return text
+
+    @move
+    def new_lock(self, rng: random.Random | None = None, seed: int | None = None) -> str:
+        """Roll 3d12 for a new lock; a type already solved keeps its sequence."""
+        text = self._roll(resolve_rng(rng, seed))
         self.describe(text)
         return text
 

@@ -1,0 +1,127 @@
+"""Headless tests of the Cairn components: clicks call the core and errors show in the app."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytest.importorskip("ipywidgets")
+
+import ipywidgets as widgets  # noqa: E402
+
+from companion.rulesets.cairn_srd.character import new_character  # noqa: E402
+from companion.widgets.cairn_srd import (  # noqa: E402
+    CairnCharacterSheet,
+    CombatTracker,
+    DuelPanel,
+    LockpickingPanel,
+    SpellcastingPanel,
+    demo_encounter,
+)
+
+
+def find_button(root: widgets.Widget, name: str) -> widgets.Button:
+    stack: list[Any] = [root]
+    while stack:
+        w = stack.pop()
+        if isinstance(w, widgets.Button) and f"tc-btn-{name}" in w._dom_classes:
+            return w
+        stack.extend(getattr(w, "children", ()))
+    raise AssertionError(f"no button {name}")
+
+
+def test_sheet_fill_slot_damage_scar_and_undo() -> None:
+    sheet = CairnCharacterSheet(seed=1)
+    c = sheet.character
+    sheet.item_name.value = "Rope"
+    find_button(sheet, "add-item").click()
+    assert [i.name for i in c.items] == ["Rope"] and c.free_slots == 9
+    assert "Rope" in sheet.slots.children[0].children[0].value
+    find_button(sheet, "drop-0").click()
+    assert c.items == []
+    sheet.damage_box.value = "7"  # 2 Armor, 5 Guard: the seed's example
+    find_button(sheet, "take-damage").click()
+    assert c.guard == 1 and "Rattled" in sheet.outcome.value and 'data-scar="Rattled"' in sheet.outcome.value
+    find_button(sheet, "undo").click()
+    assert c.guard == 5 and c.scars == []
+    sheet.damage_box.value = "lots"
+    find_button(sheet, "take-damage").click()
+    assert "expected a whole number" in sheet.error.message
+    sheet.item_name.value = ""
+    find_button(sheet, "add-item").click()
+    assert "needs a name" in sheet.error.message
+
+
+def test_sheet_rest_and_save_load() -> None:
+    sheet = CairnCharacterSheet(seed=2)
+    find_button(sheet, "fatigue").click()
+    assert sheet.character.fatigue == 1
+    find_button(sheet, "rest-night").click()
+    assert sheet.character.fatigue == 0
+    find_button(sheet, "save").click()
+    other = CairnCharacterSheet(seed=3)
+    area = next(w for w in other.children if isinstance(w, widgets.VBox)
+                and any(isinstance(x, widgets.Textarea) for x in w.children))
+    text_area = next(x for x in area.children if isinstance(x, widgets.Textarea))
+    text_area.value = "{broken"
+    find_button(other, "load").click()
+    assert "not valid JSON" in other.error.message
+
+
+def test_spellcasting_odds_and_cast() -> None:
+    panel = SpellcastingPanel(seed=5)
+    panel.dice.value = "3"
+    assert "44.44%" in panel.odds.value and "2.78%" in panel.odds.value
+    find_button(panel, "cast").click()
+    assert panel.character.log[-1].move == "cast"
+    assert "magic dice" in panel.outcome.value
+    full = new_character("Full", 10, 10, 10, 3)
+    for i in range(9):
+        full.add_item(f"thing {i}")
+    panel = SpellcastingPanel(full, seed=5)
+    panel.dice.value = "2"
+    find_button(panel, "cast").click()
+    assert "invest 1-1" in panel.error.message
+
+
+def test_duel_hidden_until_both_choose() -> None:
+    panel = DuelPanel(seed=3)
+    find_button(panel, "choose-0-attack").click()
+    assert "stakes first" in panel.error.message
+    panel.stakes.value = "first blood"
+    find_button(panel, "start").click()
+    find_button(panel, "choose-0-attack").click()
+    assert "attack" not in panel.outcome.value.lower().replace("(hidden)", "")
+    assert find_button(panel, "choose-0-defend").disabled
+    find_button(panel, "choose-1-defend").click()
+    assert panel.duel.rounds == 1
+    assert "attack vs Osk defend" in panel.outcome.value
+
+
+def test_lockpicking_panel() -> None:
+    panel = LockpickingPanel(seed=4)
+    lock = panel.lock
+    assert lock.log == ()
+    find_button(panel, f"pick-{lock.sequence[0]}").click()
+    assert lock.progress == 1 or lock.complication == "Cracked"
+    find_button(panel, "break").click()
+    find_button(panel, "break").click()
+    assert lock.broken
+    assert "already open or broken" in panel.error.message or lock.complication == "Reinforced"
+    find_button(panel, "new-lock").click()
+    assert not lock.broken
+
+
+def test_combat_tracker() -> None:
+    panel = CombatTracker(demo_encounter(), seed=6)
+    e = panel.encounter
+    find_button(panel, "initiative").click()
+    assert e.round == 1
+    panel.attacker.value = "Goblin boss"
+    panel.target.value = "Ash"
+    find_button(panel, "attack").click()
+    assert "Goblin boss → Ash" in panel.outcome.value
+    panel.f_name.value = "Ash"
+    find_button(panel, "add").click()
+    assert "already a combatant" in panel.error.message
