@@ -134,7 +134,8 @@ class CairnCharacterSheet(_Panel):
                                          layout=widgets.Layout(width="110px"))
         self.item_qty = _small_box("qty", "1", name="item-qty")
         die_options = [("no Ud", 0)] + [(f"Ud{d}", d) for d in USAGE_DICE]
-        self.item_die = widgets.Dropdown(options=die_options, value=0, layout=widgets.Layout(width="90px"))
+        self.item_die = widgets.Dropdown(options=die_options, value=0,
+                                         layout=widgets.Layout(width="90px"))
         self.damage_box = _small_box("damage", "7", name="damage")
         self.direct = widgets.Checkbox(description="direct", indent=False,
                                        layout=widgets.Layout(width="80px"))

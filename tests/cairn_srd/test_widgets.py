@@ -8,10 +8,10 @@ import pytest
 
 pytest.importorskip("ipywidgets")
 
-import ipywidgets as widgets  # noqa: E402
+import ipywidgets as widgets
 
-from companion.rulesets.cairn_srd.character import new_character  # noqa: E402
-from companion.widgets.cairn_srd import (  # noqa: E402
+from companion.rulesets.cairn_srd.character import new_character
+from companion.widgets.cairn_srd import (
     CairnCharacterSheet,
     CombatTracker,
     DuelPanel,
@@ -42,7 +42,7 @@ def test_sheet_fill_slot_damage_scar_and_undo() -> None:
     assert c.items == []
     sheet.damage_box.value = "7"  # 2 Armor, 5 Guard: the seed's example
     find_button(sheet, "take-damage").click()
-    assert c.guard == 1 and "Rattled" in sheet.outcome.value and 'data-scar="Rattled"' in sheet.outcome.value
+    assert c.guard == 1 and 'data-scar="Rattled"' in sheet.outcome.value
     find_button(sheet, "undo").click()
     assert c.guard == 5 and c.scars == []
     sheet.damage_box.value = "lots"
