@@ -223,6 +223,8 @@ def _voila_command(port: int) -> list[str]:
         "--no-browser",
         f"--port={port}",
         "--Voila.ip=127.0.0.1",
+        # Tracebacks in the page make a failing app's test say why (bound to 127.0.0.1 only).
+        "--show_tracebacks=True",
     ]
 
 
@@ -277,20 +279,40 @@ def voila_url(voila_server: VoilaServer) -> Callable[[str], str]:
     return voila_server.url
 
 
+# How Voila shows a cell that raised (or wrote to stderr) in the rendered app.
+CELL_ERROR = (
+    ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr'], "
+    ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.error']"
+)
+
+
 @pytest.fixture
 def voila_app(voila_server: VoilaServer, request: pytest.FixtureRequest) -> Callable[..., Any]:
     def open_app(app: str, page: Any = None, ready: str = ".tc-app") -> Any:
         target = page if page is not None else request.getfixturevalue("page")
         target.goto(voila_server.url(app), wait_until="domcontentloaded")
-        try:
-            target.wait_for_selector(ready, state="visible", timeout=APP_READY_TIMEOUT_MS)
-        except Exception as exc:
-            errors = target.locator(".jp-OutputArea-output[data-mime-type*='error']")
-            shown = errors.all_inner_texts() if errors.count() else []
+
+        def failed(why: str) -> None:
+            shown = target.locator(CELL_ERROR).all_inner_texts()
             pytest.fail(
-                f"app {app!r} did not render {ready!r}: {exc}\n"
-                f"errors on page: {shown}\nvoila log:\n{voila_server.log_tail()}"
+                f"app {app!r} did not render {ready!r}: {why}\n"
+                f"cell errors on the page: {shown}\nvoila log:\n{voila_server.log_tail()}"
             )
+
+        problem = ""
+        try:
+            # Stop waiting early when a cell fails instead of sitting out the whole timeout.
+            target.wait_for_selector(f"{ready}, {CELL_ERROR}", timeout=APP_READY_TIMEOUT_MS)
+        except Exception as exc:
+            problem = str(exc).splitlines()[0]
+        if not problem:
+            try:
+                # A warning on stderr may come before the app: give the app a moment more.
+                target.wait_for_selector(ready, state="visible", timeout=10_000)
+            except Exception:
+                problem = "a cell failed"
+        if problem:
+            failed(problem)
         return target
 
     return open_app
