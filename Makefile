@@ -7,6 +7,9 @@ PY           := $(VENV)/bin/python
 STAMP        := $(VENV)/.installed
 APP_IP       ?= 127.0.0.1
 APP_PORT     ?= 8866
+# PREHEAT=1 starts a kernel per app up front: faster first render, but one idle kernel
+# per notebook (memory and CPU on a small machine).
+PREHEAT      ?= 0
 DOCS_ADDR    ?= 127.0.0.1:8000
 PYODIDE_VERSION ?= 314.0.7
 PYODIDE_DIR  := docs/assets/pyodide
@@ -56,7 +59,7 @@ test: lint docs chromium
 app: $(STAMP)
 	@echo "Table Companion apps: http://$(APP_IP):$(APP_PORT)/  (Ctrl-C to stop)"
 	$(VENV)/bin/voila widgets/ --no-browser --port=$(APP_PORT) --Voila.ip=$(APP_IP) \
-		--preheat_kernel=True
+		$(if $(filter 1,$(PREHEAT)),--preheat_kernel=True --pool_size=1)
 
 # --- reference site -----------------------------------------------------------------
 $(PYODIDE_STAMP):
