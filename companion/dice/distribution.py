@@ -84,16 +84,22 @@ class Distribution:
         self, weights: Mapping[int, int], denom: int, truncated: Fraction = Fraction(0)
     ) -> None:
         pairs = sorted((v, w) for v, w in weights.items() if w)
-        if not pairs:
+        self._set_sorted([v for v, _ in pairs], [w for _, w in pairs], denom, truncated)
+
+    def _set_sorted(
+        self, values: list[int], weights: list[int], denom: int, truncated: Fraction
+    ) -> None:
+        """Values ascending, weights positive; reduced so equal distributions compare equal."""
+        if not values:
             raise DiceError("a distribution needs at least one possible outcome")
-        g = denom
-        for _, w in pairs:
-            g = math.gcd(g, w)
-            if g == 1:
-                break
-        self._values = tuple(v for v, _ in pairs)
-        self._weights = tuple(w // g for _, w in pairs)
-        self._denom = denom // g
+        g = math.gcd(denom, *weights)
+        if g > 1:
+            self._weights = tuple([w // g for w in weights])
+            self._denom = denom // g
+        else:
+            self._weights = tuple(weights)
+            self._denom = denom
+        self._values = tuple(values)
         self._hash = None
         self.truncated = truncated
 
@@ -109,7 +115,13 @@ class Distribution:
     def _dense(
         cls, low: int, weights: list[int], denom: int, truncated: Fraction = Fraction(0)
     ) -> Distribution:
-        return cls._make({low + i: w for i, w in enumerate(weights) if w}, denom, truncated)
+        self = cls.__new__(cls)
+        if all(weights):
+            self._set_sorted(list(range(low, low + len(weights))), weights, denom, truncated)
+        else:
+            values = [low + i for i, w in enumerate(weights) if w]
+            self._set_sorted(values, [w for w in weights if w], denom, truncated)
+        return self
 
     # -- constructors ---------------------------------------------------------------------
     @classmethod

@@ -18,7 +18,7 @@ from companion.dice import limits
 from companion.dice.nodes import BinOp, Const, Dice, Group, Labeled, Neg, Node, face_range
 from companion.dice.odds import clamp_of
 from companion.dice.parse import parse
-from companion.dice.roller import _State, make_rng
+from companion.dice.roller import _State, compile_node, make_rng
 from companion.errors import DiceError, DiceLimitError
 
 _OPS: dict[str, Callable[[int, int], int]] = {
@@ -92,7 +92,8 @@ def _vec_dice(node: Dice, n: int, rng: random.Random) -> list[int]:
     )
     if not simple:
         rand = rng.random
-        return [_State(rand).eval(node, None) for _ in range(n)]
+        program = compile_node(node, None)
+        return [program(_State(rand)) for _ in range(n)]
     assert isinstance(node.count, Const)
     count = node.count.value
     if count > limits.MAX_DICE:

@@ -171,7 +171,8 @@ def _pool_odds(n: int, low: int, high: int, mods: Modifiers, depth: int) -> Dist
         boom = [v for v in face.keys() if explode(v)]  # noqa: SIM118 (iteration yields pairs)
         if len(boom) == len(face):
             raise DiceLimitError(
-                f"every face of the die explodes ({low}..{high}), so it would never stop"
+                f"every face d{high if (low, high) != (-1, 1) else 'F'} can show explodes, "
+                "so it would never stop"
             )
         if boom:
             if mods.keep is not None:
@@ -254,23 +255,28 @@ def keep_odds(
         e = (scores[i] - smin) * shift
         rest = rest_after[i]
         new = [0] * kept
+        w_pow = [1] * (n + 1)
+        rest_pow = [1] * (n + 1)
+        for c in range(1, n + 1):
+            w_pow[c] = w_pow[c - 1] * w
+            rest_pow[c] = rest_pow[c - 1] * rest
+        here_or_after = w + rest
         for j in range(kept):
             poly = states[j]
             if not poly:
                 continue
             remaining = n - j
-            wc = 1
-            for c in range(remaining + 1):
-                coef = comb(remaining, c) * wc
-                if j + c < kept:
-                    new[j + c] += (poly * coef) << (c * e)
-                else:
-                    tail = remaining - c
-                    if tail == 0:
-                        result += (poly * coef) << ((kept - j) * e)
-                    elif rest:
-                        result += (poly * coef * rest**tail) << ((kept - j) * e)
-                wc *= w
+            need = kept - j
+            # c >= need dice on this face complete the kept set (the others fall on less
+            # preferred faces) and all add the same kept score, so their weights are summed:
+            # by the binomial theorem, (w + rest)^remaining minus the terms with c < need.
+            closing = here_or_after**remaining
+            for c in range(need):
+                coef = comb(remaining, c) * w_pow[c]
+                new[j + c] += (poly * coef) << (c * e)
+                closing -= coef * rest_pow[remaining - c]
+            if closing:
+                result += (poly * closing) << (need * e)
         states = new
     coeffs = unpack(result, nbytes, length)
     return Distribution._dense(smin * kept, coeffs, denom**n)

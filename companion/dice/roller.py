@@ -10,10 +10,22 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal
 
 from companion.dice import limits
-from companion.dice.nodes import BinOp, Const, Dice, Group, Neg, Node, face_range
+from companion.dice.nodes import (
+    BinOp,
+    Condition,
+    Const,
+    Dice,
+    Group,
+    Keep,
+    Labeled,
+    Neg,
+    Node,
+    face_range,
+)
 from companion.dice.odds import clamp_of, explodes_on
 from companion.dice.parse import parse
 from companion.errors import DiceError, DiceLimitError
@@ -135,14 +147,26 @@ def roll(expr: str, *, seed: int | None = None, rng: random.Random | None = None
     >>> str(roll("4d6kh3", seed=1))
     '4d6kh3 = [2, 5, ~~1~~, 3] = 10'
     """
-    tree = parse(expr)
+    tree, program = compiled(expr)
     state = _State(make_rng(seed, rng).random)
-    total = state.eval(tree, None)
+    total = program(state)
     return Roll(expr, total, state.groups, state.labels, state.notes, tree)
 
 
+Program = Callable[["_State"], int]
+
+
+@lru_cache(maxsize=1024)
+def compiled(expr: str) -> tuple[Node, Program]:
+    """The tree of ``expr`` and a closure that rolls it (cached by text)."""
+    tree = parse(expr)
+    return tree, compile_node(tree, None)
+
+
 class _State:
-    __slots__ = ("groups", "labels", "notes", "random", "rolled")
+    """What one roll accumulates: dice groups, label subtotals, notes, dice counts."""
+
+    __slots__ = ("dice_asked", "groups", "labels", "notes", "random", "rolled")
 
     def __init__(self, rand: Callable[[], float]) -> None:
         self.random = rand
@@ -150,152 +174,255 @@ class _State:
         self.labels: dict[str, int] = {}
         self.notes: list[str] = []
         self.rolled = 0
+        self.dice_asked = 0
 
-    def eval(self, node: Node, label: str | None) -> int:
-        if isinstance(node, Dice):
-            return self.dice(node, label)
-        if isinstance(node, Const):
-            return node.value
-        if isinstance(node, BinOp):
-            a = self.eval(node.left, label)
-            b = self.eval(node.right, label)
-            op = node.op
-            if op == "+":
-                return a + b
-            if op == "-":
-                return a - b
-            if op == "*":
-                return a * b
-            if b == 0:
-                raise DiceError(f"division by zero at column {node.pos + 1}")
-            return a // b
-        if isinstance(node, Neg):
-            return -self.eval(node.operand, label)
-        if isinstance(node, Group):
-            return self.eval(node.inner, label)
-        value = self.eval(node.inner, node.label)
-        self.labels[node.label] = self.labels.get(node.label, 0) + value
-        return value
-
-    def dice(self, node: Dice, label: str | None) -> int:
-        count = self.eval(node.count, label)
-        if count < 0:
-            raise DiceError(f"cannot roll {count} dice (column {node.pos + 1})")
-        if count > limits.MAX_DICE:
-            raise DiceLimitError(
-                f"{count:,} dice at column {node.pos + 1}; the limit is {limits.MAX_DICE:,}"
-            )
-        shown: int | Literal["F", "%"]
-        if isinstance(node.sides, str):
-            low, high = face_range(node.sides)
-            shown = node.sides
-        else:
-            high = self.eval(node.sides, label)
-            if high < 1:
-                raise DiceError(f"a die cannot have {high} sides (column {node.pos + 1})")
-            if high > limits.MAX_SIDES:
-                raise DiceLimitError(
-                    f"d{high:,} at column {node.pos + 1}; the limit is {limits.MAX_SIDES:,} sides"
-                )
-            low, shown = 1, high
-        # Appended after the count and sides, so groups are in rendering order.
-        group = DiceGroup(node, [], 0)
-        self.groups.append(group)
-        mods = node.mods
-        rand = self.random
-        k = high - low + 1
-        dice = group.dice
-        if mods.plain:
-            self._count(count)
-            values = [low + int(rand() * k) for _ in range(count)]
-            dice.extend(Die(shown, v, _KEPT, label) for v in values)
-            group.value = sum(values)
-            return group.value
-        explode = explodes_on(low, high, mods)
-        if explode is not None and all(explode(v) for v in range(low, high + 1)):
-            raise DiceLimitError(
-                f"every face of d{shown} explodes at column {node.pos + 1}, "
-                "so it would never stop"
-            )
-        rerolls = mods.reroll
-        allowed: list[int] | None = None
-        if rerolls and not mods.reroll_once:
-            allowed_count = sum(
-                1 for v in range(low, high + 1) if not any(c(v) for c in rerolls)
-            )
-            if allowed_count == 0:
-                raise DiceLimitError(
-                    f"reroll at column {node.pos + 1} matches every face of d{shown}, "
-                    "so it would reroll forever"
-                )
-        clamp = clamp_of(mods)
-        counted: list[Die] = []
-        capped = False
-        for _ in range(count):
-            booms = 0
-            while True:
-                v = low + int(rand() * k)
-                self._count(1)
-                if rerolls:
-                    attempts = 0
-                    while any(c(v) for c in rerolls):
-                        dice.append(Die(shown, v, frozenset({REROLLED}), label))
-                        attempts += 1
-                        if mods.reroll_once:
-                            v = low + int(rand() * k)
-                            self._count(1)
-                            break
-                        if attempts >= limits.MAX_REROLL_ATTEMPTS:
-                            # Same distribution as rerolling on, without the wait.
-                            if allowed is None:
-                                allowed = [
-                                    f for f in range(low, high + 1)
-                                    if not any(c(f) for c in rerolls)
-                                ]
-                            v = allowed[int(rand() * len(allowed))]
-                            break
-                        v = low + int(rand() * k)
-                        self._count(1)
-                boom = explode is not None and explode(v)
-                if boom and booms >= limits.MAX_EXPLOSIONS:
-                    capped = True
-                    die = Die(shown, clamp(v), frozenset({KEPT, CAPPED}), label)
-                    dice.append(die)
-                    counted.append(die)
-                    break
-                die = Die(shown, clamp(v), frozenset({KEPT, EXPLODED}) if boom else _KEPT, label)
-                dice.append(die)
-                counted.append(die)
-                if not boom:
-                    break
-                booms += 1
-        if capped:
-            self.notes.append(
-                f"explosions stopped at {limits.MAX_EXPLOSIONS} per die (column {node.pos + 1})"
-            )
-        if mods.keep is not None:
-            n_kept, highest = mods.keep.kept(len(counted))
-            ranked = sorted(range(len(counted)), key=lambda i: counted[i].value, reverse=highest)
-            for i in ranked[n_kept:]:
-                d = counted[i]
-                d.state = (d.state - {KEPT}) | {DROPPED}
-            counted = [d for d in counted if KEPT in d.state]
-        if mods.count is not None:
-            cond = mods.count
-            total = 0
-            for d in counted:
-                if cond(d.value):
-                    d.state = d.state | {SUCCESS}
-                    total += 1
-            group.value = total
-        else:
-            group.value = sum(d.value for d in counted)
-        return group.value
-
-    def _count(self, n: int) -> None:
+    def count_rolled(self, n: int) -> None:
         self.rolled += n
         if self.rolled > limits.MAX_ROLLED_DICE:
             raise DiceLimitError(
                 f"the roll needed more than {limits.MAX_ROLLED_DICE:,} dice "
                 "(counting rerolls and explosions)"
             )
+
+
+def compile_node(node: Node, label: str | None) -> Program:
+    """A closure rolling ``node``; labels are resolved now, not on every roll."""
+    if isinstance(node, Const):
+        value = node.value
+        return lambda st: value
+    if isinstance(node, Group):
+        return compile_node(node.inner, label)
+    if isinstance(node, Neg):
+        inner = compile_node(node.operand, label)
+        return lambda st: -inner(st)
+    if isinstance(node, Labeled):
+        inner = compile_node(node.inner, node.label)
+        name = node.label
+
+        def labeled(st: _State) -> int:
+            value = inner(st)
+            st.labels[name] = st.labels.get(name, 0) + value
+            return value
+
+        return labeled
+    if isinstance(node, BinOp):
+        left = compile_node(node.left, label)
+        right = compile_node(node.right, label)
+        if node.op == "+":
+            return lambda st: left(st) + right(st)
+        if node.op == "-":
+            return lambda st: left(st) - right(st)
+        if node.op == "*":
+            return lambda st: left(st) * right(st)
+        where = node.pos + 1
+
+        def divide(st: _State) -> int:
+            a, b = left(st), right(st)
+            if b == 0:
+                raise DiceError(f"division by zero at column {where}")
+            return a // b
+
+        return divide
+    return _compile_dice(node, label)
+
+
+_DROPPED = frozenset({DROPPED})
+_KEPT_SUCCESS = frozenset({KEPT, SUCCESS})
+_REROLLED = frozenset({REROLLED})
+_KEPT_EXPLODED = frozenset({KEPT, EXPLODED})
+_KEPT_CAPPED = frozenset({KEPT, CAPPED})
+
+
+def _compile_dice(node: Dice, label: str | None) -> Program:
+    mods = node.mods
+    where = node.pos + 1
+    static_count = node.count.value if isinstance(node.count, Const) else None
+    count_program = None if static_count is not None else compile_node(node.count, label)
+    static_sides: tuple[int, int, int | Literal["F", "%"]] | None = None
+    sides_program: Program | None = None
+    if isinstance(node.sides, str):
+        low, high = face_range(node.sides)
+        static_sides = (low, high, node.sides)
+    elif isinstance(node.sides, Const):
+        static_sides = (1, node.sides.value, node.sides.value)
+    else:
+        sides_program = compile_node(node.sides, label)
+    simple = not mods.reroll and mods.explode is None and not mods.explode_max
+    clamp = clamp_of(mods) if mods.clamp_min is not None or mods.clamp_max is not None else None
+    keep = mods.keep
+    cond = mods.count
+
+    def roll_dice(st: _State) -> int:
+        if static_count is not None:
+            count = static_count
+        else:
+            assert count_program is not None
+            count = count_program(st)
+            if count < 0:
+                raise DiceError(f"cannot roll {count} dice (column {where})")
+        st.dice_asked += count
+        if st.dice_asked > limits.MAX_DICE:
+            raise DiceLimitError(
+                f"more than {limits.MAX_DICE:,} dice in one expression (column {where})"
+            )
+        shown: int | Literal["F", "%"]
+        if static_sides is not None:
+            low, high, shown = static_sides
+        else:
+            assert sides_program is not None
+            high = sides_program(st)
+            if high < 1:
+                raise DiceError(f"a die cannot have {high} sides (column {where})")
+            if high > limits.MAX_SIDES:
+                raise DiceLimitError(
+                    f"d{high:,} at column {where}; the limit is {limits.MAX_SIDES:,} sides"
+                )
+            low, shown = 1, high
+        # Appended after the count and sides, so groups are in rendering order.
+        group = DiceGroup(node, [], 0)
+        st.groups.append(group)
+        if simple:
+            return _roll_simple(st, group, count, low, high, shown, label, clamp, keep, cond)
+        return _roll_full(st, group, count, low, high, shown, label, where)
+
+    return roll_dice
+
+
+def _roll_simple(
+    st: _State,
+    group: DiceGroup,
+    count: int,
+    low: int,
+    high: int,
+    shown: int | Literal["F", "%"],
+    label: str | None,
+    clamp: Callable[[int], int] | None,
+    keep: Keep | None,
+    cond: Condition | None,
+) -> int:
+    """Dice without rerolls or explosions: one draw per die, states known up front."""
+    rand = st.random
+    k = high - low + 1
+    values = [low + int(rand() * k) for _ in range(count)]
+    if clamp is not None:
+        values = [clamp(v) for v in values]
+    if keep is None:
+        if cond is None:
+            group.dice = [Die(shown, v, _KEPT, label) for v in values]
+            group.value = sum(values)
+            return group.value
+        flags = [cond(v) for v in values]
+        group.dice = [
+            Die(shown, v, _KEPT_SUCCESS if f else _KEPT, label)
+            for v, f in zip(values, flags, strict=True)
+        ]
+        group.value = sum(flags)
+        return group.value
+    n_kept, highest = keep.kept(count)
+    ranked = sorted(range(count), key=values.__getitem__, reverse=highest)
+    dropped = set(ranked[n_kept:])
+    total = 0
+    dice = []
+    for i, v in enumerate(values):
+        if i in dropped:
+            dice.append(Die(shown, v, _DROPPED, label))
+        elif cond is None:
+            dice.append(Die(shown, v, _KEPT, label))
+            total += v
+        elif cond(v):
+            dice.append(Die(shown, v, _KEPT_SUCCESS, label))
+            total += 1
+        else:
+            dice.append(Die(shown, v, _KEPT, label))
+    group.dice = dice
+    group.value = total
+    return total
+
+
+def _roll_full(
+    st: _State,
+    group: DiceGroup,
+    count: int,
+    low: int,
+    high: int,
+    shown: int | Literal["F", "%"],
+    label: str | None,
+    where: int,
+) -> int:
+    """Dice with rerolls and/or explosions, each recorded as its own die."""
+    mods = group.node.mods
+    rand = st.random
+    k = high - low + 1
+    dice = group.dice
+    rerolls = mods.reroll
+    allowed: list[int] | None = None
+    if rerolls and not mods.reroll_once:
+        allowed = [f for f in range(low, high + 1) if not any(c(f) for c in rerolls)]
+        if not allowed:
+            raise DiceLimitError(
+                f"reroll at column {where} matches every face of d{shown}, "
+                "so it would reroll forever"
+            )
+    explode = explodes_on(low, high, mods)
+    faces = allowed if allowed is not None else range(low, high + 1)
+    if explode is not None and all(explode(v) for v in faces):
+        raise DiceLimitError(
+            f"every face d{shown} can show explodes at column {where}, so it would never stop"
+        )
+    clamp = clamp_of(mods)
+    counted: list[Die] = []
+    capped = False
+    for _ in range(count):
+        booms = 0
+        while True:
+            v = low + int(rand() * k)
+            st.count_rolled(1)
+            if rerolls:
+                attempts = 0
+                while any(c(v) for c in rerolls):
+                    dice.append(Die(shown, v, _REROLLED, label))
+                    attempts += 1
+                    if mods.reroll_once:
+                        v = low + int(rand() * k)
+                        st.count_rolled(1)
+                        break
+                    if attempts >= limits.MAX_REROLL_ATTEMPTS:
+                        # Same distribution as rerolling on, without the wait.
+                        assert allowed is not None
+                        v = allowed[int(rand() * len(allowed))]
+                        break
+                    v = low + int(rand() * k)
+                    st.count_rolled(1)
+            boom = explode is not None and explode(v)
+            if boom and booms >= limits.MAX_EXPLOSIONS:
+                capped = True
+                die = Die(shown, clamp(v), _KEPT_CAPPED, label)
+                dice.append(die)
+                counted.append(die)
+                break
+            die = Die(shown, clamp(v), _KEPT_EXPLODED if boom else _KEPT, label)
+            dice.append(die)
+            counted.append(die)
+            if not boom:
+                break
+            booms += 1
+    if capped:
+        st.notes.append(f"explosions stopped at {limits.MAX_EXPLOSIONS} per die (column {where})")
+    if mods.keep is not None:
+        n_kept, highest = mods.keep.kept(len(counted))
+        ranked = sorted(range(len(counted)), key=lambda i: counted[i].value, reverse=highest)
+        for i in ranked[n_kept:]:
+            d = counted[i]
+            d.state = (d.state - {KEPT}) | {DROPPED}
+        counted = [d for d in counted if KEPT in d.state]
+    if mods.count is not None:
+        cond = mods.count
+        total = 0
+        for d in counted:
+            if cond(d.value):
+                d.state = d.state | {SUCCESS}
+                total += 1
+        group.value = total
+    else:
+        group.value = sum(d.value for d in counted)
+    return group.value

@@ -99,6 +99,7 @@ def test_limits_are_inclusive() -> None:
         ("1d6r<=6", "reroll forever"),
         ("1d6r1r2r3r4r5r6", "reroll forever"),
         ("(1d2-1)d1!", "explodes"),
+        ("1d2r1!", "explodes"),  # the reroll leaves only the exploding face
     ],
 )
 def test_endless_dice_are_refused_by_roll_and_odds(expr: str, needle: str) -> None:
