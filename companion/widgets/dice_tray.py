@@ -37,6 +37,7 @@ from companion.widgets.base import (
     column,
     one_line,
     row,
+    safe,
     text_box,
 )
 
@@ -165,6 +166,8 @@ class DiceTray(widgets.VBox):
             self.history_view,
             box=self,
         )
+        # Show the starting expression's odds before the first roll.
+        safe(self.error)(self._update_odds)(expr.strip())
 
     # -- moves ---------------------------------------------------------------------------
     def roll(self) -> Any:
@@ -219,6 +222,13 @@ class DiceTray(widgets.VBox):
                 '<div class="tc-odds-note">Exact odds for this expression would take too '
                 f"long to work out, so they are not shown; rolling works as usual. "
                 f"<small>({html.escape(str(exc))})</small></div>"
+            )
+            self.chance.value = ""
+            return
+        except CompanionError as exc:
+            # The roll (if any) already happened; odds trouble is told beside the odds.
+            self.odds_note.value = (
+                f'<div class="tc-odds-note tc-error">No odds: {html.escape(one_line(exc))}</div>'
             )
             self.chance.value = ""
             return

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import itertools
 import re
 from collections.abc import Iterator
@@ -272,3 +273,16 @@ def test_download_links_carry_the_exports() -> None:
     decoded = {k: base64.b64decode(html_lib.unescape(v)).decode() for k, v in links.items()}
     assert decoded["rolls.csv"] == tray.history.to_csv()
     assert RollHistory.from_json(decoded["rolls.json"]).records == tray.history.records
+
+
+def test_odds_of_the_starting_expression_show_before_any_roll() -> None:
+    tray = make_tray(expr="1d12")
+    assert "1 to 12" in tray.odds_note.value and "<svg" in tray.chart.value
+    tray.target.value = "10"
+    assert "3/12" in tray.chance.value or "1/4" in tray.chance.value
+    assert len(tray.history) == 0
+    broken = make_tray(expr="1d")
+    with pytest.raises(CompanionError) as info:
+        dice.odds("1d")
+    assert "No odds: " in broken.odds_note.value and broken.chart.value == ""
+    assert html.escape(str(info.value)) in broken.odds_note.value
