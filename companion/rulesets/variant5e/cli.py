@@ -1,0 +1,215 @@
+"""Command line for the 5e optional rules: ``companion 5e ...``.
+
+- ``5e contest OPTION`` exact odds (or a seeded roll) of a contested combat option;
+- ``5e spell-points LEVEL [--caster half]`` the pool and the cost of each spell level;
+- ``5e fragile-soul SPELL --modifier N`` odds of returning a creature (or ``--roll``);
+- ``5e death-saves [--failures N]`` odds of dying, stabilising or getting up;
+- ``5e identify LEVEL --arcana N [--same-class]`` chance to identify a spell;
+- ``5e distance DX DY`` feet between squares with alternating diagonals.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from companion.cli import fraction_text, print_json
+from companion.errors import RuleError
+
+__all__ = ["add_commands"]
+
+
+def _pct(p: Any) -> str:
+    from companion.dice.render import percent
+
+    return f"{percent(p)} ({fraction_text(p)})"
+
+
+def add_commands(sub: Any) -> None:
+    from companion.rulesets.variant5e.maneuvers import MANEUVERS
+
+    top = sub.add_parser("5e", help="5e optional rules: contests, spell points, death, grid")
+    cmds = top.add_subparsers(dest="v5e_command", metavar="ACTION")
+
+    contest = cmds.add_parser("contest", help="odds of a contested combat option")
+    contest.add_argument("option", help="one of: " + ", ".join(MANEUVERS))
+    for who in ("a", "b"):
+        role = "the one acting" if who == "a" else "the one resisting"
+        contest.add_argument(f"--{who}-size", default="medium", help=f"size of {role}")
+        contest.add_argument(f"--{who}-athletics", type=int, default=0)
+        contest.add_argument(f"--{who}-acrobatics", type=int, default=0)
+        contest.add_argument(f"--{who}-attack", type=int, default=0, help="attack bonus")
+        contest.add_argument(f"--{who}-edge", default="normal",
+                             choices=("normal", "advantage", "disadvantage"),
+                             help="advantage/disadvantage from outside the rule")
+        contest.add_argument(f"--{who}-incapacitated", action="store_true")
+    contest.add_argument("--flag", action="store_true",
+                         help="the option's circumstance (disarm: two-handed hold)")
+    contest.add_argument("--roll", action="store_true", help="roll it instead")
+    contest.add_argument("--seed", type=int, default=None)
+    contest.add_argument("--json", action="store_true")
+    contest.set_defaults(func=_contest)
+
+    points = cmds.add_parser("spell-points", help="mentality pool and spell costs")
+    points.add_argument("level", type=int, help="class level (1-20)")
+    points.add_argument("--caster", default="full", choices=("full", "half", "third"))
+    points.add_argument("--json", action="store_true")
+    points.set_defaults(func=_spell_points)
+
+    soul = cmds.add_parser("fragile-soul", help="odds of bringing a creature back")
+    soul.add_argument("spell", choices=("revivify", "raise dead", "resurrection",
+                                        "true resurrection"))
+    soul.add_argument("--modifier", type=int, required=True,
+                      help="caster's spellcasting ability modifier")
+    soul.add_argument("--roll", action="store_true", help="roll an attempt instead")
+    soul.add_argument("--seed", type=int, default=None)
+    soul.add_argument("--json", action="store_true")
+    soul.set_defaults(func=_fragile_soul)
+
+    saves = cmds.add_parser("death-saves", help="odds of a dying creature's fate")
+    saves.add_argument("--failures", type=int, default=0, help="failures already marked")
+    saves.add_argument("--json", action="store_true")
+    saves.set_defaults(func=_death_saves)
+
+    ident = cmds.add_parser("identify", help="chance to identify a spell")
+    ident.add_argument("level", type=int, help="spell level (0-9)")
+    ident.add_argument("--arcana", type=int, required=True, help="Intelligence (Arcana) bonus")
+    ident.add_argument("--same-class", action="store_true", help="advantage: same class")
+    ident.add_argument("--json", action="store_true")
+    ident.set_defaults(func=_identify)
+
+    dist = cmds.add_parser("distance", help="feet between squares (5/10 diagonals)")
+    dist.add_argument("dx", type=int)
+    dist.add_argument("dy", type=int)
+    dist.add_argument("--json", action="store_true")
+    dist.set_defaults(func=_distance)
+
+    def _help(_args: argparse.Namespace) -> int:
+        top.print_help()
+        return 0
+
+    top.set_defaults(func=_help)
+
+
+def _combatant(args: argparse.Namespace, who: str, name: str) -> Any:
+    from companion.rulesets.variant5e.contests import Combatant, Edge, Size
+
+    return Combatant(
+        name=name,
+        size=Size.parse(getattr(args, f"{who}_size")),
+        athletics=getattr(args, f"{who}_athletics"),
+        acrobatics=getattr(args, f"{who}_acrobatics"),
+        attack_bonus=getattr(args, f"{who}_attack"),
+        edge=Edge(getattr(args, f"{who}_edge")),
+        incapacitated=getattr(args, f"{who}_incapacitated"),
+    )
+
+
+def _contest(args: argparse.Namespace) -> int:
+    from companion.rulesets.variant5e.maneuvers import maneuver
+
+    option = maneuver(args.option)
+    contest = option.build(_combatant(args, "a", option.initiator),
+                           _combatant(args, "b", option.resister), args.flag)
+    if args.roll:
+        result = contest.roll(seed=args.seed)
+        if args.json:
+            print_json({"option": option.name, "initiator_total": result.initiator_total,
+                        "resister_total": result.resister_total,
+                        "initiator_wins": result.initiator_wins, "text": str(result)})
+        else:
+            print(result)
+        return 0
+    odds = contest.odds()
+    if args.json:
+        print_json({"option": option.name, "initiator": str(contest.initiator),
+                    "resister": str(contest.resister), "automatic": contest.automatic,
+                    "initiator_wins": fraction_text(odds.initiator),
+                    "tie": fraction_text(odds.tie), "resister_wins": fraction_text(odds.resister)})
+        return 0
+    print(f"{option.name}: {contest.initiator} vs {contest.resister}")
+    if contest.automatic:
+        print(f"automatic success: {contest.automatic}")
+    print(f"{option.initiator} wins: {_pct(odds.initiator)}")
+    print(f"{option.resister} wins: {_pct(odds.resister)} (ties {_pct(odds.tie)} included)")
+    if contest.on_success:
+        print(f"on a win: {contest.on_success}")
+    return 0
+
+
+def _spell_points(args: argparse.Namespace) -> int:
+    from companion.rulesets.variant5e.spell_points import mentality_cost, mentality_points
+
+    pool = mentality_points(args.level, args.caster)
+    costs = {level: mentality_cost(level) for level in range(10)}
+    if args.json:
+        print_json({"level": args.level, "caster": args.caster, "points": pool,
+                    "costs": {str(k): v for k, v in costs.items()}})
+        return 0
+    print(f"level {args.level} {args.caster} caster: {pool} mentality points")
+    print("spell level: " + ", ".join(f"{k}={v}" for k, v in costs.items()))
+    return 0
+
+
+def _fragile_soul(args: argparse.Namespace) -> int:
+    from companion.rulesets.variant5e.death_and_returning import (
+        DeathRecord,
+        fragile_soul_odds,
+    )
+
+    if args.roll:
+        record = DeathRecord()
+        record.die()
+        attempt = record.roll_return(args.spell, args.modifier, seed=args.seed)
+        if args.json:
+            print_json({"spell": attempt.spell, "check_roll": attempt.check_roll,
+                        "modifier": attempt.caster_modifier, "table_roll": attempt.table_roll,
+                        "outcome": attempt.outcome, "text": str(attempt)})
+        else:
+            print(attempt)
+        return 0
+    odds = fragile_soul_odds(args.spell, args.modifier)
+    if args.json:
+        print_json({k: fraction_text(v) for k, v in odds.items()})
+        return 0
+    for outcome, p in odds.items():
+        print(f"{outcome.replace('_', ' '):>13}: {_pct(p)}")
+    return 0
+
+
+def _death_saves(args: argparse.Namespace) -> int:
+    from companion.rulesets.variant5e.death_and_returning import death_save_odds
+
+    odds = death_save_odds(args.failures)
+    if args.json:
+        print_json({k: fraction_text(v) for k, v in odds.items()})
+        return 0
+    for outcome, p in odds.items():
+        print(f"{outcome:>6}: {_pct(p)}")
+    return 0
+
+
+def _identify(args: argparse.Namespace) -> int:
+    from companion.rulesets.variant5e.identify_a_spell import identify_a_spell
+
+    check = identify_a_spell(args.arcana, args.level, same_class=args.same_class)
+    p = check.chance()
+    if args.json:
+        print_json({"expression": check.expression, "dc": check.target,
+                    "chance": fraction_text(p)})
+        return 0
+    print(f"{check.expression} vs DC {check.target}: {_pct(p)}")
+    return 0
+
+
+def _distance(args: argparse.Namespace) -> int:
+    from companion.rulesets.variant5e.diagonal_moves import distance
+
+    if abs(args.dx) > 10_000 or abs(args.dy) > 10_000:
+        raise RuleError("Diagonal Moves: keep distances within 10,000 squares")
+    feet = distance(args.dx, args.dy)
+    if args.json:
+        print_json({"dx": args.dx, "dy": args.dy, "feet": feet})
+        return 0
+    print(f"{feet} ft")
+    return 0
