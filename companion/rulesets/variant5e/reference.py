@@ -96,9 +96,9 @@ def _fragile_soul_page() -> str:
         "|---:|---:|---:|---:|",
     ]
     for failures in range(3):
-        odds = death.death_save_odds(failures)
-        lines.append(f"| {failures} | {exact(odds['dies'])} | {exact(odds['stable'])} | "
-                     f"{exact(odds['up'])} |")
+        fate = death.death_save_odds(failures)
+        lines.append(f"| {failures} | {exact(fate['dies'])} | {exact(fate['stable'])} | "
+                     f"{exact(fate['up'])} |")
     return "\n".join(lines) + "\n"
 
 
