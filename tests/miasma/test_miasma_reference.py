@@ -1,0 +1,39 @@
+"""Generated Miasma reference pages: computed and printed counts side by side, flagged."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from companion.rulesets.miasma import reference
+from companion.rulesets.miasma.dice_monarchs import hands
+
+
+def test_pages_cover_every_hand_with_both_counts() -> None:
+    pages = reference.reference_pages()
+    assert set(pages) == {"dice-monarchs-hands.md", "earthmote-features.md",
+                          "psychosis-levels.md"}
+    page = pages["dice-monarchs-hands.md"]
+    rows = [line for line in page.splitlines() if line.startswith("| ") and "---" not in line]
+    assert len(rows) == 1 + 54
+    assert "| 27 | High Even Turn | 4,6,8,10 | 79 | 79 | 0.34% (79/23040) | 0.34% | 60 |" in page
+    assert "⚠" not in "\n".join(rows)
+    assert "Every printed count matches" in page
+
+
+def test_a_wrong_printed_count_is_flagged(monkeypatch) -> None:
+    real = hands.hand_counts()
+    wrong = [(dataclasses.replace(h, printed_count=h.printed_count + 1) if h.rank == 26 else h, n)
+             for h, n in real]
+    monkeypatch.setattr(hands, "hand_counts", lambda: wrong)
+    page = reference.hands_page()
+    assert "| 27 | High Even Turn | 4,6,8,10 | 79 | 80 ⚠ differs |" in page
+    assert "1 printed figures differ" in page
+
+
+def test_earthmote_and_psychosis_pages() -> None:
+    pages = reference.reference_pages()
+    assert "17.36% (21/121)" in pages["earthmote-features.md"]
+    assert "```roller\n1d6\n```" in pages["earthmote-features.md"]
+    psy = pages["psychosis-levels.md"]
+    assert "| 6 | The creature becomes an aberration" in psy
+    assert "| 4+ | 2 |" in psy
