@@ -1,0 +1,67 @@
+"""The plot-points Voila app in a real Chromium: a check, a plot point spent, strain to a wound."""
+
+from __future__ import annotations
+
+from typing import Any
+
+PHONE_WIDTH = 390
+SCROLL_TOLERANCE = 2
+
+
+def test_check_spend_and_strain(voila_app: Any, screenshot: Any) -> None:
+    page = voila_app("plot_points")
+    chance = page.locator(".tc-chance")
+    chance.wait_for()
+    assert "55.00%" in chance.inner_text()  # 1d20 vs 10, shown before any roll
+
+    difficulty = page.locator(".tc-int-difficulty input")
+    difficulty.fill("30")
+    difficulty.press("Enter")
+    page.wait_for_function(
+        "() => document.querySelector('.tc-chance').innerText.includes('vs 30')")
+    assert "0.00%" in chance.inner_text()  # nobody reaches 30: a sure failure
+
+    page.locator(".tc-btn-roll").click()
+    page.wait_for_selector('.tc-result[data-n="1"]')
+    assert "failure" in page.locator(".tc-result").inner_text()
+    assert page.locator(".tc-log").get_attribute("data-count") == "1"
+
+    page.locator(".tc-btn-retry").click()
+    page.wait_for_selector('.tc-result[data-n="2"]')
+    assert "spends a lucky point to retry" in page.locator(".tc-result").inner_text()
+    page.wait_for_selector('.tc-log[data-count="2"]')
+    assert "spends a lucky point" in page.locator(".tc-log li").first.inner_text()
+    lucky = int(page.locator(".tc-lucky-count").inner_text())
+    unlucky = int(page.locator(".tc-unlucky-count").inner_text())
+    assert lucky + unlucky == 4  # three players and the GM
+    assert page.locator(".tc-token").count() == 4
+
+    sheet = page.locator(".tc-character-ash")
+    for strain in (1, 2, 3):
+        sheet.locator(".tc-btn-strain").click()
+        page.wait_for_selector(f'.tc-character-ash .tc-sheet[data-strain="{strain}"]')
+    assert sheet.locator(".tc-wounds").inner_text() == "0"
+    sheet.locator(".tc-btn-strain").click()
+    page.wait_for_selector('.tc-character-ash .tc-sheet[data-wounds="1"]')
+    assert sheet.locator(".tc-strain").inner_text() == "0"
+    assert sheet.locator(".tc-condition").inner_text() == "Exhausted"
+
+    sheet.locator(".tc-btn-heal").click()
+    page.wait_for_selector('.tc-character-ash .tc-sheet[data-wounds="0"]')
+    sheet.locator(".tc-btn-heal").click()  # no wound left: the rule's reason is shown
+    error = page.locator(".tc-error [role=alert]")
+    error.wait_for()
+    assert "only 0 wound" in error.inner_text()
+    screenshot(page, "plot_points")
+
+
+def test_phone_width(voila_app: Any, phone_page: Any, scroll_width: Any,
+                     screenshot: Any) -> None:
+    page = voila_app("plot_points", page=phone_page)
+    page.locator(".tc-btn-roll").click()
+    page.wait_for_selector('.tc-result[data-n="1"]')
+    assert scroll_width(page) <= PHONE_WIDTH + SCROLL_TOLERANCE
+    heights = page.eval_on_selector_all(
+        ".tc-btn", "els => els.map(e => e.getBoundingClientRect().height)")
+    assert heights and min(heights) >= 40
+    screenshot(page, "plot_points-phone")
