@@ -91,17 +91,18 @@ class _Panel(widgets.VBox):
 
     def _show(self, text: str, extra: str = "") -> None:
         self.n += 1
-        self.outcome.value = (f'<div class="tc-outcome" data-n="{self.n}">{_e(text)}'
-                              f"{extra}</div>")
+        self.outcome.value = f'<div class="tc-outcome" data-n="{self.n}">{_e(text)}{extra}</div>'
 
-    def _btn(self, label: str, action: Callable[[], Any], name: str,
-             style: str = "") -> widgets.Button:
+    def _btn(
+        self, label: str, action: Callable[[], Any], name: str, style: str = ""
+    ) -> widgets.Button:
         return button(label, action, error=self.error, name=name, style=style)
 
     def _save_load(self, model: Any) -> widgets.VBox:
         """Save (JSON into the box) and Load (from the box) for any tracker."""
-        area = widgets.Textarea(placeholder="saved state (JSON)",
-                                layout=widgets.Layout(width="100%", height="70px"))
+        area = widgets.Textarea(
+            placeholder="saved state (JSON)", layout=widgets.Layout(width="100%", height="70px")
+        )
         area.add_class("tc-json")
 
         def save() -> None:
@@ -112,8 +113,7 @@ class _Panel(widgets.VBox):
             model.load(area.value)
             self._show("State loaded.")
 
-        return column(row(self._btn("Save", save, "save"), self._btn("Load", load, "load")),
-                      area)
+        return column(row(self._btn("Save", save, "save"), self._btn("Load", load, "load")), area)
 
 
 # -- character sheet ---------------------------------------------------------------------
@@ -130,33 +130,48 @@ class CairnCharacterSheet(_Panel):
         self.slots = widgets.VBox(layout=widgets.Layout(max_width="100%"))
         self.item_name = text_box("item name", name="item-name")
         self.item_name.continuous_update = True
-        self.item_tag = widgets.Dropdown(options=list(TAGS), value="normal",
-                                         layout=widgets.Layout(width="110px"))
+        self.item_tag = widgets.Dropdown(
+            options=list(TAGS), value="normal", layout=widgets.Layout(width="110px")
+        )
         self.item_qty = _small_box("qty", "1", name="item-qty")
         die_options = [("no Ud", 0)] + [(f"Ud{d}", d) for d in USAGE_DICE]
-        self.item_die = widgets.Dropdown(options=die_options, value=0,
-                                         layout=widgets.Layout(width="90px"))
+        self.item_die = widgets.Dropdown(
+            options=die_options, value=0, layout=widgets.Layout(width="90px")
+        )
         self.damage_box = _small_box("damage", "7", name="damage")
-        self.direct = widgets.Checkbox(description="direct", indent=False,
-                                       layout=widgets.Layout(width="80px"))
+        self.direct = widgets.Checkbox(
+            description="direct", indent=False, layout=widgets.Layout(width="80px")
+        )
         self.children = ()
         app_box(
             _css(),
             self.stats,
             widgets.HTML("<b>Burden</b>"),
             self.slots,
-            row(self.item_name, self.item_tag, self.item_qty, self.item_die,
-                self._btn("Add item", self.add_item, "add-item", "primary")),
-            row(self._btn("+ Fatigue", lambda: c.add_fatigue(), "fatigue"),
-                self._btn("+ Wound", lambda: c.add_wound(), "wound")),
+            row(
+                self.item_name,
+                self.item_tag,
+                self.item_qty,
+                self.item_die,
+                self._btn("Add item", self.add_item, "add-item", "primary"),
+            ),
+            row(
+                self._btn("+ Fatigue", lambda: c.add_fatigue(), "fatigue"),
+                self._btn("+ Wound", lambda: c.add_wound(), "wound"),
+            ),
             widgets.HTML("<b>Damage</b>"),
-            row(self.damage_box, self.direct,
-                self._btn("Take damage", self.take_damage, "take-damage", "danger")),
-            row(self._btn("Rest a turn", lambda: self._move(c.rest_turn), "rest-turn"),
+            row(
+                self.damage_box,
+                self.direct,
+                self._btn("Take damage", self.take_damage, "take-damage", "danger"),
+            ),
+            row(
+                self._btn("Rest a turn", lambda: self._move(c.rest_turn), "rest-turn"),
                 self._btn("Rest a night", lambda: self._move(c.rest_night), "rest-night"),
                 self._btn("Rest a day", lambda: self._move(c.rest_day), "rest-day"),
                 self._btn("Panic save", self.panic, "panic"),
-                self._btn("Undo", self.undo, "undo")),
+                self._btn("Undo", self.undo, "undo"),
+            ),
             self.error,
             self.outcome,
             self._save_load(c),
@@ -170,8 +185,9 @@ class CairnCharacterSheet(_Panel):
 
     def add_item(self) -> None:
         qty = _int(self.item_qty.value or "1", "Quantity")
-        self.character.add_item(self.item_name.value, self.item_tag.value, qty,
-                                self.item_die.value or None)
+        self.character.add_item(
+            self.item_name.value, self.item_tag.value, qty, self.item_die.value or None
+        )
         self.item_name.value = ""
         self._show(self.character.log[-1].summary)
 
@@ -180,8 +196,10 @@ class CairnCharacterSheet(_Panel):
         report = self.character.take_damage(amount, direct=self.direct.value, rng=self.rng)
         extra = ""
         if report.scar:
-            extra = (f'<div class="tc-scar" data-scar="{_e(report.scar)}">Scar: '
-                     f"{_e(report.scar)} — {_e(report.scar_effect)}</div>")
+            extra = (
+                f'<div class="tc-scar" data-scar="{_e(report.scar)}">Scar: '
+                f"{_e(report.scar)} — {_e(report.scar_effect)}</div>"
+            )
         self._show(str(report), extra)
 
     def panic(self) -> None:
@@ -195,18 +213,26 @@ class CairnCharacterSheet(_Panel):
     def _slot_row(self, index: int) -> widgets.Widget:
         c = self.character
         item = c.items[index]
-        label = widgets.HTML(f"{_e(item.label)} <small>({item.slots} slot"
-                             f"{'s' if item.slots != 1 else ''})</small>")
+        label = widgets.HTML(
+            f"{_e(item.label)} <small>({item.slots} slot{'s' if item.slots != 1 else ''})</small>"
+        )
         buttons: list[widgets.Widget] = []
         if item.kind == "item":
             if item.usage_die or item.tag in ("bundle", "stack", "coins"):
-                buttons.append(self._btn("Use", lambda: self._move(
-                    lambda: c.use_item(index, rng=self.rng)), f"use-{index}"))
-            buttons.append(self._btn("Drop", lambda: self._move(lambda: c.drop_item(index)),
-                                     f"drop-{index}"))
+                buttons.append(
+                    self._btn(
+                        "Use",
+                        lambda: self._move(lambda: c.use_item(index, rng=self.rng)),
+                        f"use-{index}",
+                    )
+                )
+            buttons.append(
+                self._btn("Drop", lambda: self._move(lambda: c.drop_item(index)), f"drop-{index}")
+            )
         elif item.kind == "wound":
-            buttons.append(self._btn("Heal", lambda: self._move(lambda: c.heal_wound(index)),
-                                     f"heal-{index}"))
+            buttons.append(
+                self._btn("Heal", lambda: self._move(lambda: c.heal_wound(index)), f"heal-{index}")
+            )
         box = row(label, *buttons)
         box.add_class("tc-slot")
         box.add_class(f"tc-slot-{item.kind}")
@@ -223,8 +249,9 @@ class CairnCharacterSheet(_Panel):
             f"{c.dexterity_max} · CTRL <b>{c.control}</b>/{c.control_max}<br>"
             f'Guard <b class="tc-guard">{c.guard}</b>/{c.guard_max}{guard_note} · Armor '
             f"{c.armor} · Fatigue {c.fatigue} · Dooms {c.dooms} · Inspiration {c.inspiration}"
-            f"<br>Scars: <span class=\"tc-scars\">{_e(scars)}</span> · Slots used "
-            f"{c.slots_used}/{SLOTS}</div>")
+            f'<br>Scars: <span class="tc-scars">{_e(scars)}</span> · Slots used '
+            f"{c.slots_used}/{SLOTS}</div>"
+        )
         rows: list[widgets.Widget] = [self._slot_row(i) for i in range(len(c.items))]
         for _ in range(c.free_slots):
             empty = widgets.HTML('<span class="tc-slot-empty">— empty slot —</span>')
@@ -244,8 +271,9 @@ class SpellcastingPanel(_Panel):
         super().__init__(seed)
         self.character = character or new_character("Mage", 9, 10, 14, 3)
         c = self.character
-        self.dice = widgets.ToggleButtons(options=[str(n) for n in range(1, 5)], value="1",
-                                          style={"button_width": "48px"})
+        self.dice = widgets.ToggleButtons(
+            options=[str(n) for n in range(1, 5)], value="1", style={"button_width": "48px"}
+        )
         self.dice.add_class("tc-dice-choice")
         self.odds = widgets.HTML()
         self.status = widgets.HTML()
@@ -255,10 +283,12 @@ class SpellcastingPanel(_Panel):
             widgets.HTML("<b>Magic dice to invest</b>"),
             self.dice,
             self.odds,
-            row(self._btn("Cast", self.cast, "cast", "primary"),
+            row(
+                self._btn("Cast", self.cast, "cast", "primary"),
                 self._btn("Rest a night", lambda: self._note(c.rest_night), "rest-night"),
                 self._btn("Ban over", lambda: self._note(c.end_casting_ban), "ban-over"),
-                self._btn("Undo", self.undo, "undo")),
+                self._btn("Undo", self.undo, "undo"),
+            ),
             self.error,
             self.outcome,
             self.status,
@@ -279,14 +309,15 @@ class SpellcastingPanel(_Panel):
         faces = "".join(f"<td>{_pct(odds.mishap_faces[f])}</td>" for f in range(1, 7))
         self.odds.value = (
             f'<div class="tc-odds" data-dice="{n}">With <b>{n}</b> magic '
-            f"{'die' if n == 1 else 'dice'}: mishap <b class=\"tc-mishap-p\">"
-            f"{_pct(odds.mishap)}</b> · doom <b class=\"tc-doom-p\">{_pct(odds.doom)}</b> · "
+            f'{"die" if n == 1 else "dice"}: mishap <b class="tc-mishap-p">'
+            f'{_pct(odds.mishap)}</b> · doom <b class="tc-doom-p">{_pct(odds.doom)}</b> · '
             f"mean Fatigue <b>{odds.fatigue_mean}</b> (max now: {c.max_magic_dice()})"
             f'<table class="tc-grid"><tr><th>Fatigue</th>{heads}</tr><tr><td>chance</td>'
             f"{fatigue}</tr></table>"
             f'<table class="tc-grid"><tr><th>Mishap row</th>'
             + "".join(f"<th>{f}</th>" for f in range(1, 7))
-            + f"</tr><tr><td>chance</td>{faces}</tr></table></div>")
+            + f"</tr><tr><td>chance</td>{faces}</tr></table></div>"
+        )
 
     def render(self) -> None:
         c = self.character
@@ -294,7 +325,8 @@ class SpellcastingPanel(_Panel):
         self.status.value = (
             f'<div class="tc-stats">{_e(c.name)}: free slots {c.free_slots}, Fatigue '
             f"{c.fatigue}, CTRL {c.control}/{c.control_max}, dooms {c.dooms}, "
-            f"casting barred: {_e(bar)}</div>")
+            f"casting barred: {_e(bar)}</div>"
+        )
         self.render_odds()
 
     def cast(self) -> None:
@@ -302,8 +334,10 @@ class SpellcastingPanel(_Panel):
         r = report.reading
         mishap = ""
         if r.mishap_face is not None:
-            mishap = (f'<div class="tc-mishap" data-mishap="{r.mishap_face}">Mishap '
-                      f"{r.mishap_face}: {_e(r.mishap)}</div>")
+            mishap = (
+                f'<div class="tc-mishap" data-mishap="{r.mishap_face}">Mishap '
+                f"{r.mishap_face}: {_e(r.mishap)}</div>"
+            )
         self._show(str(report), mishap)
 
     def undo(self) -> None:
@@ -320,17 +354,26 @@ class DuelPanel(_Panel):
         super().__init__(seed)
         self.duel = duel or Duel()
         d = self.duel
-        self.name_boxes = [text_box("first duelist", value="Vera", name="name-0"),
-                           text_box("second duelist", value="Osk", name="name-1")]
-        self.hp_boxes = [_small_box("hit points", "8", name="hp-0"),
-                         _small_box("hit points", "8", name="hp-1")]
+        self.name_boxes = [
+            text_box("first duelist", value="Vera", name="name-0"),
+            text_box("second duelist", value="Osk", name="name-1"),
+        ]
+        self.hp_boxes = [
+            _small_box("hit points", "8", name="hp-0"),
+            _small_box("hit points", "8", name="hp-1"),
+        ]
         self.stakes = text_box("the stakes: what winning and losing mean", name="stakes")
         for box in (*self.name_boxes, self.stakes):
             box.continuous_update = True
         self.board = widgets.HTML()
         self.choice_rows = [
-            row(widgets.HTML(), *[self._btn(t.capitalize(), self._choose(side, t),
-                                            f"choose-{side}-{t}") for t in TACTICS])
+            row(
+                widgets.HTML(),
+                *[
+                    self._btn(t.capitalize(), self._choose(side, t), f"choose-{side}-{t}")
+                    for t in TACTICS
+                ],
+            )
             for side in (0, 1)
         ]
         app_box(
@@ -348,9 +391,13 @@ class DuelPanel(_Panel):
         bind(d, self.render, error=self.error)
 
     def start(self) -> None:
-        self.duel.start(self.name_boxes[0].value, self.name_boxes[1].value,
-                        _int(self.hp_boxes[0].value, "Hit points"),
-                        _int(self.hp_boxes[1].value, "Hit points"), self.stakes.value)
+        self.duel.start(
+            self.name_boxes[0].value,
+            self.name_boxes[1].value,
+            _int(self.hp_boxes[0].value, "Hit points"),
+            _int(self.hp_boxes[1].value, "Hit points"),
+            self.stakes.value,
+        )
         self._show(self.duel.log[-1].summary)
 
     def _choose(self, side: int, tactic: str) -> Callable[[], None]:
@@ -374,12 +421,16 @@ class DuelPanel(_Panel):
         if not d.stakes:
             self.board.value = "<div class='tc-stats'>Set names, hit points and stakes.</div>"
         else:
-            state = (f"<b>Winner: {_e(d.winner)}</b>" if d.winner
-                     else f"Round {d.rounds + 1}: choose in secret")
+            state = (
+                f"<b>Winner: {_e(d.winner)}</b>"
+                if d.winner
+                else f"Round {d.rounds + 1}: choose in secret"
+            )
             self.board.value = (
                 f'<div class="tc-stats tc-duel" data-rounds="{d.rounds}">Stakes: '
                 f"{_e(d.stakes)}<br>{_e(d.names[0])} <b>{d.hit_points[0]}</b> hp · "
-                f"{_e(d.names[1])} <b>{d.hit_points[1]}</b> hp<br>{state}</div>")
+                f"{_e(d.names[1])} <b>{d.hit_points[1]}</b> hp<br>{state}</div>"
+            )
         for side, box in enumerate(self.choice_rows):
             chosen = bool(d.choices[side])
             label = f"{_e(d.names[side])}: " + ("chosen ✓ (hidden)" if chosen else "choose")
@@ -402,13 +453,20 @@ class LockpickingPanel(_Panel):
         app_box(
             _css(),
             self.board,
-            row(*[self._btn(f"{name.capitalize()} ({key})", self._pick(key), f"pick-{key}")
-                  for key, name in lockpicking.ACTIONS.items()]),
-            row(self._btn("Study (2 of 3)", self.study, "study"),
+            row(
+                *[
+                    self._btn(f"{name.capitalize()} ({key})", self._pick(key), f"pick-{key}")
+                    for key, name in lockpicking.ACTIONS.items()
+                ]
+            ),
+            row(
+                self._btn("Study (2 of 3)", self.study, "study"),
                 self._btn("Break off", lambda: self._show(lp.break_off()), "break"),
-                self._btn("New lock", lambda: self._show(lp.new_lock(rng=self.rng)), "new-lock",
-                          "primary"),
-                self._btn("Undo", self.undo, "undo")),
+                self._btn(
+                    "New lock", lambda: self._show(lp.new_lock(rng=self.rng)), "new-lock", "primary"
+                ),
+                self._btn("Undo", self.undo, "undo"),
+            ),
             self.error,
             self.outcome,
             self._save_load(lp),
@@ -428,8 +486,19 @@ class LockpickingPanel(_Panel):
 
     def render(self) -> None:
         lp = self.lock
-        state = ("open" if lp.opened else "broken off" if lp.broken else "jammed" if lp.jammed
-                 else "stiff" if lp.stiff else "untouched" if not lp.mistakes else "picking")
+        state = (
+            "open"
+            if lp.opened
+            else "broken off"
+            if lp.broken
+            else "jammed"
+            if lp.jammed
+            else "stiff"
+            if lp.stiff
+            else "untouched"
+            if not lp.mistakes
+            else "picking"
+        )
         effect = lockpicking.complications().get(lp.complication, "")
         self.board.value = (
             f'<div class="tc-stats tc-lock" data-state="{state}">'
@@ -439,7 +508,8 @@ class LockpickingPanel(_Panel):
             f"{lp.turns} · mistakes {lp.mistakes}"
             + (" · ALARM" if lp.alarm else "")
             + (f" · traps sprung {lp.traps_sprung}" if lp.traps_sprung else "")
-            + "</div>")
+            + "</div>"
+        )
 
 
 # -- combat ------------------------------------------------------------------------------------
@@ -454,22 +524,32 @@ class CombatTracker(_Panel):
         e = self.encounter
         self.f_name = text_box("name", name="c-name")
         self.f_name.continuous_update = True
-        self.f_side = widgets.Dropdown(options=["PCs", "Enemies"], value="Enemies",
-                                       layout=widgets.Layout(width="110px"))
-        self.f_stats = {k: _small_box(k, v, name=f"c-{k.lower()}") for k, v in
-                        (("GD", "3"), ("STR", "10"), ("DEX", "10"), ("CTRL", "10"),
-                         ("Armor", "0"))}
-        self.f_weapon = widgets.Dropdown(options=[(f"d{d}", d) for d in WEAPON_DICE], value=6,
-                                         layout=widgets.Layout(width="80px"))
-        self.f_flags = {k: widgets.Checkbox(description=k, indent=False,
-                                            layout=widgets.Layout(width="auto"))
-                        for k in ("PC", "detachment", "leader")}
+        self.f_side = widgets.Dropdown(
+            options=["PCs", "Enemies"], value="Enemies", layout=widgets.Layout(width="110px")
+        )
+        self.f_stats = {
+            k: _small_box(k, v, name=f"c-{k.lower()}")
+            for k, v in (("GD", "3"), ("STR", "10"), ("DEX", "10"), ("CTRL", "10"), ("Armor", "0"))
+        }
+        self.f_weapon = widgets.Dropdown(
+            options=[(f"d{d}", d) for d in WEAPON_DICE],
+            value=6,
+            layout=widgets.Layout(width="80px"),
+        )
+        self.f_flags = {
+            k: widgets.Checkbox(description=k, indent=False, layout=widgets.Layout(width="auto"))
+            for k in ("PC", "detachment", "leader")
+        }
         self.attacker = widgets.Dropdown(description="", layout=widgets.Layout(width="140px"))
         self.target = widgets.Dropdown(description="", layout=widgets.Layout(width="140px"))
-        self.impaired = widgets.Checkbox(description="impaired", indent=False,
-                                         layout=widgets.Layout(width="auto"))
-        self.enhanced = widgets.Checkbox(description="enhanced", indent=False,
-                                         layout=widgets.Layout(width="auto"))
+        self.attacker.add_class("tc-attacker")
+        self.target.add_class("tc-target-select")
+        self.impaired = widgets.Checkbox(
+            description="impaired", indent=False, layout=widgets.Layout(width="auto")
+        )
+        self.enhanced = widgets.Checkbox(
+            description="enhanced", indent=False, layout=widgets.Layout(width="auto")
+        )
         self.board = widgets.HTML()
         self.morale_row = row()
         app_box(
@@ -479,13 +559,14 @@ class CombatTracker(_Panel):
             row(self.f_name, self.f_side, self.f_weapon),
             row(*self.f_stats.values()),
             row(*self.f_flags.values(), self._btn("Add", self.add, "add")),
-            row(self._btn("Roll initiative", self.initiative, "initiative", "primary"),
+            row(
+                self._btn("Roll initiative", self.initiative, "initiative", "primary"),
                 self._btn("End turn", lambda: self._show(f"Now: {e.end_turn()}"), "end-turn"),
-                self._btn("Undo", self.undo, "undo")),
+                self._btn("Undo", self.undo, "undo"),
+            ),
             widgets.HTML("<b>Attack</b>"),
             row(self.attacker, widgets.HTML("→"), self.target),
-            row(self.impaired, self.enhanced,
-                self._btn("Attack", self.attack, "attack", "danger")),
+            row(self.impaired, self.enhanced, self._btn("Attack", self.attack, "attack", "danger")),
             self.morale_row,
             self.error,
             self.outcome,
@@ -496,10 +577,19 @@ class CombatTracker(_Panel):
 
     def add(self) -> None:
         s = {k: _int(v.value, k) for k, v in self.f_stats.items()}
-        self.encounter.add(self.f_name.value, self.f_side.value, s["GD"], s["STR"], s["DEX"],
-                           s["CTRL"], s["Armor"], self.f_weapon.value,
-                           pc=self.f_flags["PC"].value, detachment=self.f_flags["detachment"].value,
-                           leader=self.f_flags["leader"].value)
+        self.encounter.add(
+            self.f_name.value,
+            self.f_side.value,
+            s["GD"],
+            s["STR"],
+            s["DEX"],
+            s["CTRL"],
+            s["Armor"],
+            self.f_weapon.value,
+            pc=self.f_flags["PC"].value,
+            detachment=self.f_flags["detachment"].value,
+            leader=self.f_flags["leader"].value,
+        )
         self.f_name.value = ""
         self._show(self.encounter.log[-1].summary)
 
@@ -510,9 +600,15 @@ class CombatTracker(_Panel):
     def attack(self) -> None:
         if not self.attacker.value or not self.target.value:
             raise CompanionError("Attacking: choose an attacker and a target")
-        self._show(self.encounter.attack(self.attacker.value, self.target.value,
-                                         impaired=self.impaired.value,
-                                         enhanced=self.enhanced.value, rng=self.rng))
+        self._show(
+            self.encounter.attack(
+                self.attacker.value,
+                self.target.value,
+                impaired=self.impaired.value,
+                enhanced=self.enhanced.value,
+                rng=self.rng,
+            )
+        )
 
     def _morale(self, name: str) -> Callable[[], None]:
         def roll_it() -> None:
@@ -531,14 +627,16 @@ class CombatTracker(_Panel):
             f"{' [det]' if c.detachment else ''}{' ★' if c.leader else ''}</td>"
             f"<td>{_e(c.side)}</td><td>{c.guard}/{c.guard_max}</td><td>{c.strength}</td>"
             f"<td>{c.armor}</td><td>d{c.weapon}</td><td>{c.status}</td></tr>"
-            for c in e.combatants)
+            for c in e.combatants
+        )
         phase = {"setup": "setting up", "over": "over"}.get(e.phase, f"{e.phase} act")
         self.board.value = (
             f'<div class="tc-stats tc-combat" data-round="{e.round}" data-phase="{e.phase}">'
             f"Round <b>{e.round}</b> · {phase}"
             + (f" · morale due: {_e(', '.join(e.morale_due))}" if e.morale_due else "")
             + "<table class='tc-grid'><tr><th>Name</th><th>Side</th><th>GD</th><th>STR</th>"
-            f"<th>AR</th><th>Die</th><th>Status</th></tr>{rows}</table></div>")
+            f"<th>AR</th><th>Die</th><th>Status</th></tr>{rows}</table></div>"
+        )
         names = [c.name for c in e.combatants if c.active]
         for dd in (self.attacker, self.target):
             keep = dd.value
@@ -548,13 +646,16 @@ class CombatTracker(_Panel):
             self.target.value = next(n for n in names if n != self.attacker.value)
         self.morale_row.children = tuple(
             self._btn(f"Morale save: {n}", self._morale(n), f"morale-{i}")
-            for i, n in enumerate(e.morale_due))
+            for i, n in enumerate(e.morale_due)
+        )
 
 
 def demo_encounter() -> Encounter:
     """A small starting fight for the app (the players can add their own)."""
-    return Encounter(combatants=[
-        Combatant("Ash", "PCs", 5, 5, 12, 12, 10, armor=1, weapon=8, pc=True),
-        Combatant("Goblin boss", "Enemies", 3, 3, 8, 10, 8, weapon=8, leader=True),
-        Combatant("Goblin", "Enemies", 2, 2, 6, 10, 6, weapon=6),
-    ])
+    return Encounter(
+        combatants=[
+            Combatant("Ash", "PCs", 5, 5, 12, 12, 10, armor=1, weapon=8, pc=True),
+            Combatant("Goblin boss", "Enemies", 3, 3, 8, 10, 8, weapon=8, leader=True),
+            Combatant("Goblin", "Enemies", 2, 2, 6, 10, 6, weapon=6),
+        ]
+    )

@@ -1,0 +1,99 @@
+"""The Cairn Voila apps in Chromium: burden, damage to a scar, casting, duel, locks, combat."""
+
+from __future__ import annotations
+
+from typing import Any
+
+PHONE_WIDTH = 390
+
+
+def outcome(page: Any, n: int) -> Any:
+    # data-n counts moves, so each click is seen even when the text repeats.
+    loc = page.locator(f'.tc-outcome[data-n="{n}"]')
+    loc.wait_for()
+    return loc
+
+
+def test_character_fill_slot_then_damage_to_exactly_zero_guard(
+    voila_app: Any, screenshot: Any
+) -> None:
+    page = voila_app("cairn_character")
+    page.locator(".tc-text-item-name input").fill("Rope")
+    page.locator(".tc-btn-add-item").click()
+    outcome(page, 1)
+    slot = page.locator(".tc-slot-item").first
+    slot.wait_for()
+    assert "Rope" in slot.inner_text()
+    assert page.locator(".tc-slot-empty").count() == 9
+    # The seed's example: 2 Armor, 5 Guard, 7 damage -> Guard 0 exactly -> scar 4-6 Rattled
+    page.locator(".tc-text-damage input").fill("7")
+    page.locator(".tc-btn-take-damage").click()
+    scar = outcome(page, 2).locator(".tc-scar")
+    scar.wait_for()
+    assert scar.get_attribute("data-scar") == "Rattled"
+    assert page.locator(".tc-scars").inner_text() == "Rattled"
+    assert page.locator(".tc-guard").inner_text() == "1"  # Rattled: +1 Guard
+    page.locator(".tc-btn-damage input, .tc-text-damage input").first.fill("x")
+    page.locator(".tc-btn-take-damage").click()
+    error = page.locator(".tc-error [role=alert]")
+    error.wait_for()
+    assert "whole number" in error.inner_text()
+    screenshot(page, "cairn_character")
+
+
+def test_character_sheet_fits_a_phone(voila_app: Any, phone_page: Any,
+                                      scroll_width: Any) -> None:
+    page = voila_app("cairn_character", page=phone_page)
+    assert scroll_width(page) <= PHONE_WIDTH + 2
+    heights = [b["height"] for b in (page.locator(".tc-btn").nth(i).bounding_box()
+                                     for i in range(page.locator(".tc-btn").count())) if b]
+    assert heights and min(heights) >= 40
+
+
+def test_spellcasting_three_dice(voila_app: Any, screenshot: Any) -> None:
+    page = voila_app("spellcasting")
+    page.locator(".tc-dice-choice button", has_text="3").click()
+    odds = page.locator('.tc-odds[data-dice="3"]')
+    odds.wait_for()
+    assert "44.44%" in odds.locator(".tc-mishap-p").inner_text()
+    assert "2.78%" in odds.locator(".tc-doom-p").inner_text()
+    page.locator(".tc-btn-cast").click()
+    text = outcome(page, 1).inner_text()
+    assert text.startswith("magic dice [")
+    dice = [int(d) for d in text.split("[")[1].split("]")[0].split(",")]
+    assert len(dice) == 3 and all(1 <= d <= 6 for d in dice)
+    if len(set(dice)) < 3:
+        assert page.locator(".tc-mishap").count() == 1
+    screenshot(page, "spellcasting")
+
+
+def test_duel_choices_hidden_until_both(voila_app: Any) -> None:
+    page = voila_app("duel")
+    page.locator(".tc-text-stakes input").fill("first blood")
+    page.locator(".tc-btn-start").click()
+    outcome(page, 1)
+    page.locator(".tc-btn-choose-0-flourish").click()
+    hidden = outcome(page, 2).inner_text()
+    assert "hidden" in hidden and "flourish" not in hidden
+    assert page.locator(".tc-choice-0").inner_text().endswith("chosen ✓ (hidden)")
+    page.locator(".tc-btn-choose-1-defend").click()
+    result = outcome(page, 3).inner_text()
+    assert "Vera flourish vs Osk defend" in result and "d8" in result and "d4" in result
+    page.locator('.tc-duel[data-rounds="1"]').wait_for()
+
+
+def test_lockpicking_and_combat_apps(voila_app: Any, page: Any) -> None:
+    page = voila_app("lockpicking")
+    page.locator(".tc-btn-new-lock").click()
+    outcome(page, 1)
+    page.locator(".tc-btn-break").click()
+    outcome(page, 2)
+    page = voila_app("cairn_combat", page=page)
+    page.locator(".tc-btn-initiative").click()
+    outcome(page, 1)
+    page.locator('.tc-combat[data-round="1"]').wait_for()
+    # the enemy acts in round 1 whatever the initiative save gave
+    page.locator(".tc-attacker select").select_option("Goblin boss")
+    page.locator(".tc-target-select select").select_option("Ash")
+    page.locator(".tc-btn-attack").click()
+    assert outcome(page, 2).inner_text().startswith("Goblin boss → Ash: d8 = ")
