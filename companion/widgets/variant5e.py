@@ -1,0 +1,420 @@
+"""Components for the 5e optional rules: spell points, death and returning, combat options.
+
+Each component observes a core model from :mod:`companion.rulesets.variant5e` and calls
+its moves; no rule is decided here. In a notebook::
+
+    from companion.widgets.variant5e import SpellPointsApp
+    SpellPointsApp()
+"""
+
+from __future__ import annotations
+
+import html
+import random
+from collections.abc import Callable
+from typing import Any
+
+import ipywidgets as widgets
+
+from companion.dice.render import percent
+from companion.rulesets.variant5e.contests import Combatant, Edge, Size
+from companion.rulesets.variant5e.death_and_returning import (
+    RETURN_SPELLS,
+    DeathRecord,
+    fragile_soul_odds,
+)
+from companion.rulesets.variant5e.diagonal_moves import MovementCounter
+from companion.rulesets.variant5e.facing_and_flanking import Battlefield
+from companion.rulesets.variant5e.maneuvers import MANEUVERS, maneuver
+from companion.rulesets.variant5e.spell_points import (
+    CASTER_KINDS,
+    SpellPoints,
+    mentality_cost,
+)
+from companion.widgets.base import ErrorLine, app_box, bind, button, column, row, safe
+
+__all__ = ["CombatOptionsApp", "DeathAndReturningApp", "SpellPointsApp", "buttons_by_name"]
+
+ORDINALS = ("Cantrip", "1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th")
+
+
+def _e(text: object) -> str:
+    return html.escape(str(text))
+
+
+def _pct(p: Any) -> str:
+    frac = str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
+    return f"{percent(p)} <small>({frac})</small>"
+
+
+def _log_html(tracker: Any, limit: int = 12) -> str:
+    items = [f"<li>{_e(e.summary)}</li>" for e in reversed(tracker.log[-limit:])]
+    return (f'<ol class="tc-log" data-n="{len(tracker.log)}" reversed>' + "".join(items)
+            + "</ol>") if items else '<div class="tc-log" data-n="0"><i>No moves yet.</i></div>'
+
+
+def _int_box(description: str, value: int, low: int, high: int, name: str) -> widgets.BoundedIntText:
+    box = widgets.BoundedIntText(
+        value=value, min=low, max=high, description=description,
+        style={"description_width": "initial"},
+        layout=widgets.Layout(width="150px", min_height="40px"),
+    )
+    box.add_class(f"tc-int-{name}")
+    return box
+
+
+def _dropdown(options: Any, value: Any, description: str, name: str,
+              width: str = "200px") -> widgets.Dropdown:
+    box = widgets.Dropdown(options=options, value=value, description=description,
+                           style={"description_width": "initial"},
+                           layout=widgets.Layout(width=width, min_height="40px"))
+    box.add_class(f"tc-select-{name}")
+    return box
+
+
+def buttons_by_name(root: widgets.Widget) -> dict[str, widgets.Button]:
+    """Every button under ``root`` by its ``tc-btn-<name>`` class (for tests and scripts)."""
+    found: dict[str, widgets.Button] = {}
+    stack = [root]
+    while stack:
+        widget = stack.pop()
+        if isinstance(widget, widgets.Button):
+            for cls in widget._dom_classes:
+                if cls.startswith("tc-btn-"):
+                    found[cls.removeprefix("tc-btn-")] = widget
+        stack.extend(getattr(widget, "children", ()))
+    return found
+
+
+def _heading(text: str) -> widgets.HTML:
+    return widgets.HTML(f"<h3 style='margin:8px 0 4px'>{_e(text)}</h3>")
+
+
+# -- spell points ---------------------------------------------------------------------------
+
+
+class SpellPointsApp(widgets.VBox):
+    """Spend mentality by spell level until the pool refuses; long rest; undo."""
+
+    def __init__(self, caster: SpellPoints | None = None) -> None:
+        super().__init__()
+        self.model = caster if caster is not None else SpellPoints.new(class_level=5)
+        self.error = ErrorLine()
+        self.level = _dropdown(list(range(1, 21)), self.model.class_level, "Class level",
+                               "level", "150px")
+        self.caster = _dropdown(list(CASTER_KINDS), self.model.caster, "Caster", "caster",
+                                "150px")
+        new = button("New caster", self.new_caster, error=self.error, name="new")
+        self.status = widgets.HTML()
+        self.cast_buttons = [
+            button(f"{ORDINALS[lvl]} ({mentality_cost(lvl)})", self._cast(lvl),
+                   error=self.error, name=f"cast-{lvl}",
+                   tooltip=f"cast a {ORDINALS[lvl].lower()} spell")
+            for lvl in range(10)
+        ]
+        rest = button("Long rest", self.model.long_rest, error=self.error, name="long-rest")
+        undo = button("Undo", self.model.undo, error=self.error, name="undo")
+        self.history = widgets.HTML()
+        app_box(
+            _heading("Spell points (mentality)"),
+            row(self.level, self.caster, new),
+            self.status,
+            row(*self.cast_buttons),
+            row(rest, undo),
+            self.error,
+            self.history,
+            box=self,
+        )
+        bind(self.model, self.render, error=self.error)
+
+    def _cast(self, level: int) -> Callable[[], None]:
+        return lambda: self.model.cast(level)
+
+    def new_caster(self) -> None:
+        fresh = SpellPoints.new(int(self.level.value), self.caster.value)
+        self.model.load(fresh.to_json())
+
+    def render(self) -> None:
+        m = self.model
+        self.status.value = (
+            f'<div class="tc-points" data-points="{m.points}" style="font-size:20px">'
+            f"<b>{m.points}</b> / {m.maximum} mentality</div>"
+            f"<div>level {m.class_level} {_e(m.caster)} caster</div>")
+        for lvl, btn in enumerate(self.cast_buttons):
+            btn.button_style = "" if m.can_cast(lvl) else "warning"
+        self.history.value = _log_html(m)
+
+
+# -- death and returning --------------------------------------------------------------------
+
+
+class DeathAndReturningApp(widgets.VBox):
+    """Death saves, deaths and returns under the strike modules, with Fragile Soul rolls."""
+
+    def __init__(self, record: DeathRecord | None = None, *, seed: int | None = None) -> None:
+        super().__init__()
+        self.model = record if record is not None else DeathRecord()
+        self.rng = random.Random(seed)
+        self.error = ErrorLine()
+        self.module = _dropdown([("Three strikes", "three_strikes"),
+                                 ("Escalation strikes", "escalation_strikes")],
+                                self.model.module, "Module", "module", "240px")
+        self.permanent = widgets.Checkbox(value=self.model.permanent_death_failures,
+                                          description="Permanent death failures", indent=False)
+        self.fragile = widgets.Checkbox(value=self.model.fragile_soul,
+                                        description="The Soul is Fragile", indent=False)
+        new = button("New creature", self.new_creature, error=self.error, name="new")
+        self.status = widgets.HTML()
+        dying = row(
+            button("Drop to 0 HP", self.model.drop_to_zero, error=self.error, name="drop"),
+            button("Death save (d20)", self.death_save, error=self.error, name="save"),
+            button("Hit at 0 HP", self.model.damage_while_down, error=self.error, name="hit"),
+            button("Crit at 0 HP", lambda: self.model.damage_while_down(True),
+                   error=self.error, name="crit"),
+            button("Heal", self.model.heal, error=self.error, name="heal"),
+            button("Die", self.model.die, error=self.error, name="die"),
+        )
+        self.spell = _dropdown(list(RETURN_SPELLS), "revivify", "Spell", "spell", "240px")
+        self.modifier = _int_box("Caster modifier", 3, -5, 15, "modifier")
+        self.odds = widgets.HTML()
+        self.attempt = widgets.HTML()
+        self.attempts = 0
+        returning = row(
+            button("Attempt return (roll)", self.attempt_return, error=self.error,
+                   name="return"),
+            button("Remove inhabitant", self.model.remove_inhabitant, error=self.error,
+                   name="evict"),
+            button("Undo", self.model.undo, error=self.error, name="undo"),
+        )
+        self.history = widgets.HTML()
+        app_box(
+            _heading("Death and returning"),
+            row(self.module, self.permanent, self.fragile, new),
+            self.status,
+            dying,
+            row(self.spell, self.modifier),
+            self.odds,
+            returning,
+            self.error,
+            self.attempt,
+            self.history,
+            box=self,
+        )
+        for box in (self.spell, self.modifier):
+            box.observe(safe(self.error)(lambda _change: self.render_odds()), names="value")
+        bind(self.model, self.render, error=self.error)
+
+    def new_creature(self) -> None:
+        fresh = DeathRecord(module=self.module.value,
+                            permanent_death_failures=bool(self.permanent.value),
+                            fragile_soul=bool(self.fragile.value))
+        self.model.load(fresh.to_json())
+        self.attempt.value = ""
+
+    def death_save(self) -> None:
+        self.model.roll_death_save(rng=self.rng)
+
+    def attempt_return(self) -> None:
+        result = self.model.roll_return(self.spell.value, int(self.modifier.value), rng=self.rng)
+        self.attempts += 1
+        self.attempt.value = (f'<div class="tc-attempt" data-n="{self.attempts}" '
+                              f'data-outcome="{_e(result.outcome)}"><b>'
+                              f"{_e(result.outcome.replace('_', ' '))}</b>: {_e(result)}</div>")
+
+    def render_odds(self) -> None:
+        spell = self.spell.value
+        if spell == "wish" or not self.model.fragile_soul:
+            self.odds.value = "<div>No Fragile Soul check for this spell.</div>"
+            return
+        odds = fragile_soul_odds(spell, int(self.modifier.value))
+        cells = "".join(f"<tr><td>{_e(k.replace('_', ' '))}</td><td>{_pct(p)}</td></tr>"
+                        for k, p in odds.items())
+        self.odds.value = f'<table class="tc-odds">{cells}</table>'
+
+    def render(self) -> None:
+        m = self.model
+        dying = (f" · successes {m.successes}/3 · failures {m.failures}/3"
+                 if m.condition == "dying" else "")
+        flags = []
+        if m.final_death:
+            flags.append("final death: only a wish")
+        if m.soul_destroyed:
+            flags.append("soul destroyed")
+        if m.body_inhabited:
+            flags.append("body inhabited")
+        allowed = ", ".join(m.allowed_spells()) or "none"
+        self.status.value = (
+            f'<div class="tc-condition" data-condition="{m.condition}" style="font-size:20px">'
+            f"<b>{_e(m.condition)}</b>{dying}</div>"
+            f"<div>deaths {m.deaths} · returns {m.returns} of {m.max_returns} · "
+            f"permanent failures {m.permanent_failures}</div>"
+            + (f"<div><b>{_e('; '.join(flags))}</b></div>" if flags else "")
+            + (f"<div>can be returned by: {_e(allowed)}</div>" if m.condition == "dead" else ""))
+        self.module.value, self.permanent.value = m.module, m.permanent_death_failures
+        self.fragile.value = m.fragile_soul
+        self.render_odds()
+        self.history.value = _log_html(m)
+
+
+# -- combat options ---------------------------------------------------------------------------
+
+
+class _CombatantForm(widgets.VBox):
+    """The numbers a contest needs about one creature."""
+
+    def __init__(self, title: str, name: str) -> None:
+        super().__init__()
+        self.title = widgets.HTML(f"<b>{_e(title)}</b>")
+        self.size = _dropdown([s.name.lower() for s in Size], "medium", "Size", f"{name}-size",
+                              "170px")
+        self.athletics = _int_box("Athletics", 0, -5, 20, f"{name}-athletics")
+        self.acrobatics = _int_box("Acrobatics", 0, -5, 20, f"{name}-acrobatics")
+        self.attack = _int_box("Attack", 0, -5, 25, f"{name}-attack")
+        self.edge = _dropdown([e.value for e in Edge], "normal", "Also", f"{name}-edge", "190px")
+        self.incapacitated = widgets.Checkbox(description="incapacitated", indent=False)
+        self.children = (self.title, row(self.size, self.edge),
+                         row(self.athletics, self.acrobatics, self.attack), self.incapacitated)
+        self.layout.max_width = "100%"
+
+    def controls(self) -> list[widgets.Widget]:
+        return [self.size, self.athletics, self.acrobatics, self.attack, self.edge,
+                self.incapacitated]
+
+    def combatant(self, role: str) -> Combatant:
+        return Combatant(role, Size.parse(self.size.value), int(self.athletics.value),
+                         int(self.acrobatics.value), int(self.attack.value),
+                         Edge(self.edge.value), bool(self.incapacitated.value))
+
+
+class CombatOptionsApp(widgets.VBox):
+    """Contests with exact odds, flanking on a small grid, and a diagonal movement counter."""
+
+    GRID = 6
+
+    def __init__(self, *, seed: int | None = None) -> None:
+        super().__init__()
+        self.rng = random.Random(seed)
+        self.error = ErrorLine()
+        # contests
+        self.option = _dropdown(list(MANEUVERS), "grapple", "Option", "option", "300px")
+        self.first = _CombatantForm("Acting creature", "a")
+        self.second = _CombatantForm("Resisting creature", "b")
+        self.flag = widgets.Checkbox(description="", indent=False)
+        self.contest_odds = widgets.HTML()
+        self.contest_result = widgets.HTML()
+        self.rolls = 0
+        for control in [self.option, self.flag, *self.first.controls(),
+                        *self.second.controls()]:
+            control.observe(safe(self.error)(lambda _c: self.render_contest()), names="value")
+        roll_btn = button("Roll contest", self.roll_contest, error=self.error, name="roll")
+        # flanking
+        self.field = Battlefield(self.GRID, self.GRID)
+        self.cells: dict[tuple[int, int], widgets.Button] = {}
+        for y in range(self.GRID):
+            for x in range(self.GRID):
+                cell = button("·", self._cycle(x, y), error=self.error, name=f"cell-{x}-{y}",
+                              tooltip=f"square ({x},{y}): empty, ally, enemy")
+                cell.layout = widgets.Layout(width="44px", height="44px", min_height="40px")
+                self.cells[(x, y)] = cell
+        grid = widgets.GridBox(
+            [self.cells[(x, y)] for y in range(self.GRID) for x in range(self.GRID)],
+            layout=widgets.Layout(grid_template_columns=f"repeat({self.GRID}, 46px)",
+                                  grid_gap="2px", max_width="100%"))
+        self.flank_text = widgets.HTML()
+        clear = button("Clear grid", self.field.clear, error=self.error, name="clear")
+        # diagonal counter
+        self.counter = MovementCounter(speed=30)
+        self.speed = _int_box("Speed (ft)", 30, 0, 1000, "speed")
+        pad = widgets.GridBox(
+            [self._step_button(d) for d in ("nw", "n", "ne", "w", "", "e", "sw", "s", "se")],
+            layout=widgets.Layout(grid_template_columns="repeat(3, 56px)", grid_gap="2px"))
+        self.move_text = widgets.HTML()
+        moves = row(
+            button("Set speed", lambda: self.counter.set_speed(int(self.speed.value)),
+                   error=self.error, name="set-speed"),
+            button("Dash", self.counter.dash, error=self.error, name="dash"),
+            button("New turn", self.counter.new_turn, error=self.error, name="new-turn"),
+            button("Undo", self.counter.undo, error=self.error, name="undo-move"),
+        )
+        app_box(
+            _heading("Contests"),
+            self.option, self.first, self.second, self.flag,
+            self.contest_odds, row(roll_btn), self.contest_result,
+            self.error,
+            _heading("Flanking"),
+            widgets.HTML("Tap a square: empty → ally (A) → enemy (E). Flanked creatures "
+                         "turn red, their flankers green."),
+            grid, self.flank_text, row(clear),
+            _heading("Diagonal moves"),
+            row(self.speed), pad, self.move_text, moves,
+            box=self,
+        )
+        self.render_contest()
+        bind(self.field, self.render_field, error=self.error)
+        bind(self.counter, self.render_counter, error=self.error)
+
+    # contests
+    def contest(self) -> Any:
+        option = maneuver(self.option.value)
+        return option.build(self.first.combatant(option.initiator),
+                            self.second.combatant(option.resister), bool(self.flag.value))
+
+    def render_contest(self) -> None:
+        option = maneuver(self.option.value)
+        self.first.title.value = f"<b>{_e(option.initiator.capitalize())}</b> (acts)"
+        self.second.title.value = f"<b>{_e(option.resister.capitalize())}</b> (resists)"
+        self.flag.description = option.flag
+        self.flag.layout.display = "" if option.flag else "none"
+        contest = self.contest()
+        odds = contest.odds()
+        auto = (f"<div>Automatic success: {_e(contest.automatic)}</div>"
+                if contest.automatic else "")
+        self.contest_odds.value = (
+            f'<div class="tc-contest-odds">{auto}'
+            f"<div>{_e(contest.initiator)} vs {_e(contest.resister)}</div>"
+            f"<div><b>{_e(option.initiator)} wins</b>: {_pct(odds.initiator)}</div>"
+            f"<div><b>{_e(option.resister)} wins</b>: {_pct(odds.resister)} "
+            f"(ties {_pct(odds.tie)}, status quo)</div>"
+            f"<div>On a win: {_e(contest.on_success)}</div></div>")
+
+    def roll_contest(self) -> None:
+        result = self.contest().roll(rng=self.rng)
+        self.rolls += 1
+        self.contest_result.value = (f'<div class="tc-contest-roll" data-n="{self.rolls}">'
+                                     f"{_e(result)}</div>")
+
+    # flanking
+    def _cycle(self, x: int, y: int) -> Callable[[], None]:
+        return lambda: self.field.cycle(x, y)
+
+    def render_field(self) -> None:
+        flanked, flanking = self.field.flanked_squares(), self.field.flanking_squares()
+        for (x, y), cell in self.cells.items():
+            kind = self.field.kind_at(x, y)
+            cell.description = {"": "·", "ally": "A", "enemy": "E"}[kind]
+            cell.button_style = ("danger" if (x, y) in flanked else
+                                 "success" if (x, y) in flanking else
+                                 "info" if kind == "ally" else "warning" if kind else "")
+        found = self.field.flanked()
+        lines = [f"<li>{_e(target)} is flanked by " + "; ".join(
+            f"{_e(a)} and {_e(b)}" for a, b in pairs) + "</li>" for target, pairs in found.items()]
+        self.flank_text.value = (f'<ul class="tc-flanked" data-n="{len(found)}">'
+                                 + "".join(lines) + "</ul>" if lines else
+                                 '<div class="tc-flanked" data-n="0">Nobody is flanked.</div>')
+
+    # diagonal moves
+    def _step_button(self, direction: str) -> widgets.Widget:
+        if not direction:
+            return widgets.HTML("")
+        btn = button(direction.upper(), lambda: self.counter.step(direction), error=self.error,
+                     name=f"step-{direction}")
+        btn.layout = widgets.Layout(width="56px", height="44px", min_height="40px")
+        return btn
+
+    def render_counter(self) -> None:
+        c = self.counter
+        self.move_text.value = (
+            f'<div class="tc-feet" data-feet="{c.feet}" style="font-size:18px">'
+            f"<b>{c.feet}</b> / {c.allowance} ft moved"
+            + (" (dashed)" if c.dashed else "") + "</div>"
+            f"<div>next diagonal costs {c.next_cost('ne')} ft · {c.remaining} ft left</div>")
