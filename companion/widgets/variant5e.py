@@ -31,7 +31,7 @@ from companion.rulesets.variant5e.spell_points import (
     SpellPoints,
     mentality_cost,
 )
-from companion.widgets.base import ErrorLine, app_box, bind, button, column, row, safe
+from companion.widgets.base import ErrorLine, app_box, bind, button, row, safe
 
 __all__ = ["CombatOptionsApp", "DeathAndReturningApp", "SpellPointsApp", "buttons_by_name"]
 
@@ -53,7 +53,8 @@ def _log_html(tracker: Any, limit: int = 12) -> str:
             + "</ol>") if items else '<div class="tc-log" data-n="0"><i>No moves yet.</i></div>'
 
 
-def _int_box(description: str, value: int, low: int, high: int, name: str) -> widgets.BoundedIntText:
+def _int_box(description: str, value: int, low: int, high: int,
+             name: str) -> widgets.BoundedIntText:
     box = widgets.BoundedIntText(
         value=value, min=low, max=high, description=description,
         style={"description_width": "initial"},

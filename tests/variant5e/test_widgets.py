@@ -6,7 +6,7 @@ import pytest
 
 pytest.importorskip("ipywidgets")
 
-from companion.widgets.variant5e import (  # noqa: E402
+from companion.widgets.variant5e import (
     CombatOptionsApp,
     DeathAndReturningApp,
     SpellPointsApp,
