@@ -44,9 +44,10 @@ def _draw_seed() -> int:
     return random.SystemRandom().randrange(2**32)
 
 
-def _int_box(description: str, value: int, name: str) -> widgets.BoundedIntText:
+def _int_box(description: str, value: int, name: str, width: str = "150px"
+             ) -> widgets.BoundedIntText:
     box = widgets.BoundedIntText(value=value, min=-99, max=99, description=description,
-                                 layout=widgets.Layout(width="150px", min_height="40px"),
+                                 layout=widgets.Layout(width=width, min_height="40px"),
                                  style={"description_width": "initial"})
     box.add_class(f"tc-int-{name}")
     return box
@@ -63,14 +64,15 @@ class CheckRoller(widgets.VBox):
         super().__init__()
         self.session = session
         self.error = error or ErrorLine()
+        own_error = [self.error] if error is None else []
         self.who = widgets.Dropdown(description="Who", layout=widgets.Layout(width="200px"))
         self.who.add_class("tc-who")
         self.ability = widgets.Dropdown(options=ABILITIES, value="average",
                                         description="Ability",
                                         layout=widgets.Layout(width="190px"))
         self.ability.add_class("tc-ability")
-        self.proficiency = _int_box("Proficiency", 0, "proficiency")
-        self.advantage = _int_box("Advantage (− = dis.)", 0, "advantage")
+        self.proficiency = _int_box("Proficiency", 0, "proficiency", "160px")
+        self.advantage = _int_box("Net advantage (− = disadv.)", 0, "advantage", "250px")
         self.difficulty = _int_box("Difficulty", 10, "difficulty")
         self.chance = widgets.HTML()
         self.chance.add_class("tc-chance")
@@ -95,6 +97,7 @@ class CheckRoller(widgets.VBox):
             row(self.proficiency, self.advantage, self.difficulty),
             self.chance,
             row(*spend),
+            *own_error,
             self.result,
         ]
         bind(session, self._sync_players, error=self.error)
@@ -190,6 +193,7 @@ class StrainWounds(widgets.VBox):
         self.session = session
         self.character_name = name
         self.error = error or ErrorLine()
+        own_error = [self.error] if error is None else []
         self.view = widgets.HTML()
         self.fortitude = widgets.Dropdown(options=ABILITIES, value="average",
                                           description="Fortitude",
@@ -210,6 +214,7 @@ class StrainWounds(widgets.VBox):
             ),
             row(self.fortitude, self.rest_dc,
                 button("Long rest", self.long_rest, error=self.error, name="rest")),
+            *own_error,
         ]
         bind(session, self._render, error=self.error)
 
@@ -240,6 +245,7 @@ class SessionLog(widgets.VBox):
         super().__init__()
         self.session = session
         self.error = error or ErrorLine()
+        own_error = [self.error] if error is None else []
         self.view = widgets.HTML()
         self.save = widgets.HTML()
         self.load_box = widgets.Textarea(placeholder="Paste a saved table (JSON) to load it",
@@ -249,6 +255,7 @@ class SessionLog(widgets.VBox):
             row(button("Undo", self.undo, error=self.error, name="undo"), self.save),
             self.view,
             row(self.load_box, button("Load", self.load, error=self.error, name="load")),
+            *own_error,
         ]
         bind(session, self._render, error=self.error)
 
@@ -277,18 +284,19 @@ class PlotPointsApp(widgets.VBox):
         super().__init__()
         self.session = session or PlotPointSession.new(players or ["Player 1", "Player 2"], gm)
         self.error = ErrorLine()
-        self.roller = CheckRoller(self.session, self.error)
+        # Each part shows its errors beside its own buttons (a phone shows one part at a time).
+        self.roller = CheckRoller(self.session)
         self.pool = PlotPointPool(self.session, self.error)
         self.characters = column()
         self.new_player = text_box("New player's name", name="new-player",
                                    on_enter=self.add_player, error=self.error)
-        self.history = SessionLog(self.session, self.error)
+        self.history = SessionLog(self.session)
         app_box(
-            self.error, self.pool, self.roller,
+            self.pool, self.roller,
             widgets.HTML("<b>Strain & wounds</b>"), self.characters,
             row(self.new_player, button("Add player", self.add_player, error=self.error,
                                         name="add-player")),
-            self.history, box=self,
+            self.error, self.history, box=self,
         )
         self._trackers: dict[str, StrainWounds] = {}
         bind(self.session, self._sync_characters, error=self.error)
@@ -301,5 +309,5 @@ class PlotPointsApp(widgets.VBox):
         names = self.session.players
         for name in names:
             if name not in self._trackers:
-                self._trackers[name] = StrainWounds(self.session, name, self.error)
+                self._trackers[name] = StrainWounds(self.session, name)
         self.characters.children = [self._trackers[n] for n in names]

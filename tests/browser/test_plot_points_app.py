@@ -49,7 +49,7 @@ def test_check_spend_and_strain(voila_app: Any, screenshot: Any) -> None:
     sheet.locator(".tc-btn-heal").click()
     page.wait_for_selector('.tc-character-ash .tc-sheet[data-wounds="0"]')
     sheet.locator(".tc-btn-heal").click()  # no wound left: the rule's reason is shown
-    error = page.locator(".tc-error [role=alert]")
+    error = sheet.locator(".tc-error [role=alert]")  # shown beside that player's buttons
     error.wait_for()
     assert "only 0 wound" in error.inner_text()
     screenshot(page, "plot_points")

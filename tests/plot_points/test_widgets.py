@@ -41,7 +41,7 @@ def test_roll_spend_and_errors_in_the_app() -> None:
     assert s.lucky <= before  # the spend turned one over (a natural 20 may turn one back)
     reroll = app.roller.children[4].children[2]
     reroll.click()  # rerolling a failure with an unlucky point is refused
-    assert "rerolls a successful check" in app.error.message
+    assert "rerolls a successful check" in app.roller.error.message
     assert s.log[-1].move == "retry_with_lucky"
 
 
@@ -56,7 +56,7 @@ def test_strain_until_a_wound_and_undo() -> None:
     assert 'data-strain="3"' in tracker.view.value and 'data-wounds="0"' in tracker.view.value
     heal = tracker.children[1].children[2]
     heal.click()
-    assert "only 0 wound" in app.error.message
+    assert "only 0 wound" in tracker.error.message
 
 
 def test_add_player_and_load_saved_table() -> None:
@@ -65,6 +65,9 @@ def test_add_player_and_load_saved_table() -> None:
     app.add_player()
     assert [t.character_name for t in app.characters.children] == ["Ann", "Cy"]
     assert app.session.lucky == 3
+    app.new_player.value = "Ann"
+    app.children[-3].children[1].click()  # the Add player button
+    assert "already at the table" in app.error.message
     saved = app.session.to_json()
     app.session.gain_wounds("Cy", 5)
     app.history.load_box.value = saved
@@ -73,7 +76,7 @@ def test_add_player_and_load_saved_table() -> None:
     app.history.load_box.value = json.dumps({"tracker": "PlotPointSession"})
     load_button = app.history.children[3].children[1]
     load_button.click()
-    assert "missing field" in app.error.message
+    assert "missing field" in app.history.error.message
     assert app.session.character("Cy").wounds == 0
 
 
