@@ -17,7 +17,9 @@ but is broken fails the build.
 
 from __future__ import annotations
 
+import ast
 import importlib.util
+import json
 import logging
 import re
 import sys
@@ -117,6 +119,13 @@ def table_page(table: Any) -> str:
     return f"# {table.title or table.id}\n\n" + " · ".join(facts) + "\n\n" + body + "\n\n" + live
 
 
+def defined_names(path: Path) -> list[str]:
+    """Public classes and functions defined (not imported) at the top of a module."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    kinds = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+    return [n.name for n in tree.body if isinstance(n, kinds) and is_public(n.name)]
+
+
 def ruleset_tables(ruleset: Ruleset) -> list[Any]:
     """The ruleset's tables; none while ``companion.tables`` does not exist yet."""
     if importlib.util.find_spec("companion.tables") is None:
@@ -141,6 +150,9 @@ def ruleset_pages(ruleset: Ruleset) -> None:
     reference = ruleset.reference_module()
     extra: dict[str, str] = reference.reference_pages() if reference is not None else {}
 
+    # The package docstring is the rules text; what it re-exports from its submodules is
+    # shown on their pages, so here only what the package itself defines.
+    own = defined_names(ruleset.path / "__init__.py")
     index = [
         f"# {ruleset.title}",
         "",
@@ -150,6 +162,7 @@ def ruleset_pages(ruleset: Ruleset) -> None:
         "    options:",
         "      show_root_heading: false",
         "      show_submodules: false",
+        f"      members: {json.dumps(own) if own else 'false'}",
     ]
     write(f"{base}/index.md", "\n".join(index))
     nav[section] = f"{base}/index.md"

@@ -42,6 +42,30 @@ def test_generated_pages_exist(built_site: Path) -> None:
             page(built_site, f"rules/{ruleset.name}/{rel.removesuffix('.md')}")
 
 
+class _Text(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.chunks: list[str] = []
+
+    def handle_data(self, data: str) -> None:
+        self.chunks.append(data)
+
+
+def visible_text(html: str) -> str:
+    parser = _Text()
+    parser.feed(html)
+    return " ".join(" ".join(parser.chunks).split())
+
+
+def test_ruleset_page_shows_its_rules_text(built_site: Path) -> None:
+    for ruleset in rulesets.all_rulesets():
+        doc = ruleset.module().__doc__ or ""
+        assert doc.strip(), f"{ruleset.name} has no rules text"
+        # The docstring's plain words (Markdown marks removed) appear on the page, in order.
+        first = " ".join(re.sub(r"[*`_]", "", doc.strip().splitlines()[0]).split())
+        assert first in visible_text(page(built_site, f"rules/{ruleset.name}")).replace("`", "")
+
+
 def test_api_reference_mirrors_the_package(built_site: Path) -> None:
     root = built_site.parent / "companion"
     for module in root.rglob("*.py"):
