@@ -79,6 +79,16 @@ def test_contest_matches_brute_force() -> None:
     assert odds.win + odds.tie + odds.lose == 1
 
 
+def test_contest_roll_margin_and_winner() -> None:
+    a, b = PlotCheck("strong", 1, 2), PlotCheck("average")
+    for seed in range(40):
+        contest = a.roll_contest(b, seed=seed)
+        assert contest.to_dict() == a.roll_contest(b, seed=seed).to_dict()
+        assert contest.margin == contest.first.total - contest.second.total
+        assert contest.winner == (1 if contest.margin > 0 else 2 if contest.margin < 0 else 0)
+        assert contest.first.check.expression == "2d20kh1 + 1 + 1d6"
+
+
 def test_advantage_dice() -> None:
     assert [advantage_die(n) for n in range(-6, 7)] == [
         "-1d12", "-1d12", "-1d10", "-1d8", "-1d6", "-1d4", "",

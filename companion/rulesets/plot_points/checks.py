@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal, cast
 
-from companion.checks import Check, CheckResult, ContestOdds
+from companion.checks import Check, CheckResult, ContestOdds, ContestResult
 from companion.errors import RuleError
 
 Ability = Literal["weak", "average", "strong"]
@@ -115,6 +115,12 @@ class PlotCheck:
         is reported as such (the GM decides, e.g. the status quo holds).
         """
         return self.check().contest(other.check())
+
+    def roll_contest(self, other: PlotCheck, *, seed: int | None = None,
+                     rng: random.Random | None = None) -> ContestResult:
+        """Roll a contest against ``other`` (this side first); the margin is this side's
+        result minus the other's, and the higher result wins."""
+        return self.check().roll_contest(other.check(), seed=seed, rng=rng)
 
     def roll(self, *, seed: int | None = None, rng: random.Random | None = None
              ) -> PlotCheckResult:
