@@ -184,3 +184,12 @@ def test_malformed_hand_data_is_refused(tmp_path: Path, text: str, message: str)
     path.write_text(text)
     with pytest.raises(TableError, match=message):
         H._load(path)
+
+
+def test_best_hand_so_far_uses_only_revealed_community_dice() -> None:
+    hole = (1, 5, 3, 9, 12)
+    assert H.best_hand_so_far(hole, ()).hand.label == "Low Odd Flop (1,3,5)"
+    flop = H.best_hand_so_far(hole, (4, 6, 8))
+    assert flop.hand.label == "Even Flop (4,6,8)" and flop.sources[3:] == ("hole", "hole")
+    turn = H.best_hand_so_far(hole, (4, 6, 8, 10))
+    assert turn.hand.label == "Perfect Even River (4,6,8,10,12)" and turn.sources[4] == "hole"

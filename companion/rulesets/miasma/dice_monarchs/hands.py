@@ -44,6 +44,7 @@ __all__ = [
     "all_hands",
     "best_hand",
     "best_hand_counts",
+    "best_hand_so_far",
     "best_showdown_hand",
     "hand_counts",
     "holds",
@@ -301,6 +302,18 @@ def best_showdown_hand(hole: Sequence[int], community: Sequence[int]) -> Showdow
     sources = tuple("community" if pick else "hole" for pick in choice)
     hand = all_hands()[rank] if rank < len(all_hands()) else None
     return ShowdownHand(hand, dice, sources, tuple(hole))
+
+
+def best_hand_so_far(hole: Sequence[int], community: Sequence[int]) -> ShowdownHand:
+    """The best hand the hole dice make with the community dice revealed so far.
+
+    Sizes whose community die is still hidden can only use the hole die.
+    """
+    check_roll(hole, "hole dice")
+    if len(community) > len(DICE):
+        raise TableError(f"community dice: at most 5, got {len(community)}")
+    filled = tuple(community) + tuple(hole[len(community) :])
+    return best_showdown_hand(hole, filled)
 
 
 def all_rolls() -> Iterable[tuple[int, ...]]:

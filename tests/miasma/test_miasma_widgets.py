@@ -1,0 +1,129 @@
+"""Headless tests of the Miasma components: clicks drive the core models, errors show."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("ipywidgets")
+
+from companion.rulesets.miasma.dice_monarchs import DiceMonarchsGame  # noqa: E402
+from companion.widgets.miasma import DiceMonarchsTable, EarthmoteList, MiasmaPanel  # noqa: E402
+
+
+def click(app, name: str) -> None:
+    for w in _walk(app):
+        if f"tc-btn-{name}" in getattr(w, "_dom_classes", ()):
+            w.click()
+            return
+    raise AssertionError(f"no button {name}")
+
+
+def _walk(w):
+    yield w
+    for child in getattr(w, "children", ()):
+        yield from _walk(child)
+
+
+def test_monarchs_hot_seat_deal_to_showdown() -> None:
+    app = DiceMonarchsTable(players="Ann, Bo", chips=10, seed=3, samples=100)
+    click(app, "new-table")
+    game = app.game
+    assert game is not None and game.phase == "opening"
+    # Covered: nobody's dice are on screen, the cover names the player to act.
+    assert "Pass the device to <b>Bo</b>" in app.cover.value and app.private.value == ""
+    assert app.betting.layout.display == "none"
+    click(app, "reveal")
+    hole = game.hole_dice("Bo")
+    assert app.betting.layout.display is None and 'data-player="Bo"' in app.private.value
+    assert "Chance to win the showdown" in app.private.value
+    assert app.moves["check"].disabled and not app.moves["bet"].disabled
+    app.amount.value = "2"
+    click(app, "bet")
+    assert game.pot == 2 and app.private.value == "" and "Ann" in app.cover.value
+    for name in ["call", "check", "check", "check", "check", "check", "check"]:
+        click(app, "reveal")
+        click(app, name)
+        assert app.error.message == ""
+    assert game.phase == "hand_over" and len(game.community) == 5
+    assert "the pot of 4 (showdown)" in app.outcome.value
+    assert str(list(hole)) in app.outcome.value  # the showdown reveals the hole dice
+    assert app.deal_button.layout.display is None
+    click(app, "deal")
+    assert game.hand_no == 2 and app.cover.value
+
+
+def test_monarchs_refusals_show_one_line_errors() -> None:
+    app = DiceMonarchsTable(players="Ann, Bo, Cy", chips=5, seed=1, samples=50)
+    click(app, "new-table")
+    click(app, "bet")  # not revealed yet
+    assert "tap 'Show my dice' first" in app.error.message
+    click(app, "reveal")
+    app.amount.value = "99"
+    click(app, "bet")
+    assert "table limit" in app.error.message and app.game.pot == 0
+    app.amount.value = "two"
+    click(app, "bet")
+    assert app.error.message == "amount: expected a whole number, got 'two'"
+    app.amount.value = "1"
+    click(app, "bet")
+    assert app.error.message == "" and app.game.pot == 1
+
+
+def test_monarchs_bad_setup() -> None:
+    app = DiceMonarchsTable(players="Solo", seed=1)
+    click(app, "new-table")
+    assert "2 to 8 players" in app.error.message and app.game is None
+    app.players_box.value = "A, B, C, D, E, F, G, H"
+    click(app, "new-table")
+    assert app.error.message == "" and len(app.game.players) == 8
+
+
+def test_monarchs_shows_an_existing_game() -> None:
+    game = DiceMonarchsGame.start(["X", "Y"], seed=4)
+    game.deal()
+    app = DiceMonarchsTable(game, samples=50)
+    assert "Pass the device to <b>Y</b>" in app.cover.value
+
+
+def test_earthmote_list() -> None:
+    app = EarthmoteList(seed=7)
+    click(app, "generate")
+    click(app, "generate")
+    assert app.listing.value.count('class="tc-card"') == 2
+    first = app.model.earthmotes[0].describe()
+    assert first.split(":")[0] in app.listing.value
+    click(app, "region-2")
+    assert len(app.model.earthmotes) == 3
+    app.index_box.value = "9"
+    click(app, "remove")
+    assert "no earthmote #9" in app.error.message
+    click(app, "undo")
+    assert len(app.model.earthmotes) == 2 and app.error.message == ""
+    click(app, "clear")
+    assert "No earthmotes yet" in app.listing.value and app.clear_button.disabled
+
+
+def test_miasma_panel_over_days() -> None:
+    app = MiasmaPanel()
+    click(app, "gain")
+    assert "add a character first" in app.error.message
+    app.name_box.value = "Vel"
+    click(app, "add")
+    assert app.who.value == "Vel"
+    app.stress_box.value = "4"
+    click(app, "stress")
+    click(app, "enter")
+    click(app, "time-24")
+    assert app.model.character("Vel").level == 2
+    assert 'data-level="2"' in app.sheet.value and "Day 2" in app.sheet.value
+    assert "speed is halved" in app.sheet.value and "poisoned" in app.sheet.value
+    click(app, "rest")
+    assert app.model.character("Vel").level == 2  # inside the Miasma: no recovery
+    click(app, "leave")
+    click(app, "eat")
+    click(app, "rest")
+    assert app.model.character("Vel").level == 1
+    click(app, "restoration")
+    click(app, "restoration")
+    assert "no psychosis to remove" in app.error.message
+    assert "greater restoration removes psychosis" in app.history.value
