@@ -6,8 +6,8 @@ import pytest
 
 pytest.importorskip("ipywidgets")
 
-from companion.rulesets.miasma.dice_monarchs import DiceMonarchsGame  # noqa: E402
-from companion.widgets.miasma import DiceMonarchsTable, EarthmoteList, MiasmaPanel  # noqa: E402
+from companion.rulesets.miasma.dice_monarchs import DiceMonarchsGame
+from companion.widgets.miasma import DiceMonarchsTable, EarthmoteList, MiasmaPanel
 
 
 def click(app, name: str) -> None:
