@@ -348,3 +348,16 @@ def corrupt(change: Callable[[dict], None]) -> str:  # type: ignore[type-arg]
 def test_corrupt_state_names_the_field(text: str, field: str) -> None:
     with pytest.raises(StateError, match=field):
         PlotPointSession.from_json(text)
+
+
+def test_a_retry_is_a_check_too() -> None:
+    """Interpretation: each roll (retries included) can turn a point and adds wound strain."""
+    s = table()
+    s.gain_wounds("Ann", 9)  # Severely Injured: every check adds 1 strain
+    s.roll_check("Ann", seed=FAIL)
+    assert s.character("Ann").strain == 1 and pool(s) == (3, 0)
+    outcome = s.retry_with_lucky(seed=NAT1)
+    # The retry costs one lucky point, and its natural 1 turns another one over.
+    assert pool(s) == (1, 2)
+    assert "natural 1: a lucky plot point turns unlucky" in outcome.notes
+    assert s.character("Ann").strain == 2
