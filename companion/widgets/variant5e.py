@@ -117,7 +117,6 @@ class SpellPointsApp(widgets.VBox):
         undo = button("Undo", self.model.undo, error=self.error, name="undo")
         self.history = widgets.HTML()
         app_box(
-            _heading("Spell points (mentality)"),
             row(self.level, self.caster, new),
             self.status,
             row(*self.cast_buttons),
@@ -189,7 +188,6 @@ class DeathAndReturningApp(widgets.VBox):
         )
         self.history = widgets.HTML()
         app_box(
-            _heading("Death and returning"),
             row(self.module, self.permanent, self.fragile, new),
             self.status,
             dying,
