@@ -159,12 +159,15 @@ def _pool_odds(n: int, low: int, high: int, mods: Modifiers, depth: int) -> Dist
     if n == 0:
         return Distribution.constant(0)
     face = face_distribution(low, high, mods)
+    clamped = mods.clamp_min is not None or mods.clamp_max is not None
     clamp = clamp_of(mods)
     count = mods.count
 
     def score(v: int) -> int:
         shown = clamp(v)
         return (1 if count(shown) else 0) if count is not None else shown
+
+    shown_face = face.map(clamp) if clamped else face
 
     explode = explodes_on(low, high, mods)
     if explode is not None:
@@ -182,9 +185,10 @@ def _pool_odds(n: int, low: int, high: int, mods: Modifiers, depth: int) -> Dist
                 )
             return _chain(face, boom, score, depth).repeat_sum(n)
     if mods.keep is None:
-        return face.map(score).repeat_sum(n)
+        per_die = face.map(score) if clamped or count is not None else face
+        return per_die.repeat_sum(n)
     kept, highest = mods.keep.kept(n)
-    return keep_odds(face.map(clamp), n, kept, highest, score if count is not None else None)
+    return keep_odds(shown_face, n, kept, highest, score if count is not None else None)
 
 
 def _chain(
@@ -232,6 +236,21 @@ def keep_odds(
     if kept >= n:
         return die.map(score).repeat_sum(n)
     values, weights, denom = die.weights()
+    if kept == 1:
+        # One die kept: P(best <= x) = P(one die <= x)^n, so the CDF alone gives the answer.
+        ranked = zip(values, weights, strict=True) if highest else zip(
+            reversed(values), reversed(weights), strict=True
+        )
+        best: dict[int, int] = {}
+        below = 0
+        below_n = 0
+        for v, w in ranked:
+            below += w
+            now = below**n
+            key = score(v)
+            best[key] = best.get(key, 0) + now - below_n
+            below_n = now
+        return Distribution._make(best, denom**n)
     order = list(zip(values, weights, strict=True))
     if highest:
         order.reverse()

@@ -174,6 +174,8 @@ class _Parser:
                 raise self._fail("empty label '[]'", start)
             if "[" in label:
                 raise self._fail("unexpected '[' inside a label", self.text.index("[", start + 1))
+            if any(not ch.isprintable() for ch in label):
+                raise self._fail("a label cannot hold control characters", start)
             self.i = close + 1
             node = Labeled(node, label, pos)
         return node

@@ -7,11 +7,11 @@ through, rerolled ones also carry "↻", exploded ones "!", successes "✓".
 from __future__ import annotations
 
 import html
-from collections.abc import Iterator
 from fractions import Fraction
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from companion.dice.nodes import BinOp, Const, Dice, Group, Labeled, Neg, Node
+from companion.dice.nodes import BinOp, Const, Dice, Group, Neg, Node
 
 if TYPE_CHECKING:
     from companion.dice.distribution import Distribution
@@ -37,6 +37,8 @@ def percent(p: Fraction, digits: int = 2) -> str:
 # -- rolls ------------------------------------------------------------------------------
 def die_text(d: Die) -> str:
     state = d.state
+    if len(state) == 1 and "kept" in state:
+        return str(d.value)
     text = str(d.value)
     if "exploded" in state:
         text += "!"
@@ -50,44 +52,57 @@ def die_text(d: Die) -> str:
 
 
 def _group_text(g: DiceGroup) -> str:
-    return "[" + ", ".join(die_text(d) for d in g.dice) + "]"
+    return "[" + ", ".join([die_text(d) for d in g.dice]) + "]"
 
 
-_PREC = {"+": 1, "-": 1, "*": 2, "/": 2}
+_MARK = "\x00"  # stands for a dice group while a template is built
 
 
-def _walk(node: Node, groups: Iterator[DiceGroup], html_out: bool) -> str:
-    """The expression with each dice term replaced by its dice."""
+def _walk(node: Node, html_out: bool) -> str:
+    """The expression's text with ``_MARK`` where each dice term's dice go."""
+    if isinstance(node, Dice):
+        if isinstance(node.count, Const) and isinstance(node.sides, (str, Const)):
+            return _MARK
+        # Dynamic count or size: show the sub-rolls that decided it, then the dice.
+        count = _walk(node.count, html_out)
+        sides = node.sides if isinstance(node.sides, str) else _walk(node.sides, html_out)
+        return f"{count}d{sides} {_MARK}"
     if isinstance(node, Const):
         return str(node.value)
-    if isinstance(node, Dice):
-        prefix = ""
-        if not isinstance(node.count, Const) or not isinstance(node.sides, (str, Const)):
-            # Dynamic count or size: show the sub-rolls that decided it.
-            count = _walk(node.count, groups, html_out)
-            sides = (
-                node.sides if isinstance(node.sides, str) else _walk(node.sides, groups, html_out)
-            )
-            prefix = f"{count}d{sides} "
-        g = next(groups)
-        return prefix + (_group_html(g) if html_out else _group_text(g))
+    if isinstance(node, BinOp):
+        op = {"*": "×", "/": "÷"}.get(node.op, node.op) if html_out else node.op
+        return f"{_walk(node.left, html_out)} {op} {_walk(node.right, html_out)}"
     if isinstance(node, Group):
-        return "(" + _walk(node.inner, groups, html_out) + ")"
+        return "(" + _walk(node.inner, html_out) + ")"
     if isinstance(node, Neg):
-        return "-" + _walk(node.operand, groups, html_out)
-    if isinstance(node, Labeled):
-        label = html.escape(node.label) if html_out else node.label
-        return _walk(node.inner, groups, html_out) + f"[{label}]"
-    assert isinstance(node, BinOp)
-    op = {"*": "×", "/": "÷"}.get(node.op, node.op) if html_out else node.op
-    return f"{_walk(node.left, groups, html_out)} {op} {_walk(node.right, groups, html_out)}"
+        return "-" + _walk(node.operand, html_out)
+    label = html.escape(node.label) if html_out else node.label
+    return _walk(node.inner, html_out) + f"[{label}]"
+
+
+@lru_cache(maxsize=1024)
+def _template(expr: str, html_out: bool) -> tuple[str, ...]:
+    """The roll text of ``expr`` split at its dice groups, worked out once per expression."""
+    from companion.dice.parse import parse
+
+    return tuple(_walk(parse(expr), html_out).split(_MARK))
+
+
+def _detail(r: Roll, html_out: bool) -> str:
+    pieces = _template(r.expr, html_out)
+    render = _group_html if html_out else _group_text
+    out = [pieces[0]]
+    for group, piece in zip(r.groups, pieces[1:], strict=True):
+        out.append(render(group))
+        out.append(piece)
+    return "".join(out)
 
 
 def roll_text(r: Roll) -> str:
     """One line: ``4d6kh3 = [6, 5, 3, ~~1~~] = 14`` (labels and notes appended)."""
     if r.tree is None:
         return f"{r.expr} = {r.total}"
-    detail = _walk(r.tree, iter(r.groups), False)
+    detail = _detail(r, False)
     line = f"{r.expr} = {detail}"
     if detail != str(r.total):
         line += f" = {r.total}"
@@ -129,7 +144,7 @@ def _group_html(g: DiceGroup) -> str:
 def roll_html(r: Roll) -> str:
     """An inline HTML rendering of a roll for notebooks and widgets."""
     expr = html.escape(r.expr)
-    detail = _walk(r.tree, iter(r.groups), True) if r.tree is not None else ""
+    detail = _detail(r, True) if r.tree is not None else ""
     parts = [
         f'<div class="dice-roll"><code>{expr}</code> = {detail} = '
         f"<strong style=\"font-size:1.2em\">{r.total}</strong>"

@@ -251,6 +251,31 @@ def _compile_dice(node: Dice, label: str | None) -> Program:
     clamp = clamp_of(mods) if mods.clamp_min is not None or mods.clamp_max is not None else None
     keep = mods.keep
     cond = mods.count
+    if static_count is not None and static_sides is not None and simple:
+        # The common case, bound into a closure with no per-roll checks: the parser has
+        # already bounded static counts and sizes.
+        low0, high0, shown0 = static_sides
+        count0 = static_count
+        if mods.plain and count0 == 1:
+            k0 = high0 - low0 + 1
+
+            def one_die(st: _State) -> int:
+                v = low0 + int(st.random() * k0)
+                st.dice_asked += 1
+                st.groups.append(DiceGroup(node, [Die(shown0, v, _KEPT, label)], v))
+                return v
+
+            return one_die
+
+        def static_dice(st: _State) -> int:
+            st.dice_asked += count0
+            group = DiceGroup(node, [], 0)
+            st.groups.append(group)
+            return _roll_simple(
+                st, group, count0, low0, high0, shown0, label, clamp, keep, cond
+            )
+
+        return static_dice
 
     def roll_dice(st: _State) -> int:
         if static_count is not None:

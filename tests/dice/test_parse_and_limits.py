@@ -54,6 +54,7 @@ def test_modifier_order_does_not_matter() -> None:
         ("2d0", 3, "a die needs at least 1 side"),
         ("3d6>=", 6, "expected a target number"),
         ("1d6+£", 5, "unexpected '£'"),
+        ("1d6[a\x00b]", 4, "a label cannot hold control characters"),
     ],
 )
 def test_syntax_errors_name_the_column(expr: str, column: int, reason: str) -> None:
