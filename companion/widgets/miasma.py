@@ -34,7 +34,6 @@ MIASMA_CSS = """
   font-size: 18px; font-weight: 700; background: #fff; }
 .tc-app .tc-die small { font-size: 11px; font-weight: 400; color: #555; }
 .tc-app .tc-die-hidden { background: #ddd; color: #888; border-style: dashed; }
-.tc-app .tc-die-used { background: #e6f4ea; }
 .tc-app .tc-seats { list-style: none; margin: 4px 0; padding: 0; }
 .tc-app .tc-seats li { padding: 4px 6px; border: 1px solid #ccc; border-radius: 4px;
   margin: 2px 0; overflow-wrap: anywhere; }
@@ -72,13 +71,11 @@ def _small_box(placeholder: str, value: str = "", name: str | None = None) -> wi
     return box
 
 
-def _dice_html(values: list[int] | tuple[int, ...], *, hidden_from: int = 5,
-               used: tuple[str, ...] = (), source: str = "") -> str:
+def _dice_html(values: list[int] | tuple[int, ...], *, hidden_from: int = 5) -> str:
     cells = []
     for i, sides in enumerate(DICE):
         if i < len(values) and i < hidden_from:
-            mark = " tc-die-used" if used and used[i] == source else ""
-            cells.append(f'<span class="tc-die{mark}" data-d="{sides}">{values[i]}'
+            cells.append(f'<span class="tc-die" data-d="{sides}">{values[i]}'
                          f"<small>d{sides}</small></span>")
         else:
             cells.append(f'<span class="tc-die tc-die-hidden" data-d="{sides}">?'
@@ -287,7 +284,7 @@ class DiceMonarchsTable(widgets.VBox):
         name = so_far.hand.label if so_far.hand else "no hand yet"
         return (
             f'<div class="tc-card" data-player="{_e(player)}"><b>{_e(player)}</b>, your hole '
-            f"dice:{_dice_html(hole, used=so_far.sources, source='hole')}"
+            f"dice:{_dice_html(hole)}"
             f"Best hand so far: <b class='tc-best'>{_e(name)}</b><br>"
             f"<span class='tc-odds'>Chance to win the showdown: {_e(odds.describe())}</span>"
             f"<br>To call: {game.to_call(player)} · your chips: "

@@ -1,0 +1,106 @@
+"""The Dice Monarchs Voila app in Chromium: a hot-seat hand from the deal to the showdown."""
+
+from __future__ import annotations
+
+from typing import Any
+
+PHONE_WIDTH = 390
+SCROLL_TOLERANCE = 2
+
+
+def wait_log(page: Any, n: int) -> None:
+    # The table talk list carries the number of moves made; it changes on every move.
+    page.wait_for_selector(f'.tc-monarchs .tc-log[data-count="{n}"]', timeout=60_000)
+
+
+def take_turn(page: Any, player: str, move: str, moves_so_far: int) -> None:
+    page.wait_for_selector(f'.tc-cover[data-player="{player}"]')
+    page.locator(".tc-btn-reveal").click()
+    card = page.locator(f'.tc-monarchs-private .tc-card[data-player="{player}"]')
+    card.wait_for(timeout=60_000)
+    assert page.locator(".tc-monarchs-private .tc-card").count() == 1  # only this player's
+    assert card.locator(".tc-die").count() == 5
+    assert "Chance to win the showdown" in card.inner_text()
+    page.locator(f".tc-btn-{move}").click()
+    wait_log(page, moves_so_far + 1)
+    assert page.locator(".tc-monarchs-private .tc-card").count() == 0  # covered again
+
+
+def start_table(page: Any, players: str, seed: str) -> None:
+    page.locator(".tc-text-players input").fill(players)
+    page.locator(".tc-text-chips input").fill("20")
+    page.locator(".tc-text-seed input").fill(seed)
+    page.locator(".tc-btn-new-table").click()
+    wait_log(page, 1)
+
+
+def revealed_community(page: Any) -> int:
+    return page.locator(".tc-monarchs-community .tc-die:not(.tc-die-hidden)").count()
+
+
+def test_deal_to_showdown(voila_app: Any, screenshot: Any) -> None:
+    page = voila_app("dice_monarchs")
+    start_table(page, "Ann, Bo", "11")
+    assert revealed_community(page) == 0
+    assert page.locator(".tc-monarchs-status .tc-pot").inner_text() == "0"
+
+    # Opening bets: Bo (left of the banker Ann) must bet; a check is refused with the rule.
+    page.wait_for_selector('.tc-cover[data-player="Bo"]')
+    page.locator(".tc-btn-reveal").click()
+    page.locator(".tc-monarchs-private .tc-card").wait_for()
+    assert page.locator(".tc-btn-check").is_disabled()
+    page.locator(".tc-text-amount input").fill("3")
+    page.locator(".tc-btn-bet").click()
+    wait_log(page, 2)
+    assert page.locator(".tc-monarchs-status .tc-pot").inner_text() == "3"
+    take_turn(page, "Ann", "call", 2)
+    assert revealed_community(page) == 3  # the flop
+    assert page.locator(".tc-monarchs-status .tc-pot").inner_text() == "6"
+    screenshot(page, "dice_monarchs-flop")
+
+    take_turn(page, "Bo", "check", 3)
+    take_turn(page, "Ann", "check", 4)
+    assert revealed_community(page) == 4  # the turn
+    take_turn(page, "Bo", "check", 5)
+    take_turn(page, "Ann", "check", 6)
+    assert revealed_community(page) == 5  # the river
+    take_turn(page, "Bo", "check", 7)
+    take_turn(page, "Ann", "check", 8)
+
+    outcome = page.locator(".tc-monarchs-outcome").inner_text()
+    assert "Ann shows" in outcome and "Bo shows" in outcome
+    assert "the pot of 6 (showdown)" in outcome
+    assert page.locator(".tc-btn-deal").is_visible()
+    screenshot(page, "dice_monarchs-showdown")
+    page.locator(".tc-btn-deal").click()
+    wait_log(page, 10)
+    assert revealed_community(page) == 0
+    assert page.locator(".tc-error [role=alert]").count() == 0
+
+
+def test_refusal_shows_the_rule(voila_app: Any) -> None:
+    page = voila_app("dice_monarchs")
+    start_table(page, "Ann, Bo, Cy", "2")
+    page.locator(".tc-btn-reveal").click()
+    page.locator(".tc-monarchs-private .tc-card").wait_for()
+    page.locator(".tc-text-amount input").fill("50")
+    page.locator(".tc-btn-bet").click()
+    error = page.locator(".tc-error [role=alert]")
+    error.wait_for()
+    assert "table limit" in error.inner_text()
+    assert page.locator(".tc-monarchs-private .tc-card").count() == 1  # still uncovered
+
+
+def test_phone_width(voila_app: Any, phone_page: Any, scroll_width: Any, screenshot: Any) -> None:
+    page = voila_app("dice_monarchs", page=phone_page)
+    start_table(page, "Ann, Bo, Cy, Di", "4")
+    page.locator(".tc-btn-reveal").click()
+    page.locator(".tc-monarchs-private .tc-card").wait_for(timeout=60_000)
+    screenshot(page, "dice_monarchs-phone")
+    assert scroll_width(page) <= PHONE_WIDTH + SCROLL_TOLERANCE
+    buttons = page.locator(".tc-app button:visible")
+    assert buttons.count() >= 6
+    for i in range(buttons.count()):
+        box = buttons.nth(i).bounding_box()
+        assert box is not None and box["height"] >= 40, buttons.nth(i).inner_text()
+        assert box["x"] + box["width"] <= PHONE_WIDTH + SCROLL_TOLERANCE
