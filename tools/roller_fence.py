@@ -57,10 +57,14 @@ def _percent(p: Fraction) -> str:
 
 
 def _number(x: Fraction | float | int) -> str:
-    """A mean or deviation: exact when short, else two decimals."""
-    if isinstance(x, Fraction) and x.denominator in (1, 2, 4, 5, 10):
-        return f"{float(x):g}"
-    return f"{float(x):.2f}"
+    """A mean or deviation: the exact decimal when it ends within 4 places, else ``≈``."""
+    if isinstance(x, int | Fraction):
+        x = Fraction(x)
+        for places in range(5):
+            scaled = x * 10**places
+            if scaled.denominator == 1:
+                return f"{float(x):.{places}f}"
+    return f"≈{float(x):.2f}"
 
 
 def render_expression(expr: str, target: int | None = None) -> str:

@@ -111,3 +111,12 @@ def test_unknown_table_is_a_build_warning(caplog: pytest.LogCaptureFixture) -> N
         html = roller_fence.format_table_roller("no_such_table", "table-roll", "roller", {}, None)
     assert "roller-error" in html
     assert any("no_such_table" in r.getMessage() for r in caplog.records)
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [(Fraction(553, 40), "13.825"), (Fraction(7), "7"), (Fraction(7, 2), "3.5"),
+     (Fraction(1, 3), "≈0.33"), (2.9580398915498, "≈2.96")],
+)
+def test_numbers_are_exact_when_short(value: Fraction | float, text: str) -> None:
+    assert roller_fence._number(value) == text

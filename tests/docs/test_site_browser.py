@@ -67,3 +67,18 @@ def test_table_page_rolls_on_its_table_in_pyodide(site_page: Any, site_url: str)
     assert text.startswith(table.title), text
     assert any(row.text in text for row in table.rows), text
     assert site_page.page_errors == []
+
+
+def test_odds_are_readable_with_javascript_off(site_browser: Any, site_url: str) -> None:
+    context = site_browser.new_context(java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(site_url + "dice-notation/")
+        cell = page.locator('.roller[data-expr="2d20kh1"]')
+        assert cell.locator("svg").is_visible()
+        assert "mean 13.825" in cell.inner_text()
+        assert not cell.locator(".roller-roll").is_visible()  # no button that cannot work
+        cell.locator("summary").click()  # <details> opens without JavaScript
+        assert cell.locator("table tr", has_text="39/400").first.is_visible()
+    finally:
+        context.close()
