@@ -320,3 +320,76 @@ def test_resolve_hit_pure() -> None:
     assert resolve_hit(7, guard=5, strength=10, armor=2).scar_damage == 5
     assert resolve_hit(1, guard=5, strength=10, armor=2).to_guard == 0
     assert resolve_hit(0, guard=0, strength=10, armor=0).scar_damage is None
+
+
+def test_deprived_days_add_fatigue_after_the_first() -> None:
+    c = pc()
+    with pytest.raises(RuleError, match="not deprived"):
+        c.deprived_day()
+    c.set_deprived(True)
+    c.deprived_day()
+    assert c.fatigue == 0
+    c.deprived_day()
+    c.deprived_day()
+    assert c.fatigue == 2
+    c.set_deprived(False)
+    assert c.deprived_days == 0
+
+
+def test_cumbersome_load_zeroes_guard() -> None:
+    c = pc(armor=0)
+    c.carry_cumbersome(True)
+    assert c.effective_guard == 0
+    report = c.take_damage(2, rng=FixedRng(1))
+    assert report.hit.to_str == 2 and c.guard == 5
+    c.carry_cumbersome(False)
+    assert c.effective_guard == 5
+
+
+def test_agony_enervation_maneuver() -> None:
+    c = pc(armor=0)
+    report = c.agony(rng=FixedRng(3))
+    assert report.hit.to_guard == 3 and c.guard == 2
+    c.enervation()
+    assert (c.guard_max, c.guard) == (4, 2)
+    result = c.maneuver_save("DEX", rng=FixedRng(15))
+    assert not result.success and c.fatigue == 1
+    c.maneuver_save("DEX", rng=FixedRng(2))
+    assert c.fatigue == 1
+    with pytest.raises(RuleError, match="no ability"):
+        c.maneuver_save("LUCK")
+
+
+def test_save_impact_colours_outcome() -> None:
+    from companion.rulesets.cairn_srd.saves import save
+
+    assert save(10, impact="advantage", rng=FixedRng(3)).outcome == "enhanced success"
+    assert save(10, impact="advantage", rng=FixedRng(13)).outcome == "subdued consequence"
+    assert save(10, impact="disadvantage", rng=FixedRng(3)).outcome == "mixed success"
+    assert "worse" in save(10, impact="disadvantage", rng=FixedRng(13)).outcome
+    with pytest.raises(RuleError, match="Impact"):
+        save(10, impact="lucky")
+
+
+def test_scrolls_and_grimoire() -> None:
+    c = pc()
+    with pytest.raises(RuleError, match="grimoire or scroll"):
+        c.cast(1, spell="Fireball")
+    c.gain_scroll("Fireball")
+    c.gain_scroll("Light")
+    c.cast(1, spell="Fireball", rng=FixedRng(1))
+    assert c.scrolls == ["Light"]  # a scroll is used up
+    with pytest.raises(RuleError, match="no grimoire"):
+        c.copy_scroll(0)
+    c.gain_scroll("Sleep")
+    c.create_grimoire(0)
+    assert c.grimoire == ["Light"] and c.deprived and c.scrolls == ["Sleep"]
+    with pytest.raises(RuleError, match="already has"):
+        c.create_grimoire(0)
+    c.copy_scroll(0)
+    assert c.grimoire == ["Light", "Sleep"] and c.scrolls == []
+    c.cast(1, spell="Sleep", rng=FixedRng(2))
+    c.cast(1, spell="Sleep", rng=FixedRng(2))  # a grimoire is not used up
+    with pytest.raises(RuleError, match="no scroll #1"):
+        c.copy_scroll(0)
+    assert Character.from_json(c.to_json()) == c

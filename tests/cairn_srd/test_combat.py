@@ -110,3 +110,22 @@ def test_detachments_and_lone_foe() -> None:
     assert "lone foe at 0 Guard" in text and e2.morale_due == ["Ogre"]
     e2.morale_save("Ogre", rng=FixedRng(2))
     assert e2.find("Ogre").active and e2.morale_due == []
+
+
+def test_apply_damage_and_set_status() -> None:
+    e = encounter()
+    e.roll_initiative(rng=FixedRng(3))
+    text = e.apply_damage("Goblin 2", 3, rng=FixedRng(20))  # 2 Guard, 1 STR, save 20 fails
+    assert "Critical Damage" in text and e.find("Goblin 2").status == "critical"
+    assert e.morale_due == ["Goblin"]
+    with pytest.raises(RuleError, match="already critical"):
+        e.apply_damage("Goblin 2", 1)
+    with pytest.raises(RuleError, match="negative"):
+        e.apply_damage("Goblin", -1)
+    e.morale_save("Goblin", rng=FixedRng(1))
+    e.set_status("Goblin", "fled")
+    assert e.phase == "over"
+    with pytest.raises(RuleError, match="status is"):
+        e.set_status("Goblin", "sleeping")
+    with pytest.raises(RuleError, match="no morale save is due"):
+        e.morale_save("Goblin")

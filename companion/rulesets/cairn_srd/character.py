@@ -2,15 +2,25 @@
 
 **Abilities** STR, DEX and CTRL run 0-18 and are also the saves. Damage to them is
 usually temporary. **Guard** (max 18) is the stamina that soaks hits in combat; it drops
-to 0 while all 10 burden slots are full or while panicking, and a turn of rest restores
-it (unless Deprived).
+to 0 while all 10 burden slots are full, while a cumbersome load is carried in both hands
+or while panicking, and a turn of rest restores it (unless Deprived).
+
+Stunned or paralysed characters may act anyway through **agony** (take 1d6 damage) or
+**enervation** (lose 1 max Guard for good). A **maneuver** costs the attacker a save of
+its own, failed: a Fatigue. A **boast**, a **blaze of glory** and the ways of **returning
+from death** are listed in ``data/rules.toml``: when a character dies, the player brings
+in a new one (or plays a hireling) as soon as possible, and may first go out in a blaze
+of glory (an enhanced last blow, a distraction, a boon from the party's grief) and leave
+final words to a comrade (a gift, an errand, a ward to protect, vengeance, a riddle).
+Coming back (reanimation, undeath, soul-trapping, reincarnation, cloning) is big magic
+or a miracle, and usually costs stats.
 
 Conditions, in our words:
 
 - **Panic**: a CTRL save is due when surrounded, in total darkness, facing a great fear
   or taking CTRL damage; a panicking character has 0 Guard and impaired attacks.
 - **Deprived**: lacking food, water or sleep: no recovery of Guard or abilities; each
-  day beyond the first adds a Fatigue.
+  day beyond the first adds a Fatigue (:meth:`Character.deprived_day`).
 - **Fatigue** fills a slot until a good night's rest removes it; with no free slot an
   item must be dropped first.
 - **Wounds** (spellburn, blight...) fill a slot until healed by medicine or magic; major
@@ -119,6 +129,12 @@ class Character(Tracker):
     boast_bonuses: list[str] = field(default_factory=list)
     boasts_made: int = state_field(0, min=0)
     boasting_barred: bool = False
+    cumbersome: bool = False
+    """Carrying something cumbersome (a couch, a dresser) in both hands: 0 Guard."""
+    deprived_days: int = state_field(0, min=0)
+    scrolls: list[str] = field(default_factory=list)
+    grimoire: list[str] | None = None
+    """Spells in the character's grimoire (``None``: no grimoire)."""
 
     def check_state(self) -> None:
         from companion.errors import StateError
@@ -150,8 +166,9 @@ class Character(Tracker):
 
     @property
     def effective_guard(self) -> int:
-        """Guard that soaks damage now: 0 while all slots are full or while panicking."""
-        return 0 if self.free_slots == 0 or self.panicking else self.guard
+        """Guard that soaks damage now: 0 while all slots are full, a cumbersome load is
+        carried in both hands, or while panicking."""
+        return 0 if self.free_slots == 0 or self.panicking or self.cumbersome else self.guard
 
     @property
     def status(self) -> str:
@@ -381,7 +398,61 @@ class Character(Tracker):
     @move
     def set_deprived(self, deprived: bool = True) -> None:
         self.deprived = deprived
+        if not deprived:
+            self.deprived_days = 0
         self.describe(f"{self.name} is {'deprived' if deprived else 'no longer deprived'}")
+
+    @move
+    def deprived_day(self) -> list[str]:
+        """A day passes while Deprived: every day after the first adds a Fatigue."""
+        self._alive("Deprivation")
+        if not self.deprived:
+            raise RuleError(f"Deprivation: {self.name} is not deprived")
+        self.deprived_days += 1
+        notes: list[str] = []
+        if self.deprived_days > 1:
+            self._force_burden(Item("Fatigue", kind="fatigue"), notes)
+        self.describe(f"{self.name}: day {self.deprived_days} deprived"
+                      + (", +1 Fatigue" if self.deprived_days > 1 else "")
+                      + "".join(f"; {n}" for n in notes))
+        return notes
+
+    @move
+    def carry_cumbersome(self, carrying: bool = True) -> None:
+        """Take up (or set down) a cumbersome load in both hands: Guard counts as 0."""
+        self.cumbersome = carrying
+        self.describe(f"{self.name} {'hefts' if carrying else 'sets down'} a cumbersome load")
+
+    @move
+    def agony(self, rng: random.Random | None = None, seed: int | None = None) -> DamageReport:
+        """Stunned or paralysed: take 1d6 damage to act normally this round."""
+        r = resolve_rng(rng, seed)
+        report = self.take_damage(roll_die(6, r), rng=r)
+        self.describe(f"{self.name} fights through agony: {report}")
+        return report
+
+    @move
+    def enervation(self) -> None:
+        """Stunned or paralysed: lower max Guard by 1 for good to act normally this round."""
+        self._alive("Enervation")
+        if self.guard_max < 1:
+            raise RuleError("Enervation: max Guard is already 0")
+        self.guard_max -= 1
+        self.guard = min(self.guard, self.guard_max)
+
+    @move
+    def maneuver_save(self, ability: str, rng: random.Random | None = None,
+                      seed: int | None = None) -> SaveResult:
+        """The maneuvering attacker's own save: failing it costs a Fatigue."""
+        self._alive("Maneuvers")
+        result = save(getattr(self, _ability_field(ability)), rng=resolve_rng(rng, seed))
+        notes: list[str] = []
+        if not result.success:
+            self._force_burden(Item("Fatigue", kind="fatigue"), notes)
+        self.describe(f"{self.name} maneuver save: {result}"
+                      + ("; +1 Fatigue" if not result.success else "")
+                      + "".join(f"; {n}" for n in notes))
+        return result
 
     # -- rest --------------------------------------------------------------------------
 
@@ -487,13 +558,51 @@ class Character(Tracker):
 
     # -- spellcasting ---------------------------------------------------------------------
 
+    @move
+    def gain_scroll(self, spell: str) -> None:
+        """Pick up a spell scroll (petty: no slot)."""
+        if not spell.strip():
+            raise RuleError("Spellcasting: a scroll needs a spell name")
+        self.scrolls.append(spell.strip())
+
+    def _scroll(self, index: int) -> str:
+        if not 0 <= index < len(self.scrolls):
+            raise RuleError(f"Spellcasting: no scroll #{index + 1}")
+        return self.scrolls[index]
+
+    @move
+    def create_grimoire(self, scroll_index: int) -> None:
+        """Make a grimoire: 4 uses of magical inks, a blank book, a full watch and a scroll
+        (its first spell, used up); the maker is Deprived afterwards."""
+        if self.grimoire is not None:
+            raise RuleError("Grimoires: this character already has a grimoire")
+        spell = self._scroll(scroll_index)
+        self.scrolls.pop(scroll_index)
+        self.grimoire = [spell]
+        self.deprived = True
+        self.describe(f"{self.name} binds a grimoire with {spell} (4 inks, a watch; deprived)")
+
+    @move
+    def copy_scroll(self, scroll_index: int) -> None:
+        """Copy a scroll into the grimoire: a full watch, 50-70 silver of inks; the scroll
+        is destroyed."""
+        if self.grimoire is None:
+            raise RuleError("Grimoires: there is no grimoire to copy the scroll into")
+        spell = self._scroll(scroll_index)
+        self.scrolls.pop(scroll_index)
+        self.grimoire.append(spell)
+        self.describe(f"{self.name} copies {spell} into the grimoire (a watch, 50-70 silver)")
+
     def max_magic_dice(self, extra: int = 0) -> int:
         return spellcasting.available_magic_dice(self.free_slots, extra)
 
     @move
-    def cast(self, dice: int, extra_dice: int = 0, rng: random.Random | None = None,
-             seed: int | None = None) -> CastReport:
-        """Cast a spell with ``dice`` magic dice and apply Fatigue, mishap and dooms."""
+    def cast(self, dice: int, extra_dice: int = 0, spell: str = "",
+             rng: random.Random | None = None, seed: int | None = None) -> CastReport:
+        """Cast a spell with ``dice`` magic dice and apply Fatigue, mishap and dooms.
+
+        With ``spell`` named, it must be in the grimoire or on a scroll; a scroll is used up.
+        """
         self._alive("Spellcasting")
         if self.dooms >= 3:
             raise RuleError("Dooms: the 3rd doom took spellcasting away for good")
@@ -503,6 +612,10 @@ class Character(Tracker):
         if not 1 <= dice <= allowed:
             raise RuleError(f"Spell Casting Procedure: invest 1-{allowed} magic dice "
                             f"(free slots, at most {spellcasting.MAX_MAGIC_DICE}), got {dice}")
+        if spell and spell not in (self.grimoire or []):
+            if spell not in self.scrolls:
+                raise RuleError(f"Spell Casting Procedure: hold a grimoire or scroll of {spell}")
+            self.scrolls.remove(spell)
         r = resolve_rng(rng, seed)
         reading = spellcasting.cast(dice, fatigue_from=3 if self.mishap_fatigue_from_3 else 4,
                                     rng=r)

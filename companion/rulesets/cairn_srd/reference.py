@@ -108,7 +108,8 @@ def _data_page() -> str:
     lines += [f"| {i} | {e} |" for i, e in enumerate(data["dooms"]["effects"], 1)]
     for key, title in (("time_scales", "Time"), ("ranges", "Range and distance"),
                        ("player_roles", "Player roles"),
-                       ("environmental_damage", "Environmental damage")):
+                       ("environmental_damage", "Environmental damage"),
+                       ("returning_from_death", "Returning from death")):
         section = data[key]
         lines += ["", f"## {title}", ""]
         if "note" in section:
@@ -116,8 +117,12 @@ def _data_page() -> str:
         lines += ["| Name | Meaning |", "|---|---|"]
         lines += [f"| {k} | {v} |" for k, v in section.items() if k not in ("section", "note")]
     for key, field, title in (("gambits", "options", "Gambits"),
-                              ("maneuvers", "examples", "Maneuvers")):
-        lines += ["", f"## {title}", "", data[key]["note"], ""]
+                              ("maneuvers", "examples", "Maneuvers"),
+                              ("blaze_of_glory", "options", "Blaze of glory"),
+                              ("blaze_of_glory", "final_words", "Final words")):
+        lines += ["", f"## {title}", ""]
+        if field != "final_words":
+            lines += [data[key]["note"], ""]
         lines += [f"- {x}" for x in data[key][field]]
     return "\n".join(lines)
 

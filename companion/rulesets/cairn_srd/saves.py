@@ -29,6 +29,13 @@ from companion.errors import RuleError
 from companion.rulesets.cairn_srd._data import lookup, resolve_rng, roll_die
 
 Ability = Literal["STR", "DEX", "CTRL"]
+Impact = Literal["advantage", "normal", "disadvantage"]
+#: What a success (True) or failure (False) means under each impact.
+IMPACT_OUTCOMES: dict[str, dict[bool, str]] = {
+    "advantage": {True: "enhanced success", False: "subdued consequence"},
+    "normal": {True: "success", False: "failure"},
+    "disadvantage": {True: "mixed success", False: "worse consequence than usual"},
+}
 ABILITIES: tuple[Ability, ...] = ("STR", "DEX", "CTRL")
 MAX_SCORE = 18
 
@@ -46,14 +53,20 @@ class SaveResult:
     ability: int
     floor: int
     roll: int
+    impact: Impact = "normal"
 
     @property
     def success(self) -> bool:
         return self.floor < self.roll <= self.ability
 
+    @property
+    def outcome(self) -> str:
+        """How the referee should colour the result, given the impact."""
+        return IMPACT_OUTCOMES[self.impact][self.success]
+
     def __str__(self) -> str:
         target = f"{self.floor + 1}-{self.ability}" if self.floor else f"≤ {self.ability}"
-        return f"d20 = {self.roll} vs {target}: {'success' if self.success else 'failure'}"
+        return f"d20 = {self.roll} vs {target}: {self.outcome}"
 
 
 def save_chance(ability: int, floor: int = 0) -> Fraction:
@@ -65,11 +78,18 @@ def save_chance(ability: int, floor: int = 0) -> Fraction:
 
 
 def save(
-    ability: int, *, floor: int = 0, rng: random.Random | None = None, seed: int | None = None
+    ability: int, *, floor: int = 0, impact: str = "normal", rng: random.Random | None = None,
+    seed: int | None = None,
 ) -> SaveResult:
-    """Roll a save against ``ability`` (0-18), optionally over a difficulty ``floor``."""
+    """Roll a save against ``ability`` (0-18), optionally over a difficulty ``floor``.
+
+    ``impact`` (``"advantage"``, ``"normal"``, ``"disadvantage"``) never changes the die;
+    it changes what success and failure mean (:attr:`SaveResult.outcome`).
+    """
     save_chance(ability, floor)  # validates
-    return SaveResult(ability, floor, roll_die(20, resolve_rng(rng, seed)))
+    if impact not in IMPACT_OUTCOMES:
+        raise RuleError(f"Impact: advantage, normal or disadvantage, not {impact!r}")
+    return SaveResult(ability, floor, roll_die(20, resolve_rng(rng, seed)), impact)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
