@@ -45,6 +45,7 @@ MIASMA_CSS = """
   background: #f6f6f6; overflow-wrap: anywhere; }
 .tc-app .tc-small { flex: 0 1 90px; }
 .tc-app .tc-log { font-size: 13px; color: #333; max-height: 220px; overflow-y: auto; }
+.tc-app .tc-pick select { min-height: 40px; font-size: 16px; }
 .tc-app .tc-card { padding: 6px; border: 1px solid #ccc; border-radius: 6px; margin: 4px 0; }
 """
 
@@ -366,10 +367,12 @@ class MiasmaPanel(widgets.VBox):
         self.who = widgets.Dropdown(options=[], description="", layout=widgets.Layout(
             width="auto", max_width="100%", min_height="40px"))
         self.who.add_class("tc-who")
+        self.who.add_class("tc-pick")
         self.levels_box = _small_box("levels", "1", name="levels")
         self.stress_box = _small_box("stress", "0", name="stress")
         self.raised = widgets.Dropdown(options=["other", "reincarnate", "true resurrection"],
                                        value="other", layout=widgets.Layout(width="auto"))
+        self.raised.add_class("tc-pick")
         c = self._on_character
         self.character_buttons = row(
             self._btn("Gain levels", c(lambda n: self.model.gain_psychosis(

@@ -1,0 +1,60 @@
+"""The earthmotes and Miasma tracker Voila apps in Chromium."""
+
+from __future__ import annotations
+
+from typing import Any
+
+PHONE_WIDTH = 390
+SCROLL_TOLERANCE = 2
+
+
+def test_earthmotes_generate_keep_and_undo(voila_app: Any, screenshot: Any) -> None:
+    page = voila_app("earthmotes")
+    page.locator(".tc-btn-generate").click()
+    page.wait_for_selector('.tc-earthmote-list ol[data-count="1"]')
+    page.locator(".tc-btn-generate").click()
+    page.wait_for_selector('.tc-earthmote-list ol[data-count="2"]')
+    items = page.locator(".tc-earthmote-list li")
+    assert items.count() == 2
+    text = items.nth(0).inner_text()
+    assert "earthmote" in text and "2d12" in text and "d6" in text
+    page.locator(".tc-btn-region-1").click()
+    page.wait_for_selector('.tc-earthmote-list ol[data-count="3"]')
+    page.locator(".tc-text-index input").fill("7")
+    page.locator(".tc-btn-remove").click()
+    error = page.locator(".tc-error [role=alert]")
+    error.wait_for()
+    assert "no earthmote #7" in error.inner_text()
+    page.locator(".tc-btn-undo").click()
+    page.wait_for_selector('.tc-earthmote-list ol[data-count="2"]')
+    screenshot(page, "earthmotes")
+
+
+def test_miasma_tracker_over_a_day(voila_app: Any, phone_page: Any, scroll_width: Any,
+                                   screenshot: Any) -> None:
+    page = voila_app("miasma_tracker", page=phone_page)
+    page.locator(".tc-text-name input").fill("Vel")
+    page.locator(".tc-btn-add").click()
+    page.wait_for_selector('.tc-miasma-sheet [data-name="Vel"][data-level="0"]')
+    page.locator(".tc-text-stress input").fill("4")
+    page.locator(".tc-btn-stress").click()
+    page.locator(".tc-btn-enter").click()
+    page.wait_for_selector(".tc-miasma-sheet:has-text('inside the Miasma')")
+    page.locator(".tc-btn-time-24").click()
+    card = page.locator('.tc-miasma-sheet [data-name="Vel"][data-level="2"]')
+    card.wait_for()
+    assert "speed is halved" in card.inner_text() and "poisoned" in card.inner_text()
+    page.locator(".tc-btn-restoration").click()
+    page.wait_for_selector('.tc-miasma-sheet [data-name="Vel"][data-level="1"]')
+    page.locator(".tc-btn-leave").click()
+    page.locator(".tc-btn-rest").click()
+    page.wait_for_selector(".tc-log li:has-text('without food and drink')")
+    screenshot(page, "miasma_tracker-phone")
+    assert scroll_width(page) <= PHONE_WIDTH + SCROLL_TOLERANCE
+    buttons = page.locator(".tc-app button:visible")
+    for i in range(buttons.count()):
+        box = buttons.nth(i).bounding_box()
+        assert box is not None and box["height"] >= 40, buttons.nth(i).inner_text()
+    for select in page.locator(".tc-app select").all():
+        box = select.bounding_box()
+        assert box is not None and box["height"] >= 40
