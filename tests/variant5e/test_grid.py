@@ -264,3 +264,34 @@ def test_enemies_can_flank_an_ally() -> None:
     field.place(0, 0, "enemy")
     field.place(2, 2, "enemy")
     assert field.flanked() == {"ally (1,1)": [("enemy (0,0)", "enemy (2,2)")]}
+
+
+def test_facing_tracker_turns() -> None:
+    from companion.rulesets.variant5e.facing_and_flanking import FacingTracker
+
+    guard = FacingTracker(speed=25)
+    guard.end_move("e")
+    assert guard.facing == "east"
+    with pytest.raises(RuleError, match="keep turning only after turning with the reaction"):
+        guard.keep_turning("south")
+    with pytest.raises(RuleError, match="no creature is being tracked"):
+        guard.opportunity_attack_while_tracking()
+    guard.turn_as_reaction("south", toward="rogue")
+    assert guard.turns_left == 2
+    with pytest.raises(RuleError, match="reaction is already spent"):
+        guard.turn_as_reaction("west")
+    guard.keep_turning("west")
+    guard.keep_turning("north")
+    with pytest.raises(RuleError, match=r"no turns left \(speed 25 allows 2\)"):
+        guard.keep_turning("east")
+    guard.opportunity_attack_while_tracking()
+    with pytest.raises(RuleError, match="already made its opportunity attack"):
+        guard.opportunity_attack_while_tracking()
+    with pytest.raises(RuleError, match="unknown direction 'up'"):
+        guard.end_move("up")
+    guard.start_turn()
+    assert not guard.reaction_used and guard.facing == "north"
+    again = FacingTracker.from_json(guard.to_json())
+    assert again == guard
+    again.undo()
+    assert again.reaction_used

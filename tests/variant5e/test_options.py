@@ -210,3 +210,22 @@ def test_ready_a_spell_holds_concentration() -> None:
     turn.end_concentration()
     with pytest.raises(RuleError, match="not concentrating"):
         turn.end_concentration()
+
+
+@pytest.mark.parametrize(("field", "value", "message"), [
+    ("hp", 99, "exceeds 'max_hp'"), ("die", 7, "die"), ("hit_dice", 3, "exceeds 'level'"),
+    ("con_modifier", "2", "con_modifier")])
+def test_hit_dice_corrupt_state(field: str, value: object, message: str) -> None:
+    data = json.loads(HitDice(level=2, max_hp=15, hp=15, hit_dice=2).to_json())
+    data["state"][field] = value
+    with pytest.raises(StateError, match=message):
+        HitDice.from_json(json.dumps(data))
+
+
+def test_hit_dice_rolled_with_the_engine_are_seeded() -> None:
+    faces = []
+    for _ in range(2):
+        hero = HitDice(level=3, die=10, max_hp=30, hp=1, hit_dice=3)
+        hero.short_rest()
+        faces.append([hero.roll_hit_die(seed=s) for s in (1, 2, 3)])
+    assert faces[0] == faces[1] and all(1 <= f <= 10 for f in faces[0])

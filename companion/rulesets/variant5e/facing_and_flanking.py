@@ -21,6 +21,9 @@ arc* the same way; what is left on either hand is the *left* and *right* side ar
   that carries it.
 - Some creatures have unusual arcs (an ooze may be all front); pass ``all_front=True``.
 
+:class:`FacingTracker` keeps the turning rules through a round; :class:`Battlefield` is a
+small grid for trying out flanking.
+
 Interpretation: squares cut in half by a diagonal boundary line belong to the front (or
 rear) arc, so a Medium creature's front arc holds the three squares ahead of it.
 
@@ -45,12 +48,13 @@ from typing import Literal
 
 from companion.errors import RuleError
 from companion.rulesets.variant5e.contests import Size
-from companion.state import Observable
+from companion.state import Observable, Tracker, move, state_field
 
 __all__ = [
     "FACINGS",
     "Battlefield",
     "Creature",
+    "FacingTracker",
     "arc_of",
     "arc_of_attacker",
     "attacker_has_rear_advantage",
@@ -313,3 +317,78 @@ class Battlefield(Observable):
     def flanked_squares(self) -> set[tuple[int, int]]:
         names = set(self.flanked())
         return {(c.x, c.y) for c in self.creatures() if c.name in names}
+
+
+@dataclass
+class FacingTracker(Tracker):
+    """One creature's facing through a round, with the turning rules as moves.
+
+    Interpretation: the extra turns after a reaction-turn last until the creature's
+    reaction comes back (the start of its next turn), and the opportunity attack made "as
+    part of the same reaction" needs no second reaction, once.
+    """
+
+    facing: Facing = "north"
+    speed: int = state_field(30, min=0, max=1000)
+    reaction_used: bool = False
+    turns_left: int = state_field(0, min=0, max=100, doc="further turns after a reaction-turn")
+    tracking: str = state_field("", doc="the creature turned toward with the reaction")
+    attacked_with_reaction: bool = False
+
+    @move
+    def end_move(self, facing: str) -> None:
+        """Face a new direction as the creature finishes its own move."""
+        self.facing = _facing(facing)
+        self.describe(f"ends its move facing {self.facing}")
+
+    @move
+    def turn_as_reaction(self, facing: str, toward: str = "") -> None:
+        """Another creature moves: spend the reaction to face it."""
+        if self.reaction_used:
+            raise RuleError("Facing: the reaction is already spent this round")
+        self.facing = _facing(facing)
+        self.reaction_used = True
+        self.turns_left = facing_changes_after_reaction(self.speed)
+        self.tracking = toward.strip()
+        self.describe(f"reaction: turns {self.facing}"
+                      + (f" toward {self.tracking}" if self.tracking else "")
+                      + f" ({self.turns_left} more turns allowed)")
+
+    @move
+    def keep_turning(self, facing: str) -> None:
+        """Turn again while tracking, within the speed / 10 allowance."""
+        if not self.reaction_used:
+            raise RuleError("Facing: keep turning only after turning with the reaction")
+        if self.turns_left == 0:
+            raise RuleError(f"Facing: no turns left (speed {self.speed} allows "
+                            f"{facing_changes_after_reaction(self.speed)})")
+        self.facing = _facing(facing)
+        self.turns_left -= 1
+        self.describe(f"keeps turning: {self.facing} ({self.turns_left} left)")
+
+    @move
+    def opportunity_attack_while_tracking(self) -> None:
+        """The tracked creature moves away: attack it within the same reaction."""
+        if not self.tracking:
+            raise RuleError("Facing: no creature is being tracked with the reaction")
+        if self.attacked_with_reaction:
+            raise RuleError("Facing: the tracking reaction already made its opportunity attack")
+        self.attacked_with_reaction = True
+        self.describe(f"opportunity attack on {self.tracking} (same reaction)")
+
+    @move
+    def start_turn(self) -> None:
+        """The creature's turn starts: its reaction is back."""
+        self.reaction_used = False
+        self.turns_left = 0
+        self.tracking = ""
+        self.attacked_with_reaction = False
+        self.describe("turn starts: reaction back")
+
+
+def _facing(facing: str) -> Facing:
+    key = str(facing).strip().lower()
+    for known in FACINGS:
+        if key in (known, known[0]):
+            return known
+    raise RuleError(f"Facing: unknown direction {facing!r} (north, east, south or west)")
