@@ -189,3 +189,11 @@ def test_maneuver_registry() -> None:
         assert built.odds().initiator + built.odds().resister == 1
     with pytest.raises(UnknownNameError, match="no combat option 'fly'"):
         maneuver("fly")
+
+
+def test_shove_aside_on_an_incapacitated_target_succeeds_automatically() -> None:
+    sleeper = Combatant("sleeper", incapacitated=True)
+    contest = shove_aside(FIGHTER, sleeper)
+    assert contest.automatic and contest.odds().initiator == 1
+    assert str(contest.roll(seed=2)).endswith("succeeds automatically (the target is "
+                                              "incapacitated)")

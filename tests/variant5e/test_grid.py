@@ -295,3 +295,12 @@ def test_facing_tracker_turns() -> None:
     assert again == guard
     again.undo()
     assert again.reaction_used
+
+
+def test_attacker_spanning_two_arcs_counts_in_the_one_kinder_to_the_defender() -> None:
+    guard = Creature("guard", 5, 5, facing="north")
+    # An ogre at (3,5)-(4,6): square (4,5) is the guard's left arc, (4,6) its rear arc.
+    ogre = Creature("ogre", 3, 5, size=Size.LARGE, team="x")
+    assert {arc_of(guard, s) for s in ogre.squares()} >= {"left", "rear"}
+    assert arc_of_attacker(guard, ogre) == "left"
+    assert not attacker_has_rear_advantage(guard, ogre)
