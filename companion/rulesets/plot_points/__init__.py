@@ -6,16 +6,12 @@ When the outcome is uncertain and something is at stake, the GM asks for a check
 check rolls d20s and takes the circumstances into account. Making one:
 
 1. **Roll the d20s** for the ability that fits the situation. A *weak* ability rolls two
-   d20 and keeps the lower (`2d20kl1`); an *average* one rolls a single d20 (`1d20`); a
-   *strong* one rolls two and keeps the higher (`2d20kh1`).
+   d20 and keeps the lower; an *average* one rolls a single d20; a *strong* one rolls two
+   and keeps the higher.
 2. **Add proficiency** in the skill or tool used, if the character has it.
 3. **Roll the advantage or disadvantage die** and add it (advantage) or subtract it
-   (disadvantage). Each advantage cancels one disadvantage; the net count picks the die:
-
-    | net | 1 | 2 | 3 | 4 | 5 or more |
-    |---|---|---|---|---|---|
-    | die | d4 | d6 | d8 | d10 | d12 |
-
+   (disadvantage). Each advantage cancels one disadvantage, and the net count picks the
+   die: more of them, a bigger die, from a d4 for one up to a d12 for five or more.
 4. **Compare.** A static check succeeds when the result is at least the difficulty; in a
    contest the higher result wins.
 5. **Margin.** Result minus difficulty (or minus the opponent's result); negative on a
@@ -47,13 +43,10 @@ becomes 1 wound. *Wounds* are serious physical or mental injuries that last unti
 heal: after each long rest the character makes one check per wound (difficulty 10
 Fortitude by default) and each success heals that wound.
 
-| wounds | condition | effect |
-|---|---|---|
-| 1-4 | Exhausted | heals without complication |
-| 5-8 | Injured | a failed check adds 1 strain |
-| 9-12 | Severely Injured | every check adds 1 strain |
-| 13-15 | Dying | every check adds 1 strain, a failed one 1 more |
-| 16 | Near-Death Experience | the character has a near-death experience |
+The more wounds, the worse off the character: from 1 to 4 wounds merely *Exhausted*,
+then *Injured* (failed checks add strain), *Severely Injured* (every check adds strain),
+*Dying* (every check adds strain, a failed one more), and at 16 a *Near-Death
+Experience*.
 
 A character withstands 15 wounds; the 16th brings the near-death experience.
 
@@ -63,28 +56,35 @@ A character withstands 15 wounds; the 16th brings the near-death experience.
   rolls), `advantage_die`, `ABILITY_DICE`.
 - [`session`][companion.rulesets.plot_points.session]: `PlotPointSession`, the tracker
   for a table (plot points, the check in play, every character's strain and wounds).
-- [`wounds`][companion.rulesets.plot_points.wounds]: `Character`, `WOUND_TIERS`.
+- [`wounds`][companion.rulesets.plot_points.wounds]: `Character`, `wound_tier`.
+- [`lookup`][companion.rulesets.plot_points.lookup]: the lookup tables (ability dice,
+  advantage dice, wound tiers) read from `lookup_tables.toml`.
 
-The choices made where the seed is silent are marked *Interpretation* in those pages.
+The tables themselves, with exact success chances, are on the generated
+[success chances](success-chances.md) page. The seed's "When Checks Don't Help" heading has
+no text, so there is nothing to implement for it. The choices made where the seed is
+silent are marked *Interpretation* in those pages.
 """
 
 from __future__ import annotations
 
 from companion.rulesets.plot_points.checks import (
-    ABILITY_DICE,
-    ADVANTAGE_DICE,
     PlotCheck,
     PlotCheckResult,
     advantage_die,
     net_advantage,
 )
+from companion.rulesets.plot_points.lookup import (
+    ABILITY_DICE,
+    ADVANTAGE_DICE,
+    WOUND_TIERS,
+    WoundTier,
+)
 from companion.rulesets.plot_points.session import CheckInPlay, CheckOutcome, PlotPointSession
 from companion.rulesets.plot_points.wounds import (
     MAX_WOUNDS,
     STRAIN_PER_WOUND,
-    WOUND_TIERS,
     Character,
-    WoundTier,
     strain_from_check,
     wound_tier,
 )

@@ -2,11 +2,12 @@
 
 The five steps of a check, as code:
 
-1. Ability dice: a *weak* ability rolls ``2d20kl1``, an *average* one ``1d20``, a *strong*
-   one ``2d20kh1`` (:data:`ABILITY_DICE`).
+1. Ability dice: a *weak* ability rolls two d20 and keeps the lower, an *average* one a
+   single d20, a *strong* one two d20 keeping the higher (``ABILITY_DICE``, read from
+   ``lookup_tables.toml``).
 2. Add the proficiency bonus, if the character has the skill or tool.
 3. Net advantage (advantages minus disadvantages) picks one extra die, added for advantage
-   and subtracted for disadvantage (:func:`advantage_die`).
+   and subtracted for disadvantage (:func:`advantage_die`; the dice are ``ADVANTAGE_DICE``).
 4. Compare: a static check succeeds when the result is at least the difficulty; a contest
    is won by the higher result.
 5. The margin: result minus difficulty, or minus the opponent's result (negative when
@@ -27,14 +28,9 @@ from typing import Any, Literal, cast
 
 from companion.checks import Check, CheckResult, ContestOdds, ContestResult
 from companion.errors import RuleError
+from companion.rulesets.plot_points.lookup import ABILITY_DICE, ADVANTAGE_DICE
 
 Ability = Literal["weak", "average", "strong"]
-
-#: The d20s each ability strength rolls (step 1 of a check).
-ABILITY_DICE: dict[str, str] = {"weak": "2d20kl1", "average": "1d20", "strong": "2d20kh1"}
-
-#: The advantage/disadvantage die by net count; five or more use a d12 (step 3).
-ADVANTAGE_DICE: dict[int, int] = {1: 4, 2: 6, 3: 8, 4: 10, 5: 12}
 
 #: A net advantage this large is surely a typo; refused rather than silently capped.
 MAX_ADVANTAGE = 99
@@ -57,7 +53,7 @@ def advantage_die(net: int) -> str:
         raise RuleError(f"Advantage & Disadvantage: net {net} is beyond ±{MAX_ADVANTAGE}")
     if net == 0:
         return ""
-    sides = ADVANTAGE_DICE[min(abs(net), 5)]
+    sides = ADVANTAGE_DICE[min(abs(net), max(ADVANTAGE_DICE))]
     return f"{'+' if net > 0 else '-'}1d{sides}"
 
 

@@ -5,8 +5,13 @@ from __future__ import annotations
 from fractions import Fraction
 
 from companion.dice.render import percent
-from companion.rulesets.plot_points.checks import ABILITY_DICE, PlotCheck, advantage_die
-from companion.rulesets.plot_points.wounds import WOUND_TIERS
+from companion.rulesets.plot_points.checks import PlotCheck, advantage_die
+from companion.rulesets.plot_points.lookup import (
+    ABILITY_DICE,
+    ADVANTAGE_DICE,
+    TABLES,
+    WOUND_TIERS,
+)
 
 ABILITIES = ("weak", "average", "strong")
 DIFFICULTIES = range(5, 26)
@@ -48,13 +53,30 @@ def success_chances_page() -> str:
     for ability in ABILITIES:
         one, twenty = PlotCheck(ability).natural_chances()  # type: ignore[arg-type]
         parts.append(f"| {ability} ({ABILITY_DICE[ability]}) | {_cell(one)} | {_cell(twenty)} |")
-    parts += ["", "## Wound tiers", "", "| wounds | condition | strain per check | "
-              "extra strain on failure |", "|---|---|---:|---:|"]
+    parts += ["", *lookup_tables_markdown()]
+    return "\n".join(parts) + "\n"
+
+
+def lookup_tables_markdown() -> list[str]:
+    """The seed's lookup tables (ability dice, advantage dice, wound tiers) from the data."""
+    title, section = TABLES.titles["ability_dice"]
+    lines = [f"## {title}", "", f"*{section}*", "", "| ability | dice |", "|---|---|"]
+    lines += [f"| {a} | `{d}` |" for a, d in ABILITY_DICE.items()]
+    title, section = TABLES.titles["advantage_dice"]
+    top = max(ADVANTAGE_DICE)
+    lines += ["", f"## {title}", "", f"*{section}* — added for advantage, subtracted for "
+              "disadvantage.", "", "| net advantages or disadvantages | die |", "|---|---|"]
+    lines += [f"| {n}{'+' if n == top else ''} | d{sides} |"
+              for n, sides in ADVANTAGE_DICE.items()]
+    title, section = TABLES.titles["wound_tiers"]
+    lines += ["", f"## {title}", "", f"*{section}*", "",
+              "| wounds | condition | effect | strain per check | extra strain on failure |",
+              "|---|---|---|---:|---:|"]
     for tier in WOUND_TIERS:
         span = f"{tier.low}-{tier.high}" if tier.low != tier.high else str(tier.low)
-        parts.append(f"| {span} | {tier.name} | {tier.strain_per_check} | "
+        lines.append(f"| {span} | {tier.name} | {tier.effect} | {tier.strain_per_check} | "
                      f"{tier.strain_on_failure} |")
-    return "\n".join(parts) + "\n"
+    return lines
 
 
 def reference_pages() -> dict[str, str]:

@@ -8,6 +8,12 @@ on a success. A character withstands 15 wounds; the 16th brings a near-death exp
 Interpretation: strain converts as soon as it reaches 4, so a character holds 0-3 strain
 and the remainder carries over (3 strain + 2 → 1 wound and 1 strain).
 
+The tiers (Exhausted, Injured, Severely Injured, Dying, Near-Death Experience) and what
+each does to checks are data: ``WOUND_TIERS``, read from ``lookup_tables.toml``.
+
+Interpretation: the seed gives the near-death experience no effect on checks; the Dying
+tier's strain keeps applying to a character with 16 wounds.
+
 Interpretation: 16 wounds is the most a character can have; strain that would convert
 into a 17th wound is lost and the GM decides what the near-death experience brings.
 """
@@ -16,6 +22,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from companion.errors import TableError
+from companion.rulesets.plot_points.lookup import WOUND_TIERS, WoundTier
 from companion.state import state_field
 
 #: Strain that turns into one wound.
@@ -27,38 +35,8 @@ WOUNDS_WITHSTOOD = 15
 #: The most wounds a character can have.
 MAX_WOUNDS = WOUNDS_WITHSTOOD + 1
 
-
-@dataclass(frozen=True)
-class WoundTier:
-    """A band of wounds, its name and what it does to checks.
-
-    ``strain_per_check`` is strain gained whenever the character makes a check,
-    ``strain_on_failure`` the strain gained (in addition) when it fails.
-    """
-
-    low: int
-    high: int
-    name: str
-    effect: str
-    strain_per_check: int = 0
-    strain_on_failure: int = 0
-
-
-#: The wound tiers of the seed, mildest first.
-WOUND_TIERS: tuple[WoundTier, ...] = (
-    WoundTier(1, 4, "Exhausted", "No further effect; these wounds heal without complication."),
-    WoundTier(5, 8, "Injured", "Failing a check adds 1 strain.", strain_on_failure=1),
-    WoundTier(9, 12, "Severely Injured", "Every check adds 1 strain.", strain_per_check=1),
-    WoundTier(13, 15, "Dying",
-              "Every check adds 1 strain, and a failed one 1 more.",
-              strain_per_check=1, strain_on_failure=1),
-    # Interpretation: the seed gives no check effect for a near-death experience; the
-    # Dying tier's strain keeps applying (the character is no better off).
-    WoundTier(16, 16, "Near-Death Experience",
-              "The character has a near-death experience (the GM narrates it); checks add "
-              "strain as when Dying.",
-              strain_per_check=1, strain_on_failure=1),
-)
+if WOUND_TIERS[-1].high != MAX_WOUNDS:
+    raise TableError(f"lookup_tables.toml: wound tiers must end at {MAX_WOUNDS} wounds")
 
 
 def wound_tier(wounds: int) -> WoundTier | None:
