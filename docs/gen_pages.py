@@ -18,6 +18,7 @@ but is broken fails the build.
 from __future__ import annotations
 
 import ast
+import html
 import importlib.util
 import json
 import logging
@@ -33,7 +34,7 @@ from companion.rulesets import Ruleset
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT / "tools") not in sys.path:
     sys.path.insert(0, str(ROOT / "tools"))
-from notation import NOTATION  # noqa: E402  (tools/ is not a package on sys.path)
+from notation import NOTATION, REFUSED  # noqa: E402  (tools/ is not a package on sys.path)
 
 PACKAGE = ROOT / "companion"
 #: Parts of a ruleset package that are plumbing or data, not rules text.
@@ -84,13 +85,32 @@ def dice_notation_page() -> str:
         lines += ["", f"## {name}", "", f"{syntax}: {explanation}", "", "```roller", example, "```"]
     lines += [
         "",
-        "## Limits",
+        "## Mistakes and limits",
         "",
-        "To keep a typo from hanging a game, the engine refuses absurd expressions (too many",
-        "dice or faces, too deep nesting, endless explosions) with a one-line error; the",
-        "ceilings live in `companion.dice.limits`.",
+        "A mistake gets a one-line message saying what is wrong and at which column; an",
+        "expression that would hang a game (too many dice or faces, too deep nesting, an",
+        "explosion or reroll that could never stop) is refused the same way. The ceilings live",
+        "in `companion.dice.limits`. The messages below are the engine's own, produced while",
+        "this page was built.",
+        "",
+        "| Input | Why | The engine says |",
+        "|---|---|---|",
     ]
+    lines += [f"| `{expr}` | {why} | {refusal(expr)} |" for expr, why in REFUSED]
     return "\n".join(lines)
+
+
+def refusal(expr: str) -> str:
+    """The engine's message for an expression it must refuse (a build warning if it rolls)."""
+    from companion import dice
+    from companion.errors import CompanionError
+
+    try:
+        dice.roll(expr, seed=0)
+    except CompanionError as exc:
+        return html.escape(str(exc)).replace("|", "\\|")
+    log.warning("gen_pages: %r was listed as refused but the engine rolls it", expr)
+    return "(rolled without complaint)"
 
 
 # --- rulesets -----------------------------------------------------------------------------

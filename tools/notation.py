@@ -44,3 +44,15 @@ NOTATION: list[tuple[str, str, str, str]] = [
     ("Labels", "`expr[label]`", "1d8[slashing]+1d6[fire]",
      "Name a part; the roll reports its subtotal beside the total."),
 ]
+
+
+#: Inputs the engine refuses, each with why; the site prints the engine's own message.
+REFUSED: list[tuple[str, str]] = [
+    ("2d", "a die needs its number of sides"),
+    ("3d6+", "an operator needs something after it"),
+    ("2d6x", "an unknown modifier"),
+    ("1d0", "a die has at least one side"),
+    ("99999d6", "too many dice"),
+    ("1d1!", "an explosion that could never stop"),
+    ("1d6r<7", "a reroll that could never stop"),
+]

@@ -10,7 +10,7 @@ from fractions import Fraction
 from html.parser import HTMLParser
 from pathlib import Path
 
-from notation import NOTATION
+from notation import NOTATION, REFUSED
 
 from companion import rulesets
 
@@ -88,6 +88,20 @@ def test_every_notation_construct_has_a_cell_with_odds(built_site: Path) -> None
         )
         assert cell, f"no roller cell for {name} ({example})"
         assert "<svg" in cell.group(1) or "roller-note" in cell.group(1), name
+
+
+def test_refused_inputs_show_the_engines_message(built_site: Path) -> None:
+    from companion import dice
+    from companion.errors import CompanionError
+
+    text = visible_text(page(built_site, "dice-notation"))
+    for expr, _ in REFUSED:
+        try:
+            dice.roll(expr, seed=0)
+        except CompanionError as exc:
+            assert " ".join(str(exc).split()) in text, expr
+        else:
+            raise AssertionError(f"{expr!r} is listed as refused but rolls")
 
 
 def test_printed_odds_of_3d6_match_brute_force(built_site: Path) -> None:
