@@ -8,7 +8,8 @@ from typing import Any
 
 from companion.cli import fraction_text, print_json
 from companion.dice.render import percent
-from companion.rulesets.plot_points.checks import ABILITY_DICE, PlotCheck
+from companion.rulesets.plot_points.checks import PlotCheck
+from companion.rulesets.plot_points.lookup import ABILITY_DICE
 
 
 def add_commands(subparsers: Any) -> None:
