@@ -215,8 +215,9 @@ class Table:
         if printed is None:
             return False
         if "%" in row.printed:
+            # A rounded figure agrees if it is within half its last printed digit.
             decimals = len(row.printed.strip().rstrip("%").strip().partition(".")[2])
-            return round(float(p * 100), decimals) != float(printed * 100)
+            return abs(p - printed) * 100 > Fraction(1, 2 * 10**decimals)
         return printed != p
 
     # -- rolling -----------------------------------------------------------------------

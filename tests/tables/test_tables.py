@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from companion import tables
 from companion.errors import TableError, UnknownNameError
-from companion.tables import load_directory, parse_printed, parse_table
+from companion.tables import Row, load_directory, parse_printed, parse_table
 from companion.tables.model import parse_key
 
 
@@ -72,6 +72,15 @@ def test_unordered_keys() -> None:
 def test_bad_keys(key: str) -> None:
     with pytest.raises(ValueError):
         parse_key(key, "total", 1, 6)
+
+
+def test_printed_rounding_agrees_within_half_a_digit() -> None:
+    table = parse_table(d6_table())
+    row = table.rows[0]
+    for printed, differs in (("33%", False), ("33.3%", False), ("33.4%", True), ("34%", True),
+                             ("1 in 3", False), ("1 in 4", True), ("about a third", False)):
+        changed = Row(row.range, row.covers, row.values, printed=printed)
+        assert table.printed_difference(changed, Fraction(1, 3)) is differs, printed
 
 
 def test_printed_figures() -> None:
