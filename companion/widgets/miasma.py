@@ -1,6 +1,6 @@
 """Components for the Miasma apps: a Dice Monarchs table, an earthmote list, a psychosis tracker.
 
-Each component is a VBox over one core model from :mod:`companion.rulesets.miasma`; it
+Each component is a VBox over one core model from `companion.rulesets.miasma`; it
 re-renders after every move (``bind``) and holds no rule logic: buttons call the model's
 moves, and a refused move shows its one-line error in the app.
 
@@ -97,7 +97,7 @@ class DiceMonarchsTable(widgets.VBox):
     """A hot-seat Dice Monarchs table for 2–8 players.
 
     Set the players (comma separated), chips and optionally a seed, then *New table*; or
-    pass an existing :class:`DiceMonarchsGame` as ``game``.
+    pass an existing `DiceMonarchsGame` as ``game``.
     """
 
     def __init__(self, game: DiceMonarchsGame | None = None, *,
@@ -297,7 +297,7 @@ class DiceMonarchsTable(widgets.VBox):
 
 
 class EarthmoteList(widgets.VBox):
-    """Generate earthmotes and keep the list (an :class:`EarthmoteLog`)."""
+    """Generate earthmotes and keep the list (an `EarthmoteLog`)."""
 
     def __init__(self, log: EarthmoteLog | None = None, *, seed: int | None = None) -> None:
         super().__init__()
@@ -354,7 +354,7 @@ class EarthmoteList(widgets.VBox):
 
 
 class MiasmaPanel(widgets.VBox):
-    """Psychosis and stress per character over days (a :class:`MiasmaTracker`)."""
+    """Psychosis and stress per character over days (a `MiasmaTracker`)."""
 
     def __init__(self, tracker: MiasmaTracker | None = None) -> None:
         super().__init__()

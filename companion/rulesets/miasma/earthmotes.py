@@ -4,14 +4,14 @@ An earthmote is as solid and lasting as any island at sea level, and nothing nat
 magical stops it floating. Each differs in size, shape and height; most hover in place over
 some landmark on the ground, a few drift, erratically or along a set route.
 
-**Size.** Roll a d6 on :func:`size_table` (it serves for a region's size too).
+**Size.** Roll a d6 on `size_table` (it serves for a region's size too).
 
-**Biome.** Pick features from :func:`biome_table` or roll 2d12 and read the two dice as an
+**Biome.** Pick features from `biome_table` or roll 2d12 and read the two dice as an
 unordered pair: each die from 1 to 10 is a terrain type (arctic, coastal, desert, forest,
 grassland, hill, mountain, swamp, underdark, underwater) and the pair is the landscape
 where those two meet; a double is the pure type. The table also names the encounter tables
 (from *Xanathar's Guide to Everything*) to use there. Crossing into a new region, re-roll
-one or both dice to see how the land changes (:func:`change_region`). Colder biomes are
+one or both dice to see how the land changes (`change_region`). Colder biomes are
 likelier near the poles and hotter ones near the equator, but a travelling earthmote can be
 far from home: permafrost melting on its way south, a coastline riding an ocean current, a
 coral reef floating below sea level.
@@ -26,7 +26,7 @@ alpine lake that a portal to the plane of fire may have made a hot spring.
 Interpretation: each 11 or 12 that shows is one feature, so 11 and 11 gives two of
 settlement/stronghold/ruin and 11 and 12 gives one of each; both dice are re-rolled. A
 re-roll that shows 11 or 12 again adds another feature and is re-rolled again, until the
-die shows 1-10 (this is how :meth:`companion.tables.Table.roll` reads ``reroll`` rows).
+die shows 1-10 (this is how `companion.tables.Table.roll` reads ``reroll`` rows).
 """
 
 from __future__ import annotations
@@ -108,7 +108,7 @@ def generate_earthmote(*, seed: int | None = None, rng: random.Random | None = N
     """Roll an earthmote's size (d6) and biome (2d12 with 11/12 re-rolled), seedably.
 
     With ``seed`` the earthmote is always the same one; with neither argument a fresh seed
-    is drawn and kept in :attr:`Earthmote.seed` so it can be made again.
+    is drawn and kept in `Earthmote.seed` so it can be made again.
     """
     if seed is None:
         seed = (rng or random.SystemRandom()).getrandbits(63)

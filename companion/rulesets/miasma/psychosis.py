@@ -1,7 +1,7 @@
 """Psychosis: the madness that the Miasma breeds, in six levels.
 
 Staying long in the Miasma unprotected, or being wounded by its aberrations, can give a
-creature *psychosis*, measured in six levels (:func:`levels`). An effect that causes it says
+creature *psychosis*, measured in six levels (`levels`). An effect that causes it says
 how many levels it gives, and those add to whatever level the creature already has. A
 creature suffers the effect of its level and of every level below it: at level 2 its speed
 is halved *and* it has disadvantage on attack rolls and ability checks. Any creature with
@@ -16,7 +16,7 @@ creature rested outside the Miasma and has eaten and drunk. A *greater restorati
 lowers it by 1, and so does being raised from the dead. At level 6 none of these help; only
 a *reincarnate* or *true resurrection* spell does.
 
-:class:`MiasmaTracker` follows the psychosis and stress of each character of a party as
+`MiasmaTracker` follows the psychosis and stress of each character of a party as
 time passes.
 
 Interpretation: levels stop at 6; further levels gained at 6 change nothing.
@@ -29,7 +29,7 @@ return from death; they are simply the only cures that work at level 6.
 Interpretation: "has also ingested some food and drink" means since the previous long rest;
 a long rest uses up that meal. A long rest inside the Miasma or without food and drink is
 still a rest, it just removes no psychosis. Time passes only through
-:meth:`MiasmaTracker.pass_time` (a long rest takes 8 hours: pass them too).
+`MiasmaTracker.pass_time` (a long rest takes 8 hours: pass them too).
 """
 
 from __future__ import annotations
@@ -120,8 +120,8 @@ class Character:
 class MiasmaTracker(Tracker):
     """Psychosis and stress for each character of a party, hour by hour.
 
-    Every move names the character it applies to (except :meth:`pass_time`, which moves
-    the whole party's clock). Moves the rules forbid raise :class:`RuleError` and change
+    Every move names the character it applies to (except `pass_time`, which moves
+    the whole party's clock). Moves the rules forbid raise `RuleError` and change
     nothing.
     """
 

@@ -8,11 +8,11 @@ every chip bet goes to the *pot*. At the *showdown* each player still in builds 
 exactly one die of each size, choosing for each size their own die or the community one,
 and the best hand takes the pot.
 
-- :mod:`.hands` — the 54 hands from highest to lowest, their patterns, the exact number of
+- `hands` — the 54 hands from highest to lowest, their patterns, the exact number of
   the 23,040 rolls holding each (beside the seed's printed counts), and the best hand.
-- :mod:`.game` — :class:`~.game.DiceMonarchsGame`, a table for 2–8 players that enforces
+- `game` — `game.DiceMonarchsGame`, a table for 2–8 players that enforces
   turn order and legal moves.
-- :mod:`.strength` — :func:`~.strength.hand_strength`, the chance to win the showdown.
+- `strength` — `strength.hand_strength`, the chance to win the showdown.
 
 Master the bluff, says the tavern wisdom: make your rivals bin and the pot is yours, but
 let the pot grow before you try.

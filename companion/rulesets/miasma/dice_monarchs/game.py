@@ -3,7 +3,7 @@
 Seats are numbered clockwise from 0. Each hand runs like this:
 
 1. **Hole dice.** Every player with chips rolls a d4, d6, d8, d10 and d12 and keeps them
-   hidden (:meth:`DiceMonarchsGame.deal`).
+   hidden (`DiceMonarchsGame.deal`).
 2. **Opening bets.** The first player clockwise of the banker must bet. Then, clockwise,
    each player calls or raises to stay in, or bins their dice and leaves the hand.
 3. **The flop.** When the betting is settled the banker rolls the first three community
@@ -14,7 +14,7 @@ Seats are numbered clockwise from 0. Each hand runs like this:
 5. **The turn** (community d10), then **round two**, opened the same way.
 6. **The river** (community d12), then the **final round**.
 7. **Showdown.** The players still in reveal their hole dice; each makes the best hand
-   using one die of each size, from their hole or the community (see :mod:`.hands`). The
+   using one die of each size, from their hole or the community (see `hands`). The
    best hand takes the pot; equal hands go to the player with the highest hole number.
    If everyone else bins, the last player in takes the pot at once.
 
@@ -79,8 +79,8 @@ ROUND_NAMES = {
 class DiceMonarchsGame(Tracker):
     """One Dice Monarchs table for 2–8 players; its methods are the players' moves.
 
-    Build one with :meth:`start`. Every move names the player making it and is refused
-    with a :class:`~companion.errors.RuleError` (naming the rule) when it is not that
+    Build one with `start`. Every move names the player making it and is refused
+    with a `companion.errors.RuleError` (naming the rule) when it is not that
     player's turn or the rules forbid it; a refused move changes nothing.
     """
 

@@ -8,13 +8,13 @@ patterns from highest to lowest; several share a name ("5 of a Kind" has four pa
 one per face) and each pattern is its own hand, ranked by its place in the list.
 
 The seed prints, for each group of hands, how many of the 23,040 rolls of the five dice
-(4·6·8·10·12) hold it. :func:`hand_counts` computes those counts exactly; they are kept
-beside the printed figures (:attr:`Hand.printed_count`) so any difference shows.
+(4·6·8·10·12) hold it. `hand_counts` computes those counts exactly; they are kept
+beside the printed figures (`Hand.printed_count`) so any difference shows.
 
 Interpretation: the printed counts are reproduced when a roll is counted for *every* hand
 it holds (a roll showing 4, 6, 8, 10, 12 counts for Perfect Even River and also for
 Perfect Even Turn, Even Turn, ...). Counting each roll only under its best hand gives
-smaller numbers; :func:`best_hand_counts` gives those, and the reference page shows both.
+smaller numbers; `best_hand_counts` gives those, and the reference page shows both.
 
 Interpretation: the list order is the ranking, one rank per pattern. The rule "even hands
 are considered higher value than odd hands" is what that order already does: every Even
@@ -158,7 +158,7 @@ def roll_index(roll: Sequence[int]) -> int:
 
 
 def check_roll(roll: Sequence[int], what: str) -> None:
-    """Raise :class:`TableError` unless ``roll`` is one legal value per die d4..d12."""
+    """Raise `TableError` unless ``roll`` is one legal value per die d4..d12."""
     if len(roll) != len(DICE):
         raise TableError(f"{what}: expected 5 values (d4, d6, d8, d10, d12), got {len(roll)}")
     for value, sides in zip(roll, DICE, strict=True):

@@ -1,7 +1,7 @@
 """Hand strength: a player's chance to win the Dice Monarchs showdown.
 
 Given a player's hole dice, the community dice revealed so far (none, the flop, the flop
-and turn, or all five) and the number of opponents still in play, :func:`hand_strength`
+and turn, or all five) and the number of opponents still in play, `hand_strength`
 gives the chance that the player's best hand beats every opponent's at the showdown
 (*win*) and the chance that nobody beats it but someone equals it (*split*).
 
@@ -13,7 +13,7 @@ but costly before it (23,040 ways, each against 23,040 opponent rolls); before t
 the answer is simulated and carries its standard error.
 
 Interpretation: everyone stays in to the showdown (no one bins), and ties are settled by
-the ranking and the highest hole numbers as in :mod:`.hands`; a complete tie splits.
+the ranking and the highest hole numbers as in `hands`; a complete tie splits.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ _BASE = 13  # faces are at most 12: tie-break codes are base-13 numbers
 class Strength:
     """Chance to win (and to split) the showdown against ``opponents`` players.
 
-    Exact results are :class:`~fractions.Fraction`; simulated ones are floats with
+    Exact results are `fractions.Fraction`; simulated ones are floats with
     ``stderr`` (one standard error of ``win``) and the number of ``samples``.
     """
 
@@ -143,7 +143,7 @@ def hand_strength(
     """Chance that ``hole`` wins the showdown against ``opponents`` unknown hands.
 
     ``community`` lists the revealed community dice in order (d4, d6, d8, then d10, d12).
-    ``exact=None`` computes exactly when at most :data:`MAX_EXACT_COMPLETIONS` ways remain
+    ``exact=None`` computes exactly when at most `MAX_EXACT_COMPLETIONS` ways remain
     for the hidden community dice and simulates ``samples`` deals otherwise; ``True`` or
     ``False`` forces the choice (``True`` refuses before the flop: 530 million showdowns).
     Exact answers are remembered, so asking again for the same dice costs nothing.
