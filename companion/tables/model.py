@@ -93,9 +93,7 @@ class Row:
     @property
     def text(self) -> str:
         """The result text (before nested rolls), all columns joined."""
-        if len(self.values) == 1:
-            return next(iter(self.values.values()))
-        return "; ".join(f"{column}: {value}" for column, value in self.values.items())
+        return _joined(self.values)
 
     def __str__(self) -> str:
         return f"{self.range}: {self.text}"
@@ -107,7 +105,8 @@ class TableResult:
 
     ``roll`` is the total (or, for ``unordered`` tables, the final pair); ``row`` the row
     it hit; ``values`` the columns with nested rolls filled in; ``nested`` the rolls made
-    inside the text, and ``noted`` the reroll rows met on the way (unordered tables).
+    inside the text, ``noted`` the reroll rows met on the way (unordered tables) and
+    ``noted_text`` their text with nested rolls filled in.
     """
 
     table: Table
@@ -116,13 +115,12 @@ class TableResult:
     values: dict[str, str]
     nested: list[tuple[str, Any]] = field(default_factory=list)
     noted: list[tuple[int, Row]] = field(default_factory=list)
+    noted_text: list[str] = field(default_factory=list)
 
     @property
     def text(self) -> str:
-        main = (next(iter(self.values.values())) if len(self.values) == 1
-                else "; ".join(f"{c}: {v}" for c, v in self.values.items()))
-        extras = [row.text for _, row in self.noted]
-        return " + ".join([main, *extras]) if extras else main
+        main = _joined(self.values)
+        return " + ".join([main, *self.noted_text]) if self.noted_text else main
 
     def __str__(self) -> str:
         shown = ", ".join(map(str, self.roll)) if isinstance(self.roll, tuple) else self.roll
@@ -140,8 +138,8 @@ class TableResult:
             "result": self.text,
             "values": self.values,
             "nested": [{"expr": expr, "roll": nested(v)} for expr, v in self.nested],
-            "noted": [{"face": face, "row": row.range, "result": row.text}
-                      for face, row in self.noted],
+            "noted": [{"face": face, "row": row.range, "result": text}
+                      for (face, row), text in zip(self.noted, self.noted_text, strict=True)],
         }
 
 
@@ -266,10 +264,10 @@ class Table:
         nested: list[tuple[str, Any]] = []
         values = {column: self._expand(text, rng, stack, nested)
                   for column, text in row.values.items()}
-        for _face, extra in noted:
-            for text in extra.values.values():
-                self._expand(text, rng, stack, nested)
-        return TableResult(self, total, row, values, nested, noted)
+        noted_text = [_joined({column: self._expand(text, rng, stack, nested)
+                                for column, text in extra.values.items()})
+                      for _face, extra in noted]
+        return TableResult(self, total, row, values, nested, noted, noted_text)
 
     def _expand(self, text: str, rng: random.Random, stack: tuple[str, ...],
                 nested: list[tuple[str, Any]]) -> str:
@@ -342,6 +340,13 @@ class Table:
                       "p": _fraction(p), "printed": row.printed}
                      for row, p in self.odds()],
         }
+
+
+def _joined(values: dict[str, str]) -> str:
+    """One column's text, or every column as ``Column: text`` joined by ``; ``."""
+    if len(values) == 1:
+        return next(iter(values.values()))
+    return "; ".join(f"{column}: {value}" for column, value in values.items())
 
 
 def _fraction(p: Fraction) -> str:

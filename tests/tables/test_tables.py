@@ -294,6 +294,19 @@ def test_nested_rolls_and_tables(tmp_path: Path) -> None:
     assert seen == {"wolf", "bear"}
 
 
+def test_reroll_rows_nested_rolls_are_filled_in(tmp_path: Path) -> None:
+    data = pair_table(3, (3,))
+    data["rows"][-1]["Result"] = "{1d1} settlement"
+    write(tmp_path, "r", data)
+    table = load_directory(tmp_path)["pairs"]
+    noted = [r for r in (table.roll(seed=s) for s in range(100)) if r.noted]
+    assert noted
+    for result in noted:
+        assert result.noted_text == ["1 settlement"] * len(result.noted)
+        assert result.text.endswith(" + 1 settlement")
+        assert result.to_dict()["noted"][0]["result"] == "1 settlement"
+
+
 def test_table_cycle_is_refused(tmp_path: Path) -> None:
     for a, b in (("a", "b"), ("b", "c"), ("c", "a")):
         write(tmp_path, "r", {"id": a, "title": a, "section": "S", "die": "1d1",
