@@ -1,0 +1,884 @@
+"""One player character's sheet in play: threads, AP, fatigue, harm, states, rests.
+
+:class:`Adventurer` is a tracker (see :mod:`companion.state`): every public method is a
+move of the rules, refused with the rule's name before anything changes; every move is
+logged and can be undone; the whole sheet saves to JSON and loads back.
+:class:`GameMaster` keeps the GM's threads of fate.
+
+What the sheet follows, by section of the seed:
+
+- **Ability Checks** — :meth:`Adventurer.roll_check` adds the ability, ongoing and forward
+  modifiers, Weakened (-2), Empowered (+2 to attacks), the exhaustion penalty, and the
+  advantage/disadvantage of Prone, Blinded and Invisible on attack rolls. A miss gives 1 XP
+  and a critical miss 2 (Interpretation: XP goes with the roll as rolled, even if Bend
+  Luck or Feeling Lucky changes the result later). Interpretation: a critical hit bestows
+  Inspired (the seed's "Gain" is cut off).
+- **Ongoing, Forward, and Hold** — an *ongoing* modifier applies until its condition is
+  met (:meth:`~Adventurer.end_ongoing`); *forward* is used up by the next check; *hold*
+  is charges of a kind (arrows...) that stack and last until spent or a long rest.
+- **Threads of Fate** — :meth:`~Adventurer.feeling_lucky`, :meth:`~Adventurer.bend_luck`,
+  :meth:`~Adventurer.lucky_find`, :meth:`~Adventurer.bonds_of_fate`; Inspired pays instead
+  of a thread. Feeling Lucky and Bend Luck act on the last check this sheet rolled, or on
+  one rolled against the character (given by its natural face and total).
+- **Action Points** — :meth:`~Adventurer.start_turn`, :meth:`~Adventurer.spend_ap`,
+  :meth:`~Adventurer.take_reaction`, :meth:`~Adventurer.end_turn`,
+  :meth:`~Adventurer.break_free`.
+- **Fatigue & Exhaustion**, **Hit Points**, **Death & Dying** — marks spill from fatigue
+  into exhaustion and from exhaustion into unconsciousness (or death while dying).
+- **Conditions & Statuses** — never the same one twice; re-inflicting a condition is
+  refused, detonating it ends it for 1d10 damage. Interpretation: durations are not
+  tracked (the GM clears a state when it ends).
+- **Rest & Recovery** — :meth:`~Adventurer.short_rest`, :meth:`~Adventurer.long_rest`,
+  :meth:`~Adventurer.extended_rest` with the chosen activities.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from companion.dice import roll
+from companion.errors import RuleError, StateError
+from companion.rulesets.monsters_and_magic.ability_checks import (
+    LIMIT,
+    AbilityCheck,
+    AbilityCheckResult,
+    Tier,
+)
+from companion.rulesets.monsters_and_magic.action_points import (
+    AP_PER_TURN,
+    BREAK_FREE_FATIGUE,
+    technique_cost,
+    technique_name,
+)
+from companion.rulesets.monsters_and_magic.conditions_and_statuses import (
+    CONDITIONS,
+    DETONATE_DAMAGE,
+    STATUSES,
+    condition_name,
+    implied,
+    status_name,
+)
+from companion.rulesets.monsters_and_magic.death_and_dying import (
+    DEATHSAVES_TO_STABILIZE,
+    death_roll_check,
+    death_roll_outcome,
+)
+from companion.rulesets.monsters_and_magic.fatigue_and_exhaustion import (
+    DEFAULT_MAX_EXHAUSTION,
+    DEFAULT_MAX_FATIGUE,
+    exhaustion_penalty,
+)
+from companion.rulesets.monsters_and_magic.harm_and_healing import Affinity, damage_after_armor
+from companion.rulesets.monsters_and_magic.rest_and_recovery import (
+    activity_name,
+    heal_per_supply,
+    rest_rules,
+)
+from companion.rulesets.monsters_and_magic.threads_of_fate import (
+    GM_USES,
+    bend_luck,
+    max_threads_for,
+)
+from companion.state import Tracker, move, state_field
+
+__all__ = ["ABILITIES", "Adventurer", "CheckRecord", "GameMaster"]
+
+#: The four abilities of a PC.
+ABILITIES = ("focus", "power", "cunning", "luck")
+
+_BIG = 10_000
+
+
+@dataclass
+class CheckRecord:
+    """The last check rolled (what Bend Luck and Feeling Lucky act on)."""
+
+    expression: str
+    natural: int = state_field(min=1, max=20)
+    total: int = 0
+    dc: int = 10
+    tier: str = state_field("Miss", choices=tuple(t.label for t in Tier))
+    bent: bool = False
+
+
+@dataclass
+class Adventurer(Tracker):
+    """A player character's state in play (see the module docs for the rules it keeps)."""
+
+    kind: ClassVar[str] = "MonstersAndMagicAdventurer"
+
+    name: str = "Adventurer"
+    focus: int = state_field(0, min=-LIMIT, max=LIMIT)
+    power: int = state_field(0, min=-LIMIT, max=LIMIT)
+    cunning: int = state_field(0, min=-LIMIT, max=LIMIT)
+    luck: int = state_field(0, min=-LIMIT, max=LIMIT)
+    max_threads: int = state_field(1, min=0, max=LIMIT)
+    threads: int = state_field(1, min=0, max=LIMIT)
+    xp: int = state_field(0, min=0)
+    max_hp: int = state_field(10, min=1, max=_BIG)
+    hp: int = state_field(10, min=0, max=_BIG)
+    ac: int = state_field(0, min=0, max=LIMIT)
+    supplies: int = state_field(0, min=0, max=_BIG)
+    max_fatigue: int = state_field(DEFAULT_MAX_FATIGUE, min=0, max=LIMIT)
+    fatigue: int = state_field(0, min=0, max=LIMIT)
+    max_exhaustion: int = state_field(DEFAULT_MAX_EXHAUSTION, min=0, max=LIMIT)
+    exhaustion: int = state_field(0, min=0, max=LIMIT)
+    in_turn: bool = False
+    ap: int = state_field(0, min=0, max=LIMIT)
+    reaction_used: bool = False
+    dying: bool = False
+    deathsaves: int = state_field(0, min=0, max=DEATHSAVES_TO_STABILIZE - 1)
+    stable: bool = False
+    dead: bool = False
+    passed_on: bool = False
+    out_until_long_rest: bool = False
+    conditions: list[str] = field(default_factory=list)
+    statuses: list[str] = field(default_factory=list)
+    ongoing: dict[str, int] = field(default_factory=dict)
+    forward: int = state_field(0, min=-LIMIT, max=LIMIT)
+    holds: dict[str, int] = field(default_factory=dict)
+    short_rests_in_a_row: int = state_field(0, min=0, max=3)
+    last_check: CheckRecord | None = None
+
+    @classmethod
+    def new(cls, name: str, *, focus: int = 0, power: int = 0, cunning: int = 0,
+            luck: int = 0, max_hp: int = 10, ac: int = 0, max_threads: int | None = None,
+            max_fatigue: int = DEFAULT_MAX_FATIGUE,
+            max_exhaustion: int = DEFAULT_MAX_EXHAUSTION, supplies: int = 0) -> Adventurer:
+        """A fresh character: full HP and threads, nothing marked."""
+        name = name.strip()
+        if not name or len(name) > 60:
+            raise RuleError("Adventurer: a name must be 1-60 characters")
+        threads = max_threads_for(luck) if max_threads is None else max_threads
+        sheet = cls(name=name, focus=focus, power=power, cunning=cunning, luck=luck,
+                    max_threads=threads, threads=threads, max_hp=max_hp, hp=max_hp, ac=ac,
+                    supplies=supplies, max_fatigue=max_fatigue,
+                    max_exhaustion=max_exhaustion)
+        try:
+            sheet.validate()
+        except StateError as exc:
+            raise RuleError(f"Adventurer: {exc}") from None
+        return sheet
+
+    def check_state(self) -> None:
+        for have, top in (("threads", "max_threads"), ("hp", "max_hp"),
+                          ("fatigue", "max_fatigue"), ("exhaustion", "max_exhaustion")):
+            if getattr(self, have) > getattr(self, top):
+                raise StateError(f"field '{have}' is above '{top}'")
+        for name, known, kind in ((self.conditions, CONDITIONS, "conditions"),
+                                  (self.statuses, STATUSES, "statuses")):
+            for i, entry in enumerate(name):
+                if entry not in known:
+                    raise StateError(f"field '{kind}[{i}]' is not a known name: {entry!r}")
+            if len(set(name)) != len(name):
+                raise StateError(f"field '{kind}' holds the same one twice")
+        for kind, count in self.holds.items():
+            if count <= 0:
+                raise StateError(f"field 'holds.{kind}' must be positive")
+
+    # -- reading the sheet --------------------------------------------------------------
+
+    @property
+    def active_conditions(self) -> list[str]:
+        """Conditions in effect, including those another one brings (Unconscious → Prone)."""
+        return implied(self.conditions)
+
+    def has(self, state: str) -> bool:
+        return state in self.active_conditions or state in self.statuses
+
+    @property
+    def exhaustion_penalty(self) -> int:
+        return exhaustion_penalty(self.exhaustion)
+
+    @property
+    def effective_ac(self) -> int:
+        """AC with Sundered (-2) and Protected (+2)."""
+        return max(0, self.ac - 2 * self.has("Sundered") + 2 * self.has("Protected"))
+
+    def check_modifier(self, ability: str = "luck", *, bonus: int = 0,
+                       attack: bool = False) -> int:
+        """Everything added to the d20 for a check with ``ability`` (``"none"`` for none)."""
+        base = 0 if ability == "none" else getattr(self, _ability(ability))
+        return (base + bonus + sum(self.ongoing.values()) + self.forward
+                - 2 * self.has("Weakened") - 2 * (self.has("Frightened")
+                                                  and not self.has("Weakened"))
+                + 2 * (attack and self.has("Empowered")) - self.exhaustion_penalty)
+
+    def build_check(self, ability: str = "luck", *, bonus: int = 0, dc: int | None = None,
+                    advantage: bool = False, disadvantage: bool = False, steps: int = 0,
+                    attack: bool = False) -> AbilityCheck:
+        """The check this character would roll now (Prone/Blinded/Invisible on attacks)."""
+        if attack:
+            disadvantage = disadvantage or self.has("Prone") or self.has("Blinded")
+            advantage = advantage or self.has("Invisible")
+        return AbilityCheck(self.check_modifier(ability, bonus=bonus, attack=attack), dc,
+                            advantage, disadvantage, steps)
+
+    # -- ability checks ------------------------------------------------------------------
+
+    @move
+    def roll_check(self, ability: str = "luck", bonus: int = 0, dc: int | None = None,
+                   advantage: bool = False, disadvantage: bool = False, steps: int = 0,
+                   attack: bool = False, seed: int | None = None,
+                   rng: random.Random | None = None) -> AbilityCheckResult:
+        """Roll an ability check; uses up forward, earns XP on a miss."""
+        self._alive("Ability Checks")
+        check = self.build_check(ability, bonus=bonus, dc=dc, advantage=advantage,
+                                 disadvantage=disadvantage, steps=steps, attack=attack)
+        result = check.roll(seed=seed, rng=rng)
+        self.forward = 0
+        self._record(result)
+        self._after_result(result.tier)
+        self.describe(f"{self.name}: {ability} roll {result}")
+        return result
+
+    def _record(self, result: AbilityCheckResult) -> None:
+        self.last_check = CheckRecord(result.check.expression, result.natural, result.total,
+                                      result.check.effective_dc, result.tier.label)
+
+    def _after_result(self, tier: Tier) -> None:
+        if tier == Tier.MISS:
+            self.xp += 1
+        elif tier == Tier.CRITICAL_MISS:
+            self.xp += 2
+        elif tier == Tier.CRITICAL_HIT and "Inspired" not in self.statuses:
+            self.statuses.append("Inspired")
+
+    # -- ongoing, forward, hold -----------------------------------------------------------
+
+    @move
+    def add_ongoing(self, source: str, modifier: int) -> None:
+        """An ongoing modifier from ``source``, until its condition is met."""
+        source = _label(source, "Ongoing")
+        if source in self.ongoing:
+            raise RuleError(f"Ongoing: {self.name} already has an ongoing modifier "
+                            f"from {source!r}")
+        self.ongoing[source] = _bounded(modifier, "Ongoing")
+        self.describe(f"{self.name}: {modifier:+d} ongoing ({source})")
+
+    @move
+    def end_ongoing(self, source: str) -> None:
+        if source not in self.ongoing:
+            raise RuleError(f"Ongoing: {self.name} has no ongoing modifier from {source!r}")
+        del self.ongoing[source]
+        self.describe(f"{self.name}: ongoing modifier from {source} ends")
+
+    @move
+    def take_forward(self, modifier: int) -> None:
+        """A modifier for the next check only (forwards add up)."""
+        self.forward = _bounded(self.forward + modifier, "Forward")
+        self.describe(f"{self.name}: {modifier:+d} forward (next check {self.forward:+d})")
+
+    @move
+    def gain_hold(self, kind: str, amount: int = 1) -> None:
+        """Hold of a kind (arrows, prepared...); the same kind stacks."""
+        kind = _label(kind, "Hold")
+        if not 1 <= amount <= LIMIT:
+            raise RuleError(f"Hold: gain 1-{LIMIT} hold at a time, not {amount}")
+        self.holds[kind] = self.holds.get(kind, 0) + amount
+        self.describe(f"{self.name}: hold {amount} {kind} (now {self.holds[kind]})")
+
+    @move
+    def spend_hold(self, kind: str, amount: int = 1) -> None:
+        have = self.holds.get(kind, 0)
+        if amount < 1 or amount > have:
+            raise RuleError(f"Hold: {self.name} holds {have} {kind}, cannot spend {amount}")
+        if have == amount:
+            del self.holds[kind]
+        else:
+            self.holds[kind] = have - amount
+        self.describe(f"{self.name}: spends {amount} {kind} hold ({have - amount} left)")
+
+    # -- threads of fate ------------------------------------------------------------------
+
+    def _pay_thread(self, use: str, count: int, inspired: bool) -> str:
+        if inspired:
+            if count != 1:
+                raise RuleError(f"{use}: Inspired stands in for one thread only")
+            if "Inspired" not in self.statuses:
+                raise RuleError(f"{use}: {self.name} is not Inspired")
+            self.statuses.remove("Inspired")
+            return "clears Inspired"
+        if self.threads < count:
+            raise RuleError(f"Threads of Fate: {self.name} has {self.threads} thread"
+                            f"{'s' if self.threads != 1 else ''}, {use} needs {count}")
+        self.threads -= count
+        return f"spends {count} thread{'s' if count != 1 else ''}"
+
+    @move
+    def feeling_lucky(self, against_you: bool = False, dc: int | None = None,
+                      inspired: bool = False, seed: int | None = None,
+                      rng: random.Random | None = None) -> AbilityCheckResult:
+        """Spend a thread: a luck roll replaces a check (the last one rolled here, or,
+        with ``against_you``, one a creature made against this character)."""
+        self._alive("Feeling Lucky")
+        if not against_you and self.last_check is None:
+            raise RuleError("Feeling Lucky: there is no check of yours to replace")
+        if dc is None and not against_you and self.last_check is not None:
+            dc = self.last_check.dc
+        paid = self._pay_thread("Feeling Lucky", 1, inspired)
+        result = self.build_check("luck", dc=dc).roll(seed=seed, rng=rng)
+        if not against_you:
+            self._record(result)
+        self.describe(f"{self.name}: Feeling Lucky ({paid}) — luck roll {result}")
+        return result
+
+    @move
+    def bend_luck(self, against_you: bool = False, natural: int | None = None,
+                  total: int | None = None, dc: int | None = None,
+                  inspired: bool = False) -> tuple[int, Tier]:
+        """Spend a thread: +LUCK to the last check rolled here, or -LUCK to one made
+        against this character (give its ``natural`` face and ``total``)."""
+        self._alive("Bend Luck")
+        if against_you:
+            if natural is None or total is None or not 1 <= natural <= 20:
+                raise RuleError("Bend Luck: give the natural d20 (1-20) and total of the "
+                                "check made against you")
+        else:
+            record = self.last_check
+            if record is None:
+                raise RuleError("Bend Luck: there is no check of yours to bend")
+            if record.bent:
+                raise RuleError("Bend Luck: that check has already been bent")
+            natural, total, dc = record.natural, record.total, record.dc
+        paid = self._pay_thread("Bend Luck", 1, inspired)
+        bent, tier = bend_luck(natural=natural, total=total, luck=self.luck, dc=dc,
+                               against_you=against_you)
+        if not against_you and self.last_check is not None:
+            self.last_check.total, self.last_check.tier = bent, tier.label
+            self.last_check.bent = True
+        self.describe(f"{self.name}: Bend Luck ({paid}) — {total} → {bent}: {tier.label}")
+        return bent, tier
+
+    @move
+    def lucky_find(self, what: str = "", cost: int = 1, inspired: bool = False) -> None:
+        """Spend ``cost`` threads (the GM may ask for more) on a lucky find."""
+        if not 1 <= cost <= LIMIT:
+            raise RuleError(f"Lucky Find: the cost must be 1-{LIMIT} threads")
+        paid = self._pay_thread("Lucky Find", cost, inspired)
+        self.describe(f"{self.name}: Lucky Find ({paid}){': ' + what if what else ''}")
+
+    @move
+    def bonds_of_fate(self, other: str, inspired: bool = False) -> None:
+        """Spend a thread to bring a +BOND into a roll, yours or theirs."""
+        other = _label(other, "Bonds of Fate")
+        paid = self._pay_thread("Bonds of Fate", 1, inspired)
+        self.describe(f"{self.name}: Bonds of Fate with {other} ({paid})")
+
+    # -- combat turns -------------------------------------------------------------------
+
+    @move
+    def start_turn(self) -> int:
+        """Fresh AP (3, -1 Impaired, +1 Quickened) and reaction; Doomed and Invigorated act."""
+        self._alive("Action Points")
+        if self.in_turn:
+            raise RuleError(f"Action Points: {self.name}'s turn has already started")
+        self.in_turn = True
+        self.reaction_used = False
+        self.ap = max(0, AP_PER_TURN - self.has("Impaired") + self.has("Quickened"))
+        notes = []
+        if self.has("Doomed"):
+            self._mark_fatigue(1)
+            notes.append("Doomed: marks 1 fatigue")
+        if self.has("Invigorated") and self.fatigue > 0:
+            self.fatigue -= 1
+            notes.append("Invigorated: recovers 1 fatigue")
+        self.describe(f"{self.name}: turn starts with {self.ap} AP"
+                      + "".join(f"; {n}" for n in notes))
+        return self.ap
+
+    @move
+    def spend_ap(self, technique: str = "", amount: int | None = None) -> int:
+        """Spend AP on a technique (its cost from the basic techniques) or an amount."""
+        self._alive("Action Points")
+        if not self.in_turn:
+            raise RuleError("Action Points: AP can only be spent on your own turn")
+        if self.has("Stunned"):
+            raise RuleError(f"Stunned: {self.name} cannot spend AP")
+        if self.has("Restrained"):
+            raise RuleError(f"Restrained: {self.name} cannot spend AP until breaking free")
+        label = technique
+        if technique:
+            cost, unit = technique_cost(technique)
+            label = technique_name(technique)
+            if unit != "AP":
+                raise RuleError(f"Reactions: {label} is a reaction, not an AP technique")
+            if amount is None:
+                amount = cost
+            elif amount < cost:
+                raise RuleError(f"Basic Techniques: {label} costs at least {cost} AP")
+        if amount is None or amount < 1:
+            raise RuleError("Action Points: name a technique or spend at least 1 AP")
+        if amount > self.ap:
+            raise RuleError(f"Action Points: {self.name} has {self.ap} AP, "
+                            f"{label or 'that'} needs {amount}")
+        self.ap -= amount
+        self.describe(f"{self.name}: {label or 'action'} for {amount} AP ({self.ap} left)")
+        return self.ap
+
+    @move
+    def take_reaction(self, technique: str = "Opportunity Attack") -> None:
+        """Take the one reaction allowed until the start of your next turn."""
+        self._alive("Reactions")
+        label = technique_name(technique)
+        if technique_cost(label)[1] != "R":
+            raise RuleError(f"Reactions: {label} costs AP, it is not a reaction")
+        if self.has("Stunned"):
+            raise RuleError(f"Stunned: {self.name} cannot take reactions")
+        if self.reaction_used:
+            raise RuleError(f"Reactions: {self.name} has already reacted since the start "
+                            "of their last turn")
+        self.reaction_used = True
+        self.describe(f"{self.name}: reacts with {label}")
+
+    @move
+    def end_turn(self) -> None:
+        if not self.in_turn:
+            raise RuleError(f"Action Points: it is not {self.name}'s turn")
+        self.in_turn = False
+        left = self.ap
+        self.ap = 0
+        self.describe(f"{self.name}: turn ends ({left} AP unspent)")
+
+    @move
+    def break_free(self) -> None:
+        """End Restrained by marking 3 fatigue on your turn."""
+        if "Restrained" not in self.conditions:
+            raise RuleError(f"Restrained: {self.name} is not restrained")
+        if not self.in_turn:
+            raise RuleError("Restrained: breaking free is done on your own turn")
+        self._mark_fatigue(BREAK_FREE_FATIGUE)
+        self.conditions.remove("Restrained")
+        self.describe(f"{self.name}: marks {BREAK_FREE_FATIGUE} fatigue and breaks free")
+
+    # -- fatigue & exhaustion ---------------------------------------------------------------
+
+    def _mark_fatigue(self, amount: int) -> list[str]:
+        room = self.max_fatigue - self.fatigue
+        self.fatigue += min(room, amount)
+        spill = amount - min(room, amount)
+        return self._mark_exhaustion(spill) if spill else []
+
+    def _mark_exhaustion(self, amount: int) -> list[str]:
+        notes: list[str] = []
+        for _ in range(amount):
+            if self.exhaustion < self.max_exhaustion:
+                self.exhaustion += 1
+            elif self.dying:
+                self._die()
+                notes.append("no exhaustion left while dying: dies")
+                break
+            elif not self.out_until_long_rest:
+                self.out_until_long_rest = True
+                if "Unconscious" not in self.conditions:
+                    self.conditions.append("Unconscious")
+                notes.append("no exhaustion left: unconscious until a long rest")
+        return notes
+
+    @move
+    def mark_fatigue(self, amount: int = 1) -> None:
+        """Mark fatigue; what does not fit spills into exhaustion."""
+        self._alive("Fatigue & Exhaustion")
+        _positive(amount, "Fatigue & Exhaustion")
+        notes = self._mark_fatigue(amount)
+        self.describe(f"{self.name}: marks {amount} fatigue ({self.fatigue}/{self.max_fatigue}"
+                      f", exhaustion {self.exhaustion})" + "".join(f"; {n}" for n in notes))
+
+    @move
+    def clear_fatigue(self, amount: int = 1) -> None:
+        _positive(amount, "Fatigue & Exhaustion")
+        if amount > self.fatigue:
+            raise RuleError(f"Fatigue & Exhaustion: {self.name} has only {self.fatigue} "
+                            "fatigue to clear")
+        self.fatigue -= amount
+        self.describe(f"{self.name}: clears {amount} fatigue ({self.fatigue} left)")
+
+    @move
+    def mark_exhaustion(self, amount: int = 1) -> None:
+        """Mark exhaustion; with none left: unconscious (or, while dying, death)."""
+        self._alive("Fatigue & Exhaustion")
+        _positive(amount, "Fatigue & Exhaustion")
+        notes = self._mark_exhaustion(amount)
+        self.describe(f"{self.name}: marks {amount} exhaustion ({self.exhaustion}/"
+                      f"{self.max_exhaustion})" + "".join(f"; {n}" for n in notes))
+
+    @move
+    def recover_exhaustion(self, amount: int = 1) -> None:
+        _positive(amount, "Fatigue & Exhaustion")
+        if amount > self.exhaustion:
+            raise RuleError(f"Fatigue & Exhaustion: {self.name} has only {self.exhaustion} "
+                            "exhaustion to recover")
+        self.exhaustion -= amount
+        self.describe(f"{self.name}: recovers {amount} exhaustion ({self.exhaustion} left)")
+
+    # -- harm, healing, dying -----------------------------------------------------------------
+
+    def _die(self) -> None:
+        self.dead = True
+        self.dying = False
+        self.deathsaves = 0
+
+    def _take(self, amount: int, affinity: Affinity) -> tuple[int, list[str]]:
+        taken = damage_after_armor(amount, ac=self.effective_ac, affinity=affinity)
+        notes: list[str] = []
+        if taken and self.dying:
+            notes.append("damaged while dying: marks 1 exhaustion")
+            notes += self._mark_exhaustion(1)
+        elif taken and self.stable:
+            # Interpretation: damage to a stabilized creature starts the dying again.
+            self.stable = False
+            self.dying = True
+            notes.append("damaged while stable: dying again")
+        self.hp = max(0, self.hp - taken)
+        if self.hp == 0 and not self.dying and not self.stable and not self.dead:
+            self.dying = True
+            self.deathsaves = 0
+            if "Unconscious" not in self.conditions:
+                self.conditions.append("Unconscious")
+            notes.append("drops to 0 HP: unconscious, prone and dying")
+        return taken, notes
+
+    @move
+    def take_damage(self, amount: int, affinity: Affinity = "normal") -> int:
+        """Take damage after AC (and resistance/vulnerability/immunity)."""
+        self._alive("Harm & Healing")
+        taken, notes = self._take(amount, affinity)
+        self.describe(f"{self.name}: takes {taken} damage ({amount} before AC "
+                      f"{self.effective_ac}), HP {self.hp}/{self.max_hp}"
+                      + "".join(f"; {n}" for n in notes))
+        return taken
+
+    def _heal(self, amount: int) -> int:
+        before = self.hp
+        self.hp = min(self.max_hp, self.hp + amount)
+        if self.hp > 0 and (self.dying or self.stable):
+            self.dying = self.stable = False
+            self.deathsaves = 0
+            if "Unconscious" in self.conditions and not self.out_until_long_rest:
+                self.conditions.remove("Unconscious")
+        return self.hp - before
+
+    @move
+    def heal(self, amount: int) -> int:
+        """Regain HP (up to the total); 1 HP or more wakes a dying or stable creature."""
+        self._alive("Harm & Healing")
+        _positive(amount, "Harm & Healing")
+        gained = self._heal(amount)
+        self.describe(f"{self.name}: heals {gained} HP ({self.hp}/{self.max_hp})")
+        return gained
+
+    @move
+    def death_roll(self, seed: int | None = None, rng: random.Random | None = None
+                   ) -> AbilityCheckResult:
+        """A dying creature's roll: stabilize, gain deathsave, or mark exhaustion."""
+        self._alive("Death & Dying")
+        if not self.dying:
+            raise RuleError(f"Death & Dying: {self.name} is not dying")
+        result = death_roll_check(self.luck, self.exhaustion).roll(seed=seed, rng=rng)
+        outcome, n = death_roll_outcome(result.tier)
+        note = ""
+        if outcome == "stabilize" or (outcome == "deathsave"
+                                      and self.deathsaves + 1 >= DEATHSAVES_TO_STABILIZE):
+            self.dying, self.stable, self.deathsaves = False, True, 0
+            note = "stabilizes"
+        elif outcome == "deathsave":
+            self.deathsaves += 1
+            note = f"deathsave {self.deathsaves}/{DEATHSAVES_TO_STABILIZE}"
+        else:
+            notes = self._mark_exhaustion(n)
+            note = f"marks {n} exhaustion" + "".join(f"; {x}" for x in notes)
+        self.describe(f"{self.name}: death roll {result} — {note}")
+        return result
+
+    @move
+    def accept_deaths_bargain(self, bargain: str = "") -> None:
+        """Accept Death's deal and stabilize (at 0 HP, unconscious)."""
+        if not self.dead or self.passed_on:
+            raise RuleError(f"Death & Dying: Death has no bargain for {self.name}")
+        self.dead, self.stable, self.dying = False, True, False
+        self.describe(f"{self.name}: accepts Death's bargain{': ' + bargain if bargain else ''}"
+                      " and stabilizes")
+
+    @move
+    def refuse_deaths_bargain(self) -> None:
+        if not self.dead or self.passed_on:
+            raise RuleError(f"Death & Dying: Death has no bargain for {self.name}")
+        self.passed_on = True
+        self.describe(f"{self.name}: refuses Death's bargain and passes on")
+
+    # -- conditions & statuses ------------------------------------------------------------------
+
+    @move
+    def inflict(self, condition: str) -> None:
+        """Add a condition; one already held is refused (extend or detonate it instead)."""
+        name = condition_name(condition)
+        if name in self.conditions:
+            raise RuleError(f"Conditions: {self.name} is already {name}; extend it or "
+                            "detonate it instead")
+        self.conditions.append(name)
+        self.describe(f"{self.name}: becomes {name}")
+
+    @move
+    def end_condition(self, condition: str) -> None:
+        name = condition_name(condition)
+        if name not in self.conditions:
+            raise RuleError(f"Conditions: {self.name} is not {name}")
+        if name == "Unconscious" and (self.dying or self.stable or self.out_until_long_rest):
+            raise RuleError(f"Conditions: {self.name} stays unconscious until healed or "
+                            "rested")
+        self.conditions.remove(name)
+        self.describe(f"{self.name}: is no longer {name}")
+
+    @move
+    def detonate(self, condition: str, seed: int | None = None,
+                 rng: random.Random | None = None) -> int:
+        """End a held condition at once for 1d10 damage (taken after AC)."""
+        self._alive("Conditions")
+        name = condition_name(condition)
+        if name not in self.conditions:
+            raise RuleError(f"Conditions: {self.name} is not {name}, nothing to detonate")
+        if name == "Unconscious" and (self.dying or self.stable or self.out_until_long_rest):
+            raise RuleError(f"Conditions: {self.name}'s unconsciousness cannot be detonated")
+        self.conditions.remove(name)
+        rolled = roll(DETONATE_DAMAGE, seed=seed, rng=rng)
+        taken, notes = self._take(rolled.total, "normal")
+        self.describe(f"{self.name}: {name} detonates for {rolled} → {taken} damage, HP "
+                      f"{self.hp}/{self.max_hp}" + "".join(f"; {n}" for n in notes))
+        return taken
+
+    @move
+    def bestow(self, status: str) -> None:
+        name = status_name(status)
+        if name in self.statuses:
+            raise RuleError(f"Statuses: {self.name} is already {name}; extend it instead")
+        self.statuses.append(name)
+        self.describe(f"{self.name}: becomes {name}")
+
+    @move
+    def end_status(self, status: str) -> None:
+        name = status_name(status)
+        if name not in self.statuses:
+            raise RuleError(f"Statuses: {self.name} is not {name}")
+        self.statuses.remove(name)
+        self.describe(f"{self.name}: is no longer {name}")
+
+    # -- supplies and rests -------------------------------------------------------------------
+
+    @move
+    def gain_supplies(self, amount: int = 1) -> None:
+        _positive(amount, "Supplies")
+        self.supplies = min(_BIG, self.supplies + amount)
+        self.describe(f"{self.name}: gains {amount} supply ({self.supplies})")
+
+    def _choices(self, kind: str, chosen: list[str]) -> list[str]:
+        rules = rest_rules(kind)
+        names = [activity_name(kind, c) for c in chosen]
+        if len(set(names)) != len(names):
+            raise RuleError(f"Rest & Recovery: each {kind} rest activity can be chosen once")
+        if len(names) > rules["choose"]:
+            raise RuleError(f"Rest & Recovery: a {kind} rest allows {rules['choose']} "
+                            f"activit{'ies' if rules['choose'] != 1 else 'y'}, "
+                            f"not {len(names)}")
+        return names
+
+    def _gather(self, rng: random.Random) -> str:
+        result = AbilityCheck(self.check_modifier("focus")).roll(rng=rng)
+        found = 2 if result.tier >= Tier.STRONG_HIT else 1 if result.tier.is_hit else 0
+        self.supplies = min(_BIG, self.supplies + found)
+        return f"gathers {found} supply ({result})"
+
+    def _prepare(self, with_party: bool) -> str:
+        if with_party:
+            self.holds["prepared"] = self.holds.get("prepared", 0) + 2
+            return "holds 2 prepared"
+        if "Prepared" not in self.statuses:
+            self.statuses.append("Prepared")
+        return "is Prepared"
+
+    def _tend(self, supplies: int, limit: int | None) -> str:
+        if supplies < 0 or (limit is not None and supplies > limit):
+            raise RuleError(f"Tend to Wounds: spend 0-{limit} supply on a short rest")
+        if supplies > self.supplies:
+            raise RuleError(f"Tend to Wounds: {self.name} has only {self.supplies} supply")
+        self.supplies -= supplies
+        gained = self._heal(supplies * heal_per_supply(self.max_hp))
+        return f"tends wounds with {supplies} supply (+{gained} HP)"
+
+    def _long_rest_end(self) -> list[str]:
+        self.threads = self.max_threads
+        self.holds = {}
+        self.short_rests_in_a_row = 0
+        notes = [f"threads back to {self.threads}"]
+        if self.out_until_long_rest:
+            self.out_until_long_rest = False
+            if "Unconscious" in self.conditions and not (self.dying or self.stable):
+                self.conditions.remove("Unconscious")
+            notes.append("wakes up")
+        return notes
+
+    def _rest_allowed(self, what: str) -> None:
+        self._alive(what)
+        if self.in_turn:
+            raise RuleError(f"{what}: end the turn before resting")
+
+    @move
+    def short_rest(self, activities: list[str], supplies: int = 0,
+                   prepare_with_party: bool = False, seed: int | None = None,
+                   rng: random.Random | None = None) -> list[str]:
+        """A 1-hour rest with up to two activities; at most 3 in a row."""
+        self._rest_allowed("Short Rest")
+        limit = rest_rules("short")["max_in_a_row"]
+        if self.short_rests_in_a_row >= limit:
+            raise RuleError(f"Short Rest: no more than {limit} short rests in a row before "
+                            "a long rest")
+        chosen = self._choices("short", activities)
+        rng = rng if rng is not None else random.Random(seed)
+        notes: list[str] = []
+        for name in chosen:
+            if name == "Tend to Wounds":
+                notes.append(self._tend(supplies, 2))
+            elif name == "Clear Fatigue":
+                cleared = min(2, self.fatigue)
+                self.fatigue -= cleared
+                notes.append(f"clears {cleared} fatigue")
+            elif name == "Gather Supplies":
+                notes.append(self._gather(rng))
+            elif name == "Prepare":
+                notes.append(self._prepare(prepare_with_party))
+        self.short_rests_in_a_row += 1
+        self.describe(f"{self.name}: short rest — " + ("; ".join(notes) or "rests"))
+        return notes
+
+    @move
+    def long_rest(self, activities: list[str], heal_supplies: int = 0,
+                  exhaustion_supplies: int = 0, prepare_with_party: bool = False,
+                  seed: int | None = None, rng: random.Random | None = None) -> list[str]:
+        """An 8-hour rest with up to two activities; threads come back, hold ends."""
+        self._rest_allowed("Long Rest")
+        chosen = self._choices("long", activities)
+        if exhaustion_supplies and "Clear Fatigue" not in chosen:
+            raise RuleError("Long Rest: supply recovers exhaustion only with Clear Fatigue")
+        if heal_supplies and "Tend to Wounds" not in chosen:
+            raise RuleError("Long Rest: supply heals only with Tend to Wounds")
+        if heal_supplies + exhaustion_supplies > self.supplies:
+            raise RuleError(f"Long Rest: {self.name} has only {self.supplies} supply")
+        if exhaustion_supplies < 0 or exhaustion_supplies > self.exhaustion:
+            raise RuleError(f"Clear Fatigue: {self.name} has {self.exhaustion} exhaustion "
+                            f"to recover, not {exhaustion_supplies}")
+        rng = rng if rng is not None else random.Random(seed)
+        notes: list[str] = []
+        for name in chosen:
+            if name == "Tend to Wounds":
+                notes.append(self._tend(heal_supplies, None))
+            elif name == "Clear Fatigue":
+                self.fatigue = 0
+                self.supplies -= exhaustion_supplies
+                self.exhaustion -= exhaustion_supplies
+                notes.append(f"clears all fatigue, recovers {exhaustion_supplies} exhaustion")
+            elif name == "Gather Supplies":
+                notes.append(self._gather(rng))
+            elif name == "Take Watch":
+                result = AbilityCheck(self.check_modifier("focus")).roll(rng=rng)
+                notes.append(f"takes watch ({result.total}; the GM compares it with the "
+                             "hidden DC)")
+            elif name == "Prepare":
+                notes.append(self._prepare(prepare_with_party))
+            else:
+                notes.append(name.lower())
+        # Prepared hold lasts until a long rest, so it ends before this rest's new hold.
+        fresh = self.holds.get("prepared", 0) if prepare_with_party else 0
+        notes += self._long_rest_end()
+        if fresh:
+            self.holds["prepared"] = fresh
+        self.describe(f"{self.name}: long rest — " + "; ".join(notes))
+        return notes
+
+    @move
+    def extended_rest(self, activity: str) -> list[str]:
+        """A 12-hour rest with one activity; Recuperate heals fully."""
+        self._rest_allowed("Extended Rest")
+        (name,) = self._choices("extended", [activity])
+        notes: list[str] = []
+        if name == "Recuperate":
+            self._heal(self.max_hp)
+            self.fatigue = 0
+            recovered = min(2, self.exhaustion)
+            self.exhaustion -= recovered
+            notes.append(f"recuperates: full HP, no fatigue, {recovered} exhaustion recovered")
+        else:
+            notes.append(name.lower())
+        notes += self._long_rest_end()
+        self.describe(f"{self.name}: extended rest — " + "; ".join(notes))
+        return notes
+
+    # -- guards -------------------------------------------------------------------------------
+
+    def _alive(self, rule: str) -> None:
+        if self.dead:
+            raise RuleError(f"{rule}: {self.name} is dead (Death's bargain is pending)"
+                            if not self.passed_on else f"{rule}: {self.name} has passed on")
+
+
+@dataclass
+class GameMaster(Tracker):
+    """The GM's threads of fate (Interpretation: the seed's "Whenever you spend a ...")."""
+
+    kind: ClassVar[str] = "MonstersAndMagicGM"
+
+    threads: int = state_field(0, min=0, max=LIMIT)
+
+    @move
+    def gain_thread(self, amount: int = 1, reason: str = "") -> None:
+        _positive(amount, "Threads of Fate")
+        self.threads = min(LIMIT, self.threads + amount)
+        self.describe(f"GM gains {amount} thread{'s' if amount != 1 else ''}"
+                      f"{' (' + reason + ')' if reason else ''}: {self.threads}")
+
+    @move
+    def spend_thread(self, use: str) -> None:
+        """Spend a thread on one of the GM's three uses."""
+        for known in GM_USES:
+            if known.lower() == use.strip().lower():
+                break
+        else:
+            raise RuleError(f"Threads of Fate: the GM's threads are for {'; '.join(GM_USES)}")
+        if self.threads < 1:
+            raise RuleError("Threads of Fate: the GM has no thread to spend")
+        self.threads -= 1
+        self.describe(f"GM spends a thread: {known} ({self.threads} left)")
+
+    @move
+    def reroll_check(self, check: AbilityCheck, seed: int | None = None,
+                     rng: random.Random | None = None) -> AbilityCheckResult:
+        """Spend a thread to reroll an ability check (keep either result)."""
+        self.spend_thread(GM_USES[0])
+        result = check.roll(seed=seed, rng=rng)
+        self.describe(f"GM spends a thread to reroll: {result} ({self.threads} left)")
+        return result
+
+
+def _ability(name: str) -> str:
+    key = name.strip().lower().lstrip("+")
+    if key not in ABILITIES:
+        raise RuleError(f"Abilities: {name!r} is not an ability ({', '.join(ABILITIES)})")
+    return key
+
+
+def _label(text: str, rule: str) -> str:
+    text = " ".join(str(text).split())
+    if not text or len(text) > 60:
+        raise RuleError(f"{rule}: a name must be 1-60 characters")
+    return text
+
+
+def _bounded(value: int, rule: str) -> int:
+    if not isinstance(value, int) or abs(value) > LIMIT:
+        raise RuleError(f"{rule}: a modifier must be a whole number within ±{LIMIT}")
+    return value
+
+
+def _positive(amount: int, rule: str) -> None:
+    if not isinstance(amount, int) or not 1 <= amount <= LIMIT:
+        raise RuleError(f"{rule}: the amount must be 1-{LIMIT}, got {amount!r}")

@@ -1,0 +1,68 @@
+"""Harm & healing: damage after armor, resistance and vulnerability, and falling.
+
+Damage first loses the target's AC (armor soaks damage here, it is not a number to hit).
+What is left is halved for a resisted damage type or doubled for a vulnerable one; an
+immune creature takes none of that type.
+
+Falling deals 1d6 damage per 10 feet fallen. On the material plane a creature falls 580
+feet in the first 6-second turn, 2,315 feet by the second and 5,280 (a mile) by the third.
+
+Interpretation: halving rounds down; a fall of less than 10 feet deals no damage and
+partial tens do not count (25 feet is 2d6). The seed's sentences on HP, AC and temporary
+HP stop mid-way; only what is printed is modelled.
+
+>>> damage_after_armor(9, ac=2, affinity="resistant")
+3
+>>> falling_damage_dice(25)
+'2d6'
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from companion.errors import RuleError
+from companion.rulesets.monsters_and_magic._data import section
+
+__all__ = ["Affinity", "damage_after_armor", "falling_damage_dice", "falling_distance"]
+
+Affinity = Literal["normal", "resistant", "vulnerable", "immune"]
+
+LIMIT = 1_000_000
+
+
+def damage_after_armor(amount: int, *, ac: int = 0, affinity: Affinity = "normal") -> int:
+    """Damage actually taken: ``amount`` minus ``ac``, then halved/doubled/zeroed."""
+    if not 0 <= amount <= LIMIT:
+        raise RuleError(f"Harm & Healing: damage must be 0-{LIMIT:,}, got {amount}")
+    if not 0 <= ac <= LIMIT:
+        raise RuleError(f"Harm & Healing: AC must be 0-{LIMIT:,}, got {ac}")
+    left = max(0, amount - ac)
+    if affinity == "normal":
+        return left
+    if affinity == "resistant":
+        return left // 2
+    if affinity == "vulnerable":
+        return left * 2
+    if affinity == "immune":
+        return 0
+    raise RuleError(f"Resistance & Vulnerability: unknown affinity {affinity!r}")
+
+
+def falling_damage_dice(feet: int) -> str:
+    """The dice for a fall of ``feet`` (``"0"`` for under 10 feet)."""
+    if not 0 <= feet <= LIMIT:
+        raise RuleError(f"Falling: a fall must be 0-{LIMIT:,} feet, got {feet}")
+    per = section("falling")["damage_per_10_feet"]
+    count = feet // 10
+    if count == 0:
+        return "0"
+    return f"{count}{per[per.index('d'):]}" if per.startswith("1d") else f"{count}*({per})"
+
+
+def falling_distance(turns: int) -> int:
+    """Feet fallen by the end of turn ``turns`` (1-3), as the seed prints them."""
+    printed: list[int] = section("falling")["printed_feet_by_turn"]
+    if not 1 <= turns <= len(printed):
+        raise RuleError(f"Falling: the seed gives distances for turns 1-{len(printed)}")
+    return printed[turns - 1]
