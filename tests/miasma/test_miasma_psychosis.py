@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.errors import RuleError, StateError
-from companion.rulesets.miasma.psychosis import MiasmaTracker, levels
+from companion.errors import RuleError, StateError, TableError
+from companion.rulesets.miasma.psychosis import MiasmaTracker, levels, load_levels
 
 
 def party(**kw) -> MiasmaTracker:
@@ -183,3 +183,17 @@ def test_daily_gain_matches_whole_days_inside(stress, chunks) -> None:
         t.pass_time(hours)
     per_day = 0 if stress < 2 else 1 if stress < 4 else 2
     assert t.character("Vel").level == min(6, per_day * (sum(chunks) // 24))
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [("title = 'x'\n", "needs \\[\\[levels\\]\\] rows"),
+     ("[[levels]]\nlevel = 1\n", "levels\\[0\\] needs"),
+     ("[[levels]]\nlevel = 2\neffect = 'x'\n", "levels 1 to 6 in order"),
+     ("[[levels", "cannot read")],
+)
+def test_malformed_psychosis_table_is_refused(tmp_path, text, message) -> None:
+    path = tmp_path / "psychosis.toml"
+    path.write_text(text)
+    with pytest.raises(TableError, match=message):
+        load_levels(path)

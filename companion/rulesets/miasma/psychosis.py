@@ -43,7 +43,7 @@ from typing import Any, Literal
 from companion.errors import RuleError, StateError, TableError
 from companion.state import Tracker, move, state_field
 
-__all__ = ["MAX_LEVEL", "Character", "Level", "MiasmaTracker", "levels"]
+__all__ = ["MAX_LEVEL", "Character", "Level", "MiasmaTracker", "levels", "load_levels"]
 
 DATA_FILE = Path(__file__).with_name("psychosis.toml")
 
@@ -67,17 +67,28 @@ class Level:
 @functools.cache
 def levels() -> tuple[Level, ...]:
     """The six levels of psychosis and their effects (from ``psychosis.toml``)."""
+    return load_levels(DATA_FILE)
+
+
+def load_levels(path: Path) -> tuple[Level, ...]:
+    """Read and check a psychosis table: levels 1 to 6 in order, each with its effect."""
     try:
-        data: dict[str, Any] = tomllib.loads(DATA_FILE.read_text(encoding="utf-8"))
+        data: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise TableError(f"psychosis: cannot read {DATA_FILE.name}: {exc}") from None
+        raise TableError(f"psychosis: cannot read {path.name}: {exc}") from None
     rows = data.get("levels")
     if not isinstance(rows, list):
-        raise TableError(f"psychosis: {DATA_FILE.name} needs [[levels]] rows")
-    out = tuple(Level(int(r["level"]), str(r["effect"])) for r in rows)
+        raise TableError(f"psychosis: {path.name} needs [[levels]] rows")
+    out = []
+    for i, row in enumerate(rows):
+        level, effect = row.get("level"), row.get("effect")
+        if not isinstance(level, int) or not isinstance(effect, str) or not effect.strip():
+            raise TableError(f"psychosis: {path.name} levels[{i}] needs a whole-number "
+                             "'level' and an 'effect' text")
+        out.append(Level(level, effect.strip()))
     if [lv.level for lv in out] != list(range(1, MAX_LEVEL + 1)):
-        raise TableError(f"psychosis: {DATA_FILE.name} must list levels 1 to {MAX_LEVEL} in order")
-    return out
+        raise TableError(f"psychosis: {path.name} must list levels 1 to {MAX_LEVEL} in order")
+    return tuple(out)
 
 
 @dataclass
