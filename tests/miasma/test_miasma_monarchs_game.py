@@ -154,6 +154,10 @@ def test_equal_hands_and_hole_dice_split_the_pot_odd_chip_clockwise_of_banker() 
     game.check("Cy")
     assert game.winners == ["Bo", "Cy"]
     assert game.stacks == [17, 17 + 5, 17 + 4]
+    numbers = ", ".join(map(str, sorted(game.hole[1], reverse=True)))
+    assert f"highest hole number decides (rule 9): Bo {numbers}; Cy {numbers}" in "\n".join(
+        game.announcements)
+    assert game.announcements[-1] == "Bo and Cy split the pot of 9 (showdown)"
 
 
 def test_table_limit_keeps_every_bet_callable_and_busted_players_sit_out() -> None:
@@ -261,3 +265,21 @@ def test_seed_from_rng_is_reproducible() -> None:
     a = DiceMonarchsGame.start(["A", "B"], rng=random.Random(9))
     b = DiceMonarchsGame.start(["A", "B"], rng=random.Random(9))
     assert a.seed == b.seed
+
+
+def test_equal_hands_go_to_the_highest_hole_number() -> None:
+    game = table()
+    game.hole[1] = [1, 1, 1, 1, 11]
+    game.hole[2] = [1, 2, 1, 1, 12]
+    game.bet("Bo", 2)
+    game.call("Cy")
+    game.bin("Ann")
+    for _ in range(2):
+        game.check("Bo")
+        game.check("Cy")
+    game.community = [4, 6, 8, 10, 12]  # both play the community's Perfect Even River
+    game.check("Bo")
+    game.check("Cy")
+    assert game.winners == ["Cy"]
+    assert "Bo 11, 1, 1, 1, 1; Cy 12, 2, 1, 1, 1" in game.announcements[-2]
+    assert game.stacks == [20, 18, 20 + 4]

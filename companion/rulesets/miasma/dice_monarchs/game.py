@@ -397,7 +397,11 @@ class DiceMonarchsGame(Tracker):
                  for i, h in shown.items()]
         top = [h for h in shown.values() if h.rank == -best[0]]
         if len(top) > 1:
-            lines.append("Equal hands: the highest hole number decides (rule 9)")
+            tied = "; ".join(
+                f"{self.players[i]} {', '.join(map(str, h.tiebreak))}"
+                for i, h in shown.items() if h.rank == -best[0]
+            )
+            lines.append(f"Equal hands: the highest hole number decides (rule 9): {tied}")
         self._award(winners, "showdown", lines)
 
     def _award(self, winners: list[int], why: str, lines: list[str] | None = None) -> None:
