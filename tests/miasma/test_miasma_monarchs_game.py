@@ -282,4 +282,4 @@ def test_equal_hands_go_to_the_highest_hole_number() -> None:
     game.check("Cy")
     assert game.winners == ["Cy"]
     assert "Bo 11, 1, 1, 1, 1; Cy 12, 2, 1, 1, 1" in game.announcements[-2]
-    assert game.stacks == [20, 18, 20 + 4]
+    assert game.stacks == [20, 18, 18 + 4]
