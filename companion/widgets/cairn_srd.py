@@ -48,7 +48,11 @@ CAIRN_CSS = """
 .tc-app .tc-scar { color: #8a1c1c; font-weight: 700; }
 .tc-app table.tc-grid { border-collapse: collapse; font-size: 14px; max-width: 100%; }
 .tc-app table.tc-grid td, .tc-app table.tc-grid th { border: 1px solid #ccc; padding: 3px 6px; }
-.tc-app .tc-small { flex: 0 1 90px; }
+.tc-app .tc-small { flex: 0 1 70px; width: 70px; }
+.tc-app .tc-labelled { gap: 4px; }
+.tc-app .tc-label { font-size: 14px; color: #333; }
+.tc-app table.tc-grid td { white-space: nowrap; }
+.tc-app .tc-side { font-size: 12px; color: #555; }
 """
 
 
@@ -72,6 +76,16 @@ def _small_box(placeholder: str, value: str = "", name: str | None = None) -> wi
     box = text_box(placeholder, value=value, name=name)
     box.add_class("tc-small")
     box.continuous_update = True
+    return box
+
+
+def _labelled(label: str, widget: widgets.Widget) -> widgets.HBox:
+    """A short label kept beside its input (placeholders vanish once a value is there)."""
+    box = widgets.HBox(
+        [widgets.HTML(f'<span class="tc-label">{_e(label)}</span>'), widget],
+        layout=widgets.Layout(width="auto", flex="0 1 auto", align_items="center"),
+    )
+    box.add_class("tc-labelled")
     return box
 
 
@@ -101,7 +115,8 @@ class _Panel(widgets.VBox):
     def _save_load(self, model: Any) -> widgets.VBox:
         """Save (JSON into the box) and Load (from the box) for any tracker."""
         area = widgets.Textarea(
-            placeholder="saved state (JSON)", layout=widgets.Layout(width="100%", height="70px")
+            placeholder="saved state (JSON)",
+            layout=widgets.Layout(width="96%", height="70px"),
         )
         area.add_class("tc-json")
 
@@ -139,6 +154,11 @@ class CairnCharacterSheet(_Panel):
             options=die_options, value=0, layout=widgets.Layout(width="90px")
         )
         self.damage_box = _small_box("damage", "7", name="damage")
+        self.new_name = text_box("name", value=c.name, name="new-name")
+        self.new_name.continuous_update = True
+        self.new_stats = {k: _small_box(k, str(v), name=f"new-{k.lower()}") for k, v in
+                          (("STR", c.strength_max), ("DEX", c.dexterity_max),
+                           ("CTRL", c.control_max), ("GD", c.guard_max), ("Armor", c.armor))}
         self.direct = widgets.Checkbox(
             description="direct", indent=False, layout=widgets.Layout(width="80px")
         )
@@ -174,6 +194,10 @@ class CairnCharacterSheet(_Panel):
             ),
             self.error,
             self.outcome,
+            widgets.HTML("<b>New character</b> (replaces this one)"),
+            row(self.new_name),
+            row(*[_labelled(k, b) for k, b in self.new_stats.items()],
+                self._btn("New character", self.new, "new-character")),
             self._save_load(c),
             box=self,
         )
@@ -182,6 +206,13 @@ class CairnCharacterSheet(_Panel):
     def _move(self, fn: Callable[[], Any]) -> None:
         fn()
         self._show(self.character.log[-1].summary)
+
+    def new(self) -> None:
+        s = {k: _int(b.value, k) for k, b in self.new_stats.items()}
+        fresh = new_character(self.new_name.value, s["STR"], s["DEX"], s["CTRL"], s["GD"],
+                              s["Armor"])
+        self.character.load(fresh.to_json())
+        self._show(f"New character: {self.character.name}")
 
     def add_item(self) -> None:
         qty = _int(self.item_qty.value or "1", "Quantity")
@@ -557,7 +588,7 @@ class CombatTracker(_Panel):
             self.board,
             widgets.HTML("<b>Add combatant</b>"),
             row(self.f_name, self.f_side, self.f_weapon),
-            row(*self.f_stats.values()),
+            row(*[_labelled(k, b) for k, b in self.f_stats.items()]),
             row(*self.f_flags.values(), self._btn("Add", self.add, "add")),
             row(
                 self._btn("Roll initiative", self.initiative, "initiative", "primary"),
@@ -623,9 +654,10 @@ class CombatTracker(_Panel):
     def render(self) -> None:
         e = self.encounter
         rows = "".join(
-            f"<tr class='tc-c-{c.status}'><td>{_e(c.name)}{' (PC)' if c.pc else ''}"
-            f"{' [det]' if c.detachment else ''}{' ★' if c.leader else ''}</td>"
-            f"<td>{_e(c.side)}</td><td>{c.guard}/{c.guard_max}</td><td>{c.strength}</td>"
+            f"<tr class='tc-c-{c.status}'><td>{_e(c.name)}{' ★' if c.leader else ''}<br>"
+            f"<span class='tc-side'>{'PC' if c.pc else _e(c.side)}"
+            f"{' · detachment' if c.detachment else ''}</span></td>"
+            f"<td>{c.guard}/{c.guard_max}</td><td>{c.strength}</td>"
             f"<td>{c.armor}</td><td>d{c.weapon}</td><td>{c.status}</td></tr>"
             for c in e.combatants
         )
@@ -634,7 +666,7 @@ class CombatTracker(_Panel):
             f'<div class="tc-stats tc-combat" data-round="{e.round}" data-phase="{e.phase}">'
             f"Round <b>{e.round}</b> · {phase}"
             + (f" · morale due: {_e(', '.join(e.morale_due))}" if e.morale_due else "")
-            + "<table class='tc-grid'><tr><th>Name</th><th>Side</th><th>GD</th><th>STR</th>"
+            + "<table class='tc-grid'><tr><th>Name</th><th>GD</th><th>STR</th>"
             f"<th>AR</th><th>Die</th><th>Status</th></tr>{rows}</table></div>"
         )
         names = [c.name for c in e.combatants if c.active]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 PHONE_WIDTH = 390
 
 
@@ -41,9 +43,12 @@ def test_character_fill_slot_then_damage_to_exactly_zero_guard(
     screenshot(page, "cairn_character")
 
 
-def test_character_sheet_fits_a_phone(voila_app: Any, phone_page: Any,
-                                      scroll_width: Any) -> None:
-    page = voila_app("cairn_character", page=phone_page)
+@pytest.mark.parametrize(
+    "app", ["cairn_character", "spellcasting", "duel", "lockpicking", "cairn_combat"])
+def test_apps_fit_a_phone(app: str, voila_app: Any, phone_page: Any,
+                          scroll_width: Any, screenshot: Any) -> None:
+    page = voila_app(app, page=phone_page)
+    screenshot(page, f"{app}-phone")
     assert scroll_width(page) <= PHONE_WIDTH + 2
     heights = [b["height"] for b in (page.locator(".tc-btn").nth(i).bounding_box()
                                      for i in range(page.locator(".tc-btn").count())) if b]

@@ -125,3 +125,15 @@ def test_combat_tracker() -> None:
     panel.f_name.value = "Ash"
     find_button(panel, "add").click()
     assert "already a combatant" in panel.error.message
+
+
+def test_sheet_new_character_replaces_and_checks() -> None:
+    sheet = CairnCharacterSheet(seed=8)
+    sheet.new_name.value = "Bryn"
+    sheet.new_stats["STR"].value = "14"
+    find_button(sheet, "new-character").click()
+    assert sheet.character.name == "Bryn" and sheet.character.strength == 14
+    assert "Bryn" in sheet.stats.value
+    sheet.new_stats["GD"].value = "19"
+    find_button(sheet, "new-character").click()
+    assert "Ability Scores" in sheet.error.message and sheet.character.guard_max == 5
