@@ -129,3 +129,20 @@ def test_apply_damage_and_set_status() -> None:
         e.set_status("Goblin", "sleeping")
     with pytest.raises(RuleError, match="no morale save is due"):
         e.morale_save("Goblin")
+
+
+def test_group_attack_and_dual_weapons_keep_highest() -> None:
+    e = encounter()
+    e.add("Bryn", "PCs", guard=3, strength=10, dexterity=10, weapon=6, pc=True)
+    e.roll_initiative(rng=FixedRng(5, 5))  # both pass (Ash over 2 Armor)
+    text = e.group_attack(["Ash", "Bryn"], "Goblin 2", rng=FixedRng(2, 5, 1))
+    assert "[d8=2, d6=5] keep 5" in text
+    assert e.find("Goblin 2").strength == 3  # 5: Guard 2, STR 3, save 1 passes
+    text = e.group_attack(["Ash"], "Goblin", second_weapon=4, rng=FixedRng(1, 3))
+    assert "[d8=1, d4=3] keep 3" in text
+    with pytest.raises(RuleError, match="Dual Weapons"):
+        e.group_attack(["Ash", "Bryn"], "Goblin", second_weapon=4)
+    with pytest.raises(RuleError, match="rolls once"):
+        e.group_attack(["Ash", "Ash"], "Goblin")
+    with pytest.raises(RuleError, match="at least one"):
+        e.group_attack([], "Goblin")

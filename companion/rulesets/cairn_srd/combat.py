@@ -241,6 +241,44 @@ class Encounter(Tracker):
         return text
 
     @move
+    def group_attack(self, attackers: list[str], target: str, second_weapon: int | None = None,
+                     rng: random.Random | None = None, seed: int | None = None) -> str:
+        """Several attackers on one target (or one attacker with two weapons, passing
+        ``second_weapon``): every die is rolled and only the highest is applied."""
+        if not attackers:
+            raise RuleError("Multiple Attackers: name at least one attacker")
+        if len(set(attackers)) != len(attackers):
+            raise RuleError("Multiple Attackers: each attacker rolls once")
+        if second_weapon is not None and len(attackers) != 1:
+            raise RuleError("Dual Weapons: one attacker wields the two weapons")
+        t = self.find(target)
+        if self.phase == "over":
+            raise RuleError("Combat: the fight is over")
+        dice: list[int] = []
+        for name in attackers:
+            a = self.find(name)
+            if not a.active:
+                raise RuleError(f"Combat: {a.name} is {a.status} and cannot attack")
+            if a.side == t.side:
+                raise RuleError(f"Combat: {a.name} and {t.name} are on the same side")
+            if self.phase in ("PCs", "Enemies") and a.side != self.phase and not a.acted_first:
+                raise RuleError(f"Combat Round Procedure: it is the {self.phase}' turn")
+            impaired = t.detachment and not a.detachment
+            enhanced = a.detachment and not t.detachment
+            dice.append(attack_die(a.weapon, impaired=impaired, enhanced=enhanced))
+        if second_weapon is not None:
+            dice.append(attack_die(second_weapon))
+        if not t.active:
+            raise RuleError(f"Combat: {t.name} is already {t.status}")
+        r = resolve_rng(rng, seed)
+        rolls, best = keep_highest(dice, r)
+        shown = ", ".join(f"d{d}={v}" for d, v in zip(dice, rolls, strict=True))
+        text = f"{' + '.join(attackers)} → {t.name}: [{shown}] keep {best}; "
+        text += self._damage(t, best, r)
+        self.describe(text)
+        return text
+
+    @move
     def apply_damage(self, target: str, amount: int, direct: bool = False,
                      rng: random.Random | None = None, seed: int | None = None) -> str:
         """Apply damage rolled elsewhere (e.g. the highest of several attackers)."""
