@@ -138,7 +138,7 @@ def test_group_attack_and_dual_weapons_keep_highest() -> None:
     text = e.group_attack(["Ash", "Bryn"], "Goblin 2", rng=FixedRng(2, 5, 1))
     assert "[d8=2, d6=5] keep 5" in text
     assert e.find("Goblin 2").strength == 3  # 5: Guard 2, STR 3, save 1 passes
-    text = e.group_attack(["Ash"], "Goblin", second_weapon=4, rng=FixedRng(1, 3))
+    text = e.group_attack(["Ash"], "Goblin", second_weapon=4, rng=FixedRng(1, 3, 1))
     assert "[d8=1, d4=3] keep 3" in text
     with pytest.raises(RuleError, match="Dual Weapons"):
         e.group_attack(["Ash", "Bryn"], "Goblin", second_weapon=4)
