@@ -55,3 +55,24 @@ def test_scar_rows_by_damage() -> None:
     assert _data.lookup("cairn_scars", 5)["Scar"] == "Rattled"
     assert [_data.lookup("cairn_scars", d)["Scar"] for d in (1, 3, 7, 10, 11, 12)] == [
         "Distressed", "Distressed", "Disfigured", "Walloped", "Out of action", "Doomed"]
+
+
+def test_fixed_tables_are_validated() -> None:
+    import copy
+
+    from companion.errors import TableError
+
+    good = _data.rules_data()
+    _data.check_rules_data(good)
+    broken = copy.deepcopy(good)
+    broken["magic_dice_chances"]["printed"][4] = [5, 96]
+    with pytest.raises(TableError, match=r"printed\[4\]"):
+        _data.check_rules_data(broken)
+    broken = copy.deepcopy(good)
+    broken["attack_matrix"]["Ship"] = ["Enhanced"]
+    with pytest.raises(TableError, match="attack_matrix.Ship"):
+        _data.check_rules_data(broken)
+    broken = copy.deepcopy(good)
+    del broken["dooms"]
+    with pytest.raises(TableError, match="dooms"):
+        _data.check_rules_data(broken)

@@ -43,9 +43,51 @@ def table(table_id: str) -> dict[str, Any]:
 
 @functools.cache
 def rules_data() -> dict[str, Any]:
-    """The fixed (non-random) tables of ``data/rules.toml``."""
+    """The fixed (non-random) tables of ``data/rules.toml``, checked on load."""
     with DATA_FILE.open("rb") as fh:
-        return tomllib.load(fh)
+        data = tomllib.load(fh)
+    check_rules_data(data)
+    return data
+
+
+def check_rules_data(data: dict[str, Any]) -> None:
+    """Raise :class:`TableError` naming the first malformed fixed table."""
+    where = "cairn_srd data/rules.toml"
+
+    def bad(what: str) -> TableError:
+        return TableError(f"{where}: {what}")
+
+    printed = data.get("magic_dice_chances", {}).get("printed")
+    if not isinstance(printed, list) or not printed:
+        raise bad("magic_dice_chances.printed must be a list of [dice, mishap %, doom %]")
+    for i, entry in enumerate(printed):
+        ok = (isinstance(entry, list) and len(entry) == 3
+              and all(isinstance(v, int) for v in entry) and entry[0] == i + 1
+              and all(0 <= v <= 100 for v in entry[1:]))
+        if not ok:
+            raise bad(f"magic_dice_chances.printed[{i}] must be [{i + 1}, 0-100, 0-100]")
+    effects = data.get("dooms", {}).get("effects")
+    if not isinstance(effects, list) or len(effects) != 3:
+        raise bad("dooms.effects must list the 1st, 2nd and 3rd doom")
+    matrix = data.get("attack_matrix", {})
+    scales = matrix.get("scales")
+    if not isinstance(scales, list) or len(scales) < 2:
+        raise bad("attack_matrix.scales must list the scales")
+    for scale in scales:
+        cells = matrix.get(scale)
+        if not isinstance(cells, list) or len(cells) != len(scales):
+            raise bad(f"attack_matrix.{scale} must have one cell per scale")
+    for key in ("time_scales", "ranges", "player_roles", "environmental_damage",
+                "returning_from_death"):
+        section = data.get(key)
+        if not isinstance(section, dict) or not all(
+                isinstance(v, str) for v in section.values()):
+            raise bad(f"{key} must map names to text")
+    for key, field in (("gambits", "options"), ("maneuvers", "examples"),
+                       ("blaze_of_glory", "options"), ("blaze_of_glory", "final_words")):
+        items = data.get(key, {}).get(field)
+        if not isinstance(items, list) or not all(isinstance(v, str) for v in items):
+            raise bad(f"{key}.{field} must be a list of text")
 
 
 def _range(text: str) -> tuple[int, int]:
