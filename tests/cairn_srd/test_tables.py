@@ -70,7 +70,7 @@ def test_fixed_tables_are_validated() -> None:
         _data.check_rules_data(broken)
     broken = copy.deepcopy(good)
     broken["attack_matrix"]["Ship"] = ["Enhanced"]
-    with pytest.raises(TableError, match="attack_matrix.Ship"):
+    with pytest.raises(TableError, match=r"attack_matrix\.Ship"):
         _data.check_rules_data(broken)
     broken = copy.deepcopy(good)
     del broken["dooms"]
