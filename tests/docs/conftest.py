@@ -6,10 +6,11 @@
     tests that need it; nothing is skipped.
 ``site_url`` (session)
     ``site/`` served by ``http.server`` on a free port of 127.0.0.1, in a thread.
-``site_page`` (function)
-    A Playwright page on Debian's Chromium (installed with apt-get when missing). Every
-    request to a host other than the local server is aborted and recorded; the test fails
-    at teardown if one was attempted: the site must work with no internet.
+``in_browser`` (function -> callable)
+    ``in_browser(body)`` runs ``body(page)`` on a fresh Playwright page of Debian's
+    Chromium (installed with apt-get when missing), in a thread of its own (see
+    :class:`BrowserThread`). Every request to a host other than the local server is
+    aborted and fails the test: the site must work with no internet.
 """
 
 from __future__ import annotations
@@ -20,13 +21,15 @@ import os
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 from urllib.parse import urlsplit
 
 import pytest
 
+T = TypeVar("T")
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "site"
 CHROMIUM = Path("/usr/bin/chromium")
@@ -109,38 +112,84 @@ def chromium() -> str:
     return str(CHROMIUM)
 
 
-@pytest.fixture(scope="session")
-def site_browser(chromium: str) -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
+class BrowserThread:
+    """One Playwright + Chromium living in a worker thread of its own.
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+    Playwright's sync API allows one instance per thread, and the app tests in
+    ``tests/browser`` keep theirs open on the main thread for the whole session; running
+    ours in a separate thread lets both suites run in one pytest session, in any order.
+    Everything touching the browser is submitted to that thread with :meth:`run`.
+    """
+
+    def __init__(self, chromium: str) -> None:
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="site-browser")
+        self._pool.submit(self._start, chromium).result(timeout=120)
+
+    def _start(self, chromium: str) -> None:
+        from playwright.sync_api import sync_playwright
+
+        self._playwright = sync_playwright().start()
+        self.browser = self._playwright.chromium.launch(
+            executable_path=chromium, headless=True, args=CHROMIUM_ARGS
+        )
+
+    def run(self, fn: Callable[..., T], *args: Any) -> T:
+        return self._pool.submit(fn, *args).result(timeout=600)
+
+    def close(self) -> None:
+        def stop() -> None:
+            self.browser.close()
+            self._playwright.stop()
+
+        self._pool.submit(stop).result(timeout=60)
+        self._pool.shutdown()
+
+
+@pytest.fixture(scope="session")
+def site_browser(chromium: str) -> Iterator[BrowserThread]:
+    thread = BrowserThread(chromium)
+    yield thread
+    thread.close()
 
 
 @pytest.fixture
-def site_page(site_browser: Any, site_url: str) -> Iterator[Any]:
+def in_browser(site_browser: BrowserThread, site_url: str) -> Callable[..., Any]:
+    """``in_browser(body, **context_options)`` runs ``body(page)`` on a fresh page (390 px
+    wide unless told otherwise) in the browser thread and returns what it returns. Requests
+    to other hosts are aborted; the test fails if one was attempted, and on any uncaught
+    page error."""
     local_host = urlsplit(site_url).netloc
-    context = site_browser.new_context(viewport={"width": 390, "height": 844})
-    foreign: list[str] = []
 
-    def guard(route: Any) -> None:
-        url = route.request.url
-        parts = urlsplit(url)
-        if parts.scheme in ("data", "blob") or parts.netloc == local_host:
-            route.continue_()
-        else:
-            foreign.append(url)
-            route.abort()
+    def run_body(
+        body: Callable[[Any], T], options: dict[str, Any]
+    ) -> tuple[T, list[str], list[str]]:
+        context = site_browser.browser.new_context(
+            **{"viewport": {"width": 390, "height": 844}, **options}
+        )
+        foreign: list[str] = []
+        errors: list[str] = []
 
-    context.route("**/*", guard)
-    page = context.new_page()
-    page.foreign_requests = foreign
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.page_errors = errors
-    yield page
-    context.close()
-    if foreign:
-        pytest.fail(f"the site tried to reach other hosts (blocked): {foreign}")
+        def guard(route: Any) -> None:
+            parts = urlsplit(route.request.url)
+            if parts.scheme in ("data", "blob") or parts.netloc == local_host:
+                route.continue_()
+            else:
+                foreign.append(route.request.url)
+                route.abort()
+
+        context.route("**/*", guard)
+        try:
+            page = context.new_page()
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            result = body(page)
+        finally:
+            context.close()
+        return result, foreign, errors
+
+    def in_browser(body: Callable[[Any], T], **options: Any) -> T:
+        result, foreign, errors = site_browser.run(run_body, body, options)
+        assert not foreign, f"the site tried to reach other hosts (blocked): {foreign}"
+        assert not errors, f"uncaught errors in the page: {errors}"
+        return result
+
+    return in_browser
