@@ -393,3 +393,18 @@ def test_scrolls_and_grimoire() -> None:
     with pytest.raises(RuleError, match="no scroll #1"):
         c.copy_scroll(0)
     assert Character.from_json(c.to_json()) == c
+
+
+def test_forced_burden_with_only_burdens_left_is_not_placed() -> None:
+    c = pc()
+    c.add_fatigue(8)
+    c.add_wound()
+    c.add_wound()
+    assert c.free_slots == 0
+    report = c.cast(1, extra_dice=0, rng=FixedRng(1)) if c.max_magic_dice() else None
+    assert report is None  # no free slot: no magic dice at all
+    c.set_deprived(True)
+    c.deprived_day()
+    notes = c.deprived_day()
+    assert notes == ["no slot for Fatigue: every slot is already a burden"]
+    assert c.fatigue == 8

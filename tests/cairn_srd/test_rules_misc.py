@@ -116,3 +116,10 @@ def test_vessels() -> None:
     assert Vessel.from_json(v.to_json()) == v
     with pytest.raises(RuleError, match="STR, DEX or CTRL"):
         v.take_damage(1, "hull")
+
+
+def test_skill_modifier_clamps_to_the_die() -> None:
+    # Interpretation: a natural 1 always fails and a 6 always succeeds
+    assert skills.skill_chance(2, modifier=10) == Fraction(5, 6)
+    assert skills.skill_chance(2, modifier=-10) == Fraction(1, 6)
+    assert skills.skill_target(-1) == 6 and skills.skill_target(3) == 2
