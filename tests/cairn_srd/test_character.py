@@ -401,8 +401,9 @@ def test_forced_burden_with_only_burdens_left_is_not_placed() -> None:
     c.add_wound()
     c.add_wound()
     assert c.free_slots == 0
-    report = c.cast(1, extra_dice=0, rng=FixedRng(1)) if c.max_magic_dice() else None
-    assert report is None  # no free slot: no magic dice at all
+    assert c.max_magic_dice() == 0  # no free slot: no magic dice at all
+    with pytest.raises(RuleError, match="invest 1-0"):
+        c.cast(1)
     c.set_deprived(True)
     c.deprived_day()
     notes = c.deprived_day()
