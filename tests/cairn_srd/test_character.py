@@ -402,7 +402,7 @@ def test_forced_burden_with_only_burdens_left_is_not_placed() -> None:
     c.add_wound()
     assert c.free_slots == 0
     assert c.max_magic_dice() == 0  # no free slot: no magic dice at all
-    with pytest.raises(RuleError, match="invest 1-0"):
+    with pytest.raises(RuleError, match="no free burden slot"):
         c.cast(1)
     c.set_deprived(True)
     c.deprived_day()

@@ -609,6 +609,8 @@ class Character(Tracker):
         if self.casting_barred:
             raise RuleError(f"Spellcasting: barred ({self.casting_barred})")
         allowed = self.max_magic_dice(extra_dice)
+        if allowed == 0:
+            raise RuleError("Spell Casting Procedure: no free burden slot, so no magic dice")
         if not 1 <= dice <= allowed:
             raise RuleError(f"Spell Casting Procedure: invest 1-{allowed} magic dice "
                             f"(free slots, at most {spellcasting.MAX_MAGIC_DICE}), got {dice}")
