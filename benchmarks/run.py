@@ -1,8 +1,8 @@
 """Benchmarks of the dice engine, side by side with icepool and d20 in one run.
 
-    .venv/bin/python benchmarks/run.py            # print the report
-    .venv/bin/python benchmarks/run.py --write    # also write benchmarks/RESULTS.md
-    .venv/bin/python benchmarks/run.py --quick    # fewer repetitions (a smoke run)
+    .venv/bin/python benchmarks/run.py              # print and write benchmarks/RESULTS.md
+    .venv/bin/python benchmarks/run.py --no-write   # print only
+    .venv/bin/python benchmarks/run.py --quick      # fewer repetitions; print only
 
 Measured:
 
@@ -50,7 +50,7 @@ ICEPOOL = {
     "8d6!": f"8 @ icepool.d6.explode(depth={EXPLODE_DEPTH})",
 }
 
-OURS = "odds({expr!r}, explode_depth=%d)" % EXPLODE_DEPTH
+OURS = "odds({expr!r}, explode_depth=" + str(EXPLODE_DEPTH) + ")"
 
 FRESH = """
 import json, sys, time
@@ -74,7 +74,9 @@ def fresh(imports: str, call: str) -> dict[str, float]:
     return result
 
 
-def median_ms(f: Callable[[], object], repeat: int, setup: Callable[[], None] | None = None) -> float:
+def median_ms(
+    f: Callable[[], object], repeat: int, setup: Callable[[], None] | None = None
+) -> float:
     times = []
     for _ in range(repeat):
         if setup is not None:
@@ -228,10 +230,9 @@ def machine() -> str:
         load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     except OSError:
         load = "n/a"
-    import d20  # noqa: F401
-    import icepool
-
     from importlib.metadata import version
+
+    import icepool
 
     return (
         f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}; "
@@ -242,7 +243,9 @@ def machine() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--write", action="store_true", help="write benchmarks/RESULTS.md")
+    parser.add_argument(
+        "--no-write", action="store_true", help="do not write benchmarks/RESULTS.md"
+    )
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")
     args = parser.parse_args(argv)
     started = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
@@ -269,7 +272,7 @@ def main(argv: list[str] | None = None) -> int:
     ]
     report = "\n".join(sections)
     sys.stdout.write(report)
-    if args.write:
+    if not args.no_write and not args.quick:
         (ROOT / "benchmarks" / "RESULTS.md").write_text(report + NOTES, encoding="utf-8")
     return 0
 

@@ -36,12 +36,20 @@ def unpack(number: int, nbytes: int, length: int) -> list[int]:
     return [from_bytes(raw[i : i + nbytes], "little") for i in range(0, nbytes * length, nbytes)]
 
 
+SIMULATE_HINT = "use simulate(expr, n) for an estimate instead"
+
+
 def check_cost(slots: int, nbytes: int) -> None:
     """Refuse arithmetic too large to finish quickly, pointing the player at simulate."""
-    if slots > limits.ODDS_MAX_OUTCOMES or slots * nbytes * 8 > limits.ODDS_MAX_BITS:
+    if slots > limits.ODDS_MAX_OUTCOMES:
         raise OddsTooCostlyError(
-            f"exact odds would need {slots:,} outcomes of {nbytes * 8:,}-bit weights; "
-            "use simulate(expr, n) for an estimate instead"
+            f"exact odds would need {slots:,} separate totals "
+            f"(limit {limits.ODDS_MAX_OUTCOMES:,}); {SIMULATE_HINT}"
+        )
+    if slots * nbytes * 8 > limits.ODDS_MAX_PRODUCT_BITS:
+        raise OddsTooCostlyError(
+            f"exact odds would need {slots:,} totals with {nbytes * 8:,}-bit weights, "
+            f"too much arithmetic; {SIMULATE_HINT}"
         )
 
 
@@ -152,7 +160,11 @@ class Distribution:
         """Every integer from ``low`` to ``high`` equally likely."""
         if high < low:
             raise DiceError(f"empty range {low}..{high}")
-        return cls._make(dict.fromkeys(range(low, high + 1), 1), high - low + 1)
+        check_cost(high - low + 1, 1)
+        self = cls.__new__(cls)
+        size = high - low + 1
+        self._set_sorted(list(range(low, high + 1)), [1] * size, size, Fraction(0))
+        return self
 
     @classmethod
     def mixture(cls, parts: Iterable[tuple[Fraction | int, Distribution]]) -> Distribution:
@@ -337,7 +349,11 @@ class Distribution:
 
     def combine(self, other: Distribution, f: Callable[[int, int], int]) -> Distribution:
         """The distribution of ``f(a, b)`` for independent ``a`` from self, ``b`` from other."""
-        check_cost(len(self) * len(other), 1)
+        if len(self) * len(other) > limits.ODDS_MAX_PAIRS:
+            raise OddsTooCostlyError(
+                f"combining {len(self):,} by {len(other):,} outcomes is too much work; "
+                f"{SIMULATE_HINT}"
+            )
         acc: dict[int, int] = {}
         for a, wa in zip(self._values, self._weights, strict=True):
             for b, wb in zip(other._values, other._weights, strict=True):

@@ -32,11 +32,24 @@ ODDS_EXPLODE_DEPTH = 20
 """Exact odds follow an exploding die through this many extra rolls; the remaining mass is
 reported as ``Distribution.truncated``."""
 
-ODDS_MAX_OUTCOMES = 2_000_000
+ODDS_MAX_OUTCOMES = 1_000_000
 """Most distinct totals an exact distribution may hold before odds suggest ``simulate``."""
 
-ODDS_MAX_BITS = 400_000_000
-"""Rough ceiling on the size of the exact integer arithmetic behind one convolution."""
+ODDS_MAX_PRODUCT_BITS = 16_000_000
+"""Largest big-integer product (in bits) one convolution may need: about a second."""
+
+ODDS_MAX_PAIRS = 1_000_000
+"""Most pairs of outcomes a product or quotient of two distributions may combine."""
+
+ODDS_MAX_KEEP_WORK = 3_000_000_000
+"""Ceiling on the keep/drop DP's work (big-integer bits touched): about a second."""
+
+ODDS_MAX_MIXTURE = 2_500
+"""Most separate cases (dice counts x sizes) a dynamic expression may split into."""
+
+ODDS_TIME_LIMIT = 5.0
+"""Safety net: exact odds that run longer than this many seconds stop and suggest
+``simulate`` (the ceilings above catch the known costly shapes before they start)."""
 
 MAX_BATCH_DICE = 50_000_000
 """Most dice one ``roll_many`` / ``simulate`` call may roll (roughly, before rerolls)."""

@@ -8,12 +8,19 @@ are mixtures. No combination of dice is ever enumerated one by one.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable
 from fractions import Fraction
 from functools import lru_cache
 
 from companion.dice import limits
-from companion.dice.distribution import Distribution, _nbytes, check_cost, unpack
+from companion.dice.distribution import (
+    SIMULATE_HINT,
+    Distribution,
+    _nbytes,
+    check_cost,
+    unpack,
+)
 from companion.dice.nodes import (
     BinOp,
     Const,
@@ -38,7 +45,25 @@ def odds(expr: str, *, explode_depth: int = limits.ODDS_EXPLODE_DEPTH) -> Distri
     >>> odds("2d6").at_least(10)
     Fraction(1, 6)
     """
-    return _odds_text(expr, explode_depth)
+    global _deadline
+    if _deadline is not None:  # nested call: the outer one keeps the clock
+        return _odds_text(expr, explode_depth)
+    _deadline = time.monotonic() + limits.ODDS_TIME_LIMIT
+    try:
+        return _odds_text(expr, explode_depth)
+    finally:
+        _deadline = None
+
+
+_deadline: float | None = None
+
+
+def _check_time() -> None:
+    """The safety net behind the cost ceilings: stop exact odds that run too long."""
+    if _deadline is not None and time.monotonic() > _deadline:
+        raise OddsTooCostlyError(
+            f"exact odds took longer than {limits.ODDS_TIME_LIMIT:g} seconds; {SIMULATE_HINT}"
+        )
 
 
 @lru_cache(maxsize=512)
@@ -89,6 +114,12 @@ def _dice_odds(node: Dice, depth: int) -> Distribution:
         raise DiceLimitError(
             f"more than {limits.MAX_DICE:,} dice in one expression (at column {node.pos + 1})"
         )
+    cases = len(counts) * (1 if sides_dist is None else len(sides_dist))
+    if cases > limits.ODDS_MAX_MIXTURE:
+        raise OddsTooCostlyError(
+            f"the dice at column {node.pos + 1} split into {cases:,} cases of count and size; "
+            f"{SIMULATE_HINT}"
+        )
     if sides_dist is None:
         assert isinstance(node.sides, str)
         low, high = face_range(node.sides)
@@ -99,6 +130,7 @@ def _dice_odds(node: Dice, depth: int) -> Distribution:
             for n, pn in counts
             for s, ps in sides_dist
         ]
+    _check_time()
     if len(parts) == 1:
         return parts[0][1]
     return Distribution.mixture(parts)
@@ -154,8 +186,10 @@ def clamp_of(mods: Modifiers) -> Callable[[int], int]:
     return lambda v: min(max(v, low), high)
 
 
+@lru_cache(maxsize=4096)
 def _pool_odds(n: int, low: int, high: int, mods: Modifiers, depth: int) -> Distribution:
     """Total (or success count) of ``n`` dice with faces ``low..high`` and ``mods``."""
+    _check_time()
     if n == 0:
         return Distribution.constant(0)
     face = face_distribution(low, high, mods)
@@ -210,6 +244,7 @@ def _chain(
         dict(zip(start_values, start_weights, strict=True)), start_denom, p_boom
     )
     for _ in range(depth):
+        _check_time()
         chain = Distribution.mixture([(1 - p_boom, rest), (p_boom, boom_scores + chain)])
     return chain
 
@@ -260,7 +295,12 @@ def keep_odds(
     nbytes = _nbytes(denom**n)
     shift = nbytes * 8
     check_cost(length, nbytes)
-    check_cost(len(order) * kept * (n + 1), 1)
+    work = len(order) * kept * (kept + 1) // 2 * length * shift
+    if work > limits.ODDS_MAX_KEEP_WORK:
+        raise OddsTooCostlyError(
+            f"keeping {kept} of {n} dice with {len(order)} faces exactly is too much work; "
+            f"{SIMULATE_HINT}"
+        )
     rest_after = [0] * len(order)
     acc = 0
     for i in range(len(order) - 1, -1, -1):

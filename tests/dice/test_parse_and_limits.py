@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from companion.dice import odds, parse, roll
+from companion.dice import limits, odds, parse, roll
 from companion.dice.nodes import BinOp, Const, Dice, Group, Keep, Labeled, Neg
-from companion.errors import DiceError, DiceLimitError, DiceSyntaxError
+from companion.errors import DiceError, DiceLimitError, DiceSyntaxError, OddsTooCostlyError
 
 
 def test_tree_shape_and_precedence() -> None:
@@ -131,3 +131,32 @@ def test_dynamic_limits() -> None:
         odds("(1d2-2)d6")
     with pytest.raises(DiceError, match="-1 dice"):
         roll("(0-1)d6")
+
+
+@pytest.mark.parametrize(
+    "expr",
+    [
+        "2d1000000",
+        "10000d6",
+        "100d100kh50",
+        "1d100000*1d100000",
+        "(1d100)d(1d100)",
+        "10000d1000000",
+    ],
+)
+def test_costly_odds_suggest_simulate(expr: str) -> None:
+    with pytest.raises(OddsTooCostlyError, match=r"use simulate\(expr, n\)"):
+        odds(expr)
+
+
+def test_keep_on_exploding_dice_suggests_simulate() -> None:
+    with pytest.raises(OddsTooCostlyError, match="simulate"):
+        odds("4d6!kh3")
+
+
+def test_time_limit_is_a_safety_net(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(limits, "ODDS_TIME_LIMIT", -1.0)
+    with pytest.raises(OddsTooCostlyError, match="longer than"):
+        odds("3d7+1d3")
+    monkeypatch.undo()
+    assert odds("3d7+1d3").min == 4  # nothing half-computed was cached
