@@ -75,7 +75,7 @@ docs: docs-assets
 	$(PY) -m mkdocs build --strict --site-dir site
 
 docs-serve: docs-assets
-	$(PY) -m mkdocs serve --dev-addr $(DOCS_ADDR)
+	$(PY) -m mkdocs serve --dev-addr $(DOCS_ADDR) --watch companion --watch tools
 
 bench: $(STAMP)
 	$(PY) benchmarks/run.py

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import hypothesis.strategies as st
 import markdown
 from doctest_blocks import DoctestBlocksExtension, DoctestPreprocessor
+from hypothesis import given
 
 
 def render(text: str) -> str:
@@ -28,3 +30,26 @@ def test_continuation_and_output_lines_stay_in_the_block() -> None:
 def test_fenced_code_is_left_alone() -> None:
     lines = ["```python", ">>> 1 + 1", "2", "```"]
     assert DoctestPreprocessor(markdown.Markdown()).run(lines) == lines
+
+
+LINES = st.lists(
+    st.sampled_from(
+        [">>> roll('1d6')", "...     x", "4", "[7, 5]", "Prose.", "", "  >>> indented", "- item"]
+    ),
+    max_size=30,
+)
+
+
+@given(LINES)
+def test_content_is_kept_in_order_and_every_prompt_is_fenced(lines: list[str]) -> None:
+    out = DoctestPreprocessor(markdown.Markdown()).run(lines)
+    added = {"```pycon", "```", "  ```pycon", "  ```"}
+    assert [x for x in out if x.strip() and x not in added] == [x for x in lines if x.strip()]
+    inside = False
+    for line in out:
+        if line.strip() == "```pycon":
+            inside = True
+        elif line.strip() == "```":
+            inside = False
+        elif line.lstrip().startswith(">>>"):
+            assert inside, out
