@@ -51,8 +51,10 @@ CAIRN_CSS = """
 .tc-app .tc-small { flex: 0 1 70px; width: 70px; }
 .tc-app .tc-labelled { gap: 4px; }
 .tc-app .tc-label { font-size: 14px; color: #333; }
-.tc-app table.tc-grid td { white-space: nowrap; }
+.tc-app table.tc-nowrap td { white-space: nowrap; }
 .tc-app .tc-side { font-size: 12px; color: #555; }
+.tc-app .tc-p { white-space: nowrap; }
+.tc-app .tc-dice-choice button { min-height: 40px; min-width: 48px; font-size: 16px; }
 """
 
 
@@ -69,7 +71,7 @@ def _int(text: str, what: str) -> int:
 
 def _pct(p: Any) -> str:
     frac = str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
-    return f"{float(p * 100):.2f}% <small>({frac})</small>"
+    return f'<span class="tc-p">{float(p * 100):.2f}%</span> <small>({frac})</small>'
 
 
 def _small_box(placeholder: str, value: str = "", name: str | None = None) -> widgets.Text:
@@ -313,7 +315,6 @@ class SpellcastingPanel(_Panel):
             _css(),
             widgets.HTML("<b>Magic dice to invest</b>"),
             self.dice,
-            self.odds,
             row(
                 self._btn("Cast", self.cast, "cast", "primary"),
                 self._btn("Rest a night", lambda: self._note(c.rest_night), "rest-night"),
@@ -323,6 +324,7 @@ class SpellcastingPanel(_Panel):
             self.error,
             self.outcome,
             self.status,
+            self.odds,
             box=self,
         )
         bind(c, self.render, error=self.error)
@@ -335,19 +337,23 @@ class SpellcastingPanel(_Panel):
         n = int(self.dice.value)
         c = self.character
         odds = spellcasting.magic_dice_odds(n, 3 if c.mishap_fatigue_from_3 else 4)
-        fatigue = "".join(f"<td>{_pct(p)}</td>" for p in odds.fatigue.values())
-        heads = "".join(f"<th>{k}</th>" for k in odds.fatigue)
-        faces = "".join(f"<td>{_pct(odds.mishap_faces[f])}</td>" for f in range(1, 7))
+        fatigue = "".join(
+            f"<tr><td>{k}</td><td>{_pct(p)}</td></tr>" for k, p in odds.fatigue.items()
+        )
+        faces = "".join(
+            f"<tr><td>{f}</td><td>{_pct(odds.mishap_faces[f])}</td>"
+            f"<td>{_e(spellcasting.read_magic_dice((f, f)).mishap)}</td></tr>"
+            for f in range(1, 7)
+        )
         self.odds.value = (
             f'<div class="tc-odds" data-dice="{n}">With <b>{n}</b> magic '
             f'{"die" if n == 1 else "dice"}: mishap <b class="tc-mishap-p">'
             f'{_pct(odds.mishap)}</b> · doom <b class="tc-doom-p">{_pct(odds.doom)}</b> · '
             f"mean Fatigue <b>{odds.fatigue_mean}</b> (max now: {c.max_magic_dice()})"
-            f'<table class="tc-grid"><tr><th>Fatigue</th>{heads}</tr><tr><td>chance</td>'
-            f"{fatigue}</tr></table>"
-            f'<table class="tc-grid"><tr><th>Mishap row</th>'
-            + "".join(f"<th>{f}</th>" for f in range(1, 7))
-            + f"</tr><tr><td>chance</td>{faces}</tr></table></div>"
+            f'<table class="tc-grid"><tr><th>Fatigue</th><th>chance</th></tr>{fatigue}'
+            "</table>"
+            '<table class="tc-grid"><tr><th>Mishap</th><th>chance</th><th>effect</th></tr>'
+            f"{faces}</table></div>"
         )
 
     def render(self) -> None:
@@ -409,8 +415,8 @@ class DuelPanel(_Panel):
         ]
         app_box(
             _css(),
-            row(self.name_boxes[0], self.hp_boxes[0]),
-            row(self.name_boxes[1], self.hp_boxes[1]),
+            row(self.name_boxes[0], _labelled("HP", self.hp_boxes[0])),
+            row(self.name_boxes[1], _labelled("HP", self.hp_boxes[1])),
             row(self.stakes, self._btn("Start duel", self.start, "start", "primary")),
             self.board,
             *self.choice_rows,
@@ -666,7 +672,7 @@ class CombatTracker(_Panel):
             f'<div class="tc-stats tc-combat" data-round="{e.round}" data-phase="{e.phase}">'
             f"Round <b>{e.round}</b> · {phase}"
             + (f" · morale due: {_e(', '.join(e.morale_due))}" if e.morale_due else "")
-            + "<table class='tc-grid'><tr><th>Name</th><th>GD</th><th>STR</th>"
+            + "<table class='tc-grid tc-nowrap'><tr><th>Name</th><th>GD</th><th>STR</th>"
             f"<th>AR</th><th>Die</th><th>Status</th></tr>{rows}</table></div>"
         )
         names = [c.name for c in e.combatants if c.active]

@@ -50,8 +50,9 @@ def test_apps_fit_a_phone(app: str, voila_app: Any, phone_page: Any,
     page = voila_app(app, page=phone_page)
     screenshot(page, f"{app}-phone")
     assert scroll_width(page) <= PHONE_WIDTH + 2
-    heights = [b["height"] for b in (page.locator(".tc-btn").nth(i).bounding_box()
-                                     for i in range(page.locator(".tc-btn").count())) if b]
+    buttons = page.locator(".tc-app button")
+    heights = [b["height"] for b in (buttons.nth(i).bounding_box()
+                                     for i in range(buttons.count())) if b]
     assert heights and min(heights) >= 40
 
 
