@@ -26,6 +26,7 @@ from companion.dice.nodes import (
     Const,
     Dice,
     Group,
+    Keep,
     Labeled,
     Modifiers,
     Neg,
@@ -213,16 +214,98 @@ def _pool_odds(n: int, low: int, high: int, mods: Modifiers, depth: int) -> Dist
             )
         if boom:
             if mods.keep is not None:
-                raise OddsTooCostlyError(
-                    "exact odds of keep/drop on exploding dice are not supported; "
-                    "use simulate(expr, n) for an estimate instead"
-                )
+                return _keep_exploding(face, set(boom), clamp, score, n, mods.keep, depth)
             return _chain(face, boom, score, depth).repeat_sum(n)
     if mods.keep is None:
         per_die = face.map(score) if clamped or count is not None else face
         return per_die.repeat_sum(n)
     kept, highest = mods.keep.kept(n)
     return keep_odds(shown_face, n, kept, highest, score if count is not None else None)
+
+
+def _keep_exploding(
+    face: Distribution,
+    boom: set[int],
+    clamp: Callable[[int], int],
+    score: Callable[[int], int],
+    n: int,
+    keep: Keep,
+    depth: int,
+) -> Distribution:
+    """Keep/drop over a pool where every explosion adds a die of its own.
+
+    Each rolled die either explodes (a face from ``boom``) or ends its chain. So the pool is
+    X dice drawn from the exploding faces and Y from the others, with (X, Y) following from
+    the chain lengths; given (X, Y), and when every exploding face shows at least as high (or
+    at most as low) as every other face, which dice are kept follows from X and Y alone.
+    A die cut off at ``depth`` ends on any face; that mass is ``truncated``.
+    """
+    values, weights, denom = face.weights()
+    w_boom = sum(w for v, w in zip(values, weights, strict=True) if v in boom)
+    w_rest = denom - w_boom
+    booms = Distribution.from_weights(
+        {v: w for v, w in zip(values, weights, strict=True) if v in boom}
+    ).map(clamp)
+    rests = Distribution.from_weights(
+        {v: w for v, w in zip(values, weights, strict=True) if v not in boom}
+    ).map(clamp)
+    if booms.min >= rests.max:
+        upper, lower, upper_is_boom = booms, rests, True
+    elif booms.max <= rests.min:
+        upper, lower, upper_is_boom = rests, booms, False
+    else:
+        raise OddsTooCostlyError(
+            "exact odds of keep/drop on dice that explode on faces mixed among the others are "
+            f"not supported; {SIMULATE_HINT}"
+        )
+    # One die: k explosions then a non-exploding face (k < depth), or depth explosions and
+    # then any face; weights over denom**(depth + 1). Keys are (exploding, other) counts.
+    one: dict[tuple[int, int], int] = {}
+    for k in range(depth + 1):
+        one[(k, 1)] = w_boom**k * w_rest * denom ** (depth - k)
+    one[(depth + 1, 0)] = w_boom ** (depth + 1)
+    pool: dict[tuple[int, int], int] = {(0, 0): 1}
+    for _ in range(n):
+        _check_time()
+        nxt: dict[tuple[int, int], int] = {}
+        for (x, y), w in pool.items():
+            for (dx, dy), u in one.items():
+                key = (x + dx, y + dy)
+                nxt[key] = nxt.get(key, 0) + w * u
+        pool = nxt
+    if len(pool) > 20 * limits.ODDS_MAX_MIXTURE:  # cases share their keep DPs (memo)
+        raise OddsTooCostlyError(
+            f"keep/drop on {n} exploding dice splits into {len(pool):,} cases; {SIMULATE_HINT}"
+        )
+    pool_denom = denom ** ((depth + 1) * n)
+    cut = Fraction(w_boom ** (depth + 1), denom ** (depth + 1))
+    memo: dict[tuple[bool, int, int, bool], Distribution] = {}
+
+    def kept_part(is_upper: bool, count: int, kept: int, highest: bool) -> Distribution:
+        key = (is_upper, count, kept, highest)
+        if key not in memo:
+            memo[key] = keep_odds(upper if is_upper else lower, count, kept, highest, score)
+        return memo[key]
+
+    parts = []
+    for (x, y), w in pool.items():
+        _check_time()
+        n_up, n_low = (x, y) if upper_is_boom else (y, x)
+        kept, highest = keep.kept(x + y)
+        # Highest: the upper group's dice are kept first; lowest: the lower group's.
+        first, n_first, n_second = (True, n_up, n_low) if highest else (False, n_low, n_up)
+        if n_first >= kept:
+            part = kept_part(first, n_first, kept, highest)
+        else:
+            part = kept_part(first, n_first, n_first, highest) + kept_part(
+                not first, n_second, kept - n_first, highest
+            )
+        parts.append((Fraction(w, pool_denom), part))
+    values_out, weights_out, denom_out = Distribution.mixture(parts).weights()
+    truncated = 1 - (1 - cut) ** n if cut else Fraction(0)
+    return Distribution._make(
+        dict(zip(values_out, weights_out, strict=True)), denom_out, truncated
+    )
 
 
 def _chain(

@@ -73,7 +73,7 @@ def test_odds_table(run) -> None:
         ["roll", "10001d6"],
         ["roll", "1d6/0"],
         ["roll", "2d6", "--seed", "x"],
-        ["odds", "8d6!kh3"],
+        ["odds", "8d6!=3kh3"],
         ["roll", "-x"],
         ["odds", "1d6", "--bogus"],
     ],
@@ -87,7 +87,7 @@ def test_bad_input_contract(run, argv: list[str]) -> None:
 def test_error_message_names_the_column(run) -> None:
     err = run("roll", "2d6+(3))")[2]
     assert err == "error: unexpected ')' at column 8 in '2d6+(3))'\n"
-    assert "simulate" in run("odds", "8d6!kh3")[2]
+    assert "simulate" in run("odds", "8d6!=3kh3")[2]
 
 
 def test_subprocess_entry_point() -> None:

@@ -130,3 +130,29 @@ def test_dice_count_and_size_sub_expressions_roll_once_per_term() -> None:
         for s in (1, 2):
             parts.append((Fraction(1, 4), brute.pool([brute.die(s)] * n, sum)))
     assert dict(odds("(1d2)d(1d2)")) == brute.mixture(parts)
+
+
+# Keep/drop on exploding dice: every explosion adds a die to the pool, and keep/drop then
+# looks at all of them (as the roller does).
+KEEP_EXPLODING = [
+    ("3d4!kh2", D4, lambda v: v == 4, 3, top(2)),
+    ("2d4!kl1", D4, lambda v: v == 4, 2, bottom(1)),
+    ("3d4!dl1", D4, lambda v: v == 4, 3, lambda r: sum(sorted(r)[1:])),
+    ("2d4!dh1", D4, lambda v: v == 4, 2, lambda r: sum(sorted(r)[:-1])),
+    ("3d4!>=3kh2", D4, lambda v: v >= 3, 3, top(2)),
+    ("2d4!=1kh1", D4, lambda v: v == 1, 2, top(1)),  # exploding faces below the rest
+    ("2d4!=1kl2", D4, lambda v: v == 1, 2, bottom(2)),
+    ("3d4!kh2>=3", D4, lambda v: v == 4, 3, lambda r: sum(v >= 3 for v in sorted(r)[-2:])),
+    ("2d4!min2kh1", D4, lambda v: v == 4, 2, lambda r: max(max(v, 2) for v in r)),
+]
+
+
+@pytest.mark.parametrize(("expr", "faces", "boom", "n", "f"), KEEP_EXPLODING)
+@pytest.mark.parametrize("depth", [0, 1, 2])
+def test_keep_on_exploding_dice_matches_enumerated_pools(expr, faces, boom, n, f, depth) -> None:
+    chains = brute.exploding_chains(faces, boom, depth)
+    expected = brute.chain_pool(chains, n, f)
+    dist = odds(expr, explode_depth=depth)
+    assert dict(dist) == {k: v for k, v in expected.items() if v}
+    cut = sum(p for chain, p in chains if len(chain) == depth + 1 and boom(chain[-1]))
+    assert dist.truncated == 1 - (1 - cut) ** n

@@ -149,9 +149,9 @@ def test_costly_odds_suggest_simulate(expr: str) -> None:
         odds(expr)
 
 
-def test_keep_on_exploding_dice_suggests_simulate() -> None:
+def test_keep_on_dice_exploding_on_middle_faces_suggests_simulate() -> None:
     with pytest.raises(OddsTooCostlyError, match="simulate"):
-        odds("4d6!kh3")
+        odds("4d6!=3kh3")
 
 
 def test_time_limit_is_a_safety_net(monkeypatch: pytest.MonkeyPatch) -> None:

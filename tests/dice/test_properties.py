@@ -21,8 +21,6 @@ def dice_term(draw: st.DrawFn) -> str:
     text = f"{count}d{sides}"
     low, high = {"F": (-1, 1), "%": (1, 100)}.get(sides, (1, int(sides) if sides.isdigit() else 1))
     mods = draw(st.sets(st.sampled_from(["r", "ro", "!", "min", "max", "k", "cmp"]), max_size=3))
-    if "!" in mods and "k" in mods:
-        mods.discard("k")  # exact odds of keep on exploding dice are simulate-only
     if "r" in mods and "ro" in mods:
         mods.discard("ro")
     if "r" in mods and high > low:
