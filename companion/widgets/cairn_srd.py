@@ -156,6 +156,10 @@ class CairnCharacterSheet(_Panel):
             options=die_options, value=0, layout=widgets.Layout(width="90px")
         )
         self.damage_box = _small_box("damage", "7", name="damage")
+        self.boast_goal = text_box("boast: the goal you vow before an audience", name="boast")
+        self.boast_goal.continuous_update = True
+        self.boast_ability = widgets.Dropdown(options=["STR", "DEX", "CTRL"], value="STR",
+                                              layout=widgets.Layout(width="90px"))
         self.new_name = text_box("name", value=c.name, name="new-name")
         self.new_name.continuous_update = True
         self.new_stats = {k: _small_box(k, str(v), name=f"new-{k.lower()}") for k, v in
@@ -196,6 +200,15 @@ class CairnCharacterSheet(_Panel):
             ),
             self.error,
             self.outcome,
+            widgets.HTML("<b>Boasts and inspiration</b>"),
+            row(self.boast_goal, self.boast_ability),
+            row(
+                self._btn("Boast", self.boast, "boast"),
+                self._btn("Fulfil", lambda: self._move(c.fulfil_boast), "fulfil"),
+                self._btn("Shirk", lambda: self._move(c.shirk_boast), "shirk"),
+                self._btn("+ Inspiration", lambda: self._move(c.earn_inspiration), "inspire"),
+                self._btn("Roll inspiration", self.inspiration, "roll-inspiration"),
+            ),
             widgets.HTML("<b>New character</b> (replaces this one)"),
             row(self.new_name),
             row(*[_labelled(k, b) for k, b in self.new_stats.items()],
@@ -234,6 +247,14 @@ class CairnCharacterSheet(_Panel):
                 f"{_e(report.scar)} — {_e(report.scar_effect)}</div>"
             )
         self._show(str(report), extra)
+
+    def boast(self) -> None:
+        self.character.make_boast(self.boast_goal.value, self.boast_ability.value)
+        self._show(self.character.log[-1].summary)
+
+    def inspiration(self) -> None:
+        dice = self.character.use_inspiration(rng=self.rng)
+        self._show(f"Inspiration dice {dice}: keep one (best {max(dice)})")
 
     def panic(self) -> None:
         result = self.character.panic_save(rng=self.rng)
@@ -282,7 +303,8 @@ class CairnCharacterSheet(_Panel):
             f"{c.dexterity_max} · CTRL <b>{c.control}</b>/{c.control_max}<br>"
             f'Guard <b class="tc-guard">{c.guard}</b>/{c.guard_max}{guard_note} · Armor '
             f"{c.armor} · Fatigue {c.fatigue} · Dooms {c.dooms} · Inspiration {c.inspiration}"
-            f'<br>Scars: <span class="tc-scars">{_e(scars)}</span> · Slots used '
+            + (f"<br>Boast: {_e(c.boast)}" if c.boast else "")
+            + f'<br>Scars: <span class="tc-scars">{_e(scars)}</span> · Slots used '
             f"{c.slots_used}/{SLOTS}</div>"
         )
         rows: list[widgets.Widget] = [self._slot_row(i) for i in range(len(c.items))]

@@ -137,3 +137,22 @@ def test_sheet_new_character_replaces_and_checks() -> None:
     sheet.new_stats["GD"].value = "19"
     find_button(sheet, "new-character").click()
     assert "Ability Scores" in sheet.error.message and sheet.character.guard_max == 5
+
+
+def test_sheet_boasts_and_inspiration() -> None:
+    sheet = CairnCharacterSheet(seed=9)
+    c = sheet.character
+    find_button(sheet, "boast").click()
+    assert "needs a goal" in sheet.error.message
+    sheet.boast_goal.value = "topple the tyrant"
+    sheet.boast_ability.value = "DEX"
+    find_button(sheet, "boast").click()
+    assert c.boast == "topple the tyrant" and c.dexterity == 11 and c.guard_max == 6
+    assert "topple the tyrant" in sheet.stats.value
+    find_button(sheet, "fulfil").click()
+    assert c.boast == ""
+    find_button(sheet, "roll-inspiration").click()
+    assert "no inspiration dice" in sheet.error.message
+    find_button(sheet, "inspire").click()
+    find_button(sheet, "roll-inspiration").click()
+    assert "Inspiration dice [" in sheet.outcome.value and c.inspiration == 0
