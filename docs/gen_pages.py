@@ -146,6 +146,54 @@ def defined_names(path: Path) -> list[str]:
     return [n.name for n in tree.body if isinstance(n, kinds) and is_public(n.name)]
 
 
+_INTERPRETATION = re.compile(
+    r"Interpretation:\s*(.+?)(?=\n\s*\n|\n\s*[-*] |Interpretation:|\Z)", re.DOTALL
+)
+
+
+def interpretations(path: Path, dotted: str) -> list[tuple[str, str]]:
+    """``(object, reading)`` for every ``Interpretation:`` in the module's docstrings."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: list[tuple[str, str]] = []
+
+    def visit(node: ast.AST, qualname: str) -> None:
+        doc = ast.get_docstring(node, clean=True) if isinstance(node, DOCUMENTED) else None
+        for match in _INTERPRETATION.finditer(doc or ""):
+            found.append((qualname, " ".join(match.group(1).split())))
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+                visit(child, f"{qualname}.{child.name}")
+
+    visit(tree, dotted)
+    return found
+
+
+DOCUMENTED = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def interpretations_page(ruleset: Ruleset, pages: dict[str, str]) -> str | None:
+    """Every reading the code chose where the seed is unclear, with where it lives.
+    ``pages`` maps a module's dotted name to its page, relative to ``rules/<name>/``."""
+    items = []
+    for dotted, page in pages.items():
+        parts = dotted.split(".")[3:]
+        base = ruleset.path.joinpath(*parts)
+        source = base / "__init__.py" if base.is_dir() else base.with_suffix(".py")
+        for qualname, text in interpretations(source, dotted):
+            short = qualname.removeprefix(ruleset.module_name + ".") or ruleset.name
+            items.append(f"- [`{short}`]({page}): {text}")
+    if not items:
+        return None
+    head = [
+        "# Interpretations",
+        "",
+        f"Where *{ruleset.title}* is cut off or ambiguous, the code reads it as below; each",
+        "reading is marked `Interpretation:` in the documentation of the code that follows it.",
+        "",
+    ]
+    return "\n".join(head + items)
+
+
 def ruleset_tables(ruleset: Ruleset) -> list[Any]:
     """The ruleset's tables; none while ``companion.tables`` does not exist yet."""
     if importlib.util.find_spec("companion.tables") is None:
@@ -187,21 +235,30 @@ def ruleset_pages(ruleset: Ruleset) -> None:
     write(f"{base}/index.md", "\n".join(index))
     nav[section] = f"{base}/index.md"
 
+    module_pages = {ruleset.module_name: "index.md"}
     for dotted in modules:
         rel = dotted.split(".")[3:]
-        page = f"{base}/{'/'.join(rel)}.md"
-        write(page, f"# {title_of(rel[-1])}\n\n::: {dotted}\n")
-        nav[(*section, *(title_of(p) for p in rel))] = page
+        module_pages[dotted] = f"{'/'.join(rel)}.md"
+        write(f"{base}/{module_pages[dotted]}", f"# {title_of(rel[-1])}\n\n::: {dotted}\n")
+        nav[(*section, *(title_of(p) for p in rel))] = f"{base}/{module_pages[dotted]}"
 
     if tables:
         listing = ["# Tables", "", f"The random tables of *{ruleset.title}*, with exact odds.", ""]
+        titles: set[str] = set()
         for table in sorted(tables, key=lambda t: str(t.id)):
             page = f"{base}/tables/{table.id}.md"
             write(page, table_page(table))
             listing.append(f"- [{table.title}]({table.id}.md) (`{table.die}`)")
-            nav[(*section, "Tables", table.title or table.id)] = page
+            title = table.title if table.title not in titles else f"{table.title} ({table.id})"
+            titles.add(title)
+            nav[(*section, "Tables", title)] = page
         write(f"{base}/tables/index.md", "\n".join(listing))
         nav[(*section, "Tables")] = f"{base}/tables/index.md"
+
+    readings = interpretations_page(ruleset, module_pages)
+    if readings is not None:
+        write(f"{base}/interpretations.md", readings)
+        nav[(*section, "Interpretations")] = f"{base}/interpretations.md"
 
     for rel_path, markdown in sorted(extra.items()):
         page = f"{base}/{rel_path if rel_path.endswith('.md') else rel_path + '.md'}"

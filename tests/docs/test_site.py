@@ -66,6 +66,24 @@ def test_ruleset_page_shows_its_rules_text(built_site: Path) -> None:
         assert first in visible_text(page(built_site, f"rules/{ruleset.name}")).replace("`", "")
 
 
+def test_every_interpretation_is_listed(built_site: Path) -> None:
+    for ruleset in rulesets.all_rulesets():
+        # Counted straight from the source: every "Interpretation:" outside a # comment.
+        marks = sum(
+            line.count("Interpretation:")
+            for source in ruleset.path.rglob("*.py")
+            for line in source.read_text(encoding="utf-8").splitlines()
+            if not line.lstrip().startswith("#")
+        )
+        path = built_site / "rules" / ruleset.name / "interpretations" / "index.html"
+        if marks == 0:
+            assert not path.exists()
+            continue
+        html = path.read_text(encoding="utf-8")
+        article = html.split('<article class="md-content__inner md-typeset">', 1)[1]
+        assert article.split("</article>", 1)[0].count("<li>") == marks, ruleset.name
+
+
 def test_api_reference_mirrors_the_package(built_site: Path) -> None:
     root = built_site.parent / "companion"
     for module in root.rglob("*.py"):
