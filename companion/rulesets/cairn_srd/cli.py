@@ -7,7 +7,6 @@ from typing import Any
 
 from companion.cli import fraction_text, print_json
 from companion.dice.render import percent
-from companion.errors import RuleError
 from companion.rulesets.cairn_srd import lockpicking, mass_combat, saves, social, spellcasting
 
 
@@ -116,4 +115,4 @@ def _matrix(args: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["RuleError", "add_commands"]
+__all__ = ["add_commands"]
