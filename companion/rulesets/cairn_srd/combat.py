@@ -34,6 +34,8 @@ a detachment attacking individuals is enhanced and deals blast damage.
 
 Interpretation: an attack both impaired and enhanced uses the weapon's own die. A failed
 group morale save sends every remaining member of that group off the field ("fled").
+The encounter keeps its own Guard and STR for every combatant: a PC's scar is only noted
+here and is applied on the character's own sheet (:class:`.character.Character`).
 """
 
 from __future__ import annotations
