@@ -98,3 +98,15 @@ def test_guard_reports_requests_to_other_hosts(in_browser: Any, site_url: str) -
 
     with pytest.raises(AssertionError, match=re.escape("203.0.113.9")):
         in_browser(body)
+
+
+def test_search_works_offline(in_browser: Any, site_url: str) -> None:
+    def body(page: Any) -> str:
+        page.goto(site_url)
+        page.locator(".md-search__input").fill("explode")
+        first = page.locator(".md-search-result__item").first
+        first.wait_for(state="visible", timeout=30_000)
+        text: str = first.inner_text()
+        return text
+
+    assert "xplod" in in_browser(body, viewport={"width": 1280, "height": 900})
