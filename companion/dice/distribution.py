@@ -66,13 +66,13 @@ class Distribution:
     (Fraction(1, 6), 2, 12, Fraction(7, 1))
     """
 
-    __slots__ = ("_denom", "_hash", "_values", "_weights", "truncated")
+    __slots__ = ("_denom", "_hash", "_truncated", "_values", "_weights")
 
     _values: tuple[int, ...]
     _weights: tuple[int, ...]
     _denom: int
     _hash: int | None
-    truncated: Fraction
+    _truncated: Fraction
 
     def __init__(self, probabilities: Mapping[int, Fraction | int] | None = None) -> None:
         """Build from ``{value: probability}``; probabilities must be >= 0 and sum to 1."""
@@ -109,7 +109,7 @@ class Distribution:
             self._denom = denom
         self._values = tuple(values)
         self._hash = None
-        self.truncated = truncated
+        self._truncated = truncated
 
     @classmethod
     def _make(
@@ -184,6 +184,17 @@ class Distribution:
             truncated += p * d.truncated
         return cls._make(acc, denom, truncated)
 
+    @property
+    def truncated(self) -> Fraction:
+        """Probability mass cut short by a depth limit on exploding dice (0 when exact)."""
+        return self._truncated
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name in Distribution.__slots__ and not hasattr(self, name):
+            object.__setattr__(self, name, value)  # first assignment, while building
+        else:
+            raise AttributeError(f"Distribution is immutable (cannot set {name!r})")
+
     # -- mapping-like access --------------------------------------------------------------
     def __iter__(self) -> Iterator[tuple[int, Fraction]]:
         d = self._denom
@@ -223,16 +234,19 @@ class Distribution:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Distribution):
             return NotImplemented
-        return (self._values, self._weights, self._denom) == (
+        return (self._values, self._weights, self._denom, self._truncated) == (
             other._values,
             other._weights,
             other._denom,
+            other._truncated,
         )
 
     def __hash__(self) -> int:
-        if self._hash is None:
-            self._hash = hash((self._values, self._weights, self._denom))
-        return self._hash
+        cached = self._hash
+        if cached is None:
+            cached = hash((self._values, self._weights, self._denom, self._truncated))
+            object.__setattr__(self, "_hash", cached)
+        return cached
 
     def __repr__(self) -> str:
         body = ", ".join(f"{v}: {p}" for v, p in list(self)[:8])
@@ -316,7 +330,7 @@ class Distribution:
         new._weights = self._weights
         new._denom = self._denom
         new._hash = None
-        new.truncated = self.truncated
+        new._truncated = self._truncated
         return new
 
     def __sub__(self, other: Operand) -> Distribution:

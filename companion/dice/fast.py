@@ -17,7 +17,7 @@ from collections.abc import Callable
 from companion.dice import limits
 from companion.dice.nodes import BinOp, Const, Dice, Group, Labeled, Neg, Node, face_range
 from companion.dice.odds import clamp_of
-from companion.dice.parse import parse
+from companion.dice.parse import parse, require_text
 from companion.dice.roller import _State, compile_node, make_rng
 from companion.errors import DiceError, DiceLimitError
 
@@ -36,23 +36,78 @@ def roll_many(
     >>> len(roll_many("1d20+5", 1000, seed=7))
     1000
     """
-    if not isinstance(n, int) or n < 0:
+    require_text(expr)
+    if not isinstance(n, int) or isinstance(n, bool) or n < 0:
         raise DiceError(f"the number of rolls must be a whole number >= 0, not {n!r}")
+    if n > limits.MAX_BATCH_ROLLS:
+        raise DiceLimitError(
+            f"{n:,} rolls in one call; the limit is {limits.MAX_BATCH_ROLLS:,}"
+        )
     tree = parse(expr)
     bound = _dice_bound(tree)
-    if bound * n > limits.MAX_BATCH_DICE:
+    ceiling = limits.MAX_BATCH_DICE if _batchable(tree) else limits.MAX_BATCH_DICE_DETAILED
+    if bound * n > ceiling:
         raise DiceLimitError(
             f"{n:,} rolls of {expr!r} would roll about {bound * n:,} dice; "
-            f"the limit per call is {limits.MAX_BATCH_DICE:,}"
+            f"the limit per call is {ceiling:,}"
         )
     if n == 0:
         return []
     return _vec(tree, n, make_rng(seed, rng))
 
 
-def _dice_bound(node: Node) -> int:
+def _batchable(node: Node) -> bool:
+    """Whether every dice term takes the batch path (see ``_vec_dice``)."""
     if isinstance(node, Dice):
-        count = node.count.value if isinstance(node.count, Const) else limits.MAX_DICE
+        m = node.mods
+        return (
+            isinstance(node.count, Const)
+            and isinstance(node.sides, (str, Const))
+            and not m.reroll
+            and m.explode is None
+            and not m.explode_max
+        )
+    if isinstance(node, Const):
+        return True
+    if isinstance(node, BinOp):
+        return _batchable(node.left) and _batchable(node.right)
+    if isinstance(node, Neg):
+        return _batchable(node.operand)
+    return _batchable(node.inner)
+
+
+def _magnitude(node: Node) -> int:
+    """An upper bound on the absolute value ``node`` can take (for dynamic dice counts)."""
+    if isinstance(node, Const):
+        return abs(node.value)
+    if isinstance(node, Dice):
+        m = node.mods
+        if m.explode is not None or m.explode_max:
+            return limits.MAX_DICE * limits.MAX_SIDES
+        count = min(_magnitude(node.count), limits.MAX_DICE)
+        if m.count is not None:
+            return count
+        if isinstance(node.sides, str):
+            face = 1 if node.sides == "F" else 100
+        else:
+            face = min(_magnitude(node.sides), limits.MAX_SIDES)
+        face = max(face, abs(m.clamp_min or 0), abs(m.clamp_max or 0))
+        return count * face
+    if isinstance(node, BinOp):
+        a, b = _magnitude(node.left), _magnitude(node.right)
+        return a * b if node.op == "*" else a if node.op == "/" else a + b
+    if isinstance(node, Neg):
+        return _magnitude(node.operand)
+    return _magnitude(node.inner)
+
+
+def _dice_bound(node: Node) -> int:
+    """About how many dice one roll of ``node`` takes, at most (explosions aside)."""
+    if isinstance(node, Dice):
+        if isinstance(node.count, Const):
+            count = node.count.value
+        else:
+            count = min(_magnitude(node.count), limits.MAX_DICE) + _dice_bound(node.count)
         return max(count, 1) + (0 if isinstance(node.sides, str) else _dice_bound(node.sides))
     if isinstance(node, Const):
         return 0

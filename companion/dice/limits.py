@@ -51,5 +51,12 @@ ODDS_TIME_LIMIT = 5.0
 """Safety net: exact odds that run longer than this many seconds stop and suggest
 ``simulate`` (the ceilings above catch the known costly shapes before they start)."""
 
+MAX_BATCH_ROLLS = 10_000_000
+"""Most rolls one ``roll_many`` / ``simulate`` call may make."""
+
 MAX_BATCH_DICE = 50_000_000
-"""Most dice one ``roll_many`` / ``simulate`` call may roll (roughly, before rerolls)."""
+"""Most dice one ``roll_many`` / ``simulate`` call may roll on the batch path."""
+
+MAX_BATCH_DICE_DETAILED = 2_000_000
+"""Most dice when some term needs the die-by-die roller (rerolls, explosions, dynamic
+counts), which is about twenty times slower per die."""

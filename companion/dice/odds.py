@@ -33,7 +33,7 @@ from companion.dice.nodes import (
     Node,
     face_range,
 )
-from companion.dice.parse import parse
+from companion.dice.parse import parse, require_text
 from companion.errors import DiceError, DiceLimitError, OddsTooCostlyError
 
 
@@ -46,6 +46,7 @@ def odds(expr: str, *, explode_depth: int = limits.ODDS_EXPLODE_DEPTH) -> Distri
     >>> odds("2d6").at_least(10)
     Fraction(1, 6)
     """
+    require_text(expr)
     global _deadline
     if _deadline is not None:  # nested call: the outer one keeps the clock
         return _odds_text(expr, explode_depth)

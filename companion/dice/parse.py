@@ -43,13 +43,23 @@ _CMP_OPS: tuple[CompareOp, ...] = (">=", "<=", ">", "<", "=")
 @lru_cache(maxsize=1024)
 def parse(expr: str) -> Node:
     """The syntax tree of ``expr``; raises DiceSyntaxError / DiceLimitError."""
-    if not isinstance(expr, str):
-        raise DiceSyntaxError("a dice expression must be text", repr(expr), 0)
+    require_text(expr)
     if len(expr) > limits.MAX_EXPR_CHARS:
         raise DiceLimitError(
             f"expression is {len(expr):,} characters long; the limit is {limits.MAX_EXPR_CHARS:,}"
         )
     return _Parser(expr).parse()
+
+
+def require_text(expr: object) -> None:
+    """Refuse a non-text expression with the same error contract as a malformed one."""
+    if not isinstance(expr, str):
+        shown = repr(expr)
+        raise DiceSyntaxError(
+            f"a dice expression must be text, not {type(expr).__name__}",
+            shown if len(shown) <= 40 else shown[:37] + "...",
+            0,
+        )
 
 
 def _describe(ch: str) -> str:

@@ -27,7 +27,7 @@ from companion.dice.nodes import (
     face_range,
 )
 from companion.dice.odds import clamp_of, explodes_on
-from companion.dice.parse import parse
+from companion.dice.parse import parse, require_text
 from companion.errors import DiceError, DiceLimitError
 
 KEPT = "kept"
@@ -147,6 +147,8 @@ def roll(expr: str, *, seed: int | None = None, rng: random.Random | None = None
     >>> str(roll("4d6kh3", seed=1))
     '4d6kh3 = [2, 5, ~~1~~, 3] = 10'
     """
+    if type(expr) is not str:
+        require_text(expr)
     tree, program = compiled(expr)
     state = _State(make_rng(seed, rng).random)
     total = program(state)

@@ -89,6 +89,11 @@ def test_map_mixture_hash_and_immutability() -> None:
     assert a == b and hash(a) == hash(b) and len({a, b}) == 1
     with pytest.raises(AttributeError):
         a.foo = 1  # type: ignore[attr-defined]
+    with pytest.raises(AttributeError):
+        a._weights = (1,)
+    with pytest.raises(AttributeError):
+        a.truncated = Fraction(1, 2)  # type: ignore[misc]
+    assert odds("1d6!") != odds("1d6!", explode_depth=3)  # truncation is part of the value
 
 
 def test_to_dict_and_svg() -> None:

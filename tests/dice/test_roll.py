@@ -205,3 +205,25 @@ def test_simulate_estimates_agree_with_exact_odds() -> None:
 def test_simulate_handles_keep_on_exploding_dice() -> None:
     est = simulate("3d6!kh2", 5000, seed=1)
     assert est.min >= 2 and est.mean > 8
+
+
+@pytest.mark.parametrize("bad", [None, 3, ["2d6"], b"2d6"])
+def test_non_text_expressions_follow_the_error_contract(bad: object) -> None:
+    from companion.errors import DiceSyntaxError
+
+    for call in (roll, odds, lambda e: roll_many(e, 3)):
+        with pytest.raises(DiceSyntaxError, match="must be text"):
+            call(bad)  # type: ignore[arg-type]
+
+
+def test_roll_many_ceilings() -> None:
+    from companion.errors import DiceLimitError
+
+    with pytest.raises(DiceLimitError, match="rolls in one call"):
+        roll_many("5", 10**9)
+    with pytest.raises(DiceLimitError, match="50,000,000"):
+        roll_many("100d6", 1_000_000)
+    with pytest.raises(DiceLimitError, match="2,000,000"):
+        roll_many("100d6r1", 100_000)
+    with pytest.raises(DiceError):
+        roll_many("1d6", True)  # type: ignore[arg-type]
