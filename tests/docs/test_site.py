@@ -86,13 +86,17 @@ def test_every_interpretation_is_listed(built_site: Path) -> None:
 
 def test_api_reference_mirrors_the_package(built_site: Path) -> None:
     root = built_site.parent / "companion"
+    checked = []
     for module in root.rglob("*.py"):
-        rel = module.relative_to(root.parent).with_suffix("")
-        parts = rel.parts
-        if any(p.startswith("_") and p != "__init__" for p in parts) or "rulesets" in parts[1:-1]:
-            continue
-        path = "/".join(parts[:-1] if parts[-1] == "__init__" else parts)
-        page(built_site, f"api/{path}")
+        parts = module.relative_to(root.parent).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        dotted = ".".join(parts)
+        if any(p.startswith("_") for p in parts) or dotted.startswith("companion.rulesets."):
+            continue  # private, or a ruleset's own module (documented under Rules)
+        page(built_site, "api/" + "/".join(parts))
+        checked.append(dotted)
+    assert {"companion", "companion.rulesets", "companion.dice", "companion.errors"} <= set(checked)
 
 
 def test_every_notation_construct_has_a_cell_with_odds(built_site: Path) -> None:
