@@ -2,12 +2,44 @@
 exact odds.
 
 >>> roll("4d6kh3", seed=1).total
-10
+13
 >>> odds("2d20kh1").at_least(15)
 Fraction(51, 100)
 
-See :mod:`companion.dice.parse` for the grammar and :mod:`companion.dice.limits` for the
-ceilings that keep an expression from hanging.
+- :func:`roll` returns a :class:`Roll` (every die with its state, label subtotals, text,
+  HTML, JSON); :func:`roll_many` returns many totals fast; :func:`simulate` estimates.
+- :func:`odds` returns an exact :class:`Distribution` (``fractions.Fraction`` throughout),
+  which is also a general algebra of discrete distributions for tables and rulesets.
+- The grammar is in :mod:`companion.dice.parse`; every ceiling that keeps an expression from
+  hanging is in :mod:`companion.dice.limits`; errors are :mod:`companion.errors` types.
+
+Randomness: ``random.Random(seed)``, the same generator in CPython and Pyodide, so a seed
+gives the same roll in the CLI, the apps and the docs. Seeded results are pinned by tests.
+
+Readings of the notation where common rollers differ (each is tested):
+
+- Interpretation: modifiers apply in one fixed order whatever order they are written in:
+  rerolls, explosions, ``min``/``max`` clamps, keep/drop, then success counting.
+- Interpretation: every explosion adds a die of its own to the pool. Keep/drop and success
+  counting look at every die rolled, explosions included (``3d6!kh2`` keeps the two highest
+  of all the dice; ``5d10!>=8`` counts each exploded die that reaches 8).
+- Interpretation: rerolls apply to every roll of a die, explosions included; ``r`` rerolls
+  until the face no longer matches (several ``r`` conditions combine with "or"); ``ro``
+  rerolls once and keeps the new face, even if it matches again.
+- Interpretation: explosions and rerolls test the face as rolled; ``min``/``max`` change the
+  value the die shows, which keep/drop and success counting then use.
+- Interpretation: a comparison written right after ``!`` belongs to the explosion
+  (``4d6!>=5`` explodes on 5 and 6); to count successes too, write it after another
+  modifier or a second comparison (``4d6!>=6>=5``).
+- Interpretation: keeping more dice than were rolled keeps them all; dropping more drops
+  them all (the total is then 0).
+- Interpretation: ``/`` is floor division (rounds toward minus infinity: ``-7/2`` is -4).
+- Interpretation: exact odds follow exploding dice for ``explode_depth`` extra rolls (20 by
+  default) and report the mass cut off as ``Distribution.truncated``; a single roll stops a
+  die after 100 explosions and says so in ``Roll.notes``. Expressions that could never stop
+  (``1d1!``, ``1d6r<=6``, ``1d2r1!``) are refused instead.
+- Interpretation: error columns count from 1, as a player counts (in ``'2d6+(3))'`` the
+  stray ``)`` is column 8).
 """
 
 from __future__ import annotations

@@ -24,7 +24,11 @@ def fraction_text(p: Fraction) -> str:
 
 
 def percent(p: Fraction, digits: int = 2) -> str:
-    """``Fraction(1, 3)`` -> ``"33.33%"``; tiny non-zero odds never round to a bare 0."""
+    """A probability as a percentage; tiny non-zero odds never round to a bare 0.
+
+    >>> percent(Fraction(1, 3)), percent(Fraction(1, 10**6)), percent(Fraction(1, 8), 1)
+    ('33.33%', '<0.01%', '12.5%')
+    """
     value = float(p) * 100
     text = f"{value:.{digits}f}%"
     if p > 0 and float(text[:-1]) == 0:

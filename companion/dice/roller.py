@@ -145,7 +145,7 @@ def roll(expr: str, *, seed: int | None = None, rng: random.Random | None = None
     """Roll ``expr`` once. Same ``seed`` (or same-state ``rng``), same result.
 
     >>> str(roll("4d6kh3", seed=1))
-    '4d6kh3 = [2, 5, ~~1~~, 3] = 10'
+    '4d6kh3 = [~~1~~, 6, 5, 2] = 13'
     """
     if type(expr) is not str:
         require_text(expr)
