@@ -111,10 +111,17 @@ def render_expression(expr: str, target: int | None = None) -> str:
                 f"{_fraction_text(truncated)}, is counted where the odds stop.</p>"
             )
         parts.append(f'<div class="roller-chart">{dist.to_svg(target=target, title=expr)}</div>')
+        # "This or more", accumulated from the top in one pass.
+        at_least: list[Fraction] = []
+        running = Fraction(0)
+        for _, p in reversed(pairs):
+            running += p
+            at_least.append(running)
+        at_least.reverse()
         rows = "".join(
             f"<tr><td>{value}</td><td>{_fraction_text(p)}</td><td>{_percent(p)}</td>"
-            f"<td>{_percent(dist.at_least(value))}</td></tr>"
-            for value, p in pairs
+            f"<td>{_percent(reach)}</td></tr>"
+            for (value, p), reach in zip(pairs, at_least, strict=True)
         )
         parts.append(
             f'<details class="roller-odds"><summary>Exact odds of {esc}</summary>'

@@ -120,3 +120,13 @@ def test_unknown_table_is_a_build_warning(caplog: pytest.LogCaptureFixture) -> N
 )
 def test_numbers_are_exact_when_short(value: Fraction | float, text: str) -> None:
     assert roller_fence._number(value) == text
+
+
+def test_this_or_more_column_is_the_engines_at_least() -> None:
+    from companion import dice
+    from companion.dice.render import percent
+
+    html = roller_fence.render_expression("4d6dl1")
+    dist = dice.odds("4d6dl1")
+    shown = re.findall(r"<tr><td>(-?\d+)</td><td>[^<]*</td><td>[^<]*</td><td>([^<]*)</td>", html)
+    assert shown == [(str(v), percent(dist.at_least(v))) for v, _ in dist]
