@@ -410,6 +410,9 @@ def keep_odds(
                 continue
             remaining = n - j
             need = kept - j
+            if not rest:  # the least preferred face: every remaining die lands here
+                result += (poly * w_pow[remaining]) << (need * e)
+                continue
             # c >= need dice on this face complete the kept set (the others fall on less
             # preferred faces) and all add the same kept score, so their weights are summed:
             # by the binomial theorem, (w + rest)^remaining minus the terms with c < need.
