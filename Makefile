@@ -10,6 +10,9 @@ APP_PORT     ?= 8866
 # PREHEAT=1 starts a kernel per app up front: faster first render, but one idle kernel
 # per notebook (memory and CPU on a small machine).
 PREHEAT      ?= 0
+# TOKEN=1 makes Voila generate a secret token and refuse visitors without it (it prints
+# the URL carrying the token); use it whenever APP_IP is not 127.0.0.1.
+TOKEN        ?= 0
 DOCS_ADDR    ?= 127.0.0.1:8000
 PYODIDE_VERSION ?= 314.0.7
 PYODIDE_DIR  := docs/assets/pyodide
@@ -58,8 +61,10 @@ test: lint docs chromium
 # --- apps ---------------------------------------------------------------------------
 app: $(STAMP)
 	@echo "Table Companion apps: http://$(APP_IP):$(APP_PORT)/  (Ctrl-C to stop)"
+	@$(if $(filter 1,$(TOKEN)),echo "Open the URL with ?token=... that Voila prints below.")
 	$(VENV)/bin/voila widgets/ --no-browser --port=$(APP_PORT) --Voila.ip=$(APP_IP) \
-		$(if $(filter 1,$(PREHEAT)),--preheat_kernel=True --pool_size=1)
+		$(if $(filter 1,$(PREHEAT)),--preheat_kernel=True --pool_size=1) \
+		$(if $(filter 1,$(TOKEN)),--token)
 
 # --- reference site -----------------------------------------------------------------
 $(PYODIDE_STAMP):
