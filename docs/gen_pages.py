@@ -97,6 +97,21 @@ def dice_notation_page() -> str:
         "|---|---|---|",
     ]
     lines += [f"| `{expr}` | {why} | {refusal(expr)} |" for expr, why in REFUSED]
+    readings = [
+        f"- {text}"
+        for source in sorted((PACKAGE / "dice").glob("*.py"))
+        for _, text in interpretations(source, f"companion.dice.{source.stem}")
+    ]
+    if readings:
+        lines += [
+            "",
+            "## How the engine reads the notation",
+            "",
+            "Where dice rollers disagree, `companion.dice` reads the notation this way (from",
+            "its documentation, marked `Interpretation:` there):",
+            "",
+            *readings,
+        ]
     return "\n".join(lines)
 
 

@@ -34,6 +34,13 @@ NOTATION: list[tuple[str, str, str, str]] = [
     ("Maximum face", "`maxN`", "1d6max4", "Faces above N count as N."),
     ("Counting successes", "`>=N`", "5d6>=5",
      "Count the dice meeting the condition instead of adding their faces."),
+    ("Combining modifiers", "`!kh2`, ...", "3d6!kh2",
+     "Modifiers may be combined and apply in a fixed order whatever order they are written "
+     "in: rerolls, explosions, `min`/`max`, keep/drop, then success counting. Each explosion "
+     "is a die of its own, so `3d6!kh2` keeps the two highest of all the dice rolled."),
+    ("Exploding and counting", "`!>=N>=M`", "4d6!>=6>=5",
+     "A comparison right after `!` belongs to the explosion; a second one counts successes "
+     "(here: explode on 6, count the dice showing 5 or more)."),
     ("Multiplying", "`*`", "2*1d6", "Multiply the values on each side."),
     ("Dividing", "`/`", "(1d6+1)/2",
      "Divide, rounding down. To round up, add one less than the divisor first: "
