@@ -124,6 +124,14 @@ def same_distribution(ours: object, theirs: object) -> bool:
     return dict(ours) == expected  # type: ignore[call-overload]
 
 
+#: One line per goal, filled in as the sections run.
+VERDICTS: list[str] = []
+
+
+def verdict(goal: str, met: bool, detail: str) -> None:
+    VERDICTS.append(f"- {'met' if met else '**missed**'}: {goal} ({detail})")
+
+
 def bench_odds(quick: bool) -> list[str]:
     import icepool
 
@@ -159,6 +167,18 @@ def bench_odds(quick: bool) -> list[str]:
         rep_ours = median_ms(ours_fn, repeat)
         rep_ice = median_ms(ice_fn, repeat)
         cold_ours = median_ms(ours_fn, repeat, setup=clear_caches)
+        verdict(
+            f"exact `{expr}` first call at most icepool's", first_ours <= first_ice,
+            f"{first_ice / first_ours:.1f}×",
+        )
+        verdict(
+            f"exact `{expr}` repeated call at most icepool's", rep_ours <= rep_ice,
+            f"{rep_ice / rep_ours:.0f}×",
+        )
+        verdict(
+            f"stricter: exact `{expr}` recomputed with our caches cleared, at most icepool's "
+            "repeated call", cold_ours <= rep_ice, f"{rep_ice / cold_ours:.2f}×",
+        )
         rows.append(
             f"| `{expr}` | {first_ours:.3f} ms | {first_ice:.3f} ms | "
             f"{first_ice / first_ours:.1f}× | {rep_ours * 1e3:.1f} µs | {rep_ice * 1e3:.1f} µs "
@@ -192,6 +212,10 @@ def bench_rolls(quick: bool) -> list[str]:
         theirs = rate(lambda e=expr: d20.roll(e), seconds)
         ours_str = rate(lambda e=expr: str(roll(e)), seconds)
         theirs_str = rate(lambda e=expr: str(d20.roll(e)), seconds)
+        verdict(
+            f"`{expr}` single rolls at least 3× d20's", ours >= 3 * theirs,
+            f"{ours / theirs:.1f}×; with text {ours_str / theirs_str:.1f}×",
+        )
         rows.append(
             f"| `{expr}` | {ours:,.0f}/s | {theirs:,.0f}/s | {ours / theirs:.1f}× | "
             f"{ours_str:,.0f}/s | {theirs_str:,.0f}/s | {ours_str / theirs_str:.1f}× |"
@@ -215,6 +239,10 @@ def bench_many(quick: bool) -> list[str]:
     for expr, dice in (("1d20+5", 1), ("4d6kh3", 4)):
         ms = median_ms(lambda e=expr: roll_many(e, n), 3)
         per_s = n / (ms / 1e3)
+        verdict(
+            f"`roll_many('{expr}')` at least 1,000,000 dice/s", per_s * dice >= 1_000_000,
+            f"{per_s * dice:,.0f} dice/s",
+        )
         rows.append(f"| `{expr}` | {n:,} | {per_s:,.0f} | {per_s * dice:,.0f} |")
     return rows
 
@@ -252,6 +280,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     started = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     head = machine()
+    odds_rows = bench_odds(args.quick)
+    roll_rows = bench_rolls(args.quick)
+    many_rows = bench_many(args.quick)
+    missed = sum("**missed**" in v for v in VERDICTS)
     sections = [
         "# Dice engine benchmarks",
         "",
@@ -259,17 +291,21 @@ def main(argv: list[str] | None = None) -> int:
         f"(`.venv/bin/python benchmarks/run.py{' --quick' if args.quick else ''}`); "
         "all three sections in one run on the same machine.",
         "",
+        f"## Goals: {len(VERDICTS) - missed} of {len(VERDICTS)} met",
+        "",
+        *VERDICTS,
+        "",
         f"## Exact odds against icepool (explosions to depth {EXPLODE_DEPTH})",
         "",
-        *bench_odds(args.quick),
+        *odds_rows,
         "",
         "## Single detailed rolls against d20",
         "",
-        *bench_rolls(args.quick),
+        *roll_rows,
         "",
         "## `roll_many` (totals only)",
         "",
-        *bench_many(args.quick),
+        *many_rows,
         "",
     ]
     report = "\n".join(sections)

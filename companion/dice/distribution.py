@@ -189,12 +189,6 @@ class Distribution:
         """Probability mass cut short by a depth limit on exploding dice (0 when exact)."""
         return self._truncated
 
-    def __setattr__(self, name: str, value: object) -> None:
-        if name in Distribution.__slots__ and not hasattr(self, name):
-            object.__setattr__(self, name, value)  # first assignment, while building
-        else:
-            raise AttributeError(f"Distribution is immutable (cannot set {name!r})")
-
     # -- mapping-like access --------------------------------------------------------------
     def __iter__(self) -> Iterator[tuple[int, Fraction]]:
         d = self._denom
@@ -245,7 +239,7 @@ class Distribution:
         cached = self._hash
         if cached is None:
             cached = hash((self._values, self._weights, self._denom, self._truncated))
-            object.__setattr__(self, "_hash", cached)
+            self._hash = cached
         return cached
 
     def __repr__(self) -> str:

@@ -254,8 +254,14 @@ class _Parser:
         return Dice(count, sides, self._modifiers(), pos)
 
     def _cmp(self) -> CompareOp | None:
+        self._skip()
+        text, i = self.text, self.i
+        first = text[i : i + 1]
+        if first not in ("<", ">", "="):
+            return None
         for op in _CMP_OPS:
-            if self._accept(op):
+            if text.startswith(op, i):
+                self.i = i + len(op)
                 return op
         return None
 
@@ -278,6 +284,8 @@ class _Parser:
         while True:
             self._skip()
             at = self.i
+            if at >= len(self.text) or self.text[at] in "+-*/)[":
+                break  # the common case: no (more) modifiers
             low = self.text[at : at + 3].lower()
             if low.startswith("min"):
                 once("min", at)
