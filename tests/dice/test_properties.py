@@ -105,3 +105,56 @@ def test_any_unicode_text_never_raises_anything_else(text: str) -> None:
         roll(text, seed=1)
     except CompanionError as exc:
         assert "\n" not in str(exc)
+
+
+WEIGHTS = st.dictionaries(st.integers(-6, 9), st.integers(0, 5), min_size=1, max_size=5).filter(
+    lambda d: sum(d.values()) > 0
+)
+
+
+def _brute(d: dict[int, int]) -> dict[int, Fraction]:
+    total = sum(d.values())
+    return {v: Fraction(w, total) for v, w in d.items() if w}
+
+
+@FAST
+@given(WEIGHTS, WEIGHTS)
+def test_distribution_algebra_matches_pairwise_enumeration(
+    a: dict[int, int], b: dict[int, int]
+) -> None:
+    from companion.dice import Distribution
+
+    da, db = Distribution.from_weights(a), Distribution.from_weights(b)
+    pa, pb = _brute(a), _brute(b)
+    for op, f in (("+", int.__add__), ("-", int.__sub__), ("*", int.__mul__)):
+        expected: dict[int, Fraction] = {}
+        for x, p in pa.items():
+            for y, q in pb.items():
+                expected[f(x, y)] = expected.get(f(x, y), Fraction(0)) + p * q
+        got = {"+": da + db, "-": da - db, "*": da * db}[op]
+        assert dict(got) == {k: v for k, v in expected.items() if v}
+    assert (da + db).mean == da.mean + db.mean
+    assert (da + db).variance == da.variance + db.variance
+
+
+@FAST
+@given(WEIGHTS, st.integers(1, 4), st.data())
+def test_keep_odds_match_enumeration_on_random_dice(w: dict[int, int], n: int, data) -> None:
+    import itertools
+
+    from companion.dice import Distribution
+    from companion.dice.odds import keep_odds
+
+    kept = data.draw(st.integers(0, n))
+    highest = data.draw(st.booleans())
+    die = Distribution.from_weights(w)
+    faces = _brute(w)
+    expected: dict[int, Fraction] = {}
+    for combo in itertools.product(faces, repeat=n):
+        p = Fraction(1)
+        for v in combo:
+            p *= faces[v]
+        ordered = sorted(combo, reverse=highest)
+        total = sum(ordered[:kept])
+        expected[total] = expected.get(total, Fraction(0)) + p
+    assert dict(keep_odds(die, n, kept, highest)) == expected
