@@ -106,11 +106,10 @@ def rate(f: Callable[[], object], seconds: float) -> float:
 
 def clear_caches() -> None:
     """Empty every cache between a dice expression's text and its distribution."""
-    from companion.dice.odds import _odds_text, _pool_odds, node_odds
+    from companion.dice.odds import _odds_text, _pool_odds
     from companion.dice.parse import parse
 
     _odds_text.cache_clear()
-    node_odds.cache_clear()
     _pool_odds.cache_clear()
     parse.cache_clear()
 

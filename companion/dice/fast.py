@@ -15,7 +15,17 @@ import random
 from collections.abc import Callable
 
 from companion.dice import limits
-from companion.dice.nodes import BinOp, Const, Dice, Group, Labeled, Neg, Node, face_range
+from companion.dice.nodes import (
+    BinOp,
+    Const,
+    Dice,
+    Group,
+    Labeled,
+    Neg,
+    Node,
+    face_range,
+    spine,
+)
 from companion.dice.odds import clamp_of
 from companion.dice.parse import parse, require_text
 from companion.dice.roller import _State, compile_node, make_rng
@@ -70,7 +80,8 @@ def _batchable(node: Node) -> bool:
     if isinstance(node, Const):
         return True
     if isinstance(node, BinOp):
-        return _batchable(node.left) and _batchable(node.right)
+        first, steps = spine(node)
+        return _batchable(first) and all(_batchable(right) for _, right, _ in steps)
     if isinstance(node, Neg):
         return _batchable(node.operand)
     return _batchable(node.inner)
@@ -94,8 +105,12 @@ def _magnitude(node: Node) -> int:
         face = max(face, abs(m.clamp_min or 0), abs(m.clamp_max or 0))
         return count * face
     if isinstance(node, BinOp):
-        a, b = _magnitude(node.left), _magnitude(node.right)
-        return a * b if node.op == "*" else a if node.op == "/" else a + b
+        first, steps = spine(node)
+        bound = _magnitude(first)
+        for op, right, _ in steps:
+            b = _magnitude(right)
+            bound = bound * b if op == "*" else bound if op == "/" else bound + b
+        return bound
     if isinstance(node, Neg):
         return _magnitude(node.operand)
     return _magnitude(node.inner)
@@ -112,7 +127,8 @@ def _dice_bound(node: Node) -> int:
     if isinstance(node, Const):
         return 0
     if isinstance(node, BinOp):
-        return _dice_bound(node.left) + _dice_bound(node.right)
+        first, steps = spine(node)
+        return _dice_bound(first) + sum(_dice_bound(right) for _, right, _ in steps)
     if isinstance(node, Neg):
         return _dice_bound(node.operand)
     return _dice_bound(node.inner)
@@ -126,13 +142,17 @@ def _vec(node: Node, n: int, rng: random.Random) -> list[int]:
     if isinstance(node, Neg):
         return [-x for x in _vec(node.operand, n, rng)]
     if isinstance(node, BinOp):
-        left = _vec(node.left, n, rng)
-        right = _vec(node.right, n, rng)
-        if node.op == "/":
-            if 0 in right:
-                raise DiceError(f"division by zero at column {node.pos + 1}")
-            return list(map(operator.floordiv, left, right))
-        return list(map(_OPS[node.op], left, right))
+        first, steps = spine(node)
+        values = _vec(first, n, rng)
+        for op, right_node, pos in steps:
+            right = _vec(right_node, n, rng)
+            if op == "/":
+                if 0 in right:
+                    raise DiceError(f"division by zero at column {pos + 1}")
+                values = list(map(operator.floordiv, values, right))
+            else:
+                values = list(map(_OPS[op], values, right))
+        return values
     return _vec_dice(node, n, rng)
 
 

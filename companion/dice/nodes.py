@@ -161,3 +161,19 @@ def face_range(sides: int | Literal["F", "%"]) -> tuple[int, int]:
     if sides == "%":
         return 1, 100
     return 1, sides
+
+
+def spine(node: BinOp) -> tuple[Node, list[tuple[str, Node, int]]]:
+    """A left-leaning chain ``((a op1 b) op2 c) ...`` as ``a`` and
+    ``[(op1, b, pos1), (op2, c, pos2)]``.
+
+    ``1+1+...+1`` parses to a chain hundreds of levels deep; walking it in a loop instead of
+    by recursion keeps every walker within Python's (and Pyodide's) recursion limit.
+    """
+    steps: list[tuple[str, Node, int]] = []
+    current: Node = node
+    while isinstance(current, BinOp):
+        steps.append((current.op, current.right, current.pos))
+        current = current.left
+    steps.reverse()
+    return current, steps

@@ -32,6 +32,7 @@ from companion.dice.nodes import (
     Neg,
     Node,
     face_range,
+    spine,
 )
 from companion.dice.parse import parse, require_text
 from companion.errors import DiceError, DiceLimitError, OddsTooCostlyError
@@ -73,9 +74,12 @@ def _odds_text(expr: str, explode_depth: int) -> Distribution:
     return node_odds(parse(expr), explode_depth)
 
 
-@lru_cache(maxsize=2048)
 def node_odds(node: Node, explode_depth: int = limits.ODDS_EXPLODE_DEPTH) -> Distribution:
-    """Exact distribution of one syntax-tree node."""
+    """Exact distribution of one syntax-tree node.
+
+    Not cached by node: hashing a tree hundreds of levels deep would recurse that deep.
+    Results are cached by expression text (:func:`odds`) and per pool of dice.
+    """
     if isinstance(node, Const):
         return Distribution.constant(node.value)
     if isinstance(node, (Group, Labeled)):
@@ -83,17 +87,22 @@ def node_odds(node: Node, explode_depth: int = limits.ODDS_EXPLODE_DEPTH) -> Dis
     if isinstance(node, Neg):
         return -node_odds(node.operand, explode_depth)
     if isinstance(node, BinOp):
-        left = node_odds(node.left, explode_depth)
-        right = node_odds(node.right, explode_depth)
-        if node.op == "+":
-            return left + right
-        if node.op == "-":
-            return left - right
-        if node.op == "*":
-            return left * right
-        if 0 in right:
-            raise DiceError(f"division by zero is possible at column {node.pos + 1}")
-        return left // right
+        first, steps = spine(node)
+        total = node_odds(first, explode_depth)
+        for op, right_node, pos in steps:
+            _check_time()
+            right = node_odds(right_node, explode_depth)
+            if op == "+":
+                total = total + right
+            elif op == "-":
+                total = total - right
+            elif op == "*":
+                total = total * right
+            else:
+                if 0 in right:
+                    raise DiceError(f"division by zero is possible at column {pos + 1}")
+                total = total // right
+        return total
     return _dice_odds(node, explode_depth)
 
 

@@ -11,7 +11,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from companion.dice.nodes import BinOp, Const, Dice, Group, Neg, Node
+from companion.dice.nodes import BinOp, Const, Dice, Group, Neg, Node, spine
 
 if TYPE_CHECKING:
     from companion.dice.distribution import Distribution
@@ -74,8 +74,12 @@ def _walk(node: Node, html_out: bool) -> str:
     if isinstance(node, Const):
         return str(node.value)
     if isinstance(node, BinOp):
-        op = {"*": "×", "/": "÷"}.get(node.op, node.op) if html_out else node.op
-        return f"{_walk(node.left, html_out)} {op} {_walk(node.right, html_out)}"
+        first, steps = spine(node)
+        parts = [_walk(first, html_out)]
+        for op, right, _ in steps:
+            parts.append({"*": "×", "/": "÷"}.get(op, op) if html_out else op)
+            parts.append(_walk(right, html_out))
+        return " ".join(parts)
     if isinstance(node, Group):
         return "(" + _walk(node.inner, html_out) + ")"
     if isinstance(node, Neg):

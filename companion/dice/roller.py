@@ -25,6 +25,7 @@ from companion.dice.nodes import (
     Neg,
     Node,
     face_range,
+    spine,
 )
 from companion.dice.odds import clamp_of, explodes_on
 from companion.dice.parse import parse, require_text
@@ -208,6 +209,9 @@ def compile_node(node: Node, label: str | None) -> Program:
 
         return labeled
     if isinstance(node, BinOp):
+        first, steps = spine(node)
+        if len(steps) > 8:
+            return _compile_chain(compile_node(first, label), steps, label)
         left = compile_node(node.left, label)
         right = compile_node(node.right, label)
         if node.op == "+":
@@ -226,6 +230,31 @@ def compile_node(node: Node, label: str | None) -> Program:
 
         return divide
     return _compile_dice(node, label)
+
+
+def _compile_chain(
+    first: Program, steps: list[tuple[str, Node, int]], label: str | None
+) -> Program:
+    """A long ``a + b - c ...`` chain folded in a loop (no recursion per term)."""
+    compiled_steps = [(op, compile_node(right, label), pos + 1) for op, right, pos in steps]
+
+    def chain(st: _State) -> int:
+        value = first(st)
+        for op, right, where in compiled_steps:
+            b = right(st)
+            if op == "+":
+                value += b
+            elif op == "-":
+                value -= b
+            elif op == "*":
+                value *= b
+            elif b == 0:
+                raise DiceError(f"division by zero at column {where}")
+            else:
+                value //= b
+        return value
+
+    return chain
 
 
 _DROPPED = frozenset({DROPPED})

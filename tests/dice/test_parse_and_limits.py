@@ -160,3 +160,24 @@ def test_time_limit_is_a_safety_net(monkeypatch: pytest.MonkeyPatch) -> None:
         odds("3d7+1d3")
     monkeypatch.undo()
     assert odds("3d7+1d3").min == 4  # nothing half-computed was cached
+
+
+@pytest.mark.parametrize(
+    "expr",
+    [
+        "1" + "*1" * 499,
+        "1d2" + "+1d2" * 249,
+        "100" + "-1" * 449,
+        "1000000" + "/1" * 496,
+        "2*(" + "1d4-" * 200 + "1)",
+    ],
+)
+def test_long_flat_chains_do_not_hit_the_recursion_limit(expr: str) -> None:
+    assert len(expr) <= limits.MAX_EXPR_CHARS
+    r = roll(expr, seed=1)
+    assert str(r).endswith(f"= {r.total}") and r._repr_html_()
+    dist = odds(expr)
+    assert dist.min <= r.total <= dist.max
+    from companion.dice import roll_many
+
+    assert all(dist.min <= t <= dist.max for t in roll_many(expr, 5, seed=2))
