@@ -176,7 +176,7 @@ def distribution_text(dist: Distribution, *, width: int = 40) -> str:
     top = max(p for _, p in dist)
     at_least = Fraction(1)
     for v, p in dist:
-        bar = "#" * max(1, round(float(p / top) * width)) if p else ""
+        bar = "#" * round(float(p / top) * width)
         rows.append(
             f"{v:>5}  {fraction_text(p):<18} {percent(p):>8} {percent(at_least):>9}  {bar}"
         )
