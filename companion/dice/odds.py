@@ -48,6 +48,11 @@ def odds(expr: str, *, explode_depth: int = limits.ODDS_EXPLODE_DEPTH) -> Distri
     Fraction(1, 6)
     """
     require_text(expr)
+    if not isinstance(explode_depth, int) or not 0 <= explode_depth <= limits.MAX_EXPLOSIONS:
+        raise DiceError(
+            f"explode_depth must be a whole number from 0 to {limits.MAX_EXPLOSIONS}, "
+            f"not {explode_depth!r}"
+        )
     global _deadline
     if _deadline is not None:  # nested call: the outer one keeps the clock
         return _odds_text(expr, explode_depth)

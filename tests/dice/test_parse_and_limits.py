@@ -181,3 +181,9 @@ def test_long_flat_chains_do_not_hit_the_recursion_limit(expr: str) -> None:
     from companion.dice import roll_many
 
     assert all(dist.min <= t <= dist.max for t in roll_many(expr, 5, seed=2))
+
+
+@pytest.mark.parametrize("depth", [-1, 101, 2.5])
+def test_explode_depth_is_checked(depth: object) -> None:
+    with pytest.raises(DiceError, match="explode_depth"):
+        odds("1d6!", explode_depth=depth)  # type: ignore[arg-type]
