@@ -7,11 +7,13 @@ are mixtures. No combination of dice is ever enumerated one by one.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import math
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from fractions import Fraction
-from functools import lru_cache
 
 from companion.dice import limits
 from companion.dice.distribution import (
@@ -74,7 +76,41 @@ def _check_time() -> None:
         )
 
 
-@lru_cache(maxsize=512)
+class _SmallResultCache:
+    """An LRU cache of distributions that skips huge ones (a d1,000,000 holds tens of MB),
+    so a long session in the app cannot fill memory with cached odds."""
+
+    def __init__(self, func: Callable[..., Distribution], maxsize: int) -> None:
+        self.func = func
+        self.maxsize = maxsize
+        self.store: OrderedDict[tuple[object, ...], Distribution] = OrderedDict()
+        functools.update_wrapper(self, func)
+
+    def __call__(self, *args: object) -> Distribution:
+        found = self.store.get(args)
+        if found is not None:
+            with contextlib.suppress(KeyError):  # another thread may have evicted it
+                self.store.move_to_end(args)
+            return found
+        result = self.func(*args)
+        if len(result) <= _CACHE_MAX_OUTCOMES:
+            self.store[args] = result
+            if len(self.store) > self.maxsize:
+                self.store.popitem(last=False)
+        return result
+
+    def cache_clear(self) -> None:
+        self.store.clear()
+
+
+_CACHE_MAX_OUTCOMES = 20_000
+
+
+def _small_result_cache(maxsize: int) -> Callable[[Callable[..., Distribution]], _SmallResultCache]:
+    return lambda func: _SmallResultCache(func, maxsize)
+
+
+@_small_result_cache(maxsize=512)
 def _odds_text(expr: str, explode_depth: int) -> Distribution:
     return node_odds(parse(expr), explode_depth)
 
@@ -202,7 +238,7 @@ def clamp_of(mods: Modifiers) -> Callable[[int], int]:
     return lambda v: min(max(v, low), high)
 
 
-@lru_cache(maxsize=4096)
+@_small_result_cache(maxsize=1024)
 def _pool_odds(n: int, low: int, high: int, mods: Modifiers, depth: int) -> Distribution:
     """Total (or success count) of ``n`` dice with faces ``low..high`` and ``mods``."""
     _check_time()
