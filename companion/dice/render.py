@@ -194,6 +194,18 @@ def distribution_svg(
     """A bar chart as standalone, scalable SVG; values ``>= target`` are highlighted
     (filled darker and hatched, so it does not rely on colour alone)."""
     items = list(dist)
+    # Long exploding tails would squash the chart: leave out at most 0.01% at each end.
+    tail_cut = Fraction(1, 10_000)
+    lo, hi, mass = 0, len(items), Fraction(0)
+    while lo < hi - 1 and mass + items[lo][1] < tail_cut:
+        mass += items[lo][1]
+        lo += 1
+    mass = Fraction(0)
+    while hi - 1 > lo and mass + items[hi - 1][1] < tail_cut:
+        mass += items[hi - 1][1]
+        hi -= 1
+    trimmed = (lo, hi) != (0, len(items))
+    items = items[lo:hi]
     if len(items) > 200:
         # Group neighbouring values into at most 200 bars so the chart stays legible.
         size = -(-len(items) // 200)
@@ -204,21 +216,32 @@ def distribution_svg(
         items = grouped
     n = len(items)
     width, height = 640, 240
-    left, bottom, top_pad = 8, 28, 28 if title else 8
+    # Header rows above the bars: the title, then a line of notes (trimmed tails, target).
+    title_h = 22 if title else 0
+    notes_h = 16 if trimmed or target is not None else 0
+    left, bottom, top_pad = 8, 28, 8 + title_h + notes_h
+    notes_y = title_h + 16
     plot_h = height - bottom - top_pad
     bar_w = (width - 2 * left) / n
     top = float(max(p for _, p in items)) or 1.0
-    label_every = max(1, -(-n * 28 // (width - 2 * left)))
+    label_every = max(1, -(-n * 36 // (width - 2 * left)))
+    label = title or (
+        f"Bar chart of outcomes {dist.min} to {dist.max}, mean {float(dist.mean):.2f}"
+    )
+    # Distinct per distribution, and stable across runs (ints hash the same everywhere).
+    pattern = f"tc-hatch-{hash(dist) & 0xFFFFFFFF:08x}"
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-        f'role="img" style="max-width:100%;height:auto" font-family="sans-serif" font-size="11">',
-        "<defs><pattern id=\"hatch\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" "
+        f'role="img" aria-label="{html.escape(label)}" '
+        'style="max-width:100%;height:auto" font-family="sans-serif" font-size="14">',
+        f"<title>{html.escape(label)}</title>",
+        f'<defs><pattern id="{pattern}" width="6" height="6" patternUnits="userSpaceOnUse" '
         "patternTransform=\"rotate(45)\"><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" "
         "stroke=\"#fff\" stroke-width=\"2\" stroke-opacity=\".5\"/></pattern></defs>",
     ]
     if title:
         out.append(
-            f'<text x="{width / 2}" y="18" text-anchor="middle" font-size="14">'
+            f'<text x="{width / 2}" y="18" text-anchor="middle" font-size="16">'
             f"{html.escape(title)}</text>"
         )
     for i, (v, p) in enumerate(items):
@@ -235,15 +258,20 @@ def distribution_svg(
         if hit:
             out.append(
                 f'<rect x="{x:.2f}" y="{y:.2f}" width="{max(bar_w - 1, 0.5):.2f}" '
-                f'height="{h:.2f}" fill="url(#hatch)"/>'
+                f'height="{h:.2f}" fill="url(#{pattern})"/>'
             )
         if i % label_every == 0:
             out.append(
                 f'<text x="{x + bar_w / 2:.2f}" y="{height - 10}" text-anchor="middle">{v}</text>'
             )
+    if trimmed:
+        out.append(
+            f'<text x="{left}" y="{notes_y}">'
+            f"showing {items[0][0]} to {items[-1][0]}; the rest: under 0.01% each end</text>"
+        )
     if target is not None:
         out.append(
-            f'<text x="{width - left}" y="{top_pad + 12}" text-anchor="end">'
+            f'<text x="{width - left}" y="{notes_y}" text-anchor="end">'
             f"≥ {target}: {percent(dist.at_least(target))}</text>"
         )
     out.append("</svg>")
