@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import subprocess
 import sys
 from fractions import Fraction
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from companion import cli
 from companion.dice import odds, roll
@@ -100,3 +104,30 @@ def test_subprocess_entry_point() -> None:
     )
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith("error: ") and "Traceback" not in done.stderr
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.sampled_from(["roll", "odds"]),
+    st.text(alphabet="0123456789dF%!+-*/()[]khlr<>= x", min_size=1, max_size=16),
+    st.booleans(),
+)
+def test_cli_contract_for_any_expression(command: str, expr: str, as_json: bool) -> None:
+    assume(expr != "-h")  # that is the help option, as with any command
+    argv = [command, expr, *(["--json"] if as_json else [])]
+    out, err = io.StringIO(), io.StringIO()
+    original = cli.COMMAND_MODULES
+    cli.COMMAND_MODULES = ("companion.dice.cli",)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = cli.main(argv)
+    finally:
+        cli.COMMAND_MODULES = original
+    if status == 0:
+        assert err.getvalue() == "" and out.getvalue()
+        if as_json:
+            data = json.loads(out.getvalue())
+            assert isinstance(data["min" if command == "odds" else "total"], int)
+    else:
+        assert status == 2 and out.getvalue() == ""
+        assert err.getvalue().startswith("error: ") and err.getvalue().count("\n") == 1

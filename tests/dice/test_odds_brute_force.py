@@ -98,6 +98,11 @@ EXPLODING = [
     # Success counting counts every die an explosion added (Interpretation, see odds.py).
     ("2d6!>=5>=5", D6, lambda v: v >= 5, 2, lambda r: sum(v >= 5 for v in r)),
     ("2d4!min2", D4, lambda v: v == 4, 2, lambda r: sum(max(v, 2) for v in r)),
+    # Clamps change the value shown, not the face that decides the explosion.
+    ("2d4!max3", D4, lambda v: v == 4, 2, lambda r: sum(min(v, 3) for v in r)),
+    # Rerolls apply to every roll of the die, explosions included.
+    ("2d4!r1", brute.reroll_until(D4, lambda v: v == 1), lambda v: v == 4, 2, sum),
+    ("2d4!ro<=2", brute.reroll_once(D4, lambda v: v <= 2), lambda v: v == 4, 2, sum),
 ]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.dice import limits, odds, parse, roll
-from companion.dice.nodes import BinOp, Const, Dice, Group, Keep, Labeled, Neg
+from companion.dice.nodes import BinOp, Condition, Const, Dice, Group, Keep, Labeled, Neg
 from companion.errors import DiceError, DiceLimitError, DiceSyntaxError, OddsTooCostlyError
 
 
@@ -187,3 +187,15 @@ def test_long_flat_chains_do_not_hit_the_recursion_limit(expr: str) -> None:
 def test_explode_depth_is_checked(depth: object) -> None:
     with pytest.raises(DiceError, match="explode_depth"):
         odds("1d6!", explode_depth=depth)  # type: ignore[arg-type]
+
+
+def test_a_comparison_right_after_the_bang_belongs_to_the_explosion() -> None:
+    only_explode = parse("4d6!>=5")
+    assert isinstance(only_explode, Dice)
+    assert only_explode.mods.explode == Condition(">=", 5) and only_explode.mods.count is None
+    both = parse("4d6!>=6>=5")
+    assert isinstance(both, Dice)
+    assert both.mods.explode == Condition(">=", 6) and both.mods.count == Condition(">=", 5)
+    bare = parse("4d6!kh4>=5")  # a bare "!", then another modifier: the comparison counts
+    assert isinstance(bare, Dice) and bare.mods.explode_max
+    assert bare.mods.count == Condition(">=", 5)
