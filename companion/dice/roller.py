@@ -135,9 +135,14 @@ class Roll:
 
 
 def make_rng(seed: int | None, rng: random.Random | None) -> random.Random:
+    """``rng`` if given, else ``random.Random(seed)``, else the shared unseeded generator."""
     if rng is not None:
+        if not isinstance(rng, random.Random):
+            raise DiceError(f"rng must be a random.Random, not {type(rng).__name__}")
         return rng
     if seed is not None:
+        if not isinstance(seed, int):
+            raise DiceError(f"a seed must be a whole number, not {seed!r}")
         return random.Random(seed)
     return _SYSTEM
 

@@ -227,3 +227,12 @@ def test_roll_many_ceilings() -> None:
         roll_many("100d6r1", 100_000)
     with pytest.raises(DiceError):
         roll_many("1d6", True)  # type: ignore[arg-type]
+
+
+def test_bad_seed_or_rng_is_a_dice_error() -> None:
+    with pytest.raises(DiceError, match="seed"):
+        roll("1d6", seed="x")  # type: ignore[arg-type]
+    with pytest.raises(DiceError, match="rng"):
+        roll("1d6", rng=3)  # type: ignore[arg-type]
+    with pytest.raises(DiceError, match="seed"):
+        roll_many("1d6", 3, seed=1.5)  # type: ignore[arg-type]
