@@ -236,3 +236,17 @@ def test_bad_seed_or_rng_is_a_dice_error() -> None:
         roll("1d6", rng=3)  # type: ignore[arg-type]
     with pytest.raises(DiceError, match="seed"):
         roll_many("1d6", 3, seed=1.5)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "expr",
+    ["4d6!kh3", "3d6!=1kl2", "5d6!>=5>=5", "4d6ro1!kh2", "3d4!r1dl1", "3dF!kh2",
+     "4d6!min2max5kh3>=4", "(1d4)d(1d6+1)r1", "2d20kh1>=15"],
+)
+def test_the_roller_follows_the_exact_odds(expr: str) -> None:
+    # The roller and the odds engine are written separately; their means must agree
+    # (seeded, so deterministic; 5 standard errors is a loose bound).
+    exact = odds(expr)
+    est = simulate(expr, 20_000, seed=3)
+    assert abs(est.mean - float(exact.mean)) < 5 * est.mean_stderr
+    assert exact.min <= est.min and est.max <= exact.max + (1000 if "!" in expr else 0)
