@@ -170,19 +170,44 @@ def roll_html(r: Roll) -> str:
 
 
 # -- distributions ----------------------------------------------------------------------
-def distribution_text(dist: Distribution, *, width: int = 40) -> str:
-    """A readable table: value, exact probability, percent, at-least, bar."""
-    rows = ["value  probability              %   at least"]
-    top = max(p for _, p in dist)
-    at_least = Fraction(1)
-    for v, p in dist:
-        bar = "#" * round(float(p / top) * width)
-        rows.append(
-            f"{v:>5}  {fraction_text(p):<18} {percent(p):>8} {percent(at_least):>9}  {bar}"
-        )
-        at_least -= p
-    rows.append(f"mean {float(dist.mean):.4f} ({fraction_text(dist.mean)}), "
-                f"stdev {dist.stdev:.4f}, min {dist.min}, max {dist.max}")
+def _short_fraction(p: Fraction, width: int = 18) -> str:
+    text = fraction_text(p)
+    return text if len(text) <= width else f"~{float(p):.6g}"
+
+
+def distribution_text(dist: Distribution, *, width: int = 40, max_rows: int = 120) -> str:
+    """A readable table: value, exact probability, percent, at-least, bar.
+
+    Over ``max_rows`` outcomes it lists percentiles instead (every outcome is in ``--json``).
+    Fractions too long for the column are shown as decimals, marked ``~``.
+    """
+    rows: list[str] = []
+    if len(dist) <= max_rows:
+        rows.append("value  probability              %   at least")
+        top = max(p for _, p in dist)
+        at_least = Fraction(1)
+        for v, p in dist:
+            bar = "#" * round(float(p / top) * width)
+            rows.append(
+                f"{v:>5}  {_short_fraction(p):<18} {percent(p):>8} {percent(at_least):>9}  {bar}"
+            )
+            at_least -= p
+    else:
+        rows.append(f"{len(dist):,} possible totals; percentiles (use --json for every one):")
+        marks = [Fraction(q, 100) for q in (1, 5, 10, 25, 50, 75, 90, 95, 99)]
+        below = Fraction(0)
+        it = iter(marks)
+        mark = next(it, None)
+        for v, p in dist:
+            below += p
+            while mark is not None and below >= mark:
+                rows.append(f"{float(mark) * 100:>4.0f}% of rolls are at most {v}")
+                mark = next(it, None)
+    mean = fraction_text(dist.mean)
+    rows.append(
+        f"mean {float(dist.mean):.4f}{f' ({mean})' if len(mean) <= 24 else ''}, "
+        f"stdev {dist.stdev:.4f}, min {dist.min}, max {dist.max}"
+    )
     if dist.truncated:
         rows.append(f"exploding dice cut off; mass truncated: {percent(dist.truncated, 6)}")
     return "\n".join(rows)

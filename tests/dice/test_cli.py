@@ -65,6 +65,9 @@ def test_odds_json_contract(run) -> None:
 def test_odds_table(run) -> None:
     status, out, _ = run("odds", "2d6", "--at-least", "10")
     assert status == 0 and "1/6" in out and "P(total >= 10) = 1/6 (16.67%)" in out
+    status, out, _ = run("odds", "1d1000")
+    assert status == 0 and "percentiles" in out and "50% of rolls are at most 500" in out
+    assert len(out.splitlines()) < 20
 
 
 @pytest.mark.parametrize(
