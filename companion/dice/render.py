@@ -145,8 +145,16 @@ def _die_html(d: Die) -> str:
     return f'<span class="die" title="{html.escape(title)}" style="{style}">{body}</span>'
 
 
+HTML_MAX_DICE = 300
+"""Dice drawn one by one per group in HTML; the rest are summarised (the app stays fast)."""
+
+
 def _group_html(g: DiceGroup) -> str:
-    return "[" + "".join(_die_html(d) for d in g.dice) + "]"
+    shown = "".join(_die_html(d) for d in g.dice[:HTML_MAX_DICE])
+    more = len(g.dice) - HTML_MAX_DICE
+    if more > 0:
+        shown += f" <em>and {more:,} more dice</em>"
+    return "[" + shown + "]"
 
 
 def roll_html(r: Roll) -> str:

@@ -250,3 +250,10 @@ def test_the_roller_follows_the_exact_odds(expr: str) -> None:
     est = simulate(expr, 20_000, seed=3)
     assert abs(est.mean - float(exact.mean)) < 5 * est.mean_stderr
     assert exact.min <= est.min and est.max <= exact.max + (1000 if "!" in expr else 0)
+
+
+def test_html_of_a_huge_roll_stays_small() -> None:
+    r = roll("5000d6", seed=1)
+    html = r._repr_html_()
+    assert "and 4,700 more dice" in html and len(html) < 200_000
+    assert str(r).count(",") == 4999  # the text keeps every die
