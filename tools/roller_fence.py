@@ -139,8 +139,8 @@ def _live_part(cell_id: str) -> str:
         '<div class="roller-live" hidden>'
         f'<button type="button" class="roller-roll md-button" aria-controls="{cell_id}-out">'
         "Roll</button>"
-        f'<output class="roller-result" id="{cell_id}-out" data-n="0" aria-live="polite">'
-        "</output></div>"
+        f'<div class="roller-result" id="{cell_id}-out" data-n="0" role="status" '
+        'aria-live="polite"></div></div>'
     )
 
 

@@ -1,32 +1,39 @@
-// Live roller cells: rolls each cell's expression (or random table) with the project's own engine, running
-// in Pyodide. Everything is fetched from this site (no CDN): Pyodide's runtime from
-// assets/pyodide/ and the package's core from assets/wheels/companion-core.zip.
-// Pyodide loads on the first press only, so pages without a press stay light.
+// Live roller cells: each cell's expression (or random table) is rolled by the project's
+// own engine running in Pyodide. Everything comes from this site (no CDN): Pyodide's
+// runtime from assets/pyodide/, the package's core from assets/wheels/companion-core.zip.
+// Pyodide loads when a Roll button is first approached (hover, focus, touch), so a page
+// that is only read stays light.
 
 const siteRoot = new URL("../", import.meta.url);
 const pyodideDir = new URL("assets/pyodide/", siteRoot).href;
 const coreZip = new URL("assets/wheels/companion-core.zip", siteRoot).href;
 const coreDir = "/home/pyodide/companion-core";
 
+// Each roll draws a fresh seed and reports it: `companion roll EXPR --seed N` on the command
+// line gives the same dice, since CPython and Pyodide share random.Random.
 const PY_SETUP = `
-import json, sys
+import json, random, sys
 sys.path.insert(0, ${JSON.stringify(coreDir)})
 from companion import dice, tables
 from companion.errors import CompanionError
 
+_seeds = random.SystemRandom()
+
 def _companion_roll(expr):
+    seed = _seeds.randrange(2**32)
     try:
-        r = dice.roll(expr)
+        r = dice.roll(expr, seed=seed)
     except CompanionError as exc:
         return json.dumps({"error": str(exc)})
-    return json.dumps({"text": str(r), "html": r._repr_html_(), "total": r.total})
+    return json.dumps({"text": str(r), "html": r._repr_html_(), "total": r.total, "seed": seed})
 
 def _companion_roll_table(table_id):
+    seed = _seeds.randrange(2**32)
     try:
-        result = tables.get(table_id).roll()
+        result = tables.get(table_id).roll(seed=seed)
     except CompanionError as exc:
         return json.dumps({"error": str(exc)})
-    return json.dumps({"text": str(result)})
+    return json.dumps({"text": str(result), "seed": seed})
 `;
 
 let engine = null;
@@ -51,24 +58,35 @@ function loadEngine() {
   return engine;
 }
 
+function show(cell, output, result) {
+  output.classList.toggle("roller-failed", "error" in result);
+  if ("error" in result) {
+    output.textContent = result.error;
+    return;
+  }
+  // The engine's own HTML (it escapes the expression and labels), else plain text.
+  const body = document.createElement("div");
+  if (result.html) body.innerHTML = result.html;
+  else body.textContent = result.text;
+  const replay = document.createElement("div");
+  replay.className = "roller-seed";
+  const command = cell.dataset.table
+    ? `companion table ${cell.dataset.table} --roll --seed ${result.seed}`
+    : `companion roll '${cell.dataset.expr}' --seed ${result.seed}`;
+  replay.textContent = `seed ${result.seed} · replay: ${command}`;
+  output.replaceChildren(body, replay);
+  output.dataset.text = result.text;
+  output.dataset.seed = String(result.seed);
+  if (result.total !== undefined) output.dataset.total = String(result.total);
+}
+
 async function roll(cell, button, output) {
   button.disabled = true;
   if (output.dataset.n === "0") output.textContent = "Loading the dice engine…";
   try {
     const rollers = await loadEngine();
-    const result = JSON.parse(
-      cell.dataset.table ? rollers.table(cell.dataset.table) : rollers.expr(cell.dataset.expr),
-    );
-    output.classList.toggle("roller-failed", "error" in result);
-    if ("error" in result) {
-      output.textContent = result.error;
-    } else {
-      // The engine's own HTML (it escapes the expression and labels), else plain text.
-      if (result.html) output.innerHTML = result.html;
-      else output.textContent = result.text;
-      output.dataset.text = result.text;
-      if (result.total !== undefined) output.dataset.total = String(result.total);
-    }
+    const json = cell.dataset.table ? rollers.table(cell.dataset.table) : rollers.expr(cell.dataset.expr);
+    show(cell, output, JSON.parse(json));
     output.dataset.n = String(Number(output.dataset.n) + 1);
   } catch (err) {
     output.classList.add("roller-failed");
@@ -76,6 +94,10 @@ async function roll(cell, button, output) {
   } finally {
     button.disabled = false;
   }
+}
+
+function warmUp() {
+  loadEngine().catch(() => {}); // errors surface on the press itself
 }
 
 function wire(root) {
@@ -87,6 +109,9 @@ function wire(root) {
     const output = cell.querySelector(".roller-result");
     if (!live || !button || !output) continue;
     button.addEventListener("click", () => roll(cell, button, output));
+    for (const event of ["pointerenter", "focus", "touchstart"]) {
+      button.addEventListener(event, warmUp, { once: true, passive: true });
+    }
     live.hidden = false;
   }
 }

@@ -104,7 +104,7 @@ def test_every_notation_construct_has_a_cell_with_odds(built_site: Path) -> None
     assert "roller-error" not in html
     for name, _, example, _ in NOTATION:
         cell = re.search(
-            rf'<div class="roller" id="[^"]+" data-expr="{re.escape(example)}">(.*?)</output>',
+            rf'<div class="roller" id="[^"]+" data-expr="{re.escape(example)}">(.*?)roller-live',
             html_lib.unescape(html),
             re.DOTALL,
         )

@@ -13,6 +13,8 @@ PYODIDE_TIMEOUT_MS = 90_000  # first load compiles a 9.6 MB wasm on a shared 2-c
 
 
 def test_roll_button_rolls_in_pyodide(in_browser: Any, site_url: str) -> None:
+    from companion import dice
+
     def body(page: Any) -> None:
         page.goto(site_url + "dice-notation/")
         cell = page.locator('.roller[data-expr="3d6"]')
@@ -24,9 +26,12 @@ def test_roll_button_rolls_in_pyodide(in_browser: Any, site_url: str) -> None:
         page.wait_for_selector(
             '.roller[data-expr="3d6"] .roller-result[data-n="1"]', timeout=PYODIDE_TIMEOUT_MS
         )
-        text = output.get_attribute("data-text") or output.inner_text()
-        assert "roller-failed" not in (output.get_attribute("class") or ""), text
-        assert text.startswith("3d6 = [")
+        assert "roller-failed" not in (output.get_attribute("class") or ""), output.inner_text()
+        text = output.get_attribute("data-text")
+        seed = int(output.get_attribute("data-seed"))
+        # Pyodide's roll is CPython's roll: same engine, same random.Random, same seed.
+        assert text == str(dice.roll("3d6", seed=seed))
+        assert f"companion roll '3d6' --seed {seed}" in output.inner_text()
         assert output.locator(".die").count() == 3  # the engine's HTML, one box per die
         match = re.search(r"= (-?\d+)$", text.strip())
         assert match, text
@@ -56,24 +61,23 @@ def test_button_is_tall_enough_at_phone_width(in_browser: Any, site_url: str) ->
 def test_table_page_rolls_on_its_table_in_pyodide(in_browser: Any, site_url: str) -> None:
     from companion import tables
 
-    # A table without nested rolls, so its result text is exactly one row's text.
+    # A table without nested rolls, so its result holds one row's text as written.
     plain = [t for t in tables.all_tables() if not any("{" in r.text for r in t.rows)]
     assert plain, "no random table to try"
     table = plain[0]
 
-    def body(page: Any) -> str:
+    def body(page: Any) -> tuple[str, int]:
         page.goto(f"{site_url}rules/{table.ruleset}/tables/{table.id}/")
         page.locator(f'.roller[data-table="{table.id}"] .roller-roll').click(timeout=30_000)
-        done = f'.roller[data-table="{table.id}"] .roller-result[data-n="1"]'
-        page.wait_for_selector(done, timeout=PYODIDE_TIMEOUT_MS)
-        assert "roller-failed" not in (page.locator(done).get_attribute("class") or "")
-        text: str = page.locator(done).inner_text()
-        return text
+        done = page.locator(f'.roller[data-table="{table.id}"] .roller-result[data-n="1"]')
+        done.wait_for(timeout=PYODIDE_TIMEOUT_MS)
+        assert "roller-failed" not in (done.get_attribute("class") or ""), done.inner_text()
+        return done.get_attribute("data-text"), int(done.get_attribute("data-seed"))
 
-    text = in_browser(body)
-    # The result is one of the table's rows, as the engine reports it.
-    assert text.startswith(table.title), text
+    text, seed = in_browser(body)
+    # One of the table's rows, exactly as CPython rolls it with the same seed.
     assert any(row.text in text for row in table.rows), text
+    assert text == str(table.roll(seed=seed))
 
 
 def test_odds_are_readable_with_javascript_off(in_browser: Any, site_url: str) -> None:
