@@ -137,8 +137,8 @@ def _live_part(cell_id: str) -> str:
     # Hidden until the script has loaded: with JavaScript off the block stays static.
     return (
         '<div class="roller-live" hidden>'
-        f'<button type="button" class="roller-roll md-button" aria-controls="{cell_id}-out">'
-        "Roll</button>"
+        '<button type="button" class="roller-roll md-button md-button--primary" '
+        f'aria-controls="{cell_id}-out">Roll</button>'
         f'<div class="roller-result" id="{cell_id}-out" data-n="0" role="status" '
         'aria-live="polite"></div></div>'
     )
