@@ -221,7 +221,8 @@ def ruleset_tables(ruleset: Ruleset) -> list[Any]:
     return ruleset.tables()
 
 
-def ruleset_pages(ruleset: Ruleset) -> None:
+def ruleset_pages(ruleset: Ruleset) -> dict[str, str]:
+    """Write the ruleset's pages; returns its modules' pages (dotted name -> page path)."""
     base = f"rules/{ruleset.name}"
     section = ("Rules", ruleset.title)
     modules = [
@@ -279,6 +280,7 @@ def ruleset_pages(ruleset: Ruleset) -> None:
         page = f"{base}/{rel_path if rel_path.endswith('.md') else rel_path + '.md'}"
         write(page, markdown)
         nav[(*section, first_heading(markdown) or title_of(Path(page).stem))] = page
+    return {dotted: f"{base}/{page}" for dotted, page in module_pages.items()}
 
 
 def rules_index(rulesets: list[Ruleset]) -> str:
@@ -293,20 +295,25 @@ def rules_index(rulesets: list[Ruleset]) -> str:
 # --- API reference ------------------------------------------------------------------------
 
 
-def api_pages() -> None:
-    """One page per public module, mirroring the package tree. The rulesets' own modules
-    are documented under Rules (documenting them twice would give every object two homes)."""
+def api_pages(ruleset_modules: dict[str, str]) -> None:
+    """One page per public module, mirroring the package tree. The rulesets' rules modules
+    are documented under Rules (documenting them twice would give every object two homes);
+    the ``companion.rulesets`` page links to each of them. Their plumbing (``cli``,
+    ``reference``) is documented here."""
     modules = ["companion", *submodules(PACKAGE, "companion")]
     for dotted in modules:
         parts = dotted.split(".")
-        if len(parts) > 2 and parts[1] == "rulesets":
+        if dotted in ruleset_modules:
             continue
         path = PACKAGE.parent.joinpath(*parts)
         is_package = path.is_dir()
         page = f"api/{'/'.join(parts)}{'/index' if is_package else ''}.md"
         text = f"# `{dotted}`\n\n::: {dotted}\n    options:\n      show_root_heading: false\n"
         if dotted == "companion.rulesets":
-            text += "\nThe rulesets themselves: see [Rules](../../../rules/index.md).\n"
+            text += "\n## The rulesets' modules\n\nDocumented with the rules they implement:\n\n"
+            text += "".join(
+                f"- [`{name}`](../../../{page})\n" for name, page in sorted(ruleset_modules.items())
+            )
         write(page, text)
         nav[("API reference", *parts)] = page
 
@@ -324,10 +331,11 @@ def main() -> None:
     available = rulesets.all_rulesets()
     write("rules/index.md", rules_index(available))
     nav["Rules"] = "rules/index.md"
+    ruleset_modules: dict[str, str] = {}
     for ruleset in available:
-        ruleset_pages(ruleset)
+        ruleset_modules.update(ruleset_pages(ruleset))
 
-    api_pages()
+    api_pages(ruleset_modules)
     write("SUMMARY.md", "".join(nav.build_literate_nav()))
 
 
