@@ -17,7 +17,6 @@ but is broken fails the build.
 
 from __future__ import annotations
 
-import ast
 import html
 import importlib.util
 import json
@@ -35,6 +34,13 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT / "tools") not in sys.path:
     sys.path.insert(0, str(ROOT / "tools"))
 from notation import NOTATION, REFUSED  # noqa: E402  (tools/ is not a package on sys.path)
+from source_info import (  # noqa: E402
+    defined_names,
+    first_heading,
+    interpretations,
+    submodules,
+    title_of,
+)
 
 PACKAGE = ROOT / "companion"
 #: Parts of a ruleset package that are plumbing or data, not rules text.
@@ -47,20 +53,6 @@ nav = mkdocs_gen_files.Nav()
 def write(path: str, text: str) -> None:
     with mkdocs_gen_files.open(path, "w") as f:
         f.write(text if text.endswith("\n") else text + "\n")
-
-
-def is_public(name: str) -> bool:
-    return not name.startswith("_")
-
-
-def title_of(name: str) -> str:
-    """``spell_points`` -> ``Spell points``."""
-    return name.replace("_", " ").capitalize()
-
-
-def first_heading(markdown: str) -> str | None:
-    match = re.search(r"^#\s+(.+?)\s*#*\s*$", markdown, re.MULTILINE)
-    return match.group(1) if match else None
 
 
 # --- dice notation ------------------------------------------------------------------------
@@ -131,20 +123,6 @@ def refusal(expr: str) -> str:
 # --- rulesets -----------------------------------------------------------------------------
 
 
-def submodules(package_dir: Path, dotted: str) -> list[str]:
-    """Public submodules (and subpackages) of a package, by dotted name, recursively."""
-    found = []
-    for path in sorted(package_dir.iterdir()):
-        if path.name == "__pycache__" or not is_public(path.stem):
-            continue
-        if path.suffix == ".py" and path.stem != "__init__":
-            found.append(f"{dotted}.{path.stem}")
-        elif path.is_dir() and (path / "__init__.py").exists():
-            found.append(f"{dotted}.{path.name}")
-            found.extend(submodules(path, f"{dotted}.{path.name}"))
-    return found
-
-
 def table_page(table: Any) -> str:
     body: str = table.to_markdown()
     facts = [f"Roll `{table.die}`", f"table id `{table.id}`"]
@@ -152,38 +130,6 @@ def table_page(table: Any) -> str:
         facts.insert(0, f"Seed section: {table.section}")
     live = f"```table-roll\n{table.id}\n```\n"
     return f"# {table.title or table.id}\n\n" + " · ".join(facts) + "\n\n" + body + "\n\n" + live
-
-
-def defined_names(path: Path) -> list[str]:
-    """Public classes and functions defined (not imported) at the top of a module."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    kinds = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
-    return [n.name for n in tree.body if isinstance(n, kinds) and is_public(n.name)]
-
-
-_INTERPRETATION = re.compile(
-    r"Interpretation:\s*(.+?)(?=\n\s*\n|\n\s*[-*] |Interpretation:|\Z)", re.DOTALL
-)
-
-
-def interpretations(path: Path, dotted: str) -> list[tuple[str, str]]:
-    """``(object, reading)`` for every ``Interpretation:`` in the module's docstrings."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    found: list[tuple[str, str]] = []
-
-    def visit(node: ast.AST, qualname: str) -> None:
-        doc = ast.get_docstring(node, clean=True) if isinstance(node, DOCUMENTED) else None
-        for match in _INTERPRETATION.finditer(doc or ""):
-            found.append((qualname, " ".join(match.group(1).split())))
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
-                visit(child, f"{qualname}.{child.name}")
-
-    visit(tree, dotted)
-    return found
-
-
-DOCUMENTED = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
 
 
 def interpretations_page(ruleset: Ruleset, pages: dict[str, str]) -> str | None:

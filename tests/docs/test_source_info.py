@@ -1,0 +1,75 @@
+"""The generator's source readers: interpretations, defined names, submodules."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from source_info import defined_names, first_heading, interpretations, submodules, title_of
+
+MODULE = '''\
+"""Rules text.
+
+Interpretation: the first reading,
+spread over two lines.
+
+- Interpretation: a listed reading.
+- Not a reading.
+"""
+
+from os import path as imported_name
+
+
+class Board:
+    """A board. Interpretation: inline reading. Interpretation: a second one."""
+
+    def move(self) -> None:
+        """Interpretation: a method's reading."""
+
+
+def _private() -> None:
+    """Interpretation: private readings count too."""
+
+
+def helper() -> None:
+    """No readings here."""
+'''
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "rules.py"
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return path
+
+
+def test_every_interpretation_with_its_object(tmp_path: Path) -> None:
+    found = interpretations(write(tmp_path, MODULE), "pkg.rules")
+    assert found == [
+        ("pkg.rules", "the first reading, spread over two lines."),
+        ("pkg.rules", "a listed reading."),
+        ("pkg.rules.Board", "inline reading."),
+        ("pkg.rules.Board", "a second one."),
+        ("pkg.rules.Board.move", "a method's reading."),
+        ("pkg.rules._private", "private readings count too."),
+    ]
+
+
+def test_defined_names_leave_out_imports_and_private(tmp_path: Path) -> None:
+    assert defined_names(write(tmp_path, MODULE)) == ["Board", "helper"]
+
+
+def test_submodules_recurse_into_packages_only(tmp_path: Path) -> None:
+    (tmp_path / "game").mkdir()
+    (tmp_path / "game" / "__init__.py").write_text("")
+    (tmp_path / "game" / "hands.py").write_text("")
+    (tmp_path / "tables").mkdir()  # data folder, not a package
+    (tmp_path / "tables" / "x.toml").write_text("")
+    (tmp_path / "_private.py").write_text("")
+    (tmp_path / "cli.py").write_text("")
+    assert submodules(tmp_path, "r") == ["r.cli", "r.game", "r.game.hands"]
+
+
+def test_headings_and_titles() -> None:
+    assert first_heading("intro\n\n# Hands and odds\n\n## Later") == "Hands and odds"
+    assert first_heading("no heading") is None
+    assert title_of("dice_monarchs") == "Dice monarchs"
