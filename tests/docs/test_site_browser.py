@@ -114,3 +114,24 @@ def test_search_works_offline(in_browser: Any, site_url: str) -> None:
         return text
 
     assert "xplod" in in_browser(body, viewport={"width": 1280, "height": 900})
+
+
+@pytest.mark.slow
+def test_every_page_fits_a_phone(in_browser: Any, site_url: str, built_site: Any) -> None:
+    paths = sorted(
+        "" if p.parent == built_site else p.parent.relative_to(built_site).as_posix() + "/"
+        for p in built_site.rglob("index.html")
+        if "assets" not in p.parts
+    )
+    assert len(paths) > 10
+
+    def body(page: Any) -> list[tuple[str, int]]:
+        too_wide = []
+        for path in paths:
+            page.goto(site_url + path)
+            width = page.evaluate("document.documentElement.scrollWidth")
+            if width > 391:
+                too_wide.append((path, width))
+        return too_wide
+
+    assert in_browser(body) == []
