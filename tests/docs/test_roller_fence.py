@@ -130,3 +130,12 @@ def test_this_or_more_column_is_the_engines_at_least() -> None:
     dist = dice.odds("4d6dl1")
     shown = re.findall(r"<tr><td>(-?\d+)</td><td>[^<]*</td><td>[^<]*</td><td>([^<]*)</td>", html)
     assert shown == [(str(v), percent(dist.at_least(v))) for v, _ in dist]
+
+
+def test_too_costly_odds_are_a_note_not_a_failure(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, logger="mkdocs.plugins.roller_fence"):
+        html = roller_fence.render_expression("1000d1000")
+    assert "roller-note" in html and "simulate" in html
+    assert "<svg" not in html
+    assert '<div class="roller-live" hidden>' in html  # it can still be rolled live
+    assert not caplog.records
