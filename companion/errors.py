@@ -20,15 +20,16 @@ class DiceError(CompanionError):
 class DiceSyntaxError(DiceError):
     """A dice expression that does not parse.
 
-    ``position`` is the 0-based index of the offending character; the message names the
-    1-based column, as a player counts.
+    ``position`` is the 0-based index of the offending character, and the message's
+    column is that same number (the count of characters before the problem), as in the
+    contract's example ``unexpected ')' at column 7 in '2d6+(3))'``.
     """
 
     def __init__(self, message: str, expr: str, position: int) -> None:
         self.expr = expr
         self.position = position
         self.reason = message
-        super().__init__(f"{message} at column {position + 1} in {expr!r}")
+        super().__init__(f"{message} at column {position} in {expr!r}")
 
 
 class DiceLimitError(DiceError):

@@ -38,8 +38,9 @@ Readings of the notation where common rollers differ (each is tested):
   default) and report the mass cut off as ``Distribution.truncated``; a single roll stops a
   die after 100 explosions and says so in ``Roll.notes``. Expressions that could never stop
   (``1d1!``, ``1d6r<=6``, ``1d2r1!``) are refused instead.
-- Interpretation: error columns count from 1, as a player counts (in ``'2d6+(3))'`` the
-  stray ``)`` is column 8).
+- Interpretation: an error's column is the number of characters before the problem
+  (counting from 0, as the CLI contract's example does: in ``'2d6+(3))'`` the stray ``)``
+  is at column 7).
 """
 
 from __future__ import annotations

@@ -148,7 +148,7 @@ def _vec(node: Node, n: int, rng: random.Random) -> list[int]:
             right = _vec(right_node, n, rng)
             if op == "/":
                 if 0 in right:
-                    raise DiceError(f"division by zero at column {pos + 1}")
+                    raise DiceError(f"division by zero at column {pos}")
                 values = list(map(operator.floordiv, values, right))
             else:
                 values = list(map(_OPS[op], values, right))

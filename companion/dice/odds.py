@@ -141,7 +141,7 @@ def node_odds(node: Node, explode_depth: int = limits.ODDS_EXPLODE_DEPTH) -> Dis
                 total = total * right
             else:
                 if 0 in right:
-                    raise DiceError(f"division by zero is possible at column {pos + 1}")
+                    raise DiceError(f"division by zero is possible at column {pos}")
                 total = total // right
         return total
     return _dice_odds(node, explode_depth)
@@ -154,22 +154,22 @@ def _dice_odds(node: Dice, depth: int) -> Distribution:
     else:
         sides_dist = node_odds(node.sides, depth)
         if sides_dist.min < 1:
-            raise DiceError(f"a die could get {sides_dist.min} sides at column {node.pos + 1}")
+            raise DiceError(f"a die could get {sides_dist.min} sides at column {node.pos}")
         if sides_dist.max > limits.MAX_SIDES:
             raise DiceLimitError(
-                f"a die could get {sides_dist.max:,} sides at column {node.pos + 1}; "
+                f"a die could get {sides_dist.max:,} sides at column {node.pos}; "
                 f"the limit is {limits.MAX_SIDES:,}"
             )
     if counts.min < 0:
-        raise DiceError(f"the number of dice could be negative at column {node.pos + 1}")
+        raise DiceError(f"the number of dice could be negative at column {node.pos}")
     if counts.max > limits.MAX_DICE:
         raise DiceLimitError(
-            f"more than {limits.MAX_DICE:,} dice in one expression (at column {node.pos + 1})"
+            f"more than {limits.MAX_DICE:,} dice in one expression (at column {node.pos})"
         )
     cases = len(counts) * (1 if sides_dist is None else len(sides_dist))
     if cases > limits.ODDS_MAX_MIXTURE:
         raise OddsTooCostlyError(
-            f"the dice at column {node.pos + 1} split into {cases:,} cases of count and size; "
+            f"the dice at column {node.pos} split into {cases:,} cases of count and size; "
             f"{SIMULATE_HINT}"
         )
     if sides_dist is None:

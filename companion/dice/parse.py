@@ -110,7 +110,7 @@ class _Parser:
         digits = text[start : self.i]
         if len(digits) > 9:
             raise DiceLimitError(
-                f"number {digits[:12]}{'...' if len(digits) > 12 else ''} at column {start + 1}"
+                f"number {digits[:12]}{'...' if len(digits) > 12 else ''} at column {start}"
                 f" is too large"
             )
         return int(digits)
@@ -133,7 +133,7 @@ class _Parser:
         self.depth += 1
         if self.depth > limits.MAX_DEPTH:
             raise DiceLimitError(
-                f"expression nests deeper than {limits.MAX_DEPTH} levels at column {self.i + 1}"
+                f"expression nests deeper than {limits.MAX_DEPTH} levels at column {self.i}"
             )
 
     def _expr(self) -> Node:
@@ -241,7 +241,7 @@ class _Parser:
                 raise self._fail("a die needs at least 1 side", at)
             if n > limits.MAX_SIDES:
                 raise DiceLimitError(
-                    f"d{n} at column {at + 1} has more than {limits.MAX_SIDES:,} sides"
+                    f"d{n} at column {at} has more than {limits.MAX_SIDES:,} sides"
                 )
             sides = Const(n, at)
         if isinstance(count, Const):
@@ -249,7 +249,7 @@ class _Parser:
             if self.dice_bound > limits.MAX_DICE:
                 raise DiceLimitError(
                     f"more than {limits.MAX_DICE:,} dice in one expression "
-                    f"(at column {pos + 1})"
+                    f"(at column {pos})"
                 )
         return Dice(count, sides, self._modifiers(), pos)
 

@@ -225,7 +225,7 @@ def compile_node(node: Node, label: str | None) -> Program:
             return lambda st: left(st) - right(st)
         if node.op == "*":
             return lambda st: left(st) * right(st)
-        where = node.pos + 1
+        where = node.pos
 
         def divide(st: _State) -> int:
             a, b = left(st), right(st)
@@ -241,7 +241,7 @@ def _compile_chain(
     first: Program, steps: list[tuple[str, Node, int]], label: str | None
 ) -> Program:
     """A long ``a + b - c ...`` chain folded in a loop (no recursion per term)."""
-    compiled_steps = [(op, compile_node(right, label), pos + 1) for op, right, pos in steps]
+    compiled_steps = [(op, compile_node(right, label), pos) for op, right, pos in steps]
 
     def chain(st: _State) -> int:
         value = first(st)
@@ -271,7 +271,7 @@ _KEPT_CAPPED = frozenset({KEPT, CAPPED})
 
 def _compile_dice(node: Dice, label: str | None) -> Program:
     mods = node.mods
-    where = node.pos + 1
+    where = node.pos
     static_count = node.count.value if isinstance(node.count, Const) else None
     count_program = None if static_count is not None else compile_node(node.count, label)
     static_sides: tuple[int, int, int | Literal["F", "%"]] | None = None

@@ -93,7 +93,7 @@ def test_bad_input_contract(run, argv: list[str]) -> None:
 
 def test_error_message_names_the_column(run) -> None:
     err = run("roll", "2d6+(3))")[2]
-    assert err == "error: unexpected ')' at column 8 in '2d6+(3))'\n"
+    assert err == "error: unexpected ')' at column 7 in '2d6+(3))'\n"
     assert "simulate" in run("odds", "8d6!=3kh3")[2]
 
 

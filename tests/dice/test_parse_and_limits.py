@@ -39,28 +39,28 @@ def test_modifier_order_does_not_matter() -> None:
 @pytest.mark.parametrize(
     ("expr", "column", "reason"),
     [
-        ("2d6+(3))", 8, "unexpected ')'"),
-        ("2d", 3, "expected the number of sides after 'd'"),
-        ("2d6+", 5, "expression ends too early"),
-        ("", 1, "empty dice expression"),
-        ("   ", 1, "empty dice expression"),
-        ("2x6", 2, "unexpected 'x'"),
-        ("(2d6", 5, "expected ')'"),
-        ("2d6[fire", 4, "unclosed label '['"),
-        ("2d6[]", 4, "empty label '[]'"),
-        ("4d6d1", 4, "expected 'dh' or 'dl'"),
-        ("4d6kh3kl1", 7, "'keep/drop' given twice"),
-        ("4d6r1ro2", 6, "cannot mix 'r' and 'ro'"),
-        ("2d0", 3, "a die needs at least 1 side"),
-        ("3d6>=", 6, "expected a target number"),
-        ("1d6+£", 5, "unexpected '£'"),
-        ("1d6[a\x00b]", 4, "a label cannot hold control characters"),
+        ("2d6+(3))", 7, "unexpected ')'"),
+        ("2d", 2, "expected the number of sides after 'd'"),
+        ("2d6+", 4, "expression ends too early"),
+        ("", 0, "empty dice expression"),
+        ("   ", 0, "empty dice expression"),
+        ("2x6", 1, "unexpected 'x'"),
+        ("(2d6", 4, "expected ')'"),
+        ("2d6[fire", 3, "unclosed label '['"),
+        ("2d6[]", 3, "empty label '[]'"),
+        ("4d6d1", 3, "expected 'dh' or 'dl'"),
+        ("4d6kh3kl1", 6, "'keep/drop' given twice"),
+        ("4d6r1ro2", 5, "cannot mix 'r' and 'ro'"),
+        ("2d0", 2, "a die needs at least 1 side"),
+        ("3d6>=", 5, "expected a target number"),
+        ("1d6+£", 4, "unexpected '£'"),
+        ("1d6[a\x00b]", 3, "a label cannot hold control characters"),
     ],
 )
 def test_syntax_errors_name_the_column(expr: str, column: int, reason: str) -> None:
     with pytest.raises(DiceSyntaxError) as info:
         parse(expr)
-    assert info.value.position == column - 1
+    assert info.value.position == column
     message = str(info.value)
     assert message.startswith(reason)
     assert message.endswith(f" at column {column} in {expr!r}")
