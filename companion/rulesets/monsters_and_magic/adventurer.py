@@ -708,7 +708,6 @@ class Adventurer(Tracker):
 
     def _long_rest_end(self) -> list[str]:
         self.threads = self.max_threads
-        self.holds = {}
         self.short_rests_in_a_row = 0
         notes = [f"threads back to {self.threads}"]
         if self.out_until_long_rest:
@@ -768,6 +767,8 @@ class Adventurer(Tracker):
             raise RuleError(f"Clear Fatigue: {self.name} has {self.exhaustion} exhaustion "
                             f"to recover, not {exhaustion_supplies}")
         rng = rng if rng is not None else random.Random(seed)
+        # Hold lasts until a long rest: it ends as the rest begins, before any new hold.
+        self.holds = {}
         notes: list[str] = []
         for name in chosen:
             if name == "Tend to Wounds":
@@ -787,11 +788,7 @@ class Adventurer(Tracker):
                 notes.append(self._prepare(prepare_with_party))
             else:
                 notes.append(name.lower())
-        # Prepared hold lasts until a long rest, so it ends before this rest's new hold.
-        fresh = self.holds.get("prepared", 0) if prepare_with_party else 0
         notes += self._long_rest_end()
-        if fresh:
-            self.holds["prepared"] = fresh
         self.describe(f"{self.name}: long rest — " + "; ".join(notes))
         return notes
 
@@ -800,6 +797,7 @@ class Adventurer(Tracker):
         """A 12-hour rest with one activity; Recuperate heals fully."""
         self._rest_allowed("Extended Rest")
         (name,) = self._choices("extended", [activity])
+        self.holds = {}
         notes: list[str] = []
         if name == "Recuperate":
             self._heal(self.max_hp)
