@@ -1,0 +1,191 @@
+"""Command line for Monsters & Magic: ``companion mm ...``.
+
+- ``mm check --modifier N [--dc N] [--advantage|--disadvantage] [--steps N]`` exact odds
+  of each result tier (``--roll`` rolls it too, ``--seed`` repeats a roll);
+- ``mm group --modifiers 2,0,-1 [--dc N]`` exact odds of a group check's result;
+- ``mm step 1d8 --up 2`` / ``--down 1`` a die moved along the size scale, with its odds;
+- ``mm stabilize --luck N [--exhaustion N]`` chance that death rolls stabilize;
+- ``mm percent N`` a percentage chance rolled on d% (two d10s).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from fractions import Fraction
+from typing import Any
+
+from companion.cli import fraction_text, print_json
+from companion.dice.render import percent
+from companion.errors import RuleError
+
+__all__ = ["add_commands"]
+
+
+def _pct(p: Fraction) -> str:
+    return f"{percent(p)} ({fraction_text(p)})"
+
+
+def add_commands(sub: Any) -> None:
+    top = sub.add_parser("mm", help="Monsters & Magic: check tiers, group checks, die steps")
+    cmds = top.add_subparsers(dest="mm_command", metavar="ACTION")
+    top.set_defaults(func=lambda _args: _usage(top))
+
+    check = cmds.add_parser("check", help="exact odds of each result of an ability check")
+    check.add_argument("--modifier", type=int, default=0, help="ability + modifiers")
+    check.add_argument("--dc", type=int, default=None, help="difficulty (default 10)")
+    edge = check.add_mutually_exclusive_group()
+    edge.add_argument("--advantage", action="store_true")
+    edge.add_argument("--disadvantage", action="store_true")
+    check.add_argument("--steps", type=int, default=0, help="effect steps (+/-)")
+    check.add_argument("--roll", action="store_true", help="roll it too")
+    check.add_argument("--seed", type=int, default=None)
+    check.add_argument("--json", action="store_true")
+    check.set_defaults(func=_check)
+
+    group = cmds.add_parser("group", help="exact odds of a group check's result")
+    group.add_argument("--modifiers", required=True,
+                       help="each member's modifier, comma-separated: 2,0,-1")
+    group.add_argument("--dc", type=int, default=None)
+    group.add_argument("--roll", action="store_true")
+    group.add_argument("--seed", type=int, default=None)
+    group.add_argument("--json", action="store_true")
+    group.set_defaults(func=_group)
+
+    step = cmds.add_parser("step", help="step a die up or down the size scale")
+    step.add_argument("die", help="a die on the scale, e.g. 1d8 or 1d8+2")
+    step.add_argument("--up", type=int, default=0)
+    step.add_argument("--down", type=int, default=0)
+    step.add_argument("--json", action="store_true")
+    step.set_defaults(func=_step)
+
+    stab = cmds.add_parser("stabilize", help="chance that death rolls alone stabilize")
+    stab.add_argument("--luck", type=int, default=0)
+    stab.add_argument("--exhaustion", type=int, default=0, help="exhaustion marked")
+    stab.add_argument("--max-exhaustion", type=int, default=None)
+    stab.add_argument("--deathsaves", type=int, default=0)
+    stab.add_argument("--json", action="store_true")
+    stab.set_defaults(func=_stabilize)
+
+    pct = cmds.add_parser("percent", help="a percentage chance on d%% (two d10s)")
+    pct.add_argument("chance", type=int, help="the chance in percent, 0-100")
+    pct.add_argument("--seed", type=int, default=None)
+    pct.add_argument("--json", action="store_true")
+    pct.set_defaults(func=_percent)
+
+
+def _usage(parser: argparse.ArgumentParser) -> int:
+    parser.print_help()
+    return 0
+
+
+def _check(args: argparse.Namespace) -> int:
+    from companion.rulesets.monsters_and_magic.ability_checks import AbilityCheck
+
+    check = AbilityCheck(args.modifier, args.dc, args.advantage, args.disadvantage,
+                         args.steps)
+    odds = check.tier_odds()
+    result = check.roll(seed=args.seed) if args.roll else None
+    if args.json:
+        data: dict[str, Any] = {**check.to_dict(),
+                                "odds": {t.label: fraction_text(p) for t, p in odds.items()},
+                                "p_hit": fraction_text(check.hit_chance())}
+        if result is not None:
+            data["roll"] = result.to_dict()
+        print_json(data)
+        return 0
+    out = [f"{check.expression} vs DC {check.effective_dc}"
+           + (f", {args.steps:+d} steps" if args.steps else "") + ":"]
+    out += [f"  {t.label:<13} {_pct(p)}" for t, p in reversed(odds.items())]
+    out.append(f"  any hit       {_pct(check.hit_chance())}")
+    if result is not None:
+        out.append(str(result))
+    sys.stdout.write("\n".join(out) + "\n")
+    return 0
+
+
+def _modifiers(text: str) -> list[int]:
+    try:
+        values = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise RuleError(f"Group Checks: --modifiers must be whole numbers separated by "
+                        f"commas, got {text!r}") from None
+    if not values:
+        raise RuleError("Group Checks: give at least one modifier")
+    return values
+
+
+def _group(args: argparse.Namespace) -> int:
+    from companion.rulesets.monsters_and_magic.ability_checks import AbilityCheck
+    from companion.rulesets.monsters_and_magic.group_checks import group_odds, roll_group
+
+    checks = [AbilityCheck(m, args.dc) for m in _modifiers(args.modifiers)]
+    odds = group_odds(checks)
+    result = roll_group(checks, seed=args.seed) if args.roll else None
+    if args.json:
+        data: dict[str, Any] = {"modifiers": [c.modifier for c in checks],
+                                "dc": checks[0].effective_dc,
+                                "odds": {t.label: fraction_text(p) for t, p in odds.items()}}
+        if result is not None:
+            data["roll"] = result.to_dict()
+        print_json(data)
+        return 0
+    out = [f"group of {len(checks)} vs DC {checks[0].effective_dc}:"]
+    out += [f"  {t.label:<11} {_pct(p)}" for t, p in reversed(odds.items())]
+    if result is not None:
+        out.append(str(result))
+    sys.stdout.write("\n".join(out) + "\n")
+    return 0
+
+
+def _step(args: argparse.Namespace) -> int:
+    from companion.rulesets.monsters_and_magic.dice_notation import step_die, step_distribution
+
+    steps = args.up - args.down
+    stepped = step_die(args.die, steps)
+    dist = step_distribution(args.die, steps)
+    if args.json:
+        print_json({"die": args.die, "steps": steps, "result": stepped,
+                    "mean": fraction_text(dist.mean),
+                    "odds": {str(v): fraction_text(p) for v, p in dist}})
+        return 0
+    sys.stdout.write(f"{args.die} {steps:+d} step{'s' if abs(steps) != 1 else ''} → "
+                     f"{stepped} (average {float(dist.mean):.2f})\n")
+    return 0
+
+
+def _stabilize(args: argparse.Namespace) -> int:
+    from companion.rulesets.monsters_and_magic.death_and_dying import stabilize_chance
+    from companion.rulesets.monsters_and_magic.fatigue_and_exhaustion import (
+        DEFAULT_MAX_EXHAUSTION,
+    )
+
+    top = DEFAULT_MAX_EXHAUSTION if args.max_exhaustion is None else args.max_exhaustion
+    p = stabilize_chance(luck=args.luck, exhaustion=args.exhaustion, max_exhaustion=top,
+                         deathsaves=args.deathsaves)
+    if args.json:
+        print_json({"luck": args.luck, "exhaustion": args.exhaustion, "max_exhaustion": top,
+                    "deathsaves": args.deathsaves, "p_stabilize": fraction_text(p),
+                    "p_die": fraction_text(1 - p)})
+        return 0
+    sys.stdout.write(f"luck {args.luck:+d}, exhaustion {args.exhaustion}/{top}: stabilizes "
+                     f"{_pct(p)}, dies {_pct(1 - p)}\n")
+    return 0
+
+
+def _percent(args: argparse.Namespace) -> int:
+    from companion.rulesets.monsters_and_magic.dice_notation import (
+        percent_chance,
+        roll_percentile,
+    )
+
+    p = percent_chance(args.chance)
+    tens, ones, value = roll_percentile(seed=args.seed)
+    success = value <= args.chance
+    if args.json:
+        print_json({"chance": args.chance, "p": fraction_text(p), "tens": tens, "ones": ones,
+                    "value": value, "success": success})
+        return 0
+    sys.stdout.write(f"{args.chance}% chance ({fraction_text(p)}): d% = {tens}{ones} → "
+                     f"{value}: {'success' if success else 'failure'}\n")
+    return 0
