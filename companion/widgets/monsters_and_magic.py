@@ -1,0 +1,321 @@
+"""Components for Monsters & Magic: a check roller with exact tier odds, and a sheet per
+character for threads of fate, action points, fatigue, harm and rests.
+
+The rules live in :mod:`companion.rulesets.monsters_and_magic`; these components read the
+controls, call the core (``AbilityCheck``, the ``Adventurer`` tracker's moves) and
+re-render when the tracker says it changed. A refused move shows its rule's one-line
+reason in the app's error line.
+"""
+
+from __future__ import annotations
+
+import html
+import random
+from typing import Any
+
+import ipywidgets as widgets
+
+from companion.cli import fraction_text
+from companion.dice.render import percent
+from companion.rulesets.monsters_and_magic import ABILITIES, AbilityCheck, Adventurer, Tier
+from companion.rulesets.monsters_and_magic.action_points import BASIC_TECHNIQUES
+from companion.rulesets.monsters_and_magic.conditions_and_statuses import CONDITIONS, STATUSES
+from companion.widgets.base import (
+    ErrorLine,
+    app_box,
+    bind,
+    button,
+    column,
+    data_uri_link,
+    roll_text_html,
+    row,
+    safe,
+    text_box,
+)
+
+__all__ = ["AdventurerSheet", "CheckRoller", "MonstersAndMagicApp"]
+
+EDGES = ["normal", "advantage", "disadvantage"]
+TIER_COLOURS = {Tier.CRITICAL_HIT: "#1b5e20", Tier.STRONG_HIT: "#2e7d32",
+                Tier.WEAK_HIT: "#f9a825", Tier.MISS: "#c62828", Tier.CRITICAL_MISS: "#7f0000"}
+
+
+def _draw_seed() -> int:
+    # A fresh seed per roll, kept in the log, so any roll can be replayed.
+    return random.SystemRandom().randrange(2**32)
+
+
+def _int_box(description: str, value: int, name: str, low: int = -99,
+             high: int = 99) -> widgets.BoundedIntText:
+    box = widgets.BoundedIntText(value=value, min=low, max=high, description=description,
+                                 layout=widgets.Layout(width="150px", min_height="40px"),
+                                 style={"description_width": "initial"})
+    box.add_class(f"tc-int-{name}")
+    return box
+
+
+def _slug(text: str) -> str:
+    return "".join(ch if ch.isalnum() else "-" for ch in text.lower())
+
+
+def odds_html(check: AbilityCheck) -> str:
+    """The exact chance of each tier as a small bar list (best first)."""
+    odds = check.tier_odds()
+    rows = []
+    for tier in reversed(Tier):
+        p = odds[tier]
+        width = f"{float(p) * 100:.1f}%"
+        rows.append(
+            f'<div class="tc-tier" data-tier="{tier.name.lower()}" style="display:flex;'
+            f'gap:6px;align-items:center"><span style="min-width:104px">{tier.label}</span>'
+            f'<span style="flex:1;background:#eee;height:12px;min-width:40px">'
+            f'<span style="display:block;height:12px;width:{width};'
+            f'background:{TIER_COLOURS[tier]}"></span></span>'
+            f'<span class="tc-p" style="min-width:120px;text-align:right">{percent(p)} '
+            f'<small>({fraction_text(p)})</small></span></div>')
+    return (f'<div class="tc-odds"><div>{html.escape(check.expression)} vs DC '
+            f'{check.effective_dc}{f", {check.steps:+d} steps" if check.steps else ""}: '
+            f'any hit <b class="tc-hit">{percent(check.hit_chance())}</b></div>'
+            + "".join(rows) + "</div>")
+
+
+class CheckRoller(widgets.VBox):
+    """An ability check for any creature: modifier, DC, advantage, steps; odds, then roll.
+
+    With ``adventurer`` the modifier comes from that character's ability and sheet
+    (ongoing, forward, conditions, exhaustion) and the roll is the sheet's move.
+    """
+
+    def __init__(self, adventurer: Adventurer | None = None,
+                 error: ErrorLine | None = None) -> None:
+        super().__init__()
+        self.adventurer = adventurer
+        self.error = error or ErrorLine()
+        self.add_class("tc-check")
+        self.ability = widgets.Dropdown(options=[*ABILITIES, "none"], value="luck",
+                                        description="Ability",
+                                        layout=widgets.Layout(width="170px"))
+        self.modifier = _int_box("Modifier" if adventurer is None else "Bonus", 0, "modifier")
+        self.dc = _int_box("DC", 10, "dc")
+        self.edge = widgets.Dropdown(options=EDGES, value="normal", description="Roll",
+                                     layout=widgets.Layout(width="190px"))
+        self.edge.add_class("tc-edge")
+        self.steps = _int_box("Steps", 0, "steps", -4, 4)
+        self.attack = widgets.Checkbox(value=False, description="Attack roll", indent=False,
+                                       layout=widgets.Layout(width="120px"))
+        self.odds = widgets.HTML()
+        self.odds.add_class("tc-chance")
+        self.result = widgets.HTML('<div class="tc-result" data-n="0">No roll yet.</div>')
+        self.rolls = 0
+        controls: list[widgets.Widget] = [self.modifier, self.dc, self.edge, self.steps]
+        if adventurer is not None:
+            controls = [self.ability, self.attack, *controls]
+        for control in controls:
+            control.observe(safe(self.error)(self.show_odds), names="value")
+        self.children = [row(*controls[:3]), row(*controls[3:]), self.odds,
+                         row(button("Roll check", self.roll, error=self.error,
+                                    style="primary", name="roll")),
+                         self.result]
+        if adventurer is not None:
+            bind(adventurer, self.show_odds, error=self.error)
+        else:
+            self.show_odds()
+
+    def check(self) -> AbilityCheck:
+        edge = self.edge.value
+        advantage, disadvantage = edge == "advantage", edge == "disadvantage"
+        if self.adventurer is not None:
+            return self.adventurer.build_check(
+                self.ability.value, bonus=self.modifier.value, dc=self.dc.value,
+                advantage=advantage, disadvantage=disadvantage, steps=self.steps.value,
+                attack=self.attack.value)
+        return AbilityCheck(self.modifier.value, self.dc.value, advantage, disadvantage,
+                            self.steps.value)
+
+    def show_odds(self, _change: Any = None) -> None:
+        self.odds.value = odds_html(self.check())
+
+    def roll(self) -> Any:
+        seed = _draw_seed()
+        if self.adventurer is not None:
+            edge = self.edge.value
+            result = self.adventurer.roll_check(
+                self.ability.value, self.modifier.value, self.dc.value,
+                edge == "advantage", edge == "disadvantage", self.steps.value,
+                self.attack.value, seed=seed)
+        else:
+            result = self.check().roll(seed=seed)
+        self.rolls += 1
+        tier = result.tier
+        self.result.value = (
+            f'<div class="tc-result tc-{tier.name.lower()}" data-n="{self.rolls}" '
+            f'data-tier="{tier.name.lower()}"><span class="tc-total">{result.total}</span> — '
+            f'<b class="tc-verdict" style="color:{TIER_COLOURS[tier]}">{tier.label}</b>'
+            f'<div class="tc-roll-text">{roll_text_html(str(result))}</div></div>')
+        return result
+
+
+def _boxes(marked: int, total: int, colour: str, name: str) -> str:
+    cells = "".join(
+        f'<span style="display:inline-block;width:18px;height:18px;margin:1px;'
+        f'border:1px solid #555;background:{colour if i < marked else "transparent"}">'
+        f'</span>' for i in range(total))
+    return f'<span class="tc-{name}" data-n="{marked}">{cells}</span>'
+
+
+class AdventurerSheet(widgets.VBox):
+    """One character: threads of fate, AP and reaction, fatigue and exhaustion, HP,
+    conditions and statuses, rests, with the moves that change them and Undo."""
+
+    def __init__(self, adventurer: Adventurer, error: ErrorLine | None = None) -> None:
+        super().__init__()
+        self.adventurer = a = adventurer
+        self.error = error or ErrorLine()
+        self.add_class("tc-character")
+        self.add_class(f"tc-character-{_slug(a.name)}")
+        self.view = widgets.HTML()
+        self.amount = _int_box("Amount", 1, "amount", 1, 999)
+        self.technique = widgets.Dropdown(
+            options=[n for n, (_, unit) in BASIC_TECHNIQUES.items() if unit == "AP"],
+            value="Strike", description="Technique", layout=widgets.Layout(width="260px"))
+        self.reaction = widgets.Dropdown(
+            options=[n for n, (_, unit) in BASIC_TECHNIQUES.items() if unit == "R"],
+            description="Reaction", layout=widgets.Layout(width="260px"))
+        self.state = widgets.Dropdown(options=[*CONDITIONS, *STATUSES], value="Weakened",
+                                      description="State",
+                                      layout=widgets.Layout(width="220px"))
+        self.history = widgets.HTML()
+        self.save = widgets.HTML()
+        self.checks = CheckRoller(a, self.error)
+        e = self.error
+        self.children = [
+            self.view,
+            widgets.HTML("<b>Threads of fate</b>"),
+            row(button("Feeling Lucky", lambda: a.feeling_lucky(seed=_draw_seed()), error=e,
+                       name="feeling-lucky"),
+                button("Bend Luck", a.bend_luck, error=e, name="bend-luck"),
+                button("Lucky Find", lambda: a.lucky_find(), error=e, name="lucky-find")),
+            widgets.HTML("<b>Turn</b>"),
+            row(button("Start turn", a.start_turn, error=e, name="start-turn"),
+                self.technique,
+                button("Spend AP", lambda: a.spend_ap(self.technique.value), error=e,
+                       name="spend-ap"),
+                button("End turn", a.end_turn, error=e, name="end-turn")),
+            row(self.reaction,
+                button("React", lambda: a.take_reaction(self.reaction.value), error=e,
+                       name="react")),
+            widgets.HTML("<b>Fatigue, harm and rests</b>"),
+            row(self.amount,
+                button("Mark fatigue", lambda: a.mark_fatigue(self.amount.value), error=e,
+                       name="fatigue"),
+                button("Clear fatigue", lambda: a.clear_fatigue(self.amount.value), error=e,
+                       name="clear-fatigue"),
+                button("Mark exhaustion", lambda: a.mark_exhaustion(self.amount.value),
+                       error=e, name="exhaustion")),
+            row(button("Damage", lambda: a.take_damage(self.amount.value), error=e,
+                       name="damage"),
+                button("Heal", lambda: a.heal(self.amount.value), error=e, name="heal"),
+                button("Death roll", lambda: a.death_roll(seed=_draw_seed()), error=e,
+                       name="death-roll")),
+            row(button("Short rest", lambda: a.short_rest(["Clear Fatigue"]), error=e,
+                       name="short-rest", tooltip="Short rest: Clear Fatigue"),
+                button("Long rest", lambda: a.long_rest(["Clear Fatigue"]), error=e,
+                       name="long-rest", tooltip="Long rest: Clear Fatigue"),
+                button("Extended rest", lambda: a.extended_rest("Recuperate"), error=e,
+                       name="extended-rest", tooltip="Extended rest: Recuperate")),
+            row(self.state, button("Add", self.add_state, error=e, name="add-state"),
+                button("Remove", self.remove_state, error=e, name="remove-state")),
+            widgets.HTML("<b>Check</b>"),
+            self.checks,
+            row(button("Undo", self.undo, error=e, name="undo"), self.save),
+            self.history,
+        ]
+        bind(a, self.render, error=self.error)
+
+    def add_state(self) -> None:
+        name = self.state.value
+        if name in CONDITIONS:
+            self.adventurer.inflict(name)
+        else:
+            self.adventurer.bestow(name)
+
+    def remove_state(self) -> None:
+        name = self.state.value
+        if name in CONDITIONS:
+            self.adventurer.end_condition(name)
+        else:
+            self.adventurer.end_status(name)
+
+    def undo(self) -> Any:
+        return self.adventurer.undo()
+
+    def render(self) -> None:
+        a = self.adventurer
+        threads = "".join(
+            '<span class="tc-token" style="display:inline-block;min-width:24px;padding:2px;'
+            'margin:1px;border-radius:12px;background:#6a1b9a;color:#fff;text-align:center">'
+            'T</span>' for _ in range(a.threads))
+        status = ("passed on" if a.passed_on else "dead — Death offers a bargain" if a.dead
+                  else "dying" if a.dying else "stable" if a.stable else "")
+        states = ", ".join([*a.active_conditions, *a.statuses]) or "none"
+        holds = ", ".join(f"{k} {v}" for k, v in a.holds.items()) or "none"
+        self.view.value = (
+            f'<div class="tc-sheet" data-threads="{a.threads}" data-ap="{a.ap}" '
+            f'data-fatigue="{a.fatigue}" data-exhaustion="{a.exhaustion}" data-hp="{a.hp}">'
+            f'<b>{html.escape(a.name)}</b> <small>FOC {a.focus:+d} · POW {a.power:+d} · '
+            f'CUN {a.cunning:+d} · LCK {a.luck:+d} · XP {a.xp}</small>'
+            f'{" — <b class=tc-status>" + status + "</b>" if status else ""}'
+            f'<div>Threads <span class="tc-threads">{a.threads}</span>/{a.max_threads} '
+            f'{threads}</div>'
+            f'<div>AP <span class="tc-ap">{a.ap}</span>'
+            f'{" (turn)" if a.in_turn else ""} · reaction '
+            f'{"used" if a.reaction_used else "ready"} · HP <span class="tc-hp">{a.hp}</span>'
+            f'/{a.max_hp} · AC {a.effective_ac}</div>'
+            f'<div>Fatigue {_boxes(a.fatigue, a.max_fatigue, "#ef6c00", "fatigue-boxes")}'
+            f'</div><div>Exhaustion '
+            f'{_boxes(a.exhaustion, a.max_exhaustion, "#b71c1c", "exhaustion-boxes")} '
+            f'<small>(checks −{a.exhaustion_penalty})</small></div>'
+            f'<div><small>States: {html.escape(states)} · hold: {html.escape(holds)} · '
+            f'forward {a.forward:+d}</small></div></div>')
+        items = "".join(f'<li data-n="{i + 1}">{roll_text_html(ev.summary)}</li>'
+                        for i, ev in reversed(list(enumerate(a.log))))
+        self.history.value = (f'<ol class="tc-history tc-log" data-count="{len(a.log)}">'
+                          f"{items}</ol>")
+        self.save.value = data_uri_link("Save sheet", f"{_slug(a.name)}.json",
+                                        "application/json", a.to_json())
+
+
+class MonstersAndMagicApp(widgets.VBox):
+    """A table: a check roller for anyone, and one sheet per character."""
+
+    def __init__(self, names: list[str] | None = None, *, luck: int = 2) -> None:
+        super().__init__()
+        self.error = ErrorLine()
+        self.roller = CheckRoller(None, self.error)
+        self.sheets: dict[str, AdventurerSheet] = {}
+        self.characters = column()
+        self.new_name = text_box("New character's name", name="new-character",
+                                 on_enter=self.add_character, error=self.error)
+        app_box(self.error, widgets.HTML("<b>Ability check</b>"), self.roller,
+                widgets.HTML("<b>Characters</b>"), self.characters,
+                row(self.new_name, button("Add character", self.add_character,
+                                          error=self.error, name="add-character")),
+                box=self)
+        self.luck = luck
+        for name in names or ["Ash"]:
+            self._add(Adventurer.new(name, luck=luck, max_hp=12, supplies=2))
+
+    def _add(self, adventurer: Adventurer) -> AdventurerSheet:
+        if adventurer.name in self.sheets:
+            from companion.errors import RuleError
+
+            raise RuleError(f"Characters: {adventurer.name!r} is already at the table")
+        sheet = AdventurerSheet(adventurer, self.error)
+        self.sheets[adventurer.name] = sheet
+        self.characters.children = [*self.characters.children, sheet]
+        return sheet
+
+    def add_character(self) -> AdventurerSheet:
+        sheet = self._add(Adventurer.new(self.new_name.value, luck=self.luck, max_hp=12))
+        self.new_name.value = ""
+        return sheet

@@ -1,0 +1,96 @@
+"""The Monsters & Magic components, headless: they call the core and show its state."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("ipywidgets")
+
+from companion.rulesets.monsters_and_magic import AbilityCheck, Tier
+from companion.widgets.base import press_enter
+from companion.widgets.monsters_and_magic import MonstersAndMagicApp
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def fraction(p: object) -> str:
+    from companion.cli import fraction_text
+
+    return fraction_text(p)  # type: ignore[arg-type]
+
+
+def test_odds_shown_before_rolling_follow_the_controls() -> None:
+    app = MonstersAndMagicApp(["Ash"])
+    roller = app.roller
+    assert "55.00%" in roller.odds.value
+    roller.modifier.value = 4
+    roller.dc.value = 13
+    roller.edge.value = "advantage"
+    odds = AbilityCheck(4, 13, advantage=True).tier_odds()
+    for tier in Tier:
+        assert fraction(odds[tier]) in roller.odds.value
+    assert "2d20kh1 + 4 vs DC 13" in roller.odds.value
+    roller.roll()
+    roller.roll()
+    assert 'data-n="2"' in roller.result.value
+
+
+def test_sheet_buttons_call_the_tracker_and_show_refusals() -> None:
+    app = MonstersAndMagicApp(["Ash", "Briar"])
+    sheet = app.sheets["Ash"]
+    a = sheet.adventurer
+    buttons = {b.description: b for r in sheet.children if hasattr(r, "children")
+               for b in r.children if hasattr(b, "on_click")}
+    buttons["Spend AP"].click()
+    assert "own turn" in app.error.message
+    buttons["Start turn"].click()
+    assert a.ap == 3 and 'data-ap="3"' in sheet.view.value and app.error.message == ""
+    buttons["Spend AP"].click()  # Strike, 1 AP
+    assert a.ap == 2
+    buttons["Lucky Find"].click()
+    buttons["Lucky Find"].click()
+    assert a.threads == 0 and 'data-threads="0"' in sheet.view.value
+    buttons["Lucky Find"].click()
+    assert "Threads of Fate" in app.error.message
+    sheet.amount.value = 7
+    buttons["Mark fatigue"].click()
+    assert (a.fatigue, a.exhaustion) == (5, 2) and 'data-exhaustion="2"' in sheet.view.value
+    buttons["Undo"].click()
+    assert (a.fatigue, a.exhaustion) == (0, 0)
+    sheet.state.value = "Weakened"
+    buttons["Add"].click()
+    buttons["Add"].click()
+    assert "already Weakened" in app.error.message
+    assert "Weakened" in sheet.view.value
+    assert app.sheets["Briar"].adventurer.ap == 0  # the other sheet is untouched
+
+
+def test_sheet_check_uses_the_character() -> None:
+    app = MonstersAndMagicApp(["Ash"])
+    sheet = app.sheets["Ash"]
+    sheet.adventurer.take_forward(3)
+    assert "1d20 + 5" in sheet.checks.odds.value  # luck +2 and forward +3
+    sheet.checks.roll()
+    assert sheet.adventurer.forward == 0
+    assert "1d20 + 2" in sheet.checks.odds.value  # re-rendered from the tracker
+    assert 'data-count="2"' in sheet.history.value
+
+
+def test_add_character_and_duplicates() -> None:
+    app = MonstersAndMagicApp(["Ash"])
+    app.new_name.value = "Cole"
+    press_enter(app.new_name)
+    assert "Cole" in app.sheets and len(app.characters.children) == 2
+    app.new_name.value = "Ash"
+    press_enter(app.new_name)
+    assert "already at the table" in app.error.message
+
+
+def test_notebook_is_a_few_lines_of_valid_nbformat() -> None:
+    nb = json.loads((ROOT / "widgets" / "monsters_and_magic.ipynb").read_text())
+    assert nb["nbformat"] == 4 and nb["metadata"]["kernelspec"]["name"] == "python3"
+    code = [c for c in nb["cells"] if c["cell_type"] == "code"]
+    assert len(code) == 1 and len(code[0]["source"]) <= 4
