@@ -1,0 +1,60 @@
+"""The Monsters & Magic Voila app in Chromium: odds before a roll, a roll, a sheet's moves."""
+
+from __future__ import annotations
+
+from typing import Any
+
+PHONE_WIDTH = 390
+SCROLL_TOLERANCE = 2
+
+
+def test_check_odds_roll_and_sheet(voila_app: Any, screenshot: Any) -> None:
+    page = voila_app("monsters_and_magic")
+    roller = page.locator(".tc-app > .tc-check").first
+    odds = roller.locator(".tc-chance")
+    odds.wait_for()
+    assert "55.00%" in odds.inner_text()  # 1d20 vs DC 10: any hit, before any roll
+
+    modifier = roller.locator(".tc-int-modifier input")
+    modifier.fill("8")
+    modifier.press("Enter")
+    page.wait_for_function(
+        "() => document.querySelector('.tc-app > .tc-check .tc-chance')"
+        ".innerText.includes('1d20 + 8')")
+    weak = roller.locator('.tc-tier[data-tier="weak_hit"]').inner_text()
+    assert "40.00%" in weak and "2/5" in weak  # naturals 2-9 → totals 10-17
+
+    roller.locator(".tc-btn-roll").click()
+    page.wait_for_selector('.tc-app > .tc-check .tc-result[data-n="1"]')
+    assert roller.locator(".tc-verdict").inner_text() in {
+        "Critical Hit", "Strong Hit", "Weak Hit", "Miss", "Critical Miss"}
+
+    sheet = page.locator(".tc-character-ash")
+    sheet.locator(".tc-btn-spend-ap").click()  # not Ash's turn: refused with the rule
+    error = page.locator(".tc-error [role=alert]")
+    error.wait_for()
+    assert "own turn" in error.inner_text()
+    sheet.locator(".tc-btn-start-turn").click()
+    page.wait_for_selector('.tc-character-ash .tc-sheet[data-ap="3"]')
+    sheet.locator(".tc-btn-spend-ap").click()
+    page.wait_for_selector('.tc-character-ash .tc-sheet[data-ap="2"]')
+    sheet.locator(".tc-btn-lucky-find").click()
+    page.wait_for_selector('.tc-character-ash .tc-sheet[data-threads="1"]')
+    sheet.locator(".tc-btn-fatigue").click()
+    page.wait_for_selector('.tc-character-ash .tc-sheet[data-fatigue="1"]')
+    sheet.locator(".tc-btn-undo").click()
+    page.wait_for_selector('.tc-character-ash .tc-sheet[data-fatigue="0"]')
+    assert sheet.locator(".tc-log").get_attribute("data-count") == "3"
+    screenshot(page, "monsters_and_magic")
+
+
+def test_phone_width(voila_app: Any, phone_page: Any, scroll_width: Any,
+                     screenshot: Any) -> None:
+    page = voila_app("monsters_and_magic", page=phone_page)
+    page.locator(".tc-app > .tc-check .tc-btn-roll").click()
+    page.wait_for_selector('.tc-app > .tc-check .tc-result[data-n="1"]')
+    assert scroll_width(page) <= PHONE_WIDTH + SCROLL_TOLERANCE
+    heights = page.eval_on_selector_all(
+        ".tc-btn", "els => els.map(e => e.getBoundingClientRect().height)")
+    assert heights and min(heights) >= 40
+    screenshot(page, "monsters_and_magic-phone")
