@@ -173,6 +173,8 @@ class AdventurerSheet(widgets.VBox):
         self.error = error or ErrorLine()
         self.add_class("tc-character")
         self.add_class(f"tc-character-{_slug(a.name)}")
+        self.layout = widgets.Layout(border="1px solid #bbb", padding="6px", margin="6px 0",
+                                     max_width="100%")
         self.view = widgets.HTML()
         self.amount = _int_box("Amount", 1, "amount", 1, 999)
         self.technique = widgets.Dropdown(
