@@ -93,3 +93,9 @@ def test_reference_flags_the_misaligned_travel_table() -> None:
     assert page.count("⚠ misaligned in the seed") == 3
     assert "| Airship | Air | 16 | 24 hours |" in page
     assert "Weakened" in page and "Invisible" in page
+
+
+def test_reference_flags_figures_the_seed_gets_wrong() -> None:
+    pages = reference_pages()
+    assert pages["dice.md"].count("⚠ not about 1") == 2  # 1d12→2d6 and 2d6→3d4 are +0.5
+    assert "| 3 | 5,280 | 5,212.2 | ⚠ differs |" in pages["reference.md"]

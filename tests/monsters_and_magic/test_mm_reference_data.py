@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from companion.errors import RuleError
@@ -60,6 +62,13 @@ def test_falling() -> None:
     assert [harm_and_healing.falling_distance(t) for t in (1, 2, 3)] == [580, 2315, 5280]
     with pytest.raises(RuleError, match="turns 1-3"):
         harm_and_healing.falling_distance(4)
+
+
+def test_printed_fall_distances_against_physics() -> None:
+    # d = g t^2 / 2 with g = 32.174 ft/s^2 and t = 6 s per turn, worked by hand.
+    assert harm_and_healing.falling_distance_computed(1) == Fraction(32174, 1000) * 18
+    assert [harm_and_healing.falling_distance_differs(t) for t in (1, 2, 3)] == [
+        False, False, True]  # a mile is 1.3% more than 5,212 feet
 
 
 def test_perception() -> None:

@@ -8,7 +8,10 @@ Falling deals 1d6 damage per 10 feet fallen. On the material plane a creature fa
 feet in the first 6-second turn, 2,315 feet by the second and 5,280 (a mile) by the third.
 
 Interpretation: halving rounds down; a fall of less than 10 feet deals no damage and
-partial tens do not count (25 feet is 2d6). The seed's sentences on HP, AC and temporary
+partial tens do not count (25 feet is 2d6). "About the same as Earth" is read as standard
+gravity (32.174 ft/s²) with no air resistance; :func:`falling_distance_computed` gives
+the exact figure the printed distances are checked against (the third, a mile, is about
+1.3% above it and is flagged on the reference page). The seed's sentences on HP, AC and temporary
 HP stop mid-way; only what is printed is modelled.
 
 >>> damage_after_armor(9, ac=2, affinity="resistant")
@@ -19,12 +22,14 @@ HP stop mid-way; only what is printed is modelled.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Literal
 
 from companion.errors import RuleError
 from companion.rulesets.monsters_and_magic._data import section
 
-__all__ = ["Affinity", "damage_after_armor", "falling_damage_dice", "falling_distance"]
+__all__ = ["Affinity", "damage_after_armor", "falling_damage_dice", "falling_distance",
+           "falling_distance_computed", "falling_distance_differs"]
 
 Affinity = Literal["normal", "resistant", "vulnerable", "immune"]
 
@@ -66,3 +71,25 @@ def falling_distance(turns: int) -> int:
     if not 1 <= turns <= len(printed):
         raise RuleError(f"Falling: the seed gives distances for turns 1-{len(printed)}")
     return printed[turns - 1]
+
+
+#: Standard gravity in feet per second squared (9.80665 m/s²).
+GRAVITY_FT_S2 = Fraction(32174, 1000)
+#: Seconds in a combat turn.
+TURN_SECONDS = 6
+#: A printed distance this far (relative) from the computed one is flagged.
+TOLERANCE = Fraction(1, 100)
+
+
+def falling_distance_computed(turns: int) -> Fraction:
+    """Exact feet fallen from rest by the end of turn ``turns``: g·t²/2, no air resistance."""
+    if not 1 <= turns <= 100:
+        raise RuleError(f"Falling: turns must be 1-100, got {turns}")
+    seconds = turns * TURN_SECONDS
+    return GRAVITY_FT_S2 * seconds * seconds / 2
+
+
+def falling_distance_differs(turns: int) -> bool:
+    """Whether the seed's printed distance for ``turns`` is more than 1% off the physics."""
+    computed = falling_distance_computed(turns)
+    return abs(falling_distance(turns) - computed) > TOLERANCE * computed

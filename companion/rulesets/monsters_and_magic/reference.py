@@ -19,6 +19,11 @@ from companion.rulesets.monsters_and_magic.fatigue_and_exhaustion import (
     exhaustion_penalty,
 )
 from companion.rulesets.monsters_and_magic.group_checks import group_odds
+from companion.rulesets.monsters_and_magic.harm_and_healing import (
+    falling_distance,
+    falling_distance_computed,
+    falling_distance_differs,
+)
 from companion.rulesets.monsters_and_magic.travel import overland_paces
 
 #: Net modifiers shown on the check page (modifier minus how far the DC is above 10).
@@ -89,13 +94,16 @@ def group_page() -> str:
 
 def dice_page() -> str:
     parts = ["# Dice: size steps, percentile and odd dice", "",
-             "The die size scale (one step is about +1 to the average):", "",
-             "| step | die | average | from the one below |", "|---:|---|---:|---:|"]
+             "The die size scale. The seed says one step changes the average by about 1; "
+             "the exact change is computed and a step more than a quarter off is flagged.", "",
+             "| step | die | average | from the one below | |", "|---:|---|---:|---:|---|"]
     previous: Fraction | None = None
     for i, die in enumerate(DIE_SCALE):
         mean = step_distribution(die, 0).mean
         gap = "" if previous is None else f"{float(mean - previous):+.2f}"
-        parts.append(f"| {i} | {die} | {float(mean):.2f} | {gap} |")
+        flag = ("⚠ not about 1" if previous is not None
+                and abs(mean - previous - 1) > Fraction(1, 4) else "")
+        parts.append(f"| {i} | {die} | {float(mean):.2f} | {gap} | {flag} |")
         previous = mean
     parts += ["", "A d% is two d10s, tens and ones, with 00 read as 100: every value 1-100 "
               "has chance exactly 1/100.", "",
@@ -183,10 +191,15 @@ def travel_page() -> str:
         parts += [f"| {_esc(n)} | {_esc(e)} |" for n, e in rest["activities"].items()]
         parts.append("")
     falling = section("falling")
-    parts += ["## Falling", "", f"{falling['damage_per_10_feet']} damage per 10 feet fallen. "
-              "Feet fallen by the end of each 6-second turn (as printed): "
-              + ", ".join(f"turn {i + 1}: {feet:,}" for i, feet in
-                          enumerate(falling["printed_feet_by_turn"])) + "."]
+    parts += ["## Falling", "", f"{falling['damage_per_10_feet']} damage per 10 feet fallen.",
+              "", "Feet fallen by the end of each 6-second turn: the seed's figure beside "
+              "g·t²/2 with standard gravity (32.174 ft/s², no air resistance); more than 1% "
+              "apart is flagged.", "", "| turn | printed | computed | |", "|---:|---:|---:|---|"]
+    for turn in range(1, len(falling["printed_feet_by_turn"]) + 1):
+        computed = falling_distance_computed(turn)
+        flag = "⚠ differs" if falling_distance_differs(turn) else ""
+        parts.append(f"| {turn} | {falling_distance(turn):,} | {float(computed):,.1f} | "
+                     f"{flag} |")
     return "\n".join(parts) + "\n"
 
 
