@@ -17,9 +17,19 @@ import ipywidgets as widgets
 
 from companion.cli import fraction_text
 from companion.dice.render import percent
-from companion.rulesets.monsters_and_magic import ABILITIES, AbilityCheck, Adventurer, Tier
+from companion.rulesets.monsters_and_magic import (
+    ABILITIES,
+    AbilityCheck,
+    Adventurer,
+    GameMaster,
+    Tier,
+    group_odds,
+    roll_group,
+)
 from companion.rulesets.monsters_and_magic.action_points import BASIC_TECHNIQUES
 from companion.rulesets.monsters_and_magic.conditions_and_statuses import CONDITIONS, STATUSES
+from companion.rulesets.monsters_and_magic.group_checks import parse_modifiers
+from companion.rulesets.monsters_and_magic.threads_of_fate import GM_USES
 from companion.widgets.base import (
     ErrorLine,
     app_box,
@@ -33,7 +43,8 @@ from companion.widgets.base import (
     text_box,
 )
 
-__all__ = ["AdventurerSheet", "CheckRoller", "MonstersAndMagicApp"]
+__all__ = ["AdventurerSheet", "CheckRoller", "GameMasterThreads", "GroupCheckRoller",
+           "MonstersAndMagicApp"]
 
 EDGES = ["normal", "advantage", "disadvantage"]
 TIER_COLOURS = {Tier.CRITICAL_HIT: "#1b5e20", Tier.STRONG_HIT: "#2e7d32",
@@ -87,9 +98,10 @@ class CheckRoller(widgets.VBox):
     """
 
     def __init__(self, adventurer: Adventurer | None = None,
-                 error: ErrorLine | None = None) -> None:
+                 error: ErrorLine | None = None, gm: GameMaster | None = None) -> None:
         super().__init__()
         self.adventurer = adventurer
+        self.gm = gm
         self.error = error or ErrorLine()
         self.add_class("tc-check")
         self.ability = widgets.Dropdown(options=[*ABILITIES, "none"], value="luck",
@@ -145,6 +157,8 @@ class CheckRoller(widgets.VBox):
                 self.attack.value, seed=seed)
         else:
             result = self.check().roll(seed=seed)
+        if self.gm is not None and self.adventurer is not None:
+            self.gm.note_result(result.tier)
         self.rolls += 1
         tier = result.tier
         self.result.value = (
@@ -167,7 +181,8 @@ class AdventurerSheet(widgets.VBox):
     """One character: threads of fate, AP and reaction, fatigue and exhaustion, HP,
     conditions and statuses, rests, with the moves that change them and Undo."""
 
-    def __init__(self, adventurer: Adventurer, error: ErrorLine | None = None) -> None:
+    def __init__(self, adventurer: Adventurer, error: ErrorLine | None = None,
+                 gm: GameMaster | None = None) -> None:
         super().__init__()
         self.adventurer = a = adventurer
         self.error = error or ErrorLine()
@@ -188,7 +203,7 @@ class AdventurerSheet(widgets.VBox):
                                       layout=widgets.Layout(width="220px"))
         self.history = widgets.HTML()
         self.save = widgets.HTML()
-        self.checks = CheckRoller(a, self.error)
+        self.checks = CheckRoller(a, self.error, gm)
         e = self.error
         self.children = [
             self.view,
@@ -287,18 +302,92 @@ class AdventurerSheet(widgets.VBox):
                                         "application/json", a.to_json())
 
 
+class GroupCheckRoller(widgets.VBox):
+    """A group check: everyone's modifier, the exact odds of the group's result, a roll."""
+
+    def __init__(self, error: ErrorLine | None = None) -> None:
+        super().__init__()
+        self.error = error or ErrorLine()
+        self.add_class("tc-group")
+        self.modifiers = text_box("Modifiers, e.g. 2, 0, -1", value="2, 0, -1",
+                                  name="group-modifiers", on_enter=self.show_odds,
+                                  error=self.error)
+        self.dc = _int_box("DC", 10, "group-dc")
+        self.dc.observe(safe(self.error)(self.show_odds), names="value")
+        self.odds = widgets.HTML()
+        self.odds.add_class("tc-group-odds")
+        self.result = widgets.HTML('<div class="tc-group-result" data-n="0"></div>')
+        self.rolls = 0
+        self.children = [row(self.modifiers, self.dc), self.odds,
+                         row(button("Odds", self.show_odds, error=self.error,
+                                    name="group-odds"),
+                             button("Roll group check", self.roll, error=self.error,
+                                    name="group-roll")),
+                         self.result]
+        self.show_odds()
+
+    def checks(self) -> list[AbilityCheck]:
+        return [AbilityCheck(m, self.dc.value) for m in parse_modifiers(self.modifiers.value)]
+
+    def show_odds(self, _change: Any = None) -> None:
+        checks = self.checks()
+        odds = group_odds(checks)
+        cells = " · ".join(
+            f'<span data-tier="{t.name.lower()}">{t.label}: <b>{percent(p)}</b> '
+            f"<small>({fraction_text(p)})</small></span>"
+            for t, p in reversed(odds.items()))
+        self.odds.value = f"<div>Group of {len(checks)} vs DC {self.dc.value}: {cells}</div>"
+
+    def roll(self) -> Any:
+        result = roll_group(self.checks(), seed=_draw_seed())
+        self.rolls += 1
+        self.result.value = (
+            f'<div class="tc-group-result" data-n="{self.rolls}" '
+            f'data-tier="{result.tier.name.lower()}"><b>{result.tier.label}</b> — '
+            f"{html.escape(str(result))}</div>")
+        return result
+
+
+class GameMasterThreads(widgets.VBox):
+    """The GM's threads of fate: gained on players' critical misses, spent on three uses."""
+
+    def __init__(self, gm: GameMaster, error: ErrorLine | None = None) -> None:
+        super().__init__()
+        self.gm = gm
+        self.error = error or ErrorLine()
+        self.view = widgets.HTML()
+        self.use = widgets.Dropdown(options=list(GM_USES), description="Use",
+                                    layout=widgets.Layout(width="330px"))
+        self.children = [self.view, row(
+            button("+1 thread", lambda: gm.gain_thread(1), error=self.error,
+                   name="gm-gain"),
+            self.use,
+            button("Spend", lambda: gm.spend_thread(self.use.value), error=self.error,
+                   name="gm-spend"))]
+        bind(gm, self.render, error=self.error)
+
+    def render(self) -> None:
+        self.view.value = (f'<div class="tc-gm" data-threads="{self.gm.threads}"><b>GM</b>: '
+                           f'<span class="tc-gm-threads">{self.gm.threads}</span> '
+                           f"thread{'s' if self.gm.threads != 1 else ''} of fate</div>")
+
+
 class MonstersAndMagicApp(widgets.VBox):
     """A table: a check roller for anyone, and one sheet per character."""
 
     def __init__(self, names: list[str] | None = None, *, luck: int = 2) -> None:
         super().__init__()
         self.error = ErrorLine()
+        self.gm = GameMaster()
         self.roller = CheckRoller(None, self.error)
+        self.group = GroupCheckRoller(self.error)
+        self.gm_view = GameMasterThreads(self.gm, self.error)
         self.sheets: dict[str, AdventurerSheet] = {}
         self.characters = column()
         self.new_name = text_box("New character's name", name="new-character",
                                  on_enter=self.add_character, error=self.error)
         app_box(self.error, widgets.HTML("<b>Ability check</b>"), self.roller,
+                widgets.HTML("<b>Group check</b>"), self.group, self.gm_view,
                 widgets.HTML("<b>Characters</b>"), self.characters,
                 row(self.new_name, button("Add character", self.add_character,
                                           error=self.error, name="add-character")),
@@ -312,7 +401,7 @@ class MonstersAndMagicApp(widgets.VBox):
             from companion.errors import RuleError
 
             raise RuleError(f"Characters: {adventurer.name!r} is already at the table")
-        sheet = AdventurerSheet(adventurer, self.error)
+        sheet = AdventurerSheet(adventurer, self.error, self.gm)
         self.sheets[adventurer.name] = sheet
         self.characters.children = [*self.characters.children, sheet]
         return sheet

@@ -397,3 +397,28 @@ def test_game_master_threads() -> None:
     result = gm.reroll_check(AbilityCheck(3), rng=random.Random(1))
     assert gm.threads == 1 and result.total == result.natural + 3
     assert GameMaster.from_json(gm.to_json()) == gm
+
+
+def test_critical_miss_gives_the_gm_a_thread() -> None:
+    gm = GameMaster()
+    assert not gm.note_result(Tier.MISS) and gm.threads == 0 and not gm.log
+    assert gm.note_result(Tier.CRITICAL_MISS) and gm.threads == 1
+    assert "critical miss" in gm.log[-1].summary
+
+
+def test_damage_to_a_stable_creature_starts_dying_again() -> None:
+    a = hero()
+    a.take_damage(12)
+    check = death_roll_check(a.luck, a.exhaustion)
+    a.death_roll(seed=seed_for(check, Tier.STRONG_HIT))
+    assert a.stable
+    a.take_damage(1)
+    assert a.dying and not a.stable and a.exhaustion == 0
+
+
+def test_frightened_counts_as_weakened_once() -> None:
+    a = hero()
+    a.inflict("Frightened")
+    assert a.build_check("focus").modifier == 1 - 2
+    a.inflict("Weakened")
+    assert a.build_check("focus").modifier == 1 - 2  # not -4: the same state twice

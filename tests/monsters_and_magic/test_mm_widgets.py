@@ -94,3 +94,39 @@ def test_notebook_is_a_few_lines_of_valid_nbformat() -> None:
     assert nb["nbformat"] == 4 and nb["metadata"]["kernelspec"]["name"] == "python3"
     code = [c for c in nb["cells"] if c["cell_type"] == "code"]
     assert len(code) == 1 and len(code[0]["source"]) <= 4
+
+
+def test_group_roller_and_gm_threads() -> None:
+    from companion.rulesets.monsters_and_magic import group_odds
+
+    app = MonstersAndMagicApp(["Ash"])
+    group = app.group
+    expected = group_odds([AbilityCheck(2), AbilityCheck(0), AbilityCheck(-1)])
+    assert all(fraction(p) in group.odds.value for p in expected.values())
+    group.modifiers.value = "5, 5"
+    press_enter(group.modifiers)
+    assert "Group of 2" in group.odds.value
+    group.roll()
+    assert 'data-n="1"' in group.result.value
+    group.modifiers.value = "five"
+    press_enter(group.modifiers)
+    assert "whole numbers" in app.error.message
+    buttons = {b.description: b for b in app.gm_view.children[1].children
+               if hasattr(b, "on_click")}
+    buttons["Spend"].click()
+    assert "no thread" in app.error.message
+    buttons["+1 thread"].click()
+    buttons["Spend"].click()
+    assert app.gm.threads == 0 and len(app.gm.log) == 2
+
+
+def test_a_sheets_critical_miss_feeds_the_gm() -> None:
+    app = MonstersAndMagicApp(["Ash"])
+    checks = app.sheets["Ash"].checks
+    for _ in range(200):  # seeds are drawn fresh; roll until a natural 1 shows up
+        result = checks.roll()
+        if result.tier == Tier.CRITICAL_MISS:
+            break
+    misses = sum(1 for e in app.sheets["Ash"].adventurer.log
+                 if "Critical Miss" in e.summary)
+    assert app.gm.threads == misses

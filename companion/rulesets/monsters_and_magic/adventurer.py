@@ -834,6 +834,14 @@ class GameMaster(Tracker):
         self.describe(f"GM gains {amount} thread{'s' if amount != 1 else ''}"
                       f"{' (' + reason + ')' if reason else ''}: {self.threads}")
 
+    def note_result(self, tier: Tier) -> bool:
+        """A player's check result: a critical miss gives the GM a thread (Interpretation
+        of the cut-off "Gain 2 XP and"). Returns whether a thread was gained."""
+        if tier != Tier.CRITICAL_MISS:
+            return False
+        self.gain_thread(1, "a player's critical miss")
+        return True
+
     @move
     def spend_thread(self, use: str) -> None:
         """Spend a thread on one of the GM's three uses."""

@@ -17,7 +17,6 @@ from typing import Any
 
 from companion.cli import fraction_text, print_json
 from companion.dice.render import percent
-from companion.errors import RuleError
 
 __all__ = ["add_commands"]
 
@@ -104,22 +103,15 @@ def _check(args: argparse.Namespace) -> int:
     return 0
 
 
-def _modifiers(text: str) -> list[int]:
-    try:
-        values = [int(part) for part in text.split(",") if part.strip()]
-    except ValueError:
-        raise RuleError(f"Group Checks: --modifiers must be whole numbers separated by "
-                        f"commas, got {text!r}") from None
-    if not values:
-        raise RuleError("Group Checks: give at least one modifier")
-    return values
-
-
 def _group(args: argparse.Namespace) -> int:
     from companion.rulesets.monsters_and_magic.ability_checks import AbilityCheck
-    from companion.rulesets.monsters_and_magic.group_checks import group_odds, roll_group
+    from companion.rulesets.monsters_and_magic.group_checks import (
+        group_odds,
+        parse_modifiers,
+        roll_group,
+    )
 
-    checks = [AbilityCheck(m, args.dc) for m in _modifiers(args.modifiers)]
+    checks = [AbilityCheck(m, args.dc) for m in parse_modifiers(args.modifiers)]
     odds = group_odds(checks)
     result = roll_group(checks, seed=args.seed) if args.roll else None
     if args.json:

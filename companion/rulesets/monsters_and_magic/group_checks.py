@@ -32,7 +32,8 @@ from companion.rulesets.monsters_and_magic.ability_checks import (
     Tier,
 )
 
-__all__ = ["GroupCheckResult", "group_counts", "group_odds", "group_result", "roll_group"]
+__all__ = ["GroupCheckResult", "group_counts", "group_odds", "group_result", "parse_modifiers",
+           "roll_group"]
 
 #: Largest group whose odds are computed (a guard against runaway input, not a rule).
 MAX_GROUP = 30
@@ -127,3 +128,15 @@ def roll_group(checks: Sequence[AbilityCheck], *, seed: int | None = None,
     members = tuple(check.roll(rng=rng) for check in checks)
     tiers = [m.tier for m in members]
     return GroupCheckResult(members, group_counts(tiers), group_result(tiers))
+
+
+def parse_modifiers(text: str) -> list[int]:
+    """Modifiers written ``"2, 0, -1"`` (the group check's members), or a RuleError."""
+    try:
+        values = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise RuleError(f"Group Checks: the modifiers must be whole numbers separated by "
+                        f"commas, got {text!r}") from None
+    if not values:
+        raise RuleError("Group Checks: give at least one modifier")
+    return values
