@@ -250,3 +250,20 @@ def test_group_roll_is_seeded() -> None:
     a, b = roll_group(checks, seed=9), roll_group(checks, seed=9)
     assert str(a) == str(b)
     assert a.tier == group_result([m.tier for m in a.members])
+
+
+@given(st.sampled_from(DIE_SCALE), st.integers(-7, 7), st.integers(-20, 20))
+def test_step_up_then_down_returns_the_die(die: str, steps: int, flat: int) -> None:
+    expr = die + (f"{flat:+d}" if flat else "")
+    index = DIE_SCALE.index(die)
+    if not 0 <= index + steps < len(DIE_SCALE):
+        with pytest.raises(RuleError):
+            step_die(expr, steps)
+        return
+    assert step_die(step_die(expr, steps), -steps) == expr.replace("+0", "")
+
+
+@given(st.lists(st.integers(-10, 20), min_size=1, max_size=6), st.integers(0, 20))
+def test_group_odds_sum_to_one(modifiers: list[int], dc: int) -> None:
+    odds = group_odds([AbilityCheck(m, dc) for m in modifiers])
+    assert sum(odds.values()) == 1 and all(p >= 0 for p in odds.values())
