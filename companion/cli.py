@@ -16,9 +16,9 @@ import importlib
 import json
 import sys
 from collections.abc import Sequence
-from fractions import Fraction
 from typing import Any, NoReturn
 
+from companion.dice.render import fraction_text as fraction_text  # re-exported for subcommands
 from companion.errors import CompanionError
 
 #: Modules (outside the rulesets) that contribute subcommands.
@@ -37,11 +37,6 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{self.prog}: {message}")
-
-
-def fraction_text(p: Fraction) -> str:
-    """``"p/q"``, or ``"n"`` for a whole number (the CLI's JSON form of an exact value)."""
-    return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
 
 
 def print_json(obj: Any) -> None:

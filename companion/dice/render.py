@@ -38,6 +38,15 @@ def percent(p: Fraction, digits: int = 2) -> str:
     return text
 
 
+def chance_text(p: Fraction, digits: int = 2) -> str:
+    """A probability as the reference and the apps show it: percent, then the exact value.
+
+    >>> chance_text(Fraction(1, 3))
+    '33.33% (1/3)'
+    """
+    return f"{percent(p, digits)} ({fraction_text(p)})"
+
+
 # -- rolls ------------------------------------------------------------------------------
 def die_text(d: Die) -> str:
     state = d.state

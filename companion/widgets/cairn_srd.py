@@ -17,6 +17,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from companion.dice.render import fraction_text, percent
 from companion.errors import CompanionError
 from companion.rulesets.cairn_srd import lockpicking, spellcasting
 from companion.rulesets.cairn_srd.burden import SLOTS, TAGS, USAGE_DICE
@@ -70,8 +71,7 @@ def _int(text: str, what: str) -> int:
 
 
 def _pct(p: Any) -> str:
-    frac = str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
-    return f'<span class="tc-p">{float(p * 100):.2f}%</span> <small>({frac})</small>'
+    return f'<span class="tc-p">{percent(p)}</span> <small>({fraction_text(p)})</small>'
 
 
 def _small_box(placeholder: str, value: str = "", name: str | None = None) -> widgets.Text:

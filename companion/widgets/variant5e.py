@@ -16,7 +16,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from companion.dice.render import percent
+from companion.dice.render import fraction_text, percent
 from companion.rulesets.variant5e.contests import Combatant, Edge, Size
 from companion.rulesets.variant5e.death_and_returning import (
     RETURN_SPELLS,
@@ -43,8 +43,7 @@ def _e(text: object) -> str:
 
 
 def _pct(p: Any) -> str:
-    frac = str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
-    return f"{percent(p)} <small>({frac})</small>"
+    return f"{percent(p)} <small>({fraction_text(p)})</small>"
 
 
 def _log_html(tracker: Any, limit: int = 12) -> str:

@@ -2,16 +2,9 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
-
+from companion.dice.render import chance_text
 from companion.rulesets.cairn_srd import duel, mass_combat, saves, spellcasting
 from companion.rulesets.cairn_srd._data import rules_data
-
-
-def _p(p: Fraction) -> str:
-    """Exact chance as the site shows it: percent with 2 decimals and the fraction."""
-    frac = str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
-    return f"{float(p * 100):.2f}% ({frac})"
 
 
 def _magic_page() -> str:
@@ -33,21 +26,22 @@ def _magic_page() -> str:
         m_flag = " ⚠ differs" if r.mishap_differs else ""
         d_flag = " ⚠ differs" if r.doom_differs else ""
         lines.append(
-            f"| {r.dice} | {_p(r.odds.mishap)} | {r.printed_mishap}%{m_flag} | "
-            f"{_p(r.odds.doom)} | {r.printed_doom}%{d_flag} | {r.odds.fatigue_mean} |")
+            f"| {r.dice} | {chance_text(r.odds.mishap)} | {r.printed_mishap}%{m_flag} | "
+            f"{chance_text(r.odds.doom)} | {r.printed_doom}%{d_flag} | {r.odds.fatigue_mean} |")
     lines += ["", "## Which mishap comes up", "",
               "The highest doubled face picks the mishap row, so high rows are likelier.", "",
               "| Dice | " + " | ".join(f"Mishap {f}" for f in range(1, 7)) + " |",
               "|---:|" + "---:|" * 6]
     for n in range(2, spellcasting.MAX_MAGIC_DICE + 1):
         odds = spellcasting.magic_dice_odds(n)
-        lines.append(f"| {n} | " + " | ".join(_p(odds.mishap_faces[f]) for f in range(1, 7)) + " |")
+        cells = " | ".join(chance_text(odds.mishap_faces[f]) for f in range(1, 7))
+        lines.append(f"| {n} | {cells} |")
     lines += ["", "## Fatigue from one cast", "", "| Dice | " +
               " | ".join(f"{k} Fatigue" for k in range(5)) + " |", "|---:|" + "---:|" * 5]
     for n in range(1, spellcasting.MAX_MAGIC_DICE + 1):
         odds = spellcasting.magic_dice_odds(n)
         lines.append(f"| {n} | " + " | ".join(
-            _p(odds.fatigue[k]) if k in odds.fatigue else "—" for k in range(5)) + " |")
+            chance_text(odds.fatigue[k]) if k in odds.fatigue else "—" for k in range(5)) + " |")
     lines += ["", "Roll three magic dice:", "", "```roller", "3d6", "```"]
     return "\n".join(lines)
 
@@ -65,7 +59,7 @@ def _saves_page() -> str:
     ]
     for ability in range(saves.MAX_SCORE + 1):
         lines.append(f"| {ability} | " + " | ".join(
-            _p(saves.save_chance(ability, f)) for f in floors) + " |")
+            chance_text(saves.save_chance(ability, f)) for f in floors) + " |")
     lines += ["", "```roller", "1d20", "```"]
     return "\n".join(lines)
 

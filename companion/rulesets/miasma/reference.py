@@ -5,14 +5,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from companion.dice.render import chance_text
 from companion.rulesets.miasma import earthmotes, psychosis
 from companion.rulesets.miasma.dice_monarchs import hands, strength
-
-
-def _p(p: Fraction) -> str:
-    """Exact chance as the site shows it: percent with 2 decimals and the fraction."""
-    frac = str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
-    return f"{float(p * 100):.2f}% ({frac})"
 
 
 def hands_page() -> str:
@@ -40,12 +35,13 @@ def hands_page() -> str:
         pflag = "" if hands.percent_matches(h, n) else " ⚠ differs"
         lines.append(
             f"| {h.rank + 1} | {h.name} | {','.join(map(str, h.pattern))} | {n} | "
-            f"{h.printed_count}{flag} | {_p(Fraction(n, hands.OUTCOMES))} | "
+            f"{h.printed_count}{flag} | {chance_text(Fraction(n, hands.OUTCOMES))} | "
             f"{h.printed_percent}%{pflag} | {best[h.rank]} |"
         )
     lines += [
         "",
-        f"{nothing:,} rolls ({_p(Fraction(nothing, hands.OUTCOMES))}) hold no hand at all. "
+        f"{nothing:,} rolls ({chance_text(Fraction(nothing, hands.OUTCOMES))}) "
+        "hold no hand at all. "
         "At the showdown a player picks, for each size, their own die or the community one "
         "(32 choices), which makes hands far more common than these single-roll odds.",
         "",
@@ -72,7 +68,7 @@ def earthmotes_page() -> str:
     ]
     for row, at_least, expected in earthmotes.feature_odds():
         lines.append(f"| {row.range} | {row.values['Biome']} ({row.values['Encounters']}) | "
-                     f"{_p(at_least)} | {expected} |")
+                     f"{chance_text(at_least)} | {expected} |")
     lines += [
         "",
         "After the re-rolls each biome die is even on 1-10: a double has chance 1/100 and any "

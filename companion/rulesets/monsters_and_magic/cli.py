@@ -12,17 +12,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from fractions import Fraction
 from typing import Any
 
 from companion.cli import fraction_text, print_json
-from companion.dice.render import percent
+from companion.dice.render import chance_text
 
 __all__ = ["add_commands"]
 
-
-def _pct(p: Fraction) -> str:
-    return f"{percent(p)} ({fraction_text(p)})"
 
 
 def add_commands(sub: Any) -> None:
@@ -95,8 +91,8 @@ def _check(args: argparse.Namespace) -> int:
         return 0
     out = [f"{check.expression} vs DC {check.effective_dc}"
            + (f", {args.steps:+d} steps" if args.steps else "") + ":"]
-    out += [f"  {t.label:<13} {_pct(p)}" for t, p in reversed(odds.items())]
-    out.append(f"  any hit       {_pct(check.hit_chance())}")
+    out += [f"  {t.label:<13} {chance_text(p)}" for t, p in reversed(odds.items())]
+    out.append(f"  any hit       {chance_text(check.hit_chance())}")
     if result is not None:
         out.append(str(result))
     sys.stdout.write("\n".join(out) + "\n")
@@ -123,7 +119,7 @@ def _group(args: argparse.Namespace) -> int:
         print_json(data)
         return 0
     out = [f"group of {len(checks)} vs DC {checks[0].effective_dc}:"]
-    out += [f"  {t.label:<11} {_pct(p)}" for t, p in reversed(odds.items())]
+    out += [f"  {t.label:<11} {chance_text(p)}" for t, p in reversed(odds.items())]
     if result is not None:
         out.append(str(result))
     sys.stdout.write("\n".join(out) + "\n")
@@ -161,7 +157,7 @@ def _stabilize(args: argparse.Namespace) -> int:
                     "p_die": fraction_text(1 - p)})
         return 0
     sys.stdout.write(f"luck {args.luck:+d}, exhaustion {args.exhaustion}/{top}: stabilizes "
-                     f"{_pct(p)}, dies {_pct(1 - p)}\n")
+                     f"{chance_text(p)}, dies {chance_text(1 - p)}\n")
     return 0
 
 

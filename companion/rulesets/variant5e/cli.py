@@ -14,15 +14,11 @@ import argparse
 from typing import Any
 
 from companion.cli import fraction_text, print_json
+from companion.dice.render import chance_text
 from companion.errors import RuleError
 
 __all__ = ["add_commands"]
 
-
-def _pct(p: Any) -> str:
-    from companion.dice.render import percent
-
-    return f"{percent(p)} ({fraction_text(p)})"
 
 
 def add_commands(sub: Any) -> None:
@@ -130,8 +126,9 @@ def _contest(args: argparse.Namespace) -> int:
     print(f"{option.name}: {contest.initiator} vs {contest.resister}")
     if contest.automatic:
         print(f"automatic success: {contest.automatic}")
-    print(f"{option.initiator} wins: {_pct(odds.initiator)}")
-    print(f"{option.resister} wins: {_pct(odds.resister)} (ties {_pct(odds.tie)} included)")
+    print(f"{option.initiator} wins: {chance_text(odds.initiator)}")
+    ties = chance_text(odds.tie)
+    print(f"{option.resister} wins: {chance_text(odds.resister)} (ties {ties} included)")
     if contest.on_success:
         print(f"on a win: {contest.on_success}")
     return 0
@@ -173,7 +170,7 @@ def _fragile_soul(args: argparse.Namespace) -> int:
         print_json({k: fraction_text(v) for k, v in odds.items()})
         return 0
     for outcome, p in odds.items():
-        print(f"{outcome.replace('_', ' '):>13}: {_pct(p)}")
+        print(f"{outcome.replace('_', ' '):>13}: {chance_text(p)}")
     return 0
 
 
@@ -185,7 +182,7 @@ def _death_saves(args: argparse.Namespace) -> int:
         print_json({k: fraction_text(v) for k, v in odds.items()})
         return 0
     for outcome, p in odds.items():
-        print(f"{outcome:>6}: {_pct(p)}")
+        print(f"{outcome:>6}: {chance_text(p)}")
     return 0
 
 
@@ -198,7 +195,7 @@ def _identify(args: argparse.Namespace) -> int:
         print_json({"expression": check.expression, "dc": check.target,
                     "chance": fraction_text(p)})
         return 0
-    print(f"{check.expression} vs DC {check.target}: {_pct(p)}")
+    print(f"{check.expression} vs DC {check.target}: {chance_text(p)}")
     return 0
 
 
