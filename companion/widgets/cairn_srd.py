@@ -380,7 +380,7 @@ class SpellcastingPanel(_Panel):
 
     def render(self) -> None:
         c = self.character
-        bar = c.casting_barred or ("never again (3 dooms)" if c.dooms >= 3 else "no")
+        bar = c.casting_bar or "no"
         self.status.value = (
             f'<div class="tc-stats">{_e(c.name)}: free slots {c.free_slots}, Fatigue '
             f"{c.fatigue}, CTRL {c.control}/{c.control_max}, dooms {c.dooms}, "

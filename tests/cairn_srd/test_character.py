@@ -265,8 +265,10 @@ def test_cast_dice_limits() -> None:
 def test_third_doom_is_permanent() -> None:
     c = pc()
     c.dooms = 2
+    assert c.casting_bar == ""
     c.cast(3, rng=FixedRng(1, 1, 1))
     assert c.dooms == 3
+    assert c.casting_bar == "never again (the 3rd doom)"
     with pytest.raises(RuleError, match="for good"):
         c.cast(1)
     c.lift_doom()

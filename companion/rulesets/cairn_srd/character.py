@@ -593,6 +593,13 @@ class Character(Tracker):
         self.grimoire.append(spell)
         self.describe(f"{self.name} copies {spell} into the grimoire (a watch, 50-70 silver)")
 
+    @property
+    def casting_bar(self) -> str:
+        """Why the character cannot cast right now ("" when nothing bars casting)."""
+        if self.dooms >= 3:
+            return "never again (the 3rd doom)"
+        return self.casting_barred
+
     def max_magic_dice(self, extra: int = 0) -> int:
         return spellcasting.available_magic_dice(self.free_slots, extra)
 
