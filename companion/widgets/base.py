@@ -27,6 +27,7 @@ import base64
 import functools
 import html
 import logging
+import random
 import re
 import warnings
 from collections.abc import Callable
@@ -46,6 +47,8 @@ __all__ = [
     "bind",
     "button",
     "column",
+    "draw_seed",
+    "int_box",
     "one_line",
     "press_enter",
     "row",
@@ -58,6 +61,24 @@ log = logging.getLogger(__name__)
 
 MIN_BUTTON_HEIGHT = "40px"
 """Smallest tap target: a fingertip on a phone at the table."""
+
+SEED_BOUND = 2**53
+"""Drawn seeds stay below 2**53 so they survive JSON readers that use doubles (browsers)."""
+
+
+def draw_seed() -> int:
+    """A fresh seed for one roll; apps record it so any roll can be replayed."""
+    return random.SystemRandom().randrange(SEED_BOUND)
+
+
+def int_box(description: str, value: int, name: str, low: int = -99, high: int = 99,
+            width: str = "150px") -> widgets.BoundedIntText:
+    """A bounded whole-number box, tap-sized, findable in tests as ``.tc-int-<name>``."""
+    box = widgets.BoundedIntText(value=value, min=low, max=high, description=description,
+                                 layout=widgets.Layout(width=width, min_height=MIN_BUTTON_HEIGHT),
+                                 style={"description_width": "initial"})
+    box.add_class(f"tc-int-{name}")
+    return box
 
 APP_MAX_WIDTH = "760px"
 """Wider apps are hard to read on a laptop; on a phone the screen is the limit."""

@@ -18,7 +18,6 @@ what replaying means).
 from __future__ import annotations
 
 import html
-import random
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
@@ -30,11 +29,13 @@ from companion.dice import render
 from companion.errors import CompanionError, OddsTooCostlyError
 from companion.history import RollHistory
 from companion.widgets.base import (
+    SEED_BOUND,
     ErrorLine,
     HistoryView,
     app_box,
     button,
     column,
+    draw_seed,
     one_line,
     row,
     safe,
@@ -56,8 +57,6 @@ QUICK_ROLLS: tuple[tuple[str, str], ...] = (
 )
 """(button label, expression) for the one-tap rolls."""
 
-SEED_BOUND = 2**53
-"""Drawn seeds stay below 2**53 so they survive JSON readers that use doubles (browsers)."""
 
 TRAY_CSS = """
 .tc-app .tc-result { padding: 6px 0; }
@@ -73,10 +72,6 @@ TRAY_CSS = """
 .tc-app .tc-seed { flex: 0 1 220px; }
 .tc-app .tc-section { font-weight: 700; margin-top: 8px; }
 """
-
-
-def _draw_seed() -> int:
-    return random.SystemRandom().randrange(SEED_BOUND)
 
 
 def _parse_int(text: str, what: str) -> int | None:
@@ -103,7 +98,7 @@ class DiceTray(widgets.VBox):
         history: RollHistory | None = None,
         *,
         expr: str = "1d20",
-        seed_source: Callable[[], int] = _draw_seed,
+        seed_source: Callable[[], int] = draw_seed,
     ) -> None:
         super().__init__()
         self.history = history if history is not None else RollHistory()

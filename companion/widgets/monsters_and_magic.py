@@ -10,7 +10,6 @@ reason in the app's error line.
 from __future__ import annotations
 
 import html
-import random
 from typing import Any
 
 import ipywidgets as widgets
@@ -37,6 +36,8 @@ from companion.widgets.base import (
     button,
     column,
     data_uri_link,
+    draw_seed,
+    int_box,
     roll_text_html,
     row,
     safe,
@@ -49,20 +50,6 @@ __all__ = ["AdventurerSheet", "CheckRoller", "GameMasterThreads", "GroupCheckRol
 EDGES = ["normal", "advantage", "disadvantage"]
 TIER_COLOURS = {Tier.CRITICAL_HIT: "#1b5e20", Tier.STRONG_HIT: "#2e7d32",
                 Tier.WEAK_HIT: "#f9a825", Tier.MISS: "#c62828", Tier.CRITICAL_MISS: "#7f0000"}
-
-
-def _draw_seed() -> int:
-    # A fresh seed per roll, kept in the log, so any roll can be replayed.
-    return random.SystemRandom().randrange(2**32)
-
-
-def _int_box(description: str, value: int, name: str, low: int = -99,
-             high: int = 99) -> widgets.BoundedIntText:
-    box = widgets.BoundedIntText(value=value, min=low, max=high, description=description,
-                                 layout=widgets.Layout(width="150px", min_height="40px"),
-                                 style={"description_width": "initial"})
-    box.add_class(f"tc-int-{name}")
-    return box
 
 
 def _slug(text: str) -> str:
@@ -107,12 +94,12 @@ class CheckRoller(widgets.VBox):
         self.ability = widgets.Dropdown(options=[*ABILITIES, "none"], value="luck",
                                         description="Ability",
                                         layout=widgets.Layout(width="170px"))
-        self.modifier = _int_box("Modifier" if adventurer is None else "Bonus", 0, "modifier")
-        self.dc = _int_box("DC", 10, "dc")
+        self.modifier = int_box("Modifier" if adventurer is None else "Bonus", 0, "modifier")
+        self.dc = int_box("DC", 10, "dc")
         self.edge = widgets.Dropdown(options=EDGES, value="normal", description="Roll",
                                      layout=widgets.Layout(width="190px"))
         self.edge.add_class("tc-edge")
-        self.steps = _int_box("Steps", 0, "steps", -4, 4)
+        self.steps = int_box("Steps", 0, "steps", -4, 4)
         self.attack = widgets.Checkbox(value=False, description="Attack roll", indent=False,
                                        layout=widgets.Layout(width="120px"))
         self.odds = widgets.HTML()
@@ -148,7 +135,7 @@ class CheckRoller(widgets.VBox):
         self.odds.value = odds_html(self.check())
 
     def roll(self) -> Any:
-        seed = _draw_seed()
+        seed = draw_seed()
         if self.adventurer is not None:
             edge = self.edge.value
             result = self.adventurer.roll_check(
@@ -191,7 +178,7 @@ class AdventurerSheet(widgets.VBox):
         self.layout = widgets.Layout(border="1px solid #bbb", padding="6px", margin="6px 0",
                                      max_width="100%")
         self.view = widgets.HTML()
-        self.amount = _int_box("Amount", 1, "amount", 1, 999)
+        self.amount = int_box("Amount", 1, "amount", 1, 999)
         self.technique = widgets.Dropdown(
             options=[n for n, (_, unit) in BASIC_TECHNIQUES.items() if unit == "AP"],
             value="Strike", description="Technique", layout=widgets.Layout(width="260px"))
@@ -208,7 +195,7 @@ class AdventurerSheet(widgets.VBox):
         self.children = [
             self.view,
             widgets.HTML("<b>Threads of fate</b>"),
-            row(button("Feeling Lucky", lambda: a.feeling_lucky(seed=_draw_seed()), error=e,
+            row(button("Feeling Lucky", lambda: a.feeling_lucky(seed=draw_seed()), error=e,
                        name="feeling-lucky"),
                 button("Bend Luck", a.bend_luck, error=e, name="bend-luck"),
                 button("Lucky Find", lambda: a.lucky_find(), error=e, name="lucky-find")),
@@ -232,7 +219,7 @@ class AdventurerSheet(widgets.VBox):
             row(button("Damage", lambda: a.take_damage(self.amount.value), error=e,
                        name="damage"),
                 button("Heal", lambda: a.heal(self.amount.value), error=e, name="heal"),
-                button("Death roll", lambda: a.death_roll(seed=_draw_seed()), error=e,
+                button("Death roll", lambda: a.death_roll(seed=draw_seed()), error=e,
                        name="death-roll")),
             row(button("Short rest", lambda: a.short_rest(["Clear Fatigue"]), error=e,
                        name="short-rest", tooltip="Short rest: Clear Fatigue"),
@@ -312,7 +299,7 @@ class GroupCheckRoller(widgets.VBox):
         self.modifiers = text_box("Modifiers, e.g. 2, 0, -1", value="2, 0, -1",
                                   name="group-modifiers", on_enter=self.show_odds,
                                   error=self.error)
-        self.dc = _int_box("DC", 10, "group-dc")
+        self.dc = int_box("DC", 10, "group-dc")
         self.dc.observe(safe(self.error)(self.show_odds), names="value")
         self.odds = widgets.HTML()
         self.odds.add_class("tc-group-odds")
@@ -339,7 +326,7 @@ class GroupCheckRoller(widgets.VBox):
         self.odds.value = f"<div>Group of {len(checks)} vs DC {self.dc.value}: {cells}</div>"
 
     def roll(self) -> Any:
-        result = roll_group(self.checks(), seed=_draw_seed())
+        result = roll_group(self.checks(), seed=draw_seed())
         self.rolls += 1
         self.result.value = (
             f'<div class="tc-group-result" data-n="{self.rolls}" '

@@ -8,7 +8,6 @@ becomes wounds) live in the session. :class:`PlotPointsApp` composes them for a 
 from __future__ import annotations
 
 import html
-import random
 from typing import Any
 
 import ipywidgets as widgets
@@ -28,6 +27,8 @@ from companion.widgets.base import (
     button,
     column,
     data_uri_link,
+    draw_seed,
+    int_box,
     roll_text_html,
     row,
     safe,
@@ -37,20 +38,6 @@ from companion.widgets.base import (
 __all__ = ["CheckRoller", "PlotPointPool", "PlotPointsApp", "SessionLog", "StrainWounds"]
 
 ABILITIES = ["weak", "average", "strong"]
-
-
-def _draw_seed() -> int:
-    # A fresh seed per roll, recorded in the log, so any roll can be replayed.
-    return random.SystemRandom().randrange(2**32)
-
-
-def _int_box(description: str, value: int, name: str, width: str = "150px"
-             ) -> widgets.BoundedIntText:
-    box = widgets.BoundedIntText(value=value, min=-99, max=99, description=description,
-                                 layout=widgets.Layout(width=width, min_height="40px"),
-                                 style={"description_width": "initial"})
-    box.add_class(f"tc-int-{name}")
-    return box
 
 
 class CheckRoller(widgets.VBox):
@@ -71,9 +58,9 @@ class CheckRoller(widgets.VBox):
                                         description="Ability",
                                         layout=widgets.Layout(width="190px"))
         self.ability.add_class("tc-ability")
-        self.proficiency = _int_box("Proficiency", 0, "proficiency", "160px")
-        self.advantage = _int_box("Net advantage (− = disadv.)", 0, "advantage", "250px")
-        self.difficulty = _int_box("Difficulty", 10, "difficulty")
+        self.proficiency = int_box("Proficiency", 0, "proficiency", width="160px")
+        self.advantage = int_box("Net advantage (− = disadv.)", 0, "advantage", width="250px")
+        self.difficulty = int_box("Difficulty", 10, "difficulty")
         self.chance = widgets.HTML()
         self.chance.add_class("tc-chance")
         self.result = widgets.HTML('<div class="tc-result" data-n="0">No check yet.</div>')
@@ -128,13 +115,13 @@ class CheckRoller(widgets.VBox):
     def roll(self) -> Any:
         outcome = self.session.roll_check(self.who.value, self.ability.value,
                                           self.proficiency.value, self.advantage.value,
-                                          self.difficulty.value, seed=_draw_seed())
+                                          self.difficulty.value, seed=draw_seed())
         self._show(outcome)
         return outcome
 
     def _spend(self, move: str) -> Any:
         def spend() -> Any:
-            outcome = getattr(self.session, move)(seed=_draw_seed())
+            outcome = getattr(self.session, move)(seed=draw_seed())
             self._show(outcome)
             return outcome
 
@@ -198,7 +185,7 @@ class StrainWounds(widgets.VBox):
         self.fortitude = widgets.Dropdown(options=ABILITIES, value="average",
                                           description="Fortitude",
                                           layout=widgets.Layout(width="190px"))
-        self.rest_dc = _int_box("Rest DC", 10, "rest-dc")
+        self.rest_dc = int_box("Rest DC", 10, "rest-dc")
         slug = "".join(ch if ch.isalnum() else "-" for ch in name.lower())
         self.add_class("tc-character")
         self.add_class(f"tc-character-{slug}")
@@ -220,7 +207,7 @@ class StrainWounds(widgets.VBox):
 
     def long_rest(self) -> Any:
         return self.session.long_rest(self.character_name, self.rest_dc.value, self.fortitude.value,
-                                      seed=_draw_seed())
+                                      seed=draw_seed())
 
     def _render(self) -> None:
         if self.character_name not in self.session.players:
