@@ -2,11 +2,10 @@
 
 Every test in ``tests/browser/`` is marked ``browser`` automatically. Fixtures, all stable:
 
-``chromium_path`` (session)
-    Path to Debian's Chromium. If ``/usr/bin/chromium`` is missing it is installed with
-    ``apt-get install -y chromium``; if that fails the test errors out (never skipped).
 ``browser`` (session)
-    A headless Playwright ``Browser`` on that Chromium (``--no-sandbox`` and friends).
+    A headless Playwright ``Browser`` on Debian's Chromium, launched with
+    ``chromium_launch`` from ``tests/conftest.py`` (which installs Chromium with apt-get
+    when it is missing; a failed install errors out, never skips).
 ``page`` (function)
     A fresh ``Page`` (own context, 1280×900). Requests to any host other than
     127.0.0.1/localhost are aborted and recorded; the test fails at teardown if one was
@@ -65,15 +64,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", "[::1]"}
 VOILA_TEMPLATE_CDN = (
     "https://cdn.jsdelivr.net/npm/@fortawesome/fontawesome-free@^5/css/all.min.css",
@@ -97,25 +87,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 @pytest.fixture(scope="session")
-def chromium_path() -> str:
-    """Debian's Chromium, installed with apt-get when missing (Playwright's download fails here)."""
-    if not CHROMIUM.exists():
-        apt = ["apt-get"] if os.geteuid() == 0 else ["sudo", "-n", "apt-get"]
-        for args in (["update"], ["install", "-y", "chromium"]):
-            done = subprocess.run(
-                [*apt, *args], capture_output=True, text=True, timeout=600, check=False
-            )
-            if done.returncode != 0:
-                pytest.fail(
-                    f"could not install chromium ({' '.join(apt + args)} exited "
-                    f"{done.returncode}): {done.stderr.strip()[-500:]}"
-                )
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} still missing after apt-get install chromium")
-    return str(CHROMIUM)
-
-
-@pytest.fixture(scope="session")
 def playwright_instance() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
@@ -124,10 +95,8 @@ def playwright_instance() -> Iterator[Any]:
 
 
 @pytest.fixture(scope="session")
-def browser(playwright_instance: Any, chromium_path: str) -> Iterator[Any]:
-    b = playwright_instance.chromium.launch(
-        executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS
-    )
+def browser(playwright_instance: Any, chromium_launch: dict[str, Any]) -> Iterator[Any]:
+    b = playwright_instance.chromium.launch(**chromium_launch)
     yield b
     b.close()
 

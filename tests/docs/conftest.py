@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import functools
 import http.server
-import os
 import subprocess
 import sys
 import threading
@@ -32,15 +31,6 @@ import pytest
 T = TypeVar("T")
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "site"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 TOOLS = ROOT / "tools"
 if str(TOOLS) not in sys.path:  # the site's build helpers, tested directly
     sys.path.insert(0, str(TOOLS))
@@ -98,20 +88,6 @@ def site_url(built_site: Path) -> Iterator[str]:
     server.server_close()
 
 
-@pytest.fixture(scope="session")
-def chromium() -> str:
-    """Debian's Chromium; installed with apt-get if missing (Playwright's download fails)."""
-    if not CHROMIUM.exists():
-        apt = ["apt-get"] if os.geteuid() == 0 else ["sudo", "-n", "apt-get"]
-        for args in (["update"], ["install", "-y", "chromium"]):
-            done = subprocess.run([*apt, *args], capture_output=True, text=True, timeout=900)
-            if done.returncode != 0:
-                pytest.fail(f"could not install chromium: {done.stderr.strip()[-500:]}")
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing after apt-get install chromium")
-    return str(CHROMIUM)
-
-
 class BrowserThread:
     """One Playwright + Chromium living in a worker thread of its own.
 
@@ -121,17 +97,15 @@ class BrowserThread:
     Everything touching the browser is submitted to that thread with :meth:`run`.
     """
 
-    def __init__(self, chromium: str) -> None:
+    def __init__(self, launch: dict[str, Any]) -> None:
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="site-browser")
-        self._pool.submit(self._start, chromium).result(timeout=120)
+        self._pool.submit(self._start, launch).result(timeout=120)
 
-    def _start(self, chromium: str) -> None:
+    def _start(self, launch: dict[str, Any]) -> None:
         from playwright.sync_api import sync_playwright
 
         self._playwright = sync_playwright().start()
-        self.browser = self._playwright.chromium.launch(
-            executable_path=chromium, headless=True, args=CHROMIUM_ARGS
-        )
+        self.browser = self._playwright.chromium.launch(**launch)
 
     def run(self, fn: Callable[..., T], *args: Any) -> T:
         return self._pool.submit(fn, *args).result(timeout=600)
@@ -146,8 +120,8 @@ class BrowserThread:
 
 
 @pytest.fixture(scope="session")
-def site_browser(chromium: str) -> Iterator[BrowserThread]:
-    thread = BrowserThread(chromium)
+def site_browser(chromium_launch: dict[str, Any]) -> Iterator[BrowserThread]:
+    thread = BrowserThread(chromium_launch)
     yield thread
     thread.close()
 

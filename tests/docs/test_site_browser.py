@@ -105,11 +105,23 @@ def test_guard_reports_requests_to_other_hosts(in_browser: Any, site_url: str) -
 
 
 def test_search_works_offline(in_browser: Any, site_url: str) -> None:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     def body(page: Any) -> str:
         page.goto(site_url)
-        page.locator(".md-search__input").fill("explode")
+        page.wait_for_load_state("networkidle")
+        box = page.locator(".md-search__input")
         first = page.locator(".md-search-result__item").first
-        first.wait_for(state="visible", timeout=30_000)
+        # The search worker builds its index after the page loads; a query typed before it
+        # is ready (likely on a loaded machine) is not re-run, so type it again.
+        for _attempt in range(5):
+            box.fill("")
+            box.type("explode")
+            try:
+                first.wait_for(state="visible", timeout=10_000)
+                break
+            except PlaywrightTimeout:
+                continue
         text: str = first.inner_text()
         return text
 
