@@ -146,3 +146,70 @@ def test_group_attack_and_dual_weapons_keep_highest() -> None:
         e.group_attack(["Ash", "Ash"], "Goblin")
     with pytest.raises(RuleError, match="at least one"):
         e.group_attack([], "Goblin")
+
+
+def test_roll_then_gambit_discards_a_die_and_the_highest_kept_deals_damage() -> None:
+    e = encounter()
+    e.add("Bryn", "PCs", guard=3, strength=10, dexterity=10, weapon=6, pc=True)
+    e.roll_initiative(rng=FixedRng(5, 5))
+    rolled = e.roll_attack(["Ash"], "Goblin", second_weapon=6, rng=FixedRng(8, 3))
+    assert rolled.rolls == [8, 3] and e.pending == rolled
+    assert e.find("Goblin").guard == 2  # nothing applied yet
+    with pytest.raises(RuleError, match="resolve the rolled attack"):
+        e.attack("Ash", "Goblin")
+    with pytest.raises(RuleError, match="resolve the rolled attack"):
+        e.end_turn()
+    with pytest.raises(RuleError, match="4\\+"):
+        e.resolve_attack({1: "repel the foe"})  # a 3 cannot be discarded
+    with pytest.raises(RuleError, match="unknown gambit"):
+        e.resolve_attack({0: "fly"})
+    with pytest.raises(RuleError, match="no die number 3"):
+        e.resolve_attack({2: "repel the foe"})
+    back = Encounter.from_json(e.to_json())
+    assert back.pending == rolled
+    # the 8 buys a repel that simply works; the 3 is kept: Guard 2 takes 2, STR 1, save 1 passes
+    text = e.resolve_attack({0: "repel the foe"}, rng=FixedRng(1))
+    assert "gambit d8=8 for 'repel the foe': succeeds automatically" in text
+    assert "keep 3" in text and e.pending is None
+    assert e.find("Goblin").guard == 0 and e.find("Goblin").strength == 5
+
+
+def test_bolster_gambit_and_a_lone_die_spent() -> None:
+    e = encounter()
+    e.add("Bryn", "PCs", guard=3, strength=10, dexterity=10, weapon=6, pc=True)
+    e.roll_initiative(rng=FixedRng(5, 5))
+    e.roll_attack(["Ash", "Bryn"], "Goblin 2", rng=FixedRng(5, 2))
+    text = e.resolve_attack({0: "+1 damage"}, rng=FixedRng(1))  # 5 spent: 2 kept, +1 = 3
+    assert "target saves" in text and "keep 2 +1" in text
+    assert e.find("Goblin 2").guard == 0 and e.find("Goblin 2").strength == 5
+    e.roll_attack(["Ash"], "Goblin", rng=FixedRng(6))
+    with pytest.raises(RuleError, match="none is kept"):
+        e.resolve_attack({0: "+1 damage"})
+    text = e.resolve_attack({0: "stop the foe moving next turn"})
+    assert "no die kept: no damage" in text and e.find("Goblin").guard == 2
+    with pytest.raises(RuleError, match="roll an attack first"):
+        e.resolve_attack()
+    e.undo()
+    assert e.pending is not None and e.pending.rolls == [6]
+
+
+def test_roll_attack_flags_and_detachment_blast() -> None:
+    e = Encounter()
+    e.add("Ash", "PCs", guard=3, strength=10, pc=True, weapon=10)
+    e.add("Spears", "Enemies", guard=5, strength=10, detachment=True)
+    e.roll_initiative(rng=FixedRng(1))
+    assert e.roll_attack(["Ash"], "Spears", rng=FixedRng(4)).dice == [4]  # impaired
+    e.resolve_attack()
+    with pytest.raises(RuleError, match="unarmed attack has no second"):
+        e.roll_attack(["Ash"], "Spears", second_weapon=6, unarmed=True)
+    assert e.roll_attack(["Ash"], "Spears", blast=True, rng=FixedRng(1)).dice == [10]
+    assert "morale save due" in e.resolve_attack()  # a lone detachment at 0 Guard
+    e.morale_save("Spears", rng=FixedRng(1))
+    e.end_turn()
+    e.end_turn()
+    rolled = e.roll_attack(["Spears"], "Ash", rng=FixedRng(12))
+    assert rolled.dice == [12] and rolled.blast  # enhanced, blast: a detachment on one PC
+    e.resolve_attack(rng=FixedRng(1))
+    text = e.group_attack(["Spears"], "Ash", impaired=True, rng=FixedRng(4))
+    assert "[d6=4] keep 4 (blast)" in text  # impaired and enhanced at once: the weapon's d6
+    assert e.find("Ash").status == "dead"

@@ -32,7 +32,12 @@ lost, or when its leader falls. Some groups use their leader's CTRL; some never 
 destroys it. Individuals attacking a detachment are impaired (blasts excepted);
 a detachment attacking individuals is enhanced and deals blast damage.
 
-Interpretation: an attack both impaired and enhanced uses the weapon's own die. A failed
+Interpretation: an attack both impaired and enhanced uses the weapon's own die.
+A gambit discards one rolled weapon die (see :meth:`Encounter.roll_attack` and
+:meth:`Encounter.resolve_attack`): the highest die *kept* deals the damage, so a lone die
+spent on a gambit deals none, and "+1 damage" needs a kept die to bolster. Impaired,
+enhanced and unarmed, chosen for a group, apply to every attacker's die (and to a second
+weapon's, except unarmed, which has none). A failed
 group morale save sends every remaining member of that group off the field ("fled").
 The encounter keeps its own Guard and STR for every combatant: a PC's scar is only noted
 here and is applied on the character's own sheet (:class:`.character.Character`).
@@ -77,6 +82,18 @@ def keep_highest(dice: list[int], rng: random.Random) -> tuple[list[int], int]:
         raise RuleError("Multiple Attackers: roll at least one die")
     rolls = [roll_die(d, rng) for d in dice]
     return rolls, max(rolls)
+
+
+GAMBITS = (
+    "+1 damage",
+    "move after the attack",
+    "repel the foe",
+    "stop the foe moving next turn",
+    "impair the foe's weapon next turn",
+    "other effect of similar impact",
+)
+"""The seed's examples of what a discarded weapon die can buy."""
+BOLSTER = GAMBITS[0]
 
 
 def gambit(discarded: int) -> str:
@@ -132,6 +149,20 @@ class SideMorale:
 
 
 @dataclass
+class PendingAttack:
+    """Weapon dice rolled but not yet applied: the attackers may still spend 4+ on gambits."""
+
+    attackers: list[str]
+    target: str
+    dice: list[int]
+    rolls: list[int]
+    blast: bool = False
+
+    def shown(self) -> str:
+        return ", ".join(f"d{d}={v}" for d, v in zip(self.dice, self.rolls, strict=True))
+
+
+@dataclass
 class Encounter(Tracker):
     """A fight: sides, initiative, rounds, attacks, morale and detachments."""
 
@@ -142,6 +173,12 @@ class Encounter(Tracker):
         default_factory=lambda: {"PCs": SideMorale(), "Enemies": SideMorale()})
     morale_due: list[str] = field(default_factory=list)
     """Names of those who must save morale now (a group's check is rolled by its first)."""
+    pending: PendingAttack | None = None
+    """An attack rolled by :meth:`roll_attack`, waiting for :meth:`resolve_attack`."""
+
+    def _no_pending(self) -> None:
+        if self.pending is not None:
+            raise RuleError("Gambits: resolve the rolled attack (damage or gambits) first")
 
     def find(self, name: str) -> Combatant:
         for c in self.combatants:
@@ -205,6 +242,7 @@ class Encounter(Tracker):
             raise RuleError("Combat Round Procedure: the fight has not started or is over")
         if self.morale_due:
             raise RuleError(f"Morale: roll the morale save of {', '.join(self.morale_due)} first")
+        self._no_pending()
         if self.phase == "PCs":
             self.phase, self.round = "Enemies", self.round + 1
         else:
@@ -222,6 +260,7 @@ class Encounter(Tracker):
         a, t = self.find(attacker), self.find(target)
         if self.phase == "over":
             raise RuleError("Combat: the fight is over")
+        self._no_pending()
         if not a.active:
             raise RuleError(f"Combat: {a.name} is {a.status} and cannot attack")
         if not t.active:
@@ -244,19 +283,89 @@ class Encounter(Tracker):
 
     @move
     def group_attack(self, attackers: list[str], target: str, second_weapon: int | None = None,
+                     impaired: bool = False, enhanced: bool = False, blast: bool = False,
+                     unarmed: bool = False,
                      rng: random.Random | None = None, seed: int | None = None) -> str:
         """Several attackers on one target (or one attacker with two weapons, passing
         ``second_weapon``): every die is rolled and only the highest is applied."""
+        r = resolve_rng(rng, seed)
+        rolled = self._roll(attackers, target, second_weapon, impaired, enhanced, blast,
+                            unarmed, r)
+        best = max(rolled.rolls)
+        text = f"{' + '.join(attackers)} → {target}: [{rolled.shown()}] keep {best}"
+        text += (" (blast)" if rolled.blast else "") + "; "
+        text += self._damage(self.find(target), best, r)
+        self.describe(text)
+        return text
+
+    @move
+    def roll_attack(self, attackers: list[str], target: str, second_weapon: int | None = None,
+                    impaired: bool = False, enhanced: bool = False, blast: bool = False,
+                    unarmed: bool = False,
+                    rng: random.Random | None = None, seed: int | None = None) -> PendingAttack:
+        """Roll the weapon dice of an attack (one attacker, several, or two weapons) and hold
+        them, so a die of 4+ can be discarded for a gambit before damage is applied."""
+        rolled = self._roll(attackers, target, second_weapon, impaired, enhanced, blast,
+                            unarmed, resolve_rng(rng, seed))
+        self.pending = rolled
+        self.describe(f"{' + '.join(attackers)} → {target}: rolled [{rolled.shown()}]"
+                      + (" (blast)" if rolled.blast else "") + "; gambits may be chosen")
+        return rolled
+
+    @move
+    def resolve_attack(self, gambits: dict[int, str] | None = None,
+                       rng: random.Random | None = None, seed: int | None = None) -> str:
+        """Apply the rolled attack: ``gambits`` maps a die's position to the gambit it is
+        discarded for; the highest die kept deals damage (+1 per "+1 damage" gambit)."""
+        p = self.pending
+        if p is None:
+            raise RuleError("Gambits: roll an attack first")
+        gambits = {int(i): g for i, g in (gambits or {}).items()}
+        notes = []
+        for i, effect in sorted(gambits.items()):
+            if not 0 <= i < len(p.rolls):
+                raise RuleError(f"Gambits: there is no die number {i + 1} in this attack")
+            if effect not in GAMBITS:
+                raise RuleError(f"Gambits: unknown gambit {effect!r}")
+            notes.append(f"d{p.dice[i]}={p.rolls[i]} for {effect!r}: {gambit(p.rolls[i])}")
+        kept = [v for i, v in enumerate(p.rolls) if i not in gambits]
+        bolster = sum(1 for g in gambits.values() if g == BOLSTER)
+        if bolster and not kept:
+            raise RuleError("Gambits: +1 damage bolsters a die kept for damage; none is kept")
+        t = self.find(p.target)
+        if not t.active:
+            raise RuleError(f"Combat: {t.name} is already {t.status}")
+        self.pending = None
+        text = f"{' + '.join(p.attackers)} → {t.name}: [{p.shown()}]"
+        if notes:
+            text += "; gambit " + "; gambit ".join(notes)
+        if kept:
+            damage = max(kept) + bolster
+            text += f"; keep {max(kept)}" + (f" +{bolster}" if bolster else "") + "; "
+            text += self._damage(t, damage, resolve_rng(rng, seed))
+        else:
+            text += "; no die kept: no damage"
+        self.describe(text)
+        return text
+
+    def _roll(self, attackers: list[str], target: str, second_weapon: int | None,
+              impaired: bool, enhanced: bool, blast: bool, unarmed: bool,
+              r: random.Random) -> PendingAttack:
+        """Check an attack by ``attackers`` on ``target`` and roll every die (no damage)."""
         if not attackers:
             raise RuleError("Multiple Attackers: name at least one attacker")
         if len(set(attackers)) != len(attackers):
             raise RuleError("Multiple Attackers: each attacker rolls once")
         if second_weapon is not None and len(attackers) != 1:
             raise RuleError("Dual Weapons: one attacker wields the two weapons")
+        if second_weapon is not None and unarmed:
+            raise RuleError("Dual Weapons: an unarmed attack has no second weapon")
         t = self.find(target)
         if self.phase == "over":
             raise RuleError("Combat: the fight is over")
+        self._no_pending()
         dice: list[int] = []
+        any_blast = blast
         for name in attackers:
             a = self.find(name)
             if not a.active:
@@ -265,20 +374,16 @@ class Encounter(Tracker):
                 raise RuleError(f"Combat: {a.name} and {t.name} are on the same side")
             if self.phase in ("PCs", "Enemies") and a.side != self.phase and not a.acted_first:
                 raise RuleError(f"Combat Round Procedure: it is the {self.phase}' turn")
-            impaired = t.detachment and not a.detachment
-            enhanced = a.detachment and not t.detachment
-            dice.append(attack_die(a.weapon, impaired=impaired, enhanced=enhanced))
+            weak = impaired or (t.detachment and not a.detachment and not blast)
+            strong = enhanced or (a.detachment and not t.detachment)
+            any_blast = any_blast or (a.detachment and not t.detachment)
+            dice.append(attack_die(a.weapon, impaired=weak, enhanced=strong, unarmed=unarmed))
         if second_weapon is not None:
-            dice.append(attack_die(second_weapon))
+            dice.append(attack_die(second_weapon, impaired=impaired, enhanced=enhanced))
         if not t.active:
             raise RuleError(f"Combat: {t.name} is already {t.status}")
-        r = resolve_rng(rng, seed)
-        rolls, best = keep_highest(dice, r)
-        shown = ", ".join(f"d{d}={v}" for d, v in zip(dice, rolls, strict=True))
-        text = f"{' + '.join(attackers)} → {t.name}: [{shown}] keep {best}; "
-        text += self._damage(t, best, r)
-        self.describe(text)
-        return text
+        rolls, _ = keep_highest(dice, r)
+        return PendingAttack(list(attackers), t.name, dice, rolls, any_blast)
 
     @move
     def apply_damage(self, target: str, amount: int, direct: bool = False,
