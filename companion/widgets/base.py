@@ -96,6 +96,12 @@ CSS = """
   min-width: 44px; width: auto; padding: 4px 10px; font-size: 15px; }
 .tc-app .tc-text { max-width: 100%; min-width: 0; flex: 1 1 160px; }
 .tc-app .tc-text input { min-height: 40px; font-size: 16px; }
+.tc-app .widget-text, .tc-app .widget-dropdown { height: auto; min-height: 40px;
+  align-items: center; }
+/* 16px: phone browsers zoom the page into smaller text when a box is focused. */
+.tc-app .widget-text input, .tc-app .widget-dropdown select { height: 40px; font-size: 16px; }
+.tc-app .widget-checkbox { height: auto; min-height: 40px; }
+.tc-app .widget-checkbox input { width: 22px; height: 22px; }
 .tc-app .tc-error { color: #b00020; font-weight: 600; min-height: 1.4em;
   overflow-wrap: anywhere; }
 .tc-app .tc-error:empty { display: none; }
