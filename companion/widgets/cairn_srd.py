@@ -22,7 +22,13 @@ from companion.errors import CompanionError
 from companion.rulesets.cairn_srd import lockpicking, spellcasting
 from companion.rulesets.cairn_srd.burden import SLOTS, TAGS, USAGE_DICE
 from companion.rulesets.cairn_srd.character import Character, new_character
-from companion.rulesets.cairn_srd.combat import WEAPON_DICE, Combatant, Encounter
+from companion.rulesets.cairn_srd.combat import (
+    GAMBITS,
+    WEAPON_DICE,
+    Combatant,
+    Encounter,
+    gambit,
+)
 from companion.rulesets.cairn_srd.duel import TACTICS, Duel
 from companion.rulesets.cairn_srd.lockpicking import LockPicking
 from companion.widgets.base import ErrorLine, app_box, bind, button, column, row, safe, text_box
@@ -603,12 +609,24 @@ class CombatTracker(_Panel):
         self.target = widgets.Dropdown(description="", layout=widgets.Layout(width="140px"))
         self.attacker.add_class("tc-attacker")
         self.target.add_class("tc-target-select")
-        self.impaired = widgets.Checkbox(
-            description="impaired", indent=False, layout=widgets.Layout(width="auto")
+        self.joiners = widgets.SelectMultiple(rows=3, layout=widgets.Layout(width="160px"))
+        self.joiners.add_class("tc-joiners")
+        self.second_weapon = widgets.Dropdown(
+            options=[("none", 0)] + [(f"d{d}", d) for d in WEAPON_DICE],
+            value=0,
+            layout=widgets.Layout(width="80px"),
         )
-        self.enhanced = widgets.Checkbox(
-            description="enhanced", indent=False, layout=widgets.Layout(width="auto")
-        )
+        self.second_weapon.add_class("tc-second")
+        self.flags = {
+            k: widgets.Checkbox(description=k, indent=False, layout=widgets.Layout(width="auto"))
+            for k in ("impaired", "enhanced", "unarmed", "blast")
+        }
+        self.impaired, self.enhanced = self.flags["impaired"], self.flags["enhanced"]
+        for k, box in self.flags.items():
+            box.add_class(f"tc-flag-{k}")
+        self.gambit_choices: dict[int, widgets.Dropdown] = {}
+        self.gambit_box = column()
+        self.gambit_box.add_class("tc-gambits")
         self.board = widgets.HTML()
         self.morale_row = row()
         app_box(
@@ -625,7 +643,20 @@ class CombatTracker(_Panel):
             ),
             widgets.HTML("<b>Attack</b>"),
             row(self.attacker, widgets.HTML("→"), self.target),
-            row(self.impaired, self.enhanced, self._btn("Attack", self.attack, "attack", "danger")),
+            row(
+                _labelled("joined by", self.joiners),
+                _labelled("second weapon", self.second_weapon),
+            ),
+            widgets.HTML(
+                '<span class="tc-side">Several attackers or two weapons: every die is rolled, '
+                "the highest is applied.</span>"
+            ),
+            row(*self.flags.values()),
+            row(
+                self._btn("Attack", self.attack, "attack", "danger"),
+                self._btn("Roll for a gambit", self.roll_for_gambit, "roll-gambit"),
+            ),
+            self.gambit_box,
             self.morale_row,
             self.error,
             self.outcome,
@@ -656,18 +687,64 @@ class CombatTracker(_Panel):
         self.encounter.roll_initiative(rng=self.rng)
         self._show(self.encounter.log[-1].summary)
 
-    def attack(self) -> None:
+    def _attack_args(self) -> dict[str, Any]:
         if not self.attacker.value or not self.target.value:
             raise CompanionError("Attacking: choose an attacker and a target")
-        self._show(
-            self.encounter.attack(
-                self.attacker.value,
-                self.target.value,
-                impaired=self.impaired.value,
-                enhanced=self.enhanced.value,
-                rng=self.rng,
-            )
-        )
+        joined = [n for n in self.joiners.value if n != self.attacker.value]
+        return {
+            "attackers": [self.attacker.value, *joined],
+            "target": self.target.value,
+            "second_weapon": self.second_weapon.value or None,
+            **{k: box.value for k, box in self.flags.items()},
+        }
+
+    def attack(self) -> None:
+        """Roll and apply at once: one die via ``attack``, several via ``group_attack``."""
+        args = self._attack_args()
+        e = self.encounter
+        if len(args["attackers"]) == 1 and args["second_weapon"] is None:
+            attacker = args.pop("attackers")[0]
+            del args["second_weapon"]
+            self._show(e.attack(attacker, rng=self.rng, **args))
+        else:
+            self._show(e.group_attack(rng=self.rng, **args))
+
+    def roll_for_gambit(self) -> None:
+        self.encounter.roll_attack(rng=self.rng, **self._attack_args())
+        self._show(self.encounter.log[-1].summary)
+
+    def resolve(self) -> None:
+        chosen = {i: dd.value for i, dd in self.gambit_choices.items() if dd.value}
+        self._show(self.encounter.resolve_attack(chosen, rng=self.rng))
+
+    def _render_gambits(self) -> None:
+        p = self.encounter.pending
+        self.gambit_choices = {}
+        if p is None:
+            self.gambit_box.children = ()
+            return
+        rows: list[widgets.Widget] = [widgets.HTML(
+            f'<div class="tc-stats tc-pending"><b>{_e(" + ".join(p.attackers))} → '
+            f"{_e(p.target)}</b>: spend a die of 4+ on a gambit, or keep it; the highest "
+            "die kept deals the damage.</div>"
+        )]
+        for i, (die, rolled) in enumerate(zip(p.dice, p.rolls, strict=True)):
+            label = widgets.HTML(f'<span class="tc-die-{i}">d{die} = <b>{rolled}</b></span>')
+            if p.can_gambit(i):
+                dd = widgets.Dropdown(
+                    options=[("keep for damage", "")] + [(g, g) for g in GAMBITS],
+                    value="",
+                    layout=widgets.Layout(width="210px"),
+                )
+                dd.add_class(f"tc-gambit-{i}")
+                self.gambit_choices[i] = dd
+                rows.append(row(label, dd, widgets.HTML(
+                    f'<span class="tc-side">as a gambit: {_e(gambit(rolled))}</span>')))
+            else:
+                rows.append(row(label, widgets.HTML('<span class="tc-side">kept (under 4)'
+                                                    "</span>")))
+        rows.append(row(self._btn("Apply attack", self.resolve, "resolve", "danger")))
+        self.gambit_box.children = tuple(rows)
 
     def _morale(self, name: str) -> Callable[[], None]:
         def roll_it() -> None:
@@ -704,6 +781,10 @@ class CombatTracker(_Panel):
             dd.value = keep if keep in names else (names[0] if names else None)
         if len(names) > 1 and self.target.value == self.attacker.value:
             self.target.value = next(n for n in names if n != self.attacker.value)
+        joined = self.joiners.value
+        self.joiners.options = names
+        self.joiners.value = tuple(n for n in joined if n in names)
+        self._render_gambits()
         self.morale_row.children = tuple(
             self._btn(f"Morale save: {n}", self._morale(n), f"morale-{i}")
             for i, n in enumerate(e.morale_due)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -156,3 +157,81 @@ def test_sheet_boasts_and_inspiration() -> None:
     find_button(sheet, "inspire").click()
     find_button(sheet, "roll-inspiration").click()
     assert "Inspiration dice [" in sheet.outcome.value and c.inspiration == 0
+
+
+def started_tracker(seed: int) -> CombatTracker:
+    panel = CombatTracker(demo_encounter(), seed=seed)
+    panel.encounter.add("Bryn", "PCs", guard=3, strength=10, weapon=6, pc=True)
+    find_button(panel, "initiative").click()
+    panel.encounter.end_turn()  # the PCs' turn, whatever initiative gave
+    return panel
+
+
+def test_combat_group_attack_keeps_the_highest() -> None:
+    panel = started_tracker(11)
+    e = panel.encounter
+    panel.attacker.value = "Ash"
+    panel.target.value = "Goblin boss"
+    panel.joiners.value = ("Bryn", "Ash")  # Ash repeated is ignored
+    find_button(panel, "attack").click()
+    assert panel.error.message == ""
+    last = e.log[-1]
+    assert last.move == "group_attack" and last.args["attackers"] == ["Ash", "Bryn"]
+    assert "Ash + Bryn → Goblin boss: [d8=" in panel.outcome.value and "keep" in last.summary
+    rolls = [int(x.split("=")[1]) for x in last.summary.split("[")[1].split("]")[0].split(", ")]
+    assert f"keep {max(rolls)}" in last.summary
+
+
+def test_combat_dual_weapons_and_flags() -> None:
+    panel = started_tracker(12)
+    e = panel.encounter
+    panel.attacker.value, panel.target.value = "Ash", "Goblin"
+    panel.second_weapon.value = 4
+    panel.flags["enhanced"].value = True
+    find_button(panel, "attack").click()
+    assert e.log[-1].move == "group_attack" and "[d12=" in e.log[-1].summary
+    assert e.log[-1].summary.count("d12=") == 2  # enhanced: both weapons roll d12
+    panel.flags["enhanced"].value = False
+    panel.flags["unarmed"].value = True
+    find_button(panel, "attack").click()
+    assert "no second weapon" in panel.error.message
+    panel.second_weapon.value = 0
+    panel.flags["impaired"].value = True
+    panel.target.value = "Goblin boss"
+    find_button(panel, "attack").click()
+    assert e.log[-1].move == "attack" and "Ash → Goblin boss: d4 = " in panel.outcome.value
+    assert e.log[-1].args["unarmed"] is True and e.log[-1].args["impaired"] is True
+
+
+def test_combat_gambit_roll_choose_apply() -> None:
+    panel = started_tracker(13)
+    e = panel.encounter
+    panel.attacker.value, panel.target.value = "Ash", "Goblin boss"
+    panel.joiners.value = ("Bryn",)
+    find_button(panel, "roll-gambit").click()
+    p = e.pending
+    assert p is not None and "rolled [" in panel.outcome.value
+    assert p.rolls == [3, 6]  # seed 13: the d6 may buy a gambit, the d8's 3 may not
+    assert set(panel.gambit_choices) == {1}
+    find_button(panel, "attack").click()
+    assert "resolve the rolled attack" in panel.error.message
+    panel.gambit_choices[1].value = "repel the foe"
+    find_button(panel, "resolve").click()
+    summary = e.log[-1].summary
+    assert e.log[-1].move == "resolve_attack"
+    assert "gambit d6=6 for 'repel the foe': the target saves" in summary
+    assert "keep 3" in summary and e.find("Goblin boss").guard == 0  # 3 Guard takes the 3
+    assert e.pending is None and panel.gambit_box.children == ()
+
+
+def test_combat_gambit_not_offered_under_four() -> None:
+    panel = started_tracker(14)
+    e = panel.encounter
+    seed = next(n for n in range(100) if random.Random(n).randint(1, 8) < 4)
+    e.roll_attack(["Ash"], "Goblin", seed=seed)  # a move made elsewhere: the panel redraws
+    assert e.pending is not None and e.pending.rolls[0] < 4
+    assert panel.gambit_choices == {} and "kept (under 4)" in str(
+        [getattr(w, "value", "") for r in panel.gambit_box.children
+         for w in getattr(r, "children", ())])
+    find_button(panel, "resolve").click()
+    assert e.pending is None and "keep" in e.log[-1].summary

@@ -59,6 +59,8 @@ IMPAIRED_DIE = 4
 ENHANCED_DIE = 12
 UNARMED_DIE = 4
 MASTERY_KILLS = 5
+GAMBIT_MIN = 4
+GAMBIT_AUTO = 8
 WEAPON_DICE = (4, 6, 8, 10, 12)
 
 
@@ -98,9 +100,9 @@ BOLSTER = GAMBITS[0]
 
 def gambit(discarded: int) -> str:
     """What a gambit paid for with a discarded weapon die of ``discarded`` does."""
-    if discarded < 4:
+    if discarded < GAMBIT_MIN:
         raise RuleError(f"Gambits: only a weapon die of 4+ can be discarded, got {discarded}")
-    if discarded >= 8:
+    if discarded >= GAMBIT_AUTO:
         return "succeeds automatically"
     return "the target saves if forced into an action or directly affected"
 
@@ -157,6 +159,10 @@ class PendingAttack:
     dice: list[int]
     rolls: list[int]
     blast: bool = False
+
+    def can_gambit(self, index: int) -> bool:
+        """Whether die number ``index`` rolled high enough to be spent on a gambit."""
+        return self.rolls[index] >= GAMBIT_MIN
 
     def shown(self) -> str:
         return ", ".join(f"d{d}={v}" for d, v in zip(self.dice, self.rolls, strict=True))
