@@ -7,6 +7,8 @@ moves, and a refused move shows its one-line error in the app.
 The Dice Monarchs table is hot-seat: one device passes round the table. Between turns a
 cover screen hides every player's dice; the player whose turn it is taps *Show my dice*
 to see their own hole dice, their best hand so far and their chance to win.
+*Save game* downloads the whole table as JSON (hole dice included: keep the file face down);
+pasting it into the setup's load box resumes it, covered, on any device.
 """
 
 from __future__ import annotations
@@ -23,7 +25,16 @@ from companion.rulesets.miasma.dice_monarchs import DICE, DiceMonarchsGame, hand
 from companion.rulesets.miasma.dice_monarchs.hands import best_hand_so_far
 from companion.rulesets.miasma.earthmotes import EarthmoteLog
 from companion.rulesets.miasma.psychosis import MiasmaTracker
-from companion.widgets.base import ErrorLine, app_box, bind, button, column, row, text_box
+from companion.widgets.base import (
+    ErrorLine,
+    app_box,
+    bind,
+    button,
+    column,
+    data_uri_link,
+    row,
+    text_box,
+)
 
 __all__ = ["DiceMonarchsTable", "EarthmoteList", "MiasmaPanel"]
 
@@ -46,6 +57,7 @@ MIASMA_CSS = """
 .tc-app .tc-small { flex: 0 1 90px; }
 .tc-app .tc-log { font-size: 13px; color: #333; max-height: 220px; overflow-y: auto; }
 .tc-app .tc-pick select { min-height: 40px; font-size: 16px; }
+.tc-app .tc-pot { font-size: 22px; }
 .tc-app .tc-card { padding: 6px; border: 1px solid #ccc; border-radius: 6px; margin: 4px 0; }
 """
 
@@ -97,7 +109,9 @@ class DiceMonarchsTable(widgets.VBox):
     """A hot-seat Dice Monarchs table for 2–8 players.
 
     Set the players (comma separated), chips and optionally a seed, then *New table*; or
-    pass an existing `DiceMonarchsGame` as ``game``.
+    paste a saved game and *Load game*; or pass an existing `DiceMonarchsGame` as ``game``.
+    While a game is on, the setup is folded away behind *New table / load* so that a stray
+    tap cannot wipe the table.
     """
 
     def __init__(self, game: DiceMonarchsGame | None = None, *,
@@ -118,12 +132,20 @@ class DiceMonarchsTable(widgets.VBox):
         self.chips_box = _small_box("chips", str(chips), name="chips")
         self.seed_box = _small_box("seed", "" if seed is None else str(seed), name="seed")
         self.new_button = self._btn("New table", self._new_table, "new-table", "primary")
+        self.load_box = widgets.Textarea(placeholder="Paste a saved game (JSON) to load it",
+                                         layout=widgets.Layout(width="100%", height="60px"))
+        self.load_box.add_class("tc-load")
+        self.load_button = self._btn("Load game", self._load, "load")
         self.setup = column(
             widgets.HTML("<b>Dice Monarchs</b> — players sit clockwise in the order listed."),
             row(self.players_box),
             row(widgets.HTML("Chips each"), self.chips_box, widgets.HTML("Seed"), self.seed_box,
                 self.new_button),
+            row(self.load_box, self.load_button),
         )
+        self.setup_button = self._btn("New table / load", self._toggle_setup, "setup")
+        self.save = widgets.HTML()
+        self.save.add_class("tc-monarchs-save")
         self.status = widgets.HTML()
         self.status.add_class("tc-monarchs-status")
         self.community = widgets.HTML()
@@ -142,14 +164,18 @@ class DiceMonarchsTable(widgets.VBox):
             "raise_bet": self._btn("Raise by", lambda: self._move("raise_bet", True), "raise",
                                    "warning"),
         }
-        self.betting = row(*self.moves.values(), self.amount)
+        # The amount sits beside the two moves that read it, labelled, not alone on a line.
+        m = self.moves
+        self.betting = column(row(m["bin"], m["check"], m["call"]),
+                              row(widgets.HTML("Chips"), self.amount, m["bet"], m["raise_bet"]))
         self.deal_button = self._btn("Deal", self._deal, "deal", "primary")
         self.undo_button = self._btn("Undo", self._undo, "undo")
         self.outcome = widgets.HTML()
         self.outcome.add_class("tc-monarchs-outcome")
         self.history = widgets.HTML()
         self.play = column(self.status, self.community, self.cover, row(self.reveal_button),
-                           self.private, self.betting, row(self.deal_button, self.undo_button),
+                           self.private, self.betting,
+                           row(self.deal_button, self.undo_button, self.save, self.setup_button),
                            self.outcome, widgets.HTML("<b>Table talk</b>"), self.history)
         app_box(_css(), self.setup, self.error, self.play, box=self)
         if game is not None:
@@ -171,12 +197,28 @@ class DiceMonarchsTable(widgets.VBox):
         game.deal()
         self._attach(game)
 
+    def _load(self) -> None:
+        text = self.load_box.value
+        if not text.strip():
+            raise CompanionError("Load game: paste a saved Dice Monarchs game into the box first")
+        # from_json checks every field first: a bad paste leaves the current table as it was.
+        self._attach(DiceMonarchsGame.from_json(text))
+        self.load_box.value = ""
+
+    def _toggle_setup(self) -> None:
+        self._show_setup(self.setup.layout.display == "none")
+
+    def _show_setup(self, shown: bool) -> None:
+        self.setup.layout.display = None if shown else "none"
+        self.setup_button.description = "Hide setup" if shown else "New table / load"
+
     def _attach(self, game: DiceMonarchsGame) -> None:
         if self._unsubscribe is not None:
             self._unsubscribe()
         self.game = game
         self.shown_to = None
         self.play.layout.display = None
+        self._show_setup(False)
         self._unsubscribe = bind(game, self.render, error=self.error)
 
     def _reveal(self) -> None:
@@ -275,6 +317,8 @@ class DiceMonarchsTable(widgets.VBox):
             + "</div>" if game.announcements else ""
         )
         self.history.value = _log_html(game)
+        self.save.value = data_uri_link("Save game", f"dice-monarchs-hand-{game.hand_no}.json",
+                                        "application/json", game.to_json())
 
     def _private_html(self, game: DiceMonarchsGame, player: str) -> str:
         hole = game.hole_dice(player)

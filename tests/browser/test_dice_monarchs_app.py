@@ -104,3 +104,30 @@ def test_phone_width(voila_app: Any, phone_page: Any, scroll_width: Any, screens
         box = buttons.nth(i).bounding_box()
         assert box is not None and box["height"] >= 40, buttons.nth(i).inner_text()
         assert box["x"] + box["width"] <= PHONE_WIDTH + SCROLL_TOLERANCE
+
+
+def test_save_then_load_resumes_the_table(voila_app: Any) -> None:
+    import base64
+
+    page = voila_app("dice_monarchs")
+    start_table(page, "Ann, Bo", "11")
+    assert not page.locator(".tc-text-players input").is_visible()  # setup folded away
+    page.locator(".tc-btn-reveal").click()
+    page.locator(".tc-monarchs-private .tc-card").wait_for(timeout=60_000)
+    page.locator(".tc-text-amount input").fill("3")
+    page.locator(".tc-btn-bet").click()
+    wait_log(page, 2)
+    link = page.locator(".tc-monarchs-save a")
+    assert link.get_attribute("download") == "dice-monarchs-hand-1.json"
+    saved = base64.b64decode(link.get_attribute("href").split("base64,", 1)[1]).decode()
+
+    take_turn(page, "Ann", "call", 2)  # play on past the save, then go back to it
+    page.locator(".tc-btn-setup").click()
+    page.locator(".tc-load textarea").fill(saved)
+    page.locator(".tc-btn-load").click()
+    wait_log(page, 2)
+    assert page.locator(".tc-monarchs-status .tc-pot").inner_text() == "3"
+    assert revealed_community(page) == 0
+    page.wait_for_selector('.tc-cover[data-player="Ann"]')  # resumed covered
+    assert not page.locator(".tc-load textarea").is_visible()
+    assert page.locator(".tc-error [role=alert]").count() == 0

@@ -127,3 +127,86 @@ def test_miasma_panel_over_days() -> None:
     click(app, "restoration")
     assert "no psychosis to remove" in app.error.message
     assert "greater restoration removes psychosis" in app.history.value
+
+
+def _saved(app: DiceMonarchsTable) -> str:
+    # The Save game link carries the file inline: base64 after "base64,", up to the quote.
+    import base64
+    import re
+
+    match = re.search(r'download="([^"]+)" href="data:application/json;charset=utf-8;base64,'
+                      r'([^"]+)"', app.save.value)
+    assert match is not None, app.save.value
+    return base64.b64decode(match.group(2)).decode("utf-8")
+
+
+def test_monarchs_save_and_load_resume_covered() -> None:
+    app = DiceMonarchsTable(players="Ann, Bo, Cy", chips=20, seed=5, samples=50)
+    click(app, "new-table")
+    game = app.game
+    assert app.setup.layout.display == "none"  # folded away while a game is on
+    click(app, "reveal")
+    app.amount.value = "2"
+    click(app, "bet")
+    click(app, "reveal")
+    click(app, "call")
+    click(app, "reveal")  # the next player looks at their dice, then the game is saved
+    saved = _saved(app)
+    assert saved == game.to_json() and 'download="dice-monarchs-hand-1.json"' in app.save.value
+
+    other = DiceMonarchsTable(samples=50)
+    assert other.play.layout.display == "none" and other.setup.layout.display is None
+    other.load_box.value = saved
+    click(other, "load")
+    assert other.error.message == ""
+    loaded = other.game
+    assert loaded is not None and loaded.to_json() == saved and len(loaded.log) == 3
+    assert other.load_box.value == "" and other.setup.layout.display == "none"
+    # Resumed covered: whoever was looking when it was saved must tap again.
+    assert other.private.value == ""
+    assert f"Pass the device to <b>{loaded.player_to_act}</b>" in other.cover.value
+    click(other, "reveal")
+    click(other, "call")
+    assert other.error.message == "" and len(loaded.log) == 4
+    assert loaded.pot == game.pot + 2 and game.pot == 4  # the saved table is untouched
+    click(other, "undo")
+    assert loaded.to_json() == saved
+
+
+def test_monarchs_bad_load_keeps_the_table() -> None:
+    app = DiceMonarchsTable(players="Ann, Bo", chips=10, seed=2, samples=50)
+    click(app, "new-table")
+    game, before = app.game, app.game.to_json()
+    click(app, "setup")
+    assert app.setup.layout.display is None and app.setup_button.description == "Hide setup"
+    click(app, "load")
+    assert app.error.message.startswith("Load game: paste a saved Dice Monarchs game")
+    broken = before.replace('"stacks": [', '"stacks": [-5, ', 1)
+    app.load_box.value = broken
+    click(app, "load")
+    assert "stacks" in app.error.message and "\n" not in app.error.message
+    app.load_box.value = "{not json"
+    click(app, "load")
+    assert "not valid JSON" in app.error.message
+    assert app.game is game and game.to_json() == before
+    assert app.load_box.value == "{not json"  # the paste stays, to be fixed
+    click(app, "setup")
+    assert app.setup.layout.display == "none"
+
+
+def test_monarchs_load_replaces_a_running_game() -> None:
+    first = DiceMonarchsGame.start(["X", "Y"], 30, seed=8)
+    first.deal()
+    app = DiceMonarchsTable(players="Ann, Bo", chips=10, seed=2, samples=50)
+    click(app, "new-table")
+    old = app.game
+    click(app, "setup")
+    app.load_box.value = first.to_json()
+    click(app, "load")
+    assert app.game is not old and app.game.players == ["X", "Y"]
+    assert app.setup.layout.display == "none" and app.error.message == ""
+    renders = app.renders
+    old.bet(old.player_to_act, 1)  # the old game is detached: its moves no longer render here
+    assert app.renders == renders
+    click(app, "reveal")
+    assert app.renders == renders + 1
