@@ -188,8 +188,8 @@ class CairnCharacterSheet(_Panel):
                 self._btn("Add item", self.add_item, "add-item", "primary"),
             ),
             row(
-                self._btn("+ Fatigue", lambda: c.add_fatigue(), "fatigue"),
-                self._btn("+ Wound", lambda: c.add_wound(), "wound"),
+                self._btn("+ Fatigue", lambda: self._move(c.add_fatigue), "fatigue"),
+                self._btn("+ Wound", lambda: self._move(c.add_wound), "wound"),
             ),
             widgets.HTML("<b>Damage</b>"),
             row(
@@ -664,6 +664,8 @@ class CombatTracker(_Panel):
             box=self,
         )
         bind(e, self.render, error=self.error)
+        for dd in (self.attacker, self.target):
+            dd.observe(lambda _c: safe(self.error)(self._refresh_joiners)(), names="value")
 
     def add(self) -> None:
         s = {k: _int(v.value, k) for k, v in self.f_stats.items()}
@@ -781,10 +783,17 @@ class CombatTracker(_Panel):
             dd.value = keep if keep in names else (names[0] if names else None)
         if len(names) > 1 and self.target.value == self.attacker.value:
             self.target.value = next(n for n in names if n != self.attacker.value)
+        self._refresh_joiners()
+        self._render_gambits()
+
+    def _refresh_joiners(self) -> None:
+        """Offer every active combatant but the chosen attacker and target."""
+        e = self.encounter
+        names = [c.name for c in e.combatants if c.active
+                 and c.name not in (self.attacker.value, self.target.value)]
         joined = self.joiners.value
         self.joiners.options = names
         self.joiners.value = tuple(n for n in joined if n in names)
-        self._render_gambits()
         self.morale_row.children = tuple(
             self._btn(f"Morale save: {n}", self._morale(n), f"morale-{i}")
             for i, n in enumerate(e.morale_due)

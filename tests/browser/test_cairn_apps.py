@@ -103,3 +103,67 @@ def test_lockpicking_and_combat_apps(voila_app: Any, page: Any) -> None:
     page.locator(".tc-target-select select").select_option("Ash")
     page.locator(".tc-btn-attack").click()
     assert outcome(page, 2).inner_text().startswith("Goblin boss → Ash: d8 = ")
+
+
+def test_combat_group_attack_and_gambit_on_a_phone(
+    voila_app: Any, phone_page: Any, screenshot: Any
+) -> None:
+    page = voila_app("cairn_combat", page=phone_page)
+    page.locator(".tc-btn-initiative").click()
+    outcome(page, 1)
+    page.locator('.tc-combat[data-round="1"]').wait_for()
+    # round 1: the enemy acts; both goblins on Ash, only the highest die lands
+    page.locator(".tc-attacker select").select_option("Goblin boss")
+    page.locator(".tc-target-select select").select_option("Ash")
+    page.locator(".tc-joiners select").select_option(["Goblin"])
+    page.locator(".tc-btn-attack").click()
+    text = outcome(page, 2).inner_text()
+    assert text.startswith("Goblin boss + Goblin → Ash: [d8=")
+    rolls = [int(x.split("=")[1]) for x in text.split("[")[1].split("]")[0].split(", ")]
+    assert len(rolls) == 2 and f"keep {max(rolls)}" in text
+    screenshot(page, "cairn_combat-group-phone")
+    # roll first, then choose gambits: the pending dice show with an Apply button
+    page.locator(".tc-joiners select").select_option([])
+    page.locator(".tc-second select").select_option("d4")
+    page.locator(".tc-btn-roll-gambit").click()
+    assert "rolled [" in outcome(page, 3).inner_text()
+    page.locator(".tc-pending").wait_for()
+    screenshot(page, "cairn_combat-gambit-phone")
+    for i in range(2):
+        choice = page.locator(f".tc-gambit-{i} select")
+        if choice.count():
+            choice.select_option("repel the foe")
+            break
+    page.locator(".tc-btn-resolve").click()
+    applied = outcome(page, 4).inner_text()
+    assert applied.startswith("Goblin boss → Ash: [d8=") and "d4=" in applied
+    assert page.locator(".tc-pending").count() == 0
+
+
+def test_character_sheet_on_a_phone(voila_app: Any, phone_page: Any, screenshot: Any) -> None:
+    page = voila_app("cairn_character", page=phone_page)
+    page.locator(".tc-text-item-name input").fill("Rope")
+    page.locator(".tc-btn-add-item").click()
+    outcome(page, 1)
+    page.locator('.tc-stats[data-free="9"]').wait_for()
+    page.locator(".tc-btn-fatigue").click()
+    outcome(page, 2)
+    page.locator('.tc-stats[data-free="8"]').wait_for()
+    assert page.locator(".tc-slot-fatigue").count() == 1
+    page.locator(".tc-btn-drop-0").click()
+    outcome(page, 3)
+    page.locator('.tc-stats[data-free="9"]').wait_for()
+    page.locator(".tc-text-damage input").fill("7")
+    page.locator(".tc-btn-take-damage").click()
+    scar = outcome(page, 4).locator(".tc-scar")
+    assert scar.get_attribute("data-scar") == "Rattled"
+    assert scar.is_visible()
+    screenshot(page, "cairn_character-scar-phone")
+    page.locator(".tc-btn-rest-night").click()
+    outcome(page, 5)
+    page.locator('.tc-stats[data-free="10"]').wait_for()  # the night's rest lifts Fatigue
+    page.locator(".tc-btn-rest-turn").click()
+    outcome(page, 6)
+    page.locator(".tc-btn-rest-day").click()
+    outcome(page, 7)
+    screenshot(page, "cairn_character-rested-phone")
