@@ -4,7 +4,8 @@ character for threads of fate, action points, fatigue, harm and rests.
 The rules live in :mod:`companion.rulesets.monsters_and_magic`; these components read the
 controls, call the core (``AbilityCheck``, the ``Adventurer`` tracker's moves) and
 re-render when the tracker says it changed. A refused move shows its rule's one-line
-reason in the app's error line.
+reason right under the buttons it came from: the app is several screens tall on a phone, so
+one error line at the top would be out of sight when a sheet's button is tapped.
 """
 
 from __future__ import annotations
@@ -90,6 +91,7 @@ class CheckRoller(widgets.VBox):
         self.adventurer = adventurer
         self.gm = gm
         self.error = error or ErrorLine()
+        own_error = [self.error] if error is None else []
         self.add_class("tc-check")
         self.ability = widgets.Dropdown(options=[*ABILITIES, "none"], value="luck",
                                         description="Ability",
@@ -114,7 +116,7 @@ class CheckRoller(widgets.VBox):
         self.children = [row(*controls[:3]), row(*controls[3:]), self.odds,
                          row(button("Roll check", self.roll, error=self.error,
                                     style="primary", name="roll")),
-                         self.result]
+                         *own_error, self.result]
         if adventurer is not None:
             bind(adventurer, self.show_odds, error=self.error)
         else:
@@ -190,48 +192,58 @@ class AdventurerSheet(widgets.VBox):
                                       layout=widgets.Layout(width="220px"))
         self.history = widgets.HTML()
         self.save = widgets.HTML()
-        self.checks = CheckRoller(a, self.error, gm)
-        e = self.error
+        # One error line under each section, beside the buttons that can be refused.
+        self.section_errors = {k: ErrorLine() for k in ("threads", "turn", "body", "check")}
+        self.checks = CheckRoller(a, self.section_errors["check"], gm)
+        own_error = [self.error] if error is None else []
+        threads_error, turn_error, body_error = (
+            self.section_errors[k] for k in ("threads", "turn", "body"))
         self.children = [
             self.view,
             widgets.HTML("<b>Threads of fate</b>"),
-            row(button("Feeling Lucky", lambda: a.feeling_lucky(seed=draw_seed()), error=e,
-                       name="feeling-lucky"),
-                button("Bend Luck", a.bend_luck, error=e, name="bend-luck"),
-                button("Lucky Find", lambda: a.lucky_find(), error=e, name="lucky-find")),
+            row(button("Feeling Lucky", lambda: a.feeling_lucky(seed=draw_seed()),
+                       error=threads_error, name="feeling-lucky"),
+                button("Bend Luck", a.bend_luck, error=threads_error, name="bend-luck"),
+                button("Lucky Find", lambda: a.lucky_find(), error=threads_error,
+                       name="lucky-find")),
+            threads_error,
             widgets.HTML("<b>Turn</b>"),
-            row(button("Start turn", a.start_turn, error=e, name="start-turn"),
+            row(button("Start turn", a.start_turn, error=turn_error, name="start-turn"),
                 self.technique,
-                button("Spend AP", lambda: a.spend_ap(self.technique.value), error=e,
+                button("Spend AP", lambda: a.spend_ap(self.technique.value), error=turn_error,
                        name="spend-ap"),
-                button("End turn", a.end_turn, error=e, name="end-turn")),
+                button("End turn", a.end_turn, error=turn_error, name="end-turn")),
             row(self.reaction,
-                button("React", lambda: a.take_reaction(self.reaction.value), error=e,
+                button("React", lambda: a.take_reaction(self.reaction.value), error=turn_error,
                        name="react")),
+            turn_error,
             widgets.HTML("<b>Fatigue, harm and rests</b>"),
             row(self.amount,
-                button("Mark fatigue", lambda: a.mark_fatigue(self.amount.value), error=e,
-                       name="fatigue"),
-                button("Clear fatigue", lambda: a.clear_fatigue(self.amount.value), error=e,
-                       name="clear-fatigue"),
+                button("Mark fatigue", lambda: a.mark_fatigue(self.amount.value),
+                       error=body_error, name="fatigue"),
+                button("Clear fatigue", lambda: a.clear_fatigue(self.amount.value),
+                       error=body_error, name="clear-fatigue"),
                 button("Mark exhaustion", lambda: a.mark_exhaustion(self.amount.value),
-                       error=e, name="exhaustion")),
-            row(button("Damage", lambda: a.take_damage(self.amount.value), error=e,
+                       error=body_error, name="exhaustion")),
+            row(button("Damage", lambda: a.take_damage(self.amount.value), error=body_error,
                        name="damage"),
-                button("Heal", lambda: a.heal(self.amount.value), error=e, name="heal"),
-                button("Death roll", lambda: a.death_roll(seed=draw_seed()), error=e,
+                button("Heal", lambda: a.heal(self.amount.value), error=body_error, name="heal"),
+                button("Death roll", lambda: a.death_roll(seed=draw_seed()), error=body_error,
                        name="death-roll")),
-            row(button("Short rest", lambda: a.short_rest(["Clear Fatigue"]), error=e,
+            row(button("Short rest", lambda: a.short_rest(["Clear Fatigue"]), error=body_error,
                        name="short-rest", tooltip="Short rest: Clear Fatigue"),
-                button("Long rest", lambda: a.long_rest(["Clear Fatigue"]), error=e,
+                button("Long rest", lambda: a.long_rest(["Clear Fatigue"]), error=body_error,
                        name="long-rest", tooltip="Long rest: Clear Fatigue"),
-                button("Extended rest", lambda: a.extended_rest("Recuperate"), error=e,
+                button("Extended rest", lambda: a.extended_rest("Recuperate"), error=body_error,
                        name="extended-rest", tooltip="Extended rest: Recuperate")),
-            row(self.state, button("Add", self.add_state, error=e, name="add-state"),
-                button("Remove", self.remove_state, error=e, name="remove-state")),
+            row(self.state, button("Add", self.add_state, error=body_error, name="add-state"),
+                button("Remove", self.remove_state, error=body_error, name="remove-state")),
+            body_error,
             widgets.HTML("<b>Check</b>"),
             self.checks,
-            row(button("Undo", self.undo, error=e, name="undo"), self.save),
+            self.section_errors["check"],
+            row(button("Undo", self.undo, error=self.error, name="undo"), self.save),
+            *own_error,
             self.history,
         ]
         bind(a, self.render, error=self.error)
@@ -253,8 +265,17 @@ class AdventurerSheet(widgets.VBox):
     def undo(self) -> Any:
         return self.adventurer.undo()
 
+    @property
+    def message(self) -> str:
+        """The error showing anywhere on this sheet ("" when there is none)."""
+        lines = [*self.section_errors.values(), self.error]
+        return next((line.message for line in lines if line.message), "")
+
     def render(self) -> None:
         a = self.adventurer
+        # A move went through: an older refusal in another section no longer applies.
+        for line in self.section_errors.values():
+            line.clear()
         threads = "".join(
             '<span class="tc-token" style="display:inline-block;min-width:24px;padding:2px;'
             'margin:1px;border-radius:12px;background:#6a1b9a;color:#fff;text-align:center">'
@@ -295,6 +316,7 @@ class GroupCheckRoller(widgets.VBox):
     def __init__(self, error: ErrorLine | None = None) -> None:
         super().__init__()
         self.error = error or ErrorLine()
+        own_error = [self.error] if error is None else []
         self.add_class("tc-group")
         self.modifiers = text_box("Modifiers, e.g. 2, 0, -1", value="2, 0, -1",
                                   name="group-modifiers", on_enter=self.show_odds,
@@ -310,7 +332,7 @@ class GroupCheckRoller(widgets.VBox):
                                     name="group-odds"),
                              button("Roll group check", self.roll, error=self.error,
                                     name="group-roll")),
-                         self.result]
+                         *own_error, self.result]
         self.show_odds()
 
     def checks(self) -> list[AbilityCheck]:
@@ -342,6 +364,7 @@ class GameMasterThreads(widgets.VBox):
         super().__init__()
         self.gm = gm
         self.error = error or ErrorLine()
+        own_error = [self.error] if error is None else []
         self.view = widgets.HTML()
         self.use = widgets.Dropdown(options=list(GM_USES), description="Use",
                                     layout=widgets.Layout(width="330px"))
@@ -350,7 +373,7 @@ class GameMasterThreads(widgets.VBox):
                    name="gm-gain"),
             self.use,
             button("Spend", lambda: gm.spend_thread(self.use.value), error=self.error,
-                   name="gm-spend"))]
+                   name="gm-spend")), *own_error]
         bind(gm, self.render, error=self.error)
 
     def render(self) -> None:
@@ -366,19 +389,20 @@ class MonstersAndMagicApp(widgets.VBox):
         super().__init__()
         self.error = ErrorLine()
         self.gm = GameMaster()
-        self.roller = CheckRoller(None, self.error)
-        self.group = GroupCheckRoller(self.error)
-        self.gm_view = GameMasterThreads(self.gm, self.error)
+        # Each part shows its own errors under its buttons; self.error is for adding characters.
+        self.roller = CheckRoller(None)
+        self.group = GroupCheckRoller()
+        self.gm_view = GameMasterThreads(self.gm)
         self.sheets: dict[str, AdventurerSheet] = {}
         self.characters = column()
         self.new_name = text_box("New character's name", name="new-character",
                                  on_enter=self.add_character, error=self.error)
-        app_box(self.error, widgets.HTML("<b>Ability check</b>"), self.roller,
+        app_box(widgets.HTML("<b>Ability check</b>"), self.roller,
                 widgets.HTML("<b>Group check</b>"), self.group, self.gm_view,
                 widgets.HTML("<b>Characters</b>"), self.characters,
                 row(self.new_name, button("Add character", self.add_character,
                                           error=self.error, name="add-character")),
-                box=self)
+                self.error, box=self)
         self.luck = luck
         for name in names or ["Ash"]:
             self._add(Adventurer.new(name, luck=luck, max_hp=12, supplies=2))
@@ -388,7 +412,7 @@ class MonstersAndMagicApp(widgets.VBox):
             from companion.errors import RuleError
 
             raise RuleError(f"Characters: {adventurer.name!r} is already at the table")
-        sheet = AdventurerSheet(adventurer, self.error, self.gm)
+        sheet = AdventurerSheet(adventurer, gm=self.gm)
         self.sheets[adventurer.name] = sheet
         self.characters.children = [*self.characters.children, sheet]
         return sheet

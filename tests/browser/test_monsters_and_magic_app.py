@@ -31,9 +31,12 @@ def test_check_odds_roll_and_sheet(voila_app: Any, screenshot: Any) -> None:
 
     sheet = page.locator(".tc-character-ash")
     sheet.locator(".tc-btn-spend-ap").click()  # not Ash's turn: refused with the rule
-    error = page.locator(".tc-error [role=alert]")
+    error = sheet.locator(".tc-error [role=alert]")  # shown in the sheet, under its buttons
     error.wait_for()
     assert "own turn" in error.inner_text()
+    spend_box = sheet.locator(".tc-btn-spend-ap").bounding_box()
+    error_box = error.bounding_box()
+    assert spend_box and error_box and 0 < error_box["y"] - spend_box["y"] < 200
     sheet.locator(".tc-btn-start-turn").click()
     page.wait_for_selector('.tc-character-ash .tc-sheet[data-ap="3"]')
     sheet.locator(".tc-btn-spend-ap").click()

@@ -45,16 +45,16 @@ def test_sheet_buttons_call_the_tracker_and_show_refusals() -> None:
     buttons = {b.description: b for r in sheet.children if hasattr(r, "children")
                for b in r.children if hasattr(b, "on_click")}
     buttons["Spend AP"].click()
-    assert "own turn" in app.error.message
+    assert "own turn" in sheet.section_errors["turn"].message
     buttons["Start turn"].click()
-    assert a.ap == 3 and 'data-ap="3"' in sheet.view.value and app.error.message == ""
+    assert a.ap == 3 and 'data-ap="3"' in sheet.view.value and sheet.message == ""
     buttons["Spend AP"].click()  # Strike, 1 AP
     assert a.ap == 2
     buttons["Lucky Find"].click()
     buttons["Lucky Find"].click()
     assert a.threads == 0 and 'data-threads="0"' in sheet.view.value
     buttons["Lucky Find"].click()
-    assert "Threads of Fate" in app.error.message
+    assert "Threads of Fate" in sheet.section_errors["threads"].message
     sheet.amount.value = 7
     buttons["Mark fatigue"].click()
     assert (a.fatigue, a.exhaustion) == (5, 2) and 'data-exhaustion="2"' in sheet.view.value
@@ -63,7 +63,7 @@ def test_sheet_buttons_call_the_tracker_and_show_refusals() -> None:
     sheet.state.value = "Weakened"
     buttons["Add"].click()
     buttons["Add"].click()
-    assert "already Weakened" in app.error.message
+    assert "already Weakened" in sheet.section_errors["body"].message
     assert "Weakened" in sheet.view.value
     assert app.sheets["Briar"].adventurer.ap == 0  # the other sheet is untouched
 
@@ -110,11 +110,11 @@ def test_group_roller_and_gm_threads() -> None:
     assert 'data-n="1"' in group.result.value
     group.modifiers.value = "five"
     press_enter(group.modifiers)
-    assert "whole numbers" in app.error.message
+    assert "whole numbers" in group.error.message
     buttons = {b.description: b for b in app.gm_view.children[1].children
                if hasattr(b, "on_click")}
     buttons["Spend"].click()
-    assert "no thread" in app.error.message
+    assert "no thread" in app.gm_view.error.message
     buttons["+1 thread"].click()
     buttons["Spend"].click()
     assert app.gm.threads == 0 and len(app.gm.log) == 2
@@ -130,3 +130,28 @@ def test_a_sheets_critical_miss_feeds_the_gm() -> None:
     misses = sum(1 for e in app.sheets["Ash"].adventurer.log
                  if "Critical Miss" in e.summary)
     assert app.gm.threads == misses
+
+
+def test_errors_show_under_the_section_that_was_tapped() -> None:
+    app = MonstersAndMagicApp(["Ash"])
+    sheet = app.sheets["Ash"]
+    kids = list(sheet.children)
+    turn_line = sheet.section_errors["turn"]
+    spend = next(b for r in kids if hasattr(r, "children") for b in r.children
+                 if getattr(b, "description", "") == "Spend AP")
+    spend_row = next(i for i, r in enumerate(kids) if spend in getattr(r, "children", ()))
+    # The turn section's line comes after its two rows, before the next heading.
+    assert kids.index(turn_line) in (spend_row + 1, spend_row + 2)
+    spend.click()
+    assert "own turn" in turn_line.message and sheet.message == turn_line.message
+    assert all(not line.message for k, line in sheet.section_errors.items() if k != "turn")
+    assert app.error.message == ""  # the app's line is for adding characters only
+    # A move in another section goes through: the stale refusal is cleared.
+    sheet.amount.value = 1
+    next(b for r in kids if hasattr(r, "children") for b in r.children
+         if getattr(b, "description", "") == "Mark fatigue").click()
+    assert sheet.adventurer.fatigue == 1 and sheet.message == ""
+    # Each top-level part holds its own line, under its buttons.
+    for part in (app.roller, app.group, app.gm_view):
+        assert part.error in part.children
+    assert list(app.children)[-1] is app.error
