@@ -292,7 +292,11 @@ class CombatOptionsApp(widgets.VBox):
     def __init__(self, *, seed: int | None = None) -> None:
         super().__init__()
         self.rng = random.Random(seed)
+        # One error line per part, under its own buttons: the page is three screens tall on a
+        # phone, and a refused step must not report itself beside the contest far above.
         self.error = ErrorLine()
+        self.field_error = ErrorLine()
+        self.move_error = ErrorLine()
         # contests
         self.option = _dropdown(list(MANEUVERS), "grapple", "Option", "option", "300px")
         self.first = _CombatantForm("Acting creature", "a")
@@ -310,7 +314,8 @@ class CombatOptionsApp(widgets.VBox):
         self.cells: dict[tuple[int, int], widgets.Button] = {}
         for y in range(self.GRID):
             for x in range(self.GRID):
-                cell = button("·", self._cycle(x, y), error=self.error, name=f"cell-{x}-{y}",
+                cell = button("·", self._cycle(x, y), error=self.field_error,
+                              name=f"cell-{x}-{y}",
                               tooltip=f"square ({x},{y}): empty, ally, enemy")
                 cell.layout = widgets.Layout(width="44px", height="44px", min_height="40px")
                 self.cells[(x, y)] = cell
@@ -319,7 +324,7 @@ class CombatOptionsApp(widgets.VBox):
             layout=widgets.Layout(grid_template_columns=f"repeat({self.GRID}, 46px)",
                                   grid_gap="2px", max_width="100%"))
         self.flank_text = widgets.HTML()
-        clear = button("Clear grid", self.field.clear, error=self.error, name="clear")
+        clear = button("Clear grid", self.field.clear, error=self.field_error, name="clear")
         # diagonal counter
         self.counter = MovementCounter(speed=30)
         self.speed = _int_box("Speed (ft)", 30, 0, 1000, "speed")
@@ -329,10 +334,10 @@ class CombatOptionsApp(widgets.VBox):
         self.move_text = widgets.HTML()
         moves = row(
             button("Set speed", lambda: self.counter.set_speed(int(self.speed.value)),
-                   error=self.error, name="set-speed"),
-            button("Dash", self.counter.dash, error=self.error, name="dash"),
-            button("New turn", self.counter.new_turn, error=self.error, name="new-turn"),
-            button("Undo", self.counter.undo, error=self.error, name="undo-move"),
+                   error=self.move_error, name="set-speed"),
+            button("Dash", self.counter.dash, error=self.move_error, name="dash"),
+            button("New turn", self.counter.new_turn, error=self.move_error, name="new-turn"),
+            button("Undo", self.counter.undo, error=self.move_error, name="undo-move"),
         )
         app_box(
             _heading("Contests"),
@@ -342,14 +347,14 @@ class CombatOptionsApp(widgets.VBox):
             _heading("Flanking"),
             widgets.HTML("Tap a square: empty → ally (A) → enemy (E). Flanked creatures "
                          "turn red, their flankers green."),
-            grid, self.flank_text, row(clear),
+            grid, self.flank_text, row(clear), self.field_error,
             _heading("Diagonal moves"),
-            row(self.speed), pad, self.move_text, moves,
+            row(self.speed), pad, self.move_error, self.move_text, moves,
             box=self,
         )
         self.render_contest()
-        bind(self.field, self.render_field, error=self.error)
-        bind(self.counter, self.render_counter, error=self.error)
+        bind(self.field, self.render_field, error=self.field_error)
+        bind(self.counter, self.render_counter, error=self.move_error)
 
     # contests
     def contest(self) -> Any:
@@ -404,8 +409,8 @@ class CombatOptionsApp(widgets.VBox):
     def _step_button(self, direction: str) -> widgets.Widget:
         if not direction:
             return widgets.HTML("")
-        btn = button(direction.upper(), lambda: self.counter.step(direction), error=self.error,
-                     name=f"step-{direction}")
+        btn = button(direction.upper(), lambda: self.counter.step(direction),
+                     error=self.move_error, name=f"step-{direction}")
         btn.layout = widgets.Layout(width="56px", height="44px", min_height="40px")
         return btn
 

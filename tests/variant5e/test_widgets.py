@@ -93,10 +93,13 @@ def test_combat_options_contest_flanking_and_counter() -> None:
         buttons[f"step-{direction}"].click()
     assert 'data-feet="30"' in app.move_text.value
     buttons["step-n"].click()
-    assert "only 0 ft of movement left" in app.error.message
+    # Refused under the direction pad, not beside the contest three screens up.
+    assert "only 0 ft of movement left" in app.move_error.message and app.error.message == ""
+    kids = list(app.children)
+    assert kids.index(app.move_error) == kids.index(app.move_text) - 1
     buttons["dash"].click()
     buttons["step-n"].click()
-    assert 'data-feet="35"' in app.move_text.value and app.error.message == ""
+    assert 'data-feet="35"' in app.move_text.value and app.move_error.message == ""
     app.speed.value = 40
     buttons["set-speed"].click()
     assert "/ 80 ft" in app.move_text.value
