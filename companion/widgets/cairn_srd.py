@@ -46,6 +46,7 @@ CAIRN_CSS = """
 .tc-app .tc-slot { padding: 4px 6px; border: 1px solid #ccc; border-radius: 4px; margin: 2px 0;
   min-height: 40px; display: flex; flex-flow: row wrap; align-items: center; gap: 6px; }
 .tc-app .tc-slot-empty { color: #888; font-style: italic; }
+.tc-app .tc-slot.tc-slot-blank { min-height: 26px; padding: 1px 6px; }
 .tc-app .tc-slot-fatigue { background: #fff4d6; }
 .tc-app .tc-slot-wound { background: #fde2e2; }
 .tc-app .tc-stats { font-size: 15px; line-height: 1.5; }
@@ -318,6 +319,7 @@ class CairnCharacterSheet(_Panel):
             empty = widgets.HTML('<span class="tc-slot-empty">— empty slot —</span>')
             box = row(empty)
             box.add_class("tc-slot")
+            box.add_class("tc-slot-blank")  # nothing to tap: shorter, so Damage stays in reach
             rows.append(box)
         self.slots.children = rows
 
@@ -664,8 +666,6 @@ class CombatTracker(_Panel):
             box=self,
         )
         bind(e, self.render, error=self.error)
-        for dd in (self.attacker, self.target):
-            dd.observe(lambda _c: safe(self.error)(self._refresh_joiners)(), names="value")
 
     def add(self) -> None:
         s = {k: _int(v.value, k) for k, v in self.f_stats.items()}
@@ -692,7 +692,9 @@ class CombatTracker(_Panel):
     def _attack_args(self) -> dict[str, Any]:
         if not self.attacker.value or not self.target.value:
             raise CompanionError("Attacking: choose an attacker and a target")
-        joined = [n for n in self.joiners.value if n != self.attacker.value]
+        # Picking the attacker or the target as a helper too means nothing more: dropped.
+        joined = [n for n in self.joiners.value
+                  if n not in (self.attacker.value, self.target.value)]
         return {
             "attackers": [self.attacker.value, *joined],
             "target": self.target.value,
@@ -783,17 +785,13 @@ class CombatTracker(_Panel):
             dd.value = keep if keep in names else (names[0] if names else None)
         if len(names) > 1 and self.target.value == self.attacker.value:
             self.target.value = next(n for n in names if n != self.attacker.value)
-        self._refresh_joiners()
+        # The same list as the dropdowns, changed only by moves: a selection the browser
+        # sends while another change is in flight still means the same names.
+        if tuple(self.joiners.options) != tuple(names):
+            joined = self.joiners.value
+            self.joiners.options = names
+            self.joiners.value = tuple(n for n in joined if n in names)
         self._render_gambits()
-
-    def _refresh_joiners(self) -> None:
-        """Offer every active combatant but the chosen attacker and target."""
-        e = self.encounter
-        names = [c.name for c in e.combatants if c.active
-                 and c.name not in (self.attacker.value, self.target.value)]
-        joined = self.joiners.value
-        self.joiners.options = names
-        self.joiners.value = tuple(n for n in joined if n in names)
         self.morale_row.children = tuple(
             self._btn(f"Morale save: {n}", self._morale(n), f"morale-{i}")
             for i, n in enumerate(e.morale_due)
