@@ -405,8 +405,8 @@ class MiasmaPanel(widgets.VBox):
         self.add_class("tc-miasma")
         self.error = ErrorLine()
         self.model = tracker if tracker is not None else MiasmaTracker()
-        self.name_box = text_box("character name", name="name")
-        self.name_box.continuous_update = True
+        self.name_box = text_box("character name", name="name", on_enter=self._add,
+                                 error=self.error)
         self.add_button = self._btn("Add character", self._add, "add", "primary")
         self.who = widgets.Dropdown(options=[], description="", layout=widgets.Layout(
             width="auto", max_width="100%", min_height="40px"))

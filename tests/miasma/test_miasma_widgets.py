@@ -7,6 +7,7 @@ import pytest
 pytest.importorskip("ipywidgets")
 
 from companion.rulesets.miasma.dice_monarchs import DiceMonarchsGame
+from companion.widgets.base import press_enter
 from companion.widgets.miasma import DiceMonarchsTable, EarthmoteList, MiasmaPanel
 
 
@@ -210,3 +211,15 @@ def test_monarchs_load_replaces_a_running_game() -> None:
     assert app.renders == renders
     click(app, "reveal")
     assert app.renders == renders + 1
+
+
+def test_miasma_enter_adds_a_character() -> None:
+    app = MiasmaPanel()
+    app.name_box.value = "Vel"
+    press_enter(app.name_box)
+    assert [c.name for c in app.model.characters] == ["Vel"] and app.name_box.value == ""
+    assert app.who.value == "Vel"
+    app.name_box.value = "Vel"
+    press_enter(app.name_box)
+    assert app.error.message and len(app.model.characters) == 1
+    assert app.name_box.value == "Vel"  # the refused name stays, to be fixed
