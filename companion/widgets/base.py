@@ -115,6 +115,9 @@ CSS = """
 .tc-app .tc-history li { padding: 4px 0; border-bottom: 1px solid #ddd; }
 .tc-app .tc-history .tc-h-total { font-weight: 700; font-size: 16px; }
 .tc-app .tc-history .tc-h-meta { color: #555; font-size: 12px; }
+/* A check's total and verdict are read from across the table. */
+.tc-app .tc-result span.tc-total { font-size: 30px; font-weight: 800; vertical-align: middle; }
+.tc-app .tc-result .tc-verdict { font-size: 18px; vertical-align: middle; }
 .tc-app del { text-decoration: line-through; opacity: 0.7; }
 """
 """Phone-width rules, scoped under ``.tc-app`` so they never leak into a notebook."""
