@@ -62,6 +62,7 @@ CAIRN_CSS = """
 .tc-app table.tc-nowrap td { white-space: nowrap; }
 .tc-app .tc-side { font-size: 12px; color: #555; }
 .tc-app .tc-p { white-space: nowrap; }
+.tc-app .tc-joiners select, .tc-app .tc-blast-targets select { font-size: 16px; }
 .tc-app .tc-dice-choice button { min-height: 40px; min-width: 48px; font-size: 16px; }
 """
 
@@ -613,6 +614,8 @@ class CombatTracker(_Panel):
         self.target.add_class("tc-target-select")
         self.joiners = widgets.SelectMultiple(rows=3, layout=widgets.Layout(width="160px"))
         self.joiners.add_class("tc-joiners")
+        self.blast_targets = widgets.SelectMultiple(rows=3, layout=widgets.Layout(width="160px"))
+        self.blast_targets.add_class("tc-blast-targets")
         self.second_weapon = widgets.Dropdown(
             options=[("none", 0)] + [(f"d{d}", d) for d in WEAPON_DICE],
             value=0,
@@ -648,10 +651,11 @@ class CombatTracker(_Panel):
             row(
                 _labelled("joined by", self.joiners),
                 _labelled("second weapon", self.second_weapon),
+                _labelled("blast also hits", self.blast_targets),
             ),
             widgets.HTML(
                 '<span class="tc-side">Several attackers or two weapons: every die is rolled, '
-                "the highest is applied.</span>"
+                "the highest is applied. A blast rolls for each target in its area.</span>"
             ),
             row(*self.flags.values()),
             row(
@@ -702,11 +706,22 @@ class CombatTracker(_Panel):
             **{k: box.value for k, box in self.flags.items()},
         }
 
+    def _blast_area(self) -> list[str]:
+        return [n for n in self.blast_targets.value if n != self.target.value]
+
     def attack(self) -> None:
-        """Roll and apply at once: one die via ``attack``, several via ``group_attack``."""
+        """Roll and apply at once: one die via ``attack``, several via ``group_attack``,
+        a blast over several targets via ``blast_attack``."""
         args = self._attack_args()
         e = self.encounter
-        if len(args["attackers"]) == 1 and args["second_weapon"] is None:
+        if self._blast_area():
+            if len(args["attackers"]) > 1 or args["second_weapon"] or args["unarmed"]:
+                raise CompanionError("Blast: one attacker's weapon rolls for each target; "
+                                     "clear 'joined by', 'second weapon' and unarmed")
+            self._show(e.blast_attack(args["attackers"][0], [args["target"], *self._blast_area()],
+                                      impaired=args["impaired"], enhanced=args["enhanced"],
+                                      rng=self.rng))
+        elif len(args["attackers"]) == 1 and args["second_weapon"] is None:
             attacker = args.pop("attackers")[0]
             del args["second_weapon"]
             self._show(e.attack(attacker, rng=self.rng, **args))
@@ -714,6 +729,8 @@ class CombatTracker(_Panel):
             self._show(e.group_attack(rng=self.rng, **args))
 
     def roll_for_gambit(self) -> None:
+        if self._blast_area():
+            raise CompanionError("Gambits: roll a blast's targets one at a time to spend dice")
         self.encounter.roll_attack(rng=self.rng, **self._attack_args())
         self._show(self.encounter.log[-1].summary)
 
@@ -787,10 +804,11 @@ class CombatTracker(_Panel):
             self.target.value = next(n for n in names if n != self.attacker.value)
         # The same list as the dropdowns, changed only by moves: a selection the browser
         # sends while another change is in flight still means the same names.
-        if tuple(self.joiners.options) != tuple(names):
-            joined = self.joiners.value
-            self.joiners.options = names
-            self.joiners.value = tuple(n for n in joined if n in names)
+        for many in (self.joiners, self.blast_targets):
+            if tuple(many.options) != tuple(names):
+                chosen = many.value
+                many.options = names
+                many.value = tuple(n for n in chosen if n in names)
         self._render_gambits()
         self.morale_row.children = tuple(
             self._btn(f"Morale save: {n}", self._morale(n), f"morale-{i}")

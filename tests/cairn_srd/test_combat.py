@@ -213,3 +213,21 @@ def test_roll_attack_flags_and_detachment_blast() -> None:
     text = e.group_attack(["Spears"], "Ash", impaired=True, rng=FixedRng(4))
     assert "[d6=4] keep 4 (blast)" in text  # impaired and enhanced at once: the weapon's d6
     assert e.find("Ash").status == "dead"
+
+
+def test_blast_rolls_separately_for_every_target() -> None:
+    e = encounter()
+    e.roll_initiative(rng=FixedRng(3))  # Ash acts first
+    text = e.blast_attack("Ash", ["Goblin", "Goblin 2"], rng=FixedRng(1, 2))
+    assert "Ash → Goblin: d8 = 1 (blast)" in text and "Ash → Goblin 2: d8 = 2 (blast)" in text
+    assert [e.find(n).guard for n in ("Goblin", "Goblin 2")] == [1, 0]
+    assert [ev.move for ev in e.log[-2:]] == ["roll_initiative", "blast_attack"]  # one move
+    with pytest.raises(RuleError, match="once"):
+        e.blast_attack("Ash", ["Goblin", "Goblin"])
+    with pytest.raises(RuleError, match="at least one"):
+        e.blast_attack("Ash", [])
+    with pytest.raises(RuleError, match="same side"):
+        e.blast_attack("Ash", ["Goblin", "Ash"], rng=FixedRng(8))
+    assert e.find("Goblin").guard == 1  # refused: the first target's hit is taken back
+    e.undo()
+    assert [e.find(n).guard for n in ("Goblin", "Goblin 2")] == [2, 2]

@@ -235,3 +235,21 @@ def test_combat_gambit_not_offered_under_four() -> None:
          for w in getattr(r, "children", ())])
     find_button(panel, "resolve").click()
     assert e.pending is None and "keep" in e.log[-1].summary
+
+
+def test_combat_blast_over_several_targets() -> None:
+    panel = started_tracker(15)
+    e = panel.encounter
+    panel.attacker.value, panel.target.value = "Ash", "Goblin boss"
+    panel.blast_targets.value = ("Goblin", "Goblin boss")
+    panel.joiners.value = ("Bryn",)
+    find_button(panel, "attack").click()
+    assert "clear 'joined by'" in panel.error.message and len(e.log) == 3
+    find_button(panel, "roll-gambit").click()
+    assert "one at a time" in panel.error.message and e.pending is None
+    panel.joiners.value = ()
+    find_button(panel, "attack").click()
+    assert panel.error.message == "" and e.log[-1].move == "blast_attack"
+    assert e.log[-1].args["targets"] == ["Goblin boss", "Goblin"]
+    assert "Ash → Goblin boss: d8 = " in e.log[-1].summary
+    assert e.log[-1].summary.count("(blast)") == 2

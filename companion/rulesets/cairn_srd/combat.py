@@ -288,6 +288,22 @@ class Encounter(Tracker):
         return text
 
     @move
+    def blast_attack(self, attacker: str, targets: list[str], impaired: bool = False,
+                     enhanced: bool = False, rng: random.Random | None = None,
+                     seed: int | None = None) -> str:
+        """A blast hits every target in its area, rolling the damage die separately for each."""
+        if not targets:
+            raise RuleError("Blast: name at least one target in the area")
+        if len(set(targets)) != len(targets):
+            raise RuleError("Blast: each target in the area is rolled for once")
+        r = resolve_rng(rng, seed)
+        texts = [self.attack(attacker, t, impaired=impaired, enhanced=enhanced, blast=True,
+                             rng=r) for t in targets]
+        text = " | ".join(texts)
+        self.describe(text)
+        return text
+
+    @move
     def group_attack(self, attackers: list[str], target: str, second_weapon: int | None = None,
                      impaired: bool = False, enhanced: bool = False, blast: bool = False,
                      unarmed: bool = False,
