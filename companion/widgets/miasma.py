@@ -77,8 +77,10 @@ def _int(text: str, what: str) -> int:
         raise CompanionError(f"{what}: expected a whole number, got {text.strip()!r}") from None
 
 
-def _small_box(placeholder: str, value: str = "", name: str | None = None) -> widgets.Text:
-    box = text_box(placeholder, value=value, name=name)
+def _small_box(placeholder: str, value: str = "", name: str | None = None,
+               on_enter: Callable[[], Any] | None = None,
+               error: ErrorLine | None = None) -> widgets.Text:
+    box = text_box(placeholder, value=value, name=name, on_enter=on_enter, error=error)
     box.add_class("tc-small")
     box.continuous_update = True
     return box
@@ -127,10 +129,13 @@ class DiceMonarchsTable(widgets.VBox):
         self.renders = 0
         self._unsubscribe: Callable[[], Any] | None = None
 
-        self.players_box = text_box("players, comma separated", value=players, name="players")
-        self.players_box.continuous_update = True
-        self.chips_box = _small_box("chips", str(chips), name="chips")
-        self.seed_box = _small_box("seed", "" if seed is None else str(seed), name="seed")
+        # Enter in any setup box starts the table (the phone keyboard's Go key).
+        new, err = self._new_table, self.error
+        self.players_box = text_box("players, comma separated", value=players, name="players",
+                                    on_enter=new, error=err)
+        self.chips_box = _small_box("chips", str(chips), name="chips", on_enter=new, error=err)
+        self.seed_box = _small_box("seed", "" if seed is None else str(seed), name="seed",
+                                   on_enter=new, error=err)
         self.new_button = self._btn("New table", self._new_table, "new-table", "primary")
         self.load_box = widgets.Textarea(placeholder="Paste a saved game (JSON) to load it",
                                          layout=widgets.Layout(width="100%", height="60px"))

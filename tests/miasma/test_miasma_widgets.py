@@ -223,3 +223,13 @@ def test_miasma_enter_adds_a_character() -> None:
     press_enter(app.name_box)
     assert app.error.message and len(app.model.characters) == 1
     assert app.name_box.value == "Vel"  # the refused name stays, to be fixed
+
+
+def test_monarchs_enter_in_a_setup_box_starts_the_table() -> None:
+    app = DiceMonarchsTable(players="Ann, Bo", chips=10, seed=3, samples=50)
+    app.chips_box.value = "ten"
+    press_enter(app.chips_box)
+    assert app.error.message == "chips: expected a whole number, got 'ten'" and app.game is None
+    app.chips_box.value = "12"
+    press_enter(app.players_box)
+    assert app.error.message == "" and app.game is not None and app.game.stacks == [12, 12]
