@@ -47,6 +47,7 @@ __all__ = [
     "bind",
     "button",
     "column",
+    "confirm_button",
     "draw_seed",
     "int_box",
     "one_line",
@@ -239,6 +240,40 @@ def button(
             return action()
 
         btn.on_click(safe(error)(clicked) if error is not None else clicked)
+    return btn
+
+
+def confirm_button(
+    label: str,
+    on_confirm: Callable[[], Any],
+    *,
+    risky: Callable[[], bool],
+    prompt: str,
+    error: ErrorLine,
+    name: str,
+    style: str = "",
+) -> widgets.Button:
+    """A button whose move throws away the current state (a new caster, a new creature).
+
+    While ``risky()`` is true (there is something to lose) the first tap only turns the
+    button red with ``prompt`` as its label; a second tap does it. A stray tap on a phone
+    then costs nothing, and there is no pop-up dialog to dismiss. Call ``disarm()`` on the
+    returned button (the app's render does) to put the label back after any other move.
+    """
+    btn = button(label, None, error=error, name=name, style=style)
+
+    def disarm() -> None:
+        btn.description, btn.button_style = label, style
+
+    def clicked() -> Any:
+        if risky() and btn.description != prompt:
+            btn.description, btn.button_style = prompt, "danger"
+            return None
+        disarm()
+        return on_confirm()
+
+    btn.on_click(safe(error)(lambda _button: clicked()))
+    btn.disarm = disarm
     return btn
 
 

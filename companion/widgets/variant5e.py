@@ -31,7 +31,7 @@ from companion.rulesets.variant5e.spell_points import (
     SpellPoints,
     mentality_cost,
 )
-from companion.widgets.base import ErrorLine, app_box, bind, button, row, safe
+from companion.widgets.base import ErrorLine, app_box, bind, button, confirm_button, row, safe
 
 __all__ = ["CombatOptionsApp", "DeathAndReturningApp", "SpellPointsApp", "buttons_by_name"]
 
@@ -104,7 +104,9 @@ class SpellPointsApp(widgets.VBox):
                                "level", "150px")
         self.caster = _dropdown(list(CASTER_KINDS), self.model.caster, "Caster", "caster",
                                 "150px")
-        new = button("New caster", self.new_caster, error=self.error, name="new")
+        self.new_button = new = confirm_button(
+            "New caster", self.new_caster, risky=lambda: bool(self.model.log),
+            prompt="Tap again: new caster (this one is lost)", error=self.error, name="new")
         self.status = widgets.HTML()
         self.cast_buttons = [
             button(f"{ORDINALS[lvl]} ({mentality_cost(lvl)})", self._cast(lvl),
@@ -135,6 +137,7 @@ class SpellPointsApp(widgets.VBox):
 
     def render(self) -> None:
         m = self.model
+        self.new_button.disarm()
         self.status.value = (
             f'<div class="tc-points" data-points="{m.points}" style="font-size:20px">'
             f"<b>{m.points}</b> / {m.maximum} mentality</div>"
@@ -162,7 +165,10 @@ class DeathAndReturningApp(widgets.VBox):
                                           description="Permanent death failures", indent=False)
         self.fragile = widgets.Checkbox(value=self.model.fragile_soul,
                                         description="The Soul is Fragile", indent=False)
-        new = button("New creature", self.new_creature, error=self.error, name="new")
+        self.new_button = new = confirm_button(
+            "New creature", self.new_creature, risky=lambda: bool(self.model.log),
+            prompt="Tap again: new creature (this record is lost)", error=self.error,
+            name="new")
         self.status = widgets.HTML()
         dying = row(
             button("Drop to 0 HP", self.model.drop_to_zero, error=self.error, name="drop"),
@@ -231,6 +237,7 @@ class DeathAndReturningApp(widgets.VBox):
 
     def render(self) -> None:
         m = self.model
+        self.new_button.disarm()
         dying = (f" · successes {m.successes}/3 · failures {m.failures}/3"
                  if m.condition == "dying" else "")
         flags = []

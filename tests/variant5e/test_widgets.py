@@ -63,7 +63,11 @@ def test_death_app_new_creature_takes_the_options() -> None:
     app.model.die()
     app.module.value = "escalation_strikes"
     app.permanent.value = True
-    buttons_by_name(app)["new"].click()
+    new = buttons_by_name(app)["new"]
+    new.click()  # there is a record to lose: the first tap only asks
+    assert app.model.condition == "dead" and new.description.startswith("Tap again")
+    new.click()
+    assert new.description == "New creature"
     assert app.model.module == "escalation_strikes" and app.model.permanent_death_failures
     assert app.model.log == () and app.model.condition == "alive"
 
@@ -105,3 +109,23 @@ def test_combat_options_contest_flanking_and_counter() -> None:
     assert "/ 80 ft" in app.move_text.value
     buttons["new-turn"].click()
     assert 'data-feet="0"' in app.move_text.value
+
+
+def test_new_caster_needs_a_second_tap_once_something_is_spent() -> None:
+    app = SpellPointsApp()
+    buttons = buttons_by_name(app)
+    new = buttons["new"]
+    app.level.value = 3
+    new.click()  # nothing spent yet: one tap is enough
+    assert app.model.class_level == 3 and new.description == "New caster"
+    buttons["cast-1"].click()
+    spent = app.model.points
+    app.level.value = 9
+    new.click()  # a stray tap loses nothing
+    assert app.model.points == spent and app.model.class_level == 3
+    assert new.description.startswith("Tap again") and new.button_style == "danger"
+    buttons["cast-0"].click()  # any other move puts the button back
+    assert new.description == "New caster" and new.button_style == ""
+    new.click()
+    new.click()
+    assert app.model.class_level == 9 and app.model.log == () and app.error.message == ""
