@@ -608,6 +608,9 @@ class CombatTracker(_Panel):
             k: widgets.Checkbox(description=k, indent=False, layout=widgets.Layout(width="auto"))
             for k in ("PC", "detachment", "leader")
         }
+        self.f_side.add_class("tc-c-side")
+        for k, box in self.f_flags.items():
+            box.add_class(f"tc-c-flag-{k.lower()}")
         self.attacker = widgets.Dropdown(description="", layout=widgets.Layout(width="140px"))
         self.target = widgets.Dropdown(description="", layout=widgets.Layout(width="140px"))
         self.attacker.add_class("tc-attacker")

@@ -109,16 +109,23 @@ def test_combat_group_attack_and_gambit_on_a_phone(
     voila_app: Any, phone_page: Any, screenshot: Any
 ) -> None:
     page = voila_app("cairn_combat", page=phone_page)
-    page.locator(".tc-btn-initiative").click()
+    # a PC no goblin die can drop (18 Guard), so both attacks below always land on her
+    page.locator(".tc-text-c-name input").fill("Tank")
+    page.locator(".tc-c-side select").select_option("PCs")
+    page.locator(".tc-text-c-gd input").fill("18")
+    page.locator(".tc-c-flag-pc input").check()
+    page.locator(".tc-btn-add").click()
     outcome(page, 1)
+    page.locator(".tc-btn-initiative").click()
+    outcome(page, 2)
     page.locator('.tc-combat[data-round="1"]').wait_for()
-    # round 1: the enemy acts; both goblins on Ash, only the highest die lands
+    # round 1: the enemy acts; both goblins on Tank, only the highest die lands
     page.locator(".tc-attacker select").select_option("Goblin boss")
-    page.locator(".tc-target-select select").select_option("Ash")
+    page.locator(".tc-target-select select").select_option("Tank")
     page.locator(".tc-joiners select").select_option(["Goblin"])
     page.locator(".tc-btn-attack").click()
-    text = outcome(page, 2).inner_text()
-    assert text.startswith("Goblin boss + Goblin → Ash: [d8=")
+    text = outcome(page, 3).inner_text()
+    assert text.startswith("Goblin boss + Goblin → Tank: [d8=")
     rolls = [int(x.split("=")[1]) for x in text.split("[")[1].split("]")[0].split(", ")]
     assert len(rolls) == 2 and f"keep {max(rolls)}" in text
     screenshot(page, "cairn_combat-group-phone")
@@ -126,7 +133,7 @@ def test_combat_group_attack_and_gambit_on_a_phone(
     page.locator(".tc-joiners select").select_option([])
     page.locator(".tc-second select").select_option("d4")
     page.locator(".tc-btn-roll-gambit").click()
-    assert "rolled [" in outcome(page, 3).inner_text()
+    assert "rolled [" in outcome(page, 4).inner_text()
     page.locator(".tc-pending").wait_for()
     screenshot(page, "cairn_combat-gambit-phone")
     for i in range(2):
@@ -135,8 +142,8 @@ def test_combat_group_attack_and_gambit_on_a_phone(
             choice.select_option("repel the foe")
             break
     page.locator(".tc-btn-resolve").click()
-    applied = outcome(page, 4).inner_text()
-    assert applied.startswith("Goblin boss → Ash: [d8=") and "d4=" in applied
+    applied = outcome(page, 5).inner_text()
+    assert applied.startswith("Goblin boss → Tank: [d8=") and "d4=" in applied
     assert page.locator(".tc-pending").count() == 0
 
 
