@@ -79,8 +79,9 @@ def test_turn_order_and_illegal_attacks() -> None:
         e.attack("Ash", "Goblin")
     with pytest.raises(RuleError, match="same side"):
         e.attack("Goblin", "Goblin 2")
-    e.attack("Goblin", "Ash", rng=FixedRng(6))  # 6 - 2 armor = 4 to Guard: exactly 0
+    text = e.attack("Goblin", "Ash", rng=FixedRng(6))  # 6 - 2 armor = 4 to Guard: exactly 0
     assert e.find("Ash").guard == 0
+    assert "scar Rattled (damage 4): apply it on the character sheet" in text  # row 4-6
     assert e.end_turn() == "PCs"
     assert e.end_turn() == "Enemies" and e.round == 2
     with pytest.raises(RuleError, match="no combatant"):

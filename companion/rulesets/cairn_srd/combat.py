@@ -39,8 +39,9 @@ spent on a gambit deals none, and "+1 damage" needs a kept die to bolster. Impai
 enhanced and unarmed, chosen for a group, apply to every attacker's die (and to a second
 weapon's, except unarmed, which has none). A failed
 group morale save sends every remaining member of that group off the field ("fled").
-The encounter keeps its own Guard and STR for every combatant: a PC's scar is only noted
-here and is applied on the character's own sheet (:class:`.character.Character`).
+The encounter keeps its own Guard and STR for every combatant: a PC's scar is named
+here (read off ``cairn_scars``) and applied on the character's own sheet
+(:class:`.character.Character`), whose undo and saved state are its own.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from companion.errors import RuleError
-from companion.rulesets.cairn_srd._data import resolve_rng, roll_die
+from companion.rulesets.cairn_srd._data import lookup, resolve_rng, roll_die
 from companion.rulesets.cairn_srd.damage import resolve_hit
 from companion.rulesets.cairn_srd.saves import MAX_SCORE, SaveResult, save
 from companion.state import Tracker, move, state_field
@@ -436,7 +437,8 @@ class Encounter(Tracker):
                     t.status = "critical"
                     text += "; routed" if t.detachment else "; Critical Damage: out of the action"
         if hit.scar_damage is not None and t.pc:
-            text += f"; scar (damage {hit.scar_damage}, see the character)"
+            scar = lookup("cairn_scars", hit.scar_damage)["Scar"]
+            text += f"; scar {scar} (damage {hit.scar_damage}): apply it on the character sheet"
         text += self._morale_triggers(t, guard_zero=t.guard == 0)
         return text
 
