@@ -11,6 +11,7 @@ its plain models (:class:`companion.state.Observable`). This module gives them:
   40 px tall, and text-only labels (Voila loads Font Awesome from a CDN, so icon names
   would show as blanks at an offline table).
 - :func:`bind`: render a widget from an ``Observable`` model now and after every change.
+- :class:`SaveLoad`: a tracker's *Save* download link and a paste-to-load box.
 - :class:`HistoryView`: a roll history (:class:`companion.history.RollHistory`), newest
   first, with Clear and CSV/JSON downloads.
 
@@ -43,6 +44,7 @@ __all__ = [
     "MIN_BUTTON_HEIGHT",
     "ErrorLine",
     "HistoryView",
+    "SaveLoad",
     "app_box",
     "bind",
     "button",
@@ -447,3 +449,47 @@ class HistoryView(widgets.VBox):
             f'<span class="tc-h-meta">#{r.n} · <time datetime="{html.escape(r.time)}">'
             f"{html.escape(clock)} UTC</time> · seed {r.seed}</span></li>"
         )
+
+
+class _Saveable(Protocol):
+    def on_change(self, callback: Callable[..., Any], /) -> Any: ...
+    def to_json(self) -> str: ...
+    def load(self, text: str) -> None: ...
+
+
+class SaveLoad(widgets.VBox):
+    """*Save* (a download of ``model.to_json()``) and a box to paste a saved file into.
+
+    *Load* calls ``model.load``, which checks every field before changing anything: a bad
+    paste shows the one-line ``StateError`` and leaves both the model and the paste as they
+    were, so the player can fix it. Observers of the model stay attached.
+    """
+
+    def __init__(self, model: _Saveable, filename: str, *, what: str,
+                 error: ErrorLine | None = None) -> None:
+        super().__init__(layout=widgets.Layout(max_width="100%"))
+        self.add_class("tc-save-load")
+        self.model = model
+        self.filename = filename
+        self.what = what
+        self.error = error if error is not None else ErrorLine()
+        self.save = widgets.HTML()
+        self.save.add_class("tc-save")
+        self.load_box = widgets.Textarea(placeholder=f"Paste a saved {what} (JSON) to load it",
+                                         layout=widgets.Layout(width="100%", height="60px"))
+        self.load_box.add_class("tc-load")
+        self.load_button = button("Load", self.load, error=self.error, name="load")
+        own_error = [self.error] if error is None else []
+        self.children = (row(self.save), row(self.load_box, self.load_button), *own_error)
+        bind(model, self.render, error=self.error)
+
+    def load(self) -> None:
+        text = self.load_box.value
+        if not text.strip():
+            raise CompanionError(f"Load: paste a saved {self.what} into the box first")
+        self.model.load(text)
+        self.load_box.value = ""
+
+    def render(self) -> None:
+        self.save.value = data_uri_link(f"Save {self.what}", self.filename, "application/json",
+                                        self.model.to_json())

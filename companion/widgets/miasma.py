@@ -27,6 +27,7 @@ from companion.rulesets.miasma.earthmotes import EarthmoteLog
 from companion.rulesets.miasma.psychosis import MiasmaTracker
 from companion.widgets.base import (
     ErrorLine,
+    SaveLoad,
     app_box,
     bind,
     button,
@@ -373,7 +374,9 @@ class EarthmoteList(widgets.VBox):
             row(self.generate_button, self.undo_button, self.clear_button),
             row(widgets.HTML("Earthmote"), self.index_box, *self.region_buttons,
                 self.remove_button),
-            self.error, self.listing, box=self,
+            self.error, self.listing,
+            SaveLoad(self.model, "earthmotes.json", what="earthmote list"),
+            box=self,
         )
         bind(self.model, self.render, error=self.error)
 
@@ -423,13 +426,14 @@ class MiasmaPanel(widgets.VBox):
                                        value="other", layout=widgets.Layout(width="auto"))
         self.raised.add_class("tc-pick")
         c = self._on_character
+        # Each button and the box it reads wrap together, never split across lines.
         self.character_buttons = row(
-            self._btn("Gain levels", c(lambda n: self.model.gain_psychosis(
+            row(self._btn("Gain levels", c(lambda n: self.model.gain_psychosis(
                 n, _int(self.levels_box.value, "levels"))), "gain", "danger"),
-            self.levels_box,
-            self._btn("Set stress", c(lambda n: self.model.set_stress(
+                self.levels_box),
+            row(self._btn("Set stress", c(lambda n: self.model.set_stress(
                 n, _int(self.stress_box.value, "stress"))), "stress"),
-            self.stress_box,
+                self.stress_box),
         )
         self.place_buttons = row(
             self._btn("Enter Miasma", c(self.model.enter_miasma), "enter"),
@@ -439,9 +443,9 @@ class MiasmaPanel(widgets.VBox):
         )
         self.cure_buttons = row(
             self._btn("Greater restoration", c(self.model.greater_restoration), "restoration"),
-            self._btn("Raised from dead", c(lambda n: self.model.raised_from_dead(
+            row(self._btn("Raised from dead", c(lambda n: self.model.raised_from_dead(
                 n, self.raised.value)), "raised"),
-            self.raised,
+                self.raised),
         )
         self.time_buttons = row(
             widgets.HTML("Time passes:"),
@@ -458,7 +462,8 @@ class MiasmaPanel(widgets.VBox):
             row(self.name_box, self.add_button),
             row(widgets.HTML("Character:"), self.who),
             self.character_buttons, self.place_buttons, self.cure_buttons, self.time_buttons,
-            self.error, self.sheet, widgets.HTML("<b>History</b>"), self.history, box=self,
+            self.error, self.sheet, widgets.HTML("<b>History</b>"), self.history,
+            SaveLoad(self.model, "miasma.json", what="Miasma record"), box=self,
         )
         bind(self.model, self.render, error=self.error)
 
