@@ -124,3 +124,60 @@ def test_a_failing_render_shows_on_the_error_line() -> None:
     model.bump()
     assert model.n == 1
     assert error.message == "ValueError: cannot show 1"
+
+
+def test_confirm_button_asks_again_only_when_there_is_something_to_lose() -> None:
+    from companion.widgets.base import confirm_button
+
+    error = ErrorLine()
+    done: list[int] = []
+    stake = {"risky": False}
+    btn = confirm_button("Reset", lambda: done.append(1), risky=lambda: stake["risky"],
+                         prompt="Tap again to reset", error=error, name="reset")
+    btn.click()
+    assert done == [1] and btn.description == "Reset"
+    stake["risky"] = True
+    btn.click()
+    assert done == [1] and btn.description == "Tap again to reset"
+    assert btn.button_style == "danger"
+    btn.disarm()
+    btn.click()
+    assert done == [1]  # disarmed: the next tap asks again
+    btn.click()
+    assert done == [1, 1] and btn.description == "Reset" and btn.button_style == ""
+    assert "tc-btn-reset" in btn._dom_classes
+
+
+def test_save_load_round_trip_and_a_bad_paste_changes_nothing() -> None:
+    import base64
+    from dataclasses import dataclass
+
+    from companion.state import Tracker, move
+    from companion.widgets.base import SaveLoad
+
+    @dataclass
+    class Counter(Tracker):
+        n: int = 0
+
+        @move
+        def add(self, k: int) -> None:
+            self.n += k
+            self.describe(f"+{k}")
+
+    model = Counter()
+    part = SaveLoad(model, "counter.json", what="counter")
+    model.add(3)
+    payload = part.save.value.split("base64,", 1)[1].split('"', 1)[0]
+    saved = base64.b64decode(payload).decode()
+    assert saved == model.to_json() and "Save counter" in part.save.value
+    model.add(4)
+    part.load_box.value = saved.replace('"n": 3', '"n": "three"')
+    part.load_button.click()
+    assert "'n'" in part.error.message and model.n == 7
+    part.load_box.value = "  "
+    part.load_button.click()
+    assert part.error.message == "Load: paste a saved counter into the box first"
+    part.load_box.value = saved
+    part.load_button.click()
+    assert model.n == 3 and len(model.log) == 1 and part.error.message == ""
+    assert part.load_box.value == ""
