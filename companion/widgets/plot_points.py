@@ -65,17 +65,26 @@ class CheckRoller(widgets.VBox):
         self.chance.add_class("tc-chance")
         self.result = widgets.HTML('<div class="tc-result" data-n="0">No check yet.</div>')
         self.rolls = 0
+        spends = [  # label, session move, name, what it does
+            ("Retry (lucky)", "retry_with_lucky", "retry",
+             "spend a lucky point to retry a failed check"),
+            ("Reroll (unlucky)", "reroll_with_unlucky", "reroll",
+             "spend an unlucky point to reroll a success"),
+            ("GM reroll", "gm_reroll", "gm-reroll",
+             "the GM spends an unlucky point to reroll the GM's check"),
+            ("GM forces reroll", "gm_force_reroll", "gm-force",
+             "the GM spends an unlucky point; the player spent none"),
+        ]
         spend = [
             button("Roll check", self.roll, error=self.error, style="primary", name="roll"),
-            button("Retry (lucky)", self._spend("retry_with_lucky"), error=self.error,
-                   name="retry", tooltip="Spend a lucky point to retry a failed check"),
-            button("Reroll (unlucky)", self._spend("reroll_with_unlucky"), error=self.error,
-                   name="reroll", tooltip="Spend an unlucky point to reroll a success"),
-            button("GM reroll", self._spend("gm_reroll"), error=self.error, name="gm-reroll",
-                   tooltip="GM spends an unlucky point to reroll the GM's check"),
-            button("GM forces reroll", self._spend("gm_force_reroll"), error=self.error,
-                   name="gm-force", tooltip="GM spends an unlucky point; player spent none"),
+            *(button(label, self._spend(move), error=self.error, name=name,
+                     tooltip=f"{label}: {tip}") for label, move, name, tip in spends),
         ]
+        # Said on the page too: a phone has no hover to show a tooltip.
+        self.spend_help = widgets.HTML(
+            "<small>" + " · ".join(f"<b>{html.escape(label)}</b>: {html.escape(tip)}"
+                                   for label, _move, _name, tip in spends) + "</small>")
+        self.spend_help.add_class("tc-spend-help")
         for control in (self.ability, self.proficiency, self.advantage, self.difficulty):
             control.observe(safe(self.error)(self._show_chance), names="value")
         self.children = [
@@ -86,6 +95,7 @@ class CheckRoller(widgets.VBox):
             row(*spend),
             *own_error,
             self.result,
+            self.spend_help,
         ]
         bind(session, self._sync_players, error=self.error)
         self._show_chance()

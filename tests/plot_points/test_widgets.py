@@ -84,3 +84,12 @@ def test_notebook_is_a_few_lines() -> None:
     nb = json.loads((Path(__file__).parents[2] / "widgets" / "plot_points.ipynb").read_text())
     code = [c for c in nb["cells"] if c["cell_type"] == "code"]
     assert len(code) == 1 and len("".join(code[0]["source"]).splitlines()) <= 5
+
+
+def test_spend_buttons_are_explained_on_the_page_not_only_on_hover() -> None:
+    roller = PlotPointsApp(["Ash"]).roller
+    labels = [b.description for b in roller.children[4].children]
+    assert labels[0] == "Roll check" and len(labels) == 5
+    for label in labels[1:]:
+        assert f"<b>{label}</b>: " in roller.spend_help.value
+    assert "retry a failed check" in roller.spend_help.value
