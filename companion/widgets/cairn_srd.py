@@ -62,6 +62,8 @@ CAIRN_CSS = """
 .tc-app table.tc-nowrap td { white-space: nowrap; }
 .tc-app .tc-side { font-size: 12px; color: #555; }
 .tc-app .tc-p { white-space: nowrap; }
+.tc-app .widget-checkbox { align-items: center; }
+.tc-app .widget-checkbox .widget-label-basic { display: flex; align-items: center; }
 .tc-app .tc-joiners select, .tc-app .tc-blast-targets select { font-size: 16px; }
 .tc-app .tc-dice-choice button { min-height: 40px; min-width: 48px; font-size: 16px; }
 """
@@ -811,6 +813,7 @@ class CombatTracker(_Panel):
             if tuple(many.options) != tuple(names):
                 chosen = many.value
                 many.options = names
+                many.rows = max(2, min(5, len(names)))  # every name in view, up to five
                 many.value = tuple(n for n in chosen if n in names)
         self._render_gambits()
         self.morale_row.children = tuple(
