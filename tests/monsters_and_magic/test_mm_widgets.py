@@ -155,3 +155,15 @@ def test_errors_show_under_the_section_that_was_tapped() -> None:
     for part in (app.roller, app.group, app.gm_view):
         assert part.error in part.children
     assert list(app.children)[-1] is app.error
+
+
+def test_rest_buttons_name_their_benefit_and_take_it() -> None:
+    app = MonstersAndMagicApp(["Ash"])
+    sheet = app.sheets["Ash"]
+    buttons = {b.description: b for r in sheet.children if hasattr(r, "children")
+               for b in r.children if hasattr(b, "on_click")}
+    sheet.amount.value = 2
+    buttons["Mark fatigue"].click()
+    buttons["Short rest: clear fatigue"].click()
+    assert sheet.adventurer.fatigue < 2 and sheet.message == ""
+    assert {"Long rest: clear fatigue", "Extended rest: recuperate"} <= set(buttons)
