@@ -60,6 +60,7 @@ CAIRN_CSS = """
 .tc-app .tc-labelled { gap: 4px; }
 .tc-app .tc-label { font-size: 14px; color: #333; }
 .tc-app table.tc-nowrap td { white-space: nowrap; }
+.tc-app table.tc-grid th { white-space: nowrap; overflow-wrap: normal; }
 .tc-app .tc-side { font-size: 12px; color: #555; }
 .tc-app .tc-p { white-space: nowrap; }
 .tc-app .widget-checkbox { align-items: center; }
