@@ -45,13 +45,17 @@ def _accept_leading_minus(parser: argparse.ArgumentParser) -> None:
     def parse_known_args(args: Any = None, namespace: Any = None) -> Any:
         if args is not None:
             known = parser._option_string_actions
-            args = [
-                _MARK + a
-                if a.startswith("-") and a != "--" and a.split("=", 1)[0] not in known
-                and not a.startswith("--")
-                else a
-                for a in args
-            ]
+            marked: list[str] = []
+            takes_value = False  # the previous argument was an option that wants a value
+            for a in args:
+                is_expr_part = (
+                    a.startswith("-") and not a.startswith("--")
+                    and a.split("=", 1)[0] not in known and not takes_value
+                )
+                marked.append(_MARK + a if is_expr_part else a)
+                action = known.get(a)
+                takes_value = action is not None and action.nargs != 0
+            args = marked
         return original(args, namespace)
 
     parser.parse_known_args = parse_known_args  # type: ignore[method-assign]

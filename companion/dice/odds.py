@@ -199,15 +199,16 @@ def face_distribution(low: int, high: int, mods: Modifiers) -> Distribution:
         return any(c(v) for c in conds)
 
     keep = [v for v in range(low, high + 1) if not rerolled(v)]
-    if not keep:
-        raise DiceLimitError(
-            f"reroll {''.join(str(c) for c in conds)} matches every face of a d{high}"
-            f"{'' if low == 1 else f' ({low}..{high})'}, so it would reroll forever"
-        )
     if not mods.reroll_once:
+        if not keep:
+            raise DiceLimitError(
+                f"reroll {''.join(str(c) for c in conds)} matches every face of a d{high}"
+                f"{'' if low == 1 else f' ({low}..{high})'}, so it would reroll forever"
+            )
         return Distribution.from_weights(dict.fromkeys(keep, 1))
+    # Reroll once: a matching face is rolled again and the new face stands, whatever it is.
     p_reroll = Fraction(high - low + 1 - len(keep), high - low + 1)
-    if not p_reroll:
+    if not p_reroll or not keep:
         return base
     kept_part = Distribution.from_weights(dict.fromkeys(keep, 1))
     return Distribution.mixture([(1 - p_reroll, kept_part), (p_reroll, base)])

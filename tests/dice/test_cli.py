@@ -49,6 +49,16 @@ def test_expression_with_spaces_and_leading_minus(run) -> None:
     assert run("roll", "--seed", "3", "--", "-2")[1] == "-2 = -2\n"
 
 
+def test_negative_option_values_are_values_not_expression(run) -> None:
+    # A '-1' right after an option that takes a value belongs to that option.
+    assert run("roll", "1d6", "--seed", "-1") == (0, str(roll("1d6", seed=-1)) + "\n", "")
+    assert run("roll", "-1d4", "--seed", "-1")[1] == str(roll("-1d4", seed=-1)) + "\n"
+    status, out, err = run("odds", "2d6", "--at-least", "-1")
+    assert status == 0 and err == "" and "P(total >= -1) = 1" in out
+    status, out, err = run("roll", "1d6", "--seed")
+    assert status == 2 and out == "" and err.startswith("error:") and "\x00" not in err
+
+
 def test_odds_json_contract(run) -> None:
     status, out, err = run("odds", "2d20kh1+1d6+5", "--json")
     assert status == 0 and err == ""

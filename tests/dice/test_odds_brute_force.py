@@ -71,6 +71,9 @@ CASES = {
     "3d6ro1": lambda: brute.pool([brute.reroll_once(D6, lambda v: v == 1)] * 3, sum),
     "3d6ro<=2": lambda: brute.pool([brute.reroll_once(D6, lambda v: v <= 2)] * 3, sum),
     "4d6ro1kh3": lambda: brute.pool([brute.reroll_once(D6, lambda v: v == 1)] * 4, top(3)),
+    # Reroll once on every face is legal (it stops after one reroll): the die stays a d6.
+    "1d6ro<=6": lambda: brute.pool([brute.reroll_once(D6, lambda v: v <= 6)], sum),
+    "2d6ro<7": lambda: brute.pool([brute.reroll_once(D6, lambda v: v < 7)] * 2, sum),
     "(1d3)d4": lambda: brute.mixture(
         [(Fraction(1, 3), brute.pool([D4] * n, sum)) for n in (1, 2, 3)]
     ),
