@@ -11,8 +11,10 @@ from __future__ import annotations
 NOTATION: list[tuple[str, str, str, str]] = [
     ("Dice", "`NdX`", "3d6", "Roll N dice with X faces each and add them up."),
     ("One die", "`dX`", "d20", "Leaving out the count means one die."),
+    ("Whole numbers", "`N`", "7", "A constant: it always counts as itself."),
     ("Adding and subtracting", "`+`, `-`", "2d6+5",
      "Whole numbers and other dice add to or subtract from the total."),
+    ("Negation", "`-expr`", "-1d6", "A minus sign in front turns the value around."),
     ("Percentile die", "`d%`", "d%", "A die from 1 to 100 (two d10s read as tens and ones)."),
     ("Fudge dice", "`dF`", "4dF", "Each die shows -1, 0 or +1."),
     ("Keep highest", "`khN`", "2d20kh1",
@@ -47,7 +49,9 @@ NOTATION: list[tuple[str, str, str, str]] = [
      "`(1d6+1)/2` is a d3 made from a d6 (halve and round up)."),
     ("Parentheses", "`( )`", "(1d4+1)*2", "Group a part of the expression."),
     ("Dice counts from dice", "`(expr)dX`", "(1d4)d6",
-     "The count (or the faces) may itself be rolled."),
+     "The number of dice may itself be rolled."),
+    ("Dice sizes from dice", "`Nd(expr)`", "2d(1d4*2)",
+     "The number of faces may itself be rolled (here: two dice of 2, 4, 6 or 8 faces)."),
     ("Labels", "`expr[label]`", "1d8[slashing]+1d6[fire]",
      "Name a part; the roll reports its subtotal beside the total."),
 ]

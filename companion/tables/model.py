@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
 
+from companion.dice.render import fraction_text
 from companion.errors import CompanionError, TableError
 
 Read = Literal["total", "unordered"]
@@ -24,6 +25,13 @@ _PRINTED_IN = re.compile(r"^\s*([\d,]+)\s+in\s+([\d,]+)\s*$")
 
 #: Nested rolls deeper than this are refused (a loop through dice, not tables).
 MAX_NESTING = 16
+
+#: What a ``reroll`` row's chance means (it is not part of the rows that sum to 1).
+REROLL_NOTE = (
+    "A face marked roll again is noted and that die is rolled again, so the other rows' "
+    "chances (of the final result) sum to 1; a roll-again row's chance is that its face "
+    "shows on the first roll, which adds that feature to the result."
+)
 
 
 def _number(text: str, top: int) -> int:
@@ -316,30 +324,32 @@ class Table:
         for row, p in odds:
             cells = [row.range + (" (roll again)" if row.reroll else "")]
             cells += [row.values[c] for c in self.columns]
-            cells += [_fraction(p), percent(p)]
+            cells += [fraction_text(p), percent(p)]
             if printed:
                 mark = " ⚠ differs" if self.printed_difference(row, p) else ""
                 cells.append((row.printed or "") + mark)
             lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
         if self.read == "unordered":
             lines.append("")
-            lines.append("Read the two dice in either order. A face marked *roll again* is "
-                         "noted and that die is rolled again; its chance is that it shows on "
-                         "the first roll.")
+            lines.append("Read the two dice in either order." + (
+                f" {REROLL_NOTE}" if any(row.reroll for row in self.rows) else ""))
         if self.notes:
             lines += ["", self.notes]
         return "\n".join(lines) + "\n"
 
     def to_dict(self) -> dict[str, Any]:
         """Id, ruleset, title, die and rows with exact chances (``"p/q"``)."""
-        return {
+        out: dict[str, Any] = {
             "id": self.id, "ruleset": self.ruleset, "title": self.title,
             "section": self.section, "die": self.die, "read": self.read,
             "columns": list(self.columns),
             "rows": [{"range": row.range, "values": row.values, "reroll": row.reroll,
-                      "p": _fraction(p), "printed": row.printed}
+                      "p": fraction_text(p), "printed": row.printed}
                      for row, p in self.odds()],
         }
+        if any(row.reroll for row in self.rows):
+            out["note"] = REROLL_NOTE
+        return out
 
 
 def _joined(values: dict[str, str]) -> str:
@@ -349,5 +359,3 @@ def _joined(values: dict[str, str]) -> str:
     return "; ".join(f"{column}: {value}" for column, value in values.items())
 
 
-def _fraction(p: Fraction) -> str:
-    return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"

@@ -5,10 +5,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import pytest
-
-pytest.importorskip("ipywidgets")
-
 import ipywidgets as widgets
 
 from companion.rulesets.cairn_srd.character import new_character

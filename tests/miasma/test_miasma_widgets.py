@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
-pytest.importorskip("ipywidgets")
-
 from companion.rulesets.miasma.dice_monarchs import DiceMonarchsGame
 from companion.widgets.base import press_enter
 from companion.widgets.miasma import DiceMonarchsTable, EarthmoteList, MiasmaPanel

@@ -5,10 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
-pytest.importorskip("ipywidgets")
-
 from companion.rulesets.monsters_and_magic import AbilityCheck, Tier
 from companion.widgets.base import press_enter
 from companion.widgets.monsters_and_magic import MonstersAndMagicApp

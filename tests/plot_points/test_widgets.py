@@ -5,10 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
-pytest.importorskip("ipywidgets")
-
 from companion.rulesets.plot_points import PlotCheck
 from companion.widgets.plot_points import PlotPointsApp
 

@@ -25,18 +25,20 @@ def test_tables_json_lists_every_table(capsys: pytest.CaptureFixture[str]) -> No
     assert all(set(t) == {"id", "ruleset", "title", "die"} for t in listed)
 
 
-@pytest.mark.skipif(not tables.all_tables(), reason="no tables yet")
-def test_table_json_rows_with_exact_odds(capsys: pytest.CaptureFixture[str]) -> None:
-    table = tables.all_tables()[0]
+@pytest.mark.parametrize("table", tables.all_tables(), ids=lambda t: t.id)
+def test_table_json_rows_with_exact_odds(
+    capsys: pytest.CaptureFixture[str], table: tables.Table
+) -> None:
     status, out, _ = run(capsys, "table", table.id, "--json")
     data = json.loads(out)
     assert status == 0 and data["id"] == table.id
+    # Ordinary rows partition the outcomes; roll-again rows are features noted on the way.
     total = sum(Fraction(r["p"]) for r in data["rows"] if not r["reroll"])
     assert total == 1
+    assert ("note" in data) == any(r["reroll"] for r in data["rows"])
     assert [r["range"] for r in data["rows"]] == [r.range for r in table.rows]
 
 
-@pytest.mark.skipif(not tables.all_tables(), reason="no tables yet")
 def test_table_roll_is_seeded(capsys: pytest.CaptureFixture[str]) -> None:
     table = tables.all_tables()[0]
     _, first, _ = run(capsys, "table", table.id, "--roll", "--seed", "5", "--json")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -36,7 +37,8 @@ def _seed_table(after: str, count: int) -> dict[int, int]:
     return rows
 
 
-@pytest.mark.skipif(not SEED.exists(), reason="seed document not on this machine")
+# CI always has shared/ beside the clone, so there the seed must be found, never skipped.
+@pytest.mark.skipif(not SEED.exists() and not os.environ.get("CI"), reason="seed not here")
 def test_data_matches_the_seed_tables() -> None:
     cost = _seed_table("Mentality/Spell point Cost Table", 9)
     points = _seed_table("Mentality/Spell point Points Table", 20)

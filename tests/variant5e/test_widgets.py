@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
-pytest.importorskip("ipywidgets")
-
 from companion.widgets.variant5e import (
     CombatOptionsApp,
     DeathAndReturningApp,
