@@ -13,6 +13,7 @@ pasting it into the setup's load box resumes it, covered, on any device.
 
 from __future__ import annotations
 
+import functools
 import html
 import random
 from collections.abc import Callable
@@ -358,7 +359,7 @@ class EarthmoteList(widgets.VBox):
                                       error=self.error, name="generate", style="primary")
         self.index_box = _small_box("#", "1", name="index")
         self.region_buttons = [
-            button(f"New region (keep die {k + 1})", lambda k=k: self._region(k),
+            button(f"New region (keep die {k + 1})", functools.partial(self._region, k),
                    error=self.error, name=f"region-{k + 1}")
             for k in (0, 1)
         ]
@@ -449,7 +450,7 @@ class MiasmaPanel(widgets.VBox):
         )
         self.time_buttons = row(
             widgets.HTML("Time passes:"),
-            *(self._btn(label, lambda h=h: self.model.pass_time(h), f"time-{h}")
+            *(self._btn(label, functools.partial(self.model.pass_time, h), f"time-{h}")
               for label, h in (("+1 hour", 1), ("+8 hours", 8), ("+24 hours", 24))),
             self._btn("Undo", self.model.undo, "undo"),
         )

@@ -395,7 +395,9 @@ class CombatOptionsApp(widgets.VBox):
 
     # flanking
     def _cycle(self, x: int, y: int) -> Callable[[], None]:
-        return lambda: self.field.cycle(x, y)
+        def cycle() -> None:
+            self.field.cycle(x, y)
+        return cycle
 
     def render_field(self) -> None:
         flanked, flanking = self.field.flanked_squares(), self.field.flanking_squares()
