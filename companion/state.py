@@ -4,15 +4,17 @@ A *tracker* is a plain class holding one rule's state (a plot-point pool, a char
 strain and wounds, a dungeon turn counter...). Its public methods are the rule's *moves*.
 Writing one takes three steps:
 
-1. Make it a ``@dataclass`` subclass of :class:`Tracker`. Every dataclass field is saved
-   state; give it a type hint (``int``, ``bool``, ``str``, ``float``, ``Fraction``,
-   ``X | None``, ``Literal[...]``, an ``Enum``, ``list[T]``, ``dict[str, T]`` or a nested
-   dataclass) and, where the rules bound it, limits with :func:`state_field`.
-2. Decorate each move with :func:`move`. A move checks the rules first and raises
-   :class:`~companion.errors.RuleError` naming the rule; then it changes fields and may
-   call :meth:`Tracker.describe` to set the line shown in the history.
-3. Optionally override :meth:`Tracker.check_state` for rules that tie fields together
-   (``lucky + unlucky == size``); it raises :class:`~companion.errors.StateError`.
+1. Make it a ``@dataclass`` subclass of [Tracker][companion.state.Tracker]. Every dataclass
+   field is saved state; give it a type hint (``int``, ``bool``, ``str``, ``float``,
+   ``Fraction``, ``X | None``, ``Literal[...]``, an ``Enum``, ``list[T]``, ``dict[str, T]``
+   or a nested dataclass) and, where the rules bound it, limits with
+   [state_field][companion.state.state_field].
+2. Decorate each move with [move][companion.state.move]. A move checks the rules first and
+   raises [RuleError][companion.errors.RuleError] naming the rule; then it changes fields and
+   may call [Tracker.describe][companion.state.Tracker.describe] to set the line shown in the
+   history.
+3. State the rules that tie fields together (``lucky + unlucky == size``) once, as a
+   ``check_state()`` method (see *Invariants* below).
 
 >>> from dataclasses import dataclass
 >>> from companion.errors import RuleError
@@ -39,16 +41,57 @@ What every tracker gets:
 
 - **Atomic moves.** The state is snapshotted before a move; if the move raises anything,
   the snapshot is restored, so a refused move changes nothing.
-- **An event log.** Each successful move appends an :class:`Event` (move name, arguments,
-  summary). A move called from inside another move is part of the outer one's event.
-- **Undo.** :meth:`Tracker.undo` restores the state before the last move. Events keep that
-  snapshot, so undo still works after saving and loading.
-- **Lossless JSON.** :meth:`Tracker.to_json` / :meth:`Tracker.from_json` round-trip state
-  and log exactly. Loading checks every field (type, limits, unknown or missing fields)
-  and every snapshot in the log, and builds nothing unless all of it is valid; the
-  :class:`~companion.errors.StateError` names the field, e.g. ``log[2].before.strain``.
-- **Observers.** :meth:`Observable.on_change` callbacks run after each move, undo or load
-  into an existing object; the widgets re-render from them.
+- **An event log.** Each successful move appends an [Event][companion.state.Event] (move
+  name, arguments, summary). A move called from inside another move is part of the outer
+  one's event.
+- **Undo.** [Tracker.undo][companion.state.Tracker.undo] restores the state before the last
+  move. Events keep that snapshot, so undo still works after saving and loading.
+- **Lossless JSON.** [Tracker.to_json][companion.state.Tracker.to_json] /
+  [Tracker.from_json][companion.state.Tracker.from_json] round-trip state and log exactly.
+  Loading checks every field (type, limits, unknown or missing fields), every invariant and
+  every snapshot in the log, and builds nothing unless all of it is valid.
+- **Observers.** [Observable.on_change][companion.state.Observable.on_change] callbacks run
+  after each move, undo or load into an existing object; the widgets re-render from them.
+
+Invariants (what a save may hold)
+---------------------------------
+
+A tracker states each rule about its state once, and loading enforces it; a save the rules
+forbid is refused with a [StateError][companion.errors.StateError], never half-loaded:
+
+- **Limits of one value**: ``state_field(default, min=, max=, choices=, max_len=)``. They
+  hold wherever the field is: in the tracker, in a nested record (a dataclass held in a
+  field, a list or a dict), and in every undo snapshot. On a ``list``/``tuple``/``dict``
+  field, ``min``/``max``/``choices`` bound each item and ``max_len`` the number of items;
+  on text, ``max_len`` bounds its length.
+- **Rules tying fields together**: a method ``check_state(self) -> None`` that raises
+  ``StateError("field 'hp' ...")`` (or [RuleError][companion.errors.RuleError]). Write it
+  on the tracker *and on any nested record class* (a plain ``@dataclass`` needs no base
+  class: loading calls ``check_state()`` on every saved dataclass that has one, innermost
+  first). The message is prefixed with where the record is, e.g.
+  ``log[2].before.items[3]``. [Tracker.validate][companion.state.Tracker.validate] runs the
+  same checks on a live tracker (tests call it after moves).
+- A record whose ``__post_init__`` raises ``ValueError``, ``TypeError`` or a project error
+  is refused the same way.
+
+>>> @dataclass
+... class Stack(Tracker):
+...     name: str = state_field("", max_len=40)
+...     count: int = state_field(1, min=1, max=99)
+...     def check_state(self) -> None:
+...         if self.name == "" and self.count > 1:
+...             raise StateError("field 'count': an unnamed stack holds one thing")
+>>> bad = '{"tracker": "Stack", "format": 1, "log": [],'
+>>> bad += ' "state": {"name": "", "count": 3}}'
+>>> Stack.from_json(bad)
+Traceback (most recent call last):
+...
+companion.errors.StateError: this stack save: field 'count': an unnamed stack holds one thing
+
+Load errors are written for a player: the tracker's [Tracker.what][companion.state.Tracker.what]
+(``"plot point session"``, derived from the class name unless set), the field's path, and
+the offending value clipped to a short excerpt; never a class name or the JSON parser's own
+words. Saves are bounded: at most ``MAX_SAVE_CHARS`` characters.
 """
 
 from __future__ import annotations
@@ -60,6 +103,7 @@ import inspect
 import json
 import math
 import random
+import re
 import types
 import typing
 from collections.abc import Callable
@@ -67,9 +111,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar, Literal, ParamSpec, TypeVar, Union, cast
 
-from companion.errors import RuleError, StateError
+from companion.errors import CompanionError, RuleError, StateError
 
 __all__ = [
+    "MAX_SAVE_CHARS",
     "Event",
     "Observable",
     "Tracker",
@@ -83,6 +128,21 @@ T = TypeVar("T", bound="Tracker")
 
 #: Version of the saved-state envelope; bumped if the envelope's shape ever changes.
 FORMAT_VERSION = 1
+
+#: The longest save text loading reads (characters); longer is refused before parsing.
+MAX_SAVE_CHARS = 20_000_000
+
+#: Digits allowed in each part of a saved exact fraction ("123/456").
+MAX_FRACTION_DIGITS = 200
+
+#: Non-zero while a snapshot is restored as it was (no limits or invariants judged).
+_UNCHECKED = [0]
+
+#: How much of a bad value an error message quotes.
+_ECHO = 40
+
+_DIGITS = f"[0-9]{{1,{MAX_FRACTION_DIGITS}}}"
+_FRACTION_TEXT = re.compile(rf"\s*-?{_DIGITS}(?:/{_DIGITS})?\s*", re.ASCII)
 
 
 class Observable:
@@ -144,13 +204,17 @@ def state_field(
     min: float | None = None,
     max: float | None = None,
     choices: tuple[Any, ...] | None = None,
+    max_len: int | None = None,
     doc: str = "",
 ) -> Any:
-    """A dataclass field with limits that loading (and :meth:`Tracker.validate`) enforce.
+    """A dataclass field with limits that loading and
+    [Tracker.validate][companion.state.Tracker.validate] enforce.
 
-    ``min``/``max`` bound a number (inclusive); ``choices`` lists the allowed values.
+    ``min``/``max`` bound a number (inclusive); ``choices`` lists the allowed values;
+    ``max_len`` bounds the length of text or the number of items of a list or dict. On a
+    list, tuple or dict field, ``min``/``max``/``choices`` apply to each item (value).
     """
-    metadata = {"min": min, "max": max, "choices": choices, "doc": doc}
+    metadata = {"min": min, "max": max, "choices": choices, "max_len": max_len, "doc": doc}
     if default_factory is not None:
         return field(default_factory=default_factory, metadata=metadata)
     return field(default=default, metadata=metadata)
@@ -160,7 +224,8 @@ def move(fn: Callable[P, R]) -> Callable[P, R]:
     """Mark a tracker method as a move of the rules (see the module docs).
 
     The wrapped method runs atomically: on any exception the state is restored and the
-    exception propagates. On success one :class:`Event` is logged and observers are told.
+    exception propagates. On success one [Event][companion.state.Event] is logged and
+    observers are told.
     """
     signature = inspect.signature(fn)
 
@@ -208,6 +273,10 @@ class Tracker(Observable):
     #: Name written in saved files; defaults to the class name.
     kind: ClassVar[str] = ""
 
+    #: What a player calls it, in load errors ("this plot point session save: ...");
+    #: defaults to the class name in words.
+    what: ClassVar[str] = ""
+
     # -- the log and undo -------------------------------------------------------------
 
     def _event_log(self) -> list[Event]:
@@ -233,11 +302,11 @@ class Tracker(Observable):
     def undo(self) -> Event:
         """Take back the last move; returns its event.
 
-        Raises :class:`RuleError` if no move has been made.
+        Raises [RuleError][companion.errors.RuleError] if no move has been made.
         """
         log = self._event_log()
         if not log:
-            raise RuleError(f"{self._kind()}: nothing to undo")
+            raise RuleError("nothing to undo")
         event = log.pop()
         self._restore(event.before)
         self._changed()
@@ -248,6 +317,12 @@ class Tracker(Observable):
     @classmethod
     def _kind(cls) -> str:
         return cls.kind or cls.__name__
+
+    @classmethod
+    def _where(cls) -> str:
+        """How load errors name this save: ``"this plot point session save"``."""
+        words = cls.what or re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", cls.__name__).lower()
+        return f"this {words} save"
 
     def snapshot(self) -> dict[str, Any]:
         """The state as plain JSON values (a deep copy)."""
@@ -263,37 +338,49 @@ class Tracker(Observable):
         }
 
     def to_json(self) -> str:
-        """The saved form as JSON text (lossless: :meth:`from_json` gives an equal tracker)."""
+        """The saved form as JSON text.
+
+        Lossless: [Tracker.from_json][companion.state.Tracker.from_json] gives an equal tracker.
+        """
         return json.dumps(self.to_dict(), ensure_ascii=False, sort_keys=True)
 
     @classmethod
     def from_json(cls: type[T], text: str | bytes) -> T:
-        """Load a tracker saved by :meth:`to_json`.
+        """Load a tracker saved by [Tracker.to_json][companion.state.Tracker.to_json].
 
-        Raises :class:`StateError` naming the first bad field; nothing is built then.
+        Raises [StateError][companion.errors.StateError] naming the first bad field (or
+        why the text is not a save at all); nothing is built then.
         """
-        try:
-            data = json.loads(text)
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise StateError(f"{cls._kind()} state is not valid JSON: {exc}") from None
-        return cls.from_dict(data)
+        return cls.from_dict(_parse_save(text, cls._where()))
 
     @classmethod
     def from_dict(cls: type[T], data: Any) -> T:
-        """Build a tracker from :meth:`to_dict`'s form, checking every field first."""
-        where = cls._kind()
+        """Build a tracker from the form [Tracker.to_dict][companion.state.Tracker.to_dict]
+        gives, checking every field and invariant first."""
+        where = cls._where()
+        try:
+            return cls._from_dict(data, where)
+        except RecursionError:
+            raise StateError(f"{where} is nested too deeply to be a save") from None
+
+    @classmethod
+    def _from_dict(cls: type[T], data: Any, where: str) -> T:
         if not isinstance(data, dict):
-            raise StateError(f"{where} state: expected a JSON object at the top level")
+            raise StateError(f"{where} is not a saved state (expected an object at the top level)")
         _exact_keys(data, {"tracker", "format", "state", "log"}, where, "")
-        if data["tracker"] != where:
+        kind = data["tracker"]
+        if kind != cls._kind():
             raise StateError(
-                f"{where} state: field 'tracker' is {data['tracker']!r}, expected {where!r}"
+                f"{where}: field 'tracker' says it saves something else ({_shown(kind)})"
             )
-        if data["format"] != FORMAT_VERSION:
-            raise StateError(f"{where} state: field 'format' must be {FORMAT_VERSION}")
+        version = data["format"]
+        if type(version) is not int or version != FORMAT_VERSION:
+            raise StateError(
+                f"{where}: field 'format' must be {FORMAT_VERSION}, got {_shown(version)}"
+            )
         values = cls._decode_state(data["state"], "")
         if not isinstance(data["log"], list):
-            raise StateError(f"{where} state: field 'log' must be a list")
+            raise StateError(f"{where}: field 'log' must be a list")
         events = [cls._decode_event(raw, f"log[{i}]") for i, raw in enumerate(data["log"])]
         tracker = cls._build(values)
         tracker.__dict__["_log"] = events
@@ -307,38 +394,40 @@ class Tracker(Observable):
         self._changed()
 
     def validate(self) -> None:
-        """Check the current state against the field types and limits and :meth:`check_state`."""
+        """Check the current state as loading would: types, limits and every ``check_state``."""
         type(self)._decode_state(self.snapshot(), "")
 
     def check_state(self) -> None:
-        """Rules tying several fields together; override and raise :class:`StateError`."""
+        """Rules tying several fields together: override, raise
+        [StateError][companion.errors.StateError].
+
+        Loading calls it on the built state (and on every undo snapshot); nested record
+        classes may define their own ``check_state`` too (see the module docs).
+        """
 
     # -- internals ----------------------------------------------------------------------
 
     @classmethod
     def _decode_state(cls, raw: Any, prefix: str) -> dict[str, Any]:
-        values = _decode_fields(cls, raw, prefix, cls._kind())
-        try:
-            cls._build(values).check_state()
-        except StateError as exc:
-            where = f" in '{prefix.rstrip('.')}'" if prefix else ""
-            raise StateError(f"{cls._kind()} state{where}: {exc}") from None
+        where = cls._where()
+        values = _decode_fields(cls, raw, prefix, where)
+        _run_check(cls._build(values), prefix.rstrip("."), where)
         return values
 
     @classmethod
     def _decode_event(cls, raw: Any, path: str) -> Event:
-        where = cls._kind()
+        where = cls._where()
         if not isinstance(raw, dict):
-            raise StateError(f"{where} state: field '{path}' must be an object")
+            raise StateError(f"{where}: field '{path}' must be an object")
         _exact_keys(raw, {"move", "args", "summary", "before"}, where, path + ".")
         name, args, summary = raw["move"], raw["args"], raw["summary"]
         method = getattr(cls, name, None) if isinstance(name, str) else None
         if not getattr(method, "is_move", False):
-            raise StateError(f"{where} state: field '{path}.move' is not a move: {name!r}")
+            raise StateError(f"{where}: field '{path}.move' is not a move: {_shown(name)}")
         if not isinstance(args, dict):
-            raise StateError(f"{where} state: field '{path}.args' must be an object")
+            raise StateError(f"{where}: field '{path}.args' must be an object")
         if not isinstance(summary, str):
-            raise StateError(f"{where} state: field '{path}.summary' must be text")
+            raise StateError(f"{where}: field '{path}.summary' must be text")
         cls._decode_state(raw["before"], f"{path}.before.")
         return Event(name, args, summary, raw["before"])
 
@@ -351,7 +440,13 @@ class Tracker(Observable):
         return tracker
 
     def _restore(self, snapshot: dict[str, Any]) -> None:
-        values = _decode_fields(type(self), snapshot, "", self._kind())
+        # The snapshot came from this object: restore it as it was, without judging it
+        # (a move's rollback must not fail on a state the constructor allowed).
+        _UNCHECKED[0] += 1
+        try:
+            values = _decode_fields(type(self), snapshot, "", self._where())
+        finally:
+            _UNCHECKED[0] -= 1
         for name, value in values.items():
             object.__setattr__(self, name, value)
 
@@ -408,9 +503,9 @@ def _hints(cls: type) -> dict[str, Any]:
 
 def _exact_keys(raw: dict[str, Any], expected: set[str], where: str, prefix: str) -> None:
     for key in sorted(expected - raw.keys()):
-        raise StateError(f"{where} state: missing field '{prefix}{key}'")
+        raise StateError(f"{where}: missing field '{prefix}{key}'")
     for key in sorted(raw.keys() - expected, key=str):
-        raise StateError(f"{where} state: unknown field '{prefix}{key}'")
+        raise StateError(f"{where}: unknown field '{prefix}{_clip(str(key))}'")
 
 
 def _decode_fields(cls: type, raw: Any, prefix: str, where: str) -> dict[str, Any]:
@@ -419,7 +514,7 @@ def _decode_fields(cls: type, raw: Any, prefix: str, where: str) -> dict[str, An
         raise TypeError(f"{cls.__name__} must be a dataclass to be saved")
     if not isinstance(raw, dict):
         name = prefix.rstrip(".") or "state"
-        raise StateError(f"{where} state: field '{name}' must be an object")
+        raise StateError(f"{where}: field '{name}' must be an object")
     fields = {f.name: f for f in dataclasses.fields(cls)}
     _exact_keys(raw, set(fields), where, prefix)
     hints = _hints(cls)
@@ -435,7 +530,7 @@ def _type_text(tp: Any) -> str:
 
 def _decode(value: Any, tp: Any, path: str, where: str, meta: Any = None) -> Any:
     def bad(expected: str) -> StateError:
-        return StateError(f"{where} state: field '{path}' must be {expected}, got {value!r}")
+        return StateError(f"{where}: field '{path}' must be {expected}, got {_shown(value)}")
 
     origin = typing.get_origin(tp)
     out: Any
@@ -471,14 +566,25 @@ def _decode(value: Any, tp: Any, path: str, where: str, meta: Any = None) -> Any
     elif tp is float:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise bad("a number")
-        out = float(value)
+        try:
+            out = float(value)
+        except OverflowError:
+            raise bad("a number of ordinary size") from None
+        if not math.isfinite(out):
+            raise bad("a finite number")
     elif tp is str:
         if not isinstance(value, str):
             raise bad("text")
         out = value
     elif tp is Fraction:
+        # Only "p/q" or "n" with bounded digits: Fraction() itself also reads "1e99999"
+        # (a number too long to print) and would take any length.
+        ok = isinstance(value, int) and not isinstance(value, bool) and (
+            abs(value) < 10**MAX_FRACTION_DIGITS
+        )
+        ok = ok or (isinstance(value, str) and _FRACTION_TEXT.fullmatch(value) is not None)
         try:
-            if not isinstance(value, str | int) or isinstance(value, bool):
+            if not ok:
                 raise ValueError
             out = Fraction(value)
         except (ValueError, ZeroDivisionError):
@@ -513,7 +619,11 @@ def _decode(value: Any, tp: Any, path: str, where: str, meta: Any = None) -> Any
         out = {k: _decode(v, item, f"{path}.{k}", where) for k, v in value.items()}
     elif isinstance(tp, type) and dataclasses.is_dataclass(tp):
         values = _decode_fields(tp, value, path + ".", where)
-        out = tp(**values)
+        try:
+            out = tp(**values)
+        except (ValueError, TypeError, CompanionError) as exc:
+            raise StateError(f"{where}: in '{path}': {_clip(str(exc), 120)}") from None
+        _run_check(out, path, where)
     else:
         raise TypeError(f"cannot save a field of type {tp!r} ({path})")
     if meta:
@@ -522,6 +632,26 @@ def _decode(value: Any, tp: Any, path: str, where: str, meta: Any = None) -> Any
 
 
 def _check_limits(value: Any, path: str, where: str, meta: Any) -> None:
+    if _UNCHECKED[0]:
+        return
+    longest = meta.get("max_len")
+    if (longest is not None and isinstance(value, str | list | tuple | dict)
+            and len(value) > longest):
+        unit = "characters" if isinstance(value, str) else "items"
+        raise StateError(
+            f"{where}: field '{path}' holds {len(value)} {unit}, at most {longest} allowed"
+        )
+    if isinstance(value, list | tuple):
+        for i, item in enumerate(value):
+            _check_value(item, f"{path}[{i}]", where, meta)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_value(item, f"{path}.{key}", where, meta)
+    else:
+        _check_value(value, path, where, meta)
+
+
+def _check_value(value: Any, path: str, where: str, meta: Any) -> None:
     low, high, choices = meta.get("min"), meta.get("max"), meta.get("choices")
     number = isinstance(value, int | float | Fraction) and not isinstance(value, bool)
     if number and ((low is not None and value < low) or (high is not None and value > high)):
@@ -529,7 +659,100 @@ def _check_limits(value: Any, path: str, where: str, meta: Any) -> None:
             f"from {low} to {high}" if low is not None and high is not None
             else f"at least {low}" if low is not None else f"at most {high}"
         )
-        raise StateError(f"{where} state: field '{path}' must be {span}, got {value!r}")
+        raise StateError(f"{where}: field '{path}' must be {span}, got {_shown(value)}")
     if choices is not None and value not in choices:
-        allowed = ", ".join(repr(c) for c in choices)
-        raise StateError(f"{where} state: field '{path}' must be one of {allowed}, got {value!r}")
+        allowed = ", ".join(_shown(c) for c in choices)
+        raise StateError(f"{where}: field '{path}' must be one of {allowed}, got {_shown(value)}")
+
+
+# -- parsing and messages ------------------------------------------------------------------
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"constant {name}")
+
+
+def _parse_save(text: Any, where: str) -> Any:
+    """The save's JSON value; every way it can fail is one player-readable StateError."""
+    if isinstance(text, bytes | bytearray):
+        if len(text) > MAX_SAVE_CHARS * 4:
+            raise StateError(f"{where} is too long to be a save")
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise StateError(
+                f"{where} is not readable: not UTF-8 text at byte {exc.start}"
+            ) from None
+    if not isinstance(text, str):
+        raise StateError(f"{where} is empty" if text is None else f"{where} is not text")
+    if not text.strip():
+        raise StateError(f"{where} is empty")
+    if len(text) > MAX_SAVE_CHARS:
+        raise StateError(
+            f"{where} is too long to be a save ({len(text):,} characters, "
+            f"at most {MAX_SAVE_CHARS:,})"
+        )
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        raise StateError(
+            f"{where} is not valid JSON: unreadable at line {exc.lineno} column {exc.colno}"
+        ) from None
+    except RecursionError:
+        raise StateError(f"{where} is nested too deeply to be a save") from None
+    except ValueError as exc:
+        what = "NaN or Infinity" if "constant" in str(exc) else "a number too long"
+        raise StateError(f"{where} is not valid JSON: it holds {what}") from None
+
+
+def _run_check(record: Any, path: str, where: str) -> None:
+    """Call a record's ``check_state()`` (if it has one); failures become a StateError."""
+    check = getattr(record, "check_state", None)
+    if not callable(check) or _UNCHECKED[0]:
+        return
+    place = f"in '{path}': " if path else ""
+    try:
+        check()
+    except StateError as exc:
+        raise StateError(f"{where}: {place}{_clip(_own_text(exc), 160)}") from None
+    except (CompanionError, ValueError, TypeError, KeyError, IndexError, ArithmeticError) as exc:
+        raise StateError(
+            f"{where}: {place}the saved values do not fit together ({_clip(str(exc), 120)})"
+        ) from None
+
+
+def _own_text(exc: StateError) -> str:
+    # A nested check's message already starts with "this ... save: "; keep its detail only.
+    text = str(exc)
+    return text.split(" save: ", 1)[1] if text.startswith("this ") and " save: " in text else text
+
+
+def _clip(text: str, limit: int = _ECHO) -> str:
+    """``text`` cut to about ``limit`` characters, saying how much was left out."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text):,} characters)"
+
+
+def _shown(value: Any) -> str:
+    """A bad value as an error quotes it: short, JSON-like, never a Python repr."""
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        digits = value.bit_length() * 0.30103
+        if digits > 30:
+            return f"a number of about {int(digits):,} digits"
+        return str(value)
+    if isinstance(value, float | Fraction):
+        return str(value)
+    if isinstance(value, enum.Enum):
+        return _shown(value.value)
+    if isinstance(value, str):
+        return '"' + _clip(value) + '"'
+    if isinstance(value, list | tuple):
+        return f"a list of {len(value)} items"
+    if isinstance(value, dict):
+        return f"an object with {len(value)} fields"
+    return _clip(str(value))
