@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import random
+import re
+import sys
 
 import pytest
 
@@ -13,16 +16,34 @@ from companion.rulesets.cairn_srd.damage import resolve_hit
 
 
 class FixedRng(random.Random):
-    """A generator whose randint returns queued values (to force a die)."""
+    """A generator that makes the dice engine's next dice show queued faces.
 
-    def __init__(self, *values: int) -> None:
+    The engine draws one ``random()`` per die and reads face ``1 + floor(x * sides)``, so
+    the midpoint ``(face - 0.5) / sides`` shows ``face``. The die's size is read from the
+    expression [companion.dice.roll][] was given (every Cairn die is ``NdS``).
+    """
+
+    def __init__(self, *faces: int) -> None:
         super().__init__(0)
-        self.values = list(values)
+        self.faces = list(faces)
 
-    def randint(self, a: int, b: int) -> int:
-        value = self.values.pop(0)
-        assert a <= value <= b
-        return value
+    def random(self) -> float:
+        face = self.faces.pop(0)
+        sides = _rolling_sides()
+        assert 1 <= face <= sides, (face, sides)
+        return (face - 0.5) / sides
+
+
+def _rolling_sides() -> int:
+    frame = sys._getframe(2)
+    while frame is not None:
+        if frame.f_code.co_name == "roll" and frame.f_code.co_filename.endswith(
+                os.path.join("dice", "roller.py")):
+            match = re.fullmatch(r"\d*d(\d+)", frame.f_locals["expr"])
+            assert match, frame.f_locals["expr"]
+            return int(match.group(1))
+        frame = frame.f_back  # type: ignore[assignment]
+    raise AssertionError("FixedRng used outside companion.dice.roll")
 
 
 def pc(**kw: int) -> Character:

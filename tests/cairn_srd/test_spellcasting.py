@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
+from collections.abc import Iterator
 from fractions import Fraction
 
 import pytest
@@ -34,6 +36,50 @@ def test_odds_equal_brute_force(n: int) -> None:
         f: Fraction(w, total) for f, w in faces.items()}
     assert odds.fatigue == {k: Fraction(fatigue[k], total) for k in range(n + 1)}
     assert odds.fatigue_mean == Fraction(n, 2)
+
+
+def _face_counts(n: int, faces: int = 6) -> Iterator[tuple[int, ...]]:
+    if faces == 1:
+        yield (n,)
+        return
+    for c in range(n + 1):
+        for rest in _face_counts(n - c, faces - 1):
+            yield (c, *rest)
+
+
+def _hand_enumeration(n: int, fatigue_from: int) -> sc.MagicOdds:
+    """The oracle: every way the n dice can split between the six faces (multinomial)."""
+    total = 6**n
+    mishap = doom = 0
+    faces = dict.fromkeys(range(1, 7), 0)
+    for counts in _face_counts(n):
+        ways = math.factorial(n)
+        for c in counts:
+            ways //= math.factorial(c)
+        doubled = [face for face, k in enumerate(counts, 1) if k >= 2]
+        if doubled:
+            mishap += ways
+            faces[max(doubled)] += ways
+        if max(counts) >= 3:
+            doom += ways
+    p = Fraction(7 - fatigue_from, 6)
+    fatigue = {k: math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)}
+    return sc.MagicOdds(n, Fraction(mishap, total), Fraction(doom, total),
+                        {f: Fraction(w, total) for f, w in faces.items()}, fatigue)
+
+
+@pytest.mark.parametrize("n", [*range(1, 16), 20, 30])
+@pytest.mark.parametrize("fatigue_from", [3, 4])
+def test_engine_pool_equals_hand_enumeration(n: int, fatigue_from: int) -> None:
+    assert sc.magic_dice_odds(n, fatigue_from) == _hand_enumeration(n, fatigue_from)
+
+
+def test_cast_is_bounded_before_rolling() -> None:
+    with pytest.raises(RuleError, match="1-60 magic dice, got 1000000000"):
+        sc.cast(1_000_000_000, seed=1)
+    with pytest.raises(RuleError, match="1-60"):
+        sc.magic_dice_odds(61)
+    assert len(sc.cast(60, seed=1).dice) == 60
 
 
 def test_known_exact_values() -> None:

@@ -9,9 +9,10 @@ from fractions import Fraction
 import pytest
 
 from companion import tables
-from companion.rulesets.cairn_srd import _data
+from companion.rulesets.cairn_srd import fixed_tables
 
-IDS = sorted(p.stem for p in _data.TABLES_DIR.glob("*.toml"))
+TABLES_DIR = fixed_tables.DATA_FILE.parent.parent / "tables"
+IDS = sorted(p.stem for p in TABLES_DIR.glob("*.toml"))
 
 
 def test_all_tables_registered() -> None:
@@ -24,8 +25,11 @@ def test_all_tables_registered() -> None:
 
 @pytest.mark.parametrize("table_id", IDS)
 def test_odds_match_brute_force(table_id: str) -> None:
-    count, sides = _data.die_of(table_id)
-    rows = _data.table(table_id)["rows"]
+    import tomllib
+
+    raw = tomllib.loads((TABLES_DIR / f"{table_id}.toml").read_text(encoding="utf-8"))
+    count, sides = (int(n) for n in raw["die"].split("d"))
+    rows = raw["rows"]
     ways: Counter[str] = Counter()
     for faces in itertools.product(range(1, sides + 1), repeat=count):
         total = sum(faces)
@@ -45,15 +49,23 @@ def test_disposition_exact_odds() -> None:
 
 
 def test_lock_sequences_never_repeat_an_action() -> None:
-    seqs = [row["Sequence"] for row in _data.table("cairn_lock_sequence")["rows"]]
+    seqs = fixed_tables.rows("cairn_lock_sequence", "Sequence")
     assert len(set(seqs)) == 12
     for s in seqs:
         assert all(a != b for a, b in itertools.pairwise(s)), s
 
 
+def test_no_second_table_reader() -> None:
+    """The rules read random tables only through companion.tables (one engine)."""
+    source = "".join(p.read_text(encoding="utf-8")
+                     for p in TABLES_DIR.parent.glob("*.py"))
+    for gone in ("def roll_on", "def roll_die", "def resolve_rng", "def die_of(", "randint"):
+        assert gone not in source
+
+
 def test_scar_rows_by_damage() -> None:
-    assert _data.lookup("cairn_scars", 5)["Scar"] == "Rattled"
-    assert [_data.lookup("cairn_scars", d)["Scar"] for d in (1, 3, 7, 10, 11, 12)] == [
+    assert fixed_tables.read_row("cairn_scars", 5)["Scar"] == "Rattled"
+    assert [fixed_tables.read_row("cairn_scars", d)["Scar"] for d in (1, 3, 7, 10, 11, 12)] == [
         "Distressed", "Distressed", "Disfigured", "Walloped", "Out of action", "Doomed"]
 
 
@@ -62,17 +74,17 @@ def test_fixed_tables_are_validated() -> None:
 
     from companion.errors import TableError
 
-    good = _data.rules_data()
-    _data.check_rules_data(good)
+    good = fixed_tables.rules_data()
+    fixed_tables.check_rules_data(good)
     broken = copy.deepcopy(good)
     broken["magic_dice_chances"]["printed"][4] = [5, 96]
     with pytest.raises(TableError, match=r"printed\[4\]"):
-        _data.check_rules_data(broken)
+        fixed_tables.check_rules_data(broken)
     broken = copy.deepcopy(good)
     broken["attack_matrix"]["Ship"] = ["Enhanced"]
     with pytest.raises(TableError, match=r"attack_matrix\.Ship"):
-        _data.check_rules_data(broken)
+        fixed_tables.check_rules_data(broken)
     broken = copy.deepcopy(good)
     del broken["dooms"]
     with pytest.raises(TableError, match="dooms"):
-        _data.check_rules_data(broken)
+        fixed_tables.check_rules_data(broken)

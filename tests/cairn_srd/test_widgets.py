@@ -199,8 +199,20 @@ def test_combat_dual_weapons_and_flags() -> None:
     assert e.log[-1].args["unarmed"] is True and e.log[-1].args["impaired"] is True
 
 
+def _seed_for(after: int, faces: list[tuple[int, int]]) -> int:
+    """A seed whose generator, after ``after`` dice, rolls ``faces`` ((face, sides) each)."""
+    for seed in range(100_000):
+        r = random.Random(seed)
+        for _ in range(after):
+            r.random()
+        if all(1 + int(r.random() * sides) == face for face, sides in faces):
+            return seed
+    raise AssertionError("no such seed")
+
+
 def test_combat_gambit_roll_choose_apply() -> None:
-    panel = started_tracker(13)
+    # Initiative rolls two d20s (Ash, Bryn); then the d8 shows 3 and the d6 shows 6.
+    panel = started_tracker(_seed_for(2, [(3, 8), (6, 6)]))
     e = panel.encounter
     panel.attacker.value, panel.target.value = "Ash", "Goblin boss"
     panel.joiners.value = ("Bryn",)
@@ -223,7 +235,7 @@ def test_combat_gambit_roll_choose_apply() -> None:
 def test_combat_gambit_not_offered_under_four() -> None:
     panel = started_tracker(14)
     e = panel.encounter
-    seed = next(n for n in range(100) if random.Random(n).randint(1, 8) < 4)
+    seed = next(n for n in range(100) if 1 + int(random.Random(n).random() * 8) < 4)
     e.roll_attack(["Ash"], "Goblin", seed=seed)  # a move made elsewhere: the panel redraws
     assert e.pending is not None and e.pending.rolls[0] < 4
     assert panel.gambit_choices == {} and "kept (under 4)" in str(

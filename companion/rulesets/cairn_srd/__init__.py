@@ -8,17 +8,24 @@ slots and risks mishaps and dooms; combat is damage dice against Armor, Guard an
 
 Modules, named as the seed names the rules:
 
-- :mod:`.saves`: saving throws, difficulty floors, the die of fate, inspiration;
-- :mod:`.burden`: slots, encumbrance tags, usage dice;
-- :mod:`.damage`: armor, Guard, STR, Critical Damage, scars;
-- :mod:`.character`: the character tracker (burden, damage, rest, boasts, casting);
-- :mod:`.skills`: skill tests and the yield die;
-- :mod:`.lockpicking`: creating locks and the lockpicking minigame;
-- :mod:`.social`: knowledge, perception, NPC wants, disposition, social checks;
-- :mod:`.spellcasting`: magic dice, mishaps, dooms and their exact odds;
-- :mod:`.combat`: attacks, gambits, morale, detachments and the encounter tracker;
-- :mod:`.duel`: the dueling minigame;
-- :mod:`.mass_combat`: detachments, ships, fleets and the scale attack matrix.
+- [saves][companion.rulesets.cairn_srd.saves]: saving throws, difficulty floors, the die of fate,
+  inspiration;
+- [burden][companion.rulesets.cairn_srd.burden]: slots, encumbrance tags, usage dice;
+- [damage][companion.rulesets.cairn_srd.damage]: armor, Guard, STR, Critical Damage, scars;
+- [character][companion.rulesets.cairn_srd.character]: the character tracker (burden, damage, rest,
+  boasts, casting);
+- [skills][companion.rulesets.cairn_srd.skills]: skill tests and the yield die;
+- [lockpicking][companion.rulesets.cairn_srd.lockpicking]: creating locks and the lockpicking
+  minigame;
+- [social][companion.rulesets.cairn_srd.social]: knowledge, perception, NPC wants, disposition,
+  social checks;
+- [spellcasting][companion.rulesets.cairn_srd.spellcasting]: magic dice, mishaps, dooms and their
+  exact odds;
+- [combat][companion.rulesets.cairn_srd.combat]: attacks, gambits, morale, detachments and the
+  encounter tracker;
+- [duel][companion.rulesets.cairn_srd.duel]: the dueling minigame;
+- [mass_combat][companion.rulesets.cairn_srd.mass_combat]: detachments, ships, fleets and the scale
+  attack matrix.
 
 Time runs in rounds (a fight's exchange), turns (a few rooms), watches (a day's third)
 and cycles (weeks). Distances are close, nearby and far; anything else is out of range.

@@ -26,8 +26,8 @@ import random
 from dataclasses import dataclass
 from typing import Literal
 
+from companion import dice
 from companion.errors import RuleError
-from companion.rulesets.cairn_srd._data import roll_die
 
 SLOTS = 10
 Tag = Literal["normal", "petty", "bulky", "bundle", "stack", "coins"]
@@ -90,7 +90,8 @@ class Item:
 def make_item(
     name: str, tag: str = "normal", quantity: int = 1, usage_die: int | None = None
 ) -> Item:
-    """A checked :class:`Item` (raises :class:`RuleError` on an unknown tag or die)."""
+    """A checked [Item][companion.rulesets.cairn_srd.burden.Item] (raises
+    [RuleError][companion.errors.RuleError] on an unknown tag or die)."""
     name = name.strip()
     if not name:
         raise RuleError("Burden: an item needs a name")
@@ -119,5 +120,5 @@ def roll_usage(die: int, rng: random.Random) -> tuple[int, int | None]:
     """Use an item with usage die ``Ud<die>``: returns ``(roll, die afterwards)``."""
     if die not in USAGE_DICE:
         raise RuleError(f"Encumbrance Tags: a usage die is Ud4-Ud12, got Ud{die}")
-    value = roll_die(die, rng)
+    value = dice.roll(f"1d{die}", rng=rng).total
     return value, (step_down(die) if value == 1 else die)

@@ -20,7 +20,8 @@ Conditions, in our words:
 - **Panic**: a CTRL save is due when surrounded, in total darkness, facing a great fear
   or taking CTRL damage; a panicking character has 0 Guard and impaired attacks.
 - **Deprived**: lacking food, water or sleep: no recovery of Guard or abilities; each
-  day beyond the first adds a Fatigue (:meth:`Character.deprived_day`).
+  day beyond the first adds a Fatigue
+  ([Character.deprived_day][companion.rulesets.cairn_srd.character.Character.deprived_day]).
 - **Fatigue** fills a slot until a good night's rest removes it; with no free slot an
   item must be dropped first.
 - **Wounds** (spellburn, blight...) fill a slot until healed by medicine or magic; major
@@ -47,11 +48,13 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from companion import dice as engine
+from companion.dice.roller import make_rng
 from companion.errors import RuleError
 from companion.rulesets.cairn_srd import spellcasting
-from companion.rulesets.cairn_srd._data import lookup, resolve_rng, roll_die
 from companion.rulesets.cairn_srd.burden import SLOTS, Item, make_item, roll_usage, slots_used
 from companion.rulesets.cairn_srd.damage import Hit, resolve_hit
+from companion.rulesets.cairn_srd.fixed_tables import read_row
 from companion.rulesets.cairn_srd.saves import MAX_SCORE, SaveResult, check_score, save
 from companion.state import Tracker, move, state_field
 
@@ -67,7 +70,8 @@ def _ability_field(ability: str) -> str:
 
 @dataclass
 class DamageReport:
-    """What one call of :meth:`Character.take_damage` did."""
+    """What one call of
+    [Character.take_damage][companion.rulesets.cairn_srd.character.Character.take_damage] did."""
 
     hit: Hit
     critical_save: SaveResult | None = None
@@ -88,7 +92,8 @@ class DamageReport:
 
 @dataclass
 class CastReport:
-    """What one call of :meth:`Character.cast` did."""
+    """What one call of [Character.cast][companion.rulesets.cairn_srd.character.Character.cast]
+    did."""
 
     reading: spellcasting.MagicReading
     notes: list[str] = field(default_factory=list)
@@ -223,7 +228,7 @@ class Character(Tracker):
         if item.kind != "item":
             raise RuleError(f"Other Burdens: a {item.kind} cannot be used")
         if item.usage_die:
-            value, after = roll_usage(item.usage_die, resolve_rng(rng, seed))
+            value, after = roll_usage(item.usage_die, make_rng(seed, rng))
             if after is None:
                 self.items.pop(index)
                 text = f"{item.name}: Ud4 = 1, used up"
@@ -289,7 +294,7 @@ class Character(Tracker):
         self._alive("Damage")
         if amount < 0:
             raise RuleError(f"Damage: damage cannot be negative, got {amount}")
-        r = resolve_rng(rng, seed)
+        r = make_rng(seed, rng)
         guard_before = self.effective_guard
         hit = resolve_hit(amount, guard=guard_before, strength=self.strength,
                           armor=self.armor, direct=direct)
@@ -319,17 +324,17 @@ class Character(Tracker):
                 notes.append("Critical Damage: out of the action, dying without aid")
         elif self.doomed_scar:
             self.doomed_scar = False
-            roll = sum(roll_die(6, r) for _ in range(3))
+            roll = engine.roll("3d6", rng=r).total
             if roll > self.guard_max:
                 self.guard_max = min(MAX_SCORE, roll)
             notes.append(f"Doomed scar passed: 3d6 = {roll}, max Guard {self.guard_max}")
 
     def _scar(self, taken: int, report: DamageReport, r: random.Random) -> None:
-        row = lookup("cairn_scars", taken)
+        row = read_row("cairn_scars", taken)
         report.scar, report.scar_effect = row["Scar"], row["Effect"]
         self.scars.append(row["Scar"])
         if row["Scar"] == "Distressed":
-            report.scar_roll = roll_die(6, r)
+            report.scar_roll = engine.roll("1d6", rng=r).total
             self.control = max(0, self.control - report.scar_roll)
             report.notes.append(f"d6 CTRL damage = {report.scar_roll}: a panic save is due")
         elif row["Scar"] == "Rattled":
@@ -362,13 +367,13 @@ class Character(Tracker):
     def recover_scar(self, rng: random.Random | None = None, seed: int | None = None) -> int:
         """Finish a Walloped (rest: +1d6 Guard) or Out of action (recovery: 2d6) scar."""
         self._alive("Scars")
-        r = resolve_rng(rng, seed)
+        r = make_rng(seed, rng)
         if self.scar_recovery == "Walloped":
-            roll = roll_die(6, r)
+            roll = engine.roll("1d6", rng=r).total
             self.guard_max = min(MAX_SCORE, self.guard_max + roll)
             self.describe(f"Walloped recovery: +{roll} max Guard ({self.guard_max})")
         elif self.scar_recovery == "Out of action":
-            roll = roll_die(6, r) + roll_die(6, r)
+            roll = engine.roll("2d6", rng=r).total
             self.guard_max = min(MAX_SCORE, roll if roll > self.guard_max else self.guard_max + 1)
             self.critical = False
             self.describe(f"Out of action recovery: 2d6 = {roll}, max Guard {self.guard_max}")
@@ -382,7 +387,7 @@ class Character(Tracker):
     def panic_save(self, rng: random.Random | None = None, seed: int | None = None) -> SaveResult:
         """CTRL save against panic; failing it leaves the character panicking."""
         self._alive("Panic")
-        result = save(self.control, rng=resolve_rng(rng, seed))
+        result = save(self.control, rng=make_rng(seed, rng))
         if not result.success:
             self.panicking = True
         self.describe(f"{self.name} panic save: {result}")
@@ -426,8 +431,8 @@ class Character(Tracker):
     @move
     def agony(self, rng: random.Random | None = None, seed: int | None = None) -> DamageReport:
         """Stunned or paralysed: take 1d6 damage to act normally this round."""
-        r = resolve_rng(rng, seed)
-        report = self.take_damage(roll_die(6, r), rng=r)
+        r = make_rng(seed, rng)
+        report = self.take_damage(engine.roll("1d6", rng=r).total, rng=r)
         self.describe(f"{self.name} fights through agony: {report}")
         return report
 
@@ -445,7 +450,7 @@ class Character(Tracker):
                       seed: int | None = None) -> SaveResult:
         """The maneuvering attacker's own save: failing it costs a Fatigue."""
         self._alive("Maneuvers")
-        result = save(getattr(self, _ability_field(ability)), rng=resolve_rng(rng, seed))
+        result = save(getattr(self, _ability_field(ability)), rng=make_rng(seed, rng))
         notes: list[str] = []
         if not result.success:
             self._force_burden(Item("Fatigue", kind="fatigue"), notes)
@@ -551,10 +556,10 @@ class Character(Tracker):
             raise RuleError("Inspiration: no inspiration dice to roll")
         from companion.rulesets.cairn_srd.saves import roll_inspiration
 
-        dice = roll_inspiration(self.inspiration, rng=resolve_rng(rng, seed))
+        rolled = roll_inspiration(self.inspiration, rng=make_rng(seed, rng))
         self.inspiration = 0
-        self.describe(f"{self.name} rolls inspiration {dice}: keep one")
-        return dice
+        self.describe(f"{self.name} rolls inspiration {', '.join(map(str, rolled))}: keep one")
+        return rolled
 
     # -- spellcasting ---------------------------------------------------------------------
 
@@ -625,7 +630,7 @@ class Character(Tracker):
             if spell not in self.scrolls:
                 raise RuleError(f"Spell Casting Procedure: hold a grimoire or scroll of {spell}")
             self.scrolls.remove(spell)
-        r = resolve_rng(rng, seed)
+        r = make_rng(seed, rng)
         reading = spellcasting.cast(dice, fatigue_from=3 if self.mishap_fatigue_from_3 else 4,
                                     rng=r)
         report = CastReport(reading)
@@ -635,7 +640,7 @@ class Character(Tracker):
         if face == 1:
             self.mishap_fatigue_from_3 = True
         elif face == 2:
-            loss = roll_die(6, r)
+            loss = engine.roll("1d6", rng=r).total
             self.control = max(0, self.control - loss)
             report.notes.append(f"1d6 CTRL damage = {loss}: a panic save is due")
         elif face == 3:

@@ -10,7 +10,8 @@ enemy, then the enemy and all PCs alternate. Procedure: (1) DEX saves to act fir
 (2) enemies act together, (3) all PCs act together, alternating, (4) until one side is
 destroyed, surrenders or flees.
 
-**Attacks** roll the weapon die; Armor, Guard and STR take it as in :mod:`.damage`.
+**Attacks** roll the weapon die; Armor, Guard and STR take it as in
+[damage][companion.rulesets.cairn_srd.damage].
 *Impaired* attacks (weakness: bound hands, cover) roll d4, *enhanced* ones (strength: a
 daring move, a helpless foe) roll d12; unarmed is always d4. Several attackers on one
 target, or two weapons at once: roll every die and keep the single highest. *Blast*
@@ -33,15 +34,18 @@ destroys it. Individuals attacking a detachment are impaired (blasts excepted);
 a detachment attacking individuals is enhanced and deals blast damage.
 
 Interpretation: an attack both impaired and enhanced uses the weapon's own die.
-A gambit discards one rolled weapon die (see :meth:`Encounter.roll_attack` and
-:meth:`Encounter.resolve_attack`): the highest die *kept* deals the damage, so a lone die
+A gambit discards one rolled weapon die (see
+[Encounter.roll_attack][companion.rulesets.cairn_srd.combat.Encounter.roll_attack] and
+[Encounter.resolve_attack][companion.rulesets.cairn_srd.combat.Encounter.resolve_attack]): the
+highest die *kept* deals the damage, so a lone die
 spent on a gambit deals none, and "+1 damage" needs a kept die to bolster. Impaired,
 enhanced and unarmed, chosen for a group, apply to every attacker's die (and to a second
 weapon's, except unarmed, which has none). A failed
 group morale save sends every remaining member of that group off the field ("fled").
 The encounter keeps its own Guard and STR for every combatant: a PC's scar is named
 here (read off ``cairn_scars``) and applied on the character's own sheet
-(:class:`.character.Character`), whose undo and saved state are its own.
+([Character][companion.rulesets.cairn_srd.character.Character]), whose undo and saved state are its
+own.
 """
 
 from __future__ import annotations
@@ -50,9 +54,11 @@ import random
 from dataclasses import dataclass, field
 from typing import Literal
 
+from companion import dice
+from companion.dice.roller import make_rng
 from companion.errors import RuleError
-from companion.rulesets.cairn_srd._data import lookup, resolve_rng, roll_die
 from companion.rulesets.cairn_srd.damage import resolve_hit
+from companion.rulesets.cairn_srd.fixed_tables import read_row
 from companion.rulesets.cairn_srd.saves import MAX_SCORE, SaveResult, save
 from companion.state import Tracker, move, state_field
 
@@ -79,11 +85,11 @@ def attack_die(weapon: int, *, impaired: bool = False, enhanced: bool = False,
     return weapon
 
 
-def keep_highest(dice: list[int], rng: random.Random) -> tuple[list[int], int]:
+def keep_highest(sides: list[int], rng: random.Random) -> tuple[list[int], int]:
     """Roll every die (multiple attackers, dual weapons) and keep the single highest."""
-    if not dice:
+    if not sides:
         raise RuleError("Multiple Attackers: roll at least one die")
-    rolls = [roll_die(d, rng) for d in dice]
+    rolls = [dice.roll(f"1d{d}", rng=rng).total for d in sides]
     return rolls, max(rolls)
 
 
@@ -181,7 +187,9 @@ class Encounter(Tracker):
     morale_due: list[str] = field(default_factory=list)
     """Names of those who must save morale now (a group's check is rolled by its first)."""
     pending: PendingAttack | None = None
-    """An attack rolled by :meth:`roll_attack`, waiting for :meth:`resolve_attack`."""
+    """An attack rolled by
+    [roll_attack][companion.rulesets.cairn_srd.combat.Encounter.roll_attack], waiting for
+    [resolve_attack][companion.rulesets.cairn_srd.combat.Encounter.resolve_attack]."""
 
     def _no_pending(self) -> None:
         if self.pending is not None:
@@ -229,7 +237,7 @@ class Encounter(Tracker):
         pcs = [c for c in self.side("PCs") if c.pc and c.active]
         if not pcs or not self.side("Enemies"):
             raise RuleError("Combat: both sides need combatants (and the PCs a player character)")
-        r = resolve_rng(rng, seed)
+        r = make_rng(seed, rng)
         results: dict[str, SaveResult] = {}
         for c in pcs:
             if surprised and c.name in surprised:
@@ -280,9 +288,9 @@ class Encounter(Tracker):
             impaired = True
         if a.detachment and not t.detachment:
             enhanced, blast = True, True
-        r = resolve_rng(rng, seed)
+        r = make_rng(seed, rng)
         die = attack_die(a.weapon, impaired=impaired, enhanced=enhanced, unarmed=unarmed)
-        rolled = roll_die(die, r)
+        rolled = dice.roll(f"1d{die}", rng=r).total
         text = f"{a.name} → {t.name}: d{die} = {rolled}" + (" (blast)" if blast else "")
         text += "; " + self._damage(t, rolled, r)
         self.describe(text)
@@ -297,7 +305,7 @@ class Encounter(Tracker):
             raise RuleError("Blast: name at least one target in the area")
         if len(set(targets)) != len(targets):
             raise RuleError("Blast: each target in the area is rolled for once")
-        r = resolve_rng(rng, seed)
+        r = make_rng(seed, rng)
         texts = [self.attack(attacker, t, impaired=impaired, enhanced=enhanced, blast=True,
                              rng=r) for t in targets]
         text = " | ".join(texts)
@@ -311,7 +319,7 @@ class Encounter(Tracker):
                      rng: random.Random | None = None, seed: int | None = None) -> str:
         """Several attackers on one target (or one attacker with two weapons, passing
         ``second_weapon``): every die is rolled and only the highest is applied."""
-        r = resolve_rng(rng, seed)
+        r = make_rng(seed, rng)
         rolled = self._roll(attackers, target, second_weapon, impaired, enhanced, blast,
                             unarmed, r)
         best = max(rolled.rolls)
@@ -329,7 +337,7 @@ class Encounter(Tracker):
         """Roll the weapon dice of an attack (one attacker, several, or two weapons) and hold
         them, so a die of 4+ can be discarded for a gambit before damage is applied."""
         rolled = self._roll(attackers, target, second_weapon, impaired, enhanced, blast,
-                            unarmed, resolve_rng(rng, seed))
+                            unarmed, make_rng(seed, rng))
         self.pending = rolled
         self.describe(f"{' + '.join(attackers)} → {target}: rolled [{rolled.shown()}]"
                       + (" (blast)" if rolled.blast else "") + "; gambits may be chosen")
@@ -365,7 +373,7 @@ class Encounter(Tracker):
         if kept:
             damage = max(kept) + bolster
             text += f"; keep {max(kept)}" + (f" +{bolster}" if bolster else "") + "; "
-            text += self._damage(t, damage, resolve_rng(rng, seed))
+            text += self._damage(t, damage, make_rng(seed, rng))
         else:
             text += "; no die kept: no damage"
         self.describe(text)
@@ -418,7 +426,7 @@ class Encounter(Tracker):
         if amount < 0:
             raise RuleError(f"Damage: damage cannot be negative, got {amount}")
         text = f"{t.name} takes {amount}; "
-        text += self._damage(t, amount, resolve_rng(rng, seed), direct)
+        text += self._damage(t, amount, make_rng(seed, rng), direct)
         self.describe(text)
         return text
 
@@ -437,7 +445,7 @@ class Encounter(Tracker):
                     t.status = "critical"
                     text += "; routed" if t.detachment else "; Critical Damage: out of the action"
         if hit.scar_damage is not None and t.pc:
-            scar = lookup("cairn_scars", hit.scar_damage)["Scar"]
+            scar = read_row("cairn_scars", hit.scar_damage)["Scar"]
             text += f"; scar {scar} (damage {hit.scar_damage}): apply it on the character sheet"
         text += self._morale_triggers(t, guard_zero=t.guard == 0)
         return text
@@ -483,7 +491,7 @@ class Encounter(Tracker):
             if not leaders:
                 raise RuleError("Morale: no active leader whose CTRL the group could use")
             ctrl = leaders[0].control
-        result = save(ctrl, rng=resolve_rng(rng, seed))
+        result = save(ctrl, rng=make_rng(seed, rng))
         self.morale_due.remove(name)
         if not result.success:
             group = [x for x in self.side(c.side) if x.active and not x.pc]

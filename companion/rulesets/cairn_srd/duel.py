@@ -18,8 +18,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from companion import dice
+from companion.dice.roller import make_rng
 from companion.errors import RuleError
-from companion.rulesets.cairn_srd._data import resolve_rng, roll_die
 from companion.state import Tracker, move, state_field
 
 TACTICS = ("attack", "defend", "flourish")
@@ -106,13 +107,13 @@ class Duel(Tracker):
         if not self.ready():
             waiting = [n for n, c in zip(self.names, self.choices, strict=True) if not c]
             raise RuleError(f"Dueling Rules step 4: waiting for {', '.join(waiting)} to choose")
-        r = resolve_rng(rng, seed)
-        dice = list(exchange_dice(self.choices[0], self.choices[1]))
-        dealt = [roll_die(dice[0], r), roll_die(dice[1], r)]
+        r = make_rng(seed, rng)
+        sides = list(exchange_dice(self.choices[0], self.choices[1]))
+        dealt = [dice.roll(f"1d{sides[0]}", rng=r).total, dice.roll(f"1d{sides[1]}", rng=r).total]
         # dealt[0] is what side 0 inflicts on side 1
         self.hit_points = [max(0, self.hit_points[0] - dealt[1]),
                            max(0, self.hit_points[1] - dealt[0])]
-        ex = Exchange(list(self.choices), dice, dealt)
+        ex = Exchange(list(self.choices), sides, dealt)
         self.exchanges.append(ex)
         self.rounds += 1
         self.choices = ["", ""]
@@ -123,6 +124,6 @@ class Duel(Tracker):
             self.winner = self.names[down.index(False)]
         self.describe(
             f"{self.names[0]} {ex.choices[0]} vs {self.names[1]} {ex.choices[1]}: "
-            f"{self.names[0]} deals d{dice[0]} = {dealt[0]}, {self.names[1]} deals "
-            f"d{dice[1]} = {dealt[1]}" + (f"; winner: {self.winner}" if self.winner else ""))
+            f"{self.names[0]} deals d{sides[0]} = {dealt[0]}, {self.names[1]} deals "
+            f"d{sides[1]} = {dealt[1]}" + (f"; winner: {self.winner}" if self.winner else ""))
         return ex

@@ -28,17 +28,22 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from companion import tables
+from companion.dice.roller import make_rng
 from companion.errors import RuleError
-from companion.rulesets.cairn_srd._data import resolve_rng, roll_on, table
+from companion.rulesets.cairn_srd.fixed_tables import rows
 from companion.rulesets.cairn_srd.skills import SkillResult, skill_test
 from companion.state import Tracker, move, state_field
 
 ACTIONS = {"T": "tap", "P": "probe", "R": "rake"}
+LOCK_TABLES = ("cairn_lock_type", "cairn_lock_sequence", "cairn_lock_complication")
+"""The three d12 columns rolled to create a lock, in the order they are rolled."""
 
 
 def complications() -> dict[str, str]:
     """Each complication and its effect (table ``cairn_lock_complication``)."""
-    return {row["Complication"]: row["Effect"] for row in table("cairn_lock_complication")["rows"]}
+    return dict(zip(rows("cairn_lock_complication", "Complication"),
+                    rows("cairn_lock_complication", "Effect"), strict=True))
 
 
 @dataclass
@@ -88,16 +93,20 @@ class LockPicking(Tracker):
 
     @classmethod
     def create(cls, rng: random.Random | None = None, seed: int | None = None,
-               known: dict[str, str] | None = None) -> LockPicking:
+               known: dict[str, str] | None = None,
+               seeds: tuple[int, int, int] | None = None) -> LockPicking:
         """A freshly rolled lock (not a move: nothing to undo before it)."""
         lock = cls(known=dict(known or {}))
-        lock._roll(resolve_rng(rng, seed))
+        lock._roll(make_rng(seed, rng), seeds)
         return lock
 
-    def _roll(self, r: random.Random) -> str:
-        t, type_row = roll_on("cairn_lock_type", r)
-        s, seq_row = roll_on("cairn_lock_sequence", r)
-        c, comp_row = roll_on("cairn_lock_complication", r)
+    def _roll(self, r: random.Random, seeds: tuple[int, int, int] | None = None) -> str:
+        gens = [r] * 3 if seeds is None else [make_rng(s, None) for s in seeds]
+        if len(gens) != len(LOCK_TABLES):
+            raise RuleError("Creating Locks: one seed for each of the three d12 columns")
+        rolled = [tables.get(t).roll(rng=g) for t, g in zip(LOCK_TABLES, gens, strict=True)]
+        type_row, seq_row, comp_row = (res.values for res in rolled)
+        t, s, c = (res.roll for res in rolled)
         kind = type_row["Lock type"]
         self.lock_type, self.dv = kind, int(type_row["DV"])
         self.sequence = self.known.get(kind, seq_row["Sequence"])
@@ -113,9 +122,17 @@ class LockPicking(Tracker):
         return text
 
     @move
-    def new_lock(self, rng: random.Random | None = None, seed: int | None = None) -> str:
-        """Roll 3d12 for a new lock; a type already solved keeps its sequence."""
-        text = self._roll(resolve_rng(rng, seed))
+    def new_lock(self, rng: random.Random | None = None, seed: int | None = None,
+                 seeds: tuple[int, int, int] | None = None) -> str:
+        """Roll 3d12 for a new lock; a type already solved keeps its sequence.
+
+        Each column is a roll on its table
+        ([LOCK_TABLES][companion.rulesets.cairn_srd.lockpicking.LOCK_TABLES]). With ``seeds``, each
+        table is
+        rolled with its own seed, exactly as ``python -m companion table ID --roll --seed S``
+        rolls it; otherwise the three come one after another from ``rng`` (or ``seed``).
+        """
+        text = self._roll(make_rng(seed, rng), seeds)
         self.describe(text)
         return text
 
@@ -181,7 +198,7 @@ class LockPicking(Tracker):
         self._can_pick()
         if self.revealed >= 3:
             raise RuleError("Lockpicking: every action of this lock is already known")
-        result = skill_test(have, modifier, rng=resolve_rng(rng, seed))
+        result = skill_test(have, modifier, rng=make_rng(seed, rng))
         self.turns += 1
         if result.success:
             self.revealed += 1

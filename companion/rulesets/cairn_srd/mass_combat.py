@@ -20,9 +20,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import ClassVar, Literal
 
+from companion.dice.roller import make_rng
 from companion.errors import RuleError
-from companion.rulesets.cairn_srd._data import resolve_rng, rules_data
 from companion.rulesets.cairn_srd.damage import resolve_hit
+from companion.rulesets.cairn_srd.fixed_tables import rules_data
 from companion.rulesets.cairn_srd.saves import MAX_SCORE, save
 from companion.state import Tracker, move, state_field
 
@@ -115,7 +116,7 @@ class Vessel(Tracker):
         setattr(self, part, hit.str_after)
         text = f"{self.name}: armor {hit.absorbed}, Guard {hit.to_guard}, {target} {hit.to_str}"
         if hit.to_str:
-            result = save(hit.str_after, rng=resolve_rng(rng, seed))
+            result = save(hit.str_after, rng=make_rng(seed, rng))
             text += f"; save {result}"
             if not result.success:
                 self.boardable = True
@@ -133,7 +134,8 @@ class Vessel(Tracker):
 
     @move
     def repair(self, target: str) -> None:
-        """Repair one point of STR, DEX or CTRL (pay :func:`repair_cost`)."""
+        """Repair one point of STR, DEX or CTRL (pay
+        [repair_cost][companion.rulesets.cairn_srd.mass_combat.repair_cost])."""
         part = self._PARTS.get(target.upper())
         if part is None:
             raise RuleError(f"Naval vessels: repair STR, DEX or CTRL, not {target!r}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from companion.dice.render import chance_text
 from companion.rulesets.cairn_srd import duel, mass_combat, saves, spellcasting
-from companion.rulesets.cairn_srd._data import rules_data
+from companion.rulesets.cairn_srd.fixed_tables import rules_data
 
 
 def _magic_page() -> str:

@@ -25,8 +25,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
+from companion import dice, tables
+from companion.dice.roller import make_rng
 from companion.errors import RuleError
-from companion.rulesets.cairn_srd._data import lookup, resolve_rng, roll_die
 
 Ability = Literal["STR", "DEX", "CTRL"]
 Impact = Literal["advantage", "normal", "disadvantage"]
@@ -41,7 +42,7 @@ MAX_SCORE = 18
 
 
 def check_score(value: int, what: str = "ability") -> None:
-    """Raise :class:`RuleError` unless ``value`` is a legal score (0-18)."""
+    """Raise [RuleError][companion.errors.RuleError] unless ``value`` is a legal score (0-18)."""
     if not 0 <= value <= MAX_SCORE:
         raise RuleError(f"Ability Scores: a {what} runs from 0 to {MAX_SCORE}, got {value}")
 
@@ -84,12 +85,14 @@ def save(
     """Roll a save against ``ability`` (0-18), optionally over a difficulty ``floor``.
 
     ``impact`` (``"advantage"``, ``"normal"``, ``"disadvantage"``) never changes the die;
-    it changes what success and failure mean (:attr:`SaveResult.outcome`).
+    it changes what success and failure mean
+    ([SaveResult.outcome][companion.rulesets.cairn_srd.saves.SaveResult.outcome]).
     """
     save_chance(ability, floor)  # validates
     if impact not in IMPACT_OUTCOMES:
         raise RuleError(f"Impact: advantage, normal or disadvantage, not {impact!r}")
-    return SaveResult(ability, floor, roll_die(20, resolve_rng(rng, seed)), impact)  # type: ignore[arg-type]
+    roll = dice.roll("1d20", rng=make_rng(seed, rng)).total
+    return SaveResult(ability, floor, roll, impact)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -108,16 +111,16 @@ class FateResult:
 
 
 def die_of_fate(*, rng: random.Random | None = None, seed: int | None = None) -> FateResult:
-    """Roll the die of fate (table ``cairn_die_of_fate``)."""
-    value = roll_die(6, resolve_rng(rng, seed))
-    return FateResult(value, lookup("cairn_die_of_fate", value)["Result"])
+    """Roll the die of fate (table ``cairn_die_of_fate``, rolled by the shared table engine)."""
+    result = tables.get("cairn_die_of_fate").roll(rng=make_rng(seed, rng))
+    assert isinstance(result.roll, int)
+    return FateResult(result.roll, result.values["Result"])
 
 
 def roll_inspiration(
-    dice: int, *, rng: random.Random | None = None, seed: int | None = None
+    count: int, *, rng: random.Random | None = None, seed: int | None = None
 ) -> list[int]:
-    """Roll ``dice`` inspiration d6s at once; the player keeps one of them."""
-    if dice < 1:
+    """Roll ``count`` inspiration d6s at once; the player keeps one of them."""
+    if count < 1:
         raise RuleError("Inspiration: there is no inspiration die to roll")
-    r = resolve_rng(rng, seed)
-    return [roll_die(6, r) for _ in range(dice)]
+    return [die.value for die in dice.roll(f"{count}d6", rng=make_rng(seed, rng)).dice]

@@ -23,8 +23,9 @@ import random
 from dataclasses import dataclass
 from fractions import Fraction
 
+from companion import dice
+from companion.dice.roller import make_rng
 from companion.errors import RuleError
-from companion.rulesets.cairn_srd._data import resolve_rng, roll_die
 
 BASE_TARGET = 5
 YIELD_DICE: tuple[int, ...] = (4, 6, 8, 10, 12)
@@ -71,7 +72,7 @@ def skill_test(have: int, modifier: int = 0, *, rng: random.Random | None = None
     if have != 2:
         return SkillResult(have, 0, None, have == 3)
     target = skill_target(modifier)
-    value = roll_die(6, resolve_rng(rng, seed))
+    value = dice.roll("1d6", rng=make_rng(seed, rng)).total
     return SkillResult(have, target, value, value >= target)
 
 
@@ -89,4 +90,4 @@ def yield_die(have: int, steps_up: int = 0) -> int:
 def roll_yield(have: int, steps_up: int = 0, *, rng: random.Random | None = None,
                seed: int | None = None) -> int:
     """Roll the yield of a successful task."""
-    return roll_die(yield_die(have, steps_up), resolve_rng(rng, seed))
+    return dice.roll(f"1d{yield_die(have, steps_up)}", rng=make_rng(seed, rng)).total

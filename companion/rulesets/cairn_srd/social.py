@@ -26,8 +26,10 @@ import random
 from dataclasses import dataclass
 from typing import Literal
 
+from companion import tables
+from companion.dice.roller import make_rng
 from companion.errors import RuleError
-from companion.rulesets.cairn_srd._data import resolve_rng, roll_on, table
+from companion.rulesets.cairn_srd.fixed_tables import rows
 from companion.rulesets.cairn_srd.saves import FateResult, die_of_fate
 from companion.rulesets.cairn_srd.skills import SkillResult, skill_test
 
@@ -36,7 +38,7 @@ Knowledge = Literal["common", "specialized", "esoteric"]
 
 def dispositions() -> list[str]:
     """The disposition levels, worst first (the rows of ``cairn_npc_disposition``)."""
-    return [row["Disposition"] for row in table("cairn_npc_disposition")["rows"]]
+    return rows("cairn_npc_disposition", "Disposition")
 
 
 @dataclass(frozen=True)
@@ -58,10 +60,12 @@ class NPCReaction:
 
 def roll_npc(*, rng: random.Random | None = None, seed: int | None = None) -> NPCReaction:
     """Roll an NPC's want (d10) and disposition (2d6)."""
-    r = resolve_rng(rng, seed)
-    w, want = roll_on("cairn_npc_want", r)
-    d, disp = roll_on("cairn_npc_disposition", r)
-    return NPCReaction(w, want["Want"], want["Description"], d, disp["Disposition"])
+    r = make_rng(seed, rng)
+    want = tables.get("cairn_npc_want").roll(rng=r)
+    disp = tables.get("cairn_npc_disposition").roll(rng=r)
+    assert isinstance(want.roll, int) and isinstance(disp.roll, int)
+    return NPCReaction(want.roll, want.values["Want"], want.values["Description"], disp.roll,
+                       disp.values["Disposition"])
 
 
 def shift_disposition(disposition: str, steps: int) -> str:
@@ -84,7 +88,7 @@ def knowledge_check(kind: str, *, rng: random.Random | None = None,
     if kind == "common":
         return "known (common knowledge)"
     if kind == "specialized":
-        return die_of_fate(rng=resolve_rng(rng, seed))
+        return die_of_fate(rng=make_rng(seed, rng))
     if kind == "esoteric":
         return "unknown: seek an expert or research it (a skill test)"
     raise RuleError(f"Knowledge Checks: kind is common, specialized or esoteric, not {kind!r}")

@@ -21,24 +21,31 @@ double (mishap *and* doom). The seed's chance table (3 dice: 44 % mishap) is onl
 under this reading; its remark that both need 5 dice is not. Six of one face are two
 triples (dooms = count // 3 per face).
 
-:func:`magic_dice_odds` computes the exact chances by counting how many dice show each
-face (multinomial weights), so 13 dice cost 8,568 cases, not 6^13 rolls.
+[magic_dice_odds][companion.rulesets.cairn_srd.spellcasting.magic_dice_odds] computes the
+exact chances with the dice engine: the pool is evaluated face by face (how many dice show
+a 1, then how many of the rest show a 2, ...), so 60 dice cost a few thousand states, not
+6^60 rolls.
 """
 
 from __future__ import annotations
 
 import functools
-import math
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
+from companion import dice as engine
+from companion.dice import Distribution
+from companion.dice.roller import make_rng
 from companion.errors import RuleError
-from companion.rulesets.cairn_srd._data import lookup, resolve_rng, roll_die, rules_data
+from companion.rulesets.cairn_srd.fixed_tables import read_row, rules_data
 
 MAX_MAGIC_DICE = 4
+MAX_CAST_DICE = 60
+"""The most magic dice one cast (or its odds) handles: 4 plus far more than any magic item
+adds. A larger count is refused before anything is rolled."""
 FATIGUE_FROM = 4
 """Magic dice at or above this face give Fatigue (3 while mishap 1 lasts)."""
 
@@ -56,10 +63,10 @@ class MagicReading:
     def mishap(self) -> str | None:
         if self.mishap_face is None:
             return None
-        return lookup("cairn_mishap", self.mishap_face)["Mishap"]
+        return read_row("cairn_mishap", self.mishap_face)["Mishap"]
 
     def __str__(self) -> str:
-        parts = [f"magic dice {list(self.dice)}: {self.fatigue} Fatigue"]
+        parts = [f"magic dice {', '.join(map(str, self.dice))}: {self.fatigue} Fatigue"]
         if self.mishap_face is not None:
             parts.append(f"mishap {self.mishap_face}: {self.mishap}")
         if self.dooms:
@@ -85,32 +92,17 @@ def cast(
     rng: random.Random | None = None,
     seed: int | None = None,
 ) -> MagicReading:
-    """Roll ``dice`` magic dice and read them (no character involved)."""
-    if dice < 1:
-        raise RuleError("Spell Casting Procedure: invest at least one magic die")
-    r = resolve_rng(rng, seed)
-    return read_magic_dice(tuple(roll_die(6, r) for _ in range(dice)), fatigue_from)
+    """Roll ``dice`` magic dice (``{dice}d6`` in the dice engine) and read them."""
+    if not 1 <= dice <= MAX_CAST_DICE:
+        raise RuleError(f"Spell Casting Procedure: invest 1-{MAX_CAST_DICE} magic dice, "
+                        f"got {dice}")
+    rolled = engine.roll(f"{dice}d6", rng=make_rng(seed, rng))
+    return read_magic_dice(tuple(die.value for die in rolled.dice), fatigue_from)
 
 
 def available_magic_dice(free_slots: int, extra: int = 0) -> int:
     """Magic dice a caster may invest: free slots, capped at 4 (+ ``extra`` from items)."""
     return max(0, min(free_slots, MAX_MAGIC_DICE + extra))
-
-
-def _face_counts(n: int, faces: int = 6) -> Iterator[tuple[int, ...]]:
-    if faces == 1:
-        yield (n,)
-        return
-    for c in range(n + 1):
-        for rest in _face_counts(n - c, faces - 1):
-            yield (c, *rest)
-
-
-def _ways(counts: tuple[int, ...]) -> int:
-    ways = math.factorial(sum(counts))
-    for c in counts:
-        ways //= math.factorial(c)
-    return ways
 
 
 @dataclass(frozen=True)
@@ -130,32 +122,69 @@ class MagicOdds:
         return sum((k * p for k, p in self.fatigue.items()), Fraction(0))
 
 
+def _pool_state(left: int, mishap: int, doom: int) -> int:
+    return (left * 7 + mishap) * 2 + doom
+
+
+def _pool_read(state: int) -> tuple[int, int, int]:
+    rest, doom = divmod(state, 2)
+    left, mishap = divmod(rest, 7)
+    return left, mishap, doom
+
+
+def _after(face: int, left: int, mishap: int, doom: int) -> Callable[[int], int]:
+    """The state once ``n`` of the ``left`` dice turned out to show ``face``."""
+
+    def step(n: int) -> int:
+        return _pool_state(left - n, face if n >= 2 else mishap, 1 if n >= 3 else doom)
+
+    return step
+
+
+@functools.cache
+def _pool(dice: int) -> Distribution:
+    """The pool of ``dice`` d6 evaluated face by face, as a distribution over states.
+
+    Face 1 first: how many of the ``dice`` show it is the number of 1s on ``{dice}d6``.
+    The dice left each show one of the faces still to come, uniformly, so how many of
+    them show the next face is the number of 1s on ``{left}d{faces left}``; and so on.
+    Each state keeps what the rule reads: dice left, the highest doubled face so far (0:
+    none) and whether some face came up three times (a doom).
+    """
+    pool = Distribution.constant(_pool_state(dice, 0, 0))
+    for face in range(1, 7):
+        parts = []
+        for state, p in pool:
+            left, mishap, doom = _pool_read(state)
+            showing = engine.odds(f"{left}d{7 - face}=1") if left else Distribution.constant(0)
+            parts.append((p, showing.map(_after(face, left, mishap, doom))))
+        pool = Distribution.mixture(parts)
+    return pool
+
+
 @functools.cache
 def magic_dice_odds(dice: int, fatigue_from: int = FATIGUE_FROM) -> MagicOdds:
-    """Exact mishap, doom, mishap-row and Fatigue chances for ``dice`` magic dice."""
-    if not 1 <= dice <= 60:
-        raise RuleError(f"Spell Casting Procedure: odds are computed for 1-60 dice, got {dice}")
-    total = 6**dice
-    mishap = doom = 0
-    faces = dict.fromkeys(range(1, 7), 0)
-    for counts in _face_counts(dice):
-        ways = _ways(counts)
-        doubled = [face for face, n in enumerate(counts, 1) if n >= 2]
-        if doubled:
-            mishap += ways
-            faces[max(doubled)] += ways
-        if max(counts) >= 3:
-            doom += ways
-    p = Fraction(7 - fatigue_from, 6)
-    fatigue = {
-        k: math.comb(dice, k) * p**k * (1 - p) ** (dice - k) for k in range(dice + 1)
-    }
+    """Exact mishap, doom, mishap-row and Fatigue chances for ``dice`` magic dice.
+
+    Computed by the dice engine: Fatigue is the count ``{dice}d6>={fatigue_from}``; the
+    mishap row and dooms come from evaluating the pool face by face (`_pool`).
+    """
+    if not 1 <= dice <= MAX_CAST_DICE:
+        raise RuleError(f"Spell Casting Procedure: odds are computed for 1-{MAX_CAST_DICE} "
+                        f"dice, got {dice}")
+    if not 1 <= fatigue_from <= 6:
+        raise RuleError(f"Spell Casting Procedure: Fatigue comes from a face of 1-6, "
+                        f"got {fatigue_from}")
+    pool = _pool(dice)
+    mishaps = pool.map(lambda state: _pool_read(state)[1])
+    faces = {f: mishaps.p(f) for f in range(1, 7)}
+    fatigue = engine.odds(f"{dice}d6>={fatigue_from}")
     return MagicOdds(
         dice,
-        Fraction(mishap, total),
-        Fraction(doom, total),
-        {f: Fraction(w, total) for f, w in faces.items()},
-        fatigue,
+        1 - mishaps.p(0),
+        pool.map(lambda state: _pool_read(state)[2]).p(1),
+        faces,
+        {k: fatigue.p(k) for k in range(dice + 1)},
     )
 
 
