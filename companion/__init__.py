@@ -1,13 +1,13 @@
 """Table Companion: a tabletop-RPG rules companion.
 
-The core (everything here except :mod:`companion.widgets`) imports the standard library
+The core (everything here except [companion.widgets][]) imports the standard library
 only, so it runs unchanged in the browser under Pyodide.
 
 Public entry points:
 
-- :mod:`companion.dice` — ``roll``, ``roll_many``, ``odds``, ``simulate``.
-- :mod:`companion.tables` — random tables as data, with exact row odds.
-- :mod:`companion.rulesets` — one package per rule document.
+- [companion.dice][] — ``roll``, ``roll_many``, ``odds``, ``simulate``.
+- [companion.tables][] — random tables as data, with exact row odds.
+- [companion.rulesets][] — one package per rule document.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The ``companion`` command line (also ``python -m companion``).
 
 Subcommands are contributed by the areas that own them: every module named in
-:data:`COMMAND_MODULES`, and every ruleset package that has a ``cli`` module, defines
+[COMMAND_MODULES][companion.cli.COMMAND_MODULES], and every ruleset package that has a ``cli`` module, defines
 ``add_commands(subparsers)``. Each subcommand sets ``func(args) -> int`` on its parser.
 
 The error contract, relied on by later tooling: bad input exits with status 2, prints

@@ -1,7 +1,7 @@
 """The project's error types.
 
 Every error a player can cause (a malformed expression, an absurd dice count, a corrupt
-state file, an illegal move) is a :class:`CompanionError` whose message is one line that
+state file, an illegal move) is a [CompanionError][companion.errors.CompanionError] whose message is one line that
 names the problem and where it is. The CLI prints it as ``error: <message>`` and exits 2;
 the widgets show it beside the control that caused it.
 """

@@ -1,10 +1,10 @@
 """Roll history: the plain model behind the dice tray's log of rolls.
 
-A :class:`RollHistory` keeps the newest rolls first, up to ``limit`` of them (oldest fall
-off), and tells its observers after every change. Each :class:`RollRecord` keeps what is
+A [RollHistory][companion.history.RollHistory] keeps the newest rolls first, up to ``limit`` of them (oldest fall
+off), and tells its observers after every change. Each [RollRecord][companion.history.RollRecord] keeps what is
 needed to check or replay a roll: the expression, every die, the total, the subtotal per
 label, when it was rolled and the seed that produced it (``roll(expr, seed=seed)`` gives
-the same dice again). Exports: CSV for a spreadsheet, JSON that :meth:`RollHistory.from_json`
+the same dice again). Exports: CSV for a spreadsheet, JSON that [RollHistory.from_json][companion.history.RollHistory.from_json]
 reads back exactly. Standard library only: it runs under Pyodide and may later live in a
 store shared by several browsers.
 """
@@ -33,7 +33,7 @@ CSV_COLUMNS = ("n", "time", "expr", "total", "dice", "labels", "seed")
 
 
 class _RollLike(Protocol):
-    """What :meth:`RollHistory.add_roll` needs from a ``companion.dice.Roll``."""
+    """What [RollHistory.add_roll][companion.history.RollHistory.add_roll] needs from a ``companion.dice.Roll``."""
 
     expr: str
     total: int
@@ -83,7 +83,7 @@ class RollRecord:
 
     @classmethod
     def from_dict(cls, data: object, where: str = "roll") -> RollRecord:
-        """Build a record from :meth:`to_dict` output; ``StateError`` names the bad field."""
+        """Build a record from [to_dict][companion.history.RollRecord.to_dict] output; ``StateError`` names the bad field."""
         if not isinstance(data, dict):
             raise StateError(f"{where}: expected an object, got {type(data).__name__}")
         expected = {"n", "time", "expr", "total", "text", "seed", "dice", "labels"}
@@ -247,7 +247,7 @@ class RollHistory(Observable):
 
     @classmethod
     def from_json(cls, text: str, *, clock: Callable[[], datetime] = _utc_now) -> RollHistory:
-        """Rebuild a history from :meth:`to_json`; a corrupt file raises ``StateError``."""
+        """Rebuild a history from [to_json][companion.history.RollHistory.to_json]; a corrupt file raises ``StateError``."""
         try:
             data = json.loads(text)
         except (json.JSONDecodeError, TypeError) as exc:

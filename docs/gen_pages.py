@@ -35,6 +35,7 @@ if str(ROOT / "tools") not in sys.path:
     sys.path.insert(0, str(ROOT / "tools"))
 from notation import NOTATION, REFUSED  # noqa: E402  (tools/ is not a package on sys.path)
 from source_info import (  # noqa: E402
+    NOT_RULES,
     defined_names,
     first_heading,
     interpretations,
@@ -43,8 +44,6 @@ from source_info import (  # noqa: E402
 )
 
 PACKAGE = ROOT / "companion"
-#: Parts of a ruleset package that are plumbing or data, not rules text.
-NOT_RULES = {"cli", "reference", "tables"}
 
 log = logging.getLogger("mkdocs.plugins.gen_pages")
 nav = mkdocs_gen_files.Nav()

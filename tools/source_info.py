@@ -11,6 +11,10 @@ import ast
 import re
 from pathlib import Path
 
+#: Parts of a ruleset package that are plumbing or data, not rules text: documented in the
+#: API reference only.
+NOT_RULES = frozenset({"cli", "reference", "tables", "fixed_tables"})
+
 
 def is_public(name: str) -> bool:
     return not name.startswith("_")

@@ -6,12 +6,12 @@ exact odds.
 >>> odds("2d20kh1").at_least(15)
 Fraction(51, 100)
 
-- :func:`roll` returns a :class:`Roll` (every die with its state, label subtotals, text,
-  HTML, JSON); :func:`roll_many` returns many totals fast; :func:`simulate` estimates.
-- :func:`odds` returns an exact :class:`Distribution` (``fractions.Fraction`` throughout),
+- [roll][companion.dice.roller.roll] returns a [Roll][companion.dice.roller.Roll] (every die with its state, label subtotals, text,
+  HTML, JSON); [roll_many][companion.dice.fast.roll_many] returns many totals fast; [simulate][companion.dice.simulate.simulate] estimates.
+- [odds][companion.dice.odds.odds] returns an exact [Distribution][companion.dice.distribution.Distribution] (``fractions.Fraction`` throughout),
   which is also a general algebra of discrete distributions for tables and rulesets.
-- The grammar is in :mod:`companion.dice.parse`; every ceiling that keeps an expression from
-  hanging is in :mod:`companion.dice.limits`; errors are :mod:`companion.errors` types.
+- The grammar is in [companion.dice.parse][]; every ceiling that keeps an expression from
+  hanging is in [companion.dice.limits][]; errors are [companion.errors][] types.
 
 Randomness: ``random.Random(seed)``, the same generator in CPython and Pyodide, so a seed
 gives the same roll in the CLI, the apps and the docs. Seeded results are pinned by tests.

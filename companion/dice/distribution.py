@@ -1,6 +1,6 @@
 """``Distribution``: an exact, immutable discrete probability distribution over integers.
 
-Probabilities are exact :class:`fractions.Fraction` values, but inside the class they are
+Probabilities are exact ``fractions.Fraction`` values, but inside the class they are
 integer weights over one common denominator, which keeps the arithmetic in plain ints.
 Convolution packs each weight list into one big integer (Kronecker substitution) and lets
 CPython's big-integer multiplication do the work: far faster than a loop over pairs.
@@ -30,7 +30,7 @@ def pack(weights: list[int], nbytes: int) -> int:
 
 
 def unpack(number: int, nbytes: int, length: int) -> list[int]:
-    """The inverse of :func:`pack`."""
+    """The inverse of [pack][companion.dice.distribution.pack]."""
     raw = number.to_bytes(nbytes * length, "little")
     from_bytes = int.from_bytes
     return [from_bytes(raw[i : i + nbytes], "little") for i in range(0, nbytes * length, nbytes)]

@@ -1,7 +1,7 @@
 """Every ceiling of the dice engine, in one place.
 
 These keep a typo or a prank (``99999d99999999``, ``1d1!``) from hanging the app or
-exhausting memory; each is reported as a :class:`~companion.errors.DiceLimitError`.
+exhausting memory; each is reported as a [DiceLimitError][companion.errors.DiceLimitError].
 """
 
 from __future__ import annotations

@@ -119,7 +119,7 @@ def node_odds(node: Node, explode_depth: int = limits.ODDS_EXPLODE_DEPTH) -> Dis
     """Exact distribution of one syntax-tree node.
 
     Not cached by node: hashing a tree hundreds of levels deep would recurse that deep.
-    Results are cached by expression text (:func:`odds`) and per pool of dice.
+    Results are cached by expression text ([odds][companion.dice.odds.odds]) and per pool of dice.
     """
     if isinstance(node, Const):
         return Distribution.constant(node.value)

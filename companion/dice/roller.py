@@ -2,7 +2,7 @@
 
 Randomness: ``random.Random(seed)`` (Mersenne Twister, identical in CPython and Pyodide).
 A face of a die with ``k`` faces is ``low + floor(random() * k)``, as
-:func:`random.choices` draws; the same seed gives the same roll on every platform.
+``random.choices`` draws; the same seed gives the same roll on every platform.
 """
 
 from __future__ import annotations

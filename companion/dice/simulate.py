@@ -33,7 +33,7 @@ class Estimate:
 
     @property
     def mean_stderr(self) -> float:
-        """Standard error of :attr:`mean`."""
+        """Standard error of [mean][companion.dice.simulate.Estimate.mean]."""
         return self.stdev / math.sqrt(self.n)
 
     @property

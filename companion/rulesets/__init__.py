@@ -3,7 +3,7 @@
 Each ruleset package's docstring is the rules text in the project's own words (the
 reference site shows it). A package may contain:
 
-- ``tables/*.toml`` — its random tables (see :mod:`companion.tables`);
+- ``tables/*.toml`` — its random tables (see [companion.tables][]);
 - ``cli.py`` with ``add_commands(subparsers)`` — its own CLI subcommands;
 - ``reference.py`` with ``reference_pages() -> dict[str, str]`` — extra generated
   reference pages (relative path -> Markdown), e.g. computed odds tables.

@@ -35,7 +35,7 @@ Result text may hold nested rolls: ``{2d6}`` is replaced by a roll of ``2d6``, a
 loading refuses unknown tables and cycles.
 
 Loading validates every table: every possible roll maps to exactly one row (no gap, no
-overlap, no row that can never come up), else a :class:`~companion.errors.TableError` that
+overlap, no row that can never come up), else a [TableError][companion.errors.TableError] that
 names the table and the roll.
 
 >>> from companion import tables
@@ -151,7 +151,7 @@ def load_file(path: Path, *, ruleset: str = "") -> Table:
 
 
 def parse_table(data: dict[str, Any], *, ruleset: str = "", source: str = "") -> Table:
-    """Build a :class:`Table` from TOML data and validate its coverage."""
+    """Build a [Table][companion.tables.model.Table] from TOML data and validate its coverage."""
     label = str(data.get("id", "?")) + (f" ({source})" if source else "")
 
     def fail(message: str) -> TableError:

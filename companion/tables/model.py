@@ -153,7 +153,7 @@ class TableResult:
 
 @dataclass(frozen=True)
 class Table:
-    """A random table read from TOML (see :mod:`companion.tables` for the format)."""
+    """A random table read from TOML (see [companion.tables][] for the format)."""
 
     id: str
     title: str

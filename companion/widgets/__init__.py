@@ -2,7 +2,7 @@
 
 ``from companion.widgets import DiceTray; DiceTray()`` works in any Jupyter notebook and is
 what ``widgets/dice_tray.ipynb`` shows under Voila. Shared building blocks are in
-:mod:`companion.widgets.base`.
+[companion.widgets.base][].
 """
 
 from __future__ import annotations

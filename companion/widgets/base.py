@@ -1,18 +1,18 @@
 """Shared pieces for every component: safe callbacks, phone-width layout, model binding.
 
-Components in :mod:`companion.widgets` hold no rule logic. They call the core and observe
-its plain models (:class:`companion.state.Observable`). This module gives them:
+Components in [companion.widgets][] hold no rule logic. They call the core and observe
+its plain models ([companion.state.Observable][]). This module gives them:
 
-- :class:`ErrorLine` and :func:`safe`: a callback wrapper that turns any exception into a
+- [ErrorLine][companion.widgets.base.ErrorLine] and [safe][companion.widgets.base.safe]: a callback wrapper that turns any exception into a
   one-line message shown in the app. Voila swallows exceptions raised in callbacks into
   the kernel log, so without this a player would see nothing happen.
-- :func:`button`, :func:`row`, :func:`column`, :func:`text_box`, :func:`app_box` and
-  :data:`CSS`: layouts that wrap at 390 px instead of scrolling sideways, buttons at least
+- [button][companion.widgets.base.button], [row][companion.widgets.base.row], [column][companion.widgets.base.column], [text_box][companion.widgets.base.text_box], [app_box][companion.widgets.base.app_box] and
+  [CSS][companion.widgets.base.CSS]: layouts that wrap at 390 px instead of scrolling sideways, buttons at least
   40 px tall, and text-only labels (Voila loads Font Awesome from a CDN, so icon names
   would show as blanks at an offline table).
-- :func:`bind`: render a widget from an ``Observable`` model now and after every change.
-- :class:`SaveLoad`: a tracker's *Save* download link and a paste-to-load box.
-- :class:`HistoryView`: a roll history (:class:`companion.history.RollHistory`), newest
+- [bind][companion.widgets.base.bind]: render a widget from an ``Observable`` model now and after every change.
+- [SaveLoad][companion.widgets.base.SaveLoad]: a tracker's *Save* download link and a paste-to-load box.
+- [HistoryView][companion.widgets.base.HistoryView]: a roll history ([companion.history.RollHistory][]), newest
   first, with Clear and CSV/JSON downloads.
 
 Usage in a component::
@@ -127,14 +127,14 @@ CSS = """
 
 
 def style_tag() -> widgets.HTML:
-    """An HTML widget carrying :data:`CSS`; :func:`app_box` adds it once per app."""
+    """An HTML widget carrying [CSS][companion.widgets.base.CSS]; [app_box][companion.widgets.base.app_box] adds it once per app."""
     return widgets.HTML(f"<style>{CSS}</style>", layout=widgets.Layout(display="none"))
 
 
 def one_line(exc: BaseException) -> str:
-    """The message a player sees: the first line, cut to :data:`MAX_MESSAGE` characters.
+    """The message a player sees: the first line, cut to [MAX_MESSAGE][companion.widgets.base.MAX_MESSAGE] characters.
 
-    Player errors (:class:`~companion.errors.CompanionError`) already name the problem and
+    Player errors ([CompanionError][companion.errors.CompanionError]) already name the problem and
     where; anything else is a bug, so its type is kept to help the report.
     """
     lines = str(exc).strip().splitlines()
@@ -223,7 +223,7 @@ def button(
     """A text-labelled button at least 40 px tall.
 
     ``on_click`` takes no arguments (the clicked Button is not needed by our callbacks);
-    with ``error`` it is wrapped by :func:`safe`. ``name`` becomes a CSS class
+    with ``error`` it is wrapped by [safe][companion.widgets.base.safe]. ``name`` becomes a CSS class
     ``tc-btn-<name>`` so browser tests can find the button.
     """
     btn = widgets.Button(
@@ -401,7 +401,7 @@ def data_uri_link(label: str, filename: str, mime: str, content: str) -> str:
 
 
 class HistoryView(widgets.VBox):
-    """Shows a :class:`~companion.history.RollHistory` (newest first) with Clear and exports.
+    """Shows a [RollHistory][companion.history.RollHistory] (newest first) with Clear and exports.
 
     It only observes the model: whoever adds rolls to the history (this browser or, later,
     another one sharing the model) makes the list update. The ``<ol>`` carries

@@ -1,6 +1,6 @@
 """Components for the Cairn SRD apps: character sheet, spellcasting, duel, lockpicking, combat.
 
-Each component is a VBox over one core tracker (:mod:`companion.rulesets.cairn_srd`); it
+Each component is a VBox over one core tracker ([companion.rulesets.cairn_srd][]); it
 renders from the model after every move (``bind``) and holds no rule logic: buttons call
 the tracker's moves, and a refused move shows its one-line error in the app.
 

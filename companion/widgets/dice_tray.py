@@ -1,7 +1,7 @@
 """DiceTray: type an expression (or tap a die), roll, see every die, the total and the odds.
 
-All dice work is done by :mod:`companion.dice`; the roll log lives in a plain
-:class:`companion.history.RollHistory` that the tray's :class:`HistoryView` observes.
+All dice work is done by [companion.dice][]; the roll log lives in a plain
+[companion.history.RollHistory][] that the tray's :class:`HistoryView` observes.
 
 In a notebook::
 

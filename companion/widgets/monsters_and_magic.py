@@ -1,7 +1,7 @@
 """Components for Monsters & Magic: a check roller with exact tier odds, and a sheet per
 character for threads of fate, action points, fatigue, harm and rests.
 
-The rules live in :mod:`companion.rulesets.monsters_and_magic`; these components read the
+The rules live in [companion.rulesets.monsters_and_magic][]; these components read the
 controls, call the core (``AbilityCheck``, the ``Adventurer`` tracker's moves) and
 re-render when the tracker says it changed. A refused move shows its rule's one-line
 reason right under the buttons it came from: the app is several screens tall on a phone, so

@@ -1,6 +1,6 @@
 """Components for the plot-points rules: check roller, plot-point pool, strain & wounds.
 
-Every component observes one :class:`~companion.rulesets.plot_points.PlotPointSession`
+Every component observes one [PlotPointSession][companion.rulesets.plot_points.session.PlotPointSession]
 and calls its moves; the rules (what may be spent, what a natural 1 does, how strain
 becomes wounds) live in the session. :class:`PlotPointsApp` composes them for a table.
 """

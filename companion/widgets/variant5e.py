@@ -1,6 +1,6 @@
 """Components for the 5e optional rules: spell points, death and returning, combat options.
 
-Each component observes a core model from :mod:`companion.rulesets.variant5e` and calls
+Each component observes a core model from [companion.rulesets.variant5e][] and calls
 its moves; no rule is decided here. In a notebook::
 
     from companion.widgets.variant5e import SpellPointsApp

@@ -1,6 +1,6 @@
 """This ruleset's TOML data, read once: the fixed tables of ``data/rules.toml``.
 
-The random table (ability check results) is read through :mod:`companion.tables`, like
+The random table (ability check results) is read through [companion.tables][], like
 every other ruleset's, so the CLI, the site and the rules share one copy.
 """
 

@@ -1,35 +1,35 @@
 """One player character's sheet in play: threads, AP, fatigue, harm, states, rests.
 
-:class:`Adventurer` is a tracker (see :mod:`companion.state`): every public method is a
+[Adventurer][companion.rulesets.monsters_and_magic.adventurer.Adventurer] is a tracker (see [companion.state][]): every public method is a
 move of the rules, refused with the rule's name before anything changes; every move is
 logged and can be undone; the whole sheet saves to JSON and loads back.
-:class:`GameMaster` keeps the GM's threads of fate.
+[GameMaster][companion.rulesets.monsters_and_magic.adventurer.GameMaster] keeps the GM's threads of fate.
 
 What the sheet follows, by section of the seed:
 
-- **Ability Checks** — :meth:`Adventurer.roll_check` adds the ability, ongoing and forward
+- **Ability Checks** — [Adventurer.roll_check][companion.rulesets.monsters_and_magic.adventurer.Adventurer.roll_check] adds the ability, ongoing and forward
   modifiers, Weakened (-2), Empowered (+2 to attacks), the exhaustion penalty, and the
   advantage/disadvantage of Prone, Blinded and Invisible on attack rolls. A miss gives 1 XP
   and a critical miss 2 (Interpretation: XP goes with the roll as rolled, even if Bend
   Luck or Feeling Lucky changes the result later). Interpretation: a critical hit bestows
   Inspired (the seed's "Gain" is cut off).
 - **Ongoing, Forward, and Hold** — an *ongoing* modifier applies until its condition is
-  met (:meth:`~Adventurer.end_ongoing`); *forward* is used up by the next check; *hold*
+  met ([end_ongoing][companion.rulesets.monsters_and_magic.adventurer.Adventurer.end_ongoing]); *forward* is used up by the next check; *hold*
   is charges of a kind (arrows...) that stack and last until spent or a long rest.
-- **Threads of Fate** — :meth:`~Adventurer.feeling_lucky`, :meth:`~Adventurer.bend_luck`,
-  :meth:`~Adventurer.lucky_find`, :meth:`~Adventurer.bonds_of_fate`; Inspired pays instead
+- **Threads of Fate** — [feeling_lucky][companion.rulesets.monsters_and_magic.adventurer.Adventurer.feeling_lucky], [bend_luck][companion.rulesets.monsters_and_magic.adventurer.Adventurer.bend_luck],
+  [lucky_find][companion.rulesets.monsters_and_magic.adventurer.Adventurer.lucky_find], [bonds_of_fate][companion.rulesets.monsters_and_magic.adventurer.Adventurer.bonds_of_fate]; Inspired pays instead
   of a thread. Feeling Lucky and Bend Luck act on the last check this sheet rolled, or on
   one rolled against the character (given by its natural face and total).
-- **Action Points** — :meth:`~Adventurer.start_turn`, :meth:`~Adventurer.spend_ap`,
-  :meth:`~Adventurer.take_reaction`, :meth:`~Adventurer.end_turn`,
-  :meth:`~Adventurer.break_free`.
+- **Action Points** — [start_turn][companion.rulesets.monsters_and_magic.adventurer.Adventurer.start_turn], [spend_ap][companion.rulesets.monsters_and_magic.adventurer.Adventurer.spend_ap],
+  [take_reaction][companion.rulesets.monsters_and_magic.adventurer.Adventurer.take_reaction], [end_turn][companion.rulesets.monsters_and_magic.adventurer.Adventurer.end_turn],
+  [break_free][companion.rulesets.monsters_and_magic.adventurer.Adventurer.break_free].
 - **Fatigue & Exhaustion**, **Hit Points**, **Death & Dying** — marks spill from fatigue
   into exhaustion and from exhaustion into unconsciousness (or death while dying).
 - **Conditions & Statuses** — never the same one twice; re-inflicting a condition is
   refused, detonating it ends it for 1d10 damage. Interpretation: durations are not
   tracked (the GM clears a state when it ends).
-- **Rest & Recovery** — :meth:`~Adventurer.short_rest`, :meth:`~Adventurer.long_rest`,
-  :meth:`~Adventurer.extended_rest` with the chosen activities.
+- **Rest & Recovery** — [short_rest][companion.rulesets.monsters_and_magic.adventurer.Adventurer.short_rest], [long_rest][companion.rulesets.monsters_and_magic.adventurer.Adventurer.long_rest],
+  [extended_rest][companion.rulesets.monsters_and_magic.adventurer.Adventurer.extended_rest] with the chosen activities.
 """
 
 from __future__ import annotations

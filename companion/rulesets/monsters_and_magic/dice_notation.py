@@ -8,7 +8,7 @@ about 1, and on a normal set of dice the sizes run::
     1d2  1d4  1d6  1d8  1d10  1d12  2d6  3d4
 
 so raising a 1d12 gives 2d6 (not a hard-to-find d14) and lowering a 1d6 gives 1d4. The
-scale is data (``data/rules.toml``); :func:`step_die` walks it.
+scale is data (``data/rules.toml``); [step_die][companion.rulesets.monsters_and_magic.dice_notation.step_die] walks it.
 
 Interpretation: the seed prints the scale run together as ``1d21d41d6...``; it is read as
 the eight sizes above. A step past either end (below 1d2, above 3d4) is refused with a
@@ -16,11 +16,11 @@ the eight sizes above. A step past either end (below 1d2, above 3d4) is refused 
 A flat modifier (``1d8+2``) is kept unchanged while the dice step.
 
 **Percentile dice.** ``d100`` / ``d%`` is rolled as two d10s, one the tens and one the
-ones; a double zero reads 100 (:func:`percentile_distribution`, :func:`roll_percentile`).
-A *percentage chance* of N% succeeds when the d% shows N or less (:func:`percent_chance`).
+ones; a double zero reads 100 ([percentile_distribution][companion.rulesets.monsters_and_magic.dice_notation.percentile_distribution], [roll_percentile][companion.rulesets.monsters_and_magic.dice_notation.roll_percentile]).
+A *percentage chance* of N% succeeds when the d% shows N or less ([percent_chance][companion.rulesets.monsters_and_magic.dice_notation.percent_chance]).
 
 **Odd dice.** A die with an odd number of faces (a d3) is rolled as the even die with
-twice the faces (a d6), halved and rounded up (:func:`odd_die_distribution`).
+twice the faces (a d6), halved and rounded up ([odd_die_distribution][companion.rulesets.monsters_and_magic.dice_notation.odd_die_distribution]).
 
 >>> step_die("1d12", 1)
 '2d6'
@@ -94,7 +94,7 @@ def step_die(expr: str, steps: int) -> str:
 
 
 def step_distribution(expr: str, steps: int) -> Distribution:
-    """Exact odds of the stepped die (see :func:`step_die`)."""
+    """Exact odds of the stepped die (see [step_die][companion.rulesets.monsters_and_magic.dice_notation.step_die])."""
     return odds(step_die(expr, steps))
 
 

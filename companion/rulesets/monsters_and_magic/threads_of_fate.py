@@ -17,12 +17,12 @@ left.
 
 The GM has threads too; spending one lets the GM reroll an ability check and keep either
 result, use a monster's thread-powered ability, or change a scene in a way nobody saw
-coming (:class:`~companion.rulesets.monsters_and_magic.adventurer.GameMaster`).
+coming ([GameMaster][companion.rulesets.monsters_and_magic.adventurer.GameMaster]).
 
 Interpretation (the seed's sentences stop mid-way):
 
 - "You have a number of threads equal to your ..." — read as your LUCK, at least 1
-  (:func:`max_threads_for`); a character may set another maximum.
+  ([max_threads_for][companion.rulesets.monsters_and_magic.threads_of_fate.max_threads_for]); a character may set another maximum.
 - "At the end of a long rest, you regain ..." — read as regaining every thread.
 - "Whenever you spend a ..." — read as the GM's threads, with the three uses above.
 - Bend Luck leaves the natural die as it was, so it never makes or unmakes a critical.

@@ -7,7 +7,7 @@ The five steps of a check, as code:
    ``lookup_tables.toml``).
 2. Add the proficiency bonus, if the character has the skill or tool.
 3. Net advantage (advantages minus disadvantages) picks one extra die, added for advantage
-   and subtracted for disadvantage (:func:`advantage_die`; the dice are ``ADVANTAGE_DICE``).
+   and subtracted for disadvantage ([advantage_die][companion.rulesets.plot_points.checks.advantage_die]; the dice are ``ADVANTAGE_DICE``).
 4. Compare: a static check succeeds when the result is at least the difficulty; a contest
    is won by the higher result.
 5. The margin: result minus difficulty, or minus the opponent's result (negative when
@@ -84,7 +84,7 @@ class PlotCheck:
             raise RuleError(f"How To Make Checks: proficiency {self.proficiency} is absurd")
 
     def check(self) -> Check:
-        """The generic :class:`~companion.checks.Check` this check rolls."""
+        """The generic [Check][companion.checks.Check] this check rolls."""
         extra = advantage_die(self.advantage)
         return Check(ABILITY_DICE[self.ability], self.proficiency,
                      (extra,) if extra else (), self.difficulty, "at_least")
@@ -100,7 +100,7 @@ class PlotCheck:
         return self.check().chance()
 
     def natural_chances(self) -> tuple[Fraction, Fraction]:
-        """Exact chances that the kept d20 shows 1 and 20 (see :class:`PlotCheckResult`)."""
+        """Exact chances that the kept d20 shows 1 and 20 (see [PlotCheckResult][companion.rulesets.plot_points.checks.PlotCheckResult])."""
         dist = self.check().natural_distribution()
         return dist.p(1), dist.p(20)
 

@@ -1,6 +1,6 @@
 """The table in play: the shared plot points, the check in play, and each character's wounds.
 
-:class:`PlotPointSession` is one tracker for a whole table (the GM and the players), so a
+[PlotPointSession][companion.rulesets.plot_points.session.PlotPointSession] is one tracker for a whole table (the GM and the players), so a
 single log and undo cover every consequence of a roll: a natural 1 or 20 turning a plot
 point over, strain from wounds, a retry paid with a lucky point.
 """

@@ -21,7 +21,7 @@
   a second needs your action, and the DM may ask for an action when the object is
   stubborn (a stuck door, a drawbridge crank).
 
-:class:`Turn` keeps one creature's action economy through a round.
+[Turn][companion.rulesets.variant5e.actions.Turn] keeps one creature's action economy through a round.
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ class Turn(Tracker):
 
     @move
     def take_action(self, name: str) -> None:
-        """Take one of :data:`ACTIONS` (a readied action is set with :meth:`ready`)."""
+        """Take one of [ACTIONS][companion.rulesets.variant5e.actions.ACTIONS] (a readied action is set with [ready][companion.rulesets.variant5e.actions.Turn.ready])."""
         key = name.strip().lower()
         if key not in ACTIONS or key == "ready":
             known = ", ".join(k for k in ACTIONS if k != "ready")

@@ -13,7 +13,7 @@ creature being overrun...). This is the 5e rule for contests; the seed does not 
 Interpretation: when the seed lets a creature choose between two skills (Strength
 (Athletics) or Dexterity (Acrobatics)), it picks the one with the higher modifier.
 
-Each side is a framework :class:`~companion.checks.Check`; the odds come from the dice
+Each side is a framework [Check][companion.checks.Check]; the odds come from the dice
 engine's exact distributions, never from typed-in numbers.
 """
 
@@ -120,7 +120,7 @@ class Side:
         return d20_expression(self.modifier, self.edge)
 
     def as_check(self) -> Check:
-        """This side's roll as a framework :class:`~companion.checks.Check` (no target)."""
+        """This side's roll as a framework [Check][companion.checks.Check] (no target)."""
         d20_expression(self.modifier, self.edge)  # validates the modifier
         dice = {Edge.NORMAL: "1d20", Edge.ADVANTAGE: "2d20kh1",
                 Edge.DISADVANTAGE: "2d20kl1"}[self.edge]

@@ -20,7 +20,7 @@ destroyed, or on 100 the soul is not returned and a celestial or fiend of the DM
 choice moves into the body, which must be evicted before the creature can be raised.
 
 **Combining.** The document's own games use The Soul is Fragile together with Three
-Strikes; :class:`DeathRecord` does the same by default, and the add-on and the variant
+Strikes; [DeathRecord][companion.rulesets.variant5e.death_and_returning.DeathRecord] does the same by default, and the add-on and the variant
 are switches.
 
 Interpretation: dying follows the standard 5e death saving throws (d20: 10 or more is a

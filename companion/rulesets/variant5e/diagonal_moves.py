@@ -6,8 +6,8 @@ and so on. The alternation carries on across straight squares in between: one di
 (5 ft), three straight (15 ft) and one more diagonal (10 ft) make 30 feet. Range is
 measured the same way.
 
-:class:`MovementCounter` keeps the count through a turn (a Dash, see :mod:`.dash`, doubles
-its allowance); :func:`distance` measures range.
+[MovementCounter][companion.rulesets.variant5e.diagonal_moves.MovementCounter] keeps the count through a turn (a Dash, see [dash][companion.rulesets.variant5e.dash], doubles
+its allowance); [distance][companion.rulesets.variant5e.diagonal_moves.distance] measures range.
 
 Interpretation: the alternation restarts at the start of each turn (each new count).
 """

@@ -21,14 +21,14 @@ arc* the same way; what is left on either hand is the *left* and *right* side ar
   that carries it.
 - Some creatures have unusual arcs (an ooze may be all front); pass ``all_front=True``.
 
-:class:`FacingTracker` keeps the turning rules through a round; :class:`Battlefield` is a
+[FacingTracker][companion.rulesets.variant5e.facing_and_flanking.FacingTracker] keeps the turning rules through a round; [Battlefield][companion.rulesets.variant5e.facing_and_flanking.Battlefield] is a
 small grid for trying out flanking.
 
 Interpretation: squares cut in half by a diagonal boundary line belong to the front (or
 rear) arc, so a Medium creature's front arc holds the three squares ahead of it.
 
 Interpretation: the seed's opening line promises +2 to attack rolls for flanking, while
-its squares rule grants advantage on melee attack rolls. :func:`flanking_benefit` follows
+its squares rule grants advantage on melee attack rolls. [flanking_benefit][companion.rulesets.variant5e.facing_and_flanking.flanking_benefit] follows
 the squares rule (advantage) and offers the +2 reading as an option.
 
 Interpretation: an attacker whose space spans several arcs counts as in the arc most

@@ -6,8 +6,8 @@ and do not use its reaction, though anything that stops it taking reactions (bei
 incapacitated, *shocking grasp*) still stops them. It may make only one such opportunity
 attack per turn.
 
-:class:`Reactions` tracks one creature's reaction, its mark and its opportunity attacks
-through the turns (see also :mod:`.opportunity_attack`).
+[Reactions][companion.rulesets.variant5e.mark.Reactions] tracks one creature's reaction, its mark and its opportunity attacks
+through the turns (see also [opportunity_attack][companion.rulesets.variant5e.opportunity_attack]).
 
 Interpretation: "one opportunity attack per turn" counts every opportunity attack the
 creature makes in a single turn (its own or another creature's), marked or not.

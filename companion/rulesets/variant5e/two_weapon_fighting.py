@@ -27,7 +27,7 @@ class Weapon:
 
 def check_two_weapon_fighting(main: Weapon, off: Weapon, *, took_attack_action: bool = True,
                               same_weapon: bool = False) -> None:
-    """Raise :class:`RuleError` unless the bonus attack is allowed."""
+    """Raise [RuleError][companion.errors.RuleError] unless the bonus attack is allowed."""
     if not took_attack_action:
         raise RuleError("Two-Weapon Fighting: the bonus attack follows the Attack action")
     if same_weapon:
