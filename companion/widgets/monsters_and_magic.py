@@ -2,21 +2,27 @@
 character for threads of fate, action points, fatigue, harm and rests.
 
 The rules live in [companion.rulesets.monsters_and_magic][]; these components read the
-controls, call the core (``AbilityCheck``, the ``Adventurer`` tracker's moves) and
-re-render when the tracker says it changed. A refused move shows its rule's one-line
-reason right under the buttons it came from: the app is several screens tall on a phone, so
-one error line at the top would be out of sight when a sheet's button is tapped.
+controls, call the core (``AbilityCheck``, the table's
+[Party][companion.rulesets.monsters_and_magic.party.Party], the ``Adventurer`` tracker's
+moves) and re-render when a model says it changed. A refused move shows its rule's one-line
+reason right under the buttons it came from; a button whose move the rules would refuse now
+is disabled (its tooltip gives the reason), and a number box holding something that is not
+an allowed whole number says so under the box and disables the buttons that read it.
+
+The table shows one character at a time, chosen with the *Character* picker: every control
+of a sheet exists once on the page, however many characters sit at the table.
 """
 
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as widgets
 
-from companion.cli import fraction_text
-from companion.dice.render import percent
+from companion.dice.render import fraction_text, percent
+from companion.errors import CompanionError, RuleError
 from companion.rulesets.monsters_and_magic import (
     ABILITIES,
     AbilityCheck,
@@ -26,35 +32,142 @@ from companion.rulesets.monsters_and_magic import (
     group_odds,
     roll_group,
 )
+from companion.rulesets.monsters_and_magic.ability_checks import LIMIT
 from companion.rulesets.monsters_and_magic.action_points import BASIC_TECHNIQUES
+from companion.rulesets.monsters_and_magic.adventurer import MAX_NAME
 from companion.rulesets.monsters_and_magic.conditions_and_statuses import CONDITIONS, STATUSES
 from companion.rulesets.monsters_and_magic.group_checks import parse_modifiers
+from companion.rulesets.monsters_and_magic.party import Party
 from companion.rulesets.monsters_and_magic.threads_of_fate import GM_USES
 from companion.widgets.base import (
+    MIN_BUTTON_HEIGHT,
     ErrorLine,
+    SaveLoad,
     app_box,
     bind,
     button,
     column,
-    data_uri_link,
     draw_seed,
-    int_box,
     roll_text_html,
     row,
     safe,
     text_box,
 )
 
-__all__ = ["AdventurerSheet", "CheckRoller", "GameMasterThreads", "GroupCheckRoller",
-           "MonstersAndMagicApp"]
+__all__ = ["AdventurerPanel", "CheckPanel", "GameMasterPanel", "GroupCheckPanel",
+           "MonstersAndMagicApp", "NumberBox"]
 
 EDGES = ["normal", "advantage", "disadvantage"]
 TIER_COLOURS = {Tier.CRITICAL_HIT: "#1b5e20", Tier.STRONG_HIT: "#2e7d32",
                 Tier.WEAK_HIT: "#f9a825", Tier.MISS: "#c62828", Tier.CRITICAL_MISS: "#7f0000"}
+STEP_LIMIT = 4
+"""Effect steps the roller offers (a step past a critical result is refused by the rules)."""
 
 
 def _slug(text: str) -> str:
     return "".join(ch if ch.isalnum() else "-" for ch in text.lower())
+
+
+class NumberBox(widgets.VBox):
+    """A whole-number box whose bad input is refused under it, never silently changed.
+
+    The box keeps exactly what the player typed. Empty, letters, a fraction or a number
+    outside ``low``-``high`` shows a one-line refusal right under the box, and every button
+    registered with [guard][companion.widgets.monsters_and_magic.NumberBox.guard] is
+    disabled until the input is fixed; then the refusal disappears. ``value`` is the whole
+    number (reading it while the input is bad raises the refusal); setting it writes the box.
+    The text box carries ``tc-int-<name>`` for browser tests.
+    """
+
+    def __init__(self, description: str, value: int, name: str, low: int, high: int,
+                 width: str = "150px") -> None:
+        super().__init__(layout=widgets.Layout(max_width="100%"))
+        self.label, self.low, self.high = description, low, high
+        self.text = widgets.Text(value=str(value), description=description,
+                                 continuous_update=False,
+                                 style={"description_width": "initial"},
+                                 layout=widgets.Layout(width=width,
+                                                       min_height=MIN_BUTTON_HEIGHT))
+        self.text.add_class(f"tc-int-{name}")
+        self.text.add_class("tc-int")
+        self.error = ErrorLine()
+        self.guarded: list[tuple[widgets.Button, Callable[[], str | None]]] = []
+        self.children = [self.text, self.error]
+        self.text.observe(lambda _change: self.check(), names="value")
+
+    def parse(self) -> int:
+        """The whole number in the box, or a RuleError saying what is wrong with it."""
+        raw = self.text.value.strip().replace("\u2212", "-")
+        shown = raw if len(raw) <= 12 else raw[:11] + "…"
+        if not raw:
+            raise RuleError(f"{self.label}: enter a whole number from {self.low} to "
+                            f"{self.high}")
+        digits = raw[1:] if raw[0] in "+-" else raw
+        if not digits.isascii() or not digits.isdigit() or len(digits) > 9:
+            raise RuleError(f"{self.label}: '{shown}' is not a whole number "
+                            f"({self.low} to {self.high})")
+        number = int(raw)
+        if not self.low <= number <= self.high:
+            raise RuleError(f"{self.label}: must be from {self.low} to {self.high}, "
+                            f"not {number}")
+        return number
+
+    @property
+    def valid(self) -> bool:
+        try:
+            self.parse()
+        except RuleError:
+            return False
+        return True
+
+    @property
+    def value(self) -> int:
+        try:
+            return self.parse()
+        except RuleError as exc:
+            self.error.show(exc)
+            raise
+
+    @value.setter
+    def value(self, number: int) -> None:
+        self.text.value = str(number)
+
+    def guard(self, btn: widgets.Button,
+              refusal: Callable[[], str | None] = lambda: None) -> widgets.Button:
+        """Disable ``btn`` while the input is bad or ``refusal()`` gives a reason."""
+        self.guarded.append((btn, refusal))
+        return btn
+
+    def on_valid_change(self, callback: Callable[[], Any]) -> None:
+        """Call ``callback()`` after each edit that leaves a valid number in the box."""
+        def changed(_change: Any) -> None:
+            if self.valid:
+                callback()
+        self.text.observe(changed, names="value")
+
+    def check(self) -> None:
+        """Show or clear the refusal and update the guarded buttons."""
+        try:
+            self.parse()
+        except RuleError as exc:
+            self.error.show(exc)
+        else:
+            self.error.clear()
+        self.update_buttons()
+
+    def update_buttons(self) -> None:
+        ok = self.valid
+        for btn, refusal in self.guarded:
+            reason = None if not ok else refusal()
+            btn.disabled = not ok or reason is not None
+            btn.tooltip = (f"{btn.description}: fix the {self.label.lower()} first" if not ok
+                           else reason or btn.description)
+
+
+def _state_button(btn: widgets.Button, reason: str | None) -> None:
+    """Disable a button whose move the rules refuse now; its tooltip says why."""
+    btn.disabled = reason is not None
+    btn.tooltip = reason or btn.description
 
 
 def odds_html(check: AbilityCheck) -> str:
@@ -78,83 +191,113 @@ def odds_html(check: AbilityCheck) -> str:
             + "".join(rows) + "</div>")
 
 
-class CheckRoller(widgets.VBox):
+class CheckPanel(widgets.VBox):
     """An ability check for any creature: modifier, DC, advantage, steps; odds, then roll.
 
-    With ``adventurer`` the modifier comes from that character's ability and sheet
-    (ongoing, forward, conditions, exhaustion) and the roll is the sheet's move.
+    With ``adventurer`` (and the ``party`` it sits in) the modifier comes from that
+    character's ability and sheet (ongoing, forward, conditions, exhaustion) and the roll is
+    the table's move: the sheet rolls, and a critical miss gives the GM a thread.
     """
 
     def __init__(self, adventurer: Adventurer | None = None,
-                 error: ErrorLine | None = None, gm: GameMaster | None = None) -> None:
+                 error: ErrorLine | None = None, party: Party | None = None,
+                 seed_source: Callable[[], int] = draw_seed) -> None:
         super().__init__()
+        if adventurer is not None and party is None:
+            party = Party()
+            party.add(adventurer)
         self.adventurer = adventurer
-        self.gm = gm
+        self.party = party
+        self.seed_source = seed_source
         self.error = error or ErrorLine()
         own_error = [self.error] if error is None else []
         self.add_class("tc-check")
         self.ability = widgets.Dropdown(options=[*ABILITIES, "none"], value="luck",
                                         description="Ability",
                                         layout=widgets.Layout(width="170px"))
-        self.modifier = int_box("Modifier" if adventurer is None else "Bonus", 0, "modifier")
-        self.dc = int_box("DC", 10, "dc")
+        self.modifier = NumberBox("Modifier" if adventurer is None else "Bonus", 0,
+                                  "modifier", -LIMIT, LIMIT)
+        self.dc = NumberBox("DC", 10, "dc", -LIMIT, LIMIT)
         self.edge = widgets.Dropdown(options=EDGES, value="normal", description="Roll",
                                      layout=widgets.Layout(width="190px"))
         self.edge.add_class("tc-edge")
-        self.steps = int_box("Steps", 0, "steps", -4, 4)
+        self.steps = NumberBox("Steps", 0, "steps", -STEP_LIMIT, STEP_LIMIT)
         self.attack = widgets.Checkbox(value=False, description="Attack roll", indent=False,
                                        layout=widgets.Layout(width="120px"))
         self.odds = widgets.HTML()
         self.odds.add_class("tc-chance")
         self.result = widgets.HTML('<div class="tc-result" data-n="0">No roll yet.</div>')
         self.rolls = 0
+        self.last_seed: int | None = None
+        self.roll_button = button("Roll check", self.roll, error=self.error, style="primary",
+                                  name="roll")
+        self.boxes = (self.modifier, self.dc, self.steps)
+        for box in self.boxes:
+            box.guard(self.roll_button, self._refusal)
+            box.text.observe(safe(self.error)(self.show_odds), names="value")
         controls: list[widgets.Widget] = [self.modifier, self.dc, self.edge, self.steps]
         if adventurer is not None:
             controls = [self.ability, self.attack, *controls]
-        for control in controls:
+        for control in (self.ability, self.attack, self.edge):
             control.observe(safe(self.error)(self.show_odds), names="value")
         self.children = [row(*controls[:3]), row(*controls[3:]), self.odds,
-                         row(button("Roll check", self.roll, error=self.error,
-                                    style="primary", name="roll")),
-                         *own_error, self.result]
+                         row(self.roll_button), *own_error, self.result]
         if adventurer is not None:
             bind(adventurer, self.show_odds, error=self.error)
         else:
             self.show_odds()
 
-    def check(self) -> AbilityCheck:
+    def _refusal(self) -> str | None:
+        bad = next((box for box in self.boxes if not box.valid), None)
+        if bad is not None:
+            return f"Roll check: fix the {bad.label.lower()} first"
+        if self.adventurer is None:
+            return None
+        return self.adventurer.why_not("roll_check", seed=0)
+
+    def _options(self) -> dict[str, Any]:
         edge = self.edge.value
-        advantage, disadvantage = edge == "advantage", edge == "disadvantage"
+        return {"dc": self.dc.value, "advantage": edge == "advantage",
+                "disadvantage": edge == "disadvantage", "steps": self.steps.value}
+
+    def check(self) -> AbilityCheck:
+        options = self._options()
         if self.adventurer is not None:
-            return self.adventurer.build_check(
-                self.ability.value, bonus=self.modifier.value, dc=self.dc.value,
-                advantage=advantage, disadvantage=disadvantage, steps=self.steps.value,
-                attack=self.attack.value)
-        return AbilityCheck(self.modifier.value, self.dc.value, advantage, disadvantage,
-                            self.steps.value)
+            return self.adventurer.build_check(self.ability.value, bonus=self.modifier.value,
+                                               attack=self.attack.value, **options)
+        return AbilityCheck(self.modifier.value, options["dc"], options["advantage"],
+                            options["disadvantage"], options["steps"])
 
     def show_odds(self, _change: Any = None) -> None:
+        for box in self.boxes:
+            box.update_buttons()
+        if not all(box.valid for box in self.boxes):
+            self.odds.value = '<div class="tc-odds"><i>Fix the number above.</i></div>'
+            return
         self.odds.value = odds_html(self.check())
 
     def roll(self) -> Any:
-        seed = draw_seed()
-        if self.adventurer is not None:
-            edge = self.edge.value
-            result = self.adventurer.roll_check(
-                self.ability.value, self.modifier.value, self.dc.value,
-                edge == "advantage", edge == "disadvantage", self.steps.value,
-                self.attack.value, seed=seed)
+        if not all(box.valid for box in self.boxes):
+            for box in self.boxes:
+                box.check()
+            return None
+        seed = self.seed_source()
+        if self.adventurer is not None and self.party is not None:
+            result = self.party.roll_check(self.adventurer, self.ability.value,
+                                           bonus=self.modifier.value,
+                                           attack=self.attack.value, seed=seed,
+                                           **self._options())
         else:
             result = self.check().roll(seed=seed)
-        if self.gm is not None and self.adventurer is not None:
-            self.gm.note_result(result.tier)
         self.rolls += 1
+        self.last_seed = seed
         tier = result.tier
         self.result.value = (
             f'<div class="tc-result tc-{tier.name.lower()}" data-n="{self.rolls}" '
             f'data-tier="{tier.name.lower()}"><span class="tc-total">{result.total}</span> — '
             f'<b class="tc-verdict" style="color:{TIER_COLOURS[tier]}">{tier.label}</b>'
-            f'<div class="tc-roll-text">{roll_text_html(str(result))}</div></div>')
+            f'<div class="tc-roll-text">{roll_text_html(str(result))}</div>'
+            f'<div class="tc-seed"><small>seed {seed}</small></div></div>')
         return result
 
 
@@ -166,21 +309,44 @@ def _boxes(marked: int, total: int, colour: str, name: str) -> str:
     return f'<span class="tc-{name}" data-n="{marked}">{cells}</span>'
 
 
-class AdventurerSheet(widgets.VBox):
+class _SheetFile:
+    """What [SaveLoad][companion.widgets.base.SaveLoad] needs of one seated character: a
+    load goes through the table, which refuses a name already taken."""
+
+    def __init__(self, party: Party, adventurer: Adventurer) -> None:
+        self.party, self.adventurer = party, adventurer
+
+    def on_change(self, callback: Callable[..., Any], /) -> Any:
+        return self.adventurer.on_change(callback)
+
+    def to_json(self) -> str:
+        return self.adventurer.to_json()
+
+    def load(self, text: str) -> None:
+        self.party.load_character(self.adventurer, text)
+
+
+class AdventurerPanel(widgets.VBox):
     """One character: threads of fate, AP and reaction, fatigue and exhaustion, HP,
-    conditions and statuses, rests, with the moves that change them and Undo."""
+    conditions and statuses, rests, with the moves that change them, Undo, Save and Load."""
 
     def __init__(self, adventurer: Adventurer, error: ErrorLine | None = None,
-                 gm: GameMaster | None = None) -> None:
+                 party: Party | None = None,
+                 seed_source: Callable[[], int] = draw_seed) -> None:
         super().__init__()
+        if party is None:
+            party = Party()
+            party.add(adventurer)
+        self.party = party
         self.adventurer = a = adventurer
+        self.seed_source = seed_source
         self.error = error or ErrorLine()
         self.add_class("tc-character")
         self.add_class(f"tc-character-{_slug(a.name)}")
         self.layout = widgets.Layout(border="1px solid #bbb", padding="6px", margin="6px 0",
                                      max_width="100%")
         self.view = widgets.HTML()
-        self.amount = int_box("Amount", 1, "amount", 1, 999)
+        self.amount = NumberBox("Amount", 1, "amount", 1, LIMIT)
         self.technique = widgets.Dropdown(
             options=[n for n, (_, unit) in BASIC_TECHNIQUES.items() if unit == "AP"],
             value="Strike", description="Technique", layout=widgets.Layout(width="260px"))
@@ -191,77 +357,114 @@ class AdventurerSheet(widgets.VBox):
                                       description="State",
                                       layout=widgets.Layout(width="220px"))
         self.history = widgets.HTML()
-        self.save = widgets.HTML()
         # One error line under each section, beside the buttons that can be refused.
         self.section_errors = {k: ErrorLine() for k in ("threads", "turn", "body", "check")}
-        self.checks = CheckRoller(a, self.section_errors["check"], gm)
+        self.checks = CheckPanel(a, self.section_errors["check"], party, seed_source)
+        self.file = SaveLoad(_SheetFile(party, a), f"{_slug(a.name)}.json",
+                             what="character sheet", error=self.error)
         own_error = [self.error] if error is None else []
         threads_error, turn_error, body_error = (
             self.section_errors[k] for k in ("threads", "turn", "body"))
+        # (button, the move it makes as (name, args, kwargs)) for greying out refused moves.
+        self.moves: list[tuple[widgets.Button, Callable[[], tuple[str, tuple[Any, ...],
+                                                                   dict[str, Any]]]]] = []
+
+        def act(label: str, name: str, error: ErrorLine,
+                call: Callable[[], tuple[str, tuple[Any, ...], dict[str, Any]]],
+                amount: bool = False) -> widgets.Button:
+            def run() -> Any:
+                if amount and not self.amount.valid:
+                    self.amount.check()
+                    return None
+                move, args, kwargs = call()
+                if move in ("feeling_lucky", "death_roll"):
+                    kwargs = {**kwargs, "seed": self.seed_source()}
+                return getattr(a, move)(*args, **kwargs)
+
+            btn = button(label, run, error=error, name=name)
+            self.moves.append((btn, call))
+            if amount:
+                self.amount.guard(btn, lambda: self._why_not(call))
+            return btn
+
+        def amount() -> int:
+            return self.amount.value
+
         self.children = [
             self.view,
             widgets.HTML("<b>Threads of fate</b>"),
-            row(button("Feeling Lucky", lambda: a.feeling_lucky(seed=draw_seed()),
-                       error=threads_error, name="feeling-lucky"),
-                button("Bend Luck", a.bend_luck, error=threads_error, name="bend-luck"),
-                button("Lucky Find", lambda: a.lucky_find(), error=threads_error,
-                       name="lucky-find")),
+            row(act("Feeling Lucky", "feeling-lucky", threads_error,
+                    lambda: ("feeling_lucky", (), {})),
+                act("Bend Luck", "bend-luck", threads_error, lambda: ("bend_luck", (), {})),
+                act("Lucky Find", "lucky-find", threads_error,
+                    lambda: ("lucky_find", (), {}))),
             threads_error,
             widgets.HTML("<b>Turn</b>"),
-            row(button("Start turn", a.start_turn, error=turn_error, name="start-turn"),
+            row(act("Start turn", "start-turn", turn_error, lambda: ("start_turn", (), {})),
                 self.technique,
-                button("Spend AP", lambda: a.spend_ap(self.technique.value), error=turn_error,
-                       name="spend-ap"),
-                button("End turn", a.end_turn, error=turn_error, name="end-turn")),
+                act("Spend AP", "spend-ap", turn_error,
+                    lambda: ("spend_ap", (self.technique.value,), {})),
+                act("End turn", "end-turn", turn_error, lambda: ("end_turn", (), {}))),
             row(self.reaction,
-                button("React", lambda: a.take_reaction(self.reaction.value), error=turn_error,
-                       name="react")),
+                act("React", "react", turn_error,
+                    lambda: ("take_reaction", (self.reaction.value,), {}))),
             turn_error,
             widgets.HTML("<b>Fatigue, harm and rests</b>"),
-            row(self.amount,
-                button("Mark fatigue", lambda: a.mark_fatigue(self.amount.value),
-                       error=body_error, name="fatigue"),
-                button("Clear fatigue", lambda: a.clear_fatigue(self.amount.value),
-                       error=body_error, name="clear-fatigue"),
-                button("Mark exhaustion", lambda: a.mark_exhaustion(self.amount.value),
-                       error=body_error, name="exhaustion")),
-            row(button("Damage", lambda: a.take_damage(self.amount.value), error=body_error,
-                       name="damage"),
-                button("Heal", lambda: a.heal(self.amount.value), error=body_error, name="heal"),
-                button("Death roll", lambda: a.death_roll(seed=draw_seed()), error=body_error,
-                       name="death-roll")),
+            self.amount,
+            row(act("Mark fatigue", "fatigue", body_error,
+                    lambda: ("mark_fatigue", (amount(),), {}), amount=True),
+                act("Clear fatigue", "clear-fatigue", body_error,
+                    lambda: ("clear_fatigue", (amount(),), {}), amount=True),
+                act("Mark exhaustion", "exhaustion", body_error,
+                    lambda: ("mark_exhaustion", (amount(),), {}), amount=True)),
+            row(act("Damage", "damage", body_error, lambda: ("take_damage", (amount(),), {}),
+                    amount=True),
+                act("Heal", "heal", body_error, lambda: ("heal", (amount(),), {}),
+                    amount=True),
+                act("Death roll", "death-roll", body_error, lambda: ("death_roll", (), {}))),
             # The benefit each rest takes is in the label: phones show no tooltips.
-            row(button("Short rest: clear fatigue", lambda: a.short_rest(["Clear Fatigue"]),
-                       error=body_error, name="short-rest"),
-                button("Long rest: clear fatigue", lambda: a.long_rest(["Clear Fatigue"]),
-                       error=body_error, name="long-rest"),
-                button("Extended rest: recuperate", lambda: a.extended_rest("Recuperate"),
-                       error=body_error, name="extended-rest")),
-            row(self.state, button("Add", self.add_state, error=body_error, name="add-state"),
-                button("Remove", self.remove_state, error=body_error, name="remove-state")),
+            row(act("Short rest: clear fatigue", "short-rest", body_error,
+                    lambda: ("short_rest", (["Clear Fatigue"],), {})),
+                act("Long rest: clear fatigue", "long-rest", body_error,
+                    lambda: ("long_rest", (["Clear Fatigue"],), {})),
+                act("Extended rest: recuperate", "extended-rest", body_error,
+                    lambda: ("extended_rest", ("Recuperate",), {}))),
+            row(self.state,
+                act("Add", "add-state", body_error, lambda: ("add_state", (self.state.value,),
+                                                              {})),
+                act("Remove", "remove-state", body_error,
+                    lambda: ("remove_state", (self.state.value,), {}))),
             body_error,
             widgets.HTML("<b>Check</b>"),
             self.checks,
             self.section_errors["check"],
-            row(button("Undo", self.undo, error=self.error, name="undo"), self.save),
+            row(button("Undo", self.undo, error=self.error, name="undo")),
+            self.file,
             *own_error,
             self.history,
         ]
+        for control in (self.technique, self.reaction, self.state):
+            control.observe(safe(self.error)(lambda _change: self.update_buttons()),
+                            names="value")
         bind(a, self.render, error=self.error)
 
-    def add_state(self) -> None:
-        name = self.state.value
-        if name in CONDITIONS:
-            self.adventurer.inflict(name)
-        else:
-            self.adventurer.bestow(name)
+    def _why_not(self, call: Callable[[], tuple[str, tuple[Any, ...], dict[str, Any]]]
+                 ) -> str | None:
+        try:
+            move, args, kwargs = call()
+        except CompanionError as exc:
+            return str(exc)
+        if move in ("feeling_lucky", "death_roll"):
+            kwargs = {**kwargs, "seed": 0}
+        return self.adventurer.why_not(move, *args, **kwargs)
 
-    def remove_state(self) -> None:
-        name = self.state.value
-        if name in CONDITIONS:
-            self.adventurer.end_condition(name)
-        else:
-            self.adventurer.end_status(name)
+    def update_buttons(self) -> None:
+        """Disable each button whose move the rules refuse now (or whose amount is bad)."""
+        for btn, call in self.moves:
+            if any(b is btn for b, _ in self.amount.guarded):
+                continue
+            _state_button(btn, self._why_not(call))
+        self.amount.update_buttons()
 
     def undo(self) -> Any:
         return self.adventurer.undo()
@@ -280,7 +483,7 @@ class AdventurerSheet(widgets.VBox):
         threads = "".join(
             '<span class="tc-token" style="display:inline-block;min-width:24px;padding:2px;'
             'margin:1px;border-radius:12px;background:#6a1b9a;color:#fff;text-align:center">'
-            'T</span>' for _ in range(a.threads))
+            'T</span>' for _ in range(min(a.threads, 20)))
         status = ("passed on" if a.passed_on else "dead — Death offers a bargain" if a.dead
                   else "dying" if a.dying else "stable" if a.stable else "")
         states = ", ".join([*a.active_conditions, *a.statuses]) or "none"
@@ -306,38 +509,70 @@ class AdventurerSheet(widgets.VBox):
         items = "".join(f'<li data-n="{i + 1}">{roll_text_html(ev.summary)}</li>'
                         for i, ev in reversed(list(enumerate(a.log))))
         self.history.value = (f'<ol class="tc-history tc-log" data-count="{len(a.log)}">'
-                          f"{items}</ol>")
-        self.save.value = data_uri_link("Save sheet", f"{_slug(a.name)}.json",
-                                        "application/json", a.to_json())
+                              f"{items}</ol>")
+        self.update_buttons()
 
 
-class GroupCheckRoller(widgets.VBox):
+class GroupCheckPanel(widgets.VBox):
     """A group check: everyone's modifier, the exact odds of the group's result, a roll."""
 
-    def __init__(self, error: ErrorLine | None = None) -> None:
+    def __init__(self, error: ErrorLine | None = None,
+                 seed_source: Callable[[], int] = draw_seed) -> None:
         super().__init__()
         self.error = error or ErrorLine()
+        self.seed_source = seed_source
         own_error = [self.error] if error is None else []
         self.add_class("tc-group")
         self.modifiers = text_box("Modifiers, e.g. 2, 0, -1", value="2, 0, -1",
                                   name="group-modifiers", on_enter=self.show_odds,
                                   error=self.error)
-        self.dc = int_box("DC", 10, "group-dc")
-        self.dc.observe(safe(self.error)(self.show_odds), names="value")
+        self.modifiers_error = ErrorLine()
+        self.dc = NumberBox("DC", 10, "group-dc", -LIMIT, LIMIT)
+        self.dc.on_valid_change(safe(self.error)(self.show_odds))
         self.odds = widgets.HTML()
         self.odds.add_class("tc-group-odds")
         self.result = widgets.HTML('<div class="tc-group-result" data-n="0"></div>')
         self.rolls = 0
-        self.children = [row(self.modifiers, self.dc), self.odds,
-                         row(button("Odds", self.show_odds, error=self.error,
-                                    name="group-odds"),
-                             button("Roll group check", self.roll, error=self.error,
-                                    name="group-roll")),
-                         *own_error, self.result]
+        self.roll_button = button("Roll group check", self.roll, error=self.error,
+                                  name="group-roll")
+        self.odds_button = button("Odds", self.show_odds, error=self.error, name="group-odds")
+        for btn in (self.roll_button, self.odds_button):
+            self.dc.guard(btn, self._modifiers_refusal)
+        self.modifiers.observe(lambda _change: self._check_modifiers(), names="value")
+        self.children = [row(self.modifiers, self.dc), self.modifiers_error, self.odds,
+                         row(self.odds_button, self.roll_button), *own_error, self.result]
         self.show_odds()
 
+    def _modifiers_refusal(self) -> str | None:
+        try:
+            self._parsed()
+        except RuleError as exc:
+            return str(exc)
+        return None
+
+    def _parsed(self) -> list[int]:
+        values = parse_modifiers(self.modifiers.value)
+        for value in values:
+            if abs(value) > LIMIT:
+                raise RuleError(f"Group Checks: a modifier must be within ±{LIMIT}, "
+                                f"not {value}")
+        return values
+
+    def _check_modifiers(self) -> None:
+        reason = self._modifiers_refusal()
+        if reason is None:
+            self.modifiers_error.clear()
+        else:
+            self.modifiers_error.show(reason)
+        self.dc.update_buttons()
+
     def checks(self) -> list[AbilityCheck]:
-        return [AbilityCheck(m, self.dc.value) for m in parse_modifiers(self.modifiers.value)]
+        try:
+            values = self._parsed()
+        except RuleError as exc:
+            self.modifiers_error.show(exc)
+            raise
+        return [AbilityCheck(m, self.dc.value) for m in values]
 
     def show_odds(self, _change: Any = None) -> None:
         checks = self.checks()
@@ -349,16 +584,17 @@ class GroupCheckRoller(widgets.VBox):
         self.odds.value = f"<div>Group of {len(checks)} vs DC {self.dc.value}: {cells}</div>"
 
     def roll(self) -> Any:
-        result = roll_group(self.checks(), seed=draw_seed())
+        seed = self.seed_source()
+        result = roll_group(self.checks(), seed=seed)
         self.rolls += 1
         self.result.value = (
             f'<div class="tc-group-result" data-n="{self.rolls}" '
             f'data-tier="{result.tier.name.lower()}"><b>{result.tier.label}</b> — '
-            f"{html.escape(str(result))}</div>")
+            f"{html.escape(str(result))} <small>(seed {seed})</small></div>")
         return result
 
 
-class GameMasterThreads(widgets.VBox):
+class GameMasterPanel(widgets.VBox):
     """The GM's threads of fate: gained on players' critical misses, spent on three uses."""
 
     def __init__(self, gm: GameMaster, error: ErrorLine | None = None) -> None:
@@ -369,56 +605,103 @@ class GameMasterThreads(widgets.VBox):
         self.view = widgets.HTML()
         self.use = widgets.Dropdown(options=list(GM_USES), description="Use",
                                     layout=widgets.Layout(width="330px"))
-        self.children = [self.view, row(
-            button("+1 thread", lambda: gm.gain_thread(1), error=self.error,
-                   name="gm-gain"),
-            self.use,
-            button("Spend", lambda: gm.spend_thread(self.use.value), error=self.error,
-                   name="gm-spend")), *own_error]
+        self.gain_button = button("+1 thread", lambda: gm.gain_thread(1), error=self.error,
+                                  name="gm-gain")
+        self.spend_button = button("Spend", lambda: gm.spend_thread(self.use.value),
+                                   error=self.error, name="gm-spend")
+        self.file = SaveLoad(gm, "gm-threads.json", what="GM's threads", error=self.error)
+        self.children = [self.view, row(self.gain_button, self.use, self.spend_button),
+                         *own_error, self.file]
         bind(gm, self.render, error=self.error)
 
     def render(self) -> None:
         self.view.value = (f'<div class="tc-gm" data-threads="{self.gm.threads}"><b>GM</b>: '
                            f'<span class="tc-gm-threads">{self.gm.threads}</span> '
                            f"thread{'s' if self.gm.threads != 1 else ''} of fate</div>")
+        _state_button(self.spend_button, None if self.gm.can_spend
+                      else "Threads of Fate: the GM has no thread to spend")
+        _state_button(self.gain_button, None if self.gm.threads < LIMIT
+                      else f"Threads of Fate: the GM holds at most {LIMIT} threads")
 
 
 class MonstersAndMagicApp(widgets.VBox):
-    """A table: a check roller for anyone, and one sheet per character."""
+    """A table: a check roller for anyone, a group check, the GM's threads, and the
+    characters' sheets, one at a time (the *Character* picker chooses which)."""
 
-    def __init__(self, names: list[str] | None = None, *, luck: int = 2) -> None:
+    def __init__(self, names: list[str] | None = None, *, luck: int = 2,
+                 seed_source: Callable[[], int] = draw_seed) -> None:
         super().__init__()
         self.error = ErrorLine()
-        self.gm = GameMaster()
-        # Each part shows its own errors under its buttons; self.error is for adding characters.
-        self.roller = CheckRoller(None)
-        self.group = GroupCheckRoller()
-        self.gm_view = GameMasterThreads(self.gm)
-        self.sheets: dict[str, AdventurerSheet] = {}
+        self.party = Party()
+        self.gm = self.party.gm
+        self.seed_source = seed_source
+        # Each part shows its own errors under its buttons; self.error is for the roster.
+        self.roller = CheckPanel(None, seed_source=seed_source)
+        self.group = GroupCheckPanel(seed_source=seed_source)
+        self.gm_view = GameMasterPanel(self.gm)
+        self.sheets: dict[str, AdventurerPanel] = {}
+        self.picker = widgets.Dropdown(options=[], description="Character",
+                                       style={"description_width": "initial"},
+                                       layout=widgets.Layout(width="260px",
+                                                             min_height=MIN_BUTTON_HEIGHT))
+        self.picker.add_class("tc-select-character")
+        self.picker.observe(safe(self.error)(lambda _change: self.show_selected()),
+                            names="value")
         self.characters = column()
-        self.new_name = text_box("New character's name", name="new-character",
-                                 on_enter=self.add_character, error=self.error)
+        self.new_name = text_box(f"New character's name (up to {MAX_NAME} letters)",
+                                 name="new-character", on_enter=self.add_character,
+                                 error=self.error)
+        self.name_error = ErrorLine()
+        self.add_button = button("Add character", self.add_character, error=self.error,
+                                 name="add-character")
+        self.new_name.observe(lambda _change: self._check_name(), names="value")
         app_box(widgets.HTML("<b>Ability check</b>"), self.roller,
                 widgets.HTML("<b>Group check</b>"), self.group, self.gm_view,
-                widgets.HTML("<b>Characters</b>"), self.characters,
-                row(self.new_name, button("Add character", self.add_character,
-                                          error=self.error, name="add-character")),
+                widgets.HTML("<b>Characters</b>"), row(self.picker), self.characters,
+                row(self.new_name, self.add_button), self.name_error,
                 self.error, box=self)
         self.luck = luck
         for name in names or ["Ash"]:
-            self._add(Adventurer.new(name, luck=luck, max_hp=12, supplies=2))
+            self._add(self.party.new_character(name, luck=luck, max_hp=12, supplies=2))
+        self._check_name()
 
-    def _add(self, adventurer: Adventurer) -> AdventurerSheet:
-        if adventurer.name in self.sheets:
-            from companion.errors import RuleError
+    def _name_refusal(self) -> str | None:
+        name = self.new_name.value
+        if len(" ".join(name.split())) > MAX_NAME:
+            return f"Adventurer: a name must be 1-{MAX_NAME} characters, not {len(name)}"
+        return None
 
-            raise RuleError(f"Characters: {adventurer.name!r} is already at the table")
-        sheet = AdventurerSheet(adventurer, gm=self.gm)
+    def _check_name(self) -> None:
+        reason = self._name_refusal()
+        if reason is None:
+            self.name_error.clear()
+        else:
+            self.name_error.show(reason)
+        self.add_button.disabled = reason is not None or not self.new_name.value.strip()
+
+    def _add(self, adventurer: Adventurer) -> AdventurerPanel:
+        sheet = AdventurerPanel(adventurer, party=self.party, seed_source=self.seed_source)
         self.sheets[adventurer.name] = sheet
-        self.characters.children = [*self.characters.children, sheet]
+        self.picker.options = list(self.sheets)
+        self.picker.value = adventurer.name
+        self.show_selected()
         return sheet
 
-    def add_character(self) -> AdventurerSheet:
-        sheet = self._add(Adventurer.new(self.new_name.value, luck=self.luck, max_hp=12))
+    @property
+    def selected(self) -> AdventurerPanel:
+        """The sheet on show."""
+        return self.sheets[self.picker.value]
+
+    def show_selected(self) -> None:
+        if self.picker.value in self.sheets:
+            self.characters.children = [self.sheets[self.picker.value]]
+
+    def add_character(self) -> AdventurerPanel | None:
+        reason = self._name_refusal()
+        if reason is not None:
+            self.name_error.show(reason)
+            return None
+        adventurer = self.party.new_character(self.new_name.value, luck=self.luck, max_hp=12)
+        sheet = self._add(adventurer)
         self.new_name.value = ""
         return sheet

@@ -29,14 +29,26 @@ def test_check_odds_roll_and_sheet(voila_app: Any, screenshot: Any) -> None:
     assert roller.locator(".tc-verdict").inner_text() in {
         "Critical Hit", "Strong Hit", "Weak Hit", "Miss", "Critical Miss"}
 
+    page.locator(".tc-select-character select").select_option("Ash")
     sheet = page.locator(".tc-character-ash")
-    sheet.locator(".tc-btn-spend-ap").click()  # not Ash's turn: refused with the rule
-    error = sheet.locator(".tc-error [role=alert]")  # shown in the sheet, under its buttons
+    sheet.wait_for()
+    assert page.locator(".tc-character").count() == 1  # one sheet on the page at a time
+    spend = sheet.locator(".tc-btn-spend-ap")
+    assert spend.is_disabled()  # not Ash's turn: the rules refuse it, the tooltip says why
+    assert "own turn" in (spend.get_attribute("title") or "")
+    amount = sheet.locator(".tc-int-amount input")
+    amount.fill("-5")
+    amount.press("Enter")  # refused under the box, Damage disabled, nothing applied
+    error = sheet.locator(".tc-error [role=alert]").first
     error.wait_for()
-    assert "own turn" in error.inner_text()
-    spend_box = sheet.locator(".tc-btn-spend-ap").bounding_box()
-    error_box = error.bounding_box()
-    assert spend_box and error_box and 0 < error_box["y"] - spend_box["y"] < 200
+    assert "must be from 1 to 1000, not -5" in error.inner_text()
+    box, line = amount.bounding_box(), error.bounding_box()
+    assert box and line and 0 < line["y"] - box["y"] < 120
+    assert sheet.locator(".tc-btn-damage").is_disabled()
+    amount.fill("1")
+    amount.press("Enter")
+    page.wait_for_function(
+        "() => !document.querySelector('.tc-character-ash .tc-btn-damage').disabled")
     sheet.locator(".tc-btn-start-turn").click()
     page.wait_for_selector('.tc-character-ash .tc-sheet[data-ap="3"]')
     sheet.locator(".tc-btn-spend-ap").click()

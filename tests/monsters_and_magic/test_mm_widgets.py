@@ -2,24 +2,47 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
+from typing import Any
 
-from companion.rulesets.monsters_and_magic import AbilityCheck, Tier
+import ipywidgets as widgets
+import pytest
+
+from companion.rulesets.monsters_and_magic import AbilityCheck, Adventurer, Tier
 from companion.widgets.base import press_enter
 from companion.widgets.monsters_and_magic import MonstersAndMagicApp
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def find_buttons(root: widgets.Widget) -> dict[str, widgets.Button]:
+    """Every button under ``root`` by its ``tc-btn-<name>`` class."""
+    found: dict[str, widgets.Button] = {}
+    stack = [root]
+    while stack:
+        widget = stack.pop()
+        if isinstance(widget, widgets.Button):
+            for cls in widget._dom_classes:
+                if cls.startswith("tc-btn-"):
+                    found[cls.removeprefix("tc-btn-")] = widget
+        stack.extend(getattr(widget, "children", ()))
+    return found
+
+
 def fraction(p: object) -> str:
-    from companion.cli import fraction_text
+    from companion.dice.render import fraction_text
 
     return fraction_text(p)  # type: ignore[arg-type]
 
 
+def counting_seeds(start: int = 0) -> Any:
+    return itertools.count(start).__next__
+
+
 def test_odds_shown_before_rolling_follow_the_controls() -> None:
-    app = MonstersAndMagicApp(["Ash"])
+    app = MonstersAndMagicApp(["Ash"], seed_source=counting_seeds(7))
     roller = app.roller
     assert "55.00%" in roller.odds.value
     roller.modifier.value = 4
@@ -29,39 +52,54 @@ def test_odds_shown_before_rolling_follow_the_controls() -> None:
     for tier in Tier:
         assert fraction(odds[tier]) in roller.odds.value
     assert "2d20kh1 + 4 vs DC 13" in roller.odds.value
+    first = roller.roll()
+    assert first.total == AbilityCheck(4, 13, advantage=True).roll(seed=7).total
+    assert "seed 7" in roller.result.value and roller.last_seed == 7
     roller.roll()
-    roller.roll()
-    assert 'data-n="2"' in roller.result.value
+    assert 'data-n="2"' in roller.result.value and roller.last_seed == 8
 
 
 def test_sheet_buttons_call_the_tracker_and_show_refusals() -> None:
     app = MonstersAndMagicApp(["Ash", "Briar"])
     sheet = app.sheets["Ash"]
     a = sheet.adventurer
-    buttons = {b.description: b for r in sheet.children if hasattr(r, "children")
-               for b in r.children if hasattr(b, "on_click")}
-    buttons["Spend AP"].click()
+    buttons = find_buttons(sheet)
+    assert buttons["spend-ap"].disabled and "own turn" in buttons["spend-ap"].tooltip
+    buttons["spend-ap"].click()  # a stale page may still send the click: refused with the rule
     assert "own turn" in sheet.section_errors["turn"].message
-    buttons["Start turn"].click()
+    buttons["start-turn"].click()
     assert a.ap == 3 and 'data-ap="3"' in sheet.view.value and sheet.message == ""
-    buttons["Spend AP"].click()  # Strike, 1 AP
+    assert buttons["start-turn"].disabled and not buttons["spend-ap"].disabled
+    buttons["spend-ap"].click()  # Strike, 1 AP
     assert a.ap == 2
-    buttons["Lucky Find"].click()
-    buttons["Lucky Find"].click()
+    buttons["lucky-find"].click()
+    buttons["lucky-find"].click()
     assert a.threads == 0 and 'data-threads="0"' in sheet.view.value
-    buttons["Lucky Find"].click()
+    assert buttons["lucky-find"].disabled
+    buttons["lucky-find"].click()
     assert "Threads of Fate" in sheet.section_errors["threads"].message
     sheet.amount.value = 7
-    buttons["Mark fatigue"].click()
+    buttons["fatigue"].click()
     assert (a.fatigue, a.exhaustion) == (5, 2) and 'data-exhaustion="2"' in sheet.view.value
-    buttons["Undo"].click()
+    buttons["undo"].click()
     assert (a.fatigue, a.exhaustion) == (0, 0)
     sheet.state.value = "Weakened"
-    buttons["Add"].click()
-    buttons["Add"].click()
+    buttons["add-state"].click()
+    assert buttons["add-state"].disabled and not buttons["remove-state"].disabled
+    buttons["add-state"].click()
     assert "already Weakened" in sheet.section_errors["body"].message
     assert "Weakened" in sheet.view.value
     assert app.sheets["Briar"].adventurer.ap == 0  # the other sheet is untouched
+
+
+def test_one_character_shown_at_a_time_with_a_picker() -> None:
+    app = MonstersAndMagicApp(["Ash", "Briar"])
+    assert list(app.picker.options) == ["Ash", "Briar"]
+    assert app.characters.children == (app.sheets["Briar"],)  # the last one added
+    app.picker.value = "Ash"
+    assert app.characters.children == (app.sheets["Ash"],)
+    # Every control of a sheet is on the page once, however many characters there are.
+    assert sum(1 for name in find_buttons(app) if name == "spend-ap") == 1
 
 
 def test_sheet_check_uses_the_character() -> None:
@@ -79,10 +117,23 @@ def test_add_character_and_duplicates() -> None:
     app = MonstersAndMagicApp(["Ash"])
     app.new_name.value = "Cole"
     press_enter(app.new_name)
-    assert "Cole" in app.sheets and len(app.characters.children) == 2
-    app.new_name.value = "Ash"
+    assert "Cole" in app.sheets and app.party.names == ("Ash", "Cole")
+    assert app.picker.value == "Cole" and app.characters.children == (app.sheets["Cole"],)
+    app.new_name.value = " ash "
     press_enter(app.new_name)
-    assert "already at the table" in app.error.message
+    assert app.error.message == "Characters: Ash is already at the table"
+    assert app.party.names == ("Ash", "Cole")
+
+
+def test_a_long_name_is_refused_under_the_box_and_add_is_disabled() -> None:
+    app = MonstersAndMagicApp(["Ash"])
+    app.new_name.value = "x" * 5000
+    assert app.name_error.message.startswith("Adventurer: a name must be 1-60 characters")
+    assert app.add_button.disabled
+    press_enter(app.new_name)
+    assert app.party.names == ("Ash",)
+    app.new_name.value = "Dara"
+    assert app.name_error.message == "" and not app.add_button.disabled
 
 
 def test_notebook_is_a_few_lines_of_valid_nbformat() -> None:
@@ -93,39 +144,43 @@ def test_notebook_is_a_few_lines_of_valid_nbformat() -> None:
 
 
 def test_group_roller_and_gm_threads() -> None:
-    from companion.rulesets.monsters_and_magic import group_odds
+    from companion.rulesets.monsters_and_magic import group_odds, roll_group
 
-    app = MonstersAndMagicApp(["Ash"])
+    app = MonstersAndMagicApp(["Ash"], seed_source=counting_seeds(3))
     group = app.group
     expected = group_odds([AbilityCheck(2), AbilityCheck(0), AbilityCheck(-1)])
     assert all(fraction(p) in group.odds.value for p in expected.values())
     group.modifiers.value = "5, 5"
     press_enter(group.modifiers)
     assert "Group of 2" in group.odds.value
-    group.roll()
-    assert 'data-n="1"' in group.result.value
+    result = group.roll()
+    assert result.tier == roll_group([AbilityCheck(5), AbilityCheck(5)], seed=3).tier
+    assert 'data-n="1"' in group.result.value and "seed 3" in group.result.value
     group.modifiers.value = "five"
-    press_enter(group.modifiers)
-    assert "whole numbers" in group.error.message
-    buttons = {b.description: b for b in app.gm_view.children[1].children
-               if hasattr(b, "on_click")}
-    buttons["Spend"].click()
+    assert "whole numbers" in group.modifiers_error.message
+    assert group.roll_button.disabled
+    group.modifiers.value = "1, 2"
+    assert group.modifiers_error.message == "" and not group.roll_button.disabled
+    buttons = find_buttons(app.gm_view)
+    assert buttons["gm-spend"].disabled
+    buttons["gm-spend"].click()
     assert "no thread" in app.gm_view.error.message
-    buttons["+1 thread"].click()
-    buttons["Spend"].click()
+    buttons["gm-gain"].click()
+    assert not buttons["gm-spend"].disabled
+    buttons["gm-spend"].click()
     assert app.gm.threads == 0 and len(app.gm.log) == 2
 
 
 def test_a_sheets_critical_miss_feeds_the_gm() -> None:
-    app = MonstersAndMagicApp(["Ash"])
-    checks = app.sheets["Ash"].checks
-    for _ in range(200):  # seeds are drawn fresh; roll until a natural 1 shows up
-        result = checks.roll()
-        if result.tier == Tier.CRITICAL_MISS:
-            break
-    misses = sum(1 for e in app.sheets["Ash"].adventurer.log
-                 if "Critical Miss" in e.summary)
-    assert app.gm.threads == misses
+    # Find a seed whose d20 shows 1, then make the sheet's check use it.
+    seed = next(s for s in range(1000) if AbilityCheck(0).roll(seed=s).natural == 1)
+    app = MonstersAndMagicApp(["Ash"], seed_source=lambda: seed)
+    result = app.sheets["Ash"].checks.roll()
+    assert result.tier == Tier.CRITICAL_MISS and app.gm.threads == 1
+    other = next(s for s in range(1000) if AbilityCheck(2).roll(seed=s).natural == 15)
+    app.sheets["Ash"].checks.seed_source = lambda: other
+    assert app.sheets["Ash"].checks.roll().tier != Tier.CRITICAL_MISS
+    assert app.gm.threads == 1
 
 
 def test_errors_show_under_the_section_that_was_tapped() -> None:
@@ -133,8 +188,7 @@ def test_errors_show_under_the_section_that_was_tapped() -> None:
     sheet = app.sheets["Ash"]
     kids = list(sheet.children)
     turn_line = sheet.section_errors["turn"]
-    spend = next(b for r in kids if hasattr(r, "children") for b in r.children
-                 if getattr(b, "description", "") == "Spend AP")
+    spend = find_buttons(sheet)["spend-ap"]
     spend_row = next(i for i, r in enumerate(kids) if spend in getattr(r, "children", ()))
     # The turn section's line comes after its two rows, before the next heading.
     assert kids.index(turn_line) in (spend_row + 1, spend_row + 2)
@@ -144,8 +198,7 @@ def test_errors_show_under_the_section_that_was_tapped() -> None:
     assert app.error.message == ""  # the app's line is for adding characters only
     # A move in another section goes through: the stale refusal is cleared.
     sheet.amount.value = 1
-    next(b for r in kids if hasattr(r, "children") for b in r.children
-         if getattr(b, "description", "") == "Mark fatigue").click()
+    find_buttons(sheet)["fatigue"].click()
     assert sheet.adventurer.fatigue == 1 and sheet.message == ""
     # Each top-level part holds its own line, under its buttons.
     for part in (app.roller, app.group, app.gm_view):
@@ -156,10 +209,102 @@ def test_errors_show_under_the_section_that_was_tapped() -> None:
 def test_rest_buttons_name_their_benefit_and_take_it() -> None:
     app = MonstersAndMagicApp(["Ash"])
     sheet = app.sheets["Ash"]
-    buttons = {b.description: b for r in sheet.children if hasattr(r, "children")
-               for b in r.children if hasattr(b, "on_click")}
+    buttons = {b.description: b for b in find_buttons(sheet).values()}
     sheet.amount.value = 2
     buttons["Mark fatigue"].click()
     buttons["Short rest: clear fatigue"].click()
     assert sheet.adventurer.fatigue < 2 and sheet.message == ""
     assert {"Long rest: clear fatigue", "Extended rest: recuperate"} <= set(buttons)
+
+
+# -- bad input: refused under the box, the action does not run, fixed input clears it -----
+
+@pytest.mark.parametrize(("typed", "says"), [
+    ("-5", "Amount: must be from 1 to 1000, not -5"),
+    ("0", "Amount: must be from 1 to 1000, not 0"),
+    ("", "Amount: enter a whole number from 1 to 1000"),
+    ("abc", "Amount: 'abc' is not a whole number (1 to 1000)"),
+    ("2.5", "Amount: '2.5' is not a whole number (1 to 1000)"),
+    ("1001", "Amount: must be from 1 to 1000, not 1001"),
+    ("٣", "Amount: '٣' is not a whole number (1 to 1000)"),
+])
+def test_a_bad_amount_is_refused_under_the_box_and_nothing_happens(typed: str,
+                                                                   says: str) -> None:
+    app = MonstersAndMagicApp(["Ash"])
+    sheet = app.sheets["Ash"]
+    a = sheet.adventurer
+    buttons = find_buttons(sheet)
+    sheet.amount.text.value = typed
+    assert sheet.amount.error.message == says
+    assert sheet.amount.text.value == typed  # kept as typed, not reverted or clamped
+    for name in ("damage", "heal", "fatigue", "clear-fatigue", "exhaustion"):
+        assert buttons[name].disabled
+    buttons["damage"].click()  # a click already on its way does nothing either
+    assert a.hp == 12 and len(a.log) == 0
+    sheet.amount.text.value = "5"
+    assert sheet.amount.error.message == "" and not buttons["damage"].disabled
+    buttons["damage"].click()
+    assert a.hp == 7
+
+
+@pytest.mark.parametrize(("box", "typed", "says"), [
+    ("modifier", "1001", "Modifier: must be from -1000 to 1000, not 1001"),
+    ("modifier", "x", "Modifier: 'x' is not a whole number (-1000 to 1000)"),
+    ("dc", "", "DC: enter a whole number from -1000 to 1000"),
+    ("steps", "5", "Steps: must be from -4 to 4, not 5"),
+])
+def test_the_roller_refuses_bad_numbers_without_capping(box: str, typed: str,
+                                                        says: str) -> None:
+    app = MonstersAndMagicApp(["Ash"])
+    roller = app.roller
+    target = getattr(roller, box)
+    target.text.value = typed
+    assert target.error.message == says and target.text.value == typed
+    assert roller.roll_button.disabled and "Fix the number" in roller.odds.value
+    assert roller.roll() is None and roller.rolls == 0
+    target.text.value = "3"
+    assert target.error.message == "" and not roller.roll_button.disabled
+    assert roller.roll() is not None and roller.rolls == 1
+
+
+def test_a_group_modifier_past_the_limit_is_refused() -> None:
+    app = MonstersAndMagicApp(["Ash"])
+    app.group.modifiers.value = "2, 5000"
+    assert app.group.modifiers_error.message == ("Group Checks: a modifier must be within "
+                                                 "±1000, not 5000")
+    assert app.group.roll_button.disabled
+
+
+def test_the_sheet_buttons_follow_the_rules_of_the_moment() -> None:
+    app = MonstersAndMagicApp(["Ash"])
+    sheet = app.sheets["Ash"]
+    buttons = find_buttons(sheet)
+    assert buttons["death-roll"].disabled and buttons["bend-luck"].disabled
+    assert not buttons["damage"].disabled
+    sheet.amount.value = 100
+    buttons["damage"].click()  # 12 HP, AC 0: down and dying
+    a = sheet.adventurer
+    assert a.dying and not buttons["death-roll"].disabled
+    assert "dying" in buttons["start-turn"].tooltip or not buttons["start-turn"].disabled
+    sheet.checks.roll()
+    assert not buttons["bend-luck"].disabled  # a check of its own to bend now
+
+
+def test_a_sheet_saves_and_loads_and_a_taken_name_is_refused() -> None:
+    app = MonstersAndMagicApp(["Ash", "Briar"])
+    ash, briar = app.sheets["Ash"], app.sheets["Briar"]
+    ash.adventurer.mark_fatigue(2)
+    saved = ash.adventurer.to_json()
+    assert "ash.json" in ash.file.save.value
+    briar.file.load_box.value = saved  # Ash's sheet into Briar's seat: a second Ash
+    find_buttons(briar.file)["load"].click()
+    assert briar.error.message == "Characters: Ash is already at the table"
+    assert briar.adventurer.name == "Briar"
+    ash.adventurer.clear_fatigue(2)
+    ash.file.load_box.value = saved
+    find_buttons(ash.file)["load"].click()
+    assert ash.adventurer.fatigue == 2 and ash.error.message == ""
+    ash.file.load_box.value = saved.replace('"hp": 12', '"hp": 0')
+    find_buttons(ash.file)["load"].click()
+    assert "hp" in ash.error.message and ash.adventurer.hp == 12
+    assert isinstance(ash.adventurer, Adventurer)

@@ -10,7 +10,8 @@ Stunned spends no AP and takes no reactions; Restrained spends no AP until it br
 by marking 3 fatigue on its turn.
 
 Every creature can use the basic techniques (data: ``data/rules.toml``); their costs are
-in [BASIC_TECHNIQUES][companion.rulesets.monsters_and_magic.action_points.BASIC_TECHNIQUES] as ``(amount, "AP" | "R")``.
+in [BASIC_TECHNIQUES][companion.rulesets.monsters_and_magic.action_points.BASIC_TECHNIQUES] as
+``(amount, "AP" | "R")``.
 
 >>> technique_cost("Dodge")
 (2, 'AP')

@@ -1,45 +1,63 @@
 """One player character's sheet in play: threads, AP, fatigue, harm, states, rests.
 
-[Adventurer][companion.rulesets.monsters_and_magic.adventurer.Adventurer] is a tracker (see [companion.state][]): every public method is a
+[Adventurer][companion.rulesets.monsters_and_magic.adventurer.Adventurer] is a tracker (see
+[companion.state][]): every public method is a
 move of the rules, refused with the rule's name before anything changes; every move is
 logged and can be undone; the whole sheet saves to JSON and loads back.
-[GameMaster][companion.rulesets.monsters_and_magic.adventurer.GameMaster] keeps the GM's threads of fate.
+[GameMaster][companion.rulesets.monsters_and_magic.adventurer.GameMaster] keeps the GM's threads of
+fate.
 
 What the sheet follows, by section of the seed:
 
-- **Ability Checks** — [Adventurer.roll_check][companion.rulesets.monsters_and_magic.adventurer.Adventurer.roll_check] adds the ability, ongoing and forward
+- **Ability Checks** —
+  [Adventurer.roll_check][companion.rulesets.monsters_and_magic.adventurer.Adventurer.roll_check]
+  adds the ability, ongoing and forward
   modifiers, Weakened (-2), Empowered (+2 to attacks), the exhaustion penalty, and the
   advantage/disadvantage of Prone, Blinded and Invisible on attack rolls. A miss gives 1 XP
   and a critical miss 2 (Interpretation: XP goes with the roll as rolled, even if Bend
   Luck or Feeling Lucky changes the result later). Interpretation: a critical hit bestows
   Inspired (the seed's "Gain" is cut off).
 - **Ongoing, Forward, and Hold** — an *ongoing* modifier applies until its condition is
-  met ([end_ongoing][companion.rulesets.monsters_and_magic.adventurer.Adventurer.end_ongoing]); *forward* is used up by the next check; *hold*
+  met ([end_ongoing][companion.rulesets.monsters_and_magic.adventurer.Adventurer.end_ongoing]);
+  *forward* is used up by the next check; *hold*
   is charges of a kind (arrows...) that stack and last until spent or a long rest.
-- **Threads of Fate** — [feeling_lucky][companion.rulesets.monsters_and_magic.adventurer.Adventurer.feeling_lucky], [bend_luck][companion.rulesets.monsters_and_magic.adventurer.Adventurer.bend_luck],
-  [lucky_find][companion.rulesets.monsters_and_magic.adventurer.Adventurer.lucky_find], [bonds_of_fate][companion.rulesets.monsters_and_magic.adventurer.Adventurer.bonds_of_fate]; Inspired pays instead
+- **Threads of Fate** —
+  [feeling_lucky][companion.rulesets.monsters_and_magic.adventurer.Adventurer.feeling_lucky],
+  [bend_luck][companion.rulesets.monsters_and_magic.adventurer.Adventurer.bend_luck],
+  [lucky_find][companion.rulesets.monsters_and_magic.adventurer.Adventurer.lucky_find],
+  [bonds_of_fate][companion.rulesets.monsters_and_magic.adventurer.Adventurer.bonds_of_fate];
+  Inspired pays instead
   of a thread. Feeling Lucky and Bend Luck act on the last check this sheet rolled, or on
   one rolled against the character (given by its natural face and total).
-- **Action Points** — [start_turn][companion.rulesets.monsters_and_magic.adventurer.Adventurer.start_turn], [spend_ap][companion.rulesets.monsters_and_magic.adventurer.Adventurer.spend_ap],
-  [take_reaction][companion.rulesets.monsters_and_magic.adventurer.Adventurer.take_reaction], [end_turn][companion.rulesets.monsters_and_magic.adventurer.Adventurer.end_turn],
+- **Action Points** —
+  [start_turn][companion.rulesets.monsters_and_magic.adventurer.Adventurer.start_turn],
+  [spend_ap][companion.rulesets.monsters_and_magic.adventurer.Adventurer.spend_ap],
+  [take_reaction][companion.rulesets.monsters_and_magic.adventurer.Adventurer.take_reaction],
+  [end_turn][companion.rulesets.monsters_and_magic.adventurer.Adventurer.end_turn],
   [break_free][companion.rulesets.monsters_and_magic.adventurer.Adventurer.break_free].
 - **Fatigue & Exhaustion**, **Hit Points**, **Death & Dying** — marks spill from fatigue
   into exhaustion and from exhaustion into unconsciousness (or death while dying).
 - **Conditions & Statuses** — never the same one twice; re-inflicting a condition is
   refused, detonating it ends it for 1d10 damage. Interpretation: durations are not
   tracked (the GM clears a state when it ends).
-- **Rest & Recovery** — [short_rest][companion.rulesets.monsters_and_magic.adventurer.Adventurer.short_rest], [long_rest][companion.rulesets.monsters_and_magic.adventurer.Adventurer.long_rest],
-  [extended_rest][companion.rulesets.monsters_and_magic.adventurer.Adventurer.extended_rest] with the chosen activities.
+- **Rest & Recovery** —
+  [short_rest][companion.rulesets.monsters_and_magic.adventurer.Adventurer.short_rest],
+  [long_rest][companion.rulesets.monsters_and_magic.adventurer.Adventurer.long_rest],
+  [extended_rest][companion.rulesets.monsters_and_magic.adventurer.Adventurer.extended_rest] with
+  the chosen activities.
 """
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import random
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from companion.dice import roll
-from companion.errors import RuleError, StateError
+from companion.dice.roller import make_rng
+from companion.errors import CompanionError, RuleError, StateError
 from companion.rulesets.monsters_and_magic.ability_checks import (
     LIMIT,
     AbilityCheck,
@@ -83,12 +101,18 @@ from companion.rulesets.monsters_and_magic.threads_of_fate import (
 )
 from companion.state import Tracker, move, state_field
 
-__all__ = ["ABILITIES", "Adventurer", "CheckRecord", "GameMaster"]
+__all__ = ["ABILITIES", "MAX_NAME", "Adventurer", "CheckRecord", "GameMaster"]
 
 #: The four abilities of a PC.
 ABILITIES = ("focus", "power", "cunning", "luck")
 
 _BIG = 10_000
+
+#: Longest name of a character, ongoing source, hold kind or bond (in characters).
+MAX_NAME = 60
+
+#: Most XP a sheet counts (a guard on the saved number, far past any campaign).
+MAX_XP = 1_000_000
 
 
 @dataclass
@@ -97,8 +121,8 @@ class CheckRecord:
 
     expression: str
     natural: int = state_field(min=1, max=20)
-    total: int = 0
-    dc: int = 10
+    total: int = state_field(0, min=-_BIG, max=_BIG)
+    dc: int = state_field(10, min=-_BIG, max=_BIG)
     tier: str = state_field("Miss", choices=tuple(t.label for t in Tier))
     bent: bool = False
 
@@ -116,7 +140,7 @@ class Adventurer(Tracker):
     luck: int = state_field(0, min=-LIMIT, max=LIMIT)
     max_threads: int = state_field(1, min=0, max=LIMIT)
     threads: int = state_field(1, min=0, max=LIMIT)
-    xp: int = state_field(0, min=0)
+    xp: int = state_field(0, min=0, max=MAX_XP)
     max_hp: int = state_field(10, min=1, max=_BIG)
     hp: int = state_field(10, min=0, max=_BIG)
     ac: int = state_field(0, min=0, max=LIMIT)
@@ -148,9 +172,7 @@ class Adventurer(Tracker):
             max_fatigue: int = DEFAULT_MAX_FATIGUE,
             max_exhaustion: int = DEFAULT_MAX_EXHAUSTION, supplies: int = 0) -> Adventurer:
         """A fresh character: full HP and threads, nothing marked."""
-        name = name.strip()
-        if not name or len(name) > 60:
-            raise RuleError("Adventurer: a name must be 1-60 characters")
+        name = _label(name, "Adventurer")
         threads = max_threads_for(luck) if max_threads is None else max_threads
         sheet = cls(name=name, focus=focus, power=power, cunning=cunning, luck=luck,
                     max_threads=threads, threads=threads, max_hp=max_hp, hp=max_hp, ac=ac,
@@ -163,6 +185,22 @@ class Adventurer(Tracker):
         return sheet
 
     def check_state(self) -> None:
+        """What a sheet can never be (checked on every load, nested records included):
+
+        - threads, HP, fatigue and exhaustion at most their maximums;
+        - a name of 1-60 characters, without spaces around it;
+        - at most one of dead, dying and stable; dying or stable only at 0 HP, and 0 HP
+          only while dying, stable or dead; a dying or stable creature is Unconscious;
+        - deathsaves only while dying; passed on only when dead;
+        - unconscious until a long rest only while Unconscious;
+        - AP only during the character's turn;
+        - known conditions and statuses, each at most once;
+        - ongoing modifiers within ±1000 from named sources; hold counts 1-10,000 of
+          named kinds; the last check's natural d20 1-20 and a known result.
+        """
+        if self.name != " ".join(self.name.split()) or not 1 <= len(self.name) <= MAX_NAME:
+            raise StateError(f"field 'name' must be 1-{MAX_NAME} characters, not "
+                             f"{len(self.name)}")
         for have, top in (("threads", "max_threads"), ("hp", "max_hp"),
                           ("fatigue", "max_fatigue"), ("exhaustion", "max_exhaustion")):
             if getattr(self, have) > getattr(self, top):
@@ -175,10 +213,68 @@ class Adventurer(Tracker):
             if len(set(name)) != len(name):
                 raise StateError(f"field '{kind}' holds the same one twice")
         for kind, count in self.holds.items():
-            if count <= 0:
-                raise StateError(f"field 'holds.{kind}' must be positive")
+            if not 1 <= count <= _BIG:
+                raise StateError(f"field 'holds.{kind}' must be 1-{_BIG}, got {count}")
+            _state_label(kind, "holds")
+        for source, value in self.ongoing.items():
+            if abs(value) > LIMIT:
+                raise StateError(f"field 'ongoing.{source}' must be within ±{LIMIT}, "
+                                 f"got {value}")
+            _state_label(source, "ongoing")
+        self._check_body()
+
+    def _check_body(self) -> None:
+        states = [n for n, on in (("dead", self.dead), ("dying", self.dying),
+                                  ("stable", self.stable)) if on]
+        if len(states) > 1:
+            raise StateError(f"fields {' and '.join(repr(s) for s in states)} cannot both "
+                             "be true")
+        if (self.dying or self.stable) and self.hp != 0:
+            raise StateError(f"field 'hp' is {self.hp} but a {states[0]} creature is at 0 HP")
+        if self.hp == 0 and not states:
+            raise StateError("field 'hp' is 0 but the creature is not dying, stable or dead")
+        if self.dead and self.hp != 0:
+            raise StateError(f"field 'hp' is {self.hp} but a dead creature is at 0 HP")
+        if (self.dying or self.stable) and "Unconscious" not in self.conditions:
+            raise StateError(f"field 'conditions' must hold Unconscious while {states[0]}")
+        if self.deathsaves and not self.dying:
+            raise StateError("field 'deathsaves' counts only while dying")
+        if self.passed_on and not self.dead:
+            raise StateError("field 'passed_on' is true but the creature is not dead")
+        if self.out_until_long_rest and "Unconscious" not in self.conditions:
+            raise StateError("field 'out_until_long_rest' is true but 'conditions' does not "
+                             "hold Unconscious")
+        if self.ap and not self.in_turn:
+            raise StateError(f"field 'ap' is {self.ap} outside the character's turn")
+
 
     # -- reading the sheet --------------------------------------------------------------
+
+    def why_not(self, move_name: str, *args: Any, **kwargs: Any) -> str | None:
+        """The one-line reason the rules refuse ``move_name(*args, **kwargs)`` now, or None.
+
+        The move is tried on a copy of the sheet, so nothing here changes (a move that
+        rolls dice rolls them on the copy). An app disables a button whose move would be
+        refused.
+
+        >>> ash = Adventurer.new("Ash")
+        >>> ash.why_not("spend_ap", "Strike")
+        'Action Points: AP can only be spent on your own turn'
+        >>> ash.start_turn()
+        3
+        >>> ash.why_not("spend_ap", "Strike") is None
+        True
+        """
+        method = getattr(type(self), move_name, None)
+        if not getattr(method, "is_move", False):
+            raise RuleError(f"Adventurer: {move_name} is not a move of the sheet")
+        trial = type(self)(**{f.name: copy.deepcopy(getattr(self, f.name))
+                              for f in dataclasses.fields(self)})
+        try:
+            getattr(trial, move_name)(*args, **kwargs)
+        except CompanionError as exc:
+            return str(exc)
+        return None
 
     @property
     def active_conditions(self) -> list[str]:
@@ -240,9 +336,9 @@ class Adventurer(Tracker):
 
     def _after_result(self, tier: Tier) -> None:
         if tier == Tier.MISS:
-            self.xp += 1
+            self.xp = min(MAX_XP, self.xp + 1)
         elif tier == Tier.CRITICAL_MISS:
-            self.xp += 2
+            self.xp = min(MAX_XP, self.xp + 2)
         elif tier == Tier.CRITICAL_HIT and "Inspired" not in self.statuses:
             self.statuses.append("Inspired")
 
@@ -277,6 +373,8 @@ class Adventurer(Tracker):
         kind = _label(kind, "Hold")
         if not 1 <= amount <= LIMIT:
             raise RuleError(f"Hold: gain 1-{LIMIT} hold at a time, not {amount}")
+        if self.holds.get(kind, 0) + amount > _BIG:
+            raise RuleError(f"Hold: at most {_BIG} {kind} hold")
         self.holds[kind] = self.holds.get(kind, 0) + amount
         self.describe(f"{self.name}: hold {amount} {kind} (now {self.holds[kind]})")
 
@@ -598,6 +696,8 @@ class Adventurer(Tracker):
         if not self.dead or self.passed_on:
             raise RuleError(f"Death & Dying: Death has no bargain for {self.name}")
         self.dead, self.stable, self.dying = False, True, False
+        if "Unconscious" not in self.conditions:
+            self.conditions.append("Unconscious")
         self.describe(f"{self.name}: accepts Death's bargain{': ' + bargain if bargain else ''}"
                       " and stabilizes")
 
@@ -647,6 +747,22 @@ class Adventurer(Tracker):
         self.describe(f"{self.name}: {name} detonates for {rolled} → {taken} damage, HP "
                       f"{self.hp}/{self.max_hp}" + "".join(f"; {n}" for n in notes))
         return taken
+
+    @move
+    def add_state(self, name: str) -> None:
+        """Add a condition or a status, whichever ``name`` is (the rules of each apply)."""
+        if _is_condition(name):
+            self.inflict(name)
+        else:
+            self.bestow(name)
+
+    @move
+    def remove_state(self, name: str) -> None:
+        """End a condition or a status, whichever ``name`` is."""
+        if _is_condition(name):
+            self.end_condition(name)
+        else:
+            self.end_status(name)
 
     @move
     def bestow(self, status: str) -> None:
@@ -733,7 +849,7 @@ class Adventurer(Tracker):
             raise RuleError(f"Short Rest: no more than {limit} short rests in a row before "
                             "a long rest")
         chosen = self._choices("short", activities)
-        rng = rng if rng is not None else random.Random(seed)
+        rng = make_rng(seed, rng)
         notes: list[str] = []
         for name in chosen:
             if name == "Tend to Wounds":
@@ -766,7 +882,7 @@ class Adventurer(Tracker):
         if exhaustion_supplies < 0 or exhaustion_supplies > self.exhaustion:
             raise RuleError(f"Clear Fatigue: {self.name} has {self.exhaustion} exhaustion "
                             f"to recover, not {exhaustion_supplies}")
-        rng = rng if rng is not None else random.Random(seed)
+        rng = make_rng(seed, rng)
         # Hold lasts until a long rest: it ends as the rest begins, before any new hold.
         self.holds = {}
         notes: list[str] = []
@@ -821,11 +937,17 @@ class Adventurer(Tracker):
 
 @dataclass
 class GameMaster(Tracker):
-    """The GM's threads of fate (Interpretation: the seed's "Whenever you spend a ...")."""
+    """The GM's threads of fate (the seed's cut-off "Whenever you spend a ...", as read in
+    [threads_of_fate][companion.rulesets.monsters_and_magic.threads_of_fate])."""
 
     kind: ClassVar[str] = "MonstersAndMagicGM"
 
     threads: int = state_field(0, min=0, max=LIMIT)
+
+    @property
+    def can_spend(self) -> bool:
+        """Whether the GM has a thread to spend."""
+        return self.threads >= 1
 
     @move
     def gain_thread(self, amount: int = 1, reason: str = "") -> None:
@@ -835,8 +957,12 @@ class GameMaster(Tracker):
                       f"{' (' + reason + ')' if reason else ''}: {self.threads}")
 
     def note_result(self, tier: Tier) -> bool:
-        """A player's check result: a critical miss gives the GM a thread (Interpretation
-        of the cut-off "Gain 2 XP and"). Returns whether a thread was gained."""
+        """A player's check result: a critical miss gives the GM a thread. Returns whether a
+        thread was gained.
+
+        Interpretation: the critical miss's cut-off "Gain 2 XP and" is read as 2 XP for the
+        player and one thread of fate for the GM.
+        """
         if tier != Tier.CRITICAL_MISS:
             return False
         self.gain_thread(1, "a player's critical miss")
@@ -850,7 +976,7 @@ class GameMaster(Tracker):
                 break
         else:
             raise RuleError(f"Threads of Fate: the GM's threads are for {'; '.join(GM_USES)}")
-        if self.threads < 1:
+        if not self.can_spend:
             raise RuleError("Threads of Fate: the GM has no thread to spend")
         self.threads -= 1
         self.describe(f"GM spends a thread: {known} ({self.threads} left)")
@@ -874,9 +1000,19 @@ def _ability(name: str) -> str:
 
 def _label(text: str, rule: str) -> str:
     text = " ".join(str(text).split())
-    if not text or len(text) > 60:
-        raise RuleError(f"{rule}: a name must be 1-60 characters")
+    if not text or len(text) > MAX_NAME:
+        raise RuleError(f"{rule}: a name must be 1-{MAX_NAME} characters")
     return text
+
+
+def _is_condition(name: str) -> bool:
+    return str(name).strip().lower() in {c.lower() for c in CONDITIONS}
+
+
+def _state_label(text: str, field_name: str) -> None:
+    if text != " ".join(text.split()) or not 1 <= len(text) <= MAX_NAME:
+        raise StateError(f"field '{field_name}' has a name that is not 1-{MAX_NAME} "
+                         "characters")
 
 
 def _bounded(value: int, rule: str) -> int:

@@ -12,9 +12,11 @@ give) either extends it by 1 turn or gives something else.
 Interpretation: the alternative to 1d10 detonation damage and the status alternative are
 cut off in the seed and left out. Some states include others: Unconscious includes Prone
 and Stunned, Prone includes Slowed, Invisible makes a creature undetected; these are
-derived ([implied][companion.rulesets.monsters_and_magic.conditions_and_statuses.implied]), not stored.
+derived ([implied][companion.rulesets.monsters_and_magic.conditions_and_statuses.implied]), not
+stored.
 
-The effect of each state is data (``data/rules.toml``): [CONDITIONS][companion.rulesets.monsters_and_magic.conditions_and_statuses.CONDITIONS],
+The effect of each state is data (``data/rules.toml``):
+[CONDITIONS][companion.rulesets.monsters_and_magic.conditions_and_statuses.CONDITIONS],
 [STATUSES][companion.rulesets.monsters_and_magic.conditions_and_statuses.STATUSES].
 """
 

@@ -15,7 +15,8 @@ Interpretation (the seed's sentences stop mid-way):
 - "mark ..." on damage while dying — read as 1 exhaustion per instance of damage.
 - "healed at least ..." — read as at least 1 HP.
 
-[stabilize_chance][companion.rulesets.monsters_and_magic.death_and_dying.stabilize_chance] gives the exact chance that a dying creature stabilizes on its
+[stabilize_chance][companion.rulesets.monsters_and_magic.death_and_dying.stabilize_chance] gives the
+exact chance that a dying creature stabilizes on its
 own before it runs out of exhaustion, by following every sequence of death rolls.
 
 >>> death_roll_outcome(Tier.WEAK_HIT)

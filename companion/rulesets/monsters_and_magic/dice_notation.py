@@ -8,7 +8,8 @@ about 1, and on a normal set of dice the sizes run::
     1d2  1d4  1d6  1d8  1d10  1d12  2d6  3d4
 
 so raising a 1d12 gives 2d6 (not a hard-to-find d14) and lowering a 1d6 gives 1d4. The
-scale is data (``data/rules.toml``); [step_die][companion.rulesets.monsters_and_magic.dice_notation.step_die] walks it.
+scale is data (``data/rules.toml``);
+[step_die][companion.rulesets.monsters_and_magic.dice_notation.step_die] walks it.
 
 Interpretation: the seed prints the scale run together as ``1d21d41d6...``; it is read as
 the eight sizes above. A step past either end (below 1d2, above 3d4) is refused with a
@@ -16,11 +17,15 @@ the eight sizes above. A step past either end (below 1d2, above 3d4) is refused 
 A flat modifier (``1d8+2``) is kept unchanged while the dice step.
 
 **Percentile dice.** ``d100`` / ``d%`` is rolled as two d10s, one the tens and one the
-ones; a double zero reads 100 ([percentile_distribution][companion.rulesets.monsters_and_magic.dice_notation.percentile_distribution], [roll_percentile][companion.rulesets.monsters_and_magic.dice_notation.roll_percentile]).
-A *percentage chance* of N% succeeds when the d% shows N or less ([percent_chance][companion.rulesets.monsters_and_magic.dice_notation.percent_chance]).
+ones; a double zero reads 100
+([percentile_distribution][companion.rulesets.monsters_and_magic.dice_notation.percentile_distribution],
+[roll_percentile][companion.rulesets.monsters_and_magic.dice_notation.roll_percentile]).
+A *percentage chance* of N% succeeds when the d% shows N or less
+([percent_chance][companion.rulesets.monsters_and_magic.dice_notation.percent_chance]).
 
 **Odd dice.** A die with an odd number of faces (a d3) is rolled as the even die with
-twice the faces (a d6), halved and rounded up ([odd_die_distribution][companion.rulesets.monsters_and_magic.dice_notation.odd_die_distribution]).
+twice the faces (a d6), halved and rounded up
+([odd_die_distribution][companion.rulesets.monsters_and_magic.dice_notation.odd_die_distribution]).
 
 >>> step_die("1d12", 1)
 '2d6'
@@ -38,7 +43,7 @@ import random
 import re
 from fractions import Fraction
 
-from companion.dice import Distribution, odds
+from companion.dice import Distribution, odds, roll
 from companion.errors import RuleError
 from companion.rulesets.monsters_and_magic._data import section
 
@@ -94,7 +99,8 @@ def step_die(expr: str, steps: int) -> str:
 
 
 def step_distribution(expr: str, steps: int) -> Distribution:
-    """Exact odds of the stepped die (see [step_die][companion.rulesets.monsters_and_magic.dice_notation.step_die])."""
+    """Exact odds of the stepped die (see
+    [step_die][companion.rulesets.monsters_and_magic.dice_notation.step_die])."""
     return odds(step_die(expr, steps))
 
 
@@ -114,9 +120,13 @@ def _percentile_value(tens: int, ones: int) -> int:
 
 def roll_percentile(*, seed: int | None = None, rng: random.Random | None = None
                     ) -> tuple[int, int, int]:
-    """Roll d% as two d10s: ``(tens digit, ones digit, value)`` with ``00`` read as 100."""
-    rng = rng if rng is not None else random.Random(seed)
-    tens, ones = rng.randint(1, 10) % 10, rng.randint(1, 10) % 10
+    """Roll d% as two d10s: ``(tens digit, ones digit, value)`` with ``00`` read as 100.
+
+    The dice engine rolls ``2d10`` (the first die is the tens), so the same seed gives
+    the same dice here, on the command line (``roll 2d10 --seed``) and in the apps.
+    """
+    first, second = (die.value for die in roll("2d10", seed=seed, rng=rng).dice)
+    tens, ones = first % 10, second % 10
     return tens, ones, _percentile_value(tens, ones)
 
 
@@ -144,7 +154,9 @@ def odd_die_distribution(sides: int) -> Distribution:
 
 def roll_odd_die(sides: int, *, seed: int | None = None, rng: random.Random | None = None
                  ) -> tuple[int, int]:
-    """Roll an odd die the seed's way: ``(face of the even die, halved and rounded up)``."""
-    rng = rng if rng is not None else random.Random(seed)
-    face = rng.randint(1, _odd_sides(sides))
+    """Roll an odd die the seed's way: ``(face of the even die, halved and rounded up)``.
+
+    The even die is rolled by the dice engine (``1d6`` for a d3).
+    """
+    face = roll(f"1d{_odd_sides(sides)}", seed=seed, rng=rng).total
     return face, (face + 1) // 2

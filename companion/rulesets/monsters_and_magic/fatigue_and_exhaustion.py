@@ -9,11 +9,16 @@ unconscious until a long rest (or until someone helps it recover); while dying, 
 Interpretation (the seed's sentences stop mid-way):
 
 - "Whenever you need to mark a ..." — read as: every point of fatigue that does not fit
-  (all [DEFAULT_MAX_FATIGUE][companion.rulesets.monsters_and_magic.fatigue_and_exhaustion.DEFAULT_MAX_FATIGUE] boxes full) marks one exhaustion instead.
+  (all
+  [DEFAULT_MAX_FATIGUE][companion.rulesets.monsters_and_magic.fatigue_and_exhaustion.DEFAULT_MAX_FATIGUE]
+  boxes full) marks one exhaustion instead.
 - "your second and third exhaustion bestows a ..." — read as an ongoing penalty to ability
   checks equal to the Fibonacci number of the marks after the first: 1 mark 0, 2 marks
-  -1, 3 marks -1, 4 marks -2, 5 marks -3, 6 marks -5 ([exhaustion_penalty][companion.rulesets.monsters_and_magic.fatigue_and_exhaustion.exhaustion_penalty]).
-- The number of exhaustion boxes is not given; [DEFAULT_MAX_EXHAUSTION][companion.rulesets.monsters_and_magic.fatigue_and_exhaustion.DEFAULT_MAX_EXHAUSTION] is 6 and a
+  -1, 3 marks -1, 4 marks -2, 5 marks -3, 6 marks -5
+  ([exhaustion_penalty][companion.rulesets.monsters_and_magic.fatigue_and_exhaustion.exhaustion_penalty]).
+- The number of exhaustion boxes is not given;
+  [DEFAULT_MAX_EXHAUSTION][companion.rulesets.monsters_and_magic.fatigue_and_exhaustion.DEFAULT_MAX_EXHAUSTION]
+  is 6 and a
   character may set another.
 - Monsters' version ("they receive ...") is cut off and not modelled.
 

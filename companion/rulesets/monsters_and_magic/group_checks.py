@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from companion.dice.roller import make_rng
 from companion.errors import RuleError
 from companion.rulesets.monsters_and_magic.ability_checks import (
     AbilityCheck,
@@ -124,7 +125,7 @@ def roll_group(checks: Sequence[AbilityCheck], *, seed: int | None = None,
         raise RuleError("Group Checks: a group check needs at least one creature")
     if len(checks) > MAX_GROUP:
         raise RuleError(f"Group Checks: at most {MAX_GROUP} creatures, got {len(checks)}")
-    rng = rng if rng is not None else random.Random(seed)
+    rng = make_rng(seed, rng)
     members = tuple(check.roll(rng=rng) for check in checks)
     tiers = [m.tier for m in members]
     return GroupCheckResult(members, group_counts(tiers), group_result(tiers))

@@ -9,7 +9,9 @@ feet in the first 6-second turn, 2,315 feet by the second and 5,280 (a mile) by 
 
 Interpretation: halving rounds down; a fall of less than 10 feet deals no damage and
 partial tens do not count (25 feet is 2d6). "About the same as Earth" is read as standard
-gravity (32.174 ft/s²) with no air resistance; [falling_distance_computed][companion.rulesets.monsters_and_magic.harm_and_healing.falling_distance_computed] gives
+gravity (32.174 ft/s²) with no air resistance;
+[falling_distance_computed][companion.rulesets.monsters_and_magic.harm_and_healing.falling_distance_computed]
+gives
 the exact figure the printed distances are checked against (the third, a mile, is about
 1.3% above it and is flagged on the reference page). The seed's sentences on HP, AC and temporary
 HP stop mid-way; only what is printed is modelled.

@@ -22,7 +22,8 @@ coming ([GameMaster][companion.rulesets.monsters_and_magic.adventurer.GameMaster
 Interpretation (the seed's sentences stop mid-way):
 
 - "You have a number of threads equal to your ..." — read as your LUCK, at least 1
-  ([max_threads_for][companion.rulesets.monsters_and_magic.threads_of_fate.max_threads_for]); a character may set another maximum.
+  ([max_threads_for][companion.rulesets.monsters_and_magic.threads_of_fate.max_threads_for]); a
+  character may set another maximum.
 - "At the end of a long rest, you regain ..." — read as regaining every thread.
 - "Whenever you spend a ..." — read as the GM's threads, with the three uses above.
 - Bend Luck leaves the natural die as it was, so it never makes or unmakes a critical.
@@ -48,7 +49,8 @@ GM_USES = ("Reroll an ability check", "Use a monster's thread-powered ability",
 
 
 def max_threads_for(luck: int) -> int:
-    """The threads a character holds when full (Interpretation: LUCK, at least 1)."""
+    """The threads a character holds when full: its LUCK, at least 1 (the module's reading
+    of the cut-off "threads equal to your ...")."""
     if abs(luck) > LIMIT:
         raise RuleError(f"Threads of Fate: luck {luck} is out of range")
     return max(1, luck)

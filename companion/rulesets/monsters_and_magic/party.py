@@ -1,0 +1,105 @@
+"""The table: the player characters in play and the GM's threads of fate, together.
+
+A [Party][companion.rulesets.monsters_and_magic.party.Party] knows each character by a
+name no other character at the table has (compared without regard to case or spaces, so
+"Ash" and " ash " are the same person). It is where a character's roll meets the GM: a
+player's critical miss gives the GM a thread of fate (Interpretation of the cut-off
+"Gain 2 XP and", see [GameMaster][companion.rulesets.monsters_and_magic.adventurer.GameMaster]).
+
+>>> party = Party()
+>>> ash = party.new_character("Ash", luck=2)
+>>> party.names
+('Ash',)
+>>> party.new_character("ash")
+Traceback (most recent call last):
+...
+companion.errors.RuleError: Characters: Ash is already at the table
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from companion.errors import RuleError
+from companion.rulesets.monsters_and_magic.ability_checks import AbilityCheckResult
+from companion.rulesets.monsters_and_magic.adventurer import Adventurer, GameMaster
+from companion.state import Observable
+
+__all__ = ["MAX_CHARACTERS", "Party"]
+
+#: Most characters one table follows (a guard on the page's size, not a rule of the seed).
+MAX_CHARACTERS = 12
+
+
+def _key(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
+class Party(Observable):
+    """The characters at the table and the GM's threads; observers hear of joins."""
+
+    def __init__(self, gm: GameMaster | None = None) -> None:
+        self.gm = gm if gm is not None else GameMaster()
+        self._characters: list[Adventurer] = []
+
+    @property
+    def characters(self) -> tuple[Adventurer, ...]:
+        """Every character, in the order they joined."""
+        return tuple(self._characters)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(a.name for a in self._characters)
+
+    def get(self, name: str) -> Adventurer:
+        """The character called ``name``."""
+        for adventurer in self._characters:
+            if _key(adventurer.name) == _key(name):
+                return adventurer
+        raise RuleError(f"Characters: nobody called {name} is at the table")
+
+    def _seated(self, adventurer: Adventurer) -> None:
+        if not any(a is adventurer for a in self._characters):
+            raise RuleError(f"Characters: {adventurer.name} is not at the table")
+
+    def _refuse_name(self, name: str, besides: Adventurer | None = None) -> None:
+        for other in self._characters:
+            if other is not besides and _key(other.name) == _key(name):
+                raise RuleError(f"Characters: {other.name} is already at the table")
+
+    def add(self, adventurer: Adventurer) -> Adventurer:
+        """Seat a character; a name already at the table, or a full table, is refused."""
+        self._refuse_name(adventurer.name)
+        if len(self._characters) >= MAX_CHARACTERS:
+            raise RuleError(f"Characters: a table follows at most {MAX_CHARACTERS} "
+                            "characters")
+        self._characters.append(adventurer)
+        self._changed()
+        return adventurer
+
+    def new_character(self, name: str, **stats: Any) -> Adventurer:
+        """Make a fresh character (see [Adventurer.new][companion.rulesets.monsters_and_magic.adventurer.Adventurer.new]) and seat it."""  # noqa: E501
+        self._refuse_name(name)
+        return self.add(Adventurer.new(name, **stats))
+
+    def load_character(self, adventurer: Adventurer, text: str | bytes) -> None:
+        """Replace a seated character's sheet with a saved one.
+
+        A sheet whose name another character at the table already has is refused, and so is
+        a corrupt one; either way nothing changes.
+        """
+        self._seated(adventurer)
+        loaded = Adventurer.from_json(text)
+        self._refuse_name(loaded.name, besides=adventurer)
+        adventurer.load(text)
+        self._changed()
+
+    def roll_check(self, adventurer: Adventurer, ability: str = "luck", *,
+                   seed: int | None = None, rng: random.Random | None = None,
+                   **options: Any) -> AbilityCheckResult:
+        """A character's ability check (the sheet's move); a critical miss feeds the GM."""
+        self._seated(adventurer)
+        result = adventurer.roll_check(ability, seed=seed, rng=rng, **options)
+        self.gm.note_result(result.tier)
+        return result
