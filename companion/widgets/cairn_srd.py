@@ -25,6 +25,7 @@ from companion.rulesets.cairn_srd.character import Character, new_character
 from companion.rulesets.cairn_srd.combat import (
     GAMBITS,
     WEAPON_DICE,
+    Attack,
     Combatant,
     Encounter,
     gambit,
@@ -473,11 +474,7 @@ class DuelPanel(_Panel):
 
     def _choose(self, side: int, tactic: str) -> Callable[[], None]:
         def choose() -> None:
-            if not self.duel.stakes:
-                raise CompanionError("Dueling Rules step 1: start the duel with its stakes first")
-            self.duel.choose(side, tactic)
-            if self.duel.ready():
-                self.duel.reveal(rng=self.rng)
+            if self.duel.choose(side, tactic, rng=self.rng) is not None:
                 self._show(self.duel.log[-1].summary)
             else:
                 self._show(f"{self.duel.names[side]} has chosen (hidden).")
@@ -715,30 +712,19 @@ class CombatTracker(_Panel):
     def _blast_area(self) -> list[str]:
         return [n for n in self.blast_targets.value if n != self.target.value]
 
+    def _description(self) -> Attack:
+        return Attack(self.attacker.value or "", self.target.value or "",
+                      joined=tuple(self.joiners.value),
+                      second_weapon=self.second_weapon.value or None,
+                      blast_area=tuple(self.blast_targets.value),
+                      **{k: box.value for k, box in self.flags.items()})
+
     def attack(self) -> None:
-        """Roll and apply at once: one die via ``attack``, several via ``group_attack``,
-        a blast over several targets via ``blast_attack``."""
-        args = self._attack_args()
-        e = self.encounter
-        if self._blast_area():
-            if len(args["attackers"]) > 1 or args["second_weapon"] or args["unarmed"]:
-                raise CompanionError("Blast: one attacker's weapon rolls for each target; "
-                                     "clear 'joined by', 'second weapon' and unarmed")
-            self._show(e.blast_attack(args["attackers"][0], [args["target"], *self._blast_area()],
-                                      impaired=args["impaired"], enhanced=args["enhanced"],
-                                      rng=self.rng))
-        elif len(args["attackers"]) == 1 and args["second_weapon"] is None:
-            attacker = args.pop("attackers")[0]
-            del args["second_weapon"]
-            self._show(e.attack(attacker, rng=self.rng, **args))
-        else:
-            self._show(e.group_attack(rng=self.rng, **args))
+        self._show(self.encounter.attack(self._description(), rng=self.rng))
 
     def roll_for_gambit(self) -> None:
-        if self._blast_area():
-            raise CompanionError("Gambits: roll a blast's targets one at a time to spend dice")
-        self.encounter.roll_attack(rng=self.rng, **self._attack_args())
-        self._show(self.encounter.log[-1].summary)
+        self._show(self.encounter.attack(self._description(), hold_for_gambits=True,
+                                         rng=self.rng))
 
     def resolve(self) -> None:
         chosen = {i: dd.value for i, dd in self.gambit_choices.items() if dd.value}

@@ -8,9 +8,11 @@ import pytest
 
 from companion.errors import RuleError
 from companion.rulesets.cairn_srd import combat
-from companion.rulesets.cairn_srd.combat import Encounter
+from companion.rulesets.cairn_srd.combat import Attack, Encounter
 from companion.rulesets.cairn_srd.saves import save_chance
 from tests.cairn_srd.test_character import FixedRng
+
+REPEL = combat.GAMBITS[2]
 
 
 def test_attack_die_rules() -> None:
@@ -56,7 +58,7 @@ def test_encounter_flow_and_morale() -> None:
     with pytest.raises(RuleError, match="before round 1"):
         e.roll_initiative()
     # Ash passed initiative: may attack during the enemies' first phase
-    text = e.attack("Ash", "Goblin", rng=FixedRng(8, 19))  # 8: Guard 2, STR 6 -> 0
+    text = e.attack(Attack("Ash", "Goblin"), rng=FixedRng(8, 19))  # 8: Guard 2, STR 6 -> 0
     assert "dead" in text and e.find("Goblin").status == "dead"
     assert "first casualty" in text and "half lost" in text and "leader lost" in text
     assert e.morale_due == ["Goblin 2"]
@@ -65,7 +67,7 @@ def test_encounter_flow_and_morale() -> None:
     e.morale_save("Goblin 2", rng=FixedRng(15))  # CTRL 7: fails -> flees
     assert e.find("Goblin 2").status == "fled" and e.phase == "over"
     with pytest.raises(RuleError, match="over"):
-        e.attack("Ash", "Goblin 2")
+        e.attack(Attack("Ash", "Goblin 2"))
     back = Encounter.from_json(e.to_json())
     assert back == e
     back.undo()
@@ -76,16 +78,16 @@ def test_turn_order_and_illegal_attacks() -> None:
     e = encounter()
     e.roll_initiative(rng=FixedRng(20))  # Ash fails: the enemy acts first
     with pytest.raises(RuleError, match="Enemies' turn"):
-        e.attack("Ash", "Goblin")
+        e.attack(Attack("Ash", "Goblin"))
     with pytest.raises(RuleError, match="same side"):
-        e.attack("Goblin", "Goblin 2")
-    text = e.attack("Goblin", "Ash", rng=FixedRng(6))  # 6 - 2 armor = 4 to Guard: exactly 0
+        e.attack(Attack("Goblin", "Goblin 2"))
+    text = e.attack(Attack("Goblin", "Ash"), rng=FixedRng(6))  # 6 - 2 armor = 4 to Guard: exactly 0
     assert e.find("Ash").guard == 0
     assert "scar Rattled (damage 4): apply it on the character sheet" in text  # row 4-6
     assert e.end_turn() == "PCs"
     assert e.end_turn() == "Enemies" and e.round == 2
     with pytest.raises(RuleError, match="no combatant"):
-        e.attack("Ash", "Dragon")
+        e.attack(Attack("Ash", "Dragon"))
     with pytest.raises(RuleError, match="already"):
         e.add("Ash", "PCs", 1, 1)
     with pytest.raises(RuleError, match="PCs' side"):
@@ -97,17 +99,17 @@ def test_detachments_and_lone_foe() -> None:
     e.add("Ash", "PCs", guard=3, strength=10, pc=True, weapon=10)
     e.add("Spears", "Enemies", guard=5, strength=10, control=10, detachment=True)
     e.roll_initiative(rng=FixedRng(1))
-    text = e.attack("Ash", "Spears", rng=FixedRng(4))  # impaired: d4
+    text = e.attack(Attack("Ash", "Spears"), rng=FixedRng(4))  # impaired: d4
     assert "d4 = 4" in text
     e.end_turn()
     e.end_turn()
-    text = e.attack("Spears", "Ash", rng=FixedRng(12, 1))  # enhanced blast d12
+    text = e.attack(Attack("Spears", "Ash"), rng=FixedRng(12, 1))  # enhanced blast d12
     assert "d12 = 12" in text and "(blast)" in text
     e2 = Encounter()
     e2.add("Ash", "PCs", guard=3, strength=10, pc=True)
     e2.add("Ogre", "Enemies", guard=3, strength=14, control=8)
     e2.roll_initiative(rng=FixedRng(1))
-    text = e2.attack("Ash", "Ogre", rng=FixedRng(3))
+    text = e2.attack(Attack("Ash", "Ogre"), rng=FixedRng(3))
     assert "lone foe at 0 Guard" in text and e2.morale_due == ["Ogre"]
     e2.morale_save("Ogre", rng=FixedRng(2))
     assert e2.find("Ogre").active and e2.morale_due == []
@@ -136,41 +138,42 @@ def test_group_attack_and_dual_weapons_keep_highest() -> None:
     e = encounter()
     e.add("Bryn", "PCs", guard=3, strength=10, dexterity=10, weapon=6, pc=True)
     e.roll_initiative(rng=FixedRng(5, 5))  # both pass (Ash over 2 Armor)
-    text = e.group_attack(["Ash", "Bryn"], "Goblin 2", rng=FixedRng(2, 5, 1))
-    assert "[d8=2, d6=5] keep 5" in text
+    text = e.attack(Attack("Ash", "Goblin 2", joined=("Bryn",)), rng=FixedRng(2, 5, 1))
+    assert "d8=2, d6=5, keep 5" in text
     assert e.find("Goblin 2").strength == 3  # 5: Guard 2, STR 3, save 1 passes
-    text = e.group_attack(["Ash"], "Goblin", second_weapon=4, rng=FixedRng(1, 3, 1))
-    assert "[d8=1, d4=3] keep 3" in text
+    text = e.attack(Attack("Ash", "Goblin", second_weapon=4), rng=FixedRng(1, 3, 1))
+    assert "d8=1, d4=3, keep 3" in text
     with pytest.raises(RuleError, match="Dual Weapons"):
-        e.group_attack(["Ash", "Bryn"], "Goblin", second_weapon=4)
-    with pytest.raises(RuleError, match="rolls once"):
-        e.group_attack(["Ash", "Ash"], "Goblin")
-    with pytest.raises(RuleError, match="at least one"):
-        e.group_attack([], "Goblin")
+        e.attack(Attack("Ash", "Goblin", joined=("Bryn",), second_weapon=4))
+    with pytest.raises(RuleError, match="choose an attacker"):
+        e.attack(Attack("", "Goblin"))
+    assert Attack("Ash", "Goblin", joined=("Ash", "Goblin", "Bryn", "Bryn")).attackers == [
+        "Ash", "Bryn"]  # the attacker and target add nothing; each helper once
 
 
 def test_roll_then_gambit_discards_a_die_and_the_highest_kept_deals_damage() -> None:
     e = encounter()
     e.add("Bryn", "PCs", guard=3, strength=10, dexterity=10, weapon=6, pc=True)
     e.roll_initiative(rng=FixedRng(5, 5))
-    rolled = e.roll_attack(["Ash"], "Goblin", second_weapon=6, rng=FixedRng(8, 3))
-    assert rolled.rolls == [8, 3] and e.pending == rolled
+    e.attack(Attack("Ash", "Goblin", second_weapon=6), hold_for_gambits=True, rng=FixedRng(8, 3))
+    rolled = e.pending
+    assert rolled is not None and rolled.rolls == [8, 3]
     assert e.find("Goblin").guard == 2  # nothing applied yet
     with pytest.raises(RuleError, match="resolve the rolled attack"):
-        e.attack("Ash", "Goblin")
+        e.attack(Attack("Ash", "Goblin"))
     with pytest.raises(RuleError, match="resolve the rolled attack"):
         e.end_turn()
     with pytest.raises(RuleError, match="4\\+"):
-        e.resolve_attack({1: "repel the foe"})  # a 3 cannot be discarded
+        e.resolve_attack({1: REPEL})  # a 3 cannot be discarded
     with pytest.raises(RuleError, match="unknown gambit"):
         e.resolve_attack({0: "fly"})
     with pytest.raises(RuleError, match="no die number 3"):
-        e.resolve_attack({2: "repel the foe"})
+        e.resolve_attack({2: REPEL})
     back = Encounter.from_json(e.to_json())
     assert back.pending == rolled
     # the 8 buys a repel that simply works; the 3 is kept: Guard 2 takes 2, STR 1, save 1 passes
-    text = e.resolve_attack({0: "repel the foe"}, rng=FixedRng(1))
-    assert "gambit d8=8 for 'repel the foe': succeeds automatically" in text
+    text = e.resolve_attack({0: REPEL}, rng=FixedRng(1))
+    assert f"gambit d8=8 for “{REPEL}”: succeeds automatically" in text
     assert "keep 3" in text and e.pending is None
     assert e.find("Goblin").guard == 0 and e.find("Goblin").strength == 5
 
@@ -179,16 +182,17 @@ def test_bolster_gambit_and_a_lone_die_spent() -> None:
     e = encounter()
     e.add("Bryn", "PCs", guard=3, strength=10, dexterity=10, weapon=6, pc=True)
     e.roll_initiative(rng=FixedRng(5, 5))
-    e.roll_attack(["Ash", "Bryn"], "Goblin 2", rng=FixedRng(5, 2))
-    text = e.resolve_attack({0: "+1 damage"}, rng=FixedRng(1))  # 5 spent: 2 kept, +1 = 3
+    e.attack(Attack("Ash", "Goblin 2", joined=("Bryn",)), hold_for_gambits=True,
+             rng=FixedRng(5, 2))
+    text = e.resolve_attack({0: combat.BOLSTER}, rng=FixedRng(1))  # 5 spent: 2 kept, +1 = 3
     assert "target saves" in text and "keep 2 +1" in text
     assert e.find("Goblin 2").guard == 0 and e.find("Goblin 2").strength == 5
-    e.roll_attack(["Ash"], "Goblin", rng=FixedRng(6))
+    e.attack(Attack("Ash", "Goblin"), hold_for_gambits=True, rng=FixedRng(6))
     with pytest.raises(RuleError, match="none is kept"):
-        e.resolve_attack({0: "+1 damage"})
-    text = e.resolve_attack({0: "stop the foe moving next turn"})
+        e.resolve_attack({0: combat.BOLSTER})
+    text = e.resolve_attack({0: combat.GAMBITS[3]})
     assert "no die kept: no damage" in text and e.find("Goblin").guard == 2
-    with pytest.raises(RuleError, match="roll an attack first"):
+    with pytest.raises(RuleError, match="roll an attack for gambits first"):
         e.resolve_attack()
     e.undo()
     assert e.pending is not None and e.pending.rolls == [6]
@@ -199,36 +203,48 @@ def test_roll_attack_flags_and_detachment_blast() -> None:
     e.add("Ash", "PCs", guard=3, strength=10, pc=True, weapon=10)
     e.add("Spears", "Enemies", guard=5, strength=10, detachment=True)
     e.roll_initiative(rng=FixedRng(1))
-    assert e.roll_attack(["Ash"], "Spears", rng=FixedRng(4)).dice == [4]  # impaired
+    e.attack(Attack("Ash", "Spears"), hold_for_gambits=True, rng=FixedRng(4))
+    assert e.pending is not None and e.pending.dice == [4]  # impaired
     e.resolve_attack()
     with pytest.raises(RuleError, match="unarmed attack has no second"):
-        e.roll_attack(["Ash"], "Spears", second_weapon=6, unarmed=True)
-    assert e.roll_attack(["Ash"], "Spears", blast=True, rng=FixedRng(1)).dice == [10]
+        e.attack(Attack("Ash", "Spears", second_weapon=6, unarmed=True))
+    e.attack(Attack("Ash", "Spears", blast=True), hold_for_gambits=True, rng=FixedRng(1))
+    assert e.pending is not None and e.pending.dice == [10]
     assert "morale save due" in e.resolve_attack()  # a lone detachment at 0 Guard
     e.morale_save("Spears", rng=FixedRng(1))
     e.end_turn()
     e.end_turn()
-    rolled = e.roll_attack(["Spears"], "Ash", rng=FixedRng(12))
-    assert rolled.dice == [12] and rolled.blast  # enhanced, blast: a detachment on one PC
+    e.attack(Attack("Spears", "Ash"), hold_for_gambits=True, rng=FixedRng(12))
+    rolled = e.pending
+    # enhanced, blast: a detachment on one PC
+    assert rolled is not None and rolled.dice == [12] and rolled.blast
     e.resolve_attack(rng=FixedRng(1))
-    text = e.group_attack(["Spears"], "Ash", impaired=True, rng=FixedRng(4))
-    assert "[d6=4] keep 4 (blast)" in text  # impaired and enhanced at once: the weapon's d6
+    text = e.attack(Attack("Spears", "Ash", impaired=True), rng=FixedRng(4))
+    assert "Spears → Ash: d6 = 4 (blast)" in text  # impaired and enhanced at once: the weapon's d6
     assert e.find("Ash").status == "dead"
 
 
 def test_blast_rolls_separately_for_every_target() -> None:
     e = encounter()
     e.roll_initiative(rng=FixedRng(3))  # Ash acts first
-    text = e.blast_attack("Ash", ["Goblin", "Goblin 2"], rng=FixedRng(1, 2))
+    text = e.attack(Attack("Ash", "Goblin", blast_area=("Goblin 2",)), rng=FixedRng(1, 2))
     assert "Ash → Goblin: d8 = 1 (blast)" in text and "Ash → Goblin 2: d8 = 2 (blast)" in text
     assert [e.find(n).guard for n in ("Goblin", "Goblin 2")] == [1, 0]
-    assert [ev.move for ev in e.log[-2:]] == ["roll_initiative", "blast_attack"]  # one move
-    with pytest.raises(RuleError, match="once"):
-        e.blast_attack("Ash", ["Goblin", "Goblin"])
-    with pytest.raises(RuleError, match="at least one"):
-        e.blast_attack("Ash", [])
+    assert [ev.move for ev in e.log[-2:]] == ["roll_initiative", "attack"]  # one move
+    area = Attack("Ash", "Goblin", blast_area=("Goblin", "Goblin 2", "Goblin 2"))
+    assert area.targets == ["Goblin", "Goblin 2"]  # each target rolled for once
+    for bad, why in ((Attack("Ash", "Goblin", blast_area=("Goblin 2",), joined=("Bryn",)),
+                      "no joined attackers"),
+                     (Attack("Ash", "Goblin", blast_area=("Goblin 2",), second_weapon=4),
+                      "second weapon"),
+                     (Attack("Ash", "Goblin", blast_area=("Goblin 2",), unarmed=True),
+                      "unarmed")):
+        with pytest.raises(RuleError, match=why):
+            e.attack(bad)
+    with pytest.raises(RuleError, match="one at a time"):
+        e.attack(Attack("Ash", "Goblin", blast_area=("Goblin 2",)), hold_for_gambits=True)
     with pytest.raises(RuleError, match="same side"):
-        e.blast_attack("Ash", ["Goblin", "Ash"], rng=FixedRng(8))
+        e.attack(Attack("Ash", "Goblin", blast_area=("Ash",)), rng=FixedRng(8))
     assert e.find("Goblin").guard == 1  # refused: the first target's hit is taken back
     e.undo()
     assert [e.find(n).guard for n in ("Goblin", "Goblin 2")] == [2, 2]

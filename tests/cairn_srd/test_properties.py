@@ -98,8 +98,7 @@ def test_duel_always_ends(seed: int, hp_a: int, hp_b: int) -> None:
     d.start("A", "B", hp_a, hp_b, "pride")
     while not d.over:
         d.choose(0, r.choice(["attack", "defend", "flourish"]))
-        d.choose(1, r.choice(["attack", "defend", "flourish"]))
-        d.reveal(rng=r)
+        d.choose(1, r.choice(["attack", "defend", "flourish"]), rng=r)
         assert d.rounds <= hp_a + hp_b  # each exchange deals at least 1 to each side
     assert d.winner in ("A", "B", "draw")
     assert (d.winner == "draw") == (d.hit_points == [0, 0])

@@ -8,6 +8,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from companion.rulesets.cairn_srd.character import new_character
+from companion.rulesets.cairn_srd.combat import GAMBITS, Attack
 from companion.widgets.cairn_srd import (
     CairnCharacterSheet,
     CombatTracker,
@@ -172,9 +173,10 @@ def test_combat_group_attack_keeps_the_highest() -> None:
     find_button(panel, "attack").click()
     assert panel.error.message == ""
     last = e.log[-1]
-    assert last.move == "group_attack" and last.args["attackers"] == ["Ash", "Bryn"]
-    assert "Ash + Bryn → Goblin boss: [d8=" in panel.outcome.value and "keep" in last.summary
-    rolls = [int(x.split("=")[1]) for x in last.summary.split("[")[1].split("]")[0].split(", ")]
+    assert last.move == "attack" and "Ash + Bryn → Goblin boss: d8=" in panel.outcome.value
+    assert "keep" in last.summary
+    rolls = [int(x.split("=")[1]) for x in last.summary.split(": ")[1].split(", keep")[0]
+             .split(", ")]
     assert f"keep {max(rolls)}" in last.summary
 
 
@@ -185,7 +187,7 @@ def test_combat_dual_weapons_and_flags() -> None:
     panel.second_weapon.value = 4
     panel.flags["enhanced"].value = True
     find_button(panel, "attack").click()
-    assert e.log[-1].move == "group_attack" and "[d12=" in e.log[-1].summary
+    assert e.log[-1].move == "attack" and ": d12=" in e.log[-1].summary
     assert e.log[-1].summary.count("d12=") == 2  # enhanced: both weapons roll d12
     panel.flags["enhanced"].value = False
     panel.flags["unarmed"].value = True
@@ -196,7 +198,8 @@ def test_combat_dual_weapons_and_flags() -> None:
     panel.target.value = "Goblin boss"
     find_button(panel, "attack").click()
     assert e.log[-1].move == "attack" and "Ash → Goblin boss: d4 = " in panel.outcome.value
-    assert e.log[-1].args["unarmed"] is True and e.log[-1].args["impaired"] is True
+    assert e.log[-1].args["description"]["unarmed"] is True
+    assert e.log[-1].args["description"]["impaired"] is True
 
 
 def _seed_for(after: int, faces: list[tuple[int, int]]) -> int:
@@ -218,16 +221,16 @@ def test_combat_gambit_roll_choose_apply() -> None:
     panel.joiners.value = ("Bryn",)
     find_button(panel, "roll-gambit").click()
     p = e.pending
-    assert p is not None and "rolled [" in panel.outcome.value
+    assert p is not None and "rolled d8=3, d6=6" in panel.outcome.value
     assert p.rolls == [3, 6]  # seed 13: the d6 may buy a gambit, the d8's 3 may not
     assert set(panel.gambit_choices) == {1}
     find_button(panel, "attack").click()
     assert "resolve the rolled attack" in panel.error.message
-    panel.gambit_choices[1].value = "repel the foe"
+    panel.gambit_choices[1].value = GAMBITS[2]
     find_button(panel, "resolve").click()
     summary = e.log[-1].summary
     assert e.log[-1].move == "resolve_attack"
-    assert "gambit d6=6 for 'repel the foe': the target saves" in summary
+    assert f"gambit d6=6 for “{GAMBITS[2]}”: the target saves" in summary
     assert "keep 3" in summary and e.find("Goblin boss").guard == 0  # 3 Guard takes the 3
     assert e.pending is None and panel.gambit_box.children == ()
 
@@ -236,7 +239,8 @@ def test_combat_gambit_not_offered_under_four() -> None:
     panel = started_tracker(14)
     e = panel.encounter
     seed = next(n for n in range(100) if 1 + int(random.Random(n).random() * 8) < 4)
-    e.roll_attack(["Ash"], "Goblin", seed=seed)  # a move made elsewhere: the panel redraws
+    # a move made elsewhere: the panel redraws
+    e.attack(Attack("Ash", "Goblin"), hold_for_gambits=True, seed=seed)
     assert e.pending is not None and e.pending.rolls[0] < 4
     assert panel.gambit_choices == {} and "kept (under 4)" in str(
         [getattr(w, "value", "") for r in panel.gambit_box.children
@@ -252,12 +256,12 @@ def test_combat_blast_over_several_targets() -> None:
     panel.blast_targets.value = ("Goblin", "Goblin boss")
     panel.joiners.value = ("Bryn",)
     find_button(panel, "attack").click()
-    assert "clear 'joined by'" in panel.error.message and len(e.log) == 3
+    assert "no joined attackers" in panel.error.message and len(e.log) == 3
     find_button(panel, "roll-gambit").click()
     assert "one at a time" in panel.error.message and e.pending is None
     panel.joiners.value = ()
     find_button(panel, "attack").click()
-    assert panel.error.message == "" and e.log[-1].move == "blast_attack"
-    assert e.log[-1].args["targets"] == ["Goblin boss", "Goblin"]
+    assert panel.error.message == "" and e.log[-1].move == "attack"
+    assert e.log[-1].args["description"]["blast_area"] == ["Goblin", "Goblin boss"]
     assert "Ash → Goblin boss: d8 = " in e.log[-1].summary
     assert e.log[-1].summary.count("(blast)") == 2

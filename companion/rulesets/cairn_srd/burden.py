@@ -70,6 +70,18 @@ class Item:
         return 1
 
     @property
+    def usable(self) -> bool:
+        """Whether using it means something: an item with a usage die, or a count to spend
+        (a bundle, stack or coins). Fatigue and Wounds are never used."""
+        return self.kind == "item" and (self.usage_die is not None
+                                        or self.tag in ("bundle", "stack", "coins"))
+
+    @property
+    def droppable(self) -> bool:
+        """Items can be dropped; Fatigue and Wounds leave only by rest or healing."""
+        return self.kind == "item"
+
+    @property
     def label(self) -> str:
         text = self.name
         if self.tag == "bundle":

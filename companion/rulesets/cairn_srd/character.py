@@ -227,6 +227,8 @@ class Character(Tracker):
         item = self._item(index)
         if item.kind != "item":
             raise RuleError(f"Other Burdens: a {item.kind} cannot be used")
+        if not item.usable:
+            raise RuleError(f"Encumbrance Tags: {item.name} has no usage die or count")
         if item.usage_die:
             value, after = roll_usage(item.usage_die, make_rng(seed, rng))
             if after is None:
@@ -236,13 +238,11 @@ class Character(Tracker):
                 text = f"{item.name}: Ud{item.usage_die} = {value}" + (
                     f", steps down to Ud{after}" if after != item.usage_die else "")
                 item.usage_die = after
-        elif item.tag in ("bundle", "stack", "coins"):
+        else:
             item.quantity -= 1
             if item.quantity == 0:
                 self.items.pop(index)
             text = f"{item.name}: one used, {item.quantity} left"
-        else:
-            raise RuleError(f"Encumbrance Tags: {item.name} has no usage die or count")
         self.describe(text)
         return text
 
@@ -606,7 +606,17 @@ class Character(Tracker):
         return self.casting_barred
 
     def max_magic_dice(self, extra: int = 0) -> int:
+        """Magic dice this character may invest now: free slots, at most 4 (+ ``extra``)."""
         return spellcasting.available_magic_dice(self.free_slots, extra)
+
+    @property
+    def fatigue_from(self) -> int:
+        """The magic-die face from which a die gives Fatigue: 3 while mishap 1 lasts, else 4."""
+        return 3 if self.mishap_fatigue_from_3 else spellcasting.FATIGUE_FROM
+
+    def magic_odds(self, dice: int) -> spellcasting.MagicOdds:
+        """Exact mishap, doom and Fatigue chances if this character cast with ``dice`` dice."""
+        return spellcasting.magic_dice_odds(dice, self.fatigue_from)
 
     @move
     def cast(self, dice: int, extra_dice: int = 0, spell: str = "",
@@ -631,8 +641,7 @@ class Character(Tracker):
                 raise RuleError(f"Spell Casting Procedure: hold a grimoire or scroll of {spell}")
             self.scrolls.remove(spell)
         r = make_rng(seed, rng)
-        reading = spellcasting.cast(dice, fatigue_from=3 if self.mishap_fatigue_from_3 else 4,
-                                    rng=r)
+        reading = spellcasting.cast(dice, fatigue_from=self.fatigue_from, rng=r)
         report = CastReport(reading)
         for _ in range(reading.fatigue):
             self._force_burden(Item("Fatigue", kind="fatigue"), report.notes)

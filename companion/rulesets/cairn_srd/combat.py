@@ -35,10 +35,14 @@ a detachment attacking individuals is enhanced and deals blast damage.
 
 Interpretation: an attack both impaired and enhanced uses the weapon's own die.
 A gambit discards one rolled weapon die (see
-[Encounter.roll_attack][companion.rulesets.cairn_srd.combat.Encounter.roll_attack] and
+[Encounter.attack][companion.rulesets.cairn_srd.combat.Encounter.attack] with
+``hold_for_gambits`` and
 [Encounter.resolve_attack][companion.rulesets.cairn_srd.combat.Encounter.resolve_attack]): the
 highest die *kept* deals the damage, so a lone die
-spent on a gambit deals none, and "+1 damage" needs a kept die to bolster. Impaired,
+spent on a gambit deals none, and "+1 damage" needs a kept die to bolster. A blast over
+several targets is one attacker's weapon rolled for each target: it has no joined
+attackers, second weapon or unarmed strike, and its dice are not held for gambits.
+Naming the attacker or the target among those who join the attack adds nothing. Impaired,
 enhanced and unarmed, chosen for a group, apply to every attacker's die (and to a second
 weapon's, except unarmed, which has none). A failed
 group morale save sends every remaining member of that group off the field ("fled").
@@ -58,7 +62,7 @@ from companion import dice
 from companion.dice.roller import make_rng
 from companion.errors import RuleError
 from companion.rulesets.cairn_srd.damage import resolve_hit
-from companion.rulesets.cairn_srd.fixed_tables import read_row
+from companion.rulesets.cairn_srd.fixed_tables import read_row, rules_data
 from companion.rulesets.cairn_srd.saves import MAX_SCORE, SaveResult, save
 from companion.state import Tracker, move, state_field
 
@@ -66,8 +70,10 @@ IMPAIRED_DIE = 4
 ENHANCED_DIE = 12
 UNARMED_DIE = 4
 MASTERY_KILLS = 5
-GAMBIT_MIN = 4
-GAMBIT_AUTO = 8
+GAMBIT_MIN: int = rules_data()["gambits"]["min"]
+"""A weapon die showing at least this may be discarded for a gambit (``data/rules.toml``)."""
+GAMBIT_AUTO: int = rules_data()["gambits"]["automatic"]
+"""From this face on a gambit simply works, with no save."""
 WEAPON_DICE = (4, 6, 8, 10, 12)
 
 
@@ -93,25 +99,27 @@ def keep_highest(sides: list[int], rng: random.Random) -> tuple[list[int], int]:
     return rolls, max(rolls)
 
 
-GAMBITS = (
-    "+1 damage",
-    "move after the attack",
-    "repel the foe",
-    "stop the foe moving next turn",
-    "impair the foe's weapon next turn",
-    "other effect of similar impact",
-)
-"""The seed's examples of what a discarded weapon die can buy."""
+GAMBITS: tuple[str, ...] = tuple(rules_data()["gambits"]["options"])
+"""The seed's examples of what a discarded weapon die can buy (``data/rules.toml``, the one
+list the app and the site both show)."""
 BOLSTER = GAMBITS[0]
 
 
 def gambit(discarded: int) -> str:
     """What a gambit paid for with a discarded weapon die of ``discarded`` does."""
     if discarded < GAMBIT_MIN:
-        raise RuleError(f"Gambits: only a weapon die of 4+ can be discarded, got {discarded}")
+        raise RuleError(f"Gambits: only a weapon die of {GAMBIT_MIN}+ can be discarded, "
+                        f"got {discarded}")
     if discarded >= GAMBIT_AUTO:
         return "succeeds automatically"
     return "the target saves if forced into an action or directly affected"
+
+
+def gambit_rule() -> str:
+    """The gambit rule in one sentence, with the thresholds from the data."""
+    return (f"Discard a weapon die showing {GAMBIT_MIN}+ for a gambit: with "
+            f"{GAMBIT_MIN}-{GAMBIT_AUTO - 1} the target saves if it is forced into an action "
+            f"or directly affected; with {GAMBIT_AUTO}+ it simply works.")
 
 
 def mastery_feats(critical_kills: int) -> int:
@@ -157,6 +165,57 @@ class SideMorale:
     leader_lost: bool = False
 
 
+@dataclass(frozen=True)
+class Attack:
+    """What one attack is: who strikes whom, and how (the player's whole declaration).
+
+    ``joined``: others attacking the same target (every die rolled, the highest kept);
+    ``second_weapon``: the sides of a second weapon the attacker also strikes with;
+    ``blast_area``: other targets in a blast's area (each rolled for separately);
+    ``blast``, ``impaired``, ``enhanced``, ``unarmed``: the attack's conditions.
+    """
+
+    attacker: str
+    target: str
+    joined: tuple[str, ...] = ()
+    second_weapon: int | None = None
+    blast_area: tuple[str, ...] = ()
+    blast: bool = False
+    impaired: bool = False
+    enhanced: bool = False
+    unarmed: bool = False
+
+    @property
+    def attackers(self) -> list[str]:
+        """The attacker, then each other attacker once (the attacker and target left out)."""
+        rest = [n for n in dict.fromkeys(self.joined) if n not in (self.attacker, self.target)]
+        return [self.attacker, *rest]
+
+    @property
+    def targets(self) -> list[str]:
+        """The target, then each other target in the blast's area once."""
+        rest = [n for n in dict.fromkeys(self.blast_area) if n != self.target]
+        return [self.target, *rest]
+
+    @property
+    def area(self) -> bool:
+        """Whether this is a blast over more than one target."""
+        return len(self.targets) > 1
+
+    def check(self, *, hold_for_gambits: bool = False) -> None:
+        """Refuse a description the rules do not allow (before anything is rolled)."""
+        if not self.attacker or not self.target:
+            raise RuleError("Attacking: choose an attacker and a target")
+        if self.area and hold_for_gambits:
+            raise RuleError("Gambits: roll a blast's targets one at a time to spend dice")
+        if self.area and (len(self.attackers) > 1 or self.second_weapon is not None
+                          or self.unarmed):
+            raise RuleError("Blast: one attacker's weapon rolls for each target; no joined "
+                            "attackers, second weapon or unarmed strike")
+        if self.second_weapon is not None and self.unarmed:
+            raise RuleError("Dual Weapons: an unarmed attack has no second weapon")
+
+
 @dataclass
 class PendingAttack:
     """Weapon dice rolled but not yet applied: the attackers may still spend 4+ on gambits."""
@@ -172,6 +231,7 @@ class PendingAttack:
         return self.rolls[index] >= GAMBIT_MIN
 
     def shown(self) -> str:
+        """The dice as a player reads them: ``d8=5, d6=2``."""
         return ", ".join(f"d{d}={v}" for d, v in zip(self.dice, self.rolls, strict=True))
 
 
@@ -187,8 +247,8 @@ class Encounter(Tracker):
     morale_due: list[str] = field(default_factory=list)
     """Names of those who must save morale now (a group's check is rolled by its first)."""
     pending: PendingAttack | None = None
-    """An attack rolled by
-    [roll_attack][companion.rulesets.cairn_srd.combat.Encounter.roll_attack], waiting for
+    """An attack rolled by [attack][companion.rulesets.cairn_srd.combat.Encounter.attack] with
+    ``hold_for_gambits``, waiting for
     [resolve_attack][companion.rulesets.cairn_srd.combat.Encounter.resolve_attack]."""
 
     def _no_pending(self) -> None:
@@ -223,6 +283,10 @@ class Encounter(Tracker):
             if not 0 <= v <= MAX_SCORE:
                 raise RuleError(f"Ability Scores: {what} runs 0-18, got {v}")
         attack_die(weapon)
+        kind = ("player character" if pc else "detachment" if detachment else
+                "leader" if leader else "combatant")
+        self.describe(f"{name} joins the {side} ({kind}): Guard {guard}, STR {strength}, "
+                      f"DEX {dexterity}, CTRL {control}, Armor {armor}, d{weapon}")
         self.combatants.append(Combatant(name, side, guard, guard, strength, dexterity,  # type: ignore[arg-type]
                                          control, armor, weapon, pc, detachment, leader,
                                          never_morale))
@@ -268,80 +332,48 @@ class Encounter(Tracker):
         return self.phase
 
     @move
-    def attack(self, attacker: str, target: str, impaired: bool = False,
-               enhanced: bool = False, blast: bool = False, unarmed: bool = False,
+    def attack(self, description: Attack, hold_for_gambits: bool = False,
                rng: random.Random | None = None, seed: int | None = None) -> str:
-        """One attack resolved by the rules, with detachment modifiers and morale triggers."""
-        a, t = self.find(attacker), self.find(target)
-        if self.phase == "over":
-            raise RuleError("Combat: the fight is over")
-        self._no_pending()
-        if not a.active:
-            raise RuleError(f"Combat: {a.name} is {a.status} and cannot attack")
-        if not t.active:
-            raise RuleError(f"Combat: {t.name} is already {t.status}")
-        if a.side == t.side:
-            raise RuleError(f"Combat: {a.name} and {t.name} are on the same side")
-        if self.phase in ("PCs", "Enemies") and a.side != self.phase and not a.acted_first:
-            raise RuleError(f"Combat Round Procedure: it is the {self.phase}' turn, not {a.side}'")
-        if t.detachment and not a.detachment and not blast:
-            impaired = True
-        if a.detachment and not t.detachment:
-            enhanced, blast = True, True
+        """Make one attack as described: one die, several attackers or two weapons (every die
+        rolled, the highest applied), or a blast rolled for each target in its area.
+
+        With ``hold_for_gambits`` the dice are rolled and held (``pending``) so a die of
+        [GAMBIT_MIN][companion.rulesets.cairn_srd.combat.GAMBIT_MIN]+ can be spent on a
+        gambit; [resolve_attack][companion.rulesets.cairn_srd.combat.Encounter.resolve_attack]
+        then applies the damage.
+        """
+        d = description
+        d.check(hold_for_gambits=hold_for_gambits)
         r = make_rng(seed, rng)
-        die = attack_die(a.weapon, impaired=impaired, enhanced=enhanced, unarmed=unarmed)
-        rolled = dice.roll(f"1d{die}", rng=r).total
-        text = f"{a.name} → {t.name}: d{die} = {rolled}" + (" (blast)" if blast else "")
-        text += "; " + self._damage(t, rolled, r)
+        if d.area:
+            texts = []
+            for target in d.targets:
+                rolled = self._roll([d.attacker], target, None, d.impaired, d.enhanced, True,
+                                    False, r)
+                texts.append(self._hit_text(rolled, r))
+            text = " | ".join(texts)
+        else:
+            rolled = self._roll(d.attackers, d.target, d.second_weapon, d.impaired,
+                                d.enhanced, d.blast, d.unarmed, r)
+            if hold_for_gambits:
+                self.pending = rolled
+                text = (f"{' + '.join(rolled.attackers)} → {rolled.target}: rolled "
+                        f"{rolled.shown()}" + (" (blast)" if rolled.blast else "")
+                        + "; gambits may be chosen")
+            else:
+                text = self._hit_text(rolled, r)
         self.describe(text)
         return text
 
-    @move
-    def blast_attack(self, attacker: str, targets: list[str], impaired: bool = False,
-                     enhanced: bool = False, rng: random.Random | None = None,
-                     seed: int | None = None) -> str:
-        """A blast hits every target in its area, rolling the damage die separately for each."""
-        if not targets:
-            raise RuleError("Blast: name at least one target in the area")
-        if len(set(targets)) != len(targets):
-            raise RuleError("Blast: each target in the area is rolled for once")
-        r = make_rng(seed, rng)
-        texts = [self.attack(attacker, t, impaired=impaired, enhanced=enhanced, blast=True,
-                             rng=r) for t in targets]
-        text = " | ".join(texts)
-        self.describe(text)
-        return text
-
-    @move
-    def group_attack(self, attackers: list[str], target: str, second_weapon: int | None = None,
-                     impaired: bool = False, enhanced: bool = False, blast: bool = False,
-                     unarmed: bool = False,
-                     rng: random.Random | None = None, seed: int | None = None) -> str:
-        """Several attackers on one target (or one attacker with two weapons, passing
-        ``second_weapon``): every die is rolled and only the highest is applied."""
-        r = make_rng(seed, rng)
-        rolled = self._roll(attackers, target, second_weapon, impaired, enhanced, blast,
-                            unarmed, r)
+    def _hit_text(self, rolled: PendingAttack, r: random.Random) -> str:
         best = max(rolled.rolls)
-        text = f"{' + '.join(attackers)} → {target}: [{rolled.shown()}] keep {best}"
+        who = f"{' + '.join(rolled.attackers)} → {rolled.target}: "
+        if len(rolled.rolls) == 1:
+            text = who + f"d{rolled.dice[0]} = {best}"
+        else:
+            text = who + f"{rolled.shown()}, keep {best}"
         text += (" (blast)" if rolled.blast else "") + "; "
-        text += self._damage(self.find(target), best, r)
-        self.describe(text)
-        return text
-
-    @move
-    def roll_attack(self, attackers: list[str], target: str, second_weapon: int | None = None,
-                    impaired: bool = False, enhanced: bool = False, blast: bool = False,
-                    unarmed: bool = False,
-                    rng: random.Random | None = None, seed: int | None = None) -> PendingAttack:
-        """Roll the weapon dice of an attack (one attacker, several, or two weapons) and hold
-        them, so a die of 4+ can be discarded for a gambit before damage is applied."""
-        rolled = self._roll(attackers, target, second_weapon, impaired, enhanced, blast,
-                            unarmed, make_rng(seed, rng))
-        self.pending = rolled
-        self.describe(f"{' + '.join(attackers)} → {target}: rolled [{rolled.shown()}]"
-                      + (" (blast)" if rolled.blast else "") + "; gambits may be chosen")
-        return rolled
+        return text + self._damage(self.find(rolled.target), best, r)
 
     @move
     def resolve_attack(self, gambits: dict[int, str] | None = None,
@@ -350,7 +382,7 @@ class Encounter(Tracker):
         discarded for; the highest die kept deals damage (+1 per "+1 damage" gambit)."""
         p = self.pending
         if p is None:
-            raise RuleError("Gambits: roll an attack first")
+            raise RuleError("Gambits: roll an attack for gambits first")
         gambits = {int(i): g for i, g in (gambits or {}).items()}
         notes = []
         for i, effect in sorted(gambits.items()):
@@ -358,7 +390,7 @@ class Encounter(Tracker):
                 raise RuleError(f"Gambits: there is no die number {i + 1} in this attack")
             if effect not in GAMBITS:
                 raise RuleError(f"Gambits: unknown gambit {effect!r}")
-            notes.append(f"d{p.dice[i]}={p.rolls[i]} for {effect!r}: {gambit(p.rolls[i])}")
+            notes.append(f"d{p.dice[i]}={p.rolls[i]} for “{effect}”: {gambit(p.rolls[i])}")
         kept = [v for i, v in enumerate(p.rolls) if i not in gambits]
         bolster = sum(1 for g in gambits.values() if g == BOLSTER)
         if bolster and not kept:
@@ -367,7 +399,7 @@ class Encounter(Tracker):
         if not t.active:
             raise RuleError(f"Combat: {t.name} is already {t.status}")
         self.pending = None
-        text = f"{' + '.join(p.attackers)} → {t.name}: [{p.shown()}]"
+        text = f"{' + '.join(p.attackers)} → {t.name}: {p.shown()}"
         if notes:
             text += "; gambit " + "; gambit ".join(notes)
         if kept:

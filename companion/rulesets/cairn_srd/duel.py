@@ -10,7 +10,9 @@
    pick on both sides deals 1d6 each way.
 
 Interpretation: the duel ends when a side's hit points reach 0; if both reach 0 in the
-same exchange, the duel is a draw. Choices stay hidden until both are made.
+same exchange, the duel is a draw. Choices stay hidden until both are made, and the
+second choice reveals both at once (nobody has to press "reveal"). No one chooses before
+the duel is started with its stakes.
 """
 
 from __future__ import annotations
@@ -61,6 +63,15 @@ class Duel(Tracker):
     def over(self) -> bool:
         return bool(self.winner)
 
+    @property
+    def started(self) -> bool:
+        """Whether the duelists, hit points and stakes are set (step 1 and 2 done)."""
+        return bool(self.stakes)
+
+    def can_choose(self, who: int | str) -> bool:
+        """Whether ``who`` may pick a tactic now (started, not over, not yet chosen)."""
+        return self.started and not self.over and not self.choices[self._side(who)]
+
     def ready(self) -> bool:
         return all(self.choices)
 
@@ -87,9 +98,13 @@ class Duel(Tracker):
         self.describe(f"duel {names[0]} ({first_hp}) vs {names[1]} ({second_hp}): {self.stakes}")
 
     @move
-    def choose(self, who: int | str, tactic: str) -> None:
-        """Secretly pick a tactic (the history does not say which)."""
+    def choose(self, who: int | str, tactic: str, rng: random.Random | None = None,
+               seed: int | None = None) -> Exchange | None:
+        """Secretly pick a tactic (the history does not say which); the second pick reveals
+        both and deals the damage (returned), rolled with ``rng`` or ``seed``."""
         side = self._side(who)
+        if not self.started:
+            raise RuleError("Dueling Rules step 1: start the duel with its stakes first")
         if self.over:
             raise RuleError(f"Dueling Rules: the duel is over ({self.winner})")
         tactic = tactic.strip().lower()
@@ -99,15 +114,17 @@ class Duel(Tracker):
         if self.choices[side]:
             raise RuleError(f"Dueling Rules step 3: {self.names[side]} has already chosen")
         self.choices[side] = tactic
-        self.describe(f"{self.names[side]} has chosen")
-
-    @move
-    def reveal(self, rng: random.Random | None = None, seed: int | None = None) -> Exchange:
-        """Reveal both picks and deal the damage."""
         if not self.ready():
-            waiting = [n for n, c in zip(self.names, self.choices, strict=True) if not c]
-            raise RuleError(f"Dueling Rules step 4: waiting for {', '.join(waiting)} to choose")
-        r = make_rng(seed, rng)
+            self.describe(f"{self.names[side]} has chosen")
+            return None
+        return self._reveal(make_rng(seed, rng))
+
+    def waiting(self) -> list[str]:
+        """The duelists who have not chosen yet."""
+        return [n for n, c in zip(self.names, self.choices, strict=True) if not c]
+
+    def _reveal(self, r: random.Random) -> Exchange:
+        """Reveal both picks and deal the damage (step 4)."""
         sides = list(exchange_dice(self.choices[0], self.choices[1]))
         dealt = [dice.roll(f"1d{sides[0]}", rng=r).total, dice.roll(f"1d{sides[1]}", rng=r).total]
         # dealt[0] is what side 0 inflicts on side 1

@@ -72,6 +72,10 @@ def check_rules_data(data: dict[str, Any]) -> None:
         if not isinstance(section, dict) or not all(
                 isinstance(v, str) for v in section.values()):
             raise bad(f"{key} must map names to text")
+    gambits = data.get("gambits", {})
+    low, auto = gambits.get("min"), gambits.get("automatic")
+    if not (isinstance(low, int) and isinstance(auto, int) and 1 <= low < auto <= 12):
+        raise bad("gambits.min and gambits.automatic must be faces with min < automatic")
     for key, field in (("gambits", "options"), ("maneuvers", "examples"),
                        ("blaze_of_glory", "options"), ("blaze_of_glory", "final_words")):
         items = data.get(key, {}).get(field)

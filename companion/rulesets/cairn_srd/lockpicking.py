@@ -83,6 +83,29 @@ class LockPicking(Tracker):
         return self.opened or self.broken
 
     @property
+    def state(self) -> str:
+        """Where the lock stands: open, broken off, jammed, stiff, untouched or picking."""
+        if self.opened:
+            return "open"
+        if self.broken:
+            return "broken off"
+        if self.jammed:
+            return "jammed"
+        if self.stiff:
+            return "stiff"
+        return "untouched" if not self.mistakes else "picking"
+
+    @property
+    def can_pick(self) -> bool:
+        """Whether tap, probe or rake can be tried (not open, broken off or jammed)."""
+        return not (self.opened or self.broken or self.jammed)
+
+    @property
+    def can_study(self) -> bool:
+        """Whether studying can still teach something (pickable, an action unknown)."""
+        return self.can_pick and self.revealed < 3
+
+    @property
     def attacks_needed(self) -> int:
         return 2 if self.complication == "Reinforced" else 1
 

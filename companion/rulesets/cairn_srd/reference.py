@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from companion.dice.render import chance_text
-from companion.rulesets.cairn_srd import duel, mass_combat, saves, spellcasting
+from companion.rulesets.cairn_srd import combat, duel, mass_combat, saves, spellcasting
 from companion.rulesets.cairn_srd.fixed_tables import rules_data
 
 
@@ -115,7 +115,9 @@ def _data_page() -> str:
                               ("blaze_of_glory", "options", "Blaze of glory"),
                               ("blaze_of_glory", "final_words", "Final words")):
         lines += ["", f"## {title}", ""]
-        if field != "final_words":
+        if key == "gambits":
+            lines += [combat.gambit_rule(), ""]
+        elif field != "final_words":
             lines += [data[key]["note"], ""]
         lines += [f"- {x}" for x in data[key][field]]
     return "\n".join(lines)
