@@ -26,14 +26,14 @@ SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export NO_MKDOCS_2_WARNING := 1
 export DISABLE_MKDOCS_2_WARNING := true
 
-.PHONY: help install test lint app docs docs-assets docs-serve bench chromium clean
+.PHONY: help install test lint app docs docs-assets docs-serve bench chromium postgres clean
 
 help:
 	@echo "make app        serve the Voila apps on http://$(APP_IP):$(APP_PORT)/"
 	@echo "make test       ruff + mypy + pytest (builds the site and installs Chromium if needed)"
 	@echo "make docs       build the reference site into site/ (offline Pyodide included)"
 	@echo "make docs-serve serve the reference site on http://$(DOCS_ADDR)/"
-	@echo "make bench      run the dice-engine benchmarks"
+	@echo "make bench      run the dice-engine and campaign-store benchmarks"
 
 # --- environment --------------------------------------------------------------------
 $(PY):
@@ -41,7 +41,7 @@ $(PY):
 
 # Re-install only when pyproject.toml changes (the install is editable).
 $(STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install -q --disable-pip-version-check -e '.[widgets,docs,dev]'
+	$(PY) -m pip install -q --disable-pip-version-check -e '.[widgets,docs,dev,store]'
 	touch $@
 
 install: $(STAMP)
@@ -49,13 +49,17 @@ install: $(STAMP)
 chromium:
 	@test -x $(CHROMIUM) || { $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium; }
 
+# The store's tests start a throwaway PostgreSQL cluster (Debian's initdb/pg_ctl).
+postgres:
+	@ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || { $(SUDO) apt-get update && $(SUDO) apt-get install -y postgresql; }
+
 # --- checks -------------------------------------------------------------------------
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 
 # The site tests need the built site, the browser tests need Chromium.
-test: lint docs chromium
+test: lint docs chromium postgres
 	$(PY) -m pytest tests/
 
 # --- apps ---------------------------------------------------------------------------
@@ -84,6 +88,7 @@ docs-serve: docs-assets
 
 bench: $(STAMP)
 	$(PY) benchmarks/run.py
+	$(PY) benchmarks/store_bench.py
 
 clean:
 	rm -rf site $(PYODIDE_DIR) docs/assets/wheels $(NPM_CACHE) $(STAMP)

@@ -1,0 +1,108 @@
+"""The campaign store: campaigns, their party and encounters, kept on every move.
+
+Not part of the Pyodide core: it needs SQLAlchemy (and psycopg 3 for PostgreSQL), the
+``store`` extra (``pip install 'table-companion[store]'``). Importing this package is
+cheap: SQLAlchemy is loaded on first use of a name below.
+
+The database is named by ``COMPANION_DB``: a file path (SQLite, WAL journal) or a
+``postgresql://`` URL; by default ``$XDG_DATA_HOME/table-companion/campaigns.db``
+(``~/.local/share/...``). Everything goes through one small interface:
+
+- [open_store][companion.store.db.open_store] opens (and creates or migrates) the database;
+  a damaged or foreign file, or one written by a newer version, is one
+  [StoreError][companion.store.db.StoreError] line and is left untouched.
+- [Store][companion.store.db.Store]: ``create_campaign``, ``list_campaigns``,
+  ``get_campaign``, ``append(campaign_id, events, expected_seq)`` (one transaction; a
+  [ConflictError][companion.store.db.ConflictError] if someone appended first),
+  ``events_since``, ``latest_snapshot``/``put_snapshot``, ``head`` (a cheap change token)
+  and ``wait_for_change`` (PostgreSQL ``LISTEN``/``NOTIFY``; SQLite polls the head).
+- [Campaign][companion.store.campaign.Campaign]: the live state rebuilt from the newest
+  snapshot and the events after it; ``tracker(name)`` gives the ruleset's own tracker whose
+  every move, undo and load is stored as one event; ``refresh()`` applies other screens'
+  moves; ``roll(expr)`` writes the roll log; ``export()``/``import_document()``.
+
+>>> import tempfile, pathlib
+>>> from companion.store import create_campaign, open_campaign, open_store
+>>> from companion.rulesets.plot_points.session import PlotPointSession
+>>> folder = tempfile.mkdtemp()
+>>> with open_store(pathlib.Path(folder) / "c.db") as store:
+...     table = create_campaign(store, "Tuesday", ["plot_points"], who="Mira", role="gm")
+...     session = table.add("Table", PlotPointSession(), role="minigame")
+...     session.add_player("Ash")
+...     again = open_campaign(store, "Tuesday")
+...     again.tracker("Table").players == session.players, again.head
+(True, 2)
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from companion.store.campaign import (
+        SNAPSHOT_EVERY,
+        UNDO_LIMIT,
+        Campaign,
+        Member,
+        document_text,
+    )
+    from companion.store.db import (
+        CampaignInfo,
+        ConflictError,
+        NewEvent,
+        Store,
+        StoredEvent,
+        StoreError,
+        database_url,
+        default_path,
+        open_store,
+    )
+
+_WHERE = {
+    "SNAPSHOT_EVERY": "campaign", "UNDO_LIMIT": "campaign", "Campaign": "campaign",
+    "Member": "campaign", "document_text": "campaign",
+    "CampaignInfo": "db", "ConflictError": "db", "NewEvent": "db", "Store": "db",
+    "StoredEvent": "db", "StoreError": "db", "database_url": "db", "default_path": "db",
+    "open_store": "db",
+}
+
+__all__ = [
+    "SNAPSHOT_EVERY",
+    "UNDO_LIMIT",
+    "Campaign",
+    "CampaignInfo",
+    "ConflictError",
+    "Member",
+    "NewEvent",
+    "Store",
+    "StoreError",
+    "StoredEvent",
+    "create_campaign",
+    "database_url",
+    "default_path",
+    "document_text",
+    "open_campaign",
+    "open_store",
+]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _WHERE:
+        return getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def create_campaign(store: Store, name: str, rulesets: list[str], *, who: str = "",
+                    role: str = "") -> Campaign:
+    """Create a campaign playing ``rulesets`` and return it open."""
+    from companion.store.campaign import create
+
+    return create(store, name, rulesets, who=who, role=role)
+
+
+def open_campaign(store: Store, name: str, *, who: str = "", role: str = "") -> Campaign:
+    """Open the campaign ``name`` as ``who`` (``role``: "gm" or "player")."""
+    from companion.store.campaign import Campaign
+
+    return Campaign.open(store, name, who=who, role=role)

@@ -1,0 +1,569 @@
+"""A campaign: its trackers rebuilt from the store's events, and live trackers that persist
+every move.
+
+[Campaign.open][companion.store.campaign.Campaign.open] loads the newest snapshot and replays
+the events after it. [Campaign.tracker][companion.store.campaign.Campaign.tracker] hands out
+the ruleset's own tracker object (a Cairn ``Character``, a Monsters & Magic ``Adventurer``...)
+whose moves, ``undo`` and ``load`` are each appended to the store as one event before they
+return. A widget calls the tracker exactly as before; observers fire as before.
+
+- Interpretation: a random move called without a seed gets one drawn (from the ``rng`` the
+  caller passed, else from the system), and the event records it, so replaying the move
+  rolls the same dice. A seed passed by the caller is used as given (an ``rng`` passed with
+  it is ignored, live and on replay alike).
+- Interpretation: two screens acting at once. A move is first made on this screen's state;
+  if another screen appended first, the move is taken back, the other screen's events are
+  applied, and the move is made again on the fresh state (with the same seed). If the rules
+  now forbid it, its [RuleError][companion.errors.RuleError] is raised and nothing is
+  stored. Nothing is ever overwritten.
+- Interpretation: undo goes back up to [UNDO_LIMIT][companion.store.campaign.UNDO_LIMIT]
+  moves per tracker (the tracker's own log keeps that many); the campaign's event log keeps
+  every move for ever. This bounds snapshots and opening time for months of play.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import json
+import random
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion import rulesets
+from companion.errors import CompanionError
+from companion.state import Observable, Tracker
+from companion.store.db import (
+    CampaignInfo,
+    ConflictError,
+    NewEvent,
+    Store,
+    StoredEvent,
+    StoreError,
+    now_text,
+)
+from companion.store.registry import (
+    ArgsError,
+    decode_args,
+    kind_key,
+    move_parameters,
+    tracker_class,
+)
+
+__all__ = [
+    "EVENT_KINDS",
+    "ROLES",
+    "SNAPSHOT_EVERY",
+    "TRACKER_ROLES",
+    "UNDO_LIMIT",
+    "Campaign",
+    "Member",
+]
+
+#: A snapshot of the whole campaign is stored every this many events.
+SNAPSHOT_EVERY = 100
+
+#: Moves each tracker can take back (its log keeps this many).
+UNDO_LIMIT = 25
+
+#: Seeds drawn for moves and rolls stay below 2**53 (exact in JSON readers using doubles).
+SEED_BOUND = 2**53
+
+#: Who a person is at the table.
+ROLES = ("gm", "player", "")
+
+#: What a tracker is in the campaign: a party member's sheet, an encounter, a minigame.
+TRACKER_ROLES = ("party", "encounter", "minigame")
+
+#: The kinds of event in a campaign's log.
+EVENT_KINDS = ("add", "move", "undo", "set", "remove", "roll")
+
+#: Retries of a move whose campaign keeps changing under it.
+_ATTEMPTS = 5
+
+DOCUMENT_FORMAT = "table-companion/campaign"
+DOCUMENT_VERSION = 1
+
+
+@dataclass
+class Member:
+    """One tracker of the campaign: its id (``"ash"``), shown name, role and object."""
+
+    id: str
+    name: str
+    role: str
+    key: str
+    tracker: Tracker
+
+    def to_dict(self, *, state: bool = True) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "name": self.name, "role": self.role,
+                               "kind": self.key, "moves": len(self.tracker.log)}
+        if state:
+            out["state"] = self.tracker.snapshot()
+        return out
+
+
+def _slug(name: str) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:40]
+    return slug or "tracker"
+
+
+def _trim(tracker: Tracker) -> None:
+    log = tracker._event_log()
+    if len(log) > UNDO_LIMIT:
+        del log[: len(log) - UNDO_LIMIT]
+
+
+def _save(tracker: Tracker) -> dict[str, Any]:
+    _trim(tracker)
+    return tracker.to_dict()
+
+
+class Campaign(Observable):
+    """A campaign's live state over a [Store][companion.store.db.Store].
+
+    ``who`` and ``role`` ("gm" or "player") are written into every event this object
+    appends. Observers (``on_change``) fire when members are added or removed, a roll is
+    made, or [refresh][companion.store.campaign.Campaign.refresh] applies others' events;
+    each tracker's own observers fire on its moves as usual.
+    """
+
+    def __init__(self, store: Store | None, info: CampaignInfo, *, who: str = "",
+                 role: str = "") -> None:
+        if role not in ROLES:
+            raise StoreError(f"a role is gm or player, not {role!r}")
+        self.store = store
+        self.info = info
+        self.who = " ".join(who.split())[:80]
+        self.role = role
+        self.head = 0
+        self.members: dict[str, Member] = {}
+        self._snapshot_seq = 0
+
+    # -- opening -------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, store: Store, name: str, *, who: str = "", role: str = "") -> Campaign:
+        """Open the campaign ``name``: newest snapshot plus the events after it."""
+        campaign = cls(store, store.get_campaign(name), who=who, role=role)
+        snap = store.latest_snapshot(campaign.info.id)
+        if snap is not None:
+            try:
+                campaign._load_state(snap[1])
+                campaign.head = campaign._snapshot_seq = snap[0]
+            except (CompanionError, KeyError, TypeError, ValueError):
+                campaign.members = {}  # a snapshot the code no longer reads: replay all
+        campaign._apply_all(store.events_since(campaign.info.id, campaign.head))
+        return campaign
+
+    @property
+    def name(self) -> str:
+        return self.info.name
+
+    @property
+    def rulesets(self) -> tuple[str, ...]:
+        return self.info.rulesets
+
+    def _load_state(self, state: dict[str, Any]) -> None:
+        members: dict[str, Member] = {}
+        for item in state["members"]:
+            cls = tracker_class(item["kind"])
+            tracker = cls.from_dict(item["save"])
+            members[item["id"]] = self._adopt(
+                Member(item["id"], item["name"], item["role"], item["kind"], tracker))
+        self.members = members
+
+    def state(self) -> dict[str, Any]:
+        """The whole campaign's state (what a snapshot keeps)."""
+        return {"members": [{"id": m.id, "name": m.name, "role": m.role, "kind": m.key,
+                             "save": _save(m.tracker)} for m in self.members.values()]}
+
+    # -- reading -------------------------------------------------------------------------
+
+    def tracker(self, id_or_name: str) -> Tracker:
+        """The live tracker with this id or name (its moves are stored as they are made)."""
+        return self.member(id_or_name).tracker
+
+    def member(self, id_or_name: str) -> Member:
+        if id_or_name in self.members:
+            return self.members[id_or_name]
+        for member in self.members.values():
+            if member.name == id_or_name:
+                return member
+        known = ", ".join(m.name for m in self.members.values()) or "none yet"
+        raise StoreError(f"campaign {self.name!r} has no {id_or_name!r} (it has: {known})")
+
+    @property
+    def party(self) -> list[Member]:
+        """The party members, in the order they joined."""
+        return [m for m in self.members.values() if m.role == "party"]
+
+    def __iter__(self) -> Iterator[Member]:
+        return iter(list(self.members.values()))
+
+    def changed(self) -> bool:
+        """Whether someone else appended since this object last looked (one cheap read)."""
+        return self._need_store().head(self.info.id) != self.head
+
+    def refresh(self) -> bool:
+        """Apply the events others appended since; True if there were any."""
+        store = self._need_store()
+        new = store.events_since(self.info.id, self.head)
+        if new:
+            self._apply_all(new)
+            self._changed()
+        return bool(new)
+
+    def log(self, kinds: Sequence[str] = ()) -> list[StoredEvent]:
+        """Every event of the campaign, oldest first (only ``kinds`` if given)."""
+        return self._need_store().events_since(self.info.id, 0, kinds=kinds)
+
+    # -- changing ------------------------------------------------------------------------
+
+    def add(self, name: str, tracker: Tracker, role: str = "party") -> Tracker:
+        """Add a tracker (a party member's sheet, an encounter, a minigame) by its state.
+
+        Returns the live tracker to use from now on (a new object; ``tracker`` itself is
+        not watched). Its undo log starts empty.
+        """
+        name = " ".join(name.split())
+        if not name or len(name) > 80:
+            raise StoreError("a campaign member needs a name of 1 to 80 characters")
+        if role not in TRACKER_ROLES:
+            raise StoreError(f"a tracker's role is one of {', '.join(TRACKER_ROLES)}, not {role!r}")
+        key = kind_key(type(tracker))
+        ruleset = key.partition("/")[0]
+        if ruleset not in self.rulesets:
+            raise StoreError(f"campaign {self.name!r} plays {', '.join(self.rulesets)}; "
+                             f"a {ruleset} tracker cannot join it")
+        tracker.validate()
+        data = {"kind": key, "name": name, "role": role, "state": tracker.snapshot()}
+        for _ in range(_ATTEMPTS):
+            if any(m.name == name for m in self.members.values()):
+                raise StoreError(f"campaign {self.name!r} already has {name!r}")
+            ident = _slug(name)
+            n = 2
+            while ident in self.members:
+                ident, n = f"{_slug(name)}-{n}", n + 1
+            try:
+                stored = self._append(NewEvent("add", tracker=ident, data=data))
+            except ConflictError:
+                self.refresh()
+                continue
+            self._apply(stored)
+            self._after_append()
+            self._changed()
+            return self.members[ident].tracker
+        raise ConflictError("the campaign keeps changing; try again")
+
+    def remove(self, id_or_name: str) -> None:
+        """Take a tracker out of the campaign (its events stay in the log)."""
+        self._persist_then_apply(lambda: NewEvent("remove", tracker=self.member(id_or_name).id))
+        self._changed()
+
+    def replace(self, id_or_name: str, tracker: Tracker) -> None:
+        """Set a tracker's whole state (the start app's edit form); its undo log restarts."""
+        member = self.member(id_or_name)
+        if type(tracker) is not type(member.tracker):
+            raise StoreError(f"{member.name} is a {member.key}, not a {kind_key(type(tracker))}")
+        tracker.validate()
+        save = {**tracker.to_dict(), "log": []}
+        self._persist_then_apply(lambda: NewEvent("set", tracker=member.id, data={"save": save}))
+
+    def roll(self, expr: str, seed: int | None = None) -> Any:
+        """Roll a dice expression for the table's roll log; returns the engine's ``Roll``."""
+        from companion import dice
+
+        if seed is None:
+            seed = random.SystemRandom().randrange(SEED_BOUND)
+        result = dice.roll(expr, seed=seed)
+        data = {"expr": result.expr, "total": result.total, "text": str(result)}
+        self._persist_then_apply(lambda: NewEvent("roll", seed=seed, data=data))
+        self._changed()
+        return result
+
+    # -- events in and out ------------------------------------------------------------------
+
+    def _need_store(self) -> Store:
+        if self.store is None:
+            raise StoreError("this campaign is not connected to a store")
+        return self.store
+
+    def _append(self, new: NewEvent) -> StoredEvent:
+        new = NewEvent(new.kind, self.who, self.role, new.tracker, new.move, new.seed,
+                       new.data, new.at)
+        (stored,) = self._need_store().append(self.info.id, [new], self.head)
+        return stored
+
+    def _after_append(self) -> None:
+        if self.store is not None and self.head - self._snapshot_seq >= SNAPSHOT_EVERY:
+            try:
+                self.store.put_snapshot(self.info.id, self.head, self.state())
+                self._snapshot_seq = self.head
+            except StoreError:
+                pass  # a snapshot is only a cache: the events are already safe
+
+    def _persist_then_apply(self, make: Callable[[], NewEvent]) -> StoredEvent:
+        """Append an event whose effect cannot fail, then apply it (retrying on conflict)."""
+        for _ in range(_ATTEMPTS):
+            new = make()
+            try:
+                stored = self._append(new)
+            except ConflictError:
+                self.refresh()
+                continue
+            self._apply(stored)
+            self._after_append()
+            return stored
+        raise ConflictError("the campaign keeps changing; try again")
+
+    def _apply_all(self, stored: Sequence[StoredEvent]) -> None:
+        for event in stored:
+            self._apply(event)
+
+    def _apply(self, event: StoredEvent) -> None:
+        """Apply one stored event to the live state (replay)."""
+        try:
+            self._apply_unchecked(event)
+        except (CompanionError, KeyError, TypeError, ValueError) as exc:
+            what = f"{event.kind} {event.move or ''} on {event.tracker}".replace("  ", " ")
+            raise StoreError(f"campaign {self.name!r}: event {event.seq} ({what}) cannot be "
+                             f"replayed: {exc}") from None
+        self.head = event.seq
+
+    def _apply_unchecked(self, event: StoredEvent) -> None:
+        data = event.data
+        if event.kind == "add":
+            cls = tracker_class(data["kind"])
+            tracker = cls.from_dict({"tracker": cls._kind(), "format": 1,
+                                     "state": data["state"], "log": []})
+            assert event.tracker is not None
+            self.members[event.tracker] = self._adopt(
+                Member(event.tracker, data["name"], data["role"], data["kind"], tracker))
+        elif event.kind == "roll":
+            pass
+        else:
+            member = self.members[str(event.tracker)]
+            tracker = member.tracker
+            cls = type(tracker)
+            if event.kind == "move":
+                name = str(event.move)
+                if "after" in data:
+                    cls.load(tracker, json.dumps(data["after"]))
+                else:
+                    if not getattr(getattr(cls, name, None), "is_move", False):
+                        raise StoreError(f"{name!r} is not a move")
+                    args = decode_args(cls, name, data["args"])
+                    if "seed" not in move_parameters(cls, name) and event.seed is not None:
+                        args["rng"] = random.Random(event.seed)
+                    getattr(cls, name)(tracker, **args)
+                _trim(tracker)
+            elif event.kind == "undo":
+                cls.undo(tracker)
+            elif event.kind == "set":
+                cls.load(tracker, json.dumps(data["save"]))
+                _trim(tracker)
+            elif event.kind == "remove":
+                del self.members[member.id]
+            else:
+                raise StoreError(f"unknown event kind {event.kind!r}")
+
+    # -- live trackers -------------------------------------------------------------------
+
+    def _adopt(self, member: Member) -> Member:
+        """Make ``member.tracker``'s moves, undo and load persist (instance attributes)."""
+        tracker = member.tracker
+        cls = type(tracker)
+        for name in dir(cls):
+            if getattr(getattr(cls, name, None), "is_move", False):
+                tracker.__dict__[name] = self._live_move(member, name)
+        tracker.__dict__["undo"] = functools.wraps(cls.undo)(
+            lambda: self._live_undo(member))
+        tracker.__dict__["load"] = functools.wraps(cls.load)(
+            lambda text: self._live_load(member, text))
+        return member
+
+    def _check_member(self, member: Member) -> None:
+        if self.members.get(member.id) is not member:
+            raise StoreError(f"{member.name} is no longer in campaign {self.name!r}")
+
+    def _live_move(self, member: Member, name: str) -> Callable[..., Any]:
+        cls = type(member.tracker)
+        original = getattr(cls, name)
+        signature = inspect.signature(original)
+        params = move_parameters(cls, name)
+        random_move = "seed" in params or "rng" in params
+
+        @functools.wraps(original)
+        def live(*args: Any, **kwargs: Any) -> Any:
+            tracker = member.tracker
+            if tracker.__dict__.get("_move_depth"):
+                # Called from inside another move: part of that move's event.
+                return original(tracker, *args, **kwargs)
+            self._check_member(member)
+            seed: int | None = None
+            if random_move:
+                bound = signature.bind(tracker, *args, **kwargs)
+                rng = bound.arguments.pop("rng", None)
+                seed = bound.arguments.get("seed")
+                if seed is None:
+                    seed = (rng or random.SystemRandom()).randrange(SEED_BOUND)
+                if "seed" in params:
+                    bound.arguments["seed"] = seed
+                else:
+                    bound.arguments["rng"] = random.Random(seed)
+                args, kwargs = bound.args[1:], bound.kwargs
+            for _ in range(_ATTEMPTS):
+                result = original(tracker, *args, **kwargs)
+                logged = tracker.log[-1]
+                data: dict[str, Any] = {"args": logged.args, "summary": logged.summary}
+                try:
+                    decode_args(cls, name, logged.args)
+                except ArgsError:
+                    data["after"] = _save(tracker)  # cannot be replayed: keep the result
+                try:
+                    stored = self._append(NewEvent("move", tracker=member.id, move=name,
+                                                   seed=seed, data=data))
+                except ConflictError:
+                    cls.undo(tracker)
+                    self.refresh()
+                    self._check_member(member)
+                    continue
+                except BaseException:
+                    cls.undo(tracker)
+                    raise
+                self.head = stored.seq
+                _trim(tracker)
+                self._after_append()
+                return result
+            raise ConflictError("the campaign keeps changing; try again")
+
+        return live
+
+    def _live_undo(self, member: Member) -> Any:
+        self._check_member(member)
+        cls = type(member.tracker)
+        for _ in range(_ATTEMPTS):
+            if not member.tracker.can_undo:
+                return cls.undo(member.tracker)  # raises the usual RuleError
+            summary = member.tracker.log[-1].summary
+            try:
+                stored = self._append(NewEvent("undo", tracker=member.id,
+                                               data={"summary": summary}))
+            except ConflictError:
+                self.refresh()
+                self._check_member(member)
+                continue
+            event = cls.undo(member.tracker)
+            self.head = stored.seq
+            self._after_append()
+            return event
+        raise ConflictError("the campaign keeps changing; try again")
+
+    def _live_load(self, member: Member, text: str | bytes) -> None:
+        self._check_member(member)
+        cls = type(member.tracker)
+        save = _save(cls.from_json(text))
+        self._persist_then_apply(
+            lambda: NewEvent("set", tracker=member.id, data={"save": save}))
+
+    # -- export and import ---------------------------------------------------------------
+
+    def export(self) -> dict[str, Any]:
+        """The whole campaign as one JSON document (every event; no snapshot)."""
+        events = [e.to_dict() for e in self.log()]
+        return {"format": DOCUMENT_FORMAT, "version": DOCUMENT_VERSION, "name": self.name,
+                "rulesets": list(self.rulesets), "created": self.info.created,
+                "events": events}
+
+    @classmethod
+    def import_document(cls, store: Store, doc: Any, name: str | None = None) -> Campaign:
+        """Create a campaign from [export][companion.store.campaign.Campaign.export]'s
+        document (under ``name`` if given), after replaying every event to check it."""
+        header, events = _check_document(doc)
+        new_name = store.check_name(name if name is not None else header["name"])
+        if store.find_campaign(new_name) is not None:
+            raise StoreError(f"a campaign named {new_name!r} already exists "
+                             "(import it with --name NEW)")
+        scratch = cls(None, CampaignInfo(0, new_name, tuple(header["rulesets"]),
+                                         header["created"], 0))
+        scratch._apply_all(events)
+        store.import_campaign(new_name, header["rulesets"], header["created"],
+                              [NewEvent(e.kind, e.who, e.role, e.tracker, e.move, e.seed,
+                                        e.data, e.at) for e in events])
+        campaign = cls.open(store, new_name)
+        if campaign.head >= SNAPSHOT_EVERY:
+            store.put_snapshot(campaign.info.id, campaign.head, campaign.state())
+        return campaign
+
+
+def create(store: Store, name: str, ruleset_names: Sequence[str], *, who: str = "",
+           role: str = "") -> Campaign:
+    """Create a campaign playing ``ruleset_names`` and open it."""
+    for ruleset in ruleset_names:
+        rulesets.get(ruleset)
+    store.create_campaign(name, list(dict.fromkeys(ruleset_names)))
+    return Campaign.open(store, name, who=who, role=role)
+
+
+_EVENT_KEYS = {"seq", "at", "who", "role", "kind", "tracker", "move", "seed", "data"}
+
+
+def _check_document(doc: Any) -> tuple[dict[str, Any], list[StoredEvent]]:
+    """Check an exported campaign's shape; the first problem is one StoreError line."""
+    if not isinstance(doc, dict):
+        raise StoreError("not a campaign file (expected a JSON object)")
+    if doc.get("format") != DOCUMENT_FORMAT:
+        raise StoreError("not a campaign file (its 'format' is not table-companion/campaign)")
+    if doc.get("version") != DOCUMENT_VERSION:
+        raise StoreError(f"campaign file version {doc.get('version')!r} is not one this "
+                         f"program reads ({DOCUMENT_VERSION})")
+    for key, kind in (("name", str), ("created", str), ("rulesets", list), ("events", list)):
+        if not isinstance(doc.get(key), kind):
+            raise StoreError(f"campaign file: field {key!r} is missing or of the wrong type")
+    if not doc["rulesets"] or not all(isinstance(r, str) for r in doc["rulesets"]):
+        raise StoreError("campaign file: field 'rulesets' must list ruleset names")
+    for ruleset in doc["rulesets"]:
+        rulesets.get(ruleset)
+    out: list[StoredEvent] = []
+    for i, raw in enumerate(doc["events"]):
+        where = f"campaign file: events[{i}]"
+        if not isinstance(raw, dict) or set(raw) != _EVENT_KEYS:
+            raise StoreError(f"{where} must be an object with the fields "
+                             + ", ".join(sorted(_EVENT_KEYS)))
+        if raw["seq"] != i + 1:
+            raise StoreError(f"{where}: field 'seq' must be {i + 1}")
+        for key in ("at", "who", "role", "kind"):
+            if not isinstance(raw[key], str):
+                raise StoreError(f"{where}: field {key!r} must be text")
+        for key in ("tracker", "move"):
+            if raw[key] is not None and not isinstance(raw[key], str):
+                raise StoreError(f"{where}: field {key!r} must be text or null")
+        seed = raw["seed"]
+        if seed is not None and (type(seed) is not int or not 0 <= seed < 2**63):
+            raise StoreError(f"{where}: field 'seed' must be a whole number or null")
+        if raw["kind"] not in EVENT_KINDS:
+            raise StoreError(f"{where}: unknown kind {raw['kind']!r}")
+        if not isinstance(raw["data"], dict):
+            raise StoreError(f"{where}: field 'data' must be an object")
+        kind_of: Any = raw["data"].get("kind") if raw["kind"] == "add" else None
+        if kind_of is not None and (not isinstance(kind_of, str)
+                                    or kind_of.partition("/")[0] not in doc["rulesets"]):
+            raise StoreError(f"{where}: a tracker of a ruleset the campaign does not play")
+        out.append(StoredEvent(raw["seq"], raw["at"], raw["who"], raw["role"], raw["kind"],
+                               raw["tracker"], raw["move"], seed, raw["data"]))
+    header = {"name": doc["name"], "rulesets": list(doc["rulesets"]),
+              "created": doc["created"]}
+    return header, out
+
+
+def document_text(doc: dict[str, Any]) -> str:
+    """A campaign document as the CLI prints it (stable: sorted keys, two-space indent)."""
+    return json.dumps(doc, ensure_ascii=False, sort_keys=True, indent=2)
+
+
+def now() -> str:
+    """The current time as events record it."""
+    return now_text()

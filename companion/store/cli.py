@@ -1,0 +1,253 @@
+"""``companion campaign ...`` and ``companion log NAME``: campaigns on the command line.
+
+The database is the one ``COMPANION_DB`` names (a file path or a ``postgresql://`` URL),
+else the default file in the user's data folder. Errors follow the CLI contract: one
+``error:`` line, exit status 2.
+
+- ``campaign new NAME --ruleset RULESET`` (``--ruleset`` may be repeated)
+- ``campaign list [--json]``
+- ``campaign show NAME [--json]``
+- ``campaign export NAME`` (the JSON document on standard output)
+- ``campaign import FILE [--name NEW]`` (``-`` reads standard input)
+- ``campaign delete NAME --yes``
+- ``log NAME [--json | --csv] [--rolls]``: who did what, when, with which seed
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from companion.errors import CompanionError
+
+if TYPE_CHECKING:
+    from companion.store.db import Store, StoredEvent
+
+__all__ = ["add_commands"]
+
+#: Largest campaign file ``campaign import`` reads.
+MAX_IMPORT_BYTES = 200_000_000
+
+LOG_COLUMNS = ("seq", "time", "who", "role", "kind", "tracker", "move", "summary", "seed")
+
+
+def add_commands(sub: Any) -> None:
+    campaign = sub.add_parser("campaign", help="create, list, show, export and import campaigns")
+    csub = campaign.add_subparsers(dest="campaign_command", metavar="ACTION",
+                                   parser_class=type(campaign))
+    campaign.set_defaults(func=lambda args: _usage(campaign))
+
+    new = csub.add_parser("new", help="create a campaign")
+    new.add_argument("name")
+    new.add_argument("--ruleset", action="append", required=True,
+                     help="ruleset it plays (e.g. cairn_srd); repeat for several")
+    new.set_defaults(func=_new)
+
+    lst = csub.add_parser("list", help="list the campaigns")
+    lst.add_argument("--json", action="store_true")
+    lst.set_defaults(func=_list)
+
+    show = csub.add_parser("show", help="a campaign's rulesets, party and encounters")
+    show.add_argument("name")
+    show.add_argument("--json", action="store_true")
+    show.set_defaults(func=_show)
+
+    export = csub.add_parser("export", help="the whole campaign as JSON on standard output")
+    export.add_argument("name")
+    export.set_defaults(func=_export)
+
+    imp = csub.add_parser("import", help="create a campaign from an exported file")
+    imp.add_argument("file", help="the exported JSON file ('-': standard input)")
+    imp.add_argument("--name", help="a new name for it")
+    imp.set_defaults(func=_import)
+
+    delete = csub.add_parser("delete", help="delete a campaign and its whole log")
+    delete.add_argument("name")
+    delete.add_argument("--yes", action="store_true", help="really delete it")
+    delete.set_defaults(func=_delete)
+
+    log = sub.add_parser("log", help="a campaign's log: who did what, when, with which seed")
+    log.add_argument("name")
+    form = log.add_mutually_exclusive_group()
+    form.add_argument("--json", action="store_true")
+    form.add_argument("--csv", action="store_true")
+    log.add_argument("--rolls", action="store_true",
+                     help="only dice rolls and moves that rolled (those with a seed)")
+    log.set_defaults(func=_log)
+
+
+def _usage(parser: argparse.ArgumentParser) -> int:
+    parser.print_help()
+    return 0
+
+
+def _store() -> Store:
+    from companion.store.db import open_store
+
+    return open_store()
+
+
+def _new(args: argparse.Namespace) -> int:
+    from companion.store.campaign import create
+
+    with _store() as store:
+        campaign = create(store, args.name, args.ruleset)
+        sys.stdout.write(f"created campaign {campaign.name} ({', '.join(campaign.rulesets)}) "
+                         f"in {store.where}\n")
+    return 0
+
+
+def _list(args: argparse.Namespace) -> int:
+    with _store() as store:
+        infos = store.list_campaigns()
+        if args.json:
+            _json({"database": store.where, "campaigns": [i.to_dict() for i in infos]})
+            return 0
+        if not infos:
+            sys.stdout.write(f"no campaigns yet in {store.where}\n")
+        for info in infos:
+            sys.stdout.write(f"{info.name}  ({', '.join(info.rulesets)}; {info.head} events; "
+                             f"created {info.created[:10]})\n")
+    return 0
+
+
+def _show(args: argparse.Namespace) -> int:
+    from companion.store.campaign import Campaign
+
+    with _store() as store:
+        campaign = Campaign.open(store, args.name)
+        members = list(campaign)
+        if args.json:
+            _json({"name": campaign.name, "rulesets": list(campaign.rulesets),
+                   "created": campaign.info.created, "events": campaign.head,
+                   "members": [m.to_dict() for m in members]})
+            return 0
+        out = [f"{campaign.name}: {', '.join(campaign.rulesets)}; {campaign.head} events; "
+               f"created {campaign.info.created[:10]}"]
+        for role, title in (("party", "Party"), ("encounter", "Encounters"),
+                            ("minigame", "Minigames")):
+            chosen = [m for m in members if m.role == role]
+            out.append(f"{title}:" if chosen else f"{title}: none")
+            for m in chosen:
+                words = m.key.partition("/")[2]
+                out.append(f"  {m.name}  ({words}, {len(m.tracker.log)} moves to undo)")
+        sys.stdout.write("\n".join(out) + "\n")
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    from companion.store.campaign import Campaign, document_text
+
+    with _store() as store:
+        doc = Campaign.open(store, args.name).export()
+    sys.stdout.write(document_text(doc) + "\n")
+    return 0
+
+
+def _read_file(name: str) -> str:
+    if name == "-":
+        text = sys.stdin.read(MAX_IMPORT_BYTES + 1)
+    else:
+        path = Path(name)
+        try:
+            if path.stat().st_size > MAX_IMPORT_BYTES:
+                raise CompanionError(f"{name} is larger than {MAX_IMPORT_BYTES} bytes")
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise CompanionError(f"no file {name}") from None
+        except IsADirectoryError:
+            raise CompanionError(f"{name} is a folder, not a campaign file") from None
+        except UnicodeDecodeError:
+            raise CompanionError(f"{name} is not a campaign file (not UTF-8 text)") from None
+        except OSError as exc:
+            raise CompanionError(f"cannot read {name}: {exc.strerror}") from None
+    if len(text) > MAX_IMPORT_BYTES:
+        raise CompanionError(f"{name} is larger than {MAX_IMPORT_BYTES} bytes")
+    return text
+
+
+def _import(args: argparse.Namespace) -> int:
+    from companion.store.campaign import Campaign
+
+    text = _read_file(args.file)
+    try:
+        doc = json.loads(text)
+    except ValueError as exc:
+        line = getattr(exc, "lineno", "?")
+        raise CompanionError(f"{args.file} is not a campaign file (not JSON, line {line})"
+                             ) from None
+    except RecursionError:
+        raise CompanionError(f"{args.file} is nested too deeply to be a campaign file"
+                             ) from None
+    with _store() as store:
+        campaign = Campaign.import_document(store, doc, args.name)
+        sys.stdout.write(f"imported campaign {campaign.name} ({campaign.head} events) "
+                         f"into {store.where}\n")
+    return 0
+
+
+def _delete(args: argparse.Namespace) -> int:
+    if not args.yes:
+        raise CompanionError("deleting a campaign loses its whole log: add --yes to do it")
+    with _store() as store:
+        store.delete_campaign(args.name)
+    sys.stdout.write(f"deleted campaign {args.name}\n")
+    return 0
+
+
+def _summary(event: StoredEvent) -> str:
+    data = event.data
+    if event.kind == "roll":
+        return str(data.get("text", ""))
+    if event.kind == "add":
+        return f"{data.get('name', event.tracker)} joins ({data.get('role', '')})"
+    if event.kind == "undo":
+        return f"undo: {data.get('summary', '')}"
+    if event.kind == "set":
+        return "state set"
+    if event.kind == "remove":
+        return f"{event.tracker} leaves"
+    return str(data.get("summary", event.move or ""))
+
+
+def log_rows(events: list[StoredEvent]) -> list[dict[str, Any]]:
+    """The log's rows (the JSON and CSV forms share them)."""
+    return [{"seq": e.seq, "time": e.at, "who": e.who, "role": e.role, "kind": e.kind,
+             "tracker": e.tracker, "move": e.move, "summary": _summary(e), "seed": e.seed}
+            for e in events]
+
+
+def _log(args: argparse.Namespace) -> int:
+    with _store() as store:
+        info = store.get_campaign(args.name)
+        events = store.events_since(info.id, 0)
+    if args.rolls:
+        events = [e for e in events if e.seed is not None]
+    rows = log_rows(events)
+    if args.json:
+        _json({"campaign": info.name, "events": rows})
+    elif args.csv:
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=LOG_COLUMNS, lineterminator="\r\n")
+        writer.writeheader()
+        writer.writerows(rows)
+        sys.stdout.write(out.getvalue())
+    else:
+        if not rows:
+            sys.stdout.write(f"{info.name}: nothing logged yet\n")
+        for r in rows:
+            who = f"{r['who']} ({r['role']})" if r["role"] else (r["who"] or "someone")
+            seed = f"  [seed {r['seed']}]" if r["seed"] is not None else ""
+            on = f"{r['tracker']}: " if r["tracker"] and r["kind"] == "move" else ""
+            sys.stdout.write(f"{r['seq']:>5}  {r['time'][:19].replace('T', ' ')}  {who}  "
+                             f"{on}{r['summary']}{seed}\n")
+    return 0
+
+
+def _json(obj: Any) -> None:
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")

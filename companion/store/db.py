@@ -1,0 +1,590 @@
+"""The store: campaigns and their events in SQLite or PostgreSQL, through SQLAlchemy Core.
+
+One code path serves both databases; the only differences are set up in
+[Store.__init__][companion.store.db.Store] (SQLite: WAL journal, ``BEGIN IMMEDIATE`` for
+writes, a busy timeout; PostgreSQL: psycopg 3 and ``NOTIFY`` on every append).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import select
+import time
+import zlib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+
+from companion.errors import CompanionError
+from companion.store import schema
+from companion.store.schema import campaigns, events, meta, snapshots
+
+__all__ = [
+    "CampaignInfo",
+    "ConflictError",
+    "NewEvent",
+    "Store",
+    "StoreError",
+    "StoredEvent",
+    "database_url",
+    "default_path",
+    "open_store",
+]
+
+#: PostgreSQL channel on which every append is announced (payload: the campaign's id).
+CHANNEL = "companion_events"
+
+#: How many snapshots a campaign keeps (older ones are deleted; events are the truth).
+SNAPSHOTS_KEPT = 2
+
+#: Longest campaign name.
+MAX_NAME = 80
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+class StoreError(CompanionError):
+    """The campaign store cannot do what was asked (damaged or foreign file, unknown name...)."""
+
+
+class ConflictError(StoreError):
+    """Another writer appended first: the move was made on stale state."""
+
+
+def now_text() -> str:
+    """The current UTC time as stored: ISO 8601 with milliseconds and ``Z``."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def default_path() -> Path:
+    """``$XDG_DATA_HOME/table-companion/campaigns.db`` (``~/.local/share`` by default)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "table-companion" / "campaigns.db"
+
+
+def database_url(db: str | os.PathLike[str] | None = None) -> str:
+    """The SQLAlchemy URL for ``db``, else ``COMPANION_DB``, else the default file.
+
+    ``postgresql://`` (or ``postgres://``) URLs get the psycopg 3 driver; anything else is
+    an SQLite file path.
+    """
+    value = os.fspath(db) if db is not None else os.environ.get("COMPANION_DB", "")
+    value = value.strip()
+    if not value:
+        return f"sqlite+pysqlite:///{default_path()}"
+    for scheme in ("postgresql://", "postgres://", "postgresql+psycopg://"):
+        if value.startswith(scheme):
+            return "postgresql+psycopg://" + value[len(scheme):]
+    if re.match(r"^[a-z][a-z0-9+.-]*://", value):
+        raise StoreError(
+            f"COMPANION_DB must be a file path or a postgresql:// URL, not {value.split(':')[0]}:"
+        )
+    if value.startswith("sqlite"):
+        return value
+    return f"sqlite+pysqlite:///{Path(value).expanduser().resolve()}"
+
+
+@dataclass(frozen=True)
+class CampaignInfo:
+    """A campaign's row: its name, rulesets, creation time and head (last event number)."""
+
+    id: int
+    name: str
+    rulesets: tuple[str, ...]
+    created: str
+    head: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "rulesets": list(self.rulesets), "created": self.created,
+                "events": self.head}
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    """An event about to be appended (the store numbers and stamps it)."""
+
+    kind: str
+    who: str = ""
+    role: str = ""
+    tracker: str | None = None
+    move: str | None = None
+    seed: int | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+    at: str | None = None
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """An appended event: its number in the campaign (``seq``, from 1) and time."""
+
+    seq: int
+    at: str
+    who: str
+    role: str
+    kind: str
+    tracker: str | None
+    move: str | None
+    seed: int | None
+    data: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seq": self.seq, "at": self.at, "who": self.who, "role": self.role,
+                "kind": self.kind, "tracker": self.tracker, "move": self.move,
+                "seed": self.seed, "data": self.data}
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def _first_line(exc: BaseException) -> str:
+    orig = getattr(exc, "orig", None) or exc
+    text = str(orig).strip().splitlines()
+    return text[0] if text else type(orig).__name__
+
+
+class Store:
+    """Campaigns and their append-only event logs in one database.
+
+    Open one with [open_store][companion.store.db.open_store]. Every method raises
+    [StoreError][companion.store.db.StoreError] (one line) on a database problem.
+    """
+
+    def __init__(self, url: str) -> None:
+        self.url = sa.make_url(url)
+        self.kind = "postgresql" if self.url.get_backend_name() == "postgresql" else "sqlite"
+        self.path: Path | None = None
+        if self.kind == "sqlite":
+            if not self.url.database or self.url.database == ":memory:":
+                raise StoreError("the SQLite store needs a file path")
+            self.path = Path(self.url.database)
+            self.where = str(self.path)
+        else:
+            self.where = self.url.render_as_string(hide_password=True).replace(
+                "postgresql+psycopg://", "postgresql://")
+        self.engine = self._make_engine()
+        try:
+            with self._errors():
+                self._check_and_prepare()
+        except BaseException:
+            self.engine.dispose()
+            raise
+
+    # -- engine and guards --------------------------------------------------------------
+
+    def _make_engine(self) -> sa.Engine:
+        if self.kind == "postgresql":
+            return sa.create_engine(self.url, pool_pre_ping=True,
+                                    connect_args={"connect_timeout": 10})
+        assert self.path is not None
+        if self.path.exists() and self.path.is_dir():
+            raise StoreError(f"{self.path} is a folder, not a campaign database")
+        self._check_sqlite_file(self.path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create the folder for {self.path}: {exc.strerror}") from None
+        engine = sa.create_engine(sa.URL.create("sqlite+pysqlite", database=str(self.path)),
+                                  connect_args={"timeout": 30})
+
+        @sa.event.listens_for(engine, "connect")
+        def _connect(dbapi_connection: Any, record: Any) -> None:
+            # Let SQLAlchemy's "begin" event, not the driver, start transactions.
+            dbapi_connection.isolation_level = None
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA busy_timeout = 30000")
+            cursor.execute("PRAGMA foreign_keys = ON")
+            # WAL + NORMAL: a committed move survives a killed process (kill -9); only a
+            # power cut can lose the last moments.
+            cursor.execute("PRAGMA synchronous = NORMAL")
+            cursor.execute("PRAGMA journal_size_limit = 1048576")
+            cursor.close()
+
+        @sa.event.listens_for(engine, "begin")
+        def _begin(conn: sa.Connection) -> None:
+            write = conn.get_execution_options().get("companion_write", False)
+            conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+        return engine
+
+    def _check_sqlite_file(self, path: Path) -> None:
+        """Refuse a file that is not an intact SQLite database, before SQLite touches it."""
+        try:
+            size = path.stat().st_size
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            raise StoreError(f"cannot read {path}: {exc.strerror}") from None
+        if size == 0:
+            return
+        try:
+            with path.open("rb") as f:
+                header = f.read(100)
+        except OSError as exc:
+            raise StoreError(f"cannot read {path}: {exc.strerror}") from None
+        if not header.startswith(SQLITE_MAGIC):
+            raise StoreError(f"{path} is not a campaign database (not an SQLite file); "
+                             "it was left untouched")
+        if len(header) < 100:
+            raise StoreError(f"{path} is damaged (cut short); it was left untouched")
+        page_size = int.from_bytes(header[16:18], "big")
+        page_size = 65536 if page_size == 1 else page_size
+        pages = int.from_bytes(header[28:32], "big")
+        valid = header[24:28] == header[92:96] and pages > 0
+        if (valid and size < page_size * pages) or size % page_size:
+            raise StoreError(f"{path} is damaged (cut short: {size} bytes of "
+                             f"{page_size * pages}); it was left untouched")
+
+    @contextlib.contextmanager
+    def _errors(self) -> Iterator[None]:
+        try:
+            yield
+        except sa.exc.DatabaseError as exc:
+            text = _first_line(exc)
+            if self.kind == "sqlite" and ("malformed" in text or "not a database" in text):
+                raise StoreError(f"{self.where} is damaged ({text}); it was left untouched"
+                                 ) from None
+            raise StoreError(f"database {self.where}: {text}") from None
+        except sa.exc.SQLAlchemyError as exc:
+            raise StoreError(f"database {self.where}: {_first_line(exc)}") from None
+
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[sa.Connection]:
+        """A write transaction (``BEGIN IMMEDIATE`` on SQLite), committed on success."""
+        with self._errors(), self.engine.connect() as conn:
+            conn.execution_options(companion_write=True)
+            with conn.begin():
+                yield conn
+
+    @contextlib.contextmanager
+    def _read(self) -> Iterator[sa.Connection]:
+        with self._errors(), self.engine.connect() as conn, conn.begin():
+            yield conn
+
+    def close(self) -> None:
+        """Release every connection (the database stays as it is)."""
+        self.engine.dispose()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- schema: create, check, migrate ---------------------------------------------------
+
+    def _check_and_prepare(self) -> None:
+        with self.engine.connect() as conn:
+            names = set(sa.inspect(conn).get_table_names())
+            conn.rollback()
+        if meta.name not in names:
+            ours = {t.name for t in schema.metadata.sorted_tables} & names
+            if (self.kind == "sqlite" and names) or ours:
+                what = "an SQLite database of another program" if self.kind == "sqlite" \
+                    else "a database whose campaign tables are incomplete"
+                raise StoreError(f"{self.where} is {what} (no Table Companion marker); "
+                                 "it was left untouched: set COMPANION_DB to another database")
+            self._create(schema.SCHEMA_VERSION)
+            return
+        version = self._version()
+        if version > schema.SCHEMA_VERSION:
+            raise StoreError(
+                f"{self.where} was written by a newer Table Companion (schema version "
+                f"{version}; this one reads up to {schema.SCHEMA_VERSION}): upgrade it; "
+                "the database was left untouched")
+        self._wal()
+        if version < schema.SCHEMA_VERSION:
+            self._migrate(version)
+
+    def _version(self) -> int:
+        with self._read() as conn:
+            rows = dict(conn.execute(sa.select(meta.c.key, meta.c.value)).tuples().all())
+        if rows.get("application") != schema.APPLICATION:
+            raise StoreError(f"{self.where} belongs to another program (its marker says "
+                             f"{rows.get('application')!r}); it was left untouched")
+        text = rows.get("schema_version", "")
+        if not text.isdigit() or int(text) < 1:
+            raise StoreError(f"{self.where} is damaged (schema version {text!r}); "
+                             "it was left untouched")
+        return int(text)
+
+    def _wal(self) -> None:
+        if self.kind == "sqlite":
+            with self.engine.connect() as conn:
+                # Outside any transaction (SQLite refuses the switch inside one).
+                cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+                mode = cursor.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+                cursor.close()
+            if str(mode).lower() != "wal":
+                raise StoreError(f"{self.where}: SQLite could not switch to WAL mode ({mode})")
+
+    def _create(self, version: int) -> None:
+        """Create an empty store of schema ``version`` (``1`` only in migration tests)."""
+        self._wal()
+        try:
+            with self._write() as conn:
+                for table in schema.tables_of_version(version):
+                    table.create(conn, checkfirst=True)
+                conn.execute(sa.insert(meta), [
+                    {"key": "application", "value": schema.APPLICATION},
+                    {"key": "schema_version", "value": str(version)},
+                ])
+        except StoreError:
+            # Another process may have created it at the same moment: accept theirs.
+            if self._version() != version:
+                raise
+
+    def _migrate(self, version: int) -> None:
+        with self._write() as conn:
+            current = int(conn.execute(
+                sa.select(meta.c.value).where(meta.c.key == "schema_version")).scalar_one())
+            while current < schema.SCHEMA_VERSION:
+                schema.MIGRATIONS[current](conn)
+                current += 1
+            conn.execute(sa.update(meta).where(meta.c.key == "schema_version")
+                         .values(value=str(current)))
+
+    def schema_version(self) -> int:
+        """The schema version of the open database."""
+        with self._errors():
+            return self._version()
+
+    # -- campaigns --------------------------------------------------------------------------
+
+    @staticmethod
+    def check_name(name: str) -> str:
+        """A campaign name as stored (spaces trimmed); refuses an unusable one."""
+        clean = " ".join(name.split())
+        if not clean:
+            raise StoreError("a campaign needs a name")
+        if len(clean) > MAX_NAME:
+            raise StoreError(f"a campaign name has at most {MAX_NAME} characters")
+        if any(not c.isprintable() for c in clean):
+            raise StoreError("a campaign name cannot hold control characters")
+        return clean
+
+    @staticmethod
+    def _info(row: Any) -> CampaignInfo:
+        return CampaignInfo(row.id, row.name, tuple(json.loads(row.rulesets)), row.created_at,
+                            row.head)
+
+    def create_campaign(self, name: str, rulesets: Sequence[str],
+                        created: str | None = None) -> CampaignInfo:
+        """Create an empty campaign; refuses a name already taken."""
+        name = self.check_name(name)
+        if not rulesets:
+            raise StoreError("a campaign plays at least one ruleset")
+        try:
+            with self._write() as conn:
+                self._insert_campaign(conn, name, rulesets, created or now_text(), 0)
+        except StoreError:
+            if self.find_campaign(name) is not None:
+                raise StoreError(f"a campaign named {name!r} already exists") from None
+            raise
+        return self.get_campaign(name)
+
+    def _insert_campaign(self, conn: sa.Connection, name: str, rulesets: Sequence[str],
+                         created: str, head: int) -> int:
+        if conn.execute(sa.select(campaigns.c.id).where(campaigns.c.name == name)).first():
+            raise StoreError(f"a campaign named {name!r} already exists")
+        result = conn.execute(sa.insert(campaigns).values(
+            name=name, rulesets=_dumps(list(rulesets)), created_at=created, head=head))
+        key = result.inserted_primary_key
+        assert key is not None
+        return int(key[0])
+
+    def list_campaigns(self) -> list[CampaignInfo]:
+        """Every campaign, by name."""
+        with self._read() as conn:
+            rows = conn.execute(sa.select(campaigns).order_by(campaigns.c.name)).all()
+        return [self._info(r) for r in rows]
+
+    def find_campaign(self, name: str) -> CampaignInfo | None:
+        with self._read() as conn:
+            row = conn.execute(sa.select(campaigns).where(
+                campaigns.c.name == " ".join(name.split()))).first()
+        return self._info(row) if row is not None else None
+
+    def get_campaign(self, name: str) -> CampaignInfo:
+        """The campaign called ``name``; the error names the known ones if there is none."""
+        info = self.find_campaign(name)
+        if info is None:
+            known = ", ".join(c.name for c in self.list_campaigns()[:10]) or "none yet"
+            raise StoreError(f"no campaign named {name!r} in {self.where} (campaigns: {known})")
+        return info
+
+    def delete_campaign(self, name: str) -> None:
+        """Delete a campaign with all its events and snapshots."""
+        info = self.get_campaign(name)
+        with self._write() as conn:
+            for table in (snapshots, events):
+                conn.execute(sa.delete(table).where(table.c.campaign_id == info.id))
+            conn.execute(sa.delete(campaigns).where(campaigns.c.id == info.id))
+
+    def head(self, campaign_id: int) -> int:
+        """The campaign's last event number: a cheap change token to poll."""
+        with self._read() as conn:
+            value = conn.execute(sa.select(campaigns.c.head)
+                                 .where(campaigns.c.id == campaign_id)).scalar()
+        if value is None:
+            raise StoreError("this campaign was deleted")
+        return int(value)
+
+    # -- events ----------------------------------------------------------------------------
+
+    @staticmethod
+    def _row(campaign_id: int, seq: int, event: NewEvent) -> dict[str, Any]:
+        return {"campaign_id": campaign_id, "seq": seq, "at": event.at or now_text(),
+                "who": event.who[:80], "role": event.role[:10], "kind": event.kind,
+                "tracker": event.tracker, "move": event.move, "seed": event.seed,
+                "data": _dumps(event.data)}
+
+    @staticmethod
+    def _stored(row: Any) -> StoredEvent:
+        return StoredEvent(row.seq, row.at, row.who, row.role, row.kind, row.tracker, row.move,
+                           row.seed, json.loads(row.data))
+
+    def append(self, campaign_id: int, new: Sequence[NewEvent],
+               expected_seq: int) -> list[StoredEvent]:
+        """Append events in one transaction, numbered from ``expected_seq + 1``.
+
+        Raises [ConflictError][companion.store.db.ConflictError] (nothing written) if the
+        campaign's head is no longer ``expected_seq``: someone else appended first.
+        """
+        rows = [self._row(campaign_id, expected_seq + 1 + i, e) for i, e in enumerate(new)]
+        with self._write() as conn:
+            done = conn.execute(
+                sa.update(campaigns)
+                .where(campaigns.c.id == campaign_id, campaigns.c.head == expected_seq)
+                .values(head=expected_seq + len(rows)))
+            if done.rowcount != 1:
+                head = conn.execute(sa.select(campaigns.c.head)
+                                    .where(campaigns.c.id == campaign_id)).scalar()
+                if head is None:
+                    raise StoreError("this campaign was deleted")
+                raise ConflictError(
+                    f"someone else changed this campaign first (it is at move {head}, "
+                    f"this screen at {expected_seq})")
+            if rows:
+                conn.execute(sa.insert(events), rows)
+            if self.kind == "postgresql":
+                conn.execute(sa.select(sa.func.pg_notify(CHANNEL, str(campaign_id))))
+        return [self._stored(_Obj(r)) for r in rows]
+
+    def events_since(self, campaign_id: int, seq: int = 0, limit: int | None = None,
+                     kinds: Sequence[str] = ()) -> list[StoredEvent]:
+        """The campaign's events after number ``seq``, oldest first (only ``kinds`` if given)."""
+        query = (sa.select(events).where(events.c.campaign_id == campaign_id,
+                                         events.c.seq > seq).order_by(events.c.seq))
+        if kinds:
+            query = query.where(events.c.kind.in_(list(kinds)))
+        if limit is not None:
+            query = query.limit(limit)
+        with self._read() as conn:
+            rows = conn.execute(query).all()
+        try:
+            return [self._stored(r) for r in rows]
+        except ValueError:
+            raise StoreError(f"{self.where} is damaged (an event is not valid JSON)") from None
+
+    def latest_snapshot(self, campaign_id: int) -> tuple[int, dict[str, Any]] | None:
+        """The newest readable snapshot as ``(seq, state)``, or None."""
+        with self._read() as conn:
+            rows = conn.execute(sa.select(snapshots.c.seq, snapshots.c.data)
+                                .where(snapshots.c.campaign_id == campaign_id)
+                                .order_by(snapshots.c.seq.desc())).all()
+        for seq, blob in rows:
+            try:
+                data = json.loads(zlib.decompress(blob))
+            except (zlib.error, ValueError):
+                continue  # a damaged cache: an older snapshot or the events will do
+            if isinstance(data, dict):
+                return int(seq), data
+        return None
+
+    def put_snapshot(self, campaign_id: int, seq: int, state: dict[str, Any]) -> None:
+        """Keep ``state`` as the campaign's state after event ``seq`` (older ones pruned)."""
+        blob = zlib.compress(_dumps(state).encode(), 6)
+        with self._write() as conn:
+            if conn.execute(sa.select(snapshots.c.seq).where(
+                    snapshots.c.campaign_id == campaign_id, snapshots.c.seq == seq)).first():
+                return
+            conn.execute(sa.insert(snapshots).values(campaign_id=campaign_id, seq=seq,
+                                                     data=blob))
+            kept = conn.execute(sa.select(snapshots.c.seq)
+                                .where(snapshots.c.campaign_id == campaign_id)
+                                .order_by(snapshots.c.seq.desc())
+                                .limit(SNAPSHOTS_KEPT)).scalars().all()
+            conn.execute(sa.delete(snapshots).where(snapshots.c.campaign_id == campaign_id,
+                                                    snapshots.c.seq < min(kept)))
+
+    def import_campaign(self, name: str, rulesets: Sequence[str], created: str,
+                        new: Sequence[NewEvent]) -> CampaignInfo:
+        """Create a campaign holding ``new`` (already checked), in one transaction."""
+        name = self.check_name(name)
+        with self._write() as conn:
+            cid = self._insert_campaign(conn, name, rulesets, created, len(new))
+            rows = [self._row(cid, i + 1, e) for i, e in enumerate(new)]
+            for start in range(0, len(rows), 1000):
+                conn.execute(sa.insert(events), rows[start:start + 1000])
+        return self.get_campaign(name)
+
+    # -- waiting for changes ----------------------------------------------------------------
+
+    def wait_for_change(self, campaign_id: int, seq: int, timeout: float) -> int:
+        """Block until the campaign's head passes ``seq`` or ``timeout`` seconds pass.
+
+        Returns the head. PostgreSQL: ``LISTEN``/``NOTIFY`` (no polling); SQLite: a check
+        of the head every 0.2 s (a single indexed read).
+        """
+        deadline = time.monotonic() + max(0.0, timeout)
+        if self.kind == "postgresql":
+            with self._errors(), self.engine.connect() as conn:
+                conn.execution_options(isolation_level="AUTOCOMMIT")
+                conn.exec_driver_sql(f"LISTEN {CHANNEL}")
+                raw: Any = conn.connection.dbapi_connection
+                while True:
+                    head = self.head(campaign_id)
+                    left = deadline - time.monotonic()
+                    if head > seq or left <= 0:
+                        conn.exec_driver_sql(f"UNLISTEN {CHANNEL}")
+                        return head
+                    select.select([raw.fileno()], [], [], left)
+                    for _ in raw.notifies(timeout=0):
+                        pass
+        while True:
+            head = self.head(campaign_id)
+            left = deadline - time.monotonic()
+            if head > seq or left <= 0:
+                return head
+            time.sleep(min(0.2, left))
+
+    # -- size -----------------------------------------------------------------------------
+
+    def size_on_disk(self) -> int:
+        """Bytes the database takes (SQLite: the file, its WAL and shared memory)."""
+        if self.path is not None:
+            return sum(p.stat().st_size for p in (self.path, Path(f"{self.path}-wal"))
+                       if p.exists())
+        with self._read() as conn:
+            return int(conn.execute(sa.select(sa.func.pg_database_size(
+                sa.func.current_database()))).scalar_one())
+
+
+class _Obj:
+    """Attribute access over an event row dict (what ``_stored`` reads)."""
+
+    def __init__(self, row: dict[str, Any]) -> None:
+        self.__dict__.update(row)
+
+
+def open_store(db: str | os.PathLike[str] | None = None) -> Store:
+    """Open (creating if needed) the store named by ``db``, else by ``COMPANION_DB``."""
+    return Store(database_url(db))
