@@ -1,12 +1,15 @@
 """Roll history: the plain model behind the dice tray's log of rolls.
 
-A [RollHistory][companion.history.RollHistory] keeps the newest rolls first, up to ``limit`` of them (oldest fall
-off), and tells its observers after every change. Each [RollRecord][companion.history.RollRecord] keeps what is
-needed to check or replay a roll: the expression, every die, the total, the subtotal per
-label, when it was rolled and the seed that produced it (``roll(expr, seed=seed)`` gives
-the same dice again). Exports: CSV for a spreadsheet, JSON that [RollHistory.from_json][companion.history.RollHistory.from_json]
-reads back exactly. Standard library only: it runs under Pyodide and may later live in a
-store shared by several browsers.
+A [RollHistory][companion.history.RollHistory] keeps the newest rolls first, up to
+``limit`` of them (oldest fall off), and tells its observers after every change. Each
+[RollRecord][companion.history.RollRecord] keeps what is needed to check or replay a roll:
+the expression, every die, the total, the subtotal per label, when it was rolled and the
+seed that produced it (``roll(expr, seed=seed)`` gives the same dice again). Every record
+is bounded (a 1000-die roll keeps its first dice and a cut text; its seed replays it).
+Exports: CSV for a spreadsheet, JSON that
+[RollHistory.from_json][companion.history.RollHistory.from_json] reads back exactly.
+Standard library only: it runs under Pyodide and may later live in a store shared by
+several browsers.
 """
 
 from __future__ import annotations
@@ -22,10 +25,46 @@ from typing import Any, Protocol
 from companion.errors import StateError
 from companion.state import Observable
 
-__all__ = ["CSV_COLUMNS", "DEFAULT_LIMIT", "RollHistory", "RollRecord"]
+__all__ = [
+    "CSV_COLUMNS",
+    "DEFAULT_LIMIT",
+    "MAX_LIMIT",
+    "MAX_RECORD_DICE",
+    "MAX_RECORD_TEXT",
+    "RollHistory",
+    "RollRecord",
+    "clip_text",
+]
 
 DEFAULT_LIMIT = 200
 """Rolls kept by default; the oldest are dropped beyond it."""
+
+MAX_LIMIT = 10_000
+"""The most rolls a history may keep (a loaded file may not ask for more)."""
+
+MAX_RECORD_TEXT = 2_000
+"""Characters of a roll's one-line text a record keeps (a 1000-die roll is cut; its seed
+and expression still replay it exactly)."""
+
+MAX_RECORD_DICE = 200
+"""Dice a record keeps per roll (the first ones); the seed replays the rest."""
+
+MAX_HISTORY_CHARS = 50_000_000
+"""The longest history file [RollHistory.from_json][companion.history.RollHistory.from_json]
+reads."""
+
+
+def clip_text(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, ending with "… (N characters)" when cut.
+
+    >>> clip_text("2d6 = [3, 4] = 7", 40)
+    '2d6 = [3, 4] = 7'
+    >>> clip_text("x" * 5000, 10)
+    'xxxxxxxxxx… (5,000 characters)'
+    """
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text):,} characters)"
 
 FORMAT = "table-companion/roll-history"
 FORMAT_VERSION = 1
@@ -33,7 +72,8 @@ CSV_COLUMNS = ("n", "time", "expr", "total", "dice", "labels", "seed")
 
 
 class _RollLike(Protocol):
-    """What [RollHistory.add_roll][companion.history.RollHistory.add_roll] needs from a ``companion.dice.Roll``."""
+    """What [RollHistory.add_roll][companion.history.RollHistory.add_roll] needs from a
+    ``companion.dice.Roll``."""
 
     expr: str
     total: int
@@ -83,7 +123,9 @@ class RollRecord:
 
     @classmethod
     def from_dict(cls, data: object, where: str = "roll") -> RollRecord:
-        """Build a record from [to_dict][companion.history.RollRecord.to_dict] output; ``StateError`` names the bad field."""
+        """Build a record from [to_dict][companion.history.RollRecord.to_dict] output.
+
+        ``StateError`` names the bad field."""
         if not isinstance(data, dict):
             raise StateError(f"{where}: expected an object, got {type(data).__name__}")
         expected = {"n", "time", "expr", "total", "text", "seed", "dice", "labels"}
@@ -100,10 +142,16 @@ class RollRecord:
         try:
             datetime.fromisoformat(time)
         except ValueError:
-            raise StateError(f"{where}.time: not an ISO 8601 time: {time!r}") from None
+            raise StateError(f"{where}.time: not an ISO 8601 time: {_shown(time)}") from None
         dice = data["dice"]
         if not isinstance(dice, list) or not all(isinstance(d, dict) for d in dice):
             raise StateError(f"{where}.dice: expected a list of objects")
+        if len(dice) > MAX_RECORD_DICE:
+            raise StateError(f"{where}.dice: {len(dice)} dice, at most {MAX_RECORD_DICE} kept")
+        for key in ("expr", "text"):
+            value = data[key]
+            if isinstance(value, str) and len(value) > MAX_RECORD_TEXT + 40:
+                raise StateError(f"{where}.{key}: longer than {MAX_RECORD_TEXT} characters")
         labels = data["labels"]
         if not isinstance(labels, dict):
             raise StateError(f"{where}.labels: expected an object")
@@ -124,13 +172,13 @@ class RollRecord:
 def _int(value: object, where: str) -> int:
     # bool is an int subclass; a saved "true" where a number belongs is corruption.
     if isinstance(value, bool) or not isinstance(value, int):
-        raise StateError(f"{where}: expected an integer, got {value!r}")
+        raise StateError(f"{where}: expected an integer, got {_shown(value)}")
     return value
 
 
 def _str(value: object, where: str) -> str:
     if not isinstance(value, str):
-        raise StateError(f"{where}: expected a string, got {value!r}")
+        raise StateError(f"{where}: expected a string, got {_shown(value)}")
     return value
 
 
@@ -147,8 +195,9 @@ class RollHistory(Observable):
     def __init__(
         self, *, limit: int = DEFAULT_LIMIT, clock: Callable[[], datetime] = _utc_now
     ) -> None:
-        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-            raise ValueError(f"history limit must be a positive integer, got {limit!r}")
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
+            raise ValueError(f"history limit must be a whole number from 1 to {MAX_LIMIT}, "
+                             f"got {limit!r}")
         self.limit = limit
         self._clock = clock
         self._records: list[RollRecord] = []  # newest first
@@ -187,15 +236,20 @@ class RollHistory(Observable):
         labels: Mapping[str, int] | None = None,
         when: datetime | None = None,
     ) -> RollRecord:
-        """Record one roll (newest first), dropping the oldest beyond ``limit``."""
+        """Record one roll (newest first), dropping the oldest beyond ``limit``.
+
+        A huge roll is kept bounded: its text cut to
+        [MAX_RECORD_TEXT][companion.history.MAX_RECORD_TEXT] characters and its dice to the
+        first [MAX_RECORD_DICE][companion.history.MAX_RECORD_DICE] (the seed replays it).
+        """
         record = RollRecord(
             n=self._count + 1,
-            expr=expr,
+            expr=clip_text(expr, MAX_RECORD_TEXT),
             total=total,
-            text=text,
+            text=_clip_record_text(text),
             seed=seed,
             time=_time_text(when or self._clock()),
-            dice=tuple(dict(d) for d in dice),
+            dice=tuple(dict(d) for d in list(dice)[:MAX_RECORD_DICE]),
             labels=dict(labels or {}),
         )
         self._count = record.n
@@ -213,7 +267,7 @@ class RollHistory(Observable):
             total=roll.total,
             text=str(roll),
             seed=seed,
-            dice=list(data.get("dice", [])),
+            dice=list(data.get("dice", []))[:MAX_RECORD_DICE],
             labels={str(k): int(v) for k, v in dict(labels).items()},
             when=when,
         )
@@ -246,21 +300,42 @@ class RollHistory(Observable):
         return json.dumps(data, ensure_ascii=False, indent=1)
 
     @classmethod
-    def from_json(cls, text: str, *, clock: Callable[[], datetime] = _utc_now) -> RollHistory:
-        """Rebuild a history from [to_json][companion.history.RollHistory.to_json]; a corrupt file raises ``StateError``."""
+    def from_json(
+        cls, text: str | bytes, *, clock: Callable[[], datetime] = _utc_now
+    ) -> RollHistory:
+        """Rebuild a history from [to_json][companion.history.RollHistory.to_json].
+
+        A corrupt file raises ``StateError`` naming the field, in one readable line."""
+        if isinstance(text, bytes | bytearray):
+            try:
+                text = bytes(text).decode("utf-8")
+            except UnicodeDecodeError:
+                raise StateError("roll history: the file is not UTF-8 text") from None
+        if not isinstance(text, str) or not text.strip():
+            raise StateError("roll history: the file is empty")
+        if len(text) > MAX_HISTORY_CHARS:
+            raise StateError(f"roll history: the file is too long ({len(text):,} characters, "
+                             f"at most {MAX_HISTORY_CHARS:,})")
         try:
             data = json.loads(text)
-        except (json.JSONDecodeError, TypeError) as exc:
-            raise StateError(f"roll history: not valid JSON ({exc})") from None
+        except json.JSONDecodeError as exc:
+            raise StateError(
+                f"roll history: not valid JSON: unreadable at line {exc.lineno} "
+                f"column {exc.colno}"
+            ) from None
+        except RecursionError:
+            raise StateError("roll history: nested too deeply to be a history") from None
+        except ValueError:
+            raise StateError("roll history: not valid JSON: it holds a number too long") from None
         if not isinstance(data, dict):
             raise StateError("roll history: expected a JSON object at the top level")
         if data.get("format") != FORMAT:
-            raise StateError(f"format: expected {FORMAT!r}, got {data.get('format')!r}")
+            raise StateError(f"format: expected {FORMAT!r}, got {_shown(data.get('format'))}")
         if data.get("version") != FORMAT_VERSION:
-            raise StateError(f"version: unsupported {data.get('version')!r}")
+            raise StateError(f"version: unsupported {_shown(data.get('version'))}")
         limit = _int(data.get("limit"), "limit")
-        if limit < 1:
-            raise StateError(f"limit: must be at least 1, got {limit}")
+        if not 1 <= limit <= MAX_LIMIT:
+            raise StateError(f"limit: must be from 1 to {MAX_LIMIT}, got {limit}")
         count = _int(data.get("count"), "count")
         rolls = data.get("rolls")
         if not isinstance(rolls, list):
@@ -289,3 +364,21 @@ def _dice_part(record: RollRecord) -> str:
     if text.startswith(head) and cut > len(head):
         return text[len(head) : cut]
     return text
+
+
+def _clip_record_text(text: str) -> str:
+    # Keep the " = total" ending of the engine's one-line form, so CSV can still split it.
+    if len(text) <= MAX_RECORD_TEXT:
+        return text
+    cut = text.rfind(" = ")
+    tail = text[cut:] if cut > 0 and len(text) - cut <= 40 else ""
+    return f"{text[: MAX_RECORD_TEXT - len(tail) - 2]} …{tail}"
+
+
+def _shown(value: object) -> str:
+    """A bad value quoted short (a huge number is not even turned into digits)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 100:
+        return "a number too long to show"
+    if isinstance(value, list | dict):
+        return f"a {'list' if isinstance(value, list) else 'JSON object'} of {len(value)} items"
+    return clip_text(repr(value), 40)

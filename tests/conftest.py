@@ -1,5 +1,12 @@
-"""Fixtures shared by every browser-driving suite (the apps in ``tests/browser``, the site
-in ``tests/docs``).
+"""Fixtures and helpers shared by every suite.
+
+``find_widget(root, name, kind=None)`` (import it: ``from tests.conftest import find_widget``)
+    The one widget finder for tests: the single widget under ``root`` carrying the class
+    ``tc-<kind>-<name>`` that the helpers of ``companion.widgets.base`` add (``button(...,
+    name=)`` -> ``tc-btn-``, ``text_box(name=)`` -> ``tc-text-``, ``int_box`` -> ``tc-int-``,
+    ``name_box`` -> ``tc-name-``, and ``tc-select-``/``tc-check-`` where modules use them).
+    Without ``kind`` any of these kinds matches. Fails, listing what is there, when there is
+    none or more than one. ``widgets_by_name(root, kind="btn")`` gives them all by name.
 
 ``chromium_launch`` (session)
     Keyword arguments for ``playwright.chromium.launch``: Debian's Chromium
@@ -12,10 +19,51 @@ from __future__ import annotations
 
 import os
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+#: The kinds of ``tc-<kind>-<name>`` classes the widget helpers add.
+WIDGET_KINDS = ("btn", "text", "int", "name", "select", "check")
+
+
+def _walk(root: Any) -> Iterator[Any]:
+    stack = [root]
+    seen: set[int] = set()
+    while stack:
+        widget = stack.pop()
+        if id(widget) in seen:
+            continue
+        seen.add(id(widget))
+        yield widget
+        stack.extend(reversed(list(getattr(widget, "children", ()) or ())))
+
+
+def _names(widget: Any, kinds: tuple[str, ...]) -> Iterator[tuple[str, str]]:
+    for cls in getattr(widget, "_dom_classes", ()):
+        for kind in kinds:
+            prefix = f"tc-{kind}-"
+            if cls.startswith(prefix):
+                yield kind, cls.removeprefix(prefix)
+
+
+def widgets_by_name(root: Any, kind: str = "btn") -> dict[str, Any]:
+    """Every widget under ``root`` with a ``tc-<kind>-<name>`` class, by name."""
+    return {name: w for w in _walk(root) for _kind, name in _names(w, (kind,))}
+
+
+def find_widget(root: Any, name: str, kind: str | None = None) -> Any:
+    """The one widget under ``root`` classed ``tc-<kind>-<name>`` (any helper kind if None)."""
+    kinds = (kind,) if kind else WIDGET_KINDS
+    hits = [w for w in _walk(root) for k, n in _names(w, kinds) if n == name]
+    if len(hits) != 1:
+        there = sorted({f"tc-{k}-{n}" for w in _walk(root) for k, n in _names(w, kinds)})
+        how = "no" if not hits else f"{len(hits)}"
+        pytest.fail(f"{how} widget named {name!r} (kind {kind or 'any'}) under "
+                    f"{type(root).__name__}; there are: {', '.join(there) or 'none'}")
+    return hits[0]
 
 CHROMIUM = Path("/usr/bin/chromium")
 # Without the background-networking flags Chromium keeps dialling Google's hosts, which this

@@ -3,23 +3,58 @@
 Components in [companion.widgets][] hold no rule logic. They call the core and observe
 its plain models ([companion.state.Observable][]). This module gives them:
 
-- [ErrorLine][companion.widgets.base.ErrorLine] and [safe][companion.widgets.base.safe]: a callback wrapper that turns any exception into a
-  one-line message shown in the app. Voila swallows exceptions raised in callbacks into
-  the kernel log, so without this a player would see nothing happen.
-- [button][companion.widgets.base.button], [row][companion.widgets.base.row], [column][companion.widgets.base.column], [text_box][companion.widgets.base.text_box], [app_box][companion.widgets.base.app_box] and
-  [CSS][companion.widgets.base.CSS]: layouts that wrap at 390 px instead of scrolling sideways, buttons at least
-  40 px tall, and text-only labels (Voila loads Font Awesome from a CDN, so icon names
-  would show as blanks at an offline table).
-- [bind][companion.widgets.base.bind]: render a widget from an ``Observable`` model now and after every change.
-- [SaveLoad][companion.widgets.base.SaveLoad]: a tracker's *Save* download link and a paste-to-load box.
-- [HistoryView][companion.widgets.base.HistoryView]: a roll history ([companion.history.RollHistory][]), newest
-  first, with Clear and CSV/JSON downloads.
+- [ErrorLine][companion.widgets.base.ErrorLine] and [safe][companion.widgets.base.safe]:
+  a callback wrapper that turns any exception into a one-line message shown in the app.
+  Voila swallows exceptions raised in callbacks into the kernel log, so without this a
+  player would see nothing happen.
+- [button][companion.widgets.base.button], [row][companion.widgets.base.row],
+  [column][companion.widgets.base.column], [text_box][companion.widgets.base.text_box],
+  [app_box][companion.widgets.base.app_box] and [CSS][companion.widgets.base.CSS]: layouts
+  that wrap at 390 px instead of scrolling sideways, text at least 16 px, buttons,
+  checkboxes and list options at least 40 px tall, and text-only labels (Voila loads Font
+  Awesome from a CDN, so icon names would show as blanks at an offline table).
+- [int_box][companion.widgets.base.int_box] and [name_box][companion.widgets.base.name_box]:
+  boxes that refuse bad input visibly (below).
+- [bind][companion.widgets.base.bind]: render a widget from an ``Observable`` model now and
+  after every change.
+- [SaveLoad][companion.widgets.base.SaveLoad]: a tracker's *Save* download link and a
+  paste-to-load box.
+- [HistoryView][companion.widgets.base.HistoryView]: a roll history
+  ([companion.history.RollHistory][]), newest first, with Clear and CSV/JSON downloads,
+  times in the viewer's own zone, and a bounded amount sent to the browser per change.
 
 Usage in a component::
 
     error = ErrorLine()
     roll_button = button("Roll", on_click=self._roll, error=error)
     app = app_box(row(self.expr, roll_button), error)
+
+Boxes that refuse bad input
+---------------------------
+
+A number or a name typed by a player is read through a *checked box*
+([NumberBox][companion.widgets.base.NumberBox] from ``int_box(...)``,
+[NameBox][companion.widgets.base.NameBox] from ``name_box(...)``). The box is a small
+column: the input, and under it a one-line refusal (``.tc-refusal``, ``role=alert``) that
+appears as soon as the typed text is bad (empty, letters, out of range, too long) and
+disappears as soon as it is fixed. Nothing is clamped or silently reverted.
+
+Read the box **inside the action**, with ``box.read()`` (or ``box.value``, the same
+thing): a bad box raises [InputError][companion.widgets.base.InputError], a project error,
+so the action wrapped by [safe][companion.widgets.base.safe] (every ``button(...,
+error=...)``) stops before doing anything and its error line repeats the refusal ("Amount:
+-5 is too low: enter a whole number from 1 to 999"). That error line clears itself when the
+box is fixed. ``box.valid`` says whether the text is good without raising; ``box.value = 7``
+sets it (tests do this); ``box.observe(handler, names="value")`` is called after every
+change of the text (``change.new`` is the number, or ``None`` while the text is bad);
+``box.disabled``, ``box.min``/``box.max`` (numbers) work as on an ipywidgets box::
+
+    self.amount = int_box("Amount", 1, "amount", 1, 999)   # .tc-int-amount
+    self.who = name_box("Name", name="who", max_len=40)     # .tc-name-who
+
+    def _apply(self) -> None:            # on a button(..., error=self.error)
+        amount = self.amount.read()      # refused? nothing below runs
+        self.model.take_damage(amount, self.who.read())
 """
 
 from __future__ import annotations
@@ -35,15 +70,21 @@ from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
 import ipywidgets as widgets
+import traitlets
 
 from companion.errors import CompanionError
-from companion.history import RollHistory, RollRecord
+from companion.history import RollHistory, RollRecord, clip_text
 
 __all__ = [
     "CSS",
+    "LOCAL_TIME_SCRIPT",
+    "MAX_NAME_LENGTH",
     "MIN_BUTTON_HEIGHT",
     "ErrorLine",
     "HistoryView",
+    "InputError",
+    "NameBox",
+    "NumberBox",
     "SaveLoad",
     "app_box",
     "bind",
@@ -52,6 +93,8 @@ __all__ = [
     "confirm_button",
     "draw_seed",
     "int_box",
+    "local_time_html",
+    "name_box",
     "one_line",
     "press_enter",
     "row",
@@ -74,15 +117,6 @@ def draw_seed() -> int:
     return random.SystemRandom().randrange(SEED_BOUND)
 
 
-def int_box(description: str, value: int, name: str, low: int = -99, high: int = 99,
-            width: str = "150px") -> widgets.BoundedIntText:
-    """A bounded whole-number box, tap-sized, findable in tests as ``.tc-int-<name>``."""
-    box = widgets.BoundedIntText(value=value, min=low, max=high, description=description,
-                                 layout=widgets.Layout(width=width, min_height=MIN_BUTTON_HEIGHT),
-                                 style={"description_width": "initial"})
-    box.add_class(f"tc-int-{name}")
-    return box
-
 APP_MAX_WIDTH = "760px"
 """Wider apps are hard to read on a laptop; on a phone the screen is the limit."""
 
@@ -90,34 +124,63 @@ MAX_MESSAGE = 240
 """Longer messages are cut so the error line stays one line on a phone."""
 
 CSS = """
-.tc-app { box-sizing: border-box; max-width: min(100%, 760px); width: 100%; }
+/* Readable at arm's length on a phone: body text 16px (phone browsers also zoom the page
+   into any box whose text is smaller when it is focused). The variables are ipywidgets' and
+   JupyterLab's own, so labels, HTML, inputs and selects follow them. */
+.tc-app { box-sizing: border-box; max-width: min(100%, 760px); width: 100%;
+  font-size: 16px; line-height: 1.4;
+  --jp-widgets-font-size: 16px; --jp-ui-font-size1: 16px; --jp-content-font-size1: 16px;
+  --jp-widgets-inline-height: 40px; --jp-widgets-inline-label-width: auto; }
 .tc-app * { box-sizing: border-box; }
+.tc-app .widget-label, .tc-app .widget-label-basic, .tc-app .widget-html-content,
+.tc-app .widget-inline-hbox label, .tc-app .widget-html, .tc-app td, .tc-app th,
+.tc-app li, .tc-app p { font-size: 16px; }
+.tc-app .widget-label, .tc-app .widget-inline-hbox .widget-label { line-height: 1.4;
+  height: auto; min-height: 40px; display: flex; align-items: center; }
 .tc-app .tc-row { display: flex; flex-flow: row wrap; gap: 6px; align-items: center;
   max-width: 100%; margin: 3px 0; }
 .tc-app .tc-row > * { margin: 0; }
-.tc-app .tc-btn, .tc-app .tc-btn.jupyter-button { min-height: 40px; height: auto;
-  min-width: 44px; width: auto; padding: 4px 10px; font-size: 15px; }
+.tc-app .tc-btn, .tc-app .tc-btn.jupyter-button, .tc-app .jupyter-button { min-height: 40px;
+  height: auto; min-width: 44px; width: auto; padding: 4px 10px; font-size: 16px; }
 .tc-app .tc-text { max-width: 100%; min-width: 0; flex: 1 1 160px; }
 .tc-app .tc-text input { min-height: 40px; font-size: 16px; }
 .tc-app .widget-text, .tc-app .widget-dropdown { height: auto; min-height: 40px;
   align-items: center; }
-/* 16px: phone browsers zoom the page into smaller text when a box is focused. */
-.tc-app .widget-text input, .tc-app .widget-dropdown select { height: 40px; font-size: 16px; }
+.tc-app .widget-text input, .tc-app .widget-dropdown select, .tc-app textarea,
+.tc-app .widget-select select { min-height: 40px; font-size: 16px; }
+.tc-app .widget-text input, .tc-app .widget-dropdown select { height: 40px; }
+/* Checkboxes: the whole label is the tap target, 40px tall; the box itself 32px. */
 .tc-app .widget-checkbox { height: auto; min-height: 40px; }
-.tc-app .widget-checkbox input { width: 22px; height: 22px; }
-.tc-app .tc-error { color: #b00020; font-weight: 600; min-height: 1.4em;
+.tc-app .widget-checkbox label { min-height: 40px; display: flex; align-items: center;
+  gap: 8px; font-size: 16px; cursor: pointer; }
+.tc-app .widget-checkbox input { width: 32px; height: 32px; margin: 4px; flex: none; }
+/* List options (Select, SelectMultiple, RadioButtons, ToggleButtons) 40px tall. */
+.tc-app .widget-select select, .tc-app select[multiple], .tc-app select[size] {
+  height: auto; }
+.tc-app .widget-select option, .tc-app select[multiple] option, .tc-app select[size] option {
+  min-height: 40px; padding: 10px 6px; line-height: 20px; font-size: 16px; }
+.tc-app .widget-radio-box label { min-height: 40px; display: flex; align-items: center;
+  font-size: 16px; }
+.tc-app .widget-radio-box input { width: 24px; height: 24px; margin: 0 8px 0 0; }
+.tc-app .widget-toggle-button { min-height: 40px; height: auto; font-size: 16px; }
+.tc-app .tc-error { color: #b00020; font-weight: 600; min-height: 1.4em; font-size: 16px;
   overflow-wrap: anywhere; }
 .tc-app .tc-error:empty { display: none; }
+/* A checked box: the input, and under it its one-line refusal. */
+.tc-app .tc-checked { max-width: 100%; min-width: 0; flex: 0 1 auto; }
+.tc-app .tc-checked .tc-refusal { min-height: 0; margin: 2px 0 0 0; }
+.tc-app .tc-checked.tc-bad input { border: 2px solid #b00020; }
 .tc-app .widget-html-content, .tc-app .widget-html { max-width: 100%; overflow-wrap: anywhere; }
 .tc-app svg { max-width: 100%; height: auto; }
 .tc-app .tc-link { display: inline-flex; align-items: center; min-height: 40px;
   padding: 4px 10px; border: 1px solid #888; border-radius: 4px; text-decoration: none;
-  color: inherit; margin: 0 4px 0 0; }
+  color: inherit; margin: 0 4px 0 0; font-size: 16px; }
 .tc-app .tc-history { margin: 0; padding: 0 0 0 0; list-style: none; max-height: 45vh;
-  overflow-y: auto; font-size: 14px; }
-.tc-app .tc-history li { padding: 4px 0; border-bottom: 1px solid #ddd; }
-.tc-app .tc-history .tc-h-total { font-weight: 700; font-size: 16px; }
-.tc-app .tc-history .tc-h-meta { color: #555; font-size: 12px; }
+  overflow-y: auto; font-size: 16px; }
+.tc-app .tc-history li { padding: 4px 0; border-bottom: 1px solid #ddd; font-size: 16px; }
+.tc-app .tc-history .tc-h-total { font-weight: 700; font-size: 18px; }
+.tc-app .tc-history .tc-h-meta { color: #555; font-size: 16px; }
+.tc-app .tc-history-more { color: #555; font-size: 16px; }
 /* A check's total and verdict are read from across the table. */
 .tc-app .tc-result span.tc-total { font-size: 30px; font-weight: 800; vertical-align: middle; }
 .tc-app .tc-result .tc-verdict { font-size: 18px; vertical-align: middle; }
@@ -127,15 +190,19 @@ CSS = """
 
 
 def style_tag() -> widgets.HTML:
-    """An HTML widget carrying [CSS][companion.widgets.base.CSS]; [app_box][companion.widgets.base.app_box] adds it once per app."""
+    """An HTML widget carrying [CSS][companion.widgets.base.CSS].
+
+    [app_box][companion.widgets.base.app_box] adds it once per app.
+    """
     return widgets.HTML(f"<style>{CSS}</style>", layout=widgets.Layout(display="none"))
 
 
 def one_line(exc: BaseException) -> str:
-    """The message a player sees: the first line, cut to [MAX_MESSAGE][companion.widgets.base.MAX_MESSAGE] characters.
+    """The message a player sees: the first line, cut to
+    [MAX_MESSAGE][companion.widgets.base.MAX_MESSAGE] characters.
 
-    Player errors ([CompanionError][companion.errors.CompanionError]) already name the problem and
-    where; anything else is a bug, so its type is kept to help the report.
+    Player errors ([CompanionError][companion.errors.CompanionError]) already name the
+    problem and where; anything else is a bug, so its type is kept to help the report.
     """
     lines = str(exc).strip().splitlines()
     text = lines[0] if lines else ""
@@ -187,7 +254,9 @@ def safe(error: ErrorLine, *, clear_on_success: bool = True) -> Callable[[F], F]
     """Decorate a widget callback so that an exception shows on ``error`` instead of vanishing.
 
     On success the error line is cleared (the player fixed the problem). Unexpected
-    exceptions are also logged with their traceback, for whoever runs the server.
+    exceptions are also logged with their traceback, for whoever runs the server. An
+    [InputError][companion.widgets.base.InputError] from a checked box is shown too, and the
+    line clears itself once that box is fixed.
     """
 
     def decorate(func: F) -> F:
@@ -195,6 +264,11 @@ def safe(error: ErrorLine, *, clear_on_success: bool = True) -> Callable[[F], F]
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             try:
                 result = func(*args, **kwargs)
+            except InputError as exc:
+                error.show(exc)
+                if exc.box is not None:
+                    exc.box._echo_on(error, one_line(exc))
+                return None
             except CompanionError as exc:
                 error.show(exc)
                 return None
@@ -223,8 +297,8 @@ def button(
     """A text-labelled button at least 40 px tall.
 
     ``on_click`` takes no arguments (the clicked Button is not needed by our callbacks);
-    with ``error`` it is wrapped by [safe][companion.widgets.base.safe]. ``name`` becomes a CSS class
-    ``tc-btn-<name>`` so browser tests can find the button.
+    with ``error`` it is wrapped by [safe][companion.widgets.base.safe]. ``name`` becomes a
+    CSS class ``tc-btn-<name>`` so browser tests can find the button.
     """
     btn = widgets.Button(
         description=label,
@@ -328,6 +402,267 @@ def press_enter(box: widgets.Text) -> None:
     box._handle_string_msg(None, {"event": "submit"}, None)
 
 
+class InputError(CompanionError):
+    """What a player typed into a checked box, refused; the box shows why, under itself.
+
+    ``box`` is the refusing box (``None`` when raised by hand).
+    """
+
+    def __init__(self, message: str, box: CheckedBox | None = None) -> None:
+        super().__init__(message)
+        self.box = box
+
+
+MAX_NAME_LENGTH = 40
+"""Longest name a [name_box][companion.widgets.base.name_box] takes by default."""
+
+_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,12}", re.ASCII)
+
+
+class CheckedBox(widgets.VBox):
+    """A text input with its own one-line refusal under it (see the module docs).
+
+    Subclasses say what good text is in ``_parse`` (raise ``InputError(reason)``) and how a
+    value is written back in ``_format``.
+    """
+
+    kind = "text"
+
+    def __init__(self, description: str, text: str, name: str, *, width: str,
+                 placeholder: str = "") -> None:
+        self.label = description.strip().rstrip(":") or name
+        self.control = widgets.Text(
+            value=text, description=description, placeholder=placeholder,
+            continuous_update=False, style={"description_width": "initial"},
+            layout=widgets.Layout(width=width, max_width="100%", min_height=MIN_BUTTON_HEIGHT),
+        )
+        self.refusal = ErrorLine()
+        self.refusal.add_class("tc-refusal")
+        self.refusal.add_class(f"tc-refusal-{name}")
+        super().__init__([self.control, self.refusal],
+                         layout=widgets.Layout(max_width="100%", width="auto"))
+        self.add_class("tc-checked")
+        self.add_class(f"tc-{self.kind}-{name}")
+        self.name = name
+        self._value_observers: list[Callable[[Any], Any]] = []
+        self._echoes: list[tuple[ErrorLine, str]] = []
+        self._last: Any = None
+        self._current: Any = None
+        self.control.observe(self._on_text, names="value")
+        self._check()
+
+    # -- the contract ---------------------------------------------------------------
+    def _parse(self, text: str) -> Any:
+        raise NotImplementedError
+
+    def _format(self, value: Any) -> str:
+        return str(value)
+
+    # -- reading ----------------------------------------------------------------------
+    @property
+    def valid(self) -> bool:
+        """Whether the text now in the box is acceptable (never raises)."""
+        return self._current is not None
+
+    def read(self) -> Any:
+        """The value typed; a bad text shows its refusal and raises InputError."""
+        reason = self._check()
+        if reason is not None:
+            raise InputError(f"{self.label}: {reason}", self)
+        return self._current
+
+    @property
+    def value(self) -> Any:
+        """Same as [read][companion.widgets.base.CheckedBox.read]; setting it writes the box."""
+        return self.read()
+
+    @value.setter
+    def value(self, new: Any) -> None:
+        self.control.value = self._format(new)
+        self._check()
+
+    @property
+    def text(self) -> str:
+        """The raw text in the box."""
+        return str(self.control.value)
+
+    @text.setter
+    def text(self, new: str) -> None:
+        self.control.value = new
+
+    @property
+    def disabled(self) -> bool:
+        return bool(self.control.disabled)
+
+    @disabled.setter
+    def disabled(self, flag: bool) -> None:
+        self.control.disabled = flag
+
+    @property
+    def description(self) -> str:
+        return str(self.control.description)
+
+    @description.setter
+    def description(self, text: str) -> None:
+        self.control.description = text
+        self.label = text.strip().rstrip(":") or self.name
+
+    # -- observing ----------------------------------------------------------------------
+    def observe(self, handler: Any, names: Any = traitlets.All, type: str = "change") -> None:
+        """``observe(handler, names="value")`` hears every change of the text."""
+        if names == "value" or (isinstance(names, list | tuple) and list(names) == ["value"]):
+            self._value_observers.append(handler)
+            return
+        super().observe(handler, names=names, type=type)
+
+    def unobserve(self, handler: Any, names: Any = traitlets.All, type: str = "change") -> None:
+        if names == "value" or (isinstance(names, list | tuple) and list(names) == ["value"]):
+            if handler in self._value_observers:
+                self._value_observers.remove(handler)
+            return
+        super().unobserve(handler, names=names, type=type)
+
+    def _echo_on(self, error: ErrorLine, message: str) -> None:
+        self._echoes.append((error, message))
+
+    # -- internals ----------------------------------------------------------------------
+    def _check(self) -> str | None:
+        """Parse the text; show or clear the refusal; return the reason or None."""
+        try:
+            self._current = self._parse(self.text)
+        except InputError as exc:
+            self._current = None
+            reason = str(exc)
+            self.refusal.show(f"{self.label}: {reason}")
+            self.add_class("tc-bad")
+            return reason
+        self.refusal.clear()
+        self.remove_class("tc-bad")
+        for error, message in self._echoes:
+            if error.message == message:
+                error.clear()
+        self._echoes.clear()
+        return None
+
+    def _on_text(self, _change: Any) -> None:
+        old = self._last
+        self._check()
+        self._last = self._current
+        change = traitlets.Bunch(name="value", old=old, new=self._current, owner=self,
+                                 type="change")
+        for handler in list(self._value_observers):
+            handler(change)
+
+
+class NumberBox(CheckedBox):
+    """A whole number from ``min`` to ``max`` (inclusive), typed; ``.tc-int-<name>``.
+
+    Refuses (under the box) an empty box, anything that is not a whole number, and numbers
+    out of range; never clamps. ``read()`` returns an ``int``.
+    """
+
+    kind = "int"
+
+    def __init__(self, description: str, value: int, name: str, low: int = -99,
+                 high: int = 99, width: str = "150px") -> None:
+        if low > high:
+            raise ValueError(f"int_box {name!r}: low {low} is above high {high}")
+        self._low, self._high = low, high
+        super().__init__(description, str(value), name, width=width)
+
+    @property
+    def min(self) -> int:
+        return self._low
+
+    @min.setter
+    def min(self, low: int) -> None:
+        self._low = low
+        self._check()
+
+    @property
+    def max(self) -> int:
+        return self._high
+
+    @max.setter
+    def max(self, high: int) -> None:
+        self._high = high
+        self._check()
+
+    def read(self) -> int:
+        return int(super().read())
+
+    def _span(self) -> str:
+        return f"enter a whole number from {self._low} to {self._high}"
+
+    def _parse(self, text: str) -> int:
+        cleaned = text.strip().replace("\u2212", "-").replace(" ", "")
+        if not cleaned:
+            raise InputError(f"the box is empty: {self._span()}")
+        if not _WHOLE_NUMBER.fullmatch(cleaned):
+            raise InputError(f"{_quoted(text)} is not a whole number: {self._span()}")
+        number = int(cleaned)
+        if number < self._low:
+            raise InputError(f"{number} is too low: {self._span()}")
+        if number > self._high:
+            raise InputError(f"{number} is too high: {self._span()}")
+        return number
+
+
+class NameBox(CheckedBox):
+    """A name (or other short text) of at most ``max_len`` characters; ``.tc-name-<name>``.
+
+    ``read()`` returns the text without surrounding spaces. Refuses text longer than
+    ``max_len``, line breaks and control characters, and an empty box when ``required``.
+    """
+
+    kind = "name"
+
+    def __init__(self, description: str = "Name", value: str = "", name: str = "name", *,
+                 max_len: int = MAX_NAME_LENGTH, required: bool = True,
+                 placeholder: str = "", width: str = "240px") -> None:
+        self.max_len, self.required = max_len, required
+        super().__init__(description, value, name, width=width, placeholder=placeholder)
+
+    def read(self) -> str:
+        return str(super().read())
+
+    def _parse(self, text: str) -> str:
+        cleaned = text.strip()
+        if len(cleaned) > self.max_len:
+            raise InputError(
+                f"too long ({len(cleaned):,} characters): at most {self.max_len}"
+            )
+        if any(ord(ch) < 32 or ord(ch) == 127 for ch in cleaned):
+            raise InputError("holds a line break or control character")
+        if self.required and not cleaned:
+            raise InputError("the box is empty: type a name")
+        return cleaned
+
+
+def _quoted(text: str) -> str:
+    shown = clip_text(text.strip(), 20)
+    return f"\u201c{shown}\u201d"
+
+
+def int_box(description: str, value: int, name: str, low: int = -99, high: int = 99,
+            width: str = "150px") -> NumberBox:
+    """A whole-number box that refuses bad input visibly, findable as ``.tc-int-<name>``.
+
+    See [NumberBox][companion.widgets.base.NumberBox]; read it with ``.read()`` (or
+    ``.value``) inside the action.
+    """
+    return NumberBox(description, value, name, low, high, width)
+
+
+def name_box(description: str = "Name", value: str = "", name: str = "name", *,
+             max_len: int = MAX_NAME_LENGTH, required: bool = True, placeholder: str = "",
+             width: str = "240px") -> NameBox:
+    """A name box with a length limit, findable as ``.tc-name-<name>`` (see
+    [NameBox][companion.widgets.base.NameBox])."""
+    return NameBox(description, value, name, max_len=max_len, required=required,
+                   placeholder=placeholder, width=width)
+
+
 def row(*children: widgets.Widget, **layout: Any) -> widgets.HBox:
     """A horizontal row that wraps onto the next line instead of overflowing a phone."""
     box = widgets.HBox(
@@ -400,27 +735,119 @@ def data_uri_link(label: str, filename: str, mime: str, content: str) -> str:
     )
 
 
+INLINE_DOWNLOAD_LIMIT = 32_000
+"""Largest file (characters) sent inline as a download link on every change; a bigger one
+is prepared only when the player taps *Prepare download* (and dropped at the next change),
+so a long session does not re-send its whole save or history after every move."""
+
+HISTORY_SHOWN = 50
+"""Rolls a [HistoryView][companion.widgets.base.HistoryView] lists (newest first); all the
+kept ones are in its downloads."""
+
+ENTRY_TEXT_LIMIT = 300
+"""Characters of a roll's text shown in one history entry (a 1000-die roll is cut)."""
+
+# Browsers do not run <script> put in by innerHTML, but do run an image's onerror: this
+# rewrites every <time class="tc-local"> near it in the viewer's own clock and zone.
+_LOCAL_TIME_JS = (
+    "var r=this.parentNode;r.querySelectorAll('time.tc-local').forEach(function(t){"
+    "var d=new Date(t.getAttribute('datetime'));if(!isNaN(d)){"
+    "t.textContent=d.toLocaleTimeString([],{hour:'2-digit',minute:'2-digit',"
+    "second:'2-digit',timeZoneName:'short'});t.title=d.toLocaleString();}});"
+    "this.remove();"
+)
+
+
+def local_time_html(iso: str, shown: str | None = None) -> str:
+    """A ``<time>`` the browser rewrites into the viewer's clock and zone.
+
+    ``shown`` is what appears before the rewrite (and in tests): by default the UTC clock
+    time, marked "UTC". Put [LOCAL_TIME_SCRIPT][companion.widgets.base.LOCAL_TIME_SCRIPT]
+    once after the times in the same HTML value.
+    """
+    if shown is None:
+        shown = (iso[11:19] + " UTC") if len(iso) >= 19 else iso
+    return (f'<time class="tc-local" datetime="{html.escape(iso)}">'
+            f"{html.escape(shown)}</time>")
+
+
+LOCAL_TIME_SCRIPT = (
+    '<img alt="" src="data:," style="display:none" '
+    f'onerror="{html.escape(_LOCAL_TIME_JS)}">'
+)
+"""Rewrites the ``local_time_html`` times of the HTML value it ends (runs on each render)."""
+
+
+class _LazyDownloads(widgets.HBox):
+    """Download links sent inline when small; past the limit, a *Prepare* button.
+
+    The button is made the first time it is needed, so small apps keep their widget tree.
+    """
+
+    def __init__(self, error: ErrorLine, name: str, label: str = "Prepare download") -> None:
+        self.links = widgets.HTML()
+        self.links.add_class("tc-save")
+        super().__init__([self.links],
+                         layout=widgets.Layout(max_width="100%", flex_flow="row wrap"))
+        self._error, self._name, self._label = error, name, label
+        self.prepare: widgets.Button | None = None
+        self._build: Callable[[], str] = str
+
+    def offer(self, build: Callable[[], str], size: int) -> None:
+        """``build()`` gives the links' HTML; ``size`` estimates the files' characters."""
+        self._build = build
+        if size <= INLINE_DOWNLOAD_LIMIT:
+            self._show()
+            return
+        self.links.value = ""
+        if self.prepare is None:
+            self.prepare = button(self._label, self._show, error=self._error,
+                                  name=f"prepare-{self._name}")
+            self.children = (self.links, self.prepare)
+        self.prepare.layout.display = None
+
+    def withdraw(self) -> None:
+        self.links.value = ""
+        if self.prepare is not None:
+            self.prepare.layout.display = "none"
+
+    def _show(self) -> None:
+        self.links.value = self._build()
+        if self.prepare is not None:
+            self.prepare.layout.display = "none"
+
+
 class HistoryView(widgets.VBox):
     """Shows a [RollHistory][companion.history.RollHistory] (newest first) with Clear and exports.
 
     It only observes the model: whoever adds rolls to the history (this browser or, later,
     another one sharing the model) makes the list update. The ``<ol>`` carries
     ``data-count`` (rolls ever made) so browser tests can wait for the next roll.
+
+    What each change sends to the browser is bounded: the newest
+    [HISTORY_SHOWN][companion.widgets.base.HISTORY_SHOWN] rolls, each cut to
+    [ENTRY_TEXT_LIMIT][companion.widgets.base.ENTRY_TEXT_LIMIT] characters, and the CSV/JSON
+    downloads inline only while small (else a *Prepare download* button). Times show in the
+    viewer's own zone.
     """
 
-    def __init__(self, history: RollHistory, *, error: ErrorLine | None = None) -> None:
+    def __init__(self, history: RollHistory, *, error: ErrorLine | None = None,
+                 shown: int = HISTORY_SHOWN) -> None:
         super().__init__(layout=widgets.Layout(max_width="100%"))
         self.add_class("tc-history-view")
         self.history = history
+        self.shown = shown
         self.error = error if error is not None else ErrorLine()
         self.title = widgets.HTML()
         self.clear_button = button(
             "Clear history", history.clear, error=self.error, name="clear-history"
         )
-        self.downloads = widgets.HTML()
+        self._downloads = _LazyDownloads(self.error, "history")
+        self._downloads.links.remove_class("tc-save")
+        self.downloads = self._downloads.links
         self.list = widgets.HTML()
         self.children = (
-            row(self.title, self.clear_button, self.downloads),
+            row(self.title, self.clear_button, self._downloads),
             self.list,
         )
         self.unsubscribe = history.on_change(lambda _model: self.render())
@@ -432,22 +859,31 @@ class HistoryView(widgets.VBox):
         self.title.value = f"<b>History</b> ({n} roll{'s' if n != 1 else ''}, newest first)"
         self.clear_button.disabled = n == 0
         if n:
-            self.downloads.value = data_uri_link(
-                "CSV", "rolls.csv", "text/csv", h.to_csv()
-            ) + data_uri_link("JSON", "rolls.json", "application/json", h.to_json())
+            size = sum(len(r.text) + 60 * len(r.dice) + 120 for r in h)
+            self._downloads.offer(self._links, size)
         else:
-            self.downloads.value = ""
-        items = "".join(self._item(r) for r in h)
-        self.list.value = f'<ol class="tc-history" data-count="{h.count}">{items}</ol>'
+            self._downloads.withdraw()
+        records = h.records[: self.shown]
+        items = "".join(self._item(r) for r in records)
+        more = (f'<li class="tc-history-more">… and {n - len(records)} older rolls '
+                "(in the downloads)</li>") if n > len(records) else ""
+        script = LOCAL_TIME_SCRIPT if records else ""
+        self.list.value = (f'<ol class="tc-history" data-count="{h.count}">{items}{more}</ol>'
+                           f"{script}")
+
+    def _links(self) -> str:
+        h = self.history
+        return data_uri_link("CSV", "rolls.csv", "text/csv", h.to_csv()) + data_uri_link(
+            "JSON", "rolls.json", "application/json", h.to_json())
 
     @staticmethod
     def _item(r: RollRecord) -> str:
-        clock = r.time[11:19] if len(r.time) >= 19 else r.time
         return (
             f'<li data-n="{r.n}"><span class="tc-h-total">{r.total}</span> '
-            f'<span class="tc-h-text">{roll_text_html(r.text)}</span><br>'
-            f'<span class="tc-h-meta">#{r.n} · <time datetime="{html.escape(r.time)}">'
-            f"{html.escape(clock)} UTC</time> · seed {r.seed}</span></li>"
+            f'<span class="tc-h-text">{roll_text_html(clip_text(r.text, ENTRY_TEXT_LIMIT))}'
+            "</span><br>"
+            f'<span class="tc-h-meta">#{r.n} · {local_time_html(r.time)} · seed {r.seed}</span>'
+            "</li>"
         )
 
 
@@ -463,6 +899,12 @@ class SaveLoad(widgets.VBox):
     *Load* calls ``model.load``, which checks every field before changing anything: a bad
     paste shows the one-line ``StateError`` and leaves both the model and the paste as they
     were, so the player can fix it. Observers of the model stay attached.
+
+    The save is sent inline (a download link re-sent after every move) only while it is at
+    most [INLINE_DOWNLOAD_LIMIT][companion.widgets.base.INLINE_DOWNLOAD_LIMIT] characters;
+    a longer one is built when the player taps *Save* (``.tc-btn-prepare-save``), so a long
+    session does not re-send its whole log after each move. A paste longer than the
+    tracker's limit is refused before it is read.
     """
 
     def __init__(self, model: _Saveable, filename: str, *, what: str,
@@ -473,14 +915,14 @@ class SaveLoad(widgets.VBox):
         self.filename = filename
         self.what = what
         self.error = error if error is not None else ErrorLine()
-        self.save = widgets.HTML()
-        self.save.add_class("tc-save")
+        self._file = _LazyDownloads(self.error, "save", f"Save {what}")
+        self.save = self._file.links
         self.load_box = widgets.Textarea(placeholder=f"Paste a saved {what} (JSON) to load it",
                                          layout=widgets.Layout(width="100%", height="60px"))
         self.load_box.add_class("tc-load")
         self.load_button = button("Load", self.load, error=self.error, name="load")
         own_error = [self.error] if error is None else []
-        self.children = (row(self.save), row(self.load_box, self.load_button), *own_error)
+        self.children = (row(self._file), row(self.load_box, self.load_button), *own_error)
         bind(model, self.render, error=self.error)
 
     def load(self) -> None:
@@ -491,5 +933,9 @@ class SaveLoad(widgets.VBox):
         self.load_box.value = ""
 
     def render(self) -> None:
-        self.save.value = data_uri_link(f"Save {self.what}", self.filename, "application/json",
-                                        self.model.to_json())
+        # A long session: the file is sent only when asked (and again after the next move).
+        saved = self.model.to_json()
+        self._file.offer(lambda: self._link(saved), len(saved))
+
+    def _link(self, saved: str) -> str:
+        return data_uri_link(f"Save {self.what}", self.filename, "application/json", saved)

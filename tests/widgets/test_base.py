@@ -2,23 +2,38 @@
 
 from __future__ import annotations
 
+import base64
+import re
+from datetime import UTC, datetime
+
 import ipywidgets as widgets
+import pytest
 
 from companion.errors import DiceSyntaxError, RuleError
+from companion.history import MAX_RECORD_DICE, MAX_RECORD_TEXT, RollHistory
 from companion.state import Observable
 from companion.widgets.base import (
     CSS,
+    HISTORY_SHOWN,
+    LOCAL_TIME_SCRIPT,
     MIN_BUTTON_HEIGHT,
     ErrorLine,
+    HistoryView,
+    InputError,
+    NumberBox,
     app_box,
     bind,
     button,
+    int_box,
+    local_time_html,
+    name_box,
     one_line,
     press_enter,
     row,
     safe,
     text_box,
 )
+from tests.conftest import find_widget, widgets_by_name
 
 
 def test_player_errors_show_their_own_message_escaped() -> None:
@@ -149,7 +164,6 @@ def test_confirm_button_asks_again_only_when_there_is_something_to_lose() -> Non
 
 
 def test_save_load_round_trip_and_a_bad_paste_changes_nothing() -> None:
-    import base64
     from dataclasses import dataclass
 
     from companion.state import Tracker, move
@@ -181,3 +195,227 @@ def test_save_load_round_trip_and_a_bad_paste_changes_nothing() -> None:
     part.load_button.click()
     assert model.n == 3 and len(model.log) == 1 and part.error.message == ""
     assert part.load_box.value == ""
+
+
+# -- checked boxes: bad input refused visibly, the action does not run ---------------------
+
+
+def _applying(box: object) -> tuple[ErrorLine, list[object], widgets.Button]:
+    error = ErrorLine()
+    done: list[object] = []
+    go = button("Apply", lambda: done.append(box.read()), error=error,  # type: ignore[attr-defined]
+                name="apply")
+    return error, done, go
+
+
+@pytest.mark.parametrize(
+    ("typed", "refusal"),
+    [
+        ("", "Amount: the box is empty: enter a whole number from 1 to 999"),
+        ("   ", "Amount: the box is empty: enter a whole number from 1 to 999"),
+        ("abc",
+         "Amount: \u201cabc\u201d is not a whole number: enter a whole number from 1 to 999"),
+        ("2.5", "Amount: \u201c2.5\u201d is not a whole number"),
+        ("\u0663", "is not a whole number"),  # an Arabic-Indic 3: not a digit we read
+        ("-5", "Amount: -5 is too low: enter a whole number from 1 to 999"),
+        ("0", "Amount: 0 is too low"),
+        ("1000", "Amount: 1000 is too high: enter a whole number from 1 to 999"),
+        ("9" * 5000, "is not a whole number"),
+    ],
+)
+def test_number_box_refuses_under_itself_and_the_action_does_not_run(
+        typed: str, refusal: str) -> None:
+    box = int_box("Amount", 1, "amount", 1, 999)
+    error, done, go = _applying(box)
+    box.text = typed
+    assert refusal in box.refusal.message and len(box.refusal.message) < 160
+    assert not box.valid and "tc-bad" in box._dom_classes
+    go.click()
+    assert done == []
+    assert refusal in error.message
+    box.text = " 12 "
+    assert box.refusal.message == "" and box.valid and "tc-bad" not in box._dom_classes
+    assert error.message == ""  # the echo on the action's line went with the refusal
+    go.click()
+    assert done == [12]
+
+
+def test_number_box_reads_value_sets_and_bounds_like_an_int_box() -> None:
+    box = int_box("DC", 10, "dc", low=-5, high=30)
+    assert isinstance(box, NumberBox) and box.value == 10 and box.read() == 10
+    assert "tc-int-dc" in box._dom_classes
+    assert box.control.layout.min_height == MIN_BUTTON_HEIGHT
+    box.value = 25
+    assert box.text == "25" and box.value == 25
+    box.text = "\u22123"  # a typographic minus, as phone keyboards type it
+    assert box.value == -3
+    box.max = 2
+    box.value = 5
+    assert "5 is too high: enter a whole number from -5 to 2" in box.refusal.message
+    with pytest.raises(InputError, match="DC: 5 is too high"):
+        _ = box.value
+    box.max = 9
+    assert box.valid and box.value == 5
+    box.disabled = True
+    assert box.control.disabled and box.disabled
+
+
+def test_number_box_observers_hear_every_change_good_or_bad() -> None:
+    box = int_box("Bonus", 0, "bonus")
+    seen: list[object] = []
+    box.observe(lambda change: seen.append(change.new), names="value")
+    box.text = "4"
+    box.text = "x"
+    box.text = "-2"
+    assert seen == [4, None, -2]
+    handler = seen.append
+    box.observe(handler, names=["value"])
+    box.unobserve(handler, names="value")
+    box.text = "1"
+    assert seen[-1] == 1 and len(seen) == 4
+
+
+def test_a_refused_box_inside_an_observed_render_shows_on_the_error_line() -> None:
+    box = int_box("Target", 10, "target", 1, 30)
+    error = ErrorLine()
+    shown: list[int] = []
+    box.observe(safe(error)(lambda _change: shown.append(box.read())), names="value")
+    box.text = "31"
+    assert shown == [] and "Target: 31 is too high" in error.message
+    box.text = "30"
+    assert shown == [30] and error.message == ""
+
+
+@pytest.mark.parametrize(
+    ("typed", "refusal"),
+    [
+        ("x" * 5000, "Name: too long (5,000 characters): at most 40"),
+        ("", "Name: the box is empty: type a name"),
+        ("Ada\x07", "Name: holds a line break or control character"),
+    ],
+)
+def test_name_box_limits_length_and_refuses_visibly(typed: str, refusal: str) -> None:
+    box = name_box("Name", "Bo", name="who")
+    assert "tc-name-who" in box._dom_classes and box.value == "Bo"
+    error, done, go = _applying(box)
+    box.text = typed
+    assert box.refusal.message == refusal
+    go.click()
+    assert done == [] and error.message == refusal
+    box.text = "  Ada Lovelace  "
+    go.click()
+    assert done == ["Ada Lovelace"] and box.refusal.message == "" and error.message == ""
+
+
+def test_an_optional_name_box_takes_empty_text() -> None:
+    box = name_box("Note", name="note", required=False, max_len=5)
+    assert box.read() == ""
+    box.text = "123456"
+    assert not box.valid and "at most 5" in box.refusal.message
+
+
+def test_refusal_is_escaped_and_one_line() -> None:
+    box = int_box("N", 0, "n")
+    box.text = "<b>bold</b>"
+    assert "<b>" not in box.refusal.value and "\n" not in box.refusal.message
+    assert 'role="alert"' in box.refusal.value and "tc-refusal-n" in box.refusal._dom_classes
+
+
+# -- phone-sized text and targets ------------------------------------------------------
+
+
+def test_css_sets_16px_text_and_40px_checkboxes_and_options() -> None:
+    css = re.sub(r"/\*.*?\*/", "", CSS, flags=re.S)
+    rules = {m.group(1).strip(): m.group(2) for m in re.finditer(r"([^{}]+)\{([^}]*)\}", css)}
+
+    def rule(selector_part: str) -> str:
+        hits = [body for sel, body in rules.items() if selector_part in sel]
+        assert hits, selector_part
+        return " ".join(hits)
+
+    assert "--jp-widgets-font-size: 16px" in rules[".tc-app"]
+    assert "font-size: 16px;" in rules[".tc-app"]
+    assert "font-size: 16px" in rule(".tc-app .widget-label")
+    assert "min-height: 40px" in rule(".tc-app .widget-checkbox label")
+    assert "min-height: 40px" in rule(".tc-app .widget-select option")
+    assert "min-height: 40px" in rule(".tc-app .widget-radio-box label")
+    sizes = [int(n) for n in re.findall(r"font-size:\s*(\d+)px", CSS)]
+    assert min(sizes) >= 16
+
+
+# -- what is sent to the browser stays bounded --------------------------------------------
+
+
+def test_history_view_lists_a_bounded_number_of_bounded_entries() -> None:
+    history = RollHistory(limit=200)
+    view = HistoryView(history)
+    huge = "1000d6 = [" + ", ".join(["6"] * 1000) + "] = 6000"
+    for i in range(120):
+        history.add(expr="1000d6", total=6000, text=huge, seed=i,
+                    dice=[{"sides": 6, "value": 6}] * 1000)
+    assert len(history) == 120
+    assert all(len(r.dice) <= MAX_RECORD_DICE and len(r.text) <= MAX_RECORD_TEXT
+               for r in history)
+    assert view.list.value.count("<li data-n=") == HISTORY_SHOWN
+    assert "and 70 older rolls" in view.list.value
+    assert len(view.list.value) < 40_000
+    # the exports are not re-sent on every roll once big: a button prepares them
+    assert view.downloads.value == ""
+    prepare = find_widget(view, "prepare-history", "btn")
+    assert prepare.layout.display is None
+    prepare.click()
+    assert "rolls.csv" in view.downloads.value and prepare.layout.display == "none"
+    history.add(expr="1d6", total=3, text="1d6 = [3] = 3", seed=1)
+    assert view.downloads.value == "" and prepare.layout.display is None
+
+
+def test_history_times_are_rewritten_in_the_viewers_zone() -> None:
+    history = RollHistory()
+    view = HistoryView(history)
+    history.add(expr="1d6", total=3, text="1d6 = [3] = 3", seed=1,
+                when=datetime(2026, 11, 22, 18, 5, 9, tzinfo=UTC))
+    value = view.list.value
+    assert '<time class="tc-local" datetime="2026-11-22T18:05:09Z">18:05:09 UTC</time>' in value
+    assert value.endswith(LOCAL_TIME_SCRIPT) and "toLocaleTimeString" in LOCAL_TIME_SCRIPT
+    assert local_time_html("2026-01-02T03:04:05Z", "x<y") == (
+        '<time class="tc-local" datetime="2026-01-02T03:04:05Z">x&lt;y</time>')
+
+
+def test_save_load_sends_a_long_save_only_when_asked() -> None:
+    from dataclasses import dataclass
+
+    from companion.state import Tracker, move
+    from companion.widgets.base import INLINE_DOWNLOAD_LIMIT, SaveLoad
+
+    @dataclass
+    class Tally(Tracker):
+        n: int = 0
+
+        @move
+        def add(self) -> None:
+            self.n += 1
+
+    model = Tally()
+    part = SaveLoad(model, "tally.json", what="tally")
+    model.add()
+    assert "base64," in part.save.value  # small: inline, as before
+    while len(model.to_json()) <= INLINE_DOWNLOAD_LIMIT:
+        model.add()
+    assert part.save.value == ""
+    save = find_widget(part, "prepare-save", "btn")
+    assert save.description == "Save tally"
+    save.click()
+    payload = part.save.value.split("base64,", 1)[1].split('"', 1)[0]
+    assert base64.b64decode(payload).decode() == model.to_json()
+    model.add()
+    assert part.save.value == ""
+
+
+def test_the_widget_finder_finds_one_and_names_the_rest() -> None:
+    app = app_box(row(button("Roll", name="roll"), int_box("DC", 10, "dc"),
+                      text_box(name="expr")))
+    assert find_widget(app, "roll").description == "Roll"
+    assert isinstance(find_widget(app, "dc", "int"), NumberBox)
+    assert set(widgets_by_name(app)) == {"roll"}
+    with pytest.raises(pytest.fail.Exception, match="tc-btn-roll, tc-int-dc, tc-text-expr"):
+        find_widget(app, "missing")

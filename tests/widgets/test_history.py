@@ -226,3 +226,64 @@ def test_csv_dice_column_from_a_real_labelled_roll() -> None:
     assert not row["dice"].endswith(f"= {roll.total}")
     assert row["labels"] == "; ".join(f"{k}={v}" for k, v in roll.labels.items())
     assert row["total"] == str(roll.total)
+
+
+# -- bounded records and player-readable refusals (issue 11) ------------------------------
+
+
+def test_a_huge_roll_is_kept_bounded_and_still_round_trips() -> None:
+    from companion.history import MAX_RECORD_DICE, MAX_RECORD_TEXT
+
+    h = RollHistory(clock=ticking_clock())
+    text = "1000d6 = [" + ", ".join(["6"] * 1000) + "] = 6000"
+    record = h.add(expr="1000d6", total=6000, text=text, seed=3,
+                   dice=[{"sides": 6, "value": 6}] * 1000)
+    assert len(record.dice) == MAX_RECORD_DICE and len(record.text) <= MAX_RECORD_TEXT
+    assert record.text.endswith(" … = 6000") and record.text.startswith("1000d6 = [6, 6")
+    assert len(h.to_json()) < 20_000
+    again = RollHistory.from_json(h.to_json())
+    assert again.records == h.records
+    # the CSV still splits the cut text into its dice part
+    rows = list(csv.reader(io.StringIO(h.to_csv())))
+    assert rows[1][3] == "6000" and rows[1][4].startswith("[6, 6")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (None, "roll history: the file is empty"),
+        ("   ", "roll history: the file is empty"),
+        (b"\xff{", "roll history: the file is not UTF-8 text"),
+        ("[" * 100_000, "roll history: nested too deeply"),
+        ('{"a": ' + "9" * 5000 + "}", "roll history: not valid JSON: it holds a number too long"),
+        ("{\n oops", "roll history: not valid JSON: unreadable at line 2 column 2"),
+    ],
+)
+def test_unreadable_history_files_are_one_readable_line(text: Any, expected: str) -> None:
+    with pytest.raises(StateError) as info:
+        RollHistory.from_json(text)
+    message = str(info.value)
+    assert message.startswith(expected)
+    assert "Expecting" not in message and "\n" not in message
+
+
+def test_loaded_records_and_limits_are_bounded_and_echoes_clipped() -> None:
+    from companion.history import MAX_LIMIT, MAX_RECORD_DICE
+
+    data = _saved()
+    data["limit"] = MAX_LIMIT + 1
+    with pytest.raises(StateError, match=f"limit: must be from 1 to {MAX_LIMIT}"):
+        RollHistory.from_json(json.dumps(data))
+    data = _saved()
+    data["rolls"][0]["dice"] = [{"sides": 6, "value": 1}] * (MAX_RECORD_DICE + 1)
+    with pytest.raises(StateError, match=r"rolls\[0\]\.dice: 201 dice"):
+        RollHistory.from_json(json.dumps(data))
+    data = _saved()
+    data["rolls"][0]["text"] = "x" * 100_000
+    with pytest.raises(StateError, match=r"rolls\[0\]\.text: longer than"):
+        RollHistory.from_json(json.dumps(data))
+    data = _saved()
+    data["rolls"][0]["total"] = "y" * 100_000
+    with pytest.raises(StateError) as info:
+        RollHistory.from_json(json.dumps(data))
+    assert len(str(info.value)) < 120 and "100,002 characters" in str(info.value)
