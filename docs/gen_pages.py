@@ -33,9 +33,14 @@ from companion.rulesets import Ruleset
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT / "tools") not in sys.path:
     sys.path.insert(0, str(ROOT / "tools"))
-from notation import NOTATION, REFUSED  # noqa: E402  (tools/ is not a package on sys.path)
+from notation import (  # noqa: E402  (tools/ is not a package on sys.path)
+    NOTATION,
+    REFUSED,
+    limits_markdown,
+)
 from source_info import (  # noqa: E402
     NOT_RULES,
+    as_list_item,
     defined_names,
     first_heading,
     interpretations,
@@ -88,8 +93,9 @@ def dice_notation_page() -> str:
         "|---|---|---|",
     ]
     lines += [f"| `{expr}` | {why} | {refusal(expr)} |" for expr, why in REFUSED]
+    lines += limits_markdown()
     readings = [
-        f"- {text}"
+        as_list_item("", text)
         for source in sorted((PACKAGE / "dice").glob("*.py"))
         for _, text in interpretations(source, f"companion.dice.{source.stem}")
     ]
@@ -141,7 +147,7 @@ def interpretations_page(ruleset: Ruleset, pages: dict[str, str]) -> str | None:
         source = base / "__init__.py" if base.is_dir() else base.with_suffix(".py")
         for qualname, text in interpretations(source, dotted):
             short = qualname.removeprefix(ruleset.module_name + ".") or ruleset.name
-            items.append(f"- [`{short}`]({page}): {text}")
+            items.append(as_list_item(f"[`{short}`]({page}): ", text))
     if not items:
         return None
     head = [

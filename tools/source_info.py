@@ -51,9 +51,94 @@ def defined_names(path: Path) -> list[str]:
     return [n.name for n in tree.body if isinstance(n, kinds) and is_public(n.name)]
 
 
-_INTERPRETATION = re.compile(
-    r"Interpretation:\s*(.+?)(?=\n\s*\n|\n\s*[-*] |Interpretation:|\Z)", re.DOTALL
-)
+#: ``Interpretation:`` or ``Interpretation (a note):``; the reading follows.
+MARKER = re.compile(r"Interpretation(?:\s*\(([^()]*)\))?:")
+_ITEM = re.compile(r"^(\s*)[-*] ")
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _closing_paren(text: str) -> int | None:
+    """Index of the ``)`` closing a parenthesis opened before ``text`` begins."""
+    depth = 1
+    for i, char in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0:
+            return i
+    return None
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def readings(doc: str) -> list[str]:
+    """Every reading marked in one docstring, as Markdown.
+
+    A reading runs from its marker to the end of its paragraph, its list item, the
+    parenthesis it sits in, or the next marker. A marker ending its line
+    (``Interpretation (the seed stops mid-way):``) introduces a list of readings, kept as
+    one reading with its items as a nested list.
+    """
+    lines = doc.splitlines()
+    found: list[str] = []
+    for number, line in enumerate(lines):
+        for match in MARKER.finditer(line):
+            found.append(_reading(lines, number, match))
+    return found
+
+
+def _reading(lines: list[str], number: int, match: re.Match[str]) -> str:
+    line = lines[number]
+    rest = line[match.end():]
+    item = _ITEM.match(line)
+    if not rest.strip():  # a heading marker: the list below is the reading
+        note = match.group(1)
+        items: list[str] = []
+        for following in lines[number + 1:]:
+            bullet = _ITEM.match(following)
+            if bullet:
+                items.append(following[bullet.end():].strip())
+            elif following.strip() and items and _indent(following) > 0:
+                items[-1] += " " + following.strip()
+            elif following.strip() or items:
+                if not following.strip() and items:
+                    continue
+                break
+        head = f"{note[0].upper()}{note[1:]}." if note else ""
+        body = "\n".join(f"- {_flat(i)}" for i in items)
+        return f"{head}\n{body}".strip()
+    # The block the marker sits in: its list item, or its paragraph.
+    block = [rest]
+    for following in lines[number + 1:]:
+        if not following.strip() or _ITEM.match(following):
+            break
+        if item and _indent(following) <= _indent(line):
+            break
+        block.append(following)
+    text = "\n".join(block)
+    cut = len(text)
+    before = line[: match.start()].rstrip()
+    if before.endswith("("):
+        closing = _closing_paren(text)
+        cut = closing if closing is not None else cut
+    following_marker = MARKER.search(text)
+    if following_marker:
+        cut = min(cut, following_marker.start())
+    reading = _flat(text[:cut])
+    if match.group(1):
+        reading = f"{reading} ({match.group(1)})"
+    if reading and reading[-1] not in ".!?":
+        reading += "."
+    return reading[:1].upper() + reading[1:] if reading else reading
+
+
+def as_list_item(prefix: str, reading: str) -> str:
+    """``- prefix reading`` with a reading's own items nested under it."""
+    first, *items = reading.split("\n")
+    return "\n".join([f"- {prefix}{first}", *(f"    {i}" for i in items)])
 
 
 DOCUMENTED = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
@@ -66,8 +151,7 @@ def interpretations(path: Path, dotted: str) -> list[tuple[str, str]]:
 
     def visit(node: ast.AST, qualname: str) -> None:
         doc = ast.get_docstring(node, clean=True) if isinstance(node, DOCUMENTED) else None
-        for match in _INTERPRETATION.finditer(doc or ""):
-            found.append((qualname, " ".join(match.group(1).split())))
+        found.extend((qualname, reading) for reading in readings(doc or ""))
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
                 visit(child, f"{qualname}.{child.name}")

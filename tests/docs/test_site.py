@@ -69,33 +69,109 @@ def test_ruleset_page_shows_its_rules_text(built_site: Path) -> None:
         assert first in visible_text(page(built_site, f"rules/{ruleset.name}")).replace("`", "")
 
 
-def runtime_readings(module: Any) -> int:
-    """``Interpretation:`` marks in the docstrings of a module and of the classes, functions
-    and methods it defines, found at run time (not the way the generator finds them)."""
+MARKER = re.compile(r"Interpretation(?:\s*\([^()]*\))?:")
+
+
+def runtime_docstrings(module: Any) -> list[str]:
+    """The docstrings of a module and of the classes, functions, methods and properties it
+    defines, found at run time (not the way the generator finds them)."""
     docs = [module.__doc__]
+
+    def members(owner: type) -> None:
+        for member in vars(owner).values():
+            function = getattr(member, "__func__", getattr(member, "fget", member))
+            if isinstance(member, type) and member.__module__ == module.__name__:
+                docs.append(member.__doc__)
+                members(member)
+            elif callable(function) and getattr(function, "__module__", None) == module.__name__:
+                docs.append(function.__doc__)
+
     for obj in vars(module).values():
-        if getattr(obj, "__module__", None) != module.__name__:
+        if getattr(obj, "__module__", None) != module.__name__ or not callable(obj):
             continue
-        docs.append(getattr(obj, "__doc__", None) if callable(obj) else None)
+        docs.append(obj.__doc__)
         if isinstance(obj, type):
-            docs += [getattr(m, "__doc__", None) for m in vars(obj).values() if callable(m)]
-    return sum((doc or "").count("Interpretation:") for doc in docs)
+            members(obj)
+    return [doc for doc in docs if doc]
 
 
-def test_every_interpretation_is_listed(built_site: Path) -> None:
+class _TopLevelItems(HTMLParser):
+    """The text of each top-level ``<li>`` of the page's article (nested lists included)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.depth = 0
+        self.items: list[str] = []
+        self.in_article = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "article":
+            self.in_article = True
+        if self.in_article and tag == "li":
+            self.depth += 1
+            if self.depth == 1:
+                self.items.append("")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "article":
+            self.in_article = False
+        if self.in_article and tag == "li":
+            self.depth -= 1
+
+    def handle_data(self, data: str) -> None:
+        if self.depth:
+            self.items[-1] += data
+
+
+def listed_readings(html: str) -> list[str]:
+    parser = _TopLevelItems()
+    parser.feed(html)
+    return [" ".join(item.split()) for item in parser.items]
+
+
+def test_every_interpretation_is_listed_once(built_site: Path) -> None:
+    """Each ruleset's Interpretations page lists one item per ``Interpretation:`` or
+    ``Interpretation (note):`` block of its rules modules' docstrings, and each item reads
+    as a whole: balanced brackets and quotes, ending like a sentence, one reading only."""
+    pages = 0
     for ruleset in rulesets.all_rulesets():
         rules_modules = [ruleset.module_name] + [
             m for m in submodules(ruleset.path, ruleset.module_name)
             if m.split(".")[3] not in NOT_RULES
         ]
-        expected = sum(runtime_readings(importlib.import_module(m)) for m in rules_modules)
+        docs = [d for m in rules_modules for d in runtime_docstrings(importlib.import_module(m))]
+        expected = sum(len(MARKER.findall(doc)) for doc in docs)
         path = built_site / "rules" / ruleset.name / "interpretations" / "index.html"
         if expected == 0:
+            assert not path.exists(), ruleset.name
             continue
-        article = path.read_text(encoding="utf-8").split('class="md-content__inner md-typeset">')[1]
-        listed = article.split("</article>", 1)[0].count("<li>")
-        # The page may list more (readings in nested functions), never fewer.
-        assert listed >= expected, ruleset.name
+        pages += 1
+        items = listed_readings(path.read_text(encoding="utf-8"))
+        assert len(items) == expected, ruleset.name
+        for item in items:
+            _, _, reading = item.partition(": ")
+            assert reading, f"{ruleset.name}: no reading in {item!r}"
+            assert reading.count("(") == reading.count(")"), item
+            assert reading.count("[") == reading.count("]"), item
+            assert reading.count('"') % 2 == 0, item
+            assert reading.rstrip()[-1] in ".!?", item
+            assert "Interpretation" not in reading, f"two readings run together: {item!r}"
+    assert pages >= 4
+
+
+def test_seed_cut_off_blocks_are_listed_with_their_items(built_site: Path) -> None:
+    """The Monsters & Magic ``Interpretation (the seed's sentences stop mid-way):`` blocks
+    are on the page, each cut-off sentence with its reading."""
+    html = page(built_site, "rules/monsters_and_magic/interpretations")
+    text = "".join(visible_text(html).split())
+    from companion.rulesets.monsters_and_magic import death_and_dying, threads_of_fate
+
+    for module in (death_and_dying, threads_of_fate):
+        block = (module.__doc__ or "").split("stop mid-way):", 1)[1].split("\n\n")[1]
+        for item in block.split("\n- "):
+            words = " ".join(re.sub(r"\[([^\]]*)\]\[[^\]]*\]", r"\1", item).split())
+            words = words.removeprefix("- ").replace("*", "")
+            assert "".join(words.split()) in text, words
 
 
 def test_api_reference_mirrors_the_package(built_site: Path) -> None:

@@ -5,7 +5,14 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from source_info import defined_names, first_heading, interpretations, submodules, title_of
+from source_info import (
+    as_list_item,
+    defined_names,
+    first_heading,
+    interpretations,
+    submodules,
+    title_of,
+)
 
 MODULE = '''\
 """Rules text.
@@ -15,6 +22,14 @@ spread over two lines.
 
 - Interpretation: a listed reading.
 - Not a reading.
+
+Interpretation (the seed stops mid-way):
+
+- "You have ..." — read as one.
+- "Whenever ..." — read as
+  two lines.
+
+More rules text.
 """
 
 from os import path as imported_name
@@ -25,6 +40,9 @@ class Board:
 
     def move(self) -> None:
         """Interpretation: a method's reading."""
+
+    def jump(self) -> None:
+        """Jump (Interpretation: as far as (at most) 3 squares) and land."""
 
 
 def _private() -> None:
@@ -45,13 +63,26 @@ def write(tmp_path: Path, text: str) -> Path:
 def test_every_interpretation_with_its_object(tmp_path: Path) -> None:
     found = interpretations(write(tmp_path, MODULE), "pkg.rules")
     assert found == [
-        ("pkg.rules", "the first reading, spread over two lines."),
-        ("pkg.rules", "a listed reading."),
-        ("pkg.rules.Board", "inline reading."),
-        ("pkg.rules.Board", "a second one."),
-        ("pkg.rules.Board.move", "a method's reading."),
-        ("pkg.rules._private", "private readings count too."),
+        ("pkg.rules", "The first reading, spread over two lines."),
+        ("pkg.rules", "A listed reading."),
+        (
+            "pkg.rules",
+            'The seed stops mid-way.\n- "You have ..." — read as one.\n'
+            '- "Whenever ..." — read as two lines.',
+        ),
+        ("pkg.rules.Board", "Inline reading."),
+        ("pkg.rules.Board", "A second one."),
+        ("pkg.rules.Board.move", "A method's reading."),
+        ("pkg.rules.Board.jump", "As far as (at most) 3 squares."),
+        ("pkg.rules._private", "Private readings count too."),
     ]
+
+
+def test_a_reading_with_items_is_one_list_item() -> None:
+    assert as_list_item("[x](x.md): ", "Intro.\n- one\n- two") == (
+        "- [x](x.md): Intro.\n    - one\n    - two"
+    )
+    assert as_list_item("", "Plain.") == "- Plain."
 
 
 def test_defined_names_leave_out_imports_and_private(tmp_path: Path) -> None:
