@@ -67,3 +67,55 @@ REFUSED: list[tuple[str, str]] = [
     ("1d1!", "an explosion that could never stop"),
     ("1d6r<7", "a reroll that could never stop"),
 ]
+
+
+def _limits() -> list[tuple[str, str]]:
+    """Every ceiling in ``companion/dice/limits.py`` with its documentation, read from the
+    source so the page can never disagree with the engine (the limits' one home)."""
+    import ast
+    from pathlib import Path
+
+    source = Path(__file__).resolve().parents[1] / "companion" / "dice" / "limits.py"
+    body = ast.parse(source.read_text(encoding="utf-8")).body
+    found: list[tuple[str, str]] = []
+    for node, after in zip(body, [*body[1:], None], strict=True):
+        if not (isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)):
+            continue
+        doc = ""
+        if (
+            isinstance(after, ast.Expr)
+            and isinstance(after.value, ast.Constant)
+            and isinstance(after.value.value, str)
+        ):
+            doc = " ".join(after.value.value.split())
+        found.append((node.targets[0].id, doc))
+    return found
+
+
+#: (name, what it bounds) for every limit of the dice engine, in the order of limits.py.
+LIMITS: list[tuple[str, str]] = _limits()
+
+
+def limits_markdown() -> list[str]:
+    """The notation page's "Limits" section: each ceiling, its value and what it bounds."""
+    from companion.dice import limits
+
+    lines = [
+        "",
+        "## Limits",
+        "",
+        "Every cost is estimated before the work starts (how many faces, cases and totals,",
+        "how long the numbers get, how many dice a roll records) and refused past these",
+        "budgets with a one-line message; exact odds past a budget suggest `simulate`. A",
+        "5-second clock stops exact odds only as a last resort. The values are",
+        "`companion.dice.limits`, read while this page was built.",
+        "",
+        "| Limit | Value | What it bounds |",
+        "|---|---|---|",
+    ]
+    for name, doc in LIMITS:
+        value = getattr(limits, name)
+        shown = f"{value:,}" if isinstance(value, int) else f"{value:g}"
+        escaped = doc.replace("|", "\\|")
+        lines.append(f"| `{name}` | {shown} | {escaped} |")
+    return lines

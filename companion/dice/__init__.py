@@ -6,10 +6,14 @@ exact odds.
 >>> odds("2d20kh1").at_least(15)
 Fraction(51, 100)
 
-- [roll][companion.dice.roller.roll] returns a [Roll][companion.dice.roller.Roll] (every die with its state, label subtotals, text,
-  HTML, JSON); [roll_many][companion.dice.fast.roll_many] returns many totals fast; [simulate][companion.dice.simulate.simulate] estimates.
-- [odds][companion.dice.odds.odds] returns an exact [Distribution][companion.dice.distribution.Distribution] (``fractions.Fraction`` throughout),
-  which is also a general algebra of discrete distributions for tables and rulesets.
+- [roll][companion.dice.roller.roll] returns a [Roll][companion.dice.roller.Roll] (every
+  die with its state, label subtotals, text, HTML, JSON);
+  [roll_many][companion.dice.fast.roll_many] returns many totals fast;
+  [simulate][companion.dice.simulate.simulate] estimates.
+- [odds][companion.dice.odds.odds] returns an exact
+  [Distribution][companion.dice.distribution.Distribution] (``fractions.Fraction``
+  throughout), which is also a general algebra of discrete distributions for tables and
+  rulesets.
 - The grammar is in [companion.dice.parse][]; every ceiling that keeps an expression from
   hanging is in [companion.dice.limits][]; errors are [companion.errors][] types.
 
@@ -34,6 +38,11 @@ Readings of the notation where common rollers differ (each is tested):
 - Interpretation: keeping more dice than were rolled keeps them all; dropping more drops
   them all (the total is then 0).
 - Interpretation: ``/`` is floor division (rounds toward minus infinity: ``-7/2`` is -4).
+- Interpretation: every cost is estimated before the work and refused past a budget
+  (``companion.dice.limits``, listed on the notation page): exact odds follow at most
+  200,000 faces per die and 200,000 totals, and a roll records at most 100,000 dice.
+  ``repr()`` of a roll or a distribution is short (``<Roll 4d6kh3 = 13>``); ``str()`` of a
+  parsed expression is its notation.
 - Interpretation: exact odds follow exploding dice for ``explode_depth`` extra rolls (20 by
   default) and report the mass cut off as ``Distribution.truncated``; a single roll stops a
   die after 100 explosions and says so in ``Roll.notes``. Expressions that could never stop

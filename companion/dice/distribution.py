@@ -19,7 +19,7 @@ from companion.errors import DiceError, OddsTooCostlyError
 Operand = Union["Distribution", int]
 
 
-def _nbytes(bound: int) -> int:
+def nbytes_for(bound: int) -> int:
     """Bytes per packed slot that hold any coefficient up to ``bound``."""
     return bound.bit_length() // 8 + 1
 
@@ -243,9 +243,14 @@ class Distribution:
         return cached
 
     def __repr__(self) -> str:
-        body = ", ".join(f"{v}: {p}" for v, p in list(self)[:8])
-        more = ", ..." if len(self) > 8 else ""
-        return f"Distribution({{{body}{more}}})"
+        """Short, whatever the size: ``<Distribution 2..12, 11 outcomes, mean 7>``."""
+        if len(self) == 1:
+            return f"<Distribution {self.min}, 1 outcome>"
+        cut = ", truncated" if self._truncated else ""
+        return (
+            f"<Distribution {self.min}..{self.max}, {len(self):,} outcomes, "
+            f"mean {float(self.mean):.6g}{cut}>"
+        )
 
     # -- statistics -----------------------------------------------------------------------
     @property
@@ -383,7 +388,7 @@ class Distribution:
         for v, w in zip(self._values, self._weights, strict=True):
             dense[v - low] = w
         denom = self._denom**n
-        nbytes = _nbytes(denom)
+        nbytes = nbytes_for(denom)
         length = (span - 1) * n + 1
         check_cost(length, nbytes)
         packed = pow(pack(dense, nbytes), n)
@@ -437,7 +442,7 @@ def _convolve(a: Distribution, b: Distribution) -> Distribution:
                 acc[x + y] = acc.get(x + y, 0) + u * w
         return Distribution._make(acc, da * db, truncated)
     denom = da * db
-    nbytes = _nbytes(denom)
+    nbytes = nbytes_for(denom)
     check_cost(length, nbytes)
     dense_a = [0] * span_a
     for v, w in zip(va, wa, strict=True):

@@ -23,12 +23,12 @@ from companion.dice.nodes import (
     Labeled,
     Neg,
     Node,
+    clamp_of,
     face_range,
     spine,
 )
-from companion.dice.odds import clamp_of
 from companion.dice.parse import parse, require_text
-from companion.dice.roller import _State, compile_node, make_rng
+from companion.dice.roller import RollState, compile_node, make_rng
 from companion.errors import DiceError, DiceLimitError
 
 _OPS: dict[str, Callable[[int, int], int]] = {
@@ -168,7 +168,7 @@ def _vec_dice(node: Dice, n: int, rng: random.Random) -> list[int]:
     if not simple:
         rand = rng.random
         program = compile_node(node, None)
-        return [program(_State(rand)) for _ in range(n)]
+        return [program(RollState(rand)) for _ in range(n)]
     assert isinstance(node.count, Const)
     count = node.count.value
     if count > limits.MAX_DICE:

@@ -25,15 +25,27 @@ MAX_REROLL_ATTEMPTS = 100
 """Rerolls shown one by one; past this the final face is drawn directly from the faces that
 do not match (the same distribution, without the wait)."""
 
-MAX_ROLLED_DICE = 1_000_000
-"""Most dice one roll may record, counting rerolls and explosions."""
+MAX_ROLLED_DICE = 100_000
+"""Most dice one roll may record, counting rerolls and explosions (a roll of that many
+dice prints as about 6 MB of JSON). A roll expected to need more is refused before it
+starts; an unlucky roll that runs past it stops with the same error."""
 
 ODDS_EXPLODE_DEPTH = 20
 """Exact odds follow an exploding die through this many extra rolls; the remaining mass is
 reported as ``Distribution.truncated``."""
 
-ODDS_MAX_OUTCOMES = 1_000_000
-"""Most distinct totals an exact distribution may hold before odds suggest ``simulate``."""
+ODDS_MAX_OUTCOMES = 200_000
+"""Most distinct totals an exact distribution may hold before odds suggest ``simulate``
+(200,000 totals print as about 5 MB of JSON and render in a fraction of a second)."""
+
+ODDS_MAX_FACES = 200_000
+"""Most faces per die that exact odds follow one by one (a d1,000,000 rolls, but its exact
+odds are refused: they would hold a million totals)."""
+
+ODDS_MAX_STEPS = 1_500_000
+"""Budget of one ``odds`` call, in steps of Python work (one face, one case or one pair
+of outcomes touched), estimated before each piece of work starts: at most about a second
+on a small machine. A refusal by this budget takes milliseconds."""
 
 ODDS_MAX_PRODUCT_BITS = 16_000_000
 """Largest big-integer product (in bits) one convolution may need: about a second."""
@@ -48,8 +60,9 @@ ODDS_MAX_MIXTURE = 2_500
 """Most separate cases (dice counts x sizes) a dynamic expression may split into."""
 
 ODDS_TIME_LIMIT = 5.0
-"""Safety net: exact odds that run longer than this many seconds stop and suggest
-``simulate`` (the ceilings above catch the known costly shapes before they start)."""
+"""Last-resort net: exact odds that run longer than this many seconds stop and suggest
+``simulate``. The budgets above refuse the known costly shapes before they start; this
+net is not meant to be reached."""
 
 MAX_BATCH_ROLLS = 10_000_000
 """Most rolls one ``roll_many`` / ``simulate`` call may make."""
@@ -60,3 +73,9 @@ MAX_BATCH_DICE = 50_000_000
 MAX_BATCH_DICE_DETAILED = 2_000_000
 """Most dice when some term needs the die-by-die roller (rerolls, explosions, dynamic
 counts), which is about twenty times slower per die."""
+
+EXACT_TEXT_MAX_DIGITS = 3_000
+"""Longest numerator or denominator, in digits, written out exactly. Longer fractions
+(``3500d20kh1`` has 4,554-digit denominators) are written as a 17-digit decimal such as
+``1.2345678901234567e-4553``, worked out without turning the huge integers into text
+(Python refuses that past 4,300 digits, and it takes quadratic time)."""

@@ -19,20 +19,24 @@ from companion.dice import limits
 from companion.dice.distribution import (
     SIMULATE_HINT,
     Distribution,
-    _nbytes,
     check_cost,
+    nbytes_for,
     unpack,
 )
 from companion.dice.nodes import (
     BinOp,
     Const,
     Dice,
+    FaceRanges,
     Group,
     Keep,
     Labeled,
     Modifiers,
     Neg,
     Node,
+    clamp_of,
+    explode_span,
+    explodes_on,
     face_range,
     spine,
 )
@@ -55,10 +59,11 @@ def odds(expr: str, *, explode_depth: int = limits.ODDS_EXPLODE_DEPTH) -> Distri
             f"explode_depth must be a whole number from 0 to {limits.MAX_EXPLOSIONS}, "
             f"not {explode_depth!r}"
         )
-    global _deadline
-    if _deadline is not None:  # nested call: the outer one keeps the clock
+    global _deadline, _steps
+    if _deadline is not None:  # nested call: the outer one keeps the clock and the budget
         return _odds_text(expr, explode_depth)
     _deadline = time.monotonic() + limits.ODDS_TIME_LIMIT
+    _steps = 0
     try:
         return _odds_text(expr, explode_depth)
     finally:
@@ -66,13 +71,27 @@ def odds(expr: str, *, explode_depth: int = limits.ODDS_EXPLODE_DEPTH) -> Distri
 
 
 _deadline: float | None = None
+_steps = 0
 
 
 def _check_time() -> None:
-    """The safety net behind the cost ceilings: stop exact odds that run too long."""
+    """The last-resort net behind the cost budget: stop exact odds that run too long."""
     if _deadline is not None and time.monotonic() > _deadline:
         raise OddsTooCostlyError(
             f"exact odds took longer than {limits.ODDS_TIME_LIMIT:g} seconds; {SIMULATE_HINT}"
+        )
+
+
+def spend(steps: int, what: str) -> None:
+    """Charge the estimated cost of the next piece of work to this call's budget
+    ([ODDS_MAX_STEPS][companion.dice.limits.ODDS_MAX_STEPS]) before doing it, and refuse
+    once the total would pass the budget."""
+    global _steps
+    _steps += steps
+    if _steps > limits.ODDS_MAX_STEPS:
+        raise OddsTooCostlyError(
+            f"exact odds of {what} would take about {max(steps, _steps):,} steps "
+            f"(the budget is {limits.ODDS_MAX_STEPS:,}); {SIMULATE_HINT}"
         )
 
 
@@ -133,6 +152,9 @@ def node_odds(node: Node, explode_depth: int = limits.ODDS_EXPLODE_DEPTH) -> Dis
         for op, right_node, pos in steps:
             _check_time()
             right = node_odds(right_node, explode_depth)
+            if op in ("*", "/"):
+                spend(len(total) * len(right), f"the {'product' if op == '*' else 'quotient'}"
+                      f" at column {pos}")
             if op == "+":
                 total = total + right
             elif op == "-":
@@ -175,17 +197,41 @@ def _dice_odds(node: Dice, depth: int) -> Distribution:
     if sides_dist is None:
         assert isinstance(node.sides, str)
         low, high = face_range(node.sides)
-        parts = [(p, _pool_odds(n, low, high, node.mods, depth)) for n, p in counts]
+        shapes = [(n, p, low, high) for n, p in counts]
     else:
-        parts = [
-            (pn * ps, _pool_odds(n, 1, s, node.mods, depth))
-            for n, pn in counts
-            for s, ps in sides_dist
-        ]
+        shapes = [(n, pn * ps, 1, s) for n, pn in counts for s, ps in sides_dist]
+    if len(shapes) > 1:
+        where = f"{_short(str(node))} at column {node.pos}"
+        _mixture_budget(shapes, node.mods, depth, where)
+    parts = [(p, _pool_odds(n, low, high, node.mods, depth)) for n, p, low, high in shapes]
     _check_time()
     if len(parts) == 1:
         return parts[0][1]
     return Distribution.mixture(parts)
+
+
+def _mixture_budget(
+    shapes: list[tuple[int, Fraction, int, int]], mods: Modifiers, depth: int, what: str
+) -> None:
+    """Charge a dynamic count or size (``(1d50)d(1d50)``) before any case is worked out:
+    every case's totals are added up over a common denominator that grows with each new
+    die size, so the cost is about (totals of all cases) x (words in that denominator)."""
+    entries = 0
+    longest: dict[int, int] = {}  # faces -> most dice of that size
+    for n, _, low, high in shapes:
+        faces = high - low + 1
+        dice = n if mods.keep is None else mods.keep.kept(n)[0]
+        per_die = 1 if mods.count is not None else high - low
+        if mods.explode is not None or mods.explode_max:
+            per_die *= depth + 1
+        entries += dice * per_die + 1
+        longest[faces] = max(longest.get(faces, 0), n)
+    bits = sum(n * faces.bit_length() for faces, n in longest.items())
+    spend(entries * max(1, bits // 64), what)
+
+
+def _short(text: str, width: int = 40) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def face_distribution(low: int, high: int, mods: Modifiers) -> Distribution:
@@ -194,49 +240,61 @@ def face_distribution(low: int, high: int, mods: Modifiers) -> Distribution:
     if not mods.reroll:
         return base
     conds = mods.reroll
-
-    def rerolled(v: int) -> bool:
-        return any(c(v) for c in conds)
-
-    keep = [v for v in range(low, high + 1) if not rerolled(v)]
+    allowed = FaceRanges.allowed(low, high, conds)
+    size = high - low + 1
     if not mods.reroll_once:
-        if not keep:
+        if not len(allowed):
             raise DiceLimitError(
                 f"reroll {''.join(str(c) for c in conds)} matches every face of a d{high}"
                 f"{'' if low == 1 else f' ({low}..{high})'}, so it would reroll forever"
             )
-        return Distribution.from_weights(dict.fromkeys(keep, 1))
-    # Reroll once: a matching face is rolled again and the new face stands, whatever it is.
-    p_reroll = Fraction(high - low + 1 - len(keep), high - low + 1)
-    if not p_reroll or not keep:
+        weights = [0] * size
+        for lo, hi in allowed.ranges:
+            weights[lo - low : hi - low + 1] = [1] * (hi - lo + 1)
+        return Distribution._dense(low, weights, len(allowed))
+    # Reroll once: a matching face is rolled again and the new face stands, whatever it is:
+    # P(v) = [v allowed] / size + (matching / size) * (1 / size).
+    matching = size - len(allowed)
+    if not matching or not len(allowed):
         return base
-    kept_part = Distribution.from_weights(dict.fromkeys(keep, 1))
-    return Distribution.mixture([(1 - p_reroll, kept_part), (p_reroll, base)])
+    weights = [matching] * size
+    for lo, hi in allowed.ranges:
+        weights[lo - low : hi - low + 1] = [size + matching] * (hi - lo + 1)
+    return Distribution._dense(low, weights, size * size)
 
 
-def explodes_on(low: int, high: int, mods: Modifiers) -> Callable[[int], bool] | None:
-    """The explosion test for raw faces, or None if the dice never explode."""
-    if mods.explode_max:
-        return lambda v: v == high
-    cond = mods.explode
-    if cond is None:
-        return None
-    return cond.__call__
+def _pool_text(n: int, low: int, high: int, mods: Modifiers) -> str:
+    return f"{n}d{'F' if (low, high) == (-1, 1) else high}{mods}"
 
 
-def clamp_of(mods: Modifiers) -> Callable[[int], int]:
-    """Per-die ``minN``/``maxN``: the value a face shows after clamping."""
-    lo, hi = mods.clamp_min, mods.clamp_max
-    if lo is None and hi is None:
-        return lambda v: v
-    if hi is None:
-        low = lo if lo is not None else 0
-        return lambda v: max(v, low)
-    if lo is None:
-        high = hi
-        return lambda v: min(v, high)
-    low, high = lo, hi
-    return lambda v: min(max(v, low), high)
+def _pool_budget(n: int, low: int, high: int, mods: Modifiers, depth: int) -> None:
+    """Refuse a pool whose exact odds would cost too much, before any of the work."""
+    faces = high - low + 1
+    what = _pool_text(n, low, high, mods)
+    if faces > limits.ODDS_MAX_FACES:
+        raise OddsTooCostlyError(
+            f"exact odds of {what} would follow {faces:,} faces per die "
+            f"(the limit is {limits.ODDS_MAX_FACES:,}); {SIMULATE_HINT}"
+        )
+    steps = 0 if mods.plain else faces * (1 + len(mods.reroll))
+    span = explode_span(low, high, mods)
+    if span is not None:
+        if mods.keep is not None:
+            # The (explosions, other dice) cases: about n^2 * depth^2 / 2, then a keep DP
+            # per distinct count of dice.
+            steps += (n + 1) ** 2 * (depth + 1) * (depth + 2) // 2 + n * (depth + 1) * faces
+        else:
+            # Each of the ``depth`` levels mixes the chain so far (growing by a die's range
+            # per level) with the faces: about faces * depth^2 / 2.
+            steps += faces * (depth + 1) * (depth + 2) // 2
+            booms = span[1] - span[0] + 1
+            top = max(abs(low), abs(high)) if mods.count is None else 1
+            if booms > 1 and top * (depth + 1) * max(n, 1) > limits.ODDS_MAX_OUTCOMES:
+                raise OddsTooCostlyError(
+                    f"exact odds of {what} would need about {top * (depth + 1) * n:,} "
+                    f"separate totals (limit {limits.ODDS_MAX_OUTCOMES:,}); {SIMULATE_HINT}"
+                )
+    spend(steps, what)
 
 
 @_small_result_cache(maxsize=1024)
@@ -245,6 +303,7 @@ def _pool_odds(n: int, low: int, high: int, mods: Modifiers, depth: int) -> Dist
     _check_time()
     if n == 0:
         return Distribution.constant(0)
+    _pool_budget(n, low, high, mods, depth)
     face = face_distribution(low, high, mods)
     clamped = mods.clamp_min is not None or mods.clamp_max is not None
     clamp = clamp_of(mods)
@@ -310,27 +369,35 @@ def _keep_exploding(
             "exact odds of keep/drop on dice that explode on faces mixed among the others are "
             f"not supported; {SIMULATE_HINT}"
         )
-    # One die: k explosions then a non-exploding face (k < depth), or depth explosions and
-    # then any face; weights over denom**(depth + 1). Keys are (exploding, other) counts.
-    one: dict[tuple[int, int], int] = {}
-    for k in range(depth + 1):
-        one[(k, 1)] = w_boom**k * w_rest * denom ** (depth - k)
-    one[(depth + 1, 0)] = w_boom ** (depth + 1)
-    pool: dict[tuple[int, int], int] = {(0, 0): 1}
-    for _ in range(n):
+    # One die: k explosions then a non-exploding face (k <= depth), or depth + 1 explosions
+    # (cut off there: it ends on any face); weights over denom**(depth + 1). The pool's
+    # cases are keyed (exploding dice, other dice) = (x, y): choosing which y dice end
+    # normally, x is (n - y) * (depth + 1) plus the explosions of those y dice, whose
+    # weights are the coefficients of g(t)**y. This is O(n^2 depth^2), not O(n^3 depth^2).
+    cut_w = w_boom ** (depth + 1)
+    g = [w_boom**k * w_rest * denom ** (depth - k) for k in range(depth + 1)]
+    poly = [1]
+    pool: dict[tuple[int, int], int] = {}
+    for y in range(n + 1):
         _check_time()
-        nxt: dict[tuple[int, int], int] = {}
-        for (x, y), w in pool.items():
-            for (dx, dy), u in one.items():
-                key = (x + dx, y + dy)
-                nxt[key] = nxt.get(key, 0) + w * u
-        pool = nxt
+        if y:
+            nxt = [0] * (len(poly) + depth)
+            for i, a in enumerate(poly):
+                for k, b in enumerate(g):
+                    nxt[i + k] += a * b
+            poly = nxt
+        m = n - y
+        factor = math.comb(n, y) * cut_w**m
+        base = m * (depth + 1)
+        for j, c in enumerate(poly):
+            if c:
+                pool[(base + j, y)] = factor * c
     if len(pool) > 20 * limits.ODDS_MAX_MIXTURE:  # cases share their keep DPs (memo)
         raise OddsTooCostlyError(
             f"keep/drop on {n} exploding dice splits into {len(pool):,} cases; {SIMULATE_HINT}"
         )
     pool_denom = denom ** ((depth + 1) * n)
-    cut = Fraction(w_boom ** (depth + 1), denom ** (depth + 1))
+    cut = Fraction(cut_w, denom ** (depth + 1))
     memo: dict[tuple[bool, int, int, bool], Distribution] = {}
 
     def kept_part(is_upper: bool, count: int, kept: int, highest: bool) -> Distribution:
@@ -339,13 +406,18 @@ def _keep_exploding(
             memo[key] = keep_odds(upper if is_upper else lower, count, kept, highest, score)
         return memo[key]
 
-    parts = []
+    # Cases that keep the same dice from each group share one part: add their weights first.
+    grouped: dict[tuple[bool, int, int, int, bool], int] = {}
     for (x, y), w in pool.items():
-        _check_time()
         n_up, n_low = (x, y) if upper_is_boom else (y, x)
         kept, highest = keep.kept(x + y)
         # Highest: the upper group's dice are kept first; lowest: the lower group's.
         first, n_first, n_second = (True, n_up, n_low) if highest else (False, n_low, n_up)
+        key = (first, n_first, n_second if n_first < kept else 0, kept, highest)
+        grouped[key] = grouped.get(key, 0) + w
+    parts = []
+    for (first, n_first, n_second, kept, highest), w in grouped.items():
+        _check_time()
         if n_first >= kept:
             part = kept_part(first, n_first, kept, highest)
         else:
@@ -408,6 +480,8 @@ def keep_odds(
     values, weights, denom = die.weights()
     if kept == 1:
         # One die kept: P(best <= x) = P(one die <= x)^n, so the CDF alone gives the answer.
+        # Its cost is one n-th power per face, each as long as the denominator denom**n.
+        check_cost(len(values), nbytes_for(denom**n))
         ranked = zip(values, weights, strict=True) if highest else zip(
             reversed(values), reversed(weights), strict=True
         )
@@ -427,7 +501,7 @@ def keep_odds(
     scores = [score(v) for v, _ in order]
     smin, smax = min(scores), max(scores)
     length = (smax - smin) * kept + 1
-    nbytes = _nbytes(denom**n)
+    nbytes = nbytes_for(denom**n)
     shift = nbytes * 8
     check_cost(length, nbytes)
     work = len(order) * kept * (kept + 1) // 2 * length * shift

@@ -11,6 +11,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from companion.dice import limits
 from companion.dice.nodes import BinOp, Const, Dice, Group, Neg, Node, spine
 
 if TYPE_CHECKING:
@@ -18,9 +19,47 @@ if TYPE_CHECKING:
     from companion.dice.roller import DiceGroup, Die, Roll
 
 
+# Bits that are surely fewer than EXACT_TEXT_MAX_DIGITS digits (10 ** 0.3 < 2).
+_EXACT_BITS = int(limits.EXACT_TEXT_MAX_DIGITS / 0.302)
+
+
 def fraction_text(p: Fraction) -> str:
-    """``"p/q"``, or ``"n"`` for a whole number."""
-    return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
+    """``"p/q"``, or ``"n"`` for a whole number; a fraction with more than
+    [EXACT_TEXT_MAX_DIGITS][companion.dice.limits.EXACT_TEXT_MAX_DIGITS] digits is written
+    as a 17-digit decimal (which ``Fraction()`` still reads).
+
+    >>> fraction_text(Fraction(3, 4)), fraction_text(Fraction(1, 6**5600))
+    ('3/4', '2.2542280607205454e-4358')
+    """
+    num, den = p.numerator, p.denominator
+    if max(num.bit_length(), den.bit_length()) > _EXACT_BITS:
+        return decimal_text(p)
+    return str(num) if den == 1 else f"{num}/{den}"
+
+
+def decimal_text(p: Fraction, digits: int = 17) -> str:
+    """``p`` as a decimal with ``digits`` significant digits, in exponent form, computed
+    with integer arithmetic only (no text of the huge numerator or denominator).
+
+    >>> decimal_text(Fraction(1, 3)), decimal_text(Fraction(-7, 2), 3), decimal_text(Fraction(0))
+    ('3.3333333333333333e-1', '-3.5e0', '0')
+    """
+    num, den = abs(p.numerator), p.denominator
+    if num == 0:
+        return "0"
+    sign = "-" if p < 0 else ""
+    # log10(p) to within one: then ``digits`` (+-1) digits of p * 10**shift as an integer.
+    estimate = int((num.bit_length() - den.bit_length()) * 0.30102999566398120)
+    shift = digits - 1 - estimate
+    text = ""
+    while len(text) < digits:  # the estimate may be one too high: then one more digit
+        q = num * 10**shift // den if shift >= 0 else num // (den * 10**-shift)
+        text = str(q)
+        shift += 1
+    shift -= 1
+    exponent = len(text) - 1 - shift
+    mantissa = (text[0] + "." + text[1:digits]).rstrip("0").rstrip(".")
+    return f"{sign}{mantissa}e{exponent}"
 
 
 def percent(p: Fraction, digits: int = 2) -> str:
@@ -188,8 +227,19 @@ def roll_html(r: Roll) -> str:
 
 # -- distributions ----------------------------------------------------------------------
 def _short_fraction(p: Fraction, width: int = 18) -> str:
+    if max(p.numerator.bit_length(), p.denominator.bit_length()) > 4 * width:
+        return f"~{_float_text(p)}"
     text = fraction_text(p)
-    return text if len(text) <= width else f"~{float(p):.6g}"
+    return text if len(text) <= width else f"~{_float_text(p)}"
+
+
+def _float_text(p: Fraction) -> str:
+    """6 significant digits, even for values too small for a float."""
+    value = float(p)
+    if value == 0 and p != 0:
+        mantissa, _, exponent = decimal_text(p, 6).partition("e")
+        return f"{mantissa}e{exponent}"
+    return f"{value:.6g}"
 
 
 def distribution_text(dist: Distribution, *, width: int = 40, max_rows: int = 120) -> str:

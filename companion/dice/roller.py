@@ -19,15 +19,19 @@ from companion.dice.nodes import (
     Condition,
     Const,
     Dice,
+    FaceRanges,
     Group,
     Keep,
     Labeled,
+    Modifiers,
     Neg,
     Node,
+    clamp_of,
+    explode_span,
+    explodes_on,
     face_range,
     spine,
 )
-from companion.dice.odds import clamp_of, explodes_on
 from companion.dice.parse import parse, require_text
 from companion.errors import DiceError, DiceLimitError
 
@@ -88,6 +92,13 @@ class DiceGroup:
     dice: list[Die]
     value: int
 
+    def __repr__(self) -> str:
+        return f"<DiceGroup {_short(str(self.node))}: {len(self.dice):,} dice = {self.value}>"
+
+
+def _short(text: str, width: int = 40) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
 
 @dataclass(slots=True)
 class Roll:
@@ -116,6 +127,9 @@ class Roll:
 
     def __int__(self) -> int:
         return self.total
+
+    def __repr__(self) -> str:
+        return f"<Roll {_short(self.expr)} = {self.total}>"
 
     def _repr_html_(self) -> str:
         from companion.dice.render import roll_html
@@ -156,12 +170,12 @@ def roll(expr: str, *, seed: int | None = None, rng: random.Random | None = None
     if type(expr) is not str:
         require_text(expr)
     tree, program = compiled(expr)
-    state = _State(make_rng(seed, rng).random)
+    state = RollState(make_rng(seed, rng).random)
     total = program(state)
     return Roll(expr, total, state.groups, state.labels, state.notes, tree)
 
 
-Program = Callable[["_State"], int]
+Program = Callable[["RollState"], int]
 
 
 @lru_cache(maxsize=1024)
@@ -171,7 +185,7 @@ def compiled(expr: str) -> tuple[Node, Program]:
     return tree, compile_node(tree, None)
 
 
-class _State:
+class RollState:
     """What one roll accumulates: dice groups, label subtotals, notes, dice counts."""
 
     __slots__ = ("dice_asked", "groups", "labels", "notes", "random", "rolled")
@@ -207,7 +221,7 @@ def compile_node(node: Node, label: str | None) -> Program:
         inner = compile_node(node.inner, node.label)
         name = node.label
 
-        def labeled(st: _State) -> int:
+        def labeled(st: RollState) -> int:
             value = inner(st)
             st.labels[name] = st.labels.get(name, 0) + value
             return value
@@ -227,7 +241,7 @@ def compile_node(node: Node, label: str | None) -> Program:
             return lambda st: left(st) * right(st)
         where = node.pos
 
-        def divide(st: _State) -> int:
+        def divide(st: RollState) -> int:
             a, b = left(st), right(st)
             if b == 0:
                 raise DiceError(f"division by zero at column {where}")
@@ -243,7 +257,7 @@ def _compile_chain(
     """A long ``a + b - c ...`` chain folded in a loop (no recursion per term)."""
     compiled_steps = [(op, compile_node(right, label), pos) for op, right, pos in steps]
 
-    def chain(st: _State) -> int:
+    def chain(st: RollState) -> int:
         value = first(st)
         for op, right, where in compiled_steps:
             b = right(st)
@@ -284,6 +298,8 @@ def _compile_dice(node: Dice, label: str | None) -> Program:
     else:
         sides_program = compile_node(node.sides, label)
     simple = not mods.reroll and mods.explode is None and not mods.explode_max
+    if not simple and static_count is not None and static_sides is not None:
+        _record_budget(static_count, static_sides[0], static_sides[1], mods, where)
     clamp = clamp_of(mods) if mods.clamp_min is not None or mods.clamp_max is not None else None
     keep = mods.keep
     cond = mods.count
@@ -295,7 +311,7 @@ def _compile_dice(node: Dice, label: str | None) -> Program:
         if mods.plain and count0 == 1:
             k0 = high0 - low0 + 1
 
-            def one_die(st: _State) -> int:
+            def one_die(st: RollState) -> int:
                 v = low0 + int(st.random() * k0)
                 st.dice_asked += 1
                 st.groups.append(DiceGroup(node, [Die(shown0, v, _KEPT, label)], v))
@@ -303,7 +319,7 @@ def _compile_dice(node: Dice, label: str | None) -> Program:
 
             return one_die
 
-        def static_dice(st: _State) -> int:
+        def static_dice(st: RollState) -> int:
             st.dice_asked += count0
             group = DiceGroup(node, [], 0)
             st.groups.append(group)
@@ -313,7 +329,7 @@ def _compile_dice(node: Dice, label: str | None) -> Program:
 
         return static_dice
 
-    def roll_dice(st: _State) -> int:
+    def roll_dice(st: RollState) -> int:
         if static_count is not None:
             count = static_count
         else:
@@ -350,7 +366,7 @@ def _compile_dice(node: Dice, label: str | None) -> Program:
 
 
 def _roll_simple(
-    st: _State,
+    st: RollState,
     group: DiceGroup,
     count: int,
     low: int,
@@ -400,8 +416,61 @@ def _roll_simple(
     return total
 
 
+@dataclass(frozen=True, slots=True)
+class FaceFacts:
+    """What rolling one die of ``low..high`` with some modifiers needs, worked out once per
+    kind of die (not on every roll): the faces a reroll leaves, the explosion test, the
+    clamp, and the expected number of dice one die records."""
+
+    allowed: FaceRanges
+    explode: Callable[[int], bool] | None
+    always_explodes: bool
+    clamp: Callable[[int], int]
+    records_per_die: float
+
+
+@lru_cache(maxsize=256)
+def face_facts(low: int, high: int, mods: Modifiers) -> FaceFacts:
+    """The [FaceFacts][companion.dice.roller.FaceFacts] of a die (cached)."""
+    size = high - low + 1
+    if mods.reroll and not mods.reroll_once:
+        allowed = FaceRanges.allowed(low, high, mods.reroll)
+        draws = min(size / max(len(allowed), 1), limits.MAX_REROLL_ATTEMPTS + 1.0)
+    else:
+        allowed = FaceRanges(((low, high),))
+        if mods.reroll:
+            draws = 1 + (size - len(FaceRanges.allowed(low, high, mods.reroll))) / size
+        else:
+            draws = 1.0
+    span = explode_span(low, high, mods)
+    booms = 0
+    for lo, hi in allowed.ranges:
+        if span is not None:
+            booms += max(0, min(hi, span[1]) - max(lo, span[0]) + 1)
+    q = booms / len(allowed) if len(allowed) else 0.0
+    chain = min(1 / (1 - q), limits.MAX_EXPLOSIONS + 1.0) if q < 1 else 1.0
+    return FaceFacts(
+        allowed=allowed,
+        explode=explodes_on(low, high, mods),
+        always_explodes=allowed.within(span),
+        clamp=clamp_of(mods),
+        records_per_die=draws * chain,
+    )
+
+
+def _record_budget(count: int, low: int, high: int, mods: Modifiers, where: int) -> None:
+    """Refuse, before rolling, dice expected to record more than MAX_ROLLED_DICE dice."""
+    expected = count * face_facts(low, high, mods).records_per_die
+    if expected > limits.MAX_ROLLED_DICE:
+        sides = "F" if (low, high) == (-1, 1) else high
+        raise DiceLimitError(
+            f"{count}d{sides}{mods} at column {where} would roll about {expected:,.0f} dice "
+            f"with its rerolls and explosions; the limit is {limits.MAX_ROLLED_DICE:,}"
+        )
+
+
 def _roll_full(
-    st: _State,
+    st: RollState,
     group: DiceGroup,
     count: int,
     low: int,
@@ -416,21 +485,19 @@ def _roll_full(
     k = high - low + 1
     dice = group.dice
     rerolls = mods.reroll
-    allowed: list[int] | None = None
-    if rerolls and not mods.reroll_once:
-        allowed = [f for f in range(low, high + 1) if not any(c(f) for c in rerolls)]
-        if not allowed:
-            raise DiceLimitError(
-                f"reroll at column {where} matches every face of d{shown}, "
-                "so it would reroll forever"
-            )
-    explode = explodes_on(low, high, mods)
-    faces = allowed if allowed is not None else range(low, high + 1)
-    if explode is not None and all(explode(v) for v in faces):
+    facts = face_facts(low, high, mods)
+    allowed = facts.allowed if rerolls and not mods.reroll_once else None
+    if allowed is not None and not len(allowed):
+        raise DiceLimitError(
+            f"reroll at column {where} matches every face of d{shown}, "
+            "so it would reroll forever"
+        )
+    explode = facts.explode
+    if facts.always_explodes:
         raise DiceLimitError(
             f"every face d{shown} can show explodes at column {where}, so it would never stop"
         )
-    clamp = clamp_of(mods)
+    clamp = facts.clamp
     counted: list[Die] = []
     capped = False
     for _ in range(count):
