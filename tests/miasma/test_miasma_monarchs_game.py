@@ -201,7 +201,8 @@ def test_game_over_when_one_player_holds_every_chip() -> None:
     ("players", "chips", "message"),
     [(["A"], 10, "2 to 8 players, not 1"), (list("ABCDEFGHI"), 10, "not 9"),
      (["A", "A"], 10, "same name"), (["A", " "], 10, "needs a name"),
-     (["A", "B"], 0, "1 to 10\\^9 chips")],
+     (["A", "B"], 0, "1 to 1,000,000,000 chips, not 0"),
+     (["A", "x" * 41], 10, "at most 40 characters")],
 )
 def test_bad_tables_are_refused(players, chips, message) -> None:
     with pytest.raises(RuleError, match=message):

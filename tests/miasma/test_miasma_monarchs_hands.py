@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.dice import odds
 from companion.errors import TableError
 from companion.rulesets.miasma.dice_monarchs import hands as H
 
@@ -58,6 +59,45 @@ def test_engine_counts_match_brute_force(enumeration) -> None:
     assert len(counted) == 54
     for hand, count in counted:
         assert count == holding[tuple(sorted(hand.pattern))], hand.label
+
+
+def placement_holders(pattern: tuple[int, ...]) -> frozenset[tuple[int, ...]]:
+    """The second oracle (the enumeration the counts used before the engine did them):
+    put the pattern's values on every choice of distinct dice, let the other dice run free."""
+    found: set[tuple[int, ...]] = set()
+    for dice in itertools.permutations(range(5), len(pattern)):
+        if any(v > SIDES[d] for v, d in zip(pattern, dice, strict=True)):
+            continue
+        fixed = dict(zip(dice, pattern, strict=True))
+        ranges = [(fixed[d],) if d in fixed else range(1, SIDES[d] + 1) for d in range(5)]
+        found.update(itertools.product(*ranges))
+    return frozenset(found)
+
+
+def test_engine_counts_match_the_placement_enumeration() -> None:
+    for hand, count in H.hand_counts():
+        assert count == len(placement_holders(hand.pattern)), hand.label
+
+
+def test_counts_come_from_the_engines_pool_distribution() -> None:
+    pool = H.pool_distribution()
+    # The pool's outcomes are what the five dice show, in any order: its sum of faces is
+    # exactly the engine's odds for the sum of one d4, d6, d8, d10 and d12.
+    digits = [[(code // 6**k) % 6 for k in range(12)] for code, _ in pool]
+    assert all(sum(d) == 5 for d in digits)
+    faces = pool.map(lambda code: sum((k + 1) * ((code // 6**k) % 6) for k in range(12)))
+    assert faces == odds("1d4+1d6+1d8+1d10+1d12")
+    assert all((p * H.OUTCOMES).denominator == 1 for _, p in pool)
+    assert pool.p(H.face_counts_code((1, 1, 1, 1, 1))) == Fraction(1, H.OUTCOMES)
+    # 1-2-3-4-5 in any order, but the d4 cannot show the 5: 4 · 4! = 96 rolls.
+    assert pool.p(H.face_counts_code((1, 2, 3, 4, 5))) == Fraction(96, H.OUTCOMES)
+
+
+def test_rank_table_matches_brute_force_on_every_roll() -> None:
+    table = H.rank_table()
+    for i, roll in enumerate(H.all_rolls()):
+        if i % 7 == 0:  # a spread third of the 23,040 keeps this under a few seconds
+            assert table[i] == slow_best_rank(roll), roll
 
 
 def test_engine_counts_reproduce_every_printed_count() -> None:

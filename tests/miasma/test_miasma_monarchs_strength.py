@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import itertools
+import time
 from fractions import Fraction
 
 import pytest
 
 from companion.errors import RuleError
 from companion.rulesets.miasma.dice_monarchs import best_showdown_hand, hand_strength
+from companion.rulesets.miasma.dice_monarchs.strength import (
+    DEFAULT_SAMPLES,
+    MAX_SIMULATED_HANDS,
+    max_samples,
+)
 
 SIDES = (4, 6, 8, 10, 12)
 
@@ -47,6 +53,9 @@ def test_simulation_is_seeded_and_within_its_error_of_the_exact_answer() -> None
     a = hand_strength(hole, community, 1, exact=False, samples=3000, seed=4)
     b = hand_strength(hole, community, 1, exact=False, samples=3000, seed=4)
     assert a == b and not a.exact and a.samples == 3000
+    others = {hand_strength(hole, community, 1, exact=False, samples=3000, seed=k).win
+              for k in (5, 6, 7)}
+    assert others - {a.win}  # the seed is used: other seeds deal other dice
     assert 0 < a.stderr < 0.02
     assert abs(a.win - float(exact.win)) < 4 * a.stderr
 
@@ -75,3 +84,23 @@ def test_more_opponents_never_help() -> None:
 def test_bad_input_is_refused(hole, community, k, message) -> None:
     with pytest.raises(Exception, match=message):
         hand_strength(hole, community, k)
+
+
+def test_a_simulation_past_the_budget_is_refused_before_any_work() -> None:
+    started = time.perf_counter()
+    with pytest.raises(RuleError) as refused:
+        hand_strength((4, 6, 8, 10, 12), (), 7, samples=200_000, seed=1)
+    assert time.perf_counter() - started < 0.1
+    message = str(refused.value)
+    assert "\n" not in message and "1,600,000 showdown hands" in message
+    assert f"at most {max_samples(7):,} samples" in message
+    assert max_samples(7) * 8 <= MAX_SIMULATED_HANDS < (max_samples(7) + 1) * 8
+    # The most the budget allows is answered, and the default fits against 7 opponents.
+    hand_strength((4, 6, 8, 10, 12), (), 7, samples=max_samples(7), seed=1)
+    assert max_samples(7) >= DEFAULT_SAMPLES
+
+
+def test_the_default_answers_fast_against_seven_opponents() -> None:
+    started = time.perf_counter()
+    s = hand_strength((4, 6, 8, 10, 12), (), 7, seed=2)
+    assert s.samples == DEFAULT_SAMPLES and time.perf_counter() - started < 3

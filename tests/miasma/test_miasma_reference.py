@@ -37,3 +37,23 @@ def test_earthmote_and_psychosis_pages() -> None:
     psy = pages["psychosis-levels.md"]
     assert "| 6 | The creature becomes an aberration" in psy
     assert "| 4+ | 2 |" in psy
+
+
+def test_community_dice_text_is_one_piece_of_data_for_app_site_and_rules() -> None:
+    from companion.rulesets.miasma import dice_monarchs
+    from companion.rulesets.miasma.dice_monarchs import game
+    from companion.widgets.miasma import DiceMonarchsApp
+
+    text = game.community_dice_text()
+    assert text == "flop d4 d6 d8 · turn d10 · river d12"
+    # The stages are the five dice, in order, each once.
+    assert tuple(d for stage in game.COMMUNITY_STAGES for d in stage.dice) == hands.DICE
+    assert text in reference.hands_page()
+    app = DiceMonarchsApp(players="Ann, Bo", seed=1, samples=20)
+    app.new_button.click()
+    assert f"({text})" in app.community.value
+    # The rules text (the package docstring the site shows) names the same stages and dice.
+    doc = " ".join((dice_monarchs.__doc__ or "").split())
+    for stage in game.COMMUNITY_STAGES:
+        sizes = ", ".join(f"d{s}" for s in stage.dice)
+        assert f"*{stage.name}* ({sizes})" in doc

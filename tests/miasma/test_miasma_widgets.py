@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from companion.rulesets.miasma.dice_monarchs import DiceMonarchsGame
 from companion.widgets.base import press_enter
-from companion.widgets.miasma import DiceMonarchsTable, EarthmoteList, MiasmaPanel
+from companion.widgets.miasma import DiceMonarchsApp, EarthmotesApp, MiasmaTrackerApp
 
 
 def click(app, name: str) -> None:
@@ -22,7 +22,7 @@ def _walk(w):
 
 
 def test_monarchs_hot_seat_deal_to_showdown() -> None:
-    app = DiceMonarchsTable(players="Ann, Bo", chips=10, seed=3, samples=100)
+    app = DiceMonarchsApp(players="Ann, Bo", chips=10, seed=3, samples=100)
     click(app, "new-table")
     game = app.game
     assert game is not None and game.phase == "opening"
@@ -43,14 +43,17 @@ def test_monarchs_hot_seat_deal_to_showdown() -> None:
         assert app.error.message == ""
     assert game.phase == "hand_over" and len(game.community) == 5
     assert "the pot of 4 (showdown)" in app.outcome.value
-    assert str(list(hole)) in app.outcome.value  # the showdown reveals the hole dice
+    # The showdown reveals the hole dice, read as dice (no Python list).
+    shown = ", ".join(f"d{s} {v}" for s, v in zip((4, 6, 8, 10, 12), hole, strict=True))
+    assert f"Bo reveals hole dice {shown}" in app.outcome.value
+    assert "[" not in app.outcome.value
     assert app.deal_button.layout.display is None
     click(app, "deal")
     assert game.hand_no == 2 and app.cover.value
 
 
 def test_monarchs_refusals_show_one_line_errors() -> None:
-    app = DiceMonarchsTable(players="Ann, Bo, Cy", chips=5, seed=1, samples=50)
+    app = DiceMonarchsApp(players="Ann, Bo, Cy", chips=5, seed=1, samples=50)
     click(app, "new-table")
     click(app, "bet")  # not revealed yet
     assert "tap 'Show my dice' first" in app.error.message
@@ -60,30 +63,43 @@ def test_monarchs_refusals_show_one_line_errors() -> None:
     assert "table limit" in app.error.message and app.game.pot == 0
     app.amount.value = "two"
     click(app, "bet")
-    assert app.error.message == "amount: expected a whole number, got 'two'"
-    app.amount.value = "1"
+    # Refused under its own box; the bet does not run and the table is unchanged.
+    refusal = 'Chips: "two" is not a whole number (from 1 to 8,000,000,000)'
+    assert app.amount.error.message == refusal
+    assert app.game.pot == 0 and len(app.game.log) == 2
+    app.amount.value = "-5"
+    click(app, "bet")
+    assert "-5 is out of range" in app.amount.error.message and app.game.pot == 0
+    app.amount.value = "1"  # fixing the box clears its refusal at once
+    assert app.amount.error.message == ""
     click(app, "bet")
     assert app.error.message == "" and app.game.pot == 1
 
 
 def test_monarchs_bad_setup() -> None:
-    app = DiceMonarchsTable(players="Solo", seed=1)
+    app = DiceMonarchsApp(players="Solo", seed=1)
     click(app, "new-table")
-    assert "2 to 8 players" in app.error.message and app.game is None
-    app.players_box.value = "A, B, C, D, E, F, G, H"
+    assert "2 to 8 players" in app.players_field.error.message and app.game.hand_no == 0
+    assert app.play.layout.display == "none" and not app.game.log
+    app.players_field.value = "Ann, " + "x" * 5000
     click(app, "new-table")
-    assert app.error.message == "" and len(app.game.players) == 8
+    assert "at most 40 characters" in app.players_field.error.message and not app.game.log
+    assert len(app.players_field.error.message) < 120
+    app.players_field.value = "A, B, C, D, E, F, G, H"
+    assert app.players_field.error.message == ""
+    click(app, "new-table")
+    assert app.error.message == "" and len(app.game.players) == 8 and app.game.seed == 1
 
 
 def test_monarchs_shows_an_existing_game() -> None:
     game = DiceMonarchsGame.start(["X", "Y"], seed=4)
     game.deal()
-    app = DiceMonarchsTable(game, samples=50)
+    app = DiceMonarchsApp(game, samples=50)
     assert "Pass the device to <b>Y</b>" in app.cover.value
 
 
 def test_earthmote_list() -> None:
-    app = EarthmoteList(seed=7)
+    app = EarthmotesApp(seed=7)
     click(app, "generate")
     click(app, "generate")
     assert app.listing.value.count('class="tc-card"') == 2
@@ -91,23 +107,40 @@ def test_earthmote_list() -> None:
     assert first.split(":")[0] in app.listing.value
     click(app, "region-2")
     assert len(app.model.earthmotes) == 3
-    app.index_box.value = "9"
+    app.index_field.value = "9"
     click(app, "remove")
-    assert "no earthmote #9" in app.error.message
+    assert app.index_field.error.message == "Earthmote #: 9 is out of range (from 1 to 3)"
+    assert len(app.model.earthmotes) == 3
+    app.index_field.value = "x"
+    click(app, "region-1")
+    assert '"x" is not a whole number' in app.index_field.error.message
+    assert len(app.model.earthmotes) == 3
+    app.index_field.value = "3"
+    click(app, "remove")
+    assert app.index_field.error.message == "" and len(app.model.earthmotes) == 2
+    click(app, "undo")
     click(app, "undo")
     assert len(app.model.earthmotes) == 2 and app.error.message == ""
     click(app, "clear")
     assert "No earthmotes yet" in app.listing.value and app.clear_button.disabled
+    assert app.remove_button.disabled and all(b.disabled for b in app.region_buttons)
 
 
 def test_miasma_panel_over_days() -> None:
-    app = MiasmaPanel()
-    click(app, "gain")
-    assert "add a character first" in app.error.message
-    app.name_box.value = "Vel"
+    app = MiasmaTrackerApp()
+    assert app.gain_button.disabled and app.gated["enter_miasma"].disabled  # nobody yet
+    app.name_field.value = "Vel"
     click(app, "add")
     assert app.who.value == "Vel"
-    app.stress_box.value = "4"
+    app.stress_field.value = "400"
+    click(app, "stress")
+    assert "400 is out of range (from 0 to 99)" in app.stress_field.error.message
+    assert app.model.character("Vel").stress == 0
+    app.levels_field.value = ""
+    click(app, "gain")
+    assert "enter a whole number" in app.levels_field.error.message
+    assert app.model.character("Vel").level == 0
+    app.stress_field.value = "4"
     click(app, "stress")
     click(app, "enter")
     click(app, "time-24")
@@ -121,24 +154,15 @@ def test_miasma_panel_over_days() -> None:
     click(app, "rest")
     assert app.model.character("Vel").level == 1
     click(app, "restoration")
-    click(app, "restoration")
-    assert "no psychosis to remove" in app.error.message
     assert "greater restoration removes psychosis" in app.history.value
-
-
-def _saved(app: DiceMonarchsTable) -> str:
-    # The Save game link carries the file inline: base64 after "base64,", up to the quote.
-    import base64
-    import re
-
-    match = re.search(r'download="([^"]+)" href="data:application/json;charset=utf-8;base64,'
-                      r'([^"]+)"', app.save.value)
-    assert match is not None, app.save.value
-    return base64.b64decode(match.group(2)).decode("utf-8")
+    # Level 0: nothing to remove, so the button is off; eating twice neither.
+    assert app.gated["greater_restoration"].disabled and app.gated["leave_miasma"].disabled
+    click(app, "eat")
+    assert app.gated["eat_and_drink"].disabled and not app.gated["enter_miasma"].disabled
 
 
 def test_monarchs_save_and_load_resume_covered() -> None:
-    app = DiceMonarchsTable(players="Ann, Bo, Cy", chips=20, seed=5, samples=50)
+    app = DiceMonarchsApp(players="Ann, Bo, Cy", chips=20, seed=5, samples=50)
     click(app, "new-table")
     game = app.game
     assert app.setup.layout.display == "none"  # folded away while a game is on
@@ -148,45 +172,65 @@ def test_monarchs_save_and_load_resume_covered() -> None:
     click(app, "reveal")
     click(app, "call")
     click(app, "reveal")  # the next player looks at their dice, then the game is saved
-    saved = _saved(app)
-    assert saved == game.to_json() and 'download="dice-monarchs-hand-1.json"' in app.save.value
+    part = _save_load(app)
+    saved = _link_payload(part.save.value)
+    assert saved == game.to_json() and 'download="dice-monarchs.json"' in part.save.value
 
-    other = DiceMonarchsTable(samples=50)
+    other = DiceMonarchsApp(samples=50)
     assert other.play.layout.display == "none" and other.setup.layout.display is None
-    other.load_box.value = saved
+    other_part = _save_load(other)
+    other_part.load_box.value = saved
     click(other, "load")
-    assert other.error.message == ""
+    assert other_part.error.message == ""
     loaded = other.game
-    assert loaded is not None and loaded.to_json() == saved and len(loaded.log) == 3
-    assert other.load_box.value == "" and other.setup.layout.display == "none"
+    assert loaded.to_json() == saved and len(loaded.log) == 4
+    assert other_part.load_box.value == "" and other.setup.layout.display == "none"
     # Resumed covered: whoever was looking when it was saved must tap again.
     assert other.private.value == ""
     assert f"Pass the device to <b>{loaded.player_to_act}</b>" in other.cover.value
     click(other, "reveal")
     click(other, "call")
-    assert other.error.message == "" and len(loaded.log) == 4
+    assert other.error.message == "" and len(loaded.log) == 5
     assert loaded.pot == game.pot + 2 and game.pot == 4  # the saved table is untouched
     click(other, "undo")
     assert loaded.to_json() == saved
 
 
+def test_a_bare_game_saves_loads_and_deals() -> None:
+    bare = DiceMonarchsGame()
+    assert bare.players == ["Player 1", "Player 2"] and bare.legal_moves() == ["deal"]
+    again = DiceMonarchsGame.from_json(bare.to_json())
+    assert again == bare
+    again.deal()
+    assert again.phase == "opening" and len(again.hole_dice("Player 2")) == 5
+    app = DiceMonarchsApp(bare, samples=20)
+    assert app.play.layout.display == "none"  # nothing dealt yet: the setup shows
+    click(app, "new-table")
+    assert app.game is bare and bare.players == ["Ann", "Bo", "Cy"] and bare.hand_no == 1
+    click(app, "undo")
+    click(app, "undo")  # a new table is a move: undo brings the old one back
+    assert bare.players == ["Player 1", "Player 2"] and app.undo_button.disabled
+
+
 def test_monarchs_bad_load_keeps_the_table() -> None:
-    app = DiceMonarchsTable(players="Ann, Bo", chips=10, seed=2, samples=50)
+    app = DiceMonarchsApp(players="Ann, Bo", chips=10, seed=2, samples=50)
     click(app, "new-table")
     game, before = app.game, app.game.to_json()
     click(app, "setup")
     assert app.setup.layout.display is None and app.setup_button.description == "Hide setup"
+    part = _save_load(app)
     click(app, "load")
-    assert app.error.message.startswith("Load game: paste a saved Dice Monarchs game")
+    assert part.error.message.startswith("Load: paste a saved Dice Monarchs table")
     broken = before.replace('"stacks": [', '"stacks": [-5, ', 1)
-    app.load_box.value = broken
+    part.load_box.value = broken
     click(app, "load")
-    assert "stacks" in app.error.message and "\n" not in app.error.message
-    app.load_box.value = "{not json"
+    assert "stacks" in part.error.message and "\n" not in part.error.message
+    part.load_box.value = "{not json"
     click(app, "load")
-    assert "not valid JSON" in app.error.message
+    assert "not valid JSON" in part.error.message and "Expecting" not in part.error.message
+    assert "DiceMonarchsGame" not in part.error.message
     assert app.game is game and game.to_json() == before
-    assert app.load_box.value == "{not json"  # the paste stays, to be fixed
+    assert part.load_box.value == "{not json"  # the paste stays, to be fixed
     click(app, "setup")
     assert app.setup.layout.display == "none"
 
@@ -194,41 +238,54 @@ def test_monarchs_bad_load_keeps_the_table() -> None:
 def test_monarchs_load_replaces_a_running_game() -> None:
     first = DiceMonarchsGame.start(["X", "Y"], 30, seed=8)
     first.deal()
-    app = DiceMonarchsTable(players="Ann, Bo", chips=10, seed=2, samples=50)
+    app = DiceMonarchsApp(players="Ann, Bo", chips=10, seed=2, samples=50)
     click(app, "new-table")
-    old = app.game
     click(app, "setup")
-    app.load_box.value = first.to_json()
+    _save_load(app).load_box.value = first.to_json()
     click(app, "load")
-    assert app.game is not old and app.game.players == ["X", "Y"]
+    assert app.game.players == ["X", "Y"] and app.game.to_json() == first.to_json()
     assert app.setup.layout.display == "none" and app.error.message == ""
     renders = app.renders
-    old.bet(old.player_to_act, 1)  # the old game is detached: its moves no longer render here
-    assert app.renders == renders
+    first.bet(first.player_to_act, 1)  # the loaded copy is the app's own, not ``first``
+    assert app.renders == renders and app.game.pot == 0
+
+
+def test_monarchs_buttons_that_cannot_work_are_disabled() -> None:
+    app = DiceMonarchsApp(players="Ann, Bo", chips=10, seed=3, samples=50)
+    assert app.undo_button.disabled
+    click(app, "new-table")
+    assert all(b.disabled for b in app.moves.values())  # covered: nobody may act yet
     click(app, "reveal")
-    assert app.renders == renders + 1
+    # Opening bets: only a bet is allowed (rule 2).
+    assert [n for n, b in app.moves.items() if not b.disabled] == ["bet"]
+    assert app.deal_button.disabled and not app.undo_button.disabled
 
 
 def test_miasma_enter_adds_a_character() -> None:
-    app = MiasmaPanel()
-    app.name_box.value = "Vel"
-    press_enter(app.name_box)
-    assert [c.name for c in app.model.characters] == ["Vel"] and app.name_box.value == ""
+    app = MiasmaTrackerApp()
+    app.name_field.value = "Vel"
+    press_enter(app.name_field.box)
+    assert [c.name for c in app.model.characters] == ["Vel"] and app.name_field.value == ""
     assert app.who.value == "Vel"
-    app.name_box.value = "Vel"
-    press_enter(app.name_box)
-    assert app.error.message and len(app.model.characters) == 1
-    assert app.name_box.value == "Vel"  # the refused name stays, to be fixed
+    app.name_field.value = "Vel"
+    press_enter(app.name_field.box)
+    assert "already tracked" in app.name_field.error.message and len(app.model.characters) == 1
+    assert app.name_field.value == "Vel"  # the refused name stays, to be fixed
+    app.name_field.value = "V" * 5000
+    click(app, "add")
+    assert "at most 40 characters" in app.name_field.error.message
+    assert len(app.model.characters) == 1
 
 
 def test_monarchs_enter_in_a_setup_box_starts_the_table() -> None:
-    app = DiceMonarchsTable(players="Ann, Bo", chips=10, seed=3, samples=50)
-    app.chips_box.value = "ten"
-    press_enter(app.chips_box)
-    assert app.error.message == "chips: expected a whole number, got 'ten'" and app.game is None
-    app.chips_box.value = "12"
-    press_enter(app.players_box)
-    assert app.error.message == "" and app.game is not None and app.game.stacks == [12, 12]
+    app = DiceMonarchsApp(players="Ann, Bo", chips=10, seed=3, samples=50)
+    app.chips_field.value = "ten"
+    press_enter(app.chips_field.box)
+    assert app.chips_field.error.message.startswith('Chips each: "ten" is not a whole number')
+    assert app.game.hand_no == 0 and not app.game.log
+    app.chips_field.value = "12"
+    press_enter(app.players_field.box)
+    assert app.chips_field.error.message == "" and app.game.stacks == [12, 12]
 
 
 def _save_load(app):
@@ -244,17 +301,17 @@ def _link_payload(html_value: str) -> str:
 
 
 def test_earthmotes_save_and_load() -> None:
-    app = EarthmoteList(seed=4)
+    app = EarthmotesApp(seed=4)
     click(app, "generate")
     click(app, "generate")
     part = _save_load(app)
     saved = _link_payload(part.save.value)
     assert saved == app.model.to_json() and 'download="earthmotes.json"' in part.save.value
-    other = EarthmoteList(seed=9)
+    other = EarthmotesApp(seed=9)
     other_part = _save_load(other)
     other_part.load_box.value = "[1, 2]"
     click(other, "load")
-    assert "expected a JSON object" in other_part.error.message and not other.model.earthmotes
+    assert "not a saved state" in other_part.error.message and not other.model.earthmotes
     other_part.load_box.value = saved
     click(other, "load")
     assert other_part.error.message == "" and other_part.load_box.value == ""
@@ -264,15 +321,15 @@ def test_earthmotes_save_and_load() -> None:
 
 
 def test_miasma_save_and_load_keeps_the_panel_working() -> None:
-    app = MiasmaPanel()
-    app.name_box.value = "Vel"
+    app = MiasmaTrackerApp()
+    app.name_field.value = "Vel"
     click(app, "add")
-    app.stress_box.value = "4"
+    app.stress_field.value = "4"
     click(app, "stress")
     click(app, "enter")
     click(app, "time-24")
     saved = _link_payload(_save_load(app).save.value)
-    other = MiasmaPanel()
+    other = MiasmaTrackerApp()
     part = _save_load(other)
     click(other, "load")
     assert part.error.message == "Load: paste a saved Miasma record into the box first"

@@ -32,11 +32,11 @@ die shows 1-10 (this is how `companion.tables.Table.roll` reads ``reroll`` rows)
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 
 from companion import tables
-from companion.errors import RuleError
+from companion.errors import RuleError, StateError, TableError
 from companion.state import Tracker, move, state_field
 from companion.tables import Row, Table
 
@@ -53,6 +53,11 @@ __all__ = [
 
 #: Safety stop for chains of 11s and 12s on one die (chance of reaching it: 1 in 6^100).
 MAX_REROLLS = 100
+
+MAX_EARTHMOTES = 500
+"""Most earthmotes one list keeps (a guard against runaway use, not a rule)."""
+
+SEED_LIMIT = 2**63
 
 
 def size_table() -> Table:
@@ -73,6 +78,15 @@ class Feature:
     kind: str
     encounters: str
 
+    def check_state(self) -> None:
+        """A feature is a re-roll row of the biome table, as that row reads."""
+        row = next((r for r in biome_table().rows if r.reroll and self.face in r.covers), None)
+        if row is None:
+            raise StateError(f"field 'face' must be a face that rolls again, not {self.face}")
+        if (self.kind, self.encounters) != (row.values["Biome"], row.values["Encounters"]):
+            raise StateError(f"fields 'kind' and 'encounters' must read as the table's row "
+                             f"for {self.face}")
+
 
 @dataclass
 class Earthmote:
@@ -83,8 +97,29 @@ class Earthmote:
     biome_roll: list[int]
     biome: str
     encounters: str
-    features: list[Feature] = field(default_factory=list)
-    seed: int = 0
+    features: list[Feature] = state_field(default_factory=list, max_len=2 * MAX_REROLLS)
+    seed: int = state_field(0, min=0, max=SEED_LIMIT - 1)
+
+    def check_state(self) -> None:
+        """An earthmote is what the tables say for its dice: the size row of its d6, the
+        biome row of its pair of 1-10s."""
+        try:
+            size_row = size_table().row_for(self.size_roll)
+        except TableError:
+            raise StateError(f"field 'size_roll' must be a roll of {size_table().die}, "
+                             f"not {self.size_roll}") from None
+        if self.size != size_row.values["Size"]:
+            raise StateError(f"field 'size' must be the Size row for {self.size_roll}")
+        table = biome_table()
+        again = {f for row in table.rows if row.reroll for f in row.covers}
+        pair = self.biome_roll
+        if len(pair) != 2 or pair != sorted(pair) or any(
+                not 1 <= v <= table.faces()[0] or v in again for v in pair):
+            raise StateError("field 'biome_roll' must be two settled biome dice, lower first")
+        row = table.row_for((pair[0], pair[1]))
+        if (self.biome, self.encounters) != (row.values["Biome"], row.values["Encounters"]):
+            raise StateError(f"fields 'biome' and 'encounters' must be the Biomes row for "
+                             f"{pair[0]}, {pair[1]}")
 
     def describe(self) -> str:
         """One line, e.g. ``Medium (...) earthmote: Ice sheet [Arctic, Desert] + ...``."""
@@ -185,9 +220,15 @@ class EarthmoteLog(Tracker):
 
     kind = "EarthmoteLog"
 
-    seed: int = 0
+    seed: int = state_field(0, min=0, max=SEED_LIMIT - 1)
     made: int = state_field(0, min=0)
-    earthmotes: list[Earthmote] = field(default_factory=list)
+    earthmotes: list[Earthmote] = state_field(default_factory=list, max_len=MAX_EARTHMOTES)
+
+    def check_state(self) -> None:
+        """Every earthmote on the list was made by this list (each record checks itself)."""
+        if len(self.earthmotes) > self.made:
+            raise StateError(f"field 'made' counts {self.made} earthmotes made, but the list "
+                             f"holds {len(self.earthmotes)}")
 
     @classmethod
     def start(cls, *, seed: int | None = None, rng: random.Random | None = None) -> EarthmoteLog:
@@ -201,6 +242,7 @@ class EarthmoteLog(Tracker):
     @move
     def generate(self) -> Earthmote:
         """Roll a new earthmote and add it to the list."""
+        self._check_room()
         mote = generate_earthmote(seed=self._next_seed())
         self.made += 1
         self.earthmotes.append(mote)
@@ -211,6 +253,7 @@ class EarthmoteLog(Tracker):
     def new_region(self, index: int, keep: int) -> Earthmote:
         """Travel on from earthmote ``index`` (from 0): keep one biome die, re-roll the other."""
         self._check_index(index)
+        self._check_room()
         mote = change_region(self.earthmotes[index], keep, seed=self._next_seed())
         self.made += 1
         self.earthmotes.append(mote)
@@ -232,6 +275,11 @@ class EarthmoteLog(Tracker):
             raise RuleError("Earthmotes: the list is already empty")
         self.earthmotes = []
         self.describe("cleared the list")
+
+    def _check_room(self) -> None:
+        if len(self.earthmotes) >= MAX_EARTHMOTES:
+            raise RuleError(f"Earthmotes: the list holds at most {MAX_EARTHMOTES}; remove or "
+                            "clear some first")
 
     def _check_index(self, index: int) -> None:
         if isinstance(index, bool) or not isinstance(index, int) or not (

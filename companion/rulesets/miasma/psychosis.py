@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import functools
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -49,11 +49,23 @@ DATA_FILE = Path(__file__).with_name("psychosis.toml")
 
 MAX_LEVEL = 6
 HOURS_PER_DAY = 24
+MAX_STRESS = 99
+"""Highest stress score the tracker records (a guard against typos, not a rule)."""
+MAX_NAME = 40
+"""Longest character name."""
+MAX_CHARACTERS = 50
+"""Most characters one tracker follows."""
+MAX_HOURS = 24 * 366 * 1000
+"""Longest journey the tracker counts (a thousand years)."""
 #: Stress points from which the Miasma adds 1, and 2, levels a day.
 STRESS_ONE_LEVEL = 2
 STRESS_TWO_LEVELS = 4
 
 RaisedBy = Literal["other", "reincarnate", "true resurrection"]
+RAISED_BY: tuple[str, ...] = ("other", "reincarnate", "true resurrection")
+"""Ways back from death the rules tell apart (only the last two work at level 6)."""
+
+_SOURCES = {"greater_restoration": "greater restoration", "remove_psychosis": "that effect"}
 
 
 @dataclass(frozen=True)
@@ -99,12 +111,21 @@ class Character:
     food and drink since the last long rest.
     """
 
-    name: str
+    name: str = state_field(max_len=MAX_NAME)
     level: int = state_field(0, min=0, max=MAX_LEVEL)
-    stress: int = state_field(0, min=0, max=99)
+    stress: int = state_field(0, min=0, max=MAX_STRESS)
     inside: bool = False
     clock: int = state_field(0, min=0, max=HOURS_PER_DAY - 1)
     fed: bool = False
+
+    def check_state(self) -> None:
+        """A name of 1 to 40 characters; the daily count runs only while the Miasma works."""
+        if not self.name.strip() or self.name != self.name.strip():
+            raise StateError("field 'name' must be a name of 1 to "
+                             f"{MAX_NAME} characters without spaces around it")
+        if self.clock and self.daily_gain == 0:
+            raise StateError("field 'clock' must be 0 unless the character is inside the "
+                             f"Miasma with {STRESS_ONE_LEVEL} or more stress")
 
     @property
     def poisoned(self) -> bool:
@@ -138,15 +159,44 @@ class MiasmaTracker(Tracker):
 
     kind = "MiasmaTracker"
 
-    characters: list[Character] = field(default_factory=list)
-    hours: int = state_field(0, min=0)
+    characters: list[Character] = state_field(default_factory=list, max_len=MAX_CHARACTERS)
+    hours: int = state_field(0, min=0, max=MAX_HOURS)
 
     def check_state(self) -> None:
+        """Each character once (each record checks itself, see `Character`)."""
         names = [c.name for c in self.characters]
         if len(set(names)) != len(names):
             raise StateError("field 'characters' names a character twice")
-        if any(not n.strip() for n in names):
-            raise StateError("field 'characters' has a character without a name")
+
+    def can(self, move: str, name: str, spell: str = "other") -> bool:
+        """Whether the move named ``move`` is open to character ``name`` now.
+
+        The same rules the moves check (the app disables what is refused).
+        """
+        return self._refusal(move, self.character(name), spell) is None
+
+    def _refusal(self, move: str, c: Character, spell: str = "other") -> str | None:
+        if move in ("remove_psychosis", "greater_restoration"):
+            if c.level == MAX_LEVEL:
+                return (f"Psychosis: {_SOURCES.get(move, 'that')} cannot help {c.name} at "
+                        "level 6; only reincarnate or true resurrection can")
+            if c.level == 0:
+                return f"Psychosis: {c.name} has no psychosis to remove"
+        if move == "raised_from_dead" and c.level == MAX_LEVEL and spell == "other":
+            return (f"Psychosis: {c.name} is at level 6; only reincarnate or true "
+                    "resurrection can lower it")
+        if move == "enter_miasma" and c.inside:
+            return f"Psychosis: {c.name} is already inside the Miasma"
+        if move == "leave_miasma" and not c.inside:
+            return f"Psychosis: {c.name} is not inside the Miasma"
+        if move == "eat_and_drink" and c.fed:
+            return f"Psychosis: {c.name} has already eaten and drunk since the last rest"
+        return None
+
+    def _refuse(self, move: str, c: Character, spell: str = "other") -> None:
+        reason = self._refusal(move, c, spell)
+        if reason is not None:
+            raise RuleError(reason)
 
     # -- reading ------------------------------------------------------------------------
 
@@ -170,10 +220,15 @@ class MiasmaTracker(Tracker):
         name = str(name).strip()
         if not name:
             raise RuleError("Psychosis: a character needs a name")
+        if len(name) > MAX_NAME:
+            raise RuleError(f"Psychosis: a name is at most {MAX_NAME} characters "
+                            f"({len(name):,} given)")
         if any(c.name == name for c in self.characters):
             raise RuleError(f"Psychosis: {name!r} is already tracked")
+        if len(self.characters) >= MAX_CHARACTERS:
+            raise RuleError(f"Psychosis: the tracker follows at most {MAX_CHARACTERS} characters")
         _check_count("level", level, 0, MAX_LEVEL)
-        _check_count("stress", stress, 0, 99)
+        _check_count("stress", stress, 0, MAX_STRESS)
         self.characters.append(Character(name, level, stress, bool(inside)))
         self.describe(f"{name} joins (level {level}, stress {stress}"
                       f"{', inside the Miasma' if inside else ''})")
@@ -199,7 +254,10 @@ class MiasmaTracker(Tracker):
         """An effect that removes psychosis lowers the level by ``levels``."""
         c = self.character(name)
         _check_count("levels", levels, 1, MAX_LEVEL)
-        self._refuse_cure(c, source)
+        if c.level == MAX_LEVEL:
+            raise RuleError(f"Psychosis: {source} cannot help {c.name} at level 6; only "
+                            "reincarnate or true resurrection can")
+        self._refuse("remove_psychosis", c)
         before = c.level
         c.level = max(0, c.level - levels)
         self.describe(f"{name}: {source} removes psychosis ({_change(before, c.level)})")
@@ -214,11 +272,9 @@ class MiasmaTracker(Tracker):
         """Coming back from death lowers the level by 1; at level 6 only *reincarnate* or
         *true resurrection* do."""
         c = self.character(name)
-        if spell not in ("other", "reincarnate", "true resurrection"):
+        if spell not in RAISED_BY:
             raise RuleError(f"Psychosis: unknown way back from death {spell!r}")
-        if c.level == MAX_LEVEL and spell == "other":
-            raise RuleError(f"Psychosis: {name} is at level 6; only reincarnate or true "
-                            "resurrection can lower it")
+        self._refuse("raised_from_dead", c, spell)
         before = c.level
         c.level = max(0, c.level - 1)
         how = "raised from the dead" if spell == "other" else f"returned by {spell}"
@@ -228,7 +284,7 @@ class MiasmaTracker(Tracker):
     def set_stress(self, name: str, stress: int) -> None:
         """Record the character's current stress score."""
         c = self.character(name)
-        _check_count("stress", stress, 0, 99)
+        _check_count("stress", stress, 0, MAX_STRESS)
         before, c.stress = c.stress, stress
         if stress < STRESS_ONE_LEVEL:
             c.clock = 0
@@ -238,8 +294,7 @@ class MiasmaTracker(Tracker):
     def enter_miasma(self, name: str) -> None:
         """The character goes into the Miasma."""
         c = self.character(name)
-        if c.inside:
-            raise RuleError(f"Psychosis: {name} is already inside the Miasma")
+        self._refuse("enter_miasma", c)
         c.inside, c.clock = True, 0
         self.describe(f"{name} enters the Miasma")
 
@@ -247,8 +302,7 @@ class MiasmaTracker(Tracker):
     def leave_miasma(self, name: str) -> None:
         """The character comes out of the Miasma (the daily count starts over)."""
         c = self.character(name)
-        if not c.inside:
-            raise RuleError(f"Psychosis: {name} is not inside the Miasma")
+        self._refuse("leave_miasma", c)
         c.inside, c.clock = False, 0
         self.describe(f"{name} leaves the Miasma")
 
@@ -256,8 +310,7 @@ class MiasmaTracker(Tracker):
     def eat_and_drink(self, name: str) -> None:
         """The character has some food and drink (needed for a long rest to help)."""
         c = self.character(name)
-        if c.fed:
-            raise RuleError(f"Psychosis: {name} has already eaten and drunk since the last rest")
+        self._refuse("eat_and_drink", c)
         c.fed = True
         self.describe(f"{name} eats and drinks")
 
@@ -284,6 +337,8 @@ class MiasmaTracker(Tracker):
     def pass_time(self, hours: int) -> None:
         """Let ``hours`` pass for the whole party; the Miasma works on the stressed."""
         _check_count("hours", hours, 1, HOURS_PER_DAY * 366)
+        if self.hours + hours > MAX_HOURS:
+            raise RuleError("Psychosis: the tracker counts at most a thousand years")
         notes = []
         for c in self.characters:
             if c.daily_gain == 0:
@@ -297,13 +352,6 @@ class MiasmaTracker(Tracker):
         self.hours += hours
         self.describe(f"{hours} hour{'s' * (hours != 1)} pass (day {self.day})"
                       + (": " + ", ".join(notes) if notes else ""))
-
-    def _refuse_cure(self, c: Character, source: str) -> None:
-        if c.level == MAX_LEVEL:
-            raise RuleError(f"Psychosis: {source} cannot help {c.name} at level 6; only "
-                            "reincarnate or true resurrection can")
-        if c.level == 0:
-            raise RuleError(f"Psychosis: {c.name} has no psychosis to remove")
 
 
 def _change(before: int, after: int) -> str:

@@ -8,6 +8,7 @@ from fractions import Fraction
 from companion.dice.render import chance_text
 from companion.rulesets.miasma import earthmotes, psychosis
 from companion.rulesets.miasma.dice_monarchs import hands, strength
+from companion.rulesets.miasma.dice_monarchs.game import community_dice_text
 
 
 def hands_page() -> str:
@@ -17,6 +18,9 @@ def hands_page() -> str:
     differ = [h for h, n in counted if n != h.printed_count or not hands.percent_matches(h, n)]
     lines = [
         "# Dice Monarchs hands",
+        "",
+        "Every player rolls five hole dice (d4, d6, d8, d10, d12); the banker reveals the "
+        f"community dice in three stages: {community_dice_text()}.",
         "",
         f"All {len(counted)} hands from highest to lowest. *Count* is how many of the "
         f"{hands.OUTCOMES:,} rolls of one d4, d6, d8, d10 and d12 hold the hand's pattern "

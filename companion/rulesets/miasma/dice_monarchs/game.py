@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 from companion.errors import RuleError, StateError
@@ -47,10 +47,12 @@ from companion.rulesets.miasma.dice_monarchs.hands import (
     DICE,
     ShowdownHand,
     best_showdown_hand,
+    dice_text,
 )
 from companion.state import Tracker, move, state_field
 
-__all__ = ["PHASES", "DiceMonarchsGame", "Phase"]
+__all__ = ["COMMUNITY_STAGES", "PHASES", "DiceMonarchsGame", "Phase", "Stage",
+           "community_dice_text"]
 
 Phase = Literal["waiting", "opening", "round_one", "round_two", "final_round", "hand_over",
                 "game_over"]
@@ -60,11 +62,39 @@ PHASES: tuple[str, ...] = ("waiting", "opening", "round_one", "round_two", "fina
 
 BETTING_PHASES = ("opening", "round_one", "round_two", "final_round")
 
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One reveal of community dice by the banker: its name and the dice it rolls."""
+
+    name: str
+    dice: tuple[int, ...]
+
+    @property
+    def text(self) -> str:
+        """How players read it: ``"flop d4 d6 d8"``."""
+        return f"{self.name} " + " ".join(f"d{s}" for s in self.dice)
+
+
+COMMUNITY_STAGES: tuple[Stage, ...] = (
+    Stage("flop", DICE[:3]),
+    Stage("turn", DICE[3:4]),
+    Stage("river", DICE[4:]),
+)
+"""The community dice in the order the banker reveals them (rules 3, 5 and 7)."""
+
+
+def community_dice_text() -> str:
+    """The community dice by stage, as the app and the reference page show them."""
+    return " · ".join(stage.text for stage in COMMUNITY_STAGES)
+
+
 #: What the banker reveals when each betting round is settled, and the round that follows.
-_NEXT: dict[str, tuple[str, int, Phase]] = {
-    "opening": ("the flop", 3, "round_one"),
-    "round_one": ("the turn", 4, "round_two"),
-    "round_two": ("the river", 5, "final_round"),
+_NEXT: dict[str, tuple[Stage, Phase]] = {
+    "opening": (COMMUNITY_STAGES[0], "round_one"),
+    "round_one": (COMMUNITY_STAGES[1], "round_two"),
+    "round_two": (COMMUNITY_STAGES[2], "final_round"),
 }
 
 ROUND_NAMES = {
@@ -75,35 +105,93 @@ ROUND_NAMES = {
 }
 
 
+MAX_PLAYERS = 8
+MIN_PLAYERS = 2
+MAX_NAME = 40
+"""Longest player name (a name is shown on every seat and in every log line)."""
+MAX_CHIPS = 10**9
+"""Largest starting stack (a guard against runaway input, not a rule)."""
+SEED_LIMIT = 2**63
+
+#: How many community dice are on the table during each betting round.
+_COMMUNITY_IN = {"waiting": 0, "opening": 0, "round_one": 3, "round_two": 4, "final_round": 5}
+
+
+def check_players(players: list[str]) -> list[str]:
+    """The table's names, cleaned; a `RuleError` says what is wrong with them."""
+    names = [str(p).strip() for p in players]
+    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+        raise RuleError(f"Dice Monarchs is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, "
+                        f"not {len(names)}")
+    if any(not n for n in names):
+        raise RuleError("Dice Monarchs: every player needs a name")
+    long = next((n for n in names if len(n) > MAX_NAME), None)
+    if long is not None:
+        raise RuleError(f"Dice Monarchs: a name is at most {MAX_NAME} characters "
+                        f"({long[:12]}… has {len(long)})")
+    if len(set(names)) != len(names):
+        raise RuleError("Dice Monarchs: two players have the same name")
+    return names
+
+
+def check_chips(chips: int) -> int:
+    """A starting stack: a whole number of chips from 1 to `MAX_CHIPS`."""
+    if isinstance(chips, bool) or not isinstance(chips, int) or not 1 <= chips <= MAX_CHIPS:
+        raise RuleError(f"Dice Monarchs: each stack must be 1 to {MAX_CHIPS:,} chips, "
+                        f"not {chips!r}")
+    return chips
+
+
 @dataclass
 class DiceMonarchsGame(Tracker):
     """One Dice Monarchs table for 2–8 players; its methods are the players' moves.
 
-    Build one with `start`. Every move names the player making it and is refused
+    Build one with `start` (or `new_table` on an existing one). A bare
+    ``DiceMonarchsGame()`` is a valid table too: "Player 1" and "Player 2" with 100 chips
+    each and seed 0, ready to deal. Every move names the player making it and is refused
     with a `companion.errors.RuleError` (naming the rule) when it is not that
     player's turn or the rules forbid it; a refused move changes nothing.
+
+    What a table may hold (checked by `check_state` on every load and snapshot): 2 to 8
+    players with distinct names of 1 to 40 characters; one stack, hole roll, in-play flag,
+    round commitment and acted flag per player; seats that exist; hole dice and community
+    dice that those dice can show, as many community dice as the round has revealed; chips
+    in the pot at least those committed this round; a current bet that is the largest
+    commitment; during betting, at least two players in and the player to act one of them;
+    between hands an empty pot.
     """
 
     kind = "DiceMonarchsGame"
+    what = "Dice Monarchs table"
 
-    players: list[str] = field(default_factory=list)
-    stacks: list[int] = field(default_factory=list)
-    seed: int = 0
-    banker: int = state_field(0, min=0, max=7)
+    players: list[str] = state_field(default_factory=lambda: ["Player 1", "Player 2"],
+                                     max_len=MAX_PLAYERS)
+    stacks: list[int] = state_field(default_factory=lambda: [100, 100], min=0,
+                                    max=MAX_CHIPS * MAX_PLAYERS, max_len=MAX_PLAYERS)
+    seed: int = state_field(0, min=0, max=SEED_LIMIT - 1)
+    banker: int = state_field(0, min=0, max=MAX_PLAYERS - 1)
     hand_no: int = state_field(0, min=0)
     phase: Phase = "waiting"
-    hole: list[list[int]] = field(default_factory=list)
-    community: list[int] = field(default_factory=list)
-    in_play: list[bool] = field(default_factory=list)
-    committed: list[int] = field(default_factory=list)
-    acted: list[bool] = field(default_factory=list)
+    hole: list[list[int]] = state_field(default_factory=lambda: [[], []], max_len=MAX_PLAYERS)
+    community: list[int] = state_field(default_factory=list, min=1, max=max(DICE),
+                                       max_len=len(DICE))
+    in_play: list[bool] = state_field(default_factory=lambda: [False, False],
+                                      max_len=MAX_PLAYERS)
+    committed: list[int] = state_field(default_factory=lambda: [0, 0], min=0,
+                                       max=MAX_CHIPS * MAX_PLAYERS, max_len=MAX_PLAYERS)
+    acted: list[bool] = state_field(default_factory=lambda: [False, False],
+                                    max_len=MAX_PLAYERS)
     current_bet: int = state_field(0, min=0)
     pot: int = state_field(0, min=0)
-    to_act: int = state_field(-1, min=-1, max=7)
-    round_opener: int = state_field(-1, min=-1, max=7)
-    highest_better: int = state_field(-1, min=-1, max=7)
-    winners: list[str] = field(default_factory=list)
-    announcements: list[str] = field(default_factory=list)
+    to_act: int = state_field(-1, min=-1, max=MAX_PLAYERS - 1)
+    round_opener: int = state_field(-1, min=-1, max=MAX_PLAYERS - 1)
+    highest_better: int = state_field(-1, min=-1, max=MAX_PLAYERS - 1)
+    winners: list[str] = state_field(default_factory=list, max_len=MAX_PLAYERS)
+    announcements: list[str] = state_field(default_factory=list, max_len=MAX_PLAYERS + 2)
+
+    def __post_init__(self) -> None:
+        # A table built by hand must be one the rules allow (loading checks the same).
+        self.check_state()
 
     # -- building -----------------------------------------------------------------------
 
@@ -118,48 +206,101 @@ class DiceMonarchsGame(Tracker):
         rng: random.Random | None = None,
     ) -> DiceMonarchsGame:
         """A new table: ``players`` in clockwise order, each with ``chips`` chips."""
-        names = [str(p).strip() for p in players]
-        if not 2 <= len(names) <= 8:
-            raise RuleError(f"Dice Monarchs is played by 2 to 8 players, not {len(names)}")
-        if any(not n for n in names):
-            raise RuleError("Dice Monarchs: every player needs a name")
-        if len(set(names)) != len(names):
-            raise RuleError("Dice Monarchs: two players have the same name")
-        if isinstance(chips, bool) or not isinstance(chips, int) or not 1 <= chips <= 10**9:
-            raise RuleError(f"Dice Monarchs: each stack must be 1 to 10^9 chips, not {chips!r}")
-        if not 0 <= banker < len(names):
+        game = cls()
+        game._setup(players, chips, banker, seed, rng)
+        return game
+
+    @move
+    def new_table(self, players: list[str], chips: int = 100, *, banker: int = 0,
+                  seed: int | None = None) -> None:
+        """Clear the table and seat new players (undo brings the old table back)."""
+        self._setup(players, chips, banker, seed, None)
+        self.describe(f"new table: {', '.join(self.players)} with {chips:,} chips each "
+                      f"(seed {self.seed})")
+
+    def _setup(self, players: list[str], chips: int, banker: int, seed: int | None,
+               rng: random.Random | None) -> None:
+        names = check_players(players)
+        check_chips(chips)
+        if isinstance(banker, bool) or not isinstance(banker, int) or not (
+                0 <= banker < len(names)):
             raise RuleError(f"Dice Monarchs: banker must be seat 0-{len(names) - 1}")
         if seed is None:
             seed = (rng or random.SystemRandom()).getrandbits(63)
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
+            raise RuleError(f"Dice Monarchs: a seed is a whole number from 0 to 2^63 - 1, "
+                            f"not {seed!r}")
         n = len(names)
-        return cls(
-            players=names, stacks=[chips] * n, seed=seed, banker=banker,
-            hole=[[] for _ in names], in_play=[False] * n, committed=[0] * n,
-            acted=[False] * n,
-        )
+        fresh = {
+            "players": names, "stacks": [chips] * n, "seed": seed, "banker": banker,
+            "hand_no": 0, "phase": "waiting", "hole": [[] for _ in names], "community": [],
+            "in_play": [False] * n, "committed": [0] * n, "acted": [False] * n,
+            "current_bet": 0, "pot": 0, "to_act": -1, "round_opener": -1,
+            "highest_better": -1, "winners": [], "announcements": [],
+        }
+        for name, value in fresh.items():
+            setattr(self, name, value)
 
     def check_state(self) -> None:
+        """The invariants of a table (see the class docs); a broken one raises `StateError`."""
         n = len(self.players)
-        if not 2 <= n <= 8:
-            raise StateError("field 'players' must name 2 to 8 players")
+        if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+            raise StateError(f"field 'players' must name {MIN_PLAYERS} to {MAX_PLAYERS} "
+                             f"players, not {n}")
+        for i, name in enumerate(self.players):
+            if not name.strip() or len(name) > MAX_NAME or name != name.strip():
+                raise StateError(f"field 'players[{i}]' must be a name of 1 to {MAX_NAME} "
+                                 "characters")
+        if len(set(self.players)) != n:
+            raise StateError("field 'players' names a player twice")
         for name in ("stacks", "hole", "in_play", "committed", "acted"):
             if len(getattr(self, name)) != n:
-                raise StateError(f"field '{name}' must have one entry per player")
+                raise StateError(f"field '{name}' must have one entry per player ({n})")
         for seat in ("banker", "to_act", "round_opener", "highest_better"):
             if getattr(self, seat) >= n:
-                raise StateError(f"field '{seat}' is not a seat at this table")
-        if any(s < 0 for s in self.stacks) or any(c < 0 for c in self.committed):
-            raise StateError("field 'stacks' and 'committed' cannot be negative")
+                raise StateError(f"field '{seat}' is not a seat at this table of {n}")
         for i, dice in enumerate(self.hole):
-            if dice and (len(dice) != 5 or any(not 1 <= v <= s for v, s in
-                                               zip(dice, DICE, strict=False))):
+            if dice and (len(dice) != len(DICE) or any(
+                    not 1 <= v <= s for v, s in zip(dice, DICE, strict=True))):
                 raise StateError(f"field 'hole[{i}]' is not a roll of d4, d6, d8, d10, d12")
-        if len(self.community) > 5 or any(
-            not 1 <= v <= s for v, s in zip(self.community, DICE, strict=False)
-        ):
+        if any(not 1 <= v <= s for v, s in zip(self.community, DICE, strict=False)):
             raise StateError("field 'community' is not a roll of the community dice")
-        if self.phase in BETTING_PHASES and not (self.to_act >= 0 and self.in_play[self.to_act]):
-            raise StateError("field 'to_act' must be a player still in play")
+        unknown = [w for w in self.winners if w not in self.players]
+        if unknown:
+            raise StateError("field 'winners' names someone not at the table")
+        betting = self.phase in BETTING_PHASES
+        if self.phase != "waiting" and self.hand_no == 0:
+            raise StateError(f"field 'hand_no' must be at least 1 in phase '{self.phase}'")
+        if self.phase in _COMMUNITY_IN and len(self.community) != _COMMUNITY_IN[self.phase]:
+            raise StateError(f"field 'community' must hold {_COMMUNITY_IN[self.phase]} dice "
+                             f"in phase '{self.phase}', not {len(self.community)}")
+        if self.pot < sum(self.committed):
+            raise StateError("field 'pot' holds fewer chips than were bet this round")
+        if self.current_bet != max(self.committed):
+            raise StateError("field 'current_bet' must be the largest bet this round")
+        if betting:
+            inside = [i for i in range(n) if self.in_play[i]]
+            if len(inside) < 2:
+                raise StateError("field 'in_play': a betting round needs two players in")
+            if self.to_act < 0 or not self.in_play[self.to_act]:
+                raise StateError("field 'to_act' must be a player still in play")
+            if self.round_opener < 0:
+                raise StateError("field 'round_opener' must be a seat during betting")
+            if any(not self.hole[i] for i in inside):
+                raise StateError("field 'hole': every player in play has hole dice")
+            if any(self.committed[i] for i in range(n) if not self.hole[i]):
+                raise StateError("field 'committed': a player without dice cannot bet")
+        else:
+            if self.pot or self.to_act != -1:
+                raise StateError(f"fields 'pot' and 'to_act' must be 0 and -1 between hands "
+                                 f"(phase '{self.phase}')")
+            holders = sum(s > 0 for s in self.stacks)
+            if self.phase == "game_over" and holders > 1:
+                raise StateError("field 'phase': the game is over only when one player "
+                                 "holds every chip")
+            if self.phase != "game_over" and holders < 2:
+                raise StateError(f"field 'stacks': at least two players need chips in phase "
+                                 f"'{self.phase}'")
 
     # -- reading the table (not moves) --------------------------------------------------
 
@@ -377,15 +518,15 @@ class DiceMonarchsGame(Tracker):
         if self.phase == "final_round":
             self._showdown()
             return
-        what, count, following = _NEXT[self.phase]
+        stage, following = _NEXT[self.phase]
         rng = self._rng(self.phase)
-        self.community += [rng.randint(1, s) for s in DICE[len(self.community) : count]]
+        self.community += [rng.randint(1, s) for s in stage.dice]
         opener = self.highest_better if self.highest_better >= 0 else self.round_opener
         if not self.in_play[opener]:
             opener = self._next_from(opener, lambda i: self.in_play[i])
         self.phase = following
         self._begin_round(opener)
-        news = f"the banker reveals {what}: {', '.join(map(str, self.community))}"
+        news = f"the banker reveals the {stage.name}: {', '.join(map(str, self.community))}"
         self.announcements = [news[0].upper() + news[1:]]
         self._also(news)
 
@@ -393,8 +534,8 @@ class DiceMonarchsGame(Tracker):
         shown = {i: best_showdown_hand(self.hole[i], self.community) for i in self._in_play_seats()}
         best = max(h.key() for h in shown.values())
         winners = [i for i, h in shown.items() if h.key() == best]
-        lines = [f"{self.players[i]} shows {list(self.hole[i])}: {h.describe()}"
-                 for i, h in shown.items()]
+        lines = [f"{self.players[i]} reveals hole dice {dice_text(DICE, self.hole[i])}: "
+                 f"{h.describe()}" for i, h in shown.items()]
         top = [h for h in shown.values() if h.rank == -best[0]]
         if len(top) > 1:
             tied = "; ".join(

@@ -8,8 +8,11 @@ patterns from highest to lowest; several share a name ("5 of a Kind" has four pa
 one per face) and each pattern is its own hand, ranked by its place in the list.
 
 The seed prints, for each group of hands, how many of the 23,040 rolls of the five dice
-(4·6·8·10·12) hold it. `hand_counts` computes those counts exactly; they are kept
-beside the printed figures (`Hand.printed_count`) so any difference shows.
+(4·6·8·10·12) hold it. `hand_counts` computes those counts exactly with the dice
+engine: the five dice are one pool, and the engine's
+[`Distribution`][companion.dice.distribution.Distribution] of what the pool shows (which
+faces, how many of each, in any order) is evaluated against each pattern. The counts are
+kept beside the printed figures (`Hand.printed_count`) so any difference shows.
 
 Interpretation: the printed counts are reproduced when a roll is counted for *every* hand
 it holds (a roll showing 4, 6, 8, 10, 12 counts for Perfect Even River and also for
@@ -26,6 +29,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import operator
 import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -34,11 +38,13 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from companion.dice.distribution import Distribution
 from companion.errors import TableError
 
 __all__ = [
     "DICE",
     "OUTCOMES",
+    "STRIDES",
     "Hand",
     "ShowdownHand",
     "all_hands",
@@ -46,11 +52,15 @@ __all__ = [
     "best_hand_counts",
     "best_hand_so_far",
     "best_showdown_hand",
+    "dice_text",
+    "face_counts_code",
     "hand_counts",
     "holds",
     "percent_matches",
+    "pool_distribution",
     "printed_percent_of",
     "rank_of_roll",
+    "rank_table",
     "roll_index",
 ]
 
@@ -62,10 +72,10 @@ DICE: tuple[int, ...] = (4, 6, 8, 10, 12)
 OUTCOMES = 4 * 6 * 8 * 10 * 12
 """Rolls of one d4, d6, d8, d10 and d12: 23,040."""
 
-# Index of a roll in a flat table: mixed-radix number with the d12 as the lowest digit.
-_STRIDES: tuple[int, ...] = tuple(
+STRIDES: tuple[int, ...] = tuple(
     functools.reduce(lambda a, b: a * b, DICE[i + 1 :], 1) for i in range(len(DICE))
 )
+"""Index of a roll in a flat table of the 23,040: a mixed-radix number, the d12 lowest."""
 
 
 @dataclass(frozen=True)
@@ -154,7 +164,7 @@ def all_hands() -> tuple[Hand, ...]:
 def roll_index(roll: Sequence[int]) -> int:
     """Position of a roll (d4, d6, d8, d10, d12 values) among the 23,040, from 0."""
     check_roll(roll, "roll")
-    return sum((v - 1) * s for v, s in zip(roll, _STRIDES, strict=True))
+    return sum((v - 1) * s for v, s in zip(roll, STRIDES, strict=True))
 
 
 def check_roll(roll: Sequence[int], what: str) -> None:
@@ -175,54 +185,110 @@ def _placements(pattern: Sequence[int]) -> list[tuple[int, ...]]:
     ]
 
 
-@functools.cache
-def _holders(pattern: tuple[int, ...]) -> frozenset[int]:
-    """Indices of every roll that holds ``pattern``.
+# -- the pool: what the five dice show, as one Distribution ---------------------------------
+#
+# A roll holds a pattern exactly when, for every face value, at least as many dice show it
+# as the pattern asks for (each die shows one value, so matching values to dice is free).
+# Which die shows which value does not matter, so the pool is summarised as the *count of
+# each face*, packed into one integer: digit ``v - 1`` in base ``_BASE`` counts the dice
+# showing ``v``. Adding a die adds ``_BASE ** (v - 1)``; the engine combines the five dice.
 
-    Built from the pattern's side: each placement fixes some dice, the rest run free.
-    A set, because a roll can hold a pattern in more than one placement.
+_BASE = len(DICE) + 1  # a digit counts 0..5 dice
+_TOP = max(DICE)
+
+
+def face_counts_code(values: Iterable[int]) -> int:
+    """The pool code of some faces: how many of them show each value, packed in one integer."""
+    return sum(_face_code(v) for v in values)
+
+
+def _face_code(value: int) -> int:
+    return int(_BASE ** (value - 1))
+
+
+def _counts(code: int) -> tuple[int, ...]:
+    """The pool code unpacked: how many dice show 1, 2, ..., 12."""
+    out = []
+    for _ in range(_TOP):
+        code, digit = divmod(code, _BASE)
+        out.append(digit)
+    return tuple(out)
+
+
+@functools.cache
+def pool_distribution() -> Distribution:
+    """The engine's distribution of the pool code of one d4, d6, d8, d10 and d12.
+
+    Every probability is a whole number of 23,040ths: the chance of a code times
+    `OUTCOMES` is the number of rolls showing those faces.
     """
-    found: set[int] = set()
-    for dice in _placements(pattern):
-        fixed = dict(zip(dice, pattern, strict=True))
-        ranges = [(fixed[d],) if d in fixed else range(1, DICE[d] + 1) for d in range(5)]
-        for roll in itertools.product(*ranges):
-            found.add(sum((v - 1) * s for v, s in zip(roll, _STRIDES, strict=True)))
-    return frozenset(found)
+    dist = Distribution.constant(0)
+    for sides in DICE:
+        dist = dist.combine(Distribution.die(sides).map(_face_code), operator.add)
+    return dist
+
+
+def _needs(pattern: Sequence[int]) -> tuple[int, ...]:
+    return _counts(face_counts_code(pattern))
+
+
+def _contains(have: tuple[int, ...], need: tuple[int, ...]) -> bool:
+    return all(h >= n for h, n in zip(have, need, strict=True))
+
+
+def _code_holds(need: tuple[int, ...], code: int) -> bool:
+    return _contains(_counts(code), need)
+
+
+@functools.cache
+def _rank_of_code(code: int) -> int:
+    """Rank of the best hand in a pool (``len(all_hands())`` when it holds none)."""
+    have = _counts(code)
+    for hand in all_hands():
+        if _contains(have, _needs(hand.pattern)):
+            return hand.rank
+    return len(all_hands())
+
+
+def _rolls_with(probability: Fraction) -> int:
+    count = probability * OUTCOMES
+    assert count.denominator == 1  # every pool code is a whole number of rolls
+    return int(count)
 
 
 def hand_counts() -> list[tuple[Hand, int]]:
     """Every hand with the number of the 23,040 rolls that hold it (the seed's reading)."""
-    return [(hand, len(_holders(hand.pattern))) for hand in all_hands()]
+    pool = pool_distribution()
+    out = []
+    for hand in all_hands():
+        held = pool.probability(functools.partial(_code_holds, _needs(hand.pattern)))
+        out.append((hand, _rolls_with(held)))
+    return out
 
 
 @functools.cache
-def _rank_table() -> tuple[int, ...]:
+def rank_table() -> tuple[int, ...]:
     """Rank of the best hand held by each of the 23,040 rolls (``len(all_hands())`` = none)."""
-    none = len(all_hands())
-    table = [none] * OUTCOMES
-    for hand in reversed(all_hands()):  # higher hands overwrite lower ones
-        for i in _holders(hand.pattern):
-            table[i] = hand.rank
-    return tuple(table)
+    return tuple(_rank_of_code(face_counts_code(roll)) for roll in all_rolls())
 
 
 def best_hand_counts() -> list[tuple[Hand | None, int]]:
     """How many rolls have each hand as their *best* hand; ``None`` = rolls with no hand."""
-    tally = [0] * (len(all_hands()) + 1)
-    for rank in _rank_table():
-        tally[rank] += 1
-    return [*zip(all_hands(), tally, strict=False), (None, tally[-1])]
+    ranks = pool_distribution().map(_rank_of_code)
+    none = len(all_hands())
+    return [*((h, _rolls_with(ranks.p(h.rank))) for h in all_hands()),
+            (None, _rolls_with(ranks.p(none)))]
 
 
 def holds(roll: Sequence[int], hand: Hand) -> bool:
     """Whether the roll holds the hand's pattern."""
-    return roll_index(roll) in _holders(hand.pattern)
+    check_roll(roll, "roll")
+    return _contains(_counts(face_counts_code(roll)), _needs(hand.pattern))
 
 
 def rank_of_roll(roll: Sequence[int]) -> int:
     """Rank of the best hand in the roll (0 = highest; ``len(all_hands())`` = no hand)."""
-    return _rank_table()[roll_index(roll)]
+    return rank_table()[roll_index(roll)]
 
 
 def best_hand(roll: Sequence[int]) -> Hand | None:
@@ -272,11 +338,21 @@ class ShowdownHand:
         return (-self.rank, self.tiebreak)
 
     def describe(self) -> str:
+        """The hand and the dice making it, e.g. ``"Low Flop (5,6,7), using hole d4 1, d6 5
+        and community d8 7, d10 6, d12 2"``."""
         name = self.hand.label if self.hand is not None else "no hand"
-        used = ", ".join(
-            f"d{s} {v} ({src})" for s, v, src in zip(DICE, self.dice, self.sources, strict=True)
-        )
-        return f"{name}: {used}"
+        parts = []
+        for source in ("hole", "community"):
+            used = [(s, v) for s, v, src in zip(DICE, self.dice, self.sources, strict=True)
+                    if src == source]
+            if used:
+                parts.append(f"{source} {dice_text([s for s, _ in used], [v for _, v in used])}")
+        return f"{name}, using {' and '.join(parts)}"
+
+
+def dice_text(sides: Sequence[int], values: Sequence[int]) -> str:
+    """Dice as players say them: ``"d4 2, d6 2, d8 1"`` (each die's size, then its face)."""
+    return ", ".join(f"d{s} {v}" for s, v in zip(sides, values, strict=True))
 
 
 def best_showdown_hand(hole: Sequence[int], community: Sequence[int]) -> ShowdownHand:
@@ -288,11 +364,11 @@ def best_showdown_hand(hole: Sequence[int], community: Sequence[int]) -> Showdow
     """
     check_roll(hole, "hole dice")
     check_roll(community, "community dice")
-    table = _rank_table()
+    table = rank_table()
     best: tuple[int, int, tuple[int, ...]] | None = None
     for choice in itertools.product((0, 1), repeat=5):  # 1 = community die
         dice = tuple(c if pick else h for h, c, pick in zip(hole, community, choice, strict=True))
-        rank = table[sum((v - 1) * s for v, s in zip(dice, _STRIDES, strict=True))]
+        rank = table[sum((v - 1) * s for v, s in zip(dice, STRIDES, strict=True))]
         candidate = (rank, sum(choice), choice)
         if best is None or candidate < best:
             best = candidate

@@ -28,20 +28,29 @@ from fractions import Fraction
 
 from companion.errors import RuleError
 from companion.rulesets.miasma.dice_monarchs.hands import (
-    _STRIDES,
     DICE,
     OUTCOMES,
-    _rank_table,
+    STRIDES,
     best_showdown_hand,
     check_roll,
+    rank_table,
 )
 
-__all__ = ["MAX_EXACT_COMPLETIONS", "Strength", "hand_strength"]
+__all__ = ["DEFAULT_SAMPLES", "MAX_EXACT_COMPLETIONS", "MAX_SIMULATED_HANDS", "Strength",
+           "hand_strength", "max_samples"]
 
 MAX_EXACT_COMPLETIONS = 120
 """Above this many ways for the hidden community dice to fall, simulate instead."""
 
 DEFAULT_SAMPLES = 2000
+"""Deals simulated unless asked otherwise: within the budget even against 7 opponents."""
+
+MAX_SIMULATED_HANDS = 20_000
+"""Budget of one simulation, in showdown hands (deals × players): about a second here.
+
+Each simulated deal builds the best hand of the player and of every opponent, so the cost
+is ``samples × (opponents + 1)`` hands, about 50 µs each; a request past the budget is
+refused before any work with the most deals it could have."""
 
 _BASE = 13  # faces are at most 12: tie-break codes are base-13 numbers
 
@@ -74,7 +83,7 @@ def _coords() -> tuple[tuple[int, ...], ...]:
     """For each die, the value shown (minus one) in every roll index."""
     return tuple(
         tuple((x // stride) % sides for x in range(OUTCOMES))
-        for stride, sides in zip(_STRIDES, DICE, strict=True)
+        for stride, sides in zip(STRIDES, DICE, strict=True)
     )
 
 
@@ -97,8 +106,8 @@ def _scores_with(community: Sequence[int]) -> list[int]:
     hole numbers. The best rank is found die by die: after die ``i`` each entry is the
     best over the choices for dice ``0..i``.
     """
-    best = list(_rank_table())
-    for coord, stride, value in zip(_coords(), _STRIDES, community, strict=True):
+    best = list(rank_table())
+    for coord, stride, value in zip(_coords(), STRIDES, community, strict=True):
         target = (value - 1) * stride
         best = [
             a if a <= (b := best[x - c * stride + target]) else b
@@ -160,9 +169,26 @@ def hand_strength(
                 "hand strength: exact odds before the flop are too costly; simulate instead"
             )
         return _exact(hole, community, opponents)
-    if not 1 <= samples <= 200_000:
-        raise RuleError(f"hand strength: samples must be 1-200000, got {samples}")
+    _check_samples(samples, opponents)
     return _simulate(hole, community, opponents, samples, rng or random.Random(seed))
+
+
+def max_samples(opponents: int) -> int:
+    """The most deals one simulation may use against ``opponents`` (the budget)."""
+    return MAX_SIMULATED_HANDS // (opponents + 1)
+
+
+def _check_samples(samples: int, opponents: int) -> None:
+    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+        raise RuleError(f"hand strength: samples must be a whole number of deals, at least 1, "
+                        f"not {samples!r}")
+    hands = samples * (opponents + 1)
+    if hands > MAX_SIMULATED_HANDS:
+        raise RuleError(
+            f"hand strength: {samples:,} deals against {opponents} opponent"
+            f"{'s' * (opponents != 1)} would build {hands:,} showdown hands, over the budget "
+            f"of {MAX_SIMULATED_HANDS:,}; use at most {max_samples(opponents):,} samples"
+        )
 
 
 @functools.lru_cache(maxsize=256)

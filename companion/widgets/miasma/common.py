@@ -1,0 +1,73 @@
+"""Pieces the three Miasma apps share: their CSS, dice and log rendering."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from typing import Any
+
+import ipywidgets as widgets
+
+from companion.rulesets.miasma.dice_monarchs import DICE
+
+__all__ = ["MIASMA_CSS", "css", "dice_html", "escape", "log_html"]
+
+MIASMA_CSS = """
+.tc-app .tc-dice { display: flex; flex-flow: row wrap; gap: 6px; margin: 4px 0; }
+.tc-app .tc-die { min-width: 44px; min-height: 44px; border: 2px solid #333; border-radius: 8px;
+  display: inline-flex; flex-direction: column; align-items: center; justify-content: center;
+  font-size: 18px; font-weight: 700; background: #fff; }
+.tc-app .tc-die small { font-size: 13px; font-weight: 400; color: #555; }
+.tc-app .tc-die-hidden { background: #ddd; color: #888; border-style: dashed; }
+.tc-app .tc-seats { list-style: none; margin: 4px 0; padding: 0; }
+.tc-app .tc-seats li { padding: 4px 6px; border: 1px solid #ccc; border-radius: 4px;
+  margin: 2px 0; overflow-wrap: anywhere; }
+.tc-app .tc-seats li.tc-turn { border: 2px solid #1565c0; background: #e8f0fe; }
+.tc-app .tc-seats li.tc-out { color: #888; text-decoration: line-through; }
+.tc-app .tc-cover { padding: 12px; border: 2px dashed #555; border-radius: 8px;
+  background: #f3f3f3; margin: 6px 0; font-size: 16px; }
+.tc-app .tc-outcome { padding: 6px; border-left: 4px solid #555; margin: 4px 0;
+  background: #f6f6f6; overflow-wrap: anywhere; }
+.tc-app .tc-field-chips, .tc-app .tc-field-seed, .tc-app .tc-field-amount,
+.tc-app .tc-field-index, .tc-app .tc-field-levels, .tc-app .tc-field-stress
+  { flex: 0 1 auto; }
+.tc-app .tc-field-chips .tc-text, .tc-app .tc-field-amount .tc-text,
+.tc-app .tc-field-index .tc-text, .tc-app .tc-field-levels .tc-text,
+.tc-app .tc-field-stress .tc-text { flex: 0 1 90px; }
+.tc-app .tc-log { font-size: 16px; color: #333; max-height: 220px; overflow-y: auto; }
+.tc-app .tc-pick select { min-height: 40px; font-size: 16px; }
+.tc-app .tc-pot { font-size: 22px; }
+.tc-app .tc-card { padding: 6px; border: 1px solid #ccc; border-radius: 6px; margin: 4px 0;
+  overflow-wrap: anywhere; }
+"""
+
+LOG_SHOWN = 12
+"""Newest log lines an app shows (the whole log stays in the tracker and its save)."""
+
+
+def escape(text: object) -> str:
+    return html.escape(str(text))
+
+
+def css() -> widgets.HTML:
+    return widgets.HTML(f"<style>{MIASMA_CSS}</style>", layout=widgets.Layout(display="none"))
+
+
+def dice_html(values: Sequence[int], *, hidden_from: int = 5) -> str:
+    """The five dice (d4..d12) as tiles; those from ``hidden_from`` on show "?"."""
+    cells = []
+    for i, sides in enumerate(DICE):
+        if i < len(values) and i < hidden_from:
+            cells.append(f'<span class="tc-die" data-d="{sides}">{values[i]}'
+                         f"<small>d{sides}</small></span>")
+        else:
+            cells.append(f'<span class="tc-die tc-die-hidden" data-d="{sides}">?'
+                         f"<small>d{sides}</small></span>")
+    return f'<div class="tc-dice">{"".join(cells)}</div>'
+
+
+def log_html(model: Any, last: int = LOG_SHOWN) -> str:
+    """The tracker's newest log lines, newest first (``data-count``: all moves made)."""
+    events = list(model.log)[-last:]
+    items = "".join(f"<li>{escape(e.summary)}</li>" for e in reversed(events))
+    return f'<ol class="tc-log" data-count="{len(model.log)}" reversed>{items}</ol>'

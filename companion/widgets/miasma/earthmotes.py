@@ -1,0 +1,98 @@
+"""The Earthmotes app: generate earthmotes, travel on into new regions, keep the list."""
+
+from __future__ import annotations
+
+import functools
+
+import ipywidgets as widgets
+
+from companion.rulesets.miasma.earthmotes import MAX_EARTHMOTES, EarthmoteLog
+from companion.widgets.base import (
+    ErrorLine,
+    SaveLoad,
+    app_box,
+    bind,
+    button,
+    draw_seed,
+    row,
+)
+from companion.widgets.inputs import InputField, whole_number
+from companion.widgets.miasma.common import css, escape
+
+__all__ = ["EarthmotesApp"]
+
+
+class EarthmotesApp(widgets.VBox):
+    """Generate earthmotes and keep the list (an `EarthmoteLog`).
+
+    The list's seed is drawn once (or given) and shown; every earthmote shows its own
+    seed, so any of them can be rolled again.
+    """
+
+    def __init__(self, log: EarthmoteLog | None = None, *, seed: int | None = None) -> None:
+        super().__init__()
+        self.add_class("tc-earthmotes")
+        self.error = ErrorLine()
+        self.model = log if log is not None else EarthmoteLog.start(
+            seed=draw_seed() if seed is None else seed)
+        self.generate_button = button("Generate earthmote", self.model.generate,
+                                      error=self.error, name="generate", style="primary")
+        self.index_field = InputField("Earthmote #", "1", name="index", parse=self._parse_index)
+        self.region_buttons = [
+            button(f"New region (keep die {k + 1})", functools.partial(self._region, k),
+                   error=self.error, name=f"region-{k + 1}")
+            for k in (0, 1)
+        ]
+        self.remove_button = button("Remove #", self._remove, error=self.error, name="remove")
+        self.undo_button = button("Undo", self.model.undo, error=self.error, name="undo")
+        self.clear_button = button("Clear", self.model.clear, error=self.error, name="clear")
+        self.heading = widgets.HTML()
+        self.listing = widgets.HTML()
+        self.listing.add_class("tc-earthmote-list")
+        app_box(
+            css(), self.heading,
+            row(self.generate_button, self.undo_button, self.clear_button),
+            row(self.index_field, *self.region_buttons, self.remove_button),
+            self.error, self.listing,
+            SaveLoad(self.model, "earthmotes.json", what="earthmote list"),
+            box=self,
+        )
+        bind(self.model, self.render, error=self.error)
+
+    def _parse_index(self, text: str) -> int:
+        count = max(1, len(self.model.earthmotes))
+        return whole_number(1, count, "Earthmote #")(text) - 1
+
+    def _region(self, keep: int) -> None:
+        index = self.index_field.read()
+        if index is not None:
+            self.model.new_region(index, keep)
+
+    def _remove(self) -> None:
+        index = self.index_field.read()
+        if index is not None:
+            self.model.remove(index)
+
+    def render(self) -> None:
+        model = self.model
+        self.heading.value = (
+            "<b>Earthmotes</b> — size d6, biome 2d12 (11: settlement, 12: portal, and roll "
+            f"that die again) · list seed {model.seed}")
+        items = "".join(
+            f'<li class="tc-card" data-i="{i + 1}"><b>#{i + 1}</b> {escape(m.describe())}<br>'
+            f"<small>{escape(m.rolls())} · seed {m.seed}</small></li>"
+            for i, m in enumerate(model.earthmotes)
+        )
+        empty = "" if items else "<p>No earthmotes yet.</p>"
+        self.listing.value = (f'<ol class="tc-seats" data-count="{len(model.earthmotes)}" '
+                              f'data-made="{model.made}">{items}</ol>{empty}')
+        none = not model.earthmotes
+        full = len(model.earthmotes) >= MAX_EARTHMOTES
+        self.generate_button.disabled = full
+        for btn in self.region_buttons:
+            btn.disabled = none or full
+        self.remove_button.disabled = none
+        self.undo_button.disabled = not model.can_undo
+        self.clear_button.disabled = none
+        if self.index_field.error.value:
+            self.index_field.read()  # the list changed: a refused number may be fine now

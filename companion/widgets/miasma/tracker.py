@@ -1,0 +1,163 @@
+"""The Miasma tracker app: psychosis and stress per character, hour by hour."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import ipywidgets as widgets
+
+from companion.errors import CompanionError
+from companion.rulesets.miasma.psychosis import (
+    MAX_LEVEL,
+    MAX_NAME,
+    MAX_STRESS,
+    RAISED_BY,
+    MiasmaTracker,
+)
+from companion.widgets.base import ErrorLine, SaveLoad, app_box, bind, button, row
+from companion.widgets.inputs import InputField, name_text, whole_number
+from companion.widgets.miasma.common import css, escape, log_html
+
+__all__ = ["MiasmaTrackerApp"]
+
+#: Buttons that act on the chosen character, by the tracker move whose rules they follow.
+_GATED = ("enter_miasma", "leave_miasma", "eat_and_drink", "greater_restoration",
+          "raised_from_dead")
+
+
+class MiasmaTrackerApp(widgets.VBox):
+    """Psychosis and stress per character over days (a `MiasmaTracker`)."""
+
+    def __init__(self, tracker: MiasmaTracker | None = None) -> None:
+        super().__init__()
+        self.add_class("tc-miasma")
+        self.error = ErrorLine()
+        self.model = tracker if tracker is not None else MiasmaTracker()
+        self.name_field = InputField("", name="name", placeholder="character name",
+                                     parse=name_text(MAX_NAME, "Character name"),
+                                     on_enter=self._add, error=self.error)
+        self.add_button = self._btn("Add character", self._add, "add", "primary")
+        self.who = widgets.Dropdown(options=[], description="", layout=widgets.Layout(
+            width="auto", max_width="100%", min_height="40px"))
+        self.who.add_class("tc-who")
+        self.who.add_class("tc-pick")
+        self.levels_field = InputField("", "1", name="levels",
+                                       parse=whole_number(1, MAX_LEVEL, "Levels"))
+        self.stress_field = InputField("", "0", name="stress",
+                                       parse=whole_number(0, MAX_STRESS, "Stress"))
+        self.raised = widgets.Dropdown(options=list(RAISED_BY), value=RAISED_BY[0],
+                                       layout=widgets.Layout(width="auto"))
+        self.raised.add_class("tc-pick")
+        c = self._on_character
+        self.gain_button = self._btn("Gain levels", c(self._gain), "gain", "danger")
+        self.stress_button = self._btn("Set stress", c(self._stress), "stress")
+        self.gated = {
+            "enter_miasma": self._btn("Enter Miasma", c(self.model.enter_miasma), "enter"),
+            "leave_miasma": self._btn("Leave Miasma", c(self.model.leave_miasma), "leave"),
+            "eat_and_drink": self._btn("Eat & drink", c(self.model.eat_and_drink), "eat"),
+            "greater_restoration": self._btn("Greater restoration",
+                                             c(self.model.greater_restoration), "restoration"),
+            "raised_from_dead": self._btn("Raised from dead", c(lambda n: (
+                self.model.raised_from_dead(n, self.raised.value))), "raised"),
+        }
+        self.rest_button = self._btn("Long rest", c(self.model.long_rest), "rest", "success")
+        g = self.gated
+        # Each button and the box it reads wrap together, never split across lines.
+        self.character_buttons = row(row(self.gain_button, self.levels_field),
+                                     row(self.stress_button, self.stress_field))
+        self.place_buttons = row(g["enter_miasma"], g["leave_miasma"], g["eat_and_drink"],
+                                 self.rest_button)
+        self.cure_buttons = row(g["greater_restoration"], row(g["raised_from_dead"],
+                                                              self.raised))
+        self.undo_button = self._btn("Undo", self.model.undo, "undo")
+        self.time_buttons = row(
+            widgets.HTML("Time passes:"),
+            *(self._btn(label, functools.partial(self.model.pass_time, h), f"time-{h}")
+              for label, h in (("+1 hour", 1), ("+8 hours", 8), ("+24 hours", 24))),
+            self.undo_button,
+        )
+        self.sheet = widgets.HTML()
+        self.sheet.add_class("tc-miasma-sheet")
+        self.history = widgets.HTML()
+        app_box(
+            css(),
+            widgets.HTML("<b>Miasma tracker</b> — psychosis and stress per character"),
+            row(self.name_field, self.add_button),
+            row(widgets.HTML("Character:"), self.who),
+            self.character_buttons, self.place_buttons, self.cure_buttons, self.time_buttons,
+            self.error, self.sheet, widgets.HTML("<b>History</b>"), self.history,
+            SaveLoad(self.model, "miasma.json", what="Miasma record"), box=self,
+        )
+        self.who.observe(lambda _change: self._gate(), names="value")
+        self.raised.observe(lambda _change: self._gate(), names="value")
+        bind(self.model, self.render, error=self.error)
+
+    def _btn(self, label: str, action: Callable[[], Any], name: str,
+             style: str = "") -> widgets.Button:
+        return button(label, action, error=self.error, name=name, style=style)
+
+    def _on_character(self, move: Callable[[str], Any]) -> Callable[[], Any]:
+        def run() -> Any:
+            if not self.who.value:
+                raise CompanionError("Psychosis: add a character first")
+            return move(self.who.value)
+
+        return run
+
+    def _gain(self, name: str) -> None:
+        levels = self.levels_field.read()
+        if levels is not None:
+            self.model.gain_psychosis(name, levels)
+
+    def _stress(self, name: str) -> None:
+        stress = self.stress_field.read()
+        if stress is not None:
+            self.model.set_stress(name, stress)
+
+    def _add(self) -> None:
+        name = self.name_field.read()
+        if name is None:
+            return
+        try:
+            self.model.add_character(name)
+        except CompanionError as exc:
+            self.name_field.refuse(exc)  # a name taken: said under the box it came from
+            return
+        self.name_field.value = ""
+
+    def _gate(self) -> None:
+        """Disable what cannot work now: no character chosen, or the rules refuse it."""
+        name = self.who.value
+        chosen = bool(name) and any(ch.name == name for ch in self.model.characters)
+        for button_ in (self.gain_button, self.stress_button, self.rest_button):
+            button_.disabled = not chosen
+        for move, btn in self.gated.items():
+            btn.disabled = not chosen or not self.model.can(move, name, self.raised.value)
+        self.undo_button.disabled = not self.model.can_undo
+
+    def render(self) -> None:
+        names = [ch.name for ch in self.model.characters]
+        if list(self.who.options) != names:
+            keep = self.who.value if self.who.value in names else (names[-1] if names else None)
+            self.who.options = names
+            self.who.value = keep
+        cards = []
+        for ch in self.model.characters:
+            effects = "".join(f"<li>{escape(x)}</li>" for x in ch.effects())
+            state = [f"level <b class='tc-level'>{ch.level}</b>", f"stress {ch.stress}",
+                     "inside the Miasma" if ch.inside else "outside the Miasma"]
+            if ch.poisoned:
+                state.append("poisoned")
+            if ch.daily_gain:
+                state.append(f"+{ch.daily_gain} per 24 h ({ch.clock} h counted)")
+            if ch.fed:
+                state.append("has eaten")
+            cards.append(f'<div class="tc-card" data-name="{escape(ch.name)}" '
+                         f'data-level="{ch.level}"><b>{escape(ch.name)}</b>: '
+                         f'{", ".join(state)}<ul>{effects}</ul></div>')
+        self.sheet.value = (f'<div data-hours="{self.model.hours}"><b>Day {self.model.day}'
+                            f"</b>, hour {self.model.hours % 24}</div>" + "".join(cards))
+        self.history.value = log_html(self.model)
+        self._gate()
