@@ -1,7 +1,10 @@
 """Components for the 5e optional rules: spell points, death and returning, combat options.
 
 Each component observes a core model from [companion.rulesets.variant5e][] and calls
-its moves; no rule is decided here. In a notebook::
+its moves; no rule is decided here. A button whose move the rules refuse now is disabled;
+a number box holding anything but an allowed whole number says so under the box and the
+buttons that read it are disabled until it is fixed. Every roll draws its seed with
+[draw_seed][companion.widgets.base.draw_seed] and shows it. In a notebook::
 
     from companion.widgets.variant5e import SpellPointsApp
     SpellPointsApp()
@@ -10,7 +13,6 @@ its moves; no rule is decided here. In a notebook::
 from __future__ import annotations
 
 import html
-import random
 from collections.abc import Callable
 from typing import Any
 
@@ -18,12 +20,8 @@ import ipywidgets as widgets
 
 from companion.dice.render import fraction_text, percent
 from companion.rulesets.variant5e.contests import Combatant, Edge, Size
-from companion.rulesets.variant5e.death_and_returning import (
-    RETURN_SPELLS,
-    DeathRecord,
-    fragile_soul_odds,
-)
-from companion.rulesets.variant5e.diagonal_moves import MovementCounter
+from companion.rulesets.variant5e.death_and_returning import RETURN_SPELLS, DeathRecord
+from companion.rulesets.variant5e.diagonal_moves import MAX_SPEED, MovementCounter
 from companion.rulesets.variant5e.facing_and_flanking import Battlefield
 from companion.rulesets.variant5e.maneuvers import MANEUVERS, maneuver
 from companion.rulesets.variant5e.spell_points import (
@@ -31,11 +29,28 @@ from companion.rulesets.variant5e.spell_points import (
     SpellPoints,
     mentality_cost,
 )
-from companion.widgets.base import ErrorLine, app_box, bind, button, confirm_button, row, safe
+from companion.widgets.base import (
+    ErrorLine,
+    NumberBox,
+    SaveLoad,
+    app_box,
+    bind,
+    button,
+    confirm_button,
+    draw_seed,
+    int_box,
+    row,
+    safe,
+)
 
-__all__ = ["CombatOptionsApp", "DeathAndReturningApp", "SpellPointsApp", "buttons_by_name"]
+__all__ = ["CombatOptionsApp", "CombatantPanel", "DeathAndReturningApp", "SpellPointsApp"]
 
 ORDINALS = ("Cantrip", "1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th")
+
+#: The caster's modifier a return attempt takes (a guard on the box, far past any caster).
+MODIFIER_RANGE = (-10, 30)
+#: A creature's contest modifiers the form takes.
+SKILL_RANGE = (-10, 30)
 
 
 def _e(text: object) -> str:
@@ -52,17 +67,6 @@ def _log_html(tracker: Any, limit: int = 12) -> str:
             + "</ol>") if items else '<div class="tc-log" data-n="0"><i>No moves yet.</i></div>'
 
 
-def _int_box(description: str, value: int, low: int, high: int,
-             name: str) -> widgets.BoundedIntText:
-    box = widgets.BoundedIntText(
-        value=value, min=low, max=high, description=description,
-        style={"description_width": "initial"},
-        layout=widgets.Layout(width="150px", min_height="40px"),
-    )
-    box.add_class(f"tc-int-{name}")
-    return box
-
-
 def _dropdown(options: Any, value: Any, description: str, name: str,
               width: str = "200px") -> widgets.Dropdown:
     box = widgets.Dropdown(options=options, value=value, description=description,
@@ -72,18 +76,18 @@ def _dropdown(options: Any, value: Any, description: str, name: str,
     return box
 
 
-def buttons_by_name(root: widgets.Widget) -> dict[str, widgets.Button]:
-    """Every button under ``root`` by its ``tc-btn-<name>`` class (for tests and scripts)."""
-    found: dict[str, widgets.Button] = {}
-    stack = [root]
-    while stack:
-        widget = stack.pop()
-        if isinstance(widget, widgets.Button):
-            for cls in widget._dom_classes:
-                if cls.startswith("tc-btn-"):
-                    found[cls.removeprefix("tc-btn-")] = widget
-        stack.extend(getattr(widget, "children", ()))
-    return found
+def _enable(btn: widgets.Button, reason: str | None) -> None:
+    """Disable a button whose move cannot work now; its tooltip says why."""
+    btn.disabled = reason is not None
+    btn.tooltip = reason or btn.description
+
+
+def _bad_box(*boxes: NumberBox) -> str | None:
+    """The refusal of the first box holding a bad number, or None."""
+    for box in boxes:
+        if not box.valid:
+            return f"fix the {box.label.lower()} first"
+    return None
 
 
 def _heading(text: str) -> widgets.HTML:
@@ -94,7 +98,10 @@ def _heading(text: str) -> widgets.HTML:
 
 
 class SpellPointsApp(widgets.VBox):
-    """Spend mentality by spell level until the pool refuses; long rest; undo."""
+    """Spend mentality by spell level until the pool refuses; long rest; undo; save/load.
+
+    A spell level the pool cannot pay for now has its button disabled.
+    """
 
     def __init__(self, caster: SpellPoints | None = None) -> None:
         super().__init__()
@@ -115,15 +122,18 @@ class SpellPointsApp(widgets.VBox):
             for lvl in range(10)
         ]
         rest = button("Long rest", self.model.long_rest, error=self.error, name="long-rest")
-        undo = button("Undo", self.model.undo, error=self.error, name="undo")
+        self.undo_button = button("Undo", self.model.undo, error=self.error, name="undo")
         self.history = widgets.HTML()
+        self.file = SaveLoad(self.model, "spell-points.json", what="spell-point pool",
+                             error=self.error)
         app_box(
             row(self.level, self.caster, new),
             self.status,
             row(*self.cast_buttons),
-            row(rest, undo),
+            row(rest, self.undo_button),
             self.error,
             self.history,
+            self.file,
             box=self,
         )
         bind(self.model, self.render, error=self.error)
@@ -143,7 +153,11 @@ class SpellPointsApp(widgets.VBox):
             f"<b>{m.points}</b> / {m.maximum} mentality</div>"
             f"<div>level {m.class_level} {_e(m.caster)} caster</div>")
         for lvl, btn in enumerate(self.cast_buttons):
+            _enable(btn, None if m.can_cast(lvl) else
+                    f"Spell Points: a {ORDINALS[lvl].lower()}-level spell costs "
+                    f"{mentality_cost(lvl)}, only {m.points} left")
             btn.button_style = "" if m.can_cast(lvl) else "warning"
+        _enable(self.undo_button, None if m.can_undo else "nothing to undo")
         self.history.value = _log_html(m)
 
 
@@ -151,12 +165,17 @@ class SpellPointsApp(widgets.VBox):
 
 
 class DeathAndReturningApp(widgets.VBox):
-    """Death saves, deaths and returns under the strike modules, with Fragile Soul rolls."""
+    """Death saves, deaths and returns under the strike modules, with Fragile Soul rolls.
 
-    def __init__(self, record: DeathRecord | None = None, *, seed: int | None = None) -> None:
+    ``seed_source`` draws the seed of each roll (tests pass a fixed one); the seed is shown
+    with the roll so it can be replayed.
+    """
+
+    def __init__(self, record: DeathRecord | None = None, *,
+                 seed_source: Callable[[], int] = draw_seed) -> None:
         super().__init__()
         self.model = record if record is not None else DeathRecord()
-        self.rng = random.Random(seed)
+        self.seed_source = seed_source
         self.error = ErrorLine()
         self.module = _dropdown([("Three strikes", "three_strikes"),
                                  ("Escalation strikes", "escalation_strikes")],
@@ -170,42 +189,47 @@ class DeathAndReturningApp(widgets.VBox):
             prompt="Tap again: new creature (this record is lost)", error=self.error,
             name="new")
         self.status = widgets.HTML()
-        dying = row(
-            button("Drop to 0 HP", self.model.drop_to_zero, error=self.error, name="drop"),
-            button("Death save (d20)", self.death_save, error=self.error, name="save"),
-            button("Hit at 0 HP", self.model.damage_while_down, error=self.error, name="hit"),
-            button("Crit at 0 HP", lambda: self.model.damage_while_down(True),
-                   error=self.error, name="crit"),
-            button("Heal", self.model.heal, error=self.error, name="heal"),
-            button("Die", self.model.die, error=self.error, name="die"),
-        )
+        m = self.model
+        self.buttons = {
+            "drop": button("Drop to 0 HP", m.drop_to_zero, error=self.error, name="drop"),
+            "save": button("Death save (d20)", self.death_save, error=self.error, name="save"),
+            "hit": button("Hit at 0 HP", m.damage_while_down, error=self.error, name="hit"),
+            "crit": button("Crit at 0 HP", lambda: m.damage_while_down(True),
+                           error=self.error, name="crit"),
+            "heal": button("Heal", m.heal, error=self.error, name="heal"),
+            "die": button("Die", m.die, error=self.error, name="die"),
+            "return": button("Attempt return (roll)", self.attempt_return, error=self.error,
+                             name="return"),
+            "evict": button("Remove inhabitant", m.remove_inhabitant, error=self.error,
+                            name="evict"),
+            "undo": button("Undo", m.undo, error=self.error, name="undo"),
+        }
+        b = self.buttons
         self.spell = _dropdown(list(RETURN_SPELLS), "revivify", "Spell", "spell", "240px")
-        self.modifier = _int_box("Caster modifier", 3, -5, 15, "modifier")
+        self.modifier = int_box("Caster modifier", 3, "modifier", *MODIFIER_RANGE)
         self.odds = widgets.HTML()
         self.attempt = widgets.HTML()
+        self.save_roll = widgets.HTML()
         self.attempts = 0
-        returning = row(
-            button("Attempt return (roll)", self.attempt_return, error=self.error,
-                   name="return"),
-            button("Remove inhabitant", self.model.remove_inhabitant, error=self.error,
-                   name="evict"),
-            button("Undo", self.model.undo, error=self.error, name="undo"),
-        )
         self.history = widgets.HTML()
+        self.file = SaveLoad(self.model, "death-record.json", what="death record",
+                             error=self.error)
         app_box(
             row(self.module, self.permanent, self.fragile, new),
             self.status,
-            dying,
+            row(b["drop"], b["save"], b["hit"], b["crit"], b["heal"], b["die"]),
+            self.save_roll,
             row(self.spell, self.modifier),
             self.odds,
-            returning,
+            row(b["return"], b["evict"], b["undo"]),
             self.error,
             self.attempt,
             self.history,
+            self.file,
             box=self,
         )
         for box in (self.spell, self.modifier):
-            box.observe(safe(self.error)(lambda _change: self.render_odds()), names="value")
+            box.observe(safe(self.error)(lambda _change: self.render_return()), names="value")
         bind(self.model, self.render, error=self.error)
 
     def new_creature(self) -> None:
@@ -214,23 +238,36 @@ class DeathAndReturningApp(widgets.VBox):
                             fragile_soul=bool(self.fragile.value))
         self.model.load(fresh.to_json())
         self.attempt.value = ""
+        self.save_roll.value = ""
 
     def death_save(self) -> None:
-        self.model.roll_death_save(rng=self.rng)
+        seed = self.seed_source()
+        face = self.model.roll_death_save(seed=seed)
+        self.save_roll.value = (f'<div class="tc-save-roll" data-face="{face}">death save: '
+                                f"d20 shows <b>{face}</b> <small>(seed {seed})</small></div>")
 
     def attempt_return(self) -> None:
-        result = self.model.roll_return(self.spell.value, int(self.modifier.value), rng=self.rng)
+        modifier = self.modifier.read()
+        seed = self.seed_source()
+        result = self.model.roll_return(self.spell.value, modifier, seed=seed)
         self.attempts += 1
         self.attempt.value = (f'<div class="tc-attempt" data-n="{self.attempts}" '
                               f'data-outcome="{_e(result.outcome)}"><b>'
-                              f"{_e(result.outcome.replace('_', ' '))}</b>: {_e(result)}</div>")
+                              f"{_e(result.outcome.replace('_', ' '))}</b>: {_e(result)} "
+                              f"<small>(seed {seed})</small></div>")
 
-    def render_odds(self) -> None:
+    def render_return(self) -> None:
+        """The return attempt's exact odds and whether it can be tried now."""
+        m = self.model
         spell = self.spell.value
-        if spell == "wish" or not self.model.fragile_soul:
+        _enable(self.buttons["return"], _bad_box(self.modifier) or m.why_no_return(spell))
+        if not self.modifier.valid:
+            self.odds.value = "<div><i>Fix the caster modifier above.</i></div>"
+            return
+        odds = m.return_odds(spell, self.modifier.read())
+        if odds is None:
             self.odds.value = "<div>No Fragile Soul check for this spell.</div>"
             return
-        odds = fragile_soul_odds(spell, int(self.modifier.value))
         cells = "".join(f"<tr><td>{_e(k.replace('_', ' '))}</td><td>{_pct(p)}</td></tr>"
                         for k, p in odds.items())
         self.odds.value = f'<table class="tc-odds">{cells}</table>'
@@ -239,7 +276,7 @@ class DeathAndReturningApp(widgets.VBox):
         m = self.model
         self.new_button.disarm()
         dying = (f" · successes {m.successes}/3 · failures {m.failures}/3"
-                 if m.condition == "dying" else "")
+                 if m.can_save else "")
         flags = []
         if m.final_death:
             flags.append("final death: only a wish")
@@ -257,14 +294,24 @@ class DeathAndReturningApp(widgets.VBox):
             + (f"<div>can be returned by: {_e(allowed)}</div>" if m.condition == "dead" else ""))
         self.module.value, self.permanent.value = m.module, m.permanent_death_failures
         self.fragile.value = m.fragile_soul
-        self.render_odds()
+        state = f"the creature is {m.condition}"
+        b = self.buttons
+        _enable(b["drop"], None if m.can_drop else f"only a living creature drops; {state}")
+        _enable(b["save"], None if m.can_save else f"only a dying creature saves; {state}")
+        for name in ("hit", "crit", "heal"):
+            _enable(b[name], None if m.down else f"the creature is not at 0 HP; {state}")
+        _enable(b["die"], None if m.can_die else "the creature is already dead")
+        _enable(b["evict"], None if m.body_inhabited
+                else "no celestial or fiend inhabits the body")
+        _enable(b["undo"], None if m.can_undo else "nothing to undo")
+        self.render_return()
         self.history.value = _log_html(m)
 
 
 # -- combat options ---------------------------------------------------------------------------
 
 
-class _CombatantForm(widgets.VBox):
+class CombatantPanel(widgets.VBox):
     """The numbers a contest needs about one creature."""
 
     def __init__(self, title: str, name: str) -> None:
@@ -272,33 +319,40 @@ class _CombatantForm(widgets.VBox):
         self.title = widgets.HTML(f"<b>{_e(title)}</b>")
         self.size = _dropdown([s.name.lower() for s in Size], "medium", "Size", f"{name}-size",
                               "170px")
-        self.athletics = _int_box("Athletics", 0, -5, 20, f"{name}-athletics")
-        self.acrobatics = _int_box("Acrobatics", 0, -5, 20, f"{name}-acrobatics")
-        self.attack = _int_box("Attack", 0, -5, 25, f"{name}-attack")
+        self.athletics = int_box("Athletics", 0, f"{name}-athletics", *SKILL_RANGE)
+        self.acrobatics = int_box("Acrobatics", 0, f"{name}-acrobatics", *SKILL_RANGE)
+        self.attack = int_box("Attack", 0, f"{name}-attack", *SKILL_RANGE)
         self.edge = _dropdown([e.value for e in Edge], "normal", "Also", f"{name}-edge", "190px")
         self.incapacitated = widgets.Checkbox(description="incapacitated", indent=False)
         self.children = (self.title, row(self.size, self.edge),
                          row(self.athletics, self.acrobatics, self.attack), self.incapacitated)
         self.layout.max_width = "100%"
 
+    @property
+    def numbers(self) -> tuple[NumberBox, ...]:
+        return (self.athletics, self.acrobatics, self.attack)
+
     def controls(self) -> list[widgets.Widget]:
         return [self.size, self.athletics, self.acrobatics, self.attack, self.edge,
                 self.incapacitated]
 
     def combatant(self, role: str) -> Combatant:
-        return Combatant(role, Size.parse(self.size.value), int(self.athletics.value),
-                         int(self.acrobatics.value), int(self.attack.value),
+        return Combatant(role, Size.parse(self.size.value), self.athletics.read(),
+                         self.acrobatics.read(), self.attack.read(),
                          Edge(self.edge.value), bool(self.incapacitated.value))
 
 
 class CombatOptionsApp(widgets.VBox):
-    """Contests with exact odds, flanking on a small grid, and a diagonal movement counter."""
+    """Contests with exact odds, flanking on a small grid, and a diagonal movement counter.
+
+    ``seed_source`` draws the seed of each contest roll (tests pass a fixed one).
+    """
 
     GRID = 6
 
-    def __init__(self, *, seed: int | None = None) -> None:
+    def __init__(self, *, seed_source: Callable[[], int] = draw_seed) -> None:
         super().__init__()
-        self.rng = random.Random(seed)
+        self.seed_source = seed_source
         # One error line per part, under its own buttons: the page is three screens tall on a
         # phone, and a refused step must not report itself beside the contest far above.
         self.error = ErrorLine()
@@ -306,8 +360,8 @@ class CombatOptionsApp(widgets.VBox):
         self.move_error = ErrorLine()
         # contests
         self.option = _dropdown(list(MANEUVERS), "grapple", "Option", "option", "300px")
-        self.first = _CombatantForm("Acting creature", "a")
-        self.second = _CombatantForm("Resisting creature", "b")
+        self.first = CombatantPanel("Acting creature", "a")
+        self.second = CombatantPanel("Resisting creature", "b")
         self.flag = widgets.Checkbox(description="", indent=False)
         self.contest_odds = widgets.HTML()
         self.contest_result = widgets.HTML()
@@ -315,7 +369,8 @@ class CombatOptionsApp(widgets.VBox):
         for control in [self.option, self.flag, *self.first.controls(),
                         *self.second.controls()]:
             control.observe(safe(self.error)(lambda _c: self.render_contest()), names="value")
-        roll_btn = button("Roll contest", self.roll_contest, error=self.error, name="roll")
+        self.roll_button = button("Roll contest", self.roll_contest, error=self.error,
+                                  name="roll")
         # flanking
         self.field = Battlefield(self.GRID, self.GRID)
         self.cells: dict[tuple[int, int], widgets.Button] = {}
@@ -334,29 +389,38 @@ class CombatOptionsApp(widgets.VBox):
         clear = button("Clear grid", self.field.clear, error=self.field_error, name="clear")
         # diagonal counter
         self.counter = MovementCounter(speed=30)
-        self.speed = _int_box("Speed (ft)", 30, 0, 1000, "speed")
+        self.speed = int_box("Speed (ft)", 30, "speed", 0, MAX_SPEED)
+        self.steps = {d: self._step_button(d)
+                      for d in ("nw", "n", "ne", "w", "e", "sw", "s", "se")}
         pad = widgets.GridBox(
-            [self._step_button(d) for d in ("nw", "n", "ne", "w", "", "e", "sw", "s", "se")],
+            [self.steps[d] if d else widgets.HTML("")
+             for d in ("nw", "n", "ne", "w", "", "e", "sw", "s", "se")],
             layout=widgets.Layout(grid_template_columns="repeat(3, 56px)", grid_gap="2px"))
         self.move_text = widgets.HTML()
-        moves = row(
-            button("Set speed", lambda: self.counter.set_speed(int(self.speed.value)),
-                   error=self.move_error, name="set-speed"),
-            button("Dash", self.counter.dash, error=self.move_error, name="dash"),
-            button("New turn", self.counter.new_turn, error=self.move_error, name="new-turn"),
-            button("Undo", self.counter.undo, error=self.move_error, name="undo-move"),
-        )
+        self.move_buttons = {
+            "set-speed": button("Set speed", lambda: self.counter.set_speed(self.speed.read()),
+                                error=self.move_error, name="set-speed"),
+            "dash": button("Dash", self.counter.dash, error=self.move_error, name="dash"),
+            "new-turn": button("New turn", self.counter.new_turn, error=self.move_error,
+                               name="new-turn"),
+            "undo-move": button("Undo", self.counter.undo, error=self.move_error,
+                                name="undo-move"),
+        }
+        self.speed.observe(lambda _c: self.render_counter(), names="value")
+        self.file = SaveLoad(self.counter, "movement.json", what="movement count",
+                             error=self.move_error)
         app_box(
             _heading("Contests"),
             self.option, self.first, self.second, self.flag,
-            self.contest_odds, row(roll_btn), self.contest_result,
+            self.contest_odds, row(self.roll_button), self.contest_result,
             self.error,
             _heading("Flanking"),
             widgets.HTML("Tap a square: empty → ally (A) → enemy (E). Flanked creatures "
                          "turn red, their flankers green."),
             grid, self.flank_text, row(clear), self.field_error,
             _heading("Diagonal moves"),
-            row(self.speed), pad, self.move_error, self.move_text, moves,
+            row(self.speed), pad, self.move_error, self.move_text,
+            row(*self.move_buttons.values()), self.file,
             box=self,
         )
         self.render_contest()
@@ -375,7 +439,17 @@ class CombatOptionsApp(widgets.VBox):
         self.second.title.value = f"<b>{_e(option.resister.capitalize())}</b> (resists)"
         self.flag.description = option.flag
         self.flag.layout.display = "" if option.flag else "none"
-        contest = self.contest()
+        bad = _bad_box(*self.first.numbers, *self.second.numbers)
+        _enable(self.roll_button, bad)
+        if bad is not None:
+            self.contest_odds.value = ('<div class="tc-contest-odds"><i>Fix the numbers above.'
+                                       "</i></div>")
+            return
+        try:
+            contest = self.contest()
+        except Exception:
+            _enable(self.roll_button, "this contest is not allowed (see the message below)")
+            raise
         odds = contest.odds()
         auto = (f"<div>Automatic success: {_e(contest.automatic)}</div>"
                 if contest.automatic else "")
@@ -388,10 +462,12 @@ class CombatOptionsApp(widgets.VBox):
             f"<div>On a win: {_e(contest.on_success)}</div></div>")
 
     def roll_contest(self) -> None:
-        result = self.contest().roll(rng=self.rng)
+        contest = self.contest()
+        seed = self.seed_source()
+        result = contest.roll(seed=seed)
         self.rolls += 1
         self.contest_result.value = (f'<div class="tc-contest-roll" data-n="{self.rolls}">'
-                                     f"{_e(result)}</div>")
+                                     f"{_e(result)} <small>(seed {seed})</small></div>")
 
     # flanking
     def _cycle(self, x: int, y: int) -> Callable[[], None]:
@@ -415,9 +491,7 @@ class CombatOptionsApp(widgets.VBox):
                                  '<div class="tc-flanked" data-n="0">Nobody is flanked.</div>')
 
     # diagonal moves
-    def _step_button(self, direction: str) -> widgets.Widget:
-        if not direction:
-            return widgets.HTML("")
+    def _step_button(self, direction: str) -> widgets.Button:
         btn = button(direction.upper(), lambda: self.counter.step(direction),
                      error=self.move_error, name=f"step-{direction}")
         btn.layout = widgets.Layout(width="56px", height="44px", min_height="40px")
@@ -430,3 +504,10 @@ class CombatOptionsApp(widgets.VBox):
             f"<b>{c.feet}</b> / {c.allowance} ft moved"
             + (" (dashed)" if c.dashed else "") + "</div>"
             f"<div>next diagonal costs {c.next_cost('ne')} ft · {c.remaining} ft left</div>")
+        for direction, btn in self.steps.items():
+            _enable(btn, None if c.can_step(direction) else
+                    f"this square costs {c.next_cost(direction)} ft, only {c.remaining} ft left")
+        b = self.move_buttons
+        _enable(b["dash"], None if not c.dashed else "already dashed this turn")
+        _enable(b["set-speed"], _bad_box(self.speed))
+        _enable(b["undo-move"], None if c.can_undo else "nothing to undo")

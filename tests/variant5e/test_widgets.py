@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
-from companion.widgets.variant5e import (
-    CombatOptionsApp,
-    DeathAndReturningApp,
-    SpellPointsApp,
-    buttons_by_name,
-)
+import itertools
+import json
+import re
+
+import pytest
+
+from companion.rulesets.variant5e.contests import Combatant, Size
+from companion.rulesets.variant5e.death_and_returning import DeathRecord
+from companion.rulesets.variant5e.maneuvers import maneuver
+from companion.widgets.variant5e import CombatOptionsApp, DeathAndReturningApp, SpellPointsApp
+from tests.conftest import widgets_by_name
+
+
+def buttons_by_name(root: object) -> dict[str, object]:
+    return widgets_by_name(root, kind="btn")
 
 
 def test_spell_points_until_refused_then_long_rest() -> None:
@@ -22,7 +31,8 @@ def test_spell_points_until_refused_then_long_rest() -> None:
     buttons["cast-1"].click()
     assert app.model.points == 1
     assert app.error.message == "Spell Points: a level 1 spell costs 2 mentality, only 1 left"
-    assert buttons["cast-1"].button_style == "warning"
+    assert buttons["cast-1"].button_style == "warning" and buttons["cast-1"].disabled
+    assert "only 1 left" in buttons["cast-1"].tooltip and not buttons["cast-0"].disabled
     buttons["cast-0"].click()  # cantrip: free, and clears the error
     assert app.error.message == ""
     buttons["long-rest"].click()
@@ -34,14 +44,20 @@ def test_spell_points_until_refused_then_long_rest() -> None:
 
 
 def test_death_app_saves_and_returns() -> None:
-    app = DeathAndReturningApp(seed=5)
+    app = DeathAndReturningApp(seed_source=itertools.count(5).__next__)
     buttons = buttons_by_name(app)
     buttons["save"].click()
     assert app.error.message.startswith("death saving throws: only a dying creature")
     buttons["drop"].click()
     assert app.model.condition == "dying" and app.error.message == ""
+    assert buttons["save"].disabled is False and buttons["drop"].disabled
     buttons["save"].click()
     assert len(app.model.log) == 2
+    shown = re.search(r'data-face="(\d+)".*seed (\d+)', app.save_roll.value)
+    assert shown is not None
+    twin = DeathRecord()
+    twin.drop_to_zero()
+    assert twin.roll_death_save(seed=int(shown[2])) == int(shown[1])  # replayable
     buttons["die"].click()
     assert 'data-condition="dead"' in app.status.value
     assert "<table" in app.odds.value and "works" in app.odds.value
@@ -69,7 +85,7 @@ def test_death_app_new_creature_takes_the_options() -> None:
 
 
 def test_combat_options_contest_flanking_and_counter() -> None:
-    app = CombatOptionsApp(seed=1)
+    app = CombatOptionsApp(seed_source=itertools.count(1).__next__)
     buttons = buttons_by_name(app)
     assert "47.50%" in app.contest_odds.value  # equal plain rolls: initiator 19/40
     app.first.athletics.value = 5
@@ -125,3 +141,100 @@ def test_new_caster_needs_a_second_tap_once_something_is_spent() -> None:
     new.click()
     new.click()
     assert app.model.class_level == 9 and app.model.log == () and app.error.message == ""
+
+
+# -- bad input: refused under the box, the action does not run, fixed input clears it -----
+
+@pytest.mark.parametrize(("typed", "says"), [
+    ("-50", "-50 is too low"), ("99", "99 is too high"), ("", "the box is empty"),
+    ("three", "is not a whole number"), ("1.5", "is not a whole number")])
+def test_death_app_refuses_a_bad_caster_modifier(typed: str, says: str) -> None:
+    app = DeathAndReturningApp(seed_source=lambda: 3)
+    app.model.die()
+    buttons = buttons_by_name(app)
+    assert not buttons["return"].disabled
+    app.modifier.text = typed
+    assert says in app.modifier.refusal.message and app.modifier.text == typed
+    assert buttons["return"].disabled and "Fix the caster modifier" in app.odds.value
+    buttons["return"].click()  # a click already on its way changes nothing
+    assert app.model.condition == "dead" and app.attempts == 0
+    app.modifier.text = "20"
+    assert app.modifier.refusal.message == "" and not buttons["return"].disabled
+    buttons["return"].click()  # d20 + 20 always makes DC 15
+    assert app.model.condition == "alive"
+
+
+def test_death_app_buttons_follow_the_condition() -> None:
+    app = DeathAndReturningApp()
+    b = buttons_by_name(app)
+    enabled = {name for name in ("drop", "save", "hit", "crit", "heal", "die", "return",
+                                 "evict", "undo") if not b[name].disabled}
+    assert enabled == {"drop", "die"}
+    b["drop"].click()
+    enabled = {name for name in ("drop", "save", "hit", "crit", "heal", "die", "return",
+                                 "evict", "undo") if not b[name].disabled}
+    assert enabled == {"save", "hit", "crit", "heal", "die", "undo"}
+    b["die"].click()
+    assert not b["return"].disabled and b["save"].disabled and b["evict"].disabled
+
+
+def test_death_app_saves_and_loads_and_refuses_a_corrupt_record() -> None:
+    app = DeathAndReturningApp()
+    app.model.drop_to_zero()
+    saved = app.model.to_json()
+    app.model.heal()
+    app.file.load_box.value = saved
+    buttons_by_name(app.file)["load"].click()
+    assert app.model.condition == "dying" and app.error.message == ""
+    bad = json.loads(saved)
+    bad["state"].update(condition="alive", successes=3, failures=3)
+    app.file.load_box.value = json.dumps(bad)
+    buttons_by_name(app.file)["load"].click()
+    assert "successes" in app.error.message and app.model.condition == "dying"
+
+
+@pytest.mark.parametrize("box", ["athletics", "acrobatics", "attack"])
+def test_contest_refuses_bad_numbers_without_capping(box: str) -> None:
+    app = CombatOptionsApp(seed_source=lambda: 1)
+    target = getattr(app.first, box)
+    target.text = "45"
+    assert "45 is too high" in target.refusal.message and target.text == "45"
+    assert app.roll_button.disabled and "Fix the numbers" in app.contest_odds.value
+    app.roll_button.click()
+    assert app.rolls == 0
+    target.text = "7"
+    assert target.refusal.message == "" and not app.roll_button.disabled
+    app.roll_button.click()
+    assert app.rolls == 1 and "seed 1" in app.contest_result.value
+
+
+def test_contest_roll_replays_from_its_seed() -> None:
+    app = CombatOptionsApp(seed_source=lambda: 42)
+    app.first.athletics.value = 3
+    buttons_by_name(app)["roll"].click()
+    option = maneuver("grapple")
+    again = option.build(Combatant(option.initiator, Size.MEDIUM, 3, 0, 0),
+                         Combatant(option.resister, Size.MEDIUM, 0, 0, 0), False).roll(seed=42)
+    assert str(again) in app.contest_result.value.replace("&#x27;", "'")
+
+
+def test_speed_refused_not_clamped_and_steps_disabled_when_out_of_movement() -> None:
+    app = CombatOptionsApp()
+    b = buttons_by_name(app)
+    app.speed.text = "-5"
+    assert "-5 is too low" in app.speed.refusal.message and b["set-speed"].disabled
+    b["set-speed"].click()
+    assert app.counter.speed == 30 and app.counter.log == ()
+    app.speed.text = "10"
+    assert not b["set-speed"].disabled
+    b["set-speed"].click()
+    assert app.counter.speed == 10
+    b["step-n"].click()
+    b["step-ne"].click()  # 5 + 5 = 10 ft: all used
+    assert all(b[f"step-{d}"].disabled for d in ("n", "ne", "e", "s"))
+    assert not b["dash"].disabled
+    b["dash"].click()
+    assert b["dash"].disabled and not b["step-n"].disabled
+    assert "10 ft" in app.move_text.value  # the second diagonal costs 10: just fits
+    b["step-ne"].click()
+    assert app.counter.feet == 20 and all(b[f"step-{d}"].disabled for d in app.steps)

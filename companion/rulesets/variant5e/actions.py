@@ -21,14 +21,15 @@
   a second needs your action, and the DM may ask for an action when the object is
   stubborn (a stuck door, a drawbridge crank).
 
-[Turn][companion.rulesets.variant5e.actions.Turn] keeps one creature's action economy through a round.
+[Turn][companion.rulesets.variant5e.actions.Turn] keeps one creature's action economy through a
+round.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.errors import RuleError
+from companion.errors import RuleError, StateError
 from companion.state import Tracker, move, state_field
 
 __all__ = ["ACTIONS", "OBJECT_INTERACTIONS", "Turn"]
@@ -62,21 +63,38 @@ OBJECT_INTERACTIONS: tuple[str, ...] = (
 )
 
 
+#: Longest trigger or spell name a turn keeps (in characters).
+MAX_TEXT = 200
+
+
 @dataclass
 class Turn(Tracker):
     """One creature's action, reaction, free object interaction and lasting effects."""
 
-    action: str = ""
+    action: str = state_field("", choices=("", *ACTIONS))
     reaction_used: bool = False
     object_interactions: int = state_field(0, min=0, max=2)
     dodging: bool = False
     disengaged: bool = False
-    readied: str = ""
-    concentrating: str = ""
+    readied: str = state_field("", max_len=MAX_TEXT)
+    concentrating: str = state_field("", max_len=MAX_TEXT)
+
+    def check_state(self) -> None:
+        """What a turn can never be: Dodge, Disengage or a readied trigger without the
+        action that gives it; a second object handled without spending the action."""
+        for flag, action in (("dodging", "dodge"), ("disengaged", "disengage"),
+                             ("readied", "ready")):
+            if getattr(self, flag) and self.action != action:
+                raise StateError(f"field '{flag}' is set but the action taken is "
+                                 f"{self.action or 'none'}, not {action}")
+        if self.object_interactions == 2 and self.action != "use an object":
+            raise StateError("field 'object_interactions' is 2 but the action was not spent "
+                             "on the second object")
 
     @move
     def take_action(self, name: str) -> None:
-        """Take one of [ACTIONS][companion.rulesets.variant5e.actions.ACTIONS] (a readied action is set with [ready][companion.rulesets.variant5e.actions.Turn.ready])."""
+        """Take one of [ACTIONS][companion.rulesets.variant5e.actions.ACTIONS] (a readied action is
+        set with [ready][companion.rulesets.variant5e.actions.Turn.ready])."""
         key = name.strip().lower()
         if key not in ACTIONS or key == "ready":
             known = ", ".join(k for k in ACTIONS if k != "ready")
@@ -104,6 +122,8 @@ class Turn(Tracker):
         """Ready a response to ``trigger``; a readied ``spell`` is held with concentration."""
         if not trigger.strip():
             raise RuleError("Ready: name the perceivable circumstance that triggers it")
+        if len(trigger.strip()) > MAX_TEXT or len(spell.strip()) > MAX_TEXT:
+            raise RuleError(f"Ready: a trigger or spell name is at most {MAX_TEXT} characters")
         self._use_action("ready")
         self.readied = trigger.strip()
         if spell.strip():

@@ -59,7 +59,7 @@ def item_spell_attack_bonus(proficiency: int, ability_modifier: int | None) -> i
 class MagicItem(Tracker):
     """A magic item's activation state: charges, and whether a consumable is used up."""
 
-    name: str = "item"
+    name: str = state_field("item", max_len=60)
     charges: int = state_field(0, min=0, max=1000)
     max_charges: int = state_field(0, min=0, max=1000)
     command_word: bool = False
@@ -71,6 +71,10 @@ class MagicItem(Tracker):
 
         if self.charges > self.max_charges:
             raise StateError(f"field 'charges' ({self.charges}) exceeds 'max_charges'")
+        if self.used_up and not self.consumable:
+            raise StateError("field 'used_up' is true but the item is not a consumable")
+        if not self.name.strip():
+            raise StateError("field 'name' is empty")
 
     @move
     def activate(self, charges: int = 0, in_silence: bool = False) -> None:

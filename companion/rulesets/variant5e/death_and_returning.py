@@ -20,7 +20,8 @@ destroyed, or on 100 the soul is not returned and a celestial or fiend of the DM
 choice moves into the body, which must be evicted before the creature can be raised.
 
 **Combining.** The document's own games use The Soul is Fragile together with Three
-Strikes; [DeathRecord][companion.rulesets.variant5e.death_and_returning.DeathRecord] does the same by default, and the add-on and the variant
+Strikes; [DeathRecord][companion.rulesets.variant5e.death_and_returning.DeathRecord] does the same
+by default, and the add-on and the variant
 are switches.
 
 Interpretation: dying follows the standard 5e death saving throws (d20: 10 or more is a
@@ -47,6 +48,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Literal
 
+from companion.dice.roller import make_rng
 from companion.errors import RuleError, StateError, TableError
 from companion.state import Tracker, move, state_field
 
@@ -214,12 +216,82 @@ class DeathRecord(Tracker):
     body_inhabited: bool = False
 
     def check_state(self) -> None:
+        """What a record can never be (checked on every load, undo snapshots included):
+
+        - more returns than deaths, or a condition that does not follow from them (dead
+          exactly when there is one death more than returns);
+        - death save successes or failures outside dying: a creature that is alive,
+          stable or dead has none marked;
+        - while dying, 3 successes (it would be stable) or 3 failures (it would be dead),
+          or fewer failures than the permanent ones it carries;
+        - a destroyed soul or an inhabited body on a creature that is not dead, or both
+          at once.
+        """
         if self.returns > self.deaths:
             raise StateError(f"field 'returns' ({self.returns}) exceeds 'deaths' ({self.deaths})")
         expected = self.deaths - self.returns
         if (self.condition == "dead") != (expected == 1) or expected > 1:
             raise StateError(f"field 'condition' {self.condition!r} does not match "
                              f"{self.deaths} deaths and {self.returns} returns")
+        if self.condition != "dying":
+            for name in ("successes", "failures"):
+                if getattr(self, name):
+                    raise StateError(f"field '{name}' is {getattr(self, name)} but a creature "
+                                     f"that is {self.condition} has no death saves marked")
+        else:
+            if self.successes >= 3:
+                raise StateError("field 'successes' is 3: the creature would be stable, "
+                                 "not dying")
+            if self.failures >= 3:
+                raise StateError("field 'failures' is 3: the creature would be dead, "
+                                 "not dying")
+            if self.failures < self.permanent_failures:
+                raise StateError(f"field 'failures' is {self.failures}, below the "
+                                 f"{self.permanent_failures} permanent failures carried")
+        for name in ("soul_destroyed", "body_inhabited"):
+            if getattr(self, name) and self.condition != "dead":
+                raise StateError(f"field '{name}' is true but the creature is "
+                                 f"{self.condition}")
+        if self.soul_destroyed and self.body_inhabited:
+            raise StateError("fields 'soul_destroyed' and 'body_inhabited' cannot both be "
+                             "true")
+
+    # -- what the creature can do now (the moves check the same) ------------------------
+
+    @property
+    def can_drop(self) -> bool:
+        """Only a living creature drops to 0 hit points."""
+        return self.condition == "alive"
+
+    @property
+    def can_save(self) -> bool:
+        """Only a dying creature rolls death saving throws."""
+        return self.condition == "dying"
+
+    @property
+    def down(self) -> bool:
+        """At 0 hit points and not dead: damage adds failures, healing brings it back."""
+        return self.condition in ("dying", "stable")
+
+    @property
+    def can_die(self) -> bool:
+        return self.condition != "dead"
+
+    def return_needs_check(self, spell: str) -> bool:
+        """Whether returning with ``spell`` needs the Fragile Soul check (module on, not
+        a wish)."""
+        return self.fragile_soul and _spell(spell) != "wish"
+
+    def return_odds(self, spell: str, caster_modifier: int) -> dict[Outcome, Fraction] | None:
+        """Exact odds of each outcome of a return attempt with ``spell``, or ``None`` when
+        no Fragile Soul check is made (the spell simply works)."""
+        if not self.return_needs_check(spell):
+            return None
+        return fragile_soul_odds(spell, caster_modifier)
+
+    def why_no_return(self, spell: str) -> str | None:
+        """Why ``spell`` cannot return the creature now, or ``None`` if it can."""
+        return self._refusal(_spell(spell))
 
     # -- derived facts -------------------------------------------------------------------
 
@@ -277,7 +349,7 @@ class DeathRecord(Tracker):
     @move
     def drop_to_zero(self) -> None:
         """Drop to 0 hit points: start dying, carrying any permanent failures."""
-        if self.condition not in ("alive",):
+        if not self.can_drop:
             raise RuleError(f"Death and Returning: only a living creature can drop to 0 hit "
                             f"points; it is {self.condition}")
         self.condition = "dying"
@@ -292,7 +364,7 @@ class DeathRecord(Tracker):
     @move
     def death_save(self, roll: int) -> None:
         """Record a death saving throw whose d20 shows ``roll``."""
-        if self.condition != "dying":
+        if not self.can_save:
             raise RuleError(f"death saving throws: only a dying creature rolls them; "
                             f"it is {self.condition}")
         if isinstance(roll, bool) or not isinstance(roll, int) or not 1 <= roll <= 20:
@@ -305,6 +377,7 @@ class DeathRecord(Tracker):
             self.successes += 1
             if self.successes >= 3:
                 self.condition = "stable"
+                self.successes = self.failures = 0  # stable: nothing more to count
                 self.describe(f"death save {roll}: success, 3 successes: stable")
             else:
                 self.describe(f"death save {roll}: success ({self.successes}/3)")
@@ -314,7 +387,7 @@ class DeathRecord(Tracker):
     @move
     def damage_while_down(self, critical: bool = False) -> None:
         """Take damage at 0 hit points: one failure, two from a critical hit."""
-        if self.condition not in ("dying", "stable"):
+        if not self.down:
             raise RuleError(f"death saving throws: damage at 0 hit points needs a dying or "
                             f"stable creature; it is {self.condition}")
         if self.condition == "stable":
@@ -327,7 +400,7 @@ class DeathRecord(Tracker):
     @move
     def heal(self) -> None:
         """Regain hit points while dying or stable: conscious again, saves reset."""
-        if self.condition not in ("dying", "stable"):
+        if not self.down:
             raise RuleError(f"Death and Returning: only a creature at 0 hit points can be "
                             f"healed back up here; it is {self.condition}")
         self._recover()
@@ -336,7 +409,7 @@ class DeathRecord(Tracker):
     @move
     def die(self) -> None:
         """Die outright (massive damage, a disintegrate...)."""
-        if self.condition == "dead":
+        if not self.can_die:
             raise RuleError("Death and Returning: the creature is already dead")
         self._die()
         self.describe(self._death_line("died"))
@@ -394,7 +467,7 @@ class DeathRecord(Tracker):
         refusal = self._refusal(name)
         if refusal is not None:
             raise RuleError(refusal)
-        if not self.fragile_soul or name == "wish":
+        if not self.return_needs_check(name):
             self.return_to_life(name)
             return ReturnAttempt(name, None, caster_modifier, None, "works",
                                  "The spell works as normal.")
@@ -433,14 +506,14 @@ class DeathRecord(Tracker):
         """Roll the check (and the table if needed) with the dice engine, then attempt."""
         from companion.dice import roll
 
-        rng = rng if rng is not None else random.Random(seed)
+        rng = make_rng(seed, rng)
         name = _spell(spell)
         refusal = self._refusal(name)
         if refusal is not None:
             raise RuleError(refusal)
         check = roll("1d20", rng=rng).total
         table_roll = None
-        if self.fragile_soul and name != "wish" and check + caster_modifier < FRAGILE_SOUL_DC:
+        if self.return_needs_check(name) and check + caster_modifier < FRAGILE_SOUL_DC:
             table_roll = roll("1d100", rng=rng).total
         return self.attempt_return(name, caster_modifier, check, table_roll)
 
@@ -449,7 +522,7 @@ class DeathRecord(Tracker):
         """Roll a d20 with the dice engine and record it as a death save; returns the face."""
         from companion.dice import roll
 
-        if self.condition != "dying":
+        if not self.can_save:
             raise RuleError(f"death saving throws: only a dying creature rolls them; "
                             f"it is {self.condition}")
         face = roll("1d20", seed=seed, rng=rng).total

@@ -6,7 +6,8 @@ and so on. The alternation carries on across straight squares in between: one di
 (5 ft), three straight (15 ft) and one more diagonal (10 ft) make 30 feet. Range is
 measured the same way.
 
-[MovementCounter][companion.rulesets.variant5e.diagonal_moves.MovementCounter] keeps the count through a turn (a Dash, see [dash][companion.rulesets.variant5e.dash], doubles
+[MovementCounter][companion.rulesets.variant5e.diagonal_moves.MovementCounter] keeps the count
+through a turn (a Dash, see [dash][companion.rulesets.variant5e.dash], doubles
 its allowance); [distance][companion.rulesets.variant5e.diagonal_moves.distance] measures range.
 
 Interpretation: the alternation restarts at the start of each turn (each new count).
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.errors import RuleError
+from companion.errors import RuleError, StateError
 from companion.rulesets.variant5e.dash import dash_movement
 from companion.state import Tracker, move, state_field
 
@@ -44,6 +45,13 @@ def distance(dx: int, dy: int) -> int:
     return 5 * straight + 5 * diagonal + 5 * (diagonal // 2)
 
 
+#: Fastest speed the counter takes, in feet (a guard, far past any creature).
+MAX_SPEED = 1000
+
+#: How far from its start the counter follows a creature, in squares.
+MAX_SQUARES = 1_000_000
+
+
 @dataclass
 class MovementCounter(Tracker):
     """One creature's movement this turn, square by square.
@@ -54,12 +62,27 @@ class MovementCounter(Tracker):
     30
     """
 
-    speed: int = state_field(30, min=0, max=1000, doc="current speed in feet")
-    feet: int = state_field(0, min=0, doc="feet moved this turn")
-    diagonals: int = state_field(0, min=0, doc="diagonal squares counted this turn")
-    x: int = 0
-    y: int = 0
+    speed: int = state_field(30, min=0, max=MAX_SPEED, doc="current speed in feet")
+    feet: int = state_field(0, min=0, max=2 * MAX_SPEED, doc="feet moved this turn")
+    diagonals: int = state_field(0, min=0, max=2 * MAX_SPEED // 5,
+                                 doc="diagonal squares counted this turn")
+    x: int = state_field(0, min=-MAX_SQUARES, max=MAX_SQUARES)
+    y: int = state_field(0, min=-MAX_SQUARES, max=MAX_SQUARES)
     dashed: bool = False
+
+    def check_state(self) -> None:
+        """What a count can never be: feet that are not a whole number of squares, or
+        fewer feet than the diagonals counted cost (5, 10, 5, 10...)."""
+        if self.feet % 5:
+            raise StateError(f"field 'feet' is {self.feet}, not a multiple of 5")
+        least = 5 * self.diagonals + 5 * (self.diagonals // 2)
+        if self.feet < least:
+            raise StateError(f"field 'feet' is {self.feet} but {self.diagonals} diagonal "
+                             f"squares cost {least} ft")
+
+    def can_step(self, direction: str) -> bool:
+        """Whether the movement left pays for the next square in ``direction``."""
+        return self.feet + self.next_cost(direction) <= self.allowance
 
     @property
     def allowance(self) -> int:
@@ -80,14 +103,14 @@ class MovementCounter(Tracker):
         """Move one square (``n``, ``ne``, ``e``... ``nw``)."""
         dx, dy = _direction(direction)
         cost = self.next_cost(direction)
-        if self.feet + cost > self.allowance:
+        if not self.can_step(direction):
             raise RuleError(f"Diagonal Moves: this square costs {cost} ft, only "
                             f"{self.remaining} ft of movement left")
         self.feet += cost
         if dx and dy:
             self.diagonals += 1
-        self.x += dx
-        self.y += dy
+        self.x = max(-MAX_SQUARES, min(MAX_SQUARES, self.x + dx))
+        self.y = max(-MAX_SQUARES, min(MAX_SQUARES, self.y + dy))
         self.describe(f"{direction.lower()}: {cost} ft ({self.feet}/{self.allowance} ft)")
 
     @move
@@ -101,8 +124,9 @@ class MovementCounter(Tracker):
     @move
     def set_speed(self, speed: int) -> None:
         """Change the current speed (a spell, difficult terrain rules, a grapple...)."""
-        if isinstance(speed, bool) or not isinstance(speed, int) or not 0 <= speed <= 1000:
-            raise RuleError(f"Diagonal Moves: speed must be 0 to 1000 feet, got {speed!r}")
+        if isinstance(speed, bool) or not isinstance(speed, int) or not 0 <= speed <= MAX_SPEED:
+            raise RuleError(f"Diagonal Moves: speed must be 0 to {MAX_SPEED} feet, "
+                            f"got {speed!r}")
         self.speed = speed
         self.describe(f"speed {speed} ft")
 

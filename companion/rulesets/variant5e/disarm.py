@@ -8,7 +8,8 @@ target drops the item.
 - The target rolls with advantage if it is larger than the attacker, disadvantage if
   smaller.
 
-Interpretation: the target picks the better of its two skills (see [contests][companion.rulesets.variant5e.contests]).
+Interpretation: the target picks the better of its two skills (see
+[contests][companion.rulesets.variant5e.contests]).
 """
 
 from __future__ import annotations

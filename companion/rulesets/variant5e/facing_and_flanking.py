@@ -21,14 +21,17 @@ arc* the same way; what is left on either hand is the *left* and *right* side ar
   that carries it.
 - Some creatures have unusual arcs (an ooze may be all front); pass ``all_front=True``.
 
-[FacingTracker][companion.rulesets.variant5e.facing_and_flanking.FacingTracker] keeps the turning rules through a round; [Battlefield][companion.rulesets.variant5e.facing_and_flanking.Battlefield] is a
+[FacingTracker][companion.rulesets.variant5e.facing_and_flanking.FacingTracker] keeps the turning
+rules through a round; [Battlefield][companion.rulesets.variant5e.facing_and_flanking.Battlefield]
+is a
 small grid for trying out flanking.
 
 Interpretation: squares cut in half by a diagonal boundary line belong to the front (or
 rear) arc, so a Medium creature's front arc holds the three squares ahead of it.
 
 Interpretation: the seed's opening line promises +2 to attack rolls for flanking, while
-its squares rule grants advantage on melee attack rolls. [flanking_benefit][companion.rulesets.variant5e.facing_and_flanking.flanking_benefit] follows
+its squares rule grants advantage on melee attack rolls.
+[flanking_benefit][companion.rulesets.variant5e.facing_and_flanking.flanking_benefit] follows
 the squares rule (advantage) and offers the +2 reading as an option.
 
 Interpretation: an attacker whose space spans several arcs counts as in the arc most
@@ -46,7 +49,7 @@ from fractions import Fraction
 from itertools import combinations
 from typing import Literal
 
-from companion.errors import RuleError
+from companion.errors import RuleError, StateError
 from companion.rulesets.variant5e.contests import Size
 from companion.state import Observable, Tracker, move, state_field
 
@@ -332,8 +335,24 @@ class FacingTracker(Tracker):
     speed: int = state_field(30, min=0, max=1000)
     reaction_used: bool = False
     turns_left: int = state_field(0, min=0, max=100, doc="further turns after a reaction-turn")
-    tracking: str = state_field("", doc="the creature turned toward with the reaction")
+    tracking: str = state_field("", max_len=60,
+                                doc="the creature turned toward with the reaction")
     attacked_with_reaction: bool = False
+
+    def check_state(self) -> None:
+        """What a facing record can never be: turns left, a tracked creature or its
+        opportunity attack without the reaction spent, or more turns left than the speed
+        allows (speed / 10)."""
+        if not self.reaction_used:
+            for name in ("turns_left", "tracking", "attacked_with_reaction"):
+                if getattr(self, name):
+                    raise StateError(f"field '{name}' is set but the reaction is not spent")
+        if self.turns_left > facing_changes_after_reaction(self.speed):
+            raise StateError(f"field 'turns_left' is {self.turns_left}, more than speed "
+                             f"{self.speed} allows ({self.speed // 10})")
+        if self.attacked_with_reaction and not self.tracking:
+            raise StateError("field 'attacked_with_reaction' is true but no creature is "
+                             "tracked")
 
     @move
     def end_move(self, facing: str) -> None:
@@ -349,6 +368,8 @@ class FacingTracker(Tracker):
         self.facing = _facing(facing)
         self.reaction_used = True
         self.turns_left = facing_changes_after_reaction(self.speed)
+        if len(toward.strip()) > 60:
+            raise RuleError("Facing: a creature's name is at most 60 characters")
         self.tracking = toward.strip()
         self.describe(f"reaction: turns {self.facing}"
                       + (f" toward {self.tracking}" if self.tracking else "")

@@ -57,6 +57,16 @@ class HitDice(Tracker):
             raise StateError(f"field 'hp' ({self.hp}) exceeds 'max_hp' ({self.max_hp})")
         if self.hit_dice > self.level:
             raise StateError(f"field 'hit_dice' ({self.hit_dice}) exceeds 'level'")
+        if self.surge_dice_left > self.hit_dice:
+            raise StateError(f"field 'surge_dice_left' ({self.surge_dice_left}) exceeds "
+                             f"'hit_dice' ({self.hit_dice})")
+        if self.surge_dice_left and not self.surge_used:
+            raise StateError("field 'surge_dice_left' is set but no healing surge was used")
+        if self.surge_used and not self.healing_surges:
+            raise StateError("field 'surge_used' is true but Healing Surges are not in use")
+        if self.needs_healers_kit and not (self.can_spend and self.healers_kit_dependency):
+            raise StateError("field 'needs_healers_kit' is true without a short rest under "
+                             "Healer's Kit Dependency")
 
     @property
     def surge_limit(self) -> int:

@@ -1,6 +1,7 @@
 """The contested combat options by name, for the CLI and the combat-options app.
 
-Each entry builds the [Contest][companion.rulesets.variant5e.contests.Contest] of one option from the two creatures
+Each entry builds the [Contest][companion.rulesets.variant5e.contests.Contest] of one option from
+the two creatures
 (who acts first, who resists) and the option's own circumstances.
 """
 

@@ -6,7 +6,8 @@ and do not use its reaction, though anything that stops it taking reactions (bei
 incapacitated, *shocking grasp*) still stops them. It may make only one such opportunity
 attack per turn.
 
-[Reactions][companion.rulesets.variant5e.mark.Reactions] tracks one creature's reaction, its mark and its opportunity attacks
+[Reactions][companion.rulesets.variant5e.mark.Reactions] tracks one creature's reaction, its mark
+and its opportunity attacks
 through the turns (see also [opportunity_attack][companion.rulesets.variant5e.opportunity_attack]).
 
 Interpretation: "one opportunity attack per turn" counts every opportunity attack the
@@ -17,9 +18,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.errors import RuleError
+from companion.errors import RuleError, StateError
 from companion.rulesets.variant5e.contests import Edge
-from companion.state import Tracker, move
+from companion.state import Tracker, move, state_field
 
 __all__ = ["Reactions"]
 
@@ -29,10 +30,15 @@ class Reactions(Tracker):
     """One creature's reaction, mark and opportunity attacks, turn by turn."""
 
     reaction_available: bool = True
-    marked: str = ""
+    marked: str = state_field("", max_len=60)
     mark_made_this_turn: bool = False
     attacked_this_turn: bool = False
     can_take_reactions: bool = True
+
+    def check_state(self) -> None:
+        """A mark made this turn has a marked creature."""
+        if self.mark_made_this_turn and not self.marked:
+            raise StateError("field 'mark_made_this_turn' is true but no creature is marked")
 
     @move
     def start_own_turn(self) -> None:
@@ -46,6 +52,8 @@ class Reactions(Tracker):
         """A melee attack against ``target``, marking it if ``mark``."""
         if not target.strip():
             raise RuleError("Mark: name the creature attacked")
+        if len(target.strip()) > 60:
+            raise RuleError("Mark: a creature's name is at most 60 characters")
         if mark:
             self.marked = target.strip()
             self.mark_made_this_turn = True

@@ -59,7 +59,8 @@ DATA_FILE = "mentality_tables.toml"
 def mentality_tables() -> dict[str, Any]:
     """The seed's two lookup tables and the caster kinds, read from the package data.
 
-    Raises [TableError][companion.errors.TableError] if the file is malformed (a level missing or a cost not a
+    Raises [TableError][companion.errors.TableError] if the file is malformed (a level missing or a
+    cost not a
     whole number), naming the table and the level.
     """
     text = resources.files(__package__).joinpath(DATA_FILE).read_bytes()
