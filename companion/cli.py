@@ -1,25 +1,31 @@
 """The ``companion`` command line (also ``python -m companion``).
 
 Subcommands are contributed by the areas that own them: every module named in
-[COMMAND_MODULES][companion.cli.COMMAND_MODULES], and every ruleset package that has a ``cli`` module, defines
-``add_commands(subparsers)``. Each subcommand sets ``func(args) -> int`` on its parser.
+[COMMAND_MODULES][companion.cli.COMMAND_MODULES], and every ruleset package that has a
+``cli`` module, defines ``add_commands(subparsers)``. Each subcommand sets
+``func(args) -> int`` on its parser.
 
 The error contract, relied on by later tooling: bad input exits with status 2, prints
 nothing on stdout and exactly one line on stderr starting with ``error:``; never a
-traceback.
+traceback. The line quotes at most a short piece of the input (see
+[quoted][companion.errors.quoted]), and ``--option=--`` is refused like a missing value.
+
+Output never fails on the terminal's encoding: in a locale that cannot show a character
+of a table (``PYTHONIOENCODING=cp1252``), that character is printed as ``?``.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import io
 import json
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from companion.dice.render import fraction_text as fraction_text  # re-exported for subcommands
-from companion.errors import CompanionError
+from companion.errors import CompanionError, clip_echoes, quoted
 
 #: Modules (outside the rulesets) that contribute subcommands.
 COMMAND_MODULES: tuple[str, ...] = (
@@ -33,11 +39,23 @@ class UsageError(CompanionError):
     """Bad command-line usage (unknown option, missing argument...)."""
 
 
+#: The longest error line the CLI prints (a last resort; raising sites clip their echoes).
+MAX_ERROR = 300
+
+
 class _Parser(argparse.ArgumentParser):
     """An ArgumentParser whose errors follow the one-line ``error:`` contract."""
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{self.prog}: {message}")
+
+    def _get_values(self, action: argparse.Action, arg_strings: list[str]) -> Any:
+        # argparse drops a '--' given as the value (``--seed=--``), leaving an empty list
+        # where one value belongs: refuse it as the missing value it is.
+        if action.nargs is None and arg_strings == ["--"]:
+            name = "/".join(action.option_strings) or action.metavar or action.dest
+            self.error(f"argument {name}: expected one argument")
+        return super()._get_values(action, arg_strings)
 
 
 def print_json(obj: Any) -> None:
@@ -61,9 +79,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit status."""
+    _tolerant_output()
     try:
+        words = sys.argv[1:] if argv is None else list(argv)
+        _check_text(words)
         parser = build_parser()
-        args = parser.parse_args(argv)
+        args = parser.parse_args(words)
         if getattr(args, "func", None) is None:
             parser.print_help()
             return 0
@@ -80,4 +101,25 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _one_line(text: str) -> str:
-    return " ".join(text.split())
+    line = clip_echoes(" ".join(text.split()))
+    if len(line) > MAX_ERROR:
+        line = line[:MAX_ERROR - 1] + "…"
+    return line
+
+
+def _check_text(words: list[str]) -> None:
+    """Refuse an argument that is not text (bytes that are not UTF-8 in the command line)."""
+    for n, word in enumerate(words, start=1):
+        try:
+            word.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            shown = word.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+            raise UsageError(f"companion: argument {n} ({quoted(shown, exc.start)}) is not "
+                             f"UTF-8 text") from None
+
+
+def _tolerant_output() -> None:
+    """Print what the terminal's encoding cannot show as ``?`` instead of crashing."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="replace")

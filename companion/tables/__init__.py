@@ -55,7 +55,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, cast
 
-from companion.errors import CompanionError, TableError, UnknownNameError
+from companion.errors import CompanionError, TableError, UnknownNameError, quoted
 from companion.tables.model import (
     Read,
     Row,
@@ -107,7 +107,7 @@ def get(table_id: str) -> Table:
     except KeyError:
         close = [t for t in _cache if table_id.lower() in t]
         hint = f" (did you mean {', '.join(close[:3])}?)" if close else ""
-        raise UnknownNameError(f"no table named {table_id!r}{hint}") from None
+        raise UnknownNameError(f"no table named {quoted(table_id)}{hint}") from None
 
 
 def reload() -> None:
