@@ -16,6 +16,7 @@ of a sheet exists once on the page, however many characters sit at the table.
 from __future__ import annotations
 
 import html
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -42,12 +43,16 @@ from companion.rulesets.monsters_and_magic.threads_of_fate import GM_USES
 from companion.widgets.base import (
     MIN_BUTTON_HEIGHT,
     ErrorLine,
+    NumberBox,
     SaveLoad,
     app_box,
     bind,
     button,
     column,
     draw_seed,
+    int_box,
+    name_box,
+    one_line,
     roll_text_html,
     row,
     safe,
@@ -55,7 +60,7 @@ from companion.widgets.base import (
 )
 
 __all__ = ["AdventurerPanel", "CheckPanel", "GameMasterPanel", "GroupCheckPanel",
-           "MonstersAndMagicApp", "NumberBox"]
+           "MonstersAndMagicApp"]
 
 EDGES = ["normal", "advantage", "disadvantage"]
 TIER_COLOURS = {Tier.CRITICAL_HIT: "#1b5e20", Tier.STRONG_HIT: "#2e7d32",
@@ -68,106 +73,18 @@ def _slug(text: str) -> str:
     return "".join(ch if ch.isalnum() else "-" for ch in text.lower())
 
 
-class NumberBox(widgets.VBox):
-    """A whole-number box whose bad input is refused under it, never silently changed.
-
-    The box keeps exactly what the player typed. Empty, letters, a fraction or a number
-    outside ``low``-``high`` shows a one-line refusal right under the box, and every button
-    registered with [guard][companion.widgets.monsters_and_magic.NumberBox.guard] is
-    disabled until the input is fixed; then the refusal disappears. ``value`` is the whole
-    number (reading it while the input is bad raises the refusal); setting it writes the box.
-    The text box carries ``tc-int-<name>`` for browser tests.
-    """
-
-    def __init__(self, description: str, value: int, name: str, low: int, high: int,
-                 width: str = "150px") -> None:
-        super().__init__(layout=widgets.Layout(max_width="100%"))
-        self.label, self.low, self.high = description, low, high
-        self.text = widgets.Text(value=str(value), description=description,
-                                 continuous_update=False,
-                                 style={"description_width": "initial"},
-                                 layout=widgets.Layout(width=width,
-                                                       min_height=MIN_BUTTON_HEIGHT))
-        self.text.add_class(f"tc-int-{name}")
-        self.text.add_class("tc-int")
-        self.error = ErrorLine()
-        self.guarded: list[tuple[widgets.Button, Callable[[], str | None]]] = []
-        self.children = [self.text, self.error]
-        self.text.observe(lambda _change: self.check(), names="value")
-
-    def parse(self) -> int:
-        """The whole number in the box, or a RuleError saying what is wrong with it."""
-        raw = self.text.value.strip().replace("\u2212", "-")
-        shown = raw if len(raw) <= 12 else raw[:11] + "…"
-        if not raw:
-            raise RuleError(f"{self.label}: enter a whole number from {self.low} to "
-                            f"{self.high}")
-        digits = raw[1:] if raw[0] in "+-" else raw
-        if not digits.isascii() or not digits.isdigit() or len(digits) > 9:
-            raise RuleError(f"{self.label}: '{shown}' is not a whole number "
-                            f"({self.low} to {self.high})")
-        number = int(raw)
-        if not self.low <= number <= self.high:
-            raise RuleError(f"{self.label}: must be from {self.low} to {self.high}, "
-                            f"not {number}")
-        return number
-
-    @property
-    def valid(self) -> bool:
-        try:
-            self.parse()
-        except RuleError:
-            return False
-        return True
-
-    @property
-    def value(self) -> int:
-        try:
-            return self.parse()
-        except RuleError as exc:
-            self.error.show(exc)
-            raise
-
-    @value.setter
-    def value(self, number: int) -> None:
-        self.text.value = str(number)
-
-    def guard(self, btn: widgets.Button,
-              refusal: Callable[[], str | None] = lambda: None) -> widgets.Button:
-        """Disable ``btn`` while the input is bad or ``refusal()`` gives a reason."""
-        self.guarded.append((btn, refusal))
-        return btn
-
-    def on_valid_change(self, callback: Callable[[], Any]) -> None:
-        """Call ``callback()`` after each edit that leaves a valid number in the box."""
-        def changed(_change: Any) -> None:
-            if self.valid:
-                callback()
-        self.text.observe(changed, names="value")
-
-    def check(self) -> None:
-        """Show or clear the refusal and update the guarded buttons."""
-        try:
-            self.parse()
-        except RuleError as exc:
-            self.error.show(exc)
-        else:
-            self.error.clear()
-        self.update_buttons()
-
-    def update_buttons(self) -> None:
-        ok = self.valid
-        for btn, refusal in self.guarded:
-            reason = None if not ok else refusal()
-            btn.disabled = not ok or reason is not None
-            btn.tooltip = (f"{btn.description}: fix the {self.label.lower()} first" if not ok
-                           else reason or btn.description)
-
-
 def _state_button(btn: widgets.Button, reason: str | None) -> None:
     """Disable a button whose move the rules refuse now; its tooltip says why."""
     btn.disabled = reason is not None
     btn.tooltip = reason or btn.description
+
+
+def _bad_box(*boxes: NumberBox) -> str | None:
+    """Why the buttons reading ``boxes`` cannot work: the first box holding a bad number."""
+    for box in boxes:
+        if not box.valid:
+            return f"fix the {box.label.lower()} first"
+    return None
 
 
 def odds_html(check: AbilityCheck) -> str:
@@ -215,13 +132,13 @@ class CheckPanel(widgets.VBox):
         self.ability = widgets.Dropdown(options=[*ABILITIES, "none"], value="luck",
                                         description="Ability",
                                         layout=widgets.Layout(width="170px"))
-        self.modifier = NumberBox("Modifier" if adventurer is None else "Bonus", 0,
-                                  "modifier", -LIMIT, LIMIT)
-        self.dc = NumberBox("DC", 10, "dc", -LIMIT, LIMIT)
+        self.modifier = int_box("Modifier" if adventurer is None else "Bonus", 0,
+                                "modifier", -LIMIT, LIMIT)
+        self.dc = int_box("DC", 10, "dc", -LIMIT, LIMIT)
         self.edge = widgets.Dropdown(options=EDGES, value="normal", description="Roll",
                                      layout=widgets.Layout(width="190px"))
         self.edge.add_class("tc-edge")
-        self.steps = NumberBox("Steps", 0, "steps", -STEP_LIMIT, STEP_LIMIT)
+        self.steps = int_box("Steps", 0, "steps", -STEP_LIMIT, STEP_LIMIT)
         self.attack = widgets.Checkbox(value=False, description="Attack roll", indent=False,
                                        layout=widgets.Layout(width="120px"))
         self.odds = widgets.HTML()
@@ -232,13 +149,10 @@ class CheckPanel(widgets.VBox):
         self.roll_button = button("Roll check", self.roll, error=self.error, style="primary",
                                   name="roll")
         self.boxes = (self.modifier, self.dc, self.steps)
-        for box in self.boxes:
-            box.guard(self.roll_button, self._refusal)
-            box.text.observe(safe(self.error)(self.show_odds), names="value")
         controls: list[widgets.Widget] = [self.modifier, self.dc, self.edge, self.steps]
         if adventurer is not None:
             controls = [self.ability, self.attack, *controls]
-        for control in (self.ability, self.attack, self.edge):
+        for control in (self.ability, self.attack, self.edge, *self.boxes):
             control.observe(safe(self.error)(self.show_odds), names="value")
         self.children = [row(*controls[:3]), row(*controls[3:]), self.odds,
                          row(self.roll_button), *own_error, self.result]
@@ -248,9 +162,9 @@ class CheckPanel(widgets.VBox):
             self.show_odds()
 
     def _refusal(self) -> str | None:
-        bad = next((box for box in self.boxes if not box.valid), None)
+        bad = _bad_box(*self.boxes)
         if bad is not None:
-            return f"Roll check: fix the {bad.label.lower()} first"
+            return bad
         if self.adventurer is None:
             return None
         return self.adventurer.why_not("roll_check", seed=0)
@@ -269,18 +183,15 @@ class CheckPanel(widgets.VBox):
                             options["disadvantage"], options["steps"])
 
     def show_odds(self, _change: Any = None) -> None:
-        for box in self.boxes:
-            box.update_buttons()
+        _state_button(self.roll_button, self._refusal())
         if not all(box.valid for box in self.boxes):
             self.odds.value = '<div class="tc-odds"><i>Fix the number above.</i></div>'
             return
         self.odds.value = odds_html(self.check())
 
     def roll(self) -> Any:
-        if not all(box.valid for box in self.boxes):
-            for box in self.boxes:
-                box.check()
-            return None
+        for box in self.boxes:
+            box.read()  # a bad box stops the roll here, its refusal under it
         seed = self.seed_source()
         if self.adventurer is not None and self.party is not None:
             result = self.party.roll_check(self.adventurer, self.ability.value,
@@ -346,7 +257,7 @@ class AdventurerPanel(widgets.VBox):
         self.layout = widgets.Layout(border="1px solid #bbb", padding="6px", margin="6px 0",
                                      max_width="100%")
         self.view = widgets.HTML()
-        self.amount = NumberBox("Amount", 1, "amount", 1, LIMIT)
+        self.amount = int_box("Amount", 1, "amount", 1, LIMIT)
         self.technique = widgets.Dropdown(
             options=[n for n, (_, unit) in BASIC_TECHNIQUES.items() if unit == "AP"],
             value="Strike", description="Technique", layout=widgets.Layout(width="260px"))
@@ -365,30 +276,27 @@ class AdventurerPanel(widgets.VBox):
         own_error = [self.error] if error is None else []
         threads_error, turn_error, body_error = (
             self.section_errors[k] for k in ("threads", "turn", "body"))
-        # (button, the move it makes as (name, args, kwargs)) for greying out refused moves.
-        self.moves: list[tuple[widgets.Button, Callable[[], tuple[str, tuple[Any, ...],
-                                                                   dict[str, Any]]]]] = []
+        # (button, the move it makes as (name, args, kwargs), whether it reads the amount)
+        # for greying out refused moves.
+        self.moves: list[tuple[widgets.Button,
+                               Callable[[], tuple[str, tuple[Any, ...], dict[str, Any]]],
+                               bool]] = []
 
         def act(label: str, name: str, error: ErrorLine,
                 call: Callable[[], tuple[str, tuple[Any, ...], dict[str, Any]]],
                 amount: bool = False) -> widgets.Button:
             def run() -> Any:
-                if amount and not self.amount.valid:
-                    self.amount.check()
-                    return None
-                move, args, kwargs = call()
+                move, args, kwargs = call()  # a bad amount stops here, refused under its box
                 if move in ("feeling_lucky", "death_roll"):
                     kwargs = {**kwargs, "seed": self.seed_source()}
                 return getattr(a, move)(*args, **kwargs)
 
             btn = button(label, run, error=error, name=name)
-            self.moves.append((btn, call))
-            if amount:
-                self.amount.guard(btn, lambda: self._why_not(call))
+            self.moves.append((btn, call, amount))
             return btn
 
         def amount() -> int:
-            return self.amount.value
+            return int(self.amount.read())
 
         self.children = [
             self.view,
@@ -443,7 +351,7 @@ class AdventurerPanel(widgets.VBox):
             *own_error,
             self.history,
         ]
-        for control in (self.technique, self.reaction, self.state):
+        for control in (self.technique, self.reaction, self.state, self.amount):
             control.observe(safe(self.error)(lambda _change: self.update_buttons()),
                             names="value")
         bind(a, self.render, error=self.error)
@@ -453,18 +361,17 @@ class AdventurerPanel(widgets.VBox):
         try:
             move, args, kwargs = call()
         except CompanionError as exc:
-            return str(exc)
+            return one_line(exc)
         if move in ("feeling_lucky", "death_roll"):
             kwargs = {**kwargs, "seed": 0}
         return self.adventurer.why_not(move, *args, **kwargs)
 
     def update_buttons(self) -> None:
         """Disable each button whose move the rules refuse now (or whose amount is bad)."""
-        for btn, call in self.moves:
-            if any(b is btn for b, _ in self.amount.guarded):
-                continue
-            _state_button(btn, self._why_not(call))
-        self.amount.update_buttons()
+        amount_refusal = _bad_box(self.amount)
+        for btn, call, reads_amount in self.moves:
+            _state_button(btn, (amount_refusal if reads_amount else None)
+                          or self._why_not(call))
 
     def undo(self) -> Any:
         return self.adventurer.undo()
@@ -527,8 +434,8 @@ class GroupCheckPanel(widgets.VBox):
                                   name="group-modifiers", on_enter=self.show_odds,
                                   error=self.error)
         self.modifiers_error = ErrorLine()
-        self.dc = NumberBox("DC", 10, "group-dc", -LIMIT, LIMIT)
-        self.dc.on_valid_change(safe(self.error)(self.show_odds))
+        self.dc = int_box("DC", 10, "group-dc", -LIMIT, LIMIT)
+        self.dc.observe(safe(self.error)(self._dc_changed), names="value")
         self.odds = widgets.HTML()
         self.odds.add_class("tc-group-odds")
         self.result = widgets.HTML('<div class="tc-group-result" data-n="0"></div>')
@@ -536,8 +443,6 @@ class GroupCheckPanel(widgets.VBox):
         self.roll_button = button("Roll group check", self.roll, error=self.error,
                                   name="group-roll")
         self.odds_button = button("Odds", self.show_odds, error=self.error, name="group-odds")
-        for btn in (self.roll_button, self.odds_button):
-            self.dc.guard(btn, self._modifiers_refusal)
         self.modifiers.observe(lambda _change: self._check_modifiers(), names="value")
         self.children = [row(self.modifiers, self.dc), self.modifiers_error, self.odds,
                          row(self.odds_button, self.roll_button), *own_error, self.result]
@@ -547,8 +452,18 @@ class GroupCheckPanel(widgets.VBox):
         try:
             self._parsed()
         except RuleError as exc:
-            return str(exc)
+            return one_line(exc)
         return None
+
+    def _update_buttons(self) -> None:
+        reason = _bad_box(self.dc) or self._modifiers_refusal()
+        for btn in (self.roll_button, self.odds_button):
+            _state_button(btn, reason)
+
+    def _dc_changed(self, _change: Any = None) -> None:
+        self._update_buttons()
+        if self.dc.valid and self._modifiers_refusal() is None:
+            self.show_odds()
 
     def _parsed(self) -> list[int]:
         values = parse_modifiers(self.modifiers.value)
@@ -564,7 +479,7 @@ class GroupCheckPanel(widgets.VBox):
             self.modifiers_error.clear()
         else:
             self.modifiers_error.show(reason)
-        self.dc.update_buttons()
+        self._update_buttons()
 
     def checks(self) -> list[AbilityCheck]:
         try:
@@ -648,36 +563,28 @@ class MonstersAndMagicApp(widgets.VBox):
         self.picker.observe(safe(self.error)(lambda _change: self.show_selected()),
                             names="value")
         self.characters = column()
-        self.new_name = text_box(f"New character's name (up to {MAX_NAME} letters)",
-                                 name="new-character", on_enter=self.add_character,
-                                 error=self.error)
-        self.name_error = ErrorLine()
+        self.new_name = name_box("New character", name="new-character", max_len=MAX_NAME,
+                                 required=False,
+                                 placeholder=f"a name, up to {MAX_NAME} characters")
+        with warnings.catch_warnings():  # ipywidgets 8 deprecates on_submit; see text_box
+            warnings.simplefilter("ignore", DeprecationWarning)
+            self.new_name.control.on_submit(
+                safe(self.error)(lambda _box: self.add_character()))
         self.add_button = button("Add character", self.add_character, error=self.error,
                                  name="add-character")
         self.new_name.observe(lambda _change: self._check_name(), names="value")
         app_box(widgets.HTML("<b>Ability check</b>"), self.roller,
                 widgets.HTML("<b>Group check</b>"), self.group, self.gm_view,
                 widgets.HTML("<b>Characters</b>"), row(self.picker), self.characters,
-                row(self.new_name, self.add_button), self.name_error,
-                self.error, box=self)
+                row(self.new_name, self.add_button), self.error, box=self)
         self.luck = luck
         for name in names or ["Ash"]:
             self._add(self.party.new_character(name, luck=luck, max_hp=12, supplies=2))
         self._check_name()
 
-    def _name_refusal(self) -> str | None:
-        name = self.new_name.value
-        if len(" ".join(name.split())) > MAX_NAME:
-            return f"Adventurer: a name must be 1-{MAX_NAME} characters, not {len(name)}"
-        return None
-
     def _check_name(self) -> None:
-        reason = self._name_refusal()
-        if reason is None:
-            self.name_error.clear()
-        else:
-            self.name_error.show(reason)
-        self.add_button.disabled = reason is not None or not self.new_name.value.strip()
+        _state_button(self.add_button, None if self.new_name.valid and self.new_name.text.strip()
+                      else "type a name of up to 60 characters first")
 
     def _add(self, adventurer: Adventurer) -> AdventurerPanel:
         sheet = AdventurerPanel(adventurer, party=self.party, seed_source=self.seed_source)
@@ -696,12 +603,9 @@ class MonstersAndMagicApp(widgets.VBox):
         if self.picker.value in self.sheets:
             self.characters.children = [self.sheets[self.picker.value]]
 
-    def add_character(self) -> AdventurerPanel | None:
-        reason = self._name_refusal()
-        if reason is not None:
-            self.name_error.show(reason)
-            return None
-        adventurer = self.party.new_character(self.new_name.value, luck=self.luck, max_hp=12)
+    def add_character(self) -> AdventurerPanel:
+        name = self.new_name.read()  # too long: refused under the box, nobody added
+        adventurer = self.party.new_character(name, luck=self.luck, max_hp=12)
         sheet = self._add(adventurer)
         self.new_name.value = ""
         return sheet

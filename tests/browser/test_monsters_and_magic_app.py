@@ -39,9 +39,9 @@ def test_check_odds_roll_and_sheet(voila_app: Any, screenshot: Any) -> None:
     amount = sheet.locator(".tc-int-amount input")
     amount.fill("-5")
     amount.press("Enter")  # refused under the box, Damage disabled, nothing applied
-    error = sheet.locator(".tc-error [role=alert]").first
+    error = sheet.locator(".tc-refusal-amount [role=alert]")
     error.wait_for()
-    assert "must be from 1 to 1000, not -5" in error.inner_text()
+    assert "-5 is too low" in error.inner_text()
     box, line = amount.bounding_box(), error.bounding_box()
     assert box and line and 0 < line["y"] - box["y"] < 120
     assert sheet.locator(".tc-btn-damage").is_disabled()
