@@ -1,8 +1,11 @@
-"""Components for the plot-points rules: check roller, plot-point pool, strain & wounds.
+"""Components for the plot-points rules: a check panel, the plot-point pool, strain & wounds.
 
-Every component observes one [PlotPointSession][companion.rulesets.plot_points.session.PlotPointSession]
-and calls its moves; the rules (what may be spent, what a natural 1 does, how strain
-becomes wounds) live in the session. :class:`PlotPointsApp` composes them for a table.
+Every component observes one
+[PlotPointSession][companion.rulesets.plot_points.session.PlotPointSession] and calls its
+moves; the rules (what may be spent, what a natural 1 does, how strain becomes wounds) live
+in the session. [PlotPointsApp][companion.widgets.plot_points.PlotPointsApp] composes them
+for a table. A number typed badly is refused under its box and nothing is rolled; a spend
+the rules do not allow right now is a disabled button.
 """
 
 from __future__ import annotations
@@ -14,37 +17,64 @@ import ipywidgets as widgets
 
 from companion.cli import fraction_text
 from companion.dice.render import percent
+from companion.errors import CompanionError
 from companion.rulesets.plot_points import (
+    ABILITIES,
     MAX_WOUNDS,
     STRAIN_PER_WOUND,
     PlotCheck,
     PlotPointSession,
 )
+from companion.rulesets.plot_points.checks import (
+    MAX_ADVANTAGE,
+    MAX_DIFFICULTY,
+    MAX_PROFICIENCY,
+)
+from companion.rulesets.plot_points.wounds import MAX_NAME
 from companion.widgets.base import (
     ErrorLine,
+    SaveLoad,
     app_box,
     bind,
     button,
     column,
-    data_uri_link,
     draw_seed,
-    int_box,
     roll_text_html,
     row,
-    safe,
-    text_box,
+)
+from companion.widgets.inputs import InputField, name_text, read_all, whole_number
+
+__all__ = ["PlotPointCheckPanel", "PlotPointLogPanel", "PlotPointPoolPanel", "PlotPointsApp",
+           "StrainWoundsPanel"]
+
+LOG_SHOWN = 50
+"""Newest log lines shown (the whole log stays in the session and its save)."""
+
+#: The spend buttons: label, session move, button name, what it does (said on the page too:
+#: a phone has no hover to show a tooltip).
+SPENDS = (
+    ("Retry (lucky)", "retry_with_lucky", "retry", "spend a lucky point to retry a failed check"),
+    ("Reroll (unlucky)", "reroll_with_unlucky", "reroll",
+     "spend an unlucky point to reroll a success"),
+    ("GM reroll", "gm_reroll", "gm-reroll",
+     "the GM spends an unlucky point to reroll the GM's check"),
+    ("GM forces reroll", "gm_force_reroll", "gm-force",
+     "the GM spends an unlucky point; the player spent none"),
 )
 
-__all__ = ["CheckRoller", "PlotPointPool", "PlotPointsApp", "SessionLog", "StrainWounds"]
 
-ABILITIES = ["weak", "average", "strong"]
+def _ability_picker(description: str, name: str) -> widgets.Dropdown:
+    picker = widgets.Dropdown(options=list(ABILITIES), value=ABILITIES[len(ABILITIES) // 2],
+                              description=description, layout=widgets.Layout(width="190px"))
+    picker.add_class(f"tc-{name}")
+    return picker
 
 
-class CheckRoller(widgets.VBox):
+class PlotPointCheckPanel(widgets.VBox):
     """Pick who rolls and the check; shows the exact chance first, then rolls.
 
-    After a roll, the buttons spend plot points on the check in play (the session refuses,
-    with the rule's reason, a spend the rules do not allow).
+    After a roll, the buttons spend plot points on the check in play; a spend the rules do
+    not allow now is disabled (the session would refuse it with the rule's reason).
     """
 
     def __init__(self, session: PlotPointSession, error: ErrorLine | None = None) -> None:
@@ -54,65 +84,71 @@ class CheckRoller(widgets.VBox):
         own_error = [self.error] if error is None else []
         self.who = widgets.Dropdown(description="Who", layout=widgets.Layout(width="200px"))
         self.who.add_class("tc-who")
-        self.ability = widgets.Dropdown(options=ABILITIES, value="average",
-                                        description="Ability",
-                                        layout=widgets.Layout(width="190px"))
-        self.ability.add_class("tc-ability")
-        self.proficiency = int_box("Proficiency", 0, "proficiency", width="160px")
-        self.advantage = int_box("Net advantage (− = disadv.)", 0, "advantage", width="250px")
-        self.difficulty = int_box("Difficulty", 10, "difficulty")
+        self.ability = _ability_picker("Ability", "ability")
+        self.proficiency = InputField(
+            "Proficiency", "0", name="proficiency",
+            parse=whole_number(-MAX_PROFICIENCY, MAX_PROFICIENCY, "Proficiency"))
+        self.advantage = InputField(
+            "Net advantage (− = disadv.)", "0", name="advantage",
+            parse=whole_number(-MAX_ADVANTAGE, MAX_ADVANTAGE, "Net advantage"))
+        self.difficulty = InputField(
+            "Difficulty", "10", name="difficulty",
+            parse=whole_number(-MAX_DIFFICULTY, MAX_DIFFICULTY, "Difficulty"))
+        self.fields = (self.proficiency, self.advantage, self.difficulty)
         self.chance = widgets.HTML()
         self.chance.add_class("tc-chance")
         self.result = widgets.HTML('<div class="tc-result" data-n="0">No check yet.</div>')
         self.rolls = 0
-        spends = [  # label, session move, name, what it does
-            ("Retry (lucky)", "retry_with_lucky", "retry",
-             "spend a lucky point to retry a failed check"),
-            ("Reroll (unlucky)", "reroll_with_unlucky", "reroll",
-             "spend an unlucky point to reroll a success"),
-            ("GM reroll", "gm_reroll", "gm-reroll",
-             "the GM spends an unlucky point to reroll the GM's check"),
-            ("GM forces reroll", "gm_force_reroll", "gm-force",
-             "the GM spends an unlucky point; the player spent none"),
-        ]
-        spend = [
-            button("Roll check", self.roll, error=self.error, style="primary", name="roll"),
-            *(button(label, self._spend(move), error=self.error, name=name,
-                     tooltip=f"{label}: {tip}") for label, move, name, tip in spends),
-        ]
-        # Said on the page too: a phone has no hover to show a tooltip.
+        self.roll_button = button("Roll check", self.roll, error=self.error, style="primary",
+                                  name="roll")
+        self.spend_buttons = {
+            move: button(label, self._spend(move), error=self.error, name=name,
+                         tooltip=f"{label}: {tip}")
+            for label, move, name, tip in SPENDS
+        }
         self.spend_help = widgets.HTML(
             "<small>" + " · ".join(f"<b>{html.escape(label)}</b>: {html.escape(tip)}"
-                                   for label, _move, _name, tip in spends) + "</small>")
+                                   for label, _move, _name, tip in SPENDS) + "</small>")
         self.spend_help.add_class("tc-spend-help")
-        for control in (self.ability, self.proficiency, self.advantage, self.difficulty):
-            control.observe(safe(self.error)(self._show_chance), names="value")
+        self.ability.observe(self._show_chance, names="value")
+        for f in self.fields:
+            f.box.observe(self._show_chance, names="value")
         self.children = [
             widgets.HTML("<b>Check</b>"),
             row(self.who, self.ability),
-            row(self.proficiency, self.advantage, self.difficulty),
+            row(*self.fields),
             self.chance,
-            row(*spend),
+            row(self.roll_button, *self.spend_buttons.values()),
             *own_error,
             self.result,
             self.spend_help,
         ]
-        bind(session, self._sync_players, error=self.error)
+        bind(session, self._sync, error=self.error)
         self._show_chance()
 
-    def check(self) -> PlotCheck:
-        return PlotCheck(self.ability.value, self.proficiency.value, self.advantage.value,
-                         self.difficulty.value)
+    def check(self) -> PlotCheck | None:
+        """The check the controls describe, or ``None`` (refusals shown under the boxes)."""
+        values = read_all(*self.fields)
+        if values is None:
+            return None
+        proficiency, advantage, difficulty = values
+        return PlotCheck(self.ability.value, proficiency, advantage, difficulty)
 
-    def _sync_players(self) -> None:
+    def _sync(self) -> None:
         names = [*self.session.players, self.session.gm]
         if list(self.who.options) != names:
             current = self.who.value
             self.who.options = names
             self.who.value = current if current in names else names[0]
+        allowed = set(self.session.available_spends())
+        for move, btn in self.spend_buttons.items():
+            btn.disabled = move not in allowed
 
     def _show_chance(self, _change: Any = None) -> None:
         check = self.check()
+        if check is None:
+            self.chance.value = "<div>Fix the box marked below it to see the chance.</div>"
+            return
         p = check.chance()
         one, twenty = check.natural_chances()
         self.chance.value = (
@@ -123,9 +159,12 @@ class CheckRoller(widgets.VBox):
         )
 
     def roll(self) -> Any:
-        outcome = self.session.roll_check(self.who.value, self.ability.value,
-                                          self.proficiency.value, self.advantage.value,
-                                          self.difficulty.value, seed=draw_seed())
+        values = read_all(*self.fields)
+        if values is None:
+            return None
+        proficiency, advantage, difficulty = values
+        outcome = self.session.roll_check(self.who.value, self.ability.value, proficiency,
+                                          advantage, difficulty, seed=draw_seed())
         self._show(outcome)
         return outcome
 
@@ -154,7 +193,7 @@ class CheckRoller(widgets.VBox):
         )
 
 
-class PlotPointPool(widgets.VBox):
+class PlotPointPoolPanel(widgets.VBox):
     """The shared plot points: how many are lucky and unlucky."""
 
     def __init__(self, session: PlotPointSession, error: ErrorLine | None = None) -> None:
@@ -181,7 +220,7 @@ class PlotPointPool(widgets.VBox):
         )
 
 
-class StrainWounds(widgets.VBox):
+class StrainWoundsPanel(widgets.VBox):
     """One character's strain and wounds, with the moves that change them."""
 
     def __init__(self, session: PlotPointSession, name: str,
@@ -192,38 +231,45 @@ class StrainWounds(widgets.VBox):
         self.error = error or ErrorLine()
         own_error = [self.error] if error is None else []
         self.view = widgets.HTML()
-        self.fortitude = widgets.Dropdown(options=ABILITIES, value="average",
-                                          description="Fortitude",
-                                          layout=widgets.Layout(width="190px"))
-        self.rest_dc = int_box("Rest DC", 10, "rest-dc")
+        self.fortitude = _ability_picker("Fortitude", "fortitude")
+        self.rest_dc = InputField("Rest DC", "10", name="rest-dc",
+                                  parse=whole_number(-MAX_DIFFICULTY, MAX_DIFFICULTY,
+                                                     "Rest DC"))
         slug = "".join(ch if ch.isalnum() else "-" for ch in name.lower())
         self.add_class("tc-character")
         self.add_class(f"tc-character-{slug}")
+        self.strain_button = button("+1 strain", lambda: session.gain_strain(name),
+                                    error=self.error, name="strain")
+        self.wound_button = button("+1 wound", lambda: session.gain_wounds(name),
+                                   error=self.error, name="wound")
+        self.heal_button = button("Heal 1 wound", lambda: session.heal_wounds(name),
+                                  error=self.error, name="heal")
+        self.rest_button = button("Long rest", self.long_rest, error=self.error, name="rest")
         self.children = [
             self.view,
-            row(
-                button("+1 strain", lambda: session.gain_strain(name), error=self.error,
-                       name="strain"),
-                button("+1 wound", lambda: session.gain_wounds(name), error=self.error,
-                       name="wound"),
-                button("Heal 1 wound", lambda: session.heal_wounds(name), error=self.error,
-                       name="heal"),
-            ),
-            row(self.fortitude, self.rest_dc,
-                button("Long rest", self.long_rest, error=self.error, name="rest")),
+            row(self.strain_button, self.wound_button, self.heal_button),
+            row(self.fortitude, self.rest_dc, self.rest_button),
             *own_error,
         ]
         bind(session, self._render, error=self.error)
 
     def long_rest(self) -> Any:
-        return self.session.long_rest(self.character_name, self.rest_dc.value, self.fortitude.value,
+        difficulty = self.rest_dc.read()
+        if difficulty is None:
+            return None
+        return self.session.long_rest(self.character_name, difficulty, self.fortitude.value,
                                       seed=draw_seed())
 
     def _render(self) -> None:
-        if self.character_name not in self.session.players:
+        here = self.character_name in self.session.players
+        for btn in (self.strain_button, self.wound_button, self.heal_button, self.rest_button):
+            btn.disabled = not here
+        if not here:
             self.view.value = f"<i>{html.escape(self.character_name)} has left the table.</i>"
             return
         c = self.session.character(self.character_name)
+        self.wound_button.disabled = c.wounds >= MAX_WOUNDS
+        self.heal_button.disabled = c.wounds == 0
         tier = c.tier
         effect = html.escape(tier.effect) if tier else "No wounds."
         self.view.value = (
@@ -235,8 +281,8 @@ class StrainWounds(widgets.VBox):
         )
 
 
-class SessionLog(widgets.VBox):
-    """Every move, newest first, with Undo and a JSON save link and loader."""
+class PlotPointLogPanel(widgets.VBox):
+    """The newest moves first, with Undo, and the table's Save link and load box."""
 
     def __init__(self, session: PlotPointSession, error: ErrorLine | None = None) -> None:
         super().__init__()
@@ -244,37 +290,34 @@ class SessionLog(widgets.VBox):
         self.error = error or ErrorLine()
         own_error = [self.error] if error is None else []
         self.view = widgets.HTML()
-        self.save = widgets.HTML()
-        self.load_box = widgets.Textarea(placeholder="Paste a saved table (JSON) to load it",
-                                         layout=widgets.Layout(width="100%", height="60px"))
+        self.undo_button = button("Undo", self.undo, error=self.error, name="undo")
+        self.save_load = SaveLoad(session, "plot-points-table.json", what="plot-points table")
         self.children = [
             widgets.HTML("<b>Log</b>"),
-            row(button("Undo", self.undo, error=self.error, name="undo"), self.save),
-            self.view,
-            row(self.load_box, button("Load", self.load, error=self.error, name="load")),
+            row(self.undo_button),
             *own_error,
+            self.view,
+            self.save_load,
         ]
         bind(session, self._render, error=self.error)
 
     def undo(self) -> Any:
         return self.session.undo()
 
-    def load(self) -> None:
-        self.session.load(self.load_box.value)
-        self.load_box.value = ""
-
     def _render(self) -> None:
         log = self.session.log
-        items = "".join(
-            f'<li data-n="{i + 1}">{roll_text_html(event.summary)}</li>'
-            for i, event in reversed(list(enumerate(log))))
-        self.view.value = f'<ol class="tc-history tc-log" data-count="{len(log)}">{items}</ol>'
-        self.save.value = data_uri_link("Save table", "plot-points-table.json",
-                                        "application/json", self.session.to_json())
+        self.undo_button.disabled = not log
+        shown = list(enumerate(log))[-LOG_SHOWN:]
+        items = "".join(f'<li data-n="{i + 1}">{roll_text_html(event.summary)}</li>'
+                        for i, event in reversed(shown))
+        earlier = len(log) - len(shown)
+        more = f"<small>… and {earlier} earlier moves (in the save)</small>" if earlier else ""
+        self.view.value = (f'<ol class="tc-history tc-log" data-count="{len(log)}">{items}</ol>'
+                           f"{more}")
 
 
 class PlotPointsApp(widgets.VBox):
-    """A whole table: check roller, plot-point pool, a strain & wounds tracker per player."""
+    """A whole table: check panel, plot-point pool, a strain & wounds panel per player."""
 
     def __init__(self, players: list[str] | None = None, gm: str = "GM",
                  session: PlotPointSession | None = None) -> None:
@@ -282,12 +325,13 @@ class PlotPointsApp(widgets.VBox):
         self.session = session or PlotPointSession.new(players or ["Player 1", "Player 2"], gm)
         self.error = ErrorLine()
         # Each part shows its errors beside its own buttons (a phone shows one part at a time).
-        self.roller = CheckRoller(self.session)
-        self.pool = PlotPointPool(self.session, self.error)
+        self.roller = PlotPointCheckPanel(self.session)
+        self.pool = PlotPointPoolPanel(self.session, self.error)
         self.characters = column()
-        self.new_player = text_box("New player's name", name="new-player",
-                                   on_enter=self.add_player, error=self.error)
-        self.history = SessionLog(self.session)
+        self.new_player = InputField("", name="new-player", placeholder="New player's name",
+                                     parse=name_text(MAX_NAME, "New player's name"),
+                                     on_enter=self.add_player, error=self.error)
+        self.history = PlotPointLogPanel(self.session)
         app_box(
             self.pool, self.roller,
             widgets.HTML("<b>Strain & wounds</b>"), self.characters,
@@ -295,16 +339,23 @@ class PlotPointsApp(widgets.VBox):
                                         name="add-player")),
             self.error, self.history, box=self,
         )
-        self._trackers: dict[str, StrainWounds] = {}
+        self._panels: dict[str, StrainWoundsPanel] = {}
         bind(self.session, self._sync_characters, error=self.error)
 
     def add_player(self) -> None:
-        self.session.add_player(self.new_player.value)
+        name = self.new_player.read()
+        if name is None:
+            return
+        try:
+            self.session.add_player(name)
+        except CompanionError as exc:
+            self.new_player.refuse(exc)  # e.g. the name is taken: said under the box
+            return
         self.new_player.value = ""
 
     def _sync_characters(self) -> None:
         names = self.session.players
         for name in names:
-            if name not in self._trackers:
-                self._trackers[name] = StrainWounds(self.session, name)
-        self.characters.children = [self._trackers[n] for n in names]
+            if name not in self._panels:
+                self._panels[name] = StrainWoundsPanel(self.session, name)
+        self.characters.children = [self._panels[n] for n in names]

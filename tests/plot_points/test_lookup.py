@@ -44,6 +44,6 @@ def test_advantage_rows_must_count_up_and_end_open() -> None:
     with pytest.raises(TableError, match="only the last row is open-ended"):
         parse_lookup_tables(d)
     d = data()
-    del d["ability_dice"]["weak"]
-    with pytest.raises(TableError, match="missing 'weak'"):
+    d["ability_dice"] = {"title": "t", "section": "s"}
+    with pytest.raises(TableError, match="ability_dice must name each ability"):
         parse_lookup_tables(d)

@@ -326,7 +326,7 @@ def corrupt(change: Callable[[dict], None]) -> str:  # type: ignore[type-arg]
     [
         ("{", "not valid JSON"),
         (corrupt(lambda d: d["state"].update(lucky="3")), "'lucky' must be a whole number"),
-        (corrupt(lambda d: d["state"].update(lucky=-1)), "'lucky' must be at least 0"),
+        (corrupt(lambda d: d["state"].update(lucky=-1)), "'lucky' must be from 0 to 51"),
         (corrupt(lambda d: d["state"].update(lucky=5)), "'lucky' \\+ 'unlucky' must equal"),
         (corrupt(lambda d: d["state"]["characters"][0].update(strain=4)),
          "'characters\\[0\\].strain' must be from 0 to 3"),
@@ -343,11 +343,69 @@ def corrupt(change: Callable[[dict], None]) -> str:  # type: ignore[type-arg]
         (corrupt(lambda d: d["state"].pop("gm")), "missing field 'gm'"),
         (corrupt(lambda d: d["log"][0]["before"].update(unlucky=9)),
          "log\\[0\\].before"),
+        # Every invariant, also inside the nested records and the undo snapshots:
+        (corrupt(lambda d: d["state"].update(gm=" ")), "'gm' must be a name"),
+        (corrupt(lambda d: d["state"].update(gm="G" * 41)), "'gm' holds 41 characters"),
+        (corrupt(lambda d: d["state"]["characters"][0].update(name="A" * 41)),
+         "'characters\\[0\\].name' holds 41 characters"),
+        (corrupt(lambda d: d["state"]["characters"][0].update(name="")),
+         "characters\\[0\\].*'name' must be a name"),
+        (corrupt(lambda d: d["state"]["characters"][1].update(name="Ann")), "repeats a name"),
+        (corrupt(lambda d: d["state"]["characters"][1].update(name="GM")), "repeats a name"),
+        (corrupt(lambda d: d["state"]["current"].update(total=99)),
+         "current.*'total' 99 is not a possible result of 1d20"),
+        (corrupt(lambda d: d["state"]["current"].update(success=True)),
+         "current.*'success' must say whether"),
+        (corrupt(lambda d: d["state"]["current"].update(advantage=500)),
+         "'current.advantage' must be from -99 to 99"),
+        (corrupt(lambda d: d["state"]["current"].update(difficulty=10**6)),
+         "'current.difficulty' must be from -1000 to 1000"),
+        (corrupt(lambda d: d["state"]["current"].update(roller_spent=3)),
+         "current.*count more rerolls than the 0 made"),
+        (corrupt(lambda d: d["state"]["current"].update(rolls=3)),
+         "'current.rolls': every reroll of a player's check is paid"),
+        (corrupt(lambda d: d["state"]["current"].update(text="x" * 501)),
+         "'current.text' holds 501 characters"),
+        (corrupt(lambda d: d["state"].update(characters=[{"name": f"P{i}", "strain": 0,
+                                                          "wounds": 0} for i in range(51)])),
+         "'characters' holds 51 items"),
+        (corrupt(lambda d: d["log"][-1]["before"]["characters"][0].update(strain=9)),
+         "log\\[1\\].before.characters\\[0\\].strain"),
     ],
 )
 def test_corrupt_state_names_the_field(text: str, field: str) -> None:
     with pytest.raises(StateError, match=field):
         PlotPointSession.from_json(text)
+
+
+def test_a_gm_check_with_player_spends_is_refused_on_load() -> None:
+    s = table()
+    s.roll_check("GM", seed=FAIL)
+    data = json.loads(s.to_json())
+    data["state"]["current"].update(rolls=2, roller_spent=1)
+    with pytest.raises(StateError, match="the GM's own check has no player spends"):
+        PlotPointSession.from_json(json.dumps(data))
+    assert PlotPointSession.from_json(s.to_json()) == s  # the untouched save loads
+
+
+def test_available_spends_follow_the_rules() -> None:
+    s = table()
+    assert s.available_spends() == []  # no check in play
+    s.roll_check("Ann", seed=FAIL)
+    assert s.available_spends() == ["retry_with_lucky"]  # no unlucky point yet
+    s.retry_with_lucky(seed=FAIL)
+    assert "gm_force_reroll" not in s.available_spends()  # Ann has spent on it
+    s.roll_check("GM", seed=FAIL)
+    assert s.available_spends() == ["gm_reroll"]
+    for name in PlotPointSession.SPENDS:
+        allowed = name in s.available_spends()
+        try:
+            getattr(s, name)(seed=1)
+        except RuleError:
+            assert not allowed, name
+        else:
+            assert allowed, name
+            s.undo()
 
 
 def test_a_retry_is_a_check_too() -> None:

@@ -1,12 +1,21 @@
-"""The plot-points components, headless: they call the session and show its state and errors."""
+"""The plot-points components, headless: they call the session and show its state and errors.
+
+``Button.click()`` fires the callbacks in-process; a disabled button is only asserted as
+disabled (the browser would not let it be tapped).
+"""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from companion.rulesets.plot_points import PlotCheck
+from companion.rulesets import plot_points
+from companion.rulesets.plot_points import ABILITIES, PlotCheck
+from companion.rulesets.plot_points import reference as plot_reference
+from companion.widgets.base import SaveLoad, press_enter
 from companion.widgets.plot_points import PlotPointsApp
+
+FAIL = next(s for s in range(1000) if not PlotCheck("average", 0, 0, 30).roll(seed=s).success)
 
 
 def test_chance_shown_before_rolling_follows_the_controls() -> None:
@@ -14,66 +23,105 @@ def test_chance_shown_before_rolling_follows_the_controls() -> None:
     roller = app.roller
     assert "55.00%" in roller.chance.value and "11/20" in roller.chance.value
     roller.ability.value = "strong"
-    roller.advantage.value = -2
-    roller.difficulty.value = 15
+    roller.advantage.value = "-2"
+    roller.difficulty.value = "15"
     p = PlotCheck("strong", 0, -2, 15).chance()
     assert f"{p.numerator}/{p.denominator}" in roller.chance.value
     assert "2d20kh1 - 1d6" in roller.chance.value
 
 
-def test_roll_spend_and_errors_in_the_app() -> None:
+def test_bad_numbers_are_refused_under_their_box_and_nothing_rolls() -> None:
     app = PlotPointsApp(["Ann", "Bob"])
-    s = app.session
-    app.roller.difficulty.value = 30  # nobody can reach 30: a sure failure
-    app.roller.roll()
-    assert 'data-n="1"' in app.roller.result.value and "failure" in app.roller.result.value
+    roller, s = app.roller, app.session
+    cases = [(roller.advantage, "-500", "Net advantage: -500 is out of range (from -99 to 99)"),
+             (roller.proficiency, "", "Proficiency: enter a whole number"),
+             (roller.difficulty, "ten", 'Difficulty: "ten" is not a whole number'),
+             (roller.difficulty, "1e3", 'Difficulty: "1e3" is not a whole number')]
+    for field, text, message in cases:
+        good = field.value
+        field.value = text
+        roller.roll_button.click()
+        assert field.error.message.startswith(message)
+        assert s.log == () and roller.rolls == 0  # the action did not run
+        assert "Fix the box" in roller.chance.value
+        field.value = good  # fixed: the refusal goes and the chance is back
+        assert field.error.message == "" and "chance of success" in roller.chance.value
+    panel = app._panels["Ann"]
+    panel.rest_dc.value = "-"
+    panel.rest_button.click()
+    assert "Rest DC" in panel.rest_dc.error.message and s.log == ()
+
+
+def test_roll_spend_and_disabled_spends() -> None:
+    app = PlotPointsApp(["Ann", "Bob"])
+    s, roller = app.session, app.roller
+    assert all(b.disabled for b in roller.spend_buttons.values())  # nothing in play
+    roller.difficulty.value = "30"  # nobody can reach 30: a sure failure
+    roller.roll()
+    assert 'data-n="1"' in roller.result.value and "failure" in roller.result.value
     assert s.current is not None and s.current.roller == "Ann"
-    before = s.lucky
-    app.roller._spend("retry_with_lucky")()
-    assert 'data-n="2"' in app.roller.result.value
-    assert "spends a lucky point" in app.roller.result.value
+    enabled = [m for m, b in roller.spend_buttons.items() if not b.disabled]
+    assert enabled == s.available_spends() == ["retry_with_lucky"]
+    roller.spend_buttons["retry_with_lucky"].click()
+    assert 'data-n="2"' in roller.result.value
+    assert "spends a lucky point" in roller.result.value
     assert s.log[-1].move == "retry_with_lucky" and "seed" in s.log[-1].args
     assert f'data-lucky="{s.lucky}"' in app.pool.view.value
-    assert s.lucky <= before  # the spend turned one over (a natural 20 may turn one back)
-    reroll = app.roller.children[4].children[2]
-    reroll.click()  # rerolling a failure with an unlucky point is refused
-    assert "rerolls a successful check" in app.roller.error.message
-    assert s.log[-1].move == "retry_with_lucky"
+    # Ann has now spent on this check: the GM can no longer force a reroll of it.
+    assert roller.spend_buttons["gm_force_reroll"].disabled
 
 
 def test_strain_until_a_wound_and_undo() -> None:
     app = PlotPointsApp(["Ann", "Bob"])
-    tracker = app._trackers["Ann"]
-    plus_strain = tracker.children[1].children[0]
+    panel = app._panels["Ann"]
+    assert panel.heal_button.disabled and app.history.undo_button.disabled
     for _ in range(4):
-        plus_strain.click()
-    assert 'data-wounds="1"' in tracker.view.value and "Exhausted" in tracker.view.value
+        panel.strain_button.click()
+    assert 'data-wounds="1"' in panel.view.value and "Exhausted" in panel.view.value
+    assert not panel.heal_button.disabled
     app.history.undo()
-    assert 'data-strain="3"' in tracker.view.value and 'data-wounds="0"' in tracker.view.value
-    heal = tracker.children[1].children[2]
-    heal.click()
-    assert "only 0 wound" in tracker.error.message
+    assert 'data-strain="3"' in panel.view.value and 'data-wounds="0"' in panel.view.value
+    assert panel.heal_button.disabled
+    app.session.gain_wounds("Ann", 16)
+    assert panel.wound_button.disabled
 
 
-def test_add_player_and_load_saved_table() -> None:
+def test_add_player_refusals_under_the_box_and_load_saved_table() -> None:
     app = PlotPointsApp(["Ann"])
     app.new_player.value = "Cy"
-    app.add_player()
-    assert [t.character_name for t in app.characters.children] == ["Ann", "Cy"]
-    assert app.session.lucky == 3
+    press_enter(app.new_player.box)
+    assert [p.character_name for p in app.characters.children] == ["Ann", "Cy"]
+    assert app.session.lucky == 3 and app.new_player.value == ""
     app.new_player.value = "Ann"
-    app.children[-3].children[1].click()  # the Add player button
-    assert "already at the table" in app.error.message
+    app.add_player()
+    assert "already at the table" in app.new_player.error.message
+    app.new_player.value = "x" * 5000
+    app.add_player()
+    assert "at most 40 characters (5,000 typed)" in app.new_player.error.message
+    assert app.session.players == ["Ann", "Cy"] and app.new_player.value == "x" * 5000
     saved = app.session.to_json()
     app.session.gain_wounds("Cy", 5)
-    app.history.load_box.value = saved
-    app.history.load()
+    part = next(w for w in app.history.children if isinstance(w, SaveLoad))
+    part.load_box.value = saved
+    part.load_button.click()
+    assert app.session.character("Cy").wounds == 0 and part.error.message == ""
+    part.load_box.value = json.dumps({"tracker": "PlotPointSession"})
+    part.load_button.click()
+    assert "missing field" in part.error.message
+    part.load_box.value = "{"
+    part.load_button.click()
+    message = part.error.message
+    assert "not valid JSON" in message and "Expecting" not in message
+    assert "PlotPointSession" not in message
     assert app.session.character("Cy").wounds == 0
-    app.history.load_box.value = json.dumps({"tracker": "PlotPointSession"})
-    load_button = app.history.children[3].children[1]
-    load_button.click()
-    assert "missing field" in app.history.error.message
-    assert app.session.character("Cy").wounds == 0
+
+
+def test_the_log_shows_the_newest_moves_only() -> None:
+    app = PlotPointsApp(["Ann"])
+    for _ in range(60):
+        app.session.gain_strain("Ann")
+    assert app.history.view.value.count("<li") == 50
+    assert "10 earlier moves" in app.history.view.value
 
 
 def test_notebook_is_a_few_lines() -> None:
@@ -89,3 +137,17 @@ def test_spend_buttons_are_explained_on_the_page_not_only_on_hover() -> None:
     for label in labels[1:]:
         assert f"<b>{label}</b>: " in roller.spend_help.value
     assert "retry a failed check" in roller.spend_help.value
+
+
+def test_the_ability_list_is_one_piece_of_data_for_app_site_and_rules() -> None:
+    """The 004 ability strengths exist once (the lookup data); app, site and CLI read it."""
+    app = PlotPointsApp(["Ash"])
+    assert tuple(app.roller.ability.options) == ABILITIES == ("weak", "average", "strong")
+    assert tuple(app._panels["Ash"].fortitude.options) == ABILITIES
+    page = plot_reference.success_chances_page()
+    header = next(line for line in page.splitlines() if line.startswith("| difficulty |"))
+    assert [cell.split(" (")[0].strip() for cell in header.strip("|").split("|")[1:]] == list(
+        ABILITIES)
+    for ability in ABILITIES:
+        assert f"| {ability} | `{plot_points.ABILITY_DICE[ability]}` |" in page
+        assert f"*{ability}*" in (plot_points.__doc__ or "")  # the rules text names each

@@ -61,7 +61,7 @@ A character withstands 15 wounds; the 16th brings the near-death experience.
   advantage dice, wound tiers) read from `lookup_tables.toml`.
 
 The tables themselves, with exact success chances, are on the generated
-[success chances](success-chances.md) page. The seed's "When Checks Don't Help" heading has
+[success chances][chance-of-success] page. The seed's "When Checks Don't Help" heading has
 no text, so there is nothing to implement for it. The choices made where the seed is
 silent are marked *Interpretation* in those pages.
 """
@@ -75,6 +75,7 @@ from companion.rulesets.plot_points.checks import (
     net_advantage,
 )
 from companion.rulesets.plot_points.lookup import (
+    ABILITIES,
     ABILITY_DICE,
     ADVANTAGE_DICE,
     WOUND_TIERS,
@@ -90,6 +91,7 @@ from companion.rulesets.plot_points.wounds import (
 )
 
 __all__ = [
+    "ABILITIES",
     "ABILITY_DICE",
     "ADVANTAGE_DICE",
     "MAX_WOUNDS",

@@ -7,7 +7,9 @@ The five steps of a check, as code:
    ``lookup_tables.toml``).
 2. Add the proficiency bonus, if the character has the skill or tool.
 3. Net advantage (advantages minus disadvantages) picks one extra die, added for advantage
-   and subtracted for disadvantage ([advantage_die][companion.rulesets.plot_points.checks.advantage_die]; the dice are ``ADVANTAGE_DICE``).
+   and subtracted for disadvantage
+   ([advantage_die][companion.rulesets.plot_points.checks.advantage_die]; the dice are
+   ``ADVANTAGE_DICE``).
 4. Compare: a static check succeeds when the result is at least the difficulty; a contest
    is won by the higher result.
 5. The margin: result minus difficulty, or minus the opponent's result (negative when
@@ -24,16 +26,29 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Literal, cast
+from typing import Any
 
 from companion.checks import Check, CheckResult, ContestOdds, ContestResult
 from companion.errors import RuleError
-from companion.rulesets.plot_points.lookup import ABILITY_DICE, ADVANTAGE_DICE
+from companion.rulesets.plot_points.lookup import ABILITIES, ABILITY_DICE, ADVANTAGE_DICE
 
-Ability = Literal["weak", "average", "strong"]
+Ability = str
+"""An ability strength: one of [ABILITIES][companion.rulesets.plot_points.lookup.ABILITIES]."""
 
 #: A net advantage this large is surely a typo; refused rather than silently capped.
 MAX_ADVANTAGE = 99
+
+#: Largest proficiency bonus (either sign) a check accepts: beyond it, surely a typo.
+MAX_PROFICIENCY = 1000
+
+#: Largest difficulty (either sign) a check accepts: beyond it, surely a typo.
+MAX_DIFFICULTY = 1000
+
+
+def ability_text() -> str:
+    """The ability strengths as a player reads them: ``"weak, average or strong"``."""
+    return ", ".join(ABILITIES[:-1]) + f" or {ABILITIES[-1]}" if len(ABILITIES) > 1 else (
+        ABILITIES[0])
 
 
 def net_advantage(advantages: int, disadvantages: int) -> int:
@@ -59,9 +74,8 @@ def advantage_die(net: int) -> str:
 
 def _ability(value: str) -> Ability:
     if value not in ABILITY_DICE:
-        raise RuleError(f"How To Make Checks: ability must be weak, average or strong, "
-                        f"got {value!r}")
-    return cast(Ability, value)
+        raise RuleError(f"How To Make Checks: ability must be {ability_text()}, got {value!r}")
+    return value
 
 
 @dataclass(frozen=True)
@@ -80,8 +94,13 @@ class PlotCheck:
     def __post_init__(self) -> None:
         _ability(self.ability)
         advantage_die(self.advantage)
-        if abs(self.proficiency) > 1000:
-            raise RuleError(f"How To Make Checks: proficiency {self.proficiency} is absurd")
+        for what, value, limit in (("proficiency", self.proficiency, MAX_PROFICIENCY),
+                                   ("difficulty", self.difficulty, MAX_DIFFICULTY)):
+            if value is None and what == "difficulty":
+                continue
+            if isinstance(value, bool) or not isinstance(value, int) or abs(value) > limit:
+                raise RuleError(f"How To Make Checks: {what} must be a whole number from "
+                                f"-{limit} to {limit}, not {value!r}")
 
     def check(self) -> Check:
         """The generic [Check][companion.checks.Check] this check rolls."""
@@ -100,7 +119,8 @@ class PlotCheck:
         return self.check().chance()
 
     def natural_chances(self) -> tuple[Fraction, Fraction]:
-        """Exact chances that the kept d20 shows 1 and 20 (see [PlotCheckResult][companion.rulesets.plot_points.checks.PlotCheckResult])."""
+        """Exact chances that the kept d20 shows 1 and 20 (see
+        [PlotCheckResult][companion.rulesets.plot_points.checks.PlotCheckResult])."""
         dist = self.check().natural_distribution()
         return dist.p(1), dist.p(20)
 

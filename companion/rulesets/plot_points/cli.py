@@ -9,7 +9,7 @@ from typing import Any
 from companion.cli import fraction_text, print_json
 from companion.dice.render import percent
 from companion.rulesets.plot_points.checks import PlotCheck
-from companion.rulesets.plot_points.lookup import ABILITY_DICE
+from companion.rulesets.plot_points.lookup import ABILITIES
 
 
 def add_commands(subparsers: Any) -> None:
@@ -17,7 +17,7 @@ def add_commands(subparsers: Any) -> None:
         "check", help="a plot-points check: exact chance of success, or a roll",
         description="Weak/average/strong ability (2d20kl1/1d20/2d20kh1), proficiency bonus, "
                     "net advantage die (negative = disadvantage) against a difficulty.")
-    check.add_argument("--ability", required=True, choices=sorted(ABILITY_DICE))
+    check.add_argument("--ability", required=True, choices=ABILITIES)
     check.add_argument("--bonus", type=int, default=0, help="proficiency bonus (default 0)")
     check.add_argument("--advantage", type=int, default=0,
                        help="net advantages; negative for disadvantage (default 0)")

@@ -57,7 +57,7 @@ def parse_lookup_tables(data: dict[str, Any], source: str = "lookup_tables.toml"
     """Check and convert the TOML data; a problem raises ``TableError`` naming the entry."""
     try:
         abilities = data["ability_dice"]
-        ability_dice = {k: abilities[k] for k in ("weak", "average", "strong")}
+        ability_dice = {k: v for k, v in abilities.items() if k not in ("title", "section")}
         advantage_rows = data["advantage_dice"]["rows"]
         tier_rows = data["wound_tiers"]["rows"]
         titles = {key: (data[key]["title"], data[key]["section"])
@@ -65,6 +65,9 @@ def parse_lookup_tables(data: dict[str, Any], source: str = "lookup_tables.toml"
     except (KeyError, TypeError) as exc:
         raise TableError(f"{source}: missing {exc}") from None
 
+    if not ability_dice or not all(isinstance(k, str) and k.isidentifier()
+                                   and isinstance(v, str) and v for k, v in ability_dice.items()):
+        raise TableError(f"{source}: ability_dice must name each ability strength and its dice")
     advantage: dict[int, int] = {}
     for i, entry in enumerate(advantage_rows):
         where = f"{source}: advantage_dice row {i + 1}"
@@ -108,6 +111,9 @@ TABLES = load_lookup_tables()
 
 #: The d20s each ability strength rolls (step 1 of a check).
 ABILITY_DICE: dict[str, str] = TABLES.ability_dice
+
+#: The ability strengths, weakest first, as the data lists them (the one list of them).
+ABILITIES: tuple[str, ...] = tuple(ABILITY_DICE)
 
 #: Sides of the advantage/disadvantage die by net count; the highest key means "or more".
 ADVANTAGE_DICE: dict[int, int] = TABLES.advantage_dice

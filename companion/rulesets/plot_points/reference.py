@@ -7,13 +7,13 @@ from fractions import Fraction
 from companion.dice.render import percent
 from companion.rulesets.plot_points.checks import PlotCheck, advantage_die
 from companion.rulesets.plot_points.lookup import (
+    ABILITIES,
     ABILITY_DICE,
     ADVANTAGE_DICE,
     TABLES,
     WOUND_TIERS,
 )
 
-ABILITIES = ("weak", "average", "strong")
 DIFFICULTIES = range(5, 26)
 
 
@@ -29,8 +29,7 @@ def success_table(advantage: int, proficiency: int = 0) -> str:
         for a in ABILITIES) + " |"
     lines = [head, "|---:|" + "---:|" * len(ABILITIES)]
     for dc in DIFFICULTIES:
-        cells = [_cell(PlotCheck(a, proficiency, advantage, dc).chance())  # type: ignore[arg-type]
-                 for a in ABILITIES]
+        cells = [_cell(PlotCheck(a, proficiency, advantage, dc).chance()) for a in ABILITIES]
         lines.append(f"| {dc} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -51,7 +50,7 @@ def success_chances_page() -> str:
               "The kept d20 decides (see *Interpretation* in the checks module).", "",
               "| ability | natural 1 | natural 20 |", "|---|---:|---:|"]
     for ability in ABILITIES:
-        one, twenty = PlotCheck(ability).natural_chances()  # type: ignore[arg-type]
+        one, twenty = PlotCheck(ability).natural_chances()
         parts.append(f"| {ability} ({ABILITY_DICE[ability]}) | {_cell(one)} | {_cell(twenty)} |")
     parts += ["", *lookup_tables_markdown()]
     return "\n".join(parts) + "\n"

@@ -1,19 +1,30 @@
 """The table in play: the shared plot points, the check in play, and each character's wounds.
 
-[PlotPointSession][companion.rulesets.plot_points.session.PlotPointSession] is one tracker for a whole table (the GM and the players), so a
-single log and undo cover every consequence of a roll: a natural 1 or 20 turning a plot
-point over, strain from wounds, a retry paid with a lucky point.
+[PlotPointSession][companion.rulesets.plot_points.session.PlotPointSession] is one tracker
+for a whole table (the GM and the players), so a single log and undo cover every
+consequence of a roll: a natural 1 or 20 turning a plot point over, strain from wounds, a
+retry paid with a lucky point.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import ClassVar
 
 from companion.dice.render import percent
 from companion.errors import RuleError, StateError
-from companion.rulesets.plot_points.checks import Ability, PlotCheck, PlotCheckResult
+from companion.rulesets.plot_points.checks import (
+    MAX_ADVANTAGE,
+    MAX_DIFFICULTY,
+    MAX_PROFICIENCY,
+    Ability,
+    PlotCheck,
+    PlotCheckResult,
+)
+from companion.rulesets.plot_points.lookup import ABILITIES
 from companion.rulesets.plot_points.wounds import (
+    MAX_NAME,
     MAX_WOUNDS,
     Character,
     strain_from_check,
@@ -23,26 +34,44 @@ from companion.state import Tracker, move, state_field
 #: Most players at one table (a guard against runaway input, not a rule).
 MAX_PLAYERS = 50
 
+#: Most rolls of one check in play (retries and rerolls; each costs a plot point).
+MAX_ROLLS = 10_000
+
 
 @dataclass
 class CheckInPlay:
     """The latest check and what has been spent on it (plot points act on this check)."""
 
-    roller: str
-    ability: Ability
-    proficiency: int
-    advantage: int
-    difficulty: int
-    total: int
+    roller: str = state_field(max_len=MAX_NAME)
+    ability: Ability = state_field(choices=ABILITIES)
+    proficiency: int = state_field(min=-MAX_PROFICIENCY, max=MAX_PROFICIENCY)
+    advantage: int = state_field(min=-MAX_ADVANTAGE, max=MAX_ADVANTAGE)
+    difficulty: int = state_field(min=-MAX_DIFFICULTY, max=MAX_DIFFICULTY)
+    total: int = state_field(min=-10 * MAX_DIFFICULTY, max=10 * MAX_DIFFICULTY)
     natural: int = state_field(min=1, max=20)
     success: bool = False
-    rolls: int = state_field(1, min=1)
-    roller_spent: int = state_field(0, min=0)
-    gm_forced: int = state_field(0, min=0)
-    text: str = ""
+    rolls: int = state_field(1, min=1, max=MAX_ROLLS)
+    roller_spent: int = state_field(0, min=0, max=MAX_ROLLS)
+    gm_forced: int = state_field(0, min=0, max=MAX_ROLLS)
+    text: str = state_field("", max_len=500)
 
     def plot_check(self) -> PlotCheck:
         return PlotCheck(self.ability, self.proficiency, self.advantage, self.difficulty)
+
+    def check_state(self) -> None:
+        """The check in play is one the dice could have given: its total is a possible
+        result of its check, its success follows from total and difficulty, and every
+        roll after the first was paid for (by the roller or the GM)."""
+        dist = self.plot_check().check().distribution()
+        if self.total not in dist:
+            raise StateError(f"field 'total' {self.total} is not a possible result of "
+                             f"{self.plot_check().expression}")
+        if self.success != (self.total >= self.difficulty):
+            raise StateError(f"field 'success' must say whether {self.total} meets "
+                             f"difficulty {self.difficulty}")
+        if self.roller_spent + self.gm_forced > self.rolls - 1:
+            raise StateError(f"fields 'roller_spent' and 'gm_forced' count more rerolls than "
+                             f"the {self.rolls - 1} made")
 
 
 @dataclass(frozen=True)
@@ -84,10 +113,10 @@ class PlotPointSession(Tracker):
     Interpretation: lucky points are spent by players only; the GM spends unlucky ones.
     """
 
-    gm: str = "GM"
-    characters: list[Character] = field(default_factory=list)
-    lucky: int = state_field(1, min=0)
-    unlucky: int = state_field(0, min=0)
+    gm: str = state_field("GM", max_len=MAX_NAME)
+    characters: list[Character] = state_field(default_factory=list, max_len=MAX_PLAYERS)
+    lucky: int = state_field(1, min=0, max=MAX_PLAYERS + 1)
+    unlucky: int = state_field(0, min=0, max=MAX_PLAYERS + 1)
     current: CheckInPlay | None = None
 
     # -- setting the table ------------------------------------------------------------
@@ -163,13 +192,7 @@ class PlotPointSession(Tracker):
     def retry_with_lucky(self, *, seed: int | None = None,
                          rng: random.Random | None = None) -> CheckOutcome:
         """A player spends a lucky point to retry the failed check in play."""
-        current = self._in_play()
-        if current.roller == self.gm:
-            raise RuleError("Plot Points: the GM spends unlucky points, not lucky ones")
-        if current.success:
-            raise RuleError("Plot Points: a lucky point retries a failed check; this one succeeded")
-        if not self.lucky:
-            raise RuleError("Plot Points: no lucky plot point is left to spend")
+        current = self._refuse_spend("retry_with_lucky")
         self.lucky, self.unlucky = self.lucky - 1, self.unlucky + 1
         return self._again(current, "spends a lucky point to retry", True, seed, rng)
 
@@ -177,12 +200,7 @@ class PlotPointSession(Tracker):
     def reroll_with_unlucky(self, *, seed: int | None = None,
                             rng: random.Random | None = None) -> CheckOutcome:
         """A player spends an unlucky point to reroll the successful check in play."""
-        current = self._in_play()
-        if current.roller == self.gm:
-            raise RuleError("Plot Points: the GM rerolls with gm_reroll")
-        if not current.success:
-            raise RuleError("Plot Points: an unlucky point rerolls a successful check; "
-                            "this one failed")
+        current = self._refuse_spend("reroll_with_unlucky")
         self._spend_unlucky()
         return self._again(current, "spends an unlucky point to reroll", True, seed, rng)
 
@@ -190,10 +208,7 @@ class PlotPointSession(Tracker):
     def gm_reroll(self, *, seed: int | None = None,
                   rng: random.Random | None = None) -> CheckOutcome:
         """The GM spends an unlucky point to reroll the GM's own check, passed or failed."""
-        current = self._in_play()
-        if current.roller != self.gm:
-            raise RuleError("Plot Points: the GM rerolls a player's check only by forcing it "
-                            "(gm_force_reroll)")
+        current = self._refuse_spend("gm_reroll")
         self._spend_unlucky()
         return self._again(current, "spends an unlucky point to reroll", False, seed, rng)
 
@@ -204,12 +219,7 @@ class PlotPointSession(Tracker):
 
         Allowed only while that player has spent no plot point on this check.
         """
-        current = self._in_play()
-        if current.roller == self.gm:
-            raise RuleError("Plot Points: the GM rerolls an own check with gm_reroll")
-        if current.roller_spent:
-            raise RuleError(f"Plot Points: {current.roller} has used plot points on this "
-                            "check, so the GM cannot force a reroll")
+        current = self._refuse_spend("gm_force_reroll")
         self._spend_unlucky()
         current.gm_forced += 1
         return self._again(current, "spends an unlucky point to force a reroll", False,
@@ -280,15 +290,78 @@ class PlotPointSession(Tracker):
     # -- state rules --------------------------------------------------------------------
 
     def check_state(self) -> None:
+        """The table's invariants (each record also checks itself: `Character`,
+        `CheckInPlay`): one plot point per player and the GM; distinct names; the check in
+        play belongs to someone at the table, and only a player's check has plot points
+        spent on it by its roller or forced by the GM."""
         if self.lucky + self.unlucky != self.size:
             raise StateError(f"field 'lucky' + 'unlucky' must equal the players and GM "
                              f"({self.size}), got {self.lucky} + {self.unlucky}")
+        if not self.gm.strip() or self.gm != self.gm.strip():
+            raise StateError(f"field 'gm' must be a name of 1 to {MAX_NAME} characters")
         names = [self.gm, *self.players]
         if len(set(names)) != len(names):
             raise StateError("field 'characters' repeats a name (or the GM's)")
-        if self.current and self.current.roller not in names:
-            raise StateError(f"field 'current.roller' names nobody at the table: "
-                             f"{self.current.roller!r}")
+        current = self.current
+        if current is None:
+            return
+        if current.roller not in names:
+            raise StateError("field 'current.roller' names nobody at the table")
+        if current.roller == self.gm and (current.roller_spent or current.gm_forced):
+            raise StateError("field 'current': the GM's own check has no player spends or "
+                             "forced rerolls")
+        if current.roller != self.gm and (current.roller_spent + current.gm_forced
+                                          != current.rolls - 1):
+            raise StateError("field 'current.rolls': every reroll of a player's check is "
+                             "paid by that player or forced by the GM")
+
+    # -- what is allowed now (the app disables the rest) --------------------------------
+
+    SPENDS: ClassVar[tuple[str, ...]] = ("retry_with_lucky", "reroll_with_unlucky",
+                                         "gm_reroll", "gm_force_reroll")
+
+    def available_spends(self) -> list[str]:
+        """The plot-point moves the rules allow on the check in play right now."""
+        return [name for name in self.SPENDS if self._spend_refusal(name) is None]
+
+    def _spend_refusal(self, name: str) -> str | None:
+        current = self.current
+        if current is None:
+            return "Plot Points: there is no check in play to spend a point on"
+        by_gm = current.roller == self.gm
+        if name == "retry_with_lucky":
+            if by_gm:
+                return "Plot Points: the GM spends unlucky points, not lucky ones"
+            if current.success:
+                return "Plot Points: a lucky point retries a failed check; this one succeeded"
+            if not self.lucky:
+                return "Plot Points: no lucky plot point is left to spend"
+            return None
+        if name == "reroll_with_unlucky":
+            if by_gm:
+                return "Plot Points: the GM rerolls with gm_reroll"
+            if not current.success:
+                return "Plot Points: an unlucky point rerolls a successful check; this one failed"
+        elif name == "gm_reroll":
+            if not by_gm:
+                return ("Plot Points: the GM rerolls a player's check only by forcing it "
+                        "(gm_force_reroll)")
+        elif name == "gm_force_reroll":
+            if by_gm:
+                return "Plot Points: the GM rerolls an own check with gm_reroll"
+            if current.roller_spent:
+                return (f"Plot Points: {current.roller} has used plot points on this check, "
+                        "so the GM cannot force a reroll")
+        if not self.unlucky:
+            return "Plot Points: no unlucky plot point is left to spend"
+        return None
+
+    def _refuse_spend(self, name: str) -> CheckInPlay:
+        reason = self._spend_refusal(name)
+        if reason is not None:
+            raise RuleError(reason)
+        assert self.current is not None
+        return self.current
 
     # -- internals ----------------------------------------------------------------------
 
@@ -347,7 +420,7 @@ class PlotPointSession(Tracker):
 
 def _name(value: str, what: str) -> str:
     name = value.strip() if isinstance(value, str) else ""
-    if not name or len(name) > 40:
+    if not name or len(name) > MAX_NAME:
         raise RuleError(f"a {what}'s name must be 1-40 characters, got {value!r}")
     return name
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.errors import TableError
+from companion.errors import StateError, TableError
 from companion.rulesets.plot_points.lookup import WOUND_TIERS, WoundTier
 from companion.state import state_field
 
@@ -34,6 +34,9 @@ WOUNDS_WITHSTOOD = 15
 
 #: The most wounds a character can have.
 MAX_WOUNDS = WOUNDS_WITHSTOOD + 1
+
+#: Longest name of a player or the GM.
+MAX_NAME = 40
 
 if WOUND_TIERS[-1].high != MAX_WOUNDS:
     raise TableError(f"lookup_tables.toml: wound tiers must end at {MAX_WOUNDS} wounds")
@@ -59,9 +62,14 @@ def strain_from_check(wounds: int, success: bool) -> int:
 class Character:
     """One player character's strain (0-3) and wounds (0-16)."""
 
-    name: str
+    name: str = state_field(max_len=MAX_NAME)
     strain: int = state_field(0, min=0, max=STRAIN_PER_WOUND - 1)
     wounds: int = state_field(0, min=0, max=MAX_WOUNDS)
+
+    def check_state(self) -> None:
+        """A name of 1 to 40 characters, without spaces around it."""
+        if not self.name.strip() or self.name != self.name.strip():
+            raise StateError(f"field 'name' must be a name of 1 to {MAX_NAME} characters")
 
     @property
     def tier(self) -> WoundTier | None:
