@@ -466,12 +466,7 @@ class GroupCheckPanel(widgets.VBox):
             self.show_odds()
 
     def _parsed(self) -> list[int]:
-        values = parse_modifiers(self.modifiers.value)
-        for value in values:
-            if abs(value) > LIMIT:
-                raise RuleError(f"Group Checks: a modifier must be within ±{LIMIT}, "
-                                f"not {value}")
-        return values
+        return parse_modifiers(self.modifiers.value)
 
     def _check_modifiers(self) -> None:
         reason = self._modifiers_refusal()
@@ -578,6 +573,7 @@ class MonstersAndMagicApp(widgets.VBox):
                 widgets.HTML("<b>Characters</b>"), row(self.picker), self.characters,
                 row(self.new_name, self.add_button), self.error, box=self)
         self.luck = luck
+        self.party.on_change(safe(self.error)(lambda _party: self._refresh_picker()))
         for name in names or ["Ash"]:
             self._add(self.party.new_character(name, luck=luck, max_hp=12, supplies=2))
         self._check_name()
@@ -589,10 +585,18 @@ class MonstersAndMagicApp(widgets.VBox):
     def _add(self, adventurer: Adventurer) -> AdventurerPanel:
         sheet = AdventurerPanel(adventurer, party=self.party, seed_source=self.seed_source)
         self.sheets[adventurer.name] = sheet
-        self.picker.options = list(self.sheets)
-        self.picker.value = adventurer.name
-        self.show_selected()
+        self._refresh_picker(sheet)
         return sheet
+
+    def _refresh_picker(self, show: AdventurerPanel | None = None) -> None:
+        """List the characters by their names now (a loaded sheet may bring another name)."""
+        shown = show or next((p for p in self.sheets.values()
+                              if p in self.characters.children), None)
+        self.sheets = {panel.adventurer.name: panel for panel in self.sheets.values()}
+        self.picker.options = list(self.sheets)
+        if shown is not None:
+            self.picker.value = shown.adventurer.name
+        self.show_selected()
 
     @property
     def selected(self) -> AdventurerPanel:

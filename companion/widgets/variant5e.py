@@ -153,9 +153,7 @@ class SpellPointsApp(widgets.VBox):
             f"<b>{m.points}</b> / {m.maximum} mentality</div>"
             f"<div>level {m.class_level} {_e(m.caster)} caster</div>")
         for lvl, btn in enumerate(self.cast_buttons):
-            _enable(btn, None if m.can_cast(lvl) else
-                    f"Spell Points: a {ORDINALS[lvl].lower()}-level spell costs "
-                    f"{mentality_cost(lvl)}, only {m.points} left")
+            _enable(btn, m.cast_refusal(lvl))
             btn.button_style = "" if m.can_cast(lvl) else "warning"
         _enable(self.undo_button, None if m.can_undo else "nothing to undo")
         self.history.value = _log_html(m)
@@ -505,8 +503,7 @@ class CombatOptionsApp(widgets.VBox):
             + (" (dashed)" if c.dashed else "") + "</div>"
             f"<div>next diagonal costs {c.next_cost('ne')} ft · {c.remaining} ft left</div>")
         for direction, btn in self.steps.items():
-            _enable(btn, None if c.can_step(direction) else
-                    f"this square costs {c.next_cost(direction)} ft, only {c.remaining} ft left")
+            _enable(btn, c.step_refusal(direction))
         b = self.move_buttons
         _enable(b["dash"], None if not c.dashed else "already dashed this turn")
         _enable(b["set-speed"], _bad_box(self.speed))

@@ -206,3 +206,20 @@ def test_gm_threads_bounded_on_load() -> None:
     with pytest.raises(StateError, match="threads"):
         GameMaster.from_json(json.dumps(data))
     assert GameMaster.from_json(gm.to_json()) == gm
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("2, x", "'x' is not one"), ("1, ٣", "'٣' is not one"), ("5000", "within ±1000"),
+    (", ,", "at least one"), ("1," * 31, "at most 30"), ("9" * 5000, "is not one")])
+def test_group_modifiers_refused_in_the_model(text: str, says: str) -> None:
+    from companion.rulesets.monsters_and_magic.group_checks import parse_modifiers
+
+    with pytest.raises(RuleError, match=says) as info:
+        parse_modifiers(text)
+    assert len(str(info.value)) < 120
+
+
+def test_group_modifiers_read_signs_and_the_minus_sign() -> None:
+    from companion.rulesets.monsters_and_magic.group_checks import parse_modifiers
+
+    assert parse_modifiers(" 2, +1, -3, \u22124 ") == [2, 1, -3, -4]

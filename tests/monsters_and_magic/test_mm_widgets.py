@@ -314,3 +314,14 @@ def test_a_sheet_saves_and_loads_and_a_taken_name_is_refused() -> None:
     find_buttons(ash.file)["load"].click()
     assert "hp" in ash.error.message and ash.adventurer.hp == 12
     assert isinstance(ash.adventurer, Adventurer)
+
+
+def test_a_loaded_sheet_under_a_new_name_renames_its_picker_entry() -> None:
+    app = MonstersAndMagicApp(["Ash", "Briar"])
+    other = Adventurer.new("Cole", luck=1)
+    briar = app.sheets["Briar"]
+    briar.file.load_box.value = other.to_json()
+    find_buttons(briar.file)["load"].click()
+    assert briar.error.message == "" and briar.adventurer.name == "Cole"
+    assert list(app.picker.options) == ["Ash", "Cole"] and app.picker.value == "Cole"
+    assert app.characters.children == (briar,) and app.sheets["Cole"] is briar

@@ -187,3 +187,35 @@ def test_three_successes_leave_a_stable_record_that_loads() -> None:
     assert DeathRecord.from_json(r.to_json()) == r
     r.damage_while_down()
     assert r.condition == "dying" and r.failures == 1
+
+
+def test_refusal_predicates_match_the_moves() -> None:
+    from companion.errors import RuleError
+
+    pool = SpellPoints.new(2)  # 6 points
+    pool.cast(3)  # 5
+    for level in range(10):
+        reason = pool.cast_refusal(level)
+        assert pool.can_cast(level) is (reason is None)
+        if reason is not None:
+            with pytest.raises(RuleError) as info:
+                pool.cast(level)
+            assert str(info.value) == reason
+    assert pool.cast_refusal(0) is None and pool.cast_refusal(1) is not None
+    counter = MovementCounter(speed=10)
+    counter.step("ne")
+    assert counter.step_refusal("ne") == ("Diagonal Moves: this square costs 10 ft, only 5 ft "
+                                          "of movement left")
+    assert counter.step_refusal("n") is None
+
+
+def test_return_odds_only_when_the_fragile_soul_check_applies() -> None:
+    from companion.rulesets.variant5e.death_and_returning import fragile_soul_odds
+
+    record = DeathRecord()
+    assert record.return_odds("wish", 3) is None
+    assert record.return_odds("raise dead", 3) == fragile_soul_odds("raise dead", 3)
+    assert DeathRecord(fragile_soul=False).return_odds("raise dead", 3) is None
+    assert record.why_no_return("revivify") is not None  # alive: nothing to return
+    record.die()
+    assert record.why_no_return("revivify") is None

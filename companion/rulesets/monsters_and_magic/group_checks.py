@@ -20,6 +20,7 @@ miss only). The group's result is a Strong Hit, Weak Hit or Miss (never a critic
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -28,6 +29,7 @@ from typing import Any
 from companion.dice.roller import make_rng
 from companion.errors import RuleError
 from companion.rulesets.monsters_and_magic.ability_checks import (
+    LIMIT,
     AbilityCheck,
     AbilityCheckResult,
     Tier,
@@ -131,13 +133,26 @@ def roll_group(checks: Sequence[AbilityCheck], *, seed: int | None = None,
     return GroupCheckResult(members, group_counts(tiers), group_result(tiers))
 
 
+_WHOLE = re.compile(r"[+-]?[0-9]{1,9}", re.ASCII)
+
+
 def parse_modifiers(text: str) -> list[int]:
     """Modifiers written ``"2, 0, -1"`` (the group check's members), or a RuleError."""
-    try:
-        values = [int(part) for part in text.split(",") if part.strip()]
-    except ValueError:
-        raise RuleError(f"Group Checks: the modifiers must be whole numbers separated by "
-                        f"commas, got {text!r}") from None
+    parts = [part.strip().replace("\u2212", "-") for part in str(text).split(",")]
+    values: list[int] = []
+    for part in parts:
+        if not part:
+            continue
+        if not _WHOLE.fullmatch(part):
+            shown = part if len(part) <= 12 else part[:11] + "…"
+            raise RuleError(f"Group Checks: the modifiers must be whole numbers separated "
+                            f"by commas; '{shown}' is not one")
+        values.append(int(part))
     if not values:
         raise RuleError("Group Checks: give at least one modifier")
+    if len(values) > MAX_GROUP:
+        raise RuleError(f"Group Checks: at most {MAX_GROUP} creatures, got {len(values)}")
+    for value in values:
+        if abs(value) > LIMIT:
+            raise RuleError(f"Group Checks: a modifier must be within ±{LIMIT}, not {value}")
     return values

@@ -82,7 +82,15 @@ class MovementCounter(Tracker):
 
     def can_step(self, direction: str) -> bool:
         """Whether the movement left pays for the next square in ``direction``."""
-        return self.feet + self.next_cost(direction) <= self.allowance
+        return self.step_refusal(direction) is None
+
+    def step_refusal(self, direction: str) -> str | None:
+        """Why the next square in ``direction`` cannot be moved now, or ``None``."""
+        cost = self.next_cost(direction)
+        if self.feet + cost > self.allowance:
+            return (f"Diagonal Moves: this square costs {cost} ft, only {self.remaining} ft "
+                    "of movement left")
+        return None
 
     @property
     def allowance(self) -> int:
@@ -103,9 +111,9 @@ class MovementCounter(Tracker):
         """Move one square (``n``, ``ne``, ``e``... ``nw``)."""
         dx, dy = _direction(direction)
         cost = self.next_cost(direction)
-        if not self.can_step(direction):
-            raise RuleError(f"Diagonal Moves: this square costs {cost} ft, only "
-                            f"{self.remaining} ft of movement left")
+        refusal = self.step_refusal(direction)
+        if refusal is not None:
+            raise RuleError(refusal)
         self.feet += cost
         if dx and dy:
             self.diagonals += 1

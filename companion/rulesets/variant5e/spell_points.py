@@ -161,18 +161,26 @@ class SpellPoints(Tracker):
 
     def can_cast(self, spell_level: int) -> bool:
         """Whether the pool pays for a spell of ``spell_level`` right now."""
-        return mentality_cost(spell_level) <= self.points
+        return self.cast_refusal(spell_level) is None
+
+    def cast_refusal(self, spell_level: int) -> str | None:
+        """Why a spell of ``spell_level`` cannot be cast now, or ``None`` if it can."""
+        cost = mentality_cost(spell_level)
+        if spell_level > 0 and self.points == 0:
+            return ("Spell Points: at 0 mentality no spell of 1st level or higher can be "
+                    "cast")
+        if cost > self.points:
+            return (f"Spell Points: a level {spell_level} spell costs {cost} mentality, "
+                    f"only {self.points} left")
+        return None
 
     @move
     def cast(self, spell_level: int) -> None:
         """Cast a spell: pay its mentality cost; cantrips (level 0) are free."""
+        refusal = self.cast_refusal(spell_level)
+        if refusal is not None:
+            raise RuleError(refusal)
         cost = mentality_cost(spell_level)
-        if spell_level > 0 and self.points == 0:
-            raise RuleError("Spell Points: at 0 mentality no spell of 1st level or higher "
-                            "can be cast")
-        if cost > self.points:
-            raise RuleError(f"Spell Points: a level {spell_level} spell costs {cost} "
-                            f"mentality, only {self.points} left")
         self.points -= cost
         what = "a cantrip (free)" if spell_level == 0 else f"a level {spell_level} spell"
         self.describe(f"cast {what}: -{cost}, {self.points}/{self.maximum} left")
