@@ -19,7 +19,7 @@ EXPECTED = {
 }
 
 
-def started(hp: int = 20) -> Duel:
+def started(hp: int = 18) -> Duel:
     d = Duel()
     d.start("Vera", "Osk", hp, hp, "the loser leaves town")
     return d
@@ -33,7 +33,7 @@ def test_all_nine_pairs(a: str, b: str) -> None:
     sides = EXPECTED[(a, b)]
     ex = d.choose(1, b, rng=FixedRng(sides[0], 1))  # each rolls its own die: max, then 1
     assert ex is not None and ex.dice == list(sides)
-    assert d.hit_points == [20 - 1, 20 - sides[0]]
+    assert d.hit_points == [18 - 1, 18 - sides[0]]
     assert d.choices == ["", ""] and d.rounds == 1
 
 
@@ -75,6 +75,6 @@ def test_stakes_required_and_round_trip() -> None:
     e = Duel.from_json(d.to_json())
     assert e == d and e.stakes == "the loser leaves town"
     e.undo()
-    assert e.hit_points == [20, 20] and e.choices == ["flourish", ""]
+    assert e.hit_points == [18, 18] and e.choices == ["flourish", ""]
     with pytest.raises(StateError, match="rounds"):
         Duel.from_json(d.to_json().replace('"rounds": 1', '"rounds": -1'))

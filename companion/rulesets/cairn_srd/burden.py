@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from companion import dice
-from companion.errors import RuleError
+from companion.errors import RuleError, StateError
+from companion.state import state_field
 
 SLOTS = 10
 Tag = Literal["normal", "petty", "bulky", "bundle", "stack", "coins"]
@@ -35,6 +36,10 @@ TAGS: tuple[Tag, ...] = ("normal", "petty", "bulky", "bundle", "stack", "coins")
 BurdenKind = Literal["item", "fatigue", "wound"]
 #: The usage-die chain, largest first.
 USAGE_DICE: tuple[int, ...] = (12, 10, 8, 6, 4)
+KINDS: tuple[BurdenKind, ...] = ("item", "fatigue", "wound")
+MAX_ITEM_NAME = 40
+MAX_QUANTITY = 100_000
+"""Most things in one bundle, stack or purse (100,000 coins fill 199 slots: never carried)."""
 
 
 def _ceil_div(a: int, b: int) -> int:
@@ -45,13 +50,24 @@ def _ceil_div(a: int, b: int) -> int:
 class Item:
     """One entry of the burden: an item, a Fatigue or a Wound."""
 
-    name: str
-    tag: Tag = "normal"
-    quantity: int = 1
-    usage_die: int | None = None
-    kind: BurdenKind = "item"
+    name: str = state_field(max_len=MAX_ITEM_NAME)
+    tag: Tag = state_field("normal", choices=TAGS)
+    quantity: int = state_field(1, min=1, max=MAX_QUANTITY)
+    usage_die: int | None = state_field(None, choices=(None, *USAGE_DICE))
+    kind: BurdenKind = state_field("item", choices=KINDS)
     major: bool = False
     """A major Wound (-1 to a relevant save)."""
+
+    def check_state(self) -> None:
+        if not self.name.strip():
+            raise StateError("field 'name': an entry of the burden needs a name")
+        if self.tag in ("normal", "petty", "bulky") and self.quantity != 1:
+            raise StateError(f"field 'quantity': a {self.tag} item is one thing, "
+                             f"not {self.quantity}")
+        if self.kind != "item" and (self.tag != "normal" or self.usage_die is not None):
+            raise StateError(f"field 'kind': a {self.kind} has no tag or usage die")
+        if self.major and self.kind != "wound":
+            raise StateError("field 'major': only a Wound is major")
 
     @property
     def slots(self) -> int:
@@ -107,6 +123,12 @@ def make_item(
     name = name.strip()
     if not name:
         raise RuleError("Burden: an item needs a name")
+    if len(name) > MAX_ITEM_NAME:
+        raise RuleError(f"Burden: an item's name has at most {MAX_ITEM_NAME} characters, "
+                        f"got {len(name):,}")
+    if quantity > MAX_QUANTITY:
+        raise RuleError(f"Encumbrance Tags: at most {MAX_QUANTITY:,} in one entry, "
+                        f"got {quantity:,}")
     if tag not in TAGS:
         raise RuleError(f"Encumbrance Tags: unknown tag {tag!r} (known: {', '.join(TAGS)})")
     if quantity < 1:

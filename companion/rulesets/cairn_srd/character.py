@@ -52,11 +52,24 @@ from companion import dice as engine
 from companion.dice.roller import make_rng
 from companion.errors import RuleError
 from companion.rulesets.cairn_srd import spellcasting
-from companion.rulesets.cairn_srd.burden import SLOTS, Item, make_item, roll_usage, slots_used
+from companion.rulesets.cairn_srd.burden import (
+    MAX_ITEM_NAME,
+    SLOTS,
+    Item,
+    make_item,
+    roll_usage,
+    slots_used,
+)
 from companion.rulesets.cairn_srd.damage import Hit, resolve_hit
 from companion.rulesets.cairn_srd.fixed_tables import read_row
 from companion.rulesets.cairn_srd.saves import MAX_SCORE, SaveResult, check_score, save
 from companion.state import Tracker, move, state_field
+
+MAX_NAME = 40
+MAX_BOAST = 120
+MAX_ENTRIES = 200
+"""Most burden entries, scars or scrolls one sheet holds (petty things fill no slot)."""
+MAX_INSPIRATION = 100
 
 _ABILITY_FIELDS = {"STR": "strength", "DEX": "dexterity", "CTRL": "control"}
 
@@ -106,7 +119,7 @@ class CastReport:
 class Character(Tracker):
     """A player character tracked move by move (undo, JSON save/load)."""
 
-    name: str = "Adventurer"
+    name: str = state_field("Adventurer", max_len=MAX_NAME)
     strength_max: int = state_field(10, min=0, max=MAX_SCORE)
     dexterity_max: int = state_field(10, min=0, max=MAX_SCORE)
     control_max: int = state_field(10, min=0, max=MAX_SCORE)
@@ -116,10 +129,10 @@ class Character(Tracker):
     guard_max: int = state_field(3, min=0, max=MAX_SCORE)
     guard: int = state_field(3, min=0, max=MAX_SCORE)
     armor: int = state_field(0, min=0, max=MAX_SCORE)
-    items: list[Item] = field(default_factory=list)
-    scars: list[str] = field(default_factory=list)
-    dooms: int = state_field(0, min=0)
-    inspiration: int = state_field(0, min=0)
+    items: list[Item] = state_field(default_factory=list, max_len=MAX_ENTRIES)
+    scars: list[str] = state_field(default_factory=list, max_len=MAX_ENTRIES)
+    dooms: int = state_field(0, min=0, max=3)
+    inspiration: int = state_field(0, min=0, max=MAX_INSPIRATION)
     deprived: bool = False
     panicking: bool = False
     critical: bool = False
@@ -130,14 +143,15 @@ class Character(Tracker):
     casting_barred: str = ""
     """Why spellcasting is barred for now (empty: it is not)."""
     mishap_fatigue_from_3: bool = False
-    boast: str = ""
-    boast_bonuses: list[str] = field(default_factory=list)
+    boast: str = state_field("", max_len=MAX_BOAST)
+    boast_bonuses: list[str] = state_field(
+        default_factory=list, choices=("strength", "dexterity", "control", "guard"))
     boasts_made: int = state_field(0, min=0)
     boasting_barred: bool = False
     cumbersome: bool = False
     """Carrying something cumbersome (a couch, a dresser) in both hands: 0 Guard."""
     deprived_days: int = state_field(0, min=0)
-    scrolls: list[str] = field(default_factory=list)
+    scrolls: list[str] = state_field(default_factory=list, max_len=MAX_ENTRIES)
     grimoire: list[str] | None = None
     """Spells in the character's grimoire (``None``: no grimoire)."""
 
@@ -150,6 +164,8 @@ class Character(Tracker):
                 raise StateError(f"field '{cur}' exceeds '{top}'")
         if slots_used(self.items) > SLOTS:
             raise StateError(f"field 'items' fills more than {SLOTS} slots")
+        if self.strength == 0 and not self.dead:
+            raise StateError("field 'dead': STR 0 is death")
 
     # -- derived -----------------------------------------------------------------------
 
@@ -263,6 +279,8 @@ class Character(Tracker):
         """Take a Wound into a burden slot (it stays until healed)."""
         if self.free_slots < 1:
             raise RuleError("Wounds: no free slot: drop an item first")
+        if len(name.strip()) > MAX_ITEM_NAME:
+            raise RuleError(f"Wounds: a name has at most {MAX_ITEM_NAME} characters")
         self.items.append(Item(name.strip() or "Wound", kind="wound", major=major))
         self.describe(f"{self.name} suffers {name}" + (" (major)" if major else ""))
 
@@ -502,6 +520,9 @@ class Character(Tracker):
             raise RuleError(f"Boasts: only one boast may be pending ({self.boast!r})")
         if not goal.strip():
             raise RuleError("Boasts: a boast needs a goal")
+        if len(goal.strip()) > MAX_BOAST:
+            raise RuleError(f"Boasts: a goal has at most {MAX_BOAST} characters, "
+                            f"got {len(goal.strip()):,}")
         name = _ability_field(ability)
         self.boast, self.boast_bonuses = goal.strip(), []
         self.boasts_made += 1
@@ -546,6 +567,8 @@ class Character(Tracker):
     @move
     def earn_inspiration(self) -> None:
         """Gain an inspiration die (recap written, map kept)."""
+        if self.inspiration >= MAX_INSPIRATION:
+            raise RuleError(f"Inspiration: at most {MAX_INSPIRATION} dice are hoarded")
         self.inspiration += 1
 
     @move
@@ -690,6 +713,9 @@ def new_character(name: str, strength: int, dexterity: int, control: int, guard:
     for value, what in ((strength, "STR"), (dexterity, "DEX"), (control, "CTRL"),
                         (guard, "Guard"), (armor, "Armor")):
         check_score(value, what)
+    if len(name.strip()) > MAX_NAME:
+        raise RuleError(f"Character: a name has at most {MAX_NAME} characters, "
+                        f"got {len(name.strip()):,}")
     return Character(name=name.strip() or "Adventurer", strength_max=strength,
                      dexterity_max=dexterity, control_max=control, strength=strength,
                      dexterity=dexterity, control=control, guard_max=guard, guard=guard,

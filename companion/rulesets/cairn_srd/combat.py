@@ -60,7 +60,7 @@ from typing import Literal
 
 from companion import dice
 from companion.dice.roller import make_rng
-from companion.errors import RuleError
+from companion.errors import RuleError, StateError
 from companion.rulesets.cairn_srd.damage import resolve_hit
 from companion.rulesets.cairn_srd.fixed_tables import read_row, rules_data
 from companion.rulesets.cairn_srd.saves import MAX_SCORE, SaveResult, save
@@ -70,6 +70,8 @@ IMPAIRED_DIE = 4
 ENHANCED_DIE = 12
 UNARMED_DIE = 4
 MASTERY_KILLS = 5
+MAX_ATTACKERS = 50
+"""Most attackers joined in one attack (every combatant of a big fight at once)."""
 GAMBIT_MIN: int = rules_data()["gambits"]["min"]
 """A weapon die showing at least this may be discarded for a gambit (``data/rules.toml``)."""
 GAMBIT_AUTO: int = rules_data()["gambits"]["automatic"]
@@ -131,25 +133,40 @@ def mastery_feats(critical_kills: int) -> int:
 
 Side = Literal["PCs", "Enemies"]
 Status = Literal["active", "critical", "dead", "fled"]
+SIDES: tuple[Side, ...] = ("PCs", "Enemies")
+STATUSES: tuple[Status, ...] = ("active", "critical", "dead", "fled")
+MAX_NAME = 40
+"""Longest combatant name (a longer one would push the app's columns off a phone)."""
 
 
 @dataclass
 class Combatant:
-    name: str
-    side: Side
-    guard: int
-    guard_max: int
-    strength: int
-    dexterity: int
-    control: int
-    armor: int = 0
-    weapon: int = 6
+    """One side's fighter (a PC, an NPC, a monster or a detachment) as the fight tracks it."""
+
+    name: str = state_field(max_len=MAX_NAME)
+    side: Side = state_field(choices=SIDES)
+    guard: int = state_field(min=0, max=MAX_SCORE)
+    guard_max: int = state_field(min=0, max=MAX_SCORE)
+    strength: int = state_field(min=0, max=MAX_SCORE)
+    dexterity: int = state_field(min=0, max=MAX_SCORE)
+    control: int = state_field(min=0, max=MAX_SCORE)
+    armor: int = state_field(0, min=0, max=MAX_SCORE)
+    weapon: int = state_field(6, choices=WEAPON_DICE)
     pc: bool = False
     detachment: bool = False
     leader: bool = False
     never_morale: bool = False
-    status: Status = "active"
+    status: Status = state_field("active", choices=STATUSES)
     acted_first: bool = False
+
+    def check_state(self) -> None:
+        if not self.name.strip():
+            raise StateError("field 'name': a combatant needs a name")
+        if self.guard > self.guard_max:
+            raise StateError(f"field 'guard' ({self.guard}) exceeds 'guard_max' "
+                             f"({self.guard_max})")
+        if self.pc and self.side != "PCs":
+            raise StateError("field 'side': player characters fight on the PCs' side")
 
     @property
     def active(self) -> bool:
@@ -220,11 +237,25 @@ class Attack:
 class PendingAttack:
     """Weapon dice rolled but not yet applied: the attackers may still spend 4+ on gambits."""
 
-    attackers: list[str]
-    target: str
-    dice: list[int]
-    rolls: list[int]
+    attackers: list[str] = state_field(max_len=MAX_ATTACKERS)
+    target: str = state_field(max_len=MAX_NAME)
+    dice: list[int] = state_field(choices=WEAPON_DICE, max_len=MAX_ATTACKERS + 1)
+    rolls: list[int] = state_field(min=1, max=max(WEAPON_DICE), max_len=MAX_ATTACKERS + 1)
     blast: bool = False
+
+    def check_state(self) -> None:
+        if not self.attackers:
+            raise StateError("field 'attackers': an attack has at least one attacker")
+        if len(self.rolls) != len(self.dice):
+            raise StateError(f"field 'rolls': {len(self.dice)} dice need {len(self.dice)} "
+                             f"rolls, got {len(self.rolls)}")
+        if len(self.dice) not in (len(self.attackers), len(self.attackers) + 1):
+            raise StateError(f"field 'dice': {len(self.attackers)} attacker(s) roll "
+                             f"{len(self.attackers)} die or one more with a second weapon, "
+                             f"got {len(self.dice)}")
+        for i, (die, rolled) in enumerate(zip(self.dice, self.rolls, strict=True)):
+            if rolled > die:
+                raise StateError(f"field 'rolls[{i}]': a d{die} cannot show {rolled}")
 
     def can_gambit(self, index: int) -> bool:
         """Whether die number ``index`` rolled high enough to be spent on a gambit."""
@@ -251,6 +282,24 @@ class Encounter(Tracker):
     ``hold_for_gambits``, waiting for
     [resolve_attack][companion.rulesets.cairn_srd.combat.Encounter.resolve_attack]."""
 
+    def check_state(self) -> None:
+        names = [c.name for c in self.combatants]
+        if len(set(names)) != len(names):
+            raise StateError("field 'combatants': two combatants share a name")
+        if set(self.morale) != set(SIDES):
+            raise StateError("field 'morale': one record for the PCs and one for the Enemies")
+        for name in self.morale_due:
+            if name not in names:
+                raise StateError(f"field 'morale_due': no combatant named {name!r}")
+        if self.pending is not None:
+            for name in (*self.pending.attackers, self.pending.target):
+                if name not in names:
+                    raise StateError(f"field 'pending': no combatant named {name!r}")
+        if (self.phase == "setup" and self.round) or (
+                self.phase in SIDES and not self.round):
+            raise StateError(f"field 'round': round {self.round} does not fit the phase "
+                             f"{self.phase!r}")
+
     def _no_pending(self) -> None:
         if self.pending is not None:
             raise RuleError("Gambits: resolve the rolled attack (damage or gambits) first")
@@ -272,6 +321,9 @@ class Encounter(Tracker):
         name = name.strip()
         if not name:
             raise RuleError("Combat: a combatant needs a name")
+        if len(name) > MAX_NAME:
+            raise RuleError(f"Combat: a name has at most {MAX_NAME} characters, "
+                            f"got {len(name):,}")
         if any(c.name == name for c in self.combatants):
             raise RuleError(f"Combat: there is already a combatant named {name!r}")
         if side not in ("PCs", "Enemies"):
@@ -417,6 +469,8 @@ class Encounter(Tracker):
         """Check an attack by ``attackers`` on ``target`` and roll every die (no damage)."""
         if not attackers:
             raise RuleError("Multiple Attackers: name at least one attacker")
+        if len(attackers) > MAX_ATTACKERS:
+            raise RuleError(f"Multiple Attackers: at most {MAX_ATTACKERS} attackers at once")
         if len(set(attackers)) != len(attackers):
             raise RuleError("Multiple Attackers: each attacker rolls once")
         if second_weapon is not None and len(attackers) != 1:

@@ -18,14 +18,20 @@ the duel is started with its stakes.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from companion import dice
 from companion.dice.roller import make_rng
-from companion.errors import RuleError
+from companion.errors import RuleError, StateError
+from companion.rulesets.cairn_srd.saves import MAX_SCORE
 from companion.state import Tracker, move, state_field
 
 TACTICS = ("attack", "defend", "flourish")
+MAX_DUEL_HP = MAX_SCORE
+"""Hit points are Guard or CTRL, both at most 18."""
+MAX_NAME = 40
+MAX_STAKES = 200
+MAX_EXCHANGES = 1_000
 #: Each tactic and the one it beats.
 BEATS = {"defend": "attack", "attack": "flourish", "flourish": "defend"}
 
@@ -42,22 +48,61 @@ def exchange_dice(mine: str, theirs: str) -> tuple[int, int]:
 
 @dataclass
 class Exchange:
-    choices: list[str]
-    dice: list[int]
-    damage: list[int]
+    """One revealed exchange: both picks, both dice and what each side dealt."""
+
+    choices: list[str] = state_field(choices=TACTICS, max_len=2)
+    dice: list[int] = state_field(choices=(4, 6, 8), max_len=2)
+    damage: list[int] = state_field(min=1, max=8, max_len=2)
+
+    def check_state(self) -> None:
+        if not len(self.choices) == len(self.dice) == len(self.damage) == 2:
+            raise StateError("field 'choices': an exchange has two picks, two dice, two hits")
+        if self.dice != list(exchange_dice(self.choices[0], self.choices[1])):
+            raise StateError(f"field 'dice': {self.choices[0]} against {self.choices[1]} "
+                             f"rolls d{exchange_dice(self.choices[0], self.choices[1])[0]}")
+        for i in (0, 1):
+            if self.damage[i] > self.dice[i]:
+                raise StateError(f"field 'damage[{i}]': a d{self.dice[i]} cannot deal "
+                                 f"{self.damage[i]}")
 
 
 @dataclass
 class Duel(Tracker):
     """A duel between two sides, with secret choices and recorded stakes."""
 
-    names: list[str] = field(default_factory=lambda: ["Left", "Right"])
-    stakes: str = ""
-    hit_points: list[int] = field(default_factory=lambda: [6, 6])
-    choices: list[str] = field(default_factory=lambda: ["", ""])
-    exchanges: list[Exchange] = field(default_factory=list)
-    winner: str = ""
-    rounds: int = state_field(0, min=0)
+    names: list[str] = state_field(default_factory=lambda: ["Left", "Right"], max_len=2)
+    stakes: str = state_field("", max_len=MAX_STAKES)
+    hit_points: list[int] = state_field(default_factory=lambda: [6, 6], min=0,
+                                        max=MAX_DUEL_HP, max_len=2)
+    choices: list[str] = state_field(default_factory=lambda: ["", ""],
+                                     choices=("", *TACTICS), max_len=2)
+    exchanges: list[Exchange] = state_field(default_factory=list, max_len=MAX_EXCHANGES)
+    winner: str = state_field("", max_len=MAX_NAME)
+    rounds: int = state_field(0, min=0, max=MAX_EXCHANGES)
+
+    def check_state(self) -> None:
+        if not len(self.names) == len(self.hit_points) == len(self.choices) == 2:
+            raise StateError("field 'names': a duel has two duelists, each with hit points "
+                             "and a choice")
+        if self.names[0] == self.names[1] or any(
+                not n.strip() or len(n) > MAX_NAME for n in self.names):
+            raise StateError(f"field 'names': two different names of 1-{MAX_NAME} characters")
+        if self.rounds != len(self.exchanges):
+            raise StateError(f"field 'rounds': {len(self.exchanges)} exchanges were fought, "
+                             f"not {self.rounds}")
+        if all(self.choices):
+            raise StateError("field 'choices': both have chosen, so the exchange was revealed")
+        if not self.stakes and (self.exchanges or any(self.choices)):
+            raise StateError("field 'stakes': a duel under way has stakes")
+        down = [hp == 0 for hp in self.hit_points]
+        expected = ("draw" if all(down) else self.names[down.index(False)] if any(down)
+                    else "")
+        if self.winner != expected:
+            raise StateError(f"field 'winner': with hit points {self.hit_points[0]} and "
+                             f"{self.hit_points[1]} the winner is "
+                             f"{expected or 'nobody yet'}")
+        if self.winner and any(self.choices):
+            raise StateError("field 'choices': nobody chooses once the duel is over")
 
     @property
     def over(self) -> bool:
@@ -88,9 +133,13 @@ class Duel(Tracker):
         """Establish the duelists, their hit points and the stakes."""
         if not stakes.strip():
             raise RuleError("Dueling Rules step 1: establish the stakes first")
-        if min(first_hp, second_hp) < 1:
-            raise RuleError("Dueling Rules step 2: hit points must be at least 1")
+        if min(first_hp, second_hp) < 1 or max(first_hp, second_hp) > MAX_DUEL_HP:
+            raise RuleError(f"Dueling Rules step 2: hit points (Guard or CTRL) run 1-"
+                            f"{MAX_DUEL_HP}, got {first_hp} and {second_hp}")
         names = [first.strip() or "Left", second.strip() or "Right"]
+        if any(len(n) > MAX_NAME for n in names) or len(stakes.strip()) > MAX_STAKES:
+            raise RuleError(f"Dueling Rules: names have at most {MAX_NAME} characters and "
+                            f"the stakes at most {MAX_STAKES}")
         if names[0] == names[1]:
             names[1] += " (2)"
         self.names, self.hit_points, self.stakes = names, [first_hp, second_hp], stakes.strip()

@@ -26,7 +26,7 @@ if reinforced).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from companion import tables
 from companion.dice.roller import make_rng
@@ -50,8 +50,8 @@ def complications() -> dict[str, str]:
 class LockPicking(Tracker):
     """One lock being picked, plus the sequences the party has learned (the lock book)."""
 
-    lock_type: str = "Crude"
-    dv: int = state_field(0, min=0)
+    lock_type: str = state_field("Crude", max_len=40)
+    dv: int = state_field(0, min=0, max=20)
     sequence: str = "TPT"
     complication: str = "None"
     progress: int = state_field(0, min=0, max=3)
@@ -66,7 +66,7 @@ class LockPicking(Tracker):
     turns: int = state_field(0, min=0)
     attacks: int = state_field(0, min=0)
     revealed: int = state_field(0, min=0, max=3)
-    known: dict[str, str] = field(default_factory=dict)
+    known: dict[str, str] = state_field(default_factory=dict, max_len=12)
 
     def check_state(self) -> None:
         from companion.errors import StateError
@@ -77,6 +77,18 @@ class LockPicking(Tracker):
             raise StateError("field 'sequence' repeats an action on neighbouring tumblers")
         if self.complication not in complications():
             raise StateError(f"field 'complication' is unknown: {self.complication!r}")
+        types = dict(zip(rows("cairn_lock_type", "Lock type"), rows("cairn_lock_type", "DV"),
+                         strict=True))
+        if types.get(self.lock_type) != str(self.dv):
+            raise StateError(f"field 'lock_type': no {self.lock_type!r} lock of DV {self.dv} "
+                             "on the lock table")
+        for kind, seq in self.known.items():
+            if kind not in types or len(seq) != 3 or any(a not in ACTIONS for a in seq):
+                raise StateError(f"field 'known.{kind}': a lock type and three of T, P, R")
+        if self.opened and (self.progress != 3 or self.broken):
+            raise StateError("field 'opened': an open lock has all three tumblers turned")
+        if self.revealed > 3 or self.progress > 3:
+            raise StateError("field 'progress': a lock has three tumblers")
 
     @property
     def done(self) -> bool:

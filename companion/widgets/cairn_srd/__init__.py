@@ -1,0 +1,37 @@
+"""Components for the Cairn SRD apps, one module per app.
+
+- [CairnCharacterApp][companion.widgets.cairn_srd.character.CairnCharacterApp]: the
+  character sheet (burden slots, damage and scars, rest, boasts, inspiration);
+- [SpellcastingApp][companion.widgets.cairn_srd.spellcasting.SpellcastingApp] with its
+  [MagicOddsPanel][companion.widgets.cairn_srd.spellcasting.MagicOddsPanel];
+- [DuelApp][companion.widgets.cairn_srd.duel.DuelApp];
+- [LockpickingApp][companion.widgets.cairn_srd.lockpicking.LockpickingApp];
+- [CombatApp][companion.widgets.cairn_srd.combat.CombatApp] with its
+  [GambitPanel][companion.widgets.cairn_srd.combat.GambitPanel].
+
+Each app is a VBox over one core tracker ([companion.rulesets.cairn_srd][]): it renders
+from the model after every move and holds no rule logic. Buttons call the tracker's moves;
+a refused move shows its one-line error under the buttons; a typed value is refused under
+its own box; a button that cannot work now is disabled. Every app takes an optional
+existing tracker and ``seed_source`` (see
+[common][companion.widgets.cairn_srd.common]), and offers Save and Load.
+"""
+
+from __future__ import annotations
+
+from companion.widgets.cairn_srd.character import CairnCharacterApp
+from companion.widgets.cairn_srd.combat import CombatApp, GambitPanel, demo_encounter
+from companion.widgets.cairn_srd.duel import DuelApp
+from companion.widgets.cairn_srd.lockpicking import LockpickingApp
+from companion.widgets.cairn_srd.spellcasting import MagicOddsPanel, SpellcastingApp
+
+__all__ = [
+    "CairnCharacterApp",
+    "CombatApp",
+    "DuelApp",
+    "GambitPanel",
+    "LockpickingApp",
+    "MagicOddsPanel",
+    "SpellcastingApp",
+    "demo_encounter",
+]

@@ -1,0 +1,201 @@
+"""The Cairn character sheet app: stats, 10 burden slots, damage and scars, rest, boasts."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import ipywidgets as widgets
+
+from companion.rulesets.cairn_srd.burden import SLOTS, TAGS, USAGE_DICE
+from companion.rulesets.cairn_srd.character import Character, new_character
+from companion.rulesets.cairn_srd.saves import ABILITIES, MAX_SCORE
+from companion.widgets.base import SaveLoad, app_box, bind, confirm_button, int_box, name_box, row
+from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape
+
+__all__ = ["CairnCharacterApp"]
+
+MAX_DAMAGE = 99
+MAX_QUANTITY = 100_000
+
+
+class CairnCharacterApp(CairnAppBase):
+    """A character sheet: stats, 10 burden slots to fill and empty, damage and rest."""
+
+    def __init__(self, character: Character | None = None, *,
+                 seed_source: Callable[[], int] | None = None) -> None:
+        super().__init__(seed_source)
+        self.character = character or new_character("Ash", 12, 10, 9, 5, armor=2)
+        c = self.character
+        self.stats = widgets.HTML()
+        self.slots = widgets.VBox(layout=widgets.Layout(max_width="100%"))
+        self.item_name = name_box("Item", "", "item-name", required=False,
+                                  placeholder="item name")
+        self.item_tag = widgets.Dropdown(options=list(TAGS), value="normal",
+                                         layout=widgets.Layout(width="110px"))
+        self.item_qty = int_box("Qty", 1, "item-qty", 1, MAX_QUANTITY, width="130px")
+        self.item_die = widgets.Dropdown(options=[("no Ud", 0)] + [(f"Ud{d}", d)
+                                                                   for d in USAGE_DICE],
+                                         value=0, layout=widgets.Layout(width="90px"))
+        self.damage_box = int_box("Damage", 7, "damage", 0, MAX_DAMAGE, width="140px")
+        self.direct = widgets.Checkbox(description="direct", indent=False,
+                                       layout=widgets.Layout(width="90px"))
+        self.boast_goal = name_box("Boast", "", "boast", max_len=120, required=False,
+                                   placeholder="the goal you vow before an audience")
+        self.boast_ability = widgets.Dropdown(options=list(ABILITIES), value="STR",
+                                              layout=widgets.Layout(width="90px"))
+        self.new_name = name_box("Name", c.name, "new-name")
+        self.new_stats = {k: int_box(k, v, f"new-{k.lower()}", 0, MAX_SCORE, width="110px")
+                          for k, v in (("STR", c.strength_max), ("DEX", c.dexterity_max),
+                                       ("CTRL", c.control_max), ("GD", c.guard_max),
+                                       ("Armor", c.armor))}
+        self.new_button = confirm_button(
+            "New character", self.new, risky=lambda: True,
+            prompt="Tap again: replace this sheet", error=self.error, name="new-character")
+        self.buttons = {
+            "fatigue": self.btn("+ Fatigue", lambda: self._move(c.add_fatigue), "fatigue"),
+            "wound": self.btn("+ Wound", lambda: self._move(c.add_wound), "wound"),
+            "rest-turn": self.btn("Rest a turn", lambda: self._move(c.rest_turn), "rest-turn"),
+            "rest-night": self.btn("Rest a night", lambda: self._move(c.rest_night),
+                                   "rest-night"),
+            "rest-day": self.btn("Rest a day", lambda: self._move(c.rest_day), "rest-day"),
+            "panic": self.btn("Panic save", self.panic, "panic"),
+            "undo": self.btn("Undo", self.undo, "undo"),
+            "boast": self.btn("Boast", self.boast, "boast"),
+            "fulfil": self.btn("Fulfil", lambda: self._move(c.fulfil_boast), "fulfil"),
+            "shirk": self.btn("Shirk", lambda: self._move(c.shirk_boast), "shirk"),
+            "inspire": self.btn("+ Inspiration", lambda: self._move(c.earn_inspiration),
+                                "inspire"),
+            "roll-inspiration": self.btn("Roll inspiration", self.inspiration,
+                                         "roll-inspiration"),
+            "take-damage": self.btn("Take damage", self.take_damage, "take-damage", "danger"),
+            "add-item": self.btn("Add item", self.add_item, "add-item", "primary"),
+        }
+        b = self.buttons
+        self.file = SaveLoad(c, "cairn-character.json", what="character")
+        app_box(
+            cairn_css(),
+            self.stats,
+            widgets.HTML("<b>Burden</b>"),
+            self.slots,
+            row(self.item_name, self.item_tag, self.item_qty, self.item_die, b["add-item"]),
+            row(b["fatigue"], b["wound"]),
+            widgets.HTML("<b>Damage</b>"),
+            row(self.damage_box, self.direct, b["take-damage"]),
+            row(b["rest-turn"], b["rest-night"], b["rest-day"], b["panic"], b["undo"]),
+            self.error,
+            self.outcome,
+            widgets.HTML("<b>Boasts and inspiration</b>"),
+            row(self.boast_goal, self.boast_ability),
+            row(b["boast"], b["fulfil"], b["shirk"], b["inspire"], b["roll-inspiration"]),
+            widgets.HTML("<b>New character</b> (replaces this one: tap twice)"),
+            row(self.new_name),
+            row(*self.new_stats.values(), self.new_button),
+            self.file,
+            box=self,
+        )
+        bind(c, self.render, error=self.error)
+
+    def _move(self, fn: Callable[[], Any]) -> None:
+        fn()
+        self.show(self.character.log[-1].summary)
+
+    def new(self) -> None:
+        s = {k: box.read() for k, box in self.new_stats.items()}
+        fresh = new_character(self.new_name.read(), s["STR"], s["DEX"], s["CTRL"], s["GD"],
+                              s["Armor"])
+        self.character.load(fresh.to_json())
+        self.show(f"New character: {self.character.name}")
+
+    def add_item(self) -> None:
+        name, qty = self.item_name.read(), self.item_qty.read()
+        self.character.add_item(name, self.item_tag.value, qty, self.item_die.value or None)
+        self.item_name.value = ""
+        self.show(self.character.log[-1].summary)
+
+    def take_damage(self) -> None:
+        amount = self.damage_box.read()
+        seed = self.draw()
+        report = self.character.take_damage(amount, direct=self.direct.value, seed=seed)
+        extra = ""
+        if report.scar:
+            extra = (f'<div class="tc-scar" data-scar="{escape(report.scar)}">Scar: '
+                     f"{escape(report.scar)} — {escape(report.scar_effect)}</div>")
+        self.show(str(report), extra, [seed])
+
+    def boast(self) -> None:
+        self.character.make_boast(self.boast_goal.read(), self.boast_ability.value)
+        self.show(self.character.log[-1].summary)
+
+    def inspiration(self) -> None:
+        seed = self.draw()
+        dice = self.character.use_inspiration(seed=seed)
+        self.show(f"Inspiration dice {', '.join(map(str, dice))}: keep one "
+                  f"(best {max(dice)})", seeds=[seed])
+
+    def panic(self) -> None:
+        seed = self.draw()
+        result = self.character.panic_save(seed=seed)
+        self.show(f"Panic save: {result}", seeds=[seed])
+
+    def undo(self) -> None:
+        self.show(f"Undone: {self.character.undo().summary}")
+
+    def _use(self, index: int) -> Callable[[], None]:
+        def use() -> None:
+            seed = self.draw()
+            self.show(self.character.use_item(index, seed=seed), seeds=[seed])
+        return use
+
+    def _slot_row(self, index: int) -> widgets.Widget:
+        c = self.character
+        item = c.items[index]
+        label = widgets.HTML(f"{escape(item.label)} <small>({item.slots} "
+                             f"slot{'s' if item.slots != 1 else ''})</small>")
+        buttons: list[widgets.Widget] = []
+        if item.usable:
+            buttons.append(self.btn("Use", self._use(index), f"use-{index}"))
+        if item.droppable:
+            buttons.append(self.btn("Drop", lambda: self._move(lambda: c.drop_item(index)),
+                                    f"drop-{index}"))
+        elif item.kind == "wound":
+            buttons.append(self.btn("Heal", lambda: self._move(lambda: c.heal_wound(index)),
+                                    f"heal-{index}"))
+        box = row(label, *buttons)
+        box.add_class("tc-slot")
+        box.add_class(f"tc-slot-{item.kind}")
+        return box
+
+    def render(self) -> None:
+        c = self.character
+        guard_note = "" if c.effective_guard == c.guard else " (counts as 0)"
+        scars = ", ".join(c.scars) or "none"
+        self.stats.value = (
+            f'<div class="tc-stats" data-guard="{c.guard}" data-free="{c.free_slots}">'
+            f"<b>{escape(c.name)}</b> — {escape(c.status)}<br>"
+            f"STR <b>{c.strength}</b>/{c.strength_max} · DEX <b>{c.dexterity}</b>/"
+            f"{c.dexterity_max} · CTRL <b>{c.control}</b>/{c.control_max}<br>"
+            f'Guard <b class="tc-guard">{c.guard}</b>/{c.guard_max}{guard_note} · Armor '
+            f"{c.armor} · Fatigue {c.fatigue} · Dooms {c.dooms} · Inspiration {c.inspiration}"
+            + (f"<br>Boast: {escape(c.boast)}" if c.boast else "")
+            + f'<br>Scars: <span class="tc-scars">{escape(scars)}</span> · Slots used '
+            f"{c.slots_used}/{SLOTS}</div>"
+        )
+        rows: list[widgets.Widget] = [self._slot_row(i) for i in range(len(c.items))]
+        for _ in range(c.free_slots):
+            box = row(widgets.HTML('<span class="tc-slot-empty">— empty slot —</span>'))
+            box.add_class("tc-slot")
+            box.add_class("tc-slot-blank")  # nothing to tap: shorter, so Damage stays in reach
+            rows.append(box)
+        self.slots.children = rows
+        b = self.buttons
+        alive = not c.dead
+        b["undo"].disabled = not c.log
+        b["roll-inspiration"].disabled = c.inspiration < 1
+        b["fulfil"].disabled = b["shirk"].disabled = not c.boast
+        b["boast"].disabled = bool(c.boast) or c.boasting_barred or not alive
+        b["rest-day"].disabled = c.deprived or not alive
+        for key in ("take-damage", "panic", "rest-turn", "rest-night"):
+            b[key].disabled = not alive
+        b["fatigue"].disabled = b["wound"].disabled = c.free_slots < 1
+        self.new_button.disarm()

@@ -1,0 +1,240 @@
+"""The combat app: combatants, initiative, one attack form, gambits, morale and turns."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import ipywidgets as widgets
+
+from companion.rulesets.cairn_srd.combat import (
+    GAMBITS,
+    MAX_NAME,
+    WEAPON_DICE,
+    Attack,
+    Combatant,
+    Encounter,
+    gambit,
+    gambit_rule,
+)
+from companion.rulesets.cairn_srd.saves import MAX_SCORE
+from companion.widgets.base import SaveLoad, app_box, bind, int_box, name_box, row
+from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, labelled
+
+__all__ = ["CombatApp", "GambitPanel", "demo_encounter"]
+
+class GambitPanel(widgets.VBox):
+    """The held dice of a rolled attack, each 4+ die with a gambit to spend it on."""
+
+    def __init__(self, app: CombatApp) -> None:
+        super().__init__(layout=widgets.Layout(max_width="100%"))
+        self.add_class("tc-gambits")
+        self.app = app
+        self.choices: dict[int, widgets.Dropdown] = {}
+
+    def render(self) -> None:
+        p = self.app.encounter.pending
+        self.choices = {}
+        if p is None:
+            self.children = ()
+            return
+        rows: list[widgets.Widget] = [widgets.HTML(
+            f'<div class="tc-stats tc-pending"><b>{escape(" + ".join(p.attackers))} → '
+            f"{escape(p.target)}</b>: {escape(gambit_rule())} Keep a die for damage: the "
+            "highest die kept deals it.</div>")]
+        for i, (die, rolled) in enumerate(zip(p.dice, p.rolls, strict=True)):
+            label = widgets.HTML(f'<span class="tc-die-{i}">d{die} = <b>{rolled}</b></span>')
+            if p.can_gambit(i):
+                dd = widgets.Dropdown(options=[("keep for damage", "")] + [(g, g)
+                                                                          for g in GAMBITS],
+                                      value="", layout=widgets.Layout(width="260px"))
+                dd.add_class(f"tc-gambit-{i}")
+                self.choices[i] = dd
+                rows.append(row(label, dd, widgets.HTML(
+                    f'<span class="tc-side">as a gambit: {escape(gambit(rolled))}</span>')))
+            else:
+                rows.append(row(label, widgets.HTML(
+                    '<span class="tc-side">kept (too low for a gambit)</span>')))
+        rows.append(row(self.app.btn("Apply attack", self.app.resolve, "resolve", "danger")))
+        self.children = tuple(rows)
+
+class CombatApp(CairnAppBase):
+    """An encounter: combatants, initiative, attacks, gambits, morale and turns."""
+
+    def __init__(self, encounter: Encounter | None = None, *,
+                 seed_source: Callable[[], int] | None = None) -> None:
+        super().__init__(seed_source)
+        self.encounter = encounter or Encounter()
+        e = self.encounter
+        self.f_name = name_box("Name", "", "c-name", max_len=MAX_NAME, required=False,
+                               placeholder="name")
+        self.f_side = widgets.Dropdown(options=["PCs", "Enemies"], value="Enemies",
+                                       layout=widgets.Layout(width="110px"))
+        self.f_side.add_class("tc-c-side")
+        self.f_stats = {k: int_box(k, v, f"c-{k.lower()}", 0, MAX_SCORE, width="110px")
+                        for k, v in (("GD", 3), ("STR", 10), ("DEX", 10), ("CTRL", 10),
+                                     ("Armor", 0))}
+        self.f_weapon = widgets.Dropdown(options=[(f"d{d}", d) for d in WEAPON_DICE], value=6,
+                                         layout=widgets.Layout(width="80px"))
+        self.f_flags = {k: widgets.Checkbox(description=k, indent=False,
+                                            layout=widgets.Layout(width="auto"))
+                        for k in ("PC", "detachment", "leader")}
+        for k, box in self.f_flags.items():
+            box.add_class(f"tc-c-flag-{k.lower()}")
+        self.attacker = widgets.Dropdown(layout=widgets.Layout(width="160px"))
+        self.target = widgets.Dropdown(layout=widgets.Layout(width="160px"))
+        self.attacker.add_class("tc-attacker")
+        self.target.add_class("tc-target-select")
+        self.joiners = widgets.SelectMultiple(rows=3, layout=widgets.Layout(width="170px"))
+        self.joiners.add_class("tc-joiners")
+        self.blast_targets = widgets.SelectMultiple(rows=3, layout=widgets.Layout(width="170px"))
+        self.blast_targets.add_class("tc-blast-targets")
+        self.second_weapon = widgets.Dropdown(
+            options=[("none", 0)] + [(f"d{d}", d) for d in WEAPON_DICE], value=0,
+            layout=widgets.Layout(width="80px"))
+        self.second_weapon.add_class("tc-second")
+        self.flags = {k: widgets.Checkbox(description=k, indent=False,
+                                          layout=widgets.Layout(width="auto"))
+                      for k in ("impaired", "enhanced", "unarmed", "blast")}
+        for k, box in self.flags.items():
+            box.add_class(f"tc-flag-{k}")
+        self.gambits = GambitPanel(self)
+        self.board = widgets.HTML()
+        self.morale_row = row()
+        self.buttons = {
+            "initiative": self.btn("Roll initiative", self.initiative, "initiative", "primary"),
+            "end-turn": self.btn("End turn", lambda: self.show(f"Now: {e.end_turn()}"),
+                                 "end-turn"),
+            "undo": self.btn("Undo", self.undo, "undo"),
+            "attack": self.btn("Attack", self.attack, "attack", "danger"),
+            "roll-gambit": self.btn("Roll for a gambit", self.roll_for_gambit, "roll-gambit"),
+        }
+        b = self.buttons
+        self.file = SaveLoad(e, "cairn-encounter.json", what="encounter")
+        app_box(
+            cairn_css(),
+            self.board,
+            widgets.HTML("<b>Add combatant</b>"),
+            row(self.f_name, self.f_side, self.f_weapon),
+            row(*self.f_stats.values()),
+            row(*self.f_flags.values(), self.btn("Add", self.add, "add")),
+            row(b["initiative"], b["end-turn"], b["undo"]),
+            widgets.HTML("<b>Attack</b>"),
+            row(self.attacker, widgets.HTML("→"), self.target),
+            row(labelled("joined by", self.joiners),
+                labelled("second weapon", self.second_weapon),
+                labelled("blast also hits", self.blast_targets)),
+            widgets.HTML('<span class="tc-side">Several attackers or two weapons: every die '
+                         "is rolled, the highest is applied. A blast rolls for each target "
+                         "in its area.</span>"),
+            row(*self.flags.values()),
+            row(b["attack"], b["roll-gambit"]),
+            self.gambits,
+            self.morale_row,
+            self.error,
+            self.outcome,
+            self.file,
+            box=self,
+        )
+        bind(e, self.render, error=self.error)
+
+    @property
+    def gambit_choices(self) -> dict[int, widgets.Dropdown]:
+        return self.gambits.choices
+
+    def add(self) -> None:
+        name = self.f_name.read()
+        s = {k: box.read() for k, box in self.f_stats.items()}
+        self.encounter.add(name, self.f_side.value, s["GD"], s["STR"], s["DEX"], s["CTRL"],
+                           s["Armor"], self.f_weapon.value, pc=self.f_flags["PC"].value,
+                           detachment=self.f_flags["detachment"].value,
+                           leader=self.f_flags["leader"].value)
+        self.f_name.value = ""
+        self.show(self.encounter.log[-1].summary)
+
+    def initiative(self) -> None:
+        seed = self.draw()
+        self.encounter.roll_initiative(seed=seed)
+        self.show(self.encounter.log[-1].summary, seeds=[seed])
+
+    def description(self) -> Attack:
+        """The attack as the form describes it (the model checks it)."""
+        return Attack(self.attacker.value or "", self.target.value or "",
+                      joined=tuple(self.joiners.value),
+                      second_weapon=self.second_weapon.value or None,
+                      blast_area=tuple(self.blast_targets.value),
+                      **{k: bool(box.value) for k, box in self.flags.items()})
+
+    def attack(self) -> None:
+        seed = self.draw()
+        self.show(self.encounter.attack(self.description(), seed=seed), seeds=[seed])
+
+    def roll_for_gambit(self) -> None:
+        seed = self.draw()
+        self.show(self.encounter.attack(self.description(), hold_for_gambits=True, seed=seed),
+                  seeds=[seed])
+
+    def resolve(self) -> None:
+        chosen = {i: dd.value for i, dd in self.gambits.choices.items() if dd.value}
+        seed = self.draw()
+        self.show(self.encounter.resolve_attack(chosen, seed=seed), seeds=[seed])
+
+    def _morale(self, name: str) -> Callable[[], None]:
+        def roll_it() -> None:
+            seed = self.draw()
+            self.encounter.morale_save(name, seed=seed)
+            self.show(self.encounter.log[-1].summary, seeds=[seed])
+        return roll_it
+
+    def undo(self) -> None:
+        self.show(f"Undone: {self.encounter.undo().summary}")
+
+    def render(self) -> None:
+        e = self.encounter
+        rows = "".join(
+            f"<tr class='tc-c-{c.status}'><td class='tc-name-cell'>{escape(c.name)}"
+            f"{' ★' if c.leader else ''}<br><span class='tc-side'>"
+            f"{'PC' if c.pc else escape(c.side)}{' · detachment' if c.detachment else ''}"
+            f"</span></td><td>{c.guard}/{c.guard_max}</td><td>{c.strength}</td>"
+            f"<td>{c.armor}</td><td>d{c.weapon}</td><td>{c.status}</td></tr>"
+            for c in e.combatants)
+        phase = {"setup": "setting up", "over": "over"}.get(e.phase, f"{e.phase} act")
+        self.board.value = (
+            f'<div class="tc-stats tc-combat" data-round="{e.round}" data-phase="{e.phase}">'
+            f"Round <b>{e.round}</b> · {phase}"
+            + (f" · morale due: {escape(', '.join(e.morale_due))}" if e.morale_due else "")
+            + "<table class='tc-grid tc-nowrap'><tr><th>Name</th><th>GD</th><th>STR</th>"
+            f"<th>AR</th><th>Die</th><th>Status</th></tr>{rows}</table></div>")
+        names = [c.name for c in e.combatants if c.active]
+        for dd in (self.attacker, self.target):
+            keep = dd.value
+            dd.options = names
+            dd.value = keep if keep in names else (names[0] if names else None)
+        if len(names) > 1 and self.target.value == self.attacker.value:
+            self.target.value = next(n for n in names if n != self.attacker.value)
+        # The same list as the dropdowns, changed only by moves: a selection the browser
+        # sends while another change is in flight still means the same names.
+        for many in (self.joiners, self.blast_targets):
+            if tuple(many.options) != tuple(names):
+                chosen = many.value
+                many.options = names
+                many.rows = max(2, min(5, len(names)))  # every name in view, up to five
+                many.value = tuple(n for n in chosen if n in names)
+        self.gambits.render()
+        self.morale_row.children = tuple(
+            self.btn(f"Morale save: {n}", self._morale(n), f"morale-{i}")
+            for i, n in enumerate(e.morale_due))
+        b = self.buttons
+        fighting = e.phase not in ("setup", "over")
+        b["initiative"].disabled = e.phase != "setup"
+        b["end-turn"].disabled = not fighting or bool(e.morale_due) or e.pending is not None
+        b["attack"].disabled = b["roll-gambit"].disabled = (
+            e.phase == "over" or e.pending is not None or len(names) < 2)
+        b["undo"].disabled = not e.log
+
+def demo_encounter() -> Encounter:
+    """A small starting fight for the app (the players can add their own)."""
+    return Encounter(combatants=[
+        Combatant("Ash", "PCs", 5, 5, 12, 12, 10, armor=1, weapon=8, pc=True),
+        Combatant("Goblin boss", "Enemies", 3, 3, 8, 10, 8, weapon=8, leader=True),
+        Combatant("Goblin", "Enemies", 2, 2, 6, 10, 6, weapon=6),
+    ])

@@ -1,0 +1,87 @@
+"""The lockpicking app: roll a lock on its three tables, then tap, probe, rake, study."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import ipywidgets as widgets
+
+from companion.rulesets.cairn_srd import lockpicking
+from companion.rulesets.cairn_srd.lockpicking import LockPicking
+from companion.widgets.base import SaveLoad, app_box, bind, row
+from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape
+
+__all__ = ["LockpickingApp"]
+
+
+class LockpickingApp(CairnAppBase):
+    """Roll a lock and pick it: tap, probe, rake, study, break off.
+
+    A new lock rolls each of its three tables with its own drawn seed (shown), so each
+    column is the row ``python -m companion table ID --roll --seed S`` gives. A button that
+    cannot work on this lock (picking a jammed or open lock) is disabled.
+    """
+
+    def __init__(self, lock: LockPicking | None = None, *,
+                 seed_source: Callable[[], int] | None = None) -> None:
+        super().__init__(seed_source)
+        if lock is None:
+            lock = LockPicking.create(seeds=self._three())
+        self.lock = lock
+        lp = self.lock
+        self.board = widgets.HTML()
+        self.pick_buttons = [self.btn(f"{name.capitalize()} ({key})", self._pick(key),
+                                      f"pick-{key}")
+                             for key, name in lockpicking.ACTIONS.items()]
+        self.study_button = self.btn("Study (2 of 3)", self.study, "study")
+        self.break_button = self.btn("Break off", lambda: self.show(lp.break_off()), "break")
+        self.undo_button = self.btn("Undo", self.undo, "undo")
+        self.file = SaveLoad(lp, "cairn-lock.json", what="lock")
+        app_box(
+            cairn_css(),
+            self.board,
+            row(*self.pick_buttons),
+            row(self.study_button, self.break_button,
+                self.btn("New lock", self.new_lock, "new-lock", "primary"), self.undo_button),
+            self.error,
+            self.outcome,
+            self.file,
+            box=self,
+        )
+        bind(lp, self.render, error=self.error)
+
+    def _three(self) -> tuple[int, int, int]:
+        return (self.draw(), self.draw(), self.draw())
+
+    def new_lock(self) -> None:
+        seeds = self._three()
+        self.show(self.lock.new_lock(seeds=seeds), seeds=list(seeds))
+
+    def _pick(self, key: str) -> Callable[[], None]:
+        return lambda: self.show(self.lock.pick(key))
+
+    def study(self) -> None:
+        seed = self.draw()
+        result = self.lock.study(2, seed=seed)
+        self.show(f"Study: {result}; known: {self.lock.hint}", seeds=[seed])
+
+    def undo(self) -> None:
+        self.show(f"Undone: {self.lock.undo().summary}")
+
+    def render(self) -> None:
+        lp = self.lock
+        effect = lockpicking.complications().get(lp.complication, "")
+        self.board.value = (
+            f'<div class="tc-stats tc-lock" data-state="{lp.state}">'
+            f"<b>{escape(lp.lock_type)}</b> lock (DV {lp.dv}) · complication "
+            f"<b>{escape(lp.complication)}</b>: {escape(effect)}<br>Tumblers open: "
+            f"<b>{lp.progress}/3</b> · state: <b>{lp.state}</b> · known: "
+            f"<code>{escape(lp.hint)}</code> · turns {lp.turns} · mistakes {lp.mistakes}"
+            + (" · ALARM" if lp.alarm else "")
+            + (f" · traps sprung {lp.traps_sprung}" if lp.traps_sprung else "")
+            + "</div>")
+        for b in self.pick_buttons:
+            b.disabled = not lp.can_pick
+        self.study_button.disabled = not lp.can_study
+        self.break_button.disabled = lp.done
+        self.undo_button.disabled = not lp.log

@@ -1,0 +1,118 @@
+"""The spellcasting app: choose magic dice, see the character's exact odds, cast."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import ipywidgets as widgets
+
+from companion.rulesets.cairn_srd import spellcasting
+from companion.rulesets.cairn_srd.character import Character, new_character
+from companion.widgets.base import SaveLoad, app_box, bind, row
+from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, pct
+
+__all__ = ["MagicOddsPanel", "SpellcastingApp"]
+
+
+class MagicOddsPanel(widgets.HTML):
+    """The exact odds of a cast with ``dice`` magic dice for ``character`` (from the model)."""
+
+    def show_for(self, character: Character, dice: int) -> None:
+        odds = character.magic_odds(dice)
+        fatigue = "".join(f"<tr><td>{k}</td><td>{pct(p)}</td></tr>"
+                          for k, p in odds.fatigue.items())
+        faces = "".join(
+            f"<tr><td>{f}</td><td>{pct(odds.mishap_faces[f])}</td>"
+            f"<td>{escape(spellcasting.read_magic_dice((f, f)).mishap)}</td></tr>"
+            for f in range(1, 7))
+        self.value = (
+            f'<div class="tc-odds" data-dice="{dice}">With <b>{dice}</b> magic '
+            f'{"die" if dice == 1 else "dice"}: mishap <b class="tc-mishap-p">'
+            f'{pct(odds.mishap)}</b> · doom <b class="tc-doom-p">{pct(odds.doom)}</b> · '
+            f"mean Fatigue <b>{odds.fatigue_mean}</b> (most dice now: "
+            f"{character.max_magic_dice()})"
+            f'<table class="tc-grid"><tr><th>Fatigue</th><th>chance</th></tr>{fatigue}'
+            "</table>"
+            '<table class="tc-grid"><tr><th>Mishap</th><th>chance</th><th>effect</th></tr>'
+            f"{faces}</table></div>")
+
+
+class SpellcastingApp(CairnAppBase):
+    """Choose magic dice, see the exact odds, cast and see what happened.
+
+    A number of dice the caster may not invest now (more than the free slots, or casting
+    barred) is a disabled button.
+    """
+
+    def __init__(self, character: Character | None = None, *,
+                 seed_source: Callable[[], int] | None = None) -> None:
+        super().__init__(seed_source)
+        self.character = character or new_character("Mage", 9, 10, 14, 3)
+        c = self.character
+        self.chosen = 1
+        self.dice_buttons = [self.btn(str(n), self._choose(n), f"dice-{n}")
+                             for n in range(1, spellcasting.MAX_MAGIC_DICE + 1)]
+        self.dice_row = row(*self.dice_buttons)
+        self.dice_row.add_class("tc-dice-choice")
+        self.odds = MagicOddsPanel()
+        self.status = widgets.HTML()
+        self.cast_button = self.btn("Cast", self.cast, "cast", "primary")
+        self.undo_button = self.btn("Undo", self.undo, "undo")
+        self.file = SaveLoad(c, "cairn-caster.json", what="caster")
+        app_box(
+            cairn_css(),
+            widgets.HTML("<b>Magic dice to invest</b>"),
+            self.dice_row,
+            row(self.cast_button,
+                self.btn("Rest a night", lambda: self._note(c.rest_night), "rest-night"),
+                self.btn("Ban over", lambda: self._note(c.end_casting_ban), "ban-over"),
+                self.undo_button),
+            self.error,
+            self.outcome,
+            self.status,
+            self.odds,
+            self.file,
+            box=self,
+        )
+        bind(c, self.render, error=self.error)
+
+    def _choose(self, n: int) -> Callable[[], None]:
+        def choose() -> None:
+            self.chosen = n
+            self.render()
+        return choose
+
+    def _note(self, fn: Callable[[], Any]) -> None:
+        fn()
+        self.show(self.character.log[-1].summary)
+
+    def render(self) -> None:
+        c = self.character
+        allowed = 0 if c.casting_bar or c.dead else c.max_magic_dice()
+        if allowed and self.chosen > allowed:
+            self.chosen = allowed
+        for n, b in enumerate(self.dice_buttons, 1):
+            b.disabled = n > allowed
+            b.button_style = "info" if n == self.chosen else ""
+        self.cast_button.disabled = allowed == 0
+        self.undo_button.disabled = not c.log
+        bar = c.casting_bar or "no"
+        self.status.value = (
+            f'<div class="tc-stats">{escape(c.name)}: free slots {c.free_slots}, Fatigue '
+            f"{c.fatigue}, CTRL {c.control}/{c.control_max}, dooms {c.dooms}, "
+            f"casting barred: {escape(bar)}</div>")
+        self.odds.show_for(c, self.chosen)
+
+    def cast(self) -> None:
+        seed = self.draw()
+        report = self.character.cast(self.chosen, seed=seed)
+        r = report.reading
+        mishap = ""
+        if r.mishap_face is not None:
+            mishap = (f'<div class="tc-mishap" data-mishap="{r.mishap_face}">Mishap '
+                      f"{r.mishap_face}: {escape(r.mishap)}</div>")
+        self.show(str(report), mishap, [seed])
+
+    def undo(self) -> None:
+        self.show(f"Undone: {self.character.undo().summary}")
