@@ -48,3 +48,20 @@ def test_errors_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     err = capsys.readouterr().err
     assert err.startswith("error: Ability Scores") and err.count("\n") == 1
     assert main(["magic", "cast", "0"]) == 2
+
+
+@pytest.mark.parametrize("count", ["61", "10000000", "1000000000"])
+def test_magic_cast_is_bounded_before_rolling(count: str,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["magic", "cast", count]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1
+    assert "invest 1-60 magic dice" in captured.err
+
+
+def test_same_seed_same_cast_other_seed_other_cast(capsys: pytest.CaptureFixture[str]) -> None:
+    outs = set()
+    for seed in range(6):
+        assert main(["magic", "cast", "4", "--seed", str(seed), "--json"]) == 0
+        outs.add(capsys.readouterr().out)
+    assert len(outs) > 3

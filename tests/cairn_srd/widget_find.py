@@ -1,4 +1,4 @@
-"""Finding widgets inside a Cairn app by the class names base.py gives them (tests only)."""
+"""Small helpers for the Cairn app tests: buttons through the suite's finder, seed sources."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import ipywidgets as widgets
+
+from tests.conftest import find_widget
 
 
 def walk(root: widgets.Widget) -> Iterator[Any]:
@@ -17,10 +19,10 @@ def walk(root: widgets.Widget) -> Iterator[Any]:
 
 
 def find_button(root: widgets.Widget, name: str) -> widgets.Button:
-    for w in walk(root):
-        if isinstance(w, widgets.Button) and f"tc-btn-{name}" in w._dom_classes:
-            return w
-    raise AssertionError(f"no button {name}")
+    """The button ``button(..., name=name)`` made (through the suite's one finder)."""
+    found = find_widget(root, name, "btn")
+    assert isinstance(found, widgets.Button)
+    return found
 
 
 def has_button(root: widgets.Widget, name: str) -> bool:
