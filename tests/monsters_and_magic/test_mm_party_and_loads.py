@@ -134,6 +134,12 @@ CORRUPTIONS: list[tuple[str, Callable[[], Adventurer], Callable[[dict[str, Any]]
      lambda s: s.update(last_check={"expression": "1d20", "natural": 25, "total": 25,
                                     "dc": 10, "tier": "Strong Hit", "bent": False}),
      "last_check.natural"),
+    ("last check with a 5,000-character expression", Adventurer,
+     lambda s: s.update(last_check={"expression": "1" * 5000, "natural": 5, "total": 5,
+                                    "dc": 10, "tier": "Miss", "bent": False}),
+     "last_check.expression"),
+    ("a thousand kinds of hold", Adventurer,
+     lambda s: s.update(holds={f"kind {i}": 1 for i in range(1000)}), "holds"),
     ("last check with a huge total", Adventurer,
      lambda s: s.update(last_check={"expression": "1d20", "natural": 5, "total": 10**9,
                                     "dc": 10, "tier": "Strong Hit", "bent": False}),
@@ -223,3 +229,18 @@ def test_group_modifiers_read_signs_and_the_minus_sign() -> None:
     from companion.rulesets.monsters_and_magic.group_checks import parse_modifiers
 
     assert parse_modifiers(" 2, +1, -3, \u22124 ") == [2, 1, -3, -4]
+
+
+def test_moves_stop_before_the_saved_limits() -> None:
+    from companion.rulesets.monsters_and_magic.adventurer import MAX_ENTRIES
+
+    a = Adventurer.new("Ash")
+    for i in range(MAX_ENTRIES):
+        a.gain_hold(f"kind {i}")
+        a.add_ongoing(f"source {i}", 1)
+    with pytest.raises(RuleError, match="at most"):
+        a.gain_hold("one more")
+    with pytest.raises(RuleError, match="at most"):
+        a.add_ongoing("one more", 1)
+    a.gain_hold("kind 0", 5)  # a kind already held still stacks
+    assert Adventurer.from_json(a.to_json()) == a

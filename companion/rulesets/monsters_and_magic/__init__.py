@@ -130,6 +130,7 @@ from companion.rulesets.monsters_and_magic.group_checks import (
     group_result,
     roll_group,
 )
+from companion.rulesets.monsters_and_magic.party import Party
 
 __all__ = [
     "ABILITIES",
@@ -138,6 +139,7 @@ __all__ = [
     "AbilityCheckResult",
     "Adventurer",
     "GameMaster",
+    "Party",
     "Tier",
     "group_odds",
     "group_result",

@@ -111,6 +111,9 @@ _BIG = 10_000
 #: Longest name of a character, ongoing source, hold kind or bond (in characters).
 MAX_NAME = 60
 
+#: Most ongoing sources, or hold kinds, a sheet keeps at once.
+MAX_ENTRIES = 40
+
 #: Most XP a sheet counts (a guard on the saved number, far past any campaign).
 MAX_XP = 1_000_000
 
@@ -119,7 +122,7 @@ MAX_XP = 1_000_000
 class CheckRecord:
     """The last check rolled (what Bend Luck and Feeling Lucky act on)."""
 
-    expression: str
+    expression: str = state_field(max_len=40)
     natural: int = state_field(min=1, max=20)
     total: int = state_field(0, min=-_BIG, max=_BIG)
     dc: int = state_field(10, min=-_BIG, max=_BIG)
@@ -160,9 +163,9 @@ class Adventurer(Tracker):
     out_until_long_rest: bool = False
     conditions: list[str] = field(default_factory=list)
     statuses: list[str] = field(default_factory=list)
-    ongoing: dict[str, int] = field(default_factory=dict)
+    ongoing: dict[str, int] = state_field(default_factory=dict, max_len=MAX_ENTRIES)
     forward: int = state_field(0, min=-LIMIT, max=LIMIT)
-    holds: dict[str, int] = field(default_factory=dict)
+    holds: dict[str, int] = state_field(default_factory=dict, max_len=MAX_ENTRIES)
     short_rests_in_a_row: int = state_field(0, min=0, max=3)
     last_check: CheckRecord | None = None
 
@@ -351,6 +354,8 @@ class Adventurer(Tracker):
         if source in self.ongoing:
             raise RuleError(f"Ongoing: {self.name} already has an ongoing modifier "
                             f"from {source!r}")
+        if len(self.ongoing) >= MAX_ENTRIES:
+            raise RuleError(f"Ongoing: at most {MAX_ENTRIES} ongoing modifiers at once")
         self.ongoing[source] = _bounded(modifier, "Ongoing")
         self.describe(f"{self.name}: {modifier:+d} ongoing ({source})")
 
@@ -373,6 +378,8 @@ class Adventurer(Tracker):
         kind = _label(kind, "Hold")
         if not 1 <= amount <= LIMIT:
             raise RuleError(f"Hold: gain 1-{LIMIT} hold at a time, not {amount}")
+        if kind not in self.holds and len(self.holds) >= MAX_ENTRIES:
+            raise RuleError(f"Hold: at most {MAX_ENTRIES} kinds of hold at once")
         if self.holds.get(kind, 0) + amount > _BIG:
             raise RuleError(f"Hold: at most {_BIG} {kind} hold")
         self.holds[kind] = self.holds.get(kind, 0) + amount

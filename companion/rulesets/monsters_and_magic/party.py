@@ -3,8 +3,9 @@
 A [Party][companion.rulesets.monsters_and_magic.party.Party] knows each character by a
 name no other character at the table has (compared without regard to case or spaces, so
 "Ash" and " ash " are the same person). It is where a character's roll meets the GM: a
-player's critical miss gives the GM a thread of fate (Interpretation of the cut-off
-"Gain 2 XP and", see [GameMaster][companion.rulesets.monsters_and_magic.adventurer.GameMaster]).
+player's critical miss gives the GM a thread of fate (the reading of the seed's cut-off
+text is given at
+[GameMaster.note_result][companion.rulesets.monsters_and_magic.adventurer.GameMaster.note_result]).
 
 >>> party = Party()
 >>> ash = party.new_character("Ash", luck=2)
