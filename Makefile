@@ -13,6 +13,12 @@ PREHEAT      ?= 0
 # TOKEN=1 makes Voila generate a secret token and refuse visitors without it (it prints
 # the URL carrying the token); use it whenever APP_IP is not 127.0.0.1.
 TOKEN        ?= 0
+# Server settings live in server/voila.py (allowed host names, kernel culling, kernel cap).
+# The server answers only to localhost/127.0.0.1, plus APP_IP and this machine's name when
+# APP_IP is a LAN address, plus the names in APP_HOSTS (comma-separated, e.g. table.lan).
+APP_HOSTS    ?=
+# Most apps (kernels, ~60 MB each) running at once; a closed tab's kernel goes within 90 s.
+MAX_KERNELS  ?= 16
 DOCS_ADDR    ?= 127.0.0.1:8000
 PYODIDE_VERSION ?= 314.0.7
 PYODIDE_DIR  := docs/assets/pyodide
@@ -66,7 +72,9 @@ test: lint docs chromium postgres
 app: $(STAMP)
 	@echo "Table Companion apps: http://$(APP_IP):$(APP_PORT)/  (Ctrl-C to stop)"
 	@$(if $(filter 1,$(TOKEN)),echo "Open the URL with ?token=... that Voila prints below.")
+	APP_IP='$(APP_IP)' APP_HOSTS='$(APP_HOSTS)' APP_MAX_KERNELS='$(MAX_KERNELS)' \
 	$(VENV)/bin/voila widgets/ --no-browser --port=$(APP_PORT) --Voila.ip=$(APP_IP) \
+		--Voila.config_file_paths=server \
 		$(if $(filter 1,$(PREHEAT)),--preheat_kernel=True --pool_size=1) \
 		$(if $(filter 1,$(TOKEN)),--token)
 

@@ -16,8 +16,14 @@ Every test in ``tests/browser/`` is marked ``browser`` automatically. Fixtures, 
     The same, at 390×844 with touch and a phone user agent.
 ``voila_server`` (session)
     One Voila serving ``widgets/`` on a free port of 127.0.0.1 (``.base_url``,
-    ``.port``, ``.log_path``). Readiness is polled on a static file, never on a notebook
-    (each notebook GET starts a kernel). Stopped with SIGTERM so kernels shut down.
+    ``.port``, ``.log_path``) with the real settings of ``make app`` (``server/voila.py``:
+    allowed host names, kernel culling, kernel cap). Readiness is polled on a static file,
+    never on a notebook (each notebook GET starts a kernel). Stopped with SIGTERM so
+    kernels shut down. ``.kernels()`` lists the kernel processes it runs (from ``/proc``).
+``start_voila`` (function -> context manager)
+    ``with start_voila("--MappingKernelManager.cull_idle_timeout=5", env={...}) as server:``
+    another Voila like ``voila_server`` with extra command-line options (they override
+    ``server/voila.py``) and environment (``APP_MAX_KERNELS``, ``APP_HOSTS``...).
     No ``--preheat_kernel``: measured here it did not shorten the first render of the
     dice tray (about 2 s either way) and it runs every notebook ahead, on 2 shared cores.
 ``voila_url`` (function -> callable)
@@ -55,6 +61,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -63,6 +70,8 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+SERVER_CONFIG = ROOT / "server"
+"""Where ``voila.py`` (the server settings ``make app`` uses) lives."""
 ARTIFACTS = ROOT / "test-artifacts"
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", "[::1]"}
 VOILA_TEMPLATE_CDN = (
@@ -176,6 +185,22 @@ class VoilaServer:
             raise FileNotFoundError(f"no app widgets/{name}")
         return f"{self.base_url}/voila/render/{name}"
 
+    def kernels(self) -> list[int]:
+        """Process ids of the kernels this Voila runs (its ipykernel children)."""
+        found = []
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                stat = (entry / "stat").read_text()
+                cmdline = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            parent = int(stat.rsplit(")", 1)[1].split()[1])
+            if parent == self.process.pid and b"ipykernel" in cmdline:
+                found.append(int(entry.name))
+        return found
+
     def log_tail(self, chars: int = 3000) -> str:
         try:
             return self.log_path.read_text(errors="replace")[-chars:]
@@ -183,7 +208,7 @@ class VoilaServer:
             return ""
 
 
-def _voila_command(port: int) -> list[str]:
+def _voila_command(port: int, *extra: str) -> list[str]:
     exe = Path(sys.executable).with_name("voila")
     head = [str(exe)] if exe.exists() else [sys.executable, "-m", "voila"]
     return [
@@ -192,13 +217,16 @@ def _voila_command(port: int) -> list[str]:
         "--no-browser",
         f"--port={port}",
         "--Voila.ip=127.0.0.1",
+        # The settings `make app` uses (host names, culling, kernel cap).
+        f"--Voila.config_file_paths={SERVER_CONFIG}",
         # Tracebacks in the page make a failing app's test say why (bound to 127.0.0.1 only).
         "--show_tracebacks=True",
+        *extra,
     ]
 
 
-@pytest.fixture(scope="session")
-def voila_server() -> Iterator[VoilaServer]:
+@contextmanager
+def _running_voila(*extra: str, env: dict[str, str] | None = None) -> Iterator[VoilaServer]:
     if shutil.which("voila") is None and not Path(sys.executable).with_name("voila").exists():
         pytest.fail("voila is not installed (pip install -e '.[widgets]')")
     ARTIFACTS.mkdir(exist_ok=True)
@@ -207,9 +235,12 @@ def voila_server() -> Iterator[VoilaServer]:
     log = log_path.open("wb")
     # The kernel must import this checkout's companion even if it is not pip-installed.
     paths = [str(ROOT), os.environ.get("PYTHONPATH", "")]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p)}
+    # Like `make app` on 127.0.0.1: no LAN names unless a test asks for them.
+    full_env = {**os.environ, "APP_IP": "127.0.0.1", "APP_HOSTS": "", "APP_MAX_KERNELS": "",
+                **(env or {}), "PYTHONPATH": os.pathsep.join(p for p in paths if p)}
     proc = subprocess.Popen(
-        _voila_command(port), cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env
+        _voila_command(port, *extra), cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+        env=full_env,
     )
     server = VoilaServer(port=port, process=proc, log_path=log_path)
     try:
@@ -224,6 +255,18 @@ def voila_server() -> Iterator[VoilaServer]:
                 proc.kill()
                 proc.wait(timeout=10)
         log.close()
+
+
+@pytest.fixture(scope="session")
+def voila_server() -> Iterator[VoilaServer]:
+    with _running_voila() as server:
+        yield server
+
+
+@pytest.fixture
+def start_voila() -> Callable[..., Any]:
+    """``with start_voila(*options, env={...}) as server:`` a separate Voila (see above)."""
+    return _running_voila
 
 
 def _wait_ready(server: VoilaServer) -> None:

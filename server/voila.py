@@ -1,0 +1,170 @@
+"""Voila settings for the Table Companion apps: used by ``make app`` and the browser tests.
+
+Voila reads this file because both pass ``--Voila.config_file_paths=server`` (command-line
+options still win over it, which is how the tests shorten the timings). It defends the
+server in three ways:
+
+**Only our own host names.** jupyter_server can refuse a request whose ``Host`` header is not
+local (``allow_remote_access = False``), which stops a web page the player visits from
+reaching the kernels by DNS rebinding, but Voila turns that check off, and the stock check
+accepts only loopback addresses and ``local_hostnames``, never a LAN address. So
+``tornado_settings`` turns it back on and ``JupyterHandler.check_host`` is replaced by an
+exact list: ``localhost``, ``127.0.0.1``, ``::1``, plus, when ``APP_IP`` is set to a
+non-loopback address, that address and this machine's name (``name`` and ``name.local``),
+plus any names in ``APP_HOSTS`` (comma-separated). Anything else gets ``403``.
+
+**No kernel left behind.** Every page load starts a kernel; the page's own shutdown request
+on close is refused by Voila (missing ``_xsrf``, Voila issue #1458), so jupyter_server's
+culler shuts down every kernel with no open page (``cull_connected = False``: a page that is
+open keeps its kernel however long it idles) after ``cull_idle_timeout`` seconds of silence,
+checked every ``cull_interval`` seconds: a closed tab's kernel is gone within 60 + 30 = 90 s.
+
+**A cap.** At most ``TableKernelManager.max_kernels`` kernels run (``APP_MAX_KERNELS``,
+default 16, about 60 MB each). When a new page would pass it, kernels whose page is gone
+are shut down first (a page that disconnected, then any never-connected kernel older than
+``grace`` seconds); if none can go, the page gets ``503`` and a short explanation instead
+of a kernel.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ipaddress
+import os
+import re
+import socket
+import time
+from typing import Any
+
+from jupyter_server.base.handlers import JupyterHandler
+from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+from tornado import web
+from traitlets import Float, Integer
+
+c = get_config()  # type: ignore[name-defined]  # noqa: F821
+
+# --- allowed host names ---------------------------------------------------------------
+
+
+def _is_loopback(ip: str) -> bool:
+    try:
+        return ipaddress.ip_address(ip).is_loopback
+    except ValueError:
+        return ip == "localhost"
+
+
+def allowed_hosts(app_ip: str = "", extra: str = "") -> list[str]:
+    """The host names (without port) the server answers to."""
+    hosts = {"localhost", "127.0.0.1", "::1"}
+    app_ip = app_ip.strip()
+    if app_ip and not _is_loopback(app_ip):
+        if app_ip not in ("0.0.0.0", "::"):
+            hosts.add(app_ip.lower())
+        name = socket.gethostname().lower()
+        hosts.update({name, f"{name}.local"})
+        if app_ip in ("0.0.0.0", "::"):
+            with contextlib.suppress(OSError):
+                hosts.update(socket.gethostbyname_ex(name)[2])
+    hosts.update(h.strip().lower() for h in extra.split(",") if h.strip())
+    return sorted(hosts)
+
+
+_PORT = re.compile(r"^(.*?)(:\d+)?$")
+
+
+def _check_host(self: JupyterHandler) -> bool:
+    """True when the request's Host header names this server (see the module docs)."""
+    allowed = self.settings.get("table_allowed_hosts")
+    if allowed is None:  # not our server: jupyter_server's own rule
+        return bool(_stock_check_host(self))
+    match = _PORT.match(self.request.host or "")
+    host = (match.group(1) if match else "").lower()
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+    if host in allowed:
+        return True
+    self.log.warning("Refused a request for host %r (allowed: %s)",
+                     self.request.host[:100], ", ".join(allowed))
+    return False
+
+
+# (Read twice in one process, as a test does, the stock check stays the stock one.)
+_stock_check_host = getattr(JupyterHandler.check_host, "stock", JupyterHandler.check_host)
+_check_host.stock = _stock_check_host  # type: ignore[attr-defined]
+JupyterHandler.check_host = _check_host  # type: ignore[method-assign]
+
+c.Voila.tornado_settings = {
+    "allow_remote_access": False,
+    "table_allowed_hosts": allowed_hosts(os.environ.get("APP_IP", ""),
+                                         os.environ.get("APP_HOSTS", "")),
+}
+
+# --- kernels: culling and a cap -------------------------------------------------------
+
+c.MappingKernelManager.cull_idle_timeout = 60
+c.MappingKernelManager.cull_interval = 30
+c.MappingKernelManager.cull_connected = False
+c.MappingKernelManager.cull_busy = False
+
+#: The refusal page's heading (Voila's error page shows "503: <this>").
+FULL_MESSAGE = (
+    "The table is full: {n} apps are open, the most this server runs at once. "
+    "Close one you no longer use (on any device) or wait a minute, then reload."
+)
+
+
+class TableKernelManager(AsyncMappingKernelManager):  # type: ignore[misc]
+    """Voila's kernel manager with a cap on running kernels (see the module docs)."""
+
+    max_kernels = Integer(16, config=True, help="Most kernels running at once (0: no cap).")
+    grace = Float(30.0, config=True,
+                  help="Seconds a never-connected kernel is kept before it counts as gone.")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._left_at: dict[str, float] = {}  # kernel id -> when its last page disconnected
+        self._started_at: dict[str, float] = {}  # kernel id -> when it started
+
+    def notify_connect(self, kernel_id: str) -> None:
+        super().notify_connect(kernel_id)
+        self._left_at.pop(kernel_id, None)
+
+    def notify_disconnect(self, kernel_id: str) -> None:
+        super().notify_disconnect(kernel_id)
+        if self._kernel_connections.get(kernel_id, 0) <= 0:
+            self._left_at[kernel_id] = time.monotonic()
+
+    async def start_kernel(self, *args: Any, **kwargs: Any) -> str:
+        if self.max_kernels > 0 and len(self.list_kernel_ids()) >= self.max_kernels:
+            await self._reclaim()
+            if len(self.list_kernel_ids()) >= self.max_kernels:
+                self.log.warning("Kernel cap %d reached: page refused", self.max_kernels)
+                message = FULL_MESSAGE.format(n=self.max_kernels)
+                raise web.HTTPError(503, message, reason=message)
+        kernel_id: str = await super().start_kernel(*args, **kwargs)
+        self._started_at[kernel_id] = time.monotonic()
+        return kernel_id
+
+    async def _reclaim(self) -> None:
+        """Shut down kernels whose page is gone, oldest departure first, to make room."""
+        now = time.monotonic()
+        gone = [(t, k) for k, t in self._left_at.items()
+                if k in self and self._kernel_connections.get(k, 0) <= 0]
+        never = [(t, k) for k, t in self._started_at.items()
+                 if k in self and k not in self._left_at
+                 and self._kernel_connections.get(k, 0) <= 0 and now - t > self.grace]
+        for _when, kernel_id in sorted(gone) + sorted(never):
+            if len(self.list_kernel_ids()) < self.max_kernels:
+                break
+            self.log.info("Kernel cap: shutting down %s (its page is gone)", kernel_id)
+            await self.shutdown_kernel(kernel_id)
+
+    async def shutdown_kernel(self, kernel_id: str, *args: Any, **kwargs: Any) -> None:
+        self._left_at.pop(kernel_id, None)
+        self._started_at.pop(kernel_id, None)
+        await super().shutdown_kernel(kernel_id, *args, **kwargs)
+
+
+c.VoilaConfiguration.multi_kernel_manager_class = TableKernelManager
+if os.environ.get("APP_MAX_KERNELS", "").strip():
+    c.TableKernelManager.max_kernels = int(os.environ["APP_MAX_KERNELS"])
