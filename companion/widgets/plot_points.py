@@ -11,6 +11,7 @@ the rules do not allow right now is a disabled button.
 from __future__ import annotations
 
 import html
+import warnings
 from typing import Any
 
 import ipywidgets as widgets
@@ -33,16 +34,20 @@ from companion.rulesets.plot_points.checks import (
 from companion.rulesets.plot_points.wounds import MAX_NAME
 from companion.widgets.base import (
     ErrorLine,
+    InputError,
     SaveLoad,
     app_box,
     bind,
     button,
     column,
     draw_seed,
+    int_box,
+    name_box,
+    one_line,
     roll_text_html,
     row,
+    safe,
 )
-from companion.widgets.inputs import InputField, name_text, read_all, whole_number
 
 __all__ = ["PlotPointCheckPanel", "PlotPointLogPanel", "PlotPointPoolPanel", "PlotPointsApp",
            "StrainWoundsPanel"]
@@ -85,15 +90,12 @@ class PlotPointCheckPanel(widgets.VBox):
         self.who = widgets.Dropdown(description="Who", layout=widgets.Layout(width="200px"))
         self.who.add_class("tc-who")
         self.ability = _ability_picker("Ability", "ability")
-        self.proficiency = InputField(
-            "Proficiency", "0", name="proficiency",
-            parse=whole_number(-MAX_PROFICIENCY, MAX_PROFICIENCY, "Proficiency"))
-        self.advantage = InputField(
-            "Net advantage (− = disadv.)", "0", name="advantage",
-            parse=whole_number(-MAX_ADVANTAGE, MAX_ADVANTAGE, "Net advantage"))
-        self.difficulty = InputField(
-            "Difficulty", "10", name="difficulty",
-            parse=whole_number(-MAX_DIFFICULTY, MAX_DIFFICULTY, "Difficulty"))
+        self.proficiency = int_box("Proficiency", 0, "proficiency", -MAX_PROFICIENCY,
+                                   MAX_PROFICIENCY, width="160px")
+        self.advantage = int_box("Net advantage (− = disadv.)", 0, "advantage", -MAX_ADVANTAGE,
+                                 MAX_ADVANTAGE, width="250px")
+        self.difficulty = int_box("Difficulty", 10, "difficulty", -MAX_DIFFICULTY,
+                                  MAX_DIFFICULTY)
         self.fields = (self.proficiency, self.advantage, self.difficulty)
         self.chance = widgets.HTML()
         self.chance.add_class("tc-chance")
@@ -112,7 +114,7 @@ class PlotPointCheckPanel(widgets.VBox):
         self.spend_help.add_class("tc-spend-help")
         self.ability.observe(self._show_chance, names="value")
         for f in self.fields:
-            f.box.observe(self._show_chance, names="value")
+            f.observe(self._show_chance, names="value")
         self.children = [
             widgets.HTML("<b>Check</b>"),
             row(self.who, self.ability),
@@ -126,13 +128,10 @@ class PlotPointCheckPanel(widgets.VBox):
         bind(session, self._sync, error=self.error)
         self._show_chance()
 
-    def check(self) -> PlotCheck | None:
-        """The check the controls describe, or ``None`` (refusals shown under the boxes)."""
-        values = read_all(*self.fields)
-        if values is None:
-            return None
-        proficiency, advantage, difficulty = values
-        return PlotCheck(self.ability.value, proficiency, advantage, difficulty)
+    def check(self) -> PlotCheck:
+        """The check the controls describe (a bad box raises its refusal)."""
+        return PlotCheck(self.ability.value, self.proficiency.read(), self.advantage.read(),
+                         self.difficulty.read())
 
     def _sync(self) -> None:
         names = [*self.session.players, self.session.gm]
@@ -145,10 +144,10 @@ class PlotPointCheckPanel(widgets.VBox):
             btn.disabled = move not in allowed
 
     def _show_chance(self, _change: Any = None) -> None:
-        check = self.check()
-        if check is None:
+        if not all(f.valid for f in self.fields):
             self.chance.value = "<div>Fix the box marked below it to see the chance.</div>"
             return
+        check = self.check()
         p = check.chance()
         one, twenty = check.natural_chances()
         self.chance.value = (
@@ -159,12 +158,9 @@ class PlotPointCheckPanel(widgets.VBox):
         )
 
     def roll(self) -> Any:
-        values = read_all(*self.fields)
-        if values is None:
-            return None
-        proficiency, advantage, difficulty = values
-        outcome = self.session.roll_check(self.who.value, self.ability.value, proficiency,
-                                          advantage, difficulty, seed=draw_seed())
+        outcome = self.session.roll_check(
+            self.who.value, self.ability.value, self.proficiency.read(), self.advantage.read(),
+            self.difficulty.read(), seed=draw_seed())
         self._show(outcome)
         return outcome
 
@@ -232,9 +228,7 @@ class StrainWoundsPanel(widgets.VBox):
         own_error = [self.error] if error is None else []
         self.view = widgets.HTML()
         self.fortitude = _ability_picker("Fortitude", "fortitude")
-        self.rest_dc = InputField("Rest DC", "10", name="rest-dc",
-                                  parse=whole_number(-MAX_DIFFICULTY, MAX_DIFFICULTY,
-                                                     "Rest DC"))
+        self.rest_dc = int_box("Rest DC", 10, "rest-dc", -MAX_DIFFICULTY, MAX_DIFFICULTY)
         slug = "".join(ch if ch.isalnum() else "-" for ch in name.lower())
         self.add_class("tc-character")
         self.add_class(f"tc-character-{slug}")
@@ -254,11 +248,8 @@ class StrainWoundsPanel(widgets.VBox):
         bind(session, self._render, error=self.error)
 
     def long_rest(self) -> Any:
-        difficulty = self.rest_dc.read()
-        if difficulty is None:
-            return None
-        return self.session.long_rest(self.character_name, difficulty, self.fortitude.value,
-                                      seed=draw_seed())
+        return self.session.long_rest(self.character_name, self.rest_dc.read(),
+                                      self.fortitude.value, seed=draw_seed())
 
     def _render(self) -> None:
         here = self.character_name in self.session.players
@@ -328,9 +319,14 @@ class PlotPointsApp(widgets.VBox):
         self.roller = PlotPointCheckPanel(self.session)
         self.pool = PlotPointPoolPanel(self.session, self.error)
         self.characters = column()
-        self.new_player = InputField("", name="new-player", placeholder="New player's name",
-                                     parse=name_text(MAX_NAME, "New player's name"),
-                                     on_enter=self.add_player, error=self.error)
+        # Not "required": an empty box is refused when Add is tapped, not before typing.
+        self.new_player = name_box("New player", name="new-player", max_len=MAX_NAME,
+                                   required=False, placeholder="New player's name")
+        self.new_player.control.continuous_update = True  # Enter reads what was typed
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            self.new_player.control.on_submit(
+                safe(self.error)(lambda _control: self.add_player()))
         self.history = PlotPointLogPanel(self.session)
         app_box(
             self.pool, self.roller,
@@ -343,14 +339,14 @@ class PlotPointsApp(widgets.VBox):
         bind(self.session, self._sync_characters, error=self.error)
 
     def add_player(self) -> None:
-        name = self.new_player.read()
-        if name is None:
-            return
         try:
-            self.session.add_player(name)
+            self.session.add_player(self.new_player.read())
+        except InputError:
+            raise
         except CompanionError as exc:
-            self.new_player.refuse(exc)  # e.g. the name is taken: said under the box
-            return
+            # E.g. the name is taken: said under the box it came from, and in the app line.
+            self.new_player.refusal.show(exc)
+            raise InputError(one_line(exc), self.new_player) from None
         self.new_player.value = ""
 
     def _sync_characters(self) -> None:

@@ -3,22 +3,13 @@
 from __future__ import annotations
 
 from companion.rulesets.miasma.dice_monarchs import DiceMonarchsGame
-from companion.widgets.base import press_enter
+from companion.widgets.base import SaveLoad, press_enter
 from companion.widgets.miasma import DiceMonarchsApp, EarthmotesApp, MiasmaTrackerApp
+from tests.conftest import find_widget
 
 
 def click(app, name: str) -> None:
-    for w in _walk(app):
-        if f"tc-btn-{name}" in getattr(w, "_dom_classes", ()):
-            w.click()
-            return
-    raise AssertionError(f"no button {name}")
-
-
-def _walk(w):
-    yield w
-    for child in getattr(w, "children", ()):
-        yield from _walk(child)
+    find_widget(app, name, "btn").click()
 
 
 def test_monarchs_hot_seat_deal_to_showdown() -> None:
@@ -64,14 +55,15 @@ def test_monarchs_refusals_show_one_line_errors() -> None:
     app.amount.value = "two"
     click(app, "bet")
     # Refused under its own box; the bet does not run and the table is unchanged.
-    refusal = 'Chips: "two" is not a whole number (from 1 to 8,000,000,000)'
-    assert app.amount.error.message == refusal
+    refusal = "Chips: \u201ctwo\u201d is not a whole number: enter a whole number from 1 to"
+    assert app.amount.refusal.message.startswith(refusal)
     assert app.game.pot == 0 and len(app.game.log) == 2
     app.amount.value = "-5"
     click(app, "bet")
-    assert "-5 is out of range" in app.amount.error.message and app.game.pot == 0
+    assert "-5 is too low" in app.amount.refusal.message and app.game.pot == 0
+    assert "-5 is too low" in app.error.message  # the app line repeats it
     app.amount.value = "1"  # fixing the box clears its refusal at once
-    assert app.amount.error.message == ""
+    assert app.amount.refusal.message == "" and app.error.message == ""
     click(app, "bet")
     assert app.error.message == "" and app.game.pot == 1
 
@@ -79,14 +71,14 @@ def test_monarchs_refusals_show_one_line_errors() -> None:
 def test_monarchs_bad_setup() -> None:
     app = DiceMonarchsApp(players="Solo", seed=1)
     click(app, "new-table")
-    assert "2 to 8 players" in app.players_field.error.message and app.game.hand_no == 0
+    assert "2 to 8 players" in app.players_box.refusal.message and app.game.hand_no == 0
     assert app.play.layout.display == "none" and not app.game.log
-    app.players_field.value = "Ann, " + "x" * 5000
+    app.players_box.value = "Ann, " + "x" * 5000
     click(app, "new-table")
-    assert "at most 40 characters" in app.players_field.error.message and not app.game.log
-    assert len(app.players_field.error.message) < 120
-    app.players_field.value = "A, B, C, D, E, F, G, H"
-    assert app.players_field.error.message == ""
+    assert "at most 40 characters" in app.players_box.refusal.message and not app.game.log
+    assert len(app.players_box.refusal.message) < 120
+    app.players_box.value = "A, B, C, D, E, F, G, H"
+    assert app.players_box.refusal.message == ""
     click(app, "new-table")
     assert app.error.message == "" and len(app.game.players) == 8 and app.game.seed == 1
 
@@ -107,17 +99,18 @@ def test_earthmote_list() -> None:
     assert first.split(":")[0] in app.listing.value
     click(app, "region-2")
     assert len(app.model.earthmotes) == 3
-    app.index_field.value = "9"
+    app.index_box.value = "9"
     click(app, "remove")
-    assert app.index_field.error.message == "Earthmote #: 9 is out of range (from 1 to 3)"
+    assert app.index_box.refusal.message == ("Earthmote #: 9 is too high: enter a whole "
+                                             "number from 1 to 3")
     assert len(app.model.earthmotes) == 3
-    app.index_field.value = "x"
+    app.index_box.value = "x"
     click(app, "region-1")
-    assert '"x" is not a whole number' in app.index_field.error.message
+    assert "\u201cx\u201d is not a whole number" in app.index_box.refusal.message
     assert len(app.model.earthmotes) == 3
-    app.index_field.value = "3"
+    app.index_box.value = "3"
     click(app, "remove")
-    assert app.index_field.error.message == "" and len(app.model.earthmotes) == 2
+    assert app.index_box.refusal.message == "" and len(app.model.earthmotes) == 2
     click(app, "undo")
     click(app, "undo")
     assert len(app.model.earthmotes) == 2 and app.error.message == ""
@@ -129,18 +122,18 @@ def test_earthmote_list() -> None:
 def test_miasma_panel_over_days() -> None:
     app = MiasmaTrackerApp()
     assert app.gain_button.disabled and app.gated["enter_miasma"].disabled  # nobody yet
-    app.name_field.value = "Vel"
+    app.name_box.value = "Vel"
     click(app, "add")
     assert app.who.value == "Vel"
-    app.stress_field.value = "400"
+    app.stress_box.value = "400"
     click(app, "stress")
-    assert "400 is out of range (from 0 to 99)" in app.stress_field.error.message
+    assert "400 is too high: enter a whole number from 0 to 99" in app.stress_box.refusal.message
     assert app.model.character("Vel").stress == 0
-    app.levels_field.value = ""
+    app.levels_box.value = ""
     click(app, "gain")
-    assert "enter a whole number" in app.levels_field.error.message
+    assert "the box is empty" in app.levels_box.refusal.message
     assert app.model.character("Vel").level == 0
-    app.stress_field.value = "4"
+    app.stress_box.value = "4"
     click(app, "stress")
     click(app, "enter")
     click(app, "time-24")
@@ -263,35 +256,45 @@ def test_monarchs_buttons_that_cannot_work_are_disabled() -> None:
 
 def test_miasma_enter_adds_a_character() -> None:
     app = MiasmaTrackerApp()
-    app.name_field.value = "Vel"
-    press_enter(app.name_field.box)
-    assert [c.name for c in app.model.characters] == ["Vel"] and app.name_field.value == ""
-    assert app.who.value == "Vel"
-    app.name_field.value = "Vel"
-    press_enter(app.name_field.box)
-    assert "already tracked" in app.name_field.error.message and len(app.model.characters) == 1
-    assert app.name_field.value == "Vel"  # the refused name stays, to be fixed
-    app.name_field.value = "V" * 5000
+    assert app.name_box.refusal.message == ""  # nothing typed yet: nothing refused
     click(app, "add")
-    assert "at most 40 characters" in app.name_field.error.message
+    assert "needs a name" in app.name_box.refusal.message and not app.model.characters
+    app.name_box.value = "Vel"
+    assert app.name_box.refusal.message == ""
+    press_enter(app.name_box.control)
+    assert [c.name for c in app.model.characters] == ["Vel"] and app.name_box.text == ""
+    assert app.who.value == "Vel"
+    app.name_box.value = "Vel"
+    press_enter(app.name_box.control)
+    assert "already tracked" in app.name_box.refusal.message and len(app.model.characters) == 1
+    assert app.name_box.text == "Vel"  # the refused name stays, to be fixed
+    app.name_box.value = "V" * 5000
+    click(app, "add")
+    assert "at most 40" in app.name_box.refusal.message
     assert len(app.model.characters) == 1
 
 
 def test_monarchs_enter_in_a_setup_box_starts_the_table() -> None:
     app = DiceMonarchsApp(players="Ann, Bo", chips=10, seed=3, samples=50)
-    app.chips_field.value = "ten"
-    press_enter(app.chips_field.box)
-    assert app.chips_field.error.message.startswith('Chips each: "ten" is not a whole number')
+    app.chips_box.value = "ten"
+    press_enter(app.chips_box.control)
+    assert app.chips_box.refusal.message.startswith("Chips each: \u201cten\u201d is not a whole")
     assert app.game.hand_no == 0 and not app.game.log
-    app.chips_field.value = "12"
-    press_enter(app.players_field.box)
-    assert app.chips_field.error.message == "" and app.game.stacks == [12, 12]
+    app.chips_box.value = "12"
+    press_enter(app.players_box.control)
+    assert app.chips_box.refusal.message == "" and app.game.stacks == [12, 12]
+    app.seed_box.value = "-3"
+    assert "leave it empty for a fresh seed" in app.seed_box.refusal.message
 
 
 def _save_load(app):
-    from companion.widgets.base import SaveLoad
-
     return next(w for w in _walk(app) if isinstance(w, SaveLoad))
+
+
+def _walk(w):
+    yield w
+    for child in getattr(w, "children", ()):
+        yield from _walk(child)
 
 
 def _link_payload(html_value: str) -> str:
@@ -322,9 +325,9 @@ def test_earthmotes_save_and_load() -> None:
 
 def test_miasma_save_and_load_keeps_the_panel_working() -> None:
     app = MiasmaTrackerApp()
-    app.name_field.value = "Vel"
+    app.name_box.value = "Vel"
     click(app, "add")
-    app.stress_field.value = "4"
+    app.stress_box.value = "4"
     click(app, "stress")
     click(app, "enter")
     click(app, "time-24")

@@ -14,6 +14,7 @@ from companion.rulesets.plot_points import ABILITIES, PlotCheck
 from companion.rulesets.plot_points import reference as plot_reference
 from companion.widgets.base import SaveLoad, press_enter
 from companion.widgets.plot_points import PlotPointsApp
+from tests.conftest import find_widget
 
 FAIL = next(s for s in range(1000) if not PlotCheck("average", 0, 0, 30).roll(seed=s).success)
 
@@ -23,8 +24,8 @@ def test_chance_shown_before_rolling_follows_the_controls() -> None:
     roller = app.roller
     assert "55.00%" in roller.chance.value and "11/20" in roller.chance.value
     roller.ability.value = "strong"
-    roller.advantage.value = "-2"
-    roller.difficulty.value = "15"
+    roller.advantage.value = -2
+    roller.difficulty.value = 15
     p = PlotCheck("strong", 0, -2, 15).chance()
     assert f"{p.numerator}/{p.denominator}" in roller.chance.value
     assert "2d20kh1 - 1d6" in roller.chance.value
@@ -33,23 +34,25 @@ def test_chance_shown_before_rolling_follows_the_controls() -> None:
 def test_bad_numbers_are_refused_under_their_box_and_nothing_rolls() -> None:
     app = PlotPointsApp(["Ann", "Bob"])
     roller, s = app.roller, app.session
-    cases = [(roller.advantage, "-500", "Net advantage: -500 is out of range (from -99 to 99)"),
-             (roller.proficiency, "", "Proficiency: enter a whole number"),
-             (roller.difficulty, "ten", 'Difficulty: "ten" is not a whole number'),
-             (roller.difficulty, "1e3", 'Difficulty: "1e3" is not a whole number')]
-    for field, text, message in cases:
-        good = field.value
-        field.value = text
+    cases = [(roller.advantage, "-500", "Net advantage (− = disadv.): -500 is too low: "
+              "enter a whole number from -99 to 99"),
+             (roller.proficiency, "", "Proficiency: the box is empty"),
+             (roller.difficulty, "ten", "Difficulty: \u201cten\u201d is not a whole number"),
+             (roller.difficulty, "1e3", "Difficulty: \u201c1e3\u201d is not a whole number")]
+    for box, text, message in cases:
+        good = box.text
+        box.value = text
         roller.roll_button.click()
-        assert field.error.message.startswith(message)
+        assert box.refusal.message.startswith(message), box.refusal.message
         assert s.log == () and roller.rolls == 0  # the action did not run
         assert "Fix the box" in roller.chance.value
-        field.value = good  # fixed: the refusal goes and the chance is back
-        assert field.error.message == "" and "chance of success" in roller.chance.value
+        box.value = good  # fixed: the refusal goes and the chance is back
+        assert box.refusal.message == "" and "chance of success" in roller.chance.value
+        assert roller.error.message == ""
     panel = app._panels["Ann"]
     panel.rest_dc.value = "-"
     panel.rest_button.click()
-    assert "Rest DC" in panel.rest_dc.error.message and s.log == ()
+    assert "Rest DC" in panel.rest_dc.refusal.message and s.log == ()
 
 
 def test_roll_spend_and_disabled_spends() -> None:
@@ -88,17 +91,22 @@ def test_strain_until_a_wound_and_undo() -> None:
 
 def test_add_player_refusals_under_the_box_and_load_saved_table() -> None:
     app = PlotPointsApp(["Ann"])
+    add = find_widget(app, "add-player", "btn")
+    assert app.new_player.refusal.message == ""  # nothing typed yet: nothing refused
+    add.click()
+    assert "name must be 1 to 40 characters (none given)" in app.new_player.refusal.message
     app.new_player.value = "Cy"
-    press_enter(app.new_player.box)
+    press_enter(app.new_player.control)
     assert [p.character_name for p in app.characters.children] == ["Ann", "Cy"]
-    assert app.session.lucky == 3 and app.new_player.value == ""
+    assert app.session.lucky == 3 and app.new_player.text == ""
     app.new_player.value = "Ann"
-    app.add_player()
-    assert "already at the table" in app.new_player.error.message
+    add.click()
+    assert "already at the table" in app.new_player.refusal.message
+    assert "already at the table" in app.error.message
     app.new_player.value = "x" * 5000
-    app.add_player()
-    assert "at most 40 characters (5,000 typed)" in app.new_player.error.message
-    assert app.session.players == ["Ann", "Cy"] and app.new_player.value == "x" * 5000
+    add.click()
+    assert "too long (5,000 characters): at most 40" in app.new_player.refusal.message
+    assert app.session.players == ["Ann", "Cy"] and app.new_player.text == "x" * 5000
     saved = app.session.to_json()
     app.session.gain_wounds("Cy", 5)
     part = next(w for w in app.history.children if isinstance(w, SaveLoad))

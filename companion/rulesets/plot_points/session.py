@@ -421,7 +421,9 @@ class PlotPointSession(Tracker):
 def _name(value: str, what: str) -> str:
     name = value.strip() if isinstance(value, str) else ""
     if not name or len(name) > MAX_NAME:
-        raise RuleError(f"a {what}'s name must be 1-40 characters, got {value!r}")
+        got = f"{len(name):,} given" if name else "none given"
+        raise RuleError(f"Plot Points: a {what}'s name must be 1 to {MAX_NAME} characters "
+                        f"({got})")
     return name
 
 

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+import warnings
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import ipywidgets as widgets
 
 from companion.rulesets.miasma.dice_monarchs import DICE
+from companion.widgets.base import CheckedBox, ErrorLine, safe
 
-__all__ = ["MIASMA_CSS", "css", "dice_html", "escape", "log_html"]
+__all__ = ["MIASMA_CSS", "css", "dice_html", "escape", "log_html", "on_enter"]
 
 MIASMA_CSS = """
 .tc-app .tc-dice { display: flex; flex-flow: row wrap; gap: 6px; margin: 4px 0; }
@@ -28,12 +30,6 @@ MIASMA_CSS = """
   background: #f3f3f3; margin: 6px 0; font-size: 16px; }
 .tc-app .tc-outcome { padding: 6px; border-left: 4px solid #555; margin: 4px 0;
   background: #f6f6f6; overflow-wrap: anywhere; }
-.tc-app .tc-field-chips, .tc-app .tc-field-seed, .tc-app .tc-field-amount,
-.tc-app .tc-field-index, .tc-app .tc-field-levels, .tc-app .tc-field-stress
-  { flex: 0 1 auto; }
-.tc-app .tc-field-chips .tc-text, .tc-app .tc-field-amount .tc-text,
-.tc-app .tc-field-index .tc-text, .tc-app .tc-field-levels .tc-text,
-.tc-app .tc-field-stress .tc-text { flex: 0 1 90px; }
 .tc-app .tc-log { font-size: 16px; color: #333; max-height: 220px; overflow-y: auto; }
 .tc-app .tc-pick select { min-height: 40px; font-size: 16px; }
 .tc-app .tc-pot { font-size: 22px; }
@@ -71,3 +67,19 @@ def log_html(model: Any, last: int = LOG_SHOWN) -> str:
     events = list(model.log)[-last:]
     items = "".join(f"<li>{escape(e.summary)}</li>" for e in reversed(events))
     return f'<ol class="tc-log" data-count="{len(model.log)}" reversed>{items}</ol>'
+
+
+def on_enter(box: CheckedBox, action: Callable[[], Any], error: ErrorLine) -> None:
+    """Run ``action`` when Enter (a phone's Go key) is pressed in a checked box.
+
+    The box then syncs on every keystroke, so the action reads what was typed (see
+    [text_box][companion.widgets.base.text_box] for why Enter is heard this way).
+    """
+    box.control.continuous_update = True
+
+    def submitted(_control: widgets.Text) -> Any:
+        return action()
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        box.control.on_submit(safe(error)(submitted))

@@ -26,30 +26,50 @@ from companion.rulesets.miasma.dice_monarchs.game import (
 from companion.rulesets.miasma.dice_monarchs.hands import best_hand_so_far
 from companion.rulesets.miasma.dice_monarchs.strength import max_samples
 from companion.widgets.base import (
+    CheckedBox,
     ErrorLine,
+    InputError,
     SaveLoad,
     app_box,
     bind,
     button,
     column,
     draw_seed,
+    int_box,
     row,
 )
-from companion.widgets.inputs import InputField, read_all, whole_number
-from companion.widgets.miasma.common import css, dice_html, escape, log_html
+from companion.widgets.miasma.common import css, dice_html, escape, log_html, on_enter
 
 __all__ = ["DiceMonarchsApp"]
 
 
-def _players(text: str) -> list[str]:
-    return check_players([n for n in text.split(",") if n.strip()])
+class PlayersBox(CheckedBox):
+    """The table's names, comma separated (``.tc-name-players``): refused under the box
+    unless the rules accept them (2 to 8 distinct names of at most 40 characters)."""
+
+    kind = "name"
+
+    def _parse(self, text: str) -> list[str]:
+        try:
+            return check_players([n for n in text.split(",") if n.strip()])
+        except CompanionError as exc:
+            raise InputError(str(exc).removeprefix("Dice Monarchs: ")) from None
 
 
-def _seed(text: str) -> int:
-    """An empty seed box draws a fresh seed (shown on the table, so the deal replays)."""
-    if not text.strip():
-        return draw_seed()
-    return whole_number(0, SEED_LIMIT - 1, "Seed")(text)
+class SeedBox(CheckedBox):
+    """A seed (``.tc-int-seed``): a whole number, or empty for a fresh one drawn when read
+    (the table shows it, so the deal can be replayed)."""
+
+    kind = "int"
+
+    def _parse(self, text: str) -> int:
+        raw = text.strip()
+        if not raw:
+            return draw_seed()
+        if not raw.isdigit() or not raw.isascii() or len(raw) > 19 or int(raw) >= SEED_LIMIT:
+            raise InputError(f"enter a whole number from 0 to 2^63 - 1, or leave it empty "
+                             f"for a fresh seed (not \u201c{raw[:20]}\u201d)")
+        return int(raw)
 
 
 class DiceMonarchsApp(widgets.VBox):
@@ -74,23 +94,21 @@ class DiceMonarchsApp(widgets.VBox):
         self._setup_open = False
         self.renders = 0
 
+        self.players_box = PlayersBox(
+            f"Players (clockwise, 2 to {MAX_PLAYERS}, comma separated)", players, "players",
+            width="100%")
+        self.chips_box = int_box("Chips each", chips, "chips", 1, MAX_CHIPS)
+        self.seed_box = SeedBox("Seed (empty: a fresh one)", "" if seed is None else str(seed),
+                                "seed", width="240px")
         # Enter in any setup box starts the table (the phone keyboard's Go key).
-        new, err = self._new_table, self.error
-        self.players_field = InputField(
-            f"Players (clockwise, 2 to {MAX_PLAYERS}, comma separated)", players,
-            name="players", parse=_players, on_enter=new, error=err)
-        self.chips_field = InputField("Chips each", str(chips), name="chips",
-                                      parse=whole_number(1, MAX_CHIPS, "Chips each"),
-                                      on_enter=new, error=err)
-        self.seed_field = InputField("Seed (empty: a fresh one)",
-                                     "" if seed is None else str(seed), name="seed",
-                                     parse=_seed, on_enter=new, error=err)
+        for box in (self.players_box, self.chips_box, self.seed_box):
+            on_enter(box, self._new_table, self.error)
         self.new_button = self._btn("New table", self._new_table, "new-table", "primary")
         self.save_load = SaveLoad(self.game, "dice-monarchs.json", what="Dice Monarchs table")
         self.setup = column(
             widgets.HTML("<b>Dice Monarchs</b> — players sit clockwise in the order listed."),
-            self.players_field,
-            row(self.chips_field, self.seed_field, self.new_button),
+            self.players_box,
+            row(self.chips_box, self.seed_box, self.new_button),
             self.save_load,
         )
         self.setup_button = self._btn("New table / load", self._toggle_setup, "setup")
@@ -103,8 +121,7 @@ class DiceMonarchsApp(widgets.VBox):
         self.reveal_button = self._btn("Show my dice", self._reveal, "reveal", "primary")
         self.private = widgets.HTML()
         self.private.add_class("tc-monarchs-private")
-        self.amount = InputField("Chips", "1", name="amount",
-                                 parse=whole_number(1, MAX_CHIPS * MAX_PLAYERS, "Chips"))
+        self.amount = int_box("Chips", 1, "amount", 1, MAX_CHIPS * MAX_PLAYERS)
         self.moves = {
             "bin": self._btn("Bin", lambda: self._move("bin"), "bin", "danger"),
             "check": self._btn("Check", lambda: self._move("check"), "check"),
@@ -136,11 +153,9 @@ class DiceMonarchsApp(widgets.VBox):
     # -- actions (each a model move or a view change) ----------------------------------
 
     def _new_table(self) -> None:
-        values = read_all(self.players_field, self.chips_field, self.seed_field)
-        if values is None:
-            return
-        names, chips, seed = values
-        self.game.new_table(names, chips, seed=seed)
+        names = self.players_box.read()
+        chips = self.chips_box.read()
+        self.game.new_table(names, chips, seed=self.seed_box.read())
         self.game.deal()
 
     def _changed(self) -> None:
@@ -169,12 +184,7 @@ class DiceMonarchsApp(widgets.VBox):
             raise CompanionError("Dice Monarchs: nobody is betting now; deal the next hand")
         if self.shown_to != player:
             raise CompanionError(f"{player}: tap 'Show my dice' first (it is your turn)")
-        args: list[int] = []
-        if with_amount:
-            amount = self.amount.read()
-            if amount is None:
-                return
-            args.append(amount)
+        args = [self.amount.read()] if with_amount else []
         getattr(game, name)(player, *args)
 
     def _deal(self) -> None:

@@ -14,9 +14,9 @@ from companion.widgets.base import (
     bind,
     button,
     draw_seed,
+    int_box,
     row,
 )
-from companion.widgets.inputs import InputField, whole_number
 from companion.widgets.miasma.common import css, escape
 
 __all__ = ["EarthmotesApp"]
@@ -37,7 +37,7 @@ class EarthmotesApp(widgets.VBox):
             seed=draw_seed() if seed is None else seed)
         self.generate_button = button("Generate earthmote", self.model.generate,
                                       error=self.error, name="generate", style="primary")
-        self.index_field = InputField("Earthmote #", "1", name="index", parse=self._parse_index)
+        self.index_box = int_box("Earthmote #", 1, "index", 1, 1, width="140px")
         self.region_buttons = [
             button(f"New region (keep die {k + 1})", functools.partial(self._region, k),
                    error=self.error, name=f"region-{k + 1}")
@@ -46,32 +46,25 @@ class EarthmotesApp(widgets.VBox):
         self.remove_button = button("Remove #", self._remove, error=self.error, name="remove")
         self.undo_button = button("Undo", self.model.undo, error=self.error, name="undo")
         self.clear_button = button("Clear", self.model.clear, error=self.error, name="clear")
+        self._count = 0
         self.heading = widgets.HTML()
         self.listing = widgets.HTML()
         self.listing.add_class("tc-earthmote-list")
         app_box(
             css(), self.heading,
             row(self.generate_button, self.undo_button, self.clear_button),
-            row(self.index_field, *self.region_buttons, self.remove_button),
+            row(self.index_box, *self.region_buttons, self.remove_button),
             self.error, self.listing,
             SaveLoad(self.model, "earthmotes.json", what="earthmote list"),
             box=self,
         )
         bind(self.model, self.render, error=self.error)
 
-    def _parse_index(self, text: str) -> int:
-        count = max(1, len(self.model.earthmotes))
-        return whole_number(1, count, "Earthmote #")(text) - 1
-
     def _region(self, keep: int) -> None:
-        index = self.index_field.read()
-        if index is not None:
-            self.model.new_region(index, keep)
+        self.model.new_region(self.index_box.read() - 1, keep)
 
     def _remove(self) -> None:
-        index = self.index_field.read()
-        if index is not None:
-            self.model.remove(index)
+        self.model.remove(self.index_box.read() - 1)
 
     def render(self) -> None:
         model = self.model
@@ -94,5 +87,10 @@ class EarthmotesApp(widgets.VBox):
         self.remove_button.disabled = none
         self.undo_button.disabled = not model.can_undo
         self.clear_button.disabled = none
-        if self.index_field.error.value:
-            self.index_field.read()  # the list changed: a refused number may be fine now
+        count = len(model.earthmotes)
+        shrank, self._count = count < self._count, count
+        self.index_box.max = max(1, count)  # only numbers on the list
+        text = self.index_box.text.strip()
+        if shrank and text.isdigit() and int(text) > count:
+            # The earthmote it named was just removed: point at the new last one.
+            self.index_box.value = max(1, count)

@@ -16,9 +16,19 @@ from companion.rulesets.miasma.psychosis import (
     RAISED_BY,
     MiasmaTracker,
 )
-from companion.widgets.base import ErrorLine, SaveLoad, app_box, bind, button, row
-from companion.widgets.inputs import InputField, name_text, whole_number
-from companion.widgets.miasma.common import css, escape, log_html
+from companion.widgets.base import (
+    ErrorLine,
+    InputError,
+    SaveLoad,
+    app_box,
+    bind,
+    button,
+    int_box,
+    name_box,
+    one_line,
+    row,
+)
+from companion.widgets.miasma.common import css, escape, log_html, on_enter
 
 __all__ = ["MiasmaTrackerApp"]
 
@@ -35,18 +45,17 @@ class MiasmaTrackerApp(widgets.VBox):
         self.add_class("tc-miasma")
         self.error = ErrorLine()
         self.model = tracker if tracker is not None else MiasmaTracker()
-        self.name_field = InputField("", name="name", placeholder="character name",
-                                     parse=name_text(MAX_NAME, "Character name"),
-                                     on_enter=self._add, error=self.error)
+        # Not "required": an empty box is refused when Add is tapped, not before typing.
+        self.name_box = name_box("Character", name="name", max_len=MAX_NAME, required=False,
+                                 placeholder="character name")
+        on_enter(self.name_box, self._add, self.error)
         self.add_button = self._btn("Add character", self._add, "add", "primary")
         self.who = widgets.Dropdown(options=[], description="", layout=widgets.Layout(
             width="auto", max_width="100%", min_height="40px"))
         self.who.add_class("tc-who")
         self.who.add_class("tc-pick")
-        self.levels_field = InputField("", "1", name="levels",
-                                       parse=whole_number(1, MAX_LEVEL, "Levels"))
-        self.stress_field = InputField("", "0", name="stress",
-                                       parse=whole_number(0, MAX_STRESS, "Stress"))
+        self.levels_box = int_box("Levels", 1, "levels", 1, MAX_LEVEL, width="120px")
+        self.stress_box = int_box("Stress", 0, "stress", 0, MAX_STRESS, width="120px")
         self.raised = widgets.Dropdown(options=list(RAISED_BY), value=RAISED_BY[0],
                                        layout=widgets.Layout(width="auto"))
         self.raised.add_class("tc-pick")
@@ -65,8 +74,8 @@ class MiasmaTrackerApp(widgets.VBox):
         self.rest_button = self._btn("Long rest", c(self.model.long_rest), "rest", "success")
         g = self.gated
         # Each button and the box it reads wrap together, never split across lines.
-        self.character_buttons = row(row(self.gain_button, self.levels_field),
-                                     row(self.stress_button, self.stress_field))
+        self.character_buttons = row(row(self.gain_button, self.levels_box),
+                                     row(self.stress_button, self.stress_box))
         self.place_buttons = row(g["enter_miasma"], g["leave_miasma"], g["eat_and_drink"],
                                  self.rest_button)
         self.cure_buttons = row(g["greater_restoration"], row(g["raised_from_dead"],
@@ -84,7 +93,7 @@ class MiasmaTrackerApp(widgets.VBox):
         app_box(
             css(),
             widgets.HTML("<b>Miasma tracker</b> — psychosis and stress per character"),
-            row(self.name_field, self.add_button),
+            row(self.name_box, self.add_button),
             row(widgets.HTML("Character:"), self.who),
             self.character_buttons, self.place_buttons, self.cure_buttons, self.time_buttons,
             self.error, self.sheet, widgets.HTML("<b>History</b>"), self.history,
@@ -107,25 +116,21 @@ class MiasmaTrackerApp(widgets.VBox):
         return run
 
     def _gain(self, name: str) -> None:
-        levels = self.levels_field.read()
-        if levels is not None:
-            self.model.gain_psychosis(name, levels)
+        self.model.gain_psychosis(name, self.levels_box.read())
 
     def _stress(self, name: str) -> None:
-        stress = self.stress_field.read()
-        if stress is not None:
-            self.model.set_stress(name, stress)
+        self.model.set_stress(name, self.stress_box.read())
 
     def _add(self) -> None:
-        name = self.name_field.read()
-        if name is None:
-            return
         try:
-            self.model.add_character(name)
+            self.model.add_character(self.name_box.read())
+        except InputError:
+            raise
         except CompanionError as exc:
-            self.name_field.refuse(exc)  # a name taken: said under the box it came from
-            return
-        self.name_field.value = ""
+            # A name already taken: said under the box it came from, and in the app line.
+            self.name_box.refusal.show(exc)
+            raise InputError(one_line(exc), self.name_box) from None
+        self.name_box.value = ""
 
     def _gate(self) -> None:
         """Disable what cannot work now: no character chosen, or the rules refuse it."""
