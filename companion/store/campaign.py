@@ -28,9 +28,10 @@ import inspect
 import json
 import random
 import re
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar, overload
 
 from companion import rulesets
 from companion.errors import CompanionError
@@ -62,6 +63,8 @@ __all__ = [
     "Member",
 ]
 
+T = TypeVar("T", bound=Tracker)
+
 #: A snapshot of the whole campaign is stored every this many events.
 SNAPSHOT_EVERY = 100
 
@@ -80,8 +83,13 @@ TRACKER_ROLES = ("party", "encounter", "minigame")
 #: The kinds of event in a campaign's log.
 EVENT_KINDS = ("add", "move", "undo", "set", "remove", "roll")
 
-#: Retries of a move whose campaign keeps changing under it.
-_ATTEMPTS = 5
+#: Tries of a move whose campaign keeps changing under it (with a growing random pause).
+_ATTEMPTS = 40
+
+
+def _pause(attempt: int) -> None:
+    """Back off before retrying a move another writer beat (random, up to 50 ms)."""
+    time.sleep(random.random() * min(0.05, 0.002 * 2**attempt))
 
 DOCUMENT_FORMAT = "table-companion/campaign"
 DOCUMENT_VERSION = 1
@@ -182,9 +190,22 @@ class Campaign(Observable):
 
     # -- reading -------------------------------------------------------------------------
 
-    def tracker(self, id_or_name: str) -> Tracker:
-        """The live tracker with this id or name (its moves are stored as they are made)."""
-        return self.member(id_or_name).tracker
+    @overload
+    def tracker(self, id_or_name: str) -> Tracker: ...
+
+    @overload
+    def tracker(self, id_or_name: str, cls: type[T]) -> T: ...
+
+    def tracker(self, id_or_name: str, cls: type[Tracker] = Tracker) -> Tracker:
+        """The live tracker with this id or name (its moves are stored as they are made).
+
+        With ``cls`` (``campaign.tracker("Ash", Character)``) it must be of that class.
+        """
+        member = self.member(id_or_name)
+        if not isinstance(member.tracker, cls):
+            raise StoreError(f"{member.name} is a {member.key.partition('/')[2]}, not a "
+                             f"{cls._kind()}")
+        return member.tracker
 
     def member(self, id_or_name: str) -> Member:
         if id_or_name in self.members:
@@ -222,7 +243,7 @@ class Campaign(Observable):
 
     # -- changing ------------------------------------------------------------------------
 
-    def add(self, name: str, tracker: Tracker, role: str = "party") -> Tracker:
+    def add(self, name: str, tracker: T, role: str = "party") -> T:
         """Add a tracker (a party member's sheet, an encounter, a minigame) by its state.
 
         Returns the live tracker to use from now on (a new object; ``tracker`` itself is
@@ -240,7 +261,7 @@ class Campaign(Observable):
                              f"a {ruleset} tracker cannot join it")
         tracker.validate()
         data = {"kind": key, "name": name, "role": role, "state": tracker.snapshot()}
-        for _ in range(_ATTEMPTS):
+        for attempt in range(_ATTEMPTS):
             if any(m.name == name for m in self.members.values()):
                 raise StoreError(f"campaign {self.name!r} already has {name!r}")
             ident = _slug(name)
@@ -250,12 +271,15 @@ class Campaign(Observable):
             try:
                 stored = self._append(NewEvent("add", tracker=ident, data=data))
             except ConflictError:
+                _pause(attempt)
                 self.refresh()
                 continue
             self._apply(stored)
             self._after_append()
             self._changed()
-            return self.members[ident].tracker
+            live = self.members[ident].tracker
+            assert isinstance(live, type(tracker))
+            return live
         raise ConflictError("the campaign keeps changing; try again")
 
     def remove(self, id_or_name: str) -> None:
@@ -307,11 +331,12 @@ class Campaign(Observable):
 
     def _persist_then_apply(self, make: Callable[[], NewEvent]) -> StoredEvent:
         """Append an event whose effect cannot fail, then apply it (retrying on conflict)."""
-        for _ in range(_ATTEMPTS):
+        for attempt in range(_ATTEMPTS):
             new = make()
             try:
                 stored = self._append(new)
             except ConflictError:
+                _pause(attempt)
                 self.refresh()
                 continue
             self._apply(stored)
@@ -415,7 +440,10 @@ class Campaign(Observable):
                 else:
                     bound.arguments["rng"] = random.Random(seed)
                 args, kwargs = bound.args[1:], bound.kwargs
-            for _ in range(_ATTEMPTS):
+            if self.store is not None and self.changed():
+                self.refresh()  # make the move on the fresh state when we can
+                self._check_member(member)
+            for attempt in range(_ATTEMPTS):
                 result = original(tracker, *args, **kwargs)
                 logged = tracker.log[-1]
                 data: dict[str, Any] = {"args": logged.args, "summary": logged.summary}
@@ -428,6 +456,7 @@ class Campaign(Observable):
                                                    seed=seed, data=data))
                 except ConflictError:
                     cls.undo(tracker)
+                    _pause(attempt)
                     self.refresh()
                     self._check_member(member)
                     continue
@@ -445,7 +474,9 @@ class Campaign(Observable):
     def _live_undo(self, member: Member) -> Any:
         self._check_member(member)
         cls = type(member.tracker)
-        for _ in range(_ATTEMPTS):
+        if self.store is not None and self.changed():
+            self.refresh()
+        for attempt in range(_ATTEMPTS):
             if not member.tracker.can_undo:
                 return cls.undo(member.tracker)  # raises the usual RuleError
             summary = member.tracker.log[-1].summary
@@ -453,6 +484,7 @@ class Campaign(Observable):
                 stored = self._append(NewEvent("undo", tracker=member.id,
                                                data={"summary": summary}))
             except ConflictError:
+                _pause(attempt)
                 self.refresh()
                 self._check_member(member)
                 continue

@@ -305,7 +305,7 @@ class Store:
 
     def _version(self) -> int:
         with self._read() as conn:
-            rows = dict(conn.execute(sa.select(meta.c.key, meta.c.value)).tuples().all())
+            rows = {k: v for k, v in conn.execute(sa.select(meta.c.key, meta.c.value))}
         if rows.get("application") != schema.APPLICATION:
             raise StoreError(f"{self.where} belongs to another program (its marker says "
                              f"{rows.get('application')!r}); it was left untouched")

@@ -1,0 +1,337 @@
+"""The store's interface and campaigns, on SQLite and on a real PostgreSQL (``db`` fixture)."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from companion.errors import RuleError
+from companion.rulesets.cairn_srd.character import Character
+from companion.rulesets.monsters_and_magic.adventurer import Adventurer
+from companion.rulesets.plot_points.session import PlotPointSession
+from companion.state import Tracker
+from companion.store import (
+    SNAPSHOT_EVERY,
+    UNDO_LIMIT,
+    Campaign,
+    ConflictError,
+    NewEvent,
+    Store,
+    StoreError,
+    create_campaign,
+    open_campaign,
+    open_store,
+)
+
+pytestmark = pytest.mark.timeout(120)
+
+
+@pytest.fixture
+def store(db: str) -> Iterator[Store]:
+    with open_store(db) as opened:
+        yield opened
+
+
+# -- the store's interface --------------------------------------------------------------
+
+
+def test_create_list_get_and_refuse_a_taken_name(store: Store) -> None:
+    store.create_campaign("Tuesday", ["cairn_srd"])
+    store.create_campaign("  Ash   and Oak ", ["plot_points", "cairn_srd"])
+    assert [c.name for c in store.list_campaigns()] == ["Ash and Oak", "Tuesday"]
+    info = store.get_campaign("Ash and Oak")
+    assert info.rulesets == ("plot_points", "cairn_srd") and info.head == 0
+    with pytest.raises(StoreError, match="a campaign named 'Tuesday' already exists"):
+        store.create_campaign("Tuesday", ["cairn_srd"])
+    with pytest.raises(StoreError, match=r"no campaign named 'Nope' .*campaigns: Ash and Oak"):
+        store.get_campaign("Nope")
+    with pytest.raises(StoreError, match="needs a name"):
+        store.create_campaign("   ", ["cairn_srd"])
+    assert store.schema_version() == 2
+
+
+def test_append_numbers_events_and_refuses_a_stale_expected_seq(store: Store) -> None:
+    cid = store.create_campaign("T", ["plot_points"]).id
+    first = store.append(cid, [NewEvent("roll", who="Ash", role="player", seed=7,
+                                        data={"expr": "1d6"})], 0)
+    assert [e.seq for e in first] == [1]
+    store.append(cid, [NewEvent("roll", data={"n": 2}), NewEvent("roll", data={"n": 3})], 1)
+    assert store.head(cid) == 3
+    with pytest.raises(ConflictError, match="someone else changed this campaign first"):
+        store.append(cid, [NewEvent("roll", data={"n": "late"})], 1)
+    events = store.events_since(cid, 0)
+    assert [e.seq for e in events] == [1, 2, 3]
+    assert [e.data for e in events] == [{"expr": "1d6"}, {"n": 2}, {"n": 3}]
+    assert (events[0].who, events[0].role, events[0].seed) == ("Ash", "player", 7)
+    assert [e.seq for e in store.events_since(cid, 2)] == [3]
+
+
+def test_snapshots_keep_the_newest_two(store: Store) -> None:
+    cid = store.create_campaign("T", ["plot_points"]).id
+    assert store.latest_snapshot(cid) is None
+    for seq in (100, 200, 300):
+        store.put_snapshot(cid, seq, {"members": [], "at": seq})
+    assert store.latest_snapshot(cid) == (300, {"members": [], "at": 300})
+    store.delete_campaign("T")
+    assert store.list_campaigns() == []
+
+
+def test_wait_for_change_returns_when_another_writer_appends(store: Store, db: str) -> None:
+    import threading
+
+    cid = store.create_campaign("T", ["plot_points"]).id
+    assert store.wait_for_change(cid, 0, 0.05) == 0
+
+    def later() -> None:
+        with open_store(db) as other:
+            other.append(cid, [NewEvent("roll")], 0)
+
+    timer = threading.Timer(0.3, later)
+    timer.start()
+    assert store.wait_for_change(cid, 0, 10) == 1
+    timer.join()
+
+
+# -- campaigns: live trackers ------------------------------------------------------------
+
+
+def test_every_move_is_stored_and_a_reopened_campaign_has_it(store: Store) -> None:
+    campaign = create_campaign(store, "T", ["cairn_srd"], who="Mira", role="gm")
+    ash = campaign.add("Ash", Character("Ash"))
+    assert isinstance(ash, Character)
+    seen: list[Any] = []
+    ash.on_change(seen.append)
+    ash.add_fatigue(2)
+    ash.take_damage(2, rng=random.Random(3))
+    assert len(seen) == 2
+    again = open_campaign(store, "T")
+    assert again.tracker("Ash").snapshot() == ash.snapshot()
+    assert [e.to_dict() for e in again.tracker("ash").log] == [e.to_dict() for e in ash.log]
+    log = again.log()
+    assert [(e.kind, e.move, e.who, e.role) for e in log] == [
+        ("add", None, "Mira", "gm"), ("move", "add_fatigue", "Mira", "gm"),
+        ("move", "take_damage", "Mira", "gm")]
+    assert log[1].data["args"] == {"count": 2} and log[1].seed is None
+    assert isinstance(log[2].seed, int)
+
+
+def test_undo_load_replace_remove_and_rolls_are_events(store: Store) -> None:
+    campaign = create_campaign(store, "T", ["plot_points"])
+    table = campaign.add("Table", PlotPointSession(), role="minigame")
+    assert isinstance(table, PlotPointSession)
+    table.add_player("Ash")
+    table.add_player("Briar")
+    undone = table.undo()
+    assert "Briar" in undone.summary and table.players == ["Ash"]
+    saved = PlotPointSession()
+    saved.add_player("Cole")
+    table.load(saved.to_json())
+    assert table.players == ["Cole"]
+    roll = campaign.roll("2d6", seed=11)
+    again = open_campaign(store, "T")
+    assert again.tracker("Table", PlotPointSession).players == ["Cole"]
+    assert [e.kind for e in again.log()] == ["add", "move", "move", "undo", "set", "roll"]
+    (rolled,) = again.log(kinds=["roll"])
+    assert (rolled.seed, rolled.data["total"]) == (11, roll.total)
+    fresh = PlotPointSession()
+    fresh.add_player("Dara")
+    campaign.replace("Table", fresh)
+    campaign.remove("Table")
+    assert open_campaign(store, "T").members == {}
+    with pytest.raises(StoreError, match="no longer in campaign"):
+        table.add_player("Eve")
+
+
+def test_a_tracker_of_another_ruleset_or_a_taken_name_is_refused(store: Store) -> None:
+    campaign = create_campaign(store, "T", ["plot_points"])
+    with pytest.raises(StoreError, match="plays plot_points; a monsters_and_magic tracker"):
+        campaign.add("Ash", Adventurer.new("Ash"))
+    campaign.add("Table", PlotPointSession(), role="minigame")
+    with pytest.raises(StoreError, match="already has 'Table'"):
+        campaign.add("Table", PlotPointSession(), role="minigame")
+    with pytest.raises(StoreError, match="has no 'Nobody'"):
+        campaign.tracker("Nobody")
+
+
+def test_a_refused_move_stores_nothing(store: Store) -> None:
+    campaign = create_campaign(store, "T", ["plot_points"])
+    table = campaign.add("Table", PlotPointSession(), role="minigame")
+    table.add_player("Ash")
+    with pytest.raises(RuleError, match="already at the table"):
+        table.add_player("Ash")
+    assert store.head(campaign.info.id) == 2 == campaign.head
+
+
+def test_a_random_move_records_its_seed_and_replays_the_same_dice(store: Store) -> None:
+    campaign = create_campaign(store, "T", ["monsters_and_magic"])
+    ash = campaign.add("Ash", Adventurer.new("Ash"))
+    assert isinstance(ash, Adventurer)
+    results = [ash.roll_check("luck").total for _ in range(12)]  # no seed, no rng given
+    seeds = [e.seed for e in campaign.log(kinds=["move"])]
+    assert len(set(seeds)) == 12 and all(isinstance(s, int) for s in seeds)
+    again = open_campaign(store, "T").tracker("Ash")
+    assert again.snapshot() == ash.snapshot()
+    assert [e.summary for e in again.log] == [e.summary for e in ash.log]
+    # The recorded seed is the move's seed: calling it again with it rolls the same.
+    replayed = Adventurer.new("Ash").roll_check("luck", seed=seeds[0]).total
+    assert replayed == results[0]
+
+
+# -- two writers -------------------------------------------------------------------------
+
+
+# ``look_first=False``: the change check before a move misses the other writer (it wrote
+# in between), so the append itself finds the stale state.
+@pytest.mark.parametrize("look_first", [True, False])
+def test_a_move_on_stale_state_is_made_again_on_the_fresh_state(
+        store: Store, look_first: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    gm = create_campaign(store, "T", ["plot_points"], who="Mira", role="gm")
+    gm.add("Table", PlotPointSession(), role="minigame")
+    player = open_campaign(store, "T", who="Ash", role="player")
+    gm.tracker("Table", PlotPointSession).add_player("Briar")
+    assert player.changed()
+    if not look_first:
+        monkeypatch.setattr(player, "changed", lambda: False)
+    player_table = player.tracker("Table")
+    assert isinstance(player_table, PlotPointSession)
+    player_table.add_player("Ash")  # made on stale state: re-applied after Briar's
+    assert player_table.players == ["Briar", "Ash"]
+    assert gm.refresh() and gm.tracker("Table", PlotPointSession).players == ["Briar", "Ash"]
+    assert [e.who for e in gm.log()] == ["Mira", "Mira", "Ash"]
+
+
+@pytest.mark.parametrize("look_first", [True, False])
+def test_a_stale_move_the_fresh_state_forbids_is_refused(
+        store: Store, look_first: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    gm = create_campaign(store, "T", ["plot_points"])
+    gm.add("Table", PlotPointSession(), role="minigame")
+    player = open_campaign(store, "T")
+    gm.tracker("Table", PlotPointSession).add_player("Cole")
+    if not look_first:
+        monkeypatch.setattr(player, "changed", lambda: False)
+    table = player.tracker("Table")
+    assert isinstance(table, PlotPointSession)
+    with pytest.raises(RuleError, match="already at the table"):
+        table.add_player("Cole")
+    assert table.players == ["Cole"]
+    assert store.head(gm.info.id) == 2
+
+
+# -- replay equals live, for real trackers of three rulesets ------------------------------
+
+
+def _play(campaign: Campaign, rng: random.Random, count: int) -> None:
+    ash = campaign.tracker("Ash")
+    briar = campaign.tracker("Briar")
+    table = campaign.tracker("Table")
+    assert isinstance(ash, Adventurer) and isinstance(table, PlotPointSession)
+    assert isinstance(briar, Character)
+    moves: list[Callable[[], Any]] = [
+        lambda: ash.roll_check(rng.choice(["luck", "might", "focus"]), rng=rng),
+        lambda: ash.take_damage(rng.randrange(1, 6)),
+        lambda: ash.heal(rng.randrange(1, 4)),
+        lambda: ash.mark_fatigue(),
+        lambda: ash.start_turn(),
+        lambda: ash.end_turn(),
+        lambda: table.roll_check(rng.choice(["Ash", "Briar"]), rng=rng),
+        lambda: table.retry_with_lucky(rng=rng),
+        lambda: table.end_check(),
+        lambda: table.gain_strain("Briar"),
+        lambda: briar.take_damage(rng.randrange(1, 4), rng=rng),
+        lambda: briar.panic_save(rng=rng),
+        lambda: briar.rest_turn(),
+        lambda: briar.add_fatigue(1),
+        lambda: rng.choice([ash, table, briar]).undo(),
+        lambda: campaign.roll("1d20+2", seed=rng.randrange(1000)),
+    ]
+    done = 0
+    while done < count:
+        try:
+            rng.choice(moves)()
+        except RuleError:
+            continue
+        done += 1
+
+
+def _states(campaign: Campaign) -> dict[str, Any]:
+    return {m.id: (m.tracker.snapshot(), [e.to_dict() for e in m.tracker.log])
+            for m in campaign}
+
+
+def test_replay_gives_the_live_state_with_and_without_snapshots(store: Store) -> None:
+    live = create_campaign(store, "T", ["monsters_and_magic", "plot_points", "cairn_srd"])
+    live.add("Ash", Adventurer.new("Ash"))
+    live.add("Briar", Character("Briar"))
+    table = live.add("Table", PlotPointSession(), role="minigame")
+    assert isinstance(table, PlotPointSession)
+    table.add_player("Ash")
+    table.add_player("Briar")
+    _play(live, random.Random(2024), 2 * SNAPSHOT_EVERY + 37)
+    snap = store.latest_snapshot(live.info.id)
+    assert snap is not None and snap[0] >= 2 * SNAPSHOT_EVERY
+    assert all(len(m.tracker.log) <= UNDO_LIMIT for m in live)
+
+    reopened = open_campaign(store, "T")  # newest snapshot + the events after it
+    assert reopened.head == live.head
+    assert _states(reopened) == _states(live)
+
+    replayed = Campaign.import_document(store, live.export(), "T copy")  # every event
+    assert _states(replayed) == _states(live)
+
+    # And the reopened campaign goes on exactly like the live one.
+    _play(live, random.Random(7), 30)
+    assert reopened.refresh()
+    assert _states(reopened) == _states(live)
+
+
+# -- export and import --------------------------------------------------------------------
+
+
+def test_export_import_export_gives_the_same_document(store: Store) -> None:
+    campaign = create_campaign(store, "T", ["plot_points"], who="Mira", role="gm")
+    table = campaign.add("Table", PlotPointSession(), role="minigame")
+    table.add_player("Ash")
+    table.roll_check("Ash", rng=random.Random(1))
+    campaign.roll("3d6")
+    doc = campaign.export()
+    json.dumps(doc)  # plain JSON
+    copy = Campaign.import_document(store, json.loads(json.dumps(doc)), "Copy")
+    again = copy.export()
+    assert again["name"] == "Copy"
+    assert {**again, "name": "T"} == doc
+    with pytest.raises(StoreError, match="already exists"):
+        Campaign.import_document(store, doc)
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda d: d.update(format="other"), "not a campaign file"),
+    (lambda d: d["events"][1].update(seq=5), r"events\[1\]: field 'seq' must be 2"),
+    (lambda d: d["events"][1]["data"].update(args={"name": 3}),
+     "event 2 .*cannot be replayed"),
+    (lambda d: d["events"][1].update(move="not_a_move"), "event 2 .*cannot be replayed"),
+    (lambda d: d["events"][0]["data"].update(kind="cairn_srd/Character"),
+     "ruleset the campaign does not play"),
+    (lambda d: d.update(rulesets=["nope"]), "no ruleset named 'nope'"),
+])
+def test_a_bad_document_is_refused_and_creates_nothing(
+        store: Store, change: Callable[[dict[str, Any]], None], message: str) -> None:
+    campaign = create_campaign(store, "T", ["plot_points"])
+    campaign.add("Table", PlotPointSession(), role="minigame").add_player("Ash")
+    doc = campaign.export()
+    change(doc)
+    with pytest.raises(StoreError if "ruleset named" not in message else Exception,
+                       match=message):
+        Campaign.import_document(store, doc, "Copy")
+    assert [c.name for c in store.list_campaigns()] == ["T"]
+
+
+def test_a_live_tracker_is_the_rulesets_own_class(store: Store) -> None:
+    campaign = create_campaign(store, "T", ["cairn_srd"])
+    sheet: Tracker = campaign.add("Ash", Character("Ash", strength=12, strength_max=12))
+    assert type(sheet) is Character
+    assert Character.from_json(sheet.to_json()).snapshot() == sheet.snapshot()
+    assert campaign.party[0].tracker is sheet
