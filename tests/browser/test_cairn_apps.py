@@ -20,7 +20,7 @@ def test_character_fill_slot_then_damage_to_exactly_zero_guard(
     voila_app: Any, screenshot: Any
 ) -> None:
     page = voila_app("cairn_character")
-    page.locator(".tc-text-item-name input").fill("Rope")
+    page.locator(".tc-name-item-name input").fill("Rope")
     page.locator(".tc-btn-add-item").click()
     outcome(page, 1)
     slot = page.locator(".tc-slot-item").first
@@ -28,18 +28,20 @@ def test_character_fill_slot_then_damage_to_exactly_zero_guard(
     assert "Rope" in slot.inner_text()
     assert page.locator(".tc-slot-empty").count() == 9
     # The seed's example: 2 Armor, 5 Guard, 7 damage -> Guard 0 exactly -> scar 4-6 Rattled
-    page.locator(".tc-text-damage input").fill("7")
+    page.locator(".tc-int-damage input").fill("7")
     page.locator(".tc-btn-take-damage").click()
     scar = outcome(page, 2).locator(".tc-scar")
     scar.wait_for()
     assert scar.get_attribute("data-scar") == "Rattled"
     assert page.locator(".tc-scars").inner_text() == "Rattled"
     assert page.locator(".tc-guard").inner_text() == "1"  # Rattled: +1 Guard
-    page.locator(".tc-btn-damage input, .tc-text-damage input").first.fill("x")
+    page.locator(".tc-int-damage input").fill("x")
     page.locator(".tc-btn-take-damage").click()
     error = page.locator(".tc-error [role=alert]")
     error.wait_for()
     assert "whole number" in error.inner_text()
+    assert "whole number" in page.locator(".tc-refusal-damage").inner_text()  # under the box
+    assert page.locator(".tc-guard").inner_text() == "1"  # and nothing was applied
     screenshot(page, "cairn_character")
 
 
@@ -65,8 +67,8 @@ def test_spellcasting_three_dice(voila_app: Any, screenshot: Any) -> None:
     assert "2.78%" in odds.locator(".tc-doom-p").inner_text()
     page.locator(".tc-btn-cast").click()
     text = outcome(page, 1).inner_text()
-    assert text.startswith("magic dice [")
-    dice = [int(d) for d in text.split("[")[1].split("]")[0].split(",")]
+    assert text.startswith("magic dice ") and "seed " in text
+    dice = [int(d) for d in text.removeprefix("magic dice ").split(":")[0].split(", ")]
     assert len(dice) == 3 and all(1 <= d <= 6 for d in dice)
     if len(set(dice)) < 3:
         assert page.locator(".tc-mishap").count() == 1
@@ -75,7 +77,7 @@ def test_spellcasting_three_dice(voila_app: Any, screenshot: Any) -> None:
 
 def test_duel_choices_hidden_until_both(voila_app: Any) -> None:
     page = voila_app("duel")
-    page.locator(".tc-text-stakes input").fill("first blood")
+    page.locator(".tc-name-stakes input").fill("first blood")
     page.locator(".tc-btn-start").click()
     outcome(page, 1)
     page.locator(".tc-btn-choose-0-flourish").click()
@@ -110,9 +112,9 @@ def test_combat_group_attack_and_gambit_on_a_phone(
 ) -> None:
     page = voila_app("cairn_combat", page=phone_page)
     # a PC no goblin die can drop (18 Guard), so both attacks below always land on her
-    page.locator(".tc-text-c-name input").fill("Tank")
+    page.locator(".tc-name-c-name input").fill("Tank")
     page.locator(".tc-c-side select").select_option("PCs")
-    page.locator(".tc-text-c-gd input").fill("18")
+    page.locator(".tc-int-c-gd input").fill("18")
     page.locator(".tc-c-flag-pc input").check()
     page.locator(".tc-btn-add").click()
     outcome(page, 1)
@@ -125,31 +127,31 @@ def test_combat_group_attack_and_gambit_on_a_phone(
     page.locator(".tc-joiners select").select_option(["Goblin"])
     page.locator(".tc-btn-attack").click()
     text = outcome(page, 3).inner_text()
-    assert text.startswith("Goblin boss + Goblin → Tank: [d8=")
-    rolls = [int(x.split("=")[1]) for x in text.split("[")[1].split("]")[0].split(", ")]
+    assert text.startswith("Goblin boss + Goblin → Tank: d8=")
+    rolls = [int(x.split("=")[1]) for x in text.split(": ")[1].split(", keep")[0].split(", ")]
     assert len(rolls) == 2 and f"keep {max(rolls)}" in text
     screenshot(page, "cairn_combat-group-phone")
     # roll first, then choose gambits: the pending dice show with an Apply button
     page.locator(".tc-joiners select").select_option([])
     page.locator(".tc-second select").select_option("d4")
     page.locator(".tc-btn-roll-gambit").click()
-    assert "rolled [" in outcome(page, 4).inner_text()
+    assert "rolled d8=" in outcome(page, 4).inner_text()
     page.locator(".tc-pending").wait_for()
     screenshot(page, "cairn_combat-gambit-phone")
     for i in range(2):
         choice = page.locator(f".tc-gambit-{i} select")
         if choice.count():
-            choice.select_option("repel the foe")
+            choice.select_option("Repel an enemy away from you")
             break
     page.locator(".tc-btn-resolve").click()
     applied = outcome(page, 5).inner_text()
-    assert applied.startswith("Goblin boss → Tank: [d8=") and "d4=" in applied
+    assert applied.startswith("Goblin boss → Tank: d8=") and "d4=" in applied
     assert page.locator(".tc-pending").count() == 0
 
 
 def test_character_sheet_on_a_phone(voila_app: Any, phone_page: Any, screenshot: Any) -> None:
     page = voila_app("cairn_character", page=phone_page)
-    page.locator(".tc-text-item-name input").fill("Rope")
+    page.locator(".tc-name-item-name input").fill("Rope")
     page.locator(".tc-btn-add-item").click()
     outcome(page, 1)
     page.locator('.tc-stats[data-free="9"]').wait_for()
@@ -160,7 +162,7 @@ def test_character_sheet_on_a_phone(voila_app: Any, phone_page: Any, screenshot:
     page.locator(".tc-btn-drop-0").click()
     outcome(page, 3)
     page.locator('.tc-stats[data-free="9"]').wait_for()
-    page.locator(".tc-text-damage input").fill("7")
+    page.locator(".tc-int-damage input").fill("7")
     page.locator(".tc-btn-take-damage").click()
     scar = outcome(page, 4).locator(".tc-scar")
     assert scar.get_attribute("data-scar") == "Rattled"
@@ -174,3 +176,34 @@ def test_character_sheet_on_a_phone(voila_app: Any, phone_page: Any, screenshot:
     page.locator(".tc-btn-rest-day").click()
     outcome(page, 7)
     screenshot(page, "cairn_character-rested-phone")
+
+
+def test_combat_refuses_a_huge_name_and_stays_phone_wide(
+    voila_app: Any, phone_page: Any, scroll_width: Any
+) -> None:
+    page = voila_app("cairn_combat", page=phone_page)
+    page.locator(".tc-name-c-name input").fill("W" * 5000)
+    page.locator(".tc-btn-add").click()
+    refusal = page.locator(".tc-refusal-c-name [role=alert]")
+    refusal.wait_for()
+    assert "too long" in refusal.inner_text()
+    assert page.locator(".tc-combat tr").count() == 4  # header + the three: nobody added
+    assert scroll_width(page) <= PHONE_WIDTH + 2
+
+
+def test_lockpicking_disables_picks_once_jammed(voila_app: Any) -> None:
+    page = voila_app("lockpicking")
+    for n in range(1, 30):  # wrong actions until the lock jams (or opens by luck: new lock)
+        state = page.locator(".tc-lock").get_attribute("data-state")
+        if state == "jammed":
+            break
+        if state in ("open", "broken off"):
+            page.locator(".tc-btn-new-lock").click()
+        else:
+            enabled = [k for k in "TPR"
+                       if page.locator(f".tc-btn-pick-{k}").is_enabled()]
+            page.locator(f".tc-btn-pick-{enabled[-1]}").click()
+        outcome(page, n)
+    assert page.locator(".tc-lock").get_attribute("data-state") == "jammed"
+    for k in "TPR":
+        assert page.locator(f".tc-btn-pick-{k}").is_disabled()

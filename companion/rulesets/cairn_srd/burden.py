@@ -130,7 +130,7 @@ def make_item(
         raise RuleError(f"Encumbrance Tags: at most {MAX_QUANTITY:,} in one entry, "
                         f"got {quantity:,}")
     if tag not in TAGS:
-        raise RuleError(f"Encumbrance Tags: unknown tag {tag!r} (known: {', '.join(TAGS)})")
+        raise RuleError(f"Encumbrance Tags: unknown tag “{tag}” (known: {', '.join(TAGS)})")
     if quantity < 1:
         raise RuleError(f"Encumbrance Tags: quantity must be at least 1, got {quantity}")
     if tag in ("normal", "petty", "bulky") and quantity != 1:

@@ -77,7 +77,7 @@ _ABILITY_FIELDS = {"STR": "strength", "DEX": "dexterity", "CTRL": "control"}
 def _ability_field(ability: str) -> str:
     key = ability.strip().upper()
     if key not in _ABILITY_FIELDS:
-        raise RuleError(f"Ability Scores: no ability {ability!r} (STR, DEX or CTRL)")
+        raise RuleError(f"Ability Scores: no ability “{ability}” (STR, DEX or CTRL)")
     return _ABILITY_FIELDS[key]
 
 
@@ -517,7 +517,7 @@ class Character(Tracker):
         if self.boasting_barred:
             raise RuleError("Boasts: a character who shirked a boast may never boast again")
         if self.boast:
-            raise RuleError(f"Boasts: only one boast may be pending ({self.boast!r})")
+            raise RuleError(f"Boasts: only one boast may be pending (“{self.boast}”)")
         if not goal.strip():
             raise RuleError("Boasts: a boast needs a goal")
         if len(goal.strip()) > MAX_BOAST:

@@ -290,15 +290,15 @@ class Encounter(Tracker):
             raise StateError("field 'morale': one record for the PCs and one for the Enemies")
         for name in self.morale_due:
             if name not in names:
-                raise StateError(f"field 'morale_due': no combatant named {name!r}")
+                raise StateError(f"field 'morale_due': no combatant named “{name}”")
         if self.pending is not None:
             for name in (*self.pending.attackers, self.pending.target):
                 if name not in names:
-                    raise StateError(f"field 'pending': no combatant named {name!r}")
+                    raise StateError(f"field 'pending': no combatant named “{name}”")
         if (self.phase == "setup" and self.round) or (
                 self.phase in SIDES and not self.round):
             raise StateError(f"field 'round': round {self.round} does not fit the phase "
-                             f"{self.phase!r}")
+                             f"“{self.phase}”")
 
     def _no_pending(self) -> None:
         if self.pending is not None:
@@ -308,7 +308,7 @@ class Encounter(Tracker):
         for c in self.combatants:
             if c.name == name:
                 return c
-        raise RuleError(f"Combat: no combatant named {name!r}")
+        raise RuleError(f"Combat: no combatant named “{name}”")
 
     def side(self, side: str) -> list[Combatant]:
         return [c for c in self.combatants if c.side == side]
@@ -325,9 +325,9 @@ class Encounter(Tracker):
             raise RuleError(f"Combat: a name has at most {MAX_NAME} characters, "
                             f"got {len(name):,}")
         if any(c.name == name for c in self.combatants):
-            raise RuleError(f"Combat: there is already a combatant named {name!r}")
+            raise RuleError(f"Combat: there is already a combatant named “{name}”")
         if side not in ("PCs", "Enemies"):
-            raise RuleError(f"Combat: side is PCs or Enemies, not {side!r}")
+            raise RuleError(f"Combat: side is PCs or Enemies, not “{side}”")
         if pc and side != "PCs":
             raise RuleError("Combat: player characters fight on the PCs' side")
         for v, what in ((guard, "Guard"), (strength, "STR"), (dexterity, "DEX"),
@@ -441,7 +441,7 @@ class Encounter(Tracker):
             if not 0 <= i < len(p.rolls):
                 raise RuleError(f"Gambits: there is no die number {i + 1} in this attack")
             if effect not in GAMBITS:
-                raise RuleError(f"Gambits: unknown gambit {effect!r}")
+                raise RuleError(f"Gambits: unknown gambit “{effect}”")
             notes.append(f"d{p.dice[i]}={p.rolls[i]} for “{effect}”: {gambit(p.rolls[i])}")
         kept = [v for i, v in enumerate(p.rolls) if i not in gambits]
         bolster = sum(1 for g in gambits.values() if g == BOLSTER)
@@ -597,6 +597,6 @@ class Encounter(Tracker):
         """Mark a combatant (stabilised, surrendered, fled...) by the fiction."""
         c = self.find(name)
         if status not in ("active", "critical", "dead", "fled"):
-            raise RuleError(f"Combat: status is active, critical, dead or fled, not {status!r}")
+            raise RuleError(f"Combat: status is active, critical, dead or fled, not “{status}”")
         c.status = status  # type: ignore[assignment]
         self._check_over()

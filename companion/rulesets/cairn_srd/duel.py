@@ -40,7 +40,7 @@ def exchange_dice(mine: str, theirs: str) -> tuple[int, int]:
     """Sides of the die each duelist rolls against the other: (mine, theirs)."""
     for t in (mine, theirs):
         if t not in TACTICS:
-            raise RuleError(f"Dueling Rules: choose attack, defend or flourish, not {t!r}")
+            raise RuleError(f"Dueling Rules: choose attack, defend or flourish, not “{t}”")
     if mine == theirs:
         return 6, 6
     return (8, 4) if BEATS[mine] == theirs else (4, 8)
@@ -125,7 +125,7 @@ class Duel(Tracker):
             return who
         if isinstance(who, str) and who in self.names:
             return self.names.index(who)
-        raise RuleError(f"Dueling Rules: no duelist {who!r}")
+        raise RuleError(f"Dueling Rules: no duelist “{who}”")
 
     @move
     def start(self, first: str, second: str, first_hp: int, second_hp: int,
@@ -159,7 +159,7 @@ class Duel(Tracker):
         tactic = tactic.strip().lower()
         if tactic not in TACTICS:
             raise RuleError(
-                f"Dueling Rules step 3: choose attack, defend or flourish, not {tactic!r}")
+                f"Dueling Rules step 3: choose attack, defend or flourish, not “{tactic}”")
         if self.choices[side]:
             raise RuleError(f"Dueling Rules step 3: {self.names[side]} has already chosen")
         self.choices[side] = tactic

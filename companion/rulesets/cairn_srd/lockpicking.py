@@ -76,11 +76,11 @@ class LockPicking(Tracker):
         if any(a == b for a, b in zip(self.sequence, self.sequence[1:], strict=False)):
             raise StateError("field 'sequence' repeats an action on neighbouring tumblers")
         if self.complication not in complications():
-            raise StateError(f"field 'complication' is unknown: {self.complication!r}")
+            raise StateError(f"field 'complication' is unknown: “{self.complication}”")
         types = dict(zip(rows("cairn_lock_type", "Lock type"), rows("cairn_lock_type", "DV"),
                          strict=True))
         if types.get(self.lock_type) != str(self.dv):
-            raise StateError(f"field 'lock_type': no {self.lock_type!r} lock of DV {self.dv} "
+            raise StateError(f"field 'lock_type': no “{self.lock_type}” lock of DV {self.dv} "
                              "on the lock table")
         for kind, seq in self.known.items():
             if kind not in types or len(seq) != 3 or any(a not in ACTIONS for a in seq):
@@ -186,7 +186,7 @@ class LockPicking(Tracker):
         key = action.strip().upper()[:1]
         if key not in ACTIONS or action.strip().lower() not in (key.lower(), ACTIONS[key]):
             raise RuleError(
-                f"Lockpicking: the actions are tap (T), probe (P), rake (R), not {action!r}")
+                f"Lockpicking: the actions are tap (T), probe (P), rake (R), not “{action}”")
         first_cracked = self.progress == 0 and self.complication == "Cracked"
         if first_cracked or self.sequence[self.progress] == key:
             self.progress += 1

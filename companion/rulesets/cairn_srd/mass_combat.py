@@ -43,7 +43,7 @@ def attack_effect(attacker: str, defender: str) -> str:
     matrix = rules_data()["attack_matrix"]
     for who in (attacker, defender):
         if who not in matrix["scales"]:
-            raise RuleError(f"Mass Combat: unknown scale {who!r} ({', '.join(matrix['scales'])})")
+            raise RuleError(f"Mass Combat: unknown scale “{who}” ({', '.join(matrix['scales'])})")
     effect: str = matrix[attacker][matrix["scales"].index(defender)]
     return effect
 
@@ -87,7 +87,7 @@ class Vessel(Tracker):
         """Stow cargo in the hold (4 slots) or on the decks (6 slots)."""
         slots = {"hold": (self.hold, HOLD_SLOTS), "decks": (self.decks, DECK_SLOTS)}
         if place not in slots:
-            raise RuleError(f"Naval vessels: cargo goes in the hold or on the decks, not {place!r}")
+            raise RuleError(f"Naval vessels: cargo goes in the hold or on the decks, not “{place}”")
         where, limit = slots[place]
         if len(where) >= limit:
             raise RuleError(f"Naval vessels: the {place} holds {limit} slots and is full")
@@ -97,7 +97,7 @@ class Vessel(Tracker):
     def unload_cargo(self, place: str, index: int) -> str:
         where = {"hold": self.hold, "decks": self.decks}.get(place)
         if where is None or not 0 <= index < len(where):
-            raise RuleError(f"Naval vessels: no cargo #{index + 1} in {place!r}")
+            raise RuleError(f"Naval vessels: no cargo #{index + 1} in “{place}”")
         return where.pop(index)
 
     @move
@@ -107,7 +107,7 @@ class Vessel(Tracker):
         CTRL crew); a failed save on it is Critical Damage and the ship may be boarded."""
         part = self._PARTS.get(target.upper())
         if part is None:
-            raise RuleError(f"Naval vessels: target STR, DEX or CTRL, not {target!r}")
+            raise RuleError(f"Naval vessels: target STR, DEX or CTRL, not “{target}”")
         if amount < 0:
             raise RuleError(f"Damage: damage cannot be negative, got {amount}")
         hit = resolve_hit(amount, guard=self.guard, strength=getattr(self, part),
@@ -138,7 +138,7 @@ class Vessel(Tracker):
         [repair_cost][companion.rulesets.cairn_srd.mass_combat.repair_cost])."""
         part = self._PARTS.get(target.upper())
         if part is None:
-            raise RuleError(f"Naval vessels: repair STR, DEX or CTRL, not {target!r}")
+            raise RuleError(f"Naval vessels: repair STR, DEX or CTRL, not “{target}”")
         if getattr(self, part) >= getattr(self, part + "_max"):
             raise RuleError(f"Naval vessels: {target} is not damaged")
         setattr(self, part, getattr(self, part) + 1)

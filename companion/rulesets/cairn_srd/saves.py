@@ -90,7 +90,7 @@ def save(
     """
     save_chance(ability, floor)  # validates
     if impact not in IMPACT_OUTCOMES:
-        raise RuleError(f"Impact: advantage, normal or disadvantage, not {impact!r}")
+        raise RuleError(f"Impact: advantage, normal or disadvantage, not “{impact}”")
     roll = dice.roll("1d20", rng=make_rng(seed, rng)).total
     return SaveResult(ability, floor, roll, impact)  # type: ignore[arg-type]
 

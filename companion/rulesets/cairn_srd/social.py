@@ -72,7 +72,7 @@ def shift_disposition(disposition: str, steps: int) -> str:
     """Move a disposition up (positive) or down by whole levels, stopping at the ends."""
     levels = dispositions()
     if disposition not in levels:
-        raise RuleError(f"Social Interaction: unknown disposition {disposition!r}")
+        raise RuleError(f"Social Interaction: unknown disposition “{disposition}”")
     return levels[max(0, min(len(levels) - 1, levels.index(disposition) + steps))]
 
 
@@ -91,7 +91,7 @@ def knowledge_check(kind: str, *, rng: random.Random | None = None,
         return die_of_fate(rng=make_rng(seed, rng))
     if kind == "esoteric":
         return "unknown: seek an expert or research it (a skill test)"
-    raise RuleError(f"Knowledge Checks: kind is common, specialized or esoteric, not {kind!r}")
+    raise RuleError(f"Knowledge Checks: kind is common, specialized or esoteric, not “{kind}”")
 
 
 def perceive(visibility: str) -> str:
@@ -102,5 +102,5 @@ def perceive(visibility: str) -> str:
         "hidden": "nothing, unless they interact with or investigate it",
     }
     if visibility not in answers:
-        raise RuleError(f"Perception Checks: obvious, obscured or hidden, not {visibility!r}")
+        raise RuleError(f"Perception Checks: obvious, obscured or hidden, not “{visibility}”")
     return answers[visibility]
