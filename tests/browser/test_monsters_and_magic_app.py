@@ -69,6 +69,10 @@ def test_phone_width(voila_app: Any, phone_page: Any, scroll_width: Any,
     page.locator(".tc-app > .tc-check .tc-btn-roll").click()
     page.wait_for_selector('.tc-app > .tc-check .tc-result[data-n="1"]')
     assert scroll_width(page) <= PHONE_WIDTH + SCROLL_TOLERANCE
+    # One sheet on the page at a time (it was 4,223 px with both sheets on a laptop).
+    tall = page.eval_on_selector(".tc-app", "e => Math.round(e.getBoundingClientRect().height)")
+    print(f"monsters_and_magic page height at phone width: {tall} px")
+    assert page.locator(".tc-character").count() == 1
     heights = page.eval_on_selector_all(
         ".tc-btn", "els => els.map(e => e.getBoundingClientRect().height)")
     assert heights and min(heights) >= 40
