@@ -15,6 +15,7 @@ from companion.rulesets.cairn_srd.character import Character, new_character
 from companion.rulesets.cairn_srd.combat import Attack, Encounter
 from companion.rulesets.cairn_srd.duel import Duel
 from companion.rulesets.cairn_srd.lockpicking import LockPicking
+from companion.rulesets.cairn_srd.mass_combat import Vessel
 from companion.state import Tracker
 
 
@@ -82,6 +83,8 @@ CASES = [
     (lambda: _encounter(True), _set(["pending", "rolls"], [3]), "rolls"),
     (lambda: _encounter(True), _set(["pending", "rolls", 0], 9), "rolls[0]"),
     (lambda: _encounter(True), _set(["pending", "target"], "Dragon"), "pending"),
+    (lambda: Vessel(hull_max=3, hull=3), _set(["hull"], 18), "hull"),
+    (Vessel, _set(["hold"], ["a", "b", "c", "d", "e"]), "hold"),
     (LockPicking.create, _set(["sequence"], "TTP"), "sequence"),
     (LockPicking.create, _set(["lock_type"], "Vault"), "lock_type"),
     (LockPicking.create, _set(["progress"], 7), "progress"),

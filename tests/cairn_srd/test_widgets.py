@@ -236,3 +236,24 @@ def test_combat_blast_over_several_targets() -> None:
     assert app.error.message == "" and e.log[-1].move == "attack"
     assert "Ash → Goblin boss: d8 = " in e.log[-1].summary
     assert e.log[-1].summary.count("(blast)") == 2
+
+
+def test_app_and_site_word_the_gambits_from_the_same_data() -> None:
+    from companion.rulesets.cairn_srd import reference
+    from companion.rulesets.cairn_srd.combat import gambit_rule
+
+    app = started([2])
+    app.attacker.value, app.target.value = "Ash", "Goblin"
+    app.second_weapon.value = 12
+    find_button(app, "roll-gambit").click()
+    offered = list(app.gambit_choices.values())
+    assert len(offered) == 2  # seed 2: d8=8, d12=12, both may buy a gambit
+    shown = "".join(getattr(w, "value", "") for w in walk(app.gambits)
+                    if isinstance(w, widgets.HTML))
+    assert gambit_rule() in shown.replace("&#x27;", "'")
+    site = reference.reference_pages()["fixed-tables.md"]
+    assert gambit_rule() in site
+    for dd in offered:
+        assert [label for label, _ in dd.options][1:] == list(GAMBITS)
+    for option in GAMBITS:
+        assert f"- {option}" in site

@@ -16,12 +16,12 @@ the row is the attacker, the column the defender.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar, Literal
 
 from companion.dice.roller import make_rng
-from companion.errors import RuleError
+from companion.errors import RuleError, StateError
 from companion.rulesets.cairn_srd.damage import resolve_hit
 from companion.rulesets.cairn_srd.fixed_tables import rules_data
 from companion.rulesets.cairn_srd.saves import MAX_SCORE, save
@@ -66,7 +66,7 @@ def repair_cost(vessel_cost: Fraction | int, points: int = 1) -> Fraction:
 class Vessel(Tracker):
     """A ship: stats like a creature, burden in hold (4) and decks (6)."""
 
-    name: str = "Ship"
+    name: str = state_field("Ship", max_len=40)
     guard_max: int = state_field(6, min=0, max=MAX_SCORE)
     guard: int = state_field(6, min=0, max=MAX_SCORE)
     armor: int = state_field(0, min=0, max=MAX_SCORE)
@@ -76,11 +76,21 @@ class Vessel(Tracker):
     sails_max: int = state_field(10, min=0, max=MAX_SCORE)
     crew: int = state_field(10, min=0, max=MAX_SCORE)
     crew_max: int = state_field(10, min=0, max=MAX_SCORE)
-    hold: list[str] = field(default_factory=list)
-    decks: list[str] = field(default_factory=list)
+    hold: list[str] = state_field(default_factory=list, max_len=HOLD_SLOTS)
+    decks: list[str] = state_field(default_factory=list, max_len=DECK_SLOTS)
     boardable: bool = False
 
     _PARTS: ClassVar[dict[str, str]] = {"STR": "hull", "DEX": "sails", "CTRL": "crew"}
+
+    def check_state(self) -> None:
+        for cur in ("guard", "hull", "sails", "crew"):
+            top = cur + "_max"
+            if getattr(self, cur) > getattr(self, top):
+                raise StateError(f"field '{cur}' ({getattr(self, cur)}) exceeds '{top}' "
+                                 f"({getattr(self, top)})")
+        for place in ("hold", "decks"):
+            if any(not item.strip() or len(item) > 40 for item in getattr(self, place)):
+                raise StateError(f"field '{place}': cargo names of 1-40 characters")
 
     @move
     def load_cargo(self, cargo: str, place: str = "hold") -> None:
@@ -89,6 +99,9 @@ class Vessel(Tracker):
         if place not in slots:
             raise RuleError(f"Naval vessels: cargo goes in the hold or on the decks, not “{place}”")
         where, limit = slots[place]
+        if not cargo.strip() or len(cargo.strip()) > 40:
+            raise RuleError("Naval vessels: name the cargo in 1-40 characters")
+        cargo = cargo.strip()
         if len(where) >= limit:
             raise RuleError(f"Naval vessels: the {place} holds {limit} slots and is full")
         where.append(cargo)

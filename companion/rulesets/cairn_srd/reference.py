@@ -12,7 +12,7 @@ def _magic_page() -> str:
         "# Magic dice odds",
         "",
         "Exact chances for each number of magic dice the seed's table lists, computed by the "
-        "engine (counting how many dice show each face). The seed's own whole-percent figures "
+        "dice engine (the pool evaluated face by face). The seed's own whole-percent figures "
         "stand beside them; **⚠** marks a printed figure that is not the exact one rounded.",
         "",
         "A mishap is any face on two or more dice; a doom any face on three or more "
