@@ -48,7 +48,6 @@ names the table and the roll.
 
 from __future__ import annotations
 
-import random
 import re
 import tomllib
 from dataclasses import replace
@@ -57,6 +56,7 @@ from typing import Any, cast
 
 from companion.errors import CompanionError, TableError, UnknownNameError, quoted
 from companion.tables.model import (
+    MAX_NESTING,
     Read,
     Row,
     Table,
@@ -80,6 +80,8 @@ __all__ = [
 _ID = re.compile(r"^[a-z0-9][a-z0-9_]*$")
 _TOP_KEYS = {"id", "title", "section", "die", "read", "columns", "notes", "rows"}
 _ROW_KEYS = {"range", "reroll", "printed"}
+#: The largest table file read (the largest seed table is a few kilobytes).
+MAX_FILE_BYTES = 1_000_000
 
 _cache: dict[str, Table] | None = None
 
@@ -141,9 +143,21 @@ def load_file(path: Path, *, ruleset: str = "") -> Table:
     """Read and validate one TOML table file."""
     where = f"{path.parent.parent.name}/tables/{path.name}"
     try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise TableError(f"table file {where}: {size:,} bytes, over the limit of "
+                             f"{MAX_FILE_BYTES:,}")
         data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise TableError(f"table file {where}: {exc}") from None
+    except OSError as exc:
+        raise TableError(f"table file {where}: cannot be read ({exc.strerror})") from None
+    except UnicodeDecodeError:
+        raise TableError(f"table file {where}: not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise TableError(f"table file {where}: not valid TOML ({exc})") from None
+    except RecursionError:
+        raise TableError(f"table file {where}: arrays or tables nested too deeply") from None
+    except ValueError:  # e.g. an integer of thousands of digits
+        raise TableError(f"table file {where}: a value too large to read") from None
     table = parse_table(data, ruleset=ruleset, source=where)
     if table.id != path.stem:
         raise TableError(f"table {table.id} ({where}): id must equal the file name {path.stem!r}")
@@ -202,14 +216,14 @@ def _bounds(die: str, read: str, fail: Any) -> tuple[int, int]:
     from companion import dice
 
     if read == "unordered":
-        match = re.match(r"^\s*2\s*d\s*([0-9]+)\s*$", die, re.IGNORECASE)
-        if not match or int(match.group(1)) < 2:
-            raise fail(f"read = 'unordered' needs die '2dN', got {die!r}")
+        match = re.match(r"^\s*2\s*d\s*([0-9]+)\s*$", die, re.IGNORECASE | re.ASCII)
+        if not match or len(match.group(1)) > 6 or int(match.group(1)) < 2:
+            raise fail(f"read = 'unordered' needs die '2dN' (N up to 999,999), got {quoted(die)}")
         return 1, int(match.group(1))
     try:
         dist = dice.odds(die)
     except CompanionError as exc:
-        raise fail(f"die {die!r}: {exc}") from None
+        raise fail(f"die {quoted(die)}: {exc}") from None
     return dist.min, dist.max
 
 
@@ -220,7 +234,7 @@ def _row(raw: dict[str, Any], n: int, columns: list[str], read: Read,
         key = str(key)
     if not isinstance(key, str) or not key.strip():
         raise fail(f"row {n} needs a range")
-    where = f"row {n} ({key!r})"
+    where = f"row {n} ({quoted(key)})"
     for extra in sorted(raw.keys() - _ROW_KEYS - set(columns)):
         raise fail(f"{where}: unknown column {extra!r} (columns: {', '.join(columns)})")
     values: dict[str, str] = {}
@@ -258,6 +272,9 @@ def _check_total(table: Table, fail: Any) -> None:
             owner[value] = row
     for value in sorted(possible - owner.keys()):
         raise fail(f"roll {value} has no row")
+    for row in table.rows:
+        if not row.covers:
+            raise fail(f"row {quoted(row.range)} covers no roll that can come up")
 
 
 def _check_unordered(table: Table, fail: Any) -> None:
@@ -297,41 +314,60 @@ def _check_unordered(table: Table, fail: Any) -> None:
 
 
 def _check_dice_in_text(table: Table, fail: Any) -> None:
+    """Every nested dice roll can be rolled, whatever its dice show.
+
+    Checked on the exact odds, not on a sample roll: ``{1d(1d2-1)}`` would roll a die of
+    no sides half the time, and the engine refuses it statically.
+    """
     from companion import dice
 
     for ref in table.references():
         if ref.startswith("table:"):
             continue
         try:
-            dice.roll(ref, rng=random.Random(0))
+            dice.odds(ref)
         except CompanionError as exc:
-            raise fail(f"nested roll {{{ref}}}: {exc}") from None
+            raise fail(f"nested roll {{{quoted(ref)[1:-1]}}}: {exc}") from None
 
 
 def _check_references(tables: dict[str, Table]) -> None:
-    def targets(table: Table) -> list[str]:
-        return [r.removeprefix("table:").strip() for r in table.references()
-                if r.startswith("table:")]
+    """Nested table rolls name tables, form no cycle and go at most `MAX_NESTING` deep.
 
-    for table in tables.values():
-        for target in targets(table):
-            if target not in tables:
-                raise TableError(f"table {table.id} ({table.source}): nested roll "
-                                 f"{{table:{target}}} names no table")
-    # Depth-first search for a cycle of nested table rolls.
-    state: dict[str, int] = {}
-
-    def visit(tid: str, path: list[str]) -> None:
-        state[tid] = 1
-        for target in targets(tables[tid]):
-            if state.get(target) == 1:
+    An explicit stack, not recursion: a chain of thousands of tables is refused, not a
+    ``RecursionError``.
+    """
+    targets = {tid: [r.removeprefix("table:").strip() for r in table.references()
+                     if r.startswith("table:")] for tid, table in tables.items()}
+    for tid, table in tables.items():
+        for name in targets[tid]:
+            if name not in tables:
+                raise TableError(f"table {tid} ({table.source}): nested roll "
+                                 f"{{table:{quoted(name)[1:-1]}}} names no table")
+    # Depth-first, iteratively; depth[t] is the longest chain of tables a roll on t makes.
+    depth: dict[str, int] = {}
+    for start in tables:
+        if start in depth:
+            continue
+        path, on_path, pending = [start], {start}, [iter(targets[start])]
+        while pending:
+            target: str | None = next(pending[-1], None)
+            if target is None:
+                done = path.pop()
+                on_path.discard(done)
+                pending.pop()
+                depth[done] = 1 + max((depth[t] for t in targets[done]), default=0)
+            elif target in on_path:
                 cycle = [*path[path.index(target):], target]
-                raise TableError(f"table {tid}: nested rolls form a cycle: {' → '.join(cycle)}")
-            if target not in state:
-                visit(target, [*path, target])
-        state[tid] = 2
-
-    for tid in tables:
-        if tid not in state:
-            visit(tid, [tid])
+                if len(cycle) > 8:  # name a few, say how many
+                    cycle = [*cycle[:3], f"… ({len(cycle) - 1} tables) …", *cycle[-2:]]
+                raise TableError(f"table {path[-1]}: nested rolls form a cycle: "
+                                 f"{' → '.join(cycle)}")
+            elif target not in depth:
+                path.append(target)
+                on_path.add(target)
+                pending.append(iter(targets[target]))
+    deepest = max(depth, key=lambda tid: depth[tid], default=None)
+    if deepest is not None and depth[deepest] > MAX_NESTING:
+        raise TableError(f"table {deepest} ({tables[deepest].source}): nested table rolls go "
+                         f"{depth[deepest]} tables deep, over the limit of {MAX_NESTING}")
 

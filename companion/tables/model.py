@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from companion.dice.render import fraction_text
-from companion.errors import CompanionError, TableError
+from companion.errors import CompanionError, TableError, quoted
 
 Read = Literal["total", "unordered"]
 
@@ -18,8 +18,12 @@ Read = Literal["total", "unordered"]
 NESTED = re.compile(r"\{([^{}]*)\}")
 _PAIR_DIE = re.compile(r"\s*([0-9]*)\s*d\s*([0-9]+)\s*$", re.IGNORECASE)
 _DASHES = "-–—"  # a seed writes 1-2, 1–2 or 1—2
-_RANGE = re.compile(rf"^\s*(\d+)\s*(?:[{_DASHES}]\s*(\d+)\s*)?$")
-_OPEN = re.compile(r"^\s*(\d+)\s*\+\s*$")
+# Keys are written in ASCII digits only ("١" or "１" are not rolls a die shows).
+_RANGE = re.compile(rf"^\s*([0-9]+)\s*(?:[{_DASHES}]\s*([0-9]+)\s*)?$")
+_OPEN = re.compile(r"^\s*([0-9]+)\s*\+\s*$")
+_FACE = re.compile(r"^\s*([0-9]+)\s*$")
+#: The most digits a number in a key may have (no die comes near it).
+MAX_KEY_DIGITS = 9
 _PRINTED_PERCENT = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*%\s*$")
 _PRINTED_IN = re.compile(r"^\s*([\d,]+)\s+in\s+([\d,]+)\s*$")
 
@@ -37,7 +41,11 @@ REROLL_NOTE = (
 def _number(text: str, top: int) -> int:
     """A face as the seed writes it; ``00`` (or ``0`` on a d10) is the die's highest face."""
     digits = text.strip()
-    if digits and set(digits) == {"0"} and top == 10 ** len(digits):
+    if not (digits.isascii() and digits.isdigit()):
+        raise ValueError(f"{quoted(digits)} is not a number")
+    if len(digits) > MAX_KEY_DIGITS:
+        raise ValueError(f"{quoted(digits)} has more than {MAX_KEY_DIGITS} digits")
+    if set(digits) == {"0"} and top == 10 ** len(digits):
         return top
     return int(digits)
 
@@ -48,29 +56,40 @@ def parse_key(text: str, read: Read, low: int, high: int) -> frozenset[int] | tu
     ``total`` tables: ``"13"``, ``"1-2"``, ``"01-50"``, ``"00"``, ``"11+"`` (to the top),
     or several of these joined by commas (``"2, 12"``). ``unordered`` tables: a pair
     ``"1, 2"`` (either order), or one face ``"11"`` (a die showing it). Raises
-    ``ValueError`` with the reason.
+    ``ValueError`` with the reason, also for a number outside ``low`` to ``high`` (a row
+    that could never come up), written in other than ASCII digits, or of more than
+    `MAX_KEY_DIGITS` digits.
     """
     if read == "unordered":
-        parts = [p for p in text.split(",")]
-        if len(parts) == 2:
-            a, b = (_number(p, high) for p in parts)
-            return (min(a, b), max(a, b))
-        if len(parts) == 1:
-            return frozenset({_number(parts[0], high)})
-        raise ValueError(f"key {text!r} must be a pair 'a, b' or one face")
+        parts = text.split(",")
+        if len(parts) not in (1, 2) or not all(_FACE.match(p) for p in parts):
+            raise ValueError(f"key {quoted(text.strip())} must be a pair 'a, b' or one face")
+        faces = [_within(_number(p, high), low, high) for p in parts]
+        if len(faces) == 2:
+            return (min(faces), max(faces))
+        return frozenset(faces)
     covered: set[int] = set()
     for part in text.split(","):
         if match := _RANGE.match(part):
-            first = _number(match.group(1), high)
-            last = _number(match.group(2), high) if match.group(2) else first
+            first = _within(_number(match.group(1), high), low, high)
+            last = _within(_number(match.group(2), high), low, high) if match.group(2) else first
             if last < first:
-                raise ValueError(f"range {part.strip()!r} runs backwards")
+                raise ValueError(f"range {quoted(part.strip())} runs backwards")
             covered.update(range(first, last + 1))
         elif match := _OPEN.match(part):
-            covered.update(range(_number(match.group(1), high), max(high, low) + 1))
+            first = _number(match.group(1), high)
+            if first > high:
+                raise ValueError(f"{quoted(part.strip())} starts above the highest roll, {high}")
+            covered.update(range(_within(first, low, high), high + 1))
         else:
-            raise ValueError(f"key {part.strip()!r} is not a roll, a range 'a-b' or 'a+'")
+            raise ValueError(f"key {quoted(part.strip())} is not a roll, a range 'a-b' or 'a+'")
     return frozenset(covered)
+
+
+def _within(value: int, low: int, high: int) -> int:
+    if not low <= value <= high:
+        raise ValueError(f"roll {value} cannot come up (the die gives {low} to {high})")
+    return value
 
 
 def parse_printed(text: str) -> Fraction | None:
