@@ -137,3 +137,52 @@ def test_earthmote_log_moves_round_trip() -> None:
     data["state"]["earthmotes"][0]["biome_roll"] = "3,4"
     with pytest.raises(StateError, match=r"earthmotes\[0\]\.biome_roll"):
         E.EarthmoteLog.from_json(json.dumps(data))
+
+
+def _saved_log() -> dict:  # type: ignore[type-arg]
+    log = E.EarthmoteLog.start(seed=5)
+    log.generate()
+    log.generate()
+    return json.loads(log.to_json())
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [(lambda m: m.update(size_roll=7), "earthmotes\\[0\\].*'size_roll' must be a roll of 1d6"),
+     (lambda m: m.update(size="Enormous"), "earthmotes\\[0\\].*'size' must be the Size row"),
+     (lambda m: m.update(biome_roll=[11, 3]), "'biome_roll' must be two settled biome dice"),
+     (lambda m: m.update(biome_roll=[5, 2]), "'biome_roll' must be two settled biome dice"),
+     (lambda m: m.update(biome_roll=[1]), "'biome_roll' must be two settled biome dice"),
+     (lambda m: m.update(biome="Lava sea"), "'biome' and 'encounters' must be the Biomes row"),
+     (lambda m: m.update(features=[{"face": 3, "kind": "x", "encounters": "y"}]),
+      "features\\[0\\].*'face' must be a face that rolls again"),
+     (lambda m: m.update(features=[{"face": 11, "kind": "Castle", "encounters": "Urban"}]),
+      "features\\[0\\].*'kind' and 'encounters' must read as the table's row"),
+     (lambda m: m.update(seed=-1), "earthmotes\\[0\\].seed' must be from 0")],
+)
+def test_corrupt_earthmote_names_the_field(change, message) -> None:
+    data = _saved_log()
+    change(data["state"]["earthmotes"][0])
+    with pytest.raises(StateError, match=message):
+        E.EarthmoteLog.from_json(json.dumps(data))
+    data = _saved_log()  # the same fault in an undo snapshot
+    change(data["log"][1]["before"]["earthmotes"][0])
+    with pytest.raises(StateError, match=r"log\[1\]\.before\.earthmotes\[0\]"):
+        E.EarthmoteLog.from_json(json.dumps(data))
+
+
+def test_corrupt_list_invariants() -> None:
+    data = _saved_log()
+    data["state"]["made"] = 1
+    with pytest.raises(StateError, match="'made' counts 1 earthmotes made, but the list holds 2"):
+        E.EarthmoteLog.from_json(json.dumps(data))
+    data = _saved_log()
+    data["state"]["earthmotes"] *= 300
+    data["state"]["made"] = 600
+    with pytest.raises(StateError, match="'earthmotes' holds 600 items"):
+        E.EarthmoteLog.from_json(json.dumps(data))
+    full = E.EarthmoteLog.start(seed=1)
+    full.earthmotes = [E.generate_earthmote(seed=2)] * E.MAX_EARTHMOTES
+    full.made = E.MAX_EARTHMOTES
+    with pytest.raises(RuleError, match="at most 500"):
+        full.generate()

@@ -156,7 +156,17 @@ def test_party_over_days_round_trips_and_undoes() -> None:
     [(("characters", 0, "level"), 7, "characters\\[0\\].level' must be from 0 to 6"),
      (("characters", 0, "inside"), "yes", "characters\\[0\\].inside' must be true or false"),
      (("characters", 0, "clock"), 30, "clock"),
-     (("hours",), -2, "'hours' must be from 0 to")],
+     (("hours",), -2, "'hours' must be from 0 to"),
+     # One case per invariant (Character.check_state, MiasmaTracker.check_state, limits):
+     (("characters", 0, "name"), "", "characters\\[0\\].*'name' must be a name"),
+     (("characters", 0, "name"), " Vel", "characters\\[0\\].*'name' must be a name"),
+     (("characters", 0, "name"), "V" * 41, "characters\\[0\\].name' holds 41 characters"),
+     (("characters", 0, "stress"), 100, "characters\\[0\\].stress' must be from 0 to 99"),
+     (("characters", 0, "clock"), 5, "characters\\[0\\].*'clock' must be 0 unless"),
+     (("hours",), 10**12, "'hours' must be from 0 to"),
+     (("characters",), [{"name": f"C{i}", "level": 0, "stress": 0, "inside": False,
+                         "clock": 0, "fed": False} for i in range(51)],
+      "'characters' holds 51 items")],
 )
 def test_corrupt_state_names_the_field(path, value, message) -> None:
     data = json.loads(party().to_json())
@@ -166,6 +176,33 @@ def test_corrupt_state_names_the_field(path, value, message) -> None:
     target[path[-1]] = value
     with pytest.raises(StateError, match=message):
         MiasmaTracker.from_json(json.dumps(data))
+
+
+def test_a_running_clock_inside_with_stress_loads() -> None:
+    t = party(stress=2, inside=True)
+    t.pass_time(5)
+    assert t.characters[0].clock == 5
+    assert MiasmaTracker.from_json(t.to_json()) == t
+
+
+def test_move_availability_matches_the_moves() -> None:
+    t = party()
+    names = ("enter_miasma", "leave_miasma", "eat_and_drink", "greater_restoration",
+             "raised_from_dead")
+    assert [n for n in names if t.can(n, "Vel")] == ["enter_miasma", "eat_and_drink",
+                                                     "raised_from_dead"]
+    t.gain_psychosis("Vel", 6)
+    assert not t.can("raised_from_dead", "Vel") and t.can("raised_from_dead", "Vel",
+                                                            "reincarnate")
+    for name in names:
+        allowed = t.can(name, "Vel")
+        try:
+            getattr(t, name)("Vel")
+        except RuleError:
+            assert not allowed, name
+        else:
+            assert allowed, name
+            t.undo()
 
 
 def test_duplicate_names_in_saved_state_are_refused() -> None:
