@@ -37,7 +37,7 @@ def test_character_fill_slot_then_damage_to_exactly_zero_guard(
     assert page.locator(".tc-guard").inner_text() == "1"  # Rattled: +1 Guard
     page.locator(".tc-int-damage input").fill("x")
     page.locator(".tc-btn-take-damage").click()
-    error = page.locator(".tc-error [role=alert]")
+    error = page.locator(".tc-error:not(.tc-refusal) [role=alert]")
     error.wait_for()
     assert "whole number" in error.inner_text()
     assert "whole number" in page.locator(".tc-refusal-damage").inner_text()  # under the box

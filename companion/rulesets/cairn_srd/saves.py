@@ -41,10 +41,10 @@ ABILITIES: tuple[Ability, ...] = ("STR", "DEX", "CTRL")
 MAX_SCORE = 18
 
 
-def check_score(value: int, what: str = "ability") -> None:
+def check_score(value: int, what: str = "an ability") -> None:
     """Raise [RuleError][companion.errors.RuleError] unless ``value`` is a legal score (0-18)."""
     if not 0 <= value <= MAX_SCORE:
-        raise RuleError(f"Ability Scores: a {what} runs from 0 to {MAX_SCORE}, got {value}")
+        raise RuleError(f"Ability Scores: {what} runs from 0 to {MAX_SCORE}, got {value}")
 
 
 @dataclass(frozen=True)
