@@ -14,3 +14,7 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 __all__ = ["__version__"]
+
+# The ruleset registry hands the table engine its folders when imported (companion.tables
+# never imports the registry), so ``from companion import tables`` finds every table.
+from companion import rulesets as rulesets

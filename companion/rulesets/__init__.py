@@ -22,6 +22,7 @@ from pathlib import Path
 from types import ModuleType
 
 from companion.errors import UnknownNameError
+from companion.tables import Table, all_tables, use_folders
 
 
 @dataclass(frozen=True)
@@ -64,11 +65,9 @@ class Ruleset:
         """The ruleset's ``reference`` module (extra generated pages), if it has one."""
         return self._optional("reference")
 
-    def tables(self) -> list[object]:
+    def tables(self) -> list[Table]:
         """The ruleset's random tables (loaded and validated)."""
-        from companion import tables
-
-        return [t for t in tables.all_tables() if t.ruleset == self.name]
+        return [t for t in all_tables() if t.ruleset == self.name]
 
     def is_available(self) -> bool:
         return self.path.is_dir() and (self.path / "__init__.py").exists()
@@ -96,3 +95,12 @@ def get(name: str) -> Ruleset:
             return ruleset
     known = ", ".join(r.name for r in all_rulesets()) or "none"
     raise UnknownNameError(f"no ruleset named {name!r} (known: {known})")
+
+
+def table_folders() -> dict[str, Path]:
+    """Each available ruleset's folder of random tables (what [companion.tables][] reads)."""
+    return {r.name: r.tables_dir for r in all_rulesets() if r.tables_dir.is_dir()}
+
+
+# The registry tells the table engine where the tables are (it never imports the registry).
+use_folders(table_folders)

@@ -38,18 +38,28 @@ Loading validates every table: every possible roll maps to exactly one row (no g
 overlap, no row that can never come up), else a [TableError][companion.errors.TableError] that
 names the table and the roll.
 
+Where the tables are is not this module's business: the ruleset registry
+([companion.rulesets][]) hands it each ruleset's folder with
+[use_folders][companion.tables.use_folders] when it is imported (importing ``companion``
+does that), so this module never imports the registry.
+
 >>> from companion import tables
->>> t = tables.get("earthmote_size")            # doctest: +SKIP
->>> [(row.range, p) for row, p in t.odds()][0]  # doctest: +SKIP
+>>> t = tables.get("earthmote_size")
+>>> t
+<Table earthmote_size: 1d6, 6 rows>
+>>> [(row.range, p) for row, p in t.odds()][0]
 ('1', Fraction(1, 6))
->>> str(t.roll(seed=1))                         # doctest: +SKIP
-'Size [1d6 → 2]: Small (1,760 to 2,639 sq. ft.)'
+>>> str(t.roll(seed=1))
+'Earthmote size [1d6 → 1]: Tiny (≤ 1,759 sq. ft.)'
+>>> tables.get("earthmote_size").roll(seed=1).row.range
+'1'
 """
 
 from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, cast
@@ -72,9 +82,11 @@ __all__ = [
     "all_tables",
     "get",
     "load_directory",
+    "load_folders",
     "parse_printed",
     "parse_table",
     "reload",
+    "use_folders",
 ]
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9_]*$")
@@ -85,18 +97,29 @@ MAX_FILE_BYTES = 1_000_000
 
 _cache: dict[str, Table] | None = None
 
+#: Where the tables are (ruleset name -> folder of TOML files), as the registry tells it.
+_folders: Callable[[], Mapping[str, Path]] | None = None
 
-def _rulesets_root() -> Path:
-    from companion import rulesets
 
-    return Path(rulesets.__file__).parent
+def use_folders(folders: Callable[[], Mapping[str, Path]]) -> None:
+    """Read the tables from ``folders()``: each ruleset's name and its folder of TOML files.
+
+    The ruleset registry calls this when it is imported; a test may point it elsewhere.
+    The tables are read again on next use.
+    """
+    global _folders
+    _folders = folders
+    reload()
 
 
 def all_tables() -> list[Table]:
     """Every table of every ruleset, loaded and validated once, sorted by ruleset then id."""
     global _cache
     if _cache is None:
-        _cache = load_directory(_rulesets_root())
+        if _folders is None:
+            raise TableError("no tables: the ruleset registry (companion.rulesets) has not "
+                             "said where they are")
+        _cache = load_folders(_folders())
     return list(_cache.values())
 
 
@@ -120,9 +143,16 @@ def reload() -> None:
 
 def load_directory(root: Path) -> dict[str, Table]:
     """Load ``root/<ruleset>/tables/*.toml`` and check ids and nested references across them."""
+    return load_folders({tables.parent.name: tables for tables in sorted(root.glob("*/tables"))})
+
+
+def load_folders(folders: Mapping[str, Path]) -> dict[str, Table]:
+    """Load each ruleset's ``<folder>/*.toml`` and check ids and nested references across them."""
     found: dict[str, Table] = {}
-    for path in sorted(root.glob("*/tables/*.toml")):
-        table = load_file(path, ruleset=path.parent.parent.name)
+    paths = [(ruleset, path) for ruleset, folder in folders.items()
+             for path in sorted(folder.glob("*.toml"))]
+    for ruleset, path in sorted(paths, key=lambda rp: rp[1]):
+        table = load_file(path, ruleset=ruleset)
         if table.id in found:
             raise TableError(f"table id {table.id!r} is used twice: {found[table.id].source} "
                              f"and {table.source}")

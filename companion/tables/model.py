@@ -154,6 +154,9 @@ class TableResult:
         noted = "".join(f" ({face}: rolled again)" for face, _ in self.noted)
         return f"{self.table.title} [{self.table.die}{noted} → {shown}]: {self.text}"
 
+    def __repr__(self) -> str:
+        return f"<TableResult {self.table.id}: {self.row.range}>"
+
     def to_dict(self) -> dict[str, Any]:
         def nested(value: Any) -> Any:
             return value.to_dict() if hasattr(value, "to_dict") else value
@@ -186,6 +189,9 @@ class Table:
     source: str = ""
     #: How the registry finds other tables for ``{table:id}``; set by the loader.
     lookup: Callable[[str], Table] | None = field(default=None, compare=False, repr=False)
+
+    def __repr__(self) -> str:
+        return f"<Table {self.id}: {self.die}, {len(self.rows)} rows>"
 
     # -- odds --------------------------------------------------------------------------
 
