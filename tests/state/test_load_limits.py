@@ -238,3 +238,23 @@ def test_nothing_is_built_or_changed_by_a_refused_load() -> None:
         with pytest.raises(StateError):
             harbour.load(text)  # type: ignore[arg-type]
     assert harbour.to_json() == before
+
+
+def test_a_huge_history_line_is_refused() -> None:
+    harbour = Harbour()
+    harbour.launch(2)
+    data = json.loads(harbour.to_json())
+    data["log"][0]["summary"] = "s" * 100_000
+    message = _message(json.dumps(data))
+    assert "field 'log[0].summary' holds 100,000 characters, at most 2,000 allowed" in message
+
+
+def test_a_long_but_legal_save_loads_within_a_second() -> None:
+    harbour = Harbour()
+    for hull in range(1, 31):
+        harbour.launch(hull)
+        harbour.undo()
+        harbour.launch(hull)
+    start = time.perf_counter()
+    assert Harbour.from_json(harbour.to_json()) == harbour
+    assert time.perf_counter() - start < 1
