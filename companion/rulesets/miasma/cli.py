@@ -9,6 +9,7 @@ from typing import Any
 
 from companion.cli import UsageError, fraction_text, print_json
 from companion.dice.render import percent
+from companion.errors import quoted
 from companion.rulesets.miasma import earthmotes, psychosis
 from companion.rulesets.miasma.dice_monarchs import hands, strength
 
@@ -58,7 +59,8 @@ def parse_dice(text: str, what: str) -> tuple[int, ...]:
     try:
         return tuple(int(part) for part in text.replace(" ", "").split(","))
     except ValueError:
-        raise UsageError(f"{what}: expected numbers separated by commas, got {text!r}") from None
+        raise UsageError(f"{what}: expected numbers separated by commas, "
+                         f"got {quoted(str(text))}") from None
 
 
 def _table(args: argparse.Namespace) -> int:

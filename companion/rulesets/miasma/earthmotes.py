@@ -167,7 +167,7 @@ def change_region(
     for a new size); the old region's settlements and portals stay behind.
     """
     if keep not in (0, 1):
-        raise RuleError(f"Earthmotes: keep die 0 or 1 of the biome pair, not {keep!r}")
+        raise RuleError(f"Earthmotes: keep die 0 or 1 of the biome pair, not {keep}")
     table = biome_table()
     sides, _ = table.faces()
     again = {face: row for row in table.rows if row.reroll for face in row.covers}
@@ -286,4 +286,5 @@ class EarthmoteLog(Tracker):
             0 <= index < len(self.earthmotes)
         ):
             raise RuleError(f"Earthmotes: there is no earthmote #{index + 1} in the list"
-                            if isinstance(index, int) else f"Earthmotes: bad index {index!r}")
+                            if isinstance(index, int)
+                            else f"Earthmotes: bad index {index}")

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from companion.errors import RuleError, StateError, TableError
+from companion.errors import RuleError, StateError, TableError, quoted
 from companion.state import Tracker, move, state_field
 
 __all__ = ["MAX_LEVEL", "Character", "Level", "MiasmaTracker", "levels", "load_levels"]
@@ -204,7 +204,7 @@ class MiasmaTracker(Tracker):
         for c in self.characters:
             if c.name == name:
                 return c
-        raise RuleError(f"Psychosis: no character named {name!r} is tracked")
+        raise RuleError(f"Psychosis: no character named {quoted(str(name))} is tracked")
 
     @property
     def day(self) -> int:
@@ -224,7 +224,7 @@ class MiasmaTracker(Tracker):
             raise RuleError(f"Psychosis: a name is at most {MAX_NAME} characters "
                             f"({len(name):,} given)")
         if any(c.name == name for c in self.characters):
-            raise RuleError(f"Psychosis: {name!r} is already tracked")
+            raise RuleError(f"Psychosis: {quoted(str(name))} is already tracked")
         if len(self.characters) >= MAX_CHARACTERS:
             raise RuleError(f"Psychosis: the tracker follows at most {MAX_CHARACTERS} characters")
         _check_count("level", level, 0, MAX_LEVEL)
@@ -273,7 +273,7 @@ class MiasmaTracker(Tracker):
         *true resurrection* do."""
         c = self.character(name)
         if spell not in RAISED_BY:
-            raise RuleError(f"Psychosis: unknown way back from death {spell!r}")
+            raise RuleError(f"Psychosis: unknown way back from death {quoted(str(spell))}")
         self._refuse("raised_from_dead", c, spell)
         before = c.level
         c.level = max(0, c.level - 1)
@@ -361,4 +361,4 @@ def _change(before: int, after: int) -> str:
 def _check_count(what: str, value: Any, low: int, high: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise RuleError(f"Psychosis: {what} must be a whole number from {low} to {high}, "
-                        f"not {value!r}")
+                        f"not {value}")

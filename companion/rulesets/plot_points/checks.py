@@ -29,7 +29,7 @@ from fractions import Fraction
 from typing import Any
 
 from companion.checks import Check, CheckResult, ContestOdds, ContestResult
-from companion.errors import RuleError
+from companion.errors import RuleError, quoted
 from companion.rulesets.plot_points.lookup import ABILITIES, ABILITY_DICE, ADVANTAGE_DICE
 
 Ability = str
@@ -74,7 +74,8 @@ def advantage_die(net: int) -> str:
 
 def _ability(value: str) -> Ability:
     if value not in ABILITY_DICE:
-        raise RuleError(f"How To Make Checks: ability must be {ability_text()}, got {value!r}")
+        raise RuleError(f"How To Make Checks: ability must be {ability_text()}, "
+                        f"got {quoted(str(value))}")
     return value
 
 
@@ -100,7 +101,7 @@ class PlotCheck:
                 continue
             if isinstance(value, bool) or not isinstance(value, int) or abs(value) > limit:
                 raise RuleError(f"How To Make Checks: {what} must be a whole number from "
-                                f"-{limit} to {limit}, not {value!r}")
+                                f"-{limit} to {limit}, not {value}")
 
     def check(self) -> Check:
         """The generic [Check][companion.checks.Check] this check rolls."""

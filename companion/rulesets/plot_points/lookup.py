@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.errors import TableError
+from companion.errors import TableError, quoted
 
 #: Where the data lives, beside this module.
 LOOKUP_FILE = Path(__file__).with_name("lookup_tables.toml")
@@ -49,7 +49,7 @@ def _span(text: str, where: str) -> tuple[int, int]:
     try:
         return int(low), int(high or low)
     except ValueError:
-        raise TableError(f"{where}: {text!r} is not a number or a range 'a-b'") from None
+        raise TableError(f"{where}: {quoted(str(text))} is not a number or a range 'a-b'") from None
 
 
 def parse_lookup_tables(data: dict[str, Any], source: str = "lookup_tables.toml"
@@ -76,7 +76,7 @@ def parse_lookup_tables(data: dict[str, Any], source: str = "lookup_tables.toml"
             raise TableError(f"{where}: die must be a number of sides")
         count, _ = _span(net.rstrip("+"), where)
         if count != i + 1:
-            raise TableError(f"{where}: expected net {i + 1}, got {net!r}")
+            raise TableError(f"{where}: expected net {i + 1}, got {quoted(str(net))}")
         if net.endswith("+") != (i == len(advantage_rows) - 1):
             raise TableError(f"{where}: only the last row is open-ended ('N+')")
         advantage[count] = die

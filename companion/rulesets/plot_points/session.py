@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from companion.dice.render import percent
-from companion.errors import RuleError, StateError
+from companion.errors import RuleError, StateError, quoted
 from companion.rulesets.plot_points.checks import (
     MAX_ADVANTAGE,
     MAX_DIFFICULTY,
@@ -144,12 +144,12 @@ class PlotPointSession(Tracker):
             if character.name == name:
                 return character
         known = ", ".join(self.players) or "none"
-        raise RuleError(f"no player named {name!r} at this table (players: {known})")
+        raise RuleError(f"no player named {quoted(str(name))} at this table (players: {known})")
 
     def _add(self, name: str) -> None:
         name = _name(name, "player")
         if name == self.gm or name in self.players:
-            raise RuleError(f"Plot Points: {name!r} is already at the table")
+            raise RuleError(f"Plot Points: {quoted(str(name))} is already at the table")
         if len(self.characters) >= MAX_PLAYERS:
             raise RuleError(f"at most {MAX_PLAYERS} players at one table")
         self.characters.append(Character(name))
@@ -430,7 +430,7 @@ def _name(value: str, what: str) -> str:
 def _positive(amount: int, what: str) -> None:
     if isinstance(amount, bool) or not isinstance(amount, int) or not 1 <= amount <= 100:
         raise RuleError(f"Strain & Wounds: {what} must be a whole number from 1 to 100, "
-                        f"got {amount!r}")
+                        f"got {amount}")
 
 
 def _strain_notes(character: Character, amount: int) -> list[str]:

@@ -42,7 +42,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from companion.errors import RuleError, StateError
+from companion.errors import RuleError, StateError, quoted
 from companion.rulesets.miasma.dice_monarchs.hands import (
     DICE,
     ShowdownHand,
@@ -138,7 +138,7 @@ def check_chips(chips: int) -> int:
     """A starting stack: a whole number of chips from 1 to `MAX_CHIPS`."""
     if isinstance(chips, bool) or not isinstance(chips, int) or not 1 <= chips <= MAX_CHIPS:
         raise RuleError(f"Dice Monarchs: each stack must be 1 to {MAX_CHIPS:,} chips, "
-                        f"not {chips!r}")
+                        f"not {chips}")
     return chips
 
 
@@ -229,7 +229,7 @@ class DiceMonarchsGame(Tracker):
             seed = (rng or random.SystemRandom()).getrandbits(63)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
             raise RuleError(f"Dice Monarchs: a seed is a whole number from 0 to 2^63 - 1, "
-                            f"not {seed!r}")
+                            f"not {seed}")
         n = len(names)
         fresh = {
             "players": names, "stacks": [chips] * n, "seed": seed, "banker": banker,
@@ -309,7 +309,8 @@ class DiceMonarchsGame(Tracker):
         try:
             return self.players.index(player)
         except ValueError:
-            raise RuleError(f"Dice Monarchs: no player named {player!r} at this table") from None
+            raise RuleError(f"Dice Monarchs: no player named {quoted(str(player))} at this "
+                            "table") from None
 
     @property
     def player_to_act(self) -> str | None:
@@ -427,7 +428,7 @@ class DiceMonarchsGame(Tracker):
         rnd = ROUND_NAMES.get(self.phase, self.phase)
         opening_bet_due = self.phase == "opening" and self.current_bet == 0
         if isinstance(amount, bool) or not isinstance(amount, int):
-            return f"the amount must be a whole number of chips, not {amount!r}"
+            return f"the amount must be a whole number of chips, not {amount}"
         if name == "bin" and opening_bet_due:
             return "rule 2: the player clockwise of the banker must place a bet"
         if name == "check":

@@ -173,7 +173,7 @@ def check_roll(roll: Sequence[int], what: str) -> None:
         raise TableError(f"{what}: expected 5 values (d4, d6, d8, d10, d12), got {len(roll)}")
     for value, sides in zip(roll, DICE, strict=True):
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= sides:
-            raise TableError(f"{what}: a d{sides} cannot show {value!r}")
+            raise TableError(f"{what}: a d{sides} cannot show {value}")
 
 
 def _placements(pattern: Sequence[int]) -> list[tuple[int, ...]]:

@@ -134,7 +134,7 @@ def _check(hole: Sequence[int], community: Sequence[int], opponents: int) -> Non
         )
     for value, sides in zip(community, DICE, strict=False):
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= sides:
-            raise RuleError(f"community dice: a d{sides} cannot show {value!r}")
+            raise RuleError(f"community dice: a d{sides} cannot show {value}")
     if isinstance(opponents, bool) or not isinstance(opponents, int) or not 1 <= opponents <= 7:
         raise RuleError(f"Dice Monarchs is for 2-8 players: opponents must be 1-7, got {opponents}")
 
@@ -181,7 +181,7 @@ def max_samples(opponents: int) -> int:
 def _check_samples(samples: int, opponents: int) -> None:
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
         raise RuleError(f"hand strength: samples must be a whole number of deals, at least 1, "
-                        f"not {samples!r}")
+                        f"not {samples}")
     hands = samples * (opponents + 1)
     if hands > MAX_SIMULATED_HANDS:
         raise RuleError(
