@@ -73,3 +73,38 @@ def test_site_shows_the_same_gambit_text() -> None:
     # the rules text (the module docstring the site shows) states the same thresholds
     doc = combat.__doc__ or ""
     assert f"{combat.GAMBIT_MIN}+" in doc and f"with {combat.GAMBIT_AUTO}+" in doc
+
+
+def test_every_move_says_what_happened_in_words() -> None:
+    """No move's history line is the default ``name(arg=...)`` text a player cannot read."""
+    from companion.rulesets.cairn_srd.character import Character
+    from companion.rulesets.cairn_srd.combat import Encounter
+    from companion.rulesets.cairn_srd.mass_combat import Vessel
+
+    c = new_character("Ash", 10, 10, 10, 3)
+    c.panicking = True
+    c.calm_down()
+    c.enervation()
+    c.make_boast("slay the wyrm", "STR")
+    c.raise_stakes("DEX")
+    c.shirk_boast()
+    c.earn_inspiration()
+    c.gain_scroll("Light")
+    c.mishap_fatigue_from_3 = True
+    c.end_casting_ban()
+    c.dooms = 1
+    c.lift_doom()
+    e = Encounter()
+    e.add("Ash", "PCs", guard=3, strength=10, pc=True)
+    e.set_status("Ash", "fled")
+    v = Vessel()
+    v.load_cargo("salt")
+    v.unload_cargo("hold", 0)
+    v.rest_at_port()
+    v.hull = 5
+    v.repair("STR")
+    trackers: list[Character | Encounter | Vessel] = [c, e, v]
+    for tracker in trackers:
+        for event in tracker.log:
+            assert "(" not in event.summary.split(" ")[0] and "=" not in event.summary, (
+                event.summary)

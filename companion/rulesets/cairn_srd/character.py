@@ -417,6 +417,7 @@ class Character(Tracker):
         if not self.panicking:
             raise RuleError(f"Panic: {self.name} is not panicking")
         self.panicking = False
+        self.describe(f"{self.name} calms down")
 
     @move
     def set_deprived(self, deprived: bool = True) -> None:
@@ -462,6 +463,7 @@ class Character(Tracker):
             raise RuleError("Enervation: max Guard is already 0")
         self.guard_max -= 1
         self.guard = min(self.guard, self.guard_max)
+        self.describe(f"{self.name} acts through enervation: max Guard {self.guard_max}")
 
     @move
     def maneuver_save(self, ability: str, rng: random.Random | None = None,
@@ -545,6 +547,8 @@ class Character(Tracker):
         name = "guard" if bonus.strip().lower() in ("gd", "guard") else _ability_field(bonus)
         if self.boasts_made <= 15:
             self._boast_bonus(name)
+        shown = {"guard": "Guard", "strength": "STR", "dexterity": "DEX", "control": "CTRL"}
+        self.describe(f"The stakes of {self.name}'s boast are raised: +1 {shown[name]}")
 
     @move
     def fulfil_boast(self) -> None:
@@ -562,6 +566,8 @@ class Character(Tracker):
         for name in self.boast_bonuses:
             setattr(self, name + "_max", getattr(self, name + "_max") - 1)
             setattr(self, name, max(0, min(getattr(self, name), getattr(self, name + "_max"))))
+        self.describe(f"{self.name} shirks the boast ({self.boast}): its bonuses are lost, "
+                      "and no boast ever again")
         self.boast, self.boast_bonuses, self.boasting_barred = "", [], True
 
     @move
@@ -570,6 +576,7 @@ class Character(Tracker):
         if self.inspiration >= MAX_INSPIRATION:
             raise RuleError(f"Inspiration: at most {MAX_INSPIRATION} dice are hoarded")
         self.inspiration += 1
+        self.describe(f"{self.name} earns an inspiration die ({self.inspiration} now)")
 
     @move
     def use_inspiration(self, rng: random.Random | None = None,
@@ -591,7 +598,10 @@ class Character(Tracker):
         """Pick up a spell scroll (petty: no slot)."""
         if not spell.strip():
             raise RuleError("Spellcasting: a scroll needs a spell name")
+        if len(spell.strip()) > MAX_NAME:
+            raise RuleError(f"Spellcasting: a spell's name has at most {MAX_NAME} characters")
         self.scrolls.append(spell.strip())
+        self.describe(f"{self.name} picks up a scroll of {spell.strip()}")
 
     def _scroll(self, index: int) -> str:
         if not 0 <= index < len(self.scrolls):
@@ -698,6 +708,7 @@ class Character(Tracker):
         if not self.casting_barred and not self.mishap_fatigue_from_3:
             raise RuleError("Spellcasting: nothing bars or burdens this caster's spells")
         self.casting_barred, self.mishap_fatigue_from_3 = "", False
+        self.describe(f"{self.name} may cast again, with Fatigue from 4-6")
 
     @move
     def lift_doom(self) -> None:
@@ -705,6 +716,7 @@ class Character(Tracker):
         if self.dooms < 1:
             raise RuleError("Dooms: no doom to lift")
         self.dooms -= 1
+        self.describe(f"A quest lifts one of {self.name}'s dooms ({self.dooms} left)")
 
 
 def new_character(name: str, strength: int, dexterity: int, control: int, guard: int,

@@ -600,3 +600,4 @@ class Encounter(Tracker):
             raise RuleError(f"Combat: status is active, critical, dead or fled, not “{status}”")
         c.status = status  # type: ignore[assignment]
         self._check_over()
+        self.describe(f"{c.name} is now {status}")

@@ -105,13 +105,16 @@ class Vessel(Tracker):
         if len(where) >= limit:
             raise RuleError(f"Naval vessels: the {place} holds {limit} slots and is full")
         where.append(cargo)
+        self.describe(f"{self.name} stows {cargo} ({place})")
 
     @move
     def unload_cargo(self, place: str, index: int) -> str:
         where = {"hold": self.hold, "decks": self.decks}.get(place)
         if where is None or not 0 <= index < len(where):
             raise RuleError(f"Naval vessels: no cargo #{index + 1} in “{place}”")
-        return where.pop(index)
+        cargo = where.pop(index)
+        self.describe(f"{self.name} unloads {cargo} ({place})")
+        return cargo
 
     @move
     def take_damage(self, amount: int, target: str = "STR", direct: bool = False,
@@ -144,6 +147,7 @@ class Vessel(Tracker):
     def rest_at_port(self) -> None:
         """Guard returns at port or once free from threat."""
         self.guard = self.guard_max
+        self.describe(f"{self.name} rests at port: Guard {self.guard}")
 
     @move
     def repair(self, target: str) -> None:
@@ -156,3 +160,4 @@ class Vessel(Tracker):
             raise RuleError(f"Naval vessels: {target} is not damaged")
         setattr(self, part, getattr(self, part) + 1)
         self.boardable = False
+        self.describe(f"{self.name}: {target.upper()} repaired to {getattr(self, part)}")

@@ -59,6 +59,8 @@ class SpellcastingApp(CairnAppBase):
         self.status = widgets.HTML()
         self.cast_button = self.btn("Cast", self.cast, "cast", "primary")
         self.undo_button = self.btn("Undo", self.undo, "undo")
+        self.ban_button = self.btn("Ban over", lambda: self._note(c.end_casting_ban),
+                                   "ban-over")
         self.file = SaveLoad(c, "cairn-caster.json", what="caster")
         app_box(
             cairn_css(),
@@ -66,7 +68,7 @@ class SpellcastingApp(CairnAppBase):
             self.dice_row,
             row(self.cast_button,
                 self.btn("Rest a night", lambda: self._note(c.rest_night), "rest-night"),
-                self.btn("Ban over", lambda: self._note(c.end_casting_ban), "ban-over"),
+                self.ban_button,
                 self.undo_button),
             self.error,
             self.outcome,
@@ -97,6 +99,7 @@ class SpellcastingApp(CairnAppBase):
             b.button_style = "info" if n == self.chosen else ""
         self.cast_button.disabled = allowed == 0
         self.undo_button.disabled = not c.log
+        self.ban_button.disabled = not (c.casting_barred or c.mishap_fatigue_from_3)
         bar = c.casting_bar or "no"
         self.status.value = (
             f'<div class="tc-stats">{escape(c.name)}: free slots {c.free_slots}, Fatigue '
