@@ -25,7 +25,14 @@ def test_save_roll_and_errors() -> None:
     assert saves.save(12, floor=2, rng=FixedRng(3)).success
     assert not saves.save(12, floor=2, rng=FixedRng(2)).success
     assert not saves.save(12, rng=FixedRng(13)).success
+    from companion import dice
+
     assert saves.save(10, seed=7) == saves.save(10, seed=7)
+    rolls = set()
+    for seed in range(20):  # the seed is the engine's: 1d20 with that seed
+        rolls.add(saves.save(10, seed=seed).roll)
+        assert saves.save(10, seed=seed).roll == dice.roll("1d20", seed=seed).total, seed
+    assert len(rolls) > 3  # other seeds, other rolls
     with pytest.raises(RuleError, match="0 to 18"):
         saves.save(19)
     with pytest.raises(RuleError, match="floor"):

@@ -123,7 +123,15 @@ def test_available_dice_cap() -> None:
 
 
 def test_cast_is_seeded_and_checked() -> None:
+    from companion import dice
+
     assert sc.cast(3, seed=11) == sc.cast(3, seed=11)
+    casts = set()
+    for seed in range(20):  # the seed is the engine's: the dice of 3d6 with that seed
+        reading = sc.cast(3, seed=seed)
+        assert reading.dice == tuple(d.value for d in dice.roll("3d6", seed=seed).dice), seed
+        casts.add(reading.dice)
+    assert len(casts) > 2  # other seeds, other dice
     with pytest.raises(RuleError, match="Spell Casting Procedure"):
         sc.cast(0)
     with pytest.raises(RuleError):

@@ -257,3 +257,23 @@ def test_app_and_site_word_the_gambits_from_the_same_data() -> None:
         assert [label for label, _ in dd.options][1:] == list(GAMBITS)
     for option in GAMBITS:
         assert f"- {option}" in site
+
+
+def test_a_typed_seed_replays_a_roll_and_a_bad_one_is_refused() -> None:
+    app = CairnCharacterApp()
+    find_button(app, "panic").click()
+    first = app.outcome.value
+    seed = app.last_seed
+    assert seed is not None and f"seed {seed}" in first
+    app.character.undo()
+    app.seed_box.value = str(seed)
+    find_button(app, "panic").click()
+    assert app.outcome.value.split(">", 1)[1] == first.split(">", 1)[1]  # same roll again
+    for bad in ("abc", "-1", str(2**53), "1" * 40):
+        app.seed_box.text = bad
+        assert "a seed is a whole number" in app.seed_box.refusal.message
+        moves = len(app.character.log)
+        find_button(app, "panic").click()
+        assert len(app.character.log) == moves and "Seed:" in app.error.message
+    app.seed_box.text = ""
+    assert app.seed_box.refusal.message == ""

@@ -85,6 +85,7 @@ class CairnCharacterApp(CairnAppBase):
             row(b["rest-turn"], b["rest-night"], b["rest-day"], b["panic"], b["undo"]),
             self.error,
             self.outcome,
+            self.seed_row,
             widgets.HTML("<b>Boasts and inspiration</b>"),
             row(self.boast_goal, self.boast_ability),
             row(b["boast"], b["fulfil"], b["shirk"], b["inspire"], b["roll-inspiration"]),

@@ -132,6 +132,7 @@ class CombatApp(CairnAppBase):
             self.morale_row,
             self.error,
             self.outcome,
+            self.seed_row,
             self.file,
             box=self,
         )

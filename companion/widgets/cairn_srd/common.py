@@ -2,9 +2,11 @@
 
 Seeds: every roll an app makes draws a fresh seed with ``seed_source`` (by default
 [draw_seed][companion.widgets.base.draw_seed]), passes it to the move (so the tracker's log
-records it with the move, and a save keeps it), and shows it beside the outcome. The same
-move with that seed gives the same dice: ``python -m companion table ID --roll --seed S``
-and ``companion.dice.roll(expr, seed=S)`` use the same generator. Tests pass a fixed
+records it with the move, and a save keeps it), and shows it beside the outcome. A seed
+typed in the app's *Seed* box is used instead, for every roll until the box is emptied: to
+replay a roll, undo it, type its seed and roll again. The same move with that seed gives
+the same dice: ``python -m companion table ID --roll --seed S`` and
+``companion.dice.roll(expr, seed=S)`` use the same generator. Tests pass a fixed
 ``seed_source``.
 """
 
@@ -18,9 +20,17 @@ from typing import Any
 import ipywidgets as widgets
 
 from companion.dice.render import fraction_text, percent
-from companion.widgets.base import ErrorLine, button, draw_seed
+from companion.widgets.base import (
+    SEED_BOUND,
+    CheckedBox,
+    ErrorLine,
+    InputError,
+    button,
+    draw_seed,
+    row,
+)
 
-__all__ = ["CAIRN_CSS", "CairnAppBase", "cairn_css", "escape", "labelled", "pct"]
+__all__ = ["CAIRN_CSS", "CairnAppBase", "SeedBox", "cairn_css", "escape", "labelled", "pct"]
 
 CAIRN_CSS = """
 .tc-app .tc-slots { list-style: none; margin: 4px 0; padding: 0; }
@@ -81,6 +91,30 @@ def cairn_css() -> widgets.HTML:
     return widgets.HTML(f"<style>{CAIRN_CSS}</style>", layout=widgets.Layout(display="none"))
 
 
+class SeedBox(CheckedBox):
+    """A seed to roll with: empty (a fresh seed each roll) or a whole number below 2**53;
+    anything else is refused under the box. ``read()`` gives the seed or ``None``."""
+
+    kind = "seed"
+
+    def __init__(self, name: str = "seed") -> None:
+        super().__init__("Seed", "", name, width="230px", placeholder="empty = fresh")
+
+    def read(self) -> int | None:
+        value = super().read()
+        return None if value == "" else int(value)
+
+    def _parse(self, text: str) -> str:
+        cleaned = text.strip()
+        if not cleaned:
+            return ""
+        if not (cleaned.isascii() and cleaned.isdigit() and len(cleaned) <= 16
+                and int(cleaned) < SEED_BOUND):
+            raise InputError(f"a seed is a whole number from 0 to {SEED_BOUND - 1:,}, "
+                             "or empty for a fresh one")
+        return cleaned
+
+
 class CairnAppBase(widgets.VBox):
     """Plumbing of every Cairn app: a seed source, an error line, an outcome line.
 
@@ -96,14 +130,19 @@ class CairnAppBase(widgets.VBox):
         self.error = ErrorLine()
         self.outcome = widgets.HTML('<div class="tc-outcome" data-n="0">Ready.</div>')
         self.n = 0
+        self.seed_box = SeedBox()
+        self.seed_row = row(self.seed_box)
 
     @property
     def last_seed(self) -> int | None:
         return self.seeds[-1] if self.seeds else None
 
     def draw(self) -> int:
-        """A fresh seed for the next roll, recorded."""
-        seed = self.seed_source()
+        """The seed for the next roll (typed, or else fresh), recorded.
+
+        A bad seed box raises its refusal, so the roll does not happen."""
+        typed = self.seed_box.read()
+        seed = typed if typed is not None else self.seed_source()
         self.seeds.append(seed)
         return seed
 

@@ -44,6 +44,7 @@ class DuelApp(CairnAppBase):
             row(self.undo_button),
             self.error,
             self.outcome,
+            self.seed_row,
             self.file,
             box=self,
         )

@@ -45,6 +45,7 @@ class LockpickingApp(CairnAppBase):
                 self.btn("New lock", self.new_lock, "new-lock", "primary"), self.undo_button),
             self.error,
             self.outcome,
+            self.seed_row,
             self.file,
             box=self,
         )

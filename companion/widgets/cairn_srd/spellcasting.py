@@ -72,6 +72,7 @@ class SpellcastingApp(CairnAppBase):
                 self.undo_button),
             self.error,
             self.outcome,
+            self.seed_row,
             self.status,
             self.odds,
             self.file,
