@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import html
 import importlib.util
-import json
 import logging
+import posixpath
 import re
 import sys
 from pathlib import Path
@@ -41,11 +41,14 @@ from notation import (  # noqa: E402  (tools/ is not a package on sys.path)
 from source_info import (  # noqa: E402
     NOT_RULES,
     as_list_item,
-    defined_names,
     first_heading,
     interpretations,
+    local_links,
+    module_docstring,
+    module_source,
     submodules,
     title_of,
+    without_examples,
 )
 
 PACKAGE = ROOT / "companion"
@@ -172,42 +175,74 @@ def ruleset_tables(ruleset: Ruleset) -> list[Any]:
     return ruleset.tables()
 
 
-def ruleset_pages(ruleset: Ruleset) -> dict[str, str]:
-    """Write the ruleset's pages; returns its modules' pages (dotted name -> page path)."""
+def add_nav(key: tuple[str, ...], page: str) -> None:
+    """A navigation entry; two pages under one title would hide one of them."""
+    if key in NAV_KEYS and NAV_KEYS[key] != page:
+        log.warning("gen_pages: %s and %s both want the title %r", NAV_KEYS[key], page, key)
+    NAV_KEYS[key] = page
+    nav[key] = page
+
+
+NAV_KEYS: dict[tuple[str, ...], str] = {}
+
+
+def ruleset_layout(ruleset: Ruleset) -> dict[str, str]:
+    """The rules pages of a ruleset's modules: dotted name -> site path of the page."""
+    base = f"rules/{ruleset.name}"
+    pages = {ruleset.module_name: f"{base}/index.md"}
+    for dotted in submodules(ruleset.path, ruleset.module_name):
+        rel = dotted.split(".")[3:]
+        if rel[0] not in NOT_RULES:
+            pages[dotted] = f"{base}/{'/'.join(rel)}.md"
+    return pages
+
+
+def api_page_of(dotted: str) -> str:
+    parts = dotted.split(".")
+    is_package = PACKAGE.parent.joinpath(*parts).is_dir()
+    return f"api/{'/'.join(parts)}{'/index' if is_package else ''}.md"
+
+
+def rules_page(title: str, dotted: str, page: str, rules_pages: dict[str, str],
+               intro: str = "") -> str:
+    """A rules page: the module's docstring as rule text (no signatures, no code), its
+    links to other rules pages made local, and a link to its API reference."""
+    doc = without_examples(module_docstring(module_source(PACKAGE, dotted)))
+    text = local_links(doc, page, rules_pages)
+    api = posixpath.relpath(api_page_of(dotted), posixpath.dirname(page))
+    lines = [f"# {title}", ""]
+    if intro:
+        lines += [intro, ""]
+    lines += [
+        text,
+        "",
+        "---",
+        "",
+        f'<p class="api-link" markdown>For developers: the classes and functions that apply '
+        f"these rules are in the API reference, [`{dotted}`]({api}).</p>",
+    ]
+    return "\n".join(lines)
+
+
+def ruleset_pages(ruleset: Ruleset, rules_pages: dict[str, str]) -> None:
+    """Write the ruleset's pages (``rules_pages``: every rules module's page)."""
     base = f"rules/{ruleset.name}"
     section = ("Rules", ruleset.title)
-    modules = [
-        m
-        for m in submodules(ruleset.path, ruleset.module_name)
-        if m.split(".")[3] not in NOT_RULES
-    ]
     tables = ruleset_tables(ruleset)
     reference = ruleset.reference_module()
     extra: dict[str, str] = reference.reference_pages() if reference is not None else {}
+    layout = ruleset_layout(ruleset)
 
-    # The package docstring is the rules text; what it re-exports from its submodules is
-    # shown on their pages, so here only what the package itself defines.
-    own = defined_names(ruleset.path / "__init__.py")
-    index = [
-        f"# {ruleset.title}",
-        "",
-        f"Seed document: `{ruleset.seed}`.",
-        "",
-        f"::: {ruleset.module_name}",
-        "    options:",
-        "      show_root_heading: false",
-        "      show_submodules: false",
-        f"      members: {json.dumps(own) if own else 'false'}",
-    ]
-    write(f"{base}/index.md", "\n".join(index))
-    nav[section] = f"{base}/index.md"
-
-    module_pages = {ruleset.module_name: "index.md"}
-    for dotted in modules:
+    for dotted, page in layout.items():
+        if dotted == ruleset.module_name:
+            text = rules_page(ruleset.title, dotted, page, rules_pages,
+                              intro=f"Seed document: `{ruleset.seed}`.")
+            write(page, text)
+            add_nav(section, page)
+            continue
         rel = dotted.split(".")[3:]
-        module_pages[dotted] = f"{'/'.join(rel)}.md"
-        write(f"{base}/{module_pages[dotted]}", f"# {title_of(rel[-1])}\n\n::: {dotted}\n")
-        nav[(*section, *(title_of(p) for p in rel))] = f"{base}/{module_pages[dotted]}"
+        write(page, rules_page(title_of(rel[-1]), dotted, page, rules_pages))
+        add_nav((*section, *(title_of(p) for p in rel)), page)
 
     if tables:
         listing = ["# Tables", "", f"The random tables of *{ruleset.title}*, with exact odds.", ""]
@@ -218,26 +253,33 @@ def ruleset_pages(ruleset: Ruleset) -> dict[str, str]:
             listing.append(f"- [{table.title}]({table.id}.md) (`{table.die}`)")
             title = table.title if table.title not in titles else f"{table.title} ({table.id})"
             titles.add(title)
-            nav[(*section, "Tables", title)] = page
+            add_nav((*section, "Tables", title), page)
         write(f"{base}/tables/index.md", "\n".join(listing))
-        nav[(*section, "Tables")] = f"{base}/tables/index.md"
+        add_nav((*section, "Tables"), f"{base}/tables/index.md")
 
-    readings = interpretations_page(ruleset, module_pages)
+    relative = {dotted: page.removeprefix(base + "/") for dotted, page in layout.items()}
+    readings = interpretations_page(ruleset, relative)
     if readings is not None:
         write(f"{base}/interpretations.md", readings)
-        nav[(*section, "Interpretations")] = f"{base}/interpretations.md"
+        add_nav((*section, "Interpretations"), f"{base}/interpretations.md")
 
     for rel_path, markdown in sorted(extra.items()):
         page = f"{base}/{rel_path if rel_path.endswith('.md') else rel_path + '.md'}"
         write(page, markdown)
-        nav[(*section, first_heading(markdown) or title_of(Path(page).stem))] = page
-    return {dotted: f"{base}/{page}" for dotted, page in module_pages.items()}
+        add_nav((*section, first_heading(markdown) or title_of(Path(page).stem)), page)
 
 
 def rules_index(rulesets: list[Ruleset]) -> str:
-    lines = ["# Rules", "", "The rule documents implemented by the package, in its own words.", ""]
+    lines = [
+        "# Rules",
+        "",
+        "The rule documents implemented by the package, in its own words: the rules, their",
+        "random tables with exact odds, and where the source is cut off or unclear, the",
+        "reading chosen (each ruleset's *Interpretations* page).",
+        "",
+    ]
     for r in rulesets:
-        lines.append(f"- [{r.title}]({r.name}/index.md) — `{r.module_name}`")
+        lines.append(f"- [{r.title}]({r.name}/index.md)")
     if not rulesets:
         lines.append("No ruleset is implemented yet.")
     return "\n".join(lines)
@@ -246,27 +288,25 @@ def rules_index(rulesets: list[Ruleset]) -> str:
 # --- API reference ------------------------------------------------------------------------
 
 
-def api_pages(ruleset_modules: dict[str, str]) -> None:
-    """One page per public module, mirroring the package tree. The rulesets' rules modules
-    are documented under Rules (documenting them twice would give every object two homes);
-    the ``companion.rulesets`` page links to each of them. Their plumbing (``cli``,
-    ``reference``) is documented here."""
+def api_pages(rules_pages: dict[str, str]) -> None:
+    """One page per public module, mirroring the package tree; a module whose docstring is
+    rule text also has a rules page (under Rules), and the two link to each other."""
     modules = ["companion", *submodules(PACKAGE, "companion")]
     for dotted in modules:
         parts = dotted.split(".")
-        if dotted in ruleset_modules:
-            continue
-        path = PACKAGE.parent.joinpath(*parts)
-        is_package = path.is_dir()
-        page = f"api/{'/'.join(parts)}{'/index' if is_package else ''}.md"
-        text = f"# `{dotted}`\n\n::: {dotted}\n    options:\n      show_root_heading: false\n"
+        page = api_page_of(dotted)
+        text = f"# `{dotted}`\n\n"
+        if dotted in rules_pages:
+            rules = posixpath.relpath(rules_pages[dotted], posixpath.dirname(page))
+            text += f"Rule text for players and referees: [the rules page]({rules}).\n\n"
+        text += f"::: {dotted}\n    options:\n      show_root_heading: false\n"
         if dotted == "companion.rulesets":
-            text += "\n## The rulesets' modules\n\nDocumented with the rules they implement:\n\n"
-            text += "".join(
-                f"- [`{name}`](../../../{page})\n" for name, page in sorted(ruleset_modules.items())
-            )
+            text += "\n## The rulesets\n\nEach ruleset's rule text, tables and readings:\n\n"
+            for ruleset_page in sorted(p for p in rules_pages.values() if p.count("/") == 2):
+                target = posixpath.relpath(ruleset_page, posixpath.dirname(page))
+                text += f"- [{ruleset_page.split('/')[1]}]({target})\n"
         write(page, text)
-        nav[("API reference", *parts)] = page
+        add_nav(("API reference", *parts), page)
 
 
 # --- the whole site -----------------------------------------------------------------------
@@ -275,18 +315,20 @@ def api_pages(ruleset_modules: dict[str, str]) -> None:
 def main() -> None:
     from companion import rulesets
 
-    nav["Home"] = "index.md"
+    add_nav(("Home",), "index.md")
     write("dice-notation.md", dice_notation_page())
-    nav["Dice notation"] = "dice-notation.md"
+    add_nav(("Dice notation",), "dice-notation.md")
 
     available = rulesets.all_rulesets()
     write("rules/index.md", rules_index(available))
-    nav["Rules"] = "rules/index.md"
-    ruleset_modules: dict[str, str] = {}
+    add_nav(("Rules",), "rules/index.md")
+    rules_pages: dict[str, str] = {}
     for ruleset in available:
-        ruleset_modules.update(ruleset_pages(ruleset))
+        rules_pages.update(ruleset_layout(ruleset))
+    for ruleset in available:
+        ruleset_pages(ruleset, rules_pages)
 
-    api_pages(ruleset_modules)
+    api_pages(rules_pages)
     write("SUMMARY.md", "".join(nav.build_literate_nav()))
 
 

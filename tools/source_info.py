@@ -8,6 +8,7 @@ and never import the package.
 from __future__ import annotations
 
 import ast
+import posixpath
 import re
 from pathlib import Path
 
@@ -42,6 +43,51 @@ def submodules(package_dir: Path, dotted: str) -> list[str]:
             found.append(f"{dotted}.{path.name}")
             found.extend(submodules(path, f"{dotted}.{path.name}"))
     return found
+
+
+def module_source(package_dir: Path, dotted: str) -> Path:
+    """The file of a module (or package) under ``package_dir`` (named by ``dotted``'s
+    first part)."""
+    path = package_dir.parent.joinpath(*dotted.split("."))
+    return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+
+
+def module_docstring(path: Path) -> str:
+    """A module's docstring, cleaned (indentation removed), read without importing it."""
+    return ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")), clean=True) or ""
+
+
+def without_examples(doc: str) -> str:
+    """The docstring without its ``>>>`` examples (each with its output, up to a blank
+    line): rule text for a reader, the examples being for the API reference and doctest."""
+    kept: list[str] = []
+    in_example = False
+    for line in doc.splitlines():
+        if line.lstrip().startswith(">>>"):
+            in_example = True
+        elif not line.strip():
+            in_example = False
+        if not in_example:
+            kept.append(line)
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip()
+
+
+_AUTOREF = re.compile(r"\[([^\[\]]+)\]\[([\w.]*)\]")
+
+
+def local_links(markdown: str, here: str, pages: dict[str, str]) -> str:
+    """Turn cross-references to objects that have a page of their own (``pages``: dotted
+    name -> site path) into relative links from the page ``here``; the others stay
+    cross-references (to the API reference)."""
+
+    def link(match: re.Match[str]) -> str:
+        label, target = match.group(1), match.group(2) or match.group(1).strip("`")
+        page = pages.get(target)
+        if page is None:
+            return match.group(0)
+        return f"[{label}]({posixpath.relpath(page, posixpath.dirname(here))})"
+
+    return _AUTOREF.sub(link, markdown)
 
 
 def defined_names(path: Path) -> list[str]:

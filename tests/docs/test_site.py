@@ -174,7 +174,21 @@ def test_seed_cut_off_blocks_are_listed_with_their_items(built_site: Path) -> No
             assert "".join(words.split()) in text, words
 
 
+def rules_modules_of(ruleset: Any) -> list[str]:
+    return [ruleset.module_name] + [
+        m for m in submodules(ruleset.path, ruleset.module_name)
+        if m.split(".")[3] not in NOT_RULES
+    ]
+
+
+def rules_page_path(ruleset: Any, dotted: str) -> str:
+    rel = dotted.split(".")[3:]
+    return "/".join(["rules", ruleset.name, *rel])
+
+
 def test_api_reference_mirrors_the_package(built_site: Path) -> None:
+    """Every public module has an API page, the rulesets' rules modules included; those
+    link to their rules page."""
     root = built_site.parent / "companion"
     checked = []
     for module in root.rglob("*.py"):
@@ -186,14 +200,61 @@ def test_api_reference_mirrors_the_package(built_site: Path) -> None:
             continue
         if not all((d / "__init__.py").exists() for d in module.parents if root in (d, *d.parents)):
             continue  # a folder that is not (yet) a package
-        is_plumbing = parts[-1] in NOT_RULES
-        if dotted.startswith("companion.rulesets.") and not is_plumbing:
-            # Documented under Rules, linked from the API page of companion.rulesets.
-            assert f"<code>{dotted}</code>" in page(built_site, "api/companion/rulesets"), dotted
-            continue
         page(built_site, "api/" + "/".join(parts))
         checked.append(dotted)
     assert {"companion", "companion.rulesets", "companion.dice", "companion.errors"} <= set(checked)
+    for ruleset in rulesets.all_rulesets():
+        for dotted in rules_modules_of(ruleset):
+            assert dotted in checked
+            api = page(built_site, "api/" + dotted.replace(".", "/"))
+            target = rules_page_path(ruleset, dotted)
+            assert re.search(rf'href="(\.\./)+{re.escape(target)}/"', api), dotted
+
+
+#: What mkdocstrings prints for code objects: signatures, labels (``module-attribute``,
+#: ``dataclass``, ``property``...), object headings; and code listings (the docstrings'
+#: ``>>>`` examples are for the API reference).
+API_MARKUP = re.compile(
+    r'class="[^"]*\b(doc-signature|doc-label|doc-heading|doc-object|doc-symbol'
+    r"|language-python|language-py|language-pycon)\b"
+)
+
+
+def plain(markdown: str) -> str:
+    """Text with links, emphasis marks and all whitespace removed, for comparisons."""
+    text = re.sub(r"\[([^\]]*)\](\[[^\]]*\]|\([^)]*\))", r"\1", markdown)
+    return "".join(re.sub(r"[*`]", "", html_lib.unescape(text)).split())
+
+
+def test_rules_pages_read_as_a_rules_reference(built_site: Path) -> None:
+    """No page under Rules shows a signature, an API label or a code listing; each rules
+    module's page links to its API page."""
+    pages = sorted((built_site / "rules").rglob("index.html"))
+    assert len(pages) > 40
+    for html_file in pages:
+        html = html_file.read_text(encoding="utf-8")
+        article = html.split("<article", 1)[1].split("</article>", 1)[0]
+        found = API_MARKUP.search(article)
+        name = html_file.relative_to(built_site)
+        assert found is None, f"{name}: {found.group(0) if found else ''}"
+        text = visible_text(article)
+        assert ">>>" not in text, f"{name}: a Python example"
+        for label in ("module-attribute", "instance-attribute", "class-attribute", "dataclass"):
+            assert label not in text, f"{name}: {label}"
+        assert not re.search(r"\w\([^()]*\)\s*->\s*\w", text), f"{name}: a signature"
+    for ruleset in rulesets.all_rulesets():
+        for dotted in rules_modules_of(ruleset):
+            html = page(built_site, rules_page_path(ruleset, dotted))
+            api = "api/" + dotted.replace(".", "/")
+            assert re.search(rf'href="(\.\./)+{re.escape(api)}/"', html), dotted
+            first = (importlib.import_module(dotted).__doc__ or "").strip().splitlines()[0]
+            assert plain(first) in plain(visible_text(html)), dotted
+
+
+def test_cairn_combat_page_shows_rules_not_code(built_site: Path) -> None:
+    text = visible_text(page(built_site, "rules/cairn_srd/combat"))
+    assert "Gambits" in text
+    assert "can_gambit" not in text and "GAMBITS" not in text
 
 
 ROLE = re.compile(r":(mod|class|meth|func|data|attr|exc|obj):`?")

@@ -10,8 +10,10 @@ from source_info import (
     defined_names,
     first_heading,
     interpretations,
+    local_links,
     submodules,
     title_of,
+    without_examples,
 )
 
 MODULE = '''\
@@ -76,6 +78,19 @@ def test_every_interpretation_with_its_object(tmp_path: Path) -> None:
         ("pkg.rules.Board.jump", "As far as (at most) 3 squares."),
         ("pkg.rules._private", "Private readings count too."),
     ]
+
+
+def test_rules_text_leaves_out_examples() -> None:
+    doc = "Rule one.\n\n>>> roll(1)\n3\n>>> f(\n...   2)\n4\n\nRule two.\n    >>> x\n    1"
+    assert without_examples(doc) == "Rule one.\n\nRule two."
+
+
+def test_local_links_point_at_pages_others_stay_cross_references() -> None:
+    pages = {"c.r.dash": "rules/r/dash.md", "c.r": "rules/r/index.md"}
+    text = "See [dash][c.r.dash], [`c.r`][] and [Turn][c.r.actions.Turn]."
+    assert local_links(text, "rules/r/sub/page.md", pages) == (
+        "See [dash](../dash.md), [`c.r`](../index.md) and [Turn][c.r.actions.Turn]."
+    )
 
 
 def test_a_reading_with_items_is_one_list_item() -> None:
