@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion import tables
+from companion.dice import roll
 from companion.errors import RuleError
 from companion.rulesets.monsters_and_magic import (
     DIE_SCALE,
@@ -78,6 +79,13 @@ def test_percentile_against_brute_force() -> None:
 
 
 def test_percentile_roll_is_seeded_and_reads_double_zero_as_100() -> None:
+    # The seed is the dice engine's: 2d10, the first die the tens (10 reads as 0).
+    results = set()
+    for seed in range(20):
+        first, second = (d.value for d in roll("2d10", seed=seed).dice)
+        assert roll_percentile(seed=seed)[:2] == (first % 10, second % 10), seed
+        results.add(roll_percentile(seed=seed))
+    assert len(results) > 2  # other seeds, other dice: the seed is not ignored
     assert roll_percentile(seed=5) == roll_percentile(seed=5)
     rng = random.Random(1)
     for _ in range(500):
@@ -102,8 +110,13 @@ def test_odd_die_against_brute_force(sides: int) -> None:
         half = -(-face // 2)
         expected[half] = expected.get(half, Fraction(0)) + Fraction(1, 2 * sides)
     assert dict(odd_die_distribution(sides)) == expected
-    face, value = roll_odd_die(sides, seed=3)
-    assert value == -(-face // 2) and roll_odd_die(sides, seed=3) == (face, value)
+    faces = set()
+    for seed in range(20):
+        face, value = roll_odd_die(sides, seed=seed)
+        assert face == roll(f"1d{2 * sides}", seed=seed).total, seed  # the engine's even die
+        assert value == -(-face // 2)
+        faces.add(face)
+    assert len(faces) >= 2  # other seeds, other faces: the seed is not ignored
 
 
 def test_odd_die_refuses_even() -> None:
@@ -198,9 +211,18 @@ def test_rolls_are_seeded_and_read_the_right_tier(modifier: int, seed: int) -> N
     check = AbilityCheck(modifier, advantage=True)
     a, b = check.roll(seed=seed), check.roll(seed=seed)
     assert (a.natural, a.total, a.tier) == (b.natural, b.total, b.tier)
+    # The seed reaches the dice engine: the same two d20s as ``2d20kh1`` with that seed.
+    engine = roll("2d20kh1", seed=seed)
+    assert [d.value for d in a.roll.dice] == [d.value for d in engine.dice]
+    assert a.natural == engine.total
     assert a.total == a.natural + modifier
     assert a.tier == check.result_for(a.natural)[1]
     assert a.natural == max(d.value for d in a.roll.dice)
+
+
+def test_other_seeds_give_other_checks() -> None:
+    naturals = {AbilityCheck(0).roll(seed=seed).natural for seed in range(20)}
+    assert len(naturals) > 3  # the seed is not ignored
 
 
 def test_check_refuses_absurd_input() -> None:

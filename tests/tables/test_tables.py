@@ -371,9 +371,22 @@ ALL = tables.all_tables()
 
 
 def test_registry_lists_tables_by_id() -> None:
-    assert len({t.id for t in ALL}) == len(ALL)
-    for table in ALL:
-        assert tables.get(table.id) is table or tables.get(table.id) == table
+    # Against the files themselves (read here with tomllib, not by the registry): every
+    # ``rulesets/<name>/tables/*.toml`` is one table, under its own id, of its ruleset.
+    import tomllib
+
+    root = Path(tables.__file__).resolve().parents[1] / "rulesets"
+    on_disk: dict[str, tuple[str, str, str, int]] = {}
+    for path in sorted(root.glob("*/tables/*.toml")):
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        assert data["id"] not in on_disk, path
+        on_disk[data["id"]] = (path.parent.parent.name, data["title"], data["die"],
+                               len(data["rows"]))
+    assert len(on_disk) >= 10
+    assert {t.id: (t.ruleset, t.title, t.die, len(t.rows)) for t in ALL} == on_disk
+    for table_id, (ruleset, title, _, _) in on_disk.items():
+        got = tables.get(table_id)
+        assert (got.id, got.ruleset, got.title) == (table_id, ruleset, title)
 
 
 @pytest.mark.parametrize("table", ALL, ids=[t.id for t in ALL])
