@@ -20,6 +20,8 @@ The database is named by ``COMPANION_DB``: a file path (SQLite, WAL journal) or 
   snapshot and the events after it; ``tracker(name)`` gives the ruleset's own tracker whose
   every move, undo and load is stored as one event; ``refresh()`` applies other screens'
   moves; ``roll(expr)`` writes the roll log; ``export()``/``import_document()``.
+- [shared_campaign][companion.store.campaign.shared_campaign]: the one open campaign of a
+  process by name, so every app in one kernel shares the same tracker objects.
 
 >>> import tempfile, pathlib
 >>> from companion.store import create_campaign, open_campaign, open_store
@@ -46,6 +48,7 @@ if TYPE_CHECKING:
         Campaign,
         Member,
         document_text,
+        shared_campaign,
     )
     from companion.store.db import (
         CampaignInfo,
@@ -61,7 +64,7 @@ if TYPE_CHECKING:
 
 _WHERE = {
     "SNAPSHOT_EVERY": "campaign", "UNDO_LIMIT": "campaign", "Campaign": "campaign",
-    "Member": "campaign", "document_text": "campaign",
+    "Member": "campaign", "document_text": "campaign", "shared_campaign": "campaign",
     "CampaignInfo": "db", "ConflictError": "db", "NewEvent": "db", "Store": "db",
     "StoredEvent": "db", "StoreError": "db", "database_url": "db", "default_path": "db",
     "open_store": "db",
@@ -84,6 +87,7 @@ __all__ = [
     "document_text",
     "open_campaign",
     "open_store",
+    "shared_campaign",
 ]
 
 

@@ -28,10 +28,11 @@ import inspect
 import json
 import random
 import re
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar, overload
+from typing import Any, TypeVar, cast, overload
 
 from companion import rulesets
 from companion.errors import CompanionError
@@ -43,6 +44,7 @@ from companion.store.db import (
     Store,
     StoredEvent,
     StoreError,
+    database_url,
     now_text,
 )
 from companion.store.registry import (
@@ -61,6 +63,7 @@ __all__ = [
     "UNDO_LIMIT",
     "Campaign",
     "Member",
+    "shared_campaign",
 ]
 
 T = TypeVar("T", bound=Tracker)
@@ -85,6 +88,20 @@ EVENT_KINDS = ("add", "move", "undo", "set", "remove", "roll")
 
 #: Tries of a move whose campaign keeps changing under it (with a growing random pause).
 _ATTEMPTS = 40
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _locked(method: F) -> F:
+    """Run a Campaign method under its lock (a poller thread and a widget may meet)."""
+
+    @functools.wraps(method)
+    def wrapper(self: Campaign, *args: Any, **kwargs: Any) -> Any:
+        with self._lock:
+            return method(self, *args, **kwargs)
+
+    return cast(F, wrapper)
 
 
 def _pause(attempt: int) -> None:
@@ -149,6 +166,7 @@ class Campaign(Observable):
         self.head = 0
         self.members: dict[str, Member] = {}
         self._snapshot_seq = 0
+        self._lock = threading.RLock()
 
     # -- opening -------------------------------------------------------------------------
 
@@ -228,6 +246,7 @@ class Campaign(Observable):
         """Whether someone else appended since this object last looked (one cheap read)."""
         return self._need_store().head(self.info.id) != self.head
 
+    @_locked
     def refresh(self) -> bool:
         """Apply the events others appended since; True if there were any."""
         store = self._need_store()
@@ -243,6 +262,7 @@ class Campaign(Observable):
 
     # -- changing ------------------------------------------------------------------------
 
+    @_locked
     def add(self, name: str, tracker: T, role: str = "party") -> T:
         """Add a tracker (a party member's sheet, an encounter, a minigame) by its state.
 
@@ -282,11 +302,13 @@ class Campaign(Observable):
             return live
         raise ConflictError("the campaign keeps changing; try again")
 
+    @_locked
     def remove(self, id_or_name: str) -> None:
         """Take a tracker out of the campaign (its events stay in the log)."""
         self._persist_then_apply(lambda: NewEvent("remove", tracker=self.member(id_or_name).id))
         self._changed()
 
+    @_locked
     def replace(self, id_or_name: str, tracker: Tracker) -> None:
         """Set a tracker's whole state (the start app's edit form); its undo log restarts."""
         member = self.member(id_or_name)
@@ -296,6 +318,7 @@ class Campaign(Observable):
         save = {**tracker.to_dict(), "log": []}
         self._persist_then_apply(lambda: NewEvent("set", tracker=member.id, data={"save": save}))
 
+    @_locked
     def roll(self, expr: str, seed: int | None = None) -> Any:
         """Roll a dice expression for the table's roll log; returns the engine's ``Roll``."""
         from companion import dice
@@ -427,6 +450,10 @@ class Campaign(Observable):
             if tracker.__dict__.get("_move_depth"):
                 # Called from inside another move: part of that move's event.
                 return original(tracker, *args, **kwargs)
+            with self._lock:
+                return persisted(tracker, *args, **kwargs)
+
+        def persisted(tracker: Tracker, *args: Any, **kwargs: Any) -> Any:
             self._check_member(member)
             seed: int | None = None
             if random_move:
@@ -440,11 +467,16 @@ class Campaign(Observable):
                 else:
                     bound.arguments["rng"] = random.Random(seed)
                 args, kwargs = bound.args[1:], bound.kwargs
-            if self.store is not None and self.changed():
-                self.refresh()  # make the move on the fresh state when we can
-                self._check_member(member)
             for attempt in range(_ATTEMPTS):
-                result = original(tracker, *args, **kwargs)
+                try:
+                    result = original(tracker, *args, **kwargs)
+                except CompanionError:
+                    # Refused: judge it again on the fresh state if this one is stale.
+                    if self.store is not None and self.changed():
+                        self.refresh()
+                        self._check_member(member)
+                        continue
+                    raise
                 logged = tracker.log[-1]
                 data: dict[str, Any] = {"args": logged.args, "summary": logged.summary}
                 try:
@@ -471,13 +503,16 @@ class Campaign(Observable):
 
         return live
 
+    @_locked
     def _live_undo(self, member: Member) -> Any:
         self._check_member(member)
         cls = type(member.tracker)
-        if self.store is not None and self.changed():
-            self.refresh()
         for attempt in range(_ATTEMPTS):
             if not member.tracker.can_undo:
+                if self.store is not None and self.changed():
+                    self.refresh()
+                    self._check_member(member)
+                    continue
                 return cls.undo(member.tracker)  # raises the usual RuleError
             summary = member.tracker.log[-1].summary
             try:
@@ -494,6 +529,7 @@ class Campaign(Observable):
             return event
         raise ConflictError("the campaign keeps changing; try again")
 
+    @_locked
     def _live_load(self, member: Member, text: str | bytes) -> None:
         self._check_member(member)
         cls = type(member.tracker)
@@ -529,6 +565,40 @@ class Campaign(Observable):
         if campaign.head >= SNAPSHOT_EVERY:
             store.put_snapshot(campaign.info.id, campaign.head, campaign.state())
         return campaign
+
+
+_SHARED: dict[tuple[str, str], Campaign] = {}
+_STORES: dict[str, Store] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_campaign(name: str, *, who: str = "", role: str = "",
+                    db: str | None = None) -> Campaign:
+    """The one open [Campaign][companion.store.campaign.Campaign] of this process for
+    ``name`` (in the database ``db``, else ``COMPANION_DB``).
+
+    Every app shown in one kernel should take its campaign from here: then a character is
+    one object in all of them (damage taken in combat is on the sheet at once). A second
+    call refreshes it and, if given, sets who is acting.
+    """
+    url = database_url(db)
+    with _SHARED_LOCK:
+        store = _STORES.get(url)
+        if store is None:
+            store = _STORES[url] = Store(url)
+        key = (url, store.check_name(name))
+        campaign = _SHARED.get(key)
+        if campaign is None:
+            campaign = _SHARED[key] = Campaign.open(store, name, who=who, role=role)
+            return campaign
+    campaign.refresh()
+    if who:
+        campaign.who = " ".join(who.split())[:80]
+    if role:
+        if role not in ROLES:
+            raise StoreError(f"a role is gm or player, not {role!r}")
+        campaign.role = role
+    return campaign
 
 
 def create(store: Store, name: str, ruleset_names: Sequence[str], *, who: str = "",

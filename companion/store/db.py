@@ -431,8 +431,7 @@ class Store:
     def head(self, campaign_id: int) -> int:
         """The campaign's last event number: a cheap change token to poll."""
         with self._read() as conn:
-            value = conn.execute(sa.select(campaigns.c.head)
-                                 .where(campaigns.c.id == campaign_id)).scalar()
+            value = conn.execute(_HEAD, {"cid": campaign_id}).scalar()
         if value is None:
             raise StoreError("this campaign was deleted")
         return int(value)
@@ -460,22 +459,19 @@ class Store:
         """
         rows = [self._row(campaign_id, expected_seq + 1 + i, e) for i, e in enumerate(new)]
         with self._write() as conn:
-            done = conn.execute(
-                sa.update(campaigns)
-                .where(campaigns.c.id == campaign_id, campaigns.c.head == expected_seq)
-                .values(head=expected_seq + len(rows)))
+            done = conn.execute(_MOVE_HEAD, {"cid": campaign_id, "expected": expected_seq,
+                                             "new_head": expected_seq + len(rows)})
             if done.rowcount != 1:
-                head = conn.execute(sa.select(campaigns.c.head)
-                                    .where(campaigns.c.id == campaign_id)).scalar()
+                head = conn.execute(_HEAD, {"cid": campaign_id}).scalar()
                 if head is None:
                     raise StoreError("this campaign was deleted")
                 raise ConflictError(
                     f"someone else changed this campaign first (it is at move {head}, "
                     f"this screen at {expected_seq})")
             if rows:
-                conn.execute(sa.insert(events), rows)
+                conn.execute(_INSERT_EVENTS, rows)
             if self.kind == "postgresql":
-                conn.execute(sa.select(sa.func.pg_notify(CHANNEL, str(campaign_id))))
+                conn.execute(_NOTIFY, {"payload": str(campaign_id)})
         return [self._stored(_Obj(r)) for r in rows]
 
     def events_since(self, campaign_id: int, seq: int = 0, limit: int | None = None,
@@ -576,6 +572,16 @@ class Store:
         with self._read() as conn:
             return int(conn.execute(sa.select(sa.func.pg_database_size(
                 sa.func.current_database()))).scalar_one())
+
+
+# Statements of the hot paths, built once (SQLAlchemy caches their compiled form).
+_MOVE_HEAD = (sa.update(campaigns)
+              .where(campaigns.c.id == sa.bindparam("cid"),
+                     campaigns.c.head == sa.bindparam("expected"))
+              .values(head=sa.bindparam("new_head")))
+_HEAD = sa.select(campaigns.c.head).where(campaigns.c.id == sa.bindparam("cid"))
+_INSERT_EVENTS = sa.insert(events)
+_NOTIFY = sa.select(sa.func.pg_notify(CHANNEL, sa.bindparam("payload", type_=sa.Text)))
 
 
 class _Obj:

@@ -25,6 +25,7 @@ from companion.store import (
     create_campaign,
     open_campaign,
     open_store,
+    shared_campaign,
 )
 
 pytestmark = pytest.mark.timeout(120)
@@ -335,3 +336,15 @@ def test_a_live_tracker_is_the_rulesets_own_class(store: Store) -> None:
     assert type(sheet) is Character
     assert Character.from_json(sheet.to_json()).snapshot() == sheet.snapshot()
     assert campaign.party[0].tracker is sheet
+
+
+def test_apps_in_one_kernel_share_one_campaign_and_its_trackers(db: str) -> None:
+    with open_store(db) as store:
+        create_campaign(store, "T", ["cairn_srd"]).add("Ash", Character("Ash"))
+    sheet_app = shared_campaign("T", who="Mira", role="gm", db=db)
+    combat_app = shared_campaign("T", db=db)
+    assert combat_app is sheet_app and combat_app.who == "Mira"
+    combat_app.tracker("Ash", Character).add_fatigue(1)
+    assert sheet_app.tracker("Ash", Character).fatigue == 1
+    with open_store(db) as store:  # and it is stored
+        assert open_campaign(store, "T").tracker("Ash", Character).fatigue == 1
