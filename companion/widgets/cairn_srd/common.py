@@ -45,7 +45,7 @@ CAIRN_CSS = """
 .tc-app .tc-stats b { font-size: 17px; }
 .tc-app .tc-outcome { padding: 6px; border-left: 4px solid #555; margin: 4px 0;
   background: #f6f6f6; overflow-wrap: anywhere; font-size: 16px; }
-.tc-app .tc-seed { color: #555; font-size: 14px; }
+.tc-app .tc-seed { color: #555; font-size: 16px; }
 .tc-app .tc-scar { color: #8a1c1c; font-weight: 700; }
 .tc-app table.tc-grid { border-collapse: collapse; font-size: 16px; max-width: 100%; }
 .tc-app table.tc-grid td, .tc-app table.tc-grid th { border: 1px solid #ccc; padding: 3px 6px; }
@@ -55,7 +55,8 @@ CAIRN_CSS = """
 .tc-app table.tc-nowrap td.tc-name-cell { white-space: normal; overflow-wrap: anywhere;
   min-width: 6em; }
 .tc-app table.tc-grid th { white-space: nowrap; overflow-wrap: normal; }
-.tc-app .tc-side { font-size: 14px; color: #555; }
+.tc-app .tc-side { font-size: 16px; color: #555; }
+.tc-app small { font-size: 16px; color: #555; }
 .tc-app .tc-p { white-space: nowrap; }
 .tc-app .widget-checkbox { align-items: center; }
 .tc-app .widget-checkbox .widget-label-basic { display: flex; align-items: center; }
