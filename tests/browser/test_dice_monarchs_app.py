@@ -27,11 +27,11 @@ def take_turn(page: Any, player: str, move: str, moves_so_far: int) -> None:
 
 
 def start_table(page: Any, players: str, seed: str) -> None:
-    page.locator(".tc-text-players input").fill(players)
-    page.locator(".tc-text-chips input").fill("20")
-    page.locator(".tc-text-seed input").fill(seed)
+    page.locator(".tc-name-players input").fill(players)
+    page.locator(".tc-int-chips input").fill("20")
+    page.locator(".tc-int-seed input").fill(seed)
     page.locator(".tc-btn-new-table").click()
-    wait_log(page, 1)
+    wait_log(page, 2)  # the new table and the first deal are two moves
 
 
 def revealed_community(page: Any) -> int:
@@ -49,31 +49,32 @@ def test_deal_to_showdown(voila_app: Any, screenshot: Any) -> None:
     page.locator(".tc-btn-reveal").click()
     page.locator(".tc-monarchs-private .tc-card").wait_for()
     assert page.locator(".tc-btn-check").is_disabled()
-    page.locator(".tc-text-amount input").fill("3")
+    page.locator(".tc-int-amount input").fill("3")
     page.locator(".tc-btn-bet").click()
-    wait_log(page, 2)
+    wait_log(page, 3)
     assert page.locator(".tc-monarchs-status .tc-pot").inner_text() == "3"
-    take_turn(page, "Ann", "call", 2)
+    take_turn(page, "Ann", "call", 3)
     assert revealed_community(page) == 3  # the flop
     assert page.locator(".tc-monarchs-status .tc-pot").inner_text() == "6"
     screenshot(page, "dice_monarchs-flop")
 
-    take_turn(page, "Bo", "check", 3)
-    take_turn(page, "Ann", "check", 4)
+    take_turn(page, "Bo", "check", 4)
+    take_turn(page, "Ann", "check", 5)
     assert revealed_community(page) == 4  # the turn
-    take_turn(page, "Bo", "check", 5)
-    take_turn(page, "Ann", "check", 6)
+    take_turn(page, "Bo", "check", 6)
+    take_turn(page, "Ann", "check", 7)
     assert revealed_community(page) == 5  # the river
-    take_turn(page, "Bo", "check", 7)
-    take_turn(page, "Ann", "check", 8)
+    take_turn(page, "Bo", "check", 8)
+    take_turn(page, "Ann", "check", 9)
 
     outcome = page.locator(".tc-monarchs-outcome").inner_text()
-    assert "Ann shows" in outcome and "Bo shows" in outcome
+    assert "Ann reveals hole dice d4 " in outcome and "Bo reveals hole dice d4 " in outcome
+    assert "[" not in outcome  # read as dice, not as a Python list
     assert "the pot of 6 (showdown)" in outcome
     assert page.locator(".tc-btn-deal").is_visible()
     screenshot(page, "dice_monarchs-showdown")
     page.locator(".tc-btn-deal").click()
-    wait_log(page, 10)
+    wait_log(page, 11)
     assert revealed_community(page) == 0
     assert page.locator(".tc-error [role=alert]").count() == 0
 
@@ -83,12 +84,23 @@ def test_refusal_shows_the_rule(voila_app: Any) -> None:
     start_table(page, "Ann, Bo, Cy", "2")
     page.locator(".tc-btn-reveal").click()
     page.locator(".tc-monarchs-private .tc-card").wait_for()
-    page.locator(".tc-text-amount input").fill("50")
+    page.locator(".tc-int-amount input").fill("50")
     page.locator(".tc-btn-bet").click()
     error = page.locator(".tc-error [role=alert]")
     error.wait_for()
     assert "table limit" in error.inner_text()
     assert page.locator(".tc-monarchs-private .tc-card").count() == 1  # still uncovered
+    # A typed amount that is not a number is refused under its box; nothing is bet.
+    page.locator(".tc-int-amount input").fill("-5")
+    page.locator(".tc-btn-bet").click()
+    refusal = page.locator(".tc-refusal-amount [role=alert]")
+    refusal.wait_for()
+    assert "-5 is too low" in refusal.inner_text()
+    assert page.locator(".tc-monarchs-status .tc-pot").inner_text() == "0"
+    page.locator(".tc-int-amount input").fill("2")
+    page.locator(".tc-btn-bet").click()
+    wait_log(page, 3)
+    assert page.locator(".tc-refusal-amount [role=alert]").count() == 0
 
 
 def test_phone_width(voila_app: Any, phone_page: Any, scroll_width: Any, screenshot: Any) -> None:
@@ -111,21 +123,21 @@ def test_save_then_load_resumes_the_table(voila_app: Any) -> None:
 
     page = voila_app("dice_monarchs")
     start_table(page, "Ann, Bo", "11")
-    assert not page.locator(".tc-text-players input").is_visible()  # setup folded away
+    assert not page.locator(".tc-name-players input").is_visible()  # setup folded away
     page.locator(".tc-btn-reveal").click()
     page.locator(".tc-monarchs-private .tc-card").wait_for(timeout=60_000)
-    page.locator(".tc-text-amount input").fill("3")
+    page.locator(".tc-int-amount input").fill("3")
     page.locator(".tc-btn-bet").click()
-    wait_log(page, 2)
-    link = page.locator(".tc-monarchs-save a")
-    assert link.get_attribute("download") == "dice-monarchs-hand-1.json"
+    wait_log(page, 3)
+    link = page.locator(".tc-save-load a[download]")
+    assert link.get_attribute("download") == "dice-monarchs.json"
     saved = base64.b64decode(link.get_attribute("href").split("base64,", 1)[1]).decode()
 
-    take_turn(page, "Ann", "call", 2)  # play on past the save, then go back to it
+    take_turn(page, "Ann", "call", 3)  # play on past the save, then go back to it
     page.locator(".tc-btn-setup").click()
     page.locator(".tc-load textarea").fill(saved)
     page.locator(".tc-btn-load").click()
-    wait_log(page, 2)
+    wait_log(page, 3)
     assert page.locator(".tc-monarchs-status .tc-pot").inner_text() == "3"
     assert revealed_community(page) == 0
     page.wait_for_selector('.tc-cover[data-player="Ann"]')  # resumed covered

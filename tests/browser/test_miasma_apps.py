@@ -20,11 +20,12 @@ def test_earthmotes_generate_keep_and_undo(voila_app: Any, screenshot: Any) -> N
     assert "earthmote" in text and "2d12" in text and "d6" in text
     page.locator(".tc-btn-region-1").click()
     page.wait_for_selector('.tc-earthmote-list ol[data-count="3"]')
-    page.locator(".tc-text-index input").fill("7")
+    page.locator(".tc-int-index input").fill("7")
     page.locator(".tc-btn-remove").click()
-    error = page.locator(".tc-error [role=alert]")
-    error.wait_for()
-    assert "no earthmote #7" in error.inner_text()
+    refusal = page.locator(".tc-refusal-index [role=alert]")
+    refusal.wait_for()
+    assert "7 is too high: enter a whole number from 1 to 3" in refusal.inner_text()
+    assert page.locator(".tc-earthmote-list li").count() == 3  # nothing removed
     page.locator(".tc-btn-undo").click()
     page.wait_for_selector('.tc-earthmote-list ol[data-count="2"]')
     screenshot(page, "earthmotes")
@@ -33,10 +34,10 @@ def test_earthmotes_generate_keep_and_undo(voila_app: Any, screenshot: Any) -> N
 def test_miasma_tracker_over_a_day(voila_app: Any, phone_page: Any, scroll_width: Any,
                                    screenshot: Any) -> None:
     page = voila_app("miasma_tracker", page=phone_page)
-    page.locator(".tc-text-name input").fill("Vel")
+    page.locator(".tc-name-name input").fill("Vel")
     page.locator(".tc-btn-add").click()
     page.wait_for_selector('.tc-miasma-sheet [data-name="Vel"][data-level="0"]')
-    page.locator(".tc-text-stress input").fill("4")
+    page.locator(".tc-int-stress input").fill("4")
     page.locator(".tc-btn-stress").click()
     page.locator(".tc-btn-enter").click()
     page.wait_for_selector(".tc-miasma-sheet:has-text('inside the Miasma')")
@@ -46,7 +47,9 @@ def test_miasma_tracker_over_a_day(voila_app: Any, phone_page: Any, scroll_width
     assert "speed is halved" in card.inner_text() and "poisoned" in card.inner_text()
     page.locator(".tc-btn-restoration").click()
     page.wait_for_selector('.tc-miasma-sheet [data-name="Vel"][data-level="1"]')
+    assert page.locator(".tc-btn-enter").is_disabled()  # already inside the Miasma
     page.locator(".tc-btn-leave").click()
+    page.wait_for_selector(".tc-btn-leave:disabled")
     page.locator(".tc-btn-rest").click()
     page.wait_for_selector(".tc-log li:has-text('without food and drink')")
     screenshot(page, "miasma_tracker-phone")

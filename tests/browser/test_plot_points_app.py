@@ -48,10 +48,23 @@ def test_check_spend_and_strain(voila_app: Any, screenshot: Any) -> None:
 
     sheet.locator(".tc-btn-heal").click()
     page.wait_for_selector('.tc-character-ash .tc-sheet[data-wounds="0"]')
-    sheet.locator(".tc-btn-heal").click()  # no wound left: the rule's reason is shown
-    error = sheet.locator(".tc-error [role=alert]")  # shown beside that player's buttons
-    error.wait_for()
-    assert "only 0 wound" in error.inner_text()
+    # No wound left: the button that cannot work is disabled.
+    page.wait_for_selector(".tc-character-ash .tc-btn-heal:disabled")
+
+    # A difficulty that is not a number is refused under its box; nothing is rolled.
+    difficulty.fill("ten")
+    difficulty.press("Enter")
+    refusal = page.locator(".tc-refusal-difficulty [role=alert]")
+    refusal.wait_for()
+    assert "is not a whole number" in refusal.inner_text()
+    page.locator(".tc-btn-roll").click()
+    page.wait_for_selector(".tc-app > .tc-error [role=alert], .tc-error [role=alert]")
+    assert page.locator('.tc-result[data-n="3"]').count() == 0
+    difficulty.fill("12")
+    difficulty.press("Enter")
+    page.wait_for_function(
+        "() => document.querySelector('.tc-chance').innerText.includes('vs 12')")
+    assert page.locator(".tc-refusal-difficulty [role=alert]").count() == 0
     screenshot(page, "plot_points")
 
 

@@ -42,6 +42,8 @@ from companion.widgets.miasma.common import css, dice_html, escape, log_html, on
 
 __all__ = ["DiceMonarchsApp"]
 
+SETUP_LABEL = "New table / save / load"
+
 
 class PlayersBox(CheckedBox):
     """The table's names, comma separated (``.tc-name-players``): refused under the box
@@ -111,7 +113,7 @@ class DiceMonarchsApp(widgets.VBox):
             row(self.chips_box, self.seed_box, self.new_button),
             self.save_load,
         )
-        self.setup_button = self._btn("New table / load", self._toggle_setup, "setup")
+        self.setup_button = self._btn(SETUP_LABEL, self._toggle_setup, "setup")
         self.status = widgets.HTML()
         self.status.add_class("tc-monarchs-status")
         self.community = widgets.HTML()
@@ -205,7 +207,7 @@ class DiceMonarchsApp(widgets.VBox):
         started = game.hand_no > 0
         self.setup.layout.display = None if (self._setup_open or not started) else "none"
         self.play.layout.display = None if started else "none"
-        self.setup_button.description = "Hide setup" if self._setup_open else "New table / load"
+        self.setup_button.description = "Hide setup" if self._setup_open else SETUP_LABEL
         seats = []
         for i, name in enumerate(game.players):
             classes = []
