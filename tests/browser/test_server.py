@@ -64,6 +64,10 @@ def test_a_foreign_host_header_is_refused(start_voila: Callable[..., Any]) -> No
             assert _status(f"{base}/", host)[0] == 403, host
             assert _status(f"{base}/voila/render/{APP}.ipynb", host)[0] == 403, host
         assert server.kernels() == []  # a refused page starts no kernel
+        # the kernels' websocket is guarded the same way
+        channels = f"{base}/api/kernels/00000000-0000-0000-0000-000000000000/channels"
+        assert _status(channels, "evil.example")[0] == 403
+        assert _status(channels, f"127.0.0.1:{server.port}")[0] == 404  # no such kernel
         for host in (f"127.0.0.1:{server.port}", f"localhost:{server.port}",
                      f"table.lan:{server.port}", f"[::1]:{server.port}"):
             assert _status(f"{base}/", host)[0] == 200, host
