@@ -18,7 +18,8 @@ its plain models ([companion.state.Observable][]). This module gives them:
 - [bind][companion.widgets.base.bind]: render a widget from an ``Observable`` model now and
   after every change.
 - [SaveLoad][companion.widgets.base.SaveLoad]: a tracker's *Save* download link and a
-  paste-to-load box.
+  paste-to-load box. [DownloadLinks][companion.widgets.base.DownloadLinks] is its link part
+  for apps that build their own save file: a long save is not re-sent after every move.
 - [HistoryView][companion.widgets.base.HistoryView]: a roll history
   ([companion.history.RollHistory][]), newest first, with Clear and CSV/JSON downloads,
   times in the viewer's own zone, and a bounded amount sent to the browser per change.
@@ -77,9 +78,11 @@ from companion.history import RollHistory, RollRecord, clip_text
 
 __all__ = [
     "CSS",
+    "INLINE_DOWNLOAD_LIMIT",
     "LOCAL_TIME_SCRIPT",
     "MAX_NAME_LENGTH",
     "MIN_BUTTON_HEIGHT",
+    "DownloadLinks",
     "ErrorLine",
     "HistoryView",
     "InputError",
@@ -91,6 +94,7 @@ __all__ = [
     "button",
     "column",
     "confirm_button",
+    "data_uri_link",
     "draw_seed",
     "int_box",
     "local_time_html",
@@ -778,10 +782,22 @@ LOCAL_TIME_SCRIPT = (
 """Rewrites the ``local_time_html`` times of the HTML value it ends (runs on each render)."""
 
 
-class _LazyDownloads(widgets.HBox):
-    """Download links sent inline when small; past the limit, a *Prepare* button.
+class DownloadLinks(widgets.HBox):
+    """Download links (``data:`` URIs) whose size does not grow what each change sends.
 
-    The button is made the first time it is needed, so small apps keep their widget tree.
+    ``offer(build, size)`` after every change: ``build()`` returns the links' HTML (e.g.
+    [data_uri_link][companion.widgets.base.data_uri_link]) and ``size`` estimates the file's
+    characters. Up to [INLINE_DOWNLOAD_LIMIT][companion.widgets.base.INLINE_DOWNLOAD_LIMIT]
+    the links are sent at once, as before; past it a button (``label``,
+    ``.tc-btn-prepare-<name>``) builds them on a tap, and the next ``offer`` takes them back.
+    ``.value`` is the links' HTML now shown ("" when none). The button is made the first
+    time it is needed, so small apps keep their widget tree::
+
+        self.save = DownloadLinks(self.error, "save", "Save sheet")
+        ...  # in render:
+        saved = sheet.to_json()
+        self.save.offer(lambda: data_uri_link("Save sheet", "sheet.json",
+                                              "application/json", saved), len(saved))
     """
 
     def __init__(self, error: ErrorLine, name: str, label: str = "Prepare download") -> None:
@@ -805,6 +821,10 @@ class _LazyDownloads(widgets.HBox):
                                   name=f"prepare-{self._name}")
             self.children = (self.links, self.prepare)
         self.prepare.layout.display = None
+
+    @property
+    def value(self) -> str:
+        return str(self.links.value)
 
     def withdraw(self) -> None:
         self.links.value = ""
@@ -842,7 +862,7 @@ class HistoryView(widgets.VBox):
         self.clear_button = button(
             "Clear history", history.clear, error=self.error, name="clear-history"
         )
-        self._downloads = _LazyDownloads(self.error, "history")
+        self._downloads = DownloadLinks(self.error, "history")
         self._downloads.links.remove_class("tc-save")
         self.downloads = self._downloads.links
         self.list = widgets.HTML()
@@ -915,7 +935,7 @@ class SaveLoad(widgets.VBox):
         self.filename = filename
         self.what = what
         self.error = error if error is not None else ErrorLine()
-        self._file = _LazyDownloads(self.error, "save", f"Save {what}")
+        self._file = DownloadLinks(self.error, "save", f"Save {what}")
         self.save = self._file.links
         self.load_box = widgets.Textarea(placeholder=f"Paste a saved {what} (JSON) to load it",
                                          layout=widgets.Layout(width="100%", height="60px"))

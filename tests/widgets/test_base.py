@@ -419,3 +419,29 @@ def test_the_widget_finder_finds_one_and_names_the_rest() -> None:
     assert set(widgets_by_name(app)) == {"roll"}
     with pytest.raises(pytest.fail.Exception, match="tc-btn-roll, tc-int-dc, tc-text-expr"):
         find_widget(app, "missing")
+
+
+def test_download_links_inline_small_files_and_prepare_big_ones_on_a_tap() -> None:
+    from companion.widgets.base import INLINE_DOWNLOAD_LIMIT, DownloadLinks, data_uri_link
+
+    error = ErrorLine()
+    links = DownloadLinks(error, "sheet", "Save sheet")
+    built: list[int] = []
+
+    def build(text: str) -> str:
+        built.append(len(text))
+        return data_uri_link("Save sheet", "sheet.json", "application/json", text)
+
+    small = "x" * 10
+    links.offer(lambda: build(small), len(small))
+    assert "sheet.json" in links.value and built == [10]
+    assert widgets_by_name(links) == {}  # no button while files are small
+    big = "y" * (INLINE_DOWNLOAD_LIMIT + 1)
+    links.offer(lambda: build(big), len(big))
+    assert links.value == "" and built == [10]  # nothing built or sent yet
+    prepare = find_widget(links, "prepare-sheet", "btn")
+    assert prepare.description == "Save sheet"
+    prepare.click()
+    assert built == [10, len(big)] and "sheet.json" in links.value
+    links.offer(lambda: build(big), len(big))
+    assert links.value == "" and prepare.layout.display is None
