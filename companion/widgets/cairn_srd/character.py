@@ -39,7 +39,7 @@ class CairnCharacterApp(CairnAppBase):
                                          value=0, layout=widgets.Layout(width="90px"))
         self.damage_box = int_box("Damage", 7, "damage", 0, MAX_DAMAGE, width="140px")
         self.direct = widgets.Checkbox(description="direct", indent=False,
-                                       layout=widgets.Layout(width="90px"))
+                                       layout=widgets.Layout(width="auto"))
         self.boast_goal = name_box("Boast", "", "boast", max_len=120, required=False,
                                    placeholder="the goal you vow before an audience")
         self.boast_ability = widgets.Dropdown(options=list(ABILITIES), value="STR",
