@@ -109,8 +109,9 @@ class PlotPointCheckPanel(widgets.VBox):
             for label, move, name, tip in SPENDS
         }
         self.spend_help = widgets.HTML(
-            "<small>" + " · ".join(f"<b>{html.escape(label)}</b>: {html.escape(tip)}"
-                                   for label, _move, _name, tip in SPENDS) + "</small>")
+            "<span class='tc-note'>"
+            + " · ".join(f"<b>{html.escape(label)}</b>: {html.escape(tip)}"
+                         for label, _move, _name, tip in SPENDS) + "</span>")
         self.spend_help.add_class("tc-spend-help")
         self.ability.observe(self._show_chance, names="value")
         for f in self.fields:
@@ -153,8 +154,8 @@ class PlotPointCheckPanel(widgets.VBox):
         self.chance.value = (
             f'<div>{html.escape(check.expression)} vs {check.difficulty}: '
             f'<b class="tc-p">{percent(p)}</b> chance of success '
-            f'<small>({fraction_text(p)}; natural 1: {percent(one)}, '
-            f'natural 20: {percent(twenty)})</small></div>'
+            f'<span class="tc-note">({fraction_text(p)}; natural 1: {percent(one)}, '
+            f'natural 20: {percent(twenty)})</span></div>'
         )
 
     def roll(self) -> Any:
@@ -268,7 +269,7 @@ class StrainWoundsPanel(widgets.VBox):
             f'<b>{html.escape(c.name)}</b> — <span class="tc-condition">{c.condition}</span>'
             f'<div>Strain <span class="tc-strain">{c.strain}</span>/{STRAIN_PER_WOUND} · '
             f'Wounds <span class="tc-wounds">{c.wounds}</span>/{MAX_WOUNDS}</div>'
-            f'<div><small>{effect}</small></div></div>'
+            f'<div><span class="tc-note">{effect}</span></div></div>'
         )
 
 
@@ -302,7 +303,8 @@ class PlotPointLogPanel(widgets.VBox):
         items = "".join(f'<li data-n="{i + 1}">{roll_text_html(event.summary)}</li>'
                         for i, event in reversed(shown))
         earlier = len(log) - len(shown)
-        more = f"<small>… and {earlier} earlier moves (in the save)</small>" if earlier else ""
+        more = (f"<span class='tc-note'>… and {earlier} earlier moves (in the save)</span>"
+                if earlier else "")
         self.view.value = (f'<ol class="tc-history tc-log" data-count="{len(log)}">{items}</ol>'
                            f"{more}")
 

@@ -19,7 +19,8 @@ MIASMA_CSS = """
 .tc-app .tc-die { min-width: 44px; min-height: 44px; border: 2px solid #333; border-radius: 8px;
   display: inline-flex; flex-direction: column; align-items: center; justify-content: center;
   font-size: 18px; font-weight: 700; background: #fff; }
-.tc-app .tc-die small { font-size: 13px; font-weight: 400; color: #555; }
+.tc-app .tc-die .tc-note { font-size: 16px; font-weight: 400; color: #555; }
+.tc-app .tc-note { color: #555; }
 .tc-app .tc-die-hidden { background: #ddd; color: #888; border-style: dashed; }
 .tc-app .tc-seats { list-style: none; margin: 4px 0; padding: 0; }
 .tc-app .tc-seats li { padding: 4px 6px; border: 1px solid #ccc; border-radius: 4px;
@@ -55,10 +56,10 @@ def dice_html(values: Sequence[int], *, hidden_from: int = 5) -> str:
     for i, sides in enumerate(DICE):
         if i < len(values) and i < hidden_from:
             cells.append(f'<span class="tc-die" data-d="{sides}">{values[i]}'
-                         f"<small>d{sides}</small></span>")
+                         f"<span class='tc-note'>d{sides}</span></span>")
         else:
             cells.append(f'<span class="tc-die tc-die-hidden" data-d="{sides}">?'
-                         f"<small>d{sides}</small></span>")
+                         f"<span class='tc-note'>d{sides}</span></span>")
     return f'<div class="tc-dice">{"".join(cells)}</div>'
 
 

@@ -73,7 +73,7 @@ class EarthmotesApp(widgets.VBox):
             f"that die again) · list seed {model.seed}")
         items = "".join(
             f'<li class="tc-card" data-i="{i + 1}"><b>#{i + 1}</b> {escape(m.describe())}<br>'
-            f"<small>{escape(m.rolls())} · seed {m.seed}</small></li>"
+            f"<span class='tc-note'>{escape(m.rolls())} · seed {m.seed}</span></li>"
             for i, m in enumerate(model.earthmotes)
         )
         empty = "" if items else "<p>No earthmotes yet.</p>"
