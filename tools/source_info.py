@@ -12,9 +12,9 @@ import posixpath
 import re
 from pathlib import Path
 
-#: Parts of a ruleset package that are plumbing or data, not rules text: documented in the
-#: API reference only.
-NOT_RULES = frozenset({"cli", "reference", "tables", "fixed_tables"})
+#: Parts of a ruleset package that are plumbing (CLI and app glue, data readers), not rules
+#: text: documented in the API reference only.
+NOT_RULES = frozenset({"cli", "reference", "tables", "fixed_tables", "lookup", "maneuvers"})
 
 
 def is_public(name: str) -> bool:

@@ -274,6 +274,19 @@ def test_no_page_shows_a_raw_rest_role(built_site: Path) -> None:
     assert raw == []
 
 
+def test_no_docstring_uses_a_rest_role() -> None:
+    """Cross-references in the package are written for mkdocstrings
+    (``[Name][companion.x.Name]``), also in modules the site does not render."""
+    root = Path(__file__).resolve().parents[2] / "companion"
+    found = [
+        f"{path.relative_to(root.parent)}:{number}: {match.group(0)}"
+        for path in sorted(root.rglob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        for match in re.finditer(r":(mod|class|meth|func|data|attr|exc|obj):`[^`]*`", line)
+    ]
+    assert found == []
+
+
 def test_cross_references_are_links(built_site: Path) -> None:
     """A role converted in the docstrings is a link to the object's API entry."""
     html = page(built_site, "api/companion/checks")
