@@ -78,10 +78,13 @@ from companion.history import RollHistory, RollRecord, clip_text
 
 __all__ = [
     "CSS",
+    "ENTRY_TEXT_LIMIT",
+    "HISTORY_SHOWN",
     "INLINE_DOWNLOAD_LIMIT",
     "LOCAL_TIME_SCRIPT",
     "MAX_NAME_LENGTH",
     "MIN_BUTTON_HEIGHT",
+    "CheckedBox",
     "DownloadLinks",
     "ErrorLine",
     "HistoryView",
