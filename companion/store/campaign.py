@@ -108,6 +108,9 @@ def _pause(attempt: int) -> None:
     """Back off before retrying a move another writer beat (random, up to 50 ms)."""
     time.sleep(random.random() * min(0.05, 0.002 * 2**attempt))
 
+#: Most events an imported campaign may hold (replaying them all is the import's cost).
+MAX_IMPORT_EVENTS = 200_000
+
 DOCUMENT_FORMAT = "table-companion/campaign"
 DOCUMENT_VERSION = 1
 
@@ -625,10 +628,16 @@ def _check_document(doc: Any) -> tuple[dict[str, Any], list[StoredEvent]]:
     for key, kind in (("name", str), ("created", str), ("rulesets", list), ("events", list)):
         if not isinstance(doc.get(key), kind):
             raise StoreError(f"campaign file: field {key!r} is missing or of the wrong type")
+    if len(doc["events"]) > MAX_IMPORT_EVENTS:
+        raise StoreError(f"campaign file: {len(doc['events'])} events, at most "
+                         f"{MAX_IMPORT_EVENTS} can be imported")
     if not doc["rulesets"] or not all(isinstance(r, str) for r in doc["rulesets"]):
         raise StoreError("campaign file: field 'rulesets' must list ruleset names")
     for ruleset in doc["rulesets"]:
-        rulesets.get(ruleset)
+        try:
+            rulesets.get(ruleset)
+        except CompanionError as exc:
+            raise StoreError(f"campaign file: {exc}") from None
     out: list[StoredEvent] = []
     for i, raw in enumerate(doc["events"]):
         where = f"campaign file: events[{i}]"

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 __all__ = ["add_commands"]
 
 #: Largest campaign file ``campaign import`` reads.
-MAX_IMPORT_BYTES = 200_000_000
+MAX_IMPORT_BYTES = 100_000_000
 
 LOG_COLUMNS = ("seq", "time", "who", "role", "kind", "tracker", "move", "summary", "seed")
 
