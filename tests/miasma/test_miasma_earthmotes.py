@@ -66,14 +66,19 @@ def test_generator_is_seeded_and_reads_the_tables() -> None:
     a, b = E.generate_earthmote(seed=42), E.generate_earthmote(seed=42)
     assert a == b and a.seed == 42
     assert E.generate_earthmote(rng=random.Random(1)) == E.generate_earthmote(rng=random.Random(1))
+    drawn = E.generate_earthmote(rng=random.Random(2))
+    assert E.generate_earthmote(seed=drawn.seed) == drawn  # the kept seed makes it again
+    rolls = set()
     for seed in range(200):
         mote = E.generate_earthmote(seed=seed)
+        rolls.add((mote.size_roll, tuple(mote.biome_roll)))
         row = E.biome_table().row_for(tuple(mote.biome_roll))
         assert mote.biome == row.values["Biome"] and min(mote.biome_roll) >= 1
         assert max(mote.biome_roll) <= 10
         assert mote.size == E.size_table().row_for(mote.size_roll).values["Size"]
         assert all(f.face in (11, 12) for f in mote.features)
         assert mote.describe().count(" + ") == len(mote.features)
+    assert len(rolls) > 50  # other seeds, other earthmotes: the seed is not ignored
 
 
 def faces_for(seed: int) -> list[int]:
@@ -108,6 +113,8 @@ def test_change_region_keeps_one_die() -> None:
     new = E.change_region(mote, 0, seed=9)
     assert mote.biome_roll[0] in new.biome_roll and new.size == mote.size
     assert new == E.change_region(mote, 0, seed=9)
+    others = {tuple(E.change_region(mote, 0, seed=s).biome_roll) for s in range(20)}
+    assert len(others) > 2  # other seeds re-roll the other die differently
     with pytest.raises(RuleError, match="keep die 0 or 1"):
         E.change_region(mote, 2)
 

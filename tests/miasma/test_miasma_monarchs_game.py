@@ -322,7 +322,11 @@ def test_random_legal_play_conserves_chips_and_round_trips(seed, players, picks)
 def test_seed_from_rng_is_reproducible() -> None:
     a = DiceMonarchsGame.start(["A", "B"], rng=random.Random(9))
     b = DiceMonarchsGame.start(["A", "B"], rng=random.Random(9))
-    assert a.seed == b.seed
+    assert a.seed == b.seed and a.hole == b.hole
+    # The rng is used: other rng states draw other seeds; the kept seed replays the dice.
+    drawn = {DiceMonarchsGame.start(["A", "B"], rng=random.Random(n)).seed for n in range(20)}
+    assert len(drawn) == 20
+    assert DiceMonarchsGame.start(["A", "B"], seed=a.seed).hole == a.hole
 
 
 def test_equal_hands_go_to_the_highest_hole_number() -> None:

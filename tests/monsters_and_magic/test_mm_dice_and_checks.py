@@ -272,6 +272,15 @@ def test_group_roll_is_seeded() -> None:
     a, b = roll_group(checks, seed=9), roll_group(checks, seed=9)
     assert str(a) == str(b)
     assert a.tier == group_result([m.tier for m in a.members])
+    seen = set()
+    for seed in range(20):
+        # The seed is one generator, the members rolled in order from it (as the engine does).
+        rng = random.Random(seed)
+        expected = [roll(e, rng=rng).total for e in ("1d20+1", "1d20+4")]
+        got = [m.total for m in roll_group(checks, seed=seed).members]
+        assert got == expected, seed
+        seen.add(tuple(got))
+    assert len(seen) > 2  # other seeds, other rolls
 
 
 @given(st.sampled_from(DIE_SCALE), st.integers(-7, 7), st.integers(-20, 20))

@@ -80,13 +80,24 @@ def test_contest_matches_brute_force() -> None:
 
 
 def test_contest_roll_margin_and_winner() -> None:
+    import random
+
+    from companion import dice
+
     a, b = PlotCheck("strong", 1, 2), PlotCheck("average")
+    margins = set()
     for seed in range(40):
         contest = a.roll_contest(b, seed=seed)
         assert contest.to_dict() == a.roll_contest(b, seed=seed).to_dict()
+        # The seed is one generator: this side's dice, then the other's, as the engine rolls.
+        rng = random.Random(seed)
+        first, second = dice.roll(a.expression, rng=rng), dice.roll(b.expression, rng=rng)
+        assert (contest.first.total, contest.second.total) == (first.total, second.total)
+        margins.add(contest.margin)
         assert contest.margin == contest.first.total - contest.second.total
         assert contest.winner == (1 if contest.margin > 0 else 2 if contest.margin < 0 else 0)
         assert contest.first.check.expression == "2d20kh1 + 1 + 1d6"
+    assert len(margins) > 5  # other seeds, other contests: the seed is not ignored
 
 
 def test_advantage_dice() -> None:
@@ -116,6 +127,10 @@ def test_roll_explains_itself(ability: str, prof: int, adv: int, dc: int, seed: 
     check = PlotCheck(ability, prof, adv, dc)  # type: ignore[arg-type]
     result = check.roll(seed=seed)
     assert result.to_dict() == check.roll(seed=seed).to_dict()
+    from companion import dice
+
+    engine = dice.roll(check.expression, seed=seed)  # the seed reaches the dice engine
+    assert [d.value for d in result.result.roll.dice] == [d.value for d in engine.dice]
     kept = [d.value for d in result.result.roll.dice if d.counted and d.sides == 20]
     dropped = [d.value for d in result.result.roll.dice if not d.counted and d.sides == 20]
     assert kept == [result.natural]

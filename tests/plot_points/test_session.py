@@ -248,6 +248,16 @@ def test_long_rest_clears_strain_and_checks_each_wound() -> None:
     again.gain_strain("Ann", 3)
     assert [r.total for r in again.long_rest("Ann", 12, "strong", 1, seed=8)] == [
         r.total for r in results]
+    # The seed is one generator for the six checks, in order (other seeds, other checks).
+    import random
+
+    rng = random.Random(8)
+    assert [r.total for r in results] == [
+        PlotCheck("strong", 1, 0, 12).roll(rng=rng).total for _ in range(6)]
+    other = table()
+    other.gain_wounds("Ann", 6)
+    assert [r.total for r in other.long_rest("Ann", 12, "strong", 1, seed=9)] != [
+        r.total for r in results]
     s.long_rest("Bob", seed=1)
     assert "no wounds to check" in s.log[-1].summary
 
