@@ -54,6 +54,14 @@ def test_allowed_host_names_follow_app_ip() -> None:
     lan = allowed("192.168.1.20", "table.lan, Other.Example ")
     assert {"192.168.1.20", "table.lan", "other.example", "localhost"} <= set(lan)
     assert "evil.example" not in lan
+    # The real timings: a gone page's kernel is culled within two minutes; open pages stay.
+    config = settings["c"]
+    culler = config.MappingKernelManager
+    assert culler.cull_idle_timeout + culler.cull_interval <= 120
+    assert culler.cull_connected is False and culler.cull_idle_timeout > 0
+    manager = config.VoilaConfiguration.multi_kernel_manager_class
+    assert manager is settings["TableKernelManager"] and manager().max_kernels == 16
+    assert config.Voila.tornado_settings["allow_remote_access"] is False
 
 
 def test_a_foreign_host_header_is_refused(start_voila: Callable[..., Any]) -> None:
