@@ -31,6 +31,7 @@ from companion.rulesets.plot_points.checks import (
     MAX_DIFFICULTY,
     MAX_PROFICIENCY,
 )
+from companion.rulesets.plot_points.session import SPEND_RULES
 from companion.rulesets.plot_points.wounds import MAX_NAME
 from companion.widgets.base import (
     ErrorLine,
@@ -55,16 +56,13 @@ __all__ = ["PlotPointCheckPanel", "PlotPointLogPanel", "PlotPointPoolPanel", "Pl
 LOG_SHOWN = 50
 """Newest log lines shown (the whole log stays in the session and its save)."""
 
-#: The spend buttons: label, session move, button name, what it does (said on the page too:
-#: a phone has no hover to show a tooltip).
+#: The spend buttons: label, session move, button name. What each does is the session's
+#: own text (SPEND_RULES), said on the page too: a phone has no hover to show a tooltip.
 SPENDS = (
-    ("Retry (lucky)", "retry_with_lucky", "retry", "spend a lucky point to retry a failed check"),
-    ("Reroll (unlucky)", "reroll_with_unlucky", "reroll",
-     "spend an unlucky point to reroll a success"),
-    ("GM reroll", "gm_reroll", "gm-reroll",
-     "the GM spends an unlucky point to reroll the GM's check"),
-    ("GM forces reroll", "gm_force_reroll", "gm-force",
-     "the GM spends an unlucky point; the player spent none"),
+    ("Retry (lucky)", "retry_with_lucky", "retry"),
+    ("Reroll (unlucky)", "reroll_with_unlucky", "reroll"),
+    ("GM reroll", "gm_reroll", "gm-reroll"),
+    ("GM forces reroll", "gm_force_reroll", "gm-force"),
 )
 
 
@@ -105,13 +103,13 @@ class PlotPointCheckPanel(widgets.VBox):
                                   name="roll")
         self.spend_buttons = {
             move: button(label, self._spend(move), error=self.error, name=name,
-                         tooltip=f"{label}: {tip}")
-            for label, move, name, tip in SPENDS
+                         tooltip=f"{label}: {SPEND_RULES[move]}")
+            for label, move, name in SPENDS
         }
         self.spend_help = widgets.HTML(
             "<span class='tc-note'>"
-            + " · ".join(f"<b>{html.escape(label)}</b>: {html.escape(tip)}"
-                         for label, _move, _name, tip in SPENDS) + "</span>")
+            + " · ".join(f"<b>{html.escape(label)}</b>: {html.escape(SPEND_RULES[move])}"
+                         for label, move, _name in SPENDS) + "</span>")
         self.spend_help.add_class("tc-spend-help")
         self.ability.observe(self._show_chance, names="value")
         for f in self.fields:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import html
 
 from companion.rulesets.miasma import reference
 from companion.rulesets.miasma.dice_monarchs import hands
@@ -57,3 +58,17 @@ def test_community_dice_text_is_one_piece_of_data_for_app_site_and_rules() -> No
     for stage in game.COMMUNITY_STAGES:
         sizes = ", ".join(f"d{s}" for s in stage.dice)
         assert f"*{stage.name}* ({sizes})" in doc
+
+
+def test_earthmote_dice_text_is_one_piece_of_data_for_app_and_site() -> None:
+    from companion.rulesets.miasma import earthmotes
+    from companion.widgets.miasma import EarthmotesApp
+
+    text = earthmotes.dice_text()
+    table = earthmotes.biome_table()
+    assert text.startswith(f"size {earthmotes.size_table().die}, biome {table.die} (")
+    for row in table.rows:
+        if row.reroll:
+            assert f"{row.range}: " in text
+    assert text in reference.earthmotes_page()
+    assert html.escape(text) in EarthmotesApp(seed=1).heading.value

@@ -6,12 +6,14 @@ disabled (the browser would not let it be tapped).
 
 from __future__ import annotations
 
+import html
 import json
 from pathlib import Path
 
 from companion.rulesets import plot_points
 from companion.rulesets.plot_points import ABILITIES, PlotCheck
 from companion.rulesets.plot_points import reference as plot_reference
+from companion.rulesets.plot_points.session import SPEND_RULES, PlotPointSession
 from companion.widgets.base import SaveLoad, press_enter
 from companion.widgets.plot_points import PlotPointsApp
 from tests.conftest import find_widget
@@ -145,6 +147,10 @@ def test_spend_buttons_are_explained_on_the_page_not_only_on_hover() -> None:
     for label in labels[1:]:
         assert f"<b>{label}</b>: " in roller.spend_help.value
     assert "retry a failed check" in roller.spend_help.value
+    # The explanations are the session's own words, one per plot-point move.
+    for move, text in SPEND_RULES.items():
+        assert html.escape(text) in roller.spend_help.value, move
+    assert tuple(SPEND_RULES) == PlotPointSession.SPENDS
 
 
 def test_the_ability_list_is_one_piece_of_data_for_app_site_and_rules() -> None:

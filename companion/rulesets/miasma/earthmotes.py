@@ -46,6 +46,7 @@ __all__ = [
     "Feature",
     "biome_table",
     "change_region",
+    "dice_text",
     "feature_odds",
     "generate_earthmote",
     "size_table",
@@ -188,6 +189,25 @@ def change_region(
         biome=row.values["Biome"], encounters=row.values["Encounters"],
         features=_features(noted), seed=earthmote.seed,
     )
+
+
+def dice_text() -> str:
+    """How an earthmote is rolled, in one line from the tables (the app and the site show it).
+
+    >>> print(dice_text())
+    size 1d6, biome 2d12 (11: Settlement/stronghold/ruin; 12: Planar portal; roll that die again)
+    """
+    rerolls = "; ".join(f"{row.range}: {_feature_name(row)}"
+                        for row in biome_table().rows if row.reroll)
+    return (f"size {size_table().die}, biome {biome_table().die} ({rerolls}; roll that die "
+            "again)")
+
+
+def _feature_name(row: Row) -> str:
+    # "Settlement/stronghold/ruin" for 11; the portal row names its planes, so its
+    # encounters column ("Planar portal") is the name.
+    biome, encounters = row.values["Biome"], row.values["Encounters"]
+    return encounters if encounters.lower().startswith("planar") else biome
 
 
 def feature_odds() -> list[tuple[Row, Fraction, Fraction]]:

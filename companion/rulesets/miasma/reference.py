@@ -64,6 +64,8 @@ def earthmotes_page() -> str:
     lines = [
         "# Earthmote settlements and portals",
         "",
+        f"An earthmote is rolled as {earthmotes.dice_text()}.",
+        "",
         "The biome table's own odds for 11 and 12 count the first roll only. Counting the "
         "re-rolls too (each 11 or 12 is noted and its die rolled again):",
         "",

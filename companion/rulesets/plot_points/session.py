@@ -37,6 +37,16 @@ MAX_PLAYERS = 50
 #: Most rolls of one check in play (retries and rerolls; each costs a plot point).
 MAX_ROLLS = 10_000
 
+SPEND_RULES: dict[str, str] = {
+    "retry_with_lucky": "a player spends a lucky point to retry a failed check",
+    "reroll_with_unlucky": "a player spends an unlucky point to reroll a success",
+    "gm_reroll": "the GM spends an unlucky point to reroll the GM's own check",
+    "gm_force_reroll": "the GM spends an unlucky point to make a player reroll, while that "
+                       "player has spent none on the check",
+}
+"""Each plot-point move on the check in play and what it does, in a player's words (the
+app explains its buttons with these)."""
+
 
 @dataclass
 class CheckInPlay:
@@ -317,8 +327,7 @@ class PlotPointSession(Tracker):
 
     # -- what is allowed now (the app disables the rest) --------------------------------
 
-    SPENDS: ClassVar[tuple[str, ...]] = ("retry_with_lucky", "reroll_with_unlucky",
-                                         "gm_reroll", "gm_force_reroll")
+    SPENDS: ClassVar[tuple[str, ...]] = tuple(SPEND_RULES)
 
     def available_spends(self) -> list[str]:
         """The plot-point moves the rules allow on the check in play right now."""

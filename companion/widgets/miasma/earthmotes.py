@@ -6,7 +6,7 @@ import functools
 
 import ipywidgets as widgets
 
-from companion.rulesets.miasma.earthmotes import MAX_EARTHMOTES, EarthmoteLog
+from companion.rulesets.miasma.earthmotes import MAX_EARTHMOTES, EarthmoteLog, dice_text
 from companion.widgets.base import (
     ErrorLine,
     SaveLoad,
@@ -69,8 +69,7 @@ class EarthmotesApp(widgets.VBox):
     def render(self) -> None:
         model = self.model
         self.heading.value = (
-            "<b>Earthmotes</b> — size d6, biome 2d12 (11: settlement, 12: portal, and roll "
-            f"that die again) · list seed {model.seed}")
+            f"<b>Earthmotes</b> — {escape(dice_text())} · list seed {model.seed}")
         items = "".join(
             f'<li class="tc-card" data-i="{i + 1}"><b>#{i + 1}</b> {escape(m.describe())}<br>'
             f"<span class='tc-note'>{escape(m.rolls())} · seed {m.seed}</span></li>"
