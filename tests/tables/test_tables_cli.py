@@ -49,6 +49,12 @@ def test_table_roll_is_seeded(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["roll"] == table.roll(seed=5).to_dict()["roll"]
     status, text, _ = run(capsys, "table", table.id, "--roll", "--seed", "5")
     assert status == 0 and data["result"] in text
+    rolls = set()
+    for seed in range(20):  # every seed the library's row; other seeds, other rolls
+        _, out, _ = run(capsys, "table", table.id, "--roll", "--seed", str(seed), "--json")
+        assert json.loads(out)["roll"] == table.roll(seed=seed).to_dict()["roll"], seed
+        rolls.add(json.dumps(json.loads(out)["roll"]))
+    assert len(rolls) > 1
 
 
 def test_unknown_table_is_one_error_line(capsys: pytest.CaptureFixture[str]) -> None:
