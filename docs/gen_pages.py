@@ -204,7 +204,7 @@ def api_page_of(dotted: str) -> str:
 
 
 def rules_page(title: str, dotted: str, page: str, rules_pages: dict[str, str],
-               intro: str = "") -> str:
+               intro: str = "", outro: str = "") -> str:
     """A rules page: the module's docstring as rule text (no signatures, no code), its
     links to other rules pages made local, and a link to its API reference."""
     doc = without_examples(module_docstring(module_source(PACKAGE, dotted)))
@@ -213,9 +213,10 @@ def rules_page(title: str, dotted: str, page: str, rules_pages: dict[str, str],
     lines = [f"# {title}", ""]
     if intro:
         lines += [intro, ""]
+    lines += [text, ""]
+    if outro:
+        lines += [outro, ""]
     lines += [
-        text,
-        "",
         "---",
         "",
         f'<p class="api-link" markdown>For developers: the classes and functions that apply '
@@ -233,16 +234,15 @@ def ruleset_pages(ruleset: Ruleset, rules_pages: dict[str, str]) -> None:
     extra: dict[str, str] = reference.reference_pages() if reference is not None else {}
     layout = ruleset_layout(ruleset)
 
+    add_nav(section, layout[ruleset.module_name])
+    contents: dict[str, list[str]] = {"Rules": [], "Tables and odds": [], "Readings": []}
     for dotted, page in layout.items():
         if dotted == ruleset.module_name:
-            text = rules_page(ruleset.title, dotted, page, rules_pages,
-                              intro=f"Seed document: `{ruleset.seed}`.")
-            write(page, text)
-            add_nav(section, page)
             continue
         rel = dotted.split(".")[3:]
         write(page, rules_page(title_of(rel[-1]), dotted, page, rules_pages))
         add_nav((*section, *(title_of(p) for p in rel)), page)
+        contents["Rules"].append(f"[{title_of(rel[-1])}]({'/'.join(rel)}.md)")
 
     if tables:
         listing = ["# Tables", "", f"The random tables of *{ruleset.title}*, with exact odds.", ""]
@@ -256,17 +256,30 @@ def ruleset_pages(ruleset: Ruleset, rules_pages: dict[str, str]) -> None:
             add_nav((*section, "Tables", title), page)
         write(f"{base}/tables/index.md", "\n".join(listing))
         add_nav((*section, "Tables"), f"{base}/tables/index.md")
+        contents["Tables and odds"].append(f"[Random tables](tables/index.md) ({len(tables)})")
 
     relative = {dotted: page.removeprefix(base + "/") for dotted, page in layout.items()}
     readings = interpretations_page(ruleset, relative)
     if readings is not None:
         write(f"{base}/interpretations.md", readings)
         add_nav((*section, "Interpretations"), f"{base}/interpretations.md")
+        contents["Readings"].append("[Interpretations](interpretations.md)")
 
     for rel_path, markdown in sorted(extra.items()):
-        page = f"{base}/{rel_path if rel_path.endswith('.md') else rel_path + '.md'}"
-        write(page, markdown)
-        add_nav((*section, first_heading(markdown) or title_of(Path(page).stem)), page)
+        name = rel_path if rel_path.endswith(".md") else rel_path + ".md"
+        title = first_heading(markdown) or title_of(Path(name).stem)
+        write(f"{base}/{name}", markdown)
+        add_nav((*section, title), f"{base}/{name}")
+        contents["Tables and odds"].append(f"[{title}]({name})")
+
+    listing = ["## In this section", ""]
+    for heading, links in contents.items():
+        if links:
+            listing.append(f"- **{heading}**: " + " · ".join(links))
+    index = layout[ruleset.module_name]
+    write(index, rules_page(ruleset.title, ruleset.module_name, index, rules_pages,
+                            intro=f"Seed document: `{ruleset.seed}`.",
+                            outro="\n".join(listing)))
 
 
 def rules_index(rulesets: list[Ruleset]) -> str:
