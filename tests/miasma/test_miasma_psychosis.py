@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 import pytest
@@ -234,3 +235,34 @@ def test_malformed_psychosis_table_is_refused(tmp_path, text, message) -> None:
     path.write_text(text)
     with pytest.raises(TableError, match=message):
         load_levels(path)
+
+
+MIASMA_MOVES = st.lists(st.tuples(
+    st.sampled_from(["gain", "stress", "enter", "leave", "eat", "rest", "restore", "raise",
+                     "time"]),
+    st.integers(0, 30), st.sampled_from(["Vel", "Oro"])), max_size=40)
+
+
+@settings(max_examples=60, deadline=None)
+@given(moves=MIASMA_MOVES)
+def test_any_play_keeps_the_invariants_and_round_trips(moves) -> None:
+    t = MiasmaTracker()
+    t.add_character("Vel")
+    t.add_character("Oro", stress=3)
+    calls = {
+        "gain": lambda n, k: t.gain_psychosis(n, 1 + k % 6),
+        "stress": lambda n, k: t.set_stress(n, k % 6),
+        "enter": lambda n, k: t.enter_miasma(n), "leave": lambda n, k: t.leave_miasma(n),
+        "eat": lambda n, k: t.eat_and_drink(n), "rest": lambda n, k: t.long_rest(n),
+        "restore": lambda n, k: t.greater_restoration(n),
+        "raise": lambda n, k: t.raised_from_dead(n, RAISED[k % 3]),
+        "time": lambda n, k: t.pass_time(1 + k),
+    }
+    for name, k, who in moves:
+        with contextlib.suppress(RuleError):
+            calls[name](who, k)
+        t.validate()  # every state a move reaches is one the save check accepts
+    assert MiasmaTracker.from_json(t.to_json()) == t
+
+
+RAISED = ("other", "reincarnate", "true resurrection")
