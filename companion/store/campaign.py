@@ -259,6 +259,17 @@ class Campaign(Observable):
             self._changed()
         return bool(new)
 
+    def wait(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for another screen's move, then apply it.
+
+        True if something changed. PostgreSQL wakes on ``NOTIFY`` at once; SQLite checks
+        the head five times a second (a single indexed read), so neither busy-loops.
+        """
+        store = self._need_store()
+        if store.wait_for_change(self.info.id, self.head, timeout) == self.head:
+            return False
+        return self.refresh()
+
     def log(self, kinds: Sequence[str] = ()) -> list[StoredEvent]:
         """Every event of the campaign, oldest first (only ``kinds`` if given)."""
         return self._need_store().events_since(self.info.id, 0, kinds=kinds)
