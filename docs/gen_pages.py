@@ -5,10 +5,13 @@ or module added later gets its pages with no hand-written copy:
 
 - ``dice-notation.md``: every construct of the dice notation with an example whose exact
   odds the ``roller`` fence computes during the build;
-- ``rules/<name>/``: per ruleset, its rules text (package docstring via mkdocstrings), one
-  page per submodule, one page per random table (``Table.to_markdown()``, exact odds) and
-  every page of its ``reference_pages()``;
-- ``api/``: the API reference, mirroring the package tree;
+- ``rules/<name>/``: per ruleset, a rules reference for players and referees: one page per
+  rules module with its docstring as prose (no signatures, labels or code; its ``>>>``
+  examples are left to the API reference), one page per random table
+  (``Table.to_markdown()``, exact odds, a roll button), every page of its
+  ``reference_pages()`` and its Interpretations page;
+- ``api/``: the API reference, mirroring the package tree (every public module, the rules
+  modules included; each links to its rules page and back);
 - ``SUMMARY.md``: the navigation, read by mkdocs-literate-nav.
 
 Rulesets and tables that do not exist yet are simply absent; a ruleset or table that exists
