@@ -35,8 +35,13 @@ Result text may hold nested rolls: ``{2d6}`` is replaced by a roll of ``2d6``, a
 loading refuses unknown tables and cycles.
 
 Loading validates every table: every possible roll maps to exactly one row (no gap, no
-overlap, no row that can never come up), else a [TableError][companion.errors.TableError] that
-names the table and the roll.
+overlap, no row that can never come up), else a [TableError][companion.errors.TableError]
+that names the table and the roll. It also refuses, before any work, what could only fail
+later: a key with a number outside the die (``"9+"`` on a d6, ``"1-999999999"``), of more
+than `MAX_KEY_DIGITS` digits or in other than ASCII digits (``"١-6"``); a nested dice roll
+that can fail on some outcome (``{1d(1d2-1)}``: checked on its exact odds, not on one
+roll); nested table rolls more than `MAX_NESTING` tables deep; a file over
+`MAX_FILE_BYTES` or nested too deeply to read.
 
 Where the tables are is not this module's business: the ruleset registry
 ([companion.rulesets][]) hands it each ruleset's folder with
@@ -66,6 +71,7 @@ from typing import Any, cast
 
 from companion.errors import CompanionError, TableError, UnknownNameError, quoted
 from companion.tables.model import (
+    MAX_KEY_DIGITS,
     MAX_NESTING,
     Read,
     Row,
@@ -76,6 +82,9 @@ from companion.tables.model import (
 )
 
 __all__ = [
+    "MAX_FILE_BYTES",
+    "MAX_KEY_DIGITS",
+    "MAX_NESTING",
     "Row",
     "Table",
     "TableResult",
