@@ -481,8 +481,22 @@ def _jsonable(value: Any) -> Any:
 
 
 def _default_summary(name: str, args: dict[str, Any]) -> str:
-    shown = ", ".join(f"{k}={v!r}" for k, v in args.items())
-    return f"{name.replace('_', ' ')}({shown})" if shown else name.replace("_", " ")
+    """A history line for a move that did not describe itself: ``"take damage: amount 3"``."""
+    shown = "; ".join(f"{k.replace('_', ' ')} {_plain(v)}" for k, v in args.items())
+    return f"{name.replace('_', ' ')}: {shown}" if shown else name.replace("_", " ")
+
+
+def _plain(value: Any) -> str:
+    """A JSON value as a player reads it: no quotes, brackets or Python words."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ", ".join(_plain(v) for v in value) or "none"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_plain(v)}" for k, v in value.items()) or "none"
+    return _clip(str(value), 60)
 
 
 def _encode(value: Any) -> Any:

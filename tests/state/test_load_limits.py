@@ -258,3 +258,24 @@ def test_a_long_but_legal_save_loads_within_a_second() -> None:
     start = time.perf_counter()
     assert Harbour.from_json(harbour.to_json()) == harbour
     assert time.perf_counter() - start < 1
+
+
+def test_a_move_without_its_own_line_is_logged_in_plain_words() -> None:
+    @dataclass
+    class Ledger(Tracker):
+        total: int = 0
+
+        @move
+        def take_damage(self, amount: int, kinds: list[str], lethal: bool = False,
+                        note: str | None = None) -> None:
+            self.total += amount
+
+        @move
+        def rest(self) -> None:
+            self.total = 0
+
+    ledger = Ledger()
+    ledger.take_damage(3, ["fire", "cold"])
+    ledger.rest()
+    assert [e.summary for e in ledger.log] == [
+        "take damage: amount 3; kinds fire, cold; lethal no; note none", "rest"]
