@@ -106,12 +106,9 @@ def rate(f: Callable[[], object], seconds: float) -> float:
 
 def clear_caches() -> None:
     """Empty every cache between a dice expression's text and its distribution."""
-    from companion.dice.odds import _odds_text, _pool_odds
-    from companion.dice.parse import parse
+    from companion.dice.odds import clear_caches as clear_odds_caches
 
-    _odds_text.cache_clear()
-    _pool_odds.cache_clear()
-    parse.cache_clear()
+    clear_odds_caches()
 
 
 def same_distribution(ours: object, theirs: object) -> bool:

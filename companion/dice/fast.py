@@ -28,7 +28,7 @@ from companion.dice.nodes import (
     spine,
 )
 from companion.dice.parse import parse, require_text
-from companion.dice.roller import RollState, compile_node, make_rng
+from companion.dice.roller import RollState, compile_node, face_facts, make_rng
 from companion.errors import DiceError, DiceLimitError
 
 _OPS: dict[str, Callable[[int, int], int]] = {
@@ -117,12 +117,21 @@ def _magnitude(node: Node) -> int:
 
 
 def _dice_bound(node: Node) -> int:
-    """About how many dice one roll of ``node`` takes, at most (explosions aside)."""
+    """About how many dice one roll of ``node`` takes, at most; rerolls and explosions
+    count with the dice they are expected to add."""
     if isinstance(node, Dice):
         if isinstance(node.count, Const):
             count = node.count.value
         else:
             count = min(_magnitude(node.count), limits.MAX_DICE) + _dice_bound(node.count)
+        if isinstance(node.sides, str):
+            low, high = face_range(node.sides)
+        elif isinstance(node.sides, Const):
+            low, high = 1, node.sides.value
+        else:
+            low, high = 1, 0
+        if high >= low and not node.mods.plain:
+            count = int(count * face_facts(low, high, node.mods).records_per_die)
         return max(count, 1) + (0 if isinstance(node.sides, str) else _dice_bound(node.sides))
     if isinstance(node, Const):
         return 0

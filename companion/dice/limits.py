@@ -42,13 +42,15 @@ ODDS_MAX_FACES = 200_000
 """Most faces per die that exact odds follow one by one (a d1,000,000 rolls, but its exact
 odds are refused: they would hold a million totals)."""
 
-ODDS_MAX_STEPS = 1_500_000
+ODDS_MAX_STEPS = 1_000_000
 """Budget of one ``odds`` call, in steps of Python work (one face, one case or one pair
 of outcomes touched), estimated before each piece of work starts: at most about a second
 on a small machine. A refusal by this budget takes milliseconds."""
 
-ODDS_MAX_PRODUCT_BITS = 16_000_000
-"""Largest big-integer product (in bits) one convolution may need: about a second."""
+ODDS_MAX_PRODUCT_BITS = 4_000_000
+"""Largest big-integer product (in bits) one convolution may need: about half a second on
+a small machine (big-integer products grow faster than their length: 16,000,000 bits took
+3 to 6 seconds for ``10d10000``). ``500d6`` fits; ``1000d6`` and ``100d100`` do not."""
 
 ODDS_MAX_PAIRS = 1_000_000
 """Most pairs of outcomes a product or quotient of two distributions may combine."""
@@ -64,15 +66,18 @@ ODDS_TIME_LIMIT = 5.0
 ``simulate``. The budgets above refuse the known costly shapes before they start; this
 net is not meant to be reached."""
 
-MAX_BATCH_ROLLS = 10_000_000
-"""Most rolls one ``roll_many`` / ``simulate`` call may make."""
+MAX_BATCH_ROLLS = 2_000_000
+"""Most rolls one ``roll_many`` / ``simulate`` call may make (about half a second of
+``1d20+5``)."""
 
-MAX_BATCH_DICE = 50_000_000
-"""Most dice one ``roll_many`` / ``simulate`` call may roll on the batch path."""
+MAX_BATCH_DICE = 4_000_000
+"""Most dice one ``roll_many`` / ``simulate`` call may roll on the batch path (about a
+second on a small machine)."""
 
-MAX_BATCH_DICE_DETAILED = 2_000_000
+MAX_BATCH_DICE_DETAILED = 250_000
 """Most dice when some term needs the die-by-die roller (rerolls, explosions, dynamic
-counts), which is about twenty times slower per die."""
+counts), which is about twenty times slower per die. Rerolls and explosions count with
+the number of dice they are expected to add (``1000d20!>=2`` rolls about 20,000 dice)."""
 
 EXACT_TEXT_MAX_DIGITS = 3_000
 """Longest numerator or denominator, in digits, written out exactly. Longer fractions

@@ -129,6 +129,13 @@ def _small_result_cache(maxsize: int) -> Callable[[Callable[..., Distribution]],
     return lambda func: _SmallResultCache(func, maxsize)
 
 
+def clear_caches() -> None:
+    """Forget every cached parse, distribution and pool (benchmarks time cold runs)."""
+    _odds_text.cache_clear()
+    _pool_odds.cache_clear()
+    parse.cache_clear()
+
+
 @_small_result_cache(maxsize=512)
 def _odds_text(expr: str, explode_depth: int) -> Distribution:
     return node_odds(parse(expr), explode_depth)
@@ -153,8 +160,9 @@ def node_odds(node: Node, explode_depth: int = limits.ODDS_EXPLODE_DEPTH) -> Dis
             _check_time()
             right = node_odds(right_node, explode_depth)
             if op in ("*", "/"):
-                spend(len(total) * len(right), f"the {'product' if op == '*' else 'quotient'}"
-                      f" at column {pos}")
+                # A pair costs about two steps (a Python call and a dict update).
+                spend(2 * len(total) * len(right),
+                      f"the {'product' if op == '*' else 'quotient'} at column {pos}")
             if op == "+":
                 total = total + right
             elif op == "-":
@@ -280,9 +288,9 @@ def _pool_budget(n: int, low: int, high: int, mods: Modifiers, depth: int) -> No
     span = explode_span(low, high, mods)
     if span is not None:
         if mods.keep is not None:
-            # The (explosions, other dice) cases: about n^2 * depth^2 / 2, then a keep DP
-            # per distinct count of dice.
-            steps += (n + 1) ** 2 * (depth + 1) * (depth + 2) // 2 + n * (depth + 1) * faces
+            # The (explosions, other dice) cases: about n^2 * depth^2 / 2 multiplications
+            # (cheap ones: counted as half a step), then a keep DP per count of dice.
+            steps += (n + 1) ** 2 * (depth + 1) * (depth + 2) // 4 + n * (depth + 1) * faces
         else:
             # Each of the ``depth`` levels mixes the chain so far (growing by a die's range
             # per level) with the faces: about faces * depth^2 / 2.

@@ -34,6 +34,8 @@ def test_roll_text_and_json(run) -> None:
     status, out, err = run("roll", "4d6kh3", "--seed", "2026")
     assert (status, err) == (0, "")
     assert out == str(roll("4d6kh3", seed=2026)) + "\n"
+    assert run("roll", "4d6kh3", "--seed", "2027")[1] == str(roll("4d6kh3", seed=2027)) + "\n"
+    assert run("roll", "4d6kh3", "--seed", "2027")[1] != out  # the seed is used
     status, out, _ = run("roll", "2d6[fire]+3", "--seed", "5", "--json")
     data = json.loads(out)
     assert data["total"] == roll("2d6[fire]+3", seed=5).total

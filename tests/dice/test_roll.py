@@ -36,10 +36,14 @@ def test_same_seed_same_roll_and_rng_is_used() -> None:
     a = roll("8d6!r1kh5+2d4[x]", seed=99)
     b = roll("8d6!r1kh5+2d4[x]", seed=99)
     assert str(a) == str(b) and a.to_dict() == b.to_dict()
+    others = {str(roll("8d6!r1kh5+2d4[x]", seed=s)) for s in range(100, 110)}
+    assert len(others - {str(a)}) >= 9  # other seeds, other dice
     rng1, rng2 = random.Random(5), random.Random(5)
-    assert [roll("3d6", rng=rng1).total for _ in range(5)] == [
-        roll("3d6", rng=rng2).total for _ in range(5)
-    ]
+    first = [roll("3d6", rng=rng1).total for _ in range(5)]
+    assert first == [roll("3d6", rng=rng2).total for _ in range(5)]
+    rng3 = random.Random(6)
+    assert first != [roll("3d6", rng=rng3).total for _ in range(5)]
+    assert len(set(first)) > 1  # the rng advances from roll to roll
 
 
 def test_keep_marks_dropped_dice() -> None:
@@ -179,6 +183,7 @@ def test_roll_many_matches_the_distribution_range_and_rejects_bad_n() -> None:
         totals = roll_many(expr, 2000, seed=3)
         assert all(dist.min <= t <= dist.max for t in totals)
         assert totals == roll_many(expr, 2000, seed=3)
+        assert totals != roll_many(expr, 2000, seed=4)
     with pytest.raises(DiceError):
         roll_many("1d6", -1)
     assert roll_many("1d6", 0) == []
@@ -221,10 +226,17 @@ def test_roll_many_ceilings() -> None:
 
     with pytest.raises(DiceLimitError, match="rolls in one call"):
         roll_many("5", 10**9)
-    with pytest.raises(DiceLimitError, match="50,000,000"):
+    from companion.dice import limits
+
+    with pytest.raises(DiceLimitError, match=f"{limits.MAX_BATCH_DICE:,}"):
         roll_many("100d6", 1_000_000)
-    with pytest.raises(DiceLimitError, match="2,000,000"):
+    with pytest.raises(DiceLimitError, match=f"{limits.MAX_BATCH_DICE_DETAILED:,}"):
         roll_many("100d6r1", 100_000)
+    # Explosions count with the dice they are expected to add: 1000d20!>=2 is about
+    # 20,000 dice a roll, so 20 rolls pass the detailed ceiling, although 20,000 dice would not.
+    with pytest.raises(DiceLimitError, match="about 399,980 dice"):
+        roll_many("1000d20!>=2", 20)
+    assert len(roll_many("1000d20!>=2", 5, seed=1)) == 5
     with pytest.raises(DiceError):
         roll_many("1d6", True)  # type: ignore[arg-type]
 

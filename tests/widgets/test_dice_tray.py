@@ -87,6 +87,9 @@ def test_typed_seed_replays_the_same_dice_each_time() -> None:
     assert newest.text == older.text == str(dice.roll("8d6", seed=7))
     assert (newest.n, older.n) == (2, 1)
     assert shown_n(tray) == 2  # the view still changes although the dice are equal
+    tray.seed.value = "8"
+    tray.roll_button.click()
+    assert tray.history.records[0].text == str(dice.roll("8d6", seed=8)) != newest.text
 
 
 def test_enter_in_the_expression_box_rolls() -> None:
@@ -168,7 +171,8 @@ def test_exact_odds_and_chance_of_target() -> None:
     assert "<svg" in tray.chart.value
     assert "2 to 12" in tray.odds_note.value
     tray.target.value = "13"
-    assert "0/1" in tray.chance.value or render.percent(Fraction(0)) in tray.chance.value
+    assert "exactly 0/1" in tray.chance.value
+    assert render.percent(Fraction(0)) in tray.chance.value
 
 
 def test_bad_target_is_reported_beside_the_target_box() -> None:
@@ -279,7 +283,7 @@ def test_odds_of_the_starting_expression_show_before_any_roll() -> None:
     tray = make_tray(expr="1d12")
     assert "1 to 12" in tray.odds_note.value and "<svg" in tray.chart.value
     tray.target.value = "10"
-    assert "3/12" in tray.chance.value or "1/4" in tray.chance.value
+    assert "exactly 1/4" in tray.chance.value and "25.00%" in tray.chance.value
     assert len(tray.history) == 0
     broken = make_tray(expr="1d")
     with pytest.raises(CompanionError) as info:
