@@ -21,6 +21,7 @@ but is broken fails the build.
 from __future__ import annotations
 
 import html
+import importlib
 import importlib.util
 import logging
 import posixpath
@@ -143,6 +144,20 @@ def table_page(table: Any) -> str:
     return f"# {table.title or table.id}\n\n" + " · ".join(facts) + "\n\n" + body + "\n\n" + live
 
 
+def documented(qualname: str, module: str) -> bool:
+    """Whether the API reference has an entry for ``qualname`` (defined in ``module``):
+    public names, reachable by attribute from the module (not a nested function)."""
+    rest = qualname.removeprefix(module + ".").split(".")
+    if any(part.startswith("_") for part in rest):
+        return False
+    obj: Any = importlib.import_module(module)
+    for part in rest:
+        obj = getattr(obj, part, None)
+        if obj is None:
+            return False
+    return True
+
+
 def interpretations_page(ruleset: Ruleset, pages: dict[str, str]) -> str | None:
     """Every reading the code chose where the seed is unclear, with where it lives.
     ``pages`` maps a module's dotted name to its page, relative to ``rules/<name>/``."""
@@ -153,7 +168,11 @@ def interpretations_page(ruleset: Ruleset, pages: dict[str, str]) -> str | None:
         source = base / "__init__.py" if base.is_dir() else base.with_suffix(".py")
         for qualname, text in interpretations(source, dotted):
             short = qualname.removeprefix(ruleset.module_name + ".") or ruleset.name
-            items.append(as_list_item(f"[`{short}`]({page}): ", text))
+            # A module's reading is on its rules page; a class's or function's is in its
+            # entry of the API reference (when it has one).
+            target = f"({page})" if qualname == dotted or not documented(qualname, dotted) \
+                else f"[{qualname}]"
+            items.append(as_list_item(f"[`{short}`]{target}: ", text))
     if not items:
         return None
     head = [
