@@ -429,3 +429,13 @@ def test_a_retry_is_a_check_too() -> None:
     assert pool(s) == (1, 2)
     assert "natural 1: a lucky plot point turns unlucky" in outcome.notes
     assert s.character("Ann").strain == 2
+
+
+@pytest.mark.parametrize("text", ["{", "", "[1, 2]", '{"tracker": 1}', "x" * 100_000])
+def test_a_refused_save_reads_for_a_player(text: str) -> None:
+    with pytest.raises(StateError) as refused:
+        PlotPointSession.from_json(text)
+    message = str(refused.value)
+    assert message.startswith("this plot-points table save"), message
+    assert "PlotPointSession" not in message and "Expecting" not in message
+    assert "\n" not in message and len(message) < 200

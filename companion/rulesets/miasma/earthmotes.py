@@ -239,6 +239,7 @@ class EarthmoteLog(Tracker):
     """
 
     kind = "EarthmoteLog"
+    what = "earthmote list"
 
     seed: int = state_field(0, min=0, max=SEED_LIMIT - 1)
     made: int = state_field(0, min=0)

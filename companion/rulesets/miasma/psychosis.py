@@ -158,6 +158,7 @@ class MiasmaTracker(Tracker):
     """
 
     kind = "MiasmaTracker"
+    what = "Miasma record"
 
     characters: list[Character] = state_field(default_factory=list, max_len=MAX_CHARACTERS)
     hours: int = state_field(0, min=0, max=MAX_HOURS)

@@ -123,6 +123,8 @@ class PlotPointSession(Tracker):
     Interpretation: lucky points are spent by players only; the GM spends unlucky ones.
     """
 
+    what: ClassVar[str] = "plot-points table"
+
     gm: str = state_field("GM", max_len=MAX_NAME)
     characters: list[Character] = state_field(default_factory=list, max_len=MAX_PLAYERS)
     lucky: int = state_field(1, min=0, max=MAX_PLAYERS + 1)
