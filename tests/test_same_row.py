@@ -5,6 +5,10 @@ seeds, and a few real subprocesses), ``tables.get(ID).roll(seed=S)``, the site's
 table-roll cell running in Pyodide (the very setup code of ``roller.mjs``, in one page,
 for every table and 200 seeds), and the apps that roll a table with a seed.
 
+The same for dice: one expression of each kind the apps roll (a d20 check with advantage,
+ability scores, a d% roll, an exploding pool, a d6 step die), from ``companion roll EXPR
+--seed S --json``, ``dice.roll(EXPR, seed=S)`` and Pyodide.
+
 Which app rolls which table with a seed (the Cairn apps have tests of their own in
 ``tests/cairn_srd``): the Earthmotes app rolls ``earthmote_size`` (its earthmote's seed
 starts the roll, so the row is the CLI's row for that seed) and ``earthmote_biome`` (the
@@ -41,6 +45,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SITE = ROOT / "site"
 SEEDS = range(200)
 TABLES = tables.all_tables()
+#: One expression of each kind the apps roll.
+EXPRESSIONS = ["2d20kh1+3", "4d6kh3", "1d100", "5d10!>=8", "1d8+2", "3d12"]
 
 
 def face_of_result(result: tables.TableResult) -> tuple[Any, str, str]:
@@ -88,6 +94,28 @@ def test_a_real_command_line_gives_the_same_row(table: tables.Table) -> None:
         data = json.loads(done.stdout)
         assert (data["roll"], data["row"], data["result"]) == face_of_result(
             table.roll(seed=seed))
+
+
+def dice_face(expr: str, seed: int) -> tuple[int, list[int], str]:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        args = PARSER.parse_args(["roll", expr, "--seed", str(seed), "--json"])
+        assert args.func(args) == 0
+    data = json.loads(out.getvalue())
+    return data["total"], [d["value"] for d in data["dice"]], data["text"]
+
+
+@pytest.mark.parametrize("expr", EXPRESSIONS)
+def test_cli_and_library_roll_the_same_dice(expr: str) -> None:
+    from companion import dice
+
+    totals = set()
+    for seed in SEEDS:
+        rolled = dice.roll(expr, seed=seed)
+        assert dice_face(expr, seed) == (rolled.total, [d.value for d in rolled.dice],
+                                         rolled.to_dict()["text"]), (expr, seed)
+        totals.add(rolled.total)
+    assert len(totals) > 1
 
 
 # -- the Earthmotes app ------------------------------------------------------------------
@@ -189,15 +217,20 @@ for _id in json.loads(TABLE_IDS):
         _r = tables.get(_id).roll(seed=_seed)
         _rows.append([_id, _seed, list(_r.roll) if isinstance(_r.roll, tuple) else _r.roll,
                       _r.row.range, _r.text])
-# The cell's own function, which draws its seed and reports it.
+_dice = [[_e, _seed, (_d := dice.roll(_e, seed=_seed)).total, [x.value for x in _d.dice],
+          str(_d)] for _e in json.loads(EXPRESSIONS) for _seed in range(SEED_COUNT)]
+# The cells' own functions, which draw their seed and report it.
 _cells = [json.loads(_companion_roll_table(_id)) for _id in json.loads(TABLE_IDS)]
-json.dumps({"rows": _rows, "cells": _cells})
+_dice_cells = [json.loads(_companion_roll(_e)) for _e in json.loads(EXPRESSIONS)]
+json.dumps({"rows": _rows, "cells": _cells, "dice": _dice, "dice_cells": _dice_cells})
 """
 
 
 @pytest.mark.browser
 @pytest.mark.timeout(600)
-def test_pyodide_rolls_the_same_rows(served_site: str, chromium_launch: dict[str, Any]) -> None:
+def test_pyodide_rolls_the_same_rows_and_dice(
+    served_site: str, chromium_launch: dict[str, Any]
+) -> None:
     setup, core_dir = roller_setup()
     core = current_core_zip()
     ids = [t.id for t in TABLES]
@@ -218,7 +251,7 @@ def test_pyodide_rolls_the_same_rows(served_site: str, chromium_launch: dict[str
                 page = context.new_page()
                 page.goto(served_site)
                 return page.evaluate(
-                    """async ({setup, coreDir, ids, seeds, code}) => {
+                    """async ({setup, coreDir, ids, seeds, exprs, code}) => {
                         const root = new URL("./", location.href);
                         const dir = new URL("assets/pyodide/", root).href;
                         const { loadPyodide } = await import(new URL("pyodide.mjs", dir).href);
@@ -229,10 +262,11 @@ def test_pyodide_rolls_the_same_rows(served_site: str, chromium_launch: dict[str
                         pyodide.runPython(setup);
                         pyodide.globals.set("TABLE_IDS", JSON.stringify(ids));
                         pyodide.globals.set("SEED_COUNT", seeds);
+                        pyodide.globals.set("EXPRESSIONS", JSON.stringify(exprs));
                         return JSON.parse(pyodide.runPython(code));
                     }""",
                     {"setup": setup, "coreDir": core_dir, "ids": ids, "seeds": len(SEEDS),
-                     "code": PYODIDE_ROLLS},
+                     "exprs": EXPRESSIONS, "code": PYODIDE_ROLLS},
                 )
             finally:
                 browser.close()
@@ -249,3 +283,11 @@ def test_pyodide_rolls_the_same_rows(served_site: str, chromium_launch: dict[str
     for table, cell in zip(TABLES, found["cells"], strict=True):
         assert "error" not in cell, cell
         assert cell["text"] == str(table.roll(seed=cell["seed"])), (table.id, cell)
+    from companion import dice
+
+    expected_dice = [[e, seed, (d := dice.roll(e, seed=seed)).total, [x.value for x in d.dice],
+                      str(d)] for e in EXPRESSIONS for seed in SEEDS]
+    assert found["dice"] == expected_dice
+    for expr, cell in zip(EXPRESSIONS, found["dice_cells"], strict=True):
+        assert "error" not in cell, cell
+        assert cell["text"] == str(dice.roll(expr, seed=cell["seed"])), (expr, cell)
