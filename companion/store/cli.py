@@ -19,6 +19,7 @@ import argparse
 import csv
 import io
 import json
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from companion.errors import CompanionError
 
 if TYPE_CHECKING:
+    from companion.state import Tracker
     from companion.store.db import Store, StoredEvent
 
 __all__ = ["add_commands"]
@@ -134,10 +136,16 @@ def _show(args: argparse.Namespace) -> int:
             chosen = [m for m in members if m.role == role]
             out.append(f"{title}:" if chosen else f"{title}: none")
             for m in chosen:
-                words = m.key.partition("/")[2]
-                out.append(f"  {m.name}  ({words}, {len(m.tracker.log)} moves to undo)")
+                out.append(f"  {m.name}  ({_what(m.tracker)}, {len(m.tracker.log)} moves "
+                           "to undo)")
         sys.stdout.write("\n".join(out) + "\n")
     return 0
+
+
+def _what(tracker: Tracker) -> str:
+    """What a player calls a tracker ("plot point session"), never its class name."""
+    words: str = getattr(tracker, "what", "") or ""
+    return words or re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", type(tracker).__name__).lower()
 
 
 def _export(args: argparse.Namespace) -> int:

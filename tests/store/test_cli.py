@@ -54,7 +54,7 @@ def test_new_list_show(env_db: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert [(c["name"], c["rulesets"], c["events"]) for c in listed] == [
         ("Tuesday", ["plot_points"], 4)]
     status, out, _ = run(capsys, "campaign", "show", "Tuesday")
-    assert "Minigames:\n  Table  (PlotPointSession, 2 moves to undo)" in out
+    assert "Minigames:\n  Table  (plot-points table, 2 moves to undo)" in out
     assert "Party: none" in out
     status, out, _ = run(capsys, "campaign", "show", "Tuesday", "--json")
     (member,) = json.loads(out)["members"]
