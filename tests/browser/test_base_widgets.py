@@ -35,8 +35,8 @@ def test_number_box_refuses_under_itself_until_fixed(voila_app: Any, phone_page:
                         ("999999", "is too high")):
         box.fill(typed)
         box.press("Enter")
-        refusal.wait_for(state="visible")
-        assert said in refusal.inner_text()
+        # Each refusal replaces the one before: wait for this one's words.
+        refusal.filter(has_text=said).wait_for(state="visible")
         assert refusal.inner_text().startswith("Difficulty: ")
         assert refusal.bounding_box()["y"] > box.bounding_box()["y"]  # under the box
     box.fill("12")
