@@ -37,6 +37,15 @@ def fraction_text(p: Fraction) -> str:
     return str(num) if den == 1 else f"{num}/{den}"
 
 
+def grouped_fraction_text(p: Fraction) -> str:
+    """[fraction_text][companion.dice.render.fraction_text] with thousands separators, as
+    the apps show it: ``"1,001/216,000"``."""
+    num, den = p.numerator, p.denominator
+    if max(num.bit_length(), den.bit_length()) > _EXACT_BITS:
+        return decimal_text(p)
+    return f"{num:,}" if den == 1 else f"{num:,}/{den:,}"
+
+
 def decimal_text(p: Fraction, digits: int = 17) -> str:
     """``p`` as a decimal with ``digits`` significant digits, in exponent form, computed
     with integer arithmetic only (no text of the huge numerator or denominator).
@@ -144,12 +153,18 @@ def _template(expr: str, html_out: bool) -> tuple[str, ...]:
     return tuple(_walk(parse(expr), html_out).split(_MARK))
 
 
-def _detail(r: Roll, html_out: bool) -> str:
+def _detail(r: Roll, html_out: bool, max_dice: int = 0) -> str:
     pieces = _template(r.expr, html_out)
-    render = _group_html if html_out else _group_text
     out = [pieces[0]]
+    if not html_out:
+        for group, piece in zip(r.groups, pieces[1:], strict=True):
+            out.append(_group_text(group))
+            out.append(piece)
+        return "".join(out)
+    left = max_dice
     for group, piece in zip(r.groups, pieces[1:], strict=True):
-        out.append(render(group))
+        out.append(_group_html(group, left))
+        left = max(left - len(group.dice), 0)
         out.append(piece)
     return "".join(out)
 
@@ -194,21 +209,23 @@ def _die_html(d: Die) -> str:
 
 
 HTML_MAX_DICE = 300
-"""Dice drawn one by one per group in HTML; the rest are summarised (the app stays fast)."""
+"""Dice drawn one by one in a roll's HTML, over all its groups; the rest are counted (the
+page stays small: a roll of 10,000 dice would otherwise be megabytes of HTML)."""
 
 
-def _group_html(g: DiceGroup) -> str:
-    shown = "".join(_die_html(d) for d in g.dice[:HTML_MAX_DICE])
-    more = len(g.dice) - HTML_MAX_DICE
+def _group_html(g: DiceGroup, limit: int) -> str:
+    shown = "".join(_die_html(d) for d in g.dice[:limit])
+    more = len(g.dice) - min(limit, len(g.dice))
     if more > 0:
-        shown += f" <em>and {more:,} more dice</em>"
+        shown += f" <em>and {more:,} more {'die' if more == 1 else 'dice'}</em>"
     return "[" + shown + "]"
 
 
-def roll_html(r: Roll) -> str:
-    """An inline HTML rendering of a roll for notebooks and widgets."""
+def roll_html(r: Roll, *, max_dice: int = HTML_MAX_DICE) -> str:
+    """An inline HTML rendering of a roll for notebooks and widgets; at most ``max_dice``
+    dice are drawn (over all the roll's groups), the others are counted."""
     expr = html.escape(r.expr)
-    detail = _detail(r, True) if r.tree is not None else ""
+    detail = _detail(r, True, max_dice) if r.tree is not None else ""
     parts = [
         f'<div class="dice-roll"><code>{expr}</code> = {detail} = '
         f"<strong style=\"font-size:1.2em\">{r.total}</strong>"

@@ -1,7 +1,8 @@
 """DiceTray: type an expression (or tap a die), roll, see every die, the total and the odds.
 
 All dice work is done by [companion.dice][]; the roll log lives in a plain
-[companion.history.RollHistory][] that the tray's :class:`HistoryView` observes.
+[companion.history.RollHistory][] that the tray's
+[HistoryView][companion.widgets.base.HistoryView] observes.
 
 In a notebook::
 
@@ -13,6 +14,12 @@ Seeds: an empty seed box means a fresh seed for every roll, drawn from
 ``companion.dice.roll(expr, seed=seed)``. A seed typed in the box is used for every roll
 until the box is emptied: the same expression then gives the same dice each time (that is
 what replaying means).
+
+What the page holds stays bounded: a roll shows at most ``TRAY_MAX_DICE`` dice (the rest
+are counted; the total is exact), the history is the bounded
+[HistoryView][companion.widgets.base.HistoryView], and an expression the engine refuses
+(too many dice, exact odds too costly) shows its one-line message under the box while the
+tray keeps working.
 """
 
 from __future__ import annotations
@@ -42,7 +49,11 @@ from companion.widgets.base import (
     text_box,
 )
 
-__all__ = ["QUICK_ROLLS", "SEED_BOUND", "DiceTray"]
+__all__ = ["QUICK_ROLLS", "SEED_BOUND", "TRAY_MAX_DICE", "DiceTray"]
+
+TRAY_MAX_DICE = 60
+"""Dice drawn one by one in the tray's result; a bigger roll shows these and a count of the
+rest, so a 1000-die roll sends a few kilobytes, not a page of dice."""
 
 QUICK_ROLLS: tuple[tuple[str, str], ...] = (
     ("d4", "1d4"),
@@ -87,10 +98,10 @@ def _parse_int(text: str, what: str) -> int | None:
 class DiceTray(widgets.VBox):
     """The dice tray component (a VBox, so it displays anywhere a widget does).
 
-    ``history`` is the model the rolls go to (a fresh :class:`RollHistory` by default; pass
-    one to share it). ``seed_source`` draws the seed when the seed box is empty (tests pass
-    a fixed one). After a roll, ``last_roll`` is the engine's ``Roll`` and ``last_seed``
-    its seed.
+    ``history`` is the model the rolls go to (a fresh
+    [RollHistory][companion.history.RollHistory] by default; pass one to share it).
+    ``seed_source`` draws the seed when the seed box is empty (tests pass a fixed one). After
+    a roll, ``last_roll`` is the engine's ``Roll`` and ``last_seed`` its seed.
     """
 
     def __init__(
@@ -194,11 +205,12 @@ class DiceTray(widgets.VBox):
         if labels:
             parts = " · ".join(f"{html.escape(str(k))}: <b>{int(v)}</b>" for k, v in labels.items())
             label_html = f'<div class="tc-result-labels">{parts}</div>'
+        dice_html = render.roll_html(result, max_dice=TRAY_MAX_DICE)
         # data-n changes on every roll, so a browser sees a new value even for equal totals.
         self.result.value = (
             f'<div class="tc-result" data-n="{n}">'
             f'<div class="tc-total" aria-label="total">{int(result.total)}</div>'
-            f'<div class="tc-result-dice">{result._repr_html_()}</div>'
+            f'<div class="tc-result-dice">{dice_html}</div>'
             f"{label_html}"
             f'<div class="tc-result-meta">roll #{n} · seed {seed}</div>'
             "</div>"
@@ -255,5 +267,5 @@ class DiceTray(widgets.VBox):
         p: Fraction = dist.at_least(target)
         self.chance.value = (
             f'<div class="tc-chance">Chance of {target} or more: <b>{render.percent(p)}</b> '
-            f"<small>(exactly {p.numerator:,}/{p.denominator:,})</small></div>"
+            f"<small>(exactly {render.grouped_fraction_text(p)})</small></div>"
         )

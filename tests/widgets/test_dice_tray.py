@@ -171,7 +171,7 @@ def test_exact_odds_and_chance_of_target() -> None:
     assert "<svg" in tray.chart.value
     assert "2 to 12" in tray.odds_note.value
     tray.target.value = "13"
-    assert "exactly 0/1" in tray.chance.value
+    assert "(exactly 0)" in tray.chance.value
     assert render.percent(Fraction(0)) in tray.chance.value
 
 
@@ -290,3 +290,76 @@ def test_odds_of_the_starting_expression_show_before_any_roll() -> None:
         dice.odds("1d")
     assert "No odds: " in broken.odds_note.value and broken.chart.value == ""
     assert html.escape(str(info.value)) in broken.odds_note.value
+
+
+# -- issue 11: refusals show under the box, the page stays bounded --------------------------
+def _page(box: widgets.Widget, skip: widgets.Widget | None = None) -> dict[int, str]:
+    """Every text value the page holds, by widget (what the browser is sent), leaving out
+    the subtree ``skip``."""
+    out: dict[int, str] = {}
+    stack: list[Any] = [box]
+    while stack:
+        w = stack.pop()
+        if w is skip:
+            continue
+        value = getattr(w, "value", None)
+        if isinstance(value, str):
+            out[id(w)] = value
+        stack.extend(getattr(w, "children", ()) or ())
+    return out
+
+
+def test_a_refused_roll_shows_one_line_under_the_box_and_the_tray_keeps_working() -> None:
+    tray = make_tray()
+    tray.expr.value = "2d6"
+    tray.roll_button.click()
+    before = tray.result.value
+    tray.expr.value = "10000d1000000r<=999999"
+    tray.roll_button.click()
+    message = tray.error.message
+    assert "10000d1000000r<=999999" in message and "100,000" in message
+    assert "\n" not in message and "Traceback" not in tray.error.value
+    assert tray.result.value == before and len(tray.history) == 1  # nothing half-rolled
+    tray.expr.value = "3d6"
+    tray.roll_button.click()
+    assert tray.error.message == "" and len(tray.history) == 2
+    assert tray.last_roll.expr == "3d6"
+
+
+def test_costly_odds_are_refused_beside_the_odds_and_rolling_still_works() -> None:
+    tray = make_tray()
+    tray.expr.value = "100d1000000kh1"
+    tray.roll_button.click()
+    assert tray.error.message == "" and shown_total(tray) == tray.last_roll.total
+    assert "simulate" in tray.odds_note.value and tray.chart.value == ""
+
+
+def test_twenty_big_rolls_keep_the_page_small() -> None:
+    """What the tray itself renders (the history view is bounded by widgets.base) stays a
+    few kilobytes per roll, and the whole page stays small after twenty big rolls."""
+    tray = make_tray()
+    for expr in ("1000d6", "10000d6", "+".join(["40d6"] * 24)):
+        tray.expr.value = expr
+        before = _page(tray, skip=tray.history_view)
+        for _ in range(20):
+            tray.roll_button.click()
+            after = _page(tray, skip=tray.history_view)
+            sent = sum(len(v) for k, v in after.items() if before.get(k) != v)
+            before = after
+            assert sent < 15_000, f"{expr}: {sent:,} characters re-sent for one roll"
+        assert sum(len(v) for v in _page(tray).values()) < 60_000
+        assert tray.result.value.count('class="die"') == 60  # the others are counted
+        counted = sum(int(n.replace(",", "")) for n in re.findall(
+            r"and ([\d,]+) more dic?e", tray.result.value))
+        assert counted == len(tray.last_roll.dice) - 60
+        assert shown_total(tray) == tray.last_roll.total  # the total stays exact
+
+
+def test_a_chance_with_thousands_of_digits_is_shown_as_a_decimal() -> None:
+    tray = make_tray(expr="5600d6kh1")
+    tray.target.value = "6"
+    p = dice.odds("5600d6kh1").at_least(6)  # 1 - (5/6)**5600: 4,358-digit terms
+    assert p.denominator.bit_length() > 14_000
+    assert f"(exactly {render.decimal_text(p)})" in tray.chance.value
+    assert f"<b>{render.percent(p)}</b>" in tray.chance.value
+    assert len(tray.chance.value) < 300
