@@ -30,7 +30,6 @@ import pytest
 from companion import cli, tables
 
 HERE = Path(__file__).parent
-ROOT = HERE.parent.parent
 #: Seconds one in-process run may take (the cost budgets refuse long before this).
 RUN_LIMIT = 4.0
 #: Commands that keep data (campaigns) keep it here, never in the player's own files.
@@ -196,9 +195,12 @@ def _cases(plan: Plan) -> dict[str, list[str]]:
 def _plans() -> dict[str, Plan]:
     saved = {key: os.environ.get(key) for key in ENV}
     os.environ.update(ENV)
+    here = Path.cwd()
+    os.chdir(SCRATCH)  # a command that writes a file writes it there
     try:
         return {leaf.name: _plan(leaf) for leaf in LEAVES}
     finally:
+        os.chdir(here)
         for key, value in saved.items():
             if value is None:
                 os.environ.pop(key, None)
@@ -216,7 +218,7 @@ def results() -> dict[str, dict[str, dict[str, Any]]]:
     payload = json.dumps([CASES[leaf][label] for leaf, label in order])
     done = subprocess.run(
         [sys.executable, str(HERE / "sweep_worker.py"), "--timeout", str(RUN_LIMIT)],
-        input=payload, capture_output=True, text=True, timeout=600, cwd=ROOT, check=False,
+        input=payload, capture_output=True, text=True, timeout=600, cwd=SCRATCH, check=False,
         env={**os.environ, **ENV},
     )
     assert done.returncode == 0, done.stderr[-3000:]
@@ -281,7 +283,7 @@ def _run(args: list[str | bytes], env: dict[str, str] | None = None,
          ) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
         [sys.executable, "-m", "companion", *args], capture_output=True, timeout=60,
-        cwd=ROOT, env={**os.environ, **ENV, **(env or {})}, check=False,
+        cwd=SCRATCH, env={**os.environ, **ENV, **(env or {})}, check=False,
     )
 
 
