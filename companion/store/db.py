@@ -565,13 +565,17 @@ class Store:
     # -- size -----------------------------------------------------------------------------
 
     def size_on_disk(self) -> int:
-        """Bytes the database takes (SQLite: the file, its WAL and shared memory)."""
+        """Bytes the campaigns take: SQLite, the file and its WAL; PostgreSQL, the store's
+        tables with their indexes."""
         if self.path is not None:
             return sum(p.stat().st_size for p in (self.path, Path(f"{self.path}-wal"))
                        if p.exists())
+        total = 0
         with self._read() as conn:
-            return int(conn.execute(sa.select(sa.func.pg_database_size(
-                sa.func.current_database()))).scalar_one())
+            for table in schema.metadata.sorted_tables:  # our tables, indexes and TOAST
+                total += int(conn.execute(sa.select(sa.func.pg_total_relation_size(
+                    sa.literal_column(f"'{table.name}'::regclass")))).scalar_one())
+        return total
 
 
 # Statements of the hot paths, built once (SQLAlchemy caches their compiled form).
