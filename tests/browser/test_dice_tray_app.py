@@ -105,3 +105,30 @@ def test_requests_to_other_hosts_are_blocked_and_recorded(voila_app: Any) -> Non
     assert page.external_requests[-1] == "https://example.com/tracker.js"
     # Only this test's own probe may be forgiven; anything else still fails at teardown.
     page.external_requests.pop()
+
+
+def test_refusals_show_under_the_box_and_big_rolls_keep_the_page_small(voila_app: Any) -> None:
+    """Issue 11: a refused roll is one line under the box, and the tray answers the next
+    roll; twenty 1000-die rolls leave a page of a bounded size (it once grew by 3.6 MB a
+    roll) with at most 60 dice drawn."""
+    page = voila_app("dice_tray")
+    page.locator(EXPR).fill("10000d1000000r<=999999")
+    page.locator(ROLL).click()
+    error = page.locator(".tc-error [role=alert]")
+    error.wait_for()
+    assert "100,000" in error.inner_text() and "\n" not in error.inner_text().strip()
+    assert page.locator(".tc-history li").count() == 0
+    baseline = page.evaluate("document.documentElement.outerHTML.length")
+
+    page.locator(EXPR).fill("1000d6")
+    sizes = []
+    for n in range(1, 21):
+        page.locator(ROLL).click()
+        wait_for_roll(page, n)
+        sizes.append(page.evaluate("document.documentElement.outerHTML.length"))
+    assert page.locator(".tc-error [role=alert]").count() == 0
+    assert page.locator(".tc-result .die").count() == 60
+    assert "and 940 more dice" in page.locator(".tc-result").inner_text()
+    # Voila's page itself is about 440 KB; the tray adds tens of KB, not megabytes.
+    assert max(sizes) - baseline < 150_000, (baseline, sizes)
+    assert sizes[-1] - sizes[4] < 30_000, sizes  # the page stops growing with the history
