@@ -664,7 +664,7 @@ def _check_document(doc: Any) -> tuple[dict[str, Any], list[StoredEvent]]:
             if raw[key] is not None and not isinstance(raw[key], str):
                 raise StoreError(f"{where}: field {key!r} must be text or null")
         seed = raw["seed"]
-        if seed is not None and (type(seed) is not int or not 0 <= seed < 2**63):
+        if seed is not None and (type(seed) is not int or not -2**63 <= seed < 2**63):
             raise StoreError(f"{where}: field 'seed' must be a whole number or null")
         if raw["kind"] not in EVENT_KINDS:
             raise StoreError(f"{where}: unknown kind {raw['kind']!r}")

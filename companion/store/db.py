@@ -442,7 +442,9 @@ class Store:
     def _row(campaign_id: int, seq: int, event: NewEvent) -> dict[str, Any]:
         return {"campaign_id": campaign_id, "seq": seq, "at": event.at or now_text(),
                 "who": event.who[:80], "role": event.role[:10], "kind": event.kind,
-                "tracker": event.tracker, "move": event.move, "seed": event.seed,
+                "tracker": event.tracker, "move": event.move,
+                "seed": event.seed if event.seed is None or -2**63 <= event.seed < 2**63
+                else None,  # a larger seed stays in the move's arguments only
                 "data": _dumps(event.data)}
 
     @staticmethod

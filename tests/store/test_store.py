@@ -419,3 +419,17 @@ def test_a_move_whose_arguments_do_not_read_back_is_stored_with_its_result(
     assert after_strain["characters"] == [{"name": "Ash", "strain": 2, "wounds": 0}]
     again = open_campaign(store, "T")  # replays it from its result
     assert _states(again) == _states(campaign)
+
+
+@pytest.mark.parametrize("seed", [-5, 2**70])
+def test_any_seed_a_caller_passes_is_kept_and_replays(store: Store, seed: int) -> None:
+    campaign = create_campaign(store, "T", ["monsters_and_magic"])
+    ash = campaign.add("Ash", Adventurer.new("Ash"))
+    total = ash.roll_check("luck", seed=seed).total
+    assert total == Adventurer.new("Ash").roll_check("luck", seed=seed).total
+    (rolled,) = campaign.log(kinds=["move"])
+    assert rolled.data["args"]["seed"] == seed
+    assert rolled.seed == (seed if seed < 2**63 else None)
+    assert _states(open_campaign(store, "T")) == _states(campaign)
+    copy = Campaign.import_document(store, campaign.export(), "Copy")
+    assert _states(copy) == _states(campaign)
