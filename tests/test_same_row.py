@@ -41,6 +41,8 @@ import pytest
 
 from companion import cli, tables
 
+pytestmark = pytest.mark.timeout(300)
+
 ROOT = Path(__file__).resolve().parent.parent
 SITE = ROOT / "site"
 SEEDS = range(200)

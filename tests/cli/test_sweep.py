@@ -29,6 +29,8 @@ import pytest
 
 from companion import cli, tables
 
+pytestmark = pytest.mark.timeout(300)
+
 HERE = Path(__file__).parent
 #: Seconds one in-process run may take (the cost budgets refuse long before this).
 RUN_LIMIT = 4.0

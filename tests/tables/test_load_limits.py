@@ -19,6 +19,8 @@ from companion.errors import TableError
 from companion.tables import load_directory, parse_table
 from companion.tables.model import MAX_NESTING
 
+pytestmark = pytest.mark.timeout(60)
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 
 
