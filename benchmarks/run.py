@@ -11,6 +11,8 @@ Measured:
    engine with its caches cleared before every call). Each pair of results is checked equal.
 2. Single detailed rolls against d20 (rolls per second).
 3. ``roll_many`` totals (dice per second).
+4. The cost bounds: how long the worst inputs of issue 11 take to be refused (or answered).
+   ``--refusals`` runs only this part and appends it, dated, to RESULTS.md.
 
 Timings are CPU time of the measuring process (``time.process_time``), medians or best of
 three: the machine is shared with other work, and wall-clock time would mostly measure the
@@ -20,6 +22,7 @@ neighbours. Ratios within one run are comparable.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import platform
@@ -112,12 +115,14 @@ def clear_caches() -> None:
 
 
 def same_distribution(ours: object, theirs: object) -> bool:
-    import icepool
+    import icepool  # type: ignore[import-untyped]
 
-    assert isinstance(theirs, icepool.Die)
+    from companion.dice import Distribution
+
+    assert isinstance(theirs, icepool.Die) and isinstance(ours, Distribution)
     denom = theirs.denominator()
     expected = {int(k): Fraction(v, denom) for k, v in theirs.items() if v}
-    return dict(ours) == expected  # type: ignore[call-overload]
+    return dict(ours) == expected
 
 
 #: One line per goal, filled in as the sections run.
@@ -192,8 +197,12 @@ def bench_odds(quick: bool) -> list[str]:
     return rows
 
 
+def _text(roller: Callable[[str], object], expr: str) -> str:
+    return str(roller(expr))
+
+
 def bench_rolls(quick: bool) -> list[str]:
-    import d20
+    import d20  # type: ignore[import-untyped]
 
     from companion.dice import roll
 
@@ -204,10 +213,10 @@ def bench_rolls(quick: bool) -> list[str]:
         "|---|---:|---:|---:|---:|---:|---:|",
     ]
     for expr in ("1d20+5", "4d6kh3"):
-        ours = rate(lambda e=expr: roll(e), seconds)
-        theirs = rate(lambda e=expr: d20.roll(e), seconds)
-        ours_str = rate(lambda e=expr: str(roll(e)), seconds)
-        theirs_str = rate(lambda e=expr: str(d20.roll(e)), seconds)
+        ours = rate(functools.partial(roll, expr), seconds)
+        theirs = rate(functools.partial(d20.roll, expr), seconds)
+        ours_str = rate(functools.partial(_text, roll, expr), seconds)
+        theirs_str = rate(functools.partial(_text, d20.roll, expr), seconds)
         verdict(
             f"`{expr}` single rolls at least 3× d20's", ours >= 3 * theirs,
             f"{ours / theirs:.1f}×; with text {ours_str / theirs_str:.1f}×",
@@ -233,13 +242,83 @@ def bench_many(quick: bool) -> list[str]:
         "|---|---:|---:|---:|",
     ]
     for expr, dice in (("1d20+5", 1), ("4d6kh3", 4)):
-        ms = median_ms(lambda e=expr: roll_many(e, n), 3)
+        ms = median_ms(functools.partial(roll_many, expr, n), 3)
         per_s = n / (ms / 1e3)
         verdict(
             f"`roll_many('{expr}')` at least 1,000,000 dice/s", per_s * dice >= 1_000_000,
             f"{per_s * dice:,.0f} dice/s",
         )
         rows.append(f"| `{expr}` | {n:,} | {per_s:,.0f} | {per_s * dice:,.0f} |")
+    return rows
+
+
+#: (call, expression, what it cost before issue 11) for the refusal table.
+REFUSALS: list[tuple[str, str, str]] = [
+    ("odds", "100d1000000kh1", "20 s, 1 GB"),
+    ("odds", "1000d1000000kh1", "out of memory"),
+    ("odds", "10000d100000kh1", "did not finish"),
+    ("odds", "1d1000000r1", "7-12 s, > 500 MB, then the 5 s net"),
+    ("odds", "D1000000!", "7-12 s, > 500 MB, then the 5 s net"),
+    ("odds", "10000d1000000!>=2", "7-12 s, > 500 MB, then the 5 s net"),
+    ("odds", "1d1000000!=5ro<=600000", "7-12 s, > 500 MB, then the 5 s net"),
+    ("odds", "(1d50)d(1d50)", "5.5 s"),
+    ("odds", "10d10000", "over 5 s, then the net"),
+    ("roll", "10000d1000000r<=999999", "8 s, 876 MB, 90 MB of JSON"),
+    ("roll_many", "1000d20!>=2", "4 s for 50 rolls"),
+    ("odds", "50d6!kh3", "3.3 s"),
+    ("odds", "3500d20kh1", "crashed the renderers"),
+    ("simulate", "1d1000000r1", "10 s for 20 rolls"),
+]
+
+
+def bench_refusals(quick: bool) -> list[str]:
+    """Time to refuse (or answer) the worst cases of issue 11, caches cleared each time."""
+    import json as json_module
+
+    from companion.dice import odds, roll, roll_many, simulate
+    from companion.dice.render import distribution_text
+    from companion.errors import CompanionError
+
+    def run_case(call: str, expr: str) -> str:
+        try:
+            if call == "odds":
+                d = odds(expr)
+                distribution_text(d)
+                json_module.dumps(d.to_dict())
+                d.to_svg()
+                return f"answered, {len(d):,} totals, rendered 4 ways"
+            if call == "roll":
+                json_module.dumps(roll(expr, seed=1).to_dict())
+                return "answered"
+            if call == "roll_many":
+                roll_many(expr, 20, seed=1)
+                return "answered"
+            simulate(expr, 20, seed=1)
+            return "answered"
+        except CompanionError as exc:
+            return f"refused: {type(exc).__name__}"
+
+    repeat = 3 if quick else 7
+    rows = [
+        "| call | expression | before | now (CPU, median) | outcome |",
+        "|---|---|---|---:|---|",
+    ]
+    worst = 0.0
+    for call, expr, before in REFUSALS:
+        outcome = run_case(call, expr)
+        ms = median_ms(functools.partial(run_case, call, expr), repeat, setup=clear_caches)
+        if outcome.startswith("refused"):
+            worst = max(worst, ms)
+        shown = f"`{call}('{expr}'{', 20' if call in ('roll_many', 'simulate') else ''})`"
+        rows.append(f"| {call} | {shown} | {before} | {ms:.2f} ms | {outcome} |")
+    verdict("every issue-11 refusal well under a second (≤ 100 ms)", worst <= 100,
+            f"slowest refusal {worst:.2f} ms")
+    rows.append("")
+    rows.append(
+        "Each case recomputed from its text (parse and odds caches emptied before every call);"
+        " answered odds include the text, JSON and SVG renderings. The budgets are in "
+        "`companion/dice/limits.py` and on the site's Dice notation page."
+    )
     return rows
 
 
@@ -273,12 +352,19 @@ def main(argv: list[str] | None = None) -> int:
         "--no-write", action="store_true", help="do not write benchmarks/RESULTS.md"
     )
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")
+    parser.add_argument(
+        "--refusals", action="store_true",
+        help="only time the cost refusals, and append them to RESULTS.md as a dated section",
+    )
     args = parser.parse_args(argv)
     started = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     head = machine()
+    if args.refusals:
+        return append_refusals(started, head, args.no_write)
     odds_rows = bench_odds(args.quick)
     roll_rows = bench_rolls(args.quick)
     many_rows = bench_many(args.quick)
+    refusal_rows = bench_refusals(args.quick)
     missed = sum("**missed**" in v for v in VERDICTS)
     sections = [
         "# Dice engine benchmarks",
@@ -303,11 +389,40 @@ def main(argv: list[str] | None = None) -> int:
         "",
         *many_rows,
         "",
+        "## Cost bounds: the worst inputs of issue 11",
+        "",
+        *refusal_rows,
+        "",
     ]
     report = "\n".join(sections)
     sys.stdout.write(report)
     if not args.no_write and not args.quick:
         (ROOT / "benchmarks" / "RESULTS.md").write_text(report + NOTES, encoding="utf-8")
+    return 0
+
+
+def append_refusals(started: str, head: str, no_write: bool) -> int:
+    """Time the refusals and append them, dated, to RESULTS.md (the rest is left as is)."""
+    rows = bench_refusals(False)
+    lscpu = subprocess.run(["lscpu"], capture_output=True, text=True, check=False).stdout
+    model = next(
+        (line.split(":", 1)[1].strip() for line in lscpu.splitlines()
+         if line.startswith("Model name")), "unknown"
+    )
+    section = "\n".join([
+        "",
+        f"## Cost bounds, {started}",
+        "",
+        f"Machine: `nproc` {os.cpu_count()}, `lscpu` Model name: {model}; {head}.",
+        f"Produced by `.venv/bin/python benchmarks/run.py --refusals`. {VERDICTS[-1][2:]}",
+        "",
+        *rows,
+        "",
+    ])
+    sys.stdout.write(section)
+    if not no_write:
+        with (ROOT / "benchmarks" / "RESULTS.md").open("a", encoding="utf-8") as f:
+            f.write(section)
     return 0
 
 
