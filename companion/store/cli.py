@@ -35,7 +35,8 @@ __all__ = ["add_commands"]
 #: Largest campaign file ``campaign import`` reads.
 MAX_IMPORT_BYTES = 100_000_000
 
-LOG_COLUMNS = ("seq", "time", "who", "role", "kind", "tracker", "move", "summary", "seed")
+LOG_COLUMNS = ("seq", "time", "who", "role", "kind", "tracker", "member", "move", "summary",
+               "seed")
 
 
 def add_commands(sub: Any) -> None:
@@ -211,23 +212,29 @@ def _delete(args: argparse.Namespace) -> int:
 def _summary(event: StoredEvent) -> str:
     data = event.data
     if event.kind == "roll":
-        return str(data.get("text", ""))
+        return f"rolled {data.get('text', '')}"
     if event.kind == "add":
-        return f"{data.get('name', event.tracker)} joins ({data.get('role', '')})"
+        return f"{data.get('name', event.tracker)} joins the campaign ({data.get('role', '')})"
     if event.kind == "undo":
         return f"undo: {data.get('summary', '')}"
     if event.kind == "set":
         return "state set"
     if event.kind == "remove":
-        return f"{event.tracker} leaves"
+        return "leaves the campaign"
     return str(data.get("summary", event.move or ""))
 
 
 def log_rows(events: list[StoredEvent]) -> list[dict[str, Any]]:
-    """The log's rows (the JSON and CSV forms share them)."""
-    return [{"seq": e.seq, "time": e.at, "who": e.who, "role": e.role, "kind": e.kind,
-             "tracker": e.tracker, "move": e.move, "summary": _summary(e), "seed": e.seed}
-            for e in events]
+    """The log's rows (the JSON and CSV forms share them); ``member`` is the tracker's name."""
+    names: dict[str, str] = {}
+    rows = []
+    for e in events:
+        if e.kind == "add" and e.tracker:
+            names[e.tracker] = str(e.data.get("name", e.tracker))
+        rows.append({"seq": e.seq, "time": e.at, "who": e.who, "role": e.role, "kind": e.kind,
+                     "tracker": e.tracker, "member": names.get(e.tracker or "", e.tracker),
+                     "move": e.move, "summary": _summary(e), "seed": e.seed})
+    return rows
 
 
 def _log(args: argparse.Namespace) -> int:
@@ -251,7 +258,9 @@ def _log(args: argparse.Namespace) -> int:
         for r in rows:
             who = f"{r['who']} ({r['role']})" if r["role"] else (r["who"] or "someone")
             seed = f"  [seed {r['seed']}]" if r["seed"] is not None else ""
-            on = f"{r['tracker']}: " if r["tracker"] and r["kind"] == "move" else ""
+            member = r["member"] or ""
+            on = f"{member}: " if member and r["kind"] in ("move", "undo", "set") \
+                and not r["summary"].startswith(member) else ""
             sys.stdout.write(f"{r['seq']:>5}  {r['time'][:19].replace('T', ' ')}  {who}  "
                              f"{on}{r['summary']}{seed}\n")
     return 0

@@ -131,3 +131,16 @@ def test_a_damaged_database_is_one_error_line_from_the_command_line(
     assert done.stderr == (f"error: {path} is not a campaign database (not an SQLite file); "
                            "it was left untouched\n")
     assert path.read_bytes() == b"not a database at all\n" * 100
+
+
+def test_the_log_names_members_and_says_who_rolled(
+        env_db: str, capsys: pytest.CaptureFixture[str]) -> None:
+    run(capsys, "campaign", "new", "Tuesday", "--ruleset", "plot_points")
+    _play(env_db)
+    _, out, _ = run(capsys, "log", "Tuesday")
+    lines = [line.strip().split("  ", 3)[-1] for line in out.splitlines()]
+    assert lines[0] == "Table joins the campaign (minigame)"
+    assert lines[1] == "Table: Ash joins the table (+1 lucky plot point)"
+    assert lines[3].startswith("rolled 2d6 = [") and lines[3].endswith("[seed 99]")
+    _, out, _ = run(capsys, "log", "Tuesday", "--json")
+    assert {e["member"] for e in json.loads(out)["events"] if e["tracker"]} == {"Table"}
