@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from companion.dice.fast import roll_many
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Estimate:
     """Results of ``n`` simulated rolls: frequencies, mean and their standard errors."""
 
@@ -65,6 +65,10 @@ class Estimate:
             f"{self.expr}: mean {self.mean:.4f} ± {self.mean_stderr:.4f} "
             f"(stdev {self.stdev:.4f}, n = {self.n:,})"
         )
+
+    def __repr__(self) -> str:
+        expr = self.expr if len(self.expr) <= 40 else self.expr[:39] + "…"
+        return f"<Estimate {expr}: mean {self.mean:.4g}, n = {self.n:,}>"
 
 
 def simulate(expr: str, n: int, *, seed: int | None = None) -> Estimate:
