@@ -24,7 +24,6 @@ return. A widget calls the tracker exactly as before; observers fire as before.
 from __future__ import annotations
 
 import functools
-import inspect
 import json
 import random
 import re
@@ -52,6 +51,7 @@ from companion.store.registry import (
     decode_args,
     kind_key,
     move_parameters,
+    move_signature,
     tracker_class,
 )
 
@@ -454,7 +454,7 @@ class Campaign(Observable):
     def _live_move(self, member: Member, name: str) -> Callable[..., Any]:
         cls = type(member.tracker)
         original = getattr(cls, name)
-        signature = inspect.signature(original)
+        signature = move_signature(cls, name)
         params = move_parameters(cls, name)
         random_move = "seed" in params or "rng" in params
 

@@ -22,7 +22,7 @@ from companion import rulesets
 from companion.errors import CompanionError, UnknownNameError
 from companion.state import Tracker, _decode, _jsonable
 
-__all__ = ["decode_args", "kind_key", "tracker_class", "tracker_kinds"]
+__all__ = ["decode_args", "kind_key", "move_signature", "tracker_class", "tracker_kinds"]
 
 _PREFIX = "companion.rulesets."
 
@@ -95,6 +95,15 @@ def _plain(tp: Any) -> Any:
 
 
 _HINTS: dict[tuple[type[Tracker], str], tuple[dict[str, Any], frozenset[str]]] = {}
+_SIGNATURES: dict[tuple[type[Tracker], str], inspect.Signature] = {}
+
+
+def move_signature(cls: type[Tracker], name: str) -> inspect.Signature:
+    """The signature of a move (``self`` included), computed once per class."""
+    found = _SIGNATURES.get((cls, name))
+    if found is None:
+        found = _SIGNATURES[(cls, name)] = inspect.signature(getattr(cls, name))
+    return found
 
 
 def _move_hints(cls: type[Tracker], name: str) -> tuple[dict[str, Any], frozenset[str]]:
