@@ -26,7 +26,8 @@ _EXACT_BITS = int(limits.EXACT_TEXT_MAX_DIGITS / 0.302)
 def fraction_text(p: Fraction) -> str:
     """``"p/q"``, or ``"n"`` for a whole number; a fraction with more than
     [EXACT_TEXT_MAX_DIGITS][companion.dice.limits.EXACT_TEXT_MAX_DIGITS] digits is written
-    as a 17-digit decimal (which ``Fraction()`` still reads).
+    as a 17-digit decimal, cut rather than rounded so that a chance just below 1 never
+    reads as 1 (``Fraction()`` still reads it).
 
     >>> fraction_text(Fraction(3, 4)), fraction_text(Fraction(1, 6**5600))
     ('3/4', '2.2542280607205454e-4358')
@@ -47,8 +48,9 @@ def grouped_fraction_text(p: Fraction) -> str:
 
 
 def decimal_text(p: Fraction, digits: int = 17) -> str:
-    """``p`` as a decimal with ``digits`` significant digits, in exponent form, computed
-    with integer arithmetic only (no text of the huge numerator or denominator).
+    """``p`` as a decimal with ``digits`` significant digits (cut, not rounded), in exponent
+    form, computed with integer arithmetic only (no text of the huge numerator or
+    denominator).
 
     >>> decimal_text(Fraction(1, 3)), decimal_text(Fraction(-7, 2), 3), decimal_text(Fraction(0))
     ('3.3333333333333333e-1', '-3.5e0', '0')
@@ -287,9 +289,10 @@ def distribution_text(dist: Distribution, *, width: int = 40, max_rows: int = 12
             while mark is not None and below >= mark:
                 rows.append(f"{float(mark) * 100:>4.0f}% of rolls are at most {v}")
                 mark = next(it, None)
-    mean = fraction_text(dist.mean)
+    # The exact mean, when it is short; a decimal form would add nothing to the float.
+    mean = _short_fraction(dist.mean, 24)
     rows.append(
-        f"mean {float(dist.mean):.4f}{f' ({mean})' if len(mean) <= 24 else ''}, "
+        f"mean {float(dist.mean):.4f}{'' if mean.startswith('~') else f' ({mean})'}, "
         f"stdev {dist.stdev:.4f}, min {dist.min}, max {dist.max}"
     )
     if dist.truncated:
