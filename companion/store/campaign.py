@@ -185,6 +185,7 @@ class Campaign(Observable):
             except (CompanionError, KeyError, TypeError, ValueError):
                 campaign.members = {}  # a snapshot the code no longer reads: replay all
         campaign._apply_all(store.events_since(campaign.info.id, campaign.head))
+        campaign._after_append()  # a long tail (a migrated or imported log): snapshot it now
         return campaign
 
     @property
@@ -575,10 +576,7 @@ class Campaign(Observable):
         store.import_campaign(new_name, header["rulesets"], header["created"],
                               [NewEvent(e.kind, e.who, e.role, e.tracker, e.move, e.seed,
                                         e.data, e.at) for e in events])
-        campaign = cls.open(store, new_name)
-        if campaign.head >= SNAPSHOT_EVERY:
-            store.put_snapshot(campaign.info.id, campaign.head, campaign.state())
-        return campaign
+        return cls.open(store, new_name)  # which snapshots a long log
 
 
 _SHARED: dict[tuple[str, str], Campaign] = {}

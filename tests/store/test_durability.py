@@ -15,7 +15,13 @@ import pytest
 import sqlalchemy as sa
 
 from companion.rulesets.plot_points.session import PlotPointSession
-from companion.store import StoreError, create_campaign, open_campaign, open_store
+from companion.store import (
+    SNAPSHOT_EVERY,
+    StoreError,
+    create_campaign,
+    open_campaign,
+    open_store,
+)
 from companion.store.db import database_url
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -88,8 +94,8 @@ def test_a_version_1_database_is_migrated_with_its_campaigns(db: str) -> None:
         table = create_campaign(store, "T", ["plot_points"]).add(
             "Table", PlotPointSession(), role="minigame")
         assert isinstance(table, PlotPointSession)
-        for name in ("Ash", "Briar", "Cole"):
-            table.add_player(name)
+        for i in range(SNAPSHOT_EVERY + 5):
+            table.add_player(f"Player {i % 40}") if i % 2 == 0 else table.undo()
         players = list(table.players)
     # Turn it into what version 1 wrote: no snapshots table, version "1".
     engine = sa.create_engine(database_url(db))
@@ -101,10 +107,11 @@ def test_a_version_1_database_is_migrated_with_its_campaigns(db: str) -> None:
     engine.dispose()
     with open_store(db) as store:
         assert store.schema_version() == 2
-        campaign = open_campaign(store, "T")
+        assert store.latest_snapshot(store.get_campaign("T").id) is None
+        campaign = open_campaign(store, "T")  # replays the whole log, then snapshots it
         assert campaign.tracker("Table", PlotPointSession).players == players
-        store.put_snapshot(campaign.info.id, campaign.head, campaign.state())
-        assert store.latest_snapshot(campaign.info.id) is not None
+        snap = store.latest_snapshot(campaign.info.id)
+        assert snap is not None and snap[0] == campaign.head == SNAPSHOT_EVERY + 6
 
 
 def _set_meta(db: str, key: str, value: str) -> None:
