@@ -44,7 +44,6 @@ from companion.store.db import (
     StoredEvent,
     StoreError,
     database_url,
-    now_text,
 )
 from companion.store.registry import (
     ArgsError,
@@ -682,8 +681,3 @@ def _check_document(doc: Any) -> tuple[dict[str, Any], list[StoredEvent]]:
 def document_text(doc: dict[str, Any]) -> str:
     """A campaign document as the CLI prints it (stable: sorted keys, two-space indent)."""
     return json.dumps(doc, ensure_ascii=False, sort_keys=True, indent=2)
-
-
-def now() -> str:
-    """The current time as events record it."""
-    return now_text()
