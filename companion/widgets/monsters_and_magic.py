@@ -539,10 +539,15 @@ class MonstersAndMagicApp(widgets.VBox):
     characters' sheets, one at a time (the *Character* picker chooses which)."""
 
     def __init__(self, names: list[str] | None = None, *, luck: int = 2,
-                 seed_source: Callable[[], int] = draw_seed) -> None:
+                 seed_source: Callable[[], int] = draw_seed, party: Party | None = None,
+                 adopt: Callable[[Adventurer], Adventurer] | None = None) -> None:
+        """``party``: an existing table (a campaign's; ``names`` is then ignored).
+        ``adopt``: hands a new character to its keeper (a campaign) and returns the
+        sheet to seat (the campaign's live one)."""
         super().__init__()
         self.error = ErrorLine()
-        self.party = Party()
+        self.party = party if party is not None else Party()
+        self.adopt = adopt
         self.gm = self.party.gm
         self.seed_source = seed_source
         # Each part shows its own errors under its buttons; self.error is for the roster.
@@ -574,8 +579,12 @@ class MonstersAndMagicApp(widgets.VBox):
                 row(self.new_name, self.add_button), self.error, box=self)
         self.luck = luck
         self.party.on_change(safe(self.error)(lambda _party: self._refresh_picker()))
-        for name in names or ["Ash"]:
-            self._add(self.party.new_character(name, luck=luck, max_hp=12, supplies=2))
+        if party is not None:
+            for adventurer in party.characters:
+                self._add(adventurer)
+        else:
+            for name in names or ["Ash"]:
+                self._add(self.party.new_character(name, luck=luck, max_hp=12, supplies=2))
         self._check_name()
 
     def _check_name(self) -> None:
@@ -609,7 +618,12 @@ class MonstersAndMagicApp(widgets.VBox):
 
     def add_character(self) -> AdventurerPanel:
         name = self.new_name.read()  # too long: refused under the box, nobody added
-        adventurer = self.party.new_character(name, luck=self.luck, max_hp=12)
+        if self.adopt is None:
+            adventurer = self.party.new_character(name, luck=self.luck, max_hp=12)
+        else:
+            self.party._refuse_name(name)
+            adventurer = self.party.add(self.adopt(Adventurer.new(name, luck=self.luck,
+                                                                  max_hp=12)))
         sheet = self._add(adventurer)
         self.new_name.value = ""
         return sheet

@@ -1,0 +1,549 @@
+"""Every app of every ruleset, bound to a campaign: the same trackers on every screen.
+
+[APPS][companion.widgets.table.apps.APPS] lists the apps: their notebook, their title,
+their ruleset, how to build them for a campaign and how to build them without one (a demo,
+clearly labelled). [campaign_app][companion.widgets.table.apps.campaign_app] builds an app
+for a campaign once per kernel and hands the same widget back afterwards, so the start app
+opens it again at once and no observer is left behind.
+
+What an app reads from the campaign:
+
+- Cairn: the party's ``Character`` sheets (sheet and spellcasting: one picker), the
+  campaign's fight ("Fight", an ``Encounter``), its duel and its lock.
+- Monsters & Magic: the party's ``Adventurer`` sheets and the GM's threads ("Game master").
+- Plot points: the table's session ("Table": its players and GM).
+- 5e: the party's casters (``SpellPoints``) and creatures (``DeathRecord``).
+- Miasma: the characters' psychosis tracker ("Miasma"), the Dice Monarchs table and the
+  earthmote log.
+
+- Interpretation: the party fights as themselves. *Party joins the fight* adds every Cairn
+  character not yet in the fight as a PC with the sheet's current Guard, STR, DEX, CTRL
+  and Armor (weapon d6, changeable by the fight's own form for others). What a PC loses
+  or regains in the fight (Guard and STR, by the fight's own rules and rolls; an undo
+  gives it back) is written on the sheet as one stored change, and a PC out of the action
+  or dead in the fight is critical or dead on the sheet. Scars stay a sheet decision, as
+  the fight's log says.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import ipywidgets as widgets
+
+from companion.state import Tracker
+from companion.widgets.base import APP_MAX_WIDTH, ErrorLine, button, row, safe, style_tag
+from companion.widgets.table.binding import PageContext
+
+if TYPE_CHECKING:
+    from companion.rulesets.cairn_srd.character import Character
+    from companion.rulesets.cairn_srd.combat import Encounter
+    from companion.store.campaign import Campaign
+
+__all__ = [
+    "APPS",
+    "AppSpec",
+    "MemberPicker",
+    "PartyFight",
+    "apps_for",
+    "campaign_app",
+    "ensure",
+    "spec",
+]
+
+T = TypeVar("T", bound=Tracker)
+
+#: The campaign trackers the apps share, by name.
+FIGHT = "Fight"
+DUEL = "Duel"
+LOCK = "Lock"
+GM_THREADS = "Game master"
+PLOT_TABLE = "Table"
+MIASMA = "Miasma"
+MONARCHS = "Dice Monarchs"
+EARTHMOTES = "Earthmotes"
+
+
+def ensure(campaign: Campaign, name: str, cls: type[T], make: Callable[[], T],
+           role: str = "minigame") -> T:
+    """The campaign's tracker ``name`` (of class ``cls``), added from ``make()`` if missing."""
+    from companion.store.db import StoreError
+
+    for member in campaign:
+        if member.name == name and isinstance(member.tracker, cls):
+            return member.tracker
+    try:
+        return campaign.add(name, make(), role=role)
+    except StoreError:
+        campaign.refresh()  # another screen added it first
+        return campaign.tracker(name, cls)
+
+
+def _escape(text: object) -> str:
+    import html
+
+    return html.escape(str(text))
+
+
+class MemberPicker(widgets.VBox):
+    """One of the campaign's trackers of a class, picked by name, shown by its own app.
+
+    The list follows the campaign live (a member added on another screen appears); each
+    member's app is built once and kept.
+    """
+
+    def __init__(self, campaign: Campaign, cls: type[Tracker],
+                 build: Callable[[Any], widgets.Widget], *, label: str, empty: str,
+                 name: str) -> None:
+        super().__init__(layout=widgets.Layout(max_width="100%"))
+        self.add_class("tc-member-picker")
+        self.campaign = campaign
+        self.cls = cls
+        self.build = build
+        self.empty = empty
+        self.error = ErrorLine()
+        self.apps: dict[str, widgets.Widget] = {}
+        self.picker = widgets.Dropdown(options=[], description=label,
+                                       style={"description_width": "initial"},
+                                       layout=widgets.Layout(width="auto", min_height="40px"))
+        self.picker.add_class(f"tc-pick-{name}")
+        self.body = widgets.VBox(layout=widgets.Layout(max_width="100%"))
+        self.picker.observe(safe(self.error)(lambda _c: self._show()), names="value")
+        self.children = (row(self.picker), self.error, self.body)
+        campaign.on_change(safe(self.error)(lambda _c: self.sync()))
+        self.sync()
+
+    def members(self) -> list[tuple[str, str]]:
+        return [(m.name, m.id) for m in self.campaign
+                if isinstance(m.tracker, self.cls) and m.role == "party"]
+
+    def sync(self) -> None:
+        options = self.members()
+        if list(self.picker.options) != options:
+            keep = self.picker.value
+            self.picker.options = options
+            ids = [i for _, i in options]
+            self.picker.value = keep if keep in ids else (ids[0] if ids else None)
+        self._show()
+
+    def _show(self) -> None:
+        ident = self.picker.value
+        if ident is None or ident not in self.campaign.members:
+            self.body.children = (widgets.HTML(f'<p class="tc-empty">{_escape(self.empty)}'
+                                               "</p>"),)
+            return
+        app = self.apps.get(ident)
+        if app is None:
+            app = self.apps[ident] = self.build(self.campaign.members[ident].tracker)
+        if self.body.children != (app,):
+            self.body.children = (app,)
+
+
+class PartyFight(widgets.VBox):
+    """The Cairn fight with the campaign's party in it (see the module's interpretation)."""
+
+    def __init__(self, campaign: Campaign, encounter: Encounter) -> None:
+        from companion.widgets.cairn_srd import CombatApp
+
+        super().__init__(layout=widgets.Layout(max_width="100%"))
+        self.campaign = campaign
+        self.encounter = encounter
+        self.error = ErrorLine()
+        self.app = CombatApp(encounter)
+        self.join = button("Party joins the fight", self.party_joins, error=self.error,
+                           name="party-joins", style="primary")
+        self.note = widgets.HTML()
+        self._seen = self._numbers()
+        self._local = 0
+        self.children = (row(self.join), self.note, self.error, self.app)
+        self._wrap_moves()
+        encounter.on_change(safe(self.error)(lambda _e: self._follow()))
+        campaign.on_change(safe(self.error)(lambda _c: self._note()))
+        self._note()
+
+    def party(self) -> dict[str, Character]:
+        from companion.rulesets.cairn_srd.character import Character
+
+        return {m.name: m.tracker for m in self.campaign.party
+                if isinstance(m.tracker, Character)}
+
+    def _numbers(self) -> dict[str, tuple[int, int, str]]:
+        return {c.name: (c.guard, c.strength, c.status) for c in self.encounter.combatants
+                if c.pc}
+
+    def _wrap_moves(self) -> None:
+        """Write this screen's fight moves on the sheets once each move is done (a move
+        replayed from another screen is not: that screen wrote it)."""
+        enc = self.encounter
+        cls = type(enc)
+        names = [n for n in dir(cls) if getattr(getattr(cls, n, None), "is_move", False)]
+        for name in [*names, "undo", "load"]:
+            fn = enc.__dict__.get(name, getattr(enc, name))
+            enc.__dict__[name] = self._local_move(fn)
+
+    def _local_move(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(fn)
+        def local(*args: Any, **kwargs: Any) -> Any:
+            before = self._numbers()
+            self._local += 1
+            try:
+                result = fn(*args, **kwargs)
+            finally:
+                self._local -= 1
+            self._seen = self._numbers()
+            self._write_back(before, self._seen)
+            return result
+        return local
+
+    def _follow(self) -> None:
+        if not self._local:
+            self._seen = self._numbers()  # another screen's move: its sheet change follows
+        self._note()
+
+    def _note(self) -> None:
+        names = set(self.party())
+        fighting = {c.name for c in self.encounter.combatants}
+        missing = sorted(names - fighting)
+        self.join.disabled = not missing
+        self.note.value = ('<span class="tc-side">Party not in the fight yet: '
+                           f'{_escape(", ".join(missing))}</span>' if missing else "")
+
+    def party_joins(self) -> None:
+        fighting = {c.name for c in self.encounter.combatants}
+        for name, c in self.party().items():
+            if name not in fighting:
+                self.encounter.add(name, "PCs", c.guard, c.strength, c.dexterity, c.control,
+                                   c.armor, 6, pc=True)
+        self._note()
+
+    def _write_back(self, before: dict[str, tuple[int, int, str]],
+                    now: dict[str, tuple[int, int, str]]) -> None:
+        party = self.party()
+        for name, (guard, strength, status) in now.items():
+            if name not in before or name not in party or before[name] == now[name]:
+                continue
+            old_guard, old_strength, old_status = before[name]
+            sheet = party[name]
+            save = json.loads(sheet.to_json())
+            state = save["state"]
+            state["guard"] = max(0, min(sheet.guard_max, sheet.guard - (old_guard - guard)))
+            state["strength"] = max(0, min(sheet.strength_max,
+                                           sheet.strength - (old_strength - strength)))
+            if status != old_status:
+                state["critical"] = status == "critical"
+                if status == "dead":
+                    state["dead"], state["critical"] = True, False
+                elif old_status == "dead":
+                    state["dead"] = False
+            sheet.load(json.dumps(save))
+
+
+@dataclass(frozen=True)
+class AppSpec:
+    """One app: its notebook (``widgets/<key>.ipynb``), title, ruleset and builders."""
+
+    key: str
+    title: str
+    ruleset: str
+    build: Callable[[Campaign], widgets.Widget]
+    demo: Callable[[], widgets.Widget]
+    about: str = ""
+
+
+# --- builders ---------------------------------------------------------------------------
+
+
+def _cairn_sheet(campaign: Campaign) -> widgets.Widget:
+    from companion.rulesets.cairn_srd.character import Character
+    from companion.widgets.cairn_srd import CairnCharacterApp
+
+    return MemberPicker(campaign, Character, CairnCharacterApp, label="Character",
+                        empty="No character in this campaign yet: add one in the Table "
+                              "Companion.", name="character")
+
+
+def _cairn_spells(campaign: Campaign) -> widgets.Widget:
+    from companion.rulesets.cairn_srd.character import Character
+    from companion.widgets.cairn_srd import SpellcastingApp
+
+    return MemberPicker(campaign, Character, SpellcastingApp, label="Caster",
+                        empty="No character in this campaign yet: add one in the Table "
+                              "Companion.", name="caster")
+
+
+def _cairn_combat(campaign: Campaign) -> widgets.Widget:
+    from companion.rulesets.cairn_srd.combat import Encounter
+
+    return PartyFight(campaign, ensure(campaign, FIGHT, Encounter, Encounter, "encounter"))
+
+
+def _cairn_duel(campaign: Campaign) -> widgets.Widget:
+    from companion.rulesets.cairn_srd.duel import Duel
+    from companion.widgets.cairn_srd import DuelApp
+
+    return DuelApp(ensure(campaign, DUEL, Duel, Duel))
+
+
+def _cairn_lock(campaign: Campaign) -> widgets.Widget:
+    from companion.rulesets.cairn_srd.lockpicking import LockPicking
+    from companion.widgets.base import draw_seed
+    from companion.widgets.cairn_srd import LockpickingApp
+
+    return LockpickingApp(ensure(campaign, LOCK, LockPicking, lambda: LockPicking.create(
+        seeds=(draw_seed(), draw_seed(), draw_seed()))))
+
+
+def _mm_table(campaign: Campaign) -> widgets.Widget:
+    from companion.rulesets.monsters_and_magic.adventurer import Adventurer, GameMaster
+    from companion.rulesets.monsters_and_magic.party import Party
+    from companion.widgets.monsters_and_magic import MonstersAndMagicApp
+
+    party = Party(ensure(campaign, GM_THREADS, GameMaster, GameMaster))
+    for member in campaign.party:
+        if isinstance(member.tracker, Adventurer):
+            party.add(member.tracker)
+
+    adopting: list[bool] = []
+
+    def adopt(adventurer: Adventurer) -> Adventurer:
+        adopting.append(True)
+        try:
+            return campaign.add(adventurer.name, adventurer)
+        finally:
+            adopting.pop()
+
+    app = MonstersAndMagicApp(party=party, adopt=adopt)
+
+    def seat_newcomers(_campaign: object) -> None:
+        if adopting:
+            return  # this app seats its own new character
+        seated = {id(a) for a in party.characters}
+        for member in campaign.party:
+            if isinstance(member.tracker, Adventurer) and id(member.tracker) not in seated:
+                app._add(party.add(member.tracker))
+
+    campaign.on_change(safe(app.error)(seat_newcomers))
+    return app
+
+
+def _plot_points(campaign: Campaign) -> widgets.Widget:
+    from companion.rulesets.plot_points.session import PlotPointSession
+    from companion.widgets.plot_points import PlotPointsApp
+
+    gm = campaign.who if campaign.role == "gm" and campaign.who else "GM"
+    session = ensure(campaign, PLOT_TABLE, PlotPointSession,
+                     lambda: PlotPointSession.new([], gm))
+    return PlotPointsApp(session=session)
+
+
+def _spell_points(campaign: Campaign) -> widgets.Widget:
+    from companion.rulesets.variant5e.spell_points import SpellPoints
+    from companion.widgets.variant5e import SpellPointsApp
+
+    return MemberPicker(campaign, SpellPoints, SpellPointsApp, label="Caster",
+                        empty="No caster in this campaign yet: add one in the Table Companion.",
+                        name="caster")
+
+
+def _death(campaign: Campaign) -> widgets.Widget:
+    from companion.rulesets.variant5e.death_and_returning import DeathRecord
+    from companion.widgets.variant5e import DeathAndReturningApp
+
+    return MemberPicker(campaign, DeathRecord, DeathAndReturningApp, label="Creature",
+                        empty="No creature in this campaign yet: add one in the Table "
+                              "Companion.", name="creature")
+
+
+def _combat_options(campaign: Campaign) -> widgets.Widget:
+    from companion.widgets.variant5e import CombatOptionsApp
+
+    return CombatOptionsApp()
+
+
+def _miasma(campaign: Campaign) -> widgets.Widget:
+    from companion.rulesets.miasma.psychosis import MiasmaTracker
+    from companion.widgets.miasma import MiasmaTrackerApp
+
+    return MiasmaTrackerApp(ensure(campaign, MIASMA, MiasmaTracker, MiasmaTracker))
+
+
+def _monarchs(campaign: Campaign) -> widgets.Widget:
+    from companion.rulesets.miasma.dice_monarchs import DiceMonarchsGame
+    from companion.widgets.miasma import DiceMonarchsApp
+
+    names = ", ".join(_miasma_names(campaign)[:8]) or "Ann, Bo"
+    return DiceMonarchsApp(ensure(campaign, MONARCHS, DiceMonarchsGame, DiceMonarchsGame),
+                           players=names if "," in names else f"{names}, GM")
+
+
+def _miasma_names(campaign: Campaign) -> list[str]:
+    from companion.rulesets.miasma.psychosis import MiasmaTracker
+
+    for member in campaign:
+        if isinstance(member.tracker, MiasmaTracker):
+            return [c.name for c in member.tracker.characters]
+    return []
+
+
+def _earthmotes(campaign: Campaign) -> widgets.Widget:
+    from companion.rulesets.miasma.earthmotes import EarthmoteLog
+    from companion.widgets.miasma import EarthmotesApp
+
+    return EarthmotesApp(ensure(campaign, EARTHMOTES, EarthmoteLog, EarthmoteLog.start))
+
+
+def _dice_tray(campaign: Campaign) -> widgets.Widget:
+    from companion.widgets.dice_tray import DiceTray
+
+    return DiceTray()
+
+
+# --- demos (no campaign in the URL) -----------------------------------------------------
+
+
+def _demo(name: str, module: str, *args: Any, **kwargs: Any) -> Callable[[], widgets.Widget]:
+    def build() -> widgets.Widget:
+        import importlib
+
+        cls = getattr(importlib.import_module(module), name)
+        return cls(*args, **kwargs)
+    return build
+
+
+def _demo_combat() -> widgets.Widget:
+    from companion.widgets.cairn_srd import CombatApp, demo_encounter
+
+    return CombatApp(demo_encounter())
+
+
+#: The made-up party of the demos (a page without a campaign, labelled as a demo).
+DEMO_NAMES = ["Ash", "Briar", "Cole"]
+
+_CAIRN = "companion.widgets.cairn_srd"
+_MIASMA = "companion.widgets.miasma"
+_5E = "companion.widgets.variant5e"
+
+#: Every app, in the order the start app offers them.
+APPS: tuple[AppSpec, ...] = (
+    AppSpec("cairn_character", "Cairn character sheet", "cairn_srd", _cairn_sheet,
+            _demo("CairnCharacterApp", _CAIRN), "burden, damage, rest, boasts"),
+    AppSpec("cairn_combat", "Cairn combat", "cairn_srd", _cairn_combat, _demo_combat,
+            "the party's fight: initiative, attacks, gambits, morale"),
+    AppSpec("spellcasting", "Cairn spellcasting", "cairn_srd", _cairn_spells,
+            _demo("SpellcastingApp", _CAIRN), "magic dice, exact odds, casting"),
+    AppSpec("duel", "Cairn duel", "cairn_srd", _cairn_duel, _demo("DuelApp", _CAIRN),
+            "secret choices"),
+    AppSpec("lockpicking", "Cairn lockpicking", "cairn_srd", _cairn_lock,
+            _demo("LockpickingApp", _CAIRN), "a lock to pick"),
+    AppSpec("monsters_and_magic", "Monsters & Magic table", "monsters_and_magic", _mm_table,
+            _demo("MonstersAndMagicApp", "companion.widgets.monsters_and_magic", DEMO_NAMES[:2]),
+            "checks, group checks, the GM's threads, the sheets"),
+    AppSpec("plot_points", "Plot points table", "plot_points", _plot_points,
+            _demo("PlotPointsApp", "companion.widgets.plot_points", DEMO_NAMES, gm="GM"),
+            "checks, the plot-point pool, strain and wounds"),
+    AppSpec("spell_points", "5e spell points", "variant5e", _spell_points,
+            _demo("SpellPointsApp", _5E), "each caster's mentality pool"),
+    AppSpec("death_and_returning", "5e death and returning", "variant5e", _death,
+            _demo("DeathAndReturningApp", _5E), "each creature's death saves and returns"),
+    AppSpec("combat_options", "5e combat options", "variant5e", _combat_options,
+            _demo("CombatOptionsApp", _5E), "contests and maneuvers"),
+    AppSpec("miasma_tracker", "Miasma tracker", "miasma", _miasma,
+            _demo("MiasmaTrackerApp", _MIASMA), "psychosis and stress per character"),
+    AppSpec("dice_monarchs", "Dice Monarchs", "miasma", _monarchs,
+            _demo("DiceMonarchsApp", _MIASMA), "the dice game"),
+    AppSpec("earthmotes", "Earthmotes", "miasma", _earthmotes,
+            _demo("EarthmotesApp", _MIASMA), "earthmotes found"),
+    AppSpec("dice_tray", "Dice tray", "", _dice_tray, _demo("DiceTray", "companion.widgets"),
+            "any dice"),
+)
+
+
+def spec(key: str) -> AppSpec:
+    """The app whose notebook is ``widgets/<key>.ipynb``."""
+    for app in APPS:
+        if app.key == key:
+            return app
+    from companion.errors import UnknownNameError
+
+    raise UnknownNameError(f"no app called {key!r} (apps: {', '.join(a.key for a in APPS)})")
+
+
+def apps_for(rulesets: Sequence[str]) -> list[AppSpec]:
+    """The apps a campaign playing ``rulesets`` can open (the dice tray for every one)."""
+    return [a for a in APPS if a.ruleset in rulesets or not a.ruleset]
+
+
+_CACHE: dict[tuple[int, str], widgets.Widget] = {}
+_CACHE_LOCK = threading.Lock()
+
+
+def campaign_app(campaign: Campaign, key: str) -> widgets.Widget:
+    """The app ``key`` for ``campaign``, built once per kernel (then the same widget)."""
+    with _CACHE_LOCK:
+        found = _CACHE.get((id(campaign), key))
+    if found is not None:
+        return found
+    app = spec(key)
+    if app.ruleset and app.ruleset not in campaign.rulesets:
+        from companion.errors import UnknownNameError
+
+        raise UnknownNameError(f"{app.title} is a {app.ruleset} app; campaign "
+                               f"{campaign.name!r} plays {', '.join(campaign.rulesets)}")
+    built = app.build(campaign)
+    with _CACHE_LOCK:
+        return _CACHE.setdefault((id(campaign), key), built)
+
+
+def app_heading(title: str, context: PageContext, *, demo: bool,
+                with_title: bool = True) -> widgets.HTML:
+    """The line above an app: its title and the campaign and person, or *demo*."""
+    heading = f'<h3 class="tc-title">{_escape(title)}</h3>' if with_title else ""
+    if demo:
+        text = (f'{heading}<div class="tc-demo">Demo: '
+                "nothing here is kept. Open the <a href=\"table.ipynb\">Table Companion</a> "
+                "to play a campaign.</div>")
+    else:
+        who = f" · {_escape(context.who)}" if context.who else ""
+        role = f" ({'GM' if context.role == 'gm' else 'player'})" if context.role else ""
+        text = (f'{heading}<div class="tc-where" '
+                f'data-campaign="{_escape(context.campaign)}">Campaign '
+                f"<b>{_escape(context.campaign)}</b>{who}{role} · "
+                f'<a href="table.ipynb?{_escape(context.query())}">Table Companion</a></div>')
+    return widgets.HTML(text)
+
+
+def campaign_page(key: str, context: PageContext | None = None) -> widgets.Widget:
+    """What an app's notebook shows: the app for the URL's campaign, or its demo."""
+    from companion.widgets.table.binding import connection_banner, page_campaign
+
+    app = spec(key)
+    context = context or PageContext.from_query()
+    error = ErrorLine()
+    try:
+        campaign = page_campaign(context)
+    except Exception as exc:
+        error.show(exc)
+        return page(app_heading(app.title, context, demo=True, with_title=False), error)
+    if campaign is None:
+        return page(app_heading(app.title, context, demo=True, with_title=False), app.demo())
+    body: widgets.Widget
+    try:
+        body = campaign_app(campaign, key)
+    except Exception as exc:
+        error.show(exc)
+        body = widgets.HTML()
+    return page(connection_banner(), app_heading(app.title, context, demo=False,
+                                                 with_title=False), error, body)
+
+
+def page(*children: widgets.Widget) -> widgets.VBox:
+    """The outer box of a page (``.tc-page``): its heading, error line and app."""
+    box = widgets.VBox([style_tag(), *children],
+                       layout=widgets.Layout(max_width=APP_MAX_WIDTH))
+    box.add_class("tc-page")
+    return box

@@ -1,0 +1,285 @@
+"""The campaign binding: who is at which table, read from the page's URL, kept live.
+
+A Voila page passes its query string to the kernel in the ``QUERY_STRING`` environment
+variable. [PageContext][companion.widgets.table.binding.PageContext] reads from it
+``campaign`` (the campaign's name), ``who`` (the person's name) and ``role`` (``gm`` or
+``player``), and builds the same query for links to other apps, so another device opens the
+same table as the same person.
+
+[page_campaign][companion.widgets.table.binding.page_campaign] opens the campaign with the
+store ([shared_campaign][companion.store.campaign.shared_campaign]: one object per kernel,
+so every app shown in this kernel shares the same trackers) and starts
+[LiveSync][companion.widgets.table.binding.LiveSync]: ONE background thread per kernel that
+waits for another screen's move ([Campaign.wait][companion.store.campaign.Campaign.wait]:
+``PRAGMA``-cheap head reads on SQLite, ``LISTEN``/``NOTIFY`` on PostgreSQL), applies it,
+and lets the trackers' observers re-render the apps. Nothing polls the browser.
+
+[connection_banner][companion.widgets.table.binding.connection_banner] is a small piece of
+page script and CSS: when the browser goes offline, the server stops answering, or the
+kernel's websocket closes, a red banner says so and taps are blocked (a tap made offline
+would otherwise show nothing and run later); when the server answers again the banner
+asks for a reload.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import logging
+import os
+import threading
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+from urllib.parse import parse_qs, urlencode
+
+import ipywidgets as widgets
+
+if TYPE_CHECKING:
+    from companion.store.campaign import Campaign
+    from companion.store.db import Store
+
+__all__ = [
+    "ROLES",
+    "LiveSync",
+    "PageContext",
+    "connection_banner",
+    "database_where",
+    "live",
+    "page_campaign",
+    "page_store",
+    "url_script",
+]
+
+log = logging.getLogger(__name__)
+
+#: The roles a person can take at the table (the URL's ``role``).
+ROLES = ("gm", "player")
+
+MAX_WHO = 40
+MAX_QUERY = 2_000
+
+
+@dataclass(frozen=True)
+class PageContext:
+    """What the page's URL says: the campaign, the person and their role, the app to open."""
+
+    campaign: str = ""
+    who: str = ""
+    role: str = ""
+    app: str = ""
+
+    @classmethod
+    def from_query(cls, query: str | None = None) -> PageContext:
+        """Read ``?campaign=..&who=..&role=..&app=..`` (default: this kernel's
+        ``QUERY_STRING``). Unknown keys are ignored; a bad value is dropped, never raised."""
+        text = os.environ.get("QUERY_STRING", "") if query is None else query
+        values = parse_qs(text[:MAX_QUERY], keep_blank_values=False)
+
+        def one(key: str, limit: int) -> str:
+            raw = values.get(key, [""])[0]
+            clean = " ".join("".join(c for c in raw if c.isprintable()).split())
+            return clean[:limit]
+
+        role = one("role", 10).lower()
+        return cls(campaign=one("campaign", 80), who=one("who", MAX_WHO),
+                   role=role if role in ROLES else "",
+                   app=one("app", 40))
+
+    def with_(self, **changes: str) -> PageContext:
+        return replace(self, **changes)
+
+    def query(self, *, app: bool = False) -> str:
+        """The query string for this context (``app`` included only when asked)."""
+        pairs = [(k, getattr(self, k)) for k in ("campaign", "who", "role")]
+        if app:
+            pairs.append(("app", self.app))
+        return urlencode([(k, v) for k, v in pairs if v])
+
+    def app_url(self, notebook: str) -> str:
+        """A relative link to an app's own notebook page for this campaign and person."""
+        query = self.query()
+        return f"{notebook}.ipynb" + (f"?{query}" if query else "")
+
+
+_STORE_LOCK = threading.Lock()
+_STORE: dict[str, Store] = {}
+
+
+def page_store() -> Store:
+    """The store named by ``COMPANION_DB`` (else the default file), opened once per kernel."""
+    from companion.store.db import database_url, open_store
+
+    url = database_url()
+    with _STORE_LOCK:
+        store = _STORE.get(url)
+        if store is None:
+            store = _STORE[url] = open_store()
+        return store
+
+
+def database_where() -> str:
+    """Where the campaigns are kept, for people (a file path, or a URL without password)."""
+    return str(page_store().where)
+
+
+def page_campaign(context: PageContext | None = None) -> Campaign | None:
+    """The campaign the page's URL names, opened for its person and kept live; ``None``
+    when the URL names none. A campaign that does not exist raises a one-line StoreError."""
+    from companion.store.campaign import shared_campaign
+
+    context = context or PageContext.from_query()
+    if not context.campaign:
+        return None
+    page_store()  # one clear error for a damaged or foreign database file
+    campaign = shared_campaign(context.campaign, who=context.who, role=context.role)
+    live(campaign)
+    return campaign
+
+
+class LiveSync:
+    """The kernel's one watcher thread: applies other screens' moves to the open campaign.
+
+    It waits on [Campaign.wait][companion.store.campaign.Campaign.wait] (up to
+    ``timeout`` seconds at a time, so a switch to another campaign is seen within that
+    time). Observers then fire in this thread; ipywidgets sends the updated values to the
+    browser at once. A database error is logged and retried after a pause; it never kills
+    the thread.
+    """
+
+    _instance: LiveSync | None = None
+    _lock = threading.Lock()
+
+    def __init__(self, timeout: float = 1.0) -> None:
+        self.timeout = timeout
+        self.campaign: Campaign | None = None
+        self.applied = 0
+        self.error = ""
+        self._stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="table-live-sync", daemon=True)
+
+    @classmethod
+    def get(cls) -> LiveSync:
+        with cls._lock:
+            if cls._instance is None or not cls._instance.thread.is_alive():
+                cls._instance = cls()
+                cls._instance.thread.start()
+            return cls._instance
+
+    def watch(self, campaign: Campaign) -> None:
+        self.campaign = campaign
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def in_thread(self) -> bool:
+        """True when called from this watcher (a change that came from another screen)."""
+        return threading.current_thread() is self.thread
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            campaign = self.campaign
+            if campaign is None:
+                self._stop.wait(self.timeout)
+                continue
+            try:
+                if campaign.wait(self.timeout):
+                    self.applied += 1
+                self.error = ""
+            except Exception as exc:  # a lost database: said in the log, tried again
+                self.error = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+                log.warning("live updates paused: %s", self.error)
+                self._stop.wait(2.0)
+
+
+def live(campaign: Campaign) -> LiveSync:
+    """Keep ``campaign`` live in this kernel (the one watcher thread follows it)."""
+    sync = LiveSync.get()
+    sync.watch(campaign)
+    return sync
+
+
+def from_other_screen() -> bool:
+    """Whether the current change is being applied from another screen's move."""
+    instance = LiveSync._instance
+    return instance is not None and instance.in_thread()
+
+
+# --- page script ------------------------------------------------------------------------
+
+# The page runs this once (an image that fails to load runs its onerror: ipywidgets HTML
+# has no <script>). It watches the browser's online state, the kernel's websocket (found
+# on its first send) and, every 5 s, a tiny HEAD request to the server's static files.
+_BANNER_JS = r"""
+(function () {
+  if (window.tcConnection) { return; }
+  var state = {down: false, wasDown: false};
+  window.tcConnection = state;
+  var bar = document.createElement('div');
+  bar.className = 'tc-offline';
+  bar.setAttribute('role', 'alert');
+  bar.style.display = 'none';
+  document.body.appendChild(bar);
+  function show(text) {
+    state.down = true; state.wasDown = true;
+    bar.textContent = text; bar.style.display = 'block';
+    document.body.classList.add('tc-disconnected');
+  }
+  function up() {
+    if (!state.down) { return; }
+    state.down = false;
+    bar.innerHTML = 'Connection back. <a href="" onclick="location.reload();return false">'
+      + 'Reload the page</a> to see the table as it is now.';
+    document.body.classList.remove('tc-disconnected');
+    document.body.classList.add('tc-reconnected');
+  }
+  var lost = 'Connection lost: nothing you tap now is saved. Waiting for the table to answer...';
+  window.addEventListener('offline', function () { show('You are offline: ' + lost); });
+  window.addEventListener('online', function () { check(); });
+  var send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function () {
+    if (!this.tcWatched) {
+      this.tcWatched = true;
+      this.addEventListener('close', function () { show(lost); });
+    }
+    return send.apply(this, arguments);
+  };
+  var base = (document.body.getAttribute('data-base-url') || '/voila/');
+  function check() {
+    fetch(base + 'static/voila.js', {method: 'HEAD', cache: 'no-store'}).then(function (r) {
+      if (r.ok) { up(); } else { show(lost); }
+    }, function () { show(lost); });
+  }
+  setInterval(check, 5000);
+})();
+"""
+
+_BANNER_CSS = """
+.tc-offline { position: fixed; top: 0; left: 0; right: 0; z-index: 10000; padding: 12px 16px;
+  background: #b00020; color: #fff; font-size: 18px; font-weight: bold; text-align: center; }
+.tc-offline a { color: #fff; text-decoration: underline; }
+body.tc-reconnected .tc-offline { background: #8a5a00; }
+body.tc-disconnected #rendered_cells { pointer-events: none; opacity: 0.5; }
+"""
+
+
+def _run_once(js: str) -> str:
+    """An HTML fragment that runs ``js`` when the page shows it."""
+    return ('<img alt="" style="display:none" src="data:image/gif;base64,AA==" '
+            f'onerror="{html.escape(js, quote=True)}">')
+
+
+def connection_banner() -> widgets.HTML:
+    """The lost-connection banner (see the module docs); show it once per page."""
+    banner = widgets.HTML(f"<style>{_BANNER_CSS}</style>" + _run_once(_BANNER_JS))
+    banner.add_class("tc-connection")
+    banner.layout.height = "0px"
+    banner.layout.overflow = "hidden"
+    return banner
+
+
+def url_script(context: PageContext) -> str:
+    """HTML that puts ``context`` into the page's address (no reload): the name and role
+    chosen on the first visit stay in the URL, so a reload or a bookmark keeps them."""
+    query = json.dumps("?" + context.query(app=bool(context.app)))
+    return _run_once(f"history.replaceState(null, '', location.pathname + {query});")
+

@@ -1,0 +1,357 @@
+"""The start app, *Table Companion*: who you are, which campaign, its party, its apps.
+
+What ``make app`` opens first (``widgets/table.ipynb``). A person gives a name and a role
+(GM or player); picks a campaign or creates one with its ruleset; adds and edits the party
+with their real numbers; and opens any app of that ruleset *in place*: the app is built in
+this same kernel over the same campaign objects and swapped into the page (no new kernel,
+no reload), with a link to the app's own page for another device. Name, role, campaign and
+the open app are kept in the page's address, so a reload comes back to the same table.
+"""
+
+from __future__ import annotations
+
+import html
+import threading
+import time
+from typing import TYPE_CHECKING, Any
+
+import ipywidgets as widgets
+
+from companion.widgets.base import (
+    ErrorLine,
+    app_box,
+    button,
+    int_box,
+    name_box,
+    row,
+    safe,
+)
+from companion.widgets.table.apps import app_heading, apps_for, campaign_app, spec
+from companion.widgets.table.binding import (
+    PageContext,
+    connection_banner,
+    database_where,
+    live,
+    page_store,
+    url_script,
+)
+from companion.widgets.table.party import RULES, party_rows
+
+if TYPE_CHECKING:
+    from companion.store.campaign import Campaign
+
+__all__ = ["TableApp"]
+
+_NEW = "__new__"
+
+_CSS = """
+.tc-app .tc-db { color: #555; font-size: 16px; word-break: break-all; }
+.tc-app .tc-app-buttons .tc-btn { margin: 2px; }
+.tc-app .tc-open-app { border-top: 2px solid #888; margin-top: 8px; padding-top: 8px; }
+"""
+
+
+def _ruleset_options() -> list[tuple[str, str]]:
+    from companion import rulesets
+
+    return [(f"{r.title} ({r.name})", r.name) for r in rulesets.all_rulesets()]
+
+
+class TableApp(widgets.VBox):
+    """The start app (see the module docs). ``context`` defaults to the page's URL."""
+
+    def __init__(self, context: PageContext | None = None) -> None:
+        super().__init__()
+        self.context = context or PageContext.from_query()
+        self.campaign: Campaign | None = None
+        self.opened = ""
+        self.open_ms = 0.0
+        self.error = ErrorLine()
+        self.url = widgets.HTML(layout=widgets.Layout(height="0px", overflow="hidden"))
+        self.url.add_class("tc-url")
+        # -- who -------------------------------------------------------------------------
+        self.who = name_box("Your name", self.context.who, "who", max_len=40, required=False,
+                            placeholder="how the table calls you")
+        self.role = widgets.Dropdown(options=[("Player", "player"), ("GM", "gm")],
+                                     value=self.context.role or "player",
+                                     layout=widgets.Layout(width="120px", min_height="40px"))
+        self.role.add_class("tc-role")
+        # -- campaign --------------------------------------------------------------------
+        self.pick = widgets.Dropdown(options=[], description="Campaign",
+                                     style={"description_width": "initial"},
+                                     layout=widgets.Layout(width="auto", min_height="40px"))
+        self.pick.add_class("tc-pick-campaign")
+        self.open_button = button("Open", self.open_picked, error=self.error,
+                                  name="open-campaign", style="primary")
+        self.new_name = name_box("New campaign", "", "campaign", max_len=80, required=False,
+                                 placeholder="a name for the table")
+        self.ruleset = widgets.Dropdown(options=_ruleset_options(),
+                                        layout=widgets.Layout(width="auto", min_height="40px"))
+        self.ruleset.add_class("tc-ruleset")
+        self.create_button = button("Create", self.create, error=self.error, name="create",
+                                    style="primary")
+        self.db = widgets.HTML()
+        # -- the open campaign -----------------------------------------------------------
+        self.heading = widgets.HTML()
+        self.party = widgets.HTML()
+        self.party_form = widgets.VBox(layout=widgets.Layout(max_width="100%"))
+        self.app_buttons = row()
+        self.app_buttons.add_class("tc-app-buttons")
+        self.app_area = widgets.VBox(layout=widgets.Layout(max_width="100%"))
+        self.app_area.add_class("tc-open-app")
+        self.campaign_box = widgets.VBox([
+            self.heading, widgets.HTML("<b>Party</b>"), self.party, self.party_form,
+            widgets.HTML("<b>Apps</b>"), self.app_buttons, self.app_area,
+        ], layout=widgets.Layout(max_width="100%", display="none"))
+        app_box(
+            connection_banner(), self.url,
+            widgets.HTML(f'<style>{_CSS}</style><h2 class="tc-title">Table Companion</h2>'),
+            row(self.who, self.role, button("Set", self.set_who, error=self.error,
+                                            name="set-who")),
+            row(self.pick, self.open_button),
+            row(self.new_name, self.ruleset, self.create_button),
+            self.db, self.error, self.campaign_box, box=self,
+        )
+        self.add_class("tc-table")
+        self._followed: set[int] = set()
+        self.warm = threading.Event()
+        self.refresh_list()
+        try:
+            self.db.value = (f'<div class="tc-db">Campaigns are kept in '
+                             f"<code>{html.escape(database_where())}</code></div>")
+        except Exception as exc:
+            self.error.show(exc)
+        if self.context.campaign:
+            safe(self.error)(self._open)(self.context.campaign)
+            if self.context.app and self.campaign is not None:
+                safe(self.error)(self.open_app)(self.context.app)
+
+    # -- who and which campaign ----------------------------------------------------------
+
+    def refresh_list(self) -> None:
+        try:
+            names = [c.name for c in page_store().list_campaigns()]
+        except Exception as exc:
+            self.error.show(exc)
+            names = []
+        self.pick.options = [("choose a campaign", "")] + [(n, n) for n in names]
+        self.pick.value = self.context.campaign if self.context.campaign in names else ""
+        self.open_button.disabled = not names
+
+    def _person(self) -> tuple[str, str]:
+        return self.who.read(), str(self.role.value)
+
+    def _set_url(self) -> None:
+        self.url.value = url_script(self.context)
+
+    def set_who(self) -> None:
+        who, role = self._person()
+        self.context = self.context.with_(who=who, role=role)
+        if self.campaign is not None:
+            self._open(self.campaign.name)
+        self._set_url()
+
+    def open_picked(self) -> None:
+        if not self.pick.value:
+            raise _refusal("choose a campaign first (or create one below)")
+        self._open(str(self.pick.value))
+
+    def create(self) -> None:
+        from companion.store import create_campaign
+
+        name = self.new_name.read()
+        if not name.strip():
+            raise _refusal("type a name for the new campaign first")
+        who, role = self._person()
+        create_campaign(page_store(), name, [str(self.ruleset.value)], who=who, role=role)
+        self.new_name.value = ""
+        self.context = self.context.with_(campaign=" ".join(name.split()))
+        self.refresh_list()
+        self._open(self.context.campaign)
+
+    def _open(self, name: str) -> None:
+        from companion.store.campaign import shared_campaign
+
+        who, role = self._person()
+        campaign = shared_campaign(name, who=who, role=role)
+        if campaign is not self.campaign:
+            self.opened = ""
+            self.app_area.children = ()
+            self.campaign = campaign
+            campaign.on_change(safe(self.error)(
+                lambda c: self._render() if c is self.campaign else None))
+        live(campaign)
+        self.context = self.context.with_(campaign=campaign.name, who=who, role=role,
+                                          app=self.opened)
+        self._set_url()
+        self._build_party_form()
+        self._render()
+        self.campaign_box.layout.display = ""
+        self.warm = _warm_up(campaign)
+
+    # -- the campaign --------------------------------------------------------------------
+
+    def _render(self) -> None:
+        c = self.campaign
+        if c is None:
+            return
+        rulesets = ", ".join(c.rulesets)
+        self.heading.value = (f'<h3 class="tc-campaign" data-campaign="{html.escape(c.name)}">'
+                            f"{html.escape(c.name)} <small>({html.escape(rulesets)})</small></h3>")
+        self.party.value = party_rows(c)
+        for member in c:  # a move in any app (here or on another screen) shows in the list
+            if id(member.tracker) not in self._followed:
+                self._followed.add(id(member.tracker))
+                member.tracker.on_change(safe(self.error, clear_on_success=False)(
+                    lambda _t: self._render_party()))
+        if self.app_buttons.children == ():
+            self.app_buttons.children = tuple(
+                button(a.title, self._opener(a.key), error=self.error, name=f"app-{a.key}")
+                for a in apps_for(c.rulesets))
+        self._sync_edit_options()
+
+    def _render_party(self) -> None:
+        if self.campaign is not None:
+            self.party.value = party_rows(self.campaign)
+
+    def _opener(self, key: str) -> Any:
+        return lambda: self.open_app(key)
+
+    def open_app(self, key: str) -> widgets.Widget:
+        """Show the app ``key`` for this campaign in place (built once per kernel)."""
+        if self.campaign is None:
+            raise _refusal("open a campaign first")
+        start = time.perf_counter()
+        app = campaign_app(self.campaign, key)
+        title = spec(key).title
+        self.context = self.context.with_(app=key)
+        link = html.escape(self.context.app_url(key))
+        self.app_area.children = (
+            app_heading(title, self.context, demo=False),
+            widgets.HTML(f'<div class="tc-app-link">On another device: <a href="{link}" '
+                         f'target="_blank">{html.escape(title)} for this campaign</a></div>'),
+            app,
+        )
+        self.opened = key
+        self._set_url()
+        self.open_ms = (time.perf_counter() - start) * 1000
+        return app
+
+    # -- the party form ------------------------------------------------------------------
+
+    def _build_party_form(self) -> None:
+        c = self.campaign
+        assert c is not None
+        parts: list[widgets.Widget] = []
+        self.forms: dict[str, dict[str, Any]] = {}
+        for ruleset in c.rulesets:
+            rules = RULES.get(ruleset)
+            if rules is None:
+                continue
+            name = name_box("Name", "", f"member-{ruleset}", max_len=40, required=False,
+                            placeholder=f"a new {rules.what}'s name")
+            boxes = {b.name: int_box(b.label, b.default, f"{ruleset}-{b.name}", b.low, b.high,
+                                     width="130px") for b in rules.boxes}
+            kind = widgets.Dropdown(options=list(rules.kinds), layout=widgets.Layout(
+                width="auto", min_height="40px")) if rules.kinds else None
+            if kind is not None:
+                kind.add_class(f"tc-kind-{ruleset}")
+            form: dict[str, Any] = {"rules": rules, "name": name, "boxes": boxes,
+                                    "kind": kind}
+            self.forms[ruleset] = form
+            add = button(f"Add {rules.what}", self._adder(ruleset), error=self.error,
+                         name=f"add-member-{ruleset}", style="primary")
+            form["add"] = add
+            parts.append(row(name, *([kind] if kind else []), *boxes.values(), add))
+            if rules.edit is not None:
+                edit_pick = widgets.Dropdown(options=[], description="Edit",
+                                             layout=widgets.Layout(width="auto",
+                                                                   min_height="40px"))
+                edit_pick.add_class(f"tc-edit-{ruleset}")
+                edit_boxes = {b.name: int_box(b.label, b.default, f"edit-{ruleset}-{b.name}",
+                                              b.low, b.high, width="130px")
+                              for b in rules.boxes}
+                form["edit_pick"], form["edit_boxes"] = edit_pick, edit_boxes
+                edit_pick.observe(safe(self.error)(lambda _c, r=ruleset: self._fill_edit(r)),
+                                  names="value")
+                save = button("Save numbers", self._saver(ruleset), error=self.error,
+                              name=f"save-member-{ruleset}")
+                form["save"] = save
+                parts.append(row(edit_pick, *edit_boxes.values(), save))
+        self.party_form.children = tuple(parts)
+
+    def _sync_edit_options(self) -> None:
+        c = self.campaign
+        for form in getattr(self, "forms", {}).values():
+            pick = form.get("edit_pick")
+            if pick is None or c is None:
+                continue
+            options = form["rules"].editable(c)
+            if list(pick.options) != options:
+                keep = pick.value
+                pick.options = options
+                ids = [i for _, i in options]
+                pick.value = keep if keep in ids else (ids[0] if ids else None)
+
+    def _fill_edit(self, ruleset: str) -> None:
+        form = self.forms[ruleset]
+        if self.campaign is None or form["edit_pick"].value is None:
+            return
+        values = form["rules"].values(self.campaign, form["edit_pick"].value)
+        for key, box in form["edit_boxes"].items():
+            box.value = values[key]
+
+    def _adder(self, ruleset: str) -> Any:
+        def add() -> None:
+            form = self.forms[ruleset]
+            name = form["name"].read()
+            if not name.strip():
+                raise _refusal(f"type the new {form['rules'].what}'s name first")
+            values = {k: box.read() for k, box in form["boxes"].items()}
+            kind = str(form["kind"].value) if form["kind"] is not None else ""
+            assert self.campaign is not None
+            form["rules"].add(self.campaign, " ".join(name.split()), kind, values)
+            form["name"].value = ""
+        return add
+
+    def _saver(self, ruleset: str) -> Any:
+        def save() -> None:
+            form = self.forms[ruleset]
+            if form["edit_pick"].value is None:
+                raise _refusal("nobody to edit yet")
+            values = {k: box.read() for k, box in form["edit_boxes"].items()}
+            assert self.campaign is not None and form["rules"].edit is not None
+            form["rules"].edit(self.campaign, form["edit_pick"].value, values)
+        return save
+
+
+def _refusal(text: str) -> Exception:
+    from companion.errors import CompanionError
+
+    return CompanionError(text)
+
+
+def _warm_up(campaign: Campaign) -> threading.Event:
+    """Import the campaign's app modules in the background (opening one is then quick);
+    the event is set when they are in."""
+    done = threading.Event()
+
+    def work() -> None:
+        import importlib
+
+        modules = {"cairn_srd": ["companion.widgets.cairn_srd"],
+                   "monsters_and_magic": ["companion.widgets.monsters_and_magic"],
+                   "plot_points": ["companion.widgets.plot_points"],
+                   "variant5e": ["companion.widgets.variant5e"],
+                   "miasma": ["companion.widgets.miasma"],
+                   "": ["companion.widgets.dice_tray"]}
+        for ruleset in [*campaign.rulesets, ""]:
+            for module in modules.get(ruleset, []):
+                try:
+                    importlib.import_module(module)
+                except Exception:  # only a head start: opening reports errors
+                    continue
+        done.set()
+
+    threading.Thread(target=work, name="table-warm-up", daemon=True).start()
+    return done
