@@ -292,15 +292,31 @@ def report(r: dict[str, Any], where: str) -> str:
     return "\n".join(lines)
 
 
+#: Closes our section, so a section another benchmark appends after it is never touched.
+END_MARKER = "<!-- end of the campaign store benchmarks -->"
+
+#: The last line of our section before the marker existed (older runs).
+OLD_LAST_LINE = "only a power cut can lose the last moments.\n"
+
+
 def record(section: str) -> None:
-    """Put the section at the end of RESULTS.md, replacing an earlier one of ours."""
+    """Replace our section of RESULTS.md (between HEADING and END_MARKER) or append it.
+
+    Everything outside our section, before or after it, is kept byte for byte.
+    """
     text = RESULTS.read_text() if RESULTS.exists() else ""
+    block = section.rstrip("\n") + "\n" + END_MARKER + "\n"
     if HEADING in text:
         start = text.index(HEADING)
-        rest = text[start + len(HEADING):]
-        nxt = rest.find("\n# ")
-        text = text[:start] + (rest[nxt + 1:] if nxt >= 0 else "")
-    text = text.rstrip("\n") + ("\n\n" if text.strip() else "") + section
+        if END_MARKER in text[start:]:
+            end = text.index(END_MARKER, start) + len(END_MARKER) + 1
+        elif OLD_LAST_LINE in text[start:]:
+            end = text.index(OLD_LAST_LINE, start) + len(OLD_LAST_LINE)
+        else:
+            raise SystemExit(f"{RESULTS}: our section has no end marker; not rewriting it")
+        text = text[:start] + block + text[end:]
+    else:
+        text = text.rstrip("\n") + ("\n\n" if text.strip() else "") + block
     RESULTS.write_text(text)
 
 
