@@ -39,6 +39,16 @@ def rules_data() -> dict[str, Any]:
     return data
 
 
+@functools.cache
+def data_file(name: str) -> dict[str, Any]:
+    """Another fixed-data file, ``data/<name>.toml`` (checked by the module that reads it)."""
+    path = DATA_FILE.parent / f"{name}.toml"
+    if not name.isidentifier() or not path.is_file():
+        raise TableError(f"cairn_srd: no fixed-data file data/{name}.toml")
+    with path.open("rb") as fh:
+        return tomllib.load(fh)
+
+
 def check_rules_data(data: dict[str, Any]) -> None:
     """Raise [TableError][companion.errors.TableError] naming the first malformed fixed table."""
     where = "cairn_srd data/rules.toml"
