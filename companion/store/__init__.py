@@ -23,6 +23,13 @@ The database is named by ``COMPANION_DB``: a file path (SQLite, WAL journal) or 
 - [shared_campaign][companion.store.campaign.shared_campaign]: the one open campaign of a
   process by name, so every app in one kernel shares the same tracker objects.
 
+For the apps: take the campaign with ``shared_campaign(name, who=..., role=...)`` (the name
+from the page's URL), the party from ``campaign.party``, a member's live sheet with
+``campaign.tracker("Ash", Character)``, and call its moves as before; poll
+``campaign.changed()`` (one indexed read) or block in ``campaign.wait(timeout)`` on a
+background thread, then re-render from the trackers' own ``on_change``. ``store.where``
+names the database to show the player.
+
 >>> import tempfile, pathlib
 >>> from companion.store import create_campaign, open_campaign, open_store
 >>> from companion.rulesets.plot_points.session import PlotPointSession
