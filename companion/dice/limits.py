@@ -55,8 +55,9 @@ a small machine (big-integer products grow faster than their length: 16,000,000 
 ODDS_MAX_PAIRS = 1_000_000
 """Most pairs of outcomes a product or quotient of two distributions may combine."""
 
-ODDS_MAX_KEEP_WORK = 3_000_000_000
-"""Ceiling on the keep/drop DP's work (big-integer bits touched): about a second."""
+ODDS_MAX_KEEP_WORK = 1_000_000_000
+"""Ceiling on the keep/drop DP's work (big-integer bits touched, its powers included):
+about half a second."""
 
 ODDS_MAX_MIXTURE = 2_500
 """Most separate cases (dice counts x sizes) a dynamic expression may split into."""

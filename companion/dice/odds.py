@@ -512,7 +512,12 @@ def keep_odds(
     nbytes = nbytes_for(denom**n)
     shift = nbytes * 8
     check_cost(length, nbytes)
-    work = len(order) * kept * (kept + 1) // 2 * length * shift
+    # The DP's products (about kept^2 / 2 per face, each as long as the packed polynomial),
+    # plus its powers (about kept per face, each as long as the denominator denom**n, built
+    # by about log2(n) multiplications).
+    work = len(order) * kept * (
+        (kept + 1) // 2 * length * shift + shift * max(n.bit_length(), 1)
+    )
     if work > limits.ODDS_MAX_KEEP_WORK:
         raise OddsTooCostlyError(
             f"keeping {kept} of {n} dice with {len(order)} faces exactly is too much work; "
@@ -531,11 +536,7 @@ def keep_odds(
         e = (scores[i] - smin) * shift
         rest = rest_after[i]
         new = [0] * kept
-        w_pow = [1] * (n + 1)
-        rest_pow = [1] * (n + 1)
-        for c in range(1, n + 1):
-            w_pow[c] = w_pow[c - 1] * w
-            rest_pow[c] = rest_pow[c - 1] * rest
+        w_pow = [w**c for c in range(kept)]  # only the first powers are needed
         here_or_after = w + rest
         for j in range(kept):
             poly = states[j]
@@ -544,16 +545,18 @@ def keep_odds(
             remaining = n - j
             need = kept - j
             if not rest:  # the least preferred face: every remaining die lands here
-                result += (poly * w_pow[remaining]) << (need * e)
+                result += (poly * w**remaining) << (need * e)
                 continue
             # c >= need dice on this face complete the kept set (the others fall on less
             # preferred faces) and all add the same kept score, so their weights are summed:
             # by the binomial theorem, (w + rest)^remaining minus the terms with c < need.
             closing = here_or_after**remaining
-            for c in range(need):
+            rest_pow = rest ** (remaining - need + 1)  # rest^(remaining - c), c = need - 1
+            for c in range(need - 1, -1, -1):
                 coef = comb(remaining, c) * w_pow[c]
                 new[j + c] += (poly * coef) << (c * e)
-                closing -= coef * rest_pow[remaining - c]
+                closing -= coef * rest_pow
+                rest_pow *= rest
             if closing:
                 result += (poly * closing) << (need * e)
         states = new

@@ -54,6 +54,9 @@ def work():
         "1d100000!>=2",
         "1d1000000",
         "1d100000*1d100000",
+        "3500d1000kh2ro20<=2",  # found by the fuzz suite: 12 s in the keep DP's powers
+        "(1d50)d(1d50)",
+        "10d10000",
     ],
 )
 def test_costly_odds_are_refused_quickly(expr: str) -> None:
@@ -74,6 +77,7 @@ def test_costly_odds_are_refused_quickly(expr: str) -> None:
         ("10000dFk5", 11),
         ("D2000!", 41_980),
         ("1d100000r1", 99_999),
+        ("1000d1000kh2>=900", 3),
     ],
 )
 def test_answers_within_limits_render_everywhere(expr: str, outcomes: int) -> None:
