@@ -7,7 +7,14 @@ from typing import Any
 
 from companion.cli import fraction_text, print_json
 from companion.dice.render import percent
-from companion.rulesets.cairn_srd import lockpicking, mass_combat, saves, social, spellcasting
+from companion.rulesets.cairn_srd import (
+    exploration,
+    lockpicking,
+    mass_combat,
+    saves,
+    social,
+    spellcasting,
+)
 
 
 def add_commands(sub: Any) -> None:
@@ -43,6 +50,15 @@ def add_commands(sub: Any) -> None:
     matrix = csub.add_parser("matrix", help="the mass-combat attack matrix")
     matrix.add_argument("--json", action="store_true")
     matrix.set_defaults(func=_matrix)
+    clock = csub.add_parser("clock", help="exact encounter odds from a site clock value")
+    clock.add_argument("--clock", type=int, default=exploration.START,
+                       help=f"the site clock now (default {exploration.START})")
+    clock.add_argument("--die", type=int, default=exploration.SITE_DICE[0],
+                       help="the site die's sides: 6, 8, 10 or 12 (default 6)")
+    clock.add_argument("--turns", type=int, default=1,
+                       help="how many turns 'within' looks ahead (default 1)")
+    clock.add_argument("--json", action="store_true")
+    clock.set_defaults(func=_clock)
     cairn.set_defaults(func=lambda a: _help(cairn))
 
 
@@ -112,6 +128,26 @@ def _matrix(args: argparse.Namespace) -> int:
     print(f"{'attacker / defender':<20}" + "".join(f"{d:<17}" for d in scales))
     for a in scales:
         print(f"{a:<20}" + "".join(f"{grid[a][d]:<17}" for d in scales))
+    return 0
+
+
+def _clock(args: argparse.Namespace) -> int:
+    odds = exploration.encounter_odds(args.clock, args.die, args.turns)
+    if args.json:
+        print_json({"clock": odds.clock, "die": odds.die, "turns": odds.turns,
+                    "next": fraction_text(odds.next), "within": fraction_text(odds.within),
+                    "expected_turns": fraction_text(odds.expected_turns),
+                    "omen_next": fraction_text(odds.omen_next)})
+        return 0
+    print(f"site clock {odds.clock}, site die d{odds.die}:")
+    print(f"  encounter on the next turn: {percent(odds.next)} "
+          f"({fraction_text(odds.next)})")
+    print(f"  at least one within {odds.turns} turn(s): {percent(odds.within)} "
+          f"({fraction_text(odds.within)})")
+    print(f"  expected turns until the first (counting its turn): "
+          f"{float(odds.expected_turns):.2f} ({fraction_text(odds.expected_turns)})")
+    print(f"  clue or omen on the next turn: {percent(odds.omen_next)} "
+          f"({fraction_text(odds.omen_next)})")
     return 0
 
 
