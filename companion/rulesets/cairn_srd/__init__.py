@@ -25,7 +25,9 @@ Modules, named as the seed names the rules:
   encounter tracker;
 - [duel][companion.rulesets.cairn_srd.duel]: the dueling minigame;
 - [mass_combat][companion.rulesets.cairn_srd.mass_combat]: detachments, ships, fleets and the scale
-  attack matrix.
+  attack matrix;
+- [exploration][companion.rulesets.cairn_srd.exploration]: exploration turns, the site clock and
+  site die (with exact encounter odds), encounters, light, the darkness, escaping the dungeon.
 
 Time runs in rounds (a fight's exchange), turns (a few rooms), watches (a day's third)
 and cycles (weeks). Distances are close, nearby and far; anything else is out of range.

@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from companion.dice.render import chance_text
-from companion.rulesets.cairn_srd import combat, duel, mass_combat, saves, spellcasting
+from companion.rulesets.cairn_srd import (
+    combat,
+    duel,
+    exploration,
+    mass_combat,
+    saves,
+    spellcasting,
+)
 from companion.rulesets.cairn_srd.fixed_tables import rules_data
 
 
@@ -123,6 +130,74 @@ def _data_page() -> str:
     return "\n".join(lines)
 
 
+def _clock_page() -> str:
+    sizes = exploration.SITE_DICE
+    head = "| Clock | " + " | ".join(f"d{d}" for d in sizes) + " |"
+    rule = "|---:|" + "---:|" * len(sizes)
+    hour = exploration.TURNS_PER_HOUR
+    rows = exploration.clock_odds_table()
+    lines = [
+        "# Site clock odds",
+        "",
+        "Exact chances of an encounter from each value of the site clock, for each size of "
+        "the site die (held at that size), computed by a Markov chain over the clock values "
+        "with the clock rule itself: below zero an encounter, exactly zero back to "
+        f"{exploration.OMEN_AT}. The same figures come from "
+        "`python -m companion cairn clock --clock C --die N --turns T --json`.",
+        "",
+        "## Encounter on the next turn",
+        "",
+        head, rule,
+    ]
+    lines += [f"| {r[0].clock} | " + " | ".join(chance_text(o.next) for o in r) + " |"
+              for r in rows]
+    lines += ["", f"## At least one encounter within the next hour ({hour} turns)", "",
+              head, rule]
+    for r in rows:
+        cells = [chance_text(exploration.encounter_odds(o.clock, o.die, hour).within)
+                 for o in r]
+        lines.append(f"| {r[0].clock} | " + " | ".join(cells) + " |")
+    lines += ["", "## Expected turns until the first encounter", "",
+              "Counting the turn it happens; rounded here (the exact fractions are long: the "
+              "CLI prints them).", "", head, rule]
+    lines += [f"| {r[0].clock} | " + " | ".join(f"{float(o.expected_turns):.2f}" for o in r)
+              + " |" for r in rows]
+    lines += ["", "## Clue or omen on the next turn", "", head, rule]
+    lines += [f"| {r[0].clock} | " + " | ".join(chance_text(o.omen_next) for o in r) + " |"
+              for r in rows]
+    lines += ["", "Roll the site die:", "", "```roller", "1d6", "```"]
+    return "\n".join(lines)
+
+
+def _exploration_data_page() -> str:
+    lines = ["# Exploration lists", "",
+             "The fixed lists of *Exploration Turns*, from `data/exploration.toml`.", "",
+             "## Actions that take a full turn", "", "| Action | Note |", "|---|---|"]
+    for a in exploration.ACTIONS.values():
+        note = ("moving fast: candles blow out" if a.get("fast") else
+                "the site die grows one size" if a.get("rest") else "")
+        lines.append(f"| {a['name']} | {note} |")
+    lines += ["", "## Light sources", "", "| Light | Turns | Lights up | Note |",
+              "|---|---:|---|---|"]
+    lines += [f"| {k.capitalize()} | {v['turns']} | {v['reach']} | {v['note']} |"
+              for k, v in exploration.LIGHTS.items()]
+    lines += ["", f"A flask of oil holds {exploration.OIL_USES} uses.", "",
+              "## Escaping the dungeon: DV modifiers", "",
+              "The DV is the sum of the modifiers that apply, never below 0.", "",
+              "| Situation | DV mod |", "|---|---:|"]
+    for m in exploration.ESCAPE_MODIFIERS.values():
+        mod = f"{m['dv']:+d}" + (" / item" if m.get("per_item") else "")
+        lines.append(f"| {m['situation']} | {mod} |")
+    lines += ["", "## Escape save odds", "",
+              "A d20 above the DV and at or under the save.", "",
+              "| Save | " + " | ".join(f"DV {dv}" for dv in range(0, 9, 2)) + " |",
+              "|---:|" + "---:|" * 5]
+    for score in range(4, saves.MAX_SCORE + 1, 2):
+        lines.append(f"| {score} | " + " | ".join(
+            chance_text(exploration.escape_chance(score, dv)) for dv in range(0, 9, 2)) + " |")
+    return "\n".join(lines)
+
+
 def reference_pages() -> dict[str, str]:
     """Pages under ``rules/cairn_srd/`` generated from the rules and their data."""
     return {
@@ -131,4 +206,6 @@ def reference_pages() -> dict[str, str]:
         "attack-matrix.md": _matrix_page(),
         "duel-exchanges.md": _duel_page(),
         "fixed-tables.md": _data_page(),
+        "site-clock-odds.md": _clock_page(),
+        "exploration-lists.md": _exploration_data_page(),
     }
