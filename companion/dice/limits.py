@@ -55,9 +55,10 @@ a small machine (big-integer products grow faster than their length: 16,000,000 
 ODDS_MAX_PAIRS = 1_000_000
 """Most pairs of outcomes a product or quotient of two distributions may combine."""
 
-ODDS_MAX_KEEP_WORK = 1_000_000_000
-"""Ceiling on the keep/drop DP's work (big-integer bits touched, its powers included):
-about half a second."""
+ODDS_MAX_KEEP_WORK = 100_000_000_000
+"""Ceiling on the keep/drop DP's estimated work (big-integer products and powers, each
+counted as its length times the other's length to the power 0.585, as Karatsuba
+multiplication costs): about half a second."""
 
 ODDS_MAX_MIXTURE = 2_500
 """Most separate cases (dice counts x sizes) a dynamic expression may split into."""

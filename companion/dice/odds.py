@@ -302,6 +302,16 @@ def _pool_budget(n: int, low: int, high: int, mods: Modifiers, depth: int) -> No
                     f"exact odds of {what} would need about {top * (depth + 1) * n:,} "
                     f"separate totals (limit {limits.ODDS_MAX_OUTCOMES:,}); {SIMULATE_HINT}"
                 )
+            # Exploding on several faces convolves the chain with them at every level: its
+            # last product holds about top * (depth + 1) totals, each weighing about
+            # (depth + 1) * log2(faces**2) bits (a reroll-once die has faces**2 as its
+            # denominator).
+            bits = top * (depth + 1) * (depth + 1) * 2 * faces.bit_length()
+            if booms > 1 and bits > limits.ODDS_MAX_PRODUCT_BITS:
+                raise OddsTooCostlyError(
+                    f"exact odds of {what} would need products of about {bits:,} bits "
+                    f"(limit {limits.ODDS_MAX_PRODUCT_BITS:,}); {SIMULATE_HINT}"
+                )
     spend(steps, what)
 
 
@@ -512,11 +522,12 @@ def keep_odds(
     nbytes = nbytes_for(denom**n)
     shift = nbytes * 8
     check_cost(length, nbytes)
-    # The DP's products (about kept^2 / 2 per face, each as long as the packed polynomial),
-    # plus its powers (about kept per face, each as long as the denominator denom**n, built
-    # by about log2(n) multiplications).
+    # The DP's products: about kept^2 / 2 per face, each of the packed polynomial
+    # (length * shift bits) by a coefficient as long as denom**n (shift bits), which costs
+    # about length * shift * shift**0.585 (Karatsuba); plus about kept powers per face, each
+    # about shift**1.585. Calibrated on this kind of machine: 1e11 is about half a second.
     work = len(order) * kept * (
-        (kept + 1) // 2 * length * shift + shift * max(n.bit_length(), 1)
+        (kept + 1) // 2 * length * shift * shift**0.585 + shift**1.585
     )
     if work > limits.ODDS_MAX_KEEP_WORK:
         raise OddsTooCostlyError(
