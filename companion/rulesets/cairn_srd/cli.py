@@ -14,6 +14,7 @@ from companion.rulesets.cairn_srd import (
     saves,
     social,
     spellcasting,
+    travel_cli,
 )
 
 
@@ -59,6 +60,7 @@ def add_commands(sub: Any) -> None:
                        help="how many turns 'within' looks ahead (default 1)")
     clock.add_argument("--json", action="store_true")
     clock.set_defaults(func=_clock)
+    travel_cli.add_commands(csub)  # cairn travel, cairn downtime
     cairn.set_defaults(func=lambda a: _help(cairn))
 
 

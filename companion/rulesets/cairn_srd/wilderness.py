@@ -376,6 +376,29 @@ class WatchEvent:
             " (" + "; ".join(self.details) + ")" if self.details else "")
 
 
+def roll_event(leg: Leg | None = None, *, rng: random.Random | None = None,
+               seed: int | None = None) -> WatchEvent:
+    """The event check: a d6; an encounter rolls its distance, activity and complication, a
+    threat is drawn for ``leg``'s terrain (only the Any threats with no leg)."""
+    r = make_rng(seed, rng)
+    res = tables.get(EVENT_TABLE).roll(rng=r)
+    face = res.roll if isinstance(res.roll, int) else sum(res.roll)
+    details: list[str] = []
+    kind = "nothing"
+    if face == 1:
+        kind = "encounter"
+        for tid in ENCOUNTER_TABLES:
+            values = tables.get(tid).roll(rng=r).values
+            details.append(next(iter(values.values())))
+    elif face == 2:
+        kind = "threat"
+        terrain, water = (leg.terrain, leg.by_water) if leg else ("Plateaus", False)
+        details.append(roll_threat(terrain, water, rng=r))
+    elif face == 3:
+        kind = "disaster"
+    return WatchEvent(face, kind, next(iter(res.values.values())), tuple(details))
+
+
 @dataclass
 class Journey(Tracker):
     """A party's journey watch by watch, following the five-step watch procedure."""
@@ -769,24 +792,8 @@ class Journey(Tracker):
                     seed: int | None = None) -> WatchEvent:
         """Step 5: the event die; then the next watch begins."""
         self._at(5)
-        r = make_rng(seed, rng)
-        res = tables.get(EVENT_TABLE).roll(rng=r)
-        face = res.roll if isinstance(res.roll, int) else sum(res.roll)
-        details: list[str] = []
-        kind = "nothing"
-        if face == 1:
-            kind = "encounter"
-            for tid in ENCOUNTER_TABLES:
-                values = tables.get(tid).roll(rng=r).values
-                details.append(next(iter(values.values())))
-        elif face == 2:
-            kind = "threat"
-            leg = self.current or (self.legs[-1] if self.legs else None)
-            terrain, water = (leg.terrain, leg.by_water) if leg else ("Plateaus", False)
-            details.append(roll_threat(terrain, water, rng=r))
-        elif face == 3:
-            kind = "disaster"
-        event = WatchEvent(face, kind, next(iter(res.values.values())), tuple(details))
+        event = roll_event(self.current or (self.legs[-1] if self.legs else None),
+                           rng=make_rng(seed, rng))
         self.last_event = str(event)[:400]
         self.watch += 1
         if self.watch == WATCHES_PER_DAY:
@@ -798,9 +805,28 @@ class Journey(Tracker):
 
 
 __all__ = [
-    "ACTIONS", "Journey", "Leg", "LegPlan", "RoutePlan", "Traveller", "WatchEvent",
-    "camp_gives_rest", "difficulties", "distances", "foraged_components", "is_dark",
-    "light_hours", "make_leg", "navigation_chance", "path_types", "plan_leg", "plan_route",
-    "roll_threat", "terrains", "threat_odds", "threats_for",
+    "ACTIONS",
+    "Journey",
+    "Leg",
+    "LegPlan",
+    "RoutePlan",
+    "Traveller",
+    "WatchEvent",
+    "camp_gives_rest",
+    "difficulties",
+    "distances",
+    "foraged_components",
+    "is_dark",
+    "light_hours",
+    "make_leg",
+    "navigation_chance",
+    "path_types",
+    "plan_leg",
+    "plan_route",
+    "roll_event",
+    "roll_threat",
+    "terrains",
+    "threat_odds",
+    "threats_for",
 ]
 
