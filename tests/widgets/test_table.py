@@ -235,3 +235,13 @@ def test_every_app_of_every_ruleset_opens_in_place(db: Path) -> None:
             assert app.error.message == "", each.key
             assert app.open_ms < 300, (each.key, app.open_ms)
             assert html.escape(spec(each.key).title) in app.app_area.children[0].value
+
+
+def test_a_reload_comes_back_to_the_same_table_and_app(db: Path) -> None:
+    app = fresh_table(db, "cairn_srd")
+    add_member(app, "cairn_srd", "Ash", str=12, dex=10, ctrl=9, guard=5, armor=0)
+    app.open_app("spellcasting")
+    assert "app=spellcasting" in app.url.value and "campaign=Tuesday" in app.url.value
+    again = TableApp(PageContext.from_query(app.context.query(app=True)))
+    assert again.error.message == "" and again.opened == "spellcasting"
+    assert again.app_area.children[-1] is app.app_area.children[-1]  # same kernel: same app

@@ -479,24 +479,26 @@ def apps_for(rulesets: Sequence[str]) -> list[AppSpec]:
 
 
 _CACHE: dict[tuple[int, str], widgets.Widget] = {}
-_CACHE_LOCK = threading.Lock()
+_CACHE_LOCK = threading.RLock()
 
 
 def campaign_app(campaign: Campaign, key: str) -> widgets.Widget:
     """The app ``key`` for ``campaign``, built once per kernel (then the same widget)."""
-    with _CACHE_LOCK:
-        found = _CACHE.get((id(campaign), key))
-    if found is not None:
-        return found
     app = spec(key)
     if app.ruleset and app.ruleset not in campaign.rulesets:
         from companion.errors import UnknownNameError
 
         raise UnknownNameError(f"{app.title} is a {app.ruleset} app; campaign "
                                f"{campaign.name!r} plays {', '.join(campaign.rulesets)}")
-    built = app.build(campaign)
-    with _CACHE_LOCK:
-        return _CACHE.setdefault((id(campaign), key), built)
+    with _CACHE_LOCK:  # held while building: a prebuild and a tap never build it twice
+        found = _CACHE.get((id(campaign), key))
+        if found is None:
+            found = _CACHE[(id(campaign), key)] = app.build(campaign)
+        return found
+
+
+def is_built(campaign: Campaign, key: str) -> bool:
+    return (id(campaign), key) in _CACHE
 
 
 def app_heading(title: str, context: PageContext, *, demo: bool,

@@ -11,6 +11,7 @@ the open app are kept in the page's address, so a reload comes back to the same 
 from __future__ import annotations
 
 import html
+import logging
 import threading
 import time
 from typing import TYPE_CHECKING, Any
@@ -41,6 +42,8 @@ if TYPE_CHECKING:
     from companion.store.campaign import Campaign
 
 __all__ = ["TableApp"]
+
+log = logging.getLogger(__name__)
 
 _NEW = "__new__"
 
@@ -122,9 +125,10 @@ class TableApp(widgets.VBox):
         except Exception as exc:
             self.error.show(exc)
         if self.context.campaign:
+            wanted = self.context.app
             safe(self.error)(self._open)(self.context.campaign)
-            if self.context.app and self.campaign is not None:
-                safe(self.error)(self.open_app)(self.context.app)
+            if wanted and self.campaign is not None:
+                safe(self.error)(self.open_app)(wanted)
 
     # -- who and which campaign ----------------------------------------------------------
 
@@ -332,26 +336,18 @@ def _refusal(text: str) -> Exception:
 
 
 def _warm_up(campaign: Campaign) -> threading.Event:
-    """Import the campaign's app modules in the background (opening one is then quick);
-    the event is set when they are in."""
+    """Build the campaign's apps in the background, so that opening one only swaps it
+    into the page (the browser already has its widgets); the event is set when done."""
     done = threading.Event()
 
     def work() -> None:
-        import importlib
-
-        modules = {"cairn_srd": ["companion.widgets.cairn_srd"],
-                   "monsters_and_magic": ["companion.widgets.monsters_and_magic"],
-                   "plot_points": ["companion.widgets.plot_points"],
-                   "variant5e": ["companion.widgets.variant5e"],
-                   "miasma": ["companion.widgets.miasma"],
-                   "": ["companion.widgets.dice_tray"]}
-        for ruleset in [*campaign.rulesets, ""]:
-            for module in modules.get(ruleset, []):
-                try:
-                    importlib.import_module(module)
-                except Exception:  # only a head start: opening reports errors
-                    continue
-        done.set()
+        try:
+            for app in apps_for(campaign.rulesets):
+                campaign_app(campaign, app.key)
+        except Exception:  # only a head start: opening the app shows its error
+            log.warning("building the apps ahead failed", exc_info=True)
+        finally:
+            done.set()
 
     threading.Thread(target=work, name="table-warm-up", daemon=True).start()
     return done

@@ -1,0 +1,199 @@
+"""The start app and campaign-bound apps in Chromium, on a real Voila with a temp database.
+
+Two browser contexts (two devices) on one campaign see each other's moves within a second;
+a reload keeps the state; the start app sets up a party that the sheet, combat and
+spellcasting apps share; a lost connection shows a banner. Timings are printed (``-s``)
+and bounded loosely (the machine is shared): first render of the start app, an app opened
+in place, and the idle CPU of the server with six pages open.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+
+from tests.browser.conftest import _guarded_page
+
+pytestmark = pytest.mark.timeout(600)
+
+
+@pytest.fixture(scope="module")
+def table_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    from tests.browser.conftest import _running_voila
+
+    db = tmp_path_factory.mktemp("table") / "campaigns.db"
+    with _running_voila(env={"COMPANION_DB": str(db)}) as server:
+        server.db = db
+        yield server
+
+
+def _page(browser: Any) -> Iterator[Any]:
+    return _guarded_page(browser, viewport={"width": 1280, "height": 900})
+
+
+@pytest.fixture
+def laptop(browser: Any) -> Iterator[Any]:
+    yield from _page(browser)
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    yield from _guarded_page(browser, viewport={"width": 390, "height": 844}, is_mobile=True,
+                             has_touch=True)
+
+
+def _open(page: Any, server: Any, notebook: str, query: str, ready: str) -> float:
+    start = time.perf_counter()
+    page.goto(f"{server.base_url}/voila/render/{notebook}.ipynb?{query}",
+              wait_until="domcontentloaded")
+    page.wait_for_selector(ready, state="visible", timeout=60_000)
+    return time.perf_counter() - start
+
+
+def _type(page: Any, selector: str, text: str) -> None:
+    box = page.locator(f"{selector} input").first
+    box.fill(text)
+    box.press("Tab")  # the boxes send their value when they lose focus
+
+
+def _stat(page: Any, selector: str, attr: str) -> str:
+    return str(page.locator(selector).first.get_attribute(attr))
+
+
+def test_start_app_party_is_shared_live_and_kept(table_server: Any, laptop: Any,
+                                                 phone: Any) -> None:
+    server = table_server
+    # -- the start app: first render, title, who is who ------------------------------------
+    first = _open(laptop, server, "table", "who=Mira&role=gm", ".tc-table")
+    print(f"\nstart app first render: {first * 1000:.0f} ms")
+    assert laptop.title() == "Table Companion"
+    assert str(server.db) in laptop.locator(".tc-db").inner_text()
+    # -- a campaign and its party ----------------------------------------------------------
+    _type(laptop, ".tc-name-campaign", "Tuesday")
+    laptop.locator(".tc-ruleset select").select_option(label="Cairn-derived SRD (cairn_srd)")
+    laptop.locator(".tc-btn-create").click()
+    laptop.wait_for_selector(".tc-campaign[data-campaign='Tuesday']")
+    laptop.wait_for_function("() => location.search.includes('campaign=Tuesday')")
+    assert "who=Mira" in laptop.url and "role=gm" in laptop.url
+    for name, guard in (("Ash", "5"), ("Briar", "4")):
+        _type(laptop, ".tc-name-member-cairn_srd", name)
+        _type(laptop, ".tc-int-cairn_srd-guard", guard)
+        laptop.locator(".tc-btn-add-member-cairn_srd").click()
+    laptop.wait_for_selector(".tc-party[data-count='2']")
+    # -- the fight, opened in place: the party joins, a goblin hits Ash --------------------
+    start = time.perf_counter()
+    laptop.locator(".tc-btn-app-cairn_combat").click()
+    laptop.wait_for_selector(".tc-open-app .tc-btn-party-joins", state="visible")
+    in_place = time.perf_counter() - start
+    print(f"combat opened in place: {in_place * 1000:.0f} ms (click to visible)")
+    laptop.locator(".tc-btn-party-joins").click()
+    _type(laptop, ".tc-name-c-name", "Goblin")
+    laptop.locator(".tc-btn-add").click()
+    laptop.wait_for_selector(".tc-combat tr:has-text('Goblin')")
+    laptop.locator(".tc-attacker select").select_option("Goblin")
+    laptop.locator(".tc-target-select select").select_option("Ash")
+    laptop.locator(".tc-btn-attack").click()
+    laptop.wait_for_selector(".tc-open-app .tc-outcome:has-text('Goblin → Ash')")
+    row = laptop.locator(".tc-combat tr:has-text('Ash')").first.inner_text()
+    fight_guard = re.search(r"(\d+)/5", row)
+    assert fight_guard is not None
+    guard = fight_guard.group(1)
+    # -- the phone: Ash's sheet (its own page, its own kernel) shows the fight's damage ----
+    query = f"campaign=Tuesday&who={quote('Ash player')}&role=player"
+    _open(phone, server, "cairn_character", query, ".tc-stats")
+    assert phone.title() == "Cairn character sheet"
+    assert _stat(phone, ".tc-stats", "data-guard") == guard
+    # ...and the same character is the caster in the spellcasting app.
+    _open(phone, server, "spellcasting", query, ".tc-dice-choice")
+    assert "Ash: free slots 10" in phone.locator(".tc-stats").first.inner_text()
+    # -- live: a move on the phone shows on the laptop (sheet opened in place) ------------
+    laptop.locator(".tc-btn-app-cairn_character").click()
+    laptop.wait_for_selector(".tc-open-app .tc-stats[data-guard]")
+    assert _stat(laptop, ".tc-open-app .tc-stats", "data-guard") == guard
+    _open(phone, server, "cairn_character", query, ".tc-stats")
+    phone.locator(".tc-btn-fatigue").click()
+    phone.wait_for_selector(".tc-stats:has-text('Fatigue 1')")
+    moved = time.perf_counter()
+    laptop.wait_for_selector(".tc-open-app .tc-stats:has-text('Fatigue 1')", timeout=5_000)
+    seen = time.perf_counter() - moved
+    print(f"phone -> laptop: {seen * 1000:.0f} ms")
+    assert seen < 1.0
+    # ...and the other way: the laptop's move shows on the phone.
+    laptop.locator(".tc-open-app .tc-btn-fatigue").click()
+    moved = time.perf_counter()
+    phone.wait_for_selector(".tc-stats:has-text('Fatigue 2')", timeout=5_000)
+    seen = time.perf_counter() - moved
+    print(f"laptop -> phone: {seen * 1000:.0f} ms")
+    assert seen < 1.0
+    # -- a reload keeps everything -----------------------------------------------------------
+    phone.reload(wait_until="domcontentloaded")
+    phone.wait_for_selector(".tc-stats:has-text('Fatigue 2')", timeout=60_000)
+    laptop.reload(wait_until="domcontentloaded")
+    laptop.wait_for_selector(".tc-campaign[data-campaign='Tuesday']", timeout=60_000)
+    laptop.wait_for_selector(".tc-open-app .tc-stats:has-text('Fatigue 2')")
+    assert laptop.locator(".tc-party").get_attribute("data-count") == "2"
+    # -- a lost connection shows ---------------------------------------------------------
+    phone.context.set_offline(True)
+    phone.wait_for_selector(".tc-offline:has-text('offline')", timeout=5_000)
+    phone.context.set_offline(False)
+    phone.wait_for_selector(".tc-offline:has-text('Connection back')", timeout=10_000)
+
+
+def test_server_gone_shows_the_banner(start_voila: Any, laptop: Any,
+                                      tmp_path: Path) -> None:
+    with start_voila(env={"COMPANION_DB": str(tmp_path / "c.db")}) as server:
+        _open(laptop, server, "table", "who=Ann&role=player", ".tc-table")
+        assert laptop.locator(".tc-offline").is_hidden()
+    # The server stopped: the kernel's websocket closes, the page says so.
+    laptop.wait_for_selector(".tc-offline:has-text('Connection lost')", timeout=15_000)
+
+
+def _cpu_seconds(pids: list[int]) -> float:
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime + stime
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def test_six_open_pages_idle_cheaply(table_server: Any, browser: Any) -> None:
+    server = table_server
+    pages = []
+    gens = []
+    query = "campaign=Idle&who=Mira&role=gm"
+    from companion.store import create_campaign, open_store
+
+    with open_store(server.db) as store:
+        if store.find_campaign("Idle") is None:
+            create_campaign(store, "Idle", ["cairn_srd"])
+    try:
+        for notebook in ("table", "cairn_character", "cairn_combat", "spellcasting", "duel",
+                         "lockpicking"):
+            gen = _page(browser)
+            page = next(gen)
+            gens.append(gen)
+            ready = ".tc-table" if notebook == "table" else ".tc-page"
+            _open(page, server, notebook, query, ready)
+            pages.append(page)
+        time.sleep(3)  # let the pages settle
+        pids = [server.process.pid, *server.kernels()]
+        before, t0 = _cpu_seconds(pids), time.monotonic()
+        time.sleep(10)
+        used = (_cpu_seconds(pids) - before) / (time.monotonic() - t0)
+        print(f"\nidle CPU, server + {len(pids) - 1} kernels, 6 pages: {used * 100:.2f}% "
+              "of a core")
+        assert used < 0.02
+    finally:
+        for gen in gens:
+            for _ in gen:
+                pass
