@@ -9,7 +9,7 @@ def test_pages() -> None:
     pages = reference_pages()
     assert set(pages) == {"magic-dice.md", "save-odds.md", "attack-matrix.md",
                           "duel-exchanges.md", "fixed-tables.md", "site-clock-odds.md",
-                          "exploration-lists.md"}
+                          "exploration-lists.md", "travel-duration.md", "downtime-odds.md"}
     magic = pages["magic-dice.md"]
     assert "| 5 | 90.74% (49/54) | 96% ⚠ differs |" in magic
     assert "| 4 | 72.22% (13/18) | 72% | 9.72% (7/72) | 10% | 2 |" in magic

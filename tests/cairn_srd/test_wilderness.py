@@ -394,3 +394,19 @@ def test_every_step_pair_order() -> None:
             else:
                 j.event_check(seed=i)
     assert w.STEPS[0] == "weather" and len(w.STEPS) == 5
+
+
+def test_reference_pages_from_the_rules() -> None:
+    from companion.rulesets.cairn_srd.reference import reference_pages
+
+    pages = reference_pages()
+    travel = pages["travel-duration.md"]
+    # roads/short: 1 + difficulty; wilderness/long: 2 + 3 + difficulty
+    assert "| Roads | Short | 1 | 2 | 3 |" in travel
+    assert "| Wilderness | Long | 5 | 6 | 7 |" in travel
+    assert "| Trails | 16.67% (1/6) | 33.33% (1/3) | 50.00% (1/2) |" in travel
+    assert "| Hills |" in travel and "10.00% (1/10)" in travel
+    odds = pages["downtime-odds.md"]
+    assert "| Different bank | 20 | 20 | 20 | 50 | 500 |" in odds
+    assert "| +0 | 33.33% (1/3) | 66.67% (2/3) | 72.22% (13/18) | 27.78% (5/18) |" in odds
+    assert "| +0 | 50.00% (1/2) | 33.33% (1/3) | 16.67% (1/6) |" in odds

@@ -27,7 +27,13 @@ Modules, named as the seed names the rules:
 - [mass_combat][companion.rulesets.cairn_srd.mass_combat]: detachments, ships, fleets and the scale
   attack matrix;
 - [exploration][companion.rulesets.cairn_srd.exploration]: exploration turns, the site clock and
-  site die (with exact encounter odds), encounters, light, the darkness, escaping the dungeon.
+  site die (with exact encounter odds), encounters, light, the darkness, escaping the dungeon;
+- [wilderness][companion.rulesets.cairn_srd.wilderness]: wilderness watches, the route planner
+  (travel duration), navigation, supply, camps, cooking, event checks and threats;
+- [downtime][companion.rulesets.cairn_srd.downtime]: downtime cycles, upkeep, petty crime, banks,
+  downtime actions, factions and the coin ledger;
+- [settlements][companion.rulesets.cairn_srd.settlements]: the settlement hazard die, upheavals,
+  conditions, shifts and rumours.
 
 Time runs in rounds (a fight's exchange), turns (a few rooms), watches (a day's third)
 and cycles (weeks). Distances are close, nearby and far; anything else is out of range.

@@ -10,6 +10,7 @@ from companion.rulesets.cairn_srd import (
     mass_combat,
     saves,
     spellcasting,
+    travel_reference,
 )
 from companion.rulesets.cairn_srd.fixed_tables import rules_data
 
@@ -208,4 +209,6 @@ def reference_pages() -> dict[str, str]:
         "fixed-tables.md": _data_page(),
         "site-clock-odds.md": _clock_page(),
         "exploration-lists.md": _exploration_data_page(),
+        "travel-duration.md": travel_reference.travel_page(),
+        "downtime-odds.md": travel_reference.downtime_page(),
     }
