@@ -8,13 +8,13 @@ from typing import Any
 from companion.cli import fraction_text, print_json
 from companion.dice.render import percent
 from companion.rulesets.cairn_srd import (
+    _travel_cli,
     exploration,
     lockpicking,
     mass_combat,
     saves,
     social,
     spellcasting,
-    travel_cli,
 )
 
 
@@ -60,7 +60,7 @@ def add_commands(sub: Any) -> None:
                        help="how many turns 'within' looks ahead (default 1)")
     clock.add_argument("--json", action="store_true")
     clock.set_defaults(func=_clock)
-    travel_cli.add_commands(csub)  # cairn travel, cairn downtime
+    _travel_cli.add_commands(csub)  # cairn travel, cairn downtime
     cairn.set_defaults(func=lambda a: _help(cairn))
 
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from companion.dice.render import chance_text
 from companion.rulesets.cairn_srd import (
+    _travel_reference,
     combat,
     duel,
     exploration,
     mass_combat,
     saves,
     spellcasting,
-    travel_reference,
 )
 from companion.rulesets.cairn_srd.fixed_tables import rules_data
 
@@ -209,6 +209,6 @@ def reference_pages() -> dict[str, str]:
         "fixed-tables.md": _data_page(),
         "site-clock-odds.md": _clock_page(),
         "exploration-lists.md": _exploration_data_page(),
-        "travel-duration.md": travel_reference.travel_page(),
-        "downtime-odds.md": travel_reference.downtime_page(),
+        "travel-duration.md": _travel_reference.travel_page(),
+        "downtime-odds.md": _travel_reference.downtime_page(),
     }
