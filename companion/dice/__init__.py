@@ -40,7 +40,7 @@ Readings of the notation where common rollers differ (each is tested):
 - Interpretation: ``/`` is floor division (rounds toward minus infinity: ``-7/2`` is -4).
 - Interpretation: every cost is estimated before the work and refused past a budget
   (``companion.dice.limits``, listed on the notation page): exact odds follow at most
-  200,000 faces per die and 200,000 totals, and a roll records at most 100,000 dice.
+  100,000 faces per die and 100,000 totals, and a roll records at most 100,000 dice.
   ``repr()`` of a roll or a distribution is short (``<Roll 4d6kh3 = 13>``); ``str()`` of a
   parsed expression is its notation.
 - Interpretation: exact odds follow exploding dice for ``explode_depth`` extra rolls (20 by

@@ -112,17 +112,21 @@ class Distribution:
         self._truncated = truncated
 
     @classmethod
-    def _make(
+    def from_counts(
         cls, weights: Mapping[int, int], denom: int, truncated: Fraction = Fraction(0)
     ) -> Distribution:
+        """``value: count`` over a common ``denom`` (the counts sum to it), taken as given:
+        the engine's fast path, for exact counts it computed (no checks)."""
         self = cls.__new__(cls)
         self._set(weights, denom, truncated)
         return self
 
     @classmethod
-    def _dense(
+    def from_dense_counts(
         cls, low: int, weights: list[int], denom: int, truncated: Fraction = Fraction(0)
     ) -> Distribution:
+        """Counts of the values ``low, low + 1, ...`` over ``denom``, taken as given (as
+        [from_counts][companion.dice.distribution.Distribution.from_counts])."""
         self = cls.__new__(cls)
         if all(weights):
             self._set_sorted(list(range(low, low + len(weights))), weights, denom, truncated)
@@ -146,7 +150,7 @@ class Distribution:
     @classmethod
     def constant(cls, value: int) -> Distribution:
         """Certainly ``value``."""
-        return cls._make({value: 1}, 1)
+        return cls.from_counts({value: 1}, 1)
 
     @classmethod
     def die(cls, sides: int) -> Distribution:
@@ -182,7 +186,7 @@ class Distribution:
             for v, w in zip(d._values, d._weights, strict=True):
                 acc[v] = acc.get(v, 0) + w * scale
             truncated += p * d.truncated
-        return cls._make(acc, denom, truncated)
+        return cls.from_counts(acc, denom, truncated)
 
     @property
     def truncated(self) -> Fraction:
@@ -299,7 +303,7 @@ class Distribution:
         for v, w in zip(self._values, self._weights, strict=True):
             key = int(f(v))
             acc[key] = acc.get(key, 0) + w
-        return Distribution._make(acc, self._denom, self.truncated)
+        return Distribution.from_counts(acc, self._denom, self.truncated)
 
     def __neg__(self) -> Distribution:
         return self.map(lambda v: -v)
@@ -372,7 +376,9 @@ class Distribution:
             for b, wb in zip(other._values, other._weights, strict=True):
                 key = f(a, b)
                 acc[key] = acc.get(key, 0) + wa * wb
-        return Distribution._make(acc, self._denom * other._denom, self._combine_truncated(other))
+        return Distribution.from_counts(
+            acc, self._denom * other._denom, self._combine_truncated(other)
+        )
 
     def repeat_sum(self, n: int) -> Distribution:
         """The sum of ``n`` independent copies (``n >= 0``)."""
@@ -393,7 +399,9 @@ class Distribution:
         check_cost(length, nbytes)
         packed = pow(pack(dense, nbytes), n)
         truncated = 1 - (1 - self.truncated) ** n if self.truncated else Fraction(0)
-        return Distribution._dense(low * n, unpack(packed, nbytes, length), denom, truncated)
+        return Distribution.from_dense_counts(
+            low * n, unpack(packed, nbytes, length), denom, truncated
+        )
 
     # -- output ---------------------------------------------------------------------------
     def to_dict(self) -> dict[str, object]:
@@ -424,11 +432,11 @@ def _convolve(a: Distribution, b: Distribution) -> Distribution:
     vb, wb, db = b._values, b._weights, b._denom
     truncated = a._combine_truncated(b)
     if len(va) == 1:
-        return Distribution._make(
+        return Distribution.from_counts(
             {v + va[0]: w * wa[0] for v, w in zip(vb, wb, strict=True)}, da * db, truncated
         )
     if len(vb) == 1:
-        return Distribution._make(
+        return Distribution.from_counts(
             {v + vb[0]: w * wb[0] for v, w in zip(va, wa, strict=True)}, da * db, truncated
         )
     span_a = va[-1] - va[0] + 1
@@ -440,7 +448,7 @@ def _convolve(a: Distribution, b: Distribution) -> Distribution:
         for x, u in zip(va, wa, strict=True):
             for y, w in zip(vb, wb, strict=True):
                 acc[x + y] = acc.get(x + y, 0) + u * w
-        return Distribution._make(acc, da * db, truncated)
+        return Distribution.from_counts(acc, da * db, truncated)
     denom = da * db
     nbytes = nbytes_for(denom)
     check_cost(length, nbytes)
@@ -451,4 +459,6 @@ def _convolve(a: Distribution, b: Distribution) -> Distribution:
     for v, w in zip(vb, wb, strict=True):
         dense_b[v - vb[0]] = w
     product = pack(dense_a, nbytes) * pack(dense_b, nbytes)
-    return Distribution._dense(va[0] + vb[0], unpack(product, nbytes, length), denom, truncated)
+    return Distribution.from_dense_counts(
+        va[0] + vb[0], unpack(product, nbytes, length), denom, truncated
+    )

@@ -34,11 +34,12 @@ ODDS_EXPLODE_DEPTH = 20
 """Exact odds follow an exploding die through this many extra rolls; the remaining mass is
 reported as ``Distribution.truncated``."""
 
-ODDS_MAX_OUTCOMES = 200_000
+ODDS_MAX_OUTCOMES = 100_000
 """Most distinct totals an exact distribution may hold before odds suggest ``simulate``
-(200,000 totals print as about 5 MB of JSON and render in a fraction of a second)."""
+(100,000 totals print as about 2.5 MB of JSON; text, JSON and chart take about half a
+second together)."""
 
-ODDS_MAX_FACES = 200_000
+ODDS_MAX_FACES = 100_000
 """Most faces per die that exact odds follow one by one (a d1,000,000 rolls, but its exact
 odds are refused: they would hold a million totals)."""
 

@@ -160,8 +160,10 @@ def node_odds(node: Node, explode_depth: int = limits.ODDS_EXPLODE_DEPTH) -> Dis
             _check_time()
             right = node_odds(right_node, explode_depth)
             if op in ("*", "/"):
-                # A pair costs about two steps (a Python call and a dict update).
-                spend(2 * len(total) * len(right),
+                # A pair costs about six steps (a Python call, a big-integer product and a
+                # dict update), more when the weights are long.
+                bits = total.weights()[2].bit_length() + right.weights()[2].bit_length()
+                spend(6 * len(total) * len(right) * (1 + bits // 256),
                       f"the {'product' if op == '*' else 'quotient'} at column {pos}")
             if op == "+":
                 total = total + right
@@ -259,7 +261,7 @@ def face_distribution(low: int, high: int, mods: Modifiers) -> Distribution:
         weights = [0] * size
         for lo, hi in allowed.ranges:
             weights[lo - low : hi - low + 1] = [1] * (hi - lo + 1)
-        return Distribution._dense(low, weights, len(allowed))
+        return Distribution.from_dense_counts(low, weights, len(allowed))
     # Reroll once: a matching face is rolled again and the new face stands, whatever it is:
     # P(v) = [v allowed] / size + (matching / size) * (1 / size).
     matching = size - len(allowed)
@@ -268,7 +270,7 @@ def face_distribution(low: int, high: int, mods: Modifiers) -> Distribution:
     weights = [matching] * size
     for lo, hi in allowed.ranges:
         weights[lo - low : hi - low + 1] = [size + matching] * (hi - lo + 1)
-    return Distribution._dense(low, weights, size * size)
+    return Distribution.from_dense_counts(low, weights, size * size)
 
 
 def _pool_text(n: int, low: int, high: int, mods: Modifiers) -> str:
@@ -445,7 +447,7 @@ def _keep_exploding(
         parts.append((Fraction(w, pool_denom), part))
     values_out, weights_out, denom_out = Distribution.mixture(parts).weights()
     truncated = 1 - (1 - cut) ** n if cut else Fraction(0)
-    return Distribution._make(
+    return Distribution.from_counts(
         dict(zip(values_out, weights_out, strict=True)), denom_out, truncated
     )
 
@@ -465,7 +467,7 @@ def _chain(
     ).map(score)
     # Depth 0: a die that would explode again is cut short; that mass is the truncation.
     start_values, start_weights, start_denom = face.map(score).weights()
-    chain = Distribution._make(
+    chain = Distribution.from_counts(
         dict(zip(start_values, start_weights, strict=True)), start_denom, p_boom
     )
     for _ in range(depth):
@@ -512,7 +514,7 @@ def keep_odds(
             key = score(v)
             best[key] = best.get(key, 0) + now - below_n
             below_n = now
-        return Distribution._make(best, denom**n)
+        return Distribution.from_counts(best, denom**n)
     order = list(zip(values, weights, strict=True))
     if highest:
         order.reverse()
@@ -572,4 +574,4 @@ def keep_odds(
                 result += (poly * closing) << (need * e)
         states = new
     coeffs = unpack(result, nbytes, length)
-    return Distribution._dense(smin * kept, coeffs, denom**n)
+    return Distribution.from_dense_counts(smin * kept, coeffs, denom**n)
