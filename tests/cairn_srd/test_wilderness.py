@@ -410,3 +410,27 @@ def test_reference_pages_from_the_rules() -> None:
     assert "| Different bank | 20 | 20 | 20 | 50 | 500 |" in odds
     assert "| +0 | 33.33% (1/3) | 66.67% (2/3) | 72.22% (13/18) | 27.78% (5/18) |" in odds
     assert "| +0 | 50.00% (1/2) | 33.33% (1/3) | 16.67% (1/6) |" in odds
+
+
+def test_party_sheets_follow_the_journey() -> None:
+    from companion.rulesets.cairn_srd.character import new_character
+
+    ash, bo = new_character("Ash", 10, 10, 10, 3), new_character("Bo", 9, 9, 9, 2)
+    ash.add_fatigue(2)
+    j = w.Journey()
+    w.join_party(j, [ash, bo])
+    w.join_party(j, [ash])  # already travelling: nobody added twice
+    assert [(t.name, t.fatigue) for t in j.party] == [("Ash", 2), ("Bo", 0)]
+    j.add_leg("Wilderness", "Long", "Mountains")
+    watch(j, "travel", have=3)
+    watch(j, "travel")
+    watch(j, "travel", lit=True)   # a third watch of travel: Deprived, +1 Fatigue
+    notes = w.apply_to_sheets(j, [ash, bo])
+    assert ash.fatigue == 3 and bo.fatigue == 1 and ash.deprived and bo.deprived
+    assert "Bo: +1 Fatigue" in notes
+    for name in ("Ash", "Bo"):
+        j._traveller(name).rations = 1
+    watch(j, "make camp")
+    notes = w.apply_to_sheets(j, [ash, bo])
+    assert ash.fatigue == bo.fatigue == 0 and not ash.deprived
+    assert "Ash: all Fatigue removed" in notes

@@ -108,6 +108,7 @@ from typing import Any
 from companion import dice, tables
 from companion.dice.roller import make_rng
 from companion.errors import RuleError, StateError
+from companion.rulesets.cairn_srd.character import Character
 from companion.rulesets.cairn_srd.fixed_tables import data_file, rows
 from companion.rulesets.cairn_srd.skills import SkillResult, roll_yield, skill_test
 from companion.state import Tracker, move, state_field
@@ -505,8 +506,9 @@ class Journey(Tracker):
     # -- setting out ------------------------------------------------------------------
 
     @move
-    def add_traveller(self, name: str, rations: int = 0, mounts: int = 0, feed: int = 0) -> None:
-        """Add a member of the party with their Rations, mounts and slots of feed."""
+    def add_traveller(self, name: str, rations: int = 0, mounts: int = 0, feed: int = 0,
+                      fatigue: int = 0, deprived: bool = False) -> None:
+        """Add a member of the party with their Rations, mounts, feed and present Fatigue."""
         name = name.strip()
         if not name or len(name) > MAX_NAME:
             raise RuleError(f"Wilderness Watches: a traveller's name has 1-{MAX_NAME} characters")
@@ -518,7 +520,9 @@ class Journey(Tracker):
                                  (feed, "feed", MAX_STOCK)):
             if not 0 <= value <= top:
                 raise RuleError(f"Wilderness Watches: {what} run 0-{top:,}, not {value}")
-        self.party.append(Traveller(name, rations, mounts, feed))
+        if not 0 <= fatigue <= 10:
+            raise RuleError(f"Wilderness Watches: Fatigue runs 0-10, not {fatigue}")
+        self.party.append(Traveller(name, rations, mounts, feed, fatigue, deprived))
         self.describe(f"{name} joins the party ({rations} Ration{'s' * (rations != 1)}"
                       + (f", {mounts} mount{'s' * (mounts != 1)}, {feed} feed" if mounts else "")
                       + ")")
@@ -804,6 +808,44 @@ class Journey(Tracker):
         return event
 
 
+def join_party(journey: Journey, characters: list[Character]) -> None:
+    """Add every character not yet travelling, with their present Fatigue and Deprived."""
+    for c in characters:
+        if not any(t.name.lower() == c.name.lower() for t in journey.party):
+            journey.add_traveller(c.name, fatigue=min(10, c.fatigue), deprived=c.deprived)
+
+
+def apply_to_sheets(journey: Journey, characters: list[Character]) -> list[str]:
+    """Carry each traveller's Fatigue and Deprived onto the character sheet of that name.
+
+    More Fatigue is added to the sheet (refused, and said, when no slot is free); Fatigue
+    down to none is a night's rest on the sheet; a partial recovery (cooked meat) is left
+    for the player to mark, and said.
+    """
+    notes: list[str] = []
+    for c in characters:
+        t = next((t for t in journey.party if t.name.lower() == c.name.lower()), None)
+        if t is None or c.dead:
+            continue
+        if t.deprived != c.deprived:
+            c.set_deprived(t.deprived)
+            notes.append(f"{c.name}: {'Deprived' if t.deprived else 'no longer Deprived'}")
+        if t.fatigue > c.fatigue:
+            more = t.fatigue - c.fatigue
+            try:
+                c.add_fatigue(more)
+                notes.append(f"{c.name}: +{more} Fatigue")
+            except RuleError as exc:
+                notes.append(f"{c.name}: {exc}")
+        elif t.fatigue < c.fatigue:
+            if t.fatigue == 0:
+                c.rest_night()
+                notes.append(f"{c.name}: all Fatigue removed")
+            else:
+                notes.append(f"{c.name}: remove {c.fatigue - t.fatigue} Fatigue on the sheet")
+    return notes
+
+
 __all__ = [
     "ACTIONS",
     "Journey",
@@ -812,11 +854,13 @@ __all__ = [
     "RoutePlan",
     "Traveller",
     "WatchEvent",
+    "apply_to_sheets",
     "camp_gives_rest",
     "difficulties",
     "distances",
     "foraged_components",
     "is_dark",
+    "join_party",
     "light_hours",
     "make_leg",
     "navigation_chance",
