@@ -380,3 +380,15 @@ def test_corrupt_saves_are_refused(field: str, value: object, why: str) -> None:
     saved["state"][field] = value
     with pytest.raises(StateError, match=why):
         Delve.from_json(json.dumps(saved))
+
+
+def test_undo_takes_a_sheet_panic_save_back_from_the_sheet_too() -> None:
+    d = Delve()
+    hero = new_character("Bryn", 10, 10, 8, 3)
+    ex.darkness_panic(d, hero, rng=FixedRng(12))
+    assert hero.panicking
+    assert "panic" in ex.undo(d, [hero])
+    assert not hero.panicking and not hero.log and not d.log
+    d.add_light("torch")
+    ex.undo(d, [hero])
+    assert d.lights == []

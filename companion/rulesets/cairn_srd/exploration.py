@@ -505,6 +505,11 @@ class Escapee:
     fate: str = state_field("", max_len=4 * MAX_NOTE)
     lost_pieces: list[int] = state_field(default_factory=list, min=1, max=12, max_len=6)
 
+    @property
+    def stage_text(self) -> str:
+        """Where this escape stands, in words."""
+        return _stage_text(self)
+
     def check_state(self) -> None:
         if self.stage in ("done", "body") and not self.fate:
             raise StateError("field 'fate': a settled escape names its fate")
@@ -604,6 +609,11 @@ sources are marked
             if e.name == name:
                 return e
         raise RuleError(f"Escaping the Dungeon: {name or 'nobody'} has not tried to escape")
+
+    def comrades(self, name: str) -> list[str]:
+        """Who ``name`` could betray now: other characters still escaping."""
+        return [e.name for e in self.escapes
+                if e.name != name and e.stage in ("escaped", "failed")]
 
     def _need(self, step: str) -> None:
         if self.step != step:
@@ -1053,3 +1063,18 @@ def lost_items(character: Any, pieces: Iterable[int]) -> list[str]:
     return [items[p - 1].label if p <= len(items) else f"d12 = {p}: nothing"
             for p in pieces]
 
+
+
+def undo(delve: Delve, party: Iterable[Any] = ()) -> str:
+    """Take back the delve's last move; a panic save recorded from a character's sheet
+    ([darkness_panic][companion.rulesets.cairn_srd.exploration.darkness_panic]) is taken
+    back from that sheet too. Returns the line of the move taken back."""
+    event = delve.undo()
+    if event.move == "record_panic_save":
+        name = str(event.args.get("name", "")).strip()
+        for character in party:
+            if character.name.strip() == name and character.log \
+                    and character.log[-1].move == "panic_save":
+                character.undo()
+                break
+    return event.summary

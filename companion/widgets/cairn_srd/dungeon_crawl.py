@@ -1,0 +1,481 @@
+"""The dungeon crawl app: exploration turns step by step, the site clock with its exact
+odds, light burning down, encounters, the darkness and escaping the dungeon.
+
+Every rule is the core's ([companion.rulesets.cairn_srd.exploration][]): this module only
+calls the moves of a [Delve][companion.rulesets.cairn_srd.exploration.Delve] and of the
+party's [Character][companion.rulesets.cairn_srd.character.Character] sheets, and shows
+what they say. A button the rules would refuse now is disabled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import ipywidgets as widgets
+
+from companion.errors import CompanionError, RuleError
+from companion.rulesets.cairn_srd import exploration as ex
+from companion.rulesets.cairn_srd.character import MAX_NAME, Character, new_character
+from companion.rulesets.cairn_srd.exploration import Delve
+from companion.rulesets.cairn_srd.saves import MAX_SCORE
+from companion.widgets.base import (
+    ErrorLine,
+    SaveLoad,
+    app_box,
+    bind,
+    button,
+    confirm_button,
+    int_box,
+    name_box,
+    row,
+)
+from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, labelled, pct
+
+__all__ = ["DungeonCrawlApp"]
+
+OTHER = "other"
+DUNGEON_CSS = """
+.tc-app .tc-pc { border: 1px solid #ccc; border-radius: 4px; padding: 4px 6px; margin: 6px 0 2px;
+  overflow-wrap: anywhere; }
+.tc-app .tc-light-row { border-bottom: 1px solid #eee; padding-bottom: 2px; }
+"""
+
+
+class DungeonCrawlApp(CairnAppBase):
+    """Run a party through an adventure site, turn by turn.
+
+    ``party``: the characters (their sheets) who delve; the campaign hands its party here.
+    Without one the app starts with an empty party that the user fills by name.
+    ``delve``: an existing [Delve][companion.rulesets.cairn_srd.exploration.Delve] (else a
+    new site: clock 20, site die d6).
+    """
+
+    def __init__(self, party: list[Character] | None = None, delve: Delve | None = None, *,
+                 seed_source: Callable[[], int] | None = None) -> None:
+        super().__init__(seed_source)
+        self.can_add = party is None
+        self.party: list[Character] = party if party is not None else []
+        self.delve = delve if delve is not None else Delve()
+        d = self.delve
+
+        # -- the clock and the turn ------------------------------------------------------
+        self.board = widgets.HTML()
+        self.lookahead = int_box("Turns ahead", ex.TURNS_PER_HOUR, "lookahead", 1,
+                                 ex.MAX_ODDS_TURNS, width="220px")
+        self.lookahead.observe(lambda _change: self._render_odds(), names="value")
+        self.odds = widgets.HTML()
+        self.action = widgets.Dropdown(
+            options=[(a["name"], k) for k, a in ex.ACTIONS.items()] + [("Other…", OTHER)],
+            value=next(iter(ex.ACTIONS)), layout=widgets.Layout(width="300px", max_width="100%"))
+        self.action.add_class("tc-select-action")
+        self.other = name_box("Other", "", "other-action", max_len=ex.MAX_NOTE, required=False,
+                              placeholder="what the party does", width="220px")
+        self.fast = widgets.Checkbox(value=False, description="Moving fast", indent=False,
+                                     layout=widgets.Layout(width="auto"))
+        self.fast.add_class("tc-check-fast")
+        self.note = name_box("Note", "", "turn-note", max_len=ex.MAX_NOTE, required=False,
+                             placeholder="what the referee describes", width="220px")
+        self.turn_error = ErrorLine()
+        self.declare_button = button("1 · Declare", self.declare, error=self.turn_error,
+                                     name="declare", style="primary")
+        self.describe_button = button("2 · Describe", self.describe_turn, error=self.turn_error,
+                                      name="describe")
+        self.roll_button = button("3 · Roll site die", self.roll_die, error=self.turn_error,
+                                  name="roll-die")
+        self.mark_button = button("4 · Mark lights", self.mark, error=self.turn_error,
+                                  name="mark")
+        self.turn_buttons = {"declare": self.declare_button, "describe": self.describe_button,
+                             "roll": self.roll_button, "mark": self.mark_button}
+
+        # -- encounter -------------------------------------------------------------------
+        self.encounter_view = widgets.HTML()
+        self.encounter_error = ErrorLine()
+        self.detail_buttons = {
+            detail: button(label, self._detail(detail), error=self.encounter_error,
+                           name=f"roll-{detail}")
+            for detail, label in (("distance", "Distance d6"), ("activity", "Activity d12"),
+                                  ("complication", "Complication d10"))}
+
+        # -- light -----------------------------------------------------------------------
+        self.light_error = ErrorLine()
+        self.light_kind = widgets.Dropdown(options=[k.capitalize() for k in ex.LIGHTS],
+                                           value="Torch", layout=widgets.Layout(width="120px"))
+        self.light_kind.add_class("tc-select-light-kind")
+        self.light_bearer = widgets.Dropdown(options=[("nobody", "")], value="",
+                                             layout=widgets.Layout(width="160px"))
+        self.light_bearer.add_class("tc-select-light-bearer")
+        self.lights_view = widgets.VBox(layout=widgets.Layout(max_width="100%"))
+
+        # -- party -----------------------------------------------------------------------
+        self.party_error = ErrorLine()
+        self.new_name = name_box("Name", "", "pc-name", max_len=MAX_NAME, placeholder="name",
+                                 width="200px")
+        self.new_stats = {k: int_box(k, 10, f"pc-{k.lower()}", 1, MAX_SCORE, width="100px")
+                          for k in ("STR", "DEX", "CTRL")}
+        self.party_view = widgets.VBox(layout=widgets.Layout(max_width="100%"))
+        self.situations = {
+            key: widgets.Checkbox(value=False, description=f"{m['situation']} ({m['dv']:+d})",
+                                  indent=False, layout=widgets.Layout(width="auto"))
+            for key, m in ex.ESCAPE_MODIFIERS.items() if not m.get("per_item")}
+        for key, box in self.situations.items():
+            box.add_class(f"tc-check-{key.replace('_', '-')}")
+            box.observe(lambda _change: self.render(), names="value")
+        self.discard = int_box("Discarded", 0, "discard", 0, 10 * MAX_SCORE,
+                               width="200px")
+        self.discard.observe(lambda _change: self.render(), names="value")
+        self.dv_view = widgets.HTML()
+        self.escape_error = ErrorLine()
+
+        # -- the rest --------------------------------------------------------------------
+        self.undo_button = self.btn("Undo", self.undo, "undo")
+        self.new_site_button = confirm_button(
+            "New site", self.new_site, risky=lambda: bool(d.log), error=self.error,
+            prompt="Tap again: leave this site", name="new-site")
+        self.file = SaveLoad(d, "cairn-dungeon.json", what="dungeon crawl")
+        self._watched: set[int] = set()
+
+        party_adder: list[widgets.Widget] = []
+        if self.can_add:
+            party_adder = [row(self.new_name, *self.new_stats.values(),
+                               button("Add character", self.add_character,
+                                      error=self.party_error, name="add-pc"))]
+        app_box(
+            cairn_css(),
+            widgets.HTML(f"<style>{DUNGEON_CSS}</style>", layout=widgets.Layout(display="none")),
+            widgets.HTML("<h3>Site clock</h3>"),
+            self.board,
+            row(self.lookahead),
+            self.odds,
+            widgets.HTML("<h3>Exploration turn</h3>"),
+            row(self.action, self.fast),
+            row(self.other),
+            row(self.note),
+            row(*self.turn_buttons.values()),
+            self.turn_error,
+            self.encounter_view,
+            row(*self.detail_buttons.values()),
+            self.encounter_error,
+            self.outcome,
+            widgets.HTML("<h3>Light</h3>"),
+            row(labelled("Light", self.light_kind), labelled("Bearer", self.light_bearer),
+                button("Add light", self.add_light, error=self.light_error, name="add-light"),
+                button(f"+1 flask of oil ({ex.OIL_USES} uses)", self.add_oil,
+                       error=self.light_error, name="add-oil")),
+            self.lights_view,
+            self.light_error,
+            widgets.HTML("<h3>Party</h3>"),
+            *party_adder,
+            self.party_error,
+            widgets.HTML("<b>Escaping the dungeon</b> (optional rule): the DV"),
+            row(*self.situations.values()),
+            row(self.discard, self.dv_view),
+            self.party_view,
+            self.escape_error,
+            row(self.undo_button, self.new_site_button),
+            self.error,
+            self.seed_row,
+            self.file,
+            box=self,
+        )
+        bind(d, self.render, error=self.error)
+
+    # -- helpers -------------------------------------------------------------------------
+
+    def _said(self, seeds: list[int] | None = None) -> None:
+        """Show the last move's line from the delve's log."""
+        if self.delve.log:
+            self.show(self.delve.log[-1].summary, seeds=seeds)
+
+    def _watch(self, character: Character) -> None:
+        if id(character) not in self._watched:
+            self._watched.add(id(character))
+            character.on_change(lambda _c: self.render())
+
+    def _dv(self) -> int:
+        chosen = [k for k, box in self.situations.items() if box.value]
+        return ex.escape_dv(chosen, self.discard.read())
+
+    # -- moves ---------------------------------------------------------------------------
+
+    def declare(self) -> None:
+        action = self.action.value
+        if action == OTHER:
+            action = self.other.read()
+        self.delve.declare(action, fast=bool(self.fast.value))
+        self._said()
+
+    def describe_turn(self) -> None:
+        self.delve.describe_turn(self.note.read())
+        self.note.value = ""
+        self._said()
+
+    def roll_die(self) -> None:
+        seed = self.draw()
+        self.delve.roll_site_die(seed=seed)
+        self._said([seed])
+
+    def mark(self) -> None:
+        self.delve.mark_lights()
+        self._said()
+
+    def _detail(self, detail: str) -> Callable[[], None]:
+        def roll() -> None:
+            seed = self.draw()
+            getattr(self.delve, f"roll_{detail}")(seed=seed)
+            self._said([seed])
+        return roll
+
+    def add_light(self) -> None:
+        self.delve.add_light(str(self.light_kind.value).lower(), str(self.light_bearer.value))
+        self._said()
+
+    def add_oil(self) -> None:
+        self.delve.add_oil(1)
+        self._said()
+
+    def _light_move(self, name: str, index: int, *args: Any) -> Callable[[], None]:
+        def act() -> None:
+            getattr(self.delve, name)(index, *args)
+            self._said()
+        return act
+
+    def add_character(self) -> None:
+        name = self.new_name.read()
+        s, dx, c = (self.new_stats[k].read() for k in ("STR", "DEX", "CTRL"))
+        if any(p.name == name.strip() for p in self.party):
+            raise RuleError(f"Party: there is already a {name.strip()}")
+        if len(self.party) >= ex.MAX_PARTY:
+            raise RuleError(f"Party: at most {ex.MAX_PARTY} characters")
+        self.party.append(new_character(name, s, dx, c, 3))
+        self.show(f"{name.strip()} joins the party")
+        self.render()
+
+    def _panic(self, character: Character) -> Callable[[], None]:
+        def act() -> None:
+            seed = self.draw()
+            ex.darkness_panic(self.delve, character, seed=seed)
+            self._said([seed])
+        return act
+
+    def _fate(self, character: Character) -> Callable[[], None]:
+        def act() -> None:
+            seed = self.draw()
+            self.delve.darkness_fate(character.name, seed=seed)
+            self._said([seed])
+        return act
+
+    def _darkvision(self, character: Character) -> Callable[[], None]:
+        def act() -> None:
+            has = character.name in self.delve.darkvision
+            self.delve.set_darkvision(character.name, not has)
+            self._said()
+        return act
+
+    def _escape(self, character: Character) -> Callable[[], None]:
+        def act() -> None:
+            chosen = [k for k, box in self.situations.items() if box.value]
+            ability, score = ex.best_save(character.strength, character.dexterity,
+                                          character.control)
+            seed = self.draw()
+            self.delve.escape_check(character.name, ability, score, chosen,
+                                    self.discard.read(), seed=seed)
+            self._said([seed])
+        return act
+
+    def _escape_move(self, name: str, who: str) -> Callable[[], None]:
+        def act() -> None:
+            if name == "reroll_escape":
+                self.delve.reroll_escape(who)
+                self._said()
+                return
+            seed = self.draw()
+            getattr(self.delve, name)(who, seed=seed)
+            self._said([seed])
+        return act
+
+    def _betray(self, who: str, choice: widgets.Dropdown) -> Callable[[], None]:
+        def act() -> None:
+            if not choice.value:
+                raise RuleError("Escaping the Dungeon: no comrade is escaping to betray")
+            seed = self.draw()
+            self.delve.betray(who, str(choice.value), seed=seed)
+            self._said([seed])
+        return act
+
+    def undo(self) -> None:
+        self.show(f"Undone: {ex.undo(self.delve, self.party)}")
+
+    def new_site(self) -> None:
+        self.delve.new_site()
+        self._said()
+
+    # -- render --------------------------------------------------------------------------
+
+    def _render_odds(self) -> None:
+        d = self.delve
+        if not self.lookahead.valid:
+            self.odds.value = ""
+            return
+        turns = self.lookahead.read()
+        o = d.odds(turns)
+        self.odds.value = (
+            f'<div class="tc-stats tc-clock-odds" data-next="{o.next}" data-within="{o.within}">'
+            f"Encounter on the next turn: {pct(o.next)}<br>"
+            f"At least one within {turns} turn(s): {pct(o.within)}<br>"
+            f"Expected turns until one: <b>{float(o.expected_turns):.2f}</b><br>"
+            f"Clue or omen next turn: {pct(o.omen_next)}</div>")
+
+    def render(self) -> None:
+        d = self.delve
+        for c in self.party:
+            self._watch(c)
+        hours = d.hours
+        omen = ' · <b class="tc-scar">clue or omen!</b>' if d.omen else ""
+        self.board.value = (
+            f'<div class="tc-stats tc-clock" data-clock="{d.clock}" data-die="{d.die}" '
+            f'data-step="{d.step}" data-turn="{d.turn}">'
+            f"Clock <b>{d.clock}</b> · site die <b>d{d.die}</b> · turn <b>{d.turn}</b> "
+            f"({float(hours):.2f} h) · encounters {d.encounters}{omen}<br>"
+            f"Now: {escape(d.step_text)}"
+            + (f"<br>Action: <b>{escape(d.action)}</b>" if d.action else "")
+            + (f" — {escape(d.description)}" if d.description else "") + "</div>")
+        self._render_odds()
+        for step, b in self.turn_buttons.items():
+            b.disabled = d.step != step
+        self.action.disabled = self.fast.disabled = d.step != "declare"
+        self.other.disabled = d.step != "declare"
+        self.note.disabled = d.step != "describe"
+        enc = d.encounter
+        if enc is None:
+            self.encounter_view.value = ""
+        else:
+            self.encounter_view.value = (
+                f'<div class="tc-outcome tc-encounter" data-turn="{enc.turn}">'
+                f"<b>Encounter!</b> {escape(enc.text)}</div>")
+        for detail, b in self.detail_buttons.items():
+            b.disabled = enc is None or bool(getattr(enc, detail))
+            b.layout.display = "none" if enc is None else ""
+        self._render_lights()
+        self._render_party()
+        self.undo_button.disabled = not d.log
+        self.new_site_button.disarm()
+
+    def _render_lights(self) -> None:
+        d = self.delve
+        names = [(c.name, c.name) for c in self.party]
+        bearers = [("nobody", ""), *names]
+        if list(self.light_bearer.options) != bearers:
+            self.light_bearer.options = bearers
+        has_lantern = any(s.kind == "lantern" for s in d.lights)
+        rows: list[widgets.Widget] = [widgets.HTML(
+            f'<div class="tc-stats tc-light-state" data-dark="{str(d.dark).lower()}">'
+            f"Oil: <b>{d.oil}</b> uses · "
+            + ("<b>Darkness</b>: no light burns" if d.dark else f"{len(d.lit)} light(s) burning")
+            + "</div>")]
+        for i, s in enumerate(d.lights):
+            buttons = [
+                button("Light", self._light_move("light", i), error=self.light_error,
+                       name=f"light-{i}"),
+                button("Put out", self._light_move("put_out", i), error=self.light_error,
+                       name=f"put-out-{i}"),
+            ]
+            buttons[0].disabled = s.lit or not s.turns_left
+            buttons[1].disabled = not s.lit
+            if s.kind == "candle":
+                fast = button("Bearer moves fast", self._light_move("move_fast", i),
+                              error=self.light_error, name=f"fast-{i}")
+                fast.disabled = not s.lit or s.in_lantern
+                shelter = button("Out of lantern" if s.in_lantern else "Into lantern",
+                                 self._light_move("carry_in_lantern", i, not s.in_lantern),
+                                 error=self.light_error, name=f"shelter-{i}")
+                shelter.disabled = not (s.in_lantern or has_lantern)
+                buttons += [fast, shelter]
+            if s.kind == "lantern":
+                refill = button("Refill (1 oil)", self._light_move("refill", i),
+                                error=self.light_error, name=f"refill-{i}")
+                refill.disabled = d.oil < 1
+                buttons.append(refill)
+            buttons.append(button("Remove", self._light_move("remove_light", i),
+                                   error=self.light_error, name=f"remove-light-{i}"))
+            label = widgets.HTML(
+                f'<div class="tc-slot" data-kind="{s.kind}" data-lit="{str(s.lit).lower()}" '
+                f'data-turns="{s.turns_left}">{escape(s.label)}</div>')
+            rows.append(widgets.VBox([label, row(*buttons)],
+                                     layout=widgets.Layout(max_width="100%")))
+        self.lights_view.children = rows
+
+    def _render_party(self) -> None:
+        try:
+            dv: int | None = self._dv()
+        except CompanionError:
+            dv = None
+        self.dv_view.value = (f'<span class="tc-stats tc-dv" data-dv="{dv}">DV <b>{dv}</b></span>'
+                              if dv is not None else "")
+        if not self.party:
+            self.party_view.children = (widgets.HTML(
+                '<div class="tc-slot tc-slot-empty">No characters yet'
+                + (": add them above." if self.can_add else ".") + "</div>"),)
+            return
+        rows: list[widgets.Widget] = []
+        for i, c in enumerate(self.party):
+            rows.append(self._party_row(i, c, dv))
+        self.party_view.children = rows
+
+    def _party_row(self, i: int, c: Character, dv: int | None) -> widgets.Widget:
+        d = self.delve
+        ability, score = ex.best_save(c.strength, c.dexterity, c.control)
+        facts = [f"STR {c.strength} · DEX {c.dexterity} · CTRL {c.control} · {c.status}"]
+        if c.name in d.darkvision:
+            facts.append("darkvision: " + ex.exploration_data()["darkvision"]["text"])
+        if c.name in d.panic_saves:
+            facts.append("panic save in the dark: "
+                         + ("passed" if d.panic_saves[c.name] else "failed"))
+        if c.name in d.fates:
+            facts.append(f"fate: {d.fates[c.name]}")
+        escapee = next((e for e in d.escapes if e.name == c.name), None)
+        if escapee is not None:
+            facts.append(f"escape ({escapee.ability} {escapee.score} over DV {escapee.dv}): "
+                         + escapee.stage_text)
+        head = widgets.HTML(
+            f'<div class="tc-stats tc-pc" data-name="{escape(c.name)}" '
+            f'data-stage="{escapee.stage if escapee else ""}">'
+            f"<b>{escape(c.name)}</b><br>" + "<br>".join(escape(f) for f in facts) + "</div>")
+        err = self.escape_error
+        dark_buttons = [
+            button("Darkvision", self._darkvision(c), error=err, name=f"darkvision-{i}"),
+            button("Panic save (dark)", self._panic(c), error=err, name=f"panic-{i}"),
+            button("Fate d10", self._fate(c), error=err, name=f"fate-{i}"),
+        ]
+        dark_buttons[1].disabled = c.dead or not d.dark or c.name in d.panic_saves
+        dark_buttons[2].disabled = (not d.dark or c.name not in d.panic_saves
+                                    or c.name in d.fates)
+        chance = pct(ex.escape_chance(score, dv)) if dv is not None else "—"
+        escape_button = button(f"Escape by {ability} {score}", self._escape(c), error=err,
+                               name=f"escape-{i}")
+        escape_button.disabled = c.dead or escapee is not None or dv is None
+        escape_buttons: list[widgets.Widget] = [escape_button, widgets.HTML(
+            f'<span class="tc-side">chance {chance}</span>')]
+        if escapee is not None:
+            stage = escapee.stage
+            if stage == "failed":
+                escape_buttons.append(button("Failed escapes d8",
+                                             self._escape_move("failed_escape", c.name),
+                                             error=err, name=f"failed-escape-{i}"))
+            elif stage == "choice":
+                comrades = d.comrades(c.name)
+                choice = widgets.Dropdown(options=comrades or [""],
+                                          layout=widgets.Layout(width="140px"))
+                choice.add_class(f"tc-select-comrade-{i}")
+                betray = button("Betray", self._betray(c.name, choice), error=err,
+                                name=f"betray-{i}")
+                betray.disabled = not comrades
+                escape_buttons += [button("Reroll d8",
+                                          self._escape_move("reroll_escape", c.name),
+                                          error=err, name=f"reroll-{i}"), choice, betray]
+            elif stage == "body":
+                escape_buttons.append(button("Body check", self._escape_move("body_check",
+                                                                             c.name),
+                                             error=err, name=f"body-{i}"))
+        return widgets.VBox([head, row(*dark_buttons), row(*escape_buttons)],
+                            layout=widgets.Layout(max_width="100%"))
