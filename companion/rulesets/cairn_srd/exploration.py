@@ -462,6 +462,16 @@ class LightSource:
             raise StateError("field 'in_lantern': only a candle is carried in a lantern")
 
     @property
+    def can_light(self) -> bool:
+        """Not burning, and turns left to burn."""
+        return not self.lit and self.turns_left > 0
+
+    @property
+    def can_blow_out(self) -> bool:
+        """A lit candle not carried in a lantern (moving fast puts it out)."""
+        return self.kind == "candle" and self.lit and not self.in_lantern
+
+    @property
     def label(self) -> str:
         who = f" ({self.bearer})" if self.bearer else ""
         state = "lit" if self.lit else ("spent" if not self.turns_left else "out")
@@ -610,6 +620,24 @@ sources are marked
                 return e
         raise RuleError(f"Escaping the Dungeon: {name or 'nobody'} has not tried to escape")
 
+    @property
+    def has_lantern(self) -> bool:
+        """A candle can be carried in a lantern only if the party has one."""
+        return any(s.kind == "lantern" for s in self.lights)
+
+    def can_darkness_save(self, name: str) -> bool:
+        """The darkness: ``name`` may save against panic now (no light, not yet saved)."""
+        return self.dark and name.strip() not in self.panic_saves
+
+    def can_roll_fate(self, name: str) -> bool:
+        """The darkness: ``name`` saved against panic and has no fate yet, in the dark."""
+        who = name.strip()
+        return self.dark and who in self.panic_saves and who not in self.fates
+
+    def can_escape(self, name: str) -> bool:
+        """``name`` has not yet made the escape save."""
+        return all(e.name != name.strip() for e in self.escapes)
+
     def comrades(self, name: str) -> list[str]:
         """Who ``name`` could betray now: other characters still escaping."""
         return [e.name for e in self.escapes
@@ -649,7 +677,7 @@ sources are marked
         self.describe(f"turn {self.turn}: {self.action}" + "".join(f"; {n}" for n in notes))
 
     def _blow_out_candles(self) -> str:
-        blown = [s for s in self.lights if s.kind == "candle" and s.lit and not s.in_lantern]
+        blown = [s for s in self.lights if s.can_blow_out]
         for s in blown:
             s.lit = False
         return f"{len(blown)} candle(s) blow out" if blown else ""
@@ -803,7 +831,7 @@ sources are marked
         """The bearer of a light moves at a fast speed: a candle blows out, unless in a
         lantern."""
         s = self._light(index)
-        if s.kind == "candle" and s.lit and not s.in_lantern:
+        if s.can_blow_out:
             s.lit = False
             self.describe(f"the candle{' of ' + s.bearer if s.bearer else ''} blows out")
         else:
@@ -815,7 +843,7 @@ sources are marked
         s = self._light(index)
         if s.kind != "candle":
             raise RuleError("Light: only a candle is carried in a lantern")
-        if inside and not any(x.kind == "lantern" for x in self.lights):
+        if inside and not self.has_lantern:
             raise RuleError("Light: a candle needs a lantern to be carried in")
         s.in_lantern = inside
         self.describe("the candle goes into a lantern" if inside else

@@ -367,7 +367,6 @@ class DungeonCrawlApp(CairnAppBase):
         bearers = [("nobody", ""), *names]
         if list(self.light_bearer.options) != bearers:
             self.light_bearer.options = bearers
-        has_lantern = any(s.kind == "lantern" for s in d.lights)
         rows: list[widgets.Widget] = [widgets.HTML(
             f'<div class="tc-stats tc-light-state" data-dark="{str(d.dark).lower()}">'
             f"Oil: <b>{d.oil}</b> uses · "
@@ -380,16 +379,16 @@ class DungeonCrawlApp(CairnAppBase):
                 button("Put out", self._light_move("put_out", i), error=self.light_error,
                        name=f"put-out-{i}"),
             ]
-            buttons[0].disabled = s.lit or not s.turns_left
+            buttons[0].disabled = not s.can_light
             buttons[1].disabled = not s.lit
             if s.kind == "candle":
                 fast = button("Bearer moves fast", self._light_move("move_fast", i),
                               error=self.light_error, name=f"fast-{i}")
-                fast.disabled = not s.lit or s.in_lantern
+                fast.disabled = not s.can_blow_out
                 shelter = button("Out of lantern" if s.in_lantern else "Into lantern",
                                  self._light_move("carry_in_lantern", i, not s.in_lantern),
                                  error=self.light_error, name=f"shelter-{i}")
-                shelter.disabled = not (s.in_lantern or has_lantern)
+                shelter.disabled = not (s.in_lantern or d.has_lantern)
                 buttons += [fast, shelter]
             if s.kind == "lantern":
                 refill = button("Refill (1 oil)", self._light_move("refill", i),
@@ -447,13 +446,12 @@ class DungeonCrawlApp(CairnAppBase):
             button("Panic save (dark)", self._panic(c), error=err, name=f"panic-{i}"),
             button("Fate d10", self._fate(c), error=err, name=f"fate-{i}"),
         ]
-        dark_buttons[1].disabled = c.dead or not d.dark or c.name in d.panic_saves
-        dark_buttons[2].disabled = (not d.dark or c.name not in d.panic_saves
-                                    or c.name in d.fates)
+        dark_buttons[1].disabled = c.dead or not d.can_darkness_save(c.name)
+        dark_buttons[2].disabled = not d.can_roll_fate(c.name)
         chance = pct(ex.escape_chance(score, dv)) if dv is not None else "—"
         escape_button = button(f"Escape by {ability} {score}", self._escape(c), error=err,
                                name=f"escape-{i}")
-        escape_button.disabled = c.dead or escapee is not None or dv is None
+        escape_button.disabled = c.dead or not d.can_escape(c.name) or dv is None
         escape_buttons: list[widgets.Widget] = [escape_button, widgets.HTML(
             f'<span class="tc-side">chance {chance}</span>')]
         if escapee is not None:
