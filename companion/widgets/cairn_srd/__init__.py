@@ -7,7 +7,9 @@
 - [DuelApp][companion.widgets.cairn_srd.duel.DuelApp];
 - [LockpickingApp][companion.widgets.cairn_srd.lockpicking.LockpickingApp];
 - [CombatApp][companion.widgets.cairn_srd.combat.CombatApp] with its
-  [GambitPanel][companion.widgets.cairn_srd.combat.GambitPanel].
+  [GambitPanel][companion.widgets.cairn_srd.combat.GambitPanel];
+- [DungeonCrawlApp][companion.widgets.cairn_srd.dungeon_crawl.DungeonCrawlApp]: exploration
+  turns, the site clock with its odds, light, encounters, the darkness and escaping.
 
 Each app is a VBox over one core tracker ([companion.rulesets.cairn_srd][]): it renders
 from the model after every move and holds no rule logic. Buttons call the tracker's moves;
@@ -22,6 +24,7 @@ from __future__ import annotations
 from companion.widgets.cairn_srd.character import CairnCharacterApp
 from companion.widgets.cairn_srd.combat import CombatApp, GambitPanel, demo_encounter
 from companion.widgets.cairn_srd.duel import DuelApp
+from companion.widgets.cairn_srd.dungeon_crawl import DungeonCrawlApp
 from companion.widgets.cairn_srd.lockpicking import LockpickingApp
 from companion.widgets.cairn_srd.spellcasting import MagicOddsPanel, SpellcastingApp
 
@@ -29,6 +32,7 @@ __all__ = [
     "CairnCharacterApp",
     "CombatApp",
     "DuelApp",
+    "DungeonCrawlApp",
     "GambitPanel",
     "LockpickingApp",
     "MagicOddsPanel",
