@@ -92,6 +92,24 @@ Load errors are written for a player: the tracker's [Tracker.what][companion.sta
 (``"plot point session"``, derived from the class name unless set), the field's path, and
 the offending value clipped to a short excerpt; never a class name or the JSON parser's own
 words. Saves are bounded: at most ``MAX_SAVE_CHARS`` characters.
+
+For code that keeps trackers elsewhere (the campaign store)
+-----------------------------------------------------------
+
+The store replays moves from its own log and persists each move as it is made. It uses only
+this public part of the module, never its internals:
+
+- [is_move][companion.state.is_move]: whether a class attribute is a
+  [move][companion.state.move] (a logged move name read back from a file must be one).
+- [Tracker.saved_kind][companion.state.Tracker.saved_kind]: the name a save carries.
+- [Tracker.from_state][companion.state.Tracker.from_state]: build a tracker from a state
+  alone (a fresh log), checked like any load.
+- [Tracker.in_move][companion.state.Tracker.in_move]: whether a move is running now (a move
+  called from inside another one belongs to that one's event).
+- [Tracker.trim_log][companion.state.Tracker.trim_log]: keep only the newest events (undo
+  reaches no further back).
+- [decode_value][companion.state.decode_value] and [jsonable][companion.state.jsonable]:
+  a move argument from its logged JSON value (checked as a saved field is) and back.
 """
 
 from __future__ import annotations
@@ -118,6 +136,9 @@ __all__ = [
     "Event",
     "Observable",
     "Tracker",
+    "decode_value",
+    "is_move",
+    "jsonable",
     "move",
     "state_field",
 ]
@@ -257,15 +278,24 @@ def move(fn: Callable[P, R]) -> Callable[P, R]:
         bound = signature.bind(*args, **kwargs)
         bound.apply_defaults()
         # An RNG object is not part of the move's meaning (a seed is); leave it out.
-        call_args = {k: _jsonable(v) for k, v in list(bound.arguments.items())[1:]
+        call_args = {k: jsonable(v) for k, v in list(bound.arguments.items())[1:]
                      if k != "rng" and not isinstance(v, random.Random)}
         summary = self.__dict__.get("_summary") or _default_summary(fn.__name__, call_args)
         self._event_log().append(Event(fn.__name__, call_args, summary, before))
         self._changed()
         return result
 
-    wrapper.__dict__["is_move"] = True
+    wrapper.__dict__[_MOVE_MARK] = True
     return wrapper
+
+
+_MOVE_MARK = "is_move"
+
+
+def is_move(attribute: Any) -> bool:
+    """Whether ``attribute`` (a class attribute, e.g. ``getattr(cls, name, None)``) is a
+    [move][companion.state.move]."""
+    return bool(getattr(attribute, _MOVE_MARK, False))
 
 
 class Tracker(Observable):
@@ -299,9 +329,26 @@ class Tracker(Observable):
     def can_undo(self) -> bool:
         return bool(self._event_log())
 
+    @property
+    def in_move(self) -> bool:
+        """Whether one of this tracker's moves is running now."""
+        return bool(self.__dict__.get("_move_depth", 0))
+
+    def trim_log(self, keep: int) -> None:
+        """Forget all but the newest ``keep`` events (undo then reaches no further back)."""
+        log = self._event_log()
+        if len(log) > keep:
+            del log[: len(log) - max(keep, 0)]
+
     def describe(self, summary: str) -> None:
         """Set the history line of the move being made (call inside a move)."""
         self.__dict__["_summary"] = summary
+
+    @property
+    def summary_so_far(self) -> str | None:
+        """The history line the move being made has set so far (``None``: none yet)."""
+        summary: str | None = self.__dict__.get("_summary") if self.in_move else None
+        return summary
 
     def undo(self) -> Event:
         """Take back the last move; returns its event.
@@ -319,7 +366,9 @@ class Tracker(Observable):
     # -- saving -----------------------------------------------------------------------
 
     @classmethod
-    def _kind(cls) -> str:
+    def saved_kind(cls) -> str:
+        """The name this tracker's saves carry: [kind][companion.state.Tracker.kind] or the
+        class name."""
         return cls.kind or cls.__name__
 
     @classmethod
@@ -335,7 +384,7 @@ class Tracker(Observable):
     def to_dict(self) -> dict[str, Any]:
         """The whole saved form: kind, format version, state and log."""
         return {
-            "tracker": self._kind(),
+            "tracker": self.saved_kind(),
             "format": FORMAT_VERSION,
             "state": self.snapshot(),
             "log": [event.to_dict() for event in self._event_log()],
@@ -368,12 +417,19 @@ class Tracker(Observable):
             raise StateError(f"{where} is nested too deeply to be a save") from None
 
     @classmethod
+    def from_state(cls: type[T], state: Any) -> T:
+        """A tracker holding ``state`` (the form [snapshot][companion.state.Tracker.snapshot]
+        gives) and an empty log, checked as a load is."""
+        return cls.from_dict({"tracker": cls.saved_kind(), "format": FORMAT_VERSION,
+                              "state": state, "log": []})
+
+    @classmethod
     def _from_dict(cls: type[T], data: Any, where: str) -> T:
         if not isinstance(data, dict):
             raise StateError(f"{where} is not a saved state (expected an object at the top level)")
         _exact_keys(data, {"tracker", "format", "state", "log"}, where, "")
         kind = data["tracker"]
-        if kind != cls._kind():
+        if kind != cls.saved_kind():
             raise StateError(
                 f"{where}: field 'tracker' says it saves something else ({_shown(kind)})"
             )
@@ -426,7 +482,7 @@ class Tracker(Observable):
         _exact_keys(raw, {"move", "args", "summary", "before"}, where, path + ".")
         name, args, summary = raw["move"], raw["args"], raw["summary"]
         method = getattr(cls, name, None) if isinstance(name, str) else None
-        if not getattr(method, "is_move", False):
+        if not is_move(method):
             raise StateError(f"{where}: field '{path}.move' is not a move: {_shown(name)}")
         if not isinstance(args, dict):
             raise StateError(f"{where}: field '{path}.args' must be an object")
@@ -461,8 +517,12 @@ class Tracker(Observable):
 # -- encoding and decoding fields ------------------------------------------------------
 
 
-def _jsonable(value: Any) -> Any:
-    """A move argument as a JSON value (falls back to its text)."""
+def jsonable(value: Any) -> Any:
+    """A move argument as a JSON value (falls back to its text), as a move's event logs it.
+
+    >>> jsonable([Fraction(1, 3), (2, None)])
+    ['1/3', [2, None]]
+    """
     if value is None or isinstance(value, bool | int | str):
         return value
     if isinstance(value, float):
@@ -470,11 +530,11 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, Fraction):
         return str(value)
     if isinstance(value, enum.Enum):
-        return _jsonable(value.value)
+        return jsonable(value.value)
     if isinstance(value, list | tuple):
-        return [_jsonable(v) for v in value]
+        return [jsonable(v) for v in value]
     if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
+        return {str(k): jsonable(v) for k, v in value.items()}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return _encode_dataclass(value)
     return str(value)
@@ -543,6 +603,21 @@ def _decode_fields(cls: type, raw: Any, prefix: str, where: str) -> dict[str, An
         name: _decode(raw[name], hints[name], f"{prefix}{name}", where, f.metadata)
         for name, f in fields.items()
     }
+
+
+def decode_value(value: Any, tp: Any, path: str, where: str) -> Any:
+    """``value`` (a JSON value) read as type ``tp``, checked as a saved field of that type
+    is; a bad value raises [StateError][companion.errors.StateError] naming ``path`` and
+    ``where``.
+
+    >>> decode_value("1/3", Fraction, "odds", "move roll")
+    Fraction(1, 3)
+    >>> decode_value("x", int, "amount", "move heal")
+    Traceback (most recent call last):
+    ...
+    companion.errors.StateError: move heal: field 'amount' must be a whole number, got "x"
+    """
+    return _decode(value, tp, path, where)
 
 
 def _type_text(tp: Any) -> str:

@@ -35,7 +35,7 @@ from typing import Any, TypeVar, cast, overload
 
 from companion import rulesets
 from companion.errors import CompanionError
-from companion.state import Observable, Tracker
+from companion.state import Observable, Tracker, is_move
 from companion.store.db import (
     CampaignInfo,
     ConflictError,
@@ -138,9 +138,7 @@ def _slug(name: str) -> str:
 
 
 def _trim(tracker: Tracker) -> None:
-    log = tracker._event_log()
-    if len(log) > UNDO_LIMIT:
-        del log[: len(log) - UNDO_LIMIT]
+    tracker.trim_log(UNDO_LIMIT)
 
 
 def _save(tracker: Tracker) -> dict[str, Any]:
@@ -225,7 +223,7 @@ class Campaign(Observable):
         member = self.member(id_or_name)
         if not isinstance(member.tracker, cls):
             raise StoreError(f"{member.name} is a {member.key.partition('/')[2]}, not a "
-                             f"{cls._kind()}")
+                             f"{cls.saved_kind()}")
         return member.tracker
 
     def member(self, id_or_name: str) -> Member:
@@ -399,8 +397,7 @@ class Campaign(Observable):
         data = event.data
         if event.kind == "add":
             cls = tracker_class(data["kind"])
-            tracker = cls.from_dict({"tracker": cls._kind(), "format": 1,
-                                     "state": data["state"], "log": []})
+            tracker = cls.from_state(data["state"])
             assert event.tracker is not None
             self.members[event.tracker] = self._adopt(
                 Member(event.tracker, data["name"], data["role"], data["kind"], tracker))
@@ -415,7 +412,7 @@ class Campaign(Observable):
                 if "after" in data:
                     cls.load(tracker, json.dumps(data["after"]))
                 else:
-                    if not getattr(getattr(cls, name, None), "is_move", False):
+                    if not is_move(getattr(cls, name, None)):
                         raise StoreError(f"{name!r} is not a move")
                     args = decode_args(cls, name, data["args"])
                     if "seed" not in move_parameters(cls, name) and event.seed is not None:
@@ -439,7 +436,7 @@ class Campaign(Observable):
         tracker = member.tracker
         cls = type(tracker)
         for name in dir(cls):
-            if getattr(getattr(cls, name, None), "is_move", False):
+            if is_move(getattr(cls, name, None)):
                 tracker.__dict__[name] = self._live_move(member, name)
         tracker.__dict__["undo"] = functools.wraps(cls.undo)(
             lambda: self._live_undo(member))
@@ -461,7 +458,7 @@ class Campaign(Observable):
         @functools.wraps(original)
         def live(*args: Any, **kwargs: Any) -> Any:
             tracker = member.tracker
-            if tracker.__dict__.get("_move_depth"):
+            if tracker.in_move:
                 # Called from inside another move: part of that move's event.
                 return original(tracker, *args, **kwargs)
             with self._lock:

@@ -20,7 +20,7 @@ from typing import Any, Union
 
 from companion import rulesets
 from companion.errors import CompanionError, UnknownNameError
-from companion.state import Tracker, _decode, _jsonable
+from companion.state import Tracker, decode_value, jsonable
 
 __all__ = ["decode_args", "kind_key", "move_signature", "tracker_class", "tracker_kinds"]
 
@@ -34,7 +34,7 @@ def kind_key(cls: type[Tracker]) -> str:
         raise UnknownNameError(
             f"only the rulesets' trackers can join a campaign, not {cls.__name__}"
         )
-    return f"{module[len(_PREFIX):].split('.')[0]}/{cls._kind()}"
+    return f"{module[len(_PREFIX):].split('.')[0]}/{cls.saved_kind()}"
 
 
 def _subclasses(cls: type[Tracker]) -> list[type[Tracker]]:
@@ -139,9 +139,9 @@ def decode_args(cls: type[Tracker], name: str, args: dict[str, Any]) -> dict[str
         if tp is random.Random or key == "rng":
             continue
         try:
-            out[key] = _decode(value, tp, key, f"move {name}")
+            out[key] = decode_value(value, tp, key, f"move {name}")
         except (CompanionError, TypeError, ValueError) as exc:
             raise ArgsError(str(exc)) from None
-        if _jsonable(out[key]) != value:
+        if jsonable(out[key]) != value:
             raise ArgsError(f"move {name}: argument {key!r} does not read back exactly")
     return out

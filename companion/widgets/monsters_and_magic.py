@@ -581,17 +581,18 @@ class MonstersAndMagicApp(widgets.VBox):
         self.party.on_change(safe(self.error)(lambda _party: self._refresh_picker()))
         if party is not None:
             for adventurer in party.characters:
-                self._add(adventurer)
+                self.seat(adventurer)
         else:
             for name in names or ["Ash"]:
-                self._add(self.party.new_character(name, luck=luck, max_hp=12, supplies=2))
+                self.seat(self.party.new_character(name, luck=luck, max_hp=12, supplies=2))
         self._check_name()
 
     def _check_name(self) -> None:
         _state_button(self.add_button, None if self.new_name.valid and self.new_name.text.strip()
                       else "type a name of up to 60 characters first")
 
-    def _add(self, adventurer: Adventurer) -> AdventurerPanel:
+    def seat(self, adventurer: Adventurer) -> AdventurerPanel:
+        """Show the sheet of ``adventurer`` (already at the table) and pick it."""
         sheet = AdventurerPanel(adventurer, party=self.party, seed_source=self.seed_source)
         self.sheets[adventurer.name] = sheet
         self._refresh_picker(sheet)
@@ -621,9 +622,9 @@ class MonstersAndMagicApp(widgets.VBox):
         if self.adopt is None:
             adventurer = self.party.new_character(name, luck=self.luck, max_hp=12)
         else:
-            self.party._refuse_name(name)
+            self.party.check_name(name)
             adventurer = self.party.add(self.adopt(Adventurer.new(name, luck=self.luck,
                                                                   max_hp=12)))
-        sheet = self._add(adventurer)
+        sheet = self.seat(adventurer)
         self.new_name.value = ""
         return sheet

@@ -99,7 +99,7 @@ from companion.rulesets.monsters_and_magic.threads_of_fate import (
     bend_luck,
     max_threads_for,
 )
-from companion.state import Tracker, move, state_field
+from companion.state import Tracker, is_move, move, state_field
 
 __all__ = ["ABILITIES", "MAX_NAME", "Adventurer", "CheckRecord", "GameMaster"]
 
@@ -269,7 +269,7 @@ class Adventurer(Tracker):
         True
         """
         method = getattr(type(self), move_name, None)
-        if not getattr(method, "is_move", False):
+        if not is_move(method):
             raise RuleError(f"Adventurer: {move_name} is not a move of the sheet")
         trial = type(self)(**{f.name: copy.deepcopy(getattr(self, f.name))
                               for f in dataclasses.fields(self)})

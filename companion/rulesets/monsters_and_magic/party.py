@@ -64,14 +64,16 @@ class Party(Observable):
         if not any(a is adventurer for a in self._characters):
             raise RuleError(f"Characters: {adventurer.name} is not at the table")
 
-    def _refuse_name(self, name: str, besides: Adventurer | None = None) -> None:
+    def check_name(self, name: str, besides: Adventurer | None = None) -> None:
+        """Refuse (RuleError) a name another character at the table (``besides`` left out)
+        already has, in any case or spacing."""
         for other in self._characters:
             if other is not besides and _key(other.name) == _key(name):
                 raise RuleError(f"Characters: {other.name} is already at the table")
 
     def add(self, adventurer: Adventurer) -> Adventurer:
         """Seat a character; a name already at the table, or a full table, is refused."""
-        self._refuse_name(adventurer.name)
+        self.check_name(adventurer.name)
         if len(self._characters) >= MAX_CHARACTERS:
             raise RuleError(f"Characters: a table follows at most {MAX_CHARACTERS} "
                             "characters")
@@ -81,7 +83,7 @@ class Party(Observable):
 
     def new_character(self, name: str, **stats: Any) -> Adventurer:
         """Make a fresh character (see [Adventurer.new][companion.rulesets.monsters_and_magic.adventurer.Adventurer.new]) and seat it."""  # noqa: E501
-        self._refuse_name(name)
+        self.check_name(name)
         return self.add(Adventurer.new(name, **stats))
 
     def load_character(self, adventurer: Adventurer, text: str | bytes) -> None:
@@ -92,7 +94,7 @@ class Party(Observable):
         """
         self._seated(adventurer)
         loaded = Adventurer.from_json(text)
-        self._refuse_name(loaded.name, besides=adventurer)
+        self.check_name(loaded.name, besides=adventurer)
         adventurer.load(text)
         self._changed()
 

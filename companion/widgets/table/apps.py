@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import ipywidgets as widgets
 
-from companion.state import Tracker
+from companion.state import Tracker, is_move
 from companion.widgets.base import APP_MAX_WIDTH, ErrorLine, button, row, safe, style_tag
 from companion.widgets.table.binding import PageContext
 
@@ -181,7 +181,7 @@ class PartyFight(widgets.VBox):
         replayed from another screen is not: that screen wrote it)."""
         enc = self.encounter
         cls = type(enc)
-        names = [n for n in dir(cls) if getattr(getattr(cls, n, None), "is_move", False)]
+        names = [n for n in dir(cls) if is_move(getattr(cls, n, None))]
         for name in [*names, "undo", "load"]:
             fn = enc.__dict__.get(name, getattr(enc, name))
             enc.__dict__[name] = self._local_move(fn)
@@ -325,7 +325,7 @@ def _mm_table(campaign: Campaign) -> widgets.Widget:
         seated = {id(a) for a in party.characters}
         for member in campaign.party:
             if isinstance(member.tracker, Adventurer) and id(member.tracker) not in seated:
-                app._add(party.add(member.tracker))
+                app.seat(party.add(member.tracker))
 
     campaign.on_change(safe(app.error)(seat_newcomers))
     return app

@@ -567,7 +567,7 @@ class DiceMonarchsGame(Tracker):
 
     def _also(self, text: str) -> None:
         # Add what the banker did to the history line of the move that caused it.
-        summary = self.__dict__.get("_summary")
+        summary = self.summary_so_far
         self.describe(f"{summary}; {text}" if summary else text)
 
     def _rng(self, stage: str) -> random.Random:

@@ -1,0 +1,255 @@
+"""The dependency rules of the package, checked on its source (issue 10).
+
+- Nothing uses a private name (``_x``) of another module: no ``from companion.m import _x``,
+  no ``m._x`` on an imported module, and no ``obj._x`` on an object when ``_x`` is not
+  defined in the module doing it (a module may reach into its own classes' internals;
+  another module uses their public API). A private *module* (``_data.py``) is for its own
+  package only.
+- ``companion.tables`` does not import ``companion.rulesets`` (the registry hands it its
+  folders).
+- The core does not import ``companion.widgets`` or ``companion.store``.
+
+Each check is also run on a small bad source, so a check that could never fail is caught.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "companion"
+
+#: Private names of other libraries that our code uses on purpose, with the reason.
+FOREIGN_PRIVATE = {
+    # argparse keeps its option table private; the CLI reads it to tell "--opt=--" apart.
+    "_option_string_actions": "argparse",
+    # ipywidgets' own handler of the frontend's Enter message (press_enter, for tests).
+    "_handle_string_msg": "ipywidgets",
+}
+
+#: Packages outside the core (they may use the core; the core never imports them).
+OUTER = ("companion.widgets", "companion.store")
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def package_of(module: str, path: Path) -> str:
+    return module if path.name == "__init__.py" else module.rpartition(".")[0]
+
+
+def is_private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+@dataclass(frozen=True)
+class Source:
+    module: str
+    path: Path
+    tree: ast.Module
+
+    @property
+    def package(self) -> str:
+        return package_of(self.module, self.path)
+
+
+def sources() -> list[Source]:
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if "__pycache__" in path.parts:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        found.append(Source(module_name(path), path, tree))
+    return found
+
+
+def absolute(source: Source, node: ast.ImportFrom) -> str:
+    """The module an ``import from`` names, relative imports resolved."""
+    if not node.level:
+        return node.module or ""
+    base = source.package.split(".")
+    if node.level > 1:
+        base = base[: -(node.level - 1)]
+    return ".".join([*base, *([node.module] if node.module else [])])
+
+
+def imports(source: Source) -> list[tuple[int, str, str | None]]:
+    """(line, module, imported name or None) for every import in the module."""
+    out: list[tuple[int, str, str | None]] = []
+    for node in ast.walk(source.tree):
+        if isinstance(node, ast.Import):
+            out.extend((node.lineno, alias.name, None) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            module = absolute(source, node)
+            out.extend((node.lineno, module, alias.name) for alias in node.names)
+    return out
+
+
+def defined_names(tree: ast.Module) -> set[str]:
+    """Every name the module defines: functions, classes, assigned names and attributes."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store | ast.Del):
+            names.add(node.attr)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+        elif (isinstance(node, ast.Constant) and isinstance(node.value, str)
+              and is_private(node.value) and node.value.isidentifier()):
+            # self.__dict__["_log"] = ...; getattr(self, "_x"): a name used as a string
+            names.add(node.value)
+    return names
+
+
+def private_uses(source: Source, modules: set[str]) -> list[str]:
+    """Where ``source`` uses a private name of another module (``path:line: what``)."""
+    where = f"{source.path.relative_to(ROOT)}"
+    problems = []
+    module_aliases: dict[str, str] = {}
+    for line, module, name in imports(source):
+        if name is None:
+            continue
+        target = f"{module}.{name}"
+        if target in modules:
+            module_aliases[name] = target
+        if module == source.module or not module.startswith("companion"):
+            continue
+        if is_private(name) and target not in modules:
+            problems.append(f"{where}:{line}: imports {name} from {module}")
+        private_module = next((p for p in (target if target in modules else module).split(".")
+                               if is_private(p)), None)
+        if private_module is not None:
+            owner = (target if target in modules else module).split(f".{private_module}")[0]
+            if not (source.module == owner or source.module.startswith(owner + ".")):
+                problems.append(f"{where}:{line}: imports the private module "
+                                f"{owner}.{private_module} from outside {owner}")
+    own = defined_names(source.tree)
+    for node in ast.walk(source.tree):
+        if not (isinstance(node, ast.Attribute) and is_private(node.attr)):
+            continue
+        value = node.value
+        if _own_object(value):
+            continue  # self._x, cls._x, super()._x: a class and its subclasses' own parts
+        if isinstance(value, ast.Name) and value.id in module_aliases:
+            problems.append(f"{where}:{node.lineno}: uses {value.id}.{node.attr} of "
+                            f"{module_aliases[value.id]}")
+        elif node.attr not in own and node.attr not in FOREIGN_PRIVATE:
+            problems.append(f"{where}:{node.lineno}: uses .{node.attr}, private to another "
+                            "module")
+    return problems
+
+
+def _own_object(value: ast.expr) -> bool:
+    if isinstance(value, ast.Name):
+        return value.id in ("self", "cls")
+    return (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
+            and value.func.id == "super")
+
+
+def test_nothing_uses_a_private_name_of_another_module() -> None:
+    found = sources()
+    modules = {s.module for s in found}
+    assert len(found) > 50  # the whole package was read
+    problems = [p for s in found for p in private_uses(s, modules)]
+    assert problems == [], "\n".join(problems)
+
+
+def _fake(text: str, module: str = "companion.fake.mod") -> Source:
+    path = ROOT / (module.replace(".", "/") + ".py")
+    return Source(module, path, ast.parse(text))
+
+
+@pytest.mark.parametrize("text", [
+    "from companion.state import _decode\n",
+    "from companion import state\nstate._decode(1)\n",
+    "from companion.rulesets.monsters_and_magic._data import section\n",
+    "def f(t):\n    return t._event_log()\n",
+])
+def test_the_private_name_check_catches_each_kind_of_use(text: str) -> None:
+    modules = {"companion.state", "companion.rulesets.monsters_and_magic._data"}
+    assert len(private_uses(_fake(text), modules)) == 1
+
+
+@pytest.mark.parametrize("text", [
+    "from companion.state import decode_value\n",
+    "class A:\n    def _x(self):\n        return 1\n    def y(self, other):\n"
+    "        return other._x()\n",
+    "def f(parser):\n    return parser._option_string_actions\n",
+    "class B(Base):\n    def f(self):\n        self._changed()\n",
+])
+def test_the_private_name_check_allows_own_and_public_names(text: str) -> None:
+    assert private_uses(_fake(text), {"companion.state"}) == []
+
+
+def test_a_private_module_is_used_inside_its_own_package() -> None:
+    source = _fake("from companion.rulesets.monsters_and_magic._data import section\n",
+                   "companion.rulesets.monsters_and_magic.travel")
+    assert private_uses(source, {"companion.rulesets.monsters_and_magic._data"}) == []
+
+
+def imported_companion_modules(source: Source) -> list[tuple[int, str]]:
+    out = []
+    for line, module, name in imports(source):
+        if module.startswith("companion"):
+            out.append((line, module))
+            if name is not None:
+                out.append((line, f"{module}.{name}"))
+    return out
+
+
+def arrows(found: list[Source], *, inside: str, forbidden: tuple[str, ...]) -> list[str]:
+    problems = []
+    for s in found:
+        if not (s.module == inside or s.module.startswith(inside + ".")):
+            continue
+        for line, target in imported_companion_modules(s):
+            if any(target == f or target.startswith(f + ".") for f in forbidden):
+                problems.append(f"{s.path.relative_to(ROOT)}:{line}: imports {target}")
+    return problems
+
+
+def test_tables_do_not_import_rulesets() -> None:
+    found = sources()
+    assert any(s.module.startswith("companion.tables") for s in found)
+    assert arrows(found, inside="companion.tables", forbidden=("companion.rulesets",)) == []
+    bad = _fake("from companion.rulesets import registry\n", "companion.tables.fake")
+    assert arrows([bad], inside="companion.tables", forbidden=("companion.rulesets",))
+
+
+def test_the_core_does_not_import_widgets_or_the_store() -> None:
+    found = sources()
+    core = [s for s in found if not any(
+        s.module == o or s.module.startswith(o + ".") for o in OUTER)]
+    assert len(core) > 40
+    problems = [p for s in core for p in arrows([s], inside=s.module, forbidden=OUTER)]
+    assert problems == [], "\n".join(problems)
+    bad = _fake("import companion.widgets.base\n", "companion.dice.fake")
+    assert arrows([bad], inside="companion.dice.fake", forbidden=OUTER)
+    bad = _fake("from companion import store\n", "companion.cli_fake")
+    assert arrows([bad], inside="companion.cli_fake", forbidden=OUTER)
+
+
+#: Names inside companion.state that only its public API reads (is_move, in_move, ...).
+STATE_INTERNALS = ("is_move", "_move_depth", "_log", "_summary", "_observers")
+
+
+def test_only_the_state_module_reads_tracker_internals_by_name() -> None:
+    problems = []
+    for s in sources():
+        if s.module == "companion.state":
+            continue
+        for node in ast.walk(s.tree):
+            if isinstance(node, ast.Constant) and node.value in STATE_INTERNALS:
+                problems.append(f"{s.path.relative_to(ROOT)}:{node.lineno}: {node.value!r}")
+    assert problems == [], "\n".join(problems)
