@@ -392,3 +392,42 @@ def test_undo_takes_a_sheet_panic_save_back_from_the_sheet_too() -> None:
     d.add_light("torch")
     ex.undo(d, [hero])
     assert d.lights == []
+
+
+def test_encounter_keeps_the_die_size_and_a_new_site_resets_it() -> None:
+    d = Delve(clock=2, die=10)
+    step = _turn(d, 5)
+    assert step.encounter and d.clock == 20 and d.die == 10
+    d.new_site()
+    assert d.die == 6
+
+
+def test_fate_only_while_dark() -> None:
+    d = Delve()
+    d.darkness_panic_save("Ash", 12, rng=FixedRng(3))
+    d.add_light("torch", lit=True)
+    with pytest.raises(RuleError, match="a light burns again"):
+        d.darkness_fate("Ash", seed=1)
+
+
+def test_shared_death_gives_each_their_own_body_check() -> None:
+    d = Delve()
+    d.escape_check("Ash", "STR", 10, rng=FixedRng(20))
+    d.escape_check("Bryn", "STR", 10, rng=FixedRng(20))
+    d.failed_escape("Ash", rng=FixedRng(7))
+    d.betray("Ash", "Bryn", rng=FixedRng(6, 6))  # Bryn dies; the d6 shows 6: Ash too
+    assert d.escapee("Ash").stage == d.escapee("Bryn").stage == "body"
+    d.body_check("Bryn", rng=FixedRng(1))
+    d.body_check("Ash", rng=FixedRng(11))  # over DV 0, not at or under 10: destroyed
+    assert d.escapee("Bryn").fate == "Dead: the body can be recovered"
+    assert d.escapee("Ash").fate == "Dead: the body was destroyed"
+
+
+def test_candle_in_a_lantern_burns_six_turns() -> None:
+    d = Delve()
+    d.add_light("lantern")
+    d.add_light("candle", lit=True)
+    d.carry_in_lantern(1)
+    for _ in range(6):
+        _turn(d, 1, "hurry")
+    assert d.lights[1].turns_left == 0 and not d.lights[1].lit

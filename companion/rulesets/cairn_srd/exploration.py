@@ -110,24 +110,6 @@ from companion.errors import OddsTooCostlyError, RuleError, StateError, TableErr
 from companion.rulesets.cairn_srd.saves import ABILITIES, MAX_SCORE, SaveResult, save, save_chance
 from companion.state import Tracker, move, state_field
 
-__all__ = [
-    "MAX_ODDS_CLOCK",
-    "MAX_ODDS_TURNS",
-    "SITE_DICE",
-    "START",
-    "ClockStep",
-    "Delve",
-    "EncounterOdds",
-    "EncounterRecord",
-    "Escapee",
-    "LightSource",
-    "clock_after",
-    "clock_odds_table",
-    "encounter_odds",
-    "escape_dv",
-    "exploration_data",
-]
-
 DATA_FILE = Path(__file__).parent / "data" / "exploration.toml"
 MAX_NAME = 40
 MAX_NOTE = 200
