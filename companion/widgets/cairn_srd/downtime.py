@@ -1,0 +1,341 @@
+"""The downtime app: a cycle for the whole party, step by step.
+
+Every rule is the core's ([companion.rulesets.cairn_srd.downtime][] and
+[companion.rulesets.cairn_srd.settlements][]): the app calls the moves of a
+[Downtime][companion.rulesets.cairn_srd.downtime.Downtime] tracker and shows what they
+say: upkeep, downtime actions with their milestone trackers and costs, faction clocks,
+the settlement's hazard die and conditions, and each character's coin ledger. A button
+the procedure would refuse now is disabled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import ipywidgets as widgets
+
+from companion.errors import RuleError
+from companion.rulesets.cairn_srd import downtime as dt
+from companion.rulesets.cairn_srd import settlements
+from companion.rulesets.cairn_srd.character import Character
+from companion.rulesets.cairn_srd.downtime import Downtime
+from companion.widgets.base import SaveLoad, app_box, bind, int_box, name_box, row
+from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, labelled
+
+__all__ = ["DowntimeApp"]
+
+
+def _dropdown(options: list[str] | tuple[str, ...], name: str) -> widgets.Dropdown:
+    box = widgets.Dropdown(options=list(options), value=options[0] if options else None,
+                           layout=widgets.Layout(width="auto", max_width="100%"))
+    box.add_class(f"tc-select-{name}")
+    return box
+
+
+def _check(label: str, name: str, value: bool = False) -> widgets.Checkbox:
+    box = widgets.Checkbox(value=value, description=label, indent=False,
+                           layout=widgets.Layout(width="auto"))
+    box.add_class(f"tc-check-{name}")
+    return box
+
+
+class DowntimeApp(CairnAppBase):
+    """Run downtime cycles for a party.
+
+    ``party``: the characters (the campaign hands its party here); each joins the downtime
+    by name. Without one, characters are added by name with their silver. ``downtime``: an
+    existing [Downtime][companion.rulesets.cairn_srd.downtime.Downtime] tracker.
+    """
+
+    def __init__(self, party: list[Character] | None = None, downtime: Downtime | None = None,
+                 *, seed_source: Callable[[], int] | None = None) -> None:
+        super().__init__(seed_source)
+        self.party: list[Character] = party if party is not None else []
+        self.downtime = downtime if downtime is not None else Downtime()
+        d = self.downtime
+        for c in self.party:
+            if not any(m.name.lower() == c.name.lower() for m in d.members):
+                d.add_member(c.name)
+
+        self.board = widgets.HTML()
+        self.next_button = self.btn("Finish step", self.finish_step, "finish-step", "primary")
+        # members and the ledger
+        self.who = name_box("Name", "", "member", max_len=dt.MAX_NAME, width="200px")
+        self.purse = int_box("Silver", 0, "purse", 0, dt.MAX_SILVER, width="140px")
+        self.add_member_button = self.btn("Add character", self.add_member, "add-member")
+        self.members = widgets.HTML()
+        self.member = _dropdown(["—"], "member")
+        self.amount = int_box("Amount", 10, "amount", 1, dt.MAX_SILVER, width="140px")
+        self.why = name_box("For", "", "why", max_len=dt.MAX_TEXT, required=False,
+                            width="200px")
+        self.earn_button = self.btn("Earn", self.earn, "earn")
+        self.spend_button = self.btn("Spend", self.spend, "spend")
+        self.bank = name_box("Bank", "De Sapo", "bank", max_len=dt.MAX_NAME, width="160px")
+        self.branch = name_box("Branch", "Hoppland", "branch", max_len=dt.MAX_NAME,
+                               width="160px")
+        self.at_bank = name_box("Cash at bank", "", "at-bank", max_len=dt.MAX_NAME,
+                                required=False, width="160px")
+        self.at_branch = name_box("at branch", "", "at-branch", max_len=dt.MAX_NAME,
+                                  required=False, width="160px")
+        self.deposit_button = self.btn("Deposit", self.deposit, "deposit")
+        self.withdraw_button = self.btn("Withdraw", self.withdraw, "withdraw")
+        self.ledger = widgets.HTML()
+        # step 1
+        self.way = _dropdown(dt.UPKEEP_WAYS, "way")
+        self.lifestyle = _dropdown(tuple(dt.lifestyles()), "lifestyle")
+        self.skill = _check("Skill", "skill")
+        self.gear = _check("Gear", "gear")
+        self.time = _check("Time", "time", True)
+        self.push = _check("Push luck", "push")
+        self.accept = _check("Accept hard choice", "accept")
+        self.upkeep_button = self.btn("1 · Upkeep", self.upkeep, "upkeep")
+        # actions
+        self.goal = name_box("Goal", "", "goal", max_len=dt.MAX_TEXT, width="220px")
+        self.milestones = int_box("Milestones", 3, "milestones", 1, dt.MAX_MILESTONES,
+                                  width="110px")
+        self.cost = int_box("Silver cost", 0, "cost", 0, dt.MAX_SILVER, width="140px")
+        self.new_action_button = self.btn("New action", self.new_action, "new-action")
+        self.actions = widgets.HTML()
+        self.action = _dropdown(["—"], "action-pick")
+        self.choose_button = self.btn("2 · Pick action", self.choose_action, "pick-action")
+        self.pay_button = self.btn("Pay cost", self.pay_cost, "pay-cost")
+        self.control = int_box("CTRL", 10, "control", 0, 18, width="110px")
+        self.contest_button = self.btn("CTRL save vs cost", self.contest, "contest")
+        self.milestone_button = self.btn("3 · Mark milestone", self.milestone, "milestone")
+        # factions and settlement
+        self.faction_name = name_box("Faction", "", "faction", max_len=dt.MAX_NAME,
+                                     width="180px")
+        self.faction_goal = name_box("Goal", "", "faction-goal", max_len=dt.MAX_TEXT,
+                                     required=False, width="200px")
+        self.faction_size = int_box("Steps", 6, "faction-size", 1, dt.MAX_GOAL, width="110px")
+        self.faction_mod = int_box("Modifier", 0, "faction-mod", -6, 6, width="110px")
+        self.add_faction_button = self.btn("Add faction", self.add_faction, "add-faction")
+        self.factions = widgets.HTML()
+        self.faction_button = self.btn("4 · Faction turn", self.faction_turn, "faction-turn")
+        self.faction_pick = _dropdown(["—"], "faction-pick")
+        self.steps = int_box("Steps ±", 1, "interfere-steps", -dt.MAX_INTERFERENCE,
+                             dt.MAX_INTERFERENCE, width="110px")
+        self.interfere_button = self.btn("Help or hinder", self.interfere, "interfere")
+        self.town = name_box("Settlement", "", "town", max_len=dt.MAX_NAME, required=False,
+                             width="180px")
+        self.enter_button = self.btn("Stay in settlement", self.enter, "enter-settlement")
+        self.hazard_button = self.btn("4 · Hazard die", self.hazard, "hazard")
+        self.condition = _dropdown(["—"], "condition")
+        self.end_button = self.btn("End condition", self.end_condition, "end-condition")
+        self.undo_button = self.btn("Undo", self.undo, "undo")
+        self.file = SaveLoad(d, "cairn-downtime.json", what="downtime")
+
+        app_box(
+            cairn_css(),
+            self.board,
+            row(self.next_button, self.undo_button),
+            widgets.HTML("<h3>Party and ledger</h3>"),
+            self.members,
+            row(self.who, self.purse, self.add_member_button),
+            row(labelled("Who", self.member), self.amount, self.why, self.earn_button,
+                self.spend_button),
+            row(self.bank, self.branch, self.deposit_button),
+            row(self.at_bank, self.at_branch, self.withdraw_button),
+            self.ledger,
+            widgets.HTML("<h3>1 · Upkeep</h3>"),
+            row(labelled("How", self.way), labelled("Lifestyle", self.lifestyle)),
+            row(self.skill, self.gear, self.time, self.push, self.accept, self.upkeep_button),
+            widgets.HTML("<h3>2-3 · Downtime actions</h3>"),
+            row(self.goal, self.milestones, self.cost, self.new_action_button),
+            self.actions,
+            row(labelled("Action", self.action), self.choose_button, self.pay_button),
+            row(self.control, self.contest_button, self.milestone_button),
+            widgets.HTML("<h3>4 · Factions and settlement</h3>"),
+            row(self.faction_name, self.faction_goal, self.faction_size, self.faction_mod,
+                self.add_faction_button),
+            self.factions,
+            row(self.faction_button, labelled("Faction", self.faction_pick), self.steps,
+                self.interfere_button),
+            row(self.town, self.enter_button, self.hazard_button),
+            row(labelled("Condition", self.condition), self.end_button),
+            self.error,
+            self.outcome,
+            self.seed_row,
+            self.file,
+            box=self,
+        )
+        self.add_member_button.layout.display = "none" if self.party else ""
+        bind(d, self.render, error=self.error)
+
+    # -- helpers -------------------------------------------------------------------------
+
+    def _last(self) -> None:
+        self.show(self.downtime.log[-1].summary)
+
+    def _action_index(self) -> int:
+        value = self.action.value
+        if not isinstance(value, int):
+            raise RuleError("Downtime Actions: create an action first")
+        return value
+
+    # -- moves ---------------------------------------------------------------------------
+
+    def finish_step(self) -> None:
+        self.show(self.downtime.finish_step())
+
+    def add_member(self) -> None:
+        self.downtime.add_member(self.who.read(), self.purse.read(), self.lifestyle.value)
+        self._last()
+
+    def earn(self) -> None:
+        self.downtime.earn(self.member.value, self.amount.read(), self.why.read())
+        self._last()
+
+    def spend(self) -> None:
+        self.downtime.spend(self.member.value, self.amount.read(), self.why.read())
+        self._last()
+
+    def deposit(self) -> None:
+        self.downtime.deposit(self.member.value, self.amount.read(), self.bank.read(),
+                              self.branch.read())
+        self._last()
+
+    def withdraw(self) -> None:
+        self.downtime.withdraw(self.member.value, self.amount.read(), self.bank.read(),
+                               self.branch.read(), self.at_bank.read(), self.at_branch.read())
+        self._last()
+
+    def upkeep(self) -> None:
+        seed = self.draw() if self.way.value == "crime" else None
+        text = self.downtime.upkeep(self.member.value, self.way.value, self.lifestyle.value,
+                                    self.skill.value, self.gear.value, self.time.value,
+                                    accept_choice=self.accept.value, push=self.push.value,
+                                    seed=seed)
+        self.show(f"{self.member.value}: {text}", seeds=[seed] if seed is not None else None)
+
+    def new_action(self) -> None:
+        silver = self.cost.read()
+        costs: list[list[object]] | None = [["Silver", "silver", silver]] if silver else []
+        self.downtime.new_action(self.member.value, self.goal.read(), self.milestones.read(),
+                                 costs)
+        self._last()
+
+    def choose_action(self) -> None:
+        index = self._action_index()
+        self.downtime.choose_action(self.downtime.actions[index].owner, index)
+        self._last()
+
+    def _open_cost(self, index: int) -> int:
+        costs = self.downtime.actions[index].costs
+        for i, c in enumerate(costs):
+            if not c.settled:
+                return i
+        raise RuleError("Downtime Actions: no cost is left to settle")
+
+    def pay_cost(self) -> None:
+        index = self._action_index()
+        self.downtime.pay_cost(index, self._open_cost(index))
+        self._last()
+
+    def contest(self) -> None:
+        index = self._action_index()
+        seed = self.draw()
+        self.downtime.contest_cost(index, self._open_cost(index), self.control.read(),
+                                   seed=seed)
+        self.show(self.downtime.log[-1].summary, seeds=[seed])
+
+    def milestone(self) -> None:
+        self.downtime.mark_milestone(self._action_index())
+        self._last()
+
+    def add_faction(self) -> None:
+        self.downtime.add_faction(self.faction_name.read(), self.faction_goal.read(),
+                                  self.faction_size.read(), self.faction_mod.read())
+        self._last()
+
+    def faction_turn(self) -> None:
+        seed = self.draw()
+        lines = self.downtime.faction_turn(seed=seed)
+        self.show("; ".join(lines), seeds=[seed])
+
+    def interfere(self) -> None:
+        self.downtime.interfere(self.faction_pick.value, self.steps.read())
+        self._last()
+
+    def enter(self) -> None:
+        self.downtime.enter_settlement(self.town.read())
+        self._last()
+
+    def hazard(self) -> None:
+        seed = self.draw()
+        self.show(str(self.downtime.settlement_hazard(seed=seed)), seeds=[seed])
+
+    def end_condition(self) -> None:
+        self.downtime.end_condition(self.condition.value)
+        self._last()
+
+    def undo(self) -> None:
+        self.show(f"Undone: {self.downtime.undo().summary}")
+
+    # -- rendering -----------------------------------------------------------------------
+
+    def render(self) -> None:
+        d = self.downtime
+        town = d.settlement
+        conditions = ", ".join(town.conditions) or "none"
+        self.board.value = (
+            f'<div class="tc-stats tc-cycle" data-step="{d.step}"><b>Season {d.season}, '
+            f"cycle {d.cycle}</b> of {dt.CYCLES_PER_SEASON} · next: "
+            f"<b>{escape(d.next_step)}</b>"
+            + (f"<br>In {escape(town.name or 'a settlement')}: conditions "
+               f"{escape(conditions)} · prices "
+               f"+{settlements.price_rise_dice(len(town.conditions))} %"
+               if d.in_settlement else "") + "</div>")
+        self.members.value = (
+            '<table class="tc-grid tc-nowrap tc-members"><tr><th>Name</th><th>Lifestyle</th>'
+            "<th>Purse</th><th>Debt</th><th>Banked</th><th>Upkeep</th></tr>" + "".join(
+                f'<tr><td class="tc-name-cell">{escape(m.name)}</td><td>{m.lifestyle}</td>'
+                f"<td>{m.purse}</td><td>{m.debt}</td>"
+                f"<td>{sum(a.balance for a in m.accounts)}</td>"
+                f"<td>{'done' if m.upkept else 'due'}</td></tr>" for m in d.members)
+            + "</table>")
+        names = [m.name for m in d.members]
+        keep = self.member.value
+        self.member.options = names or ["—"]
+        if keep in names:
+            self.member.value = keep
+        chosen = next((m for m in d.members if m.name == self.member.value), None)
+        self.ledger.value = ('<div class="tc-side tc-ledger">' + "<br>".join(
+            escape(line) for line in (chosen.ledger[-8:] if chosen else [])) + "</div>")
+        self.actions.value = (
+            '<table class="tc-grid tc-actions"><tr><th>#</th><th>Who</th><th>Goal</th>'
+            "<th>Milestones</th><th>Costs</th></tr>" + "".join(
+                f"<tr><td>{i}</td><td>{escape(a.owner)}</td><td>{escape(a.goal)}</td>"
+                f"<td>{a.marked}/{a.milestones}</td><td>" + escape(", ".join(
+                    f"{c.kind}{f' {c.silver}' if c.silver else ''} ({c.settled or 'open'})"
+                    for c in a.costs) or "none") + "</td></tr>"
+                for i, a in enumerate(d.actions, 1)) + "</table>")
+        options = [(f"#{i + 1} {a.owner}: {a.goal}", i) for i, a in enumerate(d.actions)]
+        keep_action = self.action.value
+        self.action.options = options or [("—", None)]
+        if any(v == keep_action for _, v in options):
+            self.action.value = keep_action
+        elif options:
+            self.action.value = options[0][1]
+        self.factions.value = (
+            '<table class="tc-grid tc-factions"><tr><th>Faction</th><th>Goal</th>'
+            "<th>Progress</th></tr>" + "".join(
+                f"<tr><td>{escape(f.name)}</td><td>{escape(f.goal)}</td>"
+                f"<td>{f.progress}/{f.size}</td></tr>" for f in d.factions) + "</table>")
+        self.faction_pick.options = [f.name for f in d.factions] or ["—"]
+        self.condition.options = list(town.conditions) or ["—"]
+        has_action = bool(options)
+        self.upkeep_button.disabled = d.step != 1 or not names
+        self.choose_button.disabled = d.step != 2 or not has_action
+        self.milestone_button.disabled = d.step != 3 or not has_action
+        self.pay_button.disabled = self.contest_button.disabled = not has_action
+        self.faction_button.disabled = not d.allowed("faction_turn")
+        self.hazard_button.disabled = not d.allowed("settlement_hazard")
+        self.interfere_button.disabled = not d.factions
+        self.end_button.disabled = not town.conditions
+        self.next_button.disabled = not d.allowed("finish_step")
+        self.enter_button.disabled = d.in_settlement
+        for b in (self.earn_button, self.spend_button, self.deposit_button,
+                  self.withdraw_button, self.new_action_button):
+            b.disabled = not names
+        self.undo_button.disabled = not d.log

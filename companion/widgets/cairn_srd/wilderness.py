@@ -1,0 +1,260 @@
+"""The wilderness app: a route planner and the watch-by-watch journey.
+
+Every rule is the core's ([companion.rulesets.cairn_srd.wilderness][]): the app calls the
+moves of a [Journey][companion.rulesets.cairn_srd.wilderness.Journey] and shows what they
+say. The route planner adds legs from the travel tables and shows each leg's duration;
+the watch procedure runs as five numbered buttons, each enabled only when the procedure
+allows it. With the party's sheets, *Copy to sheets* carries Fatigue and Deprived onto
+them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import ipywidgets as widgets
+
+from companion.rulesets.cairn_srd import wilderness as wd
+from companion.rulesets.cairn_srd.character import Character
+from companion.rulesets.cairn_srd.wilderness import Journey
+from companion.widgets.base import SaveLoad, app_box, bind, int_box, name_box, row
+from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, labelled
+
+__all__ = ["WildernessApp"]
+
+
+def _dropdown(options: list[str] | tuple[str, ...], name: str) -> widgets.Dropdown:
+    box = widgets.Dropdown(options=list(options), value=options[0],
+                           layout=widgets.Layout(width="auto", max_width="100%"))
+    box.add_class(f"tc-select-{name}")
+    return box
+
+
+def _check(label: str, name: str) -> widgets.Checkbox:
+    box = widgets.Checkbox(value=False, description=label, indent=False,
+                           layout=widgets.Layout(width="auto"))
+    box.add_class(f"tc-check-{name}")
+    return box
+
+
+class WildernessApp(CairnAppBase):
+    """Plan a route and travel it watch by watch.
+
+    ``party``: the characters who travel (the campaign hands its party here); each joins
+    the journey with their present Fatigue. Without one, travellers are added by name.
+    ``journey``: an existing [Journey][companion.rulesets.cairn_srd.wilderness.Journey].
+    """
+
+    def __init__(self, party: list[Character] | None = None, journey: Journey | None = None,
+                 *, seed_source: Callable[[], int] | None = None) -> None:
+        super().__init__(seed_source)
+        self.party: list[Character] = party if party is not None else []
+        self.journey = journey if journey is not None else Journey()
+        j = self.journey
+        if self.party:
+            wd.join_party(j, self.party)
+
+        # -- route planner -----------------------------------------------------------
+        self.path = _dropdown(tuple(wd.path_types()), "path")
+        self.distance = _dropdown(tuple(wd.distances()), "distance")
+        self.terrain = _dropdown(tuple(wd.terrains()), "terrain")
+        self.sea = int_box("Open sea", 0, "sea", 0, wd.OPEN_SEA_MAX, width="110px")
+        self.water = _check("By water", "water")
+        self.dest = name_box("To", "", "dest", max_len=wd.MAX_NAME, required=False,
+                             placeholder="next point", width="200px")
+        self.route = widgets.HTML()
+        self.add_leg_button = self.btn("Add leg", self.add_leg, "add-leg")
+
+        # -- travellers ----------------------------------------------------------------
+        self.who = name_box("Name", "", "traveller", max_len=wd.MAX_NAME, width="200px")
+        self.rations = int_box("Rations", 3, "rations", 0, 999, width="110px")
+        self.mounts = int_box("Mounts", 0, "mounts", 0, wd.MAX_PARTY, width="110px")
+        self.feed = int_box("Feed", 0, "feed", 0, 999, width="110px")
+        self.add_traveller_button = self.btn("Add traveller", self.add_traveller,
+                                             "add-traveller")
+        self.people = widgets.HTML()
+        self.copy_button = self.btn("Copy to sheets", self.copy_to_sheets, "copy-sheets")
+
+        # -- the watch -------------------------------------------------------------------
+        self.board = widgets.HTML()
+        self.weather = name_box("Weather", "", "weather", max_len=wd.MAX_TEXT, required=False,
+                                placeholder="fair", width="200px")
+        self.weather_watches = int_box("+watches", 0, "weather-watches", 0, 3, width="110px")
+        self.weather_button = self.btn("1 · Weather", self.set_weather, "weather", "primary")
+        self.action = _dropdown([a for a in wd.ACTIONS if a != "lookout"], "action")
+        self.lit = _check("Carrying light", "lit")
+        self.choose_button = self.btn("2 · Choose", self.choose, "choose")
+        self.have = int_box("Of skill/time/tools", 2, "have", 0, 3, width="110px")
+        self.modifier = int_box("Modifier", 0, "modifier", -5, 5, width="110px")
+        self.navigate = _check("Navigate", "navigate")
+        self.navigate.value = True
+        self.travel_button = self.btn("3 · Travel", self.travel, "travel")
+        self.found = name_box("Found", "", "found", max_len=wd.MAX_TEXT, required=False,
+                              width="200px")
+        self.explore_button = self.btn("3 · Explore", self.explore, "explore")
+        self.member = _dropdown(["—"], "member")
+        self.activity = _dropdown(wd.SUPPLY_ACTIVITIES, "activity")
+        self.bought = int_box("Buy", 0, "bought", 0, 999, width="110px")
+        self.supply_button = self.btn("3 · Supply", self.supply, "supply")
+        self.lookout_button = self.btn("Lookout", self.lookout, "lookout")
+        self.meal = _dropdown(wd.MEALS, "meal")
+        self.awake = widgets.SelectMultiple(options=[], rows=3,
+                                            layout=widgets.Layout(width="auto"))
+        self.awake.add_class("tc-select-awake")
+        self.harsh = _check("Harsh weather", "harsh")
+        self.graze = _check("Mounts graze", "graze")
+        self.camp_button = self.btn("3 · Make camp", self.make_camp, "camp")
+        self.torches = int_box("Torches", 0, "torches", 0, 99, width="110px")
+        self.oil = int_box("Oil", 0, "oil", 0, 99, width="110px")
+        self.light_button = self.btn("4 · Mark light", self.mark_light, "light")
+        self.event_button = self.btn("5 · Event die", self.event, "event")
+        self.undo_button = self.btn("Undo", self.undo, "undo")
+        self.file = SaveLoad(j, "cairn-journey.json", what="journey")
+
+        app_box(
+            cairn_css(),
+            widgets.HTML("<h3>Route</h3>"),
+            row(labelled("Path", self.path), labelled("Distance", self.distance),
+                labelled("Terrain", self.terrain)),
+            row(self.sea, self.water, self.dest, self.add_leg_button),
+            self.route,
+            widgets.HTML("<h3>Party</h3>"),
+            self.people,
+            row(self.who, self.rations, self.mounts, self.feed, self.add_traveller_button),
+            row(self.copy_button),
+            widgets.HTML("<h3>Watch</h3>"),
+            self.board,
+            row(self.weather, self.weather_watches, self.weather_button),
+            row(labelled("Action", self.action), self.lit, self.choose_button),
+            row(self.have, self.modifier, self.navigate, self.travel_button),
+            row(self.found, self.explore_button),
+            row(labelled("Who", self.member), labelled("Activity", self.activity),
+                self.bought, self.supply_button, self.lookout_button),
+            row(labelled("Meal", self.meal), labelled("Awake all night", self.awake),
+                self.harsh, self.graze, self.camp_button),
+            row(self.torches, self.oil, self.light_button, self.event_button,
+                self.undo_button),
+            self.error,
+            self.outcome,
+            self.seed_row,
+            self.file,
+            box=self,
+        )
+        self.add_traveller_button.layout.display = "none" if self.party else ""
+        bind(j, self.render, error=self.error)
+
+    # -- actions -------------------------------------------------------------------------
+
+    def add_leg(self) -> None:
+        plan = self.journey.add_leg(self.path.value, self.distance.value, self.terrain.value,
+                                    self.sea.read(), self.water.value, self.dest.read())
+        self.show(f"Leg added: {plan}")
+
+    def add_traveller(self) -> None:
+        name = self.who.read()
+        self.journey.add_traveller(name, self.rations.read(), self.mounts.read(),
+                                   self.feed.read())
+        self.show(f"{name} joins the party")
+
+    def copy_to_sheets(self) -> None:
+        notes = wd.apply_to_sheets(self.journey, self.party)
+        self.show("Sheets: " + ("; ".join(notes) if notes else "already up to date"))
+
+    def set_weather(self) -> None:
+        self.journey.set_weather(self.weather.read(), self.weather_watches.read())
+        self.show(self.journey.log[-1].summary)
+
+    def choose(self) -> None:
+        self.journey.choose(self.action.value, lit=self.lit.value)
+        self.show(self.journey.log[-1].summary)
+
+    def travel(self) -> None:
+        seed = self.draw()
+        self.show(self.journey.travel(self.navigate.value, self.have.read(),
+                                      self.modifier.read(), seed=seed), seeds=[seed])
+
+    def explore(self) -> None:
+        self.show(self.journey.explore(self.found.read()))
+
+    def supply(self) -> None:
+        seed = self.draw()
+        self.show(self.journey.supply(self.member.value, self.activity.value, self.have.read(),
+                                      bought=self.bought.read(), seed=seed), seeds=[seed])
+
+    def lookout(self) -> None:
+        seed = self.draw()
+        result = self.journey.lookout(self.member.value, self.have.read(),
+                                      self.modifier.read(), seed=seed)
+        self.show(f"{self.member.value} on lookout: {result}", seeds=[seed])
+
+    def make_camp(self) -> None:
+        seed = self.draw()
+        self.show(self.journey.make_camp(list(self.awake.value), self.meal.value,
+                                         self.have.read(), self.modifier.read(),
+                                         graze=self.graze.value, harsh=self.harsh.value,
+                                         fire=not self.harsh.value,
+                                         bedding=not self.harsh.value,
+                                         shelter=not self.harsh.value, seed=seed),
+                  seeds=[seed])
+
+    def mark_light(self) -> None:
+        self.show(self.journey.mark_light(self.torches.read(), self.oil.read()))
+
+    def event(self) -> None:
+        seed = self.draw()
+        self.show(str(self.journey.event_check(seed=seed)), seeds=[seed])
+
+    def undo(self) -> None:
+        self.show(f"Undone: {self.journey.undo().summary}")
+
+    # -- rendering -----------------------------------------------------------------------
+
+    def render(self) -> None:
+        j = self.journey
+        if j.legs:
+            plan = wd.plan_route(j.legs)
+            rows_html = "".join(
+                f"<tr><td>{i}</td><td>{escape(p.leg.path)}</td><td>{escape(p.leg.distance)}"
+                f"</td><td>{escape(p.leg.terrain)}</td><td>{p.watches}</td>"
+                f"<td>{'✓' if i <= j.leg else ''}</td></tr>"
+                for i, p in enumerate(plan.legs, 1))
+            self.route.value = (
+                '<table class="tc-grid tc-route"><tr><th>#</th><th>Path</th><th>Distance</th>'
+                f"<th>Terrain</th><th>Watches</th><th>Done</th></tr>{rows_html}</table>"
+                f'<div class="tc-stats tc-route-total">Total <b>{plan.watches}</b> watches, '
+                f"about {plan.leagues} leagues, <b>{plan.days}</b> days</div>")
+        else:
+            self.route.value = '<div class="tc-stats tc-route-total">No route yet.</div>'
+        people = "".join(
+            f'<tr><td class="tc-name-cell">{escape(t.name)}</td><td>{t.rations}</td>'
+            f"<td>{t.mounts}</td><td>{t.feed}</td><td>{t.fatigue}</td>"
+            f"<td>{'yes' if t.deprived else ''}</td></tr>" for t in j.party)
+        self.people.value = (
+            '<table class="tc-grid tc-nowrap tc-people"><tr><th>Name</th><th>Rations</th>'
+            "<th>Mounts</th><th>Feed</th><th>Fatigue</th><th>Deprived</th></tr>"
+            f"{people}</table><small>Meat {j.meat} · foraged {j.forage}"
+            + (" · " + escape(", ".join(j.components)) if j.components else "") + "</small>")
+        leg = j.current
+        where = ("arrived" if j.arrived else
+                 f"leg {j.leg + 1}: {j.progress}/{j.leg_watches} watches" if leg else
+                 "no route")
+        self.board.value = (
+            f'<div class="tc-stats tc-watch" data-step="{j.step}">'
+            f"<b>Day {j.day}</b>, {wd.WATCH_NAMES[j.watch]} watch"
+            f"{' (dark)' if j.dark else ''} · next: <b>{escape(j.next_step)}</b> · "
+            f"{escape(where)} · {j.watches_left} watches left"
+            + (f"<br>Last event: {escape(j.last_event)}" if j.last_event else "") + "</div>")
+        names = [t.name for t in j.party]
+        self.member.options = names or ["—"]
+        self.awake.options = names
+        self.weather_button.disabled = not j.allowed("set_weather")
+        self.choose_button.disabled = not j.allowed("choose")
+        self.travel_button.disabled = not j.allowed("travel")
+        self.explore_button.disabled = not j.allowed("explore")
+        self.supply_button.disabled = not j.allowed("supply") or not names
+        self.camp_button.disabled = not j.allowed("make_camp") or not names
+        self.lookout_button.disabled = not j.allowed("lookout") or not names
+        self.light_button.disabled = not j.allowed("mark_light")
+        self.event_button.disabled = not j.allowed("event_check")
+        self.undo_button.disabled = not j.log
+        self.copy_button.disabled = not self.party
