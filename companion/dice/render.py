@@ -55,10 +55,16 @@ def decimal_text(p: Fraction, digits: int = 17) -> str:
     >>> decimal_text(Fraction(1, 3)), decimal_text(Fraction(-7, 2), 3), decimal_text(Fraction(0))
     ('3.3333333333333333e-1', '-3.5e0', '0')
     """
-    num, den = abs(p.numerator), p.denominator
+    return decimal_ratio(p.numerator, p.denominator, digits)
+
+
+def decimal_ratio(num: int, den: int, digits: int = 17) -> str:
+    """``num / den`` (``den > 0``) as [decimal_text][companion.dice.render.decimal_text]
+    writes it, without reducing the fraction first (no gcd of huge numbers)."""
+    sign = "-" if num < 0 else ""
+    num = abs(num)
     if num == 0:
         return "0"
-    sign = "-" if p < 0 else ""
     # log10(p) to within one: then ``digits`` (+-1) digits of p * 10**shift as an integer.
     estimate = int((num.bit_length() - den.bit_length()) * 0.30102999566398120)
     shift = digits - 1 - estimate
@@ -79,11 +85,17 @@ def percent(p: Fraction, digits: int = 2) -> str:
     >>> percent(Fraction(1, 3)), percent(Fraction(1, 10**6)), percent(Fraction(1, 8), 1)
     ('33.33%', '<0.01%', '12.5%')
     """
-    value = float(p) * 100
+    return percent_ratio(p.numerator, p.denominator, digits)
+
+
+def percent_ratio(num: int, den: int, digits: int = 2) -> str:
+    """[percent][companion.dice.render.percent] of ``num / den`` (``den > 0``), with no
+    fraction built: the renderers call it on integer weights, however long."""
+    value = num / den * 100  # int / int is exact to the last bit, even for huge ints
     text = f"{value:.{digits}f}%"
-    if p > 0 and float(text[:-1]) == 0:
+    if num > 0 and float(text[:-1]) == 0:
         return f"<{10 ** -digits:.{digits}f}%"
-    if p < 1 and text == f"{100:.{digits}f}%":
+    if num < den and text == f"{100:.{digits}f}%":
         return f">{100 - 10 ** -digits:.{digits}f}%"
     return text
 
@@ -246,18 +258,29 @@ def roll_html(r: Roll, *, max_dice: int = HTML_MAX_DICE) -> str:
 
 # -- distributions ----------------------------------------------------------------------
 def _short_fraction(p: Fraction, width: int = 18) -> str:
-    if max(p.numerator.bit_length(), p.denominator.bit_length()) > 4 * width:
-        return f"~{_float_text(p)}"
-    text = fraction_text(p)
-    return text if len(text) <= width else f"~{_float_text(p)}"
+    return _short_ratio(p.numerator, p.denominator, width)
 
 
-def _float_text(p: Fraction) -> str:
+def _short_ratio(num: int, den: int, width: int = 18) -> str:
+    """The exact fraction if it fits ``width`` characters, else ``~`` and 6 digits."""
+    if max(num.bit_length(), den.bit_length()) > 4 * width:
+        return f"~{_float_text(num, den)}"
+    text = fraction_text(Fraction(num, den))
+    return text if len(text) <= width else f"~{_float_text(num, den)}"
+
+
+def _exact_ratio(num: int, den: int) -> str:
+    """The exact fraction, or its 17-digit decimal when it is too long to write out."""
+    if max(num.bit_length(), den.bit_length()) > _EXACT_BITS:
+        return decimal_ratio(num, den)
+    return fraction_text(Fraction(num, den))
+
+
+def _float_text(num: int, den: int) -> str:
     """6 significant digits, even for values too small for a float."""
-    value = float(p)
-    if value == 0 and p != 0:
-        mantissa, _, exponent = decimal_text(p, 6).partition("e")
-        return f"{mantissa}e{exponent}"
+    value = num / den
+    if value == 0 and num != 0:
+        return decimal_ratio(num, den, 6)
     return f"{value:.6g}"
 
 
@@ -268,27 +291,30 @@ def distribution_text(dist: Distribution, *, width: int = 40, max_rows: int = 12
     Fractions too long for the column are shown as decimals, marked ``~``.
     """
     rows: list[str] = []
+    # Integer weights over one denominator throughout: no Fraction (and no gcd of numbers
+    # thousands of digits long) per row.
+    values, weights, denom = dist.weights()
     if len(dist) <= max_rows:
         rows.append("value  probability              %   at least")
-        top = max(p for _, p in dist)
-        at_least = Fraction(1)
-        for v, p in dist:
-            bar = "#" * round(float(p / top) * width)
+        top = max(weights)
+        at_least = denom
+        for v, w in zip(values, weights, strict=True):
+            bar = "#" * round(w / top * width)
             rows.append(
-                f"{v:>5}  {_short_fraction(p):<18} {percent(p):>8} {percent(at_least):>9}  {bar}"
+                f"{v:>5}  {_short_ratio(w, denom):<18} {percent_ratio(w, denom):>8} "
+                f"{percent_ratio(at_least, denom):>9}  {bar}"
             )
-            at_least -= p
+            at_least -= w
     else:
         rows.append(f"{len(dist):,} possible totals; percentiles (use --json for every one):")
-        marks = [Fraction(q, 100) for q in (1, 5, 10, 25, 50, 75, 90, 95, 99)]
-        below = Fraction(0)
-        it = iter(marks)
-        mark = next(it, None)
-        for v, p in dist:
-            below += p
-            while mark is not None and below >= mark:
-                rows.append(f"{float(mark) * 100:>4.0f}% of rolls are at most {v}")
-                mark = next(it, None)
+        marks = iter((1, 5, 10, 25, 50, 75, 90, 95, 99))
+        mark = next(marks, None)
+        below = 0
+        for v, w in zip(values, weights, strict=True):
+            below += w
+            while mark is not None and below * 100 >= mark * denom:
+                rows.append(f"{mark:>4}% of rolls are at most {v}")
+                mark = next(marks, None)
     # The exact mean, when it is short; a decimal form would add nothing to the float.
     mean = _short_fraction(dist.mean, 24)
     rows.append(
@@ -305,15 +331,16 @@ def distribution_svg(
 ) -> str:
     """A bar chart as standalone, scalable SVG; values ``>= target`` are highlighted
     (filled darker and hatched, so it does not rely on colour alone)."""
-    items = list(dist)
-    # Long exploding tails would squash the chart: leave out at most 0.01% at each end.
-    tail_cut = Fraction(1, 10_000)
-    lo, hi, mass = 0, len(items), Fraction(0)
-    while lo < hi - 1 and mass + items[lo][1] < tail_cut:
+    values, weights, denom = dist.weights()
+    items = list(zip(values, weights, strict=True))
+    # Long exploding tails would squash the chart: leave out at most 0.01% at each end
+    # (integer weights: mass / denom < 1 / 10,000).
+    lo, hi, mass = 0, len(items), 0
+    while lo < hi - 1 and (mass + items[lo][1]) * 10_000 < denom:
         mass += items[lo][1]
         lo += 1
-    mass = Fraction(0)
-    while hi - 1 > lo and mass + items[hi - 1][1] < tail_cut:
+    mass = 0
+    while hi - 1 > lo and (mass + items[hi - 1][1]) * 10_000 < denom:
         mass += items[hi - 1][1]
         hi -= 1
     trimmed = (lo, hi) != (0, len(items))
@@ -321,11 +348,10 @@ def distribution_svg(
     if len(items) > 200:
         # Group neighbouring values into at most 200 bars so the chart stays legible.
         size = -(-len(items) // 200)
-        grouped = []
-        for i in range(0, len(items), size):
-            chunk = items[i : i + size]
-            grouped.append((chunk[0][0], sum((p for _, p in chunk), Fraction(0))))
-        items = grouped
+        items = [
+            (items[i][0], sum(w for _, w in items[i : i + size]))
+            for i in range(0, len(items), size)
+        ]
     n = len(items)
     width, height = 640, 240
     # Header rows above the bars: the title, then a line of notes (trimmed tails, target).
@@ -335,7 +361,7 @@ def distribution_svg(
     notes_y = title_h + 16
     plot_h = height - bottom - top_pad
     bar_w = (width - 2 * left) / n
-    top = float(max(p for _, p in items)) or 1.0
+    top = max(w for _, w in items)
     label_every = max(1, -(-n * 36 // (width - 2 * left)))
     label = title or (
         f"Bar chart of outcomes {dist.min} to {dist.max}, mean {float(dist.mean):.2f}"
@@ -356,13 +382,13 @@ def distribution_svg(
             f'<text x="{width / 2}" y="18" text-anchor="middle" font-size="16">'
             f"{html.escape(title)}</text>"
         )
-    for i, (v, p) in enumerate(items):
-        h = float(p) / top * plot_h
+    for i, (v, w) in enumerate(items):
+        h = w / top * plot_h
         x = left + i * bar_w
         y = top_pad + plot_h - h
         hit = target is not None and v >= target
         fill = "#1f5fa8" if hit else "#8fb3dc"
-        tip = f"{v}: {fraction_text(p)} ({percent(p)})"
+        tip = f"{v}: {_exact_ratio(w, denom)} ({percent_ratio(w, denom)})"
         out.append(
             f'<rect x="{x:.2f}" y="{y:.2f}" width="{max(bar_w - 1, 0.5):.2f}" height="{h:.2f}" '
             f'fill="{fill}"><title>{html.escape(tip)}</title></rect>'
