@@ -25,12 +25,15 @@ pytestmark = pytest.mark.timeout(600)
 
 
 @pytest.fixture(scope="module")
-def table_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+def table_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("table") / "campaigns.db"
+
+
+@pytest.fixture(scope="module")
+def table_server(table_db: Path) -> Iterator[Any]:
     from tests.browser.conftest import _running_voila
 
-    db = tmp_path_factory.mktemp("table") / "campaigns.db"
-    with _running_voila(env={"COMPANION_DB": str(db)}) as server:
-        server.db = db
+    with _running_voila(env={"COMPANION_DB": str(table_db)}) as server:
         yield server
 
 
@@ -67,14 +70,14 @@ def _stat(page: Any, selector: str, attr: str) -> str:
     return str(page.locator(selector).first.get_attribute(attr))
 
 
-def test_start_app_party_is_shared_live_and_kept(table_server: Any, laptop: Any,
-                                                 phone: Any) -> None:
+def test_start_app_party_is_shared_live_and_kept(table_server: Any, table_db: Path,
+                                                 laptop: Any, phone: Any) -> None:
     server = table_server
     # -- the start app: first render, title, who is who ------------------------------------
     first = _open(laptop, server, "table", "who=Mira&role=gm", ".tc-table")
     print(f"\nstart app first render: {first * 1000:.0f} ms")
     assert laptop.title() == "Table Companion"
-    assert str(server.db) in laptop.locator(".tc-db").inner_text()
+    assert str(table_db) in laptop.locator(".tc-db").inner_text()
     # -- a campaign and its party ----------------------------------------------------------
     _type(laptop, ".tc-name-campaign", "Tuesday")
     laptop.locator(".tc-ruleset select").select_option(label="Cairn-derived SRD (cairn_srd)")
@@ -82,11 +85,11 @@ def test_start_app_party_is_shared_live_and_kept(table_server: Any, laptop: Any,
     laptop.wait_for_selector(".tc-campaign[data-campaign='Tuesday']")
     laptop.wait_for_function("() => location.search.includes('campaign=Tuesday')")
     assert "who=Mira" in laptop.url and "role=gm" in laptop.url
-    for name, guard in (("Ash", "5"), ("Briar", "4")):
+    for count, (name, guard) in enumerate((("Ash", "5"), ("Briar", "4")), 1):
         _type(laptop, ".tc-name-member-cairn_srd", name)
         _type(laptop, ".tc-int-cairn_srd-guard", guard)
         laptop.locator(".tc-btn-add-member-cairn_srd").click()
-    laptop.wait_for_selector(".tc-party[data-count='2']")
+        laptop.wait_for_selector(f".tc-party[data-count='{count}']")
     # -- the fight, opened in place: the party joins, a goblin hits Ash --------------------
     start = time.perf_counter()
     laptop.locator(".tc-btn-app-cairn_combat").click()
@@ -166,14 +169,14 @@ def _cpu_seconds(pids: list[int]) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
-def test_six_open_pages_idle_cheaply(table_server: Any, browser: Any) -> None:
+def test_six_open_pages_idle_cheaply(table_server: Any, table_db: Path, browser: Any) -> None:
     server = table_server
     pages = []
     gens = []
     query = "campaign=Idle&who=Mira&role=gm"
     from companion.store import create_campaign, open_store
 
-    with open_store(server.db) as store:
+    with open_store(table_db) as store:
         if store.find_campaign("Idle") is None:
             create_campaign(store, "Idle", ["cairn_srd"])
     try:

@@ -10,9 +10,10 @@ same table as the same person.
 store ([shared_campaign][companion.store.campaign.shared_campaign]: one object per kernel,
 so every app shown in this kernel shares the same trackers) and starts
 [LiveSync][companion.widgets.table.binding.LiveSync]: ONE background thread per kernel that
-waits for another screen's move ([Campaign.wait][companion.store.campaign.Campaign.wait]:
-``PRAGMA``-cheap head reads on SQLite, ``LISTEN``/``NOTIFY`` on PostgreSQL), applies it,
-and lets the trackers' observers re-render the apps. Nothing polls the browser.
+waits for another screen's move (SQLite: ``PRAGMA data_version``, a few microseconds five
+times a second; PostgreSQL: ``LISTEN``/``NOTIFY`` through
+[Campaign.wait][companion.store.campaign.Campaign.wait]), applies it, and lets the
+trackers' observers re-render the apps. Nothing polls the browser.
 
 [connection_banner][companion.widgets.table.binding.connection_banner] is a small piece of
 page script and CSS: when the browser goes offline, the server stops answering, or the
@@ -27,8 +28,11 @@ import html
 import json
 import logging
 import os
+import sqlite3
 import threading
+import time
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, urlencode
 
@@ -56,6 +60,9 @@ log = logging.getLogger(__name__)
 ROLES = ("gm", "player")
 
 MAX_WHO = 40
+
+#: How often the watcher looks for another screen's move on SQLite (seconds).
+POLL_SECONDS = 0.2
 MAX_QUERY = 2_000
 
 
@@ -139,11 +146,11 @@ def page_campaign(context: PageContext | None = None) -> Campaign | None:
 class LiveSync:
     """The kernel's one watcher thread: applies other screens' moves to the open campaign.
 
-    It waits on [Campaign.wait][companion.store.campaign.Campaign.wait] (up to
-    ``timeout`` seconds at a time, so a switch to another campaign is seen within that
-    time). Observers then fire in this thread; ipywidgets sends the updated values to the
-    browser at once. A database error is logged and retried after a pause; it never kills
-    the thread.
+    It waits (up to ``timeout`` seconds at a time, so a switch to another campaign is
+    seen within that time) for a change: ``PRAGMA data_version`` on SQLite, else
+    [Campaign.wait][companion.store.campaign.Campaign.wait]. Observers then fire in this
+    thread; ipywidgets sends the updated values to the browser at once. A database error
+    is logged and retried after a pause; it never kills the thread.
     """
 
     _instance: LiveSync | None = None
@@ -154,6 +161,9 @@ class LiveSync:
         self.campaign: Campaign | None = None
         self.applied = 0
         self.error = ""
+        self._conn: sqlite3.Connection | None = None
+        self._watched: Path | None = None
+        self._version = 0
         self._stop = threading.Event()
         self.thread = threading.Thread(target=self._run, name="table-live-sync", daemon=True)
 
@@ -182,13 +192,45 @@ class LiveSync:
                 self._stop.wait(self.timeout)
                 continue
             try:
-                if campaign.wait(self.timeout):
+                if self._wait(campaign):
                     self.applied += 1
                 self.error = ""
             except Exception as exc:  # a lost database: said in the log, tried again
                 self.error = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
                 log.warning("live updates paused: %s", self.error)
                 self._stop.wait(2.0)
+
+
+    def _wait(self, campaign: Campaign) -> bool:
+        """Wait up to ``timeout`` for another screen's move; apply it; True if there was one.
+
+        SQLite: ``PRAGMA data_version`` on a connection of this thread's own, five times a
+        second (it changes when any other connection commits; a few microseconds, no
+        query of the tables); then one read of the new events. PostgreSQL: the store's
+        ``LISTEN``/``NOTIFY`` wait."""
+        store = campaign.store
+        path = getattr(store, "path", None)
+        if store is None or getattr(store, "kind", "") != "sqlite" or path is None:
+            return campaign.wait(self.timeout)
+        if self._watched != path:
+            if self._conn is not None:
+                self._conn.close()
+            self._conn = sqlite3.connect(str(path), check_same_thread=False)
+            self._watched = path
+            self._version = self._conn.execute("PRAGMA data_version").fetchone()[0]
+            return campaign.refresh()  # whatever landed before we looked
+        assert self._conn is not None
+        deadline = time.monotonic() + self.timeout
+        while not self._stop.is_set():
+            version = self._conn.execute("PRAGMA data_version").fetchone()[0]
+            if version != self._version:
+                self._version = version
+                return campaign.refresh()
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            self._stop.wait(min(POLL_SECONDS, left))
+        return False
 
 
 def live(campaign: Campaign) -> LiveSync:
