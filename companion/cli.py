@@ -32,6 +32,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "companion.dice.cli",
     "companion.tables.cli",
     "companion.store.cli",
+    "companion.store.fairplay_cli",
 )
 
 

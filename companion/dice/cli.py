@@ -70,6 +70,12 @@ def _expr(args: argparse.Namespace) -> str:
     return text
 
 
+def expression(args: argparse.Namespace) -> str:
+    """The expression a ``roll`` or ``odds`` command was given (for commands that extend
+    them, as [companion.store.fairplay_cli][] extends ``roll``)."""
+    return _expr(args)
+
+
 def _roll(args: argparse.Namespace) -> int:
     from companion.cli import print_json
 

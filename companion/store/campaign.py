@@ -35,6 +35,7 @@ from typing import Any, TypeVar, cast, overload
 
 from companion import rulesets
 from companion.errors import CompanionError
+from companion.fairplay import LoggedRoll
 from companion.state import Observable, Tracker, is_move
 from companion.store.db import (
     CampaignInfo,
@@ -83,7 +84,7 @@ ROLES = ("gm", "player", "")
 TRACKER_ROLES = ("party", "encounter", "minigame")
 
 #: The kinds of event in a campaign's log.
-EVENT_KINDS = ("add", "move", "undo", "set", "remove", "roll")
+EVENT_KINDS = ("add", "move", "undo", "set", "remove", "roll", "reveal")
 
 #: Tries of a move whose campaign keeps changing under it (with a growing random pause).
 _ATTEMPTS = 40
@@ -331,17 +332,65 @@ class Campaign(Observable):
         self._persist_then_apply(lambda: NewEvent("set", tracker=member.id, data={"save": save}))
 
     @_locked
-    def roll(self, expr: str, seed: int | None = None) -> Any:
-        """Roll a dice expression for the table's roll log; returns the engine's ``Roll``."""
-        from companion import dice
+    def roll(self, expr: str, seed: int | None = None, *, mode: str = "public",
+             dice: Sequence[int] | None = None, total: int | None = None) -> Any:
+        """Roll a dice expression for the table's roll log; returns the engine's ``Roll``.
 
-        if seed is None:
-            seed = random.SystemRandom().randrange(SEED_BOUND)
-        result = dice.roll(expr, seed=seed)
-        data = {"expr": result.expr, "total": result.total, "text": str(result)}
-        self._persist_then_apply(lambda: NewEvent("roll", seed=seed, data=data))
+        ``mode`` and real dice (``dice``, ``total``): see
+        [roll_entry][companion.store.campaign.Campaign.roll_entry].
+        """
+        return self.roll_entry(expr, seed, mode=mode, dice=dice, total=total).roll
+
+    @_locked
+    def roll_entry(self, expr: str, seed: int | None = None, *, mode: str = "public",
+                   dice: Sequence[int] | None = None,
+                   total: int | None = None) -> LoggedRoll:
+        """Roll for the roll log in a mode of [companion.fairplay][] (public, gm, blind,
+        self) and return the [LoggedRoll][companion.fairplay.LoggedRoll]: its entry number,
+        commitment and roll (show the roll only where ``shown_to`` allows).
+
+        A hidden roll is logged as its commitment. ``dice`` and/or ``total`` enter a roll
+        made with real dice ([enter][companion.dice.physical.enter]), logged as physical.
+        """
+        from companion import fairplay
+
+        made = fairplay.prepare_roll(expr, mode=mode, seed=seed, dice=dice, total=total)
+        stored = self._persist_then_apply(
+            lambda: NewEvent("roll", seed=made.seed, data=made.data))
         self._changed()
-        return result
+        return LoggedRoll(stored.seq, made.mode, made.commitment, self.who, self.role,
+                          made.roll)
+
+    @_locked
+    def reveal(self, entry: int) -> StoredEvent:
+        """Reveal the hidden roll logged as ``entry``: a ``reveal`` event with its roll and
+        nonce, which anyone can check against its commitment. The GM reveals any hidden
+        roll, a player their own ``self`` roll; a roll is revealed once."""
+        from companion import fairplay
+
+        if type(entry) is not int:
+            raise fairplay.FairPlayError(f"an entry is a whole number, not {entry!r}")
+
+        def make() -> NewEvent:
+            events = [e.to_dict() for e in self.log(("roll", "reveal"))]
+            event = next((e for e in events if e["seq"] == entry), None)
+            if event is None:
+                raise fairplay.FairPlayError(f"campaign {self.name!r} has no roll numbered "
+                                             f"{entry}")
+            seed, data = fairplay.reveal_data(event, events, self.who, self.role)
+            return NewEvent("reveal", seed=seed, data=data)
+
+        stored = self._persist_then_apply(make)
+        self._changed()
+        return stored
+
+    def visible_to(self, who: str, role: str, kinds: Sequence[str] = ()) -> list[StoredEvent]:
+        """The log as ``who`` (``role``: "gm" or "player") may see it: no hidden roll's
+        secret unless they may see it ([visible_to][companion.fairplay.visible_to])."""
+        from companion import fairplay
+
+        events = fairplay.visible_to([e.to_dict() for e in self.log(kinds)], who, role)
+        return [StoredEvent(**e) for e in events]
 
     # -- events in and out ------------------------------------------------------------------
 
@@ -401,7 +450,7 @@ class Campaign(Observable):
             assert event.tracker is not None
             self.members[event.tracker] = self._adopt(
                 Member(event.tracker, data["name"], data["role"], data["kind"], tracker))
-        elif event.kind == "roll":
+        elif event.kind in ("roll", "reveal"):
             pass
         else:
             member = self.members[str(event.tracker)]

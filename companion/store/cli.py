@@ -10,7 +10,10 @@ else the default file in the user's data folder. Errors follow the CLI contract:
 - ``campaign export NAME`` (the JSON document on standard output)
 - ``campaign import FILE [--name NEW]`` (``-`` reads standard input)
 - ``campaign delete NAME --yes``
-- ``log NAME [--json | --csv] [--rolls]``: who did what, when, with which seed
+- ``log NAME [--json | --csv] [--rolls] [--gm | --player WHO]``: who did what, when, with
+  which seed; hidden rolls as every player sees them unless ``--gm`` (see
+  [companion.store.fairplay_cli][]); the JSON's roll entries carry a ``roll`` field that
+  ``verify`` checks
 """
 
 from __future__ import annotations
@@ -81,6 +84,10 @@ def add_commands(sub: Any) -> None:
     form.add_argument("--csv", action="store_true")
     log.add_argument("--rolls", action="store_true",
                      help="only dice rolls and moves that rolled (those with a seed)")
+    view = log.add_mutually_exclusive_group()
+    view.add_argument("--gm", action="store_true", help="show hidden rolls' dice too (the "
+                      "GM's view; by default the log is what every player may see)")
+    view.add_argument("--player", metavar="WHO", help="the log as this player sees it")
     log.set_defaults(func=_log)
 
 
@@ -211,8 +218,10 @@ def _delete(args: argparse.Namespace) -> int:
 
 def _summary(event: StoredEvent) -> str:
     data = event.data
-    if event.kind == "roll":
-        return f"rolled {data.get('text', '')}"
+    if event.kind in ("roll", "reveal"):
+        from companion.fairplay import summary
+
+        return summary(event.kind, data)
     if event.kind == "add":
         return f"{data.get('name', event.tracker)} joins the campaign ({data.get('role', '')})"
     if event.kind == "undo":
@@ -241,10 +250,16 @@ def _log(args: argparse.Namespace) -> int:
     with _store() as store:
         info = store.get_campaign(args.name)
         events = store.events_since(info.id, 0)
+    from companion.store.fairplay_cli import log_view
+
+    events = log_view(events, args)
     if args.rolls:
-        events = [e for e in events if e.seed is not None]
+        events = [e for e in events if e.seed is not None or e.kind in ("roll", "reveal")]
     rows = log_rows(events)
     if args.json:
+        for row, event in zip(rows, events, strict=True):
+            if event.kind in ("roll", "reveal"):
+                row["roll"] = event.data
         _json({"campaign": info.name, "events": rows})
     elif args.csv:
         out = io.StringIO()

@@ -1,0 +1,471 @@
+"""Fair play: roll modes, hidden rolls anyone can check once revealed, and your own dice.
+
+Every roll of a campaign's roll log has a **mode**, as on the virtual tabletops players
+know:
+
+- ``public``: everyone sees it.
+- ``gm`` (GM only): only the GM sees it.
+- ``blind``: the GM sees it, the player who rolled does not.
+- ``self``: the player who rolled sees it, and the GM.
+
+A hidden roll (``gm``, ``blind``, ``self``) publishes at once in the log a **commitment**:
+the SHA-256 of the roll and a random nonce. When it is revealed, the log gets the roll and
+the nonce; anyone can hash them again and compare with the commitment published before
+(``python -m companion verify`` does it for a whole exported log, and also rolls the
+expression again with the seed to check the dice).
+
+The commitment, exactly (to check one by hand): the SHA-256, written as 64 lowercase hex
+digits, of the UTF-8 bytes of this one line of JSON, with no spaces, keys in this order
+(alphabetical), every non-ASCII character written as a ``\\uXXXX`` escape (Python's
+``json.dumps(obj, sort_keys=True, separators=(",", ":"))``):
+
+    {"dice":[3,5],"expr":"2d6+1","nonce":"<64 hex digits>","seed":812,"total":9,"v":1}
+
+- ``dice``: the face of every die the roll recorded, in order, rerolled and dropped ones
+  included (as ``Roll.dice`` lists them); for a roll made with real dice, the faces as
+  entered (``[]`` when only the total was entered).
+- ``expr``: the expression as written; ``seed``: the seed it was rolled with (``null`` for
+  real dice); ``total``: the result; ``nonce``: 32 random bytes as 64 lowercase hex
+  digits (so nobody can find the roll by trying every seed); ``v``: this encoding's version, 1.
+
+For example, in a shell: ``printf '%s' '{"dice":[3,5],...,"v":1}' | sha256sum``.
+
+>>> commitment_text("2d6", 7, [3, 5], 8, "00" * 32)[:39]
+'{"dice":[3,5],"expr":"2d6","nonce":"000'
+>>> commitment("2d6", 7, [3, 5], 8, "00" * 32)
+'2f800d598fe3d4a986021438b3c6af20ed22491db15a1e5eb6ca06be00d2bb11'
+
+Who sees what ([visible_to][companion.fairplay.visible_to]): the GM sees every roll; a
+player sees public rolls, their own ``self`` rolls and every revealed roll; a ``gm`` or
+``blind`` roll, or another player's ``self`` roll, reaches a player only as its commitment.
+
+- Interpretation: the expression of a hidden roll is part of its secret (a GM's ``1d20+7``
+  would tell the monster's bonus); the log shows only who rolled, the mode and the
+  commitment until the reveal.
+- Interpretation: a player is known by the name they act under (``who``); a ``self`` roll
+  made under no name is seen by the GM only. Anyone who is not the GM (role ``player`` or
+  no role) is treated as a player.
+- Interpretation: the GM reveals any hidden roll; a player may also reveal their own
+  ``self`` roll; a ``blind`` roll is revealed by the GM only. A roll is revealed once.
+- Interpretation: a roll made with real dice ([companion.dice.physical][]) takes any mode
+  too (a GM rolling behind the screen commits to the dice they entered); the log marks it
+  ``physical``, its seed is ``null``, and checking it means checking that the expression
+  can give those dice and that total.
+
+Event data in the campaign's log (kind ``roll``; the event's ``who``/``role`` say who
+rolled):
+
+- public: ``{"mode": "public", "expr", "total", "text", "dice"}`` (the seed is the event's
+  seed), plus ``"physical": true`` for real dice (seed ``null``);
+- hidden: ``{"mode", "commitment", "secret": {"expr", "seed", "dice", "total", "nonce",
+  "text", "physical"}}``, and the event's seed is ``null``. The secret is in the GM's
+  database; [visible_to][companion.fairplay.visible_to] leaves it out for whoever may not
+  see it.
+- a reveal (kind ``reveal``): ``{"entry": <the roll's seq>, "mode", "expr", "seed",
+  "dice", "total", "nonce", "text", "physical"}``; its seed is the roll's seed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import re
+import secrets
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion.errors import CompanionError
+
+__all__ = [
+    "HIDDEN_MODES",
+    "MODES",
+    "FairPlayError",
+    "LoggedRoll",
+    "PreparedRoll",
+    "can_see",
+    "commitment",
+    "commitment_text",
+    "mode_name",
+    "new_nonce",
+    "prepare_roll",
+    "reveal_data",
+    "roll_text",
+    "summary",
+    "verify",
+    "visible_to",
+]
+
+#: Every roll mode.
+MODES = ("public", "gm", "blind", "self")
+
+#: The modes whose roll is published as a commitment.
+HIDDEN_MODES = ("gm", "blind", "self")
+
+#: Version of the commitment's encoding (its ``"v"``).
+COMMITMENT_VERSION = 1
+
+#: Random bytes in a nonce.
+NONCE_BYTES = 32
+
+#: Seeds drawn for rolls stay below 2**53 (exact in JSON readers using doubles).
+SEED_BOUND = 2**53
+
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+
+_MODE_NAMES = {"public": "public", "gm": "GM only", "blind": "blind", "self": "self"}
+
+
+class FairPlayError(CompanionError):
+    """A roll mode, reveal or check that cannot be done, or a log that does not verify."""
+
+
+def mode_name(mode: str) -> str:
+    """What players call a mode: ``"GM only"`` for ``gm``."""
+    return _MODE_NAMES.get(mode, mode)
+
+
+def check_mode(mode: object) -> str:
+    if mode not in MODES:
+        raise FairPlayError(f"a roll's mode is public, gm, blind or self, not {mode!r}")
+    return str(mode)
+
+
+def commitment_text(expr: str, seed: int | None, dice: Sequence[int], total: int,
+                    nonce: str) -> str:
+    """The exact text a commitment hashes (see the module's docstring)."""
+    obj = {"dice": list(dice), "expr": expr, "nonce": nonce, "seed": seed, "total": total,
+           "v": COMMITMENT_VERSION}
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+def commitment(expr: str, seed: int | None, dice: Sequence[int], total: int,
+               nonce: str) -> str:
+    """SHA-256 of [commitment_text][companion.fairplay.commitment_text], in lowercase hex.
+
+    >>> commitment("2d6", 7, [3, 5], 8, "00" * 32)[:16]
+    '2f800d598fe3d4a9'
+    """
+    text = commitment_text(expr, seed, dice, total, nonce)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def new_nonce() -> str:
+    """A fresh random nonce: 32 bytes from the system's secure source, as hex."""
+    return secrets.token_hex(NONCE_BYTES)
+
+
+def roll_text(roll: Any) -> str:
+    """A roll's one line, ending in ``— own dice`` when it was entered by hand."""
+    from companion.dice.physical import OWN_DICE
+
+    text = str(roll)
+    if OWN_DICE in roll.notes and OWN_DICE not in text:
+        text += f" — {OWN_DICE}"
+    return text
+
+
+@dataclass(frozen=True)
+class PreparedRoll:
+    """A roll ready for the log: the engine's ``Roll``, its mode, the event's seed column
+    (``None`` for a hidden roll or real dice) and the event's data."""
+
+    roll: Any
+    mode: str
+    seed: int | None
+    data: dict[str, Any]
+
+    @property
+    def commitment(self) -> str | None:
+        value = self.data.get("commitment")
+        return value if isinstance(value, str) else None
+
+
+def prepare_roll(expr: str, *, mode: str = "public", seed: int | None = None,
+                 dice: Sequence[int] | None = None, total: int | None = None,
+                 rng: random.Random | None = None, nonce: str | None = None) -> PreparedRoll:
+    """Roll ``expr`` (or take real dice: ``dice`` and/or ``total``, see
+    [enter][companion.dice.physical.enter]) and build its log entry for ``mode``.
+
+    Without a seed one is drawn (from ``rng`` if given, else the system's secure source).
+    """
+    from companion import dice as engine
+    from companion.dice.physical import enter
+
+    mode = check_mode(mode)
+    physical = dice is not None or total is not None
+    if physical:
+        if seed is not None:
+            raise FairPlayError("a roll made with real dice has no seed")
+        result = enter(expr, total=total, dice=dice)
+        faces = list(dice) if dice is not None else []
+    else:
+        if seed is None:
+            seed = (rng or random.SystemRandom()).randrange(SEED_BOUND)
+        result = engine.roll(expr, seed=seed)
+        faces = [d.value for d in result.dice]
+    text = roll_text(result)
+    if mode == "public":
+        data: dict[str, Any] = {"mode": mode, "expr": result.expr, "total": result.total,
+                                "text": text, "dice": faces}
+        if physical:
+            data["physical"] = True
+        return PreparedRoll(result, mode, seed, data)
+    nonce = new_nonce() if nonce is None else nonce
+    digest = commitment(result.expr, seed, faces, result.total, nonce)
+    secret = {"expr": result.expr, "seed": seed, "dice": faces, "total": result.total,
+              "nonce": nonce, "text": text, "physical": physical}
+    return PreparedRoll(result, mode, None,
+                        {"mode": mode, "commitment": digest, "secret": secret})
+
+
+@dataclass(frozen=True)
+class LoggedRoll:
+    """A roll as logged: its entry (the event's ``seq``), mode, commitment (hidden rolls),
+    who rolled, and the roll itself.
+
+    An app shows ``roll`` only when [shown_to][companion.fairplay.LoggedRoll.shown_to] says
+    so: a blind roll is returned to the roller's own screen too, which must not show it.
+    """
+
+    entry: int
+    mode: str
+    commitment: str | None
+    who: str
+    role: str
+    roll: Any
+
+    def shown_to(self, who: str, role: str) -> bool:
+        """Whether ``who`` (``role``) may see this roll's dice now."""
+        return can_see_roll(self.mode, self.who, who, role)
+
+
+def can_see_roll(mode: str, roller: str, who: str, role: str) -> bool:
+    """Whether ``who`` (``role``) may see the dice of a ``mode`` roll made by ``roller``."""
+    if mode == "public" or role == "gm":
+        return True
+    return mode == "self" and bool(who) and who == roller
+
+
+def can_see(event: dict[str, Any], who: str, role: str) -> bool:
+    """Whether ``who`` (``role``) may see everything in the log event ``event`` (a
+    ``StoredEvent.to_dict()``): only a hidden roll's secret is ever withheld."""
+    data = event.get("data") or {}
+    if event.get("kind") != "roll" or "secret" not in data:
+        return True
+    return can_see_roll(str(data.get("mode")), str(event.get("who", "")), who, role)
+
+
+def visible_to(events: Iterable[dict[str, Any]], who: str, role: str) -> list[dict[str, Any]]:
+    """The log events as ``who`` (``role``: ``"gm"`` or ``"player"``) may see them.
+
+    Every event is kept (so entry numbers stay), but a hidden roll's ``secret`` (its
+    expression, seed, dice, nonce) is left out unless ``who`` may see it; a hidden roll
+    that was revealed gets ``"revealed": <seq of the reveal>``. The input is not changed.
+    """
+    events = list(events)
+    revealed: dict[int, int] = {}
+    for event in events:
+        if event.get("kind") == "reveal":
+            entry = (event.get("data") or {}).get("entry")
+            if type(entry) is int:
+                revealed.setdefault(entry, int(event["seq"]))
+    out = []
+    for event in events:
+        if event.get("kind") == "roll" and "commitment" in (event.get("data") or {}):
+            data = dict(event["data"])
+            if not can_see(event, who, role):
+                del data["secret"]
+            if event.get("seq") in revealed:
+                data["revealed"] = revealed[event["seq"]]
+            event = {**event, "data": data}
+        out.append(event)
+    return out
+
+
+def reveal_data(event: dict[str, Any], events: Iterable[dict[str, Any]], who: str,
+                role: str) -> tuple[int | None, dict[str, Any]]:
+    """The seed and data of the ``reveal`` event for the roll ``event``, after checking
+    that it is a hidden roll, not yet revealed (``events``: the log's reveals), and that
+    ``who`` (``role``) may reveal it."""
+    seq = event.get("seq")
+    data = event.get("data") or {}
+    if event.get("kind") != "roll":
+        raise FairPlayError(f"entry {seq} is not a roll")
+    if "commitment" not in data:
+        raise FairPlayError(f"entry {seq} is a public roll: there is nothing to reveal")
+    for other in events:
+        if other.get("kind") == "reveal" and (other.get("data") or {}).get("entry") == seq:
+            raise FairPlayError(f"entry {seq} is already revealed (entry {other.get('seq')})")
+    mode = str(data.get("mode"))
+    roller = str(event.get("who", ""))
+    if role != "gm" and not (mode == "self" and who and who == roller):
+        raise FairPlayError(f"only the GM can reveal entry {seq} (a {mode_name(mode)} roll"
+                            f"{' by ' + roller if roller else ''})")
+    secret = data.get("secret")
+    if not isinstance(secret, dict):
+        raise FairPlayError(f"entry {seq} has lost its secret: it cannot be revealed")
+    out = {"entry": seq, "mode": mode, **{k: secret.get(k) for k in _SECRET_KEYS}}
+    seed = secret.get("seed")
+    return (seed if type(seed) is int else None), out
+
+
+_SECRET_KEYS = ("expr", "seed", "dice", "total", "nonce", "text", "physical")
+
+
+def summary(kind: str, data: dict[str, Any]) -> str:
+    """The log's one-line summary of a ``roll`` or ``reveal`` event (as it is seen)."""
+    mode = str(data.get("mode", "public"))
+    if kind == "reveal":
+        return (f"revealed entry {data.get('entry')} ({mode_name(mode)}): "
+                f"rolled {data.get('text', '')}")
+    if "commitment" not in data:
+        return f"rolled {data.get('text', '')}"
+    what = {"gm": "rolled in secret (GM only)", "blind": "rolled blind (the GM sees it)",
+            "self": "rolled for themselves"}.get(mode, f"rolled ({mode})")
+    secret = data.get("secret")
+    shown = f": {secret.get('text', '')}" if isinstance(secret, dict) else ""
+    after = f"; revealed in entry {data['revealed']}" if "revealed" in data else ""
+    return f"{what}{shown} — commitment {str(data.get('commitment'))[:12]}…{after}"
+
+
+# -- checking an exported log ------------------------------------------------------------
+
+
+def verify(doc: Any) -> int:
+    """Check an exported log: every revealed roll against its commitment and its seed, every
+    secret present (the GM's export) likewise, every public roll against its seed (or, made
+    with real dice, against the expression). Returns how many rolls were checked; the first
+    that does not hold raises [FairPlayError][companion.fairplay.FairPlayError] naming its
+    entry.
+
+    ``doc`` is the JSON of ``log NAME --json`` (any view: the GM's or a player's) or of
+    ``campaign export``.
+    """
+    if not isinstance(doc, dict) or not isinstance(doc.get("events"), list):
+        raise FairPlayError("not an exported log (expected the JSON of 'log NAME --json')")
+    commitments: dict[int, tuple[str, Any]] = {}
+    checked = 0
+    for i, row in enumerate(doc["events"]):
+        if not isinstance(row, dict):
+            raise FairPlayError(f"events[{i}] is not an entry of a log")
+        kind = row.get("kind")
+        if kind not in ("roll", "reveal"):
+            continue
+        seq = row.get("seq")
+        if type(seq) is not int:
+            raise FairPlayError(f"events[{i}]: its entry number is missing")
+        payload = row.get("roll", row.get("data"))
+        if not isinstance(payload, dict):
+            raise FairPlayError(f"entry {seq}: its roll is missing (export it with 'log NAME "
+                                "--json')")
+        if kind == "roll":
+            if "commitment" in payload:
+                digest = payload["commitment"]
+                commitments[seq] = (str(payload.get("mode")), digest)
+                if isinstance(payload.get("secret"), dict):
+                    _check_secret(f"entry {seq}", payload["secret"], digest)
+                    checked += 1
+            else:
+                _check_public(seq, row.get("seed"), payload)
+                checked += 1
+            continue
+        entry = payload.get("entry")
+        if type(entry) is not int or entry not in commitments:
+            raise FairPlayError(f"entry {seq} reveals entry {entry!r}, which is not a hidden "
+                                "roll earlier in this log")
+        mode, digest = commitments[entry]
+        if payload.get("mode") != mode:
+            raise FairPlayError(f"entry {entry} (revealed in entry {seq}): revealed as a "
+                                f"{mode_name(str(payload.get('mode')))} roll, but it was "
+                                f"logged as {mode_name(mode)}")
+        _check_secret(f"entry {entry} (revealed in entry {seq})", payload, digest)
+        checked += 1
+    return checked
+
+
+def _field(where: str, payload: dict[str, Any], key: str, kind: type) -> Any:
+    value = payload.get(key)
+    if type(value) is not kind:
+        raise FairPlayError(f"{where}: its {key} is missing or not {_KINDS[kind]}")
+    return value
+
+
+_KINDS = {str: "text", int: "a whole number", list: "a list of dice"}
+
+
+def _dice_list(where: str, payload: dict[str, Any]) -> list[int]:
+    from companion.dice import limits
+
+    dice: list[int] = _field(where, payload, "dice", list)
+    if len(dice) > limits.MAX_ROLLED_DICE or not all(type(v) is int for v in dice):
+        raise FairPlayError(f"{where}: its dice are not a list of faces")
+    return dice
+
+
+def _check_secret(where: str, payload: dict[str, Any], digest: Any) -> None:
+    if not isinstance(digest, str) or not _HEX64.fullmatch(digest):
+        raise FairPlayError(f"{where}: its commitment is not a SHA-256 digest (64 hex digits)")
+    expr = _field(where, payload, "expr", str)
+    total = _field(where, payload, "total", int)
+    nonce = _field(where, payload, "nonce", str)
+    if not _HEX64.fullmatch(nonce):
+        raise FairPlayError(f"{where}: its nonce is not 64 hex digits")
+    seed = payload.get("seed")
+    if seed is not None and type(seed) is not int:
+        raise FairPlayError(f"{where}: its seed is not a whole number")
+    dice = _dice_list(where, payload)
+    if commitment(expr, seed, dice, total, nonce) != digest:
+        raise FairPlayError(f"{where}: the revealed roll does not match its commitment (its "
+                            "expression, seed, dice, total or nonce, or the commitment, "
+                            "was changed)")
+    _check_roll(where, expr, seed, dice, total, physical=seed is None)
+
+
+def _check_public(seq: int, seed: Any, payload: dict[str, Any]) -> None:
+    where = f"entry {seq}"
+    expr = _field(where, payload, "expr", str)
+    total = _field(where, payload, "total", int)
+    physical = payload.get("physical") is True
+    if physical:
+        _check_roll(where, expr, None, _dice_list(where, payload), total, physical=True)
+        return
+    if type(seed) is not int:
+        raise FairPlayError(f"{where}: a public roll without its seed")
+    dice = _dice_list(where, payload) if "dice" in payload else None
+    _check_roll(where, expr, seed, dice, total, physical=False)
+
+
+def _check_roll(where: str, expr: str, seed: int | None, dice: list[int] | None, total: int,
+                *, physical: bool) -> None:
+    """The dice and total are what the engine gives (the seed's roll, or real dice that
+    the expression can show)."""
+    from companion import dice as engine
+    from companion.dice.physical import enter
+
+    try:
+        if physical:
+            result = enter(expr, total=total, dice=dice or None)
+            return
+        result = engine.roll(expr, seed=seed)
+    except CompanionError as exc:
+        raise FairPlayError(f"{where}: {exc}") from None
+    got = [d.value for d in result.dice]
+    if dice is not None and got != dice:
+        raise FairPlayError(f"{where}: its dice are not what seed {seed} gives for {expr}")
+    if result.total != total:
+        raise FairPlayError(f"{where}: its total {total} is not what seed {seed} gives for "
+                            f"{expr} ({result.total})")
+
+
+def verify_text(text: str, name: str = "the file") -> int:
+    """[verify][companion.fairplay.verify] on a JSON text."""
+    try:
+        doc = json.loads(text)
+    except ValueError as exc:
+        raise FairPlayError(f"{name} is not an exported log (not JSON, line "
+                            f"{getattr(exc, 'lineno', '?')})") from None
+    except RecursionError:
+        raise FairPlayError(f"{name} is nested too deeply to be an exported log") from None
+    return verify(doc)

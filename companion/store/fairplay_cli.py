@@ -1,0 +1,229 @@
+"""Fair play on the command line: rolls in a mode, reveals, checking an exported log, and
+rolls made with your own dice (see [companion.fairplay][] and
+[companion.dice.physical][]).
+
+- ``roll EXPR --campaign NAME [--mode public|gm|blind|self] [--who PLAYER]`` logs the roll
+  in the campaign's roll log and prints ``entry N: ...``. A hidden roll is logged as its
+  commitment; the dice are printed only to whoever may see them: a ``gm`` roll made by the
+  GM (no ``--who``), a ``self`` roll to its roller, a ``blind`` roll never (the GM reads it
+  with ``log NAME --gm``).
+- ``roll EXPR --physical TOTAL`` or ``--dice 3,5``: a roll made with your own dice, checked
+  against the expression (with ``--campaign``: logged, marked physical).
+- ``reveal NAME ENTRY``: reveal a hidden roll (as the GM: the command line is the machine
+  owner's, who is the GM).
+- ``verify FILE``: check every revealed roll of ``log NAME --json`` against its commitment
+  (and the seed's dice); exit 0 when all hold, else one ``error:`` line naming the entry.
+- ``log NAME`` shows by default what every player may see (no hidden roll's secret before
+  its reveal: safe to share); ``--player WHO`` what that player sees (their own ``self``
+  rolls too); ``--gm`` everything, secrets included (the GM's view; ``campaign export`` is
+  the GM's full backup too). ``verify`` works on any of them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from companion.errors import CompanionError
+
+if TYPE_CHECKING:
+    from companion.store.db import StoredEvent
+
+__all__ = ["add_commands", "log_view", "parse_dice", "roll_command"]
+
+#: Largest file ``verify`` reads.
+MAX_VERIFY_BYTES = 100_000_000
+
+#: Who the command line acts as when no ``--who`` is given: the machine owner, the GM.
+GM_NAME = "GM"
+
+#: Longest ``--dice`` text read.
+MAX_DICE_TEXT = 1_000_000
+
+
+#: The options ``roll`` gets from here (any of them sends the roll to
+#: [roll_command][companion.store.fairplay_cli.roll_command]).
+FAIRPLAY_OPTIONS = ("campaign", "mode", "who", "physical", "dice")
+
+
+def add_commands(sub: Any) -> None:
+    """Add ``reveal`` and ``verify``, and extend ``roll`` (defined by the dice engine's
+    command line) with ``--campaign``, ``--mode``, ``--who``, ``--physical``, ``--dice``."""
+    roll = sub.choices.get("roll")
+    if roll is not None:
+        _extend_roll(roll)
+    reveal = sub.add_parser("reveal", help="reveal a hidden roll of a campaign's roll log")
+    reveal.add_argument("name", help="the campaign")
+    reveal.add_argument("entry", type=int, help="the roll's entry number (from roll or log)")
+    reveal.set_defaults(func=_reveal)
+
+    verify = sub.add_parser("verify", help="check the revealed rolls of an exported log "
+                            "against their commitments")
+    verify.add_argument("file", help="the JSON of 'log NAME --json' ('-': standard input)")
+    verify.set_defaults(func=_verify)
+
+
+def _extend_roll(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--campaign", metavar="NAME", help="log the roll in this campaign's "
+                   "roll log and print its entry number")
+    p.add_argument("--mode", metavar="MODE", help="with --campaign: public (default), gm "
+                   "(the GM only), blind (the GM, not the roller) or self (the roller and "
+                   "the GM); a hidden roll is logged as a commitment, shown by 'reveal'")
+    p.add_argument("--who", metavar="PLAYER", help="with --campaign: the player rolling "
+                   "(default: the GM)")
+    p.add_argument("--physical", type=int, metavar="TOTAL", help="the total you rolled "
+                   "with your own dice (refused if the expression cannot give it)")
+    p.add_argument("--dice", metavar="FACES", help="each die you rolled with your own "
+                   "dice, in order, e.g. 3,5 (rerolled and exploded dice included; a "
+                   "first face below zero: --dice=-1,0,1)")
+    plain = p.get_default("func")
+
+    def roll_or_log(args: argparse.Namespace) -> int:
+        if any(getattr(args, k, None) is not None for k in FAIRPLAY_OPTIONS):
+            from companion.dice.cli import expression
+
+            return roll_command(args, expression(args))
+        status: int = plain(args)
+        return status
+
+    p.set_defaults(func=roll_or_log)
+
+
+def parse_dice(text: str) -> list[int]:
+    """``"3,5"`` (commas and/or spaces) as ``[3, 5]``; one line naming a bad piece."""
+    if len(text) > MAX_DICE_TEXT:
+        raise CompanionError(f"--dice is {len(text):,} characters long; at most "
+                             f"{MAX_DICE_TEXT:,} are read")
+    pieces = [p for p in re.split(r"[,\s]+", text.strip()) if p]
+    if not pieces:
+        raise CompanionError("--dice needs the face of each die, e.g. 3,5")
+    out = []
+    for n, piece in enumerate(pieces, start=1):
+        if not re.fullmatch(r"[+-]?[0-9]{1,9}", piece):
+            from companion.errors import quoted
+
+            raise CompanionError(f"--dice: die {n} ({quoted(piece)}) is not a whole number; "
+                                 "give each face, e.g. 3,5")
+        out.append(int(piece))
+    return out
+
+
+def roll_command(args: argparse.Namespace, expr: str) -> int:
+    """``roll`` with ``--campaign``, ``--mode``, ``--physical``, ``--dice`` or ``--who``."""
+    from companion import fairplay
+
+    dice = parse_dice(args.dice) if args.dice is not None else None
+    total = args.physical
+    physical = dice is not None or total is not None
+    if physical and args.seed is not None:
+        raise CompanionError("a roll made with your own dice has no --seed")
+    if args.campaign is None:
+        if args.mode is not None or args.who is not None:
+            raise CompanionError("--mode and --who need --campaign NAME (the roll is kept in "
+                                 "that campaign's roll log)")
+        from companion.dice.physical import enter
+
+        result = enter(expr, total=total, dice=dice)
+        if args.json:
+            _json({**result.to_dict(), "physical": True})
+        else:
+            sys.stdout.write(fairplay.roll_text(result) + "\n")
+        return 0
+    mode = fairplay.check_mode(args.mode or "public")
+    who = " ".join((args.who or "").split())
+    role = "player" if who else "gm"
+    who = who or GM_NAME
+    from companion.store.campaign import Campaign
+    from companion.store.db import open_store
+
+    with open_store() as store:
+        campaign = Campaign.open(store, args.campaign, who=who, role=role)
+        logged = campaign.roll_entry(expr, args.seed, mode=mode, dice=dice, total=total)
+    shown = logged.shown_to(who, role) and mode != "blind"
+    if args.json:
+        out: dict[str, Any] = {"entry": logged.entry, "mode": mode,
+                               "commitment": logged.commitment, "physical": physical}
+        if shown:
+            out["roll"] = logged.roll.to_dict()
+        _json(out)
+        return 0
+    head = f"entry {logged.entry}"
+    if mode != "public":
+        head += f" ({fairplay.mode_name(mode)})"
+    if shown:
+        line = f"{head}: {fairplay.roll_text(logged.roll)}"
+        if logged.commitment:
+            line += f" — commitment {logged.commitment}"
+    else:
+        line = (f"{head}: logged as commitment {logged.commitment}; the GM sees it with "
+                f"'log {campaign.name} --gm' and reveals it with 'reveal {campaign.name} "
+                f"{logged.entry}'")
+    sys.stdout.write(line + "\n")
+    return 0
+
+
+def _reveal(args: argparse.Namespace) -> int:
+    from companion import fairplay
+    from companion.store.campaign import Campaign
+    from companion.store.db import open_store
+
+    with open_store() as store:
+        campaign = Campaign.open(store, args.name, who=GM_NAME, role="gm")
+        stored = campaign.reveal(args.entry)
+    data = stored.data
+    sys.stdout.write(f"entry {stored.seq}: revealed entry {args.entry} "
+                     f"({fairplay.mode_name(str(data.get('mode')))}): {data.get('text')}\n")
+    return 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from companion import fairplay
+
+    name = args.file
+    if name == "-":
+        text = sys.stdin.read(MAX_VERIFY_BYTES + 1)
+    else:
+        path = Path(name)
+        try:
+            if path.stat().st_size > MAX_VERIFY_BYTES:
+                raise CompanionError(f"{name} is larger than {MAX_VERIFY_BYTES} bytes")
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise CompanionError(f"no file {name}") from None
+        except IsADirectoryError:
+            raise CompanionError(f"{name} is a folder, not an exported log") from None
+        except UnicodeDecodeError:
+            raise CompanionError(f"{name} is not an exported log (not UTF-8 text)") from None
+        except OSError as exc:
+            raise CompanionError(f"cannot read {name}: {exc.strerror}") from None
+    if len(text) > MAX_VERIFY_BYTES:
+        raise CompanionError(f"{name} is larger than {MAX_VERIFY_BYTES} bytes")
+    checked = fairplay.verify_text(text, name)
+    if checked == 0:
+        sys.stdout.write(f"{name}: no revealed or public roll to check\n")
+    else:
+        sys.stdout.write(f"{name}: {checked} roll{'s' if checked != 1 else ''} checked, all "
+                         "hold (each revealed roll matches its commitment and its seed)\n")
+    return 0
+
+
+def log_view(events: list[StoredEvent], args: argparse.Namespace) -> list[StoredEvent]:
+    """The events ``log`` prints: every player's view by default, ``--player WHO``'s, or
+    with ``--gm`` everything."""
+    from companion import fairplay
+    from companion.store.db import StoredEvent
+
+    if getattr(args, "gm", False):
+        who, role = "", "gm"
+    else:
+        who, role = " ".join((getattr(args, "player", None) or "").split()), "player"
+    seen = fairplay.visible_to([e.to_dict() for e in events], who, role)
+    return [StoredEvent(**e) for e in seen]
+
+
+def _json(obj: Any) -> None:
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
