@@ -9,6 +9,7 @@ from typing import Any
 
 from companion import dice
 from companion.rulesets.cairn_srd.exploration import encounter_odds
+from companion.rulesets.cairn_srd.saves import save
 
 PHONE_WIDTH = 390
 
@@ -79,8 +80,10 @@ def test_dungeon_crawl_turn_on_a_phone(voila_app: Any, phone_page: Any, scroll_w
     page.locator(".tc-btn-escape-0").click()
     escaped = outcome(page, 8)
     assert "Ash escapes by DEX over DV 4" in escaped.inner_text()
-    stage = page.locator('.tc-pc[data-name="Ash"]')
-    assert stage.get_attribute("data-stage") in ("escaped", "failed")
+    result = save(14, floor=4, seed=int(escaped.get_attribute("data-seed")))
+    stage = "escaped" if result.success else "failed"
+    page.locator(f'.tc-pc[data-name="Ash"][data-stage="{stage}"]').wait_for()
+    assert f"d20 = {result.roll} vs 5-14" in escaped.inner_text()
 
     screenshot(page, "dungeon_crawl-phone")
     assert scroll_width(page) <= PHONE_WIDTH + 2
