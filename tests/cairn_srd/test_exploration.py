@@ -431,3 +431,20 @@ def test_candle_in_a_lantern_burns_six_turns() -> None:
     for _ in range(6):
         _turn(d, 1, "hurry")
     assert d.lights[1].turns_left == 0 and not d.lights[1].lit
+
+
+def test_a_campaign_can_replay_the_log_from_its_saved_arguments() -> None:
+    from companion.store.registry import decode_args, kind_key
+
+    d = Delve(clock=3)
+    d.add_light("candle", "Ash", lit=True)
+    d.declare("hurry")
+    d.describe_turn("quick")
+    d.roll_site_die(seed=11)
+    d.mark_lights()
+    d.escape_check("Ash", "DEX", 12, ["lost"], 1, seed=4)
+    replay = Delve(clock=3)
+    for event in d.log:
+        getattr(replay, event.move)(**decode_args(Delve, event.move, event.args))
+    assert kind_key(Delve) == "cairn_srd/Delve"
+    assert replay == d and [e.summary for e in replay.log] == [e.summary for e in d.log]
