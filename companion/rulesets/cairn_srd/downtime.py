@@ -504,6 +504,8 @@ class Downtime(Tracker):
                    costs: list[list[Any]] | None = None) -> int:
         """The referee's tracker for a downtime action; ``costs``: [kind, text, silver]."""
         m = self.member(owner)
+        if not goal.strip():
+            raise RuleError("Downtime Actions: name the action's goal")
         if len(self.actions) >= MAX_ACTIONS:
             raise RuleError(f"Downtime Actions: at most {MAX_ACTIONS} trackers")
         if not 1 <= milestones <= MAX_MILESTONES:

@@ -60,18 +60,20 @@ class DowntimeApp(CairnAppBase):
         self.board = widgets.HTML()
         self.next_button = self.btn("Finish step", self.finish_step, "finish-step", "primary")
         # members and the ledger
-        self.who = name_box("Name", "", "member", max_len=dt.MAX_NAME, width="200px")
-        self.purse = int_box("Silver", 0, "purse", 0, dt.MAX_SILVER, width="140px")
+        self.who = name_box("Name", "", "member", max_len=dt.MAX_NAME,
+                            required=False, width="200px")
+        self.purse = int_box("Silver", 0, "purse", 0, dt.MAX_SILVER)
         self.add_member_button = self.btn("Add character", self.add_member, "add-member")
         self.members = widgets.HTML()
         self.member = _dropdown(["—"], "member")
-        self.amount = int_box("Amount", 10, "amount", 1, dt.MAX_SILVER, width="140px")
+        self.amount = int_box("Amount", 10, "amount", 1, dt.MAX_SILVER)
         self.why = name_box("For", "", "why", max_len=dt.MAX_TEXT, required=False,
                             width="200px")
         self.earn_button = self.btn("Earn", self.earn, "earn")
         self.spend_button = self.btn("Spend", self.spend, "spend")
-        self.bank = name_box("Bank", "De Sapo", "bank", max_len=dt.MAX_NAME, width="160px")
-        self.branch = name_box("Branch", "Hoppland", "branch", max_len=dt.MAX_NAME,
+        self.bank = name_box("Bank", "De Sapo", "bank", max_len=dt.MAX_NAME,
+                             required=False, width="160px")
+        self.branch = name_box("Branch", "Hoppland", "branch", max_len=dt.MAX_NAME, required=False,
                                width="160px")
         self.at_bank = name_box("Cash at bank", "", "at-bank", max_len=dt.MAX_NAME,
                                 required=False, width="160px")
@@ -90,31 +92,30 @@ class DowntimeApp(CairnAppBase):
         self.accept = _check("Accept hard choice", "accept")
         self.upkeep_button = self.btn("1 · Upkeep", self.upkeep, "upkeep")
         # actions
-        self.goal = name_box("Goal", "", "goal", max_len=dt.MAX_TEXT, width="220px")
-        self.milestones = int_box("Milestones", 3, "milestones", 1, dt.MAX_MILESTONES,
-                                  width="110px")
-        self.cost = int_box("Silver cost", 0, "cost", 0, dt.MAX_SILVER, width="140px")
+        self.goal = name_box("Goal", "", "goal", max_len=dt.MAX_TEXT, required=False, width="220px")
+        self.milestones = int_box("Milestones", 3, "milestones", 1, dt.MAX_MILESTONES)
+        self.cost = int_box("Silver cost", 0, "cost", 0, dt.MAX_SILVER)
         self.new_action_button = self.btn("New action", self.new_action, "new-action")
         self.actions = widgets.HTML()
         self.action = _dropdown(["—"], "action-pick")
         self.choose_button = self.btn("2 · Pick action", self.choose_action, "pick-action")
         self.pay_button = self.btn("Pay cost", self.pay_cost, "pay-cost")
-        self.control = int_box("CTRL", 10, "control", 0, 18, width="110px")
+        self.control = int_box("CTRL", 10, "control", 0, 18)
         self.contest_button = self.btn("CTRL save vs cost", self.contest, "contest")
         self.milestone_button = self.btn("3 · Mark milestone", self.milestone, "milestone")
         # factions and settlement
-        self.faction_name = name_box("Faction", "", "faction", max_len=dt.MAX_NAME,
+        self.faction_name = name_box("Faction", "", "faction", max_len=dt.MAX_NAME, required=False,
                                      width="180px")
         self.faction_goal = name_box("Goal", "", "faction-goal", max_len=dt.MAX_TEXT,
                                      required=False, width="200px")
-        self.faction_size = int_box("Steps", 6, "faction-size", 1, dt.MAX_GOAL, width="110px")
-        self.faction_mod = int_box("Modifier", 0, "faction-mod", -6, 6, width="110px")
+        self.faction_size = int_box("Steps", 6, "faction-size", 1, dt.MAX_GOAL)
+        self.faction_mod = int_box("Modifier", 0, "faction-mod", -6, 6)
         self.add_faction_button = self.btn("Add faction", self.add_faction, "add-faction")
         self.factions = widgets.HTML()
         self.faction_button = self.btn("4 · Faction turn", self.faction_turn, "faction-turn")
         self.faction_pick = _dropdown(["—"], "faction-pick")
         self.steps = int_box("Steps ±", 1, "interfere-steps", -dt.MAX_INTERFERENCE,
-                             dt.MAX_INTERFERENCE, width="110px")
+                             dt.MAX_INTERFERENCE)
         self.interfere_button = self.btn("Help or hinder", self.interfere, "interfere")
         self.town = name_box("Settlement", "", "town", max_len=dt.MAX_NAME, required=False,
                              width="180px")
@@ -286,14 +287,10 @@ class DowntimeApp(CairnAppBase):
                f"{escape(conditions)} · prices "
                f"+{settlements.price_rise_dice(len(town.conditions))} %"
                if d.in_settlement else "") + "</div>")
-        self.members.value = (
-            '<table class="tc-grid tc-nowrap tc-members"><tr><th>Name</th><th>Lifestyle</th>'
-            "<th>Purse</th><th>Debt</th><th>Banked</th><th>Upkeep</th></tr>" + "".join(
-                f'<tr><td class="tc-name-cell">{escape(m.name)}</td><td>{m.lifestyle}</td>'
-                f"<td>{m.purse}</td><td>{m.debt}</td>"
-                f"<td>{sum(a.balance for a in m.accounts)}</td>"
-                f"<td>{'done' if m.upkept else 'due'}</td></tr>" for m in d.members)
-            + "</table>")
+        self.members.value = '<div class="tc-stats tc-members">' + "<br>".join(
+            f"<b>{escape(m.name)}</b>: {m.lifestyle.lower()} · purse {m.purse} · debt "
+            f"{m.debt} · banked {sum(a.balance for a in m.accounts)} · upkeep "
+            f"{'done' if m.upkept else 'due'}" for m in d.members) + "</div>"
         names = [m.name for m in d.members]
         keep = self.member.value
         self.member.options = names or ["—"]

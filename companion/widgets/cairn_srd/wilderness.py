@@ -58,7 +58,7 @@ class WildernessApp(CairnAppBase):
         self.path = _dropdown(tuple(wd.path_types()), "path")
         self.distance = _dropdown(tuple(wd.distances()), "distance")
         self.terrain = _dropdown(tuple(wd.terrains()), "terrain")
-        self.sea = int_box("Open sea", 0, "sea", 0, wd.OPEN_SEA_MAX, width="110px")
+        self.sea = int_box("Open sea", 0, "sea", 0, wd.OPEN_SEA_MAX)
         self.water = _check("By water", "water")
         self.dest = name_box("To", "", "dest", max_len=wd.MAX_NAME, required=False,
                              placeholder="next point", width="200px")
@@ -66,10 +66,11 @@ class WildernessApp(CairnAppBase):
         self.add_leg_button = self.btn("Add leg", self.add_leg, "add-leg")
 
         # -- travellers ----------------------------------------------------------------
-        self.who = name_box("Name", "", "traveller", max_len=wd.MAX_NAME, width="200px")
-        self.rations = int_box("Rations", 3, "rations", 0, 999, width="110px")
-        self.mounts = int_box("Mounts", 0, "mounts", 0, wd.MAX_PARTY, width="110px")
-        self.feed = int_box("Feed", 0, "feed", 0, 999, width="110px")
+        self.who = name_box("Name", "", "traveller", max_len=wd.MAX_NAME,
+                            required=False, width="200px")
+        self.rations = int_box("Rations", 3, "rations", 0, 999)
+        self.mounts = int_box("Mounts", 0, "mounts", 0, wd.MAX_PARTY)
+        self.feed = int_box("Feed", 0, "feed", 0, 999)
         self.add_traveller_button = self.btn("Add traveller", self.add_traveller,
                                              "add-traveller")
         self.people = widgets.HTML()
@@ -79,13 +80,13 @@ class WildernessApp(CairnAppBase):
         self.board = widgets.HTML()
         self.weather = name_box("Weather", "", "weather", max_len=wd.MAX_TEXT, required=False,
                                 placeholder="fair", width="200px")
-        self.weather_watches = int_box("+watches", 0, "weather-watches", 0, 3, width="110px")
+        self.weather_watches = int_box("+watches", 0, "weather-watches", 0, 3)
         self.weather_button = self.btn("1 · Weather", self.set_weather, "weather", "primary")
         self.action = _dropdown([a for a in wd.ACTIONS if a != "lookout"], "action")
         self.lit = _check("Carrying light", "lit")
         self.choose_button = self.btn("2 · Choose", self.choose, "choose")
-        self.have = int_box("Of skill/time/tools", 2, "have", 0, 3, width="110px")
-        self.modifier = int_box("Modifier", 0, "modifier", -5, 5, width="110px")
+        self.have = int_box("Have (0-3)", 2, "have", 0, 3)
+        self.modifier = int_box("Modifier", 0, "modifier", -5, 5)
         self.navigate = _check("Navigate", "navigate")
         self.navigate.value = True
         self.travel_button = self.btn("3 · Travel", self.travel, "travel")
@@ -94,7 +95,7 @@ class WildernessApp(CairnAppBase):
         self.explore_button = self.btn("3 · Explore", self.explore, "explore")
         self.member = _dropdown(["—"], "member")
         self.activity = _dropdown(wd.SUPPLY_ACTIVITIES, "activity")
-        self.bought = int_box("Buy", 0, "bought", 0, 999, width="110px")
+        self.bought = int_box("Buy", 0, "bought", 0, 999)
         self.supply_button = self.btn("3 · Supply", self.supply, "supply")
         self.lookout_button = self.btn("Lookout", self.lookout, "lookout")
         self.meal = _dropdown(wd.MEALS, "meal")
@@ -104,8 +105,8 @@ class WildernessApp(CairnAppBase):
         self.harsh = _check("Harsh weather", "harsh")
         self.graze = _check("Mounts graze", "graze")
         self.camp_button = self.btn("3 · Make camp", self.make_camp, "camp")
-        self.torches = int_box("Torches", 0, "torches", 0, 99, width="110px")
-        self.oil = int_box("Oil", 0, "oil", 0, 99, width="110px")
+        self.torches = int_box("Torches", 0, "torches", 0, 99)
+        self.oil = int_box("Oil", 0, "oil", 0, 99)
         self.light_button = self.btn("4 · Mark light", self.mark_light, "light")
         self.event_button = self.btn("5 · Event die", self.event, "event")
         self.undo_button = self.btn("Undo", self.undo, "undo")
@@ -214,25 +215,21 @@ class WildernessApp(CairnAppBase):
         if j.legs:
             plan = wd.plan_route(j.legs)
             rows_html = "".join(
-                f"<tr><td>{i}</td><td>{escape(p.leg.path)}</td><td>{escape(p.leg.distance)}"
-                f"</td><td>{escape(p.leg.terrain)}</td><td>{p.watches}</td>"
-                f"<td>{'✓' if i <= j.leg else ''}</td></tr>"
+                f"<tr><td>{'✓' if i <= j.leg else i}</td><td>{escape(p.leg.path)}</td>"
+                f"<td>{escape(p.leg.distance)}</td><td>{escape(p.leg.terrain)}</td>"
+                f"<td>{p.watches}</td></tr>"
                 for i, p in enumerate(plan.legs, 1))
             self.route.value = (
                 '<table class="tc-grid tc-route"><tr><th>#</th><th>Path</th><th>Distance</th>'
-                f"<th>Terrain</th><th>Watches</th><th>Done</th></tr>{rows_html}</table>"
+                f"<th>Terrain</th><th>Watches</th></tr>{rows_html}</table>"
                 f'<div class="tc-stats tc-route-total">Total <b>{plan.watches}</b> watches, '
                 f"about {plan.leagues} leagues, <b>{plan.days}</b> days</div>")
         else:
             self.route.value = '<div class="tc-stats tc-route-total">No route yet.</div>'
-        people = "".join(
-            f'<tr><td class="tc-name-cell">{escape(t.name)}</td><td>{t.rations}</td>'
-            f"<td>{t.mounts}</td><td>{t.feed}</td><td>{t.fatigue}</td>"
-            f"<td>{'yes' if t.deprived else ''}</td></tr>" for t in j.party)
-        self.people.value = (
-            '<table class="tc-grid tc-nowrap tc-people"><tr><th>Name</th><th>Rations</th>'
-            "<th>Mounts</th><th>Feed</th><th>Fatigue</th><th>Deprived</th></tr>"
-            f"{people}</table><small>Meat {j.meat} · foraged {j.forage}"
+        self.people.value = ('<div class="tc-stats tc-people">' + "<br>".join(
+            f"<b>{escape(t.name)}</b>: Rations {t.rations} · mounts {t.mounts} · feed "
+            f"{t.feed} · Fatigue {t.fatigue}" + (" · Deprived" if t.deprived else "")
+            for t in j.party) + f"</div><small>Meat {j.meat} · foraged {j.forage}"
             + (" · " + escape(", ".join(j.components)) if j.components else "") + "</small>")
         leg = j.current
         where = ("arrived" if j.arrived else

@@ -1,0 +1,90 @@
+"""The wilderness and downtime apps in Chromium at phone size (390×844): a route planned
+from the tables, one watch stepped through (the roll's seed shown), a refusal under its
+box; a downtime cycle's upkeep and step; neither app scrolls sideways."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.rulesets.cairn_srd import wilderness as wd
+
+PHONE_WIDTH = 390
+
+
+def outcome(page: Any, n: int) -> Any:
+    loc = page.locator(f'.tc-outcome[data-n="{n}"]')
+    loc.wait_for()
+    return loc
+
+
+def fits_a_phone(page: Any, scroll_width: Any) -> None:
+    assert scroll_width(page) <= PHONE_WIDTH + 2
+    buttons = page.locator(".tc-app button:visible")
+    heights = [b["height"] for b in (buttons.nth(i).bounding_box()
+                                     for i in range(buttons.count())) if b]
+    assert heights and min(heights) >= 40
+
+
+def test_wilderness_watch_on_a_phone(voila_app: Any, phone_page: Any, scroll_width: Any,
+                                     screenshot: Any) -> None:
+    page = voila_app("wilderness", page=phone_page)
+    page.locator(".tc-name-traveller input").fill("Ash")
+    page.locator(".tc-btn-add-traveller").click()
+    outcome(page, 1)
+    page.locator(".tc-select-path select").select_option("Trails")
+    page.locator(".tc-select-distance select").select_option("Long")
+    page.locator(".tc-select-terrain select").select_option("Swamp")
+    page.locator(".tc-btn-add-leg").click()
+    outcome(page, 2)
+    watches = wd.plan_leg(wd.make_leg("Trails", "Long", "Swamp")).watches  # 1 + 3 + 2
+    assert f"Total {watches} watches" in page.locator(".tc-route-total").inner_text()
+
+    assert page.locator(".tc-btn-travel").is_disabled()
+    page.locator(".tc-btn-weather").click()
+    outcome(page, 3)
+    page.locator(".tc-btn-choose").click()
+    outcome(page, 4)
+    page.locator('.tc-watch[data-step="3"]').wait_for()
+    page.locator(".tc-btn-travel").click()
+    travelled = outcome(page, 5)
+    seed = travelled.get_attribute("data-seed")
+    assert seed is not None and f"seed {seed}" in travelled.inner_text()
+    page.locator(".tc-btn-light").click()
+    outcome(page, 6)
+    page.locator(".tc-btn-event").click()
+    outcome(page, 7)
+    page.locator('.tc-watch[data-step="1"]').wait_for()
+    assert "evening watch" in page.locator(".tc-watch").inner_text()
+
+    page.locator(".tc-int-sea input").fill("7")
+    page.locator(".tc-int-sea input").press("Tab")
+    refusal = page.locator(".tc-refusal-sea")
+    refusal.wait_for()
+    assert "too high" in refusal.inner_text()
+    screenshot(page, "wilderness-phone")
+    fits_a_phone(page, scroll_width)
+
+
+def test_downtime_cycle_on_a_phone(voila_app: Any, phone_page: Any, scroll_width: Any,
+                                   screenshot: Any) -> None:
+    page = voila_app("downtime", page=phone_page)
+    page.locator(".tc-name-member input").fill("Bo")
+    page.locator(".tc-int-purse input").fill("40")
+    page.locator(".tc-int-purse input").press("Tab")
+    page.locator(".tc-btn-add-member").click()
+    outcome(page, 1)
+    assert page.locator(".tc-btn-finish-step").is_disabled()
+    page.locator(".tc-select-way select").select_option("pay")
+    page.locator(".tc-select-lifestyle select").select_option("Comfortable")
+    page.locator(".tc-btn-upkeep").click()
+    paid = outcome(page, 2)
+    assert "pays 25 silver (comfortable)" in paid.inner_text()
+    assert "15" in page.locator(".tc-members").inner_text()
+    page.locator(".tc-btn-finish-step").click()
+    outcome(page, 3)
+    page.locator('.tc-cycle[data-step="2"]').wait_for()
+    page.locator(".tc-int-amount input").fill("0")
+    page.locator(".tc-int-amount input").press("Tab")
+    page.locator(".tc-refusal-amount").wait_for()
+    screenshot(page, "downtime-phone")
+    fits_a_phone(page, scroll_width)
