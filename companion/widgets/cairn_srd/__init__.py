@@ -9,7 +9,11 @@
 - [CombatApp][companion.widgets.cairn_srd.combat.CombatApp] with its
   [GambitPanel][companion.widgets.cairn_srd.combat.GambitPanel];
 - [DungeonCrawlApp][companion.widgets.cairn_srd.dungeon_crawl.DungeonCrawlApp]: exploration
-  turns, the site clock with its odds, light, encounters, the darkness and escaping.
+  turns, the site clock with its odds, light, encounters, the darkness and escaping;
+- [WildernessApp][companion.widgets.cairn_srd.wilderness.WildernessApp]: the route planner
+  and the watch-by-watch journey;
+- [DowntimeApp][companion.widgets.cairn_srd.downtime.DowntimeApp]: downtime cycles for the
+  party, factions, settlement hazards and the coin ledger.
 
 Each app is a VBox over one core tracker ([companion.rulesets.cairn_srd][]): it renders
 from the model after every move and holds no rule logic. Buttons call the tracker's moves;
@@ -23,19 +27,23 @@ from __future__ import annotations
 
 from companion.widgets.cairn_srd.character import CairnCharacterApp
 from companion.widgets.cairn_srd.combat import CombatApp, GambitPanel, demo_encounter
+from companion.widgets.cairn_srd.downtime import DowntimeApp
 from companion.widgets.cairn_srd.duel import DuelApp
 from companion.widgets.cairn_srd.dungeon_crawl import DungeonCrawlApp
 from companion.widgets.cairn_srd.lockpicking import LockpickingApp
 from companion.widgets.cairn_srd.spellcasting import MagicOddsPanel, SpellcastingApp
+from companion.widgets.cairn_srd.wilderness import WildernessApp
 
 __all__ = [
     "CairnCharacterApp",
     "CombatApp",
+    "DowntimeApp",
     "DuelApp",
     "DungeonCrawlApp",
     "GambitPanel",
     "LockpickingApp",
     "MagicOddsPanel",
     "SpellcastingApp",
+    "WildernessApp",
     "demo_encounter",
 ]
