@@ -183,3 +183,16 @@ def test_no_python_reprs_in_the_app() -> None:
     find_button(app, "add-pc").click()
     texts = [w.value for w in walk(app) if isinstance(w, widgets.HTML)]
     assert not any("Character(" in t or "Fraction(" in t or "None" in t for t in texts)
+
+
+def test_adding_a_character_refuses_an_empty_or_taken_name() -> None:
+    app = DungeonCrawlApp()
+    assert app.new_name.refusal.message == ""  # nothing refused before anything is typed
+    find_button(app, "add-pc").click()
+    assert "name the character" in app.party_error.message and app.party == []
+    app.new_name.value = "Ash"
+    find_button(app, "add-pc").click()
+    find_button(app, "add-pc").click()
+    assert "already a Ash" in app.party_error.message and len(app.party) == 1
+    app.new_stats["STR"].text = "19"
+    assert "too high" in app.new_stats["STR"].refusal.message

@@ -1066,6 +1066,22 @@ def darkness_panic(delve: Delve, character: Any, *, rng: random.Random | None = 
     return result
 
 
+def join_party(party: list[Any], name: str, strength: int, dexterity: int, control: int,
+               guard: int = 3) -> Any:
+    """Add a new [Character][companion.rulesets.cairn_srd.character.Character] to a delving
+    party (a name of its own, at most ``MAX_PARTY`` characters) and return it."""
+    from companion.rulesets.cairn_srd.character import new_character
+
+    who = _name(name, "Party")
+    if any(c.name.strip() == who for c in party):
+        raise RuleError(f"Party: there is already a {who}")
+    if len(party) >= MAX_PARTY:
+        raise RuleError(f"Party: at most {MAX_PARTY} characters")
+    character = new_character(who, strength, dexterity, control, guard)
+    party.append(character)
+    return character
+
+
 def lost_items(character: Any, pieces: Iterable[int]) -> list[str]:
     """Which of a character's items the "equipment lost" d12s name (slot order; a d12 past
     the last item loses nothing)."""

@@ -16,7 +16,7 @@ import ipywidgets as widgets
 
 from companion.errors import CompanionError, RuleError
 from companion.rulesets.cairn_srd import exploration as ex
-from companion.rulesets.cairn_srd.character import MAX_NAME, Character, new_character
+from companion.rulesets.cairn_srd.character import MAX_NAME, Character
 from companion.rulesets.cairn_srd.exploration import Delve
 from companion.rulesets.cairn_srd.saves import MAX_SCORE
 from companion.widgets.base import (
@@ -109,8 +109,8 @@ class DungeonCrawlApp(CairnAppBase):
 
         # -- party -----------------------------------------------------------------------
         self.party_error = ErrorLine()
-        self.new_name = name_box("Name", "", "pc-name", max_len=MAX_NAME, placeholder="name",
-                                 width="200px")
+        self.new_name = name_box("Name", "", "pc-name", max_len=MAX_NAME, required=False,
+                                 placeholder="name", width="200px")
         self.new_stats = {k: int_box(k, 10, f"pc-{k.lower()}", 1, MAX_SCORE, width="100px")
                           for k in ("STR", "DEX", "CTRL")}
         self.party_view = widgets.VBox(layout=widgets.Layout(max_width="100%"))
@@ -241,14 +241,9 @@ class DungeonCrawlApp(CairnAppBase):
         return act
 
     def add_character(self) -> None:
-        name = self.new_name.read()
         s, dx, c = (self.new_stats[k].read() for k in ("STR", "DEX", "CTRL"))
-        if any(p.name == name.strip() for p in self.party):
-            raise RuleError(f"Party: there is already a {name.strip()}")
-        if len(self.party) >= ex.MAX_PARTY:
-            raise RuleError(f"Party: at most {ex.MAX_PARTY} characters")
-        self.party.append(new_character(name, s, dx, c, 3))
-        self.show(f"{name.strip()} joins the party")
+        character = ex.join_party(self.party, self.new_name.read(), s, dx, c)
+        self.show(f"{character.name} joins the party")
         self.render()
 
     def _panic(self, character: Character) -> Callable[[], None]:
