@@ -35,7 +35,7 @@ export DISABLE_MKDOCS_2_WARNING := true
 .PHONY: help install test lint app docs docs-assets docs-serve bench chromium postgres clean
 
 help:
-	@echo "make app        serve the Voila apps on http://$(APP_IP):$(APP_PORT)/"
+	@echo "make app        serve the Voila apps on http://$(APP_IP):$(APP_PORT)/ (the start app first)"
 	@echo "make test       ruff + mypy + pytest (builds the site and installs Chromium if needed)"
 	@echo "make docs       build the reference site into site/ (offline Pyodide included)"
 	@echo "make docs-serve serve the reference site on http://$(DOCS_ADDR)/"
@@ -70,7 +70,9 @@ test: lint docs chromium postgres
 
 # --- apps ---------------------------------------------------------------------------
 app: $(STAMP)
-	@echo "Table Companion apps: http://$(APP_IP):$(APP_PORT)/  (Ctrl-C to stop)"
+	@echo "Table Companion: http://$(APP_IP):$(APP_PORT)/  opens the start app (widgets/table.ipynb);"
+	@echo "  every app: http://$(APP_IP):$(APP_PORT)/voila/tree  (Ctrl-C to stop)"
+	@echo "  campaigns kept in: $${COMPANION_DB:-$${XDG_DATA_HOME:-$$HOME/.local/share}/table-companion/campaigns.db}"
 	@$(if $(filter 1,$(TOKEN)),echo "Open the URL with ?token=... that Voila prints below.")
 	APP_IP='$(APP_IP)' APP_HOSTS='$(APP_HOSTS)' APP_MAX_KERNELS='$(MAX_KERNELS)' \
 	$(VENV)/bin/voila widgets/ --no-browser --port=$(APP_PORT) --Voila.ip=$(APP_IP) \

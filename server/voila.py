@@ -168,3 +168,32 @@ class TableKernelManager(AsyncMappingKernelManager):  # type: ignore[misc]
 c.VoilaConfiguration.multi_kernel_manager_class = TableKernelManager
 if os.environ.get("APP_MAX_KERNELS", "").strip():
     c.TableKernelManager.max_kernels = int(os.environ["APP_MAX_KERNELS"])
+
+# --- the start app first ----------------------------------------------------------------
+
+#: What ``/`` opens: the start app (the list of notebooks stays at ``/voila/tree``).
+START_APP = "table.ipynb"
+
+
+async def _tree_get(self: Any, path: str = "") -> Any:
+    """``/`` redirects to the start app when it exists; anything else is Voila's own."""
+    from jupyter_core.utils import ensure_async
+    from tornado.httputil import url_concat
+
+    if (not path.strip("/") and self.request.path.rstrip("/") == self.base_url.rstrip("/")
+            and await ensure_async(self.contents_manager.file_exists(START_APP))):
+        query = {k: self.get_argument(k) for k in self.request.arguments}
+        self.redirect(url_concat(f"{self.base_url}voila/render/{START_APP}", query))
+        return None
+    return await _stock_tree_get(self, path)
+
+
+try:
+    from voila.tornado.treehandler import TornadoVoilaTreeHandler
+except ImportError:  # another Voila layout: its own tree page stays
+    pass
+else:
+    _stock_tree_get = getattr(TornadoVoilaTreeHandler.get, "stock",
+                              TornadoVoilaTreeHandler.get)
+    _tree_get.stock = _stock_tree_get  # type: ignore[attr-defined]
+    TornadoVoilaTreeHandler.get = _tree_get

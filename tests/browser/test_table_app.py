@@ -200,3 +200,21 @@ def test_six_open_pages_idle_cheaply(table_server: Any, table_db: Path, browser:
         for gen in gens:
             for _ in gen:
                 pass
+
+
+def test_the_server_root_opens_the_start_app(table_server: Any) -> None:
+    import urllib.error
+    import urllib.request
+
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+            return None
+
+    opener = urllib.request.build_opener(NoRedirect)
+    with pytest.raises(urllib.error.HTTPError) as answer:
+        opener.open(f"{table_server.base_url}/?who=Ann&role=gm", timeout=10)
+    assert answer.value.code == 302
+    assert answer.value.headers["Location"] == "/voila/render/table.ipynb?who=Ann&role=gm"
+    # The list of every notebook is still there.
+    with urllib.request.urlopen(f"{table_server.base_url}/voila/tree", timeout=10) as tree:
+        assert tree.status == 200 and "Voilà Home" in tree.read().decode()
