@@ -112,6 +112,18 @@ NONCE_BYTES = 32
 #: Seeds drawn for rolls stay below 2**53 (exact in JSON readers using doubles).
 SEED_BOUND = 2**53
 
+#: Most roll entries (rolls and reveals) one [verify][companion.fairplay.verify] reads.
+MAX_VERIFY_ENTRIES = 50_000
+
+#: Most dice [verify][companion.fairplay.verify] rolls again over a whole log (about two
+#: seconds); past it, one error line (a single roll may take it past by at most the
+#: engine's own cap on one roll).
+MAX_VERIFY_DICE = 2_000_000
+
+#: Most different expressions whose exact odds [verify][companion.fairplay.verify] works
+#: out to check totals entered by hand.
+MAX_VERIFY_ODDS = 200
+
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 
 _MODE_NAMES = {"public": "public", "gm": "GM only", "blind": "blind", "self": "self"}
@@ -345,6 +357,12 @@ def verify(doc: Any) -> int:
     """
     if not isinstance(doc, dict) or not isinstance(doc.get("events"), list):
         raise FairPlayError("not an exported log (expected the JSON of 'log NAME --json')")
+    rows = [r for r in doc["events"] if isinstance(r, dict) and r.get("kind") in
+            ("roll", "reveal")]
+    if len(rows) > MAX_VERIFY_ENTRIES:
+        raise FairPlayError(f"the log has {len(rows):,} rolls and reveals; at most "
+                            f"{MAX_VERIFY_ENTRIES:,} are checked at once")
+    budget = _Budget()
     commitments: dict[int, tuple[str, Any]] = {}
     checked = 0
     for i, row in enumerate(doc["events"]):
@@ -365,10 +383,10 @@ def verify(doc: Any) -> int:
                 digest = payload["commitment"]
                 commitments[seq] = (str(payload.get("mode")), digest)
                 if isinstance(payload.get("secret"), dict):
-                    _check_secret(f"entry {seq}", payload["secret"], digest)
+                    _check_secret(f"entry {seq}", payload["secret"], digest, budget)
                     checked += 1
             else:
-                _check_public(seq, row.get("seed"), payload)
+                _check_public(seq, row.get("seed"), payload, budget)
                 checked += 1
             continue
         entry = payload.get("entry")
@@ -380,9 +398,34 @@ def verify(doc: Any) -> int:
             raise FairPlayError(f"entry {entry} (revealed in entry {seq}): revealed as a "
                                 f"{mode_name(str(payload.get('mode')))} roll, but it was "
                                 f"logged as {mode_name(mode)}")
-        _check_secret(f"entry {entry} (revealed in entry {seq})", payload, digest)
+        _check_secret(f"entry {entry} (revealed in entry {seq})", payload, digest, budget)
         checked += 1
     return checked
+
+
+class _Budget:
+    """What one verify has spent: dice rolled again, exact odds worked out."""
+
+    def __init__(self) -> None:
+        self.dice = 0
+        self.odds: dict[str, Any] = {}
+
+    def spend_dice(self, where: str, n: int) -> None:
+        self.dice += n
+        if self.dice > MAX_VERIFY_DICE:
+            raise FairPlayError(f"{where}: checking the log needs more than "
+                                f"{MAX_VERIFY_DICE:,} dice rolled again; check a shorter log")
+
+    def odds_of(self, where: str, expr: str) -> Any:
+        from companion import dice as engine
+
+        if expr not in self.odds:
+            if len(self.odds) >= MAX_VERIFY_ODDS:
+                raise FairPlayError(f"{where}: the log has totals entered by hand for more "
+                                    f"than {MAX_VERIFY_ODDS} different expressions; check a "
+                                    "shorter log")
+            self.odds[expr] = engine.odds(expr)
+        return self.odds[expr]
 
 
 def _field(where: str, payload: dict[str, Any], key: str, kind: type) -> Any:
@@ -404,7 +447,7 @@ def _dice_list(where: str, payload: dict[str, Any]) -> list[int]:
     return dice
 
 
-def _check_secret(where: str, payload: dict[str, Any], digest: Any) -> None:
+def _check_secret(where: str, payload: dict[str, Any], digest: Any, budget: _Budget) -> None:
     if not isinstance(digest, str) or not _HEX64.fullmatch(digest):
         raise FairPlayError(f"{where}: its commitment is not a SHA-256 digest (64 hex digits)")
     expr = _field(where, payload, "expr", str)
@@ -420,25 +463,26 @@ def _check_secret(where: str, payload: dict[str, Any], digest: Any) -> None:
         raise FairPlayError(f"{where}: the revealed roll does not match its commitment (its "
                             "expression, seed, dice, total or nonce, or the commitment, "
                             "was changed)")
-    _check_roll(where, expr, seed, dice, total, physical=seed is None)
+    _check_roll(where, expr, seed, dice, total, budget, physical=seed is None)
 
 
-def _check_public(seq: int, seed: Any, payload: dict[str, Any]) -> None:
+def _check_public(seq: int, seed: Any, payload: dict[str, Any], budget: _Budget) -> None:
     where = f"entry {seq}"
     expr = _field(where, payload, "expr", str)
     total = _field(where, payload, "total", int)
     physical = payload.get("physical") is True
     if physical:
-        _check_roll(where, expr, None, _dice_list(where, payload), total, physical=True)
+        _check_roll(where, expr, None, _dice_list(where, payload), total, budget,
+                    physical=True)
         return
     if type(seed) is not int:
         raise FairPlayError(f"{where}: a public roll without its seed")
     dice = _dice_list(where, payload) if "dice" in payload else None
-    _check_roll(where, expr, seed, dice, total, physical=False)
+    _check_roll(where, expr, seed, dice, total, budget, physical=False)
 
 
 def _check_roll(where: str, expr: str, seed: int | None, dice: list[int] | None, total: int,
-                *, physical: bool) -> None:
+                budget: _Budget, *, physical: bool) -> None:
     """The dice and total are what the engine gives (the seed's roll, or real dice that
     the expression can show)."""
     from companion import dice as engine
@@ -446,11 +490,18 @@ def _check_roll(where: str, expr: str, seed: int | None, dice: list[int] | None,
 
     try:
         if physical:
-            result = enter(expr, total=total, dice=dice or None)
+            if dice:
+                budget.spend_dice(where, len(dice))
+                enter(expr, total=total, dice=dice)
+            elif budget.odds_of(where, expr).p(total) == 0:
+                enter(expr, total=total)  # refuses, saying why
             return
         result = engine.roll(expr, seed=seed)
+    except FairPlayError:
+        raise
     except CompanionError as exc:
         raise FairPlayError(f"{where}: {exc}") from None
+    budget.spend_dice(where, len(result.dice))
     got = [d.value for d in result.dice]
     if dice is not None and got != dice:
         raise FairPlayError(f"{where}: its dice are not what seed {seed} gives for {expr}")

@@ -229,3 +229,24 @@ def test_a_campaign_export_verifies_and_imports(
     assert (status, err) == (0, "") and "10 rolls checked, all hold" in out
     status, out, err = run(capsys, "campaign", "import", str(file), "--name", "Copy")
     assert status == 0 and out.startswith("imported campaign Copy (10 events)")
+
+
+def test_verify_is_bounded(env_db: str, capsys: pytest.CaptureFixture[str],
+                           monkeypatch: pytest.MonkeyPatch) -> None:
+    _table(Path(env_db))
+    doc = _export(capsys, "--gm")
+    monkeypatch.setattr(fairplay, "MAX_VERIFY_ENTRIES", 9)
+    with pytest.raises(fairplay.FairPlayError, match="^the log has 10 rolls and reveals; at "
+                       "most 9 are checked at once$"):
+        fairplay.verify(doc)
+    monkeypatch.setattr(fairplay, "MAX_VERIFY_ENTRIES", 10)
+    # Entries 1-3 re-roll 1 + 4 + 2 dice; entry 4 (3d6! with seed 14) goes past 8.
+    monkeypatch.setattr(fairplay, "MAX_VERIFY_DICE", 8)
+    with pytest.raises(fairplay.FairPlayError, match="^entry 4: checking the log needs more "
+                       "than 8 dice rolled again"):
+        fairplay.verify(doc)
+    monkeypatch.setattr(fairplay, "MAX_VERIFY_DICE", 10_000)
+    monkeypatch.setattr(fairplay, "MAX_VERIFY_ODDS", 0)
+    with pytest.raises(fairplay.FairPlayError, match="^entry 6: the log has totals entered "
+                       "by hand for more than 0 different expressions"):
+        fairplay.verify(doc)
