@@ -106,8 +106,10 @@ def parse_dice(text: str) -> list[int]:
         if not re.fullmatch(r"[+-]?[0-9]{1,9}", piece):
             from companion.errors import quoted
 
-            raise CompanionError(f"--dice: die {n} ({quoted(piece)}) is not a whole number; "
-                                 "give each face, e.g. 3,5")
+            what = "too large for a die's face" if re.fullmatch(r"[+-]?[0-9]+", piece) \
+                else "not a whole number"
+            raise CompanionError(f"--dice: die {n} ({quoted(piece)}) is {what}; give each "
+                                 "face, e.g. 3,5")
         out.append(int(piece))
     return out
 
@@ -134,7 +136,7 @@ def roll_command(args: argparse.Namespace, expr: str) -> int:
             sys.stdout.write(fairplay.roll_text(result) + "\n")
         return 0
     mode = fairplay.check_mode(args.mode or "public")
-    who = " ".join((args.who or "").split())
+    who = " ".join((args.who or "").split())[:80]  # as the campaign keeps it
     role = "player" if who else "gm"
     who = who or GM_NAME
     from companion.store.campaign import Campaign
