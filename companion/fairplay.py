@@ -94,6 +94,7 @@ __all__ = [
     "roll_text",
     "summary",
     "verify",
+    "verify_entry",
     "visible_to",
 ]
 
@@ -401,6 +402,27 @@ def verify(doc: Any) -> int:
         _check_secret(f"entry {entry} (revealed in entry {seq})", payload, digest, budget)
         checked += 1
     return checked
+
+
+def verify_entry(events: Iterable[dict[str, Any]], entry: int) -> None:
+    """Check one revealed roll (an app's "check it" button): the roll logged as ``entry``
+    and its reveal, among ``events`` (a log view's ``to_dict()`` events, or the rows of
+    ``log NAME --json``). Raises [FairPlayError][companion.fairplay.FairPlayError] saying
+    what does not hold, or that the roll is not revealed yet."""
+
+    def payload(event: dict[str, Any]) -> Any:
+        return event.get("roll", event.get("data")) or {}
+
+    rows = [e for e in events if isinstance(e, dict) and (
+        (e.get("kind") == "roll" and e.get("seq") == entry)
+        or (e.get("kind") == "reveal" and payload(e).get("entry") == entry))]
+    if not any(e.get("kind") == "roll" for e in rows):
+        raise FairPlayError(f"there is no roll numbered {entry}")
+    if "commitment" not in payload(rows[0]):
+        raise FairPlayError(f"entry {entry} is a public roll: there is no commitment to check")
+    if not any(e.get("kind") == "reveal" for e in rows):
+        raise FairPlayError(f"entry {entry} is not revealed yet")
+    verify({"events": rows})
 
 
 class _Budget:

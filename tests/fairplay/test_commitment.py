@@ -236,17 +236,42 @@ def test_verify_is_bounded(env_db: str, capsys: pytest.CaptureFixture[str],
     _table(Path(env_db))
     doc = _export(capsys, "--gm")
     monkeypatch.setattr(fairplay, "MAX_VERIFY_ENTRIES", 9)
-    with pytest.raises(fairplay.FairPlayError, match="^the log has 10 rolls and reveals; at "
-                       "most 9 are checked at once$"):
+    with pytest.raises(fairplay.FairPlayError, match=r"^the log has 10 rolls and reveals; at "
+                       r"most 9 are checked at once$"):
         fairplay.verify(doc)
     monkeypatch.setattr(fairplay, "MAX_VERIFY_ENTRIES", 10)
     # Entries 1-3 re-roll 1 + 4 + 2 dice; entry 4 (3d6! with seed 14) goes past 8.
     monkeypatch.setattr(fairplay, "MAX_VERIFY_DICE", 8)
-    with pytest.raises(fairplay.FairPlayError, match="^entry 4: checking the log needs more "
-                       "than 8 dice rolled again"):
+    with pytest.raises(fairplay.FairPlayError, match=r"^entry 4: checking the log needs more "
+                       r"than 8 dice rolled again"):
         fairplay.verify(doc)
     monkeypatch.setattr(fairplay, "MAX_VERIFY_DICE", 10_000)
     monkeypatch.setattr(fairplay, "MAX_VERIFY_ODDS", 0)
-    with pytest.raises(fairplay.FairPlayError, match="^entry 6: the log has totals entered "
-                       "by hand for more than 0 different expressions"):
+    with pytest.raises(fairplay.FairPlayError, match=r"^entry 6: the log has totals entered "
+                       r"by hand for more than 0 different expressions"):
         fairplay.verify(doc)
+
+
+def test_checking_one_revealed_roll(tmp_path: Path) -> None:
+    _table(tmp_path / "c.db")
+    with open_store(tmp_path / "c.db") as store:
+        campaign = open_campaign(store, "Tuesday")
+        ash = campaign.visible_to("Ash", "player")
+        mira = campaign.visible_to("Mira", "gm")
+        campaign.roll_entry("1d20", mode="gm")  # 11, not revealed
+        later = [e.to_dict() for e in campaign.visible_to("Ash", "player")]
+    for view in (ash, mira):
+        events = [e.to_dict() for e in view]
+        for entry in (1, 2, 3, 5):
+            fairplay.verify_entry(events, entry)
+    events = [e.to_dict() for e in ash]
+    events[6]["data"] = {**events[6]["data"], "total": 99}
+    with pytest.raises(fairplay.FairPlayError, match=r"^entry 1 \(revealed in entry 7\): the "
+                       "revealed roll does not match its commitment"):
+        fairplay.verify_entry(events, 1)
+    for entry, message in ((11, "entry 11 is not revealed yet"),
+                           (4, "entry 4 is a public roll: there is no commitment to check"),
+                           (12, "there is no roll numbered 12"),
+                           (7, "there is no roll numbered 7")):
+        with pytest.raises(fairplay.FairPlayError, match=f"^{re.escape(message)}$"):
+            fairplay.verify_entry(later, entry)
