@@ -71,3 +71,11 @@ def test_refusals() -> None:
     app.amount.value = 0
     find_button(app, "spend").click()
     assert "Amount" in app.error.message and app.downtime.member("Cy").purse == 3
+
+
+def test_rumour_kind_follows_the_seed() -> None:
+    app = DowntimeApp(seed_source=fixed_seeds(31))
+    find_button(app, "rumour").click()
+    assert settlements.roll_rumour_kind(seed=31) in app.outcome.value
+    assert 'data-seed="31"' in app.outcome.value
+    assert app.downtime.log[-1].summary.startswith("a rumour: ")

@@ -77,3 +77,13 @@ def test_party_sheets_and_save_load() -> None:
     files[0].load_box.value = saved.replace('"fatigue": 2', '"fatigue": 99')
     find_button(files[0], "load").click()
     assert files[0].error.message and app.journey.party[0].fatigue == 2
+
+
+def test_winter_darkens_the_evening() -> None:
+    app = WildernessApp(seed_source=fixed_seeds(4))
+    find_button(app, "winter").click()
+    assert app.journey.winter and find_button(app, "winter").description == "End winter"
+    assert "only the first watch is lit" in app.outcome.value
+    app.journey.watch = 1
+    app.render()
+    assert "(dark)" in app.board.value

@@ -853,6 +853,13 @@ class Downtime(Tracker):
         self.settlement.conditions.remove(name)
         self.describe(f"{name} ends in {self.settlement.name or 'the settlement'}")
 
+    @move
+    def hear_rumour(self, rng: random.Random | None = None, seed: int | None = None) -> str:
+        """Look for rumours (resupply): which of the four kinds the next one is."""
+        text = settlements.roll_rumour_kind(rng=make_rng(seed, rng))
+        self.describe(f"a rumour: {text}")
+        return text
+
     # -- moving on ----------------------------------------------------------------------
 
     @move

@@ -123,6 +123,7 @@ class DowntimeApp(CairnAppBase):
         self.hazard_button = self.btn("4 · Hazard die", self.hazard, "hazard")
         self.condition = _dropdown(["—"], "condition")
         self.end_button = self.btn("End condition", self.end_condition, "end-condition")
+        self.rumour_button = self.btn("5 · Rumour", self.rumour, "rumour")
         self.undo_button = self.btn("Undo", self.undo, "undo")
         self.file = SaveLoad(d, "cairn-downtime.json", what="downtime")
 
@@ -154,6 +155,8 @@ class DowntimeApp(CairnAppBase):
                 self.interfere_button),
             row(self.town, self.enter_button, self.hazard_button),
             row(labelled("Condition", self.condition), self.end_button),
+            widgets.HTML("<h3>5 · Resupply</h3>"),
+            row(self.rumour_button),
             self.error,
             self.outcome,
             self.seed_row,
@@ -269,6 +272,10 @@ class DowntimeApp(CairnAppBase):
     def end_condition(self) -> None:
         self.downtime.end_condition(self.condition.value)
         self._last()
+
+    def rumour(self) -> None:
+        seed = self.draw()
+        self.show(f"Rumour: {self.downtime.hear_rumour(seed=seed)}", seeds=[seed])
 
     def undo(self) -> None:
         self.show(f"Undone: {self.downtime.undo().summary}")

@@ -78,6 +78,7 @@ class WildernessApp(CairnAppBase):
 
         # -- the watch -------------------------------------------------------------------
         self.board = widgets.HTML()
+        self.winter_button = self.btn("Winter", self.toggle_winter, "winter")
         self.weather = name_box("Weather", "", "weather", max_len=wd.MAX_TEXT, required=False,
                                 placeholder="fair", width="200px")
         self.weather_watches = int_box("+watches", 0, "weather-watches", 0, 3)
@@ -125,6 +126,7 @@ class WildernessApp(CairnAppBase):
             row(self.copy_button),
             widgets.HTML("<h3>Watch</h3>"),
             self.board,
+            row(self.winter_button),
             row(self.weather, self.weather_watches, self.weather_button),
             row(labelled("Action", self.action), self.lit, self.choose_button),
             row(self.have, self.modifier, self.navigate, self.travel_button),
@@ -160,6 +162,10 @@ class WildernessApp(CairnAppBase):
     def copy_to_sheets(self) -> None:
         notes = wd.apply_to_sheets(self.journey, self.party)
         self.show("Sheets: " + ("; ".join(notes) if notes else "already up to date"))
+
+    def toggle_winter(self) -> None:
+        self.journey.set_winter(not self.journey.winter)
+        self.show(self.journey.log[-1].summary)
 
     def set_weather(self) -> None:
         self.journey.set_weather(self.weather.read(), self.weather_watches.read())
@@ -255,3 +261,4 @@ class WildernessApp(CairnAppBase):
         self.event_button.disabled = not j.allowed("event_check")
         self.undo_button.disabled = not j.log
         self.copy_button.disabled = not self.party
+        self.winter_button.description = "End winter" if j.winter else "Winter"
