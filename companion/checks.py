@@ -1,7 +1,7 @@
 """Checks: dice, modifiers and a target, answering "roll it" and "what are the odds".
 
-A [Check][companion.checks.Check] is the generic shape every ruleset's check fits: base dice (``"1d20"``,
-``"2d20kh1"``), a flat modifier, optional extra dice added or subtracted (an advantage
+A [Check][companion.checks.Check] is the generic shape every ruleset's check fits: base
+dice (``"1d20"``, ``"2d20kh1"``), a flat modifier, optional extra dice added or subtracted (an advantage
 die, a bane), and a target met either at or above (``"at_least"``, the usual "meet or
 beat") or at or below (``"at_most"``, roll-under saves). It has no rules of its own; a
 ruleset builds the right Check and reads the result.
@@ -16,8 +16,9 @@ Fraction(2, 5)
 >>> (r.total, r.success, r.margin) == (r.roll.total, r.total >= 15, r.total - 15)
 True
 
-Contests compare two checks: [Check.contest][companion.checks.Check.contest] gives the exact chances to win, tie
-and lose; [Check.roll_contest][companion.checks.Check.roll_contest] rolls both.
+Contests compare two checks: [Check.contest][companion.checks.Check.contest] gives the
+exact chances to win, tie and lose; [Check.roll_contest][companion.checks.Check.roll_contest]
+rolls both.
 """
 
 from __future__ import annotations
