@@ -278,3 +278,20 @@ def test_round_trip_and_corrupt_save() -> None:
         d.Downtime.from_json(bad)
     t.undo()
     assert not t.member("Ash").upkept
+
+
+def test_crime_with_time_leaves_no_time_for_an_action() -> None:
+    t = party()
+    idx = t.new_action("Bo", "Tame a hawk", 3)
+    t.upkeep("Ash")
+    t.upkeep("Bo", "crime", skill=True, time=True, seed=1)
+    t.finish_step()
+    with pytest.raises(RuleError, match="spent this cycle's time on petty crime"):
+        t.choose_action("Bo", idx)
+    t2 = party()
+    idx = t2.new_action("Bo", "Tame a hawk", 3)
+    t2.upkeep("Ash")
+    t2.upkeep("Bo", "crime", skill=True, gear=True, time=False, seed=1)
+    t2.finish_step()
+    t2.choose_action("Bo", idx)
+    assert t2.member("Bo").action == idx

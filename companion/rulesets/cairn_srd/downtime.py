@@ -58,6 +58,8 @@ marks two steps); a goal has 1-12 steps as the referee sets.
 Interpretation: a milestone is marked only when the action was picked this cycle and
 every cost is paid or waived; a successful CTRL save waives the cost unless the referee
 names a lower silver figure.
+Interpretation: a character who counts time toward a petty crime cannot also pick a
+downtime action that cycle (and one who means to should tick no time).
 Interpretation: thieves target each unsecured cache at the faction step; what they take
 is the referee's call (a move records it).
 """
@@ -297,6 +299,8 @@ class Member:
     ledger: list[str] = state_field(default_factory=list, max_len=MAX_ENTRIES)
     upkept: bool = False
     odd_job: bool = False
+    crime_took_time: bool = False
+    """Spent this cycle's time on petty crime (no time left for a downtime action)."""
     recovering: bool = False
     action: int = state_field(-1, min=-1, max=MAX_ACTIONS)
     """The downtime action picked this cycle (-1: none)."""
@@ -682,6 +686,7 @@ class Downtime(Tracker):
             m.odd_job = True
             text = "takes an odd job (meager lifestyle, no silver; the downtime action suffers)"
         else:
+            m.crime_took_time = time
             crime = petty_crime(crime_have(skill, gear, time), modifier,
                                 accept_choice=accept_choice, push=push, steps_up=steps_up,
                                 rng=make_rng(seed, rng))
@@ -717,6 +722,9 @@ class Downtime(Tracker):
         if m.recovering:
             raise RuleError(f"Downtime Actions: {m.name} is recovering ability scores or "
                             "Wounds (see Healing)")
+        if m.crime_took_time:
+            raise RuleError(f"Petty Crime: {m.name} spent this cycle's time on petty crime; "
+                            "no time is left for a downtime action")
         if act.done:
             raise RuleError(f"Downtime Actions: “{act.goal}” is already achieved")
         m.action = index
@@ -876,7 +884,7 @@ class Downtime(Tracker):
             text = f"{self.when}: {self.next_step}"
         else:
             for m in self.members:
-                m.upkept = m.odd_job = False
+                m.upkept = m.odd_job = m.crime_took_time = False
                 m.action = -1
             self.factions_rolled = self.hazard_rolled = False
             self.step = 1
