@@ -1,9 +1,10 @@
 """Checks: dice, modifiers and a target, answering "roll it" and "what are the odds".
 
 A [Check][companion.checks.Check] is the generic shape every ruleset's check fits: base
-dice (``"1d20"``, ``"2d20kh1"``), a flat modifier, optional extra dice added or subtracted (an advantage
-die, a bane), and a target met either at or above (``"at_least"``, the usual "meet or
-beat") or at or below (``"at_most"``, roll-under saves). It has no rules of its own; a
+dice (``"1d20"``, ``"2d20kh1"``), a flat modifier, optional extra dice added or
+subtracted (an advantage die, a bane), and a target met either at or above
+(``"at_least"``, the usual "meet or beat") or at or below (``"at_most"``, roll-under
+saves). It has no rules of its own; a
 ruleset builds the right Check and reads the result.
 
 >>> from fractions import Fraction
