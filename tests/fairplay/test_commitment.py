@@ -275,3 +275,15 @@ def test_checking_one_revealed_roll(tmp_path: Path) -> None:
                            (7, "there is no roll numbered 7")):
         with pytest.raises(fairplay.FairPlayError, match=f"^{re.escape(message)}$"):
             fairplay.verify_entry(later, entry)
+
+
+def test_a_public_roll_logged_before_modes_existed_still_verifies() -> None:
+    """Public rolls of older logs carry no mode and no dice: their total is checked."""
+    total = dice.roll("2d6", seed=99).total
+    row = {"kind": "roll", "seq": 4, "seed": 99,
+           "roll": {"expr": "2d6", "total": total, "text": "2d6 = ..."}}
+    assert fairplay.verify({"events": [row]}) == 1
+    row["roll"] = {**row["roll"], "total": total + 1}  # type: ignore[dict-item]
+    with pytest.raises(fairplay.FairPlayError, match=rf"^entry 4: its total {total + 1} is "
+                       rf"not what seed 99 gives for 2d6 \({total}\)$"):
+        fairplay.verify({"events": [row]})
