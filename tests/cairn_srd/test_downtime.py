@@ -242,7 +242,7 @@ def test_factions_and_interference() -> None:
     with pytest.raises(RuleError, match="had this cycle's turn"):
         t.faction_turn(seed=1)
     t.interfere("guild", -3)
-    assert t.factions[1].progress == 0
+    assert t.factions[1].progress == 0 and "play in the settlement begins" in t.log[-1].summary
     with pytest.raises(RuleError, match="1-3 steps"):
         t.interfere("Guild", 4)
     t.finish_step()

@@ -832,7 +832,8 @@ class Downtime(Tracker):
                             f"not {steps}")
         f.progress = max(0, min(f.size, f.progress + steps))
         self.describe(f"the party {'helps' if steps > 0 else 'hinders'} {f.name}: "
-                      f"{f.progress}/{f.size}")
+                      f"{f.progress}/{f.size} (the cycle is over: play in the settlement "
+                      "begins)")
 
     def targeted_caches(self) -> list[tuple[str, int, Cache]]:
         """Every unsecured cache (owner, index, cache): thieves target them each cycle."""
