@@ -129,6 +129,7 @@ def test_start_app_party_is_shared_by_sheet_combat_and_spellcasting(db: Path) ->
     add_member(app, "cairn_srd", "Ash", str=12, dex=11, ctrl=14, guard=5, armor=0)
     add_member(app, "cairn_srd", "Briar", str=9, dex=13, ctrl=8, guard=4, armor=1)
     assert app.party.value.count('class="tc-member"') == 2
+    assert app.warm.wait(30)  # the apps are built while the page is read
     assert "STR 12/12 · DEX 11/11 · CTRL 14/14 · Guard 5/5 · Armor 0" in app.party.value
     sheet = app.open_app("cairn_character")
     assert app.open_ms < 300
@@ -245,3 +246,26 @@ def test_a_reload_comes_back_to_the_same_table_and_app(db: Path) -> None:
     again = TableApp(PageContext.from_query(app.context.query(app=True)))
     assert again.error.message == "" and again.opened == "spellcasting"
     assert again.app_area.children[-1] is app.app_area.children[-1]  # same kernel: same app
+
+
+def test_an_app_page_without_a_name_asks_who_is_there(db: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.widgets.table.apps import WhoForm
+
+    with open_store(db) as store:
+        create_campaign(store, "Friday", ["variant5e"])
+    monkeypatch.setenv("QUERY_STRING", "campaign=Friday")
+    page = campaign_page("combat_options")
+    (form,) = [w for w in page.children if isinstance(w, WhoForm)]
+    form.name.value = "Quinn"
+    form.role.value = "gm"
+    form.set_button.click()
+    assert form.error.message == ""
+    assert "campaign=Friday&amp;who=Quinn&amp;role=gm" in form.url.value
+    assert form.ask.layout.display == "none"
+    from companion.store.campaign import shared_campaign
+
+    table = shared_campaign("Friday")
+    assert (table.who, table.role) == ("Quinn", "gm")
+    table.roll("1d6", seed=3)
+    assert table.log()[-1].who == "Quinn"

@@ -328,6 +328,7 @@ def _mm_table(campaign: Campaign) -> widgets.Widget:
                 app.seat(party.add(member.tracker))
 
     campaign.on_change(safe(app.error)(seat_newcomers))
+    seat_newcomers(campaign)  # anyone who joined while the app was being built
     return app
 
 
@@ -479,7 +480,8 @@ def apps_for(rulesets: Sequence[str]) -> list[AppSpec]:
 
 
 _CACHE: dict[tuple[int, str], widgets.Widget] = {}
-_CACHE_LOCK = threading.RLock()
+_CACHE_LOCK = threading.Lock()
+_BUILDING: dict[tuple[int, str], threading.Lock] = {}
 
 
 def campaign_app(campaign: Campaign, key: str) -> widgets.Widget:
@@ -490,7 +492,9 @@ def campaign_app(campaign: Campaign, key: str) -> widgets.Widget:
 
         raise UnknownNameError(f"{app.title} is a {app.ruleset} app; campaign "
                                f"{campaign.name!r} plays {', '.join(campaign.rulesets)}")
-    with _CACHE_LOCK:  # held while building: a prebuild and a tap never build it twice
+    with _CACHE_LOCK:
+        lock = _BUILDING.setdefault((id(campaign), key), threading.Lock())
+    with lock:  # held while building: a prebuild and a tap never build the same app twice
         found = _CACHE.get((id(campaign), key))
         if found is None:
             found = _CACHE[(id(campaign), key)] = app.build(campaign)
@@ -539,8 +543,52 @@ def campaign_page(key: str, context: PageContext | None = None) -> widgets.Widge
     except Exception as exc:
         error.show(exc)
         body = widgets.HTML()
-    return page(connection_banner(), app_heading(app.title, context, demo=False,
-                                                 with_title=False), error, body)
+    heading = app_heading(app.title, context, demo=False, with_title=False)
+    parts: list[widgets.Widget] = [connection_banner(), heading]
+    if not context.who:
+        parts.append(WhoForm(campaign, context, heading, app.title))
+    return page(*parts, error, body)
+
+
+class WhoForm(widgets.VBox):
+    """Asked on a first visit without a name in the URL: who is at this screen, GM or
+    player. The answer goes into every move's record and into the page's address."""
+
+    def __init__(self, campaign: Campaign, context: PageContext, heading: widgets.HTML,
+                 title: str) -> None:
+        from companion.widgets.base import name_box
+        from companion.widgets.table.binding import url_script
+
+        super().__init__(layout=widgets.Layout(max_width="100%"))
+        self.add_class("tc-who-form")
+        self.error = ErrorLine()
+        self.url = widgets.HTML(layout=widgets.Layout(height="0px", overflow="hidden"))
+        self.name = name_box("Your name", "", "who", max_len=40, required=False,
+                             placeholder="how the table calls you")
+        self.role = widgets.Dropdown(options=[("Player", "player"), ("GM", "gm")],
+                                     value="player",
+                                     layout=widgets.Layout(width="120px", min_height="40px"))
+        self.role.add_class("tc-role")
+
+        def set_who() -> None:
+            from companion.store.campaign import shared_campaign
+
+            who = " ".join(self.name.read().split())
+            if not who:
+                from companion.errors import CompanionError
+
+                raise CompanionError("type your name first")
+            new = context.with_(who=who, role=str(self.role.value))
+            shared_campaign(campaign.name, who=new.who, role=new.role)
+            self.url.value = url_script(new)
+            heading.value = app_heading(title, new, demo=False, with_title=False).value
+            self.ask.layout.display = "none"
+
+        self.set_button = button("That's me", set_who, error=self.error, name="set-who")
+        self.ask = widgets.VBox([
+            widgets.HTML("<b>Who is at this screen?</b> (kept in the address)"),
+            row(self.name, self.role, self.set_button), self.error])
+        self.children = (self.ask, self.url)
 
 
 def page(*children: widgets.Widget) -> widgets.VBox:
