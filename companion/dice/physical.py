@@ -47,7 +47,11 @@ from companion.dice.parse import parse
 from companion.dice.roller import Roll, RollState, compiled, face_facts
 from companion.errors import DiceError, OddsTooCostlyError
 
-__all__ = ["OWN_DICE", "OwnDiceError", "enter", "is_own", "takes_dice"]
+__all__ = ["OWN_DICE", "OwnDiceError", "check_total", "dice_slots", "enter", "is_own",
+           "takes_dice"]
+
+#: The sides of a die: a number, or ``"F"`` (Fudge) or ``"%"`` (1 to 100).
+Sides = int | Literal["F", "%"]
 
 #: The note an entered roll carries in ``Roll.notes`` (and its one-line text shows).
 OWN_DICE = "own dice"
@@ -108,6 +112,19 @@ def check_total(expr: str, total: int) -> None:
     raise OwnDiceError(f"{expr} cannot total {total}: no roll of it gives that total")
 
 
+def dice_slots(expr: str) -> list[Sides]:
+    """The dice to enter for ``expr`` before any reroll or explosion, in order: each one's
+    sides (``6``, ``"F"``, ``"%"``). An app draws one box per die from it.
+
+    >>> dice_slots("2d6+1d8[fire]-1")
+    [6, 6, 8]
+
+    Raises [OwnDiceError][companion.dice.physical.OwnDiceError] when the expression takes
+    a total only (a rolled number of dice or sides).
+    """
+    return [shown for _, count, _, _, shown in _terms(parse(expr)) for _ in range(count)]
+
+
 def takes_dice(expr: str) -> bool:
     """Whether each die of ``expr`` can be entered (every term has fixed dice and sides)."""
     try:
@@ -115,9 +132,6 @@ def takes_dice(expr: str) -> bool:
     except OwnDiceError:
         return False
     return True
-
-
-Sides = int | Literal["F", "%"]
 
 
 def _terms(tree: Node) -> list[tuple[Dice, int, int, int, Sides]]:
@@ -159,7 +173,15 @@ def _enter_dice(expr: str, dice: Sequence[int]) -> Roll:
     tree, program = compiled(expr)  # also refuses costly rerolls/explosions up front
     draws = _split(expr, _terms(tree), list(dice))
     feed = iter(draws)
-    roll_state = RollState(lambda: next(feed))
+
+    def draw() -> float:
+        try:
+            return next(feed)
+        except StopIteration:  # pragma: no cover - the split follows the roller
+            raise OwnDiceError(f"the dice entered for {expr} could not be read in order"
+                               ) from None
+
+    roll_state = RollState(draw)
     total = program(roll_state)
     if next(feed, None) is not None:  # pragma: no cover - the split follows the roller
         raise OwnDiceError(f"the dice entered for {expr} could not be read in order")

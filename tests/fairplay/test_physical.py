@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from companion import dice
 from companion.cli import main
-from companion.dice.physical import OwnDiceError, enter, is_own, takes_dice
+from companion.dice.physical import OwnDiceError, dice_slots, enter, is_own, takes_dice
 from companion.errors import DiceSyntaxError
 from companion.store import create_campaign, open_campaign, open_store
 
@@ -88,6 +88,9 @@ def test_possible_entries_are_scored_by_the_rules(expr: str, entered: list[int],
 def test_what_can_take_each_die() -> None:
     assert takes_dice("2d6+1d8[fire]-3") and takes_dice("4d6kh3!r1")
     assert not takes_dice("(1d4)d6") and not takes_dice("1d(1d6+2)")
+    assert dice_slots("3d6!kh2+1d%-2dF") == [6, 6, 6, "%", "F", "F"]
+    with pytest.raises(OwnDiceError, match="enter its total instead"):
+        dice_slots("(1d4)d6")
 
 
 # -- properties -----------------------------------------------------------------------------
