@@ -77,6 +77,7 @@ def test_start_app_party_is_shared_live_and_kept(table_server: Any, table_db: Pa
     first = _open(laptop, server, "table", "who=Mira&role=gm", ".tc-table")
     print(f"\nstart app first render: {first * 1000:.0f} ms")
     assert laptop.title() == "Table Companion"
+    laptop.wait_for_selector(".tc-db code")  # the database layer loads after the page
     assert str(table_db) in laptop.locator(".tc-db").inner_text()
     # -- a campaign and its party ----------------------------------------------------------
     _type(laptop, ".tc-name-campaign", "Tuesday")

@@ -32,6 +32,7 @@ def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 
 def fresh_table(db: Path, ruleset: str, name: str = "Tuesday") -> TableApp:
     app = TableApp(PageContext(who="Mira", role="gm"))
+    assert app.ready.wait(30)  # the campaigns load after the page shows
     assert db.name in app.db.value  # the database path is shown
     app.new_name.value = name
     app.ruleset.value = ruleset
@@ -243,7 +244,7 @@ def test_a_reload_comes_back_to_the_same_table_and_app(db: Path) -> None:
     add_member(app, "cairn_srd", "Ash", str=12, dex=10, ctrl=9, guard=5, armor=0)
     app.open_app("spellcasting")
     assert "app=spellcasting" in app.url.value and "campaign=Tuesday" in app.url.value
-    again = TableApp(PageContext.from_query(app.context.query(app=True)))
+    again = TableApp(PageContext.from_query(app.context.query(app=True)), background=False)
     assert again.error.message == "" and again.opened == "spellcasting"
     assert again.app_area.children[-1] is app.app_area.children[-1]  # same kernel: same app
 

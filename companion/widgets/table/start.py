@@ -63,7 +63,8 @@ def _ruleset_options() -> list[tuple[str, str]]:
 class TableApp(widgets.VBox):
     """The start app (see the module docs). ``context`` defaults to the page's URL."""
 
-    def __init__(self, context: PageContext | None = None) -> None:
+    def __init__(self, context: PageContext | None = None, *, background: bool = True) -> None:
+        """``background``: load the campaigns after the page shows (tests pass False)."""
         super().__init__()
         self.context = context or PageContext.from_query()
         self.campaign: Campaign | None = None
@@ -118,17 +119,30 @@ class TableApp(widgets.VBox):
         self.add_class("tc-table")
         self._followed: set[int] = set()
         self.warm = threading.Event()
-        self.refresh_list()
+        self.ready = threading.Event()
+        self.db.value = '<div class="tc-db">Opening the campaigns...</div>'
+        if background:
+            # The database layer takes about half a second to load: the page shows first.
+            threading.Thread(target=self._load, name="table-load", daemon=True).start()
+        else:
+            self._load()
+
+    def _load(self) -> None:
+        """List the campaigns, show where they are kept, open the URL's campaign and app."""
         try:
-            self.db.value = (f'<div class="tc-db">Campaigns are kept in '
-                             f"<code>{html.escape(database_where())}</code></div>")
-        except Exception as exc:
-            self.error.show(exc)
-        if self.context.campaign:
-            wanted = self.context.app
-            safe(self.error)(self._open)(self.context.campaign)
-            if wanted and self.campaign is not None:
-                safe(self.error)(self.open_app)(wanted)
+            self.refresh_list()
+            try:
+                self.db.value = (f'<div class="tc-db">Campaigns are kept in '
+                                 f"<code>{html.escape(database_where())}</code></div>")
+            except Exception as exc:
+                self.error.show(exc)
+            if self.context.campaign:
+                wanted = self.context.app
+                safe(self.error)(self._open)(self.context.campaign)
+                if wanted and self.campaign is not None:
+                    safe(self.error)(self.open_app)(wanted)
+        finally:
+            self.ready.set()
 
     # -- who and which campaign ----------------------------------------------------------
 
