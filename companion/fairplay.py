@@ -21,9 +21,9 @@ digits, of the UTF-8 bytes of this one line of JSON, with no spaces, keys in thi
 
     {"dice":[3,5],"expr":"2d6+1","nonce":"<64 hex digits>","seed":812,"total":9,"v":1}
 
-- ``dice``: the face of every die the roll recorded, in order, rerolled and dropped ones
-  included (as ``Roll.dice`` lists them); for a roll made with real dice, the faces as
-  entered (``[]`` when only the total was entered).
+- ``dice``: the value of every die the roll recorded, in order, rerolled and dropped ones
+  included (``[d.value for d in roll.dice]``: a ``min``/``max`` clamp shows in it); for a
+  roll made with real dice, the faces as entered (``[]`` when only the total was entered).
 - ``expr``: the expression as written; ``seed``: the seed it was rolled with (``null`` for
   real dice); ``total``: the result; ``nonce``: 32 random bytes as 64 lowercase hex
   digits (so nobody can find the roll by trying every seed); ``v``: this encoding's version, 1.
