@@ -15,7 +15,7 @@ from companion.rulesets.cairn_srd.character import Character, new_character
 from companion.store import create_campaign, open_campaign, open_store
 from companion.widgets.cairn_srd import CairnCharacterApp
 from companion.widgets.table import TableApp, campaign_app, campaign_page
-from companion.widgets.table.apps import PartyFight, spec
+from companion.widgets.table.apps import PartyFightPanel, spec
 from companion.widgets.table.binding import (
     LiveSync,
     PageContext,
@@ -139,7 +139,7 @@ def test_start_app_party_is_shared_by_sheet_combat_and_spellcasting(db: Path) ->
     assert "cairn_character.ipynb?campaign=Tuesday&amp;who=Mira&amp;role=gm" in link
     fight = app.open_app("cairn_combat")
     spells = app.open_app("spellcasting")
-    assert isinstance(fight, PartyFight)
+    assert isinstance(fight, PartyFightPanel)
     ash = app.campaign.tracker("Ash", Character)  # type: ignore[union-attr]
     assert sheet.body.children[0].character is ash
     assert spells.body.children[0].character is ash
@@ -251,13 +251,13 @@ def test_a_reload_comes_back_to_the_same_table_and_app(db: Path) -> None:
 
 def test_an_app_page_without_a_name_asks_who_is_there(db: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    from companion.widgets.table.apps import WhoForm
+    from companion.widgets.table.apps import WhoPanel
 
     with open_store(db) as store:
         create_campaign(store, "Friday", ["variant5e"])
     monkeypatch.setenv("QUERY_STRING", "campaign=Friday")
     page = campaign_page("combat_options")
-    (form,) = [w for w in page.children if isinstance(w, WhoForm)]
+    (form,) = [w for w in page.children if isinstance(w, WhoPanel)]
     form.name.value = "Quinn"
     form.role.value = "gm"
     form.set_button.click()

@@ -47,12 +47,18 @@ if TYPE_CHECKING:
 
 __all__ = [
     "APPS",
+    "DEMO_NAMES",
     "AppSpec",
-    "MemberPicker",
-    "PartyFight",
+    "MemberPanel",
+    "PartyFightPanel",
+    "WhoPanel",
+    "app_heading",
     "apps_for",
     "campaign_app",
+    "campaign_page",
     "ensure",
+    "is_built",
+    "page",
     "spec",
 ]
 
@@ -90,7 +96,7 @@ def _escape(text: object) -> str:
     return html.escape(str(text))
 
 
-class MemberPicker(widgets.VBox):
+class MemberPanel(widgets.VBox):
     """One of the campaign's trackers of a class, picked by name, shown by its own app.
 
     The list follows the campaign live (a member added on another screen appears); each
@@ -144,7 +150,7 @@ class MemberPicker(widgets.VBox):
             self.body.children = (app,)
 
 
-class PartyFight(widgets.VBox):
+class PartyFightPanel(widgets.VBox):
     """The Cairn fight with the campaign's party in it (see the module's interpretation)."""
 
     def __init__(self, campaign: Campaign, encounter: Encounter) -> None:
@@ -262,7 +268,7 @@ def _cairn_sheet(campaign: Campaign) -> widgets.Widget:
     from companion.rulesets.cairn_srd.character import Character
     from companion.widgets.cairn_srd import CairnCharacterApp
 
-    return MemberPicker(campaign, Character, CairnCharacterApp, label="Character",
+    return MemberPanel(campaign, Character, CairnCharacterApp, label="Character",
                         empty="No character in this campaign yet: add one in the Table "
                               "Companion.", name="character")
 
@@ -271,7 +277,7 @@ def _cairn_spells(campaign: Campaign) -> widgets.Widget:
     from companion.rulesets.cairn_srd.character import Character
     from companion.widgets.cairn_srd import SpellcastingApp
 
-    return MemberPicker(campaign, Character, SpellcastingApp, label="Caster",
+    return MemberPanel(campaign, Character, SpellcastingApp, label="Caster",
                         empty="No character in this campaign yet: add one in the Table "
                               "Companion.", name="caster")
 
@@ -279,7 +285,7 @@ def _cairn_spells(campaign: Campaign) -> widgets.Widget:
 def _cairn_combat(campaign: Campaign) -> widgets.Widget:
     from companion.rulesets.cairn_srd.combat import Encounter
 
-    return PartyFight(campaign, ensure(campaign, FIGHT, Encounter, Encounter, "encounter"))
+    return PartyFightPanel(campaign, ensure(campaign, FIGHT, Encounter, Encounter, "encounter"))
 
 
 def _cairn_duel(campaign: Campaign) -> widgets.Widget:
@@ -346,7 +352,7 @@ def _spell_points(campaign: Campaign) -> widgets.Widget:
     from companion.rulesets.variant5e.spell_points import SpellPoints
     from companion.widgets.variant5e import SpellPointsApp
 
-    return MemberPicker(campaign, SpellPoints, SpellPointsApp, label="Caster",
+    return MemberPanel(campaign, SpellPoints, SpellPointsApp, label="Caster",
                         empty="No caster in this campaign yet: add one in the Table Companion.",
                         name="caster")
 
@@ -355,7 +361,7 @@ def _death(campaign: Campaign) -> widgets.Widget:
     from companion.rulesets.variant5e.death_and_returning import DeathRecord
     from companion.widgets.variant5e import DeathAndReturningApp
 
-    return MemberPicker(campaign, DeathRecord, DeathAndReturningApp, label="Creature",
+    return MemberPanel(campaign, DeathRecord, DeathAndReturningApp, label="Creature",
                         empty="No creature in this campaign yet: add one in the Table "
                               "Companion.", name="creature")
 
@@ -546,11 +552,11 @@ def campaign_page(key: str, context: PageContext | None = None) -> widgets.Widge
     heading = app_heading(app.title, context, demo=False, with_title=False)
     parts: list[widgets.Widget] = [connection_banner(), heading]
     if not context.who:
-        parts.append(WhoForm(campaign, context, heading, app.title))
+        parts.append(WhoPanel(campaign, context, heading, app.title))
     return page(*parts, error, body)
 
 
-class WhoForm(widgets.VBox):
+class WhoPanel(widgets.VBox):
     """Asked on a first visit without a name in the URL: who is at this screen, GM or
     player. The answer goes into every move's record and into the page's address."""
 

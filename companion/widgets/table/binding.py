@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from companion.store.db import Store
 
 __all__ = [
+    "POLL_SECONDS",
     "ROLES",
     "LiveSync",
     "PageContext",
@@ -238,12 +239,6 @@ def live(campaign: Campaign) -> LiveSync:
     sync = LiveSync.get()
     sync.watch(campaign)
     return sync
-
-
-def from_other_screen() -> bool:
-    """Whether the current change is being applied from another screen's move."""
-    instance = LiveSync._instance
-    return instance is not None and instance.in_thread()
 
 
 # --- page script ------------------------------------------------------------------------
