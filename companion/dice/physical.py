@@ -25,15 +25,18 @@ What can be entered:
   fixed number of dice and a fixed number of sides (``(1d4)d6`` takes a total only). The
   dice are entered in the order the expression is written, every die that was rolled,
   in the order it was rolled: a rerolled face and then the face that replaced it, an
-  exploding face and then its extra die. Each face must be one the die has (``1`` to
+  exploding face and then its extra die (each die's own rerolls and explosions before the
+  next die: ``3d6!`` entered as ``6, 2, 4, 5`` is a 6 that exploded into a 2, then 4 and
+  5). Each face must be one the die has (``1`` to
   ``X``; ``-1``, ``0``, ``1`` for ``dF``) and the count must be what the expression
   takes with those rerolls and explosions.
 - Interpretation: the engine then applies the expression's own rules to those faces,
   exactly as for a virtual roll: keep/drop (``4d6kh3`` keeps the three highest entered),
   success counting, ``min``/``max`` clamps (enter the face as rolled), arithmetic and
-  labels. A die may be rerolled at most
-  ``MAX_REROLL_ATTEMPTS - 1`` times and explode at most
-  [MAX_EXPLOSIONS][companion.dice.limits.MAX_EXPLOSIONS] times (the engine's own caps).
+  labels. A die may be rerolled at most 99 times (one less than
+  [MAX_REROLL_ATTEMPTS][companion.dice.limits.MAX_REROLL_ATTEMPTS]) and explode at most
+  [MAX_EXPLOSIONS][companion.dice.limits.MAX_EXPLOSIONS] times: past those the engine
+  stops rolling that die, so no more can be entered.
 """
 
 from __future__ import annotations
