@@ -27,9 +27,21 @@ def test_contest_json_odds(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_contest_roll_is_seeded(capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.rulesets.variant5e.contests import Combatant, Size
+    from companion.rulesets.variant5e.maneuvers import maneuver
+
     first = run(capsys, "5e", "contest", "tumble", "--roll", "--seed", "9")[1]
     again = run(capsys, "5e", "contest", "tumble", "--roll", "--seed", "9")[1]
     assert first == again and first.startswith("Tumble:")
+    option = maneuver("tumble")
+    contest = option.build(Combatant(option.initiator, Size.MEDIUM, 0, 0, 0),
+                           Combatant(option.resister, Size.MEDIUM, 0, 0, 0), False)
+    shown = set()
+    for seed in range(20):  # each seed rolls the library's contest; other seeds, other rolls
+        out = run(capsys, "5e", "contest", "tumble", "--roll", "--seed", str(seed))[1]
+        assert out == f"{contest.roll(seed=seed)}\n", seed
+        shown.add(out)
+    assert len(shown) > 3
 
 
 def test_other_commands(capsys: pytest.CaptureFixture[str]) -> None:

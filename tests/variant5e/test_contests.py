@@ -160,6 +160,16 @@ def test_rolls_are_seeded_and_follow_the_tie_rule() -> None:
     first = [contest.roll(seed=s) for s in range(30)]
     again = [contest.roll(seed=s) for s in range(30)]
     assert [str(r) for r in first] == [str(r) for r in again]
+    import random
+
+    from companion import dice
+
+    for seed, result in enumerate(first):  # one generator: the initiator's dice, then theirs
+        rng = random.Random(seed)
+        mine = dice.roll(contest.initiator.as_check().expression, rng=rng).total
+        theirs = dice.roll(contest.resister.as_check().expression, rng=rng).total
+        assert (result.initiator_total, result.resister_total) == (mine, theirs), seed
+    assert len({(r.initiator_total, r.resister_total) for r in first}) > 10
     for result in first:
         assert result.initiator_wins == (result.initiator_total > result.resister_total)  # type: ignore[operator]
 

@@ -209,10 +209,20 @@ def test_roll_return_is_seeded() -> None:
         hero.die()
         results.append(str(hero.roll_return("resurrection", 3, seed=42)))
     assert results[0] == results[1]
+    from companion import dice
+
+    checks = set()
+    for seed in range(20):  # the d20 check is the engine's first die for that seed
+        hero = DeathRecord()
+        hero.die()
+        attempt = hero.roll_return("resurrection", 3, seed=seed)
+        assert attempt.check_roll == dice.roll("1d20", seed=seed).total, seed
+        checks.add(attempt.check_roll)
+    assert len(checks) > 3  # other seeds, other rolls
     hero = DeathRecord()
     hero.drop_to_zero()
     faces = [hero.roll_death_save(rng=random.Random(7))]
-    assert 1 <= faces[0] <= 20
+    assert faces == [dice.roll("1d20", rng=random.Random(7)).total]
 
 
 def test_round_trip_undo_and_corrupt_state() -> None:

@@ -229,3 +229,8 @@ def test_hit_dice_rolled_with_the_engine_are_seeded() -> None:
         hero.short_rest()
         faces.append([hero.roll_hit_die(seed=s) for s in (1, 2, 3)])
     assert faces[0] == faces[1] and all(1 <= f <= 10 for f in faces[0])
+    from companion import dice
+
+    # The engine's d10 for each seed; other seeds, other faces.
+    assert faces[0] == [dice.roll("1d10", seed=s).total for s in (1, 2, 3)]
+    assert len(set(faces[0])) > 1
