@@ -218,3 +218,15 @@ def test_own_dice_on_the_command_line(env_db: str,
         "rolled in secret (GM only) — commitment ")  # what players see: no total
     status, out, _ = run(capsys, "reveal", "Tuesday", "2")
     assert out == "entry 3: revealed entry 2 (GM only): 1d20 = 18 — own dice\n"
+
+
+def test_the_engine_caps_on_rerolls_and_explosions_bound_an_entry() -> None:
+    assert enter("1d6r1", dice=[1] * 99 + [4]).total == 4
+    with pytest.raises(OwnDiceError, match=r"^die 1 of 1d6r1 is rerolled 100 times; at most "
+                       r"99 rerolls of one die can be entered$"):
+        enter("1d6r1", dice=[1] * 100 + [4])
+    assert enter("1d6!", dice=[6] * 100 + [1]).total == 601
+    with pytest.raises(OwnDiceError, match=r"^die 1 of 1d6! explodes more than 100 times"):
+        enter("1d6!", dice=[6] * 101 + [1])
+    with pytest.raises(OwnDiceError, match=r"^100,001 dice entered; at most 100,000 can be$"):
+        enter("1d6", dice=[1] * 100_001)
