@@ -61,13 +61,14 @@ def test_illegal_moves_are_refused_with_the_rule() -> None:
     refused(game, lambda: game.call("Bo"), r"rule 4 \(Call\): there is no bet")
     refused(game, lambda: game.raise_bet("Bo", 2), r"rule 4 \(Raise\): there is no bet")
     refused(game, lambda: game.bet("Bo", 0), "at least 1 chip")
-    refused(game, lambda: game.bet("Bo", 21), "table limit")
+    refused(game, lambda: game.bet("Bo", 21),
+            r"\(all-in\): Bo has 20 chips left, so can bet at most 20")
     refused(game, lambda: game.bet("Zed", 1), "no player named 'Zed'")
     refused(game, lambda: game.deal(), "still being played")
     game.bet("Bo", 3)
     refused(game, lambda: game.check("Cy"), r"rule 4 \(Check\): there is a bet of 3")
     refused(game, lambda: game.bet("Cy", 3), r"rule 4 \(Bet\): there is already a bet")
-    refused(game, lambda: game.raise_bet("Cy", 18), "table limit")
+    refused(game, lambda: game.raise_bet("Cy", 18), "can bet at most 20 in all this round, not 21")
     game.bin("Cy")
     game.call("Ann")
     assert game.phase == "round_one"
@@ -132,7 +133,10 @@ def test_full_seeded_game_to_the_showdown() -> None:
     pot = 3 * 3 + 3 + 3 * 4 + 3 * 10
     assert pot == 54
     assert game.stacks[game.seat(game.winners[0])] == 30 - 17 + 54
-    assert game.announcements[-1].endswith("the pot of 54 (showdown)")
+    winner = game.winners[0]
+    hand = hands[winner].hand
+    assert hand is not None and len(game.winners) == 1
+    assert game.announcements[-1] == f"{winner} wins the pot of 54 ({hand.label})"
     assert len(game.announcements) == 4  # three hands shown, then the result
     # The next hand: the banker moves clockwise and Cy (left of Bo) opens.
     game.deal()
@@ -157,41 +161,40 @@ def test_equal_hands_and_hole_dice_split_the_pot_odd_chip_clockwise_of_banker() 
     numbers = ", ".join(map(str, sorted(game.hole[1], reverse=True)))
     assert f"highest hole number decides (rule 9): Bo {numbers}; Cy {numbers}" in "\n".join(
         game.announcements)
-    assert game.announcements[-1] == "Bo and Cy split the pot of 9 (showdown)"
+    assert game.announcements[-1] == (
+        "Bo and Cy split the pot of 9 (equal hands, the highest hole number decides (rule 9):"
+        f" Bo {numbers}; Cy {numbers})")
 
 
-def test_table_limit_keeps_every_bet_callable_and_busted_players_sit_out() -> None:
+def test_a_short_call_goes_all_in_and_busted_players_sit_out() -> None:
     game = DiceMonarchsGame.start(["Ann", "Bo", "Cy"], chips=10, seed=3)
     game.stacks = [10, 10, 2]
     game.deal()
-    assert game.bet_limit == 2
-    with pytest.raises(RuleError, match="more than Cy could call"):
-        game.bet("Bo", 3)
-    game.bet("Bo", 2)
-    game.call("Cy")
+    game.bet("Bo", 5)  # more than Cy has: no table limit any more
+    game.call("Cy")  # all-in for 2
+    assert game.stacks[2] == 0 and game.all_in("Cy")
+    assert game.log[-1].summary == "Cy calls 2 (all-in)"
     game.call("Ann")
-    assert game.stacks[2] == 0 and game.bet_limit == 0
-    assert game.legal_moves() == ["bin", "check"]
+    assert game.phase == "round_one"
+    # Cy, all-in, is skipped: betting goes on between Bo and Ann.
+    assert game.player_to_act == "Bo"
     game.check("Bo")
-    game.bin("Cy")
     game.check("Ann")
-    for _ in range(2):
-        game.check("Bo")
-        game.check("Ann")
-    assert game.phase == "hand_over" and game.stacks[2] == 0
-    game.deal()
-    assert game.hole[2] == [] and not game.in_play[2]
-    assert game.player_to_act == "Ann"  # banker Bo; Cy, with no chips, is skipped
+    assert game.player_to_act == "Bo"
+    game.bin("Bo")  # Ann and all-in Cy are left: the dice roll out to the showdown
+    assert game.phase in ("hand_over", "game_over") and len(game.community) == 5
+    assert sum(game.stacks) == 22
+    if game.phase == "hand_over" and game.stacks[2] == 0:
+        game.deal()
+        assert game.hole[2] == [] and not game.in_play[2]
 
 
 def test_game_over_when_one_player_holds_every_chip() -> None:
     game = DiceMonarchsGame.start(["Ann", "Bo"], chips=1, seed=1)
     game.deal()
     game.bet("Bo", 1)
-    game.call("Ann")
-    for _ in range(3):
-        game.check("Bo")
-        game.check("Ann")
+    game.call("Ann")  # both all-in: the dice roll out to the showdown at once
+    assert len(game.community) == 5
     assert len(game.winners) == 1 and game.phase == "game_over"
     with pytest.raises(RuleError, match="game is over"):
         game.deal()
@@ -218,8 +221,13 @@ def test_json_round_trip_mid_hand_and_undo() -> None:
     copy.call("Ann")
     game.call("Ann")
     assert copy.community == game.community
-    game.undo()
-    assert game.phase == "opening" and game.community == [] and game.player_to_act == "Ann"
+    # Ann's call revealed the flop: undoing it would let her decide again knowing it.
+    with pytest.raises(RuleError, match="that move revealed dice"):
+        game.undo()
+    assert game.phase == "round_one"
+    fresh = mid_hand()
+    fresh.undo()  # Cy's call revealed nothing: the GM may take it back
+    assert fresh.phase == "opening" and fresh.player_to_act == "Cy" and fresh.pot == 2
 
 
 def mid_hand() -> DiceMonarchsGame:
@@ -257,7 +265,7 @@ def mid_hand() -> DiceMonarchsGame:
      ("winners", ["Zed"], "'winners' names someone not at the table"),
      ("round_opener", -1, "'round_opener' must be a seat during betting"),
      ("seed", -1, "'seed' must be from 0"),
-     ("announcements", ["x"] * 20, "'announcements' holds 20 items")],
+     ("announcements", ["x"] * 21, "'announcements' holds 21 items")],
 )
 def test_corrupt_state_names_the_field(field, value, message) -> None:
     data = json.loads(mid_hand().to_json())
@@ -343,5 +351,5 @@ def test_equal_hands_go_to_the_highest_hole_number() -> None:
     game.check("Bo")
     game.check("Cy")
     assert game.winners == ["Cy"]
-    assert "Bo 11, 1, 1, 1, 1; Cy 12, 2, 1, 1, 1" in game.announcements[-2]
+    assert "Bo 11, 1, 1, 1, 1; Cy 12, 2, 1, 1, 1" in game.announcements[-1]
     assert game.stacks == [20, 18, 18 + 4]

@@ -27,8 +27,22 @@ Interpretation: "must place a bet" means the opening player can neither check no
 before betting; a bet is at least 1 chip.
 Interpretation: when a round had no bet (everyone checked), the player who opened it
 opens the next one too (or the next player still in, clockwise).
-Interpretation: there are no side pots. No bet or raise may bring the round's bet above
-what the poorest player still in could put in, so every player can always afford to call.
+Interpretation (all-in and side pots, as at a poker table): a bet or raise is limited
+only by the better's own chips. A player who cannot match the bet may call with all they
+have (*all-in*); they stay in the hand but act no more, and the betting goes on among the
+others. At the showdown the pot is split into a *main pot*, which everyone still in
+contests, and *side pots* above each all-in player's total stake, which only players who
+put in at least as much contest (`DiceMonarchsGame.pots`); chips nobody matched go back
+to the one who bet them. When at most one player still in has chips left, the banker
+rolls the remaining community dice and the showdown follows.
+Interpretation: between hands a player may join (`DiceMonarchsGame.join`), leave with their
+chips (`DiceMonarchsGame.leave`) or buy more chips (`DiceMonarchsGame.rebuy`).
+Interpretation (hidden information): `DiceMonarchsGame.undo` never takes back a move that
+revealed anything (the deal, a community die, the showdown), so an undo cannot let a
+player change a decision with more knowledge; undoing is the GM's call
+(`DiceMonarchsGame.undo_as`). `DiceMonarchsGame.view_for` is everything one person may
+know, and `DiceMonarchsGame.public_save` a save that holds other players' hole dice and the
+table seed only as commitments.
 Interpretation: "highest hole number" compares the hole dice from the highest down
 (8-3-... beats 7-7-...; on 8-3 vs 8-3 the third-highest decides). Players whose hands and
 hole dice are all equal split the pot; odd chips go to the first of them clockwise from
@@ -37,21 +51,23 @@ the banker.
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from companion.errors import RuleError, StateError, quoted
+from companion.fairplay import commitment
 from companion.rulesets.miasma.dice_monarchs.hands import (
     DICE,
     ShowdownHand,
     best_showdown_hand,
     dice_text,
 )
-from companion.state import Tracker, move, state_field
+from companion.state import Event, Tracker, move, state_field
 
-__all__ = ["COMMUNITY_STAGES", "PHASES", "DiceMonarchsGame", "Phase", "Stage",
+__all__ = ["COMMUNITY_STAGES", "PHASES", "DiceMonarchsGame", "Phase", "Pot", "Stage",
            "community_dice_text"]
 
 Phase = Literal["waiting", "opening", "round_one", "round_two", "final_round", "hand_over",
@@ -103,6 +119,14 @@ ROUND_NAMES = {
     "round_two": "round two (rule 6)",
     "final_round": "the final round (rule 8)",
 }
+
+
+@dataclass(frozen=True)
+class Pot:
+    """One pot of a hand: its chips and the seats that contest it (main pot first)."""
+
+    chips: int
+    seats: tuple[int, ...]
 
 
 MAX_PLAYERS = 8
@@ -187,7 +211,10 @@ class DiceMonarchsGame(Tracker):
     round_opener: int = state_field(-1, min=-1, max=MAX_PLAYERS - 1)
     highest_better: int = state_field(-1, min=-1, max=MAX_PLAYERS - 1)
     winners: list[str] = state_field(default_factory=list, max_len=MAX_PLAYERS)
-    announcements: list[str] = state_field(default_factory=list, max_len=MAX_PLAYERS + 2)
+    announcements: list[str] = state_field(default_factory=list, max_len=2 * MAX_PLAYERS + 4)
+    contributed: list[int] = state_field(default_factory=lambda: [0, 0], min=0,
+                                         max=MAX_CHIPS * MAX_PLAYERS, max_len=MAX_PLAYERS)
+    show_odds: bool = True
 
     def __post_init__(self) -> None:
         # A table built by hand must be one the rules allow (loading checks the same).
@@ -215,8 +242,8 @@ class DiceMonarchsGame(Tracker):
                   seed: int | None = None) -> None:
         """Clear the table and seat new players (undo brings the old table back)."""
         self._setup(players, chips, banker, seed, None)
-        self.describe(f"new table: {', '.join(self.players)} with {chips:,} chips each "
-                      f"(seed {self.seed})")
+        # The seed decides every die: it is never written where players read.
+        self.describe(f"new table: {', '.join(self.players)} with {chips:,} chips each")
 
     def _setup(self, players: list[str], chips: int, banker: int, seed: int | None,
                rng: random.Random | None) -> None:
@@ -237,6 +264,7 @@ class DiceMonarchsGame(Tracker):
             "in_play": [False] * n, "committed": [0] * n, "acted": [False] * n,
             "current_bet": 0, "pot": 0, "to_act": -1, "round_opener": -1,
             "highest_better": -1, "winners": [], "announcements": [],
+            "contributed": [0] * n,
         }
         for name, value in fresh.items():
             setattr(self, name, value)
@@ -253,7 +281,7 @@ class DiceMonarchsGame(Tracker):
                                  "characters")
         if len(set(self.players)) != n:
             raise StateError("field 'players' names a player twice")
-        for name in ("stacks", "hole", "in_play", "committed", "acted"):
+        for name in ("stacks", "hole", "in_play", "committed", "acted", "contributed"):
             if len(getattr(self, name)) != n:
                 raise StateError(f"field '{name}' must have one entry per player ({n})")
         for seat in ("banker", "to_act", "round_opener", "highest_better"):
@@ -276,14 +304,19 @@ class DiceMonarchsGame(Tracker):
                              f"in phase '{self.phase}', not {len(self.community)}")
         if self.pot < sum(self.committed):
             raise StateError("field 'pot' holds fewer chips than were bet this round")
+        if any(c < m for c, m in zip(self.contributed, self.committed, strict=True)):
+            raise StateError("field 'contributed': a player's stake in the hand is at least "
+                             "their bet this round")
+        if betting and self.pot != sum(self.contributed):
+            raise StateError("field 'pot' must hold every chip staked this hand")
         if self.current_bet != max(self.committed):
             raise StateError("field 'current_bet' must be the largest bet this round")
         if betting:
             inside = [i for i in range(n) if self.in_play[i]]
             if len(inside) < 2:
                 raise StateError("field 'in_play': a betting round needs two players in")
-            if self.to_act < 0 or not self.in_play[self.to_act]:
-                raise StateError("field 'to_act' must be a player still in play")
+            if self.to_act < 0 or not self.in_play[self.to_act] or not self.stacks[self.to_act]:
+                raise StateError("field 'to_act' must be a player still in play with chips")
             if self.round_opener < 0:
                 raise StateError("field 'round_opener' must be a seat during betting")
             if any(not self.hole[i] for i in inside):
@@ -323,8 +356,43 @@ class DiceMonarchsGame(Tracker):
 
     @property
     def bet_limit(self) -> int:
-        """Highest total bet this round: what the poorest player still in could put in."""
-        return min(self.committed[i] + self.stacks[i] for i in self._in_play_seats())
+        """Highest total bet the player to act could make this round (all their chips)."""
+        if self.phase not in BETTING_PHASES:
+            return 0
+        return self.committed[self.to_act] + self.stacks[self.to_act]
+
+    def all_in(self, player: str) -> bool:
+        """Whether the player is still in the hand with no chips left to bet."""
+        i = self.seat(player)
+        return self.phase in BETTING_PHASES and self.in_play[i] and self.stacks[i] == 0
+
+    def pots(self) -> list[Pot]:
+        """The main pot and the side pots of the hand so far, from what each player staked.
+
+        Each all-in stake is a level: the chips up to the lowest level (from everyone,
+        binned players included) form the main pot, contested by every player still in;
+        the chips between one level and the next form a side pot, contested by the
+        players still in who staked at least that much. Chips above what anyone else
+        matched form a pot of their own, returned to the player who staked them.
+        """
+        stakes = self.contributed
+        live = [i for i in range(len(self.players)) if self.in_play[i]]
+        levels = sorted({stakes[i] for i in live if stakes[i] > 0})
+        result: list[Pot] = []
+        low = 0
+        for level in levels:
+            chips = sum(min(s, level) - min(s, low) for s in stakes)
+            seats = tuple(i for i in live if stakes[i] >= level)
+            if chips:
+                result.append(Pot(chips, seats))
+            low = level
+        # Binned players' chips above every live stake join the last pot.
+        rest = sum(s - min(s, low) for s in stakes)
+        if rest and result:
+            result[-1] = Pot(result[-1].chips + rest, result[-1].seats)
+        elif rest:
+            result.append(Pot(rest, tuple(live)))
+        return result
 
     def legal_moves(self, player: str | None = None) -> list[str]:
         """Names of the moves open to ``player`` (default: the player to act) right now."""
@@ -365,6 +433,7 @@ class DiceMonarchsGame(Tracker):
         self.community = []
         self.in_play = [i in seated for i in range(len(self.players))]
         self.pot = 0
+        self.contributed = [0] * len(self.players)
         self.winners, self.announcements = [], []
         self.phase = "opening"
         self._begin_round(self._next_from(self.banker, lambda i: self.in_play[i]))
@@ -397,17 +466,18 @@ class DiceMonarchsGame(Tracker):
         self.current_bet = amount
         self.highest_better = who
         self._everyone_else_must_act(who)
-        self.describe(f"{player} bets {amount}")
+        self.describe(f"{player} bets {amount}" + (" (all-in)" if not self.stacks[who] else ""))
         self._after_action(who)
 
     @move
     def call(self, player: str) -> None:
-        """Match the current bet and stay in."""
+        """Match the current bet and stay in (all-in with every chip left if short)."""
         who = self._turn(player, "call")
-        paid = self.current_bet - self.committed[who]
+        paid = min(self.current_bet - self.committed[who], self.stacks[who])
         self._put_in(who, paid)
         self.acted[who] = True
-        self.describe(f"{player} calls {paid}")
+        short = " (all-in)" if self.stacks[who] == 0 else ""
+        self.describe(f"{player} calls {paid}{short}")
         self._after_action(who)
 
     @move
@@ -418,7 +488,8 @@ class DiceMonarchsGame(Tracker):
         self._put_in(who, self.current_bet - self.committed[who])
         self.highest_better = who
         self._everyone_else_must_act(who)
-        self.describe(f"{player} raises by {amount} to {self.current_bet}")
+        self.describe(f"{player} raises by {amount} to {self.current_bet}"
+                      + (" (all-in)" if not self.stacks[who] else ""))
         self._after_action(who)
 
     # -- rules ----------------------------------------------------------------------------
@@ -457,9 +528,9 @@ class DiceMonarchsGame(Tracker):
         return None
 
     def _limit_reason(self, total: int) -> str:
-        poorest = min(self._in_play_seats(), key=lambda i: self.committed[i] + self.stacks[i])
-        return (f"table limit: a bet of {total} this round is more than "
-                f"{self.players[poorest]} could call (at most {self.bet_limit}; no side pots)")
+        who = self.to_act
+        return (f"(all-in): {self.players[who]} has {self.stacks[who]} chips left, so can "
+                f"bet at most {self.bet_limit} in all this round, not {total}")
 
     def _turn(self, player: str, name: str, amount: int = 1) -> int:
         if self.phase not in BETTING_PHASES:
@@ -483,6 +554,7 @@ class DiceMonarchsGame(Tracker):
     def _put_in(self, who: int, chips: int) -> None:
         self.stacks[who] -= chips
         self.committed[who] += chips
+        self.contributed[who] += chips
         self.pot += chips
 
     def _everyone_else_must_act(self, who: int) -> None:
@@ -490,6 +562,9 @@ class DiceMonarchsGame(Tracker):
 
     def _in_play_seats(self) -> list[int]:
         return [i for i, inside in enumerate(self.in_play) if inside]
+
+    def _can_act(self, i: int) -> bool:
+        return self.in_play[i] and self.stacks[i] > 0
 
     def _next_from(self, seat: int, ok: Callable[[int], bool]) -> int:
         n = len(self.players)
@@ -510,57 +585,97 @@ class DiceMonarchsGame(Tracker):
     def _after_action(self, who: int) -> None:
         inside = self._in_play_seats()
         if len(inside) == 1:
-            self._award([inside[0]], "everyone else binned")
+            self._award_all(inside[0])
             return
-        settled = all(self.acted[i] and self.committed[i] == self.current_bet for i in inside)
+        actors = [i for i in inside if self.stacks[i] > 0]
+        # Settled: everyone who can still bet has acted and matched; a lone player with
+        # chips who owes nothing has nobody to bet against.
+        settled = all(self.committed[i] == self.current_bet for i in actors) and (
+            len(actors) < 2 or all(self.acted[i] for i in actors))
         if not settled:
-            self.to_act = self._next_from(who, lambda i: self.in_play[i])
+            self.to_act = self._next_from(who, self._can_act)
             return
-        if self.phase == "final_round":
-            self._showdown()
+        news: list[str] = []
+        while True:
+            if self.phase == "final_round":
+                self._showdown(news)
+                return
+            stage, following = _NEXT[self.phase]
+            rng = self._rng(self.phase)
+            self.community += [rng.randint(1, s) for s in stage.dice]
+            opener = self.highest_better if self.highest_better >= 0 else self.round_opener
+            self.phase = following
+            text = f"the banker reveals the {stage.name}: {', '.join(map(str, self.community))}"
+            news.append(text[0].upper() + text[1:])
+            self._also(text)
+            if len(actors) < 2:
+                # Nobody left to bet against: the dice are rolled out to the showdown.
+                self.committed = [0] * len(self.players)
+                self.current_bet = 0
+                continue
+            if not self._can_act(opener):
+                opener = self._next_from(opener, self._can_act)
+            self._begin_round(opener)
+            self.announcements = news
             return
-        stage, following = _NEXT[self.phase]
-        rng = self._rng(self.phase)
-        self.community += [rng.randint(1, s) for s in stage.dice]
-        opener = self.highest_better if self.highest_better >= 0 else self.round_opener
-        if not self.in_play[opener]:
-            opener = self._next_from(opener, lambda i: self.in_play[i])
-        self.phase = following
-        self._begin_round(opener)
-        news = f"the banker reveals the {stage.name}: {', '.join(map(str, self.community))}"
-        self.announcements = [news[0].upper() + news[1:]]
-        self._also(news)
 
-    def _showdown(self) -> None:
+    def _showdown(self, news: list[str]) -> None:
         shown = {i: best_showdown_hand(self.hole[i], self.community) for i in self._in_play_seats()}
-        best = max(h.key() for h in shown.values())
-        winners = [i for i, h in shown.items() if h.key() == best]
-        lines = [f"{self.players[i]} reveals hole dice {dice_text(DICE, self.hole[i])}: "
-                 f"{h.describe()}" for i, h in shown.items()]
-        top = [h for h in shown.values() if h.rank == -best[0]]
-        if len(top) > 1:
-            tied = "; ".join(
-                f"{self.players[i]} {', '.join(map(str, h.tiebreak))}"
-                for i, h in shown.items() if h.rank == -best[0]
-            )
-            lines.append(f"Equal hands: the highest hole number decides (rule 9): {tied}")
-        self._award(winners, "showdown", lines)
+        lines = [*news, *(f"{self.players[i]} reveals hole dice {dice_text(DICE, self.hole[i])}:"
+                          f" {h.describe()}" for i, h in shown.items())]
+        pots = self.pots()
+        results: list[str] = []
+        winners: list[int] = []
+        for k, pot in enumerate(pots):
+            best = max(shown[i].key() for i in pot.seats)
+            won = [i for i in pot.seats if shown[i].key() == best]
+            tied_rank = [i for i in pot.seats if shown[i].rank == -best[0]]
+            name = self._pot_name(k, pots)
+            if len(pot.seats) == 1:
+                why = "nobody else matched these chips: returned"
+            elif len(tied_rank) > 1:
+                why = ("equal hands, the highest hole number decides (rule 9): " + "; ".join(
+                    f"{self.players[i]} {', '.join(map(str, shown[i].tiebreak))}"
+                    for i in tied_rank))
+            else:
+                hand = shown[won[0]].hand
+                why = hand.label if hand is not None else "no hand"
+            results.append(self._pay(won, pot.chips, name, why))
+            winners += [i for i in won if i not in winners]
+        self._finish(winners, lines, results)
 
-    def _award(self, winners: list[int], why: str, lines: list[str] | None = None) -> None:
+    @staticmethod
+    def _pot_name(k: int, pots: list[Pot]) -> str:
+        if len(pots) == 1:
+            return "the pot"
+        return "the main pot" if k == 0 else f"side pot {k}"
+
+    def _award_all(self, winner: int) -> None:
+        result = self._pay([winner], self.pot, "the pot", "everyone else binned")
+        self._finish([winner], [], [result])
+
+    def _pay(self, winners: list[int], chips: int, name: str, why: str) -> str:
         # Odd chips of a split pot go to the first winner clockwise from the banker.
         n = len(self.players)
         order = sorted(winners, key=lambda i: (i - self.banker - 1) % n)
-        share, odd = divmod(self.pot, len(order))
+        share, odd = divmod(chips, len(order))
         for k, i in enumerate(order):
             self.stacks[i] += share + (1 if k < odd else 0)
         names = [self.players[i] for i in order]
+        if len(names) == 1 and why.endswith("returned"):
+            return f"{names[0]} takes back {chips} unmatched chips"
         verb = "wins" if len(names) == 1 else "split"
-        result = f"{' and '.join(names)} {verb} the pot of {self.pot} ({why})"
-        self.announcements = [*(lines or []), result]
-        self._also(result)
-        self.winners = names
+        return f"{' and '.join(names)} {verb} {name} of {chips} ({why})"
+
+    def _finish(self, winners: list[int], lines: list[str], results: list[str]) -> None:
+        n = len(self.players)
+        self.announcements = [*lines, *results]
+        for result in results:
+            self._also(result)
+        self.winners = [self.players[i] for i in winners]
         self.pot = 0
         self.committed = [0] * n
+        self.contributed = [0] * n
         self.current_bet = 0
         self.to_act = -1
         self.phase = "game_over" if sum(s > 0 for s in self.stacks) < 2 else "hand_over"
@@ -574,3 +689,146 @@ class DiceMonarchsGame(Tracker):
         # One generator per hand and stage, from the table's seed: the same seed deals the
         # same dice however the betting goes, and saving mid-hand loses nothing.
         return random.Random(f"dice-monarchs:{self.seed}:{self.hand_no}:{stage}")
+
+    # -- between hands: seats, chips and table options ----------------------------------
+
+    def _between_hands(self, what: str) -> None:
+        if self.phase in BETTING_PHASES:
+            raise RuleError(f"Dice Monarchs: {what} only between hands (this hand is still "
+                            "being played)")
+
+    def _settle_phase(self) -> None:
+        holders = sum(s > 0 for s in self.stacks)
+        if holders < 2:
+            self.phase = "game_over"
+        elif self.phase == "game_over":
+            self.phase = "hand_over" if self.hand_no else "waiting"
+
+    @move
+    def join(self, player: str, chips: int) -> None:
+        """Seat a new player (clockwise after the last seat) with ``chips`` chips."""
+        self._between_hands("a player joins")
+        names = check_players([*self.players, player])
+        check_chips(chips)
+        self.players = names
+        for name, value in (("stacks", chips), ("hole", []), ("in_play", False),
+                            ("committed", 0), ("acted", False), ("contributed", 0)):
+            getattr(self, name).append(value)
+        self._settle_phase()
+        self.describe(f"{names[-1]} joins the table with {chips:,} chips")
+
+    @move
+    def leave(self, player: str) -> None:
+        """The player leaves the table, taking their chips with them."""
+        self._between_hands("a player leaves")
+        seat = self.seat(player)
+        n = len(self.players)
+        if n <= MIN_PLAYERS:
+            raise RuleError(f"Dice Monarchs is played by at least {MIN_PLAYERS}: "
+                            f"{player} cannot leave a table of {n}")
+        chips = self.stacks[seat]
+        for name in ("players", "stacks", "hole", "in_play", "committed", "acted",
+                     "contributed"):
+            del getattr(self, name)[seat]
+        if seat < self.banker:
+            self.banker -= 1
+        elif seat == self.banker:
+            # The next deal passes the bank to the player who sat after the leaver.
+            self.banker = (seat - 1) % (n - 1)
+        self.winners = [w for w in self.winners if w != player]
+        self._settle_phase()
+        self.describe(f"{player} leaves the table with {chips:,} chips")
+
+    @move
+    def rebuy(self, player: str, chips: int) -> None:
+        """The player buys ``chips`` more chips (between hands)."""
+        self._between_hands("chips are bought")
+        seat = self.seat(player)
+        check_chips(chips)
+        if self.stacks[seat] + chips > MAX_CHIPS:
+            raise RuleError(f"Dice Monarchs: a stack is at most {MAX_CHIPS:,} chips")
+        self.stacks[seat] += chips
+        self._settle_phase()
+        self.describe(f"{player} buys {chips:,} chips")
+
+    @move
+    def set_show_odds(self, on: bool) -> None:
+        """Turn the chance-to-win readout on or off for the whole table."""
+        self.show_odds = bool(on)
+        self.describe(f"chance to win {'shown' if on else 'hidden'} at this table")
+
+    # -- hidden information -----------------------------------------------------------------
+
+    def revealing(self, event: Event) -> bool:
+        """Whether the move of ``event`` showed something new: community dice or hole dice
+        at the showdown (undoing it would let someone decide again knowing more)."""
+        before = event.before
+        shown_before = len(before.get("community", []))
+        if len(self.community) > shown_before:
+            return True
+        return (before.get("phase") in BETTING_PHASES and self.phase not in BETTING_PHASES)
+
+    def undo(self) -> Event:
+        """Take back the last move, unless it revealed dice (see `revealing`)."""
+        log = self.log
+        if log and self.revealing(log[-1]):
+            raise RuleError("Dice Monarchs: that move revealed dice; undoing it would let "
+                            "players decide again knowing them, so it stays")
+        return super().undo()
+
+    def undo_as(self, role: str) -> Event:
+        """Undo as ``role``: only the GM (``"gm"``) decides an undo at a table with hidden
+        dice; on a shared screen the app asks everyone to agree, then undoes as the GM."""
+        if role != "gm":
+            raise RuleError("Dice Monarchs: with hidden dice only the GM can undo a move "
+                            "(ask the GM)")
+        return self.undo()
+
+    def revealed_seats(self) -> list[int]:
+        """Seats whose hole dice everyone has seen (those who went to the showdown)."""
+        if (self.phase in ("hand_over", "game_over") and len(self.community) == len(DICE)
+                and sum(self.in_play) >= 2):
+            return self._in_play_seats()
+        return []
+
+    def view_for(self, player: str | None = None) -> dict[str, Any]:
+        """What ``player`` may know of the table (``None``: the table screen, what everyone
+        knows): no table seed, no other player's hole dice until the showdown shows them,
+        no history but its public lines."""
+        mine = self.seat(player) if player is not None else -1
+        shown = set(self.revealed_seats())
+        return {
+            "players": list(self.players), "stacks": list(self.stacks), "banker": self.banker,
+            "hand_no": self.hand_no, "phase": self.phase,
+            "hole": [list(h) if i == mine or i in shown else [] for i, h in
+                     enumerate(self.hole)],
+            "dealt": [bool(h) for h in self.hole],
+            "community": list(self.community), "in_play": list(self.in_play),
+            "committed": list(self.committed), "contributed": list(self.contributed),
+            "acted": list(self.acted), "current_bet": self.current_bet, "pot": self.pot,
+            "to_act": self.to_act, "winners": list(self.winners),
+            "announcements": list(self.announcements), "show_odds": self.show_odds,
+            "viewer": player, "history": [e.summary for e in self.log],
+        }
+
+    def _nonce(self, seat: int) -> str:
+        return hashlib.sha256(f"dice-monarchs:{self.seed}:{self.hand_no}:{seat}:nonce"
+                              .encode()).hexdigest()
+
+    def hole_commitment(self, seat: int) -> str:
+        """SHA-256 commitment to a seat's hole dice this hand (see `companion.fairplay`):
+        expression ``"hole"``, no seed, the dice, their total, and a nonce derived from the
+        secret table seed; the GM's save lets anyone check it after the hand."""
+        hole = self.hole[seat]
+        return commitment("hole", None, hole, sum(hole), self._nonce(seat))
+
+    def public_save(self, player: str | None = None) -> dict[str, Any]:
+        """A save a player may keep: `view_for` ``player``, with every hidden hole roll as
+        its commitment and the table seed as the SHA-256 of ``dice-monarchs-seed:SEED``."""
+        view = self.view_for(player)
+        view["commitments"] = {
+            self.players[i]: self.hole_commitment(i)
+            for i, h in enumerate(self.hole) if h and not view["hole"][i]}
+        view["seed_commitment"] = hashlib.sha256(
+            f"dice-monarchs-seed:{self.seed}".encode()).hexdigest()
+        return {"tracker": "DiceMonarchsPublicView", "format": 1, "view": view}
