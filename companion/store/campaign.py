@@ -372,7 +372,11 @@ class Campaign(Observable):
             raise fairplay.FairPlayError(f"an entry is a whole number, not {entry!r}")
 
         def make() -> NewEvent:
-            events = [e.to_dict() for e in self.log(("roll", "reveal"))]
+            # The roll itself and the reveals after it (two indexed reads).
+            store = self._need_store()
+            events = [e.to_dict() for e in [
+                *store.events_since(self.info.id, max(entry - 1, 0), limit=1),
+                *store.events_since(self.info.id, entry, kinds=("reveal",))]]
             event = next((e for e in events if e["seq"] == entry), None)
             if event is None:
                 raise fairplay.FairPlayError(f"campaign {self.name!r} has no roll numbered "
