@@ -20,6 +20,12 @@ its plain models ([companion.state.Observable][]). This module gives them:
 - [SaveLoad][companion.widgets.base.SaveLoad]: a tracker's *Save* download link and a
   paste-to-load box. [DownloadLinks][companion.widgets.base.DownloadLinks] is its link part
   for apps that build their own save file: a long save is not re-sent after every move.
+- [log_html][companion.widgets.base.log_html]: a tracker's moves, newest first, bounded.
+- [escape][companion.widgets.base.escape] and [chance_html][companion.widgets.base.chance_html]:
+  any value as HTML text; an exact chance as a percentage with its fraction.
+- [disable_for][companion.widgets.base.disable_for] and
+  [first_bad_box][companion.widgets.base.first_bad_box]: a button that cannot work now is
+  disabled, its tooltip saying why (a rule's refusal, or a box holding a bad number).
 - [HistoryView][companion.widgets.base.HistoryView]: a roll history
   ([companion.history.RollHistory][]), newest first, with Clear and CSV/JSON downloads,
   times in the viewer's own zone, and a bounded amount sent to the browser per change.
@@ -48,7 +54,10 @@ error=...)``) stops before doing anything and its error line repeats the refusal
 box is fixed. ``box.valid`` says whether the text is good without raising; ``box.value = 7``
 sets it (tests do this); ``box.observe(handler, names="value")`` is called after every
 change of the text (``change.new`` is the number, or ``None`` while the text is bad);
-``box.disabled``, ``box.min``/``box.max`` (numbers) work as on an ipywidgets box::
+``box.disabled``, ``box.min``/``box.max`` (numbers) work as on an ipywidgets box.
+``box.on_enter(action, error)`` runs ``action`` when Enter (a phone's Go key) is pressed in
+the box; ``box.apply(model_move)`` reads the box and hands the value to a move, showing the
+move's refusal (a name already taken) under the box as well::
 
     self.amount = int_box("Amount", 1, "amount", 1, 999)   # .tc-int-amount
     self.who = name_box("Name", name="who", max_len=40)     # .tc-name-who
@@ -73,6 +82,7 @@ from typing import Any, Protocol, TypeVar
 import ipywidgets as widgets
 import traitlets
 
+from companion.dice.render import fraction_text, percent
 from companion.errors import CompanionError
 from companion.history import RollHistory, RollRecord, clip_text
 
@@ -82,6 +92,7 @@ __all__ = [
     "HISTORY_SHOWN",
     "INLINE_DOWNLOAD_LIMIT",
     "LOCAL_TIME_SCRIPT",
+    "LOG_SHOWN",
     "MAX_NAME_LENGTH",
     "MIN_BUTTON_HEIGHT",
     "CheckedBox",
@@ -95,12 +106,17 @@ __all__ = [
     "app_box",
     "bind",
     "button",
+    "chance_html",
     "column",
     "confirm_button",
     "data_uri_link",
+    "disable_for",
     "draw_seed",
+    "escape",
+    "first_bad_box",
     "int_box",
     "local_time_html",
+    "log_html",
     "name_box",
     "one_line",
     "press_enter",
@@ -192,6 +208,8 @@ CSS = """
 .tc-app .tc-result span.tc-total { font-size: 30px; font-weight: 800; vertical-align: middle; }
 .tc-app .tc-result .tc-verdict { font-size: 18px; vertical-align: middle; }
 .tc-app del { text-decoration: line-through; opacity: 0.7; }
+/* Secondary text (an exact fraction, a note) is read too: 16px, told apart by its colour. */
+.tc-app small, .tc-app .tc-note { font-size: 16px; color: #555; }
 """
 """Phone-width rules, scoped under ``.tc-app`` so they never leak into a notebook."""
 
@@ -202,6 +220,41 @@ def style_tag() -> widgets.HTML:
     [app_box][companion.widgets.base.app_box] adds it once per app.
     """
     return widgets.HTML(f"<style>{CSS}</style>", layout=widgets.Layout(display="none"))
+
+
+def escape(text: object) -> str:
+    """Any value as HTML text (what a player typed never becomes markup).
+
+    >>> escape("<b>Ann & Bo</b>")
+    '&lt;b&gt;Ann &amp; Bo&lt;/b&gt;'
+    """
+    return html.escape(str(text))
+
+
+def chance_html(p: Any) -> str:
+    """An exact chance (a ``Fraction``) as a percentage with its exact fraction beside it.
+
+    >>> from fractions import Fraction
+    >>> chance_html(Fraction(1, 3))
+    '<span class="tc-p">33.33%</span> <small>(1/3)</small>'
+    """
+    return f'<span class="tc-p">{percent(p)}</span> <small>({fraction_text(p)})</small>'
+
+
+def disable_for(btn: widgets.Button, reason: str | None) -> None:
+    """Disable ``btn`` while ``reason`` (why it cannot work now) is not ``None``; its tooltip
+    then says why, else it shows the button's label."""
+    btn.disabled = reason is not None
+    btn.tooltip = reason or btn.description
+
+
+def first_bad_box(*boxes: CheckedBox) -> str | None:
+    """Why the buttons reading ``boxes`` cannot work: the first box holding bad text (its
+    own refusal is under it), or ``None`` when all are good."""
+    for box in boxes:
+        if not box.valid:
+            return f"fix the {box.label.lower()} first"
+    return None
 
 
 def one_line(exc: BaseException) -> str:
@@ -255,6 +308,7 @@ def _strip_tags(value: str) -> str:
 
 
 F = TypeVar("F", bound=Callable[..., Any])
+R = TypeVar("R")
 
 
 def safe(error: ErrorLine, *, clear_on_success: bool = True) -> Callable[[F], F]:
@@ -532,6 +586,41 @@ class CheckedBox(widgets.VBox):
     def _echo_on(self, error: ErrorLine, message: str) -> None:
         self._echoes.append((error, message))
 
+    # -- acting -------------------------------------------------------------------------
+    def on_enter(self, action: Callable[[], Any], error: ErrorLine) -> None:
+        """Run ``action`` (wrapped by [safe][companion.widgets.base.safe] on ``error``) when
+        Enter, a phone's Go key, is pressed in the box.
+
+        The box then syncs on every keystroke, so the action reads what was typed (see
+        [text_box][companion.widgets.base.text_box] for why Enter is heard this way).
+        """
+        self.control.continuous_update = True
+
+        def submitted(_control: widgets.Text) -> Any:
+            return action()
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            self.control.on_submit(safe(error)(submitted))
+
+    def apply(self, move: Callable[[Any], R]) -> R:
+        """Read the box and call ``move(value)``; clear the box when the move is made.
+
+        A bad box raises its [InputError][companion.widgets.base.InputError]; a project error
+        from the move (a name already taken) is shown under the box too and raised as this
+        box's InputError, so the app's error line clears once the box is changed.
+        """
+        value = self.read()
+        try:
+            result = move(value)
+        except InputError:
+            raise
+        except CompanionError as exc:
+            self.refusal.show(exc)
+            raise InputError(one_line(exc), self) from None
+        self.text = ""
+        return result
+
     # -- internals ----------------------------------------------------------------------
     def _check(self) -> str | None:
         """Parse the text; show or clear the refusal; return the reason or None."""
@@ -740,6 +829,35 @@ def data_uri_link(label: str, filename: str, mime: str, content: str) -> str:
         f'download="{html.escape(filename)}" '
         f'href="data:{mime};charset=utf-8;base64,{payload}">{html.escape(label)}</a>'
     )
+
+
+LOG_SHOWN = 50
+"""Newest moves [log_html][companion.widgets.base.log_html] lists (the whole log stays in
+the tracker and its save)."""
+
+
+class _Logged(Protocol):
+    @property
+    def summary(self) -> str: ...
+
+
+def log_html(log: Any, shown: int = LOG_SHOWN) -> str:
+    """A tracker's moves (its ``log``), newest first, as a bounded list.
+
+    The newest ``shown`` lines, each cut to
+    [ENTRY_TEXT_LIMIT][companion.widgets.base.ENTRY_TEXT_LIMIT] characters, so what a move
+    sends to the browser does not grow with the session; a note counts the earlier ones (in
+    the save). The ``<ol class="tc-history tc-log">`` carries ``data-count`` (every move
+    made) and each line ``data-n`` (its number), for tests to wait on.
+    """
+    events: list[_Logged] = list(log)
+    first = max(0, len(events) - shown)
+    items = "".join(
+        f'<li data-n="{i + 1}">{roll_text_html(clip_text(events[i].summary, ENTRY_TEXT_LIMIT))}'
+        "</li>" for i in range(len(events) - 1, first - 1, -1))
+    more = (f'<div class="tc-history-more">… and {first} earlier move'
+            f'{"s" if first != 1 else ""} (in the save)</div>') if first else ""
+    return f'<ol class="tc-history tc-log" data-count="{len(events)}">{items}</ol>{more}'
 
 
 INLINE_DOWNLOAD_LIMIT = 32_000

@@ -16,7 +16,6 @@ of a sheet exists once on the page, however many characters sit at the table.
 from __future__ import annotations
 
 import html
-import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -43,14 +42,16 @@ from companion.rulesets.monsters_and_magic.threads_of_fate import GM_USES
 from companion.widgets.base import (
     MIN_BUTTON_HEIGHT,
     ErrorLine,
-    NumberBox,
     SaveLoad,
     app_box,
     bind,
     button,
     column,
+    disable_for,
     draw_seed,
+    first_bad_box,
     int_box,
+    log_html,
     name_box,
     one_line,
     roll_text_html,
@@ -71,20 +72,6 @@ STEP_LIMIT = 4
 
 def _slug(text: str) -> str:
     return "".join(ch if ch.isalnum() else "-" for ch in text.lower())
-
-
-def _state_button(btn: widgets.Button, reason: str | None) -> None:
-    """Disable a button whose move the rules refuse now; its tooltip says why."""
-    btn.disabled = reason is not None
-    btn.tooltip = reason or btn.description
-
-
-def _bad_box(*boxes: NumberBox) -> str | None:
-    """Why the buttons reading ``boxes`` cannot work: the first box holding a bad number."""
-    for box in boxes:
-        if not box.valid:
-            return f"fix the {box.label.lower()} first"
-    return None
 
 
 def odds_html(check: AbilityCheck) -> str:
@@ -162,7 +149,7 @@ class CheckPanel(widgets.VBox):
             self.show_odds()
 
     def _refusal(self) -> str | None:
-        bad = _bad_box(*self.boxes)
+        bad = first_bad_box(*self.boxes)
         if bad is not None:
             return bad
         if self.adventurer is None:
@@ -183,7 +170,7 @@ class CheckPanel(widgets.VBox):
                             options["disadvantage"], options["steps"])
 
     def show_odds(self, _change: Any = None) -> None:
-        _state_button(self.roll_button, self._refusal())
+        disable_for(self.roll_button, self._refusal())
         if not all(box.valid for box in self.boxes):
             self.odds.value = '<div class="tc-odds"><i>Fix the number above.</i></div>'
             return
@@ -368,9 +355,9 @@ class AdventurerPanel(widgets.VBox):
 
     def update_buttons(self) -> None:
         """Disable each button whose move the rules refuse now (or whose amount is bad)."""
-        amount_refusal = _bad_box(self.amount)
+        amount_refusal = first_bad_box(self.amount)
         for btn, call, reads_amount in self.moves:
-            _state_button(btn, (amount_refusal if reads_amount else None)
+            disable_for(btn, (amount_refusal if reads_amount else None)
                           or self._why_not(call))
 
     def undo(self) -> Any:
@@ -413,10 +400,7 @@ class AdventurerPanel(widgets.VBox):
             f'<small>(checks −{a.exhaustion_penalty})</small></div>'
             f'<div><small>States: {html.escape(states)} · hold: {html.escape(holds)} · '
             f'forward {a.forward:+d}</small></div></div>')
-        items = "".join(f'<li data-n="{i + 1}">{roll_text_html(ev.summary)}</li>'
-                        for i, ev in reversed(list(enumerate(a.log))))
-        self.history.value = (f'<ol class="tc-history tc-log" data-count="{len(a.log)}">'
-                              f"{items}</ol>")
+        self.history.value = log_html(a.log)
         self.update_buttons()
 
 
@@ -456,9 +440,9 @@ class GroupCheckPanel(widgets.VBox):
         return None
 
     def _update_buttons(self) -> None:
-        reason = _bad_box(self.dc) or self._modifiers_refusal()
+        reason = first_bad_box(self.dc) or self._modifiers_refusal()
         for btn in (self.roll_button, self.odds_button):
-            _state_button(btn, reason)
+            disable_for(btn, reason)
 
     def _dc_changed(self, _change: Any = None) -> None:
         self._update_buttons()
@@ -528,9 +512,9 @@ class GameMasterPanel(widgets.VBox):
         self.view.value = (f'<div class="tc-gm" data-threads="{self.gm.threads}"><b>GM</b>: '
                            f'<span class="tc-gm-threads">{self.gm.threads}</span> '
                            f"thread{'s' if self.gm.threads != 1 else ''} of fate</div>")
-        _state_button(self.spend_button, None if self.gm.can_spend
+        disable_for(self.spend_button, None if self.gm.can_spend
                       else "Threads of Fate: the GM has no thread to spend")
-        _state_button(self.gain_button, None if self.gm.threads < LIMIT
+        disable_for(self.gain_button, None if self.gm.threads < LIMIT
                       else f"Threads of Fate: the GM holds at most {LIMIT} threads")
 
 
@@ -566,10 +550,7 @@ class MonstersAndMagicApp(widgets.VBox):
         self.new_name = name_box("New character", name="new-character", max_len=MAX_NAME,
                                  required=False,
                                  placeholder=f"a name, up to {MAX_NAME} characters")
-        with warnings.catch_warnings():  # ipywidgets 8 deprecates on_submit; see text_box
-            warnings.simplefilter("ignore", DeprecationWarning)
-            self.new_name.control.on_submit(
-                safe(self.error)(lambda _box: self.add_character()))
+        self.new_name.on_enter(self.add_character, self.error)
         self.add_button = button("Add character", self.add_character, error=self.error,
                                  name="add-character")
         self.new_name.observe(lambda _change: self._check_name(), names="value")
@@ -588,7 +569,7 @@ class MonstersAndMagicApp(widgets.VBox):
         self._check_name()
 
     def _check_name(self) -> None:
-        _state_button(self.add_button, None if self.new_name.valid and self.new_name.text.strip()
+        disable_for(self.add_button, None if self.new_name.valid and self.new_name.text.strip()
                       else "type a name of up to 60 characters first")
 
     def seat(self, adventurer: Adventurer) -> AdventurerPanel:

@@ -11,14 +11,12 @@ the rules do not allow right now is a disabled button.
 from __future__ import annotations
 
 import html
-import warnings
 from typing import Any
 
 import ipywidgets as widgets
 
 from companion.cli import fraction_text
 from companion.dice.render import percent
-from companion.errors import CompanionError
 from companion.rulesets.plot_points import (
     ABILITIES,
     MAX_WOUNDS,
@@ -35,7 +33,6 @@ from companion.rulesets.plot_points.session import SPEND_RULES
 from companion.rulesets.plot_points.wounds import MAX_NAME
 from companion.widgets.base import (
     ErrorLine,
-    InputError,
     SaveLoad,
     app_box,
     bind,
@@ -43,18 +40,14 @@ from companion.widgets.base import (
     column,
     draw_seed,
     int_box,
+    log_html,
     name_box,
-    one_line,
     roll_text_html,
     row,
-    safe,
 )
 
 __all__ = ["PlotPointCheckPanel", "PlotPointLogPanel", "PlotPointPoolPanel", "PlotPointsApp",
            "StrainWoundsPanel"]
-
-LOG_SHOWN = 50
-"""Newest log lines shown (the whole log stays in the session and its save)."""
 
 #: The spend buttons: label, session move, button name. What each does is the session's
 #: own text (SPEND_RULES), said on the page too: a phone has no hover to show a tooltip.
@@ -295,16 +288,8 @@ class PlotPointLogPanel(widgets.VBox):
         return self.session.undo()
 
     def _render(self) -> None:
-        log = self.session.log
-        self.undo_button.disabled = not log
-        shown = list(enumerate(log))[-LOG_SHOWN:]
-        items = "".join(f'<li data-n="{i + 1}">{roll_text_html(event.summary)}</li>'
-                        for i, event in reversed(shown))
-        earlier = len(log) - len(shown)
-        more = (f"<span class='tc-note'>… and {earlier} earlier moves (in the save)</span>"
-                if earlier else "")
-        self.view.value = (f'<ol class="tc-history tc-log" data-count="{len(log)}">{items}</ol>'
-                           f"{more}")
+        self.undo_button.disabled = not self.session.log
+        self.view.value = log_html(self.session.log)
 
 
 class PlotPointsApp(widgets.VBox):
@@ -322,11 +307,7 @@ class PlotPointsApp(widgets.VBox):
         # Not "required": an empty box is refused when Add is tapped, not before typing.
         self.new_player = name_box("New player", name="new-player", max_len=MAX_NAME,
                                    required=False, placeholder="New player's name")
-        self.new_player.control.continuous_update = True  # Enter reads what was typed
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", DeprecationWarning)
-            self.new_player.control.on_submit(
-                safe(self.error)(lambda _control: self.add_player()))
+        self.new_player.on_enter(self.add_player, self.error)
         self.history = PlotPointLogPanel(self.session)
         app_box(
             self.pool, self.roller,
@@ -339,15 +320,8 @@ class PlotPointsApp(widgets.VBox):
         bind(self.session, self._sync_characters, error=self.error)
 
     def add_player(self) -> None:
-        try:
-            self.session.add_player(self.new_player.read())
-        except InputError:
-            raise
-        except CompanionError as exc:
-            # E.g. the name is taken: said under the box it came from, and in the app line.
-            self.new_player.refusal.show(exc)
-            raise InputError(one_line(exc), self.new_player) from None
-        self.new_player.value = ""
+        # E.g. the name is taken: said under the box it came from, and in the app line.
+        self.new_player.apply(self.session.add_player)
 
     def _sync_characters(self) -> None:
         names = self.session.players

@@ -12,13 +12,11 @@ buttons that read it are disabled until it is fixed. Every roll draws its seed w
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as widgets
 
-from companion.dice.render import fraction_text, percent
 from companion.rulesets.variant5e.contests import Combatant, Edge, Size
 from companion.rulesets.variant5e.death_and_returning import RETURN_SPELLS, DeathRecord
 from companion.rulesets.variant5e.diagonal_moves import MAX_SPEED, MovementCounter
@@ -36,9 +34,14 @@ from companion.widgets.base import (
     app_box,
     bind,
     button,
+    chance_html,
     confirm_button,
+    disable_for,
     draw_seed,
+    escape,
+    first_bad_box,
     int_box,
+    log_html,
     row,
     safe,
 )
@@ -53,18 +56,8 @@ MODIFIER_RANGE = (-10, 30)
 SKILL_RANGE = (-10, 30)
 
 
-def _e(text: object) -> str:
-    return html.escape(str(text))
-
-
-def _pct(p: Any) -> str:
-    return f"{percent(p)} <small>({fraction_text(p)})</small>"
-
-
-def _log_html(tracker: Any, limit: int = 12) -> str:
-    items = [f"<li>{_e(e.summary)}</li>" for e in reversed(tracker.log[-limit:])]
-    return (f'<ol class="tc-log" data-n="{len(tracker.log)}" reversed>' + "".join(items)
-            + "</ol>") if items else '<div class="tc-log" data-n="0"><i>No moves yet.</i></div>'
+#: Newest moves a log shows (the whole log stays in the tracker and its save).
+LOG_SHOWN = 12
 
 
 def _dropdown(options: Any, value: Any, description: str, name: str,
@@ -76,22 +69,8 @@ def _dropdown(options: Any, value: Any, description: str, name: str,
     return box
 
 
-def _enable(btn: widgets.Button, reason: str | None) -> None:
-    """Disable a button whose move cannot work now; its tooltip says why."""
-    btn.disabled = reason is not None
-    btn.tooltip = reason or btn.description
-
-
-def _bad_box(*boxes: NumberBox) -> str | None:
-    """The refusal of the first box holding a bad number, or None."""
-    for box in boxes:
-        if not box.valid:
-            return f"fix the {box.label.lower()} first"
-    return None
-
-
 def _heading(text: str) -> widgets.HTML:
-    return widgets.HTML(f"<h3 style='margin:8px 0 4px'>{_e(text)}</h3>")
+    return widgets.HTML(f"<h3 style='margin:8px 0 4px'>{escape(text)}</h3>")
 
 
 # -- spell points ---------------------------------------------------------------------------
@@ -151,12 +130,12 @@ class SpellPointsApp(widgets.VBox):
         self.status.value = (
             f'<div class="tc-points" data-points="{m.points}" style="font-size:20px">'
             f"<b>{m.points}</b> / {m.maximum} mentality</div>"
-            f"<div>level {m.class_level} {_e(m.caster)} caster</div>")
+            f"<div>level {m.class_level} {escape(m.caster)} caster</div>")
         for lvl, btn in enumerate(self.cast_buttons):
-            _enable(btn, m.cast_refusal(lvl))
+            disable_for(btn, m.cast_refusal(lvl))
             btn.button_style = "" if m.can_cast(lvl) else "warning"
-        _enable(self.undo_button, None if m.can_undo else "nothing to undo")
-        self.history.value = _log_html(m)
+        disable_for(self.undo_button, None if m.can_undo else "nothing to undo")
+        self.history.value = log_html(m.log, LOG_SHOWN)
 
 
 # -- death and returning --------------------------------------------------------------------
@@ -250,15 +229,15 @@ class DeathAndReturningApp(widgets.VBox):
         result = self.model.roll_return(self.spell.value, modifier, seed=seed)
         self.attempts += 1
         self.attempt.value = (f'<div class="tc-attempt" data-n="{self.attempts}" '
-                              f'data-outcome="{_e(result.outcome)}"><b>'
-                              f"{_e(result.outcome.replace('_', ' '))}</b>: {_e(result)} "
+                              f'data-outcome="{escape(result.outcome)}"><b>'
+                              f"{escape(result.outcome.replace('_', ' '))}</b>: {escape(result)} "
                               f"<small>(seed {seed})</small></div>")
 
     def render_return(self) -> None:
         """The return attempt's exact odds and whether it can be tried now."""
         m = self.model
         spell = self.spell.value
-        _enable(self.buttons["return"], _bad_box(self.modifier) or m.why_no_return(spell))
+        disable_for(self.buttons["return"], first_bad_box(self.modifier) or m.why_no_return(spell))
         if not self.modifier.valid:
             self.odds.value = "<div><i>Fix the caster modifier above.</i></div>"
             return
@@ -266,7 +245,7 @@ class DeathAndReturningApp(widgets.VBox):
         if odds is None:
             self.odds.value = "<div>No Fragile Soul check for this spell.</div>"
             return
-        cells = "".join(f"<tr><td>{_e(k.replace('_', ' '))}</td><td>{_pct(p)}</td></tr>"
+        cells = "".join(f"<tr><td>{escape(k.replace('_', ' '))}</td><td>{chance_html(p)}</td></tr>"
                         for k, p in odds.items())
         self.odds.value = f'<table class="tc-odds">{cells}</table>'
 
@@ -285,25 +264,26 @@ class DeathAndReturningApp(widgets.VBox):
         allowed = ", ".join(m.allowed_spells()) or "none"
         self.status.value = (
             f'<div class="tc-condition" data-condition="{m.condition}" style="font-size:20px">'
-            f"<b>{_e(m.condition)}</b>{dying}</div>"
+            f"<b>{escape(m.condition)}</b>{dying}</div>"
             f"<div>deaths {m.deaths} · returns {m.returns} of {m.max_returns} · "
             f"permanent failures {m.permanent_failures}</div>"
-            + (f"<div><b>{_e('; '.join(flags))}</b></div>" if flags else "")
-            + (f"<div>can be returned by: {_e(allowed)}</div>" if m.condition == "dead" else ""))
+            + (f"<div><b>{escape('; '.join(flags))}</b></div>" if flags else "")
+            + (f"<div>can be returned by: {escape(allowed)}</div>"
+               if m.condition == "dead" else ""))
         self.module.value, self.permanent.value = m.module, m.permanent_death_failures
         self.fragile.value = m.fragile_soul
         state = f"the creature is {m.condition}"
         b = self.buttons
-        _enable(b["drop"], None if m.can_drop else f"only a living creature drops; {state}")
-        _enable(b["save"], None if m.can_save else f"only a dying creature saves; {state}")
+        disable_for(b["drop"], None if m.can_drop else f"only a living creature drops; {state}")
+        disable_for(b["save"], None if m.can_save else f"only a dying creature saves; {state}")
         for name in ("hit", "crit", "heal"):
-            _enable(b[name], None if m.down else f"the creature is not at 0 HP; {state}")
-        _enable(b["die"], None if m.can_die else "the creature is already dead")
-        _enable(b["evict"], None if m.body_inhabited
+            disable_for(b[name], None if m.down else f"the creature is not at 0 HP; {state}")
+        disable_for(b["die"], None if m.can_die else "the creature is already dead")
+        disable_for(b["evict"], None if m.body_inhabited
                 else "no celestial or fiend inhabits the body")
-        _enable(b["undo"], None if m.can_undo else "nothing to undo")
+        disable_for(b["undo"], None if m.can_undo else "nothing to undo")
         self.render_return()
-        self.history.value = _log_html(m)
+        self.history.value = log_html(m.log, LOG_SHOWN)
 
 
 # -- combat options ---------------------------------------------------------------------------
@@ -314,7 +294,7 @@ class CombatantPanel(widgets.VBox):
 
     def __init__(self, title: str, name: str) -> None:
         super().__init__()
-        self.title = widgets.HTML(f"<b>{_e(title)}</b>")
+        self.title = widgets.HTML(f"<b>{escape(title)}</b>")
         self.size = _dropdown([s.name.lower() for s in Size], "medium", "Size", f"{name}-size",
                               "170px")
         self.athletics = int_box("Athletics", 0, f"{name}-athletics", *SKILL_RANGE)
@@ -433,12 +413,12 @@ class CombatOptionsApp(widgets.VBox):
 
     def render_contest(self) -> None:
         option = maneuver(self.option.value)
-        self.first.title.value = f"<b>{_e(option.initiator.capitalize())}</b> (acts)"
-        self.second.title.value = f"<b>{_e(option.resister.capitalize())}</b> (resists)"
+        self.first.title.value = f"<b>{escape(option.initiator.capitalize())}</b> (acts)"
+        self.second.title.value = f"<b>{escape(option.resister.capitalize())}</b> (resists)"
         self.flag.description = option.flag
         self.flag.layout.display = "" if option.flag else "none"
-        bad = _bad_box(*self.first.numbers, *self.second.numbers)
-        _enable(self.roll_button, bad)
+        bad = first_bad_box(*self.first.numbers, *self.second.numbers)
+        disable_for(self.roll_button, bad)
         if bad is not None:
             self.contest_odds.value = ('<div class="tc-contest-odds"><i>Fix the numbers above.'
                                        "</i></div>")
@@ -446,18 +426,18 @@ class CombatOptionsApp(widgets.VBox):
         try:
             contest = self.contest()
         except Exception:
-            _enable(self.roll_button, "this contest is not allowed (see the message below)")
+            disable_for(self.roll_button, "this contest is not allowed (see the message below)")
             raise
         odds = contest.odds()
-        auto = (f"<div>Automatic success: {_e(contest.automatic)}</div>"
+        auto = (f"<div>Automatic success: {escape(contest.automatic)}</div>"
                 if contest.automatic else "")
         self.contest_odds.value = (
             f'<div class="tc-contest-odds">{auto}'
-            f"<div>{_e(contest.initiator)} vs {_e(contest.resister)}</div>"
-            f"<div><b>{_e(option.initiator)} wins</b>: {_pct(odds.initiator)}</div>"
-            f"<div><b>{_e(option.resister)} wins</b>: {_pct(odds.resister)} "
-            f"(ties {_pct(odds.tie)}, status quo)</div>"
-            f"<div>On a win: {_e(contest.on_success)}</div></div>")
+            f"<div>{escape(contest.initiator)} vs {escape(contest.resister)}</div>"
+            f"<div><b>{escape(option.initiator)} wins</b>: {chance_html(odds.initiator)}</div>"
+            f"<div><b>{escape(option.resister)} wins</b>: {chance_html(odds.resister)} "
+            f"(ties {chance_html(odds.tie)}, status quo)</div>"
+            f"<div>On a win: {escape(contest.on_success)}</div></div>")
 
     def roll_contest(self) -> None:
         contest = self.contest()
@@ -465,7 +445,7 @@ class CombatOptionsApp(widgets.VBox):
         result = contest.roll(seed=seed)
         self.rolls += 1
         self.contest_result.value = (f'<div class="tc-contest-roll" data-n="{self.rolls}">'
-                                     f"{_e(result)} <small>(seed {seed})</small></div>")
+                                     f"{escape(result)} <small>(seed {seed})</small></div>")
 
     # flanking
     def _cycle(self, x: int, y: int) -> Callable[[], None]:
@@ -482,8 +462,9 @@ class CombatOptionsApp(widgets.VBox):
                                  "success" if (x, y) in flanking else
                                  "info" if kind == "ally" else "warning" if kind else "")
         found = self.field.flanked()
-        lines = [f"<li>{_e(target)} is flanked by " + "; ".join(
-            f"{_e(a)} and {_e(b)}" for a, b in pairs) + "</li>" for target, pairs in found.items()]
+        lines = [f"<li>{escape(target)} is flanked by " + "; ".join(
+            f"{escape(a)} and {escape(b)}" for a, b in pairs) + "</li>"
+            for target, pairs in found.items()]
         self.flank_text.value = (f'<ul class="tc-flanked" data-n="{len(found)}">'
                                  + "".join(lines) + "</ul>" if lines else
                                  '<div class="tc-flanked" data-n="0">Nobody is flanked.</div>')
@@ -503,8 +484,8 @@ class CombatOptionsApp(widgets.VBox):
             + (" (dashed)" if c.dashed else "") + "</div>"
             f"<div>next diagonal costs {c.next_cost('ne')} ft · {c.remaining} ft left</div>")
         for direction, btn in self.steps.items():
-            _enable(btn, c.step_refusal(direction))
+            disable_for(btn, c.step_refusal(direction))
         b = self.move_buttons
-        _enable(b["dash"], None if not c.dashed else "already dashed this turn")
-        _enable(b["set-speed"], _bad_box(self.speed))
-        _enable(b["undo-move"], None if c.can_undo else "nothing to undo")
+        disable_for(b["dash"], None if not c.dashed else "already dashed this turn")
+        disable_for(b["set-speed"], first_bad_box(self.speed))
+        disable_for(b["undo-move"], None if c.can_undo else "nothing to undo")

@@ -29,7 +29,7 @@ def test_spend_until_refused_then_long_rest(voila_app: Any, screenshot: Any) -> 
     page.locator(".tc-btn-long-rest").click()
     points(page, 20)  # regains 14 (half of 27, rounded up)
     page.wait_for_function("() => !document.querySelector('.tc-btn-cast-5').disabled")
-    page.wait_for_selector('.tc-log[data-n="4"]')
+    page.wait_for_selector('.tc-log[data-count="4"]')
     assert "long rest: +14" in page.locator(".tc-log li").first.inner_text()
 
     page.locator(".tc-btn-undo").click()

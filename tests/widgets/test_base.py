@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import base64
+import json
 import re
+from collections.abc import Callable
 from datetime import UTC, datetime
+from typing import Any
 
 import ipywidgets as widgets
 import pytest
@@ -445,3 +448,148 @@ def test_download_links_inline_small_files_and_prepare_big_ones_on_a_tap() -> No
     assert built == [10, len(big)] and "sheet.json" in links.value
     links.offer(lambda: build(big), len(big))
     assert links.value == "" and prepare.layout.display is None
+
+
+# -- helpers the widget modules share -------------------------------------------------------
+
+
+class _Event:
+    def __init__(self, summary: str) -> None:
+        self.summary = summary
+
+
+def test_a_log_shows_only_its_newest_moves_and_counts_the_rest() -> None:
+    from companion.widgets.base import ENTRY_TEXT_LIMIT, LOG_SHOWN, log_html
+
+    events = [_Event(f"move {i} <b>") for i in range(1, 1001)]
+    value = log_html(events)
+    assert value.startswith('<ol class="tc-history tc-log" data-count="1000">')
+    numbers = [int(n) for n in re.findall(r'<li data-n="(\d+)">', value)]
+    assert numbers == list(range(1000, 1000 - LOG_SHOWN, -1))  # newest first
+    assert "move 1000 &lt;b&gt;" in value and "<b>" not in value
+    assert value.endswith(f"… and {1000 - LOG_SHOWN} earlier moves (in the save)</div>")
+    assert log_html(events[:3], 2).count("<li") == 2 and "1 earlier move " in log_html(
+        events[:3], 2)
+    assert "earlier" not in log_html(events[:2], 2)
+    long = log_html([_Event("x" * 100_000)])
+    assert len(long) < ENTRY_TEXT_LIMIT + 200 and "100,000 characters" in long
+    assert log_html([]) == '<ol class="tc-history tc-log" data-count="0"></ol>'
+
+
+def test_a_checked_box_runs_its_enter_action_on_what_was_typed() -> None:
+    error = ErrorLine()
+    box = name_box("Name", name="who", required=False)
+    seen: list[str] = []
+    box.on_enter(lambda: seen.append(box.read()), error)
+    box.text = "Ann"
+    press_enter(box.control)
+    box.text = "x" * 50  # too long: refused under the box and on the error line
+    press_enter(box.control)
+    assert seen == ["Ann"] and box.control.continuous_update
+    assert "too long" in error.message
+    box.text = "Bo"
+    assert error.message == ""
+
+
+def test_apply_hands_the_box_to_a_move_and_shows_its_refusal_under_the_box() -> None:
+    error = ErrorLine()
+    box = name_box("Name", name="who")
+    names: list[str] = []
+
+    def add(name: str) -> str:
+        if name in names:
+            raise RuleError(f"{name} is already at the table")
+        names.append(name)
+        return name
+
+    @safe(error)
+    def act() -> Any:
+        return box.apply(add)
+
+    box.text = " Ann "
+    assert act() == "Ann" and names == ["Ann"] and box.text == ""
+    box.text = "Ann"
+    assert act() is None and names == ["Ann"]
+    assert box.refusal.message == error.message == "Ann is already at the table"
+    assert box.text == "Ann"  # kept, to be fixed
+    box.text = "Bo"
+    assert error.message == ""  # fixing the box clears the app's line
+    box.text = ""
+    assert act() is None and names == ["Ann"] and "empty" in error.message
+
+
+def test_a_button_is_disabled_with_the_reason_in_its_tooltip() -> None:
+    from companion.widgets.base import disable_for, first_bad_box
+
+    btn = button("Heal", name="heal")
+    low, high = int_box("Amount", 1, "amount", 1, 9), int_box("Bonus", 0, "bonus", 0, 5)
+    assert first_bad_box(low, high) is None
+    high.text = "7"
+    low.text = "x"
+    assert first_bad_box(low, high) == "fix the amount first"
+    disable_for(btn, first_bad_box(high))
+    assert btn.disabled and btn.tooltip == "fix the bonus first"
+    high.text = "2"
+    disable_for(btn, first_bad_box(high))
+    assert not btn.disabled and btn.tooltip == "Heal"
+
+
+def test_escape_and_chance_html() -> None:
+    from fractions import Fraction
+
+    from companion.widgets.base import chance_html, escape
+
+    assert escape(3) == "3" and escape("a<b & 'c'") == "a&lt;b &amp; &#x27;c&#x27;"
+    from companion.dice.render import percent
+
+    p = Fraction(1, 4)
+    assert chance_html(p) == f'<span class="tc-p">{percent(p)}</span> <small>(1/4)</small>'
+    assert ".tc-app small, .tc-app .tc-note { font-size: 16px;" in CSS
+
+
+def _bytes_per_move(app_step: Callable[[int], None], moves: int) -> list[int]:
+    """What each of ``moves`` moves sends to the browser (widget state updates, bytes)."""
+    sent: list[int] = []
+    original = widgets.Widget._send
+
+    def counting(self: widgets.Widget, msg: dict[str, Any], buffers: Any = None) -> None:
+        sent[-1] += len(json.dumps(msg, ensure_ascii=False))
+        original(self, msg, buffers)
+
+    widgets.Widget._send = counting
+    try:
+        for i in range(moves):
+            sent.append(0)
+            app_step(i)
+    finally:
+        widgets.Widget._send = original
+    return sent
+
+
+def test_a_long_session_sends_the_same_few_kilobytes_per_move() -> None:
+    """Issue 11: after 269 moves a move re-sent ~157 KB (plot points; the M&M sheet's log
+    grew too). Now each app's page state per move stays flat: the log is bounded and the
+    save goes out only when asked."""
+    from companion.widgets.monsters_and_magic import MonstersAndMagicApp
+    from companion.widgets.plot_points import PlotPointsApp
+
+    pp = PlotPointsApp(["Ann", "Bo"])
+
+    def plot_points_move(i: int) -> None:
+        if i % 2:
+            pp.roller.roll_button.click()
+        else:
+            pp.session.gain_strain("Bo")
+
+    mm = MonstersAndMagicApp(["Ash"], seed_source=lambda: 7)
+    sheet = mm.selected
+
+    def mm_move(i: int) -> None:
+        find_widget(sheet, "fatigue" if i % 2 == 0 else "clear-fatigue").click()
+
+    for step, model in ((plot_points_move, pp.session), (mm_move, sheet.adventurer)):
+        sent = _bytes_per_move(step, 280)
+        assert len(model.log) >= 280 and len(model.to_json()) > 100_000
+        early, late = max(sent[40:60]), max(sent[260:280])
+        assert late < 8_000, f"{late:,} bytes for one move after 260 moves"
+        assert late < early * 1.2  # flat, not growing with the log

@@ -12,21 +12,20 @@ the same dice: ``python -m companion table ID --roll --seed S`` and
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
-from fractions import Fraction
 from typing import Any
 
 import ipywidgets as widgets
 
-from companion.dice.render import fraction_text, percent
 from companion.widgets.base import (
     SEED_BOUND,
     CheckedBox,
     ErrorLine,
     InputError,
     button,
+    chance_html,
     draw_seed,
+    escape,
     row,
 )
 
@@ -56,7 +55,6 @@ CAIRN_CSS = """
   min-width: 6em; }
 .tc-app table.tc-grid th { white-space: nowrap; overflow-wrap: normal; }
 .tc-app .tc-side { font-size: 16px; color: #555; }
-.tc-app small { font-size: 16px; color: #555; }
 .tc-app .tc-p { white-space: nowrap; }
 .tc-app .widget-checkbox { align-items: center; }
 .tc-app .widget-checkbox .widget-label-basic { display: flex; align-items: center; }
@@ -67,14 +65,9 @@ CAIRN_CSS = """
 """
 
 
-def escape(text: object) -> str:
-    """``text`` safe to put in HTML (names and goals are typed by players)."""
-    return html.escape(str(text))
-
-
-def pct(p: Fraction) -> str:
-    """An exact chance as a percentage with its fraction beside it."""
-    return f'<span class="tc-p">{percent(p)}</span> <small>({fraction_text(p)})</small>'
+#: An exact chance as a percentage with its fraction beside it (the apps' short name for
+#: [chance_html][companion.widgets.base.chance_html]).
+pct = chance_html
 
 
 def labelled(label: str, widget: widgets.Widget) -> widgets.HBox:

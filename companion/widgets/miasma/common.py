@@ -1,18 +1,14 @@
-"""Pieces the three Miasma apps share: their CSS, dice and log rendering."""
+"""Pieces the three Miasma apps share: their CSS and dice tiles."""
 
 from __future__ import annotations
 
-import html
-import warnings
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 import ipywidgets as widgets
 
 from companion.rulesets.miasma.dice_monarchs import DICE
-from companion.widgets.base import CheckedBox, ErrorLine, safe
 
-__all__ = ["MIASMA_CSS", "css", "dice_html", "escape", "log_html", "on_enter"]
+__all__ = ["LOG_SHOWN", "MIASMA_CSS", "css", "dice_html"]
 
 MIASMA_CSS = """
 .tc-app .tc-dice { display: flex; flex-flow: row wrap; gap: 6px; margin: 4px 0; }
@@ -20,7 +16,6 @@ MIASMA_CSS = """
   display: inline-flex; flex-direction: column; align-items: center; justify-content: center;
   font-size: 18px; font-weight: 700; background: #fff; }
 .tc-app .tc-die .tc-note { font-size: 16px; font-weight: 400; color: #555; }
-.tc-app .tc-note { color: #555; }
 .tc-app .tc-die-hidden { background: #ddd; color: #888; border-style: dashed; }
 .tc-app .tc-seats { list-style: none; margin: 4px 0; padding: 0; }
 .tc-app .tc-seats li { padding: 4px 6px; border: 1px solid #ccc; border-radius: 4px;
@@ -42,10 +37,6 @@ LOG_SHOWN = 12
 """Newest log lines an app shows (the whole log stays in the tracker and its save)."""
 
 
-def escape(text: object) -> str:
-    return html.escape(str(text))
-
-
 def css() -> widgets.HTML:
     return widgets.HTML(f"<style>{MIASMA_CSS}</style>", layout=widgets.Layout(display="none"))
 
@@ -62,25 +53,3 @@ def dice_html(values: Sequence[int], *, hidden_from: int = 5) -> str:
                          f"<span class='tc-note'>d{sides}</span></span>")
     return f'<div class="tc-dice">{"".join(cells)}</div>'
 
-
-def log_html(model: Any, last: int = LOG_SHOWN) -> str:
-    """The tracker's newest log lines, newest first (``data-count``: all moves made)."""
-    events = list(model.log)[-last:]
-    items = "".join(f"<li>{escape(e.summary)}</li>" for e in reversed(events))
-    return f'<ol class="tc-log" data-count="{len(model.log)}" reversed>{items}</ol>'
-
-
-def on_enter(box: CheckedBox, action: Callable[[], Any], error: ErrorLine) -> None:
-    """Run ``action`` when Enter (a phone's Go key) is pressed in a checked box.
-
-    The box then syncs on every keystroke, so the action reads what was typed (see
-    [text_box][companion.widgets.base.text_box] for why Enter is heard this way).
-    """
-    box.control.continuous_update = True
-
-    def submitted(_control: widgets.Text) -> Any:
-        return action()
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        box.control.on_submit(safe(error)(submitted))

@@ -35,10 +35,12 @@ from companion.widgets.base import (
     button,
     column,
     draw_seed,
+    escape,
     int_box,
+    log_html,
     row,
 )
-from companion.widgets.miasma.common import css, dice_html, escape, log_html, on_enter
+from companion.widgets.miasma.common import LOG_SHOWN, css, dice_html
 
 __all__ = ["DiceMonarchsApp"]
 
@@ -104,7 +106,7 @@ class DiceMonarchsApp(widgets.VBox):
                                 "seed", width="240px")
         # Enter in any setup box starts the table (the phone keyboard's Go key).
         for box in (self.players_box, self.chips_box, self.seed_box):
-            on_enter(box, self._new_table, self.error)
+            box.on_enter(self._new_table, self.error)
         self.new_button = self._btn("New table", self._new_table, "new-table", "primary")
         self.save_load = SaveLoad(self.game, "dice-monarchs.json", what="Dice Monarchs table")
         self.setup = column(
@@ -262,7 +264,7 @@ class DiceMonarchsApp(widgets.VBox):
             '<div class="tc-outcome">' + "<br>".join(escape(x) for x in game.announcements)
             + "</div>" if game.announcements else ""
         )
-        self.history.value = log_html(game)
+        self.history.value = log_html(game.log, LOG_SHOWN)
 
     def _private_html(self, game: DiceMonarchsGame, player: str) -> str:
         hole = game.hole_dice(player)

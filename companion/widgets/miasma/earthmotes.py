@@ -14,10 +14,11 @@ from companion.widgets.base import (
     bind,
     button,
     draw_seed,
+    escape,
     int_box,
     row,
 )
-from companion.widgets.miasma.common import css, escape
+from companion.widgets.miasma.common import css
 
 __all__ = ["EarthmotesApp"]
 

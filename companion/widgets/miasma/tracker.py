@@ -18,17 +18,17 @@ from companion.rulesets.miasma.psychosis import (
 )
 from companion.widgets.base import (
     ErrorLine,
-    InputError,
     SaveLoad,
     app_box,
     bind,
     button,
+    escape,
     int_box,
+    log_html,
     name_box,
-    one_line,
     row,
 )
-from companion.widgets.miasma.common import css, escape, log_html, on_enter
+from companion.widgets.miasma.common import LOG_SHOWN, css
 
 __all__ = ["MiasmaTrackerApp"]
 
@@ -48,7 +48,7 @@ class MiasmaTrackerApp(widgets.VBox):
         # Not "required": an empty box is refused when Add is tapped, not before typing.
         self.name_box = name_box("Character", name="name", max_len=MAX_NAME, required=False,
                                  placeholder="character name")
-        on_enter(self.name_box, self._add, self.error)
+        self.name_box.on_enter(self._add, self.error)
         self.add_button = self._btn("Add character", self._add, "add", "primary")
         self.who = widgets.Dropdown(options=[], description="", layout=widgets.Layout(
             width="auto", max_width="100%", min_height="40px"))
@@ -122,15 +122,8 @@ class MiasmaTrackerApp(widgets.VBox):
         self.model.set_stress(name, self.stress_box.read())
 
     def _add(self) -> None:
-        try:
-            self.model.add_character(self.name_box.read())
-        except InputError:
-            raise
-        except CompanionError as exc:
-            # A name already taken: said under the box it came from, and in the app line.
-            self.name_box.refusal.show(exc)
-            raise InputError(one_line(exc), self.name_box) from None
-        self.name_box.value = ""
+        # A name already taken: said under the box it came from, and in the app line.
+        self.name_box.apply(self.model.add_character)
 
     def _gate(self) -> None:
         """Disable what cannot work now: no character chosen, or the rules refuse it."""
@@ -164,5 +157,5 @@ class MiasmaTrackerApp(widgets.VBox):
                          f'{", ".join(state)}<ul>{effects}</ul></div>')
         self.sheet.value = (f'<div data-hours="{self.model.hours}"><b>Day {self.model.day}'
                             f"</b>, hour {self.model.hours % 24}</div>" + "".join(cards))
-        self.history.value = log_html(self.model)
+        self.history.value = log_html(self.model.log, LOG_SHOWN)
         self._gate()
