@@ -107,3 +107,29 @@ def test_the_default_answers_fast_against_seven_opponents() -> None:
     started = time.perf_counter()
     s = hand_strength((4, 6, 8, 10, 12), (), 7, seed=2)
     assert s.samples == DEFAULT_SAMPLES and time.perf_counter() - started < 20
+
+
+def test_quick_readout_is_exact_from_the_turn_and_a_seeded_estimate_before() -> None:
+    from companion.rulesets.miasma.dice_monarchs.strength import (
+        QUICK_COMPLETIONS,
+        _player_score,
+        _scores_with,
+        quick_strength,
+    )
+
+    hole, turn = (3, 5, 2, 9, 11), (2, 4, 6, 7)
+    quick = quick_strength(hole, turn, 3)
+    assert quick.exact
+    # Brute force: every river face, every opponent roll scored the old, slow way.
+    total = Fraction(0)
+    for river in range(1, 13):
+        full = (*turn, river)
+        mine = _player_score(hole, full)
+        weaker = sum(1 for s in _scores_with(full) if s > mine)
+        total += Fraction(weaker, 23040) ** 3
+    assert quick.win == total / 12
+    flop = quick_strength(hole, turn[:3], 2, seed=5)
+    assert not flop.exact and flop.samples == QUICK_COMPLETIONS
+    assert flop == quick_strength(hole, turn[:3], 2, seed=5)
+    exact = hand_strength(hole, turn[:3], 2, exact=True)
+    assert abs(flop.win - float(exact.win)) < 4 * flop.stderr + 1e-9

@@ -8,9 +8,15 @@ gives the chance that the player's best hand beats every opponent's at the showd
 Opponents' hole dice are unknown and independent of each other and of the player's, so
 for a complete set of community dice the chance to beat ``k`` opponents is the chance to
 beat one, to the power ``k``. The exact answer sums that over every way the unrevealed
-community dice can still fall: cheap from the flop on (at most 120 ways, about a second)
-but costly before it (23,040 ways, each against 23,040 opponent rolls); before the flop
-the answer is simulated and carries its standard error.
+community dice can still fall. Each way costs one pass over the 23,040 opponent rolls per
+hidden die (`best_ranks`: the best rank every roll makes with the community, built die
+by die and remembered for the dice already shown, so a table's players share it).
+
+`quick_strength` is the table's readout, bounded to answer within 200 ms for 2 to 8
+players: exact after the turn and the river (12 ways or 1), and before that the exact
+chance against the opponents averaged over a seeded sample of `QUICK_COMPLETIONS` of the
+120 ways the turn and river can fall after the flop, and before the flop a seeded
+simulation of `QUICK_PREFLOP` showdown hands; both carry their standard error.
 
 Interpretation: everyone stays in to the showdown (no one bins), and ties are settled by
 the ranking and the highest hole numbers as in `hands`; a complete tie splits.
@@ -31,13 +37,22 @@ from companion.rulesets.miasma.dice_monarchs.hands import (
     DICE,
     OUTCOMES,
     STRIDES,
+    all_hands,
     best_showdown_hand,
     check_roll,
     rank_table,
 )
 
-__all__ = ["DEFAULT_SAMPLES", "MAX_EXACT_COMPLETIONS", "MAX_SIMULATED_HANDS", "Strength",
-           "hand_strength", "max_samples"]
+__all__ = ["DEFAULT_SAMPLES", "MAX_EXACT_COMPLETIONS", "MAX_SIMULATED_HANDS",
+           "QUICK_COMPLETIONS", "QUICK_PREFLOP", "Strength", "best_ranks", "hand_strength",
+           "max_samples", "quick_strength"]
+
+QUICK_COMPLETIONS = 24
+"""Ways of the hidden turn and river sampled by `quick_strength` after the flop."""
+QUICK_PREFLOP = 1200
+"""Showdown hands simulated by `quick_strength` before the flop (deals x players)."""
+QUICK_EXACT = 12
+"""`quick_strength` is exact when at most this many ways remain (the turn, the river)."""
 
 MAX_EXACT_COMPLETIONS = 120
 """Above this many ways for the hidden community dice to fall, simulate instead."""
@@ -191,21 +206,96 @@ def _check_samples(samples: int, opponents: int) -> None:
         )
 
 
+def _pass(best: Sequence[int], die: int, value: int) -> list[int]:
+    """``best`` improved by the choice of the community's die ``die`` showing ``value``:
+    each roll keeps the better of its own rank and the rank with that die replaced."""
+    stride, sides = STRIDES[die], DICE[die]
+    block = stride * sides
+    blocks = OUTCOMES // block
+    out = list(best)
+    src0 = (value - 1) * stride
+    if stride <= blocks:  # few rolls share a block position: walk them as strided slices
+        for inner in range(stride):
+            src = best[src0 + inner :: block]
+            for c in range(sides):
+                part = slice(c * stride + inner, None, block)
+                out[part] = list(map(min, best[part], src))
+    else:
+        for b in range(blocks):
+            base = b * block
+            src = best[base + src0 : base + src0 + stride]
+            for c in range(sides):
+                lo = base + c * stride
+                out[lo : lo + stride] = list(map(min, best[lo : lo + stride], src))
+    return out
+
+
+@functools.lru_cache(maxsize=160)
+def best_ranks(community: tuple[int, ...]) -> tuple[int, ...]:
+    """For every roll of the 23,040: the best rank it makes choosing, die by die, its own
+    die or the revealed community die (lower is better); dice not yet revealed count as
+    the roll's own. Remembered, so the flop's work is shared by every completion."""
+    if not community:
+        return rank_table()
+    return tuple(_pass(best_ranks(community[:-1]), len(community) - 1, community[-1]))
+
+
+def _chances(hole: tuple[int, ...], full: tuple[int, ...], k: int) -> tuple[Fraction, Fraction]:
+    """(win, split) against ``k`` unknown opponents with all five community dice known."""
+    ranks = best_ranks(full)
+    shown = best_showdown_hand(hole, full)
+    my_rank = shown.rank
+    my_code = 0
+    for v in shown.tiebreak:
+        my_code = my_code * _BASE + v
+    counts = [0] * (len(all_hands()) + 2)
+    for r in ranks:
+        counts[r] += 1
+    weaker = sum(counts[my_rank + 1 :])
+    same = list(itertools.compress(_tiebreak_codes(), map(my_rank.__eq__, ranks)))
+    weaker += sum(1 for c in same if c < my_code)
+    equal = sum(1 for c in same if c == my_code)
+    beat_one = Fraction(weaker, OUTCOMES)
+    not_beaten = Fraction(weaker + equal, OUTCOMES)
+    return beat_one**k, not_beaten**k - beat_one**k
+
+
+def quick_strength(hole: Sequence[int], community: Sequence[int] = (), opponents: int = 1,
+                   *, seed: int | None = None, rng: random.Random | None = None) -> Strength:
+    """The table's chance-to-win readout, bounded in time (see the module docs): exact
+    from the turn on, else averaged over a seeded sample of community completions."""
+    hole, community = tuple(hole), tuple(community)
+    _check(hole, community, opponents)
+    hidden = DICE[len(community) :]
+    ways = list(itertools.product(*(range(1, s + 1) for s in hidden)))
+    if len(ways) <= QUICK_EXACT:
+        return _exact(hole, community, opponents)
+    r = rng or random.Random(seed)
+    if not community:
+        return _simulate(hole, community, opponents, QUICK_PREFLOP // (opponents + 1), r)
+    n = QUICK_COMPLETIONS
+    picked = r.sample(ways, n)
+    wins, splits = [], []
+    for rest in sorted(picked):  # sorted: completions sharing a prefix reuse its passes
+        win, split = _chances(hole, community + rest, opponents)
+        wins.append(float(win))
+        splits.append(float(split))
+    p = sum(wins) / n
+    var = sum((w - p) ** 2 for w in wins) / (n - 1)
+    fpc = (len(ways) - n) / (len(ways) - 1)
+    return Strength(p, sum(splits) / n, opponents, exact=False, samples=n,
+                    stderr=math.sqrt(var / n * fpc))
+
+
 @functools.lru_cache(maxsize=256)
 def _exact(hole: tuple[int, ...], community: tuple[int, ...], k: int) -> Strength:
     hidden = DICE[len(community) :]
     win = split = Fraction(0)
     ways = math.prod(hidden)
     for rest in itertools.product(*(range(1, s + 1) for s in hidden)):
-        full = community + rest
-        mine = _player_score(hole, full)
-        scores = _scores_with(full)
-        weaker = sum(1 for s in scores if s > mine)
-        equal = sum(1 for s in scores if s == mine)
-        beat_one = Fraction(weaker, OUTCOMES)
-        not_beaten = Fraction(weaker + equal, OUTCOMES)
-        win += beat_one**k
-        split += not_beaten**k - beat_one**k
+        w, sp = _chances(hole, community + rest, k)
+        win += w
+        split += sp
     return Strength(win / ways, split / ways, k, exact=True)
 
 
