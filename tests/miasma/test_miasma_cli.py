@@ -71,6 +71,17 @@ def test_earthmote_is_seeded(capsys) -> None:
     _, first, _ = run(capsys, "earthmote", "--count", "3", "--seed", "8", "--json")
     _, again, _ = run(capsys, "earthmote", "--count", "3", "--seed", "8", "--json")
     assert first == again and len(json.loads(first)) == 3
+    from companion.rulesets.miasma.earthmotes import EarthmoteLog
+
+    # The library's log with that seed makes the same three; another seed, other ones.
+    log = EarthmoteLog.start(seed=8)
+    made = [log.generate() for _ in range(3)]
+    assert [(m["seed"], m["size_roll"], m["biome_roll"]) for m in json.loads(first)] == [
+        (m.seed, m.size_roll, m.biome_roll) for m in made]
+    _, other, _ = run(capsys, "earthmote", "--count", "3", "--seed", "9", "--json")
+    assert [m["seed"] for m in json.loads(other)] != [m.seed for m in made]
+    assert [(m["size_roll"], m["biome_roll"]) for m in json.loads(other)] != [
+        (m.size_roll, m.biome_roll) for m in made]
 
 
 def test_psychosis_levels(capsys) -> None:

@@ -307,6 +307,16 @@ def test_gather_supplies_is_seeded() -> None:
     a.short_rest(["Gather Supplies"], seed=7)
     b.short_rest(["Gather Supplies"], seed=7)
     assert a.supplies == b.supplies
+    found = set()
+    for seed in range(20):  # the focus check rolled with that seed decides what is found
+        c = hero()
+        before = c.supplies
+        c.short_rest(["Gather Supplies"], seed=seed)
+        tier = AbilityCheck(c.check_modifier("focus")).roll(seed=seed).tier
+        expected = 2 if tier >= Tier.STRONG_HIT else 1 if tier.is_hit else 0
+        assert c.supplies - before == expected, seed
+        found.add(expected)
+    assert len(found) > 1  # other seeds, other finds
 
 
 def test_hold() -> None:

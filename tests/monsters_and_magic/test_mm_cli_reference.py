@@ -36,6 +36,13 @@ def test_check_roll_is_seeded(capsys: pytest.CaptureFixture[str]) -> None:
     _, first, _ = run(capsys, "mm", "check", "--modifier", "1", "--roll", "--seed", "8")
     _, second, _ = run(capsys, "mm", "check", "--modifier", "1", "--roll", "--seed", "8")
     assert first == second and "vs DC 10" in first.splitlines()[-1]
+    shown = set()
+    for seed in range(20):  # the library's roll for that seed; other seeds, other rolls
+        _, out, _ = run(capsys, "mm", "check", "--modifier", "1", "--roll", "--seed",
+                        str(seed), "--json")
+        assert json.loads(out)["roll"] == AbilityCheck(1).roll(seed=seed).to_dict(), seed
+        shown.add(out)
+    assert len(shown) > 3
 
 
 def test_step_and_group_and_stabilize(capsys: pytest.CaptureFixture[str]) -> None:

@@ -55,6 +55,14 @@ def test_check_roll_is_seeded(capsys: pytest.CaptureFixture[str]) -> None:
     assert first == again
     roll = json.loads(first)["roll"]
     assert roll["total"] == PlotCheck("weak", 0, 0, 9).roll(seed=11).total
+    totals = set()
+    for seed in range(20):  # the library's roll for each seed; other seeds, other totals
+        _, out, _ = run(capsys, "check", "--ability", "weak", "--dc", "9", "--roll", "--seed",
+                        str(seed), "--json")
+        total = json.loads(out)["roll"]["total"]
+        assert total == PlotCheck("weak", 0, 0, 9).roll(seed=seed).total, seed
+        totals.add(total)
+    assert len(totals) > 3
     status, text, _ = run(capsys, "check", "--ability", "weak", "--dc", "9", "--roll",
                           "--seed", "11")
     assert status == 0 and "success 3/5" not in text and "vs difficulty 9" in text
