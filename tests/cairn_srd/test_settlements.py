@@ -73,8 +73,13 @@ def test_hazard_roll_applies_conditions() -> None:
 def test_price_rise_and_rumours() -> None:
     assert [s.price_rise_dice(n) for n in (0, 1, 3)] == ["0", "1d10", "3d10"]
     assert s.roll_rumour_kind(seed=2) == s.roll_rumour_kind(seed=2)
-    assert s.roll_rumour_kind(seed=2).split(":")[0] in {
-        "Local color", "Opportunities", "Challenges", "Mysteries"}
+    kinds = set()
+    for seed in range(20):  # the rumour table's row for that seed; other seeds, other kinds
+        row = tables.get("cairn_rumour_kind").roll(seed=seed).values
+        assert s.roll_rumour_kind(seed=seed) == f"{row['Kind']}: {row['Meaning']}", seed
+        kinds.add(row["Kind"])
+    assert len(kinds) > 1
+    assert kinds <= {"Local color", "Opportunities", "Challenges", "Mysteries"}
 
 
 def test_corrupt_settlement_refused() -> None:

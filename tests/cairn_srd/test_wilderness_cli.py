@@ -39,6 +39,10 @@ def test_travel_events_follow_the_seed(capsys: pytest.CaptureFixture[str]) -> No
     expected = [wilderness.roll_event(leg, rng=r) for _ in range(20)]
     assert [(e["roll"], e["kind"], e["details"]) for e in data["events"]] == [
         (e.roll, e.kind, list(e.details)) for e in expected]
+    other = run(capsys, "cairn", "travel", "--leg", "roads,short,hills", "--events", "20",
+                "--seed", "10", "--json")
+    assert isinstance(other, dict)
+    assert [e["roll"] for e in other["events"]] != [e.roll for e in expected]  # seed used
 
 
 def test_downtime_commands(capsys: pytest.CaptureFixture[str]) -> None:
