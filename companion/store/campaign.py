@@ -294,26 +294,20 @@ class Campaign(Observable):
                              f"a {ruleset} tracker cannot join it")
         tracker.validate()
         data = {"kind": key, "name": name, "role": role, "state": tracker.snapshot()}
-        for attempt in range(_ATTEMPTS):
+        def make() -> NewEvent:  # judged again on fresh state after a conflict
             if any(m.name == name for m in self.members.values()):
                 raise StoreError(f"campaign {self.name!r} already has {name!r}")
             ident = _slug(name)
             n = 2
             while ident in self.members:
                 ident, n = f"{_slug(name)}-{n}", n + 1
-            try:
-                stored = self._append(NewEvent("add", tracker=ident, data=data))
-            except ConflictError:
-                _pause(attempt)
-                self.refresh()
-                continue
-            self._apply(stored)
-            self._after_append()
-            self._changed()
-            live = self.members[ident].tracker
-            assert isinstance(live, type(tracker))
-            return live
-        raise ConflictError("the campaign keeps changing; try again")
+            return NewEvent("add", tracker=ident, data=data)
+
+        stored = self._persist_then_apply(make)
+        self._changed()
+        live = self.members[str(stored.tracker)].tracker
+        assert isinstance(live, type(tracker))
+        return live
 
     @_locked
     def remove(self, id_or_name: str) -> None:

@@ -433,3 +433,13 @@ def test_any_seed_a_caller_passes_is_kept_and_replays(store: Store, seed: int) -
     assert _states(open_campaign(store, "T")) == _states(campaign)
     copy = Campaign.import_document(store, campaign.export(), "Copy")
     assert _states(copy) == _states(campaign)
+
+
+def test_a_sqlalchemy_deprecation_fails_the_store_tests() -> None:
+    import warnings
+
+    from sqlalchemy.exc import MovedIn20Warning, SADeprecationWarning
+
+    for category in (SADeprecationWarning, MovedIn20Warning):
+        with pytest.raises(category):
+            warnings.warn("deprecated", category, stacklevel=1)
