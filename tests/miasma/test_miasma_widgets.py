@@ -185,6 +185,8 @@ def test_monarchs_save_and_load_resume_covered() -> None:
     click(other, "call")
     assert other.error.message == "" and len(loaded.log) == 5
     assert loaded.pot == game.pot + 2 and game.pot == 4  # the saved table is untouched
+    click(other, "undo")  # first tap: "does everyone agree?"
+    assert other.undo_button.description == "Undo: does everyone agree?"
     click(other, "undo")  # that call revealed the flop: it stays (hidden information)
     assert "revealed dice" in other.error.message and len(loaded.log) == 5
 

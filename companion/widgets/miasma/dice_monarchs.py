@@ -1,13 +1,22 @@
-"""The Dice Monarchs app: a hot-seat table for 2–8 players on one device.
+"""The Dice Monarchs app: one device passed around (hot seat) or one screen per player.
 
-Between turns a cover hides every player's dice; the player whose turn it is taps *Show my
-dice* to see their own hole dice, their best hand so far and their chance to win. *Save*
-downloads the whole table as JSON (hole dice included: keep the file face down); pasting it
-into the load box resumes it, covered, on any device.
+Hot seat (no campaign): between turns a cover hides every player's dice; the player whose
+turn it is taps *Show my dice* to see their own hole dice, their best hand so far and
+their chance to win. *Save* downloads the whole table as JSON (hole dice included: it is
+the GM's file, keep it face down); pasting it into the load box resumes it, covered.
+
+Across devices (a campaign, each person's own ``who``): a seated player's screen shows
+their own hole dice and betting buttons on their turn; the table screen (the GM, or anyone
+not seated) shows the community dice, the pot and whose turn it is. Every screen is drawn
+from the game's
+[view_for][companion.rulesets.miasma.dice_monarchs.game.DiceMonarchsGame.view_for]
+for its viewer, so no other player's hole dice and never the table seed reach the page,
+in any widget's state; a player's *Save* holds others' dice only as commitments.
 """
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable
 from typing import Any
@@ -15,7 +24,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from companion.errors import CompanionError
-from companion.rulesets.miasma.dice_monarchs import DiceMonarchsGame, hand_strength
+from companion.rulesets.miasma.dice_monarchs import DiceMonarchsGame
 from companion.rulesets.miasma.dice_monarchs.game import (
     MAX_CHIPS,
     MAX_PLAYERS,
@@ -24,7 +33,7 @@ from companion.rulesets.miasma.dice_monarchs.game import (
     community_dice_text,
 )
 from companion.rulesets.miasma.dice_monarchs.hands import best_hand_so_far
-from companion.rulesets.miasma.dice_monarchs.strength import max_samples
+from companion.rulesets.miasma.dice_monarchs.strength import quick_strength
 from companion.widgets.base import (
     CheckedBox,
     ErrorLine,
@@ -34,15 +43,17 @@ from companion.widgets.base import (
     bind,
     button,
     column,
+    confirm_button,
     draw_seed,
     escape,
     int_box,
     log_html,
+    name_box,
     row,
 )
 from companion.widgets.miasma.common import LOG_SHOWN, css, dice_html
 
-__all__ = ["DiceMonarchsApp"]
+__all__ = ["DiceMonarchsApp", "PublicSave"]
 
 SETUP_LABEL = "New table / save / load"
 
@@ -76,23 +87,50 @@ class SeedBox(CheckedBox):
         return int(raw)
 
 
+class PublicSave:
+    """What a player's *Save* downloads: the table as that player may know it
+    ([public_save][companion.rulesets.miasma.dice_monarchs.game.DiceMonarchsGame.public_save]);
+    loading a table is the GM's."""
+
+    def __init__(self, game: DiceMonarchsGame, viewer: str) -> None:
+        self.game, self.viewer = game, viewer
+
+    def on_change(self, callback: Callable[..., Any], /) -> Any:
+        return self.game.on_change(callback)
+
+    def to_json(self) -> str:
+        viewer = self.viewer if self.viewer in self.game.players else None
+        return json.dumps(self.game.public_save(viewer), ensure_ascii=False, sort_keys=True)
+
+    def load(self, text: str) -> None:
+        raise CompanionError("Dice Monarchs: only the GM loads a saved table")
+
+
 class DiceMonarchsApp(widgets.VBox):
-    """A hot-seat Dice Monarchs table for 2–8 players.
+    """A Dice Monarchs table for 2–8 players: hot seat on one device, or one screen each.
 
     Set the players (comma separated), chips and optionally a seed, then *New table*; or
     paste a saved table and *Load*; or pass an existing `DiceMonarchsGame` as ``game``.
     While a hand is on, the setup is folded away behind *New table / load*; a new table is
     a move, so *Undo* brings the old one back.
+
+    ``viewer`` and ``role`` say who is looking (from the campaign's URL): a seated
+    player's screen (``role`` not ``"gm"``), or the table screen (the GM, or a viewer not
+    seated). With neither, the app is the hot-seat table. Undo is the GM's: on the hot
+    seat it asks everyone to agree (a second tap); it never takes back a reveal.
     """
 
     def __init__(self, game: DiceMonarchsGame | None = None, *,
                  players: str = "Ann, Bo, Cy", chips: int = 100, seed: int | None = None,
-                 samples: int = 800) -> None:
+                 samples: int = 800, viewer: str | None = None, role: str = "") -> None:
         super().__init__()
         self.add_class("tc-monarchs")
         self.error = ErrorLine()
         self.samples = samples
         self.game = game if game is not None else DiceMonarchsGame()
+        self.viewer = viewer or None
+        self.role = role
+        self.hot_seat = self.viewer is None and not role
         self.shown_to: str | None = None  # the player whose dice are uncovered
         self._shown_at: tuple[int, int, str, int] | None = None
         self._setup_open = False
@@ -108,14 +146,32 @@ class DiceMonarchsApp(widgets.VBox):
         for box in (self.players_box, self.chips_box, self.seed_box):
             box.on_enter(self._new_table, self.error)
         self.new_button = self._btn("New table", self._new_table, "new-table", "primary")
-        self.save_load = SaveLoad(self.game, "dice-monarchs.json", what="Dice Monarchs table")
+        self.save_load = SaveLoad(self.game if self.runs_table else PublicSave(
+            self.game, self.viewer or ""), "dice-monarchs.json", what="Dice Monarchs table")
+        self.seat_name = name_box("Player", "", "seat-name", max_len=40, required=False)
+        self.seat_chips = int_box("Chips", chips, "seat-chips", 1, MAX_CHIPS)
+        self.odds_toggle = widgets.Checkbox(value=self.game.show_odds,
+                                            description="Show each player's chance to win",
+                                            indent=False)
+        self.odds_toggle.add_class("tc-odds-toggle")
+        self.odds_toggle.observe(self._toggle_odds, names="value")
+        seats_row = row(self.seat_name, self.seat_chips,
+                        self._btn("Join", self._join, "join"),
+                        self._btn("Rebuy", self._rebuy, "rebuy"),
+                        self._btn("Leave", self._leave, "leave", "danger"))
         self.setup = column(
             widgets.HTML("<b>Dice Monarchs</b> — players sit clockwise in the order listed."),
             self.players_box,
             row(self.chips_box, self.seed_box, self.new_button),
+            widgets.HTML("<b>Between hands</b>: seat a player, sell chips, or see one off."),
+            seats_row,
+            self.odds_toggle,
             self.save_load,
         )
-        self.setup_button = self._btn(SETUP_LABEL, self._toggle_setup, "setup")
+        if not self.runs_table:  # a player's screen: only their own save
+            self.setup.children = (self.save_load,)
+        self.setup_button = self._btn(SETUP_LABEL if self.runs_table else "Save",
+                                      self._toggle_setup, "setup")
         self.status = widgets.HTML()
         self.status.add_class("tc-monarchs-status")
         self.community = widgets.HTML()
@@ -139,7 +195,12 @@ class DiceMonarchsApp(widgets.VBox):
         self.betting = column(row(m["bin"], m["check"], m["call"]),
                               row(self.amount, m["bet"], m["raise_bet"]))
         self.deal_button = self._btn("Deal", self._deal, "deal", "primary")
-        self.undo_button = self._btn("Undo", self._undo, "undo")
+        if self.hot_seat:
+            self.undo_button = confirm_button(
+                "Undo", self._undo, risky=lambda: True, prompt="Undo: does everyone agree?",
+                error=self.error, name="undo")
+        else:
+            self.undo_button = self._btn("Undo", self._undo, "undo")
         self.outcome = widgets.HTML()
         self.outcome.add_class("tc-monarchs-outcome")
         self.history = widgets.HTML()
@@ -150,6 +211,18 @@ class DiceMonarchsApp(widgets.VBox):
         app_box(css(), self.setup, self.error, self.play, box=self)
         bind(self.game, self._changed, error=self.error)
 
+    @property
+    def runs_table(self) -> bool:
+        """Whether this screen may set up, load and undo: the hot seat or the GM."""
+        return self.hot_seat or self.role == "gm"
+
+    @property
+    def seated(self) -> str | None:
+        """The viewer's name when this is a seated player's own screen."""
+        if self.hot_seat or self.role == "gm" or self.viewer not in self.game.players:
+            return None
+        return self.viewer
+
     def _btn(self, label: str, action: Callable[[], Any], name: str,
              style: str = "") -> widgets.Button:
         return button(label, action, error=self.error, name=name, style=style)
@@ -159,8 +232,26 @@ class DiceMonarchsApp(widgets.VBox):
     def _new_table(self) -> None:
         names = self.players_box.read()
         chips = self.chips_box.read()
-        self.game.new_table(names, chips, seed=self.seed_box.read())
+        seed = self.seed_box.read()
+        self.seed_box.value = ""  # the seed decides every die: it does not stay on screen
+        self.game.new_table(names, chips, seed=seed)
         self.game.deal()
+
+    def _join(self) -> None:
+        self.game.join(self.seat_name.read(), self.seat_chips.read())
+
+    def _rebuy(self) -> None:
+        self.game.rebuy(self.seat_name.read(), self.seat_chips.read())
+
+    def _leave(self) -> None:
+        self.game.leave(self.seat_name.read())
+
+    def _toggle_odds(self, change: dict[str, Any]) -> None:
+        if bool(change["new"]) != self.game.show_odds:
+            try:
+                self.game.set_show_odds(bool(change["new"]))
+            except CompanionError as exc:
+                self.error.show(exc)
 
     def _changed(self) -> None:
         # A new table, a load or a move: the table is what matters now, fold the setup.
@@ -186,7 +277,12 @@ class DiceMonarchsApp(widgets.VBox):
         player = game.player_to_act
         if player is None:
             raise CompanionError("Dice Monarchs: nobody is betting now; deal the next hand")
-        if self.shown_to != player:
+        if self.seated is not None:
+            if player != self.seated:
+                raise CompanionError(f"Dice Monarchs: it is {player}'s turn")
+        elif not self.hot_seat:
+            raise CompanionError("Dice Monarchs: players bet from their own screens")
+        elif self.shown_to != player:
             raise CompanionError(f"{player}: tap 'Show my dice' first (it is your turn)")
         args = [self.amount.read()] if with_amount else []
         getattr(game, name)(player, *args)
@@ -195,59 +291,86 @@ class DiceMonarchsApp(widgets.VBox):
         self.game.deal()
 
     def _undo(self) -> None:
-        self.game.undo()
+        # The hot seat's second tap is everyone agreeing; elsewhere the role decides.
+        self.game.undo_as("gm" if self.hot_seat else self.role)
 
     # -- rendering ------------------------------------------------------------------------
 
     def render(self) -> None:
         game = self.game
         self.renders += 1
+        table = game.view_for(None)  # what everyone may know: all the table screen uses
         to_act = game.player_to_act
         if self.shown_to is not None and (self.shown_to != to_act
                                           or self._shown_at != self._token()):
             self.shown_to = None
-        started = game.hand_no > 0
-        self.setup.layout.display = None if (self._setup_open or not started) else "none"
+        started = table["hand_no"] > 0
+        show_setup = self._setup_open or (not started and self.runs_table)
+        self.setup.layout.display = None if show_setup else "none"
         self.play.layout.display = None if started else "none"
-        self.setup_button.description = "Hide setup" if self._setup_open else SETUP_LABEL
+        label = SETUP_LABEL if self.runs_table else "Save"
+        self.setup_button.description = "Hide setup" if self._setup_open else label
+        self.odds_toggle.value = table["show_odds"]
         seats = []
-        for i, name in enumerate(game.players):
+        for i, name in enumerate(table["players"]):
             classes = []
             if name == to_act:
                 classes.append("tc-turn")
-            if game.phase != "waiting" and not game.in_play[i] and game.hole[i]:
+            if table["phase"] != "waiting" and not table["in_play"][i] and table["dealt"][i]:
                 classes.append("tc-out")
             tags = []
-            if i == game.banker:
+            if i == table["banker"]:
                 tags.append("banker")
-            if game.committed[i]:
-                tags.append(f"in this round: {game.committed[i]}")
+            if table["committed"][i]:
+                tags.append(f"in this round: {table['committed'][i]}")
+            if table["phase"] in ("opening", "round_one", "round_two", "final_round") and (
+                    table["in_play"][i] and not table["stacks"][i]):
+                tags.append("all-in")
             if name == to_act:
                 tags.append("to act")
             extra = f" — {', '.join(tags)}" if tags else ""
             seats.append(f'<li class="{" ".join(classes)}" data-seat="{i}">'
-                         f"<b>{escape(name)}</b>: {game.stacks[i]} chips{escape(extra)}</li>")
-        phase = game.phase.replace("_", " ")
+                         f"<b>{escape(name)}</b>: {table['stacks'][i]} chips{escape(extra)}</li>")
+        phase = table["phase"].replace("_", " ")
+        you = f" · you are <b>{escape(self.seated)}</b>" if self.seated else ""
         self.status.value = (
-            f'<div data-n="{self.renders}" data-phase="{game.phase}">'
-            f"<b>Hand {game.hand_no}</b> · {phase} · pot <b class='tc-pot'>{game.pot}</b>"
-            f" · bet to match {game.current_bet} · seed {game.seed}</div>"
+            f'<div data-n="{self.renders}" data-phase="{table["phase"]}">'
+            f"<b>Hand {table['hand_no']}</b> · {phase} · pot <b class='tc-pot'>{table['pot']}</b>"
+            f" · bet to match {table['current_bet']}{you}</div>"
             f'<ul class="tc-seats">{"".join(seats)}</ul>'
         )
         self.community.value = (f"<b>Community dice</b> ({escape(community_dice_text())})"
-                                + dice_html(game.community, hidden_from=len(game.community)))
+                                + dice_html(table["community"],
+                                            hidden_from=len(table["community"])))
         betting = to_act is not None
-        uncovered = betting and self.shown_to == to_act
-        self.reveal_button.layout.display = None if betting and not uncovered else "none"
-        self.betting.layout.display = None if uncovered else "none"
         can_deal = "deal" in game.legal_moves()
         self.deal_button.layout.display = None if can_deal else "none"
         self.deal_button.disabled = not can_deal
+        self.undo_button.layout.display = None if self.runs_table else "none"
         self.undo_button.disabled = not game.can_undo
+        disarm = getattr(self.undo_button, "disarm", None)
+        if callable(disarm):
+            disarm()
+        if self.hot_seat:
+            self._render_hot_seat(to_act, betting)
+        else:
+            self._render_screen(to_act)
+        self.outcome.value = (
+            '<div class="tc-outcome">' + "<br>".join(escape(x) for x in table["announcements"])
+            + "</div>" if table["announcements"] else ""
+        )
+        self.history.value = log_html(game.log, LOG_SHOWN)
+
+    def _render_hot_seat(self, to_act: str | None, betting: bool) -> None:
+        game = self.game
+        uncovered = betting and self.shown_to == to_act
+        self.reveal_button.layout.display = None if betting and not uncovered else "none"
+        self.betting.layout.display = None if uncovered else "none"
         legal = set(game.legal_moves()) if uncovered else set()
         for name, btn in self.moves.items():
             btn.disabled = name not in legal
         if betting and not uncovered:
+            assert to_act is not None
             self.cover.value = (f'<div class="tc-cover" data-player="{escape(to_act)}">Pass '
                                 f"the device to <b>{escape(to_act)}</b>. Everyone else, look "
                                 "away.</div>")
@@ -255,30 +378,56 @@ class DiceMonarchsApp(widgets.VBox):
         elif uncovered:
             assert to_act is not None
             self.cover.value = ""
-            self.private.value = self._private_html(game, to_act)
+            self.private.value = self._private_html(game.view_for(to_act), to_act)
             self.moves["call"].description = f"Call {game.to_call(to_act)}"
         else:
             self.cover.value = ""
             self.private.value = ""
-        self.outcome.value = (
-            '<div class="tc-outcome">' + "<br>".join(escape(x) for x in game.announcements)
-            + "</div>" if game.announcements else ""
-        )
-        self.history.value = log_html(game.log, LOG_SHOWN)
 
-    def _private_html(self, game: DiceMonarchsGame, player: str) -> str:
-        hole = game.hole_dice(player)
-        so_far = best_hand_so_far(hole, game.community)
-        opponents = sum(game.in_play) - 1
-        odds = hand_strength(hole, game.community, opponents,
-                             samples=min(self.samples, max_samples(opponents)),
-                             rng=random.Random(f"{game.seed}:{game.hand_no}:{len(game.log)}"))
+    def _render_screen(self, to_act: str | None) -> None:
+        # One person's own screen: a seated player sees their own dice; others the table.
+        game = self.game
+        me = self.seated
+        self.reveal_button.layout.display = "none"
+        my_turn = me is not None and to_act == me
+        self.betting.layout.display = None if my_turn else "none"
+        legal = set(game.legal_moves(me)) if my_turn and me is not None else set()
+        for name, btn in self.moves.items():
+            btn.disabled = name not in legal
+        if to_act is not None and not my_turn:
+            self.cover.value = (f'<div class="tc-cover tc-waiting" data-player="'
+                                f'{escape(to_act)}">Waiting for <b>{escape(to_act)}</b>'
+                                " to act.</div>")
+        else:
+            self.cover.value = ""
+        view = game.view_for(me) if me is not None else None
+        if view is not None and me is not None and view["hole"][view["players"].index(me)]:
+            self.private.value = self._private_html(view, me)
+            if my_turn:
+                self.moves["call"].description = f"Call {game.to_call(me)}"
+        else:
+            self.private.value = ""
+
+    def _private_html(self, view: dict[str, Any], player: str) -> str:
+        # Drawn from the player's own view: their dice and what everyone knows, nothing else.
+        seat = view["players"].index(player)
+        hole = view["hole"][seat]
+        community = view["community"]
+        so_far = best_hand_so_far(hole, community)
         name = so_far.hand.label if so_far.hand else "no hand yet"
+        odds = ""
+        opponents = sum(view["in_play"]) - 1
+        betting = view["phase"] in ("opening", "round_one", "round_two", "final_round")
+        if view["show_odds"] and view["in_play"][seat] and opponents >= 1 and betting:
+            chance = quick_strength(hole, community, opponents, rng=random.Random(
+                f"{view['hand_no']}:{len(view['history'])}:{seat}"))
+            odds = (f"<span class='tc-odds'>Chance to win the showdown: "
+                    f"{escape(chance.describe())}</span><br>")
+        to_call = max(0, view["current_bet"] - view["committed"][seat])
         return (
             f'<div class="tc-card" data-player="{escape(player)}"><b>{escape(player)}</b>, '
             f"your hole dice:{dice_html(hole)}"
-            f"Best hand so far: <b class='tc-best'>{escape(name)}</b><br>"
-            f"<span class='tc-odds'>Chance to win the showdown: {escape(odds.describe())}"
-            f"</span><br>To call: {game.to_call(player)} · your chips: "
-            f"{game.stacks[game.seat(player)]} · table limit this round: {game.bet_limit}</div>"
+            f"Best hand so far: <b class='tc-best'>{escape(name)}</b><br>{odds}"
+            f"To call: {min(to_call, view['stacks'][seat])} · your chips: "
+            f"{view['stacks'][seat]}</div>"
         )

@@ -385,7 +385,8 @@ def _monarchs(campaign: Campaign) -> widgets.Widget:
 
     names = ", ".join(_miasma_names(campaign)[:8]) or "Ann, Bo"
     return DiceMonarchsApp(ensure(campaign, MONARCHS, DiceMonarchsGame, DiceMonarchsGame),
-                           players=names if "," in names else f"{names}, GM")
+                           players=names if "," in names else f"{names}, GM",
+                           viewer=campaign.who or None, role=campaign.role)
 
 
 def _miasma_names(campaign: Campaign) -> list[str]:
