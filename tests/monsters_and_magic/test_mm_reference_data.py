@@ -28,7 +28,7 @@ from companion.rulesets.monsters_and_magic.threads_of_fate import bend_luck, max
 
 
 def test_overland_travel_reads_the_printed_cells_literally() -> None:
-    paces = {p.speed: p for p in travel.overland_paces()}
+    paces = {p.speed: p for p in travel.overland_paces("literal")}
     assert [(p.hexes, p.group_check_modifier, p.exhaustion) for p in paces.values()] == [
         (3, 2, 0), (2, 0, 1), (1, 0, 0)]
     assert paces["Normal"].printed == ("2", "-", "1")

@@ -89,14 +89,14 @@ chosen (each is tested):
     "unless the creature has a": not modelled.
 21. "two pools that they draw from," (HP and fatigue), "A PC's" (HP), "Some creatures will
     have an" (AC), "temporary": damage is reduced by AC, then halved (rounded down) or
-    doubled; temporary HP not modelled.
+    doubled; temporary HP are lost first and do not add up (the higher amount is kept).
 22. "Whenever you need to mark a": fatigue that does not fit spills into exhaustion; 5
     fatigue and 6 exhaustion boxes by default.
 23. "your second and third exhaustion bestows a": an ability-check penalty following
     Fibonacci (0, 0, 1, 1, 2, 3, 5 for 0-6 marks).
 24. "For monsters, they receive": not modelled.
-25. "someone performs an action that lets you recover": any healing wakes the creature
-    only after a long rest (exhaustion knock-out lasts until a long rest).
+25. "someone performs an action that lets you recover": a long rest, or an ally's action
+    (`Adventurer.ally_helps_recover`), wakes a PC knocked out by exhaustion.
 26. "3-deathsave" / "healed at least": 3 deathsave stabilize; healed at least 1 HP.
 27. "make a" (each dying turn): a luck roll; weak hit 1 deathsave, miss 1 exhaustion,
     critical miss 2.

@@ -101,7 +101,8 @@ from companion.rulesets.monsters_and_magic.threads_of_fate import (
 )
 from companion.state import Tracker, is_move, move, state_field
 
-__all__ = ["ABILITIES", "MAX_NAME", "Adventurer", "CheckRecord", "GameMaster"]
+__all__ = ["ABILITIES", "GM_THREAD_READINGS", "MAX_NAME", "Adventurer", "Bond", "CheckRecord",
+           "GameMaster"]
 
 #: The four abilities of a PC.
 ABILITIES = ("focus", "power", "cunning", "luck")
@@ -113,6 +114,19 @@ MAX_NAME = 60
 
 #: Most ongoing sources, or hold kinds, a sheet keeps at once.
 MAX_ENTRIES = 40
+
+#: Longest bond statement (in characters).
+MAX_STATEMENT = 300
+
+#: The forward that Prepared (the status, or one prepared hold spent) gives.
+PREPARED_FORWARD = 2
+
+#: Readings of the death roll (see Adventurer.death_roll): with the sheet's modifiers, or
+#: LUCK and the exhaustion penalty only.
+DEATH_ROLL_READINGS = ("sheet", "bare")
+
+#: Readings of the GM's cut-off "Whenever you spend a ..." (see GameMaster.player_spent).
+GM_THREAD_READINGS = ("player spends", "uses only")
 
 #: Most XP a sheet counts (a guard on the saved number, far past any campaign).
 MAX_XP = 1_000_000
@@ -128,6 +142,15 @@ class CheckRecord:
     dc: int = state_field(10, min=-_BIG, max=_BIG)
     tier: str = state_field("Miss", choices=tuple(t.label for t in Tier))
     bent: bool = False
+
+
+@dataclass
+class Bond:
+    """One bond: a statement about another character and its value (+BOND)."""
+
+    with_whom: str = state_field(max_len=MAX_NAME)
+    statement: str = state_field("", max_len=MAX_STATEMENT)
+    value: int = state_field(0, min=-LIMIT, max=LIMIT)
 
 
 @dataclass
@@ -168,6 +191,12 @@ class Adventurer(Tracker):
     holds: dict[str, int] = state_field(default_factory=dict, max_len=MAX_ENTRIES)
     short_rests_in_a_row: int = state_field(0, min=0, max=3)
     last_check: CheckRecord | None = None
+    temp_hp: int = state_field(0, min=0, max=_BIG)
+    bonds: list[Bond] = state_field(default_factory=list, max_len=MAX_ENTRIES)
+    bond_resolved: bool = False
+    reputation: dict[str, int] = state_field(default_factory=dict, max_len=MAX_ENTRIES,
+                                             min=-LIMIT, max=LIMIT)
+    death_roll_reading: str = state_field("sheet", choices=DEATH_ROLL_READINGS)
 
     @classmethod
     def new(cls, name: str, *, focus: int = 0, power: int = 0, cunning: int = 0,
@@ -396,6 +425,22 @@ class Adventurer(Tracker):
             self.holds[kind] = have - amount
         self.describe(f"{self.name}: spends {amount} {kind} hold ({have - amount} left)")
 
+    @move
+    def use_prepared(self, from_hold: bool = False) -> None:
+        """Become Prepared for a relevant roll and use it: +2 forward. Clears the Prepared
+        status, or with ``from_hold`` spends one prepared hold (1:1)."""
+        if from_hold:
+            if self.holds.get("prepared", 0) < 1:
+                raise RuleError(f"Prepared: {self.name} holds no prepared")
+            self.spend_hold("prepared")
+        elif "Prepared" not in self.statuses:
+            raise RuleError(f"Prepared: {self.name} is not Prepared")
+        else:
+            self.statuses.remove("Prepared")
+        self.forward = _bounded(self.forward + PREPARED_FORWARD, "Forward")
+        self.describe(f"{self.name}: uses Prepared, {PREPARED_FORWARD:+d} forward "
+                      f"(next check {self.forward:+d})")
+
     # -- threads of fate ------------------------------------------------------------------
 
     def _pay_thread(self, use: str, count: int, inspired: bool) -> str:
@@ -470,7 +515,80 @@ class Adventurer(Tracker):
         """Spend a thread to bring a +BOND into a roll, yours or theirs."""
         other = _label(other, "Bonds of Fate")
         paid = self._pay_thread("Bonds of Fate", 1, inspired)
-        self.describe(f"{self.name}: Bonds of Fate with {other} ({paid})")
+        bond = self._bond(other) if any(b.with_whom == other for b in self.bonds) else None
+        value = f", +BOND {bond.value:+d}" if bond else ""
+        self.describe(f"{self.name}: Bonds of Fate with {other} ({paid}{value})")
+
+    # -- bonds and reputation -------------------------------------------------------------
+
+    def _bond(self, with_whom: str) -> Bond:
+        for bond in self.bonds:
+            if bond.with_whom == with_whom:
+                return bond
+        raise RuleError(f"Bonds: {self.name} has no bond with {with_whom!r}")
+
+    @move
+    def add_bond(self, with_whom: str, statement: str) -> None:
+        """A new bond with another character: a statement of an imbalance; it starts at 0."""
+        with_whom = _label(with_whom, "Bonds")
+        statement = " ".join(str(statement).split())
+        if not 1 <= len(statement) <= MAX_STATEMENT:
+            raise RuleError(f"Bonds: a bond is a statement of 1-{MAX_STATEMENT} characters")
+        if any(b.with_whom == with_whom for b in self.bonds):
+            raise RuleError(f"Bonds: {self.name} already has a bond with {with_whom!r}; "
+                            "resolve it instead")
+        if len(self.bonds) >= MAX_ENTRIES:
+            raise RuleError(f"Bonds: at most {MAX_ENTRIES} bonds on one sheet")
+        self.bonds.append(Bond(with_whom, statement, 0))
+        self.describe(f"{self.name}: bond with {with_whom} — {statement}")
+
+    @move
+    def resolve_bond(self, with_whom: str, change: int, statement: str = "") -> None:
+        """At the end of a session, resolve one bond: its value moves by ``change`` (+1 if
+        the imbalance resolved well, -1 if badly) and a new statement may replace it.
+
+        Interpretation: the seed's "Ending a Session" section is not in the text; resolving
+        is read as moving the bond's value by one, up or down, once per session
+        ([end_session][companion.rulesets.monsters_and_magic.adventurer.Adventurer.end_session]
+        opens the next).
+        """
+        bond = self._bond(with_whom)
+        if self.bond_resolved:
+            raise RuleError("Bonds: only one bond can be resolved each session")
+        if change not in (-1, 1):
+            raise RuleError(f"Bonds: a resolved bond moves by +1 or -1, not {change}")
+        if abs(bond.value + change) > LIMIT:
+            raise RuleError(f"Bonds: a bond's value stays within ±{LIMIT}")
+        statement = " ".join(str(statement).split())
+        if len(statement) > MAX_STATEMENT:
+            raise RuleError(f"Bonds: a bond is a statement of 1-{MAX_STATEMENT} characters")
+        bond.value += change
+        if statement:
+            bond.statement = statement
+        self.bond_resolved = True
+        self.describe(f"{self.name}: resolves the bond with {with_whom} "
+                      f"(+BOND {bond.value:+d})")
+
+    @move
+    def end_session(self) -> None:
+        """The session ends: a bond may be resolved again in the next one."""
+        self.bond_resolved = False
+        self.describe(f"{self.name}: the session ends")
+
+    @move
+    def change_reputation(self, group: str, change: int) -> None:
+        """A major action gains (+1) or loses (-1) a point of reputation with a group; it is
+        an ongoing modifier to social interactions with members who recognize you."""
+        group = _label(group, "Reputation")
+        if change not in (-1, 1):
+            raise RuleError(f"Reputation: a major action gains or loses one point, not {change}")
+        if group not in self.reputation and len(self.reputation) >= MAX_ENTRIES:
+            raise RuleError(f"Reputation: at most {MAX_ENTRIES} groups on one sheet")
+        value = self.reputation.get(group, 0) + change
+        if abs(value) > LIMIT:
+            raise RuleError(f"Reputation: a reputation stays within ±{LIMIT}")
+        self.reputation[group] = value
+        self.describe(f"{self.name}: reputation with {group} {value:+d}")
 
     # -- combat turns -------------------------------------------------------------------
 
@@ -628,6 +746,11 @@ class Adventurer(Tracker):
     def _take(self, amount: int, affinity: Affinity) -> tuple[int, list[str]]:
         taken = damage_after_armor(amount, ac=self.effective_ac, affinity=affinity)
         notes: list[str] = []
+        if taken and self.temp_hp:
+            absorbed = min(self.temp_hp, taken)
+            self.temp_hp -= absorbed
+            taken -= absorbed
+            notes.append(f"{absorbed} temporary HP absorbed")
         if taken and self.dying:
             notes.append("damaged while dying: marks 1 exhaustion")
             notes += self._mark_exhaustion(1)
@@ -675,13 +798,58 @@ class Adventurer(Tracker):
         return gained
 
     @move
+    def gain_temp_hp(self, amount: int) -> None:
+        """Gain temporary HP: lost first when damage gets past AC.
+
+        Interpretation: the seed's "You may be granted temporary" is cut off; read as in
+        5e, temporary HP do not add up: the higher of the old and new amount is kept.
+        """
+        self._alive("Temporary Hit Points")
+        _positive(amount, "Temporary Hit Points")
+        self.temp_hp = max(self.temp_hp, amount)
+        self.describe(f"{self.name}: {self.temp_hp} temporary HP")
+
+    @move
+    def ally_helps_recover(self, ally: str) -> None:
+        """An ally performs an action that lets this PC recover: a PC knocked out by
+        exhaustion (none left to mark) wakes up.
+
+        Interpretation: the seed's "or, for PCs, someone performs an action that lets you
+        recover" wakes the PC whatever the action (first aid, a potion, a spell); the app
+        records the action, the GM judges it.
+        """
+        ally = _label(ally, "Fatigue & Exhaustion")
+        self._alive("Fatigue & Exhaustion")
+        if not self.out_until_long_rest:
+            raise RuleError(f"Fatigue & Exhaustion: {self.name} is not knocked out by "
+                            "exhaustion")
+        self.out_until_long_rest = False
+        woke = not (self.dying or self.stable)
+        if woke and "Unconscious" in self.conditions:
+            self.conditions.remove("Unconscious")
+        self.describe(f"{self.name}: {ally} helps them recover"
+                      + (" — wakes up" if woke else " (still at 0 HP)"))
+
+    @move
     def death_roll(self, seed: int | None = None, rng: random.Random | None = None
                    ) -> AbilityCheckResult:
-        """A dying creature's roll: stabilize, gain deathsave, or mark exhaustion."""
+        """A dying creature's roll: stabilize, gain deathsave, or mark exhaustion.
+
+        Interpretation: the death roll is a luck check like any other, so it takes the
+        sheet's modifiers (ongoing, forward — used up — Weakened, the exhaustion penalty)
+        and a miss gives XP as a check's miss does. ``death_roll_reading = "bare"`` keeps
+        the earlier reading (LUCK and the exhaustion penalty only, no XP).
+        """
         self._alive("Death & Dying")
         if not self.dying:
             raise RuleError(f"Death & Dying: {self.name} is not dying")
-        result = death_roll_check(self.luck, self.exhaustion).roll(seed=seed, rng=rng)
+        check = (death_roll_check(self.luck, self.exhaustion) if self.death_roll_reading
+                 == "bare" else self.build_check("luck"))
+        result = check.roll(seed=seed, rng=rng)
+        self._record(result)
+        if self.death_roll_reading != "bare":
+            self.forward = 0
+            self._after_result(result.tier)
         outcome, n = death_roll_outcome(result.tier)
         note = ""
         if outcome == "stabilize" or (outcome == "deathsave"
@@ -733,8 +901,9 @@ class Adventurer(Tracker):
         if name not in self.conditions:
             raise RuleError(f"Conditions: {self.name} is not {name}")
         if name == "Unconscious" and (self.dying or self.stable or self.out_until_long_rest):
-            raise RuleError(f"Conditions: {self.name} stays unconscious until healed or "
-                            "rested")
+            raise RuleError(f"Conditions: {self.name} stays unconscious "
+                            + ("until a long rest or an ally's action lets them recover"
+                               if self.out_until_long_rest else "until healed"))
         self.conditions.remove(name)
         self.describe(f"{self.name}: is no longer {name}")
 
@@ -950,6 +1119,7 @@ class GameMaster(Tracker):
     kind: ClassVar[str] = "MonstersAndMagicGM"
 
     threads: int = state_field(0, min=0, max=LIMIT)
+    reading: str = state_field(GM_THREAD_READINGS[0], choices=GM_THREAD_READINGS)
 
     @property
     def can_spend(self) -> bool:
@@ -962,6 +1132,23 @@ class GameMaster(Tracker):
         self.threads = min(LIMIT, self.threads + amount)
         self.describe(f"GM gains {amount} thread{'s' if amount != 1 else ''}"
                       f"{' (' + reason + ')' if reason else ''}: {self.threads}")
+
+    @move
+    def player_spent(self, count: int = 1) -> int:
+        """A player spent ``count`` threads (or Inspired in place of one): the GM gains as
+        many. Returns the threads gained.
+
+        Interpretation: the GM's section starts "Whenever you spend a" and stops; read
+        (``reading = "player spends"``, the default) as "whenever a player spends a thread,
+        the GM gains one". The earlier reading, ``"uses only"``, takes the sentence as the
+        start of the list of the GM's own uses: a player's spending gives the GM nothing.
+        """
+        _positive(count, "Threads of Fate")
+        if self.reading != GM_THREAD_READINGS[0]:
+            self.describe("a player spends a thread (the GM gains none under this reading)")
+            return 0
+        self.gain_thread(count, "a player spent a thread")
+        return count
 
     def note_result(self, tier: Tier) -> bool:
         """A player's check result: a critical miss gives the GM a thread. Returns whether a

@@ -5,7 +5,10 @@
 - ``mm group --modifiers 2,0,-1 [--dc N]`` exact odds of a group check's result;
 - ``mm step 1d8 --up 2`` / ``--down 1`` a die moved along the size scale, with its odds;
 - ``mm stabilize --luck N [--exhaustion N]`` chance that death rolls stabilize;
-- ``mm percent N`` a percentage chance rolled on d% (two d10s).
+- ``mm percent N`` a percentage chance rolled on d% (two d10s);
+- ``mm travel HEXES [--speed Fast|Normal|Slow] [--mounted] [--vehicle NAME]
+  [--reading 'last cell'|literal]`` travel periods, hours, exhaustion and foraging;
+- ``mm fall FEET [--roll] [--seed N]`` falling damage dice (and a roll).
 """
 
 from __future__ import annotations
@@ -67,6 +70,24 @@ def add_commands(sub: Any) -> None:
     pct.add_argument("--seed", type=int, default=None)
     pct.add_argument("--json", action="store_true")
     pct.set_defaults(func=_percent)
+
+    travel = cmds.add_parser("travel", help="plan a journey in hexes (overland or by vehicle)")
+    travel.add_argument("hexes", type=int, help="hexes to cover (1-10000)")
+    travel.add_argument("--speed", default="Normal", help="Fast, Normal or Slow (overland)")
+    travel.add_argument("--mounted", action="store_true",
+                        help="on a mount or a draft-animal vehicle (+2 hexes)")
+    travel.add_argument("--vehicle", default=None, help="a sea or air vehicle, e.g. Galley")
+    travel.add_argument("--reading", default="last cell",
+                        help="overland table reading: 'last cell' (default) or 'literal'")
+    travel.add_argument("--json", action="store_true")
+    travel.set_defaults(func=_travel)
+
+    fall = cmds.add_parser("fall", help="falling damage for a height, or distance by turns")
+    fall.add_argument("feet", type=int, help="height fallen in feet")
+    fall.add_argument("--roll", action="store_true", help="roll the damage")
+    fall.add_argument("--seed", type=int, default=None)
+    fall.add_argument("--json", action="store_true")
+    fall.set_defaults(func=_fall)
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:
@@ -176,4 +197,37 @@ def _percent(args: argparse.Namespace) -> int:
         return 0
     sys.stdout.write(f"{args.chance}% chance ({fraction_text(p)}): d% = {tens}{ones} → "
                      f"{value}: {'success' if success else 'failure'}\n")
+    return 0
+
+
+def _travel(args: argparse.Namespace) -> int:
+    from companion.rulesets.monsters_and_magic.travel import plan_journey
+
+    plan = plan_journey(args.hexes, speed=args.speed, mounted=args.mounted,
+                        by_vehicle=args.vehicle, reading=args.reading)
+    if args.json:
+        print_json({"hexes": plan.hexes, "how": plan.how, "per_period": plan.per_period,
+                    "periods": plan.periods, "hours": plan.hours,
+                    "exhaustion_per_period": plan.exhaustion,
+                    "group_check_modifier": plan.group_check_modifier,
+                    "can_forage": plan.can_forage, "reading": plan.reading})
+        return 0
+    sys.stdout.write(plan.describe() + "\n")
+    return 0
+
+
+def _fall(args: argparse.Namespace) -> int:
+    from companion.dice import roll
+    from companion.rulesets.monsters_and_magic.harm_and_healing import falling_damage_dice
+
+    dice = falling_damage_dice(args.feet)
+    rolled = roll(dice, seed=args.seed) if args.roll and dice != "0" else None
+    if args.json:
+        data: dict[str, Any] = {"feet": args.feet, "dice": dice}
+        if rolled is not None:
+            data["total"] = rolled.total
+        print_json(data)
+        return 0
+    sys.stdout.write(f"a fall of {args.feet} feet: {dice} damage"
+                     + (f" → {rolled}" if rolled is not None else "") + "\n")
     return 0

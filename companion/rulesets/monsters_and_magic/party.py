@@ -106,3 +106,20 @@ class Party(Observable):
         result = adventurer.roll_check(ability, seed=seed, rng=rng, **options)
         self.gm.note_result(result.tier)
         return result
+
+    def spend_thread(self, adventurer: Adventurer, use: str, *args: Any,
+                     **kwargs: Any) -> Any:
+        """A character's thread move (``feeling_lucky``, ``bend_luck``, ``lucky_find`` or
+        ``bonds_of_fate``); the GM gains what the player spent (see
+        [GameMaster.player_spent][companion.rulesets.monsters_and_magic.adventurer.GameMaster.player_spent])."""
+        self._seated(adventurer)
+        if use not in _THREAD_MOVES:
+            raise RuleError(f"Threads of Fate: {use!r} is not a way to spend a thread")
+        before = adventurer.threads
+        result = getattr(adventurer, use)(*args, **kwargs)
+        spent = before - adventurer.threads or 1
+        self.gm.player_spent(spent)
+        return result
+
+
+_THREAD_MOVES = ("feeling_lucky", "bend_luck", "lucky_find", "bonds_of_fate")

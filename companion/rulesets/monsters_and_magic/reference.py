@@ -163,14 +163,20 @@ def travel_page() -> str:
     overland = section("overland_travel")
     parts = ["# Travel, combat and exploration reference", "",
              "## Overland travel", "", f"*{overland['section']}* — {overland['note']}", "",
-             "The seed's table is printed misaligned. Its cells as printed, beside the reading "
-             "used here (Interpretation: empty or '-' cells are 0, numbers are as printed):",
-             "", "| Speed | Hexes | Group Check Modifier | Exhaustion | printed cells | |",
-             "|---|---:|---:|---:|---|---|"]
-    for pace in overland_paces():
+             "The seed's table is printed misaligned. Its cells as printed, beside both "
+             "readings. Interpretation (used by default, *last cell*): the last filled cell of "
+             "each row is its exhaustion, so Fast costs more exhaustion than Normal. The "
+             "*literal* reading (empty or '-' cells are 0, numbers where they stand) makes Fast "
+             "better than Normal on every column; apps and `mm travel --reading literal` offer "
+             "it as an option.", "",
+             "| Speed | Hexes | Modifier (last cell) | Exhaustion (last cell) "
+             "| Modifier (literal) | Exhaustion (literal) | printed cells | |",
+             "|---|---:|---:|---:|---:|---:|---|---|"]
+    for pace, lit in zip(overland_paces(), overland_paces("literal"), strict=True):
         printed = " \\| ".join(c or "(empty)" for c in pace.printed)
         parts.append(f"| {pace.speed} | {pace.hexes} | {pace.group_check_modifier:+d} | "
-                     f"{pace.exhaustion} | {printed} | ⚠ misaligned in the seed |")
+                     f"{pace.exhaustion} | {lit.group_check_modifier:+d} | {lit.exhaustion} "
+                     f"| {printed} | ⚠ misaligned in the seed |")
     sea = section("sea_and_air_travel")
     parts += ["", "## Sea and air travel", "", f"*{sea['section']}* — {sea['note']}", "",
               "| " + " | ".join(sea["columns"]) + " |", "|---|---|---:|---|"]
