@@ -41,6 +41,23 @@ while full; the stored Guard returns when a slot frees. Rattled's "+1 to your Gu
 max Guard and current Guard by 1. A Fatigue or Wound forced on a character with no free
 slot (by a spell) drops the most recently added item; if only burdens fill the slots, the
 new burden cannot be placed and the result says so.
+
+**Fates off the table.** The dungeon's fate tables (the darkness, failed escapes) land on
+the sheet through public moves: a scar rolled there is
+[Character.suffer_scar][companion.rulesets.cairn_srd.character.Character.suffer_scar]
+(the same scar effects as a hit), a death is
+[Character.die][companion.rulesets.cairn_srd.character.Character.die] with its reason,
+being lost, captured, transformed or traumatised is
+[Character.leave_play][companion.rulesets.cairn_srd.character.Character.leave_play], and
+lost gear is [Character.lose_gear][companion.rulesets.cairn_srd.character.Character.lose_gear].
+
+Interpretation: a character out of play (lost, captured, transformed, traumatised) keeps a
+living sheet and may come back
+([Character.rejoin][companion.rulesets.cairn_srd.character.Character.rejoin]: found,
+ransomed); a dead one does not. A major Wound gives -1 to a save only when the referee
+names it relevant to that save
+([Character.ability_save][companion.rulesets.cairn_srd.character.Character.ability_save]),
+-1 for each major Wound named.
 """
 
 from __future__ import annotations
@@ -70,6 +87,10 @@ MAX_BOAST = 120
 MAX_ENTRIES = 200
 """Most burden entries, scars or scrolls one sheet holds (petty things fill no slot)."""
 MAX_INSPIRATION = 100
+MAX_FATE = 200
+"""Longest reason a character died or left play."""
+SCAR_DIE = 12
+"""The scar table's die when a scar is rolled rather than read from damage (d12)."""
 
 _ABILITY_FIELDS = {"STR": "strength", "DEX": "dexterity", "CTRL": "control"}
 
@@ -101,6 +122,22 @@ class DamageReport:
         if self.scar:
             text += f"; scar: {self.scar} ({self.scar_effect})"
         return "; ".join([text, *self.notes])
+
+
+@dataclass
+class ScarReport:
+    """What one call of
+    [Character.suffer_scar][companion.rulesets.cairn_srd.character.Character.suffer_scar]
+    did."""
+
+    roll: int
+    scar: str
+    effect: str
+    scar_roll: int | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        return "; ".join([f"scar {self.roll}: {self.scar} ({self.effect})", *self.notes])
 
 
 @dataclass
@@ -154,6 +191,8 @@ class Character(Tracker):
     scrolls: list[str] = state_field(default_factory=list, max_len=MAX_ENTRIES)
     grimoire: list[str] | None = None
     """Spells in the character's grimoire (``None``: no grimoire)."""
+    fate: str = state_field("", max_len=MAX_FATE)
+    """Why the character died or left play ("" while in play)."""
 
     def check_state(self) -> None:
         from companion.errors import StateError
@@ -194,7 +233,9 @@ class Character(Tracker):
     @property
     def status(self) -> str:
         if self.dead:
-            return "dead"
+            return f"dead ({self.fate})" if self.fate else "dead"
+        if self.fate:
+            return f"out of play ({self.fate})"
         words = [w for w, on in (("critical", self.critical), ("deprived", self.deprived),
                                  ("panicking", self.panicking),
                                  ("paralysed", self.dexterity == 0),
@@ -348,8 +389,16 @@ class Character(Tracker):
             notes.append(f"Doomed scar passed: 3d6 = {roll}, max Guard {self.guard_max}")
 
     def _scar(self, taken: int, report: DamageReport, r: random.Random) -> None:
+        scar = self._apply_scar(taken, r)
+        report.scar, report.scar_effect = scar.scar, scar.effect
+        report.scar_roll = scar.scar_roll
+        report.notes.extend(scar.notes)
+
+    def _apply_scar(self, taken: int, r: random.Random) -> ScarReport:
         row = read_row("cairn_scars", taken)
-        report.scar, report.scar_effect = row["Scar"], row["Effect"]
+        report = ScarReport(taken, row["Scar"], row["Effect"])
+        if len(self.scars) >= MAX_ENTRIES:
+            raise RuleError(f"Scars: a sheet holds at most {MAX_ENTRIES} scars")
         self.scars.append(row["Scar"])
         if row["Scar"] == "Distressed":
             report.scar_roll = engine.roll("1d6", rng=r).total
@@ -367,6 +416,97 @@ class Character(Tracker):
             self.scar_recovery = "Out of action"
         elif row["Scar"] == "Doomed":
             self.doomed_scar = True
+        return report
+
+    @move
+    def suffer_scar(self, roll: int | None = None, source: str = "",
+                    rng: random.Random | None = None, seed: int | None = None) -> ScarReport:
+        """Take a scar from a table outside combat (a fate in the dark, a failed escape):
+        the scar table's row ``roll`` (1-12), or a d12 rolled here; its effect applies
+        to the sheet exactly as a scar from a hit does. ``source`` names where it came
+        from (kept in the log)."""
+        self._alive("Scars")
+        _source(source)
+        r = make_rng(seed, rng)
+        if roll is None:
+            roll = engine.roll(f"1d{SCAR_DIE}", rng=r).total
+        if isinstance(roll, bool) or not isinstance(roll, int) or not 1 <= roll <= SCAR_DIE:
+            raise RuleError(f"Scars: the scar table reads 1 to {SCAR_DIE}, not {roll}")
+        report = self._apply_scar(roll, r)
+        self.describe(f"{self.name} is scarred: {report}" + (f" ({source})" if source else ""))
+        return report
+
+    @move
+    def die(self, reason: str) -> None:
+        """Mark the character dead, saying why (a fate table, a trap, the referee's call)."""
+        self._alive("Death")
+        why = _reason(reason, "Death")
+        self.dead, self.fate = True, why
+        self.describe(f"{self.name} is dead: {why}")
+
+    @move
+    def leave_play(self, reason: str) -> None:
+        """The character is out of play but alive (lost, captured, transformed,
+        traumatised into an NPC), saying why."""
+        self._alive("Fate")
+        if self.fate:
+            raise RuleError(f"Fate: {self.name} is already out of play ({self.fate})")
+        why = _reason(reason, "Fate")
+        self.fate = why
+        self.describe(f"{self.name} leaves play: {why}")
+
+    @move
+    def rejoin(self) -> None:
+        """An out-of-play character comes back (found, ransomed, freed)."""
+        self._alive("Fate")
+        if not self.fate:
+            raise RuleError(f"Fate: {self.name} is in play")
+        self.describe(f"{self.name} is back in play (was: {self.fate})")
+        self.fate = ""
+
+    @move
+    def lose_gear(self, pieces: list[int] | None = None, source: str = "") -> list[str]:
+        """Lose items (not Fatigue or Wounds): ``None`` loses all gear; otherwise each
+        number counts an item from the top of the sheet (a number past the last item
+        loses nothing, the same item counted twice is lost once). Returns what was lost.
+        ``source`` names where the loss came from (kept in the log)."""
+        self._alive("Equipment")
+        _source(source)
+        gear = [i for i, it in enumerate(self.items) if it.kind == "item"]
+        if pieces is None:
+            chosen = gear
+        else:
+            if len(pieces) > MAX_ENTRIES:
+                raise RuleError(f"Equipment: at most {MAX_ENTRIES} pieces at once")
+            for p in pieces:
+                if isinstance(p, bool) or not isinstance(p, int) or p < 1:
+                    raise RuleError(f"Equipment: a piece is counted from 1, not {p}")
+            chosen = sorted({gear[p - 1] for p in pieces if p <= len(gear)})
+        lost = [self.items[i].label for i in chosen]
+        for i in reversed(chosen):
+            self.items.pop(i)
+        self.describe(f"{self.name} loses " + (", ".join(lost) if lost else "nothing")
+                      + (f" ({source})" if source else ""))
+        return lost
+
+    @move
+    def ability_save(self, ability: str, floor: int = 0, wounds: list[int] | None = None,
+                     rng: random.Random | None = None, seed: int | None = None) -> SaveResult:
+        """A save by ``ability`` over an optional difficulty ``floor``; each major Wound
+        the referee names relevant (``wounds``: burden entries counted from 1) gives -1."""
+        self._alive("Saving Throw")
+        score = getattr(self, _ability_field(ability))
+        named = sorted(set(wounds or []))
+        for n in named:
+            if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= len(self.items):
+                raise RuleError(f"Wounds: no burden entry #{n}")
+            item = self.items[n - 1]
+            if item.kind != "wound" or not item.major:
+                raise RuleError(f"Wounds: entry #{n} ({item.label}) is not a major Wound")
+        result = save(max(0, score - len(named)), floor=floor, rng=make_rng(seed, rng))
+        self.describe(f"{self.name} saves {ability.strip().upper()}: {result}"
+                      + (f" (-{len(named)} for major Wounds)" if named else ""))
+        return result
 
     @move
     def damage_ability(self, ability: str, amount: int) -> None:
@@ -717,6 +857,18 @@ class Character(Tracker):
             raise RuleError("Dooms: no doom to lift")
         self.dooms -= 1
         self.describe(f"A quest lifts one of {self.name}'s dooms ({self.dooms} left)")
+
+
+def _reason(reason: str, rule: str) -> str:
+    why = reason.strip()
+    if not why or len(why) > MAX_FATE:
+        raise RuleError(f"{rule}: say why in 1 to {MAX_FATE} characters")
+    return why
+
+
+def _source(source: str) -> None:
+    if len(source) > MAX_FATE:
+        raise RuleError(f"Fate: a source is at most {MAX_FATE} characters")
 
 
 def new_character(name: str, strength: int, dexterity: int, control: int, guard: int,

@@ -1090,6 +1090,85 @@ def lost_items(character: Any, pieces: Iterable[int]) -> list[str]:
             for p in pieces]
 
 
+FATE_MOVES = {
+    "Dead": "die", "Transformed": "leave_play", "Lost": "leave_play",
+    "Captured": "leave_play", "Traumatized": "leave_play", "Stripped": "lose_gear",
+    "Equipment lost": "lose_gear", "Scarred": "suffer_scar", "Unharmed": "",
+    "Escaped": "", "Escaped by betrayal": "",
+}
+"""The sheet move each fate-table and failed-escape row makes ("" for none)."""
+
+
+def _scar_row(text: str) -> int:
+    """The scar table row named in a rolled fate's text (the first face of its range)."""
+    for row in tables.get("cairn_scars").rows:
+        if f"Scar: {row.values['Scar']};" in text:
+            return int(str(row.range).split("-")[0])
+    raise RuleError("Scars: the rolled fate names no scar")
+
+
+def _apply(character: Any, result: str, text: str, source: str,
+           pieces: list[int] | None) -> str:
+    kind = FATE_MOVES.get(result)
+    if kind is None:
+        raise RuleError(f"{source}: “{result}” is no fate a sheet can take")
+    if kind == "":
+        return f"{character.name}: {text}; nothing changes on the sheet"
+    if kind in ("suffer_scar", "lose_gear") and any(
+            ev.args.get("source") == source for ev in character.log):
+        raise RuleError(f"{source}: already applied to {character.name}'s sheet")
+    if kind == "die":
+        character.die(f"{source}: {text}"[:200])
+    elif kind == "leave_play":
+        character.leave_play(f"{source}: {text}"[:200])
+    elif kind == "suffer_scar":
+        character.suffer_scar(_scar_row(text), source=source)
+    else:
+        character.lose_gear(pieces, source=source)
+    return str(character.log[-1].summary)
+
+
+def _move_index(delve: Delve, moves: tuple[str, ...], who: str) -> int:
+    for i in range(len(delve.log) - 1, -1, -1):
+        ev = delve.log[i]
+        if ev.move in moves and str(ev.args.get("name", "")).strip() == who:
+            return i + 1
+    return 0
+
+
+def apply_fate(delve: Delve, character: Any) -> str:
+    """Put a character's darkness fate on the
+    [Character][companion.rulesets.cairn_srd.character.Character] sheet: dead
+    ([Character.die][companion.rulesets.cairn_srd.character.Character.die]); transformed,
+    lost, captured or traumatised
+    ([Character.leave_play][companion.rulesets.cairn_srd.character.Character.leave_play]);
+    stripped of all gear; or the rolled scar with its effect
+    ([Character.suffer_scar][companion.rulesets.cairn_srd.character.Character.suffer_scar]).
+    Applying the same fate twice is refused. Returns the sheet's log line.
+
+    Interpretation: the scar named in the fate's text is applied by its row (every face
+    of a row has the same effect)."""
+    who = character.name.strip()
+    if who not in delve.fates:
+        raise RuleError(f"The Darkness Consumes You: {who} has no fate rolled")
+    text = delve.fates[who]
+    source = f"the darkness, delve move {_move_index(delve, ('darkness_fate',), who)}"
+    return _apply(character, text.split(":", 1)[0], text, source, None)
+
+
+def apply_escape(delve: Delve, character: Any) -> str:
+    """Put a character's settled escape on the sheet: a death (after the body check), a
+    capture, being lost or transformed, the d12s of lost equipment
+    ([Character.lose_gear][companion.rulesets.cairn_srd.character.Character.lose_gear]),
+    or the rolled scar; an escape or "unharmed" changes nothing. Returns the log line."""
+    who = character.name.strip()
+    e = delve.escapee(who)
+    if e.stage not in ("escaped", "done"):
+        raise RuleError(f"Escaping the Dungeon: {who}'s escape is not settled "
+                        f"({_stage_text(e)})")
+    source = f"escaping the dungeon, delve move {_move_index(delve, ('escape_check',), who)}"
+    return _apply(character, e.fate.split(":", 1)[0], e.fate, source, list(e.lost_pieces))
+
 
 def undo(delve: Delve, party: Iterable[Any] = ()) -> str:
     """Take back the delve's last move; a panic save recorded from a character's sheet
