@@ -15,6 +15,20 @@ import re
 ECHO_LIMIT = 40
 
 
+def clipped(text: str, limit: int = ECHO_LIMIT) -> str:
+    """``text`` cut to ``limit`` characters, ending with "… (N characters)" when cut (the
+    unquoted form of [quoted][companion.errors.quoted], for text shown as it is).
+
+    >>> clipped("2d6 = [3, 4] = 7")
+    '2d6 = [3, 4] = 7'
+    >>> clipped("x" * 5000, 10)
+    'xxxxxxxxxx… (5,000 characters)'
+    """
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text):,} characters)"
+
+
 def quoted(text: str, position: int | None = None, *, limit: int = ECHO_LIMIT) -> str:
     """``text`` quoted for an error message, cut to about ``limit`` characters.
 
@@ -56,7 +70,7 @@ def clip_echoes(message: str) -> str:
     def clip(match: re.Match[str]) -> str:
         piece = next(g for g in match.groups() if g is not None)
         if match.group(3) is not None:
-            return f"{piece[:ECHO_LIMIT]}… ({len(piece):,} characters)"
+            return clipped(piece)
         return quoted(piece)
 
     return _LONG_ECHO.sub(clip, message)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from companion.errors import StateError
+from companion.errors import StateError, clipped
 from companion.state import Observable
 
 __all__ = [
@@ -33,7 +33,6 @@ __all__ = [
     "MAX_RECORD_TEXT",
     "RollHistory",
     "RollRecord",
-    "clip_text",
 ]
 
 DEFAULT_LIMIT = 200
@@ -53,18 +52,6 @@ MAX_HISTORY_CHARS = 50_000_000
 """The longest history file [RollHistory.from_json][companion.history.RollHistory.from_json]
 reads."""
 
-
-def clip_text(text: str, limit: int) -> str:
-    """``text`` cut to ``limit`` characters, ending with "… (N characters)" when cut.
-
-    >>> clip_text("2d6 = [3, 4] = 7", 40)
-    '2d6 = [3, 4] = 7'
-    >>> clip_text("x" * 5000, 10)
-    'xxxxxxxxxx… (5,000 characters)'
-    """
-    if len(text) <= limit:
-        return text
-    return f"{text[:limit]}… ({len(text):,} characters)"
 
 FORMAT = "table-companion/roll-history"
 FORMAT_VERSION = 1
@@ -244,7 +231,7 @@ class RollHistory(Observable):
         """
         record = RollRecord(
             n=self._count + 1,
-            expr=clip_text(expr, MAX_RECORD_TEXT),
+            expr=clipped(expr, MAX_RECORD_TEXT),
             total=total,
             text=_clip_record_text(text),
             seed=seed,
@@ -381,4 +368,4 @@ def _shown(value: object) -> str:
         return "a number too long to show"
     if isinstance(value, list | dict):
         return f"a {'list' if isinstance(value, list) else 'JSON object'} of {len(value)} items"
-    return clip_text(repr(value), 40)
+    return clipped(repr(value))

@@ -129,7 +129,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar, Literal, ParamSpec, TypeVar, Union, cast
 
-from companion.errors import CompanionError, RuleError, StateError
+from companion.errors import CompanionError, RuleError, StateError, clipped
 
 __all__ = [
     "MAX_SAVE_CHARS",
@@ -162,9 +162,6 @@ MAX_FRACTION_DIGITS = 200
 
 #: Non-zero while a snapshot is restored as it was (no limits or invariants judged).
 _UNCHECKED = [0]
-
-#: How much of a bad value an error message quotes.
-_ECHO = 40
 
 _DIGITS = f"[0-9]{{1,{MAX_FRACTION_DIGITS}}}"
 _FRACTION_TEXT = re.compile(rf"\s*-?{_DIGITS}(?:/{_DIGITS})?\s*", re.ASCII)
@@ -556,7 +553,7 @@ def _plain(value: Any) -> str:
         return ", ".join(_plain(v) for v in value) or "none"
     if isinstance(value, dict):
         return ", ".join(f"{k} {_plain(v)}" for k, v in value.items()) or "none"
-    return _clip(str(value), 60)
+    return clipped(str(value), 60)
 
 
 def _encode(value: Any) -> Any:
@@ -586,7 +583,7 @@ def _exact_keys(raw: dict[str, Any], expected: set[str], where: str, prefix: str
     for key in sorted(expected - raw.keys()):
         raise StateError(f"{where}: missing field '{prefix}{key}'")
     for key in sorted(raw.keys() - expected, key=str):
-        raise StateError(f"{where}: unknown field '{prefix}{_clip(str(key))}'")
+        raise StateError(f"{where}: unknown field '{prefix}{clipped(str(key))}'")
 
 
 def _decode_fields(cls: type, raw: Any, prefix: str, where: str) -> dict[str, Any]:
@@ -718,7 +715,7 @@ def _decode(value: Any, tp: Any, path: str, where: str, meta: Any = None) -> Any
         try:
             out = tp(**values)
         except (ValueError, TypeError, CompanionError) as exc:
-            raise StateError(f"{where}: in '{path}': {_clip(str(exc), 120)}") from None
+            raise StateError(f"{where}: in '{path}': {clipped(str(exc), 120)}") from None
         _run_check(out, path, where)
     else:
         raise TypeError(f"cannot save a field of type {tp!r} ({path})")
@@ -810,10 +807,10 @@ def _run_check(record: Any, path: str, where: str) -> None:
     try:
         check()
     except StateError as exc:
-        raise StateError(f"{where}: {place}{_clip(_own_text(exc), 160)}") from None
+        raise StateError(f"{where}: {place}{clipped(_own_text(exc), 160)}") from None
     except (CompanionError, ValueError, TypeError, KeyError, IndexError, ArithmeticError) as exc:
         raise StateError(
-            f"{where}: {place}the saved values do not fit together ({_clip(str(exc), 120)})"
+            f"{where}: {place}the saved values do not fit together ({clipped(str(exc), 120)})"
         ) from None
 
 
@@ -821,13 +818,6 @@ def _own_text(exc: StateError) -> str:
     # A nested check's message already starts with "this ... save: "; keep its detail only.
     text = str(exc)
     return text.split(" save: ", 1)[1] if text.startswith("this ") and " save: " in text else text
-
-
-def _clip(text: str, limit: int = _ECHO) -> str:
-    """``text`` cut to about ``limit`` characters, saying how much was left out."""
-    if len(text) <= limit:
-        return text
-    return f"{text[:limit]}… ({len(text):,} characters)"
 
 
 def _shown(value: Any) -> str:
@@ -846,9 +836,9 @@ def _shown(value: Any) -> str:
     if isinstance(value, enum.Enum):
         return _shown(value.value)
     if isinstance(value, str):
-        return '"' + _clip(value) + '"'
+        return '"' + clipped(value) + '"'
     if isinstance(value, list | tuple):
         return f"a list of {len(value)} items"
     if isinstance(value, dict):
         return f"an object with {len(value)} fields"
-    return _clip(str(value))
+    return clipped(str(value))

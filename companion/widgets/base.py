@@ -83,8 +83,8 @@ import ipywidgets as widgets
 import traitlets
 
 from companion.dice.render import fraction_text, percent
-from companion.errors import CompanionError
-from companion.history import RollHistory, RollRecord, clip_text
+from companion.errors import CompanionError, clipped
+from companion.history import RollHistory, RollRecord
 
 __all__ = [
     "CSS",
@@ -736,7 +736,7 @@ class NameBox(CheckedBox):
 
 
 def _quoted(text: str) -> str:
-    shown = clip_text(text.strip(), 20)
+    shown = clipped(text.strip(), 20)
     return f"\u201c{shown}\u201d"
 
 
@@ -853,7 +853,7 @@ def log_html(log: Any, shown: int = LOG_SHOWN) -> str:
     events: list[_Logged] = list(log)
     first = max(0, len(events) - shown)
     items = "".join(
-        f'<li data-n="{i + 1}">{roll_text_html(clip_text(events[i].summary, ENTRY_TEXT_LIMIT))}'
+        f'<li data-n="{i + 1}">{roll_text_html(clipped(events[i].summary, ENTRY_TEXT_LIMIT))}'
         "</li>" for i in range(len(events) - 1, first - 1, -1))
     more = (f'<div class="tc-history-more">… and {first} earlier move'
             f'{"s" if first != 1 else ""} (in the save)</div>') if first else ""
@@ -1021,7 +1021,7 @@ class HistoryView(widgets.VBox):
     def _item(r: RollRecord) -> str:
         return (
             f'<li data-n="{r.n}"><span class="tc-h-total">{r.total}</span> '
-            f'<span class="tc-h-text">{roll_text_html(clip_text(r.text, ENTRY_TEXT_LIMIT))}'
+            f'<span class="tc-h-text">{roll_text_html(clipped(r.text, ENTRY_TEXT_LIMIT))}'
             "</span><br>"
             f'<span class="tc-h-meta">#{r.n} · {local_time_html(r.time)} · seed {r.seed}</span>'
             "</li>"
