@@ -39,18 +39,108 @@ def unpack(number: int, nbytes: int, length: int) -> list[int]:
 SIMULATE_HINT = "use simulate(expr, n) for an estimate instead"
 
 
-def check_cost(slots: int, nbytes: int) -> None:
-    """Refuse arithmetic too large to finish quickly, pointing the player at simulate."""
+WORD_BITS = 30
+"""Bits per digit of CPython's integers: costs below are counted in digit operations."""
+
+_OVERHEAD_DIGITS = 30
+"""One step of a Python loop costs about as much as 30 digit operations (about 100 ns)."""
+
+
+def mul_work(a_bits: int, b_bits: int) -> float:
+    """Estimated cost of one big-integer product, in digit operations: schoolbook below
+    70 digits, Karatsuba above (a lopsided product is cut into pieces of the shorter
+    factor, so it costs ``longer * shorter**0.585``). About 3.6 ns each on a small machine."""
+    small, big = sorted((a_bits // WORD_BITS + 1, b_bits // WORD_BITS + 1))
+    if small <= 70:
+        return float(big * small)
+    return big * float(small) ** 0.585
+
+
+def power_work(result_bits: int) -> float:
+    """Estimated cost of raising an integer to a power whose result has ``result_bits``:
+    the last squaring dominates (the earlier ones add about half of it)."""
+    return 1.5 * mul_work(result_bits // 2, result_bits // 2) + result_bits // WORD_BITS
+
+
+_spent: list[float] = []
+"""Work charged to the ``odds`` call in progress (empty when none is)."""
+
+
+def start_metering() -> None:
+    """Begin charging every product to one ``odds`` call
+    (see [charge][companion.dice.distribution.charge])."""
+    _spent[:] = [0.0]
+
+
+def stop_metering() -> None:
+    _spent.clear()
+
+
+def charge(work: float) -> None:
+    """Charge ``work`` digit operations before doing them; refuse past
+    [ODDS_MAX_WORK][companion.dice.limits.ODDS_MAX_WORK] for one product, or for one
+    ``odds`` call in all."""
+    total = work + (_spent[0] if _spent else 0.0)
+    if total > limits.ODDS_MAX_WORK:
+        raise OddsTooCostlyError(
+            f"exact odds would take about {total:.2g} big-integer digit operations "
+            f"(the budget is {limits.ODDS_MAX_WORK:.2g}, about a second); {SIMULATE_HINT}"
+        )
+    if _spent:
+        _spent[0] = total
+
+
+def check_cost(slots: int, nbytes: int, work: float = 0.0) -> None:
+    """Refuse arithmetic too large to finish quickly, pointing the player at simulate:
+    too many totals, weights too large to hold, or too much work (then charge it)."""
     if slots > limits.ODDS_MAX_OUTCOMES:
         raise OddsTooCostlyError(
             f"exact odds would need {slots:,} separate totals "
             f"(limit {limits.ODDS_MAX_OUTCOMES:,}); {SIMULATE_HINT}"
         )
-    if slots * nbytes * 8 > limits.ODDS_MAX_PRODUCT_BITS:
+    if slots * nbytes * 8 > limits.ODDS_MAX_WEIGHT_BITS:
         raise OddsTooCostlyError(
             f"exact odds would need {slots:,} totals with {nbytes * 8:,}-bit weights, "
-            f"too much arithmetic; {SIMULATE_HINT}"
+            f"too much to hold; {SIMULATE_HINT}"
         )
+    charge(work)
+
+
+def _power_coefficients(dense: list[int], n: int) -> list[int]:
+    """Coefficients of ``(sum dense[k] x**k) ** n`` (``dense[0] > 0``) by J. C. P. Miller's
+    recurrence: ``m p0 q[m] = sum over k of (n k - m + k) p[k] q[m - k]``, exact in integers.
+    One pass over the result, each slot touching the nonzero weights once: no big products."""
+    p0 = dense[0]
+    terms = [(k, w) for k, w in enumerate(dense) if k and w]
+    length = (len(dense) - 1) * n + 1
+    q = [0] * length
+    q[0] = p0**n
+    for m in range(1, length):
+        acc = 0
+        for k, w in terms:
+            if k > m:
+                break
+            acc += (n * k - m + k) * w * q[m - k]
+        q[m] = acc // (m * p0)
+    return q
+
+
+def _uniform_power_counts(faces: int, n: int) -> list[int]:
+    """Ways ``n`` dice with faces ``0..faces-1`` reach each total: the coefficients of
+    ``((1 - x**f) / (1 - x)) ** n``, whose log-derivative gives a recurrence of three
+    terms per slot: ``(m+1) q[m+1] = (m+n) q[m] + (m-f+1-nf) q[m-f+1] + (nf-n-m+f) q[m-f]``."""
+    f = faces
+    length = (f - 1) * n + 1
+    q = [0] * length
+    q[0] = 1
+    for m in range(length - 1):
+        acc = (m + n) * q[m]
+        if m - f + 1 >= 0:
+            acc += (m - f + 1 - n * f) * q[m - f + 1]
+            if m - f >= 0:
+                acc += (n * f - n - m + f) * q[m - f]
+        q[m + 1] = acc // (m + 1)
+    return q
 
 
 class Distribution:
@@ -396,12 +486,27 @@ class Distribution:
         denom = self._denom**n
         nbytes = nbytes_for(denom)
         length = (span - 1) * n + 1
-        check_cost(length, nbytes)
-        packed = pow(pack(dense, nbytes), n)
+        # Three ways, the cheapest estimated first: identical faces by a three-term
+        # recurrence, few distinct weights by Miller's recurrence (each slot one Python
+        # step per weight), else one big power of the packed weights (Karatsuba).
+        uniform = len(self._values) == span and len(set(self._weights)) == 1
+        per_slot = nbytes * 8 // WORD_BITS + 1 + _OVERHEAD_DIGITS
+        terms = 3 if uniform else len(self._values) - 1
+        recurrence = length * terms * per_slot
+        power = power_work(length * nbytes * 8)
+        check_cost(length, nbytes, min(recurrence, power))
+        if recurrence <= power:
+            if uniform:
+                scale = self._weights[0] ** n
+                coeffs = _uniform_power_counts(span, n)
+                if scale != 1:
+                    coeffs = [c * scale for c in coeffs]
+            else:
+                coeffs = _power_coefficients(dense, n)
+        else:
+            coeffs = unpack(pow(pack(dense, nbytes), n), nbytes, length)
         truncated = 1 - (1 - self.truncated) ** n if self.truncated else Fraction(0)
-        return Distribution.from_dense_counts(
-            low * n, unpack(packed, nbytes, length), denom, truncated
-        )
+        return Distribution.from_dense_counts(low * n, coeffs, denom, truncated)
 
     # -- output ---------------------------------------------------------------------------
     def to_dict(self) -> dict[str, object]:
@@ -451,7 +556,7 @@ def _convolve(a: Distribution, b: Distribution) -> Distribution:
         return Distribution.from_counts(acc, da * db, truncated)
     denom = da * db
     nbytes = nbytes_for(denom)
-    check_cost(length, nbytes)
+    check_cost(length, nbytes, mul_work(span_a * nbytes * 8, span_b * nbytes * 8))
     dense_a = [0] * span_a
     for v, w in zip(va, wa, strict=True):
         dense_a[v - va[0]] = w

@@ -34,32 +34,37 @@ ODDS_EXPLODE_DEPTH = 20
 """Exact odds follow an exploding die through this many extra rolls; the remaining mass is
 reported as ``Distribution.truncated``."""
 
-ODDS_MAX_OUTCOMES = 100_000
+ODDS_MAX_OUTCOMES = 1_000_000
 """Most distinct totals an exact distribution may hold before odds suggest ``simulate``
-(100,000 totals print as about 2.5 MB of JSON; text, JSON and chart take about half a
-second together)."""
+(a d1,000,000 holds a million; the text and the chart show a summary of any size)."""
 
-ODDS_MAX_FACES = 100_000
-"""Most faces per die that exact odds follow one by one (a d1,000,000 rolls, but its exact
-odds are refused: they would hold a million totals)."""
+ODDS_MAX_FACES = 1_000_000
+"""Most faces per die that exact odds follow one by one (every die up to
+[MAX_SIDES][companion.dice.limits.MAX_SIDES])."""
 
 ODDS_MAX_STEPS = 1_000_000
 """Budget of one ``odds`` call, in steps of Python work (one face, one case or one pair
 of outcomes touched), estimated before each piece of work starts: at most about a second
 on a small machine. A refusal by this budget takes milliseconds."""
 
-ODDS_MAX_PRODUCT_BITS = 4_000_000
-"""Largest big-integer product (in bits) one convolution may need: about half a second on
-a small machine (big-integer products grow faster than their length: 16,000,000 bits took
-3 to 6 seconds for ``10d10000``). ``500d6`` fits; ``1000d6`` and ``100d100`` do not."""
+ODDS_MAX_WORK = 300_000_000
+"""Budget of one ``odds`` call for its big-integer arithmetic, in digit operations
+(CPython's integers have 30-bit digits), estimated before each product, power or
+recurrence starts: a product of ``a`` by ``b`` digits counts ``a * b`` below 70 digits and
+``a * b**0.585`` above (Karatsuba); a power counts one and a half times its last
+squaring; a recurrence counts, per total, its terms times (the weight's digits + 30 for
+the Python step). About 3.6 ns each: the budget is about a second on a small machine.
+Sums of identical dice take the cheapest way: ``1000d6`` and ``100d100`` cost a few
+million (milliseconds), ``10d10000`` and the keep-one of ``10000d100000`` far more than the
+budget."""
+
+ODDS_MAX_WEIGHT_BITS = 40_000_000
+"""Most bits the exact weights of one distribution (or one product on the way) may take
+together, about 5 MB: ``1000d6`` holds 13,000,000 (5,001 totals of 2,592 bits); ``1000d20``
+(82,000,000) and ``100d1000000kh1`` (2,000,000,000) are refused before any work."""
 
 ODDS_MAX_PAIRS = 1_000_000
 """Most pairs of outcomes a product or quotient of two distributions may combine."""
-
-ODDS_MAX_KEEP_WORK = 100_000_000_000
-"""Ceiling on the keep/drop DP's estimated work (big-integer products and powers, each
-counted as its length times the other's length to the power 0.585, as Karatsuba
-multiplication costs): about half a second."""
 
 ODDS_MAX_MIXTURE = 2_500
 """Most separate cases (dice counts x sizes) a dynamic expression may split into."""
