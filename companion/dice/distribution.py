@@ -53,7 +53,7 @@ def mul_work(a_bits: int, b_bits: int) -> float:
     small, big = sorted((a_bits // WORD_BITS + 1, b_bits // WORD_BITS + 1))
     if small <= 70:
         return float(big * small)
-    return big * float(small) ** 0.585
+    return big * math.pow(small, 0.585)
 
 
 def power_work(result_bits: int) -> float:
