@@ -122,6 +122,7 @@ __all__ = [
     "press_enter",
     "row",
     "safe",
+    "slug",
     "style_tag",
     "text_box",
 ]
@@ -229,6 +230,15 @@ def escape(text: object) -> str:
     '&lt;b&gt;Ann &amp; Bo&lt;/b&gt;'
     """
     return html.escape(str(text))
+
+
+def slug(text: str) -> str:
+    """``text`` as a CSS class or file name part: letters and digits kept, the rest ``-``.
+
+    >>> slug("Ann the Bold")
+    'ann-the-bold'
+    """
+    return "".join(ch if ch.isalnum() else "-" for ch in text.lower())
 
 
 def chance_html(p: Any) -> str:

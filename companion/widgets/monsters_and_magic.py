@@ -57,6 +57,7 @@ from companion.widgets.base import (
     roll_text_html,
     row,
     safe,
+    slug,
     text_box,
 )
 
@@ -68,10 +69,6 @@ TIER_COLOURS = {Tier.CRITICAL_HIT: "#1b5e20", Tier.STRONG_HIT: "#2e7d32",
                 Tier.WEAK_HIT: "#f9a825", Tier.MISS: "#c62828", Tier.CRITICAL_MISS: "#7f0000"}
 STEP_LIMIT = 4
 """Effect steps the roller offers (a step past a critical result is refused by the rules)."""
-
-
-def _slug(text: str) -> str:
-    return "".join(ch if ch.isalnum() else "-" for ch in text.lower())
 
 
 def odds_html(check: AbilityCheck) -> str:
@@ -240,7 +237,7 @@ class AdventurerPanel(widgets.VBox):
         self.seed_source = seed_source
         self.error = error or ErrorLine()
         self.add_class("tc-character")
-        self.add_class(f"tc-character-{_slug(a.name)}")
+        self.add_class(f"tc-character-{slug(a.name)}")
         self.layout = widgets.Layout(border="1px solid #bbb", padding="6px", margin="6px 0",
                                      max_width="100%")
         self.view = widgets.HTML()
@@ -258,7 +255,7 @@ class AdventurerPanel(widgets.VBox):
         # One error line under each section, beside the buttons that can be refused.
         self.section_errors = {k: ErrorLine() for k in ("threads", "turn", "body", "check")}
         self.checks = CheckPanel(a, self.section_errors["check"], party, seed_source)
-        self.file = SaveLoad(_SheetFile(party, a), f"{_slug(a.name)}.json",
+        self.file = SaveLoad(_SheetFile(party, a), f"{slug(a.name)}.json",
                              what="character sheet", error=self.error)
         own_error = [self.error] if error is None else []
         threads_error, turn_error, body_error = (

@@ -44,6 +44,7 @@ from companion.widgets.base import (
     name_box,
     roll_text_html,
     row,
+    slug,
 )
 
 __all__ = ["PlotPointCheckPanel", "PlotPointLogPanel", "PlotPointPoolPanel", "PlotPointsApp",
@@ -221,9 +222,8 @@ class StrainWoundsPanel(widgets.VBox):
         self.view = widgets.HTML()
         self.fortitude = _ability_picker("Fortitude", "fortitude")
         self.rest_dc = int_box("Rest DC", 10, "rest-dc", -MAX_DIFFICULTY, MAX_DIFFICULTY)
-        slug = "".join(ch if ch.isalnum() else "-" for ch in name.lower())
         self.add_class("tc-character")
-        self.add_class(f"tc-character-{slug}")
+        self.add_class(f"tc-character-{slug(name)}")
         self.strain_button = button("+1 strain", lambda: session.gain_strain(name),
                                     error=self.error, name="strain")
         self.wound_button = button("+1 wound", lambda: session.gain_wounds(name),
