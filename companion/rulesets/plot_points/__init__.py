@@ -55,7 +55,8 @@ A character withstands 15 wounds; the 16th brings the near-death experience.
 - [`checks`][companion.rulesets.plot_points.checks]: `PlotCheck` (exact chance, contests,
   rolls), `advantage_die`, `ABILITY_DICE`.
 - [`session`][companion.rulesets.plot_points.session]: `PlotPointSession`, the tracker
-  for a table (plot points, the check in play, every character's strain and wounds).
+  for a table (plot points, the check in play, contests, every character's strain and
+  wounds).
 - [`wounds`][companion.rulesets.plot_points.wounds]: `Character`, `wound_tier`.
 - [`lookup`][companion.rulesets.plot_points.lookup]: the lookup tables (ability dice,
   advantage dice, wound tiers) read from `lookup_tables.toml`.

@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass
 from typing import ClassVar
 
+from companion.checks import ContestOdds
 from companion.dice.render import percent
 from companion.errors import RuleError, StateError, quoted
 from companion.rulesets.plot_points.checks import (
@@ -96,6 +97,31 @@ class CheckOutcome:
     def __str__(self) -> str:
         first = f"{self.action} → " if self.action else ""
         return f"{first}{self.who}: {self.result}" + "".join(f"; {n}" for n in self.notes)
+
+
+@dataclass(frozen=True)
+class ContestOutcome:
+    """A contest rolled through the session: both results, the margin (first side's result
+    minus the second's), the exact odds it was rolled at, and what the rolls caused."""
+
+    who: str
+    opponent: str
+    first: PlotCheckResult
+    second: PlotCheckResult
+    margin: int
+    odds: ContestOdds
+    notes: tuple[str, ...]
+
+    @property
+    def winner(self) -> str | None:
+        """The side with the higher result (``None`` on a tie)."""
+        return self.who if self.margin > 0 else self.opponent if self.margin < 0 else None
+
+    def __str__(self) -> str:
+        won = f"{self.winner} wins" if self.winner else "a tie (the GM decides)"
+        return (f"contest {self.who} {self.first.total} vs {self.opponent} "
+                f"{self.second.total}: {won} (margin {self.margin:+d}; {self.who} had "
+                f"{percent(self.odds.win)} to win)" + "".join(f"; {n}" for n in self.notes))
 
 
 @dataclass
@@ -236,6 +262,41 @@ class PlotPointSession(Tracker):
         current.gm_forced += 1
         return self._again(current, "spends an unlucky point to force a reroll", False,
                            seed, rng)
+
+    @move
+    def contest(self, who: str, opponent: str, ability: Ability = "average",
+                proficiency: int = 0, advantage: int = 0,
+                opponent_ability: Ability = "average", opponent_proficiency: int = 0,
+                opponent_advantage: int = 0, *, seed: int | None = None,
+                rng: random.Random | None = None) -> ContestOutcome:
+        """``who`` and ``opponent`` each make a check; the higher result wins, and the
+        margin is ``who``'s result minus the opponent's.
+
+        Interpretation: an opponent who is not at the table (a creature the GM plays) rolls
+        for the GM: its natural 1 or 20 turns a plot point over like any check, but it has
+        no wounds. In a contest a side *fails* (for the strain of Injured and Dying
+        characters) when it loses; a tie is no failure for either side and the GM decides
+        it. Plot points are spent on static checks only: a contest is not the check in
+        play (the previous one is closed).
+        """
+        who = _name(who, "contestant")
+        opponent = _name(opponent, "contestant")
+        if who == opponent:
+            raise RuleError("Checks: a contest needs two different sides")
+        if who != self.gm:
+            self.character(who)
+        mine = PlotCheck(ability, proficiency, advantage)
+        theirs = PlotCheck(opponent_ability, opponent_proficiency, opponent_advantage)
+        rng = rng if rng is not None else random.Random(seed)
+        first, second = mine.roll(rng=rng), theirs.roll(rng=rng)
+        margin = first.total - second.total
+        notes = [f"{who}: {n}" for n in self._after_roll(who, first, margin >= 0)]
+        notes += [f"{opponent}: {n}" for n in self._after_roll(opponent, second, margin <= 0)]
+        self.current = None
+        outcome = ContestOutcome(who, opponent, first, second, margin, mine.contest(theirs),
+                                 tuple(notes))
+        self.describe(str(outcome))
+        return outcome
 
     @move
     def end_check(self) -> None:
@@ -401,6 +462,15 @@ class PlotPointSession(Tracker):
     def _resolve(self, who: str, check: PlotCheck, seed: int | None,
                  rng: random.Random | None, action: str = "") -> CheckOutcome:
         result = check.roll(seed=seed, rng=rng)
+        notes = self._after_roll(who, result, bool(result.success))
+        assert check.difficulty is not None
+        self.current = CheckInPlay(
+            who, check.ability, check.proficiency, check.advantage, check.difficulty,
+            result.total, result.natural, bool(result.success), text=str(result))
+        return CheckOutcome(who, result, tuple(notes), action)
+
+    def _after_roll(self, who: str, result: PlotCheckResult, success: bool) -> list[str]:
+        """The special dice results on the pool and the roller's strain from wounds."""
         notes: list[str] = []
         if result.natural_one:
             if self.lucky:
@@ -416,17 +486,13 @@ class PlotPointSession(Tracker):
             else:
                 notes.append("natural 20: no unlucky plot point to turn; the GM may grant "
                              "another reward")
-        if who != self.gm:
+        if who in self.players:
             character = self.character(who)
-            strain = strain_from_check(character.wounds, bool(result.success))
+            strain = strain_from_check(character.wounds, success)
             if strain:
                 notes.append(f"{character.condition}: +{strain} strain")
                 notes += _strain_notes(character, strain)
-        assert check.difficulty is not None
-        self.current = CheckInPlay(
-            who, check.ability, check.proficiency, check.advantage, check.difficulty,
-            result.total, result.natural, bool(result.success), text=str(result))
-        return CheckOutcome(who, result, tuple(notes), action)
+        return notes
 
 
 def _name(value: str, what: str) -> str:
