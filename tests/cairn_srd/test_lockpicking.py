@@ -17,9 +17,12 @@ def test_new_lock_rolls_three_d12() -> None:
     lp = LockPicking()
     lp.new_lock(rng=FixedRng(4, 12, 5))
     assert (lp.lock_type, lp.dv, lp.sequence, lp.complication) == ("Screw", 3, "RPR", "Cracked")
-    lp.known["Screw"] = "TRP"
-    lp.new_lock(rng=FixedRng(4, 1, 1))  # a solved type keeps its sequence
-    assert (lp.sequence, lp.complication, lp.revealed) == ("TRP", "None", 3)
+    lp.new_lock(rng=FixedRng(4, 1, 1))  # an assigned type keeps its sequence, unsolved
+    assert (lp.sequence, lp.complication, lp.revealed) == ("RPR", "None", 0)
+    for action in "RPR":
+        lp.pick(action)
+    lp.new_lock(rng=FixedRng(4, 2, 1))  # a solved type is known at once
+    assert (lp.sequence, lp.revealed) == ("RPR", 3)
 
 
 def test_correct_sequence_opens_and_is_remembered() -> None:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from companion.cli import fraction_text, print_json
 from companion.dice.render import percent
+from companion.errors import RuleError, StateError
 from companion.rulesets.cairn_srd import (
     _travel_cli,
     exploration,
@@ -42,8 +44,14 @@ def add_commands(sub: Any) -> None:
     fate = csub.add_parser("fate", help="roll the die of fate")
     fate.add_argument("--seed", type=int, default=None)
     fate.set_defaults(func=lambda a: _print(str(saves.die_of_fate(seed=a.seed))))
-    lock = csub.add_parser("lock", help="create a lock (3d12)")
+    lock = csub.add_parser("lock", help="create a lock (3d12), kept in a lock book")
     lock.add_argument("--seed", type=int, default=None)
+    lock.add_argument("--book", default=None, metavar="FILE",
+                      help="a lock book (JSON): its types keep their sequences; the new "
+                           "lock's type is written into it")
+    lock.add_argument("--show", action="store_true",
+                      help="print the book only, roll no lock")
+    lock.add_argument("--json", action="store_true")
     lock.set_defaults(func=_lock)
     npc = csub.add_parser("npc", help="roll an NPC's want and disposition")
     npc.add_argument("--seed", type=int, default=None)
@@ -114,10 +122,48 @@ def _save(args: argparse.Namespace) -> int:
     return 0
 
 
+MAX_BOOK_BYTES = 1_000_000
+"""The largest lock-book file the CLI reads."""
+
+
+def _read_book(path: Path) -> lockpicking.LockBook:
+    if not path.exists():
+        return lockpicking.LockBook()
+    try:
+        size = path.stat().st_size
+        if size > MAX_BOOK_BYTES:
+            raise StateError(f"lock book {path.name}: {size:,} bytes, at most "
+                             f"{MAX_BOOK_BYTES:,}")
+        data = path.read_bytes()
+    except OSError as exc:
+        raise StateError(f"lock book {path.name}: cannot read it ({exc.strerror})") from None
+    return lockpicking.LockBook.from_json(data)
+
+
 def _lock(args: argparse.Namespace) -> int:
-    lock = lockpicking.LockPicking()
-    print(lock.new_lock(seed=args.seed))
-    print(f"sequence {lock.sequence}; {lockpicking.complications()[lock.complication]}")
+    path = Path(args.book) if args.book else None
+    book = _read_book(path) if path else lockpicking.LockBook()
+    if args.show and path is None:
+        raise RuleError("cairn lock: --show needs --book FILE")
+    lock = None if args.show else book.new_lock(seed=args.seed)
+    if path is not None and lock is not None:
+        try:
+            path.write_text(book.to_json(), encoding="utf-8")
+        except OSError as exc:
+            raise StateError(f"lock book {path.name}: cannot write it ({exc.strerror})") \
+                from None
+    if args.json:
+        out: dict[str, Any] = {"book": dict(book.sequences), "solved": list(book.solved)}
+        if lock is not None:
+            out["lock"] = {"type": lock.lock_type, "dv": lock.dv, "sequence": lock.sequence,
+                           "complication": lock.complication}
+        print_json(out)
+        return 0
+    if lock is not None:
+        print(lock.log[-1].summary)
+        print(f"sequence {lock.sequence}; {lockpicking.complications()[lock.complication]}")
+    if path is not None:
+        print("lock book: " + ("; ".join(book.lines()) or "empty"))
     return 0
 
 

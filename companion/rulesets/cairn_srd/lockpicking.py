@@ -17,6 +17,15 @@ tumbler takes any action), *worn* (the first jam is ignored), *reinforced* (two 
 to break it off), *delicate* (the first mistake jams it), *trapped* (every mistake
 springs a trap: STR or DEX damage), *alarmed* (the first mistake summons guardians).
 
+**The lock book.** Once a lock type has a sequence, it is that type's sequence for good:
+the referee's [LockBook][companion.rulesets.cairn_srd.lockpicking.LockBook] (kept by the
+campaign) records each type's sequence the first time the type is rolled, whether that
+lock is then opened, jammed or broken off, and the types the party has solved. A later
+lock of a recorded type takes the recorded sequence, whatever the sequence die shows.
+
+Interpretation: a type's sequence is "assigned" when a lock of that type is first rolled
+(not only when one is solved), so a jammed or broken-off lock still fixes it.
+
 Interpretation: actions are tried one tumbler at a time; a correct action opens the
 tumbler, a mistake ends the attempt (the turn) and the pins fall back to the first
 tumbler. A *worn* lock's ignored jam leaves it stiff. Breaking off takes one attack (two
@@ -67,6 +76,8 @@ class LockPicking(Tracker):
     attacks: int = state_field(0, min=0)
     revealed: int = state_field(0, min=0, max=3)
     known: dict[str, str] = state_field(default_factory=dict, max_len=12)
+    assigned: dict[str, str] = state_field(default_factory=dict, max_len=12)
+    """Every lock type's sequence fixed so far (solved or not): permanent."""
 
     def check_state(self) -> None:
         from companion.errors import StateError
@@ -82,9 +93,16 @@ class LockPicking(Tracker):
         if types.get(self.lock_type) != str(self.dv):
             raise StateError(f"field 'lock_type': no “{self.lock_type}” lock of DV {self.dv} "
                              "on the lock table")
+        for name in ("known", "assigned"):
+            for kind, seq in getattr(self, name).items():
+                if kind not in types or len(seq) != 3 or any(a not in ACTIONS for a in seq):
+                    raise StateError(f"field '{name}.{kind}': a lock type and three of T, P, R")
         for kind, seq in self.known.items():
-            if kind not in types or len(seq) != 3 or any(a not in ACTIONS for a in seq):
-                raise StateError(f"field 'known.{kind}': a lock type and three of T, P, R")
+            if self.assigned.get(kind, seq) != seq:
+                raise StateError(f"field 'known.{kind}': differs from the assigned sequence")
+        if self.assigned.get(self.lock_type, self.sequence) != self.sequence:
+            raise StateError(f"field 'sequence': {self.lock_type} locks are "
+                             f"{self.assigned[self.lock_type]} for good")
         if self.opened and (self.progress != 3 or self.broken):
             raise StateError("field 'opened': an open lock has all three tumblers turned")
         if self.revealed > 3 or self.progress > 3:
@@ -129,9 +147,11 @@ class LockPicking(Tracker):
     @classmethod
     def create(cls, rng: random.Random | None = None, seed: int | None = None,
                known: dict[str, str] | None = None,
-               seeds: tuple[int, int, int] | None = None) -> LockPicking:
-        """A freshly rolled lock (not a move: nothing to undo before it)."""
-        lock = cls(known=dict(known or {}))
+               seeds: tuple[int, int, int] | None = None,
+               assigned: dict[str, str] | None = None) -> LockPicking:
+        """A freshly rolled lock (not a move: nothing to undo before it); ``known`` are the
+        solved types, ``assigned`` every type's permanent sequence so far."""
+        lock = cls(known=dict(known or {}), assigned={**(known or {}), **(assigned or {})})
         lock._roll(make_rng(seed, rng), seeds)
         return lock
 
@@ -144,7 +164,9 @@ class LockPicking(Tracker):
         t, s, c = (res.roll for res in rolled)
         kind = type_row["Lock type"]
         self.lock_type, self.dv = kind, int(type_row["DV"])
-        self.sequence = self.known.get(kind, seq_row["Sequence"])
+        self.sequence = self.assigned.get(kind, self.known.get(kind, seq_row["Sequence"]))
+        fixed = kind in self.assigned
+        self.assigned[kind] = self.sequence
         self.complication = comp_row["Complication"]
         self.progress = self.mistakes = self.traps_sprung = self.turns = self.attacks = 0
         self.revealed = 3 if kind in self.known else 0
@@ -154,6 +176,8 @@ class LockPicking(Tracker):
                 f"complication {self.complication}")
         if kind in self.known:
             text += " (type already solved)"
+        elif fixed:
+            text += " (its sequence is already fixed)"
         return text
 
     @move
@@ -253,3 +277,99 @@ class LockPicking(Tracker):
             text = "the reinforced lock holds: one more attack"
         self.describe(text)
         return text
+
+
+def check_sequence(sequence: str) -> str:
+    """A lock sequence in capitals, checked: three of T, P, R, no action twice in a row."""
+    seq = sequence.strip().upper()
+    if len(seq) != 3 or any(a not in ACTIONS for a in seq):
+        raise RuleError(f"Lockpicking: a sequence is three of T, P, R, not “{sequence[:20]}”")
+    if seq[0] == seq[1] or seq[1] == seq[2]:
+        raise RuleError("Lockpicking rule 1: no two neighbouring tumblers take the same action")
+    return seq
+
+
+def lock_types() -> dict[str, int]:
+    """Each lock type and its DV (table ``cairn_lock_type``)."""
+    return {t: int(dv) for t, dv in zip(rows("cairn_lock_type", "Lock type"),
+                                         rows("cairn_lock_type", "DV"), strict=True)}
+
+
+@dataclass
+class LockBook(Tracker):
+    """The campaign's lock book: each lock type's sequence (permanent once assigned) and
+    the types the party has solved.
+
+    >>> book = LockBook()
+    >>> book.record("Screw", "RPR")
+    'Screw locks: RPR'
+    >>> book.record("Screw", "TPT")
+    Traceback (most recent call last):
+    ...
+    companion.errors.RuleError: Creating Locks: Screw locks are RPR for good, not TPT
+    """
+
+    sequences: dict[str, str] = state_field(default_factory=dict, max_len=12)
+    solved: list[str] = state_field(default_factory=list, max_len=12)
+
+    def check_state(self) -> None:
+        from companion.errors import StateError
+
+        types = lock_types()
+        for kind, seq in self.sequences.items():
+            if kind not in types:
+                raise StateError(f"field 'sequences': no “{kind[:40]}” lock type")
+            try:
+                check_sequence(seq)
+            except RuleError as exc:
+                raise StateError(f"field 'sequences.{kind}': {exc}") from None
+        for kind in self.solved:
+            if kind not in self.sequences:
+                raise StateError(f"field 'solved': {kind[:40]} has no sequence")
+        if len(set(self.solved)) != len(self.solved):
+            raise StateError("field 'solved': a type is listed twice")
+
+    @move
+    def record(self, lock_type: str, sequence: str, solved: bool = False) -> str:
+        """Record a type's sequence (refused if it differs from the one already fixed);
+        ``solved`` marks the type solved by the party."""
+        kind = lock_type.strip().title()
+        if kind not in lock_types():
+            raise RuleError(f"Creating Locks: no “{lock_type[:40]}” lock type")
+        seq = check_sequence(sequence)
+        if self.sequences.get(kind, seq) != seq:
+            raise RuleError(f"Creating Locks: {kind} locks are {self.sequences[kind]} "
+                            f"for good, not {seq}")
+        self.sequences[kind] = seq
+        if solved and kind not in self.solved:
+            self.solved.append(kind)
+        text = f"{kind} locks: {seq}" + (" (solved)" if kind in self.solved else "")
+        self.describe(text)
+        return text
+
+    def new_lock(self, rng: random.Random | None = None, seed: int | None = None,
+                 seeds: tuple[int, int, int] | None = None) -> LockPicking:
+        """Roll a lock from the book (a recorded type keeps its sequence) and record it."""
+        known = {k: self.sequences[k] for k in self.solved}
+        lock = LockPicking(known=known, assigned=dict(self.sequences))
+        lock.new_lock(rng=rng, seed=seed, seeds=seeds)
+        self.record(lock.lock_type, lock.sequence)
+        return lock
+
+    def learn(self, lock: LockPicking) -> str:
+        """Take what a lock taught into the book: its type's sequence, solved if opened."""
+        for kind, seq in lock.assigned.items():
+            if self.sequences.get(kind, seq) != seq:
+                raise RuleError(f"Creating Locks: {kind} locks are {self.sequences[kind]} "
+                                f"for good, not {seq}")
+        for kind, seq in lock.assigned.items():
+            solved = kind in lock.known or (kind == lock.lock_type and lock.opened)
+            if kind not in self.sequences or (solved and kind not in self.solved):
+                self.record(kind, seq, solved=solved)
+        return "; ".join(self.lines())
+
+    def lines(self) -> list[str]:
+        """The book as lines a referee reads, in lock-table order."""
+        return [f"{kind} (DV {dv}): {self.sequences[kind]}"
+                + (", solved by the party" if kind in self.solved else "")
+                for kind, dv in lock_types().items() if kind in self.sequences]
