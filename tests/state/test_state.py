@@ -228,3 +228,84 @@ def test_json_round_trip_is_lossless(
     loaded = Camp.from_json(camp.to_json())
     assert loaded == camp and loaded.log == camp.log
     assert loaded.to_json() == camp.to_json()
+
+
+# -- the public API the store uses (no private names across modules) ------------------------
+
+
+@dataclass
+class Probe(Tracker):
+    """Records what the public API says from inside its own moves."""
+
+    kind = "probe-v1"
+    n: int = state_field(0, min=0, max=99)
+    seen: list[str] = field(default_factory=list)
+
+    @move
+    def step(self) -> None:
+        self.seen.append(f"in_move={self.in_move} so_far={self.summary_so_far}")
+        self.describe(f"step {self.n + 1}")
+        self.seen.append(f"so_far={self.summary_so_far}")
+        self.n += 1
+
+
+def test_is_move_tells_moves_from_other_attributes() -> None:
+    from companion.state import is_move
+
+    assert is_move(Camp.light) and is_move(Camp.recruit)
+    assert not is_move(Camp.check_state) and not is_move(Camp.undo)
+    assert not is_move(None) and not is_move(getattr(Camp, "torches", None))
+
+
+def test_saved_kind_and_from_state() -> None:
+    assert Probe.saved_kind() == "probe-v1" and Camp.saved_kind() == "Camp"
+    probe = Probe()
+    probe.step()
+    fresh = Probe.from_state(probe.snapshot())
+    assert fresh.n == 1 and fresh.log == () and json.loads(fresh.to_json())["tracker"] == "probe-v1"
+    with pytest.raises(StateError, match="field 'n' must be from 0 to 99, got 100"):
+        Probe.from_state({"n": 100, "seen": []})
+    with pytest.raises(StateError, match="missing field 'seen'"):
+        Probe.from_state({"n": 1})
+
+
+def test_in_move_and_summary_so_far_hold_only_during_a_move() -> None:
+    probe = Probe()
+    assert not probe.in_move and probe.summary_so_far is None
+    probe.step()
+    probe.step()
+    assert probe.seen == ["in_move=True so_far=None", "so_far=step 1",
+                          "in_move=True so_far=None", "so_far=step 2"]
+    assert not probe.in_move and probe.summary_so_far is None
+
+
+def test_trim_log_keeps_the_newest_events_and_undo_stops_there() -> None:
+    probe = Probe()
+    for _ in range(5):
+        probe.step()
+    probe.trim_log(2)
+    assert [e.summary for e in probe.log] == ["step 4", "step 5"]
+    probe.undo()
+    probe.undo()
+    assert probe.n == 3 and not probe.can_undo
+    with pytest.raises(RuleError, match="nothing to undo"):
+        probe.undo()
+    probe.step()
+    probe.trim_log(5)  # fewer than that: nothing goes
+    assert len(probe.log) == 1
+    probe.trim_log(0)
+    assert len(probe.log) == 0
+
+
+def test_decode_value_and_jsonable_round_trip_a_move_argument() -> None:
+    from companion.state import decode_value, jsonable
+
+    for value, tp in ((Fraction(2, 7), Fraction), (Mood.ANGRY, Mood), ([1, 2], list[int]),
+                      ({"a": 1}, dict[str, int]), (None, int | None), ("north", str)):
+        assert decode_value(jsonable(value), tp, "x", "move m") == value
+    assert jsonable(Member("Ann", 3)) == {"name": "Ann", "hp": 3}
+    assert jsonable(float("inf")) == "inf"
+    with pytest.raises(StateError, match=r"^move heal: field 'amount' must be a whole number"):
+        decode_value("3", int, "amount", "move heal")
+    with pytest.raises(StateError, match="one of 'calm', 'angry'"):
+        decode_value("sad", Mood, "mood", "move m")
