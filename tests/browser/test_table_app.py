@@ -19,7 +19,7 @@ from urllib.parse import quote
 
 import pytest
 
-from tests.browser.conftest import _guarded_page
+from tests.browser.conftest import _WIDEST_JS, _guarded_page
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -143,6 +143,10 @@ def test_start_app_party_is_shared_live_and_kept(table_server: Any, table_db: Pa
     laptop.wait_for_selector(".tc-campaign[data-campaign='Tuesday']", timeout=60_000)
     laptop.wait_for_selector(".tc-open-app .tc-stats:has-text('Fatigue 2')")
     assert laptop.locator(".tc-party").get_attribute("data-count") == "2"
+    # -- on a phone: the start app with the fight in place, no sideways scrolling ----------
+    _open(phone, server, "table", query + "&app=cairn_combat",
+          ".tc-open-app .tc-btn-party-joins")
+    assert phone.evaluate(_WIDEST_JS) <= 390
     # -- a lost connection shows ---------------------------------------------------------
     phone.context.set_offline(True)
     phone.wait_for_selector(".tc-offline:has-text('offline')", timeout=5_000)

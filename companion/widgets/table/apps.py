@@ -292,7 +292,8 @@ def _cairn_duel(campaign: Campaign) -> widgets.Widget:
     from companion.rulesets.cairn_srd.duel import Duel
     from companion.widgets.cairn_srd import DuelApp
 
-    return DuelApp(ensure(campaign, DUEL, Duel, Duel))
+    return DuelApp(ensure(campaign, DUEL, Duel, Duel), viewer=campaign.who or None,
+                   role=campaign.role)
 
 
 def _cairn_lock(campaign: Campaign) -> widgets.Widget:

@@ -83,14 +83,16 @@ class TableApp(widgets.VBox):
         # -- campaign --------------------------------------------------------------------
         self.pick = widgets.Dropdown(options=[], description="Campaign",
                                      style={"description_width": "initial"},
-                                     layout=widgets.Layout(width="auto", min_height="40px"))
+                                     layout=widgets.Layout(width="auto", max_width="100%",
+                                                           min_height="40px"))
         self.pick.add_class("tc-pick-campaign")
         self.open_button = button("Open", self.open_picked, error=self.error,
                                   name="open-campaign", style="primary")
         self.new_name = name_box("New campaign", "", "campaign", max_len=80, required=False,
                                  placeholder="a name for the table")
         self.ruleset = widgets.Dropdown(options=_ruleset_options(),
-                                        layout=widgets.Layout(width="auto", min_height="40px"))
+                                        layout=widgets.Layout(width="auto", max_width="100%",
+                                                              min_height="40px"))
         self.ruleset.add_class("tc-ruleset")
         self.create_button = button("Create", self.create, error=self.error, name="create",
                                     style="primary")
@@ -109,7 +111,7 @@ class TableApp(widgets.VBox):
         ], layout=widgets.Layout(max_width="100%", display="none"))
         app_box(
             connection_banner(), self.url,
-            widgets.HTML(f'<style>{_CSS}</style><h2 class="tc-title">Table Companion</h2>'),
+            widgets.HTML(f"<style>{_CSS}</style>", layout=widgets.Layout(display="none")),
             row(self.who, self.role, button("Set", self.set_who, error=self.error,
                                             name="set-who")),
             row(self.pick, self.open_button),
