@@ -29,18 +29,33 @@ def test_magic_table_text_flags(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_cairn_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.rulesets.cairn_srd import lockpicking, saves, social
+
     assert main(["cairn", "save", "12", "--floor", "2", "--seed", "1", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["chance"] == "1/2"
+    expected = saves.save(12, floor=2, seed=1)
+    assert (data["roll"], data["success"]) == (expected.roll, expected.success)
     assert main(["magic", "cast", "3", "--seed", "2", "--json"]) == 0
     first = capsys.readouterr().out
     assert main(["magic", "cast", "3", "--seed", "2", "--json"]) == 0
     assert capsys.readouterr().out == first
     assert main(["cairn", "matrix", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["Fleet"]["Individual"] == "Critical damage"
-    for cmd in (["cairn", "lock", "--seed", "1"], ["cairn", "npc"], ["cairn", "fate"]):
-        assert main(cmd) == 0
-        assert capsys.readouterr().out.strip()
+    assert main(["cairn", "lock", "--seed", "1", "--json"]) == 0
+    lock = lockpicking.LockBook().new_lock(seed=1)
+    assert json.loads(capsys.readouterr().out)["lock"] == {
+        "type": lock.lock_type, "dv": lock.dv, "sequence": lock.sequence,
+        "complication": lock.complication}
+    # Each seed prints the library's NPC and die of fate; other seeds, other results.
+    for command, make in (("npc", social.roll_npc), ("fate", saves.die_of_fate)):
+        shown = set()
+        for seed in range(10):
+            assert main(["cairn", command, "--seed", str(seed)]) == 0
+            out = capsys.readouterr().out
+            assert out == f"{make(seed=seed)}\n", (command, seed)
+            shown.add(out)
+        assert len(shown) > 1, command
 
 
 def test_errors_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
