@@ -137,12 +137,13 @@ def test_three_strikes_third_death_is_final_except_wish() -> None:
 
 
 def test_escalation_strikes_limits_spells_by_death_count() -> None:
-    hero = DeathRecord(module="escalation_strikes")
+    hero = DeathRecord(module="escalation_strikes", escalation_wish=True)
     hero.die()
     assert "revivify" in hero.allowed_spells()
     hero.return_to_life("revivify")
     hero.die()  # second death: no more revivify or raise dead
-    assert hero.allowed_spells() == ("resurrection", "true resurrection", "wish")
+    assert hero.allowed_spells() == ("reincarnate", "resurrection", "true resurrection",
+                                     "wish")
     with pytest.raises(RuleError, match="Escalation Strikes: raise dead cannot"):
         hero.return_to_life("raise dead")
     hero.return_to_life("resurrection")
@@ -298,3 +299,47 @@ def _brute_force_dying(failures: int) -> dict[str, Fraction]:
 def test_death_save_odds_match_brute_force(failures: int) -> None:
     assert death_save_odds(failures) == _brute_force_dying(failures)
     assert sum(death_save_odds(failures).values()) == 1
+
+
+def test_escalation_after_the_third_death_only_true_resurrection_not_even_a_wish() -> None:
+    hero = DeathRecord(module="escalation_strikes")
+    for spell in ("reincarnate", "resurrection"):
+        hero.die()
+        hero.return_to_life(spell)
+    hero.die()  # third death
+    assert hero.allowed_spells() == ("true resurrection",)
+    with pytest.raises(RuleError, match="only true resurrection returns a creature"):
+        hero.return_to_life("wish")
+    hero.return_to_life("true resurrection")
+    hero.die()  # fourth death: final, wish included
+    assert hero.final_death and hero.allowed_spells() == ()
+    with pytest.raises(RuleError, match="fourth death is final; nothing can return it"):
+        hero.return_to_life("wish")
+    assert "death 4 (final)" in hero.log[-1].summary
+
+
+def test_reincarnate_counts_as_a_return_and_rolls_the_raise_dead_table() -> None:
+    hero = DeathRecord()
+    hero.die()
+    attempt = hero.attempt_return("reincarnate", 0, 3, 50)  # fails DC 15; d100 50
+    assert attempt.outcome == "not_returned" and hero.condition == "dead"
+    hero.attempt_return("reincarnate", 0, 3, 20)
+    assert (hero.condition, hero.returns) == ("alive", 1)
+    assert hero.return_odds("reincarnate", 2) == hero.return_odds("raise dead", 2)
+
+
+def test_module_switches_apply_at_once() -> None:
+    hero = DeathRecord()
+    hero.die()
+    hero.return_to_life("raise dead")
+    hero.set_modules(permanent_death_failures=True)
+    hero.drop_to_zero()
+    assert hero.failures == 1  # the switch counts the return already made
+    with pytest.raises(RuleError, match="switch it when the creature is not dying"):
+        hero.set_modules(permanent_death_failures=False)
+    hero.set_modules(module="escalation_strikes", fragile_soul=False)
+    assert (hero.module, hero.fragile_soul, hero.max_returns) == ("escalation_strikes",
+                                                                  False, 3)
+    with pytest.raises(RuleError, match="no module called 'four_strikes'"):
+        hero.set_modules(module="four_strikes")
+    assert DeathRecord.from_json(hero.to_json()) == hero

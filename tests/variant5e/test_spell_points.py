@@ -91,12 +91,50 @@ def test_class_names_map_to_caster_kinds() -> None:
     assert caster_kind_of("artificer") == "half"
     assert caster_kind_of("Fighter (Eldritch Knight)") == "third"
     assert caster_kind_of("rogue (arcane trickster)") == "third"
-    with pytest.raises(RuleError, match="no caster kind for 'warlock'"):
-        caster_kind_of("warlock")
+    assert caster_kind_of("Warlock") == "full" and caster_kind_of("sorcerer") == "full"
+    with pytest.raises(RuleError, match="no caster kind for 'monk'"):
+        caster_kind_of("monk")
+
+
+@pytest.mark.parametrize(("level", "kind", "cap"), [
+    (1, "full", 1), (2, "full", 1), (3, "full", 2), (10, "full", 5), (11, "full", 6),
+    (17, "full", 9), (20, "full", 9), (1, "half", 0), (5, "half", 1), (20, "half", 5),
+    (3, "third", 1), (19, "third", 3)])
+def test_spell_level_cap_by_caster_level(level: int, kind: str, cap: int) -> None:
+    from typing import cast as typed
+
+    from companion.rulesets.variant5e.spell_points import CasterKind, max_spell_level
+
+    k = typed(CasterKind, kind)
+    assert max_spell_level(level, k) == cap
+    pool = SpellPoints.new(level, k)
+    pool.points = pool.maximum
+    if cap < 9:
+        with pytest.raises(RuleError, match=f"up to level {cap}, not {cap + 1}"):
+            pool.cast(cap + 1)
+
+
+def test_sixth_level_and_higher_once_each_per_long_rest() -> None:
+    pool = SpellPoints.new(20)  # 133 points
+    pool.cast(6)
+    pool.cast(7)
+    pool.cast(5)
+    pool.cast(5)
+    with pytest.raises(RuleError, match="once each per long rest"):
+        pool.cast(6)
+    assert pool.high_cast == [6, 7]
+    assert SpellPoints.from_json(pool.to_json()).high_cast == [6, 7]
+    pool.long_rest()
+    pool.cast(6)
+    old = SpellPoints.new(3)
+    old.dmg_limits = False
+    old.cast(4)  # the earlier reading: no cap
+    assert old.points == 14 - 6
 
 
 def test_spend_until_refused_then_long_rest() -> None:
     caster = SpellPoints.new(class_level=2)  # 6 points
+    caster.dmg_limits = False  # a 2nd-level caster is capped at 1st level otherwise
     caster.cast(1)
     assert caster.points == 4
     caster.cast(2)
@@ -126,6 +164,7 @@ def test_zero_mentality_forbids_leveled_spells_but_not_cantrips() -> None:
 
 def test_long_rest_rounds_half_up() -> None:
     caster = SpellPoints.new(class_level=17)  # 107: half rounds up to 54
+    caster.dmg_limits = False  # 9th level once per rest otherwise
     for _ in range(8):
         caster.cast(9)  # 8 * 13 = 104
     assert caster.points == 3

@@ -12,6 +12,16 @@ two failures, after two returns at one.
 three times and its fourth death is final. *Revivify* and *raise dead* only work on a
 creature that has died once; after the third death only *true resurrection* works.
 
+Interpretation: under Escalation Strikes "only a true resurrection spell may return" is
+read as the seed says it: after the third death not even a *wish* works, and the fourth
+death is final for a wish too. ``escalation_wish=True`` keeps the earlier reading (the
+base module's wish still works past every limit).
+
+Interpretation: *reincarnate* returns the dead like the other spells (it counts as a
+return and against the strikes); the seed has no Fragile Soul table for it, and as a
+5th-level spell like *raise dead* it rolls on the Revivify/Raise Dead table. Escalation
+Strikes does not name it, so it works until the third death.
+
 **The Soul is Fragile.** Bringing a soul back may break it. The caster makes a DC 15
 ability check with their spellcasting ability modifier (d20 + modifier, no proficiency).
 On a failure the DM rolls d100 on the Fragile Soul table for the spell: the spell works,
@@ -66,7 +76,8 @@ __all__ = [
     "fragile_soul_table",
 ]
 
-Spell = Literal["revivify", "raise dead", "resurrection", "true resurrection", "wish"]
+Spell = Literal["revivify", "raise dead", "reincarnate", "resurrection", "true resurrection",
+                "wish"]
 Outcome = Literal["works", "not_returned", "destroyed", "inhabited"]
 Module = Literal["three_strikes", "escalation_strikes"]
 OUTCOMES: tuple[Outcome, ...] = ("works", "not_returned", "destroyed", "inhabited")
@@ -74,13 +85,14 @@ Condition = Literal["alive", "dying", "stable", "dead"]
 
 #: Spells that return the dead, in the order the seed's tables name them.
 RETURN_SPELLS: tuple[Spell, ...] = (
-    "revivify", "raise dead", "resurrection", "true resurrection", "wish",
+    "revivify", "raise dead", "reincarnate", "resurrection", "true resurrection", "wish",
 )
 
 #: The Fragile Soul table for each spell (revivify and raise dead share one).
 FRAGILE_SOUL_TABLES: dict[str, str] = {
     "revivify": "fragile_soul_revivify_raise_dead",
     "raise dead": "fragile_soul_revivify_raise_dead",
+    "reincarnate": "fragile_soul_revivify_raise_dead",
     "resurrection": "fragile_soul_resurrection",
     "true resurrection": "fragile_soul_true_resurrection",
 }
@@ -207,6 +219,7 @@ class DeathRecord(Tracker):
     module: Module = "three_strikes"
     permanent_death_failures: bool = False
     fragile_soul: bool = True
+    escalation_wish: bool = False
     condition: Condition = "alive"
     deaths: int = state_field(0, min=0, max=99)
     returns: int = state_field(0, min=0, max=99)
@@ -315,6 +328,11 @@ class DeathRecord(Tracker):
         """Whether the creature is dead beyond every means short of a wish."""
         return self.condition == "dead" and self.deaths > self.max_returns
 
+    @property
+    def wish_limited(self) -> bool:
+        """Whether Escalation Strikes, read as the seed says it, holds a wish back too."""
+        return self.module == "escalation_strikes" and not self.escalation_wish
+
     def allowed_spells(self) -> tuple[Spell, ...]:
         """The spells that could return this creature now (empty unless it is dead)."""
         return tuple(s for s in RETURN_SPELLS if self._refusal(s) is None)
@@ -328,8 +346,10 @@ class DeathRecord(Tracker):
         if self.body_inhabited:
             return ("The Soul is Fragile: a celestial or fiend inhabits the body; "
                     "remove it first")
-        if spell == "wish":
+        if spell == "wish" and not self.wish_limited:
             return None
+        if self.deaths > self.max_returns and self.wish_limited:
+            return "Escalation Strikes: the fourth death is final; nothing can return it"
         if self.deaths > self.max_returns:
             ordinal = {3: "third", 4: "fourth"}.get(self.deaths, f"{self.deaths}th")
             rule = ("Three Strikes and You're Out" if self.module == "three_strikes"
@@ -338,11 +358,43 @@ class DeathRecord(Tracker):
         if self.module == "escalation_strikes":
             if self.deaths >= 3 and spell != "true resurrection":
                 return ("Escalation Strikes: after the third death only true resurrection "
-                        "(or a wish) returns a creature")
+                        + ("(or a wish) " if self.escalation_wish else "")
+                        + "returns a creature")
             if self.deaths >= 2 and spell in ("revivify", "raise dead"):
                 return (f"Escalation Strikes: {spell} cannot return a creature that has "
                         "died more than once")
         return None
+
+    # -- the module switches ---------------------------------------------------------------
+
+    @move
+    def set_modules(self, module: str | None = None,
+                    permanent_death_failures: bool | None = None,
+                    fragile_soul: bool | None = None,
+                    escalation_wish: bool | None = None) -> None:
+        """Switch modules now, keeping the creature's deaths and returns (``None`` leaves a
+        switch as it is).
+
+        Interpretation: Permanent Death Failures cannot be switched while the creature is
+        dying (its failures were counted under the old rule); switch it between fights.
+        """
+        if module is not None and module not in MAX_RETURNS:
+            raise RuleError(f"Death and Returning: no module called {module!r} "
+                            "(three_strikes or escalation_strikes)")
+        if (permanent_death_failures is not None and self.condition == "dying"
+                and permanent_death_failures != self.permanent_death_failures):
+            raise RuleError("Permanent Death Failures: switch it when the creature is not "
+                            "dying")
+        changed = []
+        for name, value in (("module", module),
+                            ("permanent_death_failures", permanent_death_failures),
+                            ("fragile_soul", fragile_soul),
+                            ("escalation_wish", escalation_wish)):
+            if value is not None and getattr(self, name) != value:
+                setattr(self, name, value)
+                shown = value if isinstance(value, str) else ("on" if value else "off")
+                changed.append(f"{name.replace('_', ' ')} {shown}")
+        self.describe("modules: " + (", ".join(changed) or "unchanged"))
 
     # -- dying -----------------------------------------------------------------------------
 
@@ -434,7 +486,8 @@ class DeathRecord(Tracker):
         self.failures = 0
 
     def _death_line(self, text: str) -> str:
-        suffix = " (final: only a wish)" if self.final_death else ""
+        suffix = ((" (final)" if self.wish_limited else " (final: only a wish)")
+                  if self.final_death else "")
         return f"{text}; death {self.deaths}{suffix}"
 
     # -- returning -------------------------------------------------------------------------

@@ -20,8 +20,17 @@ the pool to mana in video games.
 Interpretation: a half or third caster whose divided level is 0 (a 1st-level paladin,
 say) has a pool of 0 points; the table starts at level 1.
 
-Interpretation: any spell level from 1 to 9 may be paid for if the points suffice; the
-seed's tables give no highest castable level, so none is enforced.
+Interpretation: the seed borrows the DMG's spell-point variant, so its limits hold (the
+default, ``dmg_limits=True``): the highest spell level is capped by the row of the points
+table the caster reads (1st at levels 1-2, 2nd at 3-4 ... 9th from 17;
+[max_spell_level][companion.rulesets.variant5e.spell_points.max_spell_level]), and each
+spell level of 6th and higher can be cast once per long rest. ``dmg_limits=False`` keeps
+the earlier reading: any level 1 to 9 the points pay for.
+
+Interpretation: the seed names bards, clerics, druids, wizards (full), paladins, rangers,
+artificers (half), eldritch knights and arcane tricksters (third), and says "apply same
+rules for any other sub-class": sorcerers and warlocks (Pact Magic replaced by the pool)
+count as full casters; any other subclass is placed by choosing its kind.
 
 Both tables live once in ``mentality_tables.toml`` beside this module.
 """
@@ -41,6 +50,7 @@ __all__ = [
     "CASTER_KINDS",
     "SpellPoints",
     "caster_kind_of",
+    "max_spell_level",
     "mentality_cost",
     "mentality_points",
     "mentality_tables",
@@ -128,6 +138,25 @@ def mentality_points(class_level: int, kind: CasterKind = "full") -> int:
     return points
 
 
+def max_spell_level(class_level: int, kind: CasterKind = "full") -> int:
+    """The highest spell level a caster of ``kind`` at ``class_level`` can pay for (0: none).
+
+    >>> max_spell_level(5), max_spell_level(5, "half"), max_spell_level(17, "full")
+    (3, 1, 9)
+    """
+    level = table_level(class_level, kind)
+    if level == 0:
+        return 0
+    cap: int = mentality_tables()["level_cap"]["rows"][str(level)]
+    return cap
+
+
+def once_per_rest_from() -> int:
+    """The lowest spell level that can be cast only once per long rest (6)."""
+    first: int = mentality_tables()["level_cap"]["once_per_rest_from"]
+    return first
+
+
 @dataclass
 class SpellPoints(Tracker):
     """A caster's mentality pool, with casting and long rests as moves.
@@ -143,6 +172,9 @@ class SpellPoints(Tracker):
     caster: CasterKind = "full"
     maximum: int = state_field(4, min=0, max=133, doc="the pool's size from the table")
     points: int = state_field(4, min=0, max=133, doc="points left")
+    dmg_limits: bool = True
+    high_cast: list[int] = state_field(default_factory=list, min=6, max=9, max_len=4,
+                                       doc="levels 6+ cast since the last long rest")
 
     @classmethod
     def new(cls, class_level: int, caster: CasterKind = "full") -> SpellPoints:
@@ -158,6 +190,13 @@ class SpellPoints(Tracker):
             )
         if self.points > self.maximum:
             raise StateError(f"field 'points' ({self.points}) exceeds maximum ({self.maximum})")
+        if len(set(self.high_cast)) != len(self.high_cast):
+            raise StateError("field 'high_cast' names a spell level twice")
+
+    @property
+    def max_spell_level(self) -> int:
+        """The highest level this caster can cast (9 without the DMG limits)."""
+        return max_spell_level(self.class_level, self.caster) if self.dmg_limits else 9
 
     def can_cast(self, spell_level: int) -> bool:
         """Whether the pool pays for a spell of ``spell_level`` right now."""
@@ -166,6 +205,12 @@ class SpellPoints(Tracker):
     def cast_refusal(self, spell_level: int) -> str | None:
         """Why a spell of ``spell_level`` cannot be cast now, or ``None`` if it can."""
         cost = mentality_cost(spell_level)
+        if self.dmg_limits and spell_level > self.max_spell_level:
+            return (f"Spell Points: a level {self.class_level} {self.caster} caster can cast "
+                    f"spells up to level {self.max_spell_level}, not {spell_level}")
+        if self.dmg_limits and spell_level in self.high_cast:
+            return (f"Spell Points: a level {spell_level} spell was already cast since the "
+                    "last long rest (6th level and higher: once each per long rest)")
         if spell_level > 0 and self.points == 0:
             return ("Spell Points: at 0 mentality no spell of 1st level or higher can be "
                     "cast")
@@ -182,6 +227,8 @@ class SpellPoints(Tracker):
             raise RuleError(refusal)
         cost = mentality_cost(spell_level)
         self.points -= cost
+        if self.dmg_limits and spell_level >= once_per_rest_from():
+            self.high_cast.append(spell_level)
         what = "a cantrip (free)" if spell_level == 0 else f"a level {spell_level} spell"
         self.describe(f"cast {what}: -{cost}, {self.points}/{self.maximum} left")
 
@@ -190,4 +237,5 @@ class SpellPoints(Tracker):
         """Regain half the maximum, rounded up, capped at the maximum."""
         regained = min(-(-self.maximum // 2), self.maximum - self.points)
         self.points += regained
+        self.high_cast = []
         self.describe(f"long rest: +{regained}, {self.points}/{self.maximum}")
