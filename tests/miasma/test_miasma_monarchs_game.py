@@ -223,10 +223,10 @@ def test_json_round_trip_mid_hand_and_undo() -> None:
     assert copy.community == game.community
     # Ann's call revealed the flop: undoing it would let her decide again knowing it.
     with pytest.raises(RuleError, match="that move revealed dice"):
-        game.undo()
+        game.undo_as("gm")
     assert game.phase == "round_one"
     fresh = mid_hand()
-    fresh.undo()  # Cy's call revealed nothing: the GM may take it back
+    fresh.undo_as("gm")  # Cy's call revealed nothing: the GM may take it back
     assert fresh.phase == "opening" and fresh.player_to_act == "Cy" and fresh.pot == 2
 
 

@@ -13,18 +13,26 @@ Interpretation: the duel ends when a side's hit points reach 0; if both reach 0 
 same exchange, the duel is a draw. Choices stay hidden until both are made, and the
 second choice reveals both at once (nobody has to press "reveal"). No one chooses before
 the duel is started with its stakes.
+
+Interpretation (hidden information): a choice made is known only to the one who made it
+until the reveal: [Duel.view_for][companion.rulesets.cairn_srd.duel.Duel.view_for] is
+what one person may know (the other side only "has chosen"), and
+[Duel.public_save][companion.rulesets.cairn_srd.duel.Duel.public_save] leaves a pending
+choice out (it is made again after loading). An undo is the GM's decision and never takes
+back a reveal ([Duel.undo_as][companion.rulesets.cairn_srd.duel.Duel.undo_as]).
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Any
 
 from companion import dice
 from companion.dice.roller import make_rng
 from companion.errors import RuleError, StateError
 from companion.rulesets.cairn_srd.saves import MAX_SCORE
-from companion.state import Tracker, move, state_field
+from companion.state import Event, Tracker, move, state_field
 
 TACTICS = ("attack", "defend", "flourish")
 MAX_DUEL_HP = MAX_SCORE
@@ -167,6 +175,47 @@ class Duel(Tracker):
             self.describe(f"{self.names[side]} has chosen")
             return None
         return self._reveal(make_rng(seed, rng))
+
+    def view_for(self, who: str | None = None) -> dict[str, Any]:
+        """What ``who`` may know (``None``: the table screen): their own pending choice,
+        only whether the other side has chosen, and every revealed exchange."""
+        mine = self.names.index(who) if who in self.names else -1
+        return {
+            "names": list(self.names), "stakes": self.stakes,
+            "hit_points": list(self.hit_points), "rounds": self.rounds,
+            "winner": self.winner, "chosen": [bool(c) for c in self.choices],
+            "my_choice": self.choices[mine] if mine >= 0 else "",
+            "exchanges": [{"choices": list(e.choices), "dice": list(e.dice),
+                           "damage": list(e.damage)} for e in self.exchanges],
+            "history": [e.summary for e in self.log],
+        }
+
+    def public_save(self) -> dict[str, Any]:
+        """The saved form without a pending secret choice (nor the move that made it)."""
+        copy = Duel.from_dict(self.to_dict())
+        while any(copy.choices) and copy.can_undo:
+            Tracker.undo(copy)
+        # A trimmed log, or a duel restarted over an unrevealed pick: no pick stays.
+        copy.choices = ["", ""]
+        data = copy.to_dict()
+        for event in data["log"]:
+            if "choices" in event.get("before", {}):
+                event["before"]["choices"] = ["", ""]
+        return data
+
+    def revealing(self, event: Event) -> bool:
+        """Whether the move of ``event`` revealed an exchange."""
+        return len(self.exchanges) > len(event.before.get("exchanges", []))
+
+    def undo_as(self, role: str) -> Event:
+        """Undo as ``role``: only the GM (``"gm"``) decides, and a reveal stays (undoing
+        it would let a side choose again knowing the other's pick)."""
+        if role != "gm":
+            raise RuleError("Dueling Rules: choices are secret, so only the GM can undo")
+        if self.log and self.revealing(self.log[-1]):
+            raise RuleError("Dueling Rules: that choice revealed both picks; undoing it "
+                            "would let a side choose again knowing the other's, so it stays")
+        return self.undo()
 
     def waiting(self) -> list[str]:
         """The duelists who have not chosen yet."""

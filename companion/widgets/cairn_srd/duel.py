@@ -1,25 +1,71 @@
-"""The duel app: two players choose in secret; the second choice reveals both."""
+"""The duel app: two players choose in secret; the second choice reveals both.
+
+On one device (hot seat) both rows of choices show and neither pick is ever drawn before
+the reveal. Across devices (a campaign, each person's own ``who``) a duelist's screen has
+only their own row of choices; the other side shows only "chosen"; the table screen (the
+GM, or anyone else) shows both sides' state without buttons. Every screen is drawn from
+[Duel.view_for][companion.rulesets.cairn_srd.duel.Duel.view_for], so the other side's
+pick never reaches the page before the reveal, and *Save* leaves a pending pick out.
+"""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from typing import Any
 
 import ipywidgets as widgets
 
+from companion.errors import CompanionError
 from companion.rulesets.cairn_srd.duel import MAX_DUEL_HP, TACTICS, Duel
-from companion.widgets.base import SaveLoad, app_box, bind, int_box, name_box, row
+from companion.widgets.base import (
+    SaveLoad,
+    app_box,
+    bind,
+    confirm_button,
+    int_box,
+    name_box,
+    row,
+)
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape
 
-__all__ = ["DuelApp"]
+__all__ = ["DuelApp", "PublicDuelSave"]
+
+
+class PublicDuelSave:
+    """The duel's *Save*: [Duel.public_save][companion.rulesets.cairn_srd.duel.Duel.public_save]
+    (no pending pick); loading is for the hot seat and the GM."""
+
+    def __init__(self, duel: Duel, can_load: bool) -> None:
+        self.duel, self.can_load = duel, can_load
+
+    def on_change(self, callback: Callable[..., Any], /) -> Any:
+        return self.duel.on_change(callback)
+
+    def to_json(self) -> str:
+        return json.dumps(self.duel.public_save(), ensure_ascii=False, sort_keys=True)
+
+    def load(self, text: str) -> None:
+        if not self.can_load:
+            raise CompanionError("Duel: only the GM loads a saved duel")
+        self.duel.load(text)
 
 
 class DuelApp(CairnAppBase):
-    """Two players choose in secret; the choices show only once both are in."""
+    """Two players choose in secret; the choices show only once both are in.
+
+    ``viewer`` and ``role`` say who is looking (from the campaign's URL): a duelist's own
+    screen, or the table screen (the GM, or anyone else). With neither, the hot seat.
+    """
 
     def __init__(self, duel: Duel | None = None, *,
-                 seed_source: Callable[[], int] | None = None) -> None:
+                 seed_source: Callable[[], int] | None = None,
+                 viewer: str | None = None, role: str = "") -> None:
         super().__init__(seed_source)
         self.duel = duel or Duel()
+        self.viewer = viewer or None
+        self.role = role
+        self.hot_seat = self.viewer is None and not role
         d = self.duel
         self.name_boxes = [name_box("First", "Vera", "name-0"),
                            name_box("Second", "Osk", "name-1")]
@@ -32,13 +78,21 @@ class DuelApp(CairnAppBase):
             row(widgets.HTML(), *[self.btn(t.capitalize(), self._choose(side, t),
                                            f"choose-{side}-{t}") for t in TACTICS])
             for side in (0, 1)]
-        self.undo_button = self.btn("Undo", self.undo, "undo")
-        self.file = SaveLoad(d, "cairn-duel.json", what="duel")
-        app_box(
-            cairn_css(),
+        if self.hot_seat:
+            self.undo_button = confirm_button(
+                "Undo", self.undo, risky=lambda: True, prompt="Undo: do both agree?",
+                error=self.error, name="undo")
+        else:
+            self.undo_button = self.btn("Undo", self.undo, "undo")
+        self.file = SaveLoad(PublicDuelSave(d, self.runs_table), "cairn-duel.json",
+                             what="duel")
+        self.setup_row = widgets.VBox([
             row(self.name_boxes[0], self.hp_boxes[0]),
             row(self.name_boxes[1], self.hp_boxes[1]),
-            row(self.stakes, self.btn("Start duel", self.start, "start", "primary")),
+            row(self.stakes, self.btn("Start duel", self.start, "start", "primary"))])
+        app_box(
+            cairn_css(),
+            self.setup_row,
             self.board,
             *self.choice_rows,
             row(self.undo_button),
@@ -48,9 +102,26 @@ class DuelApp(CairnAppBase):
             self.file,
             box=self,
         )
+        if not self.runs_table:
+            self.setup_row.layout.display = "none"
+            self.undo_button.layout.display = "none"
         bind(d, self.render, error=self.error)
 
+    @property
+    def runs_table(self) -> bool:
+        """Whether this screen may start, load and undo: the hot seat or the GM."""
+        return self.hot_seat or self.role == "gm"
+
+    @property
+    def side(self) -> int | None:
+        """The viewer's side when this is a duelist's own screen."""
+        if self.hot_seat or self.role == "gm" or self.viewer not in self.duel.names:
+            return None
+        return self.duel.names.index(self.viewer)
+
     def start(self) -> None:
+        if not self.runs_table:
+            raise CompanionError("Duel: the GM starts the duel")
         names = [b.read() for b in self.name_boxes]
         hps = [b.read() for b in self.hp_boxes]
         self.duel.start(names[0], names[1], hps[0], hps[1], self.stakes.read())
@@ -58,6 +129,8 @@ class DuelApp(CairnAppBase):
 
     def _choose(self, side: int, tactic: str) -> Callable[[], None]:
         def choose() -> None:
+            if not self.hot_seat and self.side != side:
+                raise CompanionError("Duel: each duelist chooses on their own screen")
             seed = self.draw() if len(self.duel.waiting()) == 1 else None
             exchange = self.duel.choose(side, tactic, seed=seed)
             if exchange is not None and seed is not None:
@@ -67,26 +140,48 @@ class DuelApp(CairnAppBase):
         return choose
 
     def undo(self) -> None:
-        self.show(f"Undone: {self.duel.undo().summary}")
+        # The hot seat's second tap is both agreeing; elsewhere the role decides.
+        self.show(f"Undone: {self.duel.undo_as('gm' if self.hot_seat else self.role).summary}")
 
     def render(self) -> None:
-        d = self.duel
-        if not d.started:
+        mine = self.side
+        view = self.duel.view_for(self.viewer if mine is not None else None)
+        names, hp = view["names"], view["hit_points"]
+        if not view["stakes"]:
             self.board.value = "<div class='tc-stats'>Set names, hit points and stakes.</div>"
         else:
-            state = (f"<b>Winner: {escape(d.winner)}</b>" if d.winner
-                     else f"Round {d.rounds + 1}: choose in secret")
+            state = (f"<b>Winner: {escape(view['winner'])}</b>" if view["winner"]
+                     else f"Round {view['rounds'] + 1}: choose in secret")
+            last = ""
+            if view["exchanges"]:
+                ex = view["exchanges"][-1]
+                last = (f"<br><span class='tc-last'>Last exchange: {escape(names[0])} "
+                        f"{ex['choices'][0]} (d{ex['dice'][0]} = {ex['damage'][0]}), "
+                        f"{escape(names[1])} {ex['choices'][1]} (d{ex['dice'][1]} = "
+                        f"{ex['damage'][1]})</span>")
+            you = f"<br>You are <b>{escape(names[mine])}</b>." if mine is not None else ""
             self.board.value = (
-                f'<div class="tc-stats tc-duel" data-rounds="{d.rounds}">Stakes: '
-                f"{escape(d.stakes)}<br>{escape(d.names[0])} <b>{d.hit_points[0]}</b> hp · "
-                f"{escape(d.names[1])} <b>{d.hit_points[1]}</b> hp<br>{state}</div>")
+                f'<div class="tc-stats tc-duel" data-rounds="{view["rounds"]}">Stakes: '
+                f"{escape(view['stakes'])}<br>{escape(names[0])} <b>{hp[0]}</b> hp · "
+                f"{escape(names[1])} <b>{hp[1]}</b> hp<br>{state}{last}{you}</div>")
         for side, box in enumerate(self.choice_rows):
-            chosen = bool(d.choices[side])
-            label = f"{escape(d.names[side])}: " + ("chosen ✓ (hidden)" if chosen else "choose")
+            chosen = view["chosen"][side]
+            if chosen and side == mine:
+                label = f"{escape(names[side])}: you chose {escape(view['my_choice'])}"
+            elif chosen:
+                label = f"{escape(names[side])}: chosen ✓ (hidden)"
+            else:
+                label = f"{escape(names[side])}: " + ("choose" if view["stakes"] and not
+                                                       view["winner"] else "—")
             head = box.children[0]
             assert isinstance(head, widgets.HTML)
             head.value = f'<span class="tc-choice-{side}">{label}</span>'
+            mine_row = self.hot_seat or side == mine
             for b in box.children[1:]:
                 assert isinstance(b, widgets.Button)
-                b.disabled = not d.can_choose(side)
-        self.undo_button.disabled = not d.log
+                b.layout.display = None if mine_row else "none"
+                b.disabled = not (mine_row and self.duel.can_choose(side))
+        self.undo_button.disabled = not self.duel.log
+        disarm = getattr(self.undo_button, "disarm", None)
+        if callable(disarm):
+            disarm()

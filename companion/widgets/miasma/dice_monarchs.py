@@ -403,10 +403,10 @@ class DiceMonarchsApp(widgets.VBox):
         view = game.view_for(me) if me is not None else None
         if view is not None and me is not None and view["hole"][view["players"].index(me)]:
             self.private.value = self._private_html(view, me)
-            if my_turn:
-                self.moves["call"].description = f"Call {game.to_call(me)}"
         else:
             self.private.value = ""
+        self.moves["call"].description = (f"Call {game.to_call(me)}" if my_turn and me
+                                          else "Call")
 
     def _private_html(self, view: dict[str, Any], player: str) -> str:
         # Drawn from the player's own view: their dice and what everyone knows, nothing else.

@@ -37,10 +37,9 @@ to the one who bet them. When at most one player still in has chips left, the ba
 rolls the remaining community dice and the showdown follows.
 Interpretation: between hands a player may join (`DiceMonarchsGame.join`), leave with their
 chips (`DiceMonarchsGame.leave`) or buy more chips (`DiceMonarchsGame.rebuy`).
-Interpretation (hidden information): `DiceMonarchsGame.undo` never takes back a move that
-revealed anything (the deal, a community die, the showdown), so an undo cannot let a
-player change a decision with more knowledge; undoing is the GM's call
-(`DiceMonarchsGame.undo_as`). `DiceMonarchsGame.view_for` is everything one person may
+Interpretation (hidden information): undoing is the GM's call, and never takes back a move
+that revealed dice (a community die, the showdown), so an undo cannot let a player change
+a decision with more knowledge (`DiceMonarchsGame.undo_as`; the apps undo only through it). `DiceMonarchsGame.view_for` is everything one person may
 know, and `DiceMonarchsGame.public_save` a save that holds other players' hole dice and the
 table seed only as commitments.
 Interpretation: "highest hole number" compares the hole dice from the highest down
@@ -768,20 +767,17 @@ class DiceMonarchsGame(Tracker):
             return True
         return (before.get("phase") in BETTING_PHASES and self.phase not in BETTING_PHASES)
 
-    def undo(self) -> Event:
-        """Take back the last move, unless it revealed dice (see `revealing`)."""
+    def undo_as(self, role: str) -> Event:
+        """Undo as ``role``: only the GM (``"gm"``) decides an undo at a table with hidden
+        dice (on a shared screen the app asks everyone to agree, then undoes as the GM),
+        and a move that revealed dice (`revealing`) stays."""
+        if role != "gm":
+            raise RuleError("Dice Monarchs: with hidden dice only the GM can undo a move "
+                            "(ask the GM)")
         log = self.log
         if log and self.revealing(log[-1]):
             raise RuleError("Dice Monarchs: that move revealed dice; undoing it would let "
                             "players decide again knowing them, so it stays")
-        return super().undo()
-
-    def undo_as(self, role: str) -> Event:
-        """Undo as ``role``: only the GM (``"gm"``) decides an undo at a table with hidden
-        dice; on a shared screen the app asks everyone to agree, then undoes as the GM."""
-        if role != "gm":
-            raise RuleError("Dice Monarchs: with hidden dice only the GM can undo a move "
-                            "(ask the GM)")
         return self.undo()
 
     def revealed_seats(self) -> list[int]:
