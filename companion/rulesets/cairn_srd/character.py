@@ -193,6 +193,8 @@ class Character(Tracker):
     """Spells in the character's grimoire (``None``: no grimoire)."""
     fate: str = state_field("", max_len=MAX_FATE)
     """Why the character died or left play ("" while in play)."""
+    weapon_kills: dict[str, int] = state_field(default_factory=dict, min=0, max_len=MAX_ENTRIES)
+    """Foes given Critical Damage with each weapon (weapon mastery)."""
 
     def check_state(self) -> None:
         from companion.errors import StateError
@@ -488,6 +490,44 @@ class Character(Tracker):
         self.describe(f"{self.name} loses " + (", ".join(lost) if lost else "nothing")
                       + (f" ({source})" if source else ""))
         return lost
+
+    @move
+    def take_fatigue(self, source: str = "") -> str:
+        """A Fatigue forced by the rules (a failed maneuver save, a spell): with no free
+        slot the most recently added item is dropped for it."""
+        self._alive("Fatigue")
+        _source(source)
+        notes: list[str] = []
+        self._force_burden(Item("Fatigue", kind="fatigue"), notes)
+        text = (f"{self.name} takes a Fatigue" + (f" ({source})" if source else "")
+                + "".join(f"; {n}" for n in notes))
+        self.describe(text)
+        return text
+
+    @move
+    def record_critical_kill(self, weapon: str) -> str:
+        """Count a foe given Critical Damage with ``weapon``: every 5 unlock one of its
+        feats (at most 6)."""
+        from companion.rulesets.cairn_srd.combat import mastery_feats
+
+        name = weapon.strip()
+        if not name or len(name) > MAX_ITEM_NAME:
+            raise RuleError(f"Weapon Feats: name the weapon (1 to {MAX_ITEM_NAME} characters)")
+        if name not in self.weapon_kills and len(self.weapon_kills) >= MAX_ENTRIES:
+            raise RuleError(f"Weapon Feats: at most {MAX_ENTRIES} weapons are counted")
+        before = mastery_feats(self.weapon_kills.get(name, 0))
+        self.weapon_kills[name] = self.weapon_kills.get(name, 0) + 1
+        feats = mastery_feats(self.weapon_kills[name])
+        text = (f"{self.name}'s {name}: {self.weapon_kills[name]} critical kill(s), "
+                f"{feats} feat(s) unlocked" + ("; a new feat!" if feats > before else ""))
+        self.describe(text)
+        return text
+
+    def weapon_feats(self, weapon: str) -> int:
+        """Feats unlocked with ``weapon`` so far."""
+        from companion.rulesets.cairn_srd.combat import mastery_feats
+
+        return mastery_feats(self.weapon_kills.get(weapon.strip(), 0))
 
     @move
     def ability_save(self, ability: str, floor: int = 0, wounds: list[int] | None = None,

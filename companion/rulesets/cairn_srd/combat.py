@@ -50,13 +50,36 @@ The encounter keeps its own Guard and STR for every combatant: a PC's scar is na
 here (read off ``cairn_scars``) and applied on the character's own sheet
 ([Character][companion.rulesets.cairn_srd.character.Character]), whose undo and saved state are its
 own.
+
+**The party in the fight.** [join_character][companion.rulesets.cairn_srd.combat.join_character]
+brings a party member in from its sheet, and
+[Encounter.sync_sheet][companion.rulesets.cairn_srd.combat.Encounter.sync_sheet] keeps the
+fight in step with it: a full burden, a cumbersome load or panic make the character's
+Guard count as 0 (the stored Guard returns when the cause goes), and a panicking
+attacker's attacks are impaired. What the fight does to a sheet waits in
+``sheet_due`` (a scar, a maneuver's Fatigue, a Critical Damage dealt with a weapon) until
+[settle_sheets][companion.rulesets.cairn_srd.combat.settle_sheets] applies it to the
+party's sheets.
+
+Interpretation (the party in the fight):
+
+- Syncing from the sheet copies DEX, CTRL, Armor, max Guard, panic and the cause of 0
+  Guard; a raised max Guard (Rattled) raises the fight's Guard by as much. The fight's
+  own Guard and STR losses stay the fight's.
+- A lone foe's "0 Guard" morale check is owed once per side per fight; a lone ally NPC
+  (the only non-player on the PCs' side) owes it too.
+- Weapon mastery counts the attacker whose die was kept: with several attackers the
+  highest die's owner (the first of them on a tie); a second weapon's kept die counts
+  for no named weapon.
+- Escaping a fight is a DEX save that needs somewhere safe to go; a PC who escapes leaves
+  the fight ("fled").
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from companion import dice
 from companion.dice.roller import make_rng
@@ -158,6 +181,12 @@ class Combatant:
     never_morale: bool = False
     status: Status = state_field("active", choices=STATUSES)
     acted_first: bool = False
+    panicking: bool = False
+    """Panicking (from the sheet): Guard counts as 0 and the attacks are impaired."""
+    no_guard: str = state_field("", max_len=40)
+    """Why Guard counts as 0 now ("": it does not): full burden, cumbersome load, panic."""
+    weapon_name: str = state_field("", max_len=40)
+    """The weapon's name, for weapon mastery (a PC's critical kills per weapon)."""
 
     def check_state(self) -> None:
         if not self.name.strip():
@@ -172,6 +201,11 @@ class Combatant:
     def active(self) -> bool:
         return self.status == "active"
 
+    @property
+    def effective_guard(self) -> int:
+        """Guard that soaks hits now: 0 while ``no_guard`` names a cause."""
+        return 0 if self.no_guard else self.guard
+
 
 @dataclass
 class SideMorale:
@@ -180,6 +214,7 @@ class SideMorale:
     first_casualty: bool = False
     half_lost: bool = False
     leader_lost: bool = False
+    lone_at_zero: bool = False
 
 
 @dataclass(frozen=True)
@@ -266,6 +301,35 @@ class PendingAttack:
         return ", ".join(f"d{d}={v}" for d, v in zip(self.dice, self.rolls, strict=True))
 
 
+SHEET_DUE_KINDS = ("scar", "fatigue", "kill")
+MAX_DUE = 200
+
+
+@dataclass
+class SheetDue:
+    """Something the fight did that a party member's sheet must take: a ``scar`` (its
+    scar-table row in ``value``), a maneuver's ``fatigue`` or a Critical Damage dealt
+    (``kill``: the weapon's name in ``weapon``)."""
+
+    name: str = state_field(max_len=MAX_NAME)
+    kind: str = state_field(choices=SHEET_DUE_KINDS)
+    value: int = state_field(0, min=0, max=12)
+    weapon: str = state_field("", max_len=40)
+    round: int = state_field(0, min=0)
+
+
+@dataclass
+class ManeuverResult:
+    """A maneuver: the target's save against it and the attacker's own save."""
+
+    target_save: SaveResult
+    attacker_save: SaveResult
+
+    def __str__(self) -> str:
+        return (f"target {self.target_save}; attacker {self.attacker_save}"
+                + ("" if self.attacker_save.success else ", +1 Fatigue"))
+
+
 @dataclass
 class Encounter(Tracker):
     """A fight: sides, initiative, rounds, attacks, morale and detachments."""
@@ -281,6 +345,9 @@ class Encounter(Tracker):
     """An attack rolled by [attack][companion.rulesets.cairn_srd.combat.Encounter.attack] with
     ``hold_for_gambits``, waiting for
     [resolve_attack][companion.rulesets.cairn_srd.combat.Encounter.resolve_attack]."""
+    sheet_due: list[SheetDue] = state_field(default_factory=list, max_len=MAX_DUE)
+    """What the fight owes party members' sheets, until
+    [settle_sheets][companion.rulesets.cairn_srd.combat.settle_sheets] applies it."""
 
     def check_state(self) -> None:
         names = [c.name for c in self.combatants]
@@ -291,6 +358,9 @@ class Encounter(Tracker):
         for name in self.morale_due:
             if name not in names:
                 raise StateError(f"field 'morale_due': no combatant named “{name}”")
+        for due in self.sheet_due:
+            if due.name not in names:
+                raise StateError(f"field 'sheet_due': no combatant named “{due.name}”")
         if self.pending is not None:
             for name in (*self.pending.attackers, self.pending.target):
                 if name not in names:
@@ -316,7 +386,8 @@ class Encounter(Tracker):
     @move
     def add(self, name: str, side: str, guard: int, strength: int, dexterity: int = 10,
             control: int = 10, armor: int = 0, weapon: int = 6, pc: bool = False,
-            detachment: bool = False, leader: bool = False, never_morale: bool = False) -> None:
+            detachment: bool = False, leader: bool = False, never_morale: bool = False,
+            weapon_name: str = "") -> None:
         """Add a combatant (PC, NPC, monster or detachment)."""
         name = name.strip()
         if not name:
@@ -335,13 +406,15 @@ class Encounter(Tracker):
             if not 0 <= v <= MAX_SCORE:
                 raise RuleError(f"Ability Scores: {what} runs 0-18, got {v}")
         attack_die(weapon)
+        if len(weapon_name.strip()) > 40:
+            raise RuleError("Weapon Feats: a weapon's name has at most 40 characters")
         kind = ("player character" if pc else "detachment" if detachment else
                 "leader" if leader else "combatant")
         self.describe(f"{name} joins the {side} ({kind}): Guard {guard}, STR {strength}, "
                       f"DEX {dexterity}, CTRL {control}, Armor {armor}, d{weapon}")
         self.combatants.append(Combatant(name, side, guard, guard, strength, dexterity,  # type: ignore[arg-type]
                                          control, armor, weapon, pc, detachment, leader,
-                                         never_morale))
+                                         never_morale, weapon_name=weapon_name.strip()))
 
     @move
     def roll_initiative(self, surprised: list[str] | None = None,
@@ -425,7 +498,8 @@ class Encounter(Tracker):
         else:
             text = who + f"{rolled.shown()}, keep {best}"
         text += (" (blast)" if rolled.blast else "") + "; "
-        return text + self._damage(self.find(rolled.target), best, r)
+        text += self._damage(self.find(rolled.target), best, r)
+        return text + self._mastery(rolled, rolled.rolls.index(best))
 
     @move
     def resolve_attack(self, gambits: dict[int, str] | None = None,
@@ -458,6 +532,9 @@ class Encounter(Tracker):
             damage = max(kept) + bolster
             text += f"; keep {max(kept)}" + (f" +{bolster}" if bolster else "") + "; "
             text += self._damage(t, damage, make_rng(seed, rng))
+            best = max(v for i, v in enumerate(p.rolls) if i not in gambits)
+            text += self._mastery(p, next(i for i, v in enumerate(p.rolls)
+                                          if v == best and i not in gambits))
         else:
             text += "; no die kept: no damage"
         self.describe(text)
@@ -491,7 +568,8 @@ class Encounter(Tracker):
                 raise RuleError(f"Combat: {a.name} and {t.name} are on the same side")
             if self.phase in ("PCs", "Enemies") and a.side != self.phase and not a.acted_first:
                 raise RuleError(f"Combat Round Procedure: it is the {self.phase}' turn")
-            weak = impaired or (t.detachment and not a.detachment and not blast)
+            weak = impaired or a.panicking or (t.detachment and not a.detachment
+                                               and not blast)
             strong = enhanced or (a.detachment and not t.detachment)
             any_blast = any_blast or (a.detachment and not t.detachment)
             dice.append(attack_die(a.weapon, impaired=weak, enhanced=strong, unarmed=unarmed))
@@ -516,10 +594,32 @@ class Encounter(Tracker):
         self.describe(text)
         return text
 
+    def _mastery(self, rolled: PendingAttack, die_index: int) -> str:
+        """Note a Critical Damage (or kill) dealt by a PC for weapon mastery."""
+        t = self.find(rolled.target)
+        if t.status not in ("critical", "dead") or t.pc:
+            return ""
+        who = self.find(rolled.attackers[min(die_index, len(rolled.attackers) - 1)])
+        if not who.pc or die_index >= len(rolled.attackers):
+            return ""  # a second weapon's die: no named weapon to count
+        weapon = who.weapon_name or f"d{who.weapon} weapon"
+        self._due(SheetDue(who.name, "kill", 0, weapon, self.round))
+        return f"; {who.name}'s {weapon}: a critical kill for weapon mastery"
+
+    def _due(self, due: SheetDue) -> None:
+        if len(self.sheet_due) >= MAX_DUE:
+            raise RuleError(f"Combat: at most {MAX_DUE} sheet entries wait; settle the sheets")
+        self.sheet_due.append(due)
+
     def _damage(self, t: Combatant, amount: int, r: random.Random, direct: bool = False) -> str:
-        hit = resolve_hit(amount, guard=t.guard, strength=t.strength, armor=t.armor, direct=direct)
-        t.guard, t.strength = hit.guard_after, hit.str_after
+        guard = t.effective_guard
+        hit = resolve_hit(amount, guard=guard, strength=t.strength, armor=t.armor, direct=direct)
+        if not t.no_guard:
+            t.guard = hit.guard_after
+        t.strength = hit.str_after
         text = f"armor {hit.absorbed}, Guard {hit.to_guard}, STR {hit.to_str}"
+        if t.no_guard:
+            text += f" (Guard counts as 0: {t.no_guard})"
         if hit.to_str:
             if t.strength == 0:
                 t.status = "dead"
@@ -532,6 +632,7 @@ class Encounter(Tracker):
                     text += "; routed" if t.detachment else "; Critical Damage: out of the action"
         if hit.scar_damage is not None and t.pc:
             scar = read_row("cairn_scars", hit.scar_damage)["Scar"]
+            self._due(SheetDue(t.name, "scar", hit.scar_damage, "", self.round))
             text += f"; scar {scar} (damage {hit.scar_damage}): apply it on the character sheet"
         text += self._morale_triggers(t, guard_zero=t.guard == 0)
         return text
@@ -542,8 +643,10 @@ class Encounter(Tracker):
             return ""
         flags = self.morale[t.side]
         reasons = []
-        if len(self.side(t.side)) == 1 and guard_zero and t.active:
-            reasons.append("lone foe at 0 Guard")
+        if len(members) == 1 and guard_zero and t.active and not flags.lone_at_zero:
+            flags.lone_at_zero = True
+            reasons.append("lone foe at 0 Guard" if t.side == "Enemies"
+                           else "lone ally at 0 Guard")
         down = [c for c in members if not c.active]
         if len(members) > 1:
             if down and not flags.first_casualty:
@@ -601,3 +704,140 @@ class Encounter(Tracker):
         c.status = status  # type: ignore[assignment]
         self._check_over()
         self.describe(f"{c.name} is now {status}")
+
+    @move
+    def sync_sheet(self, name: str, guard_max: int, dexterity: int, control: int,
+                   armor: int, panicking: bool, no_guard: str = "") -> str:
+        """Bring a PC's conditions in from the sheet: DEX, CTRL, Armor, max Guard (a raise
+        also raises Guard), panic and the cause of 0 Guard ("" for none)."""
+        c = self.find(name)
+        if not c.pc:
+            raise RuleError(f"Combat: {c.name} is no player character with a sheet")
+        for v, what in ((guard_max, "Guard"), (dexterity, "DEX"), (control, "CTRL"),
+                        (armor, "Armor")):
+            if not 0 <= v <= MAX_SCORE:
+                raise RuleError(f"Ability Scores: {what} runs 0-18, got {v}")
+        if len(no_guard) > 40:
+            raise RuleError("Combat: the cause of 0 Guard has at most 40 characters")
+        raised = max(0, guard_max - c.guard_max)
+        c.guard_max = guard_max
+        c.guard = min(guard_max, c.guard + raised)
+        c.dexterity, c.control, c.armor = dexterity, control, armor
+        c.panicking, c.no_guard = panicking, no_guard
+        text = (f"{c.name} from the sheet: Guard {c.guard}/{c.guard_max}, DEX {dexterity}, "
+                f"CTRL {control}, Armor {armor}"
+                + (f"; Guard counts as 0 ({no_guard})" if no_guard else "")
+                + ("; panicking: attacks impaired" if panicking else ""))
+        self.describe(text)
+        return text
+
+    def _acting(self, name: str) -> Combatant:
+        c = self.find(name)
+        if self.phase in ("setup", "over"):
+            raise RuleError("Combat Round Procedure: the fight has not started or is over")
+        self._no_pending()
+        if not c.active:
+            raise RuleError(f"Combat: {c.name} is {c.status} and cannot act")
+        if c.side != self.phase and not c.acted_first:
+            raise RuleError(f"Combat Round Procedure: it is the {self.phase}' turn")
+        return c
+
+    @move
+    def maneuver(self, attacker: str, target: str, target_ability: str = "STR",
+                 attacker_ability: str = "DEX", rng: random.Random | None = None,
+                 seed: int | None = None) -> ManeuverResult:
+        """A maneuver instead of an attack: the target saves against it (``target_ability``)
+        and the attacker saves too (``attacker_ability``), failing: a Fatigue (on a PC's
+        sheet, via ``sheet_due``)."""
+        a = self._acting(attacker)
+        t = self.find(target)
+        if not t.active:
+            raise RuleError(f"Combat: {t.name} is already {t.status}")
+        if a.side == t.side:
+            raise RuleError(f"Maneuvers: {a.name} and {t.name} are on the same side")
+        scores = {}
+        for who, ability in ((t, target_ability), (a, attacker_ability)):
+            key = ability.strip().upper()
+            if key not in ("STR", "DEX", "CTRL"):
+                raise RuleError(f"Maneuvers: a save is STR, DEX or CTRL, not “{ability[:20]}”")
+            scores[who.name] = {"STR": who.strength, "DEX": who.dexterity,
+                                "CTRL": who.control}[key]
+        r = make_rng(seed, rng)
+        result = ManeuverResult(save(scores[t.name], rng=r), save(scores[a.name], rng=r))
+        if not result.attacker_save.success and a.pc:
+            self._due(SheetDue(a.name, "fatigue", 1, "", self.round))
+        self.describe(f"{a.name} maneuvers against {t.name}: {result}"
+                      + ("; the maneuver works" if not result.target_save.success
+                         else "; the target resists"))
+        return result
+
+    @move
+    def escape(self, name: str, safe_place: bool = True, rng: random.Random | None = None,
+               seed: int | None = None) -> SaveResult:
+        """Escape a doomed fight: a DEX save, with somewhere safe to go; success leaves the
+        fight."""
+        c = self._acting(name)
+        if not safe_place:
+            raise RuleError("Escaping: there must be somewhere safe to go")
+        result = save(c.dexterity, rng=make_rng(seed, rng))
+        if result.success:
+            c.status = "fled"
+            self._check_over()
+        self.describe(f"{c.name} tries to escape: {result}"
+                      + (" — gets away" if result.success else " — still in the fight"))
+        return result
+
+    @move
+    def clear_due(self, index: int) -> SheetDue:
+        """Take one entry off ``sheet_due`` (applied to its sheet, or waived)."""
+        if not 0 <= index < len(self.sheet_due):
+            raise RuleError(f"Combat: no sheet entry #{index + 1} is due")
+        due = self.sheet_due.pop(index)
+        self.describe(f"{due.name}'s sheet takes the {due.kind}")
+        return due
+
+
+def sheet_conditions(character: Any) -> dict[str, Any]:
+    """What a fight reads off a [Character][companion.rulesets.cairn_srd.character.Character]
+    sheet: max Guard, DEX, CTRL, Armor, panic and why Guard counts as 0."""
+    reasons = [w for w, on in (("full burden", character.free_slots == 0),
+                               ("cumbersome load", character.cumbersome),
+                               ("panic", character.panicking)) if on]
+    return {"guard_max": character.guard_max, "dexterity": character.dexterity,
+            "control": character.control, "armor": character.armor,
+            "panicking": character.panicking, "no_guard": ", ".join(reasons)}
+
+
+def join_character(encounter: Encounter, character: Any, weapon: int = 6,
+                   weapon_name: str = "") -> str:
+    """Bring a party member into the fight from its sheet (Guard, STR, DEX, CTRL, Armor and
+    its conditions)."""
+    encounter.add(character.name, "PCs", character.guard, character.strength,
+                  character.dexterity, character.control, character.armor, weapon, pc=True,
+                  weapon_name=weapon_name)
+    return encounter.sync_sheet(character.name, **sheet_conditions(character))
+
+
+def settle_sheets(encounter: Encounter, party: Any) -> list[str]:
+    """Apply what the fight owes each party member's sheet (a scar with its effect, a
+    maneuver's Fatigue, a critical kill for weapon mastery), then bring the sheet's
+    conditions back into the fight. Entries for someone not in ``party`` stay due."""
+    sheets = {c.name.strip(): c for c in party}
+    lines = []
+    i = 0
+    while i < len(encounter.sheet_due):
+        due = encounter.sheet_due[i]
+        sheet = sheets.get(due.name)
+        if sheet is None or sheet.dead:
+            i += 1
+            continue
+        source = f"combat round {due.round}"
+        if due.kind == "scar":
+            lines.append(str(sheet.suffer_scar(due.value, source=source)))
+        elif due.kind == "fatigue":
+            lines.append(sheet.take_fatigue(source))
+        else:
+            lines.append(sheet.record_critical_kill(due.weapon))
+        encounter.clear_due(i)
+        encounter.sync_sheet(due.name, **sheet_conditions(sheet))
+    return lines
