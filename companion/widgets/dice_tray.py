@@ -73,11 +73,11 @@ TRAY_CSS = """
 .tc-app .tc-result { padding: 6px 0; }
 .tc-app .tc-total { font-size: 44px; font-weight: 800; line-height: 1.1; }
 .tc-app .tc-result-dice { font-size: 18px; margin: 4px 0; overflow-wrap: anywhere; }
-.tc-app .tc-result-labels { font-size: 15px; }
-.tc-app .tc-result-meta { font-size: 12px; color: #555; }
-.tc-app .tc-odds-note { font-size: 14px; color: #333; }
-.tc-app .tc-chance { font-size: 15px; }
-.tc-app .tc-chance b { font-size: 17px; }
+.tc-app .tc-result-labels { font-size: 16px; }
+.tc-app .tc-result-meta { font-size: 16px; color: #555; }
+.tc-app .tc-odds-note { font-size: 16px; color: #333; }
+.tc-app .tc-chance { font-size: 16px; }
+.tc-app .tc-chance b { font-size: 18px; }
 .tc-app .tc-chart { max-width: 560px; }
 .tc-app .tc-target { flex: 0 1 140px; }
 .tc-app .tc-seed { flex: 0 1 220px; }
