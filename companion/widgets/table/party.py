@@ -28,7 +28,7 @@ from companion.state import Tracker
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
 
-__all__ = ["RULES", "Box", "PartyRules", "party_rows"]
+__all__ = ["RULES", "Box", "PartyRules", "leave", "leaving", "party_rows"]
 
 
 @dataclass(frozen=True)
@@ -68,6 +68,10 @@ class PartyRules:
     editable: Callable[[Campaign], list[tuple[str, str]]] = field(default=lambda c: [])
     values: Callable[[Campaign, str], dict[str, int]] = field(default=lambda c, i: {})
     edit: Callable[[Campaign, str, dict[str, int]], None] | None = None
+    removable: Callable[[Campaign], list[tuple[str, str]]] | None = None
+    """Who can leave: (shown name, key) pairs (default: the party's trackers of the
+    ruleset, which leave the campaign; their events stay in its log)."""
+    remove: Callable[[Campaign, str], None] | None = None
 
 
 def _members(campaign: Campaign, cls: type[Tracker]) -> list[tuple[str, str]]:
@@ -285,6 +289,50 @@ def _miasma_add(campaign: Campaign, name: str, kind: str, v: dict[str, int]) -> 
     _miasma_tracker(campaign).add_character(name, v["level"], v["stress"])
 
 
+def _plot_players(campaign: Campaign) -> list[tuple[str, str]]:
+    from companion.rulesets.plot_points.session import PlotPointSession
+
+    for m in campaign:
+        if isinstance(m.tracker, PlotPointSession):
+            return [(c.name, c.name) for c in m.tracker.characters]
+    return []
+
+
+def _plot_remove(campaign: Campaign, name: str) -> None:
+    _plot_session(campaign).remove_player(name)
+
+
+def _miasma_names(campaign: Campaign) -> list[tuple[str, str]]:
+    from companion.rulesets.miasma.psychosis import MiasmaTracker
+
+    for m in campaign:
+        if isinstance(m.tracker, MiasmaTracker):
+            return [(c.name, c.name) for c in m.tracker.characters]
+    return []
+
+
+def _miasma_remove(campaign: Campaign, name: str) -> None:
+    _miasma_tracker(campaign).remove_character(name)
+
+
+def leaving(campaign: Campaign, rules: PartyRules) -> list[tuple[str, str]]:
+    """Who of this ruleset's party can leave: (shown name, key)."""
+    if rules.removable is not None:
+        return rules.removable(campaign)
+    from companion.store.registry import tracker_kinds
+
+    kinds = tuple(tracker_kinds(rules.ruleset).values())
+    return [(m.name, m.id) for m in campaign.party if isinstance(m.tracker, kinds)]
+
+
+def leave(campaign: Campaign, rules: PartyRules, key: str) -> None:
+    """``key`` leaves the party (a tracker leaves the campaign; its events stay logged)."""
+    if rules.remove is not None:
+        rules.remove(campaign, key)
+    else:
+        campaign.remove(key)
+
+
 _CAIRN_BOXES = (Box("STR", "str", 10, 0, 18), Box("DEX", "dex", 10, 0, 18),
                 Box("CTRL", "ctrl", 10, 0, 18), Box("Guard", "guard", 3, 0, 18),
                 Box("Armor", "armor", 0, 0, 18))
@@ -303,7 +351,8 @@ RULES: dict[str, PartyRules] = {
         lambda c: _members(c, _cls("companion.rulesets.monsters_and_magic.adventurer",
                                    "Adventurer")),
         _mm_values, _mm_edit),
-    "plot_points": PartyRules("plot_points", "player", (), (), _plot_summary, _plot_add),
+    "plot_points": PartyRules("plot_points", "player", (), (), _plot_summary, _plot_add,
+                              removable=_plot_players, remove=_plot_remove),
     "variant5e": PartyRules(
         "variant5e", "caster or creature", (Box("Class level", "level", 5, 1, 20),),
         ("full caster", "half caster", "third caster", "creature"), _5e_summary, _5e_add,
@@ -311,7 +360,7 @@ RULES: dict[str, PartyRules] = {
     "miasma": PartyRules(
         "miasma", "character", (Box("Psychosis level", "level", 0, 0, 6),
                                 Box("Stress", "stress", 0, 0, 99)),
-        (), _miasma_summary, _miasma_add),
+        (), _miasma_summary, _miasma_add, removable=_miasma_names, remove=_miasma_remove),
 }
 
 

@@ -22,6 +22,7 @@ from companion.widgets.base import (
     ErrorLine,
     app_box,
     button,
+    confirm_button,
     int_box,
     name_box,
     row,
@@ -36,7 +37,7 @@ from companion.widgets.table.binding import (
     page_store,
     url_script,
 )
-from companion.widgets.table.party import RULES, party_rows
+from companion.widgets.table.party import RULES, leave, leaving, party_rows
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -233,6 +234,7 @@ class TableApp(widgets.VBox):
     def _render_party(self) -> None:
         if self.campaign is not None:
             self.party.value = party_rows(self.campaign)
+            self._sync_edit_options()
 
     def _opener(self, key: str) -> Any:
         return lambda: self.open_app(key)
@@ -298,20 +300,30 @@ class TableApp(widgets.VBox):
                               name=f"save-member-{ruleset}")
                 form["save"] = save
                 parts.append(row(edit_pick, *edit_boxes.values(), save))
+            gone = widgets.Dropdown(options=[], description="Leaves",
+                                    layout=widgets.Layout(width="auto", max_width="100%",
+                                                          min_height="40px"))
+            gone.add_class(f"tc-leave-{ruleset}")
+            form["leave_pick"] = gone
+            form["leave"] = confirm_button(
+                "Leaves the party", self._leaver(ruleset), risky=lambda: True,
+                prompt="Tap again: leaves the party", error=self.error,
+                name=f"leave-{ruleset}")
+            parts.append(row(gone, form["leave"]))
         self.party_form.children = tuple(parts)
+        self._sync_edit_options()
 
     def _sync_edit_options(self) -> None:
         c = self.campaign
+        if c is None:
+            return
         for form in getattr(self, "forms", {}).values():
-            pick = form.get("edit_pick")
-            if pick is None or c is None:
-                continue
-            options = form["rules"].editable(c)
-            if list(pick.options) != options:
-                keep = pick.value
-                pick.options = options
-                ids = [i for _, i in options]
-                pick.value = keep if keep in ids else (ids[0] if ids else None)
+            rules = form["rules"]
+            if form.get("edit_pick") is not None:
+                _set_options(form["edit_pick"], rules.editable(c))
+            if form.get("leave_pick") is not None:
+                _set_options(form["leave_pick"], leaving(c, rules))
+                form["leave"].disabled = form["leave_pick"].value is None
 
     def _fill_edit(self, ruleset: str) -> None:
         form = self.forms[ruleset]
@@ -334,6 +346,15 @@ class TableApp(widgets.VBox):
             form["name"].value = ""
         return add
 
+    def _leaver(self, ruleset: str) -> Any:
+        def go() -> None:
+            form = self.forms[ruleset]
+            if form["leave_pick"].value is None or self.campaign is None:
+                raise _refusal("nobody to leave")
+            leave(self.campaign, form["rules"], str(form["leave_pick"].value))
+            self._render()
+        return go
+
     def _saver(self, ruleset: str) -> Any:
         def save() -> None:
             form = self.forms[ruleset]
@@ -343,6 +364,14 @@ class TableApp(widgets.VBox):
             assert self.campaign is not None and form["rules"].edit is not None
             form["rules"].edit(self.campaign, form["edit_pick"].value, values)
         return save
+
+
+def _set_options(pick: widgets.Dropdown, options: list[tuple[str, str]]) -> None:
+    if list(pick.options) != options:
+        keep = pick.value
+        pick.options = options
+        keys = [k for _, k in options]
+        pick.value = keep if keep in keys else (keys[0] if keys else None)
 
 
 def _refusal(text: str) -> Exception:
