@@ -302,3 +302,30 @@ def test_a_member_leaves_the_party_on_a_second_tap(db: Path, ruleset: str,
     names = {m.name for m in again.party}
     names |= {c.name for m in again for c in getattr(m.tracker, "characters", [])}
     assert "Ash" not in names and "Briar" in names
+
+
+def test_live_on_postgresql_through_listen_notify(request: pytest.FixtureRequest,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same live thread on a club's PostgreSQL: another server's move arrives by
+    NOTIFY (no polling of the tables) within a second."""
+    from tests.store.conftest import PostgresServer
+
+    server = PostgresServer()
+    request.addfinalizer(server.stop)
+    url = server.new_database()
+    monkeypatch.setenv("COMPANION_DB", url)
+    app = TableApp(PageContext(who="Mira", role="gm"), background=False)
+    assert app.error.message == ""
+    assert "postgresql://" in app.db.value
+    app.new_name.value = "Club night"
+    app.ruleset.value = "cairn_srd"
+    app.create_button.click()
+    add_member(app, "cairn_srd", "Ash", str=12, dex=10, ctrl=9, guard=5, armor=0)
+    sheet = app.open_app("cairn_character").body.children[0]
+    other = open_campaign(open_store(url), "Club night", who="Briar", role="player")
+    time.sleep(0.3)  # the watcher is listening
+    other.tracker("Ash", Character).add_fatigue()
+    deadline = time.monotonic() + 1.0
+    while time.monotonic() < deadline and "Fatigue 1" not in sheet.stats.value:
+        time.sleep(0.02)
+    assert "Fatigue 1" in sheet.stats.value
