@@ -17,6 +17,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from companion.rulesets.miasma.psychosis import MiasmaTracker, raised_by
 from companion.rulesets.variant5e.contests import Combatant, Edge, Size
 from companion.rulesets.variant5e.death_and_returning import RETURN_SPELLS, DeathRecord
 from companion.rulesets.variant5e.diagonal_moves import MAX_SPEED, MovementCounter
@@ -149,9 +150,13 @@ class DeathAndReturningApp(widgets.VBox):
     """
 
     def __init__(self, record: DeathRecord | None = None, *,
-                 seed_source: Callable[[], int] = draw_seed) -> None:
+                 seed_source: Callable[[], int] = draw_seed,
+                 psychosis: tuple[MiasmaTracker, str] | None = None) -> None:
         super().__init__()
         self.model = record if record is not None else DeathRecord()
+        #: The Miasma tracker and the name this creature has there: a return lowers its
+        #: psychosis (raised from the dead).
+        self.psychosis = psychosis
         self.seed_source = seed_source
         self.error = ErrorLine()
         self.module = _dropdown([("Three strikes", "three_strikes"),
@@ -161,6 +166,8 @@ class DeathAndReturningApp(widgets.VBox):
                                           description="Permanent death failures", indent=False)
         self.fragile = widgets.Checkbox(value=self.model.fragile_soul,
                                         description="The Soul is Fragile", indent=False)
+        self.wish = widgets.Checkbox(value=self.model.escalation_wish,
+                                     description="Escalation: a wish still works", indent=False)
         self.new_button = new = confirm_button(
             "New creature", self.new_creature, risky=lambda: bool(self.model.log),
             prompt="Tap again: new creature (this record is lost)", error=self.error,
@@ -192,7 +199,7 @@ class DeathAndReturningApp(widgets.VBox):
         self.file = SaveLoad(self.model, "death-record.json", what="death record",
                              error=self.error)
         app_box(
-            row(self.module, self.permanent, self.fragile, new),
+            row(self.module, self.permanent, self.fragile, self.wish, new),
             self.status,
             row(b["drop"], b["save"], b["hit"], b["crit"], b["heal"], b["die"]),
             self.save_roll,
@@ -207,12 +214,30 @@ class DeathAndReturningApp(widgets.VBox):
         )
         for box in (self.spell, self.modifier):
             box.observe(safe(self.error)(lambda _change: self.render_return()), names="value")
+        for switch in (self.module, self.permanent, self.fragile, self.wish):
+            switch.observe(safe(self.error)(lambda _change: self.apply_switches()),
+                           names="value")
         bind(self.model, self.render, error=self.error)
+
+    def apply_switches(self) -> None:
+        """A module switch applies at once to this creature (see DeathRecord.set_modules)."""
+        m = self.model
+        if getattr(self, "_showing", False):
+            return
+        wanted = (self.module.value, bool(self.permanent.value), bool(self.fragile.value),
+                  bool(self.wish.value))
+        if wanted == (m.module, m.permanent_death_failures, m.fragile_soul, m.escalation_wish):
+            return
+        try:
+            m.set_modules(*wanted)
+        finally:
+            self.render()
 
     def new_creature(self) -> None:
         fresh = DeathRecord(module=self.module.value,
                             permanent_death_failures=bool(self.permanent.value),
-                            fragile_soul=bool(self.fragile.value))
+                            fragile_soul=bool(self.fragile.value),
+                            escalation_wish=bool(self.wish.value))
         self.model.load(fresh.to_json())
         self.attempt.value = ""
         self.save_roll.value = ""
@@ -227,6 +252,11 @@ class DeathAndReturningApp(widgets.VBox):
         modifier = self.modifier.read()
         seed = self.seed_source()
         result = self.model.roll_return(self.spell.value, modifier, seed=seed)
+        if result.outcome == "works" and self.psychosis is not None:
+            tracker, name = self.psychosis
+            way = raised_by(result.spell)
+            if tracker.can("raised_from_dead", name, way):
+                tracker.raised_from_dead(name, way)
         self.attempts += 1
         self.attempt.value = (f'<div class="tc-attempt" data-n="{self.attempts}" '
                               f'data-outcome="{escape(result.outcome)}"><b>'
@@ -256,7 +286,7 @@ class DeathAndReturningApp(widgets.VBox):
                  if m.can_save else "")
         flags = []
         if m.final_death:
-            flags.append("final death: only a wish")
+            flags.append("final death" if m.wish_limited else "final death: only a wish")
         if m.soul_destroyed:
             flags.append("soul destroyed")
         if m.body_inhabited:
@@ -270,8 +300,12 @@ class DeathAndReturningApp(widgets.VBox):
             + (f"<div><b>{escape('; '.join(flags))}</b></div>" if flags else "")
             + (f"<div>can be returned by: {escape(allowed)}</div>"
                if m.condition == "dead" else ""))
-        self.module.value, self.permanent.value = m.module, m.permanent_death_failures
-        self.fragile.value = m.fragile_soul
+        self._showing = True  # the switches follow the record; no set_modules meanwhile
+        try:
+            self.module.value, self.permanent.value = m.module, m.permanent_death_failures
+            self.fragile.value, self.wish.value = m.fragile_soul, m.escalation_wish
+        finally:
+            self._showing = False
         state = f"the creature is {m.condition}"
         b = self.buttons
         disable_for(b["drop"], None if m.can_drop else f"only a living creature drops; {state}")

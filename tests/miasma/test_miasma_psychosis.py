@@ -266,3 +266,42 @@ def test_any_play_keeps_the_invariants_and_round_trips(moves) -> None:
 
 
 RAISED = ("other", "reincarnate", "true resurrection")
+
+
+def test_issue15_app_removes_n_levels_and_passes_any_hours() -> None:
+    from companion.widgets.miasma.tracker import MiasmaTrackerApp
+    from tests.conftest import widgets_by_name
+
+    app = MiasmaTrackerApp()
+    app.model.add_character("Ann", level=5, stress=2, inside=True)
+    app.who.value = "Ann"
+    app.levels_box.value = 3
+    app.gated["remove_psychosis"].click()
+    assert app.model.character("Ann").level == 2 and app.error.message == ""
+    app.hours_box.value = 50  # two days and 2 hours at stress 2: +2 levels
+    widgets_by_name(app, kind="btn")["time-n"].click()
+    assert (app.model.hours, app.model.character("Ann").level) == (50, 4)
+    app.model.gain_psychosis("Ann", 2)
+    app.render()
+    assert app.gated["remove_psychosis"].disabled  # level 6: only the two spells help
+
+
+def test_issue15_a_return_in_the_death_app_lowers_psychosis() -> None:
+    from companion.rulesets.miasma.psychosis import MiasmaTracker, raised_by
+    from companion.rulesets.variant5e.death_and_returning import DeathRecord
+    from companion.widgets.variant5e import DeathAndReturningApp
+
+    tracker = MiasmaTracker()
+    tracker.add_character("Ann", level=3)
+    record = DeathRecord(fragile_soul=False)
+    record.die()
+    app = DeathAndReturningApp(record, seed_source=lambda: 1, psychosis=(tracker, "Ann"))
+    app.spell.value = "raise dead"
+    app.buttons["return"].click()
+    assert record.condition == "alive" and tracker.character("Ann").level == 2
+    assert [raised_by(s) for s in ("reincarnate", "true resurrection", "revivify", "wish")] == [
+        "reincarnate", "true resurrection", "other", "other"]
+    tracker.gain_psychosis("Ann", 4)  # level 6: an ordinary return does not help
+    record.die()
+    app.buttons["return"].click()
+    assert record.condition == "alive" and tracker.character("Ann").level == 6

@@ -241,3 +241,25 @@ def test_speed_refused_not_clamped_and_steps_disabled_when_out_of_movement() -> 
     assert "10 ft" in app.move_text.value  # the second diagonal costs 10: just fits
     b["step-ne"].click()
     assert app.counter.feet == 20 and all(b[f"step-{d}"].disabled for d in app.steps)
+
+
+def test_death_app_module_switches_apply_at_once() -> None:
+    from companion.rulesets.variant5e.death_and_returning import DeathRecord
+    from companion.widgets.variant5e import DeathAndReturningApp
+
+    app = DeathAndReturningApp()
+    app.permanent.value = True
+    assert app.model.permanent_death_failures
+    assert app.model.log[-1].summary == "modules: permanent death failures on"
+    app.module.value = "escalation_strikes"
+    assert app.model.module == "escalation_strikes" and app.model.max_returns == 3
+    app.model.drop_to_zero()
+    app.permanent.value = False  # refused while dying: the box goes back, the error says why
+    assert app.model.permanent_death_failures and app.permanent.value
+    assert app.error.message == ("Permanent Death Failures: switch it when the creature is "
+                                 "not dying")
+    saved = DeathRecord(module="three_strikes", fragile_soul=False, escalation_wish=True)
+    app.model.load(saved.to_json())  # loading shows the record's switches, changes nothing
+    assert (app.module.value, app.permanent.value, app.fragile.value, app.wish.value) == (
+        "three_strikes", False, False, True)
+    assert app.model == saved

@@ -43,7 +43,8 @@ from typing import Any, Literal
 from companion.errors import RuleError, StateError, TableError, quoted
 from companion.state import Tracker, move, state_field
 
-__all__ = ["MAX_LEVEL", "Character", "Level", "MiasmaTracker", "levels", "load_levels"]
+__all__ = ["MAX_LEVEL", "Character", "Level", "MiasmaTracker", "levels", "load_levels",
+           "raised_by"]
 
 DATA_FILE = Path(__file__).with_name("psychosis.toml")
 
@@ -64,6 +65,23 @@ STRESS_TWO_LEVELS = 4
 RaisedBy = Literal["other", "reincarnate", "true resurrection"]
 RAISED_BY: tuple[str, ...] = ("other", "reincarnate", "true resurrection")
 """Ways back from death the rules tell apart (only the last two work at level 6)."""
+
+def raised_by(spell: str) -> RaisedBy:
+    """The way back from death a returning spell of the 5e death module counts as here.
+
+    Interpretation: *reincarnate* and *true resurrection* are named by the seed; every other
+    spell (*revivify*, *raise dead*, *resurrection*, a *wish*) is an ordinary return, so at
+    level 6 it does not help.
+
+    >>> raised_by("true resurrection"), raised_by("wish")
+    ('true resurrection', 'other')
+    """
+    if spell == "reincarnate":
+        return "reincarnate"
+    if spell == "true resurrection":
+        return "true resurrection"
+    return "other"
+
 
 _SOURCES = {"greater_restoration": "greater restoration", "remove_psychosis": "that effect"}
 

@@ -10,6 +10,7 @@ import ipywidgets as widgets
 
 from companion.errors import CompanionError
 from companion.rulesets.miasma.psychosis import (
+    HOURS_PER_DAY,
     MAX_LEVEL,
     MAX_NAME,
     MAX_STRESS,
@@ -34,7 +35,7 @@ __all__ = ["MiasmaTrackerApp"]
 
 #: Buttons that act on the chosen character, by the tracker move whose rules they follow.
 _GATED = ("enter_miasma", "leave_miasma", "eat_and_drink", "greater_restoration",
-          "raised_from_dead")
+          "raised_from_dead", "remove_psychosis")
 
 
 class MiasmaTrackerApp(widgets.VBox):
@@ -56,6 +57,7 @@ class MiasmaTrackerApp(widgets.VBox):
         self.who.add_class("tc-pick")
         self.levels_box = int_box("Levels", 1, "levels", 1, MAX_LEVEL, width="120px")
         self.stress_box = int_box("Stress", 0, "stress", 0, MAX_STRESS, width="120px")
+        self.hours_box = int_box("Hours", 2, "hours", 1, HOURS_PER_DAY * 366, width="120px")
         self.raised = widgets.Dropdown(options=list(RAISED_BY), value=RAISED_BY[0],
                                        layout=widgets.Layout(width="auto"))
         self.raised.add_class("tc-pick")
@@ -70,11 +72,14 @@ class MiasmaTrackerApp(widgets.VBox):
                                              c(self.model.greater_restoration), "restoration"),
             "raised_from_dead": self._btn("Raised from dead", c(lambda n: (
                 self.model.raised_from_dead(n, self.raised.value))), "raised"),
+            "remove_psychosis": self._btn("Remove levels", c(lambda n: (
+                self.model.remove_psychosis(n, self.levels_box.read(), "a cure"))), "remove"),
         }
         self.rest_button = self._btn("Long rest", c(self.model.long_rest), "rest", "success")
         g = self.gated
         # Each button and the box it reads wrap together, never split across lines.
-        self.character_buttons = row(row(self.gain_button, self.levels_box),
+        self.character_buttons = row(row(self.gain_button, g["remove_psychosis"],
+                                         self.levels_box),
                                      row(self.stress_button, self.stress_box))
         self.place_buttons = row(g["enter_miasma"], g["leave_miasma"], g["eat_and_drink"],
                                  self.rest_button)
@@ -85,6 +90,8 @@ class MiasmaTrackerApp(widgets.VBox):
             widgets.HTML("Time passes:"),
             *(self._btn(label, functools.partial(self.model.pass_time, h), f"time-{h}")
               for label, h in (("+1 hour", 1), ("+8 hours", 8), ("+24 hours", 24))),
+            row(self._btn("Pass hours", lambda: self.model.pass_time(self.hours_box.read()),
+                          "time-n"), self.hours_box),
             self.undo_button,
         )
         self.sheet = widgets.HTML()
