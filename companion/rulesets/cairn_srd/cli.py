@@ -15,6 +15,7 @@ from companion.rulesets.cairn_srd import (
     lockpicking,
     mass_combat,
     saves,
+    skills,
     social,
     spellcasting,
 )
@@ -53,6 +54,33 @@ def add_commands(sub: Any) -> None:
                       help="print the book only, roll no lock")
     lock.add_argument("--json", action="store_true")
     lock.set_defaults(func=_lock)
+    skill = csub.add_parser("skill", help="a skill test (skill, time, tools) and its yield")
+    skill.add_argument("have", type=int, help="how many of skill, time and tools: 0-3")
+    skill.add_argument("--modifier", type=int, default=0,
+                       help=f"situational modifier, -{skills.MAX_MODIFIER} to "
+                            f"+{skills.MAX_MODIFIER} (+1 makes 5+ a 4+)")
+    skill.add_argument("--yield", dest="produces", action="store_true",
+                       help="the task produces something: roll its yield die on a success")
+    skill.add_argument("--steps-up", type=int, default=0,
+                       help=f"yield die steps up (good conditions, tools, help): "
+                            f"0-{skills.MAX_STEPS_UP}")
+    skill.add_argument("--seed", type=int, default=None)
+    skill.add_argument("--json", action="store_true")
+    skill.set_defaults(func=_skill)
+    soc = csub.add_parser("social", help="a doubtful social tactic (5+ on a d6)")
+    soc.add_argument("--modifier", type=int, default=0,
+                     help=f"situational modifier, -{skills.MAX_MODIFIER} to "
+                          f"+{skills.MAX_MODIFIER}")
+    soc.add_argument("--disposition", default=None,
+                     help="the NPC's disposition now: a success moves it one level up")
+    soc.add_argument("--seed", type=int, default=None)
+    soc.add_argument("--json", action="store_true")
+    soc.set_defaults(func=_social)
+    know = csub.add_parser("knowledge", help="does the character know it?")
+    know.add_argument("kind", help="common, specialized or esoteric")
+    know.add_argument("--seed", type=int, default=None)
+    know.add_argument("--json", action="store_true")
+    know.set_defaults(func=_knowledge)
     npc = csub.add_parser("npc", help="roll an NPC's want and disposition")
     npc.add_argument("--seed", type=int, default=None)
     npc.set_defaults(func=lambda a: _print(str(social.roll_npc(seed=a.seed))))
@@ -164,6 +192,61 @@ def _lock(args: argparse.Namespace) -> int:
         print(f"sequence {lock.sequence}; {lockpicking.complications()[lock.complication]}")
     if path is not None:
         print("lock book: " + ("; ".join(book.lines()) or "empty"))
+    return 0
+
+
+def _skill(args: argparse.Namespace) -> int:
+    result = skills.task(args.have, args.modifier, produces=args.produces,
+                         steps_up=args.steps_up, seed=args.seed)
+    if args.json:
+        t = result.test
+        print_json({"have": t.have, "modifier": args.modifier, "target": t.target or None,
+                    "roll": t.roll, "success": t.success,
+                    "chance": fraction_text(result.chance),
+                    "yield_die": result.yield_die if result.yield_roll is not None else None,
+                    "yield": result.yield_roll})
+    else:
+        print(f"{result} (chance {percent(result.chance)} = {fraction_text(result.chance)})")
+    return 0
+
+
+def _social(args: argparse.Namespace) -> int:
+    skills.check_modifier(args.modifier)
+    level = None if args.disposition is None else social.find_disposition(args.disposition)
+    result = social.social_check(args.modifier, seed=args.seed)
+    chance = skills.skill_chance(2, args.modifier)
+    after = None
+    if level is not None:
+        after = social.shift_disposition(level, 1) if result.success else level
+    if args.json:
+        out: dict[str, Any] = {"modifier": args.modifier, "target": result.target,
+                               "roll": result.roll, "success": result.success,
+                               "chance": fraction_text(chance)}
+        if after is not None:
+            out["disposition"] = after
+        print_json(out)
+        return 0
+    text = f"{result} (chance {percent(chance)} = {fraction_text(chance)})"
+    if after is not None:
+        text += (f"; disposition now {after}" if result.success
+                 else f"; still {after}, and this approach never works on them again")
+    print(text)
+    return 0
+
+
+def _knowledge(args: argparse.Namespace) -> int:
+    kind = args.kind.strip().lower().replace("specialised", "specialized")[:20]
+    answer = social.knowledge_check(kind, seed=args.seed)
+    if isinstance(answer, saves.FateResult):
+        known: bool | None = answer.favourable
+        text, roll = f"{answer}: " + ("known" if known else "not known"), answer.roll
+    else:
+        known = kind == "common" or None
+        text, roll = answer, None
+    if args.json:
+        print_json({"kind": kind, "known": known, "roll": roll, "text": text})
+    else:
+        print(text)
     return 0
 
 

@@ -14,7 +14,9 @@ When a successful task produces something (hunting, harvesting, brewing, cooking
 conditions, fine tools, training or help each step it up one size, to at most d12.
 
 Interpretation: a situational modifier shifts the 5+ target (``+1`` makes it 4+); the d6
-still fails on a natural 1 and succeeds on a 6.
+still fails on a natural 1 and succeeds on a 6. A situational modifier is at most
+[MAX_MODIFIER][companion.rulesets.cairn_srd.skills.MAX_MODIFIER] either way (past +3 or -1
+nothing changes anyway), and a failed task yields nothing.
 """
 
 from __future__ import annotations
@@ -29,6 +31,10 @@ from companion.errors import RuleError
 
 BASE_TARGET = 5
 YIELD_DICE: tuple[int, ...] = (4, 6, 8, 10, 12)
+MAX_MODIFIER = 6
+"""The largest situational modifier a task takes, either way."""
+MAX_STEPS_UP = len(YIELD_DICE) - 1
+"""Steps up that reach the d12 from a d4."""
 
 
 def _have(have: int) -> None:
@@ -91,3 +97,57 @@ def roll_yield(have: int, steps_up: int = 0, *, rng: random.Random | None = None
                seed: int | None = None) -> int:
     """Roll the yield of a successful task."""
     return dice.roll(f"1d{yield_die(have, steps_up)}", rng=make_rng(seed, rng)).total
+
+
+def check_modifier(modifier: int) -> int:
+    """A situational modifier, checked: within
+    ±[MAX_MODIFIER][companion.rulesets.cairn_srd.skills.MAX_MODIFIER]."""
+    if isinstance(modifier, bool) or not -MAX_MODIFIER <= modifier <= MAX_MODIFIER:
+        raise RuleError(f"Skill Test Procedure: a situational modifier runs "
+                        f"-{MAX_MODIFIER} to +{MAX_MODIFIER}, got {modifier}")
+    return modifier
+
+
+@dataclass(frozen=True)
+class TaskResult:
+    """A skill test and, if it succeeded and produces something, its yield."""
+
+    test: SkillResult
+    chance: Fraction
+    yield_die: int | None = None
+    yield_roll: int | None = None
+
+    def __str__(self) -> str:
+        text = str(self.test)
+        if self.yield_roll is not None:
+            text += f"; yield d{self.yield_die} = {self.yield_roll}"
+        elif self.yield_die is not None:
+            text += "; nothing is produced"
+        return text
+
+
+def task(have: int, modifier: int = 0, *, produces: bool = False, steps_up: int = 0,
+         rng: random.Random | None = None, seed: int | None = None) -> TaskResult:
+    """A whole task: the skill test, then (``produces``) the yield die of a success.
+
+    >>> task(3, produces=True, steps_up=1, seed=1).yield_die
+    8
+    >>> str(task(1, produces=True))
+    '1 of skill/time/tools: automatic failure; nothing is produced'
+    """
+    check_modifier(modifier)
+    if produces:
+        if not 0 <= steps_up <= MAX_STEPS_UP:
+            raise RuleError(f"Yield: steps up run 0-{MAX_STEPS_UP} (a d12 at most), "
+                            f"got {steps_up}")
+    elif steps_up:
+        raise RuleError("Yield: steps up apply only to a task that produces something")
+    r = make_rng(seed, rng)
+    test = skill_test(have, modifier, rng=r)
+    chance = skill_chance(have, modifier)
+    if not produces:
+        return TaskResult(test, chance)
+    if not test.success:
+        return TaskResult(test, chance, yield_die=0 if have < 2 else yield_die(have, steps_up))
+    die = yield_die(have, steps_up)
+    return TaskResult(test, chance, die, dice.roll(f"1d{die}", rng=r).total)

@@ -18,6 +18,9 @@ retreat with a threat.
 Social check procedure: (1) the PCs say what they want; (2) the referee sets the NPC's
 want and disposition; (3) they interact, rolling the 5+ test when in doubt; (4) resolve,
 or start over with new tactics.
+
+Interpretation: a doubtful tactic that succeeds moves the NPC's disposition one level
+toward friendly (as a bribe or flattery would); one that fails leaves it where it was.
 """
 
 from __future__ import annotations
@@ -66,6 +69,21 @@ def roll_npc(*, rng: random.Random | None = None, seed: int | None = None) -> NP
     assert isinstance(want.roll, int) and isinstance(disp.roll, int)
     return NPCReaction(want.roll, want.values["Want"], want.values["Description"], disp.roll,
                        disp.values["Disposition"])
+
+
+def find_disposition(text: str) -> str:
+    """A disposition level named in full or by its first word (``hostile``, ``friendly``).
+
+    >>> find_disposition("friendly")
+    'Friendly, eager, kind, polite, helpful'
+    """
+    want = text.strip().lower()
+    for level in dispositions():
+        first = level.split(",")[0].split(" ")[0].lower()
+        if want in (level.lower(), first):
+            return level
+    names = ", ".join(level.split(",")[0].split(" ")[0].lower() for level in dispositions())
+    raise RuleError(f"Social Interaction: no disposition “{text.strip()[:40]}” ({names})")
 
 
 def shift_disposition(disposition: str, steps: int) -> str:
