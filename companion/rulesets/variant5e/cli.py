@@ -5,12 +5,17 @@
 - ``5e fragile-soul SPELL --modifier N`` odds of returning a creature (or ``--roll``);
 - ``5e death-saves [--failures N]`` odds of dying, stabilising or getting up;
 - ``5e identify LEVEL --arcana N [--same-class]`` chance to identify a spell;
-- ``5e distance DX DY`` feet between squares with alternating diagonals.
+- ``5e distance DX DY`` feet between squares with alternating diagonals;
+- ``5e hit-dice LEVEL --die 8 --con N --spend N [--surges] [--slow] [--kit]`` what rests
+  give back under the healing variants and the exact hit points N Hit Dice heal
+  (``--roll`` spends them on a tracker after a short rest).
 """
 
 from __future__ import annotations
 
 import argparse
+import random
+from fractions import Fraction
 from typing import Any
 
 from companion.cli import fraction_text, print_json
@@ -79,6 +84,19 @@ def add_commands(sub: Any) -> None:
     dist.add_argument("dy", type=int)
     dist.add_argument("--json", action="store_true")
     dist.set_defaults(func=_distance)
+
+    hd = cmds.add_parser("hit-dice", help="Hit Dice and the healing variants")
+    hd.add_argument("level", type=int, help="character level (1-20)")
+    hd.add_argument("--die", type=int, default=8, help="Hit Die size: 6, 8, 10 or 12")
+    hd.add_argument("--con", type=int, default=0, help="Constitution modifier (-5 to 10)")
+    hd.add_argument("--spend", type=int, default=1, help="Hit Dice to spend (0-20)")
+    hd.add_argument("--surges", action="store_true", help="Healing Surges in use")
+    hd.add_argument("--slow", action="store_true", help="Slow Natural Healing in use")
+    hd.add_argument("--kit", action="store_true", help="Healer's Kit Dependency in use")
+    hd.add_argument("--roll", action="store_true", help="roll the Hit Dice after a short rest")
+    hd.add_argument("--seed", type=int, default=None)
+    hd.add_argument("--json", action="store_true")
+    hd.set_defaults(func=_hit_dice)
 
     def _help(_args: argparse.Namespace) -> int:
         top.print_help()
@@ -209,4 +227,48 @@ def _distance(args: argparse.Namespace) -> int:
         print_json({"dx": args.dx, "dy": args.dy, "feet": feet})
         return 0
     print(f"{feet} ft")
+    return 0
+
+
+def _hit_dice(args: argparse.Namespace) -> int:
+    from companion.rulesets.variant5e.healing import HitDice, hit_dice_healing, rest_recovery
+
+    rest = rest_recovery(args.level, healing_surges=args.surges,
+                         slow_natural_healing=args.slow)
+    if args.spend > args.level:
+        raise RuleError(f"Hit Dice: a level {args.level} character has {args.level} Hit "
+                        f"Dice, not {args.spend}")
+    dist = hit_dice_healing(args.spend, args.die, args.con)
+    mean = sum((k * p for k, p in dist.items()), Fraction(0))
+    rolled: list[int] = []
+    healed = 0
+    if args.roll:
+        big = args.level * (args.die + max(0, args.con))
+        tracker = HitDice(level=args.level, die=args.die, con_modifier=args.con, max_hp=big,
+                          hp=0, hit_dice=args.level, healers_kit_dependency=args.kit,
+                          healing_surges=args.surges, slow_natural_healing=args.slow)
+        tracker.short_rest()
+        if tracker.needs_healers_kit:
+            tracker.treat_with_healers_kit()
+        rng = random.Random(args.seed)
+        rolled = [tracker.roll_hit_die(rng=rng) for _ in range(args.spend)]
+        healed = tracker.hp
+    if args.json:
+        data: dict[str, Any] = {**rest, "level": args.level, "die": args.die,
+                                "con": args.con, "spend": args.spend,
+                                "mean": fraction_text(mean),
+                                "odds": {str(k): fraction_text(p) for k, p in dist.items()}}
+        if args.roll:
+            data["roll"] = {"faces": rolled, "healed": healed}
+        print_json(data)
+        return 0
+    print(f"level {args.level}, d{args.die}{args.con:+d}: short rest +"
+          f"{rest['short_rest_hit_dice']} Hit Dice, long rest +{rest['long_rest_hit_dice']}"
+          f" Hit Dice, {'full' if rest['long_rest_restores_hp'] else 'no'} hit points"
+          + (f"; a surge spends up to {rest['surge_dice']}" if args.surges else "")
+          + ("; a healer's kit before spending after a short rest" if args.kit else ""))
+    print(f"{args.spend} Hit Dice heal {min(dist)}-{max(dist)}, average "
+          f"{float(mean):.2f}")
+    if args.roll:
+        print(f"rolled {', '.join(map(str, rolled)) or 'nothing'}: +{healed} hit points")
     return 0

@@ -27,11 +27,57 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from fractions import Fraction
 
 from companion.errors import RuleError, StateError
 from companion.state import Tracker, move, state_field
 
-__all__ = ["HitDice"]
+__all__ = ["HitDice", "hit_dice_healing", "rest_recovery"]
+
+
+def hit_dice_healing(count: int, die: int, con_modifier: int) -> dict[int, Fraction]:
+    """Exact chances of the hit points ``count`` Hit Dice heal (each die at least 0, before
+    the cap at the maximum).
+
+    >>> hit_dice_healing(1, 6, -2)[0]
+    Fraction(1, 3)
+    """
+    if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= 20:
+        raise RuleError(f"Hit Dice: spend 0 to 20 Hit Dice, not {count!r}")
+    if die not in (6, 8, 10, 12):
+        raise RuleError(f"Hit Dice: a Hit Die is a d6, d8, d10 or d12, not d{die}")
+    if isinstance(con_modifier, bool) or not isinstance(con_modifier, int) or not (
+            -5 <= con_modifier <= 10):
+        raise RuleError(f"Hit Dice: the Constitution modifier is -5 to 10, not {con_modifier!r}")
+    one: dict[int, Fraction] = {}
+    for face in range(1, die + 1):
+        healed = max(0, face + con_modifier)
+        one[healed] = one.get(healed, Fraction(0)) + Fraction(1, die)
+    total: dict[int, Fraction] = {0: Fraction(1)}
+    for _ in range(count):
+        step: dict[int, Fraction] = {}
+        for a, p in total.items():
+            for b, q in one.items():
+                step[a + b] = step.get(a + b, Fraction(0)) + p * q
+        total = step
+    return dict(sorted(total.items()))
+
+
+def rest_recovery(level: int, *, healing_surges: bool = False,
+                  slow_natural_healing: bool = False) -> dict[str, int | bool]:
+    """What rests give back at ``level`` under the variants: Hit Dice from a short rest and
+    from a long rest, whether a long rest restores hit points, and a surge's most dice.
+
+    >>> rest_recovery(8, healing_surges=True)["short_rest_hit_dice"]
+    2
+    """
+    if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 20:
+        raise RuleError(f"Hit Dice: level must be 1 to 20, not {level!r}")
+    short = min(max(1, level // 4), level) if healing_surges else 0
+    long = level if healing_surges else min(max(1, level // 2), level)
+    return {"short_rest_hit_dice": short, "long_rest_hit_dice": long,
+            "long_rest_restores_hp": not slow_natural_healing,
+            "surge_dice": max(1, level // 2) if healing_surges else 0}
 
 
 @dataclass
