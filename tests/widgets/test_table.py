@@ -312,6 +312,7 @@ def test_live_on_postgresql_through_listen_notify(request: pytest.FixtureRequest
 
     server = PostgresServer()
     request.addfinalizer(server.stop)
+    request.addfinalizer(lambda: LiveSync.get().watch(None))  # before the server goes
     url = server.new_database()
     monkeypatch.setenv("COMPANION_DB", url)
     app = TableApp(PageContext(who="Mira", role="gm"), background=False)

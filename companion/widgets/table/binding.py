@@ -176,7 +176,8 @@ class LiveSync:
                 cls._instance.thread.start()
             return cls._instance
 
-    def watch(self, campaign: Campaign) -> None:
+    def watch(self, campaign: Campaign | None) -> None:
+        """Follow ``campaign`` from now on (``None``: follow nothing)."""
         self.campaign = campaign
 
     def stop(self) -> None:
