@@ -100,6 +100,7 @@ def test_every_move_says_what_happened_in_words() -> None:
     v = Vessel()
     v.load_cargo("salt")
     v.unload_cargo("hold", 0)
+    v.guard = 2
     v.rest_at_port()
     v.hull = 5
     v.repair("STR")

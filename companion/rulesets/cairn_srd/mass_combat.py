@@ -9,6 +9,10 @@ at port or once free of threat; ability damage needs repairs: workers plus 5 % o
 vessel's cost per point. Boats and rafts count as detachments, vessels with a crew of 25
 or more are ships, and groups of ships are fleets.
 
+Interpretation: a ship open to boarding stays so until a repair; boarding is a move the
+referee records (the fight on deck is an ordinary combat). Resting at port while Guard is
+already full is refused (nothing to restore).
+
 The **attack matrix** (``data/rules.toml``) says how an attack changes across scales:
 the row is the attacker, the column the defender.
 """
@@ -143,9 +147,30 @@ class Vessel(Tracker):
         self.describe(text)
         return text
 
+    @property
+    def damaged(self) -> list[str]:
+        """The damaged parts (STR, DEX, CTRL) that a repair can restore."""
+        return [key for key, part in self._PARTS.items()
+                if getattr(self, part) < getattr(self, part + "_max")]
+
+    @move
+    def board(self, boarders: str) -> str:
+        """Board the ship (only after Critical Damage to one of its parts)."""
+        who = boarders.strip()
+        if not who or len(who) > 40:
+            raise RuleError("Naval vessels: name the boarders in 1-40 characters")
+        if not self.boardable:
+            raise RuleError(f"Naval vessels: {self.name} may be boarded only after Critical "
+                            "Damage to its hull, sails or crew")
+        text = f"{who} board {self.name}"
+        self.describe(text)
+        return text
+
     @move
     def rest_at_port(self) -> None:
         """Guard returns at port or once free from threat."""
+        if self.guard >= self.guard_max:
+            raise RuleError(f"Naval vessels: {self.name}'s Guard is already full")
         self.guard = self.guard_max
         self.describe(f"{self.name} rests at port: Guard {self.guard}")
 

@@ -1,0 +1,168 @@
+"""Mass combat and naval vessels: the attack matrix beside a ship's sheet.
+
+[AttackMatrixPanel][companion.widgets.cairn_srd.vessels.AttackMatrixPanel] shows how an
+attack changes across scales (read from ``data/rules.toml`` through
+[attack_effect][companion.rulesets.cairn_srd.mass_combat.attack_effect]);
+[VesselPanel][companion.widgets.cairn_srd.vessels.VesselPanel] runs one
+[Vessel][companion.rulesets.cairn_srd.mass_combat.Vessel]: damage to its hull (STR), sails
+(DEX) or crew (CTRL), boarding after Critical Damage, repairs with their cost, and rest at
+port. [MassCombatApp][companion.widgets.cairn_srd.vessels.MassCombatApp] puts them side by
+side (stacked on a phone).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+
+import ipywidgets as widgets
+
+from companion.rulesets.cairn_srd import mass_combat
+from companion.rulesets.cairn_srd.mass_combat import Vessel
+from companion.widgets.base import (
+    SaveLoad,
+    app_box,
+    bind,
+    disable_for,
+    first_bad_box,
+    int_box,
+    name_box,
+    row,
+)
+from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, labelled
+
+__all__ = ["AttackMatrixPanel", "MassCombatApp", "VesselPanel"]
+
+PARTS = {"STR": "hull", "DEX": "sails", "CTRL": "crew"}
+MAX_COST = 10**9
+"""The largest vessel cost the repair box takes (in silver)."""
+
+
+class AttackMatrixPanel(widgets.VBox):
+    """The attack matrix: the row is the attacker's scale, the column the defender's."""
+
+    def __init__(self) -> None:
+        super().__init__(layout=widgets.Layout(max_width="100%", overflow="auto"))
+        scales = mass_combat.scales()
+        head = "".join(f"<th>{escape(d)}</th>" for d in scales)
+        body = "".join(
+            f"<tr><th>{escape(a)}</th>"
+            + "".join(f"<td>{escape(mass_combat.attack_effect(a, d))}</td>" for d in scales)
+            + "</tr>" for a in scales)
+        self.table = widgets.HTML(
+            '<table class="tc-grid tc-matrix"><tr><th>attacker / defender</th>'
+            f"{head}</tr>{body}</table>")
+        self.children = (widgets.HTML("<b>Attack matrix</b>"), self.table)
+
+
+class VesselPanel(widgets.VBox):
+    """One ship's stats and the moves on it; a move the rules refuse now is disabled."""
+
+    def __init__(self, vessel: Vessel, app: CairnAppBase) -> None:
+        super().__init__(layout=widgets.Layout(max_width="100%"))
+        self.add_class("tc-vessel")
+        self.vessel, self.app = vessel, app
+        self.stats = widgets.HTML()
+        self.amount = int_box("Damage", 4, "ship-damage", 0, 99, width="110px")
+        self.part = widgets.Dropdown(options=[(f"{k} ({v})", k) for k, v in PARTS.items()],
+                                     value="STR", layout=widgets.Layout(width="130px"))
+        self.part.add_class("tc-ship-part")
+        self.damage_button = app.btn("Hit the ship", self.hit, "ship-hit", "danger")
+        self.boarders = name_box("Boarders", "Boarders", "boarders", max_len=40,
+                                 width="200px")
+        self.board_button = app.btn("Board", self.board, "ship-board")
+        self.cost = int_box("Ship cost", 1000, "ship-cost", 0, MAX_COST, width="160px")
+        self.repair_buttons = {key: app.btn(f"Repair {key}", self._repair(key),
+                                            f"ship-repair-{key.lower()}")
+                               for key in PARTS}
+        self.port_button = app.btn("Rest at port", self.rest, "ship-port")
+        self.children = (
+            self.stats,
+            row(self.amount, labelled("Part", self.part), self.damage_button),
+            row(self.boarders, self.board_button),
+            row(self.cost, *self.repair_buttons.values()),
+            row(self.port_button),
+        )
+        for box in (self.amount, self.cost, self.boarders):
+            box.observe(lambda _c: self.render(), "value")
+
+    def hit(self) -> None:
+        self.app.draw_and_show(lambda seed: self.vessel.take_damage(
+            self.amount.read(), self.part.value, seed=seed))
+
+    def board(self) -> None:
+        self.app.show(self.vessel.board(self.boarders.read()))
+
+    def _repair(self, key: str) -> Callable[[], None]:
+        def repair() -> None:
+            cost = mass_combat.repair_cost(self.cost.read())
+            self.vessel.repair(key)
+            self.app.show(f"{self.vessel.name}: {key} repaired to "
+                          f"{getattr(self.vessel, PARTS[key])} (workers plus "
+                          f"{_silver(cost)} silver of materials)")
+        return repair
+
+    def rest(self) -> None:
+        self.vessel.rest_at_port()
+        self.app.show(f"{self.vessel.name} rests at port: Guard {self.vessel.guard}")
+
+    def render(self) -> None:
+        v = self.vessel
+        state = []
+        if v.boardable:
+            state.append("may be boarded")
+        for part in PARTS.values():
+            if getattr(v, part) == 0:
+                state.append({"hull": "sinking", "sails": "immobile",
+                              "crew": "surrenders or panics"}[part])
+        self.stats.value = (
+            f'<div class="tc-stats"><b>{escape(v.name)}</b> '
+            f"({escape(', '.join(state) or 'seaworthy')})<br>"
+            f"Guard {v.guard}/{v.guard_max} · Armor {v.armor}<br>"
+            f"STR hull {v.hull}/{v.hull_max} · DEX sails {v.sails}/{v.sails_max} · "
+            f"CTRL crew {v.crew}/{v.crew_max}<br>"
+            f"hold {len(v.hold)}/{mass_combat.HOLD_SLOTS} · decks "
+            f"{len(v.decks)}/{mass_combat.DECK_SLOTS}</div>")
+        disable_for(self.damage_button, first_bad_box(self.amount))
+        disable_for(self.board_button, first_bad_box(self.boarders) or (
+            None if v.boardable else "only after Critical Damage to the ship"))
+        bad_cost = first_bad_box(self.cost)
+        for key, btn in self.repair_buttons.items():
+            disable_for(btn, bad_cost or (None if key in v.damaged else f"{key} is not damaged"))
+        disable_for(self.port_button,
+                    None if v.guard < v.guard_max else "Guard is already full")
+
+
+def _silver(cost: Fraction) -> str:
+    return str(cost.numerator) if cost.denominator == 1 else f"{float(cost):,.2f}"
+
+
+class MassCombatApp(CairnAppBase):
+    """The attack matrix beside a ship: hit its parts, board it, repair it, rest at port."""
+
+    def __init__(self, vessel: Vessel | None = None, *,
+                 seed_source: Callable[[], int] | None = None) -> None:
+        super().__init__(seed_source)
+        self.vessel = vessel if vessel is not None else Vessel(name="Gull")
+        self.matrix = AttackMatrixPanel()
+        self.panel = VesselPanel(self.vessel, self)
+        self.undo_button = self.btn("Undo", self.undo, "undo")
+        self.file = SaveLoad(self.vessel, "cairn-vessel.json", what="ship")
+        side = widgets.HBox([self.matrix, self.panel],
+                            layout=widgets.Layout(flex_flow="row wrap", max_width="100%",
+                                                  grid_gap="12px"))
+        app_box(cairn_css(), side, row(self.undo_button), self.error, self.outcome,
+                self.seed_row, self.file, box=self)
+        bind(self.vessel, self.render, error=self.error)
+
+    def draw_and_show(self, action: Callable[[int], str]) -> None:
+        seed = self.draw()
+        self.show(action(seed), seeds=[seed])
+
+    def undo(self) -> None:
+        event = self.vessel.undo()
+        self.show(f"Undone: {event.summary}")
+
+    def render(self) -> None:
+        self.panel.render()
+        disable_for(self.undo_button, None if self.vessel.can_undo else "nothing to undo")
