@@ -114,6 +114,15 @@ class HitDice(Tracker):
             raise StateError("field 'needs_healers_kit' is true without a short rest under "
                              "Healer's Kit Dependency")
 
+    @move
+    def set_variant(self, variant: str, on: bool) -> None:
+        """Switch one healing variant on or off now (``healers_kit_dependency``,
+        ``healing_surges`` or ``slow_natural_healing``); it rules from the next rest."""
+        if variant not in ("healers_kit_dependency", "healing_surges", "slow_natural_healing"):
+            raise RuleError(f"Healing: no variant called {variant!r}")
+        setattr(self, variant, bool(on))
+        self.describe(f"{variant.replace('_', ' ')} {'on' if on else 'off'}")
+
     @property
     def surge_limit(self) -> int:
         """Most Hit Dice one healing surge may spend (see the Interpretation)."""

@@ -461,6 +461,9 @@ APPS: tuple[AppSpec, ...] = (
             _demo("DeathAndReturningApp", _5E), "each creature's death saves and returns"),
     AppSpec("combat_options", "5e combat options", "variant5e", _combat_options,
             _demo("CombatOptionsApp", _5E), "contests and maneuvers"),
+    AppSpec("combat_turn", "5e combat turn", "variant5e", lambda _c: _demo("CombatTurnApp", "companion.widgets.variant5e_turn")(), _demo("CombatTurnApp", "companion.widgets.variant5e_turn"), "action economy, mark, opportunity attacks, cleaving"),  # noqa: E501
+    AppSpec("hit_dice", "5e Hit Dice and healing", "variant5e", lambda _c: _demo("HitDiceApp", "companion.widgets.variant5e_healing")(), _demo("HitDiceApp", "companion.widgets.variant5e_healing"), "Hit Dice, healer's kit, surges, slow healing"),  # noqa: E501
+    AppSpec("magic_items", "5e activating items", "variant5e", lambda _c: _demo("ItemsApp", "companion.widgets.variant5e_items")(), _demo("ItemsApp", "companion.widgets.variant5e_items"), "charges, command words, activation costs"),  # noqa: E501
     AppSpec("miasma_tracker", "Miasma tracker", "miasma", _miasma,
             _demo("MiasmaTrackerApp", _MIASMA), "psychosis and stress per character"),
     AppSpec("dice_monarchs", "Dice Monarchs", "miasma", _monarchs,

@@ -1,0 +1,134 @@
+"""Hit Dice and the healing variants: healer's kit dependency, healing surges, slow natural
+healing.
+
+``HitDiceApp`` drives a [HitDice][companion.rulesets.variant5e.healing.HitDice] tracker:
+damage, short and long rests, the healer's kit, a surge and each Hit Die (rolled, or a die
+the player rolled at the table), with the exact odds of what the next dice heal.
+
+Usage in a notebook::
+
+    from companion.widgets.variant5e_healing import HitDiceApp
+    HitDiceApp()
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import ipywidgets as widgets
+
+from companion.rulesets.variant5e.healing import HitDice, hit_dice_healing, rest_recovery
+from companion.widgets.base import (
+    ErrorLine,
+    SaveLoad,
+    app_box,
+    bind,
+    button,
+    chance_html,
+    draw_seed,
+    escape,
+    int_box,
+    log_html,
+    row,
+)
+
+__all__ = ["HitDiceApp"]
+
+_SWITCHES = (("healers_kit_dependency", "Healer's kit dependency"),
+             ("healing_surges", "Healing surges"),
+             ("slow_natural_healing", "Slow natural healing"))
+
+
+class HitDiceApp(widgets.VBox):
+    """A character's hit points and Hit Dice under the chosen healing variants.
+
+    ``seed_source`` draws the seed of each rolled Hit Die (shown, so it can be replayed).
+    """
+
+    def __init__(self, tracker: HitDice | None = None, *,
+                 seed_source: Callable[[], int] = draw_seed) -> None:
+        super().__init__()
+        self.model = tracker if tracker is not None else HitDice(
+            level=5, die=8, con_modifier=2, max_hp=44, hp=44, hit_dice=5)
+        self.seed_source = seed_source
+        self.error = e = ErrorLine()
+        m = self.model
+        self.switches = {}
+        for field, label in _SWITCHES:
+            box = widgets.Checkbox(value=bool(getattr(m, field)), description=label,
+                                   indent=False)
+            box.add_class(f"tc-check-{field.replace('_', '-')}")
+            box.observe(lambda ch, f=field: self._switch(f, bool(ch["new"])), names="value")
+            self.switches[field] = box
+        self.damage = int_box("Damage", 10, "damage", 0, 999)
+        self.face = int_box("Die shows", 1, "face", 1, 12)
+        self.buttons = {
+            "damage": button("Take damage", lambda: m.take_damage(self.damage.read()),
+                             error=e, name="damage"),
+            "short": button("Short rest", m.short_rest, error=e, name="short"),
+            "long": button("Long rest", m.long_rest, error=e, name="long"),
+            "kit": button("Healer's kit", m.treat_with_healers_kit, error=e, name="kit"),
+            "surge": button("Healing surge", m.healing_surge, error=e, name="surge"),
+            "roll": button("Roll a Hit Die", self.roll_die, error=e, name="roll"),
+            "enter": button("Spend die shown", lambda: m.spend_hit_die(self.face.read()),
+                            error=e, name="enter"),
+            "undo": button("Undo", m.undo, error=e, name="undo"),
+        }
+        self.last = widgets.HTML()
+        self.status = widgets.HTML()
+        self.odds = widgets.HTML()
+        self.history = widgets.HTML()
+        b = self.buttons
+        app_box(
+            widgets.HTML("<b>Hit Dice and healing</b>"),
+            row(*self.switches.values()),
+            self.status,
+            row(self.damage, b["damage"], b["short"], b["long"]),
+            row(b["kit"], b["surge"], b["roll"], self.face, b["enter"], b["undo"]),
+            self.last,
+            self.odds,
+            self.error,
+            self.history,
+            SaveLoad(m, "hit-dice.json", what="Hit Dice record", error=e),
+            box=self,
+        )
+        bind(m, self.render, error=e)
+
+    def _switch(self, field: str, value: bool) -> None:
+        """A variant switch applies at once (it is part of the saved record)."""
+        if getattr(self.model, field) != value:
+            self.model.set_variant(field, value)
+
+    def roll_die(self) -> None:
+        seed = self.seed_source()
+        face = self.model.roll_hit_die(seed=seed)
+        self.last.value = (f'<div class="tc-hit-die" data-face="{face}">d{self.model.die} '
+                           f"shows <b>{face}</b> <small>(seed {seed})</small></div>")
+
+    def render(self) -> None:
+        m = self.model
+        for field, box in self.switches.items():
+            if box.value != getattr(m, field):
+                box.value = bool(getattr(m, field))
+        rest = rest_recovery(m.level, healing_surges=m.healing_surges,
+                             slow_natural_healing=m.slow_natural_healing)
+        window = ("spend Hit Dice now" if m.can_spend and not m.needs_healers_kit
+                  else "a healer's kit first" if m.needs_healers_kit
+                  else f"surge: {m.surge_dice_left} dice" if m.surge_dice_left
+                  else "Hit Dice are spent after a rest or in a surge")
+        self.status.value = (
+            f'<div class="tc-hp" data-hp="{m.hp}" data-hit-dice="{m.hit_dice}" '
+            f'style="font-size:20px"><b>{m.hp}</b> / {m.max_hp} HP · {m.hit_dice}/{m.level} '
+            f"Hit Dice (d{m.die}{m.con_modifier:+d})</div><div>{escape(window)} · long rest "
+            f"+{rest['long_rest_hit_dice']} Hit Dice, "
+            f"{'full HP' if rest['long_rest_restores_hp'] else 'no HP'}</div>")
+        spendable = m.surge_dice_left or (m.hit_dice if m.can_spend else 0)
+        if spendable:
+            dist = hit_dice_healing(1, m.die, m.con_modifier)
+            cells = "".join(f"<td>{k}: {chance_html(p)}</td>" for k, p in dist.items())
+            self.odds.value = (f'<table class="tc-odds"><tr><th>next die heals</th>{cells}'
+                               "</tr></table>")
+        else:
+            self.odds.value = ""
+        self.buttons["undo"].disabled = not m.can_undo
+        self.history.value = log_html(m.log)

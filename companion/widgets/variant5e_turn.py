@@ -1,0 +1,224 @@
+"""The 5e combat-turn tracker: the action economy of one creature through a round.
+
+``CombatTurnApp`` drives a [Turn][companion.rulesets.variant5e.actions.Turn] (action, object
+interactions, ready, reaction, dodge, concentration) and a
+[Reactions][companion.rulesets.variant5e.mark.Reactions] record (mark, opportunity
+attacks), says whether a movement provokes an opportunity attack, checks two-weapon
+fighting and carries a cleaving blow on. Every rule is the package's; the app only reads
+boxes and shows results.
+
+Usage in a notebook::
+
+    from companion.widgets.variant5e_turn import CombatTurnApp
+    CombatTurnApp()
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import ipywidgets as widgets
+
+from companion.errors import RuleError
+from companion.rulesets.variant5e.actions import ACTIONS, Turn
+from companion.rulesets.variant5e.cleaving import Foe, cleave
+from companion.rulesets.variant5e.mark import Reactions
+from companion.rulesets.variant5e.opportunity_attack import provokes_opportunity_attack
+from companion.rulesets.variant5e.two_weapon_fighting import (
+    Weapon,
+    bonus_attack_damage_modifier,
+    check_two_weapon_fighting,
+)
+from companion.widgets.base import (
+    ErrorLine,
+    app_box,
+    bind,
+    button,
+    escape,
+    int_box,
+    log_html,
+    row,
+    text_box,
+)
+
+__all__ = ["CombatTurnApp"]
+
+#: Most creatures a cleave carries through (a bound on the typed list, not a rule).
+MAX_FOES = 20
+
+
+def _check(label: str, name: str) -> widgets.Checkbox:
+    box = widgets.Checkbox(value=False, description=label, indent=False)
+    box.add_class(f"tc-check-{name}")
+    return box
+
+
+class CombatTurnApp(widgets.VBox):
+    """One creature's turn: action, object interactions, ready, reaction, concentration,
+    mark and opportunity attacks, with two-weapon fighting and cleaving beside them.
+
+    ``turn`` and ``reactions`` are the trackers to drive (the campaign passes its own).
+    """
+
+    def __init__(self, turn: Turn | None = None, reactions: Reactions | None = None) -> None:
+        super().__init__()
+        self.turn = turn if turn is not None else Turn()
+        self.reactions = reactions if reactions is not None else Reactions()
+        self.error = ErrorLine()
+        e = self.error
+
+        def b(label: str, action: Callable[[], Any], name: str) -> widgets.Button:
+            return button(label, action, error=e, name=name)
+
+        t, r = self.turn, self.reactions
+        self.action = widgets.Dropdown(options=list(ACTIONS), value="attack",
+                                       layout=widgets.Layout(width="auto"))
+        self.action.add_class("tc-pick-action")
+        self.trigger = text_box("trigger, e.g. the orc steps out", name="trigger")
+        self.spell = text_box("readied spell (optional)", name="spell")
+        self.target = text_box("target", value="orc", name="target")
+        self.buttons = {
+            "start": b("Start turn", t.start_turn, "start"),
+            "action": b("Take action", lambda: t.take_action(self.action.value), "action"),
+            "object": b("Object interaction", t.interact_with_object, "object"),
+            "ready": b("Ready", lambda: t.ready(self.trigger.value, self.spell.value), "ready"),
+            "release": b("Release readied", t.release_readied, "release"),
+            "reaction": b("Use reaction", t.use_reaction, "reaction"),
+            "end-conc": b("End concentration", t.end_concentration, "end-conc"),
+            "lose-dodge": b("Lose dodge", t.lose_dodge, "lose-dodge"),
+            "own-start": b("Mark: my turn starts", r.start_own_turn, "own-start"),
+            "melee": b("Melee attack (mark)", lambda: r.melee_attack(self.target.value),
+                       "melee"),
+            "own-end": b("Mark: my turn ends", r.end_own_turn, "own-end"),
+            "next": b("Another creature's turn", r.next_turn, "next"),
+            "oa": b("Opportunity attack", self.opportunity_attack, "oa"),
+        }
+        self.can_react = _check("can take reactions", "can-react")
+        self.can_react.value = self.reactions.can_take_reactions
+        self.can_react.observe(lambda ch: self._react_switch(bool(ch["new"])), names="value")
+        self.oa_result = widgets.HTML()
+        # Provoking: the movement's circumstances.
+        self.leaves = _check("leaves your reach", "leaves")
+        self.sees = _check("you can see it", "sees")
+        self.sees.value = True
+        self.disengaged = _check("it disengaged", "disengaged")
+        self.teleported = _check("teleported", "teleported")
+        self.moved = _check("moved by another", "moved")
+        self.provokes = widgets.HTML()
+        for box in (self.leaves, self.sees, self.disengaged, self.teleported, self.moved):
+            box.observe(lambda _ch: self.render_provoke(), names="value")
+        # Two-weapon fighting.
+        self.main_light = _check("main weapon light", "main-light")
+        self.off_light = _check("off-hand weapon light", "off-light")
+        self.main_light.value = self.off_light.value = True
+        self.ability = int_box("Ability modifier", 3, "ability", -5, 10)
+        self.twf = b("Bonus attack?", self.two_weapon, "twf")
+        self.twf_result = widgets.HTML()
+        # Cleaving.
+        self.damage = int_box("Damage", 12, "damage", 0, 999)
+        self.attack_roll = int_box("Attack total", 18, "attack-roll", -10, 99)
+        self.foes = text_box("foes: name hp ac; ...", value="goblin 7 13; orc 15 13",
+                             name="foes")
+        self.cleave_button = b("Cleave", self.cleave, "cleave")
+        self.cleave_result = widgets.HTML()
+        self.status = widgets.HTML()
+        self.history = widgets.HTML()
+        bt = self.buttons
+        app_box(
+            widgets.HTML("<b>Combat turn</b> — action economy, mark, opportunity attacks"),
+            self.status,
+            row(bt["start"], self.action, bt["action"], bt["object"]),
+            row(self.trigger, self.spell, bt["ready"], bt["release"]),
+            row(bt["reaction"], bt["end-conc"], bt["lose-dodge"]),
+            widgets.HTML("<b>Mark and opportunity attacks</b>"),
+            row(self.target, bt["melee"], bt["oa"], self.can_react),
+            row(bt["own-start"], bt["own-end"], bt["next"]),
+            self.oa_result,
+            widgets.HTML("<b>Does this movement provoke?</b>"),
+            row(self.leaves, self.sees, self.disengaged, self.teleported, self.moved),
+            self.provokes,
+            widgets.HTML("<b>Two-weapon fighting</b>"),
+            row(self.main_light, self.off_light, self.ability, self.twf),
+            self.twf_result,
+            widgets.HTML("<b>Cleaving</b>"),
+            row(self.damage, self.attack_roll),
+            row(self.foes, self.cleave_button),
+            self.cleave_result,
+            self.error,
+            self.history,
+            box=self,
+        )
+        bind(self.turn, self.render, error=e)
+        bind(self.reactions, self.render, error=e)
+        self.render_provoke()
+
+    def _react_switch(self, able: bool) -> None:
+        if able != self.reactions.can_take_reactions:
+            self.reactions.set_can_take_reactions(able)
+
+    def opportunity_attack(self) -> None:
+        edge = self.reactions.opportunity_attack(self.target.value)
+        self.oa_result.value = (f'<div class="tc-oa" data-edge="{escape(edge.value)}">'
+                                f"opportunity attack: {escape(edge.value)}</div>")
+
+    def render_provoke(self) -> None:
+        yes = provokes_opportunity_attack(
+            leaves_reach=bool(self.leaves.value), can_see_mover=bool(self.sees.value),
+            disengaged=bool(self.disengaged.value), teleported=bool(self.teleported.value),
+            moved_by_other=bool(self.moved.value))
+        self.provokes.value = (f'<div class="tc-provokes" data-provokes="{str(yes).lower()}">'
+                               + ("provokes an opportunity attack" if yes
+                                  else "no opportunity attack") + "</div>")
+
+    def two_weapon(self) -> None:
+        self.twf_result.value = ""
+        check_two_weapon_fighting(Weapon("main weapon", light=bool(self.main_light.value)),
+                                  Weapon("off-hand weapon", light=bool(self.off_light.value)))
+        bonus = bonus_attack_damage_modifier(self.ability.read())
+        self.twf_result.value = (f'<div class="tc-twf" data-bonus="{bonus}">bonus attack '
+                                 f"allowed; damage adds {bonus:+d}</div>")
+
+    def cleave(self) -> None:
+        foes = parse_foes(self.foes.value)
+        hits = cleave(self.damage.read(), self.attack_roll.read(), foes[0], foes[1:])
+        items = "".join(f'<li data-name="{escape(h.name)}" data-left="{h.hp_left}">'
+                        f"{escape(h.name)}: {h.damage} damage, {h.hp_left} HP left"
+                        f"{' (drops)' if h.dropped else ''}</li>" for h in hits)
+        self.cleave_result.value = f'<ol class="tc-cleave">{items}</ol>'
+
+    def render(self) -> None:
+        t, r = self.turn, self.reactions
+        parts = [f"action: {t.action or 'unused'}",
+                 f"object interactions {t.object_interactions}",
+                 "reaction used" if t.reaction_used else "reaction ready"]
+        if t.dodging:
+            parts.append("dodging")
+        if t.disengaged:
+            parts.append("disengaged")
+        if t.readied:
+            parts.append(f"readied: {t.readied}")
+        if t.concentrating:
+            parts.append(f"concentrating on {t.concentrating}")
+        parts.append(f"marked: {r.marked}" if r.marked else "no mark")
+        self.status.value = ('<div class="tc-turn">' + escape(" · ".join(parts)) + "</div>")
+        self.history.value = log_html(list(t.log) + list(r.log))
+        if self.can_react.value != r.can_take_reactions:
+            self.can_react.value = r.can_take_reactions
+
+
+def parse_foes(text: str) -> list[Foe]:
+    """``"goblin 7 13; orc 15 13"`` -> foes at full HP (name, HP, AC), first one hit first."""
+    foes = []
+    for i, part in enumerate(p for p in text.split(";") if p.strip()):
+        words = part.split()
+        if len(words) < 3 or not words[-1].lstrip("-").isdigit() or not words[-2].isdigit():
+            raise RuleError(f"Cleaving: foe {i + 1} must be written 'name HP AC', "
+                            f"like 'orc 15 13'")
+        hp, ac = int(words[-2]), int(words[-1])
+        foes.append(Foe(" ".join(words[:-2]), hp, hp, ac))
+    if not foes:
+        raise RuleError("Cleaving: name the creature hit first, like 'orc 15 13'")
+    if len(foes) > MAX_FOES:
+        raise RuleError(f"Cleaving: at most {MAX_FOES} creatures")
+    return foes
