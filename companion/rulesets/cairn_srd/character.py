@@ -601,6 +601,15 @@ class Character(Tracker):
 
     @move
     def set_deprived(self, deprived: bool = True) -> None:
+        """Become Deprived, or leave it (food, water and sleep again); a Walloped or Out
+        of action scar keeps the character Deprived until its recovery
+        ([Character.recover_scar][companion.rulesets.cairn_srd.character.Character.recover_scar])."""
+        if not deprived and self.scar_recovery:
+            raise RuleError(f"Scars: {self.scar_recovery} keeps {self.name} Deprived until "
+                            "the scar's recovery")
+        if deprived == self.deprived:
+            raise RuleError(f"Deprivation: {self.name} is "
+                            f"{'already' if deprived else 'not'} Deprived")
         self.deprived = deprived
         if not deprived:
             self.deprived_days = 0

@@ -828,8 +828,11 @@ def apply_to_sheets(journey: Journey, characters: list[Character]) -> list[str]:
         if t is None or c.dead:
             continue
         if t.deprived != c.deprived:
-            c.set_deprived(t.deprived)
-            notes.append(f"{c.name}: {'Deprived' if t.deprived else 'no longer Deprived'}")
+            try:  # a Walloped or Out of action scar keeps the sheet Deprived
+                c.set_deprived(t.deprived)
+                notes.append(f"{c.name}: {'Deprived' if t.deprived else 'no longer Deprived'}")
+            except RuleError as exc:
+                notes.append(f"{c.name}: {exc}")
         if t.fatigue > c.fatigue:
             more = t.fatigue - c.fatigue
             try:

@@ -12,6 +12,7 @@ from companion.rulesets.cairn_srd.character import Character, new_character
 from companion.rulesets.cairn_srd.saves import ABILITIES, MAX_SCORE
 from companion.widgets.base import SaveLoad, app_box, bind, confirm_button, int_box, name_box, row
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape
+from companion.widgets.cairn_srd.conditions import ConditionsPanel
 
 __all__ = ["CairnCharacterApp"]
 
@@ -73,6 +74,7 @@ class CairnCharacterApp(CairnAppBase):
         }
         b = self.buttons
         self.file = SaveLoad(c, "cairn-character.json", what="character")
+        self.conditions = ConditionsPanel(c, self)
         app_box(
             cairn_css(),
             self.stats,
@@ -83,6 +85,7 @@ class CairnCharacterApp(CairnAppBase):
             widgets.HTML("<b>Damage</b>"),
             row(self.damage_box, self.direct, b["take-damage"]),
             row(b["rest-turn"], b["rest-night"], b["rest-day"], b["panic"], b["undo"]),
+            self.conditions,
             self.error,
             self.outcome,
             self.seed_row,
