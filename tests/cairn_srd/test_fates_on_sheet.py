@@ -216,3 +216,28 @@ def test_escape_rows_on_the_sheet() -> None:
     eli = hero("Eli")
     ex.apply_escape(d, eli)
     assert "Captured" in eli.fate and not eli.dead
+
+
+# -- the dungeon-crawl app puts them on the sheet --------------------------------------------
+
+
+def test_dungeon_crawl_app_puts_fate_and_escape_on_the_sheet() -> None:
+    from companion.widgets.cairn_srd.dungeon_crawl import DungeonCrawlApp
+    from tests.cairn_srd.widget_find import find_button, fixed_seeds
+
+    ash, bryn = hero("Ash"), hero("Bryn")
+    delve = Delve()
+    app = DungeonCrawlApp([ash, bryn], delve, seed_source=fixed_seeds(1))
+    assert find_button(app, "fate-sheet-0").disabled
+    delve.record_panic_save("Ash", 10, 5)
+    delve.darkness_fate("Ash", rng=FixedRng(10, 5))  # scarred: Rattled
+    assert not find_button(app, "fate-sheet-0").disabled
+    find_button(app, "fate-sheet-0").click()
+    assert ash.scars == ["Rattled"] and "Rattled" in app.outcome.value
+    find_button(app, "fate-sheet-0").click()  # twice: refused, said, nothing doubled
+    assert ash.scars == ["Rattled"] and "already applied" in app.escape_error.value
+    delve.escape_check("Bryn", "STR", 10, ["lost"], rng=FixedRng(1))
+    delve.failed_escape("Bryn", rng=FixedRng(6))
+    delve.body_check("Bryn", rng=FixedRng(2))
+    find_button(app, "escape-sheet-1").click()
+    assert bryn.dead and find_button(app, "escape-sheet-1").disabled

@@ -260,6 +260,13 @@ class DungeonCrawlApp(CairnAppBase):
             self._said([seed])
         return act
 
+    def _to_sheet(self, apply: Callable[[ex.Delve, Character], str],
+                  character: Character) -> Callable[[], None]:
+        """Put a rolled fate or a settled escape on the character's sheet."""
+        def act() -> None:
+            self.show(apply(self.delve, character))
+        return act
+
     def _darkvision(self, character: Character) -> Callable[[], None]:
         def act() -> None:
             has = character.name in self.delve.darkvision
@@ -443,6 +450,10 @@ class DungeonCrawlApp(CairnAppBase):
         ]
         dark_buttons[1].disabled = c.dead or not d.can_darkness_save(c.name)
         dark_buttons[2].disabled = not d.can_roll_fate(c.name)
+        to_sheet = button("Fate to sheet", self._to_sheet(ex.apply_fate, c), error=err,
+                          name=f"fate-sheet-{i}")
+        to_sheet.disabled = c.dead or c.name not in d.fates
+        dark_buttons.append(to_sheet)
         chance = pct(ex.escape_chance(score, dv)) if dv is not None else "—"
         escape_button = button(f"Escape by {ability} {score}", self._escape(c), error=err,
                                name=f"escape-{i}")
@@ -470,5 +481,10 @@ class DungeonCrawlApp(CairnAppBase):
                 escape_buttons.append(button("Body check", self._escape_move("body_check",
                                                                              c.name),
                                              error=err, name=f"body-{i}"))
+            else:
+                settled = button("Escape to sheet", self._to_sheet(ex.apply_escape, c),
+                                 error=err, name=f"escape-sheet-{i}")
+                settled.disabled = c.dead
+                escape_buttons.append(settled)
         return widgets.VBox([head, row(*dark_buttons), row(*escape_buttons)],
                             layout=widgets.Layout(max_width="100%"))
