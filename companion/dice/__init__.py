@@ -39,8 +39,10 @@ Readings of the notation where common rollers differ (each is tested):
   them all (the total is then 0).
 - Interpretation: ``/`` is floor division (rounds toward minus infinity: ``-7/2`` is -4).
 - Interpretation: every cost is estimated before the work and refused past a budget
-  (``companion.dice.limits``, listed on the notation page): exact odds follow at most
-  100,000 faces per die and 100,000 totals, and a roll records at most 100,000 dice.
+  (``companion.dice.limits``, listed on the notation page): exact odds hold at most
+  1,000,000 totals and about a second of big-integer work (``1000d6``, ``100d100`` and a
+  d1,000,000 are answered in milliseconds; ``100d1000000kh1`` is refused at once), and a
+  roll records at most 100,000 dice.
   ``repr()`` of a roll or a distribution is short (``<Roll 4d6kh3 = 13>``); ``str()`` of a
   parsed expression is its notation.
 - Interpretation: exact odds follow exploding dice for ``explode_depth`` extra rolls (20 by

@@ -395,8 +395,45 @@ class Distribution:
             acc[key] = acc.get(key, 0) + w
         return Distribution.from_counts(acc, self._denom, self.truncated)
 
+    def map_monotone(self, f: Callable[[int], int]) -> Distribution:
+        """[map][companion.dice.distribution.Distribution.map] for a non-decreasing ``f``
+        (a clamp, a floor division): equal results are neighbours, merged in one pass."""
+        values: list[int] = []
+        weights: list[int] = []
+        for v, w in zip(self._values, self._weights, strict=True):
+            q = f(v)
+            if values and values[-1] == q:
+                weights[-1] += w
+            else:
+                values.append(q)
+                weights.append(w)
+        new = Distribution.__new__(Distribution)
+        new._set_sorted(values, weights, self._denom, self._truncated)
+        return new
+
     def __neg__(self) -> Distribution:
-        return self.map(lambda v: -v)
+        return self._scale(-1)
+
+    def _scale(self, k: int) -> Distribution:
+        """The distribution of ``k * outcome``: the same weights in (reversed) order, no
+        Python step per outcome beyond one product."""
+        if k == 0:
+            return Distribution.from_counts({0: self._denom}, self._denom, self._truncated)
+        new = Distribution.__new__(Distribution)
+        if k > 0:
+            new._values = tuple([v * k for v in self._values])
+            new._weights = self._weights
+        else:
+            new._values = tuple([v * k for v in reversed(self._values)])
+            new._weights = self._weights[::-1]
+        new._denom = self._denom
+        new._hash = None
+        new._truncated = self._truncated
+        return new
+
+    def _divide(self, k: int) -> Distribution:
+        """The distribution of ``outcome // k`` for ``k > 0``."""
+        return self.map_monotone(lambda v: v // k)
 
     def __pos__(self) -> Distribution:
         return self
@@ -419,7 +456,7 @@ class Distribution:
         if k == 0:
             return self
         new = Distribution.__new__(Distribution)
-        new._values = tuple(v + k for v in self._values)
+        new._values = tuple([v + k for v in self._values])
         new._weights = self._weights
         new._denom = self._denom
         new._hash = None
@@ -438,9 +475,13 @@ class Distribution:
 
     def __mul__(self, other: Operand) -> Distribution:
         if isinstance(other, int):
-            return self.map(lambda v: v * other)
+            return self._scale(other)
         if not isinstance(other, Distribution):
             return NotImplemented
+        if len(other) == 1 and not other._truncated:
+            return self._scale(other._values[0])
+        if len(self) == 1 and not self._truncated:
+            return other._scale(self._values[0])
         return self.combine(other, lambda a, b: a * b)
 
     __rmul__ = __mul__
@@ -449,6 +490,9 @@ class Distribution:
         divisor = Distribution.constant(other) if isinstance(other, int) else other
         if 0 in divisor:
             raise DiceError("division by zero is possible")
+        if len(divisor) == 1 and not divisor._truncated:
+            k = divisor._values[0]
+            return self._divide(k) if k > 0 else self._scale(-1)._divide(-k)
         return self.combine(divisor, lambda a, b: a // b)
 
     def __rfloordiv__(self, other: int) -> Distribution:
@@ -517,9 +561,22 @@ class Distribution:
             "min": self.min,
             "max": self.max,
             "mean": fraction_text(self.mean),
-            "outcomes": [[v, fraction_text(p)] for v, p in self],
+            "outcomes": self._outcome_texts(fraction_text),
             "truncated": fraction_text(self.truncated),
         }
+
+    def _outcome_texts(self, text: Callable[[Fraction], str]) -> list[list[object]]:
+        """``[value, probability text]`` per outcome, each distinct weight written once (a
+        d1,000,000 has one weight: its million rows cost one fraction)."""
+        seen: dict[int, str] = {}
+        denom = self._denom
+        out: list[list[object]] = []
+        for v, w in zip(self._values, self._weights, strict=True):
+            shown = seen.get(w)
+            if shown is None:
+                shown = seen[w] = text(Fraction(w, denom))
+            out.append([v, shown])
+        return out
 
     def to_svg(self, target: int | None = None, title: str | None = None) -> str:
         """A bar chart as standalone SVG (values ``>= target`` highlighted)."""
@@ -536,6 +593,10 @@ def _convolve(a: Distribution, b: Distribution) -> Distribution:
     va, wa, da = a._values, a._weights, a._denom
     vb, wb, db = b._values, b._weights, b._denom
     truncated = a._combine_truncated(b)
+    if len(vb) == 1 and wb[0] == db and not b._truncated:  # plus a constant
+        return a._shift(vb[0])
+    if len(va) == 1 and wa[0] == da and not a._truncated:
+        return b._shift(va[0])
     if len(va) == 1:
         return Distribution.from_counts(
             {v + va[0]: w * wa[0] for v, w in zip(vb, wb, strict=True)}, da * db, truncated

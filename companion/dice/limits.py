@@ -2,6 +2,13 @@
 
 These keep a typo or a prank (``99999d99999999``, ``1d1!``) from hanging the app or
 exhausting memory; each is reported as a [DiceLimitError][companion.errors.DiceLimitError].
+
+Exact odds estimate their cost before the work and refuse past a budget with an
+[OddsTooCostlyError][companion.errors.OddsTooCostlyError] that suggests ``simulate``: the
+number of totals, the bits their exact weights take together, and the work, counted as
+Python steps and as big-integer digit operations (operations times the size of the integers
+they touch). Only what is truly costly is refused: ``1000d6``, ``100d100``, ``2d100000``, a
+d1,000,000 and ``10000d20kl3`` are answered, each within a tenth of a second.
 """
 
 from __future__ import annotations
@@ -36,11 +43,12 @@ reported as ``Distribution.truncated``."""
 
 ODDS_MAX_OUTCOMES = 1_000_000
 """Most distinct totals an exact distribution may hold before odds suggest ``simulate``
-(a d1,000,000 holds a million; the text and the chart show a summary of any size)."""
+(a d1,000,000 holds a million: computed in 0.05 s; its text and chart are summaries,
+its JSON lists every total, about 23 MB in 1.5 s)."""
 
 ODDS_MAX_FACES = 1_000_000
 """Most faces per die that exact odds follow one by one (every die up to
-[MAX_SIDES][companion.dice.limits.MAX_SIDES])."""
+``MAX_SIDES``)."""
 
 ODDS_MAX_STEPS = 1_000_000
 """Budget of one ``odds`` call, in steps of Python work (one face, one case or one pair

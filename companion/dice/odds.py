@@ -18,6 +18,7 @@ from fractions import Fraction
 from companion.dice import limits
 from companion.dice.distribution import (
     SIMULATE_HINT,
+    WORD_BITS,
     Distribution,
     check_cost,
     mul_work,
@@ -165,7 +166,11 @@ def node_odds(node: Node, explode_depth: int = limits.ODDS_EXPLODE_DEPTH) -> Dis
         for op, right_node, pos in steps:
             _check_time()
             right = node_odds(right_node, explode_depth)
-            if op in ("*", "/"):
+            if op in ("*", "/") and min(len(total), len(right)) == 1:
+                # By a constant: one pass over the outcomes, a fraction of a step each.
+                spend(max(len(total), len(right)) // 4,
+                      f"the {'product' if op == '*' else 'quotient'} at column {pos}")
+            elif op in ("*", "/"):
                 # A pair costs about six steps (a Python call, a big-integer product and a
                 # dict update), more when the weights are long.
                 bits = total.weights()[2].bit_length() + right.weights()[2].bit_length()
@@ -294,6 +299,13 @@ def _pool_budget(n: int, low: int, high: int, mods: Modifiers, depth: int) -> No
         )
     steps = 0 if mods.plain else faces * (1 + len(mods.reroll))
     span = explode_span(low, high, mods)
+    if mods.keep is not None and span is None and 0 < mods.keep.kept(n)[0] < n:
+        # Order statistics hold weights over denom**n (denom is faces, or faces**2 after a
+        # reroll-once): refuse before the faces are even built when they cannot be held.
+        kept = mods.keep.kept(n)[0]
+        scores = 2 if mods.count is not None else faces
+        bits = n * (faces.bit_length() * (2 if mods.reroll_once else 1))
+        check_cost(faces if kept == 1 else (scores - 1) * kept + 1, bits // 8 + 1)
     if span is not None:
         if mods.keep is not None:
             # The (explosions, other dice) cases: about n^2 * depth^2 / 2 multiplications
@@ -339,7 +351,7 @@ def _pool_odds(n: int, low: int, high: int, mods: Modifiers, depth: int) -> Dist
         shown = clamp(v)
         return (1 if count(shown) else 0) if count is not None else shown
 
-    shown_face = face.map(clamp) if clamped else face
+    shown_face = face.map_monotone(clamp) if clamped else face
 
     explode = explodes_on(low, high, mods)
     if explode is not None:
@@ -354,7 +366,7 @@ def _pool_odds(n: int, low: int, high: int, mods: Modifiers, depth: int) -> Dist
                 return _keep_exploding(face, set(boom), clamp, score, n, mods.keep, depth)
             return _chain(face, boom, score, depth).repeat_sum(n)
     if mods.keep is None:
-        per_die = face.map(score) if clamped or count is not None else face
+        per_die = face.map(score) if count is not None else shown_face
         return per_die.repeat_sum(n)
     kept, highest = mods.keep.kept(n)
     return keep_odds(shown_face, n, kept, highest, score if count is not None else None)
@@ -482,11 +494,6 @@ def _chain(
     return chain
 
 
-_KEEP_OVERESTIMATE = 4
-"""The keep DP's estimate is divided by this (its products are mostly shorter than the
-estimate assumes; measured: 4 to 10 times shorter)."""
-
-
 def keep_odds(
     die: Distribution,
     n: int,
@@ -503,11 +510,11 @@ def keep_odds(
     """
     if kept <= 0:
         return Distribution.constant(0)
+    if kept >= n:
+        return (die if score is None else die.map(score)).repeat_sum(n)
     if score is None:
         def score(v: int) -> int:
             return v
-    if kept >= n:
-        return die.map(score).repeat_sum(n)
     values, weights, denom = die.weights()
     if kept == 1:
         # One die kept: P(best <= x) = P(one die <= x)^n, so the CDF alone gives the answer.
@@ -535,15 +542,17 @@ def keep_odds(
     length = (smax - smin) * kept + 1
     nbytes = nbytes_for(denom**n)
     shift = nbytes * 8
-    # Per face and per state (kept of them): an n-th power as long as denom**n, the packed
-    # polynomial times that closing weight, and ``kept`` cheap products by small
-    # coefficients. The polynomials are mostly shorter than their final length, so this
-    # overestimates (by about ten times for ``10000d20kl3``).
+    # Per face and per state (kept of them): an n-th power as long as denom**n and the
+    # packed polynomial times that closing weight (both mostly shorter than their final
+    # length: counted a quarter). Per face, state and count on that face (kept**2 / 2 of
+    # them): a Python step with a binomial of n (n bits), two products by it as long as
+    # the weights, and the polynomial (on average half its final length) times it.
     packed = length * shift
-    work = len(order) * kept * (
-        power_work(shift) + mul_work(packed, shift) + kept * (packed // 30 + 30)
+    work = len(order) * kept * (power_work(shift) + mul_work(packed, shift)) / 4
+    work += len(order) * (kept * (kept + 1) // 2) * (
+        packed // 60 + 6 * shift // WORD_BITS + n // WORD_BITS + 100
     )
-    check_cost(length, nbytes, work / _KEEP_OVERESTIMATE)
+    check_cost(length, nbytes, work)
     rest_after = [0] * len(order)
     acc = 0
     for i in range(len(order) - 1, -1, -1):
