@@ -60,6 +60,7 @@ from companion.widgets.base import (
     slug,
     text_box,
 )
+from companion.widgets.monsters_and_magic_sheet import SheetMovesPanel
 
 __all__ = ["AdventurerPanel", "CheckPanel", "GameMasterPanel", "GroupCheckPanel",
            "MonstersAndMagicApp"]
@@ -330,6 +331,7 @@ class AdventurerPanel(widgets.VBox):
             widgets.HTML("<b>Check</b>"),
             self.checks,
             self.section_errors["check"],
+            SheetMovesPanel(a, party, self.error, seed_source),
             row(button("Undo", self.undo, error=self.error, name="undo")),
             self.file,
             *own_error,

@@ -1,0 +1,87 @@
+"""Issue 15: every further move of the Monsters & Magic sheet has a button (headless)."""
+
+from __future__ import annotations
+
+from companion.dice import roll
+from companion.rulesets.monsters_and_magic.ability_checks import AbilityCheck
+from companion.rulesets.monsters_and_magic.party import Party
+from companion.rulesets.monsters_and_magic.rest_and_recovery import heal_per_supply
+from companion.widgets.monsters_and_magic_sheet import SheetMovesPanel
+from tests.conftest import widgets_by_name
+
+
+def panel(**stats: int) -> tuple[SheetMovesPanel, Party]:
+    party = Party()
+    ash = party.new_character("Ash", **stats)
+    return SheetMovesPanel(ash, party, seed_source=lambda: 5), party
+
+
+def test_ongoing_forward_hold_and_prepared() -> None:
+    p, _ = panel()
+    a, b = p.adventurer, widgets_by_name(p, kind="btn")
+    p.label.value, p.value.value = "blessing", 2
+    b["ongoing"].click()
+    b["ongoing"].click()
+    assert a.ongoing == {"blessing": 2}
+    assert p.error.message == "Ongoing: Ash already has an ongoing modifier from 'blessing'"
+    b["end-ongoing"].click()
+    b["forward"].click()
+    p.label.value = "arrows"
+    b["hold"].click()
+    b["spend-hold"].click()
+    assert (a.ongoing, a.forward, a.holds) == ({}, 2, {})
+    b["prepared"].click()
+    assert p.error.message == "Prepared: Ash is not Prepared"
+
+
+def test_bonds_reputation_and_threads_feed_the_gm() -> None:
+    p, party = panel(luck=2)
+    a, b = p.adventurer, widgets_by_name(p, kind="btn")
+    p.label.value, p.statement.value = "Gemma", "She saved my skin. I owe her one."
+    b["bond"].click()
+    p.value.value = 1
+    b["resolve"].click()
+    b["resolve"].click()
+    assert a.bonds[0].value == 1
+    assert p.error.message == "Bonds: only one bond can be resolved each session"
+    b["session"].click()
+    p.label.value = "Guild"
+    b["reputation"].click()
+    assert a.reputation == {"Guild": 1}
+    p.label.value = "Gemma"
+    b["bonds-of-fate"].click()
+    assert (a.threads, party.gm.threads) == (1, 1)
+    p.inspired.value = True
+    b["bonds-of-fate"].click()
+    assert p.error.message == "Bonds of Fate: Ash is not Inspired"
+
+
+def test_body_moves_bargain_rest_and_gm_reroll() -> None:
+    p, party = panel()
+    a, b = p.adventurer, widgets_by_name(p, kind="btn")
+    p.value.value = 5
+    b["temp-hp"].click()
+    p.affinity.value = "vulnerable"
+    p.value.value = 4
+    b["damage-affinity"].click()  # 4 doubled = 8: 5 absorbed, 3 from HP
+    assert (a.temp_hp, a.hp) == (0, 7)
+    p.value.value = 7
+    p.affinity.value = "normal"
+    b["damage-affinity"].click()
+    assert a.dying
+    b["refuse-bargain"].click()
+    assert p.error.message == "Death & Dying: Death has no bargain for Ash"
+    p2, _ = panel()
+    b2 = widgets_by_name(p2, kind="btn")
+    p2.value.value = 3
+    b2["gain-supplies"].click()
+    p2.adventurer.take_damage(6)
+    p2.rest_kind.value = "short"
+    p2.first.value, p2.second.value, p2.supplies.value = "Tend to Wounds", "(none)", 2
+    b2["rest"].click()
+    assert p2.adventurer.hp == 4 + 2 * heal_per_supply(10) and p2.adventurer.supplies == 1
+    party.gm.gain_thread(1)
+    b["gm-reroll"].click()
+    expected = AbilityCheck(a.check_modifier("luck")).roll(seed=5)
+    assert f'data-total="{expected.total}"' in p.result.value and party.gm.threads == 0
+    assert roll("1d20", seed=5).total == expected.natural
