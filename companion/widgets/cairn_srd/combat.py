@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import ipywidgets as widgets
 
@@ -18,6 +19,7 @@ from companion.rulesets.cairn_srd.combat import (
 )
 from companion.rulesets.cairn_srd.saves import MAX_SCORE
 from companion.widgets.base import SaveLoad, app_box, bind, int_box, name_box, row
+from companion.widgets.cairn_srd.combat_moves import CombatMovesPanel
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, labelled
 
 __all__ = ["CombatApp", "GambitPanel", "demo_encounter"]
@@ -61,7 +63,8 @@ class CombatApp(CairnAppBase):
     """An encounter: combatants, initiative, attacks, gambits, morale and turns."""
 
     def __init__(self, encounter: Encounter | None = None, *,
-                 seed_source: Callable[[], int] | None = None) -> None:
+                 seed_source: Callable[[], int] | None = None,
+                 party: Callable[[], Sequence[Any]] | None = None) -> None:
         super().__init__(seed_source)
         self.encounter = encounter or Encounter()
         e = self.encounter
@@ -110,6 +113,7 @@ class CombatApp(CairnAppBase):
         }
         b = self.buttons
         self.file = SaveLoad(e, "cairn-encounter.json", what="encounter")
+        self.moves = CombatMovesPanel(e, self, party)
         app_box(
             cairn_css(),
             self.board,
@@ -130,6 +134,7 @@ class CombatApp(CairnAppBase):
             row(b["attack"], b["roll-gambit"]),
             self.gambits,
             self.morale_row,
+            self.moves,
             self.error,
             self.outcome,
             self.seed_row,

@@ -1,0 +1,136 @@
+"""Combat moves beyond the attack: a maneuver, escaping the fight, and what the fight owes
+the party's sheets (scars, a maneuver's Fatigue, critical kills for weapon mastery).
+
+Composed into [CombatApp][companion.widgets.cairn_srd.combat.CombatApp]. With the party's
+sheets (``party``: a function giving the
+[Character][companion.rulesets.cairn_srd.character.Character] sheets), *Settle sheets*
+applies them ([settle_sheets][companion.rulesets.cairn_srd.combat.settle_sheets]) and
+*Sync sheets* brings each sheet's conditions in
+([sheet_conditions][companion.rulesets.cairn_srd.combat.sheet_conditions]: a full burden, a
+cumbersome load or panic make Guard 0; panic impairs attacks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import ipywidgets as widgets
+
+from companion.rulesets.cairn_srd import combat
+from companion.rulesets.cairn_srd.combat import Encounter
+from companion.rulesets.cairn_srd.saves import ABILITIES
+from companion.widgets.base import bind, disable_for, row
+from companion.widgets.cairn_srd.common import CairnAppBase, escape, labelled
+
+__all__ = ["CombatMovesPanel"]
+
+
+class CombatMovesPanel(widgets.VBox):
+    """Maneuver, escape, and the party's sheets in the fight."""
+
+    def __init__(self, encounter: Encounter, app: CairnAppBase,
+                 party: Callable[[], Sequence[Any]] | None = None) -> None:
+        super().__init__(layout=widgets.Layout(max_width="100%"))
+        self.add_class("tc-combat-moves")
+        self.encounter, self.app, self.party = encounter, app, party
+        self.who = widgets.Dropdown(layout=widgets.Layout(width="160px"))
+        self.who.add_class("tc-move-who")
+        self.foe = widgets.Dropdown(layout=widgets.Layout(width="160px"))
+        self.foe.add_class("tc-move-foe")
+        self.foe_save = widgets.Dropdown(options=list(ABILITIES), value="STR",
+                                         layout=widgets.Layout(width="90px"))
+        self.foe_save.add_class("tc-move-foe-save")
+        self.own_save = widgets.Dropdown(options=list(ABILITIES), value="DEX",
+                                         layout=widgets.Layout(width="90px"))
+        self.own_save.add_class("tc-move-own-save")
+        self.safe_place = widgets.Checkbox(value=True, description="somewhere safe to go",
+                                           indent=False, layout=widgets.Layout(width="auto"))
+        self.safe_place.add_class("tc-move-safe")
+        self.maneuver_button = app.btn("Maneuver", self.maneuver, "maneuver")
+        self.escape_button = app.btn("Escape the fight", self.escape, "escape-fight")
+        self.due = widgets.HTML()
+        self.settle_button = app.btn("Settle sheets", self.settle, "settle-sheets")
+        self.sync_button = app.btn("Sync sheets", self.sync, "sync-sheets")
+        sheet_row = row(self.settle_button, self.sync_button) if party else row()
+        self.children = (
+            widgets.HTML("<b>Maneuver or escape</b>"),
+            row(labelled("who", self.who), widgets.HTML("→"), self.foe),
+            row(labelled("target saves", self.foe_save),
+                labelled("own save", self.own_save), self.maneuver_button),
+            row(self.safe_place, self.escape_button),
+            self.due,
+            sheet_row,
+        )
+        for box in (self.who, self.foe):
+            box.observe(lambda _c: self.render(), "value")
+        bind(encounter, self.render, error=app.error)
+
+    def maneuver(self) -> None:
+        seed = self.app.draw()
+        self.encounter.maneuver(str(self.who.value), str(self.foe.value), self.foe_save.value,
+                                self.own_save.value, seed=seed)
+        self.app.show(self.encounter.log[-1].summary, seeds=[seed])
+
+    def escape(self) -> None:
+        seed = self.app.draw()
+        self.encounter.escape(str(self.who.value), self.safe_place.value, seed=seed)
+        self.app.show(self.encounter.log[-1].summary, seeds=[seed])
+
+    def settle(self) -> None:
+        assert self.party is not None
+        lines = combat.settle_sheets(self.encounter, list(self.party()))
+        self.app.show("; ".join(lines) or "nothing to settle for these sheets")
+
+    def sync(self) -> None:
+        assert self.party is not None
+        names = {c.name for c in self.encounter.combatants if c.pc}
+        done = []
+        for sheet in self.party():
+            if sheet.name in names:
+                done.append(self.encounter.sync_sheet(sheet.name,
+                                                      **combat.sheet_conditions(sheet)))
+        self.app.show("; ".join(done) or "no party member is in the fight")
+
+    def render(self) -> None:
+        e = self.encounter
+        active = [c.name for c in e.combatants if c.active]
+        if list(self.who.options) != active:
+            keep = self.who.value
+            self.who.options = active
+            self.who.value = keep if keep in active else (active[0] if active else None)
+        me = next((c for c in e.combatants if c.name == self.who.value), None)
+        foes = [c.name for c in e.combatants if c.active and me is not None
+                and c.side != me.side]
+        if list(self.foe.options) != foes:
+            keep = self.foe.value
+            self.foe.options = foes
+            self.foe.value = keep if keep in foes else (foes[0] if foes else None)
+        turn = None
+        if e.phase in ("setup", "over"):
+            turn = "the fight has not started or is over"
+        elif e.pending is not None:
+            turn = "resolve the rolled attack first"
+        elif me is not None and me.side != e.phase and not me.acted_first:
+            turn = f"it is the {e.phase}' turn"
+        disable_for(self.maneuver_button, turn or (None if me and self.foe.value
+                                                   else "choose who and a foe"))
+        disable_for(self.escape_button, turn or (None if me else "choose who escapes"))
+        if e.sheet_due:
+            items = "".join(f"<li>{escape(d.name)}: {escape(_due_text(d))}</li>"
+                            for d in e.sheet_due)
+            self.due.value = ('<div class="tc-side tc-sheet-due">Due on sheets:'
+                              f"<ul>{items}</ul></div>")
+        else:
+            self.due.value = ""
+        disable_for(self.settle_button, None if e.sheet_due else "nothing is due")
+        disable_for(self.sync_button, None if any(c.pc for c in e.combatants)
+                    else "no player character in the fight")
+
+
+def _due_text(due: combat.SheetDue) -> str:
+    if due.kind == "scar":
+        return f"scar (table row {due.value})"
+    if due.kind == "fatigue":
+        return "a Fatigue (failed maneuver save)"
+    return f"a critical kill with {due.weapon}"

@@ -1,0 +1,75 @@
+"""The combat app's moves panel, headless: maneuver, escape, and the party's sheets."""
+
+from __future__ import annotations
+
+from companion import dice
+from companion.rulesets.cairn_srd import combat
+from companion.rulesets.cairn_srd.character import Character, new_character
+from companion.rulesets.cairn_srd.combat import Attack, Encounter
+from companion.widgets.cairn_srd.combat import CombatApp
+from tests.cairn_srd.test_character import FixedRng
+from tests.cairn_srd.widget_find import find_button, fixed_seeds
+
+
+def setup(seed: int = 3) -> tuple[CombatApp, Encounter, list[Character]]:
+    ash = new_character("Ash", 12, 12, 10, 5)
+    e = Encounter()
+    combat.join_character(e, ash, weapon=8, weapon_name="Longsword")
+    e.add("Ogre", "Enemies", guard=3, strength=6, control=8)
+    party = [ash]
+    app = CombatApp(e, seed_source=fixed_seeds(seed), party=lambda: party)
+    return app, e, party
+
+
+def test_moves_disabled_until_the_fight_starts_and_on_the_wrong_turn() -> None:
+    app, e, _ = setup()
+    for name in ("maneuver", "escape-fight", "settle-sheets"):
+        assert find_button(app, name).disabled, name
+    assert find_button(app, "maneuver").tooltip == "the fight has not started or is over"
+    e.roll_initiative(rng=FixedRng(20))  # Ash fails: the enemy's turn
+    app.moves.who.value = "Ash"
+    assert find_button(app, "maneuver").tooltip == "it is the Enemies' turn"
+    app.moves.who.value = "Ogre"
+    assert not find_button(app, "maneuver").disabled and app.moves.foe.value == "Ash"
+
+
+def test_maneuver_fatigue_settles_on_the_sheet() -> None:
+    def trial(seed: int) -> combat.ManeuverResult:
+        _, twin, _ = setup()
+        twin.roll_initiative(rng=FixedRng(1))
+        return twin.maneuver("Ash", "Ogre", "STR", "DEX", seed=seed)
+
+    fail = next(s for s in range(200) if not trial(s).attacker_save.success)
+    app, e, party = setup(fail)
+    e.roll_initiative(rng=FixedRng(1))
+    app.moves.who.value = "Ash"
+    find_button(app, "maneuver").click()
+    assert str(trial(fail)) in app.outcome.value and f'data-seed="{fail}"' in app.outcome.value
+    assert "Due on sheets" in app.moves.due.value and "Fatigue" in app.moves.due.value
+    find_button(app, "settle-sheets").click()
+    assert party[0].fatigue == 1 and e.sheet_due == []
+    assert find_button(app, "settle-sheets").disabled
+
+
+def test_scar_settles_and_sync_brings_panic_in() -> None:
+    app, e, party = setup()
+    e.roll_initiative(rng=FixedRng(20))
+    e.attack(Attack("Ogre", "Ash"), rng=FixedRng(5))  # 5 on Guard 5: Rattled
+    assert not find_button(app, "settle-sheets").disabled
+    find_button(app, "settle-sheets").click()
+    assert party[0].scars == ["Rattled"] and "Rattled" in app.outcome.value
+    party[0].carry_cumbersome()
+    find_button(app, "sync-sheets").click()
+    assert e.find("Ash").no_guard == "cumbersome load"
+
+
+def test_escape_button() -> None:
+    app, e, _ = setup(seed=next(s for s in range(50) if dice.roll("1d20", seed=s).total <= 12))
+    e.roll_initiative(rng=FixedRng(1))
+    app.moves.who.value = "Ash"
+    app.moves.safe_place.value = False
+    find_button(app, "escape-fight").click()
+    assert "somewhere safe" in app.error.value and e.find("Ash").active
+    app.moves.safe_place.value = True
+    find_button(app, "escape-fight").click()
+    assert e.find("Ash").status == "fled" and e.phase == "over"
