@@ -33,7 +33,7 @@ import threading
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlencode
 
 import ipywidgets as widgets
@@ -45,10 +45,12 @@ if TYPE_CHECKING:
 __all__ = [
     "POLL_SECONDS",
     "ROLES",
+    "WIDGET_LOCK",
     "LiveSync",
     "PageContext",
     "connection_banner",
     "database_where",
+    "guard_state_requests",
     "live",
     "page_campaign",
     "page_store",
@@ -212,22 +214,30 @@ class LiveSync:
         ``LISTEN``/``NOTIFY`` wait."""
         store = campaign.store
         path = getattr(store, "path", None)
-        if store is None or getattr(store, "kind", "") != "sqlite" or path is None:
-            return campaign.wait(self.timeout)
+        if store is None:
+            return False
+        if getattr(store, "kind", "") != "sqlite" or path is None:
+            if store.wait_for_change(campaign.info.id, campaign.head, self.timeout) \
+                    == campaign.head:
+                return False
+            with WIDGET_LOCK:
+                return campaign.refresh()
         if self._watched != path:
             if self._conn is not None:
                 self._conn.close()
             self._conn = sqlite3.connect(str(path), check_same_thread=False)
             self._watched = path
             self._version = self._conn.execute("PRAGMA data_version").fetchone()[0]
-            return campaign.refresh()  # whatever landed before we looked
+            with WIDGET_LOCK:
+                return campaign.refresh()  # whatever landed before we looked
         assert self._conn is not None
         deadline = time.monotonic() + self.timeout
         while not self._stop.is_set():
             version = self._conn.execute("PRAGMA data_version").fetchone()[0]
             if version != self._version:
                 self._version = version
-                return campaign.refresh()
+                with WIDGET_LOCK:
+                    return campaign.refresh()
             left = deadline - time.monotonic()
             if left <= 0:
                 return False
@@ -235,8 +245,33 @@ class LiveSync:
         return False
 
 
+#: Held while a background thread builds or re-renders widgets, and while the kernel
+#: answers the page's request for every widget's state: ipywidgets walks its table of
+#: widgets for that answer, and a widget born in another thread at that moment would
+#: break the walk (the page then shows "Loading widget..." for ever).
+WIDGET_LOCK = threading.RLock()
+
+
+def guard_state_requests() -> None:
+    """Make ipywidgets answer the page's state request under
+    [WIDGET_LOCK][companion.widgets.table.binding.WIDGET_LOCK] (once per process)."""
+    from ipywidgets.widgets.widget import Widget
+
+    current = Widget.__dict__["_handle_control_comm_msg"].__func__
+    if getattr(current, "table_guarded", False):
+        return
+
+    def guarded(cls: Any, msg: Any) -> Any:
+        with WIDGET_LOCK:
+            return current(cls, msg)
+
+    guarded.table_guarded = True  # type: ignore[attr-defined]
+    Widget._handle_control_comm_msg = classmethod(guarded)
+
+
 def live(campaign: Campaign) -> LiveSync:
     """Keep ``campaign`` live in this kernel (the one watcher thread follows it)."""
+    guard_state_requests()
     sync = LiveSync.get()
     sync.watch(campaign)
     return sync

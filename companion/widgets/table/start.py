@@ -30,9 +30,11 @@ from companion.widgets.base import (
 )
 from companion.widgets.table.apps import app_heading, apps_for, campaign_app, spec
 from companion.widgets.table.binding import (
+    WIDGET_LOCK,
     PageContext,
     connection_banner,
     database_where,
+    guard_state_requests,
     live,
     page_store,
     url_script,
@@ -122,6 +124,7 @@ class TableApp(widgets.VBox):
         self.add_class("tc-table")
         self._followed: set[int] = set()
         self.warm = threading.Event()
+        guard_state_requests()
         self.ready = threading.Event()
         self.db.value = '<div class="tc-db">Opening the campaigns...</div>'
         if background:
@@ -132,6 +135,10 @@ class TableApp(widgets.VBox):
 
     def _load(self) -> None:
         """List the campaigns, show where they are kept, open the URL's campaign and app."""
+        with WIDGET_LOCK:
+            self._load_now()
+
+    def _load_now(self) -> None:
         try:
             self.refresh_list()
             try:
@@ -388,7 +395,8 @@ def _warm_up(campaign: Campaign) -> threading.Event:
     def work() -> None:
         try:
             for app in apps_for(campaign.rulesets):
-                campaign_app(campaign, app.key)
+                with WIDGET_LOCK:  # one app at a time: a tap is not kept waiting long
+                    campaign_app(campaign, app.key)
         except Exception:  # only a head start: opening the app shows its error
             log.warning("building the apps ahead failed", exc_info=True)
         finally:
