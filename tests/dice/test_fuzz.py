@@ -237,6 +237,10 @@ def test_any_text_is_refused_with_the_projects_error(expr: str, seed: int) -> No
         "100d1000000kh1", "10000d100000kh1", "10000d1000000r<=999999", "1d1000000r1",
         "D1000000!", "10000d1000000!>=2", "1d1000000!=5ro<=600000", "50d6!kh3", "3500d20kh1",
         "5600d6kh1", "10000dFk5", "(1d50)d(1d50)", "10000d6!", "1000d20!>=2kh3",
+        # Ordinary requests the first budgets refused (answered, every stage under 2 s):
+        "1000d6", "100d100", "2d100000", "d1000000", "10000d20kl3",
+        # Found by this suite: a million totals negated; a keep DP of 500,000 small steps.
+        "-d(999999)[fire]", "1000d3>3dh3[fire]*-(1000d20!>1k1r<=19)", "d1000000min5",
     ],
 )
 def test_the_issue_11_cases_pass_the_same_checks(expr: str) -> None:
