@@ -1,0 +1,440 @@
+"""Roll modes and your own dice for any app: a panel beside a roll, and the campaign's roll log.
+
+[RollModePanel][companion.widgets.rolls.RollModePanel] sits beside an app's roll. It holds
+
+- a **mode** picker (public, GM only, blind, self; see [companion.fairplay][]), offered per
+  role: the GM picks public or GM only (the GM sees every roll, so blind and self would be
+  the same as GM only); a player picks public, blind (the GM sees it, not you) or self (you
+  and the GM); a person with no name picks public or blind (a self roll under no name
+  would be seen by the GM only). Without a campaign on the page the picker is disabled
+  with a note: a roll then stays on this screen, so there is nobody to hide it from;
+- an **I rolled it myself** switch: one checked number box per die (from
+  [dice_slots][companion.dice.physical.dice_slots]) or one total box (for an expression
+  whose dice cannot be entered one by one, for more than
+  [MAX_DIE_BOXES][companion.widgets.rolls.MAX_DIE_BOXES] dice, or when the player picks
+  "the total"). An impossible entry is refused under its box with the line of
+  [OwnDiceError][companion.dice.physical.OwnDiceError];
+- the exact **odds** of the expression, shown before the roll (unless the app shows them
+  itself).
+
+[RollModePanel.perform][companion.widgets.rolls.RollModePanel.perform] makes the roll for
+the app. With a campaign it goes to the campaign's roll log
+([roll_entry][companion.store.campaign.Campaign.roll_entry]) and the outcome carries the
+roll only when this viewer may see it
+([shown_to][companion.fairplay.LoggedRoll.shown_to]); otherwise the panel says
+"hidden roll committed" and the commitment's first digits, and nothing of the roll reaches
+the page. Without a campaign it is a plain seeded roll of the engine (or the real dice
+entered).
+
+[RollLogPanel][companion.widgets.rolls.RollLogPanel] shows the campaign's rolls as this
+viewer may see them ([visible_to][companion.store.campaign.Campaign.visible_to]): who
+rolled what, when (in the viewer's own clock and zone), with which seed once revealed; a
+Reveal button for the hidden rolls this viewer may reveal and a Check button that runs
+[verify_entry][companion.fairplay.verify_entry] on a revealed roll. It re-renders when the
+campaign changes (another screen's roll arrives through the page's live sync).
+
+- Interpretation: while the own-dice switch is on, the app's seed is not used (real dice
+  have none); dice that were rerolled or exploded are entered as "the total".
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NoReturn
+
+import ipywidgets as widgets
+
+from companion import dice, fairplay
+from companion.dice import physical
+from companion.errors import CompanionError, OddsTooCostlyError
+from companion.widgets.base import (
+    LOCAL_TIME_SCRIPT,
+    ErrorLine,
+    InputError,
+    NumberBox,
+    button,
+    column,
+    draw_seed,
+    int_box,
+    local_time_html,
+    one_line,
+    row,
+    safe,
+)
+
+if TYPE_CHECKING:
+    from companion.store.campaign import Campaign
+
+__all__ = ["LOG_ROWS", "MAX_DIE_BOXES", "RollLogPanel", "RollModePanel", "RollOutcome",
+           "modes_for"]
+
+#: Most dice entered one box each; a bigger pool is entered as its total.
+MAX_DIE_BOXES = 20
+
+#: Newest roll-log rows a [RollLogPanel][companion.widgets.rolls.RollLogPanel] shows.
+LOG_ROWS = 30
+
+#: Most hidden or revealed rolls offered in the Reveal and Check pickers (newest first).
+PICK_ROWS = 50
+
+#: A total typed by hand stays within this many digits.
+TOTAL_BOUND = 10**12
+
+_MODE_LABELS = {
+    "public": "Public",
+    "gm": "GM only",
+    "blind": "Blind (GM sees it, you don't)",
+    "self": "Self (you and the GM)",
+}
+
+ROLLS_CSS = """
+.tc-app .tc-roll-note { font-size: 15px; color: #555; }
+.tc-app .tc-hidden-roll { font-size: 18px; padding: 6px 0; }
+.tc-app .tc-roll-log ol { padding-left: 1.4em; margin: 4px 0; }
+.tc-app .tc-roll-log li { font-size: 15px; margin: 2px 0; overflow-wrap: anywhere; }
+.tc-app .tc-check-ok { color: #0a6b2c; font-weight: 700; }
+"""
+
+
+def modes_for(role: str, who: str = "") -> list[str]:
+    """The modes offered to ``role`` (see the module's docstring)."""
+    if role == "gm":
+        return ["public", "gm"]
+    if not who:
+        return ["public", "blind"]
+    return ["public", "blind", "self"]
+
+
+@dataclass(frozen=True)
+class RollOutcome:
+    """A roll made through a [RollModePanel][companion.widgets.rolls.RollModePanel].
+
+    ``roll`` is the engine's ``Roll`` only when this viewer may see it (``None`` for a
+    hidden roll they may not); ``seed`` likewise (``None`` for real dice). ``entry`` and
+    ``commitment`` are the roll log's (``None`` without a campaign or for a public roll's
+    commitment)."""
+
+    mode: str
+    roll: Any
+    seed: int | None
+    physical: bool
+    entry: int | None = None
+    commitment: str | None = None
+
+    @property
+    def shown(self) -> bool:
+        return self.roll is not None
+
+    def hidden_html(self) -> str:
+        """The line an app shows instead of a hidden roll."""
+        short = (self.commitment or "")[:12]
+        return (f'<div class="tc-hidden-roll">Hidden roll committed: <code>{short}</code>'
+                f" ({html.escape(fairplay.mode_name(self.mode))}, entry {self.entry})</div>")
+
+
+class RollModePanel(widgets.VBox):
+    """Mode picker, own dice and odds for one app's roll (a VBox, placed beside the roll).
+
+    ``campaign``, ``who``, ``role``: the page's campaign and viewer (``None``: no roll log);
+    ``seed_source`` draws a seed when the app gives none; ``show_odds`` shows the exact odds
+    of the expression (off when the app shows them itself); ``error`` is the app's error
+    line (the panel's own otherwise).
+    """
+
+    def __init__(self, expr: str = "1d20", *, campaign: Campaign | None = None, who: str = "",
+                 role: str = "", seed_source: Callable[[], int] = draw_seed,
+                 show_odds: bool = True, error: ErrorLine | None = None) -> None:
+        super().__init__()
+        self.campaign = campaign
+        self.who = who
+        self.role = role
+        self._seed_source = seed_source
+        self._show_odds = show_odds
+        self.error = error if error is not None else ErrorLine()
+        self.expr = ""
+        self.last: RollOutcome | None = None
+        modes = modes_for(role, who) if campaign is not None else ["public"]
+        self.mode = widgets.ToggleButtons(
+            options=[(_MODE_LABELS[m], m) for m in modes], value="public",
+            style={"button_width": "auto"})
+        self.mode.add_class("tc-roll-mode")
+        self.mode_note = widgets.HTML()
+        if campaign is None:
+            self.mode.disabled = True
+            self.mode_note.value = ('<div class="tc-roll-note">Roll modes need a campaign: '
+                                    "open this app from the table to roll hidden.</div>")
+        self.own = widgets.Checkbox(value=False, description="I rolled it myself",
+                                    indent=False)
+        self.own.add_class("tc-own-dice")
+        self.entry_kind = widgets.ToggleButtons(
+            options=[("Each die", "dice"), ("The total", "total")], value="dice",
+            style={"button_width": "auto"})
+        self.entry_kind.add_class("tc-own-kind")
+        self.die_boxes: list[NumberBox] = []
+        self.total_box = int_box("Total", 0, "own-total", -TOTAL_BOUND, TOTAL_BOUND)
+        self.total_box.text = ""
+        self.own_note = widgets.HTML()
+        self.own_error = ErrorLine()
+        self.own_error.add_class("tc-own-error")
+        self.own_area = column()
+        self.odds = widgets.HTML()
+        self.status = widgets.HTML()
+        self.own.observe(lambda _c: self._layout(), names="value")
+        self.entry_kind.observe(lambda _c: self._layout(), names="value")
+        self.children = [
+            widgets.HTML(f"<style>{ROLLS_CSS}</style>", layout=widgets.Layout(display="none")),
+            row(widgets.HTML("Mode"), self.mode), self.mode_note,
+            self.own, self.own_area, self.odds, self.status]
+        self.add_class("tc-roll-panel")
+        self.set_expr(expr)
+
+    # -- the expression ----------------------------------------------------------------
+    def set_expr(self, expr: str) -> None:
+        """Build the own-dice boxes and odds for ``expr`` (a bad expression: no boxes and
+        its one line in the odds note; the app's roll reports it)."""
+        expr = expr.strip()
+        if expr == self.expr:
+            return
+        self.expr = expr
+        self.die_boxes = []
+        self._slots_reason = ""
+        try:
+            if physical.takes_dice(expr):
+                slots = physical.dice_slots(expr)
+                if len(slots) > MAX_DIE_BOXES:
+                    self._slots_reason = (f"{len(slots):,} dice: enter their total "
+                                          f"(one box each up to {MAX_DIE_BOXES})")
+                else:
+                    self.die_boxes = [self._die_box(i, sides) for i, sides in
+                                      enumerate(slots, start=1)]
+            else:
+                self._slots_reason = ("this expression rolls its number of dice or sides: "
+                                      "enter its total")
+        except CompanionError as exc:
+            self._slots_reason = one_line(exc)
+        self._layout()
+        if self._show_odds:
+            self.odds.value = _odds_html(expr)
+
+    def _die_box(self, i: int, sides: physical.Sides) -> NumberBox:
+        box = int_box(f"d{sides} #{i}", 0, f"own-die-{i}", -999, 999, width="110px")
+        box.text = ""
+        return box
+
+    def _layout(self) -> None:
+        if not self.own.value:
+            self.own_area.children = []
+            return
+        parts: list[widgets.Widget] = []
+        by_dice = bool(self.die_boxes)
+        if by_dice:
+            parts.append(self.entry_kind)
+            by_dice = self.entry_kind.value == "dice"
+        if by_dice:
+            parts.append(row(*self.die_boxes))
+            self.own_note.value = ('<div class="tc-roll-note">Each die as rolled, in the '
+                                   "order written; rerolled or exploded dice: enter the total."
+                                   "</div>")
+        else:
+            parts.append(self.total_box)
+            reason = f" ({html.escape(self._slots_reason)})" if self._slots_reason else ""
+            self.own_note.value = f'<div class="tc-roll-note">The total you rolled{reason}.</div>'
+        self.own_area.children = [*parts, self.own_note, self.own_error]
+
+    # -- rolling -----------------------------------------------------------------------
+    def read_own(self) -> tuple[list[int] | None, int | None]:
+        """The real dice (or total) entered; a box that is empty or not a number raises its
+        refusal."""
+        if self.die_boxes and self.entry_kind.value == "dice":
+            return [box.read() for box in self.die_boxes], None
+        return None, self.total_box.read()
+
+    def perform(self, expr: str | None = None, seed: int | None = None) -> RollOutcome:
+        """Roll ``expr`` (default: the panel's) in the chosen mode, with the real dice if the
+        switch is on; log it in the campaign if there is one. Shows the hidden-roll line in
+        ``status`` when this viewer may not see the roll."""
+        if expr is not None:
+            self.set_expr(expr)
+        expr = self.expr
+        if not expr:
+            raise CompanionError("expression: type a dice expression, e.g. 2d6+1")
+        self.own_error.clear()
+        self.status.value = ""
+        mode = str(self.mode.value)
+        faces: list[int] | None = None
+        total: int | None = None
+        if self.own.value:
+            faces, total = self.read_own()
+            seed = None
+        elif seed is None:
+            seed = self._seed_source()
+        try:
+            outcome = self._roll(expr, mode, seed, faces, total)
+        except physical.OwnDiceError as exc:
+            self._refuse(exc, faces is not None)
+        self.last = outcome
+        if not outcome.shown:
+            self.status.value = outcome.hidden_html()
+        return outcome
+
+    def _roll(self, expr: str, mode: str, seed: int | None, faces: list[int] | None,
+              total: int | None) -> RollOutcome:
+        own = faces is not None or total is not None
+        if self.campaign is None:
+            if own:
+                result = physical.enter(expr, dice=faces, total=total)
+            else:
+                result = dice.roll(expr, seed=seed)
+            return RollOutcome("public", result, seed, own)
+        logged = self.campaign.roll_entry(expr, seed, mode=mode, dice=faces, total=total)
+        if logged.shown_to(self.who, self.role):
+            return RollOutcome(logged.mode, logged.roll, seed, own, logged.entry,
+                               logged.commitment)
+        return RollOutcome(logged.mode, None, None, own, logged.entry, logged.commitment)
+
+    def _refuse(self, exc: physical.OwnDiceError, by_dice: bool) -> NoReturn:
+        """Show an impossible entry under its box and raise it as that box's refusal."""
+        line = one_line(exc)
+        box: NumberBox | None = self.total_box
+        if by_dice:
+            match = re.match(r"die (\d+) entered", line)
+            n = int(match.group(1)) if match else 0
+            box = self.die_boxes[n - 1] if 0 < n <= len(self.die_boxes) else None
+        if box is not None:
+            box.refusal.show(line)
+            raise InputError(line, box) from None
+        self.own_error.show(line)
+        raise InputError(line) from None
+
+
+def _odds_html(expr: str) -> str:
+    if not expr:
+        return ""
+    try:
+        dist = dice.odds(expr)
+    except OddsTooCostlyError:
+        return ('<div class="tc-roll-note">Exact odds of this expression would take too long '
+                "to work out; rolling works as usual.</div>")
+    except CompanionError:
+        return ""
+    return (f'<div class="tc-roll-note">Exact odds of <b>{html.escape(expr)}</b>: '
+            f"{dist.min} to {dist.max}, average {float(dist.mean):.2f}</div>")
+
+
+class RollLogPanel(widgets.VBox):
+    """The campaign's roll log as ``who`` (``role``) may see it, with Reveal and Check.
+
+    Re-renders on every change of the campaign (its observers: a roll here, or another
+    screen's applied by the page's live sync).
+    """
+
+    def __init__(self, campaign: Campaign, *, who: str = "", role: str = "",
+                 rows: int = LOG_ROWS, error: ErrorLine | None = None) -> None:
+        super().__init__()
+        self.campaign = campaign
+        self.who = who
+        self.role = role
+        self.rows = rows
+        self.error = error if error is not None else ErrorLine()
+        self.list = widgets.HTML()
+        self.list.add_class("tc-roll-log")
+        self.reveal_pick = widgets.Dropdown(options=[], description="Hidden roll",
+                                            style={"description_width": "initial"})
+        self.reveal_button = button("Reveal", self.reveal, error=self.error, name="reveal")
+        self.check_pick = widgets.Dropdown(options=[], description="Revealed roll",
+                                           style={"description_width": "initial"})
+        self.check_button = button("Check", self.check, error=self.error, name="check")
+        self.check_result = widgets.HTML()
+        self.check_result.add_class("tc-check-result")
+        self.children = [
+            widgets.HTML('<div class="tc-section">Roll log</div>'),
+            self.list,
+            row(self.reveal_pick, self.reveal_button),
+            row(self.check_pick, self.check_button),
+            self.check_result,
+            self.error,
+        ]
+        self.add_class("tc-roll-log-panel")
+        self._unsubscribe = campaign.on_change(lambda *_a: safe(self.error)(self.render)())
+        self.render()
+
+    def close(self) -> None:
+        self._unsubscribe()
+        super().close()
+
+    def events(self) -> list[dict[str, Any]]:
+        """The roll log (rolls and reveals) as this viewer may see it."""
+        return [e.to_dict() for e in
+                self.campaign.visible_to(self.who, self.role, kinds=("roll", "reveal"))]
+
+    def render(self) -> None:
+        events = self.events()
+        rolls = [e for e in events if e["kind"] == "roll"]
+        newest = events[-self.rows:][::-1]
+        items = "".join(_log_item(e) for e in newest)
+        more = (f'<div class="tc-roll-note">{len(events) - len(newest):,} older entries not '
+                "shown</div>" if len(events) > len(newest) else "")
+        self.list.value = ((f"<ol reversed>{items}</ol>{LOCAL_TIME_SCRIPT}" if items else
+                            '<div class="tc-roll-note">No rolls yet.</div>') + more)
+        hidden = [e for e in rolls if "commitment" in e["data"]]
+        can_reveal = [e for e in hidden if "revealed" not in e["data"] and self._may_reveal(e)]
+        revealed = [e for e in hidden if "revealed" in e["data"]]
+        self._offer(self.reveal_pick, self.reveal_button, can_reveal)
+        self._offer(self.check_pick, self.check_button, revealed)
+
+    def _may_reveal(self, event: dict[str, Any]) -> bool:
+        if self.role == "gm":
+            return True
+        return event["data"].get("mode") == "self" and bool(self.who) and event["who"] == self.who
+
+    @staticmethod
+    def _offer(pick: widgets.Dropdown, btn: widgets.Button,
+               events: Sequence[dict[str, Any]]) -> None:
+        options = [(f"entry {e['seq']} ({fairplay.mode_name(str(e['data'].get('mode')))}"
+                    f"{', ' + e['who'] if e['who'] else ''})", int(e["seq"]))
+                   for e in list(events)[::-1][:PICK_ROWS]]
+        keep = pick.value if pick.value in [v for _, v in options] else None
+        pick.options = options
+        pick.value = keep if keep is not None else (options[0][1] if options else None)
+        btn.disabled = not options
+
+    def reveal(self) -> None:
+        """Reveal the picked hidden roll."""
+        entry = self.reveal_pick.value
+        if entry is None:
+            raise CompanionError("reveal: there is no hidden roll you may reveal")
+        self.campaign.reveal(int(entry))
+        self.render()
+
+    def check(self) -> bool:
+        """Check the picked revealed roll against its commitment; say whether it holds."""
+        entry = self.check_pick.value
+        if entry is None:
+            raise CompanionError("check: no roll has been revealed yet")
+        try:
+            fairplay.verify_entry(self.events(), int(entry))
+        except fairplay.FairPlayError as exc:
+            self.check_result.value = (f'<div class="tc-error">Entry {entry} does not hold: '
+                                       f"{html.escape(one_line(exc))}</div>")
+            return False
+        self.check_result.value = (f'<div class="tc-check-ok">Entry {entry} holds: the revealed '
+                                   "roll matches the commitment published before it.</div>")
+        return True
+
+
+def _log_item(event: dict[str, Any]) -> str:
+    data = event.get("data") or {}
+    kind = str(event["kind"])
+    who = html.escape(str(event.get("who") or "someone"))
+    role = " (GM)" if event.get("role") == "gm" else ""
+    text = html.escape(fairplay.summary(kind, data))
+    seed = event.get("seed")
+    seed_html = f" · seed {int(seed)}" if type(seed) is int else ""
+    if kind == "roll" and data.get("physical") is True:
+        seed_html = " · real dice"
+    return (f'<li data-entry="{int(event["seq"])}">#{int(event["seq"])} · '
+            f'{local_time_html(str(event.get("at", "")))} · <b>{who}</b>{role} {text}'
+            f"{seed_html}</li>")
