@@ -11,6 +11,7 @@ from companion.rulesets.cairn_srd import spellcasting
 from companion.rulesets.cairn_srd.character import Character, new_character
 from companion.widgets.base import SaveLoad, app_box, bind, row
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, pct
+from companion.widgets.cairn_srd.spellbook import SpellbookPanel
 
 __all__ = ["MagicOddsPanel", "SpellcastingApp"]
 
@@ -62,6 +63,7 @@ class SpellcastingApp(CairnAppBase):
         self.ban_button = self.btn("Ban over", lambda: self._note(c.end_casting_ban),
                                    "ban-over")
         self.file = SaveLoad(c, "cairn-caster.json", what="caster")
+        self.spellbook = SpellbookPanel(c, self, lambda: self.chosen)
         app_box(
             cairn_css(),
             widgets.HTML("<b>Magic dice to invest</b>"),
@@ -74,6 +76,7 @@ class SpellcastingApp(CairnAppBase):
             self.outcome,
             self.seed_row,
             self.status,
+            self.spellbook,
             self.odds,
             self.file,
             box=self,
