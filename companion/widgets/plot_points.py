@@ -46,6 +46,7 @@ from companion.widgets.base import (
     row,
     slug,
 )
+from companion.widgets.plot_points_contest import PlotContestPanel
 
 __all__ = ["PlotPointCheckPanel", "PlotPointLogPanel", "PlotPointPoolPanel", "PlotPointsApp",
            "StrainWoundsPanel"]
@@ -222,26 +223,30 @@ class StrainWoundsPanel(widgets.VBox):
         self.view = widgets.HTML()
         self.fortitude = _ability_picker("Fortitude", "fortitude")
         self.rest_dc = int_box("Rest DC", 10, "rest-dc", -MAX_DIFFICULTY, MAX_DIFFICULTY)
+        self.rest_proficiency = int_box("Proficiency", 0, "rest-proficiency", -MAX_PROFICIENCY,
+                                        MAX_PROFICIENCY)
+        self.amount = int_box("Amount", 1, "amount", 1, 100)
         self.add_class("tc-character")
         self.add_class(f"tc-character-{slug(name)}")
-        self.strain_button = button("+1 strain", lambda: session.gain_strain(name),
-                                    error=self.error, name="strain")
-        self.wound_button = button("+1 wound", lambda: session.gain_wounds(name),
-                                   error=self.error, name="wound")
-        self.heal_button = button("Heal 1 wound", lambda: session.heal_wounds(name),
-                                  error=self.error, name="heal")
+        self.strain_button = button("+ strain", lambda: session.gain_strain(
+            name, self.amount.read()), error=self.error, name="strain")
+        self.wound_button = button("+ wounds", lambda: session.gain_wounds(
+            name, self.amount.read()), error=self.error, name="wound")
+        self.heal_button = button("Heal wounds", lambda: session.heal_wounds(
+            name, self.amount.read()), error=self.error, name="heal")
         self.rest_button = button("Long rest", self.long_rest, error=self.error, name="rest")
         self.children = [
             self.view,
-            row(self.strain_button, self.wound_button, self.heal_button),
-            row(self.fortitude, self.rest_dc, self.rest_button),
+            row(self.amount, self.strain_button, self.wound_button, self.heal_button),
+            row(self.fortitude, self.rest_proficiency, self.rest_dc, self.rest_button),
             *own_error,
         ]
         bind(session, self._render, error=self.error)
 
     def long_rest(self) -> Any:
         return self.session.long_rest(self.character_name, self.rest_dc.read(),
-                                      self.fortitude.value, seed=draw_seed())
+                                      self.fortitude.value, self.rest_proficiency.read(),
+                                      seed=draw_seed())
 
     def _render(self) -> None:
         here = self.character_name in self.session.players
@@ -309,8 +314,9 @@ class PlotPointsApp(widgets.VBox):
                                    required=False, placeholder="New player's name")
         self.new_player.on_enter(self.add_player, self.error)
         self.history = PlotPointLogPanel(self.session)
+        self.contest = PlotContestPanel(self.session)
         app_box(
-            self.pool, self.roller,
+            self.pool, self.roller, self.contest,
             widgets.HTML("<b>Strain & wounds</b>"), self.characters,
             row(self.new_player, button("Add player", self.add_player, error=self.error,
                                         name="add-player")),

@@ -452,6 +452,7 @@ APPS: tuple[AppSpec, ...] = (
     AppSpec("monsters_and_magic", "Monsters & Magic table", "monsters_and_magic", _mm_table,
             _demo("MonstersAndMagicApp", "companion.widgets.monsters_and_magic", DEMO_NAMES[:2]),
             "checks, group checks, the GM's threads, the sheets"),
+    AppSpec("mm_travel", "Monsters & Magic travel", "monsters_and_magic", lambda _c: _demo("TravelApp", "companion.widgets.monsters_and_magic_travel")(), _demo("TravelApp", "companion.widgets.monsters_and_magic_travel"), "travel planner and falling damage"),  # noqa: E501
     AppSpec("plot_points", "Plot points table", "plot_points", _plot_points,
             _demo("PlotPointsApp", "companion.widgets.plot_points", DEMO_NAMES, gm="GM"),
             "checks, the plot-point pool, strain and wounds"),

@@ -1,0 +1,125 @@
+"""Plot-points contests at the table: two checks against each other, exact odds, a roll.
+
+``PlotContestPanel`` shows the exact chances that the first side wins, ties or loses
+([PlotCheck.contest][companion.rulesets.plot_points.checks.PlotCheck.contest]) and rolls
+the contest through the session
+([PlotPointSession.contest][companion.rulesets.plot_points.session.PlotPointSession.contest]),
+so natural 1s and 20s turn plot points and the loser's wounds add strain.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import ipywidgets as widgets
+
+from companion.errors import CompanionError
+from companion.rulesets.plot_points.checks import (
+    MAX_ADVANTAGE,
+    MAX_PROFICIENCY,
+    PlotCheck,
+)
+from companion.rulesets.plot_points.lookup import ABILITIES
+from companion.rulesets.plot_points.session import PlotPointSession
+from companion.widgets.base import (
+    ErrorLine,
+    NumberBox,
+    bind,
+    button,
+    chance_html,
+    draw_seed,
+    escape,
+    first_bad_box,
+    int_box,
+    one_line,
+    row,
+    text_box,
+)
+
+__all__ = ["PlotContestPanel"]
+
+
+def _side(label: str, name: str) -> tuple[widgets.Dropdown, NumberBox, NumberBox]:
+    ability = widgets.Dropdown(options=list(ABILITIES), value=ABILITIES[len(ABILITIES) // 2],
+                               description=label, layout=widgets.Layout(width="190px"))
+    ability.add_class(f"tc-{name}-ability")
+    proficiency = int_box("Proficiency", 0, f"{name}-proficiency", -MAX_PROFICIENCY,
+                          MAX_PROFICIENCY, width="160px")
+    advantage = int_box("Net advantage", 0, f"{name}-advantage", -MAX_ADVANTAGE,
+                        MAX_ADVANTAGE, width="160px")
+    return ability, proficiency, advantage
+
+
+class PlotContestPanel(widgets.VBox):
+    """A contest between a player (or the GM) and another side."""
+
+    def __init__(self, session: PlotPointSession, error: ErrorLine | None = None, *,
+                 seed_source: Callable[[], int] = draw_seed) -> None:
+        super().__init__(layout=widgets.Layout(max_width="100%"))
+        self.add_class("tc-contest")
+        self.session = session
+        self.seed_source = seed_source
+        self.error = error if error is not None else ErrorLine()
+        self.who = widgets.Dropdown(options=[], description="Who",
+                                    layout=widgets.Layout(width="200px"))
+        self.who.add_class("tc-contest-who")
+        self.opponent = text_box("opponent (a player or a creature)", value="Opponent",
+                                 name="opponent")
+        self.mine = _side("Ability", "first")
+        self.theirs = _side("Opponent", "second")
+        self.odds = widgets.HTML()
+        self.result = widgets.HTML()
+        self.roll_button = button("Roll contest", self.roll, error=self.error, name="contest")
+        self.children = (
+            widgets.HTML("<b>Contest</b> — the higher result wins"),
+            row(self.who, *self.mine),
+            row(self.opponent, *self.theirs),
+            self.odds,
+            row(self.roll_button),
+            self.result,
+            *([] if error is not None else [self.error]),
+        )
+        for box in (*self.mine, *self.theirs):
+            box.observe(lambda _ch: self.render_odds(), names="value")
+        bind(session, self.sync, error=self.error)
+
+    def _checks(self) -> tuple[PlotCheck, PlotCheck]:
+        a, ap, aa = self.mine
+        b, bp, ba = self.theirs
+        return (PlotCheck(str(a.value), int(ap.read()), int(aa.read())),
+                PlotCheck(str(b.value), int(bp.read()), int(ba.read())))
+
+    def sync(self) -> None:
+        names = [*self.session.players, self.session.gm]
+        if list(self.who.options) != names:
+            keep = self.who.value if self.who.value in names else names[0]
+            self.who.options = names
+            self.who.value = keep
+        self.render_odds()
+
+    def render_odds(self) -> None:
+        bad = first_bad_box(self.mine[1], self.mine[2], self.theirs[1], self.theirs[2])
+        if bad:
+            self.odds.value = f"<div><i>{escape(bad)}</i></div>"
+            self.roll_button.disabled = True
+            return
+        try:
+            mine, theirs = self._checks()
+            odds = mine.contest(theirs)
+        except CompanionError as exc:
+            self.odds.value = f"<div><i>{escape(one_line(exc))}</i></div>"
+            self.roll_button.disabled = True
+            return
+        self.roll_button.disabled = False
+        self.odds.value = (f'<div class="tc-contest-odds">{escape(mine.expression)} vs '
+                           f"{escape(theirs.expression)}: wins {chance_html(odds.win)}, "
+                           f"tie {chance_html(odds.tie)}, loses {chance_html(odds.lose)}</div>")
+
+    def roll(self) -> None:
+        mine, theirs = self._checks()
+        seed = self.seed_source()
+        out = self.session.contest(
+            str(self.who.value), str(self.opponent.value), mine.ability, mine.proficiency,
+            mine.advantage, theirs.ability, theirs.proficiency, theirs.advantage, seed=seed)
+        self.result.value = (f'<div class="tc-contest-result" data-margin="{out.margin}">'
+                             f"{escape(out)} <small>(seed {seed})</small></div>")
