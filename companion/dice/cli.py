@@ -98,7 +98,7 @@ def _odds(args: argparse.Namespace) -> int:
             "min": dist.min,
             "max": dist.max,
             "mean": fraction_text(dist.mean),
-            "outcomes": [[v, fraction_text(p)] for v, p in dist],
+            "outcomes": dist.outcome_texts(),
         }
         if dist.truncated:
             obj["truncated"] = fraction_text(dist.truncated)

@@ -561,13 +561,20 @@ class Distribution:
             "min": self.min,
             "max": self.max,
             "mean": fraction_text(self.mean),
-            "outcomes": self._outcome_texts(fraction_text),
+            "outcomes": self.outcome_texts(),
             "truncated": fraction_text(self.truncated),
         }
 
-    def _outcome_texts(self, text: Callable[[Fraction], str]) -> list[list[object]]:
-        """``[value, probability text]`` per outcome, each distinct weight written once (a
-        d1,000,000 has one weight: its million rows cost one fraction)."""
+    def outcome_texts(self) -> list[list[object]]:
+        """``[value, exact probability text]`` per outcome (as in
+        [to_dict][companion.dice.distribution.Distribution.to_dict]), each distinct weight
+        written once: a d1,000,000 has one weight, so its million rows cost one fraction.
+
+        >>> Distribution.die(2).outcome_texts()
+        [[1, '1/2'], [2, '1/2']]
+        """
+        from companion.dice.render import fraction_text as text
+
         seen: dict[int, str] = {}
         denom = self._denom
         out: list[list[object]] = []
