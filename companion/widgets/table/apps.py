@@ -463,6 +463,7 @@ APPS: tuple[AppSpec, ...] = (
     AppSpec("combat_options", "5e combat options", "variant5e", _combat_options,
             _demo("CombatOptionsApp", _5E), "contests and maneuvers"),
     AppSpec("combat_turn", "5e combat turn", "variant5e", lambda _c: _demo("CombatTurnApp", "companion.widgets.variant5e_turn")(), _demo("CombatTurnApp", "companion.widgets.variant5e_turn"), "action economy, mark, opportunity attacks, cleaving"),  # noqa: E501
+    AppSpec("facing", "5e facing and flanking", "variant5e", lambda _c: _demo("FacingApp", "companion.widgets.variant5e_facing")(), _demo("FacingApp", "companion.widgets.variant5e_facing"), "arcs, shields, rear advantage, turning, flanking"),  # noqa: E501
     AppSpec("hit_dice", "5e Hit Dice and healing", "variant5e", lambda _c: _demo("HitDiceApp", "companion.widgets.variant5e_healing")(), _demo("HitDiceApp", "companion.widgets.variant5e_healing"), "Hit Dice, healer's kit, surges, slow healing"),  # noqa: E501
     AppSpec("magic_items", "5e activating items", "variant5e", lambda _c: _demo("ItemsApp", "companion.widgets.variant5e_items")(), _demo("ItemsApp", "companion.widgets.variant5e_items"), "charges, command words, activation costs"),  # noqa: E501
     AppSpec("miasma_tracker", "Miasma tracker", "miasma", _miasma,
