@@ -15,6 +15,17 @@ Seeds: an empty seed box means a fresh seed for every roll, drawn from
 until the box is emptied: the same expression then gives the same dice each time (that is
 what replaying means).
 
+Roll modes and your own dice: beside the roll sits a
+[RollModePanel][companion.widgets.rolls.RollModePanel] ("I rolled it myself" enters real
+dice, checked by the engine). When the page's URL names a campaign (``?campaign=..&who=..
+&role=..``, see [PageContext][companion.widgets.table.binding.PageContext]) every roll goes
+to the campaign's roll log in the chosen mode (public, GM only, blind, self) and the
+[RollLogPanel][companion.widgets.rolls.RollLogPanel] shows that log; a roll this viewer may
+not see shows only "hidden roll committed" and is kept out of the tray's history. Without a
+campaign the modes are disabled (a roll stays on this screen). A roll made with real dice
+has no seed, so it is not kept in the tray's replay history (with a campaign it is in the
+roll log, marked as real dice).
+
 What the page holds stays bounded: a roll shows at most ``TRAY_MAX_DICE`` dice (the rest
 are counted; the total is exact), the history is the bounded
 [HistoryView][companion.widgets.base.HistoryView], and an expression the engine refuses
@@ -25,9 +36,10 @@ tray keeps working.
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
@@ -48,12 +60,30 @@ from companion.widgets.base import (
     safe,
     text_box,
 )
+from companion.widgets.rolls import RollLogPanel, RollModePanel, RollOutcome
 
-__all__ = ["QUICK_ROLLS", "SEED_BOUND", "TRAY_MAX_DICE", "DiceTray"]
+if TYPE_CHECKING:
+    from companion.store.campaign import Campaign
+
+__all__ = ["QUICK_ROLLS", "SEED_BOUND", "TRAY_CHART_BARS", "TRAY_MAX_DICE", "DiceTray",
+           "chart_svg"]
 
 TRAY_MAX_DICE = 60
 """Dice drawn one by one in the tray's result; a bigger roll shows these and a count of the
 rest, so a 1000-die roll sends a few kilobytes, not a page of dice."""
+
+TRAY_CHART_BARS = 24
+"""A distribution with more than ``TRAY_GROUP_OVER`` outcomes is charted in at most this
+many bars, each a run of neighbouring totals (``1000d6`` has 5,001 totals with exact odds
+of hundreds of digits: drawn one bar each with its exact tooltip, the chart alone was
+225 KB)."""
+
+TRAY_GROUP_OVER = 120
+"""Outcomes charted one bar each (``1d100`` keeps its 100 bars)."""
+
+TRAY_TIP_CHARS = 60
+"""A bar's tooltip longer than this (an exact chance of hundreds of digits) keeps only its
+percentage; the exact chance of any target is in the chance line."""
 
 QUICK_ROLLS: tuple[tuple[str, str], ...] = (
     ("d4", "1d4"),
@@ -85,6 +115,59 @@ TRAY_CSS = """
 """
 
 
+_TIP = re.compile(r"<title>(-?\d+): ([^<]*) \(([^()<]*)\)</title>")
+
+
+def chart_svg(dist: Any, *, target: int | None = None, title: str | None = None) -> str:
+    """The tray's bar chart of ``dist``: the engine's chart, bounded in size.
+
+    Up to ``TRAY_GROUP_OVER`` outcomes, one bar each; past it, the totals with more than
+    0.01% at each end are grouped into at most ``TRAY_CHART_BARS`` runs of equal width
+    (the ends' remainders join the first and last bar, whose tooltips say "or less" and
+    "or more"); a grouped chart does not mark the target (the chance line gives it
+    exactly). Tooltips longer than ``TRAY_TIP_CHARS`` keep their percentage only.
+    """
+    values, weights, denom = dist.weights()
+    if len(values) <= TRAY_GROUP_OVER:
+        return _TIP.sub(_short_tip, dist.to_svg(target=target, title=title))
+    lo, hi, mass = 0, len(values), 0
+    while lo < hi - 1 and (mass + weights[lo]) * 10_000 < denom:
+        mass += weights[lo]
+        lo += 1
+    mass = 0
+    while hi - 1 > lo and (mass + weights[hi - 1]) * 10_000 < denom:
+        mass += weights[hi - 1]
+        hi -= 1
+    first, last = values[lo], values[hi - 1]
+    size = max(1, -(-(last - first + 1) // TRAY_CHART_BARS))
+    counts: dict[int, int] = {}
+    for v, w in zip(values, weights, strict=True):
+        start = first + (min(max(v, first), last) - first) // size * size
+        counts[start] = counts.get(start, 0) + w
+    grouped = dice.Distribution.from_counts(counts, denom)
+    starts = sorted(counts)
+    ends = {s: min(s + size - 1, last) for s in starts}
+
+    def tip(match: re.Match[str]) -> str:
+        start = int(match.group(1))
+        if start == starts[0] and start == first and lo > 0:
+            span = f"{ends[start]} or less"
+        elif start == starts[-1] and hi < len(values):
+            span = f"{start} or more"
+        else:
+            span = f"{start} to {ends[start]}" if ends[start] != start else str(start)
+        return f"<title>{span}: {match.group(3)}</title>"
+
+    heading = f"{title or 'Odds'} (totals grouped {size} to a bar)"
+    return _TIP.sub(tip, grouped.to_svg(target=None, title=heading))
+
+
+def _short_tip(match: re.Match[str]) -> str:
+    if len(match.group(0)) <= TRAY_TIP_CHARS:
+        return match.group(0)
+    return f"<title>{match.group(1)}: {match.group(3)}</title>"
+
+
 def _parse_int(text: str, what: str) -> int | None:
     text = text.strip()
     if not text:
@@ -110,6 +193,10 @@ class DiceTray(widgets.VBox):
         *,
         expr: str = "1d20",
         seed_source: Callable[[], int] = draw_seed,
+        campaign: Campaign | None = None,
+        who: str = "",
+        role: str = "",
+        from_page: bool = True,
     ) -> None:
         super().__init__()
         self.history = history if history is not None else RollHistory()
@@ -117,6 +204,7 @@ class DiceTray(widgets.VBox):
         self.last_roll: Any = None
         self.last_seed: int | None = None
         self._odds_expr: str | None = None
+        self._shown = 0
         self._distribution: Any = None
 
         self.error = ErrorLine()
@@ -155,12 +243,23 @@ class DiceTray(widgets.VBox):
 
         self.history_view = HistoryView(self.history, error=self.error)
 
+        if campaign is None and from_page:
+            campaign, who, role = self._page_campaign()
+        self.campaign = campaign
+        self.modes = RollModePanel(expr, campaign=campaign, who=who, role=role,
+                                   seed_source=seed_source, show_odds=False, error=self.error)
+        self.roll_log = (RollLogPanel(campaign, who=who, role=role, error=self.error)
+                         if campaign is not None else None)
+        self.expr.observe(lambda change: self.modes.set_expr(str(change["new"])),
+                          names="value")
+
         app_box(
             widgets.HTML(f"<style>{TRAY_CSS}</style>", layout=widgets.Layout(display="none")),
             row(self.expr, self.roll_button),
             self.error,
             row(*self.quick_buttons),
             row(seed_label, self.seed),
+            self.modes,
             self.result,
             column(
                 widgets.HTML('<div class="tc-section">Odds</div>'),
@@ -170,6 +269,7 @@ class DiceTray(widgets.VBox):
                 self.chart,
             ),
             self.history_view,
+            *([self.roll_log] if self.roll_log is not None else []),
             box=self,
         )
         # Show the starting expression's odds before the first roll.
@@ -182,14 +282,36 @@ class DiceTray(widgets.VBox):
         if not expr:
             raise CompanionError("expression: type a dice expression, e.g. 2d6+1")
         seed = _parse_int(self.seed.value, "seed")
-        if seed is None:
+        if seed is None and not self.modes.own.value:
             seed = self._seed_source()
-        result = dice.roll(expr, seed=seed)
-        self.last_roll, self.last_seed = result, seed
-        record = self.history.add_roll(result, seed=seed)
-        self._show_result(result, record.n, seed)
+        outcome: RollOutcome = self.modes.perform(expr, seed=seed)
+        self._shown += 1
+        result = outcome.roll
+        self.last_roll, self.last_seed = result, outcome.seed
+        if result is None:  # hidden from this viewer: only its commitment is shown
+            self.result.value = (f'<div class="tc-result" data-n="{self._shown}">'
+                                 f"{outcome.hidden_html()}</div>")
+        elif outcome.seed is None:  # real dice: no seed, so not in the replay history
+            self._show_result(result, self._shown, "your own dice")
+        else:
+            record = self.history.add_roll(result, seed=outcome.seed)
+            self._show_result(result, self._shown, f"seed {outcome.seed}", record.n)
         self._update_odds(expr)
         return result
+
+    def _page_campaign(self) -> tuple[Campaign | None, str, str]:
+        """The campaign the page's URL names (none: ``None``); a campaign that cannot be
+        opened is said on the error line and the tray works without it."""
+        from companion.widgets.table.binding import PageContext, page_campaign
+
+        context = PageContext.from_query()
+        if not context.campaign:
+            return None, "", ""
+        try:
+            return page_campaign(context), context.who, context.role
+        except CompanionError as exc:
+            self.error.show(exc)
+            return None, "", ""
 
     def _quick(self, quick_expr: str) -> Callable[[], Any]:
         def roll_it() -> Any:
@@ -199,20 +321,22 @@ class DiceTray(widgets.VBox):
         return roll_it
 
     # -- views ---------------------------------------------------------------------------
-    def _show_result(self, result: Any, n: int, seed: int) -> None:
+    def _show_result(self, result: Any, n: int, source: str, record: int | None = None
+                     ) -> None:
         labels = getattr(result, "labels", {}) or {}
         label_html = ""
         if labels:
             parts = " · ".join(f"{html.escape(str(k))}: <b>{int(v)}</b>" for k, v in labels.items())
             label_html = f'<div class="tc-result-labels">{parts}</div>'
         dice_html = render.roll_html(result, max_dice=TRAY_MAX_DICE)
+        number = f"roll #{record}" if record is not None else "not in the history"
         # data-n changes on every roll, so a browser sees a new value even for equal totals.
         self.result.value = (
             f'<div class="tc-result" data-n="{n}">'
             f'<div class="tc-total" aria-label="total">{int(result.total)}</div>'
             f'<div class="tc-result-dice">{dice_html}</div>'
             f"{label_html}"
-            f'<div class="tc-result-meta">roll #{n} · seed {seed}</div>'
+            f'<div class="tc-result-meta">{number} · {html.escape(source)}</div>'
             "</div>"
         )
 
@@ -260,7 +384,7 @@ class DiceTray(widgets.VBox):
             return
         target = _parse_int(self.target.value, "target")
         title = f"Odds of {self._odds_expr}"
-        self.chart.value = dist.to_svg(target=target, title=title)
+        self.chart.value = chart_svg(dist, target=target, title=title)
         if target is None:
             self.chance.value = '<div class="tc-chance">Type a target to see the chance.</div>'
             return

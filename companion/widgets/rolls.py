@@ -182,7 +182,9 @@ class RollModePanel(widgets.VBox):
         self.own_area = column()
         self.odds = widgets.HTML()
         self.status = widgets.HTML()
-        self.own.observe(lambda _c: self._layout(), names="value")
+        self._built_for: str | None = None
+        self._slots_reason = ""
+        self.own.observe(lambda _c: self._on_own(), names="value")
         self.entry_kind.observe(lambda _c: self._layout(), names="value")
         self.children = [
             widgets.HTML(f"<style>{ROLLS_CSS}</style>", layout=widgets.Layout(display="none")),
@@ -193,17 +195,28 @@ class RollModePanel(widgets.VBox):
 
     # -- the expression ----------------------------------------------------------------
     def set_expr(self, expr: str) -> None:
-        """Build the own-dice boxes and odds for ``expr`` (a bad expression: no boxes and
-        its one line in the odds note; the app's roll reports it)."""
+        """Take ``expr`` as the roll's expression: its odds now, its own-dice boxes when the
+        switch is on (a bad expression: no boxes; the app's roll reports it)."""
         expr = expr.strip()
         if expr == self.expr:
             return
         self.expr = expr
+        self._built_for = None
+        if self.own.value:
+            self._build()
+        if self._show_odds:
+            self.odds.value = _odds_html(expr)
+
+    def _build(self) -> None:
+        """The own-dice boxes for the expression (once per expression)."""
+        if self._built_for == self.expr:
+            return
+        self._built_for = self.expr
         self.die_boxes = []
         self._slots_reason = ""
         try:
-            if physical.takes_dice(expr):
-                slots = physical.dice_slots(expr)
+            if physical.takes_dice(self.expr):
+                slots = physical.dice_slots(self.expr)
                 if len(slots) > MAX_DIE_BOXES:
                     self._slots_reason = (f"{len(slots):,} dice: enter their total "
                                           f"(one box each up to {MAX_DIE_BOXES})")
@@ -216,13 +229,16 @@ class RollModePanel(widgets.VBox):
         except CompanionError as exc:
             self._slots_reason = one_line(exc)
         self._layout()
-        if self._show_odds:
-            self.odds.value = _odds_html(expr)
 
     def _die_box(self, i: int, sides: physical.Sides) -> NumberBox:
         box = int_box(f"d{sides} #{i}", 0, f"own-die-{i}", -999, 999, width="110px")
         box.text = ""
         return box
+
+    def _on_own(self) -> None:
+        if self.own.value:
+            self._build()
+        self._layout()
 
     def _layout(self) -> None:
         if not self.own.value:
@@ -248,6 +264,7 @@ class RollModePanel(widgets.VBox):
     def read_own(self) -> tuple[list[int] | None, int | None]:
         """The real dice (or total) entered; a box that is empty or not a number raises its
         refusal."""
+        self._build()
         if self.die_boxes and self.entry_kind.value == "dice":
             return [box.read() for box in self.die_boxes], None
         return None, self.total_box.read()

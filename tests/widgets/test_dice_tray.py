@@ -363,3 +363,92 @@ def test_a_chance_with_thousands_of_digits_is_shown_as_a_decimal() -> None:
     assert f"(exactly {render.decimal_text(p)})" in tray.chance.value
     assert f"<b>{render.percent(p)}</b>" in tray.chance.value
     assert len(tray.chance.value) < 300
+
+
+def test_a_large_distribution_is_charted_in_few_bars_with_exact_bucket_chances() -> None:
+    """1000d6's 5,001 totals: at most TRAY_CHART_BARS bars, each tooltip the chance of its
+    run of totals (summed from the exact odds), the ends 'or less' / 'or more'."""
+    from companion.widgets.dice_tray import TRAY_CHART_BARS, chart_svg
+
+    dist = dice.odds("1000d6")
+    svg = chart_svg(dist, target=3500, title="Odds of 1000d6")
+    assert len(svg) < 6_000
+    tips = re.findall(r"<title>([^<]*): ([^<]*)</title>", svg)
+    assert 10 <= len(tips) <= TRAY_CHART_BARS
+    low = re.fullmatch(r"(\d+) or less", tips[0][0])
+    high = re.fullmatch(r"(\d+) or more", tips[-1][0])
+    assert low and high
+    assert tips[0][1] == render.percent(dist.at_most(int(low.group(1))))
+    assert tips[-1][1] == render.percent(dist.at_least(int(high.group(1))))
+    nxt = int(low.group(1)) + 1
+    for span, chance in tips[1:-1]:  # contiguous runs, each its exact chance
+        a, b = (int(x) for x in span.split(" to "))
+        assert a == nxt
+        assert chance == render.percent(sum((dist.p(v) for v in range(a, b + 1)), Fraction(0)))
+        nxt = b + 1
+    assert nxt == int(high.group(1))
+    # A small distribution keeps one bar per total and its exact tooltips.
+    small = chart_svg(dice.odds("3d6"))
+    assert "<title>10: 1/8 (12.50%)</title>" in small
+
+
+def _campaign(tmp_path: Any, who: str, role: str) -> Any:
+    from companion.store import create_campaign, open_campaign, open_store
+
+    store = open_store(str(tmp_path / "t.db"))
+    if not store.list_campaigns():
+        create_campaign(store, "Tuesday", ["plot_points"], who="Mira", role="gm")
+    return open_campaign(store, "Tuesday", who=who, role=role)
+
+
+def test_with_a_campaign_a_blind_roll_is_hidden_from_the_roller_and_logged(
+        tmp_path: Any) -> None:
+    gm = _campaign(tmp_path, "Mira", "gm")
+    ash = _campaign(tmp_path, "Ash", "player")
+    ash_tray = make_tray(campaign=ash, who="Ash", role="player")
+    gm_tray = make_tray(campaign=gm, who="Mira", role="gm")
+    assert not ash_tray.modes.mode.disabled
+    ash_tray.expr.value = "2d6+3"
+    ash_tray.modes.mode.value = "blind"
+    ash_tray.seed.value = "991"
+    ash_tray.roll_button.click()
+    assert ash_tray.error.message == ""
+    assert "Hidden roll committed" in ash_tray.result.value
+    assert ash_tray.last_roll is None and ash_tray.history.latest is None
+    text = str(dice.roll("2d6+3", seed=991))
+    assert text not in ash_tray.result.value and "991" not in ash_tray.result.value
+    assert ash_tray.roll_log is not None and gm_tray.roll_log is not None
+    assert text not in ash_tray.roll_log.list.value
+    gm.refresh()
+    assert text in gm_tray.roll_log.list.value
+
+
+def test_own_dice_in_the_tray_are_checked_shown_and_logged_as_real_dice(
+        tmp_path: Any) -> None:
+    ash = _campaign(tmp_path, "Ash", "player")
+    tray = make_tray(campaign=ash, who="Ash", role="player")
+    tray.expr.value = "2d6"
+    tray.modes.own.value = True
+    tray.modes.entry_kind.value = "total"
+    tray.modes.total_box.text = "13"
+    tray.roll_button.click()
+    assert "2d6 cannot total 13: its totals run from 2 to 12" in tray.error.message
+    assert "2d6 cannot total 13" in tray.modes.total_box.refusal.message
+    assert ash.log(["roll"]) == []
+    tray.modes.entry_kind.value = "dice"
+    tray.modes.die_boxes[0].text, tray.modes.die_boxes[1].text = "3", "4"
+    tray.roll_button.click()
+    assert tray.error.message == ""
+    assert shown_total(tray) == 7 and "your own dice" in tray.result.value
+    assert tray.history.latest is None  # no seed: not in the replay history
+    (event,) = ash.log(["roll"])
+    assert event.data["physical"] is True and event.data["dice"] == [3, 4]
+
+
+def test_without_a_campaign_the_modes_are_disabled_and_rolls_are_as_before() -> None:
+    tray = make_tray()
+    assert tray.campaign is None and tray.roll_log is None
+    assert tray.modes.mode.disabled
+    tray.expr.value = "1d20"
+    tray.roll_button.click()
+    assert shown_total(tray) == dice.roll("1d20", seed=1000).total
