@@ -207,3 +207,63 @@ def test_lockpicking_disables_picks_once_jammed(voila_app: Any) -> None:
     assert page.locator(".tc-lock").get_attribute("data-state") == "jammed"
     for k in "TPR":
         assert page.locator(f".tc-btn-pick-{k}").is_disabled()
+
+
+def test_mass_combat_and_tasks_apps_on_a_phone(
+    voila_app: Any, phone_page: Any, scroll_width: Any, screenshot: Any
+) -> None:
+    page = voila_app("cairn_mass_combat", page=phone_page)
+    assert page.locator(".tc-btn-ship-repair-dex").is_disabled()  # nothing damaged yet
+    assert page.locator(".tc-btn-ship-board").is_disabled()
+    page.locator(".tc-int-ship-damage input").fill("9")
+    page.locator(".tc-ship-part select").select_option(label="DEX (sails)")
+    page.locator(".tc-btn-ship-hit").click()
+    assert outcome(page, 1).inner_text().startswith("Gull: armor 0, Guard 6, DEX 3")
+    page.locator(".tc-btn-ship-repair-dex").click()
+    assert "50 silver" in outcome(page, 2).inner_text()
+    page.locator(".tc-btn-ship-port").click()
+    assert "rests at port" in outcome(page, 3).inner_text()
+    assert page.locator(".tc-btn-ship-port").is_disabled()  # Guard full again
+    assert scroll_width(page) <= PHONE_WIDTH + 2
+    screenshot(page, "cairn_mass_combat-phone")
+    page = voila_app("cairn_tasks", page=phone_page)
+    page.locator(".tc-int-skill-have input").fill("3")
+    page.locator(".tc-int-skill-have input").press("Tab")  # the box sends on leaving it
+    page.locator(".tc-btn-skill-roll").click()
+    assert "automatic success" in outcome(page, 1).inner_text()
+    page.locator(".tc-int-skill-have input").fill("7")
+    page.locator(".tc-int-skill-have input").press("Tab")
+    page.locator(".tc-refusal-skill-have [role=alert]").wait_for()
+    assert page.locator(".tc-btn-skill-roll").is_disabled()
+    page.locator(".tc-btn-know-common").click()
+    assert "common knowledge" in outcome(page, 2).inner_text()
+    assert scroll_width(page) <= PHONE_WIDTH + 2
+    screenshot(page, "cairn_tasks-phone")
+
+
+def test_sheet_conditions_and_combat_moves_on_a_phone(
+    voila_app: Any, phone_page: Any, scroll_width: Any, screenshot: Any
+) -> None:
+    page = voila_app("cairn_character", page=phone_page)
+    assert page.locator(".tc-btn-calm").is_disabled()
+    page.locator(".tc-int-hazard input").fill("3")
+    page.locator(".tc-hazard-ability select").select_option("DEX")
+    page.locator(".tc-btn-hazard-damage").click()
+    assert "3 DEX damage" in outcome(page, 1).inner_text()
+    page.locator(".tc-name-wound-name input").fill("Blight")
+    page.locator(".tc-wound-major input").check()
+    page.locator(".tc-btn-named-wound").click()
+    assert "Blight (major)" in outcome(page, 2).inner_text()
+    assert "Blight" in page.locator(".tc-slot-wound").first.inner_text()
+    assert scroll_width(page) <= PHONE_WIDTH + 2
+    screenshot(page, "cairn_character-conditions-phone")
+    page = voila_app("cairn_combat", page=phone_page)
+    assert page.locator(".tc-btn-maneuver").is_disabled()  # the fight has not started
+    page.locator(".tc-btn-initiative").click()
+    outcome(page, 1)
+    page.locator('.tc-combat[data-round="1"]').wait_for()
+    page.locator(".tc-move-who select").select_option("Goblin boss")
+    page.locator(".tc-btn-maneuver").click()
+    assert outcome(page, 2).inner_text().startswith("Goblin boss maneuvers against")
+    assert scroll_width(page) <= PHONE_WIDTH + 2
+    screenshot(page, "cairn_combat-moves-phone")
