@@ -32,7 +32,7 @@ from companion.rulesets.miasma.dice_monarchs.game import (
     check_players,
     community_dice_text,
 )
-from companion.rulesets.miasma.dice_monarchs.hands import best_hand_so_far
+from companion.rulesets.miasma.dice_monarchs.hands import best_hand_so_far, rank_table
 from companion.rulesets.miasma.dice_monarchs.strength import quick_strength
 from companion.widgets.base import (
     CheckedBox,
@@ -131,6 +131,7 @@ class DiceMonarchsApp(widgets.VBox):
         self.viewer = viewer or None
         self.role = role
         self.hot_seat = self.viewer is None and not role
+        rank_table()  # the hands table, built once per kernel: odds then answer at once
         self.shown_to: str | None = None  # the player whose dice are uncovered
         self._shown_at: tuple[int, int, str, int] | None = None
         self._setup_open = False

@@ -24,6 +24,7 @@ the ranking and the highest hole numbers as in `hands`; a complete tie splits.
 
 from __future__ import annotations
 
+import collections
 import functools
 import itertools
 import math
@@ -37,7 +38,6 @@ from companion.rulesets.miasma.dice_monarchs.hands import (
     DICE,
     OUTCOMES,
     STRIDES,
-    all_hands,
     best_showdown_hand,
     check_roll,
     rank_table,
@@ -248,10 +248,8 @@ def _chances(hole: tuple[int, ...], full: tuple[int, ...], k: int) -> tuple[Frac
     my_code = 0
     for v in shown.tiebreak:
         my_code = my_code * _BASE + v
-    counts = [0] * (len(all_hands()) + 2)
-    for r in ranks:
-        counts[r] += 1
-    weaker = sum(counts[my_rank + 1 :])
+    counts = collections.Counter(ranks)
+    weaker = sum(n for r, n in counts.items() if r > my_rank)
     same = list(itertools.compress(_tiebreak_codes(), map(my_rank.__eq__, ranks)))
     weaker += sum(1 for c in same if c < my_code)
     equal = sum(1 for c in same if c == my_code)
