@@ -70,12 +70,14 @@ class PlotContestPanel(widgets.VBox):
         self.odds = widgets.HTML()
         self.result = widgets.HTML()
         self.roll_button = button("Roll contest", self.roll, error=self.error, name="contest")
+        self.close_button = button("Close the check in play", session.end_check,
+                                   error=self.error, name="end-check")
         self.children = (
             widgets.HTML("<b>Contest</b> — the higher result wins"),
             row(self.who, *self.mine),
             row(self.opponent, *self.theirs),
             self.odds,
-            row(self.roll_button),
+            row(self.roll_button, self.close_button),
             self.result,
             *([] if error is not None else [self.error]),
         )
@@ -95,6 +97,7 @@ class PlotContestPanel(widgets.VBox):
             keep = self.who.value if self.who.value in names else names[0]
             self.who.options = names
             self.who.value = keep
+        self.close_button.disabled = self.session.current is None
         self.render_odds()
 
     def render_odds(self) -> None:

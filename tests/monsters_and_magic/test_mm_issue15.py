@@ -189,3 +189,16 @@ def test_cli_travel_and_fall() -> None:
     fall = json.loads(run("fall", "35", "--json").stdout)
     assert fall == {"feet": 35, "dice": "3d6"}
     assert "a fall must be" in run("fall", "-3").stderr
+
+
+def test_cli_odd_die_and_sight() -> None:
+    from companion.rulesets.monsters_and_magic.dice_notation import roll_odd_die
+
+    data = json.loads(run("odd-die", "3", "--roll", "--seed", "4", "--json").stdout)
+    assert data["odds"] == {"1": "1/3", "2": "1/3", "3": "1/3"}
+    assert (data["even_face"], data["value"]) == roll_odd_die(3, seed=4)
+    assert "not an odd die" in run("odd-die", "4").stderr
+    sight = json.loads(run("sight", "dim light", "--json").stdout)
+    assert sight == {"light": "dim light", "counts_as": "concealed", "modifier": -2}
+    bad = run("sight", "fog")
+    assert bad.returncode != 0 and "no light level called 'fog'" in bad.stderr

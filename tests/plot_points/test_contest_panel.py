@@ -30,6 +30,11 @@ def test_contest_panel_odds_then_roll() -> None:
     assert panel.error.message == "Checks: a contest needs two different sides"
     panel.theirs[2].value = 500
     assert panel.roll_button.disabled
+    assert panel.close_button.disabled  # a contest is not a check in play
+    session.roll_check("Ann", seed=1)
+    assert not panel.close_button.disabled
+    panel.close_button.click()
+    assert session.current is None and panel.close_button.disabled
 
 
 def test_strain_wounds_amounts_and_recovery_proficiency() -> None:

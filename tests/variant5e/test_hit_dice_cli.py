@@ -62,3 +62,25 @@ def test_cli_hit_dice_refuses_bad_input_in_one_line() -> None:
         out = run(*args)
         assert out.returncode != 0 and text in out.stderr
         assert out.stderr.strip().count("\n") == 0
+
+
+def run5e(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "companion", "5e", *args],
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_cli_class_placement_identify_timing_and_grapple_speed() -> None:
+    placed = json.loads(run5e("spell-points", "9", "--class", "Fighter (Eldritch Knight)",
+                              "--json").stdout)
+    assert (placed["caster"], placed["points"], placed["max_spell_level"]) == ("third", 14, 2)
+    assert "no caster kind for 'monk'" in run5e("spell-points", "9", "--class", "monk").stderr
+    ident = json.loads(run5e("identify", "3", "--arcana", "4", "--being-cast",
+                             "--json").stdout)
+    assert ident["takes"] == "reaction"
+    assert json.loads(run5e("identify", "3", "--arcana", "4", "--json").stdout)["takes"] == (
+        "action")
+    drag = json.loads(run5e("grapple-speed", "30", "--grappler", "huge", "--json").stdout)
+    assert drag["moving_speed"] == 30
+    assert json.loads(run5e("grapple-speed", "30", "--json").stdout)["moving_speed"] == 15
+    assert "unknown size 'gigantic'" in run5e("grapple-speed", "30", "--grappled",
+                                               "gigantic").stderr

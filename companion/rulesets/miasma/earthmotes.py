@@ -40,6 +40,11 @@ from companion.errors import RuleError, StateError, TableError
 from companion.state import Tracker, move, state_field
 from companion.tables import Row, Table
 
+#: Public helpers no app or command calls directly, and why (see tests/test_every_face.py).
+LIBRARY_ONLY: dict[str, str] = {
+    "feature_odds": "exact feature odds for the site's earthmote reference page",
+}
+
 __all__ = [
     "Earthmote",
     "EarthmoteLog",

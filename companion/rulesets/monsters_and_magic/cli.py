@@ -8,7 +8,9 @@
 - ``mm percent N`` a percentage chance rolled on d% (two d10s);
 - ``mm travel HEXES [--speed Fast|Normal|Slow] [--mounted] [--vehicle NAME]
   [--reading 'last cell'|literal]`` travel periods, hours, exhaustion and foraging;
-- ``mm fall FEET [--roll] [--seed N]`` falling damage dice (and a roll).
+- ``mm fall FEET [--roll] [--seed N]`` falling damage dice (and a roll);
+- ``mm odd-die SIDES [--roll]`` an odd die's exact odds (and a roll);
+- ``mm sight LIGHT`` how the light counts to sight and the concealment modifier.
 """
 
 from __future__ import annotations
@@ -88,6 +90,18 @@ def add_commands(sub: Any) -> None:
     fall.add_argument("--seed", type=int, default=None)
     fall.add_argument("--json", action="store_true")
     fall.set_defaults(func=_fall)
+
+    odd = cmds.add_parser("odd-die", help="an odd die (d3, d5...) rolled as the even die halved")
+    odd.add_argument("sides", type=int, help="odd number of faces, e.g. 3")
+    odd.add_argument("--roll", action="store_true")
+    odd.add_argument("--seed", type=int, default=None)
+    odd.add_argument("--json", action="store_true")
+    odd.set_defaults(func=_odd_die)
+
+    sight = cmds.add_parser("sight", help="what a light level means to sight, and concealment")
+    sight.add_argument("light", help="Bright Light, Dim Light, Darkness or Magical Darkness")
+    sight.add_argument("--json", action="store_true")
+    sight.set_defaults(func=_sight)
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:
@@ -230,4 +244,43 @@ def _fall(args: argparse.Namespace) -> int:
         return 0
     sys.stdout.write(f"a fall of {args.feet} feet: {dice} damage"
                      + (f" → {rolled}" if rolled is not None else "") + "\n")
+    return 0
+
+
+def _odd_die(args: argparse.Namespace) -> int:
+    from companion.rulesets.monsters_and_magic.dice_notation import (
+        odd_die_distribution,
+        roll_odd_die,
+    )
+
+    dist = odd_die_distribution(args.sides)
+    rolled = roll_odd_die(args.sides, seed=args.seed) if args.roll else None
+    if args.json:
+        data: dict[str, Any] = {"sides": args.sides,
+                                "odds": {str(v): fraction_text(p) for v, p in dist}}
+        if rolled is not None:
+            data["even_face"], data["value"] = rolled
+        print_json(data)
+        return 0
+    sys.stdout.write(f"d{args.sides}: roll a d{args.sides * 2}, halve, round up; each face "
+                     f"{chance_text(dist.p(1))}\n")
+    if rolled is not None:
+        sys.stdout.write(f"d{args.sides * 2} shows {rolled[0]} → {rolled[1]}\n")
+    return 0
+
+
+def _sight(args: argparse.Namespace) -> int:
+    from companion.rulesets.monsters_and_magic.perception import (
+        concealment_modifier,
+        visibility,
+    )
+
+    seen = visibility(args.light)
+    modifier = concealment_modifier(seen) if seen != "seen" else 0
+    if args.json:
+        print_json({"light": args.light, "counts_as": seen, "modifier": modifier})
+        return 0
+    sys.stdout.write(f"{args.light}: {seen} to ordinary sight"
+                     + (f" ({modifier:+d} ongoing to sight-based checks)" if modifier else "")
+                     + "\n")
     return 0

@@ -35,6 +35,12 @@ from companion.rulesets.plot_points.lookup import ABILITIES, ABILITY_DICE, ADVAN
 Ability = str
 """An ability strength: one of [ABILITIES][companion.rulesets.plot_points.lookup.ABILITIES]."""
 
+#: Public helpers no app or command calls directly, and why (see tests/test_every_face.py).
+LIBRARY_ONLY: dict[str, str] = {
+    "net_advantage": "the apps and the CLI take the net count (advantages minus "
+                     "disadvantages) directly",
+}
+
 #: A net advantage this large is surely a typo; refused rather than silently capped.
 MAX_ADVANTAGE = 99
 

@@ -54,6 +54,9 @@ def add_commands(sub: Any) -> None:
     points = cmds.add_parser("spell-points", help="mentality pool and spell costs")
     points.add_argument("level", type=int, help="class level (1-20)")
     points.add_argument("--caster", default="full", choices=("full", "half", "third"))
+    points.add_argument("--class", dest="class_name", default=None,
+                        help="place a class or subclass instead, e.g. 'rogue (arcane "
+                             "trickster)'")
     points.add_argument("--json", action="store_true")
     points.set_defaults(func=_spell_points)
 
@@ -76,6 +79,8 @@ def add_commands(sub: Any) -> None:
     ident.add_argument("level", type=int, help="spell level (0-9)")
     ident.add_argument("--arcana", type=int, required=True, help="Intelligence (Arcana) bonus")
     ident.add_argument("--same-class", action="store_true", help="advantage: same class")
+    ident.add_argument("--being-cast", action="store_true",
+                       help="the spell is being cast now (a reaction), not already in effect")
     ident.add_argument("--json", action="store_true")
     ident.set_defaults(func=_identify)
 
@@ -84,6 +89,13 @@ def add_commands(sub: Any) -> None:
     dist.add_argument("dy", type=int)
     dist.add_argument("--json", action="store_true")
     dist.set_defaults(func=_distance)
+
+    drag = cmds.add_parser("grapple-speed", help="speed while moving a grappled creature")
+    drag.add_argument("speed", type=int, help="the grappler's speed in feet")
+    drag.add_argument("--grappler", default="medium", help="the grappler's size")
+    drag.add_argument("--grappled", default="medium", help="the grappled creature's size")
+    drag.add_argument("--json", action="store_true")
+    drag.set_defaults(func=_grapple_speed)
 
     hd = cmds.add_parser("hit-dice", help="Hit Dice and the healing variants")
     hd.add_argument("level", type=int, help="character level (1-20)")
@@ -153,15 +165,25 @@ def _contest(args: argparse.Namespace) -> int:
 
 
 def _spell_points(args: argparse.Namespace) -> int:
-    from companion.rulesets.variant5e.spell_points import mentality_cost, mentality_points
+    from companion.rulesets.variant5e.spell_points import (
+        caster_kind_of,
+        max_spell_level,
+        mentality_cost,
+        mentality_points,
+    )
 
+    if args.class_name is not None:
+        args.caster = caster_kind_of(args.class_name)
     pool = mentality_points(args.level, args.caster)
     costs = {level: mentality_cost(level) for level in range(10)}
     if args.json:
         print_json({"level": args.level, "caster": args.caster, "points": pool,
+                    "max_spell_level": max_spell_level(args.level, args.caster),
                     "costs": {str(k): v for k, v in costs.items()}})
         return 0
-    print(f"level {args.level} {args.caster} caster: {pool} mentality points")
+    print(f"level {args.level} {args.caster} caster: {pool} mentality points, spells up to "
+          f"level {max_spell_level(args.level, args.caster)} (6th and higher once each per "
+          "long rest)")
     print("spell level: " + ", ".join(f"{k}={v}" for k, v in costs.items()))
     return 0
 
@@ -205,15 +227,16 @@ def _death_saves(args: argparse.Namespace) -> int:
 
 
 def _identify(args: argparse.Namespace) -> int:
-    from companion.rulesets.variant5e.identify_a_spell import identify_a_spell
+    from companion.rulesets.variant5e.identify_a_spell import identify_a_spell, identify_timing
 
     check = identify_a_spell(args.arcana, args.level, same_class=args.same_class)
     p = check.chance()
+    timing = identify_timing(args.being_cast)
     if args.json:
         print_json({"expression": check.expression, "dc": check.target,
-                    "chance": fraction_text(p)})
+                    "chance": fraction_text(p), "takes": timing})
         return 0
-    print(f"{check.expression} vs DC {check.target}: {chance_text(p)}")
+    print(f"{check.expression} vs DC {check.target}: {chance_text(p)} (takes your {timing})")
     return 0
 
 
@@ -271,4 +294,20 @@ def _hit_dice(args: argparse.Namespace) -> int:
           f"{float(mean):.2f}")
     if args.roll:
         print(f"rolled {', '.join(map(str, rolled)) or 'nothing'}: +{healed} hit points")
+    return 0
+
+
+def _grapple_speed(args: argparse.Namespace) -> int:
+    from companion.rulesets.variant5e.contests import Size
+    from companion.rulesets.variant5e.grapple import speed_while_moving_grappled
+
+    if args.speed > 10_000:
+        raise RuleError("Moving a Grappled Target: keep the speed within 10,000 feet")
+    speed = speed_while_moving_grappled(args.speed, Size.parse(args.grappler),
+                                        Size.parse(args.grappled))
+    if args.json:
+        print_json({"speed": args.speed, "grappler": args.grappler,
+                    "grappled": args.grappled, "moving_speed": speed})
+        return 0
+    print(f"moving the grappled {args.grappled} creature: {speed} ft")
     return 0

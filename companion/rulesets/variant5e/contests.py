@@ -31,6 +31,11 @@ from companion.errors import RuleError
 if TYPE_CHECKING:
     from companion.dice import Distribution
 
+#: Public helpers no app or command calls directly, and why (see tests/test_every_face.py).
+LIBRARY_ONLY: dict[str, str] = {
+    "d20_odds": "a building block of the contest odds the apps and CLI show",
+}
+
 __all__ = [
     "Combatant",
     "Contest",

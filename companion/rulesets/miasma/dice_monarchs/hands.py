@@ -41,6 +41,15 @@ from typing import Any
 from companion.dice.distribution import Distribution
 from companion.errors import TableError
 
+#: Public helpers no app or command calls directly, and why (see tests/test_every_face.py).
+LIBRARY_ONLY: dict[str, str] = {
+    "roll_index": "indexes the 23,040 rolls for the counting code and its tests",
+    "rank_of_roll": "a step of the exact hand counts the table and apps show",
+    "best_hand": "the best hand of a bare roll; the apps and CLI use best_showdown_hand",
+    "printed_percent_of": "compares the seed's printed percentages (reference page, tests)",
+    "percent_matches": "compares the seed's printed percentages (reference page, tests)",
+}
+
 __all__ = [
     "DICE",
     "OUTCOMES",
