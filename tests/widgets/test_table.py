@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import json
 import os
 import statistics
 import time
@@ -330,3 +331,21 @@ def test_live_on_postgresql_through_listen_notify(request: pytest.FixtureRequest
     while time.monotonic() < deadline and "Fatigue 1" not in sheet.stats.value:
         time.sleep(0.02)
     assert "Fatigue 1" in sheet.stats.value
+
+
+def test_the_fight_s_sheet_moves_use_the_campaign_s_sheets(db: Path) -> None:
+    app = fresh_table(db, "cairn_srd")
+    add_member(app, "cairn_srd", "Ash", str=12, dex=10, ctrl=9, guard=3, armor=0)
+    assert app.campaign is not None
+    fight = app.open_app("cairn_combat")
+    fight.join.click()
+    ash = app.campaign.tracker("Ash", Character)
+    # A sheet's Guard raised (a scar, a level) comes into the fight by Sync sheets; that
+    # copy is not written back on the sheet a second time.
+    state = json.loads(ash.to_json())
+    state["state"]["guard_max"], state["state"]["guard"] = 5, 3
+    ash.load(json.dumps(state))
+    fight.app.moves.sync_button.click()
+    assert fight.app.error.message == ""
+    assert fight.encounter.find("Ash").guard_max == 5
+    assert (ash.guard, ash.guard_max) == (3, 5)

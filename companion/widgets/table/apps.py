@@ -150,6 +150,10 @@ class MemberPanel(widgets.VBox):
             self.body.children = (app,)
 
 
+#: Fight moves that copy a sheet into the fight (nothing to write back on the sheet).
+_FROM_SHEET = frozenset({"sync_sheet", "clear_due"})
+
+
 class PartyFightPanel(widgets.VBox):
     """The Cairn fight with the campaign's party in it (see the module's interpretation)."""
 
@@ -160,7 +164,9 @@ class PartyFightPanel(widgets.VBox):
         self.campaign = campaign
         self.encounter = encounter
         self.error = ErrorLine()
-        self.app = CombatApp(encounter)
+        # The fight's own "Settle sheets"/"Sync sheets" (scars, Fatigue, critical kills,
+        # the sheets' conditions) work on the campaign's live sheets.
+        self.app = CombatApp(encounter, party=lambda: list(self.party().values()))
         self.join = button("Party joins the fight", self.party_joins, error=self.error,
                            name="party-joins", style="primary")
         self.note = widgets.HTML()
@@ -193,6 +199,8 @@ class PartyFightPanel(widgets.VBox):
             enc.__dict__[name] = self._local_move(fn)
 
     def _local_move(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        from_sheet = getattr(fn, "__name__", "") in _FROM_SHEET
+
         @functools.wraps(fn)
         def local(*args: Any, **kwargs: Any) -> Any:
             before = self._numbers()
@@ -202,7 +210,8 @@ class PartyFightPanel(widgets.VBox):
             finally:
                 self._local -= 1
             self._seen = self._numbers()
-            self._write_back(before, self._seen)
+            if not from_sheet:
+                self._write_back(before, self._seen)
             return result
         return local
 
@@ -220,11 +229,12 @@ class PartyFightPanel(widgets.VBox):
                            f'{_escape(", ".join(missing))}</span>' if missing else "")
 
     def party_joins(self) -> None:
+        from companion.rulesets.cairn_srd.combat import join_character
+
         fighting = {c.name for c in self.encounter.combatants}
         for name, c in self.party().items():
             if name not in fighting:
-                self.encounter.add(name, "PCs", c.guard, c.strength, c.dexterity, c.control,
-                                   c.armor, 6, pc=True)
+                join_character(self.encounter, c)
         self._note()
 
     def _write_back(self, before: dict[str, tuple[int, int, str]],
