@@ -247,7 +247,8 @@ class DiceTray(widgets.VBox):
             campaign, who, role = self._page_campaign()
         self.campaign = campaign
         self.modes = RollModePanel(expr, campaign=campaign, who=who, role=role,
-                                   seed_source=seed_source, show_odds=False, error=self.error)
+                                   seed_source=seed_source, show_odds=False,
+                                   show_status=False, error=self.error)
         self.roll_log = (RollLogPanel(campaign, who=who, role=role, error=self.error)
                          if campaign is not None else None)
         self.expr.observe(lambda change: self.modes.set_expr(str(change["new"])),

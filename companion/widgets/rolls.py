@@ -140,14 +140,17 @@ class RollModePanel(widgets.VBox):
 
     ``campaign``, ``who``, ``role``: the page's campaign and viewer (``None``: no roll log);
     ``seed_source`` draws a seed when the app gives none; ``show_odds`` shows the exact odds
-    of the expression (off when the app shows them itself); ``error`` is the app's error
-    line (the panel's own otherwise).
+    of the expression (off when the app shows them itself); ``show_status`` shows the
+    hidden-roll line in the panel (off when the app shows it in its result); ``error`` is
+    the app's error line (the panel's own otherwise).
     """
 
     def __init__(self, expr: str = "1d20", *, campaign: Campaign | None = None, who: str = "",
                  role: str = "", seed_source: Callable[[], int] = draw_seed,
-                 show_odds: bool = True, error: ErrorLine | None = None) -> None:
+                 show_odds: bool = True, show_status: bool = True,
+                 error: ErrorLine | None = None) -> None:
         super().__init__()
+        self._show_status = show_status
         self.campaign = campaign
         self.who = who
         self.role = role
@@ -293,7 +296,7 @@ class RollModePanel(widgets.VBox):
         except physical.OwnDiceError as exc:
             self._refuse(exc, faces is not None)
         self.last = outcome
-        if not outcome.shown:
+        if not outcome.shown and self._show_status:
             self.status.value = outcome.hidden_html()
         return outcome
 

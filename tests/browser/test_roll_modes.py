@@ -1,0 +1,81 @@
+"""Roll modes in Chromium: the dice tray on a real Voila and campaign, one browser context
+per person. A player's blind roll shows only its commitment on the player's phone (no
+frame the page receives holds its dice, seed or nonce) and reaches the GM's screen through
+the live sync; the GM reveals it and the player's screen checks it against the commitment.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.test_secrets import Screen, wait_for
+
+pytestmark = pytest.mark.timeout(600)
+
+CAMPAIGN = "fairplay"  # Screen opens this campaign
+SEED = 5550123
+
+
+@pytest.fixture(scope="module")
+def rolls_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from companion.store.campaign import create
+    from companion.store.db import Store, database_url
+
+    path = tmp_path_factory.mktemp("rolls") / "campaigns.db"
+    create(Store(database_url(str(path))), CAMPAIGN, ["plot_points"], who="Gail", role="gm")
+    return path
+
+
+@pytest.fixture(scope="module")
+def rolls_server(rolls_db: Path) -> Iterator[Any]:
+    from tests.browser.conftest import _running_voila
+
+    with _running_voila(env={"COMPANION_DB": str(rolls_db)}) as server:
+        yield server
+
+
+def test_blind_roll_reaches_the_gm_only_and_checks_after_the_reveal(
+        browser: Any, rolls_server: Any, rolls_db: Path) -> None:
+    from companion.store.campaign import Campaign
+    from companion.store.db import Store, database_url
+
+    gm = Screen(browser, rolls_server, "dice_tray", "Gail", "gm", ".tc-roll-log-panel")
+    ash = Screen(browser, rolls_server, "dice_tray", "Ash", "player", ".tc-roll-log-panel")
+    try:
+        page = ash.page
+        page.locator(".tc-roll-mode button", has_text="Blind").click()
+        page.locator(".tc-text-expr input").fill("3d6+2")
+        page.locator(".tc-text-seed input").fill(str(SEED))
+        page.locator(".tc-text-seed input").press("Tab")
+        page.locator(".tc-btn-roll").click()
+        page.locator(".tc-hidden-roll").wait_for(timeout=30_000)
+        assert "Hidden roll committed" in page.locator(".tc-result").inner_text()
+
+        store = Campaign.open(Store(database_url(str(rolls_db))), CAMPAIGN, who="Gail",
+                              role="gm")
+        (event,) = store.log(["roll"])
+        secret = event.data["secret"]
+        assert secret["seed"] == SEED and event.who == "Ash" and event.data["mode"] == "blind"
+        # The GM's screen gets it through the live sync, with the dice.
+        wait_for(lambda: secret["text"] in gm.page.locator(".tc-roll-log").inner_text(),
+                 "the blind roll on the GM's screen")
+        assert secret["text"] in gm.received()  # the search finds a secret where it is
+        seen = ash.received()
+        for piece in (secret["nonce"], secret["text"], f"seed {SEED}"):
+            assert piece not in seen, piece
+        assert event.data["commitment"][:12] in seen
+
+        gm.page.locator(".tc-btn-reveal").click()
+        wait_for(lambda: f"seed {SEED}" in page.locator(".tc-roll-log").inner_text(),
+                 "the reveal on the player's screen")
+        page.locator(".tc-btn-check").click()
+        wait_for(lambda: "holds" in page.locator(".tc-check-result").inner_text(),
+                 "the check on the player's screen")
+        assert "Entry 1 holds" in page.locator(".tc-check-result").inner_text()
+    finally:
+        gm.close()
+        ash.close()
