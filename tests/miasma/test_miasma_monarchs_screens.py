@@ -196,3 +196,26 @@ def test_the_hot_seat_stays_and_its_cover_sends_no_dice() -> None:
     drawn = re.sub(r"base64,[A-Za-z0-9+/=]+", "", json.dumps(page_states(app), default=str))
     assert dice_html(game.hole_dice("Ann")) not in drawn
     assert dice_html(game.hole_dice("Cy")) not in drawn
+
+
+def test_the_gm_seats_players_sells_chips_and_turns_the_odds_off() -> None:
+    game = DiceMonarchsGame.start(PLAYERS, chips=30, seed=SEED)
+    gm = DiceMonarchsApp(game, viewer="Gail", role="gm")
+    ann = DiceMonarchsApp(game, viewer="Ann", role="player")
+    assert ann.play.layout.display is None  # the empty table, waiting for the GM's deal
+    gm.seat_name.value = "Di"
+    gm.seat_chips.value = "40"
+    click(gm, "join")
+    assert game.players[-1] == "Di" and game.stacks[-1] == 40
+    gm.seat_name.value = "Ann"
+    gm.seat_chips.value = "5"
+    click(gm, "rebuy")
+    assert game.stacks[0] == 35
+    gm.odds_toggle.value = False
+    assert not game.show_odds
+    game.deal()
+    assert "Chance to win" not in ann.private.value and "your hole dice" in ann.private.value
+    gm.odds_toggle.value = True
+    assert "Chance to win the showdown" in ann.private.value
+    find_widget(gm, "leave", "btn").click()
+    assert "only between hands" in gm.error.message and len(game.players) == 4

@@ -72,8 +72,9 @@ class PlayersBox(CheckedBox):
 
 
 class SeedBox(CheckedBox):
-    """A seed (``.tc-int-seed``): a whole number, or empty for a fresh one drawn when read
-    (the table shows it, so the deal can be replayed)."""
+    """A seed (``.tc-int-seed``): a whole number, or empty for a fresh one drawn when read.
+    The seed decides every die, so the table never shows it: the box is emptied when the
+    table starts, and only the GM's save holds it (to replay the deal)."""
 
     kind = "int"
 
@@ -308,7 +309,8 @@ class DiceMonarchsApp(widgets.VBox):
         started = table["hand_no"] > 0
         show_setup = self._setup_open or (not started and self.runs_table)
         self.setup.layout.display = None if show_setup else "none"
-        self.play.layout.display = None if started else "none"
+        # A player's screen before the first deal shows the empty table (the GM deals).
+        self.play.layout.display = None if started or not self.runs_table else "none"
         label = SETUP_LABEL if self.runs_table else "Save"
         self.setup_button.description = "Hide setup" if self._setup_open else label
         self.odds_toggle.value = table["show_odds"]
