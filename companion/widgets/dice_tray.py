@@ -282,9 +282,7 @@ class DiceTray(widgets.VBox):
         expr = self.expr.value.strip()
         if not expr:
             raise CompanionError("expression: type a dice expression, e.g. 2d6+1")
-        seed = _parse_int(self.seed.value, "seed")
-        if seed is None and not self.modes.own.value:
-            seed = self._seed_source()
+        seed = _parse_int(self.seed.value, "seed")  # None: the panel draws one
         outcome: RollOutcome = self.modes.perform(expr, seed=seed)
         self._shown += 1
         result = outcome.roll

@@ -275,7 +275,11 @@ class RollModePanel(widgets.VBox):
     def perform(self, expr: str | None = None, seed: int | None = None) -> RollOutcome:
         """Roll ``expr`` (default: the panel's) in the chosen mode, with the real dice if the
         switch is on; log it in the campaign if there is one. Shows the hidden-roll line in
-        ``status`` when this viewer may not see the roll."""
+        ``status`` when this viewer may not see the roll.
+
+        ``seed``: the seed the player chose (``None``: one is drawn). A roll its roller may
+        not see (a player's blind or GM-only roll) refuses a chosen seed: it would tell
+        them the roll."""
         if expr is not None:
             self.set_expr(expr)
         expr = self.expr
@@ -289,8 +293,13 @@ class RollModePanel(widgets.VBox):
         if self.own.value:
             faces, total = self.read_own()
             seed = None
-        elif seed is None:
-            seed = self._seed_source()
+        elif seed is not None and self.campaign is not None and not fairplay.can_see_roll(
+                mode, self.who, self.who, self.role):
+            raise fairplay.FairPlayError(
+                f"a {fairplay.mode_name(mode)} roll takes a fresh seed: empty the seed box "
+                "(a seed you choose would tell you the roll)")
+        else:
+            seed = self._seed_source() if seed is None else seed
         try:
             outcome = self._roll(expr, mode, seed, faces, total)
         except physical.OwnDiceError as exc:

@@ -405,12 +405,16 @@ def test_with_a_campaign_a_blind_roll_is_hidden_from_the_roller_and_logged(
         tmp_path: Any) -> None:
     gm = _campaign(tmp_path, "Mira", "gm")
     ash = _campaign(tmp_path, "Ash", "player")
-    ash_tray = make_tray(campaign=ash, who="Ash", role="player")
+    ash_tray = DiceTray(campaign=ash, who="Ash", role="player", seed_source=lambda: 991)
     gm_tray = make_tray(campaign=gm, who="Mira", role="gm")
     assert not ash_tray.modes.mode.disabled
     ash_tray.expr.value = "2d6+3"
     ash_tray.modes.mode.value = "blind"
     ash_tray.seed.value = "991"
+    ash_tray.roll_button.click()
+    assert "blind roll takes a fresh seed" in ash_tray.error.message
+    assert ash.log(["roll"]) == []
+    ash_tray.seed.value = ""
     ash_tray.roll_button.click()
     assert ash_tray.error.message == ""
     assert "Hidden roll committed" in ash_tray.result.value

@@ -13,6 +13,7 @@ import pytest
 
 from companion import dice
 from companion.dice.physical import OwnDiceError, enter
+from companion.errors import CompanionError
 from companion.store import create_campaign, open_campaign, open_store
 from companion.store.campaign import Campaign
 from companion.store.db import Store
@@ -89,7 +90,10 @@ def test_a_players_blind_roll_shows_only_to_the_gm(store: Store) -> None:
     gm_campaign, _gm_panel, gm_log = seat(store, "Mira", "gm")
     _ash_campaign, ash_panel, ash_log = seat(store, "Ash", "player")
     ash_panel.mode.value = "blind"
-    outcome = ash_panel.perform(seed=4242)
+    with pytest.raises(CompanionError, match="blind roll takes a fresh seed"):
+        ash_panel.perform(seed=4242)  # a seed Ash chose would tell Ash the roll
+    ash_panel._seed_source = lambda: 4242  # the seed the page draws, unseen by Ash
+    outcome = ash_panel.perform()
     assert outcome.roll is None and outcome.seed is None
     assert outcome.commitment is not None
     short = outcome.commitment[:12]
