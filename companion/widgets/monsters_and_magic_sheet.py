@@ -18,6 +18,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from companion.errors import RuleError
 from companion.rulesets.monsters_and_magic.ability_checks import LIMIT
 from companion.rulesets.monsters_and_magic.adventurer import Adventurer
 from companion.rulesets.monsters_and_magic.conditions_and_statuses import CONDITIONS
@@ -78,6 +79,19 @@ class SheetMovesPanel(widgets.VBox):
         self.supplies = int_box("Supplies spent", 0, "supplies", 0, 10_000)
         self.exhaustion_supplies = int_box("On exhaustion", 0, "exhaustion-supplies", 0, 10_000)
         self.together = _tick("prepared with the party", "together")
+        self.numbers = {
+            key: int_box(label, int(getattr(a, key)), f"num-{key.replace('_', '-')}", low, high,
+                         width="130px")
+            for key, label, low, high in (
+                ("focus", "FOC", -LIMIT, LIMIT), ("power", "POW", -LIMIT, LIMIT),
+                ("cunning", "CUN", -LIMIT, LIMIT), ("luck", "LCK", -LIMIT, LIMIT),
+                ("max_hp", "Max HP", 1, 10_000), ("ac", "AC", 0, LIMIT),
+                ("max_threads", "Threads", 0, LIMIT), ("max_fatigue", "Fatigue", 0, LIMIT),
+                ("max_exhaustion", "Exhaustion", 0, LIMIT), ("supplies", "Supplies", 0, 10_000))
+        }
+        self.ally_pick = widgets.Dropdown(options=[], description="Ally",
+                                          layout=widgets.Layout(width="200px"))
+        self.ally_pick.add_class("tc-pick-ally")
         ab = self.label
 
         def text() -> str:
@@ -122,6 +136,9 @@ class SheetMovesPanel(widgets.VBox):
                 a, "lucky_find", text(), self.value.read(), bool(self.inspired.value)),
                 "lucky-find-cost"),
             "rest": b("Rest", self.rest, "rest"),
+            "numbers": b("Set the sheet's numbers", lambda: a.set_numbers(
+                **{k: box.read() for k, box in self.numbers.items()}), "set-numbers"),
+            "tend-ally": b("Tend the ally's wounds", self.tend_ally, "tend-ally"),
             "gm-reroll": b("GM: reroll this check", self.gm_reroll, "gm-reroll"),
         }
         bt = self.buttons
@@ -138,9 +155,32 @@ class SheetMovesPanel(widgets.VBox):
             row(bt["accept"], bt["refuse"]),
             row(self.rest_kind, self.first, self.second),
             row(self.supplies, self.exhaustion_supplies, self.together, bt["rest"]),
+            row(self.ally_pick, bt["tend-ally"]),
+            widgets.HTML("<b>The sheet's numbers</b>"),
+            row(*self.numbers.values(), bt["numbers"]),
             row(bt["gm-reroll"]),
             self.result,
         )
+        self.party.on_change(lambda _party: self._allies())
+        self._allies()
+
+    def _allies(self) -> None:
+        names = [n for n in self.party.names if n != self.adventurer.name]
+        if list(self.ally_pick.options) != names:
+            keep = self.ally_pick.value
+            self.ally_pick.options = names
+            self.ally_pick.value = keep if keep in names else (names[0] if names else None)
+
+    def tend_ally(self) -> int:
+        """This character spends supplies on the chosen ally's wounds (Tend to Wounds)."""
+        self._allies()
+        if not self.ally_pick.value:
+            raise RuleError("Tend to Wounds: there is no ally at the table to tend")
+        healed = self.party.tend_ally(self.adventurer, self.party.get(self.ally_pick.value),
+                                      self.supplies.read(), str(self.rest_kind.value))
+        self.result.value = (f'<div class="tc-tend" data-healed="{healed}">tends '
+                             f"{escape(self.ally_pick.value)}: +{healed} HP</div>")
+        return healed
 
     def rest(self) -> list[str]:
         """A short or long rest with the activities chosen (one or two)."""

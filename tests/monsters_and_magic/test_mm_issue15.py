@@ -202,3 +202,31 @@ def test_cli_odd_die_and_sight() -> None:
     assert sight == {"light": "dim light", "counts_as": "concealed", "modifier": -2}
     bad = run("sight", "fog")
     assert bad.returncode != 0 and "no light level called 'fog'" in bad.stderr
+
+
+def test_set_numbers_caps_current_values_and_refuses_bad_ones() -> None:
+    a = Adventurer.new("Ash", max_hp=12, luck=2)
+    a.take_damage(2)
+    a.set_numbers(1, 2, -1, 3, 8, 1, 3, 4, 5, 6)
+    assert (a.focus, a.power, a.cunning, a.luck) == (1, 2, -1, 3)
+    assert (a.hp, a.max_hp, a.ac, a.threads, a.max_threads, a.supplies) == (8, 8, 1, 2, 3, 6)
+    with pytest.raises(RuleError, match="max HP must be a whole number from 1"):
+        a.set_numbers(1, 2, -1, 3, 0, 1, 3, 4, 5, 6)
+    assert a.max_hp == 8
+    assert Adventurer.from_json(a.to_json()) == a
+
+
+def test_tend_an_allys_wounds() -> None:
+    party = Party()
+    ash = party.new_character("Ash", supplies=3)
+    bea = party.new_character("Bea", max_hp=16)
+    bea.take_damage(10)
+    assert party.tend_ally(ash, bea, 2) == 8  # 2 × a quarter of 16
+    assert (ash.supplies, bea.hp) == (1, 14)
+    with pytest.raises(RuleError, match="spend 0-2 supply on a short rest"):
+        party.tend_ally(ash, bea, 3)
+    with pytest.raises(RuleError, match="has only 1 supply"):
+        party.tend_ally(ash, bea, 2, rest="long")
+    assert bea.hp == 14
+    with pytest.raises(RuleError, match="part of your own rest"):
+        party.tend_ally(ash, ash, 1)

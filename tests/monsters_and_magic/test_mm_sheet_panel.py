@@ -85,3 +85,21 @@ def test_body_moves_bargain_rest_and_gm_reroll() -> None:
     expected = AbilityCheck(a.check_modifier("luck")).roll(seed=5)
     assert f'data-total="{expected.total}"' in p.result.value and party.gm.threads == 0
     assert roll("1d20", seed=5).total == expected.natural
+
+
+def test_real_numbers_and_tending_an_ally() -> None:
+    party = Party()
+    ash = party.new_character("Ash", supplies=2)
+    bea = party.new_character("Bea", max_hp=16)
+    p = SheetMovesPanel(ash, party, seed_source=lambda: 5)
+    b = widgets_by_name(p, kind="btn")
+    p.numbers["luck"].value, p.numbers["max_hp"].value, p.numbers["ac"].value = 3, 18, 2
+    b["set-numbers"].click()
+    assert (ash.luck, ash.max_hp, ash.ac, ash.hp) == (3, 18, 2, 10)
+    assert list(p.ally_pick.options) == ["Bea"]
+    bea.take_damage(9)
+    p.rest_kind.value, p.supplies.value = "short", 2
+    b["tend-ally"].click()
+    assert 'data-healed="8"' in p.result.value and (ash.supplies, bea.hp) == (0, 15)
+    b["tend-ally"].click()
+    assert p.error.message == "Supplies: Ash has only 0 supply"

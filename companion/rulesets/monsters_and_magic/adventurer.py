@@ -959,6 +959,46 @@ class Adventurer(Tracker):
     # -- supplies and rests -------------------------------------------------------------------
 
     @move
+    def set_numbers(self, focus: int, power: int, cunning: int, luck: int, max_hp: int,
+                    ac: int, max_threads: int, max_fatigue: int, max_exhaustion: int,
+                    supplies: int) -> None:
+        """Write the sheet's real numbers (abilities, totals, boxes, supplies).
+
+        Current HP, threads, fatigue and exhaustion keep their values, capped at the new
+        totals (a creature at 0 HP stays there).
+        """
+        for label, value, low, high in (
+                ("focus", focus, -LIMIT, LIMIT), ("power", power, -LIMIT, LIMIT),
+                ("cunning", cunning, -LIMIT, LIMIT), ("luck", luck, -LIMIT, LIMIT),
+                ("max HP", max_hp, 1, _BIG), ("AC", ac, 0, LIMIT),
+                ("threads", max_threads, 0, LIMIT), ("fatigue boxes", max_fatigue, 0, LIMIT),
+                ("exhaustion boxes", max_exhaustion, 0, LIMIT), ("supplies", supplies, 0, _BIG)):
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise RuleError(f"Sheet: {label} must be a whole number from {low} to {high}, "
+                                f"not {value!r}")
+        self.focus, self.power, self.cunning, self.luck = focus, power, cunning, luck
+        self.max_hp, self.ac, self.max_threads = max_hp, ac, max_threads
+        self.max_fatigue, self.max_exhaustion, self.supplies = (max_fatigue, max_exhaustion,
+                                                                supplies)
+        self.hp = min(self.hp, max_hp)
+        self.threads = min(self.threads, max_threads)
+        self.fatigue = min(self.fatigue, max_fatigue)
+        self.exhaustion = min(self.exhaustion, max_exhaustion)
+        self.describe(f"{self.name}: FOC {focus:+d} POW {power:+d} CUN {cunning:+d} "
+                      f"LCK {luck:+d}, HP {self.hp}/{max_hp}, AC {ac}, threads "
+                      f"{self.threads}/{max_threads}, supplies {supplies}")
+
+    @move
+    def spend_supplies(self, amount: int, on: str = "") -> None:
+        """Spend supplies on something the sheet does not follow (an ally's wounds...)."""
+        _positive(amount, "Supplies")
+        if amount > self.supplies:
+            raise RuleError(f"Supplies: {self.name} has only {self.supplies} supply")
+        self.supplies -= amount
+        self.describe(f"{self.name}: spends {amount} supply{' on ' + on if on else ''} "
+                      f"({self.supplies} left)")
+
+    @move
     def gain_supplies(self, amount: int = 1) -> None:
         _positive(amount, "Supplies")
         self.supplies = min(_BIG, self.supplies + amount)

@@ -122,4 +122,32 @@ class Party(Observable):
         return result
 
 
+    def tend_ally(self, tender: Adventurer, patient: Adventurer, supplies: int,
+                  rest: str = "short") -> int:
+        """Tend to Wounds on an ally: ``tender`` spends supplies (at most 2 on a short
+        rest), each healing ``patient`` a quarter of the patient's total HP. Returns the
+        HP healed.
+
+        Interpretation: tending an ally is the tender's Tend to Wounds activity made at
+        the same rest; the app records it as its own step (the tender's rest is taken with
+        its other activity).
+        """
+        from companion.rulesets.monsters_and_magic.rest_and_recovery import heal_per_supply
+
+        self._seated(tender)
+        self._seated(patient)
+        if tender is patient:
+            raise RuleError("Tend to Wounds: tending yourself is part of your own rest")
+        if rest not in ("short", "long"):
+            raise RuleError("Tend to Wounds: it is a short or long rest activity")
+        if rest == "short" and supplies > 2:
+            raise RuleError("Tend to Wounds: spend 0-2 supply on a short rest")
+        per = heal_per_supply(patient.max_hp)
+        reason = patient.why_not("heal", max(1, supplies * per))
+        if reason is not None:  # checked first: a refused tending spends nothing
+            raise RuleError(reason)
+        tender.spend_supplies(supplies, f"{patient.name}'s wounds")
+        return patient.heal(supplies * per) if supplies * per else 0
+
+
 _THREAD_MOVES = ("feeling_lucky", "bend_luck", "lucky_find", "bonds_of_fate")
