@@ -13,7 +13,16 @@
 - [WildernessApp][companion.widgets.cairn_srd.wilderness.WildernessApp]: the route planner
   and the watch-by-watch journey;
 - [DowntimeApp][companion.widgets.cairn_srd.downtime.DowntimeApp]: downtime cycles for the
-  party, factions, settlement hazards and the coin ledger.
+  party, factions, settlement hazards and the coin ledger;
+- [MassCombatApp][companion.widgets.cairn_srd.vessels.MassCombatApp]: the attack matrix
+  beside a ship (damage to its parts, boarding, repair, rest at port);
+- [TasksApp][companion.widgets.cairn_srd.skills.TasksApp]: skill tests with their yield,
+  social checks and knowledge checks.
+
+Panels composed into those apps:
+[ConditionsPanel][companion.widgets.cairn_srd.conditions.ConditionsPanel] (the sheet),
+[CombatMovesPanel][companion.widgets.cairn_srd.combat_moves.CombatMovesPanel] (combat),
+[SpellbookPanel][companion.widgets.cairn_srd.spellbook.SpellbookPanel] (spellcasting).
 
 Each app is a VBox over one core tracker ([companion.rulesets.cairn_srd][]): it renders
 from the model after every move and holds no rule logic. Buttons call the tracker's moves;
@@ -31,7 +40,9 @@ from companion.widgets.cairn_srd.downtime import DowntimeApp
 from companion.widgets.cairn_srd.duel import DuelApp
 from companion.widgets.cairn_srd.dungeon_crawl import DungeonCrawlApp
 from companion.widgets.cairn_srd.lockpicking import LockpickingApp
+from companion.widgets.cairn_srd.skills import TasksApp
 from companion.widgets.cairn_srd.spellcasting import MagicOddsPanel, SpellcastingApp
+from companion.widgets.cairn_srd.vessels import MassCombatApp
 from companion.widgets.cairn_srd.wilderness import WildernessApp
 
 __all__ = [
@@ -43,7 +54,9 @@ __all__ = [
     "GambitPanel",
     "LockpickingApp",
     "MagicOddsPanel",
+    "MassCombatApp",
     "SpellcastingApp",
+    "TasksApp",
     "WildernessApp",
     "demo_encounter",
 ]
