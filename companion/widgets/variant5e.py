@@ -186,9 +186,16 @@ class DeathAndReturningApp(widgets.VBox):
                              name="return"),
             "evict": button("Remove inhabitant", m.remove_inhabitant, error=self.error,
                             name="evict"),
+            "save-dice": button("Enter death save", lambda: m.death_save(
+                self.save_face.read()), error=self.error, name="save-dice"),
+            "return-dice": button("Enter return dice", self.enter_return, error=self.error,
+                                  name="return-dice"),
             "undo": button("Undo", m.undo, error=self.error, name="undo"),
         }
         b = self.buttons
+        self.save_face = int_box("d20 shows", 10, "save-face", 1, 20)
+        self.check_face = int_box("Check d20", 10, "check-face", 1, 20)
+        self.table_face = int_box("Table d100", 1, "table-face", 1, 100)
         self.spell = _dropdown(list(RETURN_SPELLS), "revivify", "Spell", "spell", "240px")
         self.modifier = int_box("Caster modifier", 3, "modifier", *MODIFIER_RANGE)
         self.odds = widgets.HTML()
@@ -203,9 +210,11 @@ class DeathAndReturningApp(widgets.VBox):
             self.status,
             row(b["drop"], b["save"], b["hit"], b["crit"], b["heal"], b["die"]),
             self.save_roll,
+            row(self.save_face, b["save-dice"]),
             row(self.spell, self.modifier),
             self.odds,
             row(b["return"], b["evict"], b["undo"]),
+            row(self.check_face, self.table_face, b["return-dice"]),
             self.error,
             self.attempt,
             self.history,
@@ -263,11 +272,26 @@ class DeathAndReturningApp(widgets.VBox):
                               f"{escape(result.outcome.replace('_', ' '))}</b>: {escape(result)} "
                               f"<small>(seed {seed})</small></div>")
 
+    def enter_return(self) -> None:
+        """A return attempt from dice rolled at the table: the d100 is read only when the
+        caster's check fails."""
+        modifier = self.modifier.read()
+        check = self.check_face.read()
+        result = self.model.attempt_return(self.spell.value, modifier, check,
+                                           self.table_face.read())
+        self.attempts += 1
+        self.attempt.value = (f'<div class="tc-attempt" data-n="{self.attempts}" '
+                              f'data-outcome="{escape(result.outcome)}"><b>'
+                              f"{escape(result.outcome.replace('_', ' '))}</b>: {escape(result)}"
+                              " <small>(dice entered)</small></div>")
+
     def render_return(self) -> None:
         """The return attempt's exact odds and whether it can be tried now."""
         m = self.model
         spell = self.spell.value
         disable_for(self.buttons["return"], first_bad_box(self.modifier) or m.why_no_return(spell))
+        disable_for(self.buttons["return-dice"], first_bad_box(self.modifier) or
+                    m.why_no_return(spell))
         if not self.modifier.valid:
             self.odds.value = "<div><i>Fix the caster modifier above.</i></div>"
             return
@@ -310,6 +334,7 @@ class DeathAndReturningApp(widgets.VBox):
         b = self.buttons
         disable_for(b["drop"], None if m.can_drop else f"only a living creature drops; {state}")
         disable_for(b["save"], None if m.can_save else f"only a dying creature saves; {state}")
+        disable_for(b["save-dice"], b["save"].tooltip if b["save"].disabled else None)
         for name in ("hit", "crit", "heal"):
             disable_for(b[name], None if m.down else f"the creature is not at 0 HP; {state}")
         disable_for(b["die"], None if m.can_die else "the creature is already dead")

@@ -263,3 +263,28 @@ def test_death_app_module_switches_apply_at_once() -> None:
     assert (app.module.value, app.permanent.value, app.fragile.value, app.wish.value) == (
         "three_strikes", False, False, True)
     assert app.model == saved
+
+
+def test_death_app_takes_physical_dice() -> None:
+    from companion.rulesets.variant5e.death_and_returning import DeathRecord
+    from companion.widgets.variant5e import DeathAndReturningApp
+
+    record = DeathRecord()
+    app = DeathAndReturningApp(record)
+    b = buttons_by_name(app)
+    assert b["save-dice"].disabled  # alive: no death saves
+    record.drop_to_zero()
+    app.save_face.value = 1
+    b["save-dice"].click()
+    assert record.failures == 2
+    app.save_face.value = 4
+    b["save-dice"].click()
+    assert record.condition == "dead"
+    app.spell.value, app.modifier.value = "raise dead", 2
+    app.check_face.value, app.table_face.value = 5, 50  # 5+2 fails DC 15; d100 50: not returned
+    b["return-dice"].click()
+    assert 'data-outcome="not_returned"' in app.attempt.value and record.condition == "dead"
+    app.check_face.value = 13  # 13+2 = 15 passes: the d100 is not read
+    b["return-dice"].click()
+    assert 'data-outcome="works"' in app.attempt.value and record.condition == "alive"
+    assert b["return-dice"].disabled
