@@ -215,3 +215,19 @@ def test_a_players_view_and_save_hold_only_what_they_may_know() -> None:
         game.check(game.player_to_act or "")
     shown = game.view_for(None)["hole"]
     assert shown[0] == game.hole[0] and shown[1] == game.hole[1] and shown[2] == []
+
+
+def test_a_table_saved_before_side_pots_still_loads() -> None:
+    game = DiceMonarchsGame.start(["Ann", "Bo", "Cy"], chips=20, seed=3)
+    game.deal()
+    game.bet("Bo", 2)
+    game.call("Cy")
+    game.call("Ann")  # the flop: 6 chips in the pot from the opening round
+    game.bet(game.player_to_act or "", 1)
+    old = json.loads(game.to_json())
+    for snapshot in [old["state"], *(e["before"] for e in old["log"])]:
+        del snapshot["contributed"], snapshot["show_odds"]
+    loaded = DiceMonarchsGame.from_json(json.dumps(old))
+    assert loaded.show_odds and loaded.pot == 7
+    assert loaded.contributed == game.contributed  # everyone still in had matched
+    assert loaded.to_json() == game.to_json()

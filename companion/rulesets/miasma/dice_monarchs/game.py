@@ -39,9 +39,10 @@ Interpretation: between hands a player may join (`DiceMonarchsGame.join`), leave
 chips (`DiceMonarchsGame.leave`) or buy more chips (`DiceMonarchsGame.rebuy`).
 Interpretation (hidden information): undoing is the GM's call, and never takes back a move
 that revealed dice (a community die, the showdown), so an undo cannot let a player change
-a decision with more knowledge (`DiceMonarchsGame.undo_as`; the apps undo only through it). `DiceMonarchsGame.view_for` is everything one person may
-know, and `DiceMonarchsGame.public_save` a save that holds other players' hole dice and the
-table seed only as commitments.
+a decision with more knowledge (`DiceMonarchsGame.undo_as`; the apps undo only through
+it). `DiceMonarchsGame.view_for` is everything one person may know, and
+`DiceMonarchsGame.public_save` a save that holds other players' hole dice and the table
+seed only as commitments.
 Interpretation: "highest hole number" compares the hole dice from the highest down
 (8-3-... beats 7-7-...; on 8-3 vs 8-3 the third-highest decides). Players whose hands and
 hole dice are all equal split the pot; odd chips go to the first of them clockwise from
@@ -267,6 +268,11 @@ class DiceMonarchsGame(Tracker):
         }
         for name, value in fresh.items():
             setattr(self, name, value)
+
+    @classmethod
+    def _decode_state(cls, raw: Any, prefix: str) -> dict[str, Any]:
+        _upgrade(raw)
+        return super()._decode_state(raw, prefix)
 
     def check_state(self) -> None:
         """The invariants of a table (see the class docs); a broken one raises `StateError`."""
@@ -828,3 +834,29 @@ class DiceMonarchsGame(Tracker):
         view["seed_commitment"] = hashlib.sha256(
             f"dice-monarchs-seed:{self.seed}".encode()).hexdigest()
         return {"tracker": "DiceMonarchsPublicView", "format": 1, "view": view}
+
+
+def _upgrade(raw: Any) -> None:
+    """A table saved before side pots (no ``contributed``, no ``show_odds``) gets them, in
+    place: the odds shown, and the pot's chips from earlier rounds shared equally by the
+    players still in (under the old rules everyone still in had matched every bet)."""
+    if not isinstance(raw, dict) or "contributed" in raw:
+        return
+    raw.setdefault("show_odds", True)
+    players, committed, in_play = (raw.get(k) for k in ("players", "committed", "in_play"))
+    pot = raw.get("pot")
+    if not (isinstance(players, list) and isinstance(committed, list)
+            and isinstance(in_play, list) and isinstance(pot, int)
+            and len(committed) == len(in_play) == len(players)
+            and all(isinstance(c, int) for c in committed)):
+        return  # the normal checks name what is wrong
+    contributed = list(committed)
+    inside = [i for i, flag in enumerate(in_play) if flag is True]
+    rest = pot - sum(committed)
+    if raw.get("phase") in BETTING_PHASES and inside and rest > 0:
+        share, odd = divmod(rest, len(inside))
+        for k, i in enumerate(inside):
+            contributed[i] += share + (1 if k < odd else 0)
+    elif raw.get("phase") not in BETTING_PHASES:
+        contributed = [0] * len(players)
+    raw["contributed"] = contributed
