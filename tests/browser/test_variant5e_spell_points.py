@@ -13,27 +13,32 @@ def points(page: Any, value: int) -> None:
 
 def test_spend_until_refused_then_long_rest(voila_app: Any, screenshot: Any) -> None:
     page = voila_app("spell_points")
-    points(page, 27)  # a level 5 full caster
-    for left in (20, 13, 6):  # 5th-level spells cost 7
-        page.locator(".tc-btn-cast-5").click()
-        points(page, left)
-    # No mentality left for a 5th-level spell: its button is disabled and says why.
-    cast5 = page.locator(".tc-btn-cast-5")
+    points(page, 27)  # a level 5 full caster: spells up to 3rd level (the DMG cap)
     page.wait_for_function("() => document.querySelector('.tc-btn-cast-5').disabled")
-    assert cast5.get_attribute("title") == (
-        "Spell Points: a level 5 spell costs 7 mentality, only 6 left")
+    assert page.locator(".tc-btn-cast-5").get_attribute("title") == (
+        "Spell Points: a level 5 full caster can cast spells up to level 3, not 5")
+    for left in (22, 17, 12, 7, 2):  # 3rd-level spells cost 5
+        page.locator(".tc-btn-cast-3").click()
+        points(page, left)
+    # No mentality left for a 3rd-level spell: its button is disabled and says why.
+    cast3 = page.locator(".tc-btn-cast-3")
+    page.wait_for_function("() => document.querySelector('.tc-btn-cast-3').disabled")
+    page.wait_for_function("() => document.querySelector('.tc-btn-cast-3').title"
+                           ".startsWith('Spell Points')")
+    assert cast3.get_attribute("title") == (
+        "Spell Points: a level 3 spell costs 5 mentality, only 2 left")
     assert page.locator(".tc-btn-cast-1").is_enabled()
-    points(page, 6)
+    points(page, 2)
     screenshot(page, "variant5e-spell_points-refused")
 
     page.locator(".tc-btn-long-rest").click()
-    points(page, 20)  # regains 14 (half of 27, rounded up)
-    page.wait_for_function("() => !document.querySelector('.tc-btn-cast-5').disabled")
-    page.wait_for_selector('.tc-log[data-count="4"]')
+    points(page, 16)  # regains 14 (half of 27, rounded up)
+    page.wait_for_function("() => !document.querySelector('.tc-btn-cast-3').disabled")
+    page.wait_for_selector('.tc-log[data-count="6"]')
     assert "long rest: +14" in page.locator(".tc-log li").first.inner_text()
 
     page.locator(".tc-btn-undo").click()
-    points(page, 6)
+    points(page, 2)
 
 
 def test_phone_width(voila_app: Any, phone_page: Any, scroll_width: Any,
