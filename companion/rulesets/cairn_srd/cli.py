@@ -34,7 +34,8 @@ def add_commands(sub: Any) -> None:
     cast.set_defaults(func=_magic_cast)
     magic.set_defaults(func=lambda a: _help(magic))
 
-    cairn = sub.add_parser("cairn", help="Cairn SRD: saves, die of fate, locks, NPCs, matrix")
+    cairn = sub.add_parser("cairn", help="Cairn SRD: saves, die of fate, locks and the lock "
+                                         "book, skill/social/knowledge checks, NPCs, matrix")
     csub = cairn.add_subparsers(dest="cairn_command", metavar="ACTION")
     sv = csub.add_parser("save", help="roll a d20 save (or show its exact chance)")
     sv.add_argument("ability", type=int)
