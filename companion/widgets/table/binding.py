@@ -257,9 +257,10 @@ def guard_state_requests() -> None:
     [WIDGET_LOCK][companion.widgets.table.binding.WIDGET_LOCK] (once per process)."""
     from ipywidgets.widgets.widget import Widget
 
-    current = Widget.__dict__["_handle_control_comm_msg"].__func__
-    if getattr(current, "table_guarded", False):
-        return
+    found = Widget.__dict__.get("_handle_control_comm_msg")
+    current = getattr(found, "__func__", None)
+    if current is None or getattr(current, "table_guarded", False):
+        return  # another ipywidgets: nothing to guard (or guarded already)
 
     def guarded(cls: Any, msg: Any) -> Any:
         with WIDGET_LOCK:
