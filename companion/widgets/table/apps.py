@@ -472,6 +472,7 @@ APPS: tuple[AppSpec, ...] = (
             _demo("DeathAndReturningApp", _5E), "each creature's death saves and returns"),
     AppSpec("combat_options", "5e combat options", "variant5e", _combat_options,
             _demo("CombatOptionsApp", _5E), "contests and maneuvers"),
+    AppSpec("casters", "5e party of casters", "variant5e", lambda c: _demo("CastersApp", "companion.widgets.variant5e_casters", {m.name: m.tracker for m in c if type(m.tracker).__name__ == "SpellPoints"})(), _demo("CastersApp", "companion.widgets.variant5e_casters"), "every caster's mentality at a glance"),  # noqa: E501
     AppSpec("combat_turn", "5e combat turn", "variant5e", lambda _c: _demo("CombatTurnApp", "companion.widgets.variant5e_turn")(), _demo("CombatTurnApp", "companion.widgets.variant5e_turn"), "action economy, mark, opportunity attacks, cleaving"),  # noqa: E501
     AppSpec("facing", "5e facing and flanking", "variant5e", lambda _c: _demo("FacingApp", "companion.widgets.variant5e_facing")(), _demo("FacingApp", "companion.widgets.variant5e_facing"), "arcs, shields, rear advantage, turning, flanking"),  # noqa: E501
     AppSpec("hit_dice", "5e Hit Dice and healing", "variant5e", lambda _c: _demo("HitDiceApp", "companion.widgets.variant5e_healing")(), _demo("HitDiceApp", "companion.widgets.variant5e_healing"), "Hit Dice, healer's kit, surges, slow healing"),  # noqa: E501

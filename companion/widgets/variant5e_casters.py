@@ -1,0 +1,106 @@
+"""A party of casters in one app: every caster's mentality pool at a glance, one to act on.
+
+``CastersApp`` lists each caster's pool, highest castable level and the 6th-level-and-up
+spells already cast since the last long rest, from
+[SpellPoints][companion.rulesets.variant5e.spell_points.SpellPoints]; the chosen caster's
+own app (``SpellPointsApp``) casts and rests. New casters are placed by class or subclass
+([caster_kind_of][companion.rulesets.variant5e.spell_points.caster_kind_of]).
+
+Usage in a notebook::
+
+    from companion.widgets.variant5e_casters import CastersApp
+    CastersApp()
+"""
+
+from __future__ import annotations
+
+import ipywidgets as widgets
+
+from companion.errors import RuleError
+from companion.rulesets.variant5e.spell_points import SpellPoints, caster_kind_of
+from companion.widgets.base import ErrorLine, app_box, button, escape, int_box, row, text_box
+from companion.widgets.variant5e import SpellPointsApp
+
+__all__ = ["CastersApp"]
+
+#: Most casters one table follows (a bound on the list, not a rule).
+MAX_CASTERS = 20
+
+
+class CastersApp(widgets.VBox):
+    """Every caster of the party: a summary table, and the chosen caster's pool."""
+
+    def __init__(self, casters: dict[str, SpellPoints] | None = None) -> None:
+        super().__init__()
+        self.casters: dict[str, SpellPoints] = dict(casters) if casters is not None else {
+            "Wizard": SpellPoints.new(5), "Paladin": SpellPoints.new(6, "half")}
+        self.error = e = ErrorLine()
+        self.apps: dict[str, SpellPointsApp] = {}
+        self.summary = widgets.HTML()
+        self.picker = widgets.Dropdown(options=[], description="Caster",
+                                       layout=widgets.Layout(width="240px"))
+        self.picker.add_class("tc-pick-caster")
+        self.body = widgets.VBox(layout=widgets.Layout(max_width="100%"))
+        self.new_name = text_box("name", name="caster-name")
+        self.new_class = text_box("class, e.g. cleric or rogue (arcane trickster)",
+                                  name="caster-class")
+        self.new_level = int_box("Level", 1, "caster-level", 1, 20)
+        self.add_button = button("Add caster", self.add_caster, error=e, name="add-caster")
+        app_box(
+            widgets.HTML("<b>The party's casters</b>"),
+            self.summary,
+            row(self.picker),
+            self.body,
+            row(self.new_name, self.new_class, self.new_level, self.add_button),
+            e,
+            box=self,
+        )
+        self.picker.observe(lambda _ch: self.show(), names="value")
+        for name in self.casters:
+            self._watch(name)
+        self.sync()
+
+    def _watch(self, name: str) -> None:
+        self.casters[name].on_change(lambda _m: self.render_summary())
+
+    def add_caster(self) -> None:
+        name = " ".join(str(self.new_name.value).split())
+        if not 1 <= len(name) <= 40:
+            raise RuleError("Spell Points: a caster needs a name of 1 to 40 characters")
+        if name in self.casters:
+            raise RuleError(f"Spell Points: {name!r} is already in the party")
+        if len(self.casters) >= MAX_CASTERS:
+            raise RuleError(f"Spell Points: at most {MAX_CASTERS} casters")
+        kind = caster_kind_of(str(self.new_class.value))
+        self.casters[name] = SpellPoints.new(self.new_level.read(), kind)
+        self._watch(name)
+        self.new_name.value = ""
+        self.sync(show=name)
+
+    def sync(self, show: str | None = None) -> None:
+        names = list(self.casters)
+        self.picker.options = names
+        self.picker.value = show if show is not None else (
+            self.picker.value if self.picker.value in names else (names[0] if names else None))
+        self.show()
+        self.render_summary()
+
+    def show(self) -> None:
+        name = self.picker.value
+        if name is None:
+            self.body.children = ()
+            return
+        if name not in self.apps:
+            self.apps[name] = SpellPointsApp(self.casters[name])
+        self.body.children = (self.apps[name],)
+
+    def render_summary(self) -> None:
+        rows = "".join(
+            f'<tr data-caster="{escape(n)}" data-points="{c.points}"><td>{escape(n)}</td>'
+            f"<td>level {c.class_level} {escape(c.caster)}</td><td>{c.points}/{c.maximum}</td>"
+            f"<td>up to {c.max_spell_level}</td>"
+            f"<td>{', '.join(str(x) for x in sorted(c.high_cast)) or '—'}</td></tr>"
+            for n, c in self.casters.items())
+        self.summary.value = ('<table class="tc-casters"><tr><th>caster</th><th>class</th>'
+                              "<th>mentality</th><th>spells</th><th>6th+ cast</th></tr>"
+                              f"{rows}</table>")
