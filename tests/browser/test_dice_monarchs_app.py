@@ -131,8 +131,15 @@ def test_save_then_load_resumes_the_table(voila_app: Any) -> None:
     page.locator(".tc-btn-bet").click()
     wait_log(page, 3)
     link = page.locator(".tc-save-load a[download]")
-    assert link.get_attribute("download") == "dice-monarchs.json"
-    saved = base64.b64decode(link.get_attribute("href").split("base64,", 1)[1]).decode()
+    assert link.get_attribute("download") == "dice-monarchs.json"  # the public save
+    public = base64.b64decode(link.get_attribute("href").split("base64,", 1)[1]).decode()
+    assert '"commitments"' in public and '"seed"' not in public
+    page.locator(".tc-btn-setup").click()
+    page.locator(".tc-btn-gm-save").click()  # the GM's file, made only when asked
+    gm_link = page.locator('.tc-gm-save a[download="dice-monarchs-gm.json"]')
+    gm_link.wait_for(timeout=60_000)
+    saved = base64.b64decode(gm_link.get_attribute("href").split("base64,", 1)[1]).decode()
+    page.locator(".tc-btn-setup").click()
 
     take_turn(page, "Ann", "call", 3)  # play on past the save, then go back to it
     page.locator(".tc-btn-setup").click()

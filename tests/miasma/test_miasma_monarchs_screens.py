@@ -181,8 +181,12 @@ def test_the_gm_screen_draws_no_hole_dice_and_only_its_save_holds_them() -> None
     drawn = re.sub(r"base64,[A-Za-z0-9+/=]+", "", drawn)
     assert gm.private.value == "" and str(SEED) not in drawn
     assert all(dice_html(h) not in drawn for h in game.hole)
-    # The GM's save is the whole table (the secrets included), to resume it anywhere.
+    assert str(SEED) not in page_text(gm)  # nor its save link, until asked
+    # The GM's save is the whole table (the secrets included), made when the GM asks.
+    click(gm, "gm-save")
     assert str(SEED) in page_text(gm)
+    game.bet("Bo", 1)  # the next move drops it from the page again
+    assert str(SEED) not in page_text(gm)
 
 
 def test_the_hot_seat_stays_and_its_cover_sends_no_dice() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from companion.rulesets.miasma.dice_monarchs import DiceMonarchsGame
 from companion.widgets.base import SaveLoad, press_enter
 from companion.widgets.miasma import DiceMonarchsApp, EarthmotesApp, MiasmaTrackerApp
@@ -166,8 +168,15 @@ def test_monarchs_save_and_load_resume_covered() -> None:
     click(app, "call")
     click(app, "reveal")  # the next player looks at their dice, then the game is saved
     part = _save_load(app)
-    saved = _link_payload(part.save.value)
-    assert saved == game.to_json() and 'download="dice-monarchs.json"' in part.save.value
+    # The page's own save link holds no hidden die; the GM's save is made on request.
+    public = json.loads(_link_payload(part.save.value))
+    assert all(h == [] for h in public["view"]["hole"]) and "seed" not in public["view"]
+    assert len(public["view"]["commitments"]) == len(game.players)
+    assert 'download="dice-monarchs.json"' in part.save.value
+    assert app.gm_save.value == ""
+    click(app, "gm-save")
+    saved = _link_payload(app.gm_save.value)
+    assert saved == game.to_json() and 'download="dice-monarchs-gm.json"' in app.gm_save.value
 
     other = DiceMonarchsApp(samples=50)
     assert other.play.layout.display == "none" and other.setup.layout.display is None

@@ -2,8 +2,9 @@
 
 Hot seat (no campaign): between turns a cover hides every player's dice; the player whose
 turn it is taps *Show my dice* to see their own hole dice, their best hand so far and
-their chance to win. *Save* downloads the whole table as JSON (hole dice included: it is
-the GM's file, keep it face down); pasting it into the load box resumes it, covered.
+their chance to win. *Save* downloads the table as everyone may know it (other hole dice
+as commitments); *GM save* builds, on request only, the whole table as JSON (hole dice and
+seed: keep it face down); pasting that into the load box resumes it, covered.
 
 Across devices (a campaign, each person's own ``who``): a seated player's screen shows
 their own hole dice and betting buttons on their turn; the table screen (the GM, or anyone
@@ -44,6 +45,7 @@ from companion.widgets.base import (
     button,
     column,
     confirm_button,
+    data_uri_link,
     draw_seed,
     escape,
     int_box,
@@ -89,12 +91,12 @@ class SeedBox(CheckedBox):
 
 
 class PublicSave:
-    """What a player's *Save* downloads: the table as that player may know it
+    """What *Save* downloads on every screen: the table as that screen's viewer may know it
     ([public_save][companion.rulesets.miasma.dice_monarchs.game.DiceMonarchsGame.public_save]);
-    loading a table is the GM's."""
+    loading a table (the GM's save) is for the GM and the hot seat."""
 
-    def __init__(self, game: DiceMonarchsGame, viewer: str) -> None:
-        self.game, self.viewer = game, viewer
+    def __init__(self, game: DiceMonarchsGame, viewer: str, can_load: bool = False) -> None:
+        self.game, self.viewer, self.can_load = game, viewer, can_load
 
     def on_change(self, callback: Callable[..., Any], /) -> Any:
         return self.game.on_change(callback)
@@ -104,7 +106,9 @@ class PublicSave:
         return json.dumps(self.game.public_save(viewer), ensure_ascii=False, sort_keys=True)
 
     def load(self, text: str) -> None:
-        raise CompanionError("Dice Monarchs: only the GM loads a saved table")
+        if not self.can_load:
+            raise CompanionError("Dice Monarchs: only the GM loads a saved table")
+        self.game.load(text)
 
 
 class DiceMonarchsApp(widgets.VBox):
@@ -148,8 +152,14 @@ class DiceMonarchsApp(widgets.VBox):
         for box in (self.players_box, self.chips_box, self.seed_box):
             box.on_enter(self._new_table, self.error)
         self.new_button = self._btn("New table", self._new_table, "new-table", "primary")
-        self.save_load = SaveLoad(self.game if self.runs_table else PublicSave(
-            self.game, self.viewer or ""), "dice-monarchs.json", what="Dice Monarchs table")
+        # The page holds only the public save; the GM's save (every hidden die and the
+        # seed) is built when asked for, and dropped again at the next move.
+        self.save_load = SaveLoad(PublicSave(self.game, self.viewer or "", self.runs_table),
+                                  "dice-monarchs.json", what="Dice Monarchs table")
+        self.gm_save_button = self._btn("GM save (every hidden die)", self._gm_save,
+                                        "gm-save", "warning")
+        self.gm_save = widgets.HTML()
+        self.gm_save.add_class("tc-gm-save")
         self.seat_name = name_box("Player", "", "seat-name", max_len=40, required=False)
         self.seat_chips = int_box("Chips", chips, "seat-chips", 1, MAX_CHIPS)
         self.odds_toggle = widgets.Checkbox(value=self.game.show_odds,
@@ -169,6 +179,7 @@ class DiceMonarchsApp(widgets.VBox):
             seats_row,
             self.odds_toggle,
             self.save_load,
+            row(self.gm_save_button, self.gm_save),
         )
         if not self.runs_table:  # a player's screen: only their own save
             self.setup.children = (self.save_load,)
@@ -239,6 +250,12 @@ class DiceMonarchsApp(widgets.VBox):
         self.game.new_table(names, chips, seed=seed)
         self.game.deal()
 
+    def _gm_save(self) -> None:
+        if not self.runs_table:
+            raise CompanionError("Dice Monarchs: the GM's save is the GM's")
+        self.gm_save.value = data_uri_link("GM save: keep it face down", "dice-monarchs-gm.json",
+                                           "application/json", self.game.to_json())
+
     def _join(self) -> None:
         self.game.join(self.seat_name.read(), self.seat_chips.read())
 
@@ -301,6 +318,7 @@ class DiceMonarchsApp(widgets.VBox):
     def render(self) -> None:
         game = self.game
         self.renders += 1
+        self.gm_save.value = ""  # the GM's file is made again on request, never kept on the page
         table = game.view_for(None)  # what everyone may know: all the table screen uses
         to_act = game.player_to_act
         if self.shown_to is not None and (self.shown_to != to_act
