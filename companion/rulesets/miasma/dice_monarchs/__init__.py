@@ -12,7 +12,8 @@ and the best hand takes the pot.
   the 23,040 rolls holding each (beside the seed's printed counts), and the best hand.
 - `game` — `game.DiceMonarchsGame`, a table for 2–8 players that enforces
   turn order and legal moves.
-- `strength` — `strength.hand_strength`, the chance to win the showdown.
+- `strength` — `strength.hand_strength`, the chance to win the showdown, and
+  `strength.quick_strength`, the table's readout bounded to 200 ms.
 
 Master the bluff, says the tavern wisdom: make your rivals bin and the pot is yours, but
 let the pot grow before you try.
@@ -29,7 +30,11 @@ from companion.rulesets.miasma.dice_monarchs.hands import (
     best_showdown_hand,
     hand_counts,
 )
-from companion.rulesets.miasma.dice_monarchs.strength import Strength, hand_strength
+from companion.rulesets.miasma.dice_monarchs.strength import (
+    Strength,
+    hand_strength,
+    quick_strength,
+)
 
 __all__ = [
     "DICE",
@@ -43,4 +48,5 @@ __all__ = [
     "best_showdown_hand",
     "hand_counts",
     "hand_strength",
+    "quick_strength",
 ]
