@@ -34,7 +34,7 @@ from companion.rulesets.monsters_and_magic import (
 )
 from companion.rulesets.monsters_and_magic.ability_checks import LIMIT
 from companion.rulesets.monsters_and_magic.action_points import BASIC_TECHNIQUES
-from companion.rulesets.monsters_and_magic.adventurer import MAX_NAME
+from companion.rulesets.monsters_and_magic.adventurer import GM_THREAD_READINGS, MAX_NAME
 from companion.rulesets.monsters_and_magic.conditions_and_statuses import CONDITIONS, STATUSES
 from companion.rulesets.monsters_and_magic.group_checks import parse_modifiers
 from companion.rulesets.monsters_and_magic.party import Party
@@ -274,6 +274,9 @@ class AdventurerPanel(widgets.VBox):
                 move, args, kwargs = call()  # a bad amount stops here, refused under its box
                 if move in ("feeling_lucky", "death_roll"):
                     kwargs = {**kwargs, "seed": self.seed_source()}
+                if move in ("feeling_lucky", "bend_luck", "lucky_find"):
+                    # Through the table: the GM gains what the player spends.
+                    return self.party.spend_thread(a, move, *args, **kwargs)
                 return getattr(a, move)(*args, **kwargs)
 
             btn = button(label, run, error=error, name=name)
@@ -503,14 +506,22 @@ class GameMasterPanel(widgets.VBox):
         self.spend_button = button("Spend", lambda: gm.spend_thread(self.use.value),
                                    error=self.error, name="gm-spend")
         self.file = SaveLoad(gm, "gm-threads.json", what="GM's threads", error=self.error)
+        self.reading = widgets.Dropdown(options=list(GM_THREAD_READINGS), value=gm.reading,
+                                        description="GM gains a thread when a player spends",
+                                        style={"description_width": "initial"},
+                                        layout=widgets.Layout(width="auto", max_width="100%"))
+        self.reading.add_class("tc-pick-gm-reading")
+        self.reading.observe(safe(self.error)(lambda ch: (
+            gm.set_reading(ch["new"]) if ch["new"] != gm.reading else None)), names="value")
         self.children = [self.view, row(self.gain_button, self.use, self.spend_button),
-                         *own_error, self.file]
+                         row(self.reading), *own_error, self.file]
         bind(gm, self.render, error=self.error)
 
     def render(self) -> None:
         self.view.value = (f'<div class="tc-gm" data-threads="{self.gm.threads}"><b>GM</b>: '
                            f'<span class="tc-gm-threads">{self.gm.threads}</span> '
                            f"thread{'s' if self.gm.threads != 1 else ''} of fate</div>")
+        self.reading.value = self.gm.reading
         disable_for(self.spend_button, None if self.gm.can_spend
                       else "Threads of Fate: the GM has no thread to spend")
         disable_for(self.gain_button, None if self.gm.threads < LIMIT

@@ -103,3 +103,30 @@ def test_real_numbers_and_tending_an_ally() -> None:
     assert 'data-healed="8"' in p.result.value and (ash.supplies, bea.hp) == (0, 15)
     b["tend-ally"].click()
     assert p.error.message == "Supplies: Ash has only 0 supply"
+
+
+def test_the_sheets_thread_buttons_feed_the_gm() -> None:
+    from companion.widgets.monsters_and_magic import MonstersAndMagicApp
+
+    app = MonstersAndMagicApp(["Ash"], luck=2)
+    sheet = app.selected
+    assert app.gm.threads == 0 and sheet.adventurer.threads == 2
+    widgets_by_name(sheet, kind="btn")["lucky-find"].click()
+    assert (sheet.adventurer.threads, app.gm.threads) == (1, 1)
+    app.gm.reading = "uses only"
+    widgets_by_name(sheet, kind="btn")["lucky-find"].click()
+    assert (sheet.adventurer.threads, app.gm.threads) == (0, 1)
+
+
+def test_gm_panel_switches_the_thread_reading() -> None:
+    from companion.rulesets.monsters_and_magic.adventurer import GameMaster
+    from companion.widgets.monsters_and_magic import GameMasterPanel
+
+    gm = GameMaster()
+    panel = GameMasterPanel(gm)
+    panel.reading.value = "uses only"
+    assert gm.reading == "uses only" and gm.log[-1].summary == "GM's threads: reading 'uses only'"
+    assert gm.player_spent(1) == 0
+    gm.undo()
+    gm.undo()
+    assert gm.reading == "player spends" and panel.reading.value == "player spends"

@@ -1174,6 +1174,16 @@ class GameMaster(Tracker):
                       f"{' (' + reason + ')' if reason else ''}: {self.threads}")
 
     @move
+    def set_reading(self, reading: str) -> None:
+        """Choose how the cut-off "Whenever you spend a ..." is read (see
+        [player_spent][companion.rulesets.monsters_and_magic.adventurer.GameMaster.player_spent])."""
+        if reading not in GM_THREAD_READINGS:
+            raise RuleError(f"Threads of Fate: no reading called {reading!r} "
+                            f"({' or '.join(GM_THREAD_READINGS)})")
+        self.reading = reading
+        self.describe(f"GM's threads: reading '{reading}'")
+
+    @move
     def player_spent(self, count: int = 1) -> int:
         """A player spent ``count`` threads (or Inspired in place of one): the GM gains as
         many. Returns the threads gained.
