@@ -89,6 +89,10 @@ class SheetMovesPanel(widgets.VBox):
                 ("max_threads", "Threads", 0, LIMIT), ("max_fatigue", "Fatigue", 0, LIMIT),
                 ("max_exhaustion", "Exhaustion", 0, LIMIT), ("supplies", "Supplies", 0, 10_000))
         }
+        self.death_reading = _pick(["sheet", "bare"], a.death_roll_reading,
+                                   "Death rolls read", "death-reading", "240px")
+        self.death_reading.observe(lambda ch: self._death_reading(str(ch["new"])),
+                                   names="value")
         self.ally_pick = widgets.Dropdown(options=[], description="Ally",
                                           layout=widgets.Layout(width="200px"))
         self.ally_pick.add_class("tc-pick-ally")
@@ -152,7 +156,7 @@ class SheetMovesPanel(widgets.VBox):
             row(self.inspired, bt["bonds-of-fate"], bt["lucky-find"]),
             row(bt["temp-hp"], self.affinity, bt["damage"], bt["ap"], bt["break-free"]),
             row(self.condition, bt["detonate"], bt["ally"], bt["recover"], bt["supplies"]),
-            row(bt["accept"], bt["refuse"]),
+            row(bt["accept"], bt["refuse"], self.death_reading),
             row(self.rest_kind, self.first, self.second),
             row(self.supplies, self.exhaustion_supplies, self.together, bt["rest"]),
             row(self.ally_pick, bt["tend-ally"]),
@@ -163,6 +167,10 @@ class SheetMovesPanel(widgets.VBox):
         )
         self.party.on_change(lambda _party: self._allies())
         self._allies()
+
+    def _death_reading(self, reading: str) -> None:
+        if reading != self.adventurer.death_roll_reading:
+            self.adventurer.set_death_roll_reading(reading)
 
     def _allies(self) -> None:
         names = [n for n in self.party.names if n != self.adventurer.name]

@@ -91,6 +91,12 @@ class SpellPointsApp(widgets.VBox):
                                "level", "150px")
         self.caster = _dropdown(list(CASTER_KINDS), self.model.caster, "Caster", "caster",
                                 "150px")
+        self.limits = widgets.Checkbox(value=self.model.dmg_limits, indent=False,
+                                       description="DMG limits (level cap, 6th+ once a rest)")
+        self.limits.add_class("tc-check-dmg-limits")
+        self.limits.observe(safe(self.error)(lambda ch: (
+            self.model.set_dmg_limits(bool(ch["new"]))
+            if bool(ch["new"]) != self.model.dmg_limits else None)), names="value")
         self.new_button = new = confirm_button(
             "New caster", self.new_caster, risky=lambda: bool(self.model.log),
             prompt="Tap again: new caster (this one is lost)", error=self.error, name="new")
@@ -108,6 +114,7 @@ class SpellPointsApp(widgets.VBox):
                              error=self.error)
         app_box(
             row(self.level, self.caster, new),
+            row(self.limits),
             self.status,
             row(*self.cast_buttons),
             row(rest, self.undo_button),
@@ -131,7 +138,9 @@ class SpellPointsApp(widgets.VBox):
         self.status.value = (
             f'<div class="tc-points" data-points="{m.points}" style="font-size:20px">'
             f"<b>{m.points}</b> / {m.maximum} mentality</div>"
-            f"<div>level {m.class_level} {escape(m.caster)} caster</div>")
+            f"<div>level {m.class_level} {escape(m.caster)} caster, spells up to level "
+            f"{m.max_spell_level}</div>")
+        self.limits.value = m.dmg_limits
         for lvl, btn in enumerate(self.cast_buttons):
             disable_for(btn, m.cast_refusal(lvl))
             btn.button_style = "" if m.can_cast(lvl) else "warning"

@@ -130,3 +130,15 @@ def test_gm_panel_switches_the_thread_reading() -> None:
     gm.undo()
     gm.undo()
     assert gm.reading == "player spends" and panel.reading.value == "player spends"
+
+
+def test_death_roll_reading_is_chosen_on_the_sheet() -> None:
+    p, _ = panel(luck=1)
+    p.death_reading.value = "bare"
+    assert p.adventurer.death_roll_reading == "bare"
+    import pytest
+
+    from companion.errors import RuleError
+
+    with pytest.raises(RuleError, match=r"no reading called 'odd' \(sheet or bare\)"):
+        p.adventurer.set_death_roll_reading("odd")

@@ -27,8 +27,9 @@ def test_spell_points_until_refused_then_long_rest() -> None:
     buttons["new"].click()
     assert app.model.points == 6 and 'data-points="6"' in app.status.value
     assert buttons["cast-3"].disabled  # a 2nd-level caster casts up to 1st level (DMG)
-    app.model.dmg_limits = False
-    app.render()
+    assert "spells up to level 1" in app.status.value
+    app.limits.value = False  # the earlier reading: any level the points pay for
+    assert not app.model.dmg_limits and "DMG spell-point limits off" in app.history.value
     buttons["cast-3"].click()  # 3rd level costs 5
     assert app.model.points == 1 and app.error.message == ""
     buttons["cast-1"].click()

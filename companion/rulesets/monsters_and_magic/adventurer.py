@@ -798,6 +798,17 @@ class Adventurer(Tracker):
         return gained
 
     @move
+    def set_death_roll_reading(self, reading: str) -> None:
+        """Choose how death rolls are read: ``"sheet"`` (the sheet's modifiers, XP on a
+        miss) or ``"bare"`` (LUCK and the exhaustion penalty only); see
+        [death_roll][companion.rulesets.monsters_and_magic.adventurer.Adventurer.death_roll]."""
+        if reading not in DEATH_ROLL_READINGS:
+            raise RuleError(f"Death & Dying: no reading called {reading!r} "
+                            f"({' or '.join(DEATH_ROLL_READINGS)})")
+        self.death_roll_reading = reading
+        self.describe(f"{self.name}: death rolls read '{reading}'")
+
+    @move
     def gain_temp_hp(self, amount: int) -> None:
         """Gain temporary HP: lost first when damage gets past AC.
 

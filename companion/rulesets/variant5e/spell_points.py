@@ -233,6 +233,14 @@ class SpellPoints(Tracker):
         self.describe(f"cast {what}: -{cost}, {self.points}/{self.maximum} left")
 
     @move
+    def set_dmg_limits(self, on: bool) -> None:
+        """Switch the DMG limits (level cap, 6th+ once per long rest) on or off now."""
+        self.dmg_limits = bool(on)
+        if not on:
+            self.high_cast = []
+        self.describe(f"DMG spell-point limits {'on' if on else 'off'}")
+
+    @move
     def long_rest(self) -> None:
         """Regain half the maximum, rounded up, capped at the maximum."""
         regained = min(-(-self.maximum // 2), self.maximum - self.points)
