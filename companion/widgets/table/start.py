@@ -349,8 +349,14 @@ class TableApp(widgets.VBox):
             values = {k: box.read() for k, box in form["boxes"].items()}
             kind = str(form["kind"].value) if form["kind"] is not None else ""
             assert self.campaign is not None
-            form["rules"].add(self.campaign, " ".join(name.split()), kind, values)
+            # Cleared first: the box is empty before the list shows the newcomer, so a
+            # name typed next is never wiped by this one's reset.
             form["name"].value = ""
+            try:
+                form["rules"].add(self.campaign, " ".join(name.split()), kind, values)
+            except BaseException:
+                form["name"].value = name
+                raise
         return add
 
     def _leaver(self, ruleset: str) -> Any:
