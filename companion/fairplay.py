@@ -87,9 +87,11 @@ __all__ = [
     "can_see",
     "commitment",
     "commitment_text",
+    "hidden_information",
     "mode_name",
     "new_nonce",
     "prepare_roll",
+    "public_form",
     "reveal_data",
     "roll_text",
     "summary",
@@ -276,6 +278,16 @@ def visible_to(events: Iterable[dict[str, Any]], who: str, role: str) -> list[di
     Every event is kept (so entry numbers stay), but a hidden roll's ``secret`` (its
     expression, seed, dice, nonce) is left out unless ``who`` may see it; a hidden roll
     that was revealed gets ``"revealed": <seq of the reveal>``. The input is not changed.
+
+    For anyone but the GM, the events of a tracker with hidden information
+    ([hidden_information][companion.fairplay.hidden_information]) lose their secrets too:
+    the state of an ``add``/``set`` event (and a move's saved result) is replaced by its
+    public form ([public_form][companion.fairplay.public_form]: other players' hole dice
+    and the table seed only as commitments, no unrevealed duel choice), a move's ``seed``
+    (event and argument) is left out, and so are the arguments its class names in
+    ``SECRET_ARGS`` (the duel's ``tactic``: the move that reveals the picks says them in
+    its summary). A tracker whose kind the events do not say is treated the same way, its
+    arguments all left out. Pass the whole log: the ``add`` events say each tracker's kind.
     """
     events = list(events)
     revealed: dict[int, int] = {}
@@ -284,8 +296,11 @@ def visible_to(events: Iterable[dict[str, Any]], who: str, role: str) -> list[di
             entry = (event.get("data") or {}).get("entry")
             if type(entry) is int:
                 revealed.setdefault(entry, int(event["seq"]))
+    kinds: dict[str, str] = {}
     out = []
     for event in events:
+        if event.get("kind") == "add" and event.get("tracker"):
+            kinds[str(event["tracker"])] = str((event.get("data") or {}).get("kind", ""))
         if event.get("kind") == "roll" and "commitment" in (event.get("data") or {}):
             data = dict(event["data"])
             if not can_see(event, who, role):
@@ -293,8 +308,81 @@ def visible_to(events: Iterable[dict[str, Any]], who: str, role: str) -> list[di
             if event.get("seq") in revealed:
                 data["revealed"] = revealed[event["seq"]]
             event = {**event, "data": data}
+        elif role != "gm" and event.get("kind") in ("add", "set", "move"):
+            event = _public_tracker_event(event, kinds.get(str(event.get("tracker"))), who)
         out.append(event)
     return out
+
+
+# -- trackers with hidden information ----------------------------------------------------
+
+
+def hidden_information(cls: type[Any]) -> bool:
+    """Whether a tracker class holds hidden information: it offers a ``public_save`` (the
+    save a player may keep: Dice Monarchs' table, the Cairn duel)."""
+    return callable(getattr(cls, "public_save", None))
+
+
+def public_form(tracker: Any, who: str = "") -> dict[str, Any]:
+    """The ``public_save`` of a tracker with hidden information, as ``who`` may keep it
+    (their own hole dice when ``public_save`` takes a seated player's name)."""
+    import inspect
+
+    save = tracker.public_save
+    if who and len(inspect.signature(save).parameters) >= 1:
+        try:
+            return dict(save(who))
+        except CompanionError:
+            pass  # not seated at this table: the table screen's view
+    return dict(save())
+
+
+def _tracker_of(key: str | None) -> type[Any] | None:
+    from companion.store.registry import tracker_class
+
+    if not key:
+        return None
+    try:
+        return tracker_class(key)
+    except CompanionError:
+        return None
+
+
+def _public_state(cls: type[Any] | None, saved: Any, who: str, *, whole: bool) -> Any:
+    """The public form of a saved state (``whole``: a ``to_dict`` save, else a snapshot);
+    ``None`` if it cannot be read (nothing of it is shown then)."""
+    if cls is None:
+        return None
+    try:
+        tracker = cls.from_dict(saved) if whole else cls.from_state(saved)
+        return public_form(tracker, who)
+    except (CompanionError, KeyError, TypeError, ValueError):
+        return None
+
+
+def _public_tracker_event(event: dict[str, Any], key: str | None, who: str) -> dict[str, Any]:
+    """A player's view of an ``add``, ``set`` or ``move`` event of a tracker: unchanged
+    unless the tracker holds hidden information (or its kind is unknown, then treated as
+    if it did); then its state is the public form, its seeds and secret arguments are out."""
+    data = dict(event.get("data") or {})
+    kind = event.get("kind")
+    if kind == "add":
+        key = str(data.get("kind", "")) or key
+    cls = _tracker_of(key)
+    if cls is not None and not hidden_information(cls):
+        return event
+    if kind == "add" and "state" in data:
+        data["state"] = _public_state(cls, data["state"], who, whole=False)
+    if kind == "set" and "save" in data:
+        data["save"] = _public_state(cls, data["save"], who, whole=True)
+    if kind == "move":
+        if "after" in data:
+            data["after"] = _public_state(cls, data["after"], who, whole=True)
+        secret = set(getattr(cls, "SECRET_ARGS", {}).get(str(event.get("move")), ()))
+        if isinstance(data.get("args"), dict):
+            data["args"] = {k: v for k, v in data["args"].items()
+                            if k != "seed" and k not in secret and cls is not None}
+    return {**event, "data": data, "seed": None}
 
 
 def reveal_data(event: dict[str, Any], events: Iterable[dict[str, Any]], who: str,

@@ -384,11 +384,12 @@ class Campaign(Observable):
 
     def visible_to(self, who: str, role: str, kinds: Sequence[str] = ()) -> list[StoredEvent]:
         """The log as ``who`` (``role``: "gm" or "player") may see it: no hidden roll's
-        secret unless they may see it ([visible_to][companion.fairplay.visible_to])."""
+        secret unless they may see it, and for a player no hidden die, table seed or
+        unrevealed choice of a game ([visible_to][companion.fairplay.visible_to])."""
         from companion import fairplay
 
-        events = fairplay.visible_to([e.to_dict() for e in self.log(kinds)], who, role)
-        return [StoredEvent(**e) for e in events]
+        events = fairplay.visible_to([e.to_dict() for e in self.log()], who, role)
+        return [StoredEvent(**e) for e in events if not kinds or e["kind"] in kinds]
 
     # -- events in and out ------------------------------------------------------------------
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from companion import dice
 from companion.dice.roller import make_rng
@@ -77,6 +77,9 @@ class Exchange:
 @dataclass
 class Duel(Tracker):
     """A duel between two sides, with secret choices and recorded stakes."""
+
+    #: Arguments of a move a player's view of the campaign log leaves out (the pick).
+    SECRET_ARGS: ClassVar[dict[str, tuple[str, ...]]] = {"choose": ("tactic",)}
 
     names: list[str] = state_field(default_factory=lambda: ["Left", "Right"], max_len=2)
     stakes: str = state_field("", max_len=MAX_STAKES)
