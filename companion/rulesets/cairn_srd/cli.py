@@ -78,7 +78,7 @@ def add_commands(sub: Any) -> None:
     soc.add_argument("--json", action="store_true")
     soc.set_defaults(func=_social)
     know = csub.add_parser("knowledge", help="does the character know it?")
-    know.add_argument("kind", help="common, specialized or esoteric")
+    know.add_argument("kind", help="common, specialized or esoteric, e.g. specialized")
     know.add_argument("--seed", type=int, default=None)
     know.add_argument("--json", action="store_true")
     know.set_defaults(func=_knowledge)
@@ -155,17 +155,26 @@ MAX_BOOK_BYTES = 1_000_000
 """The largest lock-book file the CLI reads."""
 
 
+def _shown(path: Path) -> str:
+    name = path.name or str(path)
+    return name if len(name) <= 40 else name[:39] + "…"
+
+
 def _read_book(path: Path) -> lockpicking.LockBook:
-    if not path.exists():
-        return lockpicking.LockBook()
     try:
-        size = path.stat().st_size
-        if size > MAX_BOOK_BYTES:
-            raise StateError(f"lock book {path.name}: {size:,} bytes, at most "
-                             f"{MAX_BOOK_BYTES:,}")
-        data = path.read_bytes()
+        if not path.exists():
+            return lockpicking.LockBook()
+        if not path.is_file():
+            raise StateError(f"lock book {_shown(path)}: not a file")
+        with path.open("rb") as f:
+            data = f.read(MAX_BOOK_BYTES + 1)  # bounded, also for a file that never ends
     except OSError as exc:
-        raise StateError(f"lock book {path.name}: cannot read it ({exc.strerror})") from None
+        raise StateError(f"lock book {_shown(path)}: cannot read it "
+                         f"({exc.strerror or 'unreadable'})") from None
+    except ValueError:
+        raise StateError("lock book: the file name is not a usable path") from None
+    if len(data) > MAX_BOOK_BYTES:
+        raise StateError(f"lock book {_shown(path)}: more than {MAX_BOOK_BYTES:,} bytes")
     return lockpicking.LockBook.from_json(data)
 
 
@@ -179,8 +188,8 @@ def _lock(args: argparse.Namespace) -> int:
         try:
             path.write_text(book.to_json(), encoding="utf-8")
         except OSError as exc:
-            raise StateError(f"lock book {path.name}: cannot write it ({exc.strerror})") \
-                from None
+            raise StateError(f"lock book {_shown(path)}: cannot write it "
+                             f"({exc.strerror or 'unwritable'})") from None
     if args.json:
         out: dict[str, Any] = {"book": dict(book.sequences), "solved": list(book.solved)}
         if lock is not None:
