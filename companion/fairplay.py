@@ -63,6 +63,13 @@ rolled):
   see it.
 - a reveal (kind ``reveal``): ``{"entry": <the roll's seq>, "mode", "expr", "seed",
   "dice", "total", "nonce", "text", "physical"}``; its seed is the roll's seed.
+
+Games with hidden information (Dice Monarchs' hole dice and table seed, a Cairn duel's
+pending pick) keep their secrets out of a player's view of the log too
+([visible_to][companion.fairplay.visible_to]): their states appear in their public form,
+their moves without seeds or secret arguments. The GM's view and the campaign's export
+(the GM's backup) keep everything; ``campaign show NAME --json`` gives the public form
+unless ``--gm`` is asked.
 """
 
 from __future__ import annotations

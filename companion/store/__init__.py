@@ -20,7 +20,8 @@ The database is named by ``COMPANION_DB``: a file path (SQLite, WAL journal) or 
   snapshot and the events after it; ``tracker(name)`` gives the ruleset's own tracker whose
   every move, undo and load is stored as one event; ``refresh()`` applies other screens'
   moves; ``roll(expr)`` writes the roll log (``roll_entry(expr, mode=...)``, ``reveal``
-  and ``visible_to(who, role)``: hidden rolls, see [companion.fairplay][]);
+  and ``visible_to(who, role)``: hidden rolls, and for a player no game's hidden dice,
+  table seed or unrevealed choice, see [companion.fairplay][]);
   ``export()``/``import_document()``.
 - [shared_campaign][companion.store.campaign.shared_campaign]: the one open campaign of a
   process by name, so every app in one kernel shares the same tracker objects.

@@ -388,7 +388,9 @@ class Campaign(Observable):
         unrevealed choice of a game ([visible_to][companion.fairplay.visible_to])."""
         from companion import fairplay
 
-        events = fairplay.visible_to([e.to_dict() for e in self.log()], who, role)
+        # The add events say which trackers hold hidden information.
+        read = (*kinds, "add") if kinds and set(kinds) & {"set", "move"} else kinds
+        events = fairplay.visible_to([e.to_dict() for e in self.log(read)], who, role)
         return [StoredEvent(**e) for e in events if not kinds or e["kind"] in kinds]
 
     # -- events in and out ------------------------------------------------------------------

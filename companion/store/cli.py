@@ -61,6 +61,8 @@ def add_commands(sub: Any) -> None:
     show = csub.add_parser("show", help="a campaign's rulesets, party and encounters")
     show.add_argument("name")
     show.add_argument("--json", action="store_true")
+    show.add_argument("--gm", action="store_true",
+                      help="with --json: every game's whole state (hidden dice, table seed)")
     show.set_defaults(func=_show)
 
     export = csub.add_parser("export", help="the whole campaign as JSON on standard output")
@@ -133,9 +135,18 @@ def _show(args: argparse.Namespace) -> int:
         campaign = Campaign.open(store, args.name)
         members = list(campaign)
         if args.json:
+            from companion import fairplay
+
+            shown = []
+            for m in members:
+                item = m.to_dict()
+                if not args.gm and fairplay.hidden_information(type(m.tracker)):
+                    # A player's copy: hidden dice and the table seed only as commitments.
+                    item["state"] = fairplay.public_form(m.tracker)
+                shown.append(item)
             _json({"name": campaign.name, "rulesets": list(campaign.rulesets),
                    "created": campaign.info.created, "events": campaign.head,
-                   "members": [m.to_dict() for m in members]})
+                   "members": shown})
             return 0
         out = [f"{campaign.name}: {', '.join(campaign.rulesets)}; {campaign.head} events; "
                f"created {campaign.info.created[:10]}"]

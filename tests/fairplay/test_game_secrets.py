@@ -101,6 +101,14 @@ def test_player_view_holds_no_game_secret(tmp_path: Path) -> None:
     bob = _events(path, "Bob", "player")
     assert _leaks(bob, secrets, "Bob") == []
     assert _leaks(_events(path, "", "player"), secrets, "") == []
+    # Asked for some kinds of event only, the view is as careful.
+    with open_store(path) as store:
+        from companion.store import open_campaign
+
+        campaign = open_campaign(store, "Night", who="Ann", role="player")
+        some = campaign.visible_to("Ann", "player", kinds=("set", "move"))
+        assert {e.kind for e in some} == {"set", "move"}
+        assert _leaks(json.dumps([e.to_dict() for e in some]), secrets, "Ann") == []
 
 
 def test_log_json_and_verify(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -117,6 +125,11 @@ def test_log_json_and_verify(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         assert main(argv) == 0
         out = capsys.readouterr().out
         assert _leaks(out, secrets, "Ann") == [], argv
+    # The members' states: public unless the GM asks.
+    assert main(["campaign", "show", "Night", "--json", "--gm"]) == 0
+    assert "seed" in _leaks(capsys.readouterr().out, secrets, "")
+    assert main(["campaign", "show", "Night", "--json"]) == 0
+    assert _leaks(capsys.readouterr().out, secrets, "") == []
     assert main(["log", "Night", "--json"]) == 0
     export = tmp_path / "player.json"
     export.write_text(capsys.readouterr().out)
