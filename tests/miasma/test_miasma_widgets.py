@@ -211,8 +211,14 @@ def test_a_bare_game_saves_loads_and_deals() -> None:
     assert app.play.layout.display == "none"  # nothing dealt yet: the setup shows
     click(app, "new-table")
     assert app.game is bare and bare.players == ["Ann", "Bo", "Cy"] and bare.hand_no == 1
+    # "New table" seats the players (a move) and deals the first hand (a move). On the hot
+    # seat each undo is two taps (everyone agrees): the first undo takes the deal back...
     click(app, "undo")
-    click(app, "undo")  # a new table is a move: undo brings the old one back
+    assert app.undo_button.description == "Undo: does everyone agree?"
+    click(app, "undo")
+    assert bare.players == ["Ann", "Bo", "Cy"] and bare.hand_no == 0
+    click(app, "undo")
+    click(app, "undo")  # ...the second: a new table is a move, undo brings the old one back
     assert bare.players == ["Player 1", "Player 2"] and app.undo_button.disabled
 
 
