@@ -364,6 +364,9 @@ class Campaign(Observable):
 
         if type(entry) is not int:
             raise fairplay.FairPlayError(f"an entry is a whole number, not {entry!r}")
+        if not 1 <= entry < 2**63:  # the store's numbers; a longer one names no entry
+            shown = str(entry) if len(str(entry)) <= 20 else f"{str(entry)[:12]}…"
+            raise fairplay.FairPlayError(f"campaign {self.name!r} has no roll numbered {shown}")
 
         def make() -> NewEvent:
             # The roll itself and the reveals after it (two indexed reads).
