@@ -79,7 +79,7 @@ import json
 import random
 import re
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -279,7 +279,9 @@ def can_see(event: dict[str, Any], who: str, role: str) -> bool:
     return can_see_roll(str(data.get("mode")), str(event.get("who", "")), who, role)
 
 
-def visible_to(events: Iterable[dict[str, Any]], who: str, role: str) -> list[dict[str, Any]]:
+def visible_to(events: Iterable[dict[str, Any]], who: str, role: str,
+               tracker_class: Callable[[str], type[Any]] | None = None,
+               ) -> list[dict[str, Any]]:
     """The log events as ``who`` (``role``: ``"gm"`` or ``"player"``) may see them.
 
     Every event is kept (so entry numbers stay), but a hidden roll's ``secret`` (its
@@ -295,6 +297,11 @@ def visible_to(events: Iterable[dict[str, Any]], who: str, role: str) -> list[di
     ``SECRET_ARGS`` (the duel's ``tactic``: the move that reveals the picks says them in
     its summary). A tracker whose kind the events do not say is treated the same way, its
     arguments all left out. Pass the whole log: the ``add`` events say each tracker's kind.
+
+    ``tracker_class`` finds the class of a kind key (the store passes
+    [tracker_class][companion.store.registry.tracker_class]; the core never imports the
+    store). Without it, or for a key it does not know, every tracker is treated as one
+    with hidden information: nothing secret can leak by omission.
     """
     events = list(events)
     revealed: dict[int, int] = {}
@@ -316,7 +323,8 @@ def visible_to(events: Iterable[dict[str, Any]], who: str, role: str) -> list[di
                 data["revealed"] = revealed[event["seq"]]
             event = {**event, "data": data}
         elif role != "gm" and event.get("kind") in ("add", "set", "move"):
-            event = _public_tracker_event(event, kinds.get(str(event.get("tracker"))), who)
+            event = _public_tracker_event(event, kinds.get(str(event.get("tracker"))), who,
+                                          tracker_class)
         out.append(event)
     return out
 
@@ -344,13 +352,12 @@ def public_form(tracker: Any, who: str = "") -> dict[str, Any]:
     return dict(save())
 
 
-def _tracker_of(key: str | None) -> type[Any] | None:
-    from companion.store.registry import tracker_class
-
-    if not key:
+def _tracker_of(key: str | None,
+                lookup: Callable[[str], type[Any]] | None) -> type[Any] | None:
+    if not key or lookup is None:
         return None
     try:
-        return tracker_class(key)
+        return lookup(key)
     except CompanionError:
         return None
 
@@ -367,7 +374,9 @@ def _public_state(cls: type[Any] | None, saved: Any, who: str, *, whole: bool) -
         return None
 
 
-def _public_tracker_event(event: dict[str, Any], key: str | None, who: str) -> dict[str, Any]:
+def _public_tracker_event(event: dict[str, Any], key: str | None, who: str,
+                          lookup: Callable[[str], type[Any]] | None = None,
+                          ) -> dict[str, Any]:
     """A player's view of an ``add``, ``set`` or ``move`` event of a tracker: unchanged
     unless the tracker holds hidden information (or its kind is unknown, then treated as
     if it did); then its state is the public form, its seeds and secret arguments are out."""
@@ -375,7 +384,7 @@ def _public_tracker_event(event: dict[str, Any], key: str | None, who: str) -> d
     kind = event.get("kind")
     if kind == "add":
         key = str(data.get("kind", "")) or key
-    cls = _tracker_of(key)
+    cls = _tracker_of(key, lookup)
     if cls is not None and not hidden_information(cls):
         return event
     if kind == "add" and "state" in data:

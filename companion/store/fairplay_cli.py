@@ -223,7 +223,9 @@ def log_view(events: list[StoredEvent], args: argparse.Namespace) -> list[Stored
         who, role = "", "gm"
     else:
         who, role = " ".join((getattr(args, "player", None) or "").split()), "player"
-    seen = fairplay.visible_to([e.to_dict() for e in events], who, role)
+    from companion.store.registry import tracker_class
+
+    seen = fairplay.visible_to([e.to_dict() for e in events], who, role, tracker_class)
     return [StoredEvent(**e) for e in seen]
 
 
