@@ -50,6 +50,11 @@ What every tracker gets:
   [Tracker.from_json][companion.state.Tracker.from_json] round-trip state and log exactly.
   Loading checks every field (type, limits, unknown or missing fields), every invariant and
   every snapshot in the log, and builds nothing unless all of it is valid.
+- **Old saves keep loading.** A campaign lives for months while its trackers gain fields:
+  a field missing from a save (in the tracker, a nested record or an undo snapshot) that
+  has a default (``state_field(default)``, ``default_factory``) loads as that default. A
+  missing field without a default is still a [StateError][companion.errors.StateError],
+  and so is a field the class does not know.
 - **Observers.** [Observable.on_change][companion.state.Observable.on_change] callbacks run
   after each move, undo or load into an existing object; the widgets re-render from them.
 
@@ -594,6 +599,15 @@ def _decode_fields(cls: type, raw: Any, prefix: str, where: str) -> dict[str, An
         name = prefix.rstrip(".") or "state"
         raise StateError(f"{where}: field '{name}' must be an object")
     fields = {f.name: f for f in dataclasses.fields(cls)}
+    missing = [f for name, f in fields.items() if name not in raw]
+    if missing:
+        # A field added after the save was written: its default, if it has one.
+        raw = dict(raw)
+        for f in missing:
+            if f.default is not dataclasses.MISSING:
+                raw[f.name] = _encode(f.default)
+            elif f.default_factory is not dataclasses.MISSING:
+                raw[f.name] = _encode(f.default_factory())
     _exact_keys(raw, set(fields), where, prefix)
     hints = _hints(cls)
     return {

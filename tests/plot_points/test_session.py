@@ -350,7 +350,8 @@ def corrupt(change: Callable[[dict], None]) -> str:  # type: ignore[type-arg]
         (corrupt(lambda d: d["state"].update(mood=1)), "unknown field 'mood'"),
         (corrupt(lambda d: d["state"]["characters"][1].pop("name")),
          "missing field 'characters\\[1\\].name'"),
-        (corrupt(lambda d: d["state"].pop("gm")), "missing field 'gm'"),
+        (corrupt(lambda d: d["state"]["current"].pop("natural")),
+         "missing field 'current.natural'"),
         (corrupt(lambda d: d["log"][0]["before"].update(unlucky=9)),
          "log\\[0\\].before"),
         # Every invariant, also inside the nested records and the undo snapshots:

@@ -121,6 +121,23 @@ def test_every_move_is_stored_and_a_reopened_campaign_has_it(store: Store) -> No
     assert isinstance(log[2].seed, int)
 
 
+def test_a_campaign_stored_before_a_field_existed_still_opens(store: Store) -> None:
+    """An ``add`` event written before Cairn's Character had ``fate``: it replays with the
+    field's default, and the sheet plays on."""
+    cid = store.create_campaign("Old", ["cairn_srd"]).id
+    state = Character("Ash").snapshot()
+    del state["fate"]
+    store.append(cid, [NewEvent("add", tracker="ash", data={
+        "kind": "cairn_srd/Character", "name": "Ash", "role": "party", "state": state})], 0)
+    campaign = open_campaign(store, "Old")
+    ash = campaign.tracker("Ash")
+    assert isinstance(ash, Character) and ash.fate == "" and ash.name == "Ash"
+    ash.add_fatigue(1)
+    again = open_campaign(store, "Old")
+    assert again.tracker("Ash").snapshot() == ash.snapshot()
+    assert [e.kind for e in again.log()] == ["add", "move"]
+
+
 def test_undo_load_replace_remove_and_rolls_are_events(store: Store) -> None:
     campaign = create_campaign(store, "T", ["plot_points"])
     table = campaign.add("Table", PlotPointSession(), role="minigame")
