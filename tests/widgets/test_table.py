@@ -248,6 +248,47 @@ def test_every_app_of_every_ruleset_opens_in_place(db: Path) -> None:
     assert statistics.median(times) < 50, times
 
 
+def test_the_cairn_party_apps_share_the_campaign_s_sheets(db: Path) -> None:
+    from companion.rulesets.cairn_srd.downtime import Downtime
+    from companion.rulesets.cairn_srd.exploration import Delve
+    from companion.rulesets.cairn_srd.mass_combat import Vessel
+    from companion.rulesets.cairn_srd.wilderness import Journey
+    from companion.widgets.table.apps import apps_for
+
+    app = fresh_table(db, "cairn_srd")
+    keys = [a.key for a in apps_for(("cairn_srd",))]
+    for key in ("wilderness", "downtime", "dungeon_crawl", "cairn_mass_combat", "cairn_tasks"):
+        assert key in keys  # the start app lists them (and the test above opens each)
+        notebook = json.loads((Path("widgets") / f"{key}.ipynb").read_text())
+        assert f'campaign_page("{key}")' in "".join(notebook["cells"][-1]["source"])
+        assert notebook["metadata"]["title"] == spec(key).title
+    assert app.warm.wait(30)  # built before anyone joined the party
+    for key in ("wilderness", "downtime", "dungeon_crawl", "cairn_mass_combat", "cairn_tasks"):
+        opened = app.open_app(key)
+        assert app.error.message == "", key
+        assert app.app_area.children[-1] is opened
+    add_member(app, "cairn_srd", "Ash", str=12, dex=10, ctrl=9, guard=5, armor=0)
+    # Added on another screen: the party apps follow the campaign.
+    other = open_campaign(open_store(db), "Tuesday")
+    other.add("Briar", new_character("Briar", 9, 13, 8, 4))
+    app.campaign.refresh()  # type: ignore[union-attr]
+    ash = app.campaign.tracker("Ash", Character)  # type: ignore[union-attr]
+    travel = app.open_app("wilderness").app
+    crawl = app.open_app("dungeon_crawl").app
+    rest = app.open_app("downtime").app
+    for each in (travel, crawl, rest):  # the party's own sheets, not copies
+        assert [c.name for c in each.party] == ["Ash", "Briar"] and each.party[0] is ash
+    assert [t.name for t in travel.journey.party] == ["Ash", "Briar"]
+    assert [m.name for m in rest.downtime.members] == ["Ash", "Briar"]
+    # The journey, delve, downtime and ship are the campaign's: stored, seen by a new screen.
+    again = open_campaign(open_store(db), "Tuesday")
+    assert [t.name for t in again.tracker("Journey", Journey).party] == ["Ash", "Briar"]
+    assert [m.name for m in again.tracker("Downtime", Downtime).members] == ["Ash", "Briar"]
+    assert again.tracker("Delve", Delve).to_dict() == crawl.delve.to_dict()
+    ship = app.open_app("cairn_mass_combat").vessel
+    assert again.tracker("Vessel", Vessel).to_dict() == ship.to_dict()
+
+
 def test_a_reload_comes_back_to_the_same_table_and_app(db: Path) -> None:
     app = fresh_table(db, "cairn_srd")
     add_member(app, "cairn_srd", "Ash", str=12, dex=10, ctrl=9, guard=5, armor=0)

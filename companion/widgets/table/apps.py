@@ -8,8 +8,10 @@ opens it again at once and no observer is left behind.
 
 What an app reads from the campaign:
 
-- Cairn: the party's ``Character`` sheets (sheet and spellcasting: one picker), the
-  campaign's fight ("Fight", an ``Encounter``), its duel and its lock.
+- Cairn: the party's ``Character`` sheets (sheet and spellcasting: one picker; wilderness,
+  downtime and the dungeon crawl: the whole party, followed live), the
+  campaign's fight ("Fight", an ``Encounter``), its duel, its lock, its journey, delve,
+  downtime and ship ("Journey", "Delve", "Downtime", "Vessel").
 - Monsters & Magic: the party's ``Adventurer`` sheets and the GM's threads ("Game master").
 - Plot points: the table's session ("Table": its players and GM).
 - 5e: the party's casters (``SpellPoints``) and creatures (``DeathRecord``).
@@ -50,6 +52,7 @@ __all__ = [
     "DEMO_NAMES",
     "AppSpec",
     "MemberPanel",
+    "PartyAppPanel",
     "PartyFightPanel",
     "WhoPanel",
     "app_heading",
@@ -73,6 +76,10 @@ PLOT_TABLE = "Table"
 MIASMA = "Miasma"
 MONARCHS = "Dice Monarchs"
 EARTHMOTES = "Earthmotes"
+JOURNEY = "Journey"
+DELVE = "Delve"
+DOWNTIME = "Downtime"
+VESSEL = "Vessel"
 
 
 def ensure(campaign: Campaign, name: str, cls: type[T], make: Callable[[], T],
@@ -259,6 +266,40 @@ class PartyFightPanel(widgets.VBox):
             sheet.load(json.dumps(save))
 
 
+class PartyAppPanel(widgets.VBox):
+    """An app that takes the whole Cairn party (``build(party)``), following the campaign:
+    when a character joins or leaves the party (here or on another screen) the app is built
+    again over the same campaign trackers, so newcomers join the journey, delve or downtime.
+    ``app`` is the app shown now."""
+
+    def __init__(self, campaign: Campaign, build: Callable[[list[Character]], widgets.Widget],
+                 *, name: str) -> None:
+        super().__init__(layout=widgets.Layout(max_width="100%"))
+        self.add_class(f"tc-party-app-{name}")
+        self.campaign = campaign
+        self.build = build
+        self.error = ErrorLine()
+        self.app: widgets.Widget = widgets.HTML()
+        self._ids: tuple[int, ...] | None = None
+        campaign.on_change(safe(self.error)(lambda _c: self.sync()))
+        self.sync()
+
+    def party(self) -> list[Character]:
+        """The campaign's Cairn characters (the same sheets the other apps show)."""
+        from companion.rulesets.cairn_srd.character import Character
+
+        return [m.tracker for m in self.campaign.party if isinstance(m.tracker, Character)]
+
+    def sync(self) -> None:
+        party = self.party()
+        ids = tuple(id(c) for c in party)
+        if ids == self._ids:
+            return
+        self._ids = ids  # first: building may make moves that notify the campaign again
+        self.app = self.build(party)
+        self.children = (self.error, self.app)
+
+
 @dataclass(frozen=True)
 class AppSpec:
     """One app: its notebook (``widgets/<key>.ipynb``), title, ruleset and builders."""
@@ -313,6 +354,43 @@ def _cairn_lock(campaign: Campaign) -> widgets.Widget:
 
     return LockpickingApp(ensure(campaign, LOCK, LockPicking, lambda: LockPicking.create(
         seeds=(draw_seed(), draw_seed(), draw_seed()))))
+
+
+def _wilderness(campaign: Campaign) -> widgets.Widget:
+    from companion.rulesets.cairn_srd.wilderness import Journey
+    from companion.widgets.cairn_srd.wilderness import WildernessApp
+
+    return PartyAppPanel(campaign, lambda party: WildernessApp(
+        party, ensure(campaign, JOURNEY, Journey, Journey)), name="wilderness")
+
+
+def _downtime(campaign: Campaign) -> widgets.Widget:
+    from companion.rulesets.cairn_srd.downtime import Downtime
+    from companion.widgets.cairn_srd.downtime import DowntimeApp
+
+    return PartyAppPanel(campaign, lambda party: DowntimeApp(
+        party, ensure(campaign, DOWNTIME, Downtime, Downtime)), name="downtime")
+
+
+def _dungeon_crawl(campaign: Campaign) -> widgets.Widget:
+    from companion.rulesets.cairn_srd.exploration import Delve
+    from companion.widgets.cairn_srd.dungeon_crawl import DungeonCrawlApp
+
+    return PartyAppPanel(campaign, lambda party: DungeonCrawlApp(
+        party, ensure(campaign, DELVE, Delve, Delve)), name="dungeon-crawl")
+
+
+def _mass_combat(campaign: Campaign) -> widgets.Widget:
+    from companion.rulesets.cairn_srd.mass_combat import Vessel
+    from companion.widgets.cairn_srd.vessels import MassCombatApp
+
+    return MassCombatApp(ensure(campaign, VESSEL, Vessel, Vessel, "encounter"))
+
+
+def _cairn_tasks(campaign: Campaign) -> widgets.Widget:
+    from companion.widgets.cairn_srd.skills import TasksApp
+
+    return TasksApp()
 
 
 def _mm_table(campaign: Campaign) -> widgets.Widget:
@@ -459,6 +537,19 @@ APPS: tuple[AppSpec, ...] = (
             "secret choices"),
     AppSpec("lockpicking", "Cairn lockpicking", "cairn_srd", _cairn_lock,
             _demo("LockpickingApp", _CAIRN), "a lock to pick"),
+    AppSpec("wilderness", "Cairn wilderness", "cairn_srd", _wilderness,
+            _demo("WildernessApp", f"{_CAIRN}.wilderness"),
+            "the party's route, watch by watch"),
+    AppSpec("dungeon_crawl", "Cairn dungeon crawl", "cairn_srd", _dungeon_crawl,
+            _demo("DungeonCrawlApp", f"{_CAIRN}.dungeon_crawl"),
+            "the party's delve, turn by turn"),
+    AppSpec("downtime", "Cairn downtime", "cairn_srd", _downtime,
+            _demo("DowntimeApp", f"{_CAIRN}.downtime"), "the party's downtime cycles"),
+    AppSpec("cairn_mass_combat", "Cairn mass combat and vessels", "cairn_srd", _mass_combat,
+            _demo("MassCombatApp", f"{_CAIRN}.vessels"), "the attack matrix and a ship"),
+    AppSpec("cairn_tasks", "Cairn skill, social and knowledge checks", "cairn_srd",
+            _cairn_tasks, _demo("TasksApp", f"{_CAIRN}.skills"),
+            "skill tests, social and knowledge checks"),
     AppSpec("monsters_and_magic", "Monsters & Magic table", "monsters_and_magic", _mm_table,
             _demo("MonstersAndMagicApp", "companion.widgets.monsters_and_magic", DEMO_NAMES[:2]),
             "checks, group checks, the GM's threads, the sheets"),
