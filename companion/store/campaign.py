@@ -23,6 +23,7 @@ return. A widget calls the tracker exactly as before; observers fire as before.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import random
@@ -98,7 +99,7 @@ def _locked(method: F) -> F:
 
     @functools.wraps(method)
     def wrapper(self: Campaign, *args: Any, **kwargs: Any) -> Any:
-        with self._lock:
+        with self._lock, self._quiet():
             return method(self, *args, **kwargs)
 
     return cast(F, wrapper)
@@ -168,6 +169,35 @@ class Campaign(Observable):
         self.members: dict[str, Member] = {}
         self._snapshot_seq = 0
         self._lock = threading.RLock()
+        self._quiet_depth = 0
+        self._pending: dict[int, Observable] = {}
+
+    # -- telling observers ---------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _quiet(self) -> Iterator[None]:
+        """Hold every change notice (the campaign's and its trackers') until the outermost
+        step is done: the event stored, ``head`` set, the live state whole. An observer
+        that makes a move then starts from a consistent campaign (no false conflict, no
+        event applied twice)."""
+        self._quiet_depth += 1
+        try:
+            yield
+        finally:
+            self._quiet_depth -= 1
+            if self._quiet_depth == 0 and self._pending:
+                pending, self._pending = self._pending, {}
+                for changed in pending.values():
+                    Observable._changed(changed)
+
+    def _changed(self) -> None:
+        self._notify(self)
+
+    def _notify(self, changed: Observable) -> None:
+        if self._quiet_depth:
+            self._pending.setdefault(id(changed), changed)
+        else:
+            Observable._changed(changed)
 
     # -- opening -------------------------------------------------------------------------
 
@@ -496,6 +526,7 @@ class Campaign(Observable):
             lambda: self._live_undo(member))
         tracker.__dict__["load"] = functools.wraps(cls.load)(
             lambda text: self._live_load(member, text))
+        tracker.__dict__["_changed"] = lambda: self._notify(tracker)
         return member
 
     def _check_member(self, member: Member) -> None:
@@ -515,7 +546,7 @@ class Campaign(Observable):
             if tracker.in_move:
                 # Called from inside another move: part of that move's event.
                 return original(tracker, *args, **kwargs)
-            with self._lock:
+            with self._lock, self._quiet():
                 return persisted(tracker, *args, **kwargs)
 
         def persisted(tracker: Tracker, *args: Any, **kwargs: Any) -> Any:
@@ -588,8 +619,8 @@ class Campaign(Observable):
                 self.refresh()
                 self._check_member(member)
                 continue
+            self.head = stored.seq  # before any observer hears of the undo
             event = cls.undo(member.tracker)
-            self.head = stored.seq
             self._after_append()
             return event
         raise ConflictError("the campaign keeps changing; try again")

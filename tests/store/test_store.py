@@ -138,6 +138,34 @@ def test_a_campaign_stored_before_a_field_existed_still_opens(store: Store) -> N
     assert [e.kind for e in again.log()] == ["add", "move"]
 
 
+def test_an_observer_that_moves_inside_a_notice_meets_a_consistent_campaign(
+        store: Store) -> None:
+    """Observers hear of a move or undo only once it is stored: a move made from inside
+    the notice is neither a false conflict nor the cause of an event applied twice."""
+    campaign = create_campaign(store, "T", ["cairn_srd"])
+    ash = campaign.add("Ash", Character("Ash"))
+    briar = campaign.add("Briar", Character("Briar"))
+    heard: list[tuple[int, int]] = []
+
+    def echo(sheet: Any) -> None:  # every change of Ash's fatigue is echoed on Briar
+        heard.append((campaign.head, store.head(campaign.info.id)))
+        if len(heard) <= 2:
+            briar.add_fatigue(1)
+
+    ash.on_change(echo)
+    ash.add_fatigue(2)
+    ash.undo()
+    assert heard[:2] == [(3, 3), (5, 5)]  # told after the event is stored, head current
+    assert ash.fatigue == 0 and briar.fatigue == 2
+    assert [(e.kind, e.tracker) for e in campaign.log()] == [
+        ("add", "ash"), ("add", "briar"), ("move", "ash"), ("move", "briar"),
+        ("undo", "ash"), ("move", "briar")]
+    assert campaign.head == 6 and not campaign.refresh()
+    again = open_campaign(store, "T")
+    assert again.tracker("Ash").snapshot() == ash.snapshot()
+    assert again.tracker("Briar").snapshot() == briar.snapshot()
+
+
 def test_undo_load_replace_remove_and_rolls_are_events(store: Store) -> None:
     campaign = create_campaign(store, "T", ["plot_points"])
     table = campaign.add("Table", PlotPointSession(), role="minigame")
