@@ -148,8 +148,32 @@ def test_who_may_reveal(env_db: str) -> None:
             gm.reveal(public)
         with pytest.raises(fairplay.FairPlayError, match="has no roll numbered 42"):
             gm.reveal(42)
+        for far in (0, -3, 2**63, 10**100):  # past the store's numbers: one line, short
+            with pytest.raises(fairplay.FairPlayError, match="has no roll numbered") as err:
+                gm.reveal(far)
+            assert len(str(err.value)) < 80
         assert ash.reveal(own).data["entry"] == own
         assert gm.reveal(blind).data["entry"] == blind
         with pytest.raises(fairplay.FairPlayError, match="already revealed"):
             gm.reveal(own)
         assert [e.kind for e in gm.log()] == ["roll", "roll", "roll", "reveal", "reveal"]
+
+
+def test_without_a_tracker_lookup_every_tracker_counts_as_hiding_information(
+        env_db: str) -> None:
+    """The core's visible_to never imports the store: the store passes its tracker lookup;
+    without it a plain sheet's move loses its seed too (nothing leaks by omission)."""
+    import random
+
+    from companion.rulesets.cairn_srd.character import Character
+    from companion.store.registry import tracker_class
+
+    with open_store(env_db) as store:
+        gm = create_campaign(store, "Tuesday", ["cairn_srd"], who="Mira", role="gm")
+        gm.add("Ash", Character("Ash")).take_damage(2, rng=random.Random(5))
+        events = [e.to_dict() for e in gm.log()]
+    assert events[1]["kind"] == "move" and isinstance(events[1]["seed"], int)
+    known = fairplay.visible_to(events, "Ash", "player", tracker_class)
+    assert known == events  # a Cairn sheet hides nothing
+    unknown = fairplay.visible_to(events, "Ash", "player")
+    assert unknown[1]["seed"] is None and unknown[0]["data"]["state"] is None
