@@ -83,11 +83,13 @@ PICK_ROWS = 50
 #: A total typed by hand stays within this many digits.
 TOTAL_BOUND = 10**12
 
-_MODE_LABELS = {
-    "public": "Public",
-    "gm": "GM only",
-    "blind": "Blind (GM sees it, you don't)",
-    "self": "Self (you and the GM)",
+_MODE_LABELS = {"public": "Public", "gm": "GM only", "blind": "Blind", "self": "Self"}
+
+_MODE_TIPS = {
+    "public": "everyone sees the roll",
+    "gm": "only the GM sees the roll",
+    "blind": "the GM sees the roll, you do not",
+    "self": "you and the GM see the roll",
 }
 
 ROLLS_CSS = """
@@ -96,6 +98,8 @@ ROLLS_CSS = """
 .tc-app .tc-roll-log ol { padding-left: 1.4em; margin: 4px 0; }
 .tc-app .tc-roll-log li { font-size: 15px; margin: 2px 0; overflow-wrap: anywhere; }
 .tc-app .tc-check-ok { color: #0a6b2c; font-weight: 700; }
+.tc-app .tc-roll-mode, .tc-app .tc-own-kind { flex-wrap: wrap; max-width: 100%; }
+.tc-app .tc-roll-log-panel .widget-dropdown { max-width: 100%; }
 """
 
 
@@ -162,9 +166,10 @@ class RollModePanel(widgets.VBox):
         modes = modes_for(role, who) if campaign is not None else ["public"]
         self.mode = widgets.ToggleButtons(
             options=[(_MODE_LABELS[m], m) for m in modes], value="public",
-            style={"button_width": "auto"})
+            tooltips=[_MODE_TIPS[m] for m in modes], style={"button_width": "auto"})
         self.mode.add_class("tc-roll-mode")
         self.mode_note = widgets.HTML()
+        self.mode.observe(lambda _c: self._on_mode(), names="value")
         if campaign is None:
             self.mode.disabled = True
             self.mode_note.value = ('<div class="tc-roll-note">Roll modes need a campaign: '
@@ -195,6 +200,11 @@ class RollModePanel(widgets.VBox):
             self.own, self.own_area, self.odds, self.status]
         self.add_class("tc-roll-panel")
         self.set_expr(expr)
+
+    def _on_mode(self) -> None:
+        self.mode_note.value = (f'<div class="tc-roll-note">{html.escape(fairplay.mode_name(m))}'
+                                f": {_MODE_TIPS[m]}.</div>" if (m := str(self.mode.value))
+                                != "public" else "")
 
     # -- the expression ----------------------------------------------------------------
     def set_expr(self, expr: str) -> None:
