@@ -12,7 +12,9 @@ import json
 import os
 import re
 import select
+import threading
 import time
+import weakref
 import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -48,6 +50,27 @@ SNAPSHOTS_KEPT = 2
 MAX_NAME = 80
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
+
+#: The SQLite files (device, inode) that Stores of this process hold open, with how many
+#: Stores hold each. POSIX locks belong to a process and a file: closing ANY descriptor of
+#: the file drops every lock the process holds on it, SQLite's included. Reading the header
+#: of a file a Store of this process already uses would so drop that Store's locks; another
+#: process closing its last connection would then think itself the last one, checkpoint and
+#: delete the WAL, and this process would go on committing into the deleted WAL: moves it
+#: reports as stored that no other screen sees and that vanish with the process.
+_OPEN_FILES: dict[tuple[int, int], int] = {}
+#: Held while a Store opens an SQLite file (its check, first connections and count above).
+_OPEN_LOCK = threading.RLock()
+
+
+def _let_go(key: tuple[int, int]) -> None:
+    """One Store fewer holds the file ``key`` (it was closed or collected)."""
+    with _OPEN_LOCK:
+        left = _OPEN_FILES.get(key, 0) - 1
+        if left > 0:
+            _OPEN_FILES[key] = left
+        else:
+            _OPEN_FILES.pop(key, None)
 
 
 class StoreError(CompanionError):
@@ -169,13 +192,27 @@ class Store:
         else:
             self.where = self.url.render_as_string(hide_password=True).replace(
                 "postgresql+psycopg://", "postgresql://")
-        self.engine = self._make_engine()
+        self._release: weakref.finalize[Any, Any] | None = None
+        with _OPEN_LOCK if self.kind == "sqlite" else contextlib.nullcontext():
+            self.engine = self._make_engine()
+            try:
+                with self._errors():
+                    self._check_and_prepare()
+                if self.path is not None:
+                    self._hold_file(self.path)
+            except BaseException:
+                self.engine.dispose()
+                raise
+
+    def _hold_file(self, path: Path) -> None:
+        """Count this Store among those holding the SQLite file (see ``_OPEN_FILES``)."""
         try:
-            with self._errors():
-                self._check_and_prepare()
-        except BaseException:
-            self.engine.dispose()
-            raise
+            st = path.stat()
+        except OSError as exc:
+            raise StoreError(f"cannot read {path}: {exc.strerror}") from None
+        key = (st.st_dev, st.st_ino)
+        _OPEN_FILES[key] = _OPEN_FILES.get(key, 0) + 1
+        self._release = weakref.finalize(self, _let_go, key)
 
     # -- engine and guards --------------------------------------------------------------
 
@@ -217,11 +254,16 @@ class Store:
     def _check_sqlite_file(self, path: Path) -> None:
         """Refuse a file that is not an intact SQLite database, before SQLite touches it."""
         try:
-            size = path.stat().st_size
+            st = path.stat()
         except FileNotFoundError:
             return
         except OSError as exc:
             raise StoreError(f"cannot read {path}: {exc.strerror}") from None
+        if (st.st_dev, st.st_ino) in _OPEN_FILES:
+            # Checked when a Store of this process opened it, and in use: opening and
+            # closing it here would drop that Store's SQLite locks (see _OPEN_FILES).
+            return
+        size = st.st_size
         if size == 0:
             return
         try:
@@ -271,6 +313,8 @@ class Store:
     def close(self) -> None:
         """Release every connection (the database stays as it is)."""
         self.engine.dispose()
+        if self._release is not None:
+            self._release()
 
     def __enter__(self) -> Store:
         return self
