@@ -107,6 +107,7 @@ __all__ = [
     "bind",
     "button",
     "chance_html",
+    "check_box",
     "column",
     "confirm_button",
     "data_uri_link",
@@ -422,6 +423,14 @@ def confirm_button(
     btn.on_click(safe(error)(lambda _button: clicked()))
     btn.disarm = disarm
     return btn
+
+
+def check_box(label: str, name: str, value: bool = False) -> widgets.Checkbox:
+    """A checkbox whose whole label is the tap target; tests find it by ``.tc-check-<name>``."""
+    box = widgets.Checkbox(value=value, description=label, indent=False,
+                           layout=widgets.Layout(width="auto"))
+    box.add_class(f"tc-check-{name}")
+    return box
 
 
 def text_box(

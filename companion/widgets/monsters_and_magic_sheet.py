@@ -24,7 +24,16 @@ from companion.rulesets.monsters_and_magic.adventurer import Adventurer
 from companion.rulesets.monsters_and_magic.conditions_and_statuses import CONDITIONS
 from companion.rulesets.monsters_and_magic.party import Party
 from companion.rulesets.monsters_and_magic.rest_and_recovery import activities
-from companion.widgets.base import ErrorLine, button, draw_seed, escape, int_box, row, text_box
+from companion.widgets.base import (
+    ErrorLine,
+    button,
+    check_box,
+    draw_seed,
+    escape,
+    int_box,
+    row,
+    text_box,
+)
 
 __all__ = ["SheetMovesPanel"]
 
@@ -37,12 +46,6 @@ def _pick(options: list[str], value: str, label: str, name: str,
                            style={"description_width": "initial"},
                            layout=widgets.Layout(width=width, max_width="100%"))
     box.add_class(f"tc-pick-{name}")
-    return box
-
-
-def _tick(label: str, name: str) -> widgets.Checkbox:
-    box = widgets.Checkbox(value=False, description=label, indent=False)
-    box.add_class(f"tc-check-{name}")
     return box
 
 
@@ -71,14 +74,14 @@ class SheetMovesPanel(widgets.VBox):
         self.statement = text_box("bond statement", name="statement")
         self.affinity = _pick(list(_AFFINITIES), "normal", "Affinity", "affinity", "200px")
         self.condition = _pick(list(CONDITIONS), next(iter(CONDITIONS)), "Condition", "condition")
-        self.inspired = _tick("pay with Inspired", "inspired")
+        self.inspired = check_box("pay with Inspired", "inspired")
         short, long = list(activities("short")), list(activities("long"))
         self.rest_kind = _pick(["short", "long"], "short", "Rest", "rest-kind", "160px")
         self.first = _pick(long, short[0], "Activity 1", "activity-1", "260px")
         self.second = _pick(["(none)", *long], short[1], "Activity 2", "activity-2", "260px")
         self.supplies = int_box("Supplies spent", 0, "supplies", 0, 10_000)
         self.exhaustion_supplies = int_box("On exhaustion", 0, "exhaustion-supplies", 0, 10_000)
-        self.together = _tick("prepared with the party", "together")
+        self.together = check_box("prepared with the party", "together")
         self.numbers = {
             key: int_box(label, int(getattr(a, key)), f"num-{key.replace('_', '-')}", low, high,
                          width="130px")

@@ -26,6 +26,7 @@ from companion.widgets.base import (
     app_box,
     bind,
     button,
+    check_box,
     escape,
     int_box,
     log_html,
@@ -33,12 +34,6 @@ from companion.widgets.base import (
 )
 
 __all__ = ["ItemsApp"]
-
-
-def _check(label: str, name: str, value: bool = False) -> widgets.Checkbox:
-    box = widgets.Checkbox(value=value, description=label, indent=False)
-    box.add_class(f"tc-check-{name}")
-    return box
 
 
 class ItemsApp(widgets.VBox):
@@ -51,12 +46,12 @@ class ItemsApp(widgets.VBox):
         self.error = e = ErrorLine()
         self.spend = int_box("Charges to spend", 1, "spend", 0, 1000)
         self.regain = int_box("Charges regained", 1, "regain", 0, 1000)
-        self.silence = _check("in magical silence", "silence")
-        self.needs_action = _check("needs an action to activate", "needs-action", True)
-        self.potion = _check("a potion", "potion")
+        self.silence = check_box("in magical silence", "silence")
+        self.needs_action = check_box("needs an action to activate", "needs-action", True)
+        self.potion = check_box("a potion", "potion")
         self.proficiency = int_box("Proficiency", 2, "proficiency", 0, 10)
         self.ability = int_box("Ability modifier", 3, "ability", -5, 10)
-        self.own_ability = _check("use my spellcasting ability", "own-ability", True)
+        self.own_ability = check_box("use my spellcasting ability", "own-ability", True)
         self.buttons = {
             "activate": button("Activate", lambda: self.model.activate(
                 self.spend.read(), bool(self.silence.value)), error=e, name="activate"),

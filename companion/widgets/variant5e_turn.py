@@ -35,6 +35,7 @@ from companion.widgets.base import (
     app_box,
     bind,
     button,
+    check_box,
     escape,
     int_box,
     log_html,
@@ -46,12 +47,6 @@ __all__ = ["CombatTurnApp"]
 
 #: Most creatures a cleave carries through (a bound on the typed list, not a rule).
 MAX_FOES = 20
-
-
-def _check(label: str, name: str) -> widgets.Checkbox:
-    box = widgets.Checkbox(value=False, description=label, indent=False)
-    box.add_class(f"tc-check-{name}")
-    return box
 
 
 class CombatTurnApp(widgets.VBox):
@@ -94,23 +89,23 @@ class CombatTurnApp(widgets.VBox):
             "next": b("Another creature's turn", r.next_turn, "next"),
             "oa": b("Opportunity attack", self.opportunity_attack, "oa"),
         }
-        self.can_react = _check("can take reactions", "can-react")
+        self.can_react = check_box("can take reactions", "can-react")
         self.can_react.value = self.reactions.can_take_reactions
         self.can_react.observe(lambda ch: self._react_switch(bool(ch["new"])), names="value")
         self.oa_result = widgets.HTML()
         # Provoking: the movement's circumstances.
-        self.leaves = _check("leaves your reach", "leaves")
-        self.sees = _check("you can see it", "sees")
+        self.leaves = check_box("leaves your reach", "leaves")
+        self.sees = check_box("you can see it", "sees")
         self.sees.value = True
-        self.disengaged = _check("it disengaged", "disengaged")
-        self.teleported = _check("teleported", "teleported")
-        self.moved = _check("moved by another", "moved")
+        self.disengaged = check_box("it disengaged", "disengaged")
+        self.teleported = check_box("teleported", "teleported")
+        self.moved = check_box("moved by another", "moved")
         self.provokes = widgets.HTML()
         for box in (self.leaves, self.sees, self.disengaged, self.teleported, self.moved):
             box.observe(lambda _ch: self.render_provoke(), names="value")
         # Two-weapon fighting.
-        self.main_light = _check("main weapon light", "main-light")
-        self.off_light = _check("off-hand weapon light", "off-light")
+        self.main_light = check_box("main weapon light", "main-light")
+        self.off_light = check_box("off-hand weapon light", "off-light")
         self.main_light.value = self.off_light.value = True
         self.ability = int_box("Ability modifier", 3, "ability", -5, 10)
         self.twf = b("Bonus attack?", self.two_weapon, "twf")

@@ -19,7 +19,7 @@ from companion.rulesets.cairn_srd import downtime as dt
 from companion.rulesets.cairn_srd import settlements
 from companion.rulesets.cairn_srd.character import Character
 from companion.rulesets.cairn_srd.downtime import Downtime
-from companion.widgets.base import SaveLoad, app_box, bind, int_box, name_box, row
+from companion.widgets.base import SaveLoad, app_box, bind, check_box, int_box, name_box, row
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, labelled
 
 __all__ = ["DowntimeApp"]
@@ -29,13 +29,6 @@ def _dropdown(options: list[str] | tuple[str, ...], name: str) -> widgets.Dropdo
     box = widgets.Dropdown(options=list(options), value=options[0] if options else None,
                            layout=widgets.Layout(width="auto", max_width="100%"))
     box.add_class(f"tc-select-{name}")
-    return box
-
-
-def _check(label: str, name: str, value: bool = False) -> widgets.Checkbox:
-    box = widgets.Checkbox(value=value, description=label, indent=False,
-                           layout=widgets.Layout(width="auto"))
-    box.add_class(f"tc-check-{name}")
     return box
 
 
@@ -85,11 +78,11 @@ class DowntimeApp(CairnAppBase):
         # step 1
         self.way = _dropdown(dt.UPKEEP_WAYS, "way")
         self.lifestyle = _dropdown(tuple(dt.lifestyles()), "lifestyle")
-        self.skill = _check("Skill", "skill")
-        self.gear = _check("Gear", "gear")
-        self.time = _check("Time", "time", True)
-        self.push = _check("Push luck", "push")
-        self.accept = _check("Accept hard choice", "accept")
+        self.skill = check_box("Skill", "skill")
+        self.gear = check_box("Gear", "gear")
+        self.time = check_box("Time", "time", True)
+        self.push = check_box("Push luck", "push")
+        self.accept = check_box("Accept hard choice", "accept")
         self.upkeep_button = self.btn("1 · Upkeep", self.upkeep, "upkeep")
         # actions
         self.goal = name_box("Goal", "", "goal", max_len=dt.MAX_TEXT, required=False, width="220px")

@@ -17,7 +17,7 @@ import ipywidgets as widgets
 from companion.rulesets.cairn_srd import wilderness as wd
 from companion.rulesets.cairn_srd.character import Character
 from companion.rulesets.cairn_srd.wilderness import Journey
-from companion.widgets.base import SaveLoad, app_box, bind, int_box, name_box, row
+from companion.widgets.base import SaveLoad, app_box, bind, check_box, int_box, name_box, row
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, labelled
 
 __all__ = ["WildernessApp"]
@@ -27,13 +27,6 @@ def _dropdown(options: list[str] | tuple[str, ...], name: str) -> widgets.Dropdo
     box = widgets.Dropdown(options=list(options), value=options[0],
                            layout=widgets.Layout(width="auto", max_width="100%"))
     box.add_class(f"tc-select-{name}")
-    return box
-
-
-def _check(label: str, name: str) -> widgets.Checkbox:
-    box = widgets.Checkbox(value=False, description=label, indent=False,
-                           layout=widgets.Layout(width="auto"))
-    box.add_class(f"tc-check-{name}")
     return box
 
 
@@ -59,7 +52,7 @@ class WildernessApp(CairnAppBase):
         self.distance = _dropdown(tuple(wd.distances()), "distance")
         self.terrain = _dropdown(tuple(wd.terrains()), "terrain")
         self.sea = int_box("Open sea", 0, "sea", 0, wd.OPEN_SEA_MAX)
-        self.water = _check("By water", "water")
+        self.water = check_box("By water", "water")
         self.dest = name_box("To", "", "dest", max_len=wd.MAX_NAME, required=False,
                              placeholder="next point", width="200px")
         self.route = widgets.HTML()
@@ -84,11 +77,11 @@ class WildernessApp(CairnAppBase):
         self.weather_watches = int_box("+watches", 0, "weather-watches", 0, 3)
         self.weather_button = self.btn("1 · Weather", self.set_weather, "weather", "primary")
         self.action = _dropdown([a for a in wd.ACTIONS if a != "lookout"], "action")
-        self.lit = _check("Carrying light", "lit")
+        self.lit = check_box("Carrying light", "lit")
         self.choose_button = self.btn("2 · Choose", self.choose, "choose")
         self.have = int_box("Have (0-3)", 2, "have", 0, 3)
         self.modifier = int_box("Modifier", 0, "modifier", -5, 5)
-        self.navigate = _check("Navigate", "navigate")
+        self.navigate = check_box("Navigate", "navigate")
         self.navigate.value = True
         self.travel_button = self.btn("3 · Travel", self.travel, "travel")
         self.found = name_box("Found", "", "found", max_len=wd.MAX_TEXT, required=False,
@@ -103,8 +96,8 @@ class WildernessApp(CairnAppBase):
         self.awake = widgets.SelectMultiple(options=[], rows=3,
                                             layout=widgets.Layout(width="auto"))
         self.awake.add_class("tc-select-awake")
-        self.harsh = _check("Harsh weather", "harsh")
-        self.graze = _check("Mounts graze", "graze")
+        self.harsh = check_box("Harsh weather", "harsh")
+        self.graze = check_box("Mounts graze", "graze")
         self.camp_button = self.btn("3 · Make camp", self.make_camp, "camp")
         self.torches = int_box("Torches", 0, "torches", 0, 99)
         self.oil = int_box("Oil", 0, "oil", 0, 99)
