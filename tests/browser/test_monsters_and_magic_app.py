@@ -49,7 +49,9 @@ def test_check_odds_roll_and_sheet(voila_app: Any, screenshot: Any) -> None:
     assert "-5 is too low" in error.inner_text()
     box, line = amount.bounding_box(), error.bounding_box()
     assert box and line and 0 < line["y"] - box["y"] < 120
-    assert sheet.locator(".tc-btn-damage").is_disabled()
+    # The refusal and the button's state are separate widget messages: wait for both.
+    page.wait_for_function(
+        "() => document.querySelector('.tc-character-ash .tc-btn-damage').disabled")
     amount.fill("1")
     amount.press("Enter")
     page.wait_for_function(
