@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 PHONE_WIDTH = 390
 
@@ -206,15 +207,15 @@ def test_lockpicking_disables_picks_once_jammed(voila_app: Any) -> None:
         outcome(page, n)
     assert page.locator(".tc-lock").get_attribute("data-state") == "jammed"
     for k in "TPR":
-        assert page.locator(f".tc-btn-pick-{k}").is_disabled()
+        expect(page.locator(f".tc-btn-pick-{k}")).to_be_disabled()
 
 
 def test_mass_combat_and_tasks_apps_on_a_phone(
     voila_app: Any, phone_page: Any, scroll_width: Any, screenshot: Any
 ) -> None:
     page = voila_app("cairn_mass_combat", page=phone_page)
-    assert page.locator(".tc-btn-ship-repair-dex").is_disabled()  # nothing damaged yet
-    assert page.locator(".tc-btn-ship-board").is_disabled()
+    expect(page.locator(".tc-btn-ship-repair-dex")).to_be_disabled()  # nothing damaged yet
+    expect(page.locator(".tc-btn-ship-board")).to_be_disabled()
     page.locator(".tc-int-ship-damage input").fill("9")
     page.locator(".tc-ship-part select").select_option(label="DEX (sails)")
     page.locator(".tc-btn-ship-hit").click()
@@ -223,7 +224,7 @@ def test_mass_combat_and_tasks_apps_on_a_phone(
     assert "50 silver" in outcome(page, 2).inner_text()
     page.locator(".tc-btn-ship-port").click()
     assert "rests at port" in outcome(page, 3).inner_text()
-    assert page.locator(".tc-btn-ship-port").is_disabled()  # Guard full again
+    expect(page.locator(".tc-btn-ship-port")).to_be_disabled()  # Guard full again
     assert scroll_width(page) <= PHONE_WIDTH + 2
     screenshot(page, "cairn_mass_combat-phone")
     page = voila_app("cairn_tasks", page=phone_page)
@@ -234,7 +235,7 @@ def test_mass_combat_and_tasks_apps_on_a_phone(
     page.locator(".tc-int-skill-have input").fill("7")
     page.locator(".tc-int-skill-have input").press("Tab")
     page.locator(".tc-refusal-skill-have [role=alert]").wait_for()
-    assert page.locator(".tc-btn-skill-roll").is_disabled()
+    expect(page.locator(".tc-btn-skill-roll")).to_be_disabled()
     page.locator(".tc-btn-know-common").click()
     assert "common knowledge" in outcome(page, 2).inner_text()
     assert scroll_width(page) <= PHONE_WIDTH + 2
@@ -245,7 +246,7 @@ def test_sheet_conditions_and_combat_moves_on_a_phone(
     voila_app: Any, phone_page: Any, scroll_width: Any, screenshot: Any
 ) -> None:
     page = voila_app("cairn_character", page=phone_page)
-    assert page.locator(".tc-btn-calm").is_disabled()
+    expect(page.locator(".tc-btn-calm")).to_be_disabled()
     page.locator(".tc-int-hazard input").fill("3")
     page.locator(".tc-hazard-ability select").select_option("DEX")
     page.locator(".tc-btn-hazard-damage").click()
@@ -258,7 +259,7 @@ def test_sheet_conditions_and_combat_moves_on_a_phone(
     assert scroll_width(page) <= PHONE_WIDTH + 2
     screenshot(page, "cairn_character-conditions-phone")
     page = voila_app("cairn_combat", page=phone_page)
-    assert page.locator(".tc-btn-maneuver").is_disabled()  # the fight has not started
+    expect(page.locator(".tc-btn-maneuver")).to_be_disabled()  # the fight has not started
     page.locator(".tc-btn-initiative").click()
     outcome(page, 1)
     page.locator('.tc-combat[data-round="1"]').wait_for()

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from playwright.sync_api import expect
+
 PHONE_WIDTH = 390
 SCROLL_TOLERANCE = 2
 
@@ -49,7 +51,7 @@ def test_deal_to_showdown(voila_app: Any, screenshot: Any) -> None:
     page.wait_for_selector('.tc-cover[data-player="Bo"]')
     page.locator(".tc-btn-reveal").click()
     page.locator(".tc-monarchs-private .tc-card").wait_for()
-    assert page.locator(".tc-btn-check").is_disabled()
+    expect(page.locator(".tc-btn-check")).to_be_disabled()
     page.locator(".tc-int-amount input").fill("3")
     page.locator(".tc-btn-bet").click()
     wait_log(page, 3)

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from playwright.sync_api import expect
+
 from companion import dice
 from companion.rulesets.cairn_srd.exploration import encounter_odds
 from companion.rulesets.cairn_srd.saves import save
@@ -44,11 +46,11 @@ def test_dungeon_crawl_turn_on_a_phone(voila_app: Any, phone_page: Any, scroll_w
     page.locator('.tc-slot[data-kind="torch"][data-lit="true"][data-turns="6"]').wait_for()
 
     # one exploration turn, step by step; only the current step's button is enabled
-    assert page.locator(".tc-btn-roll-die").is_disabled()
+    expect(page.locator(".tc-btn-roll-die")).to_be_disabled()
     page.locator(".tc-btn-declare").click()
     outcome(page, 4)
     page.locator('.tc-clock[data-step="describe"]').wait_for()
-    assert page.locator(".tc-btn-declare").is_disabled()
+    expect(page.locator(".tc-btn-declare")).to_be_disabled()
     page.locator(".tc-btn-describe").click()
     outcome(page, 5)
     page.locator(".tc-btn-roll-die").click()

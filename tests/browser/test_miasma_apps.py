@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from playwright.sync_api import expect
+
 PHONE_WIDTH = 390
 SCROLL_TOLERANCE = 2
 
@@ -47,7 +49,7 @@ def test_miasma_tracker_over_a_day(voila_app: Any, phone_page: Any, scroll_width
     assert "speed is halved" in card.inner_text() and "poisoned" in card.inner_text()
     page.locator(".tc-btn-restoration").click()
     page.wait_for_selector('.tc-miasma-sheet [data-name="Vel"][data-level="1"]')
-    assert page.locator(".tc-btn-enter").is_disabled()  # already inside the Miasma
+    expect(page.locator(".tc-btn-enter")).to_be_disabled()  # already inside the Miasma
     page.locator(".tc-btn-leave").click()
     page.wait_for_selector(".tc-btn-leave:disabled")
     page.locator(".tc-btn-rest").click()

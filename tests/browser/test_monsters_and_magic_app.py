@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from playwright.sync_api import expect
+
 PHONE_WIDTH = 390
 SCROLL_TOLERANCE = 2
 
@@ -39,7 +41,7 @@ def test_check_odds_roll_and_sheet(voila_app: Any, screenshot: Any) -> None:
     sheet.wait_for()
     assert page.locator(".tc-character").count() == 1  # one sheet on the page at a time
     spend = sheet.locator(".tc-btn-spend-ap")
-    assert spend.is_disabled()  # not Ash's turn: the rules refuse it, the tooltip says why
+    expect(spend).to_be_disabled()  # not Ash's turn: the rules refuse it, the tooltip says why
     assert "own turn" in (spend.get_attribute("title") or "")
     amount = sheet.locator(".tc-int-amount input")
     amount.fill("-5")

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from playwright.sync_api import expect
+
 from companion.rulesets.cairn_srd import wilderness as wd
 
 PHONE_WIDTH = 390
@@ -39,7 +41,7 @@ def test_wilderness_watch_on_a_phone(voila_app: Any, phone_page: Any, scroll_wid
     watches = wd.plan_leg(wd.make_leg("Trails", "Long", "Swamp")).watches  # 1 + 3 + 2
     assert f"Total {watches} watches" in page.locator(".tc-route-total").inner_text()
 
-    assert page.locator(".tc-btn-travel").is_disabled()
+    expect(page.locator(".tc-btn-travel")).to_be_disabled()
     page.locator(".tc-btn-weather").click()
     outcome(page, 3)
     page.locator(".tc-btn-choose").click()
@@ -73,7 +75,7 @@ def test_downtime_cycle_on_a_phone(voila_app: Any, phone_page: Any, scroll_width
     page.locator(".tc-int-purse input").press("Tab")
     page.locator(".tc-btn-add-member").click()
     outcome(page, 1)
-    assert page.locator(".tc-btn-finish-step").is_disabled()
+    expect(page.locator(".tc-btn-finish-step")).to_be_disabled()
     page.locator(".tc-select-way select").select_option("pay")
     page.locator(".tc-select-lifestyle select").select_option("Comfortable")
     page.locator(".tc-btn-upkeep").click()
