@@ -39,7 +39,7 @@ help:
 	@echo "make test       ruff + mypy + pytest (builds the site and installs Chromium if needed)"
 	@echo "make docs       build the reference site into site/ (offline Pyodide included)"
 	@echo "make docs-serve serve the reference site on http://$(DOCS_ADDR)/"
-	@echo "make bench      run the dice-engine and campaign-store benchmarks"
+	@echo "make bench      run the dice, store, Dice Monarchs and app benchmarks"
 
 # --- environment --------------------------------------------------------------------
 $(PY):
@@ -96,9 +96,11 @@ docs: docs-assets
 docs-serve: docs-assets
 	$(PY) -m mkdocs serve --dev-addr $(DOCS_ADDR) --watch companion --watch tools
 
-bench: $(STAMP)
+bench: $(STAMP) chromium
 	$(PY) benchmarks/run.py
 	$(PY) benchmarks/store_bench.py
+	$(PY) benchmarks/monarchs_bench.py
+	$(PY) benchmarks/table_bench.py
 
 clean:
 	rm -rf site $(PYODIDE_DIR) docs/assets/wheels $(NPM_CACHE) $(STAMP)

@@ -11,11 +11,15 @@ does.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import platform
 import random
 import statistics
+import sys
 import time
+from pathlib import Path
 
 from companion.rulesets.miasma.dice_monarchs import strength
 from companion.rulesets.miasma.dice_monarchs.hands import DICE, rank_table
@@ -67,5 +71,27 @@ def main() -> None:
           "<!-- end of the Dice Monarchs benchmark -->")
 
 
+END_MARKER = "<!-- end of the Dice Monarchs benchmark -->"
+HEADING = "## Dice Monarchs win-chance readout"
+
+
+def record(section: str) -> None:
+    """Replace this benchmark's section of RESULTS.md (or append it); keep the others."""
+    results = Path(__file__).resolve().parent / "RESULTS.md"
+    text = results.read_text(encoding="utf-8") if results.exists() else ""
+    start = text.find(HEADING)
+    if start >= 0 and END_MARKER in text[start:]:
+        end = text.index(END_MARKER, start) + len(END_MARKER)
+        text = text[:start] + section.strip() + text[end:]
+    else:
+        text = text.rstrip("\n") + "\n\n" + section.strip() + "\n"
+    results.write_text(text, encoding="utf-8")
+
+
 if __name__ == "__main__":
-    main()
+    captured = io.StringIO()
+    with contextlib.redirect_stdout(captured):
+        main()
+    sys.stdout.write(captured.getvalue())
+    if "--no-write" not in sys.argv[1:]:
+        record(captured.getvalue())

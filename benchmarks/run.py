@@ -397,8 +397,20 @@ def main(argv: list[str] | None = None) -> int:
     report = "\n".join(sections)
     sys.stdout.write(report)
     if not args.no_write and not args.quick:
-        (ROOT / "benchmarks" / "RESULTS.md").write_text(report + NOTES, encoding="utf-8")
+        _replace_own_section(report + NOTES)
     return 0
+
+
+END_MARKER = "<!-- end of the dice engine benchmarks -->"
+
+
+def _replace_own_section(section: str) -> None:
+    """Rewrite the dice section at the top of RESULTS.md; keep every other benchmark's."""
+    results = ROOT / "benchmarks" / "RESULTS.md"
+    text = results.read_text(encoding="utf-8") if results.exists() else ""
+    rest = text.split(END_MARKER, 1)[1].lstrip("\n") if END_MARKER in text else ""
+    results.write_text(section.rstrip("\n") + "\n" + END_MARKER + "\n\n" + rest,
+                       encoding="utf-8")
 
 
 def append_refusals(started: str, head: str, no_write: bool) -> int:
