@@ -176,32 +176,34 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
-def _read_file(name: str) -> str:
+def read_text_file(name: str, limit: int, what: str) -> str:
+    """The text of file ``name`` (``-`` for standard input), refused past ``limit`` bytes or
+    when it is not UTF-8 text; ``what`` names the kind of file in the one-line error."""
     if name == "-":
-        text = sys.stdin.read(MAX_IMPORT_BYTES + 1)
+        text = sys.stdin.read(limit + 1)
     else:
         path = Path(name)
         try:
-            if path.stat().st_size > MAX_IMPORT_BYTES:
-                raise CompanionError(f"{name} is larger than {MAX_IMPORT_BYTES} bytes")
+            if path.stat().st_size > limit:
+                raise CompanionError(f"{name} is larger than {limit} bytes")
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
             raise CompanionError(f"no file {name}") from None
         except IsADirectoryError:
-            raise CompanionError(f"{name} is a folder, not a campaign file") from None
+            raise CompanionError(f"{name} is a folder, not {what}") from None
         except UnicodeDecodeError:
-            raise CompanionError(f"{name} is not a campaign file (not UTF-8 text)") from None
+            raise CompanionError(f"{name} is not {what} (not UTF-8 text)") from None
         except OSError as exc:
             raise CompanionError(f"cannot read {name}: {exc.strerror}") from None
-    if len(text) > MAX_IMPORT_BYTES:
-        raise CompanionError(f"{name} is larger than {MAX_IMPORT_BYTES} bytes")
+    if len(text) > limit:
+        raise CompanionError(f"{name} is larger than {limit} bytes")
     return text
 
 
 def _import(args: argparse.Namespace) -> int:
     from companion.store.campaign import Campaign
 
-    text = _read_file(args.file)
+    text = read_text_file(args.file, MAX_IMPORT_BYTES, "a campaign file")
     try:
         doc = json.loads(text)
     except ValueError as exc:

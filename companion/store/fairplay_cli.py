@@ -25,7 +25,6 @@ import argparse
 import json
 import re
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import CompanionError
@@ -184,26 +183,10 @@ def _reveal(args: argparse.Namespace) -> int:
 
 def _verify(args: argparse.Namespace) -> int:
     from companion import fairplay
+    from companion.store.cli import read_text_file
 
     name = args.file
-    if name == "-":
-        text = sys.stdin.read(MAX_VERIFY_BYTES + 1)
-    else:
-        path = Path(name)
-        try:
-            if path.stat().st_size > MAX_VERIFY_BYTES:
-                raise CompanionError(f"{name} is larger than {MAX_VERIFY_BYTES} bytes")
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise CompanionError(f"no file {name}") from None
-        except IsADirectoryError:
-            raise CompanionError(f"{name} is a folder, not an exported log") from None
-        except UnicodeDecodeError:
-            raise CompanionError(f"{name} is not an exported log (not UTF-8 text)") from None
-        except OSError as exc:
-            raise CompanionError(f"cannot read {name}: {exc.strerror}") from None
-    if len(text) > MAX_VERIFY_BYTES:
-        raise CompanionError(f"{name} is larger than {MAX_VERIFY_BYTES} bytes")
+    text = read_text_file(name, MAX_VERIFY_BYTES, "an exported log")
     checked = fairplay.verify_text(text, name)
     if checked == 0:
         sys.stdout.write(f"{name}: no revealed or public roll to check\n")
