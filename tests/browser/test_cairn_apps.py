@@ -26,7 +26,7 @@ def test_character_fill_slot_then_damage_to_exactly_zero_guard(
     outcome(page, 1)
     slot = page.locator(".tc-slot-item").first
     slot.wait_for()
-    assert "Rope" in slot.inner_text()
+    expect(slot).to_contain_text("Rope")
     assert page.locator(".tc-slot-empty").count() == 9
     # The seed's example: 2 Armor, 5 Guard, 7 damage -> Guard 0 exactly -> scar 4-6 Rattled
     page.locator(".tc-int-damage input").fill("7")
@@ -40,8 +40,8 @@ def test_character_fill_slot_then_damage_to_exactly_zero_guard(
     page.locator(".tc-btn-take-damage").click()
     error = page.locator(".tc-error:not(.tc-refusal) [role=alert]")
     error.wait_for()
-    assert "whole number" in error.inner_text()
-    assert "whole number" in page.locator(".tc-refusal-damage").inner_text()  # under the box
+    expect(error).to_contain_text("whole number")
+    expect(page.locator(".tc-refusal-damage")).to_contain_text("whole number")  # under the box
     assert page.locator(".tc-guard").inner_text() == "1"  # and nothing was applied
     screenshot(page, "cairn_character")
 
@@ -64,8 +64,8 @@ def test_spellcasting_three_dice(voila_app: Any, screenshot: Any) -> None:
     page.locator(".tc-dice-choice button", has_text="3").click()
     odds = page.locator('.tc-odds[data-dice="3"]')
     odds.wait_for()
-    assert "44.44%" in odds.locator(".tc-mishap-p").inner_text()
-    assert "2.78%" in odds.locator(".tc-doom-p").inner_text()
+    expect(odds.locator(".tc-mishap-p")).to_contain_text("44.44%")
+    expect(odds.locator(".tc-doom-p")).to_contain_text("2.78%")
     page.locator(".tc-btn-cast").click()
     text = outcome(page, 1).inner_text()
     assert text.startswith("magic dice ") and "seed " in text
@@ -136,7 +136,7 @@ def test_combat_group_attack_and_gambit_on_a_phone(
     page.locator(".tc-joiners select").select_option([])
     page.locator(".tc-second select").select_option("d4")
     page.locator(".tc-btn-roll-gambit").click()
-    assert "rolled d8=" in outcome(page, 4).inner_text()
+    expect(outcome(page, 4)).to_contain_text("rolled d8=")
     page.locator(".tc-pending").wait_for()
     screenshot(page, "cairn_combat-gambit-phone")
     for i in range(2):
@@ -187,7 +187,7 @@ def test_combat_refuses_a_huge_name_and_stays_phone_wide(
     page.locator(".tc-btn-add").click()
     refusal = page.locator(".tc-refusal-c-name [role=alert]")
     refusal.wait_for()
-    assert "too long" in refusal.inner_text()
+    expect(refusal).to_contain_text("too long")
     assert page.locator(".tc-combat tr").count() == 4  # header + the three: nobody added
     assert scroll_width(page) <= PHONE_WIDTH + 2
 
@@ -221,9 +221,9 @@ def test_mass_combat_and_tasks_apps_on_a_phone(
     page.locator(".tc-btn-ship-hit").click()
     assert outcome(page, 1).inner_text().startswith("Gull: armor 0, Guard 6, DEX 3")
     page.locator(".tc-btn-ship-repair-dex").click()
-    assert "50 silver" in outcome(page, 2).inner_text()
+    expect(outcome(page, 2)).to_contain_text("50 silver")
     page.locator(".tc-btn-ship-port").click()
-    assert "rests at port" in outcome(page, 3).inner_text()
+    expect(outcome(page, 3)).to_contain_text("rests at port")
     expect(page.locator(".tc-btn-ship-port")).to_be_disabled()  # Guard full again
     assert scroll_width(page) <= PHONE_WIDTH + 2
     screenshot(page, "cairn_mass_combat-phone")
@@ -231,13 +231,13 @@ def test_mass_combat_and_tasks_apps_on_a_phone(
     page.locator(".tc-int-skill-have input").fill("3")
     page.locator(".tc-int-skill-have input").press("Tab")  # the box sends on leaving it
     page.locator(".tc-btn-skill-roll").click()
-    assert "automatic success" in outcome(page, 1).inner_text()
+    expect(outcome(page, 1)).to_contain_text("automatic success")
     page.locator(".tc-int-skill-have input").fill("7")
     page.locator(".tc-int-skill-have input").press("Tab")
     page.locator(".tc-refusal-skill-have [role=alert]").wait_for()
     expect(page.locator(".tc-btn-skill-roll")).to_be_disabled()
     page.locator(".tc-btn-know-common").click()
-    assert "common knowledge" in outcome(page, 2).inner_text()
+    expect(outcome(page, 2)).to_contain_text("common knowledge")
     assert scroll_width(page) <= PHONE_WIDTH + 2
     screenshot(page, "cairn_tasks-phone")
 
@@ -250,12 +250,12 @@ def test_sheet_conditions_and_combat_moves_on_a_phone(
     page.locator(".tc-int-hazard input").fill("3")
     page.locator(".tc-hazard-ability select").select_option("DEX")
     page.locator(".tc-btn-hazard-damage").click()
-    assert "3 DEX damage" in outcome(page, 1).inner_text()
+    expect(outcome(page, 1)).to_contain_text("3 DEX damage")
     page.locator(".tc-name-wound-name input").fill("Blight")
     page.locator(".tc-wound-major input").check()
     page.locator(".tc-btn-named-wound").click()
-    assert "Blight (major)" in outcome(page, 2).inner_text()
-    assert "Blight" in page.locator(".tc-slot-wound").first.inner_text()
+    expect(outcome(page, 2)).to_contain_text("Blight (major)")
+    expect(page.locator(".tc-slot-wound").first).to_contain_text("Blight")
     assert scroll_width(page) <= PHONE_WIDTH + 2
     screenshot(page, "cairn_character-conditions-phone")
     page = voila_app("cairn_combat", page=phone_page)

@@ -23,7 +23,7 @@ def take_turn(page: Any, player: str, move: str, moves_so_far: int) -> None:
     card.wait_for(timeout=60_000)
     assert page.locator(".tc-monarchs-private .tc-card").count() == 1  # only this player's
     assert card.locator(".tc-die").count() == 5
-    assert "Chance to win the showdown" in card.inner_text()
+    expect(card).to_contain_text("Chance to win the showdown")
     page.locator(f".tc-btn-{move}").click()
     wait_log(page, moves_so_far + 1)
     assert page.locator(".tc-monarchs-private .tc-card").count() == 0  # covered again
@@ -91,14 +91,14 @@ def test_refusal_shows_the_rule(voila_app: Any) -> None:
     page.locator(".tc-btn-bet").click()
     error = page.locator(".tc-error [role=alert]")
     error.wait_for()
-    assert "can bet at most 20 in all this round, not 50" in error.inner_text()  # all-in
+    expect(error).to_contain_text("can bet at most 20 in all this round, not 50")  # all-in
     assert page.locator(".tc-monarchs-private .tc-card").count() == 1  # still uncovered
     # A typed amount that is not a number is refused under its box; nothing is bet.
     page.locator(".tc-int-amount input").fill("-5")
     page.locator(".tc-btn-bet").click()
     refusal = page.locator(".tc-refusal-amount [role=alert]")
     refusal.wait_for()
-    assert "-5 is too low" in refusal.inner_text()
+    expect(refusal).to_contain_text("-5 is too low")
     assert page.locator(".tc-monarchs-status .tc-pot").inner_text() == "0"
     page.locator(".tc-int-amount input").fill("2")
     page.locator(".tc-btn-bet").click()

@@ -28,7 +28,7 @@ def test_dungeon_crawl_turn_on_a_phone(voila_app: Any, phone_page: Any, scroll_w
     odds = page.locator(".tc-clock-odds")
     odds.wait_for()
     assert odds.get_attribute("data-within") == str(encounter_odds(20, 6, 6).within)
-    assert "Expected turns until one: 6.69" in odds.inner_text()
+    expect(odds).to_contain_text("Expected turns until one: 6.69")
 
     # the party: one character, named by the user
     page.locator(".tc-name-pc-name input").fill("Ash")
@@ -58,7 +58,7 @@ def test_dungeon_crawl_turn_on_a_phone(voila_app: Any, phone_page: Any, scroll_w
     seed = int(rolled.get_attribute("data-seed"))
     clock = 20 - dice.roll("1d6", seed=seed).total
     page.locator(f'.tc-clock[data-clock="{clock}"][data-step="mark"]').wait_for()
-    assert f"seed {seed}" in rolled.inner_text()
+    expect(rolled).to_contain_text(f"seed {seed}")
     assert re.search(rf"d6 = {20 - clock}; site clock 20 - {20 - clock} = {clock}",
                      rolled.inner_text())
     page.locator(".tc-btn-mark").click()
@@ -73,7 +73,7 @@ def test_dungeon_crawl_turn_on_a_phone(voila_app: Any, phone_page: Any, scroll_w
     page.locator(".tc-int-discard input").press("Tab")
     refusal = page.locator(".tc-refusal-discard")
     refusal.wait_for()
-    assert "too low" in refusal.inner_text()
+    expect(refusal).to_contain_text("too low")
     page.locator(".tc-int-discard input").fill("0")
     page.locator(".tc-int-discard input").press("Tab")
     refusal.wait_for(state="hidden")
@@ -81,11 +81,11 @@ def test_dungeon_crawl_turn_on_a_phone(voila_app: Any, phone_page: Any, scroll_w
     page.locator('.tc-dv[data-dv="4"]').wait_for()
     page.locator(".tc-btn-escape-0").click()
     escaped = outcome(page, 8)
-    assert "Ash escapes by DEX over DV 4" in escaped.inner_text()
+    expect(escaped).to_contain_text("Ash escapes by DEX over DV 4")
     result = save(14, floor=4, seed=int(escaped.get_attribute("data-seed")))
     stage = "escaped" if result.success else "failed"
     page.locator(f'.tc-pc[data-name="Ash"][data-stage="{stage}"]').wait_for()
-    assert f"d20 = {result.roll} vs 5-14" in escaped.inner_text()
+    expect(escaped).to_contain_text(f"d20 = {result.roll} vs 5-14")
 
     screenshot(page, "dungeon_crawl-phone")
     assert scroll_width(page) <= PHONE_WIDTH + 2

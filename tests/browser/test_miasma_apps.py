@@ -26,7 +26,7 @@ def test_earthmotes_generate_keep_and_undo(voila_app: Any, screenshot: Any) -> N
     page.locator(".tc-btn-remove").click()
     refusal = page.locator(".tc-refusal-index [role=alert]")
     refusal.wait_for()
-    assert "7 is too high: enter a whole number from 1 to 3" in refusal.inner_text()
+    expect(refusal).to_contain_text("7 is too high: enter a whole number from 1 to 3")
     assert page.locator(".tc-earthmote-list li").count() == 3  # nothing removed
     page.locator(".tc-btn-undo").click()
     page.wait_for_selector('.tc-earthmote-list ol[data-count="2"]')

@@ -15,7 +15,7 @@ def test_check_odds_roll_and_sheet(voila_app: Any, screenshot: Any) -> None:
     roller = page.locator(".tc-app > .tc-check").first
     odds = roller.locator(".tc-chance")
     odds.wait_for()
-    assert "55.00%" in odds.inner_text()  # 1d20 vs DC 10: any hit, before any roll
+    expect(odds).to_contain_text("55.00%")  # 1d20 vs DC 10: any hit, before any roll
 
     modifier = roller.locator(".tc-int-modifier input")
     modifier.fill("8")
@@ -48,7 +48,7 @@ def test_check_odds_roll_and_sheet(voila_app: Any, screenshot: Any) -> None:
     amount.press("Enter")  # refused under the box, Damage disabled, nothing applied
     error = sheet.locator(".tc-refusal-amount [role=alert]")
     error.wait_for()
-    assert "-5 is too low" in error.inner_text()
+    expect(error).to_contain_text("-5 is too low")
     box, line = amount.bounding_box(), error.bounding_box()
     assert box and line and 0 < line["y"] - box["y"] < 120
     # The refusal and the button's state are separate widget messages: wait for both.

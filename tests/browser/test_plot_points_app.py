@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from playwright.sync_api import expect
+
 PHONE_WIDTH = 390
 SCROLL_TOLERANCE = 2
 
@@ -12,25 +14,25 @@ def test_check_spend_and_strain(voila_app: Any, screenshot: Any) -> None:
     page = voila_app("plot_points")
     chance = page.locator(".tc-chance")
     chance.wait_for()
-    assert "55.00%" in chance.inner_text()  # 1d20 vs 10, shown before any roll
+    expect(chance).to_contain_text("55.00%")  # 1d20 vs 10, shown before any roll
 
     difficulty = page.locator(".tc-int-difficulty input")
     difficulty.fill("30")
     difficulty.press("Enter")
     page.wait_for_function(
         "() => document.querySelector('.tc-chance').innerText.includes('vs 30')")
-    assert "0.00%" in chance.inner_text()  # nobody reaches 30: a sure failure
+    expect(chance).to_contain_text("0.00%")  # nobody reaches 30: a sure failure
 
     page.locator(".tc-btn-roll").click()
     page.wait_for_selector('.tc-result[data-n="1"]')
-    assert "failure" in page.locator(".tc-result").inner_text()
+    expect(page.locator(".tc-result")).to_contain_text("failure")
     assert page.locator(".tc-log").get_attribute("data-count") == "1"
 
     page.locator(".tc-btn-retry").click()
     page.wait_for_selector('.tc-result[data-n="2"]')
-    assert "spends a lucky point to retry" in page.locator(".tc-result").inner_text()
+    expect(page.locator(".tc-result")).to_contain_text("spends a lucky point to retry")
     page.wait_for_selector('.tc-log[data-count="2"]')
-    assert "spends a lucky point" in page.locator(".tc-log li").first.inner_text()
+    expect(page.locator(".tc-log li").first).to_contain_text("spends a lucky point")
     lucky = int(page.locator(".tc-lucky-count").inner_text())
     unlucky = int(page.locator(".tc-unlucky-count").inner_text())
     assert lucky + unlucky == 4  # three players and the GM
@@ -56,7 +58,7 @@ def test_check_spend_and_strain(voila_app: Any, screenshot: Any) -> None:
     difficulty.press("Enter")
     refusal = page.locator(".tc-refusal-difficulty [role=alert]")
     refusal.wait_for()
-    assert "is not a whole number" in refusal.inner_text()
+    expect(refusal).to_contain_text("is not a whole number")
     page.locator(".tc-btn-roll").click()
     page.wait_for_selector(".tc-app > .tc-error [role=alert], .tc-error [role=alert]")
     assert page.locator('.tc-result[data-n="3"]').count() == 0

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.test_secrets import Screen, wait_for
 
@@ -52,10 +53,10 @@ def test_blind_roll_reaches_the_gm_only_and_checks_after_the_reveal(
         page = ash.page
         page.locator(".tc-roll-mode button", has_text="Blind").click()
         page.locator(".tc-text-expr input").fill("3d6+2")
-        assert "the GM sees the roll, you do not" in page.locator(".tc-roll-panel").inner_text()
+        expect(page.locator(".tc-roll-panel")).to_contain_text("the GM sees the roll, you do not")
         page.locator(".tc-btn-roll").click()
         page.locator(".tc-hidden-roll").wait_for(timeout=30_000)
-        assert "Hidden roll committed" in page.locator(".tc-result").inner_text()
+        expect(page.locator(".tc-result")).to_contain_text("Hidden roll committed")
 
         store = Campaign.open(Store(database_url(str(rolls_db))), CAMPAIGN, who="Gail",
                               role="gm")
@@ -79,7 +80,7 @@ def test_blind_roll_reaches_the_gm_only_and_checks_after_the_reveal(
         page.locator(".tc-btn-check").click()
         wait_for(lambda: "holds" in page.locator(".tc-check-result").inner_text(),
                  "the check on the player's screen")
-        assert "Entry 1 holds" in page.locator(".tc-check-result").inner_text()
+        expect(page.locator(".tc-check-result")).to_contain_text("Entry 1 holds")
         # The modes, own-dice boxes and log fit a phone's width.
         page.locator(".tc-own-dice input").check()
         page.locator(".tc-int-own-die-3").wait_for()

@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.conftest import _WIDEST_JS, _guarded_page
 
@@ -116,7 +117,7 @@ def test_start_app_party_is_shared_live_and_kept(table_server: Any, table_db: Pa
     assert _stat(phone, ".tc-stats", "data-guard") == guard
     # ...and the same character is the caster in the spellcasting app.
     _open(phone, server, "spellcasting", query, ".tc-dice-choice")
-    assert "Ash: free slots 10" in phone.locator(".tc-stats").first.inner_text()
+    expect(phone.locator(".tc-stats").first).to_contain_text("Ash: free slots 10")
     # -- live: a move on the phone shows on the laptop (sheet opened in place) ------------
     laptop.locator(".tc-btn-app-cairn_character").click()
     laptop.wait_for_selector(".tc-open-app .tc-stats[data-guard]")

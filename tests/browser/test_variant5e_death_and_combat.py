@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from playwright.sync_api import expect
+
 PHONE_WIDTH = 390
 
 
@@ -15,7 +17,7 @@ def test_fragile_soul_roll(voila_app: Any, phone_page: Any, scroll_width: Any,
     page.wait_for_selector('.tc-condition[data-condition="dying"]')
     page.locator(".tc-btn-die").click()
     page.wait_for_selector('.tc-condition[data-condition="dead"]')
-    assert "works" in page.locator(".tc-odds").inner_text()
+    expect(page.locator(".tc-odds")).to_contain_text("works")
     box = page.locator(".tc-int-modifier input")
     box.fill("15")  # d20 + 15 always reaches DC 15
     box.press("Tab")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from playwright.sync_api import expect
+
 PHONE_WIDTH = 390
 
 
@@ -35,7 +37,7 @@ def test_spend_until_refused_then_long_rest(voila_app: Any, screenshot: Any) -> 
     points(page, 16)  # regains 14 (half of 27, rounded up)
     page.wait_for_function("() => !document.querySelector('.tc-btn-cast-3').disabled")
     page.wait_for_selector('.tc-log[data-count="6"]')
-    assert "long rest: +14" in page.locator(".tc-log li").first.inner_text()
+    expect(page.locator(".tc-log li").first).to_contain_text("long rest: +14")
 
     page.locator(".tc-btn-undo").click()
     points(page, 2)

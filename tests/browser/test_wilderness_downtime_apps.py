@@ -39,7 +39,7 @@ def test_wilderness_watch_on_a_phone(voila_app: Any, phone_page: Any, scroll_wid
     page.locator(".tc-btn-add-leg").click()
     outcome(page, 2)
     watches = wd.plan_leg(wd.make_leg("Trails", "Long", "Swamp")).watches  # 1 + 3 + 2
-    assert f"Total {watches} watches" in page.locator(".tc-route-total").inner_text()
+    expect(page.locator(".tc-route-total")).to_contain_text(f"Total {watches} watches")
 
     expect(page.locator(".tc-btn-travel")).to_be_disabled()
     page.locator(".tc-btn-weather").click()
@@ -56,13 +56,13 @@ def test_wilderness_watch_on_a_phone(voila_app: Any, phone_page: Any, scroll_wid
     page.locator(".tc-btn-event").click()
     outcome(page, 7)
     page.locator('.tc-watch[data-step="1"]').wait_for()
-    assert "evening watch" in page.locator(".tc-watch").inner_text()
+    expect(page.locator(".tc-watch")).to_contain_text("evening watch")
 
     page.locator(".tc-int-sea input").fill("7")
     page.locator(".tc-int-sea input").press("Tab")
     refusal = page.locator(".tc-refusal-sea")
     refusal.wait_for()
-    assert "too high" in refusal.inner_text()
+    expect(refusal).to_contain_text("too high")
     screenshot(page, "wilderness-phone")
     fits_a_phone(page, scroll_width)
 
@@ -80,8 +80,8 @@ def test_downtime_cycle_on_a_phone(voila_app: Any, phone_page: Any, scroll_width
     page.locator(".tc-select-lifestyle select").select_option("Comfortable")
     page.locator(".tc-btn-upkeep").click()
     paid = outcome(page, 2)
-    assert "pays 25 silver (comfortable)" in paid.inner_text()
-    assert "15" in page.locator(".tc-members").inner_text()
+    expect(paid).to_contain_text("pays 25 silver (comfortable)")
+    expect(page.locator(".tc-members")).to_contain_text("15")
     page.locator(".tc-btn-finish-step").click()
     outcome(page, 3)
     page.locator('.tc-cycle[data-step="2"]').wait_for()
