@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from companion import tables
+from companion.dice.roller import make_rng
 from companion.errors import RuleError, StateError, TableError
 from companion.state import Tracker, move, state_field
 from companion.tables import Row, Table
@@ -104,7 +105,10 @@ class Earthmote:
     biome: str
     encounters: str
     features: list[Feature] = state_field(default_factory=list, max_len=2 * MAX_REROLLS)
-    seed: int = state_field(0, min=0, max=SEED_LIMIT - 1)
+    seed: int | None = state_field(None, min=0, max=SEED_LIMIT - 1)
+    """The seed that rolls this earthmote again; ``None`` when it was rolled from dice
+    given to it (real dice entered by hand, or a roll whose seed the campaign's roll log
+    keeps)."""
 
     def check_state(self) -> None:
         """An earthmote is what the tables say for its dice: the size row of its d6, the
@@ -148,14 +152,24 @@ def _features(noted: list[tuple[int, Row]]) -> list[Feature]:
 def generate_earthmote(*, seed: int | None = None, rng: random.Random | None = None) -> Earthmote:
     """Roll an earthmote's size (d6) and biome (2d12 with 11/12 re-rolled), seedably.
 
-    With ``seed`` the earthmote is always the same one; with neither argument a fresh seed
-    is drawn and kept in `Earthmote.seed` so it can be made again.
+    With ``seed`` the earthmote is always the same one, and ``rng=random.Random(seed)``
+    rolls the very same dice. With ``rng`` (a generator, or real dice entered through
+    `companion.dice.physical.EnteredDice`) the dice come from it and the earthmote keeps
+    ``seed`` if one is given too (the seed that made ``rng``), else none
+    (`Earthmote.seed` is ``None``). With neither argument a fresh seed is drawn and kept
+    in `Earthmote.seed` so it can be made again.
+
+    >>> generate_earthmote(seed=7) == generate_earthmote(rng=random.Random(7), seed=7)
+    True
     """
-    if seed is None:
-        seed = (rng or random.SystemRandom()).getrandbits(63)
-    gen = random.Random(seed)
-    size = size_table().roll(rng=gen)
-    biome = biome_table().roll(rng=gen)
+    if rng is None:
+        if seed is None:
+            seed = random.SystemRandom().getrandbits(63)
+        rng = make_rng(seed, None)
+    else:
+        rng = make_rng(None, rng)
+    size = size_table().roll(rng=rng)
+    biome = biome_table().roll(rng=rng)
     assert isinstance(size.roll, int) and isinstance(biome.roll, tuple)
     return Earthmote(
         size_roll=size.roll, size=size.row.values["Size"], biome_roll=list(biome.roll),
@@ -177,7 +191,7 @@ def change_region(
     table = biome_table()
     sides, _ = table.faces()
     again = {face: row for row in table.rows if row.reroll for face in row.covers}
-    gen = rng if rng is not None else random.Random(seed)
+    gen = make_rng(seed, rng)
     noted: list[tuple[int, Row]] = []
     face = gen.randint(1, sides)
     for _ in range(MAX_REROLLS):
@@ -266,21 +280,29 @@ class EarthmoteLog(Tracker):
         return random.Random(f"earthmotes:{self.seed}:{self.made}").getrandbits(63)
 
     @move
-    def generate(self) -> Earthmote:
-        """Roll a new earthmote and add it to the list."""
+    def generate(self, *, rng: random.Random | None = None) -> Earthmote:
+        """Roll a new earthmote and add it to the list.
+
+        Its dice come from the list's own seed, or from ``rng`` when given (a roll made
+        in a chosen roll mode, or real dice entered by hand); then it keeps no seed.
+        """
         self._check_room()
-        mote = generate_earthmote(seed=self._next_seed())
+        mote = (generate_earthmote(seed=self._next_seed()) if rng is None
+                else generate_earthmote(rng=rng))
         self.made += 1
         self.earthmotes.append(mote)
         self.describe(f"#{len(self.earthmotes)}: {mote.describe()}")
         return mote
 
     @move
-    def new_region(self, index: int, keep: int) -> Earthmote:
-        """Travel on from earthmote ``index`` (from 0): keep one biome die, re-roll the other."""
+    def new_region(self, index: int, keep: int, *,
+                   rng: random.Random | None = None) -> Earthmote:
+        """Travel on from earthmote ``index`` (from 0): keep one biome die, re-roll the other
+        (from the list's own seed, or from ``rng`` when given)."""
         self._check_index(index)
         self._check_room()
-        mote = change_region(self.earthmotes[index], keep, seed=self._next_seed())
+        seed = self._next_seed() if rng is None else None
+        mote = change_region(self.earthmotes[index], keep, seed=seed, rng=rng)
         self.made += 1
         self.earthmotes.append(mote)
         self.describe(f"#{len(self.earthmotes)} (new region from #{index + 1}): "

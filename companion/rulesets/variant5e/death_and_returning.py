@@ -556,7 +556,9 @@ class DeathRecord(Tracker):
 
     def roll_return(self, spell: str, caster_modifier: int, *, seed: int | None = None,
                     rng: random.Random | None = None) -> ReturnAttempt:
-        """Roll the check (and the table if needed) with the dice engine, then attempt."""
+        """Roll the caster's d20 check (and the d100 on the Fragile Soul table when the
+        check fails) with the dice engine, then attempt. No die is rolled when the spell
+        needs no check (a *wish*, or the module is off): it simply works."""
         from companion.dice import roll
 
         rng = make_rng(seed, rng)
@@ -564,9 +566,15 @@ class DeathRecord(Tracker):
         refusal = self._refusal(name)
         if refusal is not None:
             raise RuleError(refusal)
+        if not self.return_needs_check(name):
+            self.return_to_life(name)
+            return ReturnAttempt(name, None, caster_modifier, None, "works",
+                                 "The spell works as normal.")
+        if isinstance(caster_modifier, bool) or not isinstance(caster_modifier, int):
+            raise RuleError("The Soul is Fragile: the caster's modifier must be a whole number")
         check = roll("1d20", rng=rng).total
         table_roll = None
-        if self.return_needs_check(name) and check + caster_modifier < FRAGILE_SOUL_DC:
+        if check + caster_modifier < FRAGILE_SOUL_DC:
             table_roll = roll("1d100", rng=rng).total
         return self.attempt_return(name, caster_modifier, check, table_roll)
 

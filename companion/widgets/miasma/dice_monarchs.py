@@ -27,6 +27,7 @@ import ipywidgets as widgets
 from companion.errors import CompanionError
 from companion.rulesets.miasma.dice_monarchs import DiceMonarchsGame
 from companion.rulesets.miasma.dice_monarchs.game import (
+    COMMUNITY_STAGES,
     MAX_CHIPS,
     MAX_PLAYERS,
     SEED_LIMIT,
@@ -167,6 +168,11 @@ class DiceMonarchsApp(widgets.VBox):
                                             indent=False)
         self.odds_toggle.add_class("tc-odds-toggle")
         self.odds_toggle.observe(self._toggle_odds, names="value")
+        self.banker_toggle = widgets.Checkbox(
+            value=self.game.banker_rolls, indent=False,
+            description="The banker rolls the community dice by hand (real dice)")
+        self.banker_toggle.add_class("tc-banker-toggle")
+        self.banker_toggle.observe(self._toggle_banker, names="value")
         seats_row = row(self.seat_name, self.seat_chips,
                         self._btn("Join", self._join, "join"),
                         self._btn("Rebuy", self._rebuy, "rebuy"),
@@ -178,6 +184,7 @@ class DiceMonarchsApp(widgets.VBox):
             widgets.HTML("<b>Between hands</b>: seat a player, sell chips, or see one off."),
             seats_row,
             self.odds_toggle,
+            self.banker_toggle,
             self.save_load,
             row(self.gm_save_button, self.gm_save),
         )
@@ -208,6 +215,11 @@ class DiceMonarchsApp(widgets.VBox):
         self.betting = column(row(m["bin"], m["check"], m["call"]),
                               row(self.amount, m["bet"], m["raise_bet"]))
         self.deal_button = self._btn("Deal", self._deal, "deal", "primary")
+        # The banker's own dice for the community stage the table waits for.
+        self.community_button = self._btn("Roll the community dice", self._roll_community,
+                                          "roll-community", "primary")
+        self.community_roll = column(widgets.HTML(), row(self.community_button))
+        self.community_roll.add_class("tc-community-roll")
         if self.hot_seat:
             self.undo_button = confirm_button(
                 "Undo", self._undo, risky=lambda: True, prompt="Undo: does everyone agree?",
@@ -217,7 +229,8 @@ class DiceMonarchsApp(widgets.VBox):
         self.outcome = widgets.HTML()
         self.outcome.add_class("tc-monarchs-outcome")
         self.history = widgets.HTML()
-        self.play = column(self.status, self.community, self.cover, row(self.reveal_button),
+        self.play = column(self.status, self.community, self.community_roll, self.cover,
+                           row(self.reveal_button),
                            self.private, self.betting,
                            row(self.deal_button, self.undo_button, self.setup_button),
                            self.outcome, widgets.HTML("<b>Table talk</b>"), self.history)
@@ -264,6 +277,20 @@ class DiceMonarchsApp(widgets.VBox):
 
     def _leave(self) -> None:
         self.game.leave(self.seat_name.read())
+
+    def _toggle_banker(self, change: dict[str, Any]) -> None:
+        if bool(change["new"]) != self.game.banker_rolls:
+            try:
+                self.game.set_banker_rolls(bool(change["new"]))
+            except CompanionError as exc:
+                self.error.show(exc)
+                self.banker_toggle.value = self.game.banker_rolls
+
+    def _roll_community(self) -> None:
+        if not self.runs_table:
+            raise CompanionError("Dice Monarchs: the banker's dice are entered on the table "
+                                 "screen")
+        self.game.reveal()
 
     def _toggle_odds(self, change: dict[str, Any]) -> None:
         if bool(change["new"]) != self.game.show_odds:
@@ -332,6 +359,8 @@ class DiceMonarchsApp(widgets.VBox):
         label = SETUP_LABEL if self.runs_table else "Save"
         self.setup_button.description = "Hide setup" if self._setup_open else label
         self.odds_toggle.value = table["show_odds"]
+        self.banker_toggle.value = table["banker_rolls"]
+        self._render_community_roll(table)
         seats = []
         for i, name in enumerate(table["players"]):
             classes = []
@@ -381,6 +410,24 @@ class DiceMonarchsApp(widgets.VBox):
             + "</div>" if table["announcements"] else ""
         )
         self.history.value = log_html(game.log, LOG_SHOWN)
+
+    def _render_community_roll(self, table: dict[str, Any]) -> None:
+        stage = next((s for s in COMMUNITY_STAGES if s.name == table["awaiting"]), None)
+        self.community_roll.layout.display = None if stage is not None else "none"
+        if stage is None:
+            return
+        dice = " ".join(f"d{sides}" for sides in stage.dice)
+        head = self.community_roll.children[0]
+        assert isinstance(head, widgets.HTML)
+        if self.runs_table:
+            head.value = (f'<div class="tc-awaiting" data-stage="{stage.name}">The banker '
+                          f"rolls the <b>{stage.name}</b> ({dice}) and enters it here.</div>")
+            self.community_button.description = f"Roll the {stage.name}"
+            self.community_button.layout.display = None
+        else:
+            head.value = (f'<div class="tc-awaiting" data-stage="{stage.name}">Waiting for '
+                          f"the banker to roll the <b>{stage.name}</b> ({dice}).</div>")
+            self.community_button.layout.display = "none"
 
     def _render_hot_seat(self, to_act: str | None, betting: bool) -> None:
         game = self.game

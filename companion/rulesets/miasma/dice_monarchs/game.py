@@ -35,6 +35,13 @@ contests, and *side pots* above each all-in player's total stake, which only pla
 put in at least as much contest (`DiceMonarchsGame.pots`); chips nobody matched go back
 to the one who bet them. When at most one player still in has chips left, the banker
 rolls the remaining community dice and the showdown follows.
+Interpretation (real dice): a table may let the banker roll the community dice by hand
+(`DiceMonarchsGame.set_banker_rolls`). Then, when a betting round is settled, play waits
+for the banker (nobody is to act) until the dice rolled at the table are entered
+(`DiceMonarchsGame.reveal`, with ``rng`` a `companion.dice.physical.EnteredDice`). The
+hole dice always come from the table's secret seed: dice typed in on a shared screen
+would be seen by whoever types them (`DiceMonarchsGame.deal` takes an ``rng`` for a
+table that deals some other way).
 Interpretation: between hands a player may join (`DiceMonarchsGame.join`), leave with their
 chips (`DiceMonarchsGame.leave`) or buy more chips (`DiceMonarchsGame.rebuy`).
 Interpretation (hidden information): undoing is the GM's call, and never takes back a move
@@ -215,6 +222,10 @@ class DiceMonarchsGame(Tracker):
     contributed: list[int] = state_field(default_factory=lambda: [0, 0], min=0,
                                          max=MAX_CHIPS * MAX_PLAYERS, max_len=MAX_PLAYERS)
     show_odds: bool = True
+    banker_rolls: bool = False
+    """The banker rolls the community dice by hand (`reveal`); else the table seed does."""
+    awaiting: str = state_field("", choices=("", *(stage.name for stage in COMMUNITY_STAGES)))
+    """The community stage the banker is to roll by hand now (``""``: none)."""
 
     def __post_init__(self) -> None:
         # A table built by hand must be one the rules allow (loading checks the same).
@@ -239,9 +250,11 @@ class DiceMonarchsGame(Tracker):
 
     @move
     def new_table(self, players: list[str], chips: int = 100, *, banker: int = 0,
-                  seed: int | None = None) -> None:
-        """Clear the table and seat new players (undo brings the old table back)."""
-        self._setup(players, chips, banker, seed, None)
+                  seed: int | None = None, rng: random.Random | None = None) -> None:
+        """Clear the table and seat new players (undo brings the old table back).
+
+        The table seed is ``seed``, else drawn from ``rng``, else fresh (as `start`)."""
+        self._setup(players, chips, banker, seed, rng)
         # The seed decides every die: it is never written where players read.
         self.describe(f"new table: {', '.join(self.players)} with {chips:,} chips each")
 
@@ -264,7 +277,7 @@ class DiceMonarchsGame(Tracker):
             "in_play": [False] * n, "committed": [0] * n, "acted": [False] * n,
             "current_bet": 0, "pot": 0, "to_act": -1, "round_opener": -1,
             "highest_better": -1, "winners": [], "announcements": [],
-            "contributed": [0] * n,
+            "contributed": [0] * n, "awaiting": "",
         }
         for name, value in fresh.items():
             setattr(self, name, value)
@@ -320,7 +333,15 @@ class DiceMonarchsGame(Tracker):
             inside = [i for i in range(n) if self.in_play[i]]
             if len(inside) < 2:
                 raise StateError("field 'in_play': a betting round needs two players in")
-            if self.to_act < 0 or not self.in_play[self.to_act] or not self.stacks[self.to_act]:
+            if self.awaiting:
+                if self.to_act != -1 or not self.banker_rolls:
+                    raise StateError("field 'awaiting': while the banker rolls by hand nobody "
+                                     "is to act (to_act -1)")
+                if not _NEXT.get(self.phase) or _NEXT[self.phase][0].name != self.awaiting:
+                    raise StateError(f"field 'awaiting' must be the stage after phase "
+                                     f"'{self.phase}'")
+            elif (self.to_act < 0 or not self.in_play[self.to_act]
+                  or not self.stacks[self.to_act]):
                 raise StateError("field 'to_act' must be a player still in play with chips")
             if self.round_opener < 0:
                 raise StateError("field 'round_opener' must be a seat during betting")
@@ -329,6 +350,8 @@ class DiceMonarchsGame(Tracker):
             if any(self.committed[i] for i in range(n) if not self.hole[i]):
                 raise StateError("field 'committed': a player without dice cannot bet")
         else:
+            if self.awaiting:
+                raise StateError("field 'awaiting' must be empty between hands")
             if self.pot or self.to_act != -1:
                 raise StateError(f"fields 'pot' and 'to_act' must be 0 and -1 between hands "
                                  f"(phase '{self.phase}')")
@@ -353,7 +376,9 @@ class DiceMonarchsGame(Tracker):
     @property
     def player_to_act(self) -> str | None:
         """Name of the player whose turn it is, or ``None`` between betting rounds."""
-        return self.players[self.to_act] if self.phase in BETTING_PHASES else None
+        if self.phase not in BETTING_PHASES or self.awaiting:
+            return None
+        return self.players[self.to_act]
 
     def to_call(self, player: str) -> int:
         """Chips the player must put in to call the current bet."""
@@ -362,7 +387,7 @@ class DiceMonarchsGame(Tracker):
     @property
     def bet_limit(self) -> int:
         """Highest total bet the player to act could make this round (all their chips)."""
-        if self.phase not in BETTING_PHASES:
+        if self.phase not in BETTING_PHASES or self.awaiting:
             return 0
         return self.committed[self.to_act] + self.stacks[self.to_act]
 
@@ -403,6 +428,8 @@ class DiceMonarchsGame(Tracker):
         """Names of the moves open to ``player`` (default: the player to act) right now."""
         if self.phase not in BETTING_PHASES:
             return ["deal"] if self.phase in ("waiting", "hand_over") else []
+        if self.awaiting:
+            return ["reveal"] if player is None else []
         who = self.to_act if player is None else self.seat(player)
         if who != self.to_act:
             return []
@@ -422,8 +449,11 @@ class DiceMonarchsGame(Tracker):
     # -- moves ---------------------------------------------------------------------------
 
     @move
-    def deal(self) -> None:
-        """Start a hand: every player with chips rolls hole dice (rule 1)."""
+    def deal(self, *, rng: random.Random | None = None) -> None:
+        """Start a hand: every player with chips rolls hole dice (rule 1).
+
+        The dice come from the table seed, or from ``rng`` when given (seat by seat,
+        d4 d6 d8 d10 d12 each)."""
         if self.phase in BETTING_PHASES:
             raise RuleError("Dice Monarchs: the current hand is still being played")
         if self.phase == "game_over":
@@ -432,8 +462,8 @@ class DiceMonarchsGame(Tracker):
         if self.hand_no > 0 or self.stacks[self.banker] == 0:
             self.banker = self._next_from(self.banker, lambda i: self.stacks[i] > 0)
         self.hand_no += 1
-        rng = self._rng("hole")
-        self.hole = [[rng.randint(1, s) for s in DICE] if i in seated else []
+        dice = rng if rng is not None else self._rng("hole")
+        self.hole = [[dice.randint(1, s) for s in DICE] if i in seated else []
                      for i in range(len(self.players))]
         self.community = []
         self.in_play = [i in seated for i in range(len(self.players))]
@@ -543,6 +573,9 @@ class DiceMonarchsGame(Tracker):
             if self.phase == "game_over":
                 when = "after the game is over"
             raise RuleError(f"Dice Monarchs: there is no betting {when}")
+        if self.awaiting:
+            raise RuleError(f"Dice Monarchs: the betting waits for the banker to roll the "
+                            f"{self.awaiting}")
         who = self.seat(player)
         if not self.in_play[who]:
             raise RuleError(f"Dice Monarchs rule 4: {player} has binned and is out of this hand")
@@ -600,14 +633,28 @@ class DiceMonarchsGame(Tracker):
         if not settled:
             self.to_act = self._next_from(who, self._can_act)
             return
-        news: list[str] = []
+        self._roll_on([], None)
+
+    def _roll_on(self, news: list[str], rng: random.Random | None) -> None:
+        # The betting round is settled: the banker reveals the next community dice (from
+        # ``rng``, or the table seed) and the next round opens, or the showdown comes.
+        actors = [i for i in self._in_play_seats() if self.stacks[i] > 0]
         while True:
             if self.phase == "final_round":
                 self._showdown(news)
                 return
             stage, following = _NEXT[self.phase]
-            rng = self._rng(self.phase)
-            self.community += [rng.randint(1, s) for s in stage.dice]
+            if self.banker_rolls and rng is None:
+                self.awaiting, self.to_act = stage.name, -1
+                text = f"the banker rolls the {stage.text} by hand"
+                news.append(text[0].upper() + text[1:])
+                self._also(text)
+                self.announcements = news
+                return
+            dice = rng if rng is not None else self._rng(self.phase)
+            rng = None  # one stage per roll by hand
+            self.awaiting = ""
+            self.community += [dice.randint(1, s) for s in stage.dice]
             opener = self.highest_better if self.highest_better >= 0 else self.round_opener
             self.phase = following
             text = f"the banker reveals the {stage.name}: {', '.join(map(str, self.community))}"
@@ -623,6 +670,15 @@ class DiceMonarchsGame(Tracker):
             self._begin_round(opener)
             self.announcements = news
             return
+
+    @move
+    def reveal(self, *, rng: random.Random | None = None) -> None:
+        """The banker rolls the community dice the table waits for (a table where the
+        banker rolls by hand, `set_banker_rolls`): from ``rng``, the real dice entered
+        (`companion.dice.physical.EnteredDice`), else the table seed."""
+        if not self.awaiting:
+            raise RuleError("Dice Monarchs: no community dice are waiting to be rolled")
+        self._roll_on([], rng if rng is not None else self._rng(self.phase))
 
     def _showdown(self, news: list[str]) -> None:
         shown = {i: best_showdown_hand(self.hole[i], self.community) for i in self._in_play_seats()}
@@ -757,6 +813,15 @@ class DiceMonarchsGame(Tracker):
         self.describe(f"{player} buys {chips:,} chips")
 
     @move
+    def set_banker_rolls(self, on: bool) -> None:
+        """Let the banker roll the community dice by hand (between hands), or go back to
+        the table seed rolling them."""
+        self._between_hands("the way community dice are rolled changes")
+        self.banker_rolls = bool(on)
+        self.describe("the banker rolls the community dice by hand" if on
+                      else "the table rolls the community dice")
+
+    @move
     def set_show_odds(self, on: bool) -> None:
         """Turn the chance-to-win readout on or off for the whole table."""
         self.show_odds = bool(on)
@@ -810,6 +875,7 @@ class DiceMonarchsGame(Tracker):
             "acted": list(self.acted), "current_bet": self.current_bet, "pot": self.pot,
             "to_act": self.to_act, "winners": list(self.winners),
             "announcements": list(self.announcements), "show_odds": self.show_odds,
+            "banker_rolls": self.banker_rolls, "awaiting": self.awaiting,
             "viewer": player, "history": [e.summary for e in self.log],
         }
 
