@@ -64,6 +64,38 @@ rolled):
 - a reveal (kind ``reveal``): ``{"entry": <the roll's seq>, "mode", "expr", "seed",
   "dice", "total", "nonce", "text", "physical"}``; its seed is the roll's seed.
 
+**Rule rolls.** Every roll an app makes for a rule (a check, a save, a deal: any move that
+rolls with an ``rng``) takes a mode too. Its commitment is the SHA-256, as above, of:
+
+    {"faces":[14],"label":"Ann: check","nonce":"<64 hex>","result":"16: success","seed":null,"v":1}
+
+- ``label``: what was rolled, as the app names it; ``result``: the result's text as the
+  app shows it; ``seed``: the seed the rule rolled with (``null`` for real dice);
+  ``faces``: the faces entered by hand, in order (``[]`` for a seeded roll); ``nonce`` and
+  ``v`` as above ([rule_commitment][companion.fairplay.rule_commitment]).
+- Event data (kind ``roll``): public ``{"mode": "public", "rule": true, "label", "text",
+  "faces", "physical"}``; hidden ``{"mode", "rule": true, "commitment", "secret": {"label",
+  "seed", "faces", "text", "nonce", "physical"}}`` (plus ``"moves"``, below); a reveal
+  carries the secret's keys and ``"rule": true``.
+- Interpretation: the label of a hidden rule roll is part of its secret, like the
+  expression of a hidden dice roll (a GM's "goblin: stealth" would say what is coming).
+- Interpretation: verifying a rule roll checks the revealed label, seed, faces and result
+  against the commitment; the rule itself is not rolled again by ``verify`` (the log keeps
+  what the app showed, not the rule's code), but anyone can roll it again with the seed.
+
+**A hidden roll that moves a shared tracker** (policy). When a rule roll in a hidden mode is
+also a move of a tracker the table shares (a GM-only save that marks damage), the move's
+event in the log would give the roll away by its seed and its summary. So such a move is
+stored with **no seed**, no ``seed`` argument, the summary "a hidden roll (entry N in the
+roll log)" and the tracker's state after the move (``after``: replay loads it instead of
+rolling again); the roll-log entry lists the move's event numbers (``"moves"``). The seed
+and the real summary are in the roll's secret and come out with its reveal. A move made
+with real dice is stored the same way (with its faces, not a seed). The consequences on the
+shared sheet (the damage marked, a point spent) are visible to everyone by nature: the
+roll itself is not. An app that must keep even the consequences secret (a blind check whose
+success nobody may know yet) makes the roll without moving the shared tracker and applies
+the consequence after the reveal.
+
 Games with hidden information (Dice Monarchs' hole dice and table seed, a Cairn duel's
 pending pick) keep their secrets out of a player's view of the log too
 ([visible_to][companion.fairplay.visible_to]): their states appear in their public form,
@@ -98,9 +130,12 @@ __all__ = [
     "mode_name",
     "new_nonce",
     "prepare_roll",
+    "prepare_rule_roll",
     "public_form",
     "reveal_data",
     "roll_text",
+    "rule_commitment",
+    "rule_commitment_text",
     "summary",
     "verify",
     "verify_entry",
@@ -240,6 +275,65 @@ def prepare_roll(expr: str, *, mode: str = "public", seed: int | None = None,
               "nonce": nonce, "text": text, "physical": physical}
     return PreparedRoll(result, mode, None,
                         {"mode": mode, "commitment": digest, "secret": secret})
+
+
+def rule_commitment_text(label: str, seed: int | None, text: str, nonce: str,
+                         faces: Sequence[int] = ()) -> str:
+    """The exact text a rule roll's commitment hashes (see the module's docstring)."""
+    obj = {"faces": list(faces), "label": label, "nonce": nonce, "result": text,
+           "seed": seed, "v": COMMITMENT_VERSION}
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+def rule_commitment(label: str, seed: int | None, text: str, nonce: str,
+                    faces: Sequence[int] = ()) -> str:
+    """SHA-256 of [rule_commitment_text][companion.fairplay.rule_commitment_text], in hex.
+
+    >>> rule_commitment("Ann: check", 7, "16: success", "00" * 32)[:16]
+    '87c71810594169d3'
+    """
+    text = rule_commitment_text(label, seed, text, nonce, faces)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+#: Longest label and result text of a rule roll.
+MAX_RULE_TEXT = 2000
+
+
+def prepare_rule_roll(label: str, seed: int | None, text: str, *, mode: str = "public",
+                      faces: Sequence[int] | None = None, nonce: str | None = None,
+                      moves: Sequence[int] = ()) -> PreparedRoll:
+    """The log entry of a rule roll (a move that rolled with ``seed``, or with real dice
+    ``faces``), whose result reads ``text``, in ``mode``. ``moves``: the tracker moves the
+    roll made (event numbers), listed in a hidden roll's entry."""
+    mode = check_mode(mode)
+    for name, value in (("label", label), ("result", text)):
+        if not isinstance(value, str):
+            raise FairPlayError(f"a rule roll's {name} is text, not {type(value).__name__}")
+        if len(value) > MAX_RULE_TEXT:
+            raise FairPlayError(f"a rule roll's {name} is over {MAX_RULE_TEXT:,} characters")
+    physical = faces is not None
+    if physical and seed is not None:
+        raise FairPlayError("a roll made with real dice has no seed")
+    if seed is not None and type(seed) is not int:
+        raise FairPlayError(f"a seed is a whole number, not {seed!r}")
+    shown = [int(v) for v in faces] if faces is not None else []
+    if mode == "public":
+        data: dict[str, Any] = {"mode": mode, "rule": True, "label": label, "text": text,
+                                "faces": shown}
+        if physical:
+            data["physical"] = True
+        if moves:
+            data["moves"] = list(moves)
+        return PreparedRoll(text, mode, seed, data)
+    nonce = new_nonce() if nonce is None else nonce
+    digest = rule_commitment(label, seed, text, nonce, shown)
+    secret = {"label": label, "seed": seed, "faces": shown, "text": text, "nonce": nonce,
+              "physical": physical}
+    data = {"mode": mode, "rule": True, "commitment": digest, "secret": secret}
+    if moves:
+        data["moves"] = list(moves)
+    return PreparedRoll(text, mode, None, data)
 
 
 @dataclass(frozen=True)
@@ -423,26 +517,38 @@ def reveal_data(event: dict[str, Any], events: Iterable[dict[str, Any]], who: st
     secret = data.get("secret")
     if not isinstance(secret, dict):
         raise FairPlayError(f"entry {seq} has lost its secret: it cannot be revealed")
-    out = {"entry": seq, "mode": mode, **{k: secret.get(k) for k in _SECRET_KEYS}}
+    keys = _RULE_SECRET_KEYS if data.get("rule") is True else _SECRET_KEYS
+    out = {"entry": seq, "mode": mode, **{k: secret.get(k) for k in keys}}
+    if data.get("rule") is True:
+        out["rule"] = True
     seed = secret.get("seed")
     return (seed if type(seed) is int else None), out
 
 
 _SECRET_KEYS = ("expr", "seed", "dice", "total", "nonce", "text", "physical")
+_RULE_SECRET_KEYS = ("label", "seed", "faces", "text", "nonce", "physical")
 
 
 def summary(kind: str, data: dict[str, Any]) -> str:
     """The log's one-line summary of a ``roll`` or ``reveal`` event (as it is seen)."""
     mode = str(data.get("mode", "public"))
+    rule = data.get("rule") is True
+    own = " (own dice)" if rule and data.get("physical") is True else ""
     if kind == "reveal":
-        return (f"revealed entry {data.get('entry')} ({mode_name(mode)}): "
-                f"rolled {data.get('text', '')}")
+        what = (f"{data.get('label', '')}: {data.get('text', '')}{own}" if rule
+                else f"rolled {data.get('text', '')}")
+        return f"revealed entry {data.get('entry')} ({mode_name(mode)}): {what}"
     if "commitment" not in data:
+        if rule:
+            return f"{data.get('label', '')}: {data.get('text', '')}{own}"
         return f"rolled {data.get('text', '')}"
     what = {"gm": "rolled in secret (GM only)", "blind": "rolled blind (the GM sees it)",
             "self": "rolled for themselves"}.get(mode, f"rolled ({mode})")
     secret = data.get("secret")
     shown = f": {secret.get('text', '')}" if isinstance(secret, dict) else ""
+    if rule and isinstance(secret, dict):
+        mine = " (own dice)" if secret.get("physical") is True else ""
+        shown = f": {secret.get('label', '')}: {secret.get('text', '')}{mine}"
     after = f"; revealed in entry {data['revealed']}" if "revealed" in data else ""
     return f"{what}{shown} — commitment {str(data.get('commitment'))[:12]}…{after}"
 
@@ -469,6 +575,7 @@ def verify(doc: Any) -> int:
                             f"{MAX_VERIFY_ENTRIES:,} are checked at once")
     budget = _Budget()
     commitments: dict[int, tuple[str, Any]] = {}
+    rules: dict[int, bool] = {}
     checked = 0
     for i, row in enumerate(doc["events"]):
         if not isinstance(row, dict):
@@ -487,9 +594,14 @@ def verify(doc: Any) -> int:
             if "commitment" in payload:
                 digest = payload["commitment"]
                 commitments[seq] = (str(payload.get("mode")), digest)
+                rules[seq] = payload.get("rule") is True
                 if isinstance(payload.get("secret"), dict):
-                    _check_secret(f"entry {seq}", payload["secret"], digest, budget)
+                    _check_secret(f"entry {seq}", payload["secret"], digest, budget,
+                                  rule=rules[seq])
                     checked += 1
+            elif payload.get("rule") is True:
+                _rule_fields(f"entry {seq}", payload)
+                checked += 1
             else:
                 _check_public(seq, row.get("seed"), payload, budget)
                 checked += 1
@@ -503,7 +615,8 @@ def verify(doc: Any) -> int:
             raise FairPlayError(f"entry {entry} (revealed in entry {seq}): revealed as a "
                                 f"{mode_name(str(payload.get('mode')))} roll, but it was "
                                 f"logged as {mode_name(mode)}")
-        _check_secret(f"entry {entry} (revealed in entry {seq})", payload, digest, budget)
+        _check_secret(f"entry {entry} (revealed in entry {seq})", payload, digest, budget,
+                      rule=rules.get(entry, False))
         checked += 1
     return checked
 
@@ -573,9 +686,33 @@ def _dice_list(where: str, payload: dict[str, Any]) -> list[int]:
     return dice
 
 
-def _check_secret(where: str, payload: dict[str, Any], digest: Any, budget: _Budget) -> None:
+def _rule_fields(where: str, payload: dict[str, Any]) -> tuple[str, str, list[int]]:
+    """A rule roll's label, result text and faces (checked to be there)."""
+    label = _field(where, payload, "label", str)
+    text = _field(where, payload, "text", str)
+    faces = payload.get("faces", [])
+    if type(faces) is not list or not all(type(v) is int for v in faces):
+        raise FairPlayError(f"{where}: its faces are not a list of faces")
+    return label, text, faces
+
+
+def _check_secret(where: str, payload: dict[str, Any], digest: Any, budget: _Budget,
+                  *, rule: bool = False) -> None:
     if not isinstance(digest, str) or not _HEX64.fullmatch(digest):
         raise FairPlayError(f"{where}: its commitment is not a SHA-256 digest (64 hex digits)")
+    if rule:
+        label, text, faces = _rule_fields(where, payload)
+        nonce = _field(where, payload, "nonce", str)
+        if not _HEX64.fullmatch(nonce):
+            raise FairPlayError(f"{where}: its nonce is not 64 hex digits")
+        seed = payload.get("seed")
+        if seed is not None and type(seed) is not int:
+            raise FairPlayError(f"{where}: its seed is not a whole number")
+        if rule_commitment(label, seed, text, nonce, faces) != digest:
+            raise FairPlayError(f"{where}: the revealed roll does not match its commitment "
+                                "(its label, seed, faces, result or nonce, or the "
+                                "commitment, was changed)")
+        return
     expr = _field(where, payload, "expr", str)
     total = _field(where, payload, "total", int)
     nonce = _field(where, payload, "nonce", str)

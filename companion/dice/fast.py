@@ -28,7 +28,7 @@ from companion.dice.nodes import (
     spine,
 )
 from companion.dice.parse import parse, require_text
-from companion.dice.roller import RollState, compile_node, face_facts, make_rng
+from companion.dice.roller import RollState, compile_node, entered_dice, face_facts, make_rng
 from companion.errors import DiceError, DiceLimitError
 
 _OPS: dict[str, Callable[[int, int], int]] = {
@@ -63,6 +63,9 @@ def roll_many(
         )
     if n == 0:
         return []
+    entered = entered_dice(rng) if rng is not None and type(rng) is not random.Random else None
+    if entered is not None:  # real dice: one roll at a time, each from the faces entered
+        return [entered(expr).total for _ in range(n)]
     return _vec(tree, n, make_rng(seed, rng))
 
 

@@ -37,12 +37,36 @@ What can be entered:
   [MAX_REROLL_ATTEMPTS][companion.dice.limits.MAX_REROLL_ATTEMPTS]) and explode at most
   [MAX_EXPLOSIONS][companion.dice.limits.MAX_EXPLOSIONS] times: past those the engine
   stops rolling that die, so no more can be entered.
+
+**Any roll an app asks for** can take real dice too: an
+[EnteredDice][companion.dice.physical.EnteredDice] is a ``random.Random`` that hands the
+faces entered, in order, to whatever rule rolls with ``rng=``. Each dice expression the rule
+rolls through the engine (checks, tables, saves) takes the faces it needs from the queue,
+checked and scored as above; a rule that draws a number between two bounds
+(``randint``) takes the next face and checks it lies between them:
+
+>>> from companion import dice
+>>> rng = EnteredDice([14, 3, 5])
+>>> dice.roll("1d20+2", rng=rng).total, dice.roll("2d6", rng=rng).total
+(16, 8)
+>>> rng.finish()
+>>> dice.roll("2d6", rng=EnteredDice([3, 7]))
+Traceback (most recent call last):
+...
+companion.dice.physical.OwnDiceError: die 2: a d6 shows 1 to 6, not 7
+
+- Interpretation: the faces of one entry are numbered across the whole entry ("die 2" is
+  the second face typed), since a player types them all in one box.
+- Interpretation: a rule that draws a raw fraction (``random()``), shuffles or picks from a
+  list cannot be played with real dice: it is refused with one line saying so, and the app
+  rolls it virtually instead.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
-from typing import Literal
+from typing import Literal, NoReturn
 
 from companion.dice import limits
 from companion.dice.nodes import BinOp, Const, Dice, Group, Labeled, Neg, Node, face_range, spine
@@ -50,8 +74,8 @@ from companion.dice.parse import parse
 from companion.dice.roller import Roll, RollState, compiled, face_facts
 from companion.errors import DiceError, OddsTooCostlyError
 
-__all__ = ["OWN_DICE", "OwnDiceError", "check_total", "dice_slots", "enter", "is_own",
-           "takes_dice"]
+__all__ = ["OWN_DICE", "EnteredDice", "OwnDiceError", "check_total", "dice_slots", "enter",
+           "is_own", "parse_faces", "takes_dice"]
 
 #: The sides of a die: a number, or ``"F"`` (Fudge) or ``"%"`` (1 to 100).
 Sides = int | Literal["F", "%"]
@@ -174,7 +198,7 @@ def _enter_dice(expr: str, dice: Sequence[int]) -> Roll:
     if len(dice) > MAX_ENTERED:
         raise OwnDiceError(f"{len(dice):,} dice entered; at most {MAX_ENTERED:,} can be")
     tree, program = compiled(expr)  # also refuses costly rerolls/explosions up front
-    draws = _split(expr, _terms(tree), list(dice))
+    draws, _ = _split(expr, _terms(tree), list(dice))
     feed = iter(draws)
 
     def draw() -> float:
@@ -193,9 +217,14 @@ def _enter_dice(expr: str, dice: Sequence[int]) -> Roll:
 
 
 def _split(expr: str, terms: list[tuple[Dice, int, int, int, Sides]],
-           dice: list[int]) -> list[float]:
+           dice: Sequence[int], *, offset: int = 0,
+           queue: bool = False) -> tuple[list[float], int]:
     """Check every entered face against the term that rolls it and turn each into the
-    number the engine's ``random()`` must give to draw it (``low + floor(u * k)``)."""
+    number the engine's ``random()`` must give to draw it (``low + floor(u * k)``).
+
+    ``queue``: ``dice`` is an [EnteredDice][companion.dice.physical.EnteredDice] queue from
+    position ``offset``; the roll takes what it needs and leaves the rest. Returns the
+    draws and how many faces were taken."""
     draws: list[float] = []
     taken = 0
     needed = sum(count for _, count, _, _, _ in terms)
@@ -205,6 +234,17 @@ def _split(expr: str, terms: list[tuple[Dice, int, int, int, Sides]],
 
     def take(node: Dice, i: int, low: int, high: int, shown: Sides, why: str) -> int:
         nonlocal taken
+        if queue and offset + taken >= len(dice):
+            reason = f" ({node} die {i} {why})" if why else ""
+            raise OwnDiceError(f"this roll needs another d{shown}{reason}: enter it")
+        if queue:
+            value = dice[offset + taken]
+            taken += 1
+            if not low <= value <= high:
+                raise OwnDiceError(f"die {offset + taken}: a d{shown} shows "
+                                   f"{_faces_text(low, high)}, not {value}")
+            draws.append((value - low + 0.5) / (high - low + 1))
+            return value
         if taken >= len(dice):
             if why:
                 raise OwnDiceError(f"die {i} of {node} {why}: enter that die too "
@@ -252,7 +292,129 @@ def _split(expr: str, terms: list[tuple[Dice, int, int, int, Sides]],
                                        "there, so no more can be entered")
                 booms += 1
                 why = f"shows {v}, which explodes"
-    if taken < len(dice):
+    if not queue and taken < len(dice):
         faces = " with these faces" if varies else ""
         raise OwnDiceError(f"{expr} takes {taken} dice{faces}; {len(dice)} entered")
-    return draws
+    return draws, taken
+
+
+def parse_faces(text: str) -> list[int]:
+    """The faces typed in one box (``"14"``, ``"3 5 2"``, ``"3, 5"``), or one line saying
+    what is wrong.
+
+    >>> parse_faces("3, 5 2")
+    [3, 5, 2]
+    """
+    if not isinstance(text, str):
+        raise OwnDiceError("type the faces rolled, e.g. 14 or 3 5 2")
+    if len(text) > 8 * MAX_ENTERED:
+        raise OwnDiceError(f"too long: at most {MAX_ENTERED:,} dice can be entered")
+    parts = text.replace(",", " ").split()
+    if not parts:
+        raise OwnDiceError("type the faces rolled, e.g. 14 or 3 5 2")
+    faces: list[int] = []
+    for i, part in enumerate(parts, 1):
+        plain = part[1:] if part[:1] in "+-" else part
+        if not (plain.isascii() and plain.isdigit()) or len(plain) > 7:
+            shown = part if len(part) <= 12 else part[:11] + "…"
+            raise OwnDiceError(f"die {i}: {shown!r} is not a face (a whole number)")
+        faces.append(int(part))
+    if len(faces) > MAX_ENTERED:
+        raise OwnDiceError(f"{len(faces):,} dice entered; at most {MAX_ENTERED:,} can be")
+    return faces
+
+
+class EnteredDice(random.Random):
+    """Real dice, entered in order, fed to any rule that rolls with ``rng=``.
+
+    The engine's [roll][companion.dice.roller.roll] (and so every check and table) takes
+    the faces its expression needs from the queue and scores them with its own rules;
+    [randint][companion.dice.physical.EnteredDice.randint] takes the next face, checked
+    against its bounds. A raw ``random()`` (or a shuffle, a pick from a list) is refused:
+    such a roll cannot be made with dice. [finish][companion.dice.physical.EnteredDice.finish]
+    refuses faces left over. Every roll made from it is marked ``own dice``.
+
+    >>> rng = EnteredDice([4, 2])
+    >>> rng.randint(1, 6), rng.randint(1, 4), rng.used
+    (4, 2, 2)
+    """
+
+    def __init__(self, faces: Sequence[int]) -> None:
+        super().__init__(0)
+        if isinstance(faces, (str, bytes)) or not all(type(v) is int for v in faces):
+            raise OwnDiceError("each die entered is a whole number")
+        if len(faces) > MAX_ENTERED:
+            raise OwnDiceError(f"{len(faces):,} dice entered; at most {MAX_ENTERED:,} can be")
+        #: Every face entered, in order.
+        self.faces: tuple[int, ...] = tuple(faces)
+        #: How many of them rolls have taken so far.
+        self.used = 0
+
+    def copy(self) -> EnteredDice:
+        """A queue of the same faces at the same position (to try a move again)."""
+        other = EnteredDice(self.faces)
+        other.used = self.used
+        return other
+
+    @property
+    def taken(self) -> tuple[int, ...]:
+        """The faces rolls have taken so far."""
+        return self.faces[:self.used]
+
+    def roll_entered(self, expr: str) -> Roll:
+        """The engine's roll of ``expr`` from the next faces (what
+        [roll][companion.dice.roller.roll] does when given this generator)."""
+        tree, program = compiled(expr)
+        draws, taken = _split(expr, _terms(tree), self.faces, offset=self.used, queue=True)
+        feed = iter(draws)
+
+        def draw() -> float:
+            try:
+                return next(feed)
+            except StopIteration:  # pragma: no cover - the split follows the roller
+                raise OwnDiceError(f"the dice entered for {expr} could not be read in "
+                                   "order") from None
+
+        state = RollState(draw)
+        total = program(state)
+        self.used += taken
+        return Roll(expr, total, state.groups, state.labels, [*state.notes, OWN_DICE], tree)
+
+    def randint(self, a: int, b: int) -> int:
+        """The next face, which must lie between ``a`` and ``b``."""
+        if a > b:
+            raise ValueError(f"empty range for randint({a}, {b})")
+        kind = f"a d{b}" if a == 1 else f"a die showing {a} to {b}"
+        if self.used >= len(self.faces):
+            raise OwnDiceError(f"this roll needs another {kind[2:]}: enter it")
+        value = self.faces[self.used]
+        if not a <= value <= b:
+            shows = f"shows 1 to {b}" if a == 1 else f"must show {a} to {b}"
+            name = f"a d{b}" if a == 1 else "it"
+            raise OwnDiceError(f"die {self.used + 1}: {name} {shows}, not {value}")
+        self.used += 1
+        return value
+
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
+        """Like ``random.randrange``: the next face, checked to be one it can give."""
+        if stop is None:
+            start, stop = 0, start
+        if step != 1:
+            self._refuse("a roll in steps")
+        return self.randint(start, stop - 1)
+
+    def random(self) -> float:
+        """Refused: a raw fraction is not a die."""
+        self._refuse("a roll drawing a fraction")
+
+    def getrandbits(self, k: int) -> int:
+        """Refused: random bits (a shuffle, a pick from a list) are not a die."""
+        self._refuse("a shuffle or a pick from a list")
+
+    def _refuse(self, what: str) -> NoReturn:
+        raise OwnDiceError(f"{what} cannot be made with real dice: roll it in the app")
+
+    def finish(self) -> None:
+        """Refuse faces entered but not used by the roll."""
+        if self.used < len(self.faces):
+            raise OwnDiceError(f"{len(self.faces)} dice entered, the roll used {self.used}")

@@ -164,15 +164,29 @@ def make_rng(seed: int | None, rng: random.Random | None) -> random.Random:
 def roll(expr: str, *, seed: int | None = None, rng: random.Random | None = None) -> Roll:
     """Roll ``expr`` once. Same ``seed`` (or same-state ``rng``), same result.
 
+    An ``rng`` holding real dice ([EnteredDice][companion.dice.physical.EnteredDice]) gives
+    the roll of the faces entered, scored by the same rules.
+
     >>> str(roll("4d6kh3", seed=1))
     '4d6kh3 = [~~1~~, 6, 5, 2] = 13'
     """
     if type(expr) is not str:
         require_text(expr)
+    if rng is not None and type(rng) is not random.Random:
+        entered = entered_dice(rng)
+        if entered is not None:
+            return entered(expr)
     tree, program = compiled(expr)
     state = RollState(make_rng(seed, rng).random)
     total = program(state)
     return Roll(expr, total, state.groups, state.labels, state.notes, tree)
+
+
+def entered_dice(rng: random.Random) -> Callable[[str], Roll] | None:
+    """The "roll this expression from the faces entered" of an rng that holds real dice
+    ([EnteredDice][companion.dice.physical.EnteredDice]), else ``None``."""
+    hook = getattr(rng, "roll_entered", None)
+    return hook if callable(hook) else None
 
 
 Program = Callable[["RollState"], int]

@@ -24,6 +24,7 @@ return. A widget calls the tracker exactly as before; observers fire as before.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import json
 import random
@@ -35,6 +36,8 @@ from dataclasses import dataclass
 from typing import Any, TypeVar, cast, overload
 
 from companion import rulesets
+from companion.dice.physical import OwnDiceError
+from companion.dice.roller import entered_dice
 from companion.errors import CompanionError
 from companion.fairplay import LoggedRoll
 from companion.state import Observable, Tracker, is_move
@@ -148,6 +151,27 @@ def _save(tracker: Tracker) -> dict[str, Any]:
     return tracker.to_dict()
 
 
+@dataclass
+class RollScope:
+    """The rule roll a campaign's tracker moves are part of
+    ([Campaign.rolling][companion.store.campaign.Campaign.rolling]): its mode and the
+    event numbers of the moves it made."""
+
+    mode: str
+    moves: list[int] = dataclasses.field(default_factory=list)
+    movers: list[str] = dataclasses.field(default_factory=list)
+
+    @property
+    def hidden(self) -> bool:
+        return self.mode != "public"
+
+    @property
+    def mode_name(self) -> str:
+        from companion.fairplay import mode_name
+
+        return mode_name(self.mode)
+
+
 class Campaign(Observable):
     """A campaign's live state over a [Store][companion.store.db.Store].
 
@@ -171,6 +195,7 @@ class Campaign(Observable):
         self._lock = threading.RLock()
         self._quiet_depth = 0
         self._pending: dict[int, Observable] = {}
+        self._scope: RollScope | None = None
 
     # -- telling observers ---------------------------------------------------------------
 
@@ -385,6 +410,58 @@ class Campaign(Observable):
         return LoggedRoll(stored.seq, made.mode, made.commitment, self.who, self.role,
                           made.roll)
 
+    @contextlib.contextmanager
+    def rolling(self, mode: str = "public") -> Iterator[RollScope]:
+        """The tracker moves made inside are one rule roll in ``mode``: in a hidden mode
+        each is stored without its seed and result (the policy of
+        [companion.fairplay][]: "a hidden roll that moves a shared tracker"). The scope
+        collects their event numbers for
+        [rule_roll][companion.store.campaign.Campaign.rule_roll]."""
+        from companion import fairplay
+
+        scope = RollScope(fairplay.check_mode(mode))
+        with self._lock:
+            outer, self._scope = self._scope, scope
+            try:
+                yield scope
+            finally:
+                self._scope = outer
+
+    def undo_moves(self, scope: RollScope) -> None:
+        """Undo the moves a rule roll made (newest first), when the roll is refused after
+        them (real dice left over)."""
+        for member_id in reversed(scope.movers):
+            member = self.members.get(member_id)
+            if member is not None and member.tracker.can_undo:
+                member.tracker.undo()
+        scope.moves.clear()
+        scope.movers.clear()
+
+    @_locked
+    def rule_roll(self, label: str, seed: int | None, text: str, *, mode: str = "public",
+                  own: bool = False, faces: Sequence[int] | None = None,
+                  moves: Sequence[int] = ()) -> LoggedRoll:
+        """Log a roll a rule made (a check, a save, a deal: any move rolled with ``seed``,
+        or with real dice when ``own``: ``faces`` are those entered) whose result reads
+        ``text``, in ``mode``. A hidden one is logged as its commitment (over the label,
+        seed, faces, text and a nonce), revealed with
+        [reveal][companion.store.campaign.Campaign.reveal] and redacted for players like a
+        dice roll ([visible_to][companion.store.campaign.Campaign.visible_to]).
+
+        Returns the [LoggedRoll][companion.fairplay.LoggedRoll] (its ``roll`` is ``text``;
+        show it only where ``shown_to`` allows). ``moves``: the tracker moves it made
+        (event numbers; [rolling][companion.store.campaign.Campaign.rolling] collects them).
+        """
+        from companion import fairplay
+
+        entered = (list(faces) if faces is not None else []) if own else None
+        made = fairplay.prepare_rule_roll(label, None if own else seed, text, mode=mode,
+                                          faces=entered, moves=moves)
+        stored = self._persist_then_apply(
+            lambda: NewEvent("roll", seed=made.seed, data=made.data))
+        self._changed()
+        return LoggedRoll(stored.seq, made.mode, made.commitment, self.who, self.role, text)
+
     @_locked
     def reveal(self, entry: int) -> StoredEvent:
         """Reveal the hidden roll logged as ``entry``: a ``reveal`` event with its roll and
@@ -552,18 +629,30 @@ class Campaign(Observable):
         def persisted(tracker: Tracker, *args: Any, **kwargs: Any) -> Any:
             self._check_member(member)
             seed: int | None = None
+            entered: Any = None  # real dice (an EnteredDice): tried afresh on each attempt
+            scope = self._scope
+            hidden = scope is not None and scope.hidden
             if random_move:
                 bound = signature.bind(tracker, *args, **kwargs)
                 rng = bound.arguments.pop("rng", None)
                 seed = bound.arguments.get("seed")
-                if seed is None:
-                    seed = (rng or random.SystemRandom()).randrange(SEED_BOUND)
-                if "seed" in params:
-                    bound.arguments["seed"] = seed
+                if rng is not None and entered_dice(rng) is not None:
+                    if "rng" not in params:
+                        raise OwnDiceError(f"{name} cannot be played with real dice")
+                    entered, seed = rng, None
+                    bound.arguments.pop("seed", None)
                 else:
-                    bound.arguments["rng"] = random.Random(seed)
+                    if seed is None:
+                        seed = (rng or random.SystemRandom()).randrange(SEED_BOUND)
+                    if "seed" in params:
+                        bound.arguments["seed"] = seed
+                    else:
+                        bound.arguments["rng"] = random.Random(seed)
                 args, kwargs = bound.args[1:], bound.kwargs
             for attempt in range(_ATTEMPTS):
+                trial = entered.copy() if entered is not None else None
+                if trial is not None:
+                    kwargs = {**kwargs, "rng": trial}
                 try:
                     result = original(tracker, *args, **kwargs)
                 except CompanionError:
@@ -574,14 +663,34 @@ class Campaign(Observable):
                         continue
                     raise
                 logged = tracker.log[-1]
+                if hidden and scope is not None:
+                    # Policy (companion.fairplay): no seed, no result in the shared log,
+                    # nor in the tracker's own history line.
+                    save = tracker.to_dict()
+                    save["log"][-1]["args"] = {k: v for k, v in logged.args.items()
+                                               if k != "seed"}
+                    save["log"][-1]["summary"] = (f"a hidden roll ({scope.mode_name}): see "
+                                                  "the roll log")
+                    cls.load(tracker, json.dumps(save))
+                    logged = tracker.log[-1]
                 data: dict[str, Any] = {"args": logged.args, "summary": logged.summary}
-                try:
-                    decode_args(cls, name, logged.args)
-                except ArgsError:
-                    data["after"] = _save(tracker)  # cannot be replayed: keep the result
+                if hidden or trial is not None:
+                    data["after"] = _save(tracker)  # replay loads it: no seed to roll with
+                    if hidden and scope is not None:
+                        data["hidden"] = scope.mode
+                    if trial is not None:
+                        data["physical"] = True
+                        if not hidden:
+                            data["faces"] = list(trial.faces[entered.used:trial.used])
+                else:
+                    try:
+                        decode_args(cls, name, logged.args)
+                    except ArgsError:
+                        data["after"] = _save(tracker)  # cannot be replayed: keep the result
                 try:
                     stored = self._append(NewEvent("move", tracker=member.id, move=name,
-                                                   seed=seed, data=data))
+                                                   seed=None if hidden else seed,
+                                                   data=data))
                 except ConflictError:
                     cls.undo(tracker)
                     _pause(attempt)
@@ -592,6 +701,11 @@ class Campaign(Observable):
                     cls.undo(tracker)
                     raise
                 self.head = stored.seq
+                if trial is not None:
+                    entered.used = trial.used
+                if scope is not None:
+                    scope.moves.append(stored.seq)
+                    scope.movers.append(member.id)
                 _trim(tracker)
                 self._after_append()
                 return result

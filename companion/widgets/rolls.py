@@ -35,15 +35,30 @@ campaign changes (another screen's roll arrives through the page's live sync).
 
 - Interpretation: while the own-dice switch is on, the app's seed is not used (real dice
   have none); dice that were rerolled or exploded are entered as "the total".
+
+[RollControls][companion.widgets.rolls.RollControls] gives the same to **every roll an app
+makes for a rule** (a check, a save, a deal), not only to a dice expression: one compact
+row (the mode picker and the own-dice switch, one box for the faces) placed beside the
+app's buttons. [run][companion.widgets.rolls.RollControls.run] calls the rule with a
+``random.Random`` of a fresh seed, or with the faces entered
+([EnteredDice][companion.dice.physical.EnteredDice]), logs it in the campaign's roll log
+in the mode picked ([rule_roll][companion.store.campaign.Campaign.rule_roll]) and returns a
+[RuleRoll][companion.widgets.rolls.RuleRoll] holding the rule's result only when this
+viewer may see it.
+
+- Interpretation: faces entered for a rule roll are all typed in one box, in the order the
+  rule rolls them (``14``, or ``3 5 2``); a roll that needs more faces, or gets more than
+  it uses, is refused under the box and nothing is logged (a move it made is undone).
 """
 
 from __future__ import annotations
 
 import html
+import random
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, Generic, NoReturn, TypeVar
 
 import ipywidgets as widgets
 
@@ -52,6 +67,7 @@ from companion.dice import physical
 from companion.errors import CompanionError, OddsTooCostlyError
 from companion.widgets.base import (
     LOCAL_TIME_SCRIPT,
+    CheckedBox,
     ErrorLine,
     InputError,
     NumberBox,
@@ -68,8 +84,10 @@ from companion.widgets.base import (
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
 
-__all__ = ["LOG_ROWS", "MAX_DIE_BOXES", "RollLogPanel", "RollModePanel", "RollOutcome",
-           "modes_for"]
+__all__ = ["LOG_ROWS", "MAX_DIE_BOXES", "FacesBox", "RollControls", "RollLogPanel",
+           "RollModePanel", "RollOutcome", "RuleRoll", "faces_hint", "modes_for"]
+
+T = TypeVar("T")
 
 #: Most dice entered one box each; a bigger pool is entered as its total.
 MAX_DIE_BOXES = 20
@@ -477,3 +495,203 @@ def _log_item(event: dict[str, Any]) -> str:
     return (f'<li data-entry="{int(event["seq"])}">#{int(event["seq"])} · '
             f'{local_time_html(str(event.get("at", "")))} · <b>{who}</b>{role} {text}'
             f"{seed_html}</li>")
+
+
+# -- every rule roll: RollControls ------------------------------------------------------
+
+
+def faces_hint(expr: str) -> str:
+    """What dice a roll of ``expr`` takes, for the faces box: ``"1d20"``,
+    ``"d20, d20, then d6"`` (an expression whose dice cannot be listed: itself).
+
+    >>> faces_hint("2d20kh1+1d6")
+    'd20, d20, then d6'
+    """
+    try:
+        slots = physical.dice_slots(expr)
+    except CompanionError:
+        return expr
+    names = [f"d{s}" for s in slots]
+    if len(names) <= 1 or len(names) > 8:
+        return expr
+    return f"{', '.join(names[:-1])}, then {names[-1]}"
+
+
+class FacesBox(CheckedBox):
+    """One box for the faces of real dice: ``14`` or ``3 5 2`` (``.tc-faces-<name>``); an
+    empty box reads as no faces."""
+
+    kind = "faces"
+
+    def _parse(self, text: str) -> list[int]:
+        if not text.strip():
+            return []
+        try:
+            return physical.parse_faces(text)
+        except physical.OwnDiceError as exc:
+            raise InputError(str(exc)) from None
+
+    def _format(self, value: Any) -> str:
+        return " ".join(str(v) for v in value)
+
+    def read(self) -> list[int]:
+        return list(super().read())
+
+
+@dataclass(frozen=True)
+class RuleRoll(Generic[T]):
+    """A rule roll made through [RollControls.run][companion.widgets.rolls.RollControls.run].
+
+    ``value`` is what the rule returned, only when this viewer may see it (``None``
+    otherwise); ``seed`` likewise (``None`` for real dice); ``text`` the result line logged
+    (``None`` when hidden from this viewer); ``entry`` and ``commitment`` are the roll
+    log's (``None`` without a campaign; no commitment for a public roll)."""
+
+    mode: str
+    value: T | None
+    seed: int | None
+    physical: bool
+    entry: int | None = None
+    commitment: str | None = None
+    text: str | None = None
+    visible: bool = True
+
+    @property
+    def shown(self) -> bool:
+        """Whether this viewer may see the result."""
+        return self.visible
+
+    def hidden_html(self) -> str:
+        """The line an app shows instead of a hidden result."""
+        short = (self.commitment or "")[:12]
+        return (f'<div class="tc-hidden-roll">Hidden roll committed: <code>{short}</code>'
+                f" ({html.escape(fairplay.mode_name(self.mode))}, entry {self.entry})</div>")
+
+
+class RollControls(widgets.VBox):
+    """Mode and own dice for the rule rolls of an app: one compact row.
+
+    ``campaign``, ``who``, ``role``: the page's campaign and viewer (``None``: no roll log,
+    the mode picker is not shown and every roll is public); ``seed_source`` draws a seed;
+    ``hint`` says what dice the roll takes (see [faces_hint][companion.widgets.rolls.faces_hint]).
+    """
+
+    def __init__(self, *, campaign: Campaign | None = None, who: str = "", role: str = "",
+                 seed_source: Callable[[], int] = draw_seed, hint: str = "1d20",
+                 name: str = "roll") -> None:
+        super().__init__()
+        self.campaign = campaign
+        self.who = who
+        self.role = role
+        self._seed_source = seed_source
+        self.last: RuleRoll[Any] | None = None
+        modes = modes_for(role, who) if campaign is not None else ["public"]
+        self.mode = widgets.Dropdown(
+            options=[(_MODE_LABELS[m], m) for m in modes], value="public",
+            description="Mode", style={"description_width": "initial"},
+            layout=widgets.Layout(width="150px", max_width="100%"))
+        self.mode.add_class("tc-rule-mode")
+        if campaign is None:
+            self.mode.layout.display = "none"
+        self.own = widgets.Checkbox(value=False, description="I rolled it myself",
+                                    indent=False, layout=widgets.Layout(width="auto"))
+        self.own.add_class("tc-rule-own")
+        self.faces = FacesBox("Faces", "", f"{name}-faces", width="220px",
+                              placeholder=hint)
+        self.faces.layout.display = "none"
+        self.note = widgets.HTML()
+        self.note.add_class("tc-rule-note")
+        self.error = ErrorLine()
+        self.error.add_class("tc-rule-error")
+        self.mode.observe(lambda _c: self._on_mode(), names="value")
+        self.own.observe(lambda _c: self._on_own(), names="value")
+        self.children = [row(self.mode, self.own), self.faces, self.note, self.error]
+        self.add_class("tc-roll-controls")
+        self.add_class(f"tc-roll-controls-{name}")
+        self.set_hint(hint)
+
+    @property
+    def mode_value(self) -> str:
+        return str(self.mode.value)
+
+    def set_hint(self, hint: str) -> None:
+        """Say what dice the next roll takes (the faces box's placeholder and label)."""
+        self.faces.control.placeholder = f"e.g. {hint}"[:60]
+        self.faces.description = f"Faces ({hint})"[:40]
+
+    def _on_mode(self) -> None:
+        m = self.mode_value
+        self.note.value = (f'<div class="tc-roll-note">{html.escape(fairplay.mode_name(m))}'
+                           f": {_MODE_TIPS[m]}.</div>" if m != "public" else "")
+
+    def _on_own(self) -> None:
+        self.faces.layout.display = "" if self.own.value else "none"
+
+    def run(self, label: str, action: Callable[[random.Random], T],
+            text: Callable[[T], str] = str, *, seed: int | None = None) -> RuleRoll[T]:
+        """Roll ``action`` (a rule taking ``rng``) in the mode picked, with the faces entered
+        if the switch is on; log it in the campaign; return its
+        [RuleRoll][companion.widgets.rolls.RuleRoll].
+
+        ``seed``: a seed the player chose (``None``: one is drawn); a roll its roller may not
+        see refuses it. An illegal move or an impossible entry raises before anything is
+        logged (an entry is refused under the faces box)."""
+        self.error.clear()
+        mode = self.mode_value if self.campaign is not None else "public"
+        entered: physical.EnteredDice | None = None
+        if self.own.value:
+            faces = self.faces.read()
+            if not faces:
+                self._refuse("type the faces you rolled, e.g. 14 or 3 5 2")
+            entered = physical.EnteredDice(faces)
+            rng: random.Random = entered
+            seed = None
+        else:
+            if seed is not None and self.campaign is not None and not fairplay.can_see_roll(
+                    mode, self.who, self.who, self.role):
+                raise fairplay.FairPlayError(
+                    f"a {fairplay.mode_name(mode)} roll takes a fresh seed: empty the seed box "
+                    "(a seed you choose would tell you the roll)")
+            seed = self._seed_source() if seed is None else seed
+            rng = random.Random(seed)
+        if self.campaign is None:
+            try:
+                value = action(rng)
+                if entered is not None:
+                    entered.finish()
+            except physical.OwnDiceError as exc:
+                self._refuse(one_line(exc))
+            out: RuleRoll[T] = RuleRoll("public", value, seed, entered is not None,
+                                        text=text(value))
+            self.last = out
+            return out
+        campaign = self.campaign
+        with campaign.rolling(mode) as scope:
+            try:
+                value = action(rng)
+                if entered is not None:
+                    entered.finish()
+            except physical.OwnDiceError as exc:
+                campaign.undo_moves(scope)
+                self._refuse(one_line(exc))
+            except BaseException:
+                campaign.undo_moves(scope)
+                raise
+        shown_text = text(value)
+        logged = campaign.rule_roll(label, seed, shown_text, mode=mode,
+                                    own=entered is not None,
+                                    faces=entered.taken if entered is not None else None,
+                                    moves=scope.moves)
+        if logged.shown_to(self.who, self.role):
+            out = RuleRoll(logged.mode, value, seed, entered is not None, logged.entry,
+                           logged.commitment, shown_text, True)
+        else:
+            out = RuleRoll(logged.mode, None, None, entered is not None, logged.entry,
+                           logged.commitment, None, False)
+        self.last = out
+        return out
+
+    def _refuse(self, line: str) -> NoReturn:
+        """Show an impossible entry under the faces box and raise it as its refusal."""
+        self.faces.refusal.show(line)
+        raise InputError(line, self.faces) from None
