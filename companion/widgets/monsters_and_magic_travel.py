@@ -6,6 +6,12 @@ damage for a height — all from
 [travel][companion.rulesets.monsters_and_magic.travel] and
 [harm_and_healing][companion.rulesets.monsters_and_magic.harm_and_healing].
 
+With a party (the campaign's ``Adventurer`` sheets) the road is played on the sheets: a
+travel period marks the pace's exhaustion on each character, the group check is each
+character's own ability check with the pace's modifier (a miss earns XP, a critical miss
+feeds the GM's threads, as any check) read by the group-check rules, foraging adds the
+supplies the group earned to each sheet, and falling damage is taken by whoever fell.
+
 Usage in a notebook::
 
     from companion.widgets.monsters_and_magic_travel import TravelApp
@@ -14,11 +20,16 @@ Usage in a notebook::
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import ipywidgets as widgets
 
 from companion.dice import roll
+from companion.errors import RuleError
+from companion.rulesets.monsters_and_magic.ability_checks import Tier
+from companion.rulesets.monsters_and_magic.group_checks import group_counts, group_result
 from companion.rulesets.monsters_and_magic.harm_and_healing import (
     falling_damage_dice,
     falling_distance,
@@ -27,23 +38,39 @@ from companion.rulesets.monsters_and_magic.harm_and_healing import (
 )
 from companion.rulesets.monsters_and_magic.travel import (
     READINGS,
+    TravelPlan,
+    forage_supplies,
     overland_paces,
     plan_journey,
     vehicles,
 )
 from companion.widgets.base import ErrorLine, app_box, button, draw_seed, escape, int_box, row
 
+if TYPE_CHECKING:
+    from companion.rulesets.monsters_and_magic.adventurer import Adventurer
+    from companion.rulesets.monsters_and_magic.party import Party
+
 __all__ = ["TravelApp"]
+
+#: The abilities a group check can use.
+_ABILITIES = ("focus", "power", "cunning", "luck")
 
 _OVERLAND = "overland"
 
 
 class TravelApp(widgets.VBox):
-    """Hexes, travel periods, exhaustion and foraging; falling damage and distance."""
+    """Hexes, travel periods, exhaustion and foraging; falling damage and distance.
 
-    def __init__(self, *, seed_source: Callable[[], int] = draw_seed) -> None:
+    ``party()`` hands back the table (a ``Party``: the characters' sheets and the GM's
+    threads) whose sheets the road changes; without it the app only plans and rolls.
+    """
+
+    def __init__(self, *, seed_source: Callable[[], int] = draw_seed,
+                 party: Callable[[], Party] | None = None) -> None:
         super().__init__()
+        self.add_class("tc-travel-app")
         self.seed_source = seed_source
+        self.party = party
         self.error = e = ErrorLine()
         self.hexes = int_box("Hexes", 6, "hexes", 1, 10_000)
         self.how = widgets.Dropdown(options=[_OVERLAND, *(v.name for v in vehicles())],
@@ -67,24 +94,55 @@ class TravelApp(widgets.VBox):
         self.fall = button("Roll falling damage", self.roll_fall, error=e, name="fall")
         self.fall_result = widgets.HTML()
         self.distance = widgets.HTML()
+        # The party on the road (its sheets).
+        self.sheets = widgets.HTML()
+        self.ability = widgets.Dropdown(options=list(_ABILITIES), value="focus",
+                                        description="Check with",
+                                        style={"description_width": "initial"},
+                                        layout=widgets.Layout(width="190px"))
+        self.ability.add_class("tc-pick-ability")
+        self.period = button("Travel a period", self.travel_period, error=e, name="period")
+        self.group = button("Group check", self.group_check, error=e, name="group")
+        self.forage = button("Forage", self.forage_now, error=e, name="forage")
+        self.road = widgets.HTML()
+        self.faller = widgets.Dropdown(options=[("nobody: just roll", "")], value="",
+                                       description="Who fell",
+                                       style={"description_width": "initial"},
+                                       layout=widgets.Layout(width="auto", min_height="40px"))
+        self.faller.add_class("tc-pick-faller")
+        party_parts: list[widgets.Widget] = []
+        if party is not None:
+            party_parts = [widgets.HTML("<b>The party on the road</b>"), self.sheets,
+                           row(self.ability, self.period, self.group, self.forage),
+                           self.road]
         app_box(
             widgets.HTML("<b>Travel planner</b>"),
             row(self.hexes, self.how, self.speed),
             row(self.mounted, self.reading),
             self.plan,
+            *party_parts,
             widgets.HTML("<b>Falling</b>"),
-            row(self.feet, self.fall),
+            row(self.feet, *([self.faller] if party is not None else []), self.fall),
             self.fall_result,
             row(self.turns),
             self.distance,
             e,
             box=self,
         )
+        self._watched: set[int] = set()
         for box in (self.hexes, self.how, self.speed, self.mounted, self.reading):
             box.observe(lambda _ch: self.render_plan(), names="value")
         self.turns.observe(lambda _ch: self.render_distance(), names="value")
         self.render_plan()
         self.render_distance()
+        self.render_party()
+
+    def journey(self) -> TravelPlan:
+        """The journey planned in the boxes above."""
+        vehicle = None if self.how.value == _OVERLAND else str(self.how.value)
+        return plan_journey(self.hexes.read(), speed=str(self.speed.value),
+                            mounted=bool(self.mounted.value), by_vehicle=vehicle,
+                            reading=str(self.reading.value))
 
     def render_plan(self) -> None:
         if not self.hexes.valid:
@@ -92,12 +150,112 @@ class TravelApp(widgets.VBox):
             return
         vehicle = None if self.how.value == _OVERLAND else str(self.how.value)
         self.speed.disabled = self.mounted.disabled = vehicle is not None
-        p = plan_journey(self.hexes.read(), speed=str(self.speed.value),
-                         mounted=bool(self.mounted.value), by_vehicle=vehicle,
-                         reading=str(self.reading.value))
+        p = self.journey()
         self.plan.value = (f'<div class="tc-plan" data-periods="{p.periods}" '
                            f'data-hours="{p.hours}" data-exhaustion="{p.exhaustion}">'
                            f"{escape(p.describe())}</div>")
+        self.forage.disabled = not p.can_forage
+
+    # -- the party on the road -----------------------------------------------------------
+
+    def characters(self) -> list[Adventurer]:
+        """The party's characters now (none without a party)."""
+        return list(self.party().characters) if self.party is not None else []
+
+    def render_party(self) -> None:
+        """Show each sheet's road numbers (and follow the sheets: a move on any screen)."""
+        if self.party is None:
+            return
+        party = self.characters()
+        for a in party:
+            if id(a) not in self._watched:
+                self._watched.add(id(a))
+                a.on_change(lambda _a: self.render_party())
+        options = [("nobody: just roll", ""), *((a.name, a.name) for a in party)]
+        if list(self.faller.options) != options:
+            keep = self.faller.value
+            self.faller.options = options
+            self.faller.value = keep if keep in [k for _, k in options] else ""
+        if not party:
+            self.sheets.value = ('<p class="tc-empty">Nobody in the party yet: add adventurers '
+                                 "in the Table Companion.</p>")
+            return
+        rows = "".join(
+            f'<tr data-name="{escape(a.name)}" data-exhaustion="{a.exhaustion}" '
+            f'data-supplies="{a.supplies}" data-hp="{a.hp}"><td>{escape(a.name)}</td>'
+            f"<td>HP {a.hp}/{a.max_hp}</td><td>exhaustion {a.exhaustion}/"
+            f"{a.max_exhaustion}</td><td>supplies {a.supplies}</td></tr>" for a in party)
+        self.sheets.value = f'<table class="tc-road tc-grid">{rows}</table>'
+
+    def _able(self, move: str, *args: object) -> tuple[list[Adventurer], list[str]]:
+        """The characters the rules let make ``move`` now, and why the others cannot."""
+        able, notes = [], []
+        for a in self.characters():
+            reason = a.why_not(move, *args)
+            if reason is None:
+                able.append(a)
+            else:
+                notes.append(f"{a.name}: {reason}")
+        if not able:
+            raise RuleError("; ".join(notes) if notes else
+                            "Travel: nobody in the party yet")
+        return able, notes
+
+    def _show(self, kind: str, text: str, notes: list[str], **data: object) -> None:
+        attrs = "".join(f' data-{k}="{escape(v)}"' for k, v in data.items())
+        extra = "".join(f"<li>{escape(n)}</li>" for n in notes)
+        self.road.value = (f'<div class="tc-road-result tc-{kind}"{attrs}>{escape(text)}'
+                           f"{'<ul>' + extra + '</ul>' if extra else ''}</div>")
+
+    def travel_period(self) -> None:
+        """One travel period: each character marks the pace's exhaustion."""
+        plan = self.journey()
+        if not plan.exhaustion:
+            self._show("period", f"one period {plan.how}: no exhaustion to mark", [],
+                       exhaustion=0)
+            return
+        able, notes = self._able("mark_exhaustion", plan.exhaustion)
+        for a in able:
+            a.mark_exhaustion(plan.exhaustion)
+        self._show("period", f"one period {plan.how}: {plan.exhaustion} exhaustion marked by "
+                   + ", ".join(a.name for a in able), notes, exhaustion=plan.exhaustion)
+
+    def _group(self, label: str) -> tuple[str, Tier, list[Adventurer], list[str], int]:
+        assert self.party is not None
+        party = self.party()
+        plan = self.journey()
+        ability = str(self.ability.value)
+        able, notes = self._able("roll_check", ability)
+        seed = self.seed_source()
+        rng = random.Random(seed)
+        results = [party.roll_check(a, ability, bonus=plan.group_check_modifier, rng=rng)
+                   for a in able]
+        tiers = [r.tier for r in results]
+        tier = group_result(tiers)
+        left = ", ".join(f"{n} {t.label}" for t, n in group_counts(tiers).items())
+        each = "; ".join(f"{a.name} {r.total} {r.tier.label}" for a, r in zip(able, results,
+                                                                              strict=True))
+        text = f"{label}: {each} → {left} → {tier.label} (seed {seed})"
+        return text, tier, able, notes, seed
+
+    def group_check(self) -> None:
+        """The party's group check on the road (each character's own check)."""
+        text, tier, _able, notes, seed = self._group("group check")
+        self._show("group", text, notes, tier=tier.label, seed=seed)
+
+    def forage_now(self) -> None:
+        """Forage at the slow pace on foot: a group check, then supplies for each."""
+        plan = self.journey()
+        if not plan.can_forage:
+            raise RuleError("Overland Travel: only a party on foot at the slow pace can "
+                            "forage")
+        text, tier, able, notes, seed = self._group("foraging")
+        found = forage_supplies(tier)
+        if found:
+            for a in able:
+                a.gain_supplies(found)
+        self._show("forage", f"{text}: {found} suppl{'ies' if found != 1 else 'y'} each",
+                   notes, found=found, tier=tier.label, seed=seed)
 
     def render_distance(self) -> None:
         if not self.turns.valid:
@@ -116,8 +274,20 @@ class TravelApp(widgets.VBox):
         if dice == "0":
             self.fall_result.value = '<div class="tc-fall" data-total="0">no damage</div>'
             return
+        who = str(self.faller.value)
+        faller = next((a for a in self.characters() if a.name == who), None)
+        if who and faller is None:
+            raise RuleError(f"Falling: {who} is no longer in the party")
+        if faller is not None:
+            reason = faller.why_not("take_damage", 1)
+            if reason is not None:
+                raise RuleError(reason)
         seed = self.seed_source()
         rolled = roll(dice, seed=seed)
+        taken = ""
+        if faller is not None:
+            faller.take_damage(rolled.total)
+            taken = f" — {faller.name} takes it: HP {faller.hp}/{faller.max_hp}"
         self.fall_result.value = (f'<div class="tc-fall" data-total="{rolled.total}">'
-                                  f"{escape(dice)}: {escape(rolled)} <small>(seed {seed})"
-                                  "</small></div>")
+                                  f"{escape(dice)}: {escape(rolled)}{escape(taken)} "
+                                  f"<small>(seed {seed})</small></div>")

@@ -14,6 +14,8 @@ Usage in a notebook::
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import ipywidgets as widgets
 
 from companion.errors import RuleError
@@ -28,10 +30,18 @@ MAX_CASTERS = 20
 
 
 class CastersApp(widgets.VBox):
-    """Every caster of the party: a summary table, and the chosen caster's pool."""
+    """Every caster of the party: a summary table, and the chosen caster's pool.
 
-    def __init__(self, casters: dict[str, SpellPoints] | None = None) -> None:
+    Without ``casters`` it is a demo with two made-up casters. The campaign passes its
+    party's casters, ``adopt(name, caster)`` (which keeps a new caster and returns the one
+    to drive from then on) and calls ``follow(casters)`` when its party changes.
+    """
+
+    def __init__(self, casters: dict[str, SpellPoints] | None = None, *,
+                 adopt: Callable[[str, SpellPoints], SpellPoints] | None = None) -> None:
         super().__init__()
+        self.add_class("tc-casters-app")
+        self.adopt = adopt
         self.casters: dict[str, SpellPoints] = dict(casters) if casters is not None else {
             "Wizard": SpellPoints.new(5), "Paladin": SpellPoints.new(6, "half")}
         self.error = e = ErrorLine()
@@ -56,12 +66,26 @@ class CastersApp(widgets.VBox):
             box=self,
         )
         self.picker.observe(lambda _ch: self.show(), names="value")
+        self._watched: set[int] = set()
         for name in self.casters:
             self._watch(name)
         self.sync()
 
     def _watch(self, name: str) -> None:
-        self.casters[name].on_change(lambda _m: self.render_summary())
+        caster = self.casters[name]
+        if id(caster) not in self._watched:
+            self._watched.add(id(caster))
+            caster.on_change(lambda _m: self.render_summary())
+
+    def follow(self, casters: dict[str, SpellPoints]) -> None:
+        """The party's casters now (joined or left on any screen)."""
+        if [(n, id(c)) for n, c in casters.items()] == [
+                (n, id(c)) for n, c in self.casters.items()]:
+            return
+        self.casters = dict(casters)
+        for name in self.casters:
+            self._watch(name)
+        self.sync()
 
     def add_caster(self) -> None:
         name = " ".join(str(self.new_name.value).split())
@@ -72,7 +96,8 @@ class CastersApp(widgets.VBox):
         if len(self.casters) >= MAX_CASTERS:
             raise RuleError(f"Spell Points: at most {MAX_CASTERS} casters")
         kind = caster_kind_of(str(self.new_class.value))
-        self.casters[name] = SpellPoints.new(self.new_level.read(), kind)
+        caster = SpellPoints.new(self.new_level.read(), kind)
+        self.casters[name] = self.adopt(name, caster) if self.adopt is not None else caster
         self._watch(name)
         self.new_name.value = ""
         self.sync(show=name)
@@ -88,11 +113,13 @@ class CastersApp(widgets.VBox):
     def show(self) -> None:
         name = self.picker.value
         if name is None:
-            self.body.children = ()
+            self.body.children = (widgets.HTML(
+                '<p class="tc-empty">No caster yet: add one below.</p>'),)
             return
-        if name not in self.apps:
-            self.apps[name] = SpellPointsApp(self.casters[name])
-        self.body.children = (self.apps[name],)
+        app = self.apps.get(name)
+        if app is None or app.model is not self.casters[name]:
+            app = self.apps[name] = SpellPointsApp(self.casters[name])
+        self.body.children = (app,)
 
     def render_summary(self) -> None:
         rows = "".join(

@@ -86,13 +86,21 @@ class _CreatureBoxes:
 
 
 class FacingApp(widgets.VBox):
-    """Arcs, targeting, shields and flanking for a defender and two attackers."""
+    """Arcs, targeting, shields and flanking for a defender and two attackers.
 
-    def __init__(self, tracker: FacingTracker | None = None) -> None:
+    ``tracker`` keeps the defender's facing and turning (the campaign passes its member's
+    own, "Facing: NAME"; ``defender`` names it). The defender faces where its tracker says:
+    it turns with the tracker's moves, so its facing is stored with them.
+    """
+
+    def __init__(self, tracker: FacingTracker | None = None, *, defender: str = "") -> None:
         super().__init__()
+        self.add_class("tc-facing-app")
         self.tracker = tracker if tracker is not None else FacingTracker()
         self.error = e = ErrorLine()
-        self.defender = _CreatureBoxes("Defender", "defender", 2, 2, "north")
+        self.defender = _CreatureBoxes(defender or "Defender", "defender", 2, 2,
+                                       self.tracker.facing)
+        self.defender.facing.disabled = True  # follows the tracker (turn it below)
         self.attacker = _CreatureBoxes("Attacker", "attacker", 2, 1, "south")
         self.ally = _CreatureBoxes("Ally", "ally", 2, 3, "north")
         self.shield = _pick(["none", "left", "right"], "left", "Shield arm", "shield")
@@ -125,7 +133,8 @@ class FacingApp(widgets.VBox):
             self.defender.row, self.attacker.row, self.ally.row,
             row(self.shield, self.benefit),
             self.report,
-            widgets.HTML("<b>The defender's turning</b>"),
+            widgets.HTML(f"<b>{escape(defender) + '’s' if defender else 'The defender’s'}"
+                         " turning</b>"),
             self.status,
             row(self.turn_to, self.toward, bt["end-move"], bt["react"]),
             row(bt["keep"], bt["oa"], bt["start"]),
@@ -172,6 +181,8 @@ class FacingApp(widgets.VBox):
 
     def render(self) -> None:
         t = self.tracker
+        if self.defender.facing.value != t.facing:
+            self.defender.facing.value = t.facing  # the report follows (it observes)
         parts = [f"faces {t.facing}", "reaction spent" if t.reaction_used else "reaction ready"]
         if t.reaction_used:
             parts.append(f"{t.turns_left} more turns")

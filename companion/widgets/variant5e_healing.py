@@ -42,12 +42,16 @@ _SWITCHES = (("healers_kit_dependency", "Healer's kit dependency"),
 class HitDiceApp(widgets.VBox):
     """A character's hit points and Hit Dice under the chosen healing variants.
 
-    ``seed_source`` draws the seed of each rolled Hit Die (shown, so it can be replayed).
+    ``seed_source`` draws the seed of each rolled Hit Die (shown, so it can be replayed);
+    ``who`` names the character in the heading (the campaign passes its member's record,
+    "Hit Dice: NAME").
     """
 
     def __init__(self, tracker: HitDice | None = None, *,
-                 seed_source: Callable[[], int] = draw_seed) -> None:
+                 seed_source: Callable[[], int] = draw_seed, who: str = "") -> None:
         super().__init__()
+        self.add_class("tc-hit-dice-app")
+        self.who = who
         self.model = tracker if tracker is not None else HitDice(
             level=5, die=8, con_modifier=2, max_hp=44, hp=44, hit_dice=5)
         self.seed_source = seed_source
@@ -80,7 +84,8 @@ class HitDiceApp(widgets.VBox):
         self.history = widgets.HTML()
         b = self.buttons
         app_box(
-            widgets.HTML("<b>Hit Dice and healing</b>"),
+            widgets.HTML("<b>Hit Dice and healing</b>"
+                         + (f': <span class="tc-who">{escape(who)}</span>' if who else "")),
             row(*self.switches.values()),
             self.status,
             row(self.damage, b["damage"], b["short"], b["long"]),

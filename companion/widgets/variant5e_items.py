@@ -2,7 +2,9 @@
 
 ``ItemsApp`` drives a [MagicItem][companion.rulesets.variant5e.activating_items.MagicItem]
 and shows the activation cost, whether Fast Hands can use the item, and an item spell's
-attack bonus, all from the package.
+attack bonus, all from the package. ``CharacterItemsApp`` is one character's items: a
+picker over them, a form adding a new one, and the picked item's ``ItemsApp`` (the
+campaign keeps each item as its own record, "Item: NAME: ITEM").
 
 Usage in a notebook::
 
@@ -12,8 +14,11 @@ Usage in a notebook::
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import ipywidgets as widgets
 
+from companion.errors import RuleError
 from companion.rulesets.variant5e.activating_items import (
     MagicItem,
     activation_cost,
@@ -31,9 +36,16 @@ from companion.widgets.base import (
     int_box,
     log_html,
     row,
+    safe,
+    text_box,
 )
 
-__all__ = ["ItemsApp"]
+__all__ = ["CharacterItemsApp", "ItemsApp"]
+
+#: Most items one character's list shows (a bound on the page, not a rule).
+MAX_ITEMS = 40
+#: Longest item name (the item record's own limit).
+MAX_ITEM_NAME = 60
 
 
 class ItemsApp(widgets.VBox):
@@ -105,3 +117,83 @@ class ItemsApp(widgets.VBox):
                              f"{' · command word' if m.command_word else ''}</div>")
         self.buttons["undo"].disabled = not m.can_undo
         self.history.value = log_html(m.log)
+
+
+class CharacterItemsApp(widgets.VBox):
+    """One character's magic items: pick one to activate it, or add a new one.
+
+    ``items()`` lists the character's items (the campaign's records, read again on
+    ``sync()``); ``adopt(item)`` keeps a new item and returns the one to drive from then on.
+    """
+
+    def __init__(self, items: Callable[[], list[MagicItem]], *, owner: str,
+                 adopt: Callable[[MagicItem], MagicItem]) -> None:
+        super().__init__()
+        self.add_class("tc-items-app")
+        self.items = items
+        self.owner = owner
+        self.adopt = adopt
+        self.error = e = ErrorLine()
+        self.apps: dict[int, ItemsApp] = {}
+        self.picker = widgets.Dropdown(options=[], description="Item",
+                                       layout=widgets.Layout(width="auto", min_height="40px"))
+        self.picker.add_class("tc-pick-item")
+        self.body = widgets.VBox(layout=widgets.Layout(max_width="100%"))
+        self.new_name = text_box("item, e.g. wand of web", name="item-name")
+        self.new_charges = int_box("Charges", 7, "item-charges", 0, 1000)
+        self.new_word = check_box("command word", "item-word")
+        self.new_consumable = check_box("consumable", "item-consumable")
+        self.add_button = button("Add item", self.add_item, error=e, name="add-item")
+        app_box(
+            widgets.HTML(f"<b>{escape(owner)}’s items</b>"),
+            row(self.picker),
+            self.body,
+            row(self.new_name, self.new_charges, self.new_word, self.new_consumable,
+                self.add_button),
+            e,
+            box=self,
+        )
+        self.picker.observe(safe(e)(lambda _ch: self.show()), names="value")
+        self.sync()
+
+    def add_item(self) -> None:
+        name = " ".join(str(self.new_name.value).split())
+        if not name:
+            raise RuleError("Items: type the new item's name first")
+        if len(name) > MAX_ITEM_NAME:
+            raise RuleError(f"Items: an item's name is at most {MAX_ITEM_NAME} characters")
+        if len(self.items()) >= MAX_ITEMS:
+            raise RuleError(f"Items: at most {MAX_ITEMS} items per character")
+        charges = self.new_charges.read()
+        item = MagicItem(name=name, charges=charges, max_charges=charges,
+                         command_word=bool(self.new_word.value),
+                         consumable=bool(self.new_consumable.value))
+        item.validate()
+        live = self.adopt(item)
+        self.new_name.value = ""
+        self.sync(show=live)
+
+    def sync(self, show: MagicItem | None = None) -> None:
+        items = self.items()
+        options = [(i.name, id(i)) for i in items]
+        if list(self.picker.options) != options:
+            keep = self.picker.value
+            self.picker.options = options
+            ids = [k for _, k in options]
+            self.picker.value = keep if keep in ids else (ids[0] if ids else None)
+        if show is not None:
+            self.picker.value = id(show)
+        self.show()
+
+    def show(self) -> None:
+        chosen = next((i for i in self.items() if id(i) == self.picker.value), None)
+        if chosen is None:
+            self.body.children = (widgets.HTML(
+                f'<p class="tc-empty">No item for {escape(self.owner)} yet: add one below.'
+                "</p>"),)
+            return
+        app = self.apps.get(id(chosen))
+        if app is None:
+            app = self.apps[id(chosen)] = ItemsApp(chosen)
+        if self.body.children != (app,):
+            self.body.children = (app,)

@@ -53,11 +53,15 @@ class CombatTurnApp(widgets.VBox):
     """One creature's turn: action, object interactions, ready, reaction, concentration,
     mark and opportunity attacks, with two-weapon fighting and cleaving beside them.
 
-    ``turn`` and ``reactions`` are the trackers to drive (the campaign passes its own).
+    ``turn`` and ``reactions`` are the trackers to drive (the campaign passes its
+    member's own, "Turn: NAME" and "Reactions: NAME"); ``who`` names the creature.
     """
 
-    def __init__(self, turn: Turn | None = None, reactions: Reactions | None = None) -> None:
+    def __init__(self, turn: Turn | None = None, reactions: Reactions | None = None, *,
+                 who: str = "") -> None:
         super().__init__()
+        self.add_class("tc-turn-app")
+        self.who = who
         self.turn = turn if turn is not None else Turn()
         self.reactions = reactions if reactions is not None else Reactions()
         self.error = ErrorLine()
@@ -72,7 +76,7 @@ class CombatTurnApp(widgets.VBox):
         self.action.add_class("tc-pick-action")
         self.trigger = text_box("trigger, e.g. the orc steps out", name="trigger")
         self.spell = text_box("readied spell (optional)", name="spell")
-        self.target = text_box("target", value="orc", name="target")
+        self.target = text_box("target", value="" if who else "orc", name="target")
         self.buttons = {
             "start": b("Start turn", t.start_turn, "start"),
             "action": b("Take action", lambda: t.take_action(self.action.value), "action"),
@@ -121,7 +125,8 @@ class CombatTurnApp(widgets.VBox):
         self.history = widgets.HTML()
         bt = self.buttons
         app_box(
-            widgets.HTML("<b>Combat turn</b> — action economy, mark, opportunity attacks"),
+            widgets.HTML(f"<b>Combat turn{': ' + escape(who) if who else ''}</b> — action "
+                         "economy, mark, opportunity attacks"),
             self.status,
             row(bt["start"], self.action, bt["action"], bt["object"]),
             row(self.trigger, self.spell, bt["ready"], bt["release"]),

@@ -21,6 +21,11 @@ Interpretation: the overland table is printed misaligned (Fast ``3 | 2 | ``, Nor
 The reference page shows the printed cells beside both readings. The seed's sentence about
 the group check made while travelling is cut off; the planner only reports its modifier.
 
+Interpretation: foraging ("you can forage for supplies by making a group", cut off) is a
+group check; each member then gains what the Gather Supplies rest activity gives for the
+group's result: 2 supplies on a strong hit, 1 on a weak hit, none on a miss
+([forage_supplies][companion.rulesets.monsters_and_magic.travel.forage_supplies]).
+
 >>> overland_hexes("Normal", mounted=True)
 4
 >>> overland_paces()[0].exhaustion, overland_paces("literal")[0].exhaustion
@@ -35,9 +40,10 @@ from dataclasses import dataclass
 
 from companion.errors import RuleError
 from companion.rulesets.monsters_and_magic._data import section
+from companion.rulesets.monsters_and_magic.ability_checks import Tier
 
-__all__ = ["READINGS", "OverlandPace", "TravelPlan", "Vehicle", "can_forage", "overland_hexes",
-           "overland_paces", "plan_journey", "vehicle", "vehicles"]
+__all__ = ["READINGS", "OverlandPace", "TravelPlan", "Vehicle", "can_forage", "forage_supplies",
+           "overland_hexes", "overland_paces", "plan_journey", "vehicle", "vehicles"]
 
 #: The two readings of the misaligned overland table (first is the default).
 READINGS = ("last cell", "literal")
@@ -95,6 +101,16 @@ def overland_hexes(speed: str, *, mounted: bool = False) -> int:
 def can_forage(speed: str, *, mounted: bool = False) -> bool:
     """Foraging is possible only on foot (no mount or vehicle) at the slow pace."""
     return _pace(speed).speed == "Slow" and not mounted
+
+
+def forage_supplies(tier: Tier) -> int:
+    """Supplies each member gains from foraging, given the group check's result (see the
+    module's interpretation).
+
+    >>> forage_supplies(Tier.WEAK_HIT), forage_supplies(Tier.MISS)
+    (1, 0)
+    """
+    return 2 if tier >= Tier.STRONG_HIT else 1 if tier.is_hit else 0
 
 
 def vehicles() -> list[Vehicle]:

@@ -32,7 +32,7 @@ from fractions import Fraction
 from companion.errors import RuleError, StateError
 from companion.state import Tracker, move, state_field
 
-__all__ = ["HitDice", "hit_dice_healing", "rest_recovery"]
+__all__ = ["HitDice", "fixed_hit_points", "hit_dice_healing", "rest_recovery"]
 
 
 def hit_dice_healing(count: int, die: int, con_modifier: int) -> dict[int, Fraction]:
@@ -61,6 +61,23 @@ def hit_dice_healing(count: int, die: int, con_modifier: int) -> dict[int, Fract
                 step[a + b] = step.get(a + b, Fraction(0)) + p * q
         total = step
     return dict(sorted(total.items()))
+
+
+def fixed_hit_points(level: int, die: int, con_modifier: int) -> int:
+    """Hit points of a character of ``level`` with this Hit Die, taking the fixed value:
+    the die's maximum at 1st level, then half the die plus one at each later level, the
+    Constitution modifier added at every level (at least 1 hit point per level).
+
+    Interpretation: the seed does not say how hit points are found; this is the standard
+    fixed value, used when a character's Hit Dice record is made without typed hit points.
+
+    >>> fixed_hit_points(5, 8, 2)
+    38
+    """
+    hit_dice_healing(0, die, con_modifier)  # the same checks of the die and the modifier
+    if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 20:
+        raise RuleError(f"Hit Dice: level must be 1 to 20, not {level!r}")
+    return max(1, die + con_modifier) + (level - 1) * max(1, die // 2 + 1 + con_modifier)
 
 
 def rest_recovery(level: int, *, healing_surges: bool = False,

@@ -12,9 +12,15 @@ What an app reads from the campaign:
   downtime and the dungeon crawl: the whole party, followed live), the
   campaign's fight ("Fight", an ``Encounter``), its duel, its lock, its journey, delve,
   downtime and ship ("Journey", "Delve", "Downtime", "Vessel").
-- Monsters & Magic: the party's ``Adventurer`` sheets and the GM's threads ("Game master").
+- Monsters & Magic: the party's ``Adventurer`` sheets and the GM's threads ("Game master");
+  travel marks exhaustion, rolls the group check and adds foraged supplies on the sheets,
+  and falling damage is taken on the sheet of whoever fell.
 - Plot points: the table's session ("Table": its players and GM).
-- 5e: the party's casters (``SpellPoints``) and creatures (``DeathRecord``).
+- 5e: the party's casters (``SpellPoints``) and creatures (``DeathRecord``); the party of
+  casters; each member's own records, named after them and created on first use:
+  "Hit Dice: NAME" (``HitDice``), "Turn: NAME" and "Reactions: NAME" (``Turn``,
+  ``Reactions``), "Facing: NAME" (``FacingTracker``) and their magic items
+  "Item: NAME: ITEM" (``MagicItem``).
 - Miasma: the characters' psychosis tracker ("Miasma"), the Dice Monarchs table and the
   earthmote log.
 
@@ -45,12 +51,20 @@ from companion.widgets.table.binding import PageContext
 if TYPE_CHECKING:
     from companion.rulesets.cairn_srd.character import Character
     from companion.rulesets.cairn_srd.combat import Encounter
+    from companion.rulesets.variant5e.healing import HitDice
     from companion.store.campaign import Campaign
 
 __all__ = [
     "APPS",
     "DEMO_NAMES",
+    "FACING",
+    "HIT_DICE",
+    "ITEM",
+    "MEMBER_RECORDS",
+    "REACTIONS",
+    "TURN",
     "AppSpec",
+    "CharacterPanel",
     "MemberPanel",
     "PartyAppPanel",
     "PartyFightPanel",
@@ -59,8 +73,11 @@ __all__ = [
     "apps_for",
     "campaign_app",
     "campaign_page",
+    "default_hit_dice",
     "ensure",
+    "five_e_party",
     "is_built",
+    "member_records",
     "page",
     "spec",
 ]
@@ -80,6 +97,43 @@ JOURNEY = "Journey"
 DELVE = "Delve"
 DOWNTIME = "Downtime"
 VESSEL = "Vessel"
+
+#: A 5e party member's own records in the campaign, by the member's name.
+HIT_DICE = "Hit Dice: {}"
+TURN = "Turn: {}"
+REACTIONS = "Reactions: {}"
+FACING = "Facing: {}"
+ITEM = "Item: {}: {}"
+#: Every kind of record a 5e member owns (they leave the party with the member).
+MEMBER_RECORDS = (HIT_DICE, TURN, REACTIONS, FACING)
+
+
+def five_e_party(campaign: Campaign) -> list[str]:
+    """The names of the campaign's 5e party members: its casters and creatures (their own
+    records, like "Hit Dice: Ash", are not members)."""
+    from companion.rulesets.variant5e.death_and_returning import DeathRecord
+    from companion.rulesets.variant5e.spell_points import SpellPoints
+
+    return [m.name for m in campaign.party if isinstance(m.tracker, (SpellPoints, DeathRecord))]
+
+
+def member_records(campaign: Campaign, name: str) -> list[str]:
+    """The ids of the records a 5e member owns (Hit Dice, turn, reactions, facing, items)."""
+    names = {kind.format(name) for kind in MEMBER_RECORDS}
+    prefix = ITEM.format(name, "")
+    return [m.id for m in campaign if m.name in names or m.name.startswith(prefix)]
+
+
+def default_hit_dice(campaign: Campaign, name: str) -> HitDice:
+    """A member's Hit Dice record made on first use when the start app did not make one:
+    the caster's class level (else 1st), a d8, no CON modifier, the 5e fixed hit points."""
+    from companion.rulesets.variant5e.healing import HitDice, fixed_hit_points
+    from companion.rulesets.variant5e.spell_points import SpellPoints
+
+    member = campaign.member(name)
+    level = member.tracker.class_level if isinstance(member.tracker, SpellPoints) else 1
+    hp = fixed_hit_points(level, 8, 0)
+    return HitDice(level=level, die=8, con_modifier=0, max_hp=hp, hp=hp, hit_dice=level)
 
 
 def ensure(campaign: Campaign, name: str, cls: type[T], make: Callable[[], T],
@@ -153,6 +207,68 @@ class MemberPanel(widgets.VBox):
         app = self.apps.get(ident)
         if app is None:
             app = self.apps[ident] = self.build(self.campaign.members[ident].tracker)
+        if self.body.children != (app,):
+            self.body.children = (app,)
+
+
+class CharacterPanel(widgets.VBox):
+    """A party member picked by name and the app over that member's own records.
+
+    ``names()`` lists the members (followed live: one added on another screen appears);
+    ``records(name)`` hands back the member's trackers, made on first use (with
+    [ensure][companion.widgets.table.apps.ensure]); ``build(name, *records)`` makes the
+    app, once per member and records (a member who left and came back gets a new one).
+    """
+
+    def __init__(self, campaign: Campaign, names: Callable[[], list[str]],
+                 records: Callable[[str], tuple[Tracker, ...]],
+                 build: Callable[..., widgets.Widget], *, label: str, empty: str,
+                 name: str) -> None:
+        super().__init__(layout=widgets.Layout(max_width="100%"))
+        self.add_class("tc-member-picker")
+        self.add_class(f"tc-character-{name}")
+        self.campaign = campaign
+        self.names = names
+        self.records = records
+        self.build = build
+        self.empty = empty
+        self.error = ErrorLine()
+        self.apps: dict[tuple[str, tuple[int, ...]], widgets.Widget] = {}
+        self.picker = widgets.Dropdown(options=[], description=label,
+                                       style={"description_width": "initial"},
+                                       layout=widgets.Layout(width="auto", min_height="40px"))
+        self.picker.add_class(f"tc-pick-{name}")
+        self.body = widgets.VBox(layout=widgets.Layout(max_width="100%"))
+        self.picker.observe(safe(self.error)(lambda _c: self._show()), names="value")
+        self.children = (row(self.picker), self.error, self.body)
+        campaign.on_change(safe(self.error)(lambda _c: self.sync()))
+        self.sync()
+
+    @property
+    def app(self) -> widgets.Widget | None:
+        """The app shown now (``None`` when nobody is picked)."""
+        shown = self.body.children
+        return shown[0] if shown and not isinstance(shown[0], widgets.HTML) else None
+
+    def sync(self) -> None:
+        options = self.names()
+        if list(self.picker.options) != options:
+            keep = self.picker.value
+            self.picker.options = options
+            self.picker.value = keep if keep in options else (options[0] if options else None)
+        self._show()
+
+    def _show(self) -> None:
+        name = self.picker.value
+        if name is None or name not in self.names():
+            self.body.children = (widgets.HTML(f'<p class="tc-empty">{_escape(self.empty)}'
+                                               "</p>"),)
+            return
+        records = self.records(str(name))
+        key = (str(name), tuple(id(r) for r in records))
+        app = self.apps.get(key)
+        if app is None:
+            app = self.apps[key] = self.build(str(name), *records)
         if self.body.children != (app,):
             self.body.children = (app,)
 
@@ -461,6 +577,115 @@ def _combat_options(campaign: Campaign) -> widgets.Widget:
     return CombatOptionsApp()
 
 
+#: Longest name of a campaign member (the store's limit).
+_MAX_NAME = 80
+_NO_5E = "Nobody in this campaign yet: add a caster or a creature in the Table Companion."
+
+
+def _record(campaign: Campaign, kind: str, name: str, cls: type[T],
+            make: Callable[[], T]) -> T:
+    return ensure(campaign, kind.format(name), cls, make, "party")
+
+
+def _hit_dice(campaign: Campaign) -> widgets.Widget:
+    from companion.rulesets.variant5e.healing import HitDice
+    from companion.widgets.variant5e_healing import HitDiceApp
+
+    def records(name: str) -> tuple[Tracker, ...]:
+        return (_record(campaign, HIT_DICE, name, HitDice,
+                        lambda: default_hit_dice(campaign, name)),)
+
+    return CharacterPanel(campaign, lambda: five_e_party(campaign), records,
+                          lambda name, hd: HitDiceApp(hd, who=name), label="Character",
+                          empty=_NO_5E, name="hit-dice")
+
+
+def _combat_turn(campaign: Campaign) -> widgets.Widget:
+    from companion.rulesets.variant5e.actions import Turn
+    from companion.rulesets.variant5e.mark import Reactions
+    from companion.widgets.variant5e_turn import CombatTurnApp
+
+    def records(name: str) -> tuple[Tracker, ...]:
+        return (_record(campaign, TURN, name, Turn, Turn),
+                _record(campaign, REACTIONS, name, Reactions, Reactions))
+
+    return CharacterPanel(campaign, lambda: five_e_party(campaign), records,
+                          lambda name, turn, reactions: CombatTurnApp(turn, reactions,
+                                                                      who=name),
+                          label="Creature", empty=_NO_5E, name="turn")
+
+
+def _facing(campaign: Campaign) -> widgets.Widget:
+    from companion.rulesets.variant5e.facing_and_flanking import FacingTracker
+    from companion.widgets.variant5e_facing import FacingApp
+
+    def records(name: str) -> tuple[Tracker, ...]:
+        return (_record(campaign, FACING, name, FacingTracker, FacingTracker),)
+
+    return CharacterPanel(campaign, lambda: five_e_party(campaign), records,
+                          lambda name, facing: FacingApp(facing, defender=name),
+                          label="Defender", empty=_NO_5E, name="facing")
+
+
+def _magic_items(campaign: Campaign) -> widgets.Widget:
+    from companion.rulesets.variant5e.activating_items import MagicItem
+    from companion.widgets.variant5e_items import CharacterItemsApp
+
+    def items(name: str) -> list[MagicItem]:
+        prefix = ITEM.format(name, "")
+        return [m.tracker for m in campaign
+                if m.name.startswith(prefix) and isinstance(m.tracker, MagicItem)]
+
+    def adopt(name: str, item: MagicItem) -> MagicItem:
+        full = ITEM.format(name, " ".join(item.name.split()))
+        if len(full) > _MAX_NAME:
+            from companion.errors import CompanionError
+
+            room = _MAX_NAME - len(ITEM.format(name, ""))
+            raise CompanionError(f"Items: {name}'s item names are at most {room} characters")
+        return campaign.add(full, item)
+
+    def build(name: str) -> widgets.Widget:
+        app = CharacterItemsApp(lambda: items(name), owner=name,
+                                adopt=lambda item: adopt(name, item))
+        campaign.on_change(safe(app.error)(lambda _c: app.sync()))
+        return app
+
+    return CharacterPanel(campaign, lambda: five_e_party(campaign), lambda _n: (), build,
+                          label="Character", empty=_NO_5E, name="items")
+
+
+def _casters(campaign: Campaign) -> widgets.Widget:
+    from companion.rulesets.variant5e.spell_points import SpellPoints
+    from companion.widgets.variant5e_casters import CastersApp
+
+    def casters() -> dict[str, SpellPoints]:
+        return {m.name: m.tracker for m in campaign.party if isinstance(m.tracker, SpellPoints)}
+
+    app = CastersApp(casters(), adopt=lambda name, caster: campaign.add(name, caster))
+    campaign.on_change(safe(app.error)(lambda _c: app.follow(casters())))
+    return app
+
+
+def _mm_travel(campaign: Campaign) -> widgets.Widget:
+    from companion.rulesets.monsters_and_magic.adventurer import Adventurer, GameMaster
+    from companion.rulesets.monsters_and_magic.party import Party
+    from companion.widgets.monsters_and_magic_travel import TravelApp
+
+    gm = ensure(campaign, GM_THREADS, GameMaster, GameMaster)
+
+    def party() -> Party:
+        table = Party(gm)
+        for member in campaign.party:
+            if isinstance(member.tracker, Adventurer):
+                table.add(member.tracker)
+        return table
+
+    app = TravelApp(party=party)
+    campaign.on_change(safe(app.error)(lambda _c: app.render_party()))
+    return app
+
+
 def _miasma(campaign: Campaign) -> widgets.Widget:
     from companion.rulesets.miasma.psychosis import MiasmaTracker
     from companion.widgets.miasma import MiasmaTrackerApp
@@ -518,6 +743,16 @@ def _demo_combat() -> widgets.Widget:
     return CombatApp(demo_encounter())
 
 
+def _demo_travel() -> widgets.Widget:
+    from companion.rulesets.monsters_and_magic.party import Party
+    from companion.widgets.monsters_and_magic_travel import TravelApp
+
+    table = Party()
+    for name in DEMO_NAMES[:2]:
+        table.new_character(name)
+    return TravelApp(party=lambda: table)
+
+
 #: The made-up party of the demos (a page without a campaign, labelled as a demo).
 DEMO_NAMES = ["Ash", "Briar", "Cole"]
 
@@ -553,7 +788,8 @@ APPS: tuple[AppSpec, ...] = (
     AppSpec("monsters_and_magic", "Monsters & Magic table", "monsters_and_magic", _mm_table,
             _demo("MonstersAndMagicApp", "companion.widgets.monsters_and_magic", DEMO_NAMES[:2]),
             "checks, group checks, the GM's threads, the sheets"),
-    AppSpec("mm_travel", "Monsters & Magic travel", "monsters_and_magic", lambda _c: _demo("TravelApp", "companion.widgets.monsters_and_magic_travel")(), _demo("TravelApp", "companion.widgets.monsters_and_magic_travel"), "travel planner and falling damage"),  # noqa: E501
+    AppSpec("mm_travel", "Monsters & Magic travel", "monsters_and_magic", _mm_travel,
+            _demo_travel, "the party on the road: pace, group checks, foraging, falling"),
     AppSpec("plot_points", "Plot points table", "plot_points", _plot_points,
             _demo("PlotPointsApp", "companion.widgets.plot_points", DEMO_NAMES, gm="GM"),
             "checks, the plot-point pool, strain and wounds"),
@@ -563,11 +799,19 @@ APPS: tuple[AppSpec, ...] = (
             _demo("DeathAndReturningApp", _5E), "each creature's death saves and returns"),
     AppSpec("combat_options", "5e combat options", "variant5e", _combat_options,
             _demo("CombatOptionsApp", _5E), "contests and maneuvers"),
-    AppSpec("casters", "5e party of casters", "variant5e", lambda c: _demo("CastersApp", "companion.widgets.variant5e_casters", {m.name: m.tracker for m in c if type(m.tracker).__name__ == "SpellPoints"})(), _demo("CastersApp", "companion.widgets.variant5e_casters"), "every caster's mentality at a glance"),  # noqa: E501
-    AppSpec("combat_turn", "5e combat turn", "variant5e", lambda _c: _demo("CombatTurnApp", "companion.widgets.variant5e_turn")(), _demo("CombatTurnApp", "companion.widgets.variant5e_turn"), "action economy, mark, opportunity attacks, cleaving"),  # noqa: E501
-    AppSpec("facing", "5e facing and flanking", "variant5e", lambda _c: _demo("FacingApp", "companion.widgets.variant5e_facing")(), _demo("FacingApp", "companion.widgets.variant5e_facing"), "arcs, shields, rear advantage, turning, flanking"),  # noqa: E501
-    AppSpec("hit_dice", "5e Hit Dice and healing", "variant5e", lambda _c: _demo("HitDiceApp", "companion.widgets.variant5e_healing")(), _demo("HitDiceApp", "companion.widgets.variant5e_healing"), "Hit Dice, healer's kit, surges, slow healing"),  # noqa: E501
-    AppSpec("magic_items", "5e activating items", "variant5e", lambda _c: _demo("ItemsApp", "companion.widgets.variant5e_items")(), _demo("ItemsApp", "companion.widgets.variant5e_items"), "charges, command words, activation costs"),  # noqa: E501
+    AppSpec("casters", "5e party of casters", "variant5e", _casters,
+            _demo("CastersApp", f"{_5E}_casters"), "every caster's mentality at a glance"),
+    AppSpec("combat_turn", "5e combat turn", "variant5e", _combat_turn,
+            _demo("CombatTurnApp", f"{_5E}_turn"),
+            "each creature's action economy, mark, opportunity attacks, cleaving"),
+    AppSpec("facing", "5e facing and flanking", "variant5e", _facing,
+            _demo("FacingApp", f"{_5E}_facing"),
+            "each creature's facing: arcs, shields, rear advantage, flanking"),
+    AppSpec("hit_dice", "5e Hit Dice and healing", "variant5e", _hit_dice,
+            _demo("HitDiceApp", f"{_5E}_healing"),
+            "each character's Hit Dice: healer's kit, surges, slow healing"),
+    AppSpec("magic_items", "5e activating items", "variant5e", _magic_items,
+            _demo("ItemsApp", f"{_5E}_items"), "each character's items: charges, command words"),
     AppSpec("miasma_tracker", "Miasma tracker", "miasma", _miasma,
             _demo("MiasmaTrackerApp", _MIASMA), "psychosis and stress per character"),
     AppSpec("dice_monarchs", "Dice Monarchs", "miasma", _monarchs,

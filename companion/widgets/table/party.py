@@ -8,7 +8,9 @@ them) and how an edit changes an existing one (through the campaign: one stored 
 - Monsters & Magic: an ``Adventurer`` (name, Focus, Power, Cunning, Luck, max HP, AC; threads
   follow from Luck).
 - Plot points: a player in the table's session (the GM is the session's GM).
-- 5e: a caster's ``SpellPoints`` (class level, caster kind) or a creature's ``DeathRecord``.
+- 5e: a caster's ``SpellPoints`` (class level, caster kind) or a creature's ``DeathRecord``,
+  each with a Hit Dice record "Hit Dice: NAME" (``HitDice``: level, max HP, Hit Die, CON
+  modifier) that the Hit Dice app drives; a member who leaves takes their records along.
 - Miasma: a character of the psychosis tracker (level, stress).
 
 - Interpretation: editing a score changes its maximum and moves the current value by the
@@ -209,6 +211,17 @@ def _plot_add(campaign: Campaign, name: str, kind: str, v: dict[str, int]) -> No
 # --- 5e ---------------------------------------------------------------------------------
 
 
+def _hit_dice_of(campaign: Campaign, name: str) -> Any:
+    """The member's Hit Dice record, or None before its first use."""
+    from companion.rulesets.variant5e.healing import HitDice
+    from companion.widgets.table.apps import HIT_DICE
+
+    for m in campaign:
+        if m.name == HIT_DICE.format(name) and isinstance(m.tracker, HitDice):
+            return m.tracker
+    return None
+
+
 def _5e_summary(campaign: Campaign) -> list[tuple[str, str]]:
     from companion.rulesets.variant5e.death_and_returning import DeathRecord
     from companion.rulesets.variant5e.spell_points import SpellPoints
@@ -217,50 +230,104 @@ def _5e_summary(campaign: Campaign) -> list[tuple[str, str]]:
     for m in campaign.party:
         t = m.tracker
         if isinstance(t, SpellPoints):
-            out.append((m.name, f"caster: {t.caster} caster level {t.class_level} · "
-                        f"spell points {t.points}/{t.maximum}"))
+            text = (f"caster: {t.caster} caster level {t.class_level} · "
+                    f"spell points {t.points}/{t.maximum}")
         elif isinstance(t, DeathRecord):
-            out.append((m.name, f"creature: {t.condition} · deaths {t.deaths} · returns "
-                        f"{t.returns}"))
+            text = f"creature: {t.condition} · deaths {t.deaths} · returns {t.returns}"
+        else:
+            continue
+        hd = _hit_dice_of(campaign, m.name)
+        if hd is not None:
+            text += (f" · HP {hd.hp}/{hd.max_hp} · Hit Dice {hd.hit_dice}/{hd.level} "
+                     f"d{hd.die}{hd.con_modifier:+d}")
+        out.append((m.name, text))
     return out
+
+
+def _5e_hit_dice(v: dict[str, int], level: int) -> Any:
+    """A new Hit Dice record from the form's boxes (checked: the die is a d6 to d12)."""
+    from companion.errors import RuleError
+    from companion.rulesets.variant5e.healing import HitDice, hit_dice_healing
+
+    hit_dice_healing(0, v["die"], v["con"])  # one clear line for a d7 or a CON of 11
+    if not 1 <= v["hp"] <= 999:
+        raise RuleError(f"Hit Dice: max HP is 1 to 999, not {v['hp']}")
+    return HitDice(level=level, die=v["die"], con_modifier=v["con"], max_hp=v["hp"],
+                   hp=v["hp"], hit_dice=level)
 
 
 def _5e_add(campaign: Campaign, name: str, kind: str, v: dict[str, int]) -> None:
     from companion.rulesets.variant5e.death_and_returning import DeathRecord
     from companion.rulesets.variant5e.spell_points import CASTER_KINDS, SpellPoints
+    from companion.store.db import StoreError
+    from companion.widgets.table.apps import HIT_DICE
 
-    if kind == "creature":
-        campaign.add(name, DeathRecord())
-        return
+    hit_dice = _5e_hit_dice(v, v["level"])  # checked before anything is stored
     caster = kind.partition(" ")[0]
-    campaign.add(name, SpellPoints.new(v["level"],
-                                       caster if caster in CASTER_KINDS else "full"))
+    member = DeathRecord() if kind == "creature" else SpellPoints.new(
+        v["level"], caster if caster in CASTER_KINDS else "full")
+    if any(m.name == name for m in campaign):
+        raise StoreError(f"campaign {campaign.name!r} already has {name!r}")
+    # The record first: the member's arrival (on every screen) finds its numbers.
+    campaign.add(HIT_DICE.format(name), hit_dice)
+    campaign.add(name, member)
 
 
 def _5e_editable(campaign: Campaign) -> list[tuple[str, str]]:
-    from companion.rulesets.variant5e.spell_points import SpellPoints
+    from companion.widgets.table.apps import five_e_party
 
-    return _members(campaign, SpellPoints)
+    return [(n, campaign.member(n).id) for n in five_e_party(campaign)]
 
 
 def _5e_values(campaign: Campaign, ident: str) -> dict[str, int]:
     from companion.rulesets.variant5e.spell_points import SpellPoints
+    from companion.widgets.table.apps import default_hit_dice
 
-    return {"level": campaign.tracker(ident, SpellPoints).class_level}
+    member = campaign.member(ident)
+    hd = _hit_dice_of(campaign, member.name) or default_hit_dice(campaign, member.name)
+    level = member.tracker.class_level if isinstance(member.tracker, SpellPoints) else hd.level
+    return {"level": level, "hp": hd.max_hp, "die": hd.die, "con": hd.con_modifier}
 
 
 def _5e_edit(campaign: Campaign, ident: str, v: dict[str, int]) -> None:
     from companion.rulesets.variant5e.spell_points import SpellPoints
+    from companion.widgets.table.apps import HIT_DICE
 
-    t = campaign.tracker(ident, SpellPoints)
-    fresh = SpellPoints.new(v["level"], t.caster)
+    member = campaign.member(ident)
+    fresh_hd = _5e_hit_dice(v, v["level"])  # checks the numbers before anything changes
+    t = member.tracker
+    if isinstance(t, SpellPoints):
+        fresh = SpellPoints.new(v["level"], t.caster)
 
-    def change(s: dict[str, Any]) -> None:
-        spent = s["maximum"] - s["points"]
-        s["class_level"], s["maximum"] = fresh.class_level, fresh.maximum
-        s["points"] = max(0, fresh.maximum - spent)
+        def change(s: dict[str, Any]) -> None:
+            spent = s["maximum"] - s["points"]
+            s["class_level"], s["maximum"] = fresh.class_level, fresh.maximum
+            s["points"] = max(0, fresh.maximum - spent)
 
-    t.load(_edited(t, change))
+        t.load(_edited(t, change))
+    hd = _hit_dice_of(campaign, member.name)
+    if hd is None:
+        campaign.add(HIT_DICE.format(member.name), fresh_hd)
+        return
+
+    def change_hd(s: dict[str, Any]) -> None:
+        _shift(s, "hp", "max_hp", v["hp"])
+        _shift(s, "hit_dice", "level", v["level"])
+        s["die"], s["con_modifier"] = v["die"], v["con"]
+        s["surge_dice_left"] = min(s["surge_dice_left"], s["hit_dice"])
+
+    hd.load(_edited(hd, change_hd))
+
+
+def _5e_remove(campaign: Campaign, ident: str) -> None:
+    """The member leaves with their own records (Hit Dice, turn, facing, items)."""
+    from companion.widgets.table.apps import member_records
+
+    member = campaign.member(ident)
+    records = member_records(campaign, member.name)
+    campaign.remove(member.id)
+    for record in records:
+        campaign.remove(record)
 
 
 # --- Miasma -----------------------------------------------------------------------------
@@ -339,6 +406,8 @@ _CAIRN_BOXES = (Box("STR", "str", 10, 0, 18), Box("DEX", "dex", 10, 0, 18),
 _MM_BOXES = (Box("Focus", "focus", 0, -10, 10), Box("Power", "power", 0, -10, 10),
              Box("Cunning", "cunning", 0, -10, 10), Box("Luck", "luck", 2, -10, 10),
              Box("Max HP", "hp", 12, 1, 999), Box("AC", "ac", 0, 0, 10))
+_5E_BOXES = (Box("Class level", "level", 5, 1, 20), Box("Max HP", "hp", 38, 1, 999),
+             Box("Hit Die d", "die", 8, 6, 12), Box("CON mod", "con", 2, -5, 10))
 
 #: Each ruleset's party rules, by ruleset name.
 RULES: dict[str, PartyRules] = {
@@ -354,9 +423,9 @@ RULES: dict[str, PartyRules] = {
     "plot_points": PartyRules("plot_points", "player", (), (), _plot_summary, _plot_add,
                               removable=_plot_players, remove=_plot_remove),
     "variant5e": PartyRules(
-        "variant5e", "caster or creature", (Box("Class level", "level", 5, 1, 20),),
+        "variant5e", "caster or creature", _5E_BOXES,
         ("full caster", "half caster", "third caster", "creature"), _5e_summary, _5e_add,
-        _5e_editable, _5e_values, _5e_edit),
+        _5e_editable, _5e_values, _5e_edit, removable=_5e_editable, remove=_5e_remove),
     "miasma": PartyRules(
         "miasma", "character", (Box("Psychosis level", "level", 0, 0, 6),
                                 Box("Stress", "stress", 0, 0, 99)),
