@@ -160,6 +160,20 @@ class RollScope:
     mode: str
     moves: list[int] = dataclasses.field(default_factory=list)
     movers: list[str] = dataclasses.field(default_factory=list)
+    #: The roll's seed and the ``random.Random(seed)`` the app hands the rule: the first
+    #: move given that rng, still unused, records this seed (the roll's own).
+    seed: int | None = None
+    rng: random.Random | None = None
+
+    def take_seed(self, rng: Any) -> int | None:
+        """The roll's seed for a move given ``rng``, if ``rng`` is the roll's own and no
+        draw has been made from it yet (then the move rolls exactly as the app would)."""
+        if rng is None or self.rng is None or rng is not self.rng or self.seed is None:
+            return None
+        if rng.getstate() != random.Random(self.seed).getstate():
+            return None
+        seed, self.seed = self.seed, None
+        return seed
 
     @property
     def hidden(self) -> bool:
@@ -411,15 +425,18 @@ class Campaign(Observable):
                           made.roll)
 
     @contextlib.contextmanager
-    def rolling(self, mode: str = "public") -> Iterator[RollScope]:
+    def rolling(self, mode: str = "public", *, seed: int | None = None,
+                rng: random.Random | None = None) -> Iterator[RollScope]:
         """The tracker moves made inside are one rule roll in ``mode``: in a hidden mode
         each is stored without its seed and result (the policy of
         [companion.fairplay][]: "a hidden roll that moves a shared tracker"). The scope
         collects their event numbers for
-        [rule_roll][companion.store.campaign.Campaign.rule_roll]."""
+        [rule_roll][companion.store.campaign.Campaign.rule_roll]. ``seed``/``rng``: the
+        roll's seed and its ``random.Random(seed)``: the first move given that rng records
+        that seed (so the tracker's log and the roll log say the same seed)."""
         from companion import fairplay
 
-        scope = RollScope(fairplay.check_mode(mode))
+        scope = RollScope(fairplay.check_mode(mode), seed=seed, rng=rng)
         with self._lock:
             outer, self._scope = self._scope, scope
             try:
@@ -642,6 +659,8 @@ class Campaign(Observable):
                     entered, seed = rng, None
                     bound.arguments.pop("seed", None)
                 else:
+                    if seed is None and scope is not None:
+                        seed = scope.take_seed(rng)
                     if seed is None:
                         seed = (rng or random.SystemRandom()).randrange(SEED_BOUND)
                     if "seed" in params:

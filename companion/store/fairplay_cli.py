@@ -176,8 +176,10 @@ def _reveal(args: argparse.Namespace) -> int:
         campaign = Campaign.open(store, args.name, who=GM_NAME, role="gm")
         stored = campaign.reveal(args.entry)
     data = stored.data
+    what = (f"{data.get('label')}: {data.get('text')}" if data.get("rule") is True
+            else data.get("text"))
     sys.stdout.write(f"entry {stored.seq}: revealed entry {args.entry} "
-                     f"({fairplay.mode_name(str(data.get('mode')))}): {data.get('text')}\n")
+                     f"({fairplay.mode_name(str(data.get('mode')))}): {what}\n")
     return 0
 
 

@@ -666,7 +666,7 @@ class RollControls(widgets.VBox):
             self.last = out
             return out
         campaign = self.campaign
-        with campaign.rolling(mode) as scope:
+        with campaign.rolling(mode, seed=seed, rng=None if entered else rng) as scope:
             try:
                 value = action(rng)
                 if entered is not None:
