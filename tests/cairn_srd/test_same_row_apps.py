@@ -43,19 +43,26 @@ def _lock_shown(lock: LockPicking) -> dict[str, str]:
             "cairn_lock_complication": lock.complication}
 
 
-@pytest.mark.parametrize("table_id", LOCK_TABLES)
-def test_lockpicking_app_rolls_the_tables_row(table_id: str) -> None:
+def test_lockpicking_app_rolls_the_cli_lock(capsys: Any) -> None:
+    """A new lock from seed S: its three d12s come one after another from S, in table
+    order, so the lock type is ``table cairn_lock_type --roll --seed S``'s row and the
+    whole lock is ``cairn lock --seed S``'s (a fresh lock book each time)."""
     seed = Seed()
-    app = LockpickingApp(seed_source=seed)
-    table = tables.get(table_id)
-    rows = set()
-    for s in SEEDS:
+    types = set()
+    for s in range(0, 200, 5):
         seed.value = s
+        app = LockpickingApp(LockPicking(), seed_source=seed)
         find_button(app, "new-lock").click()
-        expected = table.roll(seed=s).values[LOCK_COLUMNS[table_id]]
-        assert _lock_shown(app.lock)[table_id] == expected, s
-        rows.add(expected)
-    assert len(rows) > 3  # the seed is used: different seeds, different rows
+        assert f"seed {s}" in app.outcome.value
+        expected = tables.get("cairn_lock_type").roll(seed=s).values["Lock type"]
+        assert app.lock.lock_type == expected, s
+        assert main(["cairn", "lock", "--seed", str(s), "--json"]) == 0
+        cli = json.loads(capsys.readouterr().out)
+        assert cli["lock"]["type"] == app.lock.lock_type, (s, cli)
+        assert cli["lock"]["sequence"] == app.lock.sequence, s
+        assert cli["lock"]["complication"] == app.lock.complication, s
+        types.add(expected)
+    assert len(types) > 3  # the seed is used: different seeds, different rows
 
 
 @pytest.mark.parametrize("table_id", LOCK_TABLES)

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
 from companion.rulesets.cairn_srd.burden import SLOTS, TAGS, USAGE_DICE
-from companion.rulesets.cairn_srd.character import Character, new_character
+from companion.rulesets.cairn_srd.character import Character, DamageReport, new_character
 from companion.rulesets.cairn_srd.saves import ABILITIES, MAX_SCORE
 from companion.widgets.base import SaveLoad, app_box, bind, confirm_button, int_box, name_box, row
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape
 from companion.widgets.cairn_srd.conditions import ConditionsPanel
+
+if TYPE_CHECKING:
+    from companion.store.campaign import Campaign
 
 __all__ = ["CairnCharacterApp"]
 
@@ -21,11 +24,18 @@ MAX_QUANTITY = 100_000
 
 
 class CairnCharacterApp(CairnAppBase):
-    """A character sheet: stats, 10 burden slots to fill and empty, damage and rest."""
+    """A character sheet: stats, 10 burden slots to fill and empty, damage and rest.
+
+    Every roll (damage with its saves and scars, panic, saves, usage dice, inspiration,
+    scar recovery) takes a roll mode and can be entered from real dice
+    ([common][companion.widgets.cairn_srd.common])."""
+
+    dice_hint = "d20 for a save, else the dice"
 
     def __init__(self, character: Character | None = None, *,
-                 seed_source: Callable[[], int] | None = None) -> None:
-        super().__init__(seed_source)
+                 seed_source: Callable[[], int] | None = None,
+                 campaign: Campaign | None = None) -> None:
+        super().__init__(seed_source, campaign=campaign)
         self.character = character or new_character("Ash", 12, 10, 9, 5, armor=2)
         c = self.character
         self.stats = widgets.HTML()
@@ -119,36 +129,39 @@ class CairnCharacterApp(CairnAppBase):
 
     def take_damage(self) -> None:
         amount = self.damage_box.read()
-        seed = self.draw()
-        report = self.character.take_damage(amount, direct=self.direct.value, seed=seed)
-        extra = ""
-        if report.scar:
-            extra = (f'<div class="tc-scar" data-scar="{escape(report.scar)}">Scar: '
-                     f"{escape(report.scar)} — {escape(report.scar_effect)}</div>")
-        self.show(str(report), extra, [seed])
+        c = self.character
+
+        def scar(report: DamageReport) -> str:
+            if not report.scar:
+                return ""
+            return (f'<div class="tc-scar" data-scar="{escape(report.scar)}">Scar: '
+                    f"{escape(report.scar)} — {escape(report.scar_effect)}</div>")
+
+        self.roll(f"{c.name}: {amount} damage", lambda **kw: c.take_damage(
+            amount, direct=self.direct.value, **kw), extra=scar)
 
     def boast(self) -> None:
         self.character.make_boast(self.boast_goal.read(), self.boast_ability.value)
         self.show(self.character.log[-1].summary)
 
     def inspiration(self) -> None:
-        seed = self.draw()
-        dice = self.character.use_inspiration(seed=seed)
-        self.show(f"Inspiration dice {', '.join(map(str, dice))}: keep one "
-                  f"(best {max(dice)})", seeds=[seed])
+        c = self.character
+        self.roll(f"{c.name}: inspiration", c.use_inspiration,
+                  lambda dice: f"Inspiration dice {', '.join(map(str, dice))}: keep one "
+                               f"(best {max(dice)})")
 
     def panic(self) -> None:
-        seed = self.draw()
-        result = self.character.panic_save(seed=seed)
-        self.show(f"Panic save: {result}", seeds=[seed])
+        c = self.character
+        self.roll(f"{c.name}: panic save", c.panic_save, lambda r: f"Panic save: {r}")
 
     def undo(self) -> None:
         self.show(f"Undone: {self.character.undo().summary}")
 
     def _use(self, index: int) -> Callable[[], None]:
         def use() -> None:
-            seed = self.draw()
-            self.show(self.character.use_item(index, seed=seed), seeds=[seed])
+            c = self.character
+            self.roll(f"{c.name}: use {c.items[index].name}",
+                      lambda **kw: c.use_item(index, **kw))
         return use
 
     def _slot_row(self, index: int) -> widgets.Widget:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
@@ -20,7 +20,10 @@ from companion.rulesets.cairn_srd.combat import (
 from companion.rulesets.cairn_srd.saves import MAX_SCORE
 from companion.widgets.base import SaveLoad, app_box, bind, int_box, name_box, row
 from companion.widgets.cairn_srd.combat_moves import CombatMovesPanel
-from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, labelled
+from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, labelled, said
+
+if TYPE_CHECKING:
+    from companion.store.campaign import Campaign
 
 __all__ = ["CombatApp", "GambitPanel", "demo_encounter"]
 
@@ -60,12 +63,19 @@ class GambitPanel(widgets.VBox):
         self.children = tuple(rows)
 
 class CombatApp(CairnAppBase):
-    """An encounter: combatants, initiative, attacks, gambits, morale and turns."""
+    """An encounter: combatants, initiative, attacks, gambits, morale and turns.
+
+    Every roll (initiative, attacks, the dice held for gambits, damage saves, morale,
+    maneuvers, escapes) takes a roll mode and can be entered from real dice
+    ([common][companion.widgets.cairn_srd.common])."""
+
+    dice_hint = "d20 save, or weapon dice"
 
     def __init__(self, encounter: Encounter | None = None, *,
                  seed_source: Callable[[], int] | None = None,
-                 party: Callable[[], Sequence[Any]] | None = None) -> None:
-        super().__init__(seed_source)
+                 party: Callable[[], Sequence[Any]] | None = None,
+                 campaign: Campaign | None = None) -> None:
+        super().__init__(seed_source, campaign=campaign)
         self.encounter = encounter or Encounter()
         e = self.encounter
         self.f_name = name_box("Name", "", "c-name", max_len=MAX_NAME, required=False,
@@ -158,9 +168,9 @@ class CombatApp(CairnAppBase):
         self.show(self.encounter.log[-1].summary)
 
     def initiative(self) -> None:
-        seed = self.draw()
-        self.encounter.roll_initiative(seed=seed)
-        self.show(self.encounter.log[-1].summary, seeds=[seed])
+        e = self.encounter
+        self.roll("initiative", e.roll_initiative, lambda results: said(e, "; ".join(
+            f"{name}: {result}" for name, result in results.items())))
 
     def description(self) -> Attack:
         """The attack as the form describes it (the model checks it)."""
@@ -170,25 +180,30 @@ class CombatApp(CairnAppBase):
                       blast_area=tuple(self.blast_targets.value),
                       **{k: bool(box.value) for k, box in self.flags.items()})
 
+    def _label(self, what: str) -> str:
+        return f"{self.attacker.value or '?'} → {self.target.value or '?'}: {what}"
+
     def attack(self) -> None:
-        seed = self.draw()
-        self.show(self.encounter.attack(self.description(), seed=seed), seeds=[seed])
+        described = self.description()
+        self.roll(self._label("attack"), lambda **kw: self.encounter.attack(described, **kw))
 
     def roll_for_gambit(self) -> None:
-        seed = self.draw()
-        self.show(self.encounter.attack(self.description(), hold_for_gambits=True, seed=seed),
-                  seeds=[seed])
+        described = self.description()
+        self.roll(self._label("attack dice (gambits)"), lambda **kw: self.encounter.attack(
+            described, hold_for_gambits=True, **kw))
 
     def resolve(self) -> None:
         chosen = {i: dd.value for i, dd in self.gambits.choices.items() if dd.value}
-        seed = self.draw()
-        self.show(self.encounter.resolve_attack(chosen, seed=seed), seeds=[seed])
+        pending = self.encounter.pending
+        label = (f"{' + '.join(pending.attackers)} → {pending.target}: damage"
+                 if pending is not None else "damage")
+        self.roll(label, lambda **kw: self.encounter.resolve_attack(chosen, **kw))
 
     def _morale(self, name: str) -> Callable[[], None]:
         def roll_it() -> None:
-            seed = self.draw()
-            self.encounter.morale_save(name, seed=seed)
-            self.show(self.encounter.log[-1].summary, seeds=[seed])
+            e = self.encounter
+            self.roll(f"{name}: morale save", lambda **kw: e.morale_save(name, **kw),
+                      lambda r: said(e, f"{name} morale save: {r}"))
         return roll_it
 
     def undo(self) -> None:

@@ -21,7 +21,7 @@ from companion.rulesets.cairn_srd import combat
 from companion.rulesets.cairn_srd.combat import Encounter
 from companion.rulesets.cairn_srd.saves import ABILITIES
 from companion.widgets.base import bind, disable_for, row
-from companion.widgets.cairn_srd.common import CairnAppBase, escape, labelled
+from companion.widgets.cairn_srd.common import CairnAppBase, escape, labelled, said
 
 __all__ = ["CombatMovesPanel"]
 
@@ -67,15 +67,17 @@ class CombatMovesPanel(widgets.VBox):
         bind(encounter, self.render, error=app.error)
 
     def maneuver(self) -> None:
-        seed = self.app.draw()
-        self.encounter.maneuver(str(self.who.value), str(self.foe.value), self.foe_save.value,
-                                self.own_save.value, seed=seed)
-        self.app.show(self.encounter.log[-1].summary, seeds=[seed])
+        e = self.encounter
+        who, foe = str(self.who.value), str(self.foe.value)
+        foe_save, own_save = self.foe_save.value, self.own_save.value
+        self.app.roll(f"{who} → {foe}: maneuver", lambda **kw: e.maneuver(
+            who, foe, foe_save, own_save, **kw), lambda r: said(e, f"maneuver: {r}"))
 
     def escape(self) -> None:
-        seed = self.app.draw()
-        self.encounter.escape(str(self.who.value), self.safe_place.value, seed=seed)
-        self.app.show(self.encounter.log[-1].summary, seeds=[seed])
+        e = self.encounter
+        who, safe_place = str(self.who.value), self.safe_place.value
+        self.app.roll(f"{who}: escape", lambda **kw: e.escape(who, safe_place, **kw),
+                      lambda r: said(e, f"{who} escape: {r}"))
 
     def settle(self) -> None:
         assert self.party is not None

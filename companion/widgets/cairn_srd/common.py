@@ -1,4 +1,5 @@
-"""What the five Cairn apps share: the CSS, an outcome line with its seed, the seed source.
+"""What the Cairn apps share: the CSS, an outcome line with its seed, the seed source, and
+the roll controls every roll goes through.
 
 Seeds: every roll an app makes draws a fresh seed with ``seed_source`` (by default
 [draw_seed][companion.widgets.base.draw_seed]), passes it to the move (so the tracker's log
@@ -8,15 +9,36 @@ replay a roll, undo it, type its seed and roll again. The same move with that se
 the same dice: ``python -m companion table ID --roll --seed S`` and
 ``companion.dice.roll(expr, seed=S)`` use the same generator. Tests pass a fixed
 ``seed_source``.
+
+Roll modes and your own dice (issue 13): every app holds one
+[RollControls][companion.widgets.rolls.RollControls] (``controls``, shown above the seed
+box) and every roll it makes goes through
+[CairnAppBase.roll][companion.widgets.cairn_srd.common.CairnAppBase.roll]: the mode
+picked (public, GM only, blind, self) decides who sees the roll, a hidden one is logged in
+the campaign's roll log as its commitment, and with "I rolled it myself" on, the faces
+typed are the dice the rule rolls (checked against each die: a d20 entered as 21 is
+refused under the box, and nothing is rolled). An app gets its campaign (and so the
+viewer and role) as ``campaign=``; without one a roll is public and stays on this screen.
+
+- Interpretation: a roll in the seeded path passes its seed to the move (``seed=S``),
+  exactly as before, so the tracker's log keeps the seed and the same seed gives the same
+  dice everywhere; a roll from real dice passes them as ``rng=`` (no seed).
+- Interpretation: the consequences of a hidden roll that moves a tracker of the table
+  (the Guard a GM-only save costs) are visible on that tracker by nature; the roll is not
+  (see [companion.fairplay][]'s policy). A hidden roll the viewer may not see shows the
+  commitment line instead of the result.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import ipywidgets as widgets
 
+from companion.dice.physical import EnteredDice
+from companion.state import Tracker
 from companion.widgets.base import (
     SEED_BOUND,
     CheckedBox,
@@ -28,8 +50,19 @@ from companion.widgets.base import (
     escape,
     row,
 )
+from companion.widgets.rolls import RollControls, RuleRoll
 
-__all__ = ["CAIRN_CSS", "CairnAppBase", "SeedBox", "cairn_css", "escape", "labelled", "pct"]
+if TYPE_CHECKING:
+    from companion.store.campaign import Campaign
+
+T = TypeVar("T")
+
+__all__ = ["CAIRN_CSS", "HIDDEN_LINE", "CairnAppBase", "SeedBox", "cairn_css", "escape",
+           "labelled", "pct", "said"]
+
+#: How a hidden roll's move begins in a shared tracker's log (the policy of
+#: [companion.fairplay][]: the stored line names no result).
+HIDDEN_LINE = "a hidden roll"
 
 CAIRN_CSS = """
 .tc-app .tc-slots { list-style: none; margin: 4px 0; padding: 0; }
@@ -80,6 +113,13 @@ def labelled(label: str, widget: widgets.Widget) -> widgets.HBox:
     return box
 
 
+def said(tracker: Tracker, fallback: str = "") -> str:
+    """The last move's line from ``tracker``'s log, or ``fallback`` (made from what the move
+    returned) when that line is a hidden roll's, which names no result."""
+    line = tracker.log[-1].summary if tracker.log else ""
+    return fallback if not line or line.startswith(HIDDEN_LINE) else line
+
+
 def cairn_css() -> widgets.HTML:
     """The Cairn apps' own CSS (after the shared phone-width CSS that app_box adds)."""
     return widgets.HTML(f"<style>{CAIRN_CSS}</style>", layout=widgets.Layout(display="none"))
@@ -110,13 +150,19 @@ class SeedBox(CheckedBox):
 
 
 class CairnAppBase(widgets.VBox):
-    """Plumbing of every Cairn app: a seed source, an error line, an outcome line.
+    """Plumbing of every Cairn app: a seed source, an error line, an outcome line, and the
+    roll controls (mode, own dice) of ``campaign`` (the page's campaign, or ``None``).
 
     ``outcome`` carries ``data-n`` (moves shown so far, so a browser test sees each click
     even when the text repeats) and ``data-seed`` (the seed of the last roll, if any).
+    ``seed_row`` holds the roll controls and the seed box (an app places it once).
     """
 
-    def __init__(self, seed_source: Callable[[], int] | None = None) -> None:
+    #: What dice the app's rolls take, shown as the own-dice box's hint.
+    dice_hint = "1d20"
+
+    def __init__(self, seed_source: Callable[[], int] | None = None, *,
+                 campaign: Campaign | None = None) -> None:
         super().__init__()
         self.seed_source = seed_source or draw_seed
         self.seeds: list[int] = []
@@ -125,7 +171,22 @@ class CairnAppBase(widgets.VBox):
         self.outcome = widgets.HTML('<div class="tc-outcome" data-n="0">Ready.</div>')
         self.n = 0
         self.seed_box = SeedBox()
-        self.seed_row = row(self.seed_box)
+        self.campaign = campaign
+        self._drawn: int | None = None
+        self.controls = RollControls(
+            campaign=campaign, who=campaign.who if campaign is not None else "",
+            role=campaign.role if campaign is not None else "",
+            seed_source=self._fresh_seed, hint=self.dice_hint)
+        self.controls.add_class("tc-cairn-roll-controls")
+        self.seed_row = widgets.VBox([self.controls, row(self.seed_box)],
+                                     layout=widgets.Layout(max_width="100%"))
+        self.last_roll: RuleRoll[Any] | None = None
+        """The last roll made through
+        [roll][companion.widgets.cairn_srd.common.CairnAppBase.roll]."""
+
+    def _fresh_seed(self) -> int:
+        self._drawn = self.seed_source()
+        return self._drawn
 
     @property
     def last_seed(self) -> int | None:
@@ -139,6 +200,41 @@ class CairnAppBase(widgets.VBox):
         seed = typed if typed is not None else self.seed_source()
         self.seeds.append(seed)
         return seed
+
+    def roll(self, label: str, move: Callable[..., T],
+             text: Callable[[T], str] = str, extra: Callable[[T], str] | None = None,
+             ) -> RuleRoll[T]:
+        """Make one rule roll through the roll controls and show it.
+
+        ``move(seed=S)`` (a seeded roll: the typed seed, or a fresh one) or
+        ``move(rng=dice)`` (the faces entered by hand) makes the move; ``text(result)`` is
+        the outcome line (and what the roll log records), ``extra(result)`` HTML shown under
+        it. A refused move or entry raises before anything is logged; a roll this viewer may
+        not see shows its commitment line."""
+        typed = self.seed_box.read()
+        self._drawn = None
+
+        def action(rng: random.Random) -> T:
+            if isinstance(rng, EnteredDice):
+                return move(rng=rng)
+            seed = typed if typed is not None else self._drawn
+            return move(seed=seed) if seed is not None else move(rng=rng)
+
+        out = self.controls.run(label, action, text, seed=typed)
+        self.last_roll = out
+        seeds: list[int] = []
+        if out.seed is not None:
+            self.seeds.append(out.seed)
+            seeds = [out.seed]
+        if out.shown and out.value is not None:
+            own = " (own dice)" if out.physical else ""
+            line = out.text if out.text is not None else text(out.value)
+            self.show(line + own, extra(out.value) if extra else "", seeds)
+        else:
+            self.n += 1
+            self.outcome.value = (f'<div class="tc-outcome tc-hidden" data-n="{self.n}">'
+                                  f"{escape(label)}: {out.hidden_html()}</div>")
+        return out
 
     def show(self, text: str, extra: str = "", seeds: list[int] | None = None) -> None:
         """Show ``text`` (escaped) and ``extra`` (HTML) as the latest outcome."""

@@ -25,7 +25,7 @@ from companion.widgets.base import (
     name_box,
     row,
 )
-from companion.widgets.cairn_srd.common import CairnAppBase, labelled
+from companion.widgets.cairn_srd.common import CairnAppBase, labelled, said
 
 __all__ = ["ConditionsPanel"]
 
@@ -89,9 +89,10 @@ class ConditionsPanel(widgets.VBox):
         self.app.show(self.character.log[-1].summary)
 
     def recover_scar(self) -> None:
-        seed = self.app.draw()
-        self.character.recover_scar(seed=seed)
-        self.app.show(self.character.log[-1].summary, seeds=[seed])
+        c = self.character
+        kind = c.scar_recovery
+        self.app.roll(f"{c.name}: {kind} recovery", c.recover_scar,
+                      lambda roll: said(c, f"{kind} recovery: rolled {roll}"))
 
     def take_hazard(self) -> None:
         self.character.damage_ability(self.hazard_ability.value, self.hazard.read())
@@ -104,10 +105,10 @@ class ConditionsPanel(widgets.VBox):
         self.app.show(self.character.log[-1].summary)
 
     def roll_save(self) -> None:
-        seed = self.app.draw()
-        self.character.ability_save(self.save_ability.value,
-                                    wounds=list(self.save_wounds.value), seed=seed)
-        self.app.show(self.character.log[-1].summary, seeds=[seed])
+        c = self.character
+        ability, wounds = self.save_ability.value, list(self.save_wounds.value)
+        self.app.roll(f"{c.name}: {ability} save", lambda **kw: c.ability_save(
+            ability, wounds=wounds, **kw), lambda r: said(c, f"{ability} save: {r}"))
 
     def render(self) -> None:
         c = self.character

@@ -11,6 +11,7 @@ the procedure would refuse now is disabled.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
@@ -20,7 +21,10 @@ from companion.rulesets.cairn_srd import settlements
 from companion.rulesets.cairn_srd.character import Character
 from companion.rulesets.cairn_srd.downtime import Downtime
 from companion.widgets.base import SaveLoad, app_box, bind, check_box, int_box, name_box, row
-from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, labelled
+from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, labelled, said
+
+if TYPE_CHECKING:
+    from companion.store.campaign import Campaign
 
 __all__ = ["DowntimeApp"]
 
@@ -38,11 +42,18 @@ class DowntimeApp(CairnAppBase):
     ``party``: the characters (the campaign hands its party here); each joins the downtime
     by name. Without one, characters are added by name with their silver. ``downtime``: an
     existing [Downtime][companion.rulesets.cairn_srd.downtime.Downtime] tracker.
+
+    Every roll (petty crime, contesting a cost, the factions' turn, the settlement hazard,
+    rumours) takes a roll mode and can be entered from real dice
+    ([common][companion.widgets.cairn_srd.common]).
     """
 
+    dice_hint = "d6, or d20 for a save"
+
     def __init__(self, party: list[Character] | None = None, downtime: Downtime | None = None,
-                 *, seed_source: Callable[[], int] | None = None) -> None:
-        super().__init__(seed_source)
+                 *, seed_source: Callable[[], int] | None = None,
+                 campaign: Campaign | None = None) -> None:
+        super().__init__(seed_source, campaign=campaign)
         self.party: list[Character] = party if party is not None else []
         self.downtime = downtime if downtime is not None else Downtime()
         d = self.downtime
@@ -198,12 +209,18 @@ class DowntimeApp(CairnAppBase):
         self._last()
 
     def upkeep(self) -> None:
-        seed = self.draw() if self.way.value == "crime" else None
-        text = self.downtime.upkeep(self.member.value, self.way.value, self.lifestyle.value,
-                                    self.skill.value, self.gear.value, self.time.value,
-                                    accept_choice=self.accept.value, push=self.push.value,
-                                    seed=seed)
-        self.show(f"{self.member.value}: {text}", seeds=[seed] if seed is not None else None)
+        who, way, lifestyle = str(self.member.value), str(self.way.value), self.lifestyle.value
+        skill, gear, time = bool(self.skill.value), bool(self.gear.value), bool(self.time.value)
+        accept, push = bool(self.accept.value), bool(self.push.value)
+
+        def upkeep(**kw: Any) -> str:
+            return self.downtime.upkeep(who, way, lifestyle, skill, gear, time,
+                                        accept_choice=accept, push=push, **kw)
+
+        if way != "crime":
+            self.show(f"{who}: {upkeep()}")
+            return
+        self.roll(f"{who}: petty crime", upkeep, lambda text: f"{who}: {text}")
 
     def new_action(self) -> None:
         silver = self.cost.read()
@@ -231,10 +248,12 @@ class DowntimeApp(CairnAppBase):
 
     def contest(self) -> None:
         index = self._action_index()
-        seed = self.draw()
-        self.downtime.contest_cost(index, self._open_cost(index), self.control.read(),
-                                   seed=seed)
-        self.show(self.downtime.log[-1].summary, seeds=[seed])
+        cost, control = self._open_cost(index), self.control.read()
+        d = self.downtime
+        self.roll(f"{d.actions[index].owner}: CTRL save against a cost",
+                  lambda **kw: d.contest_cost(index, cost, control, **kw),
+                  lambda waived: said(d, "CTRL save: " + ("the cost is waived" if waived
+                                                          else "the cost stands")))
 
     def milestone(self) -> None:
         self.downtime.mark_milestone(self._action_index())
@@ -246,9 +265,7 @@ class DowntimeApp(CairnAppBase):
         self._last()
 
     def faction_turn(self) -> None:
-        seed = self.draw()
-        lines = self.downtime.faction_turn(seed=seed)
-        self.show("; ".join(lines), seeds=[seed])
+        self.roll("factions' turn", self.downtime.faction_turn, "; ".join)
 
     def interfere(self) -> None:
         self.downtime.interfere(self.faction_pick.value, self.steps.read())
@@ -259,16 +276,14 @@ class DowntimeApp(CairnAppBase):
         self._last()
 
     def hazard(self) -> None:
-        seed = self.draw()
-        self.show(str(self.downtime.settlement_hazard(seed=seed)), seeds=[seed])
+        self.roll("settlement hazard", self.downtime.settlement_hazard)
 
     def end_condition(self) -> None:
         self.downtime.end_condition(self.condition.value)
         self._last()
 
     def rumour(self) -> None:
-        seed = self.draw()
-        self.show(f"Rumour: {self.downtime.hear_rumour(seed=seed)}", seeds=[seed])
+        self.roll("rumour", self.downtime.hear_rumour, lambda text: f"Rumour: {text}")
 
     def undo(self) -> None:
         self.show(f"Undone: {self.downtime.undo().summary}")

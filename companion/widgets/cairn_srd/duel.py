@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
 from companion.errors import CompanionError
-from companion.rulesets.cairn_srd.duel import MAX_DUEL_HP, TACTICS, Duel
+from companion.rulesets.cairn_srd.duel import MAX_DUEL_HP, TACTICS, Duel, Exchange
 from companion.widgets.base import (
     SaveLoad,
     app_box,
@@ -27,7 +27,10 @@ from companion.widgets.base import (
     name_box,
     row,
 )
-from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape
+from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, said
+
+if TYPE_CHECKING:
+    from companion.store.campaign import Campaign
 
 __all__ = ["DuelApp", "PublicDuelSave"]
 
@@ -56,12 +59,17 @@ class DuelApp(CairnAppBase):
 
     ``viewer`` and ``role`` say who is looking (from the campaign's URL): a duelist's own
     screen, or the table screen (the GM, or anyone else). With neither, the hot seat.
+    The choice that reveals both rolls the exchange dice: that roll takes a roll mode and
+    can be entered from real dice ([common][companion.widgets.cairn_srd.common]).
     """
+
+    dice_hint = "both exchange dice"
 
     def __init__(self, duel: Duel | None = None, *,
                  seed_source: Callable[[], int] | None = None,
-                 viewer: str | None = None, role: str = "") -> None:
-        super().__init__(seed_source)
+                 viewer: str | None = None, role: str = "",
+                 campaign: Campaign | None = None) -> None:
+        super().__init__(seed_source, campaign=campaign)
         self.duel = duel or Duel()
         self.viewer = viewer or None
         self.role = role
@@ -131,12 +139,20 @@ class DuelApp(CairnAppBase):
         def choose() -> None:
             if not self.hot_seat and self.side != side:
                 raise CompanionError("Duel: each duelist chooses on their own screen")
-            seed = self.draw() if len(self.duel.waiting()) == 1 else None
-            exchange = self.duel.choose(side, tactic, seed=seed)
-            if exchange is not None and seed is not None:
-                self.show(self.duel.log[-1].summary, seeds=[seed])
-            else:
-                self.show(f"{self.duel.names[side]} has chosen (hidden).")
+            d = self.duel
+            if d.waiting() != [d.names[side]]:
+                d.choose(side, tactic)
+                self.show(f"{d.names[side]} has chosen (hidden).")
+                return
+
+            def exchange_text(ex: Exchange | None) -> str:
+                if ex is None:
+                    return said(d)
+                return said(d, f"{d.names[0]} {ex.choices[0]} vs {d.names[1]} "
+                               f"{ex.choices[1]}: d{ex.dice[0]} = {ex.damage[0]}, "
+                               f"d{ex.dice[1]} = {ex.damage[1]}")
+
+            self.roll("duel exchange", lambda **kw: d.choose(side, tactic, **kw), exchange_text)
         return choose
 
     def undo(self) -> None:

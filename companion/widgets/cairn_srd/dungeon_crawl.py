@@ -10,7 +10,7 @@ what they say. A button the rules would refuse now is disabled.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
@@ -30,7 +30,17 @@ from companion.widgets.base import (
     name_box,
     row,
 )
-from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, labelled, pct
+from companion.widgets.cairn_srd.common import (
+    CairnAppBase,
+    cairn_css,
+    escape,
+    labelled,
+    pct,
+    said,
+)
+
+if TYPE_CHECKING:
+    from companion.store.campaign import Campaign
 
 __all__ = ["DungeonCrawlApp"]
 
@@ -49,11 +59,18 @@ class DungeonCrawlApp(CairnAppBase):
     Without one the app starts with an empty party that the user fills by name.
     ``delve``: an existing [Delve][companion.rulesets.cairn_srd.exploration.Delve] (else a
     new site: clock 20, site die d6).
+
+    Every roll (the site die, the encounter's details, panic in the dark and its fate, the
+    escape checks, a failed escape, a betrayal) takes a roll mode and can be entered from
+    real dice ([common][companion.widgets.cairn_srd.common]).
     """
 
+    dice_hint = "site die, d20, table die"
+
     def __init__(self, party: list[Character] | None = None, delve: Delve | None = None, *,
-                 seed_source: Callable[[], int] | None = None) -> None:
-        super().__init__(seed_source)
+                 seed_source: Callable[[], int] | None = None,
+                 campaign: Campaign | None = None) -> None:
+        super().__init__(seed_source, campaign=campaign)
         self.can_add = party is None
         self.party: list[Character] = party if party is not None else []
         self.delve = delve if delve is not None else Delve()
@@ -211,9 +228,8 @@ class DungeonCrawlApp(CairnAppBase):
         self._said()
 
     def roll_die(self) -> None:
-        seed = self.draw()
-        self.delve.roll_site_die(seed=seed)
-        self._said([seed])
+        d = self.delve
+        self.roll(f"site die d{d.die}", d.roll_site_die, lambda step: said(d, str(step)))
 
     def mark(self) -> None:
         self.delve.mark_lights()
@@ -221,9 +237,9 @@ class DungeonCrawlApp(CairnAppBase):
 
     def _detail(self, detail: str) -> Callable[[], None]:
         def roll() -> None:
-            seed = self.draw()
-            getattr(self.delve, f"roll_{detail}")(seed=seed)
-            self._said([seed])
+            d = self.delve
+            self.roll(f"encounter {detail}", getattr(d, f"roll_{detail}"),
+                      lambda text: said(d, str(text)))
         return roll
 
     def add_light(self) -> None:
@@ -248,16 +264,19 @@ class DungeonCrawlApp(CairnAppBase):
 
     def _panic(self, character: Character) -> Callable[[], None]:
         def act() -> None:
-            seed = self.draw()
-            ex.darkness_panic(self.delve, character, seed=seed)
-            self._said([seed])
+            d = self.delve
+            self.roll(f"{character.name}: panic save in the dark",
+                      lambda **kw: ex.darkness_panic(d, character, **kw),
+                      lambda r: said(d, f"{character.name} saves against panic in the "
+                                        f"dark: {r}"))
         return act
 
     def _fate(self, character: Character) -> Callable[[], None]:
         def act() -> None:
-            seed = self.draw()
-            self.delve.darkness_fate(character.name, seed=seed)
-            self._said([seed])
+            d = self.delve
+            self.roll(f"{character.name}: fate in the dark",
+                      lambda **kw: d.darkness_fate(character.name, **kw),
+                      lambda text: said(d, f"{character.name}'s fate in the dark: {text}"))
         return act
 
     def _to_sheet(self, apply: Callable[[ex.Delve, Character], str],
@@ -279,10 +298,11 @@ class DungeonCrawlApp(CairnAppBase):
             chosen = [k for k, box in self.situations.items() if box.value]
             ability, score = ex.best_save(character.strength, character.dexterity,
                                           character.control)
-            seed = self.draw()
-            self.delve.escape_check(character.name, ability, score, chosen,
-                                    self.discard.read(), seed=seed)
-            self._said([seed])
+            d, discarded = self.delve, self.discard.read()
+            self.roll(f"{character.name}: escape ({ability})",
+                      lambda **kw: d.escape_check(character.name, ability, score, chosen,
+                                                  discarded, **kw),
+                      lambda r: said(d, f"{character.name} escape {ability}: {r}"))
         return act
 
     def _escape_move(self, name: str, who: str) -> Callable[[], None]:
@@ -291,18 +311,19 @@ class DungeonCrawlApp(CairnAppBase):
                 self.delve.reroll_escape(who)
                 self._said()
                 return
-            seed = self.draw()
-            getattr(self.delve, name)(who, seed=seed)
-            self._said([seed])
+            d = self.delve
+            what = name.replace("_", " ")
+            self.roll(f"{who}: {what}", lambda **kw: getattr(d, name)(who, **kw),
+                      lambda result: said(d, f"{who} {what}: {result}"))
         return act
 
     def _betray(self, who: str, choice: widgets.Dropdown) -> Callable[[], None]:
         def act() -> None:
             if not choice.value:
                 raise RuleError("Escaping the Dungeon: no comrade is escaping to betray")
-            seed = self.draw()
-            self.delve.betray(who, str(choice.value), seed=seed)
-            self._said([seed])
+            d, comrade = self.delve, str(choice.value)
+            self.roll(f"{who}: betrays {comrade}",
+                      lambda **kw: d.betray(who, comrade, **kw), lambda text: said(d, text))
         return act
 
     def undo(self) -> None:

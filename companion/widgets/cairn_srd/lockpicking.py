@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import ipywidgets as widgets
 
@@ -11,20 +12,29 @@ from companion.rulesets.cairn_srd.lockpicking import LockPicking
 from companion.widgets.base import SaveLoad, app_box, bind, row
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape
 
+if TYPE_CHECKING:
+    from companion.store.campaign import Campaign
+
 __all__ = ["LockpickingApp"]
 
 
 class LockpickingApp(CairnAppBase):
     """Roll a lock and pick it: tap, probe, rake, study, break off.
 
-    A new lock rolls each of its three tables with its own drawn seed (shown), so each
-    column is the row ``python -m companion table ID --roll --seed S`` gives. A button that
+    The first lock rolls each of its three tables with its own drawn seed, so each column
+    is the row ``python -m companion table ID --roll --seed S`` gives. *New lock* and
+    *Study* take a roll mode and can be entered from real dice
+    ([common][companion.widgets.cairn_srd.common]): a new lock rolls its three d12s, in
+    table order, from one seed (shown) or from the three faces entered. A button that
     cannot work on this lock (picking a jammed or open lock) is disabled.
     """
 
+    dice_hint = "3d12 new lock; d6 study"
+
     def __init__(self, lock: LockPicking | None = None, *,
-                 seed_source: Callable[[], int] | None = None) -> None:
-        super().__init__(seed_source)
+                 seed_source: Callable[[], int] | None = None,
+                 campaign: Campaign | None = None) -> None:
+        super().__init__(seed_source, campaign=campaign)
         if lock is None:
             lock = LockPicking.create(seeds=self._three())
         self.lock = lock
@@ -55,16 +65,15 @@ class LockpickingApp(CairnAppBase):
         return (self.draw(), self.draw(), self.draw())
 
     def new_lock(self) -> None:
-        seeds = self._three()
-        self.show(self.lock.new_lock(seeds=seeds), seeds=list(seeds))
+        self.roll("new lock", self.lock.new_lock)
 
     def _pick(self, key: str) -> Callable[[], None]:
         return lambda: self.show(self.lock.pick(key))
 
     def study(self) -> None:
-        seed = self.draw()
-        result = self.lock.study(2, seed=seed)
-        self.show(f"Study: {result}; known: {self.lock.hint}", seeds=[seed])
+        lp = self.lock
+        self.roll("study the lock", lambda **kw: lp.study(2, **kw),
+                  lambda result: f"Study: {result}; known: {lp.hint}")
 
     def undo(self) -> None:
         self.show(f"Undone: {self.lock.undo().summary}")

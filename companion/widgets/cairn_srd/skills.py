@@ -7,19 +7,28 @@ NPC and moves the disposition on a success;
 [KnowledgePanel][companion.widgets.cairn_srd.skills.KnowledgePanel] answers "does the
 character know it?". [TasksApp][companion.widgets.cairn_srd.skills.TasksApp] holds the three.
 Every roll draws a seed (shown beside the result); the same seed gives the same roll as
-``python -m companion cairn skill|social|knowledge --seed S``.
+``python -m companion cairn skill|social|knowledge --seed S``. Every roll takes a roll mode
+and can be entered from real dice ([common][companion.widgets.cairn_srd.common]).
+
+- Interpretation: a social check this screen may not see (a player's blind roll) leaves
+  the disposition shown unchanged: the GM moves it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import ipywidgets as widgets
 
 from companion.rulesets.cairn_srd import skills, social
 from companion.rulesets.cairn_srd.saves import FateResult
+from companion.rulesets.cairn_srd.skills import SkillResult
 from companion.widgets.base import app_box, disable_for, first_bad_box, int_box, row
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, labelled, pct
+
+if TYPE_CHECKING:
+    from companion.store.campaign import Campaign
 
 __all__ = ["KnowledgePanel", "SkillTestPanel", "SocialPanel", "TasksApp"]
 
@@ -49,10 +58,9 @@ class SkillTestPanel(widgets.VBox):
 
     def roll(self) -> None:
         steps = self.steps.read() if self.produces.value else 0
-        seed = self.app.draw()
-        result = skills.task(self.have.read(), self.modifier.read(),
-                             produces=self.produces.value, steps_up=steps, seed=seed)
-        self.app.show(str(result), seeds=[seed])
+        have, modifier, produces = self.have.read(), self.modifier.read(), self.produces.value
+        self.app.roll("skill test", lambda **kw: skills.task(
+            have, modifier, produces=produces, steps_up=steps, **kw))
 
     def render(self) -> None:
         bad = first_bad_box(self.have, self.modifier, self.steps)
@@ -90,15 +98,18 @@ class SocialPanel(widgets.VBox):
         self.render()
 
     def roll(self) -> None:
-        seed = self.app.draw()
-        result = social.social_check(self.modifier.read(), seed=seed)
-        before = self.disposition.value
-        if result.success:
+        modifier, before = self.modifier.read(), self.disposition.value
+
+        def text(result: SkillResult) -> str:
+            if result.success:
+                return f"{result}; disposition now {social.shift_disposition(before, 1)}"
+            return f"{result}; still {before}: this approach never works on them again"
+
+        out = self.app.roll("social check", lambda **kw: social.social_check(modifier, **kw),
+                            text)
+        # A roll this screen may not see leaves the disposition to the GM.
+        if out.value is not None and out.shown and out.value.success:
             self.disposition.value = social.shift_disposition(before, 1)
-            text = f"{result}; disposition now {self.disposition.value}"
-        else:
-            text = f"{result}; still {before}: this approach never works on them again"
-        self.app.show(text, seeds=[seed])
 
     def render(self) -> None:
         bad = first_bad_box(self.modifier)
@@ -126,19 +137,23 @@ class KnowledgePanel(widgets.VBox):
             if kind != "specialized":
                 self.app.show(str(social.knowledge_check(kind)))
                 return
-            seed = self.app.draw()
-            answer = social.knowledge_check(kind, seed=seed)
-            assert isinstance(answer, FateResult)
-            self.app.show(f"{answer}: {'known' if answer.favourable else 'not known'}",
-                          seeds=[seed])
+            def text(answer: str | FateResult) -> str:
+                assert isinstance(answer, FateResult)
+                return f"{answer}: {'known' if answer.favourable else 'not known'}"
+
+            self.app.roll("knowledge check (specialised)",
+                          lambda **kw: social.knowledge_check(kind, **kw), text)
         return check
 
 
 class TasksApp(CairnAppBase):
     """Skill tests (with yield), social checks and knowledge checks."""
 
-    def __init__(self, *, seed_source: Callable[[], int] | None = None) -> None:
-        super().__init__(seed_source)
+    dice_hint = "d6, then the yield die"
+
+    def __init__(self, *, seed_source: Callable[[], int] | None = None,
+                 campaign: Campaign | None = None) -> None:
+        super().__init__(seed_source, campaign=campaign)
         self.skill = SkillTestPanel(self)
         self.social = SocialPanel(self)
         self.knowledge = KnowledgePanel(self)

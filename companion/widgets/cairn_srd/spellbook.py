@@ -73,9 +73,9 @@ class SpellbookPanel(widgets.VBox):
         return act
 
     def cast(self) -> None:
-        seed = self.app.draw()
-        report = self.character.cast(self.chosen(), spell=str(self.spell.value), seed=seed)
-        self.app.show(f"{self.spell.value}: {report}", seeds=[seed])
+        c, dice, spell = self.character, self.chosen(), str(self.spell.value)
+        self.app.roll(f"{c.name}: cast {spell}", lambda **kw: c.cast(dice, spell=spell, **kw),
+                      lambda report: f"{spell}: {report}")
 
     def render(self) -> None:
         c = self.character

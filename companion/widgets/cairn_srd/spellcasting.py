@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
 from companion.rulesets.cairn_srd import spellcasting
-from companion.rulesets.cairn_srd.character import Character, new_character
+from companion.rulesets.cairn_srd.character import CastReport, Character, new_character
 from companion.widgets.base import SaveLoad, app_box, bind, row
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, pct
 from companion.widgets.cairn_srd.spellbook import SpellbookPanel
+
+if TYPE_CHECKING:
+    from companion.store.campaign import Campaign
 
 __all__ = ["MagicOddsPanel", "SpellcastingApp"]
 
@@ -43,12 +46,16 @@ class SpellcastingApp(CairnAppBase):
     """Choose magic dice, see the exact odds, cast and see what happened.
 
     A number of dice the caster may not invest now (more than the free slots, or casting
-    barred) is a disabled button.
+    barred) is a disabled button. A cast (and a named spell's) takes a roll mode and can
+    be entered from real dice ([common][companion.widgets.cairn_srd.common]).
     """
 
+    dice_hint = "the magic d6s, then d6"
+
     def __init__(self, character: Character | None = None, *,
-                 seed_source: Callable[[], int] | None = None) -> None:
-        super().__init__(seed_source)
+                 seed_source: Callable[[], int] | None = None,
+                 campaign: Campaign | None = None) -> None:
+        super().__init__(seed_source, campaign=campaign)
         self.character = character or new_character("Mage", 9, 10, 14, 3)
         c = self.character
         self.chosen = 1
@@ -112,14 +119,17 @@ class SpellcastingApp(CairnAppBase):
         self.odds.show_for(c, self.chosen)
 
     def cast(self) -> None:
-        seed = self.draw()
-        report = self.character.cast(self.chosen, seed=seed)
-        r = report.reading
-        mishap = ""
-        if r.mishap_face is not None:
-            mishap = (f'<div class="tc-mishap" data-mishap="{r.mishap_face}">Mishap '
-                      f"{r.mishap_face}: {escape(r.mishap)}</div>")
-        self.show(str(report), mishap, [seed])
+        c, dice = self.character, self.chosen
+
+        def mishap(report: CastReport) -> str:
+            r = report.reading
+            if r.mishap_face is None:
+                return ""
+            return (f'<div class="tc-mishap" data-mishap="{r.mishap_face}">Mishap '
+                    f"{r.mishap_face}: {escape(r.mishap)}</div>")
+
+        self.roll(f"{c.name}: cast with {dice} magic {'die' if dice == 1 else 'dice'}",
+                  lambda **kw: c.cast(dice, **kw), extra=mishap)
 
     def undo(self) -> None:
         self.show(f"Undone: {self.character.undo().summary}")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import ipywidgets as widgets
 
@@ -30,6 +31,9 @@ from companion.widgets.base import (
     row,
 )
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, labelled
+
+if TYPE_CHECKING:
+    from companion.store.campaign import Campaign
 
 __all__ = ["AttackMatrixPanel", "MassCombatApp", "VesselPanel"]
 
@@ -87,8 +91,9 @@ class VesselPanel(widgets.VBox):
             box.observe(lambda _c: self.render(), "value")
 
     def hit(self) -> None:
-        self.app.draw_and_show(lambda seed: self.vessel.take_damage(
-            self.amount.read(), self.part.value, seed=seed))
+        amount, part = self.amount.read(), self.part.value
+        self.app.draw_and_show(f"{self.vessel.name}: {amount} damage to {part}",
+                               lambda **kw: self.vessel.take_damage(amount, part, **kw))
 
     def board(self) -> None:
         self.app.show(self.vessel.board(self.boarders.read()))
@@ -138,11 +143,17 @@ def _silver(cost: Fraction) -> str:
 
 
 class MassCombatApp(CairnAppBase):
-    """The attack matrix beside a ship: hit its parts, board it, repair it, rest at port."""
+    """The attack matrix beside a ship: hit its parts, board it, repair it, rest at port.
+
+    A hit (with its Critical Damage save) takes a roll mode and can be entered from real
+    dice ([common][companion.widgets.cairn_srd.common])."""
+
+    dice_hint = "d20 (the ship's save)"
 
     def __init__(self, vessel: Vessel | None = None, *,
-                 seed_source: Callable[[], int] | None = None) -> None:
-        super().__init__(seed_source)
+                 seed_source: Callable[[], int] | None = None,
+                 campaign: Campaign | None = None) -> None:
+        super().__init__(seed_source, campaign=campaign)
         self.vessel = vessel if vessel is not None else Vessel(name="Gull")
         self.matrix = AttackMatrixPanel()
         self.panel = VesselPanel(self.vessel, self)
@@ -155,9 +166,10 @@ class MassCombatApp(CairnAppBase):
                 self.seed_row, self.file, box=self)
         bind(self.vessel, self.render, error=self.error)
 
-    def draw_and_show(self, action: Callable[[int], str]) -> None:
-        seed = self.draw()
-        self.show(action(seed), seeds=[seed])
+    def draw_and_show(self, label: str, action: Callable[..., str]) -> None:
+        """Make the roll ``action(seed=S)`` or ``action(rng=dice)`` through the roll
+        controls and show what it says."""
+        self.roll(label, action)
 
     def undo(self) -> None:
         event = self.vessel.undo()

@@ -11,6 +11,7 @@ them.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import ipywidgets as widgets
 
@@ -19,6 +20,9 @@ from companion.rulesets.cairn_srd.character import Character
 from companion.rulesets.cairn_srd.wilderness import Journey
 from companion.widgets.base import SaveLoad, app_box, bind, check_box, int_box, name_box, row
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, labelled
+
+if TYPE_CHECKING:
+    from companion.store.campaign import Campaign
 
 __all__ = ["WildernessApp"]
 
@@ -36,11 +40,16 @@ class WildernessApp(CairnAppBase):
     ``party``: the characters who travel (the campaign hands its party here); each joins
     the journey with their present Fatigue. Without one, travellers are added by name.
     ``journey``: an existing [Journey][companion.rulesets.cairn_srd.wilderness.Journey].
+    Every roll (travel, supply, lookout, camp, the event check) takes a roll mode and can
+    be entered from real dice ([common][companion.widgets.cairn_srd.common]).
     """
 
+    dice_hint = "d6, then the table's die"
+
     def __init__(self, party: list[Character] | None = None, journey: Journey | None = None,
-                 *, seed_source: Callable[[], int] | None = None) -> None:
-        super().__init__(seed_source)
+                 *, seed_source: Callable[[], int] | None = None,
+                 campaign: Campaign | None = None) -> None:
+        super().__init__(seed_source, campaign=campaign)
         self.party: list[Character] = party if party is not None else []
         self.journey = journey if journey is not None else Journey()
         j = self.journey
@@ -169,40 +178,37 @@ class WildernessApp(CairnAppBase):
         self.show(self.journey.log[-1].summary)
 
     def travel(self) -> None:
-        seed = self.draw()
-        self.show(self.journey.travel(self.navigate.value, self.have.read(),
-                                      self.modifier.read(), seed=seed), seeds=[seed])
+        navigate, have, modifier = self.navigate.value, self.have.read(), self.modifier.read()
+        self.roll("travel a watch", lambda **kw: self.journey.travel(navigate, have, modifier,
+                                                                     **kw))
 
     def explore(self) -> None:
         self.show(self.journey.explore(self.found.read()))
 
     def supply(self) -> None:
-        seed = self.draw()
-        self.show(self.journey.supply(self.member.value, self.activity.value, self.have.read(),
-                                      bought=self.bought.read(), seed=seed), seeds=[seed])
+        who, activity, have = self.member.value, self.activity.value, self.have.read()
+        bought = self.bought.read()
+        self.roll(f"{who}: {activity}", lambda **kw: self.journey.supply(
+            who, activity, have, bought=bought, **kw))
 
     def lookout(self) -> None:
-        seed = self.draw()
-        result = self.journey.lookout(self.member.value, self.have.read(),
-                                      self.modifier.read(), seed=seed)
-        self.show(f"{self.member.value} on lookout: {result}", seeds=[seed])
+        who, have, modifier = self.member.value, self.have.read(), self.modifier.read()
+        self.roll(f"{who}: lookout", lambda **kw: self.journey.lookout(who, have, modifier,
+                                                                       **kw),
+                  lambda result: f"{who} on lookout: {result}")
 
     def make_camp(self) -> None:
-        seed = self.draw()
-        self.show(self.journey.make_camp(list(self.awake.value), self.meal.value,
-                                         self.have.read(), self.modifier.read(),
-                                         graze=self.graze.value, harsh=self.harsh.value,
-                                         fire=not self.harsh.value,
-                                         bedding=not self.harsh.value,
-                                         shelter=not self.harsh.value, seed=seed),
-                  seeds=[seed])
+        awake, meal, harsh = list(self.awake.value), self.meal.value, self.harsh.value
+        have, modifier, graze = self.have.read(), self.modifier.read(), self.graze.value
+        self.roll("make camp", lambda **kw: self.journey.make_camp(
+            awake, meal, have, modifier, graze=graze, harsh=harsh, fire=not harsh,
+            bedding=not harsh, shelter=not harsh, **kw))
 
     def mark_light(self) -> None:
         self.show(self.journey.mark_light(self.torches.read(), self.oil.read()))
 
     def event(self) -> None:
-        seed = self.draw()
-        self.show(str(self.journey.event_check(seed=seed)), seeds=[seed])
+        self.roll("event check", self.journey.event_check)
 
     def undo(self) -> None:
         self.show(f"Undone: {self.journey.undo().summary}")
