@@ -46,6 +46,7 @@ from companion.widgets.base import (
     app_box,
     bind,
     button,
+    check_box,
     column,
     disable_for,
     draw_seed,
@@ -60,7 +61,7 @@ from companion.widgets.base import (
     slug,
     text_box,
 )
-from companion.widgets.monsters_and_magic_sheet import SheetMovesPanel
+from companion.widgets.monsters_and_magic_sheet import SheetMovesPanel, sheet_style
 
 __all__ = ["AdventurerPanel", "CheckPanel", "GameMasterPanel", "GroupCheckPanel",
            "MonstersAndMagicApp"]
@@ -114,18 +115,20 @@ class CheckPanel(widgets.VBox):
         self.error = error or ErrorLine()
         own_error = [self.error] if error is None else []
         self.add_class("tc-check")
+        # Widths that put two or three controls on a row of a 390 px phone.
         self.ability = widgets.Dropdown(options=[*ABILITIES, "none"], value="luck",
                                         description="Ability",
-                                        layout=widgets.Layout(width="170px"))
+                                        layout=widgets.Layout(width="160px"))
         self.modifier = int_box("Modifier" if adventurer is None else "Bonus", 0,
-                                "modifier", -LIMIT, LIMIT)
-        self.dc = int_box("DC", 10, "dc", -LIMIT, LIMIT)
+                                "modifier", -LIMIT, LIMIT,
+                                width="150px" if adventurer is None else "125px")
+        self.dc = int_box("DC", 10, "dc", -LIMIT, LIMIT, width="105px")
         self.edge = widgets.Dropdown(options=EDGES, value="normal", description="Roll",
-                                     layout=widgets.Layout(width="190px"))
+                                     layout=widgets.Layout(width="180px"))
         self.edge.add_class("tc-edge")
-        self.steps = int_box("Steps", 0, "steps", -STEP_LIMIT, STEP_LIMIT)
+        self.steps = int_box("Steps", 0, "steps", -STEP_LIMIT, STEP_LIMIT, width="115px")
         self.attack = widgets.Checkbox(value=False, description="Attack roll", indent=False,
-                                       layout=widgets.Layout(width="120px"))
+                                       layout=widgets.Layout(width="auto"))
         self.odds = widgets.HTML()
         self.odds.add_class("tc-chance")
         self.result = widgets.HTML('<div class="tc-result" data-n="0">No roll yet.</div>')
@@ -134,13 +137,12 @@ class CheckPanel(widgets.VBox):
         self.roll_button = button("Roll check", self.roll, error=self.error, style="primary",
                                   name="roll")
         self.boxes = (self.modifier, self.dc, self.steps)
-        controls: list[widgets.Widget] = [self.modifier, self.dc, self.edge, self.steps]
+        rows = [row(self.modifier, self.dc), row(self.edge, self.steps)]
         if adventurer is not None:
-            controls = [self.ability, self.attack, *controls]
+            rows.insert(0, row(self.ability, self.attack))
         for control in (self.ability, self.attack, self.edge, *self.boxes):
             control.observe(safe(self.error)(self.show_odds), names="value")
-        self.children = [row(*controls[:3]), row(*controls[3:]), self.odds,
-                         row(self.roll_button), *own_error, self.result]
+        self.children = [*rows, self.odds, row(self.roll_button), *own_error, self.result]
         if adventurer is not None:
             bind(adventurer, self.show_odds, error=self.error)
         else:
@@ -253,19 +255,21 @@ class AdventurerPanel(widgets.VBox):
                                       description="State",
                                       layout=widgets.Layout(width="220px"))
         self.history = widgets.HTML()
-        # One error line under each section, beside the buttons that can be refused.
-        self.section_errors = {k: ErrorLine() for k in ("threads", "turn", "body", "check")}
+        # One error line under each part, beside the buttons that can be refused.
+        self.section_errors = {k: ErrorLine() for k in ("threads", "hp", "turn", "body",
+                                                         "check")}
         self.checks = CheckPanel(a, self.section_errors["check"], party, seed_source)
         self.file = SaveLoad(_SheetFile(party, a), f"{slug(a.name)}.json",
                              what="character sheet", error=self.error)
         own_error = [self.error] if error is None else []
-        threads_error, turn_error, body_error = (
-            self.section_errors[k] for k in ("threads", "turn", "body"))
+        threads_error, hp_error, turn_error, body_error = (
+            self.section_errors[k] for k in ("threads", "hp", "turn", "body"))
         # (button, the move it makes as (name, args, kwargs), whether it reads the amount)
         # for greying out refused moves.
         self.moves: list[tuple[widgets.Button,
                                Callable[[], tuple[str, tuple[Any, ...], dict[str, Any]]],
                                bool]] = []
+        self.inspired = check_box("pay with Inspired", "inspired")
 
         def act(label: str, name: str, error: ErrorLine,
                 call: Callable[[], tuple[str, tuple[Any, ...], dict[str, Any]]],
@@ -286,61 +290,73 @@ class AdventurerPanel(widgets.VBox):
         def amount() -> int:
             return int(self.amount.read())
 
+        def paid() -> dict[str, Any]:
+            return {"inspired": bool(self.inspired.value)}
+
+        # What the table uses every minute stays on top; the rest opens a section at a time.
+        self.sheet_moves = SheetMovesPanel(
+            a, party, seed_source=seed_source, check=self.checks.check, inspired_here=False,
+            lead={
+                "turn": [
+                    row(act("Start turn", "start-turn", turn_error,
+                            lambda: ("start_turn", (), {})),
+                        act("End turn", "end-turn", turn_error, lambda: ("end_turn", (), {}))),
+                    row(self.technique,
+                        act("Spend AP", "spend-ap", turn_error,
+                            lambda: ("spend_ap", (self.technique.value,), {}))),
+                    row(self.reaction,
+                        act("React", "react", turn_error,
+                            lambda: ("take_reaction", (self.reaction.value,), {}))),
+                    turn_error],
+                "states": [
+                    row(self.state,
+                        act("Add", "add-state", body_error,
+                            lambda: ("add_state", (self.state.value,), {})),
+                        act("Remove", "remove-state", body_error,
+                            lambda: ("remove_state", (self.state.value,), {}))),
+                    body_error],
+                # The benefit each quick rest takes is in the label: phones show no
+                # tooltips.
+                "rest": [
+                    row(act("Short rest: clear fatigue", "short-rest", body_error,
+                            lambda: ("short_rest", (["Clear Fatigue"],), {})),
+                        act("Long rest: clear fatigue", "long-rest", body_error,
+                            lambda: ("long_rest", (["Clear Fatigue"],), {})),
+                        act("Extended rest: recuperate", "extended-rest", body_error,
+                            lambda: ("extended_rest", ("Recuperate",), {})))],
+            },
+            tail={"sheet": [self.file, *own_error, self.history]})
         self.children = [
+            sheet_style(),
             self.view,
-            widgets.HTML("<b>Threads of fate</b>"),
             row(act("Feeling Lucky", "feeling-lucky", threads_error,
-                    lambda: ("feeling_lucky", (), {})),
-                act("Bend Luck", "bend-luck", threads_error, lambda: ("bend_luck", (), {})),
+                    lambda: ("feeling_lucky", (), paid())),
+                act("Bend Luck", "bend-luck", threads_error,
+                    lambda: ("bend_luck", (), paid())),
                 act("Lucky Find", "lucky-find", threads_error,
-                    lambda: ("lucky_find", (), {}))),
+                    lambda: ("lucky_find", (), paid())),
+                self.inspired),
             threads_error,
-            widgets.HTML("<b>Turn</b>"),
-            row(act("Start turn", "start-turn", turn_error, lambda: ("start_turn", (), {})),
-                self.technique,
-                act("Spend AP", "spend-ap", turn_error,
-                    lambda: ("spend_ap", (self.technique.value,), {})),
-                act("End turn", "end-turn", turn_error, lambda: ("end_turn", (), {}))),
-            row(self.reaction,
-                act("React", "react", turn_error,
-                    lambda: ("take_reaction", (self.reaction.value,), {}))),
-            turn_error,
-            widgets.HTML("<b>Fatigue, harm and rests</b>"),
-            self.amount,
-            row(act("Mark fatigue", "fatigue", body_error,
+            row(self.amount,
+                act("Damage", "damage", hp_error, lambda: ("take_damage", (amount(),), {}),
+                    amount=True),
+                act("Heal", "heal", hp_error, lambda: ("heal", (amount(),), {}),
+                    amount=True)),
+            row(act("Mark fatigue", "fatigue", hp_error,
                     lambda: ("mark_fatigue", (amount(),), {}), amount=True),
-                act("Clear fatigue", "clear-fatigue", body_error,
+                act("Clear fatigue", "clear-fatigue", hp_error,
                     lambda: ("clear_fatigue", (amount(),), {}), amount=True),
-                act("Mark exhaustion", "exhaustion", body_error,
-                    lambda: ("mark_exhaustion", (amount(),), {}), amount=True)),
-            row(act("Damage", "damage", body_error, lambda: ("take_damage", (amount(),), {}),
-                    amount=True),
-                act("Heal", "heal", body_error, lambda: ("heal", (amount(),), {}),
-                    amount=True),
-                act("Death roll", "death-roll", body_error, lambda: ("death_roll", (), {}))),
-            # The benefit each rest takes is in the label: phones show no tooltips.
-            row(act("Short rest: clear fatigue", "short-rest", body_error,
-                    lambda: ("short_rest", (["Clear Fatigue"],), {})),
-                act("Long rest: clear fatigue", "long-rest", body_error,
-                    lambda: ("long_rest", (["Clear Fatigue"],), {})),
-                act("Extended rest: recuperate", "extended-rest", body_error,
-                    lambda: ("extended_rest", ("Recuperate",), {}))),
-            row(self.state,
-                act("Add", "add-state", body_error, lambda: ("add_state", (self.state.value,),
-                                                              {})),
-                act("Remove", "remove-state", body_error,
-                    lambda: ("remove_state", (self.state.value,), {}))),
-            body_error,
-            widgets.HTML("<b>Check</b>"),
+                act("Mark exhaustion", "exhaustion", hp_error,
+                    lambda: ("mark_exhaustion", (amount(),), {}), amount=True),
+                act("Death roll", "death-roll", hp_error, lambda: ("death_roll", (), {})),
+                button("Undo", self.undo, error=hp_error, name="undo")),
+            hp_error,
             self.checks,
             self.section_errors["check"],
-            SheetMovesPanel(a, party, self.error, seed_source),
-            row(button("Undo", self.undo, error=self.error, name="undo")),
-            self.file,
-            *own_error,
-            self.history,
+            self.sheet_moves,
         ]
-        for control in (self.technique, self.reaction, self.state, self.amount):
+        for control in (self.technique, self.reaction, self.state, self.amount,
+                        self.inspired):
             control.observe(safe(self.error)(lambda _change: self.update_buttons()),
                             names="value")
         bind(a, self.render, error=self.error)
@@ -369,12 +385,13 @@ class AdventurerPanel(widgets.VBox):
     def message(self) -> str:
         """The error showing anywhere on this sheet ("" when there is none)."""
         lines = [*self.section_errors.values(), self.error]
-        return next((line.message for line in lines if line.message), "")
+        return next((line.message for line in lines if line.message),
+                    self.sheet_moves.message)
 
     def render(self) -> None:
         a = self.adventurer
         # A move went through: an older refusal in another section no longer applies.
-        for line in self.section_errors.values():
+        for line in [*self.section_errors.values(), *self.sheet_moves.errors.values()]:
             line.clear()
         threads = "".join(
             '<span class="tc-token" style="display:inline-block;min-width:24px;padding:2px;'
@@ -386,6 +403,7 @@ class AdventurerPanel(widgets.VBox):
         holds = ", ".join(f"{k} {v}" for k, v in a.holds.items()) or "none"
         self.view.value = (
             f'<div class="tc-sheet" data-threads="{a.threads}" data-ap="{a.ap}" '
+            f'data-resting="{a.resting}" '
             f'data-fatigue="{a.fatigue}" data-exhaustion="{a.exhaustion}" data-hp="{a.hp}">'
             f'<b>{html.escape(a.name)}</b> <small>FOC {a.focus:+d} · POW {a.power:+d} · '
             f'CUN {a.cunning:+d} · LCK {a.luck:+d} · XP {a.xp}</small>'
@@ -401,7 +419,9 @@ class AdventurerPanel(widgets.VBox):
             f'{_boxes(a.exhaustion, a.max_exhaustion, "#b71c1c", "exhaustion-boxes")} '
             f'<small>(checks −{a.exhaustion_penalty})</small></div>'
             f'<div><small>States: {html.escape(states)} · hold: {html.escape(holds)} · '
-            f'forward {a.forward:+d}</small></div></div>')
+            f'forward {a.forward:+d}'
+            f'{" · " + html.escape(a.resting) + " rest begun" if a.resting else ""}'
+            '</small></div></div>')
         self.history.value = log_html(a.log)
         self.update_buttons()
 

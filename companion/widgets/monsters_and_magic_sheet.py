@@ -1,31 +1,50 @@
-"""The Monsters & Magic sheet's further controls: every move of the sheet a button.
+"""The Monsters & Magic sheet's further controls, in sections that open one tap at a time.
 
-``SheetMovesPanel`` sits in each character's panel of the Monsters & Magic app and makes
-the moves the first rows do not: ongoing, forward and hold; Prepared; bonds and
-reputation; temporary HP and damage affinities; variable AP costs and breaking free;
-detonating a condition; an ally's help for a PC knocked out by exhaustion; Death's
-bargain; rests with the two activities chosen and the supplies spent; Bonds of Fate and
-Lucky Find (paid with a thread or with Inspired, the GM gaining per the table's reading);
-and the GM's reroll of this character's check. The rules are the sheet's
+``SheetMovesPanel`` sits in each character's panel of the Monsters & Magic app, under what
+a table uses every minute (HP, the check, threads of fate), and makes the rest of the
+sheet's moves, grouped in collapsible sections (each a
+[Section][companion.widgets.monsters_and_magic_sheet.Section], closed at first, so the
+sheet stays short on a phone):
+
+- **Turn and action points** — variable AP costs and breaking free;
+- **Harm, dying and recovery** — temporary HP and damage affinities; recovering
+  exhaustion; an ally's help for a PC knocked out by exhaustion; Death's bargain and how
+  death rolls are read;
+- **Conditions and statuses** — detonating a condition;
+- **Rests and supplies** — rests with the two activities chosen and the supplies spent,
+  tending an ally's wounds (one of the tender's two activities: the section says what is
+  left of a rest begun that way), gaining supplies and spending them on what the sheet
+  does not follow;
+- **Ongoing, forward and hold** — with Prepared;
+- **Bonds, reputation and fate** — bonds, reputation, Bonds of Fate and Lucky Find with
+  a cost (paid with a thread or with Inspired, the GM gaining per the table's reading);
+- **GM moves** — the GM's reroll of the check the sheet has set up;
+- **The sheet** — the sheet's real numbers (and whatever the owner adds: save, log).
+
+The owner (the app's character panel) may lead a section with its own rows (the turn's
+buttons, the state picker, the quick rests). Each section shows its refusals on its own
+error line, right under its buttons. The rules are the sheet's
 ([Adventurer][companion.rulesets.monsters_and_magic.adventurer.Adventurer]); this panel
 only reads boxes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import ipywidgets as widgets
 
 from companion.errors import RuleError
-from companion.rulesets.monsters_and_magic.ability_checks import LIMIT
+from companion.rulesets.monsters_and_magic.ability_checks import LIMIT, AbilityCheck
 from companion.rulesets.monsters_and_magic.adventurer import Adventurer
 from companion.rulesets.monsters_and_magic.conditions_and_statuses import CONDITIONS
 from companion.rulesets.monsters_and_magic.party import Party
-from companion.rulesets.monsters_and_magic.rest_and_recovery import activities
+from companion.rulesets.monsters_and_magic.rest_and_recovery import activities, rest_rules
 from companion.widgets.base import (
+    MIN_BUTTON_HEIGHT,
     ErrorLine,
+    bind,
     button,
     check_box,
     draw_seed,
@@ -35,9 +54,35 @@ from companion.widgets.base import (
     text_box,
 )
 
-__all__ = ["SheetMovesPanel"]
+__all__ = ["SECTIONS", "SHEET_CSS", "Section", "SheetMovesPanel", "sheet_style"]
+
+SHEET_CSS = """
+/* A sheet's empty error lines take no room (an ipywidgets HTML keeps its inner div, so
+   :empty never matches the widget itself); one shows as soon as it holds a refusal. */
+.tc-app .tc-character .tc-error:not(:has([role=alert])) { display: none; }
+/* Section titles read left to right like headings. */
+.tc-app .tc-section > .tc-btn { text-align: left; font-weight: 600; }
+"""
+"""The sheet's own rules, scoped under a character's panel."""
+
+
+def sheet_style() -> widgets.HTML:
+    """A hidden HTML widget carrying [SHEET_CSS][companion.widgets.monsters_and_magic_sheet.SHEET_CSS]."""  # noqa: E501
+    return widgets.HTML(f"<style>{SHEET_CSS}</style>", layout=widgets.Layout(display="none"))
 
 _AFFINITIES = ("normal", "resistant", "vulnerable", "immune")
+
+#: The sections of the sheet, in order: key -> title.
+SECTIONS = {
+    "turn": "Turn and action points",
+    "body": "Harm, dying and recovery",
+    "states": "Conditions and statuses",
+    "rest": "Rests and supplies",
+    "modifiers": "Ongoing, forward and hold",
+    "bonds": "Bonds, reputation and fate",
+    "gm": "GM moves",
+    "sheet": "The sheet: numbers, save, log",
+}
 
 
 def _pick(options: list[str], value: str, label: str, name: str,
@@ -49,12 +94,65 @@ def _pick(options: list[str], value: str, label: str, name: str,
     return box
 
 
-class SheetMovesPanel(widgets.VBox):
-    """The rest of one character's moves (see the module docs)."""
+class Section(widgets.VBox):
+    """A titled part of a sheet that opens and closes with one tap on its title.
 
-    def __init__(self, adventurer: Adventurer, party: Party | None = None,
-                 error: ErrorLine | None = None,
-                 seed_source: Callable[[], int] = draw_seed) -> None:
+    The title is a full-width button (``.tc-btn-section-<key>``) showing ▸ when closed and
+    ▾ when open; the body (``.tc-section-body``) is not drawn while closed, so a closed
+    section costs one button's height.
+    """
+
+    def __init__(self, key: str, title: str, children: Sequence[widgets.Widget],
+                 opened: bool = False) -> None:
+        super().__init__(layout=widgets.Layout(max_width="100%", margin="0"))
+        self.key, self.title = key, title
+        self.add_class("tc-section")
+        self.add_class(f"tc-section-{key}")
+        self.toggle = button(title, self.flip, name=f"section-{key}")
+        self.toggle.layout = widgets.Layout(width="100%", min_height=MIN_BUTTON_HEIGHT,
+                                            height="auto", justify_content="flex-start")
+        self.body = widgets.VBox(list(children), layout=widgets.Layout(
+            max_width="100%", padding="0 0 0 6px", border_left="3px solid #ccc"))
+        self.body.add_class("tc-section-body")
+        self.children = (self.toggle, self.body)
+        self.opened = opened
+        self._show()
+
+    def _show(self) -> None:
+        self.body.layout.display = None if self.opened else "none"
+        self.toggle.description = ("▾ " if self.opened else "▸ ") + self.title
+        self.toggle.tooltip = ("close " if self.opened else "open ") + self.title
+
+    def flip(self) -> None:
+        """Open a closed section, close an open one."""
+        self.opened = not self.opened
+        self._show()
+
+    def expand(self) -> None:
+        self.opened = True
+        self._show()
+
+    def collapse(self) -> None:
+        self.opened = False
+        self._show()
+
+
+class SheetMovesPanel(widgets.VBox):
+    """The rest of one character's moves, in collapsible sections (see the module docs).
+
+    ``lead``/``tail``: the owner's rows put first/last in a section (by key of
+    [SECTIONS][companion.widgets.monsters_and_magic_sheet.SECTIONS]). ``check``: the check
+    the GM's reroll rerolls (default: this character's LUCK check as the sheet stands).
+    ``inspired_here``: False when the owner shows ``inspired`` (the "pay with Inspired"
+    box) elsewhere, beside its own thread buttons.
+    """
+
+    def __init__(self, adventurer: Adventurer, party: Party | None = None, *,
+                 seed_source: Callable[[], int] = draw_seed,
+                 lead: Mapping[str, Sequence[widgets.Widget]] | None = None,
+                 tail: Mapping[str, Sequence[widgets.Widget]] | None = None,
+                 check: Callable[[], AbilityCheck] | None = None,
+                 inspired_here: bool = True) -> None:
         super().__init__(layout=widgets.Layout(max_width="100%"))
         self.add_class("tc-sheet-moves")
         a = self.adventurer = adventurer
@@ -63,113 +161,179 @@ class SheetMovesPanel(widgets.VBox):
             party.add(a)
         self.party = party
         self.seed_source = seed_source
-        self.error = e = error if error is not None else ErrorLine()
-        self.result = widgets.HTML()
+        self.check = check if check is not None else a.build_check
+        #: One error line per section, under its buttons.
+        self.errors = {key: ErrorLine() for key in SECTIONS}
+        self.result = widgets.HTML()  # what a rest or a tending did
+        self.gm_result = widgets.HTML()
 
-        def b(label: str, action: Callable[[], Any], name: str) -> widgets.Button:
-            return button(label, action, error=e, name=name)
+        def b(label: str, action: Callable[[], Any], name: str,
+              section: str) -> widgets.Button:
+            return button(label, action, error=self.errors[section], name=name)
 
-        self.label = text_box("source, kind, ally, group...", value="blessing", name="label")
-        self.value = int_box("Value", 1, "value", -LIMIT, LIMIT, width="130px")
-        self.statement = text_box("bond statement", name="statement")
+        # Turn: a variable AP cost.
+        self.ap_what = text_box("what the AP pay for", value="spell", name="ap-what")
+        self.ap_cost = int_box("AP", 2, "ap-cost", 1, LIMIT, width="110px")
+        # Harm and dying.
+        self.body_value = int_box("Amount", 1, "body-value", 1, 10_000, width="150px")
         self.affinity = _pick(list(_AFFINITIES), "normal", "Affinity", "affinity", "200px")
-        self.condition = _pick(list(CONDITIONS), next(iter(CONDITIONS)), "Condition", "condition")
-        self.inspired = check_box("pay with Inspired", "inspired")
+        self.who = text_box("who helps / the bargain", name="who")
+        self.death_reading = _pick(["sheet", "bare"], a.death_roll_reading,
+                                   "Death rolls read", "death-reading", "240px")
+        self.death_reading.observe(lambda ch: self._death_reading(str(ch["new"])),
+                                   names="value")
+        # Conditions.
+        self.condition = _pick(list(CONDITIONS), next(iter(CONDITIONS)), "Condition",
+                               "condition")
+        # Rests.
         short, long = list(activities("short")), list(activities("long"))
         self.rest_kind = _pick(["short", "long"], "short", "Rest", "rest-kind", "160px")
-        self.first = _pick(long, short[0], "Activity 1", "activity-1", "260px")
+        self.first = _pick(["(none)", *long], short[0], "Activity 1", "activity-1", "260px")
         self.second = _pick(["(none)", *long], short[1], "Activity 2", "activity-2", "260px")
         self.supplies = int_box("Supplies spent", 0, "supplies", 0, 10_000)
-        self.exhaustion_supplies = int_box("On exhaustion", 0, "exhaustion-supplies", 0, 10_000)
+        self.exhaustion_supplies = int_box("On exhaustion", 0, "exhaustion-supplies", 0,
+                                           10_000)
         self.together = check_box("prepared with the party", "together")
+        self.ally_pick = widgets.Dropdown(options=[], description="Ally",
+                                          layout=widgets.Layout(width="200px"))
+        self.ally_pick.add_class("tc-pick-ally")
+        self.rest_state = widgets.HTML()
+        self.gained = int_box("Supplies", 1, "gained", 1, LIMIT, width="140px")
+        # Ongoing, forward, hold.
+        self.label = text_box("source or kind (blessing, arrows...)", value="blessing",
+                              name="label")
+        self.value = int_box("Value", 1, "value", -LIMIT, LIMIT, width="130px")
+        # Bonds, reputation, fate.
+        self.other = text_box("the other character, or a group", value="", name="other")
+        self.statement = text_box("bond statement", name="statement")
+        self.change = int_box("±1", 1, "change", -1, 1, width="110px")
+        self.cost = int_box("Cost", 1, "cost", 1, LIMIT, width="120px")
+        self.inspired = check_box("pay with Inspired", "inspired")
+        # The sheet's numbers.
         self.numbers = {
-            key: int_box(label, int(getattr(a, key)), f"num-{key.replace('_', '-')}", low, high,
-                         width="130px")
+            key: int_box(label, int(getattr(a, key)), f"num-{key.replace('_', '-')}", low,
+                         high, width="130px")
             for key, label, low, high in (
                 ("focus", "FOC", -LIMIT, LIMIT), ("power", "POW", -LIMIT, LIMIT),
                 ("cunning", "CUN", -LIMIT, LIMIT), ("luck", "LCK", -LIMIT, LIMIT),
                 ("max_hp", "Max HP", 1, 10_000), ("ac", "AC", 0, LIMIT),
                 ("max_threads", "Threads", 0, LIMIT), ("max_fatigue", "Fatigue", 0, LIMIT),
-                ("max_exhaustion", "Exhaustion", 0, LIMIT), ("supplies", "Supplies", 0, 10_000))
+                ("max_exhaustion", "Exhaustion", 0, LIMIT),
+                ("supplies", "Supplies", 0, 10_000))
         }
-        self.death_reading = _pick(["sheet", "bare"], a.death_roll_reading,
-                                   "Death rolls read", "death-reading", "240px")
-        self.death_reading.observe(lambda ch: self._death_reading(str(ch["new"])),
-                                   names="value")
-        self.ally_pick = widgets.Dropdown(options=[], description="Ally",
-                                          layout=widgets.Layout(width="200px"))
-        self.ally_pick.add_class("tc-pick-ally")
-        ab = self.label
 
-        def text() -> str:
-            return str(ab.value)
+        def label() -> str:
+            return str(self.label.value)
 
+        def other() -> str:
+            return str(self.other.value)
+
+        def who() -> str:
+            return str(self.who.value)
+
+        paid = self._inspired
         self.buttons = {
-            "ongoing": b("Add ongoing", lambda: a.add_ongoing(text(), self.value.read()),
-                         "ongoing"),
-            "end-ongoing": b("End ongoing", lambda: a.end_ongoing(text()), "end-ongoing"),
-            "forward": b("Take forward", lambda: a.take_forward(self.value.read()), "forward"),
-            "hold": b("Gain hold", lambda: a.gain_hold(text(), self.value.read()), "hold"),
-            "spend-hold": b("Spend hold", lambda: a.spend_hold(text(), self.value.read()),
-                            "spend-hold"),
-            "prepared": b("Use Prepared (+2 forward)", a.use_prepared, "prepared"),
-            "prepared-hold": b("Spend prepared hold", lambda: a.use_prepared(True),
-                               "prepared-hold"),
-            "bond": b("Add bond", lambda: a.add_bond(text(), self.statement.value), "bond"),
-            "resolve": b("Resolve bond", lambda: a.resolve_bond(
-                text(), self.value.read(), self.statement.value), "resolve"),
-            "session": b("End session", a.end_session, "session"),
-            "reputation": b("Reputation ±", lambda: a.change_reputation(
-                text(), self.value.read()), "reputation"),
-            "temp-hp": b("Temporary HP", lambda: a.gain_temp_hp(self.value.read()), "temp-hp"),
-            "damage": b("Damage (affinity)", lambda: a.take_damage(
-                self.value.read(), self.affinity.value), "damage-affinity"),
-            "ap": b("Spend AP (amount)", lambda: a.spend_ap(text(), self.value.read()),
-                    "spend-ap-amount"),
-            "break-free": b("Break free", a.break_free, "break-free"),
-            "detonate": b("Detonate", lambda: a.detonate(self.condition.value,
-                                                         seed=self.seed_source()), "detonate"),
-            "ally": b("An ally helps recover", lambda: a.ally_helps_recover(text()), "ally"),
+            "spend-ap-amount": b("Spend AP (cost)", lambda: a.spend_ap(
+                str(self.ap_what.value), self.ap_cost.read()), "spend-ap-amount", "turn"),
+            "break-free": b("Break free (3 fatigue)", a.break_free, "break-free", "turn"),
+            "temp-hp": b("Temporary HP", lambda: a.gain_temp_hp(self.body_value.read()),
+                         "temp-hp", "body"),
+            "damage-affinity": b("Damage (affinity)", lambda: a.take_damage(
+                self.body_value.read(), self.affinity.value), "damage-affinity", "body"),
             "recover": b("Recover exhaustion", lambda: a.recover_exhaustion(
-                self.value.read()), "recover"),
-            "supplies": b("Gain supplies", lambda: a.gain_supplies(self.value.read()),
-                          "gain-supplies"),
-            "accept": b("Accept Death's bargain", lambda: a.accept_deaths_bargain(text()),
-                        "accept-bargain"),
-            "refuse": b("Refuse Death's bargain", a.refuse_deaths_bargain, "refuse-bargain"),
+                self.body_value.read()), "recover", "body"),
+            "ally": b("An ally helps recover", lambda: a.ally_helps_recover(who()), "ally",
+                      "body"),
+            "accept-bargain": b("Accept Death's bargain", lambda: a.accept_deaths_bargain(
+                who()), "accept-bargain", "body"),
+            "refuse-bargain": b("Refuse Death's bargain", a.refuse_deaths_bargain,
+                                "refuse-bargain", "body"),
+            "detonate": b("Detonate (1d10)", lambda: a.detonate(
+                self.condition.value, seed=self.seed_source()), "detonate", "states"),
+            "rest": b("Rest", self.rest, "rest", "rest"),
+            "tend-ally": b("Tend the ally's wounds", self.tend_ally, "tend-ally", "rest"),
+            "gain-supplies": b("Gain supplies", lambda: a.gain_supplies(self.gained.read()),
+                               "gain-supplies", "rest"),
+            "spend-supplies": b("Spend supplies", lambda: a.spend_supplies(
+                self.gained.read()), "spend-supplies", "rest"),
+            "ongoing": b("Add ongoing", lambda: a.add_ongoing(label(), self.value.read()),
+                         "ongoing", "modifiers"),
+            "end-ongoing": b("End ongoing", lambda: a.end_ongoing(label()), "end-ongoing",
+                             "modifiers"),
+            "forward": b("Take forward", lambda: a.take_forward(self.value.read()),
+                         "forward", "modifiers"),
+            "hold": b("Gain hold", lambda: a.gain_hold(label(), self.value.read()), "hold",
+                      "modifiers"),
+            "spend-hold": b("Spend hold", lambda: a.spend_hold(label(), self.value.read()),
+                            "spend-hold", "modifiers"),
+            "prepared": b("Use Prepared (+2 forward)", a.use_prepared, "prepared",
+                          "modifiers"),
+            "prepared-hold": b("Spend prepared hold", lambda: a.use_prepared(True),
+                               "prepared-hold", "modifiers"),
+            "bond": b("Add bond", lambda: a.add_bond(other(), self.statement.value), "bond",
+                      "bonds"),
+            "resolve": b("Resolve bond", lambda: a.resolve_bond(
+                other(), self.change.read(), self.statement.value), "resolve", "bonds"),
+            "session": b("End session", a.end_session, "session", "bonds"),
+            "reputation": b("Reputation ±1", lambda: a.change_reputation(
+                other(), self.change.read()), "reputation", "bonds"),
             "bonds-of-fate": b("Bonds of Fate", lambda: self.party.spend_thread(
-                a, "bonds_of_fate", text(), bool(self.inspired.value)), "bonds-of-fate"),
-            "lucky-find": b("Lucky Find (cost)", lambda: self.party.spend_thread(
-                a, "lucky_find", text(), self.value.read(), bool(self.inspired.value)),
-                "lucky-find-cost"),
-            "rest": b("Rest", self.rest, "rest"),
-            "numbers": b("Set the sheet's numbers", lambda: a.set_numbers(
-                **{k: box.read() for k, box in self.numbers.items()}), "set-numbers"),
-            "tend-ally": b("Tend the ally's wounds", self.tend_ally, "tend-ally"),
-            "gm-reroll": b("GM: reroll this check", self.gm_reroll, "gm-reroll"),
+                a, "bonds_of_fate", other(), paid()), "bonds-of-fate", "bonds"),
+            "lucky-find-cost": b("Lucky Find (cost)", lambda: self.party.spend_thread(
+                a, "lucky_find", other(), self.cost.read(), paid()), "lucky-find-cost",
+                "bonds"),
+            "gm-reroll": b("GM: spend a thread to reroll the check", self.gm_reroll,
+                           "gm-reroll", "gm"),
+            "set-numbers": b("Set the sheet's numbers", lambda: a.set_numbers(
+                **{k: box.read() for k, box in self.numbers.items()}), "set-numbers",
+                "sheet"),
         }
         bt = self.buttons
-        self.children = (
-            widgets.HTML("<b>More of the sheet</b> — the box above names the source, kind, "
-                         "ally or group; Value is the number"),
-            row(self.label, self.value),
-            row(bt["ongoing"], bt["end-ongoing"], bt["forward"], bt["hold"], bt["spend-hold"]),
-            row(bt["prepared"], bt["prepared-hold"]),
-            row(self.statement, bt["bond"], bt["resolve"], bt["session"], bt["reputation"]),
-            row(self.inspired, bt["bonds-of-fate"], bt["lucky-find"]),
-            row(bt["temp-hp"], self.affinity, bt["damage"], bt["ap"], bt["break-free"]),
-            row(self.condition, bt["detonate"], bt["ally"], bt["recover"], bt["supplies"]),
-            row(bt["accept"], bt["refuse"], self.death_reading),
-            row(self.rest_kind, self.first, self.second),
-            row(self.supplies, self.exhaustion_supplies, self.together, bt["rest"]),
-            row(self.ally_pick, bt["tend-ally"]),
-            widgets.HTML("<b>The sheet's numbers</b>"),
-            row(*self.numbers.values(), bt["numbers"]),
-            row(bt["gm-reroll"]),
-            self.result,
-        )
+        own: dict[str, list[widgets.Widget]] = {
+            "turn": [row(self.ap_what, self.ap_cost, bt["spend-ap-amount"]),
+                     row(bt["break-free"])],
+            "body": [row(self.body_value, bt["temp-hp"], bt["recover"]),
+                     row(self.affinity, bt["damage-affinity"]),
+                     row(self.who, bt["ally"]),
+                     row(bt["accept-bargain"], bt["refuse-bargain"]),
+                     row(self.death_reading)],
+            "states": [row(self.condition, bt["detonate"])],
+            "rest": [self.rest_state, self.result,
+                     row(self.rest_kind, self.first, self.second),
+                     row(self.supplies, self.exhaustion_supplies, self.together),
+                     row(bt["rest"]),
+                     row(self.ally_pick, bt["tend-ally"]),
+                     row(self.gained, bt["gain-supplies"], bt["spend-supplies"])],
+            "modifiers": [row(self.label, self.value),
+                          row(bt["ongoing"], bt["end-ongoing"], bt["forward"]),
+                          row(bt["hold"], bt["spend-hold"]),
+                          row(bt["prepared"], bt["prepared-hold"])],
+            "bonds": [row(self.other), row(self.statement),
+                      row(self.change, bt["bond"], bt["resolve"]),
+                      row(bt["reputation"], bt["session"]),
+                      row(*([self.inspired] if inspired_here else []), bt["bonds-of-fate"]),
+                      row(self.cost, bt["lucky-find-cost"])],
+            "gm": [row(bt["gm-reroll"]), self.gm_result],
+            "sheet": [row(*self.numbers.values()), row(bt["set-numbers"])],
+        }
+        lead, tail = lead or {}, tail or {}
+        self.sections = {
+            key: Section(key, title, [*lead.get(key, ()), *own[key], self.errors[key],
+                                      *tail.get(key, ())])
+            for key, title in SECTIONS.items()
+        }
+        self.children = tuple(self.sections.values())
         self.party.on_change(lambda _party: self._allies())
         self._allies()
+        bind(a, self._render_rest, error=self.errors["rest"])
+
+    @property
+    def message(self) -> str:
+        """The refusal showing in any section ("" when there is none)."""
+        return next((line.message for line in self.errors.values() if line.message), "")
+
+    def _inspired(self) -> bool:
+        return bool(self.inspired.value)
 
     def _death_reading(self, reading: str) -> None:
         if reading != self.adventurer.death_roll_reading:
@@ -182,8 +346,25 @@ class SheetMovesPanel(widgets.VBox):
             self.ally_pick.options = names
             self.ally_pick.value = keep if keep in names else (names[0] if names else None)
 
+    def _render_rest(self) -> None:
+        """Say what is left of a rest begun by tending an ally (nothing when none is)."""
+        a = self.adventurer
+        if not a.resting:
+            self.rest_state.value = '<div class="tc-rest-state" data-resting=""></div>'
+            return
+        left = rest_rules(a.resting)["choose"] - len(a.rest_done)
+        self.rest_state.value = (
+            f'<div class="tc-rest-state" data-resting="{a.resting}" data-left="{left}">'
+            f"{escape(a.resting.capitalize())} rest begun: {escape(a.name)} tended "
+            f"{escape(a.tended)}'s wounds (Tend to Wounds). {left} activit"
+            f"{'y' if left == 1 else 'ies'} left: choose {'it' if left == 1 else 'them'} "
+            "below and press Rest.</div>")
+        if self.rest_kind.value != a.resting:
+            self.rest_kind.value = a.resting
+
     def tend_ally(self) -> int:
-        """This character spends supplies on the chosen ally's wounds (Tend to Wounds)."""
+        """This character spends supplies on the chosen ally's wounds: the tender's Tend
+        to Wounds, one of their two activities of this rest."""
         self._allies()
         if not self.ally_pick.value:
             raise RuleError("Tend to Wounds: there is no ally at the table to tend")
@@ -191,13 +372,13 @@ class SheetMovesPanel(widgets.VBox):
                                       self.supplies.read(), str(self.rest_kind.value))
         self.result.value = (f'<div class="tc-tend" data-healed="{healed}">tends '
                              f"{escape(self.ally_pick.value)}: +{healed} HP</div>")
+        self.sections["rest"].expand()
         return healed
 
     def rest(self) -> list[str]:
-        """A short or long rest with the activities chosen (one or two)."""
+        """A short or long rest with the activities chosen (none, one or two)."""
         a = self.adventurer
-        chosen = [self.first.value] + ([self.second.value]
-                                       if self.second.value != "(none)" else [])
+        chosen = [v for v in (self.first.value, self.second.value) if v != "(none)"]
         seed = self.seed_source()
         if self.rest_kind.value == "short":
             notes = a.short_rest(chosen, self.supplies.read(), bool(self.together.value),
@@ -210,8 +391,8 @@ class SheetMovesPanel(widgets.VBox):
         return notes
 
     def gm_reroll(self) -> None:
-        """The GM spends a thread to reroll this character's check as it stands now."""
-        result = self.party.gm.reroll_check(self.adventurer.build_check(),
-                                            seed=self.seed_source())
-        self.result.value = (f'<div class="tc-gm-reroll" data-total="{result.total}">GM '
+        """The GM spends a thread to reroll the check the sheet has set up (ability,
+        bonus, DC, advantage); the table keeps either result."""
+        result = self.party.gm.reroll_check(self.check(), seed=self.seed_source())
+        self.gm_result.value = (f'<div class="tc-gm-reroll" data-total="{result.total}">GM '
                              f"reroll: {escape(result)}</div>")

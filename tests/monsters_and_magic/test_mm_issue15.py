@@ -223,10 +223,11 @@ def test_tend_an_allys_wounds() -> None:
     bea.take_damage(10)
     assert party.tend_ally(ash, bea, 2) == 8  # 2 × a quarter of 16
     assert (ash.supplies, bea.hp) == (1, 14)
+    cole = party.new_character("Cole", supplies=1)
     with pytest.raises(RuleError, match="spend 0-2 supply on a short rest"):
-        party.tend_ally(ash, bea, 3)
+        party.tend_ally(cole, bea, 3)
     with pytest.raises(RuleError, match="has only 1 supply"):
-        party.tend_ally(ash, bea, 2, rest="long")
-    assert bea.hp == 14
+        party.tend_ally(cole, bea, 2, rest="long")
+    assert (bea.hp, cole.supplies, cole.rest_done) == (14, 1, [])
     with pytest.raises(RuleError, match="part of your own rest"):
         party.tend_ally(ash, ash, 1)

@@ -23,7 +23,8 @@ def test_ongoing_forward_hold_and_prepared() -> None:
     b["ongoing"].click()
     b["ongoing"].click()
     assert a.ongoing == {"blessing": 2}
-    assert p.error.message == "Ongoing: Ash already has an ongoing modifier from 'blessing'"
+    assert p.errors["modifiers"].message == ("Ongoing: Ash already has an ongoing modifier "
+                                             "from 'blessing'")
     b["end-ongoing"].click()
     b["forward"].click()
     p.label.value = "arrows"
@@ -31,59 +32,72 @@ def test_ongoing_forward_hold_and_prepared() -> None:
     b["spend-hold"].click()
     assert (a.ongoing, a.forward, a.holds) == ({}, 2, {})
     b["prepared"].click()
-    assert p.error.message == "Prepared: Ash is not Prepared"
+    assert p.message == "Prepared: Ash is not Prepared"
 
 
 def test_bonds_reputation_and_threads_feed_the_gm() -> None:
     p, party = panel(luck=2)
     a, b = p.adventurer, widgets_by_name(p, kind="btn")
-    p.label.value, p.statement.value = "Gemma", "She saved my skin. I owe her one."
+    p.other.value, p.statement.value = "Gemma", "She saved my skin. I owe her one."
     b["bond"].click()
-    p.value.value = 1
+    p.change.value = 1
     b["resolve"].click()
     b["resolve"].click()
     assert a.bonds[0].value == 1
-    assert p.error.message == "Bonds: only one bond can be resolved each session"
+    assert p.errors["bonds"].message == "Bonds: only one bond can be resolved each session"
     b["session"].click()
-    p.label.value = "Guild"
+    p.other.value = "Guild"
     b["reputation"].click()
     assert a.reputation == {"Guild": 1}
-    p.label.value = "Gemma"
+    p.other.value = "Gemma"
     b["bonds-of-fate"].click()
     assert (a.threads, party.gm.threads) == (1, 1)
     p.inspired.value = True
     b["bonds-of-fate"].click()
-    assert p.error.message == "Bonds of Fate: Ash is not Inspired"
+    assert p.message == "Bonds of Fate: Ash is not Inspired"
+    a.bestow("Inspired")
+    b["bonds-of-fate"].click()  # Inspired pays instead of a thread; the GM still gains
+    assert ("Inspired" not in a.statuses, a.threads, party.gm.threads) == (True, 1, 2)
+    p.inspired.value = False
+    p.cost.value = 2
+    b["lucky-find-cost"].click()
+    assert p.message == "Threads of Fate: Ash has 1 thread, Lucky Find needs 2"
 
 
 def test_body_moves_bargain_rest_and_gm_reroll() -> None:
     p, party = panel()
     a, b = p.adventurer, widgets_by_name(p, kind="btn")
-    p.value.value = 5
+    p.body_value.value = 5
     b["temp-hp"].click()
     p.affinity.value = "vulnerable"
-    p.value.value = 4
+    p.body_value.value = 4
     b["damage-affinity"].click()  # 4 doubled = 8: 5 absorbed, 3 from HP
     assert (a.temp_hp, a.hp) == (0, 7)
-    p.value.value = 7
+    p.body_value.value = 7
     p.affinity.value = "normal"
     b["damage-affinity"].click()
     assert a.dying
     b["refuse-bargain"].click()
-    assert p.error.message == "Death & Dying: Death has no bargain for Ash"
+    assert p.errors["body"].message == "Death & Dying: Death has no bargain for Ash"
     p2, _ = panel()
     b2 = widgets_by_name(p2, kind="btn")
-    p2.value.value = 3
+    p2.gained.value = 3
     b2["gain-supplies"].click()
     p2.adventurer.take_damage(6)
     p2.rest_kind.value = "short"
     p2.first.value, p2.second.value, p2.supplies.value = "Tend to Wounds", "(none)", 2
     b2["rest"].click()
     assert p2.adventurer.hp == 4 + 2 * heal_per_supply(10) and p2.adventurer.supplies == 1
+    p2.gained.value = 5
+    b2["spend-supplies"].click()
+    assert p2.message == "Supplies: Ash has only 1 supply"
+    p2.gained.value = 1
+    b2["spend-supplies"].click()
+    assert p2.adventurer.supplies == 0 and p2.message == ""
     party.gm.gain_thread(1)
     b["gm-reroll"].click()
     expected = AbilityCheck(a.check_modifier("luck")).roll(seed=5)
-    assert f'data-total="{expected.total}"' in p.result.value and party.gm.threads == 0
+    assert f'data-total="{expected.total}"' in p.gm_result.value and party.gm.threads == 0
     assert roll("1d20", seed=5).total == expected.natural
 
 
@@ -99,10 +113,24 @@ def test_real_numbers_and_tending_an_ally() -> None:
     assert list(p.ally_pick.options) == ["Bea"]
     bea.take_damage(9)
     p.rest_kind.value, p.supplies.value = "short", 2
+    assert not p.sections["rest"].opened
     b["tend-ally"].click()
     assert 'data-healed="8"' in p.result.value and (ash.supplies, bea.hp) == (0, 15)
+    # Tending is Ash's Tend to Wounds: the rest section opens and says one activity is left.
+    assert p.sections["rest"].opened
+    assert 'data-resting="short" data-left="1"' in p.rest_state.value
+    assert "Ash tended Bea's wounds (Tend to Wounds). 1 activity left" in p.rest_state.value
     b["tend-ally"].click()
-    assert p.error.message == "Supplies: Ash has only 0 supply"
+    assert p.errors["rest"].message == ("Tend to Wounds: it is one activity, chosen once a "
+                                        "rest, and Ash tended Bea's wounds in this rest")
+    p.first.value, p.second.value = "Clear Fatigue", "Prepare"
+    b["rest"].click()
+    assert p.errors["rest"].message == ("Rest & Recovery: a short rest allows 2 activities, "
+                                        "not 3: Ash tended Bea's wounds in this rest")
+    p.second.value = "(none)"
+    b["rest"].click()
+    assert p.message == "" and ash.resting == "" and 'data-resting=""' in p.rest_state.value
+    assert "tended Bea&#x27;s wounds; clears 0 fatigue" in p.result.value
 
 
 def test_the_sheets_thread_buttons_feed_the_gm() -> None:
@@ -142,3 +170,40 @@ def test_death_roll_reading_is_chosen_on_the_sheet() -> None:
 
     with pytest.raises(RuleError, match=r"no reading called 'odd' \(sheet or bare\)"):
         p.adventurer.set_death_roll_reading("odd")
+
+
+def test_sections_open_and_close_and_start_closed() -> None:
+    from companion.widgets.monsters_and_magic_sheet import SECTIONS
+
+    p, _ = panel()
+    assert list(p.sections) == list(SECTIONS)
+    rest = p.sections["rest"]
+    assert not any(sec.opened for sec in p.sections.values())
+    assert rest.body.layout.display == "none" and rest.toggle.description == (
+        "▸ Rests and supplies")
+    widgets_by_name(p, kind="btn")["section-rest"].click()
+    assert rest.opened and rest.body.layout.display is None
+    assert rest.toggle.description == "▾ Rests and supplies"
+    rest.toggle.click()
+    assert not rest.opened and rest.body.layout.display == "none"
+    # Every button of the panel sits in a section body (or is a section's title).
+    bodies = [sec.body for sec in p.sections.values()]
+    for name, btn in widgets_by_name(p, kind="btn").items():
+        assert name.startswith("section-") or any(
+            btn in widgets_by_name(body, kind="btn").values() for body in bodies), name
+
+
+def test_the_sheet_pays_any_thread_move_with_inspired() -> None:
+    from companion.widgets.monsters_and_magic import MonstersAndMagicApp
+
+    app = MonstersAndMagicApp(["Ash"], luck=1, seed_source=lambda: 3)
+    sheet = app.selected
+    a, b = sheet.adventurer, widgets_by_name(sheet, kind="btn")
+    b["roll"].click()
+    sheet.inspired.value = True
+    assert b["bend-luck"].disabled and "not Inspired" in b["bend-luck"].tooltip
+    a.bestow("Inspired")
+    assert not b["bend-luck"].disabled
+    b["bend-luck"].click()
+    assert ("Inspired" in a.statuses, a.threads, app.gm.threads) == (False, 1, 1)
+    assert sheet.message == ""

@@ -190,11 +190,11 @@ def test_a_sheets_critical_miss_feeds_the_gm() -> None:
 def test_errors_show_under_the_section_that_was_tapped() -> None:
     app = MonstersAndMagicApp(["Ash"])
     sheet = app.sheets["Ash"]
-    kids = list(sheet.children)
+    kids = list(sheet.sheet_moves.sections["turn"].body.children)
     turn_line = sheet.section_errors["turn"]
     spend = find_buttons(sheet)["spend-ap"]
     spend_row = next(i for i, r in enumerate(kids) if spend in getattr(r, "children", ()))
-    # The turn section's line comes right after its two rows, before the next heading.
+    # The turn section's line comes right after its rows, inside the section.
     assert kids.index(turn_line) == spend_row + 2
     spend.click()
     assert "own turn" in turn_line.message and sheet.message == turn_line.message

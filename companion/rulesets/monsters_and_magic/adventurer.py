@@ -128,6 +128,10 @@ DEATH_ROLL_READINGS = ("sheet", "bare")
 #: Readings of the GM's cut-off "Whenever you spend a ..." (see GameMaster.player_spent).
 GM_THREAD_READINGS = ("player spends", "uses only")
 
+#: A rest a character can have begun with an activity made outside their own rest move
+#: (tending an ally's wounds): "" for none.
+RESTS_BEGUN = ("", "short", "long")
+
 #: Most XP a sheet counts (a guard on the saved number, far past any campaign).
 MAX_XP = 1_000_000
 
@@ -197,6 +201,9 @@ class Adventurer(Tracker):
     reputation: dict[str, int] = state_field(default_factory=dict, max_len=MAX_ENTRIES,
                                              min=-LIMIT, max=LIMIT)
     death_roll_reading: str = state_field("sheet", choices=DEATH_ROLL_READINGS)
+    resting: str = state_field("", choices=RESTS_BEGUN)
+    rest_done: list[str] = state_field(default_factory=list, max_len=2)
+    tended: str = state_field("", max_len=MAX_NAME)
 
     @classmethod
     def new(cls, name: str, *, focus: int = 0, power: int = 0, cunning: int = 0,
@@ -226,6 +233,9 @@ class Adventurer(Tracker):
         - deathsaves only while dying; passed on only when dead;
         - unconscious until a long rest only while Unconscious;
         - AP only during the character's turn;
+        - activities already made toward a rest only while that rest is begun: known
+          activities of that rest, each once, at most as many as it allows; an ally
+          tended only with Tend to Wounds among them;
         - known conditions and statuses, each at most once;
         - ongoing modifiers within ±1000 from named sources; hold counts 1-10,000 of
           named kinds; the last check's natural d20 1-20 and a known result.
@@ -278,6 +288,30 @@ class Adventurer(Tracker):
                              "hold Unconscious")
         if self.ap and not self.in_turn:
             raise StateError(f"field 'ap' is {self.ap} outside the character's turn")
+        self._check_rest()
+
+    def _check_rest(self) -> None:
+        if not self.resting:
+            for name in ("rest_done", "tended"):
+                if getattr(self, name):
+                    raise StateError(f"field '{name}' is set but no rest is begun "
+                                     "('resting' is empty)")
+            return
+        rules = rest_rules(self.resting)
+        for i, name in enumerate(self.rest_done):
+            if name not in rules["activities"]:
+                raise StateError(f"field 'rest_done[{i}]' is not a {self.resting} rest "
+                                 f"activity: {name!r}")
+        if len(set(self.rest_done)) != len(self.rest_done):
+            raise StateError("field 'rest_done' holds the same activity twice")
+        if len(self.rest_done) > rules["choose"]:
+            raise StateError(f"field 'rest_done' holds more than {rules['choose']} "
+                             "activities")
+        if bool(self.tended) != ("Tend to Wounds" in self.rest_done):
+            raise StateError("field 'tended' names an ally exactly when 'rest_done' holds "
+                             "Tend to Wounds")
+        if self.tended:
+            _state_label(self.tended, "tended")
 
 
     # -- reading the sheet --------------------------------------------------------------
@@ -1015,16 +1049,36 @@ class Adventurer(Tracker):
         self.supplies = min(_BIG, self.supplies + amount)
         self.describe(f"{self.name}: gains {amount} supply ({self.supplies})")
 
+    def _already(self) -> str:
+        """What this character has already done toward the rest begun (for refusals)."""
+        return f"{self.name} tended {self.tended}'s wounds in this rest"
+
+    def _same_rest(self, kind: str, what: str) -> None:
+        """Refuse a rest of another kind while one is begun (an ally tended in it)."""
+        if self.resting and self.resting != kind:
+            raise RuleError(f"{what}: {self._already()}, as part of a {self.resting} rest: "
+                            f"take that rest before a {kind} rest")
+
     def _choices(self, kind: str, chosen: list[str]) -> list[str]:
         rules = rest_rules(kind)
         names = [activity_name(kind, c) for c in chosen]
         if len(set(names)) != len(names):
             raise RuleError(f"Rest & Recovery: each {kind} rest activity can be chosen once")
-        if len(names) > rules["choose"]:
-            raise RuleError(f"Rest & Recovery: a {kind} rest allows {rules['choose']} "
-                            f"activit{'ies' if rules['choose'] != 1 else 'y'}, "
-                            f"not {len(names)}")
+        for name in names:
+            if name in self.rest_done:
+                raise RuleError(f"Rest & Recovery: each {kind} rest activity can be chosen "
+                                f"once, and {self._already()} (its {name})")
+        total = len(names) + len(self.rest_done)
+        if total > rules["choose"]:
+            allows = (f"Rest & Recovery: a {kind} rest allows {rules['choose']} "
+                      f"activit{'ies' if rules['choose'] != 1 else 'y'}, not {total}")
+            if self.rest_done:
+                allows += f": {self._already()}"
+            raise RuleError(allows)
         return names
+
+    def _rest_over(self) -> None:
+        self.resting, self.rest_done, self.tended = "", [], ""
 
     def _gather(self, rng: random.Random) -> str:
         result = AbilityCheck(self.check_modifier("focus")).roll(rng=rng)
@@ -1065,16 +1119,73 @@ class Adventurer(Tracker):
         if self.in_turn:
             raise RuleError(f"{what}: end the turn before resting")
 
+    def _short_rest_allowed(self) -> None:
+        limit = rest_rules("short")["max_in_a_row"]
+        if self.short_rests_in_a_row >= limit:
+            raise RuleError(f"Short Rest: no more than {limit} short rests in a row before "
+                            "a long rest")
+
+    @move
+    def tend_ally(self, ally: str, supplies: int, rest: str = "short") -> int:
+        """Tend to Wounds on an ally as one of this character's two activities of a short
+        or long rest: spend the supplies (at most 2 on a short rest). Returns the supplies
+        spent; the ally heals a quarter of their total HP per supply (the table's move,
+        [Party.tend_ally][companion.rulesets.monsters_and_magic.party.Party.tend_ally]).
+
+        The rest is then begun: this character's own rest of that kind takes only the
+        activities left (one), Tend to Wounds not again, and no rest of another kind comes
+        first. The ally's own rest is not touched: being tended is not their activity.
+
+        Interpretation: one Tend to Wounds heals one creature, "yourself or an ally".
+
+        >>> bo = Adventurer.new("Bo", supplies=2)
+        >>> bo.tend_ally("Al", 1)
+        1
+        >>> print(bo.why_not("short_rest", ["Clear Fatigue", "Prepare"]))
+        Rest & Recovery: a short rest allows 2 activities, not 3: Bo tended Al's wounds in this rest
+        >>> bo.short_rest(["Clear Fatigue"])
+        ["tended Al's wounds", 'clears 0 fatigue']
+        """
+        ally = _label(ally, "Tend to Wounds")
+        if ally.casefold() == self.name.casefold():
+            raise RuleError("Tend to Wounds: tending yourself is part of your own rest")
+        if rest not in ("short", "long"):
+            raise RuleError("Tend to Wounds: it is a short or long rest activity")
+        self._rest_allowed("Tend to Wounds")
+        self._same_rest(rest, "Tend to Wounds")
+        if rest == "short":
+            self._short_rest_allowed()
+        if "Tend to Wounds" in self.rest_done:
+            raise RuleError(f"Tend to Wounds: it is one activity, chosen once a rest, and "
+                            f"{self._already()}")
+        choose = rest_rules(rest)["choose"]
+        if len(self.rest_done) >= choose:
+            raise RuleError(f"Tend to Wounds: a {rest} rest allows {choose} activities "
+                            f"and {self.name} has made them")
+        if isinstance(supplies, bool) or not isinstance(supplies, int) or supplies < 0 or (
+                rest == "short" and supplies > 2):
+            raise RuleError("Tend to Wounds: spend 0-2 supply on a short rest"
+                            if rest == "short" else
+                            "Tend to Wounds: spend a whole number of supply, 0 or more")
+        if supplies > self.supplies:
+            raise RuleError(f"Supplies: {self.name} has only {self.supplies} supply")
+        self.supplies -= supplies
+        self.resting = rest
+        self.rest_done.append("Tend to Wounds")
+        self.tended = ally
+        self.describe(f"{self.name}: tends {ally}'s wounds with {supplies} supply "
+                      f"({self.supplies} left) — Tend to Wounds, one of the {rest} rest's "
+                      f"{choose} activities")
+        return supplies
+
     @move
     def short_rest(self, activities: list[str], supplies: int = 0,
                    prepare_with_party: bool = False, seed: int | None = None,
                    rng: random.Random | None = None) -> list[str]:
         """A 1-hour rest with up to two activities; at most 3 in a row."""
         self._rest_allowed("Short Rest")
-        limit = rest_rules("short")["max_in_a_row"]
-        if self.short_rests_in_a_row >= limit:
-            raise RuleError(f"Short Rest: no more than {limit} short rests in a row before "
-                            "a long rest")
+        self._same_rest("short", "Short Rest")
+        self._short_rest_allowed()
         chosen = self._choices("short", activities)
         rng = make_rng(seed, rng)
         notes: list[str] = []
@@ -1089,6 +1200,9 @@ class Adventurer(Tracker):
                 notes.append(self._gather(rng))
             elif name == "Prepare":
                 notes.append(self._prepare(prepare_with_party))
+        if self.tended:
+            notes.insert(0, f"tended {self.tended}'s wounds")
+        self._rest_over()
         self.short_rests_in_a_row += 1
         self.describe(f"{self.name}: short rest — " + ("; ".join(notes) or "rests"))
         return notes
@@ -1099,6 +1213,7 @@ class Adventurer(Tracker):
                   seed: int | None = None, rng: random.Random | None = None) -> list[str]:
         """An 8-hour rest with up to two activities; threads come back, hold ends."""
         self._rest_allowed("Long Rest")
+        self._same_rest("long", "Long Rest")
         chosen = self._choices("long", activities)
         if exhaustion_supplies and "Clear Fatigue" not in chosen:
             raise RuleError("Long Rest: supply recovers exhaustion only with Clear Fatigue")
@@ -1131,6 +1246,9 @@ class Adventurer(Tracker):
                 notes.append(self._prepare(prepare_with_party))
             else:
                 notes.append(name.lower())
+        if self.tended:
+            notes.insert(0, f"tended {self.tended}'s wounds")
+        self._rest_over()
         notes += self._long_rest_end()
         self.describe(f"{self.name}: long rest — " + "; ".join(notes))
         return notes
@@ -1139,6 +1257,7 @@ class Adventurer(Tracker):
     def extended_rest(self, activity: str) -> list[str]:
         """A 12-hour rest with one activity; Recuperate heals fully."""
         self._rest_allowed("Extended Rest")
+        self._same_rest("extended", "Extended Rest")
         (name,) = self._choices("extended", [activity])
         self.holds = {}
         notes: list[str] = []

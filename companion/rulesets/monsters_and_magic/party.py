@@ -128,25 +128,33 @@ class Party(Observable):
         rest), each healing ``patient`` a quarter of the patient's total HP. Returns the
         HP healed.
 
-        Interpretation: tending an ally is the tender's Tend to Wounds activity made at
-        the same rest; the app records it as its own step (the tender's rest is taken with
-        its other activity).
-        """
+        It is the tender's Tend to Wounds, one of the two activities of the tender's
+        rest ([Adventurer.tend_ally][companion.rulesets.monsters_and_magic.adventurer.Adventurer.tend_ally]):
+        the tender's own rest then takes one other activity. The patient's activities
+        are untouched. A refused tending (for either of them) spends and heals nothing.
+
+        >>> party = Party()
+        >>> bo = party.new_character("Bo", supplies=2)
+        >>> ash = party.new_character("Ash", max_hp=12)
+        >>> _ = ash.take_damage(6)
+        >>> party.tend_ally(bo, ash, 2)
+        6
+        >>> bo.rest_done, ash.rest_done
+        (['Tend to Wounds'], [])
+        """  # noqa: E501
         from companion.rulesets.monsters_and_magic.rest_and_recovery import heal_per_supply
 
         self._seated(tender)
         self._seated(patient)
         if tender is patient:
             raise RuleError("Tend to Wounds: tending yourself is part of your own rest")
-        if rest not in ("short", "long"):
-            raise RuleError("Tend to Wounds: it is a short or long rest activity")
-        if rest == "short" and supplies > 2:
-            raise RuleError("Tend to Wounds: spend 0-2 supply on a short rest")
+        reason = tender.why_not("tend_ally", patient.name, supplies, rest)
         per = heal_per_supply(patient.max_hp)
-        reason = patient.why_not("heal", max(1, supplies * per))
+        if reason is None:
+            reason = patient.why_not("heal", max(1, supplies * per))
         if reason is not None:  # checked first: a refused tending spends nothing
             raise RuleError(reason)
-        tender.spend_supplies(supplies, f"{patient.name}'s wounds")
+        tender.tend_ally(patient.name, supplies, rest)
         return patient.heal(supplies * per) if supplies * per else 0
 
 
