@@ -289,7 +289,8 @@ class PartyFightPanel(widgets.VBox):
         self.error = ErrorLine()
         # The fight's own "Settle sheets"/"Sync sheets" (scars, Fatigue, critical kills,
         # the sheets' conditions) work on the campaign's live sheets.
-        self.app = CombatApp(encounter, party=lambda: list(self.party().values()))
+        self.app = CombatApp(encounter, party=lambda: list(self.party().values()),
+                             campaign=campaign)
         self.join = button("Party joins the fight", self.party_joins, error=self.error,
                            name="party-joins", style="primary")
         self.note = widgets.HTML()
@@ -435,7 +436,9 @@ def _cairn_sheet(campaign: Campaign) -> widgets.Widget:
     from companion.rulesets.cairn_srd.character import Character
     from companion.widgets.cairn_srd import CairnCharacterApp
 
-    return MemberPanel(campaign, Character, CairnCharacterApp, label="Character",
+    return MemberPanel(campaign, Character, functools.partial(CairnCharacterApp,
+                                                              campaign=campaign),
+                       label="Character",
                         empty="No character in this campaign yet: add one in the Table "
                               "Companion.", name="character")
 
@@ -444,7 +447,9 @@ def _cairn_spells(campaign: Campaign) -> widgets.Widget:
     from companion.rulesets.cairn_srd.character import Character
     from companion.widgets.cairn_srd import SpellcastingApp
 
-    return MemberPanel(campaign, Character, SpellcastingApp, label="Caster",
+    return MemberPanel(campaign, Character, functools.partial(SpellcastingApp,
+                                                              campaign=campaign),
+                       label="Caster",
                         empty="No character in this campaign yet: add one in the Table "
                               "Companion.", name="caster")
 
@@ -460,7 +465,7 @@ def _cairn_duel(campaign: Campaign) -> widgets.Widget:
     from companion.widgets.cairn_srd import DuelApp
 
     return DuelApp(ensure(campaign, DUEL, Duel, Duel), viewer=campaign.who or None,
-                   role=campaign.role)
+                   role=campaign.role, campaign=campaign)
 
 
 def _cairn_lock(campaign: Campaign) -> widgets.Widget:
@@ -469,7 +474,7 @@ def _cairn_lock(campaign: Campaign) -> widgets.Widget:
     from companion.widgets.cairn_srd import LockpickingApp
 
     return LockpickingApp(ensure(campaign, LOCK, LockPicking, lambda: LockPicking.create(
-        seeds=(draw_seed(), draw_seed(), draw_seed()))))
+        seeds=(draw_seed(), draw_seed(), draw_seed()))), campaign=campaign)
 
 
 def _wilderness(campaign: Campaign) -> widgets.Widget:
@@ -477,7 +482,8 @@ def _wilderness(campaign: Campaign) -> widgets.Widget:
     from companion.widgets.cairn_srd.wilderness import WildernessApp
 
     return PartyAppPanel(campaign, lambda party: WildernessApp(
-        party, ensure(campaign, JOURNEY, Journey, Journey)), name="wilderness")
+        party, ensure(campaign, JOURNEY, Journey, Journey), campaign=campaign),
+        name="wilderness")
 
 
 def _downtime(campaign: Campaign) -> widgets.Widget:
@@ -485,7 +491,8 @@ def _downtime(campaign: Campaign) -> widgets.Widget:
     from companion.widgets.cairn_srd.downtime import DowntimeApp
 
     return PartyAppPanel(campaign, lambda party: DowntimeApp(
-        party, ensure(campaign, DOWNTIME, Downtime, Downtime)), name="downtime")
+        party, ensure(campaign, DOWNTIME, Downtime, Downtime), campaign=campaign),
+        name="downtime")
 
 
 def _dungeon_crawl(campaign: Campaign) -> widgets.Widget:
@@ -493,20 +500,22 @@ def _dungeon_crawl(campaign: Campaign) -> widgets.Widget:
     from companion.widgets.cairn_srd.dungeon_crawl import DungeonCrawlApp
 
     return PartyAppPanel(campaign, lambda party: DungeonCrawlApp(
-        party, ensure(campaign, DELVE, Delve, Delve)), name="dungeon-crawl")
+        party, ensure(campaign, DELVE, Delve, Delve), campaign=campaign),
+        name="dungeon-crawl")
 
 
 def _mass_combat(campaign: Campaign) -> widgets.Widget:
     from companion.rulesets.cairn_srd.mass_combat import Vessel
     from companion.widgets.cairn_srd.vessels import MassCombatApp
 
-    return MassCombatApp(ensure(campaign, VESSEL, Vessel, Vessel, "encounter"))
+    return MassCombatApp(ensure(campaign, VESSEL, Vessel, Vessel, "encounter"),
+                         campaign=campaign)
 
 
 def _cairn_tasks(campaign: Campaign) -> widgets.Widget:
     from companion.widgets.cairn_srd.skills import TasksApp
 
-    return TasksApp()
+    return TasksApp(campaign=campaign)
 
 
 def _mm_table(campaign: Campaign) -> widgets.Widget:
