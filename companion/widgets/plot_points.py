@@ -6,17 +6,32 @@ moves; the rules (what may be spent, what a natural 1 does, how strain becomes w
 in the session. [PlotPointsApp][companion.widgets.plot_points.PlotPointsApp] composes them
 for a table. A number typed badly is refused under its box and nothing is rolled; a spend
 the rules do not allow right now is a disabled button.
+
+Every roll (a check, a spend's retry or reroll, a contest, the recovery checks of a long
+rest) goes through [RollControls][companion.widgets.rolls.RollControls]: a mode (public,
+GM only, blind, self, with a commitment in the campaign's roll log) and "I rolled it
+myself" (the faces typed in one box, checked against the check's dice).
+
+- Interpretation: a check or contest rolled in a hidden mode is rolled off the shared
+  table: it is logged (as its commitment) but is not the check in play, so it turns no plot
+  point over and adds no strain; the GM settles it after the reveal. Plot points are the
+  table's open alternative to a quiet fudge, and a spend, a natural 1 or 20 or a loser's
+  strain on the shared pool would give a hidden roll away. Spends are therefore public
+  only (their buttons are disabled while a hidden mode is picked).
+- Interpretation: a long rest's recovery checks may be hidden: the wounds healed show on
+  the sheet (a consequence everyone sees), the rolls themselves only after the reveal.
 """
 
 from __future__ import annotations
 
 import html
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
 from companion.cli import fraction_text
 from companion.dice.render import percent
+from companion.fairplay import FairPlayError, mode_name
 from companion.rulesets.plot_points import (
     ABILITIES,
     MAX_WOUNDS,
@@ -47,6 +62,14 @@ from companion.widgets.base import (
     slug,
 )
 from companion.widgets.plot_points_contest import PlotContestPanel
+from companion.widgets.rolls import RollControls, RuleRoll, faces_hint
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from companion.rulesets.plot_points.checks import PlotCheckResult
+    from companion.rulesets.plot_points.session import CheckOutcome
+    from companion.store.campaign import Campaign
 
 __all__ = ["PlotPointCheckPanel", "PlotPointLogPanel", "PlotPointPoolPanel", "PlotPointsApp",
            "StrainWoundsPanel"]
@@ -75,11 +98,15 @@ class PlotPointCheckPanel(widgets.VBox):
     not allow now is disabled (the session would refuse it with the rule's reason).
     """
 
-    def __init__(self, session: PlotPointSession, error: ErrorLine | None = None) -> None:
+    def __init__(self, session: PlotPointSession, error: ErrorLine | None = None, *,
+                 campaign: Campaign | None = None, who: str = "", role: str = "",
+                 seed_source: Callable[[], int] = draw_seed) -> None:
         super().__init__()
         self.session = session
         self.error = error or ErrorLine()
         own_error = [self.error] if error is None else []
+        self.controls = RollControls(campaign=campaign, who=who, role=role,
+                                     seed_source=seed_source, name="check")
         self.who = widgets.Dropdown(description="Who", layout=widgets.Layout(width="200px"))
         self.who.add_class("tc-who")
         self.ability = _ability_picker("Ability", "ability")
@@ -114,12 +141,14 @@ class PlotPointCheckPanel(widgets.VBox):
             row(self.who, self.ability),
             row(*self.fields),
             self.chance,
+            self.controls,
             row(self.roll_button, *self.spend_buttons.values()),
             *own_error,
             self.result,
             self.spend_help,
         ]
         bind(session, self._sync, error=self.error)
+        self.controls.mode.observe(lambda _c: self._sync(), names="value")
         self._show_chance()
 
     def check(self) -> PlotCheck:
@@ -133,7 +162,7 @@ class PlotPointCheckPanel(widgets.VBox):
             current = self.who.value
             self.who.options = names
             self.who.value = current if current in names else names[0]
-        allowed = set(self.session.available_spends())
+        allowed = set(self.session.available_spends()) if not self.controls.hidden else set()
         for move, btn in self.spend_buttons.items():
             btn.disabled = move not in allowed
 
@@ -142,6 +171,7 @@ class PlotPointCheckPanel(widgets.VBox):
             self.chance.value = "<div>Fix the box marked below it to see the chance.</div>"
             return
         check = self.check()
+        self.controls.set_hint(faces_hint(check.expression))
         p = check.chance()
         one, twenty = check.natural_chances()
         self.chance.value = (
@@ -152,20 +182,63 @@ class PlotPointCheckPanel(widgets.VBox):
         )
 
     def roll(self) -> Any:
-        outcome = self.session.roll_check(
-            self.who.value, self.ability.value, self.proficiency.read(), self.advantage.read(),
-            self.difficulty.read(), seed=draw_seed())
-        self._show(outcome)
-        return outcome
+        """Roll the check in the mode picked: public, it becomes the check in play; hidden,
+        it is rolled off the table (see the module's docstring). Returns the session's
+        outcome (public) or the [RuleRoll][companion.widgets.rolls.RuleRoll] (hidden)."""
+        who = str(self.who.value)
+        check = self.check()
+        label = f"{who}: check {check.expression} vs {check.difficulty}"
+        controls = self.controls
+        if controls.hidden:
+            hidden: RuleRoll[PlotCheckResult] = controls.run(
+                label, lambda rng: check.roll(rng=rng), lambda r: f"{who}: {r}")
+            self._show_hidden(hidden, who)
+            return hidden
+        out: RuleRoll[CheckOutcome] = controls.run(
+            label, lambda rng: self.session.roll_check(
+                who, check.ability, check.proficiency, check.advantage,
+                self.difficulty.read(), **controls.move_args(rng)))
+        assert out.value is not None  # a public roll is seen by all
+        self._show(out.value)
+        return out.value
 
     def _spend(self, move: str) -> Any:
+        label = next(text for text, name, _ in SPENDS if name == move)
+
         def spend() -> Any:
-            outcome = getattr(self.session, move)(seed=draw_seed())
-            self._show(outcome)
-            return outcome
+            if self.controls.hidden:
+                raise FairPlayError("plot points are spent in the open: pick the Public mode "
+                                    "to spend one")
+            current = self.session.current
+            roller = current.roller if current is not None else ""
+            out: RuleRoll[CheckOutcome] = self.controls.run(
+                f"{roller}: {label}", lambda rng: getattr(self.session, move)(
+                    **self.controls.move_args(rng)))
+            assert out.value is not None
+            self._show(out.value)
+            return out.value
 
         spend.__name__ = move
         return spend
+
+    def _show_hidden(self, out: RuleRoll[PlotCheckResult], who: str) -> None:
+        """A check rolled off the table: its result if this viewer may see it, else only
+        the commitment."""
+        self.rolls += 1
+        mode = html.escape(mode_name(out.mode))
+        if not out.shown or out.value is None:
+            self.result.value = (f'<div class="tc-result tc-hidden" data-n="{self.rolls}">'
+                                 f"{out.hidden_html()}</div>")
+            return
+        result = out.value
+        verdict = "success" if result.success else "failure"
+        self.result.value = (
+            f'<div class="tc-result tc-{verdict}" data-n="{self.rolls}">'
+            f"<div>Rolled {mode}, off the table (entry {out.entry})</div>"
+            f'<div><b>{html.escape(who)}</b>: <span class="tc-total">{result.total}</span> — '
+            f'<b class="tc-verdict">{verdict}</b> (margin {result.margin:+d})</div>'
+            f'<div class="tc-roll-text">{roll_text_html(str(result.result.roll))}</div></div>'
+        )
 
     def _show(self, outcome: Any) -> None:
         self.rolls += 1
@@ -214,12 +287,19 @@ class StrainWoundsPanel(widgets.VBox):
     """One character's strain and wounds, with the moves that change them."""
 
     def __init__(self, session: PlotPointSession, name: str,
-                 error: ErrorLine | None = None) -> None:
+                 error: ErrorLine | None = None, *,
+                 controls: RollControls | None = None) -> None:
         super().__init__()
         self.session = session
         self.character_name = name
         self.error = error or ErrorLine()
         own_error = [self.error] if error is None else []
+        # The recovery checks' mode and own dice (an app shares one among its characters).
+        own_controls = controls is None
+        self.controls = controls if controls is not None else RollControls(
+            hint="1d20 per wound", name="rest")
+        self.rest_result = widgets.HTML()
+        self.rest_result.add_class("tc-rest-result")
         self.view = widgets.HTML()
         self.fortitude = _ability_picker("Fortitude", "fortitude")
         self.rest_dc = int_box("Rest DC", 10, "rest-dc", -MAX_DIFFICULTY, MAX_DIFFICULTY)
@@ -238,15 +318,34 @@ class StrainWoundsPanel(widgets.VBox):
         self.children = [
             self.view,
             row(self.amount, self.strain_button, self.wound_button, self.heal_button),
+            *([self.controls] if own_controls else []),
             row(self.fortitude, self.rest_proficiency, self.rest_dc, self.rest_button),
             *own_error,
+            self.rest_result,
         ]
         bind(session, self._render, error=self.error)
 
     def long_rest(self) -> Any:
-        return self.session.long_rest(self.character_name, self.rest_dc.read(),
-                                      self.fortitude.value, self.rest_proficiency.read(),
-                                      seed=draw_seed())
+        """A long rest, its recovery checks rolled in the mode picked (and with the faces
+        entered); returns the session's results (``None`` when this viewer may not see
+        them)."""
+        name = self.character_name
+        dc, ability = self.rest_dc.read(), str(self.fortitude.value)
+        proficiency = self.rest_proficiency.read()
+        controls = self.controls
+
+        def text(results: list[PlotCheckResult]) -> str:
+            totals = ", ".join(str(r.total) for r in results) or "no wound to check"
+            healed = sum(1 for r in results if r.success)
+            return f"{name}: long rest, recovery checks {totals} (difficulty {dc}): {healed} heal"
+
+        out: RuleRoll[list[PlotCheckResult]] = controls.run(
+            f"{name}: long rest", lambda rng: self.session.long_rest(
+                name, dc, ability, proficiency,
+                **controls.move_args(rng)), text)
+        self.rest_result.value = (f'<div class="tc-note">{html.escape(out.text or "")}</div>'
+                                  if out.shown else out.hidden_html())
+        return out.value
 
     def _render(self) -> None:
         here = self.character_name in self.session.players
@@ -301,12 +400,21 @@ class PlotPointsApp(widgets.VBox):
     """A whole table: check panel, plot-point pool, a strain & wounds panel per player."""
 
     def __init__(self, players: list[str] | None = None, gm: str = "GM",
-                 session: PlotPointSession | None = None) -> None:
+                 session: PlotPointSession | None = None, *,
+                 campaign: Campaign | None = None, who: str | None = None,
+                 role: str | None = None, seed_source: Callable[[], int] = draw_seed) -> None:
         super().__init__()
         self.session = session or PlotPointSession.new(players or ["Player 1", "Player 2"], gm)
         self.error = ErrorLine()
+        # The page's viewer: the campaign's unless told otherwise (modes need a campaign).
+        self.campaign = campaign
+        viewer = who if who is not None else (campaign.who if campaign is not None else "")
+        seat = role if role is not None else (campaign.role if campaign is not None else "")
+        roll_args: dict[str, Any] = {"campaign": campaign, "who": viewer, "role": seat,
+                                     "seed_source": seed_source}
         # Each part shows its errors beside its own buttons (a phone shows one part at a time).
-        self.roller = PlotPointCheckPanel(self.session)
+        self.roller = PlotPointCheckPanel(self.session, **roll_args)
+        self.recovery = RollControls(hint="1d20 per wound", name="rest", **roll_args)
         self.pool = PlotPointPoolPanel(self.session, self.error)
         self.characters = column()
         # Not "required": an empty box is refused when Add is tapped, not before typing.
@@ -314,10 +422,10 @@ class PlotPointsApp(widgets.VBox):
                                    required=False, placeholder="New player's name")
         self.new_player.on_enter(self.add_player, self.error)
         self.history = PlotPointLogPanel(self.session)
-        self.contest = PlotContestPanel(self.session)
+        self.contest = PlotContestPanel(self.session, **roll_args)
         app_box(
             self.pool, self.roller, self.contest,
-            widgets.HTML("<b>Strain & wounds</b>"), self.characters,
+            widgets.HTML("<b>Strain & wounds</b>"), self.recovery, self.characters,
             row(self.new_player, button("Add player", self.add_player, error=self.error,
                                         name="add-player")),
             self.error, self.history, box=self,
@@ -333,5 +441,6 @@ class PlotPointsApp(widgets.VBox):
         names = self.session.players
         for name in names:
             if name not in self._panels:
-                self._panels[name] = StrainWoundsPanel(self.session, name)
+                self._panels[name] = StrainWoundsPanel(self.session, name,
+                                                       controls=self.recovery)
         self.characters.children = [self._panels[n] for n in names]

@@ -5,15 +5,23 @@
 the contest through the session
 ([PlotPointSession.contest][companion.rulesets.plot_points.session.PlotPointSession.contest]),
 so natural 1s and 20s turn plot points and the loser's wounds add strain.
+
+The roll goes through [RollControls][companion.widgets.rolls.RollControls] (mode, own
+dice: both sides' faces in one box, the first side's first). A contest rolled in a hidden
+mode is rolled off the shared table, like a hidden check (see
+[companion.widgets.plot_points][]).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import ipywidgets as widgets
 
+from companion.checks import ContestResult
 from companion.errors import CompanionError
+from companion.fairplay import mode_name
 from companion.rulesets.plot_points.checks import (
     MAX_ADVANTAGE,
     MAX_PROFICIENCY,
@@ -35,6 +43,11 @@ from companion.widgets.base import (
     row,
     text_box,
 )
+from companion.widgets.rolls import RollControls, RuleRoll, faces_hint
+
+if TYPE_CHECKING:
+    from companion.rulesets.plot_points.session import ContestOutcome
+    from companion.store.campaign import Campaign
 
 __all__ = ["PlotContestPanel"]
 
@@ -54,11 +67,14 @@ class PlotContestPanel(widgets.VBox):
     """A contest between a player (or the GM) and another side."""
 
     def __init__(self, session: PlotPointSession, error: ErrorLine | None = None, *,
-                 seed_source: Callable[[], int] = draw_seed) -> None:
+                 seed_source: Callable[[], int] = draw_seed,
+                 campaign: Campaign | None = None, who: str = "", role: str = "") -> None:
         super().__init__(layout=widgets.Layout(max_width="100%"))
         self.add_class("tc-contest")
         self.session = session
         self.seed_source = seed_source
+        self.controls = RollControls(campaign=campaign, who=who, role=role,
+                                     seed_source=lambda: self.seed_source(), name="contest")
         self.error = error if error is not None else ErrorLine()
         self.who = widgets.Dropdown(options=[], description="Who",
                                     layout=widgets.Layout(width="200px"))
@@ -77,6 +93,7 @@ class PlotContestPanel(widgets.VBox):
             row(self.who, *self.mine),
             row(self.opponent, *self.theirs),
             self.odds,
+            self.controls,
             row(self.roll_button, self.close_button),
             self.result,
             *([] if error is not None else [self.error]),
@@ -114,15 +131,35 @@ class PlotContestPanel(widgets.VBox):
             self.roll_button.disabled = True
             return
         self.roll_button.disabled = False
+        self.controls.set_hint(f"{faces_hint(mine.expression)}; "
+                               f"then {faces_hint(theirs.expression)}")
         self.odds.value = (f'<div class="tc-contest-odds">{escape(mine.expression)} vs '
                            f"{escape(theirs.expression)}: wins {chance_html(odds.win)}, "
                            f"tie {chance_html(odds.tie)}, loses {chance_html(odds.lose)}</div>")
 
     def roll(self) -> None:
+        """Roll the contest in the mode picked (hidden: off the shared table)."""
         mine, theirs = self._checks()
-        seed = self.seed_source()
-        out = self.session.contest(
-            str(self.who.value), str(self.opponent.value), mine.ability, mine.proficiency,
-            mine.advantage, theirs.ability, theirs.proficiency, theirs.advantage, seed=seed)
-        self.result.value = (f'<div class="tc-contest-result" data-margin="{out.margin}">'
-                             f"{escape(out)} <small>(seed {seed})</small></div>")
+        who, opponent = str(self.who.value), str(self.opponent.value)
+        label = f"contest {who} ({mine.expression}) vs {opponent} ({theirs.expression})"
+        controls = self.controls
+        if controls.hidden:
+            def text(result: ContestResult) -> str:
+                return (f"contest {who} {result.first.total} vs {opponent} "
+                        f"{result.second.total} (margin {result.margin:+d})")
+
+            hidden: RuleRoll[ContestResult] = controls.run(
+                label, lambda rng: mine.roll_contest(theirs, rng=rng), text)
+            how = f"rolled {mode_name(hidden.mode)}, off the table, entry {hidden.entry}"
+            self.result.value = (
+                f'<div class="tc-contest-result tc-hidden">{escape(hidden.text)} '
+                f"<small>({escape(how)})</small></div>" if hidden.shown and hidden.text
+                else hidden.hidden_html())
+            return
+        out: RuleRoll[ContestOutcome] = controls.run(label, lambda rng: self.session.contest(
+            who, opponent, mine.ability, mine.proficiency, mine.advantage, theirs.ability,
+            theirs.proficiency, theirs.advantage, **controls.move_args(rng)))
+        assert out.value is not None
+        how = f"seed {out.seed}" if out.seed is not None else "own dice"
+        self.result.value = (f'<div class="tc-contest-result" data-margin="{out.value.margin}">'
+                             f"{escape(out.value)} <small>({how})</small></div>")

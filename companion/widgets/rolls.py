@@ -532,6 +532,8 @@ class FacesBox(CheckedBox):
             raise InputError(str(exc)) from None
 
     def _format(self, value: Any) -> str:
+        if isinstance(value, str):
+            return value
         return " ".join(str(v) for v in value)
 
     def read(self) -> list[int]:
@@ -585,6 +587,7 @@ class RollControls(widgets.VBox):
         self.role = role
         self._seed_source = seed_source
         self.last: RuleRoll[Any] | None = None
+        self._seeds: dict[int, int] = {}
         modes = modes_for(role, who) if campaign is not None else ["public"]
         self.mode = widgets.Dropdown(
             options=[(_MODE_LABELS[m], m) for m in modes], value="public",
@@ -613,6 +616,20 @@ class RollControls(widgets.VBox):
     @property
     def mode_value(self) -> str:
         return str(self.mode.value)
+
+    @property
+    def hidden(self) -> bool:
+        """Whether the mode picked hides the roll (``gm``, ``blind``, ``self``)."""
+        return self.campaign is not None and self.mode_value in fairplay.HIDDEN_MODES
+
+    def move_args(self, rng: random.Random) -> dict[str, Any]:
+        """The keyword arguments for a tracker move given the ``rng`` of a roll: ``seed=``
+        the roll's seed while ``rng`` is its fresh ``random.Random(seed)`` (so the tracker's
+        own log records that seed), else ``rng=`` (real dice, or a generator already used)."""
+        seed = self._seeds.get(id(rng))
+        if seed is not None and rng.getstate() == random.Random(seed).getstate():
+            return {"seed": seed}
+        return {"rng": rng}
 
     def set_hint(self, hint: str) -> None:
         """Say what dice the next roll takes (the faces box's placeholder and label)."""
@@ -654,6 +671,15 @@ class RollControls(widgets.VBox):
                     "(a seed you choose would tell you the roll)")
             seed = self._seed_source() if seed is None else seed
             rng = random.Random(seed)
+            self._seeds = {id(rng): seed}
+        try:
+            return self._run(label, action, text, mode, rng, seed, entered)
+        finally:
+            self._seeds = {}
+
+    def _run(self, label: str, action: Callable[[random.Random], T],
+             text: Callable[[T], str], mode: str, rng: random.Random, seed: int | None,
+             entered: physical.EnteredDice | None) -> RuleRoll[T]:
         if self.campaign is None:
             try:
                 value = action(rng)

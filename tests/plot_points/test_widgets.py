@@ -142,7 +142,7 @@ def test_notebook_is_a_few_lines() -> None:
 
 def test_spend_buttons_are_explained_on_the_page_not_only_on_hover() -> None:
     roller = PlotPointsApp(["Ash"]).roller
-    labels = [b.description for b in roller.children[4].children]
+    labels = [b.description for b in roller.children[5].children]
     assert labels[0] == "Roll check" and len(labels) == 5
     for label in labels[1:]:
         assert f"<b>{label}</b>: " in roller.spend_help.value
