@@ -4,7 +4,22 @@ Each component observes a core model from [companion.rulesets.variant5e][] and c
 its moves; no rule is decided here. A button whose move the rules refuse now is disabled;
 a number box holding anything but an allowed whole number says so under the box and the
 buttons that read it are disabled until it is fixed. Every roll draws its seed with
-[draw_seed][companion.widgets.base.draw_seed] and shows it. In a notebook::
+[draw_seed][companion.widgets.base.draw_seed] and shows it.
+
+Roll modes and your own dice (issue 13): the death-and-returning and combat-options apps
+hold one [RollControls][companion.widgets.rolls.RollControls] each, and every roll they
+make (a death save, a return's Fragile Soul check and d100, a contest) goes through it:
+the mode picked (public, GM only, blind, self) decides who sees the roll, a hidden one
+is logged in the campaign's roll log as its commitment, and with "I rolled it myself" on
+the faces typed are the dice the rule rolls, checked against each die (a death save
+entered as 21 is refused under the box, and nothing changes). An app gets its campaign
+(and so the viewer and role) as ``campaign=``; without one every roll is public.
+
+- Interpretation: a hidden death save or return still moves the creature's shared record
+  (its successes, failures, condition): those consequences are visible by nature; the
+  roll is not (the policy of [companion.fairplay][]).
+
+In a notebook::
 
     from companion.widgets.variant5e import SpellPointsApp
     SpellPointsApp()
@@ -12,14 +27,19 @@ buttons that read it are disabled until it is fixed. Every roll draws its seed w
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
 from companion.rulesets.miasma.psychosis import MiasmaTracker, raised_by
 from companion.rulesets.variant5e.contests import Combatant, Edge, Size
-from companion.rulesets.variant5e.death_and_returning import RETURN_SPELLS, DeathRecord
+from companion.rulesets.variant5e.death_and_returning import (
+    RETURN_SPELLS,
+    DeathRecord,
+    ReturnAttempt,
+)
 from companion.rulesets.variant5e.diagonal_moves import MAX_SPEED, MovementCounter
 from companion.rulesets.variant5e.facing_and_flanking import Battlefield
 from companion.rulesets.variant5e.maneuvers import MANEUVERS, maneuver
@@ -46,6 +66,11 @@ from companion.widgets.base import (
     row,
     safe,
 )
+from companion.widgets.miasma.common import unchanged_on_refusal
+from companion.widgets.rolls import RollControls, RuleRoll, faces_hint
+
+if TYPE_CHECKING:
+    from companion.store.campaign import Campaign
 
 __all__ = ["CombatOptionsApp", "CombatantPanel", "DeathAndReturningApp", "SpellPointsApp"]
 
@@ -59,6 +84,22 @@ SKILL_RANGE = (-10, 30)
 
 #: Newest moves a log shows (the whole log stays in the tracker and its save).
 LOG_SHOWN = 12
+
+#: What dice the death app's rolls take (the own-dice box's hint).
+DEATH_DICE_HINT = "d20; a return: d20, then d100"
+
+
+def roll_controls(campaign: Campaign | None, seed_source: Callable[[], int], hint: str,
+                  name: str) -> RollControls:
+    """The mode picker and own-dice box of an app, for ``campaign``'s viewer (if any)."""
+    return RollControls(campaign=campaign, who=campaign.who if campaign is not None else "",
+                        role=campaign.role if campaign is not None else "",
+                        seed_source=seed_source, hint=hint, name=name)
+
+
+def how_rolled(out: RuleRoll[Any]) -> str:
+    """``seed N`` or ``own dice``: what a shown roll came from."""
+    return "own dice" if out.physical else f"seed {out.seed}"
 
 
 def _dropdown(options: Any, value: Any, description: str, name: str,
@@ -155,12 +196,15 @@ class DeathAndReturningApp(widgets.VBox):
     """Death saves, deaths and returns under the strike modules, with Fragile Soul rolls.
 
     ``seed_source`` draws the seed of each roll (tests pass a fixed one); the seed is shown
-    with the roll so it can be replayed.
+    with the roll so it can be replayed. Every roll goes through ``controls`` (its mode,
+    or the real dice typed in): a death save takes one d20, a return attempt the caster's
+    d20 and, when that check fails, the d100 on the Fragile Soul table.
     """
 
     def __init__(self, record: DeathRecord | None = None, *,
                  seed_source: Callable[[], int] = draw_seed,
-                 psychosis: tuple[MiasmaTracker, str] | None = None) -> None:
+                 psychosis: tuple[MiasmaTracker, str] | None = None,
+                 campaign: Campaign | None = None) -> None:
         super().__init__()
         self.model = record if record is not None else DeathRecord()
         #: The Miasma tracker and the name this creature has there: a return lowers its
@@ -195,16 +239,12 @@ class DeathAndReturningApp(widgets.VBox):
                              name="return"),
             "evict": button("Remove inhabitant", m.remove_inhabitant, error=self.error,
                             name="evict"),
-            "save-dice": button("Enter death save", lambda: m.death_save(
-                self.save_face.read()), error=self.error, name="save-dice"),
-            "return-dice": button("Enter return dice", self.enter_return, error=self.error,
-                                  name="return-dice"),
             "undo": button("Undo", m.undo, error=self.error, name="undo"),
         }
         b = self.buttons
-        self.save_face = int_box("d20 shows", 10, "save-face", 1, 20)
-        self.check_face = int_box("Check d20", 10, "check-face", 1, 20)
-        self.table_face = int_box("Table d100", 1, "table-face", 1, 100)
+        self.controls = roll_controls(campaign, lambda: self.seed_source(), DEATH_DICE_HINT,
+                                      "death")
+        self.saves = 0
         self.spell = _dropdown(list(RETURN_SPELLS), "revivify", "Spell", "spell", "240px")
         self.modifier = int_box("Caster modifier", 3, "modifier", *MODIFIER_RANGE)
         self.odds = widgets.HTML()
@@ -217,13 +257,12 @@ class DeathAndReturningApp(widgets.VBox):
         app_box(
             row(self.module, self.permanent, self.fragile, self.wish, new),
             self.status,
+            self.controls,
             row(b["drop"], b["save"], b["hit"], b["crit"], b["heal"], b["die"]),
             self.save_roll,
-            row(self.save_face, b["save-dice"]),
             row(self.spell, self.modifier),
             self.odds,
             row(b["return"], b["evict"], b["undo"]),
-            row(self.check_face, self.table_face, b["return-dice"]),
             self.error,
             self.attempt,
             self.history,
@@ -261,46 +300,55 @@ class DeathAndReturningApp(widgets.VBox):
         self.save_roll.value = ""
 
     def death_save(self) -> None:
-        seed = self.seed_source()
-        face = self.model.roll_death_save(seed=seed)
-        self.save_roll.value = (f'<div class="tc-save-roll" data-face="{face}">death save: '
-                                f"d20 shows <b>{face}</b> <small>(seed {seed})</small></div>")
+        """Roll a death save (a d20) in the mode picked, or from the d20 typed in."""
+        with unchanged_on_refusal(self.model):
+            out = self.controls.run("5e death save (d20)",
+                                    lambda rng: self.model.roll_death_save(rng=rng),
+                                    lambda face: f"death save: d20 shows {face}")
+        self.saves += 1
+        if out.shown and out.value is not None:
+            face = out.value
+            self.save_roll.value = (
+                f'<div class="tc-save-roll" data-face="{face}" data-n="{self.saves}">death '
+                f"save: d20 shows <b>{face}</b> <small>({how_rolled(out)})</small></div>")
+        else:
+            self.save_roll.value = (f'<div class="tc-save-roll" data-face="hidden" '
+                                    f'data-n="{self.saves}">{out.hidden_html()}</div>')
 
     def attempt_return(self) -> None:
+        """Try a return: the caster's d20 check and, if it fails, the d100 on the Fragile
+        Soul table, in the mode picked or from the dice typed in."""
         modifier = self.modifier.read()
-        seed = self.seed_source()
-        result = self.model.roll_return(self.spell.value, modifier, seed=seed)
-        if result.outcome == "works" and self.psychosis is not None:
-            tracker, name = self.psychosis
-            way = raised_by(result.spell)
-            if tracker.can("raised_from_dead", name, way):
-                tracker.raised_from_dead(name, way)
-        self.attempts += 1
-        self.attempt.value = (f'<div class="tc-attempt" data-n="{self.attempts}" '
-                              f'data-outcome="{escape(result.outcome)}"><b>'
-                              f"{escape(result.outcome.replace('_', ' '))}</b>: {escape(result)} "
-                              f"<small>(seed {seed})</small></div>")
+        spell = self.spell.value
 
-    def enter_return(self) -> None:
-        """A return attempt from dice rolled at the table: the d100 is read only when the
-        caster's check fails."""
-        modifier = self.modifier.read()
-        check = self.check_face.read()
-        result = self.model.attempt_return(self.spell.value, modifier, check,
-                                           self.table_face.read())
+        def attempt(rng: random.Random) -> ReturnAttempt:
+            result = self.model.roll_return(spell, modifier, rng=rng)
+            if result.outcome == "works" and self.psychosis is not None:
+                tracker, name = self.psychosis
+                way = raised_by(result.spell)
+                if tracker.can("raised_from_dead", name, way):
+                    tracker.raised_from_dead(name, way)
+            return result
+
+        trackers = [self.model] + ([self.psychosis[0]] if self.psychosis is not None else [])
+        with unchanged_on_refusal(*trackers):
+            out = self.controls.run(f"5e return attempt ({spell})", attempt)
         self.attempts += 1
-        self.attempt.value = (f'<div class="tc-attempt" data-n="{self.attempts}" '
-                              f'data-outcome="{escape(result.outcome)}"><b>'
-                              f"{escape(result.outcome.replace('_', ' '))}</b>: {escape(result)}"
-                              " <small>(dice entered)</small></div>")
+        result = out.value
+        if out.shown and result is not None:
+            self.attempt.value = (f'<div class="tc-attempt" data-n="{self.attempts}" '
+                                  f'data-outcome="{escape(result.outcome)}"><b>'
+                                  f"{escape(result.outcome.replace('_', ' '))}</b>: "
+                                  f"{escape(result)} <small>({how_rolled(out)})</small></div>")
+        else:
+            self.attempt.value = (f'<div class="tc-attempt" data-n="{self.attempts}" '
+                                  f'data-outcome="hidden">{out.hidden_html()}</div>')
 
     def render_return(self) -> None:
         """The return attempt's exact odds and whether it can be tried now."""
         m = self.model
         spell = self.spell.value
         disable_for(self.buttons["return"], first_bad_box(self.modifier) or m.why_no_return(spell))
-        disable_for(self.buttons["return-dice"], first_bad_box(self.modifier) or
-                    m.why_no_return(spell))
         if not self.modifier.valid:
             self.odds.value = "<div><i>Fix the caster modifier above.</i></div>"
             return
@@ -343,7 +391,6 @@ class DeathAndReturningApp(widgets.VBox):
         b = self.buttons
         disable_for(b["drop"], None if m.can_drop else f"only a living creature drops; {state}")
         disable_for(b["save"], None if m.can_save else f"only a dying creature saves; {state}")
-        disable_for(b["save-dice"], b["save"].tooltip if b["save"].disabled else None)
         for name in ("hit", "crit", "heal"):
             disable_for(b[name], None if m.down else f"the creature is not at 0 HP; {state}")
         disable_for(b["die"], None if m.can_die else "the creature is already dead")
@@ -391,14 +438,19 @@ class CombatantPanel(widgets.VBox):
 class CombatOptionsApp(widgets.VBox):
     """Contests with exact odds, flanking on a small grid, and a diagonal movement counter.
 
-    ``seed_source`` draws the seed of each contest roll (tests pass a fixed one).
+    ``seed_source`` draws the seed of each contest roll (tests pass a fixed one). A contest
+    rolls through ``controls`` (its mode, or the real dice typed in: the acting creature's
+    d20s first, then the resisting one's, two for advantage or disadvantage).
     """
 
     GRID = 6
 
-    def __init__(self, *, seed_source: Callable[[], int] = draw_seed) -> None:
+    def __init__(self, *, seed_source: Callable[[], int] = draw_seed,
+                 campaign: Campaign | None = None) -> None:
         super().__init__()
         self.seed_source = seed_source
+        self.controls = roll_controls(campaign, lambda: self.seed_source(), "d20, then d20",
+                                      "contest")
         # One error line per part, under its own buttons: the page is three screens tall on a
         # phone, and a refused step must not report itself beside the contest far above.
         self.error = ErrorLine()
@@ -458,7 +510,7 @@ class CombatOptionsApp(widgets.VBox):
         app_box(
             _heading("Contests"),
             self.option, self.first, self.second, self.flag,
-            self.contest_odds, row(self.roll_button), self.contest_result,
+            self.contest_odds, self.controls, row(self.roll_button), self.contest_result,
             self.error,
             _heading("Flanking"),
             widgets.HTML("Tap a square: empty → ally (A) → enemy (E). Flanked creatures "
@@ -497,6 +549,8 @@ class CombatOptionsApp(widgets.VBox):
             disable_for(self.roll_button, "this contest is not allowed (see the message below)")
             raise
         odds = contest.odds()
+        self.controls.set_hint("no dice: automatic" if contest.automatic else faces_hint(
+            f"{contest.initiator.as_check().dice}+{contest.resister.as_check().dice}"))
         auto = (f"<div>Automatic success: {escape(contest.automatic)}</div>"
                 if contest.automatic else "")
         self.contest_odds.value = (
@@ -508,12 +562,18 @@ class CombatOptionsApp(widgets.VBox):
             f"<div>On a win: {escape(contest.on_success)}</div></div>")
 
     def roll_contest(self) -> None:
+        """Roll the contest in the mode picked, or from the d20s typed in."""
         contest = self.contest()
-        seed = self.seed_source()
-        result = contest.roll(seed=seed)
+        out = self.controls.run(f"5e contest: {self.option.value}",
+                                lambda rng: contest.roll(rng=rng))
         self.rolls += 1
-        self.contest_result.value = (f'<div class="tc-contest-roll" data-n="{self.rolls}">'
-                                     f"{escape(result)} <small>(seed {seed})</small></div>")
+        if out.shown and out.value is not None:
+            self.contest_result.value = (f'<div class="tc-contest-roll" data-n="{self.rolls}">'
+                                         f"{escape(out.value)} <small>({how_rolled(out)})"
+                                         "</small></div>")
+        else:
+            self.contest_result.value = (f'<div class="tc-contest-roll" data-n="{self.rolls}" '
+                                         f'data-hidden="1">{out.hidden_html()}</div>')
 
     # flanking
     def _cycle(self, x: int, y: int) -> Callable[[], None]:

@@ -267,25 +267,38 @@ def test_death_app_module_switches_apply_at_once() -> None:
 
 
 def test_death_app_takes_physical_dice() -> None:
+    """Own dice go through the one roll row (RollControls): the faces typed are the dice."""
     from companion.rulesets.variant5e.death_and_returning import DeathRecord
     from companion.widgets.variant5e import DeathAndReturningApp
 
     record = DeathRecord()
     app = DeathAndReturningApp(record)
     b = buttons_by_name(app)
-    assert b["save-dice"].disabled  # alive: no death saves
+    assert b["save"].disabled  # alive: no death saves
+    assert not any(name.endswith("-dice") for name in b)  # one way to enter dice
     record.drop_to_zero()
-    app.save_face.value = 1
-    b["save-dice"].click()
-    assert record.failures == 2
-    app.save_face.value = 4
-    b["save-dice"].click()
+    app.controls.own.value = True
+    app.controls.faces.control.value = "1"
+    b["save"].click()
+    assert record.failures == 2 and 'data-face="1"' in app.save_roll.value
+    assert "own dice" in app.save_roll.value
+    app.controls.faces.control.value = "21"  # a d20 cannot show 21: refused under the box
+    b["save"].click()
+    assert record.failures == 2 and len(record.log) == 2
+    assert app.controls.faces.refusal.message == "die 1: a d20 shows 1 to 20, not 21"
+    app.controls.faces.control.value = "4"
+    b["save"].click()
     assert record.condition == "dead"
     app.spell.value, app.modifier.value = "raise dead", 2
-    app.check_face.value, app.table_face.value = 5, 50  # 5+2 fails DC 15; d100 50: not returned
-    b["return-dice"].click()
+    app.controls.faces.control.value = "5 50"  # 5+2 fails DC 15; d100 50: not returned
+    b["return"].click()
     assert 'data-outcome="not_returned"' in app.attempt.value and record.condition == "dead"
-    app.check_face.value = 13  # 13+2 = 15 passes: the d100 is not read
-    b["return-dice"].click()
+    assert record.log[-1].args["check_roll"] == 5 and record.log[-1].args["table_roll"] == 50
+    app.controls.faces.control.value = "13 50"  # 13+2 passes: the d100 is not read
+    b["return"].click()
+    assert app.controls.faces.refusal.message == "2 dice entered, the roll used 1"
+    assert record.condition == "dead"  # a refused entry changes nothing
+    app.controls.faces.control.value = "13"
+    b["return"].click()
     assert 'data-outcome="works"' in app.attempt.value and record.condition == "alive"
-    assert b["return-dice"].disabled
+    assert b["return"].disabled

@@ -280,29 +280,33 @@ class EarthmoteLog(Tracker):
         return random.Random(f"earthmotes:{self.seed}:{self.made}").getrandbits(63)
 
     @move
-    def generate(self, *, rng: random.Random | None = None) -> Earthmote:
+    def generate(self, *, seed: int | None = None,
+                 rng: random.Random | None = None) -> Earthmote:
         """Roll a new earthmote and add it to the list.
 
-        Its dice come from the list's own seed, or from ``rng`` when given (a roll made
-        in a chosen roll mode, or real dice entered by hand); then it keeps no seed.
+        Its dice come from ``seed`` (kept in the earthmote), else from ``rng`` (real dice
+        entered by hand: it keeps no seed), else from the list's own seed and count.
         """
         self._check_room()
-        mote = (generate_earthmote(seed=self._next_seed()) if rng is None
-                else generate_earthmote(rng=rng))
+        if seed is None and rng is None:
+            seed = self._next_seed()
+        mote = generate_earthmote(seed=seed, rng=None if seed is not None else rng)
         self.made += 1
         self.earthmotes.append(mote)
         self.describe(f"#{len(self.earthmotes)}: {mote.describe()}")
         return mote
 
     @move
-    def new_region(self, index: int, keep: int, *,
+    def new_region(self, index: int, keep: int, *, seed: int | None = None,
                    rng: random.Random | None = None) -> Earthmote:
         """Travel on from earthmote ``index`` (from 0): keep one biome die, re-roll the other
-        (from the list's own seed, or from ``rng`` when given)."""
+        (from ``seed``, else ``rng``, else the list's own seed and count)."""
         self._check_index(index)
         self._check_room()
-        seed = self._next_seed() if rng is None else None
-        mote = change_region(self.earthmotes[index], keep, seed=seed, rng=rng)
+        if seed is None and rng is None:
+            seed = self._next_seed()
+        mote = change_region(self.earthmotes[index], keep, seed=seed,
+                             rng=None if seed is not None else rng)
         self.made += 1
         self.earthmotes.append(mote)
         self.describe(f"#{len(self.earthmotes)} (new region from #{index + 1}): "

@@ -13,6 +13,15 @@ from the game's
 [view_for][companion.rulesets.miasma.dice_monarchs.game.DiceMonarchsGame.view_for]
 for its viewer, so no other player's hole dice and never the table seed reach the page,
 in any widget's state; a player's *Save* holds others' dice only as commitments.
+
+Real dice: a table may let the banker roll the community dice by hand (a setup switch;
+[set_banker_rolls][companion.rulesets.miasma.dice_monarchs.game.DiceMonarchsGame.set_banker_rolls]).
+When a betting round is settled the table screen then asks for the flop (d4 d6 d8), the
+turn (d10) or the river (d12): with "I rolled it myself" on, the faces typed are the dice
+(checked against each die, and logged in the campaign's roll log as a physical roll);
+with it off, the table seed rolls them as usual. The community dice are public by nature,
+so their roll has no mode to pick. The hole dice always come from the table's secret
+seed: dice typed on a shared screen would be seen by whoever types them.
 """
 
 from __future__ import annotations
@@ -20,7 +29,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
@@ -54,7 +63,11 @@ from companion.widgets.base import (
     name_box,
     row,
 )
-from companion.widgets.miasma.common import LOG_SHOWN, css, dice_html
+from companion.widgets.miasma.common import LOG_SHOWN, css, dice_html, unchanged_on_refusal
+from companion.widgets.rolls import RollControls
+
+if TYPE_CHECKING:
+    from companion.store.campaign import Campaign
 
 __all__ = ["DiceMonarchsApp", "PublicSave"]
 
@@ -128,7 +141,8 @@ class DiceMonarchsApp(widgets.VBox):
 
     def __init__(self, game: DiceMonarchsGame | None = None, *,
                  players: str = "Ann, Bo, Cy", chips: int = 100, seed: int | None = None,
-                 samples: int = 800, viewer: str | None = None, role: str = "") -> None:
+                 samples: int = 800, viewer: str | None = None, role: str = "",
+                 campaign: Campaign | None = None) -> None:
         super().__init__()
         self.add_class("tc-monarchs")
         self.error = ErrorLine()
@@ -218,7 +232,13 @@ class DiceMonarchsApp(widgets.VBox):
         # The banker's own dice for the community stage the table waits for.
         self.community_button = self._btn("Roll the community dice", self._roll_community,
                                           "roll-community", "primary")
-        self.community_roll = column(widgets.HTML(), row(self.community_button))
+        self.community_controls = RollControls(
+            campaign=campaign, who=self.viewer or "", role=role, hint="d4 d6 d8",
+            name="community")
+        # Dice everyone sees as they land: the roll has no hidden mode.
+        self.community_controls.mode.layout.display = "none"
+        self.community_roll = column(widgets.HTML(), self.community_controls,
+                                     row(self.community_button))
         self.community_roll.add_class("tc-community-roll")
         if self.hot_seat:
             self.undo_button = confirm_button(
@@ -290,7 +310,16 @@ class DiceMonarchsApp(widgets.VBox):
         if not self.runs_table:
             raise CompanionError("Dice Monarchs: the banker's dice are entered on the table "
                                  "screen")
-        self.game.reveal()
+        game = self.game
+        stage = game.awaiting
+        if not self.community_controls.own.value:
+            game.reveal()  # the table seed rolls them, as on any table
+            return
+        with unchanged_on_refusal(game):
+            self.community_controls.run(
+                f"Dice Monarchs hand {game.hand_no}: the {stage}",
+                lambda rng: game.reveal(rng=rng),
+                lambda _done: f"the {stage}: {', '.join(map(str, game.community))}")
 
     def _toggle_odds(self, change: dict[str, Any]) -> None:
         if bool(change["new"]) != self.game.show_odds:
@@ -424,10 +453,13 @@ class DiceMonarchsApp(widgets.VBox):
                           f"rolls the <b>{stage.name}</b> ({dice}) and enters it here.</div>")
             self.community_button.description = f"Roll the {stage.name}"
             self.community_button.layout.display = None
+            self.community_controls.layout.display = None
+            self.community_controls.set_hint(dice)
         else:
             head.value = (f'<div class="tc-awaiting" data-stage="{stage.name}">Waiting for '
                           f"the banker to roll the <b>{stage.name}</b> ({dice}).</div>")
             self.community_button.layout.display = "none"
+            self.community_controls.layout.display = "none"
 
     def _render_hot_seat(self, to_act: str | None, betting: bool) -> None:
         game = self.game

@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 import functools
+import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import ipywidgets as widgets
 
-from companion.rulesets.miasma.earthmotes import MAX_EARTHMOTES, EarthmoteLog, dice_text
+from companion.dice.physical import EnteredDice
+from companion.rulesets.miasma.earthmotes import (
+    MAX_EARTHMOTES,
+    Earthmote,
+    EarthmoteLog,
+    dice_text,
+)
 from companion.widgets.base import (
     ErrorLine,
     SaveLoad,
@@ -18,25 +27,46 @@ from companion.widgets.base import (
     int_box,
     row,
 )
-from companion.widgets.miasma.common import css
+from companion.widgets.miasma.common import css, unchanged_on_refusal
+from companion.widgets.rolls import RollControls
+
+if TYPE_CHECKING:
+    from companion.store.campaign import Campaign
 
 __all__ = ["EarthmotesApp"]
+
+#: What dice an earthmote takes, for the own-dice box.
+DICE_HINT = "d6 d12 d12; new region: d12"
 
 
 class EarthmotesApp(widgets.VBox):
     """Generate earthmotes and keep the list (an `EarthmoteLog`).
 
-    The list's seed is drawn once (or given) and shown; every earthmote shows its own
-    seed, so any of them can be rolled again.
+    Every earthmote is rolled through ``controls``: in the mode picked (a GM-only
+    earthmote is logged in the campaign's roll log as its commitment; the list, shared,
+    shows it as a hidden roll's consequence), with a fresh seed it shows so it can be
+    rolled again, or from real dice typed in: the d6 for its size, the two d12 of its
+    biome, then one more d12 for each 11 or 12 (a new region: its d12, then the same).
     """
 
-    def __init__(self, log: EarthmoteLog | None = None, *, seed: int | None = None) -> None:
+    def __init__(self, log: EarthmoteLog | None = None, *, seed: int | None = None,
+                 campaign: Campaign | None = None,
+                 seed_source: Callable[[], int] = draw_seed) -> None:
         super().__init__()
         self.add_class("tc-earthmotes")
         self.error = ErrorLine()
         self.model = log if log is not None else EarthmoteLog.start(
             seed=draw_seed() if seed is None else seed)
-        self.generate_button = button("Generate earthmote", self.model.generate,
+        self.seed_source = seed_source
+        self._drawn: int | None = None
+        self.rolls = 0
+        self.controls = RollControls(
+            campaign=campaign, who=campaign.who if campaign is not None else "",
+            role=campaign.role if campaign is not None else "",
+            seed_source=self._fresh_seed, hint=DICE_HINT, name="earthmote")
+        self.outcome = widgets.HTML()
+        self.outcome.add_class("tc-earthmote-roll")
+        self.generate_button = button("Generate earthmote", self._generate,
                                       error=self.error, name="generate", style="primary")
         self.index_box = int_box("Earthmote #", 1, "index", 1, 1, width="140px")
         self.region_buttons = [
@@ -52,17 +82,47 @@ class EarthmotesApp(widgets.VBox):
         self.listing = widgets.HTML()
         self.listing.add_class("tc-earthmote-list")
         app_box(
-            css(), self.heading,
+            css(), self.heading, self.controls,
             row(self.generate_button, self.undo_button, self.clear_button),
             row(self.index_box, *self.region_buttons, self.remove_button),
-            self.error, self.listing,
+            self.error, self.outcome, self.listing,
             SaveLoad(self.model, "earthmotes.json", what="earthmote list"),
             box=self,
         )
         bind(self.model, self.render, error=self.error)
 
+    def _fresh_seed(self) -> int:
+        # The seed the roll controls draw is the one the earthmote keeps (replayable).
+        self._drawn = self.seed_source()
+        return self._drawn
+
+    def _seed_for(self, rng: random.Random) -> int | None:
+        # Real dice go to the move as they are; a drawn seed goes as the seed, so the
+        # earthmote keeps it (the same seed rolls the same dice either way).
+        return None if isinstance(rng, EnteredDice) else self._drawn
+
+    def _roll(self, label: str, move: Callable[[random.Random], Earthmote]) -> None:
+        self._drawn = None
+        self.rolls += 1
+        with unchanged_on_refusal(self.model):
+            out = self.controls.run(label, move, lambda mote: mote.describe())
+        if out.shown and out.value is not None:
+            how = "own dice" if out.physical else f"seed {out.seed}"
+            self.outcome.value = (f'<div class="tc-outcome" data-n="{self.rolls}">'
+                                  f"{escape(out.value.describe())}<br><span class='tc-note'>"
+                                  f"{escape(out.value.rolls())} · {how}</span></div>")
+        else:
+            self.outcome.value = (f'<div class="tc-outcome" data-n="{self.rolls}" '
+                                  f'data-hidden="1">{out.hidden_html()}</div>')
+
+    def _generate(self) -> None:
+        self._roll("Earthmote",
+                   lambda rng: self.model.generate(seed=self._seed_for(rng), rng=rng))
+
     def _region(self, keep: int) -> None:
-        self.model.new_region(self.index_box.read() - 1, keep)
+        index = self.index_box.read() - 1
+        self._roll(f"Earthmote #{index + 1}: new region", lambda rng: self.model.new_region(
+            index, keep, seed=self._seed_for(rng), rng=rng))
 
     def _remove(self) -> None:
         self.model.remove(self.index_box.read() - 1)
@@ -70,10 +130,11 @@ class EarthmotesApp(widgets.VBox):
     def render(self) -> None:
         model = self.model
         self.heading.value = (
-            f"<b>Earthmotes</b> — {escape(dice_text())} · list seed {model.seed}")
+            f"<b>Earthmotes</b> — {escape(dice_text())}")
         items = "".join(
             f'<li class="tc-card" data-i="{i + 1}"><b>#{i + 1}</b> {escape(m.describe())}<br>'
-            f"<span class='tc-note'>{escape(m.rolls())} · seed {m.seed}</span></li>"
+            f"<span class='tc-note'>{escape(m.rolls())} · "
+            f"{'own dice' if m.seed is None else f'seed {m.seed}'}</span></li>"
             for i, m in enumerate(model.earthmotes)
         )
         empty = "" if items else "<p>No earthmotes yet.</p>"

@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     from companion.rulesets.cairn_srd.combat import Encounter
     from companion.rulesets.variant5e.healing import HitDice
     from companion.store.campaign import Campaign
+    from companion.widgets.rolls import RollControls
 
 __all__ = [
     "APPS",
@@ -559,7 +560,7 @@ def _plot_points(campaign: Campaign) -> widgets.Widget:
     gm = campaign.who if campaign.role == "gm" and campaign.who else "GM"
     session = ensure(campaign, PLOT_TABLE, PlotPointSession,
                      lambda: PlotPointSession.new([], gm))
-    return PlotPointsApp(session=session)
+    return PlotPointsApp(session=session, campaign=campaign)
 
 
 def _spell_points(campaign: Campaign) -> widgets.Widget:
@@ -575,7 +576,9 @@ def _death(campaign: Campaign) -> widgets.Widget:
     from companion.rulesets.variant5e.death_and_returning import DeathRecord
     from companion.widgets.variant5e import DeathAndReturningApp
 
-    return MemberPanel(campaign, DeathRecord, DeathAndReturningApp, label="Creature",
+    return MemberPanel(campaign, DeathRecord,
+                       lambda record: DeathAndReturningApp(record, campaign=campaign),
+                       label="Creature",
                         empty="No creature in this campaign yet: add one in the Table "
                               "Companion.", name="creature")
 
@@ -583,7 +586,7 @@ def _death(campaign: Campaign) -> widgets.Widget:
 def _combat_options(campaign: Campaign) -> widgets.Widget:
     from companion.widgets.variant5e import CombatOptionsApp
 
-    return CombatOptionsApp()
+    return CombatOptionsApp(campaign=campaign)
 
 
 #: Longest name of a campaign member (the store's limit).
@@ -596,6 +599,14 @@ def _record(campaign: Campaign, kind: str, name: str, cls: type[T],
     return ensure(campaign, kind.format(name), cls, make, "party")
 
 
+def _roll_controls(campaign: Campaign, hint: str, name: str) -> RollControls:
+    """The roll mode picker and own-dice box of an app, for the campaign's viewer."""
+    from companion.widgets.rolls import RollControls
+
+    return RollControls(campaign=campaign, who=campaign.who, role=campaign.role, hint=hint,
+                        name=name)
+
+
 def _hit_dice(campaign: Campaign) -> widgets.Widget:
     from companion.rulesets.variant5e.healing import HitDice
     from companion.widgets.variant5e_healing import HitDiceApp
@@ -604,9 +615,12 @@ def _hit_dice(campaign: Campaign) -> widgets.Widget:
         return (_record(campaign, HIT_DICE, name, HitDice,
                         lambda: default_hit_dice(campaign, name)),)
 
-    return CharacterPanel(campaign, lambda: five_e_party(campaign), records,
-                          lambda name, hd: HitDiceApp(hd, who=name), label="Character",
-                          empty=_NO_5E, name="hit-dice")
+    def build(name: str, hd: HitDice) -> widgets.Widget:
+        return HitDiceApp(hd, who=name, controls=_roll_controls(campaign, f"1d{hd.die}",
+                                                                "hit-die"))
+
+    return CharacterPanel(campaign, lambda: five_e_party(campaign), records, build,
+                          label="Character", empty=_NO_5E, name="hit-dice")
 
 
 def _combat_turn(campaign: Campaign) -> widgets.Widget:
@@ -690,7 +704,7 @@ def _mm_travel(campaign: Campaign) -> widgets.Widget:
                 table.add(member.tracker)
         return table
 
-    app = TravelApp(party=party)
+    app = TravelApp(party=party, controls=_roll_controls(campaign, "1d20 each", "travel"))
     campaign.on_change(safe(app.error)(lambda _c: app.render_party()))
     return app
 
@@ -709,7 +723,7 @@ def _monarchs(campaign: Campaign) -> widgets.Widget:
     names = ", ".join(_miasma_names(campaign)[:8]) or "Ann, Bo"
     return DiceMonarchsApp(ensure(campaign, MONARCHS, DiceMonarchsGame, DiceMonarchsGame),
                            players=names if "," in names else f"{names}, GM",
-                           viewer=campaign.who or None, role=campaign.role)
+                           viewer=campaign.who or None, role=campaign.role, campaign=campaign)
 
 
 def _miasma_names(campaign: Campaign) -> list[str]:
@@ -725,7 +739,8 @@ def _earthmotes(campaign: Campaign) -> widgets.Widget:
     from companion.rulesets.miasma.earthmotes import EarthmoteLog
     from companion.widgets.miasma import EarthmotesApp
 
-    return EarthmotesApp(ensure(campaign, EARTHMOTES, EarthmoteLog, EarthmoteLog.start))
+    return EarthmotesApp(ensure(campaign, EARTHMOTES, EarthmoteLog, EarthmoteLog.start),
+                         campaign=campaign)
 
 
 def _dice_tray(campaign: Campaign) -> widgets.Widget:
