@@ -45,6 +45,7 @@ from companion.rulesets.monsters_and_magic.travel import (
     vehicles,
 )
 from companion.widgets.base import ErrorLine, app_box, button, draw_seed, escape, int_box, row
+from companion.widgets.rolls import RollControls
 
 if TYPE_CHECKING:
     from companion.rulesets.monsters_and_magic.adventurer import Adventurer
@@ -66,12 +67,17 @@ class TravelApp(widgets.VBox):
     """
 
     def __init__(self, *, seed_source: Callable[[], int] = draw_seed,
-                 party: Callable[[], Party] | None = None) -> None:
+                 party: Callable[[], Party] | None = None,
+                 controls: RollControls | None = None) -> None:
         super().__init__()
         self.add_class("tc-travel-app")
         self.seed_source = seed_source
         self.party = party
         self.error = e = ErrorLine()
+        # The roll mode and "I rolled it myself" for the group checks, foraging and falls
+        # (the campaign passes controls for its viewer; alone, every roll is public).
+        self.controls = controls if controls is not None else RollControls(
+            seed_source=seed_source, hint="1d20 each", name="travel")
         self.hexes = int_box("Hexes", 6, "hexes", 1, 10_000)
         self.how = widgets.Dropdown(options=[_OVERLAND, *(v.name for v in vehicles())],
                                     value=_OVERLAND, description="By",
@@ -120,6 +126,7 @@ class TravelApp(widgets.VBox):
             row(self.hexes, self.how, self.speed),
             row(self.mounted, self.reading),
             self.plan,
+            self.controls,
             *party_parts,
             widgets.HTML("<b>Falling</b>"),
             row(self.feet, *([self.faller] if party is not None else []), self.fall),
@@ -133,6 +140,7 @@ class TravelApp(widgets.VBox):
         for box in (self.hexes, self.how, self.speed, self.mounted, self.reading):
             box.observe(lambda _ch: self.render_plan(), names="value")
         self.turns.observe(lambda _ch: self.render_distance(), names="value")
+        self.feet.observe(lambda _ch: self.render_hint(), names="value")
         self.render_plan()
         self.render_distance()
         self.render_party()
@@ -156,6 +164,13 @@ class TravelApp(widgets.VBox):
                            f"{escape(p.describe())}</div>")
         self.forage.disabled = not p.can_forage
 
+    def render_hint(self) -> None:
+        """Say what dice the rolls take: a d20 per character's check, the fall's d6s."""
+        n = len(self.characters())
+        checks = f"checks {n}×1d20" if n else "checks 1d20 each"
+        fall = falling_damage_dice(self.feet.read()) if self.feet.valid else "0"
+        self.controls.set_hint(checks + (f", fall {fall}" if fall != "0" else ""))
+
     # -- the party on the road -----------------------------------------------------------
 
     def characters(self) -> list[Adventurer]:
@@ -164,6 +179,7 @@ class TravelApp(widgets.VBox):
 
     def render_party(self) -> None:
         """Show each sheet's road numbers (and follow the sheets: a move on any screen)."""
+        self.render_hint()
         if self.party is None:
             return
         party = self.characters()
@@ -220,42 +236,53 @@ class TravelApp(widgets.VBox):
         self._show("period", f"one period {plan.how}: {plan.exhaustion} exhaustion marked by "
                    + ", ".join(a.name for a in able), notes, exhaustion=plan.exhaustion)
 
-    def _group(self, label: str) -> tuple[str, Tier, list[Adventurer], list[str], int]:
+    def _group(self, label: str, forage: bool) -> None:
+        """The party's group check (each character's own check, with the pace's modifier),
+        rolled through the controls; foraging then adds the supplies to each sheet."""
         assert self.party is not None
         party = self.party()
         plan = self.journey()
         ability = str(self.ability.value)
         able, notes = self._able("roll_check", ability)
-        seed = self.seed_source()
-        rng = random.Random(seed)
-        results = [party.roll_check(a, ability, bonus=plan.group_check_modifier, rng=rng)
-                   for a in able]
-        tiers = [r.tier for r in results]
-        tier = group_result(tiers)
-        left = ", ".join(f"{n} {t.label}" for t, n in group_counts(tiers).items())
-        each = "; ".join(f"{a.name} {r.total} {r.tier.label}" for a, r in zip(able, results,
-                                                                              strict=True))
-        text = f"{label}: {each} → {left} → {tier.label} (seed {seed})"
-        return text, tier, able, notes, seed
+
+        def action(rng: random.Random) -> tuple[Tier, int, str]:
+            results = [party.roll_check(a, ability, bonus=plan.group_check_modifier,
+                                        rng=rng) for a in able]
+            tiers = [r.tier for r in results]
+            tier = group_result(tiers)
+            found = forage_supplies(tier) if forage else 0
+            for a in able if found else ():
+                a.gain_supplies(found)
+            left = ", ".join(f"{n} {t.label}" for t, n in group_counts(tiers).items())
+            each = "; ".join(f"{a.name} {r.total} {r.tier.label}"
+                             for a, r in zip(able, results, strict=True))
+            text = f"{label}: {each} → {left} → {tier.label}"
+            if forage:
+                text += f": {found} suppl{'ies' if found != 1 else 'y'} each"
+            return tier, found, text
+
+        out = self.controls.run(f"{label} ({ability})", action, lambda v: v[2])
+        kind = "forage" if forage else "group"
+        if out.value is None:
+            self.road.value = f'<div class="tc-road-result tc-{kind}">{out.hidden_html()}</div>'
+            return
+        tier, found, text = out.value
+        how = "real dice" if out.physical else f"seed {out.seed}"
+        data: dict[str, object] = {"tier": tier.label, "seed": out.seed or ""}
+        if forage:
+            data["found"] = found
+        self._show(kind, f"{text} ({how})", notes, **data)
 
     def group_check(self) -> None:
         """The party's group check on the road (each character's own check)."""
-        text, tier, _able, notes, seed = self._group("group check")
-        self._show("group", text, notes, tier=tier.label, seed=seed)
+        self._group("group check", forage=False)
 
     def forage_now(self) -> None:
         """Forage at the slow pace on foot: a group check, then supplies for each."""
-        plan = self.journey()
-        if not plan.can_forage:
+        if not self.journey().can_forage:
             raise RuleError("Overland Travel: only a party on foot at the slow pace can "
                             "forage")
-        text, tier, able, notes, seed = self._group("foraging")
-        found = forage_supplies(tier)
-        if found:
-            for a in able:
-                a.gain_supplies(found)
-        self._show("forage", f"{text}: {found} suppl{'ies' if found != 1 else 'y'} each",
-                   notes, found=found, tier=tier.label, seed=seed)
+        self._group("foraging", forage=True)
 
     def render_distance(self) -> None:
         if not self.turns.valid:
@@ -282,12 +309,21 @@ class TravelApp(widgets.VBox):
             reason = faller.why_not("take_damage", 1)
             if reason is not None:
                 raise RuleError(reason)
-        seed = self.seed_source()
-        rolled = roll(dice, seed=seed)
-        taken = ""
-        if faller is not None:
-            faller.take_damage(rolled.total)
-            taken = f" — {faller.name} takes it: HP {faller.hp}/{faller.max_hp}"
-        self.fall_result.value = (f'<div class="tc-fall" data-total="{rolled.total}">'
-                                  f"{escape(dice)}: {escape(rolled)}{escape(taken)} "
-                                  f"<small>(seed {seed})</small></div>")
+
+        def action(rng: random.Random) -> tuple[int, str]:
+            rolled = roll(dice, rng=rng)
+            taken = ""
+            if faller is not None:
+                faller.take_damage(rolled.total)
+                taken = f" — {faller.name} takes it: HP {faller.hp}/{faller.max_hp}"
+            return rolled.total, f"{dice}: {rolled}{taken}"
+
+        label = f"falling {self.feet.read()} feet" + (f" ({who})" if who else "")
+        out = self.controls.run(label, action, lambda v: v[1])
+        if out.value is None:
+            self.fall_result.value = f'<div class="tc-fall">{out.hidden_html()}</div>'
+            return
+        total, text = out.value
+        how = "real dice" if out.physical else f"seed {out.seed}"
+        self.fall_result.value = (f'<div class="tc-fall" data-total="{total}">'
+                                  f"{escape(text)} <small>({how})</small></div>")

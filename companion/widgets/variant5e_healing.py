@@ -31,6 +31,7 @@ from companion.widgets.base import (
     log_html,
     row,
 )
+from companion.widgets.rolls import RollControls
 
 __all__ = ["HitDiceApp"]
 
@@ -48,7 +49,8 @@ class HitDiceApp(widgets.VBox):
     """
 
     def __init__(self, tracker: HitDice | None = None, *,
-                 seed_source: Callable[[], int] = draw_seed, who: str = "") -> None:
+                 seed_source: Callable[[], int] = draw_seed, who: str = "",
+                 controls: RollControls | None = None) -> None:
         super().__init__()
         self.add_class("tc-hit-dice-app")
         self.who = who
@@ -57,6 +59,10 @@ class HitDiceApp(widgets.VBox):
         self.seed_source = seed_source
         self.error = e = ErrorLine()
         m = self.model
+        # The roll mode and "I rolled it myself" for the rolled Hit Dice (the campaign
+        # passes controls for its viewer; alone, every roll is public).
+        self.controls = controls if controls is not None else RollControls(
+            seed_source=seed_source, hint=f"1d{m.die}", name="hit-die")
         self.switches = {}
         for field, label in _SWITCHES:
             box = widgets.Checkbox(value=bool(getattr(m, field)), description=label,
@@ -89,7 +95,9 @@ class HitDiceApp(widgets.VBox):
             row(*self.switches.values()),
             self.status,
             row(self.damage, b["damage"], b["short"], b["long"]),
-            row(b["kit"], b["surge"], b["roll"], self.face, b["enter"], b["undo"]),
+            row(b["kit"], b["surge"], b["undo"]),
+            self.controls,
+            row(b["roll"], self.face, b["enter"]),
             self.last,
             self.odds,
             self.error,
@@ -105,13 +113,22 @@ class HitDiceApp(widgets.VBox):
             self.model.set_variant(field, value)
 
     def roll_die(self) -> None:
-        seed = self.seed_source()
-        face = self.model.roll_hit_die(seed=seed)
-        self.last.value = (f'<div class="tc-hit-die" data-face="{face}">d{self.model.die} '
-                           f"shows <b>{face}</b> <small>(seed {seed})</small></div>")
+        """Roll a Hit Die (or take the die rolled at the table) and spend it, in the mode
+        the controls say (logged in the campaign's roll log)."""
+        m = self.model
+        label = f"{self.who}: Hit Die d{m.die}" if self.who else f"Hit Die d{m.die}"
+        out = self.controls.run(label, lambda rng: m.roll_hit_die(rng=rng),
+                                lambda face: f"d{m.die} shows {face}")
+        if not out.shown:
+            self.last.value = out.hidden_html()
+            return
+        how = "real dice" if out.physical else f"seed {out.seed}"
+        self.last.value = (f'<div class="tc-hit-die" data-face="{out.value}">d{m.die} '
+                           f"shows <b>{out.value}</b> <small>({how})</small></div>")
 
     def render(self) -> None:
         m = self.model
+        self.controls.set_hint(f"1d{m.die}")
         for field, box in self.switches.items():
             if box.value != getattr(m, field):
                 box.value = bool(getattr(m, field))

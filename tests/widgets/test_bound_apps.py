@@ -431,3 +431,83 @@ def test_the_apps_without_a_campaign_are_demos_with_made_up_names() -> None:
         assert demo is not None
     travel = spec("mm_travel").demo()
     assert 'data-name="Ash"' in travel.sheets.value  # the labelled demo party
+
+
+# --- roll modes and own dice (issue 13) -------------------------------------------------
+
+
+def test_hit_dice_take_the_campaign_s_roll_modes_and_real_dice(db: Path) -> None:
+    from companion.dice import roll
+
+    app = party_5e()
+    assert app.campaign is not None
+    gm_app = picked(app.open_app("hit_dice"), "Ash")
+    gm_app.damage.value = 30
+    gm_app.buttons["damage"].click()
+    gm_app.buttons["short"].click()
+    # A die rolled at the table: the face typed, the roll logged as real dice.
+    gm_app.controls.own.value = True
+    gm_app.controls.faces.value = "9"
+    gm_app.buttons["roll"].click()
+    assert gm_app.controls.faces.refusal.message == "die 1: a d8 shows 1 to 8, not 9"
+    assert gm_app.model.hit_dice == 5  # refused: nothing spent
+    gm_app.controls.faces.value = "6"
+    gm_app.buttons["roll"].click()
+    assert gm_app.error.message == ""
+    assert (gm_app.model.hp, gm_app.model.hit_dice) == (8 + 8, 4)
+    assert "real dice" in gm_app.last.value
+    logged = app.campaign.log(("roll",))[-1]
+    assert logged.data["text"] == "d8 shows 6" and logged.seed is None
+    # A player's blind roll: the GM sees it, the player sees only its commitment.
+    other = second_screen(db)
+    phone = picked(build(other, "hit_dice"), "Ash")
+    phone.controls.mode.value = "blind"
+    phone.buttons["roll"].click()
+    assert phone.error.message == ""
+    assert "Hidden roll committed" in phone.last.value
+    entry = other.log(("roll",))[-1]
+    assert entry.seed is None and "commitment" in entry.data
+    move = other.log(("move",))[-1]
+    assert move.move == "spend_hit_die" and move.seed is None
+    reveal = app.campaign.reveal(entry.seq)
+    assert reveal.data["text"] == f"d8 shows {roll('1d8', seed=reveal.seed).total}"
+
+
+def test_travel_rolls_take_the_campaign_s_roll_modes_and_real_dice(db: Path) -> None:
+    from companion.rulesets.monsters_and_magic.adventurer import Adventurer
+    from companion.rulesets.monsters_and_magic.harm_and_healing import damage_after_armor
+
+    app = mm_party()
+    assert app.campaign is not None
+    travel = app.open_app("mm_travel")
+    ash = app.campaign.tracker("Ash", Adventurer)
+    # The group check with real dice: one d20 per character.
+    travel.controls.own.value = True
+    travel.controls.faces.value = "20"
+    travel.group.click()
+    assert "d20" in travel.controls.faces.refusal.message  # Briar's die is missing
+    assert travel.error.message == travel.controls.faces.refusal.message
+    assert ash.last_check is None  # the first character's check was taken back
+    travel.controls.faces.value = "20 1"
+    travel.group.click()
+    assert travel.error.message == ""
+    assert "real dice" in travel.road.value
+    assert ash.last_check is not None and ash.last_check.natural == 20
+    # A fall rolled with real dice lands on the sheet.
+    travel.faller.value = "Ash"
+    travel.feet.value = 20
+    travel.controls.faces.value = "6 5"
+    travel.fall.click()
+    assert travel.error.message == ""
+    assert ash.hp == 14 - damage_after_armor(11, ac=ash.effective_ac)
+    assert app.campaign.log(("roll",))[-1].data["text"].startswith("2d6: ")
+    # The GM's own hidden fall: logged as a commitment, the sheet still takes it.
+    travel.controls.own.value = False
+    travel.controls.mode.value = "gm"
+    hp = ash.hp
+    travel.feet.value = 10
+    travel.fall.click()
+    assert travel.error.message == ""
+    assert 'data-total="' in travel.fall_result.value  # the GM sees a GM-only roll
+    assert app.campaign.log(("roll",))[-1].data.get("commitment")
+    assert ash.hp < hp or damage_after_armor(6, ac=ash.effective_ac) == 0
