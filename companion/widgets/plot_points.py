@@ -62,7 +62,7 @@ from companion.widgets.base import (
     slug,
 )
 from companion.widgets.plot_points_contest import PlotContestPanel
-from companion.widgets.rolls import RollControls, RuleRoll, faces_hint
+from companion.widgets.rolls import RollControls, RollLogPanel, RuleRoll, faces_hint
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -423,12 +423,15 @@ class PlotPointsApp(widgets.VBox):
         self.new_player.on_enter(self.add_player, self.error)
         self.history = PlotPointLogPanel(self.session)
         self.contest = PlotContestPanel(self.session, **roll_args)
+        # The campaign's roll log as this viewer may see it (reveal, check a commitment).
+        self.roll_log = (RollLogPanel(campaign, who=viewer, role=seat)
+                         if campaign is not None else None)
         app_box(
             self.pool, self.roller, self.contest,
             widgets.HTML("<b>Strain & wounds</b>"), self.recovery, self.characters,
             row(self.new_player, button("Add player", self.add_player, error=self.error,
                                         name="add-player")),
-            self.error, self.history, box=self,
+            self.error, self.history, *([self.roll_log] if self.roll_log else []), box=self,
         )
         self._panels: dict[str, StrainWoundsPanel] = {}
         bind(self.session, self._sync_characters, error=self.error)
