@@ -37,9 +37,8 @@ def test_flanking_grid_and_contest(voila_app: Any, phone_page: Any, scroll_width
     page.wait_for_selector('.tc-contest-roll[data-n="1"]')
     for x, y in ((2, 2), (2, 2), (1, 1), (3, 3)):
         page.locator(f".tc-btn-cell-{x}-{y}").click()
-    page.wait_for_selector('.tc-flanked[data-n="1"]')
-    assert "enemy (2,2) is flanked by ally (1,1) and ally (3,3)" in page.locator(
-        ".tc-flanked").inner_text()
+    expect(page.locator('.tc-flanked[data-n="1"]')).to_contain_text(
+        "enemy (2,2) is flanked by ally (1,1) and ally (3,3)")
     page.locator(".tc-btn-step-ne").click()
     page.wait_for_selector('.tc-feet[data-feet="5"]')
     page.locator(".tc-btn-step-ne").click()
@@ -49,3 +48,37 @@ def test_flanking_grid_and_contest(voila_app: Any, phone_page: Any, scroll_width
         box = page.locator(f".tc-btn-{name}").bounding_box()
         assert box is not None and box["height"] >= 40
     screenshot(page, "variant5e-combat_options-phone")
+
+
+def test_death_save_from_real_dice_on_a_phone(voila_app: Any, phone_page: Any,
+                                              scroll_width: Any, screenshot: Any) -> None:
+    """Issue 13 on a 390 px phone: a death save from a d20 rolled at the table, through the
+    app's one roll row. 21 is refused under the faces box and nothing changes; 1 is two
+    failures (the rule's natural 1), marked as own dice, with no seed."""
+    page = voila_app("death_and_returning", page=phone_page)
+    page.wait_for_selector('.tc-condition[data-condition="alive"]')
+    controls = page.locator(".tc-roll-controls-death")
+    controls.wait_for()
+    closed = controls.bounding_box()
+    assert closed is not None and closed["height"] <= 90  # compact while the switch is off
+    page.locator(".tc-btn-drop").click()
+    expect(page.locator(".tc-condition")).to_contain_text("failures 0/3")
+    page.locator(".tc-roll-controls-death .tc-rule-own input[type=checkbox]").check()
+    faces = page.locator(".tc-faces-death-faces input")
+    faces.wait_for()
+    faces.fill("21")
+    faces.press("Enter")
+    page.locator(".tc-btn-save").click()
+    expect(page.locator(".tc-refusal-death-faces")).to_contain_text(
+        "a d20 shows 1 to 20, not 21")
+    expect(page.locator(".tc-condition")).to_contain_text("failures 0/3")  # nothing changed
+    faces.fill("1")
+    faces.press("Enter")
+    page.locator(".tc-btn-save").click()
+    saved = page.locator('.tc-save-roll[data-n="1"][data-face="1"]')
+    expect(saved).to_contain_text("d20 shows 1")
+    expect(saved).to_contain_text("own dice")
+    expect(saved).not_to_contain_text("seed")
+    expect(page.locator(".tc-condition")).to_contain_text("failures 2/3")
+    assert scroll_width(page) <= PHONE_WIDTH + 2
+    screenshot(page, "variant5e-death-own-dice-phone")
