@@ -268,3 +268,33 @@ def test_sheet_conditions_and_combat_moves_on_a_phone(
     assert outcome(page, 2).inner_text().startswith("Goblin boss maneuvers against")
     assert scroll_width(page) <= PHONE_WIDTH + 2
     screenshot(page, "cairn_combat-moves-phone")
+
+
+def test_character_save_from_real_dice_on_a_phone(voila_app: Any, phone_page: Any,
+                                                  scroll_width: Any, screenshot: Any) -> None:
+    """Issue 13 on a 390 px phone: the sheet's STR save from a d20 rolled at the table. An
+    impossible face is refused under the faces box and nothing is rolled; 4 against the
+    demo's STR 12 is the rule's success, marked as own dice (no seed)."""
+    page = voila_app("cairn_character", page=phone_page)
+    controls = page.locator(".tc-cairn-roll-controls")
+    controls.wait_for()
+    closed = controls.bounding_box()
+    assert closed is not None and closed["height"] <= 90  # compact while the switch is off
+    page.locator(".tc-rule-own input[type=checkbox]").check()
+    faces = page.locator(".tc-faces-roll-faces input")
+    faces.wait_for()
+    faces.fill("21")
+    faces.press("Enter")
+    page.locator(".tc-btn-sheet-save").click()
+    expect(page.locator(".tc-refusal-roll-faces")).to_contain_text(
+        "a d20 shows 1 to 20, not 21")
+    expect(page.locator(".tc-outcome")).to_contain_text("Ready.")  # nothing was rolled
+    faces.fill("4")
+    faces.press("Enter")
+    page.locator(".tc-btn-sheet-save").click()
+    result = page.locator('.tc-outcome[data-n="1"]')
+    expect(result).to_contain_text("d20 = 4 vs ≤ 12: success")
+    expect(result).to_contain_text("(own dice)")
+    expect(result).not_to_contain_text("seed")
+    assert scroll_width(page) <= PHONE_WIDTH + 2
+    screenshot(page, "cairn_character-own-dice-phone")
