@@ -147,9 +147,11 @@ class HitDiceApp(widgets.VBox):
         spendable = m.surge_dice_left or (m.hit_dice if m.can_spend else 0)
         if spendable:
             dist = hit_dice_healing(1, m.die, m.con_modifier)
-            cells = "".join(f"<td>{k}: {chance_html(p)}</td>" for k, p in dist.items())
-            self.odds.value = (f'<table class="tc-odds"><tr><th>next die heals</th>{cells}'
-                               "</tr></table>")
+            # One chip per outcome, wrapping on a phone (a wide table squeezes each cell).
+            cells = "".join('<span style="display:inline-block;white-space:nowrap;'
+                            f'margin-right:12px">{k} hp: {chance_html(p)}</span>'
+                            for k, p in dist.items())
+            self.odds.value = f'<div class="tc-odds"><b>next die heals</b>: {cells}</div>'
         else:
             self.odds.value = ""
         self.buttons["undo"].disabled = not m.can_undo

@@ -53,7 +53,7 @@ def _fill(page: Any, selector: str, text: str) -> None:
 
 
 def test_a_hit_die_spent_for_a_party_member_stays_spent_after_a_reload(
-        table_server: Any, table_db: Path, phone: Any) -> None:
+        table_server: Any, table_db: Path, phone: Any, screenshot: Any) -> None:
     from companion.rulesets.variant5e.healing import HitDice
     from companion.store import open_campaign, open_store
 
@@ -79,6 +79,7 @@ def test_a_hit_die_spent_for_a_party_member_stays_spent_after_a_reload(
     expect(status).to_have_attribute("data-hit-dice", "2")
     expect(status).to_have_attribute("data-hp", "23")
     assert phone.evaluate(_WIDEST_JS) <= 390  # no sideways scrolling on the phone
+    screenshot(phone, "hit_dice-phone")
     # A reload is a fresh kernel: the spent die comes back from the campaign.
     phone.reload(wait_until="domcontentloaded")
     picker = phone.locator(".tc-pick-hit-dice select")
