@@ -25,7 +25,13 @@ from companion.rulesets.cairn_srd.duel import Duel
 from companion.store import create_campaign, open_campaign, open_store
 from companion.store.campaign import Campaign
 from companion.store.db import Store
-from companion.widgets.cairn_srd import CombatApp, DuelApp, MassCombatApp, WildernessApp
+from companion.widgets.cairn_srd import (
+    CairnCharacterApp,
+    CombatApp,
+    DuelApp,
+    MassCombatApp,
+    WildernessApp,
+)
 from companion.widgets.cairn_srd.common import HIDDEN_LINE, CairnAppBase
 from companion.widgets.table.apps import DUEL, ensure, spec
 from tests.cairn_srd.widget_find import find_button, walk
@@ -241,3 +247,28 @@ def test_a_players_blind_save_shows_them_only_its_commitment(store: Store) -> No
 def case_app(campaign: Campaign, key: str) -> CairnAppBase:
     (case,) = [c for c in CASES if c.key == key]
     return case.make(campaign)
+
+
+@pytest.mark.parametrize("with_campaign", [False, True], ids=["alone", "campaign"])
+def test_faces_left_over_refuse_the_roll_and_leave_the_sheet_as_it_was(
+        store: Store, with_campaign: bool) -> None:
+    """4 damage against Guard 5 rolls no die: a d20 entered for it is refused ("1 dice
+    entered, the roll used 0") and the damage is not marked, with or without a campaign
+    (without one the app undoes the move itself)."""
+    gm = _gm(store)
+    app = case_app(gm, "cairn_character") if with_campaign else CairnCharacterApp(
+        new_character("Ash", 10, 12, 9, 5))
+    assert isinstance(app, CairnCharacterApp)
+    sheet = app.character
+    before = sheet.snapshot()
+    app.controls.own.value = True
+    app.controls.faces.value = "4"
+    find_widget(app, "damage").value = 4
+    find_button(app, "take-damage").click()
+    assert app.controls.faces.refusal.message == "1 dice entered, the roll used 0"
+    assert sheet.snapshot() == before and sheet.guard == 5
+    assert _rolls(gm) == []  # no roll logged (the campaign keeps the move and its undo)
+    app.controls.faces.value = ""
+    app.controls.own.value = False
+    find_button(app, "take-damage").click()
+    assert sheet.guard == 1 and not app.error.message

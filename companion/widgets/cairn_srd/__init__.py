@@ -28,8 +28,10 @@ Each app is a VBox over one core tracker ([companion.rulesets.cairn_srd][]): it 
 from the model after every move and holds no rule logic. Buttons call the tracker's moves;
 a refused move shows its one-line error under the buttons; a typed value is refused under
 its own box; a button that cannot work now is disabled. Every app takes an optional
-existing tracker and ``seed_source`` (see
-[common][companion.widgets.cairn_srd.common]), and offers Save and Load.
+existing tracker, ``seed_source`` and the page's ``campaign`` (see
+[common][companion.widgets.cairn_srd.common]), and offers Save and Load. Every roll an app
+makes takes a roll mode (public, GM only, blind, self) and can be entered from real dice,
+through the app's one [RollControls][companion.widgets.rolls.RollControls].
 """
 
 from __future__ import annotations

@@ -184,6 +184,15 @@ class CairnAppBase(widgets.VBox):
         """The last roll made through
         [roll][companion.widgets.cairn_srd.common.CairnAppBase.roll]."""
 
+    def trackers(self) -> list[Tracker]:
+        """The trackers this app moves (its own and its party's sheets)."""
+        found: dict[int, Tracker] = {}
+        for value in vars(self).values():
+            for item in value if isinstance(value, list) else [value]:
+                if isinstance(item, Tracker):
+                    found.setdefault(id(item), item)
+        return list(found.values())
+
     def _fresh_seed(self) -> int:
         self._drawn = self.seed_source()
         return self._drawn
@@ -220,7 +229,17 @@ class CairnAppBase(widgets.VBox):
             seed = typed if typed is not None else self._drawn
             return move(seed=seed) if seed is not None else move(rng=rng)
 
-        out = self.controls.run(label, action, text, seed=typed)
+        # Without a campaign nobody else undoes a move whose roll is refused after it (real
+        # dice left over): this app does, on its own trackers.
+        marks = [] if self.campaign is not None else [
+            (t, t.log[-1] if t.log else None) for t in self.trackers()]
+        try:
+            out = self.controls.run(label, action, text, seed=typed)
+        except BaseException:
+            for tracker, last in marks:
+                while tracker.log and tracker.log[-1] is not last and tracker.can_undo:
+                    tracker.undo()
+            raise
         self.last_roll = out
         seeds: list[int] = []
         if out.seed is not None:
