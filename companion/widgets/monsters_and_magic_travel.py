@@ -197,11 +197,11 @@ class TravelApp(widgets.VBox):
                                  "in the Table Companion.</p>")
             return
         rows = "".join(
-            f'<tr data-name="{escape(a.name)}" data-exhaustion="{a.exhaustion}" '
-            f'data-supplies="{a.supplies}" data-hp="{a.hp}"><td>{escape(a.name)}</td>'
-            f"<td>HP {a.hp}/{a.max_hp}</td><td>exhaustion {a.exhaustion}/"
-            f"{a.max_exhaustion}</td><td>supplies {a.supplies}</td></tr>" for a in party)
-        self.sheets.value = f'<table class="tc-road tc-grid">{rows}</table>'
+            f'<li data-name="{escape(a.name)}" data-exhaustion="{a.exhaustion}" '
+            f'data-supplies="{a.supplies}" data-hp="{a.hp}"><b>{escape(a.name)}</b> · '
+            f"HP {a.hp}/{a.max_hp} · exhaustion {a.exhaustion}/{a.max_exhaustion} · "
+            f"supplies {a.supplies}</li>" for a in party)
+        self.sheets.value = f'<ul class="tc-road">{rows}</ul>'
 
     def _able(self, move: str, *args: object) -> tuple[list[Adventurer], list[str]]:
         """The characters the rules let make ``move`` now, and why the others cannot."""

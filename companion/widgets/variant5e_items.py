@@ -183,6 +183,7 @@ class CharacterItemsApp(widgets.VBox):
             self.picker.value = keep if keep in ids else (ids[0] if ids else None)
         if show is not None:
             self.picker.value = id(show)
+        self.picker.layout.display = "" if options else "none"
         self.show()
 
     def show(self) -> None:
