@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
 from companion.dice.render import fraction_text, percent
 from companion.errors import CompanionError, RuleError
+from companion.fairplay import mode_name
 from companion.rulesets.monsters_and_magic import (
     ABILITIES,
     AbilityCheck,
@@ -32,7 +33,7 @@ from companion.rulesets.monsters_and_magic import (
     group_odds,
     roll_group,
 )
-from companion.rulesets.monsters_and_magic.ability_checks import LIMIT
+from companion.rulesets.monsters_and_magic.ability_checks import LIMIT, AbilityCheckResult
 from companion.rulesets.monsters_and_magic.action_points import BASIC_TECHNIQUES
 from companion.rulesets.monsters_and_magic.adventurer import GM_THREAD_READINGS, MAX_NAME
 from companion.rulesets.monsters_and_magic.conditions_and_statuses import CONDITIONS, STATUSES
@@ -62,6 +63,10 @@ from companion.widgets.base import (
     text_box,
 )
 from companion.widgets.monsters_and_magic_sheet import SheetMovesPanel, sheet_style
+from companion.widgets.rolls import RollControls, RuleRoll, faces_hint
+
+if TYPE_CHECKING:
+    from companion.store.campaign import Campaign
 
 __all__ = ["AdventurerPanel", "CheckPanel", "GameMasterPanel", "GroupCheckPanel",
            "MonstersAndMagicApp"]
@@ -104,7 +109,8 @@ class CheckPanel(widgets.VBox):
 
     def __init__(self, adventurer: Adventurer | None = None,
                  error: ErrorLine | None = None, party: Party | None = None,
-                 seed_source: Callable[[], int] = draw_seed) -> None:
+                 seed_source: Callable[[], int] = draw_seed, *,
+                 controls: RollControls | None = None) -> None:
         super().__init__()
         if adventurer is not None and party is None:
             party = Party()
@@ -134,6 +140,9 @@ class CheckPanel(widgets.VBox):
         self.result = widgets.HTML('<div class="tc-result" data-n="0">No roll yet.</div>')
         self.rolls = 0
         self.last_seed: int | None = None
+        # The roll's mode and own dice: the sheet's (shared with its other rolls) or its own.
+        self.controls = controls if controls is not None else RollControls(
+            seed_source=lambda: self.seed_source(), name="check")
         self.roll_button = button("Roll check", self.roll, error=self.error, style="primary",
                                   name="roll")
         self.boxes = (self.modifier, self.dc, self.steps)
@@ -142,7 +151,8 @@ class CheckPanel(widgets.VBox):
             rows.insert(0, row(self.ability, self.attack))
         for control in (self.ability, self.attack, self.edge, *self.boxes):
             control.observe(safe(self.error)(self.show_odds), names="value")
-        self.children = [*rows, self.odds, row(self.roll_button), *own_error, self.result]
+        self.children = [*rows, self.odds, self.controls, row(self.roll_button), *own_error,
+                         self.result]
         if adventurer is not None:
             bind(adventurer, self.show_odds, error=self.error)
         else:
@@ -174,28 +184,46 @@ class CheckPanel(widgets.VBox):
         if not all(box.valid for box in self.boxes):
             self.odds.value = '<div class="tc-odds"><i>Fix the number above.</i></div>'
             return
-        self.odds.value = odds_html(self.check())
+        check = self.check()
+        self.odds.value = odds_html(check)
+        self.controls.set_hint(faces_hint(check.expression))
 
     def roll(self) -> Any:
+        """Roll the check in the mode picked (with the faces entered, if the switch is on):
+        a character's is the table's move (XP, forward used, the GM's thread on a critical
+        miss), which a hidden mode applies without showing the roll. Returns the result
+        (``None`` when this viewer may not see it)."""
         for box in self.boxes:
             box.read()  # a bad box stops the roll here, its refusal under it
-        seed = self.seed_source()
+        controls = self.controls
         if self.adventurer is not None and self.party is not None:
-            result = self.party.roll_check(self.adventurer, self.ability.value,
-                                           bonus=self.modifier.value,
-                                           attack=self.attack.value, seed=seed,
-                                           **self._options())
+            a, party = self.adventurer, self.party
+            ability, options = str(self.ability.value), self._options()
+            out: RuleRoll[AbilityCheckResult] = controls.run(
+                f"{a.name}: {ability} check", lambda rng: party.roll_check(
+                    a, ability, bonus=self.modifier.value, attack=self.attack.value,
+                    **controls.move_args(rng), **options),
+                lambda r: f"{a.name}: {ability} roll {r}")
         else:
-            result = self.check().roll(seed=seed)
+            check = self.check()
+            out = controls.run(f"check {check.expression}",
+                               lambda rng: check.roll(**controls.move_args(rng)))
         self.rolls += 1
-        self.last_seed = seed
+        self.last_seed = out.seed
+        result = out.value
+        if result is None:
+            self.result.value = (f'<div class="tc-result tc-hidden" data-n="{self.rolls}">'
+                                 f"{out.hidden_html()}</div>")
+            return None
         tier = result.tier
+        how = ("your dice" if out.physical else f"seed {out.seed}")
+        mode = "" if out.mode == "public" else f" · {html.escape(mode_name(out.mode))}"
         self.result.value = (
             f'<div class="tc-result tc-{tier.name.lower()}" data-n="{self.rolls}" '
             f'data-tier="{tier.name.lower()}"><span class="tc-total">{result.total}</span> — '
             f'<b class="tc-verdict" style="color:{TIER_COLOURS[tier]}">{tier.label}</b>'
             f'<div class="tc-roll-text">{roll_text_html(str(result))}</div>'
-            f'<div class="tc-seed"><small>seed {seed}</small></div></div>')
+            f'<div class="tc-seed"><small>{how}{mode}</small></div></div>')
         return result
 
 
@@ -230,7 +258,11 @@ class AdventurerPanel(widgets.VBox):
 
     def __init__(self, adventurer: Adventurer, error: ErrorLine | None = None,
                  party: Party | None = None,
-                 seed_source: Callable[[], int] = draw_seed) -> None:
+                 seed_source: Callable[[], int] = draw_seed, *,
+                 campaign: Campaign | None = None, who: str = "", role: str = "") -> None:
+        """``campaign``, ``who``, ``role``: the page's campaign and viewer, for the rolls'
+        modes (public, GM only, blind, self) and their roll log; without one every roll is
+        public. Each roll of the sheet may be made with the player's own dice."""
         super().__init__()
         if party is None:
             party = Party()
@@ -254,11 +286,20 @@ class AdventurerPanel(widgets.VBox):
         self.state = widgets.Dropdown(options=[*CONDITIONS, *STATUSES], value="Weakened",
                                       description="State",
                                       layout=widgets.Layout(width="220px"))
+        for pick, name in ((self.technique, "technique"), (self.reaction, "reaction"),
+                           (self.state, "state")):
+            pick.add_class(f"tc-pick-{name}")
         self.history = widgets.HTML()
         # One error line under each part, beside the buttons that can be refused.
         self.section_errors = {k: ErrorLine() for k in ("threads", "hp", "turn", "body",
                                                          "check")}
-        self.checks = CheckPanel(a, self.section_errors["check"], party, seed_source)
+        # One mode picker and own-dice box for every roll of this sheet: the check, Feeling
+        # Lucky, the death roll, detonating a condition, the GM's reroll, a rest's rolls.
+        self.controls = RollControls(campaign=campaign, who=who, role=role,
+                                     seed_source=lambda: self.seed_source(), name="sheet")
+        self.roll_result = widgets.HTML()
+        self.checks = CheckPanel(a, self.section_errors["check"], party, seed_source,
+                                 controls=self.controls)
         self.file = SaveLoad(_SheetFile(party, a), f"{slug(a.name)}.json",
                              what="character sheet", error=self.error)
         own_error = [self.error] if error is None else []
@@ -274,14 +315,26 @@ class AdventurerPanel(widgets.VBox):
         def act(label: str, name: str, error: ErrorLine,
                 call: Callable[[], tuple[str, tuple[Any, ...], dict[str, Any]]],
                 amount: bool = False) -> widgets.Button:
-            def run() -> Any:
-                move, args, kwargs = call()  # a bad amount stops here, refused under its box
-                if move in ("feeling_lucky", "death_roll"):
-                    kwargs = {**kwargs, "seed": self.seed_source()}
+            def make(move: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
                 if move in ("feeling_lucky", "bend_luck", "lucky_find"):
                     # Through the table: the GM gains what the player spends.
                     return self.party.spend_thread(a, move, *args, **kwargs)
                 return getattr(a, move)(*args, **kwargs)
+
+            def run() -> Any:
+                move, args, kwargs = call()  # a bad amount stops here, refused under its box
+                if move not in ("feeling_lucky", "death_roll"):
+                    return make(move, args, kwargs)
+                controls = self.controls  # a roll: in the mode picked, maybe own dice
+                out: RuleRoll[AbilityCheckResult] = controls.run(
+                    f"{a.name}: {label}", lambda rng: make(
+                        move, args, {**kwargs, **controls.move_args(rng)}),
+                    lambda r: f"{a.name}: {label} {r}")
+                self.roll_result.value = (
+                    f'<div class="tc-roll-result" data-move="{name}">'
+                    f"{html.escape(out.text or '')}</div>" if out.shown
+                    else out.hidden_html())
+                return out.value
 
             btn = button(label, run, error=error, name=name)
             self.moves.append((btn, call, amount))
@@ -296,6 +349,7 @@ class AdventurerPanel(widgets.VBox):
         # What the table uses every minute stays on top; the rest opens a section at a time.
         self.sheet_moves = SheetMovesPanel(
             a, party, seed_source=seed_source, check=self.checks.check, inspired_here=False,
+            controls=self.controls,
             lead={
                 "turn": [
                     row(act("Start turn", "start-turn", turn_error,
@@ -351,6 +405,7 @@ class AdventurerPanel(widgets.VBox):
                 act("Death roll", "death-roll", hp_error, lambda: ("death_roll", (), {})),
                 button("Undo", self.undo, error=hp_error, name="undo")),
             hp_error,
+            self.roll_result,
             self.checks,
             self.section_errors["check"],
             self.sheet_moves,
@@ -430,12 +485,15 @@ class GroupCheckPanel(widgets.VBox):
     """A group check: everyone's modifier, the exact odds of the group's result, a roll."""
 
     def __init__(self, error: ErrorLine | None = None,
-                 seed_source: Callable[[], int] = draw_seed) -> None:
+                 seed_source: Callable[[], int] = draw_seed, *,
+                 controls: RollControls | None = None) -> None:
         super().__init__()
         self.error = error or ErrorLine()
         self.seed_source = seed_source
         own_error = [self.error] if error is None else []
         self.add_class("tc-group")
+        self.controls = controls if controls is not None else RollControls(
+            seed_source=lambda: self.seed_source(), name="group")
         self.modifiers = text_box("Modifiers, e.g. 2, 0, -1", value="2, 0, -1",
                                   name="group-modifiers", on_enter=self.show_odds,
                                   error=self.error)
@@ -451,7 +509,8 @@ class GroupCheckPanel(widgets.VBox):
         self.odds_button = button("Odds", self.show_odds, error=self.error, name="group-odds")
         self.modifiers.observe(lambda _change: self._check_modifiers(), names="value")
         self.children = [row(self.modifiers, self.dc), self.modifiers_error, self.odds,
-                         row(self.odds_button, self.roll_button), *own_error, self.result]
+                         self.controls, row(self.odds_button, self.roll_button), *own_error,
+                         self.result]
         self.show_odds()
 
     def _modifiers_refusal(self) -> str | None:
@@ -498,15 +557,25 @@ class GroupCheckPanel(widgets.VBox):
             f"<small>({fraction_text(p)})</small></span>"
             for t, p in reversed(odds.items()))
         self.odds.value = f"<div>Group of {len(checks)} vs DC {self.dc.value}: {cells}</div>"
+        self.controls.set_hint(f"{len(checks)}d20, one per creature")
 
     def roll(self) -> Any:
-        seed = self.seed_source()
-        result = roll_group(self.checks(), seed=seed)
+        """Roll everyone's check in the mode picked (or with the faces entered, one d20 per
+        creature in order); ``None`` when this viewer may not see the result."""
+        checks, controls = self.checks(), self.controls
+        out = controls.run(f"group check of {len(checks)} vs DC {self.dc.value}",
+                           lambda rng: roll_group(checks, **controls.move_args(rng)))
         self.rolls += 1
+        result = out.value
+        if result is None:
+            self.result.value = (f'<div class="tc-group-result tc-hidden" '
+                                 f'data-n="{self.rolls}">{out.hidden_html()}</div>')
+            return None
+        how = "your dice" if out.physical else f"seed {out.seed}"
         self.result.value = (
             f'<div class="tc-group-result" data-n="{self.rolls}" '
             f'data-tier="{result.tier.name.lower()}"><b>{result.tier.label}</b> — '
-            f"{html.escape(str(result))} <small>(seed {seed})</small></div>")
+            f"{html.escape(str(result))} <small>({how})</small></div>")
         return result
 
 
@@ -554,19 +623,32 @@ class MonstersAndMagicApp(widgets.VBox):
 
     def __init__(self, names: list[str] | None = None, *, luck: int = 2,
                  seed_source: Callable[[], int] = draw_seed, party: Party | None = None,
-                 adopt: Callable[[Adventurer], Adventurer] | None = None) -> None:
+                 adopt: Callable[[Adventurer], Adventurer] | None = None,
+                 campaign: Campaign | None = None, who: str | None = None,
+                 role: str | None = None) -> None:
         """``party``: an existing table (a campaign's; ``names`` is then ignored).
         ``adopt``: hands a new character to its keeper (a campaign) and returns the
-        sheet to seat (the campaign's live one)."""
+        sheet to seat (the campaign's live one). ``campaign``, ``who``, ``role``: the
+        page's campaign and viewer (``who``/``role`` default to the campaign's), for the
+        modes of every roll (public, GM only, blind, self, logged with commitments) and
+        rolls with the players' own dice; without a campaign every roll is public."""
         super().__init__()
         self.error = ErrorLine()
+        self.campaign = campaign
+        self.who = who if who is not None else (campaign.who if campaign is not None else "")
+        self.role = role if role is not None else (campaign.role if campaign is not None
+                                                   else "")
         self.party = party if party is not None else Party()
         self.adopt = adopt
         self.gm = self.party.gm
         self.seed_source = seed_source
         # Each part shows its own errors under its buttons; self.error is for the roster.
-        self.roller = CheckPanel(None, seed_source=seed_source)
-        self.group = GroupCheckPanel(seed_source=seed_source)
+        self.roller = CheckPanel(None, seed_source=seed_source, controls=RollControls(
+            campaign=campaign, who=self.who, role=self.role, seed_source=seed_source,
+            name="check"))
+        self.group = GroupCheckPanel(seed_source=seed_source, controls=RollControls(
+            campaign=campaign, who=self.who, role=self.role, seed_source=seed_source,
+            name="group"))
         self.gm_view = GameMasterPanel(self.gm)
         self.sheets: dict[str, AdventurerPanel] = {}
         self.picker = widgets.Dropdown(options=[], description="Character",
@@ -604,7 +686,8 @@ class MonstersAndMagicApp(widgets.VBox):
 
     def seat(self, adventurer: Adventurer) -> AdventurerPanel:
         """Show the sheet of ``adventurer`` (already at the table) and pick it."""
-        sheet = AdventurerPanel(adventurer, party=self.party, seed_source=self.seed_source)
+        sheet = AdventurerPanel(adventurer, party=self.party, seed_source=self.seed_source,
+                                campaign=self.campaign, who=self.who, role=self.role)
         self.sheets[adventurer.name] = sheet
         self._refresh_picker(sheet)
         return sheet

@@ -31,12 +31,16 @@ only reads boxes.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import ipywidgets as widgets
 
 from companion.errors import RuleError
-from companion.rulesets.monsters_and_magic.ability_checks import LIMIT, AbilityCheck
+from companion.rulesets.monsters_and_magic.ability_checks import (
+    LIMIT,
+    AbilityCheck,
+    AbilityCheckResult,
+)
 from companion.rulesets.monsters_and_magic.adventurer import Adventurer
 from companion.rulesets.monsters_and_magic.conditions_and_statuses import CONDITIONS
 from companion.rulesets.monsters_and_magic.party import Party
@@ -53,6 +57,9 @@ from companion.widgets.base import (
     row,
     text_box,
 )
+from companion.widgets.rolls import RollControls, RuleRoll
+
+T = TypeVar("T")
 
 __all__ = ["SECTIONS", "SHEET_CSS", "Section", "SheetMovesPanel", "sheet_style"]
 
@@ -144,7 +151,9 @@ class SheetMovesPanel(widgets.VBox):
     [SECTIONS][companion.widgets.monsters_and_magic_sheet.SECTIONS]). ``check``: the check
     the GM's reroll rerolls (default: this character's LUCK check as the sheet stands).
     ``inspired_here``: False when the owner shows ``inspired`` (the "pay with Inspired"
-    box) elsewhere, beside its own thread buttons.
+    box) elsewhere, beside its own thread buttons. ``controls``: the owner's
+    [RollControls][companion.widgets.rolls.RollControls] (mode and own dice) for this
+    panel's rolls.
     """
 
     def __init__(self, adventurer: Adventurer, party: Party | None = None, *,
@@ -152,7 +161,8 @@ class SheetMovesPanel(widgets.VBox):
                  lead: Mapping[str, Sequence[widgets.Widget]] | None = None,
                  tail: Mapping[str, Sequence[widgets.Widget]] | None = None,
                  check: Callable[[], AbilityCheck] | None = None,
-                 inspired_here: bool = True) -> None:
+                 inspired_here: bool = True,
+                 controls: RollControls | None = None) -> None:
         super().__init__(layout=widgets.Layout(max_width="100%"))
         self.add_class("tc-sheet-moves")
         a = self.adventurer = adventurer
@@ -162,6 +172,11 @@ class SheetMovesPanel(widgets.VBox):
         self.party = party
         self.seed_source = seed_source
         self.check = check if check is not None else a.build_check
+        # The mode and own dice of this panel's rolls (detonate, the GM's reroll, a rest's
+        # rolls): the owner's, shown beside its check; alone, plain seeded public rolls.
+        self.controls = controls if controls is not None else RollControls(
+            seed_source=lambda: self.seed_source(), name="sheet-moves")
+        self.detonated = widgets.HTML()
         #: One error line per section, under its buttons.
         self.errors = {key: ErrorLine() for key in SECTIONS}
         self.result = widgets.HTML()  # what a rest or a tending did
@@ -177,7 +192,7 @@ class SheetMovesPanel(widgets.VBox):
         # Harm and dying.
         self.body_value = int_box("Amount", 1, "body-value", 1, 10_000, width="150px")
         self.affinity = _pick(list(_AFFINITIES), "normal", "Affinity", "affinity", "200px")
-        self.who = text_box("who helps / the bargain", name="who")
+        self.who = text_box("who helps, or the bargain", name="who")
         self.death_reading = _pick(["sheet", "bare"], a.death_roll_reading,
                                    "Death rolls read", "death-reading", "240px")
         self.death_reading.observe(lambda ch: self._death_reading(str(ch["new"])),
@@ -190,9 +205,9 @@ class SheetMovesPanel(widgets.VBox):
         self.rest_kind = _pick(["short", "long"], "short", "Rest", "rest-kind", "160px")
         self.first = _pick(["(none)", *long], short[0], "Activity 1", "activity-1", "260px")
         self.second = _pick(["(none)", *long], short[1], "Activity 2", "activity-2", "260px")
-        self.supplies = int_box("Supplies spent", 0, "supplies", 0, 10_000)
+        self.supplies = int_box("Supplies spent", 0, "supplies", 0, 10_000, width="195px")
         self.exhaustion_supplies = int_box("On exhaustion", 0, "exhaustion-supplies", 0,
-                                           10_000)
+                                           10_000, width="185px")
         self.together = check_box("prepared with the party", "together")
         self.ally_pick = widgets.Dropdown(options=[], description="Ally",
                                           layout=widgets.Layout(width="200px"))
@@ -248,8 +263,7 @@ class SheetMovesPanel(widgets.VBox):
                 who()), "accept-bargain", "body"),
             "refuse-bargain": b("Refuse Death's bargain", a.refuse_deaths_bargain,
                                 "refuse-bargain", "body"),
-            "detonate": b("Detonate (1d10)", lambda: a.detonate(
-                self.condition.value, seed=self.seed_source()), "detonate", "states"),
+            "detonate": b("Detonate (1d10)", self.detonate, "detonate", "states"),
             "rest": b("Rest", self.rest, "rest", "rest"),
             "tend-ally": b("Tend the ally's wounds", self.tend_ally, "tend-ally", "rest"),
             "gain-supplies": b("Gain supplies", lambda: a.gain_supplies(self.gained.read()),
@@ -297,7 +311,7 @@ class SheetMovesPanel(widgets.VBox):
                      row(self.who, bt["ally"]),
                      row(bt["accept-bargain"], bt["refuse-bargain"]),
                      row(self.death_reading)],
-            "states": [row(self.condition, bt["detonate"])],
+            "states": [row(self.condition, bt["detonate"]), self.detonated],
             "rest": [self.rest_state, self.result,
                      row(self.rest_kind, self.first, self.second),
                      row(self.supplies, self.exhaustion_supplies, self.together),
@@ -375,24 +389,56 @@ class SheetMovesPanel(widgets.VBox):
         self.sections["rest"].expand()
         return healed
 
-    def rest(self) -> list[str]:
-        """A short or long rest with the activities chosen (none, one or two)."""
+    def _rolled(self, label: str, move: Callable[[dict[str, Any]], T],
+                text: Callable[[T], str]) -> RuleRoll[T]:
+        """Make a move that rolls through the controls: ``move`` gets the keyword
+        arguments (``seed=`` or ``rng=``) for the roll."""
+        controls = self.controls
+        return controls.run(f"{self.adventurer.name}: {label}",
+                            lambda rng: move(controls.move_args(rng)), text)
+
+    @staticmethod
+    def _shown(out: RuleRoll[Any], css: str, body: str) -> str:
+        if not out.shown:
+            return f'<div class="{css} tc-hidden">{out.hidden_html()}</div>'
+        return f'<div class="{css}">{body}</div>'
+
+    def detonate(self) -> int | None:
+        """End the chosen condition at once for 1d10 damage (after AC), rolled in the
+        controls' mode. Returns the damage taken (``None`` when this viewer may not see
+        the roll)."""
+        a, name = self.adventurer, str(self.condition.value)
+        out = self._rolled(f"detonates {name} (1d10)", lambda kw: a.detonate(name, **kw),
+                           lambda taken: f"{a.name}: {name} detonates for {taken} damage")
+        self.detonated.value = self._shown(out, "tc-detonated", escape(out.text or ""))
+        return out.value
+
+    def rest(self) -> list[str] | None:
+        """A short or long rest with the activities chosen (none, one or two); its rolls
+        (Gather Supplies, Take Watch) in the controls' mode."""
         a = self.adventurer
         chosen = [v for v in (self.first.value, self.second.value) if v != "(none)"]
-        seed = self.seed_source()
-        if self.rest_kind.value == "short":
-            notes = a.short_rest(chosen, self.supplies.read(), bool(self.together.value),
-                                 seed=seed)
-        else:
-            notes = a.long_rest(chosen, self.supplies.read(), self.exhaustion_supplies.read(),
-                                bool(self.together.value), seed=seed)
-        self.result.value = ('<div class="tc-rest-result">' + escape("; ".join(notes))
-                             + "</div>")
-        return notes
+        kind = str(self.rest_kind.value)
+        supplies, together = self.supplies.read(), bool(self.together.value)
+        exhaustion = self.exhaustion_supplies.read()
 
-    def gm_reroll(self) -> None:
+        def move(kw: dict[str, Any]) -> list[str]:
+            if kind == "short":
+                return a.short_rest(chosen, supplies, together, **kw)
+            return a.long_rest(chosen, supplies, exhaustion, together, **kw)
+
+        out = self._rolled(f"{kind} rest", move, lambda notes: "; ".join(notes) or "rests")
+        self.result.value = self._shown(out, "tc-rest-result", escape(out.text or ""))
+        return out.value
+
+    def gm_reroll(self) -> AbilityCheckResult | None:
         """The GM spends a thread to reroll the check the sheet has set up (ability,
         bonus, DC, advantage); the table keeps either result."""
-        result = self.party.gm.reroll_check(self.check(), seed=self.seed_source())
-        self.gm_result.value = (f'<div class="tc-gm-reroll" data-total="{result.total}">GM '
-                             f"reroll: {escape(result)}</div>")
+        check = self.check()
+        out = self._rolled("GM's reroll", lambda kw: self.party.gm.reroll_check(check, **kw),
+                           lambda r: f"GM reroll: {r}")
+        total = out.value.total if out.value is not None else ""
+        self.gm_result.value = (f'<div class="tc-gm-reroll" data-total="{total}">'
+                                f"{escape(out.text or '')}</div>" if out.shown
+                                else out.hidden_html())
+        return out.value

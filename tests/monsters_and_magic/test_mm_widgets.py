@@ -182,7 +182,7 @@ def test_a_sheets_critical_miss_feeds_the_gm() -> None:
     result = app.sheets["Ash"].checks.roll()
     assert result.tier == Tier.CRITICAL_MISS and app.gm.threads == 1
     other = next(s for s in range(1000) if AbilityCheck(2).roll(seed=s).natural == 15)
-    app.sheets["Ash"].checks.seed_source = lambda: other
+    app.sheets["Ash"].seed_source = lambda: other  # the sheet draws every roll's seed
     assert app.sheets["Ash"].checks.roll().tier != Tier.CRITICAL_MISS
     assert app.gm.threads == 1
 

@@ -538,7 +538,7 @@ def _mm_table(campaign: Campaign) -> widgets.Widget:
         finally:
             adopting.pop()
 
-    app = MonstersAndMagicApp(party=party, adopt=adopt)
+    app = MonstersAndMagicApp(party=party, adopt=adopt, campaign=campaign)
 
     def seat_newcomers(_campaign: object) -> None:
         if adopting:
