@@ -122,12 +122,13 @@ class CastersApp(widgets.VBox):
         self.body.children = (app,)
 
     def render_summary(self) -> None:
-        rows = "".join(
-            f'<tr data-caster="{escape(n)}" data-points="{c.points}"><td>{escape(n)}</td>'
-            f"<td>level {c.class_level} {escape(c.caster)}</td><td>{c.points}/{c.maximum}</td>"
-            f"<td>up to {c.max_spell_level}</td>"
-            f"<td>{', '.join(str(x) for x in sorted(c.high_cast)) or '—'}</td></tr>"
-            for n, c in self.casters.items())
-        self.summary.value = ('<table class="tc-casters"><tr><th>caster</th><th>class</th>'
-                              "<th>mentality</th><th>spells</th><th>6th+ cast</th></tr>"
-                              f"{rows}</table>")
+        """One line per caster (a wide table squeezes every cell on a phone)."""
+        lines = []
+        for n, c in self.casters.items():
+            high = ", ".join(str(x) for x in sorted(c.high_cast))
+            lines.append(
+                f'<li data-caster="{escape(n)}" data-points="{c.points}" data-high="{high}">'
+                f"<b>{escape(n)}</b> · level {c.class_level} {escape(c.caster)} · mentality "
+                f"<b>{c.points}</b>/{c.maximum} · spells up to {c.max_spell_level}"
+                + (f" · 6th+ cast: {high}" if high else "") + "</li>")
+        self.summary.value = f'<ul class="tc-casters">{"".join(lines)}</ul>'

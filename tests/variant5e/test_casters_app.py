@@ -13,7 +13,8 @@ def test_party_of_casters_summary_follows_each_pool() -> None:
     assert 'data-caster="Mira" data-points="73"' in app.summary.value
     wizard.cast(6)
     assert 'data-caster="Mira" data-points="64"' in app.summary.value
-    assert "<td>6</td>" in app.summary.value  # 6th level used until the long rest
+    assert 'data-high="6"' in app.summary.value  # 6th level used until the long rest
+    assert "6th+ cast: 6" in app.summary.value
     b = widgets_by_name(app, kind="btn")
     app.new_name.value, app.new_class.value, app.new_level.value = "Vex", "warlock", 3
     b["add-caster"].click()
