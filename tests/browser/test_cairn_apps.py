@@ -283,6 +283,8 @@ def test_character_save_from_real_dice_on_a_phone(voila_app: Any, phone_page: An
     page.locator(".tc-rule-own input[type=checkbox]").check()
     faces = page.locator(".tc-faces-roll-faces input")
     faces.wait_for()
+    box = faces.bounding_box()
+    assert box is not None and box["width"] >= 100  # room to type the faces
     faces.fill("21")
     faces.press("Enter")
     page.locator(".tc-btn-sheet-save").click()

@@ -30,7 +30,7 @@ class CairnCharacterApp(CairnAppBase):
     scar recovery) takes a roll mode and can be entered from real dice
     ([common][companion.widgets.cairn_srd.common])."""
 
-    dice_hint = "d20 for a save, else the dice"
+    dice_hint = "d20"
 
     def __init__(self, character: Character | None = None, *,
                  seed_source: Callable[[], int] | None = None,

@@ -69,7 +69,7 @@ class CombatApp(CairnAppBase):
     maneuvers, escapes) takes a roll mode and can be entered from real dice
     ([common][companion.widgets.cairn_srd.common])."""
 
-    dice_hint = "d20 save, or weapon dice"
+    dice_hint = "d20"
 
     def __init__(self, encounter: Encounter | None = None, *,
                  seed_source: Callable[[], int] | None = None,

@@ -158,8 +158,9 @@ class CairnAppBase(widgets.VBox):
     ``seed_row`` holds the roll controls and the seed box (an app places it once).
     """
 
-    #: What dice the app's rolls take, shown as the own-dice box's hint.
-    dice_hint = "1d20"
+    #: What dice the app's rolls mostly take, the faces box's short hint (its label and
+    #: placeholder: kept short, so the box stays wide enough to type in on a phone).
+    dice_hint = "d20"
 
     def __init__(self, seed_source: Callable[[], int] | None = None, *,
                  campaign: Campaign | None = None) -> None:

@@ -48,7 +48,7 @@ class DowntimeApp(CairnAppBase):
     ([common][companion.widgets.cairn_srd.common]).
     """
 
-    dice_hint = "d6, or d20 for a save"
+    dice_hint = "d6"
 
     def __init__(self, party: list[Character] | None = None, downtime: Downtime | None = None,
                  *, seed_source: Callable[[], int] | None = None,

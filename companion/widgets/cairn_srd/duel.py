@@ -63,7 +63,7 @@ class DuelApp(CairnAppBase):
     can be entered from real dice ([common][companion.widgets.cairn_srd.common]).
     """
 
-    dice_hint = "both exchange dice"
+    dice_hint = "2 dice"
 
     def __init__(self, duel: Duel | None = None, *,
                  seed_source: Callable[[], int] | None = None,

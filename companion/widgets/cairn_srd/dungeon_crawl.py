@@ -65,7 +65,7 @@ class DungeonCrawlApp(CairnAppBase):
     real dice ([common][companion.widgets.cairn_srd.common]).
     """
 
-    dice_hint = "site die, d20, table die"
+    dice_hint = "the die"
 
     def __init__(self, party: list[Character] | None = None, delve: Delve | None = None, *,
                  seed_source: Callable[[], int] | None = None,

@@ -29,7 +29,7 @@ class LockpickingApp(CairnAppBase):
     cannot work on this lock (picking a jammed or open lock) is disabled.
     """
 
-    dice_hint = "3d12 new lock; d6 study"
+    dice_hint = "3 d12s"
 
     def __init__(self, lock: LockPicking | None = None, *,
                  seed_source: Callable[[], int] | None = None,

@@ -149,7 +149,7 @@ class KnowledgePanel(widgets.VBox):
 class TasksApp(CairnAppBase):
     """Skill tests (with yield), social checks and knowledge checks."""
 
-    dice_hint = "d6, then the yield die"
+    dice_hint = "d6"
 
     def __init__(self, *, seed_source: Callable[[], int] | None = None,
                  campaign: Campaign | None = None) -> None:

@@ -50,7 +50,7 @@ class SpellcastingApp(CairnAppBase):
     be entered from real dice ([common][companion.widgets.cairn_srd.common]).
     """
 
-    dice_hint = "the magic d6s, then d6"
+    dice_hint = "the d6s"
 
     def __init__(self, character: Character | None = None, *,
                  seed_source: Callable[[], int] | None = None,

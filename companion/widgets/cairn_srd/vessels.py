@@ -148,7 +148,7 @@ class MassCombatApp(CairnAppBase):
     A hit (with its Critical Damage save) takes a roll mode and can be entered from real
     dice ([common][companion.widgets.cairn_srd.common])."""
 
-    dice_hint = "d20 (the ship's save)"
+    dice_hint = "d20"
 
     def __init__(self, vessel: Vessel | None = None, *,
                  seed_source: Callable[[], int] | None = None,

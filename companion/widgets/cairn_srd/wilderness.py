@@ -44,7 +44,7 @@ class WildernessApp(CairnAppBase):
     be entered from real dice ([common][companion.widgets.cairn_srd.common]).
     """
 
-    dice_hint = "d6, then the table's die"
+    dice_hint = "d6"
 
     def __init__(self, party: list[Character] | None = None, journey: Journey | None = None,
                  *, seed_source: Callable[[], int] | None = None,
