@@ -187,7 +187,7 @@ class PlotPointCheckPanel(widgets.VBox):
         outcome (public) or the [RuleRoll][companion.widgets.rolls.RuleRoll] (hidden)."""
         who = str(self.who.value)
         check = self.check()
-        label = f"{who}: check {check.expression} vs {check.difficulty}"
+        label = f"{who}: check"
         controls = self.controls
         if controls.hidden:
             hidden: RuleRoll[PlotCheckResult] = controls.run(
@@ -197,7 +197,7 @@ class PlotPointCheckPanel(widgets.VBox):
         out: RuleRoll[CheckOutcome] = controls.run(
             label, lambda rng: self.session.roll_check(
                 who, check.ability, check.proficiency, check.advantage,
-                self.difficulty.read(), **controls.move_args(rng)))
+                self.difficulty.read(), **controls.move_args(rng)), trackers=[self.session])
         assert out.value is not None  # a public roll is seen by all
         self._show(out.value)
         return out.value
@@ -213,7 +213,7 @@ class PlotPointCheckPanel(widgets.VBox):
             roller = current.roller if current is not None else ""
             out: RuleRoll[CheckOutcome] = self.controls.run(
                 f"{roller}: {label}", lambda rng: getattr(self.session, move)(
-                    **self.controls.move_args(rng)))
+                    **self.controls.move_args(rng)), trackers=[self.session])
             assert out.value is not None
             self._show(out.value)
             return out.value
@@ -342,7 +342,7 @@ class StrainWoundsPanel(widgets.VBox):
         out: RuleRoll[list[PlotCheckResult]] = controls.run(
             f"{name}: long rest", lambda rng: self.session.long_rest(
                 name, dc, ability, proficiency,
-                **controls.move_args(rng)), text)
+                **controls.move_args(rng)), text, trackers=[self.session])
         self.rest_result.value = (f'<div class="tc-note">{html.escape(out.text or "")}</div>'
                                   if out.shown else out.hidden_html())
         return out.value

@@ -158,7 +158,8 @@ class PlotContestPanel(widgets.VBox):
             return
         out: RuleRoll[ContestOutcome] = controls.run(label, lambda rng: self.session.contest(
             who, opponent, mine.ability, mine.proficiency, mine.advantage, theirs.ability,
-            theirs.proficiency, theirs.advantage, **controls.move_args(rng)))
+            theirs.proficiency, theirs.advantage, **controls.move_args(rng)),
+            trackers=[self.session])
         assert out.value is not None
         how = f"seed {out.seed}" if out.seed is not None else "own dice"
         self.result.value = (f'<div class="tc-contest-result" data-margin="{out.value.margin}">'

@@ -65,6 +65,7 @@ import ipywidgets as widgets
 from companion import dice, fairplay
 from companion.dice import physical
 from companion.errors import CompanionError, OddsTooCostlyError
+from companion.state import Tracker
 from companion.widgets.base import (
     LOCAL_TIME_SCRIPT,
     CheckedBox,
@@ -645,14 +646,17 @@ class RollControls(widgets.VBox):
         self.faces.layout.display = "" if self.own.value else "none"
 
     def run(self, label: str, action: Callable[[random.Random], T],
-            text: Callable[[T], str] = str, *, seed: int | None = None) -> RuleRoll[T]:
+            text: Callable[[T], str] = str, *, seed: int | None = None,
+            trackers: Sequence[Tracker] = ()) -> RuleRoll[T]:
         """Roll ``action`` (a rule taking ``rng``) in the mode picked, with the faces entered
         if the switch is on; log it in the campaign; return its
         [RuleRoll][companion.widgets.rolls.RuleRoll].
 
         ``seed``: a seed the player chose (``None``: one is drawn); a roll its roller may not
         see refuses it. An illegal move or an impossible entry raises before anything is
-        logged (an entry is refused under the faces box)."""
+        logged (an entry is refused under the faces box). Real dice left over are found
+        only once the rule has rolled: the moves it made are then undone (a campaign's
+        trackers always; without a campaign, those of ``trackers``)."""
         self.error.clear()
         mode = self.mode_value if self.campaign is not None else "public"
         entered: physical.EnteredDice | None = None
@@ -673,19 +677,24 @@ class RollControls(widgets.VBox):
             rng = random.Random(seed)
             self._seeds = {id(rng): seed}
         try:
-            return self._run(label, action, text, mode, rng, seed, entered)
+            return self._run(label, action, text, mode, rng, seed, entered, trackers)
         finally:
             self._seeds = {}
 
     def _run(self, label: str, action: Callable[[random.Random], T],
              text: Callable[[T], str], mode: str, rng: random.Random, seed: int | None,
-             entered: physical.EnteredDice | None) -> RuleRoll[T]:
+             entered: physical.EnteredDice | None,
+             trackers: Sequence[Tracker]) -> RuleRoll[T]:
         if self.campaign is None:
+            marks = [len(t.log) for t in trackers]
             try:
                 value = action(rng)
                 if entered is not None:
                     entered.finish()
             except physical.OwnDiceError as exc:
+                for tracker, mark in zip(trackers, marks, strict=True):
+                    while len(tracker.log) > mark and tracker.can_undo:
+                        tracker.undo()
                 self._refuse(one_line(exc))
             out: RuleRoll[T] = RuleRoll("public", value, seed, entered is not None,
                                         text=text(value))

@@ -233,3 +233,16 @@ def test_a_player_may_not_choose_the_seed_of_a_roll_they_cannot_see(
     out: Any = controls.run("peek", lambda rng: rng.randint(1, 20))
     assert out.value is None and out.seed is None and not out.shown
     assert out.commitment and f"entry {out.entry}" in out.hidden_html()
+
+
+def test_without_a_campaign_left_over_faces_undo_the_check() -> None:
+    app = PlotPointsApp(["Ash"])
+    controls = app.roller.controls
+    controls.own.value = True
+    controls.faces.value = "12 4"
+    app.roller.roll_button.click()
+    assert controls.faces.refusal.message == "2 dice entered, the roll used 1"
+    assert app.session.log == () and app.session.current is None
+    controls.faces.value = "12"
+    app.roller.roll_button.click()
+    assert app.session.current is not None and len(app.session.log) == 1

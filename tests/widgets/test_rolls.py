@@ -92,14 +92,15 @@ def test_a_players_blind_roll_shows_only_to_the_gm(store: Store) -> None:
     ash_panel.mode.value = "blind"
     with pytest.raises(CompanionError, match="blind roll takes a fresh seed"):
         ash_panel.perform(seed=4242)  # a seed Ash chose would tell Ash the roll
-    ash_panel._seed_source = lambda: 4242  # the seed the page draws, unseen by Ash
+    ash_panel._seed_source = lambda: 8_604_287_319_551  # drawn by the page, unseen by Ash
     outcome = ash_panel.perform()
     assert outcome.roll is None and outcome.seed is None
     assert outcome.commitment is not None
     short = outcome.commitment[:12]
     assert f"Hidden roll committed: <code>{short}</code>" in ash_panel.status.value
     secret = secret_of(gm_campaign, outcome.entry or 0)
-    assert secret["seed"] == 4242 and secret["total"] == dice.roll("3d6+2", seed=4242).total
+    assert secret["seed"] == 8_604_287_319_551 and \
+        secret["total"] == dice.roll("3d6+2", seed=8_604_287_319_551).total
     assert leaks(state_text(ash_panel, ash_log), secret) == []
     gm_campaign.refresh()  # the GM's live sync applies Ash's roll
     assert secret["text"] in gm_log.list.value
