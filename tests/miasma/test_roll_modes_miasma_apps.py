@@ -46,7 +46,9 @@ def test_a_gm_only_earthmote_is_a_commitment_a_player_cannot_read(store: Store) 
     find_widget(app, "generate").click()
     assert app.error.message == ""
     expected = E.generate_earthmote(seed=77)
-    assert log.earthmotes == [expected]  # the drawn seed rolled it, and it keeps it
+    (made,) = log.earthmotes
+    assert made.describe() == expected.describe() and made.rolls() == expected.rolls()
+    assert made.seed is None  # a hidden roll's seed stays in the roll log's secret
     (entry,) = rolls(gm)
     secret = entry["secret"]
     assert isinstance(secret, dict) and secret["seed"] == 77
@@ -54,7 +56,11 @@ def test_a_gm_only_earthmote_is_a_commitment_a_player_cannot_read(store: Store) 
     seen = player_view(store)
     assert str(entry["commitment"]) in seen and str(secret["nonce"]) not in seen
     assert expected.describe() not in seen
-    assert 'data-n="1"' in app.outcome.value and "seed 77" in app.outcome.value
+    assert 'data-n="1"' in app.outcome.value and "seed 77" in app.outcome.value  # the GM's
+    player = open_campaign(store, "Tuesday", who="Ash", role="player")
+    shared = json.dumps([e.to_dict() for e in player.visible_to("Ash", "player")])
+    assert '"seed": 77' not in shared  # neither in the roll log nor in the list's moves
+    assert '"seed": 77' in json.dumps([e.to_dict() for e in gm.log()])  # the GM's secret
 
 
 def test_an_earthmote_from_real_dice_and_an_impossible_one(store: Store) -> None:
@@ -75,7 +81,7 @@ def test_an_earthmote_from_real_dice_and_an_impossible_one(store: Store) -> None
     assert mote.biome == E.biome_table().row_for((1, 4)).values["Biome"]
     (entry,) = rolls(gm)
     assert entry["physical"] is True and entry["faces"] == [3, 11, 4, 1]
-    assert "own dice" in app.listing.value
+    assert "seed not kept" in app.listing.value and "own dice" in app.outcome.value
     app.controls.faces.control.value = "5 7"  # a new region takes one d12: 7 is left over
     find_widget(app, "region-1").click()
     assert app.controls.faces.refusal.message == "2 dice entered, the roll used 1"

@@ -280,17 +280,20 @@ class EarthmoteLog(Tracker):
         return random.Random(f"earthmotes:{self.seed}:{self.made}").getrandbits(63)
 
     @move
-    def generate(self, *, seed: int | None = None,
-                 rng: random.Random | None = None) -> Earthmote:
+    def generate(self, *, seed: int | None = None, rng: random.Random | None = None,
+                 keep_seed: bool = True) -> Earthmote:
         """Roll a new earthmote and add it to the list.
 
-        Its dice come from ``seed`` (kept in the earthmote), else from ``rng`` (real dice
-        entered by hand: it keeps no seed), else from the list's own seed and count.
+        Its dice come from ``seed`` (kept in the earthmote unless ``keep_seed`` is false:
+        a hidden roll's seed stays secret), else from ``rng`` (real dice entered by hand:
+        it keeps no seed), else from the list's own seed and count.
         """
         self._check_room()
         if seed is None and rng is None:
             seed = self._next_seed()
         mote = generate_earthmote(seed=seed, rng=None if seed is not None else rng)
+        if not keep_seed:
+            mote.seed = None
         self.made += 1
         self.earthmotes.append(mote)
         self.describe(f"#{len(self.earthmotes)}: {mote.describe()}")
@@ -300,7 +303,8 @@ class EarthmoteLog(Tracker):
     def new_region(self, index: int, keep: int, *, seed: int | None = None,
                    rng: random.Random | None = None) -> Earthmote:
         """Travel on from earthmote ``index`` (from 0): keep one biome die, re-roll the other
-        (from ``seed``, else ``rng``, else the list's own seed and count)."""
+        (from ``seed``, else ``rng``, else the list's own seed and count). The new region
+        keeps the earthmote's own seed (that of its size)."""
         self._check_index(index)
         self._check_room()
         if seed is None and rng is None:

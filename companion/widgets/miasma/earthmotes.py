@@ -43,10 +43,11 @@ class EarthmotesApp(widgets.VBox):
     """Generate earthmotes and keep the list (an `EarthmoteLog`).
 
     Every earthmote is rolled through ``controls``: in the mode picked (a GM-only
-    earthmote is logged in the campaign's roll log as its commitment; the list, shared,
-    shows it as a hidden roll's consequence), with a fresh seed it shows so it can be
-    rolled again, or from real dice typed in: the d6 for its size, the two d12 of its
-    biome, then one more d12 for each 11 or 12 (a new region: its d12, then the same).
+    earthmote is logged in the campaign's roll log as its commitment, its seed kept only
+    there; the list, shared, shows the earthmote as the hidden roll's consequence), with
+    a fresh seed it shows so it can be rolled again, or from real dice typed in: the d6
+    for its size, the two d12 of its biome, then one more d12 for each 11 or 12 (a new
+    region: its d12, then the same). An earthmote without a seed says "seed not kept".
     """
 
     def __init__(self, log: EarthmoteLog | None = None, *, seed: int | None = None,
@@ -101,6 +102,11 @@ class EarthmotesApp(widgets.VBox):
         # earthmote keeps it (the same seed rolls the same dice either way).
         return None if isinstance(rng, EnteredDice) else self._drawn
 
+    @property
+    def _public(self) -> bool:
+        # A hidden roll's seed stays in the roll log's secret: the shared list keeps none.
+        return self.controls.mode_value == "public"
+
     def _roll(self, label: str, move: Callable[[random.Random], Earthmote]) -> None:
         self._drawn = None
         self.rolls += 1
@@ -117,7 +123,8 @@ class EarthmotesApp(widgets.VBox):
 
     def _generate(self) -> None:
         self._roll("Earthmote",
-                   lambda rng: self.model.generate(seed=self._seed_for(rng), rng=rng))
+                   lambda rng: self.model.generate(seed=self._seed_for(rng), rng=rng,
+                                                   keep_seed=self._public))
 
     def _region(self, keep: int) -> None:
         index = self.index_box.read() - 1
@@ -134,7 +141,7 @@ class EarthmotesApp(widgets.VBox):
         items = "".join(
             f'<li class="tc-card" data-i="{i + 1}"><b>#{i + 1}</b> {escape(m.describe())}<br>'
             f"<span class='tc-note'>{escape(m.rolls())} · "
-            f"{'own dice' if m.seed is None else f'seed {m.seed}'}</span></li>"
+            f"{'seed not kept' if m.seed is None else f'seed {m.seed}'}</span></li>"
             for i, m in enumerate(model.earthmotes)
         )
         empty = "" if items else "<p>No earthmotes yet.</p>"
