@@ -272,3 +272,15 @@ def test_faces_left_over_refuse_the_roll_and_leave_the_sheet_as_it_was(
     app.controls.own.value = False
     find_button(app, "take-damage").click()
     assert sheet.guard == 1 and not app.error.message
+
+
+def test_duel_roll_controls_only_where_someone_chooses(store: Store) -> None:
+    """The exchange is rolled by the choice that reveals both: the table screen (the GM's)
+    has no roll controls, a duelist's own screen has them (their modes)."""
+    gm = _gm(store)
+    ensure(gm, DUEL, Duel, Duel).start("Ash", "Bo", 6, 6, "the bridge")
+    table = app_in(spec("duel").build(gm))
+    assert table.controls.layout.display == "none"
+    ash = app_in(spec("duel").build(open_campaign(store, "Barrow", who="Ash", role="player")))
+    assert ash.controls.layout.display is None
+    assert [v for _, v in ash.controls.mode.options] == ["public", "blind", "self"]

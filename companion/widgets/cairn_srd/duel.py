@@ -161,6 +161,8 @@ class DuelApp(CairnAppBase):
 
     def render(self) -> None:
         mine = self.side
+        # Only a screen that chooses rolls the exchange: the table screen has no roll controls.
+        self.controls.layout.display = None if self.hot_seat or mine is not None else "none"
         view = self.duel.view_for(self.viewer if mine is not None else None)
         names, hp = view["names"], view["hit_points"]
         if not view["stakes"]:
