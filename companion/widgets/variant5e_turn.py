@@ -111,7 +111,7 @@ class CombatTurnApp(widgets.VBox):
         self.main_light = check_box("main weapon light", "main-light")
         self.off_light = check_box("off-hand weapon light", "off-light")
         self.main_light.value = self.off_light.value = True
-        self.ability = int_box("Ability modifier", 3, "ability", -5, 10)
+        self.ability = int_box("Ability modifier", 3, "ability", -5, 10, width="210px")
         self.twf = b("Bonus attack?", self.two_weapon, "twf")
         self.twf_result = widgets.HTML()
         # Cleaving.
@@ -139,7 +139,8 @@ class CombatTurnApp(widgets.VBox):
             row(self.leaves, self.sees, self.disengaged, self.teleported, self.moved),
             self.provokes,
             widgets.HTML("<b>Two-weapon fighting</b>"),
-            row(self.main_light, self.off_light, self.ability, self.twf),
+            row(self.main_light, self.off_light),
+            row(self.ability, self.twf),
             self.twf_result,
             widgets.HTML("<b>Cleaving</b>"),
             row(self.damage, self.attack_roll),
