@@ -488,6 +488,7 @@ def _public_tracker_event(event: dict[str, Any], key: str | None, who: str,
     if kind == "move":
         if "after" in data:
             data["after"] = _public_state(cls, data["after"], who, whole=True)
+        data.pop("faces", None)  # real dice entered for the move: its hidden dice perhaps
         secret = set(getattr(cls, "SECRET_ARGS", {}).get(str(event.get("move")), ()))
         if isinstance(data.get("args"), dict):
             data["args"] = {k: v for k, v in data["args"].items()

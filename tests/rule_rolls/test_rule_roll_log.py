@@ -219,3 +219,14 @@ def test_a_seeded_move_outside_a_hidden_roll_is_stored_as_before(tmp_path: Path)
         assert type(move["seed"]) is int and "after" not in move["data"]
         assert scope.moves == [move["seq"]]
         assert re.match(r"Ash: ", move["data"]["summary"])
+
+
+def test_real_dice_of_a_move_on_a_game_with_hidden_information_stay_with_the_gm() -> None:
+    events = [{"seq": 1, "kind": "add", "tracker": "t1", "who": "Mira", "role": "gm",
+               "seed": None, "data": {"kind": "miasma/unknown", "name": "Game", "state": {}}},
+              {"seq": 2, "kind": "move", "tracker": "t1", "move": "deal", "who": "Mira",
+               "role": "gm", "seed": None,
+               "data": {"args": {}, "summary": "deal", "physical": True, "faces": [6, 2, 5]}}]
+    player = fairplay.visible_to(events, "Ash", "player")
+    assert "faces" not in player[1]["data"] and player[1]["data"]["physical"] is True
+    assert fairplay.visible_to(events, "Mira", "gm")[1]["data"]["faces"] == [6, 2, 5]
