@@ -41,6 +41,7 @@ from companion.rulesets.monsters_and_magic.ability_checks import (
     AbilityCheck,
     AbilityCheckResult,
 )
+from companion.rulesets.monsters_and_magic.action_points import BASIC_TECHNIQUES
 from companion.rulesets.monsters_and_magic.adventurer import Adventurer
 from companion.rulesets.monsters_and_magic.conditions_and_statuses import CONDITIONS
 from companion.rulesets.monsters_and_magic.party import Party
@@ -78,6 +79,9 @@ def sheet_style() -> widgets.HTML:
     return widgets.HTML(f"<style>{SHEET_CSS}</style>", layout=widgets.Layout(display="none"))
 
 _AFFINITIES = ("normal", "resistant", "vulnerable", "immune")
+
+#: The AP picker's choice for a technique that is not a basic one (a class's, a spell).
+OTHER_TECHNIQUE = "another technique"
 
 #: The sections of the sheet, in order: key -> title.
 SECTIONS = {
@@ -187,7 +191,9 @@ class SheetMovesPanel(widgets.VBox):
             return button(label, action, error=self.errors[section], name=name)
 
         # Turn: a variable AP cost.
-        self.ap_what = text_box("what the AP pay for", value="spell", name="ap-what")
+        self.ap_what = _pick([OTHER_TECHNIQUE, *(n for n, (_, unit)
+                                                 in BASIC_TECHNIQUES.items() if unit == "AP")],
+                             OTHER_TECHNIQUE, "For", "ap-what", "250px")
         self.ap_cost = int_box("AP", 2, "ap-cost", 1, LIMIT, width="110px")
         # Harm and dying.
         self.body_value = int_box("Amount", 1, "body-value", 1, 10_000, width="150px")
@@ -248,8 +254,7 @@ class SheetMovesPanel(widgets.VBox):
 
         paid = self._inspired
         self.buttons = {
-            "spend-ap-amount": b("Spend AP (cost)", lambda: a.spend_ap(
-                str(self.ap_what.value), self.ap_cost.read()), "spend-ap-amount", "turn"),
+            "spend-ap-amount": b("Spend AP (cost)", self.spend_ap, "spend-ap-amount", "turn"),
             "break-free": b("Break free (3 fatigue)", a.break_free, "break-free", "turn"),
             "temp-hp": b("Temporary HP", lambda: a.gain_temp_hp(self.body_value.read()),
                          "temp-hp", "body"),
@@ -388,6 +393,13 @@ class SheetMovesPanel(widgets.VBox):
                              f"{escape(self.ally_pick.value)}: +{healed} HP</div>")
         self.sections["rest"].expand()
         return healed
+
+    def spend_ap(self) -> int:
+        """Spend the AP typed: on a basic technique at that cost (at least its own), or
+        on another technique (a class's, a spell) that costs what the box says."""
+        what = str(self.ap_what.value)
+        return self.adventurer.spend_ap("" if what == OTHER_TECHNIQUE else what,
+                                        self.ap_cost.read())
 
     def _rolled(self, label: str, move: Callable[[dict[str, Any]], T],
                 text: Callable[[T], str]) -> RuleRoll[T]:

@@ -163,3 +163,13 @@ def test_tending_an_ally_is_one_of_the_tenders_two_activities(voila_app: Any,
     expect(sheet.locator(".tc-rest-result")).to_contain_text(
         "tended Briar's wounds; clears 0 fatigue")
     expect(sheet.locator('.tc-sheet[data-resting=""]')).to_have_count(1)
+    # The sheet's check with the player's own d20 (issue 13's controls on every roll).
+    sheet.locator(".tc-rule-own input").check()
+    faces = sheet.locator(".tc-faces-sheet-faces input")
+    faces.fill("20")
+    faces.press("Enter")
+    sheet.locator(".tc-btn-roll").click()
+    result = sheet.locator(".tc-check .tc-result")
+    expect(result).to_contain_text("Critical Hit")
+    expect(result).to_contain_text("your dice")
+    expect(sheet.locator(".tc-sheet")).to_contain_text("Inspired")

@@ -207,3 +207,33 @@ def test_the_sheet_pays_any_thread_move_with_inspired() -> None:
     b["bend-luck"].click()
     assert ("Inspired" in a.statuses, a.threads, app.gm.threads) == (False, 1, 1)
     assert sheet.message == ""
+
+
+def test_break_free_variable_ap_costs_and_deaths_bargain() -> None:
+    from companion.widgets.monsters_and_magic_sheet import OTHER_TECHNIQUE
+
+    p, _ = panel()
+    a, b = p.adventurer, widgets_by_name(p, kind="btn")
+    a.inflict("Restrained")
+    b["break-free"].click()
+    assert p.errors["turn"].message == "Restrained: breaking free is done on your own turn"
+    a.start_turn()
+    b["spend-ap-amount"].click()
+    assert p.errors["turn"].message == "Restrained: Ash cannot spend AP until breaking free"
+    b["break-free"].click()
+    assert "Restrained" not in a.conditions and a.fatigue == 3 and p.message == ""
+    p.ap_what.value, p.ap_cost.value = "Dodge", 1
+    b["spend-ap-amount"].click()
+    assert p.message == "Basic Techniques: Dodge costs at least 2 AP" and a.ap == 3
+    p.ap_what.value, p.ap_cost.value = OTHER_TECHNIQUE, 2  # a spell of the class, say
+    b["spend-ap-amount"].click()
+    assert a.ap == 1 and a.log[-1].summary == "Ash: action for 2 AP (1 left)"
+    a.end_turn()
+    a.take_damage(10)
+    while not a.dead:
+        a.mark_exhaustion(1)
+    p.who.value = "serve the Raven Queen"
+    b["accept-bargain"].click()
+    assert a.stable and not a.dead and p.message == ""
+    assert a.log[-1].summary == ("Ash: accepts Death's bargain: serve the Raven Queen and "
+                                 "stabilizes")
