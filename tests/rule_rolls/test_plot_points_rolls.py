@@ -246,3 +246,22 @@ def test_without_a_campaign_left_over_faces_undo_the_check() -> None:
     controls.faces.value = "12"
     app.roller.roll_button.click()
     assert app.session.current is not None and len(app.session.log) == 1
+
+
+def test_a_move_given_the_roll_s_own_rng_records_the_roll_s_seed(
+        table: tuple[Campaign, Campaign]) -> None:
+    _gm, ash = table
+    session = ash.tracker("plot table", PlotPointSession)
+    controls = RollControls(campaign=ash, who="Ash", role="player", seed_source=lambda: 2024)
+    out = controls.run("Ash: check", lambda rng: session.roll_check("Ash", rng=rng))
+    move = ash.log(("move",))[-1]
+    assert move.seed == out.seed == 2024
+    assert out.value is not None
+    assert out.value.result.total == PlotCheck().roll(seed=2024).total
+
+    def two(rng: random.Random) -> Any:  # the rng used first: the move draws its own seed
+        rng.random()
+        return session.roll_check("Ash", rng=rng)
+
+    controls.run("Ash: check", two)
+    assert ash.log(("move",))[-1].seed != 2024
