@@ -17,7 +17,7 @@ Usage in a notebook::
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Literal, cast
 
 import ipywidgets as widgets
@@ -52,10 +52,11 @@ __all__ = ["FacingApp"]
 _SIZES = [s.name.lower() for s in Size]
 
 
-def _pick(options: list[str], value: str, label: str, name: str) -> widgets.Dropdown:
+def _pick(options: Sequence[str] | Sequence[tuple[str, str]], value: str, label: str, name: str,
+          width: str = "190px") -> widgets.Dropdown:
     box = widgets.Dropdown(options=options, value=value, description=label,
                            style={"description_width": "initial"},
-                           layout=widgets.Layout(width="190px"))
+                           layout=widgets.Layout(width=width, max_width="100%"))
     box.add_class(f"tc-pick-{name}")
     return box
 
@@ -104,8 +105,8 @@ class FacingApp(widgets.VBox):
         self.attacker = _CreatureBoxes("Attacker", "attacker", 2, 1, "south")
         self.ally = _CreatureBoxes("Ally", "ally", 2, 3, "north")
         self.shield = _pick(["none", "left", "right"], "left", "Shield arm", "shield")
-        self.benefit = _pick(["advantage", "plus_two"], "advantage", "Flanking gives",
-                             "benefit")
+        self.benefit = _pick([("advantage", "advantage"), ("+2 to attack rolls", "plus_two")],
+                             "advantage", "Flanking gives", "benefit", width="290px")
         self.report = widgets.HTML()
         t = self.tracker
         self.turn_to = _pick(list(FACINGS), "east", "Turn to", "turn-to")
