@@ -57,7 +57,11 @@ def test_a_gm_only_death_save_is_a_commitment_a_player_cannot_read(store: Store)
     face = twin.roll_death_save(seed=7)
     assert secret["text"] == f"death save: d20 shows {face}"  # the rule's own roll
     assert f'data-face="{face}"' in app.save_roll.value  # the GM sees it
-    assert record.to_json() != DeathRecord().to_json() and record.log[-1].args == {"roll": face}
+    assert record.log[-1].move == "roll_death_save" and record.log[-1].args == {}
+    player = open_campaign(store, "Tuesday", who="Ash", role="player")
+    moves = json.dumps([e.to_dict() for e in player.visible_to("Ash", "player", ["move"])])
+    assert "roll_death_save" in moves and '"roll": ' not in moves and '"seed": 7' not in moves
+    assert '"seed": 7' in json.dumps([e.to_dict() for e in gm.log()])  # the GM's secret
     seen = player_view(store)
     assert entry["commitment"] in seen  # the commitment is public at once ...
     for hidden in (secret["nonce"], secret["text"], "secret"):

@@ -554,11 +554,14 @@ class DeathRecord(Tracker):
         self.describe(str(attempt))
         return attempt
 
+    @move
     def roll_return(self, spell: str, caster_modifier: int, *, seed: int | None = None,
                     rng: random.Random | None = None) -> ReturnAttempt:
         """Roll the caster's d20 check (and the d100 on the Fragile Soul table when the
         check fails) with the dice engine, then attempt. No die is rolled when the spell
-        needs no check (a *wish*, or the module is off): it simply works."""
+        needs no check (a *wish*, or the module is off): it simply works.
+
+        One move (its seed recorded, not the dice): a hidden roll's move names no result."""
         from companion.dice import roll
 
         rng = make_rng(seed, rng)
@@ -578,9 +581,12 @@ class DeathRecord(Tracker):
             table_roll = roll("1d100", rng=rng).total
         return self.attempt_return(name, caster_modifier, check, table_roll)
 
+    @move
     def roll_death_save(self, *, seed: int | None = None,
                         rng: random.Random | None = None) -> int:
-        """Roll a d20 with the dice engine and record it as a death save; returns the face."""
+        """Roll a d20 with the dice engine and record it as a death save; returns the face.
+
+        One move (its seed recorded, not the face): a hidden roll's move names no result."""
         from companion.dice import roll
 
         if not self.can_save:
