@@ -511,3 +511,17 @@ def test_travel_rolls_take_the_campaign_s_roll_modes_and_real_dice(db: Path) -> 
     assert 'data-total="' in travel.fall_result.value  # the GM sees a GM-only roll
     assert app.campaign.log(("roll",))[-1].data.get("commitment")
     assert ash.hp < hp or damage_after_armor(6, ac=ash.effective_ac) == 0
+
+
+def test_two_screens_making_the_same_record_at_once_share_one(db: Path) -> None:
+    app = party_5e()
+    assert app.campaign is not None
+    other = second_screen(db)  # opened before either screen made Ash's turn record
+    laptop = picked(app.open_app("combat_turn"), "Ash")
+    assert other.head < app.campaign.head  # the phone has not seen it yet
+    phone = picked(build(other, "combat_turn"), "Ash")  # its add is refused: it takes Ash's
+    assert phone.turn is other.tracker("Turn: Ash", Turn)
+    assert [m.name for m in other].count("Turn: Ash") == 1
+    phone.buttons["object"].click()
+    app.campaign.refresh()
+    assert laptop.turn.object_interactions == 1
