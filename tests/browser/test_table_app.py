@@ -9,7 +9,6 @@ in place, and the idle CPU of the server with six pages open.
 
 from __future__ import annotations
 
-import os
 import re
 import time
 from collections.abc import Iterator
@@ -20,7 +19,8 @@ from urllib.parse import quote
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import _WIDEST_JS, _guarded_page
+from tests.browser.conftest import _WIDEST_JS, ROOT, _guarded_page
+from tests.browser.procstat import cpu_seconds
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -78,6 +78,7 @@ def test_start_app_party_is_shared_live_and_kept(table_server: Any, table_db: Pa
     first = _open(laptop, server, "table", "who=Mira&role=gm", ".tc-table")
     print(f"\nstart app first render: {first * 1000:.0f} ms")
     assert laptop.title() == "Table Companion"
+    _fast_page_settings(laptop, server)
     laptop.wait_for_selector(".tc-db code")  # the database layer loads after the page
     assert str(table_db) in laptop.locator(".tc-db").inner_text()
     # -- a campaign and its party ----------------------------------------------------------
@@ -155,6 +156,31 @@ def test_start_app_party_is_shared_live_and_kept(table_server: Any, table_db: Pa
     phone.wait_for_selector(".tc-offline:has-text('Connection back')", timeout=10_000)
 
 
+_UNANNOUNCED_JS = """() => {
+  const head = new Set([...document.querySelectorAll('head script[src]')].map(s => s.src));
+  return performance.getEntriesByType('resource')
+    .filter(r => r.initiatorType === 'script' && !head.has(r.name))
+    .map(r => new URL(r.name).pathname + new URL(r.name).search);
+}"""
+
+
+def _fast_page_settings(page: Any, server: Any) -> None:
+    """The settings that shorten the first render are in force (server/voila.py)."""
+    # Every script the page loads was announced up front (<link rel="preload">): none was
+    # fetched only when the page's own script asked for it.
+    late = [p.removeprefix("/voila/") for p in page.evaluate(_UNANNOUNCED_JS)]
+    assert not late, ("scripts loaded without a preload: after an upgrade of Voila or "
+                      "ipywidgets, add these lines to server/jupyter/voila/templates/table/"
+                      "preload.txt:\n" + "\n".join(late))
+    assert page.locator("link[rel=preload][as=script]").count() > 50
+    assert page.external_requests == []  # no Font Awesome from a CDN
+    # The kernels run the server's launcher (ipykernel without debugpy or history file).
+    launcher = str(ROOT / "server" / "jupyter" / "kernels" / "python3" / "ipykernel_launcher.py")
+    commands = [Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+                for pid in server.kernels()]
+    assert commands and all(launcher.encode() in cmd for cmd in commands), commands
+
+
 def test_server_gone_shows_the_banner(start_voila: Any, laptop: Any,
                                       tmp_path: Path) -> None:
     with start_voila(env={"COMPANION_DB": str(tmp_path / "c.db")}) as server:
@@ -162,18 +188,6 @@ def test_server_gone_shows_the_banner(start_voila: Any, laptop: Any,
         assert laptop.locator(".tc-offline").is_hidden()
     # The server stopped: the kernel's websocket closes, the page says so.
     laptop.wait_for_selector(".tc-offline:has-text('Connection lost')", timeout=15_000)
-
-
-def _cpu_seconds(pids: list[int]) -> dict[int, float]:
-    """CPU seconds (user + system) so far of each process still running."""
-    out = {}
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        out[pid] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return out
 
 
 def test_six_open_pages_idle_cheaply(table_server: Any, table_db: Path, browser: Any) -> None:
@@ -197,9 +211,9 @@ def test_six_open_pages_idle_cheaply(table_server: Any, table_db: Path, browser:
             pages.append(page)
         time.sleep(3)  # let the pages settle
         pids = [server.process.pid, *server.kernels()]
-        before, t0 = _cpu_seconds(pids), time.monotonic()
+        before, t0 = cpu_seconds(pids), time.monotonic()
         time.sleep(10)
-        after = _cpu_seconds(pids)
+        after = cpu_seconds(pids)
         alive = [pid for pid in before if pid in after]  # an earlier test's kernel may go
         used = sum(after[p] - before[p] for p in alive) / (time.monotonic() - t0)
         print(f"\nidle CPU, server + {len(alive) - 1} kernels, 6 pages: {used * 100:.2f}% "

@@ -10,6 +10,7 @@ the open app are kept in the page's address, so a reload comes back to the same 
 
 from __future__ import annotations
 
+import contextlib
 import html
 import logging
 import threading
@@ -107,6 +108,10 @@ class TableApp(widgets.VBox):
         self.app_buttons = row()
         self.app_buttons.add_class("tc-app-buttons")
         self.app_area = widgets.VBox(layout=widgets.Layout(max_width="100%"))
+        # The open app's link, updated on every opening, and its heading, one per app and
+        # person: a new widget per tap costs the page a round of widget creation first.
+        self.app_link = widgets.HTML()
+        self._headings: dict[tuple[str, str], widgets.HTML] = {}
         self.app_area.add_class("tc-open-app")
         self.campaign_box = widgets.VBox([
             self.heading, widgets.HTML("<b>Party</b>"), self.party, self.party_form,
@@ -135,6 +140,10 @@ class TableApp(widgets.VBox):
 
     def _load(self) -> None:
         """List the campaigns, show where they are kept, open the URL's campaign and app."""
+        # The database layer loads (about 0.1-0.2 s) outside WIDGET_LOCK: the page's request
+        # for every widget's state, which waits for that lock, is not held up by it.
+        with contextlib.suppress(Exception):  # refresh_list shows the error
+            page_store()
         with WIDGET_LOCK:
             self._load_now()
 
@@ -255,12 +264,13 @@ class TableApp(widgets.VBox):
         title = spec(key).title
         self.context = self.context.with_(app=key)
         link = html.escape(self.context.app_url(key))
-        self.app_area.children = (
-            app_heading(title, self.context, demo=False),
-            widgets.HTML(f'<div class="tc-app-link">On another device: <a href="{link}" '
-                         f'target="_blank">{html.escape(title)} for this campaign</a></div>'),
-            app,
-        )
+        heading = self._headings.get((key, self.context.query()))
+        if heading is None:
+            heading = self._headings[key, self.context.query()] = app_heading(
+                title, self.context, demo=False)
+        self.app_link.value = (f'<div class="tc-app-link">On another device: <a href="{link}" '
+                               f'target="_blank">{html.escape(title)} for this campaign</a></div>')
+        self.app_area.children = (heading, self.app_link, app)
         self.opened = key
         self._set_url()
         self.open_ms = (time.perf_counter() - start) * 1000
