@@ -10,7 +10,13 @@ is disabled (its tooltip gives the reason), and a number box holding something t
 an allowed whole number says so under the box and disables the buttons that read it.
 
 The table shows one character at a time, chosen with the *Character* picker: every control
-of a sheet exists once on the page, however many characters sit at the table.
+of a sheet exists once on the page, however many characters sit at the table. Built for a
+phone at the table: the sheet comes first, with what is used every minute on top (HP,
+fatigue, the threads of fate, the check); the rest of the sheet and the table's other tools
+(a roller for any creature, the group check, the GM's threads) are sections that open with
+one tap. Every roll goes through the sheet's (or the tool's)
+[RollControls][companion.widgets.rolls.RollControls]: a mode (public, GM only, blind, self)
+when the app runs in a campaign, and "I rolled it myself".
 """
 
 from __future__ import annotations
@@ -62,7 +68,7 @@ from companion.widgets.base import (
     slug,
     text_box,
 )
-from companion.widgets.monsters_and_magic_sheet import SheetMovesPanel, sheet_style
+from companion.widgets.monsters_and_magic_sheet import Section, SheetMovesPanel, sheet_style
 from companion.widgets.rolls import RollControls, RuleRoll, faces_hint
 
 if TYPE_CHECKING:
@@ -618,8 +624,9 @@ class GameMasterPanel(widgets.VBox):
 
 
 class MonstersAndMagicApp(widgets.VBox):
-    """A table: a check roller for anyone, a group check, the GM's threads, and the
-    characters' sheets, one at a time (the *Character* picker chooses which)."""
+    """A table: the characters' sheets, one at a time (the *Character* picker chooses
+    which), then a check roller for anyone, a group check and the GM's threads, each in a
+    section opened with a tap."""
 
     def __init__(self, names: list[str] | None = None, *, luck: int = 2,
                  seed_source: Callable[[], int] = draw_seed, party: Party | None = None,
@@ -666,9 +673,16 @@ class MonstersAndMagicApp(widgets.VBox):
         self.add_button = button("Add character", self.add_character, error=self.error,
                                  name="add-character")
         self.new_name.observe(lambda _change: self._check_name(), names="value")
-        app_box(widgets.HTML("<b>Ability check</b>"), self.roller,
-                widgets.HTML("<b>Group check</b>"), self.group, self.gm_view,
-                widgets.HTML("<b>Characters</b>"), row(self.picker), self.characters,
+        # The sheet in play comes first on a phone; the table's other tools open a tap away
+        # (the GM's title keeps the thread count in sight).
+        self.tools = {
+            "roller": Section("table-roller", "Ability check for any creature",
+                              [self.roller]),
+            "group": Section("table-group", "Group check", [self.group]),
+            "gm": Section("table-gm", "GM's threads of fate", [self.gm_view]),
+        }
+        bind(self.gm, self._gm_title, error=self.error)
+        app_box(row(self.picker), self.characters, *self.tools.values(),
                 row(self.new_name, self.add_button), self.error, box=self)
         self.luck = luck
         self.party.on_change(safe(self.error)(lambda _party: self._refresh_picker()))
@@ -679,6 +693,10 @@ class MonstersAndMagicApp(widgets.VBox):
             for name in names or ["Ash"]:
                 self.seat(self.party.new_character(name, luck=luck, max_hp=12, supplies=2))
         self._check_name()
+
+    def _gm_title(self) -> None:
+        n = self.gm.threads
+        self.tools["gm"].retitle(f"GM's threads of fate: {n}")
 
     def _check_name(self) -> None:
         disable_for(self.add_button, None if self.new_name.valid and self.new_name.text.strip()

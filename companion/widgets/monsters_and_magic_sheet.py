@@ -134,6 +134,11 @@ class Section(widgets.VBox):
         self.toggle.description = ("▾ " if self.opened else "▸ ") + self.title
         self.toggle.tooltip = ("close " if self.opened else "open ") + self.title
 
+    def retitle(self, title: str) -> None:
+        """Show another title (a count that changed), open or closed as it was."""
+        self.title = title
+        self._show()
+
     def flip(self) -> None:
         """Open a closed section, close an open one."""
         self.opened = not self.opened

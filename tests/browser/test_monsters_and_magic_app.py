@@ -13,7 +13,9 @@ SCROLL_TOLERANCE = 2
 
 def test_check_odds_roll_and_sheet(voila_app: Any, screenshot: Any) -> None:
     page = voila_app("monsters_and_magic")
-    roller = page.locator(".tc-app > .tc-check").first
+    roller = page.locator(".tc-section-table-roller .tc-check")
+    expect(roller).to_be_hidden()  # the sheet first; the table's tools open with a tap
+    page.locator(".tc-btn-section-table-roller").click()
     odds = roller.locator(".tc-chance")
     odds.wait_for()
     expect(odds).to_contain_text("55.00%")  # 1d20 vs DC 10: any hit, before any roll
@@ -21,14 +23,12 @@ def test_check_odds_roll_and_sheet(voila_app: Any, screenshot: Any) -> None:
     modifier = roller.locator(".tc-int-modifier input")
     modifier.fill("8")
     modifier.press("Enter")
-    page.wait_for_function(
-        "() => document.querySelector('.tc-app > .tc-check .tc-chance')"
-        ".innerText.includes('1d20 + 8')")
+    expect(odds).to_contain_text("1d20 + 8")
     weak = roller.locator('.tc-tier[data-tier="weak_hit"]').inner_text()
     assert "40.00%" in weak and "2/5" in weak  # naturals 2-9 → totals 10-17
 
     roller.locator(".tc-btn-roll").click()
-    page.wait_for_selector('.tc-app > .tc-check .tc-result[data-n="1"]')
+    page.wait_for_selector('.tc-section-table-roller .tc-result[data-n="1"]')
     # The shown seed replays the roll: the verdict and total are the library's for it.
     from companion.rulesets.monsters_and_magic import AbilityCheck
 
@@ -79,8 +79,9 @@ def test_check_odds_roll_and_sheet(voila_app: Any, screenshot: Any) -> None:
 def test_phone_width(voila_app: Any, phone_page: Any, scroll_width: Any,
                      screenshot: Any) -> None:
     page = voila_app("monsters_and_magic", page=phone_page)
-    page.locator(".tc-app > .tc-check .tc-btn-roll").click()
-    page.wait_for_selector('.tc-app > .tc-check .tc-result[data-n="1"]')
+    page.locator(".tc-btn-section-table-roller").click()
+    page.locator(".tc-section-table-roller .tc-btn-roll").click()
+    page.wait_for_selector('.tc-section-table-roller .tc-result[data-n="1"]')
     assert scroll_width(page) <= PHONE_WIDTH + SCROLL_TOLERANCE
     # One sheet on the page at a time (it was 4,223 px with both sheets on a laptop).
     tall = page.eval_on_selector(".tc-app", "e => Math.round(e.getBoundingClientRect().height)")
@@ -105,8 +106,12 @@ def test_phone_sheet_in_sections_and_every_named_button(voila_app: Any, phone_pa
     sheet.wait_for()
     tall = page.eval_on_selector(".tc-character",
                                  "e => Math.round(e.getBoundingClientRect().height)")
-    print(f"M&M sheet at 390 px: {SHEET_HEIGHT_BEFORE} px before the sections, {tall} px now")
-    assert tall < SHEET_HEIGHT_BEFORE / 2
+    top = page.eval_on_selector(".tc-character", "e => Math.round(e.getBoundingClientRect()"
+                                ".top - document.querySelector('.tc-app')"
+                                ".getBoundingClientRect().top)")
+    print(f"M&M sheet at 390 px: {SHEET_HEIGHT_BEFORE} px before the sections, {tall} px now, "
+          f"starting {top} px from the app's top")
+    assert tall < SHEET_HEIGHT_BEFORE / 2 and top < 120
     # On top without a tap: HP and its buttons, the check's roll, the thread moves.
     for name in ("damage", "heal", "fatigue", "roll", "feeling-lucky", "bend-luck",
                  "lucky-find", "undo"):
@@ -127,6 +132,9 @@ def test_phone_sheet_in_sections_and_every_named_button(voila_app: Any, phone_pa
         for name in names:
             expect(sheet.locator(f".tc-btn-{name}")).to_be_visible()
     expect(sheet.locator(".tc-pick-affinity select")).to_be_visible()
+    page.locator(".tc-btn-section-table-gm").click()
+    expect(page.locator(".tc-btn-gm-spend")).to_be_visible()
+    expect(page.locator(".tc-btn-section-table-gm")).to_contain_text("GM's threads of fate: 0")
     assert scroll_width(page) <= PHONE_WIDTH + SCROLL_TOLERANCE  # every section open
     screenshot(page, "monsters_and_magic-phone-sections")
     # Detonate works: Ash becomes Weakened, then the condition goes off for 1d10.
