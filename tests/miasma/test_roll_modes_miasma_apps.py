@@ -169,3 +169,19 @@ def test_hot_seat_banker_rolls_from_the_table_seed_when_no_dice_are_typed() -> N
     assert app.game.community == twin.community and app.error.message == ""
     app.banker_toggle.value = False  # mid-hand: refused, the switch follows the table
     assert "only between hands" in app.error.message and app.banker_toggle.value is True
+
+
+def test_in_a_campaign_the_table_seed_still_deals_and_reveals(store: Store) -> None:
+    """The deal and a reveal without the banker's dice are the table seed's (the dice the
+    table committed to), not a seed the campaign would draw and store for the move."""
+    gm = open_campaign(store, "Tuesday", who="Mira", role="gm")
+    app = _banker_table(gm)
+    twin = DiceMonarchsGame.start(["Ann", "Bo", "Cy"], chips=20, seed=3)
+    twin.deal()
+    twin.bet("Bo", 1)
+    twin.call("Cy")
+    twin.call("Ann")
+    assert app.game.hole == twin.hole
+    find_widget(app, "roll-community").click()  # no dice typed: the table seed rolls
+    assert app.game.community == twin.community and rolls(gm) == []
+    assert all(e.seed is None for e in gm.log(["move"]))

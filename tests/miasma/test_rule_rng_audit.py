@@ -119,16 +119,6 @@ def test_contests_same_seed_same_result(name: str) -> None:
         assert contest.roll(seed=seed) == contest.roll(rng=random.Random(seed))
 
 
-def test_monarchs_deal_from_a_given_rng_seat_by_seat() -> None:
-    game = DiceMonarchsGame.start(["Ann", "Bo", "Cy"], chips=20, seed=4)
-    game.deal(rng=random.Random(99))
-    rng = random.Random(99)
-    assert game.hole == [[rng.randint(1, s) for s in (4, 6, 8, 10, 12)] for _ in range(3)]
-    plain = DiceMonarchsGame.start(["Ann", "Bo", "Cy"], chips=20, seed=4)
-    plain.deal()
-    assert plain.hole != game.hole  # the table seed deals otherwise
-
-
 def test_monarchs_table_seed_same_through_seed_and_rng() -> None:
     a = DiceMonarchsGame.start(["Ann", "Bo"], rng=random.Random(8))
     b = DiceMonarchsGame.start(["Ann", "Bo"])
@@ -154,14 +144,14 @@ def test_the_banker_rolls_by_hand_play_waits_and_the_dice_entered_count() -> Non
     game = _banker_table()
     _settle_opening(game)
     assert game.awaiting == "flop" and game.player_to_act is None
-    assert game.community == [] and game.legal_moves() == ["reveal"]
+    assert game.community == [] and game.legal_moves() == ["enter_community", "reveal"]
     assert game.legal_moves("Bo") == []
     assert "banker rolls the flop d4 d6 d8" in game.announcements[-1]
     with pytest.raises(RuleError, match="waits for the banker to roll the flop"):
         game.check("Bo")
     again = DiceMonarchsGame.from_json(game.to_json())  # a waiting table saves and loads
     assert again.awaiting == "flop" and again.view_for(None)["awaiting"] == "flop"
-    game.reveal(rng=random.Random(5))
+    game.enter_community(rng=random.Random(5))
     rng = random.Random(5)
     assert game.community == [rng.randint(1, s) for s in (4, 6, 8)]
     assert game.phase == "round_one" and game.awaiting == "" and game.player_to_act == "Bo"
@@ -169,6 +159,8 @@ def test_the_banker_rolls_by_hand_play_waits_and_the_dice_entered_count() -> Non
         game.undo_as("gm")
     with pytest.raises(RuleError, match="no community dice are waiting"):
         game.reveal()
+    with pytest.raises(RuleError, match="no community dice are waiting"):
+        game.enter_community(rng=random.Random(1))
 
 
 def test_revealed_without_dice_the_table_seed_rolls_as_on_an_ordinary_table() -> None:

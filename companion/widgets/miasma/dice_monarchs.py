@@ -318,7 +318,7 @@ class DiceMonarchsApp(widgets.VBox):
         with unchanged_on_refusal(game):
             self.community_controls.run(
                 f"Dice Monarchs hand {game.hand_no}: the {stage}",
-                lambda rng: game.reveal(rng=rng),
+                lambda rng: game.enter_community(rng=rng),
                 lambda _done: f"the {stage}: {', '.join(map(str, game.community))}")
 
     def _toggle_odds(self, change: dict[str, Any]) -> None:

@@ -38,10 +38,11 @@ rolls the remaining community dice and the showdown follows.
 Interpretation (real dice): a table may let the banker roll the community dice by hand
 (`DiceMonarchsGame.set_banker_rolls`). Then, when a betting round is settled, play waits
 for the banker (nobody is to act) until the dice rolled at the table are entered
-(`DiceMonarchsGame.reveal`, with ``rng`` a `companion.dice.physical.EnteredDice`). The
+(`DiceMonarchsGame.enter_community`, with ``rng`` a `companion.dice.physical.EnteredDice`)
+or the banker lets the table seed roll them after all (`DiceMonarchsGame.reveal`). The
 hole dice always come from the table's secret seed: dice typed in on a shared screen
-would be seen by whoever types them (`DiceMonarchsGame.deal` takes an ``rng`` for a
-table that deals some other way).
+would be seen by whoever types them, and a deal decided by anything but the table seed
+would not be the one the table committed to.
 Interpretation: between hands a player may join (`DiceMonarchsGame.join`), leave with their
 chips (`DiceMonarchsGame.leave`) or buy more chips (`DiceMonarchsGame.rebuy`).
 Interpretation (hidden information): undoing is the GM's call, and never takes back a move
@@ -429,7 +430,7 @@ class DiceMonarchsGame(Tracker):
         if self.phase not in BETTING_PHASES:
             return ["deal"] if self.phase in ("waiting", "hand_over") else []
         if self.awaiting:
-            return ["reveal"] if player is None else []
+            return ["enter_community", "reveal"] if player is None else []
         who = self.to_act if player is None else self.seat(player)
         if who != self.to_act:
             return []
@@ -449,11 +450,8 @@ class DiceMonarchsGame(Tracker):
     # -- moves ---------------------------------------------------------------------------
 
     @move
-    def deal(self, *, rng: random.Random | None = None) -> None:
-        """Start a hand: every player with chips rolls hole dice (rule 1).
-
-        The dice come from the table seed, or from ``rng`` when given (seat by seat,
-        d4 d6 d8 d10 d12 each)."""
+    def deal(self) -> None:
+        """Start a hand: every player with chips rolls hole dice (rule 1)."""
         if self.phase in BETTING_PHASES:
             raise RuleError("Dice Monarchs: the current hand is still being played")
         if self.phase == "game_over":
@@ -462,8 +460,8 @@ class DiceMonarchsGame(Tracker):
         if self.hand_no > 0 or self.stacks[self.banker] == 0:
             self.banker = self._next_from(self.banker, lambda i: self.stacks[i] > 0)
         self.hand_no += 1
-        dice = rng if rng is not None else self._rng("hole")
-        self.hole = [[dice.randint(1, s) for s in DICE] if i in seated else []
+        rng = self._rng("hole")
+        self.hole = [[rng.randint(1, s) for s in DICE] if i in seated else []
                      for i in range(len(self.players))]
         self.community = []
         self.in_play = [i in seated for i in range(len(self.players))]
@@ -672,13 +670,24 @@ class DiceMonarchsGame(Tracker):
             return
 
     @move
-    def reveal(self, *, rng: random.Random | None = None) -> None:
-        """The banker rolls the community dice the table waits for (a table where the
-        banker rolls by hand, `set_banker_rolls`): from ``rng``, the real dice entered
-        (`companion.dice.physical.EnteredDice`), else the table seed."""
+    def enter_community(self, *, rng: random.Random) -> None:
+        """The banker's community dice the table waits for (a table where the banker rolls
+        by hand, `set_banker_rolls`), from ``rng``: the real dice entered
+        (`companion.dice.physical.EnteredDice`), in order (the flop d4 d6 d8, the turn
+        d10, the river d12)."""
         if not self.awaiting:
             raise RuleError("Dice Monarchs: no community dice are waiting to be rolled")
-        self._roll_on([], rng if rng is not None else self._rng(self.phase))
+        if not isinstance(rng, random.Random):
+            raise RuleError("Dice Monarchs: the banker's dice are needed")
+        self._roll_on([], rng)
+
+    @move
+    def reveal(self) -> None:
+        """The community dice the table waits for, rolled by the table seed after all (the
+        same dice a table without the banker's own dice would show)."""
+        if not self.awaiting:
+            raise RuleError("Dice Monarchs: no community dice are waiting to be rolled")
+        self._roll_on([], self._rng(self.phase))
 
     def _showdown(self, news: list[str]) -> None:
         shown = {i: best_showdown_hand(self.hole[i], self.community) for i in self._in_play_seats()}
