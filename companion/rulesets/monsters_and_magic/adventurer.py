@@ -44,7 +44,9 @@ What the sheet follows, by section of the seed:
   [short_rest][companion.rulesets.monsters_and_magic.adventurer.Adventurer.short_rest],
   [long_rest][companion.rulesets.monsters_and_magic.adventurer.Adventurer.long_rest],
   [extended_rest][companion.rulesets.monsters_and_magic.adventurer.Adventurer.extended_rest] with
-  the chosen activities.
+  the chosen activities;
+  [tend_ally][companion.rulesets.monsters_and_magic.adventurer.Adventurer.tend_ally] is the
+  tender's Tend to Wounds on an ally, one of the tender's two activities of that rest.
 """
 
 from __future__ import annotations

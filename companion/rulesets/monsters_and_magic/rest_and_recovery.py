@@ -17,7 +17,10 @@ prepared. Hold lasts until a long rest, so a long rest ends all hold.
 Interpretation: "At the end of a long rest, you regain ..." (threads of fate) is cut off;
 read as regaining every thread. An extended rest is longer than a long rest and also
 ends with what a long rest's end gives (threads back, hold ended, the short-rest count
-reset). A quarter of total HP is rounded down, at least 1 per supply. The activities'
+reset). A quarter of total HP is rounded down, at least 1 per supply. Each character
+chooses their own activities: tending an ally's wounds is the tender's Tend to Wounds, one
+of the tender's two (the patient's are untouched), and one Tend to Wounds heals one
+creature, yourself or an ally. The activities'
 text is data (``data/rules.toml``).
 
 >>> sorted(activities("extended"))
