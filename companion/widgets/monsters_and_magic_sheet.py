@@ -212,10 +212,12 @@ class SheetMovesPanel(widgets.VBox):
         self.condition = _pick(list(CONDITIONS), next(iter(CONDITIONS)), "Condition",
                                "condition")
         # Rests.
-        short, long = list(activities("short")), list(activities("long"))
-        self.rest_kind = _pick(["short", "long"], "short", "Rest", "rest-kind", "160px")
-        self.first = _pick(["(none)", *long], short[0], "Activity 1", "activity-1", "260px")
-        self.second = _pick(["(none)", *long], short[1], "Activity 2", "activity-2", "260px")
+        short = list(activities("short"))
+        every = list(dict.fromkeys([*activities("long"), *activities("extended")]))
+        self.rest_kind = _pick(["short", "long", "extended"], "short", "Rest", "rest-kind",
+                               "180px")
+        self.first = _pick(["(none)", *every], short[0], "Activity 1", "activity-1", "260px")
+        self.second = _pick(["(none)", *every], short[1], "Activity 2", "activity-2", "260px")
         self.supplies = int_box("Supplies spent", 0, "supplies", 0, 10_000, width="195px")
         self.exhaustion_supplies = int_box("On exhaustion", 0, "exhaustion-supplies", 0,
                                            10_000, width="185px")
@@ -431,8 +433,9 @@ class SheetMovesPanel(widgets.VBox):
         return out.value
 
     def rest(self) -> list[str] | None:
-        """A short or long rest with the activities chosen (none, one or two); its rolls
-        (Gather Supplies, Take Watch) in the controls' mode."""
+        """A short or long rest with the activities chosen (none, one or two), or an
+        extended rest with one; its rolls (Gather Supplies, Take Watch) in the controls'
+        mode."""
         a = self.adventurer
         chosen = [v for v in (self.first.value, self.second.value) if v != "(none)"]
         kind = str(self.rest_kind.value)
@@ -442,6 +445,8 @@ class SheetMovesPanel(widgets.VBox):
         def move(kw: dict[str, Any]) -> list[str]:
             if kind == "short":
                 return a.short_rest(chosen, supplies, together, **kw)
+            if kind == "extended":
+                return a.extended_rest(chosen)
             return a.long_rest(chosen, supplies, exhaustion, together, **kw)
 
         out = self._rolled(f"{kind} rest", move, lambda notes: "; ".join(notes) or "rests")

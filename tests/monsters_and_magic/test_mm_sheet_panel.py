@@ -237,3 +237,24 @@ def test_break_free_variable_ap_costs_and_deaths_bargain() -> None:
     assert a.stable and not a.dead and p.message == ""
     assert a.log[-1].summary == ("Ash: accepts Death's bargain: serve the Raven Queen and "
                                  "stabilizes")
+
+
+def test_an_extended_rest_takes_one_activity_from_the_sheet() -> None:
+    p, _ = panel()
+    a, b = p.adventurer, widgets_by_name(p, kind="btn")
+    a.take_damage(6)
+    a.mark_exhaustion(3)
+    p.rest_kind.value = "extended"
+    p.first.value, p.second.value = "Recuperate", "Get a Job"
+    b["rest"].click()
+    assert p.errors["rest"].message == ("Rest & Recovery: an extended rest allows 1 activity, "
+                                        "not 2")
+    assert a.hp == 4
+    p.second.value = "(none)"
+    b["rest"].click()
+    assert (a.hp, a.exhaustion, p.message) == (10, 1, "")
+    assert "recuperates: full HP, no fatigue, 2 exhaustion recovered" in p.result.value
+    p.first.value = "Take Watch"
+    b["rest"].click()
+    assert p.message == ("Rest & Recovery: 'Take Watch' is not an extended rest activity "
+                         "(Recuperate, Level Up, Work on a Project, Get a Job)")

@@ -1072,7 +1072,8 @@ class Adventurer(Tracker):
                                 f"once, and {self._already()} (its {name})")
         total = len(names) + len(self.rest_done)
         if total > rules["choose"]:
-            allows = (f"Rest & Recovery: a {kind} rest allows {rules['choose']} "
+            allows = (f"Rest & Recovery: {'an' if kind[0] in 'aeiou' else 'a'} {kind} rest "
+                      f"allows {rules['choose']} "
                       f"activit{'ies' if rules['choose'] != 1 else 'y'}, not {total}")
             if self.rest_done:
                 allows += f": {self._already()}"
@@ -1256,24 +1257,29 @@ class Adventurer(Tracker):
         return notes
 
     @move
-    def extended_rest(self, activity: str) -> list[str]:
-        """A 12-hour rest with one activity; Recuperate heals fully."""
+    def extended_rest(self, activity: str | list[str]) -> list[str]:
+        """A 12-hour rest with one activity (a name, or a list of at most one);
+        Recuperate heals fully."""
         self._rest_allowed("Extended Rest")
         self._same_rest("extended", "Extended Rest")
-        (name,) = self._choices("extended", [activity])
+        chosen = self._choices("extended", [activity] if isinstance(activity, str)
+                               else list(activity))
         self.holds = {}
         notes: list[str] = []
+        for name in chosen:
+            notes.append(self._extended_activity(name))
+        notes += self._long_rest_end()
+        self.describe(f"{self.name}: extended rest — " + "; ".join(notes))
+        return notes
+
+    def _extended_activity(self, name: str) -> str:
         if name == "Recuperate":
             self._heal(self.max_hp)
             self.fatigue = 0
             recovered = min(2, self.exhaustion)
             self.exhaustion -= recovered
-            notes.append(f"recuperates: full HP, no fatigue, {recovered} exhaustion recovered")
-        else:
-            notes.append(name.lower())
-        notes += self._long_rest_end()
-        self.describe(f"{self.name}: extended rest — " + "; ".join(notes))
-        return notes
+            return f"recuperates: full HP, no fatigue, {recovered} exhaustion recovered"
+        return name.lower()
 
     # -- guards -------------------------------------------------------------------------------
 

@@ -59,7 +59,8 @@ def activity_name(kind: str, text: str) -> str:
     for name in known:
         if name.lower() == text.strip().lower():
             return name
-    raise RuleError(f"Rest & Recovery: {text!r} is not a {kind} rest activity "
+    article = "an" if kind[:1] in ("a", "e", "i", "o", "u") else "a"
+    raise RuleError(f"Rest & Recovery: {text!r} is not {article} {kind} rest activity "
                     f"({', '.join(known)})")
 
 
