@@ -195,7 +195,7 @@ def test_a_hidden_long_rest_heals_in_the_open_but_keeps_its_rolls_back(
     _gm, ash = table
     session = ash.tracker("plot table", PlotPointSession)
     session.gain_wounds("Ash", 2)
-    app = _app(ash, seeds=[606])
+    app = _app(ash, seeds=[7_306_115_892_447])
     app.recovery.mode.value = "blind"
     panel = app._panels["Ash"]
     panel.rest_proficiency.value = 30  # both recovery checks succeed
@@ -205,7 +205,7 @@ def test_a_hidden_long_rest_heals_in_the_open_but_keeps_its_rolls_back(
     assert "Hidden roll committed" in panel.rest_result.value
     move = ash.log(("move",))[-1]
     assert move.seed is None and move.data["summary"].startswith("a hidden roll (blind)")
-    assert "606" not in _page(ash, "Bo", "player")
+    assert "7306115892447" not in _page(ash, "Bo", "player")
 
 
 def test_roll_controls_without_an_app(tmp_path: Path) -> None:

@@ -169,15 +169,15 @@ def test_a_hidden_roll_that_moves_a_shared_tracker_keeps_its_seed_and_result_bac
         ash = open_campaign(store, "Tuesday", who="Ash", role="player")
         session = ash.tracker("table", PlotPointSession)
         with ash.rolling("blind") as scope:
-            outcome = session.roll_check("Ash", "average", 0, 0, 10, seed=4242)
-        logged = ash.rule_roll("Ash: check", 4242, str(outcome), mode="blind",
+            outcome = session.roll_check("Ash", "average", 0, 0, 10, seed=5_818_203_374_661)
+        logged = ash.rule_roll("Ash: check", 5_818_203_374_661, str(outcome), mode="blind",
                                moves=scope.moves)
         assert scope.moves == [2] and logged.entry == 3
         move = ash.log()[1].to_dict()
         assert move["seed"] is None and "seed" not in move["data"]["args"]
         assert move["data"]["summary"] == "a hidden roll (blind): see the roll log"
         assert move["data"]["hidden"] == "blind"
-        assert "4242" not in json.dumps(move)
+        assert "5818203374661" not in json.dumps(move)
         assert session.log[-1].summary == "a hidden roll (blind): see the roll log"
         # Another screen replays the stored state (no seed to roll with): same table.
         other = open_campaign(store, "Tuesday", who="Bo", role="player")
@@ -187,7 +187,7 @@ def test_a_hidden_roll_that_moves_a_shared_tracker_keeps_its_seed_and_result_bac
         assert roll_event["data"]["moves"] == [2] and "secret" not in roll_event["data"]
         gm.refresh()
         reveal = gm.reveal(3).to_dict()
-        assert reveal["seed"] == 4242 and reveal["data"]["text"] == str(outcome)
+        assert reveal["seed"] == 5_818_203_374_661 and reveal["data"]["text"] == str(outcome)
 
 
 def test_a_move_made_with_real_dice_is_stored_with_its_faces_and_replayed(
