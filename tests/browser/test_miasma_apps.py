@@ -17,9 +17,10 @@ def test_earthmotes_generate_keep_and_undo(voila_app: Any, screenshot: Any) -> N
     page.locator(".tc-btn-generate").click()
     page.wait_for_selector('.tc-earthmote-list ol[data-count="2"]')
     items = page.locator(".tc-earthmote-list li")
-    assert items.count() == 2
-    text = items.nth(0).inner_text()
-    assert "earthmote" in text and "2d12" in text and "d6" in text
+    expect(items).to_have_count(2)
+    for part in ("earthmote", "2d12", "d6", "seed "):
+        expect(items.nth(0)).to_contain_text(part)
+    expect(page.locator('.tc-earthmote-roll .tc-outcome[data-n="2"]')).to_contain_text("seed ")
     page.locator(".tc-btn-region-1").click()
     page.wait_for_selector('.tc-earthmote-list ol[data-count="3"]')
     page.locator(".tc-int-index input").fill("7")
@@ -27,7 +28,7 @@ def test_earthmotes_generate_keep_and_undo(voila_app: Any, screenshot: Any) -> N
     refusal = page.locator(".tc-refusal-index [role=alert]")
     refusal.wait_for()
     expect(refusal).to_contain_text("7 is too high: enter a whole number from 1 to 3")
-    assert page.locator(".tc-earthmote-list li").count() == 3  # nothing removed
+    expect(page.locator(".tc-earthmote-list li")).to_have_count(3)  # nothing removed
     page.locator(".tc-btn-undo").click()
     page.wait_for_selector('.tc-earthmote-list ol[data-count="2"]')
     screenshot(page, "earthmotes")
@@ -46,7 +47,8 @@ def test_miasma_tracker_over_a_day(voila_app: Any, phone_page: Any, scroll_width
     page.locator(".tc-btn-time-24").click()
     card = page.locator('.tc-miasma-sheet [data-name="Vel"][data-level="2"]')
     card.wait_for()
-    assert "speed is halved" in card.inner_text() and "poisoned" in card.inner_text()
+    expect(card).to_contain_text("speed is halved")
+    expect(card).to_contain_text("poisoned")
     page.locator(".tc-btn-restoration").click()
     page.wait_for_selector('.tc-miasma-sheet [data-name="Vel"][data-level="1"]')
     expect(page.locator(".tc-btn-enter")).to_be_disabled()  # already inside the Miasma
