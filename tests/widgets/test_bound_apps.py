@@ -42,6 +42,9 @@ def fresh_table(ruleset: str, name: str = "Tuesday") -> TableApp:
     app.create_button.click()
     assert app.error.message == ""
     assert app.campaign is not None
+    # The start app builds every app in the background: once built, the apps follow the
+    # party as it joins (nothing is left running behind the test's moves).
+    assert app.warm.wait(30)
     return app
 
 
@@ -121,7 +124,7 @@ def test_hit_dice_are_the_members_own_kept_and_seen_by_a_second_screen(db: Path)
     assert 'data-hp="38" data-hit-dice="5"' in phone.status.value
     phone.damage.value = 5
     phone.buttons["damage"].click()  # and the other way round
-    assert app.campaign.refresh()
+    app.campaign.refresh()  # (the live thread may have applied it already)
     assert 'data-hp="33"' in hd_app.status.value
     again = open_campaign(open_store(db), "Tuesday")
     kept = again.tracker("Hit Dice: Ash", HitDice)
@@ -508,20 +511,22 @@ def test_travel_rolls_take_the_campaign_s_roll_modes_and_real_dice(db: Path) -> 
     travel.feet.value = 10
     travel.fall.click()
     assert travel.error.message == ""
-    assert 'data-total="' in travel.fall_result.value  # the GM sees a GM-only roll
+    total = int(_attr(travel.fall_result.value, "total"))  # the GM sees a GM-only roll
     assert app.campaign.log(("roll",))[-1].data.get("commitment")
-    assert ash.hp < hp or damage_after_armor(6, ac=ash.effective_ac) == 0
+    assert ash.hp == hp - damage_after_armor(total, ac=ash.effective_ac)
 
 
 def test_two_screens_making_the_same_record_at_once_share_one(db: Path) -> None:
     app = party_5e()
     assert app.campaign is not None
-    other = second_screen(db)  # opened before either screen made Ash's turn record
-    laptop = picked(app.open_app("combat_turn"), "Ash")
+    app.campaign.add("Cole", SpellPoints.new(4))  # no records yet: nobody picked Cole
+    other = second_screen(db)  # opened before either screen made Cole's turn record
+    laptop = picked(app.open_app("combat_turn"), "Cole")
     assert other.head < app.campaign.head  # the phone has not seen it yet
-    phone = picked(build(other, "combat_turn"), "Ash")  # its add is refused: it takes Ash's
-    assert phone.turn is other.tracker("Turn: Ash", Turn)
-    assert [m.name for m in other].count("Turn: Ash") == 1
+    assert "Turn: Cole" not in {m.name for m in other}
+    phone = picked(build(other, "combat_turn"), "Cole")  # its add is refused: it takes Cole's
+    assert phone.turn is other.tracker("Turn: Cole", Turn)
+    assert [m.name for m in other].count("Turn: Cole") == 1
     phone.buttons["object"].click()
     app.campaign.refresh()
     assert laptop.turn.object_interactions == 1
