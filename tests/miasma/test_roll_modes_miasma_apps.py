@@ -185,3 +185,18 @@ def test_in_a_campaign_the_table_seed_still_deals_and_reveals(store: Store) -> N
     find_widget(app, "roll-community").click()  # no dice typed: the table seed rolls
     assert app.game.community == twin.community and rolls(gm) == []
     assert all(e.seed is None for e in gm.log(["move"]))
+
+
+def test_public_earthmotes_follow_the_list_seed_and_hidden_ones_do_not(store: Store) -> None:
+    gm = open_campaign(store, "Tuesday", who="Mira", role="gm")
+    log = gm.add("Earthmotes", E.EarthmoteLog.start(seed=9), role="minigame")
+    app = EarthmotesApp(log, campaign=gm)
+    expected = log.next_seed()
+    find_widget(app, "generate").click()
+    assert log.earthmotes[0].seed == expected  # as the command line makes it from seed 9
+    app.controls.mode.value = "gm"
+    predictable = log.next_seed()
+    find_widget(app, "generate").click()
+    secret = rolls(gm)[-1]["secret"]
+    assert isinstance(secret, dict) and secret["seed"] != predictable
+    assert log.earthmotes[1].seed is None

@@ -276,7 +276,8 @@ class EarthmoteLog(Tracker):
             seed = (rng or random.SystemRandom()).getrandbits(63)
         return cls(seed=seed)
 
-    def _next_seed(self) -> int:
+    def next_seed(self) -> int:
+        """The seed the list gives its next earthmote (from its own seed and count)."""
         return random.Random(f"earthmotes:{self.seed}:{self.made}").getrandbits(63)
 
     @move
@@ -290,7 +291,7 @@ class EarthmoteLog(Tracker):
         """
         self._check_room()
         if seed is None and rng is None:
-            seed = self._next_seed()
+            seed = self.next_seed()
         mote = generate_earthmote(seed=seed, rng=None if seed is not None else rng)
         if not keep_seed:
             mote.seed = None
@@ -308,7 +309,7 @@ class EarthmoteLog(Tracker):
         self._check_index(index)
         self._check_room()
         if seed is None and rng is None:
-            seed = self._next_seed()
+            seed = self.next_seed()
         mote = change_region(self.earthmotes[index], keep, seed=seed,
                              rng=None if seed is not None else rng)
         self.made += 1

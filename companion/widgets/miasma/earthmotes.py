@@ -42,17 +42,21 @@ DICE_HINT = "d6 d12 d12; new region: d12"
 class EarthmotesApp(widgets.VBox):
     """Generate earthmotes and keep the list (an `EarthmoteLog`).
 
-    Every earthmote is rolled through ``controls``: in the mode picked (a GM-only
-    earthmote is logged in the campaign's roll log as its commitment, its seed kept only
-    there; the list, shared, shows the earthmote as the hidden roll's consequence), with
-    a fresh seed it shows so it can be rolled again, or from real dice typed in: the d6
-    for its size, the two d12 of its biome, then one more d12 for each 11 or 12 (a new
-    region: its d12, then the same). An earthmote without a seed says "seed not kept".
+    Every earthmote is rolled through ``controls``: in the mode picked, or from real
+    dice typed in (the d6 for its size, the two d12 of its biome, then one more d12 for
+    each 11 or 12; a new region: its d12, then the same). A public roll takes the list's
+    next seed ([next_seed][companion.rulesets.miasma.earthmotes.EarthmoteLog.next_seed]),
+    so the app makes the same earthmotes as ``python -m companion earthmote --seed``
+    with the list's seed, and each shows its seed. A hidden one (GM only, blind,
+    self) takes a fresh seed nobody can work out from the list, is logged in the
+    campaign's roll log as its commitment and keeps its seed only there: the shared list
+    shows the earthmote as the hidden roll's consequence, "seed not kept".
+    ``seed_source`` (tests) replaces both.
     """
 
     def __init__(self, log: EarthmoteLog | None = None, *, seed: int | None = None,
                  campaign: Campaign | None = None,
-                 seed_source: Callable[[], int] = draw_seed) -> None:
+                 seed_source: Callable[[], int] | None = None) -> None:
         super().__init__()
         self.add_class("tc-earthmotes")
         self.error = ErrorLine()
@@ -94,7 +98,10 @@ class EarthmotesApp(widgets.VBox):
 
     def _fresh_seed(self) -> int:
         # The seed the roll controls draw is the one the earthmote keeps (replayable).
-        self._drawn = self.seed_source()
+        if self.seed_source is not None:
+            self._drawn = self.seed_source()
+        else:
+            self._drawn = self.model.next_seed() if self._public else draw_seed()
         return self._drawn
 
     def _seed_for(self, rng: random.Random) -> int | None:
@@ -137,7 +144,7 @@ class EarthmotesApp(widgets.VBox):
     def render(self) -> None:
         model = self.model
         self.heading.value = (
-            f"<b>Earthmotes</b> — {escape(dice_text())}")
+            f"<b>Earthmotes</b> — {escape(dice_text())} · list seed {model.seed}")
         items = "".join(
             f'<li class="tc-card" data-i="{i + 1}"><b>#{i + 1}</b> {escape(m.describe())}<br>'
             f"<span class='tc-note'>{escape(m.rolls())} · "
