@@ -10,7 +10,6 @@ the open app are kept in the page's address, so a reload comes back to the same 
 
 from __future__ import annotations
 
-import contextlib
 import html
 import logging
 import threading
@@ -107,15 +106,17 @@ class TableApp(widgets.VBox):
         self.party_form = widgets.VBox(layout=widgets.Layout(max_width="100%"))
         self.app_buttons = row()
         self.app_buttons.add_class("tc-app-buttons")
-        self.app_area = widgets.VBox(layout=widgets.Layout(max_width="100%"))
-        # The open app's link, updated on every opening, and its heading, one per app and
-        # person: a new widget per tap costs the page a round of widget creation first.
-        self.app_link = widgets.HTML()
-        self._headings: dict[tuple[str, str], widgets.HTML] = {}
-        self.app_area.add_class("tc-open-app")
+        # Every app opened here keeps its box (heading, link, app) in ``app_stack``; the one
+        # shown is ``app_area`` (class tc-open-app), the others are hidden, not removed: the
+        # page keeps their views, so opening one again only shows it (a removed app's views
+        # are built afresh by the page, the slow part of opening it).
+        self.app_stack = widgets.VBox(layout=widgets.Layout(max_width="100%"))
+        self.app_area = widgets.VBox()
+        self._boxes: dict[str, widgets.VBox] = {}
+        self._boxes_for = ""  # the campaign and person the boxes were made for
         self.campaign_box = widgets.VBox([
             self.heading, widgets.HTML("<b>Party</b>"), self.party, self.party_form,
-            widgets.HTML("<b>Apps</b>"), self.app_buttons, self.app_area,
+            widgets.HTML("<b>Apps</b>"), self.app_buttons, self.app_stack,
         ], layout=widgets.Layout(max_width="100%", display="none"))
         app_box(
             connection_banner(), self.url,
@@ -140,10 +141,11 @@ class TableApp(widgets.VBox):
 
     def _load(self) -> None:
         """List the campaigns, show where they are kept, open the URL's campaign and app."""
-        # The database layer loads (about 0.1-0.2 s) outside WIDGET_LOCK: the page's request
-        # for every widget's state, which waits for that lock, is not held up by it.
-        with contextlib.suppress(Exception):  # refresh_list shows the error
-            page_store()
+        # All under WIDGET_LOCK, the store's loading too: the page's request for every
+        # widget's state waits for it and gets the loaded table in one answer. (Loading the
+        # store outside the lock let that answer come first; the widgets made next reached
+        # the page as new widgets with updates right behind them, and an update that
+        # arrives while the page is still creating its widget can be lost.)
         with WIDGET_LOCK:
             self._load_now()
 
@@ -213,7 +215,7 @@ class TableApp(widgets.VBox):
         campaign = shared_campaign(name, who=who, role=role)
         if campaign is not self.campaign:
             self.opened = ""
-            self.app_area.children = ()
+            self._drop_boxes()
             self.campaign = campaign
             campaign.on_change(safe(self.error)(
                 lambda c: self._render() if c is self.campaign else None))
@@ -264,17 +266,43 @@ class TableApp(widgets.VBox):
         title = spec(key).title
         self.context = self.context.with_(app=key)
         link = html.escape(self.context.app_url(key))
-        heading = self._headings.get((key, self.context.query()))
-        if heading is None:
-            heading = self._headings[key, self.context.query()] = app_heading(
-                title, self.context, demo=False)
-        self.app_link.value = (f'<div class="tc-app-link">On another device: <a href="{link}" '
-                               f'target="_blank">{html.escape(title)} for this campaign</a></div>')
-        self.app_area.children = (heading, self.app_link, app)
+        if self._boxes_for != self.context.query():  # another campaign or person
+            self._drop_boxes()
+            self._boxes_for = self.context.query()
+        box = self._boxes.get(key)
+        if box is not self.app_area:  # the app shown so far hides first
+            self.app_area.remove_class("tc-open-app")
+            self.app_area.layout.display = "none"
+        if box is None:
+            # Born with its class and shown: an update right behind a new widget's creation
+            # can be lost by the page while it is still creating the widget.
+            box = self._boxes[key] = widgets.VBox([
+                app_heading(title, self.context, demo=False),
+                widgets.HTML(f'<div class="tc-app-link">On another device: <a href="{link}" '
+                             f'target="_blank">{html.escape(title)} for this campaign</a></div>'),
+                app,
+            ], layout=widgets.Layout(max_width="100%"), _dom_classes=("tc-open-app",))
+            self.app_stack.children = (*self.app_stack.children, box)
+        else:
+            box.add_class("tc-open-app")
+            box.layout.display = ""
+        self.app_area = box
         self.opened = key
         self._set_url()
         self.open_ms = (time.perf_counter() - start) * 1000
         return app
+
+    def _drop_boxes(self) -> None:
+        """Forget the opened apps' boxes (the apps themselves stay built in this kernel)."""
+        if not self._boxes:
+            return
+        self.app_stack.children = ()
+        for box in self._boxes.values():
+            for part in box.children[:2]:  # heading and link: the app is not ours to close
+                part.close()
+            box.close()
+        self._boxes = {}
+        self.app_area = widgets.VBox()
 
     # -- the party form ------------------------------------------------------------------
 
