@@ -66,7 +66,6 @@ from companion.widgets.base import (
     row,
     safe,
 )
-from companion.widgets.miasma.common import unchanged_on_refusal
 from companion.widgets.rolls import RollControls, RuleRoll, faces_hint
 
 if TYPE_CHECKING:
@@ -301,10 +300,10 @@ class DeathAndReturningApp(widgets.VBox):
 
     def death_save(self) -> None:
         """Roll a death save (a d20) in the mode picked, or from the d20 typed in."""
-        with unchanged_on_refusal(self.model):
-            out = self.controls.run("5e death save (d20)",
-                                    lambda rng: self.model.roll_death_save(rng=rng),
-                                    lambda face: f"death save: d20 shows {face}")
+        out = self.controls.run("5e death save (d20)",
+                                lambda rng: self.model.roll_death_save(rng=rng),
+                                lambda face: f"death save: d20 shows {face}",
+                                trackers=[self.model])
         self.saves += 1
         if out.shown and out.value is not None:
             face = out.value
@@ -331,8 +330,7 @@ class DeathAndReturningApp(widgets.VBox):
             return result
 
         trackers = [self.model] + ([self.psychosis[0]] if self.psychosis is not None else [])
-        with unchanged_on_refusal(*trackers):
-            out = self.controls.run(f"5e return attempt ({spell})", attempt)
+        out = self.controls.run(f"5e return attempt ({spell})", attempt, trackers=trackers)
         self.attempts += 1
         result = out.value
         if out.shown and result is not None:

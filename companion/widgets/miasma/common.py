@@ -1,32 +1,15 @@
-"""Pieces the three Miasma apps share (and the old 5e apps use): their CSS, dice tiles,
-and a refused roll that leaves its trackers as they were."""
+"""Pieces the three Miasma apps share: their CSS and dice tiles."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 
 import ipywidgets as widgets
 
 from companion.rulesets.miasma.dice_monarchs import DICE
-from companion.state import Tracker
 
-__all__ = ["LOG_SHOWN", "MIASMA_CSS", "css", "dice_html", "unchanged_on_refusal"]
+__all__ = ["LOG_SHOWN", "MIASMA_CSS", "css", "dice_html"]
 
-
-@contextmanager
-def unchanged_on_refusal(*trackers: Tracker) -> Iterator[None]:
-    """A roll made inside that is refused after its move (real dice left over: "2 dice
-    entered, the roll used 1") takes that move back, so nothing changes. With a campaign
-    the roll controls already undo it; without one this does (only moves made inside)."""
-    last = [t.log[-1] if t.log else None for t in trackers]
-    try:
-        yield
-    except Exception:
-        for tracker, before in zip(trackers, last, strict=True):
-            while tracker.log and tracker.log[-1] is not before and tracker.can_undo:
-                tracker.undo()
-        raise
 
 MIASMA_CSS = """
 .tc-app .tc-dice { display: flex; flex-flow: row wrap; gap: 6px; margin: 4px 0; }

@@ -63,7 +63,7 @@ from companion.widgets.base import (
     name_box,
     row,
 )
-from companion.widgets.miasma.common import LOG_SHOWN, css, dice_html, unchanged_on_refusal
+from companion.widgets.miasma.common import LOG_SHOWN, css, dice_html
 from companion.widgets.rolls import RollControls
 
 if TYPE_CHECKING:
@@ -315,11 +315,11 @@ class DiceMonarchsApp(widgets.VBox):
         if not self.community_controls.own.value:
             game.reveal()  # the table seed rolls them, as on any table
             return
-        with unchanged_on_refusal(game):
-            self.community_controls.run(
-                f"Dice Monarchs hand {game.hand_no}: the {stage}",
-                lambda rng: game.enter_community(rng=rng),
-                lambda _done: f"the {stage}: {', '.join(map(str, game.community))}")
+        self.community_controls.run(
+            f"Dice Monarchs hand {game.hand_no}: the {stage}",
+            lambda rng: game.enter_community(rng=rng),
+            lambda _done: f"the {stage}: {', '.join(map(str, game.community))}",
+            trackers=[game])
 
     def _toggle_odds(self, change: dict[str, Any]) -> None:
         if bool(change["new"]) != self.game.show_odds:

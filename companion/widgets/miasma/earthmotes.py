@@ -27,7 +27,7 @@ from companion.widgets.base import (
     int_box,
     row,
 )
-from companion.widgets.miasma.common import css, unchanged_on_refusal
+from companion.widgets.miasma.common import css
 from companion.widgets.rolls import RollControls
 
 if TYPE_CHECKING:
@@ -116,9 +116,9 @@ class EarthmotesApp(widgets.VBox):
 
     def _roll(self, label: str, move: Callable[[random.Random], Earthmote]) -> None:
         self._drawn = None
+        out = self.controls.run(label, move, lambda mote: mote.describe(),
+                                trackers=[self.model])
         self.rolls += 1
-        with unchanged_on_refusal(self.model):
-            out = self.controls.run(label, move, lambda mote: mote.describe())
         if out.shown and out.value is not None:
             how = "own dice" if out.physical else f"seed {out.seed}"
             self.outcome.value = (f'<div class="tc-outcome" data-n="{self.rolls}">'
