@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.conftest import _guarded_page
 
@@ -30,14 +31,14 @@ def test_number_box_refuses_under_itself_until_fixed(voila_app: Any, phone_page:
     page = voila_app("plot_points", page=phone_page)
     box = page.locator(".tc-int-difficulty input")
     refusal = page.locator(".tc-refusal-difficulty")
-    assert not refusal.is_visible()
+    expect(refusal).to_be_hidden()
     for typed, said in (("abc", "is not a whole number"), ("", "the box is empty"),
                         ("999999", "is too high")):
         box.fill(typed)
         box.press("Enter")
         # Each refusal replaces the one before: wait for this one's words.
         refusal.filter(has_text=said).wait_for(state="visible")
-        assert refusal.inner_text().startswith("Difficulty: ")
+        expect(refusal).to_contain_text("Difficulty: ")
         assert refusal.bounding_box()["y"] > box.bounding_box()["y"]  # under the box
     box.fill("12")
     box.press("Enter")

@@ -27,15 +27,15 @@ def test_character_fill_slot_then_damage_to_exactly_zero_guard(
     slot = page.locator(".tc-slot-item").first
     slot.wait_for()
     expect(slot).to_contain_text("Rope")
-    assert page.locator(".tc-slot-empty").count() == 9
+    expect(page.locator(".tc-slot-empty")).to_have_count(9)
     # The seed's example: 2 Armor, 5 Guard, 7 damage -> Guard 0 exactly -> scar 4-6 Rattled
     page.locator(".tc-int-damage input").fill("7")
     page.locator(".tc-btn-take-damage").click()
     scar = outcome(page, 2).locator(".tc-scar")
     scar.wait_for()
     assert scar.get_attribute("data-scar") == "Rattled"
-    assert page.locator(".tc-scars").inner_text() == "Rattled"
-    assert page.locator(".tc-guard").inner_text() == "1"  # Rattled: +1 Guard
+    expect(page.locator(".tc-scars")).to_have_text("Rattled", use_inner_text=True)
+    expect(page.locator(".tc-guard")).to_have_text("1", use_inner_text=True)  # Rattled: +1 Guard
     page.locator(".tc-int-damage input").fill("x")
     page.locator(".tc-btn-take-damage").click()
     error = page.locator(".tc-error:not(.tc-refusal) [role=alert]")
@@ -72,7 +72,7 @@ def test_spellcasting_three_dice(voila_app: Any, screenshot: Any) -> None:
     dice = [int(d) for d in text.removeprefix("magic dice ").split(":")[0].split(", ")]
     assert len(dice) == 3 and all(1 <= d <= 6 for d in dice)
     if len(set(dice)) < 3:
-        assert page.locator(".tc-mishap").count() == 1
+        expect(page.locator(".tc-mishap")).to_have_count(1)
     screenshot(page, "spellcasting")
 
 
@@ -84,7 +84,7 @@ def test_duel_choices_hidden_until_both(voila_app: Any) -> None:
     page.locator(".tc-btn-choose-0-flourish").click()
     hidden = outcome(page, 2).inner_text()
     assert "hidden" in hidden and "flourish" not in hidden
-    assert page.locator(".tc-choice-0").inner_text().endswith("chosen ✓ (hidden)")
+    expect(page.locator(".tc-choice-0")).to_contain_text("chosen ✓ (hidden)")
     page.locator(".tc-btn-choose-1-defend").click()
     result = outcome(page, 3).inner_text()
     assert "Vera flourish vs Osk defend" in result and "d8" in result and "d4" in result
@@ -105,7 +105,7 @@ def test_lockpicking_and_combat_apps(voila_app: Any, page: Any) -> None:
     page.locator(".tc-attacker select").select_option("Goblin boss")
     page.locator(".tc-target-select select").select_option("Ash")
     page.locator(".tc-btn-attack").click()
-    assert outcome(page, 2).inner_text().startswith("Goblin boss → Ash: d8 = ")
+    expect(outcome(page, 2)).to_contain_text("Goblin boss → Ash: d8 = ")
 
 
 def test_combat_group_attack_and_gambit_on_a_phone(
@@ -147,7 +147,7 @@ def test_combat_group_attack_and_gambit_on_a_phone(
     page.locator(".tc-btn-resolve").click()
     applied = outcome(page, 5).inner_text()
     assert applied.startswith("Goblin boss → Tank: d8=") and "d4=" in applied
-    assert page.locator(".tc-pending").count() == 0
+    expect(page.locator(".tc-pending")).to_have_count(0)
 
 
 def test_character_sheet_on_a_phone(voila_app: Any, phone_page: Any, screenshot: Any) -> None:
@@ -159,7 +159,7 @@ def test_character_sheet_on_a_phone(voila_app: Any, phone_page: Any, screenshot:
     page.locator(".tc-btn-fatigue").click()
     outcome(page, 2)
     page.locator('.tc-stats[data-free="8"]').wait_for()
-    assert page.locator(".tc-slot-fatigue").count() == 1
+    expect(page.locator(".tc-slot-fatigue")).to_have_count(1)
     page.locator(".tc-btn-drop-0").click()
     outcome(page, 3)
     page.locator('.tc-stats[data-free="9"]').wait_for()
@@ -167,7 +167,7 @@ def test_character_sheet_on_a_phone(voila_app: Any, phone_page: Any, screenshot:
     page.locator(".tc-btn-take-damage").click()
     scar = outcome(page, 4).locator(".tc-scar")
     assert scar.get_attribute("data-scar") == "Rattled"
-    assert scar.is_visible()
+    expect(scar).to_be_visible()
     screenshot(page, "cairn_character-scar-phone")
     page.locator(".tc-btn-rest-night").click()
     outcome(page, 5)
@@ -188,7 +188,7 @@ def test_combat_refuses_a_huge_name_and_stays_phone_wide(
     refusal = page.locator(".tc-refusal-c-name [role=alert]")
     refusal.wait_for()
     expect(refusal).to_contain_text("too long")
-    assert page.locator(".tc-combat tr").count() == 4  # header + the three: nobody added
+    expect(page.locator(".tc-combat tr")).to_have_count(4)  # header + the three: nobody added
     assert scroll_width(page) <= PHONE_WIDTH + 2
 
 
@@ -219,7 +219,7 @@ def test_mass_combat_and_tasks_apps_on_a_phone(
     page.locator(".tc-int-ship-damage input").fill("9")
     page.locator(".tc-ship-part select").select_option(label="DEX (sails)")
     page.locator(".tc-btn-ship-hit").click()
-    assert outcome(page, 1).inner_text().startswith("Gull: armor 0, Guard 6, DEX 3")
+    expect(outcome(page, 1)).to_contain_text("Gull: armor 0, Guard 6, DEX 3")
     page.locator(".tc-btn-ship-repair-dex").click()
     expect(outcome(page, 2)).to_contain_text("50 silver")
     page.locator(".tc-btn-ship-port").click()
@@ -265,7 +265,7 @@ def test_sheet_conditions_and_combat_moves_on_a_phone(
     page.locator('.tc-combat[data-round="1"]').wait_for()
     page.locator(".tc-move-who select").select_option("Goblin boss")
     page.locator(".tc-btn-maneuver").click()
-    assert outcome(page, 2).inner_text().startswith("Goblin boss maneuvers against")
+    expect(outcome(page, 2)).to_contain_text("Goblin boss maneuvers against")
     assert scroll_width(page) <= PHONE_WIDTH + 2
     screenshot(page, "cairn_combat-moves-phone")
 

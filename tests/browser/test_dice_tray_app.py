@@ -28,7 +28,7 @@ def test_roll_twice_then_error_then_roll_again(voila_app: Any, screenshot: Any) 
     wait_for_roll(page, 2)
 
     entries = page.locator(".tc-history li")
-    assert entries.count() == 2
+    expect(entries).to_have_count(2)
     assert [entries.nth(i).get_attribute("data-n") for i in range(2)] == ["2", "1"]
     for i in range(2):
         total = int(entries.nth(i).locator(".tc-h-total").inner_text())
@@ -42,20 +42,20 @@ def test_roll_twice_then_error_then_roll_again(voila_app: Any, screenshot: Any) 
     assert seeds[0] != seeds[1]  # two different rolls, each with its own seed
     total_shown = int(page.locator(".tc-total").inner_text())
     assert total_shown == int(entries.nth(0).locator(".tc-h-total").inner_text())
-    assert page.locator(".tc-result .die").count() == 3
+    expect(page.locator(".tc-result .die")).to_have_count(3)
 
     page.locator(EXPR).fill("2d")
     page.locator(ROLL).click()
     error = page.locator(".tc-error [role=alert]")
     error.wait_for()
     assert "2d" in error.inner_text() and "column" in error.inner_text()
-    assert page.locator(".tc-history li").count() == 2
+    expect(page.locator(".tc-history li")).to_have_count(2)
     screenshot(page, "dice_tray-error")
 
     page.locator(EXPR).fill("1d20+1")
     page.locator(EXPR).press("Enter")  # Enter rolls, as in a chat box
     wait_for_roll(page, 3)
-    assert page.locator(".tc-error [role=alert]").count() == 0
+    expect(page.locator(".tc-error [role=alert]")).to_have_count(0)
     assert (
         page.locator(".tc-history li")
         .first.locator(".tc-h-text")
@@ -119,7 +119,7 @@ def test_refusals_show_under_the_box_and_big_rolls_keep_the_page_small(voila_app
     error = page.locator(".tc-error [role=alert]")
     error.wait_for()
     assert "100,000" in error.inner_text() and "\n" not in error.inner_text().strip()
-    assert page.locator(".tc-history li").count() == 0
+    expect(page.locator(".tc-history li")).to_have_count(0)
     baseline = page.evaluate("document.documentElement.outerHTML.length")
 
     page.locator(EXPR).fill("1000d6")
@@ -128,8 +128,8 @@ def test_refusals_show_under_the_box_and_big_rolls_keep_the_page_small(voila_app
         page.locator(ROLL).click()
         wait_for_roll(page, n)
         sizes.append(page.evaluate("document.documentElement.outerHTML.length"))
-    assert page.locator(".tc-error [role=alert]").count() == 0
-    assert page.locator(".tc-result .die").count() == 60
+    expect(page.locator(".tc-error [role=alert]")).to_have_count(0)
+    expect(page.locator(".tc-result .die")).to_have_count(60)
     expect(page.locator(".tc-result")).to_contain_text("and 940 more dice")
     # Voila's page itself is about 440 KB; the tray adds tens of KB, not megabytes.
     assert max(sizes) - baseline < 150_000, (baseline, sizes)

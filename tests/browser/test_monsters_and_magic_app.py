@@ -34,13 +34,13 @@ def test_check_odds_roll_and_sheet(voila_app: Any, screenshot: Any) -> None:
 
     seed = int(roller.locator(".tc-seed").inner_text().removeprefix("seed "))
     expected = AbilityCheck(8).roll(seed=seed)
-    assert roller.locator(".tc-verdict").inner_text() == expected.tier.label
-    assert roller.locator(".tc-total").inner_text() == str(expected.total)
+    expect(roller.locator(".tc-verdict")).to_have_text(expected.tier.label, use_inner_text=True)
+    expect(roller.locator(".tc-total")).to_have_text(str(expected.total), use_inner_text=True)
 
     page.locator(".tc-select-character select").select_option("Ash")
     sheet = page.locator(".tc-character-ash")
     sheet.wait_for()
-    assert page.locator(".tc-character").count() == 1  # one sheet on the page at a time
+    expect(page.locator(".tc-character")).to_have_count(1)  # one sheet on the page at a time
     spend = sheet.locator(".tc-btn-spend-ap")
     expect(spend).to_be_hidden()  # the turn's section starts closed
     sheet.locator(".tc-btn-section-turn").click()
@@ -86,7 +86,7 @@ def test_phone_width(voila_app: Any, phone_page: Any, scroll_width: Any,
     # One sheet on the page at a time (it was 4,223 px with both sheets on a laptop).
     tall = page.eval_on_selector(".tc-app", "e => Math.round(e.getBoundingClientRect().height)")
     print(f"monsters_and_magic page height at phone width: {tall} px")
-    assert page.locator(".tc-character").count() == 1
+    expect(page.locator(".tc-character")).to_have_count(1)
     heights = page.eval_on_selector_all(  # closed sections' buttons are not drawn (0 px)
         ".tc-btn", "els => els.map(e => e.getBoundingClientRect().height).filter(h => h)")
     assert heights and min(heights) >= 40

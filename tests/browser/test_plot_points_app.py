@@ -36,17 +36,17 @@ def test_check_spend_and_strain(voila_app: Any, screenshot: Any) -> None:
     lucky = int(page.locator(".tc-lucky-count").inner_text())
     unlucky = int(page.locator(".tc-unlucky-count").inner_text())
     assert lucky + unlucky == 4  # three players and the GM
-    assert page.locator(".tc-token").count() == 4
+    expect(page.locator(".tc-token")).to_have_count(4)
 
     sheet = page.locator(".tc-character-ash")
     for strain in (1, 2, 3):
         sheet.locator(".tc-btn-strain").click()
         page.wait_for_selector(f'.tc-character-ash .tc-sheet[data-strain="{strain}"]')
-    assert sheet.locator(".tc-wounds").inner_text() == "0"
+    expect(sheet.locator(".tc-wounds")).to_have_text("0", use_inner_text=True)
     sheet.locator(".tc-btn-strain").click()
     page.wait_for_selector('.tc-character-ash .tc-sheet[data-wounds="1"]')
-    assert sheet.locator(".tc-strain").inner_text() == "0"
-    assert sheet.locator(".tc-condition").inner_text() == "Exhausted"
+    expect(sheet.locator(".tc-strain")).to_have_text("0", use_inner_text=True)
+    expect(sheet.locator(".tc-condition")).to_have_text("Exhausted", use_inner_text=True)
 
     sheet.locator(".tc-btn-heal").click()
     page.wait_for_selector('.tc-character-ash .tc-sheet[data-wounds="0"]')
@@ -61,12 +61,12 @@ def test_check_spend_and_strain(voila_app: Any, screenshot: Any) -> None:
     expect(refusal).to_contain_text("is not a whole number")
     page.locator(".tc-btn-roll").click()
     page.wait_for_selector(".tc-app > .tc-error [role=alert], .tc-error [role=alert]")
-    assert page.locator('.tc-result[data-n="3"]').count() == 0
+    expect(page.locator('.tc-result[data-n="3"]')).to_have_count(0)
     difficulty.fill("12")
     difficulty.press("Enter")
     page.wait_for_function(
         "() => document.querySelector('.tc-chance').innerText.includes('vs 12')")
-    assert page.locator(".tc-refusal-difficulty [role=alert]").count() == 0
+    expect(page.locator(".tc-refusal-difficulty [role=alert]")).to_have_count(0)
     screenshot(page, "plot_points")
 
 

@@ -29,7 +29,7 @@ def test_spend_until_refused_then_long_rest(voila_app: Any, screenshot: Any) -> 
                            ".startsWith('Spell Points')")
     assert cast3.get_attribute("title") == (
         "Spell Points: a level 3 spell costs 5 mentality, only 2 left")
-    assert page.locator(".tc-btn-cast-1").is_enabled()
+    expect(page.locator(".tc-btn-cast-1")).to_be_enabled()
     points(page, 2)
     screenshot(page, "variant5e-spell_points-refused")
 
