@@ -31,7 +31,7 @@ import random
 import re
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast, overload
 
@@ -84,8 +84,13 @@ SEED_BOUND = 2**53
 #: Who a person is at the table.
 ROLES = ("gm", "player", "")
 
-#: What a tracker is in the campaign: a party member's sheet, an encounter, a minigame.
-TRACKER_ROLES = ("party", "encounter", "minigame")
+#: What a tracker is in the campaign: a party member's sheet, an encounter, a minigame, or
+#: a record one member owns (their Hit Dice, turn, facing, a magic item: not a member).
+TRACKER_ROLES = ("party", "encounter", "minigame", "record")
+
+#: How a member's own records were named before they had the role "record" and an owner
+#: ("Hit Dice: Ash", "Item: Ash: Wand"): such an old party tracker is read as Ash's record.
+LEGACY_RECORD_PREFIXES = ("Hit Dice: ", "Turn: ", "Reactions: ", "Facing: ", "Item: ")
 
 #: The kinds of event in a campaign's log.
 EVENT_KINDS = ("add", "move", "undo", "set", "remove", "roll", "reveal")
@@ -121,20 +126,39 @@ DOCUMENT_VERSION = 1
 
 @dataclass
 class Member:
-    """One tracker of the campaign: its id (``"ash"``), shown name, role and object."""
+    """One tracker of the campaign: its id (``"ash"``), shown name, role and object; a
+    record (role ``"record"``) also names the party member who owns it."""
 
     id: str
     name: str
     role: str
     key: str
     tracker: Tracker
+    owner: str = ""
 
     def to_dict(self, *, state: bool = True) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "name": self.name, "role": self.role,
                                "kind": self.key, "moves": len(self.tracker.log)}
+        if self.owner:
+            out["owner"] = self.owner
         if state:
             out["state"] = self.tracker.snapshot()
         return out
+
+
+def _legacy_owner(name: str, members: Iterable[Member]) -> str:
+    """The owner of a record stored as a party tracker before records had their own role,
+    by its name (see ``LEGACY_RECORD_PREFIXES``), else "" (a real party member)."""
+    prefix = next((p for p in LEGACY_RECORD_PREFIXES if name.startswith(p)), None)
+    if prefix is None:
+        return ""
+    rest = name[len(prefix):]
+    item = prefix == "Item: "
+    owners = [m.name for m in members if m.role == "party"
+              and (rest.startswith(m.name + ": ") if item else rest == m.name)]
+    if owners:
+        return max(owners, key=len)
+    return rest.partition(": ")[0] if item else rest
 
 
 def _slug(name: str) -> str:
@@ -268,14 +292,18 @@ class Campaign(Observable):
         for item in state["members"]:
             cls = tracker_class(item["kind"])
             tracker = cls.from_dict(item["save"])
+            role, owner = item["role"], item.get("owner", "")
+            if role == "party" and (legacy := _legacy_owner(item["name"], members.values())):
+                role, owner = "record", legacy
             members[item["id"]] = self._adopt(
-                Member(item["id"], item["name"], item["role"], item["kind"], tracker))
+                Member(item["id"], item["name"], role, item["kind"], tracker, str(owner)))
         self.members = members
 
     def state(self) -> dict[str, Any]:
         """The whole campaign's state (what a snapshot keeps)."""
         return {"members": [{"id": m.id, "name": m.name, "role": m.role, "kind": m.key,
-                             "save": _save(m.tracker)} for m in self.members.values()]}
+                             "save": _save(m.tracker), **({"owner": m.owner} if m.owner else {})}
+                            for m in self.members.values()]}
 
     # -- reading -------------------------------------------------------------------------
 
@@ -307,8 +335,13 @@ class Campaign(Observable):
 
     @property
     def party(self) -> list[Member]:
-        """The party members, in the order they joined."""
+        """The party members, in the order they joined (the people, not their records)."""
         return [m for m in self.members.values() if m.role == "party"]
+
+    def records(self, owner: str) -> list[Member]:
+        """The records the party member named ``owner`` owns (role ``"record"``), in the
+        order they were made."""
+        return [m for m in self.members.values() if m.role == "record" and m.owner == owner]
 
     def __iter__(self) -> Iterator[Member]:
         return iter(list(self.members.values()))
@@ -345,12 +378,17 @@ class Campaign(Observable):
     # -- changing ------------------------------------------------------------------------
 
     @_locked
-    def add(self, name: str, tracker: T, role: str = "party") -> T:
+    def add(self, name: str, tracker: T, role: str = "party", owner: str = "") -> T:
         """Add a tracker (a party member's sheet, an encounter, a minigame) by its state.
 
+        A member's own record (their Hit Dice, their turn) has the role ``"record"`` and
+        its ``owner``, the member's name: it is listed with that member, never as one.
         Returns the live tracker to use from now on (a new object; ``tracker`` itself is
         not watched). Its undo log starts empty.
         """
+        owner = " ".join(owner.split())
+        if (role == "record") != bool(owner):
+            raise StoreError("a record (and only a record) names the party member who owns it")
         name = " ".join(name.split())
         if not name or len(name) > 80:
             raise StoreError("a campaign member needs a name of 1 to 80 characters")
@@ -362,7 +400,8 @@ class Campaign(Observable):
             raise StoreError(f"campaign {self.name!r} plays {', '.join(self.rulesets)}; "
                              f"a {ruleset} tracker cannot join it")
         tracker.validate()
-        data = {"kind": key, "name": name, "role": role, "state": tracker.snapshot()}
+        data = {"kind": key, "name": name, "role": role, "state": tracker.snapshot(),
+                **({"owner": owner} if owner else {})}
         def make() -> NewEvent:  # judged again on fresh state after a conflict
             if any(m.name == name for m in self.members.values()):
                 raise StoreError(f"campaign {self.name!r} already has {name!r}")
@@ -577,8 +616,14 @@ class Campaign(Observable):
             cls = tracker_class(data["kind"])
             tracker = cls.from_state(data["state"])
             assert event.tracker is not None
+            role, owner = data["role"], data.get("owner", "")
+            if role not in TRACKER_ROLES or not isinstance(owner, str):
+                raise StoreError(f"a tracker's role {role!r} or owner {owner!r} is not one "
+                                 "this program knows")
+            if role == "party" and (legacy := _legacy_owner(data["name"], self.members.values())):
+                role, owner = "record", legacy
             self.members[event.tracker] = self._adopt(
-                Member(event.tracker, data["name"], data["role"], data["kind"], tracker))
+                Member(event.tracker, data["name"], role, data["kind"], tracker, owner))
         elif event.kind in ("roll", "reveal"):
             pass
         else:

@@ -31,6 +31,7 @@ from companion.errors import CompanionError
 
 if TYPE_CHECKING:
     from companion.state import Tracker
+    from companion.store.campaign import Member
     from companion.store.db import Store, StoredEvent
 
 __all__ = ["add_commands"]
@@ -150,15 +151,28 @@ def _show(args: argparse.Namespace) -> int:
             return 0
         out = [f"{campaign.name}: {', '.join(campaign.rulesets)}; {campaign.head} events; "
                f"created {campaign.info.created[:10]}"]
+        party = {m.name for m in campaign.party}
         for role, title in (("party", "Party"), ("encounter", "Encounters"),
                             ("minigame", "Minigames")):
             chosen = [m for m in members if m.role == role]
             out.append(f"{title}:" if chosen else f"{title}: none")
             for m in chosen:
-                out.append(f"  {m.name}  ({_what(m.tracker)}, {len(m.tracker.log)} moves "
-                           "to undo)")
+                out.append(_line(m, "  "))
+                if role == "party":  # the member's own records, under them
+                    out += [_line(r, "      ") for r in campaign.records(m.name)]
+        # Records whose owner is not (or no longer) in the party.
+        others = [m for m in members if m.role == "record" and m.owner not in party]
+        if others:
+            out.append("Records of members not in the party:")
+            out += [_line(m, "  ") for m in others]
         sys.stdout.write("\n".join(out) + "\n")
     return 0
+
+
+def _line(member: Member, indent: str) -> str:
+    """One tracker in ``campaign show``: its name, what it is, its moves to undo."""
+    return (f"{indent}{member.name}  ({_what(member.tracker)}, {len(member.tracker.log)} "
+            "moves to undo)")
 
 
 def _what(tracker: Tracker) -> str:

@@ -119,10 +119,9 @@ def five_e_party(campaign: Campaign) -> list[str]:
 
 
 def member_records(campaign: Campaign, name: str) -> list[str]:
-    """The ids of the records a 5e member owns (Hit Dice, turn, reactions, facing, items)."""
-    names = {kind.format(name) for kind in MEMBER_RECORDS}
-    prefix = ITEM.format(name, "")
-    return [m.id for m in campaign if m.name in names or m.name.startswith(prefix)]
+    """The ids of the records a 5e member owns (Hit Dice, turn, reactions, facing, items):
+    the campaign's trackers of role "record" whose owner is ``name``."""
+    return [m.id for m in campaign.records(name)]
 
 
 def default_hit_dice(campaign: Campaign, name: str) -> HitDice:
@@ -138,15 +137,16 @@ def default_hit_dice(campaign: Campaign, name: str) -> HitDice:
 
 
 def ensure(campaign: Campaign, name: str, cls: type[T], make: Callable[[], T],
-           role: str = "minigame") -> T:
-    """The campaign's tracker ``name`` (of class ``cls``), added from ``make()`` if missing."""
+           role: str = "minigame", owner: str = "") -> T:
+    """The campaign's tracker ``name`` (of class ``cls``), added from ``make()`` if missing
+    (a member's record: role "record" and its ``owner``)."""
     from companion.store.db import StoreError
 
     for member in campaign:
         if member.name == name and isinstance(member.tracker, cls):
             return member.tracker
     try:
-        return campaign.add(name, make(), role=role)
+        return campaign.add(name, make(), role=role, owner=owner)
     except StoreError:
         campaign.refresh()  # another screen added it first
         return campaign.tracker(name, cls)
@@ -596,7 +596,7 @@ _NO_5E = "Nobody in this campaign yet: add a caster or a creature in the Table C
 
 def _record(campaign: Campaign, kind: str, name: str, cls: type[T],
             make: Callable[[], T]) -> T:
-    return ensure(campaign, kind.format(name), cls, make, "party")
+    return ensure(campaign, kind.format(name), cls, make, "record", owner=name)
 
 
 def _roll_controls(campaign: Campaign, hint: str, name: str) -> RollControls:
@@ -655,9 +655,7 @@ def _magic_items(campaign: Campaign) -> widgets.Widget:
     from companion.widgets.variant5e_items import CharacterItemsApp
 
     def items(name: str) -> list[MagicItem]:
-        prefix = ITEM.format(name, "")
-        return [m.tracker for m in campaign
-                if m.name.startswith(prefix) and isinstance(m.tracker, MagicItem)]
+        return [m.tracker for m in campaign.records(name) if isinstance(m.tracker, MagicItem)]
 
     def adopt(name: str, item: MagicItem) -> MagicItem:
         full = ITEM.format(name, " ".join(item.name.split()))
@@ -666,7 +664,7 @@ def _magic_items(campaign: Campaign) -> widgets.Widget:
 
             room = _MAX_NAME - len(ITEM.format(name, ""))
             raise CompanionError(f"Items: {name}'s item names are at most {room} characters")
-        return campaign.add(full, item)
+        return campaign.add(full, item, role="record", owner=name)
 
     def build(name: str) -> widgets.Widget:
         app = CharacterItemsApp(lambda: items(name), owner=name,

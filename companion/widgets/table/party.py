@@ -216,7 +216,7 @@ def _hit_dice_of(campaign: Campaign, name: str) -> Any:
     from companion.rulesets.variant5e.healing import HitDice
     from companion.widgets.table.apps import HIT_DICE
 
-    for m in campaign:
+    for m in campaign.records(name):
         if m.name == HIT_DICE.format(name) and isinstance(m.tracker, HitDice):
             return m.tracker
     return None
@@ -269,7 +269,7 @@ def _5e_add(campaign: Campaign, name: str, kind: str, v: dict[str, int]) -> None
     if any(m.name == name for m in campaign):
         raise StoreError(f"campaign {campaign.name!r} already has {name!r}")
     # The record first: the member's arrival (on every screen) finds its numbers.
-    campaign.add(HIT_DICE.format(name), hit_dice)
+    campaign.add(HIT_DICE.format(name), hit_dice, role="record", owner=name)
     campaign.add(name, member)
 
 
@@ -307,7 +307,7 @@ def _5e_edit(campaign: Campaign, ident: str, v: dict[str, int]) -> None:
         t.load(_edited(t, change))
     hd = _hit_dice_of(campaign, member.name)
     if hd is None:
-        campaign.add(HIT_DICE.format(member.name), fresh_hd)
+        campaign.add(HIT_DICE.format(member.name), fresh_hd, role="record", owner=member.name)
         return
 
     def change_hd(s: dict[str, Any]) -> None:
