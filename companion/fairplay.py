@@ -96,6 +96,12 @@ roll itself is not. An app that must keep even the consequences secret (a blind 
 success nobody may know yet) makes the roll without moving the shared tracker and applies
 the consequence after the reveal.
 
+**A rule roll is atomic.** The moves a rule roll makes on a campaign's trackers
+([Campaign.rolling][companion.store.campaign.Campaign.rolling]) are stored together with
+its roll entry, in one transaction, once the roll is whole. A roll refused on the way (an
+illegal move, an impossible face, real dice left over) stores nothing, not even an undo,
+and the trackers it moved are put back from their saved form before the roll.
+
 Games with hidden information (Dice Monarchs' hole dice and table seed, a Cairn duel's
 pending pick) keep their secrets out of a player's view of the log too
 ([visible_to][companion.fairplay.visible_to]): their states appear in their public form,

@@ -178,8 +178,9 @@ def _save(tracker: Tracker) -> dict[str, Any]:
 @dataclass
 class RollScope:
     """The rule roll a campaign's tracker moves are part of
-    ([Campaign.rolling][companion.store.campaign.Campaign.rolling]): its mode and the
-    event numbers of the moves it made."""
+    ([Campaign.rolling][companion.store.campaign.Campaign.rolling]): its mode, the moves
+    it made (held back until the scope ends cleanly, then stored in one transaction with
+    its roll entry) and, once stored, their event numbers."""
 
     mode: str
     moves: list[int] = dataclasses.field(default_factory=list)
@@ -188,6 +189,21 @@ class RollScope:
     #: move given that rng, still unused, records this seed (the roll's own).
     seed: int | None = None
     rng: random.Random | None = None
+    #: The moves' events, not stored yet, in order (stored when the scope ends cleanly).
+    pending: list[NewEvent] = dataclasses.field(default_factory=list)
+    #: Each moved tracker's JSON before the scope's first move on it (restored on refusal).
+    before: dict[str, str] = dataclasses.field(default_factory=dict)
+    #: The roll entry to store with the moves ([log][companion.store.campaign.RollScope.log])
+    #: and, once stored, the [LoggedRoll][companion.fairplay.LoggedRoll].
+    entry: tuple[str, int | None, str, bool, tuple[int, ...] | None] | None = None
+    logged: LoggedRoll | None = None
+
+    def log(self, label: str, seed: int | None, text: str, *, own: bool = False,
+            faces: Sequence[int] | None = None) -> None:
+        """The roll entry to store with the scope's moves when it ends cleanly (arguments
+        as [Campaign.rule_roll][companion.store.campaign.Campaign.rule_roll]); afterwards
+        ``logged`` holds the stored entry."""
+        self.entry = (label, seed, text, own, tuple(faces) if faces is not None else None)
 
     def take_seed(self, rng: Any) -> int | None:
         """The roll's seed for a move given ``rng``, if ``rng`` is the roll's own and no
@@ -466,32 +482,96 @@ class Campaign(Observable):
     @contextlib.contextmanager
     def rolling(self, mode: str = "public", *, seed: int | None = None,
                 rng: random.Random | None = None) -> Iterator[RollScope]:
-        """The tracker moves made inside are one rule roll in ``mode``: in a hidden mode
-        each is stored without its seed and result (the policy of
-        [companion.fairplay][]: "a hidden roll that moves a shared tracker"). The scope
-        collects their event numbers for
-        [rule_roll][companion.store.campaign.Campaign.rule_roll]. ``seed``/``rng``: the
-        roll's seed and its ``random.Random(seed)``: the first move given that rng records
-        that seed (so the tracker's log and the roll log say the same seed)."""
+        """The tracker moves made inside are one rule roll in ``mode``, stored atomically.
+
+        The moves change the live trackers at once but are stored only when the scope ends
+        cleanly: all of them, with the roll entry given to
+        [RollScope.log][companion.store.campaign.RollScope.log], in ONE transaction (a
+        crash stores all or nothing); then other screens see them. When the scope raises
+        (an illegal move, an impossible face, real dice left over) nothing is stored and
+        every tracker moved is restored from its JSON before the scope. When another
+        screen changed the campaign meanwhile, the trackers are restored, the campaign
+        refreshed and [ConflictError][companion.store.db.ConflictError] raised: roll
+        again on the fresh state.
+
+        In a hidden mode each move is stored without its seed and result (the policy of
+        [companion.fairplay][]: "a hidden roll that moves a shared tracker").
+        ``seed``/``rng``: the roll's seed and its ``random.Random(seed)``: the first move
+        given that rng records that seed (so the tracker's log and the roll log say the
+        same seed)."""
         from companion import fairplay
 
         scope = RollScope(fairplay.check_mode(mode), seed=seed, rng=rng)
-        with self._lock:
-            outer, self._scope = self._scope, scope
+        with self._lock, self._quiet():
+            if self._scope is not None:
+                raise StoreError("a roll is already being made on this screen")
+            self._scope = scope
             try:
-                yield scope
-            finally:
-                self._scope = outer
+                try:
+                    yield scope
+                finally:
+                    self._scope = None
+            except BaseException:
+                self._restore(scope)
+                raise
+            self._commit(scope)
 
-    def undo_moves(self, scope: RollScope) -> None:
-        """Undo the moves a rule roll made (newest first), when the roll is refused after
-        them (real dice left over)."""
-        for member_id in reversed(scope.movers):
+    def _restore(self, scope: RollScope) -> None:
+        """Put the trackers a scope moved back as they were before it; forget its moves."""
+        for member_id, text in scope.before.items():
             member = self.members.get(member_id)
-            if member is not None and member.tracker.can_undo:
-                member.tracker.undo()
+            if member is not None:
+                type(member.tracker).load(member.tracker, text)
+        scope.before.clear()
+        scope.pending.clear()
         scope.moves.clear()
         scope.movers.clear()
+
+    def _commit(self, scope: RollScope) -> None:
+        """Store a scope's moves and its roll entry in one transaction."""
+        from companion import fairplay
+
+        moves = [self.head + 1 + i for i in range(len(scope.pending))]
+        new = list(scope.pending)
+        made = None
+        if scope.entry is not None:
+            label, seed, text, own, faces = scope.entry
+            entered = (list(faces) if faces is not None else []) if own else None
+            made = fairplay.prepare_rule_roll(label, None if own else seed, text,
+                                              mode=scope.mode, faces=entered, moves=moves)
+            new.append(NewEvent("roll", seed=made.seed, data=made.data))
+        if not new:
+            return
+        try:
+            stored = self._append_all(new)
+        except ConflictError:
+            self._restore(scope)
+            self.refresh()
+            raise
+        except BaseException:
+            self._restore(scope)
+            raise
+        self.head = stored[-1].seq
+        scope.moves[:] = moves
+        scope.before.clear()
+        scope.pending.clear()
+        for member_id in dict.fromkeys(scope.movers):
+            member = self.members.get(member_id)
+            if member is not None:
+                _trim(member.tracker)
+                self._notify(member.tracker)
+        if made is not None and scope.entry is not None:
+            scope.logged = LoggedRoll(stored[-1].seq, made.mode, made.commitment, self.who,
+                                      self.role, scope.entry[2])
+        self._changed()
+        self._after_append()
+
+    def undo_moves(self, scope: RollScope) -> None:
+        """Inside [rolling][companion.store.campaign.Campaign.rolling]: take back the
+        moves the roll has made so far (nothing of them was stored; the trackers return to
+        their JSON before the scope)."""
+        with self._lock, self._quiet():
+            self._restore(scope)
 
     @_locked
     def rule_roll(self, label: str, seed: int | None, text: str, *, mode: str = "public",
@@ -573,6 +653,12 @@ class Campaign(Observable):
         (stored,) = self._need_store().append(self.info.id, [new], self.head)
         return stored
 
+    def _append_all(self, new: Sequence[NewEvent]) -> list[StoredEvent]:
+        """Append events in one transaction (all stored or none)."""
+        events = [NewEvent(e.kind, self.who, self.role, e.tracker, e.move, e.seed, e.data,
+                           e.at) for e in new]
+        return self._need_store().append(self.info.id, events, self.head)
+
     def _after_append(self) -> None:
         if self.store is not None and self.head - self._snapshot_seq >= SNAPSHOT_EVERY:
             try:
@@ -583,6 +669,8 @@ class Campaign(Observable):
 
     def _persist_then_apply(self, make: Callable[[], NewEvent]) -> StoredEvent:
         """Append an event whose effect cannot fail, then apply it (retrying on conflict)."""
+        if self._scope is not None and self._scope.pending:
+            raise StoreError("finish the roll first: its moves are not stored yet")
         for attempt in range(_ATTEMPTS):
             new = make()
             try:
@@ -717,11 +805,15 @@ class Campaign(Observable):
                 trial = entered.copy() if entered is not None else None
                 if trial is not None:
                     kwargs = {**kwargs, "rng": trial}
+                before = (json.dumps(tracker.to_dict()) if scope is not None
+                          and member.id not in scope.before else None)
                 try:
                     result = original(tracker, *args, **kwargs)
                 except CompanionError:
-                    # Refused: judge it again on the fresh state if this one is stale.
-                    if self.store is not None and self.changed():
+                    # Refused: judge it again on the fresh state if this one is stale
+                    # (not inside a roll that has moved trackers: they are not stored yet).
+                    if self.store is not None and not (scope and scope.pending) \
+                            and self.changed():
                         self.refresh()
                         self._check_member(member)
                         continue
@@ -751,6 +843,16 @@ class Campaign(Observable):
                         decode_args(cls, name, logged.args)
                     except ArgsError:
                         data["after"] = _save(tracker)  # cannot be replayed: keep the result
+                if scope is not None:
+                    # Part of a rule roll: stored with its roll entry when the scope ends.
+                    if before is not None:
+                        scope.before[member.id] = before
+                    scope.pending.append(NewEvent("move", tracker=member.id, move=name,
+                                                  seed=None if hidden else seed, data=data))
+                    scope.movers.append(member.id)
+                    if trial is not None:
+                        entered.used = trial.used
+                    return result
                 try:
                     stored = self._append(NewEvent("move", tracker=member.id, move=name,
                                                    seed=None if hidden else seed,
@@ -767,9 +869,6 @@ class Campaign(Observable):
                 self.head = stored.seq
                 if trial is not None:
                     entered.used = trial.used
-                if scope is not None:
-                    scope.moves.append(stored.seq)
-                    scope.movers.append(member.id)
                 _trim(tracker)
                 self._after_append()
                 return result
@@ -781,6 +880,16 @@ class Campaign(Observable):
     def _live_undo(self, member: Member) -> Any:
         self._check_member(member)
         cls = type(member.tracker)
+        scope = self._scope
+        if scope is not None:  # part of a rule roll: stored with it
+            before = json.dumps(member.tracker.to_dict())
+            summary = member.tracker.log[-1].summary if member.tracker.log else ""
+            event = cls.undo(member.tracker)  # an impossible undo raises the usual RuleError
+            scope.before.setdefault(member.id, before)
+            scope.pending.append(NewEvent("undo", tracker=member.id,
+                                          data={"summary": summary}))
+            scope.movers.append(member.id)
+            return event
         for attempt in range(_ATTEMPTS):
             if not member.tracker.can_undo:
                 if self.store is not None and self.changed():

@@ -96,6 +96,9 @@ MAX_DIE_BOXES = 20
 #: Newest roll-log rows a [RollLogPanel][companion.widgets.rolls.RollLogPanel] shows.
 LOG_ROWS = 30
 
+#: Tries of a rule roll whose campaign another screen keeps changing under it.
+_ROLL_ATTEMPTS = 20
+
 #: Most hidden or revealed rolls offered in the Reveal and Check pickers (newest first).
 PICK_ROWS = 50
 
@@ -655,8 +658,10 @@ class RollControls(widgets.VBox):
         ``seed``: a seed the player chose (``None``: one is drawn); a roll its roller may not
         see refuses it. An illegal move or an impossible entry raises before anything is
         logged (an entry is refused under the faces box). Real dice left over are found
-        only once the rule has rolled: the moves it made are then undone (a campaign's
-        trackers always; without a campaign, those of ``trackers``)."""
+        only once the rule has rolled: in a campaign nothing of the roll is stored (its
+        moves and roll entry are stored together, in one transaction, only when the roll is
+        whole) and the trackers it moved are restored; without a campaign, the moves made
+        on ``trackers`` are undone."""
         self.error.clear()
         mode = self.mode_value if self.campaign is not None else "public"
         entered: physical.EnteredDice | None = None
@@ -700,23 +705,42 @@ class RollControls(widgets.VBox):
                                         text=text(value))
             self.last = out
             return out
+        from companion.store.db import ConflictError  # a campaign: the store is loaded
+
         campaign = self.campaign
-        with campaign.rolling(mode, seed=seed, rng=None if entered else rng) as scope:
+        for attempt in range(_ROLL_ATTEMPTS):
             try:
-                value = action(rng)
+                # Atomic: the moves are stored with the roll entry when the scope ends
+                # cleanly; a refusal inside it stores nothing and restores the trackers.
+                with campaign.rolling(mode, seed=seed,
+                                      rng=None if entered else rng) as scope:
+                    try:
+                        value = action(rng)
+                        if entered is not None:
+                            entered.finish()
+                    except physical.OwnDiceError as exc:
+                        self._refuse(one_line(exc))
+                    shown_text = text(value)
+                    scope.log(label, seed, shown_text, own=entered is not None,
+                              faces=entered.taken if entered is not None else None)
+            except ConflictError:
+                # Another screen moved first: the trackers are back and refreshed; the
+                # same dice again (the same seed, the same faces) on the fresh state.
+                if attempt + 1 >= _ROLL_ATTEMPTS:
+                    raise
                 if entered is not None:
-                    entered.finish()
-            except physical.OwnDiceError as exc:
-                campaign.undo_moves(scope)
-                self._refuse(one_line(exc))
-            except BaseException:
-                campaign.undo_moves(scope)
-                raise
-        shown_text = text(value)
-        logged = campaign.rule_roll(label, seed, shown_text, mode=mode,
-                                    own=entered is not None,
-                                    faces=entered.taken if entered is not None else None,
-                                    moves=scope.moves)
+                    entered = physical.EnteredDice(entered.faces)
+                    rng = entered
+                else:
+                    rng = random.Random(seed)
+                    if seed is not None:
+                        self._seeds = {id(rng): seed}
+                continue
+            logged = scope.logged
+            assert logged is not None
+            break
+        else:  # pragma: no cover - the loop either breaks or raises
+            raise AssertionError("unreachable")
         if logged.shown_to(self.who, self.role):
             out = RuleRoll(logged.mode, value, seed, entered is not None, logged.entry,
                            logged.commitment, shown_text, True)
