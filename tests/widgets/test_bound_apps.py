@@ -229,10 +229,11 @@ def test_facing_is_the_defender_s_own_record(db: Path) -> None:
     panel = app.open_app("facing")
     assert names(panel) == ["Ash", "Briar"]
     facing = picked(panel, "Ash")
-    assert facing.tracker is app.campaign.tracker("Facing: Ash", FacingTracker)
+    assert "Facing: Ash" not in {m.name for m in app.campaign}  # stored on its first move
     assert facing.defender.title == "Ash"
     facing.turn_to.value = "east"
     facing.buttons["end-move"].click()
+    assert app.campaign.tracker("Facing: Ash", FacingTracker).facing == "east"
     facing.toward.value = "goblin"
     facing.turn_to.value = "south"
     facing.buttons["react"].click()

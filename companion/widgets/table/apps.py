@@ -17,7 +17,8 @@ What an app reads from the campaign:
   and falling damage is taken on the sheet of whoever fell.
 - Plot points: the table's session ("Table": its players and GM).
 - 5e: the party's casters (``SpellPoints``) and creatures (``DeathRecord``); the party of
-  casters; each member's own records, named after them and created on first use:
+  casters; each member's own records (role "record", owned by the member), stored on the
+  member's first move in the app or when picked in it, never by building the app:
   "Hit Dice: NAME" (``HitDice``), "Turn: NAME" and "Reactions: NAME" (``Turn``,
   ``Reactions``), "Facing: NAME" (``FacingTracker``) and their magic items
   "Item: NAME: ITEM" (``MagicItem``).
@@ -35,6 +36,7 @@ What an app reads from the campaign:
 
 from __future__ import annotations
 
+import copy
 import functools
 import json
 import threading
@@ -67,6 +69,7 @@ __all__ = [
     "AppSpec",
     "CharacterPanel",
     "MemberPanel",
+    "MemberRecords",
     "PartyAppPanel",
     "PartyFightPanel",
     "WhoPanel",
@@ -216,13 +219,15 @@ class CharacterPanel(widgets.VBox):
     """A party member picked by name and the app over that member's own records.
 
     ``names()`` lists the members (followed live: one added on another screen appears);
-    ``records(name)`` hands back the member's trackers, made on first use (with
-    [ensure][companion.widgets.table.apps.ensure]); ``build(name, *records)`` makes the
-    app, once per member and records (a member who left and came back gets a new one).
+    ``records(name, now)`` hands back the member's trackers (with
+    [MemberRecords][companion.widgets.table.apps.MemberRecords]: stored on the member's
+    first move, or at once when ``now``, when the member is picked by hand; building the
+    panel stores nothing); ``build(name, *records)`` makes the app, once per member and
+    records (a member who left and came back gets a new one).
     """
 
     def __init__(self, campaign: Campaign, names: Callable[[], list[str]],
-                 records: Callable[[str], tuple[Tracker, ...]],
+                 records: Callable[[str, bool], tuple[Tracker, ...]],
                  build: Callable[..., widgets.Widget], *, label: str, empty: str,
                  name: str) -> None:
         super().__init__(layout=widgets.Layout(max_width="100%"))
@@ -240,7 +245,9 @@ class CharacterPanel(widgets.VBox):
                                        layout=widgets.Layout(width="auto", min_height="40px"))
         self.picker.add_class(f"tc-pick-{name}")
         self.body = widgets.VBox(layout=widgets.Layout(max_width="100%"))
-        self.picker.observe(safe(self.error)(lambda _c: self._show()), names="value")
+        self._syncing = False  # the list changing under the picker is not a pick
+        self.picker.observe(safe(self.error)(lambda _c: self._show(picked=not self._syncing)),
+                            names="value")
         self.children = (row(self.picker), self.error, self.body)
         campaign.on_change(safe(self.error)(lambda _c: self.sync()))
         self.sync()
@@ -255,17 +262,22 @@ class CharacterPanel(widgets.VBox):
         options = self.names()
         if list(self.picker.options) != options:
             keep = self.picker.value
-            self.picker.options = options
-            self.picker.value = keep if keep in options else (options[0] if options else None)
+            self._syncing = True
+            try:
+                self.picker.options = options
+                self.picker.value = keep if keep in options else (options[0] if options
+                                                                  else None)
+            finally:
+                self._syncing = False
         self._show()
 
-    def _show(self) -> None:
+    def _show(self, *, picked: bool = False) -> None:
         name = self.picker.value
         if name is None or name not in self.names():
             self.body.children = (widgets.HTML(f'<p class="tc-empty">{_escape(self.empty)}'
                                                "</p>"),)
             return
-        records = self.records(str(name))
+        records = self.records(str(name), picked)
         key = (str(name), tuple(id(r) for r in records))
         app = self.apps.get(key)
         if app is None:
@@ -594,9 +606,97 @@ _MAX_NAME = 80
 _NO_5E = "Nobody in this campaign yet: add a caster or a creature in the Table Companion."
 
 
-def _record(campaign: Campaign, kind: str, name: str, cls: type[T],
-            make: Callable[[], T]) -> T:
-    return ensure(campaign, kind.format(name), cls, make, "record", owner=name)
+class _Draft:
+    """A member's record an app shows before it is stored: a plain tracker whose first
+    move (or load) stores the record (role "record", owned by the member) and is then
+    made on the stored one; from then on every move, undo and load goes to the stored
+    record and the draft mirrors it, so the app built on the draft keeps working."""
+
+    def __init__(self, campaign: Campaign, full: str, owner: str, tracker: Tracker) -> None:
+        self.campaign = campaign
+        self.full = full
+        self.owner = owner
+        self.tracker = tracker
+        self.cls = type(tracker)
+        self.live: Tracker | None = None
+        for name in dir(self.cls):
+            if is_move(getattr(self.cls, name, None)):
+                tracker.__dict__[name] = self._forward(name)
+        tracker.__dict__["undo"] = lambda: self._undo()
+        tracker.__dict__["load"] = lambda text: self._load(text)
+
+    def stored(self) -> bool:
+        """Whether the draft follows a record still in the campaign."""
+        return self.live is not None and any(m.tracker is self.live for m in self.campaign)
+
+    def attach(self) -> Tracker:
+        """The stored record (stored now from the draft's state if nobody has yet)."""
+        if self.live is None:
+            state = self.tracker.snapshot()
+            live = ensure(self.campaign, self.full, self.cls,
+                          lambda: self.cls.from_state(state), "record", owner=self.owner)
+            self.live = live
+            live.on_change(self._mirror)
+            if live.snapshot() != state or live.log:
+                self._mirror(live)
+        return self.live
+
+    def _mirror(self, live: Tracker) -> None:
+        self.cls.load(self.tracker, live.to_json())  # the class's own load: not forwarded
+
+    def _forward(self, name: str) -> Callable[..., Any]:
+        fn = getattr(self.cls, name)
+
+        @functools.wraps(fn)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if self.live is None:  # judged on a copy first: a refused move stores nothing
+                trial = self.cls.from_dict(self.tracker.to_dict())
+                trial_args, trial_kwargs = copy.deepcopy((args, kwargs))
+                getattr(trial, name)(*trial_args, **trial_kwargs)
+            return getattr(self.attach(), name)(*args, **kwargs)
+
+        return call
+
+    def _undo(self) -> Any:
+        if self.live is None:
+            return self.cls.undo(self.tracker)  # nothing to undo yet: the rule's own refusal
+        return self.live.undo()
+
+    def _load(self, text: str | bytes) -> None:
+        self.cls.from_json(text)  # a bad save is refused before anything is stored
+        self.attach().load(text)
+
+
+class MemberRecords:
+    """The members' own records one app shows, made lazily (nothing is stored by building
+    or showing the app): a record in the campaign is used as it is; a missing one is a
+    draft until the member's first move in the app, or until the member is picked in it
+    (``now``), which stores it (see [ensure][companion.widgets.table.apps.ensure])."""
+
+    def __init__(self, campaign: Campaign) -> None:
+        self.campaign = campaign
+        self.drafts: dict[str, _Draft] = {}
+
+    def get(self, kind: str, name: str, cls: type[T], make: Callable[[], T], *,
+            now: bool = False) -> T:
+        full = kind.format(name)
+        stored = next((m.tracker for m in self.campaign.records(name)
+                       if m.name == full and isinstance(m.tracker, cls)), None)
+        draft = self.drafts.pop(full, None)
+        if draft is not None and draft.live is not None and draft.stored():
+            self.drafts[full] = draft  # stored by its own first move: the app keeps it
+            assert isinstance(draft.tracker, cls)
+            return draft.tracker
+        # (a draft whose record left with the member is dropped: a member back starts anew)
+        if stored is not None:
+            return stored
+        if now:
+            return ensure(self.campaign, full, cls, make, "record", owner=name)
+        if draft is None or draft.live is not None:
+            draft = _Draft(self.campaign, full, name, make())
+        self.drafts[full] = draft
+        assert isinstance(draft.tracker, cls)
+        return draft.tracker
 
 
 def _roll_controls(campaign: Campaign, hint: str, name: str) -> RollControls:
@@ -611,9 +711,11 @@ def _hit_dice(campaign: Campaign) -> widgets.Widget:
     from companion.rulesets.variant5e.healing import HitDice
     from companion.widgets.variant5e_healing import HitDiceApp
 
-    def records(name: str) -> tuple[Tracker, ...]:
-        return (_record(campaign, HIT_DICE, name, HitDice,
-                        lambda: default_hit_dice(campaign, name)),)
+    kept = MemberRecords(campaign)
+
+    def records(name: str, now: bool) -> tuple[Tracker, ...]:
+        return (kept.get(HIT_DICE, name, HitDice, lambda: default_hit_dice(campaign, name),
+                         now=now),)
 
     def build(name: str, hd: HitDice) -> widgets.Widget:
         return HitDiceApp(hd, who=name, controls=_roll_controls(campaign, f"1d{hd.die}",
@@ -628,9 +730,11 @@ def _combat_turn(campaign: Campaign) -> widgets.Widget:
     from companion.rulesets.variant5e.mark import Reactions
     from companion.widgets.variant5e_turn import CombatTurnApp
 
-    def records(name: str) -> tuple[Tracker, ...]:
-        return (_record(campaign, TURN, name, Turn, Turn),
-                _record(campaign, REACTIONS, name, Reactions, Reactions))
+    kept = MemberRecords(campaign)
+
+    def records(name: str, now: bool) -> tuple[Tracker, ...]:
+        return (kept.get(TURN, name, Turn, Turn, now=now),
+                kept.get(REACTIONS, name, Reactions, Reactions, now=now))
 
     return CharacterPanel(campaign, lambda: five_e_party(campaign), records,
                           lambda name, turn, reactions: CombatTurnApp(turn, reactions,
@@ -642,8 +746,10 @@ def _facing(campaign: Campaign) -> widgets.Widget:
     from companion.rulesets.variant5e.facing_and_flanking import FacingTracker
     from companion.widgets.variant5e_facing import FacingApp
 
-    def records(name: str) -> tuple[Tracker, ...]:
-        return (_record(campaign, FACING, name, FacingTracker, FacingTracker),)
+    kept = MemberRecords(campaign)
+
+    def records(name: str, now: bool) -> tuple[Tracker, ...]:
+        return (kept.get(FACING, name, FacingTracker, FacingTracker, now=now),)
 
     return CharacterPanel(campaign, lambda: five_e_party(campaign), records,
                           lambda name, facing: FacingApp(facing, defender=name),
@@ -672,7 +778,7 @@ def _magic_items(campaign: Campaign) -> widgets.Widget:
         campaign.on_change(safe(app.error)(lambda _c: app.sync()))
         return app
 
-    return CharacterPanel(campaign, lambda: five_e_party(campaign), lambda _n: (), build,
+    return CharacterPanel(campaign, lambda: five_e_party(campaign), lambda _n, _now: (), build,
                           label="Character", empty=_NO_5E, name="items")
 
 
