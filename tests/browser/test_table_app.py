@@ -67,10 +67,6 @@ def _type(page: Any, selector: str, text: str) -> None:
     box.press("Tab")  # the boxes send their value when they lose focus
 
 
-def _stat(page: Any, selector: str, attr: str) -> str:
-    return str(page.locator(selector).first.get_attribute(attr))
-
-
 def test_start_app_party_is_shared_live_and_kept(table_server: Any, table_db: Path,
                                                  laptop: Any, phone: Any) -> None:
     server = table_server
@@ -79,8 +75,8 @@ def test_start_app_party_is_shared_live_and_kept(table_server: Any, table_db: Pa
     print(f"\nstart app first render: {first * 1000:.0f} ms")
     assert laptop.title() == "Table Companion"
     _fast_page_settings(laptop, server)
-    laptop.wait_for_selector(".tc-db code")  # the database layer loads after the page
-    assert str(table_db) in laptop.locator(".tc-db").inner_text()
+    # The database layer loads after the page shows.
+    expect(laptop.locator(".tc-db code")).to_contain_text(str(table_db))
     # -- a campaign and its party ----------------------------------------------------------
     _type(laptop, ".tc-name-campaign", "Tuesday")
     laptop.locator(".tc-ruleset select").select_option(label="Cairn-derived SRD (cairn_srd)")
@@ -99,30 +95,33 @@ def test_start_app_party_is_shared_live_and_kept(table_server: Any, table_db: Pa
     laptop.wait_for_selector(".tc-open-app .tc-btn-party-joins", state="visible")
     in_place = time.perf_counter() - start
     print(f"combat opened in place: {in_place * 1000:.0f} ms (click to visible)")
-    laptop.locator(".tc-btn-party-joins").click()
-    _type(laptop, ".tc-name-c-name", "Goblin")
-    laptop.locator(".tc-btn-add").click()
-    laptop.wait_for_selector(".tc-combat tr:has-text('Goblin')")
-    laptop.locator(".tc-attacker select").select_option("Goblin")
-    laptop.locator(".tc-target-select select").select_option("Ash")
-    laptop.locator(".tc-btn-attack").click()
-    laptop.wait_for_selector(".tc-open-app .tc-outcome:has-text('Goblin → Ash')")
-    row = laptop.locator(".tc-combat tr:has-text('Ash')").first.inner_text()
-    fight_guard = re.search(r"(\d+)/5", row)
+    fight = laptop.locator(".tc-open-app")
+    fight.locator(".tc-btn-party-joins").click()
+    _type(fight, ".tc-name-c-name", "Goblin")
+    fight.locator(".tc-btn-add").click()
+    expect(fight.locator(".tc-combat tr:has-text('Goblin')").first).to_be_visible()
+    fight.locator(".tc-attacker select").select_option("Goblin")
+    fight.locator(".tc-target-select select").select_option("Ash")
+    fight.locator(".tc-btn-attack").click()
+    expect(fight.locator(".tc-outcome:has-text('Goblin → Ash')").first).to_be_visible()
+    # The table's row is its own widget message: wait until Ash's guard (5) went down.
+    ash_row = fight.locator(".tc-combat tr:has-text('Ash')").first
+    expect(ash_row).to_contain_text(re.compile(r"[0-4]/5"))
+    fight_guard = re.search(r"([0-4])/5", ash_row.inner_text())
     assert fight_guard is not None
     guard = fight_guard.group(1)
     # -- the phone: Ash's sheet (its own page, its own kernel) shows the fight's damage ----
     query = f"campaign=Tuesday&who={quote('Ash player')}&role=player"
     _open(phone, server, "cairn_character", query, ".tc-stats")
     assert phone.title() == "Cairn character sheet"
-    assert _stat(phone, ".tc-stats", "data-guard") == guard
+    expect(phone.locator(".tc-stats").first).to_have_attribute("data-guard", guard)
     # ...and the same character is the caster in the spellcasting app.
     _open(phone, server, "spellcasting", query, ".tc-dice-choice")
     expect(phone.locator(".tc-stats").first).to_contain_text("Ash: free slots 10")
     # -- live: a move on the phone shows on the laptop (sheet opened in place) ------------
     laptop.locator(".tc-btn-app-cairn_character").click()
-    laptop.wait_for_selector(".tc-open-app .tc-stats[data-guard]")
-    assert _stat(laptop, ".tc-open-app .tc-stats", "data-guard") == guard
+    expect(laptop.locator(".tc-open-app .tc-stats").first).to_have_attribute("data-guard",
+                                                                             guard)
     _open(phone, server, "cairn_character", query, ".tc-stats")
     phone.locator(".tc-btn-fatigue").click()
     phone.wait_for_selector(".tc-stats:has-text('Fatigue 1')")
@@ -144,7 +143,7 @@ def test_start_app_party_is_shared_live_and_kept(table_server: Any, table_db: Pa
     laptop.reload(wait_until="domcontentloaded")
     laptop.wait_for_selector(".tc-campaign[data-campaign='Tuesday']", timeout=60_000)
     laptop.wait_for_selector(".tc-open-app .tc-stats:has-text('Fatigue 2')")
-    assert laptop.locator(".tc-party").get_attribute("data-count") == "2"
+    expect(laptop.locator(".tc-party")).to_have_attribute("data-count", "2")
     # -- on a phone: the start app with the fight in place, no sideways scrolling ----------
     _open(phone, server, "table", query + "&app=cairn_combat",
           ".tc-open-app .tc-btn-party-joins")
