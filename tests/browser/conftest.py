@@ -79,7 +79,9 @@ VOILA_TEMPLATE_CDN = (
     "https://cdn.jsdelivr.net/npm/@fortawesome/fontawesome-free@^5/css/v4-shims.min.css",
 )
 """Hard-coded in Voila's own page template; aborted like the rest but not held against the
-app (the apps use text labels, never icon names, so nothing is lost offline)."""
+app (the apps use text labels, never icon names, so nothing is lost offline). The server's
+own template (server/jupyter/voila/templates/table) no longer links them; a test of it
+asserts that its pages ask no other host at all."""
 
 VOILA_START_TIMEOUT = 60.0
 APP_READY_TIMEOUT_MS = 60_000
