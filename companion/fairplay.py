@@ -133,12 +133,17 @@ __all__ = [
     "commitment",
     "commitment_text",
     "hidden_information",
+    "mark_hidden_rolls",
     "mode_name",
     "new_nonce",
+    "player_json",
+    "player_save",
+    "player_state",
     "prepare_roll",
     "prepare_rule_roll",
     "public_form",
     "reveal_data",
+    "roll_state_fields",
     "roll_text",
     "rule_commitment",
     "rule_commitment_text",
@@ -452,6 +457,58 @@ def public_form(tracker: Any, who: str = "") -> dict[str, Any]:
     return dict(save())
 
 
+# -- a hidden roll's dice kept in a tracker's state ---------------------------------------
+
+
+def roll_state_fields(cls: type[Any] | None) -> tuple[str, ...]:
+    """The fields of a tracker class's state that keep the dice of its last roll (its
+    ``ROLL_STATE``, e.g. a Monsters & Magic sheet's ``last_check``, which Bend Luck reads)."""
+    fields = getattr(cls, "ROLL_STATE", ()) if cls is not None else ()
+    return tuple(str(f) for f in fields)
+
+
+def mark_hidden_rolls(cls: type[Any], state: dict[str, Any], before: dict[str, Any],
+                      mode: str) -> None:
+    """Mark, in ``state`` (a tracker's snapshot after a move of a hidden roll), each roll
+    field ([roll_state_fields][companion.fairplay.roll_state_fields]) the move changed
+    from ``before``: it gets ``"hidden": mode``, and a player's view leaves it out."""
+    for name in roll_state_fields(cls):
+        value = state.get(name)
+        if isinstance(value, dict) and value != before.get(name):
+            value["hidden"] = mode
+
+
+def player_state(cls: type[Any] | None, state: Any) -> Any:
+    """A tracker's snapshot as a player may receive it: each roll field marked by a hidden
+    roll ([mark_hidden_rolls][companion.fairplay.mark_hidden_rolls]) is empty (``None``).
+    The state is not changed; one with nothing marked is returned as it is."""
+    if not isinstance(state, dict):
+        return state
+    hidden = [n for n in roll_state_fields(cls)
+              if isinstance(state.get(n), dict) and state[n].get("hidden")]
+    if not hidden:
+        return state
+    return {**state, **dict.fromkeys(hidden)}
+
+
+def player_save(tracker: Any, who: str = "") -> dict[str, Any]:
+    """A tracker's saved form (``to_dict``) as a player may receive or export it: the
+    public form of a game with hidden information
+    ([public_form][companion.fairplay.public_form]), else its save with no hidden roll's
+    dice ([player_state][companion.fairplay.player_state])."""
+    if hidden_information(type(tracker)):
+        return public_form(tracker, who)
+    save = dict(tracker.to_dict())
+    save["state"] = player_state(type(tracker), save["state"])
+    return save
+
+
+def player_json(tracker: Any, who: str = "") -> str:
+    """[player_save][companion.fairplay.player_save] as JSON text (exactly the tracker's own
+    ``to_json`` when nothing in it is kept from players)."""
+    return json.dumps(player_save(tracker, who), ensure_ascii=False, sort_keys=True)
+
+
 def _tracker_of(key: str | None,
                 lookup: Callable[[str], type[Any]] | None) -> type[Any] | None:
     if not key or lookup is None:
@@ -486,7 +543,16 @@ def _public_tracker_event(event: dict[str, Any], key: str | None, who: str,
         key = str(data.get("kind", "")) or key
     cls = _tracker_of(key, lookup)
     if cls is not None and not hidden_information(cls):
-        return event
+        if not roll_state_fields(cls):
+            return event
+        # The dice of a hidden roll the tracker keeps (a sheet's last check): left out.
+        if kind == "add" and "state" in data:
+            data["state"] = player_state(cls, data["state"])
+        for name in ("save", "after"):
+            saved = data.get(name)
+            if kind in ("set", "move") and isinstance(saved, dict):
+                data[name] = {**saved, "state": player_state(cls, saved.get("state"))}
+        return {**event, "data": data}
     if kind == "add" and "state" in data:
         data["state"] = _public_state(cls, data["state"], who, whole=False)
     if kind == "set" and "save" in data:

@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast, overload
 
-from companion import rulesets
+from companion import fairplay, rulesets
 from companion.dice.physical import OwnDiceError
 from companion.dice.roller import entered_dice
 from companion.errors import CompanionError
@@ -766,6 +766,7 @@ class Campaign(Observable):
         signature = move_signature(cls, name)
         params = move_parameters(cls, name)
         random_move = "seed" in params or "rng" in params
+        roll_fields = fairplay.roll_state_fields(cls)
 
         @functools.wraps(original)
         def live(*args: Any, **kwargs: Any) -> Any:
@@ -807,6 +808,7 @@ class Campaign(Observable):
                     kwargs = {**kwargs, "rng": trial}
                 before = (json.dumps(tracker.to_dict()) if scope is not None
                           and member.id not in scope.before else None)
+                prior = tracker.snapshot() if hidden and roll_fields else None
                 try:
                     result = original(tracker, *args, **kwargs)
                 except CompanionError:
@@ -827,6 +829,8 @@ class Campaign(Observable):
                                                if k != "seed"}
                     save["log"][-1]["summary"] = (f"a hidden roll ({scope.mode_name}): see "
                                                   "the roll log")
+                    if prior is not None:  # the roll's dice the tracker keeps: marked
+                        fairplay.mark_hidden_rolls(cls, save["state"], prior, scope.mode)
                     cls.load(tracker, json.dumps(save))
                     logged = tracker.log[-1]
                 data: dict[str, Any] = {"args": logged.args, "summary": logged.summary}

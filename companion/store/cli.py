@@ -144,6 +144,8 @@ def _show(args: argparse.Namespace) -> int:
                 if not args.gm and fairplay.hidden_information(type(m.tracker)):
                     # A player's copy: hidden dice and the table seed only as commitments.
                     item["state"] = fairplay.public_form(m.tracker)
+                elif not args.gm:  # and no hidden roll's dice a sheet keeps
+                    item["state"] = fairplay.player_state(type(m.tracker), item["state"])
                 shown.append(item)
             _json({"name": campaign.name, "rulesets": list(campaign.rulesets),
                    "created": campaign.info.created, "events": campaign.head,

@@ -29,7 +29,7 @@ import ipywidgets as widgets
 
 from companion.dice.render import fraction_text, percent
 from companion.errors import CompanionError, RuleError
-from companion.fairplay import mode_name
+from companion.fairplay import mode_name, player_json
 from companion.rulesets.monsters_and_magic import (
     ABILITIES,
     AbilityCheck,
@@ -245,14 +245,16 @@ class _SheetFile:
     """What [SaveLoad][companion.widgets.base.SaveLoad] needs of one seated character: a
     load goes through the table, which refuses a name already taken."""
 
-    def __init__(self, party: Party, adventurer: Adventurer) -> None:
-        self.party, self.adventurer = party, adventurer
+    def __init__(self, party: Party, adventurer: Adventurer, role: str = "") -> None:
+        self.party, self.adventurer, self.role = party, adventurer, role
 
     def on_change(self, callback: Callable[..., Any], /) -> Any:
         return self.adventurer.on_change(callback)
 
     def to_json(self) -> str:
-        return self.adventurer.to_json()
+        # Only the GM's page receives a hidden roll's last check (player_json).
+        return (self.adventurer.to_json() if self.role == "gm"
+                else player_json(self.adventurer))
 
     def load(self, text: str) -> None:
         self.party.load_character(self.adventurer, text)
@@ -306,7 +308,7 @@ class AdventurerPanel(widgets.VBox):
         self.roll_result = widgets.HTML()
         self.checks = CheckPanel(a, self.section_errors["check"], party, seed_source,
                                  controls=self.controls)
-        self.file = SaveLoad(_SheetFile(party, a), f"{slug(a.name)}.json",
+        self.file = SaveLoad(_SheetFile(party, a, role), f"{slug(a.name)}.json",
                              what="character sheet", error=self.error)
         own_error = [self.error] if error is None else []
         threads_error, hp_error, turn_error, body_error = (

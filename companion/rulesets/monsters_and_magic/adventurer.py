@@ -140,7 +140,13 @@ MAX_XP = 1_000_000
 
 @dataclass
 class CheckRecord:
-    """The last check rolled (what Bend Luck and Feeling Lucky act on)."""
+    """The last check rolled (what Bend Luck and Feeling Lucky act on).
+
+    ``hidden``: the mode of the hidden roll (GM only, blind, self) that made it, set by the
+    campaign ([mark_hidden_rolls][companion.fairplay.mark_hidden_rolls]); such a record is
+    the GM's (Bend Luck reads it) and a player's view or export of the sheet leaves it out
+    ([player_state][companion.fairplay.player_state]) until a later check replaces it.
+    """
 
     expression: str = state_field(max_len=40)
     natural: int = state_field(min=1, max=20)
@@ -148,6 +154,7 @@ class CheckRecord:
     dc: int = state_field(10, min=-_BIG, max=_BIG)
     tier: str = state_field("Miss", choices=tuple(t.label for t in Tier))
     bent: bool = False
+    hidden: str = state_field("", choices=("", "gm", "blind", "self"))
 
 
 @dataclass
@@ -164,6 +171,9 @@ class Adventurer(Tracker):
     """A player character's state in play (see the module docs for the rules it keeps)."""
 
     kind: ClassVar[str] = "MonstersAndMagicAdventurer"
+    #: The state that keeps a roll's dice: a hidden roll's is kept from players
+    #: ([roll_state_fields][companion.fairplay.roll_state_fields]).
+    ROLL_STATE: ClassVar[tuple[str, ...]] = ("last_check",)
 
     name: str = "Adventurer"
     focus: int = state_field(0, min=-LIMIT, max=LIMIT)
@@ -535,6 +545,9 @@ class Adventurer(Tracker):
         if not against_you and self.last_check is not None:
             self.last_check.total, self.last_check.tier = bent, tier.label
             self.last_check.bent = True
+            if self.last_check.hidden:  # a hidden roll's total stays out of the history
+                self.describe(f"{self.name}: Bend Luck ({paid}) on a hidden check")
+                return bent, tier
         self.describe(f"{self.name}: Bend Luck ({paid}) — {total} → {bent}: {tier.label}")
         return bent, tier
 
