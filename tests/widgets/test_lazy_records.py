@@ -111,3 +111,33 @@ def test_picking_a_member_by_hand_stores_their_records(campaign: Campaign) -> No
     assert [m.name for m in campaign.records("Briar")] == ["Turn: Briar", "Reactions: Briar"]
     assert campaign.records("Ash") == []
     assert [m.name for m in campaign.party] == ["Ash", "Briar"]
+
+
+# --- the party editor's numbers are the rulesets' moves ---------------------------------
+
+
+def test_the_party_editor_makes_the_set_maxima_moves(campaign: Campaign) -> None:
+    from companion.rulesets.variant5e.healing import HitDice
+    from companion.widgets.table.party import RULES
+
+    rules = RULES["variant5e"]
+    assert rules.edit is not None
+    campaign.add("Hit Dice: Ash", HitDice(level=5, die=8, con_modifier=2, max_hp=38, hp=38,
+                                          hit_dice=5), role="record", owner="Ash")
+    ash = campaign.tracker("Ash", SpellPoints)
+    hd = campaign.tracker("Hit Dice: Ash", HitDice)
+    ash.cast(1)
+    hd.take_damage(8)
+    head = campaign.head
+    rules.edit(campaign, "ash", {"level": 6, "hp": 45, "die": 8, "con": 2})
+    moves = [(e.kind, e.move, e.tracker) for e in campaign.log()[head:]]
+    assert moves == [("move", "set_class_level", "ash"), ("move", "set_maxima", "hit-dice-ash")]
+    assert (ash.class_level, ash.maximum - ash.points) == (6, 2)
+    assert (hd.hp, hd.max_hp, hd.hit_dice) == (37, 45, 6)
+    rules.edit(campaign, "ash", {"level": 6, "hp": 45, "die": 8, "con": 2})
+    assert campaign.head == head + 2  # numbers left as they were store nothing
+    hd.undo()
+    assert (hd.hp, hd.max_hp, hd.hit_dice) == (30, 38, 5)
+    with pytest.raises(RuleError, match="a Hit Die is a d6, d8, d10 or d12, not d7"):
+        rules.edit(campaign, "ash", {"level": 6, "hp": 45, "die": 7, "con": 2})
+    assert campaign.head == head + 3 and ash.class_level == 6

@@ -600,6 +600,38 @@ class Character(Tracker):
         self.describe(f"{self.name} calms down")
 
     @move
+    def set_maxima(self, strength: int, dexterity: int, control: int, guard: int,
+                   armor: int) -> None:
+        """Set the character's maximum STR, DEX, CTRL and Guard and its Armor (the table's
+        correction of a sheet). Each current value moves by as much as its maximum, so
+        damage already taken stays taken; a lowered maximum pulls the current value down
+        with it (never below 0). Scores run 0-18. Refused when it would bring a living
+        character's STR to 0: that is death, which damage decides, not an edit.
+
+        >>> ash = Character(name="Ash", strength_max=12, strength=12)
+        >>> ash.damage_ability("STR", 4); ash.set_maxima(14, 10, 10, 3, 1)
+        >>> (ash.strength, ash.strength_max, ash.armor)
+        (10, 14, 1)
+        """
+        for value, what in ((strength, "STR"), (dexterity, "DEX"), (control, "CTRL"),
+                            (guard, "Guard"), (armor, "Armor")):
+            check_score(value, what)
+        for current, top, new_max in (("strength", "strength_max", strength),
+                                      ("dexterity", "dexterity_max", dexterity),
+                                      ("control", "control_max", control),
+                                      ("guard", "guard_max", guard)):
+            lost = getattr(self, top) - getattr(self, current)
+            setattr(self, top, new_max)
+            setattr(self, current, max(0, min(new_max, new_max - lost)))
+        if self.strength == 0 and not self.dead:
+            raise RuleError(f"Ability Scores: a STR maximum of {strength} would leave "
+                            f"{self.name} at 0 STR, which is death")
+        self.armor = armor
+        self.describe(f"{self.name}: STR {self.strength}/{strength}, DEX {self.dexterity}/"
+                      f"{dexterity}, CTRL {self.control}/{control}, Guard {self.guard}/"
+                      f"{guard}, Armor {armor}")
+
+    @move
     def set_deprived(self, deprived: bool = True) -> None:
         """Become Deprived, or leave it (food, water and sleep again); a Walloped or Out
         of action scar keeps the character Deprived until its recovery

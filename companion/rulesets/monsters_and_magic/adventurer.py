@@ -235,6 +235,44 @@ class Adventurer(Tracker):
             raise RuleError(f"Adventurer: {exc}") from None
         return sheet
 
+    @move
+    def set_maxima(self, *, focus: int, power: int, cunning: int, luck: int, max_hp: int,
+                   ac: int) -> None:
+        """Set the sheet's abilities, maximum HP and AC (the table's correction of a sheet,
+        as the start app's party editor makes it; unlike
+        [set_numbers][companion.rulesets.monsters_and_magic.adventurer.Adventurer.set_numbers],
+        which keeps current HP as they are). The numbers are checked as a new sheet's are.
+        HP move by as much as
+        the maximum, so damage already taken stays taken; a lowered maximum pulls HP down
+        with it, but an edit never drops a standing character to 0 HP (at least 1 stays:
+        dying is for damage). A character at 0 HP (dying, stable or dead) stays at 0. The
+        threads keep their own maximum (a character may set another one).
+
+        >>> ash = Adventurer.new("Ash", max_hp=12); ash.take_damage(5)
+        5
+        >>> ash.set_maxima(focus=1, power=0, cunning=0, luck=2, max_hp=10, ac=1)
+        >>> (ash.hp, ash.max_hp, ash.focus, ash.ac)
+        (5, 10, 1, 1)
+        """
+        for value, what in ((focus, "Focus"), (power, "Power"), (cunning, "Cunning"),
+                            (luck, "Luck"), (max_hp, "maximum HP"), (ac, "AC")):
+            if type(value) is not int:
+                raise RuleError(f"Adventurer: {what} is a whole number, not {value!r}")
+        if max_hp < 1:
+            raise RuleError(f"Adventurer: maximum HP is at least 1, not {max_hp}")
+        self.focus, self.power, self.cunning, self.luck, self.ac = (focus, power, cunning,
+                                                                    luck, ac)
+        if self.hp > 0:
+            lost = self.max_hp - self.hp
+            self.hp = max(1, min(max_hp, max_hp - lost))
+        self.max_hp = max_hp
+        try:
+            self.validate()
+        except StateError as exc:
+            raise RuleError(f"Adventurer: {exc}") from None
+        self.describe(f"{self.name}: Focus {focus:+d}, Power {power:+d}, Cunning "
+                      f"{cunning:+d}, Luck {luck:+d}, HP {self.hp}/{max_hp}, AC {ac}")
+
     def check_state(self) -> None:
         """What a sheet can never be (checked on every load, nested records included):
 

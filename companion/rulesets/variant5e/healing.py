@@ -140,6 +140,33 @@ class HitDice(Tracker):
         setattr(self, variant, bool(on))
         self.describe(f"{variant.replace('_', ' ')} {'on' if on else 'off'}")
 
+    @move
+    def set_maxima(self, level: int, max_hp: int, die: int, con_modifier: int) -> None:
+        """Set the character's level (its number of Hit Dice), maximum HP, Hit Die and CON
+        modifier (a level gained, or the table's correction). HP and Hit Dice left move by
+        as much as their maximum, so damage taken and dice spent stay so; a lowered maximum
+        pulls them down with it (never below 0).
+
+        >>> hd = HitDice(level=3, max_hp=24, hp=24, hit_dice=3); hd.take_damage(10)
+        >>> hd.set_maxima(4, 31, 8, 1); (hd.hp, hd.max_hp, hd.hit_dice)
+        (21, 31, 4)
+        """
+        if die not in (6, 8, 10, 12) or type(die) is not int:
+            raise RuleError(f"Hit Dice: a Hit Die is a d6, d8, d10 or d12, not d{die}")
+        for value, what, low, high in ((level, "a level", 1, 20),
+                                       (max_hp, "maximum HP", 1, 999),
+                                       (con_modifier, "a CON modifier", -5, 10)):
+            if type(value) is not int or not low <= value <= high:
+                raise RuleError(f"Hit Dice: {what} runs from {low} to {high}, not {value}")
+        for current, top, new_max in (("hp", "max_hp", max_hp), ("hit_dice", "level", level)):
+            lost = getattr(self, top) - getattr(self, current)
+            setattr(self, top, new_max)
+            setattr(self, current, max(0, min(new_max, new_max - lost)))
+        self.die, self.con_modifier = die, con_modifier
+        self.surge_dice_left = min(self.surge_dice_left, self.hit_dice)
+        self.describe(f"level {level}, HP {self.hp}/{max_hp}, Hit Dice {self.hit_dice}/"
+                      f"{level} d{die}{con_modifier:+d}")
+
     @property
     def surge_limit(self) -> int:
         """Most Hit Dice one healing surge may spend (see the Interpretation)."""

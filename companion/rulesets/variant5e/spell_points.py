@@ -233,6 +233,24 @@ class SpellPoints(Tracker):
         self.describe(f"cast {what}: -{cost}, {self.points}/{self.maximum} left")
 
     @move
+    def set_class_level(self, class_level: int) -> None:
+        """Set the caster's level in the casting class (a level gained, or the table's
+        correction): the pool's size follows the level, and points already spent stay
+        spent (the pool moves by the same amount as its size, never below 0).
+
+        >>> wizard = SpellPoints.new(class_level=3)
+        >>> wizard.cast(2); wizard.set_class_level(4); (wizard.points, wizard.maximum)
+        (14, 17)
+        """
+        if type(class_level) is not int or not 1 <= class_level <= 20:
+            raise RuleError(f"Spell Points: a class level is 1 to 20, not {class_level}")
+        maximum = mentality_points(class_level, self.caster)
+        spent = self.maximum - self.points
+        self.class_level, self.maximum = class_level, maximum
+        self.points = max(0, maximum - spent)
+        self.describe(f"class level {class_level}: {self.points}/{maximum} mentality")
+
+    @move
     def set_dmg_limits(self, on: bool) -> None:
         """Switch the DMG limits (level cap, 6th+ once per long rest) on or off now."""
         self.dmg_limits = bool(on)

@@ -13,14 +13,18 @@ them) and how an edit changes an existing one (through the campaign: one stored 
   modifier) that the Hit Dice app drives; a member who leaves takes their records along.
 - Miasma: a character of the psychosis tracker (level, stress).
 
-- Interpretation: editing a score changes its maximum and moves the current value by the
-  same amount (clamped), so damage already taken stays taken.
+- Editing a member's numbers is the ruleset's own move, stored like any other (and undone
+  like one): [Character.set_maxima][companion.rulesets.cairn_srd.character.Character.set_maxima],
+  [Adventurer.set_maxima][companion.rulesets.monsters_and_magic.adventurer.Adventurer.set_maxima],
+  [SpellPoints.set_class_level][companion.rulesets.variant5e.spell_points.SpellPoints.set_class_level]
+  and [HitDice.set_maxima][companion.rulesets.variant5e.healing.HitDice.set_maxima]: a
+  maximum changed moves the current value by as much, so damage already taken stays taken.
+  Numbers left as they were store nothing.
 """
 
 from __future__ import annotations
 
 import html
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -42,18 +46,6 @@ class Box:
     default: int
     low: int
     high: int
-
-
-def _shift(state: dict[str, Any], current: str, maximum: str, new_max: int) -> None:
-    lost = state[maximum] - state[current]
-    state[maximum] = new_max
-    state[current] = max(0, min(new_max, new_max - lost))
-
-
-def _edited(tracker: Tracker, change: Callable[[dict[str, Any]], None]) -> str:
-    save = json.loads(tracker.to_json())
-    change(save["state"])
-    return json.dumps(save)
 
 
 @dataclass(frozen=True)
@@ -113,21 +105,10 @@ def _cairn_values(campaign: Campaign, ident: str) -> dict[str, int]:
 
 def _cairn_edit(campaign: Campaign, ident: str, v: dict[str, int]) -> None:
     from companion.rulesets.cairn_srd.character import Character
-    from companion.rulesets.cairn_srd.saves import check_score
 
     c = campaign.tracker(ident, Character)
-    for key, what in (("str", "STR"), ("dex", "DEX"), ("ctrl", "CTRL"), ("guard", "Guard"),
-                      ("armor", "Armor")):
-        check_score(v[key], what)
-
-    def change(s: dict[str, Any]) -> None:
-        _shift(s, "strength", "strength_max", v["str"])
-        _shift(s, "dexterity", "dexterity_max", v["dex"])
-        _shift(s, "control", "control_max", v["ctrl"])
-        _shift(s, "guard", "guard_max", v["guard"])
-        s["armor"] = v["armor"]
-
-    c.load(_edited(c, change))
+    if _cairn_values(campaign, ident) != v:
+        c.set_maxima(v["str"], v["dex"], v["ctrl"], v["guard"], v["armor"])
 
 
 # --- Monsters & Magic -------------------------------------------------------------------
@@ -166,19 +147,9 @@ def _mm_edit(campaign: Campaign, ident: str, v: dict[str, int]) -> None:
     from companion.rulesets.monsters_and_magic.adventurer import Adventurer
 
     a = campaign.tracker(ident, Adventurer)
-    Adventurer.new(a.name, focus=v["focus"], power=v["power"], cunning=v["cunning"],
-                   luck=v["luck"], max_hp=v["hp"], ac=v["ac"])  # checks the numbers
-
-    def change(s: dict[str, Any]) -> None:
-        for key in ("focus", "power", "cunning", "luck", "ac"):
-            s[key] = v[key]
-        if a.hp > 0:
-            _shift(s, "hp", "max_hp", v["hp"])
-            s["hp"] = max(1, s["hp"])
-        else:
-            s["max_hp"] = v["hp"]
-
-    a.load(_edited(a, change))
+    if _mm_values(campaign, ident) != v:
+        a.set_maxima(focus=v["focus"], power=v["power"], cunning=v["cunning"],
+                     luck=v["luck"], max_hp=v["hp"], ac=v["ac"])
 
 
 # --- plot points ------------------------------------------------------------------------
@@ -296,27 +267,14 @@ def _5e_edit(campaign: Campaign, ident: str, v: dict[str, int]) -> None:
     member = campaign.member(ident)
     fresh_hd = _5e_hit_dice(v, v["level"])  # checks the numbers before anything changes
     t = member.tracker
-    if isinstance(t, SpellPoints):
-        fresh = SpellPoints.new(v["level"], t.caster)
-
-        def change(s: dict[str, Any]) -> None:
-            spent = s["maximum"] - s["points"]
-            s["class_level"], s["maximum"] = fresh.class_level, fresh.maximum
-            s["points"] = max(0, fresh.maximum - spent)
-
-        t.load(_edited(t, change))
+    if isinstance(t, SpellPoints) and t.class_level != v["level"]:
+        t.set_class_level(v["level"])
     hd = _hit_dice_of(campaign, member.name)
     if hd is None:
         campaign.add(HIT_DICE.format(member.name), fresh_hd, role="record", owner=member.name)
-        return
-
-    def change_hd(s: dict[str, Any]) -> None:
-        _shift(s, "hp", "max_hp", v["hp"])
-        _shift(s, "hit_dice", "level", v["level"])
-        s["die"], s["con_modifier"] = v["die"], v["con"]
-        s["surge_dice_left"] = min(s["surge_dice_left"], s["hit_dice"])
-
-    hd.load(_edited(hd, change_hd))
+    elif (hd.level, hd.max_hp, hd.die, hd.con_modifier) != (v["level"], v["hp"], v["die"],
+                                                              v["con"]):
+        hd.set_maxima(v["level"], v["hp"], v["die"], v["con"])
 
 
 def _5e_remove(campaign: Campaign, ident: str) -> None:
