@@ -252,6 +252,8 @@ def _summary(event: StoredEvent) -> str:
 
         return summary(event.kind, data)
     if event.kind == "add":
+        if data.get("role") == "record":
+            return f"{data.get('name', event.tracker)} is kept for {data.get('owner', '')}"
         return f"{data.get('name', event.tracker)} joins the campaign ({data.get('role', '')})"
     if event.kind == "undo":
         return f"undo: {data.get('summary', '')}"

@@ -68,6 +68,9 @@ def test_campaign_show_lists_the_people_then_each_member_s_records(
         "Party:", "  Ash", "      Hit Dice: Ash", "      Item: Ash: Wand", "  Briar",
         "      Turn: Briar"]
     assert "Records of members not in the party" not in out
+    assert main(["log", "Tuesday"]) == 0
+    log = capsys.readouterr().out
+    assert "Hit Dice: Ash is kept for Ash" in log and "Ash joins the campaign (party)" in log
     assert main(["campaign", "show", "Tuesday", "--json"]) == 0
     shown = json.loads(capsys.readouterr().out)["members"]
     assert [(m["name"], m["role"], m.get("owner")) for m in shown] == [
