@@ -505,6 +505,18 @@ class DeathRecord(Tracker):
                    if self.permanent_death_failures else "")
         self.describe(f"{name} works: alive again (return {self.returns}){carried}")
 
+    def _return_without_check(self, name: Spell, caster_modifier: int) -> ReturnAttempt | None:
+        """Refuse a return the rules forbid; a spell that needs no check simply works
+        (returned); ``None`` when the Fragile Soul check is to be made."""
+        refusal = self._refusal(name)
+        if refusal is not None:
+            raise RuleError(refusal)
+        if self.return_needs_check(name):
+            return None
+        self.return_to_life(name)
+        return ReturnAttempt(name, None, caster_modifier, None, "works",
+                             "The spell works as normal.")
+
     @move
     def attempt_return(self, spell: str, caster_modifier: int, check_roll: int,
                        table_roll: int | None = None) -> ReturnAttempt:
@@ -517,13 +529,9 @@ class DeathRecord(Tracker):
         from companion import tables
 
         name = _spell(spell)
-        refusal = self._refusal(name)
-        if refusal is not None:
-            raise RuleError(refusal)
-        if not self.return_needs_check(name):
-            self.return_to_life(name)
-            return ReturnAttempt(name, None, caster_modifier, None, "works",
-                                 "The spell works as normal.")
+        unchecked = self._return_without_check(name, caster_modifier)
+        if unchecked is not None:
+            return unchecked
         for label, value, top in (("check_roll", check_roll, 20), ("table_roll", table_roll, 100)):
             if value is None:
                 continue
@@ -566,13 +574,9 @@ class DeathRecord(Tracker):
 
         rng = make_rng(seed, rng)
         name = _spell(spell)
-        refusal = self._refusal(name)
-        if refusal is not None:
-            raise RuleError(refusal)
-        if not self.return_needs_check(name):
-            self.return_to_life(name)
-            return ReturnAttempt(name, None, caster_modifier, None, "works",
-                                 "The spell works as normal.")
+        unchecked = self._return_without_check(name, caster_modifier)
+        if unchecked is not None:
+            return unchecked
         if isinstance(caster_modifier, bool) or not isinstance(caster_modifier, int):
             raise RuleError("The Soul is Fragile: the caster's modifier must be a whole number")
         check = roll("1d20", rng=rng).total
