@@ -406,6 +406,9 @@ class Campaign(Observable):
         if (role == "record") != bool(owner):
             raise StoreError("a record (and only a record) names the party member who owns it")
         name = " ".join(name.split())
+        if role == "party" and _legacy_owner(name, ()):
+            raise StoreError(f"a party member cannot be called {name!r}: that is how a "
+                             "member's own record is named")
         if not name or len(name) > 80:
             raise StoreError("a campaign member needs a name of 1 to 80 characters")
         if role not in TRACKER_ROLES:

@@ -54,6 +54,8 @@ def test_a_record_needs_an_owner_and_only_a_record_has_one(db: str) -> None:
             campaign.add("Hit Dice: Ash", _hit_dice(), role="record")
         with pytest.raises(StoreError, match="names the party member who owns it"):
             campaign.add("Ash", SpellPoints.new(5, "full"), owner="Briar")
+        with pytest.raises(StoreError, match="that is how a member's own record is named"):
+            campaign.add("Turn: Ash", Turn())
         assert list(campaign) == [] and campaign.head == 0
 
 
