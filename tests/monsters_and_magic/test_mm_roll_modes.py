@@ -64,7 +64,9 @@ def test_the_death_roll_and_feeling_lucky_take_own_dice() -> None:
     sheet.controls.faces.control.value = "1"
     b["feeling-lucky"].click()
     assert a.last_check is not None and a.last_check.natural == 1
-    assert (a.threads, app.gm.threads) == (0, 1)  # the thread paid goes to the GM
+    # The thread paid goes to the GM, and the luck roll's critical miss gives the GM
+    # another, as a check's does (and Ash 2 XP on top of the check's).
+    assert (a.threads, app.gm.threads) == (0, 2)
 
 
 def test_detonate_the_group_check_and_the_roller_take_own_dice() -> None:

@@ -546,7 +546,28 @@ class Adventurer(Tracker):
                       inspired: bool = False, seed: int | None = None,
                       rng: random.Random | None = None) -> AbilityCheckResult:
         """Spend a thread: a luck roll replaces a check (the last one rolled here, or,
-        with ``against_you``, one a creature made against this character)."""
+        with ``against_you``, one a creature made against this character).
+
+        The luck roll is an ability check (a luck roll is one made with +LUCK), so in place
+        of your own check its result gives what a check's result gives: a miss 1 XP, a
+        critical miss 2 XP (and the GM a thread, through the table:
+        [Party.spend_thread][companion.rulesets.monsters_and_magic.party.Party.spend_thread]),
+        a critical hit Inspired. The thread spent goes to the GM as any thread does.
+
+        Interpretation: the seed says the luck roll is "used instead of" the check, and a
+        luck roll is an ability check, whose results table gives the XP; so the luck roll's
+        result is the check's, XP and all. The XP of the replaced check stays earned (it
+        was rolled and missed: the seed takes nothing back). With ``against_you`` the luck
+        roll stands for a creature's check against the character: it gives the character
+        no XP and the GM no thread (it is not the character's own check's result).
+
+        >>> ash = Adventurer.new("Ash")
+        >>> _ = ash.roll_check("power", seed=2)
+        >>> xp = ash.xp
+        >>> lucky = ash.feeling_lucky(rng=random.Random(1))
+        >>> (lucky.tier.label, ash.xp - xp)
+        ('Miss', 1)
+        """
         self._alive("Feeling Lucky")
         if not against_you and self.last_check is None:
             raise RuleError("Feeling Lucky: there is no check of yours to replace")
@@ -556,6 +577,7 @@ class Adventurer(Tracker):
         result = self.build_check("luck", dc=dc).roll(seed=seed, rng=rng)
         if not against_you:
             self._record(result)
+            self._after_result(result.tier)
         self.describe(f"{self.name}: Feeling Lucky ({paid}) — luck roll {result}")
         return result
 

@@ -119,6 +119,8 @@ class Party(Observable):
         result = getattr(adventurer, use)(*args, **kwargs)
         spent = before - adventurer.threads or 1
         self.gm.player_spent(spent)
+        if use == "feeling_lucky" and not _against_you(args, kwargs):
+            self.gm.note_result(result.tier)  # the luck roll is the character's check
         return result
 
 
@@ -159,3 +161,8 @@ class Party(Observable):
 
 
 _THREAD_MOVES = ("feeling_lucky", "bend_luck", "lucky_find", "bonds_of_fate")
+
+
+def _against_you(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+    """Whether a thread move's arguments say ``against_you`` (its first parameter)."""
+    return bool(kwargs.get("against_you", args[0] if args else False))

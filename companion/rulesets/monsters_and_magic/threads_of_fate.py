@@ -27,6 +27,10 @@ Interpretation (the seed's sentences stop mid-way):
 - "At the end of a long rest, you regain ..." — read as regaining every thread.
 - "Whenever you spend a ..." — read as the GM's threads, with the three uses above.
 - Bend Luck leaves the natural die as it was, so it never makes or unmakes a critical.
+- Feeling Lucky's luck roll is an ability check (a luck roll is one made with +LUCK) used in
+  place of your own: its result gives what a check's gives — a miss 1 XP, a critical miss
+  2 XP and a thread for the GM, a critical hit Inspired — besides the thread spent going
+  to the GM. Standing in for a creature's check against you, it gives neither.
 
 >>> bend_luck(natural=12, total=15, luck=3, dc=None)
 (18, <Tier.STRONG_HIT: 3>)
