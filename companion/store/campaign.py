@@ -193,6 +193,9 @@ class RollScope:
     pending: list[NewEvent] = dataclasses.field(default_factory=list)
     #: Each moved tracker's JSON before the scope's first move on it (restored on refusal).
     before: dict[str, str] = dataclasses.field(default_factory=dict)
+    #: Members the scope added (a member's record made by its first move): dropped on
+    #: refusal.
+    added: list[str] = dataclasses.field(default_factory=list)
     #: The roll entry to store with the moves ([log][companion.store.campaign.RollScope.log])
     #: and, once stored, the [LoggedRoll][companion.fairplay.LoggedRoll].
     entry: tuple[str, int | None, str, bool, tuple[int, ...] | None] | None = None
@@ -521,6 +524,9 @@ class Campaign(Observable):
 
     def _restore(self, scope: RollScope) -> None:
         """Put the trackers a scope moved back as they were before it; forget its moves."""
+        for member_id in scope.added:  # members it added (a record made by a move)
+            self.members.pop(member_id, None)
+        scope.added.clear()
         for member_id, text in scope.before.items():
             member = self.members.get(member_id)
             if member is not None:
@@ -534,7 +540,7 @@ class Campaign(Observable):
         """Store a scope's moves and its roll entry in one transaction."""
         from companion import fairplay
 
-        moves = [self.head + 1 + i for i in range(len(scope.pending))]
+        moves = [self.head + 1 + i for i, e in enumerate(scope.pending) if e.kind != "add"]
         new = list(scope.pending)
         made = None
         if scope.entry is not None:
@@ -558,6 +564,7 @@ class Campaign(Observable):
         scope.moves[:] = moves
         scope.before.clear()
         scope.pending.clear()
+        scope.added.clear()
         for member_id in dict.fromkeys(scope.movers):
             member = self.members.get(member_id)
             if member is not None:
@@ -673,7 +680,7 @@ class Campaign(Observable):
     def _persist_then_apply(self, make: Callable[[], NewEvent]) -> StoredEvent:
         """Append an event whose effect cannot fail, then apply it (retrying on conflict)."""
         if self._scope is not None and self._scope.pending:
-            raise StoreError("finish the roll first: its moves are not stored yet")
+            return self._defer(self._scope, make())
         for attempt in range(_ATTEMPTS):
             new = make()
             try:
@@ -686,6 +693,22 @@ class Campaign(Observable):
             self._after_append()
             return stored
         raise ConflictError("the campaign keeps changing; try again")
+
+    def _defer(self, scope: RollScope, new: NewEvent) -> StoredEvent:
+        """Inside a rule roll that has moved trackers: a member added (a member's record
+        made by its first move) or a tracker loaded is part of the roll, applied now and
+        stored with it (or dropped with it)."""
+        if new.kind not in ("add", "set"):
+            raise StoreError("finish the roll first: its moves are not stored yet")
+        if new.kind == "set" and new.tracker is not None and new.tracker not in scope.before:
+            scope.before[new.tracker] = json.dumps(self.members[new.tracker].tracker.to_dict())
+        event = StoredEvent(self.head + len(scope.pending) + 1, "", self.who, self.role,
+                            new.kind, new.tracker, new.move, new.seed, new.data)
+        self._apply_unchecked(event)
+        if new.kind == "add" and new.tracker is not None:
+            scope.added.append(new.tracker)
+        scope.pending.append(new)
+        return event
 
     def _apply_all(self, stored: Sequence[StoredEvent]) -> None:
         for event in stored:

@@ -187,3 +187,34 @@ def test_without_a_campaign_left_over_dice_undo_the_named_trackers() -> None:
                        trackers=[session])
     assert out.value is not None and out.value.result.total == 14
     assert isinstance(EnteredDice([1]), random.Random)
+
+
+@pytest.mark.parametrize("left_over", [True, False])
+def test_a_record_made_by_a_roll_s_move_is_stored_with_the_roll_or_not_at_all(
+        table: tuple[Store, Campaign, Path], left_over: bool) -> None:
+    store, gm, _path = table
+    main, _side = _both(gm)
+    controls = RollControls(campaign=gm, who="Mira", role="gm")
+    controls.own.value = True
+    controls.faces.value = "14 9 3" if left_over else "14 9"
+    count, states = len(gm.log()), _states(gm)
+
+    def check_then_record(rng: random.Random) -> str:
+        main.roll_check("Ash", rng=rng)  # a move first: the record joins the roll
+        extra = gm.add("extra", PlotPointSession.new(["Ash"], "Mira"), role="minigame")
+        return str(extra.roll_check("Ash", rng=rng))
+
+    if left_over:
+        with pytest.raises(InputError):
+            controls.run("Ash: two checks", check_then_record)
+        assert len(gm.log()) == count and _states(gm) == states
+        assert [m.id for m in gm] == ["main", "side"]
+        assert len(open_campaign(store, "Tuesday").log()) == count
+        return
+    out = controls.run("Ash: two checks", check_then_record)
+    log = gm.log()[count:]
+    assert [(e.kind, e.tracker) for e in log] == [
+        ("move", "main"), ("add", "extra"), ("move", "extra"), ("roll", None)]
+    assert log[-1].data["moves"] == [count + 1, count + 3] and out.entry == count + 4
+    again = open_campaign(store, "Tuesday")
+    assert _states(again) == _states(gm)
