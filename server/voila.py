@@ -30,7 +30,8 @@ server only): its ``voila/templates/table`` page template announces the page's s
 its head (``<link rel="preload">``, the list in ``preload.txt``, kept to the files this
 install has) so the browser fetches them while the kernel starts, instead of after the
 notebook has run, and drops the Font Awesome links to a CDN; its ``kernels/python3`` spec
-starts ipykernel without the debugger (``debugpy``) and without IPython's history file.
+starts ipykernel without the debugger (``debugpy``), without IPython's history file and
+with garbage collection held off for its first seconds.
 The ``jupyterlab_pygments`` page extension (code highlighting: the apps show no code) is
 not loaded, and the page templates are compiled once per server, not once per page.
 """
