@@ -96,6 +96,17 @@ roll itself is not. An app that must keep even the consequences secret (a blind 
 success nobody may know yet) makes the roll without moving the shared tracker and applies
 the consequence after the reveal.
 
+A tracker may keep the dice of its last roll in its state (a Monsters & Magic sheet keeps
+its last check, natural die and total, for Bend Luck): its class names such fields in
+``ROLL_STATE``. A move made under a hidden roll marks the ones it changed with the roll's
+mode ([mark_hidden_rolls][companion.fairplay.mark_hidden_rolls]); the GM's tracker keeps
+them, and every player's view of the state leaves them out
+([player_state][companion.fairplay.player_state]): the log as a player sees it
+([visible_to][companion.fairplay.visible_to]), ``campaign show NAME --json`` without
+``--gm``, and a player's Save link ([player_json][companion.fairplay.player_json]). The
+roll itself reaches players with its reveal, in the roll log; the field stays out of
+their view of the state until a later roll replaces it.
+
 **A rule roll is atomic.** The moves a rule roll makes on a campaign's trackers
 ([Campaign.rolling][companion.store.campaign.Campaign.rolling]) are stored together with
 its roll entry, in one transaction, once the roll is whole. A roll refused on the way (an

@@ -196,7 +196,7 @@ class RollScope:
     #: Members the scope added (a member's record made by its first move): dropped on
     #: refusal.
     added: list[str] = dataclasses.field(default_factory=list)
-    #: The roll entry to store with the moves ([log][companion.store.campaign.RollScope.log])
+    #: The roll entry to store with the moves (``log``)
     #: and, once stored, the [LoggedRoll][companion.fairplay.LoggedRoll].
     entry: tuple[str, int | None, str, bool, tuple[int, ...] | None] | None = None
     logged: LoggedRoll | None = None
@@ -492,7 +492,7 @@ class Campaign(Observable):
 
         The moves change the live trackers at once but are stored only when the scope ends
         cleanly: all of them, with the roll entry given to
-        [RollScope.log][companion.store.campaign.RollScope.log], in ONE transaction (a
+        ``RollScope.log``, in ONE transaction (a
         crash stores all or nothing); then other screens see them. When the scope raises
         (an illegal move, an impossible face, real dice left over) nothing is stored and
         every tracker moved is restored from its JSON before the scope. When another
