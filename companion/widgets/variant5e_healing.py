@@ -129,6 +129,7 @@ class HitDiceApp(widgets.VBox):
     def render(self) -> None:
         m = self.model
         self.controls.set_hint(f"1d{m.die}")
+        self.face.max = m.die  # the box says "1 to 8" for a d8, as the rule does
         for field, box in self.switches.items():
             if box.value != getattr(m, field):
                 box.value = bool(getattr(m, field))

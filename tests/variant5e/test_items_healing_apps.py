@@ -50,6 +50,10 @@ def test_hit_dice_app_kit_surge_and_rolled_dice() -> None:
     face = roll("1d10", seed=11).total  # the engine's die for the app's seed
     assert f'data-face="{face}"' in app.last.value and "(seed 11)" in app.last.value
     assert tracker.hp == 20 + face + 1 and tracker.hit_dice == 5
+    assert app.face.max == 10  # the box takes what a d10 shows
+    app.face.text = "11"
+    b["enter"].click()
+    assert "1 to 10" in app.face.refusal.message and tracker.hit_dice == 5
     app.face.value = 4
     b["enter"].click()
     assert tracker.hp == 20 + face + 1 + 5
