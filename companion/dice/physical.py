@@ -197,8 +197,15 @@ def _enter_dice(expr: str, dice: Sequence[int]) -> Roll:
         raise OwnDiceError("each die entered is a whole number")
     if len(dice) > MAX_ENTERED:
         raise OwnDiceError(f"{len(dice):,} dice entered; at most {MAX_ENTERED:,} can be")
-    tree, program = compiled(expr)  # also refuses costly rerolls/explosions up front
+    tree, _ = compiled(expr)  # also refuses costly rerolls/explosions up front
     draws, _ = _split(expr, _terms(tree), list(dice))
+    return _roll_from_draws(expr, draws)
+
+
+def _roll_from_draws(expr: str, draws: list[float]) -> Roll:
+    """The engine's roll of ``expr`` fed ``draws`` (the entered faces, checked and turned
+    into the generator's values by ``_split``), marked as own dice."""
+    tree, program = compiled(expr)
     feed = iter(draws)
 
     def draw() -> float:
@@ -208,12 +215,11 @@ def _enter_dice(expr: str, dice: Sequence[int]) -> Roll:
             raise OwnDiceError(f"the dice entered for {expr} could not be read in order"
                                ) from None
 
-    roll_state = RollState(draw)
-    total = program(roll_state)
+    state = RollState(draw)
+    total = program(state)
     if next(feed, None) is not None:  # pragma: no cover - the split follows the roller
         raise OwnDiceError(f"the dice entered for {expr} could not be read in order")
-    return Roll(expr, total, roll_state.groups, roll_state.labels,
-                [*roll_state.notes, OWN_DICE], tree)
+    return Roll(expr, total, state.groups, state.labels, [*state.notes, OWN_DICE], tree)
 
 
 def _split(expr: str, terms: list[tuple[Dice, int, int, int, Sides]],
@@ -364,21 +370,11 @@ class EnteredDice(random.Random):
     def roll_entered(self, expr: str) -> Roll:
         """The engine's roll of ``expr`` from the next faces (what
         [roll][companion.dice.roller.roll] does when given this generator)."""
-        tree, program = compiled(expr)
+        tree, _ = compiled(expr)
         draws, taken = _split(expr, _terms(tree), self.faces, offset=self.used, queue=True)
-        feed = iter(draws)
-
-        def draw() -> float:
-            try:
-                return next(feed)
-            except StopIteration:  # pragma: no cover - the split follows the roller
-                raise OwnDiceError(f"the dice entered for {expr} could not be read in "
-                                   "order") from None
-
-        state = RollState(draw)
-        total = program(state)
+        result = _roll_from_draws(expr, draws)
         self.used += taken
-        return Roll(expr, total, state.groups, state.labels, [*state.notes, OWN_DICE], tree)
+        return result
 
     def randint(self, a: int, b: int) -> int:
         """The next face, which must lie between ``a`` and ``b``."""
