@@ -786,12 +786,7 @@ def _check_secret(where: str, payload: dict[str, Any], digest: Any, budget: _Bud
         raise FairPlayError(f"{where}: its commitment is not a SHA-256 digest (64 hex digits)")
     if rule:
         label, text, faces = _rule_fields(where, payload)
-        nonce = _field(where, payload, "nonce", str)
-        if not _HEX64.fullmatch(nonce):
-            raise FairPlayError(f"{where}: its nonce is not 64 hex digits")
-        seed = payload.get("seed")
-        if seed is not None and type(seed) is not int:
-            raise FairPlayError(f"{where}: its seed is not a whole number")
+        nonce, seed = _nonce_and_seed(where, payload)
         if rule_commitment(label, seed, text, nonce, faces) != digest:
             raise FairPlayError(f"{where}: the revealed roll does not match its commitment "
                                 "(its label, seed, faces, result or nonce, or the "
@@ -799,18 +794,25 @@ def _check_secret(where: str, payload: dict[str, Any], digest: Any, budget: _Bud
         return
     expr = _field(where, payload, "expr", str)
     total = _field(where, payload, "total", int)
-    nonce = _field(where, payload, "nonce", str)
-    if not _HEX64.fullmatch(nonce):
-        raise FairPlayError(f"{where}: its nonce is not 64 hex digits")
-    seed = payload.get("seed")
-    if seed is not None and type(seed) is not int:
-        raise FairPlayError(f"{where}: its seed is not a whole number")
+    nonce, seed = _nonce_and_seed(where, payload)
     dice = _dice_list(where, payload)
     if commitment(expr, seed, dice, total, nonce) != digest:
         raise FairPlayError(f"{where}: the revealed roll does not match its commitment (its "
                             "expression, seed, dice, total or nonce, or the commitment, "
                             "was changed)")
     _check_roll(where, expr, seed, dice, total, budget, physical=seed is None)
+
+
+def _nonce_and_seed(where: str, payload: dict[str, Any]) -> tuple[str, int | None]:
+    """A revealed roll's nonce (64 hex digits) and seed (a whole number, or none for real
+    dice), each refused in one line naming the entry."""
+    nonce = _field(where, payload, "nonce", str)
+    if not _HEX64.fullmatch(nonce):
+        raise FairPlayError(f"{where}: its nonce is not 64 hex digits")
+    seed = payload.get("seed")
+    if seed is not None and type(seed) is not int:
+        raise FairPlayError(f"{where}: its seed is not a whole number")
+    return nonce, seed
 
 
 def _check_public(seq: int, seed: Any, payload: dict[str, Any], budget: _Budget) -> None:
