@@ -445,26 +445,24 @@ class AppSpec:
 # --- builders ---------------------------------------------------------------------------
 
 
-def _cairn_sheet(campaign: Campaign) -> widgets.Widget:
+def _cairn_member_app(campaign: Campaign, app: str, label: str, name: str) -> widgets.Widget:
+    """A Cairn app for one party character at a time (``app`` of companion.widgets.cairn_srd)."""
     from companion.rulesets.cairn_srd.character import Character
-    from companion.widgets.cairn_srd import CairnCharacterApp
+    from companion.widgets import cairn_srd
 
-    return MemberPanel(campaign, Character, functools.partial(CairnCharacterApp,
-                                                              campaign=campaign),
-                       label="Character",
-                        empty="No character in this campaign yet: add one in the Table "
-                              "Companion.", name="character")
+    return MemberPanel(campaign, Character,
+                       functools.partial(getattr(cairn_srd, app), campaign=campaign),
+                       label=label, name=name,
+                       empty="No character in this campaign yet: add one in the Table "
+                             "Companion.")
+
+
+def _cairn_sheet(campaign: Campaign) -> widgets.Widget:
+    return _cairn_member_app(campaign, "CairnCharacterApp", "Character", "character")
 
 
 def _cairn_spells(campaign: Campaign) -> widgets.Widget:
-    from companion.rulesets.cairn_srd.character import Character
-    from companion.widgets.cairn_srd import SpellcastingApp
-
-    return MemberPanel(campaign, Character, functools.partial(SpellcastingApp,
-                                                              campaign=campaign),
-                       label="Caster",
-                        empty="No character in this campaign yet: add one in the Table "
-                              "Companion.", name="caster")
+    return _cairn_member_app(campaign, "SpellcastingApp", "Caster", "caster")
 
 
 def _cairn_combat(campaign: Campaign) -> widgets.Widget:
