@@ -140,11 +140,14 @@ __all__ = [
     "MAX_SAVE_CHARS",
     "Event",
     "Observable",
+    "Recorder",
     "Tracker",
+    "apply_change",
     "decode_value",
     "is_move",
     "jsonable",
     "move",
+    "state_change",
     "state_field",
 ]
 
@@ -198,9 +201,38 @@ class Observable:
         return unsubscribe
 
     def _changed(self) -> None:
-        """Tell every observer that this object changed."""
+        """Tell every observer that this object changed (through its recorder, if one is
+        attached: it decides when observers hear of it)."""
+        recorder: Recorder | None = self.__dict__.get("_recorder")
+        if recorder is not None:
+            recorder.tracker_changed(self)
+        else:
+            self.notify_observers()
+
+    def notify_observers(self) -> None:
+        """Call every observer now."""
         for callback in list(self._observer_list()):
             callback(self)
+
+
+class Recorder(typing.Protocol):
+    """The one seam between a tracker and whoever keeps it (the campaign's unit of work).
+
+    A tracker with a recorder attached ([Tracker.attach][companion.state.Tracker.attach])
+    hands every outermost move, undo and load to it: the recorder checks who may make it,
+    runs ``perform`` (which makes the move atomically and logs it) and records the result.
+    Nothing replaces a tracker's methods: ``t.move.__func__ is type(t).move`` holds.
+    """
+
+    def record_move(self, tracker: Tracker, name: str, arguments: dict[str, Any],
+                    perform: Callable[[dict[str, Any]], Any]) -> Any: ...
+
+    def record_undo(self, tracker: Tracker, perform: Callable[[], Event]) -> Event: ...
+
+    def record_load(self, tracker: Tracker, text: str | bytes,
+                    perform: Callable[[], None]) -> None: ...
+
+    def tracker_changed(self, tracker: Tracker) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -255,6 +287,9 @@ def move(fn: Callable[P, R]) -> Callable[P, R]:
     observers are told.
     """
     signature = inspect.signature(fn)
+    from companion.move_types import argument_check
+
+    check_arguments = argument_check(fn)
 
     @functools.wraps(fn)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
@@ -267,17 +302,28 @@ def move(fn: Callable[P, R]) -> Callable[P, R]:
                 return fn(*args, **kwargs)
             finally:
                 self.__dict__["_move_depth"] = depth
+        bound = signature.bind(*args, **kwargs)
+        check_arguments(bound)
+        arguments = dict(list(bound.arguments.items())[1:])
+        recorder: Recorder | None = self.__dict__.get("_recorder")
+        if recorder is None:
+            return perform(self, arguments)
+        return cast(R, recorder.record_move(self, fn.__name__, arguments,
+                                            lambda given: perform(self, given)))
+
+    def perform(self: Tracker, arguments: dict[str, Any]) -> R:
+        """Make the move now: atomically, logging one event and telling observers."""
         before = self.snapshot()
         self.__dict__["_move_depth"] = 1
         self.__dict__["_summary"] = None
         try:
-            result = fn(*args, **kwargs)
+            result = fn(self, **arguments)  # type: ignore[call-arg]
         except BaseException:
             self._restore(before)
             raise
         finally:
             self.__dict__["_move_depth"] = 0
-        bound = signature.bind(*args, **kwargs)
+        bound = signature.bind(self, **arguments)
         bound.apply_defaults()
         # An RNG object is not part of the move's meaning (a seed is); leave it out.
         call_args = {k: jsonable(v) for k, v in list(bound.arguments.items())[1:]
@@ -357,6 +403,12 @@ class Tracker(Observable):
 
         Raises [RuleError][companion.errors.RuleError] if no move has been made.
         """
+        recorder: Recorder | None = self.__dict__.get("_recorder")
+        if recorder is not None:
+            return recorder.record_undo(self, self._undo_now)
+        return self._undo_now()
+
+    def _undo_now(self) -> Event:
         log = self._event_log()
         if not log:
             raise RuleError("nothing to undo")
@@ -450,9 +502,64 @@ class Tracker(Observable):
 
     def load(self, text: str | bytes) -> None:
         """Replace this tracker's state and log with a saved one (observers stay)."""
+        recorder: Recorder | None = self.__dict__.get("_recorder")
+        if recorder is not None:
+            recorder.record_load(self, text, lambda: self._load_now(text))
+        else:
+            self._load_now(text)
+
+    def _load_now(self, text: str | bytes) -> None:
         other = type(self).from_json(text)
         self._restore(other.snapshot())
         self.__dict__["_log"] = list(other._event_log())
+        self._changed()
+
+    # -- the seam to a keeper (the campaign) -----------------------------------------------
+
+    def attach(self, recorder: Recorder | None) -> None:
+        """Hand this tracker's moves, undo and load to ``recorder`` (``None``: detach)."""
+        if recorder is None:
+            self.__dict__.pop("_recorder", None)
+        else:
+            self.__dict__["_recorder"] = recorder
+
+    @property
+    def recorder(self) -> Recorder | None:
+        """The keeper this tracker reports to, if any."""
+        recorder: Recorder | None = self.__dict__.get("_recorder")
+        return recorder
+
+    def acting_for(self, move: str, arguments: dict[str, Any]) -> tuple[str, ...] | None:
+        """Whose action the move ``move`` with ``arguments`` is, at a shared table: the
+        names of the characters it acts for (a player's seat may make it when they are
+        all its own character). ``None``: the table's own move, the GM's alone.
+
+        Override on shared trackers (a fight, a minigame); a tracker that belongs to one
+        party member (a sheet, a record) is that member's, whatever this says.
+        """
+        return None
+
+    # -- facts: what a stored move changed ---------------------------------------------
+
+    def apply_fact(self, move: str, args: dict[str, Any], summary: str,
+                   change: list[Any]) -> None:
+        """Apply a stored move as the fact it is (``change``, from
+        [state_change][companion.state.state_change]): no rule code runs, no limit or
+        invariant is judged; the move joins the log (so it can be undone)."""
+        before = self.snapshot()
+        after = apply_change(before, change)
+        self._restore(after)
+        self._event_log().append(Event(move, args, summary, before))
+        self._changed()
+
+    def apply_undo_fact(self, change: list[Any]) -> None:
+        """Apply a stored undo as the fact it is: the state changes by ``change`` and the
+        newest logged move (the one taken back) leaves the log."""
+        after = apply_change(self.snapshot(), change)
+        log = self._event_log()
+        if log:
+            log.pop()
+        self._restore(after)
         self._changed()
 
     def validate(self) -> None:
@@ -540,6 +647,75 @@ def jsonable(value: Any) -> Any:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return _encode_dataclass(value)
     return str(value)
+
+
+def state_change(before: Any, after: Any) -> list[Any]:
+    """The precise change from one saved state (JSON values) to another: a list of
+    ``[path, value]`` (set) and ``[path]`` (delete) steps, each path a list of object keys
+    and list indices. [apply_change][companion.state.apply_change] replays it.
+
+    >>> state_change({"hp": 5, "tags": ["a"]}, {"hp": 3, "tags": ["a"], "x": 1})
+    [[['hp'], 3], [['x'], 1]]
+    >>> apply_change({"hp": 5, "tags": ["a"]}, _)
+    {'hp': 3, 'tags': ['a'], 'x': 1}
+    """
+    steps: list[Any] = []
+    _diff(before, after, [], steps)
+    return steps
+
+
+def _diff(before: Any, after: Any, path: list[Any], steps: list[Any]) -> None:
+    if type(before) is type(after) and before == after:
+        return
+    if isinstance(before, dict) and isinstance(after, dict):
+        for key, value in after.items():
+            if key in before:
+                _diff(before[key], value, [*path, key], steps)
+            else:
+                steps.append([[*path, key], value])
+        steps.extend([[*path, key]] for key in before if key not in after)
+    elif isinstance(before, list) and isinstance(after, list) and len(before) == len(after):
+        for i, (old, new) in enumerate(zip(before, after, strict=True)):
+            _diff(old, new, [*path, i], steps)
+    else:
+        steps.append([path, after])
+
+
+def apply_change(state: Any, change: list[Any]) -> Any:
+    """``state`` (JSON values, not changed) with ``change`` applied (a new value).
+
+    A change that does not fit the state (a path through a value that is not there) is a
+    [StateError][companion.errors.StateError] naming the step.
+    """
+    out = json.loads(json.dumps(state))
+    if not isinstance(change, list):
+        raise StateError("a stored change must be a list of steps")
+    for n, step in enumerate(change):
+        if not isinstance(step, list) or len(step) not in (1, 2) or not isinstance(step[0], list):
+            raise StateError(f"stored change step {n} is not [path] or [path, value]")
+        path = step[0]
+        if not path:
+            if len(step) == 1:
+                raise StateError(f"stored change step {n} deletes the whole state")
+            out = json.loads(json.dumps(step[1]))
+            continue
+        holder = out
+        try:
+            for key in path[:-1]:
+                holder = holder[key]
+            last = path[-1]
+            if len(step) == 1:
+                del holder[last]
+            elif isinstance(holder, list) and last == len(holder):
+                holder.append(step[1])
+            else:
+                if isinstance(holder, list) and not 0 <= last < len(holder):
+                    raise IndexError(last)
+                holder[last] = json.loads(json.dumps(step[1]))
+        except (KeyError, IndexError, TypeError):
+            raise StateError(f"stored change step {n} does not fit the state "
+                             f"(at {clipped(str(path), 60)})") from None
+    return out
 
 
 def _default_summary(name: str, args: dict[str, Any]) -> str:
