@@ -57,7 +57,6 @@ if TYPE_CHECKING:
         UNDO_LIMIT,
         Campaign,
         Member,
-        document_text,
         shared_campaign,
     )
     from companion.store.db import (
@@ -71,10 +70,11 @@ if TYPE_CHECKING:
         default_path,
         open_store,
     )
+    from companion.store.document import document_text
 
 _WHERE = {
     "SNAPSHOT_EVERY": "campaign", "UNDO_LIMIT": "campaign", "Campaign": "campaign",
-    "Member": "campaign", "document_text": "campaign", "shared_campaign": "campaign",
+    "Member": "campaign", "document_text": "document", "shared_campaign": "campaign",
     "CampaignInfo": "db", "ConflictError": "db", "NewEvent": "db", "Store": "db",
     "StoredEvent": "db", "StoreError": "db", "database_url": "db", "default_path": "db",
     "open_store": "db",

@@ -50,6 +50,7 @@ from companion.store.db import (
     StoreError,
     database_url,
 )
+from companion.store.document import DOCUMENT_FORMAT, DOCUMENT_VERSION, check_document
 from companion.store.registry import (
     ArgsError,
     decode_args,
@@ -117,11 +118,6 @@ def _pause(attempt: int) -> None:
     """Back off before retrying a move another writer beat (random, up to 50 ms)."""
     time.sleep(random.random() * min(0.05, 0.002 * 2**attempt))
 
-#: Most events an imported campaign may hold (replaying them all is the import's cost).
-MAX_IMPORT_EVENTS = 200_000
-
-DOCUMENT_FORMAT = "table-companion/campaign"
-DOCUMENT_VERSION = 1
 
 
 @dataclass
@@ -963,7 +959,7 @@ class Campaign(Observable):
     def import_document(cls, store: Store, doc: Any, name: str | None = None) -> Campaign:
         """Create a campaign from [export][companion.store.campaign.Campaign.export]'s
         document (under ``name`` if given), after replaying every event to check it."""
-        header, events = _check_document(doc)
+        header, events = check_document(doc)
         new_name = store.check_name(name if name is not None else header["name"])
         if store.find_campaign(new_name) is not None:
             raise StoreError(f"a campaign named {new_name!r} already exists "
@@ -1019,64 +1015,3 @@ def create(store: Store, name: str, ruleset_names: Sequence[str], *, who: str = 
     store.create_campaign(name, list(dict.fromkeys(ruleset_names)))
     return Campaign.open(store, name, who=who, role=role)
 
-
-_EVENT_KEYS = {"seq", "at", "who", "role", "kind", "tracker", "move", "seed", "data"}
-
-
-def _check_document(doc: Any) -> tuple[dict[str, Any], list[StoredEvent]]:
-    """Check an exported campaign's shape; the first problem is one StoreError line."""
-    if not isinstance(doc, dict):
-        raise StoreError("not a campaign file (expected a JSON object)")
-    if doc.get("format") != DOCUMENT_FORMAT:
-        raise StoreError("not a campaign file (its 'format' is not table-companion/campaign)")
-    if doc.get("version") != DOCUMENT_VERSION:
-        raise StoreError(f"campaign file version {doc.get('version')!r} is not one this "
-                         f"program reads ({DOCUMENT_VERSION})")
-    for key, kind in (("name", str), ("created", str), ("rulesets", list), ("events", list)):
-        if not isinstance(doc.get(key), kind):
-            raise StoreError(f"campaign file: field {key!r} is missing or of the wrong type")
-    if len(doc["events"]) > MAX_IMPORT_EVENTS:
-        raise StoreError(f"campaign file: {len(doc['events'])} events, at most "
-                         f"{MAX_IMPORT_EVENTS} can be imported")
-    if not doc["rulesets"] or not all(isinstance(r, str) for r in doc["rulesets"]):
-        raise StoreError("campaign file: field 'rulesets' must list ruleset names")
-    for ruleset in doc["rulesets"]:
-        try:
-            rulesets.get(ruleset)
-        except CompanionError as exc:
-            raise StoreError(f"campaign file: {exc}") from None
-    out: list[StoredEvent] = []
-    for i, raw in enumerate(doc["events"]):
-        where = f"campaign file: events[{i}]"
-        if not isinstance(raw, dict) or set(raw) != _EVENT_KEYS:
-            raise StoreError(f"{where} must be an object with the fields "
-                             + ", ".join(sorted(_EVENT_KEYS)))
-        if raw["seq"] != i + 1:
-            raise StoreError(f"{where}: field 'seq' must be {i + 1}")
-        for key in ("at", "who", "role", "kind"):
-            if not isinstance(raw[key], str):
-                raise StoreError(f"{where}: field {key!r} must be text")
-        for key in ("tracker", "move"):
-            if raw[key] is not None and not isinstance(raw[key], str):
-                raise StoreError(f"{where}: field {key!r} must be text or null")
-        seed = raw["seed"]
-        if seed is not None and (type(seed) is not int or not -2**63 <= seed < 2**63):
-            raise StoreError(f"{where}: field 'seed' must be a whole number or null")
-        if raw["kind"] not in EVENT_KINDS:
-            raise StoreError(f"{where}: unknown kind {raw['kind']!r}")
-        if not isinstance(raw["data"], dict):
-            raise StoreError(f"{where}: field 'data' must be an object")
-        kind_of: Any = raw["data"].get("kind") if raw["kind"] == "add" else None
-        if kind_of is not None and (not isinstance(kind_of, str)
-                                    or kind_of.partition("/")[0] not in doc["rulesets"]):
-            raise StoreError(f"{where}: a tracker of a ruleset the campaign does not play")
-        out.append(StoredEvent(raw["seq"], raw["at"], raw["who"], raw["role"], raw["kind"],
-                               raw["tracker"], raw["move"], seed, raw["data"]))
-    header = {"name": doc["name"], "rulesets": list(doc["rulesets"]),
-              "created": doc["created"]}
-    return header, out
-
-
-def document_text(doc: dict[str, Any]) -> str:
-    """A campaign document as the CLI prints it (stable: sorted keys, two-space indent)."""
-    return json.dumps(doc, ensure_ascii=False, sort_keys=True, indent=2)

@@ -184,7 +184,8 @@ def _what(tracker: Tracker) -> str:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from companion.store.campaign import Campaign, document_text
+    from companion.store.campaign import Campaign
+    from companion.store.document import document_text
 
     with _store() as store:
         doc = Campaign.open(store, args.name).export()

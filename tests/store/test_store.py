@@ -397,13 +397,13 @@ def test_apps_in_one_kernel_share_one_campaign_and_its_trackers(db: str) -> None
 
 def test_an_import_past_the_event_budget_is_refused_before_replaying(
         store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
-    from companion.store import campaign as campaign_module
+    from companion.store import document as document_module
 
     campaign = create_campaign(store, "T", ["plot_points"])
     table = campaign.add("Table", PlotPointSession(), role="minigame")
     table.add_player("Ash")
     table.add_player("Briar")
-    monkeypatch.setattr(campaign_module, "MAX_IMPORT_EVENTS", 2)
+    monkeypatch.setattr(document_module, "MAX_IMPORT_EVENTS", 2)
     with pytest.raises(StoreError, match="3 events, at most 2 can be imported"):
         Campaign.import_document(store, campaign.export(), "Copy")
 
