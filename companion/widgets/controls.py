@@ -1,0 +1,164 @@
+"""Buttons, checkboxes and text boxes sized for a thumb, and the seed a Roll button draws."""
+
+from __future__ import annotations
+
+import random
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import ipywidgets as widgets
+
+from companion.widgets.messages import ErrorLine, safe
+from companion.widgets.styles import MIN_BUTTON_HEIGHT
+
+__all__ = [
+    "SEED_BOUND",
+    "button",
+    "check_box",
+    "confirm_button",
+    "disable_for",
+    "draw_seed",
+    "press_enter",
+    "text_box",
+]
+
+SEED_BOUND = 2**53
+"""Drawn seeds stay below 2**53 so they survive JSON readers that use doubles (browsers)."""
+
+
+def draw_seed() -> int:
+    """A fresh seed for one roll; apps record it so any roll can be replayed."""
+    return random.SystemRandom().randrange(SEED_BOUND)
+
+
+def button(
+    label: str,
+    on_click: Callable[[], Any] | None = None,
+    *,
+    error: ErrorLine | None = None,
+    tooltip: str | None = None,
+    style: str = "",
+    name: str | None = None,
+) -> widgets.Button:
+    """A text-labelled button at least 40 px tall.
+
+    ``on_click`` takes no arguments (the clicked Button is not needed by our callbacks);
+    with ``error`` it is wrapped by [safe][companion.widgets.messages.safe]. ``name`` becomes a
+    CSS class ``tc-btn-<name>`` so browser tests can find the button.
+    """
+    btn = widgets.Button(
+        description=label,
+        tooltip=tooltip or label,
+        button_style=style,
+        layout=widgets.Layout(width="auto", height="auto", min_height=MIN_BUTTON_HEIGHT),
+    )
+    btn.add_class("tc-btn")
+    if name:
+        btn.add_class(f"tc-btn-{name}")
+    if on_click is not None:
+        action = on_click
+
+        def clicked(_button: widgets.Button) -> Any:
+            return action()
+
+        btn.on_click(safe(error)(clicked) if error is not None else clicked)
+    return btn
+
+
+def confirm_button(
+    label: str,
+    on_confirm: Callable[[], Any],
+    *,
+    risky: Callable[[], bool],
+    prompt: str,
+    error: ErrorLine,
+    name: str,
+    style: str = "",
+) -> widgets.Button:
+    """A button whose move throws away the current state (a new caster, a new creature).
+
+    While ``risky()`` is true (there is something to lose) the first tap only turns the
+    button red with ``prompt`` as its label; a second tap does it. A stray tap on a phone
+    then costs nothing, and there is no pop-up dialog to dismiss. Call ``disarm()`` on the
+    returned button (the app's render does) to put the label back after any other move.
+    """
+    btn = button(label, None, error=error, name=name, style=style)
+
+    def disarm() -> None:
+        btn.description, btn.button_style = label, style
+
+    def clicked() -> Any:
+        if risky() and btn.description != prompt:
+            btn.description, btn.button_style = prompt, "danger"
+            return None
+        disarm()
+        return on_confirm()
+
+    btn.on_click(safe(error)(lambda _button: clicked()))
+    btn.disarm = disarm
+    return btn
+
+
+def check_box(label: str, name: str, value: bool = False) -> widgets.Checkbox:
+    """A checkbox whose whole label is the tap target; tests find it by ``.tc-check-<name>``."""
+    box = widgets.Checkbox(value=value, description=label, indent=False,
+                           layout=widgets.Layout(width="auto"))
+    box.add_class(f"tc-check-{name}")
+    return box
+
+
+def text_box(
+    placeholder: str = "",
+    *,
+    value: str = "",
+    description: str = "",
+    name: str | None = None,
+    on_enter: Callable[[], Any] | None = None,
+    error: ErrorLine | None = None,
+) -> widgets.Text:
+    """A text box that shrinks to the screen; ``on_enter`` runs when the player presses Enter.
+
+    Without ``on_enter`` the value syncs only on Enter or blur (``continuous_update=False``);
+    observe ``value`` to act on it.
+
+    With ``on_enter``: ipywidgets 8 deprecates ``Text.on_submit`` in favour of observing
+    ``value`` with ``continuous_update=False``, but that also fires on blur (tapping the Roll
+    button after typing would roll twice) and not at all when Enter is pressed on an
+    unchanged value (a second roll of the same expression). So the value syncs on every
+    keystroke and the frontend's Enter message, still sent by ipywidgets 8, does the work;
+    keystrokes are sent before the Enter message, so the callback sees what was typed.
+    """
+    box = widgets.Text(
+        value=value,
+        placeholder=placeholder,
+        description=description,
+        continuous_update=on_enter is not None,
+        layout=widgets.Layout(width="auto", max_width="100%", min_width="0"),
+    )
+    box.add_class("tc-text")
+    if name:
+        box.add_class(f"tc-text-{name}")
+    if on_enter is not None:
+        action = on_enter
+
+        def submitted(_box: widgets.Text) -> Any:
+            return action()
+
+        callback = safe(error)(submitted) if error is not None else submitted
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            box.on_submit(callback)
+    return box
+
+
+def press_enter(box: widgets.Text) -> None:
+    """Do in-process what the browser does when Enter is pressed in ``box`` (for tests)."""
+    box._handle_string_msg(None, {"event": "submit"}, None)
+
+
+def disable_for(btn: widgets.Button, reason: str | None) -> None:
+    """Disable ``btn`` while ``reason`` (why it cannot work now) is not ``None``; its tooltip
+    then says why, else it shows the button's label."""
+    btn.disabled = reason is not None
+    btn.tooltip = reason or btn.description

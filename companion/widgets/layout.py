@@ -1,0 +1,71 @@
+"""An app's frame: rows that wrap on a phone, columns, the outer box, and redrawing on change."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+import ipywidgets as widgets
+
+from companion.widgets.messages import ErrorLine, safe
+from companion.widgets.styles import APP_MAX_WIDTH, style_tag
+
+__all__ = [
+    "app_box",
+    "bind",
+    "column",
+    "row",
+]
+
+def row(*children: widgets.Widget, **layout: Any) -> widgets.HBox:
+    """A horizontal row that wraps onto the next line instead of overflowing a phone."""
+    box = widgets.HBox(
+        list(children),
+        layout=widgets.Layout(flex_flow="row wrap", max_width="100%", **layout),
+    )
+    box.add_class("tc-row")
+    return box
+
+
+def column(*children: widgets.Widget, **layout: Any) -> widgets.VBox:
+    """A vertical stack no wider than its container."""
+    return widgets.VBox(list(children), layout=widgets.Layout(max_width="100%", **layout))
+
+
+def app_box(*children: widgets.Widget, box: widgets.VBox | None = None) -> widgets.VBox:
+    """The outer box of an app: adds the phone-width CSS once and the ``tc-app`` class.
+
+    Pass ``box`` to fill an existing VBox (a component that *is* a VBox passes ``self``).
+    """
+    target = box if box is not None else widgets.VBox()
+    target.children = (style_tag(), *children)
+    target.layout.max_width = APP_MAX_WIDTH
+    target.add_class("tc-app")
+    return target
+
+
+class _Observable(Protocol):
+    def on_change(self, callback: Callable[..., Any], /) -> Any: ...
+
+
+def bind(
+    model: _Observable,
+    render: Callable[[], Any],
+    *,
+    error: ErrorLine | None = None,
+) -> Any:
+    """Call ``render()`` now and after every change of ``model`` (a core ``Observable``).
+
+    The model decides nothing about widgets; it only says "I changed". ``render`` reads the
+    model and updates widgets. Whatever arguments the model passes to its callbacks are
+    ignored. With ``error``, a failing render shows there instead of breaking the move that
+    changed the model. Returns what ``model.on_change`` returns (the unsubscribe function).
+    """
+
+    def on_change(*_args: Any, **_kwargs: Any) -> None:
+        render()
+
+    callback = safe(error, clear_on_success=False)(on_change) if error else on_change
+    unsubscribe = model.on_change(callback)
+    callback()
+    return unsubscribe

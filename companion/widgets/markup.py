@@ -1,0 +1,84 @@
+"""Values as HTML text: escaped player input, slugs, exact chances, roll text, local times."""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+from companion.dice.render import fraction_text, percent
+
+__all__ = [
+    "LOCAL_TIME_SCRIPT",
+    "chance_html",
+    "escape",
+    "local_time_html",
+    "roll_text_html",
+    "slug",
+]
+
+def escape(text: object) -> str:
+    """Any value as HTML text (what a player typed never becomes markup).
+
+    >>> escape("<b>Ann & Bo</b>")
+    '&lt;b&gt;Ann &amp; Bo&lt;/b&gt;'
+    """
+    return html.escape(str(text))
+
+
+def slug(text: str) -> str:
+    """``text`` as a CSS class or file name part: letters and digits kept, the rest ``-``.
+
+    >>> slug("Ann the Bold")
+    'ann-the-bold'
+    """
+    return "".join(ch if ch.isalnum() else "-" for ch in text.lower())
+
+
+def chance_html(p: Any) -> str:
+    """An exact chance (a ``Fraction``) as a percentage with its exact fraction beside it.
+
+    >>> from fractions import Fraction
+    >>> chance_html(Fraction(1, 3))
+    '<span class="tc-p">33.33%</span> <small>(1/3)</small>'
+    """
+    return f'<span class="tc-p">{percent(p)}</span> <small>({fraction_text(p)})</small>'
+
+
+_STRUCK = re.compile(r"~~(.+?)~~")
+
+
+def roll_text_html(text: str) -> str:
+    """The engine's one-line roll text as HTML: ``~~1~~`` (a dropped die) becomes ``<del>``."""
+    return _STRUCK.sub(r"<del>\1</del>", html.escape(text))
+
+
+# Browsers do not run <script> put in by innerHTML, but do run an image's onerror: this
+# rewrites every <time class="tc-local"> near it in the viewer's own clock and zone.
+_LOCAL_TIME_JS = (
+    "var r=this.parentNode;r.querySelectorAll('time.tc-local').forEach(function(t){"
+    "var d=new Date(t.getAttribute('datetime'));if(!isNaN(d)){"
+    "t.textContent=d.toLocaleTimeString([],{hour:'2-digit',minute:'2-digit',"
+    "second:'2-digit',timeZoneName:'short'});t.title=d.toLocaleString();}});"
+    "this.remove();"
+)
+
+
+def local_time_html(iso: str, shown: str | None = None) -> str:
+    """A ``<time>`` the browser rewrites into the viewer's clock and zone.
+
+    ``shown`` is what appears before the rewrite (and in tests): by default the UTC clock
+    time, marked "UTC". Put [LOCAL_TIME_SCRIPT][companion.widgets.markup.LOCAL_TIME_SCRIPT]
+    once after the times in the same HTML value.
+    """
+    if shown is None:
+        shown = (iso[11:19] + " UTC") if len(iso) >= 19 else iso
+    return (f'<time class="tc-local" datetime="{html.escape(iso)}">'
+            f"{html.escape(shown)}</time>")
+
+
+LOCAL_TIME_SCRIPT = (
+    '<img alt="" src="data:," style="display:none" '
+    f'onerror="{html.escape(_LOCAL_TIME_JS)}">'
+)
+"""Rewrites the ``local_time_html`` times of the HTML value it ends (runs on each render)."""

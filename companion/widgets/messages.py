@@ -1,0 +1,134 @@
+"""Messages a player sees: the one-line error, and the callback wrapper that shows it.
+
+Voila swallows exceptions raised in callbacks into the kernel log, so without
+[safe][companion.widgets.messages.safe] a player would see nothing happen.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import ipywidgets as widgets
+
+from companion.errors import CompanionError
+
+if TYPE_CHECKING:
+    from companion.widgets.inputs import CheckedBox
+
+__all__ = [
+    "MAX_MESSAGE",
+    "ErrorLine",
+    "InputError",
+    "one_line",
+    "safe",
+]
+
+log = logging.getLogger(__name__)
+
+
+MAX_MESSAGE = 240
+"""Longer messages are cut so the error line stays one line on a phone."""
+
+
+def one_line(exc: BaseException) -> str:
+    """The message a player sees: the first line, cut to
+    [MAX_MESSAGE][companion.widgets.messages.MAX_MESSAGE] characters.
+
+    Player errors ([CompanionError][companion.errors.CompanionError]) already name the
+    problem and where; anything else is a bug, so its type is kept to help the report.
+    """
+    lines = str(exc).strip().splitlines()
+    text = lines[0] if lines else ""
+    if not isinstance(exc, CompanionError):
+        text = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    if len(text) > MAX_MESSAGE:
+        text = text[: MAX_MESSAGE - 1] + "…"
+    return text
+
+
+class ErrorLine(widgets.HTML):
+    """A one-line error message shown in the app; empty (and hidden) when all is well."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(value="", **kwargs)
+        self.add_class("tc-error")
+
+    @property
+    def message(self) -> str:
+        """The plain text currently shown ("" when there is no error)."""
+        return html.unescape(_strip_tags(self.value))
+
+    def show(self, exc_or_text: BaseException | str) -> None:
+        text = exc_or_text if isinstance(exc_or_text, str) else one_line(exc_or_text)
+        # role=alert makes screen readers announce it; escaping because inputs are untrusted.
+        self.value = f'<span role="alert">{html.escape(text)}</span>'
+
+    def clear(self) -> None:
+        self.value = ""
+
+
+def _strip_tags(value: str) -> str:
+    out: list[str] = []
+    inside = False
+    for ch in value:
+        if ch == "<":
+            inside = True
+        elif ch == ">":
+            inside = False
+        elif not inside:
+            out.append(ch)
+    return "".join(out)
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+R = TypeVar("R")
+
+
+def safe(error: ErrorLine, *, clear_on_success: bool = True) -> Callable[[F], F]:
+    """Decorate a widget callback so that an exception shows on ``error`` instead of vanishing.
+
+    On success the error line is cleared (the player fixed the problem). Unexpected
+    exceptions are also logged with their traceback, for whoever runs the server. An
+    [InputError][companion.widgets.messages.InputError] from a checked box is shown too, and the
+    line clears itself once that box is fixed.
+    """
+
+    def decorate(func: F) -> F:
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            try:
+                result = func(*args, **kwargs)
+            except InputError as exc:
+                error.show(exc)
+                if exc.box is not None:
+                    exc.box.echo_on(error, one_line(exc))
+                return None
+            except CompanionError as exc:
+                error.show(exc)
+                return None
+            except Exception as exc:
+                log.exception("widget callback %s failed", getattr(func, "__name__", func))
+                error.show(exc)
+                return None
+            if clear_on_success:
+                error.clear()
+            return result
+
+        return wrapper  # type: ignore[return-value]
+
+    return decorate
+
+
+class InputError(CompanionError):
+    """What a player typed into a checked box, refused; the box shows why, under itself.
+
+    ``box`` is the refusing box (``None`` when raised by hand).
+    """
+
+    def __init__(self, message: str, box: CheckedBox | None = None) -> None:
+        super().__init__(message)
+        self.box = box
