@@ -19,6 +19,7 @@ Fraction(51, 100)
 
 Randomness: ``random.Random(seed)``, the same generator in CPython and Pyodide, so a seed
 gives the same roll in the CLI, the apps and the docs. Seeded results are pinned by tests.
+Every seed the project draws (`draw_seed`) is below `SEED_BOUND`, 2**53.
 
 Readings of the notation where common rollers differ (each is tested):
 
@@ -43,8 +44,8 @@ Readings of the notation where common rollers differ (each is tested):
   1,000,000 totals and about a second of big-integer work (``1000d6``, ``100d100`` and a
   d1,000,000 are answered in milliseconds; ``100d1000000kh1`` is refused at once), and a
   roll records at most 100,000 dice.
-  ``repr()`` of a roll or a distribution is short (``<Roll 4d6kh3 = 13>``); ``str()`` of a
-  parsed expression is its notation.
+  ``repr()`` of a roll or a distribution is short (``<Roll 4d6kh3 = 13, seed 1>``);
+  ``str()`` of a parsed expression is its notation.
 - Interpretation: exact odds follow exploding dice for ``explode_depth`` extra rolls (20 by
   default) and report the mass cut off as ``Distribution.truncated``; a single roll stops a
   die after 100 explosions and says so in ``Roll.notes``. Expressions that could never stop
@@ -61,15 +62,17 @@ from companion.dice.fast import roll_many
 from companion.dice.nodes import Node
 from companion.dice.odds import odds
 from companion.dice.parse import parse
-from companion.dice.roller import Die, Roll, roll
+from companion.dice.roller import SEED_BOUND, Die, Roll, draw_seed, roll
 from companion.dice.simulate import Estimate, simulate
 
 __all__ = [
+    "SEED_BOUND",
     "Die",
     "Distribution",
     "Estimate",
     "Node",
     "Roll",
+    "draw_seed",
     "odds",
     "parse",
     "roll",

@@ -45,6 +45,19 @@ CAPPED = "capped"
 _KEPT = frozenset({KEPT})
 _SYSTEM = random.Random()
 
+SEED_BOUND = 2**53
+"""Every seed the project draws is below this: a JSON reader that holds numbers as doubles
+(a browser) keeps it exact. Seeds given by a player may be larger; drawn ones never are."""
+
+
+def draw_seed(rng: random.Random | None = None) -> int:
+    """A fresh seed below `SEED_BOUND`, from ``rng`` or else the system's entropy.
+
+    >>> draw_seed(random.Random(1)) < SEED_BOUND
+    True
+    """
+    return (rng or random.SystemRandom()).randrange(SEED_BOUND)
+
 
 class Die:
     """One die as rolled.
@@ -106,7 +119,16 @@ class Roll:
 
     ``total``; ``dice`` (every die, rerolled and dropped ones included); ``labels`` (subtotal
     per ``[label]``); ``notes`` (caps that were hit); ``str()`` is one line such as
-    ``4d6kh3 = [6, 5, 3, ~~1~~] = 14``.
+    ``4d6kh3 = [6, 5, 3, ~~1~~] = 14``. ``seed`` is the seed it was rolled with (``None``
+    when its dice came from a generator or were entered); the ``repr`` shows it, but
+    ``to_dict`` leaves it out, because a hidden roll's dict must not give away its seed.
+
+    >>> roll("4d6kh3", seed=1)
+    <Roll 4d6kh3 = 13, seed 1>
+    >>> roll("4d6kh3", rng=random.Random(1))
+    <Roll 4d6kh3 = 13>
+    >>> "seed" in roll("1d6", seed=1).to_dict()
+    False
     """
 
     expr: str
@@ -115,6 +137,7 @@ class Roll:
     labels: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     tree: Node | None = None
+    seed: int | None = None
 
     @property
     def dice(self) -> list[Die]:
@@ -129,7 +152,8 @@ class Roll:
         return self.total
 
     def __repr__(self) -> str:
-        return f"<Roll {_short(self.expr)} = {self.total}>"
+        seed = "" if self.seed is None else f", seed {self.seed}"
+        return f"<Roll {_short(self.expr)} = {self.total}{seed}>"
 
     def _repr_html_(self) -> str:
         from companion.dice.render import roll_html
@@ -179,7 +203,9 @@ def roll(expr: str, *, seed: int | None = None, rng: random.Random | None = None
     tree, program = compiled(expr)
     state = RollState(make_rng(seed, rng).random)
     total = program(state)
-    return Roll(expr, total, state.groups, state.labels, state.notes, tree)
+    # A given rng wins over a seed (make_rng), so the roll keeps the seed only without one.
+    return Roll(expr, total, state.groups, state.labels, state.notes, tree,
+                seed if rng is None else None)
 
 
 def entered_dice(rng: random.Random) -> Callable[[str], Roll] | None:

@@ -58,9 +58,9 @@ def test_str_writes_the_notation(text: str, written: str) -> None:
 
 def test_reprs_are_short() -> None:
     r = roll("4d6kh3", seed=1)
-    assert repr(r) == f"<Roll 4d6kh3 = {r.total}>"
+    assert repr(r) == f"<Roll 4d6kh3 = {r.total}, seed 1>"
     big = roll("1000d6", seed=1)
-    assert repr(big) == f"<Roll 1000d6 = {big.total}>"
+    assert repr(big) == f"<Roll 1000d6 = {big.total}, seed 1>"
     assert len(repr(roll("+".join(["1d6"] * 200), seed=1))) < 100
     assert repr(odds("2d6")) == "<Distribution 2..12, 11 outcomes, mean 7>"
     assert repr(odds("5")) == "<Distribution 5, 1 outcome>"
