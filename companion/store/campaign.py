@@ -1013,5 +1013,10 @@ def create(store: Store, name: str, ruleset_names: Sequence[str], *, who: str = 
     for ruleset in ruleset_names:
         rulesets.get(ruleset)
     store.create_campaign(name, list(dict.fromkeys(ruleset_names)))
-    return Campaign.open(store, name, who=who, role=role)
+    campaign = Campaign.open(store, name, who=who, role=role)
+    if who and role in ("gm", ""):  # the creator's GM seat (issue 19, store/seats.py)
+        from companion.store.seats import seat_creator
+
+        seat_creator(store, campaign, who)
+    return campaign
 

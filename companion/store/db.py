@@ -623,6 +623,49 @@ class Store:
                     sa.literal_column(f"'{table.name}'::regclass")))).scalar_one())
         return total
 
+    # -- seats (issue 19; the rules and secrets are in companion.store.seats) -------------
+
+    def seat_rows(self, campaign_id: int) -> list[tuple[str, str, str, str, str | None]]:
+        """The campaign's seats as ``(who, role, secret_hash, created, revoked)``, by name."""
+        from companion.store.schema import seats
+
+        with self._read() as conn:
+            rows = conn.execute(sa.select(seats.c.who, seats.c.role, seats.c.secret_hash,
+                                          seats.c.created_at, seats.c.revoked_at)
+                                .where(seats.c.campaign_id == campaign_id)
+                                .order_by(seats.c.who)).all()
+        return [(r[0], r[1], r[2], r[3], r[4]) for r in rows]
+
+    def put_seat(self, campaign_id: int, who: str, role: str, secret_hash: str) -> None:
+        """Make or renew the seat ``who`` (a name differing only in case is the same seat)."""
+        from companion.store.schema import seats
+
+        with self._write() as conn:
+            names = conn.execute(sa.select(seats.c.who)
+                                 .where(seats.c.campaign_id == campaign_id)).scalars().all()
+            conn.execute(sa.delete(seats).where(
+                seats.c.campaign_id == campaign_id,
+                seats.c.who.in_([n for n in names if n.casefold() == who.casefold()])))
+            conn.execute(sa.insert(seats).values(
+                campaign_id=campaign_id, who=who, role=role, secret_hash=secret_hash,
+                created_at=now_text(), revoked_at=None))
+
+    def revoke_seat_row(self, campaign_id: int, who: str) -> bool:
+        """Revoke the seat ``who`` (any case); False when there is no such seat."""
+        from companion.store.schema import seats
+
+        with self._write() as conn:
+            names = conn.execute(sa.select(seats.c.who).where(
+                seats.c.campaign_id == campaign_id, seats.c.revoked_at.is_(None))
+            ).scalars().all()
+            chosen = [n for n in names if n.casefold() == who.casefold()]
+            if not chosen:
+                return False
+            conn.execute(sa.update(seats).where(seats.c.campaign_id == campaign_id,
+                                                seats.c.who.in_(chosen))
+                         .values(revoked_at=now_text()))
+        return True
+
 
 # Statements of the hot paths, built once (SQLAlchemy caches their compiled form).
 _MOVE_HEAD = (sa.update(campaigns)
