@@ -17,9 +17,11 @@ of a table (``PYTHONIOENCODING=cp1252``), that character is printed as ``?``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import io
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
@@ -84,21 +86,45 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         words = sys.argv[1:] if argv is None else list(argv)
         _check_text(words)
+        if sys.stdout is None:  # started with its standard output closed
+            raise CompanionError("standard output is closed: nowhere to write the answer")
         parser = build_parser()
         args = parser.parse_args(words)
         if getattr(args, "func", None) is None:
             parser.print_help()
             return 0
         status: int = args.func(args)
+        sys.stdout.flush()  # a full disk (>/dev/full) shows here, not after main returns
         return status
     except CompanionError as exc:
-        sys.stderr.write(f"error: {_one_line(str(exc))}\n")
+        _error(_one_line(str(exc)))
         return 2
     except KeyboardInterrupt:
-        sys.stderr.write("error: interrupted\n")
+        _error("interrupted")
         return 130
     except BrokenPipeError:
+        _drop_output()
         return 0
+    except OSError as exc:  # writing the answer failed (a full disk, a closed stream)
+        _drop_output()
+        _error(f"cannot write the output ({exc.strerror or type(exc).__name__})")
+        return 2
+
+
+def _error(line: str) -> None:
+    if sys.stderr is not None:
+        with contextlib.suppress(OSError):
+            sys.stderr.write(f"error: {line}\n")
+            sys.stderr.flush()
+
+
+def _drop_output() -> None:
+    """Point standard output at /dev/null: what is left in its buffer cannot be written,
+    and Python's own flush at exit must not print a traceback for it."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
 
 
 def _one_line(text: str) -> str:

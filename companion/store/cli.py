@@ -24,7 +24,6 @@ import io
 import json
 import re
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import CompanionError
@@ -193,34 +192,11 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
-def read_text_file(name: str, limit: int, what: str) -> str:
-    """The text of file ``name`` (``-`` for standard input), refused past ``limit`` bytes or
-    when it is not UTF-8 text; ``what`` names the kind of file in the one-line error."""
-    if name == "-":
-        text = sys.stdin.read(limit + 1)
-    else:
-        path = Path(name)
-        try:
-            if path.stat().st_size > limit:
-                raise CompanionError(f"{name} is larger than {limit} bytes")
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise CompanionError(f"no file {name}") from None
-        except IsADirectoryError:
-            raise CompanionError(f"{name} is a folder, not {what}") from None
-        except UnicodeDecodeError:
-            raise CompanionError(f"{name} is not {what} (not UTF-8 text)") from None
-        except OSError as exc:
-            raise CompanionError(f"cannot read {name}: {exc.strerror}") from None
-    if len(text) > limit:
-        raise CompanionError(f"{name} is larger than {limit} bytes")
-    return text
-
-
 def _import(args: argparse.Namespace) -> int:
+    from companion.files import read_input
     from companion.store.campaign import Campaign
 
-    text = read_text_file(args.file, MAX_IMPORT_BYTES, "a campaign file")
+    text = read_input(args.file, MAX_IMPORT_BYTES, "a campaign file")
     try:
         doc = json.loads(text)
     except ValueError as exc:

@@ -185,10 +185,10 @@ def _reveal(args: argparse.Namespace) -> int:
 
 def _verify(args: argparse.Namespace) -> int:
     from companion import fairplay
-    from companion.store.cli import read_text_file
+    from companion.files import read_input
 
     name = args.file
-    text = read_text_file(name, MAX_VERIFY_BYTES, "an exported log")
+    text = read_input(name, MAX_VERIFY_BYTES, "an exported log")
     checked = fairplay.verify_text(text, name)
     if checked == 0:
         sys.stdout.write(f"{name}: no revealed or public roll to check\n")

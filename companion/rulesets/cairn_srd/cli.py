@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 from typing import Any
 
 from companion.cli import fraction_text, print_json
 from companion.dice.render import percent
 from companion.errors import RuleError, StateError
+from companion.files import write_atomic
 from companion.rulesets.cairn_srd import (
     _travel_cli,
     exploration,
@@ -161,20 +163,19 @@ def _shown(path: Path) -> str:
 
 
 def _read_book(path: Path) -> lockpicking.LockBook:
+    from companion.files import FileError, read_bytes
+
     try:
-        if not path.exists():
+        if not os.path.lexists(path):
             return lockpicking.LockBook()
-        if not path.is_file():
-            raise StateError(f"lock book {_shown(path)}: not a file")
-        with path.open("rb") as f:
-            data = f.read(MAX_BOOK_BYTES + 1)  # bounded, also for a file that never ends
-    except OSError as exc:
-        raise StateError(f"lock book {_shown(path)}: cannot read it "
-                         f"({exc.strerror or 'unreadable'})") from None
     except ValueError:
         raise StateError("lock book: the file name is not a usable path") from None
-    if len(data) > MAX_BOOK_BYTES:
-        raise StateError(f"lock book {_shown(path)}: more than {MAX_BOOK_BYTES:,} bytes")
+    try:
+        # Bounded, and only a regular file: never a device or FIFO that never ends.
+        name = "./-" if str(path) == "-" else str(path)  # a file named '-', not stdin
+        data = read_bytes(name, MAX_BOOK_BYTES, "a lock book")
+    except FileError as exc:
+        raise StateError(f"lock book: {exc}") from None
     return lockpicking.LockBook.from_json(data)
 
 
@@ -186,10 +187,12 @@ def _lock(args: argparse.Namespace) -> int:
     lock = None if args.show else book.new_lock(seed=args.seed)
     if path is not None and lock is not None:
         try:
-            path.write_text(book.to_json(), encoding="utf-8")
-        except OSError as exc:
+            # Whole or not at all: a full disk never leaves a cut-short book.
+            write_atomic(path, book.to_json())
+        except (OSError, ValueError) as exc:
             raise StateError(f"lock book {_shown(path)}: cannot write it "
-                             f"({exc.strerror or 'unwritable'})") from None
+                             f"({getattr(exc, 'strerror', None) or 'unwritable'})"
+                             ) from None
     if args.json:
         out: dict[str, Any] = {"book": dict(book.sequences), "solved": list(book.solved)}
         if lock is not None:

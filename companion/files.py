@@ -1,0 +1,139 @@
+"""Reading and writing the player's files safely (standard library only).
+
+- [read_input][companion.files.read_input] reads a regular file, or standard input for
+  ``-``, through a bounded read: a device (``/dev/zero``), a FIFO or a folder is refused
+  at once (never read until memory runs out, never waited on), and no more than the limit
+  is ever held. The bytes are decoded as UTF-8 (a byte-order mark allowed), whatever the
+  locale says.
+- [write_atomic][companion.files.write_atomic] writes a file whole or not at all: the text
+  goes to a temporary file beside it, which is renamed over it only once completely
+  written. A full disk or a file-size limit leaves the old file as it was.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import sys
+import tempfile
+from pathlib import Path
+from typing import BinaryIO
+
+from companion.errors import CompanionError
+
+__all__ = ["FileError", "decode_text", "read_bytes", "read_input", "shown_name",
+           "write_atomic"]
+
+_BOM = b"\xef\xbb\xbf"
+
+
+class FileError(CompanionError):
+    """A file the player named cannot be read or written (one line naming it and why)."""
+
+
+def shown_name(name: str, limit: int = 60) -> str:
+    """A file name as an error line shows it: long names clipped in the middle."""
+    name = name.encode("utf-8", "replace").decode("utf-8")
+    return name if len(name) <= limit else f"{name[:limit // 2]}…{name[-(limit // 2):]}"
+
+
+def _read_bounded(stream: BinaryIO, limit: int, name: str) -> bytes:
+    # Read in pieces: a limit of 100 MB is not allocated up front for a 2-byte file.
+    parts: list[bytes] = []
+    size = 0
+    while size <= limit:
+        piece = stream.read(min(1 << 20, limit + 1 - size))
+        if not piece:
+            break
+        parts.append(piece)
+        size += len(piece)
+    if size > limit:
+        raise FileError(f"{shown_name(name)} is larger than {limit:,} bytes")
+    return b"".join(parts)
+
+
+def read_bytes(name: str, limit: int, what: str) -> bytes:
+    """The bytes of file ``name`` (``-``: standard input), at most ``limit`` of them;
+    ``what`` names the kind of file expected ("a campaign file") in the one-line error."""
+    if name == "-":
+        stdin = sys.stdin
+        if stdin is None:
+            raise FileError("standard input is closed")
+        try:
+            return _read_bounded(stdin.buffer, limit, "standard input")
+        except OSError as exc:
+            raise FileError(f"cannot read standard input: {exc.strerror}") from None
+    shown = shown_name(name)
+    try:
+        # Non-blocking: opening a FIFO nobody writes to returns at once (then refused).
+        fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+                     | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise FileError(f"no file {shown}") from None
+    except IsADirectoryError:
+        raise FileError(f"{shown} is a folder, not {what}") from None
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "strerror", None) or "not a usable file name"
+        raise FileError(f"cannot read {shown}: {reason}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise FileError(f"{shown} is a folder, not {what}")
+        if not stat.S_ISREG(mode):
+            raise FileError(f"{shown} is not a regular file (a device, FIFO or socket); "
+                            f"give {what} or '-' for standard input")
+        with contextlib.suppress(OSError, AttributeError):
+            os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb", closefd=True) as stream:
+            fd = -1
+            return _read_bounded(stream, limit, name)
+    except OSError as exc:
+        raise FileError(f"cannot read {shown}: {exc.strerror}") from None
+    finally:
+        if fd >= 0:
+            os.close(fd)
+
+
+def decode_text(data: bytes, name: str, what: str) -> str:
+    """``data`` decoded as UTF-8 (a leading byte-order mark dropped); one line if it is not."""
+    if data.startswith(_BOM):
+        data = data[len(_BOM):]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise FileError(f"{shown_name(name)} is not {what} (not UTF-8 text: byte "
+                        f"{exc.start})") from None
+
+
+def read_input(name: str, limit: int, what: str) -> str:
+    """The text of ``name`` (``-``: standard input): a regular file or standard input, at
+    most ``limit`` bytes, UTF-8; anything else is one [FileError][companion.files.FileError]
+    line naming the file and the reason."""
+    shown = "standard input" if name == "-" else name
+    return decode_text(read_bytes(name, limit, what), shown, what)
+
+
+def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
+    """Write ``data`` (text as UTF-8) to ``path`` whole or not at all: into a temporary file
+    in the same folder, flushed to disk, then renamed over ``path``. On any failure the
+    temporary file is removed and ``path`` is as it was; raises ``OSError``."""
+    target = Path(path)
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    try:
+        mode = stat.S_IMODE(target.stat().st_mode)
+    except FileNotFoundError:
+        mode = 0o644  # (reading the umask would change it, under other threads' feet)
+    fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name[:50]}.",
+                                suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(raw)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(temp, mode)
+        os.replace(temp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
