@@ -41,7 +41,9 @@ later: a key with a number outside the die (``"9+"`` on a d6, ``"1-999999999"``)
 than `MAX_KEY_DIGITS` digits or in other than ASCII digits (``"١-6"``); a nested dice roll
 that can fail on some outcome (``{1d(1d2-1)}``: checked on its exact odds, not on one
 roll); nested table rolls more than `MAX_NESTING` tables deep; a file over
-`MAX_FILE_BYTES` or nested too deeply to read.
+`MAX_FILE_BYTES` or nested too deeply to read. The seeds' looked-up (never rolled) data
+files are read by the same reader, each checked against its schema
+([companion.tables.fixed][]).
 
 Where the tables are is not this module's business: the ruleset registry
 ([companion.rulesets][]) hands it each ruleset's folder with
@@ -63,13 +65,13 @@ does that), so this module never imports the registry.
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, cast
 
 from companion.errors import CompanionError, TableError, UnknownNameError, quoted
+from companion.tables.fixed import MAX_FILE_BYTES, read_toml
 from companion.tables.model import (
     MAX_KEY_DIGITS,
     MAX_NESTING,
@@ -101,8 +103,6 @@ __all__ = [
 _ID = re.compile(r"^[a-z0-9][a-z0-9_]*$")
 _TOP_KEYS = {"id", "title", "section", "die", "read", "columns", "notes", "rows"}
 _ROW_KEYS = {"range", "reroll", "printed"}
-#: The largest table file read (the largest seed table is a few kilobytes).
-MAX_FILE_BYTES = 1_000_000
 
 _cache: dict[str, Table] | None = None
 
@@ -181,22 +181,8 @@ def load_folders(folders: Mapping[str, Path]) -> dict[str, Table]:
 def load_file(path: Path, *, ruleset: str = "") -> Table:
     """Read and validate one TOML table file."""
     where = f"{path.parent.parent.name}/tables/{path.name}"
-    try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise TableError(f"table file {where}: {size:,} bytes, over the limit of "
-                             f"{MAX_FILE_BYTES:,}")
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise TableError(f"table file {where}: cannot be read ({exc.strerror})") from None
-    except UnicodeDecodeError:
-        raise TableError(f"table file {where}: not UTF-8 text") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise TableError(f"table file {where}: not valid TOML ({exc})") from None
-    except RecursionError:
-        raise TableError(f"table file {where}: arrays or tables nested too deeply") from None
-    except ValueError:  # e.g. an integer of thousands of digits
-        raise TableError(f"table file {where}: a value too large to read") from None
+    # The one TOML reader of the package (companion.tables.fixed): same limits, same messages.
+    data = read_toml(path, f"table file {where}")
     table = parse_table(data, ruleset=ruleset, source=where)
     if table.id != path.stem:
         raise TableError(f"table {table.id} ({where}): id must equal the file name {path.stem!r}")

@@ -205,8 +205,13 @@ def test_bad_rolls_are_refused(roll, message) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("dice = [4, 6, 8]\n", "'dice' must be"),
-        ("dice = [4, 6, 8, 10, 12]\n", "'tiers' must be"),
+        ("dice = [4, 6, 8]\n[[tiers]]\nprinted_percent = \"1\"\nprinted_count = 1\n"
+         "hands = [{ name = \"X\", pattern = [1, 2, 3] }]\n", "'dice' must be"),
+        ("dice = [4, 6, 8, 10, 12]\n", "^hands.toml: missing tiers$"),
+        ("dice = [4, 6, 8, 10, 12]\ntiers = []\n", "^hands.toml: tiers must not be empty$"),
+        ("dice = [4, 6, 8, 10, 12]\n[[tiers]]\nprinted_percent = \"1\"\nprinted_count = 1\n"
+         "hands = [{ name = \"X\", pattern = [1, 2, 3.5] }]\n",
+         r"tiers\[0\]\.hands\[0\]\.pattern\[2\] must be a whole number, not a number"),
         ("dice = [4, 6, 8, 10, 12]\n[[tiers]]\nprinted_percent = \"1\"\nprinted_count = 1\n"
          "hands = [{ name = \"X\", pattern = [13, 1, 1] }]\n", "no roll can show"),
         ("dice = [4, 6, 8, 10, 12]\n[[tiers]]\nprinted_percent = \"1\"\nprinted_count = 1\n"
@@ -216,7 +221,7 @@ def test_bad_rolls_are_refused(roll, message) -> None:
         ("dice = [4, 6, 8, 10, 12]\n[[tiers]]\nprinted_percent = \"1\"\nprinted_count = 1\n"
          "hands = [{ name = \"X\", pattern = [1, 2, 3] }, { name = \"Y\", pattern = [3, 2, 1] }]\n",
          "listed twice"),
-        ("dice = [", "cannot read"),
+        ("dice = [", "^hands.toml: not valid TOML"),
     ],
 )
 def test_malformed_hand_data_is_refused(tmp_path: Path, text: str, message: str) -> None:

@@ -225,10 +225,13 @@ def test_daily_gain_matches_whole_days_inside(stress, chunks) -> None:
 
 @pytest.mark.parametrize(
     ("text", "message"),
-    [("title = 'x'\n", "needs \\[\\[levels\\]\\] rows"),
-     ("[[levels]]\nlevel = 1\n", "levels\\[0\\] needs"),
+    [("title = 'x'\n", "^psychosis.toml: missing levels$"),
+     ("[[levels]]\nlevel = 1\n", "missing levels\\[0\\]\\.effect"),
+     ("[[levels]]\nlevel = true\neffect = 'x'\n",
+      "levels\\[0\\]\\.level must be a whole number, not true or false"),
+     ("[[levels]]\nlevel = 1\neffect = ' '\n", "levels\\[0\\].effect is empty"),
      ("[[levels]]\nlevel = 2\neffect = 'x'\n", "levels 1 to 6 in order"),
-     ("[[levels", "cannot read")],
+     ("[[levels", "^psychosis.toml: not valid TOML \\(.*end of document")],
 )
 def test_malformed_psychosis_table_is_refused(tmp_path, text, message) -> None:
     path = tmp_path / "psychosis.toml"

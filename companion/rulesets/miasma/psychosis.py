@@ -35,18 +35,19 @@ still a rest, it just removes no psychosis. Time passes only through
 from __future__ import annotations
 
 import functools
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from companion.errors import RuleError, StateError, TableError, quoted
 from companion.state import Tracker, move, state_field
+from companion.tables.fixed import Schema, load_fixed
 
 __all__ = ["MAX_LEVEL", "Character", "Level", "MiasmaTracker", "levels", "load_levels",
            "raised_by"]
 
 DATA_FILE = Path(__file__).with_name("psychosis.toml")
+_SCHEMA: dict[str, Schema] = {"levels": [{"level": int, "effect": str}]}
 
 MAX_LEVEL = 6
 HOURS_PER_DAY = 24
@@ -102,20 +103,12 @@ def levels() -> tuple[Level, ...]:
 
 def load_levels(path: Path) -> tuple[Level, ...]:
     """Read and check a psychosis table: levels 1 to 6 in order, each with its effect."""
-    try:
-        data: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise TableError(f"psychosis: cannot read {path.name}: {exc}") from None
-    rows = data.get("levels")
-    if not isinstance(rows, list):
-        raise TableError(f"psychosis: {path.name} needs [[levels]] rows")
+    data = load_fixed(path, _SCHEMA)
     out = []
-    for i, row in enumerate(rows):
-        level, effect = row.get("level"), row.get("effect")
-        if not isinstance(level, int) or not isinstance(effect, str) or not effect.strip():
-            raise TableError(f"psychosis: {path.name} levels[{i}] needs a whole-number "
-                             "'level' and an 'effect' text")
-        out.append(Level(level, effect.strip()))
+    for i, row in enumerate(data["levels"]):
+        if not row["effect"].strip():
+            raise TableError(f"psychosis: {path.name} levels[{i}].effect is empty")
+        out.append(Level(row["level"], row["effect"].strip()))
     if [lv.level for lv in out] != list(range(1, MAX_LEVEL + 1)):
         raise TableError(f"psychosis: {path.name} must list levels 1 to {MAX_LEVEL} in order")
     return tuple(out)

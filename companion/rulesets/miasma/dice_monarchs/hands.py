@@ -30,16 +30,15 @@ from __future__ import annotations
 import functools
 import itertools
 import operator
-import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
 
 from companion.dice.distribution import Distribution
 from companion.errors import TableError
+from companion.tables.fixed import Schema, load_fixed
 
 #: Public helpers no app or command calls directly, and why (see tests/test_every_face.py).
 LIBRARY_ONLY: dict[str, str] = {
@@ -74,6 +73,11 @@ __all__ = [
 ]
 
 DATA_FILE = Path(__file__).with_name("hands.toml")
+_SCHEMA: dict[str, Schema] = {
+    "dice": [int],
+    "tiers": [{"printed_count": int, "printed_percent": str,
+               "hands": [{"name": str, "pattern": [int]}]}],
+}
 
 DICE: tuple[int, ...] = (4, 6, 8, 10, 12)
 """Sides of the five dice every hand is made of, in the order rolls are written."""
@@ -116,35 +120,25 @@ class Hand:
 
 
 def _load(path: Path) -> tuple[Hand, ...]:
-    where = f"{path.name}"
-    try:
-        data: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise TableError(f"Dice Monarchs hands: cannot read {where}: {exc}") from None
-    if data.get("dice") != list(DICE):
+    data = load_fixed(path, _SCHEMA)  # the keys and their types; the rules' checks follow
+    where = path.name
+    if data["dice"] != list(DICE):
         raise TableError(f"{where}: 'dice' must be {list(DICE)}")
-    tiers = data.get("tiers")
-    if not isinstance(tiers, list) or not tiers:
-        raise TableError(f"{where}: 'tiers' must be a non-empty list")
     out: list[Hand] = []
     seen: set[tuple[int, ...]] = set()
-    for t, tier in enumerate(tiers):
+    for t, tier in enumerate(data["tiers"]):
         here = f"{where} tiers[{t}]"
-        count, percent, rows = (tier.get(k) for k in ("printed_count", "printed_percent", "hands"))
-        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+        count, percent = tier["printed_count"], tier["printed_percent"]
+        if count < 0:
             raise TableError(f"{here}: 'printed_count' must be a whole number")
-        if not isinstance(percent, str) or not _is_decimal(percent):
+        if not _is_decimal(percent):
             raise TableError(f"{here}: 'printed_percent' must be a decimal number as text")
-        if not isinstance(rows, list) or not rows:
-            raise TableError(f"{here}: 'hands' must be a non-empty list")
-        for r, row in enumerate(rows):
-            name, pattern = row.get("name"), row.get("pattern")
-            if not isinstance(name, str) or not name.strip():
+        for r, row in enumerate(tier["hands"]):
+            name, pattern = row["name"], row["pattern"]
+            if not name.strip():
                 raise TableError(f"{here}.hands[{r}]: 'name' must be text")
-            if not isinstance(pattern, list) or not 3 <= len(pattern) <= len(DICE):
+            if not 3 <= len(pattern) <= len(DICE):
                 raise TableError(f"{here}.hands[{r}] ({name}): 'pattern' must list 3 to 5 faces")
-            if not all(isinstance(v, int) and not isinstance(v, bool) for v in pattern):
-                raise TableError(f"{here}.hands[{r}] ({name}): faces must be whole numbers")
             key = tuple(sorted(pattern))
             if key in seen:
                 raise TableError(f"{here}.hands[{r}] ({name}): pattern {pattern} is listed twice")
