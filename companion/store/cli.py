@@ -10,6 +10,9 @@ else the default file in the user's data folder. Errors follow the CLI contract:
 - ``campaign export NAME`` (the JSON document on standard output)
 - ``campaign import FILE [--name NEW]`` (``-`` reads standard input)
 - ``campaign delete NAME --yes``
+- ``campaign seat NAME WHO --role gm|player``, ``campaign seats NAME [--json]``,
+  ``campaign unseat NAME WHO`` and ``log NAME --seat SECRET``: seats
+  ([companion.store.seats_cli][])
 - ``log NAME [--json | --csv] [--rolls] [--gm | --player WHO]``: who did what, when, with
   which seed; hidden rolls as every player sees them unless ``--gm`` (see
   [companion.store.fairplay_cli][]); the JSON's roll entries carry a ``roll`` field that
@@ -91,6 +94,9 @@ def add_commands(sub: Any) -> None:
                       "GM's view; by default the log is what every player may see)")
     view.add_argument("--player", metavar="WHO", help="the log as this player sees it")
     log.set_defaults(func=_log)
+    from companion.store.seats_cli import add_seat_commands  # seat, seats, unseat, --seat
+
+    add_seat_commands(csub, log, view)
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:

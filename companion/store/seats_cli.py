@@ -1,0 +1,142 @@
+"""``companion campaign seat|seats|unseat`` and ``log NAME --seat SECRET``: seats on the
+command line, for whoever holds the database (see [companion.store.seats][]).
+
+- ``campaign seat NAME WHO --role gm|player [--url BASE]`` makes (or renews) a seat and
+  prints its link, the secret as ``seat=SECRET`` (shown this once; the database keeps its
+  hash). A lost GM link, or a campaign made before seats, gets its GM seat this way.
+- ``campaign seats NAME [--json]``: who, role and when made; never a secret.
+- ``campaign unseat NAME WHO``: the seat's secret opens nothing from now on.
+- ``log NAME --seat SECRET`` (with ``--json`` or ``--csv`` as usual): the log as that
+  seat sees it; a forged or revoked secret is one ``error:`` line, exit 2.
+
+The link's address is ``--url``, else ``COMPANION_URL``, else the address ``make app``
+serves (``http://127.0.0.1:8866/``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlencode
+
+from companion.errors import CompanionError
+
+__all__ = ["DEFAULT_URL", "add_seat_commands", "seat_link"]
+
+#: Where ``make app`` serves the start app.
+DEFAULT_URL = "http://127.0.0.1:8866/"
+
+
+def seat_link(campaign: str, secret: str, base: str | None = None) -> str:
+    """The start app's address for ``campaign`` opened by the seat ``secret``."""
+    base = (base or os.environ.get("COMPANION_URL", "") or DEFAULT_URL).strip()
+    if "?" in base or "#" in base:
+        raise CompanionError("the app's address ends before any '?' or '#'")
+    if not base.endswith((".ipynb", "/")):
+        base += "/"
+    return f"{base}?{urlencode({'campaign': campaign, 'seat': secret})}"
+
+
+def add_seat_commands(campaign: Any, log: argparse.ArgumentParser, view: Any) -> None:
+    """Add the seat commands to ``campaign``'s subparsers and ``--seat`` to ``log`` (in its
+    group of views, ``view``)."""
+    seat = campaign.add_parser("seat", help="make (or renew) a seat and print its link")
+    seat.add_argument("name", help="the campaign")
+    seat.add_argument("who", help="the seat's name (a player's character, or the GM)")
+    seat.add_argument("--role", choices=("gm", "player"), required=True)
+    seat.add_argument("--url", help="the app's address for the link (default: "
+                      f"COMPANION_URL, else {DEFAULT_URL})")
+    seat.set_defaults(func=_seat)
+
+    seats = campaign.add_parser("seats", help="list a campaign's seats (never their secrets)")
+    seats.add_argument("name")
+    seats.add_argument("--json", action="store_true")
+    seats.set_defaults(func=_seats)
+
+    unseat = campaign.add_parser("unseat", help="revoke a seat: its link opens nothing")
+    unseat.add_argument("name")
+    unseat.add_argument("who")
+    unseat.set_defaults(func=_unseat)
+
+    view.add_argument("--seat", metavar="SECRET",
+                      help="the log as the seat with this secret sees it")
+    log.set_defaults(func=_seated_log(log.get_default("func")))
+
+
+def _store() -> Any:
+    from companion.store.db import open_store
+
+    return open_store()
+
+
+def _seat(args: argparse.Namespace) -> int:
+    from companion.store.seats import check_who, make_seat
+
+    with _store() as store:
+        info = store.get_campaign(args.name)
+        who = check_who(args.who)
+        link = seat_link(info.name, "SECRET", args.url)  # refuse a bad --url before
+        secret = make_seat(store, info.name, who, args.role)
+    link = seat_link(info.name, secret, args.url)
+    role = "GM" if args.role == "gm" else "player"
+    sys.stdout.write(f"seat {who} ({role}) at {info.name}: the link below opens it; it is "
+                     "shown this once (run this again for a new one)\n"
+                     f"{link}\n")
+    return 0
+
+
+def _seats(args: argparse.Namespace) -> int:
+    from companion.store.seats import list_seats
+
+    with _store() as store:
+        info = store.get_campaign(args.name)
+        listed = list_seats(store, info.name)
+    if args.json:
+        sys.stdout.write(json.dumps({"campaign": info.name, "seats": [
+            {"who": s.who, "role": s.role, "made": s.created} for s in listed]},
+            ensure_ascii=False) + "\n")
+        return 0
+    if not listed:
+        sys.stdout.write(f"{info.name}: no seats yet (campaign seat {info.name} WHO "
+                         "--role gm makes the GM's)\n")
+    for s in listed:
+        sys.stdout.write(f"{s.who}  ({'GM' if s.role == 'gm' else 'player'}; made "
+                         f"{s.created[:16].replace('T', ' ')})\n")
+    return 0
+
+
+def _unseat(args: argparse.Namespace) -> int:
+    from companion.store.seats import revoke_seat
+
+    with _store() as store:
+        info = store.get_campaign(args.name)
+        revoke_seat(store, info.name, args.who)
+    sys.stdout.write(f"revoked {' '.join(args.who.split())}'s seat at {info.name}: its "
+                     "link opens nothing now\n")
+    return 0
+
+
+def _seated_log(original: Callable[[argparse.Namespace], int]
+                ) -> Callable[[argparse.Namespace], int]:
+    """``log`` as before, but with ``--seat`` the view is the seat's (GM: everything)."""
+
+    def run(args: argparse.Namespace) -> int:
+        secret = getattr(args, "seat", None)
+        if secret is not None:
+            from companion.store.seats import seat_for_secret
+
+            with _store() as store:
+                info = store.get_campaign(args.name)
+                seat = seat_for_secret(store, info.name, secret)
+            if seat is None:  # never echo what was given: it may be a real secret
+                raise CompanionError(f"that seat secret opens no seat at {info.name} "
+                                     "(forged, revoked or renewed)")
+            args.gm = seat.role == "gm"
+            args.player = None if args.gm else seat.who
+        return original(args)
+
+    return run
