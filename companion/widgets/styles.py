@@ -16,7 +16,7 @@ __all__ = [
     "style_tag",
 ]
 
-MIN_BUTTON_HEIGHT = "40px"
+MIN_BUTTON_HEIGHT = "44px"
 """Smallest tap target: a fingertip on a phone at the table."""
 
 
@@ -31,63 +31,82 @@ CSS = """
 .tc-app { box-sizing: border-box; max-width: min(100%, 760px); width: 100%;
   font-size: 16px; line-height: 1.4;
   --jp-widgets-font-size: 16px; --jp-ui-font-size1: 16px; --jp-content-font-size1: 16px;
-  --jp-widgets-inline-height: 40px; --jp-widgets-inline-label-width: auto; }
+  --jp-widgets-inline-height: 44px; --jp-widgets-inline-label-width: auto;
+  --tc-error: #b00020; --tc-muted: #555; --tc-line: #ddd; --tc-edge: #767676;
+  --tc-focus: #0b57d0; }
 .tc-app * { box-sizing: border-box; }
 .tc-app .widget-label, .tc-app .widget-label-basic, .tc-app .widget-html-content,
 .tc-app .widget-inline-hbox label, .tc-app .widget-html, .tc-app td, .tc-app th,
 .tc-app li, .tc-app p { font-size: 16px; }
 .tc-app .widget-label, .tc-app .widget-inline-hbox .widget-label { line-height: 1.4;
-  height: auto; min-height: 40px; display: flex; align-items: center; }
+  height: auto; min-height: 44px; display: flex; align-items: center; }
 .tc-app .tc-row { display: flex; flex-flow: row wrap; gap: 6px; align-items: center;
   max-width: 100%; margin: 3px 0; }
 .tc-app .tc-row > * { margin: 0; }
-.tc-app .tc-btn, .tc-app .tc-btn.jupyter-button, .tc-app .jupyter-button { min-height: 40px;
+.tc-app .tc-btn, .tc-app .tc-btn.jupyter-button, .tc-app .jupyter-button { min-height: 44px;
   height: auto; min-width: 44px; width: auto; padding: 4px 10px; font-size: 16px; }
 .tc-app .tc-text { max-width: 100%; min-width: 0; flex: 1 1 160px; }
-.tc-app .tc-text input { min-height: 40px; font-size: 16px; }
-.tc-app .widget-text, .tc-app .widget-dropdown { height: auto; min-height: 40px;
+.tc-app .tc-text input { min-height: 44px; font-size: 16px; }
+.tc-app .widget-text, .tc-app .widget-dropdown { height: auto; min-height: 44px;
   align-items: center; }
 .tc-app .widget-text input, .tc-app .widget-dropdown select, .tc-app textarea,
-.tc-app .widget-select select { min-height: 40px; font-size: 16px; }
-.tc-app .widget-text input, .tc-app .widget-dropdown select { height: 40px; }
-/* Checkboxes: the whole label is the tap target, 40px tall; the box itself 32px. */
-.tc-app .widget-checkbox { height: auto; min-height: 40px; }
-.tc-app .widget-checkbox label { min-height: 40px; display: flex; align-items: center;
+.tc-app .widget-select select { min-height: 44px; font-size: 16px; }
+.tc-app .widget-text input, .tc-app .widget-dropdown select { height: 44px; }
+/* Checkboxes: the whole label is the tap target, 44px tall; the box itself 32px. */
+.tc-app .widget-checkbox { height: auto; min-height: 44px; }
+.tc-app .widget-checkbox label { min-height: 44px; display: flex; align-items: center;
   gap: 8px; font-size: 16px; cursor: pointer; }
 .tc-app .widget-checkbox input { width: 32px; height: 32px; margin: 4px; flex: none; }
-/* List options (Select, SelectMultiple, RadioButtons, ToggleButtons) 40px tall. */
+/* List options (Select, SelectMultiple, RadioButtons, ToggleButtons) 44px tall. */
 .tc-app .widget-select select, .tc-app select[multiple], .tc-app select[size] {
   height: auto; }
 .tc-app .widget-select option, .tc-app select[multiple] option, .tc-app select[size] option {
-  min-height: 40px; padding: 10px 6px; line-height: 20px; font-size: 16px; }
-.tc-app .widget-radio-box label { min-height: 40px; display: flex; align-items: center;
+  min-height: 44px; padding: 10px 6px; line-height: 20px; font-size: 16px; }
+.tc-app .widget-radio-box label { min-height: 44px; display: flex; align-items: center;
   font-size: 16px; }
 .tc-app .widget-radio-box input { width: 24px; height: 24px; margin: 0 8px 0 0; }
-.tc-app .widget-toggle-button { min-height: 40px; height: auto; font-size: 16px; }
-.tc-app .tc-error { color: #b00020; font-weight: 600; min-height: 1.4em; font-size: 16px;
+.tc-app .widget-toggle-button { min-height: 44px; height: auto; font-size: 16px; }
+.tc-app .tc-error { color: var(--tc-error); font-weight: 600; min-height: 1.4em; font-size: 16px;
   overflow-wrap: anywhere; }
 .tc-app .tc-error:empty { display: none; }
 /* A checked box: the input, and under it its one-line refusal. */
 .tc-app .tc-checked { max-width: 100%; min-width: 0; flex: 0 1 auto; }
 .tc-app .tc-checked .tc-refusal { min-height: 0; margin: 2px 0 0 0; }
-.tc-app .tc-checked.tc-bad input { border: 2px solid #b00020; }
+.tc-app .tc-checked.tc-bad input { border: 2px solid var(--tc-error); }
 .tc-app .widget-html-content, .tc-app .widget-html { max-width: 100%; overflow-wrap: anywhere; }
 .tc-app svg { max-width: 100%; height: auto; }
-.tc-app .tc-link { display: inline-flex; align-items: center; min-height: 40px;
-  padding: 4px 10px; border: 1px solid #888; border-radius: 4px; text-decoration: none;
+.tc-app .tc-link { display: inline-flex; align-items: center; min-height: 44px;
+  padding: 4px 10px; border: 1px solid var(--tc-edge); border-radius: 4px; text-decoration: none;
   color: inherit; margin: 0 4px 0 0; font-size: 16px; }
 .tc-app .tc-history { margin: 0; padding: 0 0 0 0; list-style: none; max-height: 45vh;
   overflow-y: auto; font-size: 16px; }
-.tc-app .tc-history li { padding: 4px 0; border-bottom: 1px solid #ddd; font-size: 16px; }
+.tc-app .tc-history li { padding: 4px 0; border-bottom: 1px solid var(--tc-line); font-size: 16px; }
 .tc-app .tc-history .tc-h-total { font-weight: 700; font-size: 18px; }
-.tc-app .tc-history .tc-h-meta { color: #555; font-size: 16px; }
-.tc-app .tc-history-more { color: #555; font-size: 16px; }
+.tc-app .tc-history .tc-h-meta { color: var(--tc-muted); font-size: 16px; }
+.tc-app .tc-history-more { color: var(--tc-muted); font-size: 16px; }
 /* A check's total and verdict are read from across the table. */
 .tc-app .tc-result span.tc-total { font-size: 30px; font-weight: 800; vertical-align: middle; }
 .tc-app .tc-result .tc-verdict { font-size: 18px; vertical-align: middle; }
-.tc-app del { text-decoration: line-through; opacity: 0.7; }
+.tc-app del { text-decoration: line-through; }
 /* Secondary text (an exact fraction, a note) is read too: 16px, told apart by its colour. */
-.tc-app small, .tc-app .tc-note { font-size: 16px; color: #555; }
+.tc-app small, .tc-app .tc-note { font-size: 16px; color: var(--tc-muted); }
+/* Every control a thumb can reach is at least 44px tall, whatever a module's own CSS says
+   (min-height beats any smaller height). A checkbox's tap target is its whole label. */
+.tc-app button, .tc-app select:not([multiple]):not([size]), .tc-app textarea,
+.tc-app input:not([type=checkbox]):not([type=radio]), .tc-app a.tc-link,
+.tc-app .widget-checkbox label, .tc-app .widget-radio-box label {
+  min-height: 44px !important; }
+/* Keyboard use: where the focus is must be seen, on light and dark alike. */
+.tc-app :focus-visible, .tc-app .jupyter-button:focus-visible {
+  outline: 3px solid var(--tc-focus) !important; outline-offset: 2px; }
+/* A dark theme that follows the device (dimly lit tables): the page template loads
+   JupyterLab's dark variables under the same media query; these are the app's own. In
+   JupyterLab itself the app follows the notebook's theme instead. */
+@media (prefers-color-scheme: dark) {
+  body[data-voila] .tc-app { --tc-error: #ff8a80; --tc-muted: #c4c4c4; --tc-line: #444;
+    --tc-edge: #9e9e9e; --tc-focus: #8ab4f8; } }
+body[data-jp-theme-light="false"]:not([data-voila]) .tc-app { --tc-error: #ff8a80;
+  --tc-muted: #c4c4c4; --tc-line: #444; --tc-edge: #9e9e9e; --tc-focus: #8ab4f8; }
 """
 """Phone-width rules, scoped under ``.tc-app`` so they never leak into a notebook."""
 

@@ -110,7 +110,7 @@ class FacingApp(widgets.VBox):
         self.report = widgets.HTML()
         t = self.tracker
         self.turn_to = _pick(list(FACINGS), "east", "Turn to", "turn-to")
-        self.toward = widgets.Text(value="", placeholder="toward whom",
+        self.toward = widgets.Text(tooltip="Toward whom", value="", placeholder="toward whom",
                                    layout=widgets.Layout(width="160px"))
 
         def b(label: str, action: Callable[[], Any], name: str) -> widgets.Button:

@@ -71,7 +71,7 @@ class CombatTurnApp(widgets.VBox):
             return button(label, action, error=e, name=name)
 
         t, r = self.turn, self.reactions
-        self.action = widgets.Dropdown(options=list(ACTIONS), value="attack",
+        self.action = widgets.Dropdown(tooltip="Action", options=list(ACTIONS), value="attack",
                                        layout=widgets.Layout(width="auto"))
         self.action.add_class("tc-pick-action")
         self.trigger = text_box("trigger, e.g. the orc steps out", name="trigger")

@@ -42,10 +42,11 @@ class CairnCharacterApp(CairnAppBase):
         self.slots = widgets.VBox(layout=widgets.Layout(max_width="100%"))
         self.item_name = name_box("Item", "", "item-name", required=False,
                                   placeholder="item name")
-        self.item_tag = widgets.Dropdown(options=list(TAGS), value="normal",
+        self.item_tag = widgets.Dropdown(tooltip="Item tag", options=list(TAGS), value="normal",
                                          layout=widgets.Layout(width="110px"))
         self.item_qty = int_box("Qty", 1, "item-qty", 1, MAX_QUANTITY, width="130px")
-        self.item_die = widgets.Dropdown(options=[("no Ud", 0)] + [(f"Ud{d}", d)
+        self.item_die = widgets.Dropdown(tooltip="Usage die",
+                                         options=[("no Ud", 0)] + [(f"Ud{d}", d)
                                                                    for d in USAGE_DICE],
                                          value=0, layout=widgets.Layout(width="90px"))
         self.damage_box = int_box("Damage", 7, "damage", 0, MAX_DAMAGE, width="140px")
@@ -53,7 +54,8 @@ class CairnCharacterApp(CairnAppBase):
                                        layout=widgets.Layout(width="auto"))
         self.boast_goal = name_box("Boast", "", "boast", max_len=120, required=False,
                                    placeholder="the goal you vow before an audience")
-        self.boast_ability = widgets.Dropdown(options=list(ABILITIES), value="STR",
+        self.boast_ability = widgets.Dropdown(tooltip="Ability to boast",
+                                              options=list(ABILITIES), value="STR",
                                               layout=widgets.Layout(width="90px"))
         self.new_name = name_box("Name", c.name, "new-name")
         self.new_stats = {k: int_box(k, v, f"new-{k.lower()}", 0, MAX_SCORE, width="110px")

@@ -49,7 +49,8 @@ class GambitPanel(widgets.VBox):
         for i, (die, rolled) in enumerate(zip(p.dice, p.rolls, strict=True)):
             label = widgets.HTML(f'<span class="tc-die-{i}">d{die} = <b>{rolled}</b></span>')
             if p.can_gambit(i):
-                dd = widgets.Dropdown(options=[("keep for damage", "")] + [(g, g)
+                dd = widgets.Dropdown(tooltip="Use of this die",
+                                      options=[("keep for damage", "")] + [(g, g)
                                                                           for g in GAMBITS],
                                       value="", layout=widgets.Layout(width="260px"))
                 dd.add_class(f"tc-gambit-{i}")
@@ -80,28 +81,31 @@ class CombatApp(CairnAppBase):
         e = self.encounter
         self.f_name = name_box("Name", "", "c-name", max_len=MAX_NAME, required=False,
                                placeholder="name")
-        self.f_side = widgets.Dropdown(options=["PCs", "Enemies"], value="Enemies",
+        self.f_side = widgets.Dropdown(tooltip="Side", options=["PCs", "Enemies"], value="Enemies",
                                        layout=widgets.Layout(width="110px"))
         self.f_side.add_class("tc-c-side")
         self.f_stats = {k: int_box(k, v, f"c-{k.lower()}", 0, MAX_SCORE, width="110px")
                         for k, v in (("GD", 3), ("STR", 10), ("DEX", 10), ("CTRL", 10),
                                      ("Armor", 0))}
-        self.f_weapon = widgets.Dropdown(options=[(f"d{d}", d) for d in WEAPON_DICE], value=6,
+        self.f_weapon = widgets.Dropdown(tooltip="Weapon die",
+                                         options=[(f"d{d}", d) for d in WEAPON_DICE], value=6,
                                          layout=widgets.Layout(width="80px"))
         self.f_flags = {k: widgets.Checkbox(description=k, indent=False,
                                             layout=widgets.Layout(width="auto"))
                         for k in ("PC", "detachment", "leader")}
         for k, box in self.f_flags.items():
             box.add_class(f"tc-c-flag-{k.lower()}")
-        self.attacker = widgets.Dropdown(layout=widgets.Layout(width="160px"))
-        self.target = widgets.Dropdown(layout=widgets.Layout(width="160px"))
+        self.attacker = widgets.Dropdown(tooltip="Attacker", layout=widgets.Layout(width="160px"))
+        self.target = widgets.Dropdown(tooltip="Target", layout=widgets.Layout(width="160px"))
         self.attacker.add_class("tc-attacker")
         self.target.add_class("tc-target-select")
-        self.joiners = widgets.SelectMultiple(rows=3, layout=widgets.Layout(width="170px"))
+        self.joiners = widgets.SelectMultiple(tooltip="Attackers joining",
+                                              rows=3, layout=widgets.Layout(width="170px"))
         self.joiners.add_class("tc-joiners")
-        self.blast_targets = widgets.SelectMultiple(rows=3, layout=widgets.Layout(width="170px"))
+        self.blast_targets = widgets.SelectMultiple(tooltip="Blast targets",
+                                                    rows=3, layout=widgets.Layout(width="170px"))
         self.blast_targets.add_class("tc-blast-targets")
-        self.second_weapon = widgets.Dropdown(
+        self.second_weapon = widgets.Dropdown(tooltip="Second weapon",
             options=[("none", 0)] + [(f"d{d}", d) for d in WEAPON_DICE], value=0,
             layout=widgets.Layout(width="80px"))
         self.second_weapon.add_class("tc-second")

@@ -34,14 +34,14 @@ class CombatMovesPanel(widgets.VBox):
         super().__init__(layout=widgets.Layout(max_width="100%"))
         self.add_class("tc-combat-moves")
         self.encounter, self.app, self.party = encounter, app, party
-        self.who = widgets.Dropdown(layout=widgets.Layout(width="160px"))
+        self.who = widgets.Dropdown(tooltip="Who", layout=widgets.Layout(width="160px"))
         self.who.add_class("tc-move-who")
-        self.foe = widgets.Dropdown(layout=widgets.Layout(width="160px"))
+        self.foe = widgets.Dropdown(tooltip="Foe", layout=widgets.Layout(width="160px"))
         self.foe.add_class("tc-move-foe")
-        self.foe_save = widgets.Dropdown(options=list(ABILITIES), value="STR",
+        self.foe_save = widgets.Dropdown(tooltip="Foe's save", options=list(ABILITIES), value="STR",
                                          layout=widgets.Layout(width="90px"))
         self.foe_save.add_class("tc-move-foe-save")
-        self.own_save = widgets.Dropdown(options=list(ABILITIES), value="DEX",
+        self.own_save = widgets.Dropdown(tooltip="Own save", options=list(ABILITIES), value="DEX",
                                          layout=widgets.Layout(width="90px"))
         self.own_save.add_class("tc-move-own-save")
         self.safe_place = widgets.Checkbox(value=True, description="somewhere safe to go",

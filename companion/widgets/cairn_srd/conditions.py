@@ -45,7 +45,8 @@ class ConditionsPanel(widgets.VBox):
         self.calm = app.btn("Calm down", lambda: self._do(c.calm_down), "calm")
         self.recover = app.btn("Recover scar", self.recover_scar, "recover-scar")
         self.hazard = int_box("Hazard damage", 3, "hazard", 0, MAX_HAZARD, width="170px")
-        self.hazard_ability = widgets.Dropdown(options=list(ABILITIES), value="STR",
+        self.hazard_ability = widgets.Dropdown(tooltip="Ability the hazard hits",
+                                               options=list(ABILITIES), value="STR",
                                                layout=widgets.Layout(width="90px"))
         self.hazard_ability.add_class("tc-hazard-ability")
         self.hazard_button = app.btn("Take hazard damage", self.take_hazard, "hazard-damage",
@@ -56,10 +57,11 @@ class ConditionsPanel(widgets.VBox):
                                       layout=widgets.Layout(width="auto"))
         self.major.add_class("tc-wound-major")
         self.wound_button = app.btn("+ Named wound", self.add_wound, "named-wound")
-        self.save_ability = widgets.Dropdown(options=list(ABILITIES), value="STR",
+        self.save_ability = widgets.Dropdown(tooltip="Save with",
+                                             options=list(ABILITIES), value="STR",
                                              layout=widgets.Layout(width="90px"))
         self.save_ability.add_class("tc-save-ability")
-        self.save_wounds = widgets.SelectMultiple(options=[], rows=3,
+        self.save_wounds = widgets.SelectMultiple(tooltip="Wounds at stake", options=[], rows=3,
                                                   layout=widgets.Layout(width="240px"))
         self.save_wounds.add_class("tc-save-wounds")
         self.save_button = app.btn("Save", self.roll_save, "sheet-save")

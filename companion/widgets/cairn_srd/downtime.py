@@ -30,7 +30,8 @@ __all__ = ["DowntimeApp"]
 
 
 def _dropdown(options: list[str] | tuple[str, ...], name: str) -> widgets.Dropdown:
-    box = widgets.Dropdown(options=list(options), value=options[0] if options else None,
+    box = widgets.Dropdown(tooltip=name.replace("-pick", "").replace("-", " ").capitalize(),
+                           options=list(options), value=options[0] if options else None,
                            layout=widgets.Layout(width="auto", max_width="100%"))
     box.add_class(f"tc-select-{name}")
     return box

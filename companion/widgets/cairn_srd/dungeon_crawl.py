@@ -82,7 +82,7 @@ class DungeonCrawlApp(CairnAppBase):
                                  ex.MAX_ODDS_TURNS, width="220px")
         self.lookahead.observe(lambda _change: self._render_odds(), names="value")
         self.odds = widgets.HTML()
-        self.action = widgets.Dropdown(
+        self.action = widgets.Dropdown(tooltip="Action",
             options=[(a["name"], k) for k, a in ex.ACTIONS.items()] + [("Other…", OTHER)],
             value=next(iter(ex.ACTIONS)), layout=widgets.Layout(width="300px", max_width="100%"))
         self.action.add_class("tc-select-action")
@@ -116,10 +116,12 @@ class DungeonCrawlApp(CairnAppBase):
 
         # -- light -----------------------------------------------------------------------
         self.light_error = ErrorLine()
-        self.light_kind = widgets.Dropdown(options=[k.capitalize() for k in ex.LIGHTS],
+        self.light_kind = widgets.Dropdown(tooltip="Light",
+                                           options=[k.capitalize() for k in ex.LIGHTS],
                                            value="Torch", layout=widgets.Layout(width="120px"))
         self.light_kind.add_class("tc-select-light-kind")
-        self.light_bearer = widgets.Dropdown(options=[("nobody", "")], value="",
+        self.light_bearer = widgets.Dropdown(tooltip="Carried by",
+                                             options=[("nobody", "")], value="",
                                              layout=widgets.Layout(width="160px"))
         self.light_bearer.add_class("tc-select-light-bearer")
         self.lights_view = widgets.VBox(layout=widgets.Layout(max_width="100%"))
@@ -489,7 +491,7 @@ class DungeonCrawlApp(CairnAppBase):
                                              error=err, name=f"failed-escape-{i}"))
             elif stage == "choice":
                 comrades = d.comrades(c.name)
-                choice = widgets.Dropdown(options=comrades or [""],
+                choice = widgets.Dropdown(tooltip="Comrade", options=comrades or [""],
                                           layout=widgets.Layout(width="140px"))
                 choice.add_class(f"tc-select-comrade-{i}")
                 betray = button("Betray", self._betray(c.name, choice), error=err,

@@ -84,7 +84,7 @@ class SocialPanel(widgets.VBox):
         super().__init__(layout=widgets.Layout(max_width="100%"))
         self.app = app
         levels = social.dispositions()
-        self.disposition = widgets.Dropdown(options=levels, value=levels[2],
+        self.disposition = widgets.Dropdown(tooltip="Disposition", options=levels, value=levels[2],
                                             layout=widgets.Layout(width="260px"))
         self.disposition.add_class("tc-social-disposition")
         self.modifier = int_box("Modifier", 0, "social-modifier", -skills.MAX_MODIFIER,

@@ -33,13 +33,13 @@ class SpellbookPanel(widgets.VBox):
         self.scroll_name = name_box("Scroll", "", "scroll-name", max_len=MAX_NAME,
                                     required=False, placeholder="spell on the scroll")
         self.gain_button = app.btn("Pick up scroll", self.gain, "gain-scroll")
-        self.scroll = widgets.Dropdown(layout=widgets.Layout(width="200px"))
+        self.scroll = widgets.Dropdown(tooltip="Scroll", layout=widgets.Layout(width="200px"))
         self.scroll.add_class("tc-scroll-select")
         self.bind_button = app.btn("Bind grimoire", self._with_scroll(c.create_grimoire),
                                    "bind-grimoire")
         self.copy_button = app.btn("Copy into grimoire", self._with_scroll(c.copy_scroll),
                                    "copy-scroll")
-        self.spell = widgets.Dropdown(layout=widgets.Layout(width="220px"))
+        self.spell = widgets.Dropdown(tooltip="Spell", layout=widgets.Layout(width="220px"))
         self.spell.add_class("tc-spell-select")
         self.cast_button = app.btn("Cast this spell", self.cast, "cast-spell", "primary")
         self.lift_button = app.btn("Lift a doom (quest)", lambda: self._do(c.lift_doom),

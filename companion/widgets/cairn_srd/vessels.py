@@ -68,7 +68,8 @@ class VesselPanel(widgets.VBox):
         self.vessel, self.app = vessel, app
         self.stats = widgets.HTML()
         self.amount = int_box("Damage", 4, "ship-damage", 0, 99, width="110px")
-        self.part = widgets.Dropdown(options=[(f"{k} ({v})", k) for k, v in PARTS.items()],
+        self.part = widgets.Dropdown(tooltip="Part",
+                                     options=[(f"{k} ({v})", k) for k, v in PARTS.items()],
                                      value="STR", layout=widgets.Layout(width="130px"))
         self.part.add_class("tc-ship-part")
         self.damage_button = app.btn("Hit the ship", self.hit, "ship-hit", "danger")

@@ -28,7 +28,8 @@ __all__ = ["WildernessApp"]
 
 
 def _dropdown(options: list[str] | tuple[str, ...], name: str) -> widgets.Dropdown:
-    box = widgets.Dropdown(options=list(options), value=options[0],
+    box = widgets.Dropdown(tooltip=name.replace("-pick", "").replace("-", " ").capitalize(),
+                           options=list(options), value=options[0],
                            layout=widgets.Layout(width="auto", max_width="100%"))
     box.add_class(f"tc-select-{name}")
     return box
@@ -102,7 +103,7 @@ class WildernessApp(CairnAppBase):
         self.supply_button = self.btn("3 · Supply", self.supply, "supply")
         self.lookout_button = self.btn("Lookout", self.lookout, "lookout")
         self.meal = _dropdown(wd.MEALS, "meal")
-        self.awake = widgets.SelectMultiple(options=[], rows=3,
+        self.awake = widgets.SelectMultiple(tooltip="Awake on watch", options=[], rows=3,
                                             layout=widgets.Layout(width="auto"))
         self.awake.add_class("tc-select-awake")
         self.harsh = check_box("Harsh weather", "harsh")

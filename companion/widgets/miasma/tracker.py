@@ -51,14 +51,16 @@ class MiasmaTrackerApp(widgets.VBox):
                                  placeholder="character name")
         self.name_box.on_enter(self._add, self.error)
         self.add_button = self._btn("Add character", self._add, "add", "primary")
-        self.who = widgets.Dropdown(options=[], description="", layout=widgets.Layout(
+        self.who = widgets.Dropdown(tooltip="Character",
+                                    options=[], description="", layout=widgets.Layout(
             width="auto", max_width="100%", min_height="40px"))
         self.who.add_class("tc-who")
         self.who.add_class("tc-pick")
         self.levels_box = int_box("Levels", 1, "levels", 1, MAX_LEVEL, width="120px")
         self.stress_box = int_box("Stress", 0, "stress", 0, MAX_STRESS, width="120px")
         self.hours_box = int_box("Hours", 2, "hours", 1, HOURS_PER_DAY * 366, width="120px")
-        self.raised = widgets.Dropdown(options=list(RAISED_BY), value=RAISED_BY[0],
+        self.raised = widgets.Dropdown(tooltip="Raised by",
+                                       options=list(RAISED_BY), value=RAISED_BY[0],
                                        layout=widgets.Layout(width="auto"))
         self.raised.add_class("tc-pick")
         c = self._on_character

@@ -1050,7 +1050,8 @@ class WhoPanel(widgets.VBox):
         self.url = widgets.HTML(layout=widgets.Layout(height="0px", overflow="hidden"))
         self.name = name_box("Your name", "", "who", max_len=40, required=False,
                              placeholder="how the table calls you")
-        self.role = widgets.Dropdown(options=[("Player", "player"), ("GM", "gm")],
+        self.role = widgets.Dropdown(tooltip="Your role",
+                                     options=[("Player", "player"), ("GM", "gm")],
                                      value="player",
                                      layout=widgets.Layout(width="120px", min_height="40px"))
         self.role.add_class("tc-role")

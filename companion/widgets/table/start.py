@@ -79,7 +79,8 @@ class TableApp(widgets.VBox):
         # -- who -------------------------------------------------------------------------
         self.who = name_box("Your name", self.context.who, "who", max_len=40, required=False,
                             placeholder="how the table calls you")
-        self.role = widgets.Dropdown(options=[("Player", "player"), ("GM", "gm")],
+        self.role = widgets.Dropdown(tooltip="Your role",
+                                     options=[("Player", "player"), ("GM", "gm")],
                                      value=self.context.role or "player",
                                      layout=widgets.Layout(width="120px", min_height="40px"))
         self.role.add_class("tc-role")
@@ -93,7 +94,7 @@ class TableApp(widgets.VBox):
                                   name="open-campaign", style="primary")
         self.new_name = name_box("New campaign", "", "campaign", max_len=80, required=False,
                                  placeholder="a name for the table")
-        self.ruleset = widgets.Dropdown(options=_ruleset_options(),
+        self.ruleset = widgets.Dropdown(tooltip="Rules", options=_ruleset_options(),
                                         layout=widgets.Layout(width="auto", max_width="100%",
                                                               min_height="40px"))
         self.ruleset.add_class("tc-ruleset")
@@ -319,7 +320,8 @@ class TableApp(widgets.VBox):
                             placeholder=f"a new {rules.what}'s name")
             boxes = {b.name: int_box(b.label, b.default, f"{ruleset}-{b.name}", b.low, b.high,
                                      width="130px") for b in rules.boxes}
-            kind = widgets.Dropdown(options=list(rules.kinds), layout=widgets.Layout(
+            kind = widgets.Dropdown(tooltip="Kind",
+                                    options=list(rules.kinds), layout=widgets.Layout(
                 width="auto", min_height="40px")) if rules.kinds else None
             if kind is not None:
                 kind.add_class(f"tc-kind-{ruleset}")
