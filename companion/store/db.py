@@ -12,9 +12,8 @@ import json
 import os
 import re
 import select
-import threading
 import time
-import weakref
+import urllib.parse
 import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -24,7 +23,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from companion.errors import CompanionError
+from companion.errors import CompanionError, clipped
 from companion.store import schema
 from companion.store.schema import campaigns, events, meta, snapshots
 
@@ -49,28 +48,25 @@ SNAPSHOTS_KEPT = 2
 #: Longest campaign name.
 MAX_NAME = 80
 
-SQLITE_MAGIC = b"SQLite format 3\x00"
-
-#: The SQLite files (device, inode) that Stores of this process hold open, with how many
-#: Stores hold each. POSIX locks belong to a process and a file: closing ANY descriptor of
-#: the file drops every lock the process holds on it, SQLite's included. Reading the header
-#: of a file a Store of this process already uses would so drop that Store's locks; another
-#: process closing its last connection would then think itself the last one, checkpoint and
-#: delete the WAL, and this process would go on committing into the deleted WAL: moves it
-#: reports as stored that no other screen sees and that vanish with the process.
-_OPEN_FILES: dict[tuple[int, int], int] = {}
-#: Held while a Store opens an SQLite file (its check, first connections and count above).
-_OPEN_LOCK = threading.RLock()
+#: Characters refused in names although printable or joining: the bidirectional controls
+#: (an override makes "Ash" read as another name). The zero-width joiner inside an emoji
+#: ("🧙‍♀️") and variation selectors are accepted.
+_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+                  "\u2066\u2067\u2068\u2069")
+_JOINERS = frozenset("\u200c\u200d")
 
 
-def _let_go(key: tuple[int, int]) -> None:
-    """One Store fewer holds the file ``key`` (it was closed or collected)."""
-    with _OPEN_LOCK:
-        left = _OPEN_FILES.get(key, 0) - 1
-        if left > 0:
-            _OPEN_FILES[key] = left
-        else:
-            _OPEN_FILES.pop(key, None)
+def name_problem(name: str) -> str | None:
+    """Why ``name`` (trimmed) cannot name a campaign or member, or None: control characters
+    (a joiner inside an emoji is fine), bidirectional overrides, lone surrogates."""
+    for c in name:
+        if c in _BIDI:
+            return "cannot hold right-to-left or left-to-right override characters"
+        if "\ud800" <= c <= "\udfff":
+            return "cannot hold lone surrogate characters (not text)"
+        if not c.isprintable() and c not in _JOINERS:
+            return "cannot hold control characters"
+    return None
 
 
 class StoreError(CompanionError):
@@ -102,16 +98,30 @@ def database_url(db: str | os.PathLike[str] | None = None) -> str:
     value = value.strip()
     if not value:
         return f"sqlite+pysqlite:///{default_path()}"
+    if "\x00" in value:
+        raise StoreError("COMPANION_DB holds a NUL character: not a file path or URL")
     for scheme in ("postgresql://", "postgres://", "postgresql+psycopg://"):
         if value.startswith(scheme):
-            return "postgresql+psycopg://" + value[len(scheme):]
-    if re.match(r"^[a-z][a-z0-9+.-]*://", value):
-        raise StoreError(
-            f"COMPANION_DB must be a file path or a postgresql:// URL, not {value.split(':')[0]}:"
-        )
-    if value.startswith("sqlite"):
-        return value
-    return f"sqlite+pysqlite:///{Path(value).expanduser().resolve()}"
+            url = "postgresql+psycopg://" + value[len(scheme):]
+            try:
+                sa.make_url(url)
+            except (ValueError, sa.exc.ArgumentError):
+                raise StoreError("COMPANION_DB is not a usable postgresql:// URL (check its "
+                                 "host, port and brackets)") from None
+            return url
+    for scheme in ("sqlite:///", "sqlite+pysqlite:///"):
+        if value.startswith(scheme):  # an SQLAlchemy SQLite URL: its path, as a path
+            value = value[len(scheme):]
+            break
+    else:
+        if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", value) and "://" in value:
+            raise StoreError("COMPANION_DB must be a file path or a postgresql:// URL, not "
+                             f"{value.split(':')[0][:20]}:")
+    try:
+        path = Path(value).expanduser().resolve()
+    except (OSError, RuntimeError, ValueError):
+        raise StoreError("COMPANION_DB is not a usable file path") from None
+    return f"sqlite+pysqlite:///{path}"
 
 
 @dataclass(frozen=True)
@@ -163,6 +173,42 @@ class StoredEvent:
                 "seed": self.seed, "data": self.data}
 
 
+#: The kinds of event a log holds (as companion.store.campaign.EVENT_KINDS, which reads
+#: rows through this module).
+_EVENT_KINDS = ("add", "move", "undo", "set", "remove", "roll", "reveal")
+
+#: Deepest nesting of JSON a stored row may have (a row nested deeper is damaged).
+MAX_DEPTH = 100
+
+
+def _loads(text: Any) -> Any:
+    """A stored JSON column, or ``None`` when it is not JSON text (a damaged row)."""
+    if isinstance(text, bytes | bytearray | memoryview):
+        return None  # a blob where text belongs
+    if not isinstance(text, str):
+        return None
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return value if json_depth(value) <= MAX_DEPTH else None
+
+
+def json_depth(value: Any) -> int:
+    """How deeply ``value`` (parsed JSON) nests (a scalar: 0), counted without recursion."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        if isinstance(item, list):
+            depth += 1
+            deepest = max(deepest, depth)
+            stack.extend((v, depth) for v in item if isinstance(v, dict | list))
+    return deepest
+
+
 def _dumps(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
@@ -180,8 +226,14 @@ class Store:
     [StoreError][companion.store.db.StoreError] (one line) on a database problem.
     """
 
-    def __init__(self, url: str) -> None:
-        self.url = sa.make_url(url)
+    def __init__(self, url: str, *, create: bool = True) -> None:
+        """Open the store at ``url``; with ``create=False`` (a command that only reads) an
+        SQLite file that does not exist is refused, and nothing is created."""
+        try:
+            self.url = sa.make_url(url)
+        except (ValueError, sa.exc.ArgumentError):
+            raise StoreError("the campaign database is not a usable file path or URL") from None
+        self.read_only = False
         self.kind = "postgresql" if self.url.get_backend_name() == "postgresql" else "sqlite"
         self.path: Path | None = None
         if self.kind == "sqlite":
@@ -192,44 +244,49 @@ class Store:
         else:
             self.where = self.url.render_as_string(hide_password=True).replace(
                 "postgresql+psycopg://", "postgresql://")
-        self._release: weakref.finalize[Any, Any] | None = None
-        with _OPEN_LOCK if self.kind == "sqlite" else contextlib.nullcontext():
-            self.engine = self._make_engine()
-            try:
-                with self._errors():
-                    self._check_and_prepare()
-                if self.path is not None:
-                    self._hold_file(self.path)
-            except BaseException:
-                self.engine.dispose()
-                raise
-
-    def _hold_file(self, path: Path) -> None:
-        """Count this Store among those holding the SQLite file (see ``_OPEN_FILES``)."""
         try:
-            st = path.stat()
-        except OSError as exc:
-            raise StoreError(f"cannot read {path}: {exc.strerror}") from None
-        key = (st.st_dev, st.st_ino)
-        _OPEN_FILES[key] = _OPEN_FILES.get(key, 0) + 1
-        self._release = weakref.finalize(self, _let_go, key)
+            self.engine = self._make_engine(create)
+        except OSError as exc:  # a name too long, a path through a file...
+            raise StoreError(f"cannot open {self.where}: {exc.strerror or exc}") from None
+        try:
+            with self._errors():
+                self._check_and_prepare()
+        except BaseException:
+            self.engine.dispose()
+            raise
 
     # -- engine and guards --------------------------------------------------------------
 
-    def _make_engine(self) -> sa.Engine:
+    def _make_engine(self, create: bool) -> sa.Engine:
         if self.kind == "postgresql":
             return sa.create_engine(self.url, pool_pre_ping=True,
                                     connect_args={"connect_timeout": 10})
         assert self.path is not None
         if self.path.exists() and self.path.is_dir():
             raise StoreError(f"{self.path} is a folder, not a campaign database")
-        self._check_sqlite_file(self.path)
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise StoreError(f"cannot create the folder for {self.path}: {exc.strerror}") from None
-        engine = sa.create_engine(sa.URL.create("sqlite+pysqlite", database=str(self.path)),
-                                  connect_args={"timeout": 30})
+        if self.path.exists() and not self.path.is_file():
+            raise StoreError(f"{self.path} is not a campaign database (not a regular file); "
+                             "it was left untouched")
+        if not self.path.exists() and not create:
+            raise StoreError(f"no campaign database at {self.path} yet ('campaign new NAME "
+                             "--ruleset RULESET' creates it)")
+        if not self.path.exists():
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(f"cannot create the folder for {self.path}: "
+                                 f"{exc.strerror}") from None
+        database = str(self.path)
+        if not (os.access(self.path.parent, os.W_OK) and os.access(self.path, os.W_OK)) \
+                and self.path.exists():
+            # A read-only file in a read-only folder: SQLite cannot make its WAL index
+            # there, so read it as it is (immutable, when no WAL is waiting to be applied).
+            self.read_only = True
+            wal = Path(f"{self.path}-wal")
+            flags = "mode=ro" if wal.exists() and wal.stat().st_size else "immutable=1"
+            database = f"file:{urllib.parse.quote(str(self.path))}?{flags}"
+        engine = sa.create_engine(sa.URL.create("sqlite+pysqlite", database=database),
+                                  connect_args={"timeout": 30, "uri": True})
 
         @sa.event.listens_for(engine, "connect")
         def _connect(dbapi_connection: Any, record: Any) -> None:
@@ -241,7 +298,8 @@ class Store:
             # WAL + NORMAL: a committed move survives a killed process (kill -9); only a
             # power cut can lose the last moments.
             cursor.execute("PRAGMA synchronous = NORMAL")
-            cursor.execute("PRAGMA journal_size_limit = 1048576")
+            if not self.read_only:
+                cursor.execute("PRAGMA journal_size_limit = 1048576")
             cursor.close()
 
         @sa.event.listens_for(engine, "begin")
@@ -251,47 +309,20 @@ class Store:
 
         return engine
 
-    def _check_sqlite_file(self, path: Path) -> None:
-        """Refuse a file that is not an intact SQLite database, before SQLite touches it."""
-        try:
-            st = path.stat()
-        except FileNotFoundError:
-            return
-        except OSError as exc:
-            raise StoreError(f"cannot read {path}: {exc.strerror}") from None
-        if (st.st_dev, st.st_ino) in _OPEN_FILES:
-            # Checked when a Store of this process opened it, and in use: opening and
-            # closing it here would drop that Store's SQLite locks (see _OPEN_FILES).
-            return
-        size = st.st_size
-        if size == 0:
-            return
-        try:
-            with path.open("rb") as f:
-                header = f.read(100)
-        except OSError as exc:
-            raise StoreError(f"cannot read {path}: {exc.strerror}") from None
-        if not header.startswith(SQLITE_MAGIC):
-            raise StoreError(f"{path} is not a campaign database (not an SQLite file); "
-                             "it was left untouched")
-        if len(header) < 100:
-            raise StoreError(f"{path} is damaged (cut short); it was left untouched")
-        page_size = int.from_bytes(header[16:18], "big")
-        page_size = 65536 if page_size == 1 else page_size
-        pages = int.from_bytes(header[28:32], "big")
-        valid = header[24:28] == header[92:96] and pages > 0
-        if (valid and size < page_size * pages) or size % page_size:
-            raise StoreError(f"{path} is damaged (cut short: {size} bytes of "
-                             f"{page_size * pages}); it was left untouched")
-
     @contextlib.contextmanager
     def _errors(self) -> Iterator[None]:
         try:
             yield
         except sa.exc.DatabaseError as exc:
             text = _first_line(exc)
+            if self.kind == "sqlite" and "file is not a database" in text:
+                raise StoreError(f"{self.where} is not a campaign database (not an SQLite "
+                                 "file); it was left untouched") from None
             if self.kind == "sqlite" and ("malformed" in text or "not a database" in text):
                 raise StoreError(f"{self.where} is damaged ({text}); it was left untouched"
+                                 ) from None
+            if self.read_only and "readonly" in text.replace("-", "").replace(" ", ""):
+                raise StoreError(f"{self.where} is read-only: it can be read, not changed"
                                  ) from None
             raise StoreError(f"database {self.where}: {text}") from None
         except sa.exc.SQLAlchemyError as exc:
@@ -313,8 +344,6 @@ class Store:
     def close(self) -> None:
         """Release every connection (the database stays as it is)."""
         self.engine.dispose()
-        if self._release is not None:
-            self._release()
 
     def __enter__(self) -> Store:
         return self
@@ -325,6 +354,7 @@ class Store:
     # -- schema: create, check, migrate ---------------------------------------------------
 
     def _check_and_prepare(self) -> None:
+        self._judge_file()
         with self.engine.connect() as conn:
             names = set(sa.inspect(conn).get_table_names())
             conn.rollback()
@@ -347,6 +377,21 @@ class Store:
         if version < schema.SCHEMA_VERSION:
             self._migrate(version)
 
+    def _judge_file(self) -> None:
+        """Let SQLite judge its own file before anything is read or written: its quick check
+        (in a read transaction: a consistent view, whatever other processes are writing).
+        A file SQLite calls damaged is refused and never written to."""
+        if self.kind != "sqlite":
+            return
+        with self.engine.connect() as conn:
+            rows = conn.exec_driver_sql("PRAGMA quick_check(3)").all()
+            conn.rollback()
+        problems = [str(r[0]) for r in rows if str(r[0]) != "ok"]
+        if problems:
+            first = " ".join(problems[0].replace("*** in database main ***", "").split())
+            raise StoreError(f"{self.where} is damaged (SQLite's check: {first[:120]}); it "
+                             "was left untouched")
+
     def _version(self) -> int:
         with self._read() as conn:
             rows = {k: v for k, v in conn.execute(sa.select(meta.c.key, meta.c.value))}
@@ -360,7 +405,7 @@ class Store:
         return int(text)
 
     def _wal(self) -> None:
-        if self.kind == "sqlite":
+        if self.kind == "sqlite" and not self.read_only:
             with self.engine.connect() as conn:
                 # Outside any transaction (SQLite refuses the switch inside one).
                 cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
@@ -410,14 +455,27 @@ class Store:
             raise StoreError("a campaign needs a name")
         if len(clean) > MAX_NAME:
             raise StoreError(f"a campaign name has at most {MAX_NAME} characters")
-        if any(not c.isprintable() for c in clean):
-            raise StoreError("a campaign name cannot hold control characters")
+        problem = name_problem(clean)
+        if problem:
+            raise StoreError(f"a campaign name {problem}")
         return clean
 
-    @staticmethod
-    def _info(row: Any) -> CampaignInfo:
-        return CampaignInfo(row.id, row.name, tuple(json.loads(row.rulesets)), row.created_at,
-                            row.head)
+    def _info(self, row: Any) -> CampaignInfo:
+        """A campaign row, checked: a damaged one is one line naming the campaign."""
+        name = row.name if isinstance(row.name, str) else f"number {row.id}"
+        rulesets = _loads(row.rulesets)
+        if not isinstance(row.name, str) or name_problem(row.name) is not None:
+            problem = "its name is not text"
+        elif not (isinstance(rulesets, list) and rulesets
+                  and all(isinstance(r, str) for r in rulesets)):
+            problem = "its rulesets are not a list of names"
+        elif not isinstance(row.created_at, str):
+            problem = "its creation time is not text"
+        elif type(row.head) is not int or row.head < 0:
+            problem = "its event count is not a whole number"
+        else:
+            return CampaignInfo(row.id, row.name, tuple(rulesets), row.created_at, row.head)
+        raise StoreError(f"{self.where} is damaged: campaign {name!r}: {problem}")
 
     def create_campaign(self, name: str, rulesets: Sequence[str],
                         created: str | None = None) -> CampaignInfo:
@@ -478,7 +536,10 @@ class Store:
             value = conn.execute(_HEAD, {"cid": campaign_id}).scalar()
         if value is None:
             raise StoreError("this campaign was deleted")
-        return int(value)
+        if type(value) is not int:
+            raise StoreError(f"{self.where} is damaged: campaign number {campaign_id}: its "
+                             "event count is not a whole number")
+        return value
 
     # -- events ----------------------------------------------------------------------------
 
@@ -493,8 +554,36 @@ class Store:
 
     @staticmethod
     def _stored(row: Any) -> StoredEvent:
+        """An event row as an event; ``ValueError`` saying what is wrong with a damaged one."""
+        data = _loads(row.data)
+        if type(row.seq) is not int:
+            raise ValueError("its number is not a whole number")
+        if not isinstance(data, dict):
+            raise ValueError("its data is not a JSON object")
+        for key in ("at", "who", "role", "kind"):
+            if not isinstance(getattr(row, key), str):
+                raise ValueError(f"its {key!r} is not text")
+        if row.kind not in _EVENT_KINDS:
+            raise ValueError(f"its kind {clipped(row.kind, 20)!r} is not a kind of event")
+        for key in ("tracker", "move"):
+            if getattr(row, key) is not None and not isinstance(getattr(row, key), str):
+                raise ValueError(f"its {key!r} is not text")
+        if row.seed is not None and type(row.seed) is not int:
+            raise ValueError("its seed is not a whole number")
         return StoredEvent(row.seq, row.at, row.who, row.role, row.kind, row.tracker, row.move,
-                           row.seed, json.loads(row.data))
+                           row.seed, data)
+
+    def _damaged_event(self, campaign_id: int, row: Any, problem: str) -> StoreError:
+        """One line naming the campaign and the event a damaged row is."""
+        try:
+            with self._read() as conn:
+                name = conn.execute(sa.select(campaigns.c.name).where(
+                    campaigns.c.id == campaign_id)).scalar()
+        except StoreError:
+            name = None
+        shown = name if isinstance(name, str) else f"number {campaign_id}"
+        return StoreError(f"{self.where} is damaged: campaign {clipped(shown)!r}, event "
+                          f"{getattr(row, 'seq', '?')}: {problem}")
 
     def append(self, campaign_id: int, new: Sequence[NewEvent],
                expected_seq: int) -> list[StoredEvent]:
@@ -531,10 +620,13 @@ class Store:
             query = query.limit(limit)
         with self._read() as conn:
             rows = conn.execute(query).all()
-        try:
-            return [self._stored(r) for r in rows]
-        except ValueError:
-            raise StoreError(f"{self.where} is damaged (an event is not valid JSON)") from None
+        out = []
+        for row in rows:  # every row is checked: a damaged one is one line, never a crash
+            try:
+                out.append(self._stored(row))
+            except ValueError as exc:
+                raise self._damaged_event(campaign_id, row, str(exc)) from None
+        return out
 
     def latest_snapshot(self, campaign_id: int) -> tuple[int, dict[str, Any]] | None:
         """The newest readable snapshot as ``(seq, state)``, or None."""
