@@ -29,7 +29,7 @@ import re
 import sys
 from typing import TYPE_CHECKING, Any
 
-from companion.errors import CompanionError
+from companion.errors import CompanionError, clipped
 
 if TYPE_CHECKING:
     from companion.state import Tracker
@@ -104,16 +104,30 @@ def _usage(parser: argparse.ArgumentParser) -> int:
     return 0
 
 
-def _store() -> Store:
+def _store(*, create: bool = False) -> Store:
+    """The store; a command that only reads (``create=False``) never creates it."""
     from companion.store.db import open_store
 
-    return open_store()
+    return open_store(create=create)
+
+
+def store_of(name: str) -> Store:
+    """The store holding campaign ``name``, for a command that does not create one: where
+    there is no database yet, the error is that there is no such campaign (and nothing is
+    created)."""
+    from companion.store.db import NoDatabaseError, StoreError, open_store
+
+    try:
+        return open_store(create=False)
+    except NoDatabaseError as exc:
+        raise StoreError(f"no campaign named {clipped(name)!r} in {exc.where} (campaigns: "
+                         "none yet)") from None
 
 
 def _new(args: argparse.Namespace) -> int:
     from companion.store.campaign import create
 
-    with _store() as store:
+    with _store(create=True) as store:
         campaign = create(store, args.name, args.ruleset)
         sys.stdout.write(f"created campaign {campaign.name} ({', '.join(campaign.rulesets)}) "
                          f"in {store.where}\n")
@@ -121,7 +135,17 @@ def _new(args: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace) -> int:
-    with _store() as store:
+    from companion.store.db import NoDatabaseError
+
+    try:
+        store = _store()
+    except NoDatabaseError as exc:  # nothing there: nothing to list, nothing created
+        if args.json:
+            _json({"database": exc.where, "campaigns": []})
+        else:
+            sys.stdout.write(f"no campaigns yet in {exc.where}\n")
+        return 0
+    with store:
         infos = store.list_campaigns()
         if args.json:
             _json({"database": store.where, "campaigns": [i.to_dict() for i in infos]})
@@ -137,7 +161,7 @@ def _list(args: argparse.Namespace) -> int:
 def _show(args: argparse.Namespace) -> int:
     from companion.store.campaign import Campaign
 
-    with _store() as store:
+    with store_of(args.name) as store:
         campaign = Campaign.open(store, args.name)
         members = list(campaign)
         if args.json:
@@ -192,7 +216,7 @@ def _export(args: argparse.Namespace) -> int:
     from companion.store.campaign import Campaign
     from companion.store.document import document_text
 
-    with _store() as store:
+    with store_of(args.name) as store:
         doc = Campaign.open(store, args.name).export()
     sys.stdout.write(document_text(doc) + "\n")
     return 0
@@ -212,7 +236,7 @@ def _import(args: argparse.Namespace) -> int:
     except RecursionError:
         raise CompanionError(f"{args.file} is nested too deeply to be a campaign file"
                              ) from None
-    with _store() as store:
+    with _store(create=True) as store:
         campaign = Campaign.import_document(store, doc, args.name)
         sys.stdout.write(f"imported campaign {campaign.name} ({campaign.head} events) "
                          f"into {store.where}\n")
@@ -222,7 +246,7 @@ def _import(args: argparse.Namespace) -> int:
 def _delete(args: argparse.Namespace) -> int:
     if not args.yes:
         raise CompanionError("deleting a campaign loses its whole log: add --yes to do it")
-    with _store() as store:
+    with store_of(args.name) as store:
         store.delete_campaign(args.name)
     sys.stdout.write(f"deleted campaign {args.name}\n")
     return 0
@@ -261,7 +285,7 @@ def log_rows(events: list[StoredEvent]) -> list[dict[str, Any]]:
 
 
 def _log(args: argparse.Namespace) -> int:
-    with _store() as store:
+    with store_of(args.name) as store:
         info = store.get_campaign(args.name)
         events = store.events_since(info.id, 0)
     from companion.store.fairplay_cli import log_view

@@ -73,6 +73,14 @@ class StoreError(CompanionError):
     """The campaign store cannot do what was asked (damaged or foreign file, unknown name...)."""
 
 
+class NoDatabaseError(StoreError):
+    """A command that only reads found no database file (and created none)."""
+
+    def __init__(self, message: str, where: str) -> None:
+        super().__init__(message)
+        self.where = where
+
+
 class ConflictError(StoreError):
     """Another writer appended first: the move was made on stale state."""
 
@@ -268,8 +276,8 @@ class Store:
             raise StoreError(f"{self.path} is not a campaign database (not a regular file); "
                              "it was left untouched")
         if not self.path.exists() and not create:
-            raise StoreError(f"no campaign database at {self.path} yet ('campaign new NAME "
-                             "--ruleset RULESET' creates it)")
+            raise NoDatabaseError(f"no campaign database at {self.path} yet ('campaign new "
+                                  "NAME --ruleset RULESET' creates it)", str(self.path))
         if not self.path.exists():
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -776,6 +784,7 @@ class _Obj:
         self.__dict__.update(row)
 
 
-def open_store(db: str | os.PathLike[str] | None = None) -> Store:
-    """Open (creating if needed) the store named by ``db``, else by ``COMPANION_DB``."""
-    return Store(database_url(db))
+def open_store(db: str | os.PathLike[str] | None = None, *, create: bool = True) -> Store:
+    """Open (creating if needed, unless ``create=False``) the store named by ``db``, else
+    by ``COMPANION_DB``."""
+    return Store(database_url(db), create=create)

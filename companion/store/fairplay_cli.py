@@ -134,14 +134,15 @@ def roll_command(args: argparse.Namespace, expr: str) -> int:
         else:
             sys.stdout.write(fairplay.roll_text(result) + "\n")
         return 0
-    mode = fairplay.check_mode(args.mode or "public")
+    # An empty --mode is refused like any unknown mode, never taken for public.
+    mode = fairplay.check_mode("public" if args.mode is None else args.mode)
     who = " ".join((args.who or "").split())[:80]  # as the campaign keeps it
     role = "player" if who else "gm"
     who = who or GM_NAME
     from companion.store.campaign import Campaign
-    from companion.store.db import open_store
+    from companion.store.cli import store_of
 
-    with open_store() as store:
+    with store_of(args.campaign) as store:
         campaign = Campaign.open(store, args.campaign, who=who, role=role)
         logged = campaign.roll_entry(expr, args.seed, mode=mode, dice=dice, total=total)
     shown = logged.shown_to(who, role) and mode != "blind"
@@ -170,9 +171,9 @@ def roll_command(args: argparse.Namespace, expr: str) -> int:
 def _reveal(args: argparse.Namespace) -> int:
     from companion import fairplay
     from companion.store.campaign import Campaign
-    from companion.store.db import open_store
+    from companion.store.cli import store_of
 
-    with open_store() as store:
+    with store_of(args.name) as store:
         campaign = Campaign.open(store, args.name, who=GM_NAME, role="gm")
         stored = campaign.reveal(args.entry)
     data = stored.data
