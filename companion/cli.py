@@ -130,7 +130,9 @@ def _drop_output() -> None:
 def _one_line(text: str) -> str:
     line = clip_echoes(" ".join(text.split()))
     if len(line) > MAX_ERROR:
-        line = line[:MAX_ERROR - 1] + "…"
+        # Cut the middle: the start says what failed, the end usually why.
+        half = (MAX_ERROR - 1) // 2
+        line = line[:half] + "…" + line[-(MAX_ERROR - 1 - half):]
     return line
 
 

@@ -54,7 +54,11 @@ def quoted(text: str, position: int | None = None, *, limit: int = ECHO_LIMIT) -
 
 #: A quoted piece of a message, or a word, too long to echo whole (twice the limit).
 _LONG = 2 * ECHO_LIMIT + 1
-_LONG_ECHO = re.compile(rf"'([^']{{{_LONG},}})'|\"([^\"]{{{_LONG},}})\"|(\S{{{_LONG},}})")
+#: A quote opens only after a non-word character and closes only before one: the
+#: apostrophe of "Mira's" or "can't" never pairs with a later quote, which would clip the
+#: words between them (the reason of the error) as if they were an echo.
+_LONG_ECHO = re.compile(rf"(?<!\w)'([^']{{{_LONG},}})'(?!\w)|(?<!\w)\"([^\"]{{{_LONG},}})\"(?!\w)"
+                        rf"|(\S{{{_LONG},}})")
 
 
 def clip_echoes(message: str) -> str:
@@ -65,6 +69,12 @@ def clip_echoes(message: str) -> str:
 
     >>> clip_echoes("bad size '" + "x" * 5000 + "' (known: tiny)").replace("x" * 40, "x…x")
     "bad size 'x…x' (the first 40 of 5,000 characters) (known: tiny)"
+
+    An apostrophe is not a quote, so the reason after it stays:
+
+    >>> msg = "Mira's table: " + "a " * 50 + "can't be read: it is damaged"
+    >>> clip_echoes(msg) == msg
+    True
     """
 
     def clip(match: re.Match[str]) -> str:
