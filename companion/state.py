@@ -205,7 +205,7 @@ class Observable:
         attached: it decides when observers hear of it)."""
         recorder: Recorder | None = self.__dict__.get("_recorder")
         if recorder is not None:
-            recorder.tracker_changed(self)
+            recorder.tracker_changed(cast(Tracker, self))
         else:
             self.notify_observers()
 
@@ -317,7 +317,7 @@ def move(fn: Callable[P, R]) -> Callable[P, R]:
         self.__dict__["_move_depth"] = 1
         self.__dict__["_summary"] = None
         try:
-            result = fn(self, **arguments)  # type: ignore[call-arg]
+            result = cast(Callable[..., R], fn)(self, **arguments)
         except BaseException:
             self._restore(before)
             raise
@@ -509,7 +509,14 @@ class Tracker(Observable):
             self._load_now(text)
 
     def _load_now(self, text: str | bytes) -> None:
-        other = type(self).from_json(text)
+        self.restore_save(type(self).from_json(text).to_dict())
+
+    def restore_save(self, data: Any) -> None:
+        """Replace state and log with the saved form ``data`` (what
+        [to_dict][companion.state.Tracker.to_dict] gives), checked as a load is, without
+        telling the recorder: for the keeper itself (putting back what a refused roll
+        moved, hiding a hidden roll's dice in the log)."""
+        other = type(self).from_dict(data)
         self._restore(other.snapshot())
         self.__dict__["_log"] = list(other._event_log())
         self._changed()

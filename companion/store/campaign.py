@@ -40,7 +40,7 @@ from companion.dice.physical import OwnDiceError
 from companion.dice.roller import entered_dice
 from companion.errors import CompanionError
 from companion.fairplay import LoggedRoll
-from companion.state import Observable, Tracker, is_move
+from companion.state import Event, Observable, Tracker, is_move, state_change
 from companion.store.db import (
     CampaignInfo,
     ConflictError,
@@ -51,14 +51,8 @@ from companion.store.db import (
     database_url,
 )
 from companion.store.document import DOCUMENT_FORMAT, DOCUMENT_VERSION, check_document
-from companion.store.registry import (
-    ArgsError,
-    decode_args,
-    kind_key,
-    move_parameters,
-    move_signature,
-    tracker_class,
-)
+from companion.store.registry import kind_key, move_parameters, tracker_class
+from companion.store.upcast import EVENT_FORMAT, convert_store, needs_upcast, upcast
 
 __all__ = [
     "EVENT_KINDS",
@@ -68,6 +62,7 @@ __all__ = [
     "UNDO_LIMIT",
     "Campaign",
     "Member",
+    "SeatError",
     "shared_campaign",
 ]
 
@@ -82,8 +77,17 @@ UNDO_LIMIT = 25
 #: Seeds drawn for moves and rolls stay below 2**53 (exact in JSON readers using doubles).
 SEED_BOUND = 2**53
 
-#: Who a person is at the table.
-ROLES = ("gm", "player", "")
+#: Who a person is at the table: the GM, a player, a spectator (a page with no seat), or
+#: "" for whoever holds the database (the command line and the Python API).
+ROLES = ("gm", "player", "spectator", "")
+
+#: What a spectator's page says instead of making a move.
+SPECTATOR_LINE = ("you are watching: ask the GM for your seat's link (or QR code) to join "
+                  "and play")
+
+
+class SeatError(StoreError):
+    """A move, undo or change this screen's seat may not make (the line says who may)."""
 
 #: What a tracker is in the campaign: a party member's sheet, an encounter, a minigame, or
 #: a record one member owns (their Hit Dice, turn, facing, a magic item: not a member).
@@ -120,10 +124,26 @@ def _pause(attempt: int) -> None:
 
 
 
+@dataclass(frozen=True)
+class Mark:
+    """Who made one move in a tracker's undo log: its event, seat, whether it rolled,
+    and the step it was stored with (moves stored together are undone together)."""
+
+    seq: int
+    who: str
+    role: str
+    rolled: bool
+    step: int
+
+    def to_list(self) -> list[Any]:
+        return [self.seq, self.who, self.role, self.rolled, self.step]
+
+
 @dataclass
 class Member:
     """One tracker of the campaign: its id (``"ash"``), shown name, role and object; a
-    record (role ``"record"``) also names the party member who owns it."""
+    record (role ``"record"``) also names the party member who owns it. ``marks`` says
+    who made each move of the tracker's undo log (oldest first, as long as the log)."""
 
     id: str
     name: str
@@ -131,6 +151,7 @@ class Member:
     key: str
     tracker: Tracker
     owner: str = ""
+    marks: list[Mark] = dataclasses.field(default_factory=list, repr=False)
 
     def to_dict(self, *, state: bool = True) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "name": self.name, "role": self.role,
@@ -162,13 +183,15 @@ def _slug(name: str) -> str:
     return slug or "tracker"
 
 
-def _trim(tracker: Tracker) -> None:
-    tracker.trim_log(UNDO_LIMIT)
+def _trim(member: Member) -> None:
+    member.tracker.trim_log(UNDO_LIMIT)
+    del member.marks[:max(0, len(member.marks) - len(member.tracker.log))]
 
 
-def _save(tracker: Tracker) -> dict[str, Any]:
-    _trim(tracker)
-    return tracker.to_dict()
+def _unknown_marks(count: int, start: int) -> list[Mark]:
+    """Marks for moves whose maker is not known (a snapshot of an older version): only
+    the GM may undo them; each its own step."""
+    return [Mark(0, "", "", False, -(start + i)) for i in range(count)]
 
 
 @dataclass
@@ -179,6 +202,10 @@ class RollScope:
     its roll entry) and, once stored, their event numbers."""
 
     mode: str
+    #: A unit of work for one move (not a roll the app announced): its moves are public.
+    implicit: bool = False
+    #: Whether the roll's seed was chosen by a person (marked in the log).
+    chosen: bool = False
     moves: list[int] = dataclasses.field(default_factory=list)
     movers: list[str] = dataclasses.field(default_factory=list)
     #: The roll's seed and the ``random.Random(seed)`` the app hands the rule: the first
@@ -203,16 +230,6 @@ class RollScope:
         as [Campaign.rule_roll][companion.store.campaign.Campaign.rule_roll]); afterwards
         ``logged`` holds the stored entry."""
         self.entry = (label, seed, text, own, tuple(faces) if faces is not None else None)
-
-    def take_seed(self, rng: Any) -> int | None:
-        """The roll's seed for a move given ``rng``, if ``rng`` is the roll's own and no
-        draw has been made from it yet (then the move rolls exactly as the app would)."""
-        if rng is None or self.rng is None or rng is not self.rng or self.seed is None:
-            return None
-        if rng.getstate() != random.Random(self.seed).getstate():
-            return None
-        seed, self.seed = self.seed, None
-        return seed
 
     @property
     def hidden(self) -> bool:
@@ -248,7 +265,9 @@ class Campaign(Observable):
         self._lock = threading.RLock()
         self._quiet_depth = 0
         self._pending: dict[int, Observable] = {}
+        #: The unit of work open now: a rule roll, or one move and what it moves.
         self._scope: RollScope | None = None
+        self._by_tracker: dict[int, Member] = {}
 
     # -- telling observers ---------------------------------------------------------------
 
@@ -266,7 +285,7 @@ class Campaign(Observable):
             if self._quiet_depth == 0 and self._pending:
                 pending, self._pending = self._pending, {}
                 for changed in pending.values():
-                    Observable._changed(changed)
+                    changed.notify_observers()
 
     def _changed(self) -> None:
         self._notify(self)
@@ -275,14 +294,19 @@ class Campaign(Observable):
         if self._quiet_depth:
             self._pending.setdefault(id(changed), changed)
         else:
-            Observable._changed(changed)
+            changed.notify_observers()
 
     # -- opening -------------------------------------------------------------------------
 
     @classmethod
     def open(cls, store: Store, name: str, *, who: str = "", role: str = "") -> Campaign:
-        """Open the campaign ``name``: newest snapshot plus the events after it."""
-        campaign = cls(store, store.get_campaign(name), who=who, role=role)
+        """Open the campaign ``name``: newest snapshot plus the events after it.
+
+        A database written before events were facts is converted first, once
+        ([convert_store][companion.store.upcast.convert_store])."""
+        info = store.get_campaign(name)
+        convert_store(store)
+        campaign = cls(store, info, who=who, role=role)
         snap = store.latest_snapshot(campaign.info.id)
         if snap is not None:
             try:
@@ -310,14 +334,24 @@ class Campaign(Observable):
             role, owner = item["role"], item.get("owner", "")
             if role == "party" and (legacy := _legacy_owner(item["name"], members.values())):
                 role, owner = "record", legacy
-            members[item["id"]] = self._adopt(
-                Member(item["id"], item["name"], role, item["kind"], tracker, str(owner)))
+            member = Member(item["id"], item["name"], role, item["kind"], tracker, str(owner))
+            marks = item.get("marks")
+            if isinstance(marks, list) and len(marks) == len(tracker.log):
+                member.marks = [Mark(int(m[0]), str(m[1]), str(m[2]), bool(m[3]), int(m[4]))
+                                for m in marks]
+            else:
+                member.marks = _unknown_marks(len(tracker.log), len(members) * UNDO_LIMIT)
+            members[item["id"]] = self._adopt(member)
         self.members = members
 
     def state(self) -> dict[str, Any]:
         """The whole campaign's state (what a snapshot keeps)."""
+        for member in self.members.values():
+            _trim(member)
         return {"members": [{"id": m.id, "name": m.name, "role": m.role, "kind": m.key,
-                             "save": _save(m.tracker), **({"owner": m.owner} if m.owner else {})}
+                             "save": m.tracker.to_dict(),
+                             "marks": [k.to_list() for k in m.marks],
+                             **({"owner": m.owner} if m.owner else {})}
                             for m in self.members.values()]}
 
     # -- reading -------------------------------------------------------------------------
@@ -520,13 +554,15 @@ class Campaign(Observable):
 
     def _restore(self, scope: RollScope) -> None:
         """Put the trackers a scope moved back as they were before it; forget its moves."""
-        for member_id in scope.added:  # members it added (a record made by a move)
-            self.members.pop(member_id, None)
+        for member_id in scope.added:  # members it added (a member's record made by a move)
+            gone = self.members.pop(member_id, None)
+            if gone is not None:
+                self._by_tracker.pop(id(gone.tracker), None)
         scope.added.clear()
         for member_id, text in scope.before.items():
             member = self.members.get(member_id)
             if member is not None:
-                type(member.tracker).load(member.tracker, text)
+                member.tracker.restore_save(json.loads(text))
         scope.before.clear()
         scope.pending.clear()
         scope.moves.clear()
@@ -537,40 +573,21 @@ class Campaign(Observable):
         from companion import fairplay
 
         moves = [self.head + 1 + i for i, e in enumerate(scope.pending) if e.kind != "add"]
-        new = list(scope.pending)
+        extra: list[NewEvent] = []
         made = None
         if scope.entry is not None:
             label, seed, text, own, faces = scope.entry
             entered = (list(faces) if faces is not None else []) if own else None
             made = fairplay.prepare_rule_roll(label, None if own else seed, text,
                                               mode=scope.mode, faces=entered, moves=moves)
-            new.append(NewEvent("roll", seed=made.seed, data=made.data))
-        if not new:
+            extra.append(NewEvent("roll", seed=made.seed, data=made.data))
+        stored = self._store_unit(scope, extra)
+        if not stored:
             return
-        try:
-            stored = self._append_all(new)
-        except ConflictError:
-            self._restore(scope)
-            self.refresh()
-            raise
-        except BaseException:
-            self._restore(scope)
-            raise
-        self.head = stored[-1].seq
         scope.moves[:] = moves
-        scope.before.clear()
-        scope.pending.clear()
-        scope.added.clear()
-        for member_id in dict.fromkeys(scope.movers):
-            member = self.members.get(member_id)
-            if member is not None:
-                _trim(member.tracker)
-                self._notify(member.tracker)
         if made is not None and scope.entry is not None:
             scope.logged = LoggedRoll(stored[-1].seq, made.mode, made.commitment, self.who,
                                       self.role, scope.entry[2])
-        self._changed()
-        self._after_append()
 
     def undo_moves(self, scope: RollScope) -> None:
         """Inside [rolling][companion.store.campaign.Campaign.rolling]: take back the
@@ -661,7 +678,10 @@ class Campaign(Observable):
 
     def _append_all(self, new: Sequence[NewEvent]) -> list[StoredEvent]:
         """Append events in one transaction (all stored or none)."""
-        events = [NewEvent(e.kind, self.who, self.role, e.tracker, e.move, e.seed, e.data,
+        # Events stored together are one step: undone together (see ``Mark``).
+        step = {"step": self.head + 1} if len(new) > 1 else {}
+        events = [NewEvent(e.kind, self.who, self.role, e.tracker, e.move, e.seed,
+                           {**e.data, **step} if e.kind in ("move", "undo") else e.data,
                            e.at) for e in new]
         return self._need_store().append(self.info.id, events, self.head)
 
@@ -717,7 +737,8 @@ class Campaign(Observable):
         except (CompanionError, KeyError, TypeError, ValueError) as exc:
             what = f"{event.kind} {event.move or ''} on {event.tracker}".replace("  ", " ")
             raise StoreError(f"campaign {self.name!r}: event {event.seq} ({what}) cannot be "
-                             f"replayed: {exc}") from None
+                             f"applied: {exc}") from None
+        self._mark(event, int(event.data.get("step", event.seq)))
         self.head = event.seq
 
     def _apply_unchecked(self, event: StoredEvent) -> None:
@@ -737,214 +758,379 @@ class Campaign(Observable):
         elif event.kind in ("roll", "reveal"):
             pass
         else:
+            # Facts only: no rule code runs (a move that raises today, or a rule that
+            # changed, cannot alter or block a stored past).
             member = self.members[str(event.tracker)]
             tracker = member.tracker
-            cls = type(tracker)
+            if event.kind in ("move", "undo") and needs_upcast(event):
+                raise StoreError("it is stored in an older format (convert the database "
+                                 "by opening it with this version)")
             if event.kind == "move":
-                name = str(event.move)
-                if "after" in data:
-                    cls.load(tracker, json.dumps(data["after"]))
-                else:
-                    if not is_move(getattr(cls, name, None)):
-                        raise StoreError(f"{name!r} is not a move")
-                    args = decode_args(cls, name, data["args"])
-                    if "seed" not in move_parameters(cls, name) and event.seed is not None:
-                        args["rng"] = random.Random(event.seed)
-                    getattr(cls, name)(tracker, **args)
-                _trim(tracker)
+                if not is_move(getattr(type(tracker), str(event.move), None)):
+                    raise StoreError(f"{str(event.move)[:40]!r} is not a move of a "
+                                     f"{type(tracker).saved_kind()}")
+                tracker.apply_fact(str(event.move), data.get("args", {}),
+                                   str(data.get("summary", "")), data["change"])
+                tracker.trim_log(UNDO_LIMIT)
             elif event.kind == "undo":
-                cls.undo(tracker)
+                tracker.apply_undo_fact(data["change"])
             elif event.kind == "set":
-                cls.load(tracker, json.dumps(data["save"]))
-                _trim(tracker)
+                tracker.restore_save(data["save"])
+                tracker.trim_log(UNDO_LIMIT)
             elif event.kind == "remove":
+                # The object stays attached: a move on it says it left the campaign.
                 del self.members[member.id]
             else:
                 raise StoreError(f"unknown event kind {event.kind!r}")
 
-    # -- live trackers -------------------------------------------------------------------
+    # -- the seam: every tracker's moves, undo and load come here ------------------------
 
     def _adopt(self, member: Member) -> Member:
-        """Make ``member.tracker``'s moves, undo and load persist (instance attributes)."""
-        tracker = member.tracker
-        cls = type(tracker)
-        for name in dir(cls):
-            if is_move(getattr(cls, name, None)):
-                tracker.__dict__[name] = self._live_move(member, name)
-        tracker.__dict__["undo"] = functools.wraps(cls.undo)(
-            lambda: self._live_undo(member))
-        tracker.__dict__["load"] = functools.wraps(cls.load)(
-            lambda text: self._live_load(member, text))
-        tracker.__dict__["_changed"] = lambda: self._notify(tracker)
+        """Make the campaign the tracker's recorder (its moves, undo and load are stored)."""
+        member.tracker.attach(self)
+        self._by_tracker[id(member.tracker)] = member
+        return member
+
+    def _member_of(self, tracker: Tracker) -> Member:
+        member = self._by_tracker.get(id(tracker))
+        if member is None or member.tracker is not tracker:
+            raise StoreError(f"this {type(tracker).saved_kind()} is not in campaign "
+                             f"{self.name!r}")
         return member
 
     def _check_member(self, member: Member) -> None:
         if self.members.get(member.id) is not member:
             raise StoreError(f"{member.name} is no longer in campaign {self.name!r}")
 
-    def _live_move(self, member: Member, name: str) -> Callable[..., Any]:
-        cls = type(member.tracker)
-        original = getattr(cls, name)
-        signature = move_signature(cls, name)
-        params = move_parameters(cls, name)
-        random_move = "seed" in params or "rng" in params
-        roll_fields = fairplay.roll_state_fields(cls)
+    def tracker_changed(self, tracker: Tracker) -> None:
+        """The seam's notice: observers hear of a change once the step is stored."""
+        self._notify(tracker)
 
-        @functools.wraps(original)
-        def live(*args: Any, **kwargs: Any) -> Any:
-            tracker = member.tracker
-            if tracker.in_move:
-                # Called from inside another move: part of that move's event.
-                return original(tracker, *args, **kwargs)
-            with self._lock, self._quiet():
-                return persisted(tracker, *args, **kwargs)
-
-        def persisted(tracker: Tracker, *args: Any, **kwargs: Any) -> Any:
+    def record_move(self, tracker: Tracker, name: str, arguments: dict[str, Any],
+                    perform: Callable[[dict[str, Any]], Any]) -> Any:
+        """The seam: check who may make the move, make it, store what it changed."""
+        with self._lock, self._quiet():
+            member = self._member_of(tracker)
             self._check_member(member)
-            seed: int | None = None
-            entered: Any = None  # real dice (an EnteredDice): tried afresh on each attempt
-            scope = self._scope
-            hidden = scope is not None and scope.hidden
-            if random_move:
-                bound = signature.bind(tracker, *args, **kwargs)
-                rng = bound.arguments.pop("rng", None)
-                seed = bound.arguments.get("seed")
-                if rng is not None and entered_dice(rng) is not None:
-                    if "rng" not in params:
-                        raise OwnDiceError(f"{name} cannot be played with real dice")
-                    entered, seed = rng, None
-                    bound.arguments.pop("seed", None)
-                else:
-                    if seed is None and scope is not None:
-                        seed = scope.take_seed(rng)
-                    if seed is None:
-                        seed = (rng or random.SystemRandom()).randrange(SEED_BOUND)
-                    if "seed" in params:
-                        bound.arguments["seed"] = seed
-                    else:
-                        bound.arguments["rng"] = random.Random(seed)
-                args, kwargs = bound.args[1:], bound.kwargs
+            refusal = self.may_move(tracker, name, arguments)
+            if refusal is not None:
+                raise SeatError(refusal)
+            cls = type(tracker)
+            params = move_parameters(cls, name)
+            arguments, seed, entered, chosen = self._dice_for(name, params, arguments)
+            if self._scope is not None:
+                return self._move_in_unit(self._scope, member, name, arguments, seed,
+                                          entered, chosen, perform)
             for attempt in range(_ATTEMPTS):
-                trial = entered.copy() if entered is not None else None
-                if trial is not None:
-                    kwargs = {**kwargs, "rng": trial}
-                before = (json.dumps(tracker.to_dict()) if scope is not None
-                          and member.id not in scope.before else None)
-                prior = tracker.snapshot() if hidden and roll_fields else None
+                unit = RollScope("public", implicit=True)
+                self._scope = unit
                 try:
-                    result = original(tracker, *args, **kwargs)
+                    result = self._move_in_unit(unit, member, name, arguments, seed,
+                                                entered, chosen, perform)
                 except CompanionError:
-                    # Refused: judge it again on the fresh state if this one is stale
-                    # (not inside a roll that has moved trackers: they are not stored yet).
-                    if self.store is not None and not (scope and scope.pending) \
-                            and self.changed():
+                    self._scope = None
+                    self._restore(unit)
+                    # Refused: judge it again on the fresh state if this one is stale.
+                    if self.store is not None and self.changed():
                         self.refresh()
                         self._check_member(member)
                         continue
                     raise
-                logged = tracker.log[-1]
-                if hidden and scope is not None:
-                    # Policy (companion.fairplay): no seed, no result in the shared log,
-                    # nor in the tracker's own history line.
-                    save = tracker.to_dict()
-                    save["log"][-1]["args"] = {k: v for k, v in logged.args.items()
-                                               if k != "seed"}
-                    save["log"][-1]["summary"] = (f"a hidden roll ({scope.mode_name}): see "
-                                                  "the roll log")
-                    if prior is not None:  # the roll's dice the tracker keeps: marked
-                        fairplay.mark_hidden_rolls(cls, save["state"], prior, scope.mode)
-                    cls.load(tracker, json.dumps(save))
-                    logged = tracker.log[-1]
-                data: dict[str, Any] = {"args": logged.args, "summary": logged.summary}
-                if hidden or trial is not None:
-                    data["after"] = _save(tracker)  # replay loads it: no seed to roll with
-                    if hidden and scope is not None:
-                        data["hidden"] = scope.mode
-                    if trial is not None:
-                        data["physical"] = True
-                        if not hidden:
-                            data["faces"] = list(trial.faces[entered.used:trial.used])
-                else:
-                    try:
-                        decode_args(cls, name, logged.args)
-                    except ArgsError:
-                        data["after"] = _save(tracker)  # cannot be replayed: keep the result
-                if scope is not None:
-                    # Part of a rule roll: stored with its roll entry when the scope ends.
-                    if before is not None:
-                        scope.before[member.id] = before
-                    scope.pending.append(NewEvent("move", tracker=member.id, move=name,
-                                                  seed=None if hidden else seed, data=data))
-                    scope.movers.append(member.id)
-                    if trial is not None:
-                        entered.used = trial.used
-                    return result
+                except BaseException:
+                    self._scope = None
+                    self._restore(unit)
+                    raise
+                self._scope = None
                 try:
-                    stored = self._append(NewEvent("move", tracker=member.id, move=name,
-                                                   seed=None if hidden else seed,
-                                                   data=data))
+                    self._store_unit(unit)
                 except ConflictError:
-                    cls.undo(tracker)
                     _pause(attempt)
                     self.refresh()
                     self._check_member(member)
                     continue
-                except BaseException:
-                    cls.undo(tracker)
-                    raise
-                self.head = stored.seq
-                if trial is not None:
-                    entered.used = trial.used
-                _trim(tracker)
-                self._after_append()
                 return result
             raise ConflictError("the campaign keeps changing; try again")
 
-        return live
-
-    @_locked
-    def _live_undo(self, member: Member) -> Any:
-        self._check_member(member)
-        cls = type(member.tracker)
+    def _dice_for(self, name: str, params: frozenset[str], arguments: dict[str, Any],
+                  ) -> tuple[dict[str, Any], int | None, Any, bool]:
+        """A random move's dice: its seed (drawn when none is given, so the log can say
+        it), or the real dice entered. Returns the arguments to make the move with, the
+        seed, the entered dice (tried afresh on each attempt) and whether the seed was
+        chosen by the caller."""
+        if "seed" not in params and "rng" not in params:
+            return arguments, None, None, False
+        arguments = dict(arguments)
+        rng = arguments.pop("rng", None)
+        seed = arguments.get("seed")
         scope = self._scope
-        if scope is not None:  # part of a rule roll: stored with it
-            before = json.dumps(member.tracker.to_dict())
-            summary = member.tracker.log[-1].summary if member.tracker.log else ""
-            event = cls.undo(member.tracker)  # an impossible undo raises the usual RuleError
-            scope.before.setdefault(member.id, before)
-            scope.pending.append(NewEvent("undo", tracker=member.id,
-                                          data={"summary": summary}))
-            scope.movers.append(member.id)
-            return event
-        for attempt in range(_ATTEMPTS):
-            if not member.tracker.can_undo:
-                if self.store is not None and self.changed():
-                    self.refresh()
+        if rng is not None and entered_dice(rng) is not None:
+            if "rng" not in params:
+                raise OwnDiceError(f"{name} cannot be played with real dice")
+            arguments.pop("seed", None)
+            return arguments, None, rng, False
+        chosen = seed is not None
+        if chosen and self.role == "player":
+            raise SeatError("in a campaign a player's dice choose themselves: only the GM "
+                            "sets a seed")
+        if seed is None and scope is not None and scope.rng is not None and rng is scope.rng:
+            # The roll's own generator: the move rolls exactly as the app would, and the
+            # log says the roll's seed.
+            if "rng" in params:
+                arguments["rng"] = rng
+            return arguments, scope.seed, None, scope.chosen
+        if seed is None:
+            seed = (rng or random.SystemRandom()).randrange(SEED_BOUND)
+        if "seed" in params:
+            arguments["seed"] = seed
+        else:
+            arguments["rng"] = random.Random(seed)
+        return arguments, seed, None, chosen
+
+    def _move_in_unit(self, unit: RollScope, member: Member, name: str,
+                      arguments: dict[str, Any], seed: int | None, entered: Any,
+                      chosen: bool, perform: Callable[[dict[str, Any]], Any]) -> Any:
+        """Make one move inside a unit of work; its event waits in ``unit.pending``."""
+        tracker = member.tracker
+        cls = type(tracker)
+        hidden = not unit.implicit and unit.hidden
+        trial = entered.copy() if entered is not None else None
+        if trial is not None:
+            arguments = {**arguments, "rng": trial}
+        if member.id not in unit.before:
+            unit.before[member.id] = json.dumps(tracker.to_dict())
+        before = tracker.snapshot()
+        result = perform(arguments)
+        logged = tracker.log[-1]
+        if hidden:
+            # Policy (companion.fairplay): no seed, no result in the shared log, nor in
+            # the tracker's own history line; a roll's dice the tracker keeps are marked.
+            save = tracker.to_dict()
+            save["log"][-1]["args"] = {k: v for k, v in logged.args.items() if k != "seed"}
+            save["log"][-1]["summary"] = (f"a hidden roll ({unit.mode_name}): see the roll "
+                                          "log")
+            if fairplay.roll_state_fields(cls):
+                fairplay.mark_hidden_rolls(cls, save["state"], before, unit.mode)
+            tracker.restore_save(save)
+            logged = tracker.log[-1]
+        data: dict[str, Any] = {"v": EVENT_FORMAT, "args": logged.args,
+                                "summary": logged.summary,
+                                "change": state_change(before, tracker.snapshot())}
+        if hidden:
+            data["hidden"] = unit.mode
+        if trial is not None:
+            data["physical"] = True
+            if not hidden:
+                data["faces"] = list(trial.faces[entered.used:trial.used])
+            entered.used = trial.used
+        rolled = trial is not None or seed is not None or not unit.implicit
+        if rolled:
+            data["rolled"] = True
+        if chosen and seed is not None and not hidden:
+            data["seed_chosen_by"] = self.who or self.role or "the database's holder"
+        owner = member.name if member.role == "party" else member.owner
+        if self.role == "gm" and owner and owner != self.who:
+            data["by_gm_for"] = owner
+        unit.pending.append(NewEvent("move", tracker=member.id, move=name,
+                                     seed=None if hidden else seed, data=data))
+        unit.movers.append(member.id)
+        return result
+
+    def _store_unit(self, unit: RollScope, extra: Sequence[NewEvent] = ()) -> list[StoredEvent]:
+        """Store a unit's events (and ``extra``) in one transaction; on any failure the
+        trackers it moved are put back (a conflict refreshes, then re-raises)."""
+        new = [*unit.pending, *extra]
+        if not new:
+            return []
+        try:
+            stored = self._append_all(new)
+        except ConflictError:
+            self._restore(unit)
+            self.refresh()
+            raise
+        except BaseException:
+            self._restore(unit)
+            raise
+        self.head = stored[-1].seq
+        group = stored[0].seq
+        for event in stored:
+            self._mark(event, group)
+        unit.before.clear()
+        unit.pending.clear()
+        unit.added.clear()
+        for member_id in dict.fromkeys(unit.movers):
+            member = self.members.get(member_id)
+            if member is not None:
+                _trim(member)
+                self._notify(member.tracker)
+        self._changed()
+        self._after_append()
+        return stored
+
+    def _mark(self, event: StoredEvent, group: int) -> None:
+        """Keep, beside a tracker's undo log, who made each of its moves (undo rules)."""
+        member = self.members.get(str(event.tracker)) if event.tracker else None
+        if member is None:
+            return
+        if event.kind == "move":
+            rolled = bool(event.data.get("rolled")) or event.seed is not None
+            member.marks.append(Mark(event.seq, event.who, event.role, rolled, group))
+            _trim(member)
+        elif event.kind == "undo" and member.marks:
+            member.marks.pop()
+        elif event.kind == "set":
+            member.marks.clear()
+
+    def record_undo(self, tracker: Tracker, perform: Callable[[], Event]) -> Event:
+        """The seam for undo: a seat takes back only its own newest move (the GM any),
+        a player never a move that rolled; a move made with others in one step (the
+        fight's hit on a sheet) is taken back with them."""
+        with self._lock, self._quiet():
+            member = self._member_of(tracker)
+            self._check_member(member)
+            if self._scope is not None:  # part of a unit: stored with it
+                return self._undo_in_unit(self._scope, member, perform)
+            for attempt in range(_ATTEMPTS):
+                if not tracker.can_undo:
+                    if self.store is not None and self.changed():
+                        self.refresh()
+                        self._check_member(member)
+                        continue
+                    return perform()  # raises the rule's own "nothing to undo"
+                refusal = self.may_undo(tracker)
+                if refusal is not None:
+                    raise SeatError(refusal)
+                mark = member.marks[-1] if member.marks else None
+                together = self._group_of(member, mark)
+                unit = RollScope("public", implicit=True)
+                self._scope = unit
+                try:
+                    event = self._undo_in_unit(unit, member, perform)
+                    for other in together:
+                        other.tracker.undo()
+                except BaseException:
+                    self._scope = None
+                    self._restore(unit)
+                    raise
+                self._scope = None
+                try:
+                    self._store_unit(unit)
+                except ConflictError:
+                    _pause(attempt)
                     self._check_member(member)
                     continue
-                return cls.undo(member.tracker)  # raises the usual RuleError
-            summary = member.tracker.log[-1].summary
-            try:
-                stored = self._append(NewEvent("undo", tracker=member.id,
-                                               data={"summary": summary}))
-            except ConflictError:
-                _pause(attempt)
-                self.refresh()
-                self._check_member(member)
-                continue
-            self.head = stored.seq  # before any observer hears of the undo
-            event = cls.undo(member.tracker)
-            self._after_append()
-            return event
-        raise ConflictError("the campaign keeps changing; try again")
+                return event
+            raise ConflictError("the campaign keeps changing; try again")
 
-    @_locked
-    def _live_load(self, member: Member, text: str | bytes) -> None:
-        self._check_member(member)
-        cls = type(member.tracker)
-        save = _save(cls.from_json(text))
-        self._persist_then_apply(
-            lambda: NewEvent("set", tracker=member.id, data={"save": save}))
+    def _undo_in_unit(self, unit: RollScope, member: Member,
+                      perform: Callable[[], Event]) -> Event:
+        tracker = member.tracker
+        if member.id not in unit.before:
+            unit.before[member.id] = json.dumps(tracker.to_dict())
+        mark = member.marks[-1] if member.marks else None
+        before = tracker.snapshot()
+        summary = tracker.log[-1].summary if tracker.log else ""
+        event = perform()
+        data: dict[str, Any] = {"v": EVENT_FORMAT, "summary": summary,
+                                "change": state_change(before, tracker.snapshot())}
+        if mark is not None:
+            data["undoes"] = mark.seq
+            if mark.rolled:
+                data["rolled"] = True
+                data["summary"] = f"taken back by the GM: {summary}"
+        unit.pending.append(NewEvent("undo", tracker=member.id, data=data))
+        unit.movers.append(member.id)
+        return event
+
+    def _group_of(self, member: Member, mark: Mark | None) -> list[Member]:
+        """The other members whose newest move was made in the same step as ``mark``
+        (refused, naming who moved since, when one of them has moved again)."""
+        if mark is None:
+            return []
+        others = [m for m in self.members.values() if m is not member
+                  and any(k.step == mark.step for k in m.marks)]
+        for other in others:
+            if other.marks[-1].step != mark.step:
+                since = other.marks[-1].who or "someone"
+                raise SeatError(f"cannot undo: {since} has moved {other.name} since (undo "
+                                "that first)")
+        return others
+
+    def record_load(self, tracker: Tracker, text: str | bytes,
+                    perform: Callable[[], None]) -> None:
+        """The seam for loading a whole save into a tracker: stored as a ``set`` event."""
+        with self._lock, self._quiet():
+            member = self._member_of(tracker)
+            self._check_member(member)
+            refusal = self._may_change(member, "load a saved state into")
+            if refusal is not None:
+                raise SeatError(refusal)
+            cls = type(tracker)
+            save = cls.from_json(text).to_dict()
+            save["log"] = save["log"][-UNDO_LIMIT:]
+            self._persist_then_apply(
+                lambda: NewEvent("set", tracker=member.id, data={"save": save}))
+
+    # -- who may do what (the seam's check) ------------------------------------------------
+
+    @property
+    def seat_role(self) -> str:
+        """This screen's role: ``gm``, ``player``, ``spectator``, or ``""`` (the
+        database's holder: the command line and the Python API, unrestricted)."""
+        return self.role
+
+    def _owner(self, member: Member) -> str:
+        return member.name if member.role == "party" else member.owner
+
+    def _may_change(self, member: Member, what: str) -> str | None:
+        """Whether this seat may change ``member`` as a whole (load, replace, remove)."""
+        if self.role in ("", "gm"):
+            return None
+        if self.role == "spectator":
+            return SPECTATOR_LINE
+        owner = self._owner(member)
+        if owner and owner == self.who:
+            return None
+        whose = f"{owner} and the GM" if owner else "the GM"
+        return f"only {whose} may {what} {member.name}"
+
+    def may_move(self, tracker: Tracker, name: str, arguments: dict[str, Any]) -> str | None:
+        """``None`` if this seat may make the move ``name`` on ``tracker``, else the
+        one-line reason (the apps show only what a seat may do)."""
+        if self.role in ("", "gm"):
+            return None
+        if self.role == "spectator":
+            return SPECTATOR_LINE
+        member = self._member_of(tracker)
+        owner = self._owner(member)
+        if owner:
+            if owner == self.who:
+                return None
+            return f"only {owner} and the GM may move {member.name}"
+        actors = tracker.acting_for(name, arguments)
+        if actors and all(actor == self.who for actor in actors):
+            return None
+        move_words = name.replace("_", " ")
+        if actors:
+            return (f"{move_words} in {member.name} is {', '.join(actors)}'s to make, "
+                    f"not {self.who or 'yours'}")
+        return f"{move_words} in {member.name} is the GM's move"
+
+    def may_undo(self, tracker: Tracker) -> str | None:
+        """``None`` if this seat may take back ``tracker``'s newest move, else why not."""
+        if self.role in ("", "gm"):
+            return None
+        if self.role == "spectator":
+            return SPECTATOR_LINE
+        member = self._member_of(tracker)
+        if not member.marks:
+            return None  # nothing to undo: the rule's own refusal says so
+        mark = member.marks[-1]
+        if mark.who != self.who or mark.role != self.role:
+            since = "the GM" if mark.role == "gm" else (mark.who or "someone")
+            return f"cannot undo: {since} moved {member.name} since your move; only the GM may"
+        if mark.rolled:
+            return "a roll cannot be unmade to be rolled again: only the GM may take it back"
+        return None
 
     # -- export and import ---------------------------------------------------------------
 
@@ -964,9 +1150,17 @@ class Campaign(Observable):
         if store.find_campaign(new_name) is not None:
             raise StoreError(f"a campaign named {new_name!r} already exists "
                              "(import it with --name NEW)")
+        if any(needs_upcast(e) for e in events):
+            events = upcast(events, new_name)  # an older document: its moves made facts
         scratch = cls(None, CampaignInfo(0, new_name, tuple(header["rulesets"]),
                                          header["created"], 0))
         scratch._apply_all(events)
+        for member in scratch.members.values():
+            try:  # the facts must add up to states the rules allow, as a live move's do
+                member.tracker.validate()
+            except CompanionError as exc:
+                raise StoreError(f"campaign file: {member.name}'s state after the last "
+                                 f"event is not one the rules allow: {exc}") from None
         store.import_campaign(new_name, header["rulesets"], header["created"],
                               [NewEvent(e.kind, e.who, e.role, e.tracker, e.move, e.seed,
                                         e.data, e.at) for e in events])
