@@ -97,7 +97,6 @@ from __future__ import annotations
 
 import functools
 import random
-import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -109,8 +108,18 @@ from companion.dice.roller import make_rng
 from companion.errors import OddsTooCostlyError, RuleError, StateError, TableError
 from companion.rulesets.cairn_srd.saves import ABILITIES, MAX_SCORE, SaveResult, save, save_chance
 from companion.state import Tracker, move, state_field
+from companion.tables.fixed import Schema, load_fixed
 
 DATA_FILE = Path(__file__).parent / "data" / "exploration.toml"
+EXPLORATION_SCHEMA: dict[str, Schema] = {
+    "site_clock": {"start": int, "omen_at": int, "dice": [int], "turns_per_hour": int},
+    "actions": [{"key": str, "name": str, "fast?": bool, "rest?": bool}],
+    "lights": [{"kind": str, "turns": int, "reach": str, "note": str}],
+    "oil": {"uses": int},
+    "darkvision": {"text": str},
+    "escape_modifiers": [{"key": str, "situation": str, "dv": int, "per_item?": bool}],
+}
+"""The keys and types of ``data/exploration.toml``."""
 MAX_NAME = 40
 MAX_NOTE = 200
 MAX_LIGHTS = 30
@@ -135,33 +144,17 @@ TABLES = {
 @functools.cache
 def exploration_data() -> dict[str, Any]:
     """The fixed data of ``data/exploration.toml`` (actions, lights, escape DV), checked."""
-    with DATA_FILE.open("rb") as fh:
-        data = tomllib.load(fh)
     where = "cairn_srd data/exploration.toml"
-    clock = data.get("site_clock", {})
-    dice_sizes = clock.get("dice")
-    if not (isinstance(dice_sizes, list) and dice_sizes and all(
-            isinstance(d, int) and d > 0 for d in dice_sizes) and dice_sizes == sorted(dice_sizes)):
+    data = load_fixed(DATA_FILE, EXPLORATION_SCHEMA, where=where)
+    clock = data["site_clock"]
+    if any(d < 1 for d in clock["dice"]) or clock["dice"] != sorted(clock["dice"]):
         raise TableError(f"{where}: site_clock.dice must list die sizes, smallest first")
     for key in ("start", "omen_at", "turns_per_hour"):
-        if not isinstance(clock.get(key), int) or clock[key] < 1:
+        if clock[key] < 1:
             raise TableError(f"{where}: site_clock.{key} must be a whole number above 0")
-    for section, keys in (("actions", ("key", "name")), ("lights", ("kind", "reach", "note")),
-                          ("escape_modifiers", ("key", "situation"))):
-        entries = data.get(section)
-        if not isinstance(entries, list) or not entries:
-            raise TableError(f"{where}: {section} must be a list of entries")
-        for i, entry in enumerate(entries):
-            if not all(isinstance(entry.get(k), str) for k in keys):
-                raise TableError(f"{where}: {section}[{i}] needs " + ", ".join(keys))
     for i, light in enumerate(data["lights"]):
-        if not isinstance(light.get("turns"), int) or light["turns"] < 1:
+        if light["turns"] < 1:
             raise TableError(f"{where}: lights[{i}].turns must be a whole number above 0")
-    for i, mod in enumerate(data["escape_modifiers"]):
-        if not isinstance(mod.get("dv"), int):
-            raise TableError(f"{where}: escape_modifiers[{i}].dv must be a whole number")
-    if not isinstance(data.get("oil", {}).get("uses"), int):
-        raise TableError(f"{where}: oil.uses must be a whole number")
     return data
 
 

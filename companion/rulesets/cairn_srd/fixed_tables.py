@@ -10,14 +10,54 @@ tables by a value a rule computed (the damage Guard took, a doubled face).
 from __future__ import annotations
 
 import functools
-import tomllib
 from pathlib import Path
 from typing import Any
 
 from companion import tables
 from companion.errors import TableError
+from companion.tables.fixed import Schema, load_fixed
 
 DATA_FILE = Path(__file__).parent / "data" / "rules.toml"
+
+# Named texts under a ``section`` heading (and an optional ``note``).
+_TEXTS: dict[str, Schema] = {"section": str, "note?": str, "*": str}
+
+RULES_SCHEMA: dict[str, Schema] = {
+    "magic_dice_chances": {"printed": [(int, int, int)]},
+    "dooms": {"effects": [str]},
+    "attack_matrix": {"section": str, "note": str, "scales": [str], "*": [str]},
+    "time_scales": _TEXTS, "ranges": _TEXTS, "player_roles": _TEXTS,
+    "environmental_damage": _TEXTS, "returning_from_death": _TEXTS,
+    "gambits": {"min": int, "automatic": int, "options": [str]},
+    "maneuvers": {"examples": [str]},
+    "blaze_of_glory": {"options": [str], "final_words": [str]},
+}
+"""The keys and types of ``data/rules.toml``; `check_rules_data` checks what types cannot."""
+
+DATA_SCHEMAS: dict[str, dict[str, Schema]] = {
+    "downtime": {
+        "cycles": {"per_season": int},
+        "lifestyles": {"section": str, "*": (int, str)},
+        "bank_fees": {"section": str, "*": (int, int)},
+        "petty_crime": {"bust": int},
+        "costs": _TEXTS,
+        "activities": {"examples": [str], "max_milestones": int},
+        "factions": {"one_step": int, "two_steps": int, "max_interference": int},
+        "conditions": _TEXTS,
+    },
+    "wilderness": {
+        "watches": {"per_day": int, "names": [str], "lit": [int], "lit_in_winter": [int]},
+        "actions": _TEXTS,
+        "night_travel": {"extra_watches": int, "light_hours_per_watch": int,
+                         "hours_per_torch": int, "hours_per_oil_use": int},
+        "path_types": {"section": str, "*": (int, int)},
+        "distances": {"section": str, "*": (int, int)},
+        "difficulty": {"section": str, "*": (int, str, str)},
+        "open_sea": {"max_extra_watches": int},
+        "camp": {"rations_per_person": int, "rations_per_mount": int, "lookout_shifts": int},
+    },
+}
+"""The keys and types of each other fixed-data file ``data/<name>.toml``."""
 
 
 def read_row(table_id: str, value: int) -> dict[str, str]:
@@ -33,20 +73,18 @@ def rows(table_id: str, column: str) -> list[str]:
 @functools.cache
 def rules_data() -> dict[str, Any]:
     """The fixed (non-random) tables of ``data/rules.toml``, checked on load."""
-    with DATA_FILE.open("rb") as fh:
-        data = tomllib.load(fh)
+    data = load_fixed(DATA_FILE, RULES_SCHEMA, where="cairn_srd data/rules.toml")
     check_rules_data(data)
     return data
 
 
 @functools.cache
 def data_file(name: str) -> dict[str, Any]:
-    """Another fixed-data file, ``data/<name>.toml`` (checked by the module that reads it)."""
+    """Another fixed-data file, ``data/<name>.toml``, checked against its `DATA_SCHEMAS` entry."""
     path = DATA_FILE.parent / f"{name}.toml"
-    if not name.isidentifier() or not path.is_file():
+    if name not in DATA_SCHEMAS or not path.is_file():
         raise TableError(f"cairn_srd: no fixed-data file data/{name}.toml")
-    with path.open("rb") as fh:
-        return tomllib.load(fh)
+    return load_fixed(path, DATA_SCHEMAS[name], where=f"cairn_srd data/{name}.toml")
 
 
 def check_rules_data(data: dict[str, Any]) -> None:

@@ -7,15 +7,24 @@ the tiers cover 1-16 wounds without gap or overlap) and exposes them as constant
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from companion.errors import TableError, quoted
+from companion.tables.fixed import Schema, load_fixed
 
 #: Where the data lives, beside this module.
 LOOKUP_FILE = Path(__file__).with_name("lookup_tables.toml")
+
+LOOKUP_SCHEMA: dict[str, Schema] = {
+    "ability_dice": {"title": str, "section": str, "*": str},
+    "advantage_dice": {"title": str, "section": str, "rows": [{"net": str, "die": int}]},
+    "wound_tiers": {"title": str, "section": str, "rows": [
+        {"wounds": str, "name": str, "effect": str, "strain_per_check": int,
+         "strain_on_failure": int}]},
+}
+"""The keys and types of ``lookup_tables.toml``; `parse_lookup_tables` checks the rest."""
 
 
 @dataclass(frozen=True)
@@ -100,11 +109,8 @@ def parse_lookup_tables(data: dict[str, Any], source: str = "lookup_tables.toml"
 
 
 def load_lookup_tables(path: Path = LOOKUP_FILE) -> LookupTables:
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise TableError(f"{path.name}: {exc}") from None
-    return parse_lookup_tables(data, path.name)
+    """Read ``path`` (checked against `LOOKUP_SCHEMA`) and build the tables."""
+    return parse_lookup_tables(load_fixed(path, LOOKUP_SCHEMA, where=path.name), path.name)
 
 
 TABLES = load_lookup_tables()

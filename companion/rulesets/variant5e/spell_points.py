@@ -37,14 +37,14 @@ Both tables live once in ``mentality_tables.toml`` beside this module.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
+from pathlib import Path
 from typing import Any, Literal
 
 from companion.errors import RuleError, StateError, TableError
 from companion.state import Tracker, move, state_field
+from companion.tables.fixed import Schema, load_fixed
 
 __all__ = [
     "CASTER_KINDS",
@@ -63,6 +63,14 @@ CasterKind = Literal["full", "half", "third"]
 CASTER_KINDS: tuple[CasterKind, ...] = ("full", "half", "third")
 
 DATA_FILE = "mentality_tables.toml"
+_TABLE: Schema = {"title": str, "section": str, "key": str, "value": str, "rows": {"*": int}}
+TABLES_SCHEMA: dict[str, Schema] = {
+    "cost_table": _TABLE,
+    "points_table": _TABLE,
+    "casters": {kind: {"divisor": int, "classes": [str]} for kind in CASTER_KINDS},
+    "level_cap": {"once_per_rest_from": int, "rows": {"*": int}},
+}
+"""The keys and types of ``mentality_tables.toml``; `mentality_tables` checks the levels."""
 
 
 @cache
@@ -73,23 +81,19 @@ def mentality_tables() -> dict[str, Any]:
     cost not a
     whole number), naming the table and the level.
     """
-    text = resources.files(__package__).joinpath(DATA_FILE).read_bytes()
-    try:
-        data = tomllib.loads(text.decode("utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise TableError(f"{DATA_FILE}: not valid TOML: {exc}") from None
-    for name, levels in (("cost_table", range(1, 10)), ("points_table", range(1, 21))):
-        rows = data.get(name, {}).get("rows", {})
+    data = load_fixed(Path(__file__).with_name(DATA_FILE), TABLES_SCHEMA, where=DATA_FILE)
+    for name, levels in (("cost_table", range(1, 10)), ("points_table", range(1, 21)),
+                         ("level_cap", range(1, 21))):
+        rows = data[name]["rows"]
         for level in levels:
             value = rows.get(str(level))
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            if value is None or value < 0:
                 raise TableError(f"{DATA_FILE}: {name} level {level} needs a whole number")
         if len(rows) != len(levels):
             raise TableError(f"{DATA_FILE}: {name} has rows outside levels "
                              f"{levels.start}-{levels.stop - 1}")
     for kind in CASTER_KINDS:
-        divisor = data.get("casters", {}).get(kind, {}).get("divisor")
-        if not isinstance(divisor, int) or divisor < 1:
+        if data["casters"][kind]["divisor"] < 1:
             raise TableError(f"{DATA_FILE}: casters.{kind}.divisor must be a whole number >= 1")
     return data
 
