@@ -1,7 +1,7 @@
 """The combat tracker with the party's sheets: Guard 0 from burden, cumbersome load or
 panic; a panicking attacker impaired; scars, maneuver Fatigue and weapon mastery landing
-on the sheet; morale once for a lone foe at 0 Guard and for a lone ally NPC; maneuvers
-and escaping as moves."""
+on the sheet (linked: as the sheet's own moves; unlinked: due, marked written); morale
+once for a lone foe at 0 Guard and for a lone ally NPC; maneuvers and escaping as moves."""
 
 from __future__ import annotations
 
@@ -18,16 +18,20 @@ def sheet(name: str = "Ash", guard: int = 4, armor: int = 0) -> Character:
     return new_character(name, 12, 12, 10, guard, armor)
 
 
-def fight(c: Character, foe_guard: int = 3, weapon_name: str = "Longsword") -> Encounter:
+def fight(c: Character, foe_guard: int = 3, weapon_name: str = "Longsword",
+          linked: bool = True) -> Encounter:
     e = Encounter()
+    if linked:
+        e.link({c.name: c}.get)
     combat.join_character(e, c, weapon=8, weapon_name=weapon_name)
     e.add("Ogre", "Enemies", guard=foe_guard, strength=6, control=8, weapon=6)
     e.roll_initiative(rng=FixedRng(1))  # Ash acts first
     return e
 
 
+@pytest.mark.parametrize("linked", [True, False])
 @pytest.mark.parametrize("cause", ["full burden", "cumbersome load", "panic"])
-def test_guard_counts_zero(cause: str) -> None:
+def test_guard_counts_zero(cause: str, linked: bool) -> None:
     c = sheet()
     if cause == "full burden":
         for n in range(10):
@@ -36,23 +40,34 @@ def test_guard_counts_zero(cause: str) -> None:
         c.carry_cumbersome()
     else:
         c.panicking = True
-    e = fight(c)
-    ash = e.find("Ash")
+    e = fight(c, linked=linked)
+    ash = e.fighter("Ash")
     assert ash.no_guard == cause and ash.effective_guard == 0 and ash.guard == 4
     e.end_turn()
     e.end_turn()
     text = e.attack(Attack("Ogre", "Ash"), rng=FixedRng(3, 20))  # all 3 on STR
+    ash = e.fighter("Ash")
     assert "Guard 0, STR 3" in text and ash.guard == 4 and ash.strength == 9
     assert f"Guard counts as 0: {cause}" in text
+    # Linked, the hit was the sheet's own; unlinked, the sheet is untouched.
+    assert c.strength == (9 if linked else 12)
 
 
 def test_guard_returns_when_the_cause_goes() -> None:
     c = sheet()
     c.carry_cumbersome()
-    e = fight(c)
+    e = fight(c, linked=False)
     c.carry_cumbersome(False)
     e.sync_sheet("Ash", **combat.sheet_conditions(c))
     assert e.find("Ash").effective_guard == 4
+    linked = sheet()
+    linked.carry_cumbersome()
+    f = fight(linked)
+    assert f.fighter("Ash").effective_guard == 0
+    linked.carry_cumbersome(False)  # nothing to sync: the fight reads the sheet
+    assert f.fighter("Ash").effective_guard == 4
+    with pytest.raises(RuleError, match="reads Ash's own sheet"):
+        f.sync_sheet("Ash", **combat.sheet_conditions(linked))
     with pytest.raises(RuleError, match="no player character"):
         e.sync_sheet("Ogre", 3, 10, 10, 0, False)
     with pytest.raises(RuleError, match="0-18"):
@@ -61,8 +76,8 @@ def test_guard_returns_when_the_cause_goes() -> None:
 
 def test_panicking_attacker_is_impaired() -> None:
     c = sheet()
-    c.panicking = True
     e = fight(c)
+    c.panicking = True  # read off the linked sheet when the attack is made
     text = e.attack(Attack("Ash", "Ogre"), rng=FixedRng(4, 2))
     assert "d4 = 4" in text  # d8 longsword impaired to d4
     calm = fight(sheet())
@@ -74,27 +89,29 @@ def test_scar_lands_on_the_sheet_with_its_effect() -> None:
     e = fight(c)
     e.end_turn()
     e.end_turn()
-    e.attack(Attack("Ogre", "Ash"), rng=FixedRng(5))  # 5 to Guard: exactly 0 -> Rattled
-    assert [(d.name, d.kind, d.value) for d in e.sheet_due] == [("Ash", "scar", 5)]
-    lines = combat.settle_sheets(e, [c])
-    assert c.scars == ["Rattled"] and c.guard_max == 6 and "Rattled" in lines[0]
-    assert e.sheet_due == [] and e.find("Ash").guard_max == 6 and e.find("Ash").guard == 1
-    assert combat.settle_sheets(e, [c]) == []  # nothing applied twice
-    assert c.scars == ["Rattled"]
+    text = e.attack(Attack("Ogre", "Ash"), rng=FixedRng(5))  # 5 to Guard: exactly 0 -> Rattled
+    assert "scar Rattled" in text and e.sheet_due == []
+    assert c.scars == ["Rattled"] and c.guard_max == 6 and c.guard == 1
+    assert (e.fighter("Ash").guard, e.fighter("Ash").guard_max) == (1, 6)
+    assert [ev.move for ev in c.log] == ["take_damage"]  # the sheet's own move
 
 
-def test_due_entries_wait_for_a_missing_sheet_and_load_checked() -> None:
+def test_unlinked_due_entries_are_marked_written_and_load_checked() -> None:
     c = sheet(guard=5)
-    e = fight(c)
+    e = fight(c, linked=False)
     e.end_turn()
     e.end_turn()
     e.attack(Attack("Ogre", "Ash"), rng=FixedRng(5))
-    assert combat.settle_sheets(e, []) == [] and len(e.sheet_due) == 1
+    assert [(d.name, d.kind, d.value) for d in e.sheet_due] == [("Ash", "scar", 5)]
+    assert c.scars == [] and c.guard == 5  # no sheet is touched unlinked
     back = Encounter.from_json(e.to_json())
     assert back.sheet_due == e.sheet_due
     bad = e.to_json().replace('"kind": "scar"', '"kind": "hug"')
     with pytest.raises(StateError, match="kind"):
         Encounter.from_json(bad)
+    with pytest.raises(RuleError, match="no sheet entry #2"):
+        e.clear_due(1)
+    assert e.clear_due(0).kind == "scar" and e.sheet_due == []
 
 
 def test_lone_foe_owes_morale_once() -> None:
@@ -128,9 +145,7 @@ def test_maneuver_and_its_fatigue_on_the_sheet() -> None:
         e.maneuver("Ash", "Ogre", "LUCK")
     r = e.maneuver("Ash", "Ogre", "STR", "DEX", rng=FixedRng(10, 15))
     assert not r.target_save.success and not r.attacker_save.success  # 10 > STR 6; 15 > 12
-    assert [d.kind for d in e.sheet_due] == ["fatigue"]
-    combat.settle_sheets(e, [c])
-    assert c.fatigue == 1
+    assert e.sheet_due == [] and c.fatigue == 1 and "maneuver" in c.log[-1].summary
     ok = e.maneuver("Ash", "Ogre", rng=FixedRng(2, 3))
     assert ok.target_save.success and ok.attacker_save.success and e.sheet_due == []
     e.end_turn()
@@ -155,13 +170,15 @@ def test_weapon_mastery_counts_critical_kills_per_weapon() -> None:
     for _ in range(5):
         e = fight(c, foe_guard=0)
         text = e.attack(Attack("Ash", "Ogre"), rng=FixedRng(8))  # 8 on STR 6: dead
-        assert "critical kill for weapon mastery" in text
-        combat.settle_sheets(e, [c])
+        assert "critical kill for weapon mastery" in text and e.sheet_due == []
     assert c.weapon_kills == {"Longsword": 5} and c.weapon_feats("Longsword") == 1
     assert "a new feat" in c.log[-1].summary
     e = fight(c, foe_guard=0, weapon_name="")
     e.attack(Attack("Ash", "Ogre"), rng=FixedRng(8))
-    combat.settle_sheets(e, [c])
+    assert c.weapon_kills == {"Longsword": 5, "d8 weapon": 1}
+    unlinked = fight(c, foe_guard=0, linked=False)
+    unlinked.attack(Attack("Ash", "Ogre"), rng=FixedRng(8))
+    assert [d.kind for d in unlinked.sheet_due] == ["kill"]
     assert c.weapon_kills == {"Longsword": 5, "d8 weapon": 1}
     miss = fight(c, foe_guard=5)
     miss.attack(Attack("Ash", "Ogre"), rng=FixedRng(3))

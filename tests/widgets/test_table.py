@@ -59,21 +59,24 @@ def add_member(app: TableApp, ruleset: str, name: str, **numbers: int) -> None:
 
 
 def test_page_context_reads_the_query_string(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("QUERY_STRING", "campaign=Tue%20sday&who=%20Mira%20%20K&role=GM&x=1")
+    monkeypatch.setenv("QUERY_STRING",
+                       "campaign=Tue%20sday&seat=Ab-c_9&who=%20Mira%20%20K&role=GM&x=1")
     ctx = PageContext.from_query()
-    assert ctx == PageContext(campaign="Tue sday", who="Mira K", role="gm")
+    # who= and role= grant nothing (issue 19): identity comes from the seat alone.
+    assert ctx == PageContext(campaign="Tue sday", seat="Ab-c_9")
+    assert (ctx.who, ctx.role) == ("", "")
     assert PageContext.from_query(ctx.query()) == ctx
-    assert ctx.app_url("cairn_combat") == ("cairn_combat.ipynb?campaign=Tue+sday&who=Mira+K"
-                                          "&role=gm")
-    # A role that is not one is dropped, not raised; control characters are removed.
-    assert PageContext.from_query("role=admin&who=a%00b").role == ""
-    assert PageContext.from_query("role=admin&who=a%00b").who == "ab"
+    assert ctx.app_url("cairn_combat") == "cairn_combat.ipynb?campaign=Tue+sday&seat=Ab-c_9"
+    assert "Ab-c_9" not in repr(ctx)  # a secret stays out of reprs and messages
+    # A seat that cannot be a secret is dropped, not raised.
+    assert PageContext.from_query("seat=a%00b").seat == ""
+    assert PageContext.from_query("seat=" + "a" * 201).seat == ""
 
 
 def test_url_script_cannot_be_broken_out_of_by_a_name() -> None:
-    page = url_script(PageContext(campaign='"><script>x</script>', who="O'Neil"))
+    page = url_script(PageContext(campaign='"><script>x</script>\'', seat="s"))
     assert "<script>" not in page and 'onerror="' in page
-    assert "campaign=%22%3E%3Cscript%3Ex%3C%2Fscript%3E&amp;who=O%27Neil" in page
+    assert "campaign=%22%3E%3Cscript%3Ex%3C%2Fscript%3E%27&amp;seat=s" in page
 
 
 def test_an_app_without_a_campaign_is_a_labelled_demo(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -140,7 +143,7 @@ def test_start_app_party_is_shared_by_sheet_combat_and_spellcasting(db: Path) ->
     assert app.open_ms < 300
     assert app.context.app == "cairn_character"
     link = app.app_area.children[1].value
-    assert "cairn_character.ipynb?campaign=Tuesday&amp;who=Mira&amp;role=gm" in link
+    assert "cairn_character.ipynb?campaign=Tuesday&amp;seat=" in link
     fight = app.open_app("cairn_combat")
     spells = app.open_app("spellcasting")
     assert isinstance(fight, PartyFightPanel)
@@ -299,27 +302,18 @@ def test_a_reload_comes_back_to_the_same_table_and_app(db: Path) -> None:
     assert again.app_area.children[-1] is app.app_area.children[-1]  # same kernel: same app
 
 
-def test_an_app_page_without_a_name_asks_who_is_there(db: Path,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    from companion.widgets.table.apps import WhoPanel
-
+def test_an_app_page_without_a_seat_is_a_spectator_s(db: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     with open_store(db) as store:
         create_campaign(store, "Friday", ["variant5e"])
-    monkeypatch.setenv("QUERY_STRING", "campaign=Friday")
+    monkeypatch.setenv("QUERY_STRING", "campaign=Friday&who=Quinn&role=gm")
     page = campaign_page("combat_options")
-    (form,) = [w for w in page.children if isinstance(w, WhoPanel)]
-    form.name.value = "Quinn"
-    form.role.value = "gm"
-    form.set_button.click()
-    assert form.error.message == ""
-    assert "campaign=Friday&amp;who=Quinn&amp;role=gm" in form.url.value
-    assert form.ask.layout.display == "none"
+    texts = " ".join(str(getattr(w, "value", "")) for w in page.children)
+    assert "You are watching" in texts and "(watching)" in texts
     from companion.store.campaign import shared_campaign
 
     table = shared_campaign("Friday")
-    assert (table.who, table.role) == ("Quinn", "gm")
-    table.roll("1d6", seed=3)
-    assert table.log()[-1].who == "Quinn"
+    assert (table.who, table.role) == ("", "spectator")
 
 
 @pytest.mark.parametrize(("ruleset", "member"), [
@@ -375,18 +369,30 @@ def test_live_on_postgresql_through_listen_notify(request: pytest.FixtureRequest
 
 
 def test_the_fight_s_sheet_moves_use_the_campaign_s_sheets(db: Path) -> None:
+    from companion.rulesets.cairn_srd.combat import Attack, Encounter
+
     app = fresh_table(db, "cairn_srd")
     add_member(app, "cairn_srd", "Ash", str=12, dex=10, ctrl=9, guard=3, armor=0)
     assert app.campaign is not None
     fight = app.open_app("cairn_combat")
     fight.join.click()
     ash = app.campaign.tracker("Ash", Character)
-    # A sheet's Guard raised (a scar, a level) comes into the fight by Sync sheets; that
-    # copy is not written back on the sheet a second time.
-    state = json.loads(ash.to_json())
-    state["state"]["guard_max"], state["state"]["guard"] = 5, 3
-    ash.load(json.dumps(state))
-    fight.app.moves.sync_button.click()
-    assert fight.app.error.message == ""
-    assert fight.encounter.find("Ash").guard_max == 5
-    assert (ash.guard, ash.guard_max) == (3, 5)
+    assert fight.encounter.sheet("Ash") is ash  # the fight is linked to Ash's own sheet
+    # A sheet's Guard raised (a scar, a level) is the fight's at once: one state.
+    ash.set_maxima(12, 10, 9, 5, 0)
+    assert fight.encounter.fighter("Ash").guard_max == 5 and "<td>5/5</td>" in \
+        fight.app.board.value
+    fight.encounter.add("Ghoul", "Enemies", guard=1, strength=8)
+    fight.encounter.roll_initiative(seed=1)  # round 1: the enemy acts
+    fight.encounter.attack(Attack("Ghoul", "Ash"), seed=3)
+    hit = fight.encounter.fighter("Ash")
+    assert (hit.guard, hit.strength) == (ash.guard, ash.strength) and ash.guard < 5
+    assert ash.log[-1].move == "take_damage"
+    assert f"<td>{ash.guard}/5</td>" in fight.app.board.value
+    # Opened again (another screen, a reload): the fight and the sheet still agree.
+    again = open_campaign(open_store(db), app.campaign.name)
+    sheet = again.tracker("Ash", Character)
+    encounter = next(m.tracker for m in again if isinstance(m.tracker, Encounter))
+    encounter.link({"Ash": sheet}.get)
+    assert (sheet.guard, sheet.strength, sheet.guard_max) == (ash.guard, ash.strength, 5)
+    assert encounter.fighter("Ash").guard == sheet.guard

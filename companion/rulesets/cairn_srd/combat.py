@@ -46,26 +46,40 @@ Naming the attacker or the target among those who join the attack adds nothing. 
 enhanced and unarmed, chosen for a group, apply to every attacker's die (and to a second
 weapon's, except unarmed, which has none). A failed
 group morale save sends every remaining member of that group off the field ("fled").
-The encounter keeps its own Guard and STR for every combatant: a PC's scar is named
-here (read off ``cairn_scars``) and applied on the character's own sheet
-([Character][companion.rulesets.cairn_srd.character.Character]), whose undo and saved state are its
-own.
+A player character the fight does not know a sheet for keeps its own Guard and STR here;
+its scars, a maneuver's Fatigue and its critical kills wait in ``sheet_due`` for the
+player to write on their sheet.
 
-**The party in the fight.** [join_character][companion.rulesets.cairn_srd.combat.join_character]
-brings a party member in from its sheet, and
-[Encounter.sync_sheet][companion.rulesets.cairn_srd.combat.Encounter.sync_sheet] keeps the
-fight in step with it: a full burden, a cumbersome load or panic make the character's
-Guard count as 0 (the stored Guard returns when the cause goes), and a panicking
-attacker's attacks are impaired. What the fight does to a sheet waits in
-``sheet_due`` (a scar, a maneuver's Fatigue, a Critical Damage dealt with a weapon) until
-[settle_sheets][companion.rulesets.cairn_srd.combat.settle_sheets] applies it to the
-party's sheets.
+**The party in the fight.** A fight played at a campaign's table is *linked* to the party's
+sheets ([Encounter.link][companion.rulesets.cairn_srd.combat.Encounter.link]): a player
+character whose name is a party member's *is* that character. The fight reads its Guard,
+STR, DEX, CTRL, Armor, panic and condition off the
+[Character][companion.rulesets.cairn_srd.character.Character] sheet at the moment it needs
+them, and what the fight does to it is the sheet's own move: a hit is
+[Character.take_damage][companion.rulesets.cairn_srd.character.Character.take_damage] (so a
+doomed scar makes a failed Critical Damage save deadly, and a scar's effect lands at once),
+a failed maneuver save is
+[Character.take_fatigue][companion.rulesets.cairn_srd.character.Character.take_fatigue],
+and a foe critically damaged counts on
+[Character.record_critical_kill][companion.rulesets.cairn_srd.character.Character.record_critical_kill].
+The fight and the sheet therefore cannot disagree: there is one character and one state.
+A full burden, a cumbersome load or panic make the character's Guard count as 0 (the
+stored Guard returns when the cause goes), and a panicking attacker's attacks are impaired.
+The saved fight keeps only who its combatants are (a name); the link is made anew by
+whoever opens it, and a fight opened without it (the standalone app, a file) plays on the
+numbers the combatant joined with.
 
 Interpretation (the party in the fight):
 
-- Syncing from the sheet copies DEX, CTRL, Armor, max Guard, panic and the cause of 0
-  Guard; a raised max Guard (Rattled) raises the fight's Guard by as much. The fight's
-  own Guard and STR losses stay the fight's.
+- A linked character's condition is the sheet's: dead on the sheet is dead in the fight,
+  Critical Damage on the sheet (a failed save, an "Out of action" scar) is "critical" in
+  the fight, and neither can act or be attacked; a character out of play on the sheet
+  (lost, captured) is gone from the fight ("fled"). Escaping and fleeing stay the
+  fight's own. Resting on the sheet (which stabilises Critical Damage) brings the
+  character back into the fight.
+- Marking a linked character "dead" in the fight is the sheet's death, with the fight as
+  its reason; "critical" comes only from a failed save, and a critical character is
+  stabilised by rest on the sheet, not by a mark in the fight.
 - A lone foe's "0 Guard" morale check is owed once per side per fight; a lone ally NPC
   (the only non-player on the PCs' side) owes it too.
 - Weapon mastery counts the attacker whose die was kept: with several attackers the
@@ -77,13 +91,16 @@ Interpretation (the party in the fight):
 
 from __future__ import annotations
 
+import dataclasses
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from companion import dice
 from companion.dice.roller import make_rng
 from companion.errors import RuleError, StateError
+from companion.rulesets.cairn_srd.character import Character
 from companion.rulesets.cairn_srd.damage import resolve_hit
 from companion.rulesets.cairn_srd.fixed_tables import read_row, rules_data
 from companion.rulesets.cairn_srd.saves import MAX_SCORE, SaveResult, save
@@ -346,8 +363,9 @@ class Encounter(Tracker):
     ``hold_for_gambits``, waiting for
     [resolve_attack][companion.rulesets.cairn_srd.combat.Encounter.resolve_attack]."""
     sheet_due: list[SheetDue] = state_field(default_factory=list, max_len=MAX_DUE)
-    """What the fight owes party members' sheets, until
-    [settle_sheets][companion.rulesets.cairn_srd.combat.settle_sheets] applies it."""
+    """What the fight owes the sheets of player characters it has no sheet for (a linked
+    character's sheet takes it at once), until
+    [clear_due][companion.rulesets.cairn_srd.combat.Encounter.clear_due] marks it written."""
 
     def check_state(self) -> None:
         names = [c.name for c in self.combatants]
@@ -382,6 +400,69 @@ class Encounter(Tracker):
 
     def side(self, side: str) -> list[Combatant]:
         return [c for c in self.combatants if c.side == side]
+
+    # -- the party's own sheets (a runtime link, never saved) ---------------------------
+
+    def link(self, sheets: Callable[[str], Character | None] | None) -> None:
+        """Play the party's characters on their own sheets: ``sheets(name)`` is the
+        [Character][companion.rulesets.cairn_srd.character.Character] a player character
+        named ``name`` is (``None``: none, the fight keeps that one's numbers). ``None``
+        unlinks. Not saved state: whoever opens the fight links it again."""
+        if sheets is None:
+            self.__dict__.pop("_sheets", None)
+        else:
+            self.__dict__["_sheets"] = sheets
+
+    def sheet(self, name: str) -> Character | None:
+        """The sheet the combatant ``name`` is (``None``: not a linked party member)."""
+        return self._sheet_of(self.find(name))
+
+    def _sheet_of(self, c: Combatant) -> Character | None:
+        sheets: Callable[[str], Character | None] | None = self.__dict__.get("_sheets")
+        return sheets(c.name) if sheets is not None and c.pc else None
+
+    def fighter(self, name: str) -> Combatant:
+        """The combatant ``name`` as the fight sees it now (a linked character's numbers
+        and condition read off its sheet). A copy for reading: change it through moves."""
+        return self._view(self.find(name))
+
+    @property
+    def fighters(self) -> list[Combatant]:
+        """Every combatant as the fight sees it now (see
+        [fighter][companion.rulesets.cairn_srd.combat.Encounter.fighter])."""
+        return [self._view(c) for c in self.combatants]
+
+    def _view(self, c: Combatant) -> Combatant:
+        sheet = self._sheet_of(c)
+        if sheet is None:
+            return c
+        return dataclasses.replace(
+            c, guard=sheet.guard, guard_max=sheet.guard_max, strength=sheet.strength,
+            dexterity=sheet.dexterity, control=sheet.control, armor=sheet.armor,
+            panicking=sheet.panicking, no_guard=sheet_conditions(sheet)["no_guard"],
+            status=sheet_status(c.status, sheet))
+
+    def acting_for(self, move: str, arguments: dict[str, Any]) -> tuple[str, ...] | None:
+        """The player characters an attack, a maneuver or an escape is made by (every
+        attacker must be one); the rest (adding foes, initiative, turns, damage typed in,
+        morale, marks) is the table's, as is any move by or with a non-player."""
+        names: list[str] = []
+        if move == "attack":
+            d = arguments.get("description")
+            if isinstance(d, dict):
+                names = [str(d.get("attacker", "")), *map(str, d.get("joined") or ())]
+            elif isinstance(d, Attack):
+                names = d.attackers
+        elif move == "resolve_attack" and self.pending is not None:
+            names = list(self.pending.attackers)
+        elif move == "maneuver":
+            names = [str(arguments.get("attacker", ""))]
+        elif move == "escape":
+            names = [str(arguments.get("name", ""))]
+        pcs = {c.name for c in self.combatants if c.pc}
+        if not names or any(n not in pcs for n in names):
+            return None
+        return tuple(dict.fromkeys(names))
 
     @move
     def add(self, name: str, side: str, guard: int, strength: int, dexterity: int = 10,
@@ -423,7 +504,7 @@ class Encounter(Tracker):
         """Each PC not surprised saves DEX over Armor; passing PCs act before the enemy."""
         if self.phase != "setup":
             raise RuleError("Initiative and Surprise: initiative is rolled before round 1")
-        pcs = [c for c in self.side("PCs") if c.pc and c.active]
+        pcs = [c for c in self.side("PCs") if c.pc and self._view(c).active]
         if not pcs or not self.side("Enemies"):
             raise RuleError("Combat: both sides need combatants (and the PCs a player character)")
         r = make_rng(seed, rng)
@@ -431,7 +512,8 @@ class Encounter(Tracker):
         for c in pcs:
             if surprised and c.name in surprised:
                 continue
-            results[c.name] = save(c.dexterity, floor=c.armor, rng=r)
+            seen = self._view(c)
+            results[c.name] = save(seen.dexterity, floor=seen.armor, rng=r)
             c.acted_first = results[c.name].success
         self.round, self.phase = 1, "Enemies"
         first = [n for n, s in results.items() if s.success]
@@ -471,6 +553,8 @@ class Encounter(Tracker):
         d.check(hold_for_gambits=hold_for_gambits)
         r = make_rng(seed, rng)
         if d.area:
+            for target in d.targets:  # every target judged before a die or a sheet moves
+                self._dice([d.attacker], target, None, d.impaired, d.enhanced, True, False)
             texts = []
             for target in d.targets:
                 rolled = self._roll([d.attacker], target, None, d.impaired, d.enhanced, True,
@@ -522,8 +606,9 @@ class Encounter(Tracker):
         if bolster and not kept:
             raise RuleError("Gambits: +1 damage bolsters a die kept for damage; none is kept")
         t = self.find(p.target)
-        if not t.active:
-            raise RuleError(f"Combat: {t.name} is already {t.status}")
+        seen = self._view(t)
+        if not seen.active:
+            raise RuleError(f"Combat: {t.name} is already {seen.status}")
         self.pending = None
         text = f"{' + '.join(p.attackers)} → {t.name}: {p.shown()}"
         if notes:
@@ -544,6 +629,16 @@ class Encounter(Tracker):
               impaired: bool, enhanced: bool, blast: bool, unarmed: bool,
               r: random.Random) -> PendingAttack:
         """Check an attack by ``attackers`` on ``target`` and roll every die (no damage)."""
+        dice, any_blast = self._dice(attackers, target, second_weapon, impaired, enhanced,
+                                     blast, unarmed)
+        rolls, _ = keep_highest(dice, r)
+        return PendingAttack(list(attackers), self.find(target).name, dice, rolls, any_blast)
+
+    def _dice(self, attackers: list[str], target: str, second_weapon: int | None,
+              impaired: bool, enhanced: bool, blast: bool,
+              unarmed: bool) -> tuple[list[int], bool]:
+        """Judge an attack by ``attackers`` on ``target``: the dice it rolls, and whether
+        it is a blast (nothing rolled, nothing changed)."""
         if not attackers:
             raise RuleError("Multiple Attackers: name at least one attacker")
         if len(attackers) > MAX_ATTACKERS:
@@ -554,14 +649,14 @@ class Encounter(Tracker):
             raise RuleError("Dual Weapons: one attacker wields the two weapons")
         if second_weapon is not None and unarmed:
             raise RuleError("Dual Weapons: an unarmed attack has no second weapon")
-        t = self.find(target)
+        t = self.fighter(target)
         if self.phase == "over":
             raise RuleError("Combat: the fight is over")
         self._no_pending()
         dice: list[int] = []
         any_blast = blast
         for name in attackers:
-            a = self.find(name)
+            a = self.fighter(name)
             if not a.active:
                 raise RuleError(f"Combat: {a.name} is {a.status} and cannot attack")
             if a.side == t.side:
@@ -577,16 +672,16 @@ class Encounter(Tracker):
             dice.append(attack_die(second_weapon, impaired=impaired, enhanced=enhanced))
         if not t.active:
             raise RuleError(f"Combat: {t.name} is already {t.status}")
-        rolls, _ = keep_highest(dice, r)
-        return PendingAttack(list(attackers), t.name, dice, rolls, any_blast)
+        return dice, any_blast
 
     @move
     def apply_damage(self, target: str, amount: int, direct: bool = False,
                      rng: random.Random | None = None, seed: int | None = None) -> str:
         """Apply damage rolled elsewhere (e.g. the highest of several attackers)."""
         t = self.find(target)
-        if not t.active:
-            raise RuleError(f"Combat: {t.name} is already {t.status}")
+        seen = self._view(t)
+        if not seen.active:
+            raise RuleError(f"Combat: {t.name} is already {seen.status}")
         if amount < 0:
             raise RuleError(f"Damage: damage cannot be negative, got {amount}")
         text = f"{t.name} takes {amount}; "
@@ -603,6 +698,10 @@ class Encounter(Tracker):
         if not who.pc or die_index >= len(rolled.attackers):
             return ""  # a second weapon's die: no named weapon to count
         weapon = who.weapon_name or f"d{who.weapon} weapon"
+        sheet = self._sheet_of(who)
+        if sheet is not None:
+            sheet.record_critical_kill(weapon)  # the sheet's own move, made last
+            return f"; {who.name}'s {weapon}: a critical kill for weapon mastery (on the sheet)"
         self._due(SheetDue(who.name, "kill", 0, weapon, self.round))
         return f"; {who.name}'s {weapon}: a critical kill for weapon mastery"
 
@@ -612,6 +711,9 @@ class Encounter(Tracker):
         self.sheet_due.append(due)
 
     def _damage(self, t: Combatant, amount: int, r: random.Random, direct: bool = False) -> str:
+        sheet = self._sheet_of(t)
+        if sheet is not None:
+            return _sheet_damage(sheet, amount, r, direct)
         guard = t.effective_guard
         hit = resolve_hit(amount, guard=guard, strength=t.strength, armor=t.armor, direct=direct)
         if not t.no_guard:
@@ -692,16 +794,32 @@ class Encounter(Tracker):
 
     def _check_over(self) -> None:
         for s in ("PCs", "Enemies"):
-            if self.combatants and not any(c.active for c in self.side(s)):
+            if self.combatants and not any(self._view(c).active for c in self.side(s)):
                 self.phase = "over"
 
     @move
     def set_status(self, name: str, status: str) -> None:
-        """Mark a combatant (stabilised, surrendered, fled...) by the fiction."""
+        """Mark a combatant (stabilised, surrendered, fled...) by the fiction. A linked
+        character's death is the sheet's (its reason: this fight); Critical Damage and
+        stabilising it are the sheet's too (a failed save; a turn of rest)."""
         c = self.find(name)
         if status not in ("active", "critical", "dead", "fled"):
             raise RuleError(f"Combat: status is active, critical, dead or fled, not “{status}”")
-        c.status = status  # type: ignore[assignment]
+        sheet = self._sheet_of(c)
+        now = self._view(c).status
+        if sheet is not None and status != now:
+            if now == "dead":
+                raise RuleError(f"Death: {c.name} is dead on the sheet")
+            if status == "critical" or now == "critical":
+                raise RuleError(f"Critical Damage: {c.name}'s sheet decides it (a failed save "
+                                "makes it, a turn of rest on the sheet stabilises it)")
+            if now == "fled" and sheet.fate:
+                raise RuleError(f"Fate: {c.name} is out of play on the sheet ({sheet.fate})")
+        if sheet is not None and status == "dead":
+            if now != "dead":
+                sheet.die(f"fell in the fight (round {self.round})")  # the sheet's move, last
+        else:
+            c.status = status  # type: ignore[assignment]
         self._check_over()
         self.describe(f"{c.name} is now {status}")
 
@@ -713,6 +831,8 @@ class Encounter(Tracker):
         c = self.find(name)
         if not c.pc:
             raise RuleError(f"Combat: {c.name} is no player character with a sheet")
+        if self._sheet_of(c) is not None:
+            raise RuleError(f"Combat: the fight reads {c.name}'s own sheet; nothing to copy")
         for v, what in ((guard_max, "Guard"), (dexterity, "DEX"), (control, "CTRL"),
                         (armor, "Armor")):
             if not 0 <= v <= MAX_SCORE:
@@ -732,7 +852,7 @@ class Encounter(Tracker):
         return text
 
     def _acting(self, name: str) -> Combatant:
-        c = self.find(name)
+        c = self.fighter(name)
         if self.phase in ("setup", "over"):
             raise RuleError("Combat Round Procedure: the fight has not started or is over")
         self._no_pending()
@@ -750,7 +870,7 @@ class Encounter(Tracker):
         and the attacker saves too (``attacker_ability``), failing: a Fatigue (on a PC's
         sheet, via ``sheet_due``)."""
         a = self._acting(attacker)
-        t = self.find(target)
+        t = self.fighter(target)
         if not t.active:
             raise RuleError(f"Combat: {t.name} is already {t.status}")
         if a.side == t.side:
@@ -764,7 +884,10 @@ class Encounter(Tracker):
                                 "CTRL": who.control}[key]
         r = make_rng(seed, rng)
         result = ManeuverResult(save(scores[t.name], rng=r), save(scores[a.name], rng=r))
-        if not result.attacker_save.success and a.pc:
+        sheet = self._sheet_of(a)
+        if not result.attacker_save.success and sheet is not None:
+            sheet.take_fatigue(f"a failed maneuver save, combat round {self.round}")
+        elif not result.attacker_save.success and a.pc:
             self._due(SheetDue(a.name, "fatigue", 1, "", self.round))
         self.describe(f"{a.name} maneuvers against {t.name}: {result}"
                       + ("; the maneuver works" if not result.target_save.success
@@ -781,7 +904,7 @@ class Encounter(Tracker):
             raise RuleError("Escaping: there must be somewhere safe to go")
         result = save(c.dexterity, rng=make_rng(seed, rng))
         if result.success:
-            c.status = "fled"
+            self.find(name).status = "fled"
             self._check_over()
         self.describe(f"{c.name} tries to escape: {result}"
                       + (" — gets away" if result.success else " — still in the fight"))
@@ -797,7 +920,7 @@ class Encounter(Tracker):
         return due
 
 
-def sheet_conditions(character: Any) -> dict[str, Any]:
+def sheet_conditions(character: Character) -> dict[str, Any]:
     """What a fight reads off a [Character][companion.rulesets.cairn_srd.character.Character]
     sheet: max Guard, DEX, CTRL, Armor, panic and why Guard counts as 0."""
     reasons = [w for w, on in (("full burden", character.free_slots == 0),
@@ -808,36 +931,43 @@ def sheet_conditions(character: Any) -> dict[str, Any]:
             "panicking": character.panicking, "no_guard": ", ".join(reasons)}
 
 
-def join_character(encounter: Encounter, character: Any, weapon: int = 6,
+def sheet_status(fight_status: Status, character: Character) -> Status:
+    """A linked character's status in the fight: the sheet's condition (dead, Critical
+    Damage, out of play) first, then the fight's own (fled)."""
+    if character.dead:
+        return "dead"
+    if character.critical:
+        return "critical"
+    if character.fate or fight_status == "fled":
+        return "fled"
+    return "active"
+
+
+def _sheet_damage(sheet: Character, amount: int, r: random.Random, direct: bool) -> str:
+    """A hit on a linked character: the sheet's own move, told as the fight tells a hit."""
+    cause = sheet_conditions(sheet)["no_guard"]
+    report = sheet.take_damage(amount, direct=direct, rng=r)
+    hit = report.hit
+    text = f"armor {hit.absorbed}, Guard {hit.to_guard}, STR {hit.to_str}"
+    if cause:
+        text += f" (Guard counts as 0: {cause})"
+    if report.critical_save is not None:
+        text += f"; Critical Damage save {report.critical_save}"
+    if report.scar:
+        text += (f"; scar {report.scar} (damage {hit.scar_damage}) on the sheet: "
+                 f"{report.scar_effect}")
+    return text + "".join(f"; {note}" for note in report.notes)
+
+
+def join_character(encounter: Encounter, character: Character, weapon: int = 6,
                    weapon_name: str = "") -> str:
-    """Bring a party member into the fight from its sheet (Guard, STR, DEX, CTRL, Armor and
-    its conditions)."""
+    """Bring a party member into the fight. Linked to its sheet
+    ([Encounter.link][companion.rulesets.cairn_srd.combat.Encounter.link]) the fight reads
+    the sheet from then on; unlinked it copies the sheet's Guard, STR, DEX, CTRL, Armor
+    and conditions once."""
     encounter.add(character.name, "PCs", character.guard, character.strength,
                   character.dexterity, character.control, character.armor, weapon, pc=True,
                   weapon_name=weapon_name)
-    return encounter.sync_sheet(character.name, **sheet_conditions(character))
-
-
-def settle_sheets(encounter: Encounter, party: Any) -> list[str]:
-    """Apply what the fight owes each party member's sheet (a scar with its effect, a
-    maneuver's Fatigue, a critical kill for weapon mastery), then bring the sheet's
-    conditions back into the fight. Entries for someone not in ``party`` stay due."""
-    sheets = {c.name.strip(): c for c in party}
-    lines = []
-    i = 0
-    while i < len(encounter.sheet_due):
-        due = encounter.sheet_due[i]
-        sheet = sheets.get(due.name)
-        if sheet is None or sheet.dead:
-            i += 1
-            continue
-        source = f"combat round {due.round}"
-        if due.kind == "scar":
-            lines.append(str(sheet.suffer_scar(due.value, source=source)))
-        elif due.kind == "fatigue":
-            lines.append(sheet.take_fatigue(source))
-        else:
-            lines.append(sheet.record_critical_kill(due.weapon))
-        encounter.clear_due(i)
-        encounter.sync_sheet(due.name, **sheet_conditions(sheet))
-    return lines
+    if encounter.sheet(character.name.strip()) is not None:
+        return encounter.log[-1].summary
+    return encounter.sync_sheet(character.name.strip(), **sheet_conditions(character))

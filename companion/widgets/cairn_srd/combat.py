@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import ipywidgets as widgets
 
@@ -68,13 +68,14 @@ class CombatApp(CairnAppBase):
 
     Every roll (initiative, attacks, the dice held for gambits, damage saves, morale,
     maneuvers, escapes) takes a roll mode and can be entered from real dice
-    ([common][companion.widgets.cairn_srd.common])."""
+    ([common][companion.widgets.cairn_srd.common]). The board shows each combatant as the
+    fight sees it ([Encounter.fighters][companion.rulesets.cairn_srd.combat.Encounter.fighters]):
+    a party member of a linked fight as its own sheet says."""
 
     dice_hint = "d20"
 
     def __init__(self, encounter: Encounter | None = None, *,
                  seed_source: Callable[[], int] | None = None,
-                 party: Callable[[], Sequence[Any]] | None = None,
                  campaign: Campaign | None = None) -> None:
         super().__init__(seed_source, campaign=campaign)
         self.encounter = encounter or Encounter()
@@ -127,7 +128,7 @@ class CombatApp(CairnAppBase):
         }
         b = self.buttons
         self.file = SaveLoad(e, "cairn-encounter.json", what="encounter")
-        self.moves = CombatMovesPanel(e, self, party)
+        self.moves = CombatMovesPanel(e, self)
         app_box(
             cairn_css(),
             self.board,
@@ -221,7 +222,7 @@ class CombatApp(CairnAppBase):
             f"{'PC' if c.pc else escape(c.side)}{' · detachment' if c.detachment else ''}"
             f"</span></td><td>{c.guard}/{c.guard_max}</td><td>{c.strength}</td>"
             f"<td>{c.armor}</td><td>d{c.weapon}</td><td>{c.status}</td></tr>"
-            for c in e.combatants)
+            for c in e.fighters)
         phase = {"setup": "setting up", "over": "over"}.get(e.phase, f"{e.phase} act")
         self.board.value = (
             f'<div class="tc-stats tc-combat" data-round="{e.round}" data-phase="{e.phase}">'
@@ -229,7 +230,7 @@ class CombatApp(CairnAppBase):
             + (f" · morale due: {escape(', '.join(e.morale_due))}" if e.morale_due else "")
             + "<table class='tc-grid tc-nowrap'><tr><th>Name</th><th>GD</th><th>STR</th>"
             f"<th>AR</th><th>Die</th><th>Status</th></tr>{rows}</table></div>")
-        names = [c.name for c in e.combatants if c.active]
+        names = [c.name for c in e.fighters if c.active]
         for dd in (self.attacker, self.target):
             keep = dd.value
             dd.options = names

@@ -1,19 +1,15 @@
 """Combat moves beyond the attack: a maneuver, escaping the fight, and what the fight owes
-the party's sheets (scars, a maneuver's Fatigue, critical kills for weapon mastery).
+the sheets of player characters it has no sheet for (scars, a maneuver's Fatigue, critical
+kills for weapon mastery), each marked written once the player has.
 
-Composed into [CombatApp][companion.widgets.cairn_srd.combat.CombatApp]. With the party's
-sheets (``party``: a function giving the
-[Character][companion.rulesets.cairn_srd.character.Character] sheets), *Settle sheets*
-applies them ([settle_sheets][companion.rulesets.cairn_srd.combat.settle_sheets]) and
-*Sync sheets* brings each sheet's conditions in
-([sheet_conditions][companion.rulesets.cairn_srd.combat.sheet_conditions]: a full burden, a
-cumbersome load or panic make Guard 0; panic impairs attacks).
+Composed into [CombatApp][companion.widgets.cairn_srd.combat.CombatApp]. A party member in
+a linked fight ([Encounter.link][companion.rulesets.cairn_srd.combat.Encounter.link]) owes
+nothing: the fight's moves are its sheet's own.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable
 
 import ipywidgets as widgets
 
@@ -29,11 +25,10 @@ __all__ = ["CombatMovesPanel"]
 class CombatMovesPanel(widgets.VBox):
     """Maneuver, escape, and the party's sheets in the fight."""
 
-    def __init__(self, encounter: Encounter, app: CairnAppBase,
-                 party: Callable[[], Sequence[Any]] | None = None) -> None:
+    def __init__(self, encounter: Encounter, app: CairnAppBase) -> None:
         super().__init__(layout=widgets.Layout(max_width="100%"))
         self.add_class("tc-combat-moves")
-        self.encounter, self.app, self.party = encounter, app, party
+        self.encounter, self.app = encounter, app
         self.who = widgets.Dropdown(tooltip="Who", layout=widgets.Layout(width="160px"))
         self.who.add_class("tc-move-who")
         self.foe = widgets.Dropdown(tooltip="Foe", layout=widgets.Layout(width="160px"))
@@ -50,9 +45,7 @@ class CombatMovesPanel(widgets.VBox):
         self.maneuver_button = app.btn("Maneuver", self.maneuver, "maneuver")
         self.escape_button = app.btn("Escape the fight", self.escape, "escape-fight")
         self.due = widgets.HTML()
-        self.settle_button = app.btn("Settle sheets", self.settle, "settle-sheets")
-        self.sync_button = app.btn("Sync sheets", self.sync, "sync-sheets")
-        sheet_row = row(self.settle_button, self.sync_button) if party else row()
+        self.due_row = row()
         self.children = (
             widgets.HTML("<b>Maneuver or escape</b>"),
             row(labelled("who", self.who), widgets.HTML("→"), self.foe),
@@ -60,7 +53,7 @@ class CombatMovesPanel(widgets.VBox):
                 labelled("own save", self.own_save), self.maneuver_button),
             row(self.safe_place, self.escape_button),
             self.due,
-            sheet_row,
+            self.due_row,
         )
         for box in (self.who, self.foe):
             box.observe(lambda _c: self.render(), "value")
@@ -79,30 +72,22 @@ class CombatMovesPanel(widgets.VBox):
         self.app.roll(f"{who}: escape", lambda **kw: e.escape(who, safe_place, **kw),
                       lambda r: said(e, f"{who} escape: {r}"))
 
-    def settle(self) -> None:
-        assert self.party is not None
-        lines = combat.settle_sheets(self.encounter, list(self.party()))
-        self.app.show("; ".join(lines) or "nothing to settle for these sheets")
-
-    def sync(self) -> None:
-        assert self.party is not None
-        names = {c.name for c in self.encounter.combatants if c.pc}
-        done = []
-        for sheet in self.party():
-            if sheet.name in names:
-                done.append(self.encounter.sync_sheet(sheet.name,
-                                                      **combat.sheet_conditions(sheet)))
-        self.app.show("; ".join(done) or "no party member is in the fight")
+    def _written(self, index: int) -> Callable[[], None]:
+        def mark() -> None:
+            due = self.encounter.clear_due(index)
+            self.app.show(f"{due.name}'s sheet: {_due_text(due)} written")
+        return mark
 
     def render(self) -> None:
         e = self.encounter
-        active = [c.name for c in e.combatants if c.active]
+        fighters = e.fighters
+        active = [c.name for c in fighters if c.active]
         if list(self.who.options) != active:
             keep = self.who.value
             self.who.options = active
             self.who.value = keep if keep in active else (active[0] if active else None)
-        me = next((c for c in e.combatants if c.name == self.who.value), None)
-        foes = [c.name for c in e.combatants if c.active and me is not None
+        me = next((c for c in fighters if c.name == self.who.value), None)
+        foes = [c.name for c in fighters if c.active and me is not None
                 and c.side != me.side]
         if list(self.foe.options) != foes:
             keep = self.foe.value
@@ -125,9 +110,9 @@ class CombatMovesPanel(widgets.VBox):
                               f"<ul>{items}</ul></div>")
         else:
             self.due.value = ""
-        disable_for(self.settle_button, None if e.sheet_due else "nothing is due")
-        disable_for(self.sync_button, None if any(c.pc for c in e.combatants)
-                    else "no player character in the fight")
+        self.due_row.children = tuple(
+            self.app.btn(f"Written on {d.name}'s sheet", self._written(i), f"due-written-{i}")
+            for i, d in enumerate(e.sheet_due[:5]))  # the oldest few: each tap clears one
 
 
 def _due_text(due: combat.SheetDue) -> str:

@@ -26,19 +26,17 @@ What an app reads from the campaign:
   earthmote log.
 
 - Interpretation: the party fights as themselves. *Party joins the fight* adds every Cairn
-  character not yet in the fight as a PC with the sheet's current Guard, STR, DEX, CTRL
-  and Armor (weapon d6, changeable by the fight's own form for others). What a PC loses
-  or regains in the fight (Guard and STR, by the fight's own rules and rolls; an undo
-  gives it back) is written on the sheet as one stored change, and a PC out of the action
-  or dead in the fight is critical or dead on the sheet. Scars stay a sheet decision, as
-  the fight's log says.
+  character not yet in the fight as a PC (weapon d6) linked to the character's own sheet:
+  the fight reads Guard, STR, DEX, CTRL, Armor and condition off the sheet, and its hits,
+  scars, Fatigue and critical kills are the sheet's own moves (the campaign stores them
+  with the fight's move and an undo of the fight takes them back), so the sheet and the
+  fight never disagree.
 """
 
 from __future__ import annotations
 
 import copy
 import functools
-import json
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -72,7 +70,6 @@ __all__ = [
     "MemberRecords",
     "PartyAppPanel",
     "PartyFightPanel",
-    "WhoPanel",
     "app_heading",
     "apps_for",
     "campaign_app",
@@ -286,12 +283,10 @@ class CharacterPanel(widgets.VBox):
             self.body.children = (app,)
 
 
-#: Fight moves that copy a sheet into the fight (nothing to write back on the sheet).
-_FROM_SHEET = frozenset({"sync_sheet", "clear_due"})
-
-
 class PartyFightPanel(widgets.VBox):
-    """The Cairn fight with the campaign's party in it (see the module's interpretation)."""
+    """The Cairn fight with the campaign's party in it, linked to the party's own sheets
+    ([Encounter.link][companion.rulesets.cairn_srd.combat.Encounter.link]): a party member
+    in the fight is its sheet, on every screen (see the module's interpretation)."""
 
     def __init__(self, campaign: Campaign, encounter: Encounter) -> None:
         from companion.widgets.cairn_srd import CombatApp
@@ -300,20 +295,18 @@ class PartyFightPanel(widgets.VBox):
         self.campaign = campaign
         self.encounter = encounter
         self.error = ErrorLine()
-        # The fight's own "Settle sheets"/"Sync sheets" (scars, Fatigue, critical kills,
-        # the sheets' conditions) work on the campaign's live sheets.
-        self.app = CombatApp(encounter, party=lambda: list(self.party().values()),
-                             campaign=campaign)
+        encounter.link(self.sheet)
+        self.app = CombatApp(encounter, campaign=campaign)
         self.join = button("Party joins the fight", self.party_joins, error=self.error,
                            name="party-joins", style="primary")
         self.note = widgets.HTML()
-        self._seen = self._numbers()
-        self._local = 0
         self.children = (row(self.join), self.note, self.error, self.app)
-        self._wrap_moves()
-        encounter.on_change(safe(self.error)(lambda _e: self._follow()))
-        campaign.on_change(safe(self.error)(lambda _c: self._note()))
-        self._note()
+        self._shown = self._board()
+        self._watched: set[int] = set()
+        follow = safe(self.error)(lambda _x: self._follow())
+        self._follow_sheet = follow
+        campaign.on_change(follow)
+        self._follow()
 
     def party(self) -> dict[str, Character]:
         from companion.rulesets.cairn_srd.character import Character
@@ -321,40 +314,26 @@ class PartyFightPanel(widgets.VBox):
         return {m.name: m.tracker for m in self.campaign.party
                 if isinstance(m.tracker, Character)}
 
-    def _numbers(self) -> dict[str, tuple[int, int, str]]:
-        return {c.name: (c.guard, c.strength, c.status) for c in self.encounter.combatants
-                if c.pc}
+    def sheet(self, name: str) -> Character | None:
+        """The party member ``name``'s own sheet (the fight's link)."""
+        return self.party().get(name)
 
-    def _wrap_moves(self) -> None:
-        """Write this screen's fight moves on the sheets once each move is done (a move
-        replayed from another screen is not: that screen wrote it)."""
-        enc = self.encounter
-        cls = type(enc)
-        names = [n for n in dir(cls) if is_move(getattr(cls, n, None))]
-        for name in [*names, "undo", "load"]:
-            fn = enc.__dict__.get(name, getattr(enc, name))
-            enc.__dict__[name] = self._local_move(fn)
-
-    def _local_move(self, fn: Callable[..., Any]) -> Callable[..., Any]:
-        from_sheet = getattr(fn, "__name__", "") in _FROM_SHEET
-
-        @functools.wraps(fn)
-        def local(*args: Any, **kwargs: Any) -> Any:
-            before = self._numbers()
-            self._local += 1
-            try:
-                result = fn(*args, **kwargs)
-            finally:
-                self._local -= 1
-            self._seen = self._numbers()
-            if not from_sheet:
-                self._write_back(before, self._seen)
-            return result
-        return local
+    def _board(self) -> list[tuple[object, ...]]:
+        return [(c.name, c.guard, c.guard_max, c.strength, c.dexterity, c.armor, c.status,
+                 c.no_guard, c.panicking) for c in self.encounter.fighters]
 
     def _follow(self) -> None:
-        if not self._local:
-            self._seen = self._numbers()  # another screen's move: its sheet change follows
+        """A sheet changed (here, in another app or on another screen): show the fight as
+        the sheets now say, and watch any sheet that joined the party."""
+        for sheet in self.party().values():
+            if id(sheet) not in self._watched:
+                self._watched.add(id(sheet))
+                sheet.on_change(self._follow_sheet)
+        board = self._board()
+        if board != self._shown:
+            self._shown = board
+            self.app.render()
+            self.app.moves.render()
         self._note()
 
     def _note(self) -> None:
@@ -373,27 +352,6 @@ class PartyFightPanel(widgets.VBox):
             if name not in fighting:
                 join_character(self.encounter, c)
         self._note()
-
-    def _write_back(self, before: dict[str, tuple[int, int, str]],
-                    now: dict[str, tuple[int, int, str]]) -> None:
-        party = self.party()
-        for name, (guard, strength, status) in now.items():
-            if name not in before or name not in party or before[name] == now[name]:
-                continue
-            old_guard, old_strength, old_status = before[name]
-            sheet = party[name]
-            save = json.loads(sheet.to_json())
-            state = save["state"]
-            state["guard"] = max(0, min(sheet.guard_max, sheet.guard - (old_guard - guard)))
-            state["strength"] = max(0, min(sheet.strength_max,
-                                           sheet.strength - (old_strength - strength)))
-            if status != old_status:
-                state["critical"] = status == "critical"
-                if status == "dead":
-                    state["dead"], state["critical"] = True, False
-                elif old_status == "dead":
-                    state["dead"] = False
-            sheet.load(json.dumps(save))
 
 
 class PartyAppPanel(widgets.VBox):
@@ -1000,7 +958,8 @@ def app_heading(title: str, context: PageContext, *, demo: bool,
                 "to play a campaign.</div>")
     else:
         who = f" · {_escape(context.who)}" if context.who else ""
-        role = f" ({'GM' if context.role == 'gm' else 'player'})" if context.role else ""
+        role = {"gm": " (GM)", "player": " (player)", "spectator": " (watching)"}.get(
+            context.role, "")
         text = (f'{heading}<div class="tc-where" '
                 f'data-campaign="{_escape(context.campaign)}">Campaign '
                 f"<b>{_escape(context.campaign)}</b>{who}{role} · "
@@ -1010,7 +969,12 @@ def app_heading(title: str, context: PageContext, *, demo: bool,
 
 def campaign_page(key: str, context: PageContext | None = None) -> widgets.Widget:
     """What an app's notebook shows: the app for the URL's campaign, or its demo."""
-    from companion.widgets.table.binding import connection_banner, page_campaign
+    from companion.widgets.table.binding import (
+        SPECTATOR,
+        connection_banner,
+        join_line,
+        page_campaign,
+    )
 
     app = spec(key)
     context = context or PageContext.from_query()
@@ -1028,53 +992,12 @@ def campaign_page(key: str, context: PageContext | None = None) -> widgets.Widge
     except Exception as exc:
         error.show(exc)
         body = widgets.HTML()
+    context = context.with_(who=campaign.who, role=campaign.role)  # the seat's, issue 19
     heading = app_heading(app.title, context, demo=False, with_title=False)
     parts: list[widgets.Widget] = [connection_banner(), heading]
-    if not context.who:
-        parts.append(WhoPanel(campaign, context, heading, app.title))
+    if campaign.role == SPECTATOR:
+        parts.append(join_line())
     return page(*parts, error, body)
-
-
-class WhoPanel(widgets.VBox):
-    """Asked on a first visit without a name in the URL: who is at this screen, GM or
-    player. The answer goes into every move's record and into the page's address."""
-
-    def __init__(self, campaign: Campaign, context: PageContext, heading: widgets.HTML,
-                 title: str) -> None:
-        from companion.widgets.base import name_box
-        from companion.widgets.table.binding import url_script
-
-        super().__init__(layout=widgets.Layout(max_width="100%"))
-        self.add_class("tc-who-form")
-        self.error = ErrorLine()
-        self.url = widgets.HTML(layout=widgets.Layout(height="0px", overflow="hidden"))
-        self.name = name_box("Your name", "", "who", max_len=40, required=False,
-                             placeholder="how the table calls you")
-        self.role = widgets.Dropdown(tooltip="Your role",
-                                     options=[("Player", "player"), ("GM", "gm")],
-                                     value="player",
-                                     layout=widgets.Layout(width="120px", min_height="40px"))
-        self.role.add_class("tc-role")
-
-        def set_who() -> None:
-            from companion.store.campaign import shared_campaign
-
-            who = " ".join(self.name.read().split())
-            if not who:
-                from companion.errors import CompanionError
-
-                raise CompanionError("type your name first")
-            new = context.with_(who=who, role=str(self.role.value))
-            shared_campaign(campaign.name, who=new.who, role=new.role)
-            self.url.value = url_script(new)
-            heading.value = app_heading(title, new, demo=False, with_title=False).value
-            self.ask.layout.display = "none"
-
-        self.set_button = button("That's me", set_who, error=self.error, name="set-who")
-        self.ask = widgets.VBox([
-            widgets.HTML("<b>Who is at this screen?</b> (kept in the address)"),
-            row(self.name, self.role, self.set_button), self.error])
-        self.children = (self.ask, self.url)
 
 
 def page(*children: widgets.Widget) -> widgets.VBox:
