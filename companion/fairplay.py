@@ -132,7 +132,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.errors import CompanionError
+from companion.errors import CompanionError, clipped
 
 __all__ = [
     "HIDDEN_MODES",
@@ -190,6 +190,15 @@ MAX_VERIFY_DICE = 2_000_000
 #: Most different expressions whose exact odds [verify][companion.fairplay.verify] works
 #: out to check totals entered by hand.
 MAX_VERIFY_ODDS = 200
+
+#: Most outcomes, summed over those expressions' exact odds, one verify works out: the
+#: cost is the odds' size, not their count (60 rolls of ``1d1000000+i`` are 60 million
+#: outcomes, gigabytes, where 200 of ``3d6`` are 3,200).
+MAX_VERIFY_OUTCOMES = 3_000_000
+
+#: Odds kept for the rest of a verify once worked out (larger ones are worked out, spent
+#: and dropped: memory stays bounded by one expression's odds).
+_ODDS_KEPT = 10_000
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 
@@ -640,7 +649,7 @@ def summary(kind: str, data: dict[str, Any]) -> str:
 # -- checking an exported log ------------------------------------------------------------
 
 
-def verify(doc: Any) -> int:
+def verify(doc: Any, *, max_entries: int | None = None, max_dice: int | None = None) -> int:
     """Check an exported log: every revealed roll against its commitment and its seed, every
     secret present (the GM's export) likewise, every public roll against its seed (or, made
     with real dice, against the expression). Returns how many rolls were checked; the first
@@ -648,24 +657,32 @@ def verify(doc: Any) -> int:
     entry.
 
     ``doc`` is the JSON of ``log NAME --json`` (any view: the GM's or a player's) or of
-    ``campaign export``.
+    ``campaign export``. Besides the dice, the log must hang together: each revealed roll
+    revealed once, by a reveal still in the log (a roll that says it was revealed names
+    it); a public roll's shown text is what its dice give; no roll passed off as another
+    kind of event. ``max_entries`` and ``max_dice`` raise the bounds for a whole campaign
+    (an import checks every roll of it).
     """
     if not isinstance(doc, dict) or not isinstance(doc.get("events"), list):
         raise FairPlayError("not an exported log (expected the JSON of 'log NAME --json')")
     rows = [r for r in doc["events"] if isinstance(r, dict) and r.get("kind") in
             ("roll", "reveal")]
-    if len(rows) > MAX_VERIFY_ENTRIES:
+    most = MAX_VERIFY_ENTRIES if max_entries is None else max_entries
+    if len(rows) > most:
         raise FairPlayError(f"the log has {len(rows):,} rolls and reveals; at most "
-                            f"{MAX_VERIFY_ENTRIES:,} are checked at once")
-    budget = _Budget()
+                            f"{most:,} are checked at once")
+    budget = _Budget(MAX_VERIFY_DICE if max_dice is None else max_dice)
     commitments: dict[int, tuple[str, Any]] = {}
     rules: dict[int, bool] = {}
+    revealed_in: dict[int, int] = {}  # hidden roll -> the reveal that revealed it
+    said_revealed: dict[int, Any] = {}  # hidden roll -> the reveal its entry names
     checked = 0
     for i, row in enumerate(doc["events"]):
         if not isinstance(row, dict):
             raise FairPlayError(f"events[{i}] is not an entry of a log")
         kind = row.get("kind")
         if kind not in ("roll", "reveal"):
+            _not_a_roll(i, row)
             continue
         seq = row.get("seq")
         if type(seq) is not int:
@@ -679,6 +696,8 @@ def verify(doc: Any) -> int:
                 digest = payload["commitment"]
                 commitments[seq] = (str(payload.get("mode")), digest)
                 rules[seq] = payload.get("rule") is True
+                if "revealed" in payload:
+                    said_revealed[seq] = payload["revealed"]
                 if isinstance(payload.get("secret"), dict):
                     _check_secret(f"entry {seq}", payload["secret"], digest, budget,
                                   rule=rules[seq])
@@ -694,6 +713,10 @@ def verify(doc: Any) -> int:
         if type(entry) is not int or entry not in commitments:
             raise FairPlayError(f"entry {seq} reveals entry {entry!r}, which is not a hidden "
                                 "roll earlier in this log")
+        if entry in revealed_in:
+            raise FairPlayError(f"entry {seq} reveals entry {entry} again (it was revealed in "
+                                f"entry {revealed_in[entry]}): a reveal was copied or added")
+        revealed_in[entry] = seq
         mode, digest = commitments[entry]
         if payload.get("mode") != mode:
             raise FairPlayError(f"entry {entry} (revealed in entry {seq}): revealed as a "
@@ -702,7 +725,30 @@ def verify(doc: Any) -> int:
         _check_secret(f"entry {entry} (revealed in entry {seq})", payload, digest, budget,
                       rule=rules.get(entry, False))
         checked += 1
+    for entry, reveal in said_revealed.items():
+        if revealed_in.get(entry) != reveal:
+            raise FairPlayError(f"entry {entry} says it was revealed in entry {reveal!r}, "
+                                "but that reveal is not in this log (deleted or changed)")
     return checked
+
+
+#: Fields only a roll's data has: an event of another kind holding them is a roll
+#: relabelled (which would take it out of the check).
+_ROLL_FIELDS = ("commitment", "secret", "nonce", "expr", "dice", "total", "mode")
+
+
+def _not_a_roll(i: int, row: dict[str, Any]) -> None:
+    """Refuse an event that is not a roll or reveal but carries one."""
+    payload = row.get("roll", row.get("data"))
+    seq = row.get("seq")
+    where = f"entry {seq}" if type(seq) is int else f"events[{i}]"
+    if "roll" in row or (isinstance(payload, dict)
+                         and sum(k in payload for k in _ROLL_FIELDS) >= 2):
+        raise FairPlayError(f"{where} is logged as a {str(row.get('kind'))[:20]!r} but holds "
+                            "a roll: a roll relabelled as another event")
+    if row.get("kind") == "move" and not row.get("move") and not row.get("tracker"):
+        raise FairPlayError(f"{where} is a move of no tracker and no name: a roll "
+                            "relabelled as a move?")
 
 
 def verify_entry(events: Iterable[dict[str, Any]], entry: int) -> None:
@@ -727,28 +773,41 @@ def verify_entry(events: Iterable[dict[str, Any]], entry: int) -> None:
 
 
 class _Budget:
-    """What one verify has spent: dice rolled again, exact odds worked out."""
+    """What one verify has spent: dice rolled again, exact odds worked out (counted by
+    their outcomes: an expression's size, not one per expression)."""
 
-    def __init__(self) -> None:
+    def __init__(self, max_dice: int) -> None:
+        self.max_dice = max_dice
         self.dice = 0
+        self.outcomes = 0
         self.odds: dict[str, Any] = {}
+        self.seen: set[str] = set()
 
     def spend_dice(self, where: str, n: int) -> None:
         self.dice += n
-        if self.dice > MAX_VERIFY_DICE:
+        if self.dice > self.max_dice:
             raise FairPlayError(f"{where}: checking the log needs more than "
-                                f"{MAX_VERIFY_DICE:,} dice rolled again; check a shorter log")
+                                f"{self.max_dice:,} dice rolled again; check a shorter log")
 
     def odds_of(self, where: str, expr: str) -> Any:
         from companion import dice as engine
 
-        if expr not in self.odds:
-            if len(self.odds) >= MAX_VERIFY_ODDS:
-                raise FairPlayError(f"{where}: the log has totals entered by hand for more "
-                                    f"than {MAX_VERIFY_ODDS} different expressions; check a "
-                                    "shorter log")
-            self.odds[expr] = engine.odds(expr)
-        return self.odds[expr]
+        if expr in self.odds:
+            return self.odds[expr]
+        if expr not in self.seen and len(self.seen) >= MAX_VERIFY_ODDS:
+            raise FairPlayError(f"{where}: the log has totals entered by hand for more "
+                                f"than {MAX_VERIFY_ODDS} different expressions; check a "
+                                "shorter log")
+        if self.outcomes >= MAX_VERIFY_OUTCOMES:
+            raise FairPlayError(f"{where}: checking the totals entered by hand needs exact "
+                                f"odds of more than {MAX_VERIFY_OUTCOMES:,} outcomes; check "
+                                "a shorter log")
+        self.seen.add(expr)
+        dist = engine.odds(expr)
+        self.outcomes += len(dist)
+        if len(dist) <= _ODDS_KEPT:
+            self.odds[expr] = dist
+        return dist
 
 
 def _field(where: str, payload: dict[str, Any], key: str, kind: type) -> Any:
@@ -800,7 +859,8 @@ def _check_secret(where: str, payload: dict[str, Any], digest: Any, budget: _Bud
         raise FairPlayError(f"{where}: the revealed roll does not match its commitment (its "
                             "expression, seed, dice, total or nonce, or the commitment, "
                             "was changed)")
-    _check_roll(where, expr, seed, dice, total, budget, physical=seed is None)
+    _check_text(where, payload, _check_roll(where, expr, seed, dice, total, budget,
+                                            physical=seed is None))
 
 
 def _nonce_and_seed(where: str, payload: dict[str, Any]) -> tuple[str, int | None]:
@@ -821,30 +881,42 @@ def _check_public(seq: int, seed: Any, payload: dict[str, Any], budget: _Budget)
     total = _field(where, payload, "total", int)
     physical = payload.get("physical") is True
     if physical:
-        _check_roll(where, expr, None, _dice_list(where, payload), total, budget,
-                    physical=True)
-        return
-    if type(seed) is not int:
-        raise FairPlayError(f"{where}: a public roll without its seed")
-    dice = _dice_list(where, payload) if "dice" in payload else None
-    _check_roll(where, expr, seed, dice, total, budget, physical=False)
+        result = _check_roll(where, expr, None, _dice_list(where, payload), total, budget,
+                             physical=True)
+    else:
+        if type(seed) is not int:
+            raise FairPlayError(f"{where}: a public roll without its seed")
+        dice = _dice_list(where, payload) if "dice" in payload else None
+        result = _check_roll(where, expr, seed, dice, total, budget, physical=False)
+    _check_text(where, payload, result)
+
+
+def _check_text(where: str, payload: dict[str, Any], result: Any) -> None:
+    """The roll's shown text is the one its dice give (a rewritten line is caught). Rolls
+    logged before modes existed (no mode, no dice) kept an older form of the line: their
+    total is what is checked."""
+    current = "mode" in payload or "dice" in payload
+    if current and "text" in payload and payload["text"] != roll_text(result):
+        raise FairPlayError(f"{where}: its shown text is not what its dice give "
+                            f"({clipped(roll_text(result), 60)}): it was rewritten")
 
 
 def _check_roll(where: str, expr: str, seed: int | None, dice: list[int] | None, total: int,
-                budget: _Budget, *, physical: bool) -> None:
+                budget: _Budget, *, physical: bool) -> Any:
     """The dice and total are what the engine gives (the seed's roll, or real dice that
-    the expression can show)."""
+    the expression can show); returns the engine's roll."""
     from companion import dice as engine
-    from companion.dice.physical import enter
+    from companion.dice.physical import OWN_DICE, enter
+    from companion.dice.roller import Roll
 
     try:
         if physical:
             if dice:
                 budget.spend_dice(where, len(dice))
-                enter(expr, total=total, dice=dice)
-            elif budget.odds_of(where, expr).p(total) == 0:
+                return enter(expr, total=total, dice=dice)
+            if budget.odds_of(where, expr).p(total) == 0:
                 enter(expr, total=total)  # refuses, saying why
-            return
+            return Roll(expr, total, [], {}, [OWN_DICE], None)  # as enter makes it
         result = engine.roll(expr, seed=seed)
     except FairPlayError:
         raise
@@ -857,6 +929,7 @@ def _check_roll(where: str, expr: str, seed: int | None, dice: list[int] | None,
     if result.total != total:
         raise FairPlayError(f"{where}: its total {total} is not what seed {seed} gives for "
                             f"{expr} ({result.total})")
+    return result
 
 
 def verify_text(text: str, name: str = "the file") -> int:
