@@ -1,16 +1,41 @@
-"""A campaign: its trackers rebuilt from the store's events, and live trackers that persist
-every move.
+"""A campaign: its trackers rebuilt from the store's facts, and live trackers whose every
+move is checked and stored at one seam.
 
-[Campaign.open][companion.store.campaign.Campaign.open] loads the newest snapshot and replays
-the events after it. [Campaign.tracker][companion.store.campaign.Campaign.tracker] hands out
-the ruleset's own tracker object (a Cairn ``Character``, a Monsters & Magic ``Adventurer``...)
-whose moves, ``undo`` and ``load`` are each appended to the store as one event before they
-return. A widget calls the tracker exactly as before; observers fire as before.
+[Campaign.open][companion.store.campaign.Campaign.open] loads the newest snapshot and
+applies the events after it. Events are **facts**: a stored move carries what it changed
+(the steps from the tracker's state before to after), besides who made it, the move's
+name, arguments and seed for the log. Opening, refreshing, exporting and importing apply
+those facts and never call rule code, so a rule fixed later cannot alter or block a
+stored past. Older logs (moves stored as commands) are converted once by the upcasters of
+[companion.store.upcast][].
+
+[Campaign.tracker][companion.store.campaign.Campaign.tracker] hands out the ruleset's own
+tracker object (a Cairn ``Character``, a Monsters & Magic ``Adventurer``...); the campaign
+is its recorder ([Recorder][companion.state.Recorder]): every move, ``undo`` and ``load``
+reaches the campaign's one seam, which checks the screen's seat (who may make it), makes
+the move, and stores it before observers hear of it. A move that makes moves on other
+trackers (the fight's hit on a party member's sheet) is one unit of work: all of it is
+stored in one transaction, or none, and undone together.
+
+Seats (who may do what, checked at the seam):
+
+- The GM may do everything; a GM's move on a player's character is marked in the log
+  (``by_gm_for``). Whoever holds the database (the command line, the Python API: role
+  ``""``) is not restricted.
+- A player moves their own character (the party member named like their seat) and the
+  records it owns; on a shared tracker (a fight, a minigame) only the moves the tracker
+  says are their character's ([Tracker.acting_for][companion.state.Tracker.acting_for]).
+  They cannot change, load or remove another member.
+- A spectator (a page with no seat) makes no move.
+- Undo: a seat takes back only its own newest move on a tracker, never one another seat
+  made since (refused, naming who moved); a player never takes back a move that rolled
+  (no free reroll); the GM may, and the log says "taken back by the GM".
+- A seed: in a campaign a player's dice choose themselves; a seed the GM chooses is
+  marked in the log (``seed_chosen_by``).
 
 - Interpretation: a random move called without a seed gets one drawn (from the ``rng`` the
-  caller passed, else from the system), and the event records it, so replaying the move
-  rolls the same dice. A seed passed by the caller is used as given (an ``rng`` passed with
-  it is ignored, live and on replay alike).
+  caller passed, else from the system), and the event records it for the log. A seed
+  passed by the caller is used as given.
 - Interpretation: two screens acting at once. A move is first made on this screen's state;
   if another screen appended first, the move is taken back, the other screen's events are
   applied, and the move is made again on the fresh state (with the same seed). If the rules
@@ -19,6 +44,8 @@ return. A widget calls the tracker exactly as before; observers fire as before.
 - Interpretation: undo goes back up to [UNDO_LIMIT][companion.store.campaign.UNDO_LIMIT]
   moves per tracker (the tracker's own log keeps that many); the campaign's event log keeps
   every move for ever. This bounds snapshots and opening time for months of play.
+- Interpretation: a player's seat plays the party member of the same name (seat "Ash"
+  plays Ash); the moves of Ash's records (Hit Dice, turn, items) are Ash's too.
 """
 
 from __future__ import annotations
@@ -436,6 +463,7 @@ class Campaign(Observable):
         not watched). Its undo log starts empty.
         """
         owner = " ".join(owner.split())
+        self._may_add(" ".join(name.split()), role, owner)
         if (role == "record") != bool(owner):
             raise StoreError("a record (and only a record) names the party member who owns it")
         name = " ".join(name.split())
@@ -471,14 +499,21 @@ class Campaign(Observable):
 
     @_locked
     def remove(self, id_or_name: str) -> None:
-        """Take a tracker out of the campaign (its events stay in the log)."""
-        self._persist_then_apply(lambda: NewEvent("remove", tracker=self.member(id_or_name).id))
+        """Take a tracker out of the campaign (its events stay in the log): the GM's."""
+        member = self.member(id_or_name)
+        if self.role not in ("", "gm"):
+            raise SeatError(SPECTATOR_LINE if self.role == "spectator"
+                            else f"only the GM may remove {member.name} from the campaign")
+        self._persist_then_apply(lambda: NewEvent("remove", tracker=member.id))
         self._changed()
 
     @_locked
     def replace(self, id_or_name: str, tracker: Tracker) -> None:
         """Set a tracker's whole state (the start app's edit form); its undo log restarts."""
         member = self.member(id_or_name)
+        refusal = self._may_change(member, "change")
+        if refusal is not None:
+            raise SeatError(refusal)
         if type(tracker) is not type(member.tracker):
             raise StoreError(f"{member.name} is a {member.key}, not a {kind_key(type(tracker))}")
         tracker.validate()
@@ -487,18 +522,20 @@ class Campaign(Observable):
 
     @_locked
     def roll(self, expr: str, seed: int | None = None, *, mode: str = "public",
-             dice: Sequence[int] | None = None, total: int | None = None) -> Any:
+             dice: Sequence[int] | None = None, total: int | None = None,
+             chosen: bool = False) -> Any:
         """Roll a dice expression for the table's roll log; returns the engine's ``Roll``.
 
         ``mode`` and real dice (``dice``, ``total``): see
         [roll_entry][companion.store.campaign.Campaign.roll_entry].
         """
-        return self.roll_entry(expr, seed, mode=mode, dice=dice, total=total).roll
+        return self.roll_entry(expr, seed, mode=mode, dice=dice, total=total,
+                               chosen=chosen).roll
 
     @_locked
     def roll_entry(self, expr: str, seed: int | None = None, *, mode: str = "public",
                    dice: Sequence[int] | None = None,
-                   total: int | None = None) -> LoggedRoll:
+                   total: int | None = None, chosen: bool = False) -> LoggedRoll:
         """Roll for the roll log in a mode of [companion.fairplay][] (public, gm, blind,
         self) and return the [LoggedRoll][companion.fairplay.LoggedRoll]: its entry number,
         commitment and roll (show the roll only where ``shown_to`` allows).
@@ -508,16 +545,21 @@ class Campaign(Observable):
         """
         from companion import fairplay
 
+        self._may_roll(seed if chosen else None)
         made = fairplay.prepare_roll(expr, mode=mode, seed=seed, dice=dice, total=total)
+        data = dict(made.data)
+        if chosen and seed is not None and made.seed is not None:
+            data["seed_chosen_by"] = self.who or self.role or "the database's holder"
         stored = self._persist_then_apply(
-            lambda: NewEvent("roll", seed=made.seed, data=made.data))
+            lambda: NewEvent("roll", seed=made.seed, data=data))
         self._changed()
         return LoggedRoll(stored.seq, made.mode, made.commitment, self.who, self.role,
                           made.roll)
 
     @contextlib.contextmanager
     def rolling(self, mode: str = "public", *, seed: int | None = None,
-                rng: random.Random | None = None) -> Iterator[RollScope]:
+                rng: random.Random | None = None, chosen: bool = False,
+                ) -> Iterator[RollScope]:
         """The tracker moves made inside are one rule roll in ``mode``, stored atomically.
 
         The moves change the live trackers at once but are stored only when the scope ends
@@ -537,7 +579,9 @@ class Campaign(Observable):
         same seed)."""
         from companion import fairplay
 
-        scope = RollScope(fairplay.check_mode(mode), seed=seed, rng=rng)
+        self._may_roll(seed if chosen else None)
+        scope = RollScope(fairplay.check_mode(mode), seed=seed, rng=rng,
+                          chosen=chosen and seed is not None)
         with self._lock, self._quiet():
             if self._scope is not None:
                 raise StoreError("a roll is already being made on this screen")
@@ -614,6 +658,7 @@ class Campaign(Observable):
         from companion import fairplay
 
         entered = (list(faces) if faces is not None else []) if own else None
+        self._may_roll(None)
         made = fairplay.prepare_rule_roll(label, None if own else seed, text, mode=mode,
                                           faces=entered, moves=moves)
         stored = self._persist_then_apply(
@@ -990,6 +1035,8 @@ class Campaign(Observable):
         with self._lock, self._quiet():
             member = self._member_of(tracker)
             self._check_member(member)
+            if self.role == "spectator":
+                raise SeatError(SPECTATOR_LINE)
             if self._scope is not None:  # part of a unit: stored with it
                 return self._undo_in_unit(self._scope, member, perform)
             for attempt in range(_ATTEMPTS):
@@ -1095,6 +1142,26 @@ class Campaign(Observable):
             return None
         whose = f"{owner} and the GM" if owner else "the GM"
         return f"only {whose} may {what} {member.name}"
+
+    def _may_roll(self, chosen_seed: int | None) -> None:
+        """Anyone seated rolls; a spectator does not; only the GM chooses a seed."""
+        if self.role == "spectator":
+            raise SeatError(SPECTATOR_LINE)
+        if chosen_seed is not None and self.role == "player":
+            raise SeatError("in a campaign a player's dice choose themselves: only the GM "
+                            "sets a seed")
+
+    def _may_add(self, name: str, role: str, owner: str) -> None:
+        """A player adds their own character, its records and minigames; the GM all."""
+        if self.role in ("", "gm"):
+            return
+        if self.role == "spectator":
+            raise SeatError(SPECTATOR_LINE)
+        mine = (role == "party" and name == self.who) or (role == "record"
+                                                          and owner == self.who)
+        if not (mine or role == "minigame"):
+            whose = "a fight" if role == "encounter" else name
+            raise SeatError(f"only the GM may add {whose} to the campaign")
 
     def may_move(self, tracker: Tracker, name: str, arguments: dict[str, Any]) -> str | None:
         """``None`` if this seat may make the move ``name`` on ``tracker``, else the
