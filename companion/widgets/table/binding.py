@@ -2,9 +2,22 @@
 
 A Voila page passes its query string to the kernel in the ``QUERY_STRING`` environment
 variable. [PageContext][companion.widgets.table.binding.PageContext] reads from it
-``campaign`` (the campaign's name), ``who`` (the person's name) and ``role`` (``gm`` or
-``player``), and builds the same query for links to other apps, so another device opens the
-same table as the same person.
+``campaign`` (the campaign's name), ``seat`` (the secret of the person's seat) and ``app``,
+and builds the same query for links to other apps, so another device opens the same table
+as the same person.
+
+Who the person is comes from their seat alone ([companion.store.seats][]):
+[seated][companion.widgets.table.binding.seated] looks the secret up and gives the seat's
+name and role (``gm`` or ``player``). ``who=`` and ``role=`` in the address grant nothing;
+a page with no seat, a forged one or a revoked one is a *spectator* (role
+``"spectator"``): the public rolls and the public state of the table, no moves, and
+[JOIN_LINE][companion.widgets.table.binding.JOIN_LINE] saying how to join.
+
+On a club server run by JupyterHub, the hub already knows who each person is: it starts
+each user's notebook server with ``JUPYTERHUB_USER`` set to their hub name. There a page
+with no valid ``seat=`` is the seat *named* like the hub user (any case), with no secret
+link: the GM makes the seats with the hub names (``campaign seat NAME ash --role
+player``, or the start app's Invite). A hub user without a seat is a spectator.
 
 [page_campaign][companion.widgets.table.binding.page_campaign] opens the campaign with the
 store ([shared_campaign][companion.store.campaign.shared_campaign]: one object per kernel,
@@ -31,7 +44,7 @@ import os
 import sqlite3
 import threading
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlencode
@@ -43,26 +56,46 @@ if TYPE_CHECKING:
     from companion.store.db import Store
 
 __all__ = [
+    "HUB_USER",
+    "JOIN_LINE",
     "POLL_SECONDS",
     "ROLES",
+    "SPECTATOR",
     "WIDGET_LOCK",
     "LiveSync",
     "PageContext",
     "connection_banner",
     "database_where",
     "guard_state_requests",
+    "hub_user",
+    "join_line",
     "live",
+    "page_address",
     "page_campaign",
     "page_store",
+    "seated",
     "url_script",
 ]
 
 log = logging.getLogger(__name__)
 
-#: The roles a person can take at the table (the URL's ``role``).
+#: The roles a seat gives (a page without one is a spectator).
 ROLES = ("gm", "player")
 
+#: The role of a page without a (valid) seat: it watches, it makes no move.
+SPECTATOR = "spectator"
+
+#: What a spectator's page says, once.
+JOIN_LINE = ("You are watching: the public rolls and the table as everyone sees it. To "
+             "play, open the link (or scan the QR code) your GM gives you for your seat.")
+
+#: The variable JupyterHub sets to the hub user's name in each user's notebook server.
+HUB_USER = "JUPYTERHUB_USER"
+
 MAX_WHO = 40
+
+#: A ``seat=`` longer than this, or with other characters than a secret's, is dropped.
+MAX_SEAT = 200
 
 #: How often the watcher looks for another screen's move on SQLite (seconds).
 POLL_SECONDS = 0.2
@@ -71,17 +104,26 @@ MAX_QUERY = 2_000
 
 @dataclass(frozen=True)
 class PageContext:
-    """What the page's URL says: the campaign, the person and their role, the app to open."""
+    """Where the page is: the campaign, the app to open, the seat's secret from the URL,
+    and who the seat proved the person to be (``who``, ``role``).
+
+    ``who`` and ``role`` are never read from the URL:
+    [seated][companion.widgets.table.binding.seated] sets them from the seat. A context
+    built in Python with a role and no seat (tests, a notebook of the database's holder)
+    is taken as it says.
+    """
 
     campaign: str = ""
     who: str = ""
     role: str = ""
     app: str = ""
+    seat: str = field(default="", repr=False)  # a secret: never in a repr or a message
 
     @classmethod
     def from_query(cls, query: str | None = None) -> PageContext:
-        """Read ``?campaign=..&who=..&role=..&app=..`` (default: this kernel's
-        ``QUERY_STRING``). Unknown keys are ignored; a bad value is dropped, never raised."""
+        """Read ``?campaign=..&seat=..&app=..`` (default: this kernel's ``QUERY_STRING``).
+        ``who``, ``role`` and unknown keys are ignored; a bad value is dropped, never
+        raised."""
         text = os.environ.get("QUERY_STRING", "") if query is None else query
         values = parse_qs(text[:MAX_QUERY], keep_blank_values=False)
 
@@ -90,17 +132,19 @@ class PageContext:
             clean = " ".join("".join(c for c in raw if c.isprintable()).split())
             return clean[:limit]
 
-        role = one("role", 10).lower()
-        return cls(campaign=one("campaign", 80), who=one("who", MAX_WHO),
-                   role=role if role in ROLES else "",
-                   app=one("app", 40))
+        seat = values.get("seat", [""])[0]
+        if len(seat) > MAX_SEAT or not all(c.isascii() and (c.isalnum() or c in "-_")
+                                           for c in seat):
+            seat = ""
+        return cls(campaign=one("campaign", 80), app=one("app", 40), seat=seat)
 
     def with_(self, **changes: str) -> PageContext:
         return replace(self, **changes)
 
     def query(self, *, app: bool = False) -> str:
-        """The query string for this context (``app`` included only when asked)."""
-        pairs = [(k, getattr(self, k)) for k in ("campaign", "who", "role")]
+        """The query string for this context (``app`` included only when asked): the
+        campaign and the seat, never who or role (they come from the seat)."""
+        pairs = [(k, getattr(self, k)) for k in ("campaign", "seat")]
         if app:
             pairs.append(("app", self.app))
         return urlencode([(k, v) for k, v in pairs if v])
@@ -132,16 +176,67 @@ def database_where() -> str:
     return str(page_store().where)
 
 
+def hub_user() -> str:
+    """The JupyterHub user this notebook server runs for ("" when not under a hub)."""
+    return " ".join(os.environ.get(HUB_USER, "").split())[:MAX_WHO]
+
+
+def seated(context: PageContext) -> PageContext:
+    """``context`` with ``who`` and ``role`` proven: from the seat its secret opens, else
+    (under JupyterHub) the seat named like the hub user; else a spectator (no name).
+
+    A context that code built with a role and no secret is kept as it is (the URL can
+    never give one: [from_query][companion.widgets.table.binding.PageContext.from_query]
+    reads no role)."""
+    if not context.campaign:
+        return context
+    if context.role in ROLES and not context.seat:
+        return context
+    from companion.store.seats import seat_for_secret, seat_named  # SQLAlchemy: load late
+
+    store = page_store()
+    seat = seat_for_secret(store, context.campaign, context.seat) if context.seat else None
+    if seat is None and hub_user():
+        seat = seat_named(store, context.campaign, hub_user())
+    if seat is None:
+        return context.with_(who="", role=SPECTATOR)
+    return context.with_(who=seat.who, role=seat.role)
+
+
+def page_address() -> str:
+    """This page's own address without its query, for links another device opens:
+    ``COMPANION_URL`` if set (a server behind a proxy), else what the browser asked Voila
+    for (``SERVER_NAME``, ``SERVER_PORT``, ``SCRIPT_NAME``)."""
+    configured = os.environ.get("COMPANION_URL", "").strip()
+    if configured:
+        return configured
+    host = os.environ.get("SERVER_NAME", "") or "127.0.0.1"
+    port = os.environ.get("SERVER_PORT", "")
+    path = os.environ.get("SCRIPT_NAME", "") or "/voila/render/table.ipynb"
+    if not path.endswith(".ipynb"):
+        path = "/voila/render/table.ipynb"
+    return f"http://{host}{':' + port if port else ''}{path}"
+
+
+def join_line() -> widgets.HTML:
+    """The one plain line a spectator's page shows: how to join (``.tc-join``)."""
+    return widgets.HTML(f'<div class="tc-join" role="note">{html.escape(JOIN_LINE)}</div>')
+
+
 def page_campaign(context: PageContext | None = None) -> Campaign | None:
-    """The campaign the page's URL names, opened for its person and kept live; ``None``
-    when the URL names none. A campaign that does not exist raises a one-line StoreError."""
+    """The campaign the page's URL names, opened for the person its seat proves (see
+    [seated][companion.widgets.table.binding.seated]) and kept live; ``None`` when the URL
+    names none. A campaign that does not exist raises a one-line StoreError."""
     from companion.store.campaign import shared_campaign
 
     context = context or PageContext.from_query()
     if not context.campaign:
         return None
     page_store()  # one clear error for a damaged or foreign database file
+    context = seated(context)
     campaign = shared_campaign(context.campaign, who=context.who, role=context.role)
+    # Set outright: a spectator has no name, and must not keep one from earlier.
+    campaign.who, campaign.role = context.who, context.role
     live(campaign)
     return campaign
 

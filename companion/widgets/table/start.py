@@ -1,11 +1,16 @@
 """The start app, *Table Companion*: who you are, which campaign, its party, its apps.
 
-What ``make app`` opens first (``widgets/table.ipynb``). A person gives a name and a role
-(GM or player); picks a campaign or creates one with its ruleset; adds and edits the party
-with their real numbers; and opens any app of that ruleset *in place*: the app is built in
-this same kernel over the same campaign objects and swapped into the page (no new kernel,
-no reload), with a link to the app's own page for another device. Name, role, campaign and
-the open app are kept in the page's address, so a reload comes back to the same table.
+What ``make app`` opens first (``widgets/table.ipynb``). Who a person is comes from their
+seat ([companion.store.seats][]): the link (or QR code) their GM gave them carries the
+seat's secret (``seat=``); without one the page is a spectator's, which watches. Anyone
+creates a campaign with their name and becomes its GM (the page's address then holds the
+GM's own seat: bookmark it). The GM invites players (a link and a QR code per seat), gives
+a seat a new link, or revokes it. A seat picks a campaign, edits the party as far as it
+may (a player: their own character), and opens any app of that ruleset *in place*: the
+app is built in this same kernel over the same campaign objects and swapped into the page
+(no new kernel, no reload), with a link to the app's own page for another device.
+Campaign, seat and the open app are kept in the page's address, so a reload comes back to
+the same table.
 """
 
 from __future__ import annotations
@@ -30,16 +35,21 @@ from companion.widgets.base import (
 )
 from companion.widgets.table.apps import app_heading, apps_for, campaign_app, spec
 from companion.widgets.table.binding import (
+    JOIN_LINE,
+    SPECTATOR,
     WIDGET_LOCK,
     PageContext,
     connection_banner,
     database_where,
     guard_state_requests,
+    hub_user,
     live,
     page_store,
+    seated,
     url_script,
 )
 from companion.widgets.table.party import RULES, leave, leaving, party_rows
+from companion.widgets.table.seats_panel import SeatsPanel
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -54,6 +64,8 @@ _CSS = """
 .tc-app .tc-db { color: #555; font-size: 16px; word-break: break-all; }
 .tc-app .tc-app-buttons .tc-btn { margin: 2px; }
 .tc-app .tc-open-app { border-top: 2px solid #888; margin-top: 8px; padding-top: 8px; }
+.tc-app .tc-seat-link a, .tc-app .tc-gm-link a { word-break: break-all; }
+.tc-app .tc-qr svg { width: 200px; height: 200px; background: #fff; }
 """
 
 
@@ -76,14 +88,12 @@ class TableApp(widgets.VBox):
         self.error = ErrorLine()
         self.url = widgets.HTML(layout=widgets.Layout(height="0px", overflow="hidden"))
         self.url.add_class("tc-url")
-        # -- who -------------------------------------------------------------------------
-        self.who = name_box("Your name", self.context.who, "who", max_len=40, required=False,
-                            placeholder="how the table calls you")
-        self.role = widgets.Dropdown(tooltip="Your role",
-                                     options=[("Player", "player"), ("GM", "gm")],
-                                     value=self.context.role or "player",
-                                     layout=widgets.Layout(width="120px", min_height="40px"))
-        self.role.add_class("tc-role")
+        # -- who: the seat's (shown), and a name for a campaign one creates ----------------
+        self.identity = widgets.HTML()
+        self.identity.add_class("tc-identity")
+        self.who = name_box("Your name", self.context.who or hub_user(), "who", max_len=40,
+                            required=False, placeholder="you are the GM of what you create")
+        self.who.disabled = bool(hub_user())  # the hub knows who this is
         # -- campaign --------------------------------------------------------------------
         self.pick = widgets.Dropdown(options=[], description="Campaign",
                                      style={"description_width": "initial"},
@@ -115,17 +125,17 @@ class TableApp(widgets.VBox):
         self.app_area = widgets.VBox()
         self._boxes: dict[str, widgets.VBox] = {}
         self._boxes_for = ""  # the campaign and person the boxes were made for
+        self.seats = SeatsPanel(self)
         self.campaign_box = widgets.VBox([
-            self.heading, widgets.HTML("<b>Party</b>"), self.party, self.party_form,
+            self.heading, self.seats, widgets.HTML("<b>Party</b>"), self.party, self.party_form,
             widgets.HTML("<b>Apps</b>"), self.app_buttons, self.app_stack,
         ], layout=widgets.Layout(max_width="100%", display="none"))
         app_box(
             connection_banner(), self.url,
             widgets.HTML(f"<style>{_CSS}</style>", layout=widgets.Layout(display="none")),
-            row(self.who, self.role, button("Set", self.set_who, error=self.error,
-                                            name="set-who")),
+            self.identity,
             row(self.pick, self.open_button),
-            row(self.new_name, self.ruleset, self.create_button),
+            row(self.new_name, self.who, self.ruleset, self.create_button),
             self.db, self.error, self.campaign_box, box=self,
         )
         self.add_class("tc-table")
@@ -178,18 +188,25 @@ class TableApp(widgets.VBox):
         self.pick.value = self.context.campaign if self.context.campaign in names else ""
         self.open_button.disabled = not names
 
-    def _person(self) -> tuple[str, str]:
-        return self.who.read(), str(self.role.value)
+    @property
+    def role(self) -> str:
+        """This page's role at the open campaign: its seat's, else ``spectator``."""
+        return self.context.role
 
     def _set_url(self) -> None:
         self.url.value = url_script(self.context)
 
-    def set_who(self) -> None:
-        who, role = self._person()
-        self.context = self.context.with_(who=who, role=role)
-        if self.campaign is not None:
-            self._open(self.campaign.name)
-        self._set_url()
+    def _show_identity(self) -> None:
+        c = self.context
+        if c.role == SPECTATOR:
+            text = html.escape(JOIN_LINE)
+        elif c.role:
+            text = (f"You are <b>{html.escape(c.who or 'the GM')}</b> "
+                    f"({'GM' if c.role == 'gm' else 'player'}).")
+        else:
+            text = "Open a campaign, or create one: you are the GM of what you create."
+        self.identity.value = (f'<div class="tc-identity-line" data-role="{c.role}">'
+                               f"{text}</div>")
 
     def open_picked(self) -> None:
         if not self.pick.value:
@@ -198,22 +215,30 @@ class TableApp(widgets.VBox):
 
     def create(self) -> None:
         from companion.store import create_campaign
+        from companion.store.seats import creator_secret
 
         name = self.new_name.read()
         if not name.strip():
             raise _refusal("type a name for the new campaign first")
-        who, role = self._person()
-        create_campaign(page_store(), name, [str(self.ruleset.value)], who=who, role=role)
+        who = " ".join((hub_user() or self.who.read()).split())
+        if not who:
+            raise _refusal("type your name first: you are the GM of the campaign you create")
+        made = create_campaign(page_store(), name, [str(self.ruleset.value)], who=who,
+                               role="gm")
         self.new_name.value = ""
-        self.context = self.context.with_(campaign=" ".join(name.split()))
+        # The creator's GM seat: its secret goes into this page's address (to bookmark).
+        self.context = self.context.with_(campaign=made.name, seat=creator_secret(made) or "",
+                                          who="", role="")
         self.refresh_list()
         self._open(self.context.campaign)
 
     def _open(self, name: str) -> None:
         from companion.store.campaign import shared_campaign
 
-        who, role = self._person()
+        self.context = seated(self.context.with_(campaign=" ".join(name.split())))
+        who, role = self.context.who, self.context.role
         campaign = shared_campaign(name, who=who, role=role)
+        campaign.who, campaign.role = who, role  # a spectator keeps no earlier name
         if campaign is not self.campaign:
             self.opened = ""
             self._drop_boxes()
@@ -224,6 +249,8 @@ class TableApp(widgets.VBox):
         self.context = self.context.with_(campaign=campaign.name, who=who, role=role,
                                           app=self.opened)
         self._set_url()
+        self._show_identity()
+        self.seats.render()
         self._build_party_form()
         self._render()
         self.campaign_box.layout.display = ""
@@ -356,8 +383,13 @@ class TableApp(widgets.VBox):
                 "Leaves the party", self._leaver(ruleset), risky=lambda: True,
                 prompt="Tap again: leaves the party", error=self.error,
                 name=f"leave-{ruleset}")
-            parts.append(row(gone, form["leave"]))
+            if self.role != "player":  # members leave by the GM's hand (issue 19)
+                parts.append(row(gone, form["leave"]))
+            if self.role == "player":  # a player adds their own character only
+                name.value, name.disabled = self.context.who, True
         self.party_form.children = tuple(parts)
+        # A spectator edits nothing: no form at all.
+        self.party_form.layout.display = "none" if self.role == SPECTATOR else ""
         self._sync_edit_options()
 
     def _sync_edit_options(self) -> None:
@@ -367,7 +399,9 @@ class TableApp(widgets.VBox):
         for form in getattr(self, "forms", {}).values():
             rules = form["rules"]
             if form.get("edit_pick") is not None:
-                _set_options(form["edit_pick"], rules.editable(c))
+                _set_options(form["edit_pick"], [
+                    (shown, key) for shown, key in rules.editable(c)
+                    if self.role != "player" or _owned_by(c, key, shown, self.context.who)])
             if form.get("leave_pick") is not None:
                 _set_options(form["leave_pick"], leaving(c, rules))
                 form["leave"].disabled = form["leave_pick"].value is None
@@ -417,6 +451,15 @@ class TableApp(widgets.VBox):
             assert self.campaign is not None and form["rules"].edit is not None
             form["rules"].edit(self.campaign, form["edit_pick"].value, values)
         return save
+
+
+def _owned_by(campaign: Campaign, key: str, shown: str, who: str) -> bool:
+    """Whether the party entry ``key`` (shown as ``shown``) is ``who``'s own character."""
+    try:
+        member = campaign.member(key)
+    except Exception:  # not a tracker of its own (a player in a shared session)
+        return shown == who
+    return who in (member.name, member.owner)
 
 
 def _set_options(pick: widgets.Dropdown, options: list[tuple[str, str]]) -> None:

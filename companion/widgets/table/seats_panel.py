@@ -1,0 +1,185 @@
+"""The start app's seats panel: the GM invites, renews and revokes seats.
+
+Shown to the GM only (a player's or spectator's page never builds its contents): the GM's
+own link to bookmark; *Invite* (a name and gm/player) makes a seat and shows its link with
+a QR code that a phone scans to join (drawn as SVG by ``segno``); *New link* gives a seat a
+new secret (the old link opens nothing); *Revoke* (a second tap) closes a seat. A secret is
+shown once, to the GM who made it: the database keeps only its hash
+([companion.store.seats][]).
+"""
+
+from __future__ import annotations
+
+import html
+from typing import TYPE_CHECKING
+
+import ipywidgets as widgets
+
+from companion.errors import CompanionError
+from companion.widgets.base import ErrorLine, button, confirm_button, name_box, row
+from companion.widgets.table.binding import hub_user, page_address, page_store
+
+if TYPE_CHECKING:
+    from companion.widgets.table.start import TableApp
+
+__all__ = ["SeatsPanel", "qr_svg", "seat_url"]
+
+
+def seat_url(campaign: str, secret: str) -> str:
+    """The start app's address that opens ``campaign`` as the seat ``secret``."""
+    from companion.store.seats_cli import seat_link
+
+    return seat_link(campaign, secret, page_address())
+
+
+def qr_svg(text: str) -> str:
+    """``text`` as a QR code, inline SVG (no script, no image request)."""
+    import segno
+
+    return str(segno.make(text, error="m").svg_inline(scale=4, border=2, dark="#000",
+                                                       light="#fff"))
+
+
+class SeatsPanel(widgets.VBox):
+    """The seats of ``app``'s open campaign, for its GM (see the module docs)."""
+
+    def __init__(self, app: TableApp) -> None:
+        super().__init__(layout=widgets.Layout(max_width="100%", display="none"))
+        self.add_class("tc-seats")
+        self.app = app
+        self.error = ErrorLine()
+        self.gm_link = widgets.HTML()
+        self.gm_link.add_class("tc-gm-link")
+        self.listing = widgets.HTML()
+        self.listing.add_class("tc-seat-list")
+        self.invite_out = widgets.HTML()
+        self.invite_out.add_class("tc-invite")
+        self.name = name_box("Seat for", "", "seat-who", max_len=40, required=False,
+                             placeholder="a player's name")
+        self.seat_role = widgets.Dropdown(tooltip="The seat's role",
+                                          options=[("Player", "player"), ("GM", "gm")],
+                                          value="player",
+                                          layout=widgets.Layout(width="120px",
+                                                                min_height="40px"))
+        self.seat_role.add_class("tc-seat-role")
+        self.invite_button = button("Invite", self.invite, error=self.error, name="invite",
+                                    style="primary")
+        self.pick = widgets.Dropdown(tooltip="A seat", options=[], description="Seat",
+                                     layout=widgets.Layout(width="auto", min_height="40px"))
+        self.pick.add_class("tc-seat-pick")
+        self.renew_button = button("New link", self.renew, error=self.error, name="renew-seat")
+        self.revoke_button = confirm_button(
+            "Revoke", self.revoke, risky=lambda: True, prompt="Tap again: revoke the seat",
+            error=self.error, name="revoke-seat")
+        self.children = (
+            widgets.HTML("<b>Seats</b>"), self.gm_link,
+            row(self.name, self.seat_role, self.invite_button),
+            row(self.pick, self.renew_button, self.revoke_button),
+            self.error, self.invite_out, self.listing)
+
+    def _campaign(self) -> str:
+        campaign = self.app.campaign
+        if campaign is None or self.app.context.role != "gm":
+            raise CompanionError("only the campaign's GM manages its seats")
+        return campaign.name
+
+    def render(self) -> None:
+        """Show the panel to the GM (hide it, empty, from anyone else)."""
+        if self.app.campaign is None or self.app.context.role != "gm":
+            self.layout.display = "none"
+            for part in (self.gm_link, self.listing, self.invite_out):
+                part.value = ""
+            self.pick.options = []
+            return
+        self.layout.display = ""
+        context = self.app.context
+        if context.seat:
+            link = seat_url(context.campaign, context.seat)
+            self.gm_link.value = (
+                '<div class="tc-gm-link-line">Your GM link: bookmark it (it opens this '
+                f'campaign as you, on any device): <a href="{html.escape(link)}">'
+                f"{html.escape(link)}</a></div>")
+        elif hub_user():
+            self.gm_link.value = (f'<div class="tc-gm-link-line">Signed in through the hub as '
+                                  f"<b>{html.escape(hub_user())}</b>: no link needed.</div>")
+        else:
+            self.gm_link.value = ""
+        self._list()
+
+    def _list(self) -> None:
+        from companion.store.seats import list_seats
+
+        seats = list_seats(page_store(), self._campaign())
+        items = "".join(
+            f'<li data-who="{html.escape(s.who)}">{html.escape(s.who)} '
+            f"({'GM' if s.role == 'gm' else 'player'}; made {html.escape(s.created[:10])})"
+            "</li>" for s in seats)
+        self.listing.value = f'<ul class="tc-seat-items">{items}</ul>' if items else ""
+        options = [(f"{s.who} ({'GM' if s.role == 'gm' else 'player'})", s.who) for s in seats]
+        if list(self.pick.options) != options:
+            keep = self.pick.value
+            self.pick.options = options
+            keys = [k for _, k in options]
+            self.pick.value = keep if keep in keys else (keys[0] if keys else None)
+        self.renew_button.disabled = self.revoke_button.disabled = not options
+
+    def _show(self, who: str, role: str, secret: str) -> None:
+        link = seat_url(self._campaign(), secret)
+        self.invite_out.value = (
+            f'<div class="tc-seat-link" data-who="{html.escape(who)}">'
+            f"<b>{html.escape(who)}</b>'s link ({'GM' if role == 'gm' else 'player'}): scan "
+            f'it or send it; it is shown only now. <a href="{html.escape(link)}" '
+            f'target="_blank">{html.escape(link)}</a>'
+            f'<div class="tc-qr">{qr_svg(link)}</div></div>')
+
+    def invite(self) -> None:
+        """Make (or renew) the seat typed and show its link and QR code."""
+        from companion.store.seats import check_who, make_seat
+
+        campaign = self._campaign()
+        who = check_who(self.name.read())
+        role = str(self.seat_role.value)
+        if who.casefold() == self.app.context.who.casefold() and role != "gm":
+            raise CompanionError("that is your own seat: invite someone else")
+        secret = make_seat(page_store(), campaign, who, role)
+        self.name.value = ""
+        self._show(who, role, secret)
+        self._list()
+
+    def renew(self) -> None:
+        """Give the chosen seat a new secret: its old link opens nothing."""
+        from companion.store.seats import list_seats, make_seat
+
+        campaign = self._campaign()
+        chosen = str(self.pick.value or "")
+        seat = next((s for s in list_seats(page_store(), campaign) if s.who == chosen), None)
+        if seat is None:
+            raise CompanionError("choose a seat first")
+        secret = make_seat(page_store(), campaign, seat.who, seat.role)
+        if seat.who.casefold() == self.app.context.who.casefold():
+            self._moved_own_seat(secret)
+        self._show(seat.who, seat.role, secret)
+        self._list()
+
+    def revoke(self) -> None:
+        """Revoke the chosen seat (not the GM's own: that would lock the GM out)."""
+        from companion.store.seats import revoke_seat
+
+        campaign = self._campaign()
+        chosen = str(self.pick.value or "")
+        if not chosen:
+            raise CompanionError("choose a seat first")
+        if chosen.casefold() == self.app.context.who.casefold():
+            raise CompanionError("that is your own seat: give it a new link instead")
+        revoke_seat(page_store(), campaign, chosen)
+        if f'data-who="{html.escape(chosen)}"' in self.invite_out.value:
+            self.invite_out.value = ""
+        self._list()
+
+    def _moved_own_seat(self, secret: str) -> None:
+        """The GM renewed their own seat: this page follows it to the new link."""
+        from companion.widgets.table.binding import url_script
+
+        self.app.context = self.app.context.with_(seat=secret)
+        self.app.url.value = url_script(self.app.context)
+        self.render()
