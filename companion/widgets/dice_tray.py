@@ -307,7 +307,8 @@ class DiceTray(widgets.VBox):
         if not context.campaign:
             return None, "", ""
         try:
-            return page_campaign(context), context.who, context.role
+            campaign = page_campaign(context)  # who and role: the seat's (issue 19)
+            return campaign, campaign.who if campaign else "", campaign.role if campaign else ""
         except CompanionError as exc:
             self.error.show(exc)
             return None, "", ""
