@@ -447,7 +447,7 @@ def visible_to(events: Iterable[dict[str, Any]], who: str, role: str,
             if event.get("seq") in revealed:
                 data["revealed"] = revealed[event["seq"]]
             event = {**event, "data": data}
-        elif role != "gm" and event.get("kind") in ("add", "set", "move"):
+        elif role != "gm" and event.get("kind") in ("add", "set", "move", "undo"):
             event = _public_tracker_event(event, kinds.get(str(event.get("tracker"))), who,
                                           tracker_class)
         out.append(event)
@@ -572,11 +572,21 @@ def _public_tracker_event(event: dict[str, Any], key: str | None, who: str,
             saved = data.get(name)
             if kind in ("set", "move") and isinstance(saved, dict):
                 data[name] = {**saved, "state": player_state(cls, saved.get("state"))}
+        if kind in ("move", "undo") and "change" in data:
+            # A change step that touches a roll field could carry a hidden roll's dice.
+            hidden = set(roll_state_fields(cls))
+            data["change"] = [step for step in data["change"]
+                              if not (isinstance(step, list) and step and isinstance(step[0], list)
+                                      and step[0][:1] and step[0][0] in hidden)]
         return {**event, "data": data}
     if kind == "add" and "state" in data:
         data["state"] = _public_state(cls, data["state"], who, whole=False)
     if kind == "set" and "save" in data:
         data["save"] = _public_state(cls, data["save"], who, whole=True)
+    if kind in ("move", "undo"):
+        # What a move of a game with hidden information changed holds its secrets (a
+        # hole die dealt): a player's view of the log keeps only that it happened.
+        data.pop("change", None)
     if kind == "move":
         if "after" in data:
             data["after"] = _public_state(cls, data["after"], who, whole=True)

@@ -703,7 +703,7 @@ class Campaign(Observable):
         from companion import fairplay
 
         # The add events say which trackers hold hidden information.
-        read = (*kinds, "add") if kinds and set(kinds) & {"set", "move"} else kinds
+        read = (*kinds, "add") if kinds and set(kinds) & {"set", "move", "undo"} else kinds
         events = fairplay.visible_to([e.to_dict() for e in self.log(read)], who, role,
                                      tracker_class)
         return [StoredEvent(**e) for e in events if not kinds or e["kind"] in kinds]
