@@ -104,8 +104,8 @@ TRAY_CSS = """
 .tc-app .tc-total { font-size: 44px; font-weight: 800; line-height: 1.1; }
 .tc-app .tc-result-dice { font-size: 18px; margin: 4px 0; overflow-wrap: anywhere; }
 .tc-app .tc-result-labels { font-size: 16px; }
-.tc-app .tc-result-meta { font-size: 16px; color: #555; }
-.tc-app .tc-odds-note { font-size: 16px; color: #333; }
+.tc-app .tc-result-meta { font-size: 16px; color: var(--tc-muted); }
+.tc-app .tc-odds-note { font-size: 16px; color: var(--tc-strong); }
 .tc-app .tc-chance { font-size: 16px; }
 .tc-app .tc-chance b { font-size: 18px; }
 .tc-app .tc-chart { max-width: 560px; }

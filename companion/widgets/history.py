@@ -48,7 +48,9 @@ def log_html(log: Any, shown: int = LOG_SHOWN) -> str:
         "</li>" for i in range(len(events) - 1, first - 1, -1))
     more = (f'<div class="tc-history-more">… and {first} earlier move'
             f'{"s" if first != 1 else ""} (in the save)</div>') if first else ""
-    return f'<ol class="tc-history tc-log" data-count="{len(events)}">{items}</ol>{more}'
+    # tabindex: the list scrolls once long, and a keyboard must reach it to scroll it.
+    return (f'<ol class="tc-history tc-log" tabindex="0" data-count="{len(events)}">{items}'
+            f"</ol>{more}")
 
 
 HISTORY_SHOWN = 50
@@ -110,8 +112,8 @@ class HistoryView(widgets.VBox):
         more = (f'<li class="tc-history-more">… and {n - len(records)} older rolls '
                 "(in the downloads)</li>") if n > len(records) else ""
         script = LOCAL_TIME_SCRIPT if records else ""
-        self.list.value = (f'<ol class="tc-history" data-count="{h.count}">{items}{more}</ol>'
-                           f"{script}")
+        self.list.value = (f'<ol class="tc-history" tabindex="0" data-count="{h.count}">{items}'
+                           f"{more}</ol>{script}")
 
     def _links(self) -> str:
         h = self.history

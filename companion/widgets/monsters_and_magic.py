@@ -94,7 +94,7 @@ def odds_html(check: AbilityCheck) -> str:
         rows.append(
             f'<div class="tc-tier" data-tier="{tier.name.lower()}" style="display:flex;'
             f'gap:6px;align-items:center"><span style="min-width:104px">{tier.label}</span>'
-            f'<span style="flex:1;background:#eee;height:12px;min-width:40px">'
+            f'<span style="flex:1;background:var(--tc-line);height:12px;min-width:40px">'
             f'<span style="display:block;height:12px;width:{width};'
             f'background:{TIER_COLOURS[tier]}"></span></span>'
             f'<span class="tc-p" style="min-width:120px;text-align:right">{percent(p)} '

@@ -115,11 +115,11 @@ _MODE_TIPS = {
 }
 
 ROLLS_CSS = """
-.tc-app .tc-roll-note { font-size: 15px; color: #555; }
+.tc-app .tc-roll-note { font-size: 16px; color: var(--tc-muted); }
 .tc-app .tc-hidden-roll { font-size: 18px; padding: 6px 0; }
 .tc-app .tc-roll-log ol { padding-left: 1.4em; margin: 4px 0; }
 .tc-app .tc-roll-log li { font-size: 15px; margin: 2px 0; overflow-wrap: anywhere; }
-.tc-app .tc-check-ok { color: #0a6b2c; font-weight: 700; }
+.tc-app .tc-check-ok { color: var(--tc-ok); font-weight: 700; }
 .tc-app .tc-roll-mode, .tc-app .tc-own-kind { flex-wrap: wrap; max-width: 100%; }
 .tc-app .tc-roll-log-panel .widget-dropdown { max-width: 100%; }
 """

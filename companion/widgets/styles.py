@@ -24,7 +24,12 @@ APP_MAX_WIDTH = "760px"
 """Wider apps are hard to read on a laptop; on a phone the screen is the limit."""
 
 
-CSS = """
+_DARK = ("--tc-error: #ff8a80; --tc-muted: #c4c4c4; --tc-line: #444; --tc-edge: #9e9e9e; "
+         "--tc-focus: #8ab4f8; --tc-strong: #e0e0e0; --tc-ok: #81c995; --tc-panel: #2a2a2a; "
+         "--tc-card: #1e1e1e; --tc-warn-bg: #4a3b10; --tc-bad-bg: #4a1f1f; --tc-turn-bg: #1c2b45;")
+"""The app's own colours on a dark page (tables are often dimly lit); light ones in CSS."""
+
+CSS = ("""
 /* Readable at arm's length on a phone: body text 16px (phone browsers also zoom the page
    into any box whose text is smaller when it is focused). The variables are ipywidgets' and
    JupyterLab's own, so labels, HTML, inputs and selects follow them. */
@@ -33,7 +38,8 @@ CSS = """
   --jp-widgets-font-size: 16px; --jp-ui-font-size1: 16px; --jp-content-font-size1: 16px;
   --jp-widgets-inline-height: 44px; --jp-widgets-inline-label-width: auto;
   --tc-error: #b00020; --tc-muted: #555; --tc-line: #ddd; --tc-edge: #767676;
-  --tc-focus: #0b57d0; }
+  --tc-focus: #0b57d0; --tc-strong: #333; --tc-ok: #0a6b2c; --tc-panel: #f6f6f6;
+  --tc-card: #fff; --tc-warn-bg: #fff4d6; --tc-bad-bg: #fde2e2; --tc-turn-bg: #e8f0fe; }
 .tc-app * { box-sizing: border-box; }
 .tc-app .widget-label, .tc-app .widget-label-basic, .tc-app .widget-html-content,
 .tc-app .widget-inline-hbox label, .tc-app .widget-html, .tc-app td, .tc-app th,
@@ -99,15 +105,12 @@ CSS = """
 /* Keyboard use: where the focus is must be seen, on light and dark alike. */
 .tc-app :focus-visible, .tc-app .jupyter-button:focus-visible {
   outline: 3px solid var(--tc-focus) !important; outline-offset: 2px; }
-/* A dark theme that follows the device (dimly lit tables): the page template loads
-   JupyterLab's dark variables under the same media query; these are the app's own. In
-   JupyterLab itself the app follows the notebook's theme instead. */
-@media (prefers-color-scheme: dark) {
-  body[data-voila] .tc-app { --tc-error: #ff8a80; --tc-muted: #c4c4c4; --tc-line: #444;
-    --tc-edge: #9e9e9e; --tc-focus: #8ab4f8; } }
-body[data-jp-theme-light="false"]:not([data-voila]) .tc-app { --tc-error: #ff8a80;
-  --tc-muted: #c4c4c4; --tc-line: #444; --tc-edge: #9e9e9e; --tc-focus: #8ab4f8; }
 """
+    # Dark: the device's choice on a Voila page (the page template loads JupyterLab's dark
+    # variables under the same media query); in JupyterLab itself, the notebook's theme.
+    f"@media (prefers-color-scheme: dark) {{ body[data-voila] .tc-app {{ {_DARK} }} }}\n"
+    f'body[data-jp-theme-light="false"]:not([data-voila]) .tc-app {{ {_DARK} }}\n'
+)
 """Phone-width rules, scoped under ``.tc-app`` so they never leak into a notebook."""
 
 

@@ -80,7 +80,7 @@ def test_success_clears_the_error_and_returns_the_value() -> None:
 def test_button_and_text_box_are_phone_sized_and_findable() -> None:
     clicks: list[str] = []
     b = button("Go", lambda: clicks.append("go"), name="go")
-    assert b.layout.min_height == MIN_BUTTON_HEIGHT == "40px"
+    assert b.layout.min_height == MIN_BUTTON_HEIGHT == "44px"
     assert "tc-btn" in b._dom_classes and "tc-btn-go" in b._dom_classes
     b.click()
     assert clicks == ["go"]
@@ -101,7 +101,7 @@ def test_rows_wrap_and_app_box_carries_the_css() -> None:
     assert "tc-app" in app._dom_classes
     style = app.children[0]
     assert isinstance(style, widgets.HTML) and CSS in style.value
-    assert "min-height: 40px" in CSS
+    assert "min-height: 44px" in CSS
 
 
 class Counter(Observable):
@@ -327,7 +327,7 @@ def test_refusal_is_escaped_and_one_line() -> None:
 # -- phone-sized text and targets ------------------------------------------------------
 
 
-def test_css_sets_16px_text_and_40px_checkboxes_and_options() -> None:
+def test_css_sets_16px_text_and_44px_checkboxes_and_options() -> None:
     css = re.sub(r"/\*.*?\*/", "", CSS, flags=re.S)
     rules = {m.group(1).strip(): m.group(2) for m in re.finditer(r"([^{}]+)\{([^}]*)\}", css)}
 
@@ -339,9 +339,9 @@ def test_css_sets_16px_text_and_40px_checkboxes_and_options() -> None:
     assert "--jp-widgets-font-size: 16px" in rules[".tc-app"]
     assert "font-size: 16px;" in rules[".tc-app"]
     assert "font-size: 16px" in rule(".tc-app .widget-label")
-    assert "min-height: 40px" in rule(".tc-app .widget-checkbox label")
-    assert "min-height: 40px" in rule(".tc-app .widget-select option")
-    assert "min-height: 40px" in rule(".tc-app .widget-radio-box label")
+    assert "min-height: 44px" in rule(".tc-app .widget-checkbox label")
+    assert "min-height: 44px" in rule(".tc-app .widget-select option")
+    assert "min-height: 44px" in rule(".tc-app .widget-radio-box label")
     sizes = [int(n) for n in re.findall(r"font-size:\s*(\d+)px", CSS)]
     assert min(sizes) >= 16
 
@@ -463,7 +463,7 @@ def test_a_log_shows_only_its_newest_moves_and_counts_the_rest() -> None:
 
     events = [_Event(f"move {i} <b>") for i in range(1, 1001)]
     value = log_html(events)
-    assert value.startswith('<ol class="tc-history tc-log" data-count="1000">')
+    assert value.startswith('<ol class="tc-history tc-log" tabindex="0" data-count="1000">')
     numbers = [int(n) for n in re.findall(r'<li data-n="(\d+)">', value)]
     assert numbers == list(range(1000, 1000 - LOG_SHOWN, -1))  # newest first
     assert "move 1000 &lt;b&gt;" in value and "<b>" not in value
@@ -473,7 +473,7 @@ def test_a_log_shows_only_its_newest_moves_and_counts_the_rest() -> None:
     assert "earlier" not in log_html(events[:2], 2)
     long = log_html([_Event("x" * 100_000)])
     assert len(long) < ENTRY_TEXT_LIMIT + 200 and "100,000 characters" in long
-    assert log_html([]) == '<ol class="tc-history tc-log" data-count="0"></ol>'
+    assert log_html([]) == '<ol class="tc-history tc-log" tabindex="0" data-count="0"></ol>'
 
 
 def test_a_checked_box_runs_its_enter_action_on_what_was_typed() -> None:

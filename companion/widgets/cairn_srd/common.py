@@ -69,25 +69,25 @@ CAIRN_CSS = """
 .tc-app .tc-slot { padding: 4px 6px; border: 1px solid #ccc; border-radius: 4px; margin: 2px 0;
   min-height: 40px; display: flex; flex-flow: row wrap; align-items: center; gap: 6px;
   overflow-wrap: anywhere; }
-.tc-app .tc-slot-empty { color: #666; font-style: italic; }
+.tc-app .tc-slot-empty { color: var(--tc-muted); font-style: italic; }
 .tc-app .tc-slot.tc-slot-blank { min-height: 26px; padding: 1px 6px; }
-.tc-app .tc-slot-fatigue { background: #fff4d6; }
-.tc-app .tc-slot-wound { background: #fde2e2; }
+.tc-app .tc-slot-fatigue { background: var(--tc-warn-bg); }
+.tc-app .tc-slot-wound { background: var(--tc-bad-bg); }
 .tc-app .tc-stats { font-size: 16px; line-height: 1.5; overflow-wrap: anywhere; }
 .tc-app .tc-stats b { font-size: 17px; }
 .tc-app .tc-outcome { padding: 6px; border-left: 4px solid #555; margin: 4px 0;
-  background: #f6f6f6; overflow-wrap: anywhere; font-size: 16px; }
-.tc-app .tc-seed { color: #555; font-size: 16px; }
-.tc-app .tc-scar { color: #8a1c1c; font-weight: 700; }
+  background: var(--tc-panel); overflow-wrap: anywhere; font-size: 16px; }
+.tc-app .tc-seed { color: var(--tc-muted); font-size: 16px; }
+.tc-app .tc-scar { color: var(--tc-error); font-weight: 700; }
 .tc-app table.tc-grid { border-collapse: collapse; font-size: 16px; max-width: 100%; }
 .tc-app table.tc-grid td, .tc-app table.tc-grid th { border: 1px solid #ccc; padding: 3px 6px; }
 .tc-app .tc-labelled { gap: 4px; }
-.tc-app .tc-label { font-size: 16px; color: #333; }
+.tc-app .tc-label { font-size: 16px; color: var(--tc-strong); }
 .tc-app table.tc-nowrap td { white-space: nowrap; }
 .tc-app table.tc-nowrap td.tc-name-cell { white-space: normal; overflow-wrap: anywhere;
   min-width: 6em; }
 .tc-app table.tc-grid th { white-space: nowrap; overflow-wrap: normal; }
-.tc-app .tc-side { font-size: 16px; color: #555; }
+.tc-app .tc-side { font-size: 16px; color: var(--tc-muted); }
 .tc-app .tc-p { white-space: nowrap; }
 .tc-app .widget-checkbox { align-items: center; }
 .tc-app .widget-checkbox .widget-label-basic { display: flex; align-items: center; }

@@ -47,6 +47,7 @@ class AttackMatrixPanel(widgets.VBox):
 
     def __init__(self) -> None:
         super().__init__(layout=widgets.Layout(max_width="100%", overflow="auto"))
+        self.tabbable = True  # it scrolls sideways on a phone: reachable by keyboard too
         scales = mass_combat.scales()
         head = "".join(f"<th>{escape(d)}</th>" for d in scales)
         body = "".join(

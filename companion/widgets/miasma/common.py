@@ -15,19 +15,20 @@ MIASMA_CSS = """
 .tc-app .tc-dice { display: flex; flex-flow: row wrap; gap: 6px; margin: 4px 0; }
 .tc-app .tc-die { min-width: 44px; min-height: 44px; border: 2px solid #333; border-radius: 8px;
   display: inline-flex; flex-direction: column; align-items: center; justify-content: center;
-  font-size: 18px; font-weight: 700; background: #fff; }
-.tc-app .tc-die .tc-note { font-size: 16px; font-weight: 400; color: #555; }
-.tc-app .tc-die-hidden { background: #ddd; color: #888; border-style: dashed; }
+  font-size: 18px; font-weight: 700; background: var(--tc-card); }
+.tc-app .tc-die .tc-note { font-size: 16px; font-weight: 400; color: var(--tc-muted); }
+.tc-app .tc-die-hidden { background: var(--tc-panel); color: var(--tc-muted);
+  border-style: dashed; }
 .tc-app .tc-seats { list-style: none; margin: 4px 0; padding: 0; }
 .tc-app .tc-seats li { padding: 4px 6px; border: 1px solid #ccc; border-radius: 4px;
   margin: 2px 0; overflow-wrap: anywhere; }
-.tc-app .tc-seats li.tc-turn { border: 2px solid #1565c0; background: #e8f0fe; }
-.tc-app .tc-seats li.tc-out { color: #888; text-decoration: line-through; }
+.tc-app .tc-seats li.tc-turn { border: 2px solid #1565c0; background: var(--tc-turn-bg); }
+.tc-app .tc-seats li.tc-out { color: var(--tc-muted); text-decoration: line-through; }
 .tc-app .tc-cover { padding: 12px; border: 2px dashed #555; border-radius: 8px;
-  background: #f3f3f3; margin: 6px 0; font-size: 16px; }
+  background: var(--tc-panel); margin: 6px 0; font-size: 16px; }
 .tc-app .tc-outcome { padding: 6px; border-left: 4px solid #555; margin: 4px 0;
-  background: #f6f6f6; overflow-wrap: anywhere; }
-.tc-app .tc-log { font-size: 16px; color: #333; max-height: 220px; overflow-y: auto; }
+  background: var(--tc-panel); overflow-wrap: anywhere; }
+.tc-app .tc-log { font-size: 16px; color: var(--tc-strong); max-height: 220px; overflow-y: auto; }
 .tc-app .tc-pick select { min-height: 40px; font-size: 16px; }
 .tc-app .tc-pot { font-size: 22px; }
 .tc-app .tc-card { padding: 6px; border: 1px solid #ccc; border-radius: 6px; margin: 4px 0;

@@ -61,7 +61,7 @@ log = logging.getLogger(__name__)
 _NEW = "__new__"
 
 _CSS = """
-.tc-app .tc-db { color: #555; font-size: 16px; word-break: break-all; }
+.tc-app .tc-db { color: var(--tc-muted); font-size: 16px; word-break: break-all; }
 .tc-app .tc-app-buttons .tc-btn { margin: 2px; }
 .tc-app .tc-open-app { border-top: 2px solid #888; margin-top: 8px; padding-top: 8px; }
 .tc-app .tc-seat-link a, .tc-app .tc-gm-link a { word-break: break-all; }
