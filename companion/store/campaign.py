@@ -296,6 +296,11 @@ class Campaign(Observable):
         self._scope: RollScope | None = None
         self._by_tracker: dict[int, Member] = {}
 
+    def __repr__(self) -> str:
+        where = self.store.where if self.store is not None else "no store"
+        seat = f", seat {self.who or '-'} ({self.role})" if self.role else ""
+        return f"<Campaign {self.name!r} in {where} at event {self.head}{seat}>"
+
     # -- telling observers ---------------------------------------------------------------
 
     @contextlib.contextmanager
@@ -921,10 +926,12 @@ class Campaign(Observable):
             raise SeatError("in a campaign a player's dice choose themselves: only the GM "
                             "sets a seed")
         if seed is None and scope is not None and scope.rng is not None and rng is scope.rng:
-            # The roll's own generator: the move rolls exactly as the app would, and the
-            # log says the roll's seed.
+            # The roll's own generator: the move rolls as the app rolls, and the log says
+            # the roll's seed.
             if "rng" in params:
                 arguments["rng"] = rng
+            else:
+                arguments["seed"] = scope.seed
             return arguments, scope.seed, None, scope.chosen
         if seed is None:
             seed = (rng or random.SystemRandom()).randrange(SEED_BOUND)

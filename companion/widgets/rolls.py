@@ -330,10 +330,11 @@ class RollModePanel(widgets.VBox):
             raise fairplay.FairPlayError(
                 f"a {fairplay.mode_name(mode)} roll takes a fresh seed: empty the seed box "
                 "(a seed you choose would tell you the roll)")
-        else:
+        chosen = seed is not None and faces is None
+        if faces is None:
             seed = self._seed_source() if seed is None else seed
         try:
-            outcome = self._roll(expr, mode, seed, faces, total)
+            outcome = self._roll(expr, mode, seed, faces, total, chosen)
         except physical.OwnDiceError as exc:
             self._refuse(exc, faces is not None)
         self.last = outcome
@@ -342,7 +343,7 @@ class RollModePanel(widgets.VBox):
         return outcome
 
     def _roll(self, expr: str, mode: str, seed: int | None, faces: list[int] | None,
-              total: int | None) -> RollOutcome:
+              total: int | None, chosen: bool = False) -> RollOutcome:
         own = faces is not None or total is not None
         if self.campaign is None:
             if own:
@@ -350,7 +351,8 @@ class RollModePanel(widgets.VBox):
             else:
                 result = dice.roll(expr, seed=seed)
             return RollOutcome("public", result, seed, own)
-        logged = self.campaign.roll_entry(expr, seed, mode=mode, dice=faces, total=total)
+        logged = self.campaign.roll_entry(expr, seed, mode=mode, dice=faces, total=total,
+                                          chosen=chosen)
         if logged.shown_to(self.who, self.role):
             return RollOutcome(logged.mode, logged.roll, seed, own, logged.entry,
                                logged.commitment)
@@ -591,7 +593,7 @@ class RollControls(widgets.VBox):
         self.role = role
         self._seed_source = seed_source
         self.last: RuleRoll[Any] | None = None
-        self._seeds: dict[int, int] = {}
+        self._chosen = False  # the roll being made has a seed a person typed
         modes = modes_for(role, who) if campaign is not None else ["public"]
         self.mode = widgets.Dropdown(
             options=[(_MODE_LABELS[m], m) for m in modes], value="public",
@@ -627,12 +629,9 @@ class RollControls(widgets.VBox):
         return self.campaign is not None and self.mode_value in fairplay.HIDDEN_MODES
 
     def move_args(self, rng: random.Random) -> dict[str, Any]:
-        """The keyword arguments for a tracker move given the ``rng`` of a roll: ``seed=``
-        the roll's seed while ``rng`` is its fresh ``random.Random(seed)`` (so the tracker's
-        own log records that seed), else ``rng=`` (real dice, or a generator already used)."""
-        seed = self._seeds.get(id(rng))
-        if seed is not None and rng.getstate() == random.Random(seed).getstate():
-            return {"seed": seed}
+        """The keyword arguments for a tracker move given the ``rng`` of a roll: always
+        ``rng=`` (the roll's own generator, or real dice); in a campaign the store logs the
+        roll's seed with the move (nothing recovers a seed from a generator's state)."""
         return {"rng": rng}
 
     def set_hint(self, hint: str) -> None:
@@ -665,6 +664,7 @@ class RollControls(widgets.VBox):
         self.error.clear()
         mode = self.mode_value if self.campaign is not None else "public"
         entered: physical.EnteredDice | None = None
+        self._chosen = seed is not None and not self.own.value
         if self.own.value:
             faces = self.faces.read()
             if not faces:
@@ -680,11 +680,7 @@ class RollControls(widgets.VBox):
                     "(a seed you choose would tell you the roll)")
             seed = self._seed_source() if seed is None else seed
             rng = random.Random(seed)
-            self._seeds = {id(rng): seed}
-        try:
-            return self._run(label, action, text, mode, rng, seed, entered, trackers)
-        finally:
-            self._seeds = {}
+        return self._run(label, action, text, mode, rng, seed, entered, trackers)
 
     def _run(self, label: str, action: Callable[[random.Random], T],
              text: Callable[[T], str], mode: str, rng: random.Random, seed: int | None,
@@ -712,8 +708,8 @@ class RollControls(widgets.VBox):
             try:
                 # Atomic: the moves are stored with the roll entry when the scope ends
                 # cleanly; a refusal inside it stores nothing and restores the trackers.
-                with campaign.rolling(mode, seed=seed,
-                                      rng=None if entered else rng) as scope:
+                with campaign.rolling(mode, seed=seed, rng=None if entered else rng,
+                                      chosen=self._chosen) as scope:
                     try:
                         value = action(rng)
                         if entered is not None:
@@ -733,8 +729,6 @@ class RollControls(widgets.VBox):
                     rng = entered
                 else:
                     rng = random.Random(seed)
-                    if seed is not None:
-                        self._seeds = {id(rng): seed}
                 continue
             logged = scope.logged
             assert logged is not None
