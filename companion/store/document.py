@@ -1,41 +1,127 @@
 """An exported campaign as one JSON document: its format, and the checks an import makes
-before anything is written."""
+before anything is written.
+
+[check_document][companion.store.document.check_document] applies to a document the same
+checks the live API applies to each call (a name the live API refuses is refused here
+too), and more that only a file can get wrong: every string is text (no lone surrogate),
+nothing nests deeper than [MAX_DEPTH][companion.store.document.MAX_DEPTH], and every
+hidden roll's commitment, every reveal and every public roll is verified
+([companion.fairplay.verify][]). Both formats of a move are read: the older one with its
+``"args"``, and facts (``"v": 2``, a ``"change"`` list of ``[path, value]``/``[path]``
+steps). The first problem is one line naming the event.
+"""
 
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
-from companion import rulesets
-from companion.errors import CompanionError
-from companion.store.db import StoredEvent, StoreError
+from companion import fairplay, rulesets
+from companion.errors import CompanionError, clipped
+from companion.store.db import StoredEvent, StoreError, name_problem
+
+__all__ = ["DOCUMENT_FORMAT", "DOCUMENT_VERSION", "MAX_DEPTH", "MAX_IMPORT_EVENTS",
+           "check_document", "check_member_name", "document_text"]
 
 #: Most events an imported campaign may hold (replaying them all is the import's cost).
 MAX_IMPORT_EVENTS = 200_000
 
+#: Deepest nesting of objects and lists anywhere in a campaign document (a tracker's state
+#: nests a few levels; 990 levels of lists would crash the code that reads it).
+MAX_DEPTH = 64
+
 DOCUMENT_FORMAT = "table-companion/campaign"
 DOCUMENT_VERSION = 1
+
+#: Longest member name (as Campaign.add takes it).
+MAX_MEMBER_NAME = 80
 
 _EVENT_KEYS = {"seq", "at", "who", "role", "kind", "tracker", "move", "seed", "data"}
 
 
+def check_member_name(name: Any, role: Any, owner: Any = "") -> str:
+    """A member's name as the campaign keeps it (spaces trimmed), after the live API's
+    rules: 1 to 80 characters, no control or bidirectional override characters, a record
+    (and only a record) names its owner. Raises a one-line StoreError."""
+    from companion.store.campaign import TRACKER_ROLES
+
+    if not isinstance(name, str):
+        raise StoreError("a campaign member's name must be text")
+    if role not in TRACKER_ROLES:
+        raise StoreError(f"a tracker's role is one of {', '.join(TRACKER_ROLES)}, not "
+                         f"{clipped(str(role), 20)!r}")
+    if not isinstance(owner, str):
+        raise StoreError("a record's owner must be a member's name")
+    if (role == "record") != bool(" ".join(owner.split())):
+        raise StoreError("a record (and only a record) names the party member who owns it")
+    clean = " ".join(name.split())
+    if not clean or len(clean) > MAX_MEMBER_NAME:
+        raise StoreError(f"a campaign member needs a name of 1 to {MAX_MEMBER_NAME} "
+                         "characters")
+    problem = name_problem(clean)
+    if problem:
+        raise StoreError(f"a campaign member's name {problem}")
+    return clean
+
+
+def _check_values(doc: Any) -> None:
+    """Every value of the document is plain JSON a store can keep: text without lone
+    surrogates (in keys too), finite numbers, nesting at most MAX_DEPTH (no recursion)."""
+    stack: list[tuple[Any, int, str]] = [(doc, 0, "the file")]
+    while stack:
+        value, depth, where = stack.pop()
+        if isinstance(value, str):
+            _check_text(value, where)
+        elif isinstance(value, float) and not math.isfinite(value):
+            raise StoreError(f"campaign file: {where} holds {value}, which is not a number "
+                             "JSON can keep")
+        elif isinstance(value, dict | list):
+            if depth >= MAX_DEPTH:
+                raise StoreError(f"campaign file: {where} is nested more than {MAX_DEPTH} "
+                                 "levels deep")
+            if isinstance(value, dict):
+                for key, item in value.items():
+                    _check_text(key, where)
+                    stack.append((item, depth + 1, _path(where, key)))
+            else:
+                stack.extend((item, depth + 1, f"{where}[{i}]")
+                             for i, item in enumerate(value))
+
+
+def _path(where: str, key: str) -> str:
+    key = clipped(key, 20)
+    return key if where == "the file" else f"{where}.{key}"
+
+
+def _check_text(text: str, where: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise StoreError(f"campaign file: {where} holds a lone surrogate "
+                         f"(\\u{ord(text[exc.start]):04x}), which is not text") from None
+
+
 def check_document(doc: Any) -> tuple[dict[str, Any], list[StoredEvent]]:
-    """Check an exported campaign's shape; the first problem is one StoreError line."""
-    from companion.store.campaign import EVENT_KINDS  # campaign imports this module
+    """Check an exported campaign before anything is written: its envelope, every event's
+    fields and types, the members its events add, move, set and remove, and every roll's
+    commitment and reveal. The first problem is one StoreError line."""
+    from companion.store.campaign import EVENT_KINDS
 
     if not isinstance(doc, dict):
         raise StoreError("not a campaign file (expected a JSON object)")
     if doc.get("format") != DOCUMENT_FORMAT:
         raise StoreError("not a campaign file (its 'format' is not table-companion/campaign)")
     if doc.get("version") != DOCUMENT_VERSION:
-        raise StoreError(f"campaign file version {doc.get('version')!r} is not one this "
-                         f"program reads ({DOCUMENT_VERSION})")
+        raise StoreError(f"campaign file version {clipped(repr(doc.get('version')), 20)} is "
+                         f"not one this program reads ({DOCUMENT_VERSION})")
     for key, kind in (("name", str), ("created", str), ("rulesets", list), ("events", list)):
         if not isinstance(doc.get(key), kind):
             raise StoreError(f"campaign file: field {key!r} is missing or of the wrong type")
     if len(doc["events"]) > MAX_IMPORT_EVENTS:
         raise StoreError(f"campaign file: {len(doc['events'])} events, at most "
                          f"{MAX_IMPORT_EVENTS} can be imported")
+    _check_values(doc)
     if not doc["rulesets"] or not all(isinstance(r, str) for r in doc["rulesets"]):
         raise StoreError("campaign file: field 'rulesets' must list ruleset names")
     for ruleset in doc["rulesets"]:
@@ -43,36 +129,110 @@ def check_document(doc: Any) -> tuple[dict[str, Any], list[StoredEvent]]:
             rulesets.get(ruleset)
         except CompanionError as exc:
             raise StoreError(f"campaign file: {exc}") from None
+    if len(doc["created"]) > 40:
+        raise StoreError("campaign file: field 'created' is not a time")
+    members: dict[str, str] = {}  # tracker id -> name, of the members present
     out: list[StoredEvent] = []
     for i, raw in enumerate(doc["events"]):
         where = f"campaign file: events[{i}]"
         if not isinstance(raw, dict) or set(raw) != _EVENT_KEYS:
             raise StoreError(f"{where} must be an object with the fields "
                              + ", ".join(sorted(_EVENT_KEYS)))
-        if raw["seq"] != i + 1:
+        if type(raw["seq"]) is not int or raw["seq"] != i + 1:
             raise StoreError(f"{where}: field 'seq' must be {i + 1}")
-        for key in ("at", "who", "role", "kind"):
-            if not isinstance(raw[key], str):
-                raise StoreError(f"{where}: field {key!r} must be text")
+        for key, most in (("at", 40), ("who", 80), ("role", 10), ("kind", 10)):
+            if not isinstance(raw[key], str) or len(raw[key]) > most:
+                raise StoreError(f"{where}: field {key!r} must be text of at most {most} "
+                                 "characters")
         for key in ("tracker", "move"):
-            if raw[key] is not None and not isinstance(raw[key], str):
-                raise StoreError(f"{where}: field {key!r} must be text or null")
+            if raw[key] is not None and (not isinstance(raw[key], str) or len(raw[key]) > 80):
+                raise StoreError(f"{where}: field {key!r} must be text (at most 80 "
+                                 "characters) or null")
         seed = raw["seed"]
         if seed is not None and (type(seed) is not int or not -2**63 <= seed < 2**63):
             raise StoreError(f"{where}: field 'seed' must be a whole number or null")
         if raw["kind"] not in EVENT_KINDS:
-            raise StoreError(f"{where}: unknown kind {raw['kind']!r}")
+            raise StoreError(f"{where}: unknown kind {clipped(raw['kind'], 20)!r}")
         if not isinstance(raw["data"], dict):
             raise StoreError(f"{where}: field 'data' must be an object")
-        kind_of: Any = raw["data"].get("kind") if raw["kind"] == "add" else None
-        if kind_of is not None and (not isinstance(kind_of, str)
-                                    or kind_of.partition("/")[0] not in doc["rulesets"]):
-            raise StoreError(f"{where}: a tracker of a ruleset the campaign does not play")
-        out.append(StoredEvent(raw["seq"], raw["at"], raw["who"], raw["role"], raw["kind"],
-                               raw["tracker"], raw["move"], seed, raw["data"]))
+        event = StoredEvent(raw["seq"], raw["at"], raw["who"], raw["role"], raw["kind"],
+                            raw["tracker"], raw["move"], seed, raw["data"])
+        try:
+            _check_event(event, members, doc["rulesets"])
+        except StoreError as exc:
+            raise StoreError(f"{where} ({event.kind}): {exc}") from None
+        out.append(event)
+    _check_rolls(doc["events"])
     header = {"name": doc["name"], "rulesets": list(doc["rulesets"]),
               "created": doc["created"]}
     return header, out
+
+
+def _check_event(event: StoredEvent, members: dict[str, str], played: list[str]) -> None:
+    """One event's data, as the live API would have made it; ``members`` follows the log."""
+    from companion.store.registry import tracker_class
+
+    data = event.data
+    if event.kind in ("roll", "reveal"):
+        if event.tracker is not None or event.move is not None:
+            raise StoreError("a roll names no tracker and no move")
+        return  # checked with the whole log (see _check_rolls)
+    if not event.tracker:
+        raise StoreError("its field 'tracker' must name the tracker")
+    if event.kind == "add":
+        kind = data.get("kind")
+        if not isinstance(kind, str) or kind.partition("/")[0] not in played:
+            raise StoreError("a tracker of a ruleset the campaign does not play")
+        try:
+            tracker_class(kind)
+        except CompanionError as exc:
+            raise StoreError(str(exc)) from None
+        name = check_member_name(data.get("name"), data.get("role"), data.get("owner", ""))
+        if name != data["name"]:
+            raise StoreError("a member's name is stored trimmed (no leading, trailing or "
+                             "double spaces)")
+        if event.tracker in members:
+            raise StoreError(f"tracker {clipped(event.tracker)!r} is already in the campaign")
+        if name in members.values():
+            raise StoreError(f"the campaign already has {clipped(name)!r}")
+        if not isinstance(data.get("state"), dict):
+            raise StoreError("its field 'state' must be an object (the tracker's state)")
+        members[event.tracker] = name
+        return
+    if event.tracker not in members:
+        raise StoreError(f"tracker {clipped(event.tracker)!r} is not in the campaign then")
+    if event.kind == "remove":
+        del members[event.tracker]
+    elif event.kind == "set":
+        if not isinstance(data.get("save"), dict):
+            raise StoreError("its field 'save' must be an object (a tracker's save)")
+    elif event.kind in ("move", "undo"):
+        if event.kind == "move" and not event.move:
+            raise StoreError("a move names the move made")
+        if "summary" in data and not isinstance(data["summary"], str):
+            raise StoreError("its summary must be text")
+        if data.get("v") == 2:  # a fact: what the move changed
+            change = data.get("change")
+            if not isinstance(change, list) or not all(
+                    isinstance(step, list) and len(step) in (1, 2) and isinstance(step[0], list)
+                    for step in change):
+                raise StoreError("its 'change' must be a list of [path, value] or [path] "
+                                 "steps")
+            if "args" in data and not isinstance(data["args"], dict):
+                raise StoreError("its arguments must be an object (name: value)")
+        elif "v" in data:
+            raise StoreError(f"event format {clipped(repr(data['v']), 20)} is not one this "
+                             "program reads (1 or 2)")
+        elif event.kind == "move" and not isinstance(data.get("args"), dict):
+            raise StoreError("its arguments must be an object (name: value)")
+
+
+def _check_rolls(events: list[Any]) -> None:
+    """Every roll verifies: commitments, reveals, public rolls (before anything is written)."""
+    try:
+        fairplay.verify({"events": events}, max_entries=MAX_IMPORT_EVENTS)
+    except CompanionError as exc:
+        raise StoreError(f"campaign file: its rolls do not verify: {exc}") from None
 
 
 def document_text(doc: dict[str, Any]) -> str:
