@@ -7,24 +7,13 @@ import json
 
 import pytest
 
+from companion.dice.physical import EnteredDice
 from companion.errors import RuleError
 from companion.fairplay import commitment
 from companion.rulesets.miasma.dice_monarchs import DiceMonarchsGame
 from companion.rulesets.miasma.dice_monarchs.game import Pot
 
 PER = [4, 6, 8, 10, 12]  # the community shows Perfect Even River: the highest hole wins
-
-
-class Fixed:
-    """Stands in for the banker's dice: the community rolls these faces."""
-
-    def __init__(self, faces: list[int]) -> None:
-        self.faces = list(faces)
-
-    def randint(self, low: int, high: int) -> int:
-        face = self.faces.pop(0)
-        assert low <= face <= high
-        return face
 
 
 def rigged(stacks: list[int], holes: list[list[int]]) -> DiceMonarchsGame:
@@ -35,9 +24,10 @@ def rigged(stacks: list[int], holes: list[list[int]]) -> DiceMonarchsGame:
     game.hole = [list(h) for h in holes]
     faces = list(PER)
 
-    def rng(stage: str) -> Fixed:
+    def rng(stage: str) -> EnteredDice:
+        # The banker's dice stand in for the table seed: the community rolls these faces.
         take = {"opening": 3, "round_one": 1, "round_two": 1}[stage]
-        return Fixed([faces.pop(0) for _ in range(take)])
+        return EnteredDice([faces.pop(0) for _ in range(take)])
 
     game._rng = rng  # type: ignore[method-assign]
     return game
@@ -106,7 +96,7 @@ def test_a_short_stack_still_splits_its_pot_with_odd_chips_clockwise() -> None:
     game.deal()
     game.hole = [[1, 1, 1, 1, 12], [1, 1, 1, 1, 1], [1, 1, 1, 1, 12]]
     faces = list(PER)
-    game._rng = lambda stage: Fixed(  # type: ignore[method-assign]
+    game._rng = lambda stage: EnteredDice(  # type: ignore[method-assign]
         [faces.pop(0) for _ in range({"opening": 3}.get(stage, 1))])
     game.bet("Bo", 3)
     game.raise_bet("Cy", 7)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.dice import SEED_BOUND, draw_seed, roll
 from companion.errors import RuleError, StateError
 from companion.rulesets.miasma import earthmotes as E
 from companion.rulesets.miasma.dice_monarchs import DiceMonarchsGame
@@ -123,8 +124,23 @@ def test_monarchs_table_seed_same_through_seed_and_rng() -> None:
     a = DiceMonarchsGame.start(["Ann", "Bo"], rng=random.Random(8))
     b = DiceMonarchsGame.start(["Ann", "Bo"])
     b.new_table(["Ann", "Bo"], rng=random.Random(8))
-    assert a.seed == b.seed == random.Random(8).getrandbits(63)
+    assert a.seed == b.seed == draw_seed(random.Random(8)) < SEED_BOUND
     assert "rng" not in b.log[-1].args and str(a.seed) not in b.log[-1].summary
+
+
+def test_monarchs_dice_are_the_engines_rolls() -> None:
+    # Issue 18: the hole and community dice are the dice engine's 1dN rolls from the
+    # table's generator for the hand and stage, not a private randint.
+    game = DiceMonarchsGame.start(["Ann", "Bo"], seed=5)
+    game.deal()
+    rng = random.Random("dice-monarchs:5:1:hole")
+    assert game.hole == [[roll(f"1d{s}", rng=rng).total for s in (4, 6, 8, 10, 12)]
+                         for _ in range(2)]
+    game.bet("Bo", 1)
+    game.call("Ann")
+    rng = random.Random("dice-monarchs:5:1:opening")
+    assert game.community == [roll(f"1d{s}", rng=rng).total for s in (4, 6, 8)]
+    assert DiceMonarchsGame.start(["Ann", "Bo"]).seed < SEED_BOUND  # a drawn table seed
 
 
 def _banker_table(seed: int = 11) -> DiceMonarchsGame:
@@ -153,7 +169,7 @@ def test_the_banker_rolls_by_hand_play_waits_and_the_dice_entered_count() -> Non
     assert again.awaiting == "flop" and again.view_for(None)["awaiting"] == "flop"
     game.enter_community(rng=random.Random(5))
     rng = random.Random(5)
-    assert game.community == [rng.randint(1, s) for s in (4, 6, 8)]
+    assert game.community == [roll(f"1d{s}", rng=rng).total for s in (4, 6, 8)]
     assert game.phase == "round_one" and game.awaiting == "" and game.player_to_act == "Bo"
     with pytest.raises(RuleError, match="revealed dice"):
         game.undo_as("gm")

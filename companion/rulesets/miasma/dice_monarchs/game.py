@@ -65,6 +65,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from companion.dice import draw_seed
+from companion.dice import roll as engine_roll
 from companion.errors import RuleError, StateError, quoted
 from companion.fairplay import commitment
 from companion.rulesets.miasma.dice_monarchs.hands import (
@@ -144,6 +146,14 @@ MAX_NAME = 40
 MAX_CHIPS = 10**9
 """Largest starting stack (a guard against runaway input, not a rule)."""
 SEED_LIMIT = 2**63
+"""Seeds a table accepts (older tables drew 63-bit seeds); drawn ones stay below
+`companion.dice.SEED_BOUND`."""
+
+
+def _roll_die(rng: random.Random, sides: int) -> int:
+    # The engine's die, as every rule rolls one: a seed gives the same face as any "1dN"
+    # roll from it, and real dice (EnteredDice) are read and checked the engine's way.
+    return engine_roll(f"1d{sides}", rng=rng).total
 
 #: How many community dice are on the table during each betting round.
 _COMMUNITY_IN = {"waiting": 0, "opening": 0, "round_one": 3, "round_two": 4, "final_round": 5}
@@ -267,7 +277,7 @@ class DiceMonarchsGame(Tracker):
                 0 <= banker < len(names)):
             raise RuleError(f"Dice Monarchs: banker must be seat 0-{len(names) - 1}")
         if seed is None:
-            seed = (rng or random.SystemRandom()).getrandbits(63)
+            seed = draw_seed(rng)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
             raise RuleError(f"Dice Monarchs: a seed is a whole number from 0 to 2^63 - 1, "
                             f"not {seed}")
@@ -461,7 +471,7 @@ class DiceMonarchsGame(Tracker):
             self.banker = self._next_from(self.banker, lambda i: self.stacks[i] > 0)
         self.hand_no += 1
         rng = self._rng("hole")
-        self.hole = [[rng.randint(1, s) for s in DICE] if i in seated else []
+        self.hole = [[_roll_die(rng, s) for s in DICE] if i in seated else []
                      for i in range(len(self.players))]
         self.community = []
         self.in_play = [i in seated for i in range(len(self.players))]
@@ -652,7 +662,7 @@ class DiceMonarchsGame(Tracker):
             dice = rng if rng is not None else self._rng(self.phase)
             rng = None  # one stage per roll by hand
             self.awaiting = ""
-            self.community += [dice.randint(1, s) for s in stage.dice]
+            self.community += [_roll_die(dice, s) for s in stage.dice]
             opener = self.highest_better if self.highest_better >= 0 else self.round_opener
             self.phase = following
             text = f"the banker reveals the {stage.name}: {', '.join(map(str, self.community))}"
