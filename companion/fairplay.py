@@ -132,6 +132,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from companion.dice.roller import draw_seed
 from companion.errors import CompanionError, clipped
 
 __all__ = [
@@ -175,9 +176,6 @@ COMMITMENT_VERSION = 1
 
 #: Random bytes in a nonce.
 NONCE_BYTES = 32
-
-#: Seeds drawn for rolls stay below 2**53 (exact in JSON readers using doubles).
-SEED_BOUND = 2**53
 
 #: Most roll entries (rolls and reveals) one [verify][companion.fairplay.verify] reads.
 MAX_VERIFY_ENTRIES = 50_000
@@ -290,7 +288,7 @@ def prepare_roll(expr: str, *, mode: str = "public", seed: int | None = None,
         faces = list(dice) if dice is not None else []
     else:
         if seed is None:
-            seed = (rng or random.SystemRandom()).randrange(SEED_BOUND)
+            seed = draw_seed(rng)
         result = engine.roll(expr, seed=seed)
         faces = [d.value for d in result.dice]
     text = roll_text(result)

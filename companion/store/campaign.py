@@ -64,7 +64,7 @@ from typing import Any, TypeVar, cast, overload
 
 from companion import fairplay, rulesets
 from companion.dice.physical import OwnDiceError
-from companion.dice.roller import entered_dice
+from companion.dice.roller import SEED_BOUND, entered_dice
 from companion.errors import CompanionError
 from companion.fairplay import LoggedRoll
 from companion.state import Event, Observable, Tracker, is_move, state_change
@@ -100,9 +100,6 @@ SNAPSHOT_EVERY = 100
 
 #: Moves each tracker can take back (its log keeps this many).
 UNDO_LIMIT = 25
-
-#: Seeds drawn for moves and rolls stay below 2**53 (exact in JSON readers using doubles).
-SEED_BOUND = 2**53
 
 #: Who a person is at the table: the GM, a player, a spectator (a page with no seat), or
 #: "" for whoever holds the database (the command line and the Python API).
