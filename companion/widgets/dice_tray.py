@@ -246,6 +246,8 @@ class DiceTray(widgets.VBox):
         if campaign is None and from_page:
             campaign, who, role = self._page_campaign()
         self.campaign = campaign
+        # In a campaign the seed box is the GM's (a chosen seed chooses the dice).
+        self.seed_shown = campaign is None or role in ("gm", "")
         self.modes = RollModePanel(expr, campaign=campaign, who=who, role=role,
                                    seed_source=seed_source, show_odds=False,
                                    show_status=False, error=self.error)
@@ -259,7 +261,7 @@ class DiceTray(widgets.VBox):
             row(self.expr, self.roll_button),
             self.error,
             row(*self.quick_buttons),
-            row(seed_label, self.seed),
+            *([row(seed_label, self.seed)] if self.seed_shown else []),
             self.modes,
             self.result,
             column(
@@ -282,7 +284,7 @@ class DiceTray(widgets.VBox):
         expr = self.expr.value.strip()
         if not expr:
             raise CompanionError("expression: type a dice expression, e.g. 2d6+1")
-        seed = _parse_int(self.seed.value, "seed")  # None: the panel draws one
+        seed = _parse_int(self.seed.value, "seed") if self.seed_shown else None  # None: drawn
         outcome: RollOutcome = self.modes.perform(expr, seed=seed)
         self._shown += 1
         result = outcome.roll

@@ -179,8 +179,11 @@ class CairnAppBase(widgets.VBox):
             role=campaign.role if campaign is not None else "",
             seed_source=self._fresh_seed, hint=self.dice_hint)
         self.controls.add_class("tc-cairn-roll-controls")
-        self.seed_row = widgets.VBox([self.controls, row(self.seed_box)],
-                                     layout=widgets.Layout(max_width="100%"))
+        # In a campaign the seed box is the GM's (a chosen seed chooses the dice).
+        self.seed_shown = campaign is None or campaign.role in ("gm", "")
+        self.seed_row = widgets.VBox(
+            [self.controls, *([row(self.seed_box)] if self.seed_shown else [])],
+            layout=widgets.Layout(max_width="100%"))
         self.last_roll: RuleRoll[Any] | None = None
         """The last roll made through
         [roll][companion.widgets.cairn_srd.common.CairnAppBase.roll]."""
@@ -206,7 +209,7 @@ class CairnAppBase(widgets.VBox):
         """The seed for the next roll (typed, or else fresh), recorded.
 
         A bad seed box raises its refusal, so the roll does not happen."""
-        typed = self.seed_box.read()
+        typed = self.seed_box.read() if self.seed_shown else None
         seed = typed if typed is not None else self.seed_source()
         self.seeds.append(seed)
         return seed
@@ -221,7 +224,7 @@ class CairnAppBase(widgets.VBox):
         the outcome line (and what the roll log records), ``extra(result)`` HTML shown under
         it. A refused move or entry raises before anything is logged; a roll this viewer may
         not see shows its commitment line."""
-        typed = self.seed_box.read()
+        typed = self.seed_box.read() if self.seed_shown else None
         self._drawn = None
 
         def action(rng: random.Random) -> T:
