@@ -359,6 +359,19 @@ class Store:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def __repr__(self) -> str:
+        """The database and its schema version, e.g. ``<Store sqlite /srv/c.db, schema
+        3>``. A PostgreSQL URL shows only host, port and database: a repr lands in logs
+        and tracebacks, so no user, password or options. Reads nothing: an open store's
+        schema is this version (an older one was migrated, a newer one refused)."""
+        if self.path is not None:
+            name = f"sqlite {self.path}"
+        else:
+            port = f":{self.url.port}" if self.url.port else ""
+            name = f"postgresql://{self.url.host or ''}{port}/{self.url.database or ''}"
+        mode = ", read-only" if self.read_only else ""
+        return f"<Store {name}, schema {schema.SCHEMA_VERSION}{mode}>"
+
     # -- schema: create, check, migrate ---------------------------------------------------
 
     def _check_and_prepare(self) -> None:
