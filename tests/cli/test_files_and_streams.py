@@ -20,7 +20,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion import files
 from companion.files import FileError, read_input, write_atomic
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -114,7 +113,7 @@ def test_an_atomic_write_leaves_the_old_file_when_it_fails(
     def full(fd: int) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(files.os, "fsync", full)
+    monkeypatch.setattr(os, "fsync", full)
     with pytest.raises(OSError, match="No space"):
         write_atomic(path, "new" * 1000)
     assert path.read_text() == "old"
