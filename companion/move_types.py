@@ -3,8 +3,8 @@
 [argument_check][companion.move_types.argument_check] reads a move's annotations once and
 returns a function that checks a call's bound arguments before the move runs; a wrong type
 (text for a number, a fraction for a count, a boolean for a number, nothing where
-something is needed, a list holding the wrong things, an infinite number) is a
-[RuleError][companion.errors.RuleError] naming the move and the argument. Beyond the
+something is needed, a line break in text, a list holding the wrong things, an infinite
+number) is a [RuleError][companion.errors.RuleError] naming the move and the argument. Beyond the
 types, the door keeps every argument within sizes no rule needs to exceed
 (``MAX_NUMBER``, ``MAX_TEXT``, ``MAX_ITEMS``); the rules' own bounds (a modifier of at
 most ±10, a cast of at most 6 dice) are the moves' business.
@@ -15,6 +15,7 @@ from __future__ import annotations
 import collections.abc
 import inspect
 import math
+import re
 import types
 import typing
 from collections.abc import Callable
@@ -95,6 +96,8 @@ def check_value(value: Any, hint: Any, rule: str, name: str) -> None:
                         + (f" ({problem})" if problem else ""))
 
 
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
 #: How deep lists of lists are looked into (deeper is refused: no move takes more).
 _MAX_DEPTH = 8
 
@@ -140,7 +143,12 @@ def _problem(value: Any, hint: Any, depth: int) -> str | None:
     if hint is str:
         if not isinstance(value, str):
             return ""
-        return f"it is {len(value):,} characters long" if len(value) > MAX_TEXT else None
+        if len(value) > MAX_TEXT:
+            return f"it is {len(value):,} characters long"
+        # Every text a move takes is one line (a name, a note): a line break or a control
+        # character would only break the history and the one-line error messages.
+        bad = _CONTROL.search(value)
+        return None if bad is None else f"it holds the control character {bad.group()!r}"
     if origin in (list, collections.abc.Sequence, collections.abc.Iterable,
                   collections.abc.Collection, collections.abc.MutableSequence):
         # A tuple is a fine list of choices; text is not a list of anything.

@@ -89,6 +89,8 @@ MAX_ENTRIES = 200
 MAX_INSPIRATION = 100
 MAX_FATE = 200
 """Longest reason a character died or left play."""
+MAX_DOOMS = 3
+"""The 3rd doom takes spellcasting for good; no doom comes after it."""
 SCAR_DIE = 12
 """The scar table's die when a scar is rolled rather than read from damage (d12)."""
 
@@ -168,7 +170,7 @@ class Character(Tracker):
     armor: int = state_field(0, min=0, max=MAX_SCORE)
     items: list[Item] = state_field(default_factory=list, max_len=MAX_ENTRIES)
     scars: list[str] = state_field(default_factory=list, max_len=MAX_ENTRIES)
-    dooms: int = state_field(0, min=0, max=3)
+    dooms: int = state_field(0, min=0, max=MAX_DOOMS)
     inspiration: int = state_field(0, min=0, max=MAX_INSPIRATION)
     deprived: bool = False
     panicking: bool = False
@@ -243,6 +245,29 @@ class Character(Tracker):
                                  ("paralysed", self.dexterity == 0),
                                  ("delirious", self.control == 0)) if on]
         return ", ".join(words) or "ready"
+
+    def __str__(self) -> str:
+        """The sheet as a player reads it across the table: Guard and STR (which damage
+        wears down) against their maximum, DEX and CTRL too once lowered, then whatever
+        holds the character back.
+
+        >>> ash = Character(name="Ash", guard_max=4, guard=3, dexterity_max=12,
+        ...                 dexterity=12, control_max=8, control=8, deprived=True)
+        >>> print(ash)
+        Ash — Guard 3/4, STR 10/10, DEX 12, CTRL 8 · deprived
+        """
+        def score(label: str, now: int, top: int) -> str:
+            return f"{label} {now}" if now == top else f"{label} {now}/{top}"
+
+        scores = [f"Guard {self.guard}/{self.guard_max}",
+                  f"STR {self.strength}/{self.strength_max}",
+                  score("DEX", self.dexterity, self.dexterity_max),
+                  score("CTRL", self.control, self.control_max)]
+        notes = [] if self.status == "ready" else [self.status]
+        notes += [text for text, on in ((self.scar_recovery.lower(), self.scar_recovery),
+                                        (f"{self.fatigue} fatigue", self.fatigue),
+                                        (f"{self.dooms} doom(s)", self.dooms)) if on]
+        return f"{self.name} — {', '.join(scores)}" + (f" · {', '.join(notes)}" if notes else "")
 
     def _alive(self, rule: str) -> None:
         if self.dead:
@@ -878,8 +903,18 @@ class Character(Tracker):
         """Cast a spell with ``dice`` magic dice and apply Fatigue, mishap and dooms.
 
         With ``spell`` named, it must be in the grimoire or on a scroll; a scroll is used up.
+        ``extra_dice`` are the magic dice items grant beyond the 4 (0 to
+        ``MAX_CAST_DICE - MAX_MAGIC_DICE``).
+
+        Interpretation: dooms stop at the 3rd. A cast rolling more triples than there are
+        dooms left counts up to the 3rd (spellcasting is lost for good) and notes the rest:
+        there is no 4th doom, and a quest that lifts one leaves two.
         """
         self._alive("Spellcasting")
+        most = spellcasting.MAX_CAST_DICE - spellcasting.MAX_MAGIC_DICE
+        if not 0 <= extra_dice <= most:
+            raise RuleError(f"Spell Casting Procedure: magic items add 0-{most} magic dice, "
+                            f"not {extra_dice}")
         if self.dooms >= 3:
             raise RuleError("Dooms: the 3rd doom took spellcasting away for good")
         if self.casting_barred:
@@ -915,6 +950,10 @@ class Character(Tracker):
         elif face == 6:
             self._force_burden(Item("Fatigue", kind="fatigue"), report.notes)
         for _ in range(reading.dooms):
+            if self.dooms >= MAX_DOOMS:
+                # The 3rd doom already took spellcasting for good: nothing is left to lose.
+                report.notes.append("a further doom: spellcasting is already lost for good")
+                continue
             self.dooms += 1
             effect = spellcasting.doom_effect(self.dooms)
             report.notes.append(f"doom {self.dooms}: {effect}")

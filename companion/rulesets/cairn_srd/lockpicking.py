@@ -41,7 +41,7 @@ from companion import tables
 from companion.dice.roller import make_rng
 from companion.errors import RuleError
 from companion.rulesets.cairn_srd.fixed_tables import rows
-from companion.rulesets.cairn_srd.skills import SkillResult, skill_test
+from companion.rulesets.cairn_srd.skills import SkillResult, check_modifier, skill_test
 from companion.state import Tracker, move, state_field
 
 ACTIONS = {"T": "tap", "P": "probe", "R": "rake"}
@@ -254,6 +254,7 @@ class LockPicking(Tracker):
     def study(self, have: int = 2, modifier: int = 0, rng: random.Random | None = None,
               seed: int | None = None) -> SkillResult:
         """Spend a turn studying the lock: a skill test that reveals the next action."""
+        check_modifier(modifier)
         self._can_pick()
         if self.revealed >= 3:
             raise RuleError("Lockpicking: every action of this lock is already known")

@@ -42,19 +42,30 @@ def _have(have: int) -> None:
         raise RuleError(f"Skill Test Procedure: count 0-3 of skill, time and tools, got {have}")
 
 
-def skill_target(modifier: int = 0) -> int:
-    """The d6 face to reach with two of the three, after the situational ``modifier``."""
-    return min(6, max(2, BASE_TARGET - modifier))
+#: The target no d6 face reaches: a test that needs it fails with two of the three.
+OUT_OF_REACH = 7
 
 
-def skill_chance(have: int, modifier: int = 0) -> Fraction:
+def skill_target(modifier: int = 0, *, natural_six: bool = True) -> int:
+    """The d6 face to reach with two of the three, after the situational ``modifier``.
+
+    With ``natural_six`` false (navigation) a penalty may push the target past 6, to
+    ``OUT_OF_REACH``: no face succeeds.
+
+    >>> skill_target(-2), skill_target(-2, natural_six=False), skill_target(-1, natural_six=False)
+    (6, 7, 6)
+    """
+    return min(6 if natural_six else OUT_OF_REACH, max(2, BASE_TARGET - modifier))
+
+
+def skill_chance(have: int, modifier: int = 0, *, natural_six: bool = True) -> Fraction:
     """Exact chance to succeed with ``have`` of skill, time and tools."""
     _have(have)
     if have <= 1:
         return Fraction(0)
     if have == 3:
         return Fraction(1)
-    return Fraction(7 - skill_target(modifier), 6)
+    return Fraction(OUT_OF_REACH - skill_target(modifier, natural_six=natural_six), 6)
 
 
 @dataclass(frozen=True)
@@ -72,12 +83,13 @@ class SkillResult:
 
 
 def skill_test(have: int, modifier: int = 0, *, rng: random.Random | None = None,
-               seed: int | None = None) -> SkillResult:
-    """Resolve a skill test (the d6 is rolled only with exactly two of the three)."""
+               seed: int | None = None, natural_six: bool = True) -> SkillResult:
+    """Resolve a skill test (the d6 is rolled only with exactly two of the three; see
+    [skill_target][companion.rulesets.cairn_srd.skills.skill_target] for ``natural_six``)."""
     _have(have)
     if have != 2:
         return SkillResult(have, 0, None, have == 3)
-    target = skill_target(modifier)
+    target = skill_target(modifier, natural_six=natural_six)
     value = dice.roll("1d6", rng=make_rng(seed, rng)).total
     return SkillResult(have, target, value, value >= target)
 

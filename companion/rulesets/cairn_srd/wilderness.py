@@ -110,7 +110,13 @@ from companion.dice.roller import make_rng
 from companion.errors import RuleError, StateError
 from companion.rulesets.cairn_srd.character import Character
 from companion.rulesets.cairn_srd.fixed_tables import data_file, rows
-from companion.rulesets.cairn_srd.skills import SkillResult, roll_yield, skill_test
+from companion.rulesets.cairn_srd.skills import (
+    SkillResult,
+    check_modifier,
+    roll_yield,
+    skill_chance,
+    skill_test,
+)
 from companion.state import Tracker, move, state_field
 
 MAX_NAME = 40
@@ -342,11 +348,19 @@ def camp_gives_rest(harsh: bool, fire: bool, bedding: bool, shelter: bool) -> bo
 
 
 def navigation_chance(path: str, have: int = 2, modifier: int = 0) -> Fraction:
-    """Exact chance the navigator keeps the party on course on ``path``."""
-    from companion.rulesets.cairn_srd.skills import skill_chance
+    """Exact chance the navigator keeps the party on course on ``path`` (``modifier``: maps,
+    guides, skills, weather; the reading is
+    [Journey.travel][companion.rulesets.cairn_srd.wilderness.Journey.travel]'s).
+
+    >>> [str(navigation_chance(p)) for p in ("Roads", "Trails", "Wilderness")]
+    ['1/3', '1/6', '0']
+    >>> str(navigation_chance("Wilderness", modifier=1))
+    '1/6'
+    """
 
     name = _choice(path, path_types(), "path type", "Wilderness Actions")
-    return skill_chance(have, path_types()[name][1] + modifier)
+    check_modifier(modifier)
+    return skill_chance(have, path_types()[name][1] + modifier, natural_six=False)
 
 
 # -- the watch tracker ---------------------------------------------------------------
@@ -584,6 +598,7 @@ class Journey(Tracker):
                 rng: random.Random | None = None, seed: int | None = None) -> SkillResult:
         """Step 3, beside any action: a lookout tests to spot threats."""
         self._at(3)
+        check_modifier(modifier)
         who = self._traveller(name)
         if who.name in self.lookouts:
             raise RuleError(f"Wilderness Actions: {who.name} is already on lookout this watch")
@@ -596,7 +611,17 @@ class Journey(Tracker):
     @move
     def travel(self, navigate: bool = True, have: int = 2, modifier: int = 0,
                rng: random.Random | None = None, seed: int | None = None) -> str:
-        """Step 3: travel a watch along the route (the navigator tests on a leg's first watch)."""
+        """Step 3: travel a watch along the route (the navigator tests on a leg's first watch).
+
+        Interpretation: the path's navigation penalty moves the skill test's 5+ target
+        like any modifier, and may push it past 6: on a trail (−1) the navigator needs a 6,
+        in the wilderness (−2) no face is enough, so with two of skill, time and tools the
+        party gets lost unless maps, guides or skills (``modifier``, at most ±6) bring the
+        target back to 6 or less; with all three it keeps its course. The seed lets these
+        "increase, decrease, or eliminate the odds of getting lost", and −2 must differ
+        from −1, which a natural 6 always succeeding would erase.
+        """
+        check_modifier(modifier)
         self._doing("travel")
         if self.resolved:
             raise RuleError("Wilderness Actions: the party already travelled this watch")
@@ -613,7 +638,8 @@ class Journey(Tracker):
             notes.append(f"weather: +{self.weather_watches}")
         if navigate and not self.navigated:
             nav = plan_leg(leg).navigation
-            result = skill_test(have, nav + modifier, rng=make_rng(seed, rng))
+            result = skill_test(have, nav + modifier, rng=make_rng(seed, rng),
+                                natural_six=False)
             self.navigated = True
             if result.success:
                 notes.append(f"navigation {result}")
@@ -715,6 +741,7 @@ class Journey(Tracker):
         if not self.party:
             raise RuleError("Make Camp: nobody travels with the party yet")
         meal = _choice(meal, MEALS, "meal", "Cooking")
+        check_modifier(cook_modifier)
         if not 0 <= shifts <= LOOKOUT_SHIFTS:
             raise RuleError(f"Make Camp: 0-{LOOKOUT_SHIFTS} lookout shifts, not {shifts}")
         awake = {self._traveller(n).name for n in (sleepless or [])}

@@ -290,6 +290,7 @@ class EarthmoteLog(Tracker):
         it keeps no seed), else from the list's own seed and count.
         """
         self._check_room()
+        _check_seed(seed)
         if seed is None and rng is None:
             seed = self.next_seed()
         mote = generate_earthmote(seed=seed, rng=None if seed is not None else rng)
@@ -308,6 +309,7 @@ class EarthmoteLog(Tracker):
         keeps the earthmote's own seed (that of its size)."""
         self._check_index(index)
         self._check_room()
+        _check_seed(seed)
         if seed is None and rng is None:
             seed = self.next_seed()
         mote = change_region(self.earthmotes[index], keep, seed=seed,
@@ -345,3 +347,10 @@ class EarthmoteLog(Tracker):
             raise RuleError(f"Earthmotes: there is no earthmote #{index + 1} in the list"
                             if isinstance(index, int)
                             else f"Earthmotes: bad index {index}")
+
+
+def _check_seed(seed: int | None) -> None:
+    """A seed an earthmote keeps is a whole number from 0 up to ``SEED_LIMIT`` (so it saves)."""
+    if seed is not None and not 0 <= seed < SEED_LIMIT:
+        raise RuleError(f"Earthmotes: a seed is a whole number from 0 to {SEED_LIMIT - 1}, "
+                        f"not {seed}")

@@ -70,6 +70,9 @@ def advantage_die(net: int) -> str:
     >>> [advantage_die(n) for n in (0, 1, 2, -3, 4, 7)]
     ['', '+1d4', '+1d6', '-1d8', '+1d10', '+1d12']
     """
+    if isinstance(net, bool) or not isinstance(net, int):
+        raise RuleError(f"Advantage & Disadvantage: the net advantage is a whole number, "
+                        f"not {quoted(str(net))}")
     if abs(net) > MAX_ADVANTAGE:
         raise RuleError(f"Advantage & Disadvantage: net {net} is beyond ±{MAX_ADVANTAGE}")
     if net == 0:
