@@ -273,6 +273,27 @@ class Adventurer(Tracker):
         self.describe(f"{self.name}: Focus {focus:+d}, Power {power:+d}, Cunning "
                       f"{cunning:+d}, Luck {luck:+d}, HP {self.hp}/{max_hp}, AC {ac}")
 
+    def __str__(self) -> str:
+        """The sheet as a player reads it: the tracks against their maximum, then how the
+        adventurer stands and every condition and status on them.
+
+        >>> bryn = Adventurer.new("Bryn", power=2, max_hp=12, supplies=3)
+        >>> bryn.hp, bryn.fatigue, bryn.conditions = 7, 1, ["Weakened"]
+        >>> print(bryn)
+        Bryn — HP 7/12, fatigue 1/5, exhaustion 0/6, threads 1/1, supplies 3 · Weakened
+        """
+        temp = f" (+{self.temp_hp} temporary)" if self.temp_hp else ""
+        tracks = [f"HP {self.hp}/{self.max_hp}{temp}",
+                  f"fatigue {self.fatigue}/{self.max_fatigue}",
+                  f"exhaustion {self.exhaustion}/{self.max_exhaustion}",
+                  f"threads {self.threads}/{self.max_threads}", f"supplies {self.supplies}"]
+        state = [text for text, on in (("dead", self.dead), ("passed on", self.passed_on),
+                                       ("dying", self.dying and not self.dead),
+                                       ("stable", self.stable),
+                                       ("out until a long rest", self.out_until_long_rest)) if on]
+        notes = [*state, *self.conditions, *self.statuses]
+        return f"{self.name} — {', '.join(tracks)}" + (f" · {', '.join(notes)}" if notes else "")
+
     def check_state(self) -> None:
         """What a sheet can never be (checked on every load, nested records included):
 

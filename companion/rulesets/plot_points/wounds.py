@@ -71,6 +71,15 @@ class Character:
         if not self.name.strip() or self.name != self.name.strip():
             raise StateError(f"field 'name' must be a name of 1 to {MAX_NAME} characters")
 
+    def __str__(self) -> str:
+        """Strain and wounds as a player reads them, with the wound tier's name.
+
+        >>> print(Character("Ann", strain=2, wounds=5))
+        Ann — strain 2/3, wounds 5 · Injured
+        """
+        return (f"{self.name} — strain {self.strain}/{STRAIN_PER_WOUND - 1}, "
+                f"wounds {self.wounds} · {self.condition}")
+
     @property
     def tier(self) -> WoundTier | None:
         return wound_tier(self.wounds)

@@ -167,6 +167,18 @@ class HitDice(Tracker):
         self.describe(f"level {level}, HP {self.hp}/{max_hp}, Hit Dice {self.hit_dice}/"
                       f"{level} d{die}{con_modifier:+d}")
 
+    def __str__(self) -> str:
+        """Hit points and Hit Dice as a player reads them off the sheet.
+
+        >>> print(HitDice(level=3, die=10, max_hp=28, hp=19, hit_dice=2))
+        HP 19/28, Hit Dice 2/3 (d10+0), level 3
+        """
+        notes = [text for text, on in (("needs a healer's kit", self.needs_healers_kit),
+                                       ("surge used", self.surge_used)) if on]
+        return (f"HP {self.hp}/{self.max_hp}, Hit Dice {self.hit_dice}/{self.level} "
+                f"(d{self.die}{self.con_modifier:+d}), level {self.level}"
+                + (f" · {', '.join(notes)}" if notes else ""))
+
     @property
     def surge_limit(self) -> int:
         """Most Hit Dice one healing surge may spend (see the Interpretation)."""

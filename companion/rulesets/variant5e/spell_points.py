@@ -197,6 +197,18 @@ class SpellPoints(Tracker):
         if len(set(self.high_cast)) != len(self.high_cast):
             raise StateError("field 'high_cast' names a spell level twice")
 
+    def __str__(self) -> str:
+        """The pool as a player reads it, and the high levels already cast since a rest.
+
+        >>> wizard = SpellPoints.new(class_level=11)
+        >>> wizard.cast(6); print(wizard)
+        mentality 64/73 · level 11 full caster · cast since the last long rest: level 6
+        """
+        cast = (f" · cast since the last long rest: level "
+                f"{', '.join(map(str, sorted(self.high_cast)))}" if self.high_cast else "")
+        return (f"mentality {self.points}/{self.maximum} · level {self.class_level} "
+                f"{self.caster} caster{cast}")
+
     @property
     def max_spell_level(self) -> int:
         """The highest level this caster can cast (9 without the DMG limits)."""
