@@ -50,7 +50,9 @@ that revealed dice (a community die, the showdown), so an undo cannot let a play
 a decision with more knowledge (`DiceMonarchsGame.undo_as`; the apps undo only through
 it). `DiceMonarchsGame.view_for` is everything one person may know, and
 `DiceMonarchsGame.public_save` a save that holds other players' hole dice and the table
-seed only as commitments.
+seed only as commitments. Each table draws a random nonce (``salt``, never shown to
+players) that goes into those commitments, so a seed someone typed cannot be found by
+trying seeds against a player's save; the GM's save holds it, to check them after.
 Interpretation: "highest hole number" compares the hole dice from the highest down
 (8-3-... beats 7-7-...; on 8-3 vs 8-3 the third-highest decides). Players whose hands and
 hole dice are all equal split the pot; odd chips go to the first of them clockwise from
@@ -61,6 +63,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -237,6 +240,9 @@ class DiceMonarchsGame(Tracker):
     """The banker rolls the community dice by hand (`reveal`); else the table seed does."""
     awaiting: str = state_field("", choices=("", *(stage.name for stage in COMMUNITY_STAGES)))
     """The community stage the banker is to roll by hand now (``""``: none)."""
+    salt: str = state_field("", max_len=64)
+    """The table's random nonce (32 hex digits) in its seed and hole commitments; ``""``
+    in tables saved before it (their commitments keep the old, unsalted form)."""
 
     def __post_init__(self) -> None:
         # A table built by hand must be one the rules allow (loading checks the same).
@@ -289,6 +295,8 @@ class DiceMonarchsGame(Tracker):
             "current_bet": 0, "pot": 0, "to_act": -1, "round_opener": -1,
             "highest_better": -1, "winners": [], "announcements": [],
             "contributed": [0] * n, "awaiting": "",
+            # Random even when the seed was typed: the commitments must not be guessable.
+            "salt": secrets.token_hex(16),
         }
         for name, value in fresh.items():
             setattr(self, name, value)
@@ -899,8 +907,15 @@ class DiceMonarchsGame(Tracker):
         }
 
     def _nonce(self, seat: int) -> str:
-        return hashlib.sha256(f"dice-monarchs:{self.seed}:{self.hand_no}:{seat}:nonce"
+        salt = f"{self.salt}:" if self.salt else ""  # an older table: as it was committed
+        return hashlib.sha256(f"dice-monarchs:{salt}{self.seed}:{self.hand_no}:{seat}:nonce"
                               .encode()).hexdigest()
+
+    def seed_commitment(self) -> str:
+        """SHA-256 of ``dice-monarchs-seed:SALT:SEED`` (an older table without a salt:
+        ``dice-monarchs-seed:SEED``), checkable with the GM's save after the game."""
+        salt = f"{self.salt}:" if self.salt else ""
+        return hashlib.sha256(f"dice-monarchs-seed:{salt}{self.seed}".encode()).hexdigest()
 
     def hole_commitment(self, seat: int) -> str:
         """SHA-256 commitment to a seat's hole dice this hand (see `companion.fairplay`):
@@ -911,13 +926,12 @@ class DiceMonarchsGame(Tracker):
 
     def public_save(self, player: str | None = None) -> dict[str, Any]:
         """A save a player may keep: `view_for` ``player``, with every hidden hole roll as
-        its commitment and the table seed as the SHA-256 of ``dice-monarchs-seed:SEED``."""
+        its commitment and the table seed as its salted `seed_commitment`."""
         view = self.view_for(player)
         view["commitments"] = {
             self.players[i]: self.hole_commitment(i)
             for i, h in enumerate(self.hole) if h and not view["hole"][i]}
-        view["seed_commitment"] = hashlib.sha256(
-            f"dice-monarchs-seed:{self.seed}".encode()).hexdigest()
+        view["seed_commitment"] = self.seed_commitment()
         return {"tracker": "DiceMonarchsPublicView", "format": 1, "view": view}
 
 
