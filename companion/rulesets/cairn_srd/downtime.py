@@ -73,6 +73,7 @@ from fractions import Fraction
 from typing import Any
 
 from companion import dice
+from companion.acting import named_actor
 from companion.dice.roller import make_rng
 from companion.errors import RuleError, StateError
 from companion.rulesets.cairn_srd import settlements
@@ -367,6 +368,14 @@ class Downtime(Tracker):
         default_factory=settlements.SettlementState)
     hazard_rolled: bool = False
     thieves_noted: bool = False
+
+    def acting_for(self, move: str, arguments: dict[str, Any]) -> tuple[str, ...] | None:
+        """A member's own purse, lifestyle, caches, recovery and choice of action are that
+        member's (``name``); the rest (members joining, factions, settlements, action
+        trackers and their costs, thieves) is the referee's."""
+        own = dict.fromkeys(("add_cache", "choose_action", "deposit", "earn", "repay",
+                             "set_recovering", "spend", "upkeep", "withdraw"), "name")
+        return named_actor(own, move, arguments)
 
     def check_state(self) -> None:
         names = [m.name.lower() for m in self.members]

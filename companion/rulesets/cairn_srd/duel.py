@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from companion import dice
+from companion.acting import named_actor
 from companion.dice.roller import make_rng
 from companion.errors import RuleError, StateError
 from companion.rulesets.cairn_srd.saves import MAX_SCORE
@@ -90,6 +91,14 @@ class Duel(Tracker):
     exchanges: list[Exchange] = state_field(default_factory=list, max_len=MAX_EXCHANGES)
     winner: str = state_field("", max_len=MAX_NAME)
     rounds: int = state_field(0, min=0, max=MAX_EXCHANGES)
+
+    def acting_for(self, move: str, arguments: dict[str, Any]) -> tuple[str, ...] | None:
+        """A duellist's secret choice is that duellist's (``who``: a name, or 0/1 for the
+        first or second); starting a duel is the table's."""
+        who = arguments.get("who")
+        if move == "choose" and type(who) is int and 0 <= who < len(self.names):
+            arguments = {"who": self.names[who]}
+        return named_actor({"choose": "who"}, move, arguments)
 
     def check_state(self) -> None:
         if not len(self.names) == len(self.hit_points) == len(self.choices) == 2:

@@ -104,6 +104,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import dice, tables
+from companion.acting import named_actor
 from companion.dice.roller import make_rng
 from companion.errors import OddsTooCostlyError, RuleError, StateError, TableError
 from companion.rulesets.cairn_srd.saves import ABILITIES, MAX_SCORE, SaveResult, save, save_chance
@@ -545,6 +546,14 @@ sources are marked
     fates: dict[str, str] = state_field(default_factory=dict, max_len=MAX_PARTY)
     """The darkness fate table's result per character."""
     escapes: list[Escapee] = state_field(default_factory=list, max_len=MAX_PARTY)
+
+    def acting_for(self, move: str, arguments: dict[str, Any]) -> tuple[str, ...] | None:
+        """A character's own saves in the dark, escape check, its reroll and a betrayal are
+        that character's (``name``); the turn, the lights, the fate tables and the
+        recovery of a body are the table's."""
+        own = dict.fromkeys(("darkness_panic_save", "record_panic_save", "escape_check",
+                             "reroll_escape", "betray"), "name")
+        return named_actor(own, move, arguments)
 
     def check_state(self) -> None:
         if self.encounter is not None and self.encounter.turn > self.turn:

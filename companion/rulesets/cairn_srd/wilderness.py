@@ -106,6 +106,7 @@ from fractions import Fraction
 from typing import Any
 
 from companion import dice, tables
+from companion.acting import named_actor
 from companion.dice.roller import make_rng
 from companion.errors import RuleError, StateError
 from companion.rulesets.cairn_srd.character import Character
@@ -443,6 +444,12 @@ class Journey(Tracker):
     forage: int = state_field(0, min=0, max=MAX_STOCK)
     components: list[str] = state_field(default_factory=list, max_len=200)
     last_event: str = state_field("", max_len=400)
+
+    def acting_for(self, move: str, arguments: dict[str, Any]) -> tuple[str, ...] | None:
+        """A lookout and a traveller's hunting, foraging or buying are that traveller's
+        (``name``); the route, the watch's action, travel, camp, weather and lights are
+        the whole party's, made by the table."""
+        return named_actor({"lookout": "name", "supply": "name"}, move, arguments)
 
     def check_state(self) -> None:
         if self.leg > len(self.legs):

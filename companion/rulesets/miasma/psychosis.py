@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from companion.acting import named_actor
 from companion.errors import RuleError, StateError, TableError, quoted
 from companion.state import Tracker, move, state_field
 from companion.tables.fixed import Schema, load_fixed
@@ -173,6 +174,14 @@ class MiasmaTracker(Tracker):
 
     characters: list[Character] = state_field(default_factory=list, max_len=MAX_CHARACTERS)
     hours: int = state_field(0, min=0, max=MAX_HOURS)
+
+    def acting_for(self, move: str, arguments: dict[str, Any]) -> tuple[str, ...] | None:
+        """Going into or out of the Miasma, eating and drinking and a long rest are the
+        character's own (``name``); time passing, psychosis gained or lost, stress set,
+        spells and the roster are the GM's."""
+        own = dict.fromkeys(("enter_miasma", "leave_miasma", "eat_and_drink", "long_rest"),
+                            "name")
+        return named_actor(own, move, arguments)
 
     def check_state(self) -> None:
         """Each character once (each record checks itself, see `Character`)."""

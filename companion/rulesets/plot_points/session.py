@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
+from companion.acting import named_actor
 from companion.checks import ContestOdds
 from companion.dice.render import percent
 from companion.errors import RuleError, StateError, quoted
@@ -158,6 +159,17 @@ class PlotPointSession(Tracker):
     current: CheckInPlay | None = None
 
     # -- setting the table ------------------------------------------------------------
+
+    def acting_for(self, move: str, arguments: dict[str, Any]) -> tuple[str, ...] | None:
+        """A check, a contest, strain, wounds and a long rest are the named player's own
+        (``who``); a plot point spent to retry or reroll is the roller's; seating players,
+        ending a check and the GM's rerolls (and the GM's own checks) are the table's."""
+        if move in ("retry_with_lucky", "reroll_with_unlucky") and self.current is not None:
+            arguments = {"who": self.current.roller}
+            move = "roll_check"
+        own = dict.fromkeys(("roll_check", "contest", "gain_strain", "gain_wounds",
+                             "heal_wounds", "long_rest"), "who")
+        return named_actor(own, move, arguments, table=(self.gm,))
 
     @classmethod
     def new(cls, players: list[str], gm: str = "GM") -> PlotPointSession:

@@ -68,6 +68,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from companion.acting import named_actor
 from companion.dice import draw_seed
 from companion.dice import roll as engine_roll
 from companion.errors import RuleError, StateError, quoted
@@ -243,6 +244,14 @@ class DiceMonarchsGame(Tracker):
     salt: str = state_field("", max_len=64)
     """The table's random nonce (32 hex digits) in its seed and hole commitments; ``""``
     in tables saved before it (their commitments keep the old, unsalted form)."""
+
+    def acting_for(self, move: str, arguments: dict[str, Any]) -> tuple[str, ...] | None:
+        """A player's bets, folds, calls, checks, raises, buying in, joining and leaving
+        are that player's (``player``); a new table (its hidden dice), dealing, the
+        community dice, the reveal and the table's settings are the table's."""
+        own = dict.fromkeys(("bet", "bin", "call", "check", "raise_bet", "rebuy", "join",
+                             "leave"), "player")
+        return named_actor(own, move, arguments)
 
     def __post_init__(self) -> None:
         # A table built by hand must be one the rules allow (loading checks the same).
