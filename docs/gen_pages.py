@@ -353,6 +353,7 @@ def main() -> None:
     add_nav(("Home",), "index.md")
     write("dice-notation.md", dice_notation_page())
     add_nav(("Dice notation",), "dice-notation.md")
+    add_nav(("Seats",), "seats.md")  # hand-written: who you are at a campaign's table
 
     available = rulesets.all_rulesets()
     write("rules/index.md", rules_index(available))
