@@ -284,17 +284,19 @@ class Store:
             except OSError as exc:
                 raise StoreError(f"cannot create the folder for {self.path}: "
                                  f"{exc.strerror}") from None
-        database = str(self.path)
+        url = sa.URL.create("sqlite+pysqlite", database=str(self.path))
         if not (os.access(self.path.parent, os.W_OK) and os.access(self.path, os.W_OK)) \
                 and self.path.exists():
             # A read-only file in a read-only folder: SQLite cannot make its WAL index
             # there, so read it as it is (immutable, when no WAL is waiting to be applied).
             self.read_only = True
             wal = Path(f"{self.path}-wal")
-            flags = "mode=ro" if wal.exists() and wal.stat().st_size else "immutable=1"
-            database = f"file:{urllib.parse.quote(str(self.path))}?{flags}"
-        engine = sa.create_engine(sa.URL.create("sqlite+pysqlite", database=database),
-                                  connect_args={"timeout": 30, "uri": True})
+            flags = {"mode": "ro"} if wal.exists() and wal.stat().st_size else \
+                {"immutable": "1"}
+            url = sa.URL.create("sqlite+pysqlite",
+                                database=f"file:{urllib.parse.quote(str(self.path))}",
+                                query={**flags, "uri": "true"})
+        engine = sa.create_engine(url, connect_args={"timeout": 30})
 
         @sa.event.listens_for(engine, "connect")
         def _connect(dbapi_connection: Any, record: Any) -> None:

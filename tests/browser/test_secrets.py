@@ -1,11 +1,12 @@
 """Secrets on the player's own screen, proved in Chromium on a real Voila and campaign.
 
 One browser context per person (their own phone), each opening the app with its own
-``who``. Every websocket frame the page receives (the widget state and comm messages the
-kernel sends, recorded with ``page.on("websocket")`` -> ``ws.on("framereceived")``) and the
-whole page HTML are searched: before the reveal, no page holds another player's secret
-(another's hole dice, the table seed, the other duelist's pick). Each page's own secret is
-found there, so the search is known to work.
+seat (``seat=`` in the address, see ``tests/browser/seats.py``). Every websocket frame
+the page receives (the widget state and comm messages the kernel sends, recorded with
+``page.on("websocket")`` -> ``ws.on("framereceived")``) and the whole page HTML are
+searched: before the reveal, no page holds another player's secret (another's hole dice,
+the table seed, the other duelist's pick). Each page's own secret is found there, so the
+search is known to work.
 """
 
 from __future__ import annotations
@@ -70,14 +71,17 @@ class Screen:
     """One person's phone: a browser context, the app's page, every frame received."""
 
     def __init__(self, browser: Any, server: Any, notebook: str, who: str, role: str,
-                 ready: str) -> None:
+                 ready: str, *, campaign: str = CAMPAIGN) -> None:
         self._pages = _guarded_page(browser, viewport={"width": 390, "height": 844},
                                     is_mobile=True, has_touch=True)
         self.page = next(self._pages)
         self.frames: list[str] = []
         self.page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
-        self.page.goto(f"{server.base_url}/voila/render/{notebook}.ipynb?campaign={CAMPAIGN}"
-                       f"&who={who}&role={role}", wait_until="domcontentloaded")
+        from tests.browser.seats import seat_query  # who and role come from a seat
+
+        query = seat_query(server, campaign, who, role) if who else f"campaign={campaign}"
+        self.page.goto(f"{server.base_url}/voila/render/{notebook}.ipynb?{query}",
+                       wait_until="domcontentloaded")
         self.page.wait_for_selector(ready, state="attached", timeout=120_000)
 
     def _frame(self, payload: str | bytes) -> None:
