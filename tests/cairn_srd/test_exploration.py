@@ -73,8 +73,12 @@ def test_clock_edges() -> None:
     assert "back to 3" in str(zero)
     below = clock_after(5, 6)  # below zero: an encounter, a fresh clock
     assert (below.after, below.encounter, below.omen) == (20, True, False)
-    passed = clock_after(4, 2)  # passing over 3 to 2 shows no omen
-    assert (passed.after, passed.omen) == (2, False)
+    passed = clock_after(4, 2)  # passing over 3 to 2 reaches 3 on the way: the omen
+    assert (passed.after, passed.omen) == (2, True)
+    assert clock_after(5, 3).omen and clock_after(5, 4).omen  # 5 -> 2, 5 -> 1
+    shown = clock_after(3, 1)  # already at 3: its omen was shown, none again
+    assert (shown.after, shown.omen) == (2, False)
+    assert not clock_after(2, 1).omen
     again = clock_after(3, 3)  # from 3, exactly zero comes back to 3
     assert (again.after, again.omen) == (3, True)
     with pytest.raises(RuleError, match="never rests below 1"):
@@ -236,22 +240,51 @@ def test_add_light_refuses_unknown_kinds_and_bounds() -> None:
 # -- the darkness -------------------------------------------------------------------------
 
 
-def test_darkness_panic_save_then_fate() -> None:
+def test_darkness_panic_save_or_fate_once_out_of_light() -> None:
     d = Delve()
     d.add_light("torch", lit=True)
-    with pytest.raises(RuleError, match="a light still burns"):
+    with pytest.raises(RuleError, match="the party still has light"):
         d.darkness_panic_save("Ash", 10, seed=1)
-    d.put_out(0)
-    with pytest.raises(RuleError, match="panic save comes first"):
+    d.put_out(0)  # no light burns, but the torch can be lit again: not out of light
+    assert d.dark and not d.out_of_light
+    with pytest.raises(RuleError, match="the party still has light"):
+        d.darkness_panic_save("Ash", 10, seed=1)
+    with pytest.raises(RuleError, match="the party still has light"):
         d.darkness_fate("Ash", seed=1)
+    d.remove_light(0)
+    assert d.out_of_light
     result = d.darkness_panic_save("Ash", 10, rng=FixedRng(15))
     assert not result.success and d.panic_saves == {"Ash": False}
     with pytest.raises(RuleError, match="already saved"):
         d.darkness_panic_save("Ash", 10, seed=1)
-    text = d.darkness_fate("Ash", rng=FixedRng(10, 5))
+    with pytest.raises(RuleError, match="the fate table is the other way"):
+        d.darkness_fate("Ash", seed=1)
+    # Bryn takes the other way: the fate table, with no panic save before it.
+    text = d.darkness_fate("Bryn", rng=FixedRng(10, 5))
     assert text.startswith("Scarred") and "Rattled" in text  # the scar d12 showed 5
     with pytest.raises(RuleError, match="already rolled"):
-        d.darkness_fate("Ash", seed=2)
+        d.darkness_fate("Bryn", seed=2)
+    with pytest.raises(RuleError, match="the panic save is the other way"):
+        d.darkness_panic_save("Bryn", 10, seed=1)
+    with pytest.raises(RuleError, match="the panic save is the other way"):
+        d.record_panic_save("Bryn", 10, 3)
+    assert Delve.from_json(d.to_json()) == d
+
+
+def test_out_of_light_move_by_move() -> None:
+    d = Delve()
+    assert d.out_of_light  # no light source at all
+    d.add_light("lantern")  # comes filled once: can be lit
+    assert not d.out_of_light
+    d.light(0)
+    for _ in range(24):
+        d.lights[0].turns_left -= 1
+    d.lights[0].lit = False  # burnt its oil
+    assert d.out_of_light
+    d.add_oil(1)  # a lantern and oil: it can be filled and lit
+    assert not d.out_of_light
+    d.refill(0)
+    assert not d.out_of_light and d.dark
 
 
 def test_darkness_panic_on_a_character_sheet() -> None:
@@ -373,7 +406,6 @@ def test_round_trip_and_undo() -> None:
                  "in_lantern": False}], "turns_left"),
     ("lights", [{"kind": "torch", "bearer": "", "turns_left": 0, "lit": True,
                  "in_lantern": False}], "lit"),
-    ("fates", {"Ash": "Dead: You are dead."}, "before the panic save"),
 ])
 def test_corrupt_saves_are_refused(field: str, value: object, why: str) -> None:
     saved = json.loads(Delve().to_json())
@@ -402,12 +434,12 @@ def test_encounter_keeps_the_die_size_and_a_new_site_resets_it() -> None:
     assert d.die == 6
 
 
-def test_fate_only_while_dark() -> None:
+def test_fate_only_out_of_light() -> None:
     d = Delve()
-    d.darkness_panic_save("Ash", 12, rng=FixedRng(3))
+    d.darkness_fate("Ash", seed=1)
     d.add_light("torch", lit=True)
-    with pytest.raises(RuleError, match="a light burns again"):
-        d.darkness_fate("Ash", seed=1)
+    with pytest.raises(RuleError, match="the party still has light"):
+        d.darkness_fate("Bryn", seed=1)
 
 
 def test_shared_death_gives_each_their_own_body_check() -> None:

@@ -78,8 +78,9 @@ def test_hand_worked_values() -> None:
     assert encounter_odds(6, 6).next == 0 and encounter_odds(5, 6).next == Fraction(1, 6)
     assert encounter_odds(20, 12).next == 0
     assert encounter_odds(11, 12).next == Fraction(1, 12)
-    # Omen: landing on 3 or on 0.
-    assert encounter_odds(5, 6).omen_next == Fraction(2, 6)
+    # Omen: coming down from above 3 to 3, 2, 1 or 0 (5 - 2, 5 - 3, 5 - 4, 5 - 5).
+    assert encounter_odds(5, 6).omen_next == Fraction(4, 6)
+    assert encounter_odds(3, 6).omen_next == Fraction(1, 6)  # only 3 - 3 = 0 -> 3
     assert encounter_odds(20, 6).omen_next == 0 and encounter_odds(9, 6).omen_next == Fraction(1, 6)
 
 
@@ -152,3 +153,12 @@ def test_inputs_are_bounded_before_any_work() -> None:
         encounter_odds(20, 6, ex.MAX_ODDS_TURNS + 1)
     big = encounter_odds(ex.MAX_ODDS_CLOCK, 6, ex.MAX_ODDS_TURNS)  # the largest: quick
     assert big.expected_turns > Fraction(ex.MAX_ODDS_CLOCK, 6)  # at most 6 off per turn
+
+
+def test_omen_odds_by_brute_force() -> None:
+    # Every clock and die: count the faces by the reading itself, written out again here.
+    for die in (6, 8, 10, 12):
+        for clock in range(1, 21):
+            faces = sum(1 for r in range(1, die + 1)
+                        if clock - r == 0 or (clock > 3 and 0 < clock - r <= 3))
+            assert encounter_odds(clock, die).omen_next == Fraction(faces, die)

@@ -121,17 +121,18 @@ def test_darkness_panic_and_fate_on_the_party_sheets() -> None:
     party = [hero]
     app = DungeonCrawlApp(party, seed_source=fixed_seeds(5, 6))
     assert not has_button(app, "add-pc")  # the campaign's party: no adding here
-    assert find_button(app, "fate-0").disabled
+    # No light source at all: out of light. The save and the fate are two ways, not steps.
+    assert not find_button(app, "fate-0").disabled
     find_button(app, "panic-0").click()
     expected = save(9, seed=5)
     assert hero.panicking == (not expected.success)
     assert app.delve.panic_saves == {"Bryn": expected.success}
-    assert find_button(app, "panic-0").disabled and not find_button(app, "fate-0").disabled
-    find_button(app, "fate-0").click()
-    assert "Bryn" in app.delve.fates and 'data-seed="6"' in app.outcome.value
-    find_button(app, "undo").click()
+    assert find_button(app, "panic-0").disabled and find_button(app, "fate-0").disabled
     find_button(app, "undo").click()
     assert app.delve.panic_saves == {} and not hero.panicking and len(hero.log) == 0
+    find_button(app, "fate-0").click()
+    assert "Bryn" in app.delve.fates and 'data-seed="6"' in app.outcome.value
+    assert find_button(app, "panic-0").disabled
 
 
 def test_escape_procedure_buttons_follow_the_stage() -> None:

@@ -347,12 +347,17 @@ def test_event_check_matches_tables() -> None:
         assert ev.roll == face
         kinds[ev.kind] += 1
         if ev.kind == "encounter":
-            assert len(ev.details) == 3
+            assert len(ev.details) == 4
+            if ev.details[2] == "Roll NPC":
+                assert ev.details[3].startswith("NPC wants ")
+            else:
+                assert ev.details[3].startswith("disposition 2d6 = ")
+            kinds["npc" if ev.details[2] == "Roll NPC" else "disposition"] += 1
         elif ev.kind == "threat":
             assert ev.details[0] in {t for _, t in w.threats_for("Forests")}
         else:
             assert ev.details == ()
-    assert set(kinds) == {"encounter", "threat", "disaster", "nothing"}
+    assert set(kinds) == {"encounter", "threat", "disaster", "nothing", "npc", "disposition"}
 
 
 def test_round_trip_and_corrupt_saves() -> None:

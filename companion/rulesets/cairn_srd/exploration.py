@@ -27,10 +27,14 @@ the expected number of turns until one, for any clock and die.
 
 Interpretation (a note):
 
-- "Reaches 3" means the roll leaves the clock at exactly 3 (or at 0, which becomes 3);
-  passing over 3 to 2 or 1 shows no omen.
+- "Reaches 3" means the clock comes down to 3 on this roll: from above 3 to 3, 2 or 1
+  (so 5 - 3 = 2 shows the omen: the clock passed 3 on its way), or to exactly 0, which
+  becomes 3. The seed says "exactly" only of zero. A clock already at 3 or below has shown
+  its omen; a roll that leaves it at 2 or 1 shows none again.
 - After an encounter the clock starts again at 20 (a fresh clock), and the site die keeps
-  its size: only a new site starts again at a d6.
+  its size: only a new site starts again at a d6. The seed does not say; 20 is the only
+  starting value it gives, and a clock left below zero would bring an encounter every
+  turn.
 - The rest makes the die grow as it is declared, so the rest turn's own roll already
   uses the larger die.
 - The clock never rests at 0, so the odds take clock values from 1 up.
@@ -59,16 +63,22 @@ Interpretation (a note):
 - A candle carried in a lantern burns as a candle (6 turns) but cannot blow out; carrying
   one needs a lantern in the party.
 
-**The darkness consumes you** (optional). When the party's lights are all out deep in
-the dungeon, far from any known exit, every character saves against panic (CTRL). To
-get out, each player may name what their character gives up for it; if they cannot,
-or the referee prefers the dice, the character rolls a d10 on the fate table (1-4 dead,
-5 transformed, 6 lost, 7 captured, 8 traumatised out of the game, 9 all gear lost,
-10 a scar, rolled on the scar table). A party close to a known exit may leave safely.
-Warn the players beforehand: this is meant to make them carry light.
+**The darkness consumes you** (optional). When the party runs out of light sources deep
+in the dungeon, far from any known exit, every character saves against panic (CTRL).
+Instead, the referee may let each player name what their character gives up to get
+out; if they cannot, or the referee prefers the dice, the character rolls a d10 on the
+fate table (1-4 dead, 5 transformed, 6 lost, 7 captured, 8 traumatised out of the game,
+9 all gear lost, 10 a scar, rolled on the scar table). A party close to a known exit may
+leave safely. Warn the players beforehand: this is meant to make them carry light.
 
-Interpretation: the fate table is rolled only after that character's panic save, and only
-while no light burns.
+Interpretation (a note):
+
+- "Runs out of light sources" means nothing is left to light: no light burns, every torch
+  and candle is spent and no lantern can be filled (no oil). An unlit torch in a pack is
+  not darkness: flint and steel are always at hand.
+- The panic save and the price (or the fate table) are two ways, not two steps: the seed
+  offers the price "alternatively". Each character takes one: a character who saved
+  against panic rolls no fate, and one whose fate is rolled makes no panic save.
 
 **Escaping the dungeon** (optional). When the session must end with the party somewhere
 safe and there is no time to play the way out, each character picks their best save and
@@ -217,6 +227,8 @@ def clock_after(clock: int, roll: int) -> ClockStep:
     'site clock 4 - 4 = 0: back to 3, a clue or omen'
     >>> clock_after(2, 3).encounter
     True
+    >>> clock_after(5, 3).omen, clock_after(3, 1).omen
+    (True, False)
     """
     if clock < 1:
         raise RuleError(f"Site Clock: the clock never rests below 1 (0 becomes {OMEN_AT}), "
@@ -228,7 +240,7 @@ def clock_after(clock: int, roll: int) -> ClockStep:
         return ClockStep(clock, roll, START, True, False)
     if value == 0:
         return ClockStep(clock, roll, OMEN_AT, False, True)
-    return ClockStep(clock, roll, value, False, value == OMEN_AT)
+    return ClockStep(clock, roll, value, False, clock > OMEN_AT >= value)
 
 
 @dataclass(frozen=True)
@@ -561,9 +573,6 @@ sources are marked
         for name in [*self.darkvision, *self.panic_saves, *self.fates]:
             if not name.strip() or len(name) > MAX_NAME:
                 raise StateError(f"field 'darkvision': a name of 1 to {MAX_NAME} characters")
-        for name in self.fates:
-            if name not in self.panic_saves:
-                raise StateError(f"field 'fates': {name} rolled a fate before the panic save")
         names = [e.name for e in self.escapes]
         if len(set(names)) != len(names):
             raise StateError("field 'escapes': one escape per character")
@@ -590,6 +599,13 @@ sources are marked
         return not self.lit
 
     @property
+    def out_of_light(self) -> bool:
+        """The party has run out of light sources: none burns, none has turns left, and no
+        lantern can be filled (see the darkness Interpretation above)."""
+        return not any(s.lit or s.turns_left > 0 or (s.kind == "lantern" and self.oil > 0)
+                       for s in self.lights)
+
+    @property
     def hours(self) -> Fraction:
         """Hours spent in the site so far (six turns to the hour)."""
         return Fraction(self.turn - 1, TURNS_PER_HOUR)
@@ -610,13 +626,30 @@ sources are marked
         return any(s.kind == "lantern" for s in self.lights)
 
     def can_darkness_save(self, name: str) -> bool:
-        """The darkness: ``name`` may save against panic now (no light, not yet saved)."""
-        return self.dark and name.strip() not in self.panic_saves
+        """The darkness: ``name`` may save against panic now (out of light, neither saved nor
+        given a fate)."""
+        who = name.strip()
+        return self.out_of_light and who not in self.panic_saves and who not in self.fates
 
     def can_roll_fate(self, name: str) -> bool:
-        """The darkness: ``name`` saved against panic and has no fate yet, in the dark."""
-        who = name.strip()
-        return self.dark and who in self.panic_saves and who not in self.fates
+        """The darkness: ``name`` may roll on the fate table now (out of light, neither saved
+        against panic nor given a fate)."""
+        return self.can_darkness_save(name)
+
+    def _check_darkness(self, who: str, way: str) -> None:
+        """Refuse the darkness's save or fate unless the party is out of light and ``who``
+        has taken neither way yet."""
+        rule = "The Darkness Consumes You"
+        if not self.out_of_light:
+            raise RuleError(f"{rule}: the party still has light (a light burns or can be lit)")
+        if who in self.panic_saves:
+            raise RuleError(f"{rule}: {who} has already saved against panic"
+                            + (" (the fate table is the other way, not a second step)"
+                               if way == "fate" else ""))
+        if who in self.fates:
+            raise RuleError(f"{rule}: {who}'s fate is already rolled"
+                            + (" (the panic save is the other way, not a second step)"
+                               if way == "save" else ""))
 
     def can_escape(self, name: str) -> bool:
         """``name`` has not yet made the escape save."""
@@ -879,14 +912,12 @@ sources are marked
     def darkness_panic_save(self, name: str, control: int,
                             rng: random.Random | None = None,
                             seed: int | None = None) -> SaveResult:
-        """The Darkness Consumes You, first: a character's CTRL save against panic, while
-        no light burns. (On a [Character][companion.rulesets.cairn_srd.character.Character],
-        use [darkness_panic][companion.rulesets.cairn_srd.exploration.darkness_panic].)"""
+        """The Darkness Consumes You: a character's CTRL save against panic, once the party
+        is out of light (the fate table is the other way). (On a
+        [Character][companion.rulesets.cairn_srd.character.Character], use
+        [darkness_panic][companion.rulesets.cairn_srd.exploration.darkness_panic].)"""
         who = _name(name, "The Darkness Consumes You")
-        if not self.dark:
-            raise RuleError("The Darkness Consumes You: a light still burns")
-        if who in self.panic_saves:
-            raise RuleError(f"The Darkness Consumes You: {who} has already saved")
+        self._check_darkness(who, "save")
         result = save(control, rng=make_rng(seed, rng))
         return self._note_panic(who, result)
 
@@ -902,10 +933,7 @@ sources are marked
     def record_panic_save(self, name: str, control: int, roll: int) -> SaveResult:
         """Record a panic save rolled elsewhere (on the character's sheet, or at the table)."""
         who = _name(name, "The Darkness Consumes You")
-        if not self.dark:
-            raise RuleError("The Darkness Consumes You: a light still burns")
-        if who in self.panic_saves:
-            raise RuleError(f"The Darkness Consumes You: {who} has already saved")
+        self._check_darkness(who, "save")
         if not 1 <= roll <= 20:
             raise RuleError(f"Saving Throw: a d20 shows 1 to 20, not {roll}")
         save_chance(control)  # checks the score
@@ -914,15 +942,10 @@ sources are marked
     @move
     def darkness_fate(self, name: str, rng: random.Random | None = None,
                       seed: int | None = None) -> str:
-        """The fate table (d10) for a character who saved against panic in the dark and
-        names no price for getting out."""
+        """The fate table (d10) for a character, out of light, who names no price for
+        getting out (instead of a panic save)."""
         who = _name(name, "The Darkness Consumes You")
-        if who not in self.panic_saves:
-            raise RuleError(f"The Darkness Consumes You: {who}'s panic save comes first")
-        if who in self.fates:
-            raise RuleError(f"The Darkness Consumes You: {who}'s fate is already rolled")
-        if not self.dark:
-            raise RuleError("The Darkness Consumes You: a light burns again")
+        self._check_darkness(who, "fate")
         result = tables.get(TABLES["fate"]).roll(rng=make_rng(seed, rng))
         text = f"{result.values['Fate']}: {result.values['Effect']}"
         self.fates[who] = text
@@ -1059,10 +1082,7 @@ def darkness_panic(delve: Delve, character: Any, *, rng: random.Random | None = 
     """A [Character][companion.rulesets.cairn_srd.character.Character]'s panic save in the
     dark: rolled on the sheet (a failure leaves the character panicking) and recorded in
     the delve."""
-    if not delve.dark:
-        raise RuleError("The Darkness Consumes You: a light still burns")
-    if character.name.strip() in delve.panic_saves:
-        raise RuleError(f"The Darkness Consumes You: {character.name} has already saved")
+    delve._check_darkness(character.name.strip(), "save")  # before the sheet's own save
     result: SaveResult = character.panic_save(rng=make_rng(seed, rng))
     delve.record_panic_save(character.name, result.ability, result.roll)
     return result

@@ -118,6 +118,7 @@ from companion.rulesets.cairn_srd.skills import (
     skill_chance,
     skill_test,
 )
+from companion.rulesets.cairn_srd.social import roll_npc
 from companion.state import Tracker, move, state_field
 
 MAX_NAME = 40
@@ -129,6 +130,8 @@ ENCOUNTER_TABLES = ("cairn_encounter_distance", "cairn_encounter_activity",
                     "cairn_encounter_complication")
 """Distance, activity and complication of an encounter (shared with exploration turns)."""
 EVENT_TABLE = "cairn_wilderness_event"
+DISPOSITION_TABLE = "cairn_npc_disposition"
+"""An encounter's disposition, when no NPC is rolled whole (the social tables' 2d6)."""
 THREAT_TABLE = "cairn_resource_threat"
 COMPONENT_TABLE = "cairn_foraged_component"
 STEPS = ("weather", "choose actions", "resolve the actions", "mark light", "event die")
@@ -394,8 +397,15 @@ class WatchEvent:
 
 def roll_event(leg: Leg | None = None, *, rng: random.Random | None = None,
                seed: int | None = None) -> WatchEvent:
-    """The event check: a d6; an encounter rolls its distance, activity and complication, a
-    threat is drawn for ``leg``'s terrain (only the Any threats with no leg)."""
+    """The event check: a d6; an encounter rolls its distance, activity, complication and
+    disposition, a threat is drawn for ``leg``'s terrain (only the Any threats with no leg).
+
+    Interpretation: "a random encounter; add complications and disposition" rolls the
+    dungeon's encounter tables and then the creature's disposition on the NPC disposition
+    table (2d6), as a social encounter does when the fiction does not settle it. A
+    complication of "Roll NPC" rolls the whole NPC (want and disposition) instead, as in
+    the dungeon, so the encounter has one disposition either way.
+    """
     r = make_rng(seed, rng)
     res = tables.get(EVENT_TABLE).roll(rng=r)
     face = res.roll if isinstance(res.roll, int) else sum(res.roll)
@@ -406,6 +416,12 @@ def roll_event(leg: Leg | None = None, *, rng: random.Random | None = None,
         for tid in ENCOUNTER_TABLES:
             values = tables.get(tid).roll(rng=r).values
             details.append(next(iter(values.values())))
+        if details[-1] == "Roll NPC":
+            details.append(f"NPC {roll_npc(rng=r)}")
+        else:
+            disposition = tables.get(DISPOSITION_TABLE).roll(rng=r)
+            details.append(f"disposition 2d6 = {disposition.roll}: "
+                           f"{disposition.values['Disposition']}")
     elif face == 2:
         kind = "threat"
         terrain, water = (leg.terrain, leg.by_water) if leg else ("Plateaus", False)
