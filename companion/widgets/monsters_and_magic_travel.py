@@ -28,8 +28,6 @@ import ipywidgets as widgets
 
 from companion.dice import roll
 from companion.errors import RuleError
-from companion.rulesets.monsters_and_magic.ability_checks import Tier
-from companion.rulesets.monsters_and_magic.group_checks import group_counts, group_result
 from companion.rulesets.monsters_and_magic.harm_and_healing import (
     falling_damage_dice,
     falling_distance,
@@ -39,7 +37,6 @@ from companion.rulesets.monsters_and_magic.harm_and_healing import (
 from companion.rulesets.monsters_and_magic.travel import (
     READINGS,
     TravelPlan,
-    forage_supplies,
     overland_paces,
     plan_journey,
     vehicles,
@@ -49,7 +46,7 @@ from companion.widgets.rolls import RollControls
 
 if TYPE_CHECKING:
     from companion.rulesets.monsters_and_magic.adventurer import Adventurer
-    from companion.rulesets.monsters_and_magic.party import Party
+    from companion.rulesets.monsters_and_magic.party import Party, RoadCheck
 
 __all__ = ["TravelApp"]
 
@@ -173,6 +170,11 @@ class TravelApp(widgets.VBox):
 
     # -- the party on the road -----------------------------------------------------------
 
+    def _table(self) -> Party:
+        if self.party is None:  # the app alone plans and rolls; the road needs sheets
+            raise RuleError("Travel: nobody in the party yet")
+        return self.party()
+
     def characters(self) -> list[Adventurer]:
         """The party's characters now (none without a party)."""
         return list(self.party().characters) if self.party is not None else []
@@ -203,20 +205,6 @@ class TravelApp(widgets.VBox):
             f"supplies {a.supplies}</li>" for a in party)
         self.sheets.value = f'<ul class="tc-road">{rows}</ul>'
 
-    def _able(self, move: str, *args: object) -> tuple[list[Adventurer], list[str]]:
-        """The characters the rules let make ``move`` now, and why the others cannot."""
-        able, notes = [], []
-        for a in self.characters():
-            reason = a.why_not(move, *args)
-            if reason is None:
-                able.append(a)
-            else:
-                notes.append(f"{a.name}: {reason}")
-        if not able:
-            raise RuleError("; ".join(notes) if notes else
-                            "Travel: nobody in the party yet")
-        return able, notes
-
     def _show(self, kind: str, text: str, notes: list[str], **data: object) -> None:
         attrs = "".join(f' data-{k}="{escape(v)}"' for k, v in data.items())
         extra = "".join(f"<li>{escape(n)}</li>" for n in notes)
@@ -226,62 +214,44 @@ class TravelApp(widgets.VBox):
     def travel_period(self) -> None:
         """One travel period: each character marks the pace's exhaustion."""
         plan = self.journey()
-        if not plan.exhaustion:
+        able, notes = self._table().travel_period(plan)
+        if not able:
             self._show("period", f"one period {plan.how}: no exhaustion to mark", [],
                        exhaustion=0)
             return
-        able, notes = self._able("mark_exhaustion", plan.exhaustion)
-        for a in able:
-            a.mark_exhaustion(plan.exhaustion)
         self._show("period", f"one period {plan.how}: {plan.exhaustion} exhaustion marked by "
                    + ", ".join(a.name for a in able), notes, exhaustion=plan.exhaustion)
 
     def _group(self, label: str, forage: bool) -> None:
         """The party's group check (each character's own check, with the pace's modifier),
         rolled through the controls; foraging then adds the supplies to each sheet."""
-        assert self.party is not None
-        party = self.party()
+        party = self._table()
         plan = self.journey()
         ability = str(self.ability.value)
-        able, notes = self._able("roll_check", ability)
+        party.able("roll_check", ability)  # nobody able: refused before the roll is set up
 
-        def action(rng: random.Random) -> tuple[Tier, int, str]:
-            results = [party.roll_check(a, ability, bonus=plan.group_check_modifier,
-                                        rng=rng) for a in able]
-            tiers = [r.tier for r in results]
-            tier = group_result(tiers)
-            found = forage_supplies(tier) if forage else 0
-            for a in able if found else ():
-                a.gain_supplies(found)
-            left = ", ".join(f"{n} {t.label}" for t, n in group_counts(tiers).items())
-            each = "; ".join(f"{a.name} {r.total} {r.tier.label}"
-                             for a, r in zip(able, results, strict=True))
-            text = f"{label}: {each} → {left} → {tier.label}"
-            if forage:
-                text += f": {found} suppl{'ies' if found != 1 else 'y'} each"
-            return tier, found, text
+        def action(rng: random.Random) -> RoadCheck:
+            return party.road_check(plan, ability, forage=forage, rng=rng)
 
-        out = self.controls.run(f"{label} ({ability})", action, lambda v: v[2])
+        out = self.controls.run(f"{label} ({ability})", action, lambda v: f"{label}: {v}")
         kind = "forage" if forage else "group"
         if out.value is None:
             self.road.value = f'<div class="tc-road-result tc-{kind}">{out.hidden_html()}</div>'
             return
-        tier, found, text = out.value
+        done = out.value
         how = "real dice" if out.physical else f"seed {out.seed}"
-        data: dict[str, object] = {"tier": tier.label, "seed": out.seed or ""}
+        data: dict[str, object] = {"tier": done.tier.label, "seed": out.seed or ""}
         if forage:
-            data["found"] = found
-        self._show(kind, f"{text} ({how})", notes, **data)
+            data["found"] = done.found
+        self._show(kind, f"{label}: {done} ({how})", list(done.left_out), **data)
 
     def group_check(self) -> None:
         """The party's group check on the road (each character's own check)."""
         self._group("group check", forage=False)
 
     def forage_now(self) -> None:
-        """Forage at the slow pace on foot: a group check, then supplies for each."""
-        if not self.journey().can_forage:
-            raise RuleError("Overland Travel: only a party on foot at the slow pace can "
-                            "forage")
+        """Forage at the slow pace on foot: a group check, then supplies for each (the
+        party refuses it off that pace)."""
         self._group("foraging", forage=True)
 
     def render_distance(self) -> None:

@@ -35,8 +35,8 @@ from companion.rulesets.monsters_and_magic.ability_checks import (
     Tier,
 )
 
-__all__ = ["GroupCheckResult", "group_counts", "group_odds", "group_result", "parse_modifiers",
-           "roll_group"]
+__all__ = ["GroupCheckResult", "check_group_size", "group_counts", "group_odds", "group_result",
+           "parse_modifiers", "read_group", "roll_group"]
 
 #: Largest group whose odds are computed (a guard against runaway input, not a rule).
 MAX_GROUP = 30
@@ -120,17 +120,30 @@ class GroupCheckResult:
                 "tier": self.tier.label, "text": str(self)}
 
 
+def check_group_size(size: int) -> None:
+    """Refuse a group of ``size`` creatures the group check does not take (none, or more
+    than [MAX_GROUP][companion.rulesets.monsters_and_magic.group_checks.MAX_GROUP]);
+    judged before any die is rolled."""
+    if size < 1:
+        raise RuleError("Group Checks: a group check needs at least one creature")
+    if size > MAX_GROUP:
+        raise RuleError(f"Group Checks: at most {MAX_GROUP} creatures, got {size}")
+
+
+def read_group(members: Sequence[AbilityCheckResult]) -> GroupCheckResult:
+    """The group's result from every member's rolled check (each made elsewhere, e.g. on
+    the member's own sheet)."""
+    check_group_size(len(members))
+    tiers = [m.tier for m in members]
+    return GroupCheckResult(tuple(members), group_counts(tiers), group_result(tiers))
+
+
 def roll_group(checks: Sequence[AbilityCheck], *, seed: int | None = None,
                rng: random.Random | None = None) -> GroupCheckResult:
     """Roll every member's check (same RNG, in order) and read the group's result."""
-    if not checks:
-        raise RuleError("Group Checks: a group check needs at least one creature")
-    if len(checks) > MAX_GROUP:
-        raise RuleError(f"Group Checks: at most {MAX_GROUP} creatures, got {len(checks)}")
+    check_group_size(len(checks))
     rng = make_rng(seed, rng)
-    members = tuple(check.roll(rng=rng) for check in checks)
-    tiers = [m.tier for m in members]
-    return GroupCheckResult(members, group_counts(tiers), group_result(tiers))
+    return read_group([check.roll(rng=rng) for check in checks])
 
 
 _WHOLE = re.compile(r"[+-]?[0-9]{1,9}", re.ASCII)

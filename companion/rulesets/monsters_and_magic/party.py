@@ -20,14 +20,22 @@ companion.errors.RuleError: Characters: Ash is already at the table
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Any
 
+from companion.dice.roller import make_rng
 from companion.errors import RuleError
-from companion.rulesets.monsters_and_magic.ability_checks import AbilityCheckResult
+from companion.rulesets.monsters_and_magic.ability_checks import AbilityCheckResult, Tier
 from companion.rulesets.monsters_and_magic.adventurer import Adventurer, GameMaster
+from companion.rulesets.monsters_and_magic.group_checks import (
+    GroupCheckResult,
+    check_group_size,
+    read_group,
+)
+from companion.rulesets.monsters_and_magic.travel import TravelPlan, forage_supplies
 from companion.state import Observable
 
-__all__ = ["MAX_CHARACTERS", "Party"]
+__all__ = ["MAX_CHARACTERS", "Party", "RoadCheck"]
 
 #: Most characters one table follows (a guard on the page's size, not a rule of the seed).
 MAX_CHARACTERS = 12
@@ -35,6 +43,32 @@ MAX_CHARACTERS = 12
 
 def _key(name: str) -> str:
     return " ".join(name.split()).casefold()
+
+
+@dataclass(frozen=True)
+class RoadCheck:
+    """A group check the party made on the road, or to forage: each character's own check
+    (``names`` in order), the group's result, who could not take part and why
+    (``left_out``), and the supplies each taker gained (``found``, when foraging)."""
+
+    names: tuple[str, ...]
+    group: GroupCheckResult
+    left_out: tuple[str, ...] = ()
+    forage: bool = False
+    found: int = 0
+
+    @property
+    def tier(self) -> Tier:
+        return self.group.tier
+
+    def __str__(self) -> str:
+        each = "; ".join(f"{name} {m.total} {m.tier.label}"
+                         for name, m in zip(self.names, self.group.members, strict=True))
+        left = ", ".join(f"{n} {t.label}" for t, n in self.group.counts.items())
+        text = f"{each} → {left} → {self.tier.label}"
+        if self.forage:
+            text += f": {self.found} suppl{'ies' if self.found != 1 else 'y'} each"
+        return text
 
 
 class Party(Observable):
@@ -106,6 +140,52 @@ class Party(Observable):
         result = adventurer.roll_check(ability, seed=seed, rng=rng, **options)
         self.gm.note_result(result.tier)
         return result
+
+    def able(self, move: str, *args: Any) -> tuple[list[Adventurer], list[str]]:
+        """The characters the rules let make ``move(*args)`` now, and why each other one
+        cannot ("Bo: ..."); refused when nobody can."""
+        able, notes = [], []
+        for adventurer in self._characters:
+            reason = adventurer.why_not(move, *args)
+            if reason is None:
+                able.append(adventurer)
+            else:
+                notes.append(f"{adventurer.name}: {reason}")
+        if not able:
+            raise RuleError("; ".join(notes) if notes else "Travel: nobody in the party yet")
+        return able, notes
+
+    def travel_period(self, plan: TravelPlan) -> tuple[list[Adventurer], list[str]]:
+        """One travel period of ``plan``: each character who can marks the pace's
+        exhaustion (a pace without exhaustion marks nothing). Returns who marked it and
+        why the others did not."""
+        if not plan.exhaustion:
+            return [], []
+        able, notes = self.able("mark_exhaustion", plan.exhaustion)
+        for adventurer in able:
+            adventurer.mark_exhaustion(plan.exhaustion)
+        return able, notes
+
+    def road_check(self, plan: TravelPlan, ability: str, *, forage: bool = False,
+                   seed: int | None = None, rng: random.Random | None = None) -> RoadCheck:
+        """The party's group check on the road: each character who can makes their own
+        check (the sheet's move, with the pace's modifier; a critical miss feeds the GM)
+        and the group-check rules read the group's result. Foraging (only on foot at the
+        slow pace) then gives each of them the supplies the result earns. Everything that
+        can refuse it is judged before a die is rolled."""
+        if forage and not plan.can_forage:
+            raise RuleError("Overland Travel: only a party on foot at the slow pace can "
+                            "forage")
+        able, notes = self.able("roll_check", ability)
+        check_group_size(len(able))
+        r = make_rng(seed, rng)
+        results = [self.roll_check(a, ability, bonus=plan.group_check_modifier, rng=r)
+                   for a in able]
+        group = read_group(results)
+        found = forage_supplies(group.tier) if forage else 0
+        for adventurer in able if found else ():
+            adventurer.gain_supplies(found)
+        return RoadCheck(tuple(a.name for a in able), group, tuple(notes), forage, found)
 
     def spend_thread(self, adventurer: Adventurer, use: str, *args: Any,
                      **kwargs: Any) -> Any:
