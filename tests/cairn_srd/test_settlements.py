@@ -93,3 +93,18 @@ def test_corrupt_settlement_refused() -> None:
     assert Holder.from_json(good.to_json()) == good
     with pytest.raises(StateError, match="not a settlement condition"):
         Holder.from_json(good.to_json().replace("Famine", "Gloom"))
+
+
+def test_price_rise_is_one_d10_percent_per_condition_exactly() -> None:
+    # Interpretation: +Nd10 % with N conditions in force; brute force over every die face.
+    from itertools import product
+
+    from companion.rulesets.cairn_srd.settlements import price_rise_odds
+
+    for active in range(4):
+        counts: dict[int, int] = {}
+        for faces in product(range(1, 11), repeat=active):
+            counts[sum(faces)] = counts.get(sum(faces), 0) + 1
+        total = 10 ** active
+        assert {v: p for v, p in price_rise_odds(active)} == {
+            v: Fraction(n, total) for v, n in counts.items()}

@@ -23,8 +23,16 @@ Interpretation: on *signs* both a shift (the one foreshadowed) and a kind of rum
 rolled; the referee uses either. On *condition* one of the upheaval's possible
 conditions is drawn, each alike; an upheaval with none (an ally dies, a setback to the
 party) leaves no condition. On *depletion* the oldest condition ends (the referee may end
-more by hand). Prices rise by one d10 per condition in force, read as a percentage
-(2 conditions: +2d10 %).
+more by hand).
+
+Interpretation: "increased prices should be measured in d10 (2d10, 3d10...)" is read as
+one d10 per condition in force, rolled as a percentage added to the price (2 conditions:
++2d10 %, 2 to 20 % dearer). Why: the seed names no unit, and a flat rise in silver
+would weigh on a cheap purchase far more than on a dear one, where a percentage raises
+every price alike. One die per condition because
+the seed's examples count dice upward and the conditions are the only thing the rule
+counts. [price_rise_odds][companion.rulesets.cairn_srd.settlements.price_rise_odds]
+gives the exact spread.
 """
 
 from __future__ import annotations
@@ -34,6 +42,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from companion import dice, tables
+from companion.dice import Distribution
 from companion.dice.roller import make_rng
 from companion.errors import RuleError, StateError
 from companion.rulesets.cairn_srd.fixed_tables import data_file, read_row
@@ -65,6 +74,15 @@ def price_rise_dice(active: int) -> str:
     if not 0 <= active <= len(conditions()):
         raise RuleError(f"Settlement Conditions: 0-{len(conditions())} conditions, not {active}")
     return f"{active}d10" if active else "0"
+
+
+def price_rise_odds(active: int) -> Distribution:
+    """Exact chances of each price rise (in percent) with ``active`` conditions in force.
+
+    >>> price_rise_odds(2).p(20), price_rise_odds(0).p(0)
+    (Fraction(1, 100), Fraction(1, 1))
+    """
+    return dice.odds(price_rise_dice(active))
 
 
 def condition_odds() -> dict[str, Fraction]:
@@ -154,4 +172,5 @@ def roll_rumour_kind(*, rng: random.Random | None = None, seed: int | None = Non
 
 
 __all__ = ["HAZARD_KINDS", "HazardResult", "SettlementState", "condition_odds", "conditions",
-           "price_rise_dice", "roll_hazard", "roll_rumour_kind", "upheaval_conditions"]
+           "price_rise_dice", "price_rise_odds", "roll_hazard", "roll_rumour_kind",
+           "upheaval_conditions"]
