@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from companion import tables
-from companion.dice.roller import make_rng
+from companion.dice.roller import draw_seed, make_rng
 from companion.errors import RuleError, StateError, TableError
 from companion.state import Tracker, move, state_field
 from companion.tables import Row, Table
@@ -164,7 +164,7 @@ def generate_earthmote(*, seed: int | None = None, rng: random.Random | None = N
     """
     if rng is None:
         if seed is None:
-            seed = random.SystemRandom().getrandbits(63)
+            seed = draw_seed()
         rng = make_rng(seed, None)
     else:
         rng = make_rng(None, rng)
@@ -273,12 +273,14 @@ class EarthmoteLog(Tracker):
     @classmethod
     def start(cls, *, seed: int | None = None, rng: random.Random | None = None) -> EarthmoteLog:
         if seed is None:
-            seed = (rng or random.SystemRandom()).getrandbits(63)
+            seed = draw_seed(rng)
         return cls(seed=seed)
 
     def next_seed(self) -> int:
         """The seed the list gives its next earthmote (from its own seed and count)."""
-        return random.Random(f"earthmotes:{self.seed}:{self.made}").getrandbits(63)
+        # Below companion.dice.SEED_BOUND like every drawn seed: the app shows it and a
+        # browser's JSON reader keeps it exact. (Lists made before drew 63-bit seeds.)
+        return draw_seed(random.Random(f"earthmotes:{self.seed}:{self.made}"))
 
     @move
     def generate(self, *, seed: int | None = None, rng: random.Random | None = None,
