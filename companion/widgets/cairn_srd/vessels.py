@@ -46,17 +46,18 @@ class AttackMatrixPanel(widgets.VBox):
     """The attack matrix: the row is the attacker's scale, the column the defender's."""
 
     def __init__(self) -> None:
-        super().__init__(layout=widgets.Layout(max_width="100%", overflow="auto"))
-        self.tabbable = True  # it scrolls sideways on a phone: reachable by keyboard too
+        super().__init__(layout=widgets.Layout(max_width="100%"))
         scales = mass_combat.scales()
         head = "".join(f"<th>{escape(d)}</th>" for d in scales)
         body = "".join(
             f"<tr><th>{escape(a)}</th>"
             + "".join(f"<td>{escape(mass_combat.attack_effect(a, d))}</td>" for d in scales)
             + "</tr>" for a in scales)
+        # It scrolls sideways on a phone: tabindex lets a keyboard reach it to scroll it.
         self.table = widgets.HTML(
+            '<div tabindex="0" style="overflow-x:auto;max-width:100%">'
             '<table class="tc-grid tc-matrix"><tr><th>attacker / defender</th>'
-            f"{head}</tr>{body}</table>")
+            f"{head}</tr>{body}</table></div>")
         self.children = (widgets.HTML("<b>Attack matrix</b>"), self.table)
 
 
