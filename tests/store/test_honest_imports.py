@@ -197,10 +197,10 @@ def test_verify_catches_a_roll_relabelled_as_a_move(log: dict[str, Any]) -> None
 
 
 def test_verify_bounds_hand_entered_totals_by_the_size_of_their_odds() -> None:
-    rows = [{"kind": "roll", "seq": i + 1, "seed": None,
-             "roll": {"mode": "public", "expr": f"1d1000000+{i}", "total": 500 + i,
-                      "text": f"1d1000000+{i} = {500 + i} — own dice", "dice": [],
-                      "physical": True}} for i in range(60)]
+    rows: list[dict[str, Any]] = [{"kind": "roll", "seq": i + 1, "seed": None,
+        "roll": {"mode": "public", "expr": f"1d1000000+{i}", "total": 500 + i,
+                 "text": f"1d1000000+{i} = {500 + i} — own dice", "dice": [],
+                 "physical": True}} for i in range(60)]
     start = time.monotonic()
     with pytest.raises(FairPlayError, match=r"exact odds of more than 3,000,000 outcomes"):
         fairplay.verify({"events": rows})
