@@ -55,9 +55,18 @@ Interpretation: a character out of play (lost, captured, transformed, traumatise
 living sheet and may come back
 ([Character.rejoin][companion.rulesets.cairn_srd.character.Character.rejoin]: found,
 ransomed); a dead one does not. A major Wound gives -1 to a save only when the referee
-names it relevant to that save
+names it relevant to that save, -1 for each major Wound named: any ability save
 ([Character.ability_save][companion.rulesets.cairn_srd.character.Character.ability_save]),
--1 for each major Wound named.
+the panic save, the Critical Damage save of a hit (``wounds`` of each) and the score an
+escape save uses
+([Character.save_score][companion.rulesets.cairn_srd.character.Character.save_score]).
+
+Interpretation (a note):
+
+- Agony's 1d6 is pain the character chooses to push through: armor does not absorb it
+  (it goes to Guard, then STR, as a hit does).
+- Walloped's "add 1d6 to your Guard" after the rest raises max Guard and Guard alike, as
+  Rattled's +1 does.
 """
 
 from __future__ import annotations
@@ -375,15 +384,21 @@ class Character(Tracker):
 
     @move
     def take_damage(self, amount: int, direct: bool = False, combat: bool = True,
-                    rng: random.Random | None = None, seed: int | None = None) -> DamageReport:
-        """Apply a hit by the rules: armor, Guard, STR, the Critical Damage save, scars."""
+                    rng: random.Random | None = None, seed: int | None = None,
+                    wounds: list[int] | None = None) -> DamageReport:
+        """Apply a hit by the rules: armor, Guard, STR, the Critical Damage save (-1 per
+        major Wound named in ``wounds``), scars."""
+        return self._hit(amount, direct, combat, make_rng(seed, rng), wounds, self.armor)
+
+    def _hit(self, amount: int, direct: bool, combat: bool, r: random.Random,
+             wounds: list[int] | None, armor: int) -> DamageReport:
         self._alive("Damage")
         if amount < 0:
             raise RuleError(f"Damage: damage cannot be negative, got {amount}")
-        r = make_rng(seed, rng)
+        self.wound_penalty(wounds)  # checked before anything changes
         guard_before = self.effective_guard
         hit = resolve_hit(amount, guard=guard_before, strength=self.strength,
-                          armor=self.armor, direct=direct)
+                          armor=armor, direct=direct)
         if guard_before == self.guard:
             self.guard = hit.guard_after
         self.strength = hit.str_after
@@ -392,7 +407,7 @@ class Character(Tracker):
             self.dead = True
             report.notes.append("STR 0: dead")
         elif hit.to_str and combat:
-            report.critical_save = save(self.strength, rng=r)
+            report.critical_save = save(self.save_score("STR", wounds), rng=r)
             self._critical_save_outcome(report.critical_save, report.notes, r)
         if hit.scar_damage is not None:
             self._scar(hit.scar_damage, report, r)
@@ -554,13 +569,9 @@ class Character(Tracker):
 
         return mastery_feats(self.weapon_kills.get(weapon.strip(), 0))
 
-    @move
-    def ability_save(self, ability: str, floor: int = 0, wounds: list[int] | None = None,
-                     rng: random.Random | None = None, seed: int | None = None) -> SaveResult:
-        """A save by ``ability`` over an optional difficulty ``floor``; each major Wound
-        the referee names relevant (``wounds``: burden entries counted from 1) gives -1."""
-        self._alive("Saving Throw")
-        score = getattr(self, _ability_field(ability))
+    def wound_penalty(self, wounds: list[int] | None = None) -> int:
+        """The -1 per major Wound the referee names relevant to a save (``wounds``: burden
+        entries counted from 1), each checked to be a major Wound."""
         named = sorted(set(wounds or []))
         for n in named:
             if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= len(self.items):
@@ -568,9 +579,24 @@ class Character(Tracker):
             item = self.items[n - 1]
             if item.kind != "wound" or not item.major:
                 raise RuleError(f"Wounds: entry #{n} ({item.label}) is not a major Wound")
-        result = save(max(0, score - len(named)), floor=floor, rng=make_rng(seed, rng))
+        return len(named)
+
+    def save_score(self, ability: str, wounds: list[int] | None = None) -> int:
+        """The score a save by ``ability`` uses, less 1 per major Wound named (``wounds``),
+        never below 0 (for saves made elsewhere, such as escaping the dungeon)."""
+        score: int = getattr(self, _ability_field(ability))
+        return max(0, score - self.wound_penalty(wounds))
+
+    @move
+    def ability_save(self, ability: str, floor: int = 0, wounds: list[int] | None = None,
+                     rng: random.Random | None = None, seed: int | None = None) -> SaveResult:
+        """A save by ``ability`` over an optional difficulty ``floor``; each major Wound
+        the referee names relevant (``wounds``: burden entries counted from 1) gives -1."""
+        self._alive("Saving Throw")
+        penalty = self.wound_penalty(wounds)
+        result = save(self.save_score(ability, wounds), floor=floor, rng=make_rng(seed, rng))
         self.describe(f"{self.name} saves {ability.strip().upper()}: {result}"
-                      + (f" (-{len(named)} for major Wounds)" if named else ""))
+                      + (f" (-{penalty} for major Wounds)" if penalty else ""))
         return result
 
     @move
@@ -594,7 +620,9 @@ class Character(Tracker):
         if self.scar_recovery == "Walloped":
             roll = engine.roll("1d6", rng=r).total
             self.guard_max = min(MAX_SCORE, self.guard_max + roll)
-            self.describe(f"Walloped recovery: +{roll} max Guard ({self.guard_max})")
+            self.guard = min(self.guard_max, self.guard + roll)
+            self.describe(f"Walloped recovery: +{roll} Guard and max Guard "
+                          f"({self.guard}/{self.guard_max})")
         elif self.scar_recovery == "Out of action":
             roll = engine.roll("2d6", rng=r).total
             self.guard_max = min(MAX_SCORE, roll if roll > self.guard_max else self.guard_max + 1)
@@ -607,13 +635,17 @@ class Character(Tracker):
         return roll
 
     @move
-    def panic_save(self, rng: random.Random | None = None, seed: int | None = None) -> SaveResult:
-        """CTRL save against panic; failing it leaves the character panicking."""
+    def panic_save(self, rng: random.Random | None = None, seed: int | None = None,
+                   wounds: list[int] | None = None) -> SaveResult:
+        """CTRL save against panic (-1 per major Wound named in ``wounds``); failing it
+        leaves the character panicking."""
         self._alive("Panic")
-        result = save(self.control, rng=make_rng(seed, rng))
+        penalty = self.wound_penalty(wounds)
+        result = save(self.save_score("CTRL", wounds), rng=make_rng(seed, rng))
         if not result.success:
             self.panicking = True
-        self.describe(f"{self.name} panic save: {result}")
+        self.describe(f"{self.name} panic save: {result}"
+                      + (f" (-{penalty} for major Wounds)" if penalty else ""))
         return result
 
     @move
@@ -695,9 +727,10 @@ class Character(Tracker):
 
     @move
     def agony(self, rng: random.Random | None = None, seed: int | None = None) -> DamageReport:
-        """Stunned or paralysed: take 1d6 damage to act normally this round."""
+        """Stunned or paralysed: take 1d6 damage, armor no help, to act normally this round."""
+        self._alive("Agony")
         r = make_rng(seed, rng)
-        report = self.take_damage(engine.roll("1d6", rng=r).total, rng=r)
+        report = self._hit(engine.roll("1d6", rng=r).total, False, True, r, None, armor=0)
         self.describe(f"{self.name} fights through agony: {report}")
         return report
 
