@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import random
 import warnings
 from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as widgets
 
+from companion import dice
+from companion.dice import SEED_BOUND
 from companion.widgets.messages import ErrorLine, safe
 from companion.widgets.styles import MIN_BUTTON_HEIGHT
 
@@ -23,13 +24,11 @@ __all__ = [
     "text_box",
 ]
 
-SEED_BOUND = 2**53
-"""Drawn seeds stay below 2**53 so they survive JSON readers that use doubles (browsers)."""
-
 
 def draw_seed() -> int:
-    """A fresh seed for one roll; apps record it so any roll can be replayed."""
-    return random.SystemRandom().randrange(SEED_BOUND)
+    """A fresh seed for one roll (below the engine's `SEED_BOUND`); apps record it so any
+    roll can be replayed."""
+    return dice.draw_seed()
 
 
 def button(
