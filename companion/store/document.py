@@ -223,7 +223,8 @@ def _check_event(event: StoredEvent, members: dict[str, str], played: list[str])
         elif "v" in data:
             raise StoreError(f"event format {clipped(repr(data['v']), 20)} is not one this "
                              "program reads (1 or 2)")
-        elif event.kind == "move" and not isinstance(data.get("args"), dict):
+        elif event.kind == "move" and not isinstance(data.get("args"), dict) \
+                and not isinstance(data.get("after"), dict):  # older moves kept "after"
             raise StoreError("its arguments must be an object (name: value)")
 
 
