@@ -87,3 +87,46 @@ def test_winter_darkens_the_evening() -> None:
     app.journey.watch = 1
     app.render()
     assert "(dark)" in app.board.value
+
+
+def _camp_ready(app: WildernessApp) -> None:
+    app.who.value = "Ash"
+    app.rations.value = 2
+    find_button(app, "add-traveller").click()
+    app.path.value = "Roads"
+    find_button(app, "add-leg").click()
+    find_button(app, "weather").click()
+    app.action.value = "make camp"
+    find_button(app, "choose").click()
+
+
+def test_a_well_equipped_winter_camp_rests_and_a_bare_one_does_not() -> None:
+    app = WildernessApp(seed_source=fixed_seeds(7, 8))
+    _camp_ready(app)
+    app.journey.party[0].fatigue = 2
+    app.harsh.value = True  # fire, bedding and shelter are ticked by default
+    find_button(app, "camp").click()
+    assert app.journey.party[0].fatigue == 0, app.outcome.value
+    find_button(app, "undo").click()
+    app.shelter.value = False
+    find_button(app, "camp").click()
+    assert app.journey.party[0].fatigue == 2  # no proper rest: the Fatigue stays
+    assert "no proper rest" in app.journey.log[-1].summary
+
+
+def test_foraging_for_a_component_with_yield_steps() -> None:
+    seed = next(s for s in range(200) if skill_test(2, 0, seed=s).success)
+    app = WildernessApp(seed_source=fixed_seeds(seed))
+    app.who.value = "Ash"
+    find_button(app, "add-traveller").click()
+    app.path.value = "Roads"
+    find_button(app, "add-leg").click()
+    find_button(app, "weather").click()
+    app.action.value = "supply"
+    find_button(app, "choose").click()
+    app.activity.value = "forage"
+    app.component.value = "Salt"
+    app.steps_up.value = 2
+    find_button(app, "supply").click()
+    assert app.journey.components and app.journey.components[0].startswith("Salt ×")
+    assert app.journey.log[-1].args["steps_up"] == 2

@@ -100,13 +100,21 @@ class WildernessApp(CairnAppBase):
         self.member = _dropdown(["—"], "member")
         self.activity = _dropdown(wd.SUPPLY_ACTIVITIES, "activity")
         self.bought = int_box("Buy", 0, "bought", 0, 999)
+        self.component = _dropdown(["—", *wd.foraged_components()], "component")
+        self.steps_up = int_box("Yield steps up", 0, "steps-up", 0, 4)
         self.supply_button = self.btn("3 · Supply", self.supply, "supply")
         self.lookout_button = self.btn("Lookout", self.lookout, "lookout")
         self.meal = _dropdown(wd.MEALS, "meal")
         self.awake = widgets.SelectMultiple(tooltip="Awake on watch", options=[], rows=3,
                                             layout=widgets.Layout(width="auto"))
         self.awake.add_class("tc-select-awake")
-        self.harsh = check_box("Harsh weather", "harsh")
+        self.harsh = check_box("Winter or foul weather", "harsh")
+        # The camp's amenities are the party's own, apart from the weather: a
+        # well-equipped winter camp rests (camp_gives_rest decides).
+        self.fire = check_box("Fire", "fire")
+        self.bedding = check_box("Bedding", "bedding")
+        self.shelter = check_box("Shelter", "shelter")
+        self.fire.value = self.bedding.value = self.shelter.value = True
         self.graze = check_box("Mounts graze", "graze")
         self.camp_button = self.btn("3 · Make camp", self.make_camp, "camp")
         self.torches = int_box("Torches", 0, "torches", 0, 99)
@@ -135,9 +143,11 @@ class WildernessApp(CairnAppBase):
             row(self.have, self.modifier, self.navigate, self.travel_button),
             row(self.found, self.explore_button),
             row(labelled("Who", self.member), labelled("Activity", self.activity),
-                self.bought, self.supply_button, self.lookout_button),
+                labelled("Component", self.component), self.steps_up, self.bought,
+                self.supply_button, self.lookout_button),
             row(labelled("Meal", self.meal), labelled("Awake all night", self.awake),
-                self.harsh, self.graze, self.camp_button),
+                self.harsh, self.fire, self.bedding, self.shelter, self.graze,
+                self.camp_button),
             row(self.torches, self.oil, self.light_button, self.event_button,
                 self.undo_button),
             self.error,
@@ -188,9 +198,10 @@ class WildernessApp(CairnAppBase):
 
     def supply(self) -> None:
         who, activity, have = self.member.value, self.activity.value, self.have.read()
-        bought = self.bought.read()
+        bought, steps_up = self.bought.read(), self.steps_up.read()
+        component = "" if self.component.value == "—" else self.component.value
         self.roll(f"{who}: {activity}", lambda **kw: self.journey.supply(
-            who, activity, have, bought=bought, **kw))
+            who, activity, have, steps_up, component, bought, **kw))
 
     def lookout(self) -> None:
         who, have, modifier = self.member.value, self.have.read(), self.modifier.read()
@@ -201,9 +212,10 @@ class WildernessApp(CairnAppBase):
     def make_camp(self) -> None:
         awake, meal, harsh = list(self.awake.value), self.meal.value, self.harsh.value
         have, modifier, graze = self.have.read(), self.modifier.read(), self.graze.value
+        fire, bedding, shelter = self.fire.value, self.bedding.value, self.shelter.value
         self.roll("make camp", lambda **kw: self.journey.make_camp(
-            awake, meal, have, modifier, graze=graze, harsh=harsh, fire=not harsh,
-            bedding=not harsh, shelter=not harsh, **kw))
+            awake, meal, have, modifier, graze=graze, harsh=harsh, fire=fire,
+            bedding=bedding, shelter=shelter, **kw))
 
     def mark_light(self) -> None:
         self.show(self.journey.mark_light(self.torches.read(), self.oil.read()))
