@@ -131,6 +131,31 @@ class HitDice(Tracker):
             raise StateError("field 'needs_healers_kit' is true without a short rest under "
                              "Healer's Kit Dependency")
 
+    @classmethod
+    def new(cls, level: int = 1, die: int = 8, con_modifier: int = 0,
+            max_hp: int | None = None) -> HitDice:
+        """A fresh record: full hit points and every Hit Die (one per level) to spend.
+        ``max_hp`` ``None`` takes the fixed hit points
+        ([fixed_hit_points][companion.rulesets.variant5e.healing.fixed_hit_points]); a
+        record made with no numbers at all is a 1st-level d8 with no Constitution
+        modifier. Illegal numbers are refused, naming the first.
+
+        >>> hd = HitDice.new(5, 8, 2)
+        >>> (hd.max_hp, hd.hp, hd.hit_dice)
+        (38, 38, 5)
+        >>> HitDice.new(3, 7)
+        Traceback (most recent call last):
+        ...
+        companion.errors.RuleError: Hit Dice: a Hit Die is a d6, d8, d10 or d12, not d7
+        """
+        fixed = fixed_hit_points(level, die, con_modifier)  # checks level, die and CON
+        if max_hp is None:
+            max_hp = fixed
+        if isinstance(max_hp, bool) or not isinstance(max_hp, int) or not 1 <= max_hp <= 999:
+            raise RuleError(f"Hit Dice: max HP is 1 to 999, not {max_hp!r}")
+        return cls(level=level, die=die, con_modifier=con_modifier, max_hp=max_hp,
+                   hp=max_hp, hit_dice=level)
+
     @move
     def set_variant(self, variant: str, on: bool) -> None:
         """Switch one healing variant on or off now (``healers_kit_dependency``,

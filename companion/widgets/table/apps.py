@@ -126,14 +126,14 @@ def member_records(campaign: Campaign, name: str) -> list[str]:
 
 def default_hit_dice(campaign: Campaign, name: str) -> HitDice:
     """A member's Hit Dice record made on first use when the start app did not make one:
-    the caster's class level (else 1st), a d8, no CON modifier, the 5e fixed hit points."""
-    from companion.rulesets.variant5e.healing import HitDice, fixed_hit_points
+    the caster's class level (else 1st), made by the ruleset
+    ([HitDice.new][companion.rulesets.variant5e.healing.HitDice.new])."""
+    from companion.rulesets.variant5e.healing import HitDice
     from companion.rulesets.variant5e.spell_points import SpellPoints
 
     member = campaign.member(name)
     level = member.tracker.class_level if isinstance(member.tracker, SpellPoints) else 1
-    hp = fixed_hit_points(level, 8, 0)
-    return HitDice(level=level, die=8, con_modifier=0, max_hp=hp, hp=hp, hit_dice=level)
+    return HitDice.new(level)
 
 
 def ensure(campaign: Campaign, name: str, cls: type[T], make: Callable[[], T],

@@ -216,15 +216,10 @@ def _5e_summary(campaign: Campaign) -> list[tuple[str, str]]:
 
 
 def _5e_hit_dice(v: dict[str, int], level: int) -> Any:
-    """A new Hit Dice record from the form's boxes (checked: the die is a d6 to d12)."""
-    from companion.errors import RuleError
-    from companion.rulesets.variant5e.healing import HitDice, hit_dice_healing
+    """A new Hit Dice record from the form's boxes (the ruleset checks them)."""
+    from companion.rulesets.variant5e.healing import HitDice
 
-    hit_dice_healing(0, v["die"], v["con"])  # one clear line for a d7 or a CON of 11
-    if not 1 <= v["hp"] <= 999:
-        raise RuleError(f"Hit Dice: max HP is 1 to 999, not {v['hp']}")
-    return HitDice(level=level, die=v["die"], con_modifier=v["con"], max_hp=v["hp"],
-                   hp=v["hp"], hit_dice=level)
+    return HitDice.new(level, v["die"], v["con"], v["hp"])
 
 
 def _5e_add(campaign: Campaign, name: str, kind: str, v: dict[str, int]) -> None:
