@@ -47,9 +47,12 @@ Light, senses, concealment and cover are reference data
 10 feet; long-distance travel counts hexes per travel period by pace or vehicle
 ([`travel`][companion.rulesets.monsters_and_magic.travel]).
 
-Proficiencies, talents, bonds, reputation, languages, carrying capacity, loadouts,
-initiative, mounted and underwater combat are described in the chapter but give no
-mechanic that survives the cut-offs beyond what is listed above; they are not modelled.
+Bonds (a statement of an imbalance with a value, resolved once a session) and reputation
+(a point per major action with a group, an ongoing modifier with its members) are kept on
+the [`Adventurer`][companion.rulesets.monsters_and_magic.adventurer.Adventurer] sheet.
+Proficiencies, talents, languages, carrying capacity, loadouts, initiative, mounted and
+underwater combat are described in the chapter but give no mechanic that survives the
+cut-offs beyond what is listed above; they are not modelled.
 
 ## Interpretations
 
@@ -73,11 +76,14 @@ chosen (each is tested):
     unexpected change to a scene).
 12. "A PC's" (proficiency bonus), "Whenever an" (talents), "you can add your"
     (equipment): not modelled.
-13. "bonds and reputation": no mechanic beyond the text (not modelled).
+13. "bonds and reputation": a bond moves by one, up or down, when it is resolved at the
+    end of a session; reputation moves by one per major action (both on the sheet).
 14. "called their" (speed), "using hexes instead of ranges or", "make a group" (travel
     check), "Each" (pace), "forage ... making a group", "They have one" (vehicles): not
     modelled beyond the two travel tables.
-15. Overland table misaligned: cells read literally (blank or "-" = 0).
+15. Overland table misaligned: by default the last filled cell of each row is its
+    exhaustion (no pace has a check modifier); the literal reading (blank or "-" = 0) is
+    kept beside it ([`travel`][companion.rulesets.monsters_and_magic.travel]).
 16. Weight & carrying capacity, loadout counts ("stuff has", "Each", "Your", "a number
     of"): not modelled.
 17. "make a" (initiative), "you have 3" (AP): 3 action points per turn.
@@ -98,8 +104,10 @@ chosen (each is tested):
 25. "someone performs an action that lets you recover": a long rest, or an ally's action
     (`Adventurer.ally_helps_recover`), wakes a PC knocked out by exhaustion.
 26. "3-deathsave" / "healed at least": 3 deathsave stabilize; healed at least 1 HP.
-27. "make a" (each dying turn): a luck roll; weak hit 1 deathsave, miss 1 exhaustion,
-    critical miss 2.
+27. "make a" (each dying turn): a luck check with the sheet's modifiers (a miss gives XP
+    like any check's; the bare reading, LUCK and the exhaustion penalty only, is kept as
+    an option); strong hit stabilizes, weak hit 1 deathsave, miss 1 exhaustion, critical
+    miss 2.
 28. "If you take damage wile dying, mark": 1 exhaustion per hit; damage to a stable
     creature makes it dying again.
 29. Conditions "or" (detonation alternative) and statuses "or give them": not modelled.

@@ -885,7 +885,7 @@ class Adventurer(Tracker):
             notes.append("damaged while dying: marks 1 exhaustion")
             notes += self._mark_exhaustion(1)
         elif taken and self.stable:
-            # Interpretation: damage to a stabilized creature starts the dying again.
+            # Damage to a stable creature: dying again (take_damage's Interpretation).
             self.stable = False
             self.dying = True
             notes.append("damaged while stable: dying again")
@@ -900,7 +900,12 @@ class Adventurer(Tracker):
 
     @move
     def take_damage(self, amount: int, affinity: Affinity = "normal") -> int:
-        """Take damage after AC (and resistance/vulnerability/immunity)."""
+        """Take damage after AC (and resistance/vulnerability/immunity).
+
+        Interpretation: damage to a stabilized creature starts the dying again (its
+        deathsave count from zero); the seed says only that a dying creature marks
+        exhaustion when damaged.
+        """
         self._alive("Harm & Healing")
         taken, notes = self._take(amount, affinity)
         self.describe(f"{self.name}: takes {taken} damage ({amount} before AC "

@@ -8,8 +8,12 @@ exhaustion and has none left, it dies. Then Death comes to bargain: accept the G
 
 Interpretation (the seed's sentences stop mid-way):
 
-- "make a ..." each turn (or every 6 seconds) — read as a luck roll (+LUCK, with the
-  ability-check penalty of exhaustion): a *death roll*.
+- "make a ..." each turn (or every 6 seconds) — read as a luck check, a *death roll*: on
+  the sheet it takes the sheet's modifiers like any check (see
+  [Adventurer.death_roll][companion.rulesets.monsters_and_magic.adventurer.Adventurer.death_roll]);
+  [death_roll_check][companion.rulesets.monsters_and_magic.death_and_dying.death_roll_check]
+  is the bare roll (+LUCK with the ability-check penalty of exhaustion), which the odds
+  below follow.
 - Results: strong or critical hit stabilizes; a weak hit gains 1 deathsave (3 stabilize);
   a miss marks 1 exhaustion, a critical miss 2.
 - "mark ..." on damage while dying — read as 1 exhaustion per instance of damage.

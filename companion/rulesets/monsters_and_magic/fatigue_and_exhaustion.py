@@ -16,10 +16,12 @@ Interpretation (the seed's sentences stop mid-way):
   checks equal to the Fibonacci number of the marks after the first: 1 mark 0, 2 marks
   -1, 3 marks -1, 4 marks -2, 5 marks -3, 6 marks -5
   ([exhaustion_penalty][companion.rulesets.monsters_and_magic.fatigue_and_exhaustion.exhaustion_penalty]).
+- The number of fatigue boxes is not given;
+  [DEFAULT_MAX_FATIGUE][companion.rulesets.monsters_and_magic.fatigue_and_exhaustion.DEFAULT_MAX_FATIGUE]
+  is 5 and a character may set another.
 - The number of exhaustion boxes is not given;
   [DEFAULT_MAX_EXHAUSTION][companion.rulesets.monsters_and_magic.fatigue_and_exhaustion.DEFAULT_MAX_EXHAUSTION]
-  is 6 and a
-  character may set another.
+  is 6 (the last box the Fibonacci penalty reaches, -5) and a character may set another.
 - Monsters' version ("they receive ...") is cut off and not modelled.
 
 >>> [exhaustion_penalty(n) for n in range(7)]
@@ -32,10 +34,12 @@ from companion.errors import RuleError
 
 __all__ = ["DEFAULT_MAX_EXHAUSTION", "DEFAULT_MAX_FATIGUE", "exhaustion_penalty"]
 
-#: Fatigue boxes before a mark spills into exhaustion (Interpretation: not in the seed).
+#: Fatigue boxes before a mark spills into exhaustion (not in the seed: see the module's
+#: readings).
 DEFAULT_MAX_FATIGUE = 5
 
-#: Exhaustion boxes before a mark knocks a creature out (Interpretation: not in the seed).
+#: Exhaustion boxes before a mark knocks a creature out (not in the seed: see the module's
+#: readings).
 DEFAULT_MAX_EXHAUSTION = 6
 
 #: A count this large is surely a typo.
