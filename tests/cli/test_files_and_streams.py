@@ -278,3 +278,18 @@ def test_fuzz_the_cli_file_and_stream_inputs(tmp_path: Path, data: bytes, stdin:
     assert status in (0, 2)
     if status == 2:
         assert err.getvalue().startswith("error: ") and err.getvalue().count("\n") == 1
+
+
+def test_an_error_line_keeps_its_reason() -> None:
+    """An apostrophe never pairs with a later quote to clip the reason; the last-resort cut
+    of a long line keeps its start (what) and its end (why)."""
+    from companion.cli import MAX_ERROR
+    from companion.cli import _one_line as one_line_of  # the CLI's own line maker
+
+    reason = "it is damaged (database disk image is malformed)"
+    msg = f"no campaign named \"Mira's table\" in /data/{'x' * 30}: it can't be read: {reason}"
+    assert one_line_of(msg) == msg
+    long = "campaign file: " + " ".join(["word"] * 200) + " " + reason
+    line = one_line_of(long)
+    assert len(line) <= MAX_ERROR and line.startswith("campaign file: ")
+    assert line.endswith(reason)
