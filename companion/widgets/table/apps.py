@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import ipywidgets as widgets
 
-from companion.state import Tracker, is_move
+from companion.state import Tracker
 from companion.widgets.base import APP_MAX_WIDTH, ErrorLine, button, row, safe, style_tag
 from companion.widgets.table.binding import PageContext
 
@@ -563,10 +563,12 @@ _NO_5E = "Nobody in this campaign yet: add a caster or a creature in the Table C
 
 
 class _Draft:
-    """A member's record an app shows before it is stored: a plain tracker whose first
-    move (or load) stores the record (role "record", owned by the member) and is then
-    made on the stored one; from then on every move, undo and load goes to the stored
-    record and the draft mirrors it, so the app built on the draft keeps working."""
+    """A member's record an app shows before it is stored: a plain tracker whose keeper
+    (its [Recorder][companion.state.Recorder], no method replaced) stores the record
+    (role "record", owned by the member) on its first move or load and makes that move on
+    the stored one. From then on every move, undo and load is the stored record's own and
+    the draft shows it, so the app built on the draft keeps working and there is one
+    state: the member's record in the campaign."""
 
     def __init__(self, campaign: Campaign, full: str, owner: str, tracker: Tracker) -> None:
         self.campaign = campaign
@@ -575,52 +577,53 @@ class _Draft:
         self.tracker = tracker
         self.cls = type(tracker)
         self.live: Tracker | None = None
-        for name in dir(self.cls):
-            if is_move(getattr(self.cls, name, None)):
-                tracker.__dict__[name] = self._forward(name)
-        tracker.__dict__["undo"] = lambda: self._undo()
-        tracker.__dict__["load"] = lambda text: self._load(text)
+        tracker.attach(self)
 
     def stored(self) -> bool:
         """Whether the draft follows a record still in the campaign."""
         return self.live is not None and any(m.tracker is self.live for m in self.campaign)
 
-    def attach(self) -> Tracker:
+    def store(self) -> Tracker:
         """The stored record (stored now from the draft's state if nobody has yet)."""
         if self.live is None:
             state = self.tracker.snapshot()
             live = ensure(self.campaign, self.full, self.cls,
                           lambda: self.cls.from_state(state), "record", owner=self.owner)
             self.live = live
-            live.on_change(self._mirror)
+            live.on_change(self._show)
             if live.snapshot() != state or live.log:
-                self._mirror(live)
+                self._show(live)
         return self.live
 
-    def _mirror(self, live: Tracker) -> None:
-        self.cls.load(self.tracker, live.to_json())  # the class's own load: not forwarded
+    def _show(self, live: Tracker) -> None:
+        """The draft shows the stored record (loaded as itself: not a move to keep)."""
+        self.tracker.attach(None)
+        try:
+            self.tracker.load(live.to_json())
+        finally:
+            self.tracker.attach(self)
 
-    def _forward(self, name: str) -> Callable[..., Any]:
-        fn = getattr(self.cls, name)
+    # -- the Recorder seam (companion.state.Recorder) ------------------------------------
 
-        @functools.wraps(fn)
-        def call(*args: Any, **kwargs: Any) -> Any:
-            if self.live is None:  # judged on a copy first: a refused move stores nothing
-                trial = self.cls.from_dict(self.tracker.to_dict())
-                trial_args, trial_kwargs = copy.deepcopy((args, kwargs))
-                getattr(trial, name)(*trial_args, **trial_kwargs)
-            return getattr(self.attach(), name)(*args, **kwargs)
+    def record_move(self, tracker: Tracker, name: str, arguments: dict[str, Any],
+                    perform: Callable[[dict[str, Any]], Any]) -> Any:
+        if self.live is None:  # judged on a copy first: a refused move stores nothing
+            trial = self.cls.from_dict(tracker.to_dict())
+            getattr(trial, name)(**copy.deepcopy(arguments))
+        return getattr(self.store(), name)(**arguments)
 
-        return call
-
-    def _undo(self) -> Any:
+    def record_undo(self, tracker: Tracker, perform: Callable[[], Any]) -> Any:
         if self.live is None:
-            return self.cls.undo(self.tracker)  # nothing to undo yet: the rule's own refusal
+            return perform()  # nothing to undo yet: the rule's own refusal
         return self.live.undo()
 
-    def _load(self, text: str | bytes) -> None:
+    def record_load(self, tracker: Tracker, text: str | bytes,
+                    perform: Callable[[], None]) -> None:
         self.cls.from_json(text)  # a bad save is refused before anything is stored
-        self.attach().load(text)
+        self.store().load(text)
+
+    def tracker_changed(self, tracker: Tracker) -> None:
+        tracker.notify_observers()
 
 
 class MemberRecords:
