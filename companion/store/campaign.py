@@ -292,6 +292,7 @@ class Campaign(Observable):
         #: The unit of work open now: a rule roll, or one move and what it moves.
         self._scope: RollScope | None = None
         self._by_tracker: dict[int, Member] = {}
+        self._nested = 0  # moves running now (a move made inside one is part of it)
 
     def __repr__(self) -> str:
         where = self.store.where if self.store is not None else "no store"
@@ -862,7 +863,9 @@ class Campaign(Observable):
         with self._lock, self._quiet():
             member = self._member_of(tracker)
             self._check_member(member)
-            refusal = self.may_move(tracker, name, arguments)
+            # A move another move makes (the fight's hit on a sheet) is part of that
+            # move, which the seat was allowed to make.
+            refusal = None if self._nested else self.may_move(tracker, name, arguments)
             if refusal is not None:
                 raise SeatError(refusal)
             cls = type(tracker)
@@ -918,7 +921,10 @@ class Campaign(Observable):
                 raise OwnDiceError(f"{name} cannot be played with real dice")
             arguments.pop("seed", None)
             return arguments, None, rng, False
-        chosen = seed is not None
+        # A seed the app passes that is the roll's own seed is the roll's (chosen only
+        # if the roll's was); any other seed a caller passes was chosen by someone.
+        chosen = seed is not None and not (scope is not None and scope.seed == seed
+                                           and not scope.chosen)
         if chosen and self.role == "player":
             raise SeatError("in a campaign a player's dice choose themselves: only the GM "
                             "sets a seed")
@@ -951,7 +957,11 @@ class Campaign(Observable):
         if member.id not in unit.before:
             unit.before[member.id] = json.dumps(tracker.to_dict())
         before = tracker.snapshot()
-        result = perform(arguments)
+        self._nested += 1
+        try:
+            result = perform(arguments)
+        finally:
+            self._nested -= 1
         logged = tracker.log[-1]
         if hidden:
             # Policy (companion.fairplay): no seed, no result in the shared log, nor in

@@ -330,8 +330,9 @@ class RollModePanel(widgets.VBox):
             raise fairplay.FairPlayError(
                 f"a {fairplay.mode_name(mode)} roll takes a fresh seed: empty the seed box "
                 "(a seed you choose would tell you the roll)")
-        chosen = seed is not None and faces is None
-        if faces is None:
+        own = bool(self.own.value)
+        chosen = seed is not None and not own
+        if not own:
             seed = self._seed_source() if seed is None else seed
         try:
             outcome = self._roll(expr, mode, seed, faces, total, chosen)

@@ -152,4 +152,4 @@ def test_a_public_death_roll_is_logged_with_its_seed(table: tuple[Campaign, Camp
     assert sheet.message == ""
     entry = gm.log(("roll",))[-1]
     assert entry.seed == 321 and "Ash: Death roll" in entry.data["text"]
-    assert sheet.adventurer.log[-1].args.get("seed") == 321
+    assert gm.log(("move",))[-1].seed == 321

@@ -137,7 +137,7 @@ def test_a_roll_beaten_by_another_screen_is_made_again_on_the_fresh_state(
         table: tuple[Store, Campaign, Path]) -> None:
     store, gm, _path = table
     main, _side = _both(gm)
-    other = open_campaign(store, "Tuesday", who="Bo", role="player")
+    other = open_campaign(store, "Tuesday", who="Bo", role="gm")  # a second GM screen
     calls: list[int] = []
 
     def check(rng: random.Random) -> str:
@@ -153,6 +153,7 @@ def test_a_roll_beaten_by_another_screen_is_made_again_on_the_fresh_state(
     log = gm.log()[count:]
     assert [(e.kind, e.tracker, e.who) for e in log] == [
         ("move", "side", "Bo"), ("move", "main", "Mira"), ("roll", None, "Mira")]
+    assert log[0].data["seed_chosen_by"] == "Bo"
     assert log[1].seed == 77 and out.value == log[2].data["text"]
     assert _states(open_campaign(store, "Tuesday")) == _states(gm)
 

@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from companion.state import apply_change
+
 from companion import fairplay
 from companion.cli import main
 from companion.rulesets.monsters_and_magic.adventurer import Adventurer
@@ -31,16 +33,17 @@ def _gm_only_check(gm: Campaign, sheet: Adventurer) -> Any:
 
 
 def _states(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Every saved state of the sheet in a view of the log (add, set, a move's result)."""
-    out = []
+    """Every state of the sheet a view of the log gives (add, set, each move's change
+    applied to the state before it)."""
+    out: list[dict[str, Any]] = []
     for e in events:
         data = e["data"]
         if e["kind"] == "add":
             out.append(data["state"])
         elif e["kind"] == "set":
             out.append(data["save"]["state"])
-        elif e["kind"] == "move" and "after" in data:
-            out.append(data["after"]["state"])
+        elif e["kind"] in ("move", "undo") and "change" in data and out:
+            out.append(apply_change(out[-1], data["change"]))
     return out
 
 
@@ -59,8 +62,9 @@ def test_a_gm_only_check_stays_out_of_a_player_s_view_and_export(
         ash = open_campaign(store, "Tuesday", who="Ash", role="player")
         view = [e.to_dict() for e in ash.visible_to("Ash", "player")]
         move = next(e for e in view if e["kind"] == "move")
-        assert move["seed"] is None and move["data"]["after"]["state"]["last_check"] is None
+        assert move["seed"] is None
         assert all(s["last_check"] is None for s in _states(view))
+        assert any(s["last_check"] is not None for s in _states(gm_view))
         assert str(SEED) not in json.dumps(view)
         # The player's export of the sheet (the Save link) and `campaign show --json`.
         player_save = json.loads(fairplay.player_json(ash.tracker("Ash", Adventurer)))

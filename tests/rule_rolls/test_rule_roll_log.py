@@ -165,10 +165,10 @@ def test_a_hidden_roll_that_moves_a_shared_tracker_keeps_its_seed_and_result_bac
         tmp_path: Path) -> None:
     with open_store(tmp_path / "c.db") as store:
         gm = create_campaign(store, "Tuesday", ["plot_points"], who="Mira", role="gm")
-        gm.add("table", PlotPointSession.new(["Ash", "Bo"]))
+        gm.add("table", PlotPointSession.new(["Ash", "Bo"]), role="minigame")
         ash = open_campaign(store, "Tuesday", who="Ash", role="player")
         session = ash.tracker("table", PlotPointSession)
-        with ash.rolling("blind") as scope:
+        with ash.rolling("blind", seed=5_818_203_374_661) as scope:
             outcome = session.roll_check("Ash", "average", 0, 0, 10, seed=5_818_203_374_661)
         logged = ash.rule_roll("Ash: check", 5_818_203_374_661, str(outcome), mode="blind",
                                moves=scope.moves)

@@ -114,7 +114,8 @@ def test_a_player_never_holds_another_players_self_roll(store: Store) -> None:
     _briar_campaign, briar_panel, briar_log = seat(store, "Briar", "player")
     ash_campaign, ash_panel, ash_log = seat(store, "Ash", "player")
     briar_panel.mode.value = "self"
-    outcome = briar_panel.perform(seed=777_001)
+    briar_panel._seed_source = lambda: 777_001  # drawn by the page: a player chooses none
+    outcome = briar_panel.perform()
     assert outcome.roll is not None  # Briar sees their own self roll
     secret = secret_of(gm_campaign, outcome.entry or 0)
     assert secret["text"] in briar_log.list.value
@@ -128,10 +129,12 @@ def test_a_player_never_holds_another_players_self_roll(store: Store) -> None:
         elif step == 1:
             ash_panel.mode.value = "self"
             ash_panel.own.value = False
-            ash_panel.perform(seed=5)
+            ash_panel._seed_source = lambda: 5
+            ash_panel.perform()
         elif step == 2:
             ash_panel.mode.value = "public"
-            ash_panel.perform(seed=6)
+            ash_panel._seed_source = lambda: 6
+            ash_panel.perform()
     for text in states:
         assert leaks(text, secret) == []
     assert outcome.commitment is not None
