@@ -10,11 +10,10 @@ from typing import Any
 
 import pytest
 
-from companion.state import apply_change
-
 from companion import fairplay
 from companion.cli import main
 from companion.rulesets.monsters_and_magic.adventurer import Adventurer
+from companion.state import apply_change
 from companion.store import create_campaign, open_campaign, open_store
 from companion.store.campaign import Campaign
 from companion.widgets.monsters_and_magic import AdventurerPanel
