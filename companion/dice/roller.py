@@ -137,7 +137,8 @@ class Roll:
     labels: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     tree: Node | None = None
-    seed: int | None = None
+    # Where the dice came from, not what they show: equal rolls are equal however made.
+    seed: int | None = field(default=None, compare=False)
 
     @property
     def dice(self) -> list[Die]:
