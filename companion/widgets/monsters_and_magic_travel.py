@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING
 
 import ipywidgets as widgets
 
-from companion.dice import roll
 from companion.errors import RuleError
 from companion.rulesets.monsters_and_magic.harm_and_healing import (
     falling_damage_dice,
@@ -34,6 +33,7 @@ from companion.rulesets.monsters_and_magic.harm_and_healing import (
     falling_distance_computed,
     falling_distance_differs,
 )
+from companion.rulesets.monsters_and_magic.party import Party
 from companion.rulesets.monsters_and_magic.travel import (
     READINGS,
     TravelPlan,
@@ -46,7 +46,7 @@ from companion.widgets.rolls import RollControls
 
 if TYPE_CHECKING:
     from companion.rulesets.monsters_and_magic.adventurer import Adventurer
-    from companion.rulesets.monsters_and_magic.party import Party, RoadCheck
+    from companion.rulesets.monsters_and_magic.party import Fall, RoadCheck
 
 __all__ = ["TravelApp"]
 
@@ -267,33 +267,24 @@ class TravelApp(widgets.VBox):
         self.distance.value = f'<div class="tc-fall-distance">{escape(text)}</div>'
 
     def roll_fall(self) -> None:
-        dice = falling_damage_dice(self.feet.read())
-        if dice == "0":
-            self.fall_result.value = '<div class="tc-fall" data-total="0">no damage</div>'
-            return
+        feet = self.feet.read()
         who = str(self.faller.value)
         faller = next((a for a in self.characters() if a.name == who), None)
         if who and faller is None:
             raise RuleError(f"Falling: {who} is no longer in the party")
-        if faller is not None:
-            reason = faller.why_not("take_damage", 1)
-            if reason is not None:
-                raise RuleError(reason)
+        table = self.party() if self.party is not None else Party()  # alone: just roll
+        if falling_damage_dice(feet) == "0":
+            self.fall_result.value = '<div class="tc-fall" data-total="0">no damage</div>'
+            return
 
-        def action(rng: random.Random) -> tuple[int, str]:
-            rolled = roll(dice, rng=rng)
-            taken = ""
-            if faller is not None:
-                faller.take_damage(rolled.total)
-                taken = f" — {faller.name} takes it: HP {faller.hp}/{faller.max_hp}"
-            return rolled.total, f"{dice}: {rolled}{taken}"
+        def action(rng: random.Random) -> Fall:
+            return table.fall(feet, faller, rng=rng)
 
-        label = f"falling {self.feet.read()} feet" + (f" ({who})" if who else "")
-        out = self.controls.run(label, action, lambda v: v[1])
+        label = f"falling {feet} feet" + (f" ({who})" if who else "")
+        out = self.controls.run(label, action, str)
         if out.value is None:
             self.fall_result.value = f'<div class="tc-fall">{out.hidden_html()}</div>'
             return
-        total, text = out.value
         how = "real dice" if out.physical else f"seed {out.seed}"
-        self.fall_result.value = (f'<div class="tc-fall" data-total="{total}">'
-                                  f"{escape(text)} <small>({how})</small></div>")
+        self.fall_result.value = (f'<div class="tc-fall" data-total="{out.value.total}">'
+                                  f"{escape(str(out.value))} <small>({how})</small></div>")

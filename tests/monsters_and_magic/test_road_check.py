@@ -92,3 +92,21 @@ def test_a_travel_period_marks_the_paces_exhaustion() -> None:
     assert [a.name for a in able] == ["Ash", "Bo"] and notes == []
     assert [a.exhaustion for a in party.characters] == [FAST.exhaustion] * 2
     assert [e.move for e in party.characters[0].log] == ["mark_exhaustion"]
+
+
+def test_a_fall_is_rolled_and_taken_on_the_sheet_of_whoever_fell() -> None:
+    party = table("Ash", "Bo")
+    ash = party.characters[0]
+    assert str(party.fall(5, ash, seed=1)) == "no damage" and not ash.log  # under 10 feet
+    fall = party.fall(30, ash, seed=4)
+    assert fall.dice == "3d6" and fall.rolled is not None and fall.who == "Ash"
+    assert ash.hp == max(0, ash.max_hp - fall.total) == fall.hp
+    assert [e.move for e in ash.log] == ["take_damage"]
+    alone = Party().fall(30, seed=4)  # nobody's sheet: just the roll, the same dice
+    assert alone.total == fall.total and alone.who == "" and "takes it" not in str(alone)
+    with pytest.raises(RuleError, match="Falling: a fall must be"):
+        party.fall(-10, ash, seed=1)
+    stranger = Party().new_character("Cy")
+    with pytest.raises(RuleError, match="not at the table"):
+        party.fall(30, stranger, seed=1)
+    assert not stranger.log

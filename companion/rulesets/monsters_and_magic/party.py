@@ -23,6 +23,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from companion.dice import Roll, roll
 from companion.dice.roller import make_rng
 from companion.errors import RuleError
 from companion.rulesets.monsters_and_magic.ability_checks import AbilityCheckResult, Tier
@@ -32,10 +33,11 @@ from companion.rulesets.monsters_and_magic.group_checks import (
     check_group_size,
     read_group,
 )
+from companion.rulesets.monsters_and_magic.harm_and_healing import falling_damage_dice
 from companion.rulesets.monsters_and_magic.travel import TravelPlan, forage_supplies
 from companion.state import Observable
 
-__all__ = ["MAX_CHARACTERS", "Party", "RoadCheck"]
+__all__ = ["MAX_CHARACTERS", "Fall", "Party", "RoadCheck"]
 
 #: Most characters one table follows (a guard on the page's size, not a rule of the seed).
 MAX_CHARACTERS = 12
@@ -69,6 +71,29 @@ class RoadCheck:
         if self.forage:
             text += f": {self.found} suppl{'ies' if self.found != 1 else 'y'} each"
         return text
+
+
+@dataclass(frozen=True)
+class Fall:
+    """A fall of ``feet``: its dice, what they rolled (``None`` under 10 feet: no damage)
+    and whoever fell (``""``: nobody's sheet, just the roll) with their HP after it."""
+
+    feet: int
+    dice: str
+    rolled: Roll | None
+    who: str = ""
+    hp: int = 0
+    max_hp: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.rolled.total if self.rolled is not None else 0
+
+    def __str__(self) -> str:
+        if self.rolled is None:
+            return "no damage"
+        taken = f" — {self.who} takes it: HP {self.hp}/{self.max_hp}" if self.who else ""
+        return f"{self.dice}: {self.rolled}{taken}"
 
 
 class Party(Observable):
@@ -186,6 +211,25 @@ class Party(Observable):
         for adventurer in able if found else ():
             adventurer.gain_supplies(found)
         return RoadCheck(tuple(a.name for a in able), group, tuple(notes), forage, found)
+
+    def fall(self, feet: int, who: Adventurer | None = None, *, seed: int | None = None,
+             rng: random.Random | None = None) -> Fall:
+        """A fall of ``feet``: the falling dice rolled and, when ``who`` fell, taken as
+        damage on that character's sheet (refused before the roll if the sheet cannot
+        take it)."""
+        dice = falling_damage_dice(feet)
+        if who is not None:
+            self._seated(who)
+            reason = who.why_not("take_damage", 1)
+            if reason is not None:
+                raise RuleError(reason)
+        if dice == "0":
+            return Fall(feet, dice, None)
+        rolled = roll(dice, rng=make_rng(seed, rng))
+        if who is None:
+            return Fall(feet, dice, rolled)
+        who.take_damage(rolled.total)
+        return Fall(feet, dice, rolled, who.name, who.hp, who.max_hp)
 
     def spend_thread(self, adventurer: Adventurer, use: str, *args: Any,
                      **kwargs: Any) -> Any:
