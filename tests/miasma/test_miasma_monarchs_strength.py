@@ -63,7 +63,7 @@ def test_simulation_is_seeded_and_within_its_error_of_the_exact_answer() -> None
 def test_before_the_flop_the_answer_is_simulated() -> None:
     s = hand_strength((4, 6, 8, 10, 12), (), 7, seed=1, samples=300)
     assert not s.exact and 0 <= s.win <= 1
-    assert "simulated" in s.describe()
+    assert "simulated deals, not exact" in s.describe()
     with pytest.raises(RuleError, match="too costly"):
         hand_strength((4, 6, 8, 10, 12), (), 1, exact=True)
 
@@ -131,5 +131,8 @@ def test_quick_readout_is_exact_from_the_turn_and_a_seeded_estimate_before() -> 
     flop = quick_strength(hole, turn[:3], 2, seed=5)
     assert not flop.exact and flop.samples == QUICK_COMPLETIONS
     assert flop == quick_strength(hole, turn[:3], 2, seed=5)
+    # An estimate says so, and of what: 24 of the 120 turn-and-river ways.
+    assert flop.of_ways == 120 and "24 of the 120 ways" in flop.describe()
+    assert "not exact" in flop.describe() and quick.describe().endswith("(exact)")
     exact = hand_strength(hole, turn[:3], 2, exact=True)
     assert abs(flop.win - float(exact.win)) < 4 * flop.stderr + 1e-9

@@ -16,7 +16,10 @@ by die and remembered for the dice already shown, so a table's players share it)
 players: exact after the turn and the river (12 ways or 1), and before that the exact
 chance against the opponents averaged over a seeded sample of `QUICK_COMPLETIONS` of the
 120 ways the turn and river can fall after the flop, and before the flop a seeded
-simulation of `QUICK_PREFLOP` showdown hands; both carry their standard error.
+simulation of `QUICK_PREFLOP` showdown hands; both carry their standard error, and the
+readout ([Strength.describe][companion.rulesets.miasma.dice_monarchs.strength.Strength.describe])
+says plainly that they are estimates and of what (the exact answer after the flop takes
+seconds here, over the 200 ms a table can wait).
 
 Interpretation: everyone stays in to the showdown (no one bins), and ties are settled by
 the ranking and the highest hole numbers as in `hands`; a complete tie splits.
@@ -84,13 +87,28 @@ class Strength:
     exact: bool
     samples: int = 0
     stderr: float = 0.0
+    of_ways: int = 0
+    """When ``samples`` are ways of the hidden community dice (not simulated deals): how
+    many ways there are in all."""
 
     def describe(self) -> str:
-        how = "exact" if self.exact else f"simulated, {self.samples} deals, ± {self.stderr:.2%}"
-        return (
-            f"win {float(self.win):.2%}, split {float(self.split):.2%} "
-            f"against {self.opponents} opponent{'s' * (self.opponents != 1)} ({how})"
-        )
+        """One line for the table: exact figures, or an estimate said to be one.
+
+        >>> Strength(Fraction(1, 4), Fraction(0), 2, exact=True).describe()
+        'win 25.00%, split 0.00% against 2 opponents (exact)'
+        >>> text = Strength(0.2, 0.01, 3, False, 24, 0.025, of_ways=120).describe()
+        >>> text.split(" (")[0]
+        'estimated win 20.0% ± 2.5%, split 1.0% against 3 opponents'
+        >>> "from 24 of the 120 ways" in text and text.endswith(", not exact)")
+        True
+        """
+        against = f"against {self.opponents} opponent{'s' * (self.opponents != 1)}"
+        if self.exact:
+            return f"win {float(self.win):.2%}, split {float(self.split):.2%} {against} (exact)"
+        source = (f"{self.samples} of the {self.of_ways} ways the hidden community dice can "
+                  "fall" if self.of_ways else f"{self.samples} simulated deals")
+        return (f"estimated win {float(self.win):.1%} ± {self.stderr:.1%}, split "
+                f"{float(self.split):.1%} {against} (an estimate from {source}, not exact)")
 
 
 @functools.cache
@@ -282,7 +300,7 @@ def quick_strength(hole: Sequence[int], community: Sequence[int] = (), opponents
     var = sum((w - p) ** 2 for w in wins) / (n - 1)
     fpc = (len(ways) - n) / (len(ways) - 1)
     return Strength(p, sum(splits) / n, opponents, exact=False, samples=n,
-                    stderr=math.sqrt(var / n * fpc))
+                    stderr=math.sqrt(var / n * fpc), of_ways=len(ways))
 
 
 @functools.lru_cache(maxsize=256)
