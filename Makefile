@@ -26,19 +26,23 @@ PYODIDE_STAMP := $(PYODIDE_DIR)/.version-$(PYODIDE_VERSION)
 NPM_CACHE    := build/npm
 CORE_ZIP     := docs/assets/wheels/companion-core.zip
 CHROMIUM     := /usr/bin/chromium
+# The static apps (site/apps/<app>.html): Voici's build tools in their own venv.
+LITE_VENV    := build/lite-venv
+LITE_STAMP   := $(LITE_VENV)/.installed
 # apt-get needs root; use sudo only when we are not root already.
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Silence the "MkDocs 2" banner a plugin prints on every build.
 export NO_MKDOCS_2_WARNING := 1
 export DISABLE_MKDOCS_2_WARNING := true
 
-.PHONY: help install test lint app docs docs-assets docs-serve bench chromium postgres clean
+.PHONY: help install test lint app docs docs-assets docs-serve docs-live bench chromium postgres clean \
+	static-apps
 
 help:
 	@echo "make app        serve the Voila apps on http://$(APP_IP):$(APP_PORT)/ (the start app first)"
 	@echo "make test       ruff + mypy + pytest (builds the site and installs Chromium if needed)"
 	@echo "make docs       build the reference site into site/ (offline Pyodide included)"
-	@echo "make docs-serve serve the reference site on http://$(DOCS_ADDR)/"
+	@echo "make docs-serve serve the built site (apps included) on http://$(DOCS_ADDR)/"
 	@echo "make bench      run the dice, store, Dice Monarchs and app benchmarks"
 
 # --- environment --------------------------------------------------------------------
@@ -92,8 +96,25 @@ docs-assets: $(STAMP) $(PYODIDE_STAMP)
 
 docs: docs-assets
 	$(PY) -m mkdocs build --strict --site-dir site
+	$(MAKE) --no-print-directory static-apps
 
-docs-serve: docs-assets
+# Every app of widgets/ into site/apps/ (Voici + Pyodide, offline after one visit).
+$(LITE_STAMP): tools/static_apps/requirements.txt
+	$(PYTHON) -m venv $(LITE_VENV)
+	$(LITE_VENV)/bin/pip install -q --disable-pip-version-check -r tools/static_apps/requirements.txt
+	touch $@
+
+static-apps: $(STAMP) $(LITE_STAMP)
+	$(PY) tools/build_static_apps.py site --voici $(LITE_VENV)/bin/voici
+
+# The built site as any static host serves it (the apps and offline copy included).
+docs-serve: docs
+	@echo "Table Companion site: http://$(DOCS_ADDR)/  (apps: http://$(DOCS_ADDR)/apps/)"
+	$(PY) -m http.server --bind $(firstword $(subst :, ,$(DOCS_ADDR))) \
+		--directory site $(lastword $(subst :, ,$(DOCS_ADDR)))
+
+# Live-reloading preview of the pages while writing them (no apps).
+docs-live: docs-assets
 	$(PY) -m mkdocs serve --dev-addr $(DOCS_ADDR) --watch companion --watch tools
 
 bench: $(STAMP) chromium

@@ -1,0 +1,357 @@
+"""A campaign store with no database: events in memory, kept as plain files.
+
+The static site's apps run in the browser (Pyodide), where there is no SQLite module to
+count on and no server. [MemoryStore][companion.store.memory.MemoryStore] has the public
+methods of [Store][companion.store.db.Store] that a
+[Campaign][companion.store.campaign.Campaign] uses (campaigns, appending with the same
+conflict check, events, snapshots, import), so campaigns, their events and their
+export/import documents are the same as on a server. It keeps everything in memory and,
+given a folder, writes every change through to small JSON files in it:
+
+- ``campaigns.json``: the campaigns (name, rulesets, creation time, head);
+- ``c<ID>.events.jsonl``: a campaign's events, one JSON object a line, appended;
+- ``c<ID>.snapshot.json``: its newest snapshot.
+
+In the browser the folder is Emscripten's IndexedDB file system, so campaigns survive a
+reload and a restart of the browser; ``on_write`` is called after each change (the page
+flushes the folder to IndexedDB there).
+
+- Interpretation: a crash between writing events and the campaign list leaves extra lines
+  after the head; the head in ``campaigns.json`` is the truth and they are ignored (and
+  overwritten by the next append), as a database would have rolled them back.
+
+>>> store = MemoryStore()
+>>> info = store.create_campaign("Tuesday", ["cairn_srd"])
+>>> store.append(info.id, [NewEvent("note", data={"text": "hi"})], 0)[0].seq
+1
+>>> try:
+...     store.append(info.id, [NewEvent("note")], 0)
+... except ConflictError as exc:
+...     print(exc)
+someone else changed this campaign first (it is at move 1, this screen at 0)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion.store.db import (
+    CampaignInfo,
+    ConflictError,
+    NewEvent,
+    Store,
+    StoredEvent,
+    StoreError,
+    now_text,
+)
+
+__all__ = ["MemoryStore"]
+
+#: The version of the files' layout.
+FORMAT = 1
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+@dataclass
+class _Campaign:
+    info: CampaignInfo
+    events: list[StoredEvent] = field(default_factory=list)
+    snapshot: tuple[int, dict[str, Any]] | None = None
+
+
+class MemoryStore:
+    """Campaigns and their append-only event logs in memory, written through to ``folder``.
+
+    ``kind`` is ``"memory"`` and ``path`` is ``None`` (nothing for an SQLite watcher to
+    follow); ``where`` says where the campaigns are kept, for people.
+    """
+
+    kind = "memory"
+    path: Path | None = None
+
+    def __init__(self, folder: str | os.PathLike[str] | None = None, *,
+                 on_write: Callable[[], None] | None = None,
+                 where: str | None = None) -> None:
+        self.folder = Path(folder) if folder is not None else None
+        self.on_write = on_write
+        self.where = where or (str(self.folder) if self.folder else "memory (not kept)")
+        self._lock = threading.RLock()
+        self._campaigns: dict[int, _Campaign] = {}
+        self._next_id = 1
+        if self.folder is not None:
+            self._load()
+
+    # -- files -----------------------------------------------------------------------------
+
+    def _file(self, name: str) -> Path:
+        assert self.folder is not None
+        return self.folder / name
+
+    def _load(self) -> None:
+        assert self.folder is not None
+        index = self._file("campaigns.json")
+        if not index.exists():
+            return
+        try:
+            doc = json.loads(index.read_text(encoding="utf-8"))
+            rows = doc["campaigns"]
+            self._next_id = int(doc["next_id"])
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise StoreError(f"{index} is damaged ({exc}); it was left untouched") from None
+        for row in rows:
+            info = CampaignInfo(int(row["id"]), str(row["name"]), tuple(row["rulesets"]),
+                                str(row["created"]), int(row["head"]))
+            events = self._read_events(info)
+            snapshot = None
+            snap_file = self._file(f"c{info.id}.snapshot.json")
+            with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
+                snap = json.loads(snap_file.read_text(encoding="utf-8"))
+                if int(snap["seq"]) <= info.head and isinstance(snap["state"], dict):
+                    snapshot = (int(snap["seq"]), snap["state"])
+            self._campaigns[info.id] = _Campaign(info, events, snapshot)
+
+    def _read_events(self, info: CampaignInfo) -> list[StoredEvent]:
+        path = self._file(f"c{info.id}.events.jsonl")
+        events: list[StoredEvent] = []
+        if not path.exists():
+            if info.head:
+                raise StoreError(f"{path} is missing ({info.name!r} has {info.head} events)")
+            return events
+        with path.open(encoding="utf-8") as f:
+            for line in f:
+                if len(events) == info.head:
+                    break  # lines after the head: a write cut short (see the module docs)
+                try:
+                    row = json.loads(line)
+                    events.append(StoredEvent(int(row["seq"]), str(row["at"]), str(row["who"]),
+                                              str(row["role"]), str(row["kind"]),
+                                              row["tracker"], row["move"], row["seed"],
+                                              dict(row["data"])))
+                except (ValueError, KeyError, TypeError):
+                    raise StoreError(f"{path} is damaged (event {len(events) + 1} is not "
+                                     "valid); it was left untouched") from None
+        if len(events) != info.head or any(e.seq != i + 1 for i, e in enumerate(events)):
+            raise StoreError(f"{path} is damaged ({len(events)} events for a head of "
+                             f"{info.head}); it was left untouched")
+        return events
+
+    def _write_text(self, name: str, text: str) -> None:
+        path = self._file(name)
+        temp = path.with_name(path.name + ".tmp")
+        temp.write_text(text, encoding="utf-8")
+        os.replace(temp, path)
+
+    def _save_index(self) -> None:
+        rows = [{"id": c.info.id, "name": c.info.name, "rulesets": list(c.info.rulesets),
+                 "created": c.info.created, "head": c.info.head}
+                for c in self._campaigns.values()]
+        self._write_text("campaigns.json", _dumps({"format": FORMAT, "next_id": self._next_id,
+                                                   "campaigns": rows}))
+
+    def _save_events(self, campaign: _Campaign, new: Sequence[StoredEvent],
+                     rewrite: bool = False) -> None:
+        path = self._file(f"c{campaign.info.id}.events.jsonl")
+        lines = "".join(_dumps(e.to_dict()) + "\n" for e in new)
+        if rewrite or not path.exists():
+            self._write_text(path.name, lines)
+            return
+        # Trim lines past the stored head (a cut-short write) before appending.
+        with path.open("r+", encoding="utf-8") as f:
+            for _ in range(campaign.info.head - len(new)):
+                if not f.readline():
+                    break
+            f.seek(f.tell())
+            f.truncate()
+            f.write(lines)
+
+    def _written(self) -> None:
+        if self.on_write is not None:
+            self.on_write()
+
+    @contextlib.contextmanager
+    def _write(self) -> Any:
+        with self._lock:
+            try:
+                yield
+            except OSError as exc:
+                raise StoreError(f"cannot write to {self.where}: {exc.strerror or exc}"
+                                 ) from None
+        self._written()
+
+    # -- Store's interface -------------------------------------------------------------
+
+    check_name = staticmethod(Store.check_name)
+
+    def close(self) -> None:
+        """Nothing to release (every change is written when made)."""
+
+    def __enter__(self) -> MemoryStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def schema_version(self) -> int:
+        return FORMAT
+
+    def meta_value(self, key: str) -> str | None:
+        """No marker table here: nothing is set."""
+        return None
+
+    def _get(self, campaign_id: int) -> _Campaign:
+        campaign = self._campaigns.get(campaign_id)
+        if campaign is None:
+            raise StoreError("this campaign was deleted")
+        return campaign
+
+    def create_campaign(self, name: str, rulesets: Sequence[str],
+                        created: str | None = None) -> CampaignInfo:
+        """Create an empty campaign; refuses a name already taken."""
+        return self._insert(name, rulesets, created or now_text(), [])
+
+    def _insert(self, name: str, rulesets: Sequence[str], created: str,
+                new: Sequence[NewEvent]) -> CampaignInfo:
+        name = self.check_name(name)
+        if not rulesets:
+            raise StoreError("a campaign plays at least one ruleset")
+        with self._write():
+            if self.find_campaign(name) is not None:
+                raise StoreError(f"a campaign named {name!r} already exists")
+            cid = self._next_id
+            events = [self._stored(i + 1, e) for i, e in enumerate(new)]
+            info = CampaignInfo(cid, name, tuple(rulesets), created, len(events))
+            campaign = _Campaign(info, events)
+            if self.folder is not None:
+                self.folder.mkdir(parents=True, exist_ok=True)
+                self._save_events(campaign, events, rewrite=True)
+            self._campaigns[cid] = campaign
+            self._next_id += 1
+            if self.folder is not None:
+                self._save_index()
+        return info
+
+    def list_campaigns(self) -> list[CampaignInfo]:
+        """Every campaign, by name."""
+        with self._lock:
+            return sorted((c.info for c in self._campaigns.values()), key=lambda i: i.name)
+
+    def find_campaign(self, name: str) -> CampaignInfo | None:
+        clean = " ".join(name.split())
+        with self._lock:
+            for c in self._campaigns.values():
+                if c.info.name == clean:
+                    return c.info
+        return None
+
+    def get_campaign(self, name: str) -> CampaignInfo:
+        """The campaign called ``name``; the error names the known ones if there is none."""
+        info = self.find_campaign(name)
+        if info is None:
+            known = ", ".join(c.name for c in self.list_campaigns()[:10]) or "none yet"
+            raise StoreError(f"no campaign named {name!r} in {self.where} (campaigns: {known})")
+        return info
+
+    def delete_campaign(self, name: str) -> None:
+        """Delete a campaign with all its events and snapshots."""
+        info = self.get_campaign(name)
+        with self._write():
+            del self._campaigns[info.id]
+            if self.folder is not None:
+                self._save_index()
+                for suffix in ("events.jsonl", "snapshot.json"):
+                    self._file(f"c{info.id}.{suffix}").unlink(missing_ok=True)
+
+    def head(self, campaign_id: int) -> int:
+        """The campaign's last event number."""
+        with self._lock:
+            return self._get(campaign_id).info.head
+
+    @staticmethod
+    def _stored(seq: int, event: NewEvent) -> StoredEvent:
+        seed = event.seed if event.seed is None or -2**63 <= event.seed < 2**63 else None
+        # The data goes through JSON as in a database: no object shared with the caller.
+        data = json.loads(_dumps(event.data))
+        return StoredEvent(seq, event.at or now_text(), event.who[:80], event.role[:10],
+                           event.kind, event.tracker, event.move, seed, data)
+
+    def append(self, campaign_id: int, new: Sequence[NewEvent],
+               expected_seq: int) -> list[StoredEvent]:
+        """Append events numbered from ``expected_seq + 1``; a
+        [ConflictError][companion.store.db.ConflictError] (nothing written) if the head moved."""
+        with self._write():
+            campaign = self._get(campaign_id)
+            if campaign.info.head != expected_seq:
+                raise ConflictError(
+                    f"someone else changed this campaign first (it is at move "
+                    f"{campaign.info.head}, this screen at {expected_seq})")
+            stored = [self._stored(expected_seq + 1 + i, e) for i, e in enumerate(new)]
+            if not stored:
+                return []
+            info = campaign.info
+            campaign.info = CampaignInfo(info.id, info.name, info.rulesets, info.created,
+                                         expected_seq + len(stored))
+            if self.folder is not None:
+                self._save_events(campaign, stored)
+                self._save_index()
+            campaign.events.extend(stored)
+        return stored
+
+    def events_since(self, campaign_id: int, seq: int = 0, limit: int | None = None,
+                     kinds: Sequence[str] = ()) -> list[StoredEvent]:
+        """The campaign's events after number ``seq``, oldest first (only ``kinds`` if given)."""
+        with self._lock:
+            events = self._get(campaign_id).events[max(seq, 0):]
+        if kinds:
+            events = [e for e in events if e.kind in kinds]
+        return list(events[:limit] if limit is not None else events)
+
+    def latest_snapshot(self, campaign_id: int) -> tuple[int, dict[str, Any]] | None:
+        """The newest snapshot as ``(seq, state)``, or None."""
+        with self._lock:
+            snap = self._get(campaign_id).snapshot
+        return (snap[0], json.loads(_dumps(snap[1]))) if snap is not None else None
+
+    def put_snapshot(self, campaign_id: int, seq: int, state: dict[str, Any]) -> None:
+        """Keep ``state`` as the campaign's state after event ``seq``."""
+        with self._write():
+            campaign = self._get(campaign_id)
+            if campaign.snapshot is not None and campaign.snapshot[0] >= seq:
+                return
+            text = _dumps(state)
+            campaign.snapshot = (seq, json.loads(text))
+            if self.folder is not None:
+                self._write_text(f"c{campaign_id}.snapshot.json",
+                                 _dumps({"seq": seq, "state": json.loads(text)}))
+
+    def import_campaign(self, name: str, rulesets: Sequence[str], created: str,
+                        new: Sequence[NewEvent]) -> CampaignInfo:
+        """Create a campaign holding ``new`` (already checked)."""
+        return self._insert(name, rulesets, created, new)
+
+    def wait_for_change(self, campaign_id: int, seq: int, timeout: float) -> int:
+        """The head once it passes ``seq`` or ``timeout`` seconds pass (one page per
+        browser tab: another tab's moves are seen when the campaign is opened again)."""
+        deadline = time.monotonic() + max(0.0, timeout)
+        while True:
+            head = self.head(campaign_id)
+            left = deadline - time.monotonic()
+            if head > seq or left <= 0:
+                return head
+            time.sleep(min(0.2, left))
+
+    def size_on_disk(self) -> int:
+        """Bytes the campaign files take (0 in memory only)."""
+        if self.folder is None or not self.folder.exists():
+            return 0
+        return sum(p.stat().st_size for p in self.folder.iterdir() if p.is_file())
