@@ -131,6 +131,14 @@ class SpellPointsApp(widgets.VBox):
                                "level", "150px")
         self.caster = _dropdown(list(CASTER_KINDS), self.model.caster, "Caster", "caster",
                                 "150px")
+        # Each dropdown changes this caster at once, as a move (spent points stay spent);
+        # "New caster" is the fresh, rested pool.
+        self.level.observe(safe(self.error)(lambda ch: (
+            self.model.set_class_level(int(ch["new"]))
+            if int(ch["new"]) != self.model.class_level else None)), names="value")
+        self.caster.observe(safe(self.error)(lambda ch: (
+            self.model.set_caster(str(ch["new"]))
+            if ch["new"] != self.model.caster else None)), names="value")
         self.limits = widgets.Checkbox(value=self.model.dmg_limits, indent=False,
                                        description="DMG limits (level cap, 6th+ once a rest)")
         self.limits.add_class("tc-check-dmg-limits")
@@ -181,6 +189,7 @@ class SpellPointsApp(widgets.VBox):
             f"<div>level {m.class_level} {escape(m.caster)} caster, spells up to level "
             f"{m.max_spell_level}</div>")
         self.limits.value = m.dmg_limits
+        self.level.value, self.caster.value = m.class_level, m.caster  # after undo or load
         for lvl, btn in enumerate(self.cast_buttons):
             disable_for(btn, m.cast_refusal(lvl))
             btn.button_style = "" if m.can_cast(lvl) else "warning"

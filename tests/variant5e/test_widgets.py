@@ -131,14 +131,18 @@ def test_new_caster_needs_a_second_tap_once_something_is_spent() -> None:
     app = SpellPointsApp()
     buttons = buttons_by_name(app)
     new = buttons["new"]
+    new.click()  # nothing done yet: one tap is enough
+    assert new.description == "New caster" and app.model.log == ()
     app.level.value = 3
-    new.click()  # nothing spent yet: one tap is enough
-    assert app.model.class_level == 3 and new.description == "New caster"
+    assert app.model.class_level == 3 and app.model.points == app.model.maximum == 14
     buttons["cast-1"].click()
-    spent = app.model.points
-    app.level.value = 9
+    spent = app.model.maximum - app.model.points
+    app.level.value = 9  # the dropdown is a move at once: points spent stay spent
+    assert app.model.class_level == 9 and app.model.maximum - app.model.points == spent
+    assert app.model.log[-1].move == "set_class_level"
+    points = app.model.points
     new.click()  # a stray tap loses nothing
-    assert app.model.points == spent and app.model.class_level == 3
+    assert app.model.points == points and app.model.class_level == 9
     assert new.description.startswith("Tap again") and new.button_style == "danger"
     buttons["cast-0"].click()  # any other move puts the button back
     assert new.description == "New caster" and new.button_style == ""
@@ -302,3 +306,19 @@ def test_death_app_takes_physical_dice() -> None:
     b["return"].click()
     assert 'data-outcome="works"' in app.attempt.value and record.condition == "alive"
     assert b["return"].disabled
+
+
+def test_spell_points_dropdowns_change_the_caster_as_moves() -> None:
+    app = SpellPointsApp()  # level 5 full caster: 27
+    buttons = buttons_by_name(app)
+    buttons["cast-1"].click()  # 2 spent
+    app.caster.value = "half"
+    assert (app.model.caster, app.model.maximum, app.model.points) == ("half", 6, 4)
+    assert "half caster: 4/6 mentality" in app.history.value
+    app.level.value = 9
+    assert (app.model.class_level, app.model.maximum, app.model.points) == (9, 17, 15)
+    buttons["undo"].click()  # the dropdown follows the model back
+    assert app.model.class_level == 5 and app.level.value == 5
+    buttons["undo"].click()
+    assert app.caster.value == "full" and app.model.points == 25
+    assert len(app.model.log) == 1 and app.error.message == ""

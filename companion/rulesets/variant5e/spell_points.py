@@ -42,7 +42,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
-from companion.errors import RuleError, StateError, TableError
+from companion.errors import RuleError, StateError, TableError, quoted
 from companion.state import Tracker, move, state_field
 from companion.tables.fixed import Schema, load_fixed
 
@@ -265,6 +265,26 @@ class SpellPoints(Tracker):
         self.class_level, self.maximum = class_level, maximum
         self.points = max(0, maximum - spent)
         self.describe(f"class level {class_level}: {self.points}/{maximum} mentality")
+
+    @move
+    def set_caster(self, caster: str) -> None:
+        """Set the kind of caster (the table's correction, or a class taken): the pool's
+        size follows it, and points already spent stay spent, as for
+        [set_class_level][companion.rulesets.variant5e.spell_points.SpellPoints.set_class_level].
+
+        >>> cleric = SpellPoints.new(class_level=5)
+        >>> cleric.cast(1); cleric.set_caster("half"); (cleric.points, cleric.maximum)
+        (4, 6)
+        """
+        if caster not in CASTER_KINDS:
+            raise RuleError(f"Spell Points: a caster is {' or '.join(CASTER_KINDS)}, "
+                            f"not {quoted(str(caster))}")
+        kind = next(k for k in CASTER_KINDS if k == caster)  # the typed name
+        maximum = mentality_points(self.class_level, kind)
+        spent = self.maximum - self.points
+        self.caster, self.maximum = kind, maximum
+        self.points = max(0, maximum - spent)
+        self.describe(f"{caster} caster: {self.points}/{maximum} mentality")
 
     @move
     def set_dmg_limits(self, on: bool) -> None:
