@@ -50,6 +50,13 @@ def test_other_commands(capsys: pytest.CaptureFixture[str]) -> None:
     odds = json.loads(run(capsys, "5e", "fragile-soul", "revivify", "--modifier", "5",
                           "--json")[1])
     assert odds["works"] == "73/100"
+    # Reincarnate has its face too: it rolls on revivify's table.
+    again = json.loads(run(capsys, "5e", "fragile-soul", "reincarnate", "--modifier", "5",
+                           "--json")[1])
+    assert again == odds
+    rolled = json.loads(run(capsys, "5e", "fragile-soul", "reincarnate", "--modifier", "5",
+                            "--roll", "--seed", "3", "--json")[1])
+    assert rolled["spell"] == "reincarnate"
     assert json.loads(run(capsys, "5e", "death-saves", "--json")[1])["dies"] == "3239/8000"
     assert json.loads(run(capsys, "5e", "identify", "3", "--arcana", "5",
                           "--json")[1])["chance"] == "2/5"

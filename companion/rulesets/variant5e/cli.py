@@ -27,6 +27,7 @@ __all__ = ["add_commands"]
 
 
 def add_commands(sub: Any) -> None:
+    from companion.rulesets.variant5e.death_and_returning import FRAGILE_SOUL_TABLES
     from companion.rulesets.variant5e.maneuvers import MANEUVERS
 
     top = sub.add_parser("5e", help="5e optional rules: contests, spell points, death, grid")
@@ -61,8 +62,8 @@ def add_commands(sub: Any) -> None:
     points.set_defaults(func=_spell_points)
 
     soul = cmds.add_parser("fragile-soul", help="odds of bringing a creature back")
-    soul.add_argument("spell", choices=("revivify", "raise dead", "resurrection",
-                                        "true resurrection"))
+    # Every spell with a Fragile Soul table, reincarnate included (it uses revivify's).
+    soul.add_argument("spell", choices=tuple(FRAGILE_SOUL_TABLES))
     soul.add_argument("--modifier", type=int, required=True,
                       help="caster's spellcasting ability modifier")
     soul.add_argument("--roll", action="store_true", help="roll an attempt instead")
