@@ -42,6 +42,8 @@ from companion.rulesets.variant5e.death_and_returning import (
 )
 from companion.rulesets.variant5e.diagonal_moves import MAX_SPEED, MovementCounter
 from companion.rulesets.variant5e.facing_and_flanking import Battlefield
+from companion.rulesets.variant5e.grapple import speed_while_moving_grappled
+from companion.rulesets.variant5e.identify_a_spell import identify_a_spell, identify_timing
 from companion.rulesets.variant5e.maneuvers import MANEUVERS, maneuver
 from companion.rulesets.variant5e.spell_points import (
     CASTER_KINDS,
@@ -56,6 +58,7 @@ from companion.widgets.base import (
     bind,
     button,
     chance_html,
+    check_box,
     confirm_button,
     disable_for,
     draw_seed,
@@ -160,6 +163,15 @@ class SpellPointsApp(widgets.VBox):
         self.history = widgets.HTML()
         self.file = SaveLoad(self.model, "spell-points.json", what="spell-point pool",
                              error=self.error)
+        # Identify a Spell: the Arcana check's exact chance (it needs no pool).
+        self.arcana = int_box("Arcana modifier", 3, "arcana", -10, 20)
+        self.spell_level = _dropdown(list(range(10)), 1, "Spell level", "spell-level", "150px")
+        self.same_class = check_box("Same class (advantage)", "same-class")
+        self.being_cast = check_box("While it is cast", "being-cast", value=True)
+        self.identify = widgets.HTML()
+        for control in (self.arcana, self.spell_level, self.same_class, self.being_cast):
+            control.observe(safe(self.error)(lambda _c: self.render_identify()),
+                            names="value")
         app_box(
             row(self.level, self.caster, new),
             row(self.limits),
@@ -169,9 +181,25 @@ class SpellPointsApp(widgets.VBox):
             self.error,
             self.history,
             self.file,
+            _heading("Identify a Spell"),
+            row(self.arcana, self.spell_level, self.same_class, self.being_cast),
+            self.identify,
             box=self,
         )
         bind(self.model, self.render, error=self.error)
+        self.render_identify()
+
+    def render_identify(self) -> None:
+        """The Intelligence (Arcana) check to name a spell: DC, timing and exact chance."""
+        if first_bad_box(self.arcana) is not None:
+            self.identify.value = "<div><i>Fix the Arcana modifier above.</i></div>"
+            return
+        check = identify_a_spell(self.arcana.read(), int(self.spell_level.value),
+                                 same_class=bool(self.same_class.value))
+        when = identify_timing(bool(self.being_cast.value))
+        self.identify.value = (
+            f'<div class="tc-identify">{escape(check.expression)} vs DC {check.target} '
+            f"(uses your {when}): {chance_html(check.chance())}</div>")
 
     def _cast(self, level: int) -> Callable[[], None]:
         return lambda: self.model.cast(level)
@@ -512,6 +540,7 @@ class CombatOptionsApp(widgets.VBox):
                                 name="undo-move"),
         }
         self.speed.observe(lambda _c: self.render_counter(), names="value")
+        self.speed.observe(safe(self.error)(lambda _c: self.render_contest()), names="value")
         self.file = SaveLoad(self.counter, "movement.json", what="movement count",
                              error=self.move_error)
         app_box(
@@ -566,7 +595,18 @@ class CombatOptionsApp(widgets.VBox):
             f"<div><b>{escape(option.initiator)} wins</b>: {chance_html(odds.initiator)}</div>"
             f"<div><b>{escape(option.resister)} wins</b>: {chance_html(odds.resister)} "
             f"(ties {chance_html(odds.tie)}, status quo)</div>"
-            f"<div>On a win: {escape(contest.on_success)}</div></div>")
+            f"<div>On a win: {escape(contest.on_success)}</div>{self._drag_html()}</div>")
+
+    def _drag_html(self) -> str:
+        """For a grapple: the grappler's speed (the movement counter's) while moving the
+        grappled target, from the two sizes."""
+        if self.option.value != "grapple" or first_bad_box(self.speed) is not None:
+            return ""
+        speed = self.speed.read()
+        dragged = speed_while_moving_grappled(speed, Size.parse(self.first.size.value),
+                                              Size.parse(self.second.size.value))
+        return (f'<div class="tc-drag-speed" data-feet="{dragged}">Moving the grappled '
+                f"target: speed {speed} ft becomes <b>{dragged} ft</b></div>")
 
     def roll_contest(self) -> None:
         """Roll the contest in the mode picked, or from the d20s typed in."""

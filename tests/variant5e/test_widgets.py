@@ -322,3 +322,31 @@ def test_spell_points_dropdowns_change_the_caster_as_moves() -> None:
     buttons["undo"].click()
     assert app.caster.value == "full" and app.model.points == 25
     assert len(app.model.log) == 1 and app.error.message == ""
+
+
+def test_identify_a_spell_has_a_face_with_exact_odds() -> None:
+    from companion.rulesets.variant5e.identify_a_spell import identify_a_spell
+
+    app = SpellPointsApp()
+    assert "vs DC 16" in app.identify.value and "(uses your reaction)" in app.identify.value
+    app.arcana.value, app.spell_level.value = 5, 3
+    app.same_class.value = True
+    app.being_cast.value = False
+    chance = identify_a_spell(5, 3, same_class=True).chance()
+    assert "vs DC 18" in app.identify.value and "(uses your action)" in app.identify.value
+    assert f"{chance.numerator}/{chance.denominator}" in app.identify.value
+    assert "2d20kh1" in app.identify.value
+
+
+def test_a_grapple_shows_the_speed_while_moving_the_target() -> None:
+    app = CombatOptionsApp(seed_source=lambda: 1)
+    app.option.value = "grapple"
+    assert 'data-feet="15"' in app.contest_odds.value  # medium drags medium: half of 30
+    app.first.size.value = "huge"
+    assert 'data-feet="30"' in app.contest_odds.value  # two sizes larger: full speed
+    app.speed.value = 25
+    assert 'data-feet="25"' in app.contest_odds.value
+    app.first.size.value = "medium"
+    assert 'data-feet="12"' in app.contest_odds.value  # halving rounds down
+    app.option.value = "shove"
+    assert "tc-drag-speed" not in app.contest_odds.value
