@@ -68,7 +68,9 @@ def party_5e() -> TableApp:
 
 
 def second_screen(db: Path) -> Campaign:
-    return open_campaign(open_store(db), "Tuesday", who="Briar's player", role="player")
+    # The GM's phone: these tests are about screens in step (who may do what: the seat
+    # tests), so the second screen may move anyone's records.
+    return open_campaign(open_store(db), "Tuesday", who="Mira's phone", role="gm")
 
 
 def build(campaign: Campaign, key: str) -> Any:
@@ -129,7 +131,7 @@ def test_hit_dice_are_the_members_own_kept_and_seen_by_a_second_screen(db: Path)
     again = open_campaign(open_store(db), "Tuesday")
     kept = again.tracker("Hit Dice: Ash", HitDice)
     assert (kept.hp, kept.hit_dice) == (33, 5)
-    assert [e.who for e in again.log()][-1] == "Briar's player"
+    assert [e.who for e in again.log()][-1] == "Mira's phone"
 
 
 def test_a_member_without_hit_dice_gets_them_on_first_use(db: Path) -> None:
@@ -463,7 +465,7 @@ def test_hit_dice_take_the_campaign_s_roll_modes_and_real_dice(db: Path) -> None
     logged = app.campaign.log(("roll",))[-1]
     assert logged.data["text"] == "d8 shows 6" and logged.seed is None
     # A player's blind roll: the GM sees it, the player sees only its commitment.
-    other = second_screen(db)
+    other = open_campaign(open_store(db), "Tuesday", who="Ash", role="player")
     phone = picked(build(other, "hit_dice"), "Ash")
     phone.controls.mode.value = "blind"
     phone.buttons["roll"].click()

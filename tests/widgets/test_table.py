@@ -120,7 +120,7 @@ def test_the_live_thread_applies_another_screen_s_move_within_a_second(db: Path)
     assert app.campaign is not None
     sheet = campaign_app(app.campaign, "cairn_character")
     shown = sheet.body.children[0]
-    other = open_campaign(open_store(db), "Tuesday", who="Briar", role="player")
+    other = open_campaign(open_store(db), "Tuesday", who="Ash", role="player")
     other.tracker("Ash", Character).add_fatigue()
     deadline = time.monotonic() + 1.0
     while time.monotonic() < deadline and "Fatigue 1" not in shown.stats.value:
@@ -359,7 +359,7 @@ def test_live_on_postgresql_through_listen_notify(request: pytest.FixtureRequest
     app.create_button.click()
     add_member(app, "cairn_srd", "Ash", str=12, dex=10, ctrl=9, guard=5, armor=0)
     sheet = app.open_app("cairn_character").body.children[0]
-    other = open_campaign(open_store(url), "Club night", who="Briar", role="player")
+    other = open_campaign(open_store(url), "Club night", who="Ash", role="player")
     time.sleep(0.3)  # the watcher is listening
     other.tracker("Ash", Character).add_fatigue()
     deadline = time.monotonic() + 1.0
