@@ -253,3 +253,136 @@ def test_only_the_state_module_reads_tracker_internals_by_name() -> None:
             if isinstance(node, ast.Constant) and node.value in STATE_INTERNALS:
                 problems.append(f"{s.path.relative_to(ROOT)}:{node.lineno}: {node.value!r}")
     assert problems == [], "\n".join(problems)
+
+
+# -- rules only in the rulesets (issue 18) ---------------------------------------------------
+
+#: Functions that draw from a generator (random's module functions and generator methods).
+DRAWS = frozenset({"random", "randint", "randrange", "choice", "choices", "shuffle",
+                   "sample", "uniform", "gauss", "getrandbits", "randbytes", "triangular",
+                   "normalvariate", "expovariate", "betavariate", "randbelow", "token_bytes",
+                   "token_hex", "token_urlsafe"})
+#: Draw methods whose name says it all, on whatever object (``rng.randint``).
+UNMISTAKABLE_DRAWS = frozenset({"randint", "randrange", "getrandbits", "randbytes",
+                                "randbelow", "shuffle"})
+#: What rolls dice in the engine (a rule's roll is the ruleset's move or function).
+ENGINE_ROLLS = frozenset({"companion.dice.roll", "companion.dice.roll_many",
+                          "companion.dice.simulate", "companion.dice.roller.roll",
+                          "companion.dice.physical.enter"})
+#: Widget modules that roll dice themselves, with the reason (no rule is decided there).
+ROLLING_WIDGETS = {
+    # The dice tray rolls whatever expression the player types: dice, not a rule.
+    "companion.widgets.dice_tray": "the player's own expression",
+    # The roll machinery every app's rule roll goes through (modes, own dice, the log):
+    # it rolls the expression the caller's rule names.
+    "companion.widgets.rolls": "the roll modes and entered dice of any rule's roll",
+}
+
+
+def resolved_names(source: Source) -> dict[str, str]:
+    """What each imported name stands for: ``roll`` -> ``companion.dice.roll``,
+    ``dice`` -> ``companion.dice``, ``random`` -> ``random``."""
+    names: dict[str, str] = {}
+    for node in ast.walk(source.tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                names[alias.asname or alias.name.partition(".")[0]] = (
+                    alias.name if alias.asname else alias.name.partition(".")[0])
+        elif isinstance(node, ast.ImportFrom):
+            module = absolute(source, node)
+            for alias in node.names:
+                names[alias.asname or alias.name] = f"{module}.{alias.name}"
+    return names
+
+
+def dotted(node: ast.expr, names: dict[str, str]) -> str:
+    """``a.b.c`` of an expression, its first name resolved through the imports ("" when
+    it is no plain dotted name)."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return ""
+    return ".".join([names.get(node.id, node.id), *reversed(parts)])
+
+
+def rule_decisions(source: Source) -> list[str]:
+    """Where a widget module decides a rule itself (``path:line: what``):
+
+    - it draws from a random generator (``random.randint``, ``rng.randrange``...): a rule
+      roll is a ruleset's move or function, called with ``rng``/``seed``;
+    - it rolls dice through the engine (``companion.dice.roll``...) outside the modules
+      whose purpose that is (``ROLLING_WIDGETS``);
+    - it compares a value with a ruleset's constant (``if face >= GAMBIT_MIN``): the
+      threshold is the rules' to judge, through their functions.
+    """
+    where = f"{source.path.relative_to(ROOT)}"
+    names = resolved_names(source)
+    problems = []
+    for node in ast.walk(source.tree):
+        if isinstance(node, ast.Call):
+            called = dotted(node.func, names)
+            head, _, last = called.rpartition(".")
+            if head in ("random", "secrets") and last in DRAWS:
+                problems.append(f"{where}:{node.lineno}: draws {called}()")
+            elif (isinstance(node.func, ast.Attribute) and node.func.attr in UNMISTAKABLE_DRAWS
+                  and head not in ("random", "secrets")):
+                problems.append(f"{where}:{node.lineno}: draws .{node.func.attr}()")
+            elif called in ENGINE_ROLLS and source.module not in ROLLING_WIDGETS:
+                problems.append(f"{where}:{node.lineno}: rolls dice with {called}()")
+        elif isinstance(node, ast.Compare):
+            for operand in (node.left, *node.comparators):
+                constant = dotted(operand, names)
+                last = constant.rpartition(".")[2]
+                if (constant.startswith("companion.rulesets.") and last.isupper()
+                        and not isinstance(node.ops[0], ast.In | ast.NotIn)):
+                    problems.append(f"{where}:{node.lineno}: compares with the rule "
+                                    f"constant {last}")
+    return problems
+
+
+def test_widgets_decide_no_rule() -> None:
+    widgets = [s for s in sources() if s.module.startswith("companion.widgets")]
+    assert len(widgets) > 20
+    problems = [p for s in widgets for p in rule_decisions(s)]
+    assert problems == [], "\n".join(problems)
+
+
+@pytest.mark.parametrize("text", [
+    "import random\ndef damage():\n    return random.randint(1, 6)\n",
+    "from random import choice\ndef pick(rows):\n    return choice(rows)\n",
+    "def face(rng):\n    return rng.randrange(6) + 1\n",
+    "from companion.dice import roll\ndef hit():\n    return roll('1d6').total\n",
+    "from companion import dice\ndef hit(rng):\n    return dice.roll('2d6', rng=rng).total\n",
+    "from companion.rulesets.cairn_srd.combat import GAMBIT_MIN\n"
+    "def can_gambit(face):\n    return face >= GAMBIT_MIN\n",
+    "from companion.rulesets.cairn_srd import combat\n"
+    "def can_gambit(face):\n    return combat.GAMBIT_AUTO <= face\n",
+])
+def test_the_rule_decision_check_catches_a_planted_rule(text: str) -> None:
+    assert len(rule_decisions(_fake(text, "companion.widgets.planted"))) == 1
+
+
+@pytest.mark.parametrize("text", [
+    # Calling the ruleset's API with a generator, typing it, making one from a seed.
+    "import random\nfrom companion.rulesets.cairn_srd.combat import gambit\n"
+    "def f(face: int, rng: random.Random) -> str:\n"
+    "    return gambit(face) + str(random.Random(3))\n",
+    # A rule constant as a widget's bound (a box's limits) or a choice list.
+    "from companion.rulesets.cairn_srd.saves import MAX_SCORE\n"
+    "def box(make):\n    return make('STR', 0, MAX_SCORE)\n",
+    "from companion.rulesets.cairn_srd.combat import GAMBITS\n"
+    "def known(g):\n    return g in GAMBITS\n",
+    # A widget's own numbers compared: not a rule's.
+    "MAX_ROWS = 5\ndef rows(n):\n    return min(n, MAX_ROWS) if n > MAX_ROWS else n\n",
+])
+def test_the_rule_decision_check_leaves_plain_widget_code_alone(text: str) -> None:
+    assert rule_decisions(_fake(text, "companion.widgets.plain")) == []
+
+
+def test_the_rolling_widgets_are_the_named_ones() -> None:
+    text = "from companion import dice\ndef tray(expr):\n    return dice.roll(expr)\n"
+    assert rule_decisions(_fake(text, "companion.widgets.dice_tray")) == []
+    modules = {s.module for s in sources()}
+    assert set(ROLLING_WIDGETS) <= modules  # an allowance for a module that is gone fails

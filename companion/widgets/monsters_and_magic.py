@@ -621,7 +621,7 @@ class GameMasterPanel(widgets.VBox):
         self.reading.value = self.gm.reading
         disable_for(self.spend_button, None if self.gm.can_spend
                       else "Threads of Fate: the GM has no thread to spend")
-        disable_for(self.gain_button, None if self.gm.threads < LIMIT
+        disable_for(self.gain_button, None if self.gm.can_gain
                       else f"Threads of Fate: the GM holds at most {LIMIT} threads")
 
 
@@ -675,6 +675,17 @@ class MonstersAndMagicApp(widgets.VBox):
         self.add_button = button("Add character", self.add_character, error=self.error,
                                  name="add-character")
         self.new_name.observe(lambda _change: self._check_name(), names="value")
+        # The new character's own numbers (the sheet's Numbers can change them later).
+        self.new_stats = {
+            "focus": int_box("FOC", 0, "new-focus", -5, 10, width="90px"),
+            "power": int_box("POW", 0, "new-power", -5, 10, width="90px"),
+            "cunning": int_box("CUN", 0, "new-cunning", -5, 10, width="90px"),
+            "luck": int_box("LCK", luck, "new-luck", -5, 10, width="90px"),
+            "max_hp": int_box("HP", 12, "new-hp", 1, 999, width="90px"),
+            "ac": int_box("AC", 0, "new-ac", 0, 30, width="90px"),
+        }
+        for box in self.new_stats.values():
+            box.observe(lambda _change: self._check_name(), names="value")
         # The sheet in play comes first on a phone; the table's other tools open a tap away
         # (the GM's title keeps the thread count in sight).
         self.tools = {
@@ -685,7 +696,8 @@ class MonstersAndMagicApp(widgets.VBox):
         }
         bind(self.gm, self._gm_title, error=self.error)
         app_box(row(self.picker), self.characters, *self.tools.values(),
-                row(self.new_name, self.add_button), self.error, box=self)
+                row(self.new_name, *self.new_stats.values(), self.add_button), self.error,
+                box=self)
         self.luck = luck
         self.party.on_change(safe(self.error)(lambda _party: self._refresh_picker()))
         if party is not None:
@@ -701,8 +713,10 @@ class MonstersAndMagicApp(widgets.VBox):
         self.tools["gm"].retitle(f"GM's threads of fate: {n}")
 
     def _check_name(self) -> None:
-        disable_for(self.add_button, None if self.new_name.valid and self.new_name.text.strip()
-                      else "type a name of up to 60 characters first")
+        bad = first_bad_box(*self.new_stats.values())
+        disable_for(self.add_button, bad if bad is not None else
+                    None if self.new_name.valid and self.new_name.text.strip()
+                    else "type a name of up to 60 characters first")
 
     def seat(self, adventurer: Adventurer) -> AdventurerPanel:
         """Show the sheet of ``adventurer`` (already at the table) and pick it."""
@@ -733,12 +747,12 @@ class MonstersAndMagicApp(widgets.VBox):
 
     def add_character(self) -> AdventurerPanel:
         name = self.new_name.read()  # too long: refused under the box, nobody added
+        stats = {key: box.read() for key, box in self.new_stats.items()}
         if self.adopt is None:
-            adventurer = self.party.new_character(name, luck=self.luck, max_hp=12)
+            adventurer = self.party.new_character(name, **stats)
         else:
             self.party.check_name(name)
-            adventurer = self.party.add(self.adopt(Adventurer.new(name, luck=self.luck,
-                                                                  max_hp=12)))
+            adventurer = self.party.add(self.adopt(Adventurer.new(name, **stats)))
         sheet = self.seat(adventurer)
         self.new_name.value = ""
         return sheet

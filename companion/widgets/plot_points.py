@@ -355,7 +355,7 @@ class StrainWoundsPanel(widgets.VBox):
             self.view.value = f"<i>{html.escape(self.character_name)} has left the table.</i>"
             return
         c = self.session.character(self.character_name)
-        self.wound_button.disabled = c.wounds >= MAX_WOUNDS
+        self.wound_button.disabled = not c.can_take_wound
         self.heal_button.disabled = c.wounds == 0
         tier = c.tier
         effect = html.escape(tier.effect) if tier else "No wounds."

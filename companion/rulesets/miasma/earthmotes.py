@@ -270,6 +270,11 @@ class EarthmoteLog(Tracker):
             raise StateError(f"field 'made' counts {self.made} earthmotes made, but the list "
                              f"holds {len(self.earthmotes)}")
 
+    @property
+    def full(self) -> bool:
+        """Whether the list holds as many earthmotes as it can (remove one to make more)."""
+        return len(self.earthmotes) >= MAX_EARTHMOTES
+
     @classmethod
     def start(cls, *, seed: int | None = None, rng: random.Random | None = None) -> EarthmoteLog:
         if seed is None:

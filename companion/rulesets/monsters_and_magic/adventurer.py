@@ -1403,6 +1403,11 @@ class GameMaster(Tracker):
         """Whether the GM has a thread to spend."""
         return self.threads >= 1
 
+    @property
+    def can_gain(self) -> bool:
+        """Whether another thread would count (the GM holds at most ``LIMIT``)."""
+        return self.threads < LIMIT
+
     @move
     def gain_thread(self, amount: int = 1, reason: str = "") -> None:
         _positive(amount, "Threads of Fate")

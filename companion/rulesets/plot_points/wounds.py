@@ -89,6 +89,11 @@ class Character:
         tier = self.tier
         return tier.name if tier else "Unhurt"
 
+    @property
+    def can_take_wound(self) -> bool:
+        """Whether another wound can be marked (at most ``MAX_WOUNDS``)."""
+        return self.wounds < MAX_WOUNDS
+
     def add_strain(self, amount: int) -> tuple[int, int]:
         """Add strain, converting each 4 into a wound; returns (wounds gained, wounds lost).
 

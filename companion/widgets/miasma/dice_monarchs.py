@@ -39,8 +39,8 @@ from companion.rulesets.miasma.dice_monarchs.game import (
     COMMUNITY_STAGES,
     MAX_CHIPS,
     MAX_PLAYERS,
-    SEED_LIMIT,
     check_players,
+    check_seed,
     community_dice_text,
 )
 from companion.rulesets.miasma.dice_monarchs.hands import best_hand_so_far, rank_table
@@ -87,6 +87,14 @@ class PlayersBox(CheckedBox):
             raise InputError(str(exc).removeprefix("Dice Monarchs: ")) from None
 
 
+def _seed_ok(seed: int) -> bool:
+    try:
+        check_seed(seed)  # the game's own bound
+    except CompanionError:
+        return False
+    return True
+
+
 class SeedBox(CheckedBox):
     """A seed (``.tc-int-seed``): a whole number, or empty for a fresh one drawn when read.
     The seed decides every die, so the table never shows it: the box is emptied when the
@@ -98,7 +106,7 @@ class SeedBox(CheckedBox):
         raw = text.strip()
         if not raw:
             return draw_seed()
-        if not raw.isdigit() or not raw.isascii() or len(raw) > 19 or int(raw) >= SEED_LIMIT:
+        if not raw.isdigit() or not raw.isascii() or len(raw) > 19 or not _seed_ok(int(raw)):
             raise InputError(f"enter a whole number from 0 to 2^63 - 1, or leave it empty "
                              f"for a fresh seed (not \u201c{raw[:20]}\u201d)")
         return int(raw)

@@ -11,7 +11,6 @@ import ipywidgets as widgets
 
 from companion.dice.physical import EnteredDice
 from companion.rulesets.miasma.earthmotes import (
-    MAX_EARTHMOTES,
     Earthmote,
     EarthmoteLog,
     dice_text,
@@ -155,7 +154,7 @@ class EarthmotesApp(widgets.VBox):
         self.listing.value = (f'<ol class="tc-seats" data-count="{len(model.earthmotes)}" '
                               f'data-made="{model.made}">{items}</ol>{empty}')
         none = not model.earthmotes
-        full = len(model.earthmotes) >= MAX_EARTHMOTES
+        full = model.full
         self.generate_button.disabled = full
         for btn in self.region_buttons:
             btn.disabled = none or full

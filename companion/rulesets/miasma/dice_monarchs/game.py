@@ -180,6 +180,14 @@ def check_players(players: list[str]) -> list[str]:
     return names
 
 
+def check_seed(seed: int) -> int:
+    """A table's seed: a whole number from 0 to 2^63 - 1 (older tables kept 63-bit seeds)."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
+        raise RuleError(f"Dice Monarchs: a seed is a whole number from 0 to 2^63 - 1, "
+                        f"not {seed}")
+    return seed
+
+
 def check_chips(chips: int) -> int:
     """A starting stack: a whole number of chips from 1 to `MAX_CHIPS`."""
     if isinstance(chips, bool) or not isinstance(chips, int) or not 1 <= chips <= MAX_CHIPS:
@@ -293,9 +301,7 @@ class DiceMonarchsGame(Tracker):
             raise RuleError(f"Dice Monarchs: banker must be seat 0-{len(names) - 1}")
         if seed is None:
             seed = draw_seed(rng)
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
-            raise RuleError(f"Dice Monarchs: a seed is a whole number from 0 to 2^63 - 1, "
-                            f"not {seed}")
+        check_seed(seed)
         n = len(names)
         fresh = {
             "players": names, "stacks": [chips] * n, "seed": seed, "banker": banker,
