@@ -71,7 +71,7 @@ class Screen:
     """One person's phone: a browser context, the app's page, every frame received."""
 
     def __init__(self, browser: Any, server: Any, notebook: str, who: str, role: str,
-                 ready: str, *, campaign: str = CAMPAIGN) -> None:
+                 ready: str, *, campaign: str = CAMPAIGN, query: str | None = None) -> None:
         self._pages = _guarded_page(browser, viewport={"width": 390, "height": 844},
                                     is_mobile=True, has_touch=True)
         self.page = next(self._pages)
@@ -79,7 +79,8 @@ class Screen:
         self.page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
         from tests.browser.seats import seat_query  # who and role come from a seat
 
-        query = seat_query(server, campaign, who, role) if who else f"campaign={campaign}"
+        if query is None:
+            query = seat_query(server, campaign, who, role)
         self.page.goto(f"{server.base_url}/voila/render/{notebook}.ipynb?{query}",
                        wait_until="domcontentloaded")
         self.page.wait_for_selector(ready, state="attached", timeout=120_000)

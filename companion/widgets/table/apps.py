@@ -995,7 +995,9 @@ def campaign_page(key: str, context: PageContext | None = None) -> widgets.Widge
     except Exception as exc:
         error.show(exc)
         body = widgets.HTML()
-    context = context.with_(who=campaign.who, role=campaign.role)  # the seat's, issue 19
+    context = context.with_(  # the seat's, issue 19; a dead secret is not linked on
+        who=campaign.who, role=campaign.role,
+        seat=context.seat if campaign.role != SPECTATOR else "")
     heading = app_heading(app.title, context, demo=False, with_title=False)
     parts: list[widgets.Widget] = [connection_banner(), heading]
     if campaign.role == SPECTATOR:

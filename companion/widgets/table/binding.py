@@ -198,8 +198,8 @@ def seated(context: PageContext) -> PageContext:
     seat = seat_for_secret(store, context.campaign, context.seat) if context.seat else None
     if seat is None and hub_user():
         seat = seat_named(store, context.campaign, hub_user())
-    if seat is None:
-        return context.with_(who="", role=SPECTATOR)
+    if seat is None:  # a dead secret is not carried on in links either
+        return context.with_(who="", role=SPECTATOR, seat="")
     return context.with_(who=seat.who, role=seat.role)
 
 
