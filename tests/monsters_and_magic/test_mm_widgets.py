@@ -327,3 +327,20 @@ def test_a_loaded_sheet_under_a_new_name_renames_its_picker_entry() -> None:
     assert briar.error.message == "" and briar.adventurer.name == "Cole"
     assert list(app.picker.options) == ["Ash", "Cole"] and app.picker.value == "Cole"
     assert app.characters.children == (briar,) and app.sheets["Cole"] is briar
+
+
+def test_add_character_takes_its_own_numbers() -> None:
+    app = MonstersAndMagicApp(["Ash"])
+    app.new_name.value = "Bryn"
+    for key, value in {"focus": 1, "power": 3, "cunning": -1, "luck": 0, "max_hp": 9,
+                       "ac": 2}.items():
+        app.new_stats[key].value = value
+    app.add_button.click()
+    bryn = app.party.characters[-1]
+    assert (bryn.name, bryn.focus, bryn.power, bryn.cunning, bryn.luck) == ("Bryn", 1, 3, -1, 0)
+    assert (bryn.max_hp, bryn.hp, bryn.ac) == (9, 9, 2)
+    app.new_name.value = "Cole"
+    app.new_stats["max_hp"].text = "0"  # refused under its box: nobody is added
+    assert app.add_button.disabled
+    app.add_button.click()
+    assert app.party.names == ("Ash", "Bryn")
