@@ -122,8 +122,7 @@ class GroupCheckResult:
 
 def check_group_size(size: int) -> None:
     """Refuse a group of ``size`` creatures the group check does not take (none, or more
-    than [MAX_GROUP][companion.rulesets.monsters_and_magic.group_checks.MAX_GROUP]);
-    judged before any die is rolled."""
+    than ``MAX_GROUP``); judged before any die is rolled."""
     if size < 1:
         raise RuleError("Group Checks: a group check needs at least one creature")
     if size > MAX_GROUP:
