@@ -32,7 +32,10 @@ MAX_IMPORT_EVENTS = 200_000
 MAX_DEPTH = 64
 
 DOCUMENT_FORMAT = "table-companion/campaign"
-DOCUMENT_VERSION = 1
+DOCUMENT_VERSION = 2
+#: Versions read: 1 stored moves as commands (converted on import by the upcasters of
+#: companion.store.upcast), 2 stores them as facts.
+DOCUMENT_VERSIONS = (1, 2)
 
 #: Longest member name (as Campaign.add takes it).
 MAX_MEMBER_NAME = 80
@@ -112,9 +115,9 @@ def check_document(doc: Any) -> tuple[dict[str, Any], list[StoredEvent]]:
         raise StoreError("not a campaign file (expected a JSON object)")
     if doc.get("format") != DOCUMENT_FORMAT:
         raise StoreError("not a campaign file (its 'format' is not table-companion/campaign)")
-    if doc.get("version") != DOCUMENT_VERSION:
+    if type(doc.get("version")) is not int or doc.get("version") not in DOCUMENT_VERSIONS:
         raise StoreError(f"campaign file version {clipped(repr(doc.get('version')), 20)} is "
-                         f"not one this program reads ({DOCUMENT_VERSION})")
+                         f"not one this program reads ({', '.join(map(str, DOCUMENT_VERSIONS))})")
     for key, kind in (("name", str), ("created", str), ("rulesets", list), ("events", list)):
         if not isinstance(doc.get(key), kind):
             raise StoreError(f"campaign file: field {key!r} is missing or of the wrong type")
