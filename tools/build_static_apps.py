@@ -55,6 +55,7 @@ SHIMS = {"pyodide_kernel": ["pyodide_kernel"], "piplite": ["piplite"],
 KERNEL_PACKAGES = ["sqlite3", "ipykernel", "comm", "pyodide_kernel", "jedi", "ipython",
                    "micropip", "piplite"]
 PROJECT = "table-companion"
+CAMPAIGNS_TITLE = "Campaigns in this browser"
 
 
 def wheel_name_version(path: Path) -> tuple[str, str]:
@@ -214,9 +215,19 @@ def stage(content: Path, apps: list[str]) -> None:
         nb = staged_notebook(WIDGETS / f"{app}.ipynb", boot)
         (content / f"{app}.ipynb").write_text(json.dumps(nb, indent=1))
     # The page that moves campaigns in and out of this browser (export / import).
-    for extra in sorted(HERE.glob("*.ipynb")):
-        nb = staged_notebook(extra, boot)
-        (content / extra.name).write_text(json.dumps(nb, indent=1))
+    source = (HERE / "campaigns_page.py").read_text()
+    nb = {"cells": [
+        {"cell_type": "markdown", "id": "campaigns-0", "metadata": {},
+         "source": f"## {CAMPAIGNS_TITLE}"},
+        {"cell_type": "code", "execution_count": None, "id": "campaigns-1", "metadata": {},
+         "outputs": [], "source": source + "\n\nCampaignsPage()\n"}],
+        "metadata": {"kernelspec": {"display_name": "Python 3 (ipykernel)",
+                                    "language": "python", "name": "python3"},
+                     "title": CAMPAIGNS_TITLE},
+        "nbformat": 4, "nbformat_minor": 5}
+    path = content / "campaigns.ipynb"
+    path.write_text(json.dumps(nb, indent=1))
+    path.write_text(json.dumps(staged_notebook(path, boot), indent=1))
 
 
 def npm_tarball(package: str, cache: Path) -> Path:
@@ -378,7 +389,7 @@ def main(argv: list[str]) -> int:
     (lite / "service-worker.js").unlink(missing_ok=True)
     fontawesome(cache / "npm", lite / "static" / "fontawesome")
     patch_render_pages(lite)
-    for path in [*(WIDGETS / f"{a}.ipynb" for a in apps), *sorted(HERE.glob("*.ipynb"))]:
+    for path in [*(WIDGETS / f"{a}.ipynb" for a in apps), content / "campaigns.ipynb"]:
         (out / f"{path.stem}.html").write_text(FORWARD.format(
             app=path.stem, title=html.escape(notebook_title(path))))
     service_worker(site)

@@ -68,6 +68,8 @@ class _Campaign:
     info: CampaignInfo
     events: list[StoredEvent] = field(default_factory=list)
     snapshot: tuple[int, dict[str, Any]] | None = None
+    #: Seats as ``[who, role, secret_hash, created, revoked]``.
+    seats: list[list[Any]] = field(default_factory=list)
 
 
 class MemoryStore:
@@ -89,6 +91,7 @@ class MemoryStore:
         self._lock = threading.RLock()
         self._campaigns: dict[int, _Campaign] = {}
         self._next_id = 1
+        self._meta: dict[str, str] = {}
         if self.folder is not None:
             self._load()
 
@@ -107,6 +110,7 @@ class MemoryStore:
             doc = json.loads(index.read_text(encoding="utf-8"))
             rows = doc["campaigns"]
             self._next_id = int(doc["next_id"])
+            self._meta = {str(k): str(v) for k, v in doc.get("meta", {}).items()}
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise StoreError(f"{index} is damaged ({exc}); it was left untouched") from None
         for row in rows:
@@ -119,7 +123,8 @@ class MemoryStore:
                 snap = json.loads(snap_file.read_text(encoding="utf-8"))
                 if int(snap["seq"]) <= info.head and isinstance(snap["state"], dict):
                     snapshot = (int(snap["seq"]), snap["state"])
-            self._campaigns[info.id] = _Campaign(info, events, snapshot)
+            seats = [list(seat) for seat in row.get("seats", [])]
+            self._campaigns[info.id] = _Campaign(info, events, snapshot, seats)
 
     def _read_events(self, info: CampaignInfo) -> list[StoredEvent]:
         path = self._file(f"c{info.id}.events.jsonl")
@@ -154,10 +159,11 @@ class MemoryStore:
 
     def _save_index(self) -> None:
         rows = [{"id": c.info.id, "name": c.info.name, "rulesets": list(c.info.rulesets),
-                 "created": c.info.created, "head": c.info.head}
+                 "created": c.info.created, "head": c.info.head,
+                 **({"seats": c.seats} if c.seats else {})}
                 for c in self._campaigns.values()]
         self._write_text("campaigns.json", _dumps({"format": FORMAT, "next_id": self._next_id,
-                                                   "campaigns": rows}))
+                                                   "meta": self._meta, "campaigns": rows}))
 
     def _save_events(self, campaign: _Campaign, new: Sequence[StoredEvent],
                      rewrite: bool = False) -> None:
@@ -206,7 +212,64 @@ class MemoryStore:
         return FORMAT
 
     def meta_value(self, key: str) -> str | None:
-        """No marker table here: nothing is set."""
+        """A value of the store's markers (``None`` when unset)."""
+        with self._lock:
+            return self._meta.get(key)
+
+    def rewrite_events(self, changed: dict[int, Sequence[StoredEvent]],
+                       marker: tuple[str, str]) -> None:
+        """Replace the data (and seed) of the given events by campaign id, drop those
+        campaigns' snapshots and set ``marker``, as [Store][companion.store.db.Store] does."""
+        with self._write():
+            key, value = marker
+            if self._meta.get(key) == value:
+                return
+            for campaign_id, stored in changed.items():
+                campaign = self._get(campaign_id)
+                by_seq = {e.seq: e for e in stored}
+                campaign.events = [
+                    StoredEvent(e.seq, e.at, e.who, e.role, e.kind, e.tracker, e.move,
+                                by_seq[e.seq].seed, json.loads(_dumps(by_seq[e.seq].data)))
+                    if e.seq in by_seq else e for e in campaign.events]
+                campaign.snapshot = None
+                if self.folder is not None:
+                    self._save_events(campaign, campaign.events, rewrite=True)
+                    self._file(f"c{campaign_id}.snapshot.json").unlink(missing_ok=True)
+            self._meta[key] = value
+            if self.folder is not None:
+                self.folder.mkdir(parents=True, exist_ok=True)
+                self._save_index()
+
+    def seat_rows(self, campaign_id: int) -> list[tuple[str, str, str, str, str | None]]:
+        """The campaign's seats as ``(who, role, secret_hash, created, revoked)``, by name."""
+        with self._lock:
+            rows = sorted(self._get(campaign_id).seats, key=lambda r: str(r[0]))
+        return [(str(r[0]), str(r[1]), str(r[2]), str(r[3]), r[4]) for r in rows]
+
+    def put_seat(self, campaign_id: int, who: str, role: str, secret_hash: str) -> None:
+        """Make or renew the seat ``who`` (a name differing only in case is the same seat)."""
+        with self._write():
+            campaign = self._get(campaign_id)
+            campaign.seats = [r for r in campaign.seats
+                              if str(r[0]).casefold() != who.casefold()]
+            campaign.seats.append([who, role, secret_hash, now_text(), None])
+            if self.folder is not None:
+                self._save_index()
+
+    def revoke_seat_row(self, campaign_id: int, who: str) -> bool:
+        """Revoke the seat ``who`` (any case); False when there is no such seat."""
+        with self._write():
+            campaign = self._get(campaign_id)
+            chosen = [r for r in campaign.seats
+                      if r[4] is None and str(r[0]).casefold() == who.casefold()]
+            for row in chosen:
+                row[4] = now_text()
+            if chosen and self.folder is not None:
+                self._save_index()
+        return bool(chosen)
+
+    def backup_copy(self, suffix: str) -> Path | None:
+        """No copy (``None``): each file is replaced whole, never left half-written."""
         return None
 
     def _get(self, campaign_id: int) -> _Campaign:

@@ -1,0 +1,125 @@
+"""The static site's "Campaigns in this browser" page (``site/apps/campaigns.html``).
+
+A campaign started in the static apps lives in this browser. Here it leaves as the same
+JSON document as ``companion campaign export NAME`` (a download link, and the text to
+copy), and a document made by ``campaign export`` (or by this page) comes in as with
+``companion campaign import FILE [--name NEW]``: checked first, nothing kept if it is bad.
+``tools/build_static_apps.py`` makes the page's notebook from this file.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+from typing import Any
+
+import ipywidgets as widgets
+
+__all__ = ["CampaignsPage"]
+
+
+class CampaignsPage(widgets.VBox):
+    """Export a campaign kept in this browser, or import one."""
+
+    def __init__(self) -> None:
+        from companion.store.db import open_store
+
+        self.store: Any = open_store()
+        self.pick = widgets.Dropdown(description="Campaign", options=[])
+        self.pick.add_class("tc-export-pick")
+        self.export_button = widgets.Button(description="Export", button_style="primary")
+        self.export_button.add_class("tc-btn-export")
+        self.export_button.on_click(lambda _: self._safe(self.export))
+        self.link = widgets.HTML()
+        self.link.add_class("tc-export-link")
+        self.text = widgets.Textarea(placeholder="Paste an exported campaign (JSON) here",
+                                     layout=widgets.Layout(width="100%", height="8em"))
+        self.text.add_class("tc-import-text")
+        self.upload = widgets.FileUpload(accept=".json,application/json", multiple=False,
+                                         description="Choose file")
+        self.upload.add_class("tc-import-file")
+        self.new_name = widgets.Text(description="Name", placeholder="(the file's name)")
+        self.new_name.add_class("tc-import-name")
+        self.import_button = widgets.Button(description="Import", button_style="primary")
+        self.import_button.add_class("tc-btn-import")
+        self.import_button.on_click(lambda _: self._safe(self.import_))
+        self.message = widgets.HTML()
+        self.message.add_class("tc-message")
+        self.error = widgets.HTML()
+        self.error.add_class("tc-error")
+        where = html.escape(str(self.store.where))
+        super().__init__([
+            widgets.HTML(f"<p>Campaigns are kept in {where}. Export one to keep a copy or "
+                         "to play it on a server (<code>companion campaign import "
+                         "FILE</code>); import a file made by <code>companion campaign "
+                         "export NAME</code>.</p>"),
+            widgets.HTML("<h3>Export</h3>"), widgets.HBox([self.pick, self.export_button]),
+            self.link,
+            widgets.HTML("<h3>Import</h3>"), self.upload, self.text,
+            widgets.HBox([self.new_name, self.import_button]), self.message, self.error,
+        ], layout=widgets.Layout(max_width="720px"))
+        self.add_class("tc-app")
+        self.add_class("tc-campaigns")
+        self.refresh()
+
+    def _safe(self, action: Any) -> None:
+        self.error.value = ""
+        try:
+            action()
+        except Exception as exc:  # shown on the page, one line
+            line = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            self.error.value = f'<div role="alert">{html.escape(line)}</div>'
+
+    def refresh(self) -> None:
+        names = [c.name for c in self.store.list_campaigns()]
+        self.pick.options = names
+        self.export_button.disabled = not names
+
+    def export(self) -> None:
+        from companion.store.campaign import Campaign
+        from companion.store.document import document_text
+
+        name = str(self.pick.value or "")
+        if not name:
+            raise ValueError("no campaign to export yet")
+        text = document_text(Campaign.open(self.store, name).export())
+        data = base64.b64encode(text.encode()).decode()
+        file_name = "".join(c if c.isalnum() or c in "-_" else "_" for c in name) + ".json"
+        self.link.value = (
+            f'<p><a class="tc-download" download="{html.escape(file_name)}" '
+            f'href="data:application/json;base64,{data}">Download {html.escape(file_name)}'
+            f'</a></p><textarea class="tc-export-text" readonly rows="6" '
+            f'style="width:100%">{html.escape(text)}</textarea>')
+
+    def import_(self) -> None:
+        from companion.store.campaign import Campaign
+
+        text = self.text.value
+        if self.upload.value:
+            item = self.upload.value[0]
+            text = bytes(item["content"]).decode("utf-8")
+        if not text.strip():
+            raise ValueError("choose an exported campaign file or paste its text first")
+        try:
+            doc = json.loads(text)
+        except ValueError:
+            raise ValueError("not a campaign file (not JSON)") from None
+        name = " ".join(self.new_name.value.split()) or None
+        campaign = Campaign.import_document(self.store, doc, name)
+        self.text.value = ""
+        self.upload.value = ()
+        self.new_name.value = ""
+        self.refresh()
+        self.pick.value = campaign.name
+        self.message.value = (f'<p class="tc-imported" data-campaign="'
+                              f'{html.escape(campaign.name)}">Imported '
+                              f"{html.escape(campaign.name)} ({campaign.head} events). "
+                              f'<a href="table.html?campaign={_quote(campaign.name)}">'
+                              "Open it at the table</a></p>")
+
+
+def _quote(text: str) -> str:
+    from urllib.parse import quote
+
+    return html.escape(quote(text))
