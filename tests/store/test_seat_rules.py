@@ -168,3 +168,48 @@ def test_players_add_their_own_character_and_records_only(store: Store) -> None:
         from companion.rulesets.cairn_srd.combat import Encounter
 
         player.add("Fight", Encounter(), role="encounter")
+
+
+# -- one unit of work: the fight's hit on a sheet -----------------------------------------
+
+
+def _fight(store: Store) -> tuple[Campaign, Character, object]:
+    from companion.rulesets.cairn_srd.combat import Encounter, join_character
+
+    gm = create(store, "F", ["cairn_srd"], who="Mira", role="gm")
+    ash = gm.add("Ash", Character("Ash", guard=4, guard_max=4))
+    fight = gm.add("Fight", Encounter(), role="encounter")
+    fight.link(lambda name: gm.tracker(name, Character) if name == "Ash" else None)
+    join_character(fight, ash)
+    fight.add("Ghoul", "Enemies", 3, 8)
+    return gm, ash, fight
+
+
+def test_a_fight_move_and_the_sheet_move_it_makes_are_one_step(store: Store) -> None:
+    gm, ash, fight = _fight(store)
+    count = len(gm.log())
+    fight.apply_damage("Ash", 1)  # type: ignore[attr-defined]
+    new = gm.log()[count:]
+    assert [(e.kind, e.tracker) for e in new] == [("move", "ash"), ("move", "fight")]
+    assert new[0].data["step"] == new[1].data["step"] == new[0].seq
+    assert ash.guard == 3
+    again = Campaign.open(store, "F")
+    assert again.tracker("Ash", Character).guard == 3
+    fight.undo()  # type: ignore[attr-defined]
+    assert ash.guard == 4  # the sheet's part of the step is undone with it
+    assert Campaign.open(store, "F").tracker("Ash", Character).guard == 4
+
+
+def test_a_step_is_not_undone_once_its_sheet_moved_again(store: Store) -> None:
+    gm, _ash, fight = _fight(store)
+    fight.apply_damage("Ash", 1)  # type: ignore[attr-defined]
+    ash_seat = _seat_named(store, "F", "Ash")
+    ash_seat.tracker("Ash", Character).rest_turn()
+    gm.refresh()
+    with pytest.raises(SeatError, match="Ash has moved Ash since"):
+        fight.undo()  # type: ignore[attr-defined]
+    assert gm.tracker("Ash", Character).guard == 4  # rested; nothing taken back
+
+
+def _seat_named(store: Store, campaign: str, who: str) -> Campaign:
+    return Campaign.open(store, campaign, who=who, role="player")
