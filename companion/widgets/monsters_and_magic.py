@@ -41,7 +41,12 @@ from companion.rulesets.monsters_and_magic import (
 )
 from companion.rulesets.monsters_and_magic.ability_checks import LIMIT, AbilityCheckResult
 from companion.rulesets.monsters_and_magic.action_points import BASIC_TECHNIQUES
-from companion.rulesets.monsters_and_magic.adventurer import GM_THREAD_READINGS, MAX_NAME
+from companion.rulesets.monsters_and_magic.adventurer import (
+    COVER_KINDS,
+    GM_THREAD_READINGS,
+    MAX_NAME,
+    SIGHT,
+)
 from companion.rulesets.monsters_and_magic.conditions_and_statuses import CONDITIONS, STATUSES
 from companion.rulesets.monsters_and_magic.group_checks import parse_modifiers
 from companion.rulesets.monsters_and_magic.party import Party
@@ -141,6 +146,11 @@ class CheckPanel(widgets.VBox):
         self.steps = int_box("Steps", 0, "steps", -STEP_LIMIT, STEP_LIMIT, width="115px")
         self.attack = widgets.Checkbox(value=False, description="Attack roll", indent=False,
                                        layout=widgets.Layout(width="auto"))
+        # What a sight-based check is against, and an attack's target's cover (the rules
+        # in Adventurer.build_check).
+        self.against = _choice(["—", *[s for s in SIGHT if s]], "Against", "against")
+        self.target_cover = _choice(["—", *[c for c in COVER_KINDS if c]], "Target's cover",
+                                    "target-cover")
         self.odds = widgets.HTML()
         self.odds.add_class("tc-chance")
         self.result = widgets.HTML('<div class="tc-result" data-n="0">No roll yet.</div>')
@@ -155,7 +165,9 @@ class CheckPanel(widgets.VBox):
         rows = [row(self.modifier, self.dc), row(self.edge, self.steps)]
         if adventurer is not None:
             rows.insert(0, row(self.ability, self.attack))
-        for control in (self.ability, self.attack, self.edge, *self.boxes):
+            rows.insert(1, row(self.against, self.target_cover))
+        for control in (self.ability, self.attack, self.edge, self.against, self.target_cover,
+                        *self.boxes):
             control.observe(safe(self.error)(self.show_odds), names="value")
         self.children = [*rows, self.odds, self.controls, row(self.roll_button), *own_error,
                          self.result]
@@ -174,8 +186,13 @@ class CheckPanel(widgets.VBox):
 
     def _options(self) -> dict[str, Any]:
         edge = self.edge.value
-        return {"dc": self.dc.value, "advantage": edge == "advantage",
-                "disadvantage": edge == "disadvantage", "steps": self.steps.value}
+        options = {"dc": self.dc.value, "advantage": edge == "advantage",
+                   "disadvantage": edge == "disadvantage", "steps": self.steps.value}
+        if self.adventurer is not None:
+            options["against"] = "" if self.against.value == "—" else str(self.against.value)
+            options["target_cover"] = ("" if self.target_cover.value == "—"
+                                       else str(self.target_cover.value))
+        return options
 
     def check(self) -> AbilityCheck:
         options = self._options()
@@ -190,7 +207,12 @@ class CheckPanel(widgets.VBox):
         if not all(box.valid for box in self.boxes):
             self.odds.value = '<div class="tc-odds"><i>Fix the number above.</i></div>'
             return
-        check = self.check()
+        try:
+            check = self.check()
+        except RuleError as refusal:  # e.g. a sight check against something hidden
+            disable_for(self.roll_button, str(refusal))
+            self.odds.value = '<div class="tc-odds"><i>No roll: see below.</i></div>'
+            raise
         self.odds.value = odds_html(check)
         self.controls.set_hint(faces_hint(check.expression))
 
@@ -756,3 +778,11 @@ class MonstersAndMagicApp(widgets.VBox):
         sheet = self.seat(adventurer)
         self.new_name.value = ""
         return sheet
+
+
+def _choice(options: list[str], description: str, name: str) -> widgets.Dropdown:
+    box = widgets.Dropdown(options=options, value=options[0], description=description,
+                           style={"description_width": "initial"},
+                           layout=widgets.Layout(width="220px", min_height=MIN_BUTTON_HEIGHT))
+    box.add_class(f"tc-select-{name}")
+    return box

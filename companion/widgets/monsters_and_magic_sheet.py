@@ -42,7 +42,7 @@ from companion.rulesets.monsters_and_magic.ability_checks import (
     AbilityCheckResult,
 )
 from companion.rulesets.monsters_and_magic.action_points import BASIC_TECHNIQUES
-from companion.rulesets.monsters_and_magic.adventurer import Adventurer
+from companion.rulesets.monsters_and_magic.adventurer import COVER_KINDS, Adventurer
 from companion.rulesets.monsters_and_magic.conditions_and_statuses import CONDITIONS
 from companion.rulesets.monsters_and_magic.party import Party
 from companion.rulesets.monsters_and_magic.rest_and_recovery import activities, rest_rules
@@ -203,6 +203,8 @@ class SheetMovesPanel(widgets.VBox):
         # Harm and dying.
         self.body_value = int_box("Amount", 1, "body-value", 1, 10_000, width="150px")
         self.affinity = _pick(list(_AFFINITIES), "normal", "Affinity", "affinity", "200px")
+        self.cover_kind = _pick([k or "no cover" for k in COVER_KINDS], "Partial Cover",
+                                "Cover", "cover", "220px")
         self.who = text_box("who helps, or the bargain", name="who")
         self.death_reading = _pick(["sheet", "bare"], a.death_roll_reading,
                                    "Death rolls read", "death-reading", "240px")
@@ -269,6 +271,9 @@ class SheetMovesPanel(widgets.VBox):
                 self.body_value.read(), self.affinity.value), "damage-affinity", "body"),
             "recover": b("Recover exhaustion", lambda: a.recover_exhaustion(
                 self.body_value.read()), "recover", "body"),
+            "take-cover": b("Take cover", lambda: a.take_cover(
+                "" if self.cover_kind.value == "no cover" else str(self.cover_kind.value)),
+                "take-cover", "body"),
             "ally": b("An ally helps recover", lambda: a.ally_helps_recover(who()), "ally",
                       "body"),
             "accept-bargain": b("Accept Death's bargain", lambda: a.accept_deaths_bargain(
@@ -320,6 +325,7 @@ class SheetMovesPanel(widgets.VBox):
                      row(bt["break-free"])],
             "body": [row(self.body_value, bt["temp-hp"], bt["recover"]),
                      row(self.affinity, bt["damage-affinity"]),
+                     row(self.cover_kind, bt["take-cover"]),
                      row(self.who, bt["ally"]),
                      row(bt["accept-bargain"], bt["refuse-bargain"]),
                      row(self.death_reading)],

@@ -344,3 +344,26 @@ def test_add_character_takes_its_own_numbers() -> None:
     assert app.add_button.disabled
     app.add_button.click()
     assert app.party.names == ("Ash", "Bryn")
+
+
+def test_sheet_cover_and_a_check_against_concealment() -> None:
+    app = MonstersAndMagicApp(["Ash", "Briar"])
+    sheet = app.sheets["Ash"]
+    a = sheet.adventurer
+    ac = a.effective_ac
+    sheet.sheet_moves.cover_kind.value = "Partial Cover"
+    find_buttons(sheet)["take-cover"].click()
+    assert a.cover == "Partial Cover" and a.effective_ac == ac + 2
+    checks = sheet.checks
+    plain = checks.check().modifier
+    checks.against.value = "Dim Light"
+    assert checks.check().modifier == plain - 2
+    checks.against.value = "Hidden"  # not an attack: fails without a roll, said under it
+    assert "blinded" in checks.error.message and checks.roll_button.disabled
+    checks.attack.value = True
+    assert checks.check().disadvantage and not checks.roll_button.disabled
+    checks.against.value = "—"
+    checks.target_cover.value = "Partial Cover"
+    result = checks.roll()
+    assert result.check.modifier == checks.check().modifier
+    assert a.log[-1].args["target_cover"] == "Partial Cover"

@@ -42,8 +42,10 @@ The pure rules behind it:
 
 ## Exploration and travel
 
-Light, senses, concealment and cover are reference data
-([`perception`][companion.rulesets.monsters_and_magic.perception]); falling deals 1d6 per
+Light, senses, concealment and cover
+([`perception`][companion.rulesets.monsters_and_magic.perception]) act on the sheet: the
+cover a character takes counts in its AC, and a check says what it is made against (a
+concealment, or the light) and the cover of an attack's target; falling deals 1d6 per
 10 feet; long-distance travel counts hexes per travel period by pace or vehicle
 ([`travel`][companion.rulesets.monsters_and_magic.travel]).
 

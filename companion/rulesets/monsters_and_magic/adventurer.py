@@ -91,6 +91,12 @@ from companion.rulesets.monsters_and_magic.fatigue_and_exhaustion import (
     exhaustion_penalty,
 )
 from companion.rulesets.monsters_and_magic.harm_and_healing import Affinity, damage_after_armor
+from companion.rulesets.monsters_and_magic.perception import (
+    CONCEALMENT,
+    COVER,
+    LIGHT,
+    visibility,
+)
 from companion.rulesets.monsters_and_magic.rest_and_recovery import (
     activity_name,
     heal_per_supply,
@@ -122,6 +128,13 @@ MAX_STATEMENT = 300
 
 #: The forward that Prepared (the status, or one prepared hold spent) gives.
 PREPARED_FORWARD = 2
+
+#: What a sight-based check can be made against: nothing said (""), a concealment state, or
+#: the light the thing looked at is in (read as its concealment).
+SIGHT = ("", *CONCEALMENT, *LIGHT)
+
+#: Cover a character can be in ("" for none).
+COVER_KINDS = ("", *COVER)
 
 #: Readings of the death roll (see Adventurer.death_roll): with the sheet's modifiers, or
 #: LUCK and the exhaustion penalty only.
@@ -213,6 +226,7 @@ class Adventurer(Tracker):
     reputation: dict[str, int] = state_field(default_factory=dict, max_len=MAX_ENTRIES,
                                              min=-LIMIT, max=LIMIT)
     death_roll_reading: str = state_field("sheet", choices=DEATH_ROLL_READINGS)
+    cover: str = state_field("", choices=COVER_KINDS)
     resting: str = state_field("", choices=RESTS_BEGUN)
     rest_done: list[str] = state_field(default_factory=list, max_len=2)
     tended: str = state_field("", max_len=MAX_NAME)
@@ -427,8 +441,9 @@ class Adventurer(Tracker):
 
     @property
     def effective_ac(self) -> int:
-        """AC with Sundered (-2) and Protected (+2)."""
-        return max(0, self.ac - 2 * self.has("Sundered") + 2 * self.has("Protected"))
+        """AC with Sundered (-2), Protected (+2) and the cover taken (partial: +2)."""
+        cover = int(COVER[self.cover]["ac_bonus"]) if self.cover else 0
+        return max(0, self.ac - 2 * self.has("Sundered") + 2 * self.has("Protected") + cover)
 
     def check_modifier(self, ability: str = "luck", *, bonus: int = 0,
                        attack: bool = False) -> int:
@@ -441,8 +456,42 @@ class Adventurer(Tracker):
 
     def build_check(self, ability: str = "luck", *, bonus: int = 0, dc: int | None = None,
                     advantage: bool = False, disadvantage: bool = False, steps: int = 0,
-                    attack: bool = False) -> AbilityCheck:
-        """The check this character would roll now (Prone/Blinded/Invisible on attacks)."""
+                    attack: bool = False, against: str = "",
+                    target_cover: str = "") -> AbilityCheck:
+        """The check this character would roll now (Prone/Blinded/Invisible on attacks).
+
+        ``against``: for a check that relies on sight, what it is made against (a
+        concealment state, or the light it is in); ``target_cover``: for an attack, the
+        cover its target is in.
+
+        Interpretation (a note):
+
+        - A thing in dim light is concealed, in darkness (magical or not) hidden, as the
+          light rules say; senses that see past it are the table's to apply (pick the
+          concealment they leave).
+        - Concealed: -2 ongoing on the check. Hidden or undetected: the character counts as
+          Blinded for it, so a sight-based check fails without a roll (refused, saying so)
+          and an attack is made with disadvantage.
+        - Partial cover's "attacks against you are made with -2 ongoing" is applied to the
+          attacker's check; total cover refuses a direct attack.
+        """
+        sight = _sight(against)
+        if sight == "Concealed":
+            bonus += int(CONCEALMENT["Concealed"]["modifier"])
+        elif sight:
+            if not attack:
+                raise RuleError(f"Concealment: against something {sight.lower()} a "
+                                "sight-based check fails (you count as blinded); no roll")
+            disadvantage = True
+        if target_cover:
+            if target_cover not in COVER:
+                raise RuleError(f"Cover: no cover called {target_cover!r} "
+                                f"({', '.join(COVER)})")
+            if not attack:
+                raise RuleError("Cover: cover changes attacks against a creature, not checks")
+            if target_cover == "Total Cover":
+                raise RuleError("Cover: a creature in total cover cannot be targeted directly")
+            bonus += int(COVER[target_cover]["attack_modifier"])
         if attack:
             disadvantage = disadvantage or self.has("Prone") or self.has("Blinded")
             advantage = advantage or self.has("Invisible")
@@ -455,11 +504,14 @@ class Adventurer(Tracker):
     def roll_check(self, ability: str = "luck", bonus: int = 0, dc: int | None = None,
                    advantage: bool = False, disadvantage: bool = False, steps: int = 0,
                    attack: bool = False, seed: int | None = None,
-                   rng: random.Random | None = None) -> AbilityCheckResult:
-        """Roll an ability check; uses up forward, earns XP on a miss."""
+                   rng: random.Random | None = None, against: str = "",
+                   target_cover: str = "") -> AbilityCheckResult:
+        """Roll an ability check; uses up forward, earns XP on a miss (``against`` and
+        ``target_cover``: see [build_check][companion.rulesets.monsters_and_magic.adventurer.Adventurer.build_check])."""  # noqa: E501
         self._alive("Ability Checks")
         check = self.build_check(ability, bonus=bonus, dc=dc, advantage=advantage,
-                                 disadvantage=disadvantage, steps=steps, attack=attack)
+                                 disadvantage=disadvantage, steps=steps, attack=attack,
+                                 against=against, target_cover=target_cover)
         result = check.roll(seed=seed, rng=rng)
         self.forward = 0
         self._record(result)
@@ -478,6 +530,24 @@ class Adventurer(Tracker):
             self.xp = min(MAX_XP, self.xp + 2)
         elif tier == Tier.CRITICAL_HIT and "Inspired" not in self.statuses:
             self.statuses.append("Inspired")
+
+    @move
+    def take_cover(self, kind: str = "") -> None:
+        """Get behind an ally or an object: partial cover (+2 AC on the sheet; attacks
+        against the character take -2) or total cover (no direct attack); ``""`` leaves
+        cover.
+
+        Interpretation: cover lasts until the character leaves it (this move with ``""``);
+        the seed gives no duration, and the position is the table's to track.
+        """
+        if kind not in COVER_KINDS:
+            raise RuleError(f"Cover: no cover called {kind!r} ({', '.join(COVER)}, or none)")
+        if kind == self.cover:
+            raise RuleError(f"Cover: {self.name} is already "
+                            + (f"in {kind.lower()}" if kind else "out of cover"))
+        self.cover = kind
+        self.describe(f"{self.name}: " + (f"takes {kind.lower()} (AC {self.effective_ac})"
+                                          if kind else "leaves cover"))
 
     # -- ongoing, forward, hold -----------------------------------------------------------
 
@@ -1510,3 +1580,15 @@ def _bounded(value: int, rule: str) -> int:
 def _positive(amount: int, rule: str) -> None:
     if not isinstance(amount, int) or not 1 <= amount <= LIMIT:
         raise RuleError(f"{rule}: the amount must be 1-{LIMIT}, got {amount!r}")
+
+
+def _sight(against: str) -> str:
+    """The concealment a sight-based check meets (``""`` for none): a concealment state as
+    it is, a light level read by the light rules."""
+    if against not in SIGHT:
+        raise RuleError(f"Perception and Detection: a sight-based check is against one of "
+                        f"{', '.join(s for s in SIGHT if s)}, not {against!r}")
+    if against in LIGHT:
+        seen = visibility(against)
+        return "" if seen == "seen" else seen.capitalize()
+    return against

@@ -1,4 +1,4 @@
-"""Perception and detection: light, senses, concealment and cover, as reference data.
+"""Perception and detection: light, senses, concealment and cover.
 
 Light has four levels: bright, dim (things in it are concealed), darkness (hidden) and
 magical darkness (no mundane light lifts it; only creatures that specifically pierce it
@@ -8,7 +8,10 @@ sight-based checks against them; hidden ones make you blinded for such checks;
 undetected ones are treated as hidden and the GM rolls against a secret DC. Partial cover
 gives -2 ongoing to attacks against you and +2 AC; total cover blocks direct targeting.
 
-The entries are data (``data/rules.toml``). The seed spells one sense "Tremmorsense";
+The entries are data (``data/rules.toml``); the sheet applies them
+([Adventurer.build_check][companion.rulesets.monsters_and_magic.adventurer.Adventurer.build_check],
+[Adventurer.take_cover][companion.rulesets.monsters_and_magic.adventurer.Adventurer.take_cover]).
+The seed spells one sense "Tremmorsense";
 the data uses the usual spelling.
 
 >>> visibility("Dim Light")
