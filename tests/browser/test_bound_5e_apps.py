@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 import pytest
 from playwright.sync_api import expect
@@ -56,8 +55,9 @@ def test_a_hit_die_spent_for_a_party_member_stays_spent_after_a_reload(
         table_server: Any, table_db: Path, phone: Any, screenshot: Any) -> None:
     from companion.rulesets.variant5e.healing import HitDice
     from companion.store import open_campaign, open_store
+    from tests.browser.seats import seat_query
 
-    query = f"campaign=Thursday&who={quote('Briar player')}&role=player"
+    query = seat_query(table_server, "Thursday", "Briar", "player")  # Briar's own phone
     phone.goto(f"{table_server.base_url}/voila/render/hit_dice.ipynb?{query}",
                wait_until="domcontentloaded")
     status = phone.locator(".tc-hit-dice-app .tc-hp").first

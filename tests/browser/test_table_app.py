@@ -14,7 +14,6 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 import pytest
 from playwright.sync_api import expect
@@ -71,7 +70,7 @@ def test_start_app_party_is_shared_live_and_kept(table_server: Any, table_db: Pa
                                                  laptop: Any, phone: Any) -> None:
     server = table_server
     # -- the start app: first render, title, who is who ------------------------------------
-    first = _open(laptop, server, "table", "who=Mira&role=gm", ".tc-table")
+    first = _open(laptop, server, "table", "", ".tc-table")
     print(f"\nstart app first render: {first * 1000:.0f} ms")
     assert laptop.title() == "Table Companion"
     _fast_page_settings(laptop, server)
@@ -79,11 +78,13 @@ def test_start_app_party_is_shared_live_and_kept(table_server: Any, table_db: Pa
     expect(laptop.locator(".tc-db code")).to_contain_text(str(table_db))
     # -- a campaign and its party ----------------------------------------------------------
     _type(laptop, ".tc-name-campaign", "Tuesday")
+    _type(laptop, ".tc-name-who", "Mira")  # the creator is the campaign's GM
     laptop.locator(".tc-ruleset select").select_option(label="Cairn-derived SRD (cairn_srd)")
     laptop.locator(".tc-btn-create").click()
     laptop.wait_for_selector(".tc-campaign[data-campaign='Tuesday']")
     laptop.wait_for_function("() => location.search.includes('campaign=Tuesday')")
-    assert "who=Mira" in laptop.url and "role=gm" in laptop.url
+    laptop.wait_for_function("() => location.search.includes('seat=')")  # the GM's seat
+    expect(laptop.locator(".tc-identity")).to_contain_text("You are Mira (GM)")
     for count, (name, guard) in enumerate((("Ash", "5"), ("Briar", "4")), 1):
         _type(laptop, ".tc-name-member-cairn_srd", name)
         _type(laptop, ".tc-int-cairn_srd-guard", guard)
@@ -111,7 +112,13 @@ def test_start_app_party_is_shared_live_and_kept(table_server: Any, table_db: Pa
     assert fight_guard is not None
     guard = fight_guard.group(1)
     # -- the phone: Ash's sheet (its own page, its own kernel) shows the fight's damage ----
-    query = f"campaign=Tuesday&who={quote('Ash player')}&role=player"
+    # -- the GM invites Ash: the phone opens the seat's link ------------------------------
+    _type(laptop, ".tc-name-seat-who", "Ash")
+    laptop.locator(".tc-btn-invite").click()
+    invite = laptop.locator(".tc-seat-link[data-who='Ash'] a").first
+    expect(invite).to_have_attribute("href", re.compile(r"seat="))
+    expect(laptop.locator(".tc-seat-link .tc-qr svg").first).to_be_visible()
+    query = (invite.get_attribute("href") or "").split("?", 1)[1]
     _open(phone, server, "cairn_character", query, ".tc-stats")
     assert phone.title() == "Cairn character sheet"
     expect(phone.locator(".tc-stats").first).to_have_attribute("data-guard", guard)
@@ -145,8 +152,7 @@ def test_start_app_party_is_shared_live_and_kept(table_server: Any, table_db: Pa
     laptop.wait_for_selector(".tc-open-app .tc-stats:has-text('Fatigue 2')")
     expect(laptop.locator(".tc-party")).to_have_attribute("data-count", "2")
     # -- on a phone: the start app with the fight in place, no sideways scrolling ----------
-    _open(phone, server, "table", query + "&app=cairn_combat",
-          ".tc-open-app .tc-btn-party-joins")
+    _open(phone, server, "table", query + "&app=cairn_combat", ".tc-open-app")
     assert phone.evaluate(_WIDEST_JS) <= 390
     # -- a lost connection shows ---------------------------------------------------------
     phone.context.set_offline(True)
