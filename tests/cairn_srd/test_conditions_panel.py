@@ -83,3 +83,30 @@ def test_leave_play_rejoin_and_die() -> None:
     assert c.fate == ""
     find_button(app, "die").click()
     assert c.dead and find_button(app, "calm").disabled and find_button(app, "die").disabled
+
+
+def test_deprivation_agony_enervation_cumbersome_and_stakes_have_faces() -> None:
+    app = app_for(armor=2)
+    c = app.character
+    assert find_button(app, "deprived-day").disabled
+    find_button(app, "become-deprived").click()
+    assert c.deprived and find_button(app, "become-deprived").disabled
+    find_button(app, "deprived-day").click()
+    assert c.fatigue == 0  # the first day adds none
+    find_button(app, "deprived-day").click()
+    assert c.fatigue == 1 and "day 2 deprived, +1 Fatigue" in app.outcome.value
+    find_button(app, "agony").click()  # seed 4: armor does not help
+    d6 = dice.roll("1d6", seed=4).total
+    assert c.guard == max(0, 5 - d6) and 'data-seed="4"' in app.outcome.value
+    find_button(app, "enervation").click()
+    assert c.guard_max == 4
+    find_button(app, "cumbersome").click()
+    assert c.cumbersome and find_button(app, "cumbersome").description == "Set down the load"
+    find_button(app, "cumbersome").click()
+    assert not c.cumbersome
+    assert find_button(app, "raise-stakes").disabled
+    c.make_boast("slay the wyrm", "STR")
+    app.conditions.stakes.value = "DEX"
+    dex = c.dexterity
+    find_button(app, "raise-stakes").click()
+    assert c.dexterity == dex + 1 and "stakes" in app.outcome.value

@@ -43,6 +43,22 @@ class ConditionsPanel(widgets.VBox):
         self.end_deprived = app.btn("End Deprived", lambda: self._do(
             lambda: c.set_deprived(False)), "end-deprived")
         self.calm = app.btn("Calm down", lambda: self._do(c.calm_down), "calm")
+        # Deprivation by hand, its daily Fatigue, and acting while stunned or paralysed.
+        self.become_deprived = app.btn("Becomes Deprived", lambda: self._do(
+            lambda: c.set_deprived(True)), "become-deprived")
+        self.deprived_day = app.btn("A day Deprived", lambda: self._do(c.deprived_day),
+                                    "deprived-day")
+        self.agony = app.btn("Agony (1d6)", self.act_in_agony, "agony", "danger")
+        self.enervation = app.btn("Enervation (-1 max Guard)", lambda: self._do(
+            c.enervation), "enervation")
+        self.cumbersome = app.btn("Cumbersome load", lambda: self._do(
+            lambda: c.carry_cumbersome(not c.cumbersome)), "cumbersome")
+        self.stakes = widgets.Dropdown(tooltip="Raised stakes: +1 to", value="Guard",
+                                       options=["Guard", *ABILITIES],
+                                       layout=widgets.Layout(width="100px"))
+        self.stakes.add_class("tc-select-stakes")
+        self.raise_stakes = app.btn("Raise the boast's stakes", lambda: self._do(
+            lambda: c.raise_stakes(str(self.stakes.value))), "raise-stakes")
         self.recover = app.btn("Recover scar", self.recover_scar, "recover-scar")
         self.hazard = int_box("Hazard damage", 3, "hazard", 0, MAX_HAZARD, width="170px")
         self.hazard_ability = widgets.Dropdown(tooltip="Ability the hazard hits",
@@ -75,6 +91,9 @@ class ConditionsPanel(widgets.VBox):
         self.children = (
             widgets.HTML("<b>Conditions</b>"),
             row(self.end_deprived, self.calm, self.recover),
+            row(self.become_deprived, self.deprived_day, self.cumbersome),
+            row(self.agony, self.enervation),
+            row(labelled("+1", self.stakes), self.raise_stakes),
             row(self.hazard, labelled("to", self.hazard_ability), self.hazard_button),
             row(self.wound_name, self.major, self.wound_button),
             row(labelled("Save", self.save_ability),
@@ -89,6 +108,10 @@ class ConditionsPanel(widgets.VBox):
     def _do(self, fn: Callable[[], Any]) -> None:
         fn()
         self.app.show(self.character.log[-1].summary)
+
+    def act_in_agony(self) -> None:
+        c = self.character
+        self.app.roll(f"{c.name}: agony", c.agony, lambda report: said(c, f"agony: {report}"))
 
     def recover_scar(self) -> None:
         c = self.character
@@ -119,6 +142,14 @@ class ConditionsPanel(widgets.VBox):
             f"{c.scar_recovery}: recover the scar" if c.scar_recovery and c.deprived
             else None if c.deprived else "not Deprived"))
         disable_for(self.calm, dead or (None if c.panicking else "not panicking"))
+        disable_for(self.become_deprived, dead or ("already Deprived" if c.deprived else None))
+        disable_for(self.deprived_day, dead or (None if c.deprived else "not Deprived"))
+        disable_for(self.agony, dead)
+        disable_for(self.enervation, dead or (None if c.guard_max else "max Guard is 0"))
+        self.cumbersome.description = ("Set down the load" if c.cumbersome
+                                       else "Cumbersome load")
+        disable_for(self.cumbersome, dead)
+        disable_for(self.raise_stakes, dead or (None if c.boast else "no pending boast"))
         disable_for(self.recover, dead or (None if c.scar_recovery
                                            else "no Walloped or Out of action scar"))
         disable_for(self.hazard_button, dead or first_bad_box(self.hazard))
