@@ -141,3 +141,31 @@ def test_each_seat_receives_only_what_it_may_see(browser: Any, seats_server: Any
     finally:
         for screen in screens.values():
             screen.close()
+
+
+def test_under_jupyterhub_the_hub_user_is_their_seat_without_a_link(
+        browser: Any, seats_db: dict[str, Any]) -> None:
+    """A notebook server JupyterHub starts for ``bryn``: ``JUPYTERHUB_USER`` (and the hub's
+    other variables) set; the page has no ``seat=`` and is Bryn's seat all the same."""
+    from tests.browser.conftest import _running_voila
+
+    hub = {"COMPANION_DB": str(seats_db["path"]), "JUPYTERHUB_USER": "bryn",
+           "JUPYTERHUB_API_URL": "http://127.0.0.1:8081/hub/api",
+           "JUPYTERHUB_SERVICE_PREFIX": "/user/bryn/"}
+    hole: list[list[int]] = seats_db["hole"]
+    with _running_voila(env=hub) as server:
+        screen = Screen(browser, server, "dice_monarchs", "", "",
+                        ".tc-monarchs-status [data-phase]",
+                        query=f"campaign={CAMPAIGN}&who=Gail&role=gm")
+        try:
+            expect(screen.page.locator(".tc-join")).to_have_count(0)
+            mine = hole[PLAYERS.index("Bryn")]
+            wait_for(lambda: dice_html(mine) in screen.received(page=False),
+                     "Bryn's own hole dice on the hub user's page")
+            text = screen.received()
+            for seat, player in enumerate(PLAYERS):
+                if player != "Bryn" and hole[seat] != mine:
+                    assert dice_html(hole[seat]) not in text, f"the page holds {player}'s dice"
+            assert str(SEED) not in text
+        finally:
+            screen.close()
