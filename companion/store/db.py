@@ -388,6 +388,9 @@ class Store:
                     else "a database whose campaign tables are incomplete"
                 raise StoreError(f"{self.where} is {what} (no Table Companion marker); "
                                  "it was left untouched: set COMPANION_DB to another database")
+            if self.read_only:
+                raise StoreError(f"{self.where} is not a campaign database (empty, and "
+                                 "read-only: one cannot be made there)")
             self._create(schema.SCHEMA_VERSION)
             return
         version = self._version()
@@ -448,9 +451,14 @@ class Store:
                     {"key": "application", "value": schema.APPLICATION},
                     {"key": "schema_version", "value": str(version)},
                 ])
-        except StoreError:
-            # Another process may have created it at the same moment: accept theirs.
-            if self._version() != version:
+        except StoreError as failed:
+            # Another process may have created it at the same moment: accept theirs. Else
+            # the creation's own error says why (a file that cannot hold a database).
+            try:
+                theirs = self._version()
+            except StoreError:
+                raise failed from None
+            if theirs != version:
                 raise
 
     def _migrate(self, version: int) -> None:

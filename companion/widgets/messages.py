@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import html
+import itertools
 import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -50,8 +51,23 @@ def one_line(exc: BaseException) -> str:
     return text
 
 
+# Browsers do not run <script> put in by innerHTML, but do run an image's onerror: this
+# brings the message into view when it appears (a phone shows a small part of an app), and
+# only as far as needed ("nearest": a message already on screen does not move the page).
+_INTO_VIEW = (
+    '<img alt="" src="data:," style="display:none" data-n="{n}" onerror="'
+    "this.parentNode.scrollIntoView({{block:'nearest'}});this.remove();\">"
+)
+_shown = itertools.count()  # a fresh data-n: the same message shown again scrolls again
+
+
 class ErrorLine(widgets.HTML):
-    """A one-line error message shown in the app; empty (and hidden) when all is well."""
+    """A one-line error message shown in the app; empty (and hidden) when all is well.
+
+    A message is scrolled into view when it appears. A refusal already shown under the box
+    that caused it is only *carried* here ([echo][companion.widgets.messages.ErrorLine.echo]):
+    ``message`` holds it for the code, but a player sees it once, beside its box.
+    """
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(value="", **kwargs)
@@ -59,15 +75,23 @@ class ErrorLine(widgets.HTML):
 
     @property
     def message(self) -> str:
-        """The plain text currently shown ("" when there is no error)."""
+        """The plain text this line carries ("" when there is no error)."""
         return html.unescape(_strip_tags(self.value))
 
     def show(self, exc_or_text: BaseException | str) -> None:
         text = exc_or_text if isinstance(exc_or_text, str) else one_line(exc_or_text)
+        self.remove_class("tc-echoed")
         # role=alert makes screen readers announce it; escaping because inputs are untrusted.
-        self.value = f'<span role="alert">{html.escape(text)}</span>'
+        into_view = _INTO_VIEW.format(n=next(_shown))
+        self.value = f'<span role="alert">{html.escape(text)}</span>{into_view}'
+
+    def echo(self, text: str) -> None:
+        """Carry ``text``, shown elsewhere (under its box), without showing it again."""
+        self.add_class("tc-echoed")
+        self.value = f'<span class="tc-echo">{html.escape(text)}</span>'
 
     def clear(self) -> None:
+        self.remove_class("tc-echoed")
         self.value = ""
 
 
@@ -103,8 +127,11 @@ def safe(error: ErrorLine, *, clear_on_success: bool = True) -> Callable[[F], F]
             try:
                 result = func(*args, **kwargs)
             except InputError as exc:
-                error.show(exc)
-                if exc.box is not None:
+                if exc.box is None:
+                    error.show(exc)
+                else:  # shown once: under the box, brought into view
+                    exc.box.refusal.show(one_line(exc))
+                    error.echo(one_line(exc))
                     exc.box.echo_on(error, one_line(exc))
                 return None
             except CompanionError as exc:

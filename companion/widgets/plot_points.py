@@ -44,6 +44,7 @@ from companion.rulesets.plot_points.checks import (
     MAX_DIFFICULTY,
     MAX_PROFICIENCY,
 )
+from companion.rulesets.plot_points.lookup import ADVANTAGE_DICE
 from companion.rulesets.plot_points.session import SPEND_RULES
 from companion.rulesets.plot_points.wounds import MAX_NAME
 from companion.widgets.base import (
@@ -114,13 +115,14 @@ class PlotPointCheckPanel(widgets.VBox):
                                    MAX_PROFICIENCY, width="160px")
         self.advantage = int_box("Net advantage (− = disadv.)", 0, "advantage", -MAX_ADVANTAGE,
                                  MAX_ADVANTAGE, width="250px")
-        self.difficulty = int_box("Difficulty", 10, "difficulty", -MAX_DIFFICULTY,
-                                  MAX_DIFFICULTY)
+        # A difficulty under 1 is a typo, not a check: refused under its box, not rolled.
+        self.difficulty = int_box("Difficulty", 10, "difficulty", 1, MAX_DIFFICULTY)
         self.fields = (self.proficiency, self.advantage, self.difficulty)
         self.chance = widgets.HTML()
         self.chance.add_class("tc-chance")
         self.result = widgets.HTML('<div class="tc-result" data-n="0">No check yet.</div>')
         self.rolls = 0
+        self._shown_at = 0  # the log's length when the outcome shown was made (0: none)
         self.roll_button = button("Roll check", self.roll, error=self.error, style="primary",
                                   name="roll")
         self.spend_buttons = {
@@ -162,6 +164,11 @@ class PlotPointCheckPanel(widgets.VBox):
             current = self.who.value
             self.who.options = names
             self.who.value = current if current in names else names[0]
+        if self._shown_at and len(self.session.log) < self._shown_at:
+            # Undo took back the outcome shown here: say so rather than keep showing it.
+            self._shown_at = 0
+            self.result.value = (f'<div class="tc-result tc-undone" data-n="{self.rolls}">'
+                                 "Undone: that check was taken back.</div>")
         allowed = set(self.session.available_spends()) if not self.controls.hidden else set()
         for move, btn in self.spend_buttons.items():
             btn.disabled = move not in allowed
@@ -174,11 +181,16 @@ class PlotPointCheckPanel(widgets.VBox):
         self.controls.set_hint(faces_hint(check.expression))
         p = check.chance()
         one, twenty = check.natural_chances()
+        # Past the last advantage die the die stays the same: said, not silently capped.
+        top = max(ADVANTAGE_DICE)
+        capped = (f'<div class="tc-note tc-advantage-note">Net {check.advantage:+d} rolls as '
+                  f"{top if check.advantage > 0 else -top:+d}: d{ADVANTAGE_DICE[top]} is the "
+                  "largest advantage die.</div>") if abs(check.advantage) > top else ""
         self.chance.value = (
             f'<div>{html.escape(check.expression)} vs {check.difficulty}: '
             f'<b class="tc-p">{percent(p)}</b> chance of success '
             f'<span class="tc-note">({fraction_text(p)}; natural 1: {percent(one)}, '
-            f'natural 20: {percent(twenty)})</span></div>'
+            f'natural 20: {percent(twenty)})</span></div>{capped}'
         )
 
     def roll(self) -> Any:
@@ -242,6 +254,7 @@ class PlotPointCheckPanel(widgets.VBox):
 
     def _show(self, outcome: Any) -> None:
         self.rolls += 1
+        self._shown_at = len(self.session.log)
         result = outcome.result
         verdict = "success" if result.success else "failure"
         notes = "".join(f"<li>{html.escape(n)}</li>" for n in outcome.notes)
@@ -302,28 +315,42 @@ class StrainWoundsPanel(widgets.VBox):
         self.rest_result.add_class("tc-rest-result")
         self.view = widgets.HTML()
         self.fortitude = _ability_picker("Fortitude", "fortitude")
-        self.rest_dc = int_box("Rest DC", 10, "rest-dc", -MAX_DIFFICULTY, MAX_DIFFICULTY)
+        self.rest_dc = int_box("Rest DC", 10, "rest-dc", 1, MAX_DIFFICULTY)
         self.rest_proficiency = int_box("Proficiency", 0, "rest-proficiency", -MAX_PROFICIENCY,
                                         MAX_PROFICIENCY)
         self.amount = int_box("Amount", 1, "amount", 1, 100)
         self.add_class("tc-character")
         self.add_class(f"tc-character-{slug(name)}")
-        self.strain_button = button("+ strain", lambda: session.gain_strain(
-            name, self.amount.read()), error=self.error, name="strain")
-        self.wound_button = button("+ wounds", lambda: session.gain_wounds(
-            name, self.amount.read()), error=self.error, name="wound")
-        self.heal_button = button("Heal wounds", lambda: session.heal_wounds(
-            name, self.amount.read()), error=self.error, name="heal")
+        # What a move did, beside its buttons: "+100 strain" says the wounds it made and
+        # any past the last one that were ignored, instead of only showing 16/16.
+        self.did = widgets.HTML()
+        self.did.add_class("tc-did")
+        self.strain_button = button("+ strain", self._did(session.gain_strain),
+                                    error=self.error, name="strain")
+        self.wound_button = button("+ wounds", self._did(session.gain_wounds),
+                                   error=self.error, name="wound")
+        self.heal_button = button("Heal wounds", self._did(session.heal_wounds),
+                                  error=self.error, name="heal")
         self.rest_button = button("Long rest", self.long_rest, error=self.error, name="rest")
         self.children = [
             self.view,
             row(self.amount, self.strain_button, self.wound_button, self.heal_button),
+            self.did,
             *([self.controls] if own_controls else []),
             row(self.fortitude, self.rest_proficiency, self.rest_dc, self.rest_button),
             *own_error,
             self.rest_result,
         ]
         bind(session, self._render, error=self.error)
+
+    def _did(self, move: Callable[[str, int], None]) -> Callable[[], None]:
+        def act() -> None:
+            self.did.value = ""
+            move(self.character_name, self.amount.read())
+            summary = self.session.log[-1].summary
+            self.did.value = f'<div class="tc-note">{html.escape(summary)}</div>'
+
+        return act
 
     def long_rest(self) -> Any:
         """A long rest, its recovery checks rolled in the mode picked (and with the faces

@@ -75,6 +75,8 @@ CSS = ("""
 .tc-app .tc-error { color: var(--tc-error); font-weight: 600; min-height: 1.4em; font-size: 16px;
   overflow-wrap: anywhere; }
 .tc-app .tc-error:empty { display: none; }
+/* A refusal is shown under its box; the app's error line only carries it. */
+.tc-app .tc-error.tc-echoed { display: none; }
 /* A checked box: the input, and under it its one-line refusal. */
 .tc-app .tc-checked { max-width: 100%; min-width: 0; flex: 0 1 auto; }
 .tc-app .tc-checked .tc-refusal { min-height: 0; margin: 2px 0 0 0; }

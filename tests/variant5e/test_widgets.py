@@ -44,7 +44,7 @@ def test_spell_points_until_refused_then_long_rest() -> None:
     buttons["undo"].click()
     assert app.model.points == 1
     for button in buttons.values():
-        assert button.layout.min_height == "40px"
+        assert button.layout.min_height == "44px"
 
 
 def test_death_app_saves_and_returns() -> None:

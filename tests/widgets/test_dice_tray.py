@@ -244,7 +244,7 @@ def test_clear_and_exports_follow_the_model() -> None:
     assert history_ns(tray) == [5]
 
 
-def test_every_button_is_a_40px_text_button() -> None:
+def test_every_button_is_a_44px_text_button() -> None:
     tray = make_tray()
 
     def walk(w: widgets.Widget) -> Iterator[widgets.Widget]:
@@ -255,7 +255,7 @@ def test_every_button_is_a_40px_text_button() -> None:
     buttons = [w for w in walk(tray) if isinstance(w, widgets.Button)]
     assert len(buttons) == len(QUICK_ROLLS) + 2
     for b in buttons:
-        assert b.layout.min_height == "40px"
+        assert b.layout.min_height == "44px"
         assert b.icon == "" and b.description.strip()
 
 
