@@ -277,3 +277,19 @@ def test_a_typed_seed_replays_a_roll_and_a_bad_one_is_refused() -> None:
         assert len(app.character.log) == moves and "Seed:" in app.error.message
     app.seed_box.text = ""
     assert app.seed_box.refusal.message == ""
+
+
+def test_magic_dice_from_items_reach_past_four() -> None:
+    mage = new_character("Mage", 9, 10, 14, 3)  # an empty sheet: 10 free slots
+    app = SpellcastingApp(mage, seed_source=fixed_seeds(5))
+    assert find_button(app, "dice-5").layout.display == "none"
+    app.item_dice.value = 2
+    assert find_button(app, "dice-6").layout.display == "" and not find_button(
+        app, "dice-6").disabled
+    assert "(most dice now: 6)" in app.odds.value
+    find_button(app, "dice-6").click()
+    find_button(app, "cast").click()
+    assert mage.log[-1].move == "cast" and mage.log[-1].args["extra_dice"] == 2
+    assert mage.log[-1].args["dice"] == 6
+    app.item_dice.value = 0
+    assert find_button(app, "dice-6").disabled

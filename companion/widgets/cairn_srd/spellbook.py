@@ -25,10 +25,10 @@ class SpellbookPanel(widgets.VBox):
     """Scrolls (petty), a grimoire, a named spell cast with the chosen dice, lifting a doom."""
 
     def __init__(self, character: Character, app: CairnAppBase,
-                 chosen: Callable[[], int]) -> None:
+                 chosen: Callable[[], int], extra: Callable[[], int] = lambda: 0) -> None:
         super().__init__(layout=widgets.Layout(max_width="100%"))
         self.add_class("tc-spellbook")
-        self.character, self.app, self.chosen = character, app, chosen
+        self.character, self.app, self.chosen, self.extra = character, app, chosen, extra
         c = character
         self.scroll_name = name_box("Scroll", "", "scroll-name", max_len=MAX_NAME,
                                     required=False, placeholder="spell on the scroll")
@@ -74,8 +74,9 @@ class SpellbookPanel(widgets.VBox):
 
     def cast(self) -> None:
         c, dice, spell = self.character, self.chosen(), str(self.spell.value)
-        self.app.roll(f"{c.name}: cast {spell}", lambda **kw: c.cast(dice, spell=spell, **kw),
-                      lambda report: f"{spell}: {report}")
+        extra = self.extra()
+        self.app.roll(f"{c.name}: cast {spell}", lambda **kw: c.cast(
+            dice, extra_dice=extra, spell=spell, **kw), lambda report: f"{spell}: {report}")
 
     def render(self) -> None:
         c = self.character
@@ -100,7 +101,8 @@ class SpellbookPanel(widgets.VBox):
             "already has a grimoire" if c.grimoire is not None else None))
         disable_for(self.copy_button, dead or no_scroll or (
             "no grimoire" if c.grimoire is None else None))
-        bar = c.casting_bar or (None if c.max_magic_dice() else "no free slot for magic dice")
+        bar = c.casting_bar or (None if c.max_magic_dice(self.extra())
+                                else "no free slot for magic dice")
         disable_for(self.cast_button, dead or (None if spells else "no spell known") or bar)
         disable_for(self.lift_button, None if c.dooms else "no doom to lift")
 

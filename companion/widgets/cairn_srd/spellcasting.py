@@ -9,7 +9,7 @@ import ipywidgets as widgets
 
 from companion.rulesets.cairn_srd import spellcasting
 from companion.rulesets.cairn_srd.character import CastReport, Character, new_character
-from companion.widgets.base import SaveLoad, app_box, bind, row
+from companion.widgets.base import SaveLoad, app_box, bind, first_bad_box, int_box, row
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, pct
 from companion.widgets.cairn_srd.spellbook import SpellbookPanel
 
@@ -18,11 +18,14 @@ if TYPE_CHECKING:
 
 __all__ = ["MagicOddsPanel", "SpellcastingApp"]
 
+#: Magic dice items may add in this app (a box bound; the rules allow more).
+MAX_ITEM_DICE = 6
+
 
 class MagicOddsPanel(widgets.HTML):
     """The exact odds of a cast with ``dice`` magic dice for ``character`` (from the model)."""
 
-    def show_for(self, character: Character, dice: int) -> None:
+    def show_for(self, character: Character, dice: int, extra: int = 0) -> None:
         odds = character.magic_odds(dice)
         fatigue = "".join(f"<tr><td>{k}</td><td>{pct(p)}</td></tr>"
                           for k, p in odds.fatigue.items())
@@ -35,7 +38,7 @@ class MagicOddsPanel(widgets.HTML):
             f'{"die" if dice == 1 else "dice"}: mishap <b class="tc-mishap-p">'
             f'{pct(odds.mishap)}</b> · doom <b class="tc-doom-p">{pct(odds.doom)}</b> · '
             f"mean Fatigue <b>{odds.fatigue_mean}</b> (most dice now: "
-            f"{character.max_magic_dice()})"
+            f"{character.max_magic_dice(extra)})"
             f'<table class="tc-grid"><tr><th>Fatigue</th><th>chance</th></tr>{fatigue}'
             "</table>"
             '<table class="tc-grid"><tr><th>Mishap</th><th>chance</th><th>effect</th></tr>'
@@ -59,8 +62,12 @@ class SpellcastingApp(CairnAppBase):
         self.character = character or new_character("Mage", 9, 10, 14, 3)
         c = self.character
         self.chosen = 1
+        # Magic items may grant dice beyond the 4 (still one per free slot).
+        self.item_dice = int_box("Dice from items", 0, "item-dice", 0, MAX_ITEM_DICE,
+                                 width="170px")
+        self.item_dice.observe(lambda _c: self.render(), "value")
         self.dice_buttons = [self.btn(str(n), self._choose(n), f"dice-{n}")
-                             for n in range(1, spellcasting.MAX_MAGIC_DICE + 1)]
+                             for n in range(1, spellcasting.MAX_MAGIC_DICE + MAX_ITEM_DICE + 1)]
         self.dice_row = row(*self.dice_buttons)
         self.dice_row.add_class("tc-dice-choice")
         self.odds = MagicOddsPanel()
@@ -70,10 +77,11 @@ class SpellcastingApp(CairnAppBase):
         self.ban_button = self.btn("Ban over", lambda: self._note(c.end_casting_ban),
                                    "ban-over")
         self.file = SaveLoad(c, "cairn-caster.json", what="caster")
-        self.spellbook = SpellbookPanel(c, self, lambda: self.chosen)
+        self.spellbook = SpellbookPanel(c, self, lambda: self.chosen, self.extra)
         app_box(
             cairn_css(),
             widgets.HTML("<b>Magic dice to invest</b>"),
+            row(self.item_dice),
             self.dice_row,
             row(self.cast_button,
                 self.btn("Rest a night", lambda: self._note(c.rest_night), "rest-night"),
@@ -100,14 +108,20 @@ class SpellcastingApp(CairnAppBase):
         fn()
         self.show(self.character.log[-1].summary)
 
+    def extra(self) -> int:
+        """Magic dice the caster's items add (0 while the box holds bad text)."""
+        return self.item_dice.read() if first_bad_box(self.item_dice) is None else 0
+
     def render(self) -> None:
         c = self.character
-        allowed = 0 if c.casting_bar or c.dead else c.max_magic_dice()
+        allowed = 0 if c.casting_bar or c.dead else c.max_magic_dice(self.extra())
         if allowed and self.chosen > allowed:
             self.chosen = allowed
         for n, b in enumerate(self.dice_buttons, 1):
             b.disabled = n > allowed
             b.button_style = "info" if n == self.chosen else ""
+            # Buttons past the 4 show only while items make them possible.
+            b.layout.display = "" if n <= max(allowed, spellcasting.MAX_MAGIC_DICE) else "none"
         self.cast_button.disabled = allowed == 0
         self.undo_button.disabled = not c.log
         self.ban_button.disabled = not (c.casting_barred or c.mishap_fatigue_from_3)
@@ -116,7 +130,7 @@ class SpellcastingApp(CairnAppBase):
             f'<div class="tc-stats">{escape(c.name)}: free slots {c.free_slots}, Fatigue '
             f"{c.fatigue}, CTRL {c.control}/{c.control_max}, dooms {c.dooms}, "
             f"casting barred: {escape(bar)}</div>")
-        self.odds.show_for(c, self.chosen)
+        self.odds.show_for(c, self.chosen, self.extra())
 
     def cast(self) -> None:
         c, dice = self.character, self.chosen
@@ -128,8 +142,9 @@ class SpellcastingApp(CairnAppBase):
             return (f'<div class="tc-mishap" data-mishap="{r.mishap_face}">Mishap '
                     f"{r.mishap_face}: {escape(r.mishap)}</div>")
 
+        extra = self.extra()
         self.roll(f"{c.name}: cast with {dice} magic {'die' if dice == 1 else 'dice'}",
-                  lambda **kw: c.cast(dice, **kw), extra=mishap)
+                  lambda **kw: c.cast(dice, extra_dice=extra, **kw), extra=mishap)
 
     def undo(self) -> None:
         self.show(f"Undone: {self.character.undo().summary}")
