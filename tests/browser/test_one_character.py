@@ -1,7 +1,8 @@
 """One character, one state (issue 18), in Chromium: the GM hits Ash in the campaign's
 fight, Ash's player rests on the sheet, the GM hits again. The fight (the GM's laptop) and
 the sheet (the player's phone, its own page and kernel) agree after every move, and after
-a reload of both."""
+a reload of both. An "Out of action" scar put on the sheet from another screen makes Ash
+critical in the fight, which no longer offers Ash as an attacker (issue 21)."""
 
 from __future__ import annotations
 
@@ -109,3 +110,23 @@ def test_hit_rest_hit_fight_and_sheet_agree(table_server: Any, laptop: Any,
         f"PC{guard}/10", timeout=60_000)
     expect(phone.locator(".tc-stats").first).to_have_attribute("data-guard", guard,
                                                                timeout=60_000)
+
+
+def test_an_out_of_action_scar_on_the_sheet_holds_in_the_fight(table_server: Any,
+                                                               table_db: Path,
+                                                               laptop: Any) -> None:
+    from companion.rulesets.cairn_srd.character import Character
+    from companion.store import open_campaign, open_store
+
+    _open(laptop, table_server, "cairn_combat", f"campaign={CAMPAIGN}&seat={SEATS['Mira']}",
+          ".tc-combat")
+    attackers = laptop.locator(".tc-attacker select option")
+    expect(attackers).to_have_text(["Ash", "Goblin"])
+    # Another screen (the GM's notebook) puts the scar on Ash's sheet: Out of action.
+    with open_store(table_db) as store:
+        sheet = open_campaign(store, CAMPAIGN, who="Mira", role="gm").tracker("Ash", Character)
+        sheet.suffer_scar(11, source="a trap")
+    # The fight reads the sheet: Ash is critical there too, and no longer offered to act.
+    ash_row = laptop.locator(".tc-combat tr:has-text('Ash')").first
+    expect(ash_row).to_contain_text("critical")
+    expect(attackers).to_have_text(["Goblin"])
