@@ -79,3 +79,31 @@ def test_rumour_kind_follows_the_seed() -> None:
     assert settlements.roll_rumour_kind(seed=31) in app.outcome.value
     assert 'data-seed="31"' in app.outcome.value
     assert app.downtime.log[-1].summary.startswith("a rumour: ")
+
+
+def test_caches_and_thieves_have_a_face() -> None:
+    party = [new_character("Ash", 10, 10, 10, 3), new_character("Bo", 9, 9, 12, 2)]
+    app = DowntimeApp(party=party, seed_source=fixed_seeds(1))
+    d = app.downtime
+    app.member.value = "Ash"
+    app.amount.value = 50
+    find_button(app, "earn").click()
+    assert find_button(app, "rob-cache").disabled  # no cache yet
+    app.cache_where.value = "under the mill"
+    app.amount.value = 30
+    find_button(app, "add-cache").click()
+    assert d.member("Ash").purse == 20 and d.member("Ash").caches[0].silver == 30
+    assert app.cache.options[0][0] == "#1 under the mill: 30"
+    app.amount.value = 12
+    find_button(app, "rob-cache").click()
+    assert d.member("Ash").caches[0].silver == 18 and "thieves take 12" in app.outcome.value
+    app.cache_where.value = "the vault"
+    app.cache_secured.value = True
+    app.amount.value = 10
+    find_button(app, "add-cache").click()
+    app.cache.value = 1
+    find_button(app, "rob-cache").click()  # a secured cache: refused with the rule
+    assert "only unsecured caches" in app.error.message
+    assert d.member("Ash").caches[1].silver == 10
+    app.member.value = "Bo"  # Bo has no cache: the list follows the character
+    assert app.cache.value is None and find_button(app, "rob-cache").disabled

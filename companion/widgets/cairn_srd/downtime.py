@@ -20,7 +20,16 @@ from companion.rulesets.cairn_srd import downtime as dt
 from companion.rulesets.cairn_srd import settlements
 from companion.rulesets.cairn_srd.character import Character
 from companion.rulesets.cairn_srd.downtime import Downtime
-from companion.widgets.base import SaveLoad, app_box, bind, check_box, int_box, name_box, row
+from companion.widgets.base import (
+    SaveLoad,
+    app_box,
+    bind,
+    check_box,
+    disable_for,
+    int_box,
+    name_box,
+    row,
+)
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, labelled, said
 
 if TYPE_CHECKING:
@@ -86,6 +95,16 @@ class DowntimeApp(CairnAppBase):
                                   required=False, width="160px")
         self.deposit_button = self.btn("Deposit", self.deposit, "deposit")
         self.withdraw_button = self.btn("Withdraw", self.withdraw, "withdraw")
+        # Caches: silver stashed outside a bank; thieves rob the unsecured ones.
+        self.cache_where = name_box("Cache at", "", "cache-where", max_len=dt.MAX_NAME,
+                                    required=False, width="160px")
+        self.cache_secured = check_box("Secured", "cache-secured")
+        self.cache_button = self.btn("Cache silver", self.add_cache, "add-cache")
+        self.cache = widgets.Dropdown(tooltip="Cache", options=[("—", None)], value=None,
+                                      layout=widgets.Layout(width="220px"))
+        self.cache.add_class("tc-select-cache")
+        self.rob_button = self.btn("Thieves take (amount)", self.rob_cache, "rob-cache")
+        self.member.observe(lambda _c: self._caches(), "value")
         self.ledger = widgets.HTML()
         # step 1
         self.way = _dropdown(dt.UPKEEP_WAYS, "way")
@@ -143,6 +162,8 @@ class DowntimeApp(CairnAppBase):
                 self.spend_button),
             row(self.bank, self.branch, self.deposit_button),
             row(self.at_bank, self.at_branch, self.withdraw_button),
+            row(self.cache_where, self.cache_secured, self.cache_button),
+            row(labelled("Cache", self.cache), self.rob_button),
             self.ledger,
             widgets.HTML("<h3>1 · Upkeep</h3>"),
             row(labelled("How", self.way), labelled("Lifestyle", self.lifestyle)),
@@ -208,6 +229,28 @@ class DowntimeApp(CairnAppBase):
         self.downtime.withdraw(self.member.value, self.amount.read(), self.bank.read(),
                                self.branch.read(), self.at_bank.read(), self.at_branch.read())
         self._last()
+
+    def add_cache(self) -> None:
+        self.downtime.add_cache(self.member.value, self.cache_where.read(), self.amount.read(),
+                                bool(self.cache_secured.value))
+        self._last()
+
+    def rob_cache(self) -> None:
+        if self.cache.value is None:
+            raise RuleError("Banks: choose a cache first")
+        self.downtime.rob_cache(self.member.value, int(self.cache.value), self.amount.read())
+        self._last()
+
+    def _caches(self) -> None:
+        """The chosen character's caches (secured ones named so: thieves pass them by)."""
+        chosen = next((m for m in self.downtime.members if m.name == self.member.value), None)
+        caches = [(f"#{i + 1} {c.where}: {c.silver}" + (" (secured)" if c.secured else ""), i)
+                  for i, c in enumerate(chosen.caches if chosen else [])]
+        if list(self.cache.options) != caches:
+            self.cache.options = caches or [("—", None)]
+            self.cache.value = caches[0][1] if caches else None
+        disable_for(self.rob_button, None if any(
+            not c.secured for c in (chosen.caches if chosen else [])) else "no unsecured cache")
 
     def upkeep(self) -> None:
         who, way, lifestyle = str(self.member.value), str(self.way.value), self.lifestyle.value
@@ -313,6 +356,7 @@ class DowntimeApp(CairnAppBase):
         if keep in names:
             self.member.value = keep
         chosen = next((m for m in d.members if m.name == self.member.value), None)
+        self._caches()
         self.ledger.value = ('<div class="tc-side tc-ledger">' + "<br>".join(
             escape(line) for line in (chosen.ledger[-8:] if chosen else [])) + "</div>")
         self.actions.value = (
