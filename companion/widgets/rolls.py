@@ -86,7 +86,8 @@ if TYPE_CHECKING:
     from companion.store.campaign import Campaign
 
 __all__ = ["LOG_ROWS", "MAX_DIE_BOXES", "FacesBox", "RollControls", "RollLogPanel",
-           "RollModePanel", "RollOutcome", "RuleRoll", "faces_hint", "modes_for"]
+           "RollModePanel", "RollOutcome", "RuleRoll", "faces_hint", "hidden_line", "modes_for",
+           "short_code"]
 
 T = TypeVar("T")
 
@@ -134,6 +135,26 @@ def modes_for(role: str, who: str = "") -> list[str]:
     return ["public", "blind", "self"]
 
 
+def short_code(commitment: str | None) -> str:
+    """A commitment as a player reads it aloud: its first 8 digits, as two groups.
+
+    >>> short_code("9ba4b3bc3cc1e2d0")
+    '9BA4 B3BC'
+    """
+    digits = (commitment or "").upper()[:8]
+    return f"{digits[:4]} {digits[4:]}".strip()
+
+
+def hidden_line(commitment: str | None, mode: str, entry: int | None) -> str:
+    """The line an app shows instead of a roll this viewer may not see: a short check code
+    (the full commitment in its tooltip) and where to check it once revealed."""
+    full = html.escape(commitment or "")
+    return (f'<div class="tc-hidden-roll">Hidden roll committed '
+            f"({html.escape(fairplay.mode_name(mode))}, roll log entry {entry}): check code "
+            f'<code title="{full}">{short_code(commitment)}</code>. Once it is revealed, '
+            "Check in the roll log shows it was not changed.</div>")
+
+
 @dataclass(frozen=True)
 class RollOutcome:
     """A roll made through a [RollModePanel][companion.widgets.rolls.RollModePanel].
@@ -156,9 +177,7 @@ class RollOutcome:
 
     def hidden_html(self) -> str:
         """The line an app shows instead of a hidden roll."""
-        short = (self.commitment or "")[:12]
-        return (f'<div class="tc-hidden-roll">Hidden roll committed: <code>{short}</code>'
-                f" ({html.escape(fairplay.mode_name(self.mode))}, entry {self.entry})</div>")
+        return hidden_line(self.commitment, self.mode, self.entry)
 
 
 class RollModePanel(widgets.VBox):
@@ -572,9 +591,7 @@ class RuleRoll(Generic[T]):
 
     def hidden_html(self) -> str:
         """The line an app shows instead of a hidden result."""
-        short = (self.commitment or "")[:12]
-        return (f'<div class="tc-hidden-roll">Hidden roll committed: <code>{short}</code>'
-                f" ({html.escape(fairplay.mode_name(self.mode))}, entry {self.entry})</div>")
+        return hidden_line(self.commitment, self.mode, self.entry)
 
 
 class RollControls(widgets.VBox):

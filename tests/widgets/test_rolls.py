@@ -96,8 +96,10 @@ def test_a_players_blind_roll_shows_only_to_the_gm(store: Store) -> None:
     outcome = ash_panel.perform()
     assert outcome.roll is None and outcome.seed is None
     assert outcome.commitment is not None
-    short = outcome.commitment[:12]
-    assert f"Hidden roll committed: <code>{short}</code>" in ash_panel.status.value
+    # A short code read aloud, the full commitment in its tooltip; no hash on the page.
+    code = outcome.commitment[:4].upper() + " " + outcome.commitment[4:8].upper()
+    assert f'<code title="{outcome.commitment}">{code}</code>' in ash_panel.status.value
+    assert "check code" in ash_panel.status.value and "roll log entry" in ash_panel.status.value
     secret = secret_of(gm_campaign, outcome.entry or 0)
     assert secret["seed"] == 8_604_287_319_551 and \
         secret["total"] == dice.roll("3d6+2", seed=8_604_287_319_551).total

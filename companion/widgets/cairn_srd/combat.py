@@ -72,7 +72,7 @@ class CombatApp(CairnAppBase):
     fight sees it ([Encounter.fighters][companion.rulesets.cairn_srd.combat.Encounter.fighters]):
     a party member of a linked fight as its own sheet says."""
 
-    dice_hint = "d20"
+    dice_hint = "d20 save or weapon die"  # not "d20" alone: attacks roll d6s
 
     def __init__(self, encounter: Encounter | None = None, *,
                  seed_source: Callable[[], int] | None = None,
