@@ -168,6 +168,10 @@ def test_acting_for_names_the_player_characters_who_act() -> None:
     for table_move in ("add", "roll_initiative", "end_turn", "apply_damage",
                        "morale_save", "set_status", "resolve_attack"):
         assert e.acting_for(table_move, {"name": "Ash", "target": "Ash"}) is None
+    # A player character joining is that character's; a foe or an ally NPC is the table's.
+    assert e.acting_for("add", {"name": " Cy ", "side": "PCs", "pc": True}) == ("Cy",)
+    assert e.acting_for("add", {"name": "Orc", "side": "Enemies", "pc": False}) is None
+    assert e.acting_for("add", {"name": "Hob", "side": "PCs"}) is None
     e.attack(Attack("Ash", "Ogre", joined=("Bo",)), hold_for_gambits=True,
              rng=FixedRng(2, 3))
     assert e.acting_for("resolve_attack", {}) == ("Ash", "Bo")

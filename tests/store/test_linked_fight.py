@@ -71,3 +71,19 @@ def test_the_seats_follow_whose_attack_it_is(db: Path) -> None:
     kill = fight.fighter("Goblin").status in ("critical", "dead")
     assert fight.log[-1].move == "attack"
     assert [e.move for e in ash.log] == (["record_critical_kill"] if kill else [])
+
+
+def test_a_player_brings_only_their_own_character_into_the_fight(db: Path) -> None:
+    from companion.widgets.table.apps import PartyFightPanel
+
+    with open_store(db) as store:
+        gm = open_campaign(store, "Fightday", who="Mira", role="gm")
+        gm.add("Bo", new_character("Bo", 10, 10, 10, 4))
+        gm.add("Cy", new_character("Cy", 10, 10, 10, 4))
+    bo = open_campaign(open_store(db), "Fightday", who="Bo", role="player")
+    panel = PartyFightPanel(bo, bo.tracker("Fight", Encounter))
+    panel.party_joins()
+    fight = panel.encounter
+    assert [c.name for c in fight.combatants if c.pc] == ["Ash", "Bo"]
+    assert fight.sheet("Bo") is bo.tracker("Bo", Character)  # linked: Bo's own sheet
+    assert "Cy" in panel.note.value  # still missing: the GM brings Cy in

@@ -444,9 +444,15 @@ class Encounter(Tracker):
 
     def acting_for(self, move: str, arguments: dict[str, Any]) -> tuple[str, ...] | None:
         """The player characters an attack, a maneuver or an escape is made by (every
-        attacker must be one); the rest (adding foes, initiative, turns, damage typed in,
-        morale, marks) is the table's, as is any move by or with a non-player."""
+        attacker must be one), and the player character who joins the fight; the rest
+        (adding foes, initiative, turns, damage typed in, morale, marks) is the table's, as
+        is any move by or with a non-player."""
         names: list[str] = []
+        if move == "add":
+            name = arguments.get("name")
+            if arguments.get("pc") is True and isinstance(name, str) and name.strip():
+                return (name.strip(),)
+            return None
         if move == "attack":
             d = arguments.get("description")
             if isinstance(d, dict):

@@ -348,8 +348,11 @@ class PartyFightPanel(widgets.VBox):
         from companion.rulesets.cairn_srd.combat import join_character
 
         fighting = {c.name for c in self.encounter.combatants}
+        # A player's seat brings in their own character (Encounter.acting_for); the GM's,
+        # everyone not fighting yet.
+        mine = self.campaign.who if self.campaign.role == "player" else None
         for name, c in self.party().items():
-            if name not in fighting:
+            if name not in fighting and mine in (None, name):
                 join_character(self.encounter, c)
         self._note()
 
