@@ -98,3 +98,25 @@ def test_boarding_only_after_critical_damage() -> None:
     assert "Boarders board Gull" in app.outcome.value
     app.panel.boarders.value = ""
     assert find_button(app, "ship-board").disabled
+
+
+def test_perception_buttons_say_what_is_noticed() -> None:
+    app = TasksApp(seed_source=fixed_seeds(5))
+    for kind in ("obvious", "obscured", "hidden"):
+        find_button(app, f"perceive-{kind}").click()
+        assert social.perceive(kind) in app.outcome.value
+
+
+def test_the_ship_with_the_higher_dex_moves_first() -> None:
+    # Interpretation: equal DEX moves together, DEX 0 cannot move; checked by hand here.
+    sailing_order = mass_combat.sailing_order
+    assert sailing_order({"A": 3, "B": 9, "C": 3}) == [["B"], ["A", "C"]]
+    assert sailing_order({"A": 0}) == []
+    app = MassCombatApp(Vessel(name="Gull", sails=8, sails_max=10),
+                        seed_source=fixed_seeds(1))
+    app.rival.value, app.rival_dex.value = "Wasp", 9
+    assert "Moves first: Wasp then Gull" in app.order.value
+    app.rival_dex.value = 8
+    assert "Gull and Wasp together" in app.order.value
+    app.rival_dex.value = 0
+    assert "Moves first: Gull" in app.order.value and "Wasp: DEX 0, immobile" in app.order.value

@@ -20,6 +20,7 @@ the row is the attacker, the column the defender.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar, Literal
@@ -57,6 +58,25 @@ def vessel_scale(crew: int) -> str:
     if crew < 1:
         raise RuleError(f"Mass Combat: a vessel needs a crew, got {crew}")
     return "Ship" if crew >= SHIP_CREW else "Detachment"
+
+
+def sailing_order(dexterity: Mapping[str, int]) -> list[list[str]]:
+    """The ships (name -> DEX) in the order they move: the highest DEX first.
+
+    Interpretation: ships of equal DEX move together (one group; the seed orders only by
+    DEX, so the referee settles any finer order), and a ship at DEX 0 is immobile and
+    left out.
+
+    >>> sailing_order({"Gull": 8, "Wasp": 10, "Hulk": 0, "Kite": 8})
+    [['Wasp'], ['Gull', 'Kite']]
+    """
+    groups: dict[int, list[str]] = {}
+    for name, dex in dexterity.items():
+        if not 0 <= dex <= MAX_SCORE:
+            raise RuleError(f"Naval vessels: DEX runs 0 to {MAX_SCORE}, not {dex} ({name})")
+        if dex:
+            groups.setdefault(dex, []).append(name)
+    return [groups[dex] for dex in sorted(groups, reverse=True)]
 
 
 def repair_cost(vessel_cost: Fraction | int, points: int = 1) -> Fraction:

@@ -130,7 +130,15 @@ class KnowledgePanel(widgets.VBox):
                         for label, kind in (("Common", "common"),
                                             ("Specialised (die of fate)", "specialized"),
                                             ("Esoteric", "esoteric"))]
-        self.children = (widgets.HTML("<b>Knowledge check</b>"), row(*self.buttons))
+        # Perception needs no roll: what is noticed follows how visible the thing is.
+        self.seen = [app.btn(label, self._perceive(kind), f"perceive-{kind}")
+                     for label, kind in (("Obvious", "obvious"), ("Obscured", "obscured"),
+                                         ("Hidden", "hidden"))]
+        self.children = (widgets.HTML("<b>Knowledge check</b>"), row(*self.buttons),
+                         widgets.HTML("<b>Perception: the thing is…</b>"), row(*self.seen))
+
+    def _perceive(self, kind: str) -> Callable[[], None]:
+        return lambda: self.app.show(f"{kind}: {social.perceive(kind)}")
 
     def _check(self, kind: str) -> Callable[[], None]:
         def check() -> None:

@@ -20,6 +20,7 @@ import ipywidgets as widgets
 
 from companion.rulesets.cairn_srd import mass_combat
 from companion.rulesets.cairn_srd.mass_combat import Vessel
+from companion.rulesets.cairn_srd.saves import MAX_SCORE
 from companion.widgets.base import (
     SaveLoad,
     app_box,
@@ -161,12 +162,20 @@ class MassCombatApp(CairnAppBase):
         self.matrix = AttackMatrixPanel()
         self.panel = VesselPanel(self.vessel, self)
         self.undo_button = self.btn("Undo", self.undo, "undo")
+        # Who moves first against another ship: the higher DEX (sailing_order).
+        self.rival = name_box("Other ship", "Rival", "rival", max_len=40, required=False,
+                              width="160px")
+        self.rival_dex = int_box("its DEX", 10, "rival-dex", 0, MAX_SCORE, width="120px")
+        self.order = widgets.HTML()
+        for box in (self.rival, self.rival_dex):
+            box.observe(lambda _c: self.render_order(), "value")
         self.file = SaveLoad(self.vessel, "cairn-vessel.json", what="ship")
         side = widgets.HBox([self.matrix, self.panel],
                             layout=widgets.Layout(flex_flow="row wrap", max_width="100%",
                                                   grid_gap="12px"))
         app_box(cairn_css(), side, row(self.undo_button), self.error, self.outcome,
-                self.seed_row, self.file, box=self)
+                self.seed_row, row(self.rival, self.rival_dex), self.order, self.file,
+                box=self)
         bind(self.vessel, self.render, error=self.error)
 
     def draw_and_show(self, label: str, action: Callable[..., str]) -> None:
@@ -181,3 +190,20 @@ class MassCombatApp(CairnAppBase):
     def render(self) -> None:
         self.panel.render()
         disable_for(self.undo_button, None if self.vessel.can_undo else "nothing to undo")
+        self.render_order()
+
+    def render_order(self) -> None:
+        """Which ship moves first (the sails are the ship's DEX)."""
+        if first_bad_box(self.rival, self.rival_dex) is not None:
+            self.order.value = '<div class="tc-side tc-order"><i>Fix the box above.</i></div>'
+            return
+        v, rival = self.vessel, self.rival.read() or "Rival"
+        if rival == v.name:
+            rival += " (other)"
+        groups = mass_combat.sailing_order({v.name: v.sails, rival: self.rival_dex.read()})
+        text = " then ".join(" and ".join(g) + (" together" if len(g) > 1 else "")
+                             for g in groups) or "neither ship can move"
+        still = [n for n, d in ((v.name, v.sails), (rival, self.rival_dex.read())) if not d]
+        self.order.value = (f'<div class="tc-side tc-order">Moves first: {escape(text)}'
+                            + (f" ({escape(', '.join(still))}: DEX 0, immobile)" if still
+                               else "") + "</div>")
