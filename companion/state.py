@@ -546,6 +546,19 @@ class Tracker(Observable):
         """
         return None
 
+    def save_point(self) -> tuple[dict[str, Any], tuple[Event, ...]]:
+        """The state and log as they are now, to [return_to][companion.state.Tracker.return_to]
+        (a keeper's undo of moves it did not store: cheaper than a whole save)."""
+        return self.snapshot(), tuple(self._event_log())
+
+    def return_to(self, point: tuple[dict[str, Any], tuple[Event, ...]]) -> None:
+        """Put the state and log back to a [save_point][companion.state.Tracker.save_point]
+        (not told to the recorder; observers hear of it)."""
+        state, log = point
+        self._restore(state)
+        self.__dict__["_log"] = list(log)
+        self._changed()
+
     # -- facts: what a stored move changed ---------------------------------------------
 
     def apply_fact(self, move: str, args: dict[str, Any], summary: str,
@@ -555,18 +568,18 @@ class Tracker(Observable):
         invariant is judged; the move joins the log (so it can be undone)."""
         before = self.snapshot()
         after = apply_change(before, change)
-        self._restore(after)
+        self._restore_fields(after, _changed_fields(change))
         self._event_log().append(Event(move, args, summary, before))
         self._changed()
 
     def apply_undo_fact(self, change: list[Any]) -> None:
         """Apply a stored undo as the fact it is: the state changes by ``change`` and the
         newest logged move (the one taken back) leaves the log."""
-        after = apply_change(self.snapshot(), change)
+        after = apply_change(self.snapshot(), change, copy=False)
         log = self._event_log()
         if log:
             log.pop()
-        self._restore(after)
+        self._restore_fields(after, _changed_fields(change))
         self._changed()
 
     def validate(self) -> None:
@@ -617,6 +630,27 @@ class Tracker(Observable):
         for name, value in values.items():
             object.__setattr__(tracker, name, value)
         return tracker
+
+    def _restore_fields(self, snapshot: dict[str, Any], names: set[str] | None) -> None:
+        """Restore only the fields ``names`` from ``snapshot`` (``None``: all of them)."""
+        if names is None:
+            self._restore(snapshot)
+            return
+        fields = [f for f in dataclasses.fields(self) if f.name in names]
+        if len(fields) != len(names):
+            self._restore(snapshot)  # a field this class lacks: the whole check says which
+            return
+        hints = _hints(type(self))
+        _UNCHECKED[0] += 1
+        try:
+            values = {f.name: _decode(snapshot[f.name], hints[f.name], f.name, self._where(),
+                                      f.metadata) for f in fields}
+        except KeyError:
+            raise StateError(f"{self._where()}: a stored change removed a field") from None
+        finally:
+            _UNCHECKED[0] -= 1
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
 
     def _restore(self, snapshot: dict[str, Any]) -> None:
         # The snapshot came from this object: restore it as it was, without judging it
@@ -688,13 +722,26 @@ def _diff(before: Any, after: Any, path: list[Any], steps: list[Any]) -> None:
         steps.append([path, after])
 
 
-def apply_change(state: Any, change: list[Any]) -> Any:
-    """``state`` (JSON values, not changed) with ``change`` applied (a new value).
+def _changed_fields(change: Any) -> set[str] | None:
+    """The top-level fields a change touches (``None``: the whole state, or unreadable)."""
+    names: set[str] = set()
+    for step in change if isinstance(change, list) else ():
+        if not (isinstance(step, list) and step and isinstance(step[0], list) and step[0]
+                and isinstance(step[0][0], str)):
+            return None
+        names.add(step[0][0])
+    return names
+
+
+def apply_change(state: Any, change: list[Any], *, copy: bool = True) -> Any:
+    """``state`` (JSON values) with ``change`` applied: a new value (``copy=False``: the
+    state itself is changed, for a caller that owns it).
 
     A change that does not fit the state (a path through a value that is not there) is a
     [StateError][companion.errors.StateError] naming the step.
     """
-    out = json.loads(json.dumps(state))
+    out = _shallow(state) if copy else state
+    fresh = {id(out)}  # containers copied already (a copy shares what no step touches)
     if not isinstance(change, list):
         raise StateError("a stored change must be a list of steps")
     for n, step in enumerate(change):
@@ -705,24 +752,39 @@ def apply_change(state: Any, change: list[Any]) -> Any:
             if len(step) == 1:
                 raise StateError(f"stored change step {n} deletes the whole state")
             out = json.loads(json.dumps(step[1]))
+            fresh = {id(out)}
             continue
         holder = out
         try:
             for key in path[:-1]:
-                holder = holder[key]
+                child = holder[key]
+                if copy and id(child) not in fresh:
+                    child = _shallow(child)
+                    holder[key] = child
+                    fresh.add(id(child))
+                holder = child
             last = path[-1]
             if len(step) == 1:
                 del holder[last]
             elif isinstance(holder, list) and last == len(holder):
-                holder.append(step[1])
+                holder.append(json.loads(json.dumps(step[1])))
             else:
-                if isinstance(holder, list) and not 0 <= last < len(holder):
+                if isinstance(holder, list) and not (isinstance(last, int)
+                                                     and 0 <= last < len(holder)):
                     raise IndexError(last)
                 holder[last] = json.loads(json.dumps(step[1]))
         except (KeyError, IndexError, TypeError):
             raise StateError(f"stored change step {n} does not fit the state "
                              f"(at {clipped(str(path), 60)})") from None
     return out
+
+
+def _shallow(value: Any) -> Any:
+    if isinstance(value, dict):
+        return dict(value)
+    if isinstance(value, list):
+        return list(value)
+    raise TypeError("a stored change goes through a value that holds nothing")
 
 
 def _default_summary(name: str, args: dict[str, Any]) -> str:

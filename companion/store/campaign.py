@@ -53,7 +53,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
-import json
 import random
 import re
 import threading
@@ -238,8 +237,9 @@ class RollScope:
     rng: random.Random | None = None
     #: The moves' events, not stored yet, in order (stored when the scope ends cleanly).
     pending: list[NewEvent] = dataclasses.field(default_factory=list)
-    #: Each moved tracker's JSON before the scope's first move on it (restored on refusal).
-    before: dict[str, str] = dataclasses.field(default_factory=dict)
+    #: Each moved tracker's save point before the scope's first move on it (put back on refusal).
+    before: dict[str, tuple[dict[str, Any], tuple[Event, ...]]] = dataclasses.field(
+        default_factory=dict)
     #: Members the scope added (a member's record made by its first move): dropped on
     #: refusal.
     added: list[str] = dataclasses.field(default_factory=list)
@@ -606,10 +606,10 @@ class Campaign(Observable):
             if gone is not None:
                 self._by_tracker.pop(id(gone.tracker), None)
         scope.added.clear()
-        for member_id, text in scope.before.items():
+        for member_id, point in scope.before.items():
             member = self.members.get(member_id)
             if member is not None:
-                member.tracker.restore_save(json.loads(text))
+                member.tracker.return_to(point)
         scope.before.clear()
         scope.pending.clear()
         scope.moves.clear()
@@ -765,7 +765,7 @@ class Campaign(Observable):
         if new.kind not in ("add", "set"):
             raise StoreError("finish the roll first: its moves are not stored yet")
         if new.kind == "set" and new.tracker is not None and new.tracker not in scope.before:
-            scope.before[new.tracker] = json.dumps(self.members[new.tracker].tracker.to_dict())
+            scope.before[new.tracker] = self.members[new.tracker].tracker.save_point()
         event = StoredEvent(self.head + len(scope.pending) + 1, "", self.who, self.role,
                             new.kind, new.tracker, new.move, new.seed, new.data)
         self._apply_unchecked(event)
@@ -955,14 +955,14 @@ class Campaign(Observable):
         if trial is not None:
             arguments = {**arguments, "rng": trial}
         if member.id not in unit.before:
-            unit.before[member.id] = json.dumps(tracker.to_dict())
-        before = tracker.snapshot()
+            unit.before[member.id] = tracker.save_point()
         self._nested += 1
         try:
             result = perform(arguments)
         finally:
             self._nested -= 1
         logged = tracker.log[-1]
+        before = logged.before  # the move's own snapshot of the state before it
         if hidden:
             # Policy (companion.fairplay): no seed, no result in the shared log, nor in
             # the tracker's own history line; a roll's dice the tracker keeps are marked.
@@ -1089,7 +1089,7 @@ class Campaign(Observable):
                       perform: Callable[[], Event]) -> Event:
         tracker = member.tracker
         if member.id not in unit.before:
-            unit.before[member.id] = json.dumps(tracker.to_dict())
+            unit.before[member.id] = tracker.save_point()
         mark = member.marks[-1] if member.marks else None
         before = tracker.snapshot()
         summary = tracker.log[-1].summary if tracker.log else ""
