@@ -636,11 +636,11 @@ class Tracker(Observable):
         if names is None:
             self._restore(snapshot)
             return
-        fields = [f for f in dataclasses.fields(self) if f.name in names]
+        fields = [f for f in dataclasses.fields(cast(Any, self)) if f.name in names]
         if len(fields) != len(names):
             self._restore(snapshot)  # a field this class lacks: the whole check says which
             return
-        hints = _hints(type(self))
+        hints = _hints(cast(Any, type(self)))
         _UNCHECKED[0] += 1
         try:
             values = {f.name: _decode(snapshot[f.name], hints[f.name], f.name, self._where(),
