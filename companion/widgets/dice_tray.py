@@ -45,7 +45,7 @@ import ipywidgets as widgets
 
 from companion import dice
 from companion.dice import render
-from companion.errors import CompanionError, OddsTooCostlyError
+from companion.errors import CompanionError, DiceSyntaxError, OddsTooCostlyError, clipped
 from companion.history import RollHistory
 from companion.widgets.base import (
     SEED_BOUND,
@@ -66,7 +66,7 @@ if TYPE_CHECKING:
     from companion.store.campaign import Campaign
 
 __all__ = ["QUICK_ROLLS", "SEED_BOUND", "TRAY_CHART_BARS", "TRAY_MAX_DICE", "DiceTray",
-           "chart_svg"]
+           "chart_svg", "plain_syntax_error"]
 
 TRAY_MAX_DICE = 60
 """Dice drawn one by one in the tray's result; a bigger roll shows these and a count of the
@@ -166,6 +166,24 @@ def _short_tip(match: re.Match[str]) -> str:
     if len(match.group(0)) <= TRAY_TIP_CHARS:
         return match.group(0)
     return f"<title>{match.group(1)}: {match.group(3)}</title>"
+
+
+def plain_syntax_error(exc: DiceSyntaxError) -> str:
+    """The parser's refusal in a player's words: what is wrong, where, and what dice
+    notation looks like.
+
+    >>> from companion import dice
+    >>> try:
+    ...     dice.roll("abc")
+    ... except DiceSyntaxError as exc:
+    ...     print(plain_syntax_error(exc)[:65])
+    Dice: “a” does not belong in dice notation (character 1 of “abc”)
+    """
+    reason = exc.reason
+    if reason.startswith("unexpected '") and reason.endswith("'"):
+        reason = f"“{reason[12:-1]}” does not belong in dice notation"
+    return (f"Dice: {reason} (character {exc.position + 1} of “{clipped(exc.expr, 40)}”); "
+            "write dice like 2d6+1, 4d6kh3 or d20")
 
 
 def _parse_int(text: str, what: str) -> int | None:
@@ -285,7 +303,10 @@ class DiceTray(widgets.VBox):
         if not expr:
             raise CompanionError("expression: type a dice expression, e.g. 2d6+1")
         seed = _parse_int(self.seed.value, "seed") if self.seed_shown else None  # None: drawn
-        outcome: RollOutcome = self.modes.perform(expr, seed=seed)
+        try:
+            outcome: RollOutcome = self.modes.perform(expr, seed=seed)
+        except DiceSyntaxError as exc:
+            raise CompanionError(plain_syntax_error(exc)) from None
         self._shown += 1
         result = outcome.roll
         self.last_roll, self.last_seed = result, outcome.seed
@@ -356,6 +377,11 @@ class DiceTray(widgets.VBox):
                 f"long to work out, so they are not shown; rolling works as usual. "
                 f"<small>({html.escape(str(exc))})</small></div>"
             )
+            self.chance.value = ""
+            return
+        except DiceSyntaxError as exc:
+            self.odds_note.value = ('<div class="tc-odds-note tc-error">No odds: '
+                                    f"{html.escape(plain_syntax_error(exc))}</div>")
             self.chance.value = ""
             return
         except CompanionError as exc:

@@ -48,7 +48,7 @@ def test_roll_twice_then_error_then_roll_again(voila_app: Any, screenshot: Any) 
     page.locator(ROLL).click()
     error = page.locator(".tc-error [role=alert]")
     error.wait_for()
-    assert "2d" in error.inner_text() and "column" in error.inner_text()
+    assert "2d" in error.inner_text() and "write dice like 2d6+1" in error.inner_text()
     expect(page.locator(".tc-history li")).to_have_count(2)
     screenshot(page, "dice_tray-error")
 
