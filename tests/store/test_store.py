@@ -238,7 +238,8 @@ def test_a_move_on_stale_state_is_made_again_on_the_fresh_state(
         store: Store, look_first: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     gm = create_campaign(store, "T", ["plot_points"], who="Mira", role="gm")
     gm.add("Table", PlotPointSession(), role="minigame")
-    player = open_campaign(store, "T", who="Ash", role="player")
+    # A second GM screen (seating players at the table is the GM's move).
+    player = open_campaign(store, "T", who="Ash", role="gm")
     gm.tracker("Table", PlotPointSession).add_player("Briar")
     assert player.changed()
     if not look_first:
