@@ -555,7 +555,10 @@ class FacesBox(CheckedBox):
         try:
             return physical.parse_faces(text)
         except physical.OwnDiceError as exc:
-            raise InputError(str(exc)) from None
+            # The table's words: a face is what a die shows, a number.
+            raise InputError(str(exc).replace(
+                "is not a face (a whole number)",
+                "is not a number a die shows: type the faces rolled, e.g. 14 or 3 5 2")) from None
 
     def _format(self, value: Any) -> str:
         if isinstance(value, str):

@@ -220,7 +220,7 @@ def test_roll_controls_without_an_app(tmp_path: Path) -> None:
     controls.faces.value = "6 6"
     assert controls.run("two dice", lambda r: r.randint(1, 6) + r.randint(1, 6)).value == 12
     controls.faces.value = "x"
-    with pytest.raises(InputError, match="'x' is not a face"):
+    with pytest.raises(InputError, match="'x' is not a number a die shows"):
         controls.run("two dice", lambda r: r.randint(1, 6))
 
 

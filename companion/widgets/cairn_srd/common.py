@@ -132,7 +132,8 @@ class SeedBox(CheckedBox):
     kind = "seed"
 
     def __init__(self, name: str = "seed") -> None:
-        super().__init__("Seed", "", name, width="230px", placeholder="empty = fresh")
+        super().__init__("Seed", "", name, width="230px",
+                         placeholder="blank: new dice each roll")
 
     def read(self) -> int | None:
         value = super().read()
