@@ -181,7 +181,11 @@ MAX_NAME = 40
 
 @dataclass
 class Combatant:
-    """One side's fighter (a PC, an NPC, a monster or a detachment) as the fight tracks it."""
+    """One side's fighter (a PC, an NPC, a monster or a detachment) as the fight tracks it.
+
+    A player character of a linked fight keeps here only who it is and the numbers it
+    joined with; the fight reads the rest off its sheet
+    ([Encounter.fighter][companion.rulesets.cairn_srd.combat.Encounter.fighter])."""
 
     name: str = state_field(max_len=MAX_NAME)
     side: Side = state_field(choices=SIDES)
@@ -832,8 +836,9 @@ class Encounter(Tracker):
     @move
     def sync_sheet(self, name: str, guard_max: int, dexterity: int, control: int,
                    armor: int, panicking: bool, no_guard: str = "") -> str:
-        """Bring a PC's conditions in from the sheet: DEX, CTRL, Armor, max Guard (a raise
-        also raises Guard), panic and the cause of 0 Guard ("" for none)."""
+        """Bring an unlinked PC's conditions in from the sheet: DEX, CTRL, Armor, max Guard
+        (a raise also raises Guard), panic and the cause of 0 Guard ("" for none). A
+        linked character has nothing to copy: the fight reads its sheet."""
         c = self.find(name)
         if not c.pc:
             raise RuleError(f"Combat: {c.name} is no player character with a sheet")
