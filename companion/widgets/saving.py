@@ -122,8 +122,9 @@ class SaveLoad(widgets.VBox):
         self.error = error if error is not None else ErrorLine()
         self._file = DownloadLinks(self.error, "save", f"Save {what}")
         self.save = self._file.links
-        self.load_box = widgets.Textarea(placeholder=f"Paste a saved {what} (JSON) to load it",
-                                         layout=widgets.Layout(width="100%", height="60px"))
+        self.load_box = widgets.Textarea(
+            placeholder=f"To load a saved {what}: open its file, copy all, paste it here",
+            tooltip=f"Load a saved {what}", layout=widgets.Layout(width="100%", height="60px"))
         self.load_box.add_class("tc-load")
         self.load_button = button("Load", self.load, error=self.error, name="load")
         own_error = [self.error] if error is None else []
