@@ -786,7 +786,9 @@ def _monarchs(campaign: Campaign) -> widgets.Widget:
     from companion.rulesets.miasma.dice_monarchs import DiceMonarchsGame
     from companion.widgets.miasma import DiceMonarchsApp
 
-    names = ", ".join(_miasma_names(campaign)[:8]) or "Ann, Bo"
+    # The table's own people: the Miasma characters, else the party, else two placeholders.
+    party = _miasma_names(campaign) or [m.name for m in campaign.party]
+    names = ", ".join(party[:8]) or "Ann, Bo"
     return DiceMonarchsApp(ensure(campaign, MONARCHS, DiceMonarchsGame, DiceMonarchsGame),
                            players=names if "," in names else f"{names}, GM",
                            viewer=campaign.who or None, role=campaign.role, campaign=campaign)
