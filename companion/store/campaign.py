@@ -76,7 +76,12 @@ from companion.store.db import (
     StoreError,
     database_url,
 )
-from companion.store.document import DOCUMENT_FORMAT, DOCUMENT_VERSION, check_document
+from companion.store.document import (
+    DOCUMENT_FORMAT,
+    DOCUMENT_VERSION,
+    check_document,
+    check_member_name,
+)
 from companion.store.registry import kind_key, move_parameters, tracker_class
 from companion.store.upcast import EVENT_FORMAT, convert_store, needs_upcast, upcast
 
@@ -465,18 +470,13 @@ class Campaign(Observable):
         Returns the live tracker to use from now on (a new object; ``tracker`` itself is
         not watched). Its undo log starts empty.
         """
-        owner = " ".join(owner.split())
-        self._may_add(" ".join(name.split()), role, owner)
-        if (role == "record") != bool(owner):
-            raise StoreError("a record (and only a record) names the party member who owns it")
-        name = " ".join(name.split())
+        owner = " ".join(owner.split()) if isinstance(owner, str) else owner
+        # One rule for names, shared with imports (no control or bidi override characters).
+        name = check_member_name(name, role, owner)
+        self._may_add(name, role, owner)
         if role == "party" and _legacy_owner(name, ()):
             raise StoreError(f"a party member cannot be called {name!r}: that is how a "
                              "member's own record is named")
-        if not name or len(name) > 80:
-            raise StoreError("a campaign member needs a name of 1 to 80 characters")
-        if role not in TRACKER_ROLES:
-            raise StoreError(f"a tracker's role is one of {', '.join(TRACKER_ROLES)}, not {role!r}")
         key = kind_key(type(tracker))
         ruleset = key.partition("/")[0]
         if ruleset not in self.rulesets:
