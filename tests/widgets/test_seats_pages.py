@@ -163,3 +163,37 @@ def test_a_player_and_a_spectator_get_no_gm_controls(
     assert watcher.context.role == "spectator" and "You are watching" in watcher.identity.value
     assert watcher.party_form.layout.display == "none"
     assert watcher.seats.layout.display == "none"
+
+
+def test_an_open_page_whose_seat_is_revoked_watches_from_then_on(
+        db: Path, secrets_: dict[str, str]) -> None:
+    from companion.widgets.table.binding import LiveSync
+
+    campaign = page_campaign(PageContext.from_query(
+        f"campaign=Tuesday&seat={secrets_['Bryn']}"))
+    assert campaign is not None and (campaign.who, campaign.role) == ("Bryn", "player")
+    sync = LiveSync.get()
+    sync.check_seat(campaign, now=True)
+    assert campaign.role == "player"  # still seated: nothing changes
+    with open_store(db) as store:
+        revoke_seat(store, "Tuesday", "Bryn")
+    sync.check_seat(campaign, now=True)
+    assert (campaign.who, campaign.role) == ("", "spectator")
+
+
+def test_the_gm_renewing_their_own_seat_keeps_their_page(db: Path) -> None:
+    from companion.widgets.table.binding import LiveSync
+
+    app = TableApp(PageContext(), background=False)
+    app.who.value = "Mira"
+    app.new_name.value = "Tuesday"
+    app.ruleset.value = "cairn_srd"
+    app.create_button.click()
+    old = app.context.seat
+    app.seats.pick.value = "Mira"
+    app.seats.renew_button.click()
+    assert app.seats.error.message == "" and app.context.seat != old
+    assert f"seat={app.context.seat}" in app.url.value
+    assert app.campaign is not None
+    LiveSync.get().check_seat(app.campaign, now=True)
+    assert app.campaign.role == "gm"  # the page follows its new link

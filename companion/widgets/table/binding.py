@@ -60,6 +60,7 @@ __all__ = [
     "JOIN_LINE",
     "POLL_SECONDS",
     "ROLES",
+    "SEAT_CHECK_SECONDS",
     "SPECTATOR",
     "WIDGET_LOCK",
     "LiveSync",
@@ -99,6 +100,9 @@ MAX_SEAT = 200
 
 #: How often the watcher looks for another screen's move on SQLite (seconds).
 POLL_SECONDS = 0.2
+
+#: How often an open page's seat is checked again (a revoked seat stops making moves).
+SEAT_CHECK_SECONDS = 5.0
 MAX_QUERY = 2_000
 
 
@@ -237,7 +241,7 @@ def page_campaign(context: PageContext | None = None) -> Campaign | None:
     campaign = shared_campaign(context.campaign, who=context.who, role=context.role)
     # Set outright: a spectator has no name, and must not keep one from earlier.
     campaign.who, campaign.role = context.who, context.role
-    live(campaign)
+    live(campaign, context)
     return campaign
 
 
@@ -262,6 +266,11 @@ class LiveSync:
         self._conn: sqlite3.Connection | None = None
         self._watched: Path | None = None
         self._version = 0
+        self.seat: PageContext | None = None
+        """The page's seat (its context with the secret), checked again every
+        ``SEAT_CHECK_SECONDS``: a seat revoked or renewed meanwhile makes the open page a
+        spectator's (its moves are refused from then on)."""
+        self._seat_due = 0.0
         self._stop = threading.Event()
         self.thread = threading.Thread(target=self._run, name="table-live-sync", daemon=True)
 
@@ -280,6 +289,19 @@ class LiveSync:
     def stop(self) -> None:
         self._stop.set()
 
+    def check_seat(self, campaign: Campaign, *, now: bool = False) -> None:
+        """Demote ``campaign``'s page to a spectator's if its seat no longer opens (checked
+        at most every ``SEAT_CHECK_SECONDS`` unless ``now``); never promotes."""
+        context = self.seat
+        if context is None or context.campaign != campaign.name or (
+                not now and time.monotonic() < self._seat_due):
+            return
+        self._seat_due = time.monotonic() + SEAT_CHECK_SECONDS
+        if seated(context).role == SPECTATOR and campaign.role != SPECTATOR:
+            with WIDGET_LOCK:
+                campaign.who, campaign.role = "", SPECTATOR
+            log.info("this page's seat was revoked or renewed: it watches from now on")
+
     def in_thread(self) -> bool:
         """True when called from this watcher (a change that came from another screen)."""
         return threading.current_thread() is self.thread
@@ -293,6 +315,7 @@ class LiveSync:
             try:
                 if self._wait(campaign):
                     self.applied += 1
+                self.check_seat(campaign)
                 self.error = ""
             except Exception as exc:  # a lost database: said in the log, tried again
                 self.error = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
@@ -365,11 +388,15 @@ def guard_state_requests() -> None:
     Widget._handle_control_comm_msg = classmethod(guarded)
 
 
-def live(campaign: Campaign) -> LiveSync:
-    """Keep ``campaign`` live in this kernel (the one watcher thread follows it)."""
+def live(campaign: Campaign, context: PageContext | None = None) -> LiveSync:
+    """Keep ``campaign`` live in this kernel (the one watcher thread follows it); with the
+    page's ``context``, its seat is checked again now and then (see
+    [LiveSync.check_seat][companion.widgets.table.binding.LiveSync.check_seat])."""
     guard_state_requests()
     sync = LiveSync.get()
     sync.watch(campaign)
+    if context is not None:
+        sync.seat = context if context.seat and context.campaign == campaign.name else None
     return sync
 
 

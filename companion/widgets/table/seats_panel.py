@@ -178,8 +178,10 @@ class SeatsPanel(widgets.VBox):
 
     def _moved_own_seat(self, secret: str) -> None:
         """The GM renewed their own seat: this page follows it to the new link."""
-        from companion.widgets.table.binding import url_script
+        from companion.widgets.table.binding import live, url_script
 
         self.app.context = self.app.context.with_(seat=secret)
         self.app.url.value = url_script(self.app.context)
+        if self.app.campaign is not None:  # the seat check follows the new secret
+            live(self.app.campaign, self.app.context)
         self.render()

@@ -245,7 +245,7 @@ class TableApp(widgets.VBox):
             self.campaign = campaign
             campaign.on_change(safe(self.error)(
                 lambda c: self._render() if c is self.campaign else None))
-        live(campaign)
+        live(campaign, self.context)  # after seated() above: the seat is checked again
         self.context = self.context.with_(campaign=campaign.name, who=who, role=role,
                                           app=self.opened)
         self._set_url()
