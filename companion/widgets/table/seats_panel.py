@@ -142,6 +142,8 @@ class SeatsPanel(widgets.VBox):
         if who.casefold() == self.app.context.who.casefold() and role != "gm":
             raise CompanionError("that is your own seat: invite someone else")
         secret = make_seat(page_store(), campaign, who, role)
+        if who.casefold() == self.app.context.who.casefold():  # the GM's own, renewed
+            self._moved_own_seat(secret)
         self.name.value = ""
         self._show(who, role, secret)
         self._list()
