@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import itertools
 import re
 from typing import Any
 
@@ -12,6 +13,7 @@ __all__ = [
     "LOCAL_TIME_SCRIPT",
     "chance_html",
     "escape",
+    "into_view_html",
     "local_time_html",
     "roll_text_html",
     "slug",
@@ -82,3 +84,25 @@ LOCAL_TIME_SCRIPT = (
     f'onerror="{html.escape(_LOCAL_TIME_JS)}">'
 )
 """Rewrites the ``local_time_html`` times of the HTML value it ends (runs on each render)."""
+
+
+_into_view_n = itertools.count()
+
+
+def into_view_html(block: str = "start", closest: str = "") -> str:
+    """HTML that, once shown, scrolls what holds it into view (``block``: where it lands,
+    ``"start"`` = the top of the screen, ``"nearest"`` = only as far as needed); with
+    ``closest`` (a CSS selector such as ``".tc-open-app"``), the nearest enclosing element
+    matching it instead.
+
+    Browsers do not run ``<script>`` put in by innerHTML, but do run an image's onerror;
+    each call gives a fresh value, so showing it again scrolls again.
+    """
+    if block not in ("start", "center", "end", "nearest"):
+        raise ValueError(f"into_view_html: block {block!r}")
+    if not re.fullmatch(r"[.#]?[A-Za-z][\w-]*", closest or "x"):
+        raise ValueError(f"into_view_html: closest {closest!r} is not a simple selector")
+    target = f"(this.closest('{closest}')||this.parentNode)" if closest else "this.parentNode"
+    return (f'<img alt="" src="data:," style="display:none" data-n="{next(_into_view_n)}" '
+            f"onerror=\"{target}.scrollIntoView({{block:'{block}'}});"
+            'this.remove();">')

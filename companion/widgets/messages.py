@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import functools
 import html
-import itertools
 import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -16,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import ipywidgets as widgets
 
 from companion.errors import CompanionError
+from companion.widgets.markup import into_view_html
 
 if TYPE_CHECKING:
     from companion.widgets.inputs import CheckedBox
@@ -51,16 +51,6 @@ def one_line(exc: BaseException) -> str:
     return text
 
 
-# Browsers do not run <script> put in by innerHTML, but do run an image's onerror: this
-# brings the message into view when it appears (a phone shows a small part of an app), and
-# only as far as needed ("nearest": a message already on screen does not move the page).
-_INTO_VIEW = (
-    '<img alt="" src="data:," style="display:none" data-n="{n}" onerror="'
-    "this.parentNode.scrollIntoView({{block:'nearest'}});this.remove();\">"
-)
-_shown = itertools.count()  # a fresh data-n: the same message shown again scrolls again
-
-
 class ErrorLine(widgets.HTML):
     """A one-line error message shown in the app; empty (and hidden) when all is well.
 
@@ -82,8 +72,9 @@ class ErrorLine(widgets.HTML):
         text = exc_or_text if isinstance(exc_or_text, str) else one_line(exc_or_text)
         self.remove_class("tc-echoed")
         # role=alert makes screen readers announce it; escaping because inputs are untrusted.
-        into_view = _INTO_VIEW.format(n=next(_shown))
-        self.value = f'<span role="alert">{html.escape(text)}</span>{into_view}'
+        # Brought into view as it appears, only as far as needed (a phone shows a small part
+        # of an app); a message already on screen does not move the page.
+        self.value = f'<span role="alert">{html.escape(text)}</span>{into_view_html("nearest")}'
 
     def echo(self, text: str) -> None:
         """Carry ``text``, shown elsewhere (under its box), without showing it again."""

@@ -29,6 +29,7 @@ from companion.widgets.base import (
     button,
     confirm_button,
     int_box,
+    into_view_html,
     name_box,
     row,
     safe,
@@ -126,9 +127,10 @@ class TableApp(widgets.VBox):
         self._boxes: dict[str, widgets.VBox] = {}
         self._boxes_for = ""  # the campaign and person the boxes were made for
         self.seats = SeatsPanel(self)
+        self.back_jump = widgets.HTML(layout=widgets.Layout(width="0px", margin="0"))
         self.campaign_box = widgets.VBox([
-            self.heading, self.seats, widgets.HTML("<b>Party</b>"), self.party, self.party_form,
-            widgets.HTML("<b>Apps</b>"), self.app_buttons, self.app_stack,
+            self.back_jump, self.heading, self.seats, widgets.HTML("<b>Party</b>"), self.party,
+            self.party_form, widgets.HTML("<b>Apps</b>"), self.app_buttons, self.app_stack,
         ], layout=widgets.Layout(max_width="100%", display="none"))
         app_box(
             connection_banner(), self.url,
@@ -207,6 +209,8 @@ class TableApp(widgets.VBox):
             text = "Open a campaign, or create one: you are the GM of what you create."
         self.identity.value = (f'<div class="tc-identity-line" data-role="{c.role}">'
                                f"{text}</div>")
+        if c.who and not hub_user():  # a campaign created next is the same person's
+            self.who.value = c.who
 
     def open_picked(self) -> None:
         if not self.pick.value:
@@ -308,17 +312,56 @@ class TableApp(widgets.VBox):
                 app_heading(title, self.context, demo=False),
                 widgets.HTML(f'<div class="tc-app-link">On another device: <a href="{link}" '
                              f'target="_blank">{html.escape(title)} for this campaign</a></div>'),
+                self._top_bar(key),
                 app,
             ], layout=widgets.Layout(max_width="100%"), _dom_classes=("tc-open-app",))
             self.app_stack.children = (*self.app_stack.children, box)
         else:
             box.add_class("tc-open-app")
             box.layout.display = ""
+            bar = box.children[2]
+            bar.children[0].value = into_view_html("start", ".tc-open-app")  # to the top again
+            if bar.children[2].value != key:
+                bar.children[2].value = key
         self.app_area = box
         self.opened = key
         self._set_url()
         self.open_ms = (time.perf_counter() - start) * 1000
         return app
+
+    def _top_bar(self, key: str) -> widgets.HBox:
+        """The compact bar over an app opened in place (under its title): back to the
+        table, or another app."""
+        assert self.campaign is not None
+        # Opened in place far below the set-up forms: the bar, the title and the first
+        # controls come to the top of the screen at once (the jump scrolls there).
+        jump = widgets.HTML(into_view_html("start", ".tc-open-app"),
+                            layout=widgets.Layout(width="0px", margin="0"))
+        back = button("\u2039 Table", self.close_app, error=self.error, name="back-to-table",
+                      tooltip="Back to the campaign: party, seats and apps")
+        picker = widgets.Dropdown(options=[(a.title, a.key) for a in apps_for(
+            self.campaign.rulesets)], value=key, tooltip="Switch app",
+            layout=widgets.Layout(width="auto", max_width="100%"))
+        picker.add_class("tc-switch-app")
+
+        def switch(change: Any) -> None:
+            if change["new"] and change["new"] != self.opened:
+                self.open_app(str(change["new"]))
+
+        picker.observe(safe(self.error)(switch), names="value")
+        bar = row(jump, back, picker)
+        bar.add_class("tc-top-bar")
+        return bar
+
+    def close_app(self) -> None:
+        """Back to the campaign from an app opened in place (its box stays, hidden)."""
+        self.app_area.remove_class("tc-open-app")
+        self.app_area.layout.display = "none"
+        self.app_area = widgets.VBox()
+        self.opened = ""
+        self.context = self.context.with_(app="")
+        self._set_url()
+        self.back_jump.value = into_view_html("start")
 
     def _drop_boxes(self) -> None:
         """Forget the opened apps' boxes (the apps themselves stay built in this kernel)."""
@@ -326,7 +369,7 @@ class TableApp(widgets.VBox):
             return
         self.app_stack.children = ()
         for box in self._boxes.values():
-            for part in box.children[:2]:  # heading and link: the app is not ours to close
+            for part in box.children[:3]:  # bar, heading, link: the app is not ours to close
                 part.close()
             box.close()
         self._boxes = {}
