@@ -20,8 +20,7 @@ def hero(name: str = "Ash") -> Character:
 
 
 def dark_fate(name: str, *faces: int) -> Delve:
-    d = Delve()
-    d.record_panic_save(name, 10, 5)
+    d = Delve()  # out of light; the fate table instead of a panic save
     d.darkness_fate(name, rng=FixedRng(*faces))
     return d
 
@@ -142,7 +141,7 @@ def test_darkness_dead_marks_the_sheet_dead() -> None:
     d = dark_fate("Ash", 2)
     c = hero()
     line = ex.apply_fate(d, c)
-    assert c.dead and c.fate.startswith("the darkness, delve move 2: Dead")
+    assert c.dead and c.fate.startswith("the darkness, delve move 1: Dead")
     assert "is dead" in line
     with pytest.raises(RuleError, match="is dead"):
         ex.apply_fate(d, c)
@@ -229,7 +228,6 @@ def test_dungeon_crawl_app_puts_fate_and_escape_on_the_sheet() -> None:
     delve = Delve()
     app = DungeonCrawlApp([ash, bryn], delve, seed_source=fixed_seeds(1))
     assert find_button(app, "fate-sheet-0").disabled
-    delve.record_panic_save("Ash", 10, 5)
     delve.darkness_fate("Ash", rng=FixedRng(10, 5))  # scarred: Rattled
     assert not find_button(app, "fate-sheet-0").disabled
     find_button(app, "fate-sheet-0").click()

@@ -149,12 +149,6 @@ def _declared() -> Delve:
     return d
 
 
-def _panicked() -> Delve:
-    d = Delve()
-    d.darkness_panic_save("Ash", 10, seed=1)
-    return d
-
-
 def _failed() -> Delve:
     d = Delve()
     seed = next(s for s in range(100) if not saves.save(10, seed=s).success)
@@ -260,7 +254,7 @@ CASES: list[Case] = [
      lambda d, **kw: d.roll_complication(**kw)),
     ("exploration.Delve.darkness_panic_save", Delve,
      lambda d, **kw: d.darkness_panic_save("Ash", 10, **kw)),
-    ("exploration.Delve.darkness_fate", _panicked,
+    ("exploration.Delve.darkness_fate", Delve,
      lambda d, **kw: d.darkness_fate("Ash", **kw)),
     ("exploration.Delve.escape_check", Delve,
      lambda d, **kw: d.escape_check("Ash", "DEX", 12, ["lost"], **kw)),
