@@ -209,6 +209,9 @@ class TableApp(widgets.VBox):
             text = "Open a campaign, or create one: you are the GM of what you create."
         self.identity.value = (f'<div class="tc-identity-line" data-role="{c.role}">'
                                f"{text}</div>")
+        # Where the campaigns are kept is the GM's business (a file path means nothing to
+        # a player at the table): shown on the GM's page and before a campaign is open.
+        self.db.layout.display = "none" if c.role in ("player", SPECTATOR) else None
         if c.who and not hub_user():  # a campaign created next is the same person's
             self.who.value = c.who
 
