@@ -79,7 +79,7 @@ def test_start_app_party_is_shared_live_and_kept(table_server: Any, table_db: Pa
     # -- a campaign and its party ----------------------------------------------------------
     _type(laptop, ".tc-name-campaign", "Tuesday")
     _type(laptop, ".tc-name-who", "Mira")  # the creator is the campaign's GM
-    laptop.locator(".tc-ruleset select").select_option(label="Cairn-derived SRD (cairn_srd)")
+    laptop.locator(".tc-ruleset select").select_option(label="Cairn-derived SRD")
     laptop.locator(".tc-btn-create").click()
     laptop.wait_for_selector(".tc-campaign[data-campaign='Tuesday']")
     laptop.wait_for_function("() => location.search.includes('campaign=Tuesday')")

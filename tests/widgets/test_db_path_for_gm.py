@@ -1,4 +1,5 @@
-"""Where the campaigns are kept (a file path) is the GM's, not the players' (issue 22)."""
+"""The start app in plain words (issue 22): where campaigns are kept is the GM's business,
+and rulesets are listed as a person says them."""
 
 from __future__ import annotations
 
@@ -33,3 +34,9 @@ def test_the_database_path_shows_to_the_gm_only(db: Path) -> None:
         assert (app.db.layout.display != "none") is shown, who
     nobody = TableApp(PageContext(), background=False)  # no campaign open yet: shown
     assert nobody.db.layout.display != "none"
+
+
+def test_rulesets_are_listed_as_a_person_says_them(db: Path) -> None:
+    labels = [label for label, _name in TableApp(PageContext(), background=False).ruleset.options]
+    assert "Cairn-derived SRD" in labels and "Monsters & Magic" in labels
+    assert not any("_" in label or "(" in label for label in labels), labels

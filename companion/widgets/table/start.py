@@ -73,7 +73,8 @@ _CSS = """
 def _ruleset_options() -> list[tuple[str, str]]:
     from companion import rulesets
 
-    return [(f"{r.title} ({r.name})", r.name) for r in rulesets.all_rulesets()]
+    # As a person says them: the title only (the package name is the program's word).
+    return [(r.title, r.name) for r in rulesets.all_rulesets()]
 
 
 class TableApp(widgets.VBox):
