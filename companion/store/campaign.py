@@ -786,7 +786,8 @@ class Campaign(Observable):
             what = f"{event.kind} {event.move or ''} on {event.tracker}".replace("  ", " ")
             raise StoreError(f"campaign {self.name!r}: event {event.seq} ({what}) cannot be "
                              f"applied: {exc}") from None
-        self._mark(event, int(event.data.get("step", event.seq)))
+        step = event.data.get("step", event.seq) if isinstance(event.data, dict) else event.seq
+        self._mark(event, step if type(step) is int else event.seq)
         self.head = event.seq
 
     def _apply_unchecked(self, event: StoredEvent) -> None:
@@ -794,7 +795,8 @@ class Campaign(Observable):
         if event.kind == "add":
             cls = tracker_class(data["kind"])
             tracker = cls.from_state(data["state"])
-            assert event.tracker is not None
+            if not isinstance(event.tracker, str) or not event.tracker:
+                raise StoreError("it adds a tracker with no id")
             role, owner = data["role"], data.get("owner", "")
             if role not in TRACKER_ROLES or not isinstance(owner, str):
                 raise StoreError(f"a tracker's role {role!r} or owner {owner!r} is not one "
