@@ -104,7 +104,7 @@ from companion.widgets.inputs import (
     int_box,
     name_box,
 )
-from companion.widgets.layout import app_box, bind, column, row
+from companion.widgets.layout import Fold, app_box, bind, column, row
 from companion.widgets.markup import (
     LOCAL_TIME_SCRIPT,
     chance_html,
@@ -133,6 +133,7 @@ __all__ = [
     "CheckedBox",
     "DownloadLinks",
     "ErrorLine",
+    "Fold",
     "HistoryView",
     "InputError",
     "NameBox",

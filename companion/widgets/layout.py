@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 import ipywidgets as widgets
 
+from companion.widgets.controls import button
 from companion.widgets.messages import ErrorLine, safe
 from companion.widgets.styles import APP_MAX_WIDTH, style_tag
 
 __all__ = [
+    "Fold",
     "app_box",
     "bind",
     "column",
@@ -69,3 +71,38 @@ def bind(
     unsubscribe = model.on_change(callback)
     callback()
     return unsubscribe
+
+
+class Fold(widgets.VBox):
+    """A part of a sheet that folds: its title is a full-width button (``.tc-btn-fold-<key>``,
+    ▾ open, ▸ folded); a folded body is not drawn, so it costs one button's height.
+
+    A sheet as a card: the vital numbers stay on top, the rest in folds (the Monsters &
+    Magic sheet's way, for every sheet-like app).
+    """
+
+    def __init__(self, key: str, title: str, children: Sequence[widgets.Widget], *,
+                 opened: bool = True) -> None:
+        super().__init__(layout=widgets.Layout(max_width="100%", margin="4px 0 0 0"))
+        self.key, self.title = key, title
+        self.add_class("tc-fold")
+        self.add_class(f"tc-fold-{key}")
+        self.toggle = button(title, self.flip, name=f"fold-{key}")
+        self.toggle.layout = widgets.Layout(width="100%", height="auto",
+                                            justify_content="flex-start")
+        self.toggle.add_class("tc-fold-title")
+        self.body = widgets.VBox(list(children), layout=widgets.Layout(max_width="100%"))
+        self.body.add_class("tc-fold-body")
+        self.children = (self.toggle, self.body)
+        self.opened = opened
+        self._show()
+
+    def _show(self) -> None:
+        self.body.layout.display = None if self.opened else "none"
+        self.toggle.description = ("\u25be " if self.opened else "\u25b8 ") + self.title
+        self.toggle.tooltip = ("fold " if self.opened else "open ") + self.title
+
+    def flip(self) -> None:
+        """Open a folded part, fold an open one."""
+        self.opened = not self.opened
+        self._show()

@@ -84,6 +84,8 @@ CSS = ("""
 .tc-app .widget-html-content, .tc-app .widget-html { max-width: 100%; overflow-wrap: anywhere; }
 .tc-app svg { max-width: 100%; height: auto; }
 .tc-app svg text { fill: currentColor; }  /* a chart's labels follow the theme */
+.tc-app .tc-fold-body { padding: 0 0 0 6px; border-left: 3px solid var(--tc-line); }
+.tc-app .tc-fold-title { font-weight: 700; }
 .tc-app .tc-link { display: inline-flex; align-items: center; min-height: 44px;
   padding: 4px 10px; border: 1px solid var(--tc-edge); border-radius: 4px; text-decoration: none;
   color: inherit; margin: 0 4px 0 0; font-size: 16px; }

@@ -10,7 +10,16 @@ import ipywidgets as widgets
 from companion.rulesets.cairn_srd.burden import SLOTS, TAGS, USAGE_DICE
 from companion.rulesets.cairn_srd.character import Character, DamageReport, new_character
 from companion.rulesets.cairn_srd.saves import ABILITIES, MAX_SCORE
-from companion.widgets.base import SaveLoad, app_box, bind, confirm_button, int_box, name_box, row
+from companion.widgets.base import (
+    Fold,
+    SaveLoad,
+    app_box,
+    bind,
+    confirm_button,
+    int_box,
+    name_box,
+    row,
+)
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape
 from companion.widgets.cairn_srd.conditions import ConditionsPanel
 
@@ -87,27 +96,31 @@ class CairnCharacterApp(CairnAppBase):
         b = self.buttons
         self.file = SaveLoad(c, "cairn-character.json", what="character")
         self.conditions = ConditionsPanel(c, self)
+        # A card: the vital numbers on top, each part below folds (the rarely used ones
+        # start folded), so the sheet is not one long form on a phone.
         app_box(
             cairn_css(),
             self.stats,
-            widgets.HTML("<b>Burden</b>"),
-            self.slots,
-            row(self.item_name, self.item_tag, self.item_qty, self.item_die, b["add-item"]),
-            row(b["fatigue"], b["wound"]),
-            widgets.HTML("<b>Damage</b>"),
-            row(self.damage_box, self.direct, b["take-damage"]),
-            row(b["rest-turn"], b["rest-night"], b["rest-day"], b["panic"], b["undo"]),
-            self.conditions,
+            Fold("damage", "Damage and rest", [
+                row(self.damage_box, self.direct, b["take-damage"]),
+                row(b["rest-turn"], b["rest-night"], b["rest-day"], b["panic"], b["undo"])]),
             self.error,
             self.outcome,
             self.seed_row,
-            widgets.HTML("<b>Boasts and inspiration</b>"),
-            row(self.boast_goal, self.boast_ability),
-            row(b["boast"], b["fulfil"], b["shirk"], b["inspire"], b["roll-inspiration"]),
-            widgets.HTML("<b>New character</b> (replaces this one: tap twice)"),
-            row(self.new_name),
-            row(*self.new_stats.values(), self.new_button),
-            self.file,
+            Fold("burden", "Burden", [
+                self.slots,
+                row(self.item_name, self.item_tag, self.item_qty, self.item_die,
+                    b["add-item"]),
+                row(b["fatigue"], b["wound"])]),
+            Fold("conditions", "Conditions", [self.conditions]),
+            Fold("boasts", "Boasts and inspiration", [
+                row(self.boast_goal, self.boast_ability),
+                row(b["boast"], b["fulfil"], b["shirk"], b["inspire"], b["roll-inspiration"])],
+                opened=False),
+            Fold("new", "New character (replaces this one: tap twice)", [
+                row(self.new_name), row(*self.new_stats.values(), self.new_button)],
+                opened=False),
+            Fold("file", "Save or load this sheet", [self.file], opened=False),
             box=self,
         )
         bind(c, self.render, error=self.error)
