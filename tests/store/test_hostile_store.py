@@ -15,7 +15,6 @@ import random
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest

@@ -20,7 +20,8 @@ from companion.rulesets.variant5e.death_and_returning import DeathRecord
 from companion.rulesets.variant5e.facing_and_flanking import FacingTracker
 from companion.rulesets.variant5e.spell_points import SpellPoints
 from companion.store import Campaign, create_campaign, open_campaign, open_store
-from companion.widgets.table.apps import CharacterPanel, apps_for, campaign_app
+from companion.widgets.table.apps import CharacterPanel, apps_for
+from companion.widgets.table.pages import campaign_app
 
 pytestmark = pytest.mark.timeout(120)
 

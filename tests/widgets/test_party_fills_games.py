@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from companion.store import create_campaign, open_store
-from companion.widgets.table.apps import campaign_app
+from companion.widgets.table.pages import campaign_app
 from companion.widgets.table.party import RULES
 
 

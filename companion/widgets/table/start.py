@@ -34,7 +34,7 @@ from companion.widgets.base import (
     row,
     safe,
 )
-from companion.widgets.table.apps import app_heading, apps_for, campaign_app, spec
+from companion.widgets.table.apps import apps_for, spec
 from companion.widgets.table.binding import (
     JOIN_LINE,
     SPECTATOR,
@@ -49,6 +49,7 @@ from companion.widgets.table.binding import (
     seated,
     url_script,
 )
+from companion.widgets.table.pages import app_heading, campaign_app
 from companion.widgets.table.party import RULES, leave, leaving, party_rows
 from companion.widgets.table.seats_panel import SeatsPanel
 

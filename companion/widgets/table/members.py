@@ -1,0 +1,217 @@
+"""The campaign's trackers the apps share, by name, and each party member's own records.
+
+A shared tracker has one name in every campaign (the fight is "Fight", the plot-points
+table "Table"...); a 5e member's records are named for the member ("Hit Dice: Ash") and
+owned by them (role "record"). [ensure][companion.widgets.table.members.ensure] hands
+out a shared tracker, adding it the first time;
+[MemberRecords][companion.widgets.table.members.MemberRecords] hands out a member's
+record, stored only on the member's first move in an app.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from companion.state import Tracker
+
+if TYPE_CHECKING:
+    from companion.rulesets.variant5e.healing import HitDice
+    from companion.store.campaign import Campaign
+
+__all__ = [
+    "DELVE",
+    "DOWNTIME",
+    "DUEL",
+    "EARTHMOTES",
+    "FACING",
+    "FIGHT",
+    "GM_THREADS",
+    "HIT_DICE",
+    "ITEM",
+    "JOURNEY",
+    "LOCK",
+    "MAX_MEMBER_NAME",
+    "MEMBER_RECORDS",
+    "MIASMA",
+    "MONARCHS",
+    "PLOT_TABLE",
+    "REACTIONS",
+    "TURN",
+    "VESSEL",
+    "MemberRecords",
+    "default_hit_dice",
+    "ensure",
+    "five_e_party",
+    "member_records",
+]
+
+T = TypeVar("T", bound=Tracker)
+
+#: The campaign trackers the apps share, by name.
+FIGHT = "Fight"
+DUEL = "Duel"
+LOCK = "Lock"
+GM_THREADS = "Game master"
+PLOT_TABLE = "Table"
+MIASMA = "Miasma"
+MONARCHS = "Dice Monarchs"
+EARTHMOTES = "Earthmotes"
+JOURNEY = "Journey"
+DELVE = "Delve"
+DOWNTIME = "Downtime"
+VESSEL = "Vessel"
+
+#: A 5e party member's own records in the campaign, by the member's name.
+HIT_DICE = "Hit Dice: {}"
+TURN = "Turn: {}"
+REACTIONS = "Reactions: {}"
+FACING = "Facing: {}"
+ITEM = "Item: {}: {}"
+#: Every kind of record a 5e member owns (they leave the party with the member).
+MEMBER_RECORDS = (HIT_DICE, TURN, REACTIONS, FACING)
+
+
+def five_e_party(campaign: Campaign) -> list[str]:
+    """The names of the campaign's 5e party members: its casters and creatures (their own
+    records, like "Hit Dice: Ash", are not members)."""
+    from companion.rulesets.variant5e.death_and_returning import DeathRecord
+    from companion.rulesets.variant5e.spell_points import SpellPoints
+
+    return [m.name for m in campaign.party if isinstance(m.tracker, (SpellPoints, DeathRecord))]
+
+
+def member_records(campaign: Campaign, name: str) -> list[str]:
+    """The ids of the records a 5e member owns (Hit Dice, turn, reactions, facing, items):
+    the campaign's trackers of role "record" whose owner is ``name``."""
+    return [m.id for m in campaign.records(name)]
+
+
+def default_hit_dice(campaign: Campaign, name: str) -> HitDice:
+    """A member's Hit Dice record made on first use when the start app did not make one:
+    the caster's class level (else 1st), made by the ruleset
+    ([HitDice.new][companion.rulesets.variant5e.healing.HitDice.new])."""
+    from companion.rulesets.variant5e.healing import HitDice
+    from companion.rulesets.variant5e.spell_points import SpellPoints
+
+    member = campaign.member(name)
+    level = member.tracker.class_level if isinstance(member.tracker, SpellPoints) else 1
+    return HitDice.new(level)
+
+
+def ensure(campaign: Campaign, name: str, cls: type[T], make: Callable[[], T],
+           role: str = "minigame", owner: str = "") -> T:
+    """The campaign's tracker ``name`` (of class ``cls``), added from ``make()`` if missing
+    (a member's record: role "record" and its ``owner``)."""
+    from companion.store.db import StoreError
+
+    for member in campaign:
+        if member.name == name and isinstance(member.tracker, cls):
+            return member.tracker
+    try:
+        return campaign.add(name, make(), role=role, owner=owner)
+    except StoreError:
+        campaign.refresh()  # another screen added it first
+        return campaign.tracker(name, cls)
+
+
+
+#: Longest name of a campaign member (the store's limit).
+MAX_MEMBER_NAME = 80
+
+
+class _Draft:
+    """A member's record an app shows before it is stored: a plain tracker whose keeper
+    (its [Recorder][companion.state.Recorder], no method replaced) stores the record
+    (role "record", owned by the member) on its first move or load and makes that move on
+    the stored one. From then on every move, undo and load is the stored record's own and
+    the draft shows it, so the app built on the draft keeps working and there is one
+    state: the member's record in the campaign."""
+
+    def __init__(self, campaign: Campaign, full: str, owner: str, tracker: Tracker) -> None:
+        self.campaign = campaign
+        self.full = full
+        self.owner = owner
+        self.tracker = tracker
+        self.cls = type(tracker)
+        self.live: Tracker | None = None
+        tracker.attach(self)
+
+    def stored(self) -> bool:
+        """Whether the draft follows a record still in the campaign."""
+        return self.live is not None and any(m.tracker is self.live for m in self.campaign)
+
+    def store(self) -> Tracker:
+        """The stored record (stored now from the draft's state if nobody has yet)."""
+        if self.live is None:
+            state = self.tracker.snapshot()
+            live = ensure(self.campaign, self.full, self.cls,
+                          lambda: self.cls.from_state(state), "record", owner=self.owner)
+            self.live = live
+            live.on_change(self._show)
+            if live.snapshot() != state or live.log:
+                self._show(live)
+        return self.live
+
+    def _show(self, live: Tracker) -> None:
+        """The draft shows the stored record (loaded as itself: not a move to keep)."""
+        self.tracker.attach(None)
+        try:
+            self.tracker.load(live.to_json())
+        finally:
+            self.tracker.attach(self)
+
+    # -- the Recorder seam (companion.state.Recorder) ------------------------------------
+
+    def record_move(self, tracker: Tracker, name: str, arguments: dict[str, Any],
+                    perform: Callable[[dict[str, Any]], Any]) -> Any:
+        if self.live is None:  # judged on a copy first: a refused move stores nothing
+            trial = self.cls.from_dict(tracker.to_dict())
+            getattr(trial, name)(**copy.deepcopy(arguments))
+        return getattr(self.store(), name)(**arguments)
+
+    def record_undo(self, tracker: Tracker, perform: Callable[[], Any]) -> Any:
+        if self.live is None:
+            return perform()  # nothing to undo yet: the rule's own refusal
+        return self.live.undo()
+
+    def record_load(self, tracker: Tracker, text: str | bytes,
+                    perform: Callable[[], None]) -> None:
+        self.cls.from_json(text)  # a bad save is refused before anything is stored
+        self.store().load(text)
+
+    def tracker_changed(self, tracker: Tracker) -> None:
+        tracker.notify_observers()
+
+
+class MemberRecords:
+    """The members' own records one app shows, made lazily (nothing is stored by building
+    or showing the app): a record in the campaign is used as it is; a missing one is a
+    draft until the member's first move in the app, or until the member is picked in it
+    (``now``), which stores it (see [ensure][companion.widgets.table.members.ensure])."""
+
+    def __init__(self, campaign: Campaign) -> None:
+        self.campaign = campaign
+        self.drafts: dict[str, _Draft] = {}
+
+    def get(self, kind: str, name: str, cls: type[T], make: Callable[[], T], *,
+            now: bool = False) -> T:
+        full = kind.format(name)
+        stored = next((m.tracker for m in self.campaign.records(name)
+                       if m.name == full and isinstance(m.tracker, cls)), None)
+        draft = self.drafts.pop(full, None)
+        if draft is not None and draft.live is not None and draft.stored():
+            self.drafts[full] = draft  # stored by its own first move: the app keeps it
+            assert isinstance(draft.tracker, cls)
+            return draft.tracker
+        # (a draft whose record left with the member is dropped: a member back starts anew)
+        if stored is not None:
+            return stored
+        if now:
+            return ensure(self.campaign, full, cls, make, "record", owner=name)
+        if draft is None or draft.live is not None:
+            draft = _Draft(self.campaign, full, name, make())
+        self.drafts[full] = draft
+        assert isinstance(draft.tracker, cls)
+        return draft.tracker

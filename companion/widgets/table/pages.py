@@ -1,0 +1,113 @@
+"""An app's page: built once per kernel for its campaign, under a heading that says which
+campaign and seat, or a labelled demo without a campaign.
+"""
+
+from __future__ import annotations
+
+import html
+import threading
+from typing import TYPE_CHECKING
+
+import ipywidgets as widgets
+
+from companion.widgets.base import APP_MAX_WIDTH, ErrorLine, style_tag
+from companion.widgets.table.binding import PageContext
+
+if TYPE_CHECKING:
+    from companion.store.campaign import Campaign
+
+from companion.widgets.table.apps import spec
+
+__all__ = ["app_heading", "campaign_app", "campaign_page", "is_built", "page"]
+
+
+def _escape(text: object) -> str:
+    return html.escape(str(text))
+
+
+_CACHE: dict[tuple[int, str], widgets.Widget] = {}
+_CACHE_LOCK = threading.Lock()
+_BUILDING: dict[tuple[int, str], threading.Lock] = {}
+
+
+def campaign_app(campaign: Campaign, key: str) -> widgets.Widget:
+    """The app ``key`` for ``campaign``, built once per kernel (then the same widget)."""
+    app = spec(key)
+    if app.ruleset and app.ruleset not in campaign.rulesets:
+        from companion.errors import UnknownNameError
+
+        raise UnknownNameError(f"{app.title} is a {app.ruleset} app; campaign "
+                               f"{campaign.name!r} plays {', '.join(campaign.rulesets)}")
+    with _CACHE_LOCK:
+        lock = _BUILDING.setdefault((id(campaign), key), threading.Lock())
+    with lock:  # held while building: a prebuild and a tap never build the same app twice
+        found = _CACHE.get((id(campaign), key))
+        if found is None:
+            found = _CACHE[(id(campaign), key)] = app.build(campaign)
+        return found
+
+
+def is_built(campaign: Campaign, key: str) -> bool:
+    return (id(campaign), key) in _CACHE
+
+
+def app_heading(title: str, context: PageContext, *, demo: bool,
+                with_title: bool = True) -> widgets.HTML:
+    """The line above an app: its title and the campaign and person, or *demo*."""
+    heading = f'<h3 class="tc-title">{_escape(title)}</h3>' if with_title else ""
+    if demo:
+        text = (f'{heading}<div class="tc-demo">Demo: '
+                "nothing here is kept. Open the <a href=\"table.ipynb\">Table Companion</a> "
+                "to play a campaign.</div>")
+    else:
+        who = f" · {_escape(context.who)}" if context.who else ""
+        role = {"gm": " (GM)", "player": " (player)", "spectator": " (watching)"}.get(
+            context.role, "")
+        text = (f'{heading}<div class="tc-where" '
+                f'data-campaign="{_escape(context.campaign)}">Campaign '
+                f"<b>{_escape(context.campaign)}</b>{who}{role} · "
+                f'<a href="table.ipynb?{_escape(context.query())}">Table Companion</a></div>')
+    return widgets.HTML(text)
+
+
+def campaign_page(key: str, context: PageContext | None = None) -> widgets.Widget:
+    """What an app's notebook shows: the app for the URL's campaign, or its demo."""
+    from companion.widgets.table.binding import (
+        SPECTATOR,
+        connection_banner,
+        join_line,
+        page_campaign,
+    )
+
+    app = spec(key)
+    context = context or PageContext.from_query()
+    error = ErrorLine()
+    try:
+        campaign = page_campaign(context)
+    except Exception as exc:
+        error.show(exc)
+        return page(app_heading(app.title, context, demo=True, with_title=False), error)
+    if campaign is None:
+        return page(app_heading(app.title, context, demo=True, with_title=False), app.demo())
+    body: widgets.Widget
+    try:
+        body = campaign_app(campaign, key)
+    except Exception as exc:
+        error.show(exc)
+        body = widgets.HTML()
+    context = context.with_(  # the seat's, issue 19; a dead secret is not linked on
+        who=campaign.who, role=campaign.role,
+        seat=context.seat if campaign.role != SPECTATOR else "")
+    heading = app_heading(app.title, context, demo=False, with_title=False)
+    parts: list[widgets.Widget] = [connection_banner(), heading]
+    if campaign.role == SPECTATOR:
+        parts.append(join_line())
+    return page(*parts, error, body)
+
+
+def page(*children: widgets.Widget) -> widgets.VBox:
+    """The outer box of a page (``.tc-page``): its heading, error line and app."""
+    box = widgets.VBox([style_tag(), *children],
+                       layout=widgets.Layout(max_width=APP_MAX_WIDTH))
+    box.add_class("tc-page")
+    return box

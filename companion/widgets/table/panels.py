@@ -1,0 +1,259 @@
+"""The panels the apps are built from: one member picked by name, a member's own app, the
+party's fight on the party's own sheets, and an app of the whole party that follows it.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import ipywidgets as widgets
+
+from companion.state import Tracker
+from companion.widgets.base import ErrorLine, button, row, safe
+
+if TYPE_CHECKING:
+    from companion.rulesets.cairn_srd.character import Character
+    from companion.rulesets.cairn_srd.combat import Encounter
+    from companion.store.campaign import Campaign
+
+
+__all__ = ["CharacterPanel", "MemberPanel", "PartyAppPanel", "PartyFightPanel"]
+
+
+def _escape(text: object) -> str:
+    return html.escape(str(text))
+
+
+class MemberPanel(widgets.VBox):
+    """One of the campaign's trackers of a class, picked by name, shown by its own app.
+
+    The list follows the campaign live (a member added on another screen appears); each
+    member's app is built once and kept.
+    """
+
+    def __init__(self, campaign: Campaign, cls: type[Tracker],
+                 build: Callable[[Any], widgets.Widget], *, label: str, empty: str,
+                 name: str) -> None:
+        super().__init__(layout=widgets.Layout(max_width="100%"))
+        self.add_class("tc-member-picker")
+        self.campaign = campaign
+        self.cls = cls
+        self.build = build
+        self.empty = empty
+        self.error = ErrorLine()
+        self.apps: dict[str, widgets.Widget] = {}
+        self.picker = widgets.Dropdown(options=[], description=label,
+                                       style={"description_width": "initial"},
+                                       layout=widgets.Layout(width="auto", min_height="40px"))
+        self.picker.add_class(f"tc-pick-{name}")
+        self.body = widgets.VBox(layout=widgets.Layout(max_width="100%"))
+        self.picker.observe(safe(self.error)(lambda _c: self._show()), names="value")
+        self.children = (row(self.picker), self.error, self.body)
+        campaign.on_change(safe(self.error)(lambda _c: self.sync()))
+        self.sync()
+
+    def members(self) -> list[tuple[str, str]]:
+        return [(m.name, m.id) for m in self.campaign
+                if isinstance(m.tracker, self.cls) and m.role == "party"]
+
+    def sync(self) -> None:
+        options = self.members()
+        if list(self.picker.options) != options:
+            keep = self.picker.value
+            self.picker.options = options
+            ids = [i for _, i in options]
+            self.picker.value = keep if keep in ids else (ids[0] if ids else None)
+        self._show()
+
+    def _show(self) -> None:
+        ident = self.picker.value
+        if ident is None or ident not in self.campaign.members:
+            self.body.children = (widgets.HTML(f'<p class="tc-empty">{_escape(self.empty)}'
+                                               "</p>"),)
+            return
+        app = self.apps.get(ident)
+        if app is None:
+            app = self.apps[ident] = self.build(self.campaign.members[ident].tracker)
+        if self.body.children != (app,):
+            self.body.children = (app,)
+
+
+class CharacterPanel(widgets.VBox):
+    """A party member picked by name and the app over that member's own records.
+
+    ``names()`` lists the members (followed live: one added on another screen appears);
+    ``records(name, now)`` hands back the member's trackers (with
+    [MemberRecords][companion.widgets.table.members.MemberRecords]: stored on the member's
+    first move, or at once when ``now``, when the member is picked by hand; building the
+    panel stores nothing); ``build(name, *records)`` makes the app, once per member and
+    records (a member who left and came back gets a new one).
+    """
+
+    def __init__(self, campaign: Campaign, names: Callable[[], list[str]],
+                 records: Callable[[str, bool], tuple[Tracker, ...]],
+                 build: Callable[..., widgets.Widget], *, label: str, empty: str,
+                 name: str) -> None:
+        super().__init__(layout=widgets.Layout(max_width="100%"))
+        self.add_class("tc-member-picker")
+        self.add_class(f"tc-character-{name}")
+        self.campaign = campaign
+        self.names = names
+        self.records = records
+        self.build = build
+        self.empty = empty
+        self.error = ErrorLine()
+        self.apps: dict[tuple[str, tuple[int, ...]], widgets.Widget] = {}
+        self.picker = widgets.Dropdown(options=[], description=label,
+                                       style={"description_width": "initial"},
+                                       layout=widgets.Layout(width="auto", min_height="40px"))
+        self.picker.add_class(f"tc-pick-{name}")
+        self.body = widgets.VBox(layout=widgets.Layout(max_width="100%"))
+        self._syncing = False  # the list changing under the picker is not a pick
+        self.picker.observe(safe(self.error)(lambda _c: self._show(picked=not self._syncing)),
+                            names="value")
+        self.children = (row(self.picker), self.error, self.body)
+        campaign.on_change(safe(self.error)(lambda _c: self.sync()))
+        self.sync()
+
+    @property
+    def app(self) -> widgets.Widget | None:
+        """The app shown now (``None`` when nobody is picked)."""
+        shown = self.body.children
+        return shown[0] if shown and not isinstance(shown[0], widgets.HTML) else None
+
+    def sync(self) -> None:
+        options = self.names()
+        if list(self.picker.options) != options:
+            keep = self.picker.value
+            self._syncing = True
+            try:
+                self.picker.options = options
+                self.picker.value = keep if keep in options else (options[0] if options
+                                                                  else None)
+            finally:
+                self._syncing = False
+        self._show()
+
+    def _show(self, *, picked: bool = False) -> None:
+        name = self.picker.value
+        if name is None or name not in self.names():
+            self.body.children = (widgets.HTML(f'<p class="tc-empty">{_escape(self.empty)}'
+                                               "</p>"),)
+            return
+        records = self.records(str(name), picked)
+        key = (str(name), tuple(id(r) for r in records))
+        app = self.apps.get(key)
+        if app is None:
+            app = self.apps[key] = self.build(str(name), *records)
+        if self.body.children != (app,):
+            self.body.children = (app,)
+
+
+class PartyFightPanel(widgets.VBox):
+    """The Cairn fight with the campaign's party in it, linked to the party's own sheets
+    ([Encounter.link][companion.rulesets.cairn_srd.combat.Encounter.link]): a party member
+    in the fight is its sheet, on every screen (see the module's interpretation)."""
+
+    def __init__(self, campaign: Campaign, encounter: Encounter) -> None:
+        from companion.widgets.cairn_srd import CombatApp
+
+        super().__init__(layout=widgets.Layout(max_width="100%"))
+        self.campaign = campaign
+        self.encounter = encounter
+        self.error = ErrorLine()
+        encounter.link(self.sheet)
+        self.app = CombatApp(encounter, campaign=campaign)
+        self.join = button("Party joins the fight", self.party_joins, error=self.error,
+                           name="party-joins", style="primary")
+        self.note = widgets.HTML()
+        self.children = (row(self.join), self.note, self.error, self.app)
+        self._shown = self._board()
+        self._watched: set[int] = set()
+        follow = safe(self.error)(lambda _x: self._follow())
+        self._follow_sheet = follow
+        campaign.on_change(follow)
+        self._follow()
+
+    def party(self) -> dict[str, Character]:
+        from companion.rulesets.cairn_srd.character import Character
+
+        return {m.name: m.tracker for m in self.campaign.party
+                if isinstance(m.tracker, Character)}
+
+    def sheet(self, name: str) -> Character | None:
+        """The party member ``name``'s own sheet (the fight's link)."""
+        return self.party().get(name)
+
+    def _board(self) -> list[tuple[object, ...]]:
+        return [(c.name, c.guard, c.guard_max, c.strength, c.dexterity, c.armor, c.status,
+                 c.no_guard, c.panicking) for c in self.encounter.fighters]
+
+    def _follow(self) -> None:
+        """A sheet changed (here, in another app or on another screen): show the fight as
+        the sheets now say, and watch any sheet that joined the party."""
+        for sheet in self.party().values():
+            if id(sheet) not in self._watched:
+                self._watched.add(id(sheet))
+                sheet.on_change(self._follow_sheet)
+        board = self._board()
+        if board != self._shown:
+            self._shown = board
+            self.app.render()
+            self.app.moves.render()
+        self._note()
+
+    def _note(self) -> None:
+        names = set(self.party())
+        fighting = {c.name for c in self.encounter.combatants}
+        missing = sorted(names - fighting)
+        self.join.disabled = not missing
+        self.note.value = ('<span class="tc-side">Party not in the fight yet: '
+                           f'{_escape(", ".join(missing))}</span>' if missing else "")
+
+    def party_joins(self) -> None:
+        from companion.rulesets.cairn_srd.combat import join_character
+
+        fighting = {c.name for c in self.encounter.combatants}
+        # A player's seat brings in their own character (Encounter.acting_for); the GM's,
+        # everyone not fighting yet.
+        mine = self.campaign.who if self.campaign.role == "player" else None
+        for name, c in self.party().items():
+            if name not in fighting and mine in (None, name):
+                join_character(self.encounter, c)
+        self._note()
+
+
+class PartyAppPanel(widgets.VBox):
+    """An app that takes the whole Cairn party (``build(party)``), following the campaign:
+    when a character joins or leaves the party (here or on another screen) the app is built
+    again over the same campaign trackers, so newcomers join the journey, delve or downtime.
+    ``app`` is the app shown now."""
+
+    def __init__(self, campaign: Campaign, build: Callable[[list[Character]], widgets.Widget],
+                 *, name: str) -> None:
+        super().__init__(layout=widgets.Layout(max_width="100%"))
+        self.add_class(f"tc-party-app-{name}")
+        self.campaign = campaign
+        self.build = build
+        self.error = ErrorLine()
+        self.app: widgets.Widget = widgets.HTML()
+        self._ids: tuple[int, ...] | None = None
+        campaign.on_change(safe(self.error)(lambda _c: self.sync()))
+        self.sync()
+
+    def party(self) -> list[Character]:
+        """The campaign's Cairn characters (the same sheets the other apps show)."""
+        from companion.rulesets.cairn_srd.character import Character
+
+        return [m.tracker for m in self.campaign.party if isinstance(m.tracker, Character)]
+
+    def sync(self) -> None:
+        party = self.party()
+        ids = tuple(id(c) for c in party)
+        if ids == self._ids:
+            return
+        self._ids = ids  # first: building may make moves that notify the campaign again
+        self.app = self.build(party)
+        self.children = (self.error, self.app)
