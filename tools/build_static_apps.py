@@ -388,7 +388,13 @@ def main(argv: list[str]) -> int:
     # (the campaigns have their own folder) and the site's sw.js keeps every file.
     (lite / "service-worker.js").unlink(missing_ok=True)
     fontawesome(cache / "npm", lite / "static" / "fontawesome")
+    # The apps' lost-connection banner asks the server for Voila's script every few
+    # seconds (the page's data-base-url + static/voila.js): here the site is the server.
+    write_if_changed(lite / "voila" / "static" / "voila.js",
+                     b"// Present: the static site answers the apps' connection check.\n")
     patch_render_pages(lite)
+    for stale in out.glob("*.html"):
+        stale.unlink()
     for path in [*(WIDGETS / f"{a}.ipynb" for a in apps), content / "campaigns.ipynb"]:
         (out / f"{path.stem}.html").write_text(FORWARD.format(
             app=path.stem, title=html.escape(notebook_title(path))))

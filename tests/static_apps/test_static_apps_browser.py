@@ -1,0 +1,217 @@
+"""The apps from the built static site (``site/apps/``), in Chromium with the network cut.
+
+One browser profile plays a campaign through the static apps: made in the start app,
+played offline in another app after the first visit, kept across a reload and a restart
+of the browser, exported from the "Campaigns in this browser" page, imported with the CLI,
+exported by the CLI and imported back into the browser. Only the local static server is
+reachable (requests to other hosts are aborted and fail the test). The network cut is the
+static server stopped after the first visit: then only the service worker answers.
+(Playwright's ``context.set_offline`` is no stand-in here: Chromium's offline emulation
+fails a Web Worker's requests, the apps' kernel, before the service worker sees them.)
+
+Each page boots its own Pyodide kernel (seconds on a quiet machine), so the waits are long.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, ClassVar, TypeVar
+from urllib.parse import quote
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+ROOT = Path(__file__).resolve().parents[2]
+SITE = Path(os.environ.get("STATIC_SITE", ROOT / "site"))
+APP_WAIT = 180_000  # ms: a kernel boots per page
+T = TypeVar("T")
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    extensions_map: ClassVar[dict[str, str]] = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm",
+        ".json": "application/json", ".whl": "application/zip", ".zip": "application/zip",
+    }
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def static_site() -> Path:
+    if not (SITE / "apps" / "table.html").exists():
+        done = subprocess.run(["make", "docs"], cwd=ROOT, capture_output=True, text=True,
+                              timeout=1800)
+        if done.returncode != 0:
+            pytest.fail(f"make docs failed:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
+    return SITE
+
+
+class StaticServer:
+    """``site/`` on a free port of 127.0.0.1; ``stop()`` is the network cut."""
+
+    def __init__(self, folder: Path) -> None:
+        handler = functools.partial(_Quiet, directory=str(folder))
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.running = True
+
+    def stop(self) -> None:
+        if self.running:
+            self.running = False
+            self.server.shutdown()
+            self.server.server_close()
+
+
+@pytest.fixture
+def static_server(static_site: Path) -> Iterator[StaticServer]:
+    server = StaticServer(static_site)
+    yield server
+    server.stop()
+
+
+def in_thread(fn: Callable[[], T]) -> T:
+    """Run ``fn`` in a thread of its own: Playwright's sync API allows one instance per
+    thread, and the Voila tests keep theirs on the main thread."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(fn).result(timeout=1800)
+
+
+class Profile:
+    """A Chromium profile on disk (so IndexedDB and the service worker's cache survive a
+    restart of the browser), with every request to another host aborted and recorded."""
+
+    def __init__(self, playwright: Any, folder: Path, launch: dict[str, Any]) -> None:
+        self.playwright, self.folder, self.launch = playwright, folder, launch
+        self.outside: list[str] = []
+        self.errors: list[str] = []
+        self.context: Any = None
+
+    def start(self) -> Any:
+        self.context = self.playwright.chromium.launch_persistent_context(
+            str(self.folder), viewport={"width": 390, "height": 844}, **self.launch)
+        self.context.set_default_timeout(APP_WAIT)
+
+        def route(r: Any) -> None:
+            if r.request.url.startswith(("http://127.0.0.1", "data:", "blob:")):
+                r.continue_()
+            else:
+                self.outside.append(r.request.url)
+                r.abort()
+
+        self.context.route("**/*", route)
+        page = self.context.pages[0] if self.context.pages else self.context.new_page()
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        return page
+
+    def stop(self) -> None:
+        self.context.close()
+
+
+def _type(page: Any, selector: str, text: str) -> None:
+    box = page.locator(f"{selector} input").first
+    box.fill(text)
+    box.press("Tab")
+
+
+def test_campaign_offline_kept_exported_and_imported(
+        static_server: StaticServer, tmp_path: Path, chromium_launch: dict[str, Any]) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    launch = {k: v for k, v in chromium_launch.items() if k != "headless"}
+    launch["headless"] = True
+    apps = static_server.url + "apps/"
+
+    def play() -> dict[str, Any]:
+        with sync_playwright() as p:
+            profile = Profile(p, tmp_path / "profile", launch)
+            page = profile.start()
+            # -- online, first visit: the start app makes a campaign and its party ----------
+            page.goto(apps + "table.html")
+            page.wait_for_selector(".tc-table", timeout=APP_WAIT)
+            _type(page, ".tc-name-who", "Mira")
+            _type(page, ".tc-name-campaign", "Tuesday")
+            page.locator(".tc-ruleset select").select_option(
+                label="Cairn-derived SRD")
+            page.locator(".tc-btn-create").click()
+            page.wait_for_selector(".tc-campaign[data-campaign='Tuesday']")
+            _type(page, ".tc-name-member-cairn_srd", "Ash")
+            _type(page, ".tc-int-cairn_srd-guard", "5")
+            page.locator(".tc-btn-add-member-cairn_srd").click()
+            page.wait_for_selector(".tc-party[data-count='1']")
+            page.wait_for_function("() => location.search.includes('campaign=Tuesday')")
+            table = page.url  # the campaign and the creator's seat: a bookmark
+            # The service worker has kept every file once it is active.
+            page.wait_for_function("navigator.serviceWorker.ready.then(() => true)",
+                                   timeout=APP_WAIT)
+            # -- the network cut: the campaign is there; a sheet's move; a reload -----------
+            static_server.stop()
+            page.goto(table)
+            page.wait_for_selector(".tc-party[data-count='1']", timeout=APP_WAIT)
+            page.locator(".tc-btn-app-cairn_character").click()
+            sheet = page.locator(".tc-open-app")
+            sheet.locator(".tc-btn-fatigue").first.click()
+            expect(sheet.locator(".tc-stats").first).to_contain_text("Fatigue 1")
+            page.reload()
+            page.wait_for_selector(".tc-party[data-count='1']", timeout=APP_WAIT)
+            page.locator(".tc-btn-app-cairn_character").click()
+            expect(page.locator(".tc-open-app .tc-stats").first).to_contain_text("Fatigue 1")
+            # The dice tray (no campaign) rolls offline too.
+            page.goto(apps + "dice_tray.html")
+            page.wait_for_selector(".tc-btn-roll", timeout=APP_WAIT)
+            page.locator(".tc-btn-roll").first.click()
+            expect(page.locator(".tc-app").first).to_contain_text("1 roll")
+            profile.stop()
+            # -- a restart of the browser, offline from the start ---------------------------
+            page = profile.start()
+            page.goto(table)
+            page.wait_for_selector(".tc-party[data-count='1']", timeout=APP_WAIT)
+            page.locator(".tc-btn-app-cairn_character").click()
+            expect(page.locator(".tc-open-app .tc-stats").first).to_contain_text("Fatigue 1")
+            # -- export ---------------------------------------------------------------------
+            page.goto(apps + "campaigns.html")
+            page.wait_for_selector(".tc-campaigns", timeout=APP_WAIT)
+            page.locator(".tc-btn-export").click()
+            exported = page.locator(".tc-export-text").input_value()
+            result: dict[str, Any] = {"exported": exported}
+            # -- the server's export comes back under a new name ----------------------------
+            server_text = server_round_trip(exported)
+            result["server"] = server_text
+            page.locator(".tc-import-text textarea").fill(server_text)
+            page.locator(".tc-import-name input").fill("Tuesday again")
+            page.locator(".tc-btn-import").click()
+            page.wait_for_selector(".tc-imported[data-campaign='Tuesday again']")
+            expect(page.locator(".tc-campaigns .tc-error [role=alert]")).to_have_count(0)
+            page.goto(apps + "table.html?campaign=" + quote("Tuesday again"))
+            page.wait_for_selector(".tc-party[data-count='1']", timeout=APP_WAIT)
+            profile.stop()
+            result["outside"], result["errors"] = profile.outside, profile.errors
+            return result
+
+    def server_round_trip(text: str) -> str:
+        path = tmp_path / "tuesday.json"
+        path.write_text(text)
+        env = {**os.environ, "COMPANION_DB": str(tmp_path / "server.db")}
+        for args in (["campaign", "import", str(path)], ["campaign", "export", "Tuesday"]):
+            done = subprocess.run([sys.executable, "-m", "companion", *args], env=env,
+                                  capture_output=True, text=True, cwd=ROOT, timeout=120)
+            assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    result = in_thread(play)
+    assert json.loads(result["server"]) == json.loads(result["exported"])
+    doc = json.loads(result["exported"])
+    assert doc["name"] == "Tuesday"
+    assert result["outside"] == []
