@@ -197,3 +197,15 @@ def test_adding_a_character_refuses_an_empty_or_taken_name() -> None:
     assert "already a Ash" in app.party_error.message and len(app.party) == 1
     app.new_stats["STR"].text = "19"
     assert "too high" in app.new_stats["STR"].refusal.message
+
+
+def test_major_wounds_can_count_against_the_escape() -> None:
+    hero = new_character("Bryn", 10, 12, 9, 3)
+    hero.add_wound("Blight", major=True)
+    hero.add_wound("Scratch")
+    app = DungeonCrawlApp([hero], seed_source=fixed_seeds(5))
+    assert find_button(app, "escape-0").description == "Escape by DEX 12"
+    app.wounds_count.value = True
+    assert find_button(app, "escape-0").description == "Escape by DEX 11"
+    find_button(app, "escape-0").click()
+    assert app.delve.escapes[0].score == 11

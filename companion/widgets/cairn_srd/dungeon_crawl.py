@@ -38,6 +38,7 @@ from companion.widgets.cairn_srd.common import (
     pct,
     said,
 )
+from companion.widgets.undo import show_undo
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -143,6 +144,12 @@ class DungeonCrawlApp(CairnAppBase):
         self.discard = int_box("Discarded", 0, "discard", 0, 10 * MAX_SCORE,
                                width="200px")
         self.discard.observe(lambda _change: self.render(), names="value")
+        # The referee may rule a character's major Wounds relevant: -1 each to the save.
+        self.wounds_count = widgets.Checkbox(value=False, indent=False,
+                                             description="Major Wounds count (-1 each)",
+                                             layout=widgets.Layout(width="auto"))
+        self.wounds_count.add_class("tc-check-escape-wounds")
+        self.wounds_count.observe(lambda _change: self.render(), names="value")
         self.dv_view = widgets.HTML()
         self.escape_error = ErrorLine()
 
@@ -188,7 +195,7 @@ class DungeonCrawlApp(CairnAppBase):
             self.party_error,
             widgets.HTML("<b>Escaping the dungeon</b> (optional rule): the DV"),
             row(*self.situations.values()),
-            row(self.discard, self.dv_view),
+            row(self.discard, self.wounds_count, self.dv_view),
             self.party_view,
             self.escape_error,
             row(self.undo_button, self.new_site_button),
@@ -298,14 +305,20 @@ class DungeonCrawlApp(CairnAppBase):
     def _escape(self, character: Character) -> Callable[[], None]:
         def act() -> None:
             chosen = [k for k, box in self.situations.items() if box.value]
-            ability, score = ex.best_save(character.strength, character.dexterity,
-                                          character.control)
+            ability, score = self._escape_save(character)
             d, discarded = self.delve, self.discard.read()
             self.roll(f"{character.name}: escape ({ability})",
                       lambda **kw: d.escape_check(character.name, ability, score, chosen,
                                                   discarded, **kw),
                       lambda r: said(d, f"{character.name} escape {ability}: {r}"))
         return act
+
+    def _escape_save(self, c: Character) -> tuple[str, int]:
+        """The best save and the score the escape uses (less its major Wounds, when they
+        count: [Character.save_score][companion.rulesets.cairn_srd.character.Character.save_score])."""  # noqa: E501
+        ability, _ = ex.best_save(c.strength, c.dexterity, c.control)
+        majors = [i + 1 for i, it in enumerate(c.items) if it.kind == "wound" and it.major]
+        return ability, c.save_score(ability, majors if self.wounds_count.value else None)
 
     def _escape_move(self, name: str, who: str) -> Callable[[], None]:
         def act() -> None:
@@ -383,7 +396,7 @@ class DungeonCrawlApp(CairnAppBase):
             b.layout.display = "none" if enc is None else ""
         self._render_lights()
         self._render_party()
-        self.undo_button.disabled = not d.log
+        show_undo(self.undo_button, d)
         self.new_site_button.disarm()
 
     def _render_lights(self) -> None:
@@ -448,7 +461,7 @@ class DungeonCrawlApp(CairnAppBase):
 
     def _party_row(self, i: int, c: Character, dv: int | None) -> widgets.Widget:
         d = self.delve
-        ability, score = ex.best_save(c.strength, c.dexterity, c.control)
+        ability, score = self._escape_save(c)
         facts = [f"STR {c.strength} · DEX {c.dexterity} · CTRL {c.control} · {c.status}"]
         if c.name in d.darkvision:
             facts.append("darkvision: " + ex.exploration_data()["darkvision"]["text"])
