@@ -1,0 +1,32 @@
+"""An Undo button names the move it takes back and is off where the seat may not undo."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import ipywidgets as widgets
+
+from companion.rulesets.cairn_srd.character import Character
+from companion.store.campaign import Campaign, create
+from companion.store.db import Store
+from companion.widgets.undo import follow_undo
+
+
+def test_the_undo_button_follows_the_seat_rules(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'c.db'}")
+    gm = create(store, "T", ["cairn_srd"], who="Mira", role="gm")
+    gm.add("Ash", Character("Ash"))
+    ash_seat = Campaign.open(store, "T", who="Ash", role="player")
+    sheet = ash_seat.tracker("Ash", Character)
+    button = widgets.Button(description="Undo")
+    follow_undo(button, sheet)
+    assert button.disabled and button.tooltip == "nothing to undo yet"
+    sheet.add_item("Rope")
+    assert not button.disabled and button.tooltip.startswith("Undo: ")
+    assert "Rope" in button.tooltip
+    gm.refresh()
+    gm.tracker("Ash", Character).take_damage(1)  # the GM moves Ash since
+    ash_seat.refresh()  # what the page's live sync does
+    assert button.disabled and "the GM moved Ash since" in button.tooltip
+    sheet.ability_save("DEX")  # Ash's own roll: still no free reroll
+    assert button.disabled and "a roll cannot be unmade" in button.tooltip
