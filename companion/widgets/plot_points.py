@@ -64,6 +64,7 @@ from companion.widgets.base import (
 )
 from companion.widgets.plot_points_contest import PlotContestPanel
 from companion.widgets.rolls import RollControls, RollLogPanel, RuleRoll, faces_hint
+from companion.widgets.seat_controls import seat_refusal, show_undo
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -160,6 +161,9 @@ class PlotPointCheckPanel(widgets.VBox):
 
     def _sync(self) -> None:
         names = [*self.session.players, self.session.gm]
+        # A player's seat rolls for their own character only.
+        names = [n for n in names
+                 if seat_refusal(self.session, "roll_check", {"who": n}) is None] or names
         if list(self.who.options) != names:
             current = self.who.value
             self.who.options = names
@@ -171,7 +175,7 @@ class PlotPointCheckPanel(widgets.VBox):
                                  "Undone: that check was taken back.</div>")
         allowed = set(self.session.available_spends()) if not self.controls.hidden else set()
         for move, btn in self.spend_buttons.items():
-            btn.disabled = move not in allowed
+            btn.disabled = move not in allowed or seat_refusal(self.session, move, {}) is not None
 
     def _show_chance(self, _change: Any = None) -> None:
         if not all(f.valid for f in self.fields):
@@ -419,7 +423,7 @@ class PlotPointLogPanel(widgets.VBox):
         return self.session.undo()
 
     def _render(self) -> None:
-        self.undo_button.disabled = not self.session.log
+        show_undo(self.undo_button, self.session)
         self.view.value = log_html(self.session.log)
 
 

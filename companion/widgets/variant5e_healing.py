@@ -32,6 +32,7 @@ from companion.widgets.base import (
     row,
 )
 from companion.widgets.rolls import RollControls
+from companion.widgets.seat_controls import show_undo
 
 __all__ = ["HitDiceApp"]
 
@@ -155,5 +156,5 @@ class HitDiceApp(widgets.VBox):
             self.odds.value = f'<div class="tc-odds"><b>next die heals</b>: {cells}</div>'
         else:
             self.odds.value = ""
-        self.buttons["undo"].disabled = not m.can_undo
+        show_undo(self.buttons["undo"], m)
         self.history.value = log_html(m.log)

@@ -39,6 +39,7 @@ from companion.widgets.base import (
     safe,
     text_box,
 )
+from companion.widgets.seat_controls import show_undo
 
 __all__ = ["CharacterItemsApp", "ItemsApp"]
 
@@ -115,7 +116,7 @@ class ItemsApp(widgets.VBox):
         self.status.value = (f'<div class="tc-item" data-charges="{m.charges}">'
                              f"<b>{escape(m.name)}</b>: {escape(state)}"
                              f"{' · command word' if m.command_word else ''}</div>")
-        self.buttons["undo"].disabled = not m.can_undo
+        show_undo(self.buttons["undo"], m)
         self.history.value = log_html(m.log)
 
 

@@ -9,7 +9,7 @@ import ipywidgets as widgets
 from companion.rulesets.cairn_srd.character import Character
 from companion.store.campaign import Campaign, create
 from companion.store.db import Store
-from companion.widgets.undo import follow_undo
+from companion.widgets.seat_controls import follow_undo
 
 
 def test_the_undo_button_follows_the_seat_rules(tmp_path: Path) -> None:
@@ -30,3 +30,21 @@ def test_the_undo_button_follows_the_seat_rules(tmp_path: Path) -> None:
     assert button.disabled and "the GM moved Ash since" in button.tooltip
     sheet.ability_save("DEX")  # Ash's own roll: still no free reroll
     assert button.disabled and "a roll cannot be unmade" in button.tooltip
+
+
+def test_a_players_fight_offers_only_their_own_character_as_attacker(tmp_path: Path) -> None:
+    from companion.rulesets.cairn_srd.combat import Encounter
+    from companion.widgets.cairn_srd import CombatApp
+
+    store = Store(f"sqlite:///{tmp_path / 'c.db'}")
+    gm = create(store, "T", ["cairn_srd"], who="Mira", role="gm")
+    fight = gm.add("Fight", Encounter(), role="encounter")
+    fight.add("Ash", "PCs", 4, 10, pc=True)
+    fight.add("Bryn", "PCs", 4, 10, pc=True)
+    fight.add("Ghoul", "Enemies", 3, 8)
+    ash_seat = Campaign.open(store, "T", who="Ash", role="player")
+    app = CombatApp(ash_seat.tracker("Fight", Encounter), campaign=ash_seat)
+    assert list(app.attacker.options) == ["Ash"]
+    assert set(app.target.options) == {"Ash", "Bryn", "Ghoul"}
+    gm_app = CombatApp(gm.tracker("Fight", Encounter), campaign=gm)
+    assert set(gm_app.attacker.options) == {"Ash", "Bryn", "Ghoul"}

@@ -22,6 +22,7 @@ from companion.widgets.base import (
 )
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape
 from companion.widgets.cairn_srd.conditions import ConditionsPanel
+from companion.widgets.seat_controls import show_undo
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -222,7 +223,7 @@ class CairnCharacterApp(CairnAppBase):
         self.slots.children = rows
         b = self.buttons
         alive = not c.dead
-        b["undo"].disabled = not c.log
+        show_undo(b["undo"], c)
         b["roll-inspiration"].disabled = c.inspiration < 1
         b["fulfil"].disabled = b["shirk"].disabled = not c.boast
         b["boast"].disabled = bool(c.boast) or c.boasting_barred or not alive

@@ -21,6 +21,7 @@ from companion.rulesets.cairn_srd.saves import MAX_SCORE
 from companion.widgets.base import SaveLoad, app_box, bind, int_box, name_box, row
 from companion.widgets.cairn_srd.combat_moves import CombatMovesPanel
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, labelled, said
+from companion.widgets.seat_controls import seat_refusal, show_undo
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -231,10 +232,13 @@ class CombatApp(CairnAppBase):
             + "<table class='tc-grid tc-nowrap'><tr><th>Name</th><th>GD</th><th>STR</th>"
             f"<th>AR</th><th>Die</th><th>Status</th></tr>{rows}</table></div>")
         names = [c.name for c in e.fighters if c.active]
-        for dd in (self.attacker, self.target):
+        # A player's seat attacks as their own character only (the GM: anyone).
+        attackers = [n for n in names if seat_refusal(
+            e, "attack", {"description": {"attacker": n, "joined": []}}) is None]
+        for dd, offered in ((self.attacker, attackers), (self.target, names)):
             keep = dd.value
-            dd.options = names
-            dd.value = keep if keep in names else (names[0] if names else None)
+            dd.options = offered
+            dd.value = keep if keep in offered else (offered[0] if offered else None)
         if len(names) > 1 and self.target.value == self.attacker.value:
             self.target.value = next(n for n in names if n != self.attacker.value)
         # The same list as the dropdowns, changed only by moves: a selection the browser
@@ -255,7 +259,8 @@ class CombatApp(CairnAppBase):
         b["end-turn"].disabled = not fighting or bool(e.morale_due) or e.pending is not None
         b["attack"].disabled = b["roll-gambit"].disabled = (
             e.phase == "over" or e.pending is not None or len(names) < 2)
-        b["undo"].disabled = not e.log
+        show_undo(b["undo"], e)
+
 
 def demo_encounter() -> Encounter:
     """A small starting fight for the app (the players can add their own)."""

@@ -31,6 +31,7 @@ from companion.widgets.base import (
     row,
 )
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, labelled, said
+from companion.widgets.seat_controls import show_undo
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -395,4 +396,4 @@ class DowntimeApp(CairnAppBase):
         for b in (self.earn_button, self.spend_button, self.deposit_button,
                   self.withdraw_button, self.new_action_button):
             b.disabled = not names
-        self.undo_button.disabled = not d.log
+        show_undo(self.undo_button, d)

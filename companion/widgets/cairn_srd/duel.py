@@ -28,6 +28,7 @@ from companion.widgets.base import (
     row,
 )
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, said
+from companion.widgets.seat_controls import show_undo
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -199,7 +200,7 @@ class DuelApp(CairnAppBase):
                 assert isinstance(b, widgets.Button)
                 b.layout.display = None if mine_row else "none"
                 b.disabled = not (mine_row and self.duel.can_choose(side))
-        self.undo_button.disabled = not self.duel.log
+        show_undo(self.undo_button, self.duel)
         disarm = getattr(self.undo_button, "disarm", None)
         if callable(disarm):
             disarm()

@@ -38,7 +38,7 @@ from companion.widgets.cairn_srd.common import (
     pct,
     said,
 )
-from companion.widgets.undo import show_undo
+from companion.widgets.seat_controls import show_undo
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign

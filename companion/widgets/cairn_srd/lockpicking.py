@@ -11,6 +11,7 @@ from companion.rulesets.cairn_srd import lockpicking
 from companion.rulesets.cairn_srd.lockpicking import LockPicking
 from companion.widgets.base import SaveLoad, app_box, bind, row
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape
+from companion.widgets.seat_controls import show_undo
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -94,4 +95,4 @@ class LockpickingApp(CairnAppBase):
             b.disabled = not lp.can_pick
         self.study_button.disabled = not lp.can_study
         self.break_button.disabled = lp.done
-        self.undo_button.disabled = not lp.log
+        show_undo(self.undo_button, lp)

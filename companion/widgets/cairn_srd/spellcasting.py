@@ -12,6 +12,7 @@ from companion.rulesets.cairn_srd.character import CastReport, Character, new_ch
 from companion.widgets.base import SaveLoad, app_box, bind, first_bad_box, int_box, row
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, pct
 from companion.widgets.cairn_srd.spellbook import SpellbookPanel
+from companion.widgets.seat_controls import show_undo
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -123,7 +124,7 @@ class SpellcastingApp(CairnAppBase):
             # Buttons past the 4 show only while items make them possible.
             b.layout.display = "" if n <= max(allowed, spellcasting.MAX_MAGIC_DICE) else "none"
         self.cast_button.disabled = allowed == 0
-        self.undo_button.disabled = not c.log
+        show_undo(self.undo_button, c)
         self.ban_button.disabled = not (c.casting_barred or c.mishap_fatigue_from_3)
         bar = c.casting_bar or "no"
         self.status.value = (

@@ -20,6 +20,7 @@ from companion.rulesets.cairn_srd.character import Character
 from companion.rulesets.cairn_srd.wilderness import Journey
 from companion.widgets.base import SaveLoad, app_box, bind, check_box, int_box, name_box, row
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, labelled
+from companion.widgets.seat_controls import show_undo
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -271,6 +272,6 @@ class WildernessApp(CairnAppBase):
         self.lookout_button.disabled = not j.allowed("lookout") or not names
         self.light_button.disabled = not j.allowed("mark_light")
         self.event_button.disabled = not j.allowed("event_check")
-        self.undo_button.disabled = not j.log
+        show_undo(self.undo_button, j)
         self.copy_button.disabled = not self.party
         self.winter_button.description = "End winter" if j.winter else "Winter"

@@ -65,6 +65,7 @@ from companion.widgets.base import (
 )
 from companion.widgets.miasma.common import LOG_SHOWN, css, dice_html
 from companion.widgets.rolls import RollControls
+from companion.widgets.seat_controls import show_undo
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -434,7 +435,7 @@ class DiceMonarchsApp(widgets.VBox):
         self.deal_button.layout.display = None if can_deal else "none"
         self.deal_button.disabled = not can_deal
         self.undo_button.layout.display = None if self.runs_table else "none"
-        self.undo_button.disabled = not game.can_undo
+        show_undo(self.undo_button, game)
         disarm = getattr(self.undo_button, "disarm", None)
         if callable(disarm):
             disarm()

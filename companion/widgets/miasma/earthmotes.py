@@ -28,6 +28,7 @@ from companion.widgets.base import (
 )
 from companion.widgets.miasma.common import css
 from companion.widgets.rolls import RollControls
+from companion.widgets.seat_controls import show_undo
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -159,7 +160,7 @@ class EarthmotesApp(widgets.VBox):
         for btn in self.region_buttons:
             btn.disabled = none or full
         self.remove_button.disabled = none
-        self.undo_button.disabled = not model.can_undo
+        show_undo(self.undo_button, model)
         self.clear_button.disabled = none
         count = len(model.earthmotes)
         shrank, self._count = count < self._count, count

@@ -30,6 +30,7 @@ from companion.widgets.base import (
     row,
 )
 from companion.widgets.miasma.common import LOG_SHOWN, css
+from companion.widgets.seat_controls import show_undo
 
 __all__ = ["MiasmaTrackerApp"]
 
@@ -142,7 +143,7 @@ class MiasmaTrackerApp(widgets.VBox):
             button_.disabled = not chosen
         for move, btn in self.gated.items():
             btn.disabled = not chosen or not self.model.can(move, name, self.raised.value)
-        self.undo_button.disabled = not self.model.can_undo
+        show_undo(self.undo_button, self.model)
 
     def render(self) -> None:
         names = [ch.name for ch in self.model.characters]

@@ -1,23 +1,32 @@
-"""An Undo button that says which move it takes back, and is off when this seat may not.
+"""Controls that show only what this page's seat may do.
 
-The campaign decides who may undo what (its seam: a seat takes back only its own newest
-move, a player never a roll); this keeps the button in step with that decision, so a
-player is not offered an Undo the table would refuse. The refusal's reason is the button's
-tooltip, and the move it would take back is named on it.
+The campaign decides who may do what (its seam: a player moves their own character, a
+seat takes back only its own newest move, a player never a roll); these ask it, so a
+player is not offered a move or an Undo the table would refuse. An Undo button names the
+move it takes back, or says why not in its tooltip.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import ipywidgets as widgets
 
 from companion.state import Tracker
 
-__all__ = ["follow_undo", "show_undo", "undo_refusal"]
+__all__ = ["follow_undo", "seat_refusal", "show_undo", "undo_refusal"]
 
 #: Longest move summary an Undo button names.
 _NAMED = 60
+
+
+def seat_refusal(tracker: Tracker, move: str, arguments: dict[str, Any]) -> str | None:
+    """Why this page's seat may not make ``move`` with ``arguments`` on ``tracker``
+    (``None``: it may, or the tracker is not in a campaign)."""
+    may_move: Callable[[Tracker, str, dict[str, Any]], str | None] | None = getattr(
+        tracker.recorder, "may_move", None)
+    return may_move(tracker, move, arguments) if may_move is not None else None
 
 
 def undo_refusal(tracker: Tracker) -> str | None:
@@ -40,7 +49,8 @@ def show_undo(button: widgets.Button, tracker: Tracker) -> None:
 
 
 def follow_undo(button: widgets.Button, tracker: Tracker) -> Callable[[], None]:
-    """Keep ``button`` in step with ``tracker`` ([show_undo][companion.widgets.undo.show_undo]
-    after every change); returns a function that stops following."""
+    """Keep ``button`` in step with ``tracker``
+    ([show_undo][companion.widgets.seat_controls.show_undo] after every change); returns a
+    function that stops following."""
     show_undo(button, tracker)
     return tracker.on_change(lambda _t: show_undo(button, tracker))
