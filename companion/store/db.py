@@ -746,6 +746,61 @@ class Store:
                     sa.literal_column(f"'{table.name}'::regclass")))).scalar_one())
         return total
 
+    # -- events as facts: the one-time conversion of older logs ---------------------------
+
+    def meta_value(self, key: str) -> str | None:
+        """A value of the store's marker table (``None`` when unset)."""
+        with self._read() as conn:
+            value = conn.execute(sa.select(meta.c.value).where(meta.c.key == key)).scalar()
+        return None if value is None else str(value)
+
+    def rewrite_events(self, changed: dict[int, Sequence[StoredEvent]],
+                       marker: tuple[str, str]) -> None:
+        """Replace the data of the given events (by campaign id) and set ``marker`` in one
+        transaction; the campaigns' snapshots go (a cache, rebuilt on open). Used once
+        per database by the conversion of command events to facts."""
+        with self._write() as conn:
+            key, value = marker
+            if conn.execute(sa.select(meta.c.value).where(meta.c.key == key)).scalar() == value:
+                return  # another process converted it first
+            for campaign_id, stored in changed.items():
+                for event in stored:
+                    conn.execute(sa.update(events).where(
+                        events.c.campaign_id == campaign_id, events.c.seq == event.seq)
+                        .values(data=_dumps(event.data), seed=event.seed))
+                conn.execute(sa.delete(snapshots).where(snapshots.c.campaign_id == campaign_id))
+            conn.execute(sa.delete(meta).where(meta.c.key == key))
+            conn.execute(sa.insert(meta).values(key=key, value=value))
+
+    def backup_copy(self, suffix: str) -> Path | None:
+        """A consistent copy of the SQLite file beside it (``<file><suffix>``, SQLite's own
+        backup, safe while others write); ``None`` for PostgreSQL (the conversion's one
+        transaction is its safety there). An existing copy is kept, not overwritten."""
+        if self.path is None:
+            return None
+        target = self.path.with_name(self.path.name + suffix)
+        if target.exists():
+            return target
+        import sqlite3
+
+        partial = target.with_name(target.name + ".partial")
+        try:
+            source = sqlite3.connect(str(self.path), timeout=30)
+            try:
+                copy = sqlite3.connect(str(partial))
+                try:
+                    source.backup(copy)
+                finally:
+                    copy.close()
+            finally:
+                source.close()
+            os.replace(partial, target)
+        except (OSError, sqlite3.Error) as exc:
+            partial.unlink(missing_ok=True)
+            raise StoreError(f"cannot keep a copy of {self.path} before converting it "
+                             f"({exc}); it was left untouched") from None
+        return target
+
     # -- seats (issue 19; the rules and secrets are in companion.store.seats) -------------
 
     def seat_rows(self, campaign_id: int) -> list[tuple[str, str, str, str, str | None]]:
