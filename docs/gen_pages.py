@@ -298,6 +298,8 @@ def ruleset_pages(ruleset: Ruleset, rules_pages: dict[str, str]) -> None:
     for heading, links in contents.items():
         if links:
             listing.append(f"- **{heading}**: " + " · ".join(links))
+    if apps := static_app_links(ruleset.name, "../../"):
+        listing.append("- **Apps** (in this browser, offline after one visit): " + apps)
     index = layout[ruleset.module_name]
     write(index, rules_page(ruleset.title, ruleset.module_name, index, rules_pages,
                             intro=f"Seed document: `{ruleset.seed}`.",
@@ -347,6 +349,43 @@ def api_pages(rules_pages: dict[str, str]) -> None:
 # --- the whole site -----------------------------------------------------------------------
 
 
+def static_apps() -> list[tuple[str, str, str]]:
+    """``(key, title, ruleset)`` of every app of ``widgets/`` (built into ``apps/<key>.html``
+    by ``tools/build_static_apps.py``); none when the widgets are not installed."""
+    try:
+        from companion.widgets.table.apps import APPS
+    except ImportError:
+        return []
+    return [(a.key, a.title, a.ruleset) for a in APPS]
+
+
+def static_app_links(ruleset: str, root: str) -> str:
+    """Links to a ruleset's static apps (raw HTML: the pages are not part of MkDocs)."""
+    return " · ".join(f'<a class="tc-app-link" href="{root}apps/{key}.html">{title}</a>'
+                      for key, title, of in static_apps() if of == ruleset)
+
+
+def apps_page() -> str:
+    lines = ["# Apps", "",
+             "Every table app runs here, in this browser: no server, no account. After one "
+             "visit the site and its apps keep working with no network (airplane mode "
+             "included). Campaigns started here are kept in this browser; "
+             '<a href="../apps/campaigns.html">Campaigns in this browser</a> exports one '
+             "(the same file as `companion campaign export`) or imports one.", "",
+             '- <a class="tc-app-link" href="../apps/table.html">Table Companion</a>: who '
+             "you are, which campaign, its party, and every app of its ruleset",
+             '- <a class="tc-app-link" href="../apps/dice_tray.html">Dice tray</a>']
+    by_ruleset: dict[str, list[str]] = {}
+    for key, title, ruleset in static_apps():
+        if not ruleset:
+            continue  # the dice tray, above
+        by_ruleset.setdefault(ruleset, []).append(
+            f'<a class="tc-app-link" href="../apps/{key}.html">{title}</a>')
+    for ruleset, links in sorted(by_ruleset.items()):
+        lines.append(f"- **{ruleset}**: " + " · ".join(links))
+    return "\n".join(lines) + "\n"
+
+
 def main() -> None:
     from companion import rulesets
 
@@ -354,6 +393,9 @@ def main() -> None:
     write("dice-notation.md", dice_notation_page())
     add_nav(("Dice notation",), "dice-notation.md")
     add_nav(("Seats",), "seats.md")  # hand-written: who you are at a campaign's table
+    if static_apps():
+        write("play.md", apps_page())
+        add_nav(("Apps",), "play.md")
 
     available = rulesets.all_rulesets()
     write("rules/index.md", rules_index(available))
