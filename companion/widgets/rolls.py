@@ -438,7 +438,9 @@ class RollLogPanel(widgets.VBox):
             row(self.reveal_pick, self.reveal_button),
             row(self.check_pick, self.check_button),
             self.check_result,
-            self.error,
+            # A shared error line is shown where its owner put it: a widget shown twice
+            # would say each message twice.
+            *([self.error] if error is None else []),
         ]
         self.add_class("tc-roll-log-panel")
         self._unsubscribe = campaign.on_change(lambda *_a: safe(self.error)(self.render)())
