@@ -956,8 +956,7 @@ class Campaign(Observable):
         trial = entered.copy() if entered is not None else None
         if trial is not None:
             arguments = {**arguments, "rng": trial}
-        if member.id not in unit.before:
-            unit.before[member.id] = tracker.save_point()
+        log_before = tuple(tracker.log)
         self._nested += 1
         try:
             result = perform(arguments)
@@ -965,6 +964,8 @@ class Campaign(Observable):
             self._nested -= 1
         logged = tracker.log[-1]
         before = logged.before  # the move's own snapshot of the state before it
+        if member.id not in unit.before:  # (a refused move put itself back already)
+            unit.before[member.id] = (before, log_before)
         if hidden:
             # Policy (companion.fairplay): no seed, no result in the shared log, nor in
             # the tracker's own history line; a roll's dice the tracker keeps are marked.
@@ -1090,10 +1091,10 @@ class Campaign(Observable):
     def _undo_in_unit(self, unit: RollScope, member: Member,
                       perform: Callable[[], Event]) -> Event:
         tracker = member.tracker
-        if member.id not in unit.before:
-            unit.before[member.id] = tracker.save_point()
         mark = member.marks[-1] if member.marks else None
         before = tracker.snapshot()
+        if member.id not in unit.before:
+            unit.before[member.id] = (before, tuple(tracker.log))
         summary = tracker.log[-1].summary if tracker.log else ""
         event = perform()
         data: dict[str, Any] = {"v": EVENT_FORMAT, "summary": summary,
