@@ -35,6 +35,7 @@ tray keeps working.
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import re
 from collections.abc import Callable
@@ -184,6 +185,42 @@ def plain_syntax_error(exc: DiceSyntaxError) -> str:
         reason = f"“{reason[12:-1]}” does not belong in dice notation"
     return (f"Dice: {reason} (character {exc.position + 1} of “{clipped(exc.expr, 40)}”); "
             "write dice like 2d6+1, 4d6kh3 or d20")
+
+
+def keep_notes(expr: str) -> list[str]:
+    """What a keep or drop asks that the dice cannot give, said instead of done silently:
+    ``2d6kh5`` keeps all 2 dice, ``3d6dl3`` drops them all.
+
+    >>> keep_notes("2d6kh5+1")
+    ['2d6kh5: there are only 2 dice, so all 2 are kept']
+    >>> keep_notes("4d6kh3")
+    []
+    """
+    from companion.dice import nodes
+    from companion.dice.parse import parse
+
+    notes: list[str] = []
+
+    def walk(node: object) -> None:
+        if isinstance(node, nodes.Dice) and isinstance(node.count, nodes.Const) \
+                and node.mods.keep is not None:
+            keep, count = node.mods.keep, node.count.value
+            if keep.keep and keep.n > count:
+                notes.append(f"{node}: there are only {count} dice, so all {count} are kept")
+            elif not keep.keep and keep.n >= count:
+                notes.append(f"{node}: dropping {keep.n} of {count} dice leaves none")
+        if dataclasses.is_dataclass(node):
+            for f in dataclasses.fields(node):
+                walk(getattr(node, f.name))
+        elif isinstance(node, tuple | list):
+            for item in node:
+                walk(item)
+
+    try:
+        walk(parse(expr))
+    except CompanionError:
+        return []
+    return notes
 
 
 def _parse_int(text: str, what: str) -> int | None:
@@ -352,13 +389,16 @@ class DiceTray(widgets.VBox):
             parts = " · ".join(f"{html.escape(str(k))}: <b>{int(v)}</b>" for k, v in labels.items())
             label_html = f'<div class="tc-result-labels">{parts}</div>'
         dice_html = render.roll_html(result, max_dice=TRAY_MAX_DICE)
+        # A keep or drop past the dice rolled is said beside the result, not done silently.
+        notes = "".join(f'<div class="tc-note tc-keep-note">{html.escape(n)}</div>'
+                        for n in keep_notes(str(getattr(result, "expr", ""))))
         number = f"roll #{record}" if record is not None else "not in the history"
         # data-n changes on every roll, so a browser sees a new value even for equal totals.
         self.result.value = (
             f'<div class="tc-result" data-n="{n}">'
             f'<div class="tc-total" aria-label="total">{int(result.total)}</div>'
             f'<div class="tc-result-dice">{dice_html}</div>'
-            f"{label_html}"
+            f"{label_html}{notes}"
             f'<div class="tc-result-meta">{number} · {html.escape(source)}</div>'
             "</div>"
         )

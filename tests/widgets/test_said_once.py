@@ -84,3 +84,16 @@ def test_undo_takes_the_shown_outcome_back() -> None:
     app.history.undo_button.click()
     assert app.session.log == ()
     assert "Undone" in roller.result.value and "tc-total" not in roller.result.value
+
+
+def test_a_keep_past_the_dice_rolled_is_said_beside_the_result() -> None:
+    from companion.widgets import DiceTray
+
+    tray = DiceTray(seed_source=lambda: 7)
+    tray.expr.value = "2d6kh5"
+    tray.roll_button.click()
+    assert tray.error.message == ""
+    assert "there are only 2 dice, so all 2 are kept" in tray.result.value
+    tray.expr.value = "4d6kh3"
+    tray.roll_button.click()
+    assert "tc-keep-note" not in tray.result.value
