@@ -7,6 +7,7 @@ switches to another app and goes back to the table; a refusal after a tap is in 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -87,3 +88,21 @@ def test_every_app_opened_in_place_shows_its_title_on_the_first_screen(
     expect(error).to_contain_text("write dice like")
     expect(error).to_be_in_viewport()
     expect(error).to_have_count(1)
+
+
+def test_roll_log_times_are_the_viewer_s_own(server: Any,
+                                              everything: tuple[Path, str, list[str]],
+                                              browser: Any) -> None:
+    _path, secret, _keys = everything
+    pages = _guarded_page(browser, viewport=PHONE, is_mobile=True, has_touch=True,
+                          timezone_id="Europe/Paris", locale="en-GB")
+    page = next(pages)
+    page.goto(f"{server.base_url}/voila/render/dice_tray.ipynb?campaign=Everything"
+              f"&seat={secret}", wait_until="domcontentloaded")
+    page.wait_for_selector(".tc-btn-roll", state="visible", timeout=180_000)
+    page.locator(".tc-btn-roll").click()
+    stamp = page.locator(".tc-roll-log time.tc-local").first
+    # Paris in winter: the page shows the viewer's clock and zone, not the server's UTC.
+    expect(stamp).to_contain_text(re.compile(r"CET|GMT\+1|UTC\+1"), timeout=60_000)
+    expect(stamp).not_to_contain_text("UTC ")
+    next(pages, None)  # closes the context (and checks no other host was asked)
