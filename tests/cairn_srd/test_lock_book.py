@@ -110,4 +110,4 @@ def test_cli_takes_and_prints_a_book(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "needs --book" in capsys.readouterr().err
     path.write_text(" " * 1_000_001)
     assert main(["cairn", "lock", "--book", str(path)]) == 2
-    assert "more than 1,000,000 bytes" in capsys.readouterr().err
+    assert "larger than 1,000,000 bytes" in capsys.readouterr().err
