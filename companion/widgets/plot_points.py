@@ -44,7 +44,6 @@ from companion.rulesets.plot_points.checks import (
     MAX_DIFFICULTY,
     MAX_PROFICIENCY,
 )
-from companion.rulesets.plot_points.lookup import ADVANTAGE_DICE
 from companion.rulesets.plot_points.session import SPEND_RULES
 from companion.rulesets.plot_points.wounds import MAX_NAME
 from companion.widgets.base import (
@@ -62,7 +61,7 @@ from companion.widgets.base import (
     row,
     slug,
 )
-from companion.widgets.plot_points_contest import PlotContestPanel
+from companion.widgets.plot_points_contest import PlotContestPanel, advantage_note
 from companion.widgets.rolls import RollControls, RollLogPanel, RuleRoll, faces_hint
 from companion.widgets.seat_controls import seat_refusal, show_undo
 
@@ -185,11 +184,7 @@ class PlotPointCheckPanel(widgets.VBox):
         self.controls.set_hint(faces_hint(check.expression))
         p = check.chance()
         one, twenty = check.natural_chances()
-        # Past the last advantage die the die stays the same: said, not silently capped.
-        top = max(ADVANTAGE_DICE)
-        capped = (f'<div class="tc-note tc-advantage-note">Net {check.advantage:+d} rolls as '
-                  f"{top if check.advantage > 0 else -top:+d}: d{ADVANTAGE_DICE[top]} is the "
-                  "largest advantage die.</div>") if abs(check.advantage) > top else ""
+        capped = advantage_note(check.advantage)
         self.chance.value = (
             f'<div>{html.escape(check.expression)} vs {check.difficulty}: '
             f'<b class="tc-p">{percent(p)}</b> chance of success '

@@ -27,7 +27,7 @@ from companion.rulesets.plot_points.checks import (
     MAX_PROFICIENCY,
     PlotCheck,
 )
-from companion.rulesets.plot_points.lookup import ABILITIES
+from companion.rulesets.plot_points.lookup import ABILITIES, ADVANTAGE_DICE
 from companion.rulesets.plot_points.session import PlotPointSession
 from companion.widgets.base import (
     ErrorLine,
@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from companion.rulesets.plot_points.session import ContestOutcome
     from companion.store.campaign import Campaign
 
-__all__ = ["PlotContestPanel"]
+__all__ = ["PlotContestPanel", "advantage_note"]
 
 
 def _side(label: str, name: str) -> tuple[widgets.Dropdown, NumberBox, NumberBox]:
@@ -62,6 +62,17 @@ def _side(label: str, name: str) -> tuple[widgets.Dropdown, NumberBox, NumberBox
                         MAX_ADVANTAGE, width="160px")
     return ability, proficiency, advantage
 
+
+
+def advantage_note(net: int) -> str:
+    """Past the last advantage die the die stays the same: a note saying so ("" when the
+    net advantage has its own die), so a net of 6 or 99 is not silently rolled as 5."""
+    top = max(ADVANTAGE_DICE)
+    if abs(net) <= top:
+        return ""
+    return (f'<div class="tc-note tc-advantage-note">Net {net:+d} rolls as '
+            f"{top if net > 0 else -top:+d}: d{ADVANTAGE_DICE[top]} is the largest advantage "
+            "die.</div>")
 
 class PlotContestPanel(widgets.VBox):
     """A contest between a player (or the GM) and another side."""
@@ -135,7 +146,8 @@ class PlotContestPanel(widgets.VBox):
                                f"then {faces_hint(theirs.expression)}")
         self.odds.value = (f'<div class="tc-contest-odds">{escape(mine.expression)} vs '
                            f"{escape(theirs.expression)}: wins {chance_html(odds.win)}, "
-                           f"tie {chance_html(odds.tie)}, loses {chance_html(odds.lose)}</div>")
+                           f"tie {chance_html(odds.tie)}, loses {chance_html(odds.lose)}</div>"
+                           + advantage_note(mine.advantage) + advantage_note(theirs.advantage))
 
     def roll(self) -> None:
         """Roll the contest in the mode picked (hidden: off the shared table)."""

@@ -97,3 +97,12 @@ def test_a_keep_past_the_dice_rolled_is_said_beside_the_result() -> None:
     tray.expr.value = "4d6kh3"
     tray.roll_button.click()
     assert "tc-keep-note" not in tray.result.value
+
+
+def test_a_contest_says_a_net_advantage_past_the_last_die_too() -> None:
+    app = PlotPointsApp(["Ann", "Bob"])
+    contest = app.contest
+    contest.mine[2].value = 7
+    assert "Net +7 rolls as +5" in contest.odds.value
+    contest.mine[2].value = 2
+    assert "tc-advantage-note" not in contest.odds.value
