@@ -133,7 +133,7 @@ class SeedBox(CheckedBox):
 
     def __init__(self, name: str = "seed") -> None:
         super().__init__("Seed", "", name, width="230px",
-                         placeholder="blank: new dice each roll")
+                         placeholder="blank: fresh dice")
 
     def read(self) -> int | None:
         value = super().read()
