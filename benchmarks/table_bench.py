@@ -85,7 +85,7 @@ def measure() -> dict[str, Any]:
         box = laptop.locator(".tc-name-campaign input")
         box.fill("Bench")
         box.press("Tab")
-        laptop.locator(".tc-ruleset select").select_option(label="Cairn-derived SRD (cairn_srd)")
+        laptop.locator(".tc-ruleset select").select_option(label="Cairn-derived SRD")
         laptop.locator(".tc-btn-create").click()
         laptop.wait_for_selector(".tc-campaign[data-campaign='Bench']")
         box = laptop.locator(".tc-name-member-cairn_srd input")
