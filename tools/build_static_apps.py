@@ -331,8 +331,9 @@ def precache_list(site: Path) -> list[str]:
         if not path.is_file() or path.suffix in skip_suffix:
             continue
         rel = path.relative_to(site).as_posix()
-        if rel in {"sw.js", "precache.json"} or rel.startswith("apps/lite/doc/") \
-                or rel.startswith("apps/lite/api/") or "/tests/" in rel:
+        # The API reference (30 MB of pages for developers) is kept when visited.
+        if rel in {"sw.js", "precache.json"} or rel.startswith(("apps/lite/doc/", "api/")) \
+                or "/tests/" in rel:
             continue
         out.append(rel)
     return out
