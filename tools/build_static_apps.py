@@ -379,12 +379,19 @@ def main(argv: list[str]) -> int:
         shutil.rmtree(lite)
     # JupyterLite's task cache would skip steps whose output was just deleted.
     (cache / ".jupyterlite.doit.db").unlink(missing_ok=True)
-    subprocess.run([str(voici), "build", "--contents", str(content), "--lite-dir",
+    # The venv's own Python runs Voici's entry point: the `voici` script can go missing
+    # when pip replaces a package that shipped the same script (seen on a clean install).
+    command = ([str(voici)] if voici.exists()
+               else [str(voici.parent / "python"), "-c",
+                     "import sys; from voici_core.app import main; sys.exit(main())"])
+    subprocess.run([*command, "build", "--contents", str(content), "--lite-dir",
                     str(lite_dir), "--output-dir", str(lite), "--no-sourcemaps",
                     "--no-unused-shared-packages", "--log-level", "WARN"],
                    cwd=cache, check=True)
-    # JupyterLite's notebook UI: not part of the apps.
+    # JupyterLite's notebook UI and Voici's list of notebooks (it links Font Awesome 4 from
+    # a CDN): not part of the apps, which the site's Apps page lists.
     shutil.rmtree(lite / "doc", ignore_errors=True)
+    shutil.rmtree(lite / "voici" / "tree", ignore_errors=True)
     # No JupyterLite service worker: its registration fails, so the kernel mounts no drive
     # (the campaigns have their own folder) and the site's sw.js keeps every file.
     (lite / "service-worker.js").unlink(missing_ok=True)
