@@ -5,9 +5,8 @@ It runs in the page's Pyodide kernel (a Web Worker) before the notebook's own ce
 - the page's address: the page script (``page.js``) puts the page's query string in
   IndexedDB; here it becomes ``QUERY_STRING``, as Voila sets it, so the apps read
   ``?campaign=..&who=..&role=..`` exactly as on a server;
-- the campaigns kept in this browser: a
-  [MemoryStore][companion.store.memory.MemoryStore] over a folder on Emscripten's IndexedDB
-  file system, flushed to IndexedDB after every change; the store's openers
+- the campaigns kept in this browser: a ``MemoryStore`` (``companion.store.memory``)
+  over a folder on Emscripten's IndexedDB file system, flushed to IndexedDB after every change; the store's openers
   (``open_store`` and the store ``shared_campaign`` makes) hand it out;
 - no threads in the browser: a background thread of the apps (loading the campaign list,
   building apps ahead) runs on the page's event loop right after the cell; the live
