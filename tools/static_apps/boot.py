@@ -6,8 +6,8 @@ It runs in the page's Pyodide kernel (a Web Worker) before the notebook's own ce
   IndexedDB; here it becomes ``QUERY_STRING``, as Voila sets it, so the apps read
   ``?campaign=..&who=..&role=..`` exactly as on a server;
 - the campaigns kept in this browser: a ``MemoryStore`` (``companion.store.memory``)
-  over a folder on Emscripten's IndexedDB file system, flushed to IndexedDB after every change; the store's openers
-  (``open_store`` and the store ``shared_campaign`` makes) hand it out;
+  over a folder on Emscripten's IndexedDB file system, flushed to IndexedDB after every
+  change; the store's openers (``open_store`` and the store ``shared_campaign`` makes) hand it out;
 - no threads in the browser: a background thread of the apps (loading the campaign list,
   building apps ahead) runs on the page's event loop right after the cell; the live
   watcher thread is not needed (one page per kernel: its own moves re-render at once).
