@@ -82,9 +82,10 @@ def measure() -> dict[str, Any]:
         laptop = browser.new_context().new_page()
         laptop.goto(f"{server.base_url}/?who=Mira&role=gm")
         laptop.wait_for_selector(".tc-table", state="visible", timeout=60_000)
-        box = laptop.locator(".tc-name-campaign input")
-        box.fill("Bench")
-        box.press("Tab")
+        for name, text in (("campaign", "Bench"), ("who", "Mira")):  # the creator is the GM
+            box = laptop.locator(f".tc-name-{name} input")
+            box.fill(text)
+            box.press("Tab")
         laptop.locator(".tc-ruleset select").select_option(label="Cairn-derived SRD")
         laptop.locator(".tc-btn-create").click()
         laptop.wait_for_selector(".tc-campaign[data-campaign='Bench']")
@@ -106,9 +107,15 @@ def measure() -> dict[str, Any]:
         kernels = server.kernels()
         out["kernel_mb"] = max(rss_mb(pid) for pid in kernels)
 
+        # A player's page is seated by its link's secret (issue 19), not by who=/role=.
+        from companion.store import open_store
+        from companion.store.seats import make_seat
+
+        with open_store(db) as store:
+            ash = make_seat(store, "Bench", "Ash", "player")
         phone = browser.new_context().new_page()
         phone.goto(f"{server.base_url}/voila/render/cairn_character.ipynb?campaign=Bench"
-                   "&who=Ash&role=player")
+                   f"&seat={ash}")
         phone.wait_for_selector(".tc-stats", state="visible", timeout=60_000)
         laptop.locator(".tc-btn-app-cairn_character").click()
         out["live"] = []
