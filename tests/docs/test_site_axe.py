@@ -29,16 +29,24 @@ def _pages(site: Path, under: str) -> list[str]:
     return sorted(str(r) for r in rels if under or r.parts[0] not in ("rules", "api"))
 
 
+#: Pages checked in one browser context: the site's assets (Pyodide preloaded while a
+#: page is read) come from the context's cache after the first page.
+BATCH = 20
+
+
 def _check(in_browser: Any, site_url: str, pages: list[str], scheme: str) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
-    for rel in pages:
-        def body(page: Any, rel: str = rel) -> list[str]:
-            page.goto(site_url + rel, wait_until="load")
-            return serious_violations(page)
+    for start in range(0, len(pages), BATCH):
+        def body(page: Any, batch: list[str] = pages[start:start + BATCH]) -> dict[str, list[str]]:
+            out: dict[str, list[str]] = {}
+            for rel in batch:
+                page.goto(site_url + rel, wait_until="load")
+                problems = serious_violations(page)
+                if problems:
+                    out[rel] = problems
+            return out
 
-        problems = in_browser(body, color_scheme=scheme)
-        if problems:
-            found[rel] = problems
+        found.update(in_browser(body, color_scheme=scheme))
     return found
 
 
