@@ -124,6 +124,52 @@ class Profile:
         self.context.close()
 
 
+#: The campaign's head as kept in IndexedDB (Emscripten's IDBFS database "/campaigns"),
+#: or -1. A move is flushed there asynchronously (milliseconds) after it is made: a page
+#: left at once could still lose it, so the test waits for it to be kept.
+KEPT_HEAD = """([name]) => new Promise((ok) => {
+  const r = indexedDB.open("/campaigns");
+  r.onerror = () => ok(-1);
+  r.onsuccess = () => {
+    try {
+      const get = r.result.transaction("FILE_DATA").objectStore("FILE_DATA")
+        .get("/campaigns/campaigns.json");
+      get.onsuccess = () => {
+        if (!get.result) return ok(-1);
+        const doc = JSON.parse(new TextDecoder().decode(get.result.contents));
+        const c = doc.campaigns.find((c) => c.name === name);
+        ok(c ? c.head : -1);
+      };
+      get.onerror = () => ok(-1);
+    } catch (e) { ok(-1); }
+  };
+})"""
+
+
+def kept_head(page: Any, name: str) -> int:
+    return int(page.evaluate(KEPT_HEAD, [name]))
+
+
+def wait_kept(page: Any, name: str, above: int) -> int:
+    """Wait until the campaign's head kept in IndexedDB passes ``above``; return it."""
+    page.wait_for_function(f"async () => ({KEPT_HEAD})([{json.dumps(name)}]) > {above}",
+                           timeout=APP_WAIT, polling=200)
+    return kept_head(page, name)
+
+
+def settled_head(page: Any, name: str, above: int = 0) -> int:
+    """Wait until the kept head passes ``above`` and stays the same for a second (a move
+    can store more than one event, each flushed on its own); return it."""
+    wait_kept(page, name, above)
+    last, same = kept_head(page, name), 0
+    while same < 5:
+        page.wait_for_timeout(200)
+        now = kept_head(page, name)
+        same = same + 1 if now == last else 0
+        last = now
+    return last
+
+
 def _type(page: Any, selector: str, text: str) -> None:
     box = page.locator(f"{selector} input").first
     box.fill(text)
@@ -155,12 +201,14 @@ def test_campaign_kept_exported_and_imported(
             page.locator(".tc-ruleset select").select_option(label=cairn.strip())
             page.locator(".tc-btn-create").click()
             page.wait_for_selector(".tc-campaign[data-campaign='Tuesday']")
+            made = settled_head(page, "Tuesday")
             _type(page, ".tc-name-member-cairn_srd", "Ash")
             _type(page, ".tc-int-cairn_srd-guard", "5")
             page.locator(".tc-btn-add-member-cairn_srd").click()
             page.wait_for_selector(".tc-party[data-count='1']")
             page.wait_for_function("() => location.search.includes('campaign=Tuesday')")
             table = page.url  # the campaign and the creator's seat: a bookmark
+            head = settled_head(page, "Tuesday", made)
             # -- the campaign is there; a sheet's move; a reload ------------------------------
             page.goto(table)
             page.wait_for_selector(".tc-party[data-count='1']", timeout=APP_WAIT)
@@ -168,6 +216,7 @@ def test_campaign_kept_exported_and_imported(
             sheet = page.locator(".tc-open-app")
             sheet.locator(".tc-btn-fatigue").first.click()
             expect(sheet.locator(".tc-stats").first).to_contain_text("Fatigue 1")
+            settled_head(page, "Tuesday", head)
             page.reload()
             page.wait_for_selector(".tc-party[data-count='1']", timeout=APP_WAIT)
             page.locator(".tc-btn-app-cairn_character").click()
@@ -197,6 +246,7 @@ def test_campaign_kept_exported_and_imported(
             page.locator(".tc-import-name input").fill("Tuesday again")
             page.locator(".tc-btn-import").click()
             page.wait_for_selector(".tc-imported[data-campaign='Tuesday again']")
+            settled_head(page, "Tuesday again")
             expect(page.locator(".tc-campaigns .tc-error [role=alert]")).to_have_count(0)
             page.goto(apps + "table.html?campaign=" + quote("Tuesday again"))
             page.wait_for_selector(".tc-party[data-count='1']", timeout=APP_WAIT)
