@@ -10,7 +10,9 @@
 
 const siteRoot = new URL("../", import.meta.url);
 
-if ("serviceWorker" in navigator && location.protocol !== "file:") {
+// Automated browsers (the site's tests, each page in a fresh profile) do not register it:
+// every test page would copy the whole site (about 80 MB) again.
+if ("serviceWorker" in navigator && location.protocol !== "file:" && !navigator.webdriver) {
   navigator.serviceWorker.register(new URL("sw.js", siteRoot).href, { scope: siteRoot.pathname })
     .catch(() => { /* a site built without the apps has no sw.js: nothing to keep */ });
 }
