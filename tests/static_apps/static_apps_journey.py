@@ -33,15 +33,12 @@ from urllib.parse import quote
 
 import pytest
 
-pytestmark = [
-    pytest.mark.browser, pytest.mark.slow,
-    # Opt-in until it passes: in a persistent Chromium profile the start app reopened by
-    # its bookmark (campaign + seat) does not show the party within 3 minutes, although the
-    # campaign is kept in IndexedDB (checked above the reload) and the same steps in a
-    # fresh context show it in about 30 s. Run with STATIC_APPS_BROWSER=1.
-    pytest.mark.skipif(not os.environ.get("STATIC_APPS_BROWSER"),
-                       reason="opt-in (STATIC_APPS_BROWSER=1): see the module's notes"),
-]
+# Not part of `make test` (its file name is not test_*): it does not pass yet (issue 23 is
+# open): in a persistent Chromium profile the start app reopened by its bookmark (campaign
+# + seat) does not show the party within 3 minutes, although the campaign is kept in
+# IndexedDB and the same steps in a fresh context show it in about 30 s. Run it with
+# `make check-static-apps`.
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = Path(os.environ.get("STATIC_SITE", ROOT / "site"))
