@@ -363,7 +363,7 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv[1:])
     site: Path = args.site.resolve()
     cache: Path = args.cache.resolve()
-    voici = Path(args.voici)
+    voici = Path(args.voici).absolute()  # Voici runs in the cache folder: no relative path
     lite_share = voici.parent.parent / "share" / "jupyter"
     apps = args.apps or sorted(p.stem for p in WIDGETS.glob("*.ipynb"))
 
