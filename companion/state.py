@@ -806,7 +806,18 @@ def _plain(value: Any) -> str:
     return clipped(str(value), 60)
 
 
+#: Types saved as they are (checked first: most of a state is these).
+_PLAIN = frozenset({str, int, bool, float, type(None)})
+
+
 def _encode(value: Any) -> Any:
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if kind is list or kind is tuple:
+        return [_encode(v) for v in value]
+    if kind is dict:
+        return {k: _encode(v) for k, v in value.items()}
     if isinstance(value, Fraction):
         return str(value)
     if isinstance(value, enum.Enum):
@@ -820,8 +831,13 @@ def _encode(value: Any) -> Any:
     return value
 
 
+@functools.cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
 def _encode_dataclass(obj: Any) -> dict[str, Any]:
-    return {f.name: _encode(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    return {name: _encode(getattr(obj, name)) for name in _field_names(cast(Any, type(obj)))}
 
 
 @functools.cache
