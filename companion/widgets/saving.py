@@ -128,7 +128,12 @@ class SaveLoad(widgets.VBox):
         self.load_box.add_class("tc-load")
         self.load_button = button("Load", self.load, error=self.error, name="load")
         own_error = [self.error] if error is None else []
-        self.children = (row(self._file), row(self.load_box, self.load_button), *own_error)
+        # In a campaign a player's saving and loading is the campaign itself: no box of
+        # saved text on their page (the GM keeps it, to bring in a save from elsewhere).
+        seat = getattr(getattr(model, "recorder", None), "seat_role", "")
+        loading = [] if seat in ("player", "spectator") else [row(self.load_box,
+                                                                  self.load_button)]
+        self.children = (row(self._file), *loading, *own_error)
         bind(model, self.render, error=self.error)
 
     def load(self) -> None:

@@ -48,3 +48,25 @@ def test_a_players_fight_offers_only_their_own_character_as_attacker(tmp_path: P
     assert set(app.target.options) == {"Ash", "Bryn", "Ghoul"}
     gm_app = CombatApp(gm.tracker("Fight", Encounter), campaign=gm)
     assert set(gm_app.attacker.options) == {"Ash", "Bryn", "Ghoul"}
+
+
+def test_a_players_page_has_no_box_of_saved_text_the_gms_has(tmp_path: Path) -> None:
+    from companion.widgets.saving import SaveLoad
+
+    store = Store(f"sqlite:///{tmp_path / 'c.db'}")
+    gm = create(store, "T", ["cairn_srd"], who="Mira", role="gm")
+    gm.add("Ash", Character("Ash"))
+    ash_seat = Campaign.open(store, "T", who="Ash", role="player")
+    player_box = SaveLoad(ash_seat.tracker("Ash", Character), "ash.json", what="character")
+    gm_box = SaveLoad(gm.tracker("Ash", Character), "ash.json", what="character")
+    assert player_box.load_box not in _all(player_box)
+    assert gm_box.load_box in _all(gm_box)
+    plain = SaveLoad(Character("Ash"), "ash.json", what="character")  # no campaign
+    assert plain.load_box in _all(plain)
+
+
+def _all(widget: widgets.Widget) -> list[widgets.Widget]:
+    out = [widget]
+    for child in getattr(widget, "children", ()):
+        out.extend(_all(child))
+    return out
