@@ -24,9 +24,12 @@ DARK_SAMPLE = ("index.html", "dice-notation/index.html", "rules/cairn_srd/magic-
 
 
 def _pages(site: Path, under: str) -> list[str]:
-    """The pages under ``under``; ``""`` is every page outside ``rules/`` and ``api/``."""
+    """The reference pages under ``under``; ``""`` is every page outside ``rules/`` and
+    ``api/``. Not ``apps/``: the static apps (issue 23) are the same apps the Voila axe test
+    checks (``tests/browser/test_axe_apps.py``), each page booting a kernel in the browser."""
     rels = (p.relative_to(site) for p in (site / under).rglob("*.html"))
-    return sorted(str(r) for r in rels if under or r.parts[0] not in ("rules", "api"))
+    return sorted(str(r) for r in rels
+                  if r.parts[0] != "apps" and (under or r.parts[0] not in ("rules", "api")))
 
 
 #: Pages checked in one browser context: the site's assets (Pyodide preloaded while a
