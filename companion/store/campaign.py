@@ -1169,16 +1169,19 @@ class Campaign(Observable):
                             "sets a seed")
 
     def _may_add(self, name: str, role: str, owner: str) -> None:
-        """A player adds their own character, its records and minigames; the GM all."""
+        """A player adds their own character and its records, and a shared tracker an app
+        opens (an empty fight or minigame: every move in it is still checked); the GM all.
+
+        Interpretation: opening the fight app before the GM has made the fight makes the
+        campaign's (empty) fight; who may act in it is decided move by move."""
         if self.role in ("", "gm"):
             return
         if self.role == "spectator":
             raise SeatError(SPECTATOR_LINE)
         mine = (role == "party" and name == self.who) or (role == "record"
                                                           and owner == self.who)
-        if not (mine or role == "minigame"):
-            whose = "a fight" if role == "encounter" else name
-            raise SeatError(f"only the GM may add {whose} to the campaign")
+        if not (mine or role in ("minigame", "encounter")):
+            raise SeatError(f"only the GM may add {name} to the campaign")
 
     def may_move(self, tracker: Tracker, name: str, arguments: dict[str, Any]) -> str | None:
         """``None`` if this seat may make the move ``name`` on ``tracker``, else the

@@ -26,9 +26,9 @@ from companion.state import Tracker, is_move
 OWN: dict[type[Tracker], set[str]] = {
     PlotPointSession: {"roll_check", "contest", "gain_strain", "gain_wounds", "heal_wounds",
                        "long_rest"},
-    Downtime: {"add_cache", "choose_action", "deposit", "earn", "repay", "set_recovering",
-               "spend", "upkeep", "withdraw"},
-    Journey: {"lookout", "supply"},
+    Downtime: {"add_cache", "add_member", "choose_action", "deposit", "earn", "repay",
+               "set_recovering", "spend", "upkeep", "withdraw"},
+    Journey: {"add_traveller", "lookout", "supply"},
     Duel: {"choose"},
     Delve: {"darkness_panic_save", "record_panic_save", "escape_check", "reroll_escape",
             "betray"},

@@ -164,10 +164,11 @@ def test_players_add_their_own_character_and_records_only(store: Store) -> None:
     player.add("Cole", Character("Cole"))
     with pytest.raises(SeatError, match="only the GM may add Dara"):
         player.add("Dara", Character("Dara"))
-    with pytest.raises(SeatError, match="only the GM may add a fight"):
-        from companion.rulesets.cairn_srd.combat import Encounter
+    from companion.rulesets.cairn_srd.combat import Encounter
 
-        player.add("Fight", Encounter(), role="encounter")
+    fight = player.add("Fight", Encounter(), role="encounter")  # an app opened: empty
+    with pytest.raises(SeatError, match="GM's move"):
+        fight.add("Ghoul", "Enemies", 3, 8)  # but the foes are the GM's to add
 
 
 # -- one unit of work: the fight's hit on a sheet -----------------------------------------

@@ -370,11 +370,12 @@ class Downtime(Tracker):
     thieves_noted: bool = False
 
     def acting_for(self, move: str, arguments: dict[str, Any]) -> tuple[str, ...] | None:
-        """A member's own purse, lifestyle, caches, recovery and choice of action are that
-        member's (``name``); the rest (members joining, factions, settlements, action
+        """A member joining, and their own purse, lifestyle, caches, recovery and choice of
+        action, are that member's (``name``); the rest (factions, settlements, action
         trackers and their costs, thieves) is the referee's."""
-        own = dict.fromkeys(("add_cache", "choose_action", "deposit", "earn", "repay",
-                             "set_recovering", "spend", "upkeep", "withdraw"), "name")
+        own = dict.fromkeys(("add_cache", "add_member", "choose_action", "deposit", "earn",
+                             "repay", "set_recovering", "spend", "upkeep", "withdraw"),
+                            "name")
         return named_actor(own, move, arguments)
 
     def check_state(self) -> None:

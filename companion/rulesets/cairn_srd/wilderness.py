@@ -462,10 +462,11 @@ class Journey(Tracker):
     last_event: str = state_field("", max_len=400)
 
     def acting_for(self, move: str, arguments: dict[str, Any]) -> tuple[str, ...] | None:
-        """A lookout and a traveller's hunting, foraging or buying are that traveller's
-        (``name``); the route, the watch's action, travel, camp, weather and lights are
-        the whole party's, made by the table."""
-        return named_actor({"lookout": "name", "supply": "name"}, move, arguments)
+        """Joining the journey, a lookout and a traveller's hunting, foraging or buying are
+        that traveller's (``name``); the route, the watch's action, travel, camp, weather
+        and lights are the whole party's, made by the table."""
+        return named_actor({"add_traveller": "name", "lookout": "name", "supply": "name"},
+                           move, arguments)
 
     def check_state(self) -> None:
         if self.leg > len(self.legs):

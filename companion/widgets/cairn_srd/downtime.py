@@ -31,7 +31,7 @@ from companion.widgets.base import (
     row,
 )
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, labelled, said
-from companion.widgets.seat_controls import show_undo
+from companion.widgets.seat_controls import seat_refusal, show_undo
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -68,8 +68,9 @@ class DowntimeApp(CairnAppBase):
         self.party: list[Character] = party if party is not None else []
         self.downtime = downtime if downtime is not None else Downtime()
         d = self.downtime
-        for c in self.party:
-            if not any(m.name.lower() == c.name.lower() for m in d.members):
+        for c in self.party:  # each character this page's seat may bring (a player: own)
+            if not any(m.name.lower() == c.name.lower() for m in d.members) and \
+                    seat_refusal(d, "add_member", {"name": c.name}) is None:
                 d.add_member(c.name)
 
         self.board = widgets.HTML()

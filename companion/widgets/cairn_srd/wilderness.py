@@ -20,7 +20,7 @@ from companion.rulesets.cairn_srd.character import Character
 from companion.rulesets.cairn_srd.wilderness import Journey
 from companion.widgets.base import SaveLoad, app_box, bind, check_box, int_box, name_box, row
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, labelled
-from companion.widgets.seat_controls import show_undo
+from companion.widgets.seat_controls import seat_refusal, show_undo
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -55,8 +55,11 @@ class WildernessApp(CairnAppBase):
         self.party: list[Character] = party if party is not None else []
         self.journey = journey if journey is not None else Journey()
         j = self.journey
-        if self.party:
-            wd.join_party(j, self.party)
+        # Each character this page's seat may bring joins (a player's: their own).
+        joining = [c for c in self.party
+                   if seat_refusal(j, "add_traveller", {"name": c.name}) is None]
+        if joining:
+            wd.join_party(j, joining)
 
         # -- route planner -----------------------------------------------------------
         self.path = _dropdown(tuple(wd.path_types()), "path")
