@@ -53,11 +53,19 @@ def _check(in_browser: Any, site_url: str, pages: list[str], scheme: str) -> dic
     return found
 
 
+#: The API reference's ~170 pages come from one mkdocstrings template: every 6th page is
+#: checked (a CI run has 90 minutes; all of them took ~15 of those). Rules and the other
+#: pages are checked whole.
+API_STRIDE = 6
+
+
 @pytest.mark.parametrize("under", ["", "rules", "api"])
 def test_every_site_page_passes_axe(under: str, built_site: Path, in_browser: Any,
                                     site_url: str) -> None:
     pages = _pages(built_site, under)
     assert pages, under
+    if under == "api":
+        pages = pages[::API_STRIDE]
     assert _check(in_browser, site_url, pages, "light") == {}
 
 
