@@ -279,7 +279,9 @@ def test_pyodide_rolls_the_same_rows_and_dice(
     # Playwright's sync API wants a thread of its own (the app suites keep one open).
     with ThreadPoolExecutor(max_workers=1) as pool:
         found = pool.submit(in_page).result(timeout=540)
-    assert len(served) == 1  # Pyodide ran the code under test, not the site's older copy
+    # Every fetch of the core is routed to the code under test (the page also preloads it
+    # while idle, so it may be asked for twice), never the site's older copy.
+    assert len(served) >= 1
     expected = [[t.id, seed, *face_of_result(t.roll(seed=seed))] for t in TABLES for seed in SEEDS]
     assert len(found["rows"]) == len(expected)
     differ = [(got, want) for got, want in zip(found["rows"], expected, strict=True)
