@@ -897,10 +897,9 @@ class Campaign(Observable):
                     raise
                 self._scope = None
                 try:
-                    self._store_unit(unit)
+                    self._store_unit(unit)  # a conflict: trackers put back, refreshed
                 except ConflictError:
                     _pause(attempt)
-                    self.refresh()
                     self._check_member(member)
                     continue
                 return result
