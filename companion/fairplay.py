@@ -630,18 +630,28 @@ _SECRET_KEYS = ("expr", "seed", "dice", "total", "nonce", "text", "physical")
 _RULE_SECRET_KEYS = ("label", "seed", "faces", "text", "nonce", "physical")
 
 
+def rule_line(label: Any, text: Any) -> str:
+    """``label: text``, said once: a result that begins with the label's own subject
+    ("Ghoul → Ash: attack" and "Ghoul → Ash: d6 = 2") does not repeat it."""
+    label, text = str(label), str(text)
+    subject = label.rpartition(": ")[0]
+    if subject and text.startswith(subject + ": "):
+        text = text[len(subject) + 2:]
+    return f"{label}: {text}"
+
+
 def summary(kind: str, data: dict[str, Any]) -> str:
     """The log's one-line summary of a ``roll`` or ``reveal`` event (as it is seen)."""
     mode = str(data.get("mode", "public"))
     rule = data.get("rule") is True
     own = " (own dice)" if rule and data.get("physical") is True else ""
     if kind == "reveal":
-        what = (f"{data.get('label', '')}: {data.get('text', '')}{own}" if rule
+        what = (f"{rule_line(data.get('label', ''), data.get('text', ''))}{own}" if rule
                 else f"rolled {data.get('text', '')}")
         return f"revealed entry {data.get('entry')} ({mode_name(mode)}): {what}"
     if "commitment" not in data:
         if rule:
-            return f"{data.get('label', '')}: {data.get('text', '')}{own}"
+            return f"{rule_line(data.get('label', ''), data.get('text', ''))}{own}"
         return f"rolled {data.get('text', '')}"
     what = {"gm": "rolled in secret (GM only)", "blind": "rolled blind (the GM sees it)",
             "self": "rolled for themselves"}.get(mode, f"rolled ({mode})")
@@ -649,7 +659,7 @@ def summary(kind: str, data: dict[str, Any]) -> str:
     shown = f": {secret.get('text', '')}" if isinstance(secret, dict) else ""
     if rule and isinstance(secret, dict):
         mine = " (own dice)" if secret.get("physical") is True else ""
-        shown = f": {secret.get('label', '')}: {secret.get('text', '')}{mine}"
+        shown = f": {rule_line(secret.get('label', ''), secret.get('text', ''))}{mine}"
     after = f"; revealed in entry {data['revealed']}" if "revealed" in data else ""
     return f"{what}{shown} — commitment {str(data.get('commitment'))[:12]}…{after}"
 

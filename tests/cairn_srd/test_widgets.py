@@ -293,3 +293,25 @@ def test_magic_dice_from_items_reach_past_four() -> None:
     assert mage.log[-1].args["dice"] == 6
     app.item_dice.value = 0
     assert find_button(app, "dice-6").disabled
+
+
+def test_combat_header_names_who_acts_first_after_initiative() -> None:
+    # Seed 1: Ash's DEX save passes, so Ash acts before the enemies in round 1; seed 2 fails.
+    app = CombatApp(demo_encounter(), seed_source=fixed_seeds(1))
+    find_button(app, "initiative").click()
+    assert "Round <b>1</b> · acting first: Ash, then Enemies act" in app.board.value
+    app.encounter.end_turn()
+    assert "acting first" not in app.board.value and "PCs act" in app.board.value
+    app = CombatApp(demo_encounter(), seed_source=fixed_seeds(2))
+    find_button(app, "initiative").click()
+    assert "Round <b>1</b> · Enemies act" in app.board.value
+
+
+def test_a_logged_attack_names_attacker_and_target_once() -> None:
+    from companion import fairplay
+
+    line = fairplay.summary("roll", {"mode": "public", "rule": True,
+                                     "label": "Ghoul → Ash: attack",
+                                     "text": "Ghoul → Ash: d6 = 2; armor 0, Guard 2, STR 0"})
+    assert line == "Ghoul → Ash: attack: d6 = 2; armor 0, Guard 2, STR 0"
+    assert fairplay.rule_line("Ann: check", "16: success") == "Ann: check: 16: success"

@@ -225,6 +225,10 @@ class CombatApp(CairnAppBase):
             f"<td>{c.armor}</td><td>d{c.weapon}</td><td>{c.status}</td></tr>"
             for c in e.fighters)
         phase = {"setup": "setting up", "over": "over"}.get(e.phase, f"{e.phase} act")
+        # Initiative's winners act before the enemy: say so, or the header contradicts the log.
+        first = [c.name for c in e.combatants if c.acted_first]
+        if first and e.phase == "Enemies":
+            phase = f"acting first: {escape(', '.join(first))}, then Enemies act"
         self.board.value = (
             f'<div class="tc-stats tc-combat" data-round="{e.round}" data-phase="{e.phase}">'
             f"Round <b>{e.round}</b> · {phase}"
