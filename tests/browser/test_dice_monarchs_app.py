@@ -154,8 +154,16 @@ def test_save_then_load_resumes_the_table(voila_app: Any) -> None:
 
     take_turn(page, "Ann", "call", 3)  # play on past the save, then go back to it
     page.locator(".tc-btn-setup").click()
-    page.locator(".tc-load textarea").fill(saved)
-    page.locator(".tc-btn-load").click()
+    # Issue 22: the saved file is opened with the file picker; the paste box is folded away.
+    expect(page.locator(".tc-load textarea")).to_be_hidden()
+    picker = page.locator(".tc-load-file")
+    expect(picker).to_contain_text("Open a saved Dice Monarchs table")
+    assert picker.bounding_box()["height"] >= 43.5
+    with page.expect_file_chooser() as chosen:
+        picker.click()
+    chosen.value.set_files(files=[{"name": "dice-monarchs-gm.json",
+                                   "mimeType": "application/json",
+                                   "buffer": saved.encode("utf-8")}])
     wait_log(page, 3)
     expect(pot(page)).to_have_text("3")
     expect(revealed_community(page)).to_have_count(0)
