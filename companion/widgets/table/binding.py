@@ -62,6 +62,7 @@ __all__ = [
     "ROLES",
     "SEAT_CHECK_SECONDS",
     "SPECTATOR",
+    "STATES_SENT",
     "WIDGET_LOCK",
     "LiveSync",
     "PageContext",
@@ -76,6 +77,7 @@ __all__ = [
     "page_store",
     "seated",
     "url_script",
+    "wait_for_page",
 ]
 
 log = logging.getLogger(__name__)
@@ -370,6 +372,27 @@ class LiveSync:
 WIDGET_LOCK = threading.RLock()
 
 
+#: Set once the page has been sent every widget's state. Work that makes many widgets in
+#: the background waits for it: the page builds its models from that one answer, and with
+#: thousands in it (every app of a campaign built ahead), the widget manager sometimes
+#: reads a child before it has registered it ("widget model not found") and the page
+#: shows "Loading widget..." for ever. Widgets made afterwards reach it one by one.
+STATES_SENT = threading.Event()
+
+
+def wait_for_page(timeout: float = 60.0) -> None:
+    """In a kernel with a page to serve, wait until it has the widgets' state (see
+    [STATES_SENT][companion.widgets.table.binding.STATES_SENT]); elsewhere (plain Python,
+    the tests) return at once."""
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - ipywidgets brings IPython
+        return
+    shell = get_ipython()
+    if shell is not None and getattr(shell, "kernel", None) is not None:
+        STATES_SENT.wait(timeout)
+
+
 def guard_state_requests() -> None:
     """Make ipywidgets answer the page's state request under
     [WIDGET_LOCK][companion.widgets.table.binding.WIDGET_LOCK] (once per process)."""
@@ -382,7 +405,11 @@ def guard_state_requests() -> None:
 
     def guarded(cls: Any, msg: Any) -> Any:
         with WIDGET_LOCK:
-            return current(cls, msg)
+            answer = current(cls, msg)
+            content = msg.get("content", {}) if isinstance(msg, dict) else {}
+            if content.get("data", {}).get("method") == "request_states":
+                STATES_SENT.set()
+            return answer
 
     guarded.table_guarded = True  # type: ignore[attr-defined]
     Widget._handle_control_comm_msg = classmethod(guarded)

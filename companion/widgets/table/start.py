@@ -48,6 +48,7 @@ from companion.widgets.table.binding import (
     page_store,
     seated,
     url_script,
+    wait_for_page,
 )
 from companion.widgets.table.pages import app_heading, campaign_app
 from companion.widgets.table.party import RULES, leave, leaving, party_rows
@@ -531,6 +532,7 @@ def _warm_up(campaign: Campaign) -> threading.Event:
 
     def work() -> None:
         try:
+            wait_for_page()  # thousands of new widgets in the page's first answer: too many
             for app in apps_for(campaign.rulesets):
                 with WIDGET_LOCK:  # one app at a time: a tap is not kept waiting long
                     campaign_app(campaign, app.key)
