@@ -77,6 +77,7 @@ def test_phone_width(voila_app: Any, phone_page: Any, scroll_width: Any,
     page.wait_for_selector('.tc-result[data-n="1"]')
     assert scroll_width(page) <= PHONE_WIDTH + SCROLL_TOLERANCE
     heights = page.eval_on_selector_all(
-        ".tc-btn", "els => els.map(e => e.getBoundingClientRect().height)")
+        ".tc-btn", "els => els.filter(e => e.getClientRects().length)"  # shown ones only
+        ".map(e => e.getBoundingClientRect().height)")
     assert heights and min(heights) >= 40
     screenshot(page, "plot_points-phone")
