@@ -158,7 +158,9 @@ def test_save_then_load_resumes_the_table(voila_app: Any) -> None:
     expect(page.locator(".tc-load textarea")).to_be_hidden()
     picker = page.locator(".tc-load-file")
     expect(picker).to_contain_text("Open a saved Dice Monarchs table")
-    assert picker.bounding_box()["height"] >= 43.5
+    expect(picker).to_be_visible()
+    page.wait_for_function(  # the setup panel has unfolded: the picker at its full height
+        "() => document.querySelector('.tc-load-file').getBoundingClientRect().height >= 43.5")
     with page.expect_file_chooser() as chosen:
         picker.click()
     chosen.value.set_files(files=[{"name": "dice-monarchs-gm.json",
