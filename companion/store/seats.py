@@ -62,6 +62,7 @@ __all__ = [
     "creator_secret",
     "list_seats",
     "make_seat",
+    "new_secret",
     "revoke_seat",
     "seat_creator",
     "seat_for_secret",
@@ -120,13 +121,22 @@ def _hash(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8")).hexdigest()
 
 
+def new_secret() -> str:
+    """A fresh seat secret: ``SECRET_BYTES`` random bytes, URL-safe, never starting with
+    ``-`` (typed after ``--seat`` on the command line, that would read as an option)."""
+    while True:
+        secret = secrets.token_urlsafe(SECRET_BYTES)
+        if not secret.startswith("-"):
+            return secret
+
+
 def make_seat(store: Store, campaign: str, who: str, role: str) -> str:
     """Make ``who``'s seat at ``campaign`` as ``role`` (or renew it: a new secret, the
     role given, seated again if revoked) and return its secret, shown this once."""
     if role not in SEAT_ROLES:
         raise StoreError(f"a seat's role is gm or player, not {role!r}")
     info = store.get_campaign(campaign)
-    secret = secrets.token_urlsafe(SECRET_BYTES)
+    secret = new_secret()
     store.put_seat(info.id, check_who(who), role, _hash(secret))
     return secret
 

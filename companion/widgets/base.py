@@ -27,7 +27,8 @@ its plain models ([companion.state.Observable][]). This module gives them:
 - [bind][companion.widgets.layout.bind]: render a widget from an ``Observable`` model now and
   after every change.
 - [SaveLoad][companion.widgets.saving.SaveLoad]: a tracker's *Save* download link and an
-  *Open* file picker (pasting the text is folded away; a player in a campaign gets neither). [DownloadLinks][companion.widgets.saving.DownloadLinks] is its link part
+  *Open* file picker (pasting the text is folded away; a player in a campaign gets neither).
+  [DownloadLinks][companion.widgets.saving.DownloadLinks] is its link part
   for apps that build their own save file: a long save is not re-sent after every move.
 - [log_html][companion.widgets.history.log_html]: a tracker's moves, newest first, bounded.
 - [escape][companion.widgets.markup.escape] and [chance_html][companion.widgets.markup.chance_html]:

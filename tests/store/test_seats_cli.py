@@ -128,3 +128,11 @@ def test_the_seat_commands_run_as_a_program(env_db: str, tmp_path: Path) -> None
     refused = cli("log", "Tuesday", "--json", "--seat", "forged")
     assert refused.returncode == 2 and refused.stderr.startswith("error: ")
     assert refused.stderr.count("\n") == 1 and refused.stdout == ""
+
+
+def test_a_secret_never_reads_as_an_option(monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.store import seats
+
+    drawn = iter(["-starts-with-a-dash", "--another", "fine-one"])
+    monkeypatch.setattr(seats.secrets, "token_urlsafe", lambda _n: next(drawn))
+    assert seats.new_secret() == "fine-one"
