@@ -54,7 +54,7 @@ def measure() -> dict[str, Any]:
 
     from companion.widgets.table.apps import spec
     from tests.browser.conftest import _running_voila
-    from tests.browser.procstat import cpu_seconds, rss_mb
+    from tests.browser.procstat import cpu_share, rss_mb
 
     out: dict[str, Any] = {}
     db = Path(tempfile.mkdtemp()) / "campaigns.db"
@@ -136,12 +136,8 @@ def measure() -> dict[str, Any]:
             pages.append(page)
         time.sleep(3)
         pids = [server.process.pid, *server.kernels()]
-        before, t0 = cpu_seconds(pids), time.monotonic()
-        time.sleep(10)
-        after = cpu_seconds(pids)
-        alive = [pid for pid in before if pid in after]  # a closed page's kernel may go
-        out["idle"] = sum(after[p] - before[p] for p in alive) / (time.monotonic() - t0)
-        out["idle_kernels"] = len(alive) - 1
+        out["idle"], alive = cpu_share(pids, 10)  # a closed page's kernel may go meanwhile
+        out["idle_kernels"] = alive - 1
         browser.close()
     return out
 

@@ -4,9 +4,10 @@ benchmarks (``benchmarks/table_bench.py``): CPU time and resident memory of a pr
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
-__all__ = ["cpu_seconds", "rss_mb"]
+__all__ = ["cpu_seconds", "cpu_share", "rss_mb"]
 
 
 def cpu_seconds(pids: list[int]) -> dict[int, float]:
@@ -21,6 +22,16 @@ def cpu_seconds(pids: list[int]) -> dict[int, float]:
             continue
         out[pid] = (int(fields[11]) + int(fields[12])) / tick
     return out
+
+
+def cpu_share(pids: list[int], seconds: float) -> tuple[float, int]:
+    """The share of one core ``pids`` used together over the next ``seconds``, and how
+    many of them ran throughout (one that ends meanwhile is left out)."""
+    before, t0 = cpu_seconds(pids), time.monotonic()
+    time.sleep(seconds)
+    after = cpu_seconds(pids)
+    alive = [pid for pid in before if pid in after]
+    return sum(after[p] - before[p] for p in alive) / (time.monotonic() - t0), len(alive)
 
 
 def rss_mb(pid: int) -> int:

@@ -19,7 +19,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import _WIDEST_JS, ROOT, _guarded_page
-from tests.browser.procstat import cpu_seconds
+from tests.browser.procstat import cpu_share
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -219,21 +219,11 @@ def test_six_open_pages_idle_cheaply(table_server: Any, table_db: Path, browser:
         # the widgets (binding.STATES_SENT), which on a busy machine runs into the
         # measurement. Settled: a quiet 2 s window (at most a minute of waiting).
         deadline = time.monotonic() + 60
-        while True:
-            pids = [server.process.pid, *(set(server.kernels()) - earlier)]
-            start, t0 = cpu_seconds(pids), time.monotonic()
-            time.sleep(2)
-            end = cpu_seconds(pids)
-            busy = sum(end[p] - start[p] for p in start if p in end) / (time.monotonic() - t0)
-            if busy < 0.02 or time.monotonic() > deadline:
-                break
         pids = [server.process.pid, *(set(server.kernels()) - earlier)]
-        before, t0 = cpu_seconds(pids), time.monotonic()
-        time.sleep(10)
-        after = cpu_seconds(pids)
-        alive = [pid for pid in before if pid in after]  # an earlier test's kernel may go
-        used = sum(after[p] - before[p] for p in alive) / (time.monotonic() - t0)
-        print(f"\nidle CPU, server + {len(alive) - 1} kernels, 6 pages: {used * 100:.2f}% "
+        while cpu_share(pids, 2)[0] >= 0.02 and time.monotonic() < deadline:
+            pids = [server.process.pid, *(set(server.kernels()) - earlier)]
+        used, alive = cpu_share(pids, 10)
+        print(f"\nidle CPU, server + {alive - 1} kernels, 6 pages: {used * 100:.2f}% "
               "of a core")
         assert used < 0.02
     finally:
