@@ -59,7 +59,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast, overload
+from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
 
 from companion import fairplay, rulesets
 from companion.dice.physical import OwnDiceError
@@ -67,23 +67,24 @@ from companion.dice.roller import SEED_BOUND, entered_dice
 from companion.errors import CompanionError
 from companion.fairplay import LoggedRoll
 from companion.state import Event, Observable, Tracker, is_move, state_change
-from companion.store.db import (
-    CampaignInfo,
-    ConflictError,
-    NewEvent,
-    Store,
-    StoredEvent,
-    StoreError,
-    database_url,
-)
 from companion.store.document import (
     DOCUMENT_FORMAT,
     DOCUMENT_VERSION,
     check_document,
     check_member_name,
 )
+from companion.store.records import (
+    CampaignInfo,
+    ConflictError,
+    NewEvent,
+    StoredEvent,
+    StoreError,
+)
 from companion.store.registry import kind_key, move_parameters, tracker_class
 from companion.store.upcast import EVENT_FORMAT, convert_store, needs_upcast, upcast
+
+if TYPE_CHECKING:
+    from companion.store.db import Store
 
 __all__ = [
     "EVENT_KINDS",
@@ -1270,6 +1271,8 @@ def shared_campaign(name: str, *, who: str = "", role: str = "",
     one object in all of them (damage taken in combat is on the sheet at once). A second
     call refreshes it and, if given, sets who is acting.
     """
+    from companion.store.db import Store, database_url  # the browser's apps have their own
+
     url = database_url(db)
     with _SHARED_LOCK:
         store = _STORES.get(url)

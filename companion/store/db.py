@@ -16,26 +16,47 @@ import time
 import urllib.parse
 import zlib
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
 
-from companion.errors import CompanionError, clipped
+from companion.errors import clipped
 from companion.store import schema
+from companion.store.records import (
+    _EVENT_KINDS,
+    MAX_DEPTH,
+    MAX_NAME,
+    CampaignInfo,
+    ConflictError,
+    NewEvent,
+    NoDatabaseError,
+    StoredEvent,
+    StoreError,
+    _dumps,
+    _loads,
+    check_campaign_name,
+    json_depth,
+    name_problem,
+    now_text,
+)
 from companion.store.schema import campaigns, events, meta, snapshots
 
 __all__ = [
+    "MAX_DEPTH",
+    "MAX_NAME",
     "CampaignInfo",
     "ConflictError",
     "NewEvent",
+    "NoDatabaseError",
     "Store",
     "StoreError",
     "StoredEvent",
     "database_url",
     "default_path",
+    "json_depth",
+    "name_problem",
+    "now_text",
     "open_store",
 ]
 
@@ -44,51 +65,6 @@ CHANNEL = "companion_events"
 
 #: How many snapshots a campaign keeps (older ones are deleted; events are the truth).
 SNAPSHOTS_KEPT = 2
-
-#: Longest campaign name.
-MAX_NAME = 80
-
-#: Characters refused in names although printable or joining: the bidirectional controls
-#: (an override makes "Ash" read as another name). The zero-width joiner inside an emoji
-#: ("🧙‍♀️") and variation selectors are accepted.
-_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
-                  "\u2066\u2067\u2068\u2069")
-_JOINERS = frozenset("\u200c\u200d")
-
-
-def name_problem(name: str) -> str | None:
-    """Why ``name`` (trimmed) cannot name a campaign or member, or None: control characters
-    (a joiner inside an emoji is fine), bidirectional overrides, lone surrogates."""
-    for c in name:
-        if c in _BIDI:
-            return "cannot hold right-to-left or left-to-right override characters"
-        if "\ud800" <= c <= "\udfff":
-            return "cannot hold lone surrogate characters (not text)"
-        if not c.isprintable() and c not in _JOINERS:
-            return "cannot hold control characters"
-    return None
-
-
-class StoreError(CompanionError):
-    """The campaign store cannot do what was asked (damaged or foreign file, unknown name...)."""
-
-
-class NoDatabaseError(StoreError):
-    """A command that only reads found no database file (and created none)."""
-
-    def __init__(self, message: str, where: str) -> None:
-        super().__init__(message)
-        self.where = where
-
-
-class ConflictError(StoreError):
-    """Another writer appended first: the move was made on stale state."""
-
-
-def now_text() -> str:
-    """The current UTC time as stored: ISO 8601 with milliseconds and ``Z``."""
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
 
 def default_path() -> Path:
     """``$XDG_DATA_HOME/table-companion/campaigns.db`` (``~/.local/share`` by default)."""
@@ -130,95 +106,6 @@ def database_url(db: str | os.PathLike[str] | None = None) -> str:
     except (OSError, RuntimeError, ValueError):
         raise StoreError("COMPANION_DB is not a usable file path") from None
     return f"sqlite+pysqlite:///{path}"
-
-
-@dataclass(frozen=True)
-class CampaignInfo:
-    """A campaign's row: its name, rulesets, creation time and head (last event number)."""
-
-    id: int
-    name: str
-    rulesets: tuple[str, ...]
-    created: str
-    head: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "rulesets": list(self.rulesets), "created": self.created,
-                "events": self.head}
-
-
-@dataclass(frozen=True)
-class NewEvent:
-    """An event about to be appended (the store numbers and stamps it)."""
-
-    kind: str
-    who: str = ""
-    role: str = ""
-    tracker: str | None = None
-    move: str | None = None
-    seed: int | None = None
-    data: dict[str, Any] = field(default_factory=dict)
-    at: str | None = None
-
-
-@dataclass(frozen=True)
-class StoredEvent:
-    """An appended event: its number in the campaign (``seq``, from 1) and time."""
-
-    seq: int
-    at: str
-    who: str
-    role: str
-    kind: str
-    tracker: str | None
-    move: str | None
-    seed: int | None
-    data: dict[str, Any]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"seq": self.seq, "at": self.at, "who": self.who, "role": self.role,
-                "kind": self.kind, "tracker": self.tracker, "move": self.move,
-                "seed": self.seed, "data": self.data}
-
-
-#: The kinds of event a log holds (as companion.store.campaign.EVENT_KINDS, which reads
-#: rows through this module).
-_EVENT_KINDS = ("add", "move", "undo", "set", "remove", "roll", "reveal")
-
-#: Deepest nesting of JSON a stored row may have (a row nested deeper is damaged).
-MAX_DEPTH = 100
-
-
-def _loads(text: Any) -> Any:
-    """A stored JSON column, or ``None`` when it is not JSON text (a damaged row)."""
-    if isinstance(text, bytes | bytearray | memoryview):
-        return None  # a blob where text belongs
-    if not isinstance(text, str):
-        return None
-    try:
-        value = json.loads(text)
-    except (ValueError, RecursionError):
-        return None
-    return value if json_depth(value) <= MAX_DEPTH else None
-
-
-def json_depth(value: Any) -> int:
-    """How deeply ``value`` (parsed JSON) nests (a scalar: 0), counted without recursion."""
-    deepest = 0
-    stack: list[tuple[Any, int]] = [(value, 0)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict):
-            item = list(item.values())
-        if isinstance(item, list):
-            depth += 1
-            deepest = max(deepest, depth)
-            stack.extend((v, depth) for v in item if isinstance(v, dict | list))
-    return deepest
-
-
-def _dumps(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
 def _first_line(exc: BaseException) -> str:
@@ -478,18 +365,7 @@ class Store:
 
     # -- campaigns --------------------------------------------------------------------------
 
-    @staticmethod
-    def check_name(name: str) -> str:
-        """A campaign name as stored (spaces trimmed); refuses an unusable one."""
-        clean = " ".join(name.split())
-        if not clean:
-            raise StoreError("a campaign needs a name")
-        if len(clean) > MAX_NAME:
-            raise StoreError(f"a campaign name has at most {MAX_NAME} characters")
-        problem = name_problem(clean)
-        if problem:
-            raise StoreError(f"a campaign name {problem}")
-        return clean
+    check_name = staticmethod(check_campaign_name)
 
     def _info(self, row: Any) -> CampaignInfo:
         """A campaign row, checked: a damaged one is one line naming the campaign."""

@@ -19,7 +19,7 @@ from typing import Any
 
 from companion import fairplay, rulesets
 from companion.errors import CompanionError, clipped
-from companion.store.db import StoredEvent, StoreError, name_problem
+from companion.store.records import StoredEvent, StoreError, name_problem
 
 __all__ = ["DOCUMENT_FORMAT", "DOCUMENT_VERSION", "MAX_DEPTH", "MAX_IMPORT_EVENTS",
            "check_document", "check_member_name", "document_text"]

@@ -43,13 +43,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.store.db import (
+from companion.store.records import (
     CampaignInfo,
     ConflictError,
     NewEvent,
-    Store,
     StoredEvent,
     StoreError,
+    check_campaign_name,
     now_text,
 )
 
@@ -197,7 +197,7 @@ class MemoryStore:
 
     # -- Store's interface -------------------------------------------------------------
 
-    check_name = staticmethod(Store.check_name)
+    check_name = staticmethod(check_campaign_name)
 
     def close(self) -> None:
         """Nothing to release (every change is written when made)."""

@@ -63,6 +63,8 @@ def tracker_kinds(ruleset: str) -> dict[str, type[Tracker]]:
 
 def tracker_class(key: str) -> type[Tracker]:
     """The tracker class stored under ``key`` (an unknown key is an UnknownNameError)."""
+    if not isinstance(key, str):  # a damaged stored event can hold any JSON value
+        raise UnknownNameError(f"{str(key)[:40]!r} is not a tracker kind (expected ruleset/Kind)")
     ruleset, _, kind = key.partition("/")
     if not kind:
         raise UnknownNameError(f"{key!r} is not a tracker kind (expected ruleset/Kind)")

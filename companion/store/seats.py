@@ -46,7 +46,7 @@ import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from companion.store.db import StoreError
+from companion.store.records import StoreError
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign

@@ -22,12 +22,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.errors import CompanionError
 from companion.state import Tracker, state_change
-from companion.store.db import Store, StoredEvent, StoreError
+from companion.store.records import StoredEvent, StoreError
 from companion.store.registry import decode_args, move_parameters, tracker_class
+
+if TYPE_CHECKING:
+    from companion.store.db import Store
 
 __all__ = ["EVENT_FORMAT", "FACTS_MARKER", "convert_store", "needs_upcast", "upcast"]
 

@@ -724,7 +724,7 @@ class RollControls(widgets.VBox):
                                         text=text(value))
             self.last = out
             return out
-        from companion.store.db import ConflictError  # a campaign: the store is loaded
+        from companion.store.records import ConflictError  # a campaign: the store is loaded
 
         campaign = self.campaign
         for attempt in range(_ROLL_ATTEMPTS):

@@ -336,3 +336,13 @@ def test_fuzz_damaged_rows(db: str, monkeypatch: pytest.MonkeyPatch, seq: int, c
         assert status in (0, 2), (argv, err)
         if status == 2:
             one_line(status, out, err)
+
+
+@pytest.mark.parametrize("kind", [0, None, ["cairn_srd/Character"], {"a": 1}])
+def test_an_add_event_whose_kind_is_not_text_is_one_line(kind: object) -> None:
+    """Found by the fuzz above: ``{"kind": 0}`` in an add event was an AttributeError."""
+    from companion.errors import CompanionError
+    from companion.store.registry import tracker_class
+
+    with pytest.raises(CompanionError, match="is not a tracker kind"):
+        tracker_class(kind)  # type: ignore[arg-type]

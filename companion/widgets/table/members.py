@@ -104,7 +104,7 @@ def ensure(campaign: Campaign, name: str, cls: type[T], make: Callable[[], T],
            role: str = "minigame", owner: str = "") -> T:
     """The campaign's tracker ``name`` (of class ``cls``), added from ``make()`` if missing
     (a member's record: role "record" and its ``owner``)."""
-    from companion.store.db import StoreError
+    from companion.store.records import StoreError
 
     for member in campaign:
         if member.name == name and isinstance(member.tracker, cls):

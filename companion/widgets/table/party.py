@@ -225,7 +225,7 @@ def _5e_hit_dice(v: dict[str, int], level: int) -> Any:
 def _5e_add(campaign: Campaign, name: str, kind: str, v: dict[str, int]) -> None:
     from companion.rulesets.variant5e.death_and_returning import DeathRecord
     from companion.rulesets.variant5e.spell_points import CASTER_KINDS, SpellPoints
-    from companion.store.db import StoreError
+    from companion.store.records import StoreError
     from companion.widgets.table.apps import HIT_DICE
 
     hit_dice = _5e_hit_dice(v, v["level"])  # checked before anything is stored
