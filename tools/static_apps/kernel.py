@@ -1,0 +1,237 @@
+"""The Python side of a static app page (``site/apps/<app>.html``), in Pyodide.
+
+The page (``runtime.mjs``) runs Pyodide on its own thread and renders widgets with
+Jupyter's own stand-alone widget manager (``@jupyter-widgets/html-manager``); this module
+is the kernel in between, without a Jupyter kernel:
+
+- widget messages: ipywidgets talks through the ``comm`` package; ``PageComm`` hands each
+  message to the page's manager as JSON (and binary buffers), and the page hands the
+  manager's messages back through ``deliver``;
+- IPython: ipywidgets imports a few of its names; a small stand-in module answers them
+  (``get_ipython()`` is ``None``, as in plain Python), so IPython and its dependencies
+  (seconds of loading in the browser) stay out;
+- the page's address becomes ``QUERY_STRING``, as Voila sets it, so the apps read
+  ``?campaign=..&who=..&role=..`` exactly as on a server;
+- the campaigns kept in this browser: a ``MemoryStore`` (``companion.store.memory``) over a
+  folder on Emscripten's IndexedDB file system, flushed to IndexedDB after every change;
+  the store's openers hand it out;
+- no threads in the browser: a background thread of the apps (loading the campaign list,
+  building apps ahead) runs on the page's event loop; the live watcher of other screens'
+  moves is not started (one page per browser tab: its own moves re-render at once).
+
+The page calls ``start(page)`` once, then ``run_cell(code)`` for each code cell of the
+notebook and shows what ``display`` sends it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+import threading
+import types
+from typing import Any
+
+import js  # type: ignore[import-not-found]
+import pyodide_js  # type: ignore[import-not-found]
+from pyodide.code import eval_code_async  # type: ignore[import-not-found]
+from pyodide.ffi import to_js  # type: ignore[import-not-found]
+
+FOLDER = "/campaigns"
+_page: Any = None
+
+
+# --- IPython's names that ipywidgets and the apps import -------------------------------
+
+
+def display(*objects: Any, **_: Any) -> None:
+    """Show widgets (or anything with an HTML form) on the page, in order."""
+    for obj in objects:
+        model_id = getattr(obj, "_model_id", None)
+        if model_id is not None:
+            _page.show_widget(model_id)
+        elif hasattr(obj, "_repr_html_"):
+            _page.show_html(str(obj._repr_html_()))
+        elif obj is not None:
+            _page.show_text(repr(obj))
+
+
+def _ipython_stand_in() -> None:
+    def module(name: str, **names: Any) -> types.ModuleType:
+        mod = types.ModuleType(name)
+        mod.__dict__.update(names)
+        sys.modules[name] = mod
+        return mod
+
+    class InteractiveShell:
+        @classmethod
+        def instance(cls) -> InteractiveShell:
+            raise RuntimeError("there is no IPython shell in the static apps")
+
+    def get_ipython() -> None:
+        return None
+
+    def clear_output(wait: bool = False) -> None:
+        return None
+
+    ipython = module("IPython", get_ipython=get_ipython, display=display)
+    ipython.__path__ = []  # a package, so its submodules import
+    ipython.display = module("IPython.display", display=display,  # type: ignore[attr-defined]
+                             clear_output=clear_output)
+    core = module("IPython.core")
+    core.__path__ = []
+    core.interactiveshell = module(  # type: ignore[attr-defined]
+        "IPython.core.interactiveshell", InteractiveShell=InteractiveShell)
+    core.getipython = module("IPython.core.getipython",  # type: ignore[attr-defined]
+                             get_ipython=get_ipython)
+
+
+# --- widget messages ------------------------------------------------------------------
+
+
+def _json(data: Any) -> str:
+    return json.dumps(data if data is not None else {}, default=str, allow_nan=False)
+
+
+def _comm_class() -> type:
+    from comm.base_comm import BaseComm
+
+    class PageComm(BaseComm):  # type: ignore[misc]
+        """A comm whose other end is the page's widget manager."""
+
+        def publish_msg(self, msg_type: str, data: Any = None, metadata: Any = None,
+                        buffers: Any = None, **keys: Any) -> None:
+            raw = [to_js(bytes(b)) for b in (buffers or [])]
+            _page.from_kernel(msg_type, self.comm_id, keys.get("target_name") or "",
+                              _json(data), _json(metadata), to_js(raw))
+
+    return PageComm
+
+
+def deliver(comm_id: str, data_json: str, buffers: Any) -> None:
+    """A message from the page's widget manager to the widget behind ``comm_id``."""
+    import comm
+
+    target = comm.get_comm_manager().get_comm(comm_id)
+    if target is None:
+        return
+    message = {"content": {"comm_id": comm_id, "data": json.loads(data_json)},
+               "buffers": [memoryview(b.to_py()) for b in buffers], "metadata": {}}
+    target.handle_msg(message)
+
+
+def closed_by_page(comm_id: str) -> None:
+    import comm
+
+    target = comm.get_comm_manager().get_comm(comm_id)
+    if target is not None:
+        target.handle_close({"content": {"comm_id": comm_id, "data": {}}})
+
+
+# --- the browser as the apps' server ---------------------------------------------------
+
+
+def _start_on_loop(self: threading.Thread) -> None:
+    """``Thread.start`` in the browser: the thread's work runs on the event loop, after
+    the code that started it; the live watcher (other screens' moves) is not started."""
+    if self.name == "table-live-sync":
+        return
+    asyncio.get_event_loop().call_soon(self.run)
+
+
+def _no_sqlite() -> types.ModuleType:
+    """A stand-in ``sqlite3`` (the npm Pyodide has none): the apps import it for the
+    server's live watcher, not started here; using it says there is no SQLite here."""
+    module = types.ModuleType("sqlite3")
+
+    class Error(Exception):
+        pass
+
+    def connect(*args: object, **kwargs: object) -> None:
+        raise Error("there is no SQLite in this browser")
+
+    module.Error = module.OperationalError = Error  # type: ignore[attr-defined]
+    module.Connection = object  # type: ignore[attr-defined]
+    module.connect = connect  # type: ignore[attr-defined]
+    return module
+
+
+_SYNC = """
+let busy = false, again = false;
+function persist() {
+  if (busy) { again = true; return; }
+  busy = true;
+  FS.syncfs(false, (err) => {
+    busy = false;
+    if (err) console.error("Table Companion: keeping campaigns failed", err);
+    if (again) { again = false; persist(); }
+    else if (window.tcStaticKept) window.tcStaticKept();
+  });
+}
+return {
+  load: () => new Promise((ok, bad) => FS.syncfs(true, (err) => err ? bad(err) : ok())),
+  persist,
+};
+"""
+
+
+async def _open_campaign_store() -> None:
+    fs: Any = pyodide_js.FS
+    sync: Any = js.Function.new("FS", _SYNC)(fs)
+    if not os.path.isdir(FOLDER):
+        fs.mkdirTree(FOLDER)
+        fs.mount(fs.filesystems.IDBFS, js.Object.new(), FOLDER)
+    await sync.load()
+
+    from companion.store import memory
+
+    store = memory.MemoryStore(
+        FOLDER, on_write=sync.persist,
+        where="this browser (IndexedDB; export a campaign to keep a copy)")
+    os.environ["COMPANION_DB"] = FOLDER + "/campaigns.db"  # the key the openers use
+
+    def open_store(db_: object = None, **_: object) -> memory.MemoryStore:
+        return store
+
+    # Every opener of the apps asks companion.store.db; here it is a stand-in with the
+    # same names over the browser's store, so the SQL store (and SQLAlchemy) never loads.
+    from companion.store import records
+
+    db = types.ModuleType("companion.store.db")
+    db.__dict__.update({name: getattr(records, name) for name in records.__all__})
+    db.open_store = open_store  # type: ignore[attr-defined]
+    db.Store = lambda url=None, **_: store  # type: ignore[attr-defined]
+    db.database_url = lambda db_=None: "browser:" + FOLDER  # type: ignore[attr-defined]
+    sys.modules["companion.store.db"] = db
+    import companion.store as package
+
+    package.db = db  # type: ignore[attr-defined]
+
+
+async def start(page: Any) -> None:
+    """Make this Pyodide the apps' kernel: called once by the page before any cell."""
+    global _page
+    _page = page
+    os.environ["QUERY_STRING"] = str(js.location.search or "").lstrip("?")
+    threading.Thread.start = _start_on_loop  # type: ignore[method-assign]
+    try:
+        import sqlite3  # noqa: F401
+    except ImportError:
+        sys.modules["sqlite3"] = _no_sqlite()
+    _ipython_stand_in()
+    import comm
+
+    page_comm = _comm_class()
+    comm.create_comm = lambda **kwargs: page_comm(**kwargs)
+    await _open_campaign_store()
+
+
+async def run_cell(code: str) -> None:
+    """Run one code cell of the notebook; its last expression is shown, as in Jupyter."""
+    result = await eval_code_async(code, globals=_cell_globals)
+    if result is not None:
+        display(result)
+
+
+_cell_globals: dict[str, Any] = {"__name__": "__main__", "display": display}
