@@ -170,11 +170,10 @@ PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title} · Table Companion</title>
-<link rel="modulepreload" href="../assets/pyodide/pyodide.mjs">
-<link rel="preload" href="packages.zip" as="fetch" crossorigin>
 <link rel="stylesheet" href="static/app.css">
-<script src="static/require.js"></script>
-<script src="static/embed-amd.js"></script>
+<script src="static/start.js" data-snapshot="{snapshot}"></script>
+<script defer src="static/require.js"></script>
+<script defer src="static/embed-amd.js"></script>
 <script type="module" src="static/runtime.mjs"></script>
 </head>
 <body data-tc-static="{app}">
@@ -208,12 +207,12 @@ def notebook_cells(nb: dict[str, object]) -> tuple[str, list[str]]:
     return "\n".join(texts), codes
 
 
-def app_page(app: str, nb: dict[str, object], title: str) -> str:
+def app_page(app: str, nb: dict[str, object], title: str, snapshot: str) -> str:
     heading, codes = notebook_cells(nb)
     # JSON inside <script>: "</" would end the element early.
     cells = json.dumps(codes).replace("</", "<\\/")
     return PAGE.format(app=html.escape(app), title=html.escape(title), heading=heading,
-                       cells=cells)
+                       cells=cells, snapshot=html.escape(snapshot))
 
 
 def campaigns_notebook() -> dict[str, object]:
@@ -269,17 +268,22 @@ def main(argv: list[str]) -> int:
         shutil.rmtree(out / stale, ignore_errors=True)
     for page in out.glob("*.html"):
         page.unlink()
-    write_if_changed(out / "packages.zip", packages_zip(cache / "pypi"))
+    packages = packages_zip(cache / "pypi")
+    write_if_changed(out / "packages.zip", packages)
+    # A Pyodide snapshot kept in a browser is for this Pyodide and these packages only.
+    digest = hashlib.sha256(packages)
+    digest.update((site / "assets" / "pyodide" / "pyodide.asm.wasm").read_bytes())
+    snapshot = digest.hexdigest()[:16]
     static = out / "static"
     widget_manager(cache / "npm", static)
-    for name in ("runtime.mjs", "app.css"):
+    for name in ("start.js", "runtime.mjs", "snapshot.mjs", "app.css"):
         write_if_changed(static / name, (HERE / name).read_bytes())
     for app in apps:
         path = WIDGETS / f"{app}.ipynb"
         nb = json.loads(path.read_text())
-        (out / f"{app}.html").write_text(app_page(app, nb, notebook_title(path)))
+        (out / f"{app}.html").write_text(app_page(app, nb, notebook_title(path), snapshot))
     (out / "campaigns.html").write_text(app_page("campaigns", campaigns_notebook(),
-                                                 CAMPAIGNS_TITLE))
+                                                 CAMPAIGNS_TITLE, snapshot))
     service_worker(site)
     print(f"static apps: {len(apps)} apps -> {out}")
     return 0

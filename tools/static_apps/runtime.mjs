@@ -8,15 +8,11 @@
 
 const appsDir = new URL("../", import.meta.url);
 const siteRoot = new URL("../", appsDir);
-const pyodideDir = new URL("assets/pyodide/", siteRoot).href;
 const output = document.getElementById("tc-static-output");
 const status = document.getElementById("tc-static-status");
 const PROTOCOL = { version: "2.1.0" };
 
-window.tcStaticStart = performance.now();
-// Where the start-up time goes (read by benchmarks/static_bench.py): step -> ms.
-window.tcStaticTimes = {};
-const mark = (step) => { window.tcStaticTimes[step] = Math.round(performance.now()); };
+const mark = window.tcStaticMark;
 
 // Every file of the site, kept by the service worker for offline use after one visit.
 if ("serviceWorker" in navigator && location.protocol !== "file:") {
@@ -38,16 +34,9 @@ document.addEventListener("click", (event) => {
   if (m) link.setAttribute("href", `${m[1]}.html${m[2] || ""}`);
 }, true);
 
-// All three start at once: the widget manager, Pyodide, the app's Python packages.
+// Pyodide and the packages were started by start.js; the widget manager is read by now.
 const managerModule = new Promise((ok, bad) =>
   window.requirejs(["@jupyter-widgets/html-manager"], ok, bad)).then((m) => (mark("manager"), m));
-const pyodideLoaded = import(new URL("pyodide.mjs", pyodideDir).href)
-  .then(({ loadPyodide }) => loadPyodide({ indexURL: pyodideDir }))
-  .then((p) => (mark("pyodide"), p));
-const packages = fetch(new URL("packages.zip", appsDir)).then((r) => {
-  if (!r.ok) throw new Error(`packages.zip: HTTP ${r.status}`);
-  return r.arrayBuffer();
-}).then((b) => (mark("packages"), b));
 
 // One end of a widget's comm: the manager's side; the other end is kernel.py's PageComm.
 class PageComm {
@@ -168,13 +157,33 @@ function managerClass(module) {
   };
 }
 
+// After the first page of a build is shown: a snapshot for the next ones (snapshot.mjs).
+function makeSnapshot(dir) {
+  const snapshot = window.tcStaticSnapshot;
+  if (snapshot.used || !("caches" in window) || !window.Worker) return;
+  const root = document.documentElement;
+  root.dataset.tcSnapshot = "making";
+  const worker = new Worker(new URL("snapshot.mjs", import.meta.url), { type: "module" });
+  worker.onmessage = ({ data }) => {
+    worker.terminate();
+    root.dataset.tcSnapshot = data.ok ? "kept" : "failed";
+    if (!data.ok) console.warn("Table Companion: no snapshot for faster pages:", data.error);
+  };
+  worker.postMessage({
+    pyodideDir: new URL("assets/pyodide/", siteRoot).href,
+    packagesUrl: new URL("packages.zip", appsDir).href,
+    dir, cacheName: snapshot.cacheName, key: snapshot.key,
+  });
+}
+
 async function main() {
   const cells = JSON.parse(document.getElementById("tc-static-cells").textContent);
-  const [module, pyodide, zip] = await Promise.all([managerModule, pyodideLoaded, packages]);
+  const boot = window.tcStaticBoot;
+  const [module, pyodide, zip] = await Promise.all([managerModule, boot.pyodide, boot.packages]);
   say("Starting the app…");
   const dir = "/home/pyodide/app-packages";
   pyodide.unpackArchive(zip, "zip", { extractDir: dir });
-  pyodide.runPython(`import sys; sys.path.insert(0, ${JSON.stringify(dir)})`);
+  pyodide.runPython(`import sys\nif ${JSON.stringify(dir)} not in sys.path: sys.path.insert(0, ${JSON.stringify(dir)})`);
   const python = pyodide.pyimport("tc_static_kernel");
   const Manager = managerClass(module);
   const manager = new Manager();
@@ -191,6 +200,8 @@ async function main() {
   if (status) status.remove();
   document.documentElement.dataset.tcStatic = "ready";
   window.tcStaticReady = performance.now();
+  const idle = window.requestIdleCallback || ((fn) => setTimeout(fn, 500));
+  idle(() => makeSnapshot(dir));
 }
 
 main().catch((error) => {
