@@ -26,9 +26,6 @@ PYODIDE_STAMP := $(PYODIDE_DIR)/.version-$(PYODIDE_VERSION)
 NPM_CACHE    := build/npm
 CORE_ZIP     := docs/assets/wheels/companion-core.zip
 CHROMIUM     := /usr/bin/chromium
-# The static apps (site/apps/<app>.html): Voici's build tools in their own venv.
-LITE_VENV    := build/lite-venv
-LITE_STAMP   := $(LITE_VENV)/.installed
 # apt-get needs root; use sudo only when we are not root already.
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Silence the "MkDocs 2" banner a plugin prints on every build.
@@ -98,14 +95,10 @@ docs: docs-assets
 	$(PY) -m mkdocs build --strict --site-dir site
 	$(MAKE) --no-print-directory static-apps
 
-# Every app of widgets/ into site/apps/ (Voici + Pyodide, offline after one visit).
-$(LITE_STAMP): tools/static_apps/requirements.txt
-	$(PYTHON) -m venv $(LITE_VENV)
-	$(LITE_VENV)/bin/pip install -q --disable-pip-version-check -r tools/static_apps/requirements.txt
-	touch $@
-
-static-apps: $(STAMP) $(LITE_STAMP)
-	$(PY) tools/build_static_apps.py site --voici $(LITE_VENV)/bin/voici
+# Every app of widgets/ into site/apps/<app>.html (Pyodide + Jupyter's stand-alone widget
+# manager; offline after one visit). Needs the site's Pyodide (docs-assets).
+static-apps: $(STAMP) $(PYODIDE_STAMP)
+	$(PY) tools/build_static_apps.py site
 
 # The built site as any static host serves it (the apps and offline copy included).
 docs-serve: docs
@@ -117,9 +110,9 @@ docs-serve: docs
 docs-live: docs-assets
 	$(PY) -m mkdocs serve --dev-addr $(DOCS_ADDR) --watch companion --watch tools
 
-# The static apps' whole journey in Chromium (issue 23, open: it does not pass yet).
+# The static apps' browser tests alone (make test runs them too).
 check-static-apps: docs chromium
-	$(PY) -m pytest tests/static_apps/static_apps_journey.py
+	$(PY) -m pytest tests/static_apps
 
 bench: $(STAMP) chromium
 	$(PY) benchmarks/run.py

@@ -1,11 +1,12 @@
 """Static site benchmark: the apps from ``site/apps/`` and the roller cells, in Chromium.
 
 - app usable, cold: a new browser profile opens ``apps/dice_tray.html``; the time from the
-  navigation to the Roll button on screen (the kernel booted, the notebook ran);
+  navigation to the Roll button on screen (Pyodide booted, the notebook ran);
 - first roll: then a click on Roll until the history shows it;
-- app usable, warm: the same profile, once the service worker is active, opens the app
-  again (every file from the browser's copy);
-- the same for the start app (``apps/table.html``), warm;
+- app usable, warm: the same profile, once the service worker is active and the page has
+  kept its Pyodide snapshot, opens the app again (every file from the browser's copy,
+  Pyodide resumed from the snapshot);
+- the same for the start app (``apps/table.html``) and a character sheet, warm;
 - roller first roll: the dice notation page opened (a warm profile), a click on its first
   Roll button right away and after 3 s of reading, until the result shows.
 
@@ -69,12 +70,16 @@ def one_run(p: Any, base: str) -> dict[str, float]:
         page.wait_for_selector(".tc-app:has-text('1 roll')", timeout=WAIT)
         out["dice_tray_first_roll_s"] = time.perf_counter() - start
         page.wait_for_function("navigator.serviceWorker.ready.then(() => true)", timeout=WAIT)
-        warm = context.new_page()
-        out["dice_tray_warm_s"] = open_app(warm, base + "apps/dice_tray.html", ".tc-btn-roll")
-        warm.close()
-        table = context.new_page()
-        out["table_warm_s"] = open_app(table, base + "apps/table.html", ".tc-table")
-        table.close()
+        page.wait_for_function("document.documentElement.dataset.tcSnapshot === 'kept'",
+                               timeout=WAIT)
+        for key, app, ready in (("dice_tray_warm_s", "dice_tray", ".tc-btn-roll"),
+                                ("table_warm_s", "table", ".tc-table"),
+                                ("cairn_character_warm_s", "cairn_character", ".tc-app")):
+            warm = context.new_page()
+            out[key] = open_app(warm, base + f"apps/{app}.html", ready)
+            if not warm.evaluate("window.tcStaticSnapshot.used"):
+                raise SystemExit(f"{app}: the warm page did not resume the snapshot")
+            warm.close()
         for pause in (0.0, 3.0):
             doc = context.new_page()
             doc.goto(base + "dice-notation/")

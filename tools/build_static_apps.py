@@ -33,7 +33,6 @@ import hashlib
 import html
 import io
 import json
-import re
 import shutil
 import subprocess
 import sys
@@ -161,7 +160,10 @@ def widget_manager(cache: Path, dest: Path) -> None:
                 continue
             data = tar.extractfile(member)
             assert data is not None
-            write_if_changed(dest / parts[2], data.read())
+            # Its CSS finds its fonts beside the module's require.js name, not the file.
+            folder = dest if parts[2].endswith(".js") else dest.parent / "@jupyter-widgets" \
+                / "html-manager" / "dist"
+            write_if_changed(folder / parts[2], data.read())
 
 
 # --- pages -----------------------------------------------------------------------------
@@ -170,6 +172,7 @@ PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title} · Table Companion</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="static/app.css">
 <script src="static/start.js" data-snapshot="{snapshot}"></script>
 <script defer src="static/require.js"></script>
@@ -264,7 +267,7 @@ def main(argv: list[str]) -> int:
 
     out = site / "apps"
     # What earlier builds left (Voici's JupyterLite and its own Pyodide, stale pages).
-    for stale in ("lite", "pyodide", "wheels"):
+    for stale in ("lite", "pyodide", "wheels", "@jupyter-widgets"):
         shutil.rmtree(out / stale, ignore_errors=True)
     for page in out.glob("*.html"):
         page.unlink()

@@ -73,7 +73,10 @@ class CampaignsPage(widgets.VBox):
 
     def refresh(self) -> None:
         names = [c.name for c in self.store.list_campaigns()]
+        keep = self.pick.value if self.pick.value in names else None
         self.pick.options = names
+        # ipywidgets leaves nothing chosen when options arrive after an empty list.
+        self.pick.value = keep or (names[0] if names else None)
         self.export_button.disabled = not names
 
     def export(self) -> None:

@@ -14,12 +14,6 @@ const PROTOCOL = { version: "2.1.0" };
 
 const mark = window.tcStaticMark;
 
-// Every file of the site, kept by the service worker for offline use after one visit.
-if ("serviceWorker" in navigator && location.protocol !== "file:") {
-  navigator.serviceWorker.register(new URL("sw.js", siteRoot).href, { scope: siteRoot.pathname })
-    .catch((e) => console.warn("Table Companion: no offline copy", e));
-}
-
 function say(text, failed = false) {
   if (!status) return;
   status.textContent = text;
@@ -157,6 +151,13 @@ function managerClass(module) {
   };
 }
 
+// Every file of the site, kept by the service worker for offline use after one visit.
+function keepSiteOffline() {
+  if (!("serviceWorker" in navigator) || location.protocol === "file:") return;
+  navigator.serviceWorker.register(new URL("sw.js", siteRoot).href, { scope: siteRoot.pathname })
+    .catch((e) => console.warn("Table Companion: no offline copy", e));
+}
+
 // After the first page of a build is shown: a snapshot for the next ones (snapshot.mjs).
 function makeSnapshot(dir) {
   const snapshot = window.tcStaticSnapshot;
@@ -185,6 +186,7 @@ async function main() {
   pyodide.unpackArchive(zip, "zip", { extractDir: dir });
   pyodide.runPython(`import sys\nif ${JSON.stringify(dir)} not in sys.path: sys.path.insert(0, ${JSON.stringify(dir)})`);
   const python = pyodide.pyimport("tc_static_kernel");
+  window.tcStaticPyodide = pyodide;  // for a look from the browser's console
   const Manager = managerClass(module);
   const manager = new Manager();
   const kernel = new PageKernel(manager, python);
@@ -200,8 +202,10 @@ async function main() {
   if (status) status.remove();
   document.documentElement.dataset.tcStatic = "ready";
   window.tcStaticReady = performance.now();
+  // Not before the app is shown: keeping the site and making the snapshot take seconds
+  // of the same two cores the first page needs.
   const idle = window.requestIdleCallback || ((fn) => setTimeout(fn, 500));
-  idle(() => makeSnapshot(dir));
+  idle(() => { keepSiteOffline(); makeSnapshot(dir); });
 }
 
 main().catch((error) => {

@@ -9,8 +9,8 @@
 "use strict";
 const VERSION = "__VERSION__";
 const CACHE = "table-companion-" + VERSION;
-// The site's root (the apps' own worker, apps/lite/service-worker.js, sets TC_ROOT).
-const ROOT = new URL(self.TC_ROOT || "./", self.location.href);
+// The site's root (this file sits there).
+const ROOT = new URL("./", self.location.href);
 
 async function precache() {
   const cache = await caches.open(CACHE);
@@ -67,9 +67,5 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   if (url.origin !== self.location.origin || !url.href.startsWith(ROOT.href)) return;
   if (url.pathname.endsWith("/precache.json")) return;
-  if (url.pathname.endsWith("/api/service-worker-heartbeat")) {
-    event.respondWith(new Response("ok"));  // JupyterLite checks its worker is there
-    return;
-  }
   event.respondWith(answer(request));
 });
