@@ -186,6 +186,21 @@ def make_rng(seed: int | None, rng: random.Random | None) -> random.Random:
     return _SYSTEM
 
 
+def reseed_shared() -> None:
+    """Fresh entropy for the shared unseeded generator and for ``random``'s own.
+
+    A process image restored more than once (the static apps resume a Pyodide memory
+    snapshot on every page) would otherwise make the same unseeded rolls on every page.
+
+    >>> before = make_rng(None, None).getstate()
+    >>> reseed_shared()
+    >>> make_rng(None, None).getstate() != before
+    True
+    """
+    _SYSTEM.seed()
+    random.seed()
+
+
 def roll(expr: str, *, seed: int | None = None, rng: random.Random | None = None) -> Roll:
     """Roll ``expr`` once. Same ``seed`` (or same-state ``rng``), same result.
 

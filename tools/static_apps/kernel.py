@@ -40,8 +40,6 @@ import threading
 import types
 from typing import Any
 
-from pyodide.code import eval_code_async  # type: ignore[import-not-found]
-
 FOLDER = "/campaigns"
 _page: Any = None
 
@@ -130,9 +128,9 @@ def deliver(comm_id: str, data_json: str, buffers: Any) -> None:
 def closed_by_page(comm_id: str) -> None:
     import comm
 
-    target = comm.get_comm_manager().get_comm(comm_id)
-    if target is not None:
-        target.handle_close({"content": {"comm_id": comm_id, "data": {}}})
+    # As a kernel does: closed, forgotten, then the widget told.
+    comm.get_comm_manager().comm_close(None, None, {"content": {"comm_id": comm_id,
+                                                                "data": {}}})
 
 
 # --- the browser as the apps' server ---------------------------------------------------
@@ -262,6 +260,9 @@ async def start(page: Any) -> None:
     global _page
     _page = page
     prepare()
+    from companion.dice import roller
+
+    roller.reseed_shared()  # resumed from a snapshot: its random state is every page's
     os.environ["QUERY_STRING"] = str(js.location.search or "").lstrip("?")
     threading.Thread.start = _start_on_loop  # type: ignore[method-assign]
     await _open_campaign_store()
@@ -269,6 +270,8 @@ async def start(page: Any) -> None:
 
 async def run_cell(code: str) -> None:
     """Run one code cell of the notebook; its last expression is shown, as in Jupyter."""
+    from pyodide.code import eval_code_async  # type: ignore[import-not-found]
+
     result = await eval_code_async(code, globals=_cell_globals)
     if result is not None:
         display(result)
