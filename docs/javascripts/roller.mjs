@@ -2,7 +2,9 @@
 // own engine running in Pyodide. Everything comes from this site (no CDN): Pyodide's
 // runtime from assets/pyodide/, the package's core from assets/wheels/companion-core.zip.
 // Pyodide loads when a Roll button is first approached (hover, focus, touch), so a page
-// that is only read stays light.
+// that is only read stays light. Once it has loaded on one page, a Web Worker keeps a
+// snapshot of it with the engine imported (snapshot.mjs): later pages resume from that in
+// a fraction of a second, so their first roll answers at once.
 
 const siteRoot = new URL("../", import.meta.url);
 const pyodideDir = new URL("assets/pyodide/", siteRoot).href;
@@ -36,17 +38,67 @@ def _companion_roll_table(table_id):
     return json.dumps({"text": str(result), "seed": seed})
 `;
 
+const SNAPSHOTS = "tc-pyodide-snapshot";
+const snapshotPrefix = new URL("roller-snapshot/", siteRoot).href;
 let engine = null;
+
+async function digest(bytes) {
+  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return Array.from(hash.slice(0, 8), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function keptSnapshot(key) {
+  if (!("caches" in window)) return null; // not a secure context: no snapshot, no harm
+  try {
+    const hit = await (await caches.open(SNAPSHOTS)).match(key);
+    return hit ? new Uint8Array(await hit.arrayBuffer()) : null;
+  } catch {
+    return null;
+  }
+}
+
+function keepSnapshot(key) {
+  // Automated browsers (the site's tests: a fresh profile per page) would throw it away.
+  if (!("caches" in window) || !window.Worker || navigator.webdriver) return;
+  const worker = new Worker(new URL("snapshot.mjs", import.meta.url), { type: "module" });
+  worker.onmessage = ({ data }) => {
+    worker.terminate();
+    document.documentElement.dataset.rollerSnapshot = data.ok ? "kept" : "failed";
+  };
+  worker.postMessage({ pyodideDir, zipUrl: coreZip, dir: coreDir, setup: PY_SETUP,
+                       cacheName: SNAPSHOTS, key, prefix: snapshotPrefix });
+}
 
 function loadEngine() {
   if (engine === null) {
     engine = (async () => {
-      const { loadPyodide } = await import(new URL("pyodide.mjs", pyodideDir).href);
-      const pyodide = await loadPyodide({ indexURL: pyodideDir });
-      const response = await fetch(coreZip);
+      const [{ loadPyodide }, response] = await Promise.all([
+        import(new URL("pyodide.mjs", pyodideDir).href), fetch(coreZip)]);
       if (!response.ok) throw new Error(`could not fetch the dice engine (HTTP ${response.status})`);
-      pyodide.unpackArchive(await response.arrayBuffer(), "zip", { extractDir: coreDir });
-      pyodide.runPython(PY_SETUP);
+      const zip = await response.arrayBuffer();
+      // One snapshot per engine build (a Pyodide that differs refuses it: then a fresh start).
+      const key = snapshotPrefix + (await digest(zip));
+      const kept = await keptSnapshot(key);
+      let pyodide = null;
+      if (kept) {
+        try {
+          pyodide = await loadPyodide({ indexURL: pyodideDir, _loadSnapshot: kept });
+        } catch {
+          caches.open(SNAPSHOTS).then((c) => c.delete(key));
+        }
+      }
+      const resumed = pyodide !== null;
+      pyodide ??= await loadPyodide({ indexURL: pyodideDir });
+      pyodide.unpackArchive(zip, "zip", { extractDir: coreDir });
+      if (resumed) {
+        // The snapshot's random state is every page's: fresh entropy for this one.
+        pyodide.runPython("import random; random.seed()");
+      } else {
+        pyodide.runPython(PY_SETUP);
+        const idle = window.requestIdleCallback || ((fn) => setTimeout(fn, 500));
+        idle(() => keepSnapshot(key));
+      }
+      document.documentElement.dataset.rollerEngine = resumed ? "resumed" : "booted";
       return {
         expr: pyodide.globals.get("_companion_roll"),
         table: pyodide.globals.get("_companion_roll_table"),

@@ -147,3 +147,37 @@ def test_every_page_fits_a_phone(in_browser: Any, site_url: str, built_site: Any
         return too_wide
 
     assert in_browser(body) == []
+
+
+def test_a_later_page_resumes_the_engine_from_its_snapshot(in_browser: Any, site_url: str) -> None:
+    """After one page has loaded the engine, the browser keeps a snapshot of it; the next
+    page resumes from it and its first roll, clicked at once, is the engine's true roll."""
+    from companion import dice
+
+    def body(page: Any) -> dict[str, Any]:
+        # As a visitor's browser: automated ones make no snapshot (a fresh profile per page).
+        page.context.add_init_script(
+            "Object.defineProperty(Navigator.prototype, 'webdriver', {get: () => false})")
+        page.goto(site_url + "dice-notation/")
+        page.locator('.roller[data-expr="3d6"] .roller-roll').click()
+        page.wait_for_selector('.roller[data-expr="3d6"] .roller-result[data-n="1"]',
+                               timeout=PYODIDE_TIMEOUT_MS)
+        first = page.evaluate("document.documentElement.dataset.rollerEngine")
+        page.wait_for_function("document.documentElement.dataset.rollerSnapshot === 'kept'",
+                               timeout=PYODIDE_TIMEOUT_MS)
+        later = page.context.new_page()
+        later.goto(site_url + "dice-notation/")
+        cell = later.locator('.roller[data-expr="3d6"]')
+        cell.locator(".roller-roll").click()
+        later.wait_for_selector('.roller[data-expr="3d6"] .roller-result[data-n="1"]',
+                                timeout=PYODIDE_TIMEOUT_MS)
+        output = cell.locator(".roller-result")
+        return {"first": first,
+                "later": later.evaluate("document.documentElement.dataset.rollerEngine"),
+                "text": output.get_attribute("data-text"),
+                "seed": int(output.get_attribute("data-seed") or -1)}
+
+    seen = in_browser(body, service_workers="block")
+    assert seen["first"] == "booted"
+    assert seen["later"] == "resumed"
+    assert seen["text"] == str(dice.roll("3d6", seed=seen["seed"]))

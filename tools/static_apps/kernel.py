@@ -23,11 +23,12 @@ The page calls ``start(page)`` once, then ``run_cell(code)`` for each code cell 
 notebook and shows what ``display`` sends it.
 
 A later page starts in a quarter of a second instead of three: once a page is shown, a
-Web Worker (``snapshot.mjs``) boots a second Pyodide, calls ``prepare(preload=True)`` (the
-stand-ins, and every module the apps import) and keeps a memory snapshot of it in the
-browser's cache; the next page resumes from it. Nothing done before the snapshot may touch
-JavaScript (a snapshot cannot hold references to it), so ``js`` is imported only in
-``start`` and after.
+Web Worker (``docs/javascripts/snapshot.mjs``) boots a second Pyodide, calls
+``prepare(preload=True)`` (the stand-ins, and the modules every app imports) and keeps a
+memory snapshot of it in the browser's cache; the next page resumes from it. Nothing done
+before the snapshot may touch JavaScript (a snapshot cannot hold references to it), so
+``js`` is imported only in ``start`` and after, which also draws fresh entropy (the
+snapshot's random state would otherwise be every page's).
 """
 
 from __future__ import annotations

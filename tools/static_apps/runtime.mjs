@@ -158,13 +158,14 @@ function keepSiteOffline() {
     .catch((e) => console.warn("Table Companion: no offline copy", e));
 }
 
-// After the first page of a build is shown: a snapshot for the next ones (snapshot.mjs).
+// After the first page of a build is shown: a snapshot for the next ones
+// (javascripts/snapshot.mjs).
 function makeSnapshot(dir) {
   const snapshot = window.tcStaticSnapshot;
   if (snapshot.used || !("caches" in window) || !window.Worker) return;
   const root = document.documentElement;
   root.dataset.tcSnapshot = "making";
-  const worker = new Worker(new URL("snapshot.mjs", import.meta.url), { type: "module" });
+  const worker = new Worker(new URL("javascripts/snapshot.mjs", siteRoot), { type: "module" });
   worker.onmessage = ({ data }) => {
     worker.terminate();
     root.dataset.tcSnapshot = data.ok ? "kept" : "failed";
@@ -172,8 +173,13 @@ function makeSnapshot(dir) {
   };
   worker.postMessage({
     pyodideDir: new URL("assets/pyodide/", siteRoot).href,
-    packagesUrl: new URL("packages.zip", appsDir).href,
-    dir, cacheName: snapshot.cacheName, key: snapshot.key,
+    zipUrl: new URL("packages.zip", appsDir).href,
+    dir,
+    setup: `import sys\nsys.path.insert(0, ${JSON.stringify(dir)})\n` +
+      "import tc_static_kernel\ntc_static_kernel.prepare(preload=True)\n",
+    cacheName: snapshot.cacheName,
+    key: snapshot.key,
+    prefix: new URL("snapshot/", appsDir).href,
   });
 }
 

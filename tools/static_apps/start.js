@@ -1,8 +1,8 @@
 // The first script of a static app page (site/apps/<app>.html): starts the slow parts
 // (Pyodide and the app's Python packages) before the widget manager's 3.6 MB of script is
 // read; runtime.mjs picks them up. Pyodide resumes from the snapshot this browser keeps
-// (snapshot.mjs) when there is one for this build, else boots (and the page then has one
-// made for the next). Timings for the benchmark: step -> ms since navigation.
+// (javascripts/snapshot.mjs) when there is one for this build, else boots (and the page
+// then has one made for the next). Timings for the benchmark: step -> ms since navigation.
 (function () {
   "use strict";
   var times = (window.tcStaticTimes = {});
@@ -34,7 +34,7 @@
         .then(function (p) { snapshot.used = true; return p; })
         .catch(function (error) {
           console.warn("Table Companion: the kept snapshot did not load; starting afresh", error);
-          caches.delete(snapshot.cacheName);
+          caches.open(snapshot.cacheName).then(function (c) { return c.delete(snapshot.key); });
           return module.loadPyodide({ indexURL: pyodideDir });
         });
     }
