@@ -26,8 +26,9 @@ DARK_SAMPLE = ("index.html", "dice-notation/index.html", "rules/cairn_srd/magic-
 
 def _pages(site: Path, under: str) -> list[str]:
     """The reference pages under ``under``; ``""`` is every page outside ``rules/`` and
-    ``api/``. Not ``apps/``: the static apps (issue 23) are the same apps the Voila axe test
-    checks (``tests/browser/test_axe_apps.py``), each page booting a kernel in the browser."""
+    ``api/``. Not ``apps/``: the static apps are the same apps the Voila axe test checks
+    (``tests/browser/test_axe_apps.py``); their pages are checked, with the apps running, by
+    ``tests/static_apps/test_static_app_pages.py``."""
     rels = (p.relative_to(site) for p in (site / under).rglob("*.html"))
     return sorted(str(r) for r in rels
                   if r.parts[0] != "apps" and (under or r.parts[0] not in ("rules", "api")))
