@@ -1,9 +1,13 @@
 """The static apps (``site/apps/``) as a table uses them, in Chromium at phone size.
 
 - One device, any number of players: a Dice Monarchs hand played hot-seat (each player
-  uncovers only their own hole dice; a refused move shows the rule).
+  uncovers only their own hole dice; a refused move shows the rule) and a duel whose first
+  pick stays hidden until the second is made.
 - A hidden roll in a campaign kept in the browser: the GM's "GM only" roll is committed,
   revealed later and checked against its commitment, and the log is kept across a reload.
+- A second tab does not open the campaigns while the first keeps them (each page writes
+  its whole copy back: two writers would overwrite moves); it says why, and opens them
+  once the first tab is closed.
 - Bad input in the dice tray gets its one-line refusal, not a traceback.
 - Every page fits 390 px without sideways scrolling and has no serious or critical axe-core
   (WCAG 2.1 A/AA) finding.
@@ -116,6 +120,19 @@ def test_hot_seat_hidden_roll_bad_input_phone_width_and_axe(
                 expect(page.locator(".tc-error [role=alert]")).to_have_count(0)
                 checked_page(page, "dice_monarchs", found)
 
+                # -- the duel, hot seat: a pick stays hidden until both have chosen -----------
+                page = phone.open(apps + "duel.html", ".tc-btn-start")
+                page.locator(".tc-name-stakes input").fill("first blood")
+                page.locator(".tc-btn-start").click()
+                page.locator(".tc-btn-choose-0-flourish").click()
+                expect(page.locator(".tc-choice-0")).to_contain_text("chosen ✓ (hidden)")
+                expect(page.locator(".tc-app").first).not_to_contain_text("Vera flourish")
+                page.locator(".tc-btn-choose-1-defend").click()
+                expect(page.locator(".tc-app").first).to_contain_text(
+                    "Vera flourish vs Osk defend")
+                page.locator('.tc-duel[data-rounds="1"]').wait_for()
+                checked_page(page, "duel", found)
+
                 # -- the dice tray refuses bad input in one line -----------------------------
                 page = phone.open(apps + "dice_tray.html", ".tc-btn-roll")
                 expr = page.locator(".tc-text-expr input")
@@ -170,6 +187,21 @@ def test_hot_seat_hidden_roll_bad_input_phone_width_and_axe(
                 page.locator(".tc-btn-check").click()
                 expect(page.locator(".tc-check-result")).to_contain_text(holds)
                 checked_page(page, "dice_tray_campaign", found)
+
+                # -- a second tab: the campaigns stay with the first (no move overwritten) ---
+                second = phone.context.new_page()
+                second.on("pageerror", lambda e: phone.errors.append(str(e)))
+                second.goto(apps + "table.html")
+                second.wait_for_selector(".tc-table", state="visible")
+                expect(second.locator(".tc-error [role=alert]")).to_contain_text(
+                    "open in another tab")
+                page.close()  # the first tab goes: the second may keep them now
+                second.reload()
+                second.wait_for_selector(".tc-table", state="visible")
+                night = second.locator(".tc-pick-campaign option", has_text="Night")
+                expect(night).to_have_count(1)
+                expect(second.locator(".tc-error [role=alert]")).to_have_count(0)
+                phone.page = second
 
                 page = phone.open(apps + "campaigns.html", ".tc-campaigns")
                 checked_page(page, "campaigns", found)

@@ -181,10 +181,70 @@ return {
 """
 
 
-async def _open_campaign_store() -> None:
+#: One page of this browser keeps the campaigns at a time: each page holds its own copy of
+#: them in memory and writes it back whole, so a second writer would overwrite the
+#: first one's moves. The lock is held while the page lives (the Web Locks API).
+_HOLD_CAMPAIGNS = """
+if (!navigator.locks) return Promise.resolve(true);
+return new Promise((ok) => {
+  // A few seconds' grace: the page this tab just left may still be letting go of it.
+  navigator.locks.request("table-companion-campaigns", { signal: AbortSignal.timeout(4000) },
+    () => { ok(true); return new Promise(() => {}); })
+    .catch(() => ok(false));
+});
+"""
+
+OTHER_TAB = ("the campaigns kept in this browser are open in another tab or window: close "
+             "it, then reload this page (one page at a time keeps them, so no move is lost)")
+
+
+def _keeps_campaigns(app: str, query: str) -> bool:
+    """Whether this page opens the campaigns: the start app and the campaigns page always,
+    another app when its address names a campaign."""
+    from urllib.parse import parse_qs
+
+    return app in ("table", "campaigns") or bool(parse_qs(query).get("campaign"))
+
+
+def _install_store(open_store: Any, store_for_url: Any) -> None:
+    """``companion.store.db`` as the apps see it here: a stand-in with the same names over
+    the browser's store, so the SQL store (and SQLAlchemy) never loads."""
+    from companion.store import records
+
+    db = types.ModuleType("companion.store.db")
+    db.__dict__.update({name: getattr(records, name) for name in records.__all__})
+    db.open_store = open_store  # type: ignore[attr-defined]
+    db.Store = store_for_url  # type: ignore[attr-defined]
+    db.database_url = lambda db_=None: "browser:" + FOLDER  # type: ignore[attr-defined]
+    sys.modules["companion.store.db"] = db
+    import companion.store as package
+
+    package.db = db  # type: ignore[attr-defined]
+
+
+NO_CAMPAIGN = ("this page was opened without a campaign: open the campaign's apps from the "
+               "table (apps/table.html)")
+
+
+def _refuse(why: str) -> Any:
+    def opener(*_: object, **__: object) -> Any:
+        from companion.store.records import StoreError
+
+        raise StoreError(why)
+
+    return opener
+
+
+async def _open_campaign_store(app: str, query: str) -> None:
     import js  # type: ignore[import-not-found]
     import pyodide_js  # type: ignore[import-not-found]
 
+    if not _keeps_campaigns(app, query):
+        _install_store(_refuse(NO_CAMPAIGN), _refuse(NO_CAMPAIGN))
+        return
+    if not await js.Function.new(_HOLD_CAMPAIGNS)():
+        _install_store(_refuse(OTHER_TAB), _refuse(OTHER_TAB))
+        return
     fs: Any = pyodide_js.FS
     sync: Any = js.Function.new("FS", _SYNC)(fs)
     if not os.path.isdir(FOLDER):
@@ -202,19 +262,7 @@ async def _open_campaign_store() -> None:
     def open_store(db_: object = None, **_: object) -> memory.MemoryStore:
         return store
 
-    # Every opener of the apps asks companion.store.db; here it is a stand-in with the
-    # same names over the browser's store, so the SQL store (and SQLAlchemy) never loads.
-    from companion.store import records
-
-    db = types.ModuleType("companion.store.db")
-    db.__dict__.update({name: getattr(records, name) for name in records.__all__})
-    db.open_store = open_store  # type: ignore[attr-defined]
-    db.Store = lambda url=None, **_: store  # type: ignore[attr-defined]
-    db.database_url = lambda db_=None: "browser:" + FOLDER  # type: ignore[attr-defined]
-    sys.modules["companion.store.db"] = db
-    import companion.store as package
-
-    package.db = db  # type: ignore[attr-defined]
+    _install_store(open_store, lambda url=None, **_: store)
 
 
 #: What the snapshot holds loaded: the widgets' base and the start app's modules (every
@@ -264,9 +312,10 @@ async def start(page: Any) -> None:
     from companion.dice import roller
 
     roller.reseed_shared()  # resumed from a snapshot: its random state is every page's
-    os.environ["QUERY_STRING"] = str(js.location.search or "").lstrip("?")
+    query = str(js.location.search or "").lstrip("?")
+    os.environ["QUERY_STRING"] = query
     threading.Thread.start = _start_on_loop  # type: ignore[method-assign]
-    await _open_campaign_store()
+    await _open_campaign_store(str(js.document.body.dataset.tcStatic or ""), query)
 
 
 async def run_cell(code: str) -> None:
