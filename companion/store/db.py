@@ -24,7 +24,6 @@ import sqlalchemy as sa
 from companion.errors import clipped
 from companion.store import schema
 from companion.store.records import (
-    _EVENT_KINDS,
     MAX_DEPTH,
     MAX_NAME,
     CampaignInfo,
@@ -33,8 +32,6 @@ from companion.store.records import (
     NoDatabaseError,
     StoredEvent,
     StoreError,
-    _dumps,
-    _loads,
     check_campaign_name,
     json_depth,
     name_problem,
@@ -106,6 +103,27 @@ def database_url(db: str | os.PathLike[str] | None = None) -> str:
     except (OSError, RuntimeError, ValueError):
         raise StoreError("COMPANION_DB is not a usable file path") from None
     return f"sqlite+pysqlite:///{path}"
+
+
+#: The kinds of event a log holds (as companion.store.campaign.EVENT_KINDS, which reads
+#: rows through this module).
+_EVENT_KINDS = ("add", "move", "undo", "set", "remove", "roll", "reveal")
+
+def _loads(text: Any) -> Any:
+    """A stored JSON column, or ``None`` when it is not JSON text (a damaged row)."""
+    if isinstance(text, bytes | bytearray | memoryview):
+        return None  # a blob where text belongs
+    if not isinstance(text, str):
+        return None
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return value if json_depth(value) <= MAX_DEPTH else None
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
 def _first_line(exc: BaseException) -> str:

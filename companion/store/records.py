@@ -9,7 +9,6 @@ use them too; ``companion.store.db`` re-exports every name.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -138,25 +137,8 @@ class StoredEvent:
                 "seed": self.seed, "data": self.data}
 
 
-#: The kinds of event a log holds (as companion.store.campaign.EVENT_KINDS, which reads
-#: rows through this module).
-_EVENT_KINDS = ("add", "move", "undo", "set", "remove", "roll", "reveal")
-
 #: Deepest nesting of JSON a stored row may have (a row nested deeper is damaged).
 MAX_DEPTH = 100
-
-
-def _loads(text: Any) -> Any:
-    """A stored JSON column, or ``None`` when it is not JSON text (a damaged row)."""
-    if isinstance(text, bytes | bytearray | memoryview):
-        return None  # a blob where text belongs
-    if not isinstance(text, str):
-        return None
-    try:
-        value = json.loads(text)
-    except (ValueError, RecursionError):
-        return None
-    return value if json_depth(value) <= MAX_DEPTH else None
 
 
 def json_depth(value: Any) -> int:
@@ -172,7 +154,3 @@ def json_depth(value: Any) -> int:
             deepest = max(deepest, depth)
             stack.extend((v, depth) for v in item if isinstance(v, dict | list))
     return deepest
-
-
-def _dumps(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))

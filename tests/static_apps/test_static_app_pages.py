@@ -3,8 +3,9 @@
 - One device, any number of players: a Dice Monarchs hand played hot-seat (each player
   uncovers only their own hole dice; a refused move shows the rule) and a duel whose first
   pick stays hidden until the second is made.
-- A hidden roll in a campaign kept in the browser: the GM's "GM only" roll is committed,
-  revealed later and checked against its commitment, and the log is kept across a reload.
+- A campaign kept in the browser: the GM's "GM only" roll is committed, revealed later and
+  checked against its commitment, and the log is kept across a reload; a Plot points check
+  made in the campaign's app is kept across a reload too.
 - A second tab does not open the campaigns while the first keeps them (each page writes
   its whole copy back: two writers would overwrite moves); it says why, and opens them
   once the first tab is closed.
@@ -166,7 +167,8 @@ def test_hot_seat_hidden_roll_bad_input_phone_width_and_axe(
                 page.wait_for_selector(".tc-campaign[data-campaign='Night']")
                 page.wait_for_function("() => location.search.includes('campaign=Night')")
                 checked_page(page, "table", found)
-                tray = page.url.replace("/table.html", "/dice_tray.html")
+                table = page.url
+                tray = table.replace("/table.html", "/dice_tray.html")
                 page = phone.open(tray, ".tc-roll-log-panel")
                 page.locator(".tc-roll-mode button", has_text="GM only").click()
                 page.locator(".tc-text-expr input").fill("2d10")
@@ -187,6 +189,20 @@ def test_hot_seat_hidden_roll_bad_input_phone_width_and_axe(
                 page.locator(".tc-btn-check").click()
                 expect(page.locator(".tc-check-result")).to_contain_text(holds)
                 checked_page(page, "dice_tray_campaign", found)
+
+                # -- the campaign's Plot points app, opened in place: a check, kept ----------
+                page = phone.open(table, ".tc-table")
+                page.locator(".tc-btn-app-plot_points").click()
+                app = page.locator(".tc-open-app")
+                app.locator(".tc-btn-roll").click()
+                app.locator('.tc-log[data-count="1"]').wait_for()
+                head = settled_head(page, "Night")
+                page.reload()
+                page.wait_for_selector(".tc-table", state="visible")
+                page.locator(".tc-btn-app-plot_points").click()
+                page.locator('.tc-open-app .tc-log[data-count="1"]').wait_for()
+                assert settled_head(page, "Night") == head
+                checked_page(page, "plot_points_campaign", found)
 
                 # -- a second tab: the campaigns stay with the first (no move overwritten) ---
                 second = phone.context.new_page()
