@@ -104,13 +104,14 @@ def into_view_html(block: str = "start", closest: str = "") -> str:
         raise ValueError(f"into_view_html: closest {closest!r} is not a simple selector")
     target = f"(this.closest('{closest}')||this.parentNode)" if closest else "this.parentNode"
     # Scrolled again as the page settles: views still being drawn can leave the page too
-    # short to scroll as far at first. Only the newest request does, and none after the
+    # short to scroll as far at first. An image already replaced by newer content has no
+    # parent left: nothing to scroll. Only the newest request does, and none after the
     # reader scrolls or types (window.tcIntoView counts both).
     return (f'<img alt="" src="data:," style="display:none" data-n="{next(_into_view_n)}" '
             "onerror=\"var w=window;if(!w.tcIntoViewWatch){w.tcIntoViewWatch=1;"
             "['wheel','touchmove','keydown'].forEach(function(e){w.addEventListener(e,"
             "function(){w.tcIntoView=(w.tcIntoView||0)+1},{passive:true,capture:true})})}"
             f"var n=w.tcIntoView=(w.tcIntoView||0)+1,t={target},s=function(){{"
-            f"if(w.tcIntoView===n)t.scrollIntoView({{block:'{block}'}})}};"
+            f"if(t&&w.tcIntoView===n)t.scrollIntoView({{block:'{block}'}})}};"
             "s();requestAnimationFrame(s);setTimeout(s,200);setTimeout(s,600);"
             'this.remove();">')
