@@ -97,11 +97,20 @@ class CampaignsPage(widgets.VBox):
 
     def import_(self) -> None:
         from companion.store.campaign import Campaign
+        from companion.store.cli import MAX_IMPORT_BYTES  # the CLI's own limit
 
         text = self.text.value
         if self.upload.value:
             item = self.upload.value[0]
-            text = bytes(item["content"]).decode("utf-8")
+            name = str(item.get("name") or "the file")[:80]
+            size = int(item.get("size") or len(item["content"]))
+            if size > MAX_IMPORT_BYTES:
+                raise ValueError(f"{name} is {size:,} bytes: a campaign file is at most "
+                                 f"{MAX_IMPORT_BYTES:,}")
+            try:
+                text = bytes(item["content"]).decode("utf-8-sig")
+            except UnicodeDecodeError:
+                raise ValueError(f"{name} is not a campaign file (not UTF-8 text)") from None
         if not text.strip():
             raise ValueError("choose an exported campaign file or paste its text first")
         try:

@@ -1,0 +1,72 @@
+"""The static site's "Campaigns in this browser" page (``tools/static_apps/campaigns_page.py``)
+outside the browser, over a real store: export, import under a new name, and refusals
+that leave the store as it was."""
+
+from __future__ import annotations
+
+import datetime
+import html
+import importlib.util
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    from companion.store.campaign import create
+    from companion.store.db import Store, database_url
+
+    db = tmp_path / "campaigns.db"
+    monkeypatch.setenv("COMPANION_DB", str(db))
+    create(Store(database_url(str(db))), "Tuesday", ["cairn_srd"], who="Mira", role="gm")
+    spec = importlib.util.spec_from_file_location(
+        "tc_static_campaigns", ROOT / "tools" / "static_apps" / "campaigns_page.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.CampaignsPage()
+
+
+def upload(page: Any, content: bytes, size: int | None = None) -> None:
+    page.upload.value = ({"name": "tuesday.json", "type": "application/json",
+                          "size": len(content) if size is None else size,
+                          "content": memoryview(content),
+                          "last_modified": datetime.datetime(2026, 11, 26, tzinfo=datetime.UTC)},)
+
+
+def names(page: Any) -> list[str]:
+    return [c.name for c in page.store.list_campaigns()]
+
+
+def test_export_then_import_under_a_new_name(page: Any) -> None:
+    assert page.pick.value == "Tuesday"  # the only campaign, chosen
+    page._safe(page.export)
+    assert page.error.value == ""
+    text = page.link.value.split('readonly rows="6" style="width:100%">')[1]
+    doc = json.loads(html.unescape(text.split("</textarea>")[0]))
+    assert doc["name"] == "Tuesday"
+    upload(page, json.dumps(doc).encode())
+    page.new_name.value = "Tuesday again"
+    page._safe(page.import_)
+    assert page.error.value == ""
+    assert names(page) == ["Tuesday", "Tuesday again"]
+    assert 'data-campaign="Tuesday again"' in page.message.value
+
+
+@pytest.mark.parametrize(("content", "size", "says"), [
+    (b"{}", 100_000_001, "is 100,000,001 bytes: a campaign file is at most 100,000,000"),
+    (b"\xff\xfe\x00junk", None, "tuesday.json is not a campaign file (not UTF-8 text)"),
+    (b"{not json", None, "not a campaign file (not JSON)"),
+])
+def test_a_bad_file_is_one_line_and_nothing_is_imported(
+        page: Any, content: bytes, size: int | None, says: str) -> None:
+    upload(page, content, size)
+    page._safe(page.import_)
+    assert says in page.error.value and 'role="alert"' in page.error.value
+    assert "\n" not in page.error.value
+    assert names(page) == ["Tuesday"]
