@@ -47,11 +47,15 @@ async function digest(bytes) {
   return Array.from(hash.slice(0, 8), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-async function keptSnapshot(key) {
+// The kept snapshot (there is at most one), read while the engine's zip is fetched; it is
+// used only if it was made from that zip.
+async function keptSnapshot() {
   if (!("caches" in window)) return null; // not a secure context: no snapshot, no harm
   try {
-    const hit = await (await caches.open(SNAPSHOTS)).match(key);
-    return hit ? new Uint8Array(await hit.arrayBuffer()) : null;
+    const cache = await caches.open(SNAPSHOTS);
+    const request = (await cache.keys()).find((r) => r.url.startsWith(snapshotPrefix));
+    const hit = request && (await cache.match(request));
+    return hit ? { key: request.url, bytes: new Uint8Array(await hit.arrayBuffer()) } : null;
   } catch {
     return null;
   }
@@ -72,13 +76,15 @@ function keepSnapshot(key) {
 function loadEngine() {
   if (engine === null) {
     engine = (async () => {
-      const [{ loadPyodide }, response] = await Promise.all([
-        import(new URL("pyodide.mjs", pyodideDir).href), fetch(coreZip)]);
-      if (!response.ok) throw new Error(`could not fetch the dice engine (HTTP ${response.status})`);
-      const zip = await response.arrayBuffer();
+      const fetchZip = fetch(coreZip).then((response) => {
+        if (!response.ok) throw new Error(`could not fetch the dice engine (HTTP ${response.status})`);
+        return response.arrayBuffer();
+      });
+      const [{ loadPyodide }, zip, candidate] = await Promise.all([
+        import(new URL("pyodide.mjs", pyodideDir).href), fetchZip, keptSnapshot()]);
       // One snapshot per engine build (a Pyodide that differs refuses it: then a fresh start).
       const key = snapshotPrefix + (await digest(zip));
-      const kept = await keptSnapshot(key);
+      const kept = candidate && candidate.key === key ? candidate.bytes : null;
       let pyodide = null;
       if (kept) {
         try {
