@@ -63,6 +63,7 @@ kernel.closed_by_page(box.model_id)
 import comm
 out["closed"] = comm.get_comm_manager().get_comm(box.model_id) is None and box.comm._closed
 kernel.deliver("no-such-comm", "{}", [])  # a late message for a closed widget: ignored
+out["finite"] = json.loads(kernel._json({"a": float("nan"), "b": [1.5, float("inf")]}))
 
 from companion.dice import roller
 state = roller.make_rng(None, None).getstate()
@@ -88,3 +89,4 @@ def test_widget_messages_go_between_python_and_the_page_without_ipython() -> Non
     assert "echo_update" in out["echo"]  # and the widget confirmed it to the page
     assert out["closed"] is True
     assert out["reseeded"] is True
+    assert out["finite"] == {"a": None, "b": [1.5, None]}  # JSON the page can read

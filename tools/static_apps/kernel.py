@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import os
 import sys
 import threading
@@ -93,8 +94,24 @@ def _ipython_stand_in() -> None:
 # --- widget messages ------------------------------------------------------------------
 
 
+def _finite(value: Any) -> Any:
+    """``value`` with NaN and infinities as ``None`` (JSON has neither, as a kernel's
+    message packer also finds)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in value]
+    return value
+
+
 def _json(data: Any) -> str:
-    return json.dumps(data if data is not None else {}, default=str, allow_nan=False)
+    data = data if data is not None else {}
+    try:
+        return json.dumps(data, default=str, allow_nan=False)
+    except ValueError:
+        return json.dumps(_finite(data), default=str, allow_nan=False)
 
 
 def _comm_class() -> type:
