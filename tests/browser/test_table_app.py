@@ -105,12 +105,14 @@ def test_start_app_party_is_shared_live_and_kept(table_server: Any, table_db: Pa
     fight.locator(".tc-target-select select").select_option("Ash")
     fight.locator(".tc-btn-attack").click()
     expect(fight.locator(".tc-outcome:has-text('Goblin → Ash')").first).to_be_visible()
-    # The table's row is its own widget message: wait until Ash's guard (5) went down.
+    # The table's row is its own widget message: wait until the hit shows on Ash's guard
+    # (5/5 before). The dice are not seeded: a hit of exactly 5 leaves a scar, which can
+    # raise the maximum (seen once: 1/6), so any change counts.
     ash_row = fight.locator(".tc-combat tr:has-text('Ash')").first
-    expect(ash_row).to_contain_text(re.compile(r"[0-4]/5"))
-    fight_guard = re.search(r"([0-4])/5", ash_row.inner_text())
-    assert fight_guard is not None
-    guard = fight_guard.group(1)
+    guard_cell = ash_row.locator("td").nth(1)  # Name, GD, STR, AR, Die, Status
+    expect(guard_cell).not_to_have_text("5/5")
+    expect(guard_cell).to_have_text(re.compile(r"^\d+/\d+$"))
+    guard = guard_cell.inner_text().split("/")[0]
     # -- the phone: Ash's sheet (its own page, its own kernel) shows the fight's damage ----
     # -- the GM invites Ash: the phone opens the seat's link ------------------------------
     _type(laptop, ".tc-name-seat-who", "Ash")
