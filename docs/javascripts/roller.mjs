@@ -83,8 +83,9 @@ function loadEngine() {
       const [{ loadPyodide }, zip, candidate] = await Promise.all([
         import(new URL("pyodide.mjs", pyodideDir).href), fetchZip, keptSnapshot()]);
       // One snapshot per engine build (a Pyodide that differs refuses it: then a fresh start).
-      const key = snapshotPrefix + (await digest(zip));
-      const kept = candidate && candidate.key === key ? candidate.bytes : null;
+      // No digest outside a secure context (plain http on a LAN): then no snapshot either.
+      const key = crypto.subtle ? snapshotPrefix + (await digest(zip)) : null;
+      const kept = key && candidate && candidate.key === key ? candidate.bytes : null;
       let pyodide = null;
       if (kept) {
         try {
@@ -102,7 +103,7 @@ function loadEngine() {
       } else {
         pyodide.runPython(PY_SETUP);
         const idle = window.requestIdleCallback || ((fn) => setTimeout(fn, 500));
-        idle(() => keepSnapshot(key));
+        if (key) idle(() => keepSnapshot(key));
       }
       document.documentElement.dataset.rollerEngine = resumed ? "resumed" : "booted";
       return {
