@@ -29,6 +29,7 @@ from tests.browser.axe import serious_violations
 from tests.static_apps.test_static_apps import (
     APP_WAIT,
     StaticServer,
+    create_campaign,
     in_thread,
     settled_head,
     static_site,  # noqa: F401  (the fixture)
@@ -154,17 +155,7 @@ def test_hot_seat_hidden_roll_bad_input_phone_width_and_axe(
 
                 # -- a campaign in this browser; the GM's hidden roll ------------------------
                 page = phone.open(apps + "table.html", ".tc-table")
-                for box, text in ((".tc-name-who", "Gail"), (".tc-name-campaign", "Night")):
-                    page.locator(f"{box} input").first.fill(text)
-                    page.locator(f"{box} input").first.press("Tab")
-                page.wait_for_function(
-                    "() => [...document.querySelectorAll('.tc-ruleset option')]"
-                    ".some(o => o.textContent.includes('Plot'))")
-                plot = next(t for t in page.locator(".tc-ruleset option").all_inner_texts()
-                            if "Plot" in t)
-                page.locator(".tc-ruleset select").select_option(label=plot.strip())
-                page.locator(".tc-btn-create").click()
-                page.wait_for_selector(".tc-campaign[data-campaign='Night']")
+                create_campaign(page, "Gail", "Night", "Plot")
                 page.wait_for_function("() => location.search.includes('campaign=Night')")
                 checked_page(page, "table", found)
                 table = page.url

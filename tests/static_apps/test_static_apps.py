@@ -169,6 +169,21 @@ def _type(page: Any, selector: str, text: str) -> None:
     box.press("Tab")
 
 
+def create_campaign(page: Any, who: str, name: str, ruleset: str) -> None:
+    """In the open start app: ``who`` creates ``name`` playing the ruleset whose label
+    holds ``ruleset``, and the page shows it."""
+    _type(page, ".tc-name-who", who)
+    _type(page, ".tc-name-campaign", name)
+    page.wait_for_function(
+        "([word]) => [...document.querySelectorAll('.tc-ruleset option')]"
+        ".some(o => o.textContent.includes(word))", arg=[ruleset])
+    label = next(t for t in page.locator(".tc-ruleset option").all_inner_texts()
+                 if ruleset in t)
+    page.locator(".tc-ruleset select").select_option(label=label.strip())
+    page.locator(".tc-btn-create").click()
+    page.wait_for_selector(f".tc-campaign[data-campaign={json.dumps(name)}]")
+
+
 def test_campaign_kept_exported_and_imported(
         static_server: StaticServer, tmp_path: Path, chromium_launch: dict[str, Any]) -> None:
     from playwright.sync_api import expect, sync_playwright
@@ -187,16 +202,7 @@ def test_campaign_kept_exported_and_imported(
             # Once the first page is shown, the browser keeps a snapshot for the next ones.
             page.wait_for_function("document.documentElement.dataset.tcSnapshot === 'kept'",
                                    timeout=APP_WAIT)
-            _type(page, ".tc-name-who", "Mira")
-            _type(page, ".tc-name-campaign", "Tuesday")
-            page.wait_for_function(
-                "() => [...document.querySelectorAll('.tc-ruleset option')]"
-                ".some(o => o.textContent.includes('Cairn'))")
-            cairn = next(t for t in page.locator(".tc-ruleset option").all_inner_texts()
-                         if "Cairn" in t)
-            page.locator(".tc-ruleset select").select_option(label=cairn.strip())
-            page.locator(".tc-btn-create").click()
-            page.wait_for_selector(".tc-campaign[data-campaign='Tuesday']")
+            create_campaign(page, "Mira", "Tuesday", "Cairn")
             made = settled_head(page, "Tuesday")
             _type(page, ".tc-name-member-cairn_srd", "Ash")
             _type(page, ".tc-int-cairn_srd-guard", "5")
