@@ -32,12 +32,13 @@ SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export NO_MKDOCS_2_WARNING := 1
 export DISABLE_MKDOCS_2_WARNING := true
 
-.PHONY: check-static-apps help install test lint app docs docs-assets docs-serve docs-live bench chromium postgres clean \
+.PHONY: check check-static-apps help install test lint app docs docs-assets docs-serve docs-live bench chromium postgres clean \
 	static-apps
 
 help:
 	@echo "make app        serve the Voila apps on http://$(APP_IP):$(APP_PORT)/ (the start app first)"
-	@echo "make test       ruff + mypy + pytest (builds the site and installs Chromium if needed)"
+	@echo "make test       ruff + mypy + every test, in parallel (builds the site, installs Chromium)"
+	@echo "make check      ruff + mypy + the tests that need no browser or site (about 3 min)"
 	@echo "make docs       build the reference site into site/ (offline Pyodide included)"
 	@echo "make docs-serve serve the built site (apps included) on http://$(DOCS_ADDR)/"
 	@echo "make bench      run the dice, store, Dice Monarchs and app benchmarks"
@@ -65,9 +66,18 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 
-# The site tests need the built site, the browser tests need Chromium.
+# Test processes (pytest-xdist): one per core by default; TEST_WORKERS=1 runs in-process.
+TEST_WORKERS ?= auto
+PYTEST_PARALLEL := $(if $(filter 1,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadgroup)
+
+# Everything CI runs. The site tests need the built site, the browser tests need Chromium.
 test: lint docs chromium postgres
-	$(PY) -m pytest tests/
+	$(PY) -m pytest $(PYTEST_PARALLEL) tests/
+
+# The fast loop while developing: lint, types and every test that needs no browser and no
+# built site, in parallel (PostgreSQL included: the store's tests start their own cluster).
+check: lint postgres
+	$(PY) -m pytest $(PYTEST_PARALLEL) -m "not browser and not site" tests/
 
 # --- apps ---------------------------------------------------------------------------
 app: $(STAMP)

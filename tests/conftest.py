@@ -8,6 +8,12 @@
     Without ``kind`` any of these kinds matches. Fails, listing what is there, when there is
     none or more than one. ``widgets_by_name(root, kind="btn")`` gives them all by name.
 
+``built_site`` (session)
+    ``site/``, built with ``make docs`` first when it is missing or older than any of its
+    sources (the package, ``docs/``, ``tools/``, ``widgets/``, ``mkdocs.yml``). A failed build
+    fails the tests that need it; nothing is skipped. Under pytest-xdist one worker builds
+    while the others wait on a lock.
+
 ``chromium_launch`` (session)
     Keyword arguments for ``playwright.chromium.launch``: Debian's Chromium
     (``/usr/bin/chromium``, installed with ``apt-get`` when missing, because Playwright's own
@@ -17,13 +23,35 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import subprocess
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Each test process (one per pytest-xdist worker) keeps campaigns made without an explicit
+    # COMPANION_DB in a folder of its own, never in the developer's own campaigns file and
+    # never in another worker's.
+    if "COMPANION_DB" not in os.environ:
+        os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="tc-test-data-")
+
+
+#: Fixtures that need the built site: tests using them are marked ``site`` (make check
+#: leaves them out; make test builds the site first).
+SITE_FIXTURES = {"built_site", "static_site", "site_url", "in_browser"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if SITE_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.site)
+
 
 #: The kinds of ``tc-<kind>-<name>`` classes the widget helpers add.
 WIDGET_KINDS = ("btn", "text", "int", "name", "select", "check")
@@ -99,3 +127,39 @@ def chromium_launch() -> dict[str, Any]:
     if not CHROMIUM.exists():
         pytest.fail(f"{CHROMIUM} still missing after apt-get install chromium")
     return {"executable_path": str(CHROMIUM), "headless": True, "args": list(CHROMIUM_ARGS)}
+
+
+ROOT = Path(__file__).resolve().parents[1]
+SITE = ROOT / "site"
+
+
+def _newest_source() -> float:
+    sources: list[Path] = [ROOT / "mkdocs.yml", ROOT / "pyproject.toml"]
+    for folder in ("companion", "docs", "tools", "widgets"):
+        for path in (ROOT / folder).rglob("*"):
+            if path.is_file() and "__pycache__" not in path.parts and "assets" not in path.parts:
+                sources.append(path)
+    return max(p.stat().st_mtime for p in sources if p.exists())
+
+
+def site_is_fresh() -> bool:
+    index = SITE / "index.html"
+    return index.exists() and index.stat().st_mtime >= _newest_source()
+
+
+@pytest.fixture(scope="session")
+def built_site() -> Path:
+    # pytest-xdist runs one session per worker: the lock makes one of them build a stale site
+    # while the others wait (two builds into one folder would tear each other's files).
+    ROOT.joinpath("build").mkdir(exist_ok=True)
+    with open(ROOT / "build" / "site.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not site_is_fresh():
+            done = subprocess.run(
+                ["make", "docs"], cwd=ROOT, capture_output=True, text=True, timeout=1200
+            )
+            if done.returncode != 0:
+                pytest.fail(f"make docs failed ({done.returncode}):\n{done.stdout[-3000:]}"
+                            f"\n{done.stderr[-3000:]}")
+    assert (SITE / "index.html").exists()
+    return SITE

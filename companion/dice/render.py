@@ -7,6 +7,7 @@ through, rerolled ones also carry "↻", exploded ones "!", successes "✓".
 from __future__ import annotations
 
 import html
+import zlib
 from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -366,8 +367,11 @@ def distribution_svg(
     label = title or (
         f"Bar chart of outcomes {dist.min} to {dist.max}, mean {float(dist.mean):.2f}"
     )
-    # Distinct per distribution, and stable across runs (ints hash the same everywhere).
-    pattern = f"tc-hatch-{hash(dist) & 0xFFFFFFFF:08x}"
+    # Distinct per chart (two charts of one distribution on a page, e.g. 4d6k3 and 4d6dl1,
+    # must not share an id) and stable across runs: ints hash the same everywhere, the title
+    # goes through crc32 (str hashes are salted per process).
+    chart_key = hash((dist, target, zlib.crc32((title or "").encode())))
+    pattern = f"tc-hatch-{chart_key & 0xFFFFFFFF:08x}"
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
         f'role="img" aria-label="{html.escape(label)}" '

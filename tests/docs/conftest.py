@@ -1,9 +1,7 @@
 """Fixtures for the reference-site tests.
 
-``built_site`` (session)
-    ``site/``, built with ``make docs`` first when it is missing or older than any of its
-    sources (the package, ``docs/``, ``tools/``, ``mkdocs.yml``). A failed build fails the
-    tests that need it; nothing is skipped.
+``built_site`` (session, from ``tests/conftest.py``)
+    ``site/``, built with ``make docs`` first when it is missing or stale.
 ``site_url`` (session)
     ``site/`` served by ``http.server`` on a free port of 127.0.0.1, in a thread.
 ``in_browser`` (function -> callable)
@@ -17,7 +15,6 @@ from __future__ import annotations
 
 import functools
 import http.server
-import subprocess
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -34,33 +31,6 @@ SITE = ROOT / "site"
 TOOLS = ROOT / "tools"
 if str(TOOLS) not in sys.path:  # the site's build helpers, tested directly
     sys.path.insert(0, str(TOOLS))
-
-
-def _newest_source() -> float:
-    sources: list[Path] = [ROOT / "mkdocs.yml", ROOT / "pyproject.toml"]
-    for folder in ("companion", "docs", "tools"):
-        for path in (ROOT / folder).rglob("*"):
-            if path.is_file() and "__pycache__" not in path.parts and "assets" not in path.parts:
-                sources.append(path)
-    return max(p.stat().st_mtime for p in sources if p.exists())
-
-
-def site_is_fresh() -> bool:
-    index = SITE / "index.html"
-    return index.exists() and index.stat().st_mtime >= _newest_source()
-
-
-@pytest.fixture(scope="session")
-def built_site() -> Path:
-    if not site_is_fresh():
-        done = subprocess.run(
-            ["make", "docs"], cwd=ROOT, capture_output=True, text=True, timeout=1200
-        )
-        if done.returncode != 0:
-            pytest.fail(f"make docs failed ({done.returncode}):\n{done.stdout[-3000:]}"
-                        f"\n{done.stderr[-3000:]}")
-    assert (SITE / "index.html").exists()
-    return SITE
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
