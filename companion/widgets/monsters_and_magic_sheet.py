@@ -449,11 +449,12 @@ class SheetMovesPanel(widgets.VBox):
         exhaustion = self.exhaustion_supplies.read()
 
         def move(kw: dict[str, Any]) -> list[str]:
+            # Through the table: a critical miss on a rest's roll gives the GM a thread.
             if kind == "short":
-                return a.short_rest(chosen, supplies, together, **kw)
+                return self.party.rest(a, "short", chosen, supplies, together, **kw)
             if kind == "extended":
-                return a.extended_rest(chosen)
-            return a.long_rest(chosen, supplies, exhaustion, together, **kw)
+                return self.party.rest(a, "extended", chosen)
+            return self.party.rest(a, "long", chosen, supplies, exhaustion, together, **kw)
 
         out = self._rolled(f"{kind} rest", move, lambda notes: "; ".join(notes) or "rests")
         self.result.value = self._shown(out, "tc-rest-result", escape(out.text or ""))

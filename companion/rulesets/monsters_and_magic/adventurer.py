@@ -47,6 +47,10 @@ What the sheet follows, by section of the seed:
   the chosen activities;
   [tend_ally][companion.rulesets.monsters_and_magic.adventurer.Adventurer.tend_ally] is the
   tender's Tend to Wounds on an ally, one of the tender's two activities of that rest.
+  Gather Supplies and Take Watch are focus rolls, so ability checks like any other: they
+  use up forward and their result gives what the results table gives (1 XP on a miss, 2
+  and a thread for the GM on a critical miss, Inspired on a critical hit); the seed says
+  nothing otherwise. Feeling Lucky's luck roll uses up forward too.
 """
 
 from __future__ import annotations
@@ -110,7 +114,7 @@ from companion.rulesets.monsters_and_magic.threads_of_fate import (
 from companion.state import Tracker, is_move, move, state_field
 
 __all__ = ["ABILITIES", "GM_THREAD_READINGS", "MAX_NAME", "Adventurer", "Bond", "CheckRecord",
-           "GameMaster"]
+           "GameMaster", "RestResults"]
 
 #: The four abilities of a PC.
 ABILITIES = ("focus", "power", "cunning", "luck")
@@ -171,6 +175,26 @@ class CheckRecord:
 
 
 @dataclass
+class RestResults:
+    """The results of the checks the latest rest rolled (Gather Supplies, Take Watch), in
+    order, as the sheet applied them: the table reads them to give the GM a thread for a
+    critical miss ([Party.rest][companion.rulesets.monsters_and_magic.party.Party.rest]).
+
+    ``hidden``: as for [CheckRecord][companion.rulesets.monsters_and_magic.adventurer.CheckRecord].
+    """
+
+    tiers: list[str] = state_field(default_factory=list, max_len=2)
+    hidden: str = state_field("", choices=("", "gm", "blind", "self"))
+
+    def check_state(self) -> None:
+        """Each entry is a result of the chart."""
+        labels = {t.label for t in Tier}
+        for i, tier in enumerate(self.tiers):
+            if tier not in labels:
+                raise StateError(f"field 'tiers[{i}]' is not a result: {tier!r}")
+
+
+@dataclass
 class Bond:
     """One bond: a statement about another character and its value (+BOND)."""
 
@@ -186,7 +210,7 @@ class Adventurer(Tracker):
     kind: ClassVar[str] = "MonstersAndMagicAdventurer"
     #: The state that keeps a roll's dice: a hidden roll's is kept from players
     #: ([roll_state_fields][companion.fairplay.roll_state_fields]).
-    ROLL_STATE: ClassVar[tuple[str, ...]] = ("last_check",)
+    ROLL_STATE: ClassVar[tuple[str, ...]] = ("last_check", "rest_results")
 
     name: str = "Adventurer"
     focus: int = state_field(0, min=-LIMIT, max=LIMIT)
@@ -230,6 +254,7 @@ class Adventurer(Tracker):
     resting: str = state_field("", choices=RESTS_BEGUN)
     rest_done: list[str] = state_field(default_factory=list, max_len=2)
     tended: str = state_field("", max_len=MAX_NAME)
+    rest_results: RestResults | None = None
 
     @classmethod
     def new(cls, name: str, *, focus: int = 0, power: int = 0, cunning: int = 0,
@@ -666,6 +691,7 @@ class Adventurer(Tracker):
             dc = self.last_check.dc
         paid = self._pay_thread("Feeling Lucky", 1, inspired)
         result = self.build_check("luck", dc=dc).roll(seed=seed, rng=rng)
+        self.forward = 0  # the luck roll used it: forward ends after it is used
         if not against_you:
             self._record(result)
             self._after_result(result.tier)
@@ -1252,11 +1278,37 @@ class Adventurer(Tracker):
     def _rest_over(self) -> None:
         self.resting, self.rest_done, self.tended = "", [], ""
 
+    def _rest_check(self, dc: int | None, rng: random.Random) -> AbilityCheckResult:
+        """A rest's focus roll: an ability check like any other, so it uses up forward."""
+        result = AbilityCheck(self.check_modifier("focus"), dc).roll(rng=rng)
+        self.forward = 0
+        return result
+
+    def _rest_result(self, tier: Tier) -> None:
+        """A rest roll's result, read on the results table (XP, Inspired), kept for the
+        table (the GM's thread on a critical miss)."""
+        self._after_result(tier)
+        if self.rest_results is None:
+            self.rest_results = RestResults()
+        self.rest_results.tiers.append(tier.label)
+
     def _gather(self, rng: random.Random) -> str:
-        result = AbilityCheck(self.check_modifier("focus")).roll(rng=rng)
+        result = self._rest_check(None, rng)
+        self._rest_result(result.tier)
         found = 2 if result.tier >= Tier.STRONG_HIT else 1 if result.tier.is_hit else 0
         self.supplies = min(_BIG, self.supplies + found)
         return f"gathers {found} supply ({result})"
+
+    def _take_watch(self, dc: int | None, rng: random.Random) -> str:
+        result = self._rest_check(dc, rng)
+        if dc is not None:
+            self._rest_result(result.tier)
+            return f"takes watch ({result})"
+        if result.tier in (Tier.CRITICAL_HIT, Tier.CRITICAL_MISS):
+            # A natural 20 or 1 reads the same whatever the hidden DC.
+            self._rest_result(result.tier)
+            return f"takes watch ({result.total}, a {result.tier.label}; the GM keeps the DC)"
+        return f"takes watch ({result.total}; the GM compares it with the hidden DC)"
 
     def _prepare(self, with_party: bool) -> str:
         if with_party:
@@ -1360,6 +1412,7 @@ class Adventurer(Tracker):
         self._short_rest_allowed()
         chosen = self._choices("short", activities)
         rng = make_rng(seed, rng)
+        self.rest_results = None  # this rest's rolls only
         notes: list[str] = []
         for name in chosen:
             if name == "Tend to Wounds":
@@ -1382,11 +1435,25 @@ class Adventurer(Tracker):
     @move
     def long_rest(self, activities: list[str], heal_supplies: int = 0,
                   exhaustion_supplies: int = 0, prepare_with_party: bool = False,
-                  seed: int | None = None, rng: random.Random | None = None) -> list[str]:
-        """An 8-hour rest with up to two activities; threads come back, hold ends."""
+                  seed: int | None = None, rng: random.Random | None = None,
+                  watch_dc: int | None = None) -> list[str]:
+        """An 8-hour rest with up to two activities; threads come back, hold ends.
+
+        ``watch_dc``: the GM's hidden DC for Take Watch, when the GM gives it to the sheet.
+
+        Interpretation: Take Watch's focus roll is read on the results table against the
+        GM's hidden DC: given the DC, the sheet applies the result as any check's (1 XP on
+        a miss...); without it, only a natural 20 or a natural 1 (critical whatever the DC)
+        is applied, and the GM judges the rest from the total.
+        """
         self._rest_allowed("Long Rest")
         self._same_rest("long", "Long Rest")
         chosen = self._choices("long", activities)
+        if watch_dc is not None and (isinstance(watch_dc, bool) or not isinstance(
+                watch_dc, int) or abs(watch_dc) > LIMIT):
+            raise RuleError(f"Take Watch: the hidden DC is a whole number within ±{LIMIT}")
+        if watch_dc is not None and "Take Watch" not in chosen:
+            raise RuleError("Long Rest: a watch DC is for Take Watch, which is not chosen")
         if exhaustion_supplies and "Clear Fatigue" not in chosen:
             raise RuleError("Long Rest: supply recovers exhaustion only with Clear Fatigue")
         if heal_supplies and "Tend to Wounds" not in chosen:
@@ -1397,6 +1464,7 @@ class Adventurer(Tracker):
             raise RuleError(f"Clear Fatigue: {self.name} has {self.exhaustion} exhaustion "
                             f"to recover, not {exhaustion_supplies}")
         rng = make_rng(seed, rng)
+        self.rest_results = None  # this rest's rolls only
         # Hold lasts until a long rest: it ends as the rest begins, before any new hold.
         self.holds = {}
         notes: list[str] = []
@@ -1411,9 +1479,7 @@ class Adventurer(Tracker):
             elif name == "Gather Supplies":
                 notes.append(self._gather(rng))
             elif name == "Take Watch":
-                result = AbilityCheck(self.check_modifier("focus")).roll(rng=rng)
-                notes.append(f"takes watch ({result.total}; the GM compares it with the "
-                             "hidden DC)")
+                notes.append(self._take_watch(watch_dc, rng))
             elif name == "Prepare":
                 notes.append(self._prepare(prepare_with_party))
             else:
@@ -1433,6 +1499,7 @@ class Adventurer(Tracker):
         self._same_rest("extended", "Extended Rest")
         chosen = self._choices("extended", [activity] if isinstance(activity, str)
                                else list(activity))
+        self.rest_results = None  # no rolls in an extended rest
         self.holds = {}
         notes: list[str] = []
         for name in chosen:
