@@ -90,7 +90,11 @@ STEP_LIMIT = 4
 
 
 def odds_html(check: AbilityCheck) -> str:
-    """The exact chance of each tier as a small bar list (best first)."""
+    """The exact chance of each tier as a small bar list (best first); a check that fails
+    automatically says so instead (it rolls nothing)."""
+    if check.fails:
+        return (f'<div class="tc-odds tc-automatic" data-automatic="1"><b>Automatic '
+                f"failure</b>, no roll: {html.escape(check.fails)} (a Miss)</div>")
     odds = check.tier_odds()
     rows = []
     for tier in reversed(Tier):
@@ -214,7 +218,7 @@ class CheckPanel(widgets.VBox):
             self.odds.value = '<div class="tc-odds"><i>No roll: see below.</i></div>'
             raise
         self.odds.value = odds_html(check)
-        self.controls.set_hint(faces_hint(check.expression))
+        self.controls.set_hint("no dice" if check.fails else faces_hint(check.expression))
 
     def roll(self) -> Any:
         """Roll the check in the mode picked (with the faces entered, if the switch is on):
@@ -244,11 +248,13 @@ class CheckPanel(widgets.VBox):
                                  f"{out.hidden_html()}</div>")
             return None
         tier = result.tier
-        how = ("your dice" if out.physical else f"seed {out.seed}")
+        how = ("no roll" if result.automatic else "your dice" if out.physical
+               else f"seed {out.seed}")
         mode = "" if out.mode == "public" else f" · {html.escape(mode_name(out.mode))}"
         self.result.value = (
             f'<div class="tc-result tc-{tier.name.lower()}" data-n="{self.rolls}" '
-            f'data-tier="{tier.name.lower()}"><span class="tc-total">{result.total}</span> — '
+            f'data-tier="{tier.name.lower()}"><span class="tc-total">'
+            f'{"—" if result.total is None else result.total}</span> — '
             f'<b class="tc-verdict" style="color:{TIER_COLOURS[tier]}">{tier.label}</b>'
             f'<div class="tc-roll-text">{roll_text_html(str(result))}</div>'
             f'<div class="tc-seed"><small>{how}{mode}</small></div></div>')

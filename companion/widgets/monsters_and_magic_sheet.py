@@ -466,7 +466,7 @@ class SheetMovesPanel(widgets.VBox):
         check = self.check()
         out = self._rolled("GM's reroll", lambda kw: self.party.gm.reroll_check(check, **kw),
                            lambda r: f"GM reroll: {r}")
-        total = out.value.total if out.value is not None else ""
+        total = "" if out.value is None or out.value.total is None else out.value.total
         self.gm_result.value = (f'<div class="tc-gm-reroll" data-total="{total}">'
                                 f"{escape(out.text or '')}</div>" if out.shown
                                 else out.hidden_html())

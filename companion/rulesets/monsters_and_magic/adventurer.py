@@ -487,7 +487,8 @@ class Adventurer(Tracker):
 
         ``against``: for a check that relies on sight, what it is made against (a
         concealment state, or the light it is in); ``target_cover``: for an attack, the
-        cover its target is in.
+        cover its target is in. A check that fails automatically comes back with its
+        reason in ``fails`` (it rolls no die).
 
         Interpretation (a note):
 
@@ -495,19 +496,29 @@ class Adventurer(Tracker):
           light rules say; senses that see past it are the table's to apply (pick the
           concealment they leave).
         - Concealed: -2 ongoing on the check. Hidden or undetected: the character counts as
-          Blinded for it, so a sight-based check fails without a roll (refused, saying so)
-          and an attack is made with disadvantage.
+          Blinded for it, so a sight-based check fails automatically and an attack is made
+          with disadvantage.
+        - Blinded: "ability checks that rely on sight automatically fail". A check relies
+          on sight when it is made against something seen: ``against`` names what is
+          looked at (a concealment or the light it is in, Bright Light included); a check
+          that names nothing (a power roll to force a door, a luck roll) does not, so it
+          rolls as usual. An attack roll does not fail: Blinded's own text gives the
+          blinded attacker disadvantage instead, which would mean nothing if every attack
+          failed.
         - Partial cover's "attacks against you are made with -2 ongoing" is applied to the
           attacker's check; total cover refuses a direct attack.
         """
         sight = _sight(against)
+        fails = ""
         if sight == "Concealed":
             bonus += int(CONCEALMENT["Concealed"]["modifier"])
         elif sight:
             if not attack:
-                raise RuleError(f"Concealment: against something {sight.lower()} a "
-                                "sight-based check fails (you count as blinded); no roll")
+                fails = (f"Concealment: against something {sight.lower()} you count as "
+                         "blinded, and a check that relies on sight fails")
             disadvantage = True
+        if against and not attack and self.has("Blinded"):
+            fails = f"Blinded: {self.name} cannot see, and a check that relies on sight fails"
         if target_cover:
             if target_cover not in COVER:
                 raise RuleError(f"Cover: no cover called {target_cover!r} "
@@ -521,7 +532,7 @@ class Adventurer(Tracker):
             disadvantage = disadvantage or self.has("Prone") or self.has("Blinded")
             advantage = advantage or self.has("Invisible")
         return AbilityCheck(self.check_modifier(ability, bonus=bonus, attack=attack), dc,
-                            advantage, disadvantage, steps)
+                            advantage, disadvantage, steps, fails=fails)
 
     # -- ability checks ------------------------------------------------------------------
 
@@ -532,19 +543,30 @@ class Adventurer(Tracker):
                    rng: random.Random | None = None, against: str = "",
                    target_cover: str = "") -> AbilityCheckResult:
         """Roll an ability check; uses up forward, earns XP on a miss (``against`` and
-        ``target_cover``: see [build_check][companion.rulesets.monsters_and_magic.adventurer.Adventurer.build_check])."""  # noqa: E501
+        ``target_cover``: see [build_check][companion.rulesets.monsters_and_magic.adventurer.Adventurer.build_check]).
+
+        Interpretation: a check that fails automatically (Blinded, or something hidden, on
+        a check that relies on sight) rolls nothing and is a Miss on the results table, so
+        it gives the miss's 1 XP (the table rewards failing, however it comes); forward is
+        not used (no roll added it) and stays for the next check; there is no roll for Bend
+        Luck or Feeling Lucky to act on afterwards.
+        """  # noqa: E501
         self._alive("Ability Checks")
         check = self.build_check(ability, bonus=bonus, dc=dc, advantage=advantage,
                                  disadvantage=disadvantage, steps=steps, attack=attack,
                                  against=against, target_cover=target_cover)
         result = check.roll(seed=seed, rng=rng)
-        self.forward = 0
+        if not result.automatic:
+            self.forward = 0
         self._record(result)
         self._after_result(result.tier)
         self.describe(f"{self.name}: {ability} roll {result}")
         return result
 
     def _record(self, result: AbilityCheckResult) -> None:
+        if result.natural is None or result.total is None:
+            self.last_check = None  # an automatic failure: no roll to bend or replace
+            return
         self.last_check = CheckRecord(result.check.expression, result.natural, result.total,
                                       result.check.effective_dc, result.tier.label)
 
