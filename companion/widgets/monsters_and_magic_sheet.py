@@ -56,6 +56,7 @@ from companion.widgets.base import (
     escape,
     int_box,
     row,
+    safe,
     text_box,
 )
 from companion.widgets.rolls import RollControls, RuleRoll
@@ -206,6 +207,15 @@ class SheetMovesPanel(widgets.VBox):
         self.cover_kind = _pick([k or "no cover" for k in COVER_KINDS], "Partial Cover",
                                 "Cover", "cover", "220px")
         self.who = text_box("who helps, or the bargain", name="who")
+        # Damage of a type (fire is resisted underwater) and being underwater.
+        self.damage_type = text_box("damage type (fire...)", name="damage-type")
+        self.underwater = check_box("underwater", "underwater")
+        self.underwater.value = a.underwater
+        self.underwater.observe(safe(self.errors["body"])(
+            lambda ch: self._underwater(bool(ch["new"]))), names="value")
+        # Restrained by a creature, and holding someone restrained.
+        self.holder = text_box("who restrains, or whom you hold", name="holder")
+        self.held = check_box("the restrainer marks the same", "held")
         self.death_reading = _pick(["sheet", "bare"], a.death_roll_reading,
                                    "Death rolls read", "death-reading", "240px")
         self.death_reading.observe(lambda ch: self._death_reading(str(ch["new"])),
@@ -264,11 +274,17 @@ class SheetMovesPanel(widgets.VBox):
         paid = self._inspired
         self.buttons = {
             "spend-ap-amount": b("Spend AP (cost)", self.spend_ap, "spend-ap-amount", "turn"),
-            "break-free": b("Break free (3 fatigue)", a.break_free, "break-free", "turn"),
+            "break-free": b("Break free (3 fatigue)", lambda: a.break_free(
+                bool(self.held.value)), "break-free", "turn"),
+            "restrained-by": b("Restrained by them", lambda: a.inflict(
+                "Restrained", by=str(self.holder.value)), "restrained-by", "turn"),
+            "hold-restrained": b("Hold them restrained (3 fatigue)", lambda: a.hold_restrained(
+                str(self.holder.value)), "hold-restrained", "turn"),
             "temp-hp": b("Temporary HP", lambda: a.gain_temp_hp(self.body_value.read()),
                          "temp-hp", "body"),
             "damage-affinity": b("Damage (affinity)", lambda: a.take_damage(
-                self.body_value.read(), self.affinity.value), "damage-affinity", "body"),
+                self.body_value.read(), self.affinity.value, str(self.damage_type.value)),
+                "damage-affinity", "body"),
             "recover": b("Recover exhaustion", lambda: a.recover_exhaustion(
                 self.body_value.read()), "recover", "body"),
             "take-cover": b("Take cover", lambda: a.take_cover(
@@ -322,9 +338,11 @@ class SheetMovesPanel(widgets.VBox):
         bt = self.buttons
         own: dict[str, list[widgets.Widget]] = {
             "turn": [row(self.ap_what, self.ap_cost, bt["spend-ap-amount"]),
-                     row(bt["break-free"])],
+                     row(self.holder, self.held),
+                     row(bt["break-free"], bt["restrained-by"], bt["hold-restrained"])],
             "body": [row(self.body_value, bt["temp-hp"], bt["recover"]),
-                     row(self.affinity, bt["damage-affinity"]),
+                     row(self.affinity, self.damage_type, bt["damage-affinity"]),
+                     row(self.underwater),
                      row(self.cover_kind, bt["take-cover"]),
                      row(self.who, bt["ally"]),
                      row(bt["accept-bargain"], bt["refuse-bargain"]),
@@ -367,6 +385,10 @@ class SheetMovesPanel(widgets.VBox):
     def _inspired(self) -> bool:
         return bool(self.inspired.value)
 
+    def _underwater(self, underwater: bool) -> None:
+        if underwater != self.adventurer.underwater:
+            self.adventurer.set_underwater(underwater)
+
     def _death_reading(self, reading: str) -> None:
         if reading != self.adventurer.death_roll_reading:
             self.adventurer.set_death_roll_reading(reading)
@@ -379,6 +401,9 @@ class SheetMovesPanel(widgets.VBox):
             self.ally_pick.value = keep if keep in names else (names[0] if names else None)
 
     def _render_rest(self) -> None:
+        # The sheet moved (an undo, a load): the underwater box follows it.
+        if self.underwater.value != self.adventurer.underwater:
+            self.underwater.value = self.adventurer.underwater
         """Say what is left of a rest begun by tending an ally (nothing when none is)."""
         a = self.adventurer
         if not a.resting:

@@ -112,9 +112,12 @@ chosen (each is tested):
     miss 2.
 28. "If you take damage wile dying, mark": 1 exhaustion per hit; damage to a stable
     creature makes it dying again.
-29. Conditions "or" (detonation alternative) and statuses "or give them": not modelled.
+29. Conditions "or" (detonation alternative) and statuses "or give them": not modelled;
+    extending either adds one turn end (6 seconds out of combat).
 30. Frightened is treated as Weakened while the sheet shows it (the source assumed
     perceived).
+31. Underwater "Attacks with are made with disadvantage unless the creature has a": not
+    modelled; the sentence before it (fire resisted underwater) is.
 """
 
 from __future__ import annotations

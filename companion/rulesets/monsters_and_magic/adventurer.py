@@ -38,8 +38,30 @@ What the sheet follows, by section of the seed:
 - **Fatigue & Exhaustion**, **Hit Points**, **Death & Dying** — marks spill from fatigue
   into exhaustion and from exhaustion into unconsciousness (or death while dying).
 - **Conditions & Statuses** — never the same one twice; re-inflicting a condition is
-  refused, detonating it ends it for 1d10 damage. Interpretation: durations are not
-  tracked (the GM clears a state when it ends).
+  refused (extend it, or detonate it to end it for 1d10 damage). A state inflicted or
+  bestowed runs out at the end of the creature's next turn
+  ([end_turn][companion.rulesets.monsters_and_magic.adventurer.Adventurer.end_turn]), or
+  after 6 seconds out of combat
+  ([six_seconds_pass][companion.rulesets.monsters_and_magic.adventurer.Adventurer.six_seconds_pass]),
+  unless the effect says it lasts until ended;
+  [extend][companion.rulesets.monsters_and_magic.adventurer.Adventurer.extend] adds a
+  turn. A restraining creature may mark the same 3 fatigue to keep a target restrained
+  ([hold_restrained][companion.rulesets.monsters_and_magic.adventurer.Adventurer.hold_restrained]).
+  Underwater
+  ([set_underwater][companion.rulesets.monsters_and_magic.adventurer.Adventurer.set_underwater]),
+  fire damage is resisted.
+
+  Interpretation (a note):
+
+  - "Until the end of a creature's next turn": given during the creature's own turn, the
+    state lasts through its following turn (two turn ends); given at any other time, to
+    the end of its coming turn (one). A sheet saved before durations were kept holds
+    states that last until ended.
+  - States the rules give with their own way out last until it: Inspired from a critical
+    hit (until cleared to pay a thread), Prepared from a rest (until used), Unconscious
+    from dying or exhaustion (until healed or rested). Restrained and Doomed name how to
+    get free, but the effect that inflicts them gives their time: they run out like the
+    rest unless it says "until ended".
 - **Rest & Recovery** —
   [short_rest][companion.rulesets.monsters_and_magic.adventurer.Adventurer.short_rest],
   [long_rest][companion.rulesets.monsters_and_magic.adventurer.Adventurer.long_rest],
@@ -94,7 +116,11 @@ from companion.rulesets.monsters_and_magic.fatigue_and_exhaustion import (
     DEFAULT_MAX_FATIGUE,
     exhaustion_penalty,
 )
-from companion.rulesets.monsters_and_magic.harm_and_healing import Affinity, damage_after_armor
+from companion.rulesets.monsters_and_magic.harm_and_healing import (
+    Affinity,
+    damage_after_armor,
+    underwater_affinity,
+)
 from companion.rulesets.monsters_and_magic.perception import (
     CONCEALMENT,
     COVER,
@@ -255,6 +281,13 @@ class Adventurer(Tracker):
     rest_done: list[str] = state_field(default_factory=list, max_len=2)
     tended: str = state_field("", max_len=MAX_NAME)
     rest_results: RestResults | None = None
+    #: Held states that run out: name -> the creature's turn ends left (a state not here
+    #: lasts until ended, as every state of a sheet saved before durations did).
+    durations: dict[str, int] = state_field(default_factory=dict, max_len=2 * MAX_ENTRIES,
+                                            min=1, max=LIMIT)
+    #: Who holds the character Restrained ("" for nobody named: a spell, a net...).
+    restrained_by: str = state_field("", max_len=MAX_NAME)
+    underwater: bool = False
 
     @classmethod
     def new(cls, name: str, *, focus: int = 0, power: int = 0, cunning: int = 0,
@@ -364,6 +397,15 @@ class Adventurer(Tracker):
                     raise StateError(f"field '{kind}[{i}]' is not a known name: {entry!r}")
             if len(set(name)) != len(name):
                 raise StateError(f"field '{kind}' holds the same one twice")
+        for timed in self.durations:
+            if timed not in self.conditions and timed not in self.statuses:
+                raise StateError(f"field 'durations.{timed}' times a state the creature does "
+                                 "not have")
+        if self.restrained_by:
+            _state_label(self.restrained_by, "restrained_by")
+            if "Restrained" not in self.conditions:
+                raise StateError("field 'restrained_by' is set but 'conditions' does not hold "
+                                 "Restrained")
         for kind, count in self.holds.items():
             if not 1 <= count <= _BIG:
                 raise StateError(f"field 'holds.{kind}' must be 1-{_BIG}, got {count}")
@@ -658,7 +700,7 @@ class Adventurer(Tracker):
         elif "Prepared" not in self.statuses:
             raise RuleError(f"Prepared: {self.name} is not Prepared")
         else:
-            self.statuses.remove("Prepared")
+            self._drop("Prepared")
         self.forward = _bounded(self.forward + PREPARED_FORWARD, "Forward")
         self.describe(f"{self.name}: uses Prepared, {PREPARED_FORWARD:+d} forward "
                       f"(next check {self.forward:+d})")
@@ -671,7 +713,7 @@ class Adventurer(Tracker):
                 raise RuleError(f"{use}: Inspired stands in for one thread only")
             if "Inspired" not in self.statuses:
                 raise RuleError(f"{use}: {self.name} is not Inspired")
-            self.statuses.remove("Inspired")
+            self._drop("Inspired")
             return "clears Inspired"
         if self.threads < count:
             raise RuleError(f"Threads of Fate: {self.name} has {self.threads} thread"
@@ -911,18 +953,47 @@ class Adventurer(Tracker):
         self.in_turn = False
         left = self.ap
         self.ap = 0
-        self.describe(f"{self.name}: turn ends ({left} AP unspent)")
+        notes = self._tick()
+        self.describe(f"{self.name}: turn ends ({left} AP unspent)"
+                      + "".join(f"; {n}" for n in notes))
 
     @move
-    def break_free(self) -> None:
-        """End Restrained by marking 3 fatigue on your turn."""
+    def break_free(self, held: bool = False) -> None:
+        """End Restrained by marking 3 fatigue on your turn; ``held``: the creature
+        restraining you marks the same
+        ([hold_restrained][companion.rulesets.monsters_and_magic.adventurer.Adventurer.hold_restrained])
+        and you stay restrained, your fatigue marked all the same.
+
+        Interpretation: the restrainer's "mark the same" is 3 fatigue, answered to each
+        attempt (so each try costs both sides); a restraint with no creature behind it
+        cannot be held this way.
+        """
         if "Restrained" not in self.conditions:
             raise RuleError(f"Restrained: {self.name} is not restrained")
         if not self.in_turn:
             raise RuleError("Restrained: breaking free is done on your own turn")
-        self._mark_fatigue(BREAK_FREE_FATIGUE)
-        self.conditions.remove("Restrained")
-        self.describe(f"{self.name}: marks {BREAK_FREE_FATIGUE} fatigue and breaks free")
+        if held and not self.restrained_by:
+            raise RuleError(f"Restrained: no creature holds {self.name} to mark the same")
+        notes = self._mark_fatigue(BREAK_FREE_FATIGUE)
+        tail = "".join(f"; {n}" for n in notes)
+        if held:
+            self.describe(f"{self.name}: marks {BREAK_FREE_FATIGUE} fatigue to break free, "
+                          f"but {self.restrained_by} marks the same: still restrained{tail}")
+            return
+        self._drop("Restrained")
+        self.describe(f"{self.name}: marks {BREAK_FREE_FATIGUE} fatigue and breaks free{tail}")
+
+    @move
+    def hold_restrained(self, target: str) -> None:
+        """This character restrains ``target`` and marks 3 fatigue (the same as the target
+        marks to break free) so the target stays restrained."""
+        self._alive("Restrained")
+        target = _label(target, "Restrained")
+        if target.casefold() == self.name.casefold():
+            raise RuleError("Restrained: a creature does not hold itself")
+        notes = self._mark_fatigue(BREAK_FREE_FATIGUE)
+        self.describe(f"{self.name}: marks {BREAK_FREE_FATIGUE} fatigue to keep {target} "
+                      "restrained" + "".join(f"; {n}" for n in notes))
 
     # -- fatigue & exhaustion ---------------------------------------------------------------
 
@@ -1017,19 +1088,42 @@ class Adventurer(Tracker):
         return taken, notes
 
     @move
-    def take_damage(self, amount: int, affinity: Affinity = "normal") -> int:
-        """Take damage after AC (and resistance/vulnerability/immunity).
+    def take_damage(self, amount: int, affinity: Affinity = "normal",
+                    damage_type: str = "") -> int:
+        """Take damage after AC (and resistance/vulnerability/immunity). ``damage_type``
+        (fire, cold...): underwater, fire is resisted
+        ([underwater_affinity][companion.rulesets.monsters_and_magic.harm_and_healing.underwater_affinity]).
 
         Interpretation: damage to a stabilized creature starts the dying again (its
         deathsave count from zero); the seed says only that a dying creature marks
         exhaustion when damaged.
         """
         self._alive("Harm & Healing")
+        kind = " ".join(str(damage_type).split()).lower()
+        if len(kind) > MAX_NAME:
+            raise RuleError(f"Harm & Healing: a damage type is at most {MAX_NAME} characters")
+        note = ""
+        if self.underwater:
+            wet = underwater_affinity(affinity, kind)
+            if wet != affinity:
+                note = f"; {kind} underwater: {wet}"
+            affinity = wet
         taken, notes = self._take(amount, affinity)
-        self.describe(f"{self.name}: takes {taken} damage ({amount} before AC "
-                      f"{self.effective_ac}), HP {self.hp}/{self.max_hp}"
-                      + "".join(f"; {n}" for n in notes))
+        self.describe(f"{self.name}: takes {taken}{' ' + kind if kind else ''} damage "
+                      f"({amount} before AC {self.effective_ac}), HP {self.hp}/{self.max_hp}"
+                      + note + "".join(f"; {n}" for n in notes))
         return taken
+
+    @move
+    def set_underwater(self, underwater: bool = True) -> None:
+        """The character goes underwater (or comes out): while underwater, everything has
+        resistance to fire damage."""
+        if bool(underwater) == self.underwater:
+            raise RuleError(f"Underwater Combat: {self.name} is already "
+                            + ("underwater" if underwater else "out of the water"))
+        self.underwater = bool(underwater)
+        self.describe(f"{self.name}: " + ("goes underwater (fire damage resisted)"
+                                          if underwater else "comes out of the water"))
 
     def _heal(self, amount: int) -> int:
         before = self.hp
@@ -1038,7 +1132,7 @@ class Adventurer(Tracker):
             self.dying = self.stable = False
             self.deathsaves = 0
             if "Unconscious" in self.conditions and not self.out_until_long_rest:
-                self.conditions.remove("Unconscious")
+                self._drop("Unconscious")
         return self.hp - before
 
     @move
@@ -1090,7 +1184,7 @@ class Adventurer(Tracker):
         self.out_until_long_rest = False
         woke = not (self.dying or self.stable)
         if woke and "Unconscious" in self.conditions:
-            self.conditions.remove("Unconscious")
+            self._drop("Unconscious")
         self.describe(f"{self.name}: {ally} helps them recover"
                       + (" — wakes up" if woke else " (still at 0 HP)"))
 
@@ -1149,15 +1243,106 @@ class Adventurer(Tracker):
 
     # -- conditions & statuses ------------------------------------------------------------------
 
+    def _default_turns(self) -> int:
+        """How many of the creature's turn ends a new state lasts: until the end of its
+        next turn, so through this one and the next when given during its own turn."""
+        return 2 if self.in_turn else 1
+
+    def _drop(self, name: str) -> None:
+        """A condition or status ends, however it ends: its duration and hold go with it."""
+        for held in (self.conditions, self.statuses):
+            if name in held:
+                held.remove(name)
+        self.durations.pop(name, None)
+        if name == "Restrained":
+            self.restrained_by = ""
+
+    def _lasting(self, name: str, until_ended: bool) -> str:
+        """Give a new state its duration; the log's note on it."""
+        if until_ended:
+            return " (until ended)"
+        self.durations[name] = self._default_turns()
+        return f" (until the end of {'their next' if self.in_turn else 'their coming'} turn)"
+
+    def _tick(self) -> list[str]:
+        """One of the creature's turns ends (or 6 seconds pass): timed states run down."""
+        notes = []
+        for name in list(self.durations):
+            self.durations[name] -= 1
+            if self.durations[name] > 0:
+                continue
+            if name == "Unconscious" and (self.dying or self.stable
+                                          or self.out_until_long_rest):
+                del self.durations[name]  # held now by dying or exhaustion, not by time
+                continue
+            self._drop(name)
+            notes.append(f"{name} runs out")
+        return notes
+
     @move
-    def inflict(self, condition: str) -> None:
-        """Add a condition; one already held is refused (extend or detonate it instead)."""
+    def inflict(self, condition: str, until_ended: bool = False, by: str = "") -> None:
+        """Add a condition; one already held is refused (extend or detonate it instead).
+
+        It lasts until the end of the creature's next turn in combat, or 6 seconds
+        ([end_turn][companion.rulesets.monsters_and_magic.adventurer.Adventurer.end_turn],
+        [six_seconds_pass][companion.rulesets.monsters_and_magic.adventurer.Adventurer.six_seconds_pass]),
+        unless ``until_ended`` (the effect says otherwise: it lasts until a rule or the GM
+        ends it). ``by``: for Restrained, the creature holding the character (it may mark
+        the same to stop an escape, see
+        [break_free][companion.rulesets.monsters_and_magic.adventurer.Adventurer.break_free]).
+        """
         name = condition_name(condition)
         if name in self.conditions:
             raise RuleError(f"Conditions: {self.name} is already {name}; extend it or "
                             "detonate it instead")
+        holder = " ".join(str(by).split())
+        if holder and name != "Restrained":
+            raise RuleError(f"Conditions: only Restrained is held by a creature, not {name}")
+        if holder:
+            holder = _label(holder, "Restrained")
         self.conditions.append(name)
-        self.describe(f"{self.name}: becomes {name}")
+        self.restrained_by = holder if name == "Restrained" else self.restrained_by
+        lasting = self._lasting(name, bool(until_ended))
+        self.describe(f"{self.name}: becomes {name}{' (held by ' + holder + ')' if holder else ''}"
+                      f"{lasting}")
+
+    @move
+    def extend(self, state: str) -> None:
+        """Inflict a condition, or bestow a status, the creature already has, choosing to
+        extend it: it lasts 1 turn longer. A status is extended only while its time left is
+        no more than a new one would give; a state that lasts until ended has no duration
+        to extend.
+
+        Interpretation: one turn is one more of the creature's turn ends (6 more seconds
+        out of combat).
+        """
+        name = condition_name(state) if _is_condition(state) else status_name(state)
+        if name not in self.conditions and name not in self.statuses:
+            raise RuleError(f"Conditions & Statuses: {self.name} is not {name}; inflict or "
+                            "bestow it instead")
+        if name not in self.durations:
+            raise RuleError(f"Conditions & Statuses: {self.name}'s {name} lasts until it is "
+                            "ended; there is no duration to extend")
+        left, fresh = self.durations[name], self._default_turns()
+        if name in self.statuses and left > fresh:
+            raise RuleError(f"Statuses: {self.name}'s {name} has {left} turns left, more than "
+                            f"the {fresh} a new one would give; it cannot be extended")
+        if left + 1 > LIMIT:
+            raise RuleError(f"Conditions & Statuses: at most {LIMIT} turns")
+        self.durations[name] = left + 1
+        self.describe(f"{self.name}: {name} extended by 1 turn ({left + 1} turn ends left)")
+
+    @move
+    def six_seconds_pass(self) -> None:
+        """Out of combat, 6 seconds pass: each state that runs out by time loses one turn's
+        worth (a state lasts 6 seconds out of combat, as until the end of a next turn)."""
+        if self.in_turn:
+            raise RuleError("Conditions & Statuses: in combat, states run out as turns end "
+                            "(end the turn)")
+        if not self.durations:
+            raise RuleError(f"Conditions & Statuses: {self.name} has no state that runs out")
+        notes = self._tick()
+        self.describe(f"{self.name}: 6 seconds pass" + "".join(f"; {n}" for n in notes))
 
     @move
     def end_condition(self, condition: str) -> None:
@@ -1168,7 +1353,7 @@ class Adventurer(Tracker):
             raise RuleError(f"Conditions: {self.name} stays unconscious "
                             + ("until a long rest or an ally's action lets them recover"
                                if self.out_until_long_rest else "until healed"))
-        self.conditions.remove(name)
+        self._drop(name)
         self.describe(f"{self.name}: is no longer {name}")
 
     @move
@@ -1181,7 +1366,7 @@ class Adventurer(Tracker):
             raise RuleError(f"Conditions: {self.name} is not {name}, nothing to detonate")
         if name == "Unconscious" and (self.dying or self.stable or self.out_until_long_rest):
             raise RuleError(f"Conditions: {self.name}'s unconsciousness cannot be detonated")
-        self.conditions.remove(name)
+        self._drop(name)
         rolled = roll(DETONATE_DAMAGE, seed=seed, rng=rng)
         taken, notes = self._take(rolled.total, "normal")
         self.describe(f"{self.name}: {name} detonates for {rolled} → {taken} damage, HP "
@@ -1189,12 +1374,12 @@ class Adventurer(Tracker):
         return taken
 
     @move
-    def add_state(self, name: str) -> None:
+    def add_state(self, name: str, until_ended: bool = False) -> None:
         """Add a condition or a status, whichever ``name`` is (the rules of each apply)."""
         if _is_condition(name):
-            self.inflict(name)
+            self.inflict(name, until_ended)
         else:
-            self.bestow(name)
+            self.bestow(name, until_ended)
 
     @move
     def remove_state(self, name: str) -> None:
@@ -1205,19 +1390,23 @@ class Adventurer(Tracker):
             self.end_status(name)
 
     @move
-    def bestow(self, status: str) -> None:
+    def bestow(self, status: str, until_ended: bool = False) -> None:
+        """Add a status; one already held is refused (extend it instead). It runs out as a
+        condition does (see
+        [inflict][companion.rulesets.monsters_and_magic.adventurer.Adventurer.inflict])."""
         name = status_name(status)
         if name in self.statuses:
             raise RuleError(f"Statuses: {self.name} is already {name}; extend it instead")
         self.statuses.append(name)
-        self.describe(f"{self.name}: becomes {name}")
+        lasting = self._lasting(name, bool(until_ended))
+        self.describe(f"{self.name}: becomes {name}{lasting}")
 
     @move
     def end_status(self, status: str) -> None:
         name = status_name(status)
         if name not in self.statuses:
             raise RuleError(f"Statuses: {self.name} is not {name}")
-        self.statuses.remove(name)
+        self._drop(name)
         self.describe(f"{self.name}: is no longer {name}")
 
     # -- supplies and rests -------------------------------------------------------------------
@@ -1356,7 +1545,7 @@ class Adventurer(Tracker):
         if self.out_until_long_rest:
             self.out_until_long_rest = False
             if "Unconscious" in self.conditions and not (self.dying or self.stable):
-                self.conditions.remove("Unconscious")
+                self._drop("Unconscious")
             notes.append("wakes up")
         return notes
 

@@ -233,7 +233,8 @@ class Party(Observable):
              rng: random.Random | None = None) -> Fall:
         """A fall of ``feet``: the falling dice rolled and, when ``who`` fell, taken as
         damage on that character's sheet (refused before the roll if the sheet cannot
-        take it)."""
+        take it). Interpretation: the sheet's AC reduces it, as it does any damage (see
+        [harm_and_healing][companion.rulesets.monsters_and_magic.harm_and_healing])."""
         dice = falling_damage_dice(feet)
         if who is not None:
             self._seated(who)
