@@ -458,7 +458,8 @@ class SheetMovesPanel(widgets.VBox):
         controls' mode. Returns the damage taken (``None`` when this viewer may not see
         the roll)."""
         a, name = self.adventurer, str(self.condition.value)
-        out = self._rolled(f"detonates {name} (1d10)", lambda kw: a.detonate(name, **kw),
+        out = self._rolled(f"detonates {name} (1d10)", lambda kw: a.detonate(
+            name, damage_type=str(self.damage_type.value), **kw),
                            lambda taken: f"{a.name}: {name} detonates for {taken} damage")
         self.detonated.value = self._shown(out, "tc-detonated", escape(out.text or ""))
         return out.value

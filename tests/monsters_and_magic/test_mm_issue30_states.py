@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from companion.dice import odds
+from companion.dice import odds, roll
 from companion.errors import RuleError, StateError
 from companion.rulesets.monsters_and_magic import harm_and_healing as harm
 from companion.rulesets.monsters_and_magic.adventurer import Adventurer
@@ -239,6 +239,15 @@ def test_fire_is_resisted_underwater_on_the_sheet() -> None:
         a.set_underwater(True)
     a.set_underwater(False)
     assert not a.underwater and Adventurer.from_json(a.to_json()) == a
+
+
+def test_a_fire_detonation_underwater_is_resisted() -> None:
+    a = ash(max_hp=30)
+    a.set_underwater()
+    a.inflict("Weakened")
+    expected = roll("1d10", seed=3).total // 2  # AC 0, then halved
+    assert a.detonate("Weakened", seed=3, damage_type="fire") == expected
+    assert "fire underwater: resistant" in a.log[-1].summary
 
 
 def test_fire_damage_odds_underwater_against_enumeration() -> None:

@@ -1099,20 +1099,23 @@ class Adventurer(Tracker):
         exhaustion when damaged.
         """
         self._alive("Harm & Healing")
-        kind = " ".join(str(damage_type).split()).lower()
-        if len(kind) > MAX_NAME:
-            raise RuleError(f"Harm & Healing: a damage type is at most {MAX_NAME} characters")
-        note = ""
-        if self.underwater:
-            wet = underwater_affinity(affinity, kind)
-            if wet != affinity:
-                note = f"; {kind} underwater: {wet}"
-            affinity = wet
+        kind, affinity, note = self._damage_kind(damage_type, affinity)
         taken, notes = self._take(amount, affinity)
         self.describe(f"{self.name}: takes {taken}{' ' + kind if kind else ''} damage "
                       f"({amount} before AC {self.effective_ac}), HP {self.hp}/{self.max_hp}"
                       + note + "".join(f"; {n}" for n in notes))
         return taken
+
+    def _damage_kind(self, damage_type: str, affinity: Affinity) -> tuple[str, Affinity, str]:
+        """The damage type as written, the affinity it meets here (underwater, fire is
+        resisted) and the log's note on any change."""
+        kind = " ".join(str(damage_type).split()).lower()
+        if len(kind) > MAX_NAME:
+            raise RuleError(f"Harm & Healing: a damage type is at most {MAX_NAME} characters")
+        if not self.underwater:
+            return kind, affinity, ""
+        wet = underwater_affinity(affinity, kind)
+        return kind, wet, (f"; {kind} underwater: {wet}" if wet != affinity else "")
 
     @move
     def set_underwater(self, underwater: bool = True) -> None:
@@ -1358,19 +1361,23 @@ class Adventurer(Tracker):
 
     @move
     def detonate(self, condition: str, seed: int | None = None,
-                 rng: random.Random | None = None) -> int:
-        """End a held condition at once for 1d10 damage (taken after AC)."""
+                 rng: random.Random | None = None, damage_type: str = "") -> int:
+        """End a held condition at once for 1d10 damage (taken after AC) of the attack's
+        ``damage_type`` (fire is resisted underwater, as in
+        [take_damage][companion.rulesets.monsters_and_magic.adventurer.Adventurer.take_damage])."""
         self._alive("Conditions")
         name = condition_name(condition)
+        kind, affinity, wet = self._damage_kind(damage_type, "normal")
         if name not in self.conditions:
             raise RuleError(f"Conditions: {self.name} is not {name}, nothing to detonate")
         if name == "Unconscious" and (self.dying or self.stable or self.out_until_long_rest):
             raise RuleError(f"Conditions: {self.name}'s unconsciousness cannot be detonated")
         self._drop(name)
         rolled = roll(DETONATE_DAMAGE, seed=seed, rng=rng)
-        taken, notes = self._take(rolled.total, "normal")
-        self.describe(f"{self.name}: {name} detonates for {rolled} → {taken} damage, HP "
-                      f"{self.hp}/{self.max_hp}" + "".join(f"; {n}" for n in notes))
+        taken, notes = self._take(rolled.total, affinity)
+        self.describe(f"{self.name}: {name} detonates for {rolled} → {taken}"
+                      f"{' ' + kind if kind else ''} damage, HP {self.hp}/{self.max_hp}"
+                      + wet + "".join(f"; {n}" for n in notes))
         return taken
 
     @move
