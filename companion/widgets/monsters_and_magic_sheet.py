@@ -210,9 +210,11 @@ class SheetMovesPanel(widgets.VBox):
         # Damage of a type (fire is resisted underwater) and being underwater.
         self.damage_type = text_box("damage type (fire...)", name="damage-type")
         self.underwater = check_box("underwater", "underwater")
-        self.underwater.value = a.underwater
-        self.underwater.observe(safe(self.errors["body"])(
-            lambda ch: self._underwater(bool(ch["new"]))), names="value")
+        self.swimmer = check_box("has a swimming speed", "swimmer")
+        self.underwater.value, self.swimmer.value = a.underwater, a.swimming_speed
+        for box in (self.underwater, self.swimmer):
+            box.observe(safe(self.errors["body"])(lambda _ch: self._underwater()),
+                        names="value")
         # Restrained by a creature, and holding someone restrained.
         self.holder = text_box("who restrains, or whom you hold", name="holder")
         self.held = check_box("the restrainer marks the same", "held")
@@ -342,7 +344,7 @@ class SheetMovesPanel(widgets.VBox):
                      row(bt["break-free"], bt["restrained-by"], bt["hold-restrained"])],
             "body": [row(self.body_value, bt["temp-hp"], bt["recover"]),
                      row(self.affinity, self.damage_type, bt["damage-affinity"]),
-                     row(self.underwater),
+                     row(self.underwater, self.swimmer),
                      row(self.cover_kind, bt["take-cover"]),
                      row(self.who, bt["ally"]),
                      row(bt["accept-bargain"], bt["refuse-bargain"]),
@@ -385,9 +387,10 @@ class SheetMovesPanel(widgets.VBox):
     def _inspired(self) -> bool:
         return bool(self.inspired.value)
 
-    def _underwater(self, underwater: bool) -> None:
-        if underwater != self.adventurer.underwater:
-            self.adventurer.set_underwater(underwater)
+    def _underwater(self) -> None:
+        a, wet, swims = self.adventurer, bool(self.underwater.value), bool(self.swimmer.value)
+        if (wet, swims) != (a.underwater, a.swimming_speed):
+            a.set_underwater(wet, swims)
 
     def _death_reading(self, reading: str) -> None:
         if reading != self.adventurer.death_roll_reading:
@@ -402,8 +405,12 @@ class SheetMovesPanel(widgets.VBox):
 
     def _render_rest(self) -> None:
         # The sheet moved (an undo, a load): the underwater box follows it.
-        if self.underwater.value != self.adventurer.underwater:
-            self.underwater.value = self.adventurer.underwater
+        a = self.adventurer
+        if (self.underwater.value, self.swimmer.value) != (a.underwater, a.swimming_speed):
+            # Both at once: the observer sees the sheet's pair, not half of it.
+            with self.underwater.hold_trait_notifications(), \
+                    self.swimmer.hold_trait_notifications():
+                self.underwater.value, self.swimmer.value = a.underwater, a.swimming_speed
         """Say what is left of a rest begun by tending an ally (nothing when none is)."""
         a = self.adventurer
         if not a.resting:

@@ -241,6 +241,23 @@ def test_fire_is_resisted_underwater_on_the_sheet() -> None:
     assert not a.underwater and Adventurer.from_json(a.to_json()) == a
 
 
+def test_underwater_attacks_have_disadvantage_without_a_swimming_speed() -> None:
+    a = ash(power=2)
+    a.set_underwater()
+    attack = a.build_check("power", attack=True)
+    assert attack.disadvantage and not a.build_check("power").disadvantage
+    by_hand = Fraction(sum(1 for x in range(1, 21) for y in range(1, 21)
+                           if min(x, y) == 20 or (min(x, y) != 1 and min(x, y) + 2 >= 10)),
+                       400)
+    assert attack.hit_chance() == by_hand == Fraction(169, 400)
+    a.set_underwater(True, swimming_speed=True)
+    assert not a.build_check("power", attack=True).disadvantage
+    with pytest.raises(RuleError, match="already underwater with a swimming speed"):
+        a.set_underwater(True, True)
+    a.set_underwater(False)
+    assert not a.build_check("power", attack=True).disadvantage
+
+
 def test_a_fire_detonation_underwater_is_resisted() -> None:
     a = ash(max_hp=30)
     a.set_underwater()
@@ -314,7 +331,11 @@ def test_the_sheet_panel_restrains_holds_and_burns_underwater() -> None:
     b["hold-restrained"].click()
     assert (a.fatigue, a.exhaustion) == (5, 4) and "keep Bo restrained" in a.log[-1].summary
     p.underwater.value = True
-    assert a.underwater
+    assert a.underwater and not a.swimming_speed
+    p.swimmer.value = True
+    assert a.swimming_speed and a.log[-1].move == "set_underwater"
+    a.undo()
+    assert not p.swimmer.value and p.underwater.value  # the boxes follow the sheet
     p.body_value.value, p.damage_type.value = "8", "fire"
     b["damage-affinity"].click()
     assert a.hp == 16 and p.message == ""

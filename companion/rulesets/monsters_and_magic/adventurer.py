@@ -49,7 +49,7 @@ What the sheet follows, by section of the seed:
   ([hold_restrained][companion.rulesets.monsters_and_magic.adventurer.Adventurer.hold_restrained]).
   Underwater
   ([set_underwater][companion.rulesets.monsters_and_magic.adventurer.Adventurer.set_underwater]),
-  fire damage is resisted.
+  fire damage is resisted and attacks are made with disadvantage without a swimming speed.
 
   Interpretation (a note):
 
@@ -288,6 +288,8 @@ class Adventurer(Tracker):
     #: Who holds the character Restrained ("" for nobody named: a spell, a net...).
     restrained_by: str = state_field("", max_len=MAX_NAME)
     underwater: bool = False
+    #: Whether the character has a swimming speed (its attacks underwater are not hampered).
+    swimming_speed: bool = False
 
     @classmethod
     def new(cls, name: str, *, focus: int = 0, power: int = 0, cunning: int = 0,
@@ -571,7 +573,8 @@ class Adventurer(Tracker):
                 raise RuleError("Cover: a creature in total cover cannot be targeted directly")
             bonus += int(COVER[target_cover]["attack_modifier"])
         if attack:
-            disadvantage = disadvantage or self.has("Prone") or self.has("Blinded")
+            disadvantage = (disadvantage or self.has("Prone") or self.has("Blinded")
+                            or (self.underwater and not self.swimming_speed))
             advantage = advantage or self.has("Invisible")
         return AbilityCheck(self.check_modifier(ability, bonus=bonus, attack=attack), dc,
                             advantage, disadvantage, steps, fails=fails)
@@ -1118,15 +1121,26 @@ class Adventurer(Tracker):
         return kind, wet, (f"; {kind} underwater: {wet}" if wet != affinity else "")
 
     @move
-    def set_underwater(self, underwater: bool = True) -> None:
-        """The character goes underwater (or comes out): while underwater, everything has
-        resistance to fire damage."""
-        if bool(underwater) == self.underwater:
+    def set_underwater(self, underwater: bool = True, swimming_speed: bool = False) -> None:
+        """The character goes underwater (or comes out), with or without a swimming speed:
+        while underwater, everything has resistance to fire damage, and the character's
+        attack rolls are made with disadvantage unless it has a swimming speed.
+
+        Interpretation: the seed's "Attacks with are made with disadvantage unless the
+        creature has a" is cut off; read as attacks with weapons (every attack roll the
+        sheet makes) at disadvantage unless the attacker has a swimming speed, the one
+        speed the seed gives for moving through liquid with ease.
+        """
+        underwater, swimming_speed = bool(underwater), bool(swimming_speed)
+        if (underwater, swimming_speed) == (self.underwater, self.swimming_speed):
             raise RuleError(f"Underwater Combat: {self.name} is already "
-                            + ("underwater" if underwater else "out of the water"))
-        self.underwater = bool(underwater)
-        self.describe(f"{self.name}: " + ("goes underwater (fire damage resisted)"
-                                          if underwater else "comes out of the water"))
+                            + ("underwater" if underwater else "out of the water")
+                            + (" with a swimming speed" if swimming_speed else ""))
+        self.underwater, self.swimming_speed = underwater, swimming_speed
+        swim = (" with a swimming speed" if swimming_speed
+                else ", attacks at disadvantage")
+        self.describe(f"{self.name}: " + (f"underwater (fire damage resisted{swim})"
+                                          if underwater else "out of the water"))
 
     def _heal(self, amount: int) -> int:
         before = self.hp
