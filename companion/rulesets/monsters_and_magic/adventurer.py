@@ -1331,7 +1331,8 @@ class Adventurer(Tracker):
         to extend.
 
         Interpretation: one turn is one more of the creature's turn ends (6 more seconds
-        out of combat).
+        out of combat); "what you'd bestow" is a new status of the usual length (to the end
+        of the creature's next turn), the one length the sheet knows.
         """
         name = condition_name(state) if _is_condition(state) else status_name(state)
         if name not in self.conditions and name not in self.statuses:
