@@ -90,7 +90,11 @@ STEP_LIMIT = 4
 
 
 def odds_html(check: AbilityCheck) -> str:
-    """The exact chance of each tier as a small bar list (best first)."""
+    """The exact chance of each tier as a small bar list (best first); a check that fails
+    automatically says so instead (it rolls nothing)."""
+    if check.fails:
+        return (f'<div class="tc-odds tc-automatic" data-automatic="1"><b>Automatic '
+                f"failure</b>, no roll: {html.escape(check.fails)} (a Miss)</div>")
     odds = check.tier_odds()
     rows = []
     for tier in reversed(Tier):
@@ -214,7 +218,7 @@ class CheckPanel(widgets.VBox):
             self.odds.value = '<div class="tc-odds"><i>No roll: see below.</i></div>'
             raise
         self.odds.value = odds_html(check)
-        self.controls.set_hint(faces_hint(check.expression))
+        self.controls.set_hint("no dice" if check.fails else faces_hint(check.expression))
 
     def roll(self) -> Any:
         """Roll the check in the mode picked (with the faces entered, if the switch is on):
@@ -244,11 +248,13 @@ class CheckPanel(widgets.VBox):
                                  f"{out.hidden_html()}</div>")
             return None
         tier = result.tier
-        how = ("your dice" if out.physical else f"seed {out.seed}")
+        how = ("no roll" if result.automatic else "your dice" if out.physical
+               else f"seed {out.seed}")
         mode = "" if out.mode == "public" else f" · {html.escape(mode_name(out.mode))}"
         self.result.value = (
             f'<div class="tc-result tc-{tier.name.lower()}" data-n="{self.rolls}" '
-            f'data-tier="{tier.name.lower()}"><span class="tc-total">{result.total}</span> — '
+            f'data-tier="{tier.name.lower()}"><span class="tc-total">'
+            f'{"—" if result.total is None else result.total}</span> — '
             f'<b class="tc-verdict" style="color:{TIER_COLOURS[tier]}">{tier.label}</b>'
             f'<div class="tc-roll-text">{roll_text_html(str(result))}</div>'
             f'<div class="tc-seed"><small>{how}{mode}</small></div></div>')
@@ -319,6 +325,8 @@ class AdventurerPanel(widgets.VBox):
         for pick, name in ((self.technique, "technique"), (self.reaction, "reaction"),
                            (self.state, "state")):
             pick.add_class(f"tc-pick-{name}")
+        # Ticked, a state added lasts until removed (its effect says so), not a turn.
+        self.until_ended = check_box("lasts until ended", "until-ended")
         self.history = widgets.HTML()
         # One error line under each part, beside the buttons that can be refused.
         self.section_errors = {k: ErrorLine() for k in ("threads", "hp", "turn", "body",
@@ -395,9 +403,16 @@ class AdventurerPanel(widgets.VBox):
                 "states": [
                     row(self.state,
                         act("Add", "add-state", body_error,
-                            lambda: ("add_state", (self.state.value,), {})),
+                            lambda: ("add_state", (self.state.value,
+                                                   bool(self.until_ended.value)), {})),
                         act("Remove", "remove-state", body_error,
-                            lambda: ("remove_state", (self.state.value,), {}))),
+                            lambda: ("remove_state", (self.state.value,), {})),
+                        self.until_ended),
+                    # Durations: extend by a turn; out of combat, time passes.
+                    row(act("Extend +1 turn", "extend-state", body_error,
+                            lambda: ("extend", (self.state.value,), {})),
+                        act("6 seconds pass", "six-seconds", body_error,
+                            lambda: ("six_seconds_pass", (), {}))),
                     body_error],
                 # The benefit each quick rest takes is in the label: phones show no
                 # tooltips.
@@ -441,7 +456,7 @@ class AdventurerPanel(widgets.VBox):
             self.sheet_moves,
         ]
         for control in (self.technique, self.reaction, self.state, self.amount,
-                        self.inspired):
+                        self.inspired, self.until_ended):
             control.observe(safe(self.error)(lambda _change: self.update_buttons()),
                             names="value")
         bind(a, self.render, error=self.error)
@@ -484,7 +499,12 @@ class AdventurerPanel(widgets.VBox):
             'T</span>' for _ in range(min(a.threads, 20)))
         status = ("passed on" if a.passed_on else "dead — Death offers a bargain" if a.dead
                   else "dying" if a.dying else "stable" if a.stable else "")
-        states = ", ".join([*a.active_conditions, *a.statuses]) or "none"
+        # A state that runs out shows its turn ends left (issue 30).
+        states = ", ".join(f"{n} ({a.durations[n]} turn{'s' if a.durations[n] != 1 else ''})"
+                           if n in a.durations else n
+                           for n in [*a.active_conditions, *a.statuses]) or "none"
+        if a.underwater:
+            states += " · underwater"
         holds = ", ".join(f"{k} {v}" for k, v in a.holds.items()) or "none"
         self.view.value = (
             f'<div class="tc-sheet" data-threads="{a.threads}" data-ap="{a.ap}" '

@@ -56,6 +56,7 @@ from companion.widgets.base import (
     escape,
     int_box,
     row,
+    safe,
     text_box,
 )
 from companion.widgets.rolls import RollControls, RuleRoll
@@ -206,6 +207,17 @@ class SheetMovesPanel(widgets.VBox):
         self.cover_kind = _pick([k or "no cover" for k in COVER_KINDS], "Partial Cover",
                                 "Cover", "cover", "220px")
         self.who = text_box("who helps, or the bargain", name="who")
+        # Damage of a type (fire is resisted underwater) and being underwater.
+        self.damage_type = text_box("damage type (fire...)", name="damage-type")
+        self.underwater = check_box("underwater", "underwater")
+        self.swimmer = check_box("has a swimming speed", "swimmer")
+        self.underwater.value, self.swimmer.value = a.underwater, a.swimming_speed
+        for box in (self.underwater, self.swimmer):
+            box.observe(safe(self.errors["body"])(lambda _ch: self._underwater()),
+                        names="value")
+        # Restrained by a creature, and holding someone restrained.
+        self.holder = text_box("who restrains, or whom you hold", name="holder")
+        self.held = check_box("the restrainer marks the same", "held")
         self.death_reading = _pick(["sheet", "bare"], a.death_roll_reading,
                                    "Death rolls read", "death-reading", "240px")
         self.death_reading.observe(lambda ch: self._death_reading(str(ch["new"])),
@@ -264,11 +276,17 @@ class SheetMovesPanel(widgets.VBox):
         paid = self._inspired
         self.buttons = {
             "spend-ap-amount": b("Spend AP (cost)", self.spend_ap, "spend-ap-amount", "turn"),
-            "break-free": b("Break free (3 fatigue)", a.break_free, "break-free", "turn"),
+            "break-free": b("Break free (3 fatigue)", lambda: a.break_free(
+                bool(self.held.value)), "break-free", "turn"),
+            "restrained-by": b("Restrained by them", lambda: a.inflict(
+                "Restrained", by=str(self.holder.value)), "restrained-by", "turn"),
+            "hold-restrained": b("Hold them restrained (3 fatigue)", lambda: a.hold_restrained(
+                str(self.holder.value)), "hold-restrained", "turn"),
             "temp-hp": b("Temporary HP", lambda: a.gain_temp_hp(self.body_value.read()),
                          "temp-hp", "body"),
             "damage-affinity": b("Damage (affinity)", lambda: a.take_damage(
-                self.body_value.read(), self.affinity.value), "damage-affinity", "body"),
+                self.body_value.read(), self.affinity.value, str(self.damage_type.value)),
+                "damage-affinity", "body"),
             "recover": b("Recover exhaustion", lambda: a.recover_exhaustion(
                 self.body_value.read()), "recover", "body"),
             "take-cover": b("Take cover", lambda: a.take_cover(
@@ -322,9 +340,11 @@ class SheetMovesPanel(widgets.VBox):
         bt = self.buttons
         own: dict[str, list[widgets.Widget]] = {
             "turn": [row(self.ap_what, self.ap_cost, bt["spend-ap-amount"]),
-                     row(bt["break-free"])],
+                     row(self.holder, self.held),
+                     row(bt["break-free"], bt["restrained-by"], bt["hold-restrained"])],
             "body": [row(self.body_value, bt["temp-hp"], bt["recover"]),
-                     row(self.affinity, bt["damage-affinity"]),
+                     row(self.affinity, self.damage_type, bt["damage-affinity"]),
+                     row(self.underwater, self.swimmer),
                      row(self.cover_kind, bt["take-cover"]),
                      row(self.who, bt["ally"]),
                      row(bt["accept-bargain"], bt["refuse-bargain"]),
@@ -367,6 +387,11 @@ class SheetMovesPanel(widgets.VBox):
     def _inspired(self) -> bool:
         return bool(self.inspired.value)
 
+    def _underwater(self) -> None:
+        a, wet, swims = self.adventurer, bool(self.underwater.value), bool(self.swimmer.value)
+        if (wet, swims) != (a.underwater, a.swimming_speed):
+            a.set_underwater(wet, swims)
+
     def _death_reading(self, reading: str) -> None:
         if reading != self.adventurer.death_roll_reading:
             self.adventurer.set_death_roll_reading(reading)
@@ -379,6 +404,13 @@ class SheetMovesPanel(widgets.VBox):
             self.ally_pick.value = keep if keep in names else (names[0] if names else None)
 
     def _render_rest(self) -> None:
+        # The sheet moved (an undo, a load): the underwater box follows it.
+        a = self.adventurer
+        if (self.underwater.value, self.swimmer.value) != (a.underwater, a.swimming_speed):
+            # Both at once: the observer sees the sheet's pair, not half of it.
+            with self.underwater.hold_trait_notifications(), \
+                    self.swimmer.hold_trait_notifications():
+                self.underwater.value, self.swimmer.value = a.underwater, a.swimming_speed
         """Say what is left of a rest begun by tending an ally (nothing when none is)."""
         a = self.adventurer
         if not a.resting:
@@ -433,7 +465,8 @@ class SheetMovesPanel(widgets.VBox):
         controls' mode. Returns the damage taken (``None`` when this viewer may not see
         the roll)."""
         a, name = self.adventurer, str(self.condition.value)
-        out = self._rolled(f"detonates {name} (1d10)", lambda kw: a.detonate(name, **kw),
+        out = self._rolled(f"detonates {name} (1d10)", lambda kw: a.detonate(
+            name, damage_type=str(self.damage_type.value), **kw),
                            lambda taken: f"{a.name}: {name} detonates for {taken} damage")
         self.detonated.value = self._shown(out, "tc-detonated", escape(out.text or ""))
         return out.value
@@ -449,11 +482,12 @@ class SheetMovesPanel(widgets.VBox):
         exhaustion = self.exhaustion_supplies.read()
 
         def move(kw: dict[str, Any]) -> list[str]:
+            # Through the table: a critical miss on a rest's roll gives the GM a thread.
             if kind == "short":
-                return a.short_rest(chosen, supplies, together, **kw)
+                return self.party.rest(a, "short", chosen, supplies, together, **kw)
             if kind == "extended":
-                return a.extended_rest(chosen)
-            return a.long_rest(chosen, supplies, exhaustion, together, **kw)
+                return self.party.rest(a, "extended", chosen)
+            return self.party.rest(a, "long", chosen, supplies, exhaustion, together, **kw)
 
         out = self._rolled(f"{kind} rest", move, lambda notes: "; ".join(notes) or "rests")
         self.result.value = self._shown(out, "tc-rest-result", escape(out.text or ""))
@@ -465,7 +499,7 @@ class SheetMovesPanel(widgets.VBox):
         check = self.check()
         out = self._rolled("GM's reroll", lambda kw: self.party.gm.reroll_check(check, **kw),
                            lambda r: f"GM reroll: {r}")
-        total = out.value.total if out.value is not None else ""
+        total = "" if out.value is None or out.value.total is None else out.value.total
         self.gm_result.value = (f'<div class="tc-gm-reroll" data-total="{total}">'
                                 f"{escape(out.text or '')}</div>" if out.shown
                                 else out.hidden_html())

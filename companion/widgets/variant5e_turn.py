@@ -85,6 +85,7 @@ class CombatTurnApp(widgets.VBox):
             "release": b("Release readied", t.release_readied, "release"),
             "reaction": b("Use reaction", t.use_reaction, "reaction"),
             "end-conc": b("End concentration", t.end_concentration, "end-conc"),
+            "break-conc": b("Concentration broken", t.break_concentration, "break-conc"),
             "lose-dodge": b("Lose dodge", t.lose_dodge, "lose-dodge"),
             "own-start": b("Mark: my turn starts", r.start_own_turn, "own-start"),
             "melee": b("Melee attack (mark)", lambda: r.melee_attack(self.target.value),
@@ -130,7 +131,7 @@ class CombatTurnApp(widgets.VBox):
             self.status,
             row(bt["start"], self.action, bt["action"], bt["object"]),
             row(self.trigger, self.spell, bt["ready"], bt["release"]),
-            row(bt["reaction"], bt["end-conc"], bt["lose-dodge"]),
+            row(bt["reaction"], bt["end-conc"], bt["break-conc"], bt["lose-dodge"]),
             widgets.HTML("<b>Mark and opportunity attacks</b>"),
             row(self.target, bt["melee"], bt["oa"], self.can_react),
             row(bt["own-start"], bt["own-end"], bt["next"]),
@@ -198,7 +199,10 @@ class CombatTurnApp(widgets.VBox):
         if t.disengaged:
             parts.append("disengaged")
         if t.readied:
-            parts.append(f"readied: {t.readied}")
+            parts.append(f"readied: {t.readied}"
+                         + (f" ({t.readied_spell} held)" if t.readied_spell else ""))
+        if t.dissipated:
+            parts.append(f"{t.dissipated} dissipated")
         if t.concentrating:
             parts.append(f"concentrating on {t.concentrating}")
         parts.append(f"marked: {r.marked}" if r.marked else "no mark")

@@ -111,13 +111,91 @@ def test_eleven_and_twelve_add_features_and_roll_again() -> None:
 
 def test_change_region_keeps_one_die() -> None:
     mote = E.generate_earthmote(seed=3)
-    new = E.change_region(mote, 0, seed=9)
+    new = E.change_region(mote, 0, new_size=False, seed=9)
     assert mote.biome_roll[0] in new.biome_roll and new.size == mote.size
-    assert new == E.change_region(mote, 0, seed=9)
+    assert new.seed == mote.seed  # the size kept: the earthmote's seed with it
+    assert new == E.change_region(mote, 0, new_size=False, seed=9)
     others = {tuple(E.change_region(mote, 0, seed=s).biome_roll) for s in range(20)}
     assert len(others) > 2  # other seeds re-roll the other die differently
+    for bad in (2, -1, True):
+        with pytest.raises(RuleError, match="keep die 0 or 1 of the biome pair, or none"):
+            E.change_region(mote, bad)
+
+
+def test_a_new_region_rolls_its_size_on_the_size_table() -> None:
+    """Issue 30: "the size of an earthmote or region" comes from the Size table."""
+    mote = E.generate_earthmote(seed=3)
+    sizes = {E.change_region(mote, 0, seed=s).size_roll for s in range(60)}
+    assert sizes == set(range(1, 7))
+    region = E.change_region(mote, 1, seed=21)
+    assert region.size == E.size_table().row_for(region.size_roll).values["Size"]
+    assert region.seed == 21 and mote.biome_roll[1] in region.biome_roll
+    # The d6 comes first, then the re-rolled die: the same dice as by hand.
+    rng = random.Random(21)
+    size = E.size_table().roll(rng=rng).roll
+    assert region.size_roll == size
+
+
+def test_a_new_region_can_reroll_both_biome_dice() -> None:
+    """Issue 30: "re-roll one or more dice" — both dice, as a new earthmote's."""
+    mote = E.generate_earthmote(seed=3)
+    for seed in range(40):
+        both = E.change_region(mote, None, seed=seed)
+        assert both == E.generate_earthmote(seed=seed)  # the same dice in the same order
+    kept = {tuple(E.change_region(mote, None, new_size=False, seed=s).biome_roll)
+            for s in range(40)}
+    assert not all(mote.biome_roll[0] in pair or mote.biome_roll[1] in pair for pair in kept)
+
+
+def _one_die_enumerated(depth: int) -> tuple[dict[int, Fraction], Fraction]:
+    """Brute force: every sequence of d12 faces up to ``depth`` rolls; the mass that
+    settles on each face 1-10, and the mass still re-rolling after ``depth`` rolls."""
+    settled: dict[int, Fraction] = {}
+    open_mass = Fraction(0)
+    for faces in itertools.product(range(1, 13), repeat=depth):
+        p = Fraction(1, 12 ** depth)
+        for face in faces:
+            if face <= 10:
+                settled[face] = settled.get(face, Fraction(0)) + p
+                break
+        else:
+            open_mass += p
+    return settled, open_mass
+
+
+@pytest.mark.parametrize("keep", [0, 1, None])
+def test_region_odds_against_enumeration(keep: int | None) -> None:
+    mote = E.generate_earthmote(seed=5)
+    exact = E.region_odds(mote, keep)
+    assert sum(exact.values()) == 1
+    one, open_one = _one_die_enumerated(4)
+    table = E.biome_table()
+    low: dict[str, Fraction] = {}
+    firsts = {mote.biome_roll[keep]: Fraction(1)} if keep is not None else one
+    for a, pa in firsts.items():
+        for b, pb in one.items():
+            name = table.row_for((min(a, b), max(a, b))).values["Biome"]
+            low[name] = low.get(name, Fraction(0)) + pa * pb
+    # What did not settle within 4 rolls per die bounds the difference.
+    unsettled = 1 - sum(low.values())
+    assert unsettled <= (2 * open_one if keep is None else open_one)
+    for name, p in exact.items():
+        assert low.get(name, Fraction(0)) <= p <= low.get(name, Fraction(0)) + unsettled
+    # The limit as depth grows: every settled face is exactly 1 in 10.
+    assert all(v * (1 - open_one) ** -1 == Fraction(1, 10) for v in one.values())
+    if keep is None:
+        pure = table.row_for((1, 1)).values["Biome"]
+        assert exact[pure] == Fraction(1, 100)
+
+
+def test_the_list_moves_into_a_region_with_both_dice() -> None:
+    log = E.EarthmoteLog.start(seed=5)
+    log.generate()
+    log.new_region(0, None, new_size=False)
+    assert log.earthmotes[1].size == log.earthmotes[0].size
     with pytest.raises(RuleError, match="keep die 0 or 1"):
-        E.change_region(mote, 2)
+        log.new_region(0, 3)
+    assert E.EarthmoteLog.from_json(log.to_json()) == log
 
 
 def test_earthmote_log_moves_round_trip() -> None:

@@ -82,13 +82,20 @@ def test_an_earthmote_from_real_dice_and_an_impossible_one(store: Store) -> None
     (entry,) = rolls(gm)
     assert entry["physical"] is True and entry["faces"] == [3, 11, 4, 1]
     assert "seed not kept" in app.listing.value and "own dice" in app.outcome.value
-    app.controls.faces.control.value = "5 7"  # a new region takes one d12: 7 is left over
+    app.controls.faces.control.value = "2 5 7"  # a new region: d6 and one d12; 7 left over
     find_widget(app, "region-1").click()
-    assert app.controls.faces.refusal.message == "2 dice entered, the roll used 1"
+    assert app.controls.faces.refusal.message == "3 dice entered, the roll used 2"
     assert len(log.earthmotes) == 1 and len(rolls(gm)) == 1
-    app.controls.faces.control.value = "5"
+    app.controls.faces.control.value = "2 5"
     find_widget(app, "region-1").click()
     assert log.earthmotes[-1].biome_roll == [1, 5]  # die 1 (the 1) kept, the other rolled 5
+    assert log.earthmotes[-1].size_roll == 2  # the region's size from the Size table
+    app.same_size.value = True  # the same size: only the two re-rolled d12s
+    app.controls.faces.control.value = "9 12 6"
+    find_widget(app, "region-both").click()
+    region = log.earthmotes[-1]
+    assert (region.size_roll, region.biome_roll) == (3, [6, 9])
+    assert [f.face for f in region.features] == [12]
 
 
 def test_earthmotes_without_a_campaign_stay_public_and_replayable() -> None:

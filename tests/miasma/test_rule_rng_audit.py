@@ -48,9 +48,15 @@ def test_earthmotes_same_seed_same_dice_through_seed_and_rng(seed: int) -> None:
     assert _dice(by_rng) == _dice(by_seed)
     assert by_seed.seed == seed and by_rng.seed is None  # a generator's seed is unknown
     assert E.generate_earthmote(rng=random.Random(seed), seed=seed) == by_seed
-    for keep in (0, 1):
-        assert (E.change_region(by_seed, keep, seed=seed + 1)
-                == E.change_region(by_seed, keep, rng=random.Random(seed + 1)))
+    for keep in (0, 1, None):
+        region = E.change_region(by_seed, keep, seed=seed + 1)
+        from_rng = E.change_region(by_seed, keep, rng=random.Random(seed + 1))
+        # A new size keeps the seed that rolled it (a generator's is unknown).
+        assert _dice(region) == _dice(from_rng)
+        assert (region.seed, from_rng.seed) == (seed + 1, None)
+        assert (E.change_region(by_seed, keep, new_size=False, seed=seed + 1)
+                == E.change_region(by_seed, keep, new_size=False,
+                                   rng=random.Random(seed + 1)))
 
 
 def test_the_earthmote_list_rolls_from_a_given_rng_and_keeps_no_seed() -> None:

@@ -120,7 +120,7 @@ def test_action_points_and_reactions() -> None:
     with pytest.raises(RuleError, match="own turn"):
         a.spend_ap("Strike")
     a.inflict("Impaired")
-    a.bestow("Quickened")
+    a.bestow("Quickened", until_ended=True)  # (a plain one runs out as the turn ends)
     assert a.start_turn() == 3
     a.end_condition("Impaired")
     a.end_turn()
@@ -161,7 +161,7 @@ def test_restrained_breaks_free_with_three_fatigue() -> None:
 
 def test_doomed_and_invigorated_at_turn_start() -> None:
     a = hero()
-    a.inflict("Doomed")
+    a.inflict("Doomed", until_ended=True)  # (a plain one runs out as the turn ends)
     a.start_turn()
     assert a.fatigue == 1
     a.end_turn()

@@ -258,3 +258,23 @@ def test_an_extended_rest_takes_one_activity_from_the_sheet() -> None:
     b["rest"].click()
     assert p.message == ("Rest & Recovery: 'Take Watch' is not an extended rest activity "
                          "(Recuperate, Level Up, Work on a Project, Get a Job)")
+
+
+def test_a_rest_roll_from_the_sheet_follows_the_results_table() -> None:
+    """Issue 30: Gather Supplies uses up forward, and a critical miss on it gives 2 XP and
+    the GM a thread (the sheet's rest goes through the table)."""
+    import random
+
+    from companion.rulesets.monsters_and_magic.ability_checks import Tier
+
+    seed = next(s for s in range(3000)
+                if AbilityCheck(2).roll(rng=random.Random(s)).tier == Tier.CRITICAL_MISS)
+    party = Party()
+    ash = party.new_character("Ash")
+    p = SheetMovesPanel(ash, party, seed_source=lambda: seed)
+    ash.take_forward(2)
+    p.rest_kind.value = "short"
+    p.first.value, p.second.value = "Gather Supplies", "(none)"
+    widgets_by_name(p, kind="btn")["rest"].click()
+    assert p.message == "" and "Critical Miss" in p.result.value
+    assert (ash.forward, ash.xp, party.gm.threads) == (0, 2, 1)

@@ -358,8 +358,9 @@ def test_sheet_cover_and_a_check_against_concealment() -> None:
     plain = checks.check().modifier
     checks.against.value = "Dim Light"
     assert checks.check().modifier == plain - 2
-    checks.against.value = "Hidden"  # not an attack: fails without a roll, said under it
-    assert "blinded" in checks.error.message and checks.roll_button.disabled
+    checks.against.value = "Hidden"  # not an attack: fails without a roll, said so
+    assert "Automatic failure" in checks.odds.value and "blinded" in checks.odds.value
+    assert not checks.roll_button.disabled and checks.error.message == ""
     checks.attack.value = True
     assert checks.check().disadvantage and not checks.roll_button.disabled
     checks.against.value = "—"

@@ -234,3 +234,64 @@ def test_hit_dice_rolled_with_the_engine_are_seeded() -> None:
     # The engine's d10 for each seed; other seeds, other faces.
     assert faces[0] == [dice.roll("1d10", seed=s).total for s in (1, 2, 3)]
     assert len(set(faces[0])) > 1
+
+
+def test_readied_spell_dissipates_when_concentration_ends() -> None:
+    """Issue 30: "If your concentration is broken, the spell dissipates without taking
+    effect" — nothing is left to release."""
+    turn = Turn()
+    turn.ready("the goblin steps next to me", spell="magic missile")
+    assert turn.readied_spell == "magic missile"
+    turn.end_concentration()
+    assert (turn.readied, turn.readied_spell, turn.concentrating) == ("", "", "")
+    assert "magic missile dissipates without taking effect" in turn.log[-1].summary
+    with pytest.raises(RuleError, match="magic missile dissipated without taking effect"):
+        turn.release_readied()
+    assert not turn.reaction_used  # the refused release spent nothing
+    assert Turn.from_json(turn.to_json()) == turn
+    turn.undo()
+    turn.release_readied()  # before the end of concentration it could be released
+    assert turn.reaction_used and turn.readied == ""
+
+
+def test_broken_concentration_clears_the_readied_spell() -> None:
+    turn = Turn()
+    turn.ready("the orc charges", spell="hold person")
+    turn.break_concentration("took 12 damage, failed the save")
+    assert (turn.readied, turn.readied_spell, turn.concentrating) == ("", "", "")
+    assert "broken (took 12 damage, failed the save)" in turn.log[-1].summary
+    with pytest.raises(RuleError, match="hold person dissipated"):
+        turn.release_readied()
+    with pytest.raises(RuleError, match="nothing to break"):
+        turn.break_concentration()
+    turn.start_turn()  # a new turn forgets the lost spell
+    with pytest.raises(RuleError, match="nothing is readied"):
+        turn.release_readied()
+
+
+def test_readied_action_without_a_spell_survives_concentration() -> None:
+    turn = Turn(concentrating="web")
+    turn.ready("the cultist steps on the trapdoor")  # pull the lever: no spell held
+    turn.end_concentration()
+    assert turn.readied == "the cultist steps on the trapdoor"
+    turn.release_readied()
+    assert turn.reaction_used
+
+
+def test_unreleased_readied_spell_is_lost_at_the_next_turn() -> None:
+    turn = Turn()
+    turn.ready("the door opens", spell="hold person")
+    turn.start_turn()
+    assert (turn.readied, turn.readied_spell, turn.concentrating) == ("", "", "")
+    assert "never released" in turn.log[-1].summary
+
+
+def test_old_turn_saves_load_without_the_readied_spell() -> None:
+    data = json.loads(Turn(action="ready", readied="x", concentrating="web").to_json())
+    for key in ("readied_spell", "dissipated"):
+        del data["state"][key]  # a save made before these fields
+    turn = Turn.from_json(json.dumps(data))
+    assert turn.readied_spell == "" and turn.concentrating == "web"
+    data["state"]["readied_spell"] = "magic missile"  # not the spell concentrated on
+    with pytest.raises(StateError, match="readied_spell"):
+        Turn.from_json(json.dumps(data))

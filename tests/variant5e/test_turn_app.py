@@ -32,6 +32,21 @@ def test_turn_app_action_economy_and_refusals() -> None:
     assert turn.concentrating == ""
 
 
+def test_turn_app_readied_spell_dissipates() -> None:
+    """Issue 30: concentration broken before the release loses the readied spell."""
+    turn = Turn()
+    app = CombatTurnApp(turn, Reactions())
+    b = widgets_by_name(app, kind="btn")
+    app.trigger.value, app.spell.value = "the orc steps out", "magic missile"
+    b["ready"].click()
+    assert "magic missile held" in app.status.value
+    b["break-conc"].click()
+    assert turn.readied == "" and "magic missile dissipated" in app.status.value
+    b["release"].click()
+    assert "dissipated without taking effect" in app.error.message
+    assert not turn.reaction_used
+
+
 def test_turn_app_mark_and_opportunity_attacks() -> None:
     reactions = Reactions()
     app = CombatTurnApp(reactions=reactions)

@@ -4,14 +4,14 @@ An earthmote is as solid and lasting as any island at sea level, and nothing nat
 magical stops it floating. Each differs in size, shape and height; most hover in place over
 some landmark on the ground, a few drift, erratically or along a set route.
 
-**Size.** Roll a d6 on `size_table` (it serves for a region's size too).
+**Size.** Roll a d6 on `size_table`; the same table sizes a region.
 
 **Biome.** Pick features from `biome_table` or roll 2d12 and read the two dice as an
 unordered pair: each die from 1 to 10 is a terrain type (arctic, coastal, desert, forest,
 grassland, hill, mountain, swamp, underdark, underwater) and the pair is the landscape
 where those two meet; a double is the pure type. The table also names the encounter tables
 (from *Xanathar's Guide to Everything*) to use there. Crossing into a new region, re-roll
-one or both dice to see how the land changes (`change_region`). Colder biomes are
+one or more dice to see how the land changes (`change_region`). Colder biomes are
 likelier near the poles and hotter ones near the equator, but a travelling earthmote can be
 far from home: permafrost melting on its way south, a coastline riding an ocean current, a
 coral reef floating below sea level.
@@ -27,6 +27,16 @@ Interpretation: each 11 or 12 that shows is one feature, so 11 and 11 gives two 
 settlement/stronghold/ruin and 11 and 12 gives one of each; both dice are re-rolled. A
 re-roll that shows 11 or 12 again adds another feature and is re-rolled again, until the
 die shows 1-10 (this is how `companion.tables.Table.roll` reads ``reroll`` rows).
+
+Interpretation (a note):
+
+- "Re-roll one or more dice" for a new region: the dice are the two biome dice; either one
+  (the other is kept) or both are rolled again, as the table chooses.
+- "The size of an earthmote or region" comes from the Size table, so a new region's size
+  is rolled on it too (the d6 first, then the biome dice, as for a new earthmote); the
+  table may keep the size instead, for a region of the same earthmote.
+- The old region's settlements and portals stay behind; the new region's re-rolled dice
+  follow the same 11/12 rule and bring their own.
 """
 
 from __future__ import annotations
@@ -44,6 +54,8 @@ from companion.tables import Row, Table
 #: Public helpers no app or command calls directly, and why (see tests/test_every_face.py).
 LIBRARY_ONLY: dict[str, str] = {
     "feature_odds": "exact feature odds for the site's earthmote reference page",
+    "region_odds": "exact biome odds of a new region, checked by the tests against "
+                   "enumeration",
 }
 
 __all__ = [
@@ -55,6 +67,7 @@ __all__ = [
     "dice_text",
     "feature_odds",
     "generate_earthmote",
+    "region_odds",
     "size_table",
 ]
 
@@ -178,36 +191,84 @@ def generate_earthmote(*, seed: int | None = None, rng: random.Random | None = N
     )
 
 
-def change_region(
-    earthmote: Earthmote, keep: int, *, seed: int | None = None, rng: random.Random | None = None
-) -> Earthmote:
-    """Cross into a new region: keep the biome die ``keep`` (0 or 1), re-roll the other.
+def _reroll_rows() -> dict[int, Row]:
+    return {face: row for row in biome_table().rows if row.reroll for face in row.covers}
 
-    The re-rolled die follows the same 11/12 rule. The size is kept (roll a new earthmote
-    for a new size); the old region's settlements and portals stay behind.
+
+def _check_keep(keep: int | None) -> None:
+    if keep is not None and (isinstance(keep, bool) or keep not in (0, 1)):
+        raise RuleError(f"Earthmotes: keep die 0 or 1 of the biome pair, or none to re-roll "
+                        f"both, not {keep}")
+
+
+def change_region(
+    earthmote: Earthmote, keep: int | None, *, new_size: bool = True, seed: int | None = None,
+    rng: random.Random | None = None
+) -> Earthmote:
+    """Cross into a new region: keep the biome die ``keep`` (0 or 1) and re-roll the other,
+    or re-roll both (``keep=None``); the region's size is rolled on the Size table first
+    unless ``new_size`` is false (then the size is kept).
+
+    Re-rolled dice follow the same 11/12 rule. Re-rolling both dice and the size rolls
+    exactly what [generate_earthmote][companion.rulesets.miasma.earthmotes.generate_earthmote]
+    rolls, in the same order. The old region's settlements and portals stay behind. The
+    region keeps the seed that rolled its size: the move's ``seed`` for a new size
+    (``None`` from ``rng`` alone), else the earthmote's.
     """
-    if keep not in (0, 1):
-        raise RuleError(f"Earthmotes: keep die 0 or 1 of the biome pair, not {keep}")
+    _check_keep(keep)
     table = biome_table()
     sides, _ = table.faces()
-    again = {face: row for row in table.rows if row.reroll for face in row.covers}
+    again = _reroll_rows()
     gen = make_rng(seed, rng)
+    size_roll, size = earthmote.size_roll, earthmote.size
+    if new_size:
+        rolled_size = size_table().roll(rng=gen)
+        assert isinstance(rolled_size.roll, int)
+        size_roll, size = rolled_size.roll, rolled_size.row.values["Size"]
     noted: list[tuple[int, Row]] = []
-    face = gen.randint(1, sides)
-    for _ in range(MAX_REROLLS):
-        if face not in again:
-            break
-        noted.append((face, again[face]))
-        face = gen.randint(1, sides)
+    if keep is None:
+        biome = table.roll(rng=gen)
+        assert isinstance(biome.roll, tuple)
+        pair = biome.roll
+        noted = list(biome.noted)
     else:
-        raise RuleError("Earthmotes: the die kept showing 11 or 12; roll again")
-    pair = (earthmote.biome_roll[keep], face)
+        face = gen.randint(1, sides)
+        for _ in range(MAX_REROLLS):
+            if face not in again:
+                break
+            noted.append((face, again[face]))
+            face = gen.randint(1, sides)
+        else:
+            raise RuleError("Earthmotes: the die kept showing 11 or 12; roll again")
+        pair = (earthmote.biome_roll[keep], face)
     row = table.row_for(pair)
     return Earthmote(
-        size_roll=earthmote.size_roll, size=earthmote.size, biome_roll=sorted(pair),
+        size_roll=size_roll, size=size, biome_roll=sorted(pair),
         biome=row.values["Biome"], encounters=row.values["Encounters"],
-        features=_features(noted), seed=earthmote.seed,
+        features=_features(noted), seed=seed if new_size else earthmote.seed,
     )
+
+
+def region_odds(earthmote: Earthmote, keep: int | None) -> dict[str, Fraction]:
+    """Exact chance of each biome for a new region from ``earthmote`` (``keep`` as in
+    [change_region][companion.rulesets.miasma.earthmotes.change_region]), by biome name.
+
+    A re-rolled die settles on each face that is not an 11 or 12 with the same chance
+    (1 in 10): the 11s and 12s only delay it.
+    """
+    _check_keep(keep)
+    table = biome_table()
+    sides, _ = table.faces()
+    again = _reroll_rows()
+    settled = [f for f in range(1, sides + 1) if f not in again]
+    each = Fraction(1, len(settled))
+    first = [earthmote.biome_roll[keep]] if keep is not None else settled
+    out: dict[str, Fraction] = {}
+    for a in first:
+        for b in settled:
+            name = table.row_for((min(a, b), max(a, b))).values["Biome"]
+            out[name] = out.get(name, Fraction(0)) + each * (1 if keep is not None else each)
+    return out
 
 
 def dice_text() -> str:
@@ -309,17 +370,20 @@ class EarthmoteLog(Tracker):
         return mote
 
     @move
-    def new_region(self, index: int, keep: int, *, seed: int | None = None,
-                   rng: random.Random | None = None) -> Earthmote:
-        """Travel on from earthmote ``index`` (from 0): keep one biome die, re-roll the other
-        (from ``seed``, else ``rng``, else the list's own seed and count). The new region
-        keeps the earthmote's own seed (that of its size)."""
+    def new_region(self, index: int, keep: int | None, *, new_size: bool = True,
+                   seed: int | None = None, rng: random.Random | None = None) -> Earthmote:
+        """Travel on from earthmote ``index`` (from 0): keep biome die ``keep`` and re-roll
+        the other, or re-roll both (``keep=None``); the region's size is rolled on the Size
+        table unless ``new_size`` is false (dice from ``seed``, else ``rng``, else the
+        list's own seed and count). See
+        [change_region][companion.rulesets.miasma.earthmotes.change_region]."""
         self._check_index(index)
         self._check_room()
         _check_seed(seed)
+        _check_keep(keep)
         if seed is None and rng is None:
             seed = self.next_seed()
-        mote = change_region(self.earthmotes[index], keep, seed=seed,
+        mote = change_region(self.earthmotes[index], keep, new_size=bool(new_size), seed=seed,
                              rng=None if seed is not None else rng)
         self.made += 1
         self.earthmotes.append(mote)

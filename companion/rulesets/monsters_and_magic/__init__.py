@@ -93,8 +93,7 @@ chosen (each is tested):
 19. Basic techniques with cut-off descriptions: costs kept, descriptions summarised as far
     as printed.
 20. Attacking "make an appropriate", "forces a creature to make a", ranged "making your",
-    mounted "You can use the", "it can only use the", underwater "Attacks with are made",
-    "unless the creature has a": not modelled.
+    mounted "You can use the", "it can only use the": not modelled (underwater attacks: 31).
 21. "two pools that they draw from," (HP and fatigue), "A PC's" (HP), "Some creatures will
     have an" (AC), "temporary": damage is reduced by AC, then halved (rounded down) or
     doubled; temporary HP are lost first and do not add up (the higher amount is kept).
@@ -112,9 +111,13 @@ chosen (each is tested):
     miss 2.
 28. "If you take damage wile dying, mark": 1 exhaustion per hit; damage to a stable
     creature makes it dying again.
-29. Conditions "or" (detonation alternative) and statuses "or give them": not modelled.
+29. Conditions "or" (detonation alternative) and statuses "or give them": not modelled;
+    extending either adds one turn end (6 seconds out of combat).
 30. Frightened is treated as Weakened while the sheet shows it (the source assumed
     perceived).
+31. Underwater "Attacks with are made with disadvantage unless the creature has a": an
+    attack roll underwater has disadvantage unless the attacker has a swimming speed
+    (`Adventurer.set_underwater`); fire damage is resisted underwater.
 """
 
 from __future__ import annotations

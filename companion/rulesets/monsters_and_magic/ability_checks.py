@@ -160,7 +160,9 @@ class AbilityCheck:
     """An ability check: d20 (or 2d20 with advantage/disadvantage) + modifier vs a DC.
 
     ``modifier`` is the ability plus every other bonus and penalty; ``dc`` ``None`` means
-    the table's own 10; ``steps`` are effect steps applied to the result.
+    the table's own 10; ``steps`` are effect steps applied to the result. ``fails``: why
+    the check fails automatically (Blinded on a check that relies on sight...), or ``""``:
+    such a check is a Miss for certain and rolls no die.
     """
 
     modifier: int = 0
@@ -169,6 +171,7 @@ class AbilityCheck:
     disadvantage: bool = False
     steps: int = 0
     allow_critical: bool = False
+    fails: str = ""
 
     def __post_init__(self) -> None:
         if abs(self.modifier) > LIMIT:
@@ -208,6 +211,9 @@ class AbilityCheck:
     def tier_odds(self) -> dict[Tier, Fraction]:
         """Exact chance of every tier (after effect steps), worst first; sums to 1."""
         out = {tier: Fraction(0) for tier in Tier}
+        if self.fails:
+            out[Tier.MISS] = Fraction(1)  # no roll: a failure for certain
+            return out
         for natural, p in self.natural_distribution():
             out[self.result_for(natural)[1]] += p
         return out
@@ -218,7 +224,9 @@ class AbilityCheck:
 
     def roll(self, *, seed: int | None = None, rng: random.Random | None = None
              ) -> AbilityCheckResult:
-        """Roll once (seedable)."""
+        """Roll once (seedable); a check that ``fails`` rolls nothing and is a Miss."""
+        if self.fails:
+            return AbilityCheckResult(self, None, None, None, Tier.MISS, Tier.MISS)
         rolled = roll(self.expression, seed=seed, rng=rng)
         kept = [d.value for d in rolled.groups[0].dice if d.counted]
         natural = kept[0]
@@ -226,23 +234,34 @@ class AbilityCheck:
         return AbilityCheckResult(self, rolled, natural, rolled.total, base, tier)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"modifier": self.modifier, "dc": self.effective_dc,
-                "advantage": self.advantage, "disadvantage": self.disadvantage,
-                "steps": self.steps, "expr": self.expression}
+        out: dict[str, Any] = {
+            "modifier": self.modifier, "dc": self.effective_dc, "advantage": self.advantage,
+            "disadvantage": self.disadvantage, "steps": self.steps, "expr": self.expression}
+        if self.fails:
+            out["fails"] = self.fails
+        return out
 
 
 @dataclass(frozen=True)
 class AbilityCheckResult:
-    """A rolled check: the dice, the kept natural face, the total and its tier."""
+    """A rolled check: the dice, the kept natural face, the total and its tier. An
+    automatic failure (the check ``fails``) has no dice, face or total: ``None``."""
 
     check: AbilityCheck
-    roll: Roll
-    natural: int
-    total: int
+    roll: Roll | None
+    natural: int | None
+    total: int | None
     base_tier: Tier
     tier: Tier
 
+    @property
+    def automatic(self) -> bool:
+        """Whether the result came without a roll (an automatic failure)."""
+        return self.roll is None
+
     def __str__(self) -> str:
+        if self.roll is None:
+            return f"automatic failure, no roll ({self.check.fails}): {self.tier.label}"
         stepped = (f" → {self.tier.label} ({self.check.steps:+d} step"
                    f"{'s' if abs(self.check.steps) != 1 else ''})"
                    if self.check.steps else "")
@@ -252,4 +271,5 @@ class AbilityCheckResult:
     def to_dict(self) -> dict[str, Any]:
         return {**self.check.to_dict(), "natural": self.natural, "total": self.total,
                 "base_tier": self.base_tier.label, "tier": self.tier.label,
-                "roll": self.roll.to_dict(), "text": str(self)}
+                "roll": None if self.roll is None else self.roll.to_dict(),
+                "text": str(self)}

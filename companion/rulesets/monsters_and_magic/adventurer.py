@@ -38,8 +38,30 @@ What the sheet follows, by section of the seed:
 - **Fatigue & Exhaustion**, **Hit Points**, **Death & Dying** — marks spill from fatigue
   into exhaustion and from exhaustion into unconsciousness (or death while dying).
 - **Conditions & Statuses** — never the same one twice; re-inflicting a condition is
-  refused, detonating it ends it for 1d10 damage. Interpretation: durations are not
-  tracked (the GM clears a state when it ends).
+  refused (extend it, or detonate it to end it for 1d10 damage). A state inflicted or
+  bestowed runs out at the end of the creature's next turn
+  ([end_turn][companion.rulesets.monsters_and_magic.adventurer.Adventurer.end_turn]), or
+  after 6 seconds out of combat
+  ([six_seconds_pass][companion.rulesets.monsters_and_magic.adventurer.Adventurer.six_seconds_pass]),
+  unless the effect says it lasts until ended;
+  [extend][companion.rulesets.monsters_and_magic.adventurer.Adventurer.extend] adds a
+  turn. A restraining creature may mark the same 3 fatigue to keep a target restrained
+  ([hold_restrained][companion.rulesets.monsters_and_magic.adventurer.Adventurer.hold_restrained]).
+  Underwater
+  ([set_underwater][companion.rulesets.monsters_and_magic.adventurer.Adventurer.set_underwater]),
+  fire damage is resisted and attacks are made with disadvantage without a swimming speed.
+
+  Interpretation (a note):
+
+  - "Until the end of a creature's next turn": given during the creature's own turn, the
+    state lasts through its following turn (two turn ends); given at any other time, to
+    the end of its coming turn (one). A sheet saved before durations were kept holds
+    states that last until ended.
+  - States the rules give with their own way out last until it: Inspired from a critical
+    hit (until cleared to pay a thread), Prepared from a rest (until used), Unconscious
+    from dying or exhaustion (until healed or rested). Restrained and Doomed name how to
+    get free, but the effect that inflicts them gives their time: they run out like the
+    rest unless it says "until ended".
 - **Rest & Recovery** —
   [short_rest][companion.rulesets.monsters_and_magic.adventurer.Adventurer.short_rest],
   [long_rest][companion.rulesets.monsters_and_magic.adventurer.Adventurer.long_rest],
@@ -47,6 +69,10 @@ What the sheet follows, by section of the seed:
   the chosen activities;
   [tend_ally][companion.rulesets.monsters_and_magic.adventurer.Adventurer.tend_ally] is the
   tender's Tend to Wounds on an ally, one of the tender's two activities of that rest.
+  Gather Supplies and Take Watch are focus rolls, so ability checks like any other: they
+  use up forward and their result gives what the results table gives (1 XP on a miss, 2
+  and a thread for the GM on a critical miss, Inspired on a critical hit); the seed says
+  nothing otherwise. Feeling Lucky's luck roll uses up forward too.
 """
 
 from __future__ import annotations
@@ -90,7 +116,11 @@ from companion.rulesets.monsters_and_magic.fatigue_and_exhaustion import (
     DEFAULT_MAX_FATIGUE,
     exhaustion_penalty,
 )
-from companion.rulesets.monsters_and_magic.harm_and_healing import Affinity, damage_after_armor
+from companion.rulesets.monsters_and_magic.harm_and_healing import (
+    Affinity,
+    damage_after_armor,
+    underwater_affinity,
+)
 from companion.rulesets.monsters_and_magic.perception import (
     CONCEALMENT,
     COVER,
@@ -110,7 +140,7 @@ from companion.rulesets.monsters_and_magic.threads_of_fate import (
 from companion.state import Tracker, is_move, move, state_field
 
 __all__ = ["ABILITIES", "GM_THREAD_READINGS", "MAX_NAME", "Adventurer", "Bond", "CheckRecord",
-           "GameMaster"]
+           "GameMaster", "RestResults"]
 
 #: The four abilities of a PC.
 ABILITIES = ("focus", "power", "cunning", "luck")
@@ -171,6 +201,26 @@ class CheckRecord:
 
 
 @dataclass
+class RestResults:
+    """The results of the checks the latest rest rolled (Gather Supplies, Take Watch), in
+    order, as the sheet applied them: the table reads them to give the GM a thread for a
+    critical miss ([Party.rest][companion.rulesets.monsters_and_magic.party.Party.rest]).
+
+    ``hidden``: as for [CheckRecord][companion.rulesets.monsters_and_magic.adventurer.CheckRecord].
+    """
+
+    tiers: list[str] = state_field(default_factory=list, max_len=2)
+    hidden: str = state_field("", choices=("", "gm", "blind", "self"))
+
+    def check_state(self) -> None:
+        """Each entry is a result of the chart."""
+        labels = {t.label for t in Tier}
+        for i, tier in enumerate(self.tiers):
+            if tier not in labels:
+                raise StateError(f"field 'tiers[{i}]' is not a result: {tier!r}")
+
+
+@dataclass
 class Bond:
     """One bond: a statement about another character and its value (+BOND)."""
 
@@ -186,7 +236,7 @@ class Adventurer(Tracker):
     kind: ClassVar[str] = "MonstersAndMagicAdventurer"
     #: The state that keeps a roll's dice: a hidden roll's is kept from players
     #: ([roll_state_fields][companion.fairplay.roll_state_fields]).
-    ROLL_STATE: ClassVar[tuple[str, ...]] = ("last_check",)
+    ROLL_STATE: ClassVar[tuple[str, ...]] = ("last_check", "rest_results")
 
     name: str = "Adventurer"
     focus: int = state_field(0, min=-LIMIT, max=LIMIT)
@@ -230,6 +280,16 @@ class Adventurer(Tracker):
     resting: str = state_field("", choices=RESTS_BEGUN)
     rest_done: list[str] = state_field(default_factory=list, max_len=2)
     tended: str = state_field("", max_len=MAX_NAME)
+    rest_results: RestResults | None = None
+    #: Held states that run out: name -> the creature's turn ends left (a state not here
+    #: lasts until ended, as every state of a sheet saved before durations did).
+    durations: dict[str, int] = state_field(default_factory=dict, max_len=2 * MAX_ENTRIES,
+                                            min=1, max=LIMIT)
+    #: Who holds the character Restrained ("" for nobody named: a spell, a net...).
+    restrained_by: str = state_field("", max_len=MAX_NAME)
+    underwater: bool = False
+    #: Whether the character has a swimming speed (its attacks underwater are not hampered).
+    swimming_speed: bool = False
 
     @classmethod
     def new(cls, name: str, *, focus: int = 0, power: int = 0, cunning: int = 0,
@@ -339,6 +399,15 @@ class Adventurer(Tracker):
                     raise StateError(f"field '{kind}[{i}]' is not a known name: {entry!r}")
             if len(set(name)) != len(name):
                 raise StateError(f"field '{kind}' holds the same one twice")
+        for timed in self.durations:
+            if timed not in self.conditions and timed not in self.statuses:
+                raise StateError(f"field 'durations.{timed}' times a state the creature does "
+                                 "not have")
+        if self.restrained_by:
+            _state_label(self.restrained_by, "restrained_by")
+            if "Restrained" not in self.conditions:
+                raise StateError("field 'restrained_by' is set but 'conditions' does not hold "
+                                 "Restrained")
         for kind, count in self.holds.items():
             if not 1 <= count <= _BIG:
                 raise StateError(f"field 'holds.{kind}' must be 1-{_BIG}, got {count}")
@@ -462,7 +531,8 @@ class Adventurer(Tracker):
 
         ``against``: for a check that relies on sight, what it is made against (a
         concealment state, or the light it is in); ``target_cover``: for an attack, the
-        cover its target is in.
+        cover its target is in. A check that fails automatically comes back with its
+        reason in ``fails`` (it rolls no die).
 
         Interpretation (a note):
 
@@ -470,19 +540,29 @@ class Adventurer(Tracker):
           light rules say; senses that see past it are the table's to apply (pick the
           concealment they leave).
         - Concealed: -2 ongoing on the check. Hidden or undetected: the character counts as
-          Blinded for it, so a sight-based check fails without a roll (refused, saying so)
-          and an attack is made with disadvantage.
+          Blinded for it, so a sight-based check fails automatically and an attack is made
+          with disadvantage.
+        - Blinded: "ability checks that rely on sight automatically fail". A check relies
+          on sight when it is made against something seen: ``against`` names what is
+          looked at (a concealment or the light it is in, Bright Light included); a check
+          that names nothing (a power roll to force a door, a luck roll) does not, so it
+          rolls as usual. An attack roll does not fail: Blinded's own text gives the
+          blinded attacker disadvantage instead, which would mean nothing if every attack
+          failed.
         - Partial cover's "attacks against you are made with -2 ongoing" is applied to the
           attacker's check; total cover refuses a direct attack.
         """
         sight = _sight(against)
+        fails = ""
         if sight == "Concealed":
             bonus += int(CONCEALMENT["Concealed"]["modifier"])
         elif sight:
             if not attack:
-                raise RuleError(f"Concealment: against something {sight.lower()} a "
-                                "sight-based check fails (you count as blinded); no roll")
+                fails = (f"Concealment: against something {sight.lower()} you count as "
+                         "blinded, and a check that relies on sight fails")
             disadvantage = True
+        if against and not attack and self.has("Blinded"):
+            fails = f"Blinded: {self.name} cannot see, and a check that relies on sight fails"
         if target_cover:
             if target_cover not in COVER:
                 raise RuleError(f"Cover: no cover called {target_cover!r} "
@@ -493,10 +573,11 @@ class Adventurer(Tracker):
                 raise RuleError("Cover: a creature in total cover cannot be targeted directly")
             bonus += int(COVER[target_cover]["attack_modifier"])
         if attack:
-            disadvantage = disadvantage or self.has("Prone") or self.has("Blinded")
+            disadvantage = (disadvantage or self.has("Prone") or self.has("Blinded")
+                            or (self.underwater and not self.swimming_speed))
             advantage = advantage or self.has("Invisible")
         return AbilityCheck(self.check_modifier(ability, bonus=bonus, attack=attack), dc,
-                            advantage, disadvantage, steps)
+                            advantage, disadvantage, steps, fails=fails)
 
     # -- ability checks ------------------------------------------------------------------
 
@@ -507,19 +588,30 @@ class Adventurer(Tracker):
                    rng: random.Random | None = None, against: str = "",
                    target_cover: str = "") -> AbilityCheckResult:
         """Roll an ability check; uses up forward, earns XP on a miss (``against`` and
-        ``target_cover``: see [build_check][companion.rulesets.monsters_and_magic.adventurer.Adventurer.build_check])."""  # noqa: E501
+        ``target_cover``: see [build_check][companion.rulesets.monsters_and_magic.adventurer.Adventurer.build_check]).
+
+        Interpretation: a check that fails automatically (Blinded, or something hidden, on
+        a check that relies on sight) rolls nothing and is a Miss on the results table, so
+        it gives the miss's 1 XP (the table rewards failing, however it comes); forward is
+        not used (no roll added it) and stays for the next check; there is no roll for Bend
+        Luck or Feeling Lucky to act on afterwards.
+        """  # noqa: E501
         self._alive("Ability Checks")
         check = self.build_check(ability, bonus=bonus, dc=dc, advantage=advantage,
                                  disadvantage=disadvantage, steps=steps, attack=attack,
                                  against=against, target_cover=target_cover)
         result = check.roll(seed=seed, rng=rng)
-        self.forward = 0
+        if not result.automatic:
+            self.forward = 0
         self._record(result)
         self._after_result(result.tier)
         self.describe(f"{self.name}: {ability} roll {result}")
         return result
 
     def _record(self, result: AbilityCheckResult) -> None:
+        if result.natural is None or result.total is None:
+            self.last_check = None  # an automatic failure: no roll to bend or replace
+            return
         self.last_check = CheckRecord(result.check.expression, result.natural, result.total,
                                       result.check.effective_dc, result.tier.label)
 
@@ -611,7 +703,7 @@ class Adventurer(Tracker):
         elif "Prepared" not in self.statuses:
             raise RuleError(f"Prepared: {self.name} is not Prepared")
         else:
-            self.statuses.remove("Prepared")
+            self._drop("Prepared")
         self.forward = _bounded(self.forward + PREPARED_FORWARD, "Forward")
         self.describe(f"{self.name}: uses Prepared, {PREPARED_FORWARD:+d} forward "
                       f"(next check {self.forward:+d})")
@@ -624,7 +716,7 @@ class Adventurer(Tracker):
                 raise RuleError(f"{use}: Inspired stands in for one thread only")
             if "Inspired" not in self.statuses:
                 raise RuleError(f"{use}: {self.name} is not Inspired")
-            self.statuses.remove("Inspired")
+            self._drop("Inspired")
             return "clears Inspired"
         if self.threads < count:
             raise RuleError(f"Threads of Fate: {self.name} has {self.threads} thread"
@@ -666,6 +758,7 @@ class Adventurer(Tracker):
             dc = self.last_check.dc
         paid = self._pay_thread("Feeling Lucky", 1, inspired)
         result = self.build_check("luck", dc=dc).roll(seed=seed, rng=rng)
+        self.forward = 0  # the luck roll used it: forward ends after it is used
         if not against_you:
             self._record(result)
             self._after_result(result.tier)
@@ -863,18 +956,47 @@ class Adventurer(Tracker):
         self.in_turn = False
         left = self.ap
         self.ap = 0
-        self.describe(f"{self.name}: turn ends ({left} AP unspent)")
+        notes = self._tick()
+        self.describe(f"{self.name}: turn ends ({left} AP unspent)"
+                      + "".join(f"; {n}" for n in notes))
 
     @move
-    def break_free(self) -> None:
-        """End Restrained by marking 3 fatigue on your turn."""
+    def break_free(self, held: bool = False) -> None:
+        """End Restrained by marking 3 fatigue on your turn; ``held``: the creature
+        restraining you marks the same
+        ([hold_restrained][companion.rulesets.monsters_and_magic.adventurer.Adventurer.hold_restrained])
+        and you stay restrained, your fatigue marked all the same.
+
+        Interpretation: the restrainer's "mark the same" is 3 fatigue, answered to each
+        attempt (so each try costs both sides); a restraint with no creature behind it
+        cannot be held this way.
+        """
         if "Restrained" not in self.conditions:
             raise RuleError(f"Restrained: {self.name} is not restrained")
         if not self.in_turn:
             raise RuleError("Restrained: breaking free is done on your own turn")
-        self._mark_fatigue(BREAK_FREE_FATIGUE)
-        self.conditions.remove("Restrained")
-        self.describe(f"{self.name}: marks {BREAK_FREE_FATIGUE} fatigue and breaks free")
+        if held and not self.restrained_by:
+            raise RuleError(f"Restrained: no creature holds {self.name} to mark the same")
+        notes = self._mark_fatigue(BREAK_FREE_FATIGUE)
+        tail = "".join(f"; {n}" for n in notes)
+        if held:
+            self.describe(f"{self.name}: marks {BREAK_FREE_FATIGUE} fatigue to break free, "
+                          f"but {self.restrained_by} marks the same: still restrained{tail}")
+            return
+        self._drop("Restrained")
+        self.describe(f"{self.name}: marks {BREAK_FREE_FATIGUE} fatigue and breaks free{tail}")
+
+    @move
+    def hold_restrained(self, target: str) -> None:
+        """This character restrains ``target`` and marks 3 fatigue (the same as the target
+        marks to break free) so the target stays restrained."""
+        self._alive("Restrained")
+        target = _label(target, "Restrained")
+        if target.casefold() == self.name.casefold():
+            raise RuleError("Restrained: a creature does not hold itself")
+        notes = self._mark_fatigue(BREAK_FREE_FATIGUE)
+        self.describe(f"{self.name}: marks {BREAK_FREE_FATIGUE} fatigue to keep {target} "
+                      "restrained" + "".join(f"; {n}" for n in notes))
 
     # -- fatigue & exhaustion ---------------------------------------------------------------
 
@@ -969,19 +1091,56 @@ class Adventurer(Tracker):
         return taken, notes
 
     @move
-    def take_damage(self, amount: int, affinity: Affinity = "normal") -> int:
-        """Take damage after AC (and resistance/vulnerability/immunity).
+    def take_damage(self, amount: int, affinity: Affinity = "normal",
+                    damage_type: str = "") -> int:
+        """Take damage after AC (and resistance/vulnerability/immunity). ``damage_type``
+        (fire, cold...): underwater, fire is resisted
+        ([underwater_affinity][companion.rulesets.monsters_and_magic.harm_and_healing.underwater_affinity]).
 
         Interpretation: damage to a stabilized creature starts the dying again (its
         deathsave count from zero); the seed says only that a dying creature marks
         exhaustion when damaged.
         """
         self._alive("Harm & Healing")
+        kind, affinity, note = self._damage_kind(damage_type, affinity)
         taken, notes = self._take(amount, affinity)
-        self.describe(f"{self.name}: takes {taken} damage ({amount} before AC "
-                      f"{self.effective_ac}), HP {self.hp}/{self.max_hp}"
-                      + "".join(f"; {n}" for n in notes))
+        self.describe(f"{self.name}: takes {taken}{' ' + kind if kind else ''} damage "
+                      f"({amount} before AC {self.effective_ac}), HP {self.hp}/{self.max_hp}"
+                      + note + "".join(f"; {n}" for n in notes))
         return taken
+
+    def _damage_kind(self, damage_type: str, affinity: Affinity) -> tuple[str, Affinity, str]:
+        """The damage type as written, the affinity it meets here (underwater, fire is
+        resisted) and the log's note on any change."""
+        kind = " ".join(str(damage_type).split()).lower()
+        if len(kind) > MAX_NAME:
+            raise RuleError(f"Harm & Healing: a damage type is at most {MAX_NAME} characters")
+        if not self.underwater:
+            return kind, affinity, ""
+        wet = underwater_affinity(affinity, kind)
+        return kind, wet, (f"; {kind} underwater: {wet}" if wet != affinity else "")
+
+    @move
+    def set_underwater(self, underwater: bool = True, swimming_speed: bool = False) -> None:
+        """The character goes underwater (or comes out), with or without a swimming speed:
+        while underwater, everything has resistance to fire damage, and the character's
+        attack rolls are made with disadvantage unless it has a swimming speed.
+
+        Interpretation: the seed's "Attacks with are made with disadvantage unless the
+        creature has a" is cut off; read as attacks with weapons (every attack roll the
+        sheet makes) at disadvantage unless the attacker has a swimming speed, the one
+        speed the seed gives for moving through liquid with ease.
+        """
+        underwater, swimming_speed = bool(underwater), bool(swimming_speed)
+        if (underwater, swimming_speed) == (self.underwater, self.swimming_speed):
+            raise RuleError(f"Underwater Combat: {self.name} is already "
+                            + ("underwater" if underwater else "out of the water")
+                            + (" with a swimming speed" if swimming_speed else ""))
+        self.underwater, self.swimming_speed = underwater, swimming_speed
+        swim = (" with a swimming speed" if swimming_speed
+                else ", attacks at disadvantage")
+        self.describe(f"{self.name}: " + (f"underwater (fire damage resisted{swim})"
+                                          if underwater else "out of the water"))
 
     def _heal(self, amount: int) -> int:
         before = self.hp
@@ -990,7 +1149,7 @@ class Adventurer(Tracker):
             self.dying = self.stable = False
             self.deathsaves = 0
             if "Unconscious" in self.conditions and not self.out_until_long_rest:
-                self.conditions.remove("Unconscious")
+                self._drop("Unconscious")
         return self.hp - before
 
     @move
@@ -1042,7 +1201,7 @@ class Adventurer(Tracker):
         self.out_until_long_rest = False
         woke = not (self.dying or self.stable)
         if woke and "Unconscious" in self.conditions:
-            self.conditions.remove("Unconscious")
+            self._drop("Unconscious")
         self.describe(f"{self.name}: {ally} helps them recover"
                       + (" — wakes up" if woke else " (still at 0 HP)"))
 
@@ -1101,15 +1260,107 @@ class Adventurer(Tracker):
 
     # -- conditions & statuses ------------------------------------------------------------------
 
+    def _default_turns(self) -> int:
+        """How many of the creature's turn ends a new state lasts: until the end of its
+        next turn, so through this one and the next when given during its own turn."""
+        return 2 if self.in_turn else 1
+
+    def _drop(self, name: str) -> None:
+        """A condition or status ends, however it ends: its duration and hold go with it."""
+        for held in (self.conditions, self.statuses):
+            if name in held:
+                held.remove(name)
+        self.durations.pop(name, None)
+        if name == "Restrained":
+            self.restrained_by = ""
+
+    def _lasting(self, name: str, until_ended: bool) -> str:
+        """Give a new state its duration; the log's note on it."""
+        if until_ended:
+            return " (until ended)"
+        self.durations[name] = self._default_turns()
+        return f" (until the end of {'their next' if self.in_turn else 'their coming'} turn)"
+
+    def _tick(self) -> list[str]:
+        """One of the creature's turns ends (or 6 seconds pass): timed states run down."""
+        notes = []
+        for name in list(self.durations):
+            self.durations[name] -= 1
+            if self.durations[name] > 0:
+                continue
+            if name == "Unconscious" and (self.dying or self.stable
+                                          or self.out_until_long_rest):
+                del self.durations[name]  # held now by dying or exhaustion, not by time
+                continue
+            self._drop(name)
+            notes.append(f"{name} runs out")
+        return notes
+
     @move
-    def inflict(self, condition: str) -> None:
-        """Add a condition; one already held is refused (extend or detonate it instead)."""
+    def inflict(self, condition: str, until_ended: bool = False, by: str = "") -> None:
+        """Add a condition; one already held is refused (extend or detonate it instead).
+
+        It lasts until the end of the creature's next turn in combat, or 6 seconds
+        ([end_turn][companion.rulesets.monsters_and_magic.adventurer.Adventurer.end_turn],
+        [six_seconds_pass][companion.rulesets.monsters_and_magic.adventurer.Adventurer.six_seconds_pass]),
+        unless ``until_ended`` (the effect says otherwise: it lasts until a rule or the GM
+        ends it). ``by``: for Restrained, the creature holding the character (it may mark
+        the same to stop an escape, see
+        [break_free][companion.rulesets.monsters_and_magic.adventurer.Adventurer.break_free]).
+        """
         name = condition_name(condition)
         if name in self.conditions:
             raise RuleError(f"Conditions: {self.name} is already {name}; extend it or "
                             "detonate it instead")
+        holder = " ".join(str(by).split())
+        if holder and name != "Restrained":
+            raise RuleError(f"Conditions: only Restrained is held by a creature, not {name}")
+        if holder:
+            holder = _label(holder, "Restrained")
         self.conditions.append(name)
-        self.describe(f"{self.name}: becomes {name}")
+        self.restrained_by = holder if name == "Restrained" else self.restrained_by
+        lasting = self._lasting(name, bool(until_ended))
+        self.describe(f"{self.name}: becomes {name}{' (held by ' + holder + ')' if holder else ''}"
+                      f"{lasting}")
+
+    @move
+    def extend(self, state: str) -> None:
+        """Inflict a condition, or bestow a status, the creature already has, choosing to
+        extend it: it lasts 1 turn longer. A status is extended only while its time left is
+        no more than a new one would give; a state that lasts until ended has no duration
+        to extend.
+
+        Interpretation: one turn is one more of the creature's turn ends (6 more seconds
+        out of combat); "what you'd bestow" is a new status of the usual length (to the end
+        of the creature's next turn), the one length the sheet knows.
+        """
+        name = condition_name(state) if _is_condition(state) else status_name(state)
+        if name not in self.conditions and name not in self.statuses:
+            raise RuleError(f"Conditions & Statuses: {self.name} is not {name}; inflict or "
+                            "bestow it instead")
+        if name not in self.durations:
+            raise RuleError(f"Conditions & Statuses: {self.name}'s {name} lasts until it is "
+                            "ended; there is no duration to extend")
+        left, fresh = self.durations[name], self._default_turns()
+        if name in self.statuses and left > fresh:
+            raise RuleError(f"Statuses: {self.name}'s {name} has {left} turns left, more than "
+                            f"the {fresh} a new one would give; it cannot be extended")
+        if left + 1 > LIMIT:
+            raise RuleError(f"Conditions & Statuses: at most {LIMIT} turns")
+        self.durations[name] = left + 1
+        self.describe(f"{self.name}: {name} extended by 1 turn ({left + 1} turn ends left)")
+
+    @move
+    def six_seconds_pass(self) -> None:
+        """Out of combat, 6 seconds pass: each state that runs out by time loses one turn's
+        worth (a state lasts 6 seconds out of combat, as until the end of a next turn)."""
+        if self.in_turn:
+            raise RuleError("Conditions & Statuses: in combat, states run out as turns end "
+                            "(end the turn)")
+        if not self.durations:
+            raise RuleError(f"Conditions & Statuses: {self.name} has no state that runs out")
+        notes = self._tick()
+        self.describe(f"{self.name}: 6 seconds pass" + "".join(f"; {n}" for n in notes))
 
     @move
     def end_condition(self, condition: str) -> None:
@@ -1120,33 +1371,37 @@ class Adventurer(Tracker):
             raise RuleError(f"Conditions: {self.name} stays unconscious "
                             + ("until a long rest or an ally's action lets them recover"
                                if self.out_until_long_rest else "until healed"))
-        self.conditions.remove(name)
+        self._drop(name)
         self.describe(f"{self.name}: is no longer {name}")
 
     @move
     def detonate(self, condition: str, seed: int | None = None,
-                 rng: random.Random | None = None) -> int:
-        """End a held condition at once for 1d10 damage (taken after AC)."""
+                 rng: random.Random | None = None, damage_type: str = "") -> int:
+        """End a held condition at once for 1d10 damage (taken after AC) of the attack's
+        ``damage_type`` (fire is resisted underwater, as in
+        [take_damage][companion.rulesets.monsters_and_magic.adventurer.Adventurer.take_damage])."""
         self._alive("Conditions")
         name = condition_name(condition)
+        kind, affinity, wet = self._damage_kind(damage_type, "normal")
         if name not in self.conditions:
             raise RuleError(f"Conditions: {self.name} is not {name}, nothing to detonate")
         if name == "Unconscious" and (self.dying or self.stable or self.out_until_long_rest):
             raise RuleError(f"Conditions: {self.name}'s unconsciousness cannot be detonated")
-        self.conditions.remove(name)
+        self._drop(name)
         rolled = roll(DETONATE_DAMAGE, seed=seed, rng=rng)
-        taken, notes = self._take(rolled.total, "normal")
-        self.describe(f"{self.name}: {name} detonates for {rolled} → {taken} damage, HP "
-                      f"{self.hp}/{self.max_hp}" + "".join(f"; {n}" for n in notes))
+        taken, notes = self._take(rolled.total, affinity)
+        self.describe(f"{self.name}: {name} detonates for {rolled} → {taken}"
+                      f"{' ' + kind if kind else ''} damage, HP {self.hp}/{self.max_hp}"
+                      + wet + "".join(f"; {n}" for n in notes))
         return taken
 
     @move
-    def add_state(self, name: str) -> None:
+    def add_state(self, name: str, until_ended: bool = False) -> None:
         """Add a condition or a status, whichever ``name`` is (the rules of each apply)."""
         if _is_condition(name):
-            self.inflict(name)
+            self.inflict(name, until_ended)
         else:
-            self.bestow(name)
+            self.bestow(name, until_ended)
 
     @move
     def remove_state(self, name: str) -> None:
@@ -1157,19 +1412,23 @@ class Adventurer(Tracker):
             self.end_status(name)
 
     @move
-    def bestow(self, status: str) -> None:
+    def bestow(self, status: str, until_ended: bool = False) -> None:
+        """Add a status; one already held is refused (extend it instead). It runs out as a
+        condition does (see
+        [inflict][companion.rulesets.monsters_and_magic.adventurer.Adventurer.inflict])."""
         name = status_name(status)
         if name in self.statuses:
             raise RuleError(f"Statuses: {self.name} is already {name}; extend it instead")
         self.statuses.append(name)
-        self.describe(f"{self.name}: becomes {name}")
+        lasting = self._lasting(name, bool(until_ended))
+        self.describe(f"{self.name}: becomes {name}{lasting}")
 
     @move
     def end_status(self, status: str) -> None:
         name = status_name(status)
         if name not in self.statuses:
             raise RuleError(f"Statuses: {self.name} is not {name}")
-        self.statuses.remove(name)
+        self._drop(name)
         self.describe(f"{self.name}: is no longer {name}")
 
     # -- supplies and rests -------------------------------------------------------------------
@@ -1252,11 +1511,37 @@ class Adventurer(Tracker):
     def _rest_over(self) -> None:
         self.resting, self.rest_done, self.tended = "", [], ""
 
+    def _rest_check(self, dc: int | None, rng: random.Random) -> AbilityCheckResult:
+        """A rest's focus roll: an ability check like any other, so it uses up forward."""
+        result = AbilityCheck(self.check_modifier("focus"), dc).roll(rng=rng)
+        self.forward = 0
+        return result
+
+    def _rest_result(self, tier: Tier) -> None:
+        """A rest roll's result, read on the results table (XP, Inspired), kept for the
+        table (the GM's thread on a critical miss)."""
+        self._after_result(tier)
+        if self.rest_results is None:
+            self.rest_results = RestResults()
+        self.rest_results.tiers.append(tier.label)
+
     def _gather(self, rng: random.Random) -> str:
-        result = AbilityCheck(self.check_modifier("focus")).roll(rng=rng)
+        result = self._rest_check(None, rng)
+        self._rest_result(result.tier)
         found = 2 if result.tier >= Tier.STRONG_HIT else 1 if result.tier.is_hit else 0
         self.supplies = min(_BIG, self.supplies + found)
         return f"gathers {found} supply ({result})"
+
+    def _take_watch(self, dc: int | None, rng: random.Random) -> str:
+        result = self._rest_check(dc, rng)
+        if dc is not None:
+            self._rest_result(result.tier)
+            return f"takes watch ({result})"
+        if result.tier in (Tier.CRITICAL_HIT, Tier.CRITICAL_MISS):
+            # A natural 20 or 1 reads the same whatever the hidden DC.
+            self._rest_result(result.tier)
+            return f"takes watch ({result.total}, a {result.tier.label}; the GM keeps the DC)"
+        return f"takes watch ({result.total}; the GM compares it with the hidden DC)"
 
     def _prepare(self, with_party: bool) -> str:
         if with_party:
@@ -1282,7 +1567,7 @@ class Adventurer(Tracker):
         if self.out_until_long_rest:
             self.out_until_long_rest = False
             if "Unconscious" in self.conditions and not (self.dying or self.stable):
-                self.conditions.remove("Unconscious")
+                self._drop("Unconscious")
             notes.append("wakes up")
         return notes
 
@@ -1360,6 +1645,7 @@ class Adventurer(Tracker):
         self._short_rest_allowed()
         chosen = self._choices("short", activities)
         rng = make_rng(seed, rng)
+        self.rest_results = None  # this rest's rolls only
         notes: list[str] = []
         for name in chosen:
             if name == "Tend to Wounds":
@@ -1382,11 +1668,25 @@ class Adventurer(Tracker):
     @move
     def long_rest(self, activities: list[str], heal_supplies: int = 0,
                   exhaustion_supplies: int = 0, prepare_with_party: bool = False,
-                  seed: int | None = None, rng: random.Random | None = None) -> list[str]:
-        """An 8-hour rest with up to two activities; threads come back, hold ends."""
+                  seed: int | None = None, rng: random.Random | None = None,
+                  watch_dc: int | None = None) -> list[str]:
+        """An 8-hour rest with up to two activities; threads come back, hold ends.
+
+        ``watch_dc``: the GM's hidden DC for Take Watch, when the GM gives it to the sheet.
+
+        Interpretation: Take Watch's focus roll is read on the results table against the
+        GM's hidden DC: given the DC, the sheet applies the result as any check's (1 XP on
+        a miss...); without it, only a natural 20 or a natural 1 (critical whatever the DC)
+        is applied, and the GM judges the rest from the total.
+        """
         self._rest_allowed("Long Rest")
         self._same_rest("long", "Long Rest")
         chosen = self._choices("long", activities)
+        if watch_dc is not None and (isinstance(watch_dc, bool) or not isinstance(
+                watch_dc, int) or abs(watch_dc) > LIMIT):
+            raise RuleError(f"Take Watch: the hidden DC is a whole number within ±{LIMIT}")
+        if watch_dc is not None and "Take Watch" not in chosen:
+            raise RuleError("Long Rest: a watch DC is for Take Watch, which is not chosen")
         if exhaustion_supplies and "Clear Fatigue" not in chosen:
             raise RuleError("Long Rest: supply recovers exhaustion only with Clear Fatigue")
         if heal_supplies and "Tend to Wounds" not in chosen:
@@ -1397,6 +1697,7 @@ class Adventurer(Tracker):
             raise RuleError(f"Clear Fatigue: {self.name} has {self.exhaustion} exhaustion "
                             f"to recover, not {exhaustion_supplies}")
         rng = make_rng(seed, rng)
+        self.rest_results = None  # this rest's rolls only
         # Hold lasts until a long rest: it ends as the rest begins, before any new hold.
         self.holds = {}
         notes: list[str] = []
@@ -1411,9 +1712,7 @@ class Adventurer(Tracker):
             elif name == "Gather Supplies":
                 notes.append(self._gather(rng))
             elif name == "Take Watch":
-                result = AbilityCheck(self.check_modifier("focus")).roll(rng=rng)
-                notes.append(f"takes watch ({result.total}; the GM compares it with the "
-                             "hidden DC)")
+                notes.append(self._take_watch(watch_dc, rng))
             elif name == "Prepare":
                 notes.append(self._prepare(prepare_with_party))
             else:
@@ -1433,6 +1732,7 @@ class Adventurer(Tracker):
         self._same_rest("extended", "Extended Rest")
         chosen = self._choices("extended", [activity] if isinstance(activity, str)
                                else list(activity))
+        self.rest_results = None  # no rolls in an extended rest
         self.holds = {}
         notes: list[str] = []
         for name in chosen:

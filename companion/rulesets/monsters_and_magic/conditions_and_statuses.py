@@ -9,6 +9,10 @@ Inflicting a condition the target already has instead either extends it by 1 tur
 Bestowing a status the target already has (with no more time left than the new one would
 give) either extends it by 1 turn or gives something else.
 
+The sheet keeps how long each lasts and runs it out as the creature's turns end
+([Adventurer.inflict][companion.rulesets.monsters_and_magic.adventurer.Adventurer.inflict],
+[Adventurer.extend][companion.rulesets.monsters_and_magic.adventurer.Adventurer.extend]).
+
 Interpretation: the alternative to 1d10 detonation damage and the status alternative are
 cut off in the seed and left out. Some states include others: Unconscious includes Prone
 and Stunned, Prone includes Slowed, Invisible makes a creature undetected; these are

@@ -7,6 +7,9 @@ immune creature takes none of that type.
 Falling deals 1d6 damage per 10 feet fallen. On the material plane a creature falls 580
 feet in the first 6-second turn, 2,315 feet by the second and 5,280 (a mile) by the third.
 
+Underwater, everything has resistance to fire damage
+([underwater_affinity][companion.rulesets.monsters_and_magic.harm_and_healing.underwater_affinity]).
+
 Interpretation: halving rounds down; a fall of less than 10 feet deals no damage and
 partial tens do not count (25 feet is 2d6). "About the same as Earth" is read as standard
 gravity (32.174 ft/s²) with no air resistance;
@@ -15,6 +18,16 @@ gives
 the exact figure the printed distances are checked against (the third, a mile, is about
 1.3% above it and is flagged on the reference page). The seed's sentences on HP, AC and temporary
 HP stop mid-way; only what is printed is modelled.
+
+Interpretation: falling damage is damage like any other, so the faller's AC reduces it
+(and resistance, halved after AC, would apply). The falling rule says only "1d6 damage for
+each 10 feet", but the resistance rule reads damage as reduced by AC first ("after reducing
+damage by your AC") with no exception, and falling gives none; a table that lets a fall
+ignore armor takes the dice total off HP by hand.
+
+Interpretation: underwater fire resistance does not stack with a resistance the creature
+already has, cancels a vulnerability to fire (the seed gives each its own rule and no way
+to combine them; halving then doubling is read as neither), and leaves immunity as it is.
 
 >>> damage_after_armor(9, ac=2, affinity="resistant")
 3
@@ -31,7 +44,7 @@ from companion.errors import RuleError
 from companion.rulesets.monsters_and_magic._data import section
 
 __all__ = ["Affinity", "damage_after_armor", "falling_damage_dice", "falling_distance",
-           "falling_distance_computed", "falling_distance_differs"]
+           "falling_distance_computed", "falling_distance_differs", "underwater_affinity"]
 
 Affinity = Literal["normal", "resistant", "vulnerable", "immune"]
 
@@ -54,6 +67,18 @@ def damage_after_armor(amount: int, *, ac: int = 0, affinity: Affinity = "normal
     if affinity == "immune":
         return 0
     raise RuleError(f"Resistance & Vulnerability: unknown affinity {affinity!r}")
+
+
+def underwater_affinity(affinity: Affinity, damage_type: str) -> Affinity:
+    """How a creature underwater takes ``damage_type``: fire is resisted (see the module's
+    Interpretation for resistance or vulnerability already there); other types as usual.
+
+    >>> underwater_affinity("normal", "fire"), underwater_affinity("vulnerable", "fire")
+    ('resistant', 'normal')
+    """
+    if damage_type.strip().lower() != "fire" or affinity in ("resistant", "immune"):
+        return affinity
+    return "normal" if affinity == "vulnerable" else "resistant"
 
 
 def falling_damage_dice(feet: int) -> str:

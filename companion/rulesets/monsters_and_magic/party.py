@@ -20,6 +20,7 @@ companion.errors.RuleError: Characters: Ash is already at the table
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -166,6 +167,22 @@ class Party(Observable):
         self.gm.note_result(result.tier)
         return result
 
+    def rest(self, adventurer: Adventurer, kind: str, *args: Any, **kwargs: Any) -> list[str]:
+        """A character's ``short``, ``long`` or ``extended`` rest (the sheet's move, with
+        the same arguments); each critical miss its rolls (Gather Supplies, Take Watch) made
+        gives the GM a thread, as any check's does. Returns the rest's notes."""
+        self._seated(adventurer)
+        moves: dict[str, Callable[..., list[str]]] = {
+            "short": adventurer.short_rest, "long": adventurer.long_rest,
+            "extended": adventurer.extended_rest}
+        if kind not in moves:
+            raise RuleError(f"Rest & Recovery: no {kind!r} rest (short, long, extended)")
+        notes: list[str] = moves[kind](*args, **kwargs)
+        results = adventurer.rest_results
+        for label in results.tiers if results is not None else ():
+            self.gm.note_result(Tier.from_label(label))
+        return notes
+
     def able(self, move: str, *args: Any) -> tuple[list[Adventurer], list[str]]:
         """The characters the rules let make ``move(*args)`` now, and why each other one
         cannot ("Bo: ..."); refused when nobody can."""
@@ -216,7 +233,8 @@ class Party(Observable):
              rng: random.Random | None = None) -> Fall:
         """A fall of ``feet``: the falling dice rolled and, when ``who`` fell, taken as
         damage on that character's sheet (refused before the roll if the sheet cannot
-        take it)."""
+        take it). Interpretation: the sheet's AC reduces it, as it does any damage (see
+        [harm_and_healing][companion.rulesets.monsters_and_magic.harm_and_healing])."""
         dice = falling_damage_dice(feet)
         if who is not None:
             self._seated(who)

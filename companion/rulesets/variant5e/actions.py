@@ -11,11 +11,17 @@
 - **Search.** A Wisdom (Perception) or Intelligence (Investigation) check, as the DM says.
 - **Ready.** Name a perceivable trigger and the action (or a move up to your speed) to
   take with your reaction when it happens, or let it pass. A readied spell (casting time
-  1 action) is cast now and held with concentration until released; losing
-  concentration loses the spell, and holding it ends any other concentration.
+  1 action) is cast now and held with concentration until released; holding it ends any
+  other concentration. If the concentration ends (dropped, or broken by damage) before
+  the release, the spell dissipates without taking effect: there is nothing left to
+  release.
 - **Improvising an action.** Anything else you describe; the DM rules whether it can be
   done and what roll, if any, decides it.
 - **End concentration.** At any time, no action needed.
+
+Interpretation: a readied spell not released by the start of your next turn is lost as
+any readied action is ("before the start of your next turn"), and so is the
+concentration that held it.
 - **Other activities.** Talking briefly and gesturing cost nothing; one interaction with
   an object or feature (open a door, draw a weapon) is free during your move or action;
   a second needs your action, and the DM may ask for an action when the object is
@@ -78,6 +84,12 @@ class Turn(Tracker):
     disengaged: bool = False
     readied: str = state_field("", max_len=MAX_TEXT)
     concentrating: str = state_field("", max_len=MAX_TEXT)
+    #: The spell held by the readied action ("" when the readied action is no spell);
+    #: held with concentration, so it names the spell concentrated on.
+    readied_spell: str = state_field("", max_len=MAX_TEXT)
+    #: A readied spell that dissipated when concentration ended (kept to say why it cannot
+    #: be released); cleared by the next turn or the next Ready.
+    dissipated: str = state_field("", max_len=MAX_TEXT)
 
     def check_state(self) -> None:
         """What a turn can never be: Dodge, Disengage or a readied trigger without the
@@ -90,6 +102,12 @@ class Turn(Tracker):
         if self.object_interactions == 2 and self.action != "use an object":
             raise StateError("field 'object_interactions' is 2 but the action was not spent "
                              "on the second object")
+        if self.readied_spell and (not self.readied
+                                   or self.concentrating != self.readied_spell):
+            raise StateError("field 'readied_spell' is set but no readied action holds it "
+                             "with concentration")
+        if self.dissipated and (self.readied or self.action != "ready"):
+            raise StateError("field 'dissipated' is set but the readied action was not lost")
 
     @move
     def take_action(self, name: str) -> None:
@@ -126,9 +144,10 @@ class Turn(Tracker):
             raise RuleError(f"Ready: a trigger or spell name is at most {MAX_TEXT} characters")
         self._use_action("ready")
         self.readied = trigger.strip()
+        self.dissipated = ""
         if spell.strip():
             dropped = self.concentrating
-            self.concentrating = spell.strip()
+            self.concentrating = self.readied_spell = spell.strip()
             self.describe(f"ready {spell} on: {trigger}" +
                           (f" (ends concentration on {dropped})" if dropped else ""))
         else:
@@ -137,13 +156,22 @@ class Turn(Tracker):
     @move
     def release_readied(self) -> None:
         """The trigger happens: act with the reaction."""
+        if not self.readied and self.dissipated:
+            raise RuleError(f"Ready: {self.dissipated} dissipated without taking effect when "
+                            "concentration ended; nothing is readied")
         if not self.readied:
             raise RuleError("Ready: nothing is readied")
         if self.reaction_used:
             raise RuleError("Ready: the reaction is already spent this round")
         self.reaction_used = True
         self.readied = ""
-        self.describe("readied action released (reaction)")
+        spell, self.readied_spell = self.readied_spell, ""
+        if spell:
+            # The spell takes effect; concentration stays for a spell that needs it (the
+            # table ends it with end_concentration when the spell does not).
+            self.describe(f"readied {spell} released (reaction)")
+        else:
+            self.describe("readied action released (reaction)")
 
     @move
     def use_reaction(self, what: str = "reaction") -> None:
@@ -155,11 +183,32 @@ class Turn(Tracker):
 
     @move
     def end_concentration(self) -> None:
-        """Drop concentration, no action needed (a held readied spell is lost)."""
+        """Drop concentration, no action needed (a held readied spell dissipates)."""
         if not self.concentrating:
             raise RuleError("End Concentration: not concentrating on anything")
-        self.describe(f"ends concentration on {self.concentrating}")
+        self.describe(f"ends concentration on {self.concentrating}{self._lose_readied()}")
         self.concentrating = ""
+
+    @move
+    def break_concentration(self, cause: str = "") -> None:
+        """Concentration is broken (damage and a failed save, incapacitated...): the spell
+        concentrated on ends, and a readied spell dissipates without taking effect."""
+        if not self.concentrating:
+            raise RuleError("Concentration: not concentrating on anything, nothing to break")
+        if len(cause.strip()) > MAX_TEXT:
+            raise RuleError(f"Concentration: a cause is at most {MAX_TEXT} characters")
+        why = f" ({cause.strip()})" if cause.strip() else ""
+        self.describe(f"concentration on {self.concentrating} broken{why}"
+                      f"{self._lose_readied()}")
+        self.concentrating = ""
+
+    def _lose_readied(self) -> str:
+        """The readied spell dissipates with its concentration; the note for the log."""
+        if not self.readied_spell:
+            return ""
+        spell = self.readied_spell
+        self.readied, self.readied_spell, self.dissipated = "", "", spell
+        return f": readied {spell} dissipates without taking effect"
 
     @move
     def lose_dodge(self) -> None:
@@ -177,8 +226,13 @@ class Turn(Tracker):
         self.object_interactions = 0
         self.dodging = False
         self.disengaged = False
-        self.readied = ""
-        self.describe("turn starts")
+        note = ""
+        if self.readied_spell:
+            # Held only until this turn starts (see the module's Interpretation).
+            note = f"; readied {self.readied_spell} was never released and is lost"
+            self.concentrating = ""
+        self.readied = self.readied_spell = self.dissipated = ""
+        self.describe(f"turn starts{note}")
 
     def _use_action(self, name: str) -> None:
         if self.action:

@@ -21,6 +21,7 @@ from companion.widgets.base import (
     app_box,
     bind,
     button,
+    check_box,
     draw_seed,
     escape,
     int_box,
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
 __all__ = ["EarthmotesApp"]
 
 #: What dice an earthmote takes, for the own-dice box.
-DICE_HINT = "d6 d12 d12; new region: d12"
+DICE_HINT = "d6 d12 d12; new region: d6 then d12 (both: d12 d12)"
 
 
 class EarthmotesApp(widgets.VBox):
@@ -44,7 +45,8 @@ class EarthmotesApp(widgets.VBox):
 
     Every earthmote is rolled through ``controls``: in the mode picked, or from real
     dice typed in (the d6 for its size, the two d12 of its biome, then one more d12 for
-    each 11 or 12; a new region: its d12, then the same). A public roll takes the list's
+    each 11 or 12; a new region: the d6 of its size unless "same size" is ticked, then
+    its re-rolled d12 or two, then the same). A public roll takes the list's
     next seed ([next_seed][companion.rulesets.miasma.earthmotes.EarthmoteLog.next_seed]),
     so the app makes the same earthmotes as ``python -m companion earthmote --seed``
     with the list's seed, and each shows its seed. A hidden one (GM only, blind,
@@ -74,11 +76,15 @@ class EarthmotesApp(widgets.VBox):
         self.generate_button = button("Generate earthmote", self._generate,
                                       error=self.error, name="generate", style="primary")
         self.index_box = int_box("Earthmote #", 1, "index", 1, 1, width="140px")
+        # A new region re-rolls one biome die (the other kept) or both (issue 30).
         self.region_buttons = [
-            button(f"New region (keep die {k + 1})", functools.partial(self._region, k),
-                   error=self.error, name=f"region-{k + 1}")
-            for k in (0, 1)
+            *(button(f"New region (keep die {k + 1})", functools.partial(self._region, k),
+                     error=self.error, name=f"region-{k + 1}") for k in (0, 1)),
+            button("New region (re-roll both)", functools.partial(self._region, None),
+                   error=self.error, name="region-both"),
         ]
+        # The Size table sizes a region too; ticked, the region keeps the earthmote's size.
+        self.same_size = check_box("same size", "same-size")
         self.remove_button = button("Remove #", self._remove, error=self.error, name="remove")
         self.undo_button = button("Undo", self.model.undo, error=self.error, name="undo")
         self.clear_button = button("Clear", self.model.clear, error=self.error, name="clear")
@@ -89,7 +95,7 @@ class EarthmotesApp(widgets.VBox):
         app_box(
             css(), self.heading, self.controls,
             row(self.generate_button, self.undo_button, self.clear_button),
-            row(self.index_box, *self.region_buttons, self.remove_button),
+            row(self.index_box, *self.region_buttons, self.same_size, self.remove_button),
             self.error, self.outcome, self.listing,
             SaveLoad(self.model, "earthmotes.json", what="earthmote list"),
             box=self,
@@ -133,10 +139,11 @@ class EarthmotesApp(widgets.VBox):
                    lambda rng: self.model.generate(seed=self._seed_for(rng), rng=rng,
                                                    keep_seed=self._public))
 
-    def _region(self, keep: int) -> None:
+    def _region(self, keep: int | None) -> None:
         index = self.index_box.read() - 1
+        new_size = not self.same_size.value
         self._roll(f"Earthmote #{index + 1}: new region", lambda rng: self.model.new_region(
-            index, keep, seed=self._seed_for(rng), rng=rng))
+            index, keep, new_size=new_size, seed=self._seed_for(rng), rng=rng))
 
     def _remove(self) -> None:
         self.model.remove(self.index_box.read() - 1)
