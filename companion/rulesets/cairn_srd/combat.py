@@ -98,6 +98,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from companion import dice
+from companion.dice.distribution import Distribution
 from companion.dice.roller import make_rng
 from companion.errors import RuleError, StateError
 from companion.rulesets.cairn_srd.character import Character
@@ -139,6 +140,20 @@ def keep_highest(sides: list[int], rng: random.Random) -> tuple[list[int], int]:
         raise RuleError("Multiple Attackers: roll at least one die")
     rolls = [dice.roll(f"1d{d}", rng=rng).total for d in sides]
     return rolls, max(rolls)
+
+
+def damage_odds(sides: list[int]) -> Distribution:
+    """Exact odds of the damage an attack rolling ``sides`` deals before Armor: every die
+    rolled, the single highest kept (one die: that die)."""
+    if not sides:
+        raise RuleError("Multiple Attackers: roll at least one die")
+    for d in sides:
+        if d not in WEAPON_DICE:
+            raise RuleError(f"Attacking: damage dice are d4-d12, got d{d}")
+    best = Distribution.die(sides[0])
+    for d in sides[1:]:
+        best = best.combine(Distribution.die(d), max)
+    return best
 
 
 GAMBITS: tuple[str, ...] = tuple(rules_data()["gambits"]["options"])
@@ -678,11 +693,25 @@ class Encounter(Tracker):
             strong = enhanced or (a.detachment and not t.detachment)
             any_blast = any_blast or (a.detachment and not t.detachment)
             dice.append(attack_die(a.weapon, impaired=weak, enhanced=strong, unarmed=unarmed))
-        if second_weapon is not None:
-            dice.append(attack_die(second_weapon, impaired=impaired, enhanced=enhanced))
+            if second_weapon is not None:
+                # The lone attacker's second weapon strikes from the same position: a
+                # detachment as target or the attacker's panic impairs it as well.
+                dice.append(attack_die(second_weapon, impaired=weak, enhanced=strong))
         if not t.active:
             raise RuleError(f"Combat: {t.name} is already {t.status}")
         return dice, any_blast
+
+    def attack_dice(self, description: Attack) -> list[int]:
+        """The sides of every damage die ``description`` would roll now (against its first
+        target), after impaired, enhanced, unarmed, detachments and panic: what
+        [damage_odds][companion.rulesets.cairn_srd.combat.damage_odds] reads. Nothing is
+        rolled or changed; an attack the rules refuse raises as the attack would."""
+        d = description
+        d.check()
+        attackers = [d.attacker] if d.area else d.attackers
+        dice, _ = self._dice(attackers, d.target, d.second_weapon, d.impaired, d.enhanced,
+                             d.blast or d.area, d.unarmed)
+        return dice
 
     @move
     def apply_damage(self, target: str, amount: int, direct: bool = False,
