@@ -89,3 +89,77 @@ def test_attack_dice_changes_nothing_and_refuses_as_the_attack_does() -> None:
     e.attack_dice(Attack("Ash", "Spears", second_weapon=6))
     assert e.to_json() == before and len(e.log) == 2 + 1
 
+
+
+# -- wrong 2: coins counted across the whole burden ---------------------------------------
+
+
+def brute_coin_slots(purses: list[int]) -> int:
+    """The seed's rule counted coin by coin: the first 500 are petty, then every started
+    500 fills a slot."""
+    slots, in_slot = 0, 0
+    for n, _ in enumerate(range(sum(purses)), start=1):
+        if n <= 500:
+            continue
+        if in_slot == 0:
+            slots += 1
+        in_slot = (in_slot + 1) % 500
+    return slots
+
+
+def test_three_purses_of_500_fill_two_slots_like_one_purse_of_1500() -> None:
+    from companion.rulesets.cairn_srd.character import Character
+
+    split, whole = Character(name="Split"), Character(name="Whole")
+    for _ in range(3):
+        split.add_item("silver", "coins", 500)
+    whole.add_item("silver", "coins", 1500)
+    assert split.slots_used == whole.slots_used == 2
+    assert split.slot_shares == [0, 1, 1] and whole.slot_shares == [2]
+    assert "1 slot(s), 8 free" not in split.log[-1].summary
+
+
+@pytest.mark.parametrize("purses", [[500], [501], [250, 251], [400, 200, 300],
+                                    [499, 1, 1], [1000, 1], [100] * 12, [1500, 500, 1]])
+def test_coin_slots_match_counting_coin_by_coin(purses: list[int]) -> None:
+    from companion.rulesets.cairn_srd.burden import make_item, slot_shares, slots_used
+
+    items = [make_item("coins", "coins", n) for n in purses]
+    assert slots_used(items) == brute_coin_slots(purses)
+    assert sum(slot_shares(items)) == slots_used(items)
+
+
+def test_coins_change_guard_with_a_full_burden_and_the_magic_dice() -> None:
+    from companion.rulesets.cairn_srd.character import Character
+
+    c = Character(name="Ash", guard_max=5, guard=5)
+    for i in range(7):
+        c.add_item(f"gear {i}")
+    c.add_item("purse", "coins", 500)  # petty: still 3 free slots
+    assert c.free_slots == 3 and c.max_magic_dice() == 3 and c.effective_guard == 5
+    c.add_item("purse", "coins", 500)  # 1,000 coins: 1 slot
+    c.add_item("purse", "coins", 500)  # 1,500: 2
+    assert c.free_slots == 1 and c.max_magic_dice() == 1 and c.effective_guard == 5
+    c.add_item("purse", "coins", 1)  # 1,501: 3 slots, the burden is full
+    assert c.free_slots == 0 and c.max_magic_dice() == 0 and c.effective_guard == 0
+    with pytest.raises(RuleError, match="needs 1 slot"):
+        c.add_item("purse", "coins", 500)  # would be 2,001 coins: a 4th slot
+    c.drop_item(len(c.items) - 1)  # the single coin goes: a slot frees, Guard is back
+    assert c.free_slots == 1 and c.effective_guard == 5
+
+
+def test_a_forced_fatigue_drops_an_item_that_really_frees_a_slot() -> None:
+    from companion.rulesets.cairn_srd.character import Character
+
+    c = Character(name="Ash")
+    for i in range(9):
+        c.add_item(f"gear {i}")
+    c.add_item("purse", "coins", 400)
+    c.add_item("purse", "coins", 200)  # 600 coins: the 10th slot
+    c.add_item("purse", "coins", 300)  # 900: still 1 slot (this purse adds none)
+    assert c.free_slots == 0
+    text = c.take_fatigue("a spell")
+    # the newest purse whose going frees a slot: without the 300 or the 200, 600 or 700
+    # coins still fill one; without the 400, 500 are left, all petty
+    assert "dropped purse (400 coins)" in text and c.free_slots == 0 and c.fatigue == 1
+    assert [i.quantity for i in c.items if i.tag == "coins"] == [200, 300]

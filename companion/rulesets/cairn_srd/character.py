@@ -84,6 +84,7 @@ from companion.rulesets.cairn_srd.burden import (
     Item,
     make_item,
     roll_usage,
+    slot_shares,
     slots_used,
 )
 from companion.rulesets.cairn_srd.damage import Hit, resolve_hit
@@ -226,6 +227,11 @@ class Character(Tracker):
         return slots_used(self.items)
 
     @property
+    def slot_shares(self) -> list[int]:
+        """The slots each burden entry fills, in order (coins counted across the burden)."""
+        return slot_shares(self.items)
+
+    @property
     def free_slots(self) -> int:
         return SLOTS - self.slots_used
 
@@ -290,9 +296,11 @@ class Character(Tracker):
     ) -> Item:
         """Put an item in the burden; refused if it does not fit in the free slots."""
         item = make_item(name, tag, quantity, usage_die)
-        if item.slots > self.free_slots:
+        # Coins count with the coins already carried: only the first 500 in all are petty.
+        needed = slots_used([*self.items, item]) - self.slots_used
+        if needed > self.free_slots:
             raise RuleError(
-                f"Burden: {item.label} needs {item.slots} slot(s), {self.free_slots} free"
+                f"Burden: {item.label} needs {needed} slot(s), {self.free_slots} free"
             )
         self.items.append(item)
         self.describe(f"{self.name} takes {item.label}")
@@ -372,7 +380,10 @@ class Character(Tracker):
 
     def _force_burden(self, item: Item, notes: list[str]) -> None:
         if self.free_slots < 1:
-            droppable = [i for i, it in enumerate(self.items) if it.kind == "item" and it.slots]
+            # An item whose going frees a slot (a purse only if the coins left need fewer).
+            used = self.slots_used
+            droppable = [i for i, it in enumerate(self.items) if it.kind == "item"
+                         and slots_used(self.items[:i] + self.items[i + 1:]) < used]
             if not droppable:
                 notes.append(f"no slot for {item.name}: every slot is already a burden")
                 return

@@ -183,8 +183,9 @@ class CairnCharacterApp(CairnAppBase):
     def _slot_row(self, index: int) -> widgets.Widget:
         c = self.character
         item = c.items[index]
-        label = widgets.HTML(f"{escape(item.label)} <small>({item.slots} "
-                             f"slot{'s' if item.slots != 1 else ''})</small>")
+        share = c.slot_shares[index]  # coins share the petty 500 with the other purses
+        label = widgets.HTML(f"{escape(item.label)} <small>({share} "
+                             f"slot{'s' if share != 1 else ''})</small>")
         buttons: list[widgets.Widget] = []
         if item.usable:
             buttons.append(self.btn("Use", self._use(index), f"use-{index}"))
