@@ -163,3 +163,119 @@ def test_a_forced_fatigue_drops_an_item_that_really_frees_a_slot() -> None:
     # coins still fill one; without the 400, 500 are left, all petty
     assert "dropped purse (400 coins)" in text and c.free_slots == 0 and c.fatigue == 1
     assert [i.quantity for i in c.items if i.tag == "coins"] == [200, 300]
+
+
+# -- wrong 6: a turn of rest only out of danger ------------------------------------------
+
+
+def party_fight() -> tuple[Encounter, object]:
+    from companion.rulesets.cairn_srd.character import Character
+
+    ash = Character(name="Ash", guard_max=5, guard=1)
+    e = Encounter()
+    e.link(lambda name: ash if name == "Ash" else None)
+    combat.join_character(e, ash, weapon=8)
+    e.add("Goblin", "Enemies", guard=2, strength=6)
+    ash.link_danger(lambda: e.danger("Ash"))
+    return e, ash
+
+
+def test_rest_a_turn_is_refused_in_the_middle_of_a_fight() -> None:
+    from companion.rulesets.cairn_srd.character import Character
+
+    e, ash = party_fight()
+    assert isinstance(ash, Character)
+    assert e.danger("Ash") == ""  # still setting up: no danger yet
+    e.roll_initiative(rng=FixedRng(20))
+    assert e.danger("Ash") == "in the fight (round 1)"
+    for rest in (ash.rest_turn, ash.rest_night, ash.rest_day):
+        with pytest.raises(RuleError, match="out of danger; Ash is in the fight"):
+            rest()
+    assert ash.guard == 1 and len(ash.log) == 0  # nothing changed, nothing logged
+    # once out of the fight (fled, or the fight over), the turn of rest refills Guard
+    e.set_status("Ash", "fled")
+    assert e.danger("Ash") == ""
+    ash.rest_turn()
+    assert ash.guard == 5
+
+
+def test_a_rest_after_the_fight_is_over_and_on_an_unlinked_sheet() -> None:
+    from companion.rulesets.cairn_srd.character import Character
+
+    e, ash = party_fight()
+    assert isinstance(ash, Character)
+    e.begin("PCs")
+    e.set_status("Goblin", "fled")  # the foe flees: the fight is over
+    assert e.phase == "over" and e.danger("Ash") == ""
+    ash.rest_turn()
+    assert ash.guard == 5
+    ash.link_danger(None)
+    assert ash.danger == ""
+    free = Character(name="Bryn", guard_max=4, guard=0)
+    free.rest_turn()  # no fight linked: nothing to refuse
+    assert free.guard == 4
+
+
+# -- missing 2: who acts first by the fiction --------------------------------------------
+
+
+def three_side_fight() -> Encounter:
+    e = Encounter()
+    e.add("Ash", "PCs", guard=4, strength=12, dexterity=12, armor=2, weapon=8, pc=True)
+    e.add("Bryn", "PCs", guard=3, strength=10, dexterity=10, weapon=6, pc=True)
+    e.add("Hound", "PCs", guard=2, strength=8, weapon=6)  # an allied NPC
+    e.add("Goblin", "Enemies", guard=2, strength=6, control=7, weapon=6)
+    return e
+
+
+def test_the_fiction_gives_the_pcs_the_first_move_without_a_roll() -> None:
+    e = three_side_fight()
+    text = e.begin("PCs", surprised=["Bryn"])
+    assert "PCs act first: Ash, Hound" in text and "surprised: Bryn" in text
+    assert (e.round, e.phase) == (1, "Enemies")
+    assert [c.acted_first for c in e.combatants] == [True, False, True, False]
+    e.attack(Attack("Ash", "Goblin"), rng=FixedRng(1))  # acts ahead of the enemy
+    with pytest.raises(RuleError, match="Enemies' turn"):
+        e.attack(Attack("Bryn", "Goblin"))  # surprised: waits for the PCs' turn
+    with pytest.raises(RuleError, match="already begun"):
+        e.begin("Enemies")
+    with pytest.raises(RuleError, match="before round 1"):
+        e.roll_initiative()
+    e.undo()
+    e.undo()
+    assert e.phase == "setup" and not any(c.acted_first for c in e.combatants)
+
+
+def test_the_fiction_gives_the_enemy_the_first_move() -> None:
+    e = three_side_fight()
+    assert e.begin("Enemies") == "by the fiction, the enemy acts first"
+    assert (e.round, e.phase) == (1, "Enemies") and not any(c.acted_first
+                                                             for c in e.combatants)
+    with pytest.raises(RuleError, match="Enemies' turn"):
+        e.attack(Attack("Ash", "Goblin"))
+    e.attack(Attack("Goblin", "Ash"), rng=FixedRng(1))
+    assert e.end_turn() == "PCs"
+
+
+def test_begin_refusals() -> None:
+    e = three_side_fight()
+    with pytest.raises(RuleError, match="PCs or Enemies"):
+        e.begin("Monsters")
+    with pytest.raises(RuleError, match="no PC acts before it"):
+        e.begin("Enemies", surprised=["Ash"])
+    with pytest.raises(RuleError, match="“Hound” is no player character"):
+        e.begin("PCs", surprised=["Hound"])
+    with pytest.raises(RuleError, match="“Nobody” is no player character"):
+        e.roll_initiative(surprised=["Nobody"])
+    lonely = Encounter()
+    lonely.add("Ash", "PCs", guard=4, strength=12, pc=True)
+    with pytest.raises(RuleError, match="both sides"):
+        lonely.begin("PCs")
+    assert e.phase == "setup" and e.log[-1].summary.startswith("Goblin joins")
+
+
+def test_surprised_pcs_make_no_initiative_save() -> None:
+    e = three_side_fight()
+    results = e.roll_initiative(surprised=["Ash"], rng=FixedRng(5))
+    assert list(results) == ["Bryn"] and results["Bryn"].success
+    assert [c.acted_first for c in e.combatants] == [False, True, False, False]

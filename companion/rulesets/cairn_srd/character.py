@@ -28,7 +28,15 @@ Conditions, in our words:
   ones give -1 to a relevant save.
 
 **Rest**: a turn restores Guard and stabilises Critical Damage; a night removes all
-Fatigue; a full day returns 1 point to each reduced ability.
+Fatigue; a full day returns 1 point to each reduced ability. Rest is taken out of danger:
+a character in the middle of a fight cannot rest (the fight says so:
+[Character.link_danger][companion.rulesets.cairn_srd.character.Character.link_danger]).
+
+Interpretation: "a turn of rest outside of combat" / "out of danger" is read as: not
+while the character is in a fight that has begun and is not over (an active or
+critically damaged combatant; one who fled or escaped is out of it). A fight still being
+set up is not yet danger. The same holds for a night's and a day's rest, which take
+longer still. A sheet no fight is linked to cannot know, and rests.
 
 **Boasts**: before an audience a character vows a goal and at once gains +1 to a
 relevant ability and +1 Guard. One boast may be pending. Fulfilled, a new one may be made;
@@ -72,6 +80,7 @@ Interpretation (a note):
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from companion import dice as engine
@@ -771,10 +780,36 @@ class Character(Tracker):
 
     # -- rest --------------------------------------------------------------------------
 
+    def link_danger(self, danger: Callable[[], str] | None) -> None:
+        """Tell the sheet where to learn whether the character is in danger now:
+        ``danger()`` says why ("in the fight, round 2"; "" when out of danger), and a rest
+        is refused while it says something. ``None`` unlinks. Not saved state: whoever
+        opens the sheet beside a fight links it again (the campaign's character app links
+        it to the campaign's fight,
+        [Encounter.danger][companion.rulesets.cairn_srd.combat.Encounter.danger])."""
+        if danger is None:
+            self.__dict__.pop("_danger", None)
+        else:
+            self.__dict__["_danger"] = danger
+
+    @property
+    def danger(self) -> str:
+        """Why the character is not out of danger now ("": it is, or nobody said)."""
+        linked: Callable[[], str] | None = self.__dict__.get("_danger")
+        return linked() if linked is not None else ""
+
+    def _out_of_danger(self, rest: str) -> None:
+        why = self.danger
+        if why:
+            raise RuleError(f"Rest: {rest} needs the character out of danger; "
+                            f"{self.name} is {why}")
+
     @move
     def rest_turn(self) -> None:
-        """A turn of rest: stabilises Critical Damage and restores Guard (not if Deprived)."""
+        """A turn of rest: stabilises Critical Damage and restores Guard (not if Deprived);
+        refused in the middle of a fight (rest is taken out of danger)."""
         self._alive("Rest")
+        self._out_of_danger("a turn of rest")
         self.critical = self.critical and self.scar_recovery == "Out of action"
         if not self.deprived:
             self.guard = self.guard_max
@@ -783,16 +818,19 @@ class Character(Tracker):
 
     @move
     def rest_night(self) -> None:
-        """A good night's rest removes all Fatigue."""
+        """A good night's rest removes all Fatigue (not in the middle of a fight)."""
         self._alive("Rest")
+        self._out_of_danger("a night's rest")
         removed = self.fatigue
         self.items = [i for i in self.items if i.kind != "fatigue"]
         self.describe(f"{self.name} sleeps: {removed} Fatigue removed")
 
     @move
     def rest_day(self) -> None:
-        """A full day's rest: +1 to each reduced ability (not if Deprived)."""
+        """A full day's rest: +1 to each reduced ability (not if Deprived, not in the
+        middle of a fight)."""
         self._alive("Rest")
+        self._out_of_danger("a day's rest")
         if self.deprived:
             raise RuleError("Deprivation: a deprived character cannot recover abilities")
         for cur in ("strength", "dexterity", "control"):
