@@ -279,3 +279,96 @@ def test_surprised_pcs_make_no_initiative_save() -> None:
     results = e.roll_initiative(surprised=["Ash"], rng=FixedRng(5))
     assert list(results) == ["Bryn"] and results["Bryn"].success
     assert [c.acted_first for c in e.combatants] == [False, True, False, False]
+
+
+# -- missing 1: a failed study of a stiff lock jams it -----------------------------------
+
+
+def pin_lock(comp: str = "None") -> object:
+    from companion.rulesets.cairn_srd.lockpicking import LockPicking
+
+    return LockPicking(lock_type="Pin", dv=1, sequence="TPR", complication=comp)
+
+
+def test_a_failed_study_of_a_stiff_lock_jams_it() -> None:
+    from companion.rulesets.cairn_srd.lockpicking import LockPicking
+
+    lp = pin_lock()
+    assert isinstance(lp, LockPicking)
+    lp.study(have=2, rng=FixedRng(2))  # failed, the lock is not stiff: only the turn
+    assert (lp.jammed, lp.stiff, lp.turns) == (False, False, 1)
+    lp.pick("P")  # a wrong action: stiff
+    assert lp.stiff and not lp.jammed
+    lp.study(have=2, rng=FixedRng(5))  # a success teaches, jams nothing
+    assert lp.hint == "T??" and not lp.jammed
+    lp.study(have=2, rng=FixedRng(4))  # a failure on the stiff lock: jammed
+    assert lp.jammed and lp.state == "jammed" and lp.mistakes == 1
+    assert lp.log[-1].summary.endswith("the stiff lock jams")
+    with pytest.raises(RuleError, match="jammed lock cannot be unlocked"):
+        lp.study(have=3)
+    with pytest.raises(RuleError, match="jammed lock cannot be unlocked"):
+        lp.pick("T")
+    lp.undo()
+    assert lp.stiff and not lp.jammed
+
+
+def test_a_worn_lock_ignores_the_first_jam_from_a_study_and_a_fail_is_no_mistake() -> None:
+    from companion.rulesets.cairn_srd.lockpicking import LockPicking
+
+    worn = pin_lock("Worn")
+    assert isinstance(worn, LockPicking)
+    worn.pick("R")
+    worn.study(have=1)  # one of three: fails outright
+    assert worn.jam_ignored and not worn.jammed
+    worn.study(have=0)
+    assert worn.jammed
+    trapped = pin_lock("Trapped")
+    assert isinstance(trapped, LockPicking)
+    trapped.pick("R")
+    trapped.study(have=0)
+    assert trapped.jammed and trapped.traps_sprung == 1  # the study sprang no trap
+    delicate = pin_lock("Delicate")
+    assert isinstance(delicate, LockPicking)
+    delicate.study(have=0)  # not stiff, no mistake: the delicate lock holds
+    assert not delicate.jammed and delicate.mistakes == 0
+
+
+# -- missing 5: readings that change play, marked -----------------------------------------
+
+
+def test_direct_damage_skips_armor_and_guard_as_marked() -> None:
+    from companion.rulesets.cairn_srd import damage
+    from companion.rulesets.cairn_srd.character import Character
+
+    assert "Interpretation: direct damage skips Armor" in (damage.__doc__ or "")
+    hit = damage.resolve_hit(5, guard=4, strength=10, armor=2, direct=True)
+    assert (hit.absorbed, hit.to_guard, hit.to_str, hit.str_after) == (0, 0, 5, 5)
+    plain = damage.resolve_hit(5, guard=4, strength=10, armor=2)
+    assert (plain.absorbed, plain.to_guard, plain.to_str) == (2, 3, 0)
+    ash = Character(name="Ash", armor=2, guard_max=4, guard=4)
+    report = ash.take_damage(3, direct=True, rng=FixedRng(1))
+    assert (ash.armor, ash.guard, ash.strength) == (2, 4, 7) and report.critical_save
+    e = Encounter()
+    e.add("Ogre", "Enemies", guard=6, strength=12, armor=3)
+    text = e.apply_damage("Ogre", 4, direct=True, rng=FixedRng(1))
+    assert "armor 0, Guard 0, STR 4" in text and e.find("Ogre").guard == 6
+
+
+def test_deprivation_fatigue_comes_one_a_day_from_the_second_day_as_marked() -> None:
+    from companion.rulesets.cairn_srd import character
+    from companion.rulesets.cairn_srd.character import Character
+
+    assert "Deprivation's Fatigue" in (character.__doc__ or "")
+    c = Character(name="Ash")
+    with pytest.raises(RuleError, match="not deprived"):
+        c.deprived_day()
+    c.set_deprived()
+    fatigue = []
+    for _ in range(4):
+        c.deprived_day()
+        fatigue.append(c.fatigue)
+    assert fatigue == [0, 1, 2, 3]
+    c.set_deprived(False)  # fed and rested: the count starts again
+    c.set_deprived()
+    c.deprived_day()
+    assert c.fatigue == 3 and c.deprived_days == 1

@@ -75,6 +75,12 @@ Interpretation (a note):
   (it goes to Guard, then STR, as a hit does).
 - Walloped's "add 1d6 to your Guard" after the rest raises max Guard and Guard alike, as
   Rattled's +1 does.
+- Deprivation's Fatigue ("deprived for more than a day adds Fatigue ..., one for each
+  day") comes one a day from the second day on: day 1 adds none, days 2, 3, 4... one
+  each ([Character.deprived_day][companion.rulesets.cairn_srd.character.Character.deprived_day]).
+  The first day is the grace "more than a day" gives; counting it as well would drop two
+  Fatigue at once on day 2, a jump the seed does not describe. The count starts again
+  when the character is no longer Deprived.
 """
 
 from __future__ import annotations
