@@ -116,11 +116,19 @@ class CombatApp(CairnAppBase):
                       for k in ("impaired", "enhanced", "unarmed", "blast")}
         for k, box in self.flags.items():
             box.add_class(f"tc-flag-{k}")
+        # Who acts first: the fiction decides (no roll), initiative only when in doubt.
+        self.surprised = widgets.SelectMultiple(tooltip="Surprised player characters",
+                                                rows=2, layout=widgets.Layout(width="170px"))
+        self.surprised.add_class("tc-surprised")
         self.gambits = GambitPanel(self)
         self.board = widgets.HTML()
         self.morale_row = row()
         self.buttons = {
-            "initiative": self.btn("Roll initiative", self.initiative, "initiative", "primary"),
+            "initiative": self.btn("Roll initiative (in doubt)", self.initiative, "initiative",
+                                   "primary"),
+            "begin-pcs": self.btn("PCs act first", lambda: self.begin("PCs"), "begin-pcs"),
+            "begin-enemies": self.btn("Enemies act first", lambda: self.begin("Enemies"),
+                                      "begin-enemies"),
             "end-turn": self.btn("End turn", lambda: self.show(f"Now: {e.end_turn()}"),
                                  "end-turn"),
             "undo": self.btn("Undo", self.undo, "undo"),
@@ -137,6 +145,9 @@ class CombatApp(CairnAppBase):
             row(self.f_name, self.f_side, self.f_weapon),
             row(*self.f_stats.values()),
             row(*self.f_flags.values(), self.btn("Add", self.add, "add")),
+            widgets.HTML("<b>Who acts first</b> <span class='tc-side'>by the fiction; "
+                         "roll initiative only when it is in doubt</span>"),
+            row(b["begin-pcs"], b["begin-enemies"], labelled("surprised", self.surprised)),
             row(b["initiative"], b["end-turn"], b["undo"]),
             widgets.HTML("<b>Attack</b>"),
             row(self.attacker, widgets.HTML("→"), self.target),
@@ -175,8 +186,13 @@ class CombatApp(CairnAppBase):
 
     def initiative(self) -> None:
         e = self.encounter
-        self.roll("initiative", e.roll_initiative, lambda results: said(e, "; ".join(
-            f"{name}: {result}" for name, result in results.items())))
+        surprised = list(self.surprised.value)
+        self.roll("initiative", lambda **kw: e.roll_initiative(surprised, **kw),
+                  lambda results: said(e, "; ".join(
+                      f"{name}: {result}" for name, result in results.items())))
+
+    def begin(self, first: str) -> None:
+        self.show(self.encounter.begin(first, list(self.surprised.value)))
 
     def description(self) -> Attack:
         """The attack as the form describes it (the model checks it)."""
@@ -253,13 +269,20 @@ class CombatApp(CairnAppBase):
                 many.options = names
                 many.rows = max(2, min(5, len(names)))  # every name in view, up to five
                 many.value = tuple(n for n in chosen if n in names)
+        pcs = [c.name for c in e.fighters if c.pc and c.active]
+        if tuple(self.surprised.options) != tuple(pcs):
+            chosen = self.surprised.value
+            self.surprised.options = pcs
+            self.surprised.rows = max(2, min(5, len(pcs)))
+            self.surprised.value = tuple(n for n in chosen if n in pcs)
         self.gambits.render()
         self.morale_row.children = tuple(
             self.btn(f"Morale save: {n}", self._morale(n), f"morale-{i}")
             for i, n in enumerate(e.morale_due))
         b = self.buttons
         fighting = e.phase not in ("setup", "over")
-        b["initiative"].disabled = e.phase != "setup"
+        b["initiative"].disabled = b["begin-pcs"].disabled = e.phase != "setup"
+        b["begin-enemies"].disabled = e.phase != "setup"
         b["end-turn"].disabled = not fighting or bool(e.morale_due) or e.pending is not None
         b["attack"].disabled = b["roll-gambit"].disabled = (
             e.phase == "over" or e.pending is not None or len(names) < 2)
