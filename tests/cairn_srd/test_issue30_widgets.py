@@ -120,3 +120,66 @@ def test_the_sheet_refuses_a_rest_while_its_fight_goes_on() -> None:
     find_button(app, "rest-turn").click()
     assert ash.guard == 5
     assert find_widget(app, "rest-turn", "btn") is not None
+
+
+def test_the_ship_stows_and_unloads_cargo_in_hold_and_decks() -> None:
+    from companion.rulesets.cairn_srd import mass_combat
+    from companion.rulesets.cairn_srd.mass_combat import Vessel
+    from companion.widgets.cairn_srd.vessels import MassCombatApp
+
+    ship = Vessel(name="Gull")
+    app = MassCombatApp(ship, seed_source=fixed_seeds(1))
+    panel = app.panel
+    assert find_button(app, "cargo-stow").disabled  # no cargo named yet
+    for i in range(mass_combat.HOLD_SLOTS):
+        panel.cargo.value = f"crate {i}"
+        find_button(app, "cargo-stow").click()
+    assert app.error.message == "" and ship.hold == [f"crate {i}" for i in range(4)]
+    assert "Gull stows crate 3 (hold)" in app.outcome.value and panel.cargo.value == ""
+    panel.cargo.value = "crate 4"
+    stow = find_button(app, "cargo-stow")
+    assert stow.disabled and stow.tooltip == "the hold is full"
+    panel.place.value = "decks"
+    assert not find_button(app, "cargo-stow").disabled
+    find_button(app, "cargo-stow").click()
+    assert ship.decks == ["crate 4"] and "hold 4/4 · decks 1/6" in panel.stats.value
+    find_button(app, "unload-hold-1").click()
+    assert ship.hold == ["crate 0", "crate 2", "crate 3"]
+    assert "unloads crate 1 (hold)" in app.outcome.value
+    find_button(app, "unload-decks-0").click()
+    assert ship.decks == []
+    find_button(app, "undo").click()
+    assert ship.decks == ["crate 4"]
+
+
+def test_downtime_repays_debt_marks_recovery_and_leaves_the_settlement() -> None:
+    from companion.rulesets.cairn_srd.downtime import Downtime
+    from companion.widgets.cairn_srd.downtime import DowntimeApp
+
+    d = Downtime()
+    d.add_member("Ash", 50)
+    d.members[0].debt = 30  # owed from an earlier cycle (set up directly)
+    app = DowntimeApp(downtime=d, seed_source=fixed_seeds(1))
+    app.member.value = "Ash"
+    app.amount.value = "40"
+    find_button(app, "repay").click()
+    assert "owes 30 and holds 50" in app.error.message and d.members[0].debt == 30
+    app.amount.value = "20"
+    find_button(app, "repay").click()
+    assert app.error.message == "" and (d.members[0].purse, d.members[0].debt) == (30, 10)
+    assert "repays 20 silver of debt (10 owed)" in app.outcome.value
+    find_button(app, "recovering").click()
+    assert d.members[0].recovering and "recovering" in app.members.value
+    assert find_button(app, "recovering").description == "Mark recovered"
+    find_button(app, "recovering").click()
+    assert not d.members[0].recovering
+    leave = find_button(app, "leave-settlement")
+    assert leave.disabled and leave.tooltip == "not in a settlement"
+    app.town.value = "Hoppland"
+    find_button(app, "enter-settlement").click()
+    assert d.in_settlement and not find_button(app, "leave-settlement").disabled
+    find_button(app, "leave-settlement").click()
+    assert not d.in_settlement and "leaves the settlement" in app.outcome.value
+    app.amount.value = "10"
+    find_button(app, "repay").click()
+    assert d.members[0].debt == 0 and find_button(app, "repay").disabled

@@ -5,9 +5,10 @@ attack changes across scales (read from ``data/rules.toml`` through
 [attack_effect][companion.rulesets.cairn_srd.mass_combat.attack_effect]);
 [VesselPanel][companion.widgets.cairn_srd.vessels.VesselPanel] runs one
 [Vessel][companion.rulesets.cairn_srd.mass_combat.Vessel]: damage to its hull (STR), sails
-(DEX) or crew (CTRL), boarding after Critical Damage, repairs with their cost, and rest at
-port. [MassCombatApp][companion.widgets.cairn_srd.vessels.MassCombatApp] puts them side by
-side (stacked on a phone).
+(DEX) or crew (CTRL), boarding after Critical Damage, repairs with their cost, rest at
+port, and its cargo (4 slots in the hold, 6 on the decks: stow and unload).
+[MassCombatApp][companion.widgets.cairn_srd.vessels.MassCombatApp] puts them side by side
+(stacked on a phone).
 """
 
 from __future__ import annotations
@@ -84,15 +85,54 @@ class VesselPanel(widgets.VBox):
                                             f"ship-repair-{key.lower()}")
                                for key in PARTS}
         self.port_button = app.btn("Rest at port", self.rest, "ship-port")
+        self.cargo = name_box("Cargo", "", "cargo", max_len=40, required=False,
+                              placeholder="cargo to stow", width="200px")
+        self.place = widgets.Dropdown(tooltip="Where the cargo goes",
+                                      options=[("hold", "hold"), ("decks", "decks")],
+                                      value="hold", layout=widgets.Layout(width="100px"))
+        self.place.add_class("tc-cargo-place")
+        self.stow_button = app.btn("Stow", self.stow, "cargo-stow")
+        self.cargo_rows = widgets.VBox(layout=widgets.Layout(max_width="100%"))
+        self._shown_cargo: tuple[tuple[str, ...], tuple[str, ...]] | None = None
         self.children = (
             self.stats,
             row(self.amount, labelled("Part", self.part), self.damage_button),
             row(self.boarders, self.board_button),
             row(self.cost, *self.repair_buttons.values()),
             row(self.port_button),
+            widgets.HTML("<b>Cargo</b>"),
+            row(self.cargo, labelled("in the", self.place), self.stow_button),
+            self.cargo_rows,
         )
-        for box in (self.amount, self.cost, self.boarders):
+        for box in (self.amount, self.cost, self.boarders, self.cargo):
             box.observe(lambda _c: self.render(), "value")
+        self.place.observe(lambda _c: self.render(), "value")
+
+    def stow(self) -> None:
+        self.vessel.load_cargo(self.cargo.read(), self.place.value)
+        self.cargo.value = ""
+        self.app.show(self.vessel.log[-1].summary)
+
+    def _unload(self, place: str, index: int) -> Callable[[], None]:
+        def unload() -> None:
+            self.vessel.unload_cargo(place, index)
+            self.app.show(self.vessel.log[-1].summary)
+        return unload
+
+    def _render_cargo(self) -> None:
+        v = self.vessel
+        shown = (tuple(v.hold), tuple(v.decks))
+        if shown == self._shown_cargo:
+            return  # the same rows: rebuilding them would drop a tap in flight
+        self._shown_cargo = shown
+        rows: list[widgets.Widget] = []
+        for place, items in (("hold", v.hold), ("decks", v.decks)):
+            for i, item in enumerate(items):
+                rows.append(row(widgets.HTML(f"{escape(item)} <small>({place})</small>"),
+                                self.app.btn("Unload", self._unload(place, i),
+                                             f"unload-{place}-{i}")))
+        self.cargo_rows.children = tuple(rows) or (
+            widgets.HTML('<span class="tc-side">No cargo aboard.</span>'),)
 
     def hit(self) -> None:
         amount, part = self.amount.read(), self.part.value
@@ -140,6 +180,12 @@ class VesselPanel(widgets.VBox):
             disable_for(btn, bad_cost or (None if key in v.damaged else f"{key} is not damaged"))
         disable_for(self.port_button,
                     None if v.guard < v.guard_max else "Guard is already full")
+        room = {"hold": mass_combat.HOLD_SLOTS - len(v.hold),
+                "decks": mass_combat.DECK_SLOTS - len(v.decks)}
+        disable_for(self.stow_button, first_bad_box(self.cargo) or (
+            "name the cargo first" if not self.cargo.value.strip() else
+            None if room[self.place.value] > 0 else f"the {self.place.value} is full"))
+        self._render_cargo()
 
 
 def _silver(cost: Fraction) -> str:
