@@ -183,3 +183,40 @@ def test_downtime_repays_debt_marks_recovery_and_leaves_the_settlement() -> None
     app.amount.value = "10"
     find_button(app, "repay").click()
     assert d.members[0].debt == 0 and find_button(app, "repay").disabled
+
+
+def test_the_crew_size_says_the_vessels_scale() -> None:
+    from companion.widgets.cairn_srd.vessels import MassCombatApp
+
+    app = MassCombatApp(seed_source=fixed_seeds(1))
+    assert "fights as a <b>Ship</b>" in app.scale.value
+    app.crew_size.value = "24"
+    assert "fights as a <b>Detachment</b>" in app.scale.value
+    app.crew_size.value = "0"
+    assert app.scale.value == ""
+
+
+def test_the_dungeon_crawl_rolls_each_encounter_detail_by_its_move() -> None:
+    from companion.rulesets.cairn_srd.exploration import Delve
+    from companion.widgets.cairn_srd import dungeon_crawl
+
+    for detail, name in dungeon_crawl.DETAIL_MOVES.items():
+        assert callable(getattr(Delve, name)) and name == f"roll_{detail}"
+
+
+def test_the_attack_form_shows_the_exact_damage_odds_of_dual_weapons() -> None:
+    from fractions import Fraction
+
+    from companion.rulesets.cairn_srd.combat import damage_odds
+
+    app = combat_app()
+    app.encounter.add("Spears", "Enemies", guard=5, strength=10, detachment=True)
+    app.attacker.value, app.target.value = "Ash", "Spears"
+    app.second_weapon.value = 10
+    assert "Damage dice d4, d4, the highest kept" in app.odds.value
+    assert damage_odds([4, 4]).at_least(4) == Fraction(7, 16)
+    assert "43.75%" in app.odds.value and "7/16" in app.odds.value
+    app.target.value = "Goblin"
+    assert "Damage dice d8, d10" in app.odds.value
+    app.flags["unarmed"].value = True  # refused with a second weapon: no odds shown
+    assert app.odds.value == ""

@@ -107,6 +107,13 @@ from companion.rulesets.cairn_srd.fixed_tables import read_row
 from companion.rulesets.cairn_srd.saves import MAX_SCORE, SaveResult, check_score, save
 from companion.state import Tracker, move, state_field
 
+LIBRARY_ONLY: dict[str, str] = {
+    "Character.maneuver_save": "the apps make a maneuver in the fight (Encounter.maneuver), "
+                               "which saves for the attacker and puts a failed save's "
+                               "Fatigue on the linked sheet (take_fatigue); this is the same "
+                               "save for code that plays a sheet without a fight",
+}
+
 MAX_NAME = 40
 MAX_BOAST = 120
 MAX_ENTRIES = 200

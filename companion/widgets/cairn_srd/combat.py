@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import ipywidgets as widgets
 
+from companion.errors import RuleError
 from companion.rulesets.cairn_srd.combat import (
     GAMBITS,
     MAX_NAME,
@@ -14,13 +15,21 @@ from companion.rulesets.cairn_srd.combat import (
     Attack,
     Combatant,
     Encounter,
+    damage_odds,
     gambit,
     gambit_rule,
 )
 from companion.rulesets.cairn_srd.saves import MAX_SCORE
 from companion.widgets.base import SaveLoad, app_box, bind, int_box, name_box, row
 from companion.widgets.cairn_srd.combat_moves import CombatMovesPanel
-from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, labelled, said
+from companion.widgets.cairn_srd.common import (
+    CairnAppBase,
+    cairn_css,
+    escape,
+    labelled,
+    pct,
+    said,
+)
 from companion.widgets.seat_controls import seat_refusal, show_undo
 
 if TYPE_CHECKING:
@@ -122,6 +131,9 @@ class CombatApp(CairnAppBase):
         self.surprised.add_class("tc-surprised")
         self.gambits = GambitPanel(self)
         self.board = widgets.HTML()
+        self.odds = widgets.HTML()  # the described attack's exact damage odds
+        for box in (self.attacker, self.target, self.second_weapon, *self.flags.values()):
+            box.observe(lambda _c: self.render_odds(), "value")
         self.morale_row = row()
         self.buttons = {
             "initiative": self.btn("Roll initiative (in doubt)", self.initiative, "initiative",
@@ -158,6 +170,7 @@ class CombatApp(CairnAppBase):
                          "is rolled, the highest is applied. A blast rolls for each target "
                          "in its area.</span>"),
             row(*self.flags.values()),
+            self.odds,
             row(b["attack"], b["roll-gambit"]),
             self.gambits,
             self.morale_row,
@@ -201,6 +214,23 @@ class CombatApp(CairnAppBase):
                       second_weapon=self.second_weapon.value or None,
                       blast_area=tuple(self.blast_targets.value),
                       **{k: bool(box.value) for k, box in self.flags.items()})
+
+    def render_odds(self) -> None:
+        """The dice the attack as described would roll and its exact damage odds (before
+        Armor), or nothing while the rules would refuse it."""
+        e = self.encounter
+        try:
+            sides = e.attack_dice(self.description())
+        except RuleError:
+            self.odds.value = ""
+            return
+        odds = damage_odds(sides)
+        shown = ", ".join(f"d{d}" for d in sides)
+        self.odds.value = (
+            f'<div class="tc-side tc-damage-odds">Damage dice {escape(shown)}'
+            + (", the highest kept" if len(sides) > 1 else "")
+            + f": average {float(odds.mean):.2f}; {odds.max} or more "
+            f"{pct(odds.at_least(odds.max))}</div>")
 
     def _label(self, what: str) -> str:
         return f"{self.attacker.value or '?'} → {self.target.value or '?'}: {what}"
@@ -276,6 +306,7 @@ class CombatApp(CairnAppBase):
             self.surprised.rows = max(2, min(5, len(pcs)))
             self.surprised.value = tuple(n for n in chosen if n in pcs)
         self.gambits.render()
+        self.render_odds()
         self.morale_row.children = tuple(
             self.btn(f"Morale save: {n}", self._morale(n), f"morale-{i}")
             for i, n in enumerate(e.morale_due))

@@ -40,6 +40,8 @@ if TYPE_CHECKING:
 __all__ = ["AttackMatrixPanel", "MassCombatApp", "VesselPanel"]
 
 PARTS = {"STR": "hull", "DEX": "sails", "CTRL": "crew"}
+MAX_CREW = 100_000
+"""The largest crew the crew-size box takes (a fleet's flagship, generously)."""
 MAX_COST = 10**9
 """The largest vessel cost the repair box takes (in silver)."""
 
@@ -215,13 +217,17 @@ class MassCombatApp(CairnAppBase):
         self.order = widgets.HTML()
         for box in (self.rival, self.rival_dex):
             box.observe(lambda _c: self.render_order(), "value")
+        # How many sail her decides how she fights: a boat's crew is a detachment.
+        self.crew_size = int_box("Crew size", 30, "crew-size", 1, MAX_CREW, width="140px")
+        self.scale = widgets.HTML()
+        self.crew_size.observe(lambda _c: self.render_scale(), "value")
         self.file = SaveLoad(self.vessel, "cairn-vessel.json", what="ship")
         side = widgets.HBox([self.matrix, self.panel],
                             layout=widgets.Layout(flex_flow="row wrap", max_width="100%",
                                                   grid_gap="12px"))
         app_box(cairn_css(), side, row(self.undo_button), self.error, self.outcome,
-                self.seed_row, row(self.rival, self.rival_dex), self.order, self.file,
-                box=self)
+                self.seed_row, row(self.rival, self.rival_dex), self.order,
+                row(self.crew_size, self.scale), self.file, box=self)
         bind(self.vessel, self.render, error=self.error)
 
     def draw_and_show(self, label: str, action: Callable[..., str]) -> None:
@@ -237,6 +243,17 @@ class MassCombatApp(CairnAppBase):
         self.panel.render()
         disable_for(self.undo_button, None if self.vessel.can_undo else "nothing to undo")
         self.render_order()
+        self.render_scale()
+
+    def render_scale(self) -> None:
+        """The scale the crew size makes the vessel fight at (the attack matrix's row)."""
+        if first_bad_box(self.crew_size) is not None:
+            self.scale.value = ""
+            return
+        scale = mass_combat.vessel_scale(self.crew_size.read())
+        self.scale.value = (f'<span class="tc-side tc-scale">fights as a '
+                            f"<b>{escape(scale)}</b> (a crew of {mass_combat.SHIP_CREW}+ "
+                            "makes a ship)</span>")
 
     def render_order(self) -> None:
         """Which ship moves first (the sails are the ship's DEX)."""
