@@ -372,3 +372,25 @@ def test_deprivation_fatigue_comes_one_a_day_from_the_second_day_as_marked() -> 
     c.set_deprived()
     c.deprived_day()
     assert c.fatigue == 3 and c.deprived_days == 1
+
+
+def test_the_new_readings_reach_the_interpretations_page() -> None:
+    from pathlib import Path
+
+    from tools.source_info import interpretations
+
+    root = Path(__file__).resolve().parents[2] / "companion" / "rulesets" / "cairn_srd"
+    wanted = {"damage": "direct damage skips Armor",
+              "character": "Deprivation's Fatigue",
+              "lockpicking": "a failure on a stiff lock",
+              "combat": "A second\nweapon strikes",
+              "burden": "per 500 *or part*"}
+    for module, text in wanted.items():
+        readings = " ".join(r for _, r in interpretations(
+            root / f"{module}.py", f"companion.rulesets.cairn_srd.{module}"))
+        assert " ".join(text.split()).lower() in " ".join(readings.split()).lower(), module
+    rest = " ".join(r for _, r in interpretations(
+        root / "character.py", "companion.rulesets.cairn_srd.character"))
+    assert "out of danger" in rest and "fiction says the pcs act first" in " ".join(
+        r for _, r in interpretations(root / "combat.py",
+                                      "companion.rulesets.cairn_srd.combat")).lower()
