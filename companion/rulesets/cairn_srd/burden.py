@@ -8,7 +8,9 @@ change that:
 - **bulky**: 2 slots;
 - **bundle**: 3 to a slot ("rations 3/3");
 - **stack**: 10 to a slot ("arrows 10/10");
-- **coins**: the first 500 are petty, then each 500 (or part) fills a slot;
+- **coins**: 500 coins fill a slot, but the first 500 the character carries are petty;
+  the coins are counted across the whole burden, however many purses hold them (three
+  purses of 500 are 1,500 coins: 2 slots);
 - **usage die** ``Ud4``...``Ud12``: each use rolls the die; a 1 steps it down
   (d12 → d10 → d8 → d6 → d4) and a 1 on the d4 uses the item up.
 
@@ -18,6 +20,11 @@ with no free slot who must take a Fatigue first drops an item.
 
 Interpretation: the seed says a usage die steps down "on a 1"; we follow the seed (the
 issue's summary said 1-2).
+
+Interpretation: coins past the petty 500 fill a slot per 500 *or part* (501 coins: 1 slot,
+1,001: 2), as a bundle or stack part-full still fills its slot. Each purse's share of the
+coin slots ([slot_shares][companion.rulesets.cairn_srd.burden.slot_shares]) counts the
+purses in the order they were taken, so the first 500 coins carried are the petty ones.
 """
 
 from __future__ import annotations
@@ -82,7 +89,8 @@ class Item:
         if self.tag == "stack":
             return _ceil_div(self.quantity, 10)
         if self.tag == "coins":
-            return _ceil_div(max(0, self.quantity - 500), 500)
+            # This purse as the only coins carried; with other coins use slot_shares.
+            return coin_slots(self.quantity)
         return 1
 
     @property
@@ -140,8 +148,36 @@ def make_item(
     return Item(name, tag, quantity, usage_die)
 
 
+COINS_PER_SLOT = 500
+PETTY_COINS = 500
+"""The first this many coins a character carries take no slot."""
+
+
+def coin_slots(coins: int) -> int:
+    """Slots ``coins`` coins fill in one burden: the first 500 are petty, then 500 (or
+    part) to a slot."""
+    return _ceil_div(max(0, coins - PETTY_COINS), COINS_PER_SLOT)
+
+
+def slot_shares(items: list[Item]) -> list[int]:
+    """The slots each entry of ``items`` fills, in order. Coins are counted across the
+    whole burden: a purse fills the slots its coins add to those carried before it, so
+    the first 500 coins (in whichever purses) are petty."""
+    shares = []
+    coins = 0
+    for item in items:
+        if item.kind == "item" and item.tag == "coins":
+            shares.append(coin_slots(coins + item.quantity) - coin_slots(coins))
+            coins += item.quantity
+        else:
+            shares.append(item.slots)
+    return shares
+
+
 def slots_used(items: list[Item]) -> int:
-    return sum(item.slots for item in items)
+    """Slots the whole burden fills (coins counted together: see
+    [slot_shares][companion.rulesets.cairn_srd.burden.slot_shares])."""
+    return sum(slot_shares(items))
 
 
 def step_down(die: int) -> int | None:

@@ -28,7 +28,15 @@ Conditions, in our words:
   ones give -1 to a relevant save.
 
 **Rest**: a turn restores Guard and stabilises Critical Damage; a night removes all
-Fatigue; a full day returns 1 point to each reduced ability.
+Fatigue; a full day returns 1 point to each reduced ability. Rest is taken out of danger:
+a character in the middle of a fight cannot rest (the fight says so:
+[Character.link_danger][companion.rulesets.cairn_srd.character.Character.link_danger]).
+
+Interpretation: "a turn of rest outside of combat" / "out of danger" is read as: not
+while the character is in a fight that has begun and is not over (an active or
+critically damaged combatant; one who fled or escaped is out of it). A fight still being
+set up is not yet danger. The same holds for a night's and a day's rest, which take
+longer still. A sheet no fight is linked to cannot know, and rests.
 
 **Boasts**: before an audience a character vows a goal and at once gains +1 to a
 relevant ability and +1 Guard. One boast may be pending. Fulfilled, a new one may be made;
@@ -67,11 +75,18 @@ Interpretation (a note):
   (it goes to Guard, then STR, as a hit does).
 - Walloped's "add 1d6 to your Guard" after the rest raises max Guard and Guard alike, as
   Rattled's +1 does.
+- Deprivation's Fatigue ("deprived for more than a day adds Fatigue ..., one for each
+  day") comes one a day from the second day on: day 1 adds none, days 2, 3, 4... one
+  each ([Character.deprived_day][companion.rulesets.cairn_srd.character.Character.deprived_day]).
+  The first day is the grace "more than a day" gives; counting it as well would drop two
+  Fatigue at once on day 2, a jump the seed does not describe. The count starts again
+  when the character is no longer Deprived.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from companion import dice as engine
@@ -84,12 +99,20 @@ from companion.rulesets.cairn_srd.burden import (
     Item,
     make_item,
     roll_usage,
+    slot_shares,
     slots_used,
 )
 from companion.rulesets.cairn_srd.damage import Hit, resolve_hit
 from companion.rulesets.cairn_srd.fixed_tables import read_row
 from companion.rulesets.cairn_srd.saves import MAX_SCORE, SaveResult, check_score, save
 from companion.state import Tracker, move, state_field
+
+LIBRARY_ONLY: dict[str, str] = {
+    "Character.maneuver_save": "the apps make a maneuver in the fight (Encounter.maneuver), "
+                               "which saves for the attacker and puts a failed save's "
+                               "Fatigue on the linked sheet (take_fatigue); this is the same "
+                               "save for code that plays a sheet without a fight",
+}
 
 MAX_NAME = 40
 MAX_BOAST = 120
@@ -226,6 +249,11 @@ class Character(Tracker):
         return slots_used(self.items)
 
     @property
+    def slot_shares(self) -> list[int]:
+        """The slots each burden entry fills, in order (coins counted across the burden)."""
+        return slot_shares(self.items)
+
+    @property
     def free_slots(self) -> int:
         return SLOTS - self.slots_used
 
@@ -290,9 +318,11 @@ class Character(Tracker):
     ) -> Item:
         """Put an item in the burden; refused if it does not fit in the free slots."""
         item = make_item(name, tag, quantity, usage_die)
-        if item.slots > self.free_slots:
+        # Coins count with the coins already carried: only the first 500 in all are petty.
+        needed = slots_used([*self.items, item]) - self.slots_used
+        if needed > self.free_slots:
             raise RuleError(
-                f"Burden: {item.label} needs {item.slots} slot(s), {self.free_slots} free"
+                f"Burden: {item.label} needs {needed} slot(s), {self.free_slots} free"
             )
         self.items.append(item)
         self.describe(f"{self.name} takes {item.label}")
@@ -372,7 +402,10 @@ class Character(Tracker):
 
     def _force_burden(self, item: Item, notes: list[str]) -> None:
         if self.free_slots < 1:
-            droppable = [i for i, it in enumerate(self.items) if it.kind == "item" and it.slots]
+            # An item whose going frees a slot (a purse only if the coins left need fewer).
+            used = self.slots_used
+            droppable = [i for i, it in enumerate(self.items) if it.kind == "item"
+                         and slots_used(self.items[:i] + self.items[i + 1:]) < used]
             if not droppable:
                 notes.append(f"no slot for {item.name}: every slot is already a burden")
                 return
@@ -760,10 +793,36 @@ class Character(Tracker):
 
     # -- rest --------------------------------------------------------------------------
 
+    def link_danger(self, danger: Callable[[], str] | None) -> None:
+        """Tell the sheet where to learn whether the character is in danger now:
+        ``danger()`` says why ("in the fight, round 2"; "" when out of danger), and a rest
+        is refused while it says something. ``None`` unlinks. Not saved state: whoever
+        opens the sheet beside a fight links it again (the campaign's character app links
+        it to the campaign's fight,
+        [Encounter.danger][companion.rulesets.cairn_srd.combat.Encounter.danger])."""
+        if danger is None:
+            self.__dict__.pop("_danger", None)
+        else:
+            self.__dict__["_danger"] = danger
+
+    @property
+    def danger(self) -> str:
+        """Why the character is not out of danger now ("": it is, or nobody said)."""
+        linked: Callable[[], str] | None = self.__dict__.get("_danger")
+        return linked() if linked is not None else ""
+
+    def _out_of_danger(self, rest: str) -> None:
+        why = self.danger
+        if why:
+            raise RuleError(f"Rest: {rest} needs the character out of danger; "
+                            f"{self.name} is {why}")
+
     @move
     def rest_turn(self) -> None:
-        """A turn of rest: stabilises Critical Damage and restores Guard (not if Deprived)."""
+        """A turn of rest: stabilises Critical Damage and restores Guard (not if Deprived);
+        refused in the middle of a fight (rest is taken out of danger)."""
         self._alive("Rest")
+        self._out_of_danger("a turn of rest")
         self.critical = self.critical and self.scar_recovery == "Out of action"
         if not self.deprived:
             self.guard = self.guard_max
@@ -772,16 +831,19 @@ class Character(Tracker):
 
     @move
     def rest_night(self) -> None:
-        """A good night's rest removes all Fatigue."""
+        """A good night's rest removes all Fatigue (not in the middle of a fight)."""
         self._alive("Rest")
+        self._out_of_danger("a night's rest")
         removed = self.fatigue
         self.items = [i for i in self.items if i.kind != "fatigue"]
         self.describe(f"{self.name} sleeps: {removed} Fatigue removed")
 
     @move
     def rest_day(self) -> None:
-        """A full day's rest: +1 to each reduced ability (not if Deprived)."""
+        """A full day's rest: +1 to each reduced ability (not if Deprived, not in the
+        middle of a fight)."""
         self._alive("Rest")
+        self._out_of_danger("a day's rest")
         if self.deprived:
             raise RuleError("Deprivation: a deprived character cannot recover abilities")
         for cur in ("strength", "dexterity", "control"):

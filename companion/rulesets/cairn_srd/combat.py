@@ -4,9 +4,11 @@ A **round** (about 6 to the minute) gives each combatant a move and one action: 
 attack, fetch gear, move again or make a maneuver. Players declare before dice are
 rolled; their actions resolve together, then the enemy acts.
 
-**Initiative**: when it is unclear who acts first, every PC who was not surprised saves
-DEX *over their Armor* (each point of Armor costs 5 %); those who pass act before the
-enemy, then the enemy and all PCs alternate. Procedure: (1) DEX saves to act first,
+**Initiative**: the fiction decides which side acts first
+([Encounter.begin][companion.rulesets.cairn_srd.combat.Encounter.begin]). When that is
+in doubt, every PC who was not surprised by an ambush saves DEX *over their Armor* (each
+point of Armor costs 5 %); those who pass act before the enemy, then the enemy and all
+PCs alternate. Procedure: (1) DEX saves to act first,
 (2) enemies act together, (3) all PCs act together, alternating, (4) until one side is
 destroyed, surrenders or flees.
 
@@ -33,7 +35,15 @@ lost, or when its leader falls. Some groups use their leader's CTRL; some never 
 destroys it. Individuals attacking a detachment are impaired (blasts excepted);
 a detachment attacking individuals is enhanced and deals blast damage.
 
-Interpretation: an attack both impaired and enhanced uses the weapon's own die.
+Interpretation: an attack both impaired and enhanced uses the weapon's own die. A second
+weapon strikes from its wielder's position: against a detachment, or while the wielder
+panics, both weapons' dice are impaired (d4 each) and the higher is kept.
+
+Interpretation: when the fiction says the PCs act first, the whole PCs' side (allied NPCs
+too: "a side's actions all occur simultaneously") acts before the enemy in round 1, as PCs
+who pass initiative do; PCs caught by surprise do not. When it says the enemy acts first,
+the round opens with the enemy and no PC acts before it. Naming as surprised someone who
+is no player character of the fight is refused.
 A gambit discards one rolled weapon die (see
 [Encounter.attack][companion.rulesets.cairn_srd.combat.Encounter.attack] with
 ``hold_for_gambits`` and
@@ -98,6 +108,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from companion import dice
+from companion.dice.distribution import Distribution
 from companion.dice.roller import make_rng
 from companion.errors import RuleError, StateError
 from companion.rulesets.cairn_srd.character import Character
@@ -139,6 +150,20 @@ def keep_highest(sides: list[int], rng: random.Random) -> tuple[list[int], int]:
         raise RuleError("Multiple Attackers: roll at least one die")
     rolls = [dice.roll(f"1d{d}", rng=rng).total for d in sides]
     return rolls, max(rolls)
+
+
+def damage_odds(sides: list[int]) -> Distribution:
+    """Exact odds of the damage an attack rolling ``sides`` deals before Armor: every die
+    rolled, the single highest kept (one die: that die)."""
+    if not sides:
+        raise RuleError("Multiple Attackers: roll at least one die")
+    for d in sides:
+        if d not in WEAPON_DICE:
+            raise RuleError(f"Attacking: damage dice are d4-d12, got d{d}")
+    best = Distribution.die(sides[0])
+    for d in sides[1:]:
+        best = best.combine(Distribution.die(d), max)
+    return best
 
 
 GAMBITS: tuple[str, ...] = tuple(rules_data()["gambits"]["options"])
@@ -446,6 +471,19 @@ class Encounter(Tracker):
             panicking=sheet.panicking, no_guard=sheet_conditions(sheet)["no_guard"],
             status=sheet_status(c.status, sheet))
 
+    def danger(self, name: str) -> str:
+        """Why the character ``name`` is not out of danger because of this fight ("" when
+        it is not): the fight has begun, is not over, and ``name`` is in it (active or
+        critically damaged; one who fled or died is out of it). What
+        [Character.link_danger][companion.rulesets.cairn_srd.character.Character.link_danger]
+        reads to refuse a rest."""
+        if self.phase not in SIDES:
+            return ""
+        for c in self.combatants:
+            if c.name == name and self._view(c).status in ("active", "critical"):
+                return f"in the fight (round {self.round})"
+        return ""
+
     def acting_for(self, move: str, arguments: dict[str, Any]) -> tuple[str, ...] | None:
         """The player characters an attack, a maneuver or an escape is made by (every
         attacker must be one), and the player character who joins the fight; the rest
@@ -507,16 +545,61 @@ class Encounter(Tracker):
                                          control, armor, weapon, pc, detachment, leader,
                                          never_morale, weapon_name=weapon_name.strip()))
 
+    def _surprised(self, surprised: list[str] | None) -> set[str]:
+        """The surprised player characters, checked: each a PC of this fight."""
+        names = set(surprised or ())
+        pcs = {c.name for c in self.combatants if c.pc}
+        for name in sorted(names - pcs):
+            raise RuleError(f"Initiative and Surprise: “{name[:MAX_NAME]}” is no player "
+                            "character of this fight")
+        return names
+
+    def _ready_to_start(self, rule: str) -> None:
+        if self.phase != "setup":
+            raise RuleError(f"{rule}: the fight has already begun")
+        pcs = [c for c in self.side("PCs") if c.pc and self._view(c).active]
+        if not pcs or not self.side("Enemies"):
+            raise RuleError("Combat: both sides need combatants (and the PCs a player character)")
+
+    @move
+    def begin(self, first: str, surprised: list[str] | None = None) -> str:
+        """Start the fight with the side the fiction says acts first (no roll): ``"PCs"``
+        (every combatant on the PCs' side acts before the enemy in round 1, as if all had
+        passed initiative, except the ``surprised`` player characters) or ``"Enemies"``.
+        Roll initiative instead when who acts first is in doubt."""
+        if first not in SIDES:
+            raise RuleError(f"Initiative and Surprise: the side acting first is PCs or "
+                            f"Enemies, not “{first[:MAX_NAME]}”")
+        self._ready_to_start("Initiative and Surprise")
+        caught = self._surprised(surprised)
+        if first == "Enemies" and caught:
+            raise RuleError("Initiative and Surprise: when the enemy acts first no PC acts "
+                            "before it; name the surprised only when the PCs go first")
+        ahead = []
+        if first == "PCs":
+            for c in self.side("PCs"):
+                if self._view(c).active and c.name not in caught:
+                    c.acted_first = True
+                    ahead.append(c.name)
+        self.round, self.phase = 1, "Enemies"
+        text = ("by the fiction, the PCs act first: " + (", ".join(ahead) or "nobody")
+                if first == "PCs" else "by the fiction, the enemy acts first")
+        if caught:
+            text += f" (surprised: {', '.join(sorted(caught))})"
+        self.describe(text)
+        return text
+
     @move
     def roll_initiative(self, surprised: list[str] | None = None,
                         rng: random.Random | None = None,
                         seed: int | None = None) -> dict[str, SaveResult]:
-        """Each PC not surprised saves DEX over Armor; passing PCs act before the enemy."""
+        """When who acts first is in doubt: each PC not ``surprised`` (by an ambush) saves
+        DEX over Armor; passing PCs act before the enemy."""
         if self.phase != "setup":
             raise RuleError("Initiative and Surprise: initiative is rolled before round 1")
+        self._ready_to_start("Initiative and Surprise")
+        self._surprised(surprised)
         pcs = [c for c in self.side("PCs") if c.pc and self._view(c).active]
-        if not pcs or not self.side("Enemies"):
-            raise RuleError("Combat: both sides need combatants (and the PCs a player character)")
         r = make_rng(seed, rng)
         results: dict[str, SaveResult] = {}
         for c in pcs:
@@ -678,11 +761,25 @@ class Encounter(Tracker):
             strong = enhanced or (a.detachment and not t.detachment)
             any_blast = any_blast or (a.detachment and not t.detachment)
             dice.append(attack_die(a.weapon, impaired=weak, enhanced=strong, unarmed=unarmed))
-        if second_weapon is not None:
-            dice.append(attack_die(second_weapon, impaired=impaired, enhanced=enhanced))
+            if second_weapon is not None:
+                # The lone attacker's second weapon strikes from the same position: a
+                # detachment as target or the attacker's panic impairs it as well.
+                dice.append(attack_die(second_weapon, impaired=weak, enhanced=strong))
         if not t.active:
             raise RuleError(f"Combat: {t.name} is already {t.status}")
         return dice, any_blast
+
+    def attack_dice(self, description: Attack) -> list[int]:
+        """The sides of every damage die ``description`` would roll now (against its first
+        target), after impaired, enhanced, unarmed, detachments and panic: what
+        [damage_odds][companion.rulesets.cairn_srd.combat.damage_odds] reads. Nothing is
+        rolled or changed; an attack the rules refuse raises as the attack would."""
+        d = description
+        d.check()
+        attackers = [d.attacker] if d.area else d.attackers
+        dice, _ = self._dice(attackers, d.target, d.second_weapon, d.impaired, d.enhanced,
+                             d.blast or d.area, d.unarmed)
+        return dice
 
     @move
     def apply_damage(self, target: str, amount: int, direct: bool = False,

@@ -13,6 +13,13 @@ A **scar** comes when a hit leaves Guard at **exactly 0** after armor: read the 
 table (``cairn_scars``) by the damage Guard actually took. The seed's example: 2 Armor,
 5 Guard, a 7 rolled: Armor takes 2, Guard takes 5 and ends at 0, so the scar is row 4-6.
 
+Interpretation: direct damage skips Armor as well as Guard. The seed says only that it
+"bypasses GD", but it treats direct damage as damage to an ability score (the referee's
+"suffering Direct Damage to ability scores"; environmental damage "bypasses GD, hitting a
+relevant ability"), and Armor is what the defender subtracts from an attack's weapon die:
+a fall, fire or poison is no weapon for a breastplate to turn. A direct hit therefore
+lands on STR in full (and, as combat damage, still asks the Critical Damage save).
+
 Interpretation: Guard takes at most 18 damage; a taken amount above 12 reads row 12.
 A hit that leaves Guard at 0 but carries on into STR left Guard below zero, so it scars
 no one.

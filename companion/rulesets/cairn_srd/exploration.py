@@ -1112,6 +1112,12 @@ def lost_items(character: Any, pieces: Iterable[int]) -> list[str]:
             for p in pieces]
 
 
+LIBRARY_ONLY: dict[str, str] = {
+    "clock_odds_table": "exact site-clock odds for the site's dungeon reference page",
+    "lost_items": "names the items an 'equipment lost' fate's d12s point at; the apps "
+                  "apply that fate with Character.lose_gear, which reports what was lost",
+}
+
 FATE_MOVES = {
     "Dead": "die", "Transformed": "leave_play", "Lost": "leave_play",
     "Captured": "leave_play", "Traumatized": "leave_play", "Stripped": "lose_gear",

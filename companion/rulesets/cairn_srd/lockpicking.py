@@ -8,7 +8,7 @@ changes, so solving one lock teaches the character all locks of that type.
 A wrong action makes the lock **stiff** until it is opened; a wrong action on a stiff lock
 **jams** it for good: it must be broken off or destroyed (loud, messy, obvious). Each full
 attempt is one exploration turn; a character may also spend a turn studying the lock (a
-skill test) to learn its next action.
+skill test) to learn its next action. A failed study of a stiff lock jams it too.
 
 The referee creates a lock with 3d12, one die per column: type (and its DV),
 sequence, complication (``cairn_lock_type``, ``cairn_lock_sequence``,
@@ -30,6 +30,12 @@ Interpretation: actions are tried one tumbler at a time; a correct action opens 
 tumbler, a mistake ends the attempt (the turn) and the pins fall back to the first
 tumbler. A *worn* lock's ignored jam leaves it stiff. Breaking off takes one attack (two
 if reinforced).
+
+Interpretation: "a failure on a stiff lock" is a failed study (the skill test) of a lock
+already stiff; it jams the lock as a wrong action would, and a *worn* lock ignores it if it
+is its first jam. A failed study of a lock that is not stiff costs only the turn. A failed
+study is no wrong action: it springs no trap, sounds no alarm and does not count as a
+*delicate* lock's first mistake.
 """
 
 from __future__ import annotations
@@ -242,27 +248,35 @@ class LockPicking(Tracker):
         elif not self.stiff:
             self.stiff = True
             notes.insert(0, "the lock goes stiff")
-        elif self.complication == "Worn" and not self.jam_ignored:
-            self.jam_ignored = True
-            notes.insert(0, "the worn lock would jam, but holds (still stiff)")
         else:
-            self.jammed = True
-            notes.insert(0, "the stiff lock jams")
+            notes.insert(0, self._jam())
         return "; ".join(notes)
+
+    def _jam(self) -> str:
+        """A stiff lock fails again: it jams, unless it is worn and this is its first jam."""
+        if self.complication == "Worn" and not self.jam_ignored:
+            self.jam_ignored = True
+            return "the worn lock would jam, but holds (still stiff)"
+        self.jammed = True
+        return "the stiff lock jams"
 
     @move
     def study(self, have: int = 2, modifier: int = 0, rng: random.Random | None = None,
               seed: int | None = None) -> SkillResult:
-        """Spend a turn studying the lock: a skill test that reveals the next action."""
+        """Spend a turn studying the lock: a skill test that reveals the next action; a
+        failure on a stiff lock jams it."""
         check_modifier(modifier)
         self._can_pick()
         if self.revealed >= 3:
             raise RuleError("Lockpicking: every action of this lock is already known")
         result = skill_test(have, modifier, rng=make_rng(seed, rng))
         self.turns += 1
+        jam = ""
         if result.success:
             self.revealed += 1
-        self.describe(f"study ({result}): sequence {self.hint}")
+        elif self.stiff:
+            jam = "; " + self._jam()
+        self.describe(f"study ({result}): sequence {self.hint}{jam}")
         return result
 
     @move

@@ -171,6 +171,12 @@ def roll_rumour_kind(*, rng: random.Random | None = None, seed: int | None = Non
     return f"{values['Kind']}: {values['Meaning']}"
 
 
+LIBRARY_ONLY: dict[str, str] = {
+    "price_rise_odds": "exact odds behind price_rise_dice (the app shows the dice); for the "
+                       "API and its doctest",
+    "condition_odds": "exact settlement-condition odds for the site's travel reference page",
+}
+
 __all__ = ["HAZARD_KINDS", "HazardResult", "SettlementState", "condition_odds", "conditions",
            "price_rise_dice", "price_rise_odds", "roll_hazard", "roll_rumour_kind",
            "upheaval_conditions"]

@@ -900,6 +900,10 @@ def apply_to_sheets(journey: Journey, characters: list[Character]) -> list[str]:
     return notes
 
 
+LIBRARY_ONLY: dict[str, str] = {
+    "threat_odds": "exact threat odds per terrain for the site's travel reference page",
+}
+
 __all__ = [
     "ACTIONS",
     "Journey",

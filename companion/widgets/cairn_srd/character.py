@@ -27,10 +27,25 @@ from companion.widgets.seat_controls import show_undo
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
 
-__all__ = ["CairnCharacterApp"]
+__all__ = ["CairnCharacterApp", "link_campaign_fight"]
 
 MAX_DAMAGE = 99
 MAX_QUANTITY = 100_000
+
+
+def link_campaign_fight(campaign: Campaign, sheet: Character) -> None:
+    """Let ``sheet`` know when the campaign's fight holds it, so a rest in the middle of
+    the fight is refused (the fight is looked up at each rest: it may start later)."""
+    from companion.rulesets.cairn_srd.combat import Encounter
+    from companion.widgets.table.members import FIGHT
+
+    def danger() -> str:
+        for member in campaign:
+            if member.name == FIGHT and isinstance(member.tracker, Encounter):
+                return member.tracker.danger(sheet.name)
+        return ""
+
+    sheet.link_danger(danger)
 
 
 class CairnCharacterApp(CairnAppBase):
@@ -48,6 +63,8 @@ class CairnCharacterApp(CairnAppBase):
         super().__init__(seed_source, campaign=campaign)
         self.character = character or new_character("Ash", 12, 10, 9, 5, armor=2)
         c = self.character
+        if campaign is not None:
+            link_campaign_fight(campaign, c)
         self.stats = widgets.HTML()
         self.slots = widgets.VBox(layout=widgets.Layout(max_width="100%"))
         self.item_name = name_box("Item", "", "item-name", required=False,
@@ -183,8 +200,9 @@ class CairnCharacterApp(CairnAppBase):
     def _slot_row(self, index: int) -> widgets.Widget:
         c = self.character
         item = c.items[index]
-        label = widgets.HTML(f"{escape(item.label)} <small>({item.slots} "
-                             f"slot{'s' if item.slots != 1 else ''})</small>")
+        share = c.slot_shares[index]  # coins share the petty 500 with the other purses
+        label = widgets.HTML(f"{escape(item.label)} <small>({share} "
+                             f"slot{'s' if share != 1 else ''})</small>")
         buttons: list[widgets.Widget] = []
         if item.usable:
             buttons.append(self.btn("Use", self._use(index), f"use-{index}"))

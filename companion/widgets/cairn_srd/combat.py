@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import ipywidgets as widgets
 
+from companion.errors import RuleError
 from companion.rulesets.cairn_srd.combat import (
     GAMBITS,
     MAX_NAME,
@@ -14,13 +15,21 @@ from companion.rulesets.cairn_srd.combat import (
     Attack,
     Combatant,
     Encounter,
+    damage_odds,
     gambit,
     gambit_rule,
 )
 from companion.rulesets.cairn_srd.saves import MAX_SCORE
 from companion.widgets.base import SaveLoad, app_box, bind, int_box, name_box, row
 from companion.widgets.cairn_srd.combat_moves import CombatMovesPanel
-from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, labelled, said
+from companion.widgets.cairn_srd.common import (
+    CairnAppBase,
+    cairn_css,
+    escape,
+    labelled,
+    pct,
+    said,
+)
 from companion.widgets.seat_controls import seat_refusal, show_undo
 
 if TYPE_CHECKING:
@@ -116,11 +125,22 @@ class CombatApp(CairnAppBase):
                       for k in ("impaired", "enhanced", "unarmed", "blast")}
         for k, box in self.flags.items():
             box.add_class(f"tc-flag-{k}")
+        # Who acts first: the fiction decides (no roll), initiative only when in doubt.
+        self.surprised = widgets.SelectMultiple(tooltip="Surprised player characters",
+                                                rows=2, layout=widgets.Layout(width="170px"))
+        self.surprised.add_class("tc-surprised")
         self.gambits = GambitPanel(self)
         self.board = widgets.HTML()
+        self.odds = widgets.HTML()  # the described attack's exact damage odds
+        for box in (self.attacker, self.target, self.second_weapon, *self.flags.values()):
+            box.observe(lambda _c: self.render_odds(), "value")
         self.morale_row = row()
         self.buttons = {
-            "initiative": self.btn("Roll initiative", self.initiative, "initiative", "primary"),
+            "initiative": self.btn("Roll initiative (in doubt)", self.initiative, "initiative",
+                                   "primary"),
+            "begin-pcs": self.btn("PCs act first", lambda: self.begin("PCs"), "begin-pcs"),
+            "begin-enemies": self.btn("Enemies act first", lambda: self.begin("Enemies"),
+                                      "begin-enemies"),
             "end-turn": self.btn("End turn", lambda: self.show(f"Now: {e.end_turn()}"),
                                  "end-turn"),
             "undo": self.btn("Undo", self.undo, "undo"),
@@ -137,6 +157,9 @@ class CombatApp(CairnAppBase):
             row(self.f_name, self.f_side, self.f_weapon),
             row(*self.f_stats.values()),
             row(*self.f_flags.values(), self.btn("Add", self.add, "add")),
+            widgets.HTML("<b>Who acts first</b> <span class='tc-side'>by the fiction; "
+                         "roll initiative only when it is in doubt</span>"),
+            row(b["begin-pcs"], b["begin-enemies"], labelled("surprised", self.surprised)),
             row(b["initiative"], b["end-turn"], b["undo"]),
             widgets.HTML("<b>Attack</b>"),
             row(self.attacker, widgets.HTML("→"), self.target),
@@ -147,6 +170,7 @@ class CombatApp(CairnAppBase):
                          "is rolled, the highest is applied. A blast rolls for each target "
                          "in its area.</span>"),
             row(*self.flags.values()),
+            self.odds,
             row(b["attack"], b["roll-gambit"]),
             self.gambits,
             self.morale_row,
@@ -175,8 +199,13 @@ class CombatApp(CairnAppBase):
 
     def initiative(self) -> None:
         e = self.encounter
-        self.roll("initiative", e.roll_initiative, lambda results: said(e, "; ".join(
-            f"{name}: {result}" for name, result in results.items())))
+        surprised = list(self.surprised.value)
+        self.roll("initiative", lambda **kw: e.roll_initiative(surprised, **kw),
+                  lambda results: said(e, "; ".join(
+                      f"{name}: {result}" for name, result in results.items())))
+
+    def begin(self, first: str) -> None:
+        self.show(self.encounter.begin(first, list(self.surprised.value)))
 
     def description(self) -> Attack:
         """The attack as the form describes it (the model checks it)."""
@@ -185,6 +214,23 @@ class CombatApp(CairnAppBase):
                       second_weapon=self.second_weapon.value or None,
                       blast_area=tuple(self.blast_targets.value),
                       **{k: bool(box.value) for k, box in self.flags.items()})
+
+    def render_odds(self) -> None:
+        """The dice the attack as described would roll and its exact damage odds (before
+        Armor), or nothing while the rules would refuse it."""
+        e = self.encounter
+        try:
+            sides = e.attack_dice(self.description())
+        except RuleError:
+            self.odds.value = ""
+            return
+        odds = damage_odds(sides)
+        shown = ", ".join(f"d{d}" for d in sides)
+        self.odds.value = (
+            f'<div class="tc-side tc-damage-odds">Damage dice {escape(shown)}'
+            + (", the highest kept" if len(sides) > 1 else "")
+            + f": average {float(odds.mean):.2f}; {odds.max} or more "
+            f"{pct(odds.at_least(odds.max))}</div>")
 
     def _label(self, what: str) -> str:
         return f"{self.attacker.value or '?'} → {self.target.value or '?'}: {what}"
@@ -253,13 +299,21 @@ class CombatApp(CairnAppBase):
                 many.options = names
                 many.rows = max(2, min(5, len(names)))  # every name in view, up to five
                 many.value = tuple(n for n in chosen if n in names)
+        pcs = [c.name for c in e.fighters if c.pc and c.active]
+        if tuple(self.surprised.options) != tuple(pcs):
+            chosen = self.surprised.value
+            self.surprised.options = pcs
+            self.surprised.rows = max(2, min(5, len(pcs)))
+            self.surprised.value = tuple(n for n in chosen if n in pcs)
         self.gambits.render()
+        self.render_odds()
         self.morale_row.children = tuple(
             self.btn(f"Morale save: {n}", self._morale(n), f"morale-{i}")
             for i, n in enumerate(e.morale_due))
         b = self.buttons
         fighting = e.phase not in ("setup", "over")
-        b["initiative"].disabled = e.phase != "setup"
+        b["initiative"].disabled = b["begin-pcs"].disabled = e.phase != "setup"
+        b["begin-enemies"].disabled = e.phase != "setup"
         b["end-turn"].disabled = not fighting or bool(e.morale_due) or e.pending is not None
         b["attack"].disabled = b["roll-gambit"].disabled = (
             e.phase == "over" or e.pending is not None or len(names) < 2)

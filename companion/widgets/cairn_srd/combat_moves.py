@@ -1,4 +1,6 @@
-"""Combat moves beyond the attack: a maneuver, escaping the fight, and what the fight owes
+"""Combat moves beyond the attack: a maneuver, escaping the fight, marking a combatant by
+the fiction (a foe surrenders or flees, an NPC is stabilised), damage from outside an
+attack (direct or environmental, typed in), and what the fight owes
 the sheets of player characters it has no sheet for (scars, a maneuver's Fatigue, critical
 kills for weapon mastery), each marked written once the player has.
 
@@ -16,10 +18,13 @@ import ipywidgets as widgets
 from companion.rulesets.cairn_srd import combat
 from companion.rulesets.cairn_srd.combat import Encounter
 from companion.rulesets.cairn_srd.saves import ABILITIES
-from companion.widgets.base import bind, disable_for, row
+from companion.widgets.base import bind, disable_for, first_bad_box, int_box, row
 from companion.widgets.cairn_srd.common import CairnAppBase, escape, labelled, said
 
 __all__ = ["CombatMovesPanel"]
+
+MAX_DAMAGE = 99
+"""Most damage typed in at once (3d6 lightning is 18; a fall from a tower more)."""
 
 
 class CombatMovesPanel(widgets.VBox):
@@ -44,6 +49,19 @@ class CombatMovesPanel(widgets.VBox):
         self.safe_place.add_class("tc-move-safe")
         self.maneuver_button = app.btn("Maneuver", self.maneuver, "maneuver")
         self.escape_button = app.btn("Escape the fight", self.escape, "escape-fight")
+        # Marks and damage outside an attack: any combatant, whatever the turn.
+        self.anyone = widgets.Dropdown(tooltip="Combatant to mark or damage",
+                                       layout=widgets.Layout(width="160px"))
+        self.anyone.add_class("tc-mark-who")
+        self.status = widgets.Dropdown(tooltip="New status", options=list(combat.STATUSES),
+                                       value="fled", layout=widgets.Layout(width="110px"))
+        self.status.add_class("tc-mark-status")
+        self.mark_button = app.btn("Mark", self.mark, "mark-status")
+        self.amount = int_box("Damage", 1, "fight-damage", 0, MAX_DAMAGE, width="140px")
+        self.direct = widgets.Checkbox(value=True, description="direct (skips Guard, Armor)",
+                                       indent=False, layout=widgets.Layout(width="auto"))
+        self.direct.add_class("tc-fight-direct")
+        self.damage_button = app.btn("Apply damage", self.damage, "fight-damage")
         self.due = widgets.HTML()
         self.due_row = row()
         self.children = (
@@ -52,11 +70,18 @@ class CombatMovesPanel(widgets.VBox):
             row(labelled("target saves", self.foe_save),
                 labelled("own save", self.own_save), self.maneuver_button),
             row(self.safe_place, self.escape_button),
+            widgets.HTML("<b>Marks and other damage</b> <span class='tc-side'>a foe "
+                         "surrenders or flees, an NPC is stabilised; a fall, fire, poison"
+                         "</span>"),
+            row(labelled("who", self.anyone), labelled("is now", self.status),
+                self.mark_button),
+            row(self.amount, self.direct, self.damage_button),
             self.due,
             self.due_row,
         )
         for box in (self.who, self.foe):
             box.observe(lambda _c: self.render(), "value")
+        self.amount.observe(lambda _c: self.render(), "value")
         bind(encounter, self.render, error=app.error)
 
     def maneuver(self) -> None:
@@ -71,6 +96,18 @@ class CombatMovesPanel(widgets.VBox):
         who, safe_place = str(self.who.value), self.safe_place.value
         self.app.roll(f"{who}: escape", lambda **kw: e.escape(who, safe_place, **kw),
                       lambda r: said(e, f"{who} escape: {r}"))
+
+    def mark(self) -> None:
+        who, status = str(self.anyone.value), str(self.status.value)
+        self.encounter.set_status(who, status)
+        self.app.show(self.encounter.log[-1].summary)
+
+    def damage(self) -> None:
+        e = self.encounter
+        who, amount, direct = str(self.anyone.value), self.amount.read(), self.direct.value
+        self.app.roll(f"{who}: {amount} damage",
+                      lambda **kw: e.apply_damage(who, amount, direct, **kw),
+                      lambda r: said(e, r))
 
     def _written(self, index: int) -> Callable[[], None]:
         def mark() -> None:
@@ -103,6 +140,15 @@ class CombatMovesPanel(widgets.VBox):
         disable_for(self.maneuver_button, turn or (None if me and self.foe.value
                                                    else "choose who and a foe"))
         disable_for(self.escape_button, turn or (None if me else "choose who escapes"))
+        everyone = [c.name for c in fighters]
+        if list(self.anyone.options) != everyone:
+            keep = self.anyone.value
+            self.anyone.options = everyone
+            self.anyone.value = keep if keep in everyone else (everyone[0] if everyone
+                                                                else None)
+        nobody = None if everyone else "add a combatant first"
+        disable_for(self.mark_button, nobody)
+        disable_for(self.damage_button, nobody or first_bad_box(self.amount))
         if e.sheet_due:
             items = "".join(f"<li>{escape(d.name)}: {escape(_due_text(d))}</li>"
                             for d in e.sheet_due)

@@ -87,6 +87,10 @@ class DowntimeApp(CairnAppBase):
                             width="200px")
         self.earn_button = self.btn("Earn", self.earn, "earn")
         self.spend_button = self.btn("Spend", self.spend, "spend")
+        self.repay_button = self.btn("Repay debt", self.repay, "repay")
+        # Recovering ability scores or Wounds takes the cycle: no downtime action.
+        self.recover_button = self.btn("Mark recovering", self.toggle_recovering,
+                                       "recovering")
         self.bank = name_box("Bank", "De Sapo", "bank", max_len=dt.MAX_NAME,
                              required=False, width="160px")
         self.branch = name_box("Branch", "Hoppland", "branch", max_len=dt.MAX_NAME, required=False,
@@ -146,6 +150,7 @@ class DowntimeApp(CairnAppBase):
         self.town = name_box("Settlement", "", "town", max_len=dt.MAX_NAME, required=False,
                              width="180px")
         self.enter_button = self.btn("Stay in settlement", self.enter, "enter-settlement")
+        self.leave_button = self.btn("Leave settlement", self.leave, "leave-settlement")
         self.hazard_button = self.btn("4 · Hazard die", self.hazard, "hazard")
         self.condition = _dropdown(["—"], "condition")
         self.end_button = self.btn("End condition", self.end_condition, "end-condition")
@@ -161,7 +166,8 @@ class DowntimeApp(CairnAppBase):
             self.members,
             row(self.who, self.purse, self.add_member_button),
             row(labelled("Who", self.member), self.amount, self.why, self.earn_button,
-                self.spend_button),
+                self.spend_button, self.repay_button),
+            row(self.recover_button),
             row(self.bank, self.branch, self.deposit_button),
             row(self.at_bank, self.at_branch, self.withdraw_button),
             row(self.cache_where, self.cache_secured, self.cache_button),
@@ -181,7 +187,7 @@ class DowntimeApp(CairnAppBase):
             self.factions,
             row(self.faction_button, labelled("Faction", self.faction_pick), self.steps,
                 self.interfere_button),
-            row(self.town, self.enter_button, self.hazard_button),
+            row(self.town, self.enter_button, self.leave_button, self.hazard_button),
             row(labelled("Condition", self.condition), self.end_button),
             widgets.HTML("<h3>5 · Resupply</h3>"),
             row(self.rumour_button),
@@ -220,6 +226,16 @@ class DowntimeApp(CairnAppBase):
 
     def spend(self) -> None:
         self.downtime.spend(self.member.value, self.amount.read(), self.why.read())
+        self._last()
+
+    def repay(self) -> None:
+        self.downtime.repay(self.member.value, self.amount.read())
+        self._last()
+
+    def toggle_recovering(self) -> None:
+        d = self.downtime
+        m = d.member(self.member.value)
+        d.set_recovering(m.name, not m.recovering)
         self._last()
 
     def deposit(self) -> None:
@@ -321,6 +337,10 @@ class DowntimeApp(CairnAppBase):
         self.downtime.enter_settlement(self.town.read())
         self._last()
 
+    def leave(self) -> None:
+        self.downtime.leave_settlement()
+        self._last()
+
     def hazard(self) -> None:
         self.roll("settlement hazard", self.downtime.settlement_hazard)
 
@@ -351,7 +371,8 @@ class DowntimeApp(CairnAppBase):
         self.members.value = '<div class="tc-stats tc-members">' + "<br>".join(
             f"<b>{escape(m.name)}</b>: {m.lifestyle.lower()} · purse {m.purse} · debt "
             f"{m.debt} · banked {sum(a.balance for a in m.accounts)} · upkeep "
-            f"{'done' if m.upkept else 'due'}" for m in d.members) + "</div>"
+            f"{'done' if m.upkept else 'due'}" + (" · recovering" if m.recovering else "")
+            for m in d.members) + "</div>"
         names = [m.name for m in d.members]
         keep = self.member.value
         self.member.options = names or ["—"]
@@ -394,6 +415,12 @@ class DowntimeApp(CairnAppBase):
         self.end_button.disabled = not town.conditions
         self.next_button.disabled = not d.allowed("finish_step")
         self.enter_button.disabled = d.in_settlement
+        disable_for(self.leave_button, None if d.in_settlement else "not in a settlement")
+        disable_for(self.repay_button, "add a character first" if chosen is None else
+                    None if chosen.debt else f"{chosen.name} owes nothing")
+        self.recover_button.description = ("Mark recovered" if chosen is not None
+                                           and chosen.recovering else "Mark recovering")
+        disable_for(self.recover_button, None if chosen else "add a character first")
         for b in (self.earn_button, self.spend_button, self.deposit_button,
                   self.withdraw_button, self.new_action_button):
             b.disabled = not names

@@ -46,6 +46,9 @@ if TYPE_CHECKING:
 __all__ = ["DungeonCrawlApp"]
 
 OTHER = "other"
+#: Each encounter detail's move, named in full (so the project's face test sees it reached).
+DETAIL_MOVES = {"distance": "roll_distance", "activity": "roll_activity",
+                "complication": "roll_complication"}
 DUNGEON_CSS = """
 .tc-app .tc-pc { border: 1px solid #ccc; border-radius: 4px; padding: 4px 6px; margin: 6px 0 2px;
   overflow-wrap: anywhere; }
@@ -247,7 +250,7 @@ class DungeonCrawlApp(CairnAppBase):
     def _detail(self, detail: str) -> Callable[[], None]:
         def roll() -> None:
             d = self.delve
-            self.roll(f"encounter {detail}", getattr(d, f"roll_{detail}"),
+            self.roll(f"encounter {detail}", getattr(d, DETAIL_MOVES[detail]),
                       lambda text: said(d, str(text)))
         return roll
 

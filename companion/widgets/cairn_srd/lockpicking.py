@@ -74,7 +74,7 @@ class LockpickingApp(CairnAppBase):
     def study(self) -> None:
         lp = self.lock
         self.roll("study the lock", lambda **kw: lp.study(2, **kw),
-                  lambda result: f"Study: {result}; known: {lp.hint}")
+                  lambda result: f"Study: {lp.log[-1].summary}")  # says if it jammed
 
     def undo(self) -> None:
         self.show(f"Undone: {self.lock.undo().summary}")

@@ -5,9 +5,10 @@ attack changes across scales (read from ``data/rules.toml`` through
 [attack_effect][companion.rulesets.cairn_srd.mass_combat.attack_effect]);
 [VesselPanel][companion.widgets.cairn_srd.vessels.VesselPanel] runs one
 [Vessel][companion.rulesets.cairn_srd.mass_combat.Vessel]: damage to its hull (STR), sails
-(DEX) or crew (CTRL), boarding after Critical Damage, repairs with their cost, and rest at
-port. [MassCombatApp][companion.widgets.cairn_srd.vessels.MassCombatApp] puts them side by
-side (stacked on a phone).
+(DEX) or crew (CTRL), boarding after Critical Damage, repairs with their cost, rest at
+port, and its cargo (4 slots in the hold, 6 on the decks: stow and unload).
+[MassCombatApp][companion.widgets.cairn_srd.vessels.MassCombatApp] puts them side by side
+(stacked on a phone).
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ if TYPE_CHECKING:
 __all__ = ["AttackMatrixPanel", "MassCombatApp", "VesselPanel"]
 
 PARTS = {"STR": "hull", "DEX": "sails", "CTRL": "crew"}
+MAX_CREW = 100_000
+"""The largest crew the crew-size box takes (a fleet's flagship, generously)."""
 MAX_COST = 10**9
 """The largest vessel cost the repair box takes (in silver)."""
 
@@ -84,15 +87,54 @@ class VesselPanel(widgets.VBox):
                                             f"ship-repair-{key.lower()}")
                                for key in PARTS}
         self.port_button = app.btn("Rest at port", self.rest, "ship-port")
+        self.cargo = name_box("Cargo", "", "cargo", max_len=40, required=False,
+                              placeholder="cargo to stow", width="200px")
+        self.place = widgets.Dropdown(tooltip="Where the cargo goes",
+                                      options=[("hold", "hold"), ("decks", "decks")],
+                                      value="hold", layout=widgets.Layout(width="100px"))
+        self.place.add_class("tc-cargo-place")
+        self.stow_button = app.btn("Stow", self.stow, "cargo-stow")
+        self.cargo_rows = widgets.VBox(layout=widgets.Layout(max_width="100%"))
+        self._shown_cargo: tuple[tuple[str, ...], tuple[str, ...]] | None = None
         self.children = (
             self.stats,
             row(self.amount, labelled("Part", self.part), self.damage_button),
             row(self.boarders, self.board_button),
             row(self.cost, *self.repair_buttons.values()),
             row(self.port_button),
+            widgets.HTML("<b>Cargo</b>"),
+            row(self.cargo, labelled("in the", self.place), self.stow_button),
+            self.cargo_rows,
         )
-        for box in (self.amount, self.cost, self.boarders):
+        for box in (self.amount, self.cost, self.boarders, self.cargo):
             box.observe(lambda _c: self.render(), "value")
+        self.place.observe(lambda _c: self.render(), "value")
+
+    def stow(self) -> None:
+        self.vessel.load_cargo(self.cargo.read(), self.place.value)
+        self.cargo.value = ""
+        self.app.show(self.vessel.log[-1].summary)
+
+    def _unload(self, place: str, index: int) -> Callable[[], None]:
+        def unload() -> None:
+            self.vessel.unload_cargo(place, index)
+            self.app.show(self.vessel.log[-1].summary)
+        return unload
+
+    def _render_cargo(self) -> None:
+        v = self.vessel
+        shown = (tuple(v.hold), tuple(v.decks))
+        if shown == self._shown_cargo:
+            return  # the same rows: rebuilding them would drop a tap in flight
+        self._shown_cargo = shown
+        rows: list[widgets.Widget] = []
+        for place, items in (("hold", v.hold), ("decks", v.decks)):
+            for i, item in enumerate(items):
+                rows.append(row(widgets.HTML(f"{escape(item)} <small>({place})</small>"),
+                                self.app.btn("Unload", self._unload(place, i),
+                                             f"unload-{place}-{i}")))
+        self.cargo_rows.children = tuple(rows) or (
+            widgets.HTML('<span class="tc-side">No cargo aboard.</span>'),)
 
     def hit(self) -> None:
         amount, part = self.amount.read(), self.part.value
@@ -140,6 +182,12 @@ class VesselPanel(widgets.VBox):
             disable_for(btn, bad_cost or (None if key in v.damaged else f"{key} is not damaged"))
         disable_for(self.port_button,
                     None if v.guard < v.guard_max else "Guard is already full")
+        room = {"hold": mass_combat.HOLD_SLOTS - len(v.hold),
+                "decks": mass_combat.DECK_SLOTS - len(v.decks)}
+        disable_for(self.stow_button, first_bad_box(self.cargo) or (
+            "name the cargo first" if not self.cargo.value.strip() else
+            None if room[self.place.value] > 0 else f"the {self.place.value} is full"))
+        self._render_cargo()
 
 
 def _silver(cost: Fraction) -> str:
@@ -169,13 +217,17 @@ class MassCombatApp(CairnAppBase):
         self.order = widgets.HTML()
         for box in (self.rival, self.rival_dex):
             box.observe(lambda _c: self.render_order(), "value")
+        # How many sail her decides how she fights: a boat's crew is a detachment.
+        self.crew_size = int_box("Crew size", 30, "crew-size", 1, MAX_CREW, width="140px")
+        self.scale = widgets.HTML()
+        self.crew_size.observe(lambda _c: self.render_scale(), "value")
         self.file = SaveLoad(self.vessel, "cairn-vessel.json", what="ship")
         side = widgets.HBox([self.matrix, self.panel],
                             layout=widgets.Layout(flex_flow="row wrap", max_width="100%",
                                                   grid_gap="12px"))
         app_box(cairn_css(), side, row(self.undo_button), self.error, self.outcome,
-                self.seed_row, row(self.rival, self.rival_dex), self.order, self.file,
-                box=self)
+                self.seed_row, row(self.rival, self.rival_dex), self.order,
+                row(self.crew_size, self.scale), self.file, box=self)
         bind(self.vessel, self.render, error=self.error)
 
     def draw_and_show(self, label: str, action: Callable[..., str]) -> None:
@@ -191,6 +243,17 @@ class MassCombatApp(CairnAppBase):
         self.panel.render()
         disable_for(self.undo_button, None if self.vessel.can_undo else "nothing to undo")
         self.render_order()
+        self.render_scale()
+
+    def render_scale(self) -> None:
+        """The scale the crew size makes the vessel fight at (the attack matrix's row)."""
+        if first_bad_box(self.crew_size) is not None:
+            self.scale.value = ""
+            return
+        scale = mass_combat.vessel_scale(self.crew_size.read())
+        self.scale.value = (f'<span class="tc-side tc-scale">fights as a '
+                            f"<b>{escape(scale)}</b> (a crew of {mass_combat.SHIP_CREW}+ "
+                            "makes a ship)</span>")
 
     def render_order(self) -> None:
         """Which ship moves first (the sails are the ship's DEX)."""
