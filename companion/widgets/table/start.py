@@ -46,6 +46,7 @@ from companion.widgets.table.binding import (
     hub_user,
     live,
     page_store,
+    seat_key_of,
     seated,
     url_script,
     wait_for_page,
@@ -249,6 +250,7 @@ class TableApp(widgets.VBox):
         who, role = self.context.who, self.context.role
         campaign = shared_campaign(name, who=who, role=role)
         campaign.who, campaign.role = who, role  # a spectator keeps no earlier name
+        campaign.seat_key = seat_key_of(self.context)  # the store checks it on every write
         if campaign is not self.campaign:
             self.opened = ""
             self._drop_boxes()
