@@ -715,6 +715,8 @@ class Campaign(Observable):
 
         entered = (list(faces) if faces is not None else []) if own else None
         self._may_roll(None)
+        if own and (refusal := self.may_use_own_dice()) is not None:
+            raise SeatError(refusal)
         made = fairplay.prepare_rule_roll(label, None if own else seed, text, mode=mode,
                                           faces=entered, moves=moves)
         stored = self._persist_then_apply(
@@ -991,8 +993,9 @@ class Campaign(Observable):
             return ""
         marks = []
         if entered is not None:
-            if not self.trust.own_dice:
-                raise SeatError(OWN_DICE_LINE)
+            refusal = self.may_use_own_dice()
+            if refusal is not None:
+                raise SeatError(refusal)
             marks.append("own dice")
         if who_may(getattr(type(member.tracker), name, None)) == OWN_NUMBERS:
             marks.append("own numbers")  # may_move let it through: the GM trusts them
@@ -1297,6 +1300,28 @@ class Campaign(Observable):
                             owner=owner,
                             actors=None if owner else tracker.acting_for(name, arguments),
                             trust=self.trust, move=name, tracker=member.name)
+
+    def may_edit_numbers(self, id_or_name: str) -> str | None:
+        """``None`` if this seat may edit the numbers of the member ``id_or_name`` (its
+        maxima, armour, level: the moves declared ``OWN_NUMBERS``), else why not: the
+        GM's, or its owner's when the table trusts players with their own numbers."""
+        if self.role in ("", "gm"):
+            return None
+        if self.role == "spectator":
+            return SPECTATOR_LINE
+        member = self.member(id_or_name)
+        return move_refusal(role=self.role, who=self.who, declared=OWN_NUMBERS,
+                            owner=self._owner(member), actors=None, trust=self.trust,
+                            move="edit numbers", tracker=member.name)
+
+    def may_use_own_dice(self) -> str | None:
+        """``None`` if this seat may enter their own (physical) dice for the saves and
+        checks of tracker moves, else why not (a player: only when the GM trusts them)."""
+        if self.role == "spectator":
+            return SPECTATOR_LINE
+        if self.role == "player" and not self.trust.own_dice:
+            return OWN_DICE_LINE
+        return None
 
     def may_undo(self, tracker: Tracker) -> str | None:
         """``None`` if this seat may take back ``tracker``'s newest move, else why not."""
