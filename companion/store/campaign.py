@@ -942,13 +942,25 @@ class Campaign(Observable):
             cls = type(tracker)
             params = move_parameters(cls, name)
             arguments, seed, entered, chosen = self._dice_for(name, params, arguments)
-            trusted = self._judge_move(member, name, arguments, entered)
+            try:
+                trusted = self._judge_move(member, name, arguments, entered)
+            except SeatError:
+                # Refused on this screen's state: judged again on the store's, if newer
+                # (the GM may have just trusted players; one cheap read of the head).
+                if self._nested or self.store is None or not self.changed():
+                    raise
+                self.refresh()
+                self._check_member(member)
+                trusted = self._judge_move(member, name, arguments, entered)
             if self._scope is not None:
                 return self._move_in_unit(self._scope, member, name, arguments, seed,
                                           entered, chosen, perform, trusted)
+            first_face = entered.used if entered is not None else 0
             for attempt in range(_ATTEMPTS):
                 if attempt:  # judged again on the fresh state (the GM may have moved)
                     trusted = self._judge_move(member, name, arguments, entered)
+                    if entered is not None:  # the same real dice, read again from the first
+                        entered.used = first_face
                 unit = RollScope("public", implicit=True)
                 self._scope = unit
                 try:
