@@ -941,17 +941,11 @@ class Campaign(Observable):
             self._check_member(member)
             cls = type(tracker)
             params = move_parameters(cls, name)
+            # Who may make it is said first (before any word about its dice).
+            trusted = self._judge_fresh(member, name, arguments, None)
             arguments, seed, entered, chosen = self._dice_for(name, params, arguments)
-            try:
-                trusted = self._judge_move(member, name, arguments, entered)
-            except SeatError:
-                # Refused on this screen's state: judged again on the store's, if newer
-                # (the GM may have just trusted players; one cheap read of the head).
-                if self._nested or self.store is None or not self.changed():
-                    raise
-                self.refresh()
-                self._check_member(member)
-                trusted = self._judge_move(member, name, arguments, entered)
+            if entered is not None:
+                trusted = self._judge_fresh(member, name, arguments, entered)
             if self._scope is not None:
                 return self._move_in_unit(self._scope, member, name, arguments, seed,
                                           entered, chosen, perform, trusted)
@@ -988,6 +982,20 @@ class Campaign(Observable):
                     continue
                 return result
             raise ConflictError("the campaign keeps changing; try again")
+
+    def _judge_fresh(self, member: Member, name: str, arguments: dict[str, Any],
+                     entered: Any) -> str:
+        """[_judge_move][companion.store.campaign.Campaign._judge_move]; a refusal on this
+        screen's state is judged again on the store's, if newer (the GM may have just
+        trusted players: one cheap read of the head)."""
+        try:
+            return self._judge_move(member, name, arguments, entered)
+        except SeatError:
+            if self._nested or self.store is None or not self.changed():
+                raise
+        self.refresh()
+        self._check_member(member)
+        return self._judge_move(member, name, arguments, entered)
 
     def _judge_move(self, member: Member, name: str, arguments: dict[str, Any],
                     entered: Any) -> str:
