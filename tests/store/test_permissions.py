@@ -338,3 +338,26 @@ def test_the_declaration_reaches_every_move_signature() -> None:
     # The decorator keeps the signature (the seam binds arguments by it).
     assert list(inspect.signature(DiceMonarchsGame.rebuy).parameters) == [
         "self", "player", "chips"]
+
+
+def test_the_command_line_shows_and_sets_the_table_s_trust_and_the_log_marks_entries(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.cli import main
+
+    db = tmp_path / "cli.db"
+    monkeypatch.setenv("COMPANION_DB", str(db))
+    with open_store(db) as store:
+        _table(store)
+    assert main(["campaign", "trust", "T"]) == 0
+    assert "may not enter their own dice" in capsys.readouterr().out
+    assert main(["campaign", "trust", "T", "--own-dice", "on"]) == 0
+    out = capsys.readouterr().out
+    assert "players may enter their own dice" in out and "may not edit" in out
+    with open_store(db) as store:
+        Campaign.open(store, "T", who="Ash", role="player").tracker(
+            "Ash", Character).ability_save("STR", rng=EnteredDice([3]))
+    assert main(["log", "T"]) == 0
+    assert "[player's own dice, by the table's trust]" in capsys.readouterr().out
+    assert main(["campaign", "trust", "T", "--own-dice", "maybe"]) == 2
+    assert "invalid choice" in capsys.readouterr().err
