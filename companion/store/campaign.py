@@ -17,15 +17,26 @@ the move, and stores it before observers hear of it. A move that makes moves on 
 trackers (the fight's hit on a party member's sheet) is one unit of work: all of it is
 stored in one transaction, or none, and undone together.
 
-Seats (who may do what, checked at the seam):
+Seats (who may do what, checked at the seam; the rule is
+[companion.store.permissions][], the same for the seam and for
+[may_move][companion.store.campaign.Campaign.may_move]):
 
 - The GM may do everything; a GM's move on a player's character is marked in the log
   (``by_gm_for``). Whoever holds the database (the command line, the Python API: role
   ``""``) is not restricted.
-- A player moves their own character (the party member named like their seat) and the
-  records it owns; on a shared tracker (a fight, a minigame) only the moves the tracker
-  says are their character's ([Tracker.acting_for][companion.state.Tracker.acting_for]).
+- Each move declares who may make it ([who_may][companion.state.who_may]). By default
+  (``OWNER``) a player moves their own character (the party member named like their
+  seat, by [same_name][companion.store.permissions.same_name]) and the records it owns;
+  on a shared tracker (a fight, a minigame) only the moves the tracker says are their
+  character's ([Tracker.acting_for][companion.state.Tracker.acting_for]). A move declared
+  ``GM`` (the Monarchs' chips) is the GM's alone; ``OWN_NUMBERS`` (a sheet's maxima,
+  armour, level) and loading a whole save are the owner's only when the GM trusts
+  players with their numbers ([set_trust][companion.store.campaign.Campaign.set_trust]),
+  as their own dice for saves and checks are; such an entry is marked (``trusted``).
   They cannot change, load or remove another member.
+- A page's seat (``seat_key``: opened by a seat's secret or a hub login) is read again
+  from the store in the transaction of every write: a seat revoked or renewed a moment
+  ago stores nothing, and the page watches from then on.
 - A spectator (a page with no seat) makes no move.
 - Undo: a seat takes back only its own newest move on a tracker, never one another seat
   made since (refused, naming who moved); a player never takes back a move that rolled
@@ -985,7 +996,7 @@ class Campaign(Observable):
 
     def _judge_fresh(self, member: Member, name: str, arguments: dict[str, Any],
                      entered: Any) -> str:
-        """[_judge_move][companion.store.campaign.Campaign._judge_move]; a refusal on this
+        """``_judge_move``; a refusal on this
         screen's state is judged again on the store's, if newer (the GM may have just
         trusted players: one cheap read of the head)."""
         try:

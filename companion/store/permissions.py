@@ -29,7 +29,7 @@ This module imports no SQLAlchemy: the browser's store uses it too.
 (True, False)
 >>> move_refusal(role="player", who="Bryn", declared="gm", owner="", actors=("Bryn",),
 ...              trust=TableTrust(), move="rebuy", tracker="Dice Monarchs")
-'rebuy in Dice Monarchs is the GM\\'s move (a player may not make it)'
+"rebuy in Dice Monarchs is the GM's move (a player may not make it)"
 """
 
 from __future__ import annotations

@@ -361,3 +361,11 @@ def test_the_command_line_shows_and_sets_the_table_s_trust_and_the_log_marks_ent
     assert "[player's own dice, by the table's trust]" in capsys.readouterr().out
     assert main(["campaign", "trust", "T", "--own-dice", "maybe"]) == 2
     assert "invalid choice" in capsys.readouterr().err
+
+
+def test_the_module_s_examples_hold() -> None:
+    import doctest
+
+    from companion.store import permissions
+
+    assert doctest.testmod(permissions).failed == 0

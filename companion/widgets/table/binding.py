@@ -105,7 +105,8 @@ MAX_SEAT = 200
 #: How often the watcher looks for another screen's move on SQLite (seconds).
 POLL_SECONDS = 0.2
 
-#: How often an open page's seat is checked again (a revoked seat stops making moves).
+#: How often an open page's seat is checked again, to show it as a spectator's. (Its
+#: moves are refused at once anyway: the store reads the seat in every write, issue 28.)
 SEAT_CHECK_SECONDS = 5.0
 MAX_QUERY = 2_000
 
