@@ -735,14 +735,14 @@ class Store:
         PostgreSQL the rows are read ``FOR SHARE``: a revocation waits for this write to
         commit, so none slips between the check and the commit (SQLite's write lock,
         taken at ``BEGIN IMMEDIATE``, already orders them)."""
-        from companion.store.permissions import SeatError, seat_refusal
+        from companion.store.permissions import SeatError, seat_gone
         from companion.store.schema import seats
 
         query = sa.select(seats.c.who, seats.c.role, seats.c.secret_hash, seats.c.created_at,
                           seats.c.revoked_at).where(seats.c.campaign_id == campaign_id)
         if self.kind == "postgresql":
             query = query.with_for_update(read=True)
-        refusal = seat_refusal(conn.execute(query).all(), seat)
+        refusal = seat_gone(conn.execute(query).all(), seat)
         if refusal is not None:
             raise SeatError(refusal)
 

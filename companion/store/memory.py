@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.store.permissions import SeatError, SeatKey, same_name, seat_refusal
+from companion.store.permissions import SeatError, SeatKey, same_name, seat_gone
 from companion.store.records import (
     CampaignInfo,
     ConflictError,
@@ -357,7 +357,7 @@ class MemoryStore:
         with self._write():
             campaign = self._get(campaign_id)
             if seat is not None:
-                refusal = seat_refusal(campaign.seats, seat)
+                refusal = seat_gone(campaign.seats, seat)
                 if refusal is not None:
                     raise SeatError(refusal)
             if campaign.info.head != expected_seq:

@@ -20,7 +20,7 @@ buttons.
   case folded, spaces collapsed. Seat lookup and "is this my character" use it, so the
   hub's ``ash`` plays Ash.
 - The seat itself is read again from the store inside the transaction that stores each
-  move, undo or load ([seat_refusal][companion.store.permissions.seat_refusal] over the
+  move, undo or load ([seat_gone][companion.store.permissions.seat_gone] over the
   rows the store reads): a seat revoked or renewed a moment ago stores nothing.
 
 This module imports no SQLAlchemy: the browser's store uses it too.
@@ -51,7 +51,7 @@ __all__ = [
     "move_refusal",
     "name_key",
     "same_name",
-    "seat_refusal",
+    "seat_gone",
 ]
 
 #: What a player hears when they enter their own dice and the table does not allow it.
@@ -163,7 +163,7 @@ SEAT_GONE_LINE = ("your seat was revoked or renewed: nothing was stored; you are
                   "now (ask the GM for a new link)")
 
 
-def seat_refusal(rows: Iterable[Sequence[object]], key: SeatKey) -> str | None:
+def seat_gone(rows: Iterable[Sequence[object]], key: SeatKey) -> str | None:
     """Why ``key``'s seat no longer holds, judged on the campaign's seat rows ``(who, role,
     secret_hash, created, revoked)`` as the store reads them now; ``None`` while it holds
     (not revoked, the same role, and the same secret when it was opened by one)."""

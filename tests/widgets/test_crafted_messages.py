@@ -19,6 +19,7 @@ if not os.environ.get("CI"):
 import ipywidgets as widgets
 from ipywidgets.widgets.widget import _instances
 
+from companion.errors import CompanionError
 from companion.rulesets.cairn_srd.character import Character
 from companion.rulesets.miasma.dice_monarchs import DiceMonarchsGame
 from companion.rulesets.monsters_and_magic.adventurer import Adventurer
@@ -194,3 +195,29 @@ def test_a_player_s_own_dice_are_not_offered_and_a_ticked_box_is_refused(
         open_campaign(store, "Tuesday", who="Mira", role="gm").set_trust(own_dice=True)
         ash = open_campaign(store, "Tuesday", who="Ash", role="player")
         assert ash.may_use_own_dice() is None
+
+
+def test_a_hub_login_plays_its_character_by_the_one_name_rule_until_revoked(
+        db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hub seats ``ash`` (the GM typed "Ash"): Ash's own moves are Ash's, and the
+    seat, found by name, is read again in every write like a secret's."""
+    _campaign(db)
+    with open_store(db) as store:
+        make_seat(store, "Tuesday", "ash", "player")  # the GM seats the hub's login name
+    monkeypatch.setenv("JUPYTERHUB_USER", "ash")
+    monkeypatch.setenv("QUERY_STRING", "campaign=Tuesday")
+    from companion.widgets.table.binding import page_campaign
+
+    campaign = page_campaign()
+    assert campaign is not None and (campaign.who, campaign.role) == ("ash", "player")
+    assert campaign.seat_key is not None and campaign.seat_key.secret_hash == ""
+    sheet = campaign.tracker("Ash", Character)
+    sheet.add_fatigue()
+    with open_store(db) as store:
+        from companion.store.seats import revoke_seat
+
+        revoke_seat(store, "Tuesday", "ASH")
+    with pytest.raises(CompanionError, match="revoked or renewed"):
+        sheet.add_fatigue()
+    assert [e.move for e in _moves_by(db, "ash")] == ["add_fatigue"]
+    assert campaign.role == "spectator"  # the page watches from now on
