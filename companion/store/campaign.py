@@ -688,6 +688,10 @@ class Campaign(Observable):
         made = None
         if scope.entry is not None:
             label, seed, text, own, faces = scope.entry
+            if own and (refusal := self.may_use_own_dice()) is not None:
+                # A check with no tracker move is still a check: the GM's trust decides.
+                self._restore(scope)
+                raise SeatError(refusal)
             entered = (list(faces) if faces is not None else []) if own else None
             made = fairplay.prepare_rule_roll(label, None if own else seed, text,
                                               mode=scope.mode, faces=entered, moves=moves)

@@ -369,3 +369,18 @@ def test_the_module_s_examples_hold() -> None:
     from companion.store import permissions
 
     assert doctest.testmod(permissions).failed == 0
+
+
+def test_a_check_logged_with_own_dice_and_no_move_waits_for_the_gm_s_trust(
+        store: Store) -> None:
+    gm = _table(store)
+    ash = _seat(store, "Ash")
+    head = gm.head
+    with pytest.raises(SeatError, match="own dice"), ash.rolling("public") as scope:
+        scope.log("Ash: climb", None, "3: fails", own=True, faces=[3])
+    assert Campaign.open(store, "T").head == head  # nothing stored
+    gm.set_trust(own_dice=True)
+    ash.refresh()
+    with ash.rolling("public") as scope:
+        scope.log("Ash: climb", None, "3: fails", own=True, faces=[3])
+    assert scope.logged is not None and ash.log(["roll"])[-1].data["physical"] is True
