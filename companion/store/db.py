@@ -736,13 +736,9 @@ class Store:
         commit, so none slips between the check and the commit (SQLite's write lock,
         taken at ``BEGIN IMMEDIATE``, already orders them)."""
         from companion.store.permissions import SeatError, seat_gone
-        from companion.store.schema import seats
 
-        query = sa.select(seats.c.who, seats.c.role, seats.c.secret_hash, seats.c.created_at,
-                          seats.c.revoked_at).where(seats.c.campaign_id == campaign_id)
-        if self.kind == "postgresql":
-            query = query.with_for_update(read=True)
-        refusal = seat_gone(conn.execute(query).all(), seat)
+        query = _SEATS_SHARED if self.kind == "postgresql" else _SEATS
+        refusal = seat_gone(conn.execute(query, {"cid": campaign_id}).all(), seat)
         if refusal is not None:
             raise SeatError(refusal)
 
@@ -772,6 +768,11 @@ _MOVE_HEAD = (sa.update(campaigns)
 _HEAD = sa.select(campaigns.c.head).where(campaigns.c.id == sa.bindparam("cid"))
 _INSERT_EVENTS = sa.insert(events)
 _NOTIFY = sa.select(sa.func.pg_notify(CHANNEL, sa.bindparam("payload", type_=sa.Text)))
+# A seated write's check of its seat (issue 28); PostgreSQL's holds the rows until commit.
+_SEATS = sa.select(schema.seats.c.who, schema.seats.c.role, schema.seats.c.secret_hash,
+                   schema.seats.c.created_at, schema.seats.c.revoked_at).where(
+    schema.seats.c.campaign_id == sa.bindparam("cid"))
+_SEATS_SHARED = _SEATS.with_for_update(read=True)
 
 
 class _Obj:
