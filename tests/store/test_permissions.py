@@ -384,3 +384,17 @@ def test_a_check_logged_with_own_dice_and_no_move_waits_for_the_gm_s_trust(
     with ash.rolling("public") as scope:
         scope.log("Ash: climb", None, "3: fails", own=True, faces=[3])
     assert scope.logged is not None and ash.log(["roll"])[-1].data["physical"] is True
+
+
+def test_trust_taken_back_on_another_screen_refuses_the_very_next_entry(
+        store: Store) -> None:
+    gm = _table(store)
+    gm.set_trust(own_numbers=True, own_dice=True)
+    ash = _seat(store, "Ash")  # opened while trusted
+    assert ash.may_edit_numbers("Ash") is None
+    gm.set_trust(own_numbers=False, own_dice=False)  # not yet seen on Ash's screen
+    with pytest.raises(SeatError, match="only the GM may edit Ash's numbers"):
+        ash.tracker("Ash", Character).set_maxima(18, 10, 10, 6, 3)
+    with pytest.raises(SeatError, match="own dice"):
+        ash.tracker("Ash", Character).ability_save("STR", rng=EnteredDice([3]))
+    assert [e for e in gm.log() if e.who == "Ash"] == []
