@@ -206,10 +206,15 @@ def test_names_match_one_way_for_seats_and_characters(store: Store) -> None:
 # --- the seat re-read from the store ---------------------------------------------------------
 
 
-def _worker(db: str, secret: str) -> subprocess.Popen[str]:
-    # This checkout's package first (an installed one elsewhere would be a different code).
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+def _this_checkout() -> dict[str, str]:
+    """The environment for a child process that runs this checkout's package first (an
+    installed one elsewhere would be other code)."""
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(
         [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
+
+
+def _worker(db: str, secret: str) -> subprocess.Popen[str]:
+    env = _this_checkout()
     proc = subprocess.Popen([sys.executable, str(WORKER), db, "T", secret], cwd=ROOT,
                             text=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env=env)
@@ -228,7 +233,7 @@ def _ask(proc: subprocess.Popen[str]) -> str:
     return proc.stdout.readline().strip()
 
 
-@pytest.mark.parametrize("how", ["revoke", "renew"])
+@pytest.mark.parametrize("how", ["revoke", "renew", "campaign unseat"])
 def test_a_revoked_seat_s_next_move_is_refused_at_once_in_another_process(
         db: str, how: str) -> None:
     with open_store(db) as store:
@@ -241,6 +246,12 @@ def test_a_revoked_seat_s_next_move_is_refused_at_once_in_another_process(
         with open_store(db) as store:
             if how == "revoke":
                 revoke_seat(store, "T", "bryn")
+            elif how == "campaign unseat":  # the command line, a third process
+                done = subprocess.run(
+                    [sys.executable, "-m", "companion", "campaign", "unseat", "T", "BRYN"],
+                    cwd=ROOT, capture_output=True, text=True, timeout=60, check=False,
+                    env={**_this_checkout(), "COMPANION_DB": db})
+                assert done.returncode == 0, done.stderr
             else:
                 make_seat(store, "T", "Bryn", "player")  # a new link: the old one is dead
             time.sleep(0.01)
