@@ -105,7 +105,9 @@ The store replays moves from its own log and persists each move as it is made. I
 this public part of the module, never its internals:
 
 - [is_move][companion.state.is_move]: whether a class attribute is a
-  [move][companion.state.move] (a logged move name read back from a file must be one).
+  [move][companion.state.move] (a logged move name read back from a file must be one);
+  [who_may][companion.state.who_may]: who the move declares may make it (``OWNER``,
+  ``GM``, ``ANY_SEAT``, ``OWN_NUMBERS``), which the keeper checks at its seam.
 - [Tracker.saved_kind][companion.state.Tracker.saved_kind]: the name a save carries.
 - [Tracker.from_state][companion.state.Tracker.from_state]: build a tracker from a state
   alone (a fresh log), checked like any load.
@@ -137,7 +139,12 @@ from typing import Any, ClassVar, Literal, ParamSpec, TypeVar, Union, cast
 from companion.errors import CompanionError, RuleError, StateError, clipped
 
 __all__ = [
+    "ANY_SEAT",
+    "GM",
     "MAX_SAVE_CHARS",
+    "OWNER",
+    "OWN_NUMBERS",
+    "WHO_MAY",
     "Event",
     "Observable",
     "Recorder",
@@ -149,6 +156,7 @@ __all__ = [
     "move",
     "state_change",
     "state_field",
+    "who_may",
 ]
 
 P = ParamSpec("P")
@@ -279,13 +287,59 @@ def state_field(
     return field(default=default, metadata=metadata)
 
 
-def move(fn: Callable[P, R]) -> Callable[P, R]:
+#: Who may make a move at a shared table, as the move declares it (``@move(who_may=...)``);
+#: a keeper of trackers (the campaign store) enforces it at its seam.
+#: The tracker's owner (the player whose character it is; on a shared tracker, the
+#: character [Tracker.acting_for][companion.state.Tracker.acting_for] names) and the GM.
+#: The default: a move declared nothing is never anyone else's.
+OWNER = "owner"
+#: The GM alone, even on a player's own sheet (the table's setup, chips bought).
+GM = "gm"
+#: Any seat at the table (never a spectator).
+ANY_SEAT = "any seat"
+#: The owner's only when the GM trusts players to edit their own numbers (maxima, armour,
+#: levels: the table's correction of a sheet), else the GM's.
+OWN_NUMBERS = "own numbers"
+#: Every declaration a move may make.
+WHO_MAY = (OWNER, GM, ANY_SEAT, OWN_NUMBERS)
+
+_WHO_MAY_MARK = "who_may"
+
+
+@typing.overload
+def move(fn: Callable[P, R], /) -> Callable[P, R]: ...
+
+
+@typing.overload
+def move(*, who_may: str = OWNER) -> Callable[[Callable[P, R]], Callable[P, R]]: ...
+
+
+def move(fn: Callable[P, R] | None = None, /, *, who_may: str = OWNER
+         ) -> Callable[P, R] | Callable[[Callable[P, R]], Callable[P, R]]:
     """Mark a tracker method as a move of the rules (see the module docs).
 
     The wrapped method runs atomically: on any exception the state is restored and the
     exception propagates. On success one [Event][companion.state.Event] is logged and
     observers are told.
+
+    ``@move(who_may=GM)`` declares who may make it at a shared table (one of ``WHO_MAY``;
+    read back with [who_may][companion.state.who_may]); plain ``@move`` is ``OWNER``.
     """
+    if who_may not in WHO_MAY:
+        raise ValueError(f"who_may is one of {', '.join(WHO_MAY)}, not {who_may!r}")
+    if fn is None:
+        return lambda f: _make_move(f, who_may)
+    return _make_move(fn, who_may)
+
+
+def who_may(attribute: Any) -> str:
+    """Who may make the [move][companion.state.move] ``attribute`` (a class attribute):
+    one of ``WHO_MAY`` (``OWNER`` unless the move declared otherwise)."""
+    declared = getattr(attribute, _WHO_MAY_MARK, OWNER)
+    return declared if declared in WHO_MAY else OWNER
+
+
+def _make_move(fn: Callable[P, R], declared: str) -> Callable[P, R]:
     signature = inspect.signature(fn)
     from companion.move_types import argument_check
 
@@ -334,6 +388,7 @@ def move(fn: Callable[P, R]) -> Callable[P, R]:
         return result
 
     wrapper.__dict__[_MOVE_MARK] = True
+    wrapper.__dict__[_WHO_MAY_MARK] = declared
     return wrapper
 
 

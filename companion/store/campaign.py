@@ -17,15 +17,26 @@ the move, and stores it before observers hear of it. A move that makes moves on 
 trackers (the fight's hit on a party member's sheet) is one unit of work: all of it is
 stored in one transaction, or none, and undone together.
 
-Seats (who may do what, checked at the seam):
+Seats (who may do what, checked at the seam; the rule is
+[companion.store.permissions][], the same for the seam and for
+[may_move][companion.store.campaign.Campaign.may_move]):
 
 - The GM may do everything; a GM's move on a player's character is marked in the log
   (``by_gm_for``). Whoever holds the database (the command line, the Python API: role
   ``""``) is not restricted.
-- A player moves their own character (the party member named like their seat) and the
-  records it owns; on a shared tracker (a fight, a minigame) only the moves the tracker
-  says are their character's ([Tracker.acting_for][companion.state.Tracker.acting_for]).
+- Each move declares who may make it ([who_may][companion.state.who_may]). By default
+  (``OWNER``) a player moves their own character (the party member named like their
+  seat, by [same_name][companion.store.permissions.same_name]) and the records it owns;
+  on a shared tracker (a fight, a minigame) only the moves the tracker says are their
+  character's ([Tracker.acting_for][companion.state.Tracker.acting_for]). A move declared
+  ``GM`` (the Monarchs' chips) is the GM's alone; ``OWN_NUMBERS`` (a sheet's maxima,
+  armour, level) and loading a whole save are the owner's only when the GM trusts
+  players with their numbers ([set_trust][companion.store.campaign.Campaign.set_trust]),
+  as their own dice for saves and checks are; such an entry is marked (``trusted``).
   They cannot change, load or remove another member.
+- A page's seat (``seat_key``: opened by a seat's secret or a hub login) is read again
+  from the store in the transaction of every write: a seat revoked or renewed a moment
+  ago stores nothing, and the page watches from then on.
 - A spectator (a page with no seat) makes no move.
 - Undo: a seat takes back only its own newest move on a tracker, never one another seat
   made since (refused, naming who moved); a player never takes back a move that rolled
@@ -66,12 +77,20 @@ from companion.dice.physical import OwnDiceError
 from companion.dice.roller import SEED_BOUND, entered_dice
 from companion.errors import CompanionError
 from companion.fairplay import LoggedRoll
-from companion.state import Event, Observable, Tracker, is_move, state_change
+from companion.state import OWN_NUMBERS, Event, Observable, Tracker, is_move, state_change, who_may
 from companion.store.document import (
     DOCUMENT_FORMAT,
     DOCUMENT_VERSION,
     check_document,
     check_member_name,
+)
+from companion.store.permissions import (
+    OWN_DICE_LINE,
+    SeatError,
+    SeatKey,
+    TableTrust,
+    move_refusal,
+    same_name,
 )
 from companion.store.records import (
     CampaignInfo,
@@ -80,7 +99,7 @@ from companion.store.records import (
     StoredEvent,
     StoreError,
 )
-from companion.store.registry import kind_key, move_parameters, tracker_class
+from companion.store.registry import TABLE, kind_key, move_parameters, tracker_class
 from companion.store.upcast import EVENT_FORMAT, convert_store, needs_upcast, upcast
 
 if TYPE_CHECKING:
@@ -115,12 +134,16 @@ SPECTATOR_LINE = ("you are watching: ask the GM for your seat's link (or QR code
                   "and play")
 
 
-class SeatError(StoreError):
-    """A move, undo or change this screen's seat may not make (the line says who may)."""
 
-#: What a tracker is in the campaign: a party member's sheet, an encounter, a minigame, or
-#: a record one member owns (their Hit Dice, turn, facing, a magic item: not a member).
-TRACKER_ROLES = ("party", "encounter", "minigame", "record")
+#: What a tracker is in the campaign: a party member's sheet, an encounter, a minigame, a
+#: record one member owns (their Hit Dice, turn, facing, a magic item: not a member), or
+#: the table's own settings (its trust: [TableTrust][companion.store.permissions.TableTrust]).
+TRACKER_ROLES = ("party", "encounter", "minigame", "record", "table")
+
+#: The id and name of the table's trust settings in a campaign (made by the GM's first
+#: [set_trust][companion.store.campaign.Campaign.set_trust]).
+TRUST_ID = "table-trust"
+TRUST_NAME = "Table trust"
 
 #: How a member's own records were named before they had the role "record" and an owner
 #: ("Hit Dice: Ash", "Item: Ash: Wand"): such an old party tracker is read as Ash's record.
@@ -299,6 +322,11 @@ class Campaign(Observable):
         self._scope: RollScope | None = None
         self._by_tracker: dict[int, Member] = {}
         self._nested = 0  # moves running now (a move made inside one is part of it)
+        #: How this screen's seat was proven (a page opened by a seat's link or a hub
+        #: login); the store checks it again in the transaction of every write, so a
+        #: seat revoked a moment ago stores nothing. ``None``: code that holds the
+        #: database, or a seat given in code (tests), is taken at its word.
+        self.seat_key: SeatKey | None = None
 
     def __repr__(self) -> str:
         where = self.store.where if self.store is not None else "no store"
@@ -429,7 +457,38 @@ class Campaign(Observable):
         return [m for m in self.members.values() if m.role == "record" and m.owner == owner]
 
     def __iter__(self) -> Iterator[Member]:
-        return iter(list(self.members.values()))
+        """The campaign's trackers (not the table's own settings: see ``trust``)."""
+        return iter([m for m in self.members.values() if m.role != "table"])
+
+    @property
+    def trust(self) -> TableTrust:
+        """The table's trust settings (both off until the GM's
+        [set_trust][companion.store.campaign.Campaign.set_trust])."""
+        member = self.members.get(TRUST_ID)
+        if member is not None and isinstance(member.tracker, TableTrust):
+            return member.tracker
+        return TableTrust()
+
+    @_locked
+    def set_trust(self, *, own_dice: bool | None = None,
+                  own_numbers: bool | None = None) -> TableTrust:
+        """The GM sets the table's trust (``None``: leave as it is): whether players may
+        enter their own dice for saves and checks, and edit their own numbers. Stored in
+        the log as the GM's move."""
+        if self.role not in ("", "gm"):
+            raise SeatError(SPECTATOR_LINE if self.role == "spectator"
+                            else "only the GM sets the table's trust")
+        member = self.members.get(TRUST_ID)
+        if member is None or not isinstance(member.tracker, TableTrust):
+            self.add(TRUST_NAME, TableTrust(), role="table")
+            member = self.members[TRUST_ID]
+        trust = member.tracker
+        assert isinstance(trust, TableTrust)
+        wanted = (trust.own_dice if own_dice is None else own_dice,
+                  trust.own_numbers if own_numbers is None else own_numbers)
+        if wanted != (trust.own_dice, trust.own_numbers):
+            trust.set_trust(*wanted)
+        return trust
 
     def changed(self) -> bool:
         """Whether someone else appended since this object last looked (one cheap read)."""
@@ -480,7 +539,9 @@ class Campaign(Observable):
                              "member's own record is named")
         key = kind_key(type(tracker))
         ruleset = key.partition("/")[0]
-        if ruleset not in self.rulesets:
+        if (role == "table") != (ruleset == TABLE):
+            raise StoreError("only the table's own settings have the role 'table'")
+        if ruleset != TABLE and ruleset not in self.rulesets:
             raise StoreError(f"campaign {self.name!r} plays {', '.join(self.rulesets)}; "
                              f"a {ruleset} tracker cannot join it")
         tracker.validate()
@@ -489,7 +550,9 @@ class Campaign(Observable):
         def make() -> NewEvent:  # judged again on fresh state after a conflict
             if any(m.name == name for m in self.members.values()):
                 raise StoreError(f"campaign {self.name!r} already has {name!r}")
-            ident = _slug(name)
+            ident = TRUST_ID if role == "table" else _slug(name)
+            if role == "table" and ident in self.members:
+                raise StoreError(f"campaign {self.name!r} already has its table trust")
             n = 2
             while ident in self.members:
                 ident, n = f"{_slug(name)}-{n}", n + 1
@@ -625,6 +688,10 @@ class Campaign(Observable):
         made = None
         if scope.entry is not None:
             label, seed, text, own, faces = scope.entry
+            if own and (refusal := self.may_use_own_dice()) is not None:
+                # A check with no tracker move is still a check: the GM's trust decides.
+                self._restore(scope)
+                raise SeatError(refusal)
             entered = (list(faces) if faces is not None else []) if own else None
             made = fairplay.prepare_rule_roll(label, None if own else seed, text,
                                               mode=scope.mode, faces=entered, moves=moves)
@@ -663,6 +730,8 @@ class Campaign(Observable):
 
         entered = (list(faces) if faces is not None else []) if own else None
         self._may_roll(None)
+        if own and (refusal := self.may_use_own_dice()) is not None:
+            raise SeatError(refusal)
         made = fairplay.prepare_rule_roll(label, None if own else seed, text, mode=mode,
                                           faces=entered, moves=moves)
         stored = self._persist_then_apply(
@@ -722,8 +791,27 @@ class Campaign(Observable):
     def _append(self, new: NewEvent) -> StoredEvent:
         new = NewEvent(new.kind, self.who, self.role, new.tracker, new.move, new.seed,
                        new.data, new.at)
-        (stored,) = self._need_store().append(self.info.id, [new], self.head)
+        (stored,) = self._store_events([new])
         return stored
+
+    def _store_events(self, events: list[NewEvent]) -> list[StoredEvent]:
+        """Append in one transaction; a proven seat is read again in it (issue 28: a seat
+        revoked a moment ago stores nothing, and this screen watches from then on)."""
+        store = self._need_store()
+        key = self.seat_key
+        if key is None:
+            return store.append(self.info.id, events, self.head)
+        try:
+            if key.role != self.role or not same_name(key.who, self.who):
+                # who/role rewritten on this object since: the events would name a seat
+                # the store did not check (issue 28, the seat as ambient state).
+                raise SeatError(f"this screen's seat is {key.who} ({key.role}), not "
+                                f"{self.who or 'nobody'} ({self.role}): reload the page")
+            return store.append(self.info.id, events, self.head, seat=key)
+        except SeatError:
+            self.who, self.role, self.seat_key = "", "spectator", None
+            self._changed()  # the page re-renders as a spectator's: it says so
+            raise
 
     def _append_all(self, new: Sequence[NewEvent]) -> list[StoredEvent]:
         """Append events in one transaction (all stored or none)."""
@@ -732,7 +820,7 @@ class Campaign(Observable):
         events = [NewEvent(e.kind, self.who, self.role, e.tracker, e.move, e.seed,
                            {**e.data, **step} if e.kind in ("move", "undo") else e.data,
                            e.at) for e in new]
-        return self._need_store().append(self.info.id, events, self.head)
+        return self._store_events(events)
 
     def _after_append(self) -> None:
         if self.store is not None and self.head - self._snapshot_seq >= SNAPSHOT_EVERY:
@@ -866,23 +954,27 @@ class Campaign(Observable):
         with self._lock, self._quiet():
             member = self._member_of(tracker)
             self._check_member(member)
-            # A move another move makes (the fight's hit on a sheet) is part of that
-            # move, which the seat was allowed to make.
-            refusal = None if self._nested else self.may_move(tracker, name, arguments)
-            if refusal is not None:
-                raise SeatError(refusal)
             cls = type(tracker)
             params = move_parameters(cls, name)
+            # Who may make it is said first (before any word about its dice).
+            trusted = self._judge_fresh(member, name, arguments, None)
             arguments, seed, entered, chosen = self._dice_for(name, params, arguments)
+            if entered is not None:
+                trusted = self._judge_fresh(member, name, arguments, entered)
             if self._scope is not None:
                 return self._move_in_unit(self._scope, member, name, arguments, seed,
-                                          entered, chosen, perform)
+                                          entered, chosen, perform, trusted)
+            first_face = entered.used if entered is not None else 0
             for attempt in range(_ATTEMPTS):
+                if attempt:  # judged again on the fresh state (the GM may have moved)
+                    trusted = self._judge_move(member, name, arguments, entered)
+                    if entered is not None:  # the same real dice, read again from the first
+                        entered.used = first_face
                 unit = RollScope("public", implicit=True)
                 self._scope = unit
                 try:
                     result = self._move_in_unit(unit, member, name, arguments, seed,
-                                                entered, chosen, perform)
+                                                entered, chosen, perform, trusted)
                 except CompanionError:
                     self._scope = None
                     self._restore(unit)
@@ -905,6 +997,44 @@ class Campaign(Observable):
                     continue
                 return result
             raise ConflictError("the campaign keeps changing; try again")
+
+    def _judge_fresh(self, member: Member, name: str, arguments: dict[str, Any],
+                     entered: Any) -> str:
+        """``_judge_move``; a refusal on this
+        screen's state is judged again on the store's, if newer (the GM may have just
+        trusted players: one cheap read of the head)."""
+        try:
+            return self._judge_move(member, name, arguments, entered)
+        except SeatError:
+            if self._nested or self.store is None or not self.changed():
+                raise
+        self.refresh()
+        self._check_member(member)
+        return self._judge_move(member, name, arguments, entered)
+
+    def _judge_move(self, member: Member, name: str, arguments: dict[str, Any],
+                    entered: Any) -> str:
+        """The seam's check of who may make a move, on the state as this screen has it
+        (the store then checks the seat itself when the move is stored). Raises
+        SeatError; returns the trust a player's entry relies on ("" for none), for the
+        log's mark. A move another move makes (the fight's hit on a sheet) is part of
+        that move, which the seat was allowed to make."""
+        if self._nested:
+            return ""
+        refusal = self.may_move(member.tracker, name, arguments)
+        if refusal is not None:
+            raise SeatError(refusal)
+        if self.role != "player":
+            return ""
+        marks = []
+        if entered is not None:
+            refusal = self.may_use_own_dice()
+            if refusal is not None:
+                raise SeatError(refusal)
+            marks.append("own dice")
+        if who_may(getattr(type(member.tracker), name, None)) == OWN_NUMBERS:
+            marks.append("own numbers")  # may_move let it through: the GM trusts them
+        return ", ".join(marks)
 
     def _dice_for(self, name: str, params: frozenset[str], arguments: dict[str, Any],
                   ) -> tuple[dict[str, Any], int | None, Any, bool]:
@@ -948,7 +1078,8 @@ class Campaign(Observable):
 
     def _move_in_unit(self, unit: RollScope, member: Member, name: str,
                       arguments: dict[str, Any], seed: int | None, entered: Any,
-                      chosen: bool, perform: Callable[[dict[str, Any]], Any]) -> Any:
+                      chosen: bool, perform: Callable[[dict[str, Any]], Any],
+                      trusted: str = "") -> Any:
         """Make one move inside a unit of work; its event waits in ``unit.pending``."""
         tracker = member.tracker
         cls = type(tracker)
@@ -993,8 +1124,10 @@ class Campaign(Observable):
         if chosen and seed is not None and not hidden:
             data["seed_chosen_by"] = self.who or self.role or "the database's holder"
         owner = member.name if member.role == "party" else member.owner
-        if self.role == "gm" and owner and owner != self.who:
+        if self.role == "gm" and owner and not same_name(owner, self.who):
             data["by_gm_for"] = owner
+        if trusted:
+            data["trusted"] = trusted  # a player's entry the GM's trust allowed: marked
         unit.pending.append(NewEvent("move", tracker=member.id, move=name,
                                      seed=None if hidden else seed, data=data))
         unit.movers.append(member.id)
@@ -1155,7 +1288,11 @@ class Campaign(Observable):
         if self.role == "spectator":
             return SPECTATOR_LINE
         owner = self._owner(member)
-        if owner and owner == self.who:
+        if owner and same_name(owner, self.who):
+            # A whole state loaded is every number at once: the GM's trust decides.
+            if not self.trust.own_numbers:
+                return (f"only the GM may {what} {member.name} at this table (the GM can "
+                        "let players edit their own numbers: table trust)")
             return None
         whose = f"{owner} and the GM" if owner else "the GM"
         return f"only {whose} may {what} {member.name}"
@@ -1178,8 +1315,8 @@ class Campaign(Observable):
             return
         if self.role == "spectator":
             raise SeatError(SPECTATOR_LINE)
-        mine = (role == "party" and name == self.who) or (role == "record"
-                                                          and owner == self.who)
+        mine = (role == "party" and same_name(name, self.who)) or (
+            role == "record" and same_name(owner, self.who))
         if not (mine or role in ("minigame", "encounter")):
             raise SeatError(f"only the GM may add {name} to the campaign")
 
@@ -1192,18 +1329,34 @@ class Campaign(Observable):
             return SPECTATOR_LINE
         member = self._member_of(tracker)
         owner = self._owner(member)
-        if owner:
-            if owner == self.who:
-                return None
-            return f"only {owner} and the GM may move {member.name}"
-        actors = tracker.acting_for(name, arguments)
-        if actors and all(actor == self.who for actor in actors):
+        # One rule for the seam and the apps (companion.store.permissions).
+        return move_refusal(role=self.role, who=self.who,
+                            declared=who_may(getattr(type(tracker), name, None)),
+                            owner=owner,
+                            actors=None if owner else tracker.acting_for(name, arguments),
+                            trust=self.trust, move=name, tracker=member.name)
+
+    def may_edit_numbers(self, id_or_name: str) -> str | None:
+        """``None`` if this seat may edit the numbers of the member ``id_or_name`` (its
+        maxima, armour, level: the moves declared ``OWN_NUMBERS``), else why not: the
+        GM's, or its owner's when the table trusts players with their own numbers."""
+        if self.role in ("", "gm"):
             return None
-        move_words = name.replace("_", " ")
-        if actors:
-            return (f"{move_words} in {member.name} is {', '.join(actors)}'s to make, "
-                    f"not {self.who or 'yours'}")
-        return f"{move_words} in {member.name} is the GM's move"
+        if self.role == "spectator":
+            return SPECTATOR_LINE
+        member = self.member(id_or_name)
+        return move_refusal(role=self.role, who=self.who, declared=OWN_NUMBERS,
+                            owner=self._owner(member), actors=None, trust=self.trust,
+                            move="edit numbers", tracker=member.name)
+
+    def may_use_own_dice(self) -> str | None:
+        """``None`` if this seat may enter their own (physical) dice for the saves and
+        checks of tracker moves, else why not (a player: only when the GM trusts them)."""
+        if self.role == "spectator":
+            return SPECTATOR_LINE
+        if self.role == "player" and not self.trust.own_dice:
+            return OWN_DICE_LINE
+        return None
 
     def may_undo(self, tracker: Tracker) -> str | None:
         """``None`` if this seat may take back ``tracker``'s newest move, else why not."""
@@ -1215,7 +1368,7 @@ class Campaign(Observable):
         if not member.marks:
             return None  # nothing to undo: the rule's own refusal says so
         mark = member.marks[-1]
-        if mark.who != self.who or mark.role != self.role:
+        if not same_name(mark.who, self.who) or mark.role != self.role:
             since = "the GM" if mark.role == "gm" else (mark.who or "someone")
             return f"cannot undo: {since} moved {member.name} since your move; only the GM may"
         if mark.rolled:

@@ -268,7 +268,11 @@ def _summary(event: StoredEvent) -> str:
         return "state set"
     if event.kind == "remove":
         return "leaves the campaign"
-    return str(data.get("summary", event.move or ""))
+    line = str(data.get("summary", event.move or ""))
+    trusted = data.get("trusted")
+    if isinstance(trusted, str) and trusted:  # a player's entry the GM's trust allowed
+        return f"{line} [player's {trusted[:40]}, by the table's trust]"
+    return line
 
 
 def log_rows(events: list[StoredEvent]) -> list[dict[str, Any]]:

@@ -17,7 +17,7 @@ import urllib.parse
 import zlib
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 
@@ -38,6 +38,9 @@ from companion.store.records import (
     now_text,
 )
 from companion.store.schema import campaigns, events, meta, snapshots
+
+if TYPE_CHECKING:
+    from companion.store.permissions import SeatKey
 
 __all__ = [
     "MAX_DEPTH",
@@ -511,14 +514,18 @@ class Store:
                           f"{getattr(row, 'seq', '?')}: {problem}")
 
     def append(self, campaign_id: int, new: Sequence[NewEvent],
-               expected_seq: int) -> list[StoredEvent]:
+               expected_seq: int, *, seat: SeatKey | None = None) -> list[StoredEvent]:
         """Append events in one transaction, numbered from ``expected_seq + 1``.
 
         Raises [ConflictError][companion.store.db.ConflictError] (nothing written) if the
-        campaign's head is no longer ``expected_seq``: someone else appended first.
+        campaign's head is no longer ``expected_seq``: someone else appended first; with
+        ``seat``, [SeatError][companion.store.permissions.SeatError] if that seat no
+        longer holds (read in the same transaction).
         """
         rows = [self._row(campaign_id, expected_seq + 1 + i, e) for i, e in enumerate(new)]
         with self._write() as conn:
+            if seat is not None:
+                self._check_seat(conn, campaign_id, seat)
             done = conn.execute(_MOVE_HEAD, {"cid": campaign_id, "expected": expected_seq,
                                              "new_head": expected_seq + len(rows)})
             if done.rowcount != 1:
@@ -710,6 +717,7 @@ class Store:
 
     def put_seat(self, campaign_id: int, who: str, role: str, secret_hash: str) -> None:
         """Make or renew the seat ``who`` (a name differing only in case is the same seat)."""
+        from companion.store.permissions import same_name  # the one name rule
         from companion.store.schema import seats
 
         with self._write() as conn:
@@ -717,20 +725,33 @@ class Store:
                                  .where(seats.c.campaign_id == campaign_id)).scalars().all()
             conn.execute(sa.delete(seats).where(
                 seats.c.campaign_id == campaign_id,
-                seats.c.who.in_([n for n in names if n.casefold() == who.casefold()])))
+                seats.c.who.in_([n for n in names if same_name(n, who)])))
             conn.execute(sa.insert(seats).values(
                 campaign_id=campaign_id, who=who, role=role, secret_hash=secret_hash,
                 created_at=now_text(), revoked_at=None))
 
+    def _check_seat(self, conn: sa.Connection, campaign_id: int, seat: SeatKey) -> None:
+        """Refuse the write of a seat revoked or renewed meanwhile (issue 28). On
+        PostgreSQL the rows are read ``FOR SHARE``: a revocation waits for this write to
+        commit, so none slips between the check and the commit (SQLite's write lock,
+        taken at ``BEGIN IMMEDIATE``, already orders them)."""
+        from companion.store.permissions import SeatError, seat_gone
+
+        query = _SEATS_SHARED if self.kind == "postgresql" else _SEATS
+        refusal = seat_gone(conn.execute(query, {"cid": campaign_id}).all(), seat)
+        if refusal is not None:
+            raise SeatError(refusal)
+
     def revoke_seat_row(self, campaign_id: int, who: str) -> bool:
         """Revoke the seat ``who`` (any case); False when there is no such seat."""
+        from companion.store.permissions import same_name  # the one name rule
         from companion.store.schema import seats
 
         with self._write() as conn:
             names = conn.execute(sa.select(seats.c.who).where(
                 seats.c.campaign_id == campaign_id, seats.c.revoked_at.is_(None))
             ).scalars().all()
-            chosen = [n for n in names if n.casefold() == who.casefold()]
+            chosen = [n for n in names if same_name(n, who)]
             if not chosen:
                 return False
             conn.execute(sa.update(seats).where(seats.c.campaign_id == campaign_id,
@@ -747,6 +768,11 @@ _MOVE_HEAD = (sa.update(campaigns)
 _HEAD = sa.select(campaigns.c.head).where(campaigns.c.id == sa.bindparam("cid"))
 _INSERT_EVENTS = sa.insert(events)
 _NOTIFY = sa.select(sa.func.pg_notify(CHANNEL, sa.bindparam("payload", type_=sa.Text)))
+# A seated write's check of its seat (issue 28); PostgreSQL's holds the rows until commit.
+_SEATS = sa.select(schema.seats.c.who, schema.seats.c.role, schema.seats.c.secret_hash,
+                   schema.seats.c.created_at, schema.seats.c.revoked_at).where(
+    schema.seats.c.campaign_id == sa.bindparam("cid"))
+_SEATS_SHARED = _SEATS.with_for_update(read=True)
 
 
 class _Obj:

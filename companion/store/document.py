@@ -173,7 +173,7 @@ def check_document(doc: Any) -> tuple[dict[str, Any], list[StoredEvent]]:
 
 def _check_event(event: StoredEvent, members: dict[str, str], played: list[str]) -> None:
     """One event's data, as the live API would have made it; ``members`` follows the log."""
-    from companion.store.registry import tracker_class
+    from companion.store.registry import TABLE, tracker_class
 
     data = event.data
     if event.kind in ("roll", "reveal"):
@@ -184,8 +184,11 @@ def _check_event(event: StoredEvent, members: dict[str, str], played: list[str])
         raise StoreError("its field 'tracker' must name the tracker")
     if event.kind == "add":
         kind = data.get("kind")
-        if not isinstance(kind, str) or kind.partition("/")[0] not in played:
+        # The table's own trust settings are every campaign's (issue 28).
+        if not isinstance(kind, str) or kind.partition("/")[0] not in (*played, TABLE):
             raise StoreError("a tracker of a ruleset the campaign does not play")
+        if (kind.partition("/")[0] == TABLE) != (data.get("role") == "table"):
+            raise StoreError("only the table's own settings have the role 'table'")
         try:
             tracker_class(kind)
         except CompanionError as exc:

@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion.store.permissions import SeatError, SeatKey, same_name, seat_gone
 from companion.store.records import (
     CampaignInfo,
     ConflictError,
@@ -251,7 +252,7 @@ class MemoryStore:
         with self._write():
             campaign = self._get(campaign_id)
             campaign.seats = [r for r in campaign.seats
-                              if str(r[0]).casefold() != who.casefold()]
+                              if not same_name(str(r[0]), who)]
             campaign.seats.append([who, role, secret_hash, now_text(), None])
             if self.folder is not None:
                 self._save_index()
@@ -261,7 +262,7 @@ class MemoryStore:
         with self._write():
             campaign = self._get(campaign_id)
             chosen = [r for r in campaign.seats
-                      if r[4] is None and str(r[0]).casefold() == who.casefold()]
+                      if r[4] is None and same_name(str(r[0]), who)]
             for row in chosen:
                 row[4] = now_text()
             if chosen and self.folder is not None:
@@ -349,11 +350,16 @@ class MemoryStore:
                            event.kind, event.tracker, event.move, seed, data)
 
     def append(self, campaign_id: int, new: Sequence[NewEvent],
-               expected_seq: int) -> list[StoredEvent]:
+               expected_seq: int, *, seat: SeatKey | None = None) -> list[StoredEvent]:
         """Append events numbered from ``expected_seq + 1``; a
-        [ConflictError][companion.store.db.ConflictError] (nothing written) if the head moved."""
+        [ConflictError][companion.store.db.ConflictError] (nothing written) if the head
+        moved; with ``seat``, a SeatError if that seat no longer holds (as the SQL store)."""
         with self._write():
             campaign = self._get(campaign_id)
+            if seat is not None:
+                refusal = seat_gone(campaign.seats, seat)
+                if refusal is not None:
+                    raise SeatError(refusal)
             if campaign.info.head != expected_seq:
                 raise ConflictError(
                     f"someone else changed this campaign first (it is at move "

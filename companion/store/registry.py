@@ -22,13 +22,27 @@ from companion import rulesets
 from companion.errors import CompanionError, UnknownNameError
 from companion.state import Tracker, decode_value, jsonable
 
-__all__ = ["decode_args", "kind_key", "move_signature", "tracker_class", "tracker_kinds"]
+__all__ = ["TABLE", "decode_args", "kind_key", "move_signature", "tracker_class", "tracker_kinds"]
 
 _PREFIX = "companion.rulesets."
 
 
+#: The table's own trackers, no ruleset's: its trust settings (issue 28).
+TABLE = "table"
+
+
+def _table_kinds() -> dict[str, type[Tracker]]:
+    from companion.store.permissions import TableTrust
+
+    return {f"{TABLE}/{TableTrust.saved_kind()}": TableTrust}
+
+
 def kind_key(cls: type[Tracker]) -> str:
-    """The key a tracker class is stored under (``"cairn_srd/Character"``)."""
+    """The key a tracker class is stored under (``"cairn_srd/Character"``; the table's
+    own trust settings: ``"table/TableTrust"``)."""
+    for key, known in _table_kinds().items():
+        if cls is known:
+            return key
     module = cls.__module__
     if not module.startswith(_PREFIX):
         raise UnknownNameError(
@@ -68,6 +82,11 @@ def tracker_class(key: str) -> type[Tracker]:
     ruleset, _, kind = key.partition("/")
     if not kind:
         raise UnknownNameError(f"{key!r} is not a tracker kind (expected ruleset/Kind)")
+    if ruleset == TABLE:
+        table = _table_kinds()
+        if key not in table:
+            raise UnknownNameError(f"the table has no tracker {kind!r}")
+        return table[key]
     kinds = tracker_kinds(ruleset)
     if key not in kinds:
         known = ", ".join(sorted(k.partition("/")[2] for k in kinds)) or "none"

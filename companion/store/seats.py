@@ -22,8 +22,9 @@ Creating a campaign with a name ([create][companion.store.campaign.create]) make
 creator's GM seat; [creator_secret][companion.store.seats.creator_secret] hands its secret
 to the code that created it, once.
 
-Names are matched without regard to case ("ash" and "Ash" are one seat), so a hub user
-name and the name the GM typed meet.
+Names are matched one way everywhere, seats and characters alike
+([same_name][companion.store.permissions.same_name]: Unicode NFKC, case folded), so a hub
+user name and the name the GM typed meet ("ash" plays Ash).
 
 >>> import tempfile, pathlib
 >>> from companion.store import create_campaign, open_store
@@ -46,6 +47,7 @@ import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from companion.store.permissions import SeatKey, same_name
 from companion.store.records import StoreError
 
 if TYPE_CHECKING:
@@ -66,6 +68,7 @@ __all__ = [
     "revoke_seat",
     "seat_creator",
     "seat_for_secret",
+    "seat_key",
     "seat_named",
 ]
 
@@ -119,6 +122,12 @@ def check_who(who: str) -> str:
 
 def _hash(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def seat_key(seat: Seat, secret: str = "") -> SeatKey:
+    """What a campaign keeps to check ``seat`` again in the store on every write: opened
+    by ``secret`` (its hash is kept, never the secret), or by name (a hub login: ``""``)."""
+    return SeatKey(seat.who, seat.role, _hash(secret) if secret else "")
 
 
 def new_secret() -> str:
@@ -176,11 +185,10 @@ def seat_for_secret(store: Store, campaign: str, secret: str) -> Seat | None:
 def seat_named(store: Store, campaign: str, who: str) -> Seat | None:
     """The (not revoked) seat called ``who`` (any case) at ``campaign``, or ``None``."""
     info = store.find_campaign(campaign)
-    key = " ".join(str(who).split()).casefold()
-    if info is None or not key:
+    if info is None:
         return None
     for name, role, _, _, gone in store.seat_rows(info.id):
-        if name.casefold() == key and gone is None:
+        if gone is None and same_name(name, who):  # the one name rule (issue 28)
             return Seat(name, role)
     return None
 

@@ -5,7 +5,12 @@ command line, for whoever holds the database (see [companion.store.seats][]).
   prints its link, the secret as ``seat=SECRET`` (shown this once; the database keeps its
   hash). A lost GM link, or a campaign made before seats, gets its GM seat this way.
 - ``campaign seats NAME [--json]``: who, role and when made; never a secret.
-- ``campaign unseat NAME WHO``: the seat's secret opens nothing from now on.
+- ``campaign unseat NAME WHO``: the seat's secret opens nothing from now on; a page
+  open on it stores nothing more (its next move is refused).
+- ``campaign trust NAME [--own-dice on|off] [--own-numbers on|off]``: the table's trust
+  (whether players may enter their own dice for saves and checks, and edit their own
+  numbers; both off until turned on), stored in the log as the GM's setting; without
+  options, shows it.
 - ``log NAME --seat SECRET`` (with ``--json`` or ``--csv`` as usual): the log as that
   seat sees it; a forged or revoked secret is one ``error:`` line, exit 2.
 
@@ -62,6 +67,15 @@ def add_seat_commands(campaign: Any, log: argparse.ArgumentParser, view: Any) ->
     unseat.add_argument("who")
     unseat.set_defaults(func=_unseat)
 
+    trust = campaign.add_parser("trust", help="show or set the table's trust in its "
+                                "players (own dice, own numbers)")
+    trust.add_argument("name")
+    trust.add_argument("--own-dice", choices=("on", "off"),
+                       help="players may enter their own dice for saves and checks")
+    trust.add_argument("--own-numbers", choices=("on", "off"),
+                       help="players may edit their own numbers (maxima, armour, levels)")
+    trust.set_defaults(func=_trust)
+
     view.add_argument("--seat", metavar="SECRET",
                       help="the log as the seat with this secret sees it")
     log.set_defaults(func=_seated_log(log.get_default("func")))
@@ -117,6 +131,24 @@ def _unseat(args: argparse.Namespace) -> int:
         revoke_seat(store, info.name, args.who)
     sys.stdout.write(f"revoked {' '.join(args.who.split())}'s seat at {info.name}: its "
                      "link opens nothing now\n")
+    return 0
+
+
+def _trust(args: argparse.Namespace) -> int:
+    from companion.store.campaign import Campaign
+
+    def switch(value: str | None) -> bool | None:
+        return None if value is None else value == "on"
+
+    with _store() as store:
+        campaign = Campaign.open(store, args.name)
+        if args.own_dice is not None or args.own_numbers is not None:
+            campaign.set_trust(own_dice=switch(args.own_dice),
+                               own_numbers=switch(args.own_numbers))
+        trust = campaign.trust
+    sys.stdout.write(f"{campaign.name}: players {'may' if trust.own_dice else 'may not'} "
+                     f"enter their own dice for saves and checks; "
+                     f"{'may' if trust.own_numbers else 'may not'} edit their own numbers\n")
     return 0
 
 

@@ -52,6 +52,7 @@ from companion.widgets.base import (
     bind,
     button,
     check_box,
+    disable_for,
     draw_seed,
     escape,
     int_box,
@@ -60,6 +61,7 @@ from companion.widgets.base import (
     text_box,
 )
 from companion.widgets.rolls import RollControls, RuleRoll
+from companion.widgets.seat_controls import seat_refusal
 
 T = TypeVar("T")
 
@@ -378,6 +380,10 @@ class SheetMovesPanel(widgets.VBox):
         self.party.on_change(lambda _party: self._allies())
         self._allies()
         bind(a, self._render_rest, error=self.errors["rest"])
+        # The sheet's numbers are the GM's unless the table trusts players (issue 28).
+        bind(a, lambda: disable_for(self.buttons["set-numbers"],
+                                    seat_refusal(a, "set_numbers", {})),
+             error=self.errors["sheet"])
 
     @property
     def message(self) -> str:

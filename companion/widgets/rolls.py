@@ -638,6 +638,9 @@ class RollControls(widgets.VBox):
         self.mode.observe(lambda _c: self._on_mode(), names="value")
         self.own.observe(lambda _c: self._on_own(), names="value")
         self.children = [row(self.mode, self.own), self.faces, self.note, self.error]
+        if campaign is not None:  # the switch shows only where the seam takes own dice
+            campaign.on_change(lambda _c: self._offer_own())
+        self._offer_own()
         self.add_class("tc-roll-controls")
         self.add_class(f"tc-roll-controls-{name}")
         self.set_hint(hint)
@@ -669,6 +672,15 @@ class RollControls(widgets.VBox):
 
     def _on_own(self) -> None:
         self.faces.layout.display = "" if self.own.value else "none"
+
+    def _offer_own(self) -> None:
+        """Offer "I rolled it myself" only when the campaign would take the entry (a
+        player's own dice: when the GM trusts them, issue 28); a crafted message that
+        ticks it anyway is refused at the campaign's seam."""
+        refusal = self.campaign.may_use_own_dice() if self.campaign is not None else None
+        self.own.layout.display = "none" if refusal else ""
+        if refusal and self.own.value:
+            self.own.value = False
 
     def run(self, label: str, action: Callable[[random.Random], T],
             text: Callable[[T], str] = str, *, seed: int | None = None,

@@ -70,6 +70,7 @@ from companion.widgets.base import (
     safe,
 )
 from companion.widgets.rolls import RollControls, RuleRoll, faces_hint
+from companion.widgets.seat_controls import seat_refusal
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -218,6 +219,9 @@ class SpellPointsApp(widgets.VBox):
             f"{m.max_spell_level}</div>")
         self.limits.value = m.dmg_limits
         self.level.value, self.caster.value = m.class_level, m.caster  # after undo or load
+        # Level and caster kind are numbers the GM edits unless trusted (issue 28).
+        self.level.disabled = self.caster.disabled = seat_refusal(
+            m, "set_class_level", {}) is not None
         for lvl, btn in enumerate(self.cast_buttons):
             disable_for(btn, m.cast_refusal(lvl))
             btn.button_style = "" if m.can_cast(lvl) else "warning"

@@ -27,6 +27,7 @@ def table(tmp_path: Path) -> Iterator[tuple[Campaign, Campaign]]:
     with open_store(tmp_path / "c.db") as store:
         gm = create_campaign(store, "Tuesday", ["plot_points"], who="Mira", role="gm")
         gm.add("plot table", PlotPointSession.new(["Ash", "Bo"], "Mira"), role="minigame")
+        gm.set_trust(own_dice=True)  # players may enter their own dice (issue 28: off by default)
         ash = open_campaign(store, "Tuesday", who="Ash", role="player")
         yield gm, ash
 

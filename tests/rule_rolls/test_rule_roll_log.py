@@ -53,20 +53,22 @@ def _table(path: Path) -> dict[str, Any]:
     out: dict[str, Any] = {}
     with open_store(path) as store:
         gm = create_campaign(store, "Tuesday", ["plot_points"], who="Mira", role="gm")
+        # 1, 2: the GM lets players enter their own dice (issue 28: off by default).
+        gm.set_trust(own_dice=True)
         ash = open_campaign(store, "Tuesday", who="Ash", role="player")
         briar = open_campaign(store, "Tuesday", who="Briar", role="player")
         check = PlotCheck("average", 1, 0, 12)
         out["gm"] = str(check.roll(seed=31))
-        gm.rule_roll("Goblin: stealth", 31, out["gm"], mode="gm")                 # 1
+        gm.rule_roll("Goblin: stealth", 31, out["gm"], mode="gm")                 # 3
         out["blind"] = str(check.roll(seed=32))
-        ash.rule_roll("Ash: search", 32, out["blind"], mode="blind")              # 2
+        ash.rule_roll("Ash: search", 32, out["blind"], mode="blind")              # 4
         out["self"] = str(check.roll(seed=33))
-        ash.rule_roll("Ash: insight", 33, out["self"], mode="self")               # 3
+        ash.rule_roll("Ash: insight", 33, out["self"], mode="self")               # 5
         out["briar"] = str(check.roll(rng=EnteredDice([17])))
         briar.rule_roll("Briar: sneak", None, out["briar"], mode="self", own=True,
-                        faces=[17])                                                # 4
+                        faces=[17])                                                # 6
         out["public"] = str(check.roll(seed=35))
-        ash.rule_roll("Ash: climb", 35, out["public"])                             # 5
+        ash.rule_roll("Ash: climb", 35, out["public"])                             # 7
     return out
 
 
@@ -75,23 +77,23 @@ def test_round_trip_through_the_library(tmp_path: Path) -> None:
     with open_store(tmp_path / "c.db") as store:
         gm = open_campaign(store, "Tuesday", who="Mira", role="gm")
         briar = open_campaign(store, "Tuesday", who="Briar", role="player")
-        gm.reveal(1)                                                               # 6
-        gm.reveal(2)                                                               # 7
-        briar.reveal(4)                                                            # 8
+        gm.reveal(3)                                                               # 8
+        gm.reveal(4)                                                               # 9
+        briar.reveal(6)                                                            # 10
         events = [e.to_dict() for e in gm.log()]
-    reveal = events[5]["data"]
-    assert reveal == {**reveal, "entry": 1, "rule": True, "label": "Goblin: stealth",
+    reveal = events[7]["data"]
+    assert reveal == {**reveal, "entry": 3, "rule": True, "label": "Goblin: stealth",
                       "seed": 31, "faces": [], "text": rolled["gm"], "physical": False}
     assert fairplay.rule_commitment("Goblin: stealth", 31, rolled["gm"], reveal["nonce"]) \
-        == events[0]["data"]["commitment"]
-    own = events[7]["data"]
+        == events[2]["data"]["commitment"]
+    own = events[9]["data"]
     assert own["faces"] == [17] and own["seed"] is None and own["physical"] is True
     assert "(own dice)" in fairplay.summary("reveal", own)
     # 4 secrets (GM's view), 3 reveals, 1 public.
     assert fairplay.verify({"events": events}) == 8
-    fairplay.verify_entry(events, 2)
-    with pytest.raises(fairplay.FairPlayError, match="entry 3 is not revealed yet"):
-        fairplay.verify_entry(events, 3)
+    fairplay.verify_entry(events, 4)
+    with pytest.raises(fairplay.FairPlayError, match="entry 5 is not revealed yet"):
+        fairplay.verify_entry(events, 5)
 
 
 def test_players_never_receive_another_s_hidden_rule_roll(tmp_path: Path) -> None:
@@ -110,7 +112,7 @@ def test_players_never_receive_another_s_hidden_rule_roll(tmp_path: Path) -> Non
             assert ("Goblin" in page) == (role == "gm")  # a hidden label is secret too
             assert ("Ash: search" in page) == (role == "gm")  # blind: not even Ash
         gm = open_campaign(store, "Tuesday", who="Mira", role="gm")
-        gm.reveal(2)
+        gm.reveal(4)
         page = json.dumps([e.to_dict() for e in campaign.visible_to("Briar", "player")],
                           ensure_ascii=False)
         assert rolled["blind"] in page and "Ash: search" in page
@@ -133,10 +135,10 @@ def _tamper(row: dict[str, Any], field: str) -> None:
 def test_round_trip_and_tampering_on_the_command_line(
         env_db: str, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     rolled = _table(Path(env_db))
-    status, out, err = run(capsys, "reveal", "Tuesday", "1")
+    status, out, err = run(capsys, "reveal", "Tuesday", "3")
     assert (status, err) == (0, "")
-    assert out == f"entry 6: revealed entry 1 (GM only): Goblin: stealth: {rolled['gm']}\n"
-    status, out, err = run(capsys, "reveal", "Tuesday", "4")
+    assert out == f"entry 8: revealed entry 3 (GM only): Goblin: stealth: {rolled['gm']}\n"
+    status, out, err = run(capsys, "reveal", "Tuesday", "6")
     assert status == 0 and "Briar: sneak" in out
     status, out, err = run(capsys, "log", "Tuesday", "--json")
     assert status == 0
@@ -146,15 +148,15 @@ def test_round_trip_and_tampering_on_the_command_line(
     status, out, err = run(capsys, "verify", str(file))
     assert (status, err) == (0, "") and "3 rolls checked, all hold" in out
     rows = {row["seq"]: row for row in doc["events"]}
-    assert rows[2]["roll"] == {"mode": "blind", "rule": True,
-                               "commitment": rows[2]["roll"]["commitment"]}
-    for seq, field in [(6, "seed"), (6, "label"), (6, "text"), (6, "nonce"), (7, "faces"),
-                       (7, "text")]:
+    assert rows[4]["roll"] == {"mode": "blind", "rule": True,
+                               "commitment": rows[4]["roll"]["commitment"]}
+    for seq, field in [(8, "seed"), (8, "label"), (8, "text"), (8, "nonce"), (9, "faces"),
+                       (9, "text")]:
         bad = copy.deepcopy(doc)
         _tamper(next(r for r in bad["events"] if r["seq"] == seq), field)
         file.write_text(json.dumps(bad))
         status, out, err = run(capsys, "verify", str(file))
-        entry = 1 if seq == 6 else 4
+        entry = 3 if seq == 8 else 6
         assert status == 2 and out == "", field
         assert err == (f"error: entry {entry} (revealed in entry {seq}): the revealed roll "
                        "does not match its commitment (its label, seed, faces, result or "

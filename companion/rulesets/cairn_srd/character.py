@@ -105,7 +105,7 @@ from companion.rulesets.cairn_srd.burden import (
 from companion.rulesets.cairn_srd.damage import Hit, resolve_hit
 from companion.rulesets.cairn_srd.fixed_tables import read_row
 from companion.rulesets.cairn_srd.saves import MAX_SCORE, SaveResult, check_score, save
-from companion.state import Tracker, move, state_field
+from companion.state import OWN_NUMBERS, Tracker, move, state_field
 
 LIBRARY_ONLY: dict[str, str] = {
     "Character.maneuver_save": "the apps make a maneuver in the fight (Encounter.maneuver), "
@@ -689,7 +689,7 @@ class Character(Tracker):
         self.panicking = False
         self.describe(f"{self.name} calms down")
 
-    @move
+    @move(who_may=OWN_NUMBERS)  # the table's correction: the GM's unless trusted
     def set_maxima(self, strength: int, dexterity: int, control: int, guard: int,
                    armor: int) -> None:
         """Set the character's maximum STR, DEX, CTRL and Guard and its Armor (the table's

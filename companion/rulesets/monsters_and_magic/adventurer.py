@@ -137,7 +137,7 @@ from companion.rulesets.monsters_and_magic.threads_of_fate import (
     bend_luck,
     max_threads_for,
 )
-from companion.state import Tracker, is_move, move, state_field
+from companion.state import OWN_NUMBERS, Tracker, is_move, move, state_field
 
 __all__ = ["ABILITIES", "GM_THREAD_READINGS", "MAX_NAME", "Adventurer", "Bond", "CheckRecord",
            "GameMaster", "RestResults"]
@@ -309,7 +309,7 @@ class Adventurer(Tracker):
             raise RuleError(f"Adventurer: {exc}") from None
         return sheet
 
-    @move
+    @move(who_may=OWN_NUMBERS)  # the table's correction: the GM's unless trusted
     def set_maxima(self, *, focus: int, power: int, cunning: int, luck: int, max_hp: int,
                    ac: int) -> None:
         """Set the sheet's abilities, maximum HP and AC (the table's correction of a sheet,
@@ -1433,7 +1433,7 @@ class Adventurer(Tracker):
 
     # -- supplies and rests -------------------------------------------------------------------
 
-    @move
+    @move(who_may=OWN_NUMBERS)  # the table's correction: the GM's unless trusted
     def set_numbers(self, focus: int, power: int, cunning: int, luck: int, max_hp: int,
                     ac: int, max_threads: int, max_fatigue: int, max_exhaustion: int,
                     supplies: int) -> None:

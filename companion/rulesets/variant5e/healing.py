@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from companion.errors import RuleError, StateError
-from companion.state import Tracker, move, state_field
+from companion.state import OWN_NUMBERS, Tracker, move, state_field
 
 __all__ = ["HitDice", "fixed_hit_points", "hit_dice_healing", "rest_recovery"]
 
@@ -165,7 +165,7 @@ class HitDice(Tracker):
         setattr(self, variant, bool(on))
         self.describe(f"{variant.replace('_', ' ')} {'on' if on else 'off'}")
 
-    @move
+    @move(who_may=OWN_NUMBERS)  # the table's correction: the GM's unless trusted
     def set_maxima(self, level: int, max_hp: int, die: int, con_modifier: int) -> None:
         """Set the character's level (its number of Hit Dice), maximum HP, Hit Die and CON
         modifier (a level gained, or the table's correction). HP and Hit Dice left move by

@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from companion.errors import RuleError, StateError, TableError, quoted
-from companion.state import Tracker, move, state_field
+from companion.state import OWN_NUMBERS, Tracker, move, state_field
 from companion.tables.fixed import Schema, load_fixed
 
 __all__ = [
@@ -248,7 +248,7 @@ class SpellPoints(Tracker):
         what = "a cantrip (free)" if spell_level == 0 else f"a level {spell_level} spell"
         self.describe(f"cast {what}: -{cost}, {self.points}/{self.maximum} left")
 
-    @move
+    @move(who_may=OWN_NUMBERS)  # the table's correction: the GM's unless trusted
     def set_class_level(self, class_level: int) -> None:
         """Set the caster's level in the casting class (a level gained, or the table's
         correction): the pool's size follows the level, and points already spent stay
@@ -266,7 +266,7 @@ class SpellPoints(Tracker):
         self.points = max(0, maximum - spent)
         self.describe(f"class level {class_level}: {self.points}/{maximum} mentality")
 
-    @move
+    @move(who_may=OWN_NUMBERS)  # the table's correction: the GM's unless trusted
     def set_caster(self, caster: str) -> None:
         """Set the kind of caster (the table's correction, or a class taken): the pool's
         size follows it, and points already spent stay spent, as for

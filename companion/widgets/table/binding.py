@@ -54,6 +54,7 @@ import ipywidgets as widgets
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
     from companion.store.db import Store
+    from companion.store.permissions import SeatKey
 
 __all__ = [
     "HUB_USER",
@@ -75,6 +76,7 @@ __all__ = [
     "page_address",
     "page_campaign",
     "page_store",
+    "seat_key_of",
     "seated",
     "url_script",
     "wait_for_page",
@@ -103,7 +105,8 @@ MAX_SEAT = 200
 #: How often the watcher looks for another screen's move on SQLite (seconds).
 POLL_SECONDS = 0.2
 
-#: How often an open page's seat is checked again (a revoked seat stops making moves).
+#: How often an open page's seat is checked again, to show it as a spectator's. (Its
+#: moves are refused at once anyway: the store reads the seat in every write, issue 28.)
 SEAT_CHECK_SECONDS = 5.0
 MAX_QUERY = 2_000
 
@@ -209,6 +212,24 @@ def seated(context: PageContext) -> PageContext:
     return context.with_(who=seat.who, role=seat.role)
 
 
+def seat_key_of(context: PageContext) -> SeatKey | None:
+    """How a [seated][companion.widgets.table.binding.seated] context's seat was proven,
+    for the campaign to check it again in the store on every write (issue 28): its
+    secret, else (under JupyterHub) the hub login's name; ``None`` for a spectator and a
+    context built in code (taken at its word, as ``seated`` takes it)."""
+    from companion.store.permissions import same_name
+    from companion.store.seats import Seat, seat_key
+
+    if context.role not in ROLES:
+        return None
+    seat = Seat(context.who, context.role)
+    if context.seat:
+        return seat_key(seat, context.seat)
+    if hub_user() and same_name(hub_user(), context.who):
+        return seat_key(seat)
+    return None
+
+
 def page_address() -> str:
     """This page's own address without its query, for links another device opens:
     ``COMPANION_URL`` if set (a server behind a proxy), else what the browser asked Voila
@@ -243,6 +264,7 @@ def page_campaign(context: PageContext | None = None) -> Campaign | None:
     campaign = shared_campaign(context.campaign, who=context.who, role=context.role)
     # Set outright: a spectator has no name, and must not keep one from earlier.
     campaign.who, campaign.role = context.who, context.role
+    campaign.seat_key = seat_key_of(context)  # checked again by the store on every write
     live(campaign, context)
     return campaign
 
@@ -301,7 +323,7 @@ class LiveSync:
         self._seat_due = time.monotonic() + SEAT_CHECK_SECONDS
         if seated(context).role == SPECTATOR and campaign.role != SPECTATOR:
             with WIDGET_LOCK:
-                campaign.who, campaign.role = "", SPECTATOR
+                campaign.who, campaign.role, campaign.seat_key = "", SPECTATOR, None
             log.info("this page's seat was revoked or renewed: it watches from now on")
 
     def in_thread(self) -> bool:

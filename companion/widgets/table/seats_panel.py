@@ -5,7 +5,9 @@ own link to bookmark; *Invite* (a name and gm/player) makes a seat and shows its
 a QR code that a phone scans to join (drawn as SVG by ``segno``); *New link* gives a seat a
 new secret (the old link opens nothing); *Revoke* (a second tap) closes a seat. A secret is
 shown once, to the GM who made it: the database keeps only its hash
-([companion.store.seats][]).
+([companion.store.seats][]). *Table trust* (two switches and *Save table trust*): whether
+players may enter their own dice for saves and checks, and edit their own numbers (both
+off until the GM turns them on; [Campaign.set_trust][companion.store.campaign.Campaign.set_trust]).
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ from typing import TYPE_CHECKING
 import ipywidgets as widgets
 
 from companion.errors import CompanionError
-from companion.widgets.base import ErrorLine, button, confirm_button, name_box, row
-from companion.widgets.table.binding import hub_user, page_address, page_store
+from companion.store.permissions import same_name
+from companion.widgets.base import ErrorLine, button, check_box, confirm_button, name_box, row
+from companion.widgets.table.binding import hub_user, page_address, page_store, seat_key_of
 
 if TYPE_CHECKING:
     from companion.widgets.table.start import TableApp
@@ -71,11 +74,18 @@ class SeatsPanel(widgets.VBox):
         self.revoke_button = confirm_button(
             "Revoke", self.revoke, risky=lambda: True, prompt="Tap again: revoke the seat",
             error=self.error, name="revoke-seat")
+        self.own_dice = check_box("Players may enter their own dice for saves and checks",
+                                  "trust-own-dice")
+        self.own_numbers = check_box("Players may edit their own numbers",
+                                     "trust-own-numbers")
+        self.trust_button = button("Save table trust", self.save_trust, error=self.error,
+                                   name="save-trust")
         self.children = (
             widgets.HTML("<b>Seats</b>"), self.gm_link,
             row(self.name, self.seat_role, self.invite_button),
             row(self.pick, self.renew_button, self.revoke_button),
-            self.error, self.invite_out, self.listing)
+            widgets.HTML("<b>Table trust</b>"), self.own_dice, self.own_numbers,
+            self.trust_button, self.error, self.invite_out, self.listing)
 
     def _campaign(self) -> str:
         campaign = self.app.campaign
@@ -104,7 +114,16 @@ class SeatsPanel(widgets.VBox):
                                   f"<b>{html.escape(hub_user())}</b>: no link needed.</div>")
         else:
             self.gm_link.value = ""
+        trust = self.app.campaign.trust
+        self.own_dice.value, self.own_numbers.value = trust.own_dice, trust.own_numbers
         self._list()
+
+    def save_trust(self) -> None:
+        """Set the table's trust as the two switches say (the GM's move, in the log)."""
+        self._campaign()
+        assert self.app.campaign is not None
+        self.app.campaign.set_trust(own_dice=bool(self.own_dice.value),
+                                    own_numbers=bool(self.own_numbers.value))
 
     def _list(self) -> None:
         from companion.store.seats import list_seats
@@ -139,10 +158,10 @@ class SeatsPanel(widgets.VBox):
         campaign = self._campaign()
         who = check_who(self.name.read())
         role = str(self.seat_role.value)
-        if who.casefold() == self.app.context.who.casefold() and role != "gm":
+        if same_name(who, self.app.context.who) and role != "gm":
             raise CompanionError("that is your own seat: invite someone else")
         secret = make_seat(page_store(), campaign, who, role)
-        if who.casefold() == self.app.context.who.casefold():  # the GM's own, renewed
+        if same_name(who, self.app.context.who):  # the GM's own, renewed
             self._moved_own_seat(secret)
         self.name.value = ""
         self._show(who, role, secret)
@@ -158,7 +177,7 @@ class SeatsPanel(widgets.VBox):
         if seat is None:
             raise CompanionError("choose a seat first")
         secret = make_seat(page_store(), campaign, seat.who, seat.role)
-        if seat.who.casefold() == self.app.context.who.casefold():
+        if same_name(seat.who, self.app.context.who):
             self._moved_own_seat(secret)
         self._show(seat.who, seat.role, secret)
         self._list()
@@ -171,7 +190,7 @@ class SeatsPanel(widgets.VBox):
         chosen = str(self.pick.value or "")
         if not chosen:
             raise CompanionError("choose a seat first")
-        if chosen.casefold() == self.app.context.who.casefold():
+        if same_name(chosen, self.app.context.who):
             raise CompanionError("that is your own seat: give it a new link instead")
         revoke_seat(page_store(), campaign, chosen)
         if f'data-who="{html.escape(chosen)}"' in self.invite_out.value:
@@ -185,5 +204,6 @@ class SeatsPanel(widgets.VBox):
         self.app.context = self.app.context.with_(seat=secret)
         self.app.url.value = url_script(self.app.context)
         if self.app.campaign is not None:  # the seat check follows the new secret
+            self.app.campaign.seat_key = seat_key_of(self.app.context)
             live(self.app.campaign, self.app.context)
         self.render()

@@ -46,6 +46,7 @@ from companion.widgets.table.binding import (
     hub_user,
     live,
     page_store,
+    seat_key_of,
     seated,
     url_script,
     wait_for_page,
@@ -249,6 +250,7 @@ class TableApp(widgets.VBox):
         who, role = self.context.who, self.context.role
         campaign = shared_campaign(name, who=who, role=role)
         campaign.who, campaign.role = who, role  # a spectator keeps no earlier name
+        campaign.seat_key = seat_key_of(self.context)  # the store checks it on every write
         if campaign is not self.campaign:
             self.opened = ""
             self._drop_boxes()
@@ -422,7 +424,8 @@ class TableApp(widgets.VBox):
                 save = button("Save numbers", self._saver(ruleset), error=self.error,
                               name=f"save-member-{ruleset}")
                 form["save"] = save
-                parts.append(row(edit_pick, *edit_boxes.values(), save))
+                form["edit_row"] = row(edit_pick, *edit_boxes.values(), save)
+                parts.append(form["edit_row"])
             gone = widgets.Dropdown(options=[], description="Leaves",
                                     layout=widgets.Layout(width="auto", max_width="100%",
                                                           min_height="40px"))
@@ -448,9 +451,13 @@ class TableApp(widgets.VBox):
         for form in getattr(self, "forms", {}).values():
             rules = form["rules"]
             if form.get("edit_pick") is not None:
-                _set_options(form["edit_pick"], [
-                    (shown, key) for shown, key in rules.editable(c)
-                    if self.role != "player" or _owned_by(c, key, shown, self.context.who)])
+                options = [(shown, key) for shown, key in rules.editable(c)
+                           if self.role != "player" or _may_edit(c, key, shown,
+                                                                 self.context.who)]
+                _set_options(form["edit_pick"], options)
+                # Shown only where the seam would take a save (issue 28: the GM's trust).
+                form["edit_row"].layout.display = "" if options or self.role != "player" \
+                    else "none"
             if form.get("leave_pick") is not None:
                 _set_options(form["leave_pick"], leaving(c, rules))
                 form["leave"].disabled = form["leave_pick"].value is None
@@ -502,13 +509,18 @@ class TableApp(widgets.VBox):
         return save
 
 
-def _owned_by(campaign: Campaign, key: str, shown: str, who: str) -> bool:
-    """Whether the party entry ``key`` (shown as ``shown``) is ``who``'s own character."""
+def _may_edit(campaign: Campaign, key: str, shown: str, who: str) -> bool:
+    """Whether this page's player may edit the party entry ``key`` (shown as ``shown``):
+    the seam's own answer (their own character, when the GM trusts players with their
+    numbers)."""
+    from companion.errors import CompanionError
+    from companion.store.permissions import same_name
+
     try:
-        member = campaign.member(key)
-    except Exception:  # not a tracker of its own (a player in a shared session)
-        return shown == who
-    return who in (member.name, member.owner)
+        campaign.member(key)
+    except CompanionError:  # not a tracker of its own (a player in a shared session)
+        return same_name(shown, who) and campaign.trust.own_numbers
+    return campaign.may_edit_numbers(key) is None
 
 
 def _set_options(pick: widgets.Dropdown, options: list[tuple[str, str]]) -> None:

@@ -79,7 +79,7 @@ from companion.rulesets.miasma.dice_monarchs.hands import (
     best_showdown_hand,
     dice_text,
 )
-from companion.state import Event, Tracker, move, state_field
+from companion.state import GM, Event, Tracker, move, state_field
 
 __all__ = ["COMMUNITY_STAGES", "PHASES", "DiceMonarchsGame", "Phase", "Pot", "Stage",
            "community_dice_text"]
@@ -256,7 +256,9 @@ class DiceMonarchsGame(Tracker):
     def acting_for(self, move: str, arguments: dict[str, Any]) -> tuple[str, ...] | None:
         """A player's bets, folds, calls, checks, raises, buying in, joining and leaving
         are that player's (``player``); a new table (its hidden dice), dealing, the
-        community dice, the reveal and the table's settings are the table's."""
+        community dice, the reveal and the table's settings are the table's. Buying in,
+        joining and leaving are still the GM's to make (declared ``who_may=GM``: chips
+        are what the table hands out), whoever they are for."""
         own = dict.fromkeys(("bet", "bin", "call", "check", "raise_bet", "rebuy", "join",
                              "leave"), "player")
         return named_actor(own, move, arguments)
@@ -807,7 +809,7 @@ class DiceMonarchsGame(Tracker):
         elif self.phase == "game_over":
             self.phase = "hand_over" if self.hand_no else "waiting"
 
-    @move
+    @move(who_may=GM)  # chips come from the GM's bank, never a player's click
     def join(self, player: str, chips: int) -> None:
         """Seat a new player (clockwise after the last seat) with ``chips`` chips."""
         self._between_hands("a player joins")
@@ -820,7 +822,7 @@ class DiceMonarchsGame(Tracker):
         self._settle_phase()
         self.describe(f"{names[-1]} joins the table with {chips:,} chips")
 
-    @move
+    @move(who_may=GM)
     def leave(self, player: str) -> None:
         """The player leaves the table, taking their chips with them."""
         self._between_hands("a player leaves")
@@ -842,7 +844,7 @@ class DiceMonarchsGame(Tracker):
         self._settle_phase()
         self.describe(f"{player} leaves the table with {chips:,} chips")
 
-    @move
+    @move(who_may=GM)
     def rebuy(self, player: str, chips: int) -> None:
         """The player buys ``chips`` more chips (between hands)."""
         self._between_hands("chips are bought")
