@@ -394,3 +394,34 @@ def test_the_new_readings_reach_the_interpretations_page() -> None:
     assert "out of danger" in rest and "fiction says the pcs act first" in " ".join(
         r for _, r in interpretations(root / "combat.py",
                                       "companion.rulesets.cairn_srd.combat")).lower()
+
+
+def test_a_burden_kept_under_the_old_coin_reading_still_loads_with_no_free_slot() -> None:
+    """Before issue 30 each purse's first 500 coins were free: nine items and three purses of
+    500 fitted. Counted together those purses fill 2 slots (11 in all); the stored character
+    must still open (nothing in a campaign is lost), full, until coins are dropped."""
+    import json
+
+    from companion.errors import StateError
+    from companion.rulesets.cairn_srd.character import Character
+
+    c = Character(name="Ash", guard_max=5, guard=5)
+    for i in range(9):
+        c.add_item(f"gear {i}")
+    saved = json.loads(c.to_json())
+    saved["log"] = []
+    items = saved["state"]["items"]
+    purse = {**items[0], "name": "silver", "tag": "coins", "quantity": 500}
+    items += [purse, purse, purse]
+    old = Character.from_json(json.dumps(saved))
+    assert old.slots_used == 11 and old.free_slots == 0 and old.effective_guard == 0
+    with pytest.raises(RuleError, match="needs 1 slot"):
+        old.add_item("rope")
+    old.drop_item(len(old.items) - 1)  # one purse goes: 1,000 coins, 10 slots, still full
+    assert old.slots_used == 10 and old.free_slots == 0
+    old.drop_item(len(old.items) - 1)  # 500 coins: petty, a slot frees
+    assert old.free_slots == 1
+    # A burden over 10 slots under both readings was never possible: still refused.
+    items += [{**items[0], "name": "anvil"}, {**items[0], "name": "bell"}]
+    with pytest.raises(StateError, match="items"):
+        Character.from_json(json.dumps(saved))

@@ -174,6 +174,13 @@ def slot_shares(items: list[Item]) -> list[int]:
     return shares
 
 
+def slots_used_per_purse(items: list[Item]) -> int:
+    """Slots the burden filled under the project's earlier reading, where each purse's
+    first 500 coins were petty. Kept only so that a character stored then still loads
+    (with no free slot until coins are dropped)."""
+    return sum(item.slots for item in items)
+
+
 def slots_used(items: list[Item]) -> int:
     """Slots the whole burden fills (coins counted together: see
     [slot_shares][companion.rulesets.cairn_srd.burden.slot_shares])."""

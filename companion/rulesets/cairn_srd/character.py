@@ -101,6 +101,7 @@ from companion.rulesets.cairn_srd.burden import (
     roll_usage,
     slot_shares,
     slots_used,
+    slots_used_per_purse,
 )
 from companion.rulesets.cairn_srd.damage import Hit, resolve_hit
 from companion.rulesets.cairn_srd.fixed_tables import read_row
@@ -237,7 +238,10 @@ class Character(Tracker):
                          ("control", "control_max"), ("guard", "guard_max")):
             if getattr(self, cur) > getattr(self, top):
                 raise StateError(f"field '{cur}' exceeds '{top}'")
-        if slots_used(self.items) > SLOTS:
+        # A burden kept before coins were counted across purses (issue 30) may fill more
+        # than 10 slots now; it still loads, or a months-old campaign would not open.
+        # Such a character has no free slot: nothing more fits until coins are dropped.
+        if slots_used(self.items) > SLOTS and slots_used_per_purse(self.items) > SLOTS:
             raise StateError(f"field 'items' fills more than {SLOTS} slots")
         if self.strength == 0 and not self.dead:
             raise StateError("field 'dead': STR 0 is death")
@@ -255,7 +259,7 @@ class Character(Tracker):
 
     @property
     def free_slots(self) -> int:
-        return SLOTS - self.slots_used
+        return max(0, SLOTS - self.slots_used)  # never below 0: see check_state
 
     @property
     def fatigue(self) -> int:
