@@ -248,7 +248,10 @@ def test_fuzz_mutated_exports(store: Store, doc: dict[str, Any], data: st.DataOb
             holder = holder[key]
         action = data.draw(st.sampled_from(["replace", "delete", "duplicate"]))
         if action == "replace":
-            holder[path[-1]] = data.draw(REPLACEMENTS)
+            # A copy: st.just hands out one shared object, and a later mutation inside it
+            # would change it for every later example (Hypothesis then sees a test whose
+            # draws differ on replay and fails as flaky).
+            holder[path[-1]] = copy.deepcopy(data.draw(REPLACEMENTS))
         elif action == "delete":
             del holder[path[-1]]
         elif isinstance(holder, list):
