@@ -22,8 +22,10 @@ NPM_CACHE = ROOT / "build" / "npm"
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 COUNTED = ("serious", "critical")
 
-_RUN_JS = """async ([tags, counted]) => {
-  const result = await axe.run(document, {
+_RUN_JS = """async ([tags, counted, exclude]) => {
+  const context = exclude.length ? {include: [['html']], exclude: exclude.map(s => [s])}
+                                 : document;
+  const result = await axe.run(context, {
     runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']});
   return result.violations.filter(v => counted.includes(v.impact)).map(v =>
     `${v.impact} ${v.id}: ${v.help} (${v.nodes.length}x) e.g. ` +
@@ -46,9 +48,11 @@ def axe_source() -> str:
         return member.read().decode("utf-8")
 
 
-def serious_violations(page: Any) -> list[str]:
-    """The page's serious and critical WCAG 2.1 A/AA violations, one line each."""
+def serious_violations(page: Any, exclude: tuple[str, ...] = ()) -> list[str]:
+    """The page's serious and critical WCAG 2.1 A/AA violations, one line each; parts
+    matching the CSS selectors in ``exclude`` are left out (a template's header and
+    navigation, already checked on another page of the same template)."""
     if not page.evaluate("() => typeof window.axe !== 'undefined'"):
         page.add_script_tag(content=axe_source())
-    found: list[str] = page.evaluate(_RUN_JS, [WCAG_TAGS, list(COUNTED)])
+    found: list[str] = page.evaluate(_RUN_JS, [WCAG_TAGS, list(COUNTED), list(exclude)])
     return found
