@@ -8,7 +8,11 @@ nothing nests deeper than [MAX_DEPTH][companion.store.document.MAX_DEPTH], and e
 hidden roll's commitment, every reveal and every public roll is verified
 ([companion.fairplay.verify][]). Both formats of a move are read: the older one with its
 ``"args"``, and facts (``"v": 2``, a ``"change"`` list of ``[path, value]``/``[path]``
-steps). The first problem is one line naming the event.
+steps). Since document version 3 every event carries ``prev``, the hash of the event before
+it, and the document the campaign's identity (``campaign``) and the hash of its newest
+event (``chain``): the whole chain is checked ([companion.store.chain][]), so an event
+deleted, duplicated, reordered, renumbered, changed or spliced from another campaign is
+refused. The first problem is one line naming the event.
 """
 
 from __future__ import annotations
@@ -32,10 +36,11 @@ MAX_IMPORT_EVENTS = 200_000
 MAX_DEPTH = 64
 
 DOCUMENT_FORMAT = "table-companion/campaign"
-DOCUMENT_VERSION = 2
+DOCUMENT_VERSION = 3
 #: Versions read: 1 stored moves as commands (converted on import by the upcasters of
-#: companion.store.upcast), 2 stores them as facts.
-DOCUMENT_VERSIONS = (1, 2)
+#: companion.store.upcast), 2 stores them as facts, 3 chains them (older ones are chained
+#: as they are imported, under a new identity).
+DOCUMENT_VERSIONS = (1, 2, 3)
 
 #: Longest member name (as Campaign.add takes it).
 MAX_MEMBER_NAME = 80
@@ -134,13 +139,25 @@ def check_document(doc: Any) -> tuple[dict[str, Any], list[StoredEvent]]:
             raise StoreError(f"campaign file: {exc}") from None
     if len(doc["created"]) > 40:
         raise StoreError("campaign file: field 'created' is not a time")
+    chained = doc["version"] >= 3
+    if chained:
+        from companion.store.chain import is_campaign_id, is_hash
+
+        if not is_campaign_id(doc.get("campaign")):
+            raise StoreError("campaign file: field 'campaign' (the campaign's identity, 32 "
+                             "hex digits) is missing or wrong")
+        if not (is_hash(doc.get("chain")) or (doc.get("chain") == "" and not doc["events"])):
+            raise StoreError("campaign file: field 'chain' (the hash of its newest event, "
+                             "64 hex digits) is missing or wrong")
+    keys = _EVENT_KEYS | {"prev"} if chained else _EVENT_KEYS
+    prev = ""
     members: dict[str, str] = {}  # tracker id -> name, of the members present
     out: list[StoredEvent] = []
     for i, raw in enumerate(doc["events"]):
         where = f"campaign file: events[{i}]"
-        if not isinstance(raw, dict) or set(raw) != _EVENT_KEYS:
+        if not isinstance(raw, dict) or set(raw) != keys:
             raise StoreError(f"{where} must be an object with the fields "
-                             + ", ".join(sorted(_EVENT_KEYS)))
+                             + ", ".join(sorted(keys)))
         if type(raw["seq"]) is not int or raw["seq"] != i + 1:
             raise StoreError(f"{where}: field 'seq' must be {i + 1}")
         for key, most in (("at", 40), ("who", 80), ("role", 10), ("kind", 10)):
@@ -159,16 +176,32 @@ def check_document(doc: Any) -> tuple[dict[str, Any], list[StoredEvent]]:
         if not isinstance(raw["data"], dict):
             raise StoreError(f"{where}: field 'data' must be an object")
         event = StoredEvent(raw["seq"], raw["at"], raw["who"], raw["role"], raw["kind"],
-                            raw["tracker"], raw["move"], seed, raw["data"])
+                            raw["tracker"], raw["move"], seed, raw["data"],
+                            raw["prev"] if chained else "")
+        if chained:  # the link first: a foreign or moved event is named as such
+            prev = _link(doc["campaign"], event, prev)
         try:
             _check_event(event, members, doc["rulesets"])
         except StoreError as exc:
             raise StoreError(f"{where} ({event.kind}): {exc}") from None
         out.append(event)
+    if chained and prev != doc["chain"]:
+        raise StoreError(f"campaign file: its newest event (event {len(out)}) is not the one "
+                         "its 'chain' names (changed, added or deleted)")
     _check_rolls(doc["events"])
     header = {"name": doc["name"], "rulesets": list(doc["rulesets"]),
-              "created": doc["created"]}
+              "created": doc["created"], "campaign": doc["campaign"] if chained else ""}
     return header, out
+
+
+def _link(campaign: str, event: StoredEvent, prev: str) -> str:
+    """``event`` follows the event whose hash is ``prev``: its own hash, else one line."""
+    from companion.store.chain import ChainError, check_chain
+
+    try:
+        return check_chain(campaign, [event], prev=prev, first=event.seq)
+    except ChainError as exc:
+        raise StoreError(f"campaign file: {exc}") from None
 
 
 def _check_event(event: StoredEvent, members: dict[str, str], played: list[str]) -> None:

@@ -25,6 +25,7 @@ __all__ = [
     "StoreError",
     "StoredEvent",
     "check_campaign_name",
+    "check_seed",
     "json_depth",
     "name_problem",
     "now_text",
@@ -83,6 +84,20 @@ def check_campaign_name(name: str) -> str:
     return clean
 
 
+#: Seeds the store keeps: the 64-bit signed range of its ``seed`` column (both databases).
+SEED_RANGE = (-2**63, 2**63)
+
+
+def check_seed(seed: int | None) -> int | None:
+    """``seed`` if the store can keep it exactly, else a one-line
+    [StoreError][companion.store.records.StoreError] (never a seed silently dropped)."""
+    if seed is not None and not SEED_RANGE[0] <= seed < SEED_RANGE[1]:
+        text = str(seed) if len(str(seed)) <= 24 else f"{str(seed)[:12]}… ({len(str(seed))} digits)"
+        raise StoreError(f"seed {text} is too large for a campaign's log: a seed kept with a "
+                         "roll is a whole number from -2^63 to 2^63 - 1")
+    return seed
+
+
 def now_text() -> str:
     """The current UTC time as stored: ISO 8601 with milliseconds and ``Z``."""
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
@@ -90,17 +105,22 @@ def now_text() -> str:
 
 @dataclass(frozen=True)
 class CampaignInfo:
-    """A campaign's row: its name, rulesets, creation time and head (last event number)."""
+    """A campaign's row: its name, rulesets, creation time, head (last event number),
+    identity and chain head."""
 
     id: int
     name: str
     rulesets: tuple[str, ...]
     created: str
     head: int
+    #: The campaign's identity (random, made with it) and the hash of its newest event
+    #: (``""`` while it has none): see [companion.store.chain][].
+    uid: str = ""
+    chain: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "rulesets": list(self.rulesets), "created": self.created,
-                "events": self.head}
+                "events": self.head, "chain": self.chain}
 
 
 @dataclass(frozen=True)
@@ -119,7 +139,8 @@ class NewEvent:
 
 @dataclass(frozen=True)
 class StoredEvent:
-    """An appended event: its number in the campaign (``seq``, from 1) and time."""
+    """An appended event: its number in the campaign (``seq``, from 1), time, and the
+    hash of the event before it (``prev``)."""
 
     seq: int
     at: str
@@ -130,11 +151,13 @@ class StoredEvent:
     move: str | None
     seed: int | None
     data: dict[str, Any]
+    #: The hash of the event before it (``""`` for the first): the chain.
+    prev: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {"seq": self.seq, "at": self.at, "who": self.who, "role": self.role,
                 "kind": self.kind, "tracker": self.tracker, "move": self.move,
-                "seed": self.seed, "data": self.data}
+                "seed": self.seed, "data": self.data, "prev": self.prev}
 
 
 #: Deepest nesting of JSON a stored row may have (a row nested deeper is damaged).
