@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from companion.cli import main
 from companion.rulesets.plot_points.session import PlotPointSession
@@ -443,3 +445,58 @@ def test_check_chain_names_the_first_bad_event() -> None:
         check_chain(uid, [foreign_first])
     with pytest.raises(ChainError, match="event 4 is missing"):
         check_chain(uid, events[:3], head=(4, prev))
+
+
+# -- fuzz: every change to an export is refused by verify and by import ----------------------
+
+_KINDS = ("add", "move", "undo", "set", "remove", "roll", "reveal")
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=st.data())
+def test_fuzz_reordered_deleted_duplicated_spliced_relabelled_exports_are_refused(
+        store: Store, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        data: st.DataObject) -> None:
+    if store.find_campaign("Tuesday") is None:
+        _table(store)
+        _table(store, "Other")
+    original, other = _export(store), _export(store, "Other")
+    doc = copy.deepcopy(original)
+    events = doc["events"]
+    for _ in range(data.draw(st.integers(1, 3), label="changes")):
+        action = data.draw(st.sampled_from(
+            ["reorder", "delete", "duplicate", "splice", "relabel", "who"]), label="action")
+        i = data.draw(st.integers(0, len(events) - 1), label="at")
+        if action == "reorder":
+            j = data.draw(st.integers(0, len(events) - 1), label="with")
+            events[i], events[j] = events[j], events[i]
+        elif action == "delete" and len(events) > 1:
+            del events[i]
+        elif action == "duplicate":
+            events.insert(i, copy.deepcopy(events[i]))
+        elif action == "splice":
+            j = data.draw(st.integers(0, len(other["events"]) - 1), label="from")
+            spliced = copy.deepcopy(other["events"][j])
+            if data.draw(st.booleans(), label="insert"):
+                events.insert(i, spliced)
+            else:
+                events[i] = spliced
+        elif action == "relabel":
+            events[i]["kind"] = data.draw(st.sampled_from(_KINDS), label="kind")
+        else:
+            events[i]["who"] = data.draw(st.sampled_from(["Mira", "Ash", "Briar", ""]),
+                                         label="who")
+    if data.draw(st.booleans(), label="renumber"):  # hide the change from a numbers check
+        for seq, event in enumerate(events, start=1):
+            event["seq"] = seq
+    if doc == original:
+        return  # no change at all (a swap with itself, a relabel to the same kind)
+    status, out, err = _verify(doc, tmp_path, capsys)
+    assert (status, out) == (2, "") and err.count("\n") == 1, (status, out, err)
+    name = f"Fuzz {data.draw(st.integers(0, 10**9), label='name')}"
+    before = [(c.name, c.head) for c in store.list_campaigns()]
+    with pytest.raises(StoreError) as caught:
+        Campaign.import_document(store, doc, name)
+    assert "\n" not in str(caught.value)
+    assert [(c.name, c.head) for c in store.list_campaigns()] == before
