@@ -1325,13 +1325,17 @@ class Campaign(Observable):
             events = chain_events(uid, events)
         scratch = cls(None, CampaignInfo(0, new_name, tuple(header["rulesets"]),
                                          header["created"], 0, uid))
-        scratch._apply_all(events)
-        for member in scratch.members.values():
-            try:  # the facts must add up to states the rules allow, as a live move's do
+        for event in events:
+            scratch._apply(event)
+            member = scratch.members.get(str(event.tracker)) if event.tracker else None
+            if member is None:
+                continue
+            try:  # every step's facts must add up to a state the rules allow, as a live
+                # move's do (not only the last: a state passed through is a fact too)
                 member.tracker.validate()
             except CompanionError as exc:
-                raise StoreError(f"campaign file: {member.name}'s state after the last "
-                                 f"event is not one the rules allow: {exc}") from None
+                raise StoreError(f"campaign file: event {event.seq} leaves {member.name} in "
+                                 f"a state the rules do not allow: {exc}") from None
         info = store.import_campaign(new_name, header["rulesets"], header["created"],
                                      [NewEvent(e.kind, e.who, e.role, e.tracker, e.move,
                                                e.seed, e.data, e.at) for e in events], uid)

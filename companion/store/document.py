@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import json
 import math
+import re
+from datetime import datetime
 from typing import Any
 
 from companion import fairplay, rulesets
@@ -110,6 +112,54 @@ def _check_text(text: str, where: str) -> None:
                          f"(\\u{ord(text[exc.start]):04x}), which is not text") from None
 
 
+#: A time as the store writes it (``now_text``): ISO 8601 in UTC; offsets are read too.
+_TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,6})?"
+                   r"(Z|[+-][0-9]{2}:[0-9]{2})")
+
+#: A move's name: a Python identifier as a tracker's method is named.
+_MOVE = re.compile(r"[a-z_][a-z0-9_]{0,79}")
+
+
+def is_time(text: Any) -> bool:
+    """Whether ``text`` is a time as the store writes one (ISO 8601 with a zone)."""
+    if not isinstance(text, str) or not _TIME.fullmatch(text):
+        return False
+    try:
+        datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:  # 2026-02-30 and the like
+        return False
+    return True
+
+
+def _check_step(raw: dict[str, Any], where: str) -> None:
+    """Who, as whom and when, as the store would have written them (the types are
+    checked already)."""
+    from companion.store.campaign import ROLES
+
+    if raw["role"] not in ROLES:
+        raise StoreError(f"{where}: field 'role' is one of gm, player, spectator or empty, "
+                         f"not {clipped(raw['role'], 10)!r}")
+    if not is_time(raw["at"]):
+        raise StoreError(f"{where}: field 'at' is not a time (ISO 8601, as "
+                         "'2026-11-27T19:00:00.000Z')")
+    who = raw["who"]
+    problem = name_problem(who)
+    if problem:
+        raise StoreError(f"{where}: field 'who' {problem}")
+    if who != " ".join(who.split()):
+        raise StoreError(f"{where}: field 'who' is stored trimmed (no leading, trailing or "
+                         "double spaces)")
+    for key in ("tracker", "move"):
+        problem = name_problem(raw[key]) if isinstance(raw[key], str) else None
+        if problem:
+            raise StoreError(f"{where}: field {key!r} {problem}")
+    if raw["move"] is not None and not _MOVE.fullmatch(raw["move"]):
+        raise StoreError(f"{where}: field 'move' is not the name of a move")
+    if raw["kind"] != "move" and raw["move"] is not None:
+        raise StoreError(f"{where}: only a move names a move (this is a "
+                         f"{clipped(raw['kind'], 10)!r})")
+
+
 def check_document(doc: Any) -> tuple[dict[str, Any], list[StoredEvent]]:
     """Check an exported campaign before anything is written: its envelope, every event's
     fields and types, the members its events add, move, set and remove, and every roll's
@@ -137,8 +187,9 @@ def check_document(doc: Any) -> tuple[dict[str, Any], list[StoredEvent]]:
             rulesets.get(ruleset)
         except CompanionError as exc:
             raise StoreError(f"campaign file: {exc}") from None
-    if len(doc["created"]) > 40:
-        raise StoreError("campaign file: field 'created' is not a time")
+    if len(doc["created"]) > 40 or not is_time(doc["created"]):
+        raise StoreError("campaign file: field 'created' is not a time (ISO 8601, as "
+                         "'2026-11-27T19:00:00.000Z')")
     chained = doc["version"] >= 3
     if chained:
         from companion.store.chain import is_campaign_id, is_hash
@@ -173,6 +224,7 @@ def check_document(doc: Any) -> tuple[dict[str, Any], list[StoredEvent]]:
             raise StoreError(f"{where}: field 'seed' must be a whole number or null")
         if raw["kind"] not in EVENT_KINDS:
             raise StoreError(f"{where}: unknown kind {clipped(raw['kind'], 20)!r}")
+        _check_step(raw, where)
         if not isinstance(raw["data"], dict):
             raise StoreError(f"{where}: field 'data' must be an object")
         event = StoredEvent(raw["seq"], raw["at"], raw["who"], raw["role"], raw["kind"],
