@@ -233,10 +233,14 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
-    from companion.files import read_input
+    from companion.files import read_bytes
     from companion.store.campaign import Campaign
+    from companion.store.document import MAX_DEPTH
+    from companion.store.records import check_json_input
 
-    text = read_input(args.file, MAX_IMPORT_BYTES, "a campaign file")
+    data = read_bytes(args.file, MAX_IMPORT_BYTES, "a campaign file")
+    text = check_json_input(data, args.file, "a campaign file", MAX_DEPTH)
+    del data  # half the memory back before the objects are built
     try:
         doc = json.loads(text)
     except ValueError as exc:

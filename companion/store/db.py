@@ -36,6 +36,7 @@ from companion.store.records import (
     check_campaign_name,
     check_seed,
     json_depth,
+    json_too_deep,
     name_problem,
     now_text,
 )
@@ -64,6 +65,9 @@ CHANNEL = "companion_events"
 
 #: How many snapshots a campaign keeps (older ones are deleted; events are the truth).
 SNAPSHOTS_KEPT = 2
+
+#: Largest snapshot read (its JSON, uncompressed); a larger one is ignored (replayed).
+MAX_SNAPSHOT_BYTES = 64_000_000
 
 def default_path() -> Path:
     """``$XDG_DATA_HOME/table-companion/campaigns.db`` (``~/.local/share`` by default)."""
@@ -670,8 +674,13 @@ class Store:
                                 .order_by(snapshots.c.seq.desc())).all()
         for seq, blob in rows:
             try:
-                data = json.loads(zlib.decompress(blob))
-            except (zlib.error, ValueError):
+                # Bounded before decoding (a blob may inflate a thousandfold; the state of
+                # a real campaign is far smaller) and by depth, never a RecursionError.
+                text = zlib.decompressobj().decompress(blob, MAX_SNAPSHOT_BYTES + 1)
+                if len(text) > MAX_SNAPSHOT_BYTES or json_too_deep(text, MAX_DEPTH):
+                    continue
+                data = json.loads(text)
+            except (zlib.error, ValueError, RecursionError, TypeError):
                 continue  # a damaged cache: an older snapshot or the events will do
             if isinstance(data, dict):
                 return int(seq), data

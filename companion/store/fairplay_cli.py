@@ -193,11 +193,15 @@ def _reveal(args: argparse.Namespace) -> int:
 
 def _verify(args: argparse.Namespace) -> int:
     from companion import fairplay
-    from companion.files import read_input
+    from companion.files import read_bytes
+    from companion.store.document import MAX_DEPTH
+    from companion.store.records import check_json_input
 
     name = args.file
     noted = _noted_head(args.head)
-    text = read_input(name, MAX_VERIFY_BYTES, "an exported log")
+    data = read_bytes(name, MAX_VERIFY_BYTES, "an exported log")
+    text = check_json_input(data, name, "an exported log", MAX_DEPTH)
+    del data
     doc = fairplay.parse_log(text, name)
     chain = ""
     if isinstance(doc, dict) and "format" in doc:  # a campaign export: the whole record

@@ -135,7 +135,7 @@ class MemoryStore:
                 info = dataclasses.replace(info, uid=uid, chain=_head_hash(uid, events))
             snapshot = None
             snap_file = self._file(f"c{info.id}.snapshot.json")
-            with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
+            with contextlib.suppress(OSError, ValueError, KeyError, TypeError, RecursionError):
                 snap = json.loads(snap_file.read_text(encoding="utf-8"))
                 if int(snap["seq"]) <= info.head and isinstance(snap["state"], dict):
                     snapshot = (int(snap["seq"]), snap["state"])
@@ -160,7 +160,7 @@ class MemoryStore:
                                               row["tracker"], row["move"], row["seed"],
                                               dict(row["data"]),
                                               row.get("prev")))  # None: before the chain
-                except (ValueError, KeyError, TypeError):
+                except (ValueError, KeyError, TypeError, RecursionError):
                     raise StoreError(f"{path} is damaged (event {len(events) + 1} is not "
                                      "valid); it was left untouched") from None
         if len(events) != info.head or any(e.seq != i + 1 for i, e in enumerate(events)):

@@ -9,6 +9,7 @@ use them too; ``companion.store.db`` re-exports every name.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -25,8 +26,11 @@ __all__ = [
     "StoreError",
     "StoredEvent",
     "check_campaign_name",
+    "check_json_input",
     "check_seed",
+    "json_containers",
     "json_depth",
+    "json_too_deep",
     "name_problem",
     "now_text",
 ]
@@ -177,3 +181,63 @@ def json_depth(value: Any) -> int:
             deepest = max(deepest, depth)
             stack.extend((v, depth) for v in item if isinstance(v, dict | list))
     return deepest
+
+
+_STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKETS = bytes(c for c in range(256) if c not in b"[]{}")
+
+
+def json_too_deep(text: bytes | str, limit: int) -> bool:
+    """Whether the JSON ``text`` nests deeper than ``limit``, found *before* decoding it
+    (so no decoder recursion and no objects are built): strings are cut out, only the
+    brackets kept, and innermost pairs removed ``limit`` times; anything left nests
+    deeper. Text that is not JSON is left for the decoder to refuse."""
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    brackets = _STRINGS.sub(b"", data).translate(None, _NOT_BRACKETS)
+    for _ in range(limit):
+        if not brackets:
+            return False
+        shorter = brackets.replace(b"[]", b"").replace(b"{}", b"")
+        if len(shorter) == len(brackets):
+            # Unbalanced: not JSON (the decoder says so), unless it opens more than
+            # ``limit`` levels, which the decoder would follow into a RecursionError.
+            return len(brackets) > limit
+        brackets = shorter
+    return bool(brackets)
+
+
+def json_containers(text: bytes | str) -> int:
+    """How many objects and lists the JSON ``text`` would build, counted before decoding it
+    and without copying it: exact above
+    [MAX_CONTAINERS][companion.store.records.MAX_CONTAINERS] (brackets inside strings do
+    not count), below it an upper bound (they may)."""
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    count = data.count(b"{") + data.count(b"[")
+    if count <= MAX_CONTAINERS:
+        return count  # an upper bound already within the limit: the usual case
+    for string in _STRINGS.finditer(data):
+        count -= string.group().count(b"{") + string.group().count(b"[")
+    return count
+
+
+#: Most objects and lists a campaign file or exported log may hold: checked before it is
+#: decoded (100 MB of "{}" would build 33 million objects, 2.5 GB); a campaign of the
+#: largest importable length (200,000 events) holds far fewer.
+MAX_CONTAINERS = 4_000_000
+
+
+def check_json_input(data: bytes, name: str, what: str, max_depth: int) -> str:
+    """A JSON file's bytes judged by shape *before* decoding (no objects built, no
+    recursion): at most ``max_depth`` levels and
+    [MAX_CONTAINERS][companion.store.records.MAX_CONTAINERS] objects and lists; returns the
+    text. One [StoreError][companion.store.records.StoreError] line naming the file."""
+    from companion.files import decode_text, shown_name
+
+    containers = json_containers(data)  # first: it copies nothing
+    if containers > MAX_CONTAINERS:
+        raise StoreError(f"{shown_name(name)} holds {containers:,} objects and lists, more "
+                         f"than {MAX_CONTAINERS:,}: too large to be {what}")
+    if json_too_deep(data, max_depth):
+        raise StoreError(f"{shown_name(name)} nests more than {max_depth} levels deep: not "
+                         f"{what}")
+    return decode_text(data, "standard input" if name == "-" else name, what)
