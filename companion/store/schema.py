@@ -104,6 +104,7 @@ seats = sa.Table(
 
 _TABLES_V1 = (meta, campaigns, events)
 _TABLES_V2 = (*_TABLES_V1, snapshots)
+_TABLES_V3 = (*_TABLES_V2, seats)  # (schema 4 adds columns, no table)
 
 
 def tables_of_version(version: int) -> tuple[sa.Table, ...]:
@@ -112,6 +113,8 @@ def tables_of_version(version: int) -> tuple[sa.Table, ...]:
         return _TABLES_V1
     if version == 2:
         return _TABLES_V2
+    if version == 3:
+        return _TABLES_V3
     if version == SCHEMA_VERSION:
         return tuple(metadata.sorted_tables)
     raise ValueError(f"no schema version {version}")
