@@ -17,8 +17,10 @@ from typing import Any
 from companion.errors import CompanionError
 
 __all__ = [
+    "MAX_CONTAINERS",
     "MAX_DEPTH",
     "MAX_NAME",
+    "SEED_RANGE",
     "CampaignInfo",
     "ConflictError",
     "NewEvent",

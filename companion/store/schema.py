@@ -30,7 +30,8 @@ from collections.abc import Callable
 
 import sqlalchemy as sa
 
-__all__ = ["APPLICATION", "MIGRATIONS", "SCHEMA_VERSION", "metadata", "tables_of_version"]
+__all__ = ["APPLICATION", "MIGRATIONS", "OLDER_WRITER", "SCHEMA_VERSION", "guard_older_writers",
+           "metadata", "tables_of_version"]
 
 #: The value of ``companion_meta.application``: how a database says it is ours.
 APPLICATION = "table-companion"
