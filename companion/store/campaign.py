@@ -775,7 +775,8 @@ class Campaign(Observable):
 
     def _after_append(self) -> None:
         if self.store is not None and self.head - self._snapshot_seq >= SNAPSHOT_EVERY \
-                and not getattr(self.store, "read_only", False):
+                and not getattr(self.store, "read_only", False) \
+                and getattr(self.store, "keep_snapshots", True):
             try:  # the chain's head at the snapshot: a snapshot that does not follow is
                 # not used (see ``open``)
                 self.store.put_snapshot(self.info.id, self.head,

@@ -162,6 +162,7 @@ def _show(args: argparse.Namespace) -> int:
     from companion.store.campaign import Campaign
 
     with store_of(args.name) as store:
+        store.keep_snapshots = False  # a command that only reads changes nothing
         campaign = Campaign.open(store, args.name)
         members = list(campaign)
         if args.json:
@@ -227,6 +228,7 @@ def _export(args: argparse.Namespace) -> int:
     from companion.store.document import document_text
 
     with store_of(args.name) as store:
+        store.keep_snapshots = False  # a command that only reads changes nothing
         doc = Campaign.open(store, args.name).export()
     sys.stdout.write(document_text(doc) + "\n")
     return 0

@@ -154,6 +154,9 @@ class Store:
             raise StoreError("the campaign database is not a usable file path or URL") from None
         self.read_only = False
         self.create = create
+        #: Whether opening a campaign may store a snapshot (a cache); a command that only
+        #: reads (show, export) sets it False and leaves the file as it was.
+        self.keep_snapshots = True
         #: Whether SQLite's full integrity check passed (run before this store's first write).
         self._whole = False
         self.kind = "postgresql" if self.url.get_backend_name() == "postgresql" else "sqlite"

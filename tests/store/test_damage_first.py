@@ -154,3 +154,24 @@ def test_a_file_that_fails_the_full_check_is_never_written_to(
     status, _, err = _run(capsys, "roll", "1d6", "--campaign", "T")
     assert status == 2 and "full check" in err and err.count("\n") == 1
     assert path.read_bytes() == before
+
+
+def test_show_export_log_and_list_leave_a_campaign_database_as_it_was(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Even a campaign whose log runs far past its newest snapshot (which opening for a
+    move would snapshot now) is read by these commands without a byte changed."""
+    path = tmp_path / "c.db"
+    with open_store(path) as store:
+        gm = create_campaign(store, "T", ["plot_points"], who="Mira", role="gm")
+        table = gm.add("Table", PlotPointSession(), role="minigame")
+        assert isinstance(table, PlotPointSession)
+        for i in range(120):
+            table.add_player(f"P{i}") if i % 2 == 0 else table.undo()
+    _sql(str(path), "DELETE FROM companion_snapshots")
+    monkeypatch.setenv("COMPANION_DB", str(path))
+    before = _files(tmp_path)
+    for argv in READ_ONLY:
+        status, _, err = _run(capsys, *argv)
+        assert status == 0 and err == "", (argv, err)
+        assert _files(tmp_path) == before, argv
