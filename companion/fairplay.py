@@ -148,6 +148,7 @@ __all__ = [
     "mark_hidden_rolls",
     "mode_name",
     "new_nonce",
+    "parse_log",
     "player_json",
     "player_save",
     "player_state",
@@ -695,9 +696,11 @@ def verify(doc: Any, *, max_entries: int | None = None, max_dice: int | None = N
     revealed_in: dict[int, int] = {}  # hidden roll -> the reveal that revealed it
     said_revealed: dict[int, Any] = {}  # hidden roll -> the reveal its entry names
     checked = 0
+    last = 0
     for i, row in enumerate(doc["events"]):
         if not isinstance(row, dict):
             raise FairPlayError(f"events[{i}] is not an entry of a log")
+        last = _check_row(i, row, last)
         kind = row.get("kind")
         if kind not in ("roll", "reveal"):
             _not_a_roll(i, row)
@@ -753,6 +756,29 @@ def verify(doc: Any, *, max_entries: int | None = None, max_dice: int | None = N
 #: Fields only a roll's data has: an event of another kind holding them is a roll
 #: relabelled (which would take it out of the check).
 _ROLL_FIELDS = ("commitment", "secret", "nonce", "expr", "dice", "total", "mode")
+
+
+#: The kinds of event a log holds (as the store writes them).
+_LOG_KINDS = ("add", "move", "undo", "set", "remove", "roll", "reveal")
+
+
+def _check_row(i: int, row: dict[str, Any], last: int) -> int:
+    """A row is an entry as the store writes it (a number after the one before, a kind,
+    who and when), not an empty or invented object; returns its number."""
+    seq = row.get("seq")
+    if type(seq) is not int or seq < 1:
+        raise FairPlayError(f"events[{i}] is not an entry of a log (it has no entry number)")
+    if seq <= last:
+        raise FairPlayError(f"entry {seq} comes after entry {last}: the log is out of order "
+                            "or an entry was copied")
+    if row.get("kind") not in _LOG_KINDS:
+        raise FairPlayError(f"entry {seq}: its kind {str(row.get('kind'))[:20]!r} is not a "
+                            "kind of log entry")
+    when = row.get("at", row.get("time"))
+    if not isinstance(when, str) or not isinstance(row.get("who"), str) \
+            or row.get("role") not in ("gm", "player", "spectator", ""):
+        raise FairPlayError(f"entry {seq} does not say who made it, as whom and when")
+    return seq
 
 
 def _not_a_roll(i: int, row: dict[str, Any]) -> None:
@@ -950,13 +976,17 @@ def _check_roll(where: str, expr: str, seed: int | None, dice: list[int] | None,
     return result
 
 
-def verify_text(text: str, name: str = "the file") -> int:
-    """[verify][companion.fairplay.verify] on a JSON text."""
+def parse_log(text: str, name: str = "the file") -> Any:
+    """An exported log's JSON text, parsed; one line if it is not JSON."""
     try:
-        doc = json.loads(text)
+        return json.loads(text)
     except ValueError as exc:
         raise FairPlayError(f"{name} is not an exported log (not JSON, line "
                             f"{getattr(exc, 'lineno', '?')})") from None
     except RecursionError:
         raise FairPlayError(f"{name} is nested too deeply to be an exported log") from None
-    return verify(doc)
+
+
+def verify_text(text: str, name: str = "the file") -> int:
+    """[verify][companion.fairplay.verify] on a JSON text."""
+    return verify(parse_log(text, name))

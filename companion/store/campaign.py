@@ -77,7 +77,16 @@ from companion.dice.physical import OwnDiceError
 from companion.dice.roller import SEED_BOUND, entered_dice
 from companion.errors import CompanionError
 from companion.fairplay import LoggedRoll
-from companion.state import OWN_NUMBERS, Event, Observable, Tracker, is_move, state_change, who_may
+from companion.state import (
+    OWN_NUMBERS,
+    Event,
+    Observable,
+    Tracker,
+    is_move,
+    state_change,
+    who_may,
+)
+from companion.store.chain import ChainError, check_chain, event_hash, is_hash
 from companion.store.document import (
     DOCUMENT_FORMAT,
     DOCUMENT_VERSION,
@@ -98,9 +107,17 @@ from companion.store.records import (
     NewEvent,
     StoredEvent,
     StoreError,
+    check_seed,
 )
 from companion.store.registry import TABLE, kind_key, move_parameters, tracker_class
-from companion.store.upcast import EVENT_FORMAT, convert_store, needs_upcast, upcast
+from companion.store.upcast import (
+    EVENT_FORMAT,
+    chain_events,
+    convert_store,
+    needs_upcast,
+    upcast,
+    upcast_event,
+)
 
 if TYPE_CHECKING:
     from companion.store.db import Store
@@ -313,6 +330,8 @@ class Campaign(Observable):
         self.who = " ".join(who.split())[:80]
         self.role = role
         self.head = 0
+        #: The hash of the event numbered ``head`` ("" before the first): the chain's head.
+        self.chain = ""
         self.members: dict[str, Member] = {}
         self._snapshot_seq = 0
         self._lock = threading.RLock()
@@ -368,17 +387,31 @@ class Campaign(Observable):
 
         A database written before events were facts is converted first, once
         ([convert_store][companion.store.upcast.convert_store])."""
-        info = store.get_campaign(name)
+        store.get_campaign(name)  # an unknown name is said before any conversion
         convert_store(store)
+        info = store.get_campaign(name)  # as converted (the conversion chains anew)
+        # Damage is found before anything is written: a missing event or a count that
+        # disagrees (cheap aggregates), then the chain of the events read.
+        store.check_count(info)
         campaign = cls(store, info, who=who, role=role)
-        snap = store.latest_snapshot(campaign.info.id)
-        if snap is not None:
+        snap = store.latest_snapshot(info.id)
+        if snap is not None and snap[0] <= info.head and is_hash(snap[1].get("chain")):
             try:
                 campaign._load_state(snap[1])
                 campaign.head = campaign._snapshot_seq = snap[0]
+                campaign.chain = snap[1]["chain"]
             except (CompanionError, KeyError, TypeError, ValueError):
-                campaign.members = {}  # a snapshot the code no longer reads: replay all
-        campaign._apply_all(store.events_since(campaign.info.id, campaign.head))
+                campaign = cls(store, info, who=who, role=role)  # not readable: replay all
+        recorded = (info.head, info.chain)
+        try:
+            campaign._apply_all(store.events_since(info.id, campaign.head), recorded)
+        except StoreError:
+            if not campaign._snapshot_seq:
+                raise
+            # The snapshot (only a cache) does not match the events, the truth: rebuilt
+            # from them (a later snapshot replaces it); real damage is named by the replay.
+            campaign = cls(store, info, who=who, role=role)
+            campaign._apply_all(store.events_since(info.id, 0), recorded)
         campaign._after_append()  # a long tail (a migrated or imported log): snapshot it now
         return campaign
 
@@ -519,6 +552,17 @@ class Campaign(Observable):
         """Every event of the campaign, oldest first (only ``kinds`` if given)."""
         return self._need_store().events_since(self.info.id, 0, kinds=kinds)
 
+    def checked_log(self) -> list[StoredEvent]:
+        """Every event, its whole chain checked up to this campaign's head (a
+        [ChainError][companion.store.chain.ChainError] names the first bad event)."""
+        events = self.log()
+        try:
+            check_chain(self.info.uid, events, head=(self.head, self.chain))
+        except ChainError as exc:
+            raise ChainError(f"{self._need_store().where} is damaged: campaign "
+                             f"{self.name!r}: {exc}") from None
+        return events
+
     # -- changing ------------------------------------------------------------------------
 
     @_locked
@@ -612,6 +656,7 @@ class Campaign(Observable):
         """
         from companion import fairplay
 
+        check_seed(seed)  # one line before anything is rolled (the log keeps 64 bits)
         self._may_roll(seed if chosen else None)
         made = fairplay.prepare_roll(expr, mode=mode, seed=seed, dice=dice, total=total)
         data = dict(made.data)
@@ -646,6 +691,7 @@ class Campaign(Observable):
         same seed)."""
         from companion import fairplay
 
+        check_seed(seed)
         self._may_roll(seed if chosen else None)
         scope = RollScope(fairplay.check_mode(mode), seed=seed, rng=rng,
                           chosen=chosen and seed is not None)
@@ -729,6 +775,7 @@ class Campaign(Observable):
         from companion import fairplay
 
         entered = (list(faces) if faces is not None else []) if own else None
+        check_seed(seed)
         self._may_roll(None)
         if own and (refusal := self.may_use_own_dice()) is not None:
             raise SeatError(refusal)
@@ -823,9 +870,13 @@ class Campaign(Observable):
         return self._store_events(events)
 
     def _after_append(self) -> None:
-        if self.store is not None and self.head - self._snapshot_seq >= SNAPSHOT_EVERY:
-            try:
-                self.store.put_snapshot(self.info.id, self.head, self.state())
+        if self.store is not None and self.head - self._snapshot_seq >= SNAPSHOT_EVERY \
+                and not getattr(self.store, "read_only", False) \
+                and getattr(self.store, "keep_snapshots", True):
+            try:  # the chain's head at the snapshot: a snapshot that does not follow is
+                # not used (see ``open``)
+                self.store.put_snapshot(self.info.id, self.head,
+                                        {**self.state(), "chain": self.chain})
                 self._snapshot_seq = self.head
             except StoreError:
                 pass  # a snapshot is only a cache: the events are already safe
@@ -863,12 +914,36 @@ class Campaign(Observable):
         scope.pending.append(new)
         return event
 
-    def _apply_all(self, stored: Sequence[StoredEvent]) -> None:
+    def _apply_all(self, stored: Sequence[StoredEvent],
+                   recorded: tuple[int, str] | None = None) -> None:
+        """Apply events in order; ``recorded``: the ``(head, hash)`` the campaign's row
+        records, which the chain must meet."""
         for event in stored:
             self._apply(event)
+            if recorded is not None and event.seq == recorded[0] and self.chain != recorded[1]:
+                raise self._chain_error(ChainError(
+                    f"event {event.seq} is not the one the campaign recorded as its newest "
+                    "(changed or replaced)"))
+        if recorded is not None and self.head < recorded[0]:
+            raise self._chain_error(ChainError(
+                f"event {self.head + 1} is missing (the campaign records {recorded[0]} "
+                "events)"))
+        if recorded is not None and self.head == recorded[0] and self.chain != recorded[1]:
+            raise self._chain_error(ChainError(
+                f"event {self.head} is not the one the campaign recorded as its newest "
+                "(changed or replaced)"))
+
+    def _chain_error(self, exc: ChainError) -> ChainError:
+        where = self.store.where if self.store is not None else "the campaign file"
+        return ChainError(f"{where} is damaged: campaign {self.name!r}: {exc}")
 
     def _apply(self, event: StoredEvent) -> None:
-        """Apply one stored event to the live state (replay)."""
+        """Apply one stored event to the live state (replay), after checking that it
+        follows the one before it (the chain)."""
+        try:
+            check_chain(self.info.uid, [event], prev=self.chain, first=self.head + 1)
+        except ChainError as exc:
+            raise self._chain_error(exc) from None
         try:
             self._apply_unchecked(event)
         except (CompanionError, KeyError, TypeError, ValueError) as exc:
@@ -878,6 +953,7 @@ class Campaign(Observable):
         step = event.data.get("step", event.seq) if isinstance(event.data, dict) else event.seq
         self._mark(event, step if type(step) is int else event.seq)
         self.head = event.seq
+        self.chain = event_hash(self.info.uid, event)
 
     def _apply_unchecked(self, event: StoredEvent) -> None:
         data = event.data
@@ -902,9 +978,11 @@ class Campaign(Observable):
             member = self.members[str(event.tracker)]
             tracker = member.tracker
             if event.kind in ("move", "undo") and needs_upcast(event):
-                raise StoreError("it is stored in an older format (convert the database "
-                                 "by opening it with this version)")
-            if event.kind == "move":
+                # Written in an older format after the conversion (an older process still
+                # running then): upgraded as it is read, never a reason to refuse.
+                upcast_event(event, {member.id: tracker})
+                tracker.trim_log(UNDO_LIMIT)
+            elif event.kind == "move":
                 if self.store is None and not is_move(getattr(type(tracker), str(event.move),
                                                               None)):
                     # An import (a file from anywhere) names only real moves; an open
@@ -1047,6 +1125,8 @@ class Campaign(Observable):
         arguments = dict(arguments)
         rng = arguments.pop("rng", None)
         seed = arguments.get("seed")
+        if type(seed) is int:
+            check_seed(seed)
         scope = self._scope
         if rng is not None and entered_dice(rng) is not None:
             if "rng" not in params:
@@ -1149,6 +1229,7 @@ class Campaign(Observable):
             self._restore(unit)
             raise
         self.head = stored[-1].seq
+        self.chain = event_hash(self.info.uid, stored[-1])
         group = stored[0].seq
         for event in stored:
             self._mark(event, group)
@@ -1378,11 +1459,14 @@ class Campaign(Observable):
     # -- export and import ---------------------------------------------------------------
 
     def export(self) -> dict[str, Any]:
-        """The whole campaign as one JSON document (every event; no snapshot)."""
-        events = [e.to_dict() for e in self.log()]
+        """The whole campaign as one JSON document (every event with its chain; no
+        snapshot): ``campaign`` is its identity, ``chain`` the hash of its newest event
+        (both checked against the events first)."""
+        events = self.checked_log()[:self.head]
         return {"format": DOCUMENT_FORMAT, "version": DOCUMENT_VERSION, "name": self.name,
                 "rulesets": list(self.rulesets), "created": self.info.created,
-                "events": events}
+                "campaign": self.info.uid, "chain": self.chain,
+                "events": [e.to_dict() for e in events]}
 
     @classmethod
     def import_document(cls, store: Store, doc: Any, name: str | None = None) -> Campaign:
@@ -1393,20 +1477,34 @@ class Campaign(Observable):
         if store.find_campaign(new_name) is not None:
             raise StoreError(f"a campaign named {new_name!r} already exists "
                              "(import it with --name NEW)")
+        uid = header["campaign"]
         if any(needs_upcast(e) for e in events):
             events = upcast(events, new_name)  # an older document: its moves made facts
+        if not uid:  # an older document has no chain: it gets one, under a new identity
+            from companion.store.chain import new_campaign_id
+
+            uid = new_campaign_id()
+            events = chain_events(uid, events)
         scratch = cls(None, CampaignInfo(0, new_name, tuple(header["rulesets"]),
-                                         header["created"], 0))
-        scratch._apply_all(events)
-        for member in scratch.members.values():
-            try:  # the facts must add up to states the rules allow, as a live move's do
+                                         header["created"], 0, uid))
+        for event in events:
+            scratch._apply(event)
+            member = scratch.members.get(str(event.tracker)) if event.tracker else None
+            if member is None:
+                continue
+            try:  # every step's facts must add up to a state the rules allow, as a live
+                # move's do (not only the last: a state passed through is a fact too)
                 member.tracker.validate()
             except CompanionError as exc:
-                raise StoreError(f"campaign file: {member.name}'s state after the last "
-                                 f"event is not one the rules allow: {exc}") from None
-        store.import_campaign(new_name, header["rulesets"], header["created"],
-                              [NewEvent(e.kind, e.who, e.role, e.tracker, e.move, e.seed,
-                                        e.data, e.at) for e in events])
+                raise StoreError(f"campaign file: event {event.seq} leaves {member.name} in "
+                                 f"a state the rules do not allow: {exc}") from None
+        info = store.import_campaign(new_name, header["rulesets"], header["created"],
+                                     [NewEvent(e.kind, e.who, e.role, e.tracker, e.move,
+                                               e.seed, e.data, e.at) for e in events], uid)
+        if info.chain != scratch.chain:  # the store chained exactly what was checked
+            store.delete_campaign(new_name)
+            raise StoreError("campaign file: the imported log's chain came out different "
+                             "from the file's; nothing was imported")
         return cls.open(store, new_name)  # which snapshots a long log
 
 

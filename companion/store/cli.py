@@ -162,6 +162,7 @@ def _show(args: argparse.Namespace) -> int:
     from companion.store.campaign import Campaign
 
     with store_of(args.name) as store:
+        store.keep_snapshots = False  # a command that only reads changes nothing
         campaign = Campaign.open(store, args.name)
         members = list(campaign)
         if args.json:
@@ -178,10 +179,11 @@ def _show(args: argparse.Namespace) -> int:
                 shown.append(item)
             _json({"name": campaign.name, "rulesets": list(campaign.rulesets),
                    "created": campaign.info.created, "events": campaign.head,
-                   "members": shown})
+                   "chain": campaign.chain, "members": shown})
             return 0
         out = [f"{campaign.name}: {', '.join(campaign.rulesets)}; {campaign.head} events; "
-               f"created {campaign.info.created[:10]}"]
+               f"created {campaign.info.created[:10]}", _head_line(campaign.head,
+                                                                   campaign.chain)]
         party = {m.name for m in campaign.party}
         for role, title in (("party", "Party"), ("encounter", "Encounters"),
                             ("minigame", "Minigames")):
@@ -198,6 +200,15 @@ def _show(args: argparse.Namespace) -> int:
             out += [_line(m, "  ") for m in others]
         sys.stdout.write("\n".join(out) + "\n")
     return 0
+
+
+def _head_line(head: int, chain: str) -> str:
+    """The chain's head as people compare it (see companion.store.chain)."""
+    from companion.store.chain import short
+
+    if not head:
+        return "Chain head: — (nothing logged yet)"
+    return f"Chain head: {short(chain)} (event {head}; a log rewritten since would not end here)"
 
 
 def _line(member: Member, indent: str) -> str:
@@ -217,16 +228,21 @@ def _export(args: argparse.Namespace) -> int:
     from companion.store.document import document_text
 
     with store_of(args.name) as store:
+        store.keep_snapshots = False  # a command that only reads changes nothing
         doc = Campaign.open(store, args.name).export()
     sys.stdout.write(document_text(doc) + "\n")
     return 0
 
 
 def _import(args: argparse.Namespace) -> int:
-    from companion.files import read_input
+    from companion.files import read_bytes
     from companion.store.campaign import Campaign
+    from companion.store.document import MAX_DEPTH
+    from companion.store.records import check_json_input
 
-    text = read_input(args.file, MAX_IMPORT_BYTES, "a campaign file")
+    data = read_bytes(args.file, MAX_IMPORT_BYTES, "a campaign file")
+    text = check_json_input(data, args.file, "a campaign file", MAX_DEPTH)
+    del data  # half the memory back before the objects are built
     try:
         doc = json.loads(text)
     except ValueError as exc:
@@ -289,9 +305,20 @@ def log_rows(events: list[StoredEvent]) -> list[dict[str, Any]]:
 
 
 def _log(args: argparse.Namespace) -> int:
+    from companion.store.chain import ChainError, check_chain
+
     with store_of(args.name) as store:
         info = store.get_campaign(args.name)
-        events = store.events_since(info.id, 0)
+        # A log with a gap or a broken chain is one line naming the first bad event,
+        # never printed as if it were whole.
+        store.check_count(info)
+        events = store.events_since(info.id, 0)[:info.head]
+        try:
+            check_chain(info.uid, events, head=(info.head, info.chain))
+        except ChainError as exc:
+            raise ChainError(f"{store.where} is damaged: campaign {info.name!r}: {exc}"
+                             ) from None
+        head, chain = info.head, info.chain
     from companion.store.fairplay_cli import log_view
 
     events = log_view(events, args)
@@ -302,7 +329,7 @@ def _log(args: argparse.Namespace) -> int:
         for row, event in zip(rows, events, strict=True):
             if event.kind in ("roll", "reveal"):
                 row["roll"] = event.data
-        _json({"campaign": info.name, "events": rows})
+        _json({"campaign": info.name, "chain": chain, "events": rows})
     elif args.csv:
         out = io.StringIO()
         writer = csv.DictWriter(out, fieldnames=LOG_COLUMNS, lineterminator="\r\n")
@@ -320,6 +347,8 @@ def _log(args: argparse.Namespace) -> int:
                 and not r["summary"].startswith(member) else ""
             sys.stdout.write(f"{r['seq']:>5}  {r['time'][:19].replace('T', ' ')}  {who}  "
                              f"{on}{r['summary']}{seed}\n")
+        if head:
+            sys.stdout.write(_head_line(head, chain) + "\n")
     return 0
 
 

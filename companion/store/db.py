@@ -23,6 +23,7 @@ import sqlalchemy as sa
 
 from companion.errors import clipped
 from companion.store import schema
+from companion.store.chain import event_hash, new_campaign_id
 from companion.store.records import (
     MAX_DEPTH,
     MAX_NAME,
@@ -33,7 +34,9 @@ from companion.store.records import (
     StoredEvent,
     StoreError,
     check_campaign_name,
+    check_seed,
     json_depth,
+    json_too_deep,
     name_problem,
     now_text,
 )
@@ -65,6 +68,9 @@ CHANNEL = "companion_events"
 
 #: How many snapshots a campaign keeps (older ones are deleted; events are the truth).
 SNAPSHOTS_KEPT = 2
+
+#: Largest snapshot read (its JSON, uncompressed); a larger one is ignored (replayed).
+MAX_SNAPSHOT_BYTES = 64_000_000
 
 def default_path() -> Path:
     """``$XDG_DATA_HOME/table-companion/campaigns.db`` (``~/.local/share`` by default)."""
@@ -150,6 +156,12 @@ class Store:
         except (ValueError, sa.exc.ArgumentError):
             raise StoreError("the campaign database is not a usable file path or URL") from None
         self.read_only = False
+        self.create = create
+        #: Whether opening a campaign may store a snapshot (a cache); a command that only
+        #: reads (show, export) sets it False and leaves the file as it was.
+        self.keep_snapshots = True
+        #: Whether SQLite's full integrity check passed (run before this store's first write).
+        self._whole = False
         self.kind = "postgresql" if self.url.get_backend_name() == "postgresql" else "sqlite"
         self.path: Path | None = None
         if self.kind == "sqlite":
@@ -248,11 +260,27 @@ class Store:
 
     @contextlib.contextmanager
     def _write(self) -> Iterator[sa.Connection]:
-        """A write transaction (``BEGIN IMMEDIATE`` on SQLite), committed on success."""
+        """A write transaction (``BEGIN IMMEDIATE`` on SQLite), committed on success. The
+        first one of this store runs SQLite's full integrity check first (in the write
+        transaction: nothing changes the file between the check and the write)."""
         with self._errors(), self.engine.connect() as conn:
             conn.execution_options(companion_write=True)
             with conn.begin():
+                if self.kind == "sqlite" and not self._whole:
+                    self._check_whole(conn)
                 yield conn
+
+    def _check_whole(self, conn: sa.Connection) -> None:
+        """SQLite's full integrity check (the quick check on open misses damage inside
+        indexes and records): a file that fails it is never written to. About 8 ms for
+        10,000 events; run once per store, before its first write."""
+        rows = conn.exec_driver_sql("PRAGMA integrity_check(3)").all()
+        problems = [str(r[0]) for r in rows if str(r[0]) != "ok"]
+        if problems:
+            first = " ".join(problems[0].replace("*** in database main ***", "").split())
+            raise StoreError(f"{self.where} is damaged (SQLite's full check: {first[:120]}); "
+                             "nothing was written to it")
+        self._whole = True
 
     @contextlib.contextmanager
     def _read(self) -> Iterator[sa.Connection]:
@@ -299,6 +327,17 @@ class Store:
             if self.read_only:
                 raise StoreError(f"{self.where} is not a campaign database (empty, and "
                                  "read-only: one cannot be made there)")
+            marks = self._foreign_marks()
+            if marks:
+                raise StoreError(f"{self.where} is an SQLite database of another program "
+                                 f"({marks}); it was left untouched: set COMPANION_DB to "
+                                 "another database")
+            if not self.create:
+                # A command that only reads never makes a database: not in an empty file,
+                # not in an empty PostgreSQL database.
+                raise NoDatabaseError(f"no campaign database at {self.where} yet (it is "
+                                      "empty; 'campaign new NAME --ruleset RULESET' makes "
+                                      "one there)", self.where)
             self._create(schema.SCHEMA_VERSION)
             return
         version = self._version()
@@ -307,6 +346,10 @@ class Store:
                 f"{self.where} was written by a newer Table Companion (schema version "
                 f"{version}; this one reads up to {schema.SCHEMA_VERSION}): upgrade it; "
                 "the database was left untouched")
+        missing = [t.name for t in schema.tables_of_version(version) if t.name not in names]
+        if missing:  # a dropped table: no count or list may pretend the log is there
+            raise StoreError(f"{self.where} is damaged: its table {missing[0]} is missing; "
+                             "it was left untouched")
         self._wal()
         if version < schema.SCHEMA_VERSION:
             self._migrate(version)
@@ -326,6 +369,17 @@ class Store:
             raise StoreError(f"{self.where} is damaged (SQLite's check: {first[:120]}); it "
                              "was left untouched")
 
+    def _foreign_marks(self) -> str:
+        """What marks an empty SQLite file as another program's: a ``user_version`` or
+        ``application_id`` set (ours sets neither), else ``""``."""
+        if self.kind != "sqlite":
+            return ""
+        with self.engine.connect() as conn:
+            marks = [(name, conn.exec_driver_sql(f"PRAGMA {name}").scalar())
+                     for name in ("user_version", "application_id")]
+            conn.rollback()
+        return ", ".join(f"its {name} is {value}" for name, value in marks if value)
+
     def _version(self) -> int:
         with self._read() as conn:
             rows = {k: v for k, v in conn.execute(sa.select(meta.c.key, meta.c.value))}
@@ -333,7 +387,9 @@ class Store:
             raise StoreError(f"{self.where} belongs to another program (its marker says "
                              f"{rows.get('application')!r}); it was left untouched")
         text = rows.get("schema_version", "")
-        if not text.isdigit() or int(text) < 1:
+        # ASCII digits only: str.isdigit() also accepts "²", which int() refuses.
+        if not isinstance(text, str) or not re.fullmatch(r"[0-9]{1,9}", text) \
+                or int(text) < 1:
             raise StoreError(f"{self.where} is damaged (schema version {text!r}); "
                              "it was left untouched")
         return int(text)
@@ -359,6 +415,8 @@ class Store:
                     {"key": "application", "value": schema.APPLICATION},
                     {"key": "schema_version", "value": str(version)},
                 ])
+                if version == schema.SCHEMA_VERSION:
+                    schema.guard_older_writers(conn)
         except StoreError as failed:
             # Another process may have created it at the same moment: accept theirs. Else
             # the creation's own error says why (a file that cannot hold a database).
@@ -371,8 +429,12 @@ class Store:
 
     def _migrate(self, version: int) -> None:
         with self._write() as conn:
-            current = int(conn.execute(
+            text = str(conn.execute(
                 sa.select(meta.c.value).where(meta.c.key == "schema_version")).scalar_one())
+            if not re.fullmatch(r"[0-9]{1,9}", text):
+                raise StoreError(f"{self.where} is damaged (schema version {text[:20]!r}); "
+                                 "it was left untouched")
+            current = int(text)
             while current < schema.SCHEMA_VERSION:
                 schema.MIGRATIONS[current](conn)
                 current += 1
@@ -401,19 +463,23 @@ class Store:
             problem = "its creation time is not text"
         elif type(row.head) is not int or row.head < 0:
             problem = "its event count is not a whole number"
+        elif not isinstance(row.uid, str) or not isinstance(row.chain, str):
+            problem = "its identity or chain head is missing"
         else:
-            return CampaignInfo(row.id, row.name, tuple(rulesets), row.created_at, row.head)
+            return CampaignInfo(row.id, row.name, tuple(rulesets), row.created_at, row.head,
+                                row.uid, row.chain)
         raise StoreError(f"{self.where} is damaged: campaign {name!r}: {problem}")
 
     def create_campaign(self, name: str, rulesets: Sequence[str],
                         created: str | None = None) -> CampaignInfo:
-        """Create an empty campaign; refuses a name already taken."""
+        """Create an empty campaign (with a new random identity); refuses a name taken."""
         name = self.check_name(name)
         if not rulesets:
             raise StoreError("a campaign plays at least one ruleset")
         try:
             with self._write() as conn:
-                self._insert_campaign(conn, name, rulesets, created or now_text(), 0)
+                self._insert_campaign(conn, name, rulesets, created or now_text(), 0,
+                                      new_campaign_id(), "")
         except StoreError:
             if self.find_campaign(name) is not None:
                 raise StoreError(f"a campaign named {name!r} already exists") from None
@@ -421,11 +487,12 @@ class Store:
         return self.get_campaign(name)
 
     def _insert_campaign(self, conn: sa.Connection, name: str, rulesets: Sequence[str],
-                         created: str, head: int) -> int:
+                         created: str, head: int, uid: str, chain: str) -> int:
         if conn.execute(sa.select(campaigns.c.id).where(campaigns.c.name == name)).first():
             raise StoreError(f"a campaign named {name!r} already exists")
         result = conn.execute(sa.insert(campaigns).values(
-            name=name, rulesets=_dumps(list(rulesets)), created_at=created, head=head))
+            name=name, rulesets=_dumps(list(rulesets)), created_at=created, head=head,
+            uid=uid, chain=chain))
         key = result.inserted_primary_key
         assert key is not None
         return int(key[0])
@@ -458,6 +525,35 @@ class Store:
                 conn.execute(sa.delete(table).where(table.c.campaign_id == info.id))
             conn.execute(sa.delete(campaigns).where(campaigns.c.id == info.id))
 
+    def check_count(self, info: CampaignInfo) -> None:
+        """Refuse (one line naming the first missing event) a campaign whose stored events
+        are not exactly 1..head: a deleted row, a head that disagrees. Two aggregates on the
+        primary key; the numbers are read only when something is wrong."""
+        def of_events(what: Any) -> Any:
+            return (sa.select(what).where(events.c.campaign_id == info.id)
+                    .scalar_subquery())
+
+        # One statement: the head and the rows seen at one moment (other writers may be
+        # appending; PostgreSQL gives each statement its own snapshot).
+        query = sa.select(campaigns.c.head, of_events(sa.func.count()),
+                          of_events(sa.func.min(events.c.seq)),
+                          of_events(sa.func.max(events.c.seq))).where(
+                              campaigns.c.id == info.id)
+        with self._read() as conn:
+            row = conn.execute(query).first()
+            if row is None:
+                raise StoreError("this campaign was deleted")
+            head, count, low, high = row
+            if count == head and (count == 0 or (low == 1 and high == head)):
+                return
+            seqs = conn.execute(sa.select(events.c.seq).where(events.c.campaign_id == info.id)
+                                .order_by(events.c.seq)).scalars().all()
+        if type(head) is not int:
+            raise StoreError(f"{self.where} is damaged: campaign {clipped(info.name)!r}: its "
+                             "event count is not a whole number")
+        raise StoreError(f"{self.where} is damaged: campaign {clipped(info.name)!r}: "
+                         + _count_problem([s for s in seqs if s <= max(head, count)], head))
+
     def head(self, campaign_id: int) -> int:
         """The campaign's last event number: a cheap change token to poll."""
         with self._read() as conn:
@@ -476,9 +572,21 @@ class Store:
         return {"campaign_id": campaign_id, "seq": seq, "at": event.at or now_text(),
                 "who": event.who[:80], "role": event.role[:10], "kind": event.kind,
                 "tracker": event.tracker, "move": event.move,
-                "seed": event.seed if event.seed is None or -2**63 <= event.seed < 2**63
-                else None,  # a larger seed stays in the move's arguments only
-                "data": _dumps(event.data)}
+                "seed": check_seed(event.seed),  # the column's 64 bits, or refused
+                "data": _dumps(event.data), "prev": ""}
+
+    @classmethod
+    def _chained(cls, uid: str, prev: str, campaign_id: int, first: int,
+                 new: Sequence[NewEvent]) -> tuple[list[dict[str, Any]], str]:
+        """Rows for ``new`` numbered from ``first``, each with the hash of the one before
+        (the first follows ``prev``), and the new head hash."""
+        rows = []
+        for i, e in enumerate(new):
+            row = cls._row(campaign_id, first + i, e)
+            row["prev"] = prev
+            prev = event_hash(uid, cls._stored(_Obj(row)))
+            rows.append(row)
+        return rows, prev
 
     @staticmethod
     def _stored(row: Any) -> StoredEvent:
@@ -498,8 +606,10 @@ class Store:
                 raise ValueError(f"its {key!r} is not text")
         if row.seed is not None and type(row.seed) is not int:
             raise ValueError("its seed is not a whole number")
+        if not isinstance(row.prev, str):
+            raise ValueError("it carries no chain (the hash of the event before it)")
         return StoredEvent(row.seq, row.at, row.who, row.role, row.kind, row.tracker, row.move,
-                           row.seed, data)
+                           row.seed, data, row.prev)
 
     def _damaged_event(self, campaign_id: int, row: Any, problem: str) -> StoreError:
         """One line naming the campaign and the event a damaged row is."""
@@ -522,12 +632,13 @@ class Store:
         ``seat``, [SeatError][companion.store.permissions.SeatError] if that seat no
         longer holds (read in the same transaction).
         """
-        rows = [self._row(campaign_id, expected_seq + 1 + i, e) for i, e in enumerate(new)]
+        for e in new:
+            check_seed(e.seed)  # refused before anything is written
         with self._write() as conn:
             if seat is not None:
                 self._check_seat(conn, campaign_id, seat)
             done = conn.execute(_MOVE_HEAD, {"cid": campaign_id, "expected": expected_seq,
-                                             "new_head": expected_seq + len(rows)})
+                                             "new_head": expected_seq + len(new)})
             if done.rowcount != 1:
                 head = conn.execute(_HEAD, {"cid": campaign_id}).scalar()
                 if head is None:
@@ -535,8 +646,13 @@ class Store:
                 raise ConflictError(
                     f"someone else changed this campaign first (it is at move {head}, "
                     f"this screen at {expected_seq})")
+            # The row is ours now (SQLite: the write lock; PostgreSQL: the row lock the
+            # update took): its chain head is the one the new events follow.
+            uid, prev = conn.execute(_CHAIN, {"cid": campaign_id}).one()
+            rows, last = self._chained(uid, prev, campaign_id, expected_seq + 1, new)
             if rows:
                 conn.execute(_INSERT_EVENTS, rows)
+                conn.execute(_SET_CHAIN, {"cid": campaign_id, "chain": last})
             if self.kind == "postgresql":
                 conn.execute(_NOTIFY, {"payload": str(campaign_id)})
         return [self._stored(_Obj(r)) for r in rows]
@@ -568,8 +684,13 @@ class Store:
                                 .order_by(snapshots.c.seq.desc())).all()
         for seq, blob in rows:
             try:
-                data = json.loads(zlib.decompress(blob))
-            except (zlib.error, ValueError):
+                # Bounded before decoding (a blob may inflate a thousandfold; the state of
+                # a real campaign is far smaller) and by depth, never a RecursionError.
+                text = zlib.decompressobj().decompress(blob, MAX_SNAPSHOT_BYTES + 1)
+                if len(text) > MAX_SNAPSHOT_BYTES or json_too_deep(text, MAX_DEPTH):
+                    continue
+                data = json.loads(text)
+            except (zlib.error, ValueError, RecursionError, TypeError):
                 continue  # a damaged cache: an older snapshot or the events will do
             if isinstance(data, dict):
                 return int(seq), data
@@ -592,12 +713,16 @@ class Store:
                                                     snapshots.c.seq < min(kept)))
 
     def import_campaign(self, name: str, rulesets: Sequence[str], created: str,
-                        new: Sequence[NewEvent]) -> CampaignInfo:
-        """Create a campaign holding ``new`` (already checked), in one transaction."""
+                        new: Sequence[NewEvent], uid: str | None = None) -> CampaignInfo:
+        """Create a campaign holding ``new`` (already checked), in one transaction, chained
+        under the identity ``uid`` (the exported campaign's: the same chain and head)."""
         name = self.check_name(name)
+        uid = uid or new_campaign_id()
         with self._write() as conn:
-            cid = self._insert_campaign(conn, name, rulesets, created, len(new))
-            rows = [self._row(cid, i + 1, e) for i, e in enumerate(new)]
+            rows, last = self._chained(uid, "", 0, 1, new)
+            cid = self._insert_campaign(conn, name, rulesets, created, len(new), uid, last)
+            for row in rows:
+                row["campaign_id"] = cid
             for start in range(0, len(rows), 1000):
                 conn.execute(sa.insert(events), rows[start:start + 1000])
         return self.get_campaign(name)
@@ -670,8 +795,32 @@ class Store:
                         events.c.campaign_id == campaign_id, events.c.seq == event.seq)
                         .values(data=_dumps(event.data), seed=event.seed))
                 conn.execute(sa.delete(snapshots).where(snapshots.c.campaign_id == campaign_id))
+                self._rechain(conn, campaign_id)
             conn.execute(sa.delete(meta).where(meta.c.key == key))
             conn.execute(sa.insert(meta).values(key=key, value=value))
+
+    def _rechain(self, conn: sa.Connection, campaign_id: int) -> None:
+        """Chain a campaign's events again after a conversion rewrote them (the chain
+        proves what happened since the conversion; the copy kept beside the file, what
+        was there before)."""
+        from companion.store.upcast import chain_events
+
+        uid = conn.execute(_CHAIN, {"cid": campaign_id}).one()[0]
+        rows = conn.execute(sa.select(events).where(events.c.campaign_id == campaign_id)
+                            .order_by(events.c.seq)).all()
+        try:
+            stored = [self._stored(r) for r in rows]
+        except ValueError as exc:
+            raise StoreError(f"{self.where} is damaged: campaign number {campaign_id}: "
+                             f"{exc}") from None
+        chained = chain_events(uid, stored)
+        if chained:
+            conn.execute(sa.update(events).where(
+                events.c.campaign_id == sa.bindparam("cid"), events.c.seq == sa.bindparam("s"))
+                .values(prev=sa.bindparam("p")),
+                [{"cid": campaign_id, "s": e.seq, "p": e.prev} for e in chained])
+            conn.execute(_SET_CHAIN, {"cid": campaign_id,
+                                      "chain": event_hash(uid, chained[-1])})
 
     def backup_copy(self, suffix: str) -> Path | None:
         """A consistent copy of the SQLite file beside it (``<file><suffix>``, SQLite's own
@@ -766,6 +915,10 @@ _MOVE_HEAD = (sa.update(campaigns)
                      campaigns.c.head == sa.bindparam("expected"))
               .values(head=sa.bindparam("new_head")))
 _HEAD = sa.select(campaigns.c.head).where(campaigns.c.id == sa.bindparam("cid"))
+_CHAIN = sa.select(campaigns.c.uid, campaigns.c.chain).where(
+    campaigns.c.id == sa.bindparam("cid"))
+_SET_CHAIN = (sa.update(campaigns).where(campaigns.c.id == sa.bindparam("cid"))
+              .values(chain=sa.bindparam("chain")))
 _INSERT_EVENTS = sa.insert(events)
 _NOTIFY = sa.select(sa.func.pg_notify(CHANNEL, sa.bindparam("payload", type_=sa.Text)))
 # A seated write's check of its seat (issue 28); PostgreSQL's holds the rows until commit.
@@ -773,6 +926,19 @@ _SEATS = sa.select(schema.seats.c.who, schema.seats.c.role, schema.seats.c.secre
                    schema.seats.c.created_at, schema.seats.c.revoked_at).where(
     schema.seats.c.campaign_id == sa.bindparam("cid"))
 _SEATS_SHARED = _SEATS.with_for_update(read=True)
+
+
+def _count_problem(seqs: list[int], head: int) -> str:
+    """What is wrong with a campaign's event numbers ``seqs`` (sorted) for ``head``."""
+    for expected, seq in enumerate(seqs, start=1):
+        if seq != expected:
+            return (f"event {expected} is missing (deleted; the log goes from event "
+                    f"{expected - 1} to {seq})")
+    if len(seqs) < head:
+        return (f"events {len(seqs) + 1} to {head} are missing (it counts {head} events, "
+                f"{len(seqs)} are stored)")
+    return (f"it counts {head} events but {len(seqs)} are stored (its count was changed or "
+            "events were added behind its back)")
 
 
 class _Obj:

@@ -8,13 +8,19 @@ nothing nests deeper than [MAX_DEPTH][companion.store.document.MAX_DEPTH], and e
 hidden roll's commitment, every reveal and every public roll is verified
 ([companion.fairplay.verify][]). Both formats of a move are read: the older one with its
 ``"args"``, and facts (``"v": 2``, a ``"change"`` list of ``[path, value]``/``[path]``
-steps). The first problem is one line naming the event.
+steps). Since document version 3 every event carries ``prev``, the hash of the event before
+it, and the document the campaign's identity (``campaign``) and the hash of its newest
+event (``chain``): the whole chain is checked ([companion.store.chain][]), so an event
+deleted, duplicated, reordered, renumbered, changed or spliced from another campaign is
+refused. The first problem is one line naming the event.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
+from datetime import datetime
 from typing import Any
 
 from companion import fairplay, rulesets
@@ -32,10 +38,11 @@ MAX_IMPORT_EVENTS = 200_000
 MAX_DEPTH = 64
 
 DOCUMENT_FORMAT = "table-companion/campaign"
-DOCUMENT_VERSION = 2
+DOCUMENT_VERSION = 3
 #: Versions read: 1 stored moves as commands (converted on import by the upcasters of
-#: companion.store.upcast), 2 stores them as facts.
-DOCUMENT_VERSIONS = (1, 2)
+#: companion.store.upcast), 2 stores them as facts, 3 chains them (older ones are chained
+#: as they are imported, under a new identity).
+DOCUMENT_VERSIONS = (1, 2, 3)
 
 #: Longest member name (as Campaign.add takes it).
 MAX_MEMBER_NAME = 80
@@ -105,6 +112,54 @@ def _check_text(text: str, where: str) -> None:
                          f"(\\u{ord(text[exc.start]):04x}), which is not text") from None
 
 
+#: A time as the store writes it (``now_text``): ISO 8601 in UTC; offsets are read too.
+_TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,6})?"
+                   r"(Z|[+-][0-9]{2}:[0-9]{2})")
+
+#: A move's name: a Python identifier as a tracker's method is named.
+_MOVE = re.compile(r"[a-z_][a-z0-9_]{0,79}")
+
+
+def is_time(text: Any) -> bool:
+    """Whether ``text`` is a time as the store writes one (ISO 8601 with a zone)."""
+    if not isinstance(text, str) or not _TIME.fullmatch(text):
+        return False
+    try:
+        datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:  # 2026-02-30 and the like
+        return False
+    return True
+
+
+def _check_step(raw: dict[str, Any], where: str) -> None:
+    """Who, as whom and when, as the store would have written them (the types are
+    checked already)."""
+    from companion.store.campaign import ROLES
+
+    if raw["role"] not in ROLES:
+        raise StoreError(f"{where}: field 'role' is one of gm, player, spectator or empty, "
+                         f"not {clipped(raw['role'], 10)!r}")
+    if not is_time(raw["at"]):
+        raise StoreError(f"{where}: field 'at' is not a time (ISO 8601, as "
+                         "'2026-11-27T19:00:00.000Z')")
+    who = raw["who"]
+    problem = name_problem(who)
+    if problem:
+        raise StoreError(f"{where}: field 'who' {problem}")
+    if who != " ".join(who.split()):
+        raise StoreError(f"{where}: field 'who' is stored trimmed (no leading, trailing or "
+                         "double spaces)")
+    for key in ("tracker", "move"):
+        problem = name_problem(raw[key]) if isinstance(raw[key], str) else None
+        if problem:
+            raise StoreError(f"{where}: field {key!r} {problem}")
+    if raw["move"] is not None and not _MOVE.fullmatch(raw["move"]):
+        raise StoreError(f"{where}: field 'move' is not the name of a move")
+    if raw["kind"] != "move" and raw["move"] is not None:
+        raise StoreError(f"{where}: only a move names a move (this is a "
+                         f"{clipped(raw['kind'], 10)!r})")
+
+
 def check_document(doc: Any) -> tuple[dict[str, Any], list[StoredEvent]]:
     """Check an exported campaign before anything is written: its envelope, every event's
     fields and types, the members its events add, move, set and remove, and every roll's
@@ -132,15 +187,28 @@ def check_document(doc: Any) -> tuple[dict[str, Any], list[StoredEvent]]:
             rulesets.get(ruleset)
         except CompanionError as exc:
             raise StoreError(f"campaign file: {exc}") from None
-    if len(doc["created"]) > 40:
-        raise StoreError("campaign file: field 'created' is not a time")
+    if len(doc["created"]) > 40 or not is_time(doc["created"]):
+        raise StoreError("campaign file: field 'created' is not a time (ISO 8601, as "
+                         "'2026-11-27T19:00:00.000Z')")
+    chained = doc["version"] >= 3
+    if chained:
+        from companion.store.chain import is_campaign_id, is_hash
+
+        if not is_campaign_id(doc.get("campaign")):
+            raise StoreError("campaign file: field 'campaign' (the campaign's identity, 32 "
+                             "hex digits) is missing or wrong")
+        if not (is_hash(doc.get("chain")) or (doc.get("chain") == "" and not doc["events"])):
+            raise StoreError("campaign file: field 'chain' (the hash of its newest event, "
+                             "64 hex digits) is missing or wrong")
+    keys = _EVENT_KEYS | {"prev"} if chained else _EVENT_KEYS
+    prev = ""
     members: dict[str, str] = {}  # tracker id -> name, of the members present
     out: list[StoredEvent] = []
     for i, raw in enumerate(doc["events"]):
         where = f"campaign file: events[{i}]"
-        if not isinstance(raw, dict) or set(raw) != _EVENT_KEYS:
+        if not isinstance(raw, dict) or set(raw) != keys:
             raise StoreError(f"{where} must be an object with the fields "
-                             + ", ".join(sorted(_EVENT_KEYS)))
+                             + ", ".join(sorted(keys)))
         if type(raw["seq"]) is not int or raw["seq"] != i + 1:
             raise StoreError(f"{where}: field 'seq' must be {i + 1}")
         for key, most in (("at", 40), ("who", 80), ("role", 10), ("kind", 10)):
@@ -156,19 +224,36 @@ def check_document(doc: Any) -> tuple[dict[str, Any], list[StoredEvent]]:
             raise StoreError(f"{where}: field 'seed' must be a whole number or null")
         if raw["kind"] not in EVENT_KINDS:
             raise StoreError(f"{where}: unknown kind {clipped(raw['kind'], 20)!r}")
+        _check_step(raw, where)
         if not isinstance(raw["data"], dict):
             raise StoreError(f"{where}: field 'data' must be an object")
         event = StoredEvent(raw["seq"], raw["at"], raw["who"], raw["role"], raw["kind"],
-                            raw["tracker"], raw["move"], seed, raw["data"])
+                            raw["tracker"], raw["move"], seed, raw["data"],
+                            raw["prev"] if chained else "")
+        if chained:  # the link first: a foreign or moved event is named as such
+            prev = _link(doc["campaign"], event, prev)
         try:
             _check_event(event, members, doc["rulesets"])
         except StoreError as exc:
             raise StoreError(f"{where} ({event.kind}): {exc}") from None
         out.append(event)
+    if chained and prev != doc["chain"]:
+        raise StoreError(f"campaign file: its newest event (event {len(out)}) is not the one "
+                         "its 'chain' names (changed, added or deleted)")
     _check_rolls(doc["events"])
     header = {"name": doc["name"], "rulesets": list(doc["rulesets"]),
-              "created": doc["created"]}
+              "created": doc["created"], "campaign": doc["campaign"] if chained else ""}
     return header, out
+
+
+def _link(campaign: str, event: StoredEvent, prev: str) -> str:
+    """``event`` follows the event whose hash is ``prev``: its own hash, else one line."""
+    from companion.store.chain import ChainError, check_chain
+
+    try:
+        return check_chain(campaign, [event], prev=prev, first=event.seq)
+    except ChainError as exc:
+        raise StoreError(f"campaign file: {exc}") from None
 
 
 def _check_event(event: StoredEvent, members: dict[str, str], played: list[str]) -> None:

@@ -11,8 +11,12 @@ rolls made with your own dice (see [companion.fairplay][] and
   against the expression (with ``--campaign``: logged, marked physical).
 - ``reveal NAME ENTRY``: reveal a hidden roll (as the GM: the command line is the machine
   owner's, who is the GM).
-- ``verify FILE``: check every revealed roll of ``log NAME --json`` against its commitment
-  (and the seed's dice); exit 0 when all hold, else one ``error:`` line naming the entry.
+- ``verify FILE [--head HEX]``: check every revealed roll of ``log NAME --json`` against
+  its commitment (and the seed's dice); exit 0 when all hold, else one ``error:`` line
+  naming the entry. A ``campaign export`` is checked as an import would check it, its
+  whole chain included (an entry deleted, duplicated, reordered, renumbered, changed or
+  taken from another campaign is named); ``--head`` names a chain head noted at the table
+  (``campaign show``, the end of ``log``), which the export's chain must pass through.
 - ``log NAME`` shows by default what every player may see (no hidden roll's secret before
   its reveal: safe to share); ``--player WHO`` what that player sees (their own ``self``
   rolls too); ``--gm`` everything, secrets included (the GM's view; ``campaign export`` is
@@ -62,7 +66,10 @@ def add_commands(sub: Any) -> None:
 
     verify = sub.add_parser("verify", help="check the revealed rolls of an exported log "
                             "against their commitments")
-    verify.add_argument("file", help="the JSON of 'log NAME --json' ('-': standard input)")
+    verify.add_argument("file", help="the JSON of 'log NAME --json' or of 'campaign export' "
+                        "('-': standard input)")
+    verify.add_argument("--head", metavar="HEX", help="a chain head noted at the table "
+                        "(at least 8 hex digits): a campaign export must pass through it")
     verify.set_defaults(func=_verify)
 
 
@@ -186,17 +193,68 @@ def _reveal(args: argparse.Namespace) -> int:
 
 def _verify(args: argparse.Namespace) -> int:
     from companion import fairplay
-    from companion.files import read_input
+    from companion.files import read_bytes
+    from companion.store.document import MAX_DEPTH
+    from companion.store.records import check_json_input
 
     name = args.file
-    text = read_input(name, MAX_VERIFY_BYTES, "an exported log")
-    checked = fairplay.verify_text(text, name)
+    noted = _noted_head(args.head)
+    data = read_bytes(name, MAX_VERIFY_BYTES, "an exported log")
+    text = check_json_input(data, name, "an exported log", MAX_DEPTH)
+    del data
+    doc = fairplay.parse_log(text, name)
+    chain = ""
+    if isinstance(doc, dict) and "format" in doc:  # a campaign export: the whole record
+        chain = _verify_export(doc, name, noted)
+    elif noted is not None:
+        raise CompanionError("--head checks a campaign export ('campaign export NAME'); a "
+                             "log view has no chain to check")
+    checked = fairplay.verify(doc)
     if checked == 0:
-        sys.stdout.write(f"{name}: no revealed or public roll to check\n")
+        line = f"{name}: no revealed or public roll to check"
     else:
-        sys.stdout.write(f"{name}: {checked} roll{'s' if checked != 1 else ''} checked, all "
-                         "hold (each revealed roll matches its commitment and its seed)\n")
+        line = (f"{name}: {checked} roll{'s' if checked != 1 else ''} checked, all hold "
+                "(each revealed roll matches its commitment and its seed)")
+    if chain:
+        from companion.store.chain import short
+
+        line += f"; its chain holds up to head {short(chain)}"
+    sys.stdout.write(line + "\n")
     return 0
+
+
+def _noted_head(text: str | None) -> str | None:
+    if text is None:
+        return None
+    head = text.strip().lower()
+    if not re.fullmatch(r"[0-9a-f]{8,64}", head):
+        raise CompanionError("--head is the chain head noted at the table: 8 to 64 hex "
+                             "digits, as 'campaign show' prints it")
+    return head
+
+
+def _verify_export(doc: dict[str, Any], name: str, noted: str | None) -> str:
+    """Check a campaign export as an import would (fields, members, facts' shape, rolls
+    and the whole chain); returns its head. ``noted``: a head the chain must pass."""
+    from companion.store.chain import event_hash
+    from companion.store.document import check_document
+    from companion.store.records import StoreError
+
+    try:
+        header, events = check_document(doc)
+    except StoreError as exc:
+        raise CompanionError(f"{name}: {str(exc).removeprefix('campaign file: ')}") from None
+    if not header["campaign"]:
+        raise CompanionError(f"{name} is an export of an older version, with no chain: its "
+                             "order and completeness cannot be checked (export it again "
+                             "with this version)")
+    if noted is not None and not any(event_hash(header["campaign"], e).startswith(noted)
+                                     for e in events):
+        raise CompanionError(f"{name}: no entry of this log has the chain head {noted[:12]} "
+                             "noted at the table: the log was rewritten since (or the head "
+                             "is another campaign's)")
+    chain: str = doc["chain"]
+    return chain
 
 
 def log_view(events: list[StoredEvent], args: argparse.Namespace) -> list[StoredEvent]:

@@ -34,6 +34,7 @@ someone else changed this campaign first (it is at move 1, this screen at 0)
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import threading
@@ -43,6 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion.store.chain import event_hash, new_campaign_id
 from companion.store.permissions import SeatError, SeatKey, same_name, seat_gone
 from companion.store.records import (
     CampaignInfo,
@@ -51,6 +53,7 @@ from companion.store.records import (
     StoredEvent,
     StoreError,
     check_campaign_name,
+    check_seed,
     now_text,
 )
 
@@ -58,6 +61,10 @@ __all__ = ["MemoryStore"]
 
 #: The version of the files' layout.
 FORMAT = 1
+
+
+def _head_hash(uid: str, events: Sequence[StoredEvent]) -> str:
+    return event_hash(uid, events[-1]) if events else ""
 
 
 def _dumps(data: Any) -> str:
@@ -116,11 +123,20 @@ class MemoryStore:
             raise StoreError(f"{index} is damaged ({exc}); it was left untouched") from None
         for row in rows:
             info = CampaignInfo(int(row["id"]), str(row["name"]), tuple(row["rulesets"]),
-                                str(row["created"]), int(row["head"]))
+                                str(row["created"]), int(row["head"]),
+                                str(row.get("uid") or ""), str(row.get("chain") or ""))
             events = self._read_events(info)
+            if not info.uid or any(e.prev is None for e in events):
+                # Files of a version before the chain: chained as they are read (kept so
+                # at the next write), never refused.
+                from companion.store.upcast import chain_events
+
+                uid = info.uid or new_campaign_id()
+                events = chain_events(uid, events)
+                info = dataclasses.replace(info, uid=uid, chain=_head_hash(uid, events))
             snapshot = None
             snap_file = self._file(f"c{info.id}.snapshot.json")
-            with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
+            with contextlib.suppress(OSError, ValueError, KeyError, TypeError, RecursionError):
                 snap = json.loads(snap_file.read_text(encoding="utf-8"))
                 if int(snap["seq"]) <= info.head and isinstance(snap["state"], dict):
                     snapshot = (int(snap["seq"]), snap["state"])
@@ -143,8 +159,9 @@ class MemoryStore:
                     events.append(StoredEvent(int(row["seq"]), str(row["at"]), str(row["who"]),
                                               str(row["role"]), str(row["kind"]),
                                               row["tracker"], row["move"], row["seed"],
-                                              dict(row["data"])))
-                except (ValueError, KeyError, TypeError):
+                                              dict(row["data"]),
+                                              row.get("prev")))  # None: before the chain
+                except (ValueError, KeyError, TypeError, RecursionError):
                     raise StoreError(f"{path} is damaged (event {len(events) + 1} is not "
                                      "valid); it was left untouched") from None
         if len(events) != info.head or any(e.seq != i + 1 for i, e in enumerate(events)):
@@ -160,7 +177,8 @@ class MemoryStore:
 
     def _save_index(self) -> None:
         rows = [{"id": c.info.id, "name": c.info.name, "rulesets": list(c.info.rulesets),
-                 "created": c.info.created, "head": c.info.head,
+                 "created": c.info.created, "head": c.info.head, "uid": c.info.uid,
+                 "chain": c.info.chain,
                  **({"seats": c.seats} if c.seats else {})}
                 for c in self._campaigns.values()]
         self._write_text("campaigns.json", _dumps({"format": FORMAT, "next_id": self._next_id,
@@ -228,10 +246,15 @@ class MemoryStore:
             for campaign_id, stored in changed.items():
                 campaign = self._get(campaign_id)
                 by_seq = {e.seq: e for e in stored}
-                campaign.events = [
+                from companion.store.upcast import chain_events
+
+                uid = campaign.info.uid
+                campaign.events = chain_events(uid, [
                     StoredEvent(e.seq, e.at, e.who, e.role, e.kind, e.tracker, e.move,
                                 by_seq[e.seq].seed, json.loads(_dumps(by_seq[e.seq].data)))
-                    if e.seq in by_seq else e for e in campaign.events]
+                    if e.seq in by_seq else e for e in campaign.events])
+                campaign.info = dataclasses.replace(
+                    campaign.info, chain=_head_hash(uid, campaign.events))
                 campaign.snapshot = None
                 if self.folder is not None:
                     self._save_events(campaign, campaign.events, rewrite=True)
@@ -282,10 +305,10 @@ class MemoryStore:
     def create_campaign(self, name: str, rulesets: Sequence[str],
                         created: str | None = None) -> CampaignInfo:
         """Create an empty campaign; refuses a name already taken."""
-        return self._insert(name, rulesets, created or now_text(), [])
+        return self._insert(name, rulesets, created or now_text(), [], new_campaign_id())
 
     def _insert(self, name: str, rulesets: Sequence[str], created: str,
-                new: Sequence[NewEvent]) -> CampaignInfo:
+                new: Sequence[NewEvent], uid: str) -> CampaignInfo:
         name = self.check_name(name)
         if not rulesets:
             raise StoreError("a campaign plays at least one ruleset")
@@ -293,8 +316,9 @@ class MemoryStore:
             if self.find_campaign(name) is not None:
                 raise StoreError(f"a campaign named {name!r} already exists")
             cid = self._next_id
-            events = [self._stored(i + 1, e) for i, e in enumerate(new)]
-            info = CampaignInfo(cid, name, tuple(rulesets), created, len(events))
+            events = self._chained(uid, "", 1, new)
+            info = CampaignInfo(cid, name, tuple(rulesets), created, len(events), uid,
+                                _head_hash(uid, events))
             campaign = _Campaign(info, events)
             if self.folder is not None:
                 self.folder.mkdir(parents=True, exist_ok=True)
@@ -341,13 +365,31 @@ class MemoryStore:
         with self._lock:
             return self._get(campaign_id).info.head
 
+    def check_count(self, info: CampaignInfo) -> None:
+        """Events 1..head are all there (they are checked as the files are read)."""
+        with self._lock:
+            events = self._get(info.id).events
+        if len(events) != info.head:
+            raise StoreError(f"{self.where} is damaged: campaign {info.name!r}: it counts "
+                             f"{info.head} events but {len(events)} are stored")
+
     @staticmethod
-    def _stored(seq: int, event: NewEvent) -> StoredEvent:
-        seed = event.seed if event.seed is None or -2**63 <= event.seed < 2**63 else None
+    def _stored(seq: int, event: NewEvent, prev: str) -> StoredEvent:
         # The data goes through JSON as in a database: no object shared with the caller.
         data = json.loads(_dumps(event.data))
         return StoredEvent(seq, event.at or now_text(), event.who[:80], event.role[:10],
-                           event.kind, event.tracker, event.move, seed, data)
+                           event.kind, event.tracker, event.move, check_seed(event.seed),
+                           data, prev)
+
+    @classmethod
+    def _chained(cls, uid: str, prev: str, first: int,
+                 new: Sequence[NewEvent]) -> list[StoredEvent]:
+        out = []
+        for i, e in enumerate(new):
+            stored = cls._stored(first + i, e, prev)
+            prev = event_hash(uid, stored)
+            out.append(stored)
+        return out
 
     def append(self, campaign_id: int, new: Sequence[NewEvent],
                expected_seq: int, *, seat: SeatKey | None = None) -> list[StoredEvent]:
@@ -364,12 +406,12 @@ class MemoryStore:
                 raise ConflictError(
                     f"someone else changed this campaign first (it is at move "
                     f"{campaign.info.head}, this screen at {expected_seq})")
-            stored = [self._stored(expected_seq + 1 + i, e) for i, e in enumerate(new)]
+            info = campaign.info
+            stored = self._chained(info.uid, info.chain, expected_seq + 1, new)
             if not stored:
                 return []
-            info = campaign.info
-            campaign.info = CampaignInfo(info.id, info.name, info.rulesets, info.created,
-                                         expected_seq + len(stored))
+            campaign.info = dataclasses.replace(info, head=expected_seq + len(stored),
+                                                chain=_head_hash(info.uid, stored))
             if self.folder is not None:
                 self._save_events(campaign, stored)
                 self._save_index()
@@ -404,9 +446,9 @@ class MemoryStore:
                                  _dumps({"seq": seq, "state": json.loads(text)}))
 
     def import_campaign(self, name: str, rulesets: Sequence[str], created: str,
-                        new: Sequence[NewEvent]) -> CampaignInfo:
-        """Create a campaign holding ``new`` (already checked)."""
-        return self._insert(name, rulesets, created, new)
+                        new: Sequence[NewEvent], uid: str | None = None) -> CampaignInfo:
+        """Create a campaign holding ``new`` (already checked), chained under ``uid``."""
+        return self._insert(name, rulesets, created, new, uid or new_campaign_id())
 
     def wait_for_change(self, campaign_id: int, seq: int, timeout: float) -> int:
         """The head once it passes ``seq`` or ``timeout`` seconds pass (one page per

@@ -9,6 +9,7 @@ use them too; ``companion.store.db`` re-exports every name.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -16,8 +17,10 @@ from typing import Any
 from companion.errors import CompanionError
 
 __all__ = [
+    "MAX_CONTAINERS",
     "MAX_DEPTH",
     "MAX_NAME",
+    "SEED_RANGE",
     "CampaignInfo",
     "ConflictError",
     "NewEvent",
@@ -25,7 +28,11 @@ __all__ = [
     "StoreError",
     "StoredEvent",
     "check_campaign_name",
+    "check_json_input",
+    "check_seed",
+    "json_containers",
     "json_depth",
+    "json_too_deep",
     "name_problem",
     "now_text",
 ]
@@ -83,6 +90,20 @@ def check_campaign_name(name: str) -> str:
     return clean
 
 
+#: Seeds the store keeps: the 64-bit signed range of its ``seed`` column (both databases).
+SEED_RANGE = (-2**63, 2**63)
+
+
+def check_seed(seed: int | None) -> int | None:
+    """``seed`` if the store can keep it exactly, else a one-line
+    [StoreError][companion.store.records.StoreError] (never a seed silently dropped)."""
+    if seed is not None and not SEED_RANGE[0] <= seed < SEED_RANGE[1]:
+        text = str(seed) if len(str(seed)) <= 24 else f"{str(seed)[:12]}… ({len(str(seed))} digits)"
+        raise StoreError(f"seed {text} is too large for a campaign's log: a seed kept with a "
+                         "roll is a whole number from -2^63 to 2^63 - 1")
+    return seed
+
+
 def now_text() -> str:
     """The current UTC time as stored: ISO 8601 with milliseconds and ``Z``."""
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
@@ -90,17 +111,22 @@ def now_text() -> str:
 
 @dataclass(frozen=True)
 class CampaignInfo:
-    """A campaign's row: its name, rulesets, creation time and head (last event number)."""
+    """A campaign's row: its name, rulesets, creation time, head (last event number),
+    identity and chain head."""
 
     id: int
     name: str
     rulesets: tuple[str, ...]
     created: str
     head: int
+    #: The campaign's identity (random, made with it) and the hash of its newest event
+    #: (``""`` while it has none): see [companion.store.chain][].
+    uid: str = ""
+    chain: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "rulesets": list(self.rulesets), "created": self.created,
-                "events": self.head}
+                "events": self.head, "chain": self.chain}
 
 
 @dataclass(frozen=True)
@@ -119,7 +145,8 @@ class NewEvent:
 
 @dataclass(frozen=True)
 class StoredEvent:
-    """An appended event: its number in the campaign (``seq``, from 1) and time."""
+    """An appended event: its number in the campaign (``seq``, from 1), time, and the
+    hash of the event before it (``prev``)."""
 
     seq: int
     at: str
@@ -130,11 +157,13 @@ class StoredEvent:
     move: str | None
     seed: int | None
     data: dict[str, Any]
+    #: The hash of the event before it (``""`` for the first): the chain.
+    prev: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {"seq": self.seq, "at": self.at, "who": self.who, "role": self.role,
                 "kind": self.kind, "tracker": self.tracker, "move": self.move,
-                "seed": self.seed, "data": self.data}
+                "seed": self.seed, "data": self.data, "prev": self.prev}
 
 
 #: Deepest nesting of JSON a stored row may have (a row nested deeper is damaged).
@@ -154,3 +183,63 @@ def json_depth(value: Any) -> int:
             deepest = max(deepest, depth)
             stack.extend((v, depth) for v in item if isinstance(v, dict | list))
     return deepest
+
+
+_STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKETS = bytes(c for c in range(256) if c not in b"[]{}")
+
+
+def json_too_deep(text: bytes | str, limit: int) -> bool:
+    """Whether the JSON ``text`` nests deeper than ``limit``, found *before* decoding it
+    (so no decoder recursion and no objects are built): strings are cut out, only the
+    brackets kept, and innermost pairs removed ``limit`` times; anything left nests
+    deeper. Text that is not JSON is left for the decoder to refuse."""
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    brackets = _STRINGS.sub(b"", data).translate(None, _NOT_BRACKETS)
+    for _ in range(limit):
+        if not brackets:
+            return False
+        shorter = brackets.replace(b"[]", b"").replace(b"{}", b"")
+        if len(shorter) == len(brackets):
+            # Unbalanced: not JSON (the decoder says so), unless it opens more than
+            # ``limit`` levels, which the decoder would follow into a RecursionError.
+            return len(brackets) > limit
+        brackets = shorter
+    return bool(brackets)
+
+
+def json_containers(text: bytes | str) -> int:
+    """How many objects and lists the JSON ``text`` would build, counted before decoding it
+    and without copying it: exact above
+    [MAX_CONTAINERS][companion.store.records.MAX_CONTAINERS] (brackets inside strings do
+    not count), below it an upper bound (they may)."""
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    count = data.count(b"{") + data.count(b"[")
+    if count <= MAX_CONTAINERS:
+        return count  # an upper bound already within the limit: the usual case
+    for string in _STRINGS.finditer(data):
+        count -= string.group().count(b"{") + string.group().count(b"[")
+    return count
+
+
+#: Most objects and lists a campaign file or exported log may hold: checked before it is
+#: decoded (100 MB of "{}" would build 33 million objects, 2.5 GB); a campaign of the
+#: largest importable length (200,000 events) holds far fewer.
+MAX_CONTAINERS = 4_000_000
+
+
+def check_json_input(data: bytes, name: str, what: str, max_depth: int) -> str:
+    """A JSON file's bytes judged by shape *before* decoding (no objects built, no
+    recursion): at most ``max_depth`` levels and
+    [MAX_CONTAINERS][companion.store.records.MAX_CONTAINERS] objects and lists; returns the
+    text. One [StoreError][companion.store.records.StoreError] line naming the file."""
+    from companion.files import decode_text, shown_name
+
+    containers = json_containers(data)  # first: it copies nothing
+    if containers > MAX_CONTAINERS:
+        raise StoreError(f"{shown_name(name)} holds {containers:,} objects and lists, more "
+                         f"than {MAX_CONTAINERS:,}: too large to be {what}")
+    if json_too_deep(data, max_depth):
+        raise StoreError(f"{shown_name(name)} nests more than {max_depth} levels deep: not "
+                         f"{what}")
+    return decode_text(data, "standard input" if name == "-" else name, what)

@@ -12,6 +12,13 @@ Version history:
 3. Adds ``companion_seats``: who sits at a campaign's table (a name, ``gm`` or ``player``)
    and the SHA-256 of their seat's secret (never the secret itself), when it was made and,
    once revoked, when ([companion.store.seats][]).
+4. The chained log ([companion.store.chain][]): ``companion_campaigns.uid`` (the
+   campaign's random identity) and ``.chain`` (the hash of its newest event),
+   ``companion_events.prev`` (the hash of the event before). The migration chains every
+   campaign's existing events ([chain_events][companion.store.upcast.chain_events]) and,
+   in the same transaction, makes any write without a chain fail
+   ([guard_older_writers][companion.store.schema.guard_older_writers]): a process of an
+   older version still running cannot add an unchained event or campaign afterwards.
 
 A database is migrated step by step, in one transaction, when a newer program opens it;
 one written by a newer program (a higher version) is refused and left as it is.
@@ -23,13 +30,14 @@ from collections.abc import Callable
 
 import sqlalchemy as sa
 
-__all__ = ["APPLICATION", "MIGRATIONS", "SCHEMA_VERSION", "metadata", "tables_of_version"]
+__all__ = ["APPLICATION", "MIGRATIONS", "OLDER_WRITER", "SCHEMA_VERSION", "guard_older_writers",
+           "metadata", "tables_of_version"]
 
 #: The value of ``companion_meta.application``: how a database says it is ours.
 APPLICATION = "table-companion"
 
 #: The schema version this program writes.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 metadata = sa.MetaData()
 
@@ -48,6 +56,10 @@ campaigns = sa.Table(
     sa.Column("rulesets", sa.Text, nullable=False),  # JSON list of ruleset names
     sa.Column("created_at", sa.String(32), nullable=False),
     sa.Column("head", sa.Integer, nullable=False),  # seq of the last event (0: none)
+    # Nullable only so that a migration can add them; every write sets them (see
+    # guard_older_writers, which refuses a row without them).
+    sa.Column("uid", sa.String(32), nullable=True),  # the campaign's random identity
+    sa.Column("chain", sa.String(64), nullable=True),  # hash of the newest event ("": none)
 )
 
 events = sa.Table(
@@ -64,6 +76,7 @@ events = sa.Table(
     sa.Column("move", sa.String(80), nullable=True),
     sa.Column("seed", sa.BigInteger, nullable=True),
     sa.Column("data", sa.Text, nullable=False),  # JSON object
+    sa.Column("prev", sa.String(64), nullable=True),  # hash of the event before ("": none)
     sqlite_with_rowid=False,
 )
 
@@ -92,6 +105,7 @@ seats = sa.Table(
 
 _TABLES_V1 = (meta, campaigns, events)
 _TABLES_V2 = (*_TABLES_V1, snapshots)
+_TABLES_V3 = (*_TABLES_V2, seats)  # (schema 4 adds columns, no table)
 
 
 def tables_of_version(version: int) -> tuple[sa.Table, ...]:
@@ -100,6 +114,8 @@ def tables_of_version(version: int) -> tuple[sa.Table, ...]:
         return _TABLES_V1
     if version == 2:
         return _TABLES_V2
+    if version == 3:
+        return _TABLES_V3
     if version == SCHEMA_VERSION:
         return tuple(metadata.sorted_tables)
     raise ValueError(f"no schema version {version}")
@@ -114,5 +130,46 @@ def _v2_to_v3(conn: sa.Connection) -> None:
     seats.create(conn, checkfirst=True)
 
 
+#: What an older writer's refused write says (SQLite's trigger; PostgreSQL names the column).
+OLDER_WRITER = ("this campaign database was upgraded by a newer Table Companion: restart "
+                "this program with the new version")
+
+
+def guard_older_writers(conn: sa.Connection) -> None:
+    """Make every write without the chain fail: an event without ``prev``, a campaign
+    without ``uid`` or ``chain``. Run in the transaction that chains the log, so that a
+    process of an older version (which writes neither) cannot add to a converted database
+    one event the chain would not hold."""
+    if conn.dialect.name == "postgresql":
+        for table, column in (("companion_events", "prev"), ("companion_campaigns", "uid"),
+                              ("companion_campaigns", "chain")):
+            conn.exec_driver_sql(f"ALTER TABLE {table} ALTER COLUMN {column} SET NOT NULL")
+        return
+    for table, when in (("companion_events", "NEW.prev IS NULL"),
+                        ("companion_campaigns", "NEW.uid IS NULL OR NEW.chain IS NULL")):
+        for action in ("INSERT", "UPDATE"):
+            conn.exec_driver_sql(
+                f"CREATE TRIGGER IF NOT EXISTS {table}_chained_{action.lower()} BEFORE "
+                f"{action} ON {table} FOR EACH ROW WHEN {when} BEGIN SELECT "
+                f"RAISE(ABORT, '{OLDER_WRITER}'); END")
+
+
+def _add_column(conn: sa.Connection, table: sa.Table, column: str) -> None:
+    present = {c["name"] for c in sa.inspect(conn).get_columns(table.name)}
+    if column not in present:  # a test's old database may be made from today's tables
+        kind = table.c[column].type.compile(conn.dialect)
+        conn.exec_driver_sql(f"ALTER TABLE {table.name} ADD COLUMN {column} {kind}")
+
+
+def _v3_to_v4(conn: sa.Connection) -> None:
+    from companion.store.upcast import chain_store
+
+    for table, column in ((campaigns, "uid"), (campaigns, "chain"), (events, "prev")):
+        _add_column(conn, table, column)
+    chain_store(conn)
+    guard_older_writers(conn)
+
+
 #: ``MIGRATIONS[n]`` turns a version-n database into version n+1 (inside a transaction).
-MIGRATIONS: dict[int, Callable[[sa.Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3}
+MIGRATIONS: dict[int, Callable[[sa.Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3,
+                                                          3: _v3_to_v4}

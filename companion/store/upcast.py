@@ -13,6 +13,15 @@ database is converted once, in one transaction, after a copy of its file is kept
 it ([convert_store][companion.store.upcast.convert_store]); an exported document of
 format 1 is converted as it is imported.
 
+Format 2 events carried no chain. Format 3 (schema version 4) chains them: each event
+carries the hash of the one before it and every hash includes the campaign's identity
+([companion.store.chain][]). [chain_events][companion.store.upcast.chain_events] gives an
+older log its chain as it is (nothing in an event is changed): a database's campaigns are
+chained by its migration ([chain_store][companion.store.upcast.chain_store]), an older
+export as it is imported (under a new identity). The chain then proves that nothing
+changed *since* the conversion; what happened before it, only the copy kept beside an
+SQLite file (or an older export someone kept) can show.
+
 Interpretation: a format 1 event that today's rules refuse to make again cannot be
 converted; the campaign is then left as it is and opening it says which event and why
 (nothing is guessed, nothing is lost).
@@ -32,7 +41,8 @@ from companion.store.registry import decode_args, move_parameters, tracker_class
 if TYPE_CHECKING:
     from companion.store.db import Store
 
-__all__ = ["EVENT_FORMAT", "FACTS_MARKER", "convert_store", "needs_upcast", "upcast"]
+__all__ = ["EVENT_FORMAT", "FACTS_MARKER", "chain_events", "chain_store", "convert_store",
+           "needs_upcast", "upcast", "upcast_event"]
 
 #: The event format this version writes: moves and undos as facts.
 EVENT_FORMAT = 2
@@ -45,6 +55,59 @@ BACKUP_SUFFIX = ".before-facts.bak"
 
 #: Moves each tracker could take back in format 1 (its log kept this many).
 _UNDO_LIMIT = 25
+
+
+def chain_events(campaign_id: str, events: Sequence[StoredEvent]) -> list[StoredEvent]:
+    """The unchained log ``events`` (format 2 and older) with its chain: each event's
+    ``prev`` set to the hash of the one before, in the campaign ``campaign_id``."""
+    from companion.store.chain import event_hash
+
+    out: list[StoredEvent] = []
+    prev = ""
+    for e in events:
+        linked = StoredEvent(e.seq, e.at, e.who, e.role, e.kind, e.tracker, e.move, e.seed,
+                             e.data, prev)
+        prev = event_hash(campaign_id, linked)
+        out.append(linked)
+    return out
+
+
+def chain_store(conn: Any) -> None:
+    """Chain every campaign of a database being migrated to schema 4 (inside the
+    migration's transaction, ``conn``): a new identity for each campaign, every event's
+    ``prev``, each campaign's head. A row too damaged to read is chained as it is stored
+    (opening the campaign then names it as damaged, as before)."""
+    import json
+
+    import sqlalchemy as sa
+
+    from companion.store.chain import event_hash, new_campaign_id
+    from companion.store.schema import campaigns, events
+
+    set_prev = (sa.update(events)
+                .where(events.c.campaign_id == sa.bindparam("cid"),
+                       events.c.seq == sa.bindparam("s"))
+                .values(prev=sa.bindparam("p")))
+    for (cid,) in conn.execute(sa.select(campaigns.c.id)).all():
+        uid = new_campaign_id()
+        rows = conn.execute(sa.select(events).where(events.c.campaign_id == cid)
+                            .order_by(events.c.seq)).all()
+        stored = []
+        for row in rows:
+            try:
+                data = json.loads(row.data)
+            except (TypeError, ValueError, RecursionError):
+                data = row.data
+            stored.append(StoredEvent(row.seq, row.at, row.who, row.role, row.kind,
+                                      row.tracker, row.move, row.seed, data))
+        chained = chain_events(uid, stored)
+        if chained:
+            conn.execute(set_prev, [{"cid": cid, "s": e.seq, "p": e.prev} for e in chained])
+        # The head is the newest row's hash; a count that disagrees with the rows (a
+        # deleted row) is left for opening to report as damage.
+        last = event_hash(uid, chained[-1]) if chained else ""
+        conn.execute(sa.update(campaigns).where(campaigns.c.id == cid)
+                     .values(uid=uid, chain=last))
 
 
 def needs_upcast(event: StoredEvent) -> bool:
@@ -121,6 +184,18 @@ def _upcast_one(event: StoredEvent, trackers: dict[str, Tracker]) -> dict[str, A
     tracker.trim_log(_UNDO_LIMIT)
     out["change"] = state_change(before, tracker.snapshot())
     return out
+
+
+def upcast_event(event: StoredEvent, trackers: dict[str, Tracker]) -> dict[str, Any]:
+    """Upgrade one format 1 move or undo as it is read: made once on its tracker (in
+    ``trackers``, by id), which it leaves moved; returns the fact it becomes. For an event
+    an older process wrote after its database was converted."""
+    try:
+        return _upcast_one(event, trackers)
+    except (CompanionError, KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise StoreError(f"event {event.seq} ({event.kind} {event.move or ''} on "
+                         f"{event.tracker}) cannot be converted to this version's format: "
+                         f"{exc}") from None
 
 
 def convert_store(store: Store) -> None:

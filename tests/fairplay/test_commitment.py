@@ -280,7 +280,8 @@ def test_checking_one_revealed_roll(tmp_path: Path) -> None:
 def test_a_public_roll_logged_before_modes_existed_still_verifies() -> None:
     """Public rolls of older logs carry no mode and no dice: their total is checked."""
     total = dice.roll("2d6", seed=99).total
-    row = {"kind": "roll", "seq": 4, "seed": 99,
+    row = {"kind": "roll", "seq": 4, "seed": 99, "who": "Mira", "role": "gm",
+           "time": "2026-01-02T03:04:05.000Z",  # every row says who and when (issue 29)
            "roll": {"expr": "2d6", "total": total, "text": "2d6 = ..."}}
     assert fairplay.verify({"events": [row]}) == 1
     row["roll"] = {**row["roll"], "total": total + 1}  # type: ignore[dict-item]

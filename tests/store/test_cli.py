@@ -83,7 +83,8 @@ def test_log_text_json_csv_and_rolls(env_db: str, capsys: pytest.CaptureFixture[
     status, out, _ = run(capsys, "log", "Tuesday")
     assert status == 0
     lines = out.splitlines()
-    assert len(lines) == 4 and "Mira (gm)" in lines[0]
+    assert len(lines) == 5 and "Mira (gm)" in lines[0]
+    assert lines[4].startswith("Chain head: ")  # the footer: what the table compares
     assert lines[3].endswith("[seed 99]") and "2d6" in lines[3]
     _, out, _ = run(capsys, "log", "Tuesday", "--json")
     events = json.loads(out)["events"]

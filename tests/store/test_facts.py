@@ -84,9 +84,31 @@ def test_an_old_export_imports_with_the_states_it_had(tmp_path: Path) -> None:
     campaign = Campaign.import_document(store, doc, "Imported")
     assert _states(campaign) == _recorded()
     exported = campaign.export()
-    assert exported["version"] == 2
+    assert exported["version"] == 3  # chained as it was imported, under a new identity
+    assert exported["chain"] == campaign.chain and len(exported["campaign"]) == 32
     copy = Campaign.import_document(store, exported, "Copy")
     assert _states(copy) == _recorded()
+    assert copy.chain == campaign.chain  # the same history: the same chain
+
+
+def test_an_old_database_is_chained_as_it_is_migrated(tmp_path: Path) -> None:
+    """The previous release's database (schema 3 or older, no chain) opens with every
+    event kept, each now carrying the hash of the one before it."""
+    path = _copy_db(tmp_path)
+    old = sqlite3.connect(str(path))
+    try:
+        (rows,) = old.execute("select count(*) from companion_events").fetchone()
+    finally:
+        old.close()
+    store = Store(f"sqlite:///{path}")
+    campaign = Campaign.open(store, "Compat")
+    events = campaign.log()
+    assert len(events) == rows == campaign.head
+    from companion.store.chain import check_chain
+
+    assert check_chain(campaign.info.uid, events) == campaign.chain != ""
+    assert campaign.export()["chain"] == campaign.chain
+    store.close()
 
 
 def _forbid_rule_code(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -25,6 +25,7 @@ from companion.fairplay import FairPlayError
 from companion.rulesets.plot_points.session import PlotPointSession
 from companion.store import Campaign, Store, create_campaign, open_campaign, open_store
 from companion.store.db import StoreError
+from tests.store.forge import rechain
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -117,7 +118,8 @@ def test_two_members_of_one_name_are_refused(store: Store, doc: dict[str, Any]) 
     doc["events"].insert(1, second)
     for seq, event in enumerate(doc["events"], start=1):
         event["seq"] = seq
-    _refused(store, doc, "already has 'Table'")
+    _refused(store, copy.deepcopy(doc), "does not follow")  # the chain sees it first
+    _refused(store, rechain(doc), "already has 'Table'")  # and a forged chain, the rules
 
 
 @pytest.mark.parametrize(("where", "field", "value"), [
@@ -128,13 +130,15 @@ def test_a_tampered_hidden_roll_is_refused_before_writing(
         store: Store, doc: dict[str, Any], where: str, field: str, value: Any) -> None:
     roll = _event(doc, "roll")
     (roll["data"]["secret"] if where == "secret" else roll["data"])[field] = value
-    _refused(store, doc, r"rolls do not verify: entry 4.*commitment")
+    _refused(store, copy.deepcopy(doc), r"event 5 does not follow")
+    _refused(store, rechain(doc), r"rolls do not verify: entry 4.*commitment")
 
 
 def test_a_tampered_reveal_is_refused_before_writing(store: Store,
                                                      doc: dict[str, Any]) -> None:
     _event(doc, "reveal")["data"]["total"] += 1
-    _refused(store, doc, r"entry 4 \(revealed in entry 8\).*commitment")
+    _refused(store, copy.deepcopy(doc), r"event 9 does not follow")
+    _refused(store, rechain(doc), r"entry 4 \(revealed in entry 8\).*commitment")
 
 
 # -- verify catches every tampering -------------------------------------------------------
@@ -197,7 +201,8 @@ def test_verify_catches_a_roll_relabelled_as_a_move(log: dict[str, Any]) -> None
 
 
 def test_verify_bounds_hand_entered_totals_by_the_size_of_their_odds() -> None:
-    rows: list[dict[str, Any]] = [{"kind": "roll", "seq": i + 1, "seed": None,
+    rows: list[dict[str, Any]] = [{"kind": "roll", "seq": i + 1, "seed": None, "who": "Mira",
+        "role": "gm", "time": "2026-01-02T03:04:05.000Z",
         "roll": {"mode": "public", "expr": f"1d1000000+{i}", "total": 500 + i,
                  "text": f"1d1000000+{i} = {500 + i} — own dice", "dice": [],
                  "physical": True}} for i in range(60)]

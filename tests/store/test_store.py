@@ -28,6 +28,7 @@ from companion.store import (
     open_store,
     shared_campaign,
 )
+from tests.store.forge import rechain
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -53,7 +54,7 @@ def test_create_list_get_and_refuse_a_taken_name(store: Store) -> None:
         store.get_campaign("Nope")
     with pytest.raises(StoreError, match="needs a name"):
         store.create_campaign("   ", ["cairn_srd"])
-    assert store.schema_version() == 3
+    assert store.schema_version() == 4
 
 
 def test_append_numbers_events_and_refuses_a_stale_expected_seq(store: Store) -> None:
@@ -374,7 +375,7 @@ def test_a_bad_document_is_refused_and_creates_nothing(
     doc = campaign.export()
     change(doc)
     with pytest.raises(StoreError, match=message):
-        Campaign.import_document(store, doc, "Copy")
+        Campaign.import_document(store, rechain(doc), "Copy")  # past the chain: the rules
     assert [c.name for c in store.list_campaigns()] == ["T"]
 
 
