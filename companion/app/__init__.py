@@ -7,7 +7,7 @@ it serves, so a missing ``app`` extra is said in one line, not a traceback).
 Where the apps are: a checkout keeps the notebooks in ``widgets/`` and the server settings
 (``voila.py``, the page template, the kernel spec) in ``server/``; a wheel carries copies
 of both inside this package (``notebooks/``, ``server/``; ``setup.py`` puts them there), so
-[app_files][companion.app.app_files] looks in the package first, then in the checkout it
+``app_files()`` looks in the package first, then in the checkout it
 sits in (an editable install).
 
 Voila is run as a program of its own, the current Python's ``-m voila``, replacing this

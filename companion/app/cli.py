@@ -1,4 +1,4 @@
-"""``companion app``: serve the apps on this machine (see [companion.app][companion.app])."""
+"""``companion app``: serve the apps on this machine (see ``companion.app``)."""
 
 from __future__ import annotations
 
