@@ -102,6 +102,18 @@ class Settings:
     db: str | None = None
     max_kernels: int = DEFAULT_MAX_KERNELS
     preheat: bool = False
+    #: Any page may create campaigns and see the database's location even when the server
+    #: listens beyond this machine (on 127.0.0.1 that is always so).
+    open_table: bool = False
+
+    @property
+    def loopback(self) -> bool:
+        return self.ip == "localhost" or ipaddress.ip_address(self.ip).is_loopback
+
+    @property
+    def table_is_open(self) -> bool:
+        """What ``COMPANION_OPEN_TABLE`` tells the start app (``widgets.table.binding``)."""
+        return self.open_table or self.loopback
 
 
 def check_port(port: int) -> int:
@@ -170,7 +182,8 @@ def shown_database(value: str) -> str:
     user = parts.username or ""
     host = parts.hostname or ""
     port = f":{parts.port}" if parts.port else ""
-    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}{port}"))
+    return urlunsplit((parts.scheme, f"{user}:***@{host}{port}", parts.path, parts.query,
+                       parts.fragment))
 
 
 def address(settings: Settings) -> str:
@@ -208,6 +221,7 @@ def server_environment(settings: Settings, environ: Mapping[str, str]) -> dict[s
     env["APP_IP"] = settings.ip
     env["APP_MAX_KERNELS"] = str(settings.max_kernels)
     env["COMPANION_DB"] = database(settings.db, environ)
+    env["COMPANION_OPEN_TABLE"] = "1" if settings.table_is_open else "0"
     env.pop("JUPYTER_TOKEN", None)
     env.pop("JUPYTER_TOKEN_FILE", None)
     if settings.token:
@@ -223,10 +237,13 @@ def banner(settings: Settings, env: Mapping[str, str]) -> str:
         f"  every app: {url.split('?')[0]}voila/tree",
         f"  campaigns kept in: {shown_database(env['COMPANION_DB'])}",
     ]
-    loopback = settings.ip == "localhost" or ipaddress.ip_address(settings.ip).is_loopback
-    if not loopback and not settings.token:
+    if not settings.loopback and not settings.token:
         lines.append("  no token: anyone who reaches this port can use the apps "
                      "(add --token)")
+    if not settings.table_is_open:
+        lines.append("  only a GM's page creates campaigns here (--open-table: any page); a "
+                     "first GM: companion campaign new NAME --ruleset RULESET, then "
+                     "companion campaign seat NAME YOU --role gm")
     return "\n".join(lines)
 
 
@@ -259,7 +276,7 @@ def serve(settings: Settings, *, environ: Mapping[str, str] | None = None,
     command = voila_command(settings, files)
     print(banner(settings, env))
     if dry_run:
-        shown = {k: env[k] for k in ("APP_IP", "APP_MAX_KERNELS")}
+        shown = {k: env[k] for k in ("APP_IP", "APP_MAX_KERNELS", "COMPANION_OPEN_TABLE")}
         shown["COMPANION_DB"] = shown_database(env["COMPANION_DB"])
         print(" ".join([*(f"{k}={v}" for k, v in shown.items()), *command]))
         return 0

@@ -39,6 +39,9 @@ def add_commands(sub: Any) -> None:
     parser.add_argument("--preheat", action="store_true",
                         help="start a kernel per app up front (faster first page, more "
                              "memory)")
+    parser.add_argument("--open-table", action="store_true",
+                        help="let any page create campaigns and see where they are kept, "
+                             "even beyond this machine (always so on 127.0.0.1)")
     parser.add_argument("--dry-run", action="store_true",
                         help="print the address and the Voila command, serve nothing")
     parser.set_defaults(func=run)
@@ -48,5 +51,6 @@ def run(args: argparse.Namespace) -> int:
     # --token alone (True): a random secret; --token SECRET: that one; neither: no token.
     token = new_token() if args.token is True else args.token
     settings = Settings(port=args.port, ip=args.ip, token=token, db=args.db,
-                        max_kernels=args.max_kernels, preheat=args.preheat)
+                        max_kernels=args.max_kernels, preheat=args.preheat,
+                        open_table=args.open_table)
     return serve(settings, dry_run=args.dry_run)
