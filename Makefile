@@ -18,6 +18,9 @@ TOKEN        ?= 0
 # The server answers only to localhost/127.0.0.1, plus APP_IP and this machine's name when
 # APP_IP is a LAN address, plus the names in APP_HOSTS (comma-separated, e.g. table.lan).
 APP_HOSTS    ?=
+# OPEN_TABLE=1: any page may create campaigns and see the database's path even when APP_IP
+# is not 127.0.0.1 (companion app --open-table; on 127.0.0.1 the table is always open).
+OPEN_TABLE   ?= 0
 # Most apps (kernels, ~60 MB each) running at once; a closed tab's kernel goes within 90 s.
 MAX_KERNELS  ?= 16
 DOCS_ADDR    ?= 127.0.0.1:8000
@@ -87,6 +90,7 @@ app: $(STAMP)
 	APP_HOSTS='$(APP_HOSTS)' $(VENV)/bin/companion app --port=$(APP_PORT) --ip=$(APP_IP) \
 		--max-kernels=$(MAX_KERNELS) \
 		$(if $(filter 1,$(PREHEAT)),--preheat) \
+		$(if $(filter 1,$(OPEN_TABLE)),--open-table) \
 		$(if $(filter 1,$(TOKEN)),--token)
 
 # --- reference site -----------------------------------------------------------------
