@@ -6,7 +6,8 @@ The start app and the dice tray render and a roll lands: the notebooks, ``voila.
 page template and the kernel spec all came out of the installed package (the checkout is
 not importable there: the sources are copied to a temporary folder before the build, no
 ``PYTHONPATH``, ``--system-site-packages`` off). Dependencies come from the package index
-through pip's own cache.
+through pip's own cache. The same wheel installed alone (no extra) answers ``companion app``
+with one line naming ``pip install "table-companion[app]"``.
 """
 
 from __future__ import annotations
@@ -56,8 +57,8 @@ def _clean_env(tmp: Path) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The ``bin`` folder of a fresh venv holding the built wheel with its ``app`` extra."""
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel, built from a copy of the checkout's sources (then deleted)."""
     tmp = tmp_path_factory.mktemp("wheel")
     source = tmp / "source"
     source.mkdir()
@@ -71,15 +72,29 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     env = _clean_env(tmp)
     _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp / "dist"),
           str(source)], cwd=tmp, env=env)
-    (wheel,) = (tmp / "dist").glob("table_companion-*.whl")
+    shutil.rmtree(source)  # from here on, only the installed copy exists
+    (built,) = (tmp / "dist").glob("table_companion-*.whl")
+    return built
+
+
+def _venv(tmp: Path, env: dict[str, str]) -> Path:
+    """A fresh venv's ``bin`` folder."""
     venv = tmp / "venv"
     # The base interpreter, not this venv's: nothing of the checkout's environment leaks in.
     base = getattr(sys, "_base_executable", sys.executable)
     _run([base, "-m", "venv", str(venv)], cwd=tmp, env=env)
-    bin_dir = venv / "bin"
+    return venv / "bin"
+
+
+@pytest.fixture(scope="module")
+def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The ``bin`` folder of a fresh venv holding the built wheel with its ``app`` extra."""
+    tmp = tmp_path_factory.mktemp("installed")
+    env = _clean_env(tmp)
+    bin_dir = _venv(tmp, env)
+    venv = bin_dir.parent
     _run([str(bin_dir / "python"), "-m", "pip", "install", "-q",
           "--disable-pip-version-check", f"{wheel}[app]"], cwd=tmp, env=env)
-    shutil.rmtree(source)  # from here on, only the installed copy exists
     where = _run([str(bin_dir / "python"), "-c",
                   "import companion.app as a; print(a.app_files().notebooks)"],
                  cwd=tmp, env=env).strip()
@@ -131,6 +146,22 @@ def _wait_ready(base: str, proc: subprocess.Popen[bytes], log_path: Path) -> Non
             pass
         time.sleep(0.2)
     pytest.fail(f"companion app not ready:\n{log_path.read_text(errors='replace')[-3000:]}")
+
+
+def test_without_the_extra_one_line_says_how_to_get_it(
+        wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    tmp = tmp_path_factory.mktemp("bare")
+    env = _clean_env(tmp)
+    bin_dir = _venv(tmp, env)
+    # The wheel alone (no dependencies: the core needs none), as `pip install table-companion`.
+    _run([str(bin_dir / "python"), "-m", "pip", "install", "-q", "--no-deps",
+          "--disable-pip-version-check", str(wheel)], cwd=tmp, env=env)
+    done = subprocess.run([str(bin_dir / "companion"), "app"], cwd=tmp, env=env,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert (done.returncode, done.stdout) == (2, "")
+    (line,) = done.stderr.splitlines()
+    assert line.startswith("error: serving the apps needs voila")
+    assert line.endswith('pip install "table-companion[app]"')
 
 
 def test_the_installed_server_applies_its_settings(served: str) -> None:
