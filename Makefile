@@ -10,13 +10,17 @@ APP_PORT     ?= 8866
 # PREHEAT=1 starts a kernel per app up front: faster first render, but one idle kernel
 # per notebook (memory and CPU on a small machine).
 PREHEAT      ?= 0
-# TOKEN=1 makes Voila generate a secret token and refuse visitors without it (it prints
-# the URL carrying the token); use it whenever APP_IP is not 127.0.0.1.
+# TOKEN=1 makes `companion app` generate a secret token and refuse visitors without it (it
+# prints the URL carrying the token); use it whenever APP_IP is not 127.0.0.1.
 TOKEN        ?= 0
-# Server settings live in server/voila.py (allowed host names, kernel culling, kernel cap).
+# Server settings live in server/voila.py (allowed host names, kernel culling, kernel cap);
+# `make app` runs `companion app`, which passes them on.
 # The server answers only to localhost/127.0.0.1, plus APP_IP and this machine's name when
 # APP_IP is a LAN address, plus the names in APP_HOSTS (comma-separated, e.g. table.lan).
 APP_HOSTS    ?=
+# OPEN_TABLE=1: any page may create campaigns and see the database's path even when APP_IP
+# is not 127.0.0.1 (companion app --open-table; on 127.0.0.1 the table is always open).
+OPEN_TABLE   ?= 0
 # Most apps (kernels, ~60 MB each) running at once; a closed tab's kernel goes within 90 s.
 MAX_KERNELS  ?= 16
 DOCS_ADDR    ?= 127.0.0.1:8000
@@ -80,15 +84,13 @@ check: lint postgres
 	$(PY) -m pytest $(PYTEST_PARALLEL) -m "not browser and not site" tests/
 
 # --- apps ---------------------------------------------------------------------------
+# The same command a GM runs after `pipx install "table-companion[app]"` (companion/app/):
+# it prints the address (with the token, if any) and where campaigns are kept.
 app: $(STAMP)
-	@echo "Table Companion: http://$(APP_IP):$(APP_PORT)/  opens the start app (widgets/table.ipynb);"
-	@echo "  every app: http://$(APP_IP):$(APP_PORT)/voila/tree  (Ctrl-C to stop)"
-	@echo "  campaigns kept in: $${COMPANION_DB:-$${XDG_DATA_HOME:-$$HOME/.local/share}/table-companion/campaigns.db}"
-	@$(if $(filter 1,$(TOKEN)),echo "Open the URL with ?token=... that Voila prints below.")
-	APP_IP='$(APP_IP)' APP_HOSTS='$(APP_HOSTS)' APP_MAX_KERNELS='$(MAX_KERNELS)' \
-	$(VENV)/bin/voila widgets/ --no-browser --port=$(APP_PORT) --Voila.ip=$(APP_IP) \
-		--Voila.config_file_paths=server \
-		$(if $(filter 1,$(PREHEAT)),--preheat_kernel=True --pool_size=1) \
+	APP_HOSTS='$(APP_HOSTS)' $(VENV)/bin/companion app --port=$(APP_PORT) --ip=$(APP_IP) \
+		--max-kernels=$(MAX_KERNELS) \
+		$(if $(filter 1,$(PREHEAT)),--preheat) \
+		$(if $(filter 1,$(OPEN_TABLE)),--open-table) \
 		$(if $(filter 1,$(TOKEN)),--token)
 
 # --- reference site -----------------------------------------------------------------

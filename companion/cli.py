@@ -35,6 +35,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "companion.tables.cli",
     "companion.store.cli",
     "companion.store.fairplay_cli",
+    "companion.app.cli",
 )
 
 
@@ -54,8 +55,9 @@ class _Parser(argparse.ArgumentParser):
 
     def _get_values(self, action: argparse.Action, arg_strings: list[str]) -> Any:
         # argparse drops a '--' given as the value (``--seed=--``), leaving an empty list
-        # where one value belongs: refuse it as the missing value it is.
-        if action.nargs is None and arg_strings == ["--"]:
+        # where one value belongs: refuse it as the missing value it is. (An optional value,
+        # ``--token=--``, would otherwise silently become the option given alone.)
+        if action.nargs in (None, "?") and arg_strings == ["--"]:
             name = "/".join(action.option_strings) or action.metavar or action.dest
             self.error(f"argument {name}: expected one argument")
         return super()._get_values(action, arg_strings)

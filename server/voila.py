@@ -1,7 +1,9 @@
-"""Voila settings for the Table Companion apps: used by ``make app`` and the browser tests.
+"""Voila settings for the Table Companion apps: used by ``companion app`` (so ``make app``)
+and the browser tests.
 
-Voila reads this file because both pass ``--Voila.config_file_paths=server`` (command-line
-options still win over it, which is how the tests shorten the timings). It defends the
+Voila reads this file because both pass ``--Voila.config_file_paths=<this folder>`` (in an
+installed wheel the folder is ``companion/app/server``; command-line options still win over
+it, which is how the tests shorten the timings). It defends the
 server in three ways:
 
 **Only our own host names.** jupyter_server can refuse a request whose ``Host`` header is not

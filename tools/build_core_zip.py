@@ -17,7 +17,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "companion"
-EXCLUDED_DIRS = {"widgets", "store", "__pycache__"}
+EXCLUDED_DIRS = {"widgets", "store", "app", "__pycache__"}
 INCLUDED_SUFFIXES = {".py", ".toml", ".json"}
 FIXED_TIME = (1980, 1, 1, 0, 0, 0)
 

@@ -39,6 +39,10 @@ SCRATCH = Path(tempfile.mkdtemp(prefix="companion-cli-sweep-"))
 atexit.register(shutil.rmtree, SCRATCH, ignore_errors=True)
 ENV = {"COMPANION_DB": str(SCRATCH / "campaigns.db"), "XDG_DATA_HOME": str(SCRATCH)}
 
+#: Commands that serve until stopped (``companion app`` would start Voila in place of the
+#: sweep's process): every line of theirs carries the option that prints instead of serving.
+SERVING = {"app": ["--dry-run"]}
+
 NON_UTF8 = b"\xff\xfe2d6".decode("utf-8", "surrogateescape")
 BAD_VALUES: dict[str, list[str]] = {
     "empty": [""],
@@ -137,7 +141,7 @@ def _ok(argv: list[str]) -> bool:
 
 
 def _plan(leaf: Leaf) -> Plan:
-    required: list[str] = []
+    required: list[str] = list(SERVING.get(leaf.name, []))
     for action in leaf.options:
         if action.required:
             required += _option_argv(action, _candidates(action)[0])
@@ -168,7 +172,7 @@ def _cases(plan: Plan) -> dict[str, list[str]]:
         "bare --": plan.argv(extra=["--"]),
         "-- then junk": plan.argv(extra=["--", "--", "x"]),
         "non-utf8 argument": plan.argv(extra=[NON_UTF8]),
-        "nothing after the command": list(leaf.words),
+        "nothing after the command": [*leaf.words, *SERVING.get(leaf.name, [])],
     }
     for action in leaf.options:
         option = action.option_strings[-1]

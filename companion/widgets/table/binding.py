@@ -73,6 +73,7 @@ __all__ = [
     "hub_user",
     "join_line",
     "live",
+    "open_table",
     "page_address",
     "page_campaign",
     "page_store",
@@ -183,6 +184,20 @@ def page_store() -> Store:
 def database_where() -> str:
     """Where the campaigns are kept, for people (a file path, or a URL without password)."""
     return str(page_store().where)
+
+
+#: Set by ``companion app``: "0" when it serves beyond this machine without ``--open-table``.
+OPEN_TABLE = "COMPANION_OPEN_TABLE"
+
+
+def open_table() -> bool:
+    """Whether a page with no GM seat may create campaigns and see where they are kept.
+
+    ``companion app`` says no ("0") when it listens beyond this machine, unless its
+    operator passed ``--open-table``: on a shared network a visitor would otherwise make
+    look-alike campaigns and learn the database's path. Unset (a notebook, the tests, the
+    hub, ``companion app`` on 127.0.0.1) the table is open, as it always was."""
+    return os.environ.get(OPEN_TABLE, "1").strip() != "0"
 
 
 def hub_user() -> str:

@@ -45,6 +45,7 @@ from companion.widgets.table.binding import (
     guard_state_requests,
     hub_user,
     live,
+    open_table,
     page_store,
     seat_key_of,
     seated,
@@ -115,6 +116,7 @@ class TableApp(widgets.VBox):
         self.ruleset.add_class("tc-ruleset")
         self.create_button = button("Create", self.create, error=self.error, name="create",
                                     style="primary")
+        self.create_row = row(self.new_name, self.who, self.ruleset, self.create_button)
         self.db = widgets.HTML()
         # -- the open campaign -----------------------------------------------------------
         self.heading = widgets.HTML()
@@ -141,8 +143,7 @@ class TableApp(widgets.VBox):
             widgets.HTML(f"<style>{_CSS}</style>", layout=widgets.Layout(display="none")),
             self.identity,
             row(self.pick, self.open_button),
-            row(self.new_name, self.who, self.ruleset, self.create_button),
-            self.db, self.error, self.campaign_box, box=self,
+            self.create_row, self.db, self.error, self.campaign_box, box=self,
         )
         self.add_class("tc-table")
         self._followed: set[int] = set()
@@ -150,6 +151,7 @@ class TableApp(widgets.VBox):
         guard_state_requests()
         self.ready = threading.Event()
         self.db.value = '<div class="tc-db">Opening the campaigns...</div>'
+        self._show_table_rule()
         if background:
             # The database layer takes about half a second to load: the page shows first.
             threading.Thread(target=self._load, name="table-load", daemon=True).start()
@@ -170,8 +172,11 @@ class TableApp(widgets.VBox):
         try:
             self.refresh_list()
             try:
+                # A closed table never sends the path to the page (hidden is not enough:
+                # a hidden widget's value still reaches the browser).
                 self.db.value = (f'<div class="tc-db">Campaigns are kept in '
-                                 f"<code>{html.escape(database_where())}</code></div>")
+                                 f"<code>{html.escape(database_where())}</code></div>"
+                                 if open_table() else "")
             except Exception as exc:
                 self.error.show(exc)
             if self.context.campaign:
@@ -209,15 +214,30 @@ class TableApp(widgets.VBox):
         elif c.role:
             text = (f"You are <b>{html.escape(c.who or 'the GM')}</b> "
                     f"({'GM' if c.role == 'gm' else 'player'}).")
-        else:
+        elif self.may_create():
             text = "Open a campaign, or create one: you are the GM of what you create."
+        else:
+            text = CLOSED_LINE
         self.identity.value = (f'<div class="tc-identity-line" data-role="{c.role}">'
                                f"{text}</div>")
         # Where the campaigns are kept is the GM's business (a file path means nothing to
         # a player at the table): shown on the GM's page and before a campaign is open.
         self.db.layout.display = "none" if c.role in ("player", SPECTATOR) else None
+        self._show_table_rule()
         if c.who and not hub_user():  # a campaign created next is the same person's
             self.who.value = c.who
+
+    def may_create(self) -> bool:
+        """An open table lets any page create campaigns; a closed one, a GM's page only."""
+        return open_table() or self.context.role == "gm"
+
+    def _show_table_rule(self) -> None:
+        self.create_row.layout.display = None if self.may_create() else "none"
+        if not open_table():
+            self.db.layout.display = "none"
+            if not self.context.role:
+                self.identity.value = (f'<div class="tc-identity-line" data-role="">'
+                                       f"{html.escape(CLOSED_LINE)}</div>")
 
     def open_picked(self) -> None:
         if not self.pick.value:
@@ -228,6 +248,8 @@ class TableApp(widgets.VBox):
         from companion.store import create_campaign
         from companion.store.seats import creator_secret
 
+        if not self.may_create():
+            raise _refusal(CLOSED_CREATE)
         name = self.new_name.read()
         if not name.strip():
             raise _refusal("type a name for the new campaign first")
@@ -529,6 +551,13 @@ def _set_options(pick: widgets.Dropdown, options: list[tuple[str, str]]) -> None
         pick.options = options
         keys = [k for _, k in options]
         pick.value = keep if keep in keys else (keys[0] if keys else None)
+
+
+#: What a page with no seat reads on a closed table (see ``binding.open_table``).
+CLOSED_LINE = ("Open your campaign with the link (or QR code) your GM gave you. On this "
+               "server only a GM creates campaigns.")
+CLOSED_CREATE = ("only a GM creates campaigns on this server (its operator can allow "
+                 "everyone with companion app --open-table)")
 
 
 def _refusal(text: str) -> Exception:
