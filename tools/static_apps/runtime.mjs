@@ -20,6 +20,19 @@ function say(text, failed = false) {
   status.classList.toggle("tc-static-failed", failed);
 }
 
+// A storage failure (IndexedDB full or blocked; kernel.py says which): one line on top,
+// said once. There is no server here, so there is no "connection lost" to report.
+window.tcStorageFailed = (text) => {
+  let bar = document.querySelector(".tc-storage-failed");
+  if (!bar) {
+    bar = document.createElement("div");
+    bar.className = "tc-storage-failed";
+    bar.setAttribute("role", "alert");
+    document.body.prepend(bar);
+  }
+  bar.textContent = String(text);
+};
+
 // Links between apps name notebooks (app.ipynb?...): here each app is app.html.
 document.addEventListener("click", (event) => {
   const link = event.target && event.target.closest ? event.target.closest("a[href]") : null;

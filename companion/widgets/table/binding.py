@@ -32,7 +32,9 @@ trackers' observers re-render the apps. Nothing polls the browser.
 page script and CSS: when the browser goes offline, the server stops answering, or the
 kernel's websocket closes, a red banner says so and taps are blocked (a tap made offline
 would otherwise show nothing and run later); when the server answers again the banner
-asks for a reload.
+asks for a reload. In the serverless apps ([serverless][companion.widgets.table.binding.serverless])
+there is no server to lose: the page keeps the campaign itself, and its own banner speaks
+only of a storage failure (``tools/static_apps/runtime.mjs``).
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ import json
 import logging
 import os
 import sqlite3
+import sys
 import threading
 import time
 from dataclasses import dataclass, field, replace
@@ -78,6 +81,7 @@ __all__ = [
     "page_store",
     "seat_key_of",
     "seated",
+    "serverless",
     "url_script",
     "wait_for_page",
 ]
@@ -513,9 +517,18 @@ def _run_once(js: str) -> str:
             f'onerror="{html.escape(js, quote=True)}">')
 
 
+def serverless() -> bool:
+    """Whether this Python is the page's own (the static apps, Pyodide in the browser):
+    no server, no seats on other devices; the campaign lives in this browser."""
+    return sys.platform == "emscripten"
+
+
 def connection_banner() -> widgets.HTML:
-    """The lost-connection banner (see the module docs); show it once per page."""
-    banner = widgets.HTML(f"<style>{_BANNER_CSS}</style>" + _run_once(_BANNER_JS))
+    """The lost-connection banner (see the module docs); show it once per page. In the
+    serverless apps an empty place: there is no server whose loss it could report (its
+    check would ask the site for Voila's files, find none, and say so falsely)."""
+    banner = widgets.HTML("" if serverless()
+                          else f"<style>{_BANNER_CSS}</style>" + _run_once(_BANNER_JS))
     banner.add_class("tc-connection")
     banner.layout.height = "0px"
     banner.layout.overflow = "hidden"
