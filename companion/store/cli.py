@@ -225,6 +225,7 @@ def _export(args: argparse.Namespace) -> int:
 def _import(args: argparse.Namespace) -> int:
     from companion.files import read_input
     from companion.store.campaign import Campaign
+    from companion.store.records import NameTakenError
 
     text = read_input(args.file, MAX_IMPORT_BYTES, "a campaign file")
     try:
@@ -237,7 +238,10 @@ def _import(args: argparse.Namespace) -> int:
         raise CompanionError(f"{args.file} is nested too deeply to be a campaign file"
                              ) from None
     with _store(create=True) as store:
-        campaign = Campaign.import_document(store, doc, args.name)
+        try:
+            campaign = Campaign.import_document(store, doc, args.name)
+        except NameTakenError as exc:  # the store's words name no flag: the CLI's do
+            raise NameTakenError(f"{exc} (import it with --name NEW)") from None
         sys.stdout.write(f"imported campaign {campaign.name} ({campaign.head} events) "
                          f"into {store.where}\n")
     return 0

@@ -20,6 +20,7 @@ __all__ = [
     "MAX_NAME",
     "CampaignInfo",
     "ConflictError",
+    "NameTakenError",
     "NewEvent",
     "NoDatabaseError",
     "StoreError",
@@ -64,6 +65,11 @@ class NoDatabaseError(StoreError):
     def __init__(self, message: str, where: str) -> None:
         super().__init__(message)
         self.where = where
+
+
+class NameTakenError(StoreError):
+    """A campaign of that name exists already (an import under its own name): each front
+    end says how to choose another in its own words (the CLI: ``--name NEW``)."""
 
 
 class ConflictError(StoreError):

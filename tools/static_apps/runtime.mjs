@@ -229,7 +229,10 @@ async function main() {
 
 main().catch((error) => {
   console.error("Table Companion: the app could not start", error);
-  const line = String((error && error.message) || error).trim().split("\n").pop();
+  // The last line of a Python traceback, without its exception's class
+  // ("companion.store.records.StoreError: ...": a program's word, not the page's).
+  const line = String((error && error.message) || error).trim().split("\n").pop()
+    .replace(/^[A-Za-z_][\w.]*(Error|Exception|Warning): /, "");
   say(`This app could not start: ${line}`, true);
   document.documentElement.dataset.tcStatic = "failed";
 });
