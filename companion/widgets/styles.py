@@ -61,6 +61,12 @@ CSS = ("""
 .tc-app .widget-text input, .tc-app .widget-dropdown select, .tc-app textarea,
 .tc-app .widget-select select { min-height: 44px; font-size: 16px; }
 .tc-app .widget-text input, .tc-app .widget-dropdown select { height: 44px; }
+/* A box shows its value at 390 px: its input never narrower than a few digits, a list
+   never narrower than its options; a label too long for the box puts the input under it
+   instead of squeezing it (number boxes were 18 px wide, a list 2 px). */
+.tc-app .widget-inline-hbox { flex-wrap: wrap; max-width: 100%; }
+.tc-app .widget-text input, .tc-app .widget-dropdown select { min-width: 4.5em; }
+.tc-app .widget-select select { min-width: 10em; max-width: 100%; }
 /* Checkboxes: the whole label is the tap target, 44px tall; the box itself 32px. */
 .tc-app .widget-checkbox { height: auto; min-height: 44px; }
 .tc-app .widget-checkbox label { min-height: 44px; display: flex; align-items: center;
