@@ -26,6 +26,7 @@ from __future__ import annotations
 import fcntl
 import os
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -163,3 +164,33 @@ def built_site() -> Path:
                             f"\n{done.stderr[-3000:]}")
     assert (SITE / "index.html").exists()
     return SITE
+
+
+class TapClock:
+    """The clock of ``confirm_button`` in in-process tests: each reading is a second after
+    the last, so every ``click()`` is a separate tap (as a player's deliberate taps are);
+    ``freeze()`` makes the next clicks one double tap (issue 31)."""
+
+    def __init__(self) -> None:
+        self.now = 1_000.0
+        self.frozen = False
+
+    def __call__(self) -> float:
+        if not self.frozen:
+            self.now += 1.0
+        return self.now
+
+    def freeze(self) -> None:
+        self.frozen = True
+
+
+@pytest.fixture(autouse=True)
+def tap_clock(monkeypatch: pytest.MonkeyPatch) -> TapClock:
+    """See [TapClock]: ``click()`` twice means two taps a second apart, unless frozen."""
+    clock = TapClock()
+    # Only where the widgets are loaded already (a widget test imports them at the top):
+    # the rules' own tests must not pay for importing ipywidgets, nor depend on it.
+    controls = sys.modules.get("companion.widgets.controls")
+    if controls is not None:
+        monkeypatch.setattr(controls, "clock", clock)
+    return clock

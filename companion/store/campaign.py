@@ -104,6 +104,7 @@ from companion.store.permissions import (
 from companion.store.records import (
     CampaignInfo,
     ConflictError,
+    NameTakenError,
     NewEvent,
     StoredEvent,
     StoreError,
@@ -1475,8 +1476,8 @@ class Campaign(Observable):
         header, events = check_document(doc)
         new_name = store.check_name(name if name is not None else header["name"])
         if store.find_campaign(new_name) is not None:
-            raise StoreError(f"a campaign named {new_name!r} already exists "
-                             "(import it with --name NEW)")
+            raise NameTakenError(f"a campaign named {new_name!r} already exists: "
+                                 "import it under another name")
         uid = header["campaign"]
         if any(needs_upcast(e) for e in events):
             events = upcast(events, new_name)  # an older document: its moves made facts

@@ -238,7 +238,7 @@ def _import(args: argparse.Namespace) -> int:
     from companion.files import read_bytes
     from companion.store.campaign import Campaign
     from companion.store.document import MAX_DEPTH
-    from companion.store.records import check_json_input
+    from companion.store.records import NameTakenError, check_json_input
 
     data = read_bytes(args.file, MAX_IMPORT_BYTES, "a campaign file")
     text = check_json_input(data, args.file, "a campaign file", MAX_DEPTH)
@@ -253,7 +253,10 @@ def _import(args: argparse.Namespace) -> int:
         raise CompanionError(f"{args.file} is nested too deeply to be a campaign file"
                              ) from None
     with _store(create=True) as store:
-        campaign = Campaign.import_document(store, doc, args.name)
+        try:
+            campaign = Campaign.import_document(store, doc, args.name)
+        except NameTakenError as exc:  # the store's words name no flag: the CLI's do
+            raise NameTakenError(f"{exc} (import it with --name NEW)") from None
         sys.stdout.write(f"imported campaign {campaign.name} ({campaign.head} events) "
                          f"into {store.where}\n")
     return 0

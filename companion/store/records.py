@@ -23,6 +23,7 @@ __all__ = [
     "SEED_RANGE",
     "CampaignInfo",
     "ConflictError",
+    "NameTakenError",
     "NewEvent",
     "NoDatabaseError",
     "StoreError",
@@ -71,6 +72,11 @@ class NoDatabaseError(StoreError):
     def __init__(self, message: str, where: str) -> None:
         super().__init__(message)
         self.where = where
+
+
+class NameTakenError(StoreError):
+    """A campaign of that name exists already (an import under its own name): each front
+    end says how to choose another in its own words (the CLI: ``--name NEW``)."""
 
 
 class ConflictError(StoreError):

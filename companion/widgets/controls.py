@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -14,6 +15,7 @@ from companion.widgets.messages import ErrorLine, safe
 from companion.widgets.styles import MIN_BUTTON_HEIGHT
 
 __all__ = [
+    "CONFIRM_GAP",
     "SEED_BOUND",
     "button",
     "check_box",
@@ -79,10 +81,13 @@ def confirm_button(
 
     While ``risky()`` is true (there is something to lose) the first tap only turns the
     button red with ``prompt`` as its label; a second tap does it. A stray tap on a phone
-    then costs nothing, and there is no pop-up dialog to dismiss. Call ``disarm()`` on the
+    then costs nothing, and there is no pop-up dialog to dismiss. The second tap must be
+    a separate one, at least [CONFIRM_GAP][companion.widgets.controls.CONFIRM_GAP] after
+    the first: a double tap arms the button and no more. Call ``disarm()`` on the
     returned button (the app's render does) to put the label back after any other move.
     """
     btn = button(label, None, error=error, name=name, style=style)
+    armed_at = [0.0]
 
     def disarm() -> None:
         btn.description, btn.button_style = label, style
@@ -90,6 +95,11 @@ def confirm_button(
     def clicked() -> Any:
         if risky() and btn.description != prompt:
             btn.description, btn.button_style = prompt, "danger"
+            armed_at[0] = clock()
+            return None
+        if btn.description == prompt and clock() - armed_at[0] < CONFIRM_GAP:
+            # A double tap (or a bounce): its second tap left the finger before the
+            # prompt could be read, so it is the same tap, not the confirmation.
             return None
         disarm()
         return on_confirm()
@@ -97,6 +107,14 @@ def confirm_button(
     btn.on_click(safe(error)(lambda _button: clicked()))
     btn.disarm = disarm
     return btn
+
+
+#: A confirming tap must come this long (seconds) after the tap that asked for it: a
+#: double tap (two taps within about half a second) counts once (issue 31).
+CONFIRM_GAP = 0.6
+
+#: The clock the confirmation reads (tests move it on instead of sleeping).
+clock: Callable[[], float] = time.monotonic
 
 
 def check_box(label: str, name: str, value: bool = False) -> widgets.Checkbox:

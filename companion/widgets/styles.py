@@ -7,12 +7,15 @@ Awesome from a CDN, so icon names would show as blanks at an offline table).
 
 from __future__ import annotations
 
+import html
+
 import ipywidgets as widgets
 
 __all__ = [
     "APP_MAX_WIDTH",
     "CSS",
     "MIN_BUTTON_HEIGHT",
+    "TAP_ANSWER_MS",
     "style_tag",
 ]
 
@@ -58,6 +61,12 @@ CSS = ("""
 .tc-app .widget-text input, .tc-app .widget-dropdown select, .tc-app textarea,
 .tc-app .widget-select select { min-height: 44px; font-size: 16px; }
 .tc-app .widget-text input, .tc-app .widget-dropdown select { height: 44px; }
+/* A box shows its value at 390 px: its input never narrower than a few digits, a list
+   never narrower than its options; a label too long for the box puts the input under it
+   instead of squeezing it (number boxes were 18 px wide, a list 2 px). */
+.tc-app .widget-inline-hbox { flex-wrap: wrap; max-width: 100%; }
+.tc-app .widget-text input, .tc-app .widget-dropdown select { min-width: 4.5em; }
+.tc-app .widget-select select { min-width: 10em; max-width: 100%; }
 /* Checkboxes: the whole label is the tap target, 44px tall; the box itself 32px. */
 .tc-app .widget-checkbox { height: auto; min-height: 44px; }
 .tc-app .widget-checkbox label { min-height: 44px; display: flex; align-items: center;
@@ -119,9 +128,35 @@ CSS = ("""
 """Phone-width rules, scoped under ``.tc-app`` so they never leak into a notebook."""
 
 
+#: How long (ms) a button waits at most for the answer to its tap before it takes the
+#: next one (a tap whose move changes nothing on the page has no other end).
+TAP_ANSWER_MS = 1000
+
+# A tap on a button while the page still waits for the answer to its previous tap is
+# dropped, in the page, before ipywidgets sends it: a double tap on "Take damage" would
+# otherwise reach the kernel as two moves, the second sent before the first was stored.
+# The answer is the first change the kernel makes to the app's page after the tap (every
+# move re-renders something; a refusal shows its line). The page runs this once (an
+# image's onerror: ipywidgets HTML runs no <script>).
+_ONE_TAP_JS = (
+    "if(!window.tcOneTap){window.tcOneTap=1;document.addEventListener('click',function(e){"
+    "var b=e.target&&e.target.closest&&e.target.closest('.tc-btn');if(!b)return;"
+    "if(b.tcWaiting){e.stopImmediatePropagation();e.preventDefault();return;}"
+    "b.tcWaiting=1;var app=b.closest('.tc-app')||document.body,t=0,"
+    "o=new MutationObserver(function(){done();});"
+    "function done(){b.tcWaiting=0;o.disconnect();clearTimeout(t);}"
+    "setTimeout(function(){o.observe(app,{subtree:true,childList:true,"
+    "characterData:true,attributes:true});t=setTimeout(done," + str(TAP_ANSWER_MS) + ");},0);"
+    "},true);}")
+
+
 def style_tag() -> widgets.HTML:
-    """An HTML widget carrying [CSS][companion.widgets.styles.CSS].
+    """An HTML widget carrying [CSS][companion.widgets.styles.CSS], and the page's guard
+    against a double tap reaching the kernel as two moves (see ``_ONE_TAP_JS``).
 
     [app_box][companion.widgets.layout.app_box] adds it once per app.
     """
-    return widgets.HTML(f"<style>{CSS}</style>", layout=widgets.Layout(display="none"))
+    once = html.escape(_ONE_TAP_JS, quote=True)
+    return widgets.HTML(f"<style>{CSS}</style>"
+                        f'<img alt="" style="display:none" src="data:," onerror="{once}">',
+                        layout=widgets.Layout(display="none"))

@@ -134,3 +134,15 @@ def test_refusals_show_under_the_box_and_big_rolls_keep_the_page_small(voila_app
     # Voila's page itself is about 440 KB; the tray adds tens of KB, not megabytes.
     assert max(sizes) - baseline < 150_000, (baseline, sizes)
     assert sizes[-1] - sizes[4] < 30_000, sizes  # the page stops growing with the history
+
+
+def test_a_double_tap_on_roll_rolls_once(voila_app: Any) -> None:
+    """The second tap of a double tap leaves the page before the first roll is stored:
+    the page drops it (issue 31: a double tap on Take damage applied it twice)."""
+    page = voila_app("dice_tray")
+    page.locator(EXPR).fill("2d6")
+    page.locator(ROLL).dblclick()
+    wait_for_roll(page, 1)
+    page.locator(ROLL).click()  # a separate tap, after the answer: rolls
+    wait_for_roll(page, 2)
+    expect(page.locator(".tc-history li")).to_have_count(2)  # not 3

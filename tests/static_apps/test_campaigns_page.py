@@ -70,3 +70,35 @@ def test_a_bad_file_is_one_line_and_nothing_is_imported(
     assert says in page.error.value and 'role="alert"' in page.error.value
     assert "\n" not in page.error.value
     assert names(page) == ["Tuesday"]
+
+
+def test_an_import_under_a_taken_name_says_so_in_the_page_s_words(page: Any) -> None:
+    page._safe(page.export)
+    text = page.link.value.split('readonly rows="6" style="width:100%">')[1]
+    upload(page, html.unescape(text.split("</textarea>")[0]).encode())
+    page._safe(page.import_)
+    assert "already exists: import it under another name" in page.error.value
+    assert "--name" not in page.error.value and "Error" not in page.error.value
+    assert names(page) == ["Tuesday"]
+
+
+def test_a_second_tab_is_refused_in_one_line_without_a_class_name(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another tab holds the campaigns: the store's opener refuses (kernel.py); the page
+    says why, in its words, and offers nothing to tap."""
+    from companion.store import db
+    from companion.store.records import StoreError
+
+    def refused(*_: object, **__: object) -> Any:
+        raise StoreError("the campaigns kept in this browser are open in another tab")
+
+    monkeypatch.setattr(db, "open_store", refused)
+    spec = importlib.util.spec_from_file_location(
+        "tc_static_campaigns", ROOT / "tools" / "static_apps" / "campaigns_page.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    shown = module.CampaignsPage()
+    assert "open in another tab" in shown.error.value
+    assert "StoreError" not in shown.error.value and "companion." not in shown.error.value
+    assert shown.export_button.disabled and shown.import_button.disabled

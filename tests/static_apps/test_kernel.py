@@ -90,3 +90,63 @@ def test_widget_messages_go_between_python_and_the_page_without_ipython() -> Non
     assert out["closed"] is True
     assert out["reseeded"] is True
     assert out["finite"] == {"a": None, "b": [1.5, None]}  # JSON the page can read
+
+
+BLOCKED = r"""
+import asyncio, importlib.util, json, os, sys, types
+
+folder = sys.argv[1]
+said = []
+
+
+class Sync:
+    async def load(self):
+        raise RuntimeError("IndexedDB: the operation is not allowed")
+
+    def persist(self):
+        said.append("persist")
+
+
+class Function:
+    @staticmethod
+    def new(*args):
+        if "navigator.locks" in args[-1]:
+            async def held():
+                return True
+            return lambda: held()
+        return lambda *values: Sync()
+
+
+js = types.ModuleType("js")
+js.Function = Function
+js.Object = types.SimpleNamespace(new=lambda: None)
+js.console = types.SimpleNamespace(error=lambda *a: None)
+js.tcStorageFailed = said.append
+fs = types.SimpleNamespace(mkdirTree=lambda p: os.makedirs(p, exist_ok=True),
+                           mount=lambda *a: None, filesystems=types.SimpleNamespace(IDBFS=0))
+pyodide_js = types.ModuleType("pyodide_js")
+pyodide_js.FS = fs
+sys.modules.update({"js": js, "pyodide_js": pyodide_js})
+
+spec = importlib.util.spec_from_file_location("tc_static_kernel", "tools/static_apps/kernel.py")
+kernel = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(kernel)
+kernel.FOLDER = folder
+asyncio.run(kernel._open_campaign_store("table", ""))
+from companion.store.db import open_store
+store = open_store()
+store.create_campaign("Tuesday", ["cairn_srd"])
+print(json.dumps({"said": said, "not_read": kernel.NOT_READ}))
+"""
+
+
+def test_a_blocked_indexeddb_says_so_once_and_the_page_still_plays(tmp_path: Path) -> None:
+    """IndexedDB refusing to open: the page's storage banner says so (not a "connection
+    lost"), the campaign still plays from memory, and nothing is written back (which
+    would replace what the browser keeps with an empty copy)."""
+    done = subprocess.run([sys.executable, "-c", BLOCKED, str(tmp_path / "campaigns")],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert out["said"] == [out["not_read"]]
+    assert "storage" in out["not_read"] and "Connection" not in out["not_read"]

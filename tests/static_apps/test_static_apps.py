@@ -283,3 +283,52 @@ def test_campaign_kept_exported_and_imported(
     assert result["outside"] == []
     assert result["snapshot_used"] is True
     assert result["errors"] == []
+
+
+def test_the_device_holder_is_the_gm_and_no_false_banner(
+        static_server: StaticServer, tmp_path: Path, chromium_launch: dict[str, Any]) -> None:
+    """Issue 31 on the static site: no "Connection lost" banner (there is no server to
+    lose), no seat links or QR codes, and the GM restored when the campaign is reopened
+    from the site's own pages."""
+    from playwright.sync_api import expect, sync_playwright
+
+    launch = {k: v for k, v in chromium_launch.items() if k != "headless"}
+    launch["headless"] = True
+    apps = static_server.url + "apps/"
+
+    def play() -> list[str]:
+        with sync_playwright() as p:
+            profile = Profile(p, tmp_path / "profile", launch)
+            page = profile.start()
+            page.goto(apps + "table.html")
+            page.wait_for_selector(".tc-table", timeout=APP_WAIT)
+            create_campaign(page, "Mira", "Thursday", "Cairn")
+            identity = page.locator(".tc-identity-line")
+            expect(identity).to_contain_text("whoever holds it is its GM")
+            expect(identity).to_contain_text("Mira")
+            assert "seat=" not in page.url
+            expect(page.locator(".tc-seats")).to_be_hidden()
+            expect(page.locator(".tc-gm-link-line")).to_have_count(0)
+            # The server apps' watcher is not on this page at all (it polled Voila's
+            # files every 5 s and found none): nothing to wait for.
+            assert page.evaluate("window.tcConnection === undefined")
+            expect(page.locator(".tc-offline")).to_have_count(0)
+            settled_head(page, "Thursday")
+            # Back through the site's own page: Apps -> Table Companion -> pick -> Open.
+            page.goto(apps + "table.html")
+            page.wait_for_selector(".tc-pick-campaign select", timeout=APP_WAIT)
+            page.wait_for_function(
+                "[...document.querySelectorAll('.tc-pick-campaign option')]"
+                ".some(o => o.textContent === 'Thursday')")
+            page.locator(".tc-pick-campaign select").select_option(label="Thursday")
+            page.locator(".tc-btn-open-campaign").click()
+            expect(page.locator(".tc-identity-line[data-role='gm']")).to_contain_text("Mira")
+            page.locator(".tc-btn-app-cairn_character").click()
+            expect(page.locator(".tc-open-app .tc-where")).to_contain_text("(GM)")
+            text = page.locator("body").inner_text()
+            profile.stop()
+            return [*profile.outside, *profile.errors,
+                    *[w for w in ("Connection lost", "ModuleNotFoundError", "/voila/",
+                                  "watching") if w in text]]
+
+    assert in_thread(play) == []

@@ -593,3 +593,21 @@ def test_a_long_session_sends_the_same_few_kilobytes_per_move() -> None:
         early, late = max(sent[40:60]), max(sent[260:280])
         assert late < 8_000, f"{late:,} bytes for one move after 260 moves"
         assert late < early * 1.2  # flat, not growing with the log
+
+
+def test_a_double_tap_on_a_confirm_button_counts_once(tap_clock: Any) -> None:
+    """Two taps within CONFIRM_GAP (a double tap) only arm the button; a separate tap
+    after it has shown its prompt does the move (issue 31: a sheet replaced at once)."""
+    from companion.widgets import controls
+    from companion.widgets.base import confirm_button
+
+    done: list[int] = []
+    btn = confirm_button("New", lambda: done.append(1), risky=lambda: True,
+                         prompt="Tap again: new", error=ErrorLine(), name="x")
+    tap_clock.freeze()
+    btn.click()
+    btn.click()
+    assert done == [] and btn.description == "Tap again: new"
+    tap_clock.now += controls.CONFIRM_GAP  # read, then tapped again
+    btn.click()
+    assert done == [1] and btn.description == "New"

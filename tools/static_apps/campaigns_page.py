@@ -25,7 +25,11 @@ class CampaignsPage(widgets.VBox):
     def __init__(self) -> None:
         from companion.store.db import open_store
 
-        self.store: Any = open_store()
+        refused = ""
+        try:
+            self.store: Any = open_store()
+        except Exception as exc:  # another tab holds the campaigns: said in its words
+            refused, self.store = _one_line(exc), None
         self.pick = widgets.Dropdown(description="Campaign", options=[])
         self.pick.add_class("tc-export-pick")
         self.export_button = widgets.Button(description="Export", button_style="primary")
@@ -48,7 +52,8 @@ class CampaignsPage(widgets.VBox):
         self.message.add_class("tc-message")
         self.error = widgets.HTML()
         self.error.add_class("tc-error")
-        where = html.escape(str(self.store.where))
+        where = html.escape(str(self.store.where)) if self.store is not None \
+            else "this browser"
         super().__init__([
             widgets.HTML(f"<p>Campaigns are kept in {where}. Export one to keep a copy or "
                          "to play it on a server (<code>companion campaign import "
@@ -61,6 +66,10 @@ class CampaignsPage(widgets.VBox):
         ], layout=widgets.Layout(max_width="720px"))
         self.add_class("tc-app")
         self.add_class("tc-campaigns")
+        if self.store is None:
+            self.export_button.disabled = self.import_button.disabled = True
+            self.error.value = f'<div role="alert">{html.escape(refused)}</div>'
+            return
         self.refresh()
 
     def _safe(self, action: Any) -> None:
@@ -68,8 +77,7 @@ class CampaignsPage(widgets.VBox):
         try:
             action()
         except Exception as exc:  # shown on the page, one line
-            line = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            self.error.value = f'<div role="alert">{html.escape(line)}</div>'
+            self.error.value = f'<div role="alert">{html.escape(_one_line(exc))}</div>'
 
     def refresh(self) -> None:
         names = [c.name for c in self.store.list_campaigns()]
@@ -129,6 +137,12 @@ class CampaignsPage(widgets.VBox):
                               f"{html.escape(campaign.name)} ({campaign.head} events). "
                               f'<a href="table.html?campaign={_quote(campaign.name)}">'
                               "Open it at the table</a></p>")
+
+
+def _one_line(exc: BaseException) -> str:
+    """A refusal as the page says it: its first line, never the exception's class."""
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else "that did not work: reload the page and try again"
 
 
 def _quote(text: str) -> str:

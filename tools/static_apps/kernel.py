@@ -186,7 +186,10 @@ function persist() {
   busy = true;
   FS.syncfs(false, (err) => {
     busy = false;
-    if (err) console.error("Table Companion: keeping campaigns failed", err);
+    if (err) {
+      console.error("Table Companion: keeping campaigns failed", err);
+      if (window.tcStorageFailed) window.tcStorageFailed(NOT_KEPT);
+    }
     if (again) { again = false; persist(); }
     else if (window.tcStaticKept) window.tcStaticKept();
   });
@@ -239,6 +242,13 @@ def _install_store(open_store: Any, store_for_url: Any) -> None:
     package.db = db  # type: ignore[attr-defined]
 
 
+#: The storage banner's words (runtime.mjs shows them, once, in one line): the move is
+#: on the page, not in the browser's storage; leaving loses it.
+NOT_KEPT = ("This browser did not keep your last move (its storage is full or blocked): "
+            "export the campaign from the Campaigns page before you leave this page.")
+NOT_READ = ("This browser will not let this page keep campaigns (its storage is blocked): "
+            "what you do here is lost when you leave the page.")
+
 NO_CAMPAIGN = ("this page was opened without a campaign: open the campaign's apps from the "
                "table (apps/table.html)")
 
@@ -263,16 +273,26 @@ async def _open_campaign_store(app: str, query: str) -> None:
         _install_store(_refuse(OTHER_TAB), _refuse(OTHER_TAB))
         return
     fs: Any = pyodide_js.FS
-    sync: Any = js.Function.new("FS", _SYNC)(fs)
+    sync: Any = js.Function.new("FS", "NOT_KEPT", _SYNC)(fs, NOT_KEPT)
     if not os.path.isdir(FOLDER):
         fs.mkdirTree(FOLDER)
         fs.mount(fs.filesystems.IDBFS, js.Object.new(), FOLDER)
-    await sync.load()
+    on_write: Any = sync.persist
+    try:
+        await sync.load()
+    except Exception:  # IndexedDB blocked (private mode, a policy)
+        # The page still plays, from memory; writing back would replace whatever the
+        # browser does keep with this empty copy, so nothing is written.
+        js.console.error("Table Companion: the campaigns kept in this browser cannot be read")
+        failed = getattr(js, "tcStorageFailed", None)
+        if failed is not None:
+            failed(NOT_READ)
+        on_write = None
 
     from companion.store import memory
 
     store = memory.MemoryStore(
-        FOLDER, on_write=sync.persist,
+        FOLDER, on_write=on_write,
         where="this browser (IndexedDB; export a campaign to keep a copy)")
     os.environ["COMPANION_DB"] = FOLDER + "/campaigns.db"  # the key the openers use
 

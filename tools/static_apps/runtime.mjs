@@ -20,6 +20,19 @@ function say(text, failed = false) {
   status.classList.toggle("tc-static-failed", failed);
 }
 
+// A storage failure (IndexedDB full or blocked; kernel.py says which): one line on top,
+// said once. There is no server here, so there is no "connection lost" to report.
+window.tcStorageFailed = (text) => {
+  let bar = document.querySelector(".tc-storage-failed");
+  if (!bar) {
+    bar = document.createElement("div");
+    bar.className = "tc-storage-failed";
+    bar.setAttribute("role", "alert");
+    document.body.prepend(bar);
+  }
+  bar.textContent = String(text);
+};
+
 // Links between apps name notebooks (app.ipynb?...): here each app is app.html.
 document.addEventListener("click", (event) => {
   const link = event.target && event.target.closest ? event.target.closest("a[href]") : null;
@@ -216,7 +229,10 @@ async function main() {
 
 main().catch((error) => {
   console.error("Table Companion: the app could not start", error);
-  const line = String((error && error.message) || error).trim().split("\n").pop();
+  // The last line of a Python traceback, without its exception's class
+  // ("companion.store.records.StoreError: ...": a program's word, not the page's).
+  const line = String((error && error.message) || error).trim().split("\n").pop()
+    .replace(/^[A-Za-z_][\w.]*(Error|Exception|Warning): /, "");
   say(`This app could not start: ${line}`, true);
   document.documentElement.dataset.tcStatic = "failed";
 });

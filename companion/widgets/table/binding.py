@@ -19,6 +19,11 @@ with no valid ``seat=`` is the seat *named* like the hub user (any case), with n
 link: the GM makes the seats with the hub names (``campaign seat NAME ash --role
 player``, or the start app's Invite). A hub user without a seat is a spectator.
 
+In the serverless apps ([serverless][companion.widgets.table.binding.serverless]: the
+page's own Python, the campaign kept in this browser) there are no seats to prove:
+[device_holder][companion.widgets.table.binding.device_holder] makes whoever holds the
+device the campaign's GM, and players join by passing the phone.
+
 [page_campaign][companion.widgets.table.binding.page_campaign] opens the campaign with the
 store ([shared_campaign][companion.store.campaign.shared_campaign]: one object per kernel,
 so every app shown in this kernel shares the same trackers) and starts
@@ -32,7 +37,9 @@ trackers' observers re-render the apps. Nothing polls the browser.
 page script and CSS: when the browser goes offline, the server stops answering, or the
 kernel's websocket closes, a red banner says so and taps are blocked (a tap made offline
 would otherwise show nothing and run later); when the server answers again the banner
-asks for a reload.
+asks for a reload. In the serverless apps ([serverless][companion.widgets.table.binding.serverless])
+there is no server to lose: the page keeps the campaign itself, and its own banner speaks
+only of a storage failure (``tools/static_apps/runtime.mjs``).
 """
 
 from __future__ import annotations
@@ -42,6 +49,7 @@ import json
 import logging
 import os
 import sqlite3
+import sys
 import threading
 import time
 from dataclasses import dataclass, field, replace
@@ -57,6 +65,8 @@ if TYPE_CHECKING:
     from companion.store.permissions import SeatKey
 
 __all__ = [
+    "DEVICE_GM",
+    "DEVICE_LINE",
     "HUB_USER",
     "JOIN_LINE",
     "POLL_SECONDS",
@@ -69,6 +79,7 @@ __all__ = [
     "PageContext",
     "connection_banner",
     "database_where",
+    "device_holder",
     "guard_state_requests",
     "hub_user",
     "join_line",
@@ -79,6 +90,7 @@ __all__ = [
     "page_store",
     "seat_key_of",
     "seated",
+    "serverless",
     "url_script",
     "wait_for_page",
 ]
@@ -214,6 +226,8 @@ def seated(context: PageContext) -> PageContext:
     reads no role)."""
     if not context.campaign:
         return context
+    if serverless():
+        return device_holder(context)
     if context.role in ROLES and not context.seat:
         return context
     from companion.store.seats import seat_for_secret, seat_named  # SQLAlchemy: load late
@@ -225,6 +239,33 @@ def seated(context: PageContext) -> PageContext:
     if seat is None:  # a dead secret is not carried on in links either
         return context.with_(who="", role=SPECTATOR, seat="")
     return context.with_(who=seat.who, role=seat.role)
+
+
+#: Who holds the device when the campaign has no GM seat (one imported from a server's
+#: export: seats and their secrets never leave the database).
+DEVICE_GM = "GM"
+
+#: What the start app says of a campaign in the serverless apps.
+DEVICE_LINE = ("This campaign lives on this device: whoever holds it is its GM, and "
+               "players join by passing the phone.")
+
+
+def device_holder(context: PageContext) -> PageContext:
+    """In the serverless apps, ``context`` as its campaign's GM: the campaign lives on
+    this device, so whoever holds the device runs it (players take the phone in turn).
+    The GM is named as the campaign's first GM seat (its creator), else
+    [DEVICE_GM][companion.widgets.table.binding.DEVICE_GM]. No secret: a link carries
+    nothing another device could open, and reopening from the site's own pages (no
+    ``seat=`` in their links) gives back the same GM."""
+    from companion.store.records import StoreError
+    from companion.store.seats import list_seats
+
+    try:
+        seats = list_seats(page_store(), context.campaign)
+    except StoreError:  # no such campaign: opening it says so, in one line
+        seats = []
+    gm = next((s.who for s in seats if s.role == "gm"), DEVICE_GM)
+    return context.with_(who=gm, role="gm", seat="")
 
 
 def seat_key_of(context: PageContext) -> SeatKey | None:
@@ -528,9 +569,18 @@ def _run_once(js: str) -> str:
             f'onerror="{html.escape(js, quote=True)}">')
 
 
+def serverless() -> bool:
+    """Whether this Python is the page's own (the static apps, Pyodide in the browser):
+    no server, no seats on other devices; the campaign lives in this browser."""
+    return sys.platform == "emscripten"
+
+
 def connection_banner() -> widgets.HTML:
-    """The lost-connection banner (see the module docs); show it once per page."""
-    banner = widgets.HTML(f"<style>{_BANNER_CSS}</style>" + _run_once(_BANNER_JS))
+    """The lost-connection banner (see the module docs); show it once per page. In the
+    serverless apps an empty place: there is no server whose loss it could report (its
+    check would ask the site for Voila's files, find none, and say so falsely)."""
+    banner = widgets.HTML("" if serverless()
+                          else f"<style>{_BANNER_CSS}</style>" + _run_once(_BANNER_JS))
     banner.add_class("tc-connection")
     banner.layout.height = "0px"
     banner.layout.overflow = "hidden"

@@ -1,6 +1,7 @@
 """The start app's seats panel: the GM invites, renews and revokes seats.
 
-Shown to the GM only (a player's or spectator's page never builds its contents): the GM's
+Shown to the GM only (a player's or spectator's page never builds its contents), and
+never in the serverless apps (the campaign lives on one device, passed round): the GM's
 own link to bookmark; *Invite* (a name and gm/player) makes a seat and shows its link with
 a QR code that a phone scans to join (drawn as SVG by ``segno``); *New link* gives a seat a
 new secret (the old link opens nothing); *Revoke* (a second tap) closes a seat. A secret is
@@ -20,7 +21,13 @@ import ipywidgets as widgets
 from companion.errors import CompanionError
 from companion.store.permissions import same_name
 from companion.widgets.base import ErrorLine, button, check_box, confirm_button, name_box, row
-from companion.widgets.table.binding import hub_user, page_address, page_store, seat_key_of
+from companion.widgets.table.binding import (
+    hub_user,
+    page_address,
+    page_store,
+    seat_key_of,
+    serverless,
+)
 
 if TYPE_CHECKING:
     from companion.widgets.table.start import TableApp
@@ -95,7 +102,9 @@ class SeatsPanel(widgets.VBox):
 
     def render(self) -> None:
         """Show the panel to the GM (hide it, empty, from anyone else)."""
-        if self.app.campaign is None or self.app.context.role != "gm":
+        # Serverless: the campaign lives on this device; links, QR codes and the server's
+        # address would lead nowhere (and the QR package is not in the page's bundle).
+        if self.app.campaign is None or self.app.context.role != "gm" or serverless():
             self.layout.display = "none"
             for part in (self.gm_link, self.listing, self.invite_out):
                 part.value = ""

@@ -10,7 +10,8 @@ may (a player: their own character), and opens any app of that ruleset *in place
 app is built in this same kernel over the same campaign objects and swapped into the page
 (no new kernel, no reload), with a link to the app's own page for another device.
 Campaign, seat and the open app are kept in the page's address, so a reload comes back to
-the same table.
+the same table. In the serverless apps a campaign lives on the device: whoever holds it is
+its GM (players take the phone), with no seats, links or QR codes.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from companion.widgets.base import (
 )
 from companion.widgets.table.apps import apps_for, spec
 from companion.widgets.table.binding import (
+    DEVICE_LINE,
     JOIN_LINE,
     SPECTATOR,
     WIDGET_LOCK,
@@ -49,6 +51,7 @@ from companion.widgets.table.binding import (
     page_store,
     seat_key_of,
     seated,
+    serverless,
     url_script,
     wait_for_page,
 )
@@ -211,6 +214,8 @@ class TableApp(widgets.VBox):
         c = self.context
         if c.role == SPECTATOR:
             text = html.escape(JOIN_LINE)
+        elif c.role and serverless():
+            text = f"{html.escape(DEVICE_LINE)} (GM: <b>{html.escape(c.who)}</b>)"
         elif c.role:
             text = (f"You are <b>{html.escape(c.who or 'the GM')}</b> "
                     f"({'GM' if c.role == 'gm' else 'player'}).")
@@ -338,10 +343,14 @@ class TableApp(widgets.VBox):
         if box is None:
             # Born with its class and shown: an update right behind a new widget's creation
             # can be lost by the page while it is still creating the widget.
+            # Serverless: no other device reaches this browser's campaign (and a second
+            # tab of it is refused), so no link to one.
+            elsewhere = "" if serverless() else (
+                f'<div class="tc-app-link">On another device: <a href="{link}" '
+                f'target="_blank">{html.escape(title)} for this campaign</a></div>')
             box = self._boxes[key] = widgets.VBox([
                 app_heading(title, self.context, demo=False),
-                widgets.HTML(f'<div class="tc-app-link">On another device: <a href="{link}" '
-                             f'target="_blank">{html.escape(title)} for this campaign</a></div>'),
+                widgets.HTML(elsewhere),
                 self._top_bar(key),
                 app,
             ], layout=widgets.Layout(max_width="100%"), _dom_classes=("tc-open-app",))

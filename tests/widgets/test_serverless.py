@@ -1,0 +1,81 @@
+"""The serverless apps (Pyodide in the page) say only what is true of them."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from companion.store import create_campaign, open_store
+from companion.widgets.table import TableApp, binding, campaign_page
+from companion.widgets.table.binding import PageContext
+
+
+def test_the_server_apps_watch_their_connection() -> None:
+    banner = binding.connection_banner()
+    assert "voila.js" in banner.value and "Connection lost" in banner.value
+
+
+def test_no_connection_banner_where_there_is_no_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The static site has no Voila: its liveness check would find no ``voila.js`` and
+    say "Connection lost" while every move is in fact kept."""
+    monkeypatch.setattr(sys, "platform", "emscripten")
+    assert binding.serverless()
+    banner = binding.connection_banner()
+    assert "voila.js" not in banner.value and "Connection" not in banner.value
+
+
+@pytest.fixture
+def browser_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A fresh campaign store, and this Python taken for the page's own (Pyodide)."""
+    pytest.importorskip("sqlalchemy")
+    path = tmp_path / "table.db"
+    monkeypatch.setenv("COMPANION_DB", str(path))
+    monkeypatch.setattr(sys, "platform", "emscripten")
+    yield path
+
+
+def _table(query: str) -> TableApp:
+    app = TableApp(PageContext.from_query(query), background=False)
+    assert app.ready.is_set()
+    return app
+
+
+def test_whoever_holds_the_device_is_the_gm_with_no_seat_links(browser_db: Path) -> None:
+    app = TableApp(PageContext(who="Mira", role="gm"), background=False)
+    app.new_name.value, app.ruleset.value = "Tuesday", "cairn_srd"
+    app.create_button.click()
+    assert app.error.message == ""
+    assert app.context.role == "gm" and app.context.who == "Mira"
+    # No secret in the address, no seats panel (links, QR codes, the server's address).
+    assert app.context.seat == "" and "seat=" not in app.url.value
+    assert app.seats.layout.display == "none" and app.seats.gm_link.value == ""
+    assert binding.DEVICE_LINE in app.identity.value
+    opened = app.open_app("cairn_character")
+    assert opened is not None and "another device" not in str(
+        [getattr(c, "value", "") for c in app.app_area.children])
+    # Reopened from the site's own pages (Apps -> Table Companion -> pick -> Open; or an
+    # app's page with ?campaign=): the same GM, not a spectator.
+    again = _table("")
+    again.pick.value = "Tuesday"
+    again.open_button.click()
+    assert again.error.message == ""
+    assert (again.context.who, again.context.role) == ("Mira", "gm")
+    assert again.seats.layout.display == "none"
+    page = campaign_page("cairn_character", PageContext.from_query("campaign=Tuesday"))
+    assert "Mira" in page.children[2].value and "(GM)" in page.children[2].value
+
+
+def test_an_imported_campaign_is_played_by_whoever_imported_it(browser_db: Path) -> None:
+    # A server's export brings no seats (secrets never leave its database).
+    with open_store() as store:
+        create_campaign(store, "Imported", ["cairn_srd"])
+    app = _table("campaign=Imported")
+    assert (app.context.who, app.context.role) == (binding.DEVICE_GM, "gm")
+    form = app.forms["cairn_srd"]
+    form["name"].value = "Ash"
+    form["add"].click()
+    assert app.error.message == ""
+    assert app.party.value.count("Ash") >= 1
