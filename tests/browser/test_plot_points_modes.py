@@ -32,6 +32,7 @@ def plot_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     gm = create(Store(database_url(str(path))), CAMPAIGN, ["plot_points"], who="Gail",
                 role="gm")
     gm.add(PLOT_TABLE, PlotPointSession.new(["Ash"], "Gail"), role="minigame")
+    gm.set_trust(own_dice=True)  # players may enter their own dice (off unless the GM says)
     return path
 
 
@@ -55,9 +56,14 @@ def test_a_blind_check_shows_its_commitment_to_the_player_and_its_result_to_the_
     try:
         page = ash.page
         controls = page.locator(".tc-roll-controls-check")
-        # Compact on a phone: the mode and the own-dice switch take one short row.
+        # Compact on a phone: the mode list and the own-dice switch share one row (the
+        # list's label may sit above it, so that the list shows its value whole).
         box = controls.bounding_box()
-        assert box is not None and box["height"] <= 90, box
+        assert box is not None and box["height"] <= 130, box
+        mode = controls.locator("select").bounding_box()
+        own = controls.locator(".tc-rule-own input").bounding_box()
+        assert mode is not None and own is not None
+        assert abs((mode["y"] + mode["height"] / 2) - (own["y"] + own["height"] / 2)) < 30
         controls.locator("select").select_option(label="Blind")
         expect(controls).to_contain_text("the GM sees the roll, you do not")
         expect(page.locator(".tc-btn-retry")).to_be_disabled()
