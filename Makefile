@@ -72,11 +72,15 @@ lint: $(STAMP)
 
 # Test processes (pytest-xdist): one per core by default; TEST_WORKERS=1 runs in-process.
 TEST_WORKERS ?= auto
-PYTEST_PARALLEL := $(if $(filter 1,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadgroup)
+# worksteal: a worker that runs out takes queued tests from the other, so a slow browser test
+# near the end does not leave one core idle.
+PYTEST_PARALLEL := $(if $(filter 1,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist worksteal)
+# SCREENSHOTS=1 keeps a screenshot of each app state the browser tests reach (test-artifacts/).
+SCREENSHOTS ?= 0
 
 # Everything CI runs. The site tests need the built site, the browser tests need Chromium.
 test: lint docs chromium postgres
-	$(PY) -m pytest $(PYTEST_PARALLEL) tests/
+	TC_SCREENSHOTS=$(SCREENSHOTS) $(PY) -m pytest $(PYTEST_PARALLEL) --durations=25 tests/
 
 # The fast loop while developing: lint, types and every test that needs no browser and no
 # built site, in parallel (PostgreSQL included: the store's tests start their own cluster).

@@ -35,6 +35,9 @@ Every test in ``tests/browser/`` is marked ``browser`` automatically. Fixtures, 
     the page. Kernel errors shown by Voila fail the wait with the server log attached.
 ``screenshot`` (function -> callable)
     ``screenshot(page, "dice_tray-phone")`` saves ``test-artifacts/<name>.png`` (gitignored)
+    when ``TC_SCREENSHOTS=1`` (``make test SCREENSHOTS=1``): 43 full-page shots at twice the
+    pixels cost the suite about a minute that no assertion needs, so they are taken for a
+    person to look at, on request
     and returns the path. The whole app is captured: Voila scrolls inside
     ``#rendered_cells``, so the window is grown to the content height for the shot.
 ``scroll_width`` (function -> callable)
@@ -359,8 +362,10 @@ def scroll_width() -> Callable[[Any], int]:
 @pytest.fixture
 def screenshot() -> Callable[..., Path]:
     def save(page: Any, name: str, *, full_page: bool = True) -> Path:
-        ARTIFACTS.mkdir(exist_ok=True)
         path = ARTIFACTS / f"{name}.png"
+        if os.environ.get("TC_SCREENSHOTS") != "1":
+            return path
+        ARTIFACTS.mkdir(exist_ok=True)
         viewport = page.viewport_size
         height = int(page.evaluate(_CONTENT_HEIGHT_JS)) if full_page else 0
         if full_page and viewport and height > viewport["height"]:

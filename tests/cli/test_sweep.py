@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import fcntl
 import json
 import os
 import re
@@ -219,17 +220,28 @@ CASES: dict[str, dict[str, list[str]]] = {name: _cases(plan) for name, plan in P
 
 
 @pytest.fixture(scope="module")
-def results() -> dict[str, dict[str, dict[str, Any]]]:
+def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, dict[str, Any]]]:
     order = [(leaf, label) for leaf, cases in CASES.items() for label in cases]
     payload = json.dumps([CASES[leaf][label] for leaf, label in order])
-    done = subprocess.run(
-        [sys.executable, str(HERE / "sweep_worker.py"), "--timeout", str(RUN_LIMIT)],
-        input=payload, capture_output=True, text=True, timeout=600, cwd=SCRATCH, check=False,
-        env={**os.environ, **ENV},
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
+    # The sweep runs once per test run: under pytest-xdist the first worker to get here runs
+    # it (about a minute) and keeps its answers where the other workers find them (the
+    # parent of each worker's temporary folder is the run's own), instead of each running it.
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    kept = shared / "cli-sweep-results.json"
+    with open(shared / "cli-sweep.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not kept.exists():
+            done = subprocess.run(
+                [sys.executable, str(HERE / "sweep_worker.py"), "--timeout", str(RUN_LIMIT)],
+                input=payload, capture_output=True, text=True, timeout=600, cwd=SCRATCH,
+                check=False, env={**os.environ, **ENV},
+            )
+            assert done.returncode == 0, done.stderr[-3000:]
+            kept.write_text(done.stdout)
+        answers = json.loads(kept.read_text())
     found: dict[str, dict[str, dict[str, Any]]] = {}
-    for (leaf, label), result in zip(order, json.loads(done.stdout), strict=True):
+    for (leaf, label), result in zip(order, answers, strict=True):
         found.setdefault(leaf, {})[label] = result
     return found
 
