@@ -116,18 +116,22 @@ def test_search_works_offline(in_browser: Any, site_url: str) -> None:
         page.goto(site_url)
         page.wait_for_load_state("networkidle")
         box = page.locator(".md-search__input")
-        first = page.locator(".md-search-result__item").first
+        # A result for the whole word: typed letter by letter, the list first shows the
+        # results of "e", "ex"... and reading it at once read one of those (seen in CI).
+        hit = page.locator(".md-search-result__item",
+                           has_text=re.compile("xplod", re.IGNORECASE)).first
         # The search worker builds its index after the page loads; a query typed before it
         # is ready (likely on a loaded machine) is not re-run, so type it again.
         for _attempt in range(5):
+            box.click()  # focused, the search overlay opens (its results are shown)
             box.fill("")
             box.type("explode")
             try:
-                first.wait_for(state="visible", timeout=10_000)
+                hit.wait_for(state="visible", timeout=10_000)
                 break
             except PlaywrightTimeout:
                 continue
-        text: str = first.inner_text()
+        text: str = hit.inner_text()
         return text
 
     assert "xplod" in in_browser(body, viewport={"width": 1280, "height": 900})

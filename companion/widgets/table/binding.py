@@ -379,6 +379,10 @@ class LiveSync:
         self._seat_due = time.monotonic() + SEAT_CHECK_SECONDS
         if seated(context).role == SPECTATOR and campaign.role != SPECTATOR:
             with WIDGET_LOCK:
+                # The page may have moved to a new seat while the old one was read (the GM
+                # renewing their own link, under this lock): only the seat read demotes.
+                if self.seat is not context:
+                    return
                 campaign.who, campaign.role, campaign.seat_key = "", SPECTATOR, None
             log.info("this page's seat was revoked or renewed: it watches from now on")
 

@@ -22,6 +22,7 @@ from companion.errors import CompanionError
 from companion.store.permissions import same_name
 from companion.widgets.base import ErrorLine, button, check_box, confirm_button, name_box, row
 from companion.widgets.table.binding import (
+    WIDGET_LOCK,
     hub_user,
     page_address,
     page_store,
@@ -185,9 +186,14 @@ class SeatsPanel(widgets.VBox):
         seat = next((s for s in list_seats(page_store(), campaign) if s.who == chosen), None)
         if seat is None:
             raise CompanionError("choose a seat first")
-        secret = make_seat(page_store(), campaign, seat.who, seat.role)
-        if same_name(seat.who, self.app.context.who):
-            self._moved_own_seat(secret)
+        own = same_name(seat.who, self.app.context.who)
+        # Renewing one's own seat and following it are one step for the live watcher's seat
+        # check (it demotes under the same lock): else it could read the old link between
+        # the two and turn the GM into a spectator (seen under load).
+        with WIDGET_LOCK:
+            secret = make_seat(page_store(), campaign, seat.who, seat.role)
+            if own:
+                self._moved_own_seat(secret)
         self._show(seat.who, seat.role, secret)
         self._list()
 
