@@ -126,3 +126,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if here in Path(str(item.fspath)).resolve().parents:
             item.add_marker(
                 pytest.mark.filterwarnings("error::sqlalchemy.exc.SADeprecationWarning"))
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """``companion`` run in this process with ``argv``: (exit status, stdout, stderr)."""
+    from companion.cli import main
+
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.fixture
+def env_db(db: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    """``db`` as the command line's database (``COMPANION_DB``, no ``COMPANION_URL``)."""
+    monkeypatch.setenv("COMPANION_DB", db)
+    monkeypatch.delenv("COMPANION_URL", raising=False)
+    return db

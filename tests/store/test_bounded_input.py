@@ -14,21 +14,16 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from companion.cli import main
 from companion.rulesets.plot_points.session import PlotPointSession
 from companion.store import create_campaign, open_campaign, open_store
 from companion.store.db import database_url
 from companion.store.records import MAX_CONTAINERS, json_containers, json_too_deep
+from tests.store.conftest import run_cli as _run
 
 pytestmark = pytest.mark.timeout(180)
 
 ROOT = Path(__file__).resolve().parents[2]
 
-
-def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_depth_and_containers_are_counted_without_decoding() -> None:

@@ -12,25 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli import main
 from companion.rulesets.plot_points.session import PlotPointSession
 from companion.store import open_campaign, open_store
+from tests.store.conftest import run_cli as run
 
 ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.timeout(120)
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
-
-
-@pytest.fixture
-def env_db(db: str, monkeypatch: pytest.MonkeyPatch) -> str:
-    monkeypatch.setenv("COMPANION_DB", db)
-    return db
 
 
 def _play(db: str) -> None:

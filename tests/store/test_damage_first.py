@@ -11,21 +11,16 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from companion.cli import main
 from companion.rulesets.plot_points.session import PlotPointSession
 from companion.store import create_campaign, open_campaign, open_store
 from companion.store.db import StoreError, database_url
+from tests.store.conftest import run_cli as _run
 
 pytestmark = pytest.mark.timeout(120)
 
 READ_ONLY = (["campaign", "show", "T"], ["campaign", "export", "T"], ["log", "T"],
              ["campaign", "list"], ["campaign", "list", "--json"])
 
-
-def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def _made(db: str) -> None:

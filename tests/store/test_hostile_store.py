@@ -46,11 +46,6 @@ def one_line(status: int, out: str, err: str) -> str:
     return err
 
 
-@pytest.fixture
-def env_db(db: str, monkeypatch: pytest.MonkeyPatch) -> str:
-    monkeypatch.setenv("COMPANION_DB", db)
-    return db
-
 
 def _play(db: str, name: str = "Tuesday") -> None:
     with open_store(db) as store:

@@ -11,24 +11,14 @@ from typing import Any
 
 import pytest
 
-from companion.cli import main
 from companion.rulesets.plot_points.session import PlotPointSession
 from companion.store import Campaign, create_campaign, open_campaign, open_store
 from companion.store.db import StoreError
+from tests.store.conftest import run_cli as _run
 
 pytestmark = pytest.mark.timeout(120)
 
 
-def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
-
-
-@pytest.fixture
-def env_db(db: str, monkeypatch: pytest.MonkeyPatch) -> str:
-    monkeypatch.setenv("COMPANION_DB", db)
-    return db
 
 
 @pytest.mark.parametrize("seed", [str(2**64), str(2**63), str(-2**63 - 1), "9" * 400])
