@@ -136,17 +136,25 @@ TAP_ANSWER_MS = 1000
 # dropped, in the page, before ipywidgets sends it: a double tap on "Take damage" would
 # otherwise reach the kernel as two moves, the second sent before the first was stored.
 # The answer is the first change the kernel makes to the app's page after the tap (every
-# move re-renders something; a refusal shows its line). The page runs this once (an
-# image's onerror: ipywidgets HTML runs no <script>).
+# move re-renders something; a refusal shows its line). Typing in a box between two taps
+# ends the wait as well: a player who types a new amount and taps again means a second
+# tap, even when the first one's answer changed nothing on the page (a refusal already
+# shown). The page runs this once (an image's onerror: ipywidgets HTML runs no <script>).
 _ONE_TAP_JS = (
-    "if(!window.tcOneTap){window.tcOneTap=1;document.addEventListener('click',function(e){"
+    "if(!window.tcOneTap){window.tcOneTap=1;var w=[];"
+    "function all(){var d=w;w=[];d.forEach(function(f){f();});}"
+    "document.addEventListener('input',all,true);"
+    "document.addEventListener('change',all,true);"
+    "document.addEventListener('click',function(e){"
     "var b=e.target&&e.target.closest&&e.target.closest('.tc-btn');if(!b)return;"
     "if(b.tcWaiting){e.stopImmediatePropagation();e.preventDefault();return;}"
     "b.tcWaiting=1;var app=b.closest('.tc-app')||document.body,t=0,"
     "o=new MutationObserver(function(){done();});"
-    "function done(){b.tcWaiting=0;o.disconnect();clearTimeout(t);}"
-    "setTimeout(function(){o.observe(app,{subtree:true,childList:true,"
-    "characterData:true,attributes:true});t=setTimeout(done," + str(TAP_ANSWER_MS) + ");},0);"
+    "function done(){b.tcWaiting=0;o.disconnect();clearTimeout(t);"
+    "var i=w.indexOf(done);if(i>=0)w.splice(i,1);}w.push(done);"
+    "setTimeout(function(){if(!b.tcWaiting)return;o.observe(app,{subtree:true,"
+    "childList:true,characterData:true,attributes:true});"
+    "t=setTimeout(done," + str(TAP_ANSWER_MS) + ");},0);"
     "},true);}")
 
 

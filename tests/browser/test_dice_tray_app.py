@@ -146,3 +146,28 @@ def test_a_double_tap_on_roll_rolls_once(voila_app: Any) -> None:
     page.locator(ROLL).click()  # a separate tap, after the answer: rolls
     wait_for_roll(page, 2)
     expect(page.locator(".tc-history li")).to_have_count(2)  # not 3
+
+
+
+def test_the_tap_guard_ends_its_wait_when_the_player_types(page: Any) -> None:
+    """The page's double-tap guard, on a page of its own where no kernel answers: a second
+    tap with nothing in between is dropped, a tap after typing in a box is not, whatever
+    the first tap's answer (CI once lost a bet typed right after a refusal, because the
+    refusal's answer changed nothing on the page and the guard still waited)."""
+    from companion.widgets.styles import _ONE_TAP_JS
+
+    page.set_content(
+        '<div class="tc-app"><input id="amount"><button class="tc-btn" id="bet">Bet</button>'
+        '<output id="taps">0</output></div>')
+    page.evaluate(_ONE_TAP_JS)
+    # Counts the taps that get past the guard (which listens first, in the capture phase).
+    page.evaluate("document.getElementById('bet').addEventListener('click', () => {"
+                  "const o = document.getElementById('taps'); o.dataset.n = "
+                  "String(Number(o.dataset.n || 0) + 1); })")
+    taps = page.locator("#taps")
+    page.locator("#bet").click()
+    expect(taps).to_have_attribute("data-n", "1")
+    page.locator("#bet").click()  # the first tap's answer has not come: one double tap
+    page.locator("#amount").fill("2")
+    page.locator("#bet").click()  # typed in between: a new tap
+    expect(taps).to_have_attribute("data-n", "2")
