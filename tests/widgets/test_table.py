@@ -395,3 +395,18 @@ def test_the_fight_s_sheet_moves_use_the_campaign_s_sheets(db: Path) -> None:
     encounter.link({"Ash": sheet}.get)
     assert (sheet.guard, sheet.strength, sheet.guard_max) == (ash.guard, ash.strength, 5)
     assert encounter.fighter("Ash").guard == sheet.guard
+
+
+def test_the_page_says_when_it_has_shown_its_widgets() -> None:
+    """The start app's background work (every app built ahead) waits until the page has
+    shown its widgets: the page types into a hidden box, which sets PAGE_SHOWN."""
+    from companion.widgets.table import binding
+
+    binding.PAGE_SHOWN.clear()
+    signal = binding.page_shown_signal()
+    box, script = signal.children
+    assert "tc-page-shown" in box._dom_classes and "onerror=" in script.value
+    box.value = ""
+    assert not binding.PAGE_SHOWN.is_set()
+    box.value = "shown"  # what the page's script sends
+    assert binding.PAGE_SHOWN.is_set()
