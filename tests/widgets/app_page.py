@@ -48,16 +48,24 @@ def text_of(markup: str) -> str:
 
 
 def tag(cls: str, **attrs: str) -> str:
-    """A regex for the attributes of an element classed ``cls`` with these data attributes."""
-    pattern = rf"""class=["'](?:[^"']*\s)?{re.escape(cls)}(?:\s[^"']*)?["']"""
+    """A regex for the start of an opening tag (``<div``) classed ``cls`` with these data
+    attributes, in any order (``data_n="1"`` for ``data-n``); follow it with ``[^>]*>``."""
+    pattern = r"<\w+"
+    if cls:  # "" for any element with these attributes
+        pattern += rf"""(?=[^>]*\bclass=["'](?:[^"']*\s)?{re.escape(cls)}(?:\s[^"']*)?["'])"""
     for name, value in attrs.items():
-        pattern += rf"""[^>]*\b{name.replace("_", "-")}=["']{re.escape(value)}["']"""
+        pattern += rf"""(?=[^>]*\b{name.replace("_", "-")}=["']{re.escape(value)}["'])"""
     return pattern
 
 
-class AppPage:
-    def __init__(self, key: str) -> None:
-        self.root = campaign_page(key, PageContext())
+class Scope:
+    """The widgets under ``root`` (a page, or a part of it: ``page.within("tc-character")``)."""
+
+    def __init__(self, root: Any) -> None:
+        self.root = root
+
+    def within(self, cls: str) -> Scope:
+        return Scope(self.one(cls))
 
     def all(self, cls: str) -> list[Any]:
         return [w for w in walk(self.root) if cls in getattr(w, "_dom_classes", ())]
@@ -101,11 +109,11 @@ class AppPage:
         return text_of(self.html())
 
     def element(self, pattern: str) -> str:
-        """The markup of the first element whose opening tag matches ``pattern`` (a regex
-        on the tag's attributes), up to the end of the HTML widget holding it."""
+        """The markup of the first element whose opening tag starts as ``pattern`` (a
+        [tag][tests.widgets.app_page.tag]), up to the end of the HTML widget holding it."""
         for w in walk(self.root):
             if isinstance(w, widgets.HTML):
-                found = re.search(rf"<\w+[^>]*{pattern}[^>]*>", w.value)
+                found = re.search(rf"{pattern}[^>]*>", w.value)
                 if found:
                     return w.value[found.start():]
         pytest.fail(f"no element matching {pattern!r}")
@@ -113,17 +121,39 @@ class AppPage:
     def find(self, cls: str, **attrs: str) -> str:
         """The markup from the element ``.cls[data-attr="value"]...`` on (``data_n="1"``
         for ``data-n``; attributes in the order the app writes them)."""
+        if not attrs:
+            held = self._widget_markup(cls)
+            if held is not None:
+                return held
         return self.element(tag(cls, **attrs))
+
+    def _widget_markup(self, cls: str) -> str | None:
+        """The markup of the HTML widget classed ``cls`` itself (a browser's ``.cls`` matches
+        the widget's own element as well as elements in its markup)."""
+        held = [w for w in self.all(cls) if isinstance(w, widgets.HTML)]
+        return held[0].value if len(held) == 1 else None
+
+    def find_text(self, cls: str, **attrs: str) -> str:
+        """The words from the element ``.cls`` on, to the end of the HTML widget holding it
+        (for an element holding others: a browser's ``to_contain_text`` on it)."""
+        return text_of(self.find(cls, **attrs))
 
     def inner(self, cls: str, **attrs: str) -> str:
         """The words inside the element ``.cls`` (one not nesting its own tag name)."""
-        found = re.search(rf"<(\w+)[^>]*{tag(cls, **attrs)}[^>]*>(.*?)</\1>", self.html(),
-                          flags=re.S)
+        if not attrs:
+            held = self._widget_markup(cls)
+            if held is not None:
+                return text_of(held)
+        markup = self.html()
+        found = re.search(rf"{tag(cls, **attrs)}[^>]*>", markup)
         if found is None:
             pytest.fail(f"no element .{cls} {attrs or ''}")
-        return text_of(found.group(2))
+        name = re.match(r"<(\w+)", found.group(0)).group(1)  # type: ignore[union-attr]
+        return text_of(markup[found.end():markup.index(f"</{name}>", found.end())])
 
     def has(self, cls: str, **attrs: str) -> bool:
+        if not attrs and self._widget_markup(cls) is not None:
+            return True
         return re.search(tag(cls, **attrs), self.html()) is not None
 
     def outcome(self, n: int) -> str:
@@ -165,3 +195,10 @@ class AppPage:
                 if "tc-error" in getattr(w, "_dom_classes", ())
                 and 'role="alert"' in getattr(w, "value", "")
                 and "tc-refusal" not in w._dom_classes]
+
+
+class AppPage(Scope):
+    """The page the notebook ``widgets/<key>.ipynb`` builds, without a campaign (its demo)."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(campaign_page(key, PageContext()))
