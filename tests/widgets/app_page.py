@@ -11,8 +11,13 @@ locators so a flow moved out of Chromium reads the same:
   autouse ``tap_clock`` fixture), failing when the button is disabled, as a browser cannot
   click it either;
 - ``page.one("tc-attacker")`` is the single widget with that class (``.value`` to pick);
-- ``page.html()`` is every HTML widget's markup in page order, ``page.outcome(n)`` the
-  ``.tc-outcome[data-n="n"]`` element's markup, ``page.text(markup)`` its words.
+- ``page.has("tc-lock", data_state="jammed")`` is ``.tc-lock[data-state="jammed"]`` in the
+  page's markup (or an HTML widget classed so), ``page.inner(cls)`` the words inside it,
+  ``page.find_text(cls)`` a ``to_contain_text`` on it, ``page.outcome(n)`` the words of
+  ``.tc-outcome[data-n="n"]``, ``page.refusal(name)`` the line under box ``name``;
+- ``page.visible(widget)``: neither the widget nor a box holding it has ``display: none``
+  (ipywidgets' layout, how the apps fold sections away);
+- ``page.within("tc-character-ash")`` scopes all of these to one part of the page.
 """
 
 from __future__ import annotations
@@ -120,7 +125,7 @@ class Scope:
 
     def find(self, cls: str, **attrs: str) -> str:
         """The markup from the element ``.cls[data-attr="value"]...`` on (``data_n="1"``
-        for ``data-n``; attributes in the order the app writes them)."""
+        for ``data-n``, in any order) to the end of the HTML widget holding it."""
         if not attrs:
             held = self._widget_markup(cls)
             if held is not None:
