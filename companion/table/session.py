@@ -274,17 +274,36 @@ class Session:
         self._refuse_spectator()
         self._resolve(tracker).load(text)
 
+    def _seed(self, mode: str, chosen_seed: int | None,
+              seeds: Callable[[], int] | None) -> tuple[int, bool]:
+        """The seed of a roll and whether a person chose it. Drawn here (from ``seeds``, the
+        page's seed source, else the system's entropy); a seed a person typed is the GM's
+        alone (the campaign refuses a player's and marks the GM's), and never for a roll
+        its roller may not see (it would tell them the roll)."""
+        if chosen_seed is None:
+            return (seeds or _draw_seed)(), False
+        if not fairplay.can_see_roll(mode, self._campaign.who, self._campaign.who,
+                                     self._campaign.role):
+            raise fairplay.FairPlayError(
+                f"a {fairplay.mode_name(mode)} roll takes a fresh seed: empty the seed box "
+                "(a seed you choose would tell you the roll)")
+        return chosen_seed, True
+
     def roll(self, expr: str, *, mode: str = "public", dice: Sequence[int] | None = None,
-             total: int | None = None) -> LoggedRoll:
+             total: int | None = None, chosen_seed: int | None = None,
+             seeds: Callable[[], int] | None = None) -> LoggedRoll:
         """Roll ``expr`` for the roll log in ``mode`` with a seed the session draws, or
         enter real dice (``dice`` and/or ``total``). The entry's ``roll`` is ``None`` when
-        this seat may not see it (a player's blind roll)."""
+        this seat may not see it (a player's blind roll). ``chosen_seed``: a seed the GM
+        typed (marked in the log); ``seeds``: the page's seed source."""
         self._refuse_spectator()
+        mode = fairplay.check_mode(mode)
+        # Real dice for a plain roll are the campaign's to judge (the table's trust is
+        # about saves and checks: a roll for the log says it was real dice).
         own = dice is not None or total is not None
-        if own and (refusal := self.may_use_own_dice()) is not None:
-            raise SeatError(refusal)
-        seed = None if own else _draw_seed()
-        logged = self._campaign.roll_entry(expr, seed, mode=mode, dice=dice, total=total)
+        seed, chosen = (None, False) if own else self._seed(mode, chosen_seed, seeds)
+        logged = self._campaign.roll_entry(expr, seed, mode=mode, dice=dice, total=total,
+                                           chosen=chosen)
         if logged.shown_to(self._campaign.who, self._campaign.role):
             return logged
         return LoggedRoll(logged.entry, logged.mode, logged.commitment, logged.who,
@@ -297,7 +316,8 @@ class Session:
 
     def rule_roll(self, label: str, action: Callable[[random.Random], T],
                   text: Callable[[T], str] = str, *, mode: str = "public",
-                  own_dice: Sequence[int] | None = None) -> RuleRoll[T]:
+                  own_dice: Sequence[int] | None = None, chosen_seed: int | None = None,
+                  seeds: Callable[[], int] | None = None) -> RuleRoll[T]:
         """Run a rule that rolls (``action`` takes the roll's ``rng``) as one unit of work:
         the tracker moves it makes and its roll log entry (labelled ``label``, reading
         ``text(value)``, in ``mode``) are stored in one transaction, or nothing is.
@@ -305,11 +325,14 @@ class Session:
         The seed is drawn here; ``own_dice`` are real dice's faces (the table's trust
         decides; an impossible or incomplete entry raises
         [OwnDiceError][companion.dice.physical.OwnDiceError] and stores nothing). When
-        another screen moved first, the same dice are played again on the fresh state."""
+        another screen moved first, the same dice are played again on the fresh state.
+        ``chosen_seed``: a seed the GM typed (marked in the log; a player's is refused);
+        ``seeds``: the page's seed source (else the system's entropy)."""
         self._refuse_spectator()
         mode = fairplay.check_mode(mode)
         faces = list(own_dice) if own_dice is not None else None
-        seed = None if faces is not None else _draw_seed()
+        seed, chosen = (None, False) if faces is not None else self._seed(
+            mode, chosen_seed, seeds)
         campaign = self._campaign
         for attempt in range(ROLL_ATTEMPTS):
             entered = EnteredDice(faces) if faces is not None else None
@@ -317,7 +340,7 @@ class Session:
             try:
                 # Atomic: the moves are stored with the roll entry when the scope ends
                 # cleanly; a refusal inside it stores nothing and restores the trackers.
-                with campaign.rolling(mode, seed=seed,
+                with campaign.rolling(mode, seed=seed, chosen=chosen,
                                       rng=None if entered is not None else rng) as scope:
                     value = action(rng)
                     if entered is not None:

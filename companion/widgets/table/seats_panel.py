@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import ipywidgets as widgets
 
 from companion.errors import CompanionError
-from companion.store.permissions import same_name
+from companion.table import Session, same_name
 from companion.widgets.base import ErrorLine, button, check_box, confirm_button, name_box, row
 from companion.widgets.table.binding import (
     WIDGET_LOCK,
@@ -219,6 +219,8 @@ class SeatsPanel(widgets.VBox):
         self.app.context = self.app.context.with_(seat=secret)
         self.app.url.value = url_script(self.app.context)
         if self.app.campaign is not None:  # the seat check follows the new secret
-            self.app.campaign.seat_key = seat_key_of(self.app.context)
+            key = seat_key_of(self.app.context)
+            if key is not None:  # the same seat proven anew: its session follows it
+                Session.of(self.app.campaign).renew(key)
             live(self.app.campaign, self.app.context)
         self.render()

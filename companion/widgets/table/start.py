@@ -271,13 +271,14 @@ class TableApp(widgets.VBox):
         self._open(self.context.campaign)
 
     def _open(self, name: str) -> None:
-        from companion.store.campaign import shared_campaign
+        from companion.table.session import shared_session
 
         self.context = seated(self.context.with_(campaign=" ".join(name.split())))
         who, role = self.context.who, self.context.role
-        campaign = shared_campaign(name, who=who, role=role)
-        campaign.who, campaign.role = who, role  # a spectator keeps no earlier name
-        campaign.seat_key = seat_key_of(self.context)  # the store checks it on every write
+        # The seat's own session (one per seat in this kernel; a spectator's has no name):
+        # its seat is fixed, and the store checks it on every write.
+        campaign = shared_session(name, who=who, role=role,
+                                  seat_key=seat_key_of(self.context)).campaign
         if campaign is not self.campaign:
             self.opened = ""
             self._drop_boxes()
@@ -545,7 +546,7 @@ def _may_edit(campaign: Campaign, key: str, shown: str, who: str) -> bool:
     the seam's own answer (their own character, when the GM trusts players with their
     numbers)."""
     from companion.errors import CompanionError
-    from companion.store.permissions import same_name
+    from companion.table import same_name
 
     try:
         campaign.member(key)
