@@ -50,12 +50,13 @@ from companion.errors import CompanionError
 from companion.fairplay import LoggedRoll
 from companion.state import Event, Tracker, is_move
 from companion.store.campaign import SPECTATOR_LINE, Campaign, shared_campaign
-from companion.store.permissions import SEAT_GONE_LINE, SeatError, SeatKey
+from companion.store.permissions import SEAT_GONE_LINE, SeatError, SeatKey, same_name, seat_gone
 from companion.store.records import ConflictError, StoredEvent, StoreError
 from companion.store.registry import move_parameters
 
 if TYPE_CHECKING:
     from companion.store.db import Store
+    from companion.store.seats import SeatInfo
 
 __all__ = ["ROLL_ATTEMPTS", "RuleRoll", "Session", "shared_session"]
 
@@ -386,6 +387,56 @@ class Session:
                   own_numbers: bool | None = None) -> None:
         """Set the table's trust (the GM's)."""
         self._campaign.set_trust(own_dice=own_dice, own_numbers=own_numbers)
+
+
+    # -- the GM's seats (not events: the store's seat rows) --------------------------------
+
+    def _as_gm(self, what: str) -> Store:
+        """The store, once this seat is the GM's, read again from the store now (a GM seat
+        revoked or renewed elsewhere manages nothing: the session then watches)."""
+        campaign = self._campaign
+        if campaign.role not in ("gm", ""):
+            raise SeatError(self.gone or SPECTATOR_LINE if campaign.role == "spectator"
+                            else f"only the campaign's GM {what}")
+        store = campaign.store
+        if store is None:
+            raise StoreError("this campaign is not connected to a store")
+        key = campaign.seat_key
+        if key is not None and seat_gone(store.seat_rows(campaign.info.id), key) is not None:
+            campaign.lose_seat()
+            raise SeatError(SEAT_GONE_LINE)
+        return store
+
+    def seats(self) -> list[SeatInfo]:
+        """The campaign's seats (the GM's to see: never a secret)."""
+        from companion.store.seats import list_seats
+
+        return list_seats(self._as_gm("manages its seats"), self.name)
+
+    def invite(self, who: str, role: str = "player") -> str:
+        """Make (or renew) ``who``'s seat as ``role``; returns its secret, shown this once.
+        The GM's own seat is renewed only as a GM seat (a GM cannot demote themselves by
+        accident); the session then follows the new secret."""
+        from companion.store.seats import Seat, check_who, make_seat, seat_key
+
+        store = self._as_gm("manages its seats")
+        who = check_who(who)
+        own = same_name(who, self._who)
+        if own and role != "gm":
+            raise CompanionError("that is your own seat: invite someone else")
+        secret = make_seat(store, self.name, who, role)
+        if own and self._campaign.seat_key is not None:
+            self.renew(seat_key(Seat(self._who, self._role), secret))
+        return secret
+
+    def revoke_seat(self, who: str) -> None:
+        """Revoke ``who``'s seat (never this GM's own: that would lock them out)."""
+        from companion.store.seats import revoke_seat
+
+        store = self._as_gm("manages its seats")
+        if same_name(who, self._who):
+            raise CompanionError("that is your own seat: give it a new link instead")
+        revoke_seat(store, self.name, who)
 
 
 def shared_session(name: str, *, who: str = "", role: str = "",
