@@ -391,6 +391,14 @@ class Session:
 
     # -- the GM's seats (not events: the store's seat rows) --------------------------------
 
+    def may_manage_seats(self) -> str | None:
+        """Why this seat may not manage the campaign's seats, or ``None`` (the GM's)."""
+        role = self._campaign.role
+        if role in ("gm", ""):
+            return None
+        return self.gone or SPECTATOR_LINE if role == "spectator" else (
+            "only the campaign's GM manages its seats")
+
     def _as_gm(self, what: str) -> Store:
         """The store, once this seat is the GM's, read again from the store now (a GM seat
         revoked or renewed elsewhere manages nothing: the session then watches)."""

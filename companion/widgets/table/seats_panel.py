@@ -103,7 +103,11 @@ class SeatsPanel(widgets.VBox):
         campaign = self.app.campaign
         if campaign is None:
             raise CompanionError("only the campaign's GM manages its seats")
-        return Session.of(campaign)
+        session = Session.of(campaign)
+        refusal = session.may_manage_seats()  # asked first: before any word on the choice
+        if refusal is not None:
+            raise CompanionError(refusal)
+        return session
 
     def render(self) -> None:
         """Show the panel to the GM (hide it, empty, from anyone else)."""
