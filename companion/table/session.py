@@ -213,6 +213,23 @@ class Session:
         face shows; the seam decides again when the move is made)."""
         return self._campaign.may_move(self._resolve(tracker), move, {})
 
+    def may_edit_numbers(self, key: str, shown: str = "") -> str | None:
+        """Why this seat may not edit the numbers of the party entry ``key`` (shown as
+        ``shown``), or ``None``: the GM's, or its owner's when the table trusts players
+        with their own numbers. An entry that is not a tracker of its own (a player of a
+        shared session, named ``shown``) is the player's of that name."""
+        campaign = self._campaign
+        try:
+            campaign.member(key)
+        except CompanionError:
+            if campaign.role in ("", "gm"):
+                return None
+            if campaign.role == "player" and same_name(shown, campaign.who) \
+                    and campaign.trust.own_numbers:
+                return None
+            return f"only the GM may edit {shown or key}'s numbers at this table"
+        return campaign.may_edit_numbers(key)
+
     def may_use_own_dice(self) -> str | None:
         """Why this seat may not enter its own dice, or ``None``."""
         return self._campaign.may_use_own_dice()

@@ -363,3 +363,17 @@ def test_a_hidden_rule_roll_returns_nothing_its_roller_may_not_see(store: Store)
     out = ash.rule_roll("a blind check", lambda rng: rng.randint(1, 20), mode="blind")
     assert (out.value, out.seed, out.text, out.visible) == (None, None, None, False)
     assert out.commitment and out.entry
+
+
+def test_who_may_edit_numbers_is_the_session_s_answer(store: Store) -> None:
+    gm = _table(store)
+    ash = _player(store, "Ash")
+    assert gm.may_edit_numbers("ash") is None and gm.may_edit_numbers("Cato", "Cato") is None
+    assert ash.may_edit_numbers("ash") is not None  # until the GM trusts players
+    assert ash.may_edit_numbers("M&M player", "Ash") is not None  # not a tracker: by name
+    gm.set_trust(own_numbers=True)
+    ash.refresh()
+    assert ash.may_edit_numbers("ash") is None
+    assert ash.may_edit_numbers("M&M player", "ash") is None  # the one name rule
+    assert ash.may_edit_numbers("bryn") is not None
+    assert ash.may_edit_numbers("M&M player", "Bryn") is not None
