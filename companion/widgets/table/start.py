@@ -48,6 +48,7 @@ from companion.widgets.table.binding import (
     hub_user,
     live,
     open_table,
+    page_shown_signal,
     page_store,
     seat_key_of,
     seated,
@@ -146,7 +147,8 @@ class TableApp(widgets.VBox):
             widgets.HTML(f"<style>{_CSS}</style>", layout=widgets.Layout(display="none")),
             self.identity,
             row(self.pick, self.open_button),
-            self.create_row, self.db, self.error, self.campaign_box, box=self,
+            self.create_row, self.db, self.error, self.campaign_box, page_shown_signal(),
+            box=self,
         )
         self.add_class("tc-table")
         self._followed: set[int] = set()
@@ -577,7 +579,7 @@ def _warm_up(campaign: Campaign) -> threading.Event:
 
     def work() -> None:
         try:
-            wait_for_page()  # thousands of new widgets in the page's first answer: too many
+            wait_for_page()  # thousands of new widgets while the page builds: too many
             for app in apps_for(campaign.rulesets):
                 with WIDGET_LOCK:  # one app at a time: a tap is not kept waiting long
                     campaign_app(campaign, app.key)
