@@ -32,7 +32,7 @@ FOREIGN_PRIVATE = {
 }
 
 #: Packages outside the core (they may use the core; the core never imports them).
-OUTER = ("companion.widgets", "companion.store", "companion.app")
+OUTER = ("companion.widgets", "companion.store", "companion.app", "companion.table")
 
 
 def module_name(path: Path) -> str:

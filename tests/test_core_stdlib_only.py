@@ -28,7 +28,8 @@ wanted = ["companion", "companion.dice", "companion.tables", "companion.state",
 def core_modules(path, prefix):
     for info in pkgutil.iter_modules([str(path)]):
         name = prefix + info.name
-        if name in ("companion.widgets", "companion.store", "companion.app", "companion.__main__"):
+        if name in ("companion.widgets", "companion.store", "companion.app", "companion.table",
+                    "companion.__main__"):
             continue
         yield name
         if info.ispkg:
@@ -47,7 +48,8 @@ def allowed(mod):
     top = mod.split(".")[0]
     if top == "companion":
         return not any(mod == p or mod.startswith(p + ".")
-                       for p in ("companion.widgets", "companion.store", "companion.app"))
+                       for p in ("companion.widgets", "companion.store", "companion.app",
+                                   "companion.table"))
     return top in sys.stdlib_module_names
 
 new = sorted(set(sys.modules) - before)

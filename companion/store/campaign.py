@@ -328,8 +328,11 @@ class Campaign(Observable):
             raise StoreError(f"a role is gm or player, not {role!r}")
         self.store = store
         self.info = info
-        self.who = " ".join(who.split())[:80]
-        self.role = role
+        #: The seat this object acts as (``who``, ``role``); fixed once a table session
+        #: pins it ([pin_seat][companion.store.campaign.Campaign.pin_seat]).
+        self._seat = (" ".join(who.split())[:80], role)
+        self._pinned = False
+        self._seat_key: SeatKey | None = None
         self.head = 0
         #: The hash of the event numbered ``head`` ("" before the first): the chain's head.
         self.chain = ""
@@ -342,11 +345,74 @@ class Campaign(Observable):
         self._scope: RollScope | None = None
         self._by_tracker: dict[int, Member] = {}
         self._nested = 0  # moves running now (a move made inside one is part of it)
-        #: How this screen's seat was proven (a page opened by a seat's link or a hub
-        #: login); the store checks it again in the transaction of every write, so a
-        #: seat revoked a moment ago stores nothing. ``None``: code that holds the
-        #: database, or a seat given in code (tests), is taken at its word.
-        self.seat_key: SeatKey | None = None
+
+    # -- the seat ------------------------------------------------------------------------
+
+    @property
+    def who(self) -> str:
+        """The name written into every event this object appends."""
+        return self._seat[0]
+
+    @who.setter
+    def who(self, value: str) -> None:
+        self._reseat(" ".join(str(value).split())[:80], self._seat[1])
+
+    @property
+    def role(self) -> str:
+        """``gm``, ``player``, ``spectator`` or ``""`` (the database's holder)."""
+        return self._seat[1]
+
+    @role.setter
+    def role(self, value: str) -> None:
+        if value not in ROLES:
+            raise StoreError(f"a role is gm or player, not {value!r}")
+        self._reseat(self._seat[0], value)
+
+    def _reseat(self, who: str, role: str) -> None:
+        if self._pinned and (who, role) != self._seat:
+            # Issue 28: the seat is not ambient state a face may rewrite.
+            raise SeatError(f"this screen's seat is {self._seat[0] or 'nobody'} "
+                            f"({self._seat[1] or 'the holder'}) for its whole session: open "
+                            "a new session for another seat")
+        self._seat = (who, role)
+
+    @property
+    def seat_key(self) -> SeatKey | None:
+        """How this screen's seat was proven (a page opened by a seat's link or a hub
+        login); the store checks it again in the transaction of every write, so a seat
+        revoked a moment ago stores nothing. ``None``: code that holds the database, or a
+        seat given in code (tests), is taken at its word."""
+        return self._seat_key
+
+    @seat_key.setter
+    def seat_key(self, key: SeatKey | None) -> None:
+        if self._pinned and (
+                (key is None and self._seat_key is not None) or (key is not None and (
+                    key.role != self.role or not same_name(key.who, self.who)))):
+            # A pinned seat is proven for its whole session: only renewed (a new secret
+            # for the same seat), never dropped (that would skip the store's re-read).
+            raise SeatError("this screen's seat is fixed for its session: its proof can be "
+                            "renewed, not dropped or swapped")
+        self._seat_key = key
+
+    @property
+    def pinned(self) -> bool:
+        """Whether a table session fixed this object's seat."""
+        return self._pinned
+
+    def pin_seat(self) -> None:
+        """Fix the seat for this object's life (a table session's campaign): ``who``,
+        ``role`` and the seat's proof can no longer be rewritten; only
+        [lose_seat][companion.store.campaign.Campaign.lose_seat] demotes it."""
+        self._pinned = True
+
+    def lose_seat(self) -> None:
+        """The seat no longer holds (revoked or renewed elsewhere): this object watches
+        from now on, as a spectator (never promoted again)."""
+        if self._seat == ("", "spectator") and self._seat_key is None:
+            return
+        self._seat, self._seat_key = ("", "spectator"), None
+        self._changed()  # the page re-renders as a spectator's: it says so
 
     def __repr__(self) -> str:
         where = self.store.where if self.store is not None else "no store"
@@ -857,8 +923,7 @@ class Campaign(Observable):
                                 f"{self.who or 'nobody'} ({self.role}): reload the page")
             return store.append(self.info.id, events, self.head, seat=key)
         except SeatError:
-            self.who, self.role, self.seat_key = "", "spectator", None
-            self._changed()  # the page re-renders as a spectator's: it says so
+            self.lose_seat()
             raise
 
     def _append_all(self, new: Sequence[NewEvent]) -> list[StoredEvent]:
@@ -1509,39 +1574,46 @@ class Campaign(Observable):
         return cls.open(store, new_name)  # which snapshots a long log
 
 
-_SHARED: dict[tuple[str, str], Campaign] = {}
+_SHARED: dict[tuple[str, str, str, str], Campaign] = {}
 _STORES: dict[str, Store] = {}
 _SHARED_LOCK = threading.Lock()
 
 
 def shared_campaign(name: str, *, who: str = "", role: str = "",
-                    db: str | None = None) -> Campaign:
+                    db: str | None = None, seat_key: SeatKey | None = None) -> Campaign:
     """The one open [Campaign][companion.store.campaign.Campaign] of this process for
-    ``name`` (in the database ``db``, else ``COMPANION_DB``).
+    ``name`` (in the database ``db``, else ``COMPANION_DB``) and the seat ``who``
+    (``role``), proven by ``seat_key`` if given.
 
-    Every app shown in one kernel should take its campaign from here: then a character is
+    Every app shown in one page should take its campaign from here: then a character is
     one object in all of them (damage taken in combat is on the sheet at once). A second
-    call refreshes it and, if given, sets who is acting.
-    """
+    call for the same seat refreshes it; another seat gets its own object (issue 28: a
+    seat is never rewritten on an open campaign). With no seat given, the campaign open
+    for ``name`` already, if any."""
     from companion.store.db import Store, database_url  # the browser's apps have their own
+    from companion.store.permissions import name_key
 
+    if role not in ROLES:
+        raise StoreError(f"a role is gm or player, not {role!r}")
     url = database_url(db)
     with _SHARED_LOCK:
         store = _STORES.get(url)
         if store is None:
             store = _STORES[url] = Store(url)
-        key = (url, store.check_name(name))
+        checked = store.check_name(name)
+        key = (url, checked, name_key(who), role)
         campaign = _SHARED.get(key)
+        if campaign is not None and campaign.role != role:
+            campaign = None  # its seat was lost (revoked): a page opening now starts anew
+        if campaign is None and not who and not role:
+            campaign = next((c for k, c in _SHARED.items() if k[:2] == key[:2]), None)
         if campaign is None:
             campaign = _SHARED[key] = Campaign.open(store, name, who=who, role=role)
+            campaign.seat_key = seat_key
             return campaign
     campaign.refresh()
-    if who:
-        campaign.who = " ".join(who.split())[:80]
-    if role:
-        if role not in ROLES:
-            raise StoreError(f"a role is gm or player, not {role!r}")
-        campaign.role = role
+    if seat_key is not None and campaign.role != "spectator":
+        campaign.seat_key = seat_key  # the same seat proven anew (a renewed link)
     return campaign
 
 

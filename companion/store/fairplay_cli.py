@@ -146,13 +146,17 @@ def roll_command(args: argparse.Namespace, expr: str) -> int:
     who = " ".join((args.who or "").split())[:80]  # as the campaign keeps it
     role = "player" if who else "gm"
     who = who or GM_NAME
-    from companion.store.campaign import Campaign
     from companion.store.cli import store_of
+    from companion.table.session import Session
 
     with store_of(args.campaign) as store:
-        campaign = Campaign.open(store, args.campaign, who=who, role=role)
-        logged = campaign.roll_entry(expr, args.seed, mode=mode, dice=dice, total=total)
-    shown = logged.shown_to(who, role) and mode != "blind"
+        # The table session rolls: it draws the seed (a --seed is the GM's, marked in the
+        # log), logs the roll and hands back the roll only when this seat may see it.
+        session = Session.open(store, args.campaign, who=who, role=role)
+        logged = session.roll(expr, mode=mode, dice=dice, total=total,
+                              chosen_seed=args.seed)
+    campaign = session.campaign
+    shown = logged.roll is not None and mode != "blind"
     if args.json:
         out: dict[str, Any] = {"entry": logged.entry, "mode": mode,
                                "commitment": logged.commitment, "physical": physical}
@@ -177,12 +181,11 @@ def roll_command(args: argparse.Namespace, expr: str) -> int:
 
 def _reveal(args: argparse.Namespace) -> int:
     from companion import fairplay
-    from companion.store.campaign import Campaign
     from companion.store.cli import store_of
+    from companion.table.session import Session
 
     with store_of(args.name) as store:
-        campaign = Campaign.open(store, args.name, who=GM_NAME, role="gm")
-        stored = campaign.reveal(args.entry)
+        stored = Session.open(store, args.name, who=GM_NAME, role="gm").reveal(args.entry)
     data = stored.data
     what = (f"{data.get('label')}: {data.get('text')}" if data.get("rule") is True
             else data.get("text"))

@@ -135,16 +135,17 @@ def _unseat(args: argparse.Namespace) -> int:
 
 
 def _trust(args: argparse.Namespace) -> int:
-    from companion.store.campaign import Campaign
+    from companion.table.session import Session
 
     def switch(value: str | None) -> bool | None:
         return None if value is None else value == "on"
 
     with _store() as store:
-        campaign = Campaign.open(store, args.name)
+        session = Session.open(store, args.name)  # the database's holder
         if args.own_dice is not None or args.own_numbers is not None:
-            campaign.set_trust(own_dice=switch(args.own_dice),
-                               own_numbers=switch(args.own_numbers))
+            session.set_trust(own_dice=switch(args.own_dice),
+                              own_numbers=switch(args.own_numbers))
+        campaign = session.campaign
         trust = campaign.trust
     sys.stdout.write(f"{campaign.name}: players {'may' if trust.own_dice else 'may not'} "
                      f"enter their own dice for saves and checks; "

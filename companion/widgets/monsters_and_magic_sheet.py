@@ -61,7 +61,7 @@ from companion.widgets.base import (
     text_box,
 )
 from companion.widgets.rolls import RollControls, RuleRoll
-from companion.widgets.seat_controls import seat_refusal
+from companion.widgets.seat_controls import act, seat_refusal
 
 T = TypeVar("T")
 
@@ -335,9 +335,9 @@ class SheetMovesPanel(widgets.VBox):
                 "bonds"),
             "gm-reroll": b("GM: spend a thread to reroll the check", self.gm_reroll,
                            "gm-reroll", "gm"),
-            "set-numbers": b("Set the sheet's numbers", lambda: a.set_numbers(
-                **{k: box.read() for k, box in self.numbers.items()}), "set-numbers",
-                "sheet"),
+            "set-numbers": b("Set the sheet's numbers", lambda: act(
+                a, "set_numbers", **{k: box.read() for k, box in self.numbers.items()}),
+                "set-numbers", "sheet"),
         }
         bt = self.buttons
         own: dict[str, list[widgets.Widget]] = {

@@ -66,6 +66,7 @@ from companion import dice, fairplay
 from companion.dice import physical
 from companion.errors import CompanionError, OddsTooCostlyError
 from companion.state import Tracker
+from companion.table.session import Session
 from companion.widgets.base import (
     LOCAL_TIME_SCRIPT,
     CheckedBox,
@@ -96,9 +97,6 @@ MAX_DIE_BOXES = 20
 
 #: Newest roll-log rows a [RollLogPanel][companion.widgets.rolls.RollLogPanel] shows.
 LOG_ROWS = 30
-
-#: Tries of a rule roll whose campaign another screen keeps changing under it.
-_ROLL_ATTEMPTS = 20
 
 #: Most hidden or revealed rolls offered in the Reveal and Check pickers (newest first).
 PICK_ROWS = 50
@@ -344,14 +342,9 @@ class RollModePanel(widgets.VBox):
         if self.own.value:
             faces, total = self.read_own()
             seed = None
-        elif seed is not None and self.campaign is not None and not fairplay.can_see_roll(
-                mode, self.who, self.who, self.role):
-            raise fairplay.FairPlayError(
-                f"a {fairplay.mode_name(mode)} roll takes a fresh seed: empty the seed box "
-                "(a seed you choose would tell you the roll)")
         own = bool(self.own.value)
         chosen = seed is not None and not own
-        if not own:
+        if not own and self.campaign is None:
             seed = self._seed_source() if seed is None else seed
         try:
             outcome = self._roll(expr, mode, seed, faces, total, chosen)
@@ -371,10 +364,13 @@ class RollModePanel(widgets.VBox):
             else:
                 result = dice.roll(expr, seed=seed)
             return RollOutcome("public", result, seed, own)
-        logged = self.campaign.roll_entry(expr, seed, mode=mode, dice=faces, total=total,
-                                          chosen=chosen)
-        if logged.shown_to(self.who, self.role):
-            return RollOutcome(logged.mode, logged.roll, seed, own, logged.entry,
+        # The table session rolls: it draws the seed (from this page's seed source), checks
+        # the seat, logs the roll and hands back only what this seat may see.
+        logged = Session.of(self.campaign).roll(
+            expr, mode=mode, dice=faces, total=total, chosen_seed=seed if chosen else None,
+            seeds=self._seed_source)
+        if logged.roll is not None:
+            return RollOutcome(logged.mode, logged.roll, logged.roll.seed, own, logged.entry,
                                logged.commitment)
         return RollOutcome(logged.mode, None, None, own, logged.entry, logged.commitment)
 
@@ -452,8 +448,9 @@ class RollLogPanel(widgets.VBox):
 
     def events(self) -> list[dict[str, Any]]:
         """The roll log (rolls and reveals) as this viewer may see it."""
+        # The session filters: this page never holds another seat's hidden roll.
         return [e.to_dict() for e in
-                self.campaign.visible_to(self.who, self.role, kinds=("roll", "reveal"))]
+                Session.of(self.campaign).log(kinds=("roll", "reveal"))]
 
     def render(self) -> None:
         events = self.events()
@@ -491,7 +488,7 @@ class RollLogPanel(widgets.VBox):
         entry = self.reveal_pick.value
         if entry is None:
             raise CompanionError("reveal: there is no hidden roll you may reveal")
-        self.campaign.reveal(int(entry))
+        Session.of(self.campaign).reveal(int(entry))
         self.render()
 
     def check(self) -> bool:
@@ -616,7 +613,6 @@ class RollControls(widgets.VBox):
         self.role = role
         self._seed_source = seed_source
         self.last: RuleRoll[Any] | None = None
-        self._chosen = False  # the roll being made has a seed a person typed
         modes = modes_for(role, who) if campaign is not None else ["public"]
         self.mode = widgets.Dropdown(
             options=[(_MODE_LABELS[m], m) for m in modes], value="public",
@@ -697,85 +693,43 @@ class RollControls(widgets.VBox):
         whole) and the trackers it moved are restored; without a campaign, the moves made
         on ``trackers`` are undone."""
         self.error.clear()
-        mode = self.mode_value if self.campaign is not None else "public"
-        entered: physical.EnteredDice | None = None
-        self._chosen = seed is not None and not self.own.value
+        faces: list[int] | None = None
         if self.own.value:
             faces = self.faces.read()
             if not faces:
                 self._refuse("type the faces you rolled, e.g. 14 or 3 5 2")
-            entered = physical.EnteredDice(faces)
-            rng: random.Random = entered
-            seed = None
-        else:
-            if seed is not None and self.campaign is not None and not fairplay.can_see_roll(
-                    mode, self.who, self.who, self.role):
-                raise fairplay.FairPlayError(
-                    f"a {fairplay.mode_name(mode)} roll takes a fresh seed: empty the seed box "
-                    "(a seed you choose would tell you the roll)")
-            seed = self._seed_source() if seed is None else seed
-            rng = random.Random(seed)
-        return self._run(label, action, text, mode, rng, seed, entered, trackers)
-
-    def _run(self, label: str, action: Callable[[random.Random], T],
-             text: Callable[[T], str], mode: str, rng: random.Random, seed: int | None,
-             entered: physical.EnteredDice | None,
-             trackers: Sequence[Tracker]) -> RuleRoll[T]:
-        if self.campaign is None:
-            marks = [len(t.log) for t in trackers]
+        if self.campaign is not None:
+            # The table session runs the roll as one unit of work (the seed drawn from this
+            # page's seed source, the seat checked, the retry when another screen moved
+            # first, the roll logged) and hands back only what this seat may see.
             try:
-                value = action(rng)
-                if entered is not None:
-                    entered.finish()
+                made = Session.of(self.campaign).rule_roll(
+                    label, action, text, mode=self.mode_value, own_dice=faces,
+                    chosen_seed=seed if faces is None else None, seeds=self._seed_source)
             except physical.OwnDiceError as exc:
-                for tracker, mark in zip(trackers, marks, strict=True):
-                    while len(tracker.log) > mark and tracker.can_undo:
-                        tracker.undo()
                 self._refuse(one_line(exc))
-            out: RuleRoll[T] = RuleRoll("public", value, seed, entered is not None,
-                                        text=text(value))
+            out: RuleRoll[T] = RuleRoll(made.mode, made.value, made.seed, made.physical,
+                                        made.entry, made.commitment, made.text, made.visible)
             self.last = out
             return out
-        from companion.store.records import ConflictError  # a campaign: the store is loaded
-
-        campaign = self.campaign
-        for attempt in range(_ROLL_ATTEMPTS):
-            try:
-                # Atomic: the moves are stored with the roll entry when the scope ends
-                # cleanly; a refusal inside it stores nothing and restores the trackers.
-                with campaign.rolling(mode, seed=seed, rng=None if entered else rng,
-                                      chosen=self._chosen) as scope:
-                    try:
-                        value = action(rng)
-                        if entered is not None:
-                            entered.finish()
-                    except physical.OwnDiceError as exc:
-                        self._refuse(one_line(exc))
-                    shown_text = text(value)
-                    scope.log(label, seed, shown_text, own=entered is not None,
-                              faces=entered.taken if entered is not None else None)
-            except ConflictError:
-                # Another screen moved first: the trackers are back and refreshed; the
-                # same dice again (the same seed, the same faces) on the fresh state.
-                if attempt + 1 >= _ROLL_ATTEMPTS:
-                    raise
-                if entered is not None:
-                    entered = physical.EnteredDice(entered.faces)
-                    rng = entered
-                else:
-                    rng = random.Random(seed)
-                continue
-            logged = scope.logged
-            assert logged is not None
-            break
-        else:  # pragma: no cover - the loop either breaks or raises
-            raise AssertionError("unreachable")
-        if logged.shown_to(self.who, self.role):
-            out = RuleRoll(logged.mode, value, seed, entered is not None, logged.entry,
-                           logged.commitment, shown_text, True)
-        else:
-            out = RuleRoll(logged.mode, None, None, entered is not None, logged.entry,
-                           logged.commitment, None, False)
+        # No campaign: the roll stays on this screen; the moves a refused entry made on
+        # ``trackers`` are undone here (nobody else would).
+        entered = physical.EnteredDice(faces) if faces is not None else None
+        if entered is None:
+            seed = self._seed_source() if seed is None else seed
+        rng: random.Random = entered if entered is not None else random.Random(seed)
+        marks = [len(t.log) for t in trackers]
+        try:
+            value = action(rng)
+            if entered is not None:
+                entered.finish()
+        except physical.OwnDiceError as exc:
+            for tracker, mark in zip(trackers, marks, strict=True):
+                while len(tracker.log) > mark and tracker.can_undo:
+                    tracker.undo()
+            self._refuse(one_line(exc))
+        out = RuleRoll("public", value, None if entered is not None else seed,
+                       entered is not None, text=text(value))
         self.last = out
         return out
 

@@ -15,10 +15,23 @@ import ipywidgets as widgets
 
 from companion.state import Tracker
 
-__all__ = ["follow_undo", "seat_refusal", "show_undo", "undo_refusal"]
+__all__ = ["act", "follow_undo", "seat_refusal", "show_undo", "undo_refusal"]
 
 #: Longest move summary an Undo button names.
 _NAMED = 60
+
+
+def act(tracker: Tracker, move: str, /, *args: Any, **kwargs: Any) -> Any:
+    """Make ``move`` on ``tracker`` the one way: through the table session of its campaign
+    ([Session.act][companion.table.session.Session.act]: the seat fixed, checked against
+    the store), or, for a tracker in no campaign, on this screen alone."""
+    from companion.store.campaign import Campaign
+    from companion.table.session import Session
+
+    recorder = tracker.recorder
+    if isinstance(recorder, Campaign):
+        return Session.of(recorder).act(tracker, move, *args, **kwargs)
+    return getattr(tracker, move)(*args, **kwargs)
 
 
 def seat_refusal(tracker: Tracker, move: str, arguments: dict[str, Any]) -> str | None:

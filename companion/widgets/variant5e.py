@@ -70,7 +70,7 @@ from companion.widgets.base import (
     safe,
 )
 from companion.widgets.rolls import RollControls, RuleRoll, faces_hint
-from companion.widgets.seat_controls import seat_refusal
+from companion.widgets.seat_controls import act, seat_refusal
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -138,10 +138,10 @@ class SpellPointsApp(widgets.VBox):
         # Each dropdown changes this caster at once, as a move (spent points stay spent);
         # "New caster" is the fresh, rested pool.
         self.level.observe(safe(self.error)(lambda ch: (
-            self.model.set_class_level(int(ch["new"]))
+            act(self.model, "set_class_level", int(ch["new"]))
             if int(ch["new"]) != self.model.class_level else None)), names="value")
         self.caster.observe(safe(self.error)(lambda ch: (
-            self.model.set_caster(str(ch["new"]))
+            act(self.model, "set_caster", str(ch["new"]))
             if ch["new"] != self.model.caster else None)), names="value")
         self.limits = widgets.Checkbox(value=self.model.dmg_limits, indent=False,
                                        description="DMG limits (level cap, 6th+ once a rest)")

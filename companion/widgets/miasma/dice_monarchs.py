@@ -65,7 +65,7 @@ from companion.widgets.base import (
 )
 from companion.widgets.miasma.common import LOG_SHOWN, css, dice_html
 from companion.widgets.rolls import RollControls
-from companion.widgets.seat_controls import show_undo
+from companion.widgets.seat_controls import act, show_undo
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -298,14 +298,15 @@ class DiceMonarchsApp(widgets.VBox):
         self.gm_save.value = data_uri_link("GM save: keep it face down", "dice-monarchs-gm.json",
                                            "application/json", self.game.to_json())
 
+    # The GM's chips: through the table session (the seam refuses them to a player).
     def _join(self) -> None:
-        self.game.join(self.seat_name.read(), self.seat_chips.read())
+        act(self.game, "join", self.seat_name.read(), self.seat_chips.read())
 
     def _rebuy(self) -> None:
-        self.game.rebuy(self.seat_name.read(), self.seat_chips.read())
+        act(self.game, "rebuy", self.seat_name.read(), self.seat_chips.read())
 
     def _leave(self) -> None:
-        self.game.leave(self.seat_name.read())
+        act(self.game, "leave", self.seat_name.read())
 
     def _toggle_banker(self, change: dict[str, Any]) -> None:
         if bool(change["new"]) != self.game.banker_rolls:

@@ -63,6 +63,7 @@ if TYPE_CHECKING:
     from companion.store.campaign import Campaign
     from companion.store.db import Store
     from companion.store.permissions import SeatKey
+    from companion.table.session import Session
 
 __all__ = [
     "DEVICE_GM",
@@ -88,6 +89,7 @@ __all__ = [
     "open_table",
     "page_address",
     "page_campaign",
+    "page_session",
     "page_shown_signal",
     "page_store",
     "seat_key_of",
@@ -275,8 +277,8 @@ def seat_key_of(context: PageContext) -> SeatKey | None:
     for the campaign to check it again in the store on every write (issue 28): its
     secret, else (under JupyterHub) the hub login's name; ``None`` for a spectator and a
     context built in code (taken at its word, as ``seated`` takes it)."""
-    from companion.store.permissions import same_name
     from companion.store.seats import Seat, seat_key
+    from companion.table import same_name
 
     if context.role not in ROLES:
         return None
@@ -312,19 +314,28 @@ def page_campaign(context: PageContext | None = None) -> Campaign | None:
     """The campaign the page's URL names, opened for the person its seat proves (see
     [seated][companion.widgets.table.binding.seated]) and kept live; ``None`` when the URL
     names none. A campaign that does not exist raises a one-line StoreError."""
-    from companion.store.campaign import shared_campaign
+    session = page_session(context)
+    return session.campaign if session is not None else None
+
+
+def page_session(context: PageContext | None = None) -> Session | None:
+    """The table session of the page's URL: its campaign opened as the seat the page
+    proves (see [seated][companion.widgets.table.binding.seated]), one per seat in this
+    kernel, its seat fixed for its life and checked again by the store on every write;
+    kept live. ``None`` when the URL names no campaign."""
+    from companion.table.session import shared_session
 
     context = context or PageContext.from_query()
     if not context.campaign:
         return None
     page_store()  # one clear error for a damaged or foreign database file
     context = seated(context)
-    campaign = shared_campaign(context.campaign, who=context.who, role=context.role)
-    # Set outright: a spectator has no name, and must not keep one from earlier.
-    campaign.who, campaign.role = context.who, context.role
-    campaign.seat_key = seat_key_of(context)  # checked again by the store on every write
-    live(campaign, context)
-    return campaign
+    # A spectator's session has no name; another seat is another session (never this
+    # one's seat rewritten).
+    session = shared_session(context.campaign, who=context.who, role=context.role,
+                             seat_key=seat_key_of(context))
+    live(session.campaign, context)
+    return session
 
 
 class LiveSync:
@@ -385,7 +396,7 @@ class LiveSync:
                 # renewing their own link, under this lock): only the seat read demotes.
                 if self.seat is not context:
                     return
-                campaign.who, campaign.role, campaign.seat_key = "", SPECTATOR, None
+                campaign.lose_seat()
             log.info("this page's seat was revoked or renewed: it watches from now on")
 
     def in_thread(self) -> bool:

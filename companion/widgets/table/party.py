@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from companion.state import Tracker
+from companion.widgets.seat_controls import act
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -108,7 +109,7 @@ def _cairn_edit(campaign: Campaign, ident: str, v: dict[str, int]) -> None:
 
     c = campaign.tracker(ident, Character)
     if _cairn_values(campaign, ident) != v:
-        c.set_maxima(v["str"], v["dex"], v["ctrl"], v["guard"], v["armor"])
+        act(c, "set_maxima", v["str"], v["dex"], v["ctrl"], v["guard"], v["armor"])
 
 
 # --- Monsters & Magic -------------------------------------------------------------------
@@ -148,8 +149,8 @@ def _mm_edit(campaign: Campaign, ident: str, v: dict[str, int]) -> None:
 
     a = campaign.tracker(ident, Adventurer)
     if _mm_values(campaign, ident) != v:
-        a.set_maxima(focus=v["focus"], power=v["power"], cunning=v["cunning"],
-                     luck=v["luck"], max_hp=v["hp"], ac=v["ac"])
+        act(a, "set_maxima", focus=v["focus"], power=v["power"], cunning=v["cunning"],
+            luck=v["luck"], max_hp=v["hp"], ac=v["ac"])
 
 
 # --- plot points ------------------------------------------------------------------------
@@ -263,13 +264,13 @@ def _5e_edit(campaign: Campaign, ident: str, v: dict[str, int]) -> None:
     fresh_hd = _5e_hit_dice(v, v["level"])  # checks the numbers before anything changes
     t = member.tracker
     if isinstance(t, SpellPoints) and t.class_level != v["level"]:
-        t.set_class_level(v["level"])
+        act(t, "set_class_level", v["level"])
     hd = _hit_dice_of(campaign, member.name)
     if hd is None:
         campaign.add(HIT_DICE.format(member.name), fresh_hd, role="record", owner=member.name)
     elif (hd.level, hd.max_hp, hd.die, hd.con_modifier) != (v["level"], v["hp"], v["die"],
                                                               v["con"]):
-        hd.set_maxima(v["level"], v["hp"], v["die"], v["con"])
+        act(hd, "set_maxima", v["level"], v["hp"], v["die"], v["con"])
 
 
 def _5e_remove(campaign: Campaign, ident: str) -> None:

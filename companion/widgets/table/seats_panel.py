@@ -19,13 +19,12 @@ from typing import TYPE_CHECKING
 import ipywidgets as widgets
 
 from companion.errors import CompanionError
-from companion.store.permissions import same_name
+from companion.table import Session, same_name
 from companion.widgets.base import ErrorLine, button, check_box, confirm_button, name_box, row
 from companion.widgets.table.binding import (
     WIDGET_LOCK,
     hub_user,
     page_address,
-    page_store,
     seat_key_of,
     serverless,
 )
@@ -96,10 +95,19 @@ class SeatsPanel(widgets.VBox):
             self.trust_button, self.error, self.invite_out, self.listing)
 
     def _campaign(self) -> str:
+        return self._session().name
+
+    def _session(self) -> Session:
+        """The page's table session: it decides who manages seats (the GM, read again
+        from the store), not this panel."""
         campaign = self.app.campaign
-        if campaign is None or self.app.context.role != "gm":
+        if campaign is None:
             raise CompanionError("only the campaign's GM manages its seats")
-        return campaign.name
+        session = Session.of(campaign)
+        refusal = session.may_manage_seats()  # asked first: before any word on the choice
+        if refusal is not None:
+            raise CompanionError(refusal)
+        return session
 
     def render(self) -> None:
         """Show the panel to the GM (hide it, empty, from anyone else)."""
@@ -130,15 +138,14 @@ class SeatsPanel(widgets.VBox):
 
     def save_trust(self) -> None:
         """Set the table's trust as the two switches say (the GM's move, in the log)."""
-        self._campaign()
-        assert self.app.campaign is not None
-        self.app.campaign.set_trust(own_dice=bool(self.own_dice.value),
-                                    own_numbers=bool(self.own_numbers.value))
+        session = self._session()
+        if session.role != "gm":  # the holder's page (code) is not the campaign's GM
+            raise CompanionError("only the campaign's GM sets the table's trust")
+        session.set_trust(own_dice=bool(self.own_dice.value),
+                          own_numbers=bool(self.own_numbers.value))
 
     def _list(self) -> None:
-        from companion.store.seats import list_seats
-
-        seats = list_seats(page_store(), self._campaign())
+        seats = self._session().seats()
         items = "".join(
             f'<li data-who="{html.escape(s.who)}">{html.escape(s.who)} '
             f"({'GM' if s.role == 'gm' else 'player'}; made {html.escape(s.created[:10])})"
@@ -163,35 +170,30 @@ class SeatsPanel(widgets.VBox):
 
     def invite(self) -> None:
         """Make (or renew) the seat typed and show its link and QR code."""
-        from companion.store.seats import check_who, make_seat
-
-        campaign = self._campaign()
-        who = check_who(self.name.read())
+        session = self._session()
+        who = " ".join(self.name.read().split())
         role = str(self.seat_role.value)
-        if same_name(who, self.app.context.who) and role != "gm":
-            raise CompanionError("that is your own seat: invite someone else")
-        secret = make_seat(page_store(), campaign, who, role)
-        if same_name(who, self.app.context.who):  # the GM's own, renewed
-            self._moved_own_seat(secret)
+        with WIDGET_LOCK:  # renewing one's own seat and following it: one step (see renew)
+            secret = session.invite(who, role)
+            if same_name(who, session.who):  # the GM's own, renewed
+                self._moved_own_seat(secret)
         self.name.value = ""
         self._show(who, role, secret)
         self._list()
 
     def renew(self) -> None:
         """Give the chosen seat a new secret: its old link opens nothing."""
-        from companion.store.seats import list_seats, make_seat
-
-        campaign = self._campaign()
+        session = self._session()
         chosen = str(self.pick.value or "")
-        seat = next((s for s in list_seats(page_store(), campaign) if s.who == chosen), None)
+        seat = next((s for s in session.seats() if s.who == chosen), None)
         if seat is None:
             raise CompanionError("choose a seat first")
-        own = same_name(seat.who, self.app.context.who)
+        own = same_name(seat.who, session.who)
         # Renewing one's own seat and following it are one step for the live watcher's seat
         # check (it demotes under the same lock): else it could read the old link between
         # the two and turn the GM into a spectator (seen under load).
         with WIDGET_LOCK:
-            secret = make_seat(page_store(), campaign, seat.who, seat.role)
+            secret = session.invite(seat.who, seat.role)
             if own:
                 self._moved_own_seat(secret)
         self._show(seat.who, seat.role, secret)
@@ -199,15 +201,11 @@ class SeatsPanel(widgets.VBox):
 
     def revoke(self) -> None:
         """Revoke the chosen seat (not the GM's own: that would lock the GM out)."""
-        from companion.store.seats import revoke_seat
-
-        campaign = self._campaign()
+        session = self._session()
         chosen = str(self.pick.value or "")
         if not chosen:
             raise CompanionError("choose a seat first")
-        if same_name(chosen, self.app.context.who):
-            raise CompanionError("that is your own seat: give it a new link instead")
-        revoke_seat(page_store(), campaign, chosen)
+        session.revoke_seat(chosen)
         if f'data-who="{html.escape(chosen)}"' in self.invite_out.value:
             self.invite_out.value = ""
         self._list()
@@ -219,6 +217,8 @@ class SeatsPanel(widgets.VBox):
         self.app.context = self.app.context.with_(seat=secret)
         self.app.url.value = url_script(self.app.context)
         if self.app.campaign is not None:  # the seat check follows the new secret
-            self.app.campaign.seat_key = seat_key_of(self.app.context)
+            key = seat_key_of(self.app.context)
+            if key is not None:  # the same seat proven anew: its session follows it
+                Session.of(self.app.campaign).renew(key)
             live(self.app.campaign, self.app.context)
         self.render()

@@ -273,13 +273,14 @@ class TableApp(widgets.VBox):
         self._open(self.context.campaign)
 
     def _open(self, name: str) -> None:
-        from companion.store.campaign import shared_campaign
+        from companion.table.session import shared_session
 
         self.context = seated(self.context.with_(campaign=" ".join(name.split())))
         who, role = self.context.who, self.context.role
-        campaign = shared_campaign(name, who=who, role=role)
-        campaign.who, campaign.role = who, role  # a spectator keeps no earlier name
-        campaign.seat_key = seat_key_of(self.context)  # the store checks it on every write
+        # The seat's own session (one per seat in this kernel; a spectator's has no name):
+        # its seat is fixed, and the store checks it on every write.
+        campaign = shared_session(name, who=who, role=role,
+                                  seat_key=seat_key_of(self.context)).campaign
         if campaign is not self.campaign:
             self.opened = ""
             self._drop_boxes()
@@ -485,8 +486,7 @@ class TableApp(widgets.VBox):
             rules = form["rules"]
             if form.get("edit_pick") is not None:
                 options = [(shown, key) for shown, key in rules.editable(c)
-                           if self.role != "player" or _may_edit(c, key, shown,
-                                                                 self.context.who)]
+                           if self.role != "player" or _may_edit(c, key, shown)]
                 _set_options(form["edit_pick"], options)
                 # Shown only where the seam would take a save (issue 28: the GM's trust).
                 form["edit_row"].layout.display = "" if options or self.role != "player" \
@@ -542,18 +542,13 @@ class TableApp(widgets.VBox):
         return save
 
 
-def _may_edit(campaign: Campaign, key: str, shown: str, who: str) -> bool:
-    """Whether this page's player may edit the party entry ``key`` (shown as ``shown``):
-    the seam's own answer (their own character, when the GM trusts players with their
+def _may_edit(campaign: Campaign, key: str, shown: str) -> bool:
+    """Whether this page's seat may edit the party entry ``key`` (shown as ``shown``): the
+    table session's answer (their own character, when the GM trusts players with their
     numbers)."""
-    from companion.errors import CompanionError
-    from companion.store.permissions import same_name
+    from companion.table import Session
 
-    try:
-        campaign.member(key)
-    except CompanionError:  # not a tracker of its own (a player in a shared session)
-        return same_name(shown, who) and campaign.trust.own_numbers
-    return campaign.may_edit_numbers(key) is None
+    return Session.of(campaign).may_edit_numbers(key, shown) is None
 
 
 def _set_options(pick: widgets.Dropdown, options: list[tuple[str, str]]) -> None:

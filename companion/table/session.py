@@ -1,0 +1,474 @@
+"""A table session: a campaign opened as one seat, and the one way a face acts (issue 28).
+
+A [Session][companion.table.session.Session] is what a face (a page's widgets, the command
+line, a script) holds instead of a bare campaign. It is opened as one seat and keeps that
+seat for its whole life: ``who`` and ``role`` are read-only, and the campaign under it is
+pinned ([Campaign.pin_seat][companion.store.campaign.Campaign.pin_seat]), so no face can
+rewrite who is acting. A seat proven by a secret or a hub login keeps its proof
+(``seat_key``), which the store reads again in the transaction of every write: a seat
+revoked a moment ago stores nothing, and the session then watches (``gone`` says why).
+
+Every move, undo and load goes through it:
+
+- [act][companion.table.session.Session.act] makes a tracker's move by name. The session
+  draws the seed (a caller never passes one); real dice are entered with ``own_dice=``
+  and only where the GM's table trust allows (the log marks them as the player's own).
+- [undo][companion.table.session.Session.undo], [load][companion.table.session.Session.load].
+- [roll][companion.table.session.Session.roll] rolls a dice expression for the roll log;
+  [rule_roll][companion.table.session.Session.rule_roll] runs a rule (a check, a save, a
+  deal: any action taking an ``rng``) as one unit of work: its tracker moves and its roll
+  entry are stored together or not at all, and when another screen moved first the same
+  dice are played again on the fresh state.
+- [log][companion.table.session.Session.log] is the campaign's log as this seat may see
+  it: a player's session never hands out another seat's hidden roll, hole die or table
+  seed ([visible_to][companion.fairplay.visible_to]); nothing relies on the caller to
+  filter.
+
+Who may make each move is decided by the campaign's seam on every act (the move's
+declaration, the tracker's owner, the table's trust; see
+[companion.store.permissions][]); the session adds no second rule and has no way around
+it.
+
+- Interpretation: a seat given in code (no secret, no hub login: the command line, a
+  test, the serverless apps' device holder) is taken at its word, as the campaign takes it.
+- Interpretation: ``own_dice`` are the faces as rolled, in the order the rule rolls them; a
+  roll that needs more, or gets more than it uses, stores nothing.
+"""
+
+from __future__ import annotations
+
+import random
+import weakref
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
+
+from companion import fairplay
+from companion.dice.physical import EnteredDice, OwnDiceError
+from companion.dice.roller import SEED_BOUND
+from companion.errors import CompanionError
+from companion.fairplay import LoggedRoll
+from companion.state import Event, Tracker, is_move
+from companion.store.campaign import SPECTATOR_LINE, Campaign, shared_campaign
+from companion.store.permissions import SEAT_GONE_LINE, SeatError, SeatKey, same_name, seat_gone
+from companion.store.records import ConflictError, StoredEvent, StoreError
+from companion.store.registry import move_parameters
+
+if TYPE_CHECKING:
+    from companion.store.db import Store
+    from companion.store.seats import SeatInfo
+
+__all__ = ["ROLL_ATTEMPTS", "RuleRoll", "Session", "shared_session"]
+
+T = TypeVar("T")
+K = TypeVar("K", bound=Tracker)
+
+#: Tries of a rule roll whose campaign another screen keeps changing under it.
+ROLL_ATTEMPTS = 20
+
+#: Sessions by the campaign object they pinned (a face handed a campaign finds its session).
+_SESSIONS: weakref.WeakKeyDictionary[Campaign, Session] = weakref.WeakKeyDictionary()
+
+
+@dataclass(frozen=True)
+class RuleRoll(Generic[T]):
+    """A rule roll made through [Session.rule_roll][companion.table.session.Session.rule_roll].
+
+    ``value`` is what the rule returned, only when this seat may see it (``None``
+    otherwise); ``seed`` likewise (``None`` for real dice); ``text`` the result line logged
+    (``None`` when hidden from this seat); ``entry`` and ``commitment`` are the roll
+    log's (``None`` without a campaign; no commitment for a public roll)."""
+
+    mode: str
+    value: T | None
+    seed: int | None
+    physical: bool
+    entry: int | None = None
+    commitment: str | None = None
+    text: str | None = None
+    visible: bool = True
+
+    @property
+    def shown(self) -> bool:
+        """Whether this seat may see the result."""
+        return self.visible
+
+
+def _draw_seed() -> int:
+    """A fresh seed for a roll, from the system's entropy (never a caller's choice)."""
+    return random.SystemRandom().randrange(SEED_BOUND)
+
+
+class Session:
+    """A campaign opened as one fixed seat; see the module's docstring.
+
+    Open one with [open][companion.table.session.Session.open],
+    [by_secret][companion.table.session.Session.by_secret] or
+    [of][companion.table.session.Session.of] (the session of a campaign object a face was
+    handed)."""
+
+    def __init__(self, campaign: Campaign) -> None:
+        if campaign.pinned and campaign in _SESSIONS:
+            raise SeatError("this campaign object is already another session's: use "
+                            "Session.of(campaign)")
+        campaign.pin_seat()
+        self._campaign = campaign
+        self._who = campaign.who
+        self._role = campaign.role
+        _SESSIONS[campaign] = self
+
+    # -- opening -------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, store: Store, name: str, *, who: str = "", role: str = "",
+             seat_key: SeatKey | None = None) -> Session:
+        """Open campaign ``name`` as the seat ``who`` (``role``). With ``seat_key`` (how the
+        seat was proven) the store checks the seat again on every write."""
+        if seat_key is not None and (seat_key.role != role or seat_key.who != who):
+            raise SeatError(f"the seat proven is {seat_key.who} ({seat_key.role}), not "
+                            f"{who or 'nobody'} ({role or 'the holder'})")
+        campaign = Campaign.open(store, name, who=who, role=role)
+        campaign.seat_key = seat_key
+        return cls(campaign)
+
+    @classmethod
+    def by_secret(cls, store: Store, name: str, secret: str) -> Session:
+        """Open campaign ``name`` as the seat ``secret`` opens; a secret that opens no seat
+        (forged, revoked, another campaign's) opens a spectator's session."""
+        from companion.store.seats import seat_for_secret, seat_key
+
+        seat = seat_for_secret(store, name, secret)
+        if seat is None:
+            return cls.open(store, name, role="spectator")
+        return cls.open(store, name, who=seat.who, role=seat.role,
+                        seat_key=seat_key(seat, secret))
+
+    @classmethod
+    def of(cls, campaign: Campaign) -> Session:
+        """The session that opened ``campaign``; a campaign opened in code (the holder, a
+        test) gets one now, its seat fixed from then on."""
+        found = _SESSIONS.get(campaign)
+        return found if found is not None else cls(campaign)
+
+    # -- the seat (read-only) ------------------------------------------------------------
+
+    @property
+    def who(self) -> str:
+        """The seat's name (fixed for the session's life)."""
+        return self._who
+
+    @property
+    def role(self) -> str:
+        """The seat's role: ``gm``, ``player``, ``spectator`` or ``""`` (the holder)."""
+        return self._role
+
+    @property
+    def gone(self) -> str | None:
+        """Why this session's seat no longer acts (revoked or renewed elsewhere), or
+        ``None`` while it holds."""
+        if self._role != "spectator" and self._campaign.role == "spectator":
+            return SEAT_GONE_LINE
+        return None
+
+    @property
+    def campaign(self) -> Campaign:
+        """The campaign as this seat has it (to read: its members, trackers, trust)."""
+        return self._campaign
+
+    @property
+    def name(self) -> str:
+        return self._campaign.name
+
+    def renew(self, key: SeatKey) -> None:
+        """The same seat proven anew (the GM gave their own seat a new link)."""
+        self._campaign.seat_key = key
+
+    def lose_seat(self) -> None:
+        """The page learnt its seat is gone (revoked elsewhere): watch from now on."""
+        self._campaign.lose_seat()
+
+    def __repr__(self) -> str:
+        return f"<Session {self.name!r} as {self._who or '-'} ({self._role or 'holder'})>"
+
+    # -- reading -------------------------------------------------------------------------
+
+    @overload
+    def tracker(self, id_or_name: str) -> Tracker: ...
+
+    @overload
+    def tracker(self, id_or_name: str, cls: type[K]) -> K: ...
+
+    def tracker(self, id_or_name: str, cls: type[Tracker] = Tracker) -> Tracker:
+        """A member's live tracker (moves made on it reach the same seam)."""
+        return self._campaign.tracker(id_or_name, cls)
+
+    def log(self, kinds: Sequence[str] = ()) -> list[StoredEvent]:
+        """The campaign's log as this seat may see it: for a player or a spectator no
+        hidden roll's secret, no other seat's hole dice, table seed or unrevealed choice."""
+        role = "gm" if self._campaign.role in ("gm", "") else self._campaign.role
+        return self._campaign.visible_to(self._campaign.who, role, kinds)
+
+    def may_move(self, tracker: Tracker | str, move: str) -> str | None:
+        """Why this seat may not make ``move`` on ``tracker`` now, or ``None`` (what a
+        face shows; the seam decides again when the move is made)."""
+        return self._campaign.may_move(self._resolve(tracker), move, {})
+
+    def may_edit_numbers(self, key: str, shown: str = "") -> str | None:
+        """Why this seat may not edit the numbers of the party entry ``key`` (shown as
+        ``shown``), or ``None``: the GM's, or its owner's when the table trusts players
+        with their own numbers. An entry that is not a tracker of its own (a player of a
+        shared session, named ``shown``) is the player's of that name."""
+        campaign = self._campaign
+        try:
+            campaign.member(key)
+        except CompanionError:
+            if campaign.role in ("", "gm"):
+                return None
+            if campaign.role == "player" and same_name(shown, campaign.who) \
+                    and campaign.trust.own_numbers:
+                return None
+            return f"only the GM may edit {shown or key}'s numbers at this table"
+        return campaign.may_edit_numbers(key)
+
+    def may_use_own_dice(self) -> str | None:
+        """Why this seat may not enter its own dice, or ``None``."""
+        return self._campaign.may_use_own_dice()
+
+    def refresh(self) -> bool:
+        """Apply other screens' moves; True if there were any."""
+        return self._campaign.refresh()
+
+    def wait(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for another screen's move, then apply it."""
+        return self._campaign.wait(timeout)
+
+    # -- acting --------------------------------------------------------------------------
+
+    def _resolve(self, tracker: Tracker | str) -> Tracker:
+        if isinstance(tracker, Tracker):
+            # Only this session's own trackers: another campaign's would act as its seat.
+            if tracker.recorder is not self._campaign:
+                raise StoreError(f"that {type(tracker).__name__} is not in campaign "
+                                 f"{self.name!r} as this session has it")
+            return tracker
+        return self._campaign.tracker(tracker)
+
+    def _refuse_spectator(self) -> None:
+        if self._campaign.role == "spectator":
+            raise SeatError(self.gone or SPECTATOR_LINE)
+
+    def act(self, tracker: Tracker | str, move: str, /, *args: Any,
+            own_dice: Sequence[int] | None = None, **kwargs: Any) -> Any:
+        """Make ``move`` on ``tracker`` (a member's id or name, or its live tracker) as this
+        seat; returns what the move returns. The seam checks who may make it against the
+        store. The seed is the session's to draw: ``seed`` and ``rng`` are refused.
+        ``own_dice``: the faces of real dice, allowed where the table's trust allows."""
+        self._refuse_spectator()
+        live = self._resolve(tracker)
+        method = getattr(type(live), move, None) if isinstance(move, str) else None
+        if method is None or not is_move(method):
+            raise StoreError(f"{type(live).__name__} has no move {move!r}")
+        if "seed" in kwargs or "rng" in kwargs:
+            raise SeatError("the session draws every seed: a caller does not choose one")
+        params = move_parameters(type(live), move)
+        if own_dice is not None:
+            if "rng" not in params:
+                raise OwnDiceError(f"{move} cannot be played with real dice")
+            entered = EnteredDice(list(own_dice))
+            # One unit: the move is stored only once every face entered was used.
+            with self._campaign.rolling("public") as _scope:
+                result = getattr(live, move)(*args, rng=entered, **kwargs)
+                entered.finish()
+            return result
+        return getattr(live, move)(*args, **kwargs)
+
+    def undo(self, tracker: Tracker | str) -> Event:
+        """Take back this seat's newest move on ``tracker`` (the undo rules of the seam)."""
+        self._refuse_spectator()
+        return self._resolve(tracker).undo()
+
+    def load(self, tracker: Tracker | str, text: str | bytes) -> None:
+        """Load a whole save into ``tracker`` (the GM's, or the owner's when trusted)."""
+        self._refuse_spectator()
+        self._resolve(tracker).load(text)
+
+    def _seed(self, mode: str, chosen_seed: int | None,
+              seeds: Callable[[], int] | None) -> tuple[int, bool]:
+        """The seed of a roll and whether a person chose it. Drawn here (from ``seeds``, the
+        page's seed source, else the system's entropy); a seed a person typed is the GM's
+        alone (the campaign refuses a player's and marks the GM's), and never for a roll
+        its roller may not see (it would tell them the roll)."""
+        if chosen_seed is None:
+            return (seeds or _draw_seed)(), False
+        if not fairplay.can_see_roll(mode, self._campaign.who, self._campaign.who,
+                                     self._campaign.role):
+            raise fairplay.FairPlayError(
+                f"a {fairplay.mode_name(mode)} roll takes a fresh seed: empty the seed box "
+                "(a seed you choose would tell you the roll)")
+        return chosen_seed, True
+
+    def roll(self, expr: str, *, mode: str = "public", dice: Sequence[int] | None = None,
+             total: int | None = None, chosen_seed: int | None = None,
+             seeds: Callable[[], int] | None = None) -> LoggedRoll:
+        """Roll ``expr`` for the roll log in ``mode`` with a seed the session draws, or
+        enter real dice (``dice`` and/or ``total``). The entry's ``roll`` is ``None`` when
+        this seat may not see it (a player's blind roll). ``chosen_seed``: a seed the GM
+        typed (marked in the log); ``seeds``: the page's seed source."""
+        self._refuse_spectator()
+        mode = fairplay.check_mode(mode)
+        # Real dice for a plain roll are the campaign's to judge (the table's trust is
+        # about saves and checks: a roll for the log says it was real dice).
+        own = dice is not None or total is not None
+        seed, chosen = (None, False) if own else self._seed(mode, chosen_seed, seeds)
+        logged = self._campaign.roll_entry(expr, seed, mode=mode, dice=dice, total=total,
+                                           chosen=chosen)
+        if logged.shown_to(self._campaign.who, self._campaign.role):
+            return logged
+        return LoggedRoll(logged.entry, logged.mode, logged.commitment, logged.who,
+                          logged.role, None)
+
+    def reveal(self, entry: int) -> StoredEvent:
+        """Reveal a hidden roll (the GM any, a player their own ``self`` roll)."""
+        self._refuse_spectator()
+        return self._campaign.reveal(entry)
+
+    def rule_roll(self, label: str, action: Callable[[random.Random], T],
+                  text: Callable[[T], str] = str, *, mode: str = "public",
+                  own_dice: Sequence[int] | None = None, chosen_seed: int | None = None,
+                  seeds: Callable[[], int] | None = None) -> RuleRoll[T]:
+        """Run a rule that rolls (``action`` takes the roll's ``rng``) as one unit of work:
+        the tracker moves it makes and its roll log entry (labelled ``label``, reading
+        ``text(value)``, in ``mode``) are stored in one transaction, or nothing is.
+
+        The seed is drawn here; ``own_dice`` are real dice's faces (the table's trust
+        decides; an impossible or incomplete entry raises
+        [OwnDiceError][companion.dice.physical.OwnDiceError] and stores nothing). When
+        another screen moved first, the same dice are played again on the fresh state.
+        ``chosen_seed``: a seed the GM typed (marked in the log; a player's is refused);
+        ``seeds``: the page's seed source (else the system's entropy)."""
+        self._refuse_spectator()
+        mode = fairplay.check_mode(mode)
+        faces = list(own_dice) if own_dice is not None else None
+        seed, chosen = (None, False) if faces is not None else self._seed(
+            mode, chosen_seed, seeds)
+        campaign = self._campaign
+        for attempt in range(ROLL_ATTEMPTS):
+            entered = EnteredDice(faces) if faces is not None else None
+            rng: random.Random = entered if entered is not None else random.Random(seed)
+            try:
+                # Atomic: the moves are stored with the roll entry when the scope ends
+                # cleanly; a refusal inside it stores nothing and restores the trackers.
+                with campaign.rolling(mode, seed=seed, chosen=chosen,
+                                      rng=None if entered is not None else rng) as scope:
+                    value = action(rng)
+                    if entered is not None:
+                        entered.finish()
+                    shown_text = text(value)
+                    scope.log(label, seed, shown_text, own=entered is not None,
+                              faces=entered.taken if entered is not None else None)
+            except ConflictError:
+                # Another screen moved first: the trackers are back and refreshed; the
+                # same dice again (the same seed, the same faces) on the fresh state.
+                if attempt + 1 >= ROLL_ATTEMPTS:
+                    raise
+                continue
+            logged = scope.logged
+            if logged is None:  # the scope stored nothing (the rule made no move, no entry)
+                raise CompanionError(f"{label}: nothing was rolled")
+            break
+        else:  # pragma: no cover - the loop either breaks or raises
+            raise AssertionError("unreachable")
+        physical = faces is not None
+        if logged.shown_to(campaign.who, campaign.role):
+            return RuleRoll(logged.mode, value, seed, physical, logged.entry,
+                            logged.commitment, shown_text, True)
+        return RuleRoll(logged.mode, None, None, physical, logged.entry, logged.commitment,
+                        None, False)
+
+    # -- the GM's setup (the seam checks the seat) ---------------------------------------
+
+    def add(self, name: str, tracker: K, role: str = "party", owner: str = "") -> K:
+        """Add a member (the GM's; a player their own character and records)."""
+        self._refuse_spectator()
+        return self._campaign.add(name, tracker, role, owner)
+
+    def remove(self, id_or_name: str) -> None:
+        """Take a member out of the campaign (the GM's)."""
+        self._campaign.remove(id_or_name)
+
+    def replace(self, id_or_name: str, tracker: Tracker) -> None:
+        """Set a member's whole state (the GM's, or the owner's when trusted)."""
+        self._campaign.replace(id_or_name, tracker)
+
+    def set_trust(self, *, own_dice: bool | None = None,
+                  own_numbers: bool | None = None) -> None:
+        """Set the table's trust (the GM's)."""
+        self._campaign.set_trust(own_dice=own_dice, own_numbers=own_numbers)
+
+
+    # -- the GM's seats (not events: the store's seat rows) --------------------------------
+
+    def may_manage_seats(self) -> str | None:
+        """Why this seat may not manage the campaign's seats, or ``None`` (the GM's)."""
+        role = self._campaign.role
+        if role in ("gm", ""):
+            return None
+        return self.gone or SPECTATOR_LINE if role == "spectator" else (
+            "only the campaign's GM manages its seats")
+
+    def _as_gm(self, what: str) -> Store:
+        """The store, once this seat is the GM's, read again from the store now (a GM seat
+        revoked or renewed elsewhere manages nothing: the session then watches)."""
+        campaign = self._campaign
+        if campaign.role not in ("gm", ""):
+            raise SeatError(self.gone or SPECTATOR_LINE if campaign.role == "spectator"
+                            else f"only the campaign's GM {what}")
+        store = campaign.store
+        if store is None:
+            raise StoreError("this campaign is not connected to a store")
+        key = campaign.seat_key
+        if key is not None and seat_gone(store.seat_rows(campaign.info.id), key) is not None:
+            campaign.lose_seat()
+            raise SeatError(SEAT_GONE_LINE)
+        return store
+
+    def seats(self) -> list[SeatInfo]:
+        """The campaign's seats (the GM's to see: never a secret)."""
+        from companion.store.seats import list_seats
+
+        return list_seats(self._as_gm("manages its seats"), self.name)
+
+    def invite(self, who: str, role: str = "player") -> str:
+        """Make (or renew) ``who``'s seat as ``role``; returns its secret, shown this once.
+        The GM's own seat is renewed only as a GM seat (a GM cannot demote themselves by
+        accident); the session then follows the new secret."""
+        from companion.store.seats import Seat, check_who, make_seat, seat_key
+
+        store = self._as_gm("manages its seats")
+        who = check_who(who)
+        own = same_name(who, self._who)
+        if own and role != "gm":
+            raise CompanionError("that is your own seat: invite someone else")
+        secret = make_seat(store, self.name, who, role)
+        if own and self._campaign.seat_key is not None:
+            self.renew(seat_key(Seat(self._who, self._role), secret))
+        return secret
+
+    def revoke_seat(self, who: str) -> None:
+        """Revoke ``who``'s seat (never this GM's own: that would lock them out)."""
+        from companion.store.seats import revoke_seat
+
+        store = self._as_gm("manages its seats")
+        if same_name(who, self._who):
+            raise CompanionError("that is your own seat: give it a new link instead")
+        revoke_seat(store, self.name, who)
+
+
+def shared_session(name: str, *, who: str = "", role: str = "",
+                   seat_key: SeatKey | None = None, db: str | None = None) -> Session:
+    """This process's one session of campaign ``name`` for the seat ``who`` (``role``),
+    opened once per seat (every app of one page shares its trackers; another seat gets
+    another session, never this one's seat rewritten)."""
+    campaign = shared_campaign(name, who=who, role=role, db=db, seat_key=seat_key)
+    return Session.of(campaign)
+
