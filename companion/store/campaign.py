@@ -113,8 +113,10 @@ from companion.store.records import (
 from companion.store.registry import TABLE, kind_key, move_parameters, tracker_class
 from companion.store.upcast import (
     EVENT_FORMAT,
+    OlderStates,
     chain_events,
     convert_store,
+    fact_schema,
     needs_upcast,
     upcast,
     upcast_event,
@@ -347,6 +349,8 @@ class Campaign(Observable):
         #: seat revoked a moment ago stores nothing. ``None``: code that holds the
         #: database, or a seat given in code (tests), is taken at its word.
         self.seat_key: SeatKey | None = None
+        #: Trackers whose stored facts are of an older schema version, in that form.
+        self._older = OlderStates()
 
     def __repr__(self) -> str:
         where = self.store.where if self.store is not None else "no store"
@@ -426,9 +430,13 @@ class Campaign(Observable):
 
     def _load_state(self, state: dict[str, Any]) -> None:
         members: dict[str, Member] = {}
+        self._older = OlderStates()
         for item in state["members"]:
             cls = tracker_class(item["kind"])
-            tracker = cls.from_dict(item["save"])
+            # History, restored as it was stored: today's invariants judge moves, not it.
+            tracker = cls.from_dict(item["save"], checked=False)
+            self._older.restored(item["id"], cls, fact_schema(item["save"]),
+                                 item["save"]["state"])
             role, owner = item["role"], item.get("owner", "")
             if role == "party" and (legacy := _legacy_owner(item["name"], members.values())):
                 role, owner = "record", legacy
@@ -591,7 +599,8 @@ class Campaign(Observable):
                              f"a {ruleset} tracker cannot join it")
         tracker.validate()
         data = {"kind": key, "name": name, "role": role, "state": tracker.snapshot(),
-                **({"owner": owner} if owner else {})}
+                **({"owner": owner} if owner else {}),
+                **({"schema": type(tracker).schema} if type(tracker).schema != 1 else {})}
         def make() -> NewEvent:  # judged again on fresh state after a conflict
             if any(m.name == name for m in self.members.values()):
                 raise StoreError(f"campaign {self.name!r} already has {name!r}")
@@ -959,8 +968,11 @@ class Campaign(Observable):
     def _apply_unchecked(self, event: StoredEvent) -> None:
         data = event.data
         if event.kind == "add":
+            # A stored state is a fact: restored as it was (types only), its schema
+            # version upgraded by the ruleset's upcasters; no invariant of today judges it.
             cls = tracker_class(data["kind"])
-            tracker = cls.from_state(data["state"])
+            version = fact_schema(data)
+            tracker = cls.from_state(data["state"], schema=version, checked=False)
             if not isinstance(event.tracker, str) or not event.tracker:
                 raise StoreError("it adds a tracker with no id")
             role, owner = data["role"], data.get("owner", "")
@@ -971,6 +983,7 @@ class Campaign(Observable):
                 role, owner = "record", legacy
             self.members[event.tracker] = self._adopt(
                 Member(event.tracker, data["name"], role, data["kind"], tracker, owner))
+            self._older.restored(event.tracker, cls, version, data["state"])
         elif event.kind in ("roll", "reveal"):
             pass
         else:
@@ -983,24 +996,27 @@ class Campaign(Observable):
                 # running then): upgraded as it is read, never a reason to refuse.
                 upcast_event(event, {member.id: tracker})
                 tracker.trim_log(UNDO_LIMIT)
-            elif event.kind == "move":
-                if self.store is None and not is_move(getattr(type(tracker), str(event.move),
-                                                              None)):
+                self._older.forget(member.id)
+            elif event.kind in ("move", "undo"):
+                if event.kind == "move" and self.store is None and not is_move(
+                        getattr(type(tracker), str(event.move), None)):
                     # An import (a file from anywhere) names only real moves; an open
                     # database keeps a move a later version renamed as the fact it was.
                     raise StoreError(f"{str(event.move)[:40]!r} is not a move of a "
                                      f"{type(tracker).saved_kind()}")
-                tracker.apply_fact(str(event.move), data.get("args", {}),
-                                   str(data.get("summary", "")), data["change"])
+                self._older.fact(member.id, tracker, event.kind, str(event.move),
+                                 data.get("args", {}), str(data.get("summary", "")),
+                                 data["change"], fact_schema(data))
                 tracker.trim_log(UNDO_LIMIT)
-            elif event.kind == "undo":
-                tracker.apply_undo_fact(data["change"])
             elif event.kind == "set":
                 tracker.restore_save(data["save"])
                 tracker.trim_log(UNDO_LIMIT)
+                self._older.restored(member.id, type(tracker), fact_schema(data["save"]),
+                                     data["save"]["state"])
             elif event.kind == "remove":
                 # The object stays attached: a move on it says it left the campaign.
                 del self.members[member.id]
+                self._older.forget(member.id)
             else:
                 raise StoreError(f"unknown event kind {event.kind!r}")
 
@@ -1192,6 +1208,8 @@ class Campaign(Observable):
         data: dict[str, Any] = {"v": EVENT_FORMAT, "args": logged.args,
                                 "summary": logged.summary,
                                 "change": state_change(before, tracker.snapshot())}
+        if cls.schema != 1:
+            data["schema"] = cls.schema  # the version the change is a difference of
         if hidden:
             data["hidden"] = unit.mode
         if trial is not None:
@@ -1238,6 +1256,7 @@ class Campaign(Observable):
         unit.pending.clear()
         unit.added.clear()
         for member_id in dict.fromkeys(unit.movers):
+            self._older.forget(member_id)  # moved live: of today's version from now on
             member = self.members.get(member_id)
             if member is not None:
                 _trim(member)
@@ -1314,6 +1333,8 @@ class Campaign(Observable):
         event = perform()
         data: dict[str, Any] = {"v": EVENT_FORMAT, "summary": summary,
                                 "change": state_change(before, tracker.snapshot())}
+        if type(tracker).schema != 1:
+            data["schema"] = type(tracker).schema
         if mark is not None:
             data["undoes"] = mark.seq
             if mark.rolled:
