@@ -410,11 +410,14 @@ def test_a_burden_kept_under_the_old_coin_reading_still_loads_with_no_free_slot(
         c.add_item(f"gear {i}")
     saved = json.loads(c.to_json())
     saved["log"] = []
+    # A save of that time: schema 1, without the fields schema 2 added.
+    del saved["schema"], saved["state"]["per_purse_coins"], saved["state"]["fates_taken"]
     items = saved["state"]["items"]
     purse = {**items[0], "name": "silver", "tag": "coins", "quantity": 500}
     items += [purse, purse, purse]
     old = Character.from_json(json.dumps(saved))
     assert old.slots_used == 11 and old.free_slots == 0 and old.effective_guard == 0
+    assert old.per_purse_coins  # the upcaster from schema 1 marked it
     with pytest.raises(RuleError, match="needs 1 slot"):
         old.add_item("rope")
     old.drop_item(len(old.items) - 1)  # one purse goes: 1,000 coins, 10 slots, still full

@@ -502,6 +502,9 @@ class Escapee:
     stage: str = state_field("failed", choices=ESCAPE_STAGES)
     fate: str = state_field("", max_len=4 * MAX_NOTE)
     lost_pieces: list[int] = state_field(default_factory=list, min=1, max=12, max_len=6)
+    number: int = state_field(0, min=0)
+    """Which fate of the delve this escape is (``Delve.fates_rolled`` when it was made; 0:
+    made before fates were numbered): it names the fate on the sheet."""
 
     @property
     def stage_text(self) -> str:
@@ -558,6 +561,12 @@ sources are marked
     fates: dict[str, str] = state_field(default_factory=dict, max_len=MAX_PARTY)
     """The darkness fate table's result per character."""
     escapes: list[Escapee] = state_field(default_factory=list, max_len=MAX_PARTY)
+    fates_rolled: int = state_field(0, min=0)
+    """Fates rolled in this delve so far, in every site (darkness fates and escapes): each
+    has its number, which names it on the sheet it lands on, so it is applied once
+    (``Character.fates_taken``) however long ago it was rolled."""
+    fate_numbers: dict[str, int] = state_field(default_factory=dict, min=1, max_len=MAX_PARTY)
+    """The number of each character's darkness fate in this site (see ``fates_rolled``)."""
 
     def acting_for(self, move: str, arguments: dict[str, Any]) -> tuple[str, ...] | None:
         """A character's own saves in the dark, escape check, its reroll and a betrayal are
@@ -756,6 +765,7 @@ sources are marked
         self.action = self.description = ""
         self.last_roll, self.omen, self.encounter = 0, False, None
         self.panic_saves, self.fates, self.escapes = {}, {}, []
+        self.fate_numbers = {}
         self.describe(f"a new site: clock {START}, site die d{SITE_DICE[0]}")
 
     # -- encounters ---------------------------------------------------------------------
@@ -949,6 +959,8 @@ sources are marked
         result = tables.get(TABLES["fate"]).roll(rng=make_rng(seed, rng))
         text = f"{result.values['Fate']}: {result.values['Effect']}"
         self.fates[who] = text
+        self.fates_rolled += 1
+        self.fate_numbers[who] = self.fates_rolled
         self.describe(f"{who}'s fate in the dark (d10 = {result.roll}): {text}")
         return text
 
@@ -971,8 +983,10 @@ sources are marked
         escape_chance(score, dv)  # checks the score
         result = save(score, floor=dv, rng=make_rng(seed, rng))
         stage = "escaped" if result.success else "failed"
+        self.fates_rolled += 1
         self.escapes.append(Escapee(who, key, score, min(dv, 40), stage,
-                                    "Escaped" if result.success else ""))
+                                    "Escaped" if result.success else "",
+                                    number=self.fates_rolled))
         self.describe(f"{who} escapes by {key} over DV {dv}: {result}"
                       + ("" if result.success else "; roll on the failed escapes table"))
         return result
@@ -1142,8 +1156,10 @@ def _apply(character: Any, result: str, text: str, source: str,
         raise RuleError(f"{source}: “{result}” is no fate a sheet can take")
     if kind == "":
         return f"{character.name}: {text}; nothing changes on the sheet"
-    if kind in ("suffer_scar", "lose_gear") and any(
-            ev.args.get("source") == source for ev in character.log):
+    # Applied once: the sheet keeps the sources of the fates it took in its state
+    # (``fates_taken``; its moves refuse one again), not in its undo log, which a campaign
+    # trims: a check reading the log let a Doomed scar be applied twice after 30 moves.
+    if kind in ("suffer_scar", "lose_gear") and source in character.fates_taken:
         raise RuleError(f"{source}: already applied to {character.name}'s sheet")
     if kind == "die":
         character.die(f"{source}: {text}"[:200])
@@ -1157,6 +1173,8 @@ def _apply(character: Any, result: str, text: str, source: str,
 
 
 def _move_index(delve: Delve, moves: tuple[str, ...], who: str) -> int:
+    # The source of a fate rolled before fates were numbered (its place in the delve's
+    # log, as it was named then).
     for i in range(len(delve.log) - 1, -1, -1):
         ev = delve.log[i]
         if ev.move in moves and str(ev.args.get("name", "")).strip() == who:
@@ -1180,7 +1198,9 @@ def apply_fate(delve: Delve, character: Any) -> str:
     if who not in delve.fates:
         raise RuleError(f"The Darkness Consumes You: {who} has no fate rolled")
     text = delve.fates[who]
-    source = f"the darkness, delve move {_move_index(delve, ('darkness_fate',), who)}"
+    number = delve.fate_numbers.get(who, 0)
+    source = (f"the darkness, fate {number} of the delve" if number
+              else f"the darkness, delve move {_move_index(delve, ('darkness_fate',), who)}")
     return _apply(character, text.split(":", 1)[0], text, source, None)
 
 
@@ -1194,7 +1214,9 @@ def apply_escape(delve: Delve, character: Any) -> str:
     if e.stage not in ("escaped", "done"):
         raise RuleError(f"Escaping the Dungeon: {who}'s escape is not settled "
                         f"({_stage_text(e)})")
-    source = f"escaping the dungeon, delve move {_move_index(delve, ('escape_check',), who)}"
+    source = (f"escaping the dungeon, fate {e.number} of the delve" if e.number
+              else f"escaping the dungeon, delve move "
+                   f"{_move_index(delve, ('escape_check',), who)}")
     return _apply(character, e.fate.split(":", 1)[0], e.fate, source, list(e.lost_pieces))
 
 
