@@ -133,7 +133,7 @@ import random
 import re
 import types
 import typing
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar, Literal, ParamSpec, TypeVar, Union, cast
@@ -443,6 +443,12 @@ class Tracker(Observable):
     #: facts record the version they were written at and are upgraded as they are read.
     schema: ClassVar[int] = 1
 
+    #: The kinds of tracker (their [saved_kind][companion.state.Tracker.saved_kind]
+    #: names) this one reads at its table, declared by its ruleset: a Cairn fight reads the
+    #: party's ``Character`` sheets, a sheet the ``Encounter`` it may be in. They are
+    #: found through [link][companion.state.Tracker.link], never stored in the state.
+    links: ClassVar[tuple[str, ...]] = ()
+
     # -- the log and undo -------------------------------------------------------------
 
     def _event_log(self) -> list[Event]:
@@ -646,6 +652,30 @@ class Tracker(Observable):
         """The keeper this tracker reports to, if any."""
         recorder: Recorder | None = self.__dict__.get("_recorder")
         return recorder
+
+    def link(self, table: Mapping[str, Tracker] | None) -> None:
+        """Seat this tracker at a table: ``table`` holds the trackers at it by id (a
+        campaign's members: the campaign links every tracker it holds as it opens or
+        adds it; or a plain dict, ``{"ash": ash, "fight": fight}``). The tracker reads
+        the kinds it declares in [links][companion.state.Tracker.links] from it
+        ([linked][companion.state.Tracker.linked]), at the moment it needs them: a tracker
+        added later is found. ``None``: alone again. Not saved state, and no function is
+        kept: only the table, which holds data."""
+        if table is None:
+            self.__dict__.pop("_table", None)
+            return
+        if not isinstance(table, Mapping):
+            raise TypeError("link takes the trackers at the table by id (a mapping such as "
+                            f"a dict), not {type(table).__name__}")
+        self.__dict__["_table"] = table
+
+    def linked(self, kind: type[T]) -> dict[str, T]:
+        """The trackers of ``kind`` at this tracker's table, by id (``{}`` when it sits at
+        none); ``kind`` must be one it declares in [links][companion.state.Tracker.links]."""
+        if kind.saved_kind() not in type(self).links:
+            raise TypeError(f"{type(self).__name__} declares no link to {kind.__name__}")
+        table: Mapping[str, Tracker] = self.__dict__.get("_table") or {}
+        return {key: t for key, t in table.items() if isinstance(t, kind) and t is not self}
 
     def acting_for(self, move: str, arguments: dict[str, Any]) -> tuple[str, ...] | None:
         """Whose action the move ``move`` with ``arguments`` is, at a shared table: the

@@ -68,7 +68,7 @@ import random
 import re
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
 
@@ -250,6 +250,22 @@ def _legacy_owner(name: str, members: Iterable[Member]) -> str:
     return rest.partition(": ")[0] if item else rest
 
 
+class _Trackers(Mapping[str, Tracker]):
+    """A campaign's trackers by member id, read live (a member added later is in it)."""
+
+    def __init__(self, campaign: Campaign) -> None:
+        self._campaign = campaign
+
+    def __getitem__(self, key: str) -> Tracker:
+        return self._campaign.members[key].tracker
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._campaign.members))
+
+    def __len__(self) -> int:
+        return len(self._campaign.members)
+
+
 def _slug(name: str) -> str:
     slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:40]
     return slug or "tracker"
@@ -351,6 +367,9 @@ class Campaign(Observable):
         self.seat_key: SeatKey | None = None
         #: Trackers whose stored facts are of an older schema version, in that form.
         self._older = OlderStates()
+        #: The members' trackers by id, as they are now: the table every tracker of the
+        #: campaign is linked to ([Tracker.link][companion.state.Tracker.link]).
+        self.trackers: Mapping[str, Tracker] = _Trackers(self)
 
     def __repr__(self) -> str:
         where = self.store.where if self.store is not None else "no store"
@@ -1023,8 +1042,11 @@ class Campaign(Observable):
     # -- the seam: every tracker's moves, undo and load come here ------------------------
 
     def _adopt(self, member: Member) -> Member:
-        """Make the campaign the tracker's recorder (its moves, undo and load are stored)."""
+        """Make the campaign the tracker's recorder (its moves, undo and load are stored)
+        and seat it at the campaign's table: the links its ruleset declares
+        ([Tracker.links][companion.state.Tracker.links]) resolve to the members, by id."""
         member.tracker.attach(self)
+        member.tracker.link(self.trackers)
         self._by_tracker[id(member.tracker)] = member
         return member
 

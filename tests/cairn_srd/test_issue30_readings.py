@@ -173,10 +173,11 @@ def party_fight() -> tuple[Encounter, object]:
 
     ash = Character(name="Ash", guard_max=5, guard=1)
     e = Encounter()
-    e.link(lambda name: ash if name == "Ash" else None)
     combat.join_character(e, ash, weapon=8)
     e.add("Goblin", "Enemies", guard=2, strength=6)
-    ash.link_danger(lambda: e.danger("Ash"))
+    table = {"ash": ash, "fight": e}  # no campaign: a plain dict of trackers by id
+    e.link(table)
+    ash.link(table)
     return e, ash
 
 
@@ -209,7 +210,7 @@ def test_a_rest_after_the_fight_is_over_and_on_an_unlinked_sheet() -> None:
     assert e.phase == "over" and e.danger("Ash") == ""
     ash.rest_turn()
     assert ash.guard == 5
-    ash.link_danger(None)
+    ash.link(None)
     assert ash.danger == ""
     free = Character(name="Bryn", guard_max=4, guard=0)
     free.rest_turn()  # no fight linked: nothing to refuse

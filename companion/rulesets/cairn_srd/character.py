@@ -29,8 +29,8 @@ Conditions, in our words:
 
 **Rest**: a turn restores Guard and stabilises Critical Damage; a night removes all
 Fatigue; a full day returns 1 point to each reduced ability. Rest is taken out of danger:
-a character in the middle of a fight cannot rest (the fight says so:
-[Character.link_danger][companion.rulesets.cairn_srd.character.Character.link_danger]).
+a character in the middle of a fight cannot rest (the fight at the sheet's table says so:
+[Character.danger][companion.rulesets.cairn_srd.character.Character.danger]).
 
 Interpretation: "a turn of rest outside of combat" / "out of danger" is read as: not
 while the character is in a fight that has begun and is not over (an active or
@@ -86,7 +86,6 @@ Interpretation (a note):
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -196,6 +195,7 @@ class Character(Tracker):
     version 1, for a burden kept under the per-purse coin reading) and ``fates_taken``."""
 
     schema = 2
+    links = ("Encounter",)  # a fight at its table may hold it (see ``danger``)
 
     name: str = state_field("Adventurer", max_len=MAX_NAME)
     strength_max: int = state_field(10, min=0, max=MAX_SCORE)
@@ -825,23 +825,19 @@ class Character(Tracker):
 
     # -- rest --------------------------------------------------------------------------
 
-    def link_danger(self, danger: Callable[[], str] | None) -> None:
-        """Tell the sheet where to learn whether the character is in danger now:
-        ``danger()`` says why ("in the fight, round 2"; "" when out of danger), and a rest
-        is refused while it says something. ``None`` unlinks. Not saved state: whoever
-        opens the sheet beside a fight links it again (the campaign's character app links
-        it to the campaign's fight,
-        [Encounter.danger][companion.rulesets.cairn_srd.combat.Encounter.danger])."""
-        if danger is None:
-            self.__dict__.pop("_danger", None)
-        else:
-            self.__dict__["_danger"] = danger
-
     @property
     def danger(self) -> str:
-        """Why the character is not out of danger now ("": it is, or nobody said)."""
-        linked: Callable[[], str] | None = self.__dict__.get("_danger")
-        return linked() if linked is not None else ""
+        """Why the character is not out of danger now ("": it is, or the sheet sits at no
+        table): a fight at the sheet's table ([Tracker.link][companion.state.Tracker.link],
+        declared in ``links``) that holds it says so
+        ([Encounter.danger][companion.rulesets.cairn_srd.combat.Encounter.danger])."""
+        from companion.rulesets.cairn_srd.combat import Encounter
+
+        for fight in self.linked(Encounter).values():
+            why = fight.danger(self.name)
+            if why:
+                return why
+        return ""
 
     def _out_of_danger(self, rest: str) -> None:
         why = self.danger

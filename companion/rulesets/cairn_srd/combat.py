@@ -61,8 +61,12 @@ its scars, a maneuver's Fatigue and its critical kills wait in ``sheet_due`` for
 player to write on their sheet.
 
 **The party in the fight.** A fight played at a campaign's table is *linked* to the party's
-sheets ([Encounter.link][companion.rulesets.cairn_srd.combat.Encounter.link]): a player
-character whose name is a party member's *is* that character. The fight reads its Guard,
+sheets: the ruleset declares that a fight reads ``Character`` trackers
+([Tracker.links][companion.state.Tracker.links]), and the campaign seats each of its
+trackers at its table of members by id as it opens
+([Tracker.link][companion.state.Tracker.link]; without a campaign, a plain dict of
+trackers does the same). A player character whose name is a sheet's at the table *is*
+that character. The fight reads its Guard,
 STR, DEX, CTRL, Armor, panic and condition off the
 [Character][companion.rulesets.cairn_srd.character.Character] sheet at the moment it needs
 them, and what the fight does to it is the sheet's own move: a hit is
@@ -75,8 +79,8 @@ and a foe critically damaged counts on
 The fight and the sheet therefore cannot disagree: there is one character and one state.
 A full burden, a cumbersome load or panic make the character's Guard count as 0 (the
 stored Guard returns when the cause goes), and a panicking attacker's attacks are impaired.
-The saved fight keeps only who its combatants are (a name); the link is made anew by
-whoever opens it, and a fight opened without it (the standalone app, a file) plays on the
+The saved fight keeps only who its combatants are (a name); the link is resolved anew when
+the table is opened, and a fight opened alone (the standalone app, a file) plays on the
 numbers the combatant joined with.
 
 Interpretation (the party in the fight):
@@ -103,7 +107,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -380,6 +383,8 @@ class ManeuverResult:
 class Encounter(Tracker):
     """A fight: sides, initiative, rounds, attacks, morale and detachments."""
 
+    links = ("Character",)  # the party's sheets at its table (see the module docs)
+
     combatants: list[Combatant] = field(default_factory=list)
     round: int = state_field(0, min=0)
     phase: str = state_field("setup", choices=("setup", "PCs", "Enemies", "over"))
@@ -430,25 +435,18 @@ class Encounter(Tracker):
     def side(self, side: str) -> list[Combatant]:
         return [c for c in self.combatants if c.side == side]
 
-    # -- the party's own sheets (a runtime link, never saved) ---------------------------
-
-    def link(self, sheets: Callable[[str], Character | None] | None) -> None:
-        """Play the party's characters on their own sheets: ``sheets(name)`` is the
-        [Character][companion.rulesets.cairn_srd.character.Character] a player character
-        named ``name`` is (``None``: none, the fight keeps that one's numbers). ``None``
-        unlinks. Not saved state: whoever opens the fight links it again."""
-        if sheets is None:
-            self.__dict__.pop("_sheets", None)
-        else:
-            self.__dict__["_sheets"] = sheets
+    # -- the party's own sheets (a declared link, never saved) --------------------------
 
     def sheet(self, name: str) -> Character | None:
         """The sheet the combatant ``name`` is (``None``: not a linked party member)."""
         return self._sheet_of(self.find(name))
 
     def _sheet_of(self, c: Combatant) -> Character | None:
-        sheets: Callable[[str], Character | None] | None = self.__dict__.get("_sheets")
-        return sheets(c.name) if sheets is not None and c.pc else None
+        # The link the ruleset declares (``links``): a player character is the sheet of
+        # the same name at the fight's table (a campaign's members, or a plain dict).
+        if not c.pc:
+            return None
+        return next((s for s in self.linked(Character).values() if s.name == c.name), None)
 
     def fighter(self, name: str) -> Combatant:
         """The combatant ``name`` as the fight sees it now (a linked character's numbers
@@ -475,7 +473,7 @@ class Encounter(Tracker):
         """Why the character ``name`` is not out of danger because of this fight ("" when
         it is not): the fight has begun, is not over, and ``name`` is in it (active or
         critically damaged; one who fled or died is out of it). What
-        [Character.link_danger][companion.rulesets.cairn_srd.character.Character.link_danger]
+        [Character.danger][companion.rulesets.cairn_srd.character.Character.danger]
         reads to refuse a rest."""
         if self.phase not in SIDES:
             return ""

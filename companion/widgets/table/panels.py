@@ -163,7 +163,7 @@ class PartyFightPanel(widgets.VBox):
         self.campaign = campaign
         self.encounter = encounter
         self.error = ErrorLine()
-        encounter.link(self.sheet)
+        # (the campaign seats the fight at its table: its party's sheets are linked)
         self.app = CombatApp(encounter, campaign=campaign)
         self.join = button("Party joins the fight", self.party_joins, error=self.error,
                            name="party-joins", style="primary")
