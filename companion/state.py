@@ -665,8 +665,9 @@ class Tracker(Observable):
             self.__dict__.pop("_table", None)
             return
         if not isinstance(table, Mapping):
+            what = "a function" if callable(table) else type(table).__name__
             raise TypeError("link takes the trackers at the table by id (a mapping such as "
-                            f"a dict), not {type(table).__name__}")
+                            f"a dict), not {what}")
         self.__dict__["_table"] = table
 
     def linked(self, kind: type[T]) -> dict[str, T]:

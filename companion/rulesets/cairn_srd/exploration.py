@@ -111,7 +111,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion import dice, tables
 from companion.acting import named_actor
@@ -120,6 +120,9 @@ from companion.errors import OddsTooCostlyError, RuleError, StateError, TableErr
 from companion.rulesets.cairn_srd.saves import ABILITIES, MAX_SCORE, SaveResult, save, save_chance
 from companion.state import Tracker, move, state_field
 from companion.tables.fixed import Schema, load_fixed
+
+if TYPE_CHECKING:  # the sheet module imports this one's neighbours: named, not imported
+    from companion.rulesets.cairn_srd.character import Character
 
 DATA_FILE = Path(__file__).parent / "data" / "exploration.toml"
 EXPLORATION_SCHEMA: dict[str, Schema] = {
@@ -537,6 +540,8 @@ class Delve(Tracker):
 sources are marked
     """
 
+    links = ("Character",)  # the party's sheets at its table: ``sheet(name)``
+
     what = "dungeon crawl"
 
     clock: int = state_field(START, min=1, max=START)
@@ -622,6 +627,18 @@ sources are marked
     def odds(self, turns: int = 1) -> EncounterOdds:
         """The exact encounter odds from the clock now, with the current die."""
         return encounter_odds(self.clock, self.die, turns)
+
+    def sheet(self, name: str) -> Character:
+        """The sheet of the character ``name`` at the delve's table (the link the ruleset
+        declares, ``links``: a campaign's party, or a plain dict given to
+        [link][companion.state.Tracker.link])."""
+        from companion.rulesets.cairn_srd.character import Character
+
+        who = name.strip()
+        for sheet in self.linked(Character).values():
+            if sheet.name.strip() == who:
+                return sheet
+        raise RuleError(f"Delve: no sheet of {who or 'nobody'} at the table")
 
     def escapee(self, name: str) -> Escapee:
         for e in self.escapes:
@@ -1091,19 +1108,26 @@ def _stage_text(e: Escapee) -> str:
             "done": e.fate}[e.stage]
 
 
-def darkness_panic(delve: Delve, character: Any, *, rng: random.Random | None = None,
-                   seed: int | None = None) -> SaveResult:
+def _sheet(delve: Delve, character: Character | str) -> Character:
+    """The sheet given, or the one of that name at the delve's table."""
+    return delve.sheet(character) if isinstance(character, str) else character
+
+
+def darkness_panic(delve: Delve, character: Character | str, *,
+                   rng: random.Random | None = None, seed: int | None = None) -> SaveResult:
     """A [Character][companion.rulesets.cairn_srd.character.Character]'s panic save in the
     dark: rolled on the sheet (a failure leaves the character panicking) and recorded in
-    the delve."""
+    the delve. ``character``: the sheet, or its name (the sheet at the delve's table,
+    [Delve.sheet][companion.rulesets.cairn_srd.exploration.Delve.sheet])."""
+    character = _sheet(delve, character)
     delve._check_darkness(character.name.strip(), "save")  # before the sheet's own save
     result: SaveResult = character.panic_save(rng=make_rng(seed, rng))
     delve.record_panic_save(character.name, result.ability, result.roll)
     return result
 
 
-def join_party(party: list[Any], name: str, strength: int, dexterity: int, control: int,
-               guard: int = 3) -> Any:
+def join_party(party: list[Character], name: str, strength: int, dexterity: int,
+               control: int, guard: int = 3) -> Character:
     """Add a new [Character][companion.rulesets.cairn_srd.character.Character] to a delving
     party (a name of its own, at most ``MAX_PARTY`` characters) and return it."""
     from companion.rulesets.cairn_srd.character import new_character
@@ -1118,7 +1142,7 @@ def join_party(party: list[Any], name: str, strength: int, dexterity: int, contr
     return character
 
 
-def lost_items(character: Any, pieces: Iterable[int]) -> list[str]:
+def lost_items(character: Character, pieces: Iterable[int]) -> list[str]:
     """Which of a character's items the "equipment lost" d12s name (slot order; a d12 past
     the last item loses nothing)."""
     items = [i for i in character.items if i.kind == "item"]
@@ -1149,7 +1173,7 @@ def _scar_row(text: str) -> int:
     raise RuleError("Scars: the rolled fate names no scar")
 
 
-def _apply(character: Any, result: str, text: str, source: str,
+def _apply(character: Character, result: str, text: str, source: str,
            pieces: list[int] | None) -> str:
     kind = FATE_MOVES.get(result)
     if kind is None:
@@ -1182,7 +1206,7 @@ def _move_index(delve: Delve, moves: tuple[str, ...], who: str) -> int:
     return 0
 
 
-def apply_fate(delve: Delve, character: Any) -> str:
+def apply_fate(delve: Delve, character: Character | str) -> str:
     """Put a character's darkness fate on the
     [Character][companion.rulesets.cairn_srd.character.Character] sheet: dead
     ([Character.die][companion.rulesets.cairn_srd.character.Character.die]); transformed,
@@ -1193,7 +1217,9 @@ def apply_fate(delve: Delve, character: Any) -> str:
     Applying the same fate twice is refused. Returns the sheet's log line.
 
     Interpretation: the scar named in the fate's text is applied by its row (every face
-    of a row has the same effect)."""
+    of a row has the same effect). ``character``: the sheet, or its name (the sheet at the
+    delve's table)."""
+    character = _sheet(delve, character)
     who = character.name.strip()
     if who not in delve.fates:
         raise RuleError(f"The Darkness Consumes You: {who} has no fate rolled")
@@ -1204,11 +1230,13 @@ def apply_fate(delve: Delve, character: Any) -> str:
     return _apply(character, text.split(":", 1)[0], text, source, None)
 
 
-def apply_escape(delve: Delve, character: Any) -> str:
+def apply_escape(delve: Delve, character: Character | str) -> str:
     """Put a character's settled escape on the sheet: a death (after the body check), a
     capture, being lost or transformed, the d12s of lost equipment
     ([Character.lose_gear][companion.rulesets.cairn_srd.character.Character.lose_gear]),
-    or the rolled scar; an escape or "unharmed" changes nothing. Returns the log line."""
+    or the rolled scar; an escape or "unharmed" changes nothing. Returns the log line.
+    ``character``: the sheet, or its name (the sheet at the delve's table)."""
+    character = _sheet(delve, character)
     who = character.name.strip()
     e = delve.escapee(who)
     if e.stage not in ("escaped", "done"):
@@ -1220,14 +1248,18 @@ def apply_escape(delve: Delve, character: Any) -> str:
     return _apply(character, e.fate.split(":", 1)[0], e.fate, source, list(e.lost_pieces))
 
 
-def undo(delve: Delve, party: Iterable[Any] = ()) -> str:
+def undo(delve: Delve, party: Iterable[Character] | None = None) -> str:
     """Take back the delve's last move; a panic save recorded from a character's sheet
     ([darkness_panic][companion.rulesets.cairn_srd.exploration.darkness_panic]) is taken
-    back from that sheet too. Returns the line of the move taken back."""
+    back from that sheet too (one of ``party``; by default the sheets at the delve's
+    table). Returns the line of the move taken back."""
+    from companion.rulesets.cairn_srd.character import Character
+
+    sheets = list(party) if party is not None else list(delve.linked(Character).values())
     event = delve.undo()
     if event.move == "record_panic_save":
         name = str(event.args.get("name", "")).strip()
-        for character in party:
+        for character in sheets:
             if character.name.strip() == name and character.log \
                     and character.log[-1].move == "panic_save":
                 character.undo()
