@@ -68,7 +68,7 @@ import random
 import re
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
 
@@ -113,13 +113,16 @@ from companion.store.records import (
 from companion.store.registry import TABLE, kind_key, move_parameters, tracker_class
 from companion.store.upcast import (
     EVENT_FORMAT,
+    MEMBER_FORMAT,
     OlderStates,
     chain_events,
     convert_store,
     fact_schema,
     needs_upcast,
+    record_owner_by_name,
     upcast,
     upcast_event,
+    upcast_member,
 )
 
 if TYPE_CHECKING:
@@ -164,10 +167,6 @@ TRACKER_ROLES = ("party", "encounter", "minigame", "record", "table")
 #: [set_trust][companion.store.campaign.Campaign.set_trust]).
 TRUST_ID = "table-trust"
 TRUST_NAME = "Table trust"
-
-#: How a member's own records were named before they had the role "record" and an owner
-#: ("Hit Dice: Ash", "Item: Ash: Wand"): such an old party tracker is read as Ash's record.
-LEGACY_RECORD_PREFIXES = ("Hit Dice: ", "Turn: ", "Reactions: ", "Facing: ", "Item: ")
 
 #: The kinds of event in a campaign's log.
 EVENT_KINDS = ("add", "move", "undo", "set", "remove", "roll", "reveal")
@@ -233,21 +232,6 @@ class Member:
         if state:
             out["state"] = self.tracker.snapshot()
         return out
-
-
-def _legacy_owner(name: str, members: Iterable[Member]) -> str:
-    """The owner of a record stored as a party tracker before records had their own role,
-    by its name (see ``LEGACY_RECORD_PREFIXES``), else "" (a real party member)."""
-    prefix = next((p for p in LEGACY_RECORD_PREFIXES if name.startswith(p)), None)
-    if prefix is None:
-        return ""
-    rest = name[len(prefix):]
-    item = prefix == "Item: "
-    owners = [m.name for m in members if m.role == "party"
-              and (rest.startswith(m.name + ": ") if item else rest == m.name)]
-    if owners:
-        return max(owners, key=len)
-    return rest.partition(": ")[0] if item else rest
 
 
 class _Trackers(Mapping[str, Tracker]):
@@ -456,9 +440,9 @@ class Campaign(Observable):
             tracker = cls.from_dict(item["save"], checked=False)
             self._older.restored(item["id"], cls, fact_schema(item["save"]),
                                  item["save"]["state"])
+            # An older member record (its role, owner) upgraded by its upcasters.
+            item = upcast_member(item, [m.name for m in members.values() if m.role == "party"])
             role, owner = item["role"], item.get("owner", "")
-            if role == "party" and (legacy := _legacy_owner(item["name"], members.values())):
-                role, owner = "record", legacy
             member = Member(item["id"], item["name"], role, item["kind"], tracker, str(owner))
             marks = item.get("marks")
             if isinstance(marks, list) and len(marks) == len(tracker.log):
@@ -474,6 +458,7 @@ class Campaign(Observable):
         for member in self.members.values():
             _trim(member)
         return {"members": [{"id": m.id, "name": m.name, "role": m.role, "kind": m.key,
+                             "member_format": MEMBER_FORMAT,
                              "save": m.tracker.to_dict(),
                              "marks": [k.to_list() for k in m.marks],
                              **({"owner": m.owner} if m.owner else {})}
@@ -606,7 +591,7 @@ class Campaign(Observable):
         # One rule for names, shared with imports (no control or bidi override characters).
         name = check_member_name(name, role, owner)
         self._may_add(name, role, owner)
-        if role == "party" and _legacy_owner(name, ()):
+        if role == "party" and record_owner_by_name(name, ()):
             raise StoreError(f"a party member cannot be called {name!r}: that is how a "
                              "member's own record is named")
         key = kind_key(type(tracker))
@@ -618,7 +603,7 @@ class Campaign(Observable):
                              f"a {ruleset} tracker cannot join it")
         tracker.validate()
         data = {"kind": key, "name": name, "role": role, "state": tracker.snapshot(),
-                **({"owner": owner} if owner else {}),
+                "member_format": MEMBER_FORMAT, **({"owner": owner} if owner else {}),
                 **({"schema": type(tracker).schema} if type(tracker).schema != 1 else {})}
         def make() -> NewEvent:  # judged again on fresh state after a conflict
             if any(m.name == name for m in self.members.values()):
@@ -994,12 +979,13 @@ class Campaign(Observable):
             tracker = cls.from_state(data["state"], schema=version, checked=False)
             if not isinstance(event.tracker, str) or not event.tracker:
                 raise StoreError("it adds a tracker with no id")
+            # The member record (name, role, owner) of an older format: its upcasters.
+            data = upcast_member(data, [m.name for m in self.members.values()
+                                        if m.role == "party"])
             role, owner = data["role"], data.get("owner", "")
             if role not in TRACKER_ROLES or not isinstance(owner, str):
                 raise StoreError(f"a tracker's role {role!r} or owner {owner!r} is not one "
                                  "this program knows")
-            if role == "party" and (legacy := _legacy_owner(data["name"], self.members.values())):
-                role, owner = "record", legacy
             self.members[event.tracker] = self._adopt(
                 Member(event.tracker, data["name"], role, data["kind"], tracker, owner))
             self._older.restored(event.tracker, cls, version, data["state"])

@@ -45,7 +45,7 @@ which is then upgraded. A version newer than this program's is refused in one li
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import CompanionError, StateError
@@ -59,14 +59,17 @@ if TYPE_CHECKING:
 __all__ = [
     "EVENT_FORMAT",
     "FACTS_MARKER",
+    "MEMBER_FORMAT",
     "OlderStates",
     "chain_events",
     "chain_store",
     "convert_store",
     "fact_schema",
+    "member_upcaster",
     "needs_upcast",
     "upcast",
     "upcast_event",
+    "upcast_member",
 ]
 
 #: The event format this version writes: moves and undos as facts.
@@ -80,6 +83,76 @@ BACKUP_SUFFIX = ".before-facts.bak"
 
 #: Moves each tracker could take back in format 1 (its log kept this many).
 _UNDO_LIMIT = 25
+
+
+#: The format of a campaign's member record (an ``add`` event's or a snapshot's member:
+#: name, role, owner) this version writes (``"member_format"``; absent: 1).
+MEMBER_FORMAT = 2
+
+#: Upcasters of member records, by the format each reads (one per step).
+_MEMBER_UPCASTERS: dict[int, Callable[[dict[str, Any], Sequence[str]], dict[str, Any]]] = {}
+
+
+def member_upcaster(*, from_version: int
+                    ) -> Callable[[Callable[[dict[str, Any], Sequence[str]], dict[str, Any]]],
+                                  Callable[[dict[str, Any], Sequence[str]], dict[str, Any]]]:
+    """Register the upcaster of a member record from format ``from_version`` to the next:
+    a function of the record (a copy) and the party members' names so far."""
+    if not 1 <= from_version < MEMBER_FORMAT or from_version in _MEMBER_UPCASTERS:
+        raise ValueError(f"a member record's upcaster reads a format from 1 to "
+                         f"{MEMBER_FORMAT - 1}, one each, not {from_version!r}")
+
+    def register(fn: Callable[[dict[str, Any], Sequence[str]], dict[str, Any]]
+                 ) -> Callable[[dict[str, Any], Sequence[str]], dict[str, Any]]:
+        _MEMBER_UPCASTERS[from_version] = fn
+        return fn
+
+    return register
+
+
+def upcast_member(record: dict[str, Any], party: Sequence[str]) -> dict[str, Any]:
+    """A stored member record (an ``add`` event's data, a snapshot's member) in today's
+    format, by its upcasters; ``party``: the party members' names added before it. A
+    newer format is refused in one line."""
+    version = record.get("member_format", 1)
+    if type(version) is not int or not 1 <= version <= MEMBER_FORMAT:
+        raise StoreError(f"a member record of format {str(version)[:20]}: this program "
+                         f"reads formats 1 to {MEMBER_FORMAT} (open it with a newer version)")
+    for step in range(version, MEMBER_FORMAT):
+        record = _MEMBER_UPCASTERS[step](dict(record), party)
+    return {**record, "member_format": MEMBER_FORMAT} if version != MEMBER_FORMAT else record
+
+
+#: How a member's own records were named before they had the role "record" and an owner
+#: ("Hit Dice: Ash", "Item: Ash: Wand").
+LEGACY_RECORD_PREFIXES = ("Hit Dice: ", "Turn: ", "Reactions: ", "Facing: ", "Item: ")
+
+
+def record_owner_by_name(name: str, party: Iterable[str]) -> str:
+    """The owner a record's name gives it under the naming of member format 1 (see
+    ``LEGACY_RECORD_PREFIXES``; ``party``: the party members' names), else "" (a real
+    party member's name). Today a party member may not be named so."""
+    prefix = next((p for p in LEGACY_RECORD_PREFIXES if name.startswith(p)), None)
+    if prefix is None:
+        return ""
+    rest = name[len(prefix):]
+    item = prefix == "Item: "
+    owners = [m for m in party if (rest.startswith(m + ": ") if item else rest == m)]
+    if owners:
+        return max(owners, key=len)
+    return rest.partition(": ")[0] if item else rest
+
+
+@member_upcaster(from_version=1)
+def _records_had_no_role(record: dict[str, Any], party: Sequence[str]) -> dict[str, Any]:
+    """Format 1 to 2: before records had the role "record" and an owner, a member's
+    record was a party tracker named after its owner ("Hit Dice: Ash"): read as Ash's
+    record."""
+    if record.get("role") == "party" and isinstance(record.get("name"), str):
+        owner = record_owner_by_name(record["name"], party)
+        if owner:
+            record["role"], record["owner"] = "record", owner
+    return record
 
 
 def fact_schema(data: Any) -> Any:

@@ -294,3 +294,33 @@ def test_upcasters_are_registered_one_per_step() -> None:
     with pytest.raises(StateError, match="no way to read schema version 1"):
         Gap.from_state({}, schema=1)
     assert Gap.from_state({}, schema=2) == Gap()
+
+
+# -- the campaign's own member records --------------------------------------------------------
+
+
+def test_member_records_have_a_format_and_its_upcasters(tmp_path: Path) -> None:
+    """Records named after their owner ("Hit Dice: Ash") were party trackers in member
+    format 1: the upcaster from 1 reads them as records (tests/store/test_records.py has
+    the whole case); a record written today says its format; a newer one is refused."""
+    from companion.store.upcast import MEMBER_FORMAT, member_upcaster, upcast_member
+
+    old = {"kind": "variant5e/Turn", "name": "Turn: Ash", "role": "party", "state": {}}
+    assert upcast_member(old, ["Ash"]) == {**old, "role": "record", "owner": "Ash",
+                                           "member_format": MEMBER_FORMAT}
+    assert old["role"] == "party"  # the stored record itself is not changed
+    with pytest.raises(ValueError, match="one each"):
+        member_upcaster(from_version=1)
+    store = Store(f"sqlite:///{tmp_path / 'c.db'}")
+    campaign = create(store, "New", ["cairn_srd"])
+    campaign.add("Ash", Character("Ash"))
+    assert campaign.log()[-1].data["member_format"] == MEMBER_FORMAT
+    assert all(m["member_format"] == MEMBER_FORMAT for m in campaign.state()["members"])
+    store.import_campaign("Future", ["cairn_srd"], "2027-01-01T00:00:00+00:00", [
+        NewEvent("add", tracker="ash", data={"kind": "cairn_srd/Character", "name": "Ash",
+                                             "role": "party", "member_format": 3,
+                                             "state": Character("Ash").snapshot()})])
+    with pytest.raises(StoreError) as caught:
+        Campaign.open(store, "Future")
+    assert "\n" not in str(caught.value) and "member record of format 3" in str(caught.value)
+    store.close()
