@@ -44,6 +44,12 @@ def test_a_campaign_links_its_fight_and_sheets_when_it_opens(tmp_path: Path) -> 
         sheet.rest_turn()
     for member in reopened:
         _no_functions_kept(member.tracker)
+    # The combatant keeps its sheet's id at the table: the link holds through a rename.
+    assert encounter.find("Ash").sheet == "ash"
+    reopened.replace("Ash", new_character("Ash the Bold", 12, 12, 10, 5))
+    renamed = reopened.tracker("ash", Character)
+    assert encounter.sheet("Ash") is renamed and renamed.name == "Ash the Bold"
+    assert renamed.danger == "in the fight (round 1)"
     # A sheet added later is found: the table is read when the link is needed.
     bryn = reopened.add("Bryn", new_character("Bryn", 10, 10, 10, 4))
     join_character(encounter, bryn)

@@ -834,7 +834,7 @@ class Character(Tracker):
         from companion.rulesets.cairn_srd.combat import Encounter
 
         for fight in self.linked(Encounter).values():
-            why = fight.danger(self.name)
+            why = fight.danger_for(self)
             if why:
                 return why
         return ""

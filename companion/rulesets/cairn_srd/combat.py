@@ -107,6 +107,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -205,6 +206,8 @@ SIDES: tuple[Side, ...] = ("PCs", "Enemies")
 STATUSES: tuple[Status, ...] = ("active", "critical", "dead", "fled")
 MAX_NAME = 40
 """Longest combatant name (a longer one would push the app's columns off a phone)."""
+MAX_SHEET_ID = 80
+"""Longest id of a sheet at the fight's table (a campaign member id is at most 40)."""
 
 
 @dataclass
@@ -236,6 +239,10 @@ class Combatant:
     """Why Guard counts as 0 now ("": it does not): full burden, cumbersome load, panic."""
     weapon_name: str = state_field("", max_len=40)
     """The weapon's name, for weapon mastery (a PC's critical kills per weapon)."""
+    sheet: str = state_field("", max_len=MAX_SHEET_ID)
+    """A player character's sheet: its id at the fight's table (a campaign's member id),
+    so the link holds whatever the sheet is called later; "" for the sheet of the same
+    name (a fight saved before ids were kept, or joined with no table)."""
 
     def check_state(self) -> None:
         if not self.name.strip():
@@ -446,7 +453,10 @@ class Encounter(Tracker):
         # the same name at the fight's table (a campaign's members, or a plain dict).
         if not c.pc:
             return None
-        return next((s for s in self.linked(Character).values() if s.name == c.name), None)
+        sheets = self.linked(Character)
+        if c.sheet:  # by its id: a sheet that left the table leaves the numbers it joined with
+            return sheets.get(c.sheet)
+        return next((s for s in sheets.values() if s.name == c.name), None)
 
     def fighter(self, name: str) -> Combatant:
         """The combatant ``name`` as the fight sees it now (a linked character's numbers
@@ -475,10 +485,20 @@ class Encounter(Tracker):
         critically damaged; one who fled or died is out of it). What
         [Character.danger][companion.rulesets.cairn_srd.character.Character.danger]
         reads to refuse a rest."""
+        return self._danger(lambda c: c.name == name)
+
+    def danger_for(self, sheet: Character) -> str:
+        """[danger][companion.rulesets.cairn_srd.combat.Encounter.danger] for the
+        combatant that is ``sheet`` (linked by its id at the table, or by its name): what
+        [Character.danger][companion.rulesets.cairn_srd.character.Character.danger] reads."""
+        return self._danger(lambda c: self._sheet_of(c) is sheet
+                            or (not c.sheet and c.name == sheet.name))
+
+    def _danger(self, chosen: Callable[[Combatant], bool]) -> str:
         if self.phase not in SIDES:
             return ""
         for c in self.combatants:
-            if c.name == name and self._view(c).status in ("active", "critical"):
+            if chosen(c) and self._view(c).status in ("active", "critical"):
                 return f"in the fight (round {self.round})"
         return ""
 
@@ -514,8 +534,9 @@ class Encounter(Tracker):
     def add(self, name: str, side: str, guard: int, strength: int, dexterity: int = 10,
             control: int = 10, armor: int = 0, weapon: int = 6, pc: bool = False,
             detachment: bool = False, leader: bool = False, never_morale: bool = False,
-            weapon_name: str = "") -> None:
-        """Add a combatant (PC, NPC, monster or detachment)."""
+            weapon_name: str = "", sheet: str = "") -> None:
+        """Add a combatant (PC, NPC, monster or detachment). ``sheet``: a player
+        character's sheet, by its id at the fight's table (see ``Combatant.sheet``)."""
         name = name.strip()
         if not name:
             raise RuleError("Combat: a combatant needs a name")
@@ -528,6 +549,9 @@ class Encounter(Tracker):
             raise RuleError(f"Combat: side is PCs or Enemies, not “{side}”")
         if pc and side != "PCs":
             raise RuleError("Combat: player characters fight on the PCs' side")
+        if (sheet and not pc) or len(sheet) > MAX_SHEET_ID:
+            raise RuleError("Combat: only a player character has a sheet (an id of at most "
+                            f"{MAX_SHEET_ID} characters)")
         for v, what in ((guard, "Guard"), (strength, "STR"), (dexterity, "DEX"),
                         (control, "CTRL"), (armor, "Armor")):
             if not 0 <= v <= MAX_SCORE:
@@ -541,7 +565,8 @@ class Encounter(Tracker):
                       f"DEX {dexterity}, CTRL {control}, Armor {armor}, d{weapon}")
         self.combatants.append(Combatant(name, side, guard, guard, strength, dexterity,  # type: ignore[arg-type]
                                          control, armor, weapon, pc, detachment, leader,
-                                         never_morale, weapon_name=weapon_name.strip()))
+                                         never_morale, weapon_name=weapon_name.strip(),
+                                         sheet=sheet))
 
     def _surprised(self, surprised: list[str] | None) -> set[str]:
         """The surprised player characters, checked: each a PC of this fight."""
@@ -1068,12 +1093,13 @@ def _sheet_damage(sheet: Character, amount: int, r: random.Random, direct: bool)
 def join_character(encounter: Encounter, character: Character, weapon: int = 6,
                    weapon_name: str = "") -> str:
     """Bring a party member into the fight. Linked to its sheet
-    ([Encounter.link][companion.rulesets.cairn_srd.combat.Encounter.link]) the fight reads
+    ([Tracker.link][companion.state.Tracker.link]) the fight reads
     the sheet from then on; unlinked it copies the sheet's Guard, STR, DEX, CTRL, Armor
     and conditions once."""
+    at = next((key for key, s in encounter.linked(Character).items() if s is character), "")
     encounter.add(character.name, "PCs", character.guard, character.strength,
                   character.dexterity, character.control, character.armor, weapon, pc=True,
-                  weapon_name=weapon_name)
+                  weapon_name=weapon_name, sheet=at)
     if encounter.sheet(character.name.strip()) is not None:
         return encounter.log[-1].summary
     return encounter.sync_sheet(character.name.strip(), **sheet_conditions(character))
