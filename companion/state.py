@@ -55,6 +55,23 @@ What every tracker gets:
   has a default (``state_field(default)``, ``default_factory``) loads as that default. A
   missing field without a default is still a [StateError][companion.errors.StateError],
   and so is a field the class does not know.
+- **Schema versions.** A change that would misread an older state (a field renamed,
+  rescaled, or a rule about the state made stricter) raises the class's
+  [schema][companion.state.Tracker.schema] and registers one
+  [upcaster][companion.state.upcaster] per version step; a save records its version
+  (``"schema"``, absent: 1) and is upgraded as it is read. A version newer than the
+  class's is refused in one line.
+- **History is restored, not judged.** A keeper restoring what it stored (a campaign's
+  facts, snapshots, ``set`` events: [from_dict][companion.state.Tracker.from_dict] with
+  ``checked=False``, [restore_save][companion.state.Tracker.restore_save],
+  [apply_fact][companion.state.Tracker.apply_fact]) checks only that the values are of
+  the fields' types: no limit, ``check_state`` or ``__post_init__`` of today's version
+  runs, so a stricter rule never keeps an old campaign from opening. Rules judge moves.
+- **Links.** A tracker that reads others at its table declares their kinds
+  ([links][companion.state.Tracker.links]); whoever seats it there
+  ([link][companion.state.Tracker.link]: a campaign, or a plain dict of trackers by id)
+  gives it the table, and [linked][companion.state.Tracker.linked] finds them when a move
+  needs them. Nothing links trackers by a stored function.
 - **Observers.** [Observable.on_change][companion.state.Observable.on_change] callbacks run
   after each move, undo or load into an existing object; the widgets re-render from them.
 

@@ -5,9 +5,17 @@ move is checked and stored at one seam.
 applies the events after it. Events are **facts**: a stored move carries what it changed
 (the steps from the tracker's state before to after), besides who made it, the move's
 name, arguments and seed for the log. Opening, refreshing, exporting and importing apply
-those facts and never call rule code, so a rule fixed later cannot alter or block a
-stored past. Older logs (moves stored as commands) are converted once by the upcasters of
-[companion.store.upcast][].
+those facts and never call rule code, nor judge a stored state by today's invariants
+(a state is restored as stored: no ``check_state``, limit or ``__post_init__``), so a rule
+fixed later cannot alter or block a stored past. Older logs (moves stored as commands),
+states of an older schema version of their tracker and older member records are upgraded
+by the upcasters of [companion.store.upcast][], never by special cases here.
+
+Every tracker the campaign holds is seated at its table
+([Tracker.link][companion.state.Tracker.link], the members by id, read live) as the
+campaign opens or adds it: the links its ruleset declares (the fight's party sheets, a
+sheet's fight, the delve's and the journey's characters) resolve there, with nothing
+wired by a face.
 
 [Campaign.tracker][companion.store.campaign.Campaign.tracker] hands out the ruleset's own
 tracker object (a Cairn ``Character``, a Monsters & Magic ``Adventurer``...); the campaign
