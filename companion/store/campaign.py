@@ -344,6 +344,11 @@ class Campaign(Observable):
         #: The hash of the event numbered ``head`` ("" before the first): the chain's head.
         self.chain = ""
         self.members: dict[str, Member] = {}
+        #: The members' trackers by id, as they are now: the table every tracker of the
+        #: campaign is linked to ([Tracker.link][companion.state.Tracker.link]).
+        self.trackers: Mapping[str, Tracker] = _Trackers(self)
+        #: Trackers whose stored facts are of an older schema version, in that form.
+        self._older = OlderStates()
         self._snapshot_seq = 0
         self._lock = threading.RLock()
         self._quiet_depth = 0
@@ -357,11 +362,6 @@ class Campaign(Observable):
         #: seat revoked a moment ago stores nothing. ``None``: code that holds the
         #: database, or a seat given in code (tests), is taken at its word.
         self.seat_key: SeatKey | None = None
-        #: Trackers whose stored facts are of an older schema version, in that form.
-        self._older = OlderStates()
-        #: The members' trackers by id, as they are now: the table every tracker of the
-        #: campaign is linked to ([Tracker.link][companion.state.Tracker.link]).
-        self.trackers: Mapping[str, Tracker] = _Trackers(self)
 
     def __repr__(self) -> str:
         where = self.store.where if self.store is not None else "no store"
