@@ -538,13 +538,16 @@ def _tracker_of(key: str | None,
         return None
 
 
-def _public_state(cls: type[Any] | None, saved: Any, who: str, *, whole: bool) -> Any:
-    """The public form of a saved state (``whole``: a ``to_dict`` save, else a snapshot);
-    ``None`` if it cannot be read (nothing of it is shown then)."""
+def _public_state(cls: type[Any] | None, saved: Any, who: str, *, whole: bool,
+                  schema: Any = 1) -> Any:
+    """The public form of a saved state (``whole``: a ``to_dict`` save, else a snapshot
+    of the schema version ``schema``); ``None`` if it cannot be read (nothing of it is
+    shown then). History: restored as stored, not judged by today's invariants."""
     if cls is None:
         return None
     try:
-        tracker = cls.from_dict(saved) if whole else cls.from_state(saved)
+        tracker = (cls.from_dict(saved, checked=False) if whole
+                   else cls.from_state(saved, schema=schema, checked=False))
         return public_form(tracker, who)
     except (CompanionError, KeyError, TypeError, ValueError):
         return None
@@ -579,7 +582,8 @@ def _public_tracker_event(event: dict[str, Any], key: str | None, who: str,
                                       and step[0][:1] and step[0][0] in hidden)]
         return {**event, "data": data}
     if kind == "add" and "state" in data:
-        data["state"] = _public_state(cls, data["state"], who, whole=False)
+        data["state"] = _public_state(cls, data["state"], who, whole=False,
+                                      schema=data.get("schema", 1))
     if kind == "set" and "save" in data:
         data["save"] = _public_state(cls, data["save"], who, whole=True)
     if kind in ("move", "undo"):

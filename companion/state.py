@@ -55,6 +55,23 @@ What every tracker gets:
   has a default (``state_field(default)``, ``default_factory``) loads as that default. A
   missing field without a default is still a [StateError][companion.errors.StateError],
   and so is a field the class does not know.
+- **Schema versions.** A change that would misread an older state (a field renamed,
+  rescaled, or a rule about the state made stricter) raises the class's
+  [schema][companion.state.Tracker.schema] and registers one
+  [upcaster][companion.state.upcaster] per version step; a save records its version
+  (``"schema"``, absent: 1) and is upgraded as it is read. A version newer than the
+  class's is refused in one line.
+- **History is restored, not judged.** A keeper restoring what it stored (a campaign's
+  facts, snapshots, ``set`` events: [from_dict][companion.state.Tracker.from_dict] with
+  ``checked=False``, [restore_save][companion.state.Tracker.restore_save],
+  [apply_fact][companion.state.Tracker.apply_fact]) checks only that the values are of
+  the fields' types: no limit, ``check_state`` or ``__post_init__`` of today's version
+  runs, so a stricter rule never keeps an old campaign from opening. Rules judge moves.
+- **Links.** A tracker that reads others at its table declares their kinds
+  ([links][companion.state.Tracker.links]); whoever seats it there
+  ([link][companion.state.Tracker.link]: a campaign, or a plain dict of trackers by id)
+  gives it the table, and [linked][companion.state.Tracker.linked] finds them when a move
+  needs them. Nothing links trackers by a stored function.
 - **Observers.** [Observable.on_change][companion.state.Observable.on_change] callbacks run
   after each move, undo or load into an existing object; the widgets re-render from them.
 
@@ -121,6 +138,8 @@ this public part of the module, never its internals:
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import dataclasses
 import enum
 import functools
@@ -131,7 +150,7 @@ import random
 import re
 import types
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar, Literal, ParamSpec, TypeVar, Union, cast
@@ -150,12 +169,16 @@ __all__ = [
     "Recorder",
     "Tracker",
     "apply_change",
+    "check_schema",
     "decode_value",
     "is_move",
     "jsonable",
     "move",
     "state_change",
     "state_field",
+    "upcast_state",
+    "upcaster",
+    "upcasters_of",
     "who_may",
 ]
 
@@ -176,8 +199,25 @@ MAX_SUMMARY_CHARS = 2_000
 #: Digits allowed in each part of a saved exact fraction ("123/456").
 MAX_FRACTION_DIGITS = 200
 
-#: Non-zero while a snapshot is restored as it was (no limits or invariants judged).
-_UNCHECKED = [0]
+#: Non-zero while a state is restored as it was (no limits, invariants or ``__post_init__``
+#: judged): a move's rollback, a stored fact, a campaign's history. Per thread (a context
+#: variable): a campaign's watcher thread restoring history must not switch off the checks
+#: of a file another thread is loading.
+_UNCHECKED: contextvars.ContextVar[int] = contextvars.ContextVar("unchecked", default=0)
+
+
+@contextlib.contextmanager
+def _unchecked() -> Iterator[None]:
+    token = _UNCHECKED.set(_UNCHECKED.get() + 1)
+    try:
+        yield
+    finally:
+        _UNCHECKED.reset(token)
+
+
+#: Upcasters by (tracker class, the schema version they read): each turns a state of that
+#: version into one of the next ([upcaster][companion.state.upcaster]).
+_UPCASTERS: dict[tuple[type, int], Callable[[dict[str, Any]], dict[str, Any]]] = {}
 
 _DIGITS = f"[0-9]{{1,{MAX_FRACTION_DIGITS}}}"
 _FRACTION_TEXT = re.compile(rf"\s*-?{_DIGITS}(?:/{_DIGITS})?\s*", re.ASCII)
@@ -414,6 +454,18 @@ class Tracker(Observable):
     #: defaults to the class name in words.
     what: ClassVar[str] = ""
 
+    #: The version of this tracker's saved state (its fields and what they mean). Raise it
+    #: when a change would misread an older state, and register an
+    #: [upcaster][companion.state.upcaster] from the version before: saves and stored
+    #: facts record the version they were written at and are upgraded as they are read.
+    schema: ClassVar[int] = 1
+
+    #: The kinds of tracker (their [saved_kind][companion.state.Tracker.saved_kind]
+    #: names) this one reads at its table, declared by its ruleset: a Cairn fight reads the
+    #: party's ``Character`` sheets, a sheet the ``Encounter`` it may be in. They are
+    #: found through [link][companion.state.Tracker.link], never stored in the state.
+    links: ClassVar[tuple[str, ...]] = ()
+
     # -- the log and undo -------------------------------------------------------------
 
     def _event_log(self) -> list[Event]:
@@ -491,13 +543,18 @@ class Tracker(Observable):
         return _encode_dataclass(self)
 
     def to_dict(self) -> dict[str, Any]:
-        """The whole saved form: kind, format version, state and log."""
-        return {
+        """The whole saved form: kind, format version, state and log; the state's
+        [schema][companion.state.Tracker.schema] version when it is above 1 (a save
+        without one is of version 1)."""
+        out = {
             "tracker": self.saved_kind(),
             "format": FORMAT_VERSION,
             "state": self.snapshot(),
             "log": [event.to_dict() for event in self._event_log()],
         }
+        if type(self).schema != 1:
+            out["schema"] = type(self).schema
+        return out
 
     def to_json(self) -> str:
         """The saved form as JSON text.
@@ -516,27 +573,40 @@ class Tracker(Observable):
         return cls.from_dict(_parse_save(text, cls._where()))
 
     @classmethod
-    def from_dict(cls: type[T], data: Any) -> T:
+    def from_dict(cls: type[T], data: Any, *, checked: bool = True) -> T:
         """Build a tracker from the form [Tracker.to_dict][companion.state.Tracker.to_dict]
-        gives, checking every field and invariant first."""
+        gives, checking every field and invariant first; a save of an older
+        [schema][companion.state.Tracker.schema] is upgraded by its upcasters first.
+
+        ``checked=False`` restores it as it was stored (history: a campaign's facts): the
+        values must still be of the fields' types, but no limit, ``check_state`` or
+        ``__post_init__`` of today's version judges them, and a logged move a later
+        version renamed stays in the log as the fact it was."""
         where = cls._where()
         try:
-            return cls._from_dict(data, where)
+            if checked:
+                return cls._from_dict(data, where)
+            with _unchecked():
+                return cls._from_dict(data, where)
         except RecursionError:
             raise StateError(f"{where} is nested too deeply to be a save") from None
 
     @classmethod
-    def from_state(cls: type[T], state: Any) -> T:
+    def from_state(cls: type[T], state: Any, *, schema: int = 1,
+                   checked: bool = True) -> T:
         """A tracker holding ``state`` (the form [snapshot][companion.state.Tracker.snapshot]
-        gives) and an empty log, checked as a load is."""
+        gives, of the schema version ``schema``) and an empty log, checked as a load is
+        (``checked=False``: restored as stored, see
+        [from_dict][companion.state.Tracker.from_dict])."""
         return cls.from_dict({"tracker": cls.saved_kind(), "format": FORMAT_VERSION,
-                              "state": state, "log": []})
+                              "state": state, "log": [], "schema": schema}, checked=checked)
 
     @classmethod
     def _from_dict(cls: type[T], data: Any, where: str) -> T:
         if not isinstance(data, dict):
             raise StateError(f"{where} is not a saved state (expected an object at the top level)")
-        _exact_keys(data, {"tracker", "format", "state", "log"}, where, "")
+        _exact_keys(data, {"tracker", "format", "state", "log", "schema"} if "schema" in data
+                    else {"tracker", "format", "state", "log"}, where, "")
         kind = data["tracker"]
         if kind != cls.saved_kind():
             raise StateError(
@@ -547,10 +617,16 @@ class Tracker(Observable):
             raise StateError(
                 f"{where}: field 'format' must be {FORMAT_VERSION}, got {_shown(version)}"
             )
-        values = cls._decode_state(data["state"], "")
-        if not isinstance(data["log"], list):
+        schema = data.get("schema", 1)
+        state, log = data["state"], data["log"]
+        if not isinstance(log, list):
             raise StateError(f"{where}: field 'log' must be a list")
-        events = [cls._decode_event(raw, f"log[{i}]") for i, raw in enumerate(data["log"])]
+        if check_schema(cls, schema, where) != cls.schema:
+            state = upcast_state(cls, state, schema)
+            log = [{**raw, "before": upcast_state(cls, raw["before"], schema)}
+                   if isinstance(raw, dict) and "before" in raw else raw for raw in log]
+        values = cls._decode_state(state, "")
+        events = [cls._decode_event(raw, f"log[{i}]") for i, raw in enumerate(log)]
         tracker = cls._build(values)
         tracker.__dict__["_log"] = events
         return tracker
@@ -568,10 +644,13 @@ class Tracker(Observable):
 
     def restore_save(self, data: Any) -> None:
         """Replace state and log with the saved form ``data`` (what
-        [to_dict][companion.state.Tracker.to_dict] gives), checked as a load is, without
-        telling the recorder: for the keeper itself (putting back what a refused roll
-        moved, hiding a hidden roll's dice in the log)."""
-        other = type(self).from_dict(data)
+        [to_dict][companion.state.Tracker.to_dict] gives), restored as it was stored
+        (types only: no limit or invariant judged, see
+        [from_dict][companion.state.Tracker.from_dict]), without telling the recorder:
+        for the keeper itself (a stored ``set`` fact, putting back what a refused roll
+        moved, hiding a hidden roll's dice in the log). A player's file is checked first
+        ([load][companion.state.Tracker.load] reads it with ``from_json``)."""
+        other = type(self).from_dict(data, checked=False)
         self._restore(other.snapshot())
         self.__dict__["_log"] = list(other._event_log())
         self._changed()
@@ -590,6 +669,31 @@ class Tracker(Observable):
         """The keeper this tracker reports to, if any."""
         recorder: Recorder | None = self.__dict__.get("_recorder")
         return recorder
+
+    def link(self, table: Mapping[str, Tracker] | None) -> None:
+        """Seat this tracker at a table: ``table`` holds the trackers at it by id (a
+        campaign's members: the campaign links every tracker it holds as it opens or
+        adds it; or a plain dict, ``{"ash": ash, "fight": fight}``). The tracker reads
+        the kinds it declares in [links][companion.state.Tracker.links] from it
+        ([linked][companion.state.Tracker.linked]), at the moment it needs them: a tracker
+        added later is found. ``None``: alone again. Not saved state, and no function is
+        kept: only the table, which holds data."""
+        if table is None:
+            self.__dict__.pop("_table", None)
+            return
+        if not isinstance(table, Mapping):
+            what = "a function" if callable(table) else type(table).__name__
+            raise TypeError("link takes the trackers at the table by id (a mapping such as "
+                            f"a dict), not {what}")
+        self.__dict__["_table"] = table
+
+    def linked(self, kind: type[T]) -> dict[str, T]:
+        """The trackers of ``kind`` at this tracker's table, by id (``{}`` when it sits at
+        none); ``kind`` must be one it declares in [links][companion.state.Tracker.links]."""
+        if kind.saved_kind() not in type(self).links:
+            raise TypeError(f"{type(self).__name__} declares no link to {kind.__name__}")
+        table: Mapping[str, Tracker] = self.__dict__.get("_table") or {}
+        return {key: t for key, t in table.items() if isinstance(t, kind) and t is not self}
 
     def acting_for(self, move: str, arguments: dict[str, Any]) -> tuple[str, ...] | None:
         """Whose action the move ``move`` with ``arguments`` is, at a shared table: the
@@ -625,6 +729,21 @@ class Tracker(Observable):
         after = apply_change(before, change)
         self._restore_fields(after, _changed_fields(change))
         self._event_log().append(Event(move, args, summary, before))
+        self._changed()
+
+    def apply_fact_state(self, move: str | None, args: dict[str, Any], summary: str,
+                         after: dict[str, Any]) -> None:
+        """Apply a stored move (``move``; ``None``: a stored undo) as the fact it is, given
+        the whole state after it (a fact stored at an older schema version, upgraded):
+        restored as it is, the move joining the log (an undo leaving it)."""
+        before = self.snapshot()
+        log = self._event_log()
+        self._restore(after)
+        if move is None:
+            if log:
+                log.pop()
+        else:
+            log.append(Event(move, args, summary, before))
         self._changed()
 
     def apply_undo_fact(self, change: list[Any]) -> None:
@@ -666,7 +785,8 @@ class Tracker(Observable):
         _exact_keys(raw, {"move", "args", "summary", "before"}, where, path + ".")
         name, args, summary = raw["move"], raw["args"], raw["summary"]
         method = getattr(cls, name, None) if isinstance(name, str) else None
-        if not is_move(method):
+        if not is_move(method) and not (_UNCHECKED.get() and isinstance(name, str)):
+            # (restored history keeps a move a later version renamed as the fact it was)
             raise StateError(f"{where}: field '{path}.move' is not a move: {_shown(name)}")
         if not isinstance(args, dict):
             raise StateError(f"{where}: field '{path}.args' must be an object")
@@ -696,27 +816,99 @@ class Tracker(Observable):
             self._restore(snapshot)  # a field this class lacks: the whole check says which
             return
         hints = _hints(cast(Any, type(self)))
-        _UNCHECKED[0] += 1
         try:
-            values = {f.name: _decode(snapshot[f.name], hints[f.name], f.name, self._where(),
-                                      f.metadata) for f in fields}
+            with _unchecked():
+                values = {f.name: _decode(snapshot[f.name], hints[f.name], f.name,
+                                          self._where(), f.metadata) for f in fields}
         except KeyError:
             raise StateError(f"{self._where()}: a stored change removed a field") from None
-        finally:
-            _UNCHECKED[0] -= 1
         for name, value in values.items():
             object.__setattr__(self, name, value)
 
     def _restore(self, snapshot: dict[str, Any]) -> None:
         # The snapshot came from this object: restore it as it was, without judging it
         # (a move's rollback must not fail on a state the constructor allowed).
-        _UNCHECKED[0] += 1
-        try:
+        with _unchecked():
             values = _decode_fields(type(self), snapshot, "", self._where())
-        finally:
-            _UNCHECKED[0] -= 1
         for name, value in values.items():
             object.__setattr__(self, name, value)
+
+
+# -- schema versions and upcasters -----------------------------------------------------
+
+
+def upcaster(cls: type[Tracker], *, from_version: int
+             ) -> Callable[[Callable[[dict[str, Any]], dict[str, Any]]],
+                           Callable[[dict[str, Any]], dict[str, Any]]]:
+    """Register an upcaster: a function from a saved state of ``cls`` at schema version
+    ``from_version`` (JSON values, a copy it may change) to the same state at the next
+    version. One per version step; a save or stored fact of an older version goes through
+    each step in turn as it is read ([upcast_state][companion.state.upcast_state]).
+
+    >>> @dataclass
+    ... class Lamp(Tracker):
+    ...     schema = 2
+    ...     oil: int = 0
+    >>> @upcaster(Lamp, from_version=1)
+    ... def _pints_to_uses(state):
+    ...     state["oil"] = state.pop("pints") * 2
+    ...     return state
+    >>> Lamp.from_state({"pints": 3}, schema=1).oil
+    6
+    """
+    if type(from_version) is not int or not 1 <= from_version < cls.schema:
+        raise ValueError(f"an upcaster of {cls.__name__} reads a version from 1 to "
+                         f"{cls.schema - 1} (its schema is {cls.schema}), not {from_version!r}")
+
+    def register(fn: Callable[[dict[str, Any]], dict[str, Any]]
+                 ) -> Callable[[dict[str, Any]], dict[str, Any]]:
+        if (cls, from_version) in _UPCASTERS:
+            raise ValueError(f"{cls.__name__} already has an upcaster from version "
+                             f"{from_version}")
+        _UPCASTERS[(cls, from_version)] = fn
+        return fn
+
+    return register
+
+
+def upcasters_of(cls: type[Tracker]) -> dict[int, Callable[[dict[str, Any]], dict[str, Any]]]:
+    """The upcasters registered for ``cls``, by the version each reads."""
+    return {v: fn for (c, v), fn in _UPCASTERS.items() if c is cls}
+
+
+def check_schema(cls: type[Tracker], version: Any, where: str) -> int:
+    """``version`` (a save's or fact's ``schema``) if this program can read it; else a
+    one-line [StateError][companion.errors.StateError] (a newer version's, or not one)."""
+    if type(version) is not int or version < 1:
+        raise StateError(f"{where}: field 'schema' must be a version from 1, "
+                         f"got {_shown(version)}")
+    if version > cls.schema:
+        raise StateError(f"{where} is of schema version {version}, newer than this program "
+                         f"reads (up to {cls.schema}): open it with a newer version")
+    return version
+
+
+def upcast_state(cls: type[Tracker], state: Any, version: int) -> Any:
+    """``state`` (JSON values of ``cls`` at schema ``version``) upgraded to today's
+    version by the registered upcasters, one step at a time (a new value; ``state`` is
+    not changed). A missing step or an upcaster that fails on the state is a one-line
+    [StateError][companion.errors.StateError]."""
+    where = cls._where()
+    check_schema(cls, version, where)
+    for step in range(version, cls.schema):
+        fn = _UPCASTERS.get((cls, step))
+        if fn is None:
+            raise StateError(f"{where}: this program has no way to read schema version {step} "
+                             f"(no upcaster from it)")
+        if not isinstance(state, dict):
+            raise StateError(f"{where}: field 'state' must be an object")
+        try:
+            state = fn(json.loads(json.dumps(state)))
+        except (CompanionError, KeyError, IndexError, TypeError, ValueError,
+                ArithmeticError, AttributeError) as exc:
+            raise StateError(f"{where}: its schema version {step} state cannot be upgraded "
+                             f"({clipped(str(exc), 120)})") from None
+    return state
 
 
 # -- encoding and decoding fields ------------------------------------------------------
@@ -1043,7 +1235,8 @@ def _decode(value: Any, tp: Any, path: str, where: str, meta: Any = None) -> Any
     elif isinstance(tp, type) and dataclasses.is_dataclass(tp):
         values = _decode_fields(tp, value, path + ".", where)
         try:
-            out = tp(**values)
+            # Restored as it was stored: no __post_init__ (today's validation) runs.
+            out = _build_record(tp, values) if _UNCHECKED.get() else tp(**values)
         except (ValueError, TypeError, CompanionError) as exc:
             raise StateError(f"{where}: in '{path}': {clipped(str(exc), 120)}") from None
         _run_check(out, path, where)
@@ -1054,8 +1247,16 @@ def _decode(value: Any, tp: Any, path: str, where: str, meta: Any = None) -> Any
     return out
 
 
+def _build_record(cls: Any, values: dict[str, Any]) -> Any:
+    """A dataclass holding ``values`` as they are, without ``__init__``/``__post_init__``."""
+    record = cls.__new__(cls)
+    for name, value in values.items():
+        object.__setattr__(record, name, value)
+    return record
+
+
 def _check_limits(value: Any, path: str, where: str, meta: Any) -> None:
-    if _UNCHECKED[0]:
+    if _UNCHECKED.get():
         return
     longest = meta.get("max_len")
     if (longest is not None and isinstance(value, str | list | tuple | dict)
@@ -1131,7 +1332,7 @@ def _parse_save(text: Any, where: str) -> Any:
 def _run_check(record: Any, path: str, where: str) -> None:
     """Call a record's ``check_state()`` (if it has one); failures become a StateError."""
     check = getattr(record, "check_state", None)
-    if not callable(check) or _UNCHECKED[0]:
+    if not callable(check) or _UNCHECKED.get():
         return
     place = f"in '{path}': " if path else ""
     try:

@@ -5,9 +5,17 @@ move is checked and stored at one seam.
 applies the events after it. Events are **facts**: a stored move carries what it changed
 (the steps from the tracker's state before to after), besides who made it, the move's
 name, arguments and seed for the log. Opening, refreshing, exporting and importing apply
-those facts and never call rule code, so a rule fixed later cannot alter or block a
-stored past. Older logs (moves stored as commands) are converted once by the upcasters of
-[companion.store.upcast][].
+those facts and never call rule code, nor judge a stored state by today's invariants
+(a state is restored as stored: no ``check_state``, limit or ``__post_init__``), so a rule
+fixed later cannot alter or block a stored past. Older logs (moves stored as commands),
+states of an older schema version of their tracker and older member records are upgraded
+by the upcasters of [companion.store.upcast][], never by special cases here.
+
+Every tracker the campaign holds is seated at its table
+([Tracker.link][companion.state.Tracker.link], the members by id, read live) as the
+campaign opens or adds it: the links its ruleset declares (the fight's party sheets, a
+sheet's fight, the delve's and the journey's characters) resolve there, with nothing
+wired by a face.
 
 [Campaign.tracker][companion.store.campaign.Campaign.tracker] hands out the ruleset's own
 tracker object (a Cairn ``Character``, a Monsters & Magic ``Adventurer``...); the campaign
@@ -68,7 +76,7 @@ import random
 import re
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
 
@@ -113,11 +121,16 @@ from companion.store.records import (
 from companion.store.registry import TABLE, kind_key, move_parameters, tracker_class
 from companion.store.upcast import (
     EVENT_FORMAT,
+    MEMBER_FORMAT,
+    OlderStates,
     chain_events,
     convert_store,
+    fact_schema,
     needs_upcast,
+    record_owner_by_name,
     upcast,
     upcast_event,
+    upcast_member,
 )
 
 if TYPE_CHECKING:
@@ -162,10 +175,6 @@ TRACKER_ROLES = ("party", "encounter", "minigame", "record", "table")
 #: [set_trust][companion.store.campaign.Campaign.set_trust]).
 TRUST_ID = "table-trust"
 TRUST_NAME = "Table trust"
-
-#: How a member's own records were named before they had the role "record" and an owner
-#: ("Hit Dice: Ash", "Item: Ash: Wand"): such an old party tracker is read as Ash's record.
-LEGACY_RECORD_PREFIXES = ("Hit Dice: ", "Turn: ", "Reactions: ", "Facing: ", "Item: ")
 
 #: The kinds of event in a campaign's log.
 EVENT_KINDS = ("add", "move", "undo", "set", "remove", "roll", "reveal")
@@ -233,19 +242,20 @@ class Member:
         return out
 
 
-def _legacy_owner(name: str, members: Iterable[Member]) -> str:
-    """The owner of a record stored as a party tracker before records had their own role,
-    by its name (see ``LEGACY_RECORD_PREFIXES``), else "" (a real party member)."""
-    prefix = next((p for p in LEGACY_RECORD_PREFIXES if name.startswith(p)), None)
-    if prefix is None:
-        return ""
-    rest = name[len(prefix):]
-    item = prefix == "Item: "
-    owners = [m.name for m in members if m.role == "party"
-              and (rest.startswith(m.name + ": ") if item else rest == m.name)]
-    if owners:
-        return max(owners, key=len)
-    return rest.partition(": ")[0] if item else rest
+class _Trackers(Mapping[str, Tracker]):
+    """A campaign's trackers by member id, read live (a member added later is in it)."""
+
+    def __init__(self, campaign: Campaign) -> None:
+        self._campaign = campaign
+
+    def __getitem__(self, key: str) -> Tracker:
+        return self._campaign.members[key].tracker
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._campaign.members))
+
+    def __len__(self) -> int:
+        return len(self._campaign.members)
 
 
 def _slug(name: str) -> str:
@@ -337,6 +347,11 @@ class Campaign(Observable):
         #: The hash of the event numbered ``head`` ("" before the first): the chain's head.
         self.chain = ""
         self.members: dict[str, Member] = {}
+        #: The members' trackers by id, as they are now: the table every tracker of the
+        #: campaign is linked to ([Tracker.link][companion.state.Tracker.link]).
+        self.trackers: Mapping[str, Tracker] = _Trackers(self)
+        #: Trackers whose stored facts are of an older schema version, in that form.
+        self._older = OlderStates()
         self._snapshot_seq = 0
         self._lock = threading.RLock()
         self._quiet_depth = 0
@@ -492,12 +507,16 @@ class Campaign(Observable):
 
     def _load_state(self, state: dict[str, Any]) -> None:
         members: dict[str, Member] = {}
+        self._older = OlderStates()
         for item in state["members"]:
             cls = tracker_class(item["kind"])
-            tracker = cls.from_dict(item["save"])
+            # History, restored as it was stored: today's invariants judge moves, not it.
+            tracker = cls.from_dict(item["save"], checked=False)
+            self._older.restored(item["id"], cls, fact_schema(item["save"]),
+                                 item["save"]["state"])
+            # An older member record (its role, owner) upgraded by its upcasters.
+            item = upcast_member(item, [m.name for m in members.values() if m.role == "party"])
             role, owner = item["role"], item.get("owner", "")
-            if role == "party" and (legacy := _legacy_owner(item["name"], members.values())):
-                role, owner = "record", legacy
             member = Member(item["id"], item["name"], role, item["kind"], tracker, str(owner))
             marks = item.get("marks")
             if isinstance(marks, list) and len(marks) == len(tracker.log):
@@ -513,6 +532,7 @@ class Campaign(Observable):
         for member in self.members.values():
             _trim(member)
         return {"members": [{"id": m.id, "name": m.name, "role": m.role, "kind": m.key,
+                             "member_format": MEMBER_FORMAT,
                              "save": m.tracker.to_dict(),
                              "marks": [k.to_list() for k in m.marks],
                              **({"owner": m.owner} if m.owner else {})}
@@ -645,7 +665,7 @@ class Campaign(Observable):
         # One rule for names, shared with imports (no control or bidi override characters).
         name = check_member_name(name, role, owner)
         self._may_add(name, role, owner)
-        if role == "party" and _legacy_owner(name, ()):
+        if role == "party" and record_owner_by_name(name, ()):
             raise StoreError(f"a party member cannot be called {name!r}: that is how a "
                              "member's own record is named")
         key = kind_key(type(tracker))
@@ -657,7 +677,8 @@ class Campaign(Observable):
                              f"a {ruleset} tracker cannot join it")
         tracker.validate()
         data = {"kind": key, "name": name, "role": role, "state": tracker.snapshot(),
-                **({"owner": owner} if owner else {})}
+                "member_format": MEMBER_FORMAT, **({"owner": owner} if owner else {}),
+                **({"schema": type(tracker).schema} if type(tracker).schema != 1 else {})}
         def make() -> NewEvent:  # judged again on fresh state after a conflict
             if any(m.name == name for m in self.members.values()):
                 raise StoreError(f"campaign {self.name!r} already has {name!r}")
@@ -1024,18 +1045,23 @@ class Campaign(Observable):
     def _apply_unchecked(self, event: StoredEvent) -> None:
         data = event.data
         if event.kind == "add":
+            # A stored state is a fact: restored as it was (types only), its schema
+            # version upgraded by the ruleset's upcasters; no invariant of today judges it.
             cls = tracker_class(data["kind"])
-            tracker = cls.from_state(data["state"])
+            version = fact_schema(data)
+            tracker = cls.from_state(data["state"], schema=version, checked=False)
             if not isinstance(event.tracker, str) or not event.tracker:
                 raise StoreError("it adds a tracker with no id")
+            # The member record (name, role, owner) of an older format: its upcasters.
+            data = upcast_member(data, [m.name for m in self.members.values()
+                                        if m.role == "party"])
             role, owner = data["role"], data.get("owner", "")
             if role not in TRACKER_ROLES or not isinstance(owner, str):
                 raise StoreError(f"a tracker's role {role!r} or owner {owner!r} is not one "
                                  "this program knows")
-            if role == "party" and (legacy := _legacy_owner(data["name"], self.members.values())):
-                role, owner = "record", legacy
             self.members[event.tracker] = self._adopt(
                 Member(event.tracker, data["name"], role, data["kind"], tracker, owner))
+            self._older.restored(event.tracker, cls, version, data["state"])
         elif event.kind in ("roll", "reveal"):
             pass
         else:
@@ -1048,32 +1074,38 @@ class Campaign(Observable):
                 # running then): upgraded as it is read, never a reason to refuse.
                 upcast_event(event, {member.id: tracker})
                 tracker.trim_log(UNDO_LIMIT)
-            elif event.kind == "move":
-                if self.store is None and not is_move(getattr(type(tracker), str(event.move),
-                                                              None)):
+                self._older.forget(member.id)
+            elif event.kind in ("move", "undo"):
+                if event.kind == "move" and self.store is None and not is_move(
+                        getattr(type(tracker), str(event.move), None)):
                     # An import (a file from anywhere) names only real moves; an open
                     # database keeps a move a later version renamed as the fact it was.
                     raise StoreError(f"{str(event.move)[:40]!r} is not a move of a "
                                      f"{type(tracker).saved_kind()}")
-                tracker.apply_fact(str(event.move), data.get("args", {}),
-                                   str(data.get("summary", "")), data["change"])
+                self._older.fact(member.id, tracker, event.kind, str(event.move),
+                                 data.get("args", {}), str(data.get("summary", "")),
+                                 data["change"], fact_schema(data))
                 tracker.trim_log(UNDO_LIMIT)
-            elif event.kind == "undo":
-                tracker.apply_undo_fact(data["change"])
             elif event.kind == "set":
                 tracker.restore_save(data["save"])
                 tracker.trim_log(UNDO_LIMIT)
+                self._older.restored(member.id, type(tracker), fact_schema(data["save"]),
+                                     data["save"]["state"])
             elif event.kind == "remove":
                 # The object stays attached: a move on it says it left the campaign.
                 del self.members[member.id]
+                self._older.forget(member.id)
             else:
                 raise StoreError(f"unknown event kind {event.kind!r}")
 
     # -- the seam: every tracker's moves, undo and load come here ------------------------
 
     def _adopt(self, member: Member) -> Member:
-        """Make the campaign the tracker's recorder (its moves, undo and load are stored)."""
+        """Make the campaign the tracker's recorder (its moves, undo and load are stored)
+        and seat it at the campaign's table: the links its ruleset declares
+        ([Tracker.links][companion.state.Tracker.links]) resolve to the members, by id."""
         member.tracker.attach(self)
+        member.tracker.link(self.trackers)
         self._by_tracker[id(member.tracker)] = member
         return member
 
@@ -1257,6 +1289,8 @@ class Campaign(Observable):
         data: dict[str, Any] = {"v": EVENT_FORMAT, "args": logged.args,
                                 "summary": logged.summary,
                                 "change": state_change(before, tracker.snapshot())}
+        if cls.schema != 1:
+            data["schema"] = cls.schema  # the version the change is a difference of
         if hidden:
             data["hidden"] = unit.mode
         if trial is not None:
@@ -1303,6 +1337,7 @@ class Campaign(Observable):
         unit.pending.clear()
         unit.added.clear()
         for member_id in dict.fromkeys(unit.movers):
+            self._older.forget(member_id)  # moved live: of today's version from now on
             member = self.members.get(member_id)
             if member is not None:
                 _trim(member)
@@ -1379,6 +1414,8 @@ class Campaign(Observable):
         event = perform()
         data: dict[str, Any] = {"v": EVENT_FORMAT, "summary": summary,
                                 "change": state_change(before, tracker.snapshot())}
+        if type(tracker).schema != 1:
+            data["schema"] = type(tracker).schema
         if mark is not None:
             data["undoes"] = mark.seq
             if mark.rolled:

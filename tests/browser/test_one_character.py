@@ -34,7 +34,6 @@ def table_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
         campaign = create_campaign(store, CAMPAIGN, ["cairn_srd"], who="Mira", role="gm")
         ash = campaign.add("Ash", new_character("Ash", 12, 12, 10, 10))
         fight = campaign.add("Fight", Encounter(), role="encounter")
-        fight.link({"Ash": ash}.get)
         join_character(fight, ash)
         # A d4 on Guard 10: each hit lands on Guard alone, so the numbers are plain.
         fight.add("Goblin", "Enemies", guard=3, strength=6, weapon=4)

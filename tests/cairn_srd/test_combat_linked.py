@@ -18,8 +18,7 @@ from tests.cairn_srd.test_character import FixedRng
 def party_fight(*sheets: Character, foes: int = 1) -> Encounter:
     """The party joins a linked fight against ``foes`` ogres; the PCs act first."""
     e = Encounter()
-    by_name = {c.name: c for c in sheets}
-    e.link(by_name.get)
+    e.link({c.name.lower(): c for c in sheets})  # its table: the sheets by id
     for c in sheets:
         combat.join_character(e, c, weapon=8, weapon_name="Longsword")
     for n in range(foes):
@@ -50,7 +49,7 @@ def test_hit_rest_on_the_sheet_hit_again_agree() -> None:
     assert [ev.move for ev in ash.log] == ["take_damage", "rest_turn", "take_damage"]
     # The saved fight keeps who Ash is, not a second Guard to drift.
     back = Encounter.from_json(e.to_json())
-    back.link({"Ash": ash}.get)
+    back.link({"ash": ash})
     assert back.fighter("Ash").guard == 3
 
 

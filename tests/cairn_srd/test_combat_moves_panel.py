@@ -18,7 +18,7 @@ def setup(seed: int = 3, linked: bool = False) -> tuple[CombatApp, Encounter, li
     ash = new_character("Ash", 12, 12, 10, 5)
     e = Encounter()
     if linked:
-        e.link({"Ash": ash}.get)
+        e.link({"ash": ash})  # the fight's table: its trackers by id
     combat.join_character(e, ash, weapon=8, weapon_name="Longsword")
     e.add("Ogre", "Enemies", guard=3, strength=6, control=8)
     party = [ash]

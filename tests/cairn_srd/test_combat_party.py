@@ -22,7 +22,7 @@ def fight(c: Character, foe_guard: int = 3, weapon_name: str = "Longsword",
           linked: bool = True) -> Encounter:
     e = Encounter()
     if linked:
-        e.link({c.name: c}.get)
+        e.link({c.name.lower(): c})  # the fight's table: its trackers by id
     combat.join_character(e, c, weapon=8, weapon_name=weapon_name)
     e.add("Ogre", "Enemies", guard=foe_guard, strength=6, control=8, weapon=6)
     e.roll_initiative(rng=FixedRng(1))  # Ash acts first

@@ -141,7 +141,7 @@ def test_darkness_dead_marks_the_sheet_dead() -> None:
     d = dark_fate("Ash", 2)
     c = hero()
     line = ex.apply_fate(d, c)
-    assert c.dead and c.fate.startswith("the darkness, delve move 1: Dead")
+    assert c.dead and c.fate.startswith("the darkness, fate 1 of the delve: Dead")
     assert "is dead" in line
     with pytest.raises(RuleError, match="is dead"):
         ex.apply_fate(d, c)

@@ -173,10 +173,11 @@ def party_fight() -> tuple[Encounter, object]:
 
     ash = Character(name="Ash", guard_max=5, guard=1)
     e = Encounter()
-    e.link(lambda name: ash if name == "Ash" else None)
     combat.join_character(e, ash, weapon=8)
     e.add("Goblin", "Enemies", guard=2, strength=6)
-    ash.link_danger(lambda: e.danger("Ash"))
+    table = {"ash": ash, "fight": e}  # no campaign: a plain dict of trackers by id
+    e.link(table)
+    ash.link(table)
     return e, ash
 
 
@@ -209,7 +210,7 @@ def test_a_rest_after_the_fight_is_over_and_on_an_unlinked_sheet() -> None:
     assert e.phase == "over" and e.danger("Ash") == ""
     ash.rest_turn()
     assert ash.guard == 5
-    ash.link_danger(None)
+    ash.link(None)
     assert ash.danger == ""
     free = Character(name="Bryn", guard_max=4, guard=0)
     free.rest_turn()  # no fight linked: nothing to refuse
@@ -410,11 +411,14 @@ def test_a_burden_kept_under_the_old_coin_reading_still_loads_with_no_free_slot(
         c.add_item(f"gear {i}")
     saved = json.loads(c.to_json())
     saved["log"] = []
+    # A save of that time: schema 1, without the fields schema 2 added.
+    del saved["schema"], saved["state"]["per_purse_coins"], saved["state"]["fates_taken"]
     items = saved["state"]["items"]
     purse = {**items[0], "name": "silver", "tag": "coins", "quantity": 500}
     items += [purse, purse, purse]
     old = Character.from_json(json.dumps(saved))
     assert old.slots_used == 11 and old.free_slots == 0 and old.effective_guard == 0
+    assert old.per_purse_coins  # the upcaster from schema 1 marked it
     with pytest.raises(RuleError, match="needs 1 slot"):
         old.add_item("rope")
     old.drop_item(len(old.items) - 1)  # one purse goes: 1,000 coins, 10 slots, still full

@@ -110,7 +110,7 @@ def test_the_sheet_refuses_a_rest_while_its_fight_goes_on() -> None:
     fight = Encounter()
     fight.add("Ash", "PCs", guard=1, strength=10, pc=True)
     fight.add("Goblin", "Enemies", guard=2, strength=6)
-    ash.link_danger(lambda: fight.danger("Ash"))
+    ash.link({"fight": fight})
     app = CairnCharacterApp(ash)
     fight.begin("Enemies")
     find_button(app, "rest-turn").click()

@@ -439,3 +439,30 @@ def test_party_sheets_follow_the_journey() -> None:
     notes = w.apply_to_sheets(j, [ash, bo])
     assert ash.fatigue == bo.fatigue == 0 and not ash.deprived
     assert "Ash: all Fatigue removed" in notes
+
+
+def test_the_journey_finds_the_sheets_at_its_table(tmp_path: object) -> None:
+    """The journey declares its link to the travellers' sheets: at a campaign's table it
+    joins and updates the party's sheets with no list handed to it (issue 28)."""
+    from pathlib import Path
+
+    from companion.rulesets.cairn_srd.character import Character, new_character
+    from companion.store.campaign import Campaign, create
+    from companion.store.db import Store
+
+    assert isinstance(tmp_path, Path)
+    store = Store(f"sqlite:///{tmp_path / 'c.db'}")
+    table = create(store, "Road", ["cairn_srd"])
+    ash = table.add("Ash", new_character("Ash", 10, 10, 10, 3))
+    j = table.add("Journey", w.Journey(), role="minigame")
+    w.join_party(j)
+    assert [t.name for t in j.party] == ["Ash"]
+    j.add_leg("Wilderness", "Long", "Mountains")
+    for lit in (False, False, True):  # a third watch of travel: Deprived, +1 Fatigue
+        watch(j, "travel", lit=lit)
+    assert w.apply_to_sheets(j) == ["Ash: Deprived", "Ash: +1 Fatigue"]
+    assert ash.fatigue == 1 and ash.deprived
+    again = Campaign.open(store, "Road")
+    assert again.tracker("Ash", Character).fatigue == 1
+    assert w.apply_to_sheets(again.tracker("Journey", w.Journey)) == []  # up to date
+    store.close()

@@ -22,8 +22,7 @@ from companion.store import Campaign, create_campaign, open_campaign, open_store
 
 def linked(campaign: Campaign) -> tuple[Encounter, Character]:
     fight = campaign.tracker("Fight", Encounter)
-    ash = campaign.tracker("Ash", Character)
-    fight.link({"Ash": ash}.get)
+    ash = campaign.tracker("Ash", Character)  # linked by the campaign as it opened
     return fight, ash
 
 
@@ -34,7 +33,6 @@ def db(tmp_path: Path) -> Iterator[Path]:
         table = create_campaign(store, "Fightday", ["cairn_srd"], who="Mira", role="gm")
         ash = table.add("Ash", new_character("Ash", 12, 12, 10, 10))
         fight = table.add("Fight", Encounter(), role="encounter")
-        fight.link({"Ash": ash}.get)
         join_character(fight, ash)
         fight.add("Goblin", "Enemies", guard=3, strength=6, weapon=4)
         fight.roll_initiative(seed=1)  # round 1: the enemy acts

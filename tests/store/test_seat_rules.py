@@ -180,7 +180,6 @@ def _fight(store: Store) -> tuple[Campaign, Character, object]:
     gm = create(store, "F", ["cairn_srd"], who="Mira", role="gm")
     ash = gm.add("Ash", Character("Ash", guard=4, guard_max=4))
     fight = gm.add("Fight", Encounter(), role="encounter")
-    fight.link(lambda name: gm.tracker(name, Character) if name == "Ash" else None)
     join_character(fight, ash)
     fight.add("Ghoul", "Enemies", 3, 8)
     return gm, ash, fight

@@ -392,7 +392,6 @@ def test_the_fight_s_sheet_moves_use_the_campaign_s_sheets(db: Path) -> None:
     again = open_campaign(open_store(db), app.campaign.name)
     sheet = again.tracker("Ash", Character)
     encounter = next(m.tracker for m in again if isinstance(m.tracker, Encounter))
-    encounter.link({"Ash": sheet}.get)
     assert (sheet.guard, sheet.strength, sheet.guard_max) == (ash.guard, ash.strength, 5)
     assert encounter.fighter("Ash").guard == sheet.guard
 

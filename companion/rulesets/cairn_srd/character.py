@@ -29,8 +29,8 @@ Conditions, in our words:
 
 **Rest**: a turn restores Guard and stabilises Critical Damage; a night removes all
 Fatigue; a full day returns 1 point to each reduced ability. Rest is taken out of danger:
-a character in the middle of a fight cannot rest (the fight says so:
-[Character.link_danger][companion.rulesets.cairn_srd.character.Character.link_danger]).
+a character in the middle of a fight cannot rest (the fight at the sheet's table says so:
+[Character.danger][companion.rulesets.cairn_srd.character.Character.danger]).
 
 Interpretation: "a turn of rest outside of combat" / "out of danger" is read as: not
 while the character is in a fight that has begun and is not over (an active or
@@ -86,8 +86,8 @@ Interpretation (a note):
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from companion import dice as engine
 from companion.dice.roller import make_rng
@@ -106,7 +106,7 @@ from companion.rulesets.cairn_srd.burden import (
 from companion.rulesets.cairn_srd.damage import Hit, resolve_hit
 from companion.rulesets.cairn_srd.fixed_tables import read_row
 from companion.rulesets.cairn_srd.saves import MAX_SCORE, SaveResult, check_score, save
-from companion.state import OWN_NUMBERS, Tracker, move, state_field
+from companion.state import OWN_NUMBERS, Tracker, decode_value, move, state_field, upcaster
 
 LIBRARY_ONLY: dict[str, str] = {
     "Character.maneuver_save": "the apps make a maneuver in the fight (Encounter.maneuver), "
@@ -189,7 +189,13 @@ class CastReport:
 
 @dataclass
 class Character(Tracker):
-    """A player character tracked move by move (undo, JSON save/load)."""
+    """A player character tracked move by move (undo, JSON save/load).
+
+    Schema version 2 (2026-11-27) added ``per_purse_coins`` (set by the upcaster from
+    version 1, for a burden kept under the per-purse coin reading) and ``fates_taken``."""
+
+    schema = 2
+    links = ("Encounter",)  # a fight at its table may hold it (see ``danger``)
 
     name: str = state_field("Adventurer", max_len=MAX_NAME)
     strength_max: int = state_field(10, min=0, max=MAX_SCORE)
@@ -230,6 +236,16 @@ class Character(Tracker):
     """Why the character died or left play ("" while in play)."""
     weapon_kills: dict[str, int] = state_field(default_factory=dict, min=0, max_len=MAX_ENTRIES)
     """Foes given Critical Damage with each weapon (weapon mastery)."""
+    per_purse_coins: bool = False
+    """The burden was kept under the earlier reading, where each purse's first 500 coins
+    were petty, and fills more than 10 slots counted together (set by the upcaster from
+    schema 1): it stays as it is, with no free slot until coins are dropped."""
+    fates_taken: list[str] = state_field(default_factory=list, max_len=MAX_ENTRIES)
+    """Where each fate put on the sheet by a source came from (a darkness fate, a failed
+    escape: [Character.suffer_scar][companion.rulesets.cairn_srd.character.Character.suffer_scar],
+    [Character.lose_gear][companion.rulesets.cairn_srd.character.Character.lose_gear]), so
+    that one is applied once. Kept in the state, not read from the undo log: a campaign
+    trims that log, and a fate read from it would be applied again later."""
 
     def check_state(self) -> None:
         from companion.errors import StateError
@@ -239,9 +255,12 @@ class Character(Tracker):
             if getattr(self, cur) > getattr(self, top):
                 raise StateError(f"field '{cur}' exceeds '{top}'")
         # A burden kept before coins were counted across purses (issue 30) may fill more
-        # than 10 slots now; it still loads, or a months-old campaign would not open.
-        # Such a character has no free slot: nothing more fits until coins are dropped.
-        if slots_used(self.items) > SLOTS and slots_used_per_purse(self.items) > SLOTS:
+        # than 10 slots now: the upcaster from schema 1 marks it (per_purse_coins), and
+        # only such a sheet is counted per purse here (nothing more fits on it until
+        # coins are dropped: see free_slots).
+        used = (slots_used_per_purse(self.items) if self.per_purse_coins
+                else slots_used(self.items))
+        if used > SLOTS:
             raise StateError(f"field 'items' fills more than {SLOTS} slots")
         if self.strength == 0 and not self.dead:
             raise StateError("field 'dead': STR 0 is death")
@@ -505,7 +524,7 @@ class Character(Tracker):
         to the sheet exactly as a scar from a hit does. ``source`` names where it came
         from (kept in the log)."""
         self._alive("Scars")
-        _source(source)
+        self._take_fate(source)
         r = make_rng(seed, rng)
         if roll is None:
             roll = engine.roll(f"1d{SCAR_DIE}", rng=r).total
@@ -550,7 +569,7 @@ class Character(Tracker):
         loses nothing, the same item counted twice is lost once). Returns what was lost.
         ``source`` names where the loss came from (kept in the log)."""
         self._alive("Equipment")
-        _source(source)
+        self._take_fate(source)
         gear = [i for i, it in enumerate(self.items) if it.kind == "item"]
         if pieces is None:
             chosen = gear
@@ -567,6 +586,15 @@ class Character(Tracker):
         self.describe(f"{self.name} loses " + (", ".join(lost) if lost else "nothing")
                       + (f" ({source})" if source else ""))
         return lost
+
+    def _take_fate(self, source: str) -> None:
+        """Note that the fate from ``source`` is on the sheet (refused if it already is)."""
+        _source(source)
+        if not source:
+            return
+        if source in self.fates_taken:
+            raise RuleError(f"{source}: already applied to {self.name}'s sheet")
+        self.fates_taken = [*self.fates_taken[-(MAX_ENTRIES - 1):], source]
 
     @move
     def take_fatigue(self, source: str = "") -> str:
@@ -797,23 +825,19 @@ class Character(Tracker):
 
     # -- rest --------------------------------------------------------------------------
 
-    def link_danger(self, danger: Callable[[], str] | None) -> None:
-        """Tell the sheet where to learn whether the character is in danger now:
-        ``danger()`` says why ("in the fight, round 2"; "" when out of danger), and a rest
-        is refused while it says something. ``None`` unlinks. Not saved state: whoever
-        opens the sheet beside a fight links it again (the campaign's character app links
-        it to the campaign's fight,
-        [Encounter.danger][companion.rulesets.cairn_srd.combat.Encounter.danger])."""
-        if danger is None:
-            self.__dict__.pop("_danger", None)
-        else:
-            self.__dict__["_danger"] = danger
-
     @property
     def danger(self) -> str:
-        """Why the character is not out of danger now ("": it is, or nobody said)."""
-        linked: Callable[[], str] | None = self.__dict__.get("_danger")
-        return linked() if linked is not None else ""
+        """Why the character is not out of danger now ("": it is, or the sheet sits at no
+        table): a fight at the sheet's table ([Tracker.link][companion.state.Tracker.link],
+        declared in ``links``) that holds it says so
+        ([Encounter.danger][companion.rulesets.cairn_srd.combat.Encounter.danger])."""
+        from companion.rulesets.cairn_srd.combat import Encounter
+
+        for fight in self.linked(Encounter).values():
+            why = fight.danger_for(self)
+            if why:
+                return why
+        return ""
 
     def _out_of_danger(self, rest: str) -> None:
         why = self.danger
@@ -1103,3 +1127,15 @@ def new_character(name: str, strength: int, dexterity: int, control: int, guard:
                      dexterity_max=dexterity, control_max=control, strength=strength,
                      dexterity=dexterity, control=control, guard_max=guard, guard=guard,
                      armor=armor)
+
+
+@upcaster(Character, from_version=1)
+def _coins_counted_across_purses(state: dict[str, Any]) -> dict[str, Any]:
+    """Schema 1 to 2: a burden kept under the per-purse coin reading that fills more than
+    10 slots counted together is marked ``per_purse_coins`` (it is kept as it is, full,
+    until coins are dropped); no sheet of schema 1 took a fate by source yet
+    (``fates_taken`` starts empty)."""
+    items = decode_value(state.get("items", []), list[Item], "items", "this character save")
+    state["per_purse_coins"] = slots_used(items) > SLOTS
+    state.setdefault("fates_taken", [])
+    return state

@@ -61,8 +61,12 @@ its scars, a maneuver's Fatigue and its critical kills wait in ``sheet_due`` for
 player to write on their sheet.
 
 **The party in the fight.** A fight played at a campaign's table is *linked* to the party's
-sheets ([Encounter.link][companion.rulesets.cairn_srd.combat.Encounter.link]): a player
-character whose name is a party member's *is* that character. The fight reads its Guard,
+sheets: the ruleset declares that a fight reads ``Character`` trackers
+([Tracker.links][companion.state.Tracker.links]), and the campaign seats each of its
+trackers at its table of members by id as it opens
+([Tracker.link][companion.state.Tracker.link]; without a campaign, a plain dict of
+trackers does the same). A player character whose name is a sheet's at the table *is*
+that character. The fight reads its Guard,
 STR, DEX, CTRL, Armor, panic and condition off the
 [Character][companion.rulesets.cairn_srd.character.Character] sheet at the moment it needs
 them, and what the fight does to it is the sheet's own move: a hit is
@@ -75,8 +79,8 @@ and a foe critically damaged counts on
 The fight and the sheet therefore cannot disagree: there is one character and one state.
 A full burden, a cumbersome load or panic make the character's Guard count as 0 (the
 stored Guard returns when the cause goes), and a panicking attacker's attacks are impaired.
-The saved fight keeps only who its combatants are (a name); the link is made anew by
-whoever opens it, and a fight opened without it (the standalone app, a file) plays on the
+The saved fight keeps only who its combatants are (a name); the link is resolved anew when
+the table is opened, and a fight opened alone (the standalone app, a file) plays on the
 numbers the combatant joined with.
 
 Interpretation (the party in the fight):
@@ -202,6 +206,8 @@ SIDES: tuple[Side, ...] = ("PCs", "Enemies")
 STATUSES: tuple[Status, ...] = ("active", "critical", "dead", "fled")
 MAX_NAME = 40
 """Longest combatant name (a longer one would push the app's columns off a phone)."""
+MAX_SHEET_ID = 80
+"""Longest id of a sheet at the fight's table (a campaign member id is at most 40)."""
 
 
 @dataclass
@@ -233,6 +239,10 @@ class Combatant:
     """Why Guard counts as 0 now ("": it does not): full burden, cumbersome load, panic."""
     weapon_name: str = state_field("", max_len=40)
     """The weapon's name, for weapon mastery (a PC's critical kills per weapon)."""
+    sheet: str = state_field("", max_len=MAX_SHEET_ID)
+    """A player character's sheet: its id at the fight's table (a campaign's member id),
+    so the link holds whatever the sheet is called later; "" for the sheet of the same
+    name (a fight saved before ids were kept, or joined with no table)."""
 
     def check_state(self) -> None:
         if not self.name.strip():
@@ -380,6 +390,8 @@ class ManeuverResult:
 class Encounter(Tracker):
     """A fight: sides, initiative, rounds, attacks, morale and detachments."""
 
+    links = ("Character",)  # the party's sheets at its table (see the module docs)
+
     combatants: list[Combatant] = field(default_factory=list)
     round: int = state_field(0, min=0)
     phase: str = state_field("setup", choices=("setup", "PCs", "Enemies", "over"))
@@ -430,25 +442,21 @@ class Encounter(Tracker):
     def side(self, side: str) -> list[Combatant]:
         return [c for c in self.combatants if c.side == side]
 
-    # -- the party's own sheets (a runtime link, never saved) ---------------------------
-
-    def link(self, sheets: Callable[[str], Character | None] | None) -> None:
-        """Play the party's characters on their own sheets: ``sheets(name)`` is the
-        [Character][companion.rulesets.cairn_srd.character.Character] a player character
-        named ``name`` is (``None``: none, the fight keeps that one's numbers). ``None``
-        unlinks. Not saved state: whoever opens the fight links it again."""
-        if sheets is None:
-            self.__dict__.pop("_sheets", None)
-        else:
-            self.__dict__["_sheets"] = sheets
+    # -- the party's own sheets (a declared link, never saved) --------------------------
 
     def sheet(self, name: str) -> Character | None:
         """The sheet the combatant ``name`` is (``None``: not a linked party member)."""
         return self._sheet_of(self.find(name))
 
     def _sheet_of(self, c: Combatant) -> Character | None:
-        sheets: Callable[[str], Character | None] | None = self.__dict__.get("_sheets")
-        return sheets(c.name) if sheets is not None and c.pc else None
+        # The link the ruleset declares (``links``): a player character is the sheet of
+        # the same name at the fight's table (a campaign's members, or a plain dict).
+        if not c.pc:
+            return None
+        sheets = self.linked(Character)
+        if c.sheet:  # by its id: a sheet that left the table leaves the numbers it joined with
+            return sheets.get(c.sheet)
+        return next((s for s in sheets.values() if s.name == c.name), None)
 
     def fighter(self, name: str) -> Combatant:
         """The combatant ``name`` as the fight sees it now (a linked character's numbers
@@ -475,12 +483,22 @@ class Encounter(Tracker):
         """Why the character ``name`` is not out of danger because of this fight ("" when
         it is not): the fight has begun, is not over, and ``name`` is in it (active or
         critically damaged; one who fled or died is out of it). What
-        [Character.link_danger][companion.rulesets.cairn_srd.character.Character.link_danger]
+        [Character.danger][companion.rulesets.cairn_srd.character.Character.danger]
         reads to refuse a rest."""
+        return self._danger(lambda c: c.name == name)
+
+    def danger_for(self, sheet: Character) -> str:
+        """[danger][companion.rulesets.cairn_srd.combat.Encounter.danger] for the
+        combatant that is ``sheet`` (linked by its id at the table, or by its name): what
+        [Character.danger][companion.rulesets.cairn_srd.character.Character.danger] reads."""
+        return self._danger(lambda c: self._sheet_of(c) is sheet
+                            or (not c.sheet and c.name == sheet.name))
+
+    def _danger(self, chosen: Callable[[Combatant], bool]) -> str:
         if self.phase not in SIDES:
             return ""
         for c in self.combatants:
-            if c.name == name and self._view(c).status in ("active", "critical"):
+            if chosen(c) and self._view(c).status in ("active", "critical"):
                 return f"in the fight (round {self.round})"
         return ""
 
@@ -516,8 +534,9 @@ class Encounter(Tracker):
     def add(self, name: str, side: str, guard: int, strength: int, dexterity: int = 10,
             control: int = 10, armor: int = 0, weapon: int = 6, pc: bool = False,
             detachment: bool = False, leader: bool = False, never_morale: bool = False,
-            weapon_name: str = "") -> None:
-        """Add a combatant (PC, NPC, monster or detachment)."""
+            weapon_name: str = "", sheet: str = "") -> None:
+        """Add a combatant (PC, NPC, monster or detachment). ``sheet``: a player
+        character's sheet, by its id at the fight's table (see ``Combatant.sheet``)."""
         name = name.strip()
         if not name:
             raise RuleError("Combat: a combatant needs a name")
@@ -530,6 +549,9 @@ class Encounter(Tracker):
             raise RuleError(f"Combat: side is PCs or Enemies, not “{side}”")
         if pc and side != "PCs":
             raise RuleError("Combat: player characters fight on the PCs' side")
+        if (sheet and not pc) or len(sheet) > MAX_SHEET_ID:
+            raise RuleError("Combat: only a player character has a sheet (an id of at most "
+                            f"{MAX_SHEET_ID} characters)")
         for v, what in ((guard, "Guard"), (strength, "STR"), (dexterity, "DEX"),
                         (control, "CTRL"), (armor, "Armor")):
             if not 0 <= v <= MAX_SCORE:
@@ -543,7 +565,8 @@ class Encounter(Tracker):
                       f"DEX {dexterity}, CTRL {control}, Armor {armor}, d{weapon}")
         self.combatants.append(Combatant(name, side, guard, guard, strength, dexterity,  # type: ignore[arg-type]
                                          control, armor, weapon, pc, detachment, leader,
-                                         never_morale, weapon_name=weapon_name.strip()))
+                                         never_morale, weapon_name=weapon_name.strip(),
+                                         sheet=sheet))
 
     def _surprised(self, surprised: list[str] | None) -> set[str]:
         """The surprised player characters, checked: each a PC of this fight."""
@@ -1070,12 +1093,13 @@ def _sheet_damage(sheet: Character, amount: int, r: random.Random, direct: bool)
 def join_character(encounter: Encounter, character: Character, weapon: int = 6,
                    weapon_name: str = "") -> str:
     """Bring a party member into the fight. Linked to its sheet
-    ([Encounter.link][companion.rulesets.cairn_srd.combat.Encounter.link]) the fight reads
+    ([Tracker.link][companion.state.Tracker.link]) the fight reads
     the sheet from then on; unlinked it copies the sheet's Guard, STR, DEX, CTRL, Armor
     and conditions once."""
+    at = next((key for key, s in encounter.linked(Character).items() if s is character), "")
     encounter.add(character.name, "PCs", character.guard, character.strength,
                   character.dexterity, character.control, character.armor, weapon, pc=True,
-                  weapon_name=weapon_name)
+                  weapon_name=weapon_name, sheet=at)
     if encounter.sheet(character.name.strip()) is not None:
         return encounter.log[-1].summary
     return encounter.sync_sheet(character.name.strip(), **sheet_conditions(character))

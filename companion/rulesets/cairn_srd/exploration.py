@@ -111,7 +111,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion import dice, tables
 from companion.acting import named_actor
@@ -120,6 +120,9 @@ from companion.errors import OddsTooCostlyError, RuleError, StateError, TableErr
 from companion.rulesets.cairn_srd.saves import ABILITIES, MAX_SCORE, SaveResult, save, save_chance
 from companion.state import Tracker, move, state_field
 from companion.tables.fixed import Schema, load_fixed
+
+if TYPE_CHECKING:  # the sheet module imports this one's neighbours: named, not imported
+    from companion.rulesets.cairn_srd.character import Character
 
 DATA_FILE = Path(__file__).parent / "data" / "exploration.toml"
 EXPLORATION_SCHEMA: dict[str, Schema] = {
@@ -502,6 +505,9 @@ class Escapee:
     stage: str = state_field("failed", choices=ESCAPE_STAGES)
     fate: str = state_field("", max_len=4 * MAX_NOTE)
     lost_pieces: list[int] = state_field(default_factory=list, min=1, max=12, max_len=6)
+    number: int = state_field(0, min=0)
+    """Which fate of the delve this escape is (``Delve.fates_rolled`` when it was made; 0:
+    made before fates were numbered): it names the fate on the sheet."""
 
     @property
     def stage_text(self) -> str:
@@ -534,6 +540,8 @@ class Delve(Tracker):
 sources are marked
     """
 
+    links = ("Character",)  # the party's sheets at its table: ``sheet(name)``
+
     what = "dungeon crawl"
 
     clock: int = state_field(START, min=1, max=START)
@@ -558,6 +566,12 @@ sources are marked
     fates: dict[str, str] = state_field(default_factory=dict, max_len=MAX_PARTY)
     """The darkness fate table's result per character."""
     escapes: list[Escapee] = state_field(default_factory=list, max_len=MAX_PARTY)
+    fates_rolled: int = state_field(0, min=0)
+    """Fates rolled in this delve so far, in every site (darkness fates and escapes): each
+    has its number, which names it on the sheet it lands on, so it is applied once
+    (``Character.fates_taken``) however long ago it was rolled."""
+    fate_numbers: dict[str, int] = state_field(default_factory=dict, min=1, max_len=MAX_PARTY)
+    """The number of each character's darkness fate in this site (see ``fates_rolled``)."""
 
     def acting_for(self, move: str, arguments: dict[str, Any]) -> tuple[str, ...] | None:
         """A character's own saves in the dark, escape check, its reroll and a betrayal are
@@ -613,6 +627,18 @@ sources are marked
     def odds(self, turns: int = 1) -> EncounterOdds:
         """The exact encounter odds from the clock now, with the current die."""
         return encounter_odds(self.clock, self.die, turns)
+
+    def sheet(self, name: str) -> Character:
+        """The sheet of the character ``name`` at the delve's table (the link the ruleset
+        declares, ``links``: a campaign's party, or a plain dict given to
+        [link][companion.state.Tracker.link])."""
+        from companion.rulesets.cairn_srd.character import Character
+
+        who = name.strip()
+        for sheet in self.linked(Character).values():
+            if sheet.name.strip() == who:
+                return sheet
+        raise RuleError(f"Delve: no sheet of {who or 'nobody'} at the table")
 
     def escapee(self, name: str) -> Escapee:
         for e in self.escapes:
@@ -756,6 +782,7 @@ sources are marked
         self.action = self.description = ""
         self.last_roll, self.omen, self.encounter = 0, False, None
         self.panic_saves, self.fates, self.escapes = {}, {}, []
+        self.fate_numbers = {}
         self.describe(f"a new site: clock {START}, site die d{SITE_DICE[0]}")
 
     # -- encounters ---------------------------------------------------------------------
@@ -949,6 +976,8 @@ sources are marked
         result = tables.get(TABLES["fate"]).roll(rng=make_rng(seed, rng))
         text = f"{result.values['Fate']}: {result.values['Effect']}"
         self.fates[who] = text
+        self.fates_rolled += 1
+        self.fate_numbers[who] = self.fates_rolled
         self.describe(f"{who}'s fate in the dark (d10 = {result.roll}): {text}")
         return text
 
@@ -971,8 +1000,10 @@ sources are marked
         escape_chance(score, dv)  # checks the score
         result = save(score, floor=dv, rng=make_rng(seed, rng))
         stage = "escaped" if result.success else "failed"
+        self.fates_rolled += 1
         self.escapes.append(Escapee(who, key, score, min(dv, 40), stage,
-                                    "Escaped" if result.success else ""))
+                                    "Escaped" if result.success else "",
+                                    number=self.fates_rolled))
         self.describe(f"{who} escapes by {key} over DV {dv}: {result}"
                       + ("" if result.success else "; roll on the failed escapes table"))
         return result
@@ -1077,19 +1108,26 @@ def _stage_text(e: Escapee) -> str:
             "done": e.fate}[e.stage]
 
 
-def darkness_panic(delve: Delve, character: Any, *, rng: random.Random | None = None,
-                   seed: int | None = None) -> SaveResult:
+def _sheet(delve: Delve, character: Character | str) -> Character:
+    """The sheet given, or the one of that name at the delve's table."""
+    return delve.sheet(character) if isinstance(character, str) else character
+
+
+def darkness_panic(delve: Delve, character: Character | str, *,
+                   rng: random.Random | None = None, seed: int | None = None) -> SaveResult:
     """A [Character][companion.rulesets.cairn_srd.character.Character]'s panic save in the
     dark: rolled on the sheet (a failure leaves the character panicking) and recorded in
-    the delve."""
+    the delve. ``character``: the sheet, or its name (the sheet at the delve's table,
+    [Delve.sheet][companion.rulesets.cairn_srd.exploration.Delve.sheet])."""
+    character = _sheet(delve, character)
     delve._check_darkness(character.name.strip(), "save")  # before the sheet's own save
     result: SaveResult = character.panic_save(rng=make_rng(seed, rng))
     delve.record_panic_save(character.name, result.ability, result.roll)
     return result
 
 
-def join_party(party: list[Any], name: str, strength: int, dexterity: int, control: int,
-               guard: int = 3) -> Any:
+def join_party(party: list[Character], name: str, strength: int, dexterity: int,
+               control: int, guard: int = 3) -> Character:
     """Add a new [Character][companion.rulesets.cairn_srd.character.Character] to a delving
     party (a name of its own, at most ``MAX_PARTY`` characters) and return it."""
     from companion.rulesets.cairn_srd.character import new_character
@@ -1104,7 +1142,7 @@ def join_party(party: list[Any], name: str, strength: int, dexterity: int, contr
     return character
 
 
-def lost_items(character: Any, pieces: Iterable[int]) -> list[str]:
+def lost_items(character: Character, pieces: Iterable[int]) -> list[str]:
     """Which of a character's items the "equipment lost" d12s name (slot order; a d12 past
     the last item loses nothing)."""
     items = [i for i in character.items if i.kind == "item"]
@@ -1135,15 +1173,17 @@ def _scar_row(text: str) -> int:
     raise RuleError("Scars: the rolled fate names no scar")
 
 
-def _apply(character: Any, result: str, text: str, source: str,
+def _apply(character: Character, result: str, text: str, source: str,
            pieces: list[int] | None) -> str:
     kind = FATE_MOVES.get(result)
     if kind is None:
         raise RuleError(f"{source}: “{result}” is no fate a sheet can take")
     if kind == "":
         return f"{character.name}: {text}; nothing changes on the sheet"
-    if kind in ("suffer_scar", "lose_gear") and any(
-            ev.args.get("source") == source for ev in character.log):
+    # Applied once: the sheet keeps the sources of the fates it took in its state
+    # (``fates_taken``; its moves refuse one again), not in its undo log, which a campaign
+    # trims: a check reading the log let a Doomed scar be applied twice after 30 moves.
+    if kind in ("suffer_scar", "lose_gear") and source in character.fates_taken:
         raise RuleError(f"{source}: already applied to {character.name}'s sheet")
     if kind == "die":
         character.die(f"{source}: {text}"[:200])
@@ -1157,6 +1197,8 @@ def _apply(character: Any, result: str, text: str, source: str,
 
 
 def _move_index(delve: Delve, moves: tuple[str, ...], who: str) -> int:
+    # The source of a fate rolled before fates were numbered (its place in the delve's
+    # log, as it was named then).
     for i in range(len(delve.log) - 1, -1, -1):
         ev = delve.log[i]
         if ev.move in moves and str(ev.args.get("name", "")).strip() == who:
@@ -1164,7 +1206,7 @@ def _move_index(delve: Delve, moves: tuple[str, ...], who: str) -> int:
     return 0
 
 
-def apply_fate(delve: Delve, character: Any) -> str:
+def apply_fate(delve: Delve, character: Character | str) -> str:
     """Put a character's darkness fate on the
     [Character][companion.rulesets.cairn_srd.character.Character] sheet: dead
     ([Character.die][companion.rulesets.cairn_srd.character.Character.die]); transformed,
@@ -1175,37 +1217,49 @@ def apply_fate(delve: Delve, character: Any) -> str:
     Applying the same fate twice is refused. Returns the sheet's log line.
 
     Interpretation: the scar named in the fate's text is applied by its row (every face
-    of a row has the same effect)."""
+    of a row has the same effect). ``character``: the sheet, or its name (the sheet at the
+    delve's table)."""
+    character = _sheet(delve, character)
     who = character.name.strip()
     if who not in delve.fates:
         raise RuleError(f"The Darkness Consumes You: {who} has no fate rolled")
     text = delve.fates[who]
-    source = f"the darkness, delve move {_move_index(delve, ('darkness_fate',), who)}"
+    number = delve.fate_numbers.get(who, 0)
+    source = (f"the darkness, fate {number} of the delve" if number
+              else f"the darkness, delve move {_move_index(delve, ('darkness_fate',), who)}")
     return _apply(character, text.split(":", 1)[0], text, source, None)
 
 
-def apply_escape(delve: Delve, character: Any) -> str:
+def apply_escape(delve: Delve, character: Character | str) -> str:
     """Put a character's settled escape on the sheet: a death (after the body check), a
     capture, being lost or transformed, the d12s of lost equipment
     ([Character.lose_gear][companion.rulesets.cairn_srd.character.Character.lose_gear]),
-    or the rolled scar; an escape or "unharmed" changes nothing. Returns the log line."""
+    or the rolled scar; an escape or "unharmed" changes nothing. Returns the log line.
+    ``character``: the sheet, or its name (the sheet at the delve's table)."""
+    character = _sheet(delve, character)
     who = character.name.strip()
     e = delve.escapee(who)
     if e.stage not in ("escaped", "done"):
         raise RuleError(f"Escaping the Dungeon: {who}'s escape is not settled "
                         f"({_stage_text(e)})")
-    source = f"escaping the dungeon, delve move {_move_index(delve, ('escape_check',), who)}"
+    source = (f"escaping the dungeon, fate {e.number} of the delve" if e.number
+              else f"escaping the dungeon, delve move "
+                   f"{_move_index(delve, ('escape_check',), who)}")
     return _apply(character, e.fate.split(":", 1)[0], e.fate, source, list(e.lost_pieces))
 
 
-def undo(delve: Delve, party: Iterable[Any] = ()) -> str:
+def undo(delve: Delve, party: Iterable[Character] | None = None) -> str:
     """Take back the delve's last move; a panic save recorded from a character's sheet
     ([darkness_panic][companion.rulesets.cairn_srd.exploration.darkness_panic]) is taken
-    back from that sheet too. Returns the line of the move taken back."""
+    back from that sheet too (one of ``party``; by default the sheets at the delve's
+    table). Returns the line of the move taken back."""
+    from companion.rulesets.cairn_srd.character import Character
+
+    sheets = list(party) if party is not None else list(delve.linked(Character).values())
     event = delve.undo()
     if event.move == "record_panic_save":
         name = str(event.args.get("name", "")).strip()
-        for character in party:
+        for character in sheets:
             if character.name.strip() == name and character.log \
                     and character.log[-1].move == "panic_save":
                 character.undo()

@@ -435,6 +435,8 @@ def roll_event(leg: Leg | None = None, *, rng: random.Random | None = None,
 class Journey(Tracker):
     """A party's journey watch by watch, following the five-step watch procedure."""
 
+    links = ("Character",)  # the travellers' sheets at its table (``apply_to_sheets``)
+
     legs: list[Leg] = state_field(default_factory=list, max_len=MAX_LEGS)
     leg: int = state_field(0, min=0, max=MAX_LEGS)
     """The leg being travelled (equal to the number of legs once the route is done)."""
@@ -859,22 +861,29 @@ class Journey(Tracker):
         return event
 
 
-def join_party(journey: Journey, characters: list[Character]) -> None:
-    """Add every character not yet travelling, with their present Fatigue and Deprived."""
-    for c in characters:
+def _sheets(journey: Journey, characters: list[Character] | None) -> list[Character]:
+    """The sheets given, or those at the journey's table (its declared link)."""
+    return list(journey.linked(Character).values()) if characters is None else characters
+
+
+def join_party(journey: Journey, characters: list[Character] | None = None) -> None:
+    """Add every character not yet travelling, with their present Fatigue and Deprived
+    (``characters``: by default the sheets at the journey's table)."""
+    for c in _sheets(journey, characters):
         if not any(t.name.lower() == c.name.lower() for t in journey.party):
             journey.add_traveller(c.name, fatigue=min(10, c.fatigue), deprived=c.deprived)
 
 
-def apply_to_sheets(journey: Journey, characters: list[Character]) -> list[str]:
-    """Carry each traveller's Fatigue and Deprived onto the character sheet of that name.
+def apply_to_sheets(journey: Journey, characters: list[Character] | None = None) -> list[str]:
+    """Carry each traveller's Fatigue and Deprived onto the character sheet of that name
+    (``characters``: by default the sheets at the journey's table, its declared link).
 
     More Fatigue is added to the sheet (refused, and said, when no slot is free); Fatigue
     down to none is a night's rest on the sheet; a partial recovery (cooked meat) is left
     for the player to mark, and said.
     """
     notes: list[str] = []
-    for c in characters:
+    for c in _sheets(journey, characters):
         t = next((t for t in journey.party if t.name.lower() == c.name.lower()), None)
         if t is None or c.dead:
             continue

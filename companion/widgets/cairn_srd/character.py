@@ -27,25 +27,10 @@ from companion.widgets.seat_controls import show_undo
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
 
-__all__ = ["CairnCharacterApp", "link_campaign_fight"]
+__all__ = ["CairnCharacterApp"]
 
 MAX_DAMAGE = 99
 MAX_QUANTITY = 100_000
-
-
-def link_campaign_fight(campaign: Campaign, sheet: Character) -> None:
-    """Let ``sheet`` know when the campaign's fight holds it, so a rest in the middle of
-    the fight is refused (the fight is looked up at each rest: it may start later)."""
-    from companion.rulesets.cairn_srd.combat import Encounter
-    from companion.widgets.table.members import FIGHT
-
-    def danger() -> str:
-        for member in campaign:
-            if member.name == FIGHT and isinstance(member.tracker, Encounter):
-                return member.tracker.danger(sheet.name)
-        return ""
-
-    sheet.link_danger(danger)
 
 
 class CairnCharacterApp(CairnAppBase):
@@ -62,9 +47,7 @@ class CairnCharacterApp(CairnAppBase):
                  campaign: Campaign | None = None) -> None:
         super().__init__(seed_source, campaign=campaign)
         self.character = character or new_character("Ash", 12, 10, 9, 5, armor=2)
-        c = self.character
-        if campaign is not None:
-            link_campaign_fight(campaign, c)
+        c = self.character  # a campaign's sheet sits at its table: a fight there is seen
         self.stats = widgets.HTML()
         self.slots = widgets.VBox(layout=widgets.Layout(max_width="100%"))
         self.item_name = name_box("Item", "", "item-name", required=False,

@@ -5,7 +5,7 @@ the sheets of player characters it has no sheet for (scars, a maneuver's Fatigue
 kills for weapon mastery), each marked written once the player has.
 
 Composed into [CombatApp][companion.widgets.cairn_srd.combat.CombatApp]. A party member in
-a linked fight ([Encounter.link][companion.rulesets.cairn_srd.combat.Encounter.link]) owes
+a linked fight ([Tracker.link][companion.state.Tracker.link]) owes
 nothing: the fight's moves are its sheet's own.
 """
 

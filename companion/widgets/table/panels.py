@@ -153,7 +153,7 @@ class CharacterPanel(widgets.VBox):
 
 class PartyFightPanel(widgets.VBox):
     """The Cairn fight with the campaign's party in it, linked to the party's own sheets
-    ([Encounter.link][companion.rulesets.cairn_srd.combat.Encounter.link]): a party member
+    ([Tracker.link][companion.state.Tracker.link]): a party member
     in the fight is its sheet, on every screen (see the module's interpretation)."""
 
     def __init__(self, campaign: Campaign, encounter: Encounter) -> None:
@@ -163,7 +163,7 @@ class PartyFightPanel(widgets.VBox):
         self.campaign = campaign
         self.encounter = encounter
         self.error = ErrorLine()
-        encounter.link(self.sheet)
+        # (the campaign seats the fight at its table: its party's sheets are linked)
         self.app = CombatApp(encounter, campaign=campaign)
         self.join = button("Party joins the fight", self.party_joins, error=self.error,
                            name="party-joins", style="primary")
