@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
+from companion.widgets.background import background
 from companion.widgets.base import (
     ErrorLine,
     app_box,
@@ -157,7 +158,7 @@ class TableApp(widgets.VBox):
         self._show_table_rule()
         if background:
             # The database layer takes about half a second to load: the page shows first.
-            threading.Thread(target=self._load, name="table-load", daemon=True).start()
+            background(self._load, "table-load")
         else:
             self._load()
 
@@ -591,5 +592,5 @@ def _warm_up(campaign: Campaign) -> threading.Event:
         finally:
             done.set()
 
-    threading.Thread(target=work, name="table-warm-up", daemon=True).start()
+    background(work, "table-warm-up")
     return done
