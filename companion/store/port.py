@@ -49,6 +49,7 @@ from companion.store.records import (
 )
 
 if TYPE_CHECKING:
+    from companion.store.campaign import Campaign
     from companion.store.memory import MemoryStore
     from companion.store.permissions import SeatKey
 
@@ -63,6 +64,7 @@ __all__ = [
     "current",
     "head_hash",
     "json_copy",
+    "unsaved_campaign",
     "unsaved_store",
     "use",
 ]
@@ -285,3 +287,20 @@ def unsaved_store() -> MemoryStore:
     from companion.store.memory import MemoryStore
 
     return MemoryStore(where="this page only (not kept)")
+
+
+def unsaved_campaign(rulesets: Sequence[str], name: str = "Unsaved", *, who: str = "",
+                     role: str = "") -> Campaign:
+    """A campaign playing ``rulesets`` in a new [unsaved_store][companion.store.port.unsaved_store]:
+    an app opened without a campaign takes the same path as in one (every move, undo and
+    rule roll through the campaign's unit of work) and keeps nothing.
+
+    >>> from companion.rulesets.plot_points.session import PlotPointSession
+    >>> table = unsaved_campaign(["plot_points"])
+    >>> table.add("Table", PlotPointSession(), role="minigame").add_player("Ash")
+    >>> table.head, table.store.where
+    (2, 'this page only (not kept)')
+    """
+    from companion.store.campaign import create
+
+    return create(unsaved_store(), name, rulesets, who=who, role=role)

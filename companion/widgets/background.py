@@ -14,7 +14,7 @@ import sys
 import threading
 from collections.abc import Callable
 
-__all__ = ["background", "threads_run"]
+__all__ = ["run_in_background", "threads_run"]
 
 
 def threads_run() -> bool:
@@ -22,7 +22,7 @@ def threads_run() -> bool:
     return sys.platform != "emscripten"
 
 
-def background(work: Callable[[], object], name: str) -> None:
+def run_in_background(work: Callable[[], object], name: str) -> None:
     """Run ``work`` after the caller returns: on a daemon thread called ``name``, or (no
     threads) on the page's event loop (Pyodide's); with neither, now."""
     if threads_run():

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
-from companion.widgets.background import background
+from companion.widgets.background import run_in_background
 from companion.widgets.base import (
     ErrorLine,
     app_box,
@@ -158,7 +158,7 @@ class TableApp(widgets.VBox):
         self._show_table_rule()
         if background:
             # The database layer takes about half a second to load: the page shows first.
-            background(self._load, "table-load")
+            run_in_background(self._load, "table-load")
         else:
             self._load()
 
@@ -592,5 +592,5 @@ def _warm_up(campaign: Campaign) -> threading.Event:
         finally:
             done.set()
 
-    background(work, "table-warm-up")
+    run_in_background(work, "table-warm-up")
     return done
