@@ -11,6 +11,7 @@ again.
 
 from __future__ import annotations
 
+import shutil
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -276,6 +277,32 @@ def test_a_campaign_plays_the_same_on_every_backend(backend: Backend,
         copy = Campaign.import_document(sql, doc, "Copy")
         assert copy.chain == table.chain and copy.tracker("Table").players == ["Ash"]
     assert Campaign.import_document(MemoryStore(), doc).chain == table.chain
+
+
+#: A campaign as the static apps kept it in a browser before the port (written by the
+#: MemoryStore of commit 9cd3f32): the browser backend must read it as it is.
+KEPT = Path(__file__).parent / "compat" / "browser_9cd3f32"
+
+
+def test_a_campaign_kept_in_the_browser_before_the_port_still_loads(tmp_path: Path) -> None:
+    from companion.store.campaign import Campaign
+
+    folder = tmp_path / "idb"
+    shutil.copytree(KEPT, folder)
+    kept_events = (KEPT / "c1.events.jsonl").read_text(encoding="utf-8")
+    kept: list[int] = []
+    store = BrowserStore(folder, persist=lambda: kept.append(1))
+    info = store.get_campaign("Tuesday")
+    assert (info.head, info.uid) == (2, "85ddb7621146a0b4307a07854fe83306")
+    assert [r[:2] for r in store.seat_rows(info.id)] == [("Mira", "gm")]
+    table = Campaign.open(store, "Tuesday", who="Mira", role="gm")
+    assert table.tracker("Table").players == ["Ash"] and table.chain == info.chain
+    table.tracker("Table").add_player("Bryn")  # and play goes on, in the same files
+    assert kept
+    lines = (folder / "c1.events.jsonl").read_text(encoding="utf-8").splitlines()
+    assert "\n".join(lines[:2]) + "\n" == kept_events and len(lines) == 3
+    again = Campaign.open(BrowserStore(folder, persist=None), "Tuesday")
+    assert again.tracker("Table").players == ["Ash", "Bryn"]
 
 
 def test_the_plugged_store_is_the_process_store() -> None:
