@@ -1528,15 +1528,17 @@ def shared_campaign(name: str, *, who: str = "", role: str = "",
 
     plugged = port.current() if db is None else None
     with _SHARED_LOCK:
+        store: Store
         if plugged is not None:
             url, store = f"plugged:{id(plugged)}", plugged
         else:
             from companion.store.db import SqlStore, database_url  # SQLAlchemy: load late
 
             url = database_url(db)
-            store = _STORES.get(url)
-            if store is None:
-                store = _STORES[url] = SqlStore(url)
+            sql = _STORES.get(url)
+            if sql is None:
+                sql = _STORES[url] = SqlStore(url)
+            store = sql
         key = (url, store.check_name(name))
         campaign = _SHARED.get(key)
         if campaign is None:
