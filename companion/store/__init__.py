@@ -11,8 +11,11 @@ The database is named by ``COMPANION_DB``: a file path (SQLite, WAL journal) or 
 - [open_store][companion.store.db.open_store] opens (and creates or migrates) the database;
   a damaged or foreign file, or one written by a newer version, is one
   [StoreError][companion.store.db.StoreError] line and is left untouched.
-- [Store][companion.store.db.Store]: ``create_campaign``, ``list_campaigns``,
-  ``get_campaign``, ``append(campaign_id, events, expected_seq)`` (one transaction; a
+- [Store][companion.store.port.Store], the port every backend implements (SQL:
+  [SqlStore][companion.store.db.SqlStore]; [MemoryStore][companion.store.memory.MemoryStore];
+  the static apps' [BrowserStore][companion.store.browser.BrowserStore]):
+  ``create_campaign``, ``list_campaigns``, ``get_campaign``,
+  ``append(campaign_id, events, expected_seq)`` (one transaction; a
   [ConflictError][companion.store.db.ConflictError] if someone appended first),
   ``events_since``, ``latest_snapshot``/``put_snapshot``, ``head`` (a cheap change token)
   and ``wait_for_change`` (PostgreSQL ``LISTEN``/``NOTIFY``; SQLite polls the head).
@@ -63,7 +66,7 @@ if TYPE_CHECKING:
         CampaignInfo,
         ConflictError,
         NewEvent,
-        Store,
+        SqlStore,
         StoredEvent,
         StoreError,
         database_url,
@@ -71,11 +74,14 @@ if TYPE_CHECKING:
         open_store,
     )
     from companion.store.document import document_text
+    from companion.store.memory import MemoryStore
+    from companion.store.port import Store
 
 _WHERE = {
     "SNAPSHOT_EVERY": "campaign", "UNDO_LIMIT": "campaign", "Campaign": "campaign",
     "Member": "campaign", "document_text": "document", "shared_campaign": "campaign",
-    "CampaignInfo": "db", "ConflictError": "db", "NewEvent": "db", "Store": "db",
+    "CampaignInfo": "db", "ConflictError": "db", "NewEvent": "db", "Store": "port",
+    "SqlStore": "db", "MemoryStore": "memory",
     "StoredEvent": "db", "StoreError": "db", "database_url": "db", "default_path": "db",
     "open_store": "db",
 }
@@ -87,7 +93,9 @@ __all__ = [
     "CampaignInfo",
     "ConflictError",
     "Member",
+    "MemoryStore",
     "NewEvent",
+    "SqlStore",
     "Store",
     "StoreError",
     "StoredEvent",

@@ -134,7 +134,7 @@ from companion.store.upcast import (
 )
 
 if TYPE_CHECKING:
-    from companion.store.db import Store
+    from companion.store.port import Store
 
 __all__ = [
     "EVENT_KINDS",
@@ -324,7 +324,7 @@ class RollScope:
 
 
 class Campaign(Observable):
-    """A campaign's live state over a [Store][companion.store.db.Store].
+    """A campaign's live state over a [Store][companion.store.port.Store] (any backend).
 
     ``who`` and ``role`` ("gm" or "player") are written into every event this object
     appends. Observers (``on_change``) fire when members are added or removed, a roll is
@@ -958,8 +958,7 @@ class Campaign(Observable):
 
     def _after_append(self) -> None:
         if self.store is not None and self.head - self._snapshot_seq >= SNAPSHOT_EVERY \
-                and not getattr(self.store, "read_only", False) \
-                and getattr(self.store, "keep_snapshots", True):
+                and not self.store.read_only and self.store.keep_snapshots:
             try:  # the chain's head at the snapshot: a snapshot that does not follow is
                 # not used (see ``open``)
                 self.store.put_snapshot(self.info.id, self.head,
@@ -1619,24 +1618,33 @@ _SHARED_LOCK = threading.Lock()
 def shared_campaign(name: str, *, who: str = "", role: str = "",
                     db: str | None = None, seat_key: SeatKey | None = None) -> Campaign:
     """The one open [Campaign][companion.store.campaign.Campaign] of this process for
-    ``name`` (in the database ``db``, else ``COMPANION_DB``) and the seat ``who``
-    (``role``), proven by ``seat_key`` if given.
+    ``name`` (in the database ``db``; else in the store plugged into this process,
+    [companion.store.port.use][], as the serverless apps plug in the browser's; else in
+    ``COMPANION_DB``) and the seat ``who`` (``role``), proven by ``seat_key`` if given.
 
     Every app shown in one page should take its campaign from here: then a character is
     one object in all of them (damage taken in combat is on the sheet at once). A second
     call for the same seat refreshes it; another seat gets its own object (issue 28: a
     seat is never rewritten on an open campaign). With no seat given, the campaign open
     for ``name`` already, if any."""
-    from companion.store.db import Store, database_url  # the browser's apps have their own
+    from companion.store import port
     from companion.store.permissions import name_key
 
     if role not in ROLES:
         raise StoreError(f"a role is gm or player, not {role!r}")
-    url = database_url(db)
+    plugged = port.current() if db is None else None
     with _SHARED_LOCK:
-        store = _STORES.get(url)
-        if store is None:
-            store = _STORES[url] = Store(url)
+        store: Store
+        if plugged is not None:
+            url, store = f"plugged:{id(plugged)}", plugged
+        else:
+            from companion.store.db import SqlStore, database_url  # the SQL layer: load late
+
+            url = database_url(db)
+            sql = _STORES.get(url)
+            if sql is None:
+                sql = _STORES[url] = SqlStore(url)
+            store = sql
         checked = store.check_name(name)
         key = (url, checked, name_key(who), role)
         campaign = _SHARED.get(key)

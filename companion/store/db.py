@@ -1,8 +1,10 @@
 """The store: campaigns and their events in SQLite or PostgreSQL, through SQLAlchemy Core.
 
 One code path serves both databases; the only differences are set up in
-[Store.__init__][companion.store.db.Store] (SQLite: WAL journal, ``BEGIN IMMEDIATE`` for
-writes, a busy timeout; PostgreSQL: psycopg 3 and ``NOTIFY`` on every append).
+[SqlStore.__init__][companion.store.db.SqlStore] (SQLite: WAL journal, ``BEGIN IMMEDIATE``
+for writes, a busy timeout; PostgreSQL: psycopg 3 and ``NOTIFY`` on every append).
+[SqlStore][companion.store.db.SqlStore] is one backend of the
+[Store][companion.store.port.Store] port; ``Store`` here is its older name, kept.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import sqlalchemy as sa
 from companion.errors import clipped
 from companion.store import schema
 from companion.store.chain import event_hash, new_campaign_id
+from companion.store.port import StoreBase, canonical_json, chain_new, conflict
 from companion.store.records import (
     MAX_DEPTH,
     MAX_NAME,
@@ -33,7 +36,6 @@ from companion.store.records import (
     NoDatabaseError,
     StoredEvent,
     StoreError,
-    check_campaign_name,
     check_seed,
     json_depth,
     json_too_deep,
@@ -52,6 +54,7 @@ __all__ = [
     "ConflictError",
     "NewEvent",
     "NoDatabaseError",
+    "SqlStore",
     "Store",
     "StoreError",
     "StoredEvent",
@@ -131,8 +134,7 @@ def _loads(text: Any) -> Any:
     return value if json_depth(value) <= MAX_DEPTH else None
 
 
-def _dumps(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+_dumps = canonical_json
 
 
 def _first_line(exc: BaseException) -> str:
@@ -141,8 +143,9 @@ def _first_line(exc: BaseException) -> str:
     return text[0] if text else type(orig).__name__
 
 
-class Store:
-    """Campaigns and their append-only event logs in one database.
+class SqlStore(StoreBase):
+    """Campaigns and their append-only event logs in one database: the SQL backend of the
+    [Store][companion.store.port.Store] port.
 
     Open one with [open_store][companion.store.db.open_store]. Every method raises
     [StoreError][companion.store.db.StoreError] (one line) on a database problem.
@@ -290,12 +293,6 @@ class Store:
     def close(self) -> None:
         """Release every connection (the database stays as it is)."""
         self.engine.dispose()
-
-    def __enter__(self) -> Store:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         """The database and its schema version, e.g. ``<Store sqlite /srv/c.db, schema
@@ -448,8 +445,6 @@ class Store:
 
     # -- campaigns --------------------------------------------------------------------------
 
-    check_name = staticmethod(check_campaign_name)
-
     def _info(self, row: Any) -> CampaignInfo:
         """A campaign row, checked: a damaged one is one line naming the campaign."""
         name = row.name if isinstance(row.name, str) else f"number {row.id}"
@@ -474,8 +469,7 @@ class Store:
                         created: str | None = None) -> CampaignInfo:
         """Create an empty campaign (with a new random identity); refuses a name taken."""
         name = self.check_name(name)
-        if not rulesets:
-            raise StoreError("a campaign plays at least one ruleset")
+        self.check_rulesets(rulesets)
         try:
             with self._write() as conn:
                 self._insert_campaign(conn, name, rulesets, created or now_text(), 0,
@@ -508,14 +502,6 @@ class Store:
             row = conn.execute(sa.select(campaigns).where(
                 campaigns.c.name == " ".join(name.split()))).first()
         return self._info(row) if row is not None else None
-
-    def get_campaign(self, name: str) -> CampaignInfo:
-        """The campaign called ``name``; the error names the known ones if there is none."""
-        info = self.find_campaign(name)
-        if info is None:
-            known = ", ".join(c.name for c in self.list_campaigns()[:10]) or "none yet"
-            raise StoreError(f"no campaign named {name!r} in {self.where} (campaigns: {known})")
-        return info
 
     def delete_campaign(self, name: str) -> None:
         """Delete a campaign with all its events and snapshots."""
@@ -568,25 +554,12 @@ class Store:
     # -- events ----------------------------------------------------------------------------
 
     @staticmethod
-    def _row(campaign_id: int, seq: int, event: NewEvent) -> dict[str, Any]:
-        return {"campaign_id": campaign_id, "seq": seq, "at": event.at or now_text(),
-                "who": event.who[:80], "role": event.role[:10], "kind": event.kind,
-                "tracker": event.tracker, "move": event.move,
-                "seed": check_seed(event.seed),  # the column's 64 bits, or refused
-                "data": _dumps(event.data), "prev": ""}
-
-    @classmethod
-    def _chained(cls, uid: str, prev: str, campaign_id: int, first: int,
-                 new: Sequence[NewEvent]) -> tuple[list[dict[str, Any]], str]:
-        """Rows for ``new`` numbered from ``first``, each with the hash of the one before
-        (the first follows ``prev``), and the new head hash."""
-        rows = []
-        for i, e in enumerate(new):
-            row = cls._row(campaign_id, first + i, e)
-            row["prev"] = prev
-            prev = event_hash(uid, cls._stored(_Obj(row)))
-            rows.append(row)
-        return rows, prev
+    def _rows(campaign_id: int, stored: Sequence[StoredEvent]) -> list[dict[str, Any]]:
+        """The table rows of events numbered and chained by
+        [chain_new][companion.store.port.chain_new] (as every backend numbers them)."""
+        return [{"campaign_id": campaign_id, "seq": e.seq, "at": e.at, "who": e.who,
+                 "role": e.role, "kind": e.kind, "tracker": e.tracker, "move": e.move,
+                 "seed": e.seed, "data": _dumps(e.data), "prev": e.prev} for e in stored]
 
     @staticmethod
     def _stored(row: Any) -> StoredEvent:
@@ -633,7 +606,7 @@ class Store:
         longer holds (read in the same transaction).
         """
         for e in new:
-            check_seed(e.seed)  # refused before anything is written
+            check_seed(e.seed)  # refused before anything is written (even on a conflict)
         with self._write() as conn:
             if seat is not None:
                 self._check_seat(conn, campaign_id, seat)
@@ -643,19 +616,18 @@ class Store:
                 head = conn.execute(_HEAD, {"cid": campaign_id}).scalar()
                 if head is None:
                     raise StoreError("this campaign was deleted")
-                raise ConflictError(
-                    f"someone else changed this campaign first (it is at move {head}, "
-                    f"this screen at {expected_seq})")
+                raise conflict(head, expected_seq)
             # The row is ours now (SQLite: the write lock; PostgreSQL: the row lock the
             # update took): its chain head is the one the new events follow.
             uid, prev = conn.execute(_CHAIN, {"cid": campaign_id}).one()
-            rows, last = self._chained(uid, prev, campaign_id, expected_seq + 1, new)
-            if rows:
-                conn.execute(_INSERT_EVENTS, rows)
-                conn.execute(_SET_CHAIN, {"cid": campaign_id, "chain": last})
+            stored = chain_new(uid, prev, expected_seq + 1, new)
+            if stored:
+                conn.execute(_INSERT_EVENTS, self._rows(campaign_id, stored))
+                conn.execute(_SET_CHAIN, {"cid": campaign_id,
+                                          "chain": event_hash(uid, stored[-1])})
             if self.kind == "postgresql":
                 conn.execute(_NOTIFY, {"payload": str(campaign_id)})
-        return [self._stored(_Obj(r)) for r in rows]
+        return stored
 
     def events_since(self, campaign_id: int, seq: int = 0, limit: int | None = None,
                      kinds: Sequence[str] = ()) -> list[StoredEvent]:
@@ -719,10 +691,10 @@ class Store:
         name = self.check_name(name)
         uid = uid or new_campaign_id()
         with self._write() as conn:
-            rows, last = self._chained(uid, "", 0, 1, new)
+            stored = chain_new(uid, "", 1, new)
+            last = event_hash(uid, stored[-1]) if stored else ""
             cid = self._insert_campaign(conn, name, rulesets, created, len(new), uid, last)
-            for row in rows:
-                row["campaign_id"] = cid
+            rows = self._rows(cid, stored)
             for start in range(0, len(rows), 1000):
                 conn.execute(sa.insert(events), rows[start:start + 1000])
         return self.get_campaign(name)
@@ -750,12 +722,7 @@ class Store:
                     select.select([raw.fileno()], [], [], left)
                     for _ in raw.notifies(timeout=0):
                         pass
-        while True:
-            head = self.head(campaign_id)
-            left = deadline - time.monotonic()
-            if head > seq or left <= 0:
-                return head
-            time.sleep(min(0.2, left))
+        return self.poll_for_change(campaign_id, seq, max(0.0, deadline - time.monotonic()))
 
     # -- size -----------------------------------------------------------------------------
 
@@ -941,14 +908,12 @@ def _count_problem(seqs: list[int], head: int) -> str:
             "events were added behind its back)")
 
 
-class _Obj:
-    """Attribute access over an event row dict (what ``_stored`` reads)."""
-
-    def __init__(self, row: dict[str, Any]) -> None:
-        self.__dict__.update(row)
+#: The SQL store's older name (code and tests written before the port use it).
+Store = SqlStore
 
 
-def open_store(db: str | os.PathLike[str] | None = None, *, create: bool = True) -> Store:
+def open_store(db: str | os.PathLike[str] | None = None, *, create: bool = True
+               ) -> SqlStore:
     """Open (creating if needed, unless ``create=False``) the store named by ``db``, else
     by ``COMPANION_DB``."""
-    return Store(database_url(db), create=create)
+    return SqlStore(database_url(db), create=create)

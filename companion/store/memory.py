@@ -44,16 +44,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.store.chain import event_hash, new_campaign_id
+from companion.store.chain import new_campaign_id
 from companion.store.permissions import SeatError, SeatKey, same_name, seat_gone
+from companion.store.port import (
+    StoreBase,
+    canonical_json,
+    chain_new,
+    conflict,
+    copied,
+    head_hash,
+    json_copy,
+)
 from companion.store.records import (
     CampaignInfo,
-    ConflictError,
+    ConflictError,  # noqa: F401  (the doctest above catches it)
     NewEvent,
     StoredEvent,
     StoreError,
-    check_campaign_name,
-    check_seed,
     now_text,
 )
 
@@ -63,12 +70,8 @@ __all__ = ["MemoryStore"]
 FORMAT = 1
 
 
-def _head_hash(uid: str, events: Sequence[StoredEvent]) -> str:
-    return event_hash(uid, events[-1]) if events else ""
-
-
-def _dumps(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+_head_hash = head_hash
+_dumps = canonical_json
 
 
 @dataclass
@@ -80,15 +83,17 @@ class _Campaign:
     seats: list[list[Any]] = field(default_factory=list)
 
 
-class MemoryStore:
+class MemoryStore(StoreBase):
     """Campaigns and their append-only event logs in memory, written through to ``folder``.
 
-    ``kind`` is ``"memory"`` and ``path`` is ``None`` (nothing for an SQLite watcher to
-    follow); ``where`` says where the campaigns are kept, for people.
+    A [Store][companion.store.port.Store]: ``kind`` is ``"memory"``, ``path`` is ``None``
+    (nothing for an SQLite watcher to follow) and ``shared`` False (only this process
+    writes it: a waiter is woken by the append itself, no polling); ``where`` says where
+    the campaigns are kept, for people.
     """
 
     kind = "memory"
-    path: Path | None = None
+    shared = False
 
     def __init__(self, folder: str | os.PathLike[str] | None = None, *,
                  on_write: Callable[[], None] | None = None,
@@ -97,6 +102,8 @@ class MemoryStore:
         self.on_write = on_write
         self.where = where or (str(self.folder) if self.folder else "memory (not kept)")
         self._lock = threading.RLock()
+        #: Notified on every append: ``wait_for_change`` sleeps on it (no polling).
+        self._appended = threading.Condition(self._lock)
         self._campaigns: dict[int, _Campaign] = {}
         self._next_id = 1
         self._meta: dict[str, str] = {}
@@ -216,17 +223,6 @@ class MemoryStore:
 
     # -- Store's interface -------------------------------------------------------------
 
-    check_name = staticmethod(check_campaign_name)
-
-    def close(self) -> None:
-        """Nothing to release (every change is written when made)."""
-
-    def __enter__(self) -> MemoryStore:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
     def schema_version(self) -> int:
         return FORMAT
 
@@ -310,13 +306,12 @@ class MemoryStore:
     def _insert(self, name: str, rulesets: Sequence[str], created: str,
                 new: Sequence[NewEvent], uid: str) -> CampaignInfo:
         name = self.check_name(name)
-        if not rulesets:
-            raise StoreError("a campaign plays at least one ruleset")
+        self.check_rulesets(rulesets)
         with self._write():
             if self.find_campaign(name) is not None:
                 raise StoreError(f"a campaign named {name!r} already exists")
             cid = self._next_id
-            events = self._chained(uid, "", 1, new)
+            events = chain_new(uid, "", 1, new)
             info = CampaignInfo(cid, name, tuple(rulesets), created, len(events), uid,
                                 _head_hash(uid, events))
             campaign = _Campaign(info, events)
@@ -342,14 +337,6 @@ class MemoryStore:
                     return c.info
         return None
 
-    def get_campaign(self, name: str) -> CampaignInfo:
-        """The campaign called ``name``; the error names the known ones if there is none."""
-        info = self.find_campaign(name)
-        if info is None:
-            known = ", ".join(c.name for c in self.list_campaigns()[:10]) or "none yet"
-            raise StoreError(f"no campaign named {name!r} in {self.where} (campaigns: {known})")
-        return info
-
     def delete_campaign(self, name: str) -> None:
         """Delete a campaign with all its events and snapshots."""
         info = self.get_campaign(name)
@@ -373,24 +360,6 @@ class MemoryStore:
             raise StoreError(f"{self.where} is damaged: campaign {info.name!r}: it counts "
                              f"{info.head} events but {len(events)} are stored")
 
-    @staticmethod
-    def _stored(seq: int, event: NewEvent, prev: str) -> StoredEvent:
-        # The data goes through JSON as in a database: no object shared with the caller.
-        data = json.loads(_dumps(event.data))
-        return StoredEvent(seq, event.at or now_text(), event.who[:80], event.role[:10],
-                           event.kind, event.tracker, event.move, check_seed(event.seed),
-                           data, prev)
-
-    @classmethod
-    def _chained(cls, uid: str, prev: str, first: int,
-                 new: Sequence[NewEvent]) -> list[StoredEvent]:
-        out = []
-        for i, e in enumerate(new):
-            stored = cls._stored(first + i, e, prev)
-            prev = event_hash(uid, stored)
-            out.append(stored)
-        return out
-
     def append(self, campaign_id: int, new: Sequence[NewEvent],
                expected_seq: int, *, seat: SeatKey | None = None) -> list[StoredEvent]:
         """Append events numbered from ``expected_seq + 1``; a
@@ -403,11 +372,9 @@ class MemoryStore:
                 if refusal is not None:
                     raise SeatError(refusal)
             if campaign.info.head != expected_seq:
-                raise ConflictError(
-                    f"someone else changed this campaign first (it is at move "
-                    f"{campaign.info.head}, this screen at {expected_seq})")
+                raise conflict(campaign.info.head, expected_seq)
             info = campaign.info
-            stored = self._chained(info.uid, info.chain, expected_seq + 1, new)
+            stored = chain_new(info.uid, info.chain, expected_seq + 1, new)
             if not stored:
                 return []
             campaign.info = dataclasses.replace(info, head=expected_seq + len(stored),
@@ -416,7 +383,8 @@ class MemoryStore:
                 self._save_events(campaign, stored)
                 self._save_index()
             campaign.events.extend(stored)
-        return stored
+            self._appended.notify_all()
+        return [copied(e) for e in stored]  # the caller's own, as from a database
 
     def events_since(self, campaign_id: int, seq: int = 0, limit: int | None = None,
                      kinds: Sequence[str] = ()) -> list[StoredEvent]:
@@ -425,13 +393,14 @@ class MemoryStore:
             events = self._get(campaign_id).events[max(seq, 0):]
         if kinds:
             events = [e for e in events if e.kind in kinds]
-        return list(events[:limit] if limit is not None else events)
+        # Copies, as a database hands out: a reader changing one changes no stored event.
+        return [copied(e) for e in (events[:limit] if limit is not None else events)]
 
     def latest_snapshot(self, campaign_id: int) -> tuple[int, dict[str, Any]] | None:
         """The newest snapshot as ``(seq, state)``, or None."""
         with self._lock:
             snap = self._get(campaign_id).snapshot
-        return (snap[0], json.loads(_dumps(snap[1]))) if snap is not None else None
+        return (snap[0], json_copy(snap[1])) if snap is not None else None
 
     def put_snapshot(self, campaign_id: int, seq: int, state: dict[str, Any]) -> None:
         """Keep ``state`` as the campaign's state after event ``seq``."""
@@ -451,15 +420,17 @@ class MemoryStore:
         return self._insert(name, rulesets, created, new, uid or new_campaign_id())
 
     def wait_for_change(self, campaign_id: int, seq: int, timeout: float) -> int:
-        """The head once it passes ``seq`` or ``timeout`` seconds pass (one page per
-        browser tab: another tab's moves are seen when the campaign is opened again)."""
+        """The head once it passes ``seq`` or ``timeout`` seconds pass: woken by the append
+        itself (only this process writes here; one page per browser tab, so another tab's
+        moves are seen when the campaign is opened again)."""
         deadline = time.monotonic() + max(0.0, timeout)
-        while True:
-            head = self.head(campaign_id)
-            left = deadline - time.monotonic()
-            if head > seq or left <= 0:
-                return head
-            time.sleep(min(0.2, left))
+        with self._appended:
+            while True:
+                head = self._get(campaign_id).info.head
+                left = deadline - time.monotonic()
+                if head > seq or left <= 0:
+                    return head
+                self._appended.wait(left)
 
     def size_on_disk(self) -> int:
         """Bytes the campaign files take (0 in memory only)."""

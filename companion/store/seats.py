@@ -52,7 +52,7 @@ from companion.store.records import StoreError
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
-    from companion.store.db import Store
+    from companion.store.port import Store
 
 __all__ = [
     "MAX_WHO",

@@ -54,7 +54,7 @@ from companion.store.records import StoredEvent, StoreError
 from companion.store.registry import decode_args, move_parameters, tracker_class
 
 if TYPE_CHECKING:
-    from companion.store.db import Store
+    from companion.store.port import Store
 
 __all__ = [
     "EVENT_FORMAT",

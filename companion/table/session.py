@@ -55,7 +55,7 @@ from companion.store.records import ConflictError, StoredEvent, StoreError
 from companion.store.registry import move_parameters
 
 if TYPE_CHECKING:
-    from companion.store.db import Store
+    from companion.store.port import Store
     from companion.store.seats import SeatInfo
 
 __all__ = ["ROLL_ATTEMPTS", "RuleRoll", "Session", "shared_session"]

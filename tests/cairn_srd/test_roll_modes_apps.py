@@ -251,7 +251,7 @@ def test_faces_left_over_refuse_the_roll_and_leave_the_sheet_as_it_was(
         store: Store, with_campaign: bool) -> None:
     """4 damage against Guard 5 rolls no die: a d20 entered for it is refused ("1 dice
     entered, the roll used 0") and the damage is not marked, with or without a campaign
-    (without one the app undoes the move itself)."""
+    (without one the roll controls undo the move on the app's trackers)."""
     gm = _gm(store)
     app = case_app(gm, "cairn_character") if with_campaign else CairnCharacterApp(
         new_character("Ash", 10, 12, 9, 5))

@@ -82,23 +82,22 @@ def test_an_import_under_a_taken_name_says_so_in_the_page_s_words(page: Any) -> 
     assert names(page) == ["Tuesday"]
 
 
-def test_a_second_tab_is_refused_in_one_line_without_a_class_name(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """Another tab holds the campaigns: the store's opener refuses (kernel.py); the page
-    says why, in its words, and offers nothing to tap."""
-    from companion.store import db
-    from companion.store.records import StoreError
+def test_a_second_tab_is_refused_in_one_line_without_a_class_name() -> None:
+    """Another tab holds the campaigns: the kernel plugs the browser's refusal into the
+    store port (kernel.py); the page says why, in its words, and offers nothing to tap."""
+    from companion.store import port
+    from companion.store.browser import OTHER_TAB
 
-    def refused(*_: object, **__: object) -> Any:
-        raise StoreError("the campaigns kept in this browser are open in another tab")
-
-    monkeypatch.setattr(db, "open_store", refused)
     spec = importlib.util.spec_from_file_location(
         "tc_static_campaigns", ROOT / "tools" / "static_apps" / "campaigns_page.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    shown = module.CampaignsPage()
+    port.use(None, refusal=OTHER_TAB)
+    try:
+        shown = module.CampaignsPage()
+    finally:
+        port.use(None)
     assert "open in another tab" in shown.error.value
     assert "StoreError" not in shown.error.value and "companion." not in shown.error.value
     assert shown.export_button.disabled and shown.import_button.disabled

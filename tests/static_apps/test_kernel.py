@@ -133,10 +133,13 @@ kernel = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(kernel)
 kernel.FOLDER = folder
 asyncio.run(kernel._open_campaign_store("table", ""))
-from companion.store.db import open_store
-store = open_store()
+from companion.store import port
+store = port.current()
 store.create_campaign("Tuesday", ["cairn_srd"])
-print(json.dumps({"said": said, "not_read": kernel.NOT_READ}))
+print(json.dumps({"said": said, "not_read": kernel.NOT_READ, "kind": store.kind,
+                  "files": sorted(os.listdir(folder)),
+                  "faked": [m for m in ("companion.store.db", "sqlite3", "sqlalchemy")
+                            if m in sys.modules]}))
 """
 
 
@@ -148,5 +151,7 @@ def test_a_blocked_indexeddb_says_so_once_and_the_page_still_plays(tmp_path: Pat
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     out = json.loads(done.stdout.strip().splitlines()[-1])
-    assert out["said"] == [out["not_read"]]
+    assert out["said"] == [out["not_read"]]  # and not "persist": nothing written back
+    assert out["kind"] == "browser" and out["files"] == ["c1.events.jsonl", "campaigns.json"]
+    assert out["faked"] == []  # the browser's store is plugged in: no SQL layer, no stand-in
     assert "storage" in out["not_read"] and "Connection" not in out["not_read"]

@@ -79,3 +79,45 @@ def test_an_imported_campaign_is_played_by_whoever_imported_it(browser_db: Path)
     form["add"].click()
     assert app.error.message == ""
     assert app.party.value.count("Ash") >= 1
+
+
+def test_the_browser_store_plugged_in_plays_with_no_thread_and_no_sql(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As in the static apps: the browser's store plugged into the port, a Python that
+    cannot start a thread (Pyodide's ``Thread.start`` raises). The table creates, opens
+    and plays a campaign, keeps it in the folder the browser keeps, and starts no watcher
+    (nobody else writes this store)."""
+    import threading
+
+    from companion.store import port
+    from companion.store.browser import BrowserStore
+    from companion.store.campaign import Campaign
+
+    def no_threads(self: threading.Thread) -> None:
+        raise RuntimeError("can't start new thread")
+
+    kept: list[int] = []
+    store = BrowserStore(tmp_path / "idb", persist=lambda: kept.append(1))
+    monkeypatch.setattr(sys, "platform", "emscripten")
+    monkeypatch.setattr(threading.Thread, "start", no_threads)
+    monkeypatch.delenv("COMPANION_DB", raising=False)
+    port.use(store)
+    try:
+        app = TableApp(PageContext(who="Mira", role="gm"))  # its loading runs inline here
+        assert app.ready.is_set() and binding.page_store() is store
+        app.new_name.value, app.ruleset.value = "Tuesday", "cairn_srd"
+        app.create_button.click()
+        assert app.error.message == ""
+        assert app.campaign is not None and app.campaign.store is store
+        assert binding.live(app.campaign) is None  # no watcher for a store only we write
+        form = app.forms["cairn_srd"]
+        form["name"].value = "Ash"
+        form["add"].click()
+        assert app.error.message == "" and app.party.value.count("Ash") >= 1
+        assert app.open_app("cairn_character") is not None and app.error.message == ""
+    finally:
+        port.use(None)
+    again = BrowserStore(tmp_path / "idb", persist=None)  # what the next page reads
+    assert [c.name for c in again.list_campaigns()] == ["Tuesday"]
+    assert {m.name for m in Campaign.open(again, "Tuesday").party} == {"Ash"}
+    assert kept  # every change handed to the page to copy into IndexedDB

@@ -23,11 +23,11 @@ class CampaignsPage(widgets.VBox):
     """Export a campaign kept in this browser, or import one."""
 
     def __init__(self) -> None:
-        from companion.store.db import open_store
+        from companion.widgets.table.binding import page_store  # the plugged-in store
 
         refused = ""
         try:
-            self.store: Any = open_store()
+            self.store: Any = page_store()
         except Exception as exc:  # another tab holds the campaigns: said in its words
             refused, self.store = _one_line(exc), None
         self.pick = widgets.Dropdown(description="Campaign", options=[])

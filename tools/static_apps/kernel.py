@@ -12,12 +12,13 @@ is the kernel in between, without a Jupyter kernel:
   (seconds of loading in the browser) stay out;
 - the page's address becomes ``QUERY_STRING``, as Voila sets it, so the apps read
   ``?campaign=..&who=..&role=..`` exactly as on a server;
-- the campaigns kept in this browser: a ``MemoryStore`` (``companion.store.memory``) over a
-  folder on Emscripten's IndexedDB file system, flushed to IndexedDB after every change;
-  the store's openers hand it out;
-- no threads in the browser: a background thread of the apps (loading the campaign list,
-  building apps ahead) runs on the page's event loop; the live watcher of other screens'
-  moves is not started (one page per browser tab: its own moves re-render at once).
+- the campaigns kept in this browser: the browser backend of the store port
+  (``companion.store.browser``: a folder on Emscripten's IndexedDB file system, copied to
+  IndexedDB after every change) is plugged in (``companion.store.port.use``), so every
+  app opens its campaign there and the SQL store (and SQLAlchemy) never loads. Nothing
+  is faked in ``sys.modules`` for it and no thread is patched: the apps run their
+  background work on the event loop here (``companion.widgets.background``) and start no
+  watcher of other screens' moves for a store only this page writes.
 
 The page calls ``start(page)`` once, then ``run_cell(code)`` for each code cell of the
 notebook and shows what ``display`` sends it.
@@ -33,16 +34,18 @@ snapshot's random state would otherwise be every page's).
 
 from __future__ import annotations
 
-import asyncio
 import json
 import math
 import os
 import sys
-import threading
 import types
 from typing import Any
 
-FOLDER = "/campaigns"
+from companion.store.browser import FOLDER, NOT_KEPT, NOT_READ, OTHER_TAB
+
+__all__ = ["FOLDER", "NOT_KEPT", "NOT_READ", "OTHER_TAB", "closed_by_page", "deliver",
+           "display", "prepare", "run_cell", "start"]
+
 _page: Any = None
 
 
@@ -154,70 +157,6 @@ def closed_by_page(comm_id: str) -> None:
 # --- the browser as the apps' server ---------------------------------------------------
 
 
-def _start_on_loop(self: threading.Thread) -> None:
-    """``Thread.start`` in the browser: the thread's work runs on the event loop, after
-    the code that started it; the live watcher (other screens' moves) is not started."""
-    if self.name == "table-live-sync":
-        return
-    asyncio.get_event_loop().call_soon(self.run)
-
-
-def _no_sqlite() -> types.ModuleType:
-    """A stand-in ``sqlite3`` (the npm Pyodide has none): the apps import it for the
-    server's live watcher, not started here; using it says there is no SQLite here."""
-    module = types.ModuleType("sqlite3")
-
-    class Error(Exception):
-        pass
-
-    def connect(*args: object, **kwargs: object) -> None:
-        raise Error("there is no SQLite in this browser")
-
-    module.Error = module.OperationalError = Error  # type: ignore[attr-defined]
-    module.Connection = object  # type: ignore[attr-defined]
-    module.connect = connect  # type: ignore[attr-defined]
-    return module
-
-
-_SYNC = """
-let busy = false, again = false;
-function persist() {
-  if (busy) { again = true; return; }
-  busy = true;
-  FS.syncfs(false, (err) => {
-    busy = false;
-    if (err) {
-      console.error("Table Companion: keeping campaigns failed", err);
-      if (window.tcStorageFailed) window.tcStorageFailed(NOT_KEPT);
-    }
-    if (again) { again = false; persist(); }
-    else if (window.tcStaticKept) window.tcStaticKept();
-  });
-}
-return {
-  load: () => new Promise((ok, bad) => FS.syncfs(true, (err) => err ? bad(err) : ok())),
-  persist,
-};
-"""
-
-
-#: One page of this browser keeps the campaigns at a time: each page holds its own copy of
-#: them in memory and writes it back whole, so a second writer would overwrite the
-#: first one's moves. The lock is held while the page lives (the Web Locks API).
-_HOLD_CAMPAIGNS = """
-if (!navigator.locks) return Promise.resolve(true);
-return new Promise((ok) => {
-  // A few seconds' grace: the page this tab just left may still be letting go of it.
-  navigator.locks.request("table-companion-campaigns", { signal: AbortSignal.timeout(4000) },
-    () => { ok(true); return new Promise(() => {}); })
-    .catch(() => ok(false));
-});
-"""
-
-OTHER_TAB = ("the campaigns kept in this browser are open in another tab or window: close "
-             "it, then reload this page (one page at a time keeps them, so no move is lost)")
-
-
 def _keeps_campaigns(app: str, query: str) -> bool:
     """Whether this page opens the campaigns: the start app and the campaigns page always,
     another app when its address names a campaign."""
@@ -226,87 +165,33 @@ def _keeps_campaigns(app: str, query: str) -> bool:
     return app in ("table", "campaigns") or bool(parse_qs(query).get("campaign"))
 
 
-def _install_store(open_store: Any, store_for_url: Any) -> None:
-    """``companion.store.db`` as the apps see it here: a stand-in with the same names over
-    the browser's store, so the SQL store (and SQLAlchemy) never loads."""
-    from companion.store import records
-
-    db = types.ModuleType("companion.store.db")
-    db.__dict__.update({name: getattr(records, name) for name in records.__all__})
-    db.open_store = open_store  # type: ignore[attr-defined]
-    db.Store = store_for_url  # type: ignore[attr-defined]
-    db.database_url = lambda db_=None: "browser:" + FOLDER  # type: ignore[attr-defined]
-    sys.modules["companion.store.db"] = db
-    import companion.store as package
-
-    package.db = db  # type: ignore[attr-defined]
-
-
-#: The storage banner's words (runtime.mjs shows them, once, in one line): the move is
-#: on the page, not in the browser's storage; leaving loses it.
-NOT_KEPT = ("This browser did not keep your last move (its storage is full or blocked): "
-            "export the campaign from the Campaigns page before you leave this page.")
-NOT_READ = ("This browser will not let this page keep campaigns (its storage is blocked): "
-            "what you do here is lost when you leave the page.")
-
 NO_CAMPAIGN = ("this page was opened without a campaign: open the campaign's apps from the "
                "table (apps/table.html)")
 
 
-def _refuse(why: str) -> Any:
-    def opener(*_: object, **__: object) -> Any:
-        from companion.store.records import StoreError
-
-        raise StoreError(why)
-
-    return opener
-
-
 async def _open_campaign_store(app: str, query: str) -> None:
-    import js  # type: ignore[import-not-found]
-    import pyodide_js  # type: ignore[import-not-found]
+    """Plug the campaigns kept in this browser into the store port (or, on a page that
+    may not keep them, a refusal that says why when an app asks for them)."""
+    from companion.store import port
+    from companion.store.browser import open_in_browser
+    from companion.store.records import StoreError
 
     if not _keeps_campaigns(app, query):
-        _install_store(_refuse(NO_CAMPAIGN), _refuse(NO_CAMPAIGN))
+        port.use(None, refusal=NO_CAMPAIGN)
         return
-    if not await js.Function.new(_HOLD_CAMPAIGNS)():
-        _install_store(_refuse(OTHER_TAB), _refuse(OTHER_TAB))
-        return
-    fs: Any = pyodide_js.FS
-    sync: Any = js.Function.new("FS", "NOT_KEPT", _SYNC)(fs, NOT_KEPT)
-    if not os.path.isdir(FOLDER):
-        fs.mkdirTree(FOLDER)
-        fs.mount(fs.filesystems.IDBFS, js.Object.new(), FOLDER)
-    on_write: Any = sync.persist
     try:
-        await sync.load()
-    except Exception:  # IndexedDB blocked (private mode, a policy)
-        # The page still plays, from memory; writing back would replace whatever the
-        # browser does keep with this empty copy, so nothing is written.
-        js.console.error("Table Companion: the campaigns kept in this browser cannot be read")
-        failed = getattr(js, "tcStorageFailed", None)
-        if failed is not None:
-            failed(NOT_READ)
-        on_write = None
-
-    from companion.store import memory
-
-    store = memory.MemoryStore(
-        FOLDER, on_write=on_write,
-        where="this browser (IndexedDB; export a campaign to keep a copy)")
-    os.environ["COMPANION_DB"] = FOLDER + "/campaigns.db"  # the key the openers use
-
-    def open_store(db_: object = None, **_: object) -> memory.MemoryStore:
-        return store
-
-    _install_store(open_store, lambda url=None, **_: store)
+        store = await open_in_browser(FOLDER)
+    except StoreError as exc:  # another tab holds them: said when an app opens them
+        port.use(None, refusal=str(exc))
+        return
+    port.use(store)
 
 
 #: What the snapshot holds loaded: the widgets' base and the start app's modules (every
 #: app imports them). Not every module: the heap must stay within Pyodide's initial
 #: memory for a snapshot to load (snapshot.mjs checks).
 _PRELOADED = ("ipywidgets", "companion.widgets", "companion.widgets.layout",
-              "companion.widgets.table", "companion.store.memory", "companion.store.campaign",
+              "companion.widgets.table", "companion.store.browser", "companion.store.campaign",
               "tc_static_campaigns")
 
 
@@ -321,14 +206,10 @@ _prepared = False
 
 
 def prepare(preload: bool = False) -> None:
-    """The stand-ins (IPython, sqlite3, the page's comm), with no JavaScript touched;
+    """The stand-ins (IPython, the page's comm), with no JavaScript touched;
     ``preload`` imports every module the apps use (for the snapshot)."""
     global _prepared
     if not _prepared:
-        try:
-            import sqlite3  # noqa: F401
-        except ImportError:
-            sys.modules["sqlite3"] = _no_sqlite()
         _ipython_stand_in()
         import comm
 
@@ -351,7 +232,6 @@ async def start(page: Any) -> None:
     roller.reseed_shared()  # resumed from a snapshot: its random state is every page's
     query = str(js.location.search or "").lstrip("?")
     os.environ["QUERY_STRING"] = query
-    threading.Thread.start = _start_on_loop  # type: ignore[method-assign]
     await _open_campaign_store(str(js.document.body.dataset.tcStatic or ""), query)
 
 

@@ -234,17 +234,9 @@ class CairnAppBase(widgets.VBox):
             seed = typed if typed is not None else self._drawn
             return move(seed=seed) if seed is not None else move(rng=rng)
 
-        # Without a campaign nobody else undoes a move whose roll is refused after it (real
-        # dice left over): this app does, on its own trackers.
-        marks = [] if self.campaign is not None else [
-            (t, t.log[-1] if t.log else None) for t in self.trackers()]
-        try:
-            out = self.controls.run(label, action, text, seed=typed)
-        except BaseException:
-            for tracker, last in marks:
-                while tracker.log and tracker.log[-1] is not last and tracker.can_undo:
-                    tracker.undo()
-            raise
+        # A move whose roll is refused after it (real dice left over) is taken back by the
+        # roll controls: in a campaign by its unit of work, without one on these trackers.
+        out = self.controls.run(label, action, text, seed=typed, trackers=self.trackers())
         self.last_roll = out
         seeds: list[int] = []
         if out.seed is not None:

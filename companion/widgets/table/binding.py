@@ -48,7 +48,6 @@ import html
 import json
 import logging
 import os
-import sqlite3
 import sys
 import threading
 import time
@@ -60,9 +59,11 @@ from urllib.parse import parse_qs, urlencode
 import ipywidgets as widgets
 
 if TYPE_CHECKING:
+    import sqlite3
+
     from companion.store.campaign import Campaign
-    from companion.store.db import Store
     from companion.store.permissions import SeatKey
+    from companion.store.port import Store
     from companion.table.session import Session
 
 __all__ = [
@@ -186,8 +187,15 @@ _STORE: dict[str, Store] = {}
 
 
 def page_store() -> Store:
-    """The store named by ``COMPANION_DB`` (else the default file), opened once per kernel."""
-    from companion.store.db import database_url, open_store
+    """The store plugged into this process ([companion.store.port.use][]: the serverless
+    apps plug in the browser's), else the one ``COMPANION_DB`` names (else the default
+    file), opened once per kernel."""
+    from companion.store import port
+
+    plugged = port.current()
+    if plugged is not None:
+        return plugged
+    from companion.store.db import database_url, open_store  # SQLAlchemy: load late
 
     url = database_url()
     with _STORE_LOCK:
@@ -440,6 +448,8 @@ class LiveSync:
         if self._watched != path:
             if self._conn is not None:
                 self._conn.close()
+            import sqlite3  # here only: the browser's Python has no sqlite3 module
+
             self._conn = sqlite3.connect(str(path), check_same_thread=False)
             self._watched = path
             self._version = self._conn.execute("PRAGMA data_version").fetchone()[0]
@@ -550,10 +560,16 @@ def guard_state_requests() -> None:
     Widget._handle_control_comm_msg = classmethod(guarded)
 
 
-def live(campaign: Campaign, context: PageContext | None = None) -> LiveSync:
+def live(campaign: Campaign, context: PageContext | None = None) -> LiveSync | None:
     """Keep ``campaign`` live in this kernel (the one watcher thread follows it); with the
     page's ``context``, its seat is checked again now and then (see
-    [LiveSync.check_seat][companion.widgets.table.binding.LiveSync.check_seat])."""
+    [LiveSync.check_seat][companion.widgets.table.binding.LiveSync.check_seat]).
+
+    ``None`` for a store only this process writes (``store.shared`` False: memory, the
+    browser's): every move there is this page's own and re-renders at once, so there is
+    nothing to watch (and the browser runs no threads)."""
+    if campaign.store is not None and not campaign.store.shared:
+        return None
     guard_state_requests()
     sync = LiveSync.get()
     sync.watch(campaign)

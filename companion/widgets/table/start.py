@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
+from companion.widgets.background import run_in_background
 from companion.widgets.base import (
     ErrorLine,
     app_box,
@@ -159,7 +160,7 @@ class TableApp(widgets.VBox):
         self._show_table_rule()
         if background:
             # The database layer takes about half a second to load: the page shows first.
-            threading.Thread(target=self._load, name="table-load", daemon=True).start()
+            run_in_background(self._load, "table-load")
         else:
             self._load()
 
@@ -588,5 +589,5 @@ def _warm_up(campaign: Campaign) -> threading.Event:
         finally:
             done.set()
 
-    threading.Thread(target=work, name="table-warm-up", daemon=True).start()
+    run_in_background(work, "table-warm-up")
     return done
