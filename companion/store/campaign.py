@@ -392,8 +392,8 @@ class Campaign(Observable):
         convert_store(store)
         info = store.get_campaign(name)  # as converted (the conversion chains anew)
         # Damage is found before anything is written: a missing event or a count that
-        # disagrees (cheap aggregates), then the chain of the events read.
-        store.check_count(info)
+        # disagrees (cheap aggregates), then the whole chain (before the snapshot too).
+        store.check_log(info)
         campaign = cls(store, info, who=who, role=role)
         snap = store.latest_snapshot(info.id)
         if snap is not None and snap[0] <= info.head and is_hash(snap[1].get("chain")):

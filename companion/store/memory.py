@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.store.chain import event_hash, new_campaign_id
+from companion.store.chain import ChainError, check_chain, event_hash, new_campaign_id
 from companion.store.permissions import SeatError, SeatKey, same_name, seat_gone
 from companion.store.records import (
     CampaignInfo,
@@ -372,6 +372,17 @@ class MemoryStore:
         if len(events) != info.head:
             raise StoreError(f"{self.where} is damaged: campaign {info.name!r}: it counts "
                              f"{info.head} events but {len(events)} are stored")
+
+    def check_log(self, info: CampaignInfo) -> None:
+        """Events 1..head are all there and their whole chain meets the recorded head."""
+        self.check_count(info)
+        with self._lock:
+            events = self._get(info.id).events[:info.head]
+        try:
+            check_chain(info.uid, events, head=(info.head, info.chain))
+        except ChainError as exc:
+            raise ChainError(f"{self.where} is damaged: campaign {info.name!r}: {exc}"
+                             ) from None
 
     @staticmethod
     def _stored(seq: int, event: NewEvent, prev: str) -> StoredEvent:
