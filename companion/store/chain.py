@@ -22,7 +22,7 @@ import json
 import re
 import secrets
 from collections.abc import Iterable
-from json.encoder import encode_basestring_ascii  # type: ignore[attr-defined]
+from json.encoder import encode_basestring_ascii
 from typing import Any
 
 from companion.store.records import StoredEvent, StoreError
