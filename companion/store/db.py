@@ -701,12 +701,17 @@ class Store:
                 head = conn.execute(_HEAD, {"cid": campaign_id}).scalar()
                 if head is None:
                     raise StoreError("this campaign was deleted")
+                # A head no events reach is damage, not a conflict: retrying would only
+                # meet it again ("keeps changing" was the answer before).
+                self._check_head(conn, campaign_id, head)
                 raise ConflictError(
                     f"someone else changed this campaign first (it is at move {head}, "
                     f"this screen at {expected_seq})")
             # The row is ours now (SQLite: the write lock; PostgreSQL: the row lock the
             # update took): its chain head is the one the new events follow.
             uid, prev = conn.execute(_CHAIN, {"cid": campaign_id}).one()
+            if expected_seq:  # the newest event is there and is the one recorded
+                self._check_newest(conn, campaign_id, expected_seq, uid, prev)
             rows, last = self._chained(uid, prev, campaign_id, expected_seq + 1, new)
             if rows:
                 conn.execute(_INSERT_EVENTS, rows)
@@ -714,6 +719,60 @@ class Store:
             if self.kind == "postgresql":
                 conn.execute(_NOTIFY, {"payload": str(campaign_id)})
         return [self._stored(_Obj(r)) for r in rows]
+
+    def _check_head(self, conn: sa.Connection, campaign_id: int, head: Any) -> None:
+        """Refuse, naming the damage, a campaign whose recorded count its events do not
+        reach (read in the caller's transaction)."""
+        def of_events(what: Any) -> Any:
+            return (sa.select(what).where(events.c.campaign_id == campaign_id)
+                    .scalar_subquery())
+
+        count, high = conn.execute(sa.select(of_events(sa.func.count()),
+                                             of_events(sa.func.max(events.c.seq)))).one()
+        if type(head) is int and count == head and (high or 0) == head:
+            return
+        raise self._damaged_count(conn, campaign_id, head, count)
+
+    def _damaged_count(self, conn: sa.Connection, campaign_id: int, head: Any,
+                       count: int) -> StoreError:
+        name = conn.execute(sa.select(campaigns.c.name).where(
+            campaigns.c.id == campaign_id)).scalar()
+        shown = clipped(name if isinstance(name, str) else f"number {campaign_id}")
+        if type(head) is not int:
+            return StoreError(f"{self.where} is damaged: campaign {shown!r}: its event count "
+                              "is not a whole number")
+        seqs = conn.execute(sa.select(events.c.seq).where(events.c.campaign_id == campaign_id)
+                            .order_by(events.c.seq)).scalars().all()
+        return StoreError(f"{self.where} is damaged: campaign {shown!r}: "
+                          + _count_problem([q for q in seqs if q <= max(head, count)], head)
+                          + "; nothing was written")
+
+    def _check_newest(self, conn: sa.Connection, campaign_id: int, seq: int, uid: str,
+                      chain: str) -> None:
+        """Before an append: event ``seq`` (the newest) is stored and its hash is the head
+        the campaign records. One lookup by primary key: a deleted or changed newest event
+        is found before anything follows it (older ones are walked on every open)."""
+        row = conn.execute(_NEWEST, {"cid": campaign_id, "seq": seq}).first()
+        if row is None:
+            count = conn.execute(sa.select(sa.func.count()).where(
+                events.c.campaign_id == campaign_id)).scalar_one()
+            raise self._damaged_count(conn, campaign_id, seq, count)
+        try:
+            same = row_hash(uid, *row) == chain
+        except (TypeError, ValueError):
+            same = False
+        if not same:  # perhaps only spelled otherwise: the exact check decides
+            try:
+                stored = self._stored(_Obj(dict(zip(_CHAIN_NAMES, row, strict=True))))
+            except ValueError as exc:
+                raise self._damaged_event(campaign_id, row, str(exc)) from None
+            if event_hash(uid, stored) != chain:
+                name = conn.execute(sa.select(campaigns.c.name).where(
+                    campaigns.c.id == campaign_id)).scalar()
+                raise ChainError(f"{self.where} is damaged: campaign "
+                                 f"{clipped(str(name))!r}: event {seq} is not the one the "
+                                 "campaign recorded as its newest (changed or replaced); "
+                                 "nothing was written")
 
     def events_since(self, campaign_id: int, seq: int = 0, limit: int | None = None,
                      kinds: Sequence[str] = ()) -> list[StoredEvent]:
@@ -975,6 +1034,9 @@ _MOVE_HEAD = (sa.update(campaigns)
 _HEAD = sa.select(campaigns.c.head).where(campaigns.c.id == sa.bindparam("cid"))
 _CHAIN_COLUMNS = (events.c.seq, events.c.at, events.c.who, events.c.role, events.c.kind,
                   events.c.tracker, events.c.move, events.c.seed, events.c.data, events.c.prev)
+_CHAIN_NAMES = tuple(c.name for c in _CHAIN_COLUMNS)
+_NEWEST = sa.select(*_CHAIN_COLUMNS).where(events.c.campaign_id == sa.bindparam("cid"),
+                                           events.c.seq == sa.bindparam("seq"))
 _CHAIN = sa.select(campaigns.c.uid, campaigns.c.chain).where(
     campaigns.c.id == sa.bindparam("cid"))
 _SET_CHAIN = (sa.update(campaigns).where(campaigns.c.id == sa.bindparam("cid"))

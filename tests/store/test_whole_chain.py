@@ -139,3 +139,44 @@ def test_the_quick_hash_refuses_what_is_not_a_row() -> None:
         wrong[at] = bad
         with pytest.raises(TypeError):
             row_hash(*wrong)
+
+
+# -- damage under a campaign already open: named before the next write ----------------------
+
+
+@pytest.mark.parametrize(("statement", "match"), [
+    ("UPDATE companion_campaigns SET head = 12", r"events 11 to 12 are missing"),
+    ("UPDATE companion_campaigns SET head = 8", r"counts 8 events but 10 are stored"),
+    ("DELETE FROM companion_events WHERE seq = 10", r"events 10 to 10 are missing"),
+    ("UPDATE companion_events SET who = 'Ash' WHERE seq = 10",
+     r"event 10 is not the one the campaign recorded as its newest"),
+])
+def test_damage_under_an_open_campaign_is_named_not_a_conflict(
+        db: str, statement: str, match: str) -> None:
+    """A count that disagrees for good is damage: named at once, never "the campaign
+    keeps changing; try again" after a round of retries; nothing is written."""
+    with open_store(db) as store:
+        campaign = _table(store)
+        _sql(db, statement)
+        before = _rows(db)
+        with pytest.raises(StoreError, match=match) as caught:
+            campaign.roll("1d6", seed=1)
+        message = str(caught.value)
+        assert "keeps changing" not in message and "\n" not in message
+        assert message.startswith(f"{store.where} is damaged: campaign 'Tuesday': ")
+        with pytest.raises(StoreError, match=match):
+            campaign.tracker("Table", PlotPointSession).add_player("Cole")
+    assert _rows(db) == before
+
+
+def test_a_newest_event_spelled_otherwise_is_written_after(db: str) -> None:
+    with open_store(db) as store:
+        campaign = _table(store)
+        data = campaign.log()[-1].data
+        engine = sa.create_engine(database_url(db))
+        with engine.begin() as conn:
+            conn.execute(sa.text("UPDATE companion_events SET data = :d WHERE seq = 10"),
+                         {"d": json.dumps(data, indent=2)})
+        engine.dispose()
+        campaign.roll("1d6", seed=1)
+        assert open_campaign(store, "Tuesday").head == 11
