@@ -211,8 +211,18 @@ class Store:
             # there, so read it as it is (immutable, when no WAL is waiting to be applied).
             self.read_only = True
             wal = Path(f"{self.path}-wal")
-            flags = {"mode": "ro"} if wal.exists() and wal.stat().st_size else \
-                {"immutable": "1"}
+            waiting = wal.exists() and wal.stat().st_size > 0
+            if waiting and not Path(f"{self.path}-shm").exists() \
+                    and not os.access(self.path.parent, os.W_OK):
+                # SQLite reads a waiting WAL only through its index (-shm), which it
+                # cannot make in a read-only folder ("unable to open database file").
+                raise StoreError(
+                    f"{self.path} cannot be read in this read-only folder: its newest "
+                    f"changes wait in {wal.name}, which SQLite reads only with a "
+                    f"{self.path.name}-shm file it cannot make here; open it once where "
+                    "the folder can be written (or copy both files there); it was left "
+                    "untouched")
+            flags = {"mode": "ro"} if waiting else {"immutable": "1"}
             url = sa.URL.create("sqlite+pysqlite",
                                 database=f"file:{urllib.parse.quote(str(self.path))}",
                                 query={**flags, "uri": "true"})
