@@ -708,12 +708,10 @@ class Store:
             done = conn.execute(_MOVE_HEAD, {"cid": campaign_id, "expected": expected_seq,
                                              "new_head": expected_seq + len(new)})
             if done.rowcount != 1:
-                head = conn.execute(_HEAD, {"cid": campaign_id}).scalar()
-                if head is None:
-                    raise StoreError("this campaign was deleted")
                 # A head no events reach is damage, not a conflict: retrying would only
                 # meet it again ("keeps changing" was the answer before).
-                self._check_head(conn, campaign_id, head)
+                self._check_head(conn, campaign_id)
+                head = conn.execute(_HEAD, {"cid": campaign_id}).scalar()
                 raise ConflictError(
                     f"someone else changed this campaign first (it is at move {head}, "
                     f"this screen at {expected_seq})")
@@ -730,15 +728,20 @@ class Store:
                 conn.execute(_NOTIFY, {"payload": str(campaign_id)})
         return [self._stored(_Obj(r)) for r in rows]
 
-    def _check_head(self, conn: sa.Connection, campaign_id: int, head: Any) -> None:
+    def _check_head(self, conn: sa.Connection, campaign_id: int) -> None:
         """Refuse, naming the damage, a campaign whose recorded count its events do not
-        reach (read in the caller's transaction)."""
+        reach (read in the caller's transaction, in one statement: on PostgreSQL each
+        statement sees the commits made before it, and other writers are appending)."""
         def of_events(what: Any) -> Any:
             return (sa.select(what).where(events.c.campaign_id == campaign_id)
                     .scalar_subquery())
 
-        count, high = conn.execute(sa.select(of_events(sa.func.count()),
-                                             of_events(sa.func.max(events.c.seq)))).one()
+        row = conn.execute(sa.select(campaigns.c.head, of_events(sa.func.count()),
+                                     of_events(sa.func.max(events.c.seq))).where(
+                                         campaigns.c.id == campaign_id)).first()
+        if row is None:
+            raise StoreError("this campaign was deleted")
+        head, count, high = row
         if type(head) is int and count == head and (high or 0) == head:
             return
         raise self._damaged_count(conn, campaign_id, head, count)
@@ -768,7 +771,9 @@ class Store:
                 events.c.campaign_id == campaign_id)).scalar_one()
             raise self._damaged_count(conn, campaign_id, seq, count)
         try:
-            same = row_hash(uid, *row) == chain
+            seq_, at, who, role, kind, tracker, move, seed, data, prev = row
+            same = row_hash(uid, seq_, at, who, role, kind, tracker, move, seed, data,
+                            prev) == chain
         except (TypeError, ValueError):
             same = False
         if not same:  # perhaps only spelled otherwise: the exact check decides
