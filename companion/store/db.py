@@ -8,6 +8,7 @@ writes, a busy timeout; PostgreSQL: psycopg 3 and ``NOTIFY`` on every append).
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import os
 import re
@@ -845,18 +846,27 @@ class Store:
                                                     snapshots.c.seq < min(kept)))
 
     def import_campaign(self, name: str, rulesets: Sequence[str], created: str,
-                        new: Sequence[NewEvent], uid: str | None = None) -> CampaignInfo:
+                        new: Iterable[NewEvent], uid: str | None = None) -> CampaignInfo:
         """Create a campaign holding ``new`` (already checked), in one transaction, chained
-        under the identity ``uid`` (the exported campaign's: the same chain and head)."""
+        under the identity ``uid`` (the exported campaign's: the same chain and head).
+        ``new`` may be a stream (an import read from a file): its events are written a
+        thousand at a time as they come, and an error raised by it writes nothing."""
         name = self.check_name(name)
         uid = uid or new_campaign_id()
         with self._write() as conn:
-            rows, last = self._chained(uid, "", 0, 1, new)
-            cid = self._insert_campaign(conn, name, rulesets, created, len(new), uid, last)
-            for row in rows:
-                row["campaign_id"] = cid
-            for start in range(0, len(rows), 1000):
-                conn.execute(sa.insert(events), rows[start:start + 1000])
+            cid = self._insert_campaign(conn, name, rulesets, created, 0, uid, "")
+            head, last = 0, ""
+            batch: list[NewEvent] = []
+            for event in itertools.chain(new, [None]):
+                if event is not None:
+                    batch.append(event)
+                if len(batch) == 1000 or (event is None and batch):
+                    rows, last = self._chained(uid, last, cid, head + 1, batch)
+                    conn.execute(sa.insert(events), rows)
+                    head += len(batch)
+                    batch = []
+            conn.execute(sa.update(campaigns).where(campaigns.c.id == cid)
+                         .values(head=head, chain=last))
         return self.get_campaign(name)
 
     # -- waiting for changes ----------------------------------------------------------------

@@ -199,7 +199,7 @@ def _verify(args: argparse.Namespace) -> int:
 
     name = args.file
     noted = _noted_head(args.head)
-    if name != "-" and _regular_file(name):  # read as a stream, never whole (issue 29)
+    if name != "-" and regular_file(name):  # read as a stream, never whole (issue 29)
         return _verify_stream(name, noted)
     data = read_bytes(name, MAX_VERIFY_BYTES, "an exported log")
     text = check_json_input(data, name, "an exported log", MAX_DEPTH)
@@ -225,7 +225,7 @@ def _verify(args: argparse.Namespace) -> int:
     return 0
 
 
-def _regular_file(name: str) -> bool:
+def regular_file(name: str) -> bool:
     """Whether ``name`` is a regular file (anything else gets read_bytes' own line)."""
     import os
     import stat

@@ -37,10 +37,12 @@ CHUNK = 1 << 20
 MAX_ITEM_CHARS = 16_000_000
 
 _NOT_BRACKETS = bytes(c for c in range(256) if c not in b"[]{}")
-_STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
+# Unrolled ("normal* (special normal*)*"): a tight loop per character class, several
+# times faster on text full of strings than an alternation tried at every character.
+_STRINGS = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 #: The longest start of a piece made of complete strings and anything but quotes: where
 #: it stops, a string begins that the next piece finishes.
-_WHOLE = re.compile(rb'(?:[^"]|"(?:[^"\\]|\\.)*")*', re.DOTALL)
+_WHOLE = re.compile(rb'[^"]*(?:"[^"\\]*(?:\\.[^"\\]*)*"[^"]*)*', re.DOTALL)
 _WS = re.compile(r"[ \t\n\r]*")
 _DECODER = json.JSONDecoder()
 
