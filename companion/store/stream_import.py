@@ -38,12 +38,9 @@ def import_file(store: Store, path: str, name: str | None, limit: int) -> Campai
     for a document of an older version (read it whole). One StoreError line on a
     refusal, and nothing written."""
     source = JsonDocument(path, limit, "a campaign file", MAX_DEPTH)
-    if source.events_is_list is not True:
-        if "format" not in source.envelope:
-            raise StoreError("not a campaign file (its 'format' is not "
-                             "table-companion/campaign)")
-        raise StoreError("campaign file: field 'events' is missing or of the wrong type")
     checker = DocumentChecker(source.envelope, count=source.count, keep=False)
+    if source.events_is_list is not True:  # after the format's own checks, as before
+        raise StoreError("campaign file: field 'events' is missing or of the wrong type")
     older = False
     for raw in source.events():
         older = needs_upcast(checker.add(raw)) or older
