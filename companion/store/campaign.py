@@ -1508,6 +1508,20 @@ class Campaign(Observable):
                              "from the file's; nothing was imported")
         return cls.open(store, new_name)  # which snapshots a long log
 
+    def apply_imported(self, event: StoredEvent) -> None:
+        """Apply the next event of a log being imported to this scratch campaign (no
+        store) and judge the state it leaves, as
+        [import_document][companion.store.campaign.Campaign.import_document] does; used
+        by the streamed import ([companion.store.stream_import][])."""
+        self._apply(event)
+        member = self.members.get(str(event.tracker)) if event.tracker else None
+        if member is not None:
+            try:
+                member.tracker.validate()
+            except CompanionError as exc:
+                raise StoreError(f"campaign file: event {event.seq} leaves {member.name} "
+                                 f"in a state the rules do not allow: {exc}") from None
+
 
 _SHARED: dict[tuple[str, str], Campaign] = {}
 _STORES: dict[str, Store] = {}

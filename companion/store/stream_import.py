@@ -79,13 +79,6 @@ def _replayed(scratch: Campaign, raws: Iterator[Any]) -> Iterator[NewEvent]:
         event = StoredEvent(raw["seq"], raw["at"], raw["who"], raw["role"], raw["kind"],
                             raw["tracker"], raw["move"], raw["seed"], raw["data"],
                             raw["prev"])
-        scratch._apply(event)  # the chain and the facts, as import_document replays
-        member = scratch.members.get(str(event.tracker)) if event.tracker else None
-        if member is not None:
-            try:
-                member.tracker.validate()
-            except CompanionError as exc:
-                raise StoreError(f"campaign file: event {event.seq} leaves {member.name} "
-                                 f"in a state the rules do not allow: {exc}") from None
+        scratch.apply_imported(event)  # the chain, the facts, every step's state
         yield NewEvent(event.kind, event.who, event.role, event.tracker, event.move,
                        event.seed, event.data, event.at)
