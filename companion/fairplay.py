@@ -139,6 +139,7 @@ __all__ = [
     "HIDDEN_MODES",
     "MODES",
     "FairPlayError",
+    "LogVerifier",
     "LoggedRoll",
     "PreparedRoll",
     "can_see",
@@ -688,27 +689,51 @@ def verify(doc: Any, *, max_entries: int | None = None, max_dice: int | None = N
     """
     if not isinstance(doc, dict) or not isinstance(doc.get("events"), list):
         raise FairPlayError("not an exported log (expected the JSON of 'log NAME --json')")
-    rows = [r for r in doc["events"] if isinstance(r, dict) and r.get("kind") in
-            ("roll", "reveal")]
+    rows = sum(1 for r in doc["events"] if isinstance(r, dict) and r.get("kind") in
+               ("roll", "reveal"))
     most = MAX_VERIFY_ENTRIES if max_entries is None else max_entries
-    if len(rows) > most:
-        raise FairPlayError(f"the log has {len(rows):,} rolls and reveals; at most "
+    if rows > most:
+        raise FairPlayError(f"the log has {rows:,} rolls and reveals; at most "
                             f"{most:,} are checked at once")
-    budget = _Budget(MAX_VERIFY_DICE if max_dice is None else max_dice)
-    commitments: dict[int, tuple[str, Any]] = {}
-    rules: dict[int, bool] = {}
-    revealed_in: dict[int, int] = {}  # hidden roll -> the reveal that revealed it
-    said_revealed: dict[int, Any] = {}  # hidden roll -> the reveal its entry names
-    checked = 0
-    last = 0
-    for i, row in enumerate(doc["events"]):
+    checker = LogVerifier(max_entries=most, max_dice=max_dice)
+    for row in doc["events"]:
+        checker.add(row)
+    return checker.finish()
+
+
+class LogVerifier:
+    """[verify][companion.fairplay.verify] one entry at a time (``add``, then ``finish``),
+    so a long log read from a file as a stream is checked without holding it: what is
+    kept is each hidden roll's commitment, not the entries."""
+
+    def __init__(self, *, max_entries: int | None = None, max_dice: int | None = None
+                 ) -> None:
+        self.most = MAX_VERIFY_ENTRIES if max_entries is None else max_entries
+        self.budget = _Budget(MAX_VERIFY_DICE if max_dice is None else max_dice)
+        self.commitments: dict[int, tuple[str, Any]] = {}
+        self.rules: dict[int, bool] = {}
+        self.revealed_in: dict[int, int] = {}  # hidden roll -> the reveal that revealed it
+        self.said_revealed: dict[int, Any] = {}  # hidden roll -> the reveal it names
+        self.checked = 0
+        self.last = 0
+        self.i = 0
+        self.rolls = 0
+
+    def add(self, row: Any) -> None:
+        """Check the next entry of the log (one line naming it if it does not hold)."""
+        i = self.i
+        self.i += 1
         if not isinstance(row, dict):
             raise FairPlayError(f"events[{i}] is not an entry of a log")
-        last = _check_row(i, row, last)
+        self.last = _check_row(i, row, self.last)
         kind = row.get("kind")
         if kind not in ("roll", "reveal"):
             _not_a_roll(i, row)
-            continue
+            return
+        self.rolls += 1
+        if self.rolls > self.most:
+            raise FairPlayError(f"the log has more than {self.most:,} rolls and reveals; "
+                                f"at most {self.most:,} are checked at once")
         seq = row.get("seq")
         if type(seq) is not int:
             raise FairPlayError(f"events[{i}]: its entry number is missing")
@@ -716,45 +741,51 @@ def verify(doc: Any, *, max_entries: int | None = None, max_dice: int | None = N
         if not isinstance(payload, dict):
             raise FairPlayError(f"entry {seq}: its roll is missing (export it with 'log NAME "
                                 "--json')")
+        budget, commitments = self.budget, self.commitments
         if kind == "roll":
             if "commitment" in payload:
                 digest = payload["commitment"]
                 commitments[seq] = (str(payload.get("mode")), digest)
-                rules[seq] = payload.get("rule") is True
+                self.rules[seq] = payload.get("rule") is True
                 if "revealed" in payload:
-                    said_revealed[seq] = payload["revealed"]
+                    self.said_revealed[seq] = payload["revealed"]
                 if isinstance(payload.get("secret"), dict):
                     _check_secret(f"entry {seq}", payload["secret"], digest, budget,
-                                  rule=rules[seq])
-                    checked += 1
+                                  rule=self.rules[seq])
+                    self.checked += 1
             elif payload.get("rule") is True:
                 _rule_fields(f"entry {seq}", payload)
-                checked += 1
+                self.checked += 1
             else:
                 _check_public(seq, row.get("seed"), payload, budget)
-                checked += 1
-            continue
+                self.checked += 1
+            return
         entry = payload.get("entry")
         if type(entry) is not int or entry not in commitments:
             raise FairPlayError(f"entry {seq} reveals entry {entry!r}, which is not a hidden "
                                 "roll earlier in this log")
-        if entry in revealed_in:
+        if entry in self.revealed_in:
             raise FairPlayError(f"entry {seq} reveals entry {entry} again (it was revealed in "
-                                f"entry {revealed_in[entry]}): a reveal was copied or added")
-        revealed_in[entry] = seq
+                                f"entry {self.revealed_in[entry]}): a reveal was copied or "
+                                "added")
+        self.revealed_in[entry] = seq
         mode, digest = commitments[entry]
         if payload.get("mode") != mode:
             raise FairPlayError(f"entry {entry} (revealed in entry {seq}): revealed as a "
                                 f"{mode_name(str(payload.get('mode')))} roll, but it was "
                                 f"logged as {mode_name(mode)}")
         _check_secret(f"entry {entry} (revealed in entry {seq})", payload, digest, budget,
-                      rule=rules.get(entry, False))
-        checked += 1
-    for entry, reveal in said_revealed.items():
-        if revealed_in.get(entry) != reveal:
-            raise FairPlayError(f"entry {entry} says it was revealed in entry {reveal!r}, "
-                                "but that reveal is not in this log (deleted or changed)")
-    return checked
+                      rule=self.rules.get(entry, False))
+        self.checked += 1
+
+    def finish(self) -> int:
+        """The log's end: every reveal a roll names is there; how many rolls were checked."""
+        for entry, reveal in self.said_revealed.items():
+            if self.revealed_in.get(entry) != reveal:
+                raise FairPlayError(f"entry {entry} says it was revealed in entry "
+                                    f"{reveal!r}, but that reveal is not in this log "
+                                    "(deleted or changed)")
+        return self.checked
 
 
 #: Fields only a roll's data has: an event of another kind holding them is a roll

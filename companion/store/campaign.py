@@ -473,8 +473,8 @@ class Campaign(Observable):
         convert_store(store)
         info = store.get_campaign(name)  # as converted (the conversion chains anew)
         # Damage is found before anything is written: a missing event or a count that
-        # disagrees (cheap aggregates), then the chain of the events read.
-        store.check_count(info)
+        # disagrees (cheap aggregates), then the whole chain (before the snapshot too).
+        store.check_log(info)
         campaign = cls(store, info, who=who, role=role)
         snap = store.latest_snapshot(info.id)
         if snap is not None and snap[0] <= info.head and is_hash(snap[1].get("chain")):
@@ -1608,6 +1608,20 @@ class Campaign(Observable):
             raise StoreError("campaign file: the imported log's chain came out different "
                              "from the file's; nothing was imported")
         return cls.open(store, new_name)  # which snapshots a long log
+
+    def apply_imported(self, event: StoredEvent) -> None:
+        """Apply the next event of a log being imported to this scratch campaign (no
+        store) and judge the state it leaves, as
+        [import_document][companion.store.campaign.Campaign.import_document] does; used
+        by the streamed import ([companion.store.stream_import][])."""
+        self._apply(event)
+        member = self.members.get(str(event.tracker)) if event.tracker else None
+        if member is not None:
+            try:
+                member.tracker.validate()
+            except CompanionError as exc:
+                raise StoreError(f"campaign file: event {event.seq} leaves {member.name} "
+                                 f"in a state the rules do not allow: {exc}") from None
 
 
 _SHARED: dict[tuple[str, str, str, str], Campaign] = {}

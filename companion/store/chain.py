@@ -22,12 +22,13 @@ import json
 import re
 import secrets
 from collections.abc import Iterable
+from json.encoder import encode_basestring_ascii
 from typing import Any
 
 from companion.store.records import StoredEvent, StoreError
 
 __all__ = ["ChainError", "check_chain", "event_hash", "is_campaign_id", "is_hash",
-           "new_campaign_id", "short"]
+           "new_campaign_id", "row_hash", "short"]
 
 #: What every hash starts from: the chain's own version (a later layout changes it).
 TAG = "table-companion/chain/1"
@@ -69,6 +70,55 @@ def event_hash(campaign_id: str, event: StoredEvent) -> str:
                        event.role, event.kind, event.tracker, event.move, event.seed,
                        event.data], ensure_ascii=True, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+#: What ``ensure_ascii=True`` escapes and ``ensure_ascii=False`` does not (DEL included).
+_NON_ASCII = re.compile(r"[^\x00-\x7e]")
+
+
+def _escaped(match: re.Match[str]) -> str:
+    """A character beyond ASCII (or DEL) as ``json.dumps(..., ensure_ascii=True)`` spells it."""
+    code = ord(match.group())
+    if code > 0xFFFF:  # a surrogate pair, as JSON spells characters beyond the BMP
+        code -= 0x10000
+        return f"\\u{0xD800 | code >> 10:04x}\\u{0xDC00 | code & 0x3FF:04x}"
+    return f"\\u{code:04x}"
+
+
+_text = encode_basestring_ascii  # a string as JSON, quoted (C-accelerated)
+_TAG_TEXT = _text(TAG)
+
+
+def _name(value: str | None) -> str:
+    return "null" if value is None else _text(value)
+
+
+def row_hash(campaign_id: str, seq: int, at: str, who: str, role: str, kind: str,
+             tracker: str | None, move: str | None, seed: int | None, data: str,
+             prev: str) -> str:
+    """[event_hash][companion.store.chain.event_hash] of a stored row, its data spliced in
+    as stored instead of decoded and encoded again: about three times faster, which lets
+    every open walk the whole chain (issue 29).
+
+    Equal to ``event_hash`` when ``data`` is spelled as the store writes it (sorted keys,
+    no spaces); a row spelled otherwise (written by hand) gets another hash, so a caller
+    that meets a mismatch computes the exact hash before calling the row changed.
+    """
+    for text in (at, who, role, kind, data, prev):
+        if type(text) is not str:
+            raise TypeError("a stored row's field is not text")
+    for name in (tracker, move):
+        if name is not None and type(name) is not str:
+            raise TypeError("a stored row's tracker or move is not text")
+    if type(seq) is not int or (seed is not None and type(seed) is not int):
+        raise TypeError("a stored row's number or seed is not a whole number")
+    # As json.dumps(..., ensure_ascii=True, separators=(",", ":")) spells the list, built
+    # by hand: its encoder object costs more than the rest of the hash.
+    fields = ",".join((_TAG_TEXT, _text(campaign_id), _text(prev), str(seq), _text(at),
+                       _text(who), _text(role), _text(kind), _name(tracker), _name(move),
+                       "null" if seed is None else str(seed)))
+    body = data if data.isascii() and "\x7f" not in data else _NON_ASCII.sub(_escaped, data)
+    return hashlib.sha256(f"[{fields},{body}]".encode("ascii")).hexdigest()
 
 
 def check_chain(campaign_id: str, events: Iterable[StoredEvent], *, prev: str = "",

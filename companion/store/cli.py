@@ -238,8 +238,22 @@ def _import(args: argparse.Namespace) -> int:
     from companion.files import read_bytes
     from companion.store.campaign import Campaign
     from companion.store.document import MAX_DEPTH
+    from companion.store.fairplay_cli import regular_file
     from companion.store.records import NameTakenError, check_json_input
 
+    if args.file != "-" and regular_file(args.file):
+        # Read as a stream, never whole (issue 29); an older document is read whole.
+        from companion.store.stream_import import import_file
+
+        with _store(create=True) as store:
+            try:
+                streamed = import_file(store, args.file, args.name, MAX_IMPORT_BYTES)
+            except NameTakenError as exc:  # the store's words name no flag: the CLI's do
+                raise NameTakenError(f"{exc} (import it with --name NEW)") from None
+            if streamed is not None:
+                sys.stdout.write(f"imported campaign {streamed.name} ({streamed.head} "
+                                 f"events) into {store.where}\n")
+                return 0
     data = read_bytes(args.file, MAX_IMPORT_BYTES, "a campaign file")
     text = check_json_input(data, args.file, "a campaign file", MAX_DEPTH)
     del data  # half the memory back before the objects are built

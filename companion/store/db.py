@@ -10,6 +10,7 @@ for writes, a busy timeout; PostgreSQL: psycopg 3 and ``NOTIFY`` on every append
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import os
 import re
@@ -17,7 +18,7 @@ import select
 import time
 import urllib.parse
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +26,7 @@ import sqlalchemy as sa
 
 from companion.errors import clipped
 from companion.store import schema
-from companion.store.chain import event_hash, new_campaign_id
+from companion.store.chain import ChainError, check_chain, event_hash, new_campaign_id, row_hash
 from companion.store.port import StoreBase, canonical_json, chain_new, conflict
 from companion.store.records import (
     MAX_DEPTH,
@@ -214,8 +215,18 @@ class SqlStore(StoreBase):
             # there, so read it as it is (immutable, when no WAL is waiting to be applied).
             self.read_only = True
             wal = Path(f"{self.path}-wal")
-            flags = {"mode": "ro"} if wal.exists() and wal.stat().st_size else \
-                {"immutable": "1"}
+            waiting = wal.exists() and wal.stat().st_size > 0
+            if waiting and not Path(f"{self.path}-shm").exists() \
+                    and not os.access(self.path.parent, os.W_OK):
+                # SQLite reads a waiting WAL only through its index (-shm), which it
+                # cannot make in a read-only folder ("unable to open database file").
+                raise StoreError(
+                    f"{self.path} cannot be read in this read-only folder: its newest "
+                    f"changes wait in {wal.name}, which SQLite reads only with a "
+                    f"{self.path.name}-shm file it cannot make here; open it once where "
+                    "the folder can be written (or copy both files there); it was left "
+                    "untouched")
+            flags = {"mode": "ro"} if waiting else {"immutable": "1"}
             url = sa.URL.create("sqlite+pysqlite",
                                 database=f"file:{urllib.parse.quote(str(self.path))}",
                                 query={**flags, "uri": "true"})
@@ -414,6 +425,13 @@ class SqlStore(StoreBase):
                 ])
                 if version == schema.SCHEMA_VERSION:
                     schema.guard_older_writers(conn)
+                    # A new database holds only facts: nothing for convert_store to look
+                    # for (without the marker, it read every campaign's whole log on the
+                    # first open: 400 MB for an import of 200,000 events).
+                    from companion.store.upcast import FACTS_MARKER
+
+                    conn.execute(sa.insert(meta).values(key=FACTS_MARKER[0],
+                                                        value=FACTS_MARKER[1]))
         except StoreError as failed:
             # Another process may have created it at the same moment: accept theirs. Else
             # the creation's own error says why (a file that cannot hold a database).
@@ -540,6 +558,64 @@ class SqlStore(StoreBase):
         raise StoreError(f"{self.where} is damaged: campaign {clipped(info.name)!r}: "
                          + _count_problem([s for s in seqs if s <= max(head, count)], head))
 
+    def check_log(self, info: CampaignInfo) -> None:
+        """Refuse a campaign whose log is not whole, before anything is read from it or
+        written to it: [check_count][companion.store.db.Store.check_count], then the
+        whole chain, event 1 to ``info.head``, against the head the campaign records (a
+        changed event anywhere, before the newest snapshot too, is named).
+
+        The walk reads the rows' columns as stored and hashes them without decoding their
+        data ([row_hash][companion.store.chain.row_hash]): about 7 ms per 1,000 events
+        (see benchmarks/RESULTS.md). Events 1..head never change once committed, so other
+        writers appending meanwhile do not disturb it (``info`` was read in one row)."""
+        self.check_count(info)
+        query = (sa.select(*_CHAIN_COLUMNS)
+                 .where(events.c.campaign_id == info.id, events.c.seq <= info.head)
+                 .order_by(events.c.seq))
+        try:
+            with self._read() as conn:
+                # In batches (a server-side cursor on PostgreSQL): a long log is never held
+                # in memory at once.
+                result = conn.execute(query.execution_options(yield_per=2000))
+                self._walk(info, result)
+        except ChainError as exc:
+            raise ChainError(f"{self.where} is damaged: campaign {clipped(info.name)!r}: "
+                             f"{exc}") from None
+
+    def _walk(self, info: CampaignInfo, rows: Iterable[Any]) -> None:
+        uid, prev, before = info.uid, "", None
+        expected = 1
+        for row in rows:
+            seq, at, who, role, kind, tracker, move, seed, data, stored_prev = row
+            if seq != expected or stored_prev != prev:
+                # Perhaps only the quick hash differs (a row spelled otherwise): the exact
+                # check of the two events names the first bad one, or passes them.
+                prev = self._exact(info, [row], prev, expected) if before is None else \
+                    self._exact(info, [before, row], before.prev, expected - 1)
+            else:
+                try:
+                    prev = row_hash(uid, seq, at, who, role, kind, tracker, move, seed, data,
+                                    stored_prev)
+                except (TypeError, ValueError):
+                    prev = self._exact(info, [row], prev, expected)  # a damaged row: named
+            before, expected = row, expected + 1
+        if prev != info.chain and before is not None:
+            prev = self._exact(info, [before], before.prev, expected - 1, head=True)
+        check_chain(uid, [], prev=prev, first=expected, head=(info.head, info.chain))
+
+    def _exact(self, info: CampaignInfo, rows: list[Any], prev: str, first: int, *,
+               head: bool = False) -> str:
+        """The exact check of ``rows`` (decoded), numbered from ``first`` and following
+        ``prev``: the last one's hash, else the one-line problem."""
+        stored = []
+        for row in rows:
+            try:
+                stored.append(self._stored(row))
+            except ValueError as exc:
+                raise self._damaged_event(info.id, row, str(exc)) from None
+        return check_chain(info.uid, stored, prev=prev, first=first,
+                           head=(info.head, info.chain) if head else None)
+
     def head(self, campaign_id: int) -> int:
         """The campaign's last event number: a cheap change token to poll."""
         with self._read() as conn:
@@ -613,6 +689,9 @@ class SqlStore(StoreBase):
             done = conn.execute(_MOVE_HEAD, {"cid": campaign_id, "expected": expected_seq,
                                              "new_head": expected_seq + len(new)})
             if done.rowcount != 1:
+                # A head no events reach is damage, not a conflict: retrying would only
+                # meet it again ("keeps changing" was the answer before).
+                self._check_head(conn, campaign_id)
                 head = conn.execute(_HEAD, {"cid": campaign_id}).scalar()
                 if head is None:
                     raise StoreError("this campaign was deleted")
@@ -620,6 +699,8 @@ class SqlStore(StoreBase):
             # The row is ours now (SQLite: the write lock; PostgreSQL: the row lock the
             # update took): its chain head is the one the new events follow.
             uid, prev = conn.execute(_CHAIN, {"cid": campaign_id}).one()
+            if expected_seq:  # the newest event is there and is the one recorded
+                self._check_newest(conn, campaign_id, expected_seq, uid, prev)
             stored = chain_new(uid, prev, expected_seq + 1, new)
             if stored:
                 conn.execute(_INSERT_EVENTS, self._rows(campaign_id, stored))
@@ -628,6 +709,67 @@ class SqlStore(StoreBase):
             if self.kind == "postgresql":
                 conn.execute(_NOTIFY, {"payload": str(campaign_id)})
         return stored
+
+    def _check_head(self, conn: sa.Connection, campaign_id: int) -> None:
+        """Refuse, naming the damage, a campaign whose recorded count its events do not
+        reach (read in the caller's transaction, in one statement: on PostgreSQL each
+        statement sees the commits made before it, and other writers are appending)."""
+        def of_events(what: Any) -> Any:
+            return (sa.select(what).where(events.c.campaign_id == campaign_id)
+                    .scalar_subquery())
+
+        row = conn.execute(sa.select(campaigns.c.head, of_events(sa.func.count()),
+                                     of_events(sa.func.max(events.c.seq))).where(
+                                         campaigns.c.id == campaign_id)).first()
+        if row is None:
+            raise StoreError("this campaign was deleted")
+        head, count, high = row
+        if type(head) is int and count == head and (high or 0) == head:
+            return
+        raise self._damaged_count(conn, campaign_id, head, count)
+
+    def _damaged_count(self, conn: sa.Connection, campaign_id: int, head: Any,
+                       count: int) -> StoreError:
+        name = conn.execute(sa.select(campaigns.c.name).where(
+            campaigns.c.id == campaign_id)).scalar()
+        shown = clipped(name if isinstance(name, str) else f"number {campaign_id}")
+        if type(head) is not int:
+            return StoreError(f"{self.where} is damaged: campaign {shown!r}: its event count "
+                              "is not a whole number")
+        seqs = conn.execute(sa.select(events.c.seq).where(events.c.campaign_id == campaign_id)
+                            .order_by(events.c.seq)).scalars().all()
+        return StoreError(f"{self.where} is damaged: campaign {shown!r}: "
+                          + _count_problem([q for q in seqs if q <= max(head, count)], head)
+                          + "; nothing was written")
+
+    def _check_newest(self, conn: sa.Connection, campaign_id: int, seq: int, uid: str,
+                      chain: str) -> None:
+        """Before an append: event ``seq`` (the newest) is stored and its hash is the head
+        the campaign records. One lookup by primary key: a deleted or changed newest event
+        is found before anything follows it (older ones are walked on every open)."""
+        row = conn.execute(_NEWEST, {"cid": campaign_id, "seq": seq}).first()
+        if row is None:
+            count = conn.execute(sa.select(sa.func.count()).where(
+                events.c.campaign_id == campaign_id)).scalar_one()
+            raise self._damaged_count(conn, campaign_id, seq, count)
+        try:
+            seq_, at, who, role, kind, tracker, move, seed, data, prev = row
+            same = row_hash(uid, seq_, at, who, role, kind, tracker, move, seed, data,
+                            prev) == chain
+        except (TypeError, ValueError):
+            same = False
+        if not same:  # perhaps only spelled otherwise: the exact check decides
+            try:
+                stored = self._stored(_Obj(dict(zip(_CHAIN_NAMES, row, strict=True))))
+            except ValueError as exc:
+                raise self._damaged_event(campaign_id, row, str(exc)) from None
+            if event_hash(uid, stored) != chain:
+                name = conn.execute(sa.select(campaigns.c.name).where(
+                    campaigns.c.id == campaign_id)).scalar()
+                raise ChainError(f"{self.where} is damaged: campaign "
+                                 f"{clipped(str(name))!r}: event {seq} is not the one the "
+                                 "campaign recorded as its newest (changed or replaced); "
+                                 "nothing was written")
 
     def events_since(self, campaign_id: int, seq: int = 0, limit: int | None = None,
                      kinds: Sequence[str] = ()) -> list[StoredEvent]:
@@ -685,18 +827,28 @@ class SqlStore(StoreBase):
                                                     snapshots.c.seq < min(kept)))
 
     def import_campaign(self, name: str, rulesets: Sequence[str], created: str,
-                        new: Sequence[NewEvent], uid: str | None = None) -> CampaignInfo:
+                        new: Iterable[NewEvent], uid: str | None = None) -> CampaignInfo:
         """Create a campaign holding ``new`` (already checked), in one transaction, chained
-        under the identity ``uid`` (the exported campaign's: the same chain and head)."""
+        under the identity ``uid`` (the exported campaign's: the same chain and head).
+        ``new`` may be a stream (an import read from a file): its events are written a
+        thousand at a time as they come, and an error raised by it writes nothing."""
         name = self.check_name(name)
         uid = uid or new_campaign_id()
         with self._write() as conn:
-            stored = chain_new(uid, "", 1, new)
-            last = event_hash(uid, stored[-1]) if stored else ""
-            cid = self._insert_campaign(conn, name, rulesets, created, len(new), uid, last)
-            rows = self._rows(cid, stored)
-            for start in range(0, len(rows), 1000):
-                conn.execute(sa.insert(events), rows[start:start + 1000])
+            cid = self._insert_campaign(conn, name, rulesets, created, 0, uid, "")
+            head, last = 0, ""
+            batch: list[NewEvent] = []
+            for event in itertools.chain(new, [None]):  # streamed: 1,000 rows at a time
+                if event is not None:
+                    batch.append(event)
+                if len(batch) == 1000 or (event is None and batch):
+                    stored = chain_new(uid, last, head + 1, batch)
+                    conn.execute(sa.insert(events), self._rows(cid, stored))
+                    last = event_hash(uid, stored[-1])
+                    head += len(batch)
+                    batch = []
+            conn.execute(sa.update(campaigns).where(campaigns.c.id == cid)
+                         .values(head=head, chain=last))
         return self.get_campaign(name)
 
     # -- waiting for changes ----------------------------------------------------------------
@@ -882,6 +1034,11 @@ _MOVE_HEAD = (sa.update(campaigns)
                      campaigns.c.head == sa.bindparam("expected"))
               .values(head=sa.bindparam("new_head")))
 _HEAD = sa.select(campaigns.c.head).where(campaigns.c.id == sa.bindparam("cid"))
+_CHAIN_COLUMNS = (events.c.seq, events.c.at, events.c.who, events.c.role, events.c.kind,
+                  events.c.tracker, events.c.move, events.c.seed, events.c.data, events.c.prev)
+_CHAIN_NAMES = tuple(c.name for c in _CHAIN_COLUMNS)
+_NEWEST = sa.select(*_CHAIN_COLUMNS).where(events.c.campaign_id == sa.bindparam("cid"),
+                                           events.c.seq == sa.bindparam("seq"))
 _CHAIN = sa.select(campaigns.c.uid, campaigns.c.chain).where(
     campaigns.c.id == sa.bindparam("cid"))
 _SET_CHAIN = (sa.update(campaigns).where(campaigns.c.id == sa.bindparam("cid"))
@@ -910,6 +1067,13 @@ def _count_problem(seqs: list[int], head: int) -> str:
 
 #: The SQL store's older name (code and tests written before the port use it).
 Store = SqlStore
+
+
+class _Obj:
+    """Attribute access over an event row dict (what ``_stored`` reads)."""
+
+    def __init__(self, row: dict[str, Any]) -> None:
+        self.__dict__.update(row)
 
 
 def open_store(db: str | os.PathLike[str] | None = None, *, create: bool = True

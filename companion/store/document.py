@@ -28,7 +28,7 @@ from companion.errors import CompanionError, clipped
 from companion.store.records import StoredEvent, StoreError, name_problem
 
 __all__ = ["DOCUMENT_FORMAT", "DOCUMENT_VERSION", "MAX_DEPTH", "MAX_IMPORT_EVENTS",
-           "check_document", "check_member_name", "document_text"]
+           "DocumentChecker", "check_document", "check_member_name", "document_text"]
 
 #: Most events an imported campaign may hold (replaying them all is the import's cost).
 MAX_IMPORT_EVENTS = 200_000
@@ -75,10 +75,12 @@ def check_member_name(name: Any, role: Any, owner: Any = "") -> str:
     return clean
 
 
-def _check_values(doc: Any) -> None:
-    """Every value of the document is plain JSON a store can keep: text without lone
-    surrogates (in keys too), finite numbers, nesting at most MAX_DEPTH (no recursion)."""
-    stack: list[tuple[Any, int, str]] = [(doc, 0, "the file")]
+def _check_values(doc: Any, where: str = "the file") -> None:
+    """Every value of the document (or of one event, ``where``) is plain JSON a store can
+    keep: text without lone surrogates (in keys too), finite numbers, nesting at most
+    MAX_DEPTH (no recursion)."""
+    stack: list[tuple[Any, int, str]] = [(doc, 0 if where == "the file" else 2,
+                                          where.removeprefix("campaign file: "))]
     while stack:
         value, depth, where = stack.pop()
         if isinstance(value, str):
@@ -164,51 +166,84 @@ def check_document(doc: Any) -> tuple[dict[str, Any], list[StoredEvent]]:
     """Check an exported campaign before anything is written: its envelope, every event's
     fields and types, the members its events add, move, set and remove, and every roll's
     commitment and reveal. The first problem is one StoreError line."""
-    from companion.store.campaign import EVENT_KINDS
+    checker = DocumentChecker(doc)
+    for raw in doc["events"]:
+        checker.add(raw)
+    header = checker.finish()
+    _check_rolls(doc["events"])
+    return header, checker.events
 
-    if not isinstance(doc, dict):
-        raise StoreError("not a campaign file (expected a JSON object)")
-    if doc.get("format") != DOCUMENT_FORMAT:
-        raise StoreError("not a campaign file (its 'format' is not table-companion/campaign)")
-    if type(doc.get("version")) is not int or doc.get("version") not in DOCUMENT_VERSIONS:
-        raise StoreError(f"campaign file version {clipped(repr(doc.get('version')), 20)} is "
-                         f"not one this program reads ({', '.join(map(str, DOCUMENT_VERSIONS))})")
-    for key, kind in (("name", str), ("created", str), ("rulesets", list), ("events", list)):
-        if not isinstance(doc.get(key), kind):
-            raise StoreError(f"campaign file: field {key!r} is missing or of the wrong type")
-    if len(doc["events"]) > MAX_IMPORT_EVENTS:
-        raise StoreError(f"campaign file: {len(doc['events'])} events, at most "
-                         f"{MAX_IMPORT_EVENTS} can be imported")
-    _check_values(doc)
-    if not doc["rulesets"] or not all(isinstance(r, str) for r in doc["rulesets"]):
-        raise StoreError("campaign file: field 'rulesets' must list ruleset names")
-    for ruleset in doc["rulesets"]:
-        try:
-            rulesets.get(ruleset)
-        except CompanionError as exc:
-            raise StoreError(f"campaign file: {exc}") from None
-    if len(doc["created"]) > 40 or not is_time(doc["created"]):
-        raise StoreError("campaign file: field 'created' is not a time (ISO 8601, as "
-                         "'2026-11-27T19:00:00.000Z')")
-    chained = doc["version"] >= 3
-    if chained:
+
+class DocumentChecker:
+    """[check_document][companion.store.document.check_document] one event at a time:
+    built on the document's envelope (its fields but ``events``), fed every event in
+    order (``add``), then ``finish``. With ``keep=False`` nothing of an event is kept but
+    what the next one is checked against (the members present, the chain's hash), so a
+    file read as a stream is checked in little memory; the rolls are checked by a
+    [LogVerifier][companion.fairplay.LogVerifier] over the same events."""
+
+    def __init__(self, doc: Any, *, count: int | None = None, keep: bool = True) -> None:
+        """``doc``: the document (with its events, or, with ``count`` given, without
+        them: a stream's envelope, its events counted)."""
         from companion.store.chain import is_campaign_id, is_hash
 
-        if not is_campaign_id(doc.get("campaign")):
-            raise StoreError("campaign file: field 'campaign' (the campaign's identity, 32 "
-                             "hex digits) is missing or wrong")
-        if not (is_hash(doc.get("chain")) or (doc.get("chain") == "" and not doc["events"])):
-            raise StoreError("campaign file: field 'chain' (the hash of its newest event, "
-                             "64 hex digits) is missing or wrong")
-    keys = _EVENT_KEYS | {"prev"} if chained else _EVENT_KEYS
-    prev = ""
-    members: dict[str, str] = {}  # tracker id -> name, of the members present
-    out: list[StoredEvent] = []
-    for i, raw in enumerate(doc["events"]):
+        if not isinstance(doc, dict):
+            raise StoreError("not a campaign file (expected a JSON object)")
+        if doc.get("format") != DOCUMENT_FORMAT:
+            raise StoreError("not a campaign file (its 'format' is not "
+                             "table-companion/campaign)")
+        if type(doc.get("version")) is not int or doc.get("version") not in DOCUMENT_VERSIONS:
+            raise StoreError(f"campaign file version {clipped(repr(doc.get('version')), 20)} "
+                             "is not one this program reads "
+                             f"({', '.join(map(str, DOCUMENT_VERSIONS))})")
+        streamed = count is not None
+        for key, kind in (("name", str), ("created", str), ("rulesets", list),
+                          ("events", list)):
+            if not isinstance(doc.get(key), kind) and not (streamed and key == "events"):
+                raise StoreError(f"campaign file: field {key!r} is missing or of the wrong "
+                                 "type")
+        total = count if count is not None else len(doc["events"])
+        if total > MAX_IMPORT_EVENTS:
+            raise StoreError(f"campaign file: {total} events, at most "
+                             f"{MAX_IMPORT_EVENTS} can be imported")
+        # A stream's events are checked one by one as they come (see ``add``).
+        _check_values({k: v for k, v in doc.items() if k != "events"} if streamed else doc)
+        if not doc["rulesets"] or not all(isinstance(r, str) for r in doc["rulesets"]):
+            raise StoreError("campaign file: field 'rulesets' must list ruleset names")
+        for ruleset in doc["rulesets"]:
+            try:
+                rulesets.get(ruleset)
+            except CompanionError as exc:
+                raise StoreError(f"campaign file: {exc}") from None
+        if len(doc["created"]) > 40 or not is_time(doc["created"]):
+            raise StoreError("campaign file: field 'created' is not a time (ISO 8601, as "
+                             "'2026-11-27T19:00:00.000Z')")
+        self.chained = doc["version"] >= 3
+        if self.chained:
+            if not is_campaign_id(doc.get("campaign")):
+                raise StoreError("campaign file: field 'campaign' (the campaign's identity, "
+                                 "32 hex digits) is missing or wrong")
+            if not (is_hash(doc.get("chain")) or (doc.get("chain") == "" and not total)):
+                raise StoreError("campaign file: field 'chain' (the hash of its newest "
+                                 "event, 64 hex digits) is missing or wrong")
+        self.doc, self.streamed, self.keep = doc, streamed, keep
+        self.keys = _EVENT_KEYS | {"prev"} if self.chained else _EVENT_KEYS
+        self.prev = ""
+        self.members: dict[str, str] = {}  # tracker id -> name, of the members present
+        self.events: list[StoredEvent] = []
+        self.count = 0
+
+    def add(self, raw: Any) -> StoredEvent:
+        """Check the next event (one StoreError line naming it); returns it as stored."""
+        from companion.store.campaign import EVENT_KINDS
+
+        i = self.count
         where = f"campaign file: events[{i}]"
-        if not isinstance(raw, dict) or set(raw) != keys:
+        if self.streamed:
+            _check_values(raw, where)
+        if not isinstance(raw, dict) or set(raw) != self.keys:
             raise StoreError(f"{where} must be an object with the fields "
-                             + ", ".join(sorted(keys)))
+                             + ", ".join(sorted(self.keys)))
         if type(raw["seq"]) is not int or raw["seq"] != i + 1:
             raise StoreError(f"{where}: field 'seq' must be {i + 1}")
         for key, most in (("at", 40), ("who", 80), ("role", 10), ("kind", 10)):
@@ -229,21 +264,28 @@ def check_document(doc: Any) -> tuple[dict[str, Any], list[StoredEvent]]:
             raise StoreError(f"{where}: field 'data' must be an object")
         event = StoredEvent(raw["seq"], raw["at"], raw["who"], raw["role"], raw["kind"],
                             raw["tracker"], raw["move"], seed, raw["data"],
-                            raw["prev"] if chained else "")
-        if chained:  # the link first: a foreign or moved event is named as such
-            prev = _link(doc["campaign"], event, prev)
+                            raw["prev"] if self.chained else "")
+        if self.chained:  # the link first: a foreign or moved event is named as such
+            self.prev = _link(self.doc["campaign"], event, self.prev)
         try:
-            _check_event(event, members, doc["rulesets"])
+            _check_event(event, self.members, self.doc["rulesets"])
         except StoreError as exc:
             raise StoreError(f"{where} ({event.kind}): {exc}") from None
-        out.append(event)
-    if chained and prev != doc["chain"]:
-        raise StoreError(f"campaign file: its newest event (event {len(out)}) is not the one "
-                         "its 'chain' names (changed, added or deleted)")
-    _check_rolls(doc["events"])
-    header = {"name": doc["name"], "rulesets": list(doc["rulesets"]),
-              "created": doc["created"], "campaign": doc["campaign"] if chained else ""}
-    return header, out
+        if self.keep:
+            self.events.append(event)
+        self.count += 1
+        return event
+
+    def finish(self) -> dict[str, Any]:
+        """The log's end meets the document's ``chain``; returns the header (name,
+        rulesets, created, campaign)."""
+        doc = self.doc
+        if self.chained and self.prev != doc["chain"]:
+            raise StoreError(f"campaign file: its newest event (event {self.count}) is not "
+                             "the one its 'chain' names (changed, added or deleted)")
+        return {"name": doc["name"], "rulesets": list(doc["rulesets"]),
+                "created": doc["created"], "campaign": doc["campaign"] if self.chained
+                else ""}
 
 
 def _link(campaign: str, event: StoredEvent, prev: str) -> str:

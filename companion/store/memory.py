@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.store.chain import new_campaign_id
+from companion.store.chain import ChainError, check_chain, new_campaign_id
 from companion.store.permissions import SeatError, SeatKey, same_name, seat_gone
 from companion.store.port import (
     StoreBase,
@@ -359,6 +359,17 @@ class MemoryStore(StoreBase):
         if len(events) != info.head:
             raise StoreError(f"{self.where} is damaged: campaign {info.name!r}: it counts "
                              f"{info.head} events but {len(events)} are stored")
+
+    def check_log(self, info: CampaignInfo) -> None:
+        """Events 1..head are all there and their whole chain meets the recorded head."""
+        self.check_count(info)
+        with self._lock:
+            events = self._get(info.id).events[:info.head]
+        try:
+            check_chain(info.uid, events, head=(info.head, info.chain))
+        except ChainError as exc:
+            raise ChainError(f"{self.where} is damaged: campaign {info.name!r}: {exc}"
+                             ) from None
 
     def append(self, campaign_id: int, new: Sequence[NewEvent],
                expected_seq: int, *, seat: SeatKey | None = None) -> list[StoredEvent]:

@@ -12,7 +12,10 @@ command line, for whoever holds the database (see [companion.store.seats][]).
   numbers; both off until turned on), stored in the log as the GM's setting; without
   options, shows it.
 - ``log NAME --seat SECRET`` (with ``--json`` or ``--csv`` as usual): the log as that
-  seat sees it; a forged or revoked secret is one ``error:`` line, exit 2.
+  seat sees it; a forged or revoked secret is one ``error:`` line, exit 2. An argument is
+  visible to every user of the machine (``ps``), so the secret may come instead from
+  standard input (``--seat -``), a file (``--seat-file PATH``, its first line) or the
+  environment (``COMPANION_SEAT``, used when no other view is asked for).
 
 The link's address is ``--url``, else ``COMPANION_URL``, else the address ``make app``
 serves (``http://127.0.0.1:8866/``).
@@ -77,7 +80,12 @@ def add_seat_commands(campaign: Any, log: argparse.ArgumentParser, view: Any) ->
     trust.set_defaults(func=_trust)
 
     view.add_argument("--seat", metavar="SECRET",
-                      help="the log as the seat with this secret sees it")
+                      help="the log as the seat with this secret sees it; '-' reads the "
+                      "secret from standard input. Given here, the secret is visible to "
+                      "other users of this machine (ps, /proc): prefer '-', --seat-file "
+                      f"or ${SEAT_ENV}")
+    view.add_argument("--seat-file", metavar="PATH",
+                      help="as --seat, the secret read from this file (its first line)")
     log.set_defaults(func=_seated_log(log.get_default("func")))
 
 
@@ -158,7 +166,7 @@ def _seated_log(original: Callable[[argparse.Namespace], int]
     """``log`` as before, but with ``--seat`` the view is the seat's (GM: everything)."""
 
     def run(args: argparse.Namespace) -> int:
-        secret = getattr(args, "seat", None)
+        secret = _seat_secret(args)
         if secret is not None:
             from companion.store.seats import seat_for_secret
 
@@ -173,3 +181,35 @@ def _seated_log(original: Callable[[argparse.Namespace], int]
         return original(args)
 
     return run
+
+
+#: The environment variable a seat's secret may come from (``log NAME`` with no view
+#: option): unlike an argument, the environment is not shown to other users by ``ps``.
+SEAT_ENV = "COMPANION_SEAT"
+
+#: Most bytes read for a secret (a file or standard input): a secret is 43 characters.
+_MAX_SECRET_BYTES = 4096
+
+
+def _seat_secret(args: argparse.Namespace) -> str | None:
+    """The seat secret ``log`` was given: ``--seat SECRET``, ``--seat -`` (standard
+    input), ``--seat-file PATH``, else ``$COMPANION_SEAT`` when no other view is asked
+    for; ``None`` without one. Never echoed in an error."""
+    from companion.files import read_input
+
+    given, path = getattr(args, "seat", None), getattr(args, "seat_file", None)
+    if given == "-" or path is not None:
+        name = "-" if path is None else path
+        text = read_input(name, _MAX_SECRET_BYTES, "a seat secret")
+        lines = text.strip().splitlines()
+        secret = lines[0].strip() if lines else ""
+        if not secret:
+            where = "standard input" if name == "-" else "the seat file"
+            raise CompanionError(f"{where} holds no seat secret")
+        return secret
+    if given is not None:
+        return str(given)
+    if getattr(args, "gm", False) or getattr(args, "player", None) is not None:
+        return None
+    from_env = os.environ.get(SEAT_ENV, "").strip()
+    return from_env or None

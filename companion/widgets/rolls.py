@@ -460,7 +460,8 @@ class RollLogPanel(widgets.VBox):
         more = (f'<div class="tc-roll-note">{len(events) - len(newest):,} older entries not '
                 "shown</div>" if len(events) > len(newest) else "")
         self.list.value = ((f"<ol reversed>{items}</ol>{LOCAL_TIME_SCRIPT}" if items else
-                            '<div class="tc-roll-note">No rolls yet.</div>') + more)
+                            '<div class="tc-roll-note">No rolls yet.</div>') + more
+                           + chain_footer(self.campaign.head, self.campaign.chain))
         hidden = [e for e in rolls if "commitment" in e["data"]]
         can_reveal = [e for e in hidden if "revealed" not in e["data"] and self._may_reveal(e)]
         revealed = [e for e in hidden if "revealed" in e["data"]]
@@ -505,6 +506,19 @@ class RollLogPanel(widgets.VBox):
         self.check_result.value = (f'<div class="tc-check-ok">Entry {entry} holds: the revealed '
                                    "roll matches the commitment published before it.</div>")
         return True
+
+
+def chain_footer(head: int, chain: str) -> str:
+    """The roll log's footer: the campaign's chain head (issue 29), where players look, so
+    a log rewritten later no longer ends where the table saw it end (see
+    [companion.store.chain][])."""
+    from companion.store.chain import short
+
+    if not head:
+        return ""
+    return (f'<div class="tc-roll-note tc-chain-head" title="The hash of the newest event '
+            'of the whole campaign: note it; a log rewritten later would not end here">'
+            f"Chain head: <code>{html.escape(short(chain))}</code> (event {int(head)})</div>")
 
 
 def _log_item(event: dict[str, Any]) -> str:

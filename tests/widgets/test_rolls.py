@@ -225,3 +225,18 @@ def test_reveal_then_check_holds_and_a_tampered_log_does_not(store: Store) -> No
     ash_log.events = tampered  # type: ignore[method-assign]
     assert ash_log.check() is False
     assert f"Entry {outcome.entry} does not hold" in ash_log.check_result.value
+
+
+def test_the_roll_log_ends_with_the_campaigns_chain_head(store: Store) -> None:
+    campaign, panel, log = seat(store, "Mira", "gm")
+    assert "Chain head" not in log.list.value  # nothing logged yet
+    panel.perform(seed=5)
+    assert f"Chain head: <code>{campaign.chain[:12]}</code> (event {campaign.head})" \
+        in log.list.value
+    # Another screen's roll moves every screen's footer to the new head.
+    other, other_panel, _ = seat(store, "Ash", "player")
+    other_panel.perform()
+    campaign.refresh()
+    assert campaign.chain == other.chain
+    assert f"Chain head: <code>{other.chain[:12]}</code> (event {other.head})" \
+        in log.list.value
