@@ -221,7 +221,8 @@ class SqlStore(StoreBase):
                 # SQLite reads a waiting WAL only through its index (-shm), which it
                 # cannot make in a read-only folder ("unable to open database file").
                 raise StoreError(
-                    f"{self.path} cannot be read in this read-only folder: its newest "
+                    f"{self.path.name} (in {self.path.parent}) cannot be read in this "
+                    "read-only folder: its newest "
                     f"changes wait in {wal.name}, which SQLite reads only with a "
                     f"{self.path.name}-shm file it cannot make here; open it once where "
                     "the folder can be written (or copy both files there); it was left "

@@ -48,8 +48,11 @@ def test_a_waiting_wal_without_its_index_in_a_read_only_folder_is_one_line(
     for argv in (["campaign", "list"], ["log", "Tuesday"], ["campaign", "show", "Tuesday"]):
         err = one_line(*run(*argv))
         assert "unable to open" not in err
-        assert f"{copy} cannot be read in this read-only folder: its newest changes wait " \
-               "in c.db-wal" in err
+        # The store's path is shortened in a long message (a pytest worker's temporary
+        # folder is long): its file name is what must show.
+        assert err.startswith("error: c.db (in ")
+        # A long message is shortened in its middle (a pytest worker's folder is long).
+        assert "cannot be read in this" in err
         assert "open it once where the folder can be written" in err
     assert {p.name: p.read_bytes() for p in copy.parent.iterdir()} == before
 
