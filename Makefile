@@ -36,7 +36,7 @@ SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export NO_MKDOCS_2_WARNING := 1
 export DISABLE_MKDOCS_2_WARNING := true
 
-.PHONY: check stress-test check-static-apps help install test lint app docs docs-assets docs-serve docs-live bench chromium postgres clean \
+.PHONY: check stress-test check-static-apps help install test lint app docs docs-assets docs-serve docs-live bench chromium postgres hub-deps clean \
 	static-apps
 
 help:
@@ -65,6 +65,17 @@ chromium:
 postgres:
 	@ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || { $(SUDO) apt-get update && $(SUDO) apt-get install -y postgresql; }
 
+# The club deployment's tests (tests/hub) run a real JupyterHub: JupyterHub and its dummy
+# authenticator into the venv, configurable-http-proxy from npm into build/npm-hub/ (the
+# tests install the same when missing, and fail rather than skip if they cannot).
+HUB_NPM      := build/npm-hub
+hub-deps: $(STAMP)
+	@$(PY) -c "import jupyterhub, dummyauthenticator" 2>/dev/null || \
+		$(PY) -m pip install -q --disable-pip-version-check jupyterhub jupyterhub-dummyauthenticator
+	@command -v npm >/dev/null || { $(SUDO) apt-get update && $(SUDO) apt-get install -y npm; }
+	@test -x $(HUB_NPM)/node_modules/.bin/configurable-http-proxy || \
+		npm install --prefix $(HUB_NPM) --no-audit --no-fund configurable-http-proxy
+
 # --- checks -------------------------------------------------------------------------
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
@@ -79,7 +90,7 @@ PYTEST_PARALLEL := $(if $(filter 1,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist w
 SCREENSHOTS ?= 0
 
 # Everything CI runs. The site tests need the built site, the browser tests need Chromium.
-test: lint docs chromium postgres
+test: lint docs chromium postgres hub-deps
 	TC_SCREENSHOTS=$(SCREENSHOTS) $(PY) -m pytest $(PYTEST_PARALLEL) --durations=25 tests/
 
 # The fast loop while developing: lint, types and every test that needs no browser and no

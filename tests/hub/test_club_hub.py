@@ -21,6 +21,8 @@ from tests.hub.conftest import (
     CULL_EVERY,
     CULL_IDLE,
     Club,
+    _children,
+    _cmdline,
     environ_of,
     login,
     open_app,
@@ -36,8 +38,9 @@ QUERY = f"campaign={CAMPAIGN}"
 @pytest.fixture(scope="module")
 def pages(browser: Any, club: Club) -> dict[str, Any]:
     """Each person signed in, their Cairn sheet open (kernel ids in ``kernels``)."""
+    out: dict[str, Any] = {"service_idle_mb": rss_mb(club.service_pid())}
     start = time.perf_counter()
-    out: dict[str, Any] = {who: login(browser, club, who) for who in ("gm", "ash", "bryn")}
+    out.update({who: login(browser, club, who) for who in ("gm", "ash", "bryn")})
     signed_in = time.perf_counter()
     out["kernels"] = open_apps({who: out[who] for who in ("gm", "ash", "bryn")}, club,
                                "cairn_character", QUERY, SHEET)
@@ -91,8 +94,11 @@ def test_each_plays_as_their_hub_name_and_a_move_reaches_the_gm(club: Club,
     # Memory: the service and each page's kernel (one open page = one kernel).
     service = rss_mb(club.service_pid())
     per_kernel = [rss_mb(pid) for pid in kernels]
-    print(f"service {service} MB with {len(kernels)} pages open; kernels "
-          f"{sorted(per_kernel)} MB (mean {sum(per_kernel) / len(per_kernel):.0f})")
+    others = {"hub": rss_mb(club.hub.pid)} | {
+        "proxy": rss_mb(p) for p in _children(club.hub.pid) if "http-proxy" in _cmdline(p)}
+    print(f"service {pages['service_idle_mb']} MB idle, {service} MB with {len(kernels)} "
+          f"pages open; kernels {sorted(per_kernel)} MB (mean "
+          f"{sum(per_kernel) / len(per_kernel):.0f}); {others}")
     assert max(per_kernel) < 400
 
 
