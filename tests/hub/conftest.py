@@ -104,24 +104,24 @@ class Club:
 
     def service_pid(self) -> int:
         """The table service's process (a child of the hub)."""
-        for pid in _children(self.hub.pid):
-            if "companion.app.hub" in _cmdline(pid):
+        for pid in children(self.hub.pid):
+            if "companion.app.hub" in cmdline(pid):
                 return pid
         raise AssertionError(f"no table service under the hub:\n{self.log()[-3000:]}")
 
     def kernels(self) -> list[int]:
         """The kernel processes the service runs."""
-        return [p for p in _children(self.service_pid()) if "ipykernel" in _cmdline(p)]
+        return [p for p in children(self.service_pid()) if "ipykernel" in cmdline(p)]
 
 
-def _cmdline(pid: int) -> str:
+def cmdline(pid: int) -> str:
     try:
         return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
     except OSError:
         return ""
 
 
-def _children(pid: int) -> list[int]:
+def children(pid: int) -> list[int]:
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
