@@ -129,7 +129,7 @@ def hub_kernel_manager(base: type) -> type:
     kernel only for a page request with a hub user, in that user's environment, and
     remembers whose it is (the authorizer lets only its owner reach it)."""
 
-    class HubKernelManager(base):  # type: ignore[misc,valid-type]
+    class HubKernelManager(base):  # type: ignore[misc]
         def __init__(self, **kwargs: Any) -> None:
             super().__init__(**kwargs)
             self.owners: dict[str, str] = {}
@@ -197,7 +197,7 @@ def _guard_voila_shutdown() -> None:
         await stock(self, kernel_id)
 
     post.stock = stock  # type: ignore[attr-defined]
-    VoilaShutdownKernelHandler.post = post  # type: ignore[method-assign]
+    VoilaShutdownKernelHandler.post = post
 
 
 def _voila_settings(c: Any, server_dir: Path) -> dict[str, Any]:
