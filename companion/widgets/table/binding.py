@@ -13,11 +13,13 @@ a page with no seat, a forged one or a revoked one is a *spectator* (role
 ``"spectator"``): the public rolls and the public state of the table, no moves, and
 [JOIN_LINE][companion.widgets.table.binding.JOIN_LINE] saying how to join.
 
-On a club server run by JupyterHub, the hub already knows who each person is: it starts
-each user's notebook server with ``JUPYTERHUB_USER`` set to their hub name. There a page
-with no valid ``seat=`` is the seat *named* like the hub user (any case), with no secret
-link: the GM makes the seats with the hub names (``campaign seat NAME ash --role
-player``, or the start app's Invite). A hub user without a seat is a spectator.
+On a club's JupyterHub, the hub already knows who each person is: the club's table
+service (``companion.app.hub``) starts each page's kernel with ``JUPYTERHUB_USER`` set to
+the hub user of the page's request (and ``COMPANION_HUB=1``). There a page with no valid
+``seat=`` is the seat *named* like the hub user (``same_name``), with no secret link: the
+GM makes the seats with the hub names (``campaign seat NAME ash --role player``, or the
+start app's Invite, which then says to sign in to the hub instead of showing a link). A
+hub user without a seat is a spectator.
 
 In the serverless apps ([serverless][companion.widgets.table.binding.serverless]: the
 page's own Python, the campaign kept in this browser) there are no seats to prove:
