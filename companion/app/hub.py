@@ -17,7 +17,7 @@ by it), and nothing a page sends (an edited address, ``?JUPYTERHUB_USER=``, a he
 service's environment into every kernel, are removed.
 
 **No player runs code.** Players reach the apps only: the
-[TableAuthorizer][companion.app.hub.TableAuthorizer] answers every jupyter_server API with
+authorizer (``TableAuthorizer``, made by ``configure``) answers every jupyter_server API with
 403 (contents, files, sessions, terminals, new kernels, listings), except reading and
 talking to a kernel *the same hub user's page started*. And
 ``MappingKernelManager.allowed_message_types`` lets only widget (comm) and
