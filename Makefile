@@ -36,7 +36,7 @@ SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export NO_MKDOCS_2_WARNING := 1
 export DISABLE_MKDOCS_2_WARNING := true
 
-.PHONY: check stress-test check-static-apps help install test lint app docs docs-assets docs-serve docs-live bench chromium postgres clean \
+.PHONY: check stress-test check-static-apps help install test lint app docs docs-assets docs-serve docs-live bench chromium postgres hub-deps clean \
 	static-apps
 
 help:
@@ -65,6 +65,17 @@ chromium:
 postgres:
 	@ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || { $(SUDO) apt-get update && $(SUDO) apt-get install -y postgresql; }
 
+# The club deployment's tests (tests/hub) run a real JupyterHub: JupyterHub and its dummy
+# authenticator into the venv, configurable-http-proxy from npm into build/npm-hub/ (the
+# tests install the same when missing, and fail rather than skip if they cannot).
+HUB_NPM      := build/npm-hub
+hub-deps: $(STAMP)
+	@$(PY) -c "import jupyterhub, dummyauthenticator" 2>/dev/null || \
+		$(PY) -m pip install -q --disable-pip-version-check jupyterhub jupyterhub-dummyauthenticator
+	@command -v npm >/dev/null || { $(SUDO) apt-get update && $(SUDO) apt-get install -y npm; }
+	@test -x $(HUB_NPM)/node_modules/.bin/configurable-http-proxy || \
+		npm install --prefix $(HUB_NPM) --no-audit --no-fund configurable-http-proxy
+
 # --- checks -------------------------------------------------------------------------
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
@@ -83,7 +94,7 @@ SCREENSHOTS ?= 0
 # a core stood idle for a minute of every CI run. (The system packages first, one at a
 # time: two apt-get at once fail on dpkg's lock.)
 test:
-	@$(MAKE) --no-print-directory chromium postgres $(STAMP)
+	@$(MAKE) --no-print-directory chromium postgres $(STAMP) hub-deps
 	@$(MAKE) --no-print-directory -j2 lint docs
 	TC_SCREENSHOTS=$(SCREENSHOTS) $(PY) -m pytest $(PYTEST_PARALLEL) --durations=25 tests/
 

@@ -20,7 +20,8 @@ HERE = Path(__file__).resolve().parent
 #: checkout folder -> (folder inside the built package, the files of it to carry)
 CARRIED = {
     "widgets": ("companion/app/notebooks", ("*.ipynb",)),
-    "server": ("companion/app/server", ("*.py", "*.json", "*.j2", "*.txt", "*.css", "*.js")),
+    "server": ("companion/app/server", ("*.py", "*.json", "*.j2", "*.txt", "*.css", "*.js",
+                                        "*.html")),
 }
 
 

@@ -134,6 +134,7 @@ from typing import Any
 
 from companion.dice.roller import draw_seed
 from companion.errors import CompanionError, clipped
+from companion.names import same_name
 
 __all__ = [
     "HIDDEN_MODES",
@@ -392,7 +393,7 @@ def can_see_roll(mode: str, roller: str, who: str, role: str) -> bool:
     """Whether ``who`` (``role``) may see the dice of a ``mode`` roll made by ``roller``."""
     if mode == "public" or role == "gm":
         return True
-    return mode == "self" and bool(who) and who == roller
+    return mode == "self" and same_name(who, roller)  # the one rule for names
 
 
 def can_see(event: dict[str, Any], who: str, role: str) -> bool:
@@ -618,7 +619,7 @@ def reveal_data(event: dict[str, Any], events: Iterable[dict[str, Any]], who: st
             raise FairPlayError(f"entry {seq} is already revealed (entry {other.get('seq')})")
     mode = str(data.get("mode"))
     roller = str(event.get("who", ""))
-    if role != "gm" and not (mode == "self" and who and who == roller):
+    if role != "gm" and not (mode == "self" and same_name(who, roller)):
         raise FairPlayError(f"only the GM can reveal entry {seq} (a {mode_name(mode)} roll"
                             f"{' by ' + roller if roller else ''})")
     secret = data.get("secret")

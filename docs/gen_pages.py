@@ -393,6 +393,7 @@ def main() -> None:
     write("dice-notation.md", dice_notation_page())
     add_nav(("Dice notation",), "dice-notation.md")
     add_nav(("Seats",), "seats.md")  # hand-written: who you are at a campaign's table
+    add_nav(("Club server",), "club.md")  # hand-written: the table as a JupyterHub service
     if static_apps():
         write("play.md", apps_page())
         add_nav(("Apps",), "play.md")

@@ -46,6 +46,37 @@ def add_commands(sub: Any) -> None:
                         help="print the address and the Voila command, serve nothing")
     parser.set_defaults(func=run)
 
+    hub = sub.add_parser("hub-config", help="print a jupyterhub_config.py fragment: the "
+                         "table as the club hub's service", description=HUB_DESCRIPTION)
+    hub.add_argument("--db", default=None,
+                     help="where campaigns are kept: a postgresql:// URL or a file path "
+                          "(default: COMPANION_DB, else the default file)")
+    hub.add_argument("--port", type=int, default=8867,
+                     help="the port the service listens on, on 127.0.0.1 (default 8867)")
+    hub.add_argument("--max-kernels", type=int, default=DEFAULT_MAX_KERNELS,
+                     help=f"most apps running at once (default {DEFAULT_MAX_KERNELS})")
+    hub.add_argument("--open-table", action="store_true",
+                     help="let a page with no seat create campaigns and see where they "
+                          "are kept (default: only hub admins and GMs)")
+    hub.set_defaults(func=run_hub_config)
+
+
+HUB_DESCRIPTION = """Print the lines to add to jupyterhub_config.py so that the hub runs the
+table as one service behind its login: the hub user is the seat, players reach only the
+apps. See docs/club.md."""
+
+
+def run_hub_config(args: argparse.Namespace) -> int:
+    import os
+
+    from companion.app import check_max_kernels
+    from companion.app.hub import hub_config
+
+    check_max_kernels(args.max_kernels)
+    print(hub_config(db=args.db, environ=os.environ, port=args.port,
+                     max_kernels=args.max_kernels, open_table=args.open_table), end="")
+    return 0
+
 
 def run(args: argparse.Namespace) -> int:
     # --token alone (True): a random secret; --token SECRET: that one; neither: no token.

@@ -85,6 +85,7 @@ from companion.dice.physical import OwnDiceError
 from companion.dice.roller import SEED_BOUND, entered_dice
 from companion.errors import CompanionError
 from companion.fairplay import LoggedRoll
+from companion.names import lookalike_in
 from companion.state import (
     OWN_NUMBERS,
     Event,
@@ -680,8 +681,13 @@ class Campaign(Observable):
                 "member_format": MEMBER_FORMAT, **({"owner": owner} if owner else {}),
                 **({"schema": type(tracker).schema} if type(tracker).schema != 1 else {})}
         def make() -> NewEvent:  # judged again on fresh state after a conflict
-            if any(m.name == name for m in self.members.values()):
+            taken = lookalike_in(name, (m.name for m in self.members.values()))
+            if taken == name:
                 raise StoreError(f"campaign {self.name!r} already has {name!r}")
+            if taken is not None:  # the one rule for names (companion.names, issue 33)
+                raise StoreError(f"campaign {self.name!r} already has {taken!r}, and "
+                                 f"{name!r} looks the same (case, accents or look-alike "
+                                 "letters): choose another name")
             ident = TRUST_ID if role == "table" else _slug(name)
             if role == "table" and ident in self.members:
                 raise StoreError(f"campaign {self.name!r} already has its table trust")

@@ -41,6 +41,7 @@ from companion.store.records import (
     json_depth,
     json_too_deep,
     name_problem,
+    name_taken,
     now_text,
 )
 from companion.store.schema import campaigns, events, meta, snapshots
@@ -494,15 +495,20 @@ class SqlStore(StoreBase):
                 self._insert_campaign(conn, name, rulesets, created or now_text(), 0,
                                       new_campaign_id(), "")
         except StoreError:
-            if self.find_campaign(name) is not None:
-                raise StoreError(f"a campaign named {name!r} already exists") from None
+            if self.find_campaign(name) is not None:  # a race: the row came meanwhile
+                raise name_taken("campaign", name, name) from None
             raise
         return self.get_campaign(name)
 
     def _insert_campaign(self, conn: sa.Connection, name: str, rulesets: Sequence[str],
                          created: str, head: int, uid: str, chain: str) -> int:
-        if conn.execute(sa.select(campaigns.c.id).where(campaigns.c.name == name)).first():
-            raise StoreError(f"a campaign named {name!r} already exists")
+        from companion.names import lookalike_in  # the one rule for names (issue 33)
+
+        # Every name is read (a campaign list is short): "TUESDAY" or a Cyrillic "Tuesdаy"
+        # next to "Tuesday" would be a second table people take for the first.
+        taken = lookalike_in(name, conn.execute(sa.select(campaigns.c.name)).scalars())
+        if taken is not None:
+            raise name_taken("campaign", name, taken)
         result = conn.execute(sa.insert(campaigns).values(
             name=name, rulesets=_dumps(list(rulesets)), created_at=created, head=head,
             uid=uid, chain=chain))

@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion.names import lookalike_in
 from companion.store.chain import ChainError, check_chain, new_campaign_id
 from companion.store.permissions import SeatError, SeatKey, same_name, seat_gone
 from companion.store.port import (
@@ -61,6 +62,7 @@ from companion.store.records import (
     NewEvent,
     StoredEvent,
     StoreError,
+    name_taken,
     now_text,
 )
 
@@ -308,8 +310,9 @@ class MemoryStore(StoreBase):
         name = self.check_name(name)
         self.check_rulesets(rulesets)
         with self._write():
-            if self.find_campaign(name) is not None:
-                raise StoreError(f"a campaign named {name!r} already exists")
+            taken = lookalike_in(name, (c.info.name for c in self._campaigns.values()))
+            if taken is not None:  # the one rule for names (issue 33)
+                raise name_taken("campaign", name, taken)
             cid = self._next_id
             events = chain_new(uid, "", 1, new)
             info = CampaignInfo(cid, name, tuple(rulesets), created, len(events), uid,

@@ -16,9 +16,10 @@ buttons.
   campaign by the GM and kept in its log like any move; both settings are off until the
   GM turns them on. A player's entry made under a trust setting is marked in the log
   (``trusted`` in the event's data).
-- Names match one way ([same_name][companion.store.permissions.same_name]): Unicode NFKC,
-  case folded, spaces collapsed. Seat lookup and "is this my character" use it, so the
-  hub's ``ash`` plays Ash.
+- Names match one way ([same_name][companion.names.same_name], from the core's
+  [companion.names][]): Unicode NFKC, case folded, spaces collapsed. Seat lookup (a secret's
+  or a hub login's), "is this my character" and who sees a self roll use it, so the hub's
+  ``ash`` plays Ash; names that only look alike are refused when made.
 - The seat itself is read again from the store inside the transaction that stores each
   move, undo or load ([seat_gone][companion.store.permissions.seat_gone] over the
   rows the store reads): a seat revoked or renewed a moment ago stores nothing.
@@ -34,11 +35,11 @@ This module imports no SQLAlchemy: the browser's store uses it too.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from companion.errors import RuleError
+from companion.names import name_key, same_name  # the one rule for names (re-exported)
 from companion.state import ANY_SEAT, GM, OWN_NUMBERS, OWNER, Tracker, move, state_field
 from companion.store.records import StoreError
 
@@ -65,21 +66,6 @@ OWN_NUMBERS_LINE = ("only the GM may edit {name}'s numbers at this table (the GM
 
 class SeatError(StoreError):
     """A move, undo or change this screen's seat may not make (the line says who may)."""
-
-
-def name_key(name: str) -> str:
-    """The form two names are compared in: Unicode NFKC, case folded (``ß`` is ``ss``),
-    spaces collapsed. Full-width ``Ａｓｈ``, ``ASH`` and ``ash`` are one name."""
-    folded = unicodedata.normalize("NFKC", str(name)).casefold()
-    # Folding can denormalise (NFKC(casefold(NFKC(x))) is the stable form).
-    return " ".join(unicodedata.normalize("NFKC", folded).split())
-
-
-def same_name(one: str, other: str) -> bool:
-    """Whether two names name the same person
-    (see [name_key][companion.store.permissions.name_key])."""
-    key = name_key(one)
-    return bool(key) and key == name_key(other)
 
 
 @dataclass

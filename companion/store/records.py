@@ -96,6 +96,15 @@ def check_campaign_name(name: str) -> str:
     return clean
 
 
+def name_taken(kind: str, name: str, existing: str) -> NameTakenError:
+    """The one line refusing ``name`` because ``existing`` has it or looks like it
+    ([looks_alike][companion.names.looks_alike]: case, accents, letters of other scripts)."""
+    if existing == name:
+        return NameTakenError(f"a {kind} named {name!r} already exists")
+    return NameTakenError(f"a {kind} named {existing!r} already exists, and {name!r} looks the "
+                      "same (case, accents or look-alike letters): choose another name")
+
+
 #: Seeds the store keeps: the 64-bit signed range of its ``seed`` column (both databases).
 SEED_RANGE = (-2**63, 2**63)
 

@@ -47,6 +47,7 @@ import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from companion.names import looks_alike
 from companion.store.permissions import SeatKey, same_name
 from companion.store.records import StoreError
 
@@ -145,8 +146,15 @@ def make_seat(store: Store, campaign: str, who: str, role: str) -> str:
     if role not in SEAT_ROLES:
         raise StoreError(f"a seat's role is gm or player, not {role!r}")
     info = store.get_campaign(campaign)
+    who = check_who(who)
+    # The same person's seat is renewed (same_name); a different name that only looks
+    # like a seat's (case aside: "Аsh" with a Cyrillic А next to "Ash") is refused.
+    for name, _, _, _, _ in store.seat_rows(info.id):
+        if looks_alike(name, who) and not same_name(name, who):
+            raise StoreError(f"a seat named {name!r} exists at {info.name}, and {who!r} looks "
+                             "the same (look-alike letters): choose another name")
     secret = new_secret()
-    store.put_seat(info.id, check_who(who), role, _hash(secret))
+    store.put_seat(info.id, who, role, _hash(secret))
     return secret
 
 

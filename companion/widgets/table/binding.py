@@ -13,11 +13,13 @@ a page with no seat, a forged one or a revoked one is a *spectator* (role
 ``"spectator"``): the public rolls and the public state of the table, no moves, and
 [JOIN_LINE][companion.widgets.table.binding.JOIN_LINE] saying how to join.
 
-On a club server run by JupyterHub, the hub already knows who each person is: it starts
-each user's notebook server with ``JUPYTERHUB_USER`` set to their hub name. There a page
-with no valid ``seat=`` is the seat *named* like the hub user (any case), with no secret
-link: the GM makes the seats with the hub names (``campaign seat NAME ash --role
-player``, or the start app's Invite). A hub user without a seat is a spectator.
+On a club's JupyterHub, the hub already knows who each person is: the club's table
+service (``companion.app.hub``) starts each page's kernel with ``JUPYTERHUB_USER`` set to
+the hub user of the page's request (and ``COMPANION_HUB=1``). There a page with no valid
+``seat=`` is the seat *named* like the hub user (``same_name``), with no secret link: the
+GM makes the seats with the hub names (``campaign seat NAME ash --role player``, or the
+start app's Invite, which then says to sign in to the hub instead of showing a link). A
+hub user without a seat is a spectator.
 
 In the serverless apps ([serverless][companion.widgets.table.binding.serverless]: the
 page's own Python, the campaign kept in this browser) there are no seats to prove:
@@ -84,8 +86,11 @@ __all__ = [
     "database_where",
     "device_holder",
     "guard_state_requests",
+    "hub_admin",
+    "hub_service",
     "hub_user",
     "join_line",
+    "join_text",
     "live",
     "open_table",
     "page_address",
@@ -112,8 +117,18 @@ SPECTATOR = "spectator"
 JOIN_LINE = ("You are watching: the public rolls and the table as everyone sees it. To "
              "play, open the link (or scan the QR code) your GM gives you for your seat.")
 
-#: The variable JupyterHub sets to the hub user's name in each user's notebook server.
+#: What a spectator's page says on the club's hub (``companion.app.hub``): no links there.
+HUB_JOIN_LINE = ("You are watching: the public rolls and the table as everyone sees it. To "
+                 "play, ask your GM for a seat under your hub name ({name}).")
+
+#: The variable JupyterHub sets to the hub user's name in each user's notebook server
+#: (and the club's table service, ``companion.app.hub``, in each page's kernel).
 HUB_USER = "JUPYTERHUB_USER"
+
+#: Set to "1" by the club's table service (``companion.app.hub``) in every page's kernel;
+#: ``COMPANION_HUB_ADMIN`` is "1" there when the page's hub user is a hub admin.
+HUB_SERVICE = "COMPANION_HUB"
+HUB_ADMIN = "COMPANION_HUB_ADMIN"
 
 MAX_WHO = 40
 
@@ -225,8 +240,22 @@ def open_table() -> bool:
 
 
 def hub_user() -> str:
-    """The JupyterHub user this notebook server runs for ("" when not under a hub)."""
+    """The JupyterHub user this page is for ("" when not under a hub): set by the hub in a
+    user's own server, or by the club's table service from the page request's hub login
+    (``companion.app.hub``), never from anything the page sends."""
     return " ".join(os.environ.get(HUB_USER, "").split())[:MAX_WHO]
+
+
+def hub_service() -> bool:
+    """Whether this page is served by the club's table service on JupyterHub: seats are
+    hub names, and invitations say to sign in to the hub (no links, no QR codes)."""
+    return os.environ.get(HUB_SERVICE, "").strip() == "1" and bool(hub_user())
+
+
+def hub_admin() -> bool:
+    """Whether the club's table service says this page's hub user is a hub admin (who
+    may create campaigns on a closed table)."""
+    return hub_service() and os.environ.get(HUB_ADMIN, "").strip() == "1"
 
 
 def seated(context: PageContext) -> PageContext:
@@ -313,9 +342,14 @@ def page_address() -> str:
     return f"http://{host}{':' + port if port else ''}{path}"
 
 
+def join_text() -> str:
+    """How a spectator joins: the GM's link, or on the club's hub a seat by hub name."""
+    return HUB_JOIN_LINE.format(name=hub_user()) if hub_service() else JOIN_LINE
+
+
 def join_line() -> widgets.HTML:
     """The one plain line a spectator's page shows: how to join (``.tc-join``)."""
-    return widgets.HTML(f'<div class="tc-join" role="note">{html.escape(JOIN_LINE)}</div>')
+    return widgets.HTML(f'<div class="tc-join" role="note">{html.escape(join_text())}</div>')
 
 
 def page_campaign(context: PageContext | None = None) -> Campaign | None:

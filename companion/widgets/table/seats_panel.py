@@ -23,6 +23,7 @@ from companion.table import Session, same_name
 from companion.widgets.base import ErrorLine, button, check_box, confirm_button, name_box, row
 from companion.widgets.table.binding import (
     WIDGET_LOCK,
+    hub_service,
     hub_user,
     page_address,
     seat_key_of,
@@ -48,6 +49,11 @@ def qr_svg(text: str) -> str:
 
     return str(segno.make(text, error="m").svg_inline(scale=4, border=2, dark="#000",
                                                        light="#fff"))
+
+
+#: What an invitation says on the club's hub (``companion.app.hub``) instead of a link.
+HUB_INVITE = ("sign in to the club's hub as {name} and open the table (no link needed; "
+              "the hub name is the seat)")
 
 
 class SeatsPanel(widgets.VBox):
@@ -160,6 +166,12 @@ class SeatsPanel(widgets.VBox):
         self.renew_button.disabled = self.revoke_button.disabled = not options
 
     def _show(self, who: str, role: str, secret: str) -> None:
+        if hub_service():  # the club's hub: the seat is the hub name, no link to pass on
+            self.invite_out.value = (
+                f'<div class="tc-seat-link tc-seat-hub" data-who="{html.escape(who)}">'
+                f"<b>{html.escape(who)}</b> has a {'GM' if role == 'gm' else 'player'} seat: "
+                f"{html.escape(HUB_INVITE.format(name=who))}</div>")
+            return
         link = seat_url(self._campaign(), secret)
         self.invite_out.value = (
             f'<div class="tc-seat-link" data-who="{html.escape(who)}">'

@@ -39,14 +39,16 @@ from companion.widgets.base import (
 from companion.widgets.table.apps import apps_for, spec
 from companion.widgets.table.binding import (
     DEVICE_LINE,
-    JOIN_LINE,
     SPECTATOR,
     WIDGET_LOCK,
     PageContext,
     connection_banner,
     database_where,
     guard_state_requests,
+    hub_admin,
+    hub_service,
     hub_user,
+    join_text,
     live,
     open_table,
     page_shown_signal,
@@ -216,7 +218,7 @@ class TableApp(widgets.VBox):
     def _show_identity(self) -> None:
         c = self.context
         if c.role == SPECTATOR:
-            text = html.escape(JOIN_LINE)
+            text = html.escape(join_text())
         elif c.role and serverless():
             text = f"{html.escape(DEVICE_LINE)} (GM: <b>{html.escape(c.who)}</b>)"
         elif c.role:
@@ -225,7 +227,7 @@ class TableApp(widgets.VBox):
         elif self.may_create():
             text = "Open a campaign, or create one: you are the GM of what you create."
         else:
-            text = CLOSED_LINE
+            text = html.escape(closed_line())
         self.identity.value = (f'<div class="tc-identity-line" data-role="{c.role}">'
                                f"{text}</div>")
         # Where the campaigns are kept is the GM's business (a file path means nothing to
@@ -236,8 +238,9 @@ class TableApp(widgets.VBox):
             self.who.value = c.who
 
     def may_create(self) -> bool:
-        """An open table lets any page create campaigns; a closed one, a GM's page only."""
-        return open_table() or self.context.role == "gm"
+        """An open table lets any page create campaigns; a closed one, a GM's page only
+        (and on the club's hub, a hub admin's)."""
+        return open_table() or self.context.role == "gm" or hub_admin()
 
     def _show_table_rule(self) -> None:
         self.create_row.layout.display = None if self.may_create() else "none"
@@ -245,7 +248,7 @@ class TableApp(widgets.VBox):
             self.db.layout.display = "none"
             if not self.context.role:
                 self.identity.value = (f'<div class="tc-identity-line" data-role="">'
-                                       f"{html.escape(CLOSED_LINE)}</div>")
+                                       f"{html.escape(closed_line())}</div>")
 
     def open_picked(self) -> None:
         if not self.pick.value:
@@ -257,7 +260,7 @@ class TableApp(widgets.VBox):
         from companion.store.seats import creator_secret
 
         if not self.may_create():
-            raise _refusal(CLOSED_CREATE)
+            raise _refusal(HUB_CLOSED_CREATE if hub_service() else CLOSED_CREATE)
         name = self.new_name.read()
         if not name.strip():
             raise _refusal("type a name for the new campaign first")
@@ -267,9 +270,10 @@ class TableApp(widgets.VBox):
         made = create_campaign(page_store(), name, [str(self.ruleset.value)], who=who,
                                role="gm")
         self.new_name.value = ""
-        # The creator's GM seat: its secret goes into this page's address (to bookmark).
-        self.context = self.context.with_(campaign=made.name, seat=creator_secret(made) or "",
-                                          who="", role="")
+        # The creator's GM seat: its secret goes into this page's address (to bookmark);
+        # on the club's hub the hub login is the seat, and no secret is shown.
+        secret = "" if hub_service() else creator_secret(made) or ""
+        self.context = self.context.with_(campaign=made.name, seat=secret, who="", role="")
         self.refresh_list()
         self._open(self.context.campaign)
 
@@ -565,6 +569,16 @@ CLOSED_LINE = ("Open your campaign with the link (or QR code) your GM gave you. 
                "server only a GM creates campaigns.")
 CLOSED_CREATE = ("only a GM creates campaigns on this server (its operator can allow "
                  "everyone with companion app --open-table)")
+#: The same, on the club's hub (``companion.app.hub``).
+HUB_CLOSED_LINE = ("Open your campaign from the list: your GM gives you a seat under your hub "
+                   "name. On this hub only a GM or a hub admin creates campaigns.")
+HUB_CLOSED_CREATE = ("only a GM or a hub admin creates campaigns on this hub (its admin can "
+                     "allow everyone: COMPANION_OPEN_TABLE=1 in the service's environment)")
+
+
+def closed_line() -> str:
+    """What a page with no seat reads on a closed table."""
+    return HUB_CLOSED_LINE if hub_service() else CLOSED_LINE
 
 
 def _refusal(text: str) -> Exception:
