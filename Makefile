@@ -71,10 +71,10 @@ postgres:
 HUB_NPM      := build/npm-hub
 hub-deps: $(STAMP)
 	@$(PY) -c "import jupyterhub, dummyauthenticator" 2>/dev/null || \
-		$(PY) -m pip install -q --disable-pip-version-check jupyterhub jupyterhub-dummyauthenticator
+		$(PY) -m pip install -q --disable-pip-version-check "jupyterhub==6.1.*" jupyterhub-dummyauthenticator
 	@command -v npm >/dev/null || { $(SUDO) apt-get update && $(SUDO) apt-get install -y npm; }
 	@test -x $(HUB_NPM)/node_modules/.bin/configurable-http-proxy || \
-		npm install --prefix $(HUB_NPM) --no-audit --no-fund configurable-http-proxy
+		npm install --prefix $(HUB_NPM) --no-audit --no-fund configurable-http-proxy@5
 
 # --- checks -------------------------------------------------------------------------
 lint: $(STAMP)

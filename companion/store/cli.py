@@ -238,7 +238,7 @@ def _import(args: argparse.Namespace) -> int:
     from companion.files import read_bytes
     from companion.store.campaign import Campaign
     from companion.store.document import MAX_DEPTH
-    from companion.store.fairplay_cli import regular_file
+    from companion.store.fairplay_cli import MAX_STREAMED_BYTES, regular_file
     from companion.store.records import NameTakenError, check_json_input
 
     if args.file != "-" and regular_file(args.file):
@@ -247,7 +247,7 @@ def _import(args: argparse.Namespace) -> int:
 
         with _store(create=True) as store:
             try:
-                streamed = import_file(store, args.file, args.name, MAX_IMPORT_BYTES)
+                streamed = import_file(store, args.file, args.name, MAX_STREAMED_BYTES)
             except NameTakenError as exc:  # the store's words name no flag: the CLI's do
                 raise NameTakenError(f"{exc} (import it with --name NEW)") from None
             if streamed is not None:

@@ -38,8 +38,14 @@ if TYPE_CHECKING:
 
 __all__ = ["add_commands", "log_view", "parse_dice", "roll_command"]
 
-#: Largest file ``verify`` reads.
+#: Largest file ``verify`` reads whole (standard input, an older document).
 MAX_VERIFY_BYTES = 100_000_000
+
+#: Largest file ``verify`` and ``campaign import`` read as a stream. Their memory does not
+#: grow with the file, and the largest campaign a store keeps (200,000 events,
+#: ``MAX_IMPORT_EVENTS``) exports to about 101 MB: a limit of 100 MB refused a campaign's
+#: own export. Four times that leaves room for long summaries and names.
+MAX_STREAMED_BYTES = 400_000_000
 
 #: Who the command line acts as when no ``--who`` is given: the machine owner, the GM.
 GM_NAME = "GM"
@@ -249,7 +255,7 @@ def _verify_stream(name: str, noted: str | None) -> int:
     from companion.store.records import StoreError
     from companion.store.stream import JsonDocument
 
-    source = JsonDocument(name, MAX_VERIFY_BYTES, "an exported log", MAX_DEPTH)
+    source = JsonDocument(name, MAX_STREAMED_BYTES, "an exported log", MAX_DEPTH)
     if source.events_is_list is not True:
         raise CompanionError(f"{name} is not an exported log (expected the JSON of 'log "
                              "NAME --json')")

@@ -137,3 +137,32 @@ def test_the_shape_is_judged_across_pieces(tmp_path: Path,
     doc = JsonDocument(str(file), 10_000, "x", 3)
     assert doc.envelope == {"a": tricky} and doc.count == 2
     assert list(doc.events()) == [[1], {"b": "{{{{"}]
+
+
+@pytest.mark.parametrize("command", [["verify"], ["campaign", "import"]])
+def test_a_streamed_file_may_be_larger_than_one_read_whole(tmp_path: Path,
+                                                           command: list[str]) -> None:
+    """The largest campaign a store keeps exports to just over 100 MB: a file read as a
+    stream is judged against the stream's limit (its memory does not grow with the file),
+    not the 100 MB of a file read whole, so a campaign's own export comes back."""
+    from companion.store.fairplay_cli import MAX_STREAMED_BYTES, MAX_VERIFY_BYTES
+
+    env = {"COMPANION_DB": str(tmp_path / "c.db"), "PATH": "/usr/bin:/bin"}
+    sizes = {"past the whole-file limit": MAX_VERIFY_BYTES + 1,
+             "past the stream's limit": MAX_STREAMED_BYTES + 1}
+    said = {}
+    for label, size in sizes.items():
+        big = tmp_path / f"{size}.json"
+        with big.open("wb") as f:  # sparse: a size, not a write of 100 MB
+            f.write(b"[")
+            f.truncate(size)
+        done = subprocess.run([sys.executable, "-m", "companion", *command, str(big)],
+                              capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                              env={**env, "PYTHONPATH": str(ROOT)})
+        assert done.returncode != 0 and done.stderr.count("\n") == 1, done.stderr
+        said[label] = done.stderr
+    # Judged by what it holds (not an object), not refused for its size...
+    assert "(expected a JSON object)" in said["past the whole-file limit"]
+    assert f"{MAX_VERIFY_BYTES:,}" not in said["past the whole-file limit"]
+    # ...until it passes the stream's own limit, refused before a byte is read.
+    assert f"{MAX_STREAMED_BYTES:,}" in said["past the stream's limit"]
