@@ -38,6 +38,8 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import _free_port, browser, playwright_instance  # noqa: F401
+from tests.store.conftest import PostgresServer
+from tests.store.conftest import postgres_server as postgres_server  # the fixture, shared
 
 ROOT = Path(__file__).resolve().parents[2]
 NPM_DIR = ROOT / "build" / "npm-hub"
@@ -90,7 +92,7 @@ class Club:
     url: str  # the hub's public address (the proxy)
     folder: Path
     hub: subprocess.Popen[bytes]
-    db: Path
+    db: str  # the campaigns' database: a PostgreSQL URL, as a club runs it
     log_path: Path
     probe_dir: Path
     pages: list[Any] = field(default_factory=list)
@@ -141,13 +143,13 @@ def environ_of(pid: int) -> dict[str, str]:
     return dict(item.decode(errors="replace").split("=", 1) for item in raw if b"=" in item)
 
 
-def _make_campaign(db: Path) -> None:
+def _make_campaign(db: str) -> None:
     from companion.rulesets.cairn_srd.character import Character
     from companion.store.campaign import create
     from companion.store.db import Store, database_url
     from companion.store.seats import make_seat
 
-    store = Store(database_url(str(db)))
+    store = Store(database_url(db))
     gm = create(store, CAMPAIGN, ["cairn_srd"], who="gm", role="gm")
     for name, (role, member) in PEOPLE.items():
         if member:
@@ -185,12 +187,15 @@ def _stop(process_id: int, wait: float) -> None:
 
 
 @pytest.fixture(scope="module")
-def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Club]:
+def club(tmp_path_factory: pytest.TempPathFactory,
+         postgres_server: PostgresServer) -> Iterator[Club]:
     from companion.app.hub import hub_config
 
     ensure_hub_deps()
     folder = tmp_path_factory.mktemp("club")
-    db = folder / "campaigns.db"
+    # A club's table keeps its campaigns in PostgreSQL (one server for the hub's machine
+    # or several); the live watcher then hears moves by LISTEN/NOTIFY, as deployed.
+    db = postgres_server.new_database()
     _make_campaign(db)
     port, api_port, hub_port, service_port = (_free_port() for _ in range(4))
     config = hub_config(db=str(db), environ={}, port=service_port, max_kernels=16)
