@@ -33,6 +33,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
+
+# Hypothesis's default deadline (200 ms an example) is a wall-clock assertion: on a loaded
+# machine an example of the history's JSON round trip took 270 ms and failed a run that
+# proved nothing about the code. A fuzz's cost is bounded by its number of examples, and a
+# hang by pytest-timeout; a test that must bound an example's time says so itself.
+settings.register_profile("table", deadline=None)
+settings.load_profile("table")
 
 
 def pytest_configure(config: pytest.Config) -> None:

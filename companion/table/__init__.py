@@ -1,7 +1,7 @@
 """The application layer: a campaign opened as one seat, the one way every face acts
 ([companion.table.session][])."""
 
-from companion.store.permissions import same_name
+from companion.names import same_name
 from companion.table.session import RuleRoll, Session, shared_session
 
 # ``same_name``: the one name rule, for a face that says "your own seat" (it decides

@@ -314,8 +314,8 @@ def seat_key_of(context: PageContext) -> SeatKey | None:
     for the campaign to check it again in the store on every write (issue 28): its
     secret, else (under JupyterHub) the hub login's name; ``None`` for a spectator and a
     context built in code (taken at its word, as ``seated`` takes it)."""
+    from companion.names import same_name
     from companion.store.seats import Seat, seat_key
-    from companion.table import same_name
 
     if context.role not in ROLES:
         return None

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING
 import ipywidgets as widgets
 
 from companion.errors import CompanionError
-from companion.table import Session, same_name
+from companion.names import same_name
+from companion.table import Session
 from companion.widgets.base import ErrorLine, button, check_box, confirm_button, name_box, row
 from companion.widgets.table.binding import (
     WIDGET_LOCK,
