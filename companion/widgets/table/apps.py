@@ -166,7 +166,8 @@ def _cairn_duel(campaign: Campaign) -> widgets.Widget:
     from companion.widgets.cairn_srd import DuelApp
 
     return DuelApp(ensure(campaign, DUEL, Duel, Duel), viewer=campaign.who or None,
-                   role=campaign.role, campaign=campaign)
+                   role=campaign.role, campaign=campaign,
+                   hot_seat_for=functools.partial(_no_seat_of_their_own, campaign))
 
 
 def _cairn_lock(campaign: Campaign) -> widgets.Widget:

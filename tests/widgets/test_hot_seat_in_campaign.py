@@ -1,9 +1,9 @@
-"""Dice Monarchs inside a campaign (issue 31): a new table for Gail, Ash and Briar was
-stuck on the GM's screen ("Waiting for Ash to act." and only Undo) wherever no player had a
-screen of their own, so the serverless apps (the device holder is the GM) could not play
-it at all. Now the GM's screen is the hot seat for every player without a seat of their
-own, kept in the campaign; a seated player bets only from their own screen, and the GM's
-screen never uncovers their dice."""
+"""The hot-seat games inside a campaign (issue 31): a new Dice Monarchs table for Gail, Ash
+and Briar was stuck on the GM's screen ("Waiting for Ash to act." and only Undo) wherever no
+player had a screen of their own, and the duel showed the GM no choices: the serverless
+apps (the device holder is the GM) could not play either. Now the GM's screen is the hot
+seat for every player without a seat of their own, kept in the campaign; a seated player
+moves only from their own screen, and the GM's screen never uncovers their secrets."""
 
 from __future__ import annotations
 
@@ -17,12 +17,14 @@ import pytest
 if not os.environ.get("CI"):  # in CI (make installs the store extra) it fails, never skips
     pytest.importorskip("sqlalchemy")
 
+from companion.rulesets.cairn_srd.duel import Duel
 from companion.rulesets.miasma.dice_monarchs import DiceMonarchsGame
 from companion.store import create_campaign, open_campaign, open_store
 from companion.store.seats import make_seat
+from companion.widgets.cairn_srd import DuelApp
 from companion.widgets.miasma import DiceMonarchsApp
 from companion.widgets.miasma.common import dice_html
-from companion.widgets.table.apps import MONARCHS, spec
+from companion.widgets.table.apps import DUEL, MONARCHS, spec
 from tests.conftest import find_widget
 from tests.miasma.test_miasma_monarchs_screens import page_text
 
@@ -33,7 +35,7 @@ PLAYERS = "Gail, Ash, Briar"
 def db(tmp_path: Path) -> Iterator[Path]:
     path = tmp_path / "table.db"
     with open_store(path) as store:
-        create_campaign(store, "Tuesday", ["miasma"], who="Gail", role="gm")
+        create_campaign(store, "Tuesday", ["miasma", "cairn_srd"], who="Gail", role="gm")
     yield path
 
 
@@ -49,7 +51,7 @@ def gm_screen(db: Path) -> DiceMonarchsApp:
     return screen(db)
 
 
-def click(app: DiceMonarchsApp, name: str) -> None:
+def click(app: DiceMonarchsApp | DuelApp, name: str) -> None:
     find_widget(app, name, "btn").click()
     assert app.error.message == "", app.error.message
 
@@ -133,3 +135,49 @@ def test_a_seated_player_bets_on_their_own_screen_and_the_gm_cannot_uncover_them
     # Ash's screen cannot take Briar's turn, nor the GM's screen Ash's next one.
     find_widget(ash, "check", "btn").click()
     assert "turn" in ash.error.message
+
+
+def duel_screen(db: Path, who: str = "Gail", role: str = "gm") -> DuelApp:
+    app = spec("duel").build(open_campaign(open_store(db), "Tuesday", who=who, role=role))
+    assert isinstance(app, DuelApp)
+    return app
+
+
+def choice_buttons(app: DuelApp, side: int) -> list[str]:
+    return [b.description for b in app.choice_rows[side].children[1:]
+            if b.layout.display != "none" and not b.disabled]
+
+
+def test_the_duel_is_played_on_the_gm_s_device_and_kept(
+        db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "platform", "emscripten")  # the serverless apps: one device
+    app = duel_screen(db)
+    app.name_boxes[0].value, app.name_boxes[1].value = "Ash", "Briar"
+    app.stakes.value = "the bridge"
+    click(app, "start")
+    # Both rows of choices on the GM's device (the duelists take it in turn).
+    assert choice_buttons(app, 0) == choice_buttons(app, 1) == ["Attack", "Defend",
+                                                                  "Flourish"]
+    app.controls.own.value = False
+    click(app, "choose-0-attack")
+    assert "attack" not in app.board.value and "chosen ✓ (hidden)" in (
+        app.choice_rows[0].children[0].value)  # type: ignore[attr-defined]
+    click(app, "choose-1-defend")
+    assert app.duel.rounds == 1
+    again = duel_screen(db)  # the page opened again: the duel goes on where it was
+    assert again.duel is not app.duel and again.duel.rounds == 1
+    assert again.duel.names == ["Ash", "Briar"] and choice_buttons(again, 0)
+    with open_store(db) as store:
+        assert open_campaign(store, "Tuesday").tracker(DUEL, Duel).rounds == 1
+
+
+def test_a_seated_duelist_chooses_only_on_their_own_screen(db: Path) -> None:
+    with open_store(db) as store:
+        make_seat(store, "Tuesday", "Ash", "player")
+    gm = duel_screen(db)
+    gm.name_boxes[0].value, gm.name_boxes[1].value = "Ash", "Briar"
+    gm.stakes.value = "the bridge"
+    click(gm, "start")
+    assert choice_buttons(gm, 0) == [] and len(choice_buttons(gm, 1)) == 3
+    find_widget(gm, "choose-0-attack", "btn").click()  # crafted: Ash has a screen
+    assert "own screen" in gm.error.message and gm.duel.waiting() == ["Ash", "Briar"]
