@@ -121,8 +121,10 @@ CSS = ("""
   outline: 3px solid var(--tc-focus) !important; outline-offset: 2px; }
 """
     # Dark: the device's choice on a Voila page (the page template loads JupyterLab's dark
-    # variables under the same media query); in JupyterLab itself, the notebook's theme.
-    f"@media (prefers-color-scheme: dark) {{ body[data-voila] .tc-app {{ {_DARK} }} }}\n"
+    # variables under the same media query) and on a serverless app's page (its app.css
+    # sets them); in JupyterLab itself, the notebook's theme.
+    "@media (prefers-color-scheme: dark) { body[data-voila] .tc-app, "
+    f"body[data-tc-static] .tc-app {{ {_DARK} }} }}\n"
     f'body[data-jp-theme-light="false"]:not([data-voila]) .tc-app {{ {_DARK} }}\n'
 )
 """Phone-width rules, scoped under ``.tc-app`` so they never leak into a notebook."""

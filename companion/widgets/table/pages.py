@@ -78,6 +78,7 @@ def campaign_page(key: str, context: PageContext | None = None) -> widgets.Widge
         join_line,
         page_campaign,
     )
+    from companion.widgets.table.site import way_back
 
     app = spec(key)
     context = context or PageContext.from_query()
@@ -86,9 +87,11 @@ def campaign_page(key: str, context: PageContext | None = None) -> widgets.Widge
         campaign = page_campaign(context)
     except Exception as exc:
         error.show(exc)
-        return page(app_heading(app.title, context, demo=True, with_title=False), error)
+        return page(app_heading(app.title, context, demo=True, with_title=False),
+                    way_back(app.ruleset), error)
     if campaign is None:
-        return page(app_heading(app.title, context, demo=True, with_title=False), app.demo())
+        return page(app_heading(app.title, context, demo=True, with_title=False),
+                    way_back(app.ruleset), app.demo())
     body: widgets.Widget
     try:
         body = campaign_app(campaign, key)
@@ -99,7 +102,7 @@ def campaign_page(key: str, context: PageContext | None = None) -> widgets.Widge
         who=campaign.who, role=campaign.role,
         seat=context.seat if campaign.role != SPECTATOR else "")
     heading = app_heading(app.title, context, demo=False, with_title=False)
-    parts: list[widgets.Widget] = [connection_banner(), heading]
+    parts: list[widgets.Widget] = [connection_banner(), heading, way_back(app.ruleset)]
     if campaign.role == SPECTATOR:
         parts.append(join_line())
     return page(*parts, error, body)
