@@ -35,9 +35,12 @@ def campaign_app(campaign: Campaign, key: str) -> widgets.Widget:
     app = spec(key)
     if app.ruleset and app.ruleset not in campaign.rulesets:
         from companion.errors import UnknownNameError
+        from companion.widgets.table.site import ruleset_title
 
-        raise UnknownNameError(f"{app.title} is a {app.ruleset} app; campaign "
-                               f"{campaign.name!r} plays {', '.join(campaign.rulesets)}")
+        # The rulesets by their names (a player never reads "cairn_srd").
+        plays = ", ".join(ruleset_title(r) for r in campaign.rulesets)
+        raise UnknownNameError(f"{app.title} is an app of {ruleset_title(app.ruleset)}; "
+                               f"campaign {campaign.name!r} plays {plays}")
     with _CACHE_LOCK:
         lock = _BUILDING.setdefault((id(campaign), key), threading.Lock())
     with lock:  # held while building: a prebuild and a tap never build the same app twice
