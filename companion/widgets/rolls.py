@@ -81,6 +81,7 @@ from companion.widgets.base import (
     row,
     safe,
 )
+from companion.widgets.markup import details_html
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -517,7 +518,8 @@ def _log_item(event: dict[str, Any]) -> str:
     role = " (GM)" if event.get("role") == "gm" else ""
     text = html.escape(fairplay.summary(kind, data))
     seed = event.get("seed")
-    seed_html = f" · seed {int(seed)}" if type(seed) is int else ""
+    # The seed (to replay the roll) under "details": jargon to a player reading the log.
+    seed_html = f" · {details_html(f'seed {int(seed)}')}" if type(seed) is int else ""
     if kind == "roll" and data.get("physical") is True:
         seed_html = " · real dice"
     return (f'<li data-entry="{int(event["seq"])}">#{int(event["seq"])} · '

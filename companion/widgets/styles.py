@@ -108,6 +108,11 @@ CSS = ("""
 .tc-app .tc-result span.tc-total { font-size: 30px; font-weight: 800; vertical-align: middle; }
 .tc-app .tc-result .tc-verdict { font-size: 18px; vertical-align: middle; }
 .tc-app del { text-decoration: line-through; }
+/* A roll's seed folded under "details" (markup.details_html): quiet until tapped open. */
+.tc-app details.tc-details { display: inline-block; vertical-align: middle; }
+.tc-app details.tc-details > summary { display: inline-flex; align-items: center;
+  min-height: 44px; padding: 0 6px; cursor: pointer; color: var(--tc-muted);
+  text-decoration: underline; }
 /* Secondary text (an exact fraction, a note) is read too: 16px, told apart by its colour. */
 .tc-app small, .tc-app .tc-note { font-size: 16px; color: var(--tc-muted); }
 /* Every control a thumb can reach is at least 44px tall, whatever a module's own CSS says
