@@ -5,6 +5,7 @@ that leads with the party and the apps, not with the GM's forms."""
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -67,3 +68,22 @@ def test_a_player_s_start_screen_leads_with_the_party(db: Path) -> None:
     assert "Ash" in player.party.value
     # Every widget is still on the page once (only the order changed).
     assert len(kids) == len(set(map(id, kids))) == len(gm.children)
+
+
+def test_the_roll_log_folds_seeds_and_commitments_under_details() -> None:
+    from companion.widgets.rolls import _log_item
+
+    public = _log_item({"seq": 3, "kind": "roll", "who": "Ash", "role": "player",
+                        "at": "2026-11-27T20:00:00+00:00", "seed": 123456789,
+                        "data": {"expr": "1d20", "text": "1d20 (7) = 7"}})
+    shown = re.sub(r"<details.*?</details>", "", public)
+    assert "123456789" in public and "123456789" not in shown and "seed" not in shown
+    assert "rolled 1d20 (7) = 7" in shown
+    digest = "50c52db5df0f" + "0" * 52
+    hidden = _log_item({"seq": 4, "kind": "roll", "who": "Mira", "role": "gm",
+                        "at": "2026-11-27T20:00:00+00:00", "seed": None,
+                        "data": {"mode": "gm", "commitment": digest, "revealed": 9}})
+    shown = re.sub(r"<details.*?</details>", "", hidden)
+    assert "50c52db5df0f" in hidden and "50c52db5df0f" not in shown
+    assert "commitment" not in shown
+    assert "rolled in secret (GM only); revealed in entry 9" in shown
