@@ -287,18 +287,21 @@ def campaigns_notebook() -> dict[str, object]:
 
 
 def precache_list(site: Path) -> list[str]:
-    """Every file of the site the service worker keeps (paths relative to the site)."""
+    """Every file of the site the service worker keeps (paths relative to the site).
+
+    The API reference (about 30 MB of pages) comes last: it is kept offline like the rest
+    (a page of it was missing offline unless visited before), after the pages and apps a
+    table needs first."""
     skip_suffix = {".map", ".gz", ".ipynb"}
-    out = []
+    out, api = [], []
     for path in sorted(site.rglob("*")):
         if not path.is_file() or path.suffix in skip_suffix:
             continue
         rel = path.relative_to(site).as_posix()
-        # The API reference (30 MB of pages for developers) is kept when visited.
-        if rel in {"sw.js", "precache.json"} or rel.startswith("api/") or "/tests/" in rel:
+        if rel in {"sw.js", "precache.json"} or "/tests/" in rel:
             continue
-        out.append(rel)
-    return out
+        (api if rel.startswith("api/") else out).append(rel)
+    return out + api
 
 
 def service_worker(site: Path) -> None:
