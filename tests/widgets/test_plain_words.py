@@ -87,3 +87,21 @@ def test_the_roll_log_folds_seeds_and_commitments_under_details() -> None:
     assert "50c52db5df0f" in hidden and "50c52db5df0f" not in shown
     assert "commitment" not in shown
     assert "rolled in secret (GM only); revealed in entry 9" in shown
+
+
+def test_a_player_s_sheet_opens_on_their_own_character(db: Path) -> None:
+    from companion.widgets.table.apps import spec
+
+    gm = gm_table("Tuesday", "cairn_srd")
+    form = gm.forms["cairn_srd"]
+    for name in ("Ash", "Bryn"):
+        form["name"].value = name
+        form["add"].click()
+        assert gm.error.message == ""
+    bryn = spec("cairn_character").build(open_campaign(open_store(db), "Tuesday",
+                                                       who="bryn", role="player"))
+    picked = dict((i, n) for n, i in bryn.picker.options)[bryn.picker.value]
+    assert picked == "Bryn"  # it opened on Ash, the first of the party
+    mira = spec("cairn_character").build(open_campaign(open_store(db), "Tuesday",
+                                                       who="Mira", role="gm"))
+    assert dict((i, n) for n, i in mira.picker.options)[mira.picker.value] == "Ash"
