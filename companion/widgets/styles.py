@@ -95,6 +95,13 @@ CSS = ("""
 .tc-app svg text { fill: currentColor; }  /* a chart's labels follow the theme */
 .tc-app .tc-fold-body { padding: 0 0 0 6px; border-left: 3px solid var(--tc-line); }
 .tc-app .tc-fold-title { font-weight: 700; }
+/* The way back above an app (table/site.py), and the Voila rules page: the apps' look. */
+.tc-way-back .tc-nav { display: flex; flex-wrap: wrap; gap: 6px; margin: 4px 0; }
+.tc-way-back a.tc-link, .tc-rules-page a.tc-link { display: inline-flex; align-items: center;
+  min-height: 44px; padding: 4px 10px; border: 1px solid var(--tc-edge, #767676);
+  border-radius: 4px; text-decoration: none; color: inherit; font-size: 16px; }
+.tc-rules-page { font-size: 16px; line-height: 1.4; max-width: 100%; }
+.tc-rules-page li { margin: 6px 0; }
 .tc-app .tc-link { display: inline-flex; align-items: center; min-height: 44px;
   padding: 4px 10px; border: 1px solid var(--tc-edge); border-radius: 4px; text-decoration: none;
   color: inherit; margin: 0 4px 0 0; font-size: 16px; }
