@@ -161,7 +161,7 @@ def test_the_duel_is_played_on_the_gm_s_device_and_kept(
     app.controls.own.value = False
     click(app, "choose-0-attack")
     assert "attack" not in app.board.value and "chosen ✓ (hidden)" in (
-        app.choice_rows[0].children[0].value)  # type: ignore[attr-defined]
+        app.choice_rows[0].children[0].value)
     click(app, "choose-1-defend")
     assert app.duel.rounds == 1
     again = duel_screen(db)  # the page opened again: the duel goes on where it was

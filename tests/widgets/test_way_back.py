@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def way_back_of(page: widgets.Widget) -> widgets.HTML:
-    found = [w for w in page.children if "tc-way-back" in w._dom_classes]  # type: ignore[attr-defined]
+    found = [w for w in page.children if "tc-way-back" in w._dom_classes]
     assert len(found) == 1
     return found[0]
 
@@ -92,7 +92,7 @@ def test_unknown_rules_are_said_in_one_line(ruleset: str, topic: str, said: str)
 
 def test_the_rules_notebook_reads_its_url() -> None:
     page = rules_page("ruleset=miasma&topic=dice_monarchs")
-    body = [w for w in page.children if "tc-rules-page" in w._dom_classes]  # type: ignore[attr-defined]
+    body = [w for w in page.children if "tc-rules-page" in w._dom_classes]
     assert "Dice Monarchs" in body[0].value and "tc-error" not in body[0].value
 
 

@@ -241,9 +241,10 @@ class TableApp(widgets.VBox):
         """A player's (and a watcher's) page leads with the open campaign, its party and
         apps; the campaign list and the new-campaign form, the GM's business, follow it
         (they sat above the party on a player's phone). The GM's page keeps them on top."""
-        rest = [w for w in self.children if w not in (self.campaign_box, self.error)]
+        box: Any = self  # ipywidgets is untyped: its children are Any
+        rest = [w for w in box.children if w not in (self.campaign_box, self.error)]
         at = rest.index(self.pick_row) if lead else len(rest)
-        self.children = (*rest[:at], self.error, self.campaign_box, *rest[at:])
+        box.children = (*rest[:at], self.error, self.campaign_box, *rest[at:])
 
     def may_create(self) -> bool:
         """An open table lets any page create campaigns; a closed one, a GM's page only."""
