@@ -151,4 +151,5 @@ def rules_page(query: str | None = None) -> widgets.Widget:
     topic = values.get("topic", [""])[0][:40]
     body = widgets.HTML(rules_html(ruleset, topic))
     body.add_class("tc-rules-page")
+    body.add_class("tc-app")  # the page's app: its look, and where tests find it
     return page(way_back(ruleset), body)
