@@ -79,7 +79,12 @@ PYTEST_PARALLEL := $(if $(filter 1,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist w
 SCREENSHOTS ?= 0
 
 # Everything CI runs. The site tests need the built site, the browser tests need Chromium.
-test: lint docs chromium postgres
+# Lint (one core) and the site's build (one core) run side by side: one after the other,
+# a core stood idle for a minute of every CI run. (The system packages first, one at a
+# time: two apt-get at once fail on dpkg's lock.)
+test:
+	@$(MAKE) --no-print-directory chromium postgres $(STAMP)
+	@$(MAKE) --no-print-directory -j2 lint docs
 	TC_SCREENSHOTS=$(SCREENSHOTS) $(PY) -m pytest $(PYTEST_PARALLEL) --durations=25 tests/
 
 # The fast loop while developing: lint, types and every test that needs no browser and no

@@ -138,11 +138,42 @@ def _guarded_page(browser: Any, **context_options: Any) -> Iterator[Any]:
     page = context.new_page()
     page.set_default_timeout(30_000)
     page.external_requests = blocked
+    _OPEN_CONTEXTS.append(context)
     yield page
+    _OPEN_CONTEXTS.remove(context)
     context.close()
     offending = [u for u in blocked if unquote(u) not in VOILA_TEMPLATE_CDN]
     if offending:
         pytest.fail(f"page tried to reach other hosts (blocked): {offending}")
+
+
+_OPEN_CONTEXTS: list[Any] = []
+"""The browser contexts of the test running now, for the record of a failure."""
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]) -> Iterator[None]:
+    """A failed browser test leaves what every open page showed: its address, its text and
+    a screenshot in ``test-artifacts/failures/`` (a flaky failure seen once in CI is only
+    found from what the page showed at that moment, not from the assertion alone)."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.when != "call" or not report.failed or not _OPEN_CONTEXTS:
+        return
+    folder = ARTIFACTS / "failures"
+    folder.mkdir(parents=True, exist_ok=True)
+    slug = "".join(c if c.isalnum() else "-" for c in item.nodeid)[-120:]
+    lines = []
+    for c, context in enumerate(list(_OPEN_CONTEXTS)):
+        for p, open_page in enumerate(context.pages):
+            shot = folder / f"{slug}-{c}-{p}.png"
+            try:
+                open_page.screenshot(path=str(shot), timeout=10_000)
+                text = open_page.evaluate("() => document.body.innerText")[-3000:]
+                lines.append(f"--- page {c}.{p}: {open_page.url}\n{text}\n({shot})")
+            except Exception as exc:  # the record of a failure must not hide the failure
+                lines.append(f"--- page {c}.{p}: {open_page.url}: not recorded ({exc})")
+    report.sections.append(("open pages at the failure", "\n".join(lines)))
 
 
 @pytest.fixture

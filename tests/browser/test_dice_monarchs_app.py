@@ -1,10 +1,15 @@
-"""The Dice Monarchs Voila app in Chromium: a hot-seat hand from the deal to the showdown,
-and the banker's community dice from real dice on a phone. Every text is awaited with
-``expect`` (each widget's text arrives in its own message)."""
+"""The Dice Monarchs Voila app in Chromium on a phone (390 px): one journey through a
+hot-seat table, for what only a browser shows: the page fits the phone, the dice are
+uncovered on a tap and covered again, every button is a 40 px tap target, the GM's file is a
+download and is opened again with the browser's file picker. Every text is awaited with
+``expect`` (each widget's text arrives in its own message).
+
+The rule flows (a hand from the deal to the showdown, refusals that say the rule, what the
+public save leaves out, the banker's flop from real dice) are asserted in-process on the
+same page in tests/widgets/test_dice_monarchs_page.py."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from playwright.sync_api import expect
@@ -48,78 +53,19 @@ def pot(page: Any) -> Any:
     return page.locator(".tc-monarchs-status .tc-pot")
 
 
-def test_deal_to_showdown(voila_app: Any, screenshot: Any) -> None:
-    page = voila_app("dice_monarchs")
-    start_table(page, "Ann, Bo", "11")
-    expect(revealed_community(page)).to_have_count(0)
-    expect(pot(page)).to_have_text("0")
+def test_a_table_on_a_phone_saved_and_opened_again(
+        voila_app: Any, phone_page: Any, scroll_width: Any, screenshot: Any) -> None:
+    import base64
 
+    page = voila_app("dice_monarchs", page=phone_page)
+    start_table(page, "Ann, Bo", "11")
+    expect(page.locator(".tc-name-players input")).to_be_hidden()  # setup folded away
+    expect(revealed_community(page)).to_have_count(0)
     # Opening bets: Bo (left of the banker Ann) must bet; a check is refused with the rule.
     page.wait_for_selector('.tc-cover[data-player="Bo"]')
     page.locator(".tc-btn-reveal").click()
-    page.locator(".tc-monarchs-private .tc-card").wait_for()
-    expect(page.locator(".tc-btn-check")).to_be_disabled()
-    page.locator(".tc-int-amount input").fill("3")
-    page.locator(".tc-btn-bet").click()
-    wait_log(page, 3)
-    expect(pot(page)).to_have_text("3")
-    take_turn(page, "Ann", "call", 3)
-    expect(revealed_community(page)).to_have_count(3)  # the flop
-    expect(pot(page)).to_have_text("6")
-    screenshot(page, "dice_monarchs-flop")
-
-    take_turn(page, "Bo", "check", 4)
-    take_turn(page, "Ann", "check", 5)
-    expect(revealed_community(page)).to_have_count(4)  # the turn
-    take_turn(page, "Bo", "check", 6)
-    take_turn(page, "Ann", "check", 7)
-    expect(revealed_community(page)).to_have_count(5)  # the river
-    take_turn(page, "Bo", "check", 8)
-    take_turn(page, "Ann", "check", 9)
-
-    outcome = page.locator(".tc-monarchs-outcome")
-    expect(outcome).to_contain_text("Ann reveals hole dice d4 ")
-    expect(outcome).to_contain_text("Bo reveals hole dice d4 ")
-    expect(outcome).to_contain_text(
-        re.compile(r"(Ann|Bo) wins the pot of 6 \(|Ann and Bo split the pot of 6"))
-    expect(outcome).not_to_contain_text("[")  # read as dice, not as a Python list
-    expect(page.locator(".tc-btn-deal")).to_be_visible()
-    screenshot(page, "dice_monarchs-showdown")
-    page.locator(".tc-btn-deal").click()
-    wait_log(page, 11)
-    expect(revealed_community(page)).to_have_count(0)
-    expect(page.locator(".tc-error [role=alert]")).to_have_count(0)
-
-
-def test_refusal_shows_the_rule(voila_app: Any) -> None:
-    page = voila_app("dice_monarchs")
-    start_table(page, "Ann, Bo, Cy", "2")
-    page.locator(".tc-btn-reveal").click()
-    page.locator(".tc-monarchs-private .tc-card").wait_for()
-    page.locator(".tc-int-amount input").fill("50")
-    page.locator(".tc-btn-bet").click()
-    error = page.locator(".tc-error [role=alert]")
-    error.wait_for()
-    expect(error).to_contain_text("can bet at most 20 in all this round, not 50")  # all-in
-    expect(page.locator(".tc-monarchs-private .tc-card")).to_have_count(1)  # still uncovered
-    # A typed amount that is not a number is refused under its box; nothing is bet.
-    page.locator(".tc-int-amount input").fill("-5")
-    page.locator(".tc-btn-bet").click()
-    refusal = page.locator(".tc-refusal-amount [role=alert]")
-    refusal.wait_for()
-    expect(refusal).to_contain_text("-5 is too low")
-    expect(pot(page)).to_have_text("0")
-    page.locator(".tc-int-amount input").fill("2")
-    page.locator(".tc-btn-bet").click()
-    wait_log(page, 3)
-    expect(page.locator(".tc-refusal-amount [role=alert]")).to_have_count(0)
-
-
-def test_phone_width(voila_app: Any, phone_page: Any, scroll_width: Any, screenshot: Any) -> None:
-    page = voila_app("dice_monarchs", page=phone_page)
-    start_table(page, "Ann, Bo, Cy, Di", "4")
-    page.locator(".tc-btn-reveal").click()
     page.locator(".tc-monarchs-private .tc-card").wait_for(timeout=60_000)
+    expect(page.locator(".tc-btn-check")).to_be_disabled()
     screenshot(page, "dice_monarchs-phone")
     assert scroll_width(page) <= PHONE_WIDTH + SCROLL_TOLERANCE
     buttons = page.locator(".tc-app button:visible")
@@ -128,23 +74,12 @@ def test_phone_width(voila_app: Any, phone_page: Any, scroll_width: Any, screens
         box = buttons.nth(i).bounding_box()
         assert box is not None and box["height"] >= 40, buttons.nth(i).inner_text()
         assert box["x"] + box["width"] <= PHONE_WIDTH + SCROLL_TOLERANCE
-
-
-def test_save_then_load_resumes_the_table(voila_app: Any) -> None:
-    import base64
-
-    page = voila_app("dice_monarchs")
-    start_table(page, "Ann, Bo", "11")
-    expect(page.locator(".tc-name-players input")).to_be_hidden()  # setup folded away
-    page.locator(".tc-btn-reveal").click()
-    page.locator(".tc-monarchs-private .tc-card").wait_for(timeout=60_000)
     page.locator(".tc-int-amount input").fill("3")
     page.locator(".tc-btn-bet").click()
     wait_log(page, 3)
+    expect(pot(page)).to_have_text("3")
     link = page.locator(".tc-save-load a[download]")
     assert link.get_attribute("download") == "dice-monarchs.json"  # the public save
-    public = base64.b64decode(link.get_attribute("href").split("base64,", 1)[1]).decode()
-    assert '"commitments"' in public and '"seed"' not in public
     page.locator(".tc-btn-setup").click()
     page.locator(".tc-btn-gm-save").click()  # the GM's file, made only when asked
     gm_link = page.locator('.tc-gm-save a[download="dice-monarchs-gm.json"]')
@@ -153,6 +88,8 @@ def test_save_then_load_resumes_the_table(voila_app: Any) -> None:
     page.locator(".tc-btn-setup").click()
 
     take_turn(page, "Ann", "call", 3)  # play on past the save, then go back to it
+    expect(revealed_community(page)).to_have_count(3)  # the flop
+    screenshot(page, "dice_monarchs-flop")
     page.locator(".tc-btn-setup").click()
     # Issue 22: the saved file is opened with the file picker; the paste box is folded away.
     expect(page.locator(".tc-load textarea")).to_be_hidden()
@@ -172,48 +109,4 @@ def test_save_then_load_resumes_the_table(voila_app: Any) -> None:
     page.wait_for_selector('.tc-cover[data-player="Ann"]')  # resumed covered
     expect(page.locator(".tc-load textarea")).to_be_hidden()
     expect(page.locator(".tc-error [role=alert]")).to_have_count(0)
-
-
-def test_the_banker_enters_the_flop_from_real_dice_on_a_phone(
-        voila_app: Any, phone_page: Any, scroll_width: Any, screenshot: Any) -> None:
-    """Issue 13: a table where the banker rolls the community dice by hand waits for them
-    when the opening bets are settled; an impossible die is refused under the faces box and
-    nothing is revealed; the dice typed are the flop."""
-    page = voila_app("dice_monarchs", page=phone_page)
-    page.locator(".tc-banker-toggle input[type=checkbox]").check()
-    # The switch is a move of the table (its talk is folded away until the first deal).
-    page.wait_for_selector('.tc-monarchs .tc-log[data-count="1"]', state="attached")
-    page.locator(".tc-name-players input").fill("Ann, Bo")
-    page.locator(".tc-int-chips input").fill("20")
-    page.locator(".tc-int-seed input").fill("11")
-    page.locator(".tc-btn-new-table").click()
-    wait_log(page, 3)  # the new table and the first deal
-    page.wait_for_selector('.tc-cover[data-player="Bo"]')
-    page.locator(".tc-btn-reveal").click()
-    page.locator(".tc-monarchs-private .tc-card").wait_for(timeout=60_000)
-    page.locator(".tc-int-amount input").fill("3")
-    page.locator(".tc-btn-bet").click()
-    wait_log(page, 4)  # the switch, the new table, the deal, the bet
-    take_turn(page, "Ann", "call", 4)
-    awaiting = page.locator('.tc-awaiting[data-stage="flop"]')
-    expect(awaiting).to_contain_text("The banker rolls the flop (d4 d6 d8)")
-    expect(revealed_community(page)).to_have_count(0)
-    page.locator(".tc-roll-controls-community .tc-rule-own input[type=checkbox]").check()
-    faces = page.locator(".tc-faces-community-faces input")
-    faces.wait_for()
-    faces.fill("4 6 9")
-    faces.press("Enter")
-    page.locator(".tc-btn-roll-community").click()
-    expect(page.locator(".tc-refusal-community-faces")).to_contain_text(
-        "a d8 shows 1 to 8, not 9")
-    expect(revealed_community(page)).to_have_count(0)  # nothing was revealed
-    faces.fill("4 6 8")
-    faces.press("Enter")
-    page.locator(".tc-btn-roll-community").click()
-    wait_log(page, 6)
-    expect(revealed_community(page)).to_have_count(3)
-    expect(page.locator(".tc-monarchs-outcome")).to_contain_text(
-        "The banker reveals the flop: 4, 6, 8")
-    expect(page.locator(".tc-community-roll")).to_be_hidden()
     assert scroll_width(page) <= PHONE_WIDTH + SCROLL_TOLERANCE
-    screenshot(page, "dice_monarchs-banker-own-dice-phone")

@@ -160,12 +160,12 @@ def work():
     limits.ODDS_TIME_LIMIT = 600.0  # no net: only the budget may stop these
     times = []
     for expr in ("D10000!", "100d6!kh3", "1d100000*1d100", "(1d50)d(1d50)"):
-        start = time.perf_counter()
+        start = time.process_time()
         try:
             odds(expr)
             times.append(None)
         except companion.errors.OddsTooCostlyError:
-            times.append(time.perf_counter() - start)
+            times.append(time.process_time() - start)
     return times
 """
     )

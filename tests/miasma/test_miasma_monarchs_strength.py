@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import time
 from fractions import Fraction
 
 import pytest
@@ -86,11 +85,17 @@ def test_bad_input_is_refused(hole, community, k, message) -> None:
         hand_strength(hole, community, k)
 
 
-def test_a_simulation_past_the_budget_is_refused_before_any_work() -> None:
-    started = time.perf_counter()
-    with pytest.raises(RuleError) as refused:
-        hand_strength((4, 6, 8, 10, 12), (), 7, samples=200_000, seed=1)
-    assert time.perf_counter() - started < 0.5  # refused before any deal is simulated
+def test_a_simulation_past_the_budget_is_refused_before_any_work(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.rulesets.miasma.dice_monarchs import strength
+
+    def no_deal(*args: object) -> None:
+        raise AssertionError("a deal was simulated before the budget was checked")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(strength, "_simulate", no_deal)
+        with pytest.raises(RuleError) as refused:
+            hand_strength((4, 6, 8, 10, 12), (), 7, samples=200_000, seed=1)
     message = str(refused.value)
     assert "\n" not in message and "1,600,000 showdown hands" in message
     assert f"at most {max_samples(7):,} samples" in message
@@ -100,13 +105,12 @@ def test_a_simulation_past_the_budget_is_refused_before_any_work() -> None:
     assert max_samples(7) >= DEFAULT_SAMPLES
 
 
-def test_the_default_answers_fast_against_seven_opponents() -> None:
-    # The default fits the budget (about a second here: 0.8 s measured on an idle machine);
-    # the wall-clock bound only guards against a hang on a busy shared machine.
+def test_the_default_fits_the_budget_against_seven_opponents() -> None:
+    # How fast it answers is measured by `make bench` (about 0.8 s here on an idle
+    # machine), not here: a wall-clock bound in a test fails on a busy machine.
     assert DEFAULT_SAMPLES * (7 + 1) <= MAX_SIMULATED_HANDS
-    started = time.perf_counter()
     s = hand_strength((4, 6, 8, 10, 12), (), 7, seed=2)
-    assert s.samples == DEFAULT_SAMPLES and time.perf_counter() - started < 20
+    assert s.samples == DEFAULT_SAMPLES
 
 
 def test_quick_readout_is_exact_from_the_turn_and_a_seeded_estimate_before() -> None:

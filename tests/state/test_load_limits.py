@@ -111,10 +111,10 @@ def test_unreadable_text_is_one_state_error(text: object, expected: str) -> None
 
 def test_too_long_is_refused_before_parsing() -> None:
     text = " " * (MAX_SAVE_CHARS + 1) + "{}"
-    start = time.perf_counter()
+    start = time.process_time()
     message = _message(text)
     assert "too long" in message and f"{MAX_SAVE_CHARS:,}" in message
-    assert time.perf_counter() - start < 1
+    assert time.process_time() - start < 1
 
 
 def test_format_must_be_the_number_one() -> None:
@@ -249,15 +249,15 @@ def test_a_huge_history_line_is_refused() -> None:
     assert "field 'log[0].summary' holds 100,000 characters, at most 2,000 allowed" in message
 
 
-def test_a_long_but_legal_save_loads_within_a_second() -> None:
+def test_a_long_but_legal_save_loads_within_a_second_of_cpu() -> None:
     harbour = Harbour()
     for hull in range(1, 31):
         harbour.launch(hull)
         harbour.undo()
         harbour.launch(hull)
-    start = time.perf_counter()
+    start = time.process_time()
     assert Harbour.from_json(harbour.to_json()) == harbour
-    assert time.perf_counter() - start < 1
+    assert time.process_time() - start < 1
 
 
 def test_a_move_without_its_own_line_is_logged_in_plain_words() -> None:

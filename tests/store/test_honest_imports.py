@@ -206,10 +206,10 @@ def test_verify_bounds_hand_entered_totals_by_the_size_of_their_odds() -> None:
         "roll": {"mode": "public", "expr": f"1d1000000+{i}", "total": 500 + i,
                  "text": f"1d1000000+{i} = {500 + i} — own dice", "dice": [],
                  "physical": True}} for i in range(60)]
-    start = time.monotonic()
+    start = time.process_time()
     with pytest.raises(FairPlayError, match=r"exact odds of more than 3,000,000 outcomes"):
         fairplay.verify({"events": rows})
-    assert time.monotonic() - start < 5
+    assert time.process_time() - start < 5
     small = [{**r, "roll": {**r["roll"], "expr": "3d6", "total": 10,
                             "text": "3d6 = 10 — own dice"}} for r in rows]
     assert fairplay.verify({"events": small}) == 60

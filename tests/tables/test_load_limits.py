@@ -30,10 +30,10 @@ def d6(rows: list[dict[str, Any]], **changes: Any) -> dict[str, Any]:
 
 
 def refused(data: dict[str, Any], message: str) -> None:
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: bounded work, whatever else the machine runs
     with pytest.raises(TableError, match=message) as caught:
         parse_table(data)
-    assert time.perf_counter() - start < 1
+    assert time.process_time() - start < 1
     assert str(caught.value).startswith(f"table {data['id']}: ")
     assert "\n" not in str(caught.value)
 
@@ -120,11 +120,11 @@ def test_a_chain_of_1200_tables_is_refused_without_recursing(tmp_path: Path) -> 
     folder = tmp_path / "r" / "tables"
     for n in range(1200):
         write(folder, f"t{n:04d}", f"{{table:t{n + 1:04d}}}" if n < 1199 else "end")
-    start = time.perf_counter()
+    start = time.process_time()
     with pytest.raises(TableError, match=f"t0000 .*: nested table rolls go 1200 tables deep, "
                                          f"over the limit of {MAX_NESTING}"):
         load_directory(tmp_path)
-    assert time.perf_counter() - start < 5
+    assert time.process_time() - start < 5
 
 
 def test_a_long_cycle_is_found_without_recursing(tmp_path: Path) -> None:

@@ -69,6 +69,7 @@ __all__ = [
     "DEVICE_LINE",
     "HUB_USER",
     "JOIN_LINE",
+    "PAGE_SHOWN",
     "POLL_SECONDS",
     "ROLES",
     "SEAT_CHECK_SECONDS",
@@ -87,6 +88,7 @@ __all__ = [
     "open_table",
     "page_address",
     "page_campaign",
+    "page_shown_signal",
     "page_store",
     "seat_key_of",
     "seated",
@@ -462,17 +464,57 @@ WIDGET_LOCK = threading.RLock()
 STATES_SENT = threading.Event()
 
 
+#: Set when the page has built its widgets from that answer and shown them (see
+#: [page_shown_signal][companion.widgets.table.binding.page_shown_signal]). Being sent the
+#: states is not enough: the page builds its models from them asynchronously, and a flood
+#: of new widgets arriving meanwhile (the campaign's apps built ahead: thousands) left the
+#: start app at "Error displaying widget: model not found" after a reload, about one
+#: reload in five on a loaded machine.
+PAGE_SHOWN = threading.Event()
+
+# Run by the page once the signal's view is on screen (an image's onerror: ipywidgets HTML
+# runs no <script>); views are made only after the page has every model, so this is the
+# page saying "shown". It types into the hidden box below, which sends its value.
+_SHOWN_JS = (
+    "(function f(n){var i=document.querySelector('.tc-page-shown input');"
+    "if(i){if(!i.value){i.value='shown';"
+    "i.dispatchEvent(new Event('input',{bubbles:true}));"
+    "i.dispatchEvent(new Event('change',{bubbles:true}));}}"
+    "else if(n<600){setTimeout(function(){f(n+1);},100);}})(0)")
+
+
+def page_shown_signal() -> widgets.Widget:
+    """A hidden widget through which the page says it has shown its widgets: it sets
+    [PAGE_SHOWN][companion.widgets.table.binding.PAGE_SHOWN]. The value only tells the
+    kernel when to start background work; nothing is decided on it."""
+    box = widgets.Text(value="", layout=widgets.Layout(display="none"),
+                       _dom_classes=("tc-page-shown",))
+
+    def shown(change: dict[str, Any]) -> None:
+        if change["new"]:
+            PAGE_SHOWN.set()
+
+    box.observe(shown, names="value")
+    script = widgets.HTML(
+        f'<img alt="" style="display:none" src="data:," '
+        f'onerror="{html.escape(_SHOWN_JS, quote=True)}">',
+        layout=widgets.Layout(display="none"))
+    return widgets.VBox([box, script], layout=widgets.Layout(display="none"))
+
+
 def wait_for_page(timeout: float = 60.0) -> None:
-    """In a kernel with a page to serve, wait until it has the widgets' state (see
-    [STATES_SENT][companion.widgets.table.binding.STATES_SENT]); elsewhere (plain Python,
-    the tests) return at once."""
+    """In a kernel with a page to serve, wait until the page has shown its widgets (see
+    [PAGE_SHOWN][companion.widgets.table.binding.PAGE_SHOWN]; at most ``timeout`` seconds,
+    after which the work goes ahead); elsewhere (plain Python, the tests) return at once."""
     try:
         from IPython import get_ipython
     except ImportError:  # pragma: no cover - ipywidgets brings IPython
         return
     shell = get_ipython()
     if shell is not None and getattr(shell, "kernel", None) is not None:
+        deadline = time.monotonic() + timeout
         STATES_SENT.wait(timeout)
+        PAGE_SHOWN.wait(max(0.0, deadline - time.monotonic()))
 
 
 def guard_state_requests() -> None:

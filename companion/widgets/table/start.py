@@ -48,6 +48,7 @@ from companion.widgets.table.binding import (
     hub_user,
     live,
     open_table,
+    page_shown_signal,
     page_store,
     seat_key_of,
     seated,
@@ -150,9 +151,11 @@ class TableApp(widgets.VBox):
             widgets.HTML(f"<style>{_CSS}</style>", layout=widgets.Layout(display="none")),
             self.identity,
             self.pick_row,
-            self.create_row, self.db, self.error, self.campaign_box, box=self,
+            self.create_row, self.db, self.error, self.campaign_box, page_shown_signal(),
+            box=self,
         )
         self.add_class("tc-table")
+        self._gm_order: tuple[Any, ...] = tuple(self.children)  # the GM's: forms first
         self._followed: set[int] = set()
         self.warm = threading.Event()
         guard_state_requests()
@@ -242,9 +245,13 @@ class TableApp(widgets.VBox):
         apps; the campaign list and the new-campaign form, the GM's business, follow it
         (they sat above the party on a player's phone). The GM's page keeps them on top."""
         box: Any = self  # ipywidgets is untyped: its children are Any
-        rest = [w for w in box.children if w not in (self.campaign_box, self.error)]
-        at = rest.index(self.pick_row) if lead else len(rest)
-        box.children = (*rest[:at], self.error, self.campaign_box, *rest[at:])
+        order = self._gm_order
+        if lead:
+            rest = [w for w in order if w not in (self.campaign_box, self.error)]
+            at = rest.index(self.pick_row)
+            order = (*rest[:at], self.error, self.campaign_box, *rest[at:])
+        if tuple(box.children) != order:  # unchanged: nothing sent to the page
+            box.children = order
 
     def may_create(self) -> bool:
         """An open table lets any page create campaigns; a closed one, a GM's page only."""
@@ -596,7 +603,7 @@ def _warm_up(campaign: Campaign) -> threading.Event:
 
     def work() -> None:
         try:
-            wait_for_page()  # thousands of new widgets in the page's first answer: too many
+            wait_for_page()  # thousands of new widgets while the page builds: too many
             for app in apps_for(campaign.rulesets):
                 with WIDGET_LOCK:  # one app at a time: a tap is not kept waiting long
                     campaign_app(campaign, app.key)
