@@ -153,8 +153,12 @@ def test_the_duel_is_played_on_the_gm_s_device_and_kept(
     monkeypatch.setattr(sys, "platform", "emscripten")  # the serverless apps: one device
     app = duel_screen(db)
     app.name_boxes[0].value, app.name_boxes[1].value = "Ash", "Briar"
+    # 18 hit points outlast any one exchange (a d8 at most): the duel goes on, whatever
+    # the unseeded dice.
+    app.hp_boxes[0].value = app.hp_boxes[1].value = "18"
     app.stakes.value = "the bridge"
     click(app, "start")
+    assert app.duel.hit_points == [18, 18]
     # Both rows of choices on the GM's device (the duelists take it in turn).
     assert choice_buttons(app, 0) == choice_buttons(app, 1) == ["Attack", "Defend",
                                                                   "Flourish"]
