@@ -298,12 +298,14 @@ def ruleset_pages(ruleset: Ruleset, rules_pages: dict[str, str]) -> None:
     for heading, links in contents.items():
         if links:
             listing.append(f"- **{heading}**: " + " · ".join(links))
+    intro = f"Seed document: `{ruleset.seed}`."
     if apps := static_app_links(ruleset.name, "../../"):
-        listing.append("- **Apps** (in this browser, offline after one visit): " + apps)
+        # Near the top (they were at the very bottom, under the whole rules text).
+        intro = (f'<p class="tc-ruleset-apps"><b>Apps</b> (in this browser, offline after '
+                 f"one visit): {apps}</p>\n\n{intro}")
     index = layout[ruleset.module_name]
     write(index, rules_page(ruleset.title, ruleset.module_name, index, rules_pages,
-                            intro=f"Seed document: `{ruleset.seed}`.",
-                            outro="\n".join(listing)))
+                            intro=intro, outro="\n".join(listing)))
 
 
 def rules_index(rulesets: list[Ruleset]) -> str:
@@ -366,6 +368,8 @@ def static_app_links(ruleset: str, root: str) -> str:
 
 
 def apps_page() -> str:
+    from companion import rulesets
+
     lines = ["# Apps", "",
              "Every table app runs here, in this browser: no server, no account. After one "
              "visit the site and its apps keep working with no network (airplane mode "
@@ -382,7 +386,9 @@ def apps_page() -> str:
         by_ruleset.setdefault(ruleset, []).append(
             f'<a class="tc-app-link" href="../apps/{key}.html">{title}</a>')
     for ruleset, links in sorted(by_ruleset.items()):
-        lines.append(f"- **{ruleset}**: " + " · ".join(links))
+        # The ruleset by its name, linked to its rules (the id is the program's word).
+        title = rulesets.get(ruleset).title
+        lines.append(f"- **[{title}](rules/{ruleset}/index.md)**: " + " · ".join(links))
     return "\n".join(lines) + "\n"
 
 

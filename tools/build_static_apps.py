@@ -203,6 +203,7 @@ PAGE = """<!doctype html>
 </head>
 <body data-tc-static="{app}">
 <main class="tc-static-page">
+{nav}
 {heading}
 <div id="tc-static-output" class="tc-static-output">
 <p id="tc-static-status" class="tc-static-status" role="status">Loading the app…</p>
@@ -232,12 +233,50 @@ def notebook_cells(nb: dict[str, object]) -> tuple[str, list[str]]:
     return "\n".join(texts), codes
 
 
+#: Notebooks of ``widgets/`` that are no app here: the Voila server's rules page (the site
+#: has its own rules pages, which the apps link to).
+NOT_APPS = {"rules"}
+
+
+def app_ruleset(app: str) -> str:
+    """The ruleset an app belongs to ("" for the start app, the dice tray, Campaigns)."""
+    try:
+        from companion.widgets.table.apps import spec
+    except ImportError:  # the widgets not installed: the links go to the rules index
+        return ""
+    try:
+        return spec(app).ruleset
+    except Exception:  # not an app of the list (the start app, the Campaigns page)
+        return ""
+
+
+def way_back(app: str) -> str:
+    """The page's links back into the site: the Apps page and the rules of the app's
+    ruleset (plain links, there before the app loads; the service worker keeps them)."""
+    from companion import rulesets
+
+    ruleset = app_ruleset(app)
+    if ruleset:
+        rules = (f'<a class="tc-way-rules" href="../rules/{html.escape(ruleset)}/">Rules: '
+                 f"{html.escape(rulesets.get(ruleset).title)}</a>")
+    else:
+        rules = '<a class="tc-way-rules" href="../rules/">Rules</a>'
+    links = ['<a class="tc-way-apps" href="../play/">All apps</a>', rules]
+    if app not in {"table", "campaigns"}:
+        links.append('<a class="tc-way-table" href="table.html">Table Companion</a>')
+    elif app == "table":
+        links.append('<a class="tc-way-campaigns" href="campaigns.html">Campaigns in this '
+                     "browser</a>")
+    return (f'<nav class="tc-static-nav" aria-label="Back to the site">{" ".join(links)}'
+            "</nav>")
+
+
 def app_page(app: str, nb: dict[str, object], title: str, snapshot: str) -> str:
     heading, codes = notebook_cells(nb)
     # JSON inside <script>: "</" would end the element early.
     cells = json.dumps(codes).replace("</", "<\\/")
     return PAGE.format(app=html.escape(app), title=html.escape(title), heading=heading,
-                       cells=cells, snapshot=html.escape(snapshot))
+                       cells=cells, snapshot=html.escape(snapshot), nav=way_back(app))
 
 
 def campaigns_notebook() -> dict[str, object]:
@@ -248,18 +287,21 @@ def campaigns_notebook() -> dict[str, object]:
 
 
 def precache_list(site: Path) -> list[str]:
-    """Every file of the site the service worker keeps (paths relative to the site)."""
+    """Every file of the site the service worker keeps (paths relative to the site).
+
+    The API reference (about 30 MB of pages) comes last: it is kept offline like the rest
+    (a page of it was missing offline unless visited before), after the pages and apps a
+    table needs first."""
     skip_suffix = {".map", ".gz", ".ipynb"}
-    out = []
+    out, api = [], []
     for path in sorted(site.rglob("*")):
         if not path.is_file() or path.suffix in skip_suffix:
             continue
         rel = path.relative_to(site).as_posix()
-        # The API reference (30 MB of pages for developers) is kept when visited.
-        if rel in {"sw.js", "precache.json"} or rel.startswith("api/") or "/tests/" in rel:
+        if rel in {"sw.js", "precache.json"} or "/tests/" in rel:
             continue
-        out.append(rel)
-    return out
+        (api if rel.startswith("api/") else out).append(rel)
+    return out + api
 
 
 def service_worker(site: Path) -> None:
@@ -283,7 +325,8 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv[1:])
     site: Path = args.site.resolve()
     cache: Path = args.cache.resolve()
-    apps = args.apps or sorted(p.stem for p in WIDGETS.glob("*.ipynb"))
+    apps = args.apps or sorted(p.stem for p in WIDGETS.glob("*.ipynb")
+                               if p.stem not in NOT_APPS)
     if not (site / "assets" / "pyodide" / "pyodide.mjs").exists():
         raise SystemExit(f"{site} has no assets/pyodide/ (build the site first: make docs)")
 

@@ -375,7 +375,10 @@ def distribution_svg(
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
         f'role="img" aria-label="{html.escape(label)}" '
-        'style="max-width:100%;height:auto" font-family="sans-serif" font-size="14">',
+        # Text in the colour of the text around it (fill inherits): readable on a light
+        # page and a dark one alike (it was black, unreadable on the site's dark theme).
+        'style="max-width:100%;height:auto" font-family="sans-serif" font-size="14" '
+        'fill="currentColor">',
         f"<title>{html.escape(label)}</title>",
         f'<defs><pattern id="{pattern}" width="6" height="6" patternUnits="userSpaceOnUse" '
         "patternTransform=\"rotate(45)\"><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" "

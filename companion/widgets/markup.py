@@ -12,6 +12,7 @@ from companion.dice.render import fraction_text, percent
 __all__ = [
     "LOCAL_TIME_SCRIPT",
     "chance_html",
+    "details_html",
     "escape",
     "into_view_html",
     "local_time_html",
@@ -26,6 +27,18 @@ def escape(text: object) -> str:
     '&lt;b&gt;Ann &amp; Bo&lt;/b&gt;'
     """
     return html.escape(str(text))
+
+
+def details_html(text: str, name: str = "seed") -> str:
+    """``text`` (HTML) folded under a *details* line a curious player may open: a roll's
+    seed is for replaying it (``companion roll ... --seed N``), not for reading at the
+    table, where a bare number is jargon (issue 31). The text stays in the page.
+
+    >>> details_html("seed 7")
+    '<details class="tc-details tc-details-seed"><summary>details</summary>seed 7</details>'
+    """
+    return (f'<details class="tc-details tc-details-{slug(name)}"><summary>details</summary>'
+            f"{text}</details>")
 
 
 def slug(text: str) -> str:

@@ -82,6 +82,7 @@ from companion.widgets.base import (
     row,
     safe,
 )
+from companion.widgets.markup import details_html
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -526,9 +527,16 @@ def _log_item(event: dict[str, Any]) -> str:
     kind = str(event["kind"])
     who = html.escape(str(event.get("who") or "someone"))
     role = " (GM)" if event.get("role") == "gm" else ""
-    text = html.escape(fairplay.summary(kind, data))
+    summary = fairplay.summary(kind, data)
+    # A hidden roll's commitment (a hash) under "details" too, after the line it ends.
+    said, _, rest = summary.partition(" — commitment ")
+    code, _, after = rest.partition("…")
+    text = html.escape(said + after)
+    if code:
+        text += " " + details_html(html.escape(f"commitment {code}…"), "commitment")
     seed = event.get("seed")
-    seed_html = f" · seed {int(seed)}" if type(seed) is int else ""
+    # The seed (to replay the roll) under "details": jargon to a player reading the log.
+    seed_html = f" · {details_html(f'seed {int(seed)}')}" if type(seed) is int else ""
     if kind == "roll" and data.get("physical") is True:
         seed_html = " · real dice"
     return (f'<li data-entry="{int(event["seq"])}">#{int(event["seq"])} · '

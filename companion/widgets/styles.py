@@ -95,6 +95,13 @@ CSS = ("""
 .tc-app svg text { fill: currentColor; }  /* a chart's labels follow the theme */
 .tc-app .tc-fold-body { padding: 0 0 0 6px; border-left: 3px solid var(--tc-line); }
 .tc-app .tc-fold-title { font-weight: 700; }
+/* The way back above an app (table/site.py), and the Voila rules page: the apps' look. */
+.tc-way-back .tc-nav { display: flex; flex-wrap: wrap; gap: 6px; margin: 4px 0; }
+.tc-way-back a.tc-link, .tc-rules-page a.tc-link { display: inline-flex; align-items: center;
+  min-height: 44px; padding: 4px 10px; border: 1px solid var(--tc-edge, #767676);
+  border-radius: 4px; text-decoration: none; color: inherit; font-size: 16px; }
+.tc-rules-page { font-size: 16px; line-height: 1.4; max-width: 100%; }
+.tc-rules-page li { margin: 6px 0; }
 .tc-app .tc-link { display: inline-flex; align-items: center; min-height: 44px;
   padding: 4px 10px; border: 1px solid var(--tc-edge); border-radius: 4px; text-decoration: none;
   color: inherit; margin: 0 4px 0 0; font-size: 16px; }
@@ -108,6 +115,11 @@ CSS = ("""
 .tc-app .tc-result span.tc-total { font-size: 30px; font-weight: 800; vertical-align: middle; }
 .tc-app .tc-result .tc-verdict { font-size: 18px; vertical-align: middle; }
 .tc-app del { text-decoration: line-through; }
+/* A roll's seed folded under "details" (markup.details_html): quiet until tapped open. */
+.tc-app details.tc-details { display: inline-block; vertical-align: middle; }
+.tc-app details.tc-details > summary { display: inline-flex; align-items: center;
+  min-height: 44px; padding: 0 6px; cursor: pointer; color: var(--tc-muted);
+  text-decoration: underline; }
 /* Secondary text (an exact fraction, a note) is read too: 16px, told apart by its colour. */
 .tc-app small, .tc-app .tc-note { font-size: 16px; color: var(--tc-muted); }
 /* Every control a thumb can reach is at least 44px tall, whatever a module's own CSS says
@@ -121,8 +133,10 @@ CSS = ("""
   outline: 3px solid var(--tc-focus) !important; outline-offset: 2px; }
 """
     # Dark: the device's choice on a Voila page (the page template loads JupyterLab's dark
-    # variables under the same media query); in JupyterLab itself, the notebook's theme.
-    f"@media (prefers-color-scheme: dark) {{ body[data-voila] .tc-app {{ {_DARK} }} }}\n"
+    # variables under the same media query) and on a serverless app's page (its app.css
+    # sets them); in JupyterLab itself, the notebook's theme.
+    "@media (prefers-color-scheme: dark) { body[data-voila] .tc-app, "
+    f"body[data-tc-static] .tc-app {{ {_DARK} }} }}\n"
     f'body[data-jp-theme-light="false"]:not([data-voila]) .tc-app {{ {_DARK} }}\n'
 )
 """Phone-width rules, scoped under ``.tc-app`` so they never leak into a notebook."""

@@ -75,7 +75,7 @@ def test_blind_roll_reaches_the_gm_only_and_checks_after_the_reveal(
         assert event.data["commitment"][:12] in seen
 
         gm.page.locator(".tc-btn-reveal").click()
-        wait_for(lambda: f"seed {seed}" in page.locator(".tc-roll-log").inner_text(),
+        wait_for(lambda: f"seed {seed}" in page.locator(".tc-roll-log").text_content(),
                  "the reveal on the player's screen")
         page.locator(".tc-btn-check").click()
         wait_for(lambda: "holds" in page.locator(".tc-check-result").inner_text(),

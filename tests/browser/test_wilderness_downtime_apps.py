@@ -52,7 +52,7 @@ def test_wilderness_watch_on_a_phone(voila_app: Any, phone_page: Any, scroll_wid
     page.locator(".tc-btn-travel").click()
     travelled = outcome(page, 5)
     seed = travelled.get_attribute("data-seed")
-    assert seed is not None and f"seed {seed}" in travelled.inner_text()
+    assert seed is not None and f"seed {seed}" in travelled.text_content()
 
     page.locator(".tc-int-sea input").fill("7")
     page.locator(".tc-int-sea input").press("Tab")

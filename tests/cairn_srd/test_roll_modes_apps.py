@@ -272,12 +272,21 @@ def test_faces_left_over_refuse_the_roll_and_leave_the_sheet_as_it_was(
 
 
 def test_duel_roll_controls_only_where_someone_chooses(store: Store) -> None:
-    """The exchange is rolled by the choice that reveals both: the table screen (the GM's)
-    has no roll controls, a duelist's own screen has them (their modes)."""
+    """The exchange is rolled by the choice that reveals both: the table screen (the GM's,
+    both duelists seated on their own screens) has no roll controls, a duelist's own
+    screen has them (their modes); the GM's screen has them while a duelist with no seat
+    chooses there (the hot seat, issue 31)."""
+    from companion.store.seats import make_seat, revoke_seat
+
     gm = _gm(store)
     ensure(gm, DUEL, Duel, Duel).start("Ash", "Bo", 6, 6, "the bridge")
+    make_seat(store, "Barrow", "Ash", "player")
+    make_seat(store, "Barrow", "Bo", "player")
     table = app_in(spec("duel").build(gm))
     assert table.controls.layout.display == "none"
+    revoke_seat(store, "Barrow", "Bo")
+    table.render()
+    assert table.controls.layout.display is None
     ash = app_in(spec("duel").build(open_campaign(store, "Barrow", who="Ash", role="player")))
     assert ash.controls.layout.display is None
     assert [v for _, v in ash.controls.mode.options] == ["public", "blind", "self"]

@@ -135,3 +135,23 @@ def test_one_page_of_each_kind_passes_axe_in_the_dark(built_site: Path, in_brows
         return problems
 
     assert in_browser(body, color_scheme="dark") == {}
+
+
+def test_the_theme_follows_the_device_as_it_changes(in_browser: Any, site_url: str) -> None:
+    """Issue 31: the site kept the theme of the first visit when the phone switched (the
+    palette stored it); in the automatic palette it follows the device, then and later."""
+    from playwright.sync_api import expect
+
+    def body(page: Any) -> None:
+        scheme = page.locator("body")
+        page.goto(site_url, wait_until="load")
+        expect(scheme).to_have_attribute("data-md-color-scheme", "default")
+        page.emulate_media(color_scheme="dark")  # the phone switches, the page stays open
+        expect(scheme).to_have_attribute("data-md-color-scheme", "slate")
+        page.goto(site_url + "dice-notation/", wait_until="load")  # and the next page
+        expect(scheme).to_have_attribute("data-md-color-scheme", "slate")
+        page.emulate_media(color_scheme="light")
+        page.reload(wait_until="load")
+        expect(scheme).to_have_attribute("data-md-color-scheme", "default")
+
+    in_browser(body, color_scheme="light")

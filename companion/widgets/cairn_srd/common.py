@@ -50,6 +50,7 @@ from companion.widgets.base import (
     escape,
     row,
 )
+from companion.widgets.markup import details_html
 from companion.widgets.rolls import RollControls, RuleRoll
 
 if TYPE_CHECKING:
@@ -259,8 +260,9 @@ class CairnAppBase(widgets.VBox):
         seed_html = ""
         if used:
             label = "seed" if len(used) == 1 else "seeds"
-            seed_html = (f' <span class="tc-seed">({label} '
-                         f'{", ".join(str(s) for s in used)})</span>')
+            # The seeds under "details": a number means nothing to a player at the table.
+            seed_html = details_html(f'<span class="tc-seed">({label} '
+                                     f'{", ".join(str(s) for s in used)})</span>')
         attr = f' data-seed="{used[-1]}"' if used else ""
         self.outcome.value = (f'<div class="tc-outcome" data-n="{self.n}"{attr}>'
                               f"{escape(text)}{seed_html}{extra}</div>")

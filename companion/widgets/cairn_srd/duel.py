@@ -3,7 +3,10 @@
 On one device (hot seat) both rows of choices show and neither pick is ever drawn before
 the reveal. Across devices (a campaign, each person's own ``who``) a duelist's screen has
 only their own row of choices; the other side shows only "chosen"; the table screen (the
-GM, or anyone else) shows both sides' state without buttons. Every screen is drawn from
+GM, or anyone else) shows both sides' state without buttons, except that the GM's screen
+is the hot seat for a duelist with no seat of their own (``hot_seat_for``: in the
+serverless apps the device holder is the GM, so both duelists choose there, in turn, and
+the duel is kept in the campaign). Every screen is drawn from
 [Duel.view_for][companion.rulesets.cairn_srd.duel.Duel.view_for], so the other side's
 pick never reaches the page before the reveal, and *Save* leaves a pending pick out.
 """
@@ -60,6 +63,8 @@ class DuelApp(CairnAppBase):
 
     ``viewer`` and ``role`` say who is looking (from the campaign's URL): a duelist's own
     screen, or the table screen (the GM, or anyone else). With neither, the hot seat.
+    ``hot_seat_for(name)``: whether the duelist ``name`` chooses on the GM's screen (no
+    seat of their own; the device is passed to them).
     The choice that reveals both rolls the exchange dice: that roll takes a roll mode and
     can be entered from real dice ([common][companion.widgets.cairn_srd.common]).
     """
@@ -69,8 +74,10 @@ class DuelApp(CairnAppBase):
     def __init__(self, duel: Duel | None = None, *,
                  seed_source: Callable[[], int] | None = None,
                  viewer: str | None = None, role: str = "",
-                 campaign: Campaign | None = None) -> None:
+                 campaign: Campaign | None = None,
+                 hot_seat_for: Callable[[str], bool] | None = None) -> None:
         super().__init__(seed_source, campaign=campaign)
+        self.hot_seat_for = hot_seat_for
         self.duel = duel or Duel()
         self.viewer = viewer or None
         self.role = role
@@ -128,6 +135,15 @@ class DuelApp(CairnAppBase):
             return None
         return self.duel.names.index(self.viewer)
 
+    def passed_here(self, side: int) -> bool:
+        """Whether ``side`` chooses on this screen: the hot seat, or the GM's screen for a
+        duelist with no seat of their own (asked afresh: a seat made mid-duel moves them)."""
+        if self.hot_seat:
+            return True
+        names = self.duel.names
+        return (self.role == "gm" and self.hot_seat_for is not None and side < len(names)
+                and bool(names[side]) and bool(self.hot_seat_for(names[side])))
+
     def start(self) -> None:
         if not self.runs_table:
             raise CompanionError("Duel: the GM starts the duel")
@@ -138,7 +154,7 @@ class DuelApp(CairnAppBase):
 
     def _choose(self, side: int, tactic: str) -> Callable[[], None]:
         def choose() -> None:
-            if not self.hot_seat and self.side != side:
+            if self.side != side and not (self.side is None and self.passed_here(side)):
                 raise CompanionError("Duel: each duelist chooses on their own screen")
             d = self.duel
             if d.waiting() != [d.names[side]]:
@@ -162,8 +178,9 @@ class DuelApp(CairnAppBase):
 
     def render(self) -> None:
         mine = self.side
+        here = [mine is None and self.passed_here(side) for side in (0, 1)]
         # Only a screen that chooses rolls the exchange: the table screen has no roll controls.
-        self.controls.layout.display = None if self.hot_seat or mine is not None else "none"
+        self.controls.layout.display = None if any(here) or mine is not None else "none"
         view = self.duel.view_for(self.viewer if mine is not None else None)
         names, hp = view["names"], view["hit_points"]
         if not view["stakes"]:
@@ -195,7 +212,7 @@ class DuelApp(CairnAppBase):
             head = box.children[0]
             assert isinstance(head, widgets.HTML)
             head.value = f'<span class="tc-choice-{side}">{label}</span>'
-            mine_row = self.hot_seat or side == mine
+            mine_row = here[side] or side == mine
             for b in box.children[1:]:
                 assert isinstance(b, widgets.Button)
                 b.layout.display = None if mine_row else "none"

@@ -8,8 +8,12 @@ seed: keep it face down); pasting that into the load box resumes it, covered.
 
 Across devices (a campaign, each person's own ``who``): a seated player's screen shows
 their own hole dice and betting buttons on their turn; the table screen (the GM, or anyone
-not seated) shows the community dice, the pot and whose turn it is. Every screen is drawn
-from the game's
+not seated) shows the community dice, the pot and whose turn it is. The GM's screen is
+also the hot seat for every player who has no seat of their own (``hot_seat_for``): in the
+serverless apps the device holder is the GM and nobody else has a screen, so the phone is
+passed round there as on the demo table, and every move is kept in the campaign. A
+player with their own seat bets only from it: the GM's screen never uncovers their dice.
+Every screen is drawn from the game's
 [view_for][companion.rulesets.miasma.dice_monarchs.game.DiceMonarchsGame.view_for]
 for its viewer, so no other player's hole dice and never the table seed reach the page,
 in any widget's state; a player's *Save* holds others' dice only as commitments.
@@ -144,14 +148,18 @@ class DiceMonarchsApp(widgets.VBox):
 
     ``viewer`` and ``role`` say who is looking (from the campaign's URL): a seated
     player's screen (``role`` not ``"gm"``), or the table screen (the GM, or a viewer not
-    seated). With neither, the app is the hot-seat table. Undo is the GM's: on the hot
-    seat it asks everyone to agree (a second tap); it never takes back a reveal.
+    seated). With neither, the app is the hot-seat table. ``hot_seat_for(name)`` says
+    whether the player ``name`` plays on the GM's screen, passed the device (no seat of
+    their own): then, on their turn, the GM's screen covers the table and offers *Show my
+    dice* as the hot seat does. Undo is the GM's: on the hot seat it asks everyone to
+    agree (a second tap); it never takes back a reveal.
     """
 
     def __init__(self, game: DiceMonarchsGame | None = None, *,
                  players: str = "Ann, Bo, Cy", chips: int = 100, seed: int | None = None,
                  samples: int = 800, viewer: str | None = None, role: str = "",
-                 campaign: Campaign | None = None) -> None:
+                 campaign: Campaign | None = None,
+                 hot_seat_for: Callable[[str], bool] | None = None) -> None:
         super().__init__()
         self.add_class("tc-monarchs")
         self.error = ErrorLine()
@@ -160,6 +168,7 @@ class DiceMonarchsApp(widgets.VBox):
         self.viewer = viewer or None
         self.role = role
         self.hot_seat = self.viewer is None and not role
+        self.hot_seat_for = hot_seat_for
         rank_table()  # the hands table, built once per kernel: odds then answer at once
         self.shown_to: str | None = None  # the player whose dice are uncovered
         self._shown_at: tuple[int, int, str, int] | None = None
@@ -278,6 +287,17 @@ class DiceMonarchsApp(widgets.VBox):
             return None
         return self.viewer
 
+    def passed_here(self, player: str | None) -> bool:
+        """Whether ``player`` takes this device for their turn: the hot seat, or the GM's
+        screen for a player with no seat of their own (asked afresh each time: a seat made
+        mid-hand moves the player to their own screen at once)."""
+        if player is None:
+            return False
+        if self.hot_seat:
+            return True
+        return (self.role == "gm" and self.hot_seat_for is not None
+                and bool(self.hot_seat_for(player)))
+
     def _btn(self, label: str, action: Callable[[], Any], name: str,
              style: str = "") -> widgets.Button:
         return button(label, action, error=self.error, name=name, style=style)
@@ -353,7 +373,12 @@ class DiceMonarchsApp(widgets.VBox):
         return (len(g.log), g.hand_no, g.phase, g.to_act)
 
     def _reveal(self) -> None:
-        self.shown_to = self.game.player_to_act
+        to_act = self.game.player_to_act
+        if to_act is None:
+            raise CompanionError("Dice Monarchs: nobody is betting now; deal the next hand")
+        if not self.passed_here(to_act):  # a seated player's dice stay on their own screen
+            raise CompanionError(f"Dice Monarchs: {to_act} bets from their own screen")
+        self.shown_to = to_act
         self._shown_at = self._token()
         self.render()
 
@@ -365,8 +390,8 @@ class DiceMonarchsApp(widgets.VBox):
         if self.seated is not None:
             if player != self.seated:
                 raise CompanionError(f"Dice Monarchs: it is {player}'s turn")
-        elif not self.hot_seat:
-            raise CompanionError("Dice Monarchs: players bet from their own screens")
+        elif not self.passed_here(player):
+            raise CompanionError(f"Dice Monarchs: {player} bets from their own screen")
         elif self.shown_to != player:
             raise CompanionError(f"{player}: tap 'Show my dice' first (it is your turn)")
         args = [self.amount.read()] if with_amount else []
@@ -440,7 +465,7 @@ class DiceMonarchsApp(widgets.VBox):
         disarm = getattr(self.undo_button, "disarm", None)
         if callable(disarm):
             disarm()
-        if self.hot_seat:
+        if self.hot_seat or (self.seated is None and self.passed_here(to_act)):
             self._render_hot_seat(to_act, betting)
         else:
             self._render_screen(to_act)
@@ -505,9 +530,10 @@ class DiceMonarchsApp(widgets.VBox):
         for name, btn in self.moves.items():
             btn.disabled = name not in legal
         if to_act is not None and not my_turn:
+            where = " on their own screen" if self.runs_table else ""
             self.cover.value = (f'<div class="tc-cover tc-waiting" data-player="'
                                 f'{escape(to_act)}">Waiting for <b>{escape(to_act)}</b>'
-                                " to act.</div>")
+                                f" to act{where}.</div>")
         else:
             self.cover.value = ""
         view = game.view_for(me) if me is not None else None

@@ -166,7 +166,8 @@ def _cairn_duel(campaign: Campaign) -> widgets.Widget:
     from companion.widgets.cairn_srd import DuelApp
 
     return DuelApp(ensure(campaign, DUEL, Duel, Duel), viewer=campaign.who or None,
-                   role=campaign.role, campaign=campaign)
+                   role=campaign.role, campaign=campaign,
+                   hot_seat_for=functools.partial(_no_seat_of_their_own, campaign))
 
 
 def _cairn_lock(campaign: Campaign) -> widgets.Widget:
@@ -422,7 +423,26 @@ def _monarchs(campaign: Campaign) -> widgets.Widget:
     names = ", ".join(party[:8]) or "Ann, Bo"
     return DiceMonarchsApp(ensure(campaign, MONARCHS, DiceMonarchsGame, DiceMonarchsGame),
                            players=names if "," in names else f"{names}, GM",
-                           viewer=campaign.who or None, role=campaign.role, campaign=campaign)
+                           viewer=campaign.who or None, role=campaign.role, campaign=campaign,
+                           hot_seat_for=functools.partial(_no_seat_of_their_own, campaign))
+
+
+def _no_seat_of_their_own(campaign: Campaign, name: str) -> bool:
+    """Whether ``name`` has no player seat at ``campaign`` (so plays on the GM's screen,
+    passed the device). Read from the store each time: a seat made or revoked mid-game
+    moves the player at once. A campaign with no store has no other screens: everyone
+    plays on the GM's. A store that cannot answer keeps the dice covered (the player may
+    hold a seat whose dice the GM's screen must not show)."""
+    from companion.store.records import StoreError
+    from companion.store.seats import seat_named
+
+    if campaign.store is None:
+        return True
+    try:
+        seat = seat_named(campaign.store, campaign.name, name)
+    except StoreError:
+        return False
+    return seat is None or seat.role != "player"
 
 
 def _miasma_names(campaign: Campaign) -> list[str]:

@@ -35,9 +35,12 @@ def campaign_app(campaign: Campaign, key: str) -> widgets.Widget:
     app = spec(key)
     if app.ruleset and app.ruleset not in campaign.rulesets:
         from companion.errors import UnknownNameError
+        from companion.widgets.table.site import ruleset_title
 
-        raise UnknownNameError(f"{app.title} is a {app.ruleset} app; campaign "
-                               f"{campaign.name!r} plays {', '.join(campaign.rulesets)}")
+        # The rulesets by their names (a player never reads "cairn_srd").
+        plays = ", ".join(ruleset_title(r) for r in campaign.rulesets)
+        raise UnknownNameError(f"{app.title} is an app of {ruleset_title(app.ruleset)}; "
+                               f"campaign {campaign.name!r} plays {plays}")
     with _CACHE_LOCK:
         lock = _BUILDING.setdefault((id(campaign), key), threading.Lock())
     with lock:  # held while building: a prebuild and a tap never build the same app twice
@@ -78,6 +81,7 @@ def campaign_page(key: str, context: PageContext | None = None) -> widgets.Widge
         join_line,
         page_campaign,
     )
+    from companion.widgets.table.site import way_back
 
     app = spec(key)
     context = context or PageContext.from_query()
@@ -86,9 +90,11 @@ def campaign_page(key: str, context: PageContext | None = None) -> widgets.Widge
         campaign = page_campaign(context)
     except Exception as exc:
         error.show(exc)
-        return page(app_heading(app.title, context, demo=True, with_title=False), error)
+        return page(app_heading(app.title, context, demo=True, with_title=False),
+                    way_back(app.ruleset), error)
     if campaign is None:
-        return page(app_heading(app.title, context, demo=True, with_title=False), app.demo())
+        return page(app_heading(app.title, context, demo=True, with_title=False),
+                    way_back(app.ruleset), app.demo())
     body: widgets.Widget
     try:
         body = campaign_app(campaign, key)
@@ -99,7 +105,7 @@ def campaign_page(key: str, context: PageContext | None = None) -> widgets.Widge
         who=campaign.who, role=campaign.role,
         seat=context.seat if campaign.role != SPECTATOR else "")
     heading = app_heading(app.title, context, demo=False, with_title=False)
-    parts: list[widgets.Widget] = [connection_banner(), heading]
+    parts: list[widgets.Widget] = [connection_banner(), heading, way_back(app.ruleset)]
     if campaign.role == SPECTATOR:
         parts.append(join_line())
     return page(*parts, error, body)

@@ -64,7 +64,8 @@ class MemberPanel(widgets.VBox):
             keep = self.picker.value
             self.picker.options = options
             ids = [i for _, i in options]
-            self.picker.value = keep if keep in ids else (ids[0] if ids else None)
+            mine = _own_first([n for n, _ in options], self.campaign.who)
+            self.picker.value = keep if keep in ids else (ids[mine] if ids else None)
         self._show()
 
     def _show(self) -> None:
@@ -78,6 +79,14 @@ class MemberPanel(widgets.VBox):
             app = self.apps[ident] = self.build(self.campaign.members[ident].tracker)
         if self.body.children != (app,):
             self.body.children = (app,)
+
+
+def _own_first(names: list[str], who: str) -> int:
+    """Where a picker starts: the viewer's own character (a player's sheet link opened on
+    the first of the party, Ash for Bryn), else the first."""
+    from companion.store.permissions import same_name
+
+    return next((i for i, n in enumerate(names) if who and same_name(n, who)), 0)
 
 
 class CharacterPanel(widgets.VBox):
@@ -130,7 +139,8 @@ class CharacterPanel(widgets.VBox):
             self._syncing = True
             try:
                 self.picker.options = options
-                self.picker.value = keep if keep in options else (options[0] if options
+                mine = _own_first(options, self.campaign.who)
+                self.picker.value = keep if keep in options else (options[mine] if options
                                                                   else None)
             finally:
                 self._syncing = False

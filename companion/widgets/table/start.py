@@ -62,6 +62,7 @@ from companion.widgets.table.binding import (
 from companion.widgets.table.pages import app_heading, campaign_app
 from companion.widgets.table.party import RULES, leave, leaving, party_rows
 from companion.widgets.table.seats_panel import SeatsPanel
+from companion.widgets.table.site import ruleset_title
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -78,6 +79,8 @@ _CSS = """
 .tc-app .tc-open-app { border-top: 2px solid #888; margin-top: 8px; padding-top: 8px; }
 .tc-app .tc-seat-link a, .tc-app .tc-gm-link a { word-break: break-all; }
 .tc-app .tc-qr svg { width: 200px; height: 200px; background: #fff; }
+/* A name is never broken inside a word at 390 px ("Na/me", "Bry/n"): the numbers wrap. */
+.tc-app .tc-party th, .tc-app .tc-party td:first-child { overflow-wrap: break-word; }
 """
 
 
@@ -145,15 +148,17 @@ class TableApp(widgets.VBox):
             self.back_jump, self.heading, self.seats, widgets.HTML("<b>Party</b>"), self.party,
             self.party_form, widgets.HTML("<b>Apps</b>"), self.app_buttons, self.app_stack,
         ], layout=widgets.Layout(max_width="100%", display="none"))
+        self.pick_row = row(self.pick, self.open_button)
         app_box(
             connection_banner(), self.url,
             widgets.HTML(f"<style>{_CSS}</style>", layout=widgets.Layout(display="none")),
             self.identity,
-            row(self.pick, self.open_button),
+            self.pick_row,
             self.create_row, self.db, self.error, self.campaign_box, page_shown_signal(),
             box=self,
         )
         self.add_class("tc-table")
+        self._gm_order: tuple[Any, ...] = tuple(self.children)  # the GM's: forms first
         self._followed: set[int] = set()
         self.warm = threading.Event()
         guard_state_requests()
@@ -233,9 +238,23 @@ class TableApp(widgets.VBox):
         # Where the campaigns are kept is the GM's business (a file path means nothing to
         # a player at the table): shown on the GM's page and before a campaign is open.
         self.db.layout.display = "none" if c.role in ("player", SPECTATOR) else None
+        self._lead_with_the_campaign(c.role in ("player", SPECTATOR))
         self._show_table_rule()
         if c.who and not hub_user():  # a campaign created next is the same person's
             self.who.value = c.who
+
+    def _lead_with_the_campaign(self, lead: bool) -> None:
+        """A player's (and a watcher's) page leads with the open campaign, its party and
+        apps; the campaign list and the new-campaign form, the GM's business, follow it
+        (they sat above the party on a player's phone). The GM's page keeps them on top."""
+        box: Any = self  # ipywidgets is untyped: its children are Any
+        order = self._gm_order
+        if lead:
+            rest = [w for w in order if w not in (self.campaign_box, self.error)]
+            at = rest.index(self.pick_row)
+            order = (*rest[:at], self.error, self.campaign_box, *rest[at:])
+        if tuple(box.children) != order:  # unchanged: nothing sent to the page
+            box.children = order
 
     def may_create(self) -> bool:
         """An open table lets any page create campaigns; a closed one, a GM's page only
@@ -309,7 +328,7 @@ class TableApp(widgets.VBox):
         c = self.campaign
         if c is None:
             return
-        rulesets = ", ".join(c.rulesets)
+        rulesets = ", ".join(ruleset_title(r) for r in c.rulesets)  # names, not ids
         self.heading.value = (f'<h3 class="tc-campaign" data-campaign="{html.escape(c.name)}">'
                             f"{html.escape(c.name)} <small>({html.escape(rulesets)})</small></h3>")
         self.party.value = party_rows(c)
