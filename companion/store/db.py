@@ -567,7 +567,7 @@ class SqlStore(StoreBase):
 
     def check_log(self, info: CampaignInfo) -> None:
         """Refuse a campaign whose log is not whole, before anything is read from it or
-        written to it: [check_count][companion.store.db.Store.check_count], then the
+        written to it: [check_count][companion.store.db.SqlStore.check_count], then the
         whole chain, event 1 to ``info.head``, against the head the campaign records (a
         changed event anywhere, before the newest snapshot too, is named).
 
