@@ -202,3 +202,22 @@ def tap_clock(monkeypatch: pytest.MonkeyPatch) -> TapClock:
     if controls is not None:
         monkeypatch.setattr(controls, "clock", clock)
     return clock
+
+
+@pytest.fixture(scope="session")
+def playwright_instance() -> Iterator[Any]:
+    """The test process's one Playwright (sync API): Playwright allows one per thread, so
+    every folder's browser tests share it (tests/hub's own copy of this fixture met the
+    browser tests' in one xdist worker and failed: "Sync API inside the asyncio loop")."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright_instance: Any, chromium_launch: dict[str, Any]) -> Iterator[Any]:
+    """One headless Chromium for the process (see ``chromium_launch``)."""
+    b = playwright_instance.chromium.launch(**chromium_launch)
+    yield b
+    b.close()

@@ -100,19 +100,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 # --- Chromium ---------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="session")
-def playwright_instance() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        yield p
-
-
-@pytest.fixture(scope="session")
-def browser(playwright_instance: Any, chromium_launch: dict[str, Any]) -> Iterator[Any]:
-    b = playwright_instance.chromium.launch(**chromium_launch)
-    yield b
-    b.close()
+# ``playwright_instance`` and ``browser`` live in tests/conftest.py: one Playwright per
+# test process, shared by every folder (a second sync instance on the same thread fails).
 
 
 def _is_local(url: str) -> bool:

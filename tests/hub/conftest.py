@@ -37,7 +37,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import _free_port, browser, playwright_instance  # noqa: F401
+from tests.browser.conftest import _free_port
 from tests.store.conftest import PostgresServer
 from tests.store.conftest import postgres_server as postgres_server  # the fixture, shared
 

@@ -84,7 +84,7 @@ class MemberPanel(widgets.VBox):
 def _own_first(names: list[str], who: str) -> int:
     """Where a picker starts: the viewer's own character (a player's sheet link opened on
     the first of the party, Ash for Bryn), else the first."""
-    from companion.store.permissions import same_name
+    from companion.names import same_name
 
     return next((i for i, n in enumerate(names) if who and same_name(n, who)), 0)
 
