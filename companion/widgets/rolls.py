@@ -58,7 +58,7 @@ import random
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import ipywidgets as widgets
 
@@ -66,6 +66,7 @@ from companion import dice, fairplay
 from companion.dice import physical
 from companion.errors import CompanionError, OddsTooCostlyError
 from companion.state import Tracker
+from companion.table import session as session_rolls
 from companion.table.session import Session
 from companion.widgets.base import (
     LOCAL_TIME_SCRIPT,
@@ -591,27 +592,10 @@ class FacesBox(CheckedBox):
 
 
 @dataclass(frozen=True)
-class RuleRoll(Generic[T]):
-    """A rule roll made through [RollControls.run][companion.widgets.rolls.RollControls.run].
-
-    ``value`` is what the rule returned, only when this viewer may see it (``None``
-    otherwise); ``seed`` likewise (``None`` for real dice); ``text`` the result line logged
-    (``None`` when hidden from this viewer); ``entry`` and ``commitment`` are the roll
-    log's (``None`` without a campaign; no commitment for a public roll)."""
-
-    mode: str
-    value: T | None
-    seed: int | None
-    physical: bool
-    entry: int | None = None
-    commitment: str | None = None
-    text: str | None = None
-    visible: bool = True
-
-    @property
-    def shown(self) -> bool:
-        """Whether this viewer may see the result."""
-        return self.visible
+class RuleRoll(session_rolls.RuleRoll[T]):
+    """A rule roll made through [RollControls.run][companion.widgets.rolls.RollControls.run]:
+    the session's [RuleRoll][companion.table.session.RuleRoll] (the same fields, one
+    definition) with the line an app shows in place of a hidden result."""
 
     def hidden_html(self) -> str:
         """The line an app shows instead of a hidden result."""
