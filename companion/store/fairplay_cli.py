@@ -221,17 +221,22 @@ def _verify(args: argparse.Namespace) -> int:
         raise CompanionError("--head checks a campaign export ('campaign export NAME'); a "
                              "log view has no chain to check")
     checked = fairplay.verify(doc)
+    sys.stdout.write(_verified(name, checked, chain) + "\n")
+    return 0
+
+
+def _verified(name: str, checked: int, chain: str | None) -> str:
+    """The line ``verify`` answers with, read whole or as a stream."""
+    from companion.store.chain import short
+
     if checked == 0:
         line = f"{name}: no revealed or public roll to check"
     else:
         line = (f"{name}: {checked} roll{'s' if checked != 1 else ''} checked, all hold "
                 "(each revealed roll matches its commitment and its seed)")
     if chain:
-        from companion.store.chain import short
-
         line += f"; its chain holds up to head {short(chain)}"
-    sys.stdout.write(line + "\n")
-    return 0
+    return line
 
 
 def regular_file(name: str) -> bool:
@@ -250,7 +255,6 @@ def _verify_stream(name: str, noted: str | None) -> int:
     decoded, then its events checked one at a time (an export: as an import checks them,
     then its rolls), so a 100 MB export takes little more memory than one event."""
     from companion import fairplay
-    from companion.store.chain import short
     from companion.store.document import MAX_DEPTH, MAX_IMPORT_EVENTS, DocumentChecker
     from companion.store.records import StoreError
     from companion.store.stream import JsonDocument
@@ -293,14 +297,7 @@ def _verify_stream(name: str, noted: str | None) -> int:
         if export:  # as an import says it
             raise CompanionError(f"{name}: its rolls do not verify: {exc}") from None
         raise
-    if checked == 0:
-        line = f"{name}: no revealed or public roll to check"
-    else:
-        line = (f"{name}: {checked} roll{'s' if checked != 1 else ''} checked, all hold "
-                "(each revealed roll matches its commitment and its seed)")
-    if chain:
-        line += f"; its chain holds up to head {short(chain)}"
-    sys.stdout.write(line + "\n")
+    sys.stdout.write(_verified(name, checked, chain) + "\n")
     return 0
 
 
