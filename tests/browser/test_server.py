@@ -82,7 +82,7 @@ def test_a_foreign_host_header_is_refused(start_voila: Callable[..., Any]) -> No
         assert "Refused a request for host 'evil.example" in server.log_tail(20_000)
 
 
-def test_twenty_reloads_leave_at_most_two_kernels(
+def test_reloads_leave_at_most_two_kernels(
     start_voila: Callable[..., Any], browser: Any
 ) -> None:
     idle, interval = 6, 3
@@ -94,13 +94,15 @@ def test_twenty_reloads_leave_at_most_two_kernels(
         page.goto(server.url(APP), wait_until="domcontentloaded")
         page.wait_for_selector(".tc-app", state="visible")
         most = 0
-        for _ in range(20):
+        # Six reloads, not twenty: each starts a kernel (3-8 s under CI's load), and a leak
+        # shows just as plainly (seven kernels left instead of two); the culling is the same.
+        for _ in range(6):
             page.reload(wait_until="domcontentloaded")
             page.wait_for_selector(".tc-app", state="visible")
             most = max(most, len(server.kernels()))
         # The open page keeps its kernel; every reloaded-away page's kernel goes.
         count, waited = _wait_for_kernels(server, 2, within=4 * (idle + interval) + 30)
-        print(f"20 reloads: at most {most} kernels at once; {count} left after {waited:.0f}s")
+        print(f"6 reloads: at most {most} kernels at once; {count} left after {waited:.0f}s")
         assert count <= 2, f"{count} kernels left after {waited:.0f}s (most seen {most})"
         # the page still works on the kernel it kept
         page.locator(".tc-text-expr input").fill("2d6")
