@@ -217,6 +217,29 @@ def test_a_rest_after_the_fight_is_over_and_on_an_unlinked_sheet() -> None:
     assert free.guard == 4
 
 
+def test_a_camp_carried_onto_the_sheets_rests_none_still_in_the_fight() -> None:
+    from companion.rulesets.cairn_srd import wilderness
+    from companion.rulesets.cairn_srd.character import Character
+
+    e, ash = party_fight()
+    assert isinstance(ash, Character)
+    bo = Character(name="Bo")
+    for sheet in (ash, bo):
+        sheet.add_fatigue()
+    journey = wilderness.Journey()
+    for name in ("Ash", "Bo"):
+        journey.add_traveller(name)  # the camp left both travellers without Fatigue
+    e.roll_initiative(rng=FixedRng(20))
+    notes = wilderness.apply_to_sheets(journey, [ash, bo])
+    # Ash is still fighting: the night's rest is refused and said; Bo sleeps all the same
+    assert notes == ["Ash: Rest: a night's rest needs the character out of danger; Ash is "
+                     "in the fight (round 1)", "Bo: all Fatigue removed"]
+    assert (ash.fatigue, bo.fatigue) == (1, 0)
+    e.set_status("Ash", "fled")
+    assert wilderness.apply_to_sheets(journey, [ash, bo]) == ["Ash: all Fatigue removed"]
+    assert ash.fatigue == 0
+
+
 # -- missing 2: who acts first by the fiction --------------------------------------------
 
 
