@@ -4,6 +4,7 @@ against brute-force enumeration where the odds change."""
 from __future__ import annotations
 
 import itertools
+import random
 from collections import Counter
 from fractions import Fraction
 
@@ -66,6 +67,67 @@ def test_dual_weapons_damage_odds_match_enumeration() -> None:
         combat.damage_odds([])
     with pytest.raises(RuleError, match="d4-d12"):
         combat.damage_odds([7])
+
+
+class GridRng(random.Random):
+    """Draws the given uniform values in turn. ``(k + 0.5) / n`` for k in 0..n-1 lands on
+    each face of a die of ``n`` sides once, so a grid of them per die weighs each face of
+    the dice the move rolls exactly; a die of another size comes out otherwise, and the
+    distribution then differs."""
+
+    def __init__(self, *values: float) -> None:
+        super().__init__(0)
+        self.values = list(values)
+
+    def random(self) -> float:
+        return self.values.pop(0)
+
+
+def guard_lost_over_the_grid(grids: tuple[int, int], detachment: bool,
+                             panicking: bool = False) -> dict[int, Fraction]:
+    """Ash's d8 and d10 attack made by the move itself for every pair of draws from
+    ``grids`` (one grid per die): the chance of each Guard loss of a target with 1 Armor
+    and Guard to take any hit."""
+    seen: Counter[int] = Counter()
+    e = Encounter()
+    e.add("Ash", "PCs", guard=3, strength=10, dexterity=10, pc=True, weapon=8)
+    e.add("Spears", "Enemies", guard=18, strength=10, armor=1, detachment=detachment)
+    e.roll_initiative(rng=FixedRng(1))
+    if panicking:
+        e.sync_sheet("Ash", guard_max=3, dexterity=10, control=10, armor=0,
+                     panicking=True, no_guard="panic")
+    first, second = grids
+    for i, j in itertools.product(range(first), range(second)):
+        e.attack(Attack("Ash", "Spears", second_weapon=10),
+                 rng=GridRng((i + 0.5) / first, (j + 0.5) / second))
+        seen[18 - e.find("Spears").guard] += 1
+        e.undo()
+    return {lost: Fraction(n, first * second) for lost, n in sorted(seen.items())}
+
+
+def brute_guard_lost(sides: list[int], armor: int) -> dict[int, Fraction]:
+    """Every face of every die counted: the highest kept, less Armor."""
+    counts = Counter(max(0, max(faces) - armor) for faces in itertools.product(
+        *(range(1, d + 1) for d in sides)))
+    total = sum(counts.values())
+    return {v: Fraction(n, total) for v, n in sorted(counts.items())}
+
+
+def test_the_attack_move_deals_the_enumerated_damage_of_dual_weapons() -> None:
+    """End to end: the damage the attack move deals over every draw, against the dice the
+    seed names counted face by face (d4 and d4 against a detachment or in panic)."""
+    impaired = brute_guard_lost([4, 4], armor=1)
+    assert impaired == {0: Fraction(1, 16), 1: Fraction(3, 16), 2: Fraction(5, 16),
+                        3: Fraction(7, 16)}
+    # grids of 4 weigh two d4s (a d10 rolled by mistake would show a 7 or a 9)
+    assert guard_lost_over_the_grid((4, 4), detachment=True) == impaired
+    assert guard_lost_over_the_grid((4, 4), detachment=False, panicking=True) == impaired
+    # against one foe, calm: the d8 and the d10 as they are
+    assert guard_lost_over_the_grid((8, 10), detachment=False) == brute_guard_lost(
+        [8, 10], armor=1)
+    # and the odds the app shows are the same, less Armor
+    shown = combat.damage_odds([4, 4])
+    assert {max(0, v - 1): shown.p(v) for v in range(2, 5)} | {0: shown.p(1)} == impaired
 
 
 def test_a_panicking_attacker_impairs_both_weapons() -> None:
