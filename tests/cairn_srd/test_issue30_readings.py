@@ -279,6 +279,39 @@ def test_a_rest_after_the_fight_is_over_and_on_an_unlinked_sheet() -> None:
     assert free.guard == 4
 
 
+def test_a_foe_is_stabilised_after_critical_damage_or_surrenders() -> None:
+    from companion.rulesets.cairn_srd.character import Character
+
+    e, ash = party_fight()
+    assert isinstance(ash, Character)
+    e.add("Ogre", "Enemies", guard=3, strength=12)
+    e.begin("PCs")
+    with pytest.raises(RuleError, match="only a combatant with Critical Damage is "
+                                        "stabilised; Goblin is active"):
+        e.set_status("Goblin", "stable")
+    e.set_status("Goblin", "critical")  # a failed save, told by the fiction
+    e.set_status("Goblin", "stable")  # given aid: no longer dying, still out of the action
+    assert e.find("Goblin").status == "stable" and e.log[-1].summary == "Goblin is now stable"
+    with pytest.raises(RuleError, match="Goblin is already stable"):
+        e.attack(Attack("Ash", "Goblin"))
+    assert e.danger("Ash") == "in the fight (round 1)" and e.phase == "Enemies"
+    e.set_status("Ogre", "surrendered")  # the last foe yields: the fight is over
+    assert e.phase == "over" and e.danger("Ash") == ""
+    with pytest.raises(RuleError, match="status is active, critical, stable, surrendered, "
+                                        "dead or fled, not “asleep”"):
+        e.set_status("Ogre", "asleep")
+    # a party member surrenders in the fight: out of it (and so out of its danger)
+    again, sheet = party_fight()
+    assert isinstance(sheet, Character)
+    again.begin("Enemies")
+    again.set_status("Ash", "surrendered")
+    assert again.fighter("Ash").status == "surrendered" and sheet.danger == ""
+    # Critical Damage on a sheet is stabilised by the sheet's rest, not a mark
+    sheet.critical = True  # (set directly: a failed save, as the sheet keeps it)
+    with pytest.raises(RuleError, match="sheet decides it"):
+        again.set_status("Ash", "stable")
+
+
 def test_a_camp_carried_onto_the_sheets_rests_none_still_in_the_fight() -> None:
     from companion.rulesets.cairn_srd import wilderness
     from companion.rulesets.cairn_srd.character import Character

@@ -86,6 +86,26 @@ def test_mark_a_status_and_apply_typed_damage() -> None:
     assert e.find("Goblin").status == "active"
 
 
+def test_the_mark_stabilises_a_critically_damaged_foe_and_takes_a_surrender() -> None:
+    app = combat_app()
+    e, panel = app.encounter, app.moves
+    find_button(app, "begin-pcs").click()
+    assert {"stable", "surrendered"} <= set(panel.status.options)
+    panel.anyone.value, panel.status.value = "Goblin", "stable"
+    find_button(app, "mark-status").click()  # not critically damaged: nothing to stabilise
+    assert "only a combatant with Critical Damage is stabilised" in app.error.message
+    assert e.find("Goblin").status == "active"
+    for status in ("critical", "stable"):
+        panel.status.value = status
+        find_button(app, "mark-status").click()
+    assert app.error.message == "" and e.find("Goblin").status == "stable"
+    assert "<tr class='tc-c-stable'>" in app.board.value
+    assert "Goblin" not in app.target.options  # out of the action: no longer a target
+    panel.anyone.value, panel.status.value = "Goblin boss", "surrendered"
+    find_button(app, "mark-status").click()
+    assert e.phase == "over" and "Goblin boss is now surrendered" in app.outcome.value
+
+
 def test_an_empty_fight_offers_no_mark() -> None:
     app = CombatApp(Encounter())
     assert find_button(app, "mark-status").disabled
