@@ -510,9 +510,10 @@ def test_the_new_readings_reach_the_interpretations_page() -> None:
         assert " ".join(text.split()).lower() in " ".join(readings.split()).lower(), module
     rest = " ".join(r for _, r in interpretations(
         root / "character.py", "companion.rulesets.cairn_srd.character"))
-    assert "out of danger" in rest and "fiction says the pcs act first" in " ".join(
-        r for _, r in interpretations(root / "combat.py",
-                                      "companion.rulesets.cairn_srd.combat")).lower()
+    fight = " ".join(" ".join(r.split()) for _, r in interpretations(
+        root / "combat.py", "companion.rulesets.cairn_srd.combat")).lower()
+    assert "out of danger" in rest and "fiction says the pcs act first" in fight
+    assert 'a foe stabilised by aid is marked "stable"' in fight
 
 
 def test_a_burden_kept_under_the_old_coin_reading_still_loads_with_no_free_slot() -> None:
