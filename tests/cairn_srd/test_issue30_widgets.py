@@ -172,6 +172,23 @@ def test_the_ship_stows_and_unloads_cargo_in_hold_and_decks() -> None:
     assert ship.decks == ["crate 4"]
 
 
+def test_a_fleet_s_direct_damage_skips_the_ship_s_guard_and_armor() -> None:
+    from companion.rulesets.cairn_srd.mass_combat import Vessel
+    from companion.widgets.cairn_srd.vessels import MassCombatApp
+
+    ship = Vessel(name="Gull", armor=1)
+    app = MassCombatApp(ship, seed_source=fixed_seeds(*range(1, 9)))
+    panel = app.panel
+    panel.amount.value, panel.part.value, panel.direct.value = "3", "DEX", True
+    find_button(app, "ship-hit").click()
+    assert app.error.message == "" and ship.log[-1].args["direct"] is True
+    assert (ship.guard, ship.armor, ship.sails) == (6, 1, 7)  # all 3 off the sails
+    assert "armor 0, Guard 0, DEX 3" in app.outcome.value
+    panel.direct.value = False  # an ordinary hit: armor, then Guard
+    find_button(app, "ship-hit").click()
+    assert (ship.guard, ship.sails) == (4, 7) and ship.log[-1].args["direct"] is False
+
+
 def test_downtime_repays_debt_marks_recovery_and_leaves_the_settlement() -> None:
     from companion.rulesets.cairn_srd.downtime import Downtime
     from companion.widgets.cairn_srd.downtime import DowntimeApp
