@@ -86,6 +86,26 @@ def test_mark_a_status_and_apply_typed_damage() -> None:
     assert e.find("Goblin").status == "active"
 
 
+def test_the_mark_stabilises_a_critically_damaged_foe_and_takes_a_surrender() -> None:
+    app = combat_app()
+    e, panel = app.encounter, app.moves
+    find_button(app, "begin-pcs").click()
+    assert {"stable", "surrendered"} <= set(panel.status.options)
+    panel.anyone.value, panel.status.value = "Goblin", "stable"
+    find_button(app, "mark-status").click()  # not critically damaged: nothing to stabilise
+    assert "only a combatant with Critical Damage is stabilised" in app.error.message
+    assert e.find("Goblin").status == "active"
+    for status in ("critical", "stable"):
+        panel.status.value = status
+        find_button(app, "mark-status").click()
+    assert app.error.message == "" and e.find("Goblin").status == "stable"
+    assert "<tr class='tc-c-stable'>" in app.board.value
+    assert "Goblin" not in app.target.options  # out of the action: no longer a target
+    panel.anyone.value, panel.status.value = "Goblin boss", "surrendered"
+    find_button(app, "mark-status").click()
+    assert e.phase == "over" and "Goblin boss is now surrendered" in app.outcome.value
+
+
 def test_an_empty_fight_offers_no_mark() -> None:
     app = CombatApp(Encounter())
     assert find_button(app, "mark-status").disabled
@@ -150,6 +170,23 @@ def test_the_ship_stows_and_unloads_cargo_in_hold_and_decks() -> None:
     assert ship.decks == []
     find_button(app, "undo").click()
     assert ship.decks == ["crate 4"]
+
+
+def test_a_fleet_s_direct_damage_skips_the_ship_s_guard_and_armor() -> None:
+    from companion.rulesets.cairn_srd.mass_combat import Vessel
+    from companion.widgets.cairn_srd.vessels import MassCombatApp
+
+    ship = Vessel(name="Gull", armor=1)
+    app = MassCombatApp(ship, seed_source=fixed_seeds(*range(1, 9)))
+    panel = app.panel
+    panel.amount.value, panel.part.value, panel.direct.value = "3", "DEX", True
+    find_button(app, "ship-hit").click()
+    assert app.error.message == "" and ship.log[-1].args["direct"] is True
+    assert (ship.guard, ship.armor, ship.sails) == (6, 1, 7)  # all 3 off the sails
+    assert "armor 0, Guard 0, DEX 3" in app.outcome.value
+    panel.direct.value = False  # an ordinary hit: armor, then Guard
+    find_button(app, "ship-hit").click()
+    assert (ship.guard, ship.sails) == (4, 7) and ship.log[-1].args["direct"] is False
 
 
 def test_downtime_repays_debt_marks_recovery_and_leaves_the_settlement() -> None:

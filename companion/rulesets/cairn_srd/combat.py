@@ -88,9 +88,10 @@ Interpretation (the party in the fight):
 - A linked character's condition is the sheet's: dead on the sheet is dead in the fight,
   Critical Damage on the sheet (a failed save, an "Out of action" scar) is "critical" in
   the fight, and neither can act or be attacked; a character out of play on the sheet
-  (lost, captured) is gone from the fight ("fled"). Escaping and fleeing stay the
-  fight's own. Resting on the sheet (which stabilises Critical Damage) brings the
-  character back into the fight.
+  (lost, captured) is gone from the fight ("fled"). Escaping, fleeing and surrendering
+  stay the fight's own. Resting on the sheet (which stabilises Critical Damage) makes
+  the character "active" again; a rest is taken out of danger, so only once the fight is
+  over or the character is out of it.
 - Marking a linked character "dead" in the fight is the sheet's death, with the fight as
   its reason; "critical" comes only from a failed save, and a critical character is
   stabilised by rest on the sheet, not by a mark in the fight.
@@ -101,6 +102,14 @@ Interpretation (the party in the fight):
   for no named weapon.
 - Escaping a fight is a DEX save that needs somewhere safe to go; a PC who escapes leaves
   the fight ("fled").
+
+Interpretation: the seed's Critical Damage leaves a target "out of the action, grasping
+for life" until "given aid and rest"; a foe stabilised by aid is marked "stable": out of
+the action still (it neither acts nor is attacked, and counts as lost for morale), no
+longer dying. Only a critically damaged combatant can be stabilised. A foe that yields is
+marked "surrendered": out of the fight, as one who fled, but still there to be questioned
+or bound. Neither mark is danger to a character resting (see
+[danger][companion.rulesets.cairn_srd.combat.Encounter.danger]).
 """
 
 from __future__ import annotations
@@ -201,9 +210,12 @@ def mastery_feats(critical_kills: int) -> int:
 
 
 Side = Literal["PCs", "Enemies"]
-Status = Literal["active", "critical", "dead", "fled"]
+Status = Literal["active", "critical", "stable", "surrendered", "dead", "fled"]
 SIDES: tuple[Side, ...] = ("PCs", "Enemies")
-STATUSES: tuple[Status, ...] = ("active", "critical", "dead", "fled")
+STATUSES: tuple[Status, ...] = ("active", "critical", "stable", "surrendered", "dead", "fled")
+"""A combatant's standing in the fight. Only "active" acts and can be attacked;
+"critical" (Critical Damage) and every mark after it are out of the action (see
+[Encounter.set_status][companion.rulesets.cairn_srd.combat.Encounter.set_status])."""
 MAX_NAME = 40
 """Longest combatant name (a longer one would push the app's columns off a phone)."""
 MAX_SHEET_ID = 80
@@ -482,7 +494,8 @@ class Encounter(Tracker):
     def danger(self, name: str) -> str:
         """Why the character ``name`` is not out of danger because of this fight ("" when
         it is not): the fight has begun, is not over, and ``name`` is in it (active or
-        critically damaged; one who fled or died is out of it). What
+        critically damaged; one who fled, surrendered, was stabilised or died is out of
+        it). What
         [Character.danger][companion.rulesets.cairn_srd.character.Character.danger]
         reads to refuse a rest."""
         return self._danger(lambda c: c.name == name)
@@ -929,14 +942,22 @@ class Encounter(Tracker):
 
     @move
     def set_status(self, name: str, status: str) -> None:
-        """Mark a combatant (stabilised, surrendered, fled...) by the fiction. A linked
-        character's death is the sheet's (its reason: this fight); Critical Damage and
-        stabilising it are the sheet's too (a failed save; a turn of rest)."""
+        """Mark a combatant by the fiction (one of
+        [STATUSES][companion.rulesets.cairn_srd.combat.STATUSES]): a foe that
+        ``"surrendered"`` or ``"fled"``, one given aid after Critical Damage now
+        ``"stable"`` (no longer dying, still out of the action), ``"dead"``, or back to
+        ``"active"``. A linked character's death is the sheet's (its reason: this fight);
+        Critical Damage and stabilising it are the sheet's too (a failed save; a turn of
+        rest, taken once out of danger)."""
         c = self.find(name)
-        if status not in ("active", "critical", "dead", "fled"):
-            raise RuleError(f"Combat: status is active, critical, dead or fled, not “{status}”")
+        if status not in STATUSES:
+            raise RuleError(f"Combat: status is {', '.join(STATUSES[:-1])} or "
+                            f"{STATUSES[-1]}, not “{status[:MAX_NAME]}”")
         sheet = self._sheet_of(c)
         now = self._view(c).status
+        if status == "stable" and now not in ("critical", "stable"):
+            raise RuleError(f"Critical Damage: only a combatant with Critical Damage is "
+                            f"stabilised; {c.name} is {now}")
         if sheet is not None and status != now:
             if now == "dead":
                 raise RuleError(f"Death: {c.name} is dead on the sheet")
@@ -949,7 +970,7 @@ class Encounter(Tracker):
             if now != "dead":
                 sheet.die(f"fell in the fight (round {self.round})")  # the sheet's move, last
         else:
-            c.status = status  # type: ignore[assignment]
+            c.status = status
         self._check_over()
         self.describe(f"{c.name} is now {status}")
 
@@ -1064,13 +1085,15 @@ def sheet_conditions(character: Character) -> dict[str, Any]:
 
 def sheet_status(fight_status: Status, character: Character) -> Status:
     """A linked character's status in the fight: the sheet's condition (dead, Critical
-    Damage, out of play) first, then the fight's own (fled)."""
+    Damage, out of play) first, then the fight's own (fled, surrendered)."""
     if character.dead:
         return "dead"
     if character.critical:
         return "critical"
-    if character.fate or fight_status == "fled":
+    if character.fate:
         return "fled"
+    if fight_status in ("fled", "surrendered"):
+        return fight_status
     return "active"
 
 

@@ -879,8 +879,9 @@ def apply_to_sheets(journey: Journey, characters: list[Character] | None = None)
     (``characters``: by default the sheets at the journey's table, its declared link).
 
     More Fatigue is added to the sheet (refused, and said, when no slot is free); Fatigue
-    down to none is a night's rest on the sheet; a partial recovery (cooked meat) is left
-    for the player to mark, and said.
+    down to none is a night's rest on the sheet (refused, and said, while the sheet is in
+    a fight that goes on: rest is taken out of danger); a partial recovery (cooked meat)
+    is left for the player to mark, and said. One sheet's refusal stops none of the others.
     """
     notes: list[str] = []
     for c in _sheets(journey, characters):
@@ -902,8 +903,11 @@ def apply_to_sheets(journey: Journey, characters: list[Character] | None = None)
                 notes.append(f"{c.name}: {exc}")
         elif t.fatigue < c.fatigue:
             if t.fatigue == 0:
-                c.rest_night()
-                notes.append(f"{c.name}: all Fatigue removed")
+                try:  # a sheet still in a fight is not out of danger: it cannot rest
+                    c.rest_night()
+                    notes.append(f"{c.name}: all Fatigue removed")
+                except RuleError as exc:
+                    notes.append(f"{c.name}: {exc}")
             else:
                 notes.append(f"{c.name}: remove {c.fatigue - t.fatigue} Fatigue on the sheet")
     return notes

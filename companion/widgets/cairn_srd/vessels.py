@@ -5,8 +5,9 @@ attack changes across scales (read from ``data/rules.toml`` through
 [attack_effect][companion.rulesets.cairn_srd.mass_combat.attack_effect]);
 [VesselPanel][companion.widgets.cairn_srd.vessels.VesselPanel] runs one
 [Vessel][companion.rulesets.cairn_srd.mass_combat.Vessel]: damage to its hull (STR), sails
-(DEX) or crew (CTRL), boarding after Critical Damage, repairs with their cost, rest at
-port, and its cargo (4 slots in the hold, 6 on the decks: stow and unload).
+(DEX) or crew (CTRL), direct when a fleet attacks it, boarding after Critical Damage,
+repairs with their cost, rest at port, and its cargo (4 slots in the hold, 6 on the decks:
+stow and unload).
 [MassCombatApp][companion.widgets.cairn_srd.vessels.MassCombatApp] puts them side by side
 (stacked on a phone).
 """
@@ -78,6 +79,10 @@ class VesselPanel(widgets.VBox):
                                      options=[(f"{k} ({v})", k) for k, v in PARTS.items()],
                                      value="STR", layout=widgets.Layout(width="130px"))
         self.part.add_class("tc-ship-part")
+        # A fleet's attack on a ship is direct damage (the attack matrix): past Guard and Armor.
+        self.direct = widgets.Checkbox(value=False, description="direct (skips Guard, Armor)",
+                                       indent=False, layout=widgets.Layout(width="auto"))
+        self.direct.add_class("tc-ship-direct")
         self.damage_button = app.btn("Hit the ship", self.hit, "ship-hit", "danger")
         self.boarders = name_box("Boarders", "Boarders", "boarders", max_len=40,
                                  width="200px")
@@ -98,7 +103,7 @@ class VesselPanel(widgets.VBox):
         self._shown_cargo: tuple[tuple[str, ...], tuple[str, ...]] | None = None
         self.children = (
             self.stats,
-            row(self.amount, labelled("Part", self.part), self.damage_button),
+            row(self.amount, labelled("Part", self.part), self.direct, self.damage_button),
             row(self.boarders, self.board_button),
             row(self.cost, *self.repair_buttons.values()),
             row(self.port_button),
@@ -137,9 +142,10 @@ class VesselPanel(widgets.VBox):
             widgets.HTML('<span class="tc-side">No cargo aboard.</span>'),)
 
     def hit(self) -> None:
-        amount, part = self.amount.read(), self.part.value
-        self.app.draw_and_show(f"{self.vessel.name}: {amount} damage to {part}",
-                               lambda **kw: self.vessel.take_damage(amount, part, **kw))
+        amount, part, direct = self.amount.read(), self.part.value, bool(self.direct.value)
+        self.app.draw_and_show(
+            f"{self.vessel.name}: {amount} {'direct ' if direct else ''}damage to {part}",
+            lambda **kw: self.vessel.take_damage(amount, part, direct, **kw))
 
     def board(self) -> None:
         self.app.show(self.vessel.board(self.boarders.read()))
