@@ -73,6 +73,13 @@ What the sheet follows, by section of the seed:
   use up forward and their result gives what the results table gives (1 XP on a miss, 2
   and a thread for the GM on a critical miss, Inspired on a critical hit); the seed says
   nothing otherwise. Feeling Lucky's luck roll uses up forward too.
+
+  Interpretation: a rest leaves no check for Bend Luck or Feeling Lucky to act on. Its
+  own rolls are settled inside it (the supplies found, the watch kept), and a check
+  made before it was resolved an hour or more ago; Bend Luck acts only "before it's been
+  resolved", and Feeling Lucky's luck roll "instead of" a check could not undo what
+  the rest already did with it. Without this, the last check before the rest stayed
+  open to both after it, and Feeling Lucky replaced that check, not the rest's roll.
 """
 
 from __future__ import annotations
@@ -1510,6 +1517,8 @@ class Adventurer(Tracker):
 
     def _rest_over(self) -> None:
         self.resting, self.rest_done, self.tended = "", [], ""
+        # Every check is settled by the rest's end (the module's Interpretation).
+        self.last_check = None
 
     def _rest_check(self, dc: int | None, rng: random.Random) -> AbilityCheckResult:
         """A rest's focus roll: an ability check like any other, so it uses up forward."""
@@ -1737,6 +1746,7 @@ class Adventurer(Tracker):
         notes: list[str] = []
         for name in chosen:
             notes.append(self._extended_activity(name))
+        self.last_check = None  # settled by the rest's end (the module's Interpretation)
         notes += self._long_rest_end()
         self.describe(f"{self.name}: extended rest — " + "; ".join(notes))
         return notes
