@@ -53,10 +53,12 @@ What the sheet follows, by section of the seed:
 
   Interpretation (a note):
 
-  - "Until the end of a creature's next turn": given during the creature's own turn, the
-    state lasts through its following turn (two turn ends); given at any other time, to
-    the end of its coming turn (one). A sheet saved before durations were kept holds
-    states that last until ended.
+  - "Until the end of a creature's next turn": the creature is the one that has the
+    state (the seed does not name it; the sheet keeps its own creature's turns, not the
+    turns of whoever inflicted it). Given during the creature's own turn, the state lasts
+    through its following turn (two turn ends); given at any other time, to the end of
+    its coming turn (one). A sheet saved before durations were kept holds states that
+    last until ended.
   - States the rules give with their own way out last until it: Inspired from a critical
     hit (until cleared to pay a thread), Prepared from a rest (until used), Unconscious
     from dying or exhaustion (until healed or rested). Restrained and Doomed name how to
