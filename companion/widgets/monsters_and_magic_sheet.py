@@ -283,8 +283,9 @@ class SheetMovesPanel(widgets.VBox):
         paid = self._inspired
         self.buttons = {
             "spend-ap-amount": b("Spend AP (cost)", self.spend_ap, "spend-ap-amount", "turn"),
-            "break-free": b("Break free (3 fatigue)", lambda: a.break_free(
-                bool(self.held.value)), "break-free", "turn"),
+            # Through the table: a restrainer seated here marks the same on its sheet.
+            "break-free": b("Break free (3 fatigue)", lambda: self.party.break_free(
+                a, bool(self.held.value)), "break-free", "turn"),
             "restrained-by": b("Restrained by them", lambda: a.inflict(
                 "Restrained", by=str(self.holder.value)), "restrained-by", "turn"),
             "hold-restrained": b("Hold them restrained (3 fatigue)", lambda: a.hold_restrained(

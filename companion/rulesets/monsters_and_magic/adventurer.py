@@ -974,7 +974,9 @@ class Adventurer(Tracker):
         """End Restrained by marking 3 fatigue on your turn; ``held``: the creature
         restraining you marks the same
         ([hold_restrained][companion.rulesets.monsters_and_magic.adventurer.Adventurer.hold_restrained])
-        and you stay restrained, your fatigue marked all the same.
+        and you stay restrained, your fatigue marked all the same. At a table, a
+        restrainer who is a character there pays on its own sheet in the same step
+        ([Party.break_free][companion.rulesets.monsters_and_magic.party.Party.break_free]).
 
         Interpretation: the restrainer's "mark the same" is 3 fatigue, answered to each
         attempt (so each try costs both sides); a restraint with no creature behind it
