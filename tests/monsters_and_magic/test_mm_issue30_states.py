@@ -397,3 +397,54 @@ def test_the_sheet_panel_restrains_holds_and_burns_underwater() -> None:
     a.undo()
     a.undo()
     assert not a.underwater and not p.underwater.value  # the box follows the sheet
+
+
+@pytest.mark.parametrize(("feet", "ac", "affinity"), [
+    (30, 2, "normal"), (40, 5, "normal"), (20, 0, "resistant"), (30, 1, "vulnerable"),
+    (10, 9, "normal"), (9, 2, "normal")])
+def test_falling_damage_odds_less_ac_against_enumeration(
+        feet: int, ac: int, affinity: harm.Affinity) -> None:
+    """The damage a fall leaves, as read (AC first, then any affinity): the exact odds
+    against every face of every falling die counted by hand."""
+    import itertools
+
+    n = feet // 10
+    counted: dict[int, Fraction] = {}
+    for faces in itertools.product(range(1, 7), repeat=n):
+        left = max(0, sum(faces) - ac)
+        left = {"normal": left, "resistant": left // 2, "vulnerable": left * 2}[affinity]
+        counted[left] = counted.get(left, Fraction(0)) + Fraction(1, 6 ** n)
+    exact = harm.falling_damage_odds(feet, ac=ac, affinity=affinity)
+    assert dict(exact) == counted
+    assert sum(dict(exact).values()) == 1
+
+
+def test_falling_damage_odds_refuse_what_damage_refuses() -> None:
+    with pytest.raises(RuleError, match="AC must be"):
+        harm.falling_damage_odds(30, ac=-1)
+    with pytest.raises(RuleError, match="a fall must be"):
+        harm.falling_damage_odds(-10)
+
+
+def test_the_travel_app_shows_the_fall_less_the_fallers_ac() -> None:
+    from companion.widgets.monsters_and_magic_travel import TravelApp
+
+    party = Party()
+    party.new_character("Bo", max_hp=40, ac=2)
+    app = TravelApp(party=lambda: party, seed_source=lambda: 4)
+    app.feet.value = "30"
+    assert 'data-ac="0"' in app.fall_odds.value  # nobody chosen: the bare dice
+    assert "3d6 less AC 0: no damage 0.00% · average 10.50 · at most 18" in (
+        app.fall_odds.value)
+    app.faller.value = "Bo"
+    assert 'data-ac="2"' in app.fall_odds.value
+    assert "3d6 less AC 2 (Bo): no damage 0.00% · average 8.50 · at most 16" in (
+        app.fall_odds.value)  # 3d6 never rolls under 3: AC 2 takes 2 off every fall
+    party.get("Bo").take_cover("Partial Cover")  # +2 AC: the line follows the sheet
+    behind = harm.falling_damage_odds(30, ac=4)
+    assert 'data-ac="4"' in app.fall_odds.value
+    assert f"average {float(behind.mean):.2f}" in app.fall_odds.value
+    assert "no damage 1.85%" in app.fall_odds.value  # 3d6 of 4 or less: 4 in 216
+    app.feet.value = "200000"  # 20,000d6: too long a fall for exact odds, said in a line
+    assert "20000d6 less AC 4 (Bo): more than 10,000 dice" in app.fall_odds.value
+    assert app.error.message == ""
