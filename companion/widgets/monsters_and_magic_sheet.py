@@ -11,10 +11,10 @@ sheet stays short on a phone):
   exhaustion; an ally's help for a PC knocked out by exhaustion; Death's bargain and how
   death rolls are read;
 - **Conditions and statuses** — detonating a condition;
-- **Rests and supplies** — rests with the two activities chosen and the supplies spent,
-  tending an ally's wounds (one of the tender's two activities: the section says what is
-  left of a rest begun that way), gaining supplies and spending them on what the sheet
-  does not follow;
+- **Rests and supplies** — rests with the two activities chosen and the supplies spent
+  (and, for Take Watch, the GM's hidden DC when the GM gives it), tending an ally's
+  wounds (one of the tender's two activities: the section says what is left of a rest
+  begun that way), gaining supplies and spending them on what the sheet does not follow;
 - **Ongoing, forward and hold** — with Prepared;
 - **Bonds, reputation and fate** — bonds, reputation, Bonds of Fate and Lucky Find with
   a cost (paid with a thread or with Inspired, the GM gaining per the table's reading);
@@ -238,6 +238,11 @@ class SheetMovesPanel(widgets.VBox):
         self.exhaustion_supplies = int_box("On exhaustion", 0, "exhaustion-supplies", 0,
                                            10_000, width="185px")
         self.together = check_box("prepared with the party", "together")
+        # Take Watch's hidden DC, when the GM gives it (the GM's screen, or told after):
+        # the watch's roll then reads the results table (1 XP on a miss...) as any
+        # check's; unticked, the sheet applies only a natural 20 or 1.
+        self.watch_dc_given = check_box("the GM gives the watch DC", "watch-dc-given")
+        self.watch_dc = int_box("Watch DC", 10, "watch-dc", -LIMIT, LIMIT, width="150px")
         self.ally_pick = widgets.Dropdown(options=[], description="Ally",
                                           layout=widgets.Layout(width="200px"))
         self.ally_pick.add_class("tc-pick-ally")
@@ -278,8 +283,9 @@ class SheetMovesPanel(widgets.VBox):
         paid = self._inspired
         self.buttons = {
             "spend-ap-amount": b("Spend AP (cost)", self.spend_ap, "spend-ap-amount", "turn"),
-            "break-free": b("Break free (3 fatigue)", lambda: a.break_free(
-                bool(self.held.value)), "break-free", "turn"),
+            # Through the table: a restrainer seated here marks the same on its sheet.
+            "break-free": b("Break free (3 fatigue)", lambda: self.party.break_free(
+                a, bool(self.held.value)), "break-free", "turn"),
             "restrained-by": b("Restrained by them", lambda: a.inflict(
                 "Restrained", by=str(self.holder.value)), "restrained-by", "turn"),
             "hold-restrained": b("Hold them restrained (3 fatigue)", lambda: a.hold_restrained(
@@ -355,6 +361,7 @@ class SheetMovesPanel(widgets.VBox):
             "rest": [self.rest_state, self.result,
                      row(self.rest_kind, self.first, self.second),
                      row(self.supplies, self.exhaustion_supplies, self.together),
+                     row(self.watch_dc_given, self.watch_dc),
                      row(bt["rest"]),
                      row(self.ally_pick, bt["tend-ally"]),
                      row(self.gained, bt["gain-supplies"], bt["spend-supplies"])],
@@ -486,6 +493,12 @@ class SheetMovesPanel(widgets.VBox):
         kind = str(self.rest_kind.value)
         supplies, together = self.supplies.read(), bool(self.together.value)
         exhaustion = self.exhaustion_supplies.read()
+        watch: dict[str, Any] = {}
+        if self.watch_dc_given.value:
+            if kind != "long":
+                raise RuleError("Take Watch: it is a long rest activity; untick the watch "
+                                f"DC for a {kind} rest")
+            watch["watch_dc"] = self.watch_dc.read()
 
         def move(kw: dict[str, Any]) -> list[str]:
             # Through the table: a critical miss on a rest's roll gives the GM a thread.
@@ -493,7 +506,8 @@ class SheetMovesPanel(widgets.VBox):
                 return self.party.rest(a, "short", chosen, supplies, together, **kw)
             if kind == "extended":
                 return self.party.rest(a, "extended", chosen)
-            return self.party.rest(a, "long", chosen, supplies, exhaustion, together, **kw)
+            return self.party.rest(a, "long", chosen, supplies, exhaustion, together,
+                                   **kw, **watch)
 
         out = self._rolled(f"{kind} rest", move, lambda notes: "; ".join(notes) or "rests")
         self.result.value = self._shown(out, "tc-rest-result", escape(out.text or ""))

@@ -11,6 +11,9 @@ travel period marks the pace's exhaustion on each character, the group check is 
 character's own ability check with the pace's modifier (a miss earns XP, a critical miss
 feeds the GM's threads, as any check) read by the group-check rules, foraging adds the
 supplies the group earned to each sheet, and falling damage is taken by whoever fell.
+Before the roll, the exact odds of the damage that fall leaves once the faller's AC has
+taken its share (issue 30: falling damage less AC is a reading, see
+[harm_and_healing][companion.rulesets.monsters_and_magic.harm_and_healing]).
 
 Usage in a notebook::
 
@@ -26,9 +29,11 @@ from typing import TYPE_CHECKING
 
 import ipywidgets as widgets
 
-from companion.errors import RuleError
+from companion.dice.render import percent
+from companion.errors import CompanionError, RuleError
 from companion.rulesets.monsters_and_magic.harm_and_healing import (
     falling_damage_dice,
+    falling_damage_odds,
     falling_distance,
     falling_distance_computed,
     falling_distance_differs,
@@ -41,7 +46,16 @@ from companion.rulesets.monsters_and_magic.travel import (
     plan_journey,
     vehicles,
 )
-from companion.widgets.base import ErrorLine, app_box, button, draw_seed, escape, int_box, row
+from companion.widgets.base import (
+    ErrorLine,
+    app_box,
+    button,
+    draw_seed,
+    escape,
+    int_box,
+    one_line,
+    row,
+)
 from companion.widgets.rolls import RollControls
 
 if TYPE_CHECKING:
@@ -96,6 +110,7 @@ class TravelApp(widgets.VBox):
         self.turns = int_box("Turns falling", 1, "turns", 1, 100)
         self.fall = button("Roll falling damage", self.roll_fall, error=e, name="fall")
         self.fall_result = widgets.HTML()
+        self.fall_odds = widgets.HTML()  # the damage left after AC, before the roll
         self.distance = widgets.HTML()
         # The party on the road (its sheets).
         self.sheets = widgets.HTML()
@@ -127,6 +142,7 @@ class TravelApp(widgets.VBox):
             *party_parts,
             widgets.HTML("<b>Falling</b>"),
             row(self.feet, *([self.faller] if party is not None else []), self.fall),
+            self.fall_odds,
             self.fall_result,
             row(self.turns),
             self.distance,
@@ -138,6 +154,8 @@ class TravelApp(widgets.VBox):
             box.observe(lambda _ch: self.render_plan(), names="value")
         self.turns.observe(lambda _ch: self.render_distance(), names="value")
         self.feet.observe(lambda _ch: self.render_hint(), names="value")
+        self.feet.observe(lambda _ch: self.render_fall_odds(), names="value")
+        self.faller.observe(lambda _ch: self.render_fall_odds(), names="value")
         self.render_plan()
         self.render_distance()
         self.render_party()
@@ -182,6 +200,7 @@ class TravelApp(widgets.VBox):
     def render_party(self) -> None:
         """Show each sheet's road numbers (and follow the sheets: a move on any screen)."""
         self.render_hint()
+        self.render_fall_odds()  # a sheet's AC may have moved
         if self.party is None:
             return
         party = self.characters()
@@ -253,6 +272,31 @@ class TravelApp(widgets.VBox):
         """Forage at the slow pace on foot: a group check, then supplies for each (the
         party refuses it off that pace)."""
         self._group("foraging", forage=True)
+
+    def render_fall_odds(self) -> None:
+        """The exact odds of the damage the fall leaves: the chosen faller's AC (the
+        sheet's, cover and all) takes its share first; nobody chosen, none."""
+        if not self.feet.valid:
+            self.fall_odds.value = ""
+            return
+        feet = self.feet.read()
+        dice = falling_damage_dice(feet)
+        who = str(self.faller.value)
+        faller = next((a for a in self.characters() if a.name == who), None)
+        ac = faller.effective_ac if faller is not None else 0
+        who_ac = f"{dice} less AC {ac}" + (f" ({faller.name})" if faller else "")
+        if dice == "0":
+            text = f"{feet} feet: no damage"
+        else:
+            try:
+                taken = falling_damage_odds(feet, ac=ac)
+            except CompanionError as exc:  # a fall too long for exact odds: said, not raised
+                text = f"{who_ac}: {one_line(exc)}"
+            else:
+                text = (f"{who_ac}: no damage {percent(taken.p(0))} · average "
+                        f"{float(taken.mean):.2f} · at most {taken.max}")
+        self.fall_odds.value = (f'<div class="tc-fall-odds" data-ac="{ac}">'
+                                f"{escape(text)}</div>")
 
     def render_distance(self) -> None:
         if not self.turns.valid:

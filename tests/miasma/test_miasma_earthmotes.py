@@ -113,8 +113,11 @@ def test_change_region_keeps_one_die() -> None:
     mote = E.generate_earthmote(seed=3)
     new = E.change_region(mote, 0, new_size=False, seed=9)
     assert mote.biome_roll[0] in new.biome_roll and new.size == mote.size
-    assert new.seed == mote.seed  # the size kept: the earthmote's seed with it
+    # The region keeps the seed of its own dice, not the earthmote's (which rolls the
+    # earthmote): that seed, with the earthmote and the choices, replays the region.
+    assert new.seed == 9 != mote.seed
     assert new == E.change_region(mote, 0, new_size=False, seed=9)
+    assert E.change_region(mote, 0, new_size=False, rng=random.Random(9)).seed is None
     others = {tuple(E.change_region(mote, 0, seed=s).biome_roll) for s in range(20)}
     assert len(others) > 2  # other seeds re-roll the other die differently
     for bad in (2, -1, True):

@@ -63,6 +63,36 @@ def test_a_gm_only_earthmote_is_a_commitment_a_player_cannot_read(store: Store) 
     assert '"seed": 77' in json.dumps([e.to_dict() for e in gm.log()])  # the GM's secret
 
 
+def test_a_gm_only_new_region_keeps_its_seed_secret(store: Store) -> None:
+    """A hidden new region is a commitment like a hidden earthmote: its seed (which rolls
+    the region again from the earthmote it left) is neither on the shared list nor in
+    the player's log; a public region shows its own seed, never the earthmote's."""
+    gm = open_campaign(store, "Tuesday", who="Mira", role="gm")
+    log = gm.add("Earthmotes", E.EarthmoteLog.start(seed=1), role="minigame")
+    seeds = iter([61, 88, 93])
+    app = EarthmotesApp(log, campaign=gm, seed_source=lambda: next(seeds))
+    find_widget(app, "generate").click()  # public: seed 61
+    app.controls.mode.value = "gm"
+    find_widget(app, "region-1").click()  # GM only: seed 88
+    assert app.error.message == ""
+    first, hidden = log.earthmotes
+    rolled = E.change_region(first, 0, seed=88)
+    assert hidden.seed is None and hidden.rolls() == rolled.rolls()
+    assert hidden.describe() == rolled.describe()
+    assert "seed 88" in app.outcome.value  # the GM sees it
+    assert "seed 88" not in app.listing.value and "seed not kept" in app.listing.value
+    player = open_campaign(store, "Tuesday", who="Ash", role="player")
+    shared = json.dumps([e.to_dict() for e in player.visible_to("Ash", "player")])
+    assert '"seed": 88' not in shared and hidden.describe() not in shared
+    assert '"seed": 88' in json.dumps([e.to_dict() for e in gm.log()])  # the GM's secret
+    app.controls.mode.value = "public"
+    app.same_size.value = True
+    find_widget(app, "region-both").click()  # public, the size kept: seed 93
+    region = log.earthmotes[-1]
+    assert region == E.change_region(first, None, new_size=False, seed=93)
+    assert region.seed == 93 and "seed 93" in app.listing.value
+
+
 def test_an_earthmote_from_real_dice_and_an_impossible_one(store: Store) -> None:
     gm = open_campaign(store, "Tuesday", who="Mira", role="gm")
     log = gm.add("Earthmotes", E.EarthmoteLog.start(seed=1), role="minigame")

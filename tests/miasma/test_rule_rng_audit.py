@@ -54,9 +54,11 @@ def test_earthmotes_same_seed_same_dice_through_seed_and_rng(seed: int) -> None:
         # A new size keeps the seed that rolled it (a generator's is unknown).
         assert _dice(region) == _dice(from_rng)
         assert (region.seed, from_rng.seed) == (seed + 1, None)
-        assert (E.change_region(by_seed, keep, new_size=False, seed=seed + 1)
-                == E.change_region(by_seed, keep, new_size=False,
-                                   rng=random.Random(seed + 1)))
+        same_size = E.change_region(by_seed, keep, new_size=False, seed=seed + 1)
+        same_from_rng = E.change_region(by_seed, keep, new_size=False,
+                                        rng=random.Random(seed + 1))
+        assert _dice(same_size) == _dice(same_from_rng)
+        assert (same_size.seed, same_from_rng.seed) == (seed + 1, None)
 
 
 def test_the_earthmote_list_rolls_from_a_given_rng_and_keeps_no_seed() -> None:

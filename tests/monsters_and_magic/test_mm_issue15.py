@@ -199,7 +199,15 @@ def test_cli_odd_die_and_sight() -> None:
     assert (data["even_face"], data["value"]) == roll_odd_die(3, seed=4)
     assert "not an odd die" in run("odd-die", "4").stderr
     sight = json.loads(run("sight", "dim light", "--json").stdout)
-    assert sight == {"light": "dim light", "counts_as": "concealed", "modifier": -2}
+    assert sight == {"light": "dim light", "counts_as": "concealed", "modifier": -2,
+                     "fails": ""}
+    # Issue 30: a sight-based check against something in darkness fails, with no roll.
+    dark = json.loads(run("sight", "darkness", "--json").stdout)
+    assert (dark["counts_as"], dark["fails"]) == ("hidden", (
+        "Concealment: against something hidden you count as blinded, and a check that "
+        "relies on sight fails"))
+    assert "fails (automatically: no roll)" in run("sight", "Magical Darkness").stdout
+    assert "fails" not in run("sight", "bright light").stdout
     bad = run("sight", "fog")
     assert bad.returncode != 0 and "no light level called 'fog'" in bad.stderr
 

@@ -130,3 +130,42 @@ def test_gather_supplies_odds_with_forward_against_enumeration() -> None:
             1 if face != 1 and total >= 10 else 0)
         counted[n] += Fraction(1, 20)
     assert found == counted == {0: Fraction(3, 10), 1: Fraction(2, 5), 2: Fraction(3, 10)}
+
+
+@pytest.mark.parametrize("kind", ["short", "long", "extended"])
+def test_a_rest_leaves_no_check_to_bend_or_replace(kind: str) -> None:
+    """A check made before a rest is long resolved when it ends, and the rest's own rolls
+    are settled inside it: Bend Luck and Feeling Lucky are refused until the next check
+    (the pre-rest check used to stay open to both, and Feeling Lucky replaced it rather
+    than the rest's roll). Nothing is spent by the refusal."""
+    party = Party()
+    ash = party.new_character("Ash", luck=1, max_threads=2)
+    party.roll_check(ash, "power", seed=3)
+    assert ash.last_check is not None
+    activities = {"short": ["Gather Supplies"], "long": ["Gather Supplies", "Take Watch"],
+                  "extended": ["Recuperate"]}[kind]
+    party.rest(ash, kind, activities, **({} if kind == "extended" else {"seed": 4}))
+    assert ash.last_check is None
+    threads = ash.threads
+    with pytest.raises(RuleError, match="Bend Luck: there is no check of yours to bend"):
+        party.spend_thread(ash, "bend_luck")
+    with pytest.raises(RuleError, match="Feeling Lucky: there is no check of yours"):
+        party.spend_thread(ash, "feeling_lucky", seed=1)
+    assert ash.threads == threads and party.gm.threads == 0
+    # A roll against the character is still answered, and the next check is open again.
+    party.spend_thread(ash, "feeling_lucky", True, seed=1)
+    party.roll_check(ash, "power", seed=5)
+    bent, _ = party.spend_thread(ash, "bend_luck")
+    assert bent == ash.last_check.total and ash.last_check.bent
+
+
+def test_tending_an_ally_leaves_the_check_open_until_the_rest_ends() -> None:
+    """Tending an ally begins the tender's rest; the rest ends with its own move."""
+    party = Party()
+    bo = party.new_character("Bo", supplies=2, max_threads=1)
+    ash = party.new_character("Ash", max_hp=12)
+    party.roll_check(bo, "focus", seed=2)
+    party.tend_ally(bo, ash, 1)
+    assert bo.last_check is not None  # the rest is begun, not over
+    party.rest(bo, "short", ["Clear Fatigue"])
+    assert bo.last_check is None

@@ -208,6 +208,52 @@ def test_a_character_holds_another_restrained() -> None:
         bo.hold_restrained("bo")
 
 
+def test_a_seated_restrainer_pays_its_own_mark_when_it_holds() -> None:
+    """Through the table, "they can mark the same" is paid on the restrainer's own sheet
+    in the same step as the failed escape: the hold is never claimed without the 3
+    fatigue, nor paid without holding."""
+    party = Party()
+    bo = party.new_character("Bo")
+    cy = party.new_character("Cy")
+    cy.inflict("Restrained", by="bo", until_ended=True)  # any case: the same person
+    cy.start_turn()
+    assert party.break_free(cy, held=True) is bo
+    assert (bo.fatigue, cy.fatigue, cy.has("Restrained")) == (3, 3, True)
+    assert "keep Cy restrained" in bo.log[-1].summary
+    assert party.break_free(cy) is None  # Bo lets go: Cy breaks free, Bo marks nothing
+    assert (bo.fatigue, cy.fatigue, cy.exhaustion, cy.has("Restrained")) == (3, 5, 1, False)
+
+
+def test_a_refused_hold_changes_neither_sheet() -> None:
+    party = Party()
+    bo = party.new_character("Bo")
+    cy = party.new_character("Cy")
+    cy.inflict("Restrained", by="Bo", until_ended=True)
+    with pytest.raises(RuleError, match="breaking free is done on your own turn"):
+        party.break_free(cy, held=True)  # not Cy's turn
+    bo.mark_exhaustion(bo.max_exhaustion)  # Bo's 3 fatigue would knock Bo out...
+    bo.take_damage(bo.max_hp + bo.ac)  # ...and, dying, kill Bo: Bo is dead
+    bo.mark_exhaustion(1)
+    assert bo.dead
+    cy.start_turn()
+    with pytest.raises(RuleError, match="Restrained: Bo is dead"):
+        party.break_free(cy, held=True)
+    assert (bo.fatigue, cy.fatigue, cy.has("Restrained")) == (0, 0, True)
+    outsider = Adventurer.new("Di")
+    with pytest.raises(RuleError, match="Di is not at the table"):
+        party.break_free(outsider)
+
+
+def test_a_monster_restrainer_holds_on_the_gms_side() -> None:
+    party = Party()
+    cy = party.new_character("Cy")
+    cy.inflict("Restrained", by="Ogre", until_ended=True)
+    cy.start_turn()
+    assert party.break_free(cy, held=True) is None
+    assert cy.fatigue == 3 and cy.has("Restrained")
+    assert "Ogre marks the same: still restrained" in cy.log[-1].summary
+
+
 def test_a_timed_restraint_runs_out_and_lets_go() -> None:
     a = ash()
     a.inflict("Restrained", by="Ogre")
@@ -330,6 +376,15 @@ def test_the_sheet_panel_restrains_holds_and_burns_underwater() -> None:
     p.holder.value = "Bo"
     b["hold-restrained"].click()
     assert (a.fatigue, a.exhaustion) == (5, 4) and "keep Bo restrained" in a.log[-1].summary
+    # A restrainer at the table pays its own mark when the escape is held from the sheet.
+    bo = party.new_character("Bo")
+    bo.inflict("Restrained", by="Ash", until_ended=True)
+    bo.start_turn()
+    bo_panel = SheetMovesPanel(bo, party, seed_source=lambda: 5)
+    bo_panel.held.value = True
+    widgets_by_name(bo_panel, kind="btn")["break-free"].click()
+    assert bo_panel.message == "" and bo.has("Restrained") and bo.fatigue == 3
+    assert a.log[-1].move == "hold_restrained" and "keep Bo restrained" in a.log[-1].summary
     p.underwater.value = True
     assert a.underwater and not a.swimming_speed
     p.swimmer.value = True
@@ -342,3 +397,54 @@ def test_the_sheet_panel_restrains_holds_and_burns_underwater() -> None:
     a.undo()
     a.undo()
     assert not a.underwater and not p.underwater.value  # the box follows the sheet
+
+
+@pytest.mark.parametrize(("feet", "ac", "affinity"), [
+    (30, 2, "normal"), (40, 5, "normal"), (20, 0, "resistant"), (30, 1, "vulnerable"),
+    (10, 9, "normal"), (9, 2, "normal")])
+def test_falling_damage_odds_less_ac_against_enumeration(
+        feet: int, ac: int, affinity: harm.Affinity) -> None:
+    """The damage a fall leaves, as read (AC first, then any affinity): the exact odds
+    against every face of every falling die counted by hand."""
+    import itertools
+
+    n = feet // 10
+    counted: dict[int, Fraction] = {}
+    for faces in itertools.product(range(1, 7), repeat=n):
+        left = max(0, sum(faces) - ac)
+        left = {"normal": left, "resistant": left // 2, "vulnerable": left * 2}[affinity]
+        counted[left] = counted.get(left, Fraction(0)) + Fraction(1, 6 ** n)
+    exact = harm.falling_damage_odds(feet, ac=ac, affinity=affinity)
+    assert dict(exact) == counted
+    assert sum(dict(exact).values()) == 1
+
+
+def test_falling_damage_odds_refuse_what_damage_refuses() -> None:
+    with pytest.raises(RuleError, match="AC must be"):
+        harm.falling_damage_odds(30, ac=-1)
+    with pytest.raises(RuleError, match="a fall must be"):
+        harm.falling_damage_odds(-10)
+
+
+def test_the_travel_app_shows_the_fall_less_the_fallers_ac() -> None:
+    from companion.widgets.monsters_and_magic_travel import TravelApp
+
+    party = Party()
+    party.new_character("Bo", max_hp=40, ac=2)
+    app = TravelApp(party=lambda: party, seed_source=lambda: 4)
+    app.feet.value = "30"
+    assert 'data-ac="0"' in app.fall_odds.value  # nobody chosen: the bare dice
+    assert "3d6 less AC 0: no damage 0.00% · average 10.50 · at most 18" in (
+        app.fall_odds.value)
+    app.faller.value = "Bo"
+    assert 'data-ac="2"' in app.fall_odds.value
+    assert "3d6 less AC 2 (Bo): no damage 0.00% · average 8.50 · at most 16" in (
+        app.fall_odds.value)  # 3d6 never rolls under 3: AC 2 takes 2 off every fall
+    party.get("Bo").take_cover("Partial Cover")  # +2 AC: the line follows the sheet
+    behind = harm.falling_damage_odds(30, ac=4)
+    assert 'data-ac="4"' in app.fall_odds.value
+    assert f"average {float(behind.mean):.2f}" in app.fall_odds.value
+    assert "no damage 1.85%" in app.fall_odds.value  # 3d6 of 4 or less: 4 in 216
+    app.feet.value = "200000"  # 20,000d6: too long a fall for exact odds, said in a line
+    assert "20000d6 less AC 4 (Bo): more than 10,000 dice" in app.fall_odds.value
+    assert app.error.message == ""

@@ -278,3 +278,40 @@ def test_a_rest_roll_from_the_sheet_follows_the_results_table() -> None:
     widgets_by_name(p, kind="btn")["rest"].click()
     assert p.message == "" and "Critical Miss" in p.result.value
     assert (ash.forward, ash.xp, party.gm.threads) == (0, 2, 1)
+
+
+def test_take_watch_from_the_sheet_with_the_gms_dc() -> None:
+    """Issue 30: Take Watch follows the results table; given the GM's hidden DC, a miss
+    gives its 1 XP (unticked, the sheet applies only a natural 20 or 1). The DC is for a
+    long rest only, refused under the section for any other, with nothing rolled."""
+    import random
+
+    from companion.rulesets.monsters_and_magic.ability_checks import Tier
+
+    seed = next(s for s in range(3000)
+                if AbilityCheck(1, 14).roll(rng=random.Random(s)).tier == Tier.MISS
+                and AbilityCheck(1).roll(rng=random.Random(s)).tier == Tier.WEAK_HIT)
+    party = Party()
+    ash = party.new_character("Ash", focus=1)
+    p = SheetMovesPanel(ash, party, seed_source=lambda: seed)
+    b = widgets_by_name(p, kind="btn")
+    p.rest_kind.value = "long"
+    p.first.value, p.second.value = "Take Watch", "(none)"
+    b["rest"].click()  # no DC given: the GM compares the total, the sheet gives no XP
+    assert p.message == "" and "compares it with the hidden DC" in p.result.value
+    assert ash.xp == 0
+    p.watch_dc_given.value, p.watch_dc.value = True, "14"
+    b["rest"].click()
+    assert p.message == "" and "vs DC 14: Miss" in p.result.value
+    assert ash.xp == 1 and ash.rest_results is not None
+    assert ash.rest_results.tiers == ["Miss"]
+    p.watch_dc.value = "lots"
+    b["rest"].click()
+    assert ash.xp == 1 and len(ash.log) == 2  # a bad DC rests nothing
+    p.watch_dc.value = "14"
+    p.rest_kind.value = "short"
+    p.first.value = "Gather Supplies"
+    b["rest"].click()
+    assert p.errors["rest"].message == ("Take Watch: it is a long rest activity; untick "
+                                        "the watch DC for a short rest")
+    assert ash.short_rests_in_a_row == 0 and len(ash.log) == 2

@@ -212,8 +212,10 @@ def change_region(
     Re-rolled dice follow the same 11/12 rule. Re-rolling both dice and the size rolls
     exactly what [generate_earthmote][companion.rulesets.miasma.earthmotes.generate_earthmote]
     rolls, in the same order. The old region's settlements and portals stay behind. The
-    region keeps the seed that rolled its size: the move's ``seed`` for a new size
-    (``None`` from ``rng`` alone), else the earthmote's.
+    region keeps the move's ``seed`` (``None`` from ``rng`` alone): with the earthmote it
+    came from, ``keep`` and ``new_size``, that seed rolls the very same region again. It
+    never keeps the earthmote's own seed, which rolls the earthmote, not the region (a
+    region that kept its size used to show that seed, as if it replayed it).
     """
     _check_keep(keep)
     table = biome_table()
@@ -245,7 +247,7 @@ def change_region(
     return Earthmote(
         size_roll=size_roll, size=size, biome_roll=sorted(pair),
         biome=row.values["Biome"], encounters=row.values["Encounters"],
-        features=_features(noted), seed=seed if new_size else earthmote.seed,
+        features=_features(noted), seed=seed,
     )
 
 
@@ -371,12 +373,17 @@ class EarthmoteLog(Tracker):
 
     @move
     def new_region(self, index: int, keep: int | None, *, new_size: bool = True,
-                   seed: int | None = None, rng: random.Random | None = None) -> Earthmote:
+                   seed: int | None = None, rng: random.Random | None = None,
+                   keep_seed: bool = True) -> Earthmote:
         """Travel on from earthmote ``index`` (from 0): keep biome die ``keep`` and re-roll
         the other, or re-roll both (``keep=None``); the region's size is rolled on the Size
         table unless ``new_size`` is false (dice from ``seed``, else ``rng``, else the
         list's own seed and count). See
-        [change_region][companion.rulesets.miasma.earthmotes.change_region]."""
+        [change_region][companion.rulesets.miasma.earthmotes.change_region].
+
+        ``keep_seed``: as for [generate][companion.rulesets.miasma.earthmotes.EarthmoteLog.generate],
+        false for a hidden roll, whose seed stays secret (kept, the shared list would let
+        anyone roll the region again and read what the GM hid)."""  # noqa: E501
         self._check_index(index)
         self._check_room()
         _check_seed(seed)
@@ -385,6 +392,8 @@ class EarthmoteLog(Tracker):
             seed = self.next_seed()
         mote = change_region(self.earthmotes[index], keep, new_size=bool(new_size), seed=seed,
                              rng=None if seed is not None else rng)
+        if not keep_seed:
+            mote.seed = None
         self.made += 1
         self.earthmotes.append(mote)
         self.describe(f"#{len(self.earthmotes)} (new region from #{index + 1}): "

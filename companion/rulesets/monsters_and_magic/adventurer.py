@@ -53,10 +53,12 @@ What the sheet follows, by section of the seed:
 
   Interpretation (a note):
 
-  - "Until the end of a creature's next turn": given during the creature's own turn, the
-    state lasts through its following turn (two turn ends); given at any other time, to
-    the end of its coming turn (one). A sheet saved before durations were kept holds
-    states that last until ended.
+  - "Until the end of a creature's next turn": the creature is the one that has the
+    state (the seed does not name it; the sheet keeps its own creature's turns, not the
+    turns of whoever inflicted it). Given during the creature's own turn, the state lasts
+    through its following turn (two turn ends); given at any other time, to the end of
+    its coming turn (one). A sheet saved before durations were kept holds states that
+    last until ended.
   - States the rules give with their own way out last until it: Inspired from a critical
     hit (until cleared to pay a thread), Prepared from a rest (until used), Unconscious
     from dying or exhaustion (until healed or rested). Restrained and Doomed name how to
@@ -73,6 +75,13 @@ What the sheet follows, by section of the seed:
   use up forward and their result gives what the results table gives (1 XP on a miss, 2
   and a thread for the GM on a critical miss, Inspired on a critical hit); the seed says
   nothing otherwise. Feeling Lucky's luck roll uses up forward too.
+
+  Interpretation: a rest leaves no check for Bend Luck or Feeling Lucky to act on. Its
+  own rolls are settled inside it (the supplies found, the watch kept), and a check
+  made before it was resolved an hour or more ago; Bend Luck acts only "before it's been
+  resolved", and Feeling Lucky's luck roll "instead of" a check could not undo what
+  the rest already did with it. Without this, the last check before the rest stayed
+  open to both after it, and Feeling Lucky replaced that check, not the rest's roll.
 """
 
 from __future__ import annotations
@@ -965,7 +974,9 @@ class Adventurer(Tracker):
         """End Restrained by marking 3 fatigue on your turn; ``held``: the creature
         restraining you marks the same
         ([hold_restrained][companion.rulesets.monsters_and_magic.adventurer.Adventurer.hold_restrained])
-        and you stay restrained, your fatigue marked all the same.
+        and you stay restrained, your fatigue marked all the same. At a table, a
+        restrainer who is a character there pays on its own sheet in the same step
+        ([Party.break_free][companion.rulesets.monsters_and_magic.party.Party.break_free]).
 
         Interpretation: the restrainer's "mark the same" is 3 fatigue, answered to each
         attempt (so each try costs both sides); a restraint with no creature behind it
@@ -1510,6 +1521,8 @@ class Adventurer(Tracker):
 
     def _rest_over(self) -> None:
         self.resting, self.rest_done, self.tended = "", [], ""
+        # Every check is settled by the rest's end (the module's Interpretation).
+        self.last_check = None
 
     def _rest_check(self, dc: int | None, rng: random.Random) -> AbilityCheckResult:
         """A rest's focus roll: an ability check like any other, so it uses up forward."""
@@ -1737,6 +1750,7 @@ class Adventurer(Tracker):
         notes: list[str] = []
         for name in chosen:
             notes.append(self._extended_activity(name))
+        self.last_check = None  # settled by the rest's end (the module's Interpretation)
         notes += self._long_rest_end()
         self.describe(f"{self.name}: extended rest — " + "; ".join(notes))
         return notes

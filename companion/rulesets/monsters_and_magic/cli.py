@@ -270,17 +270,25 @@ def _odd_die(args: argparse.Namespace) -> int:
 
 
 def _sight(args: argparse.Namespace) -> int:
+    from companion.rulesets.monsters_and_magic.adventurer import Adventurer
     from companion.rulesets.monsters_and_magic.perception import (
+        LIGHT,
         concealment_modifier,
         visibility,
     )
 
     seen = visibility(args.light)
     modifier = concealment_modifier(seen) if seen != "seen" else 0
+    # Whether a sight-based check against it fails outright, as the sheet judges it (a
+    # bare sheet: nothing of its own changes that), so the command and the app agree.
+    light = next(n for n in LIGHT if n.lower() == " ".join(args.light.split()).lower())
+    fails = Adventurer.new("You").build_check("luck", against=light).fails
     if args.json:
-        print_json({"light": args.light, "counts_as": seen, "modifier": modifier})
+        print_json({"light": args.light, "counts_as": seen, "modifier": modifier,
+                    "fails": fails})
         return 0
     sys.stdout.write(f"{args.light}: {seen} to ordinary sight"
                      + (f" ({modifier:+d} ongoing to sight-based checks)" if modifier else "")
+                     + (f" — {fails} (automatically: no roll)" if fails else "")
                      + "\n")
     return 0

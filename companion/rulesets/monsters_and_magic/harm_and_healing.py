@@ -40,11 +40,13 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Literal
 
+from companion.dice import Distribution, odds
 from companion.errors import RuleError
 from companion.rulesets.monsters_and_magic._data import section
 
-__all__ = ["Affinity", "damage_after_armor", "falling_damage_dice", "falling_distance",
-           "falling_distance_computed", "falling_distance_differs", "underwater_affinity"]
+__all__ = ["Affinity", "damage_after_armor", "falling_damage_dice", "falling_damage_odds",
+           "falling_distance", "falling_distance_computed", "falling_distance_differs",
+           "underwater_affinity"]
 
 Affinity = Literal["normal", "resistant", "vulnerable", "immune"]
 
@@ -90,6 +92,25 @@ def falling_damage_dice(feet: int) -> str:
     if count == 0:
         return "0"
     return f"{count}{per[per.index('d'):]}" if per.startswith("1d") else f"{count}*({per})"
+
+
+def falling_damage_odds(feet: int, *, ac: int = 0, affinity: Affinity = "normal"
+                        ) -> Distribution:
+    """Exact odds of the damage a fall of ``feet`` leaves once the faller's ``ac`` (and
+    ``affinity``) has taken its share, as the sheet takes it (the module's
+    Interpretation): the falling dice's odds with each total read through
+    [damage_after_armor][companion.rulesets.monsters_and_magic.harm_and_healing.damage_after_armor].
+    Under 10 feet, no damage for certain.
+
+    >>> falling_damage_odds(20, ac=2).p(0)  # 2d6 of 2 or less: a double 1
+    Fraction(1, 36)
+    """
+    dice = falling_damage_dice(feet)
+    damage_after_armor(0, ac=ac, affinity=affinity)  # a bad AC or affinity, refused first
+    if dice == "0":
+        return Distribution.constant(0)
+    return odds(dice).map_monotone(
+        lambda total: damage_after_armor(total, ac=ac, affinity=affinity))
 
 
 def falling_distance(turns: int) -> int:

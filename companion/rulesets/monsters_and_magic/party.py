@@ -249,6 +249,34 @@ class Party(Observable):
         who.take_damage(rolled.total)
         return Fall(feet, dice, rolled, who.name, who.hp, who.max_hp)
 
+    def break_free(self, adventurer: Adventurer, held: bool = False) -> Adventurer | None:
+        """A restrained character marks 3 fatigue on their turn to break free
+        ([Adventurer.break_free][companion.rulesets.monsters_and_magic.adventurer.Adventurer.break_free]);
+        ``held``: the creature restraining them marks the same and they stay restrained.
+
+        When that creature is a character at this table, its own sheet marks the 3 fatigue
+        in the same step
+        ([Adventurer.hold_restrained][companion.rulesets.monsters_and_magic.adventurer.Adventurer.hold_restrained]),
+        so the hold is never claimed without being paid (and never paid without holding).
+        Both sheets are judged first: a refusal on either changes neither. A creature not
+        at the table (a monster) pays on the GM's side. Returns the character who held
+        (``None`` when nobody at the table did)."""
+        self._seated(adventurer)
+        holder = None
+        if held and adventurer.restrained_by and _key(adventurer.restrained_by) in {
+                _key(n) for n in self.names}:
+            holder = self.get(adventurer.restrained_by)
+        if holder is None:
+            adventurer.break_free(bool(held))
+            return None
+        reason = (adventurer.why_not("break_free", True)
+                  or holder.why_not("hold_restrained", adventurer.name))
+        if reason is not None:
+            raise RuleError(reason)
+        adventurer.break_free(True)
+        holder.hold_restrained(adventurer.name)
+        return holder
+
     def spend_thread(self, adventurer: Adventurer, use: str, *args: Any,
                      **kwargs: Any) -> Any:
         """A character's thread move (``feeling_lucky``, ``bend_luck``, ``lucky_find`` or

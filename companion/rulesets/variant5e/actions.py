@@ -18,14 +18,14 @@
 - **Improvising an action.** Anything else you describe; the DM rules whether it can be
   done and what roll, if any, decides it.
 - **End concentration.** At any time, no action needed.
-
-Interpretation: a readied spell not released by the start of your next turn is lost as
-any readied action is ("before the start of your next turn"), and so is the
-concentration that held it.
 - **Other activities.** Talking briefly and gesturing cost nothing; one interaction with
   an object or feature (open a door, draw a weapon) is free during your move or action;
   a second needs your action, and the DM may ask for an action when the object is
   stubborn (a stuck door, a drawbridge crank).
+
+Interpretation: a readied spell not released by the start of your next turn is lost as
+any readied action is ("before the start of your next turn"), and so is the
+concentration that held it.
 
 [Turn][companion.rulesets.variant5e.actions.Turn] keeps one creature's action economy through a
 round.

@@ -143,7 +143,8 @@ class EarthmotesApp(widgets.VBox):
         index = self.index_box.read() - 1
         new_size = not self.same_size.value
         self._roll(f"Earthmote #{index + 1}: new region", lambda rng: self.model.new_region(
-            index, keep, new_size=new_size, seed=self._seed_for(rng), rng=rng))
+            index, keep, new_size=new_size, seed=self._seed_for(rng), rng=rng,
+            keep_seed=self._public))
 
     def _remove(self) -> None:
         self.model.remove(self.index_box.read() - 1)
