@@ -567,6 +567,11 @@ def _public_tracker_event(event: dict[str, Any], key: str | None, who: str,
         key = str(data.get("kind", "")) or key
     cls = _tracker_of(key, lookup)
     if cls is not None and not hidden_information(cls):
+        secret = set(getattr(cls, "SECRET_ARGS", {}).get(str(event.get("move")), ()))
+        if kind == "move" and secret and isinstance(data.get("args"), dict):
+            # An argument only the GM knows (a hidden DC given to a player's sheet).
+            data["args"] = {k: v for k, v in data["args"].items() if k not in secret}
+            event = {**event, "data": data}
         if not roll_state_fields(cls):
             return event
         # The dice of a hidden roll the tracker keeps (a sheet's last check): left out.

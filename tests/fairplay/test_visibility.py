@@ -177,3 +177,20 @@ def test_without_a_tracker_lookup_every_tracker_counts_as_hiding_information(
     assert known == events  # a Cairn sheet hides nothing
     unknown = fairplay.visible_to(events, "Ash", "player")
     assert unknown[1]["seed"] is None and unknown[0]["data"]["state"] is None
+
+
+def test_the_gms_hidden_watch_dc_is_not_in_a_players_view() -> None:
+    """An argument a tracker names secret (the M&M sheet's Take Watch DC, given by the GM)
+    is left out of a player's view of the move; the GM's view keeps it."""
+    from companion.store.registry import tracker_class
+
+    add = {"seq": 1, "kind": "add", "tracker": "ash", "who": "Mira", "role": "gm",
+           "move": None, "seed": None, "data": {"kind": "monsters_and_magic/MonstersAndMagicAdventurer"}}
+    rest = {"seq": 2, "kind": "move", "tracker": "ash", "who": "Mira", "role": "gm",
+            "move": "long_rest", "seed": 5,
+            "data": {"args": {"activities": ["Take Watch"], "watch_dc": 15}}}
+    player = fairplay.visible_to([add, rest], "Ash", "player", tracker_class)[1]
+    gm = fairplay.visible_to([add, rest], "Mira", "gm", tracker_class)[1]
+    assert player["data"]["args"] == {"activities": ["Take Watch"]}
+    assert gm["data"]["args"]["watch_dc"] == 15
+    assert rest["data"]["args"]["watch_dc"] == 15  # the input is not changed

@@ -246,6 +246,8 @@ class Adventurer(Tracker):
     #: The state that keeps a roll's dice: a hidden roll's is kept from players
     #: ([roll_state_fields][companion.fairplay.roll_state_fields]).
     ROLL_STATE: ClassVar[tuple[str, ...]] = ("last_check", "rest_results")
+    #: Arguments a player's view of the log leaves out: the GM's hidden Take Watch DC.
+    SECRET_ARGS: ClassVar[dict[str, tuple[str, ...]]] = {"long_rest": ("watch_dc",)}
 
     name: str = "Adventurer"
     focus: int = state_field(0, min=-LIMIT, max=LIMIT)
