@@ -185,7 +185,8 @@ def test_the_gms_hidden_watch_dc_is_not_in_a_players_view() -> None:
     from companion.store.registry import tracker_class
 
     add = {"seq": 1, "kind": "add", "tracker": "ash", "who": "Mira", "role": "gm",
-           "move": None, "seed": None, "data": {"kind": "monsters_and_magic/MonstersAndMagicAdventurer"}}
+           "move": None, "seed": None,
+           "data": {"kind": "monsters_and_magic/MonstersAndMagicAdventurer"}}
     rest = {"seq": 2, "kind": "move", "tracker": "ash", "who": "Mira", "role": "gm",
             "move": "long_rest", "seed": 5,
             "data": {"args": {"activities": ["Take Watch"], "watch_dc": 15}}}
