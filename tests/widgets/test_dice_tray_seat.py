@@ -82,3 +82,18 @@ def test_the_tray_opened_in_place_after_creating_a_campaign_has_its_modes(db: Pa
     tray.roll_button.click()
     assert tray.error.message == ""
     assert app.campaign.log(("roll",))[-1].data["mode"] == "gm"
+
+
+def test_in_the_serverless_apps_the_tray_says_the_device_holder_is_the_gm(
+        db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page's own Python (Pyodide): no seats; whoever holds the device is the GM, and
+    the tray says so before any tap."""
+    import sys
+
+    monkeypatch.setattr(sys, "platform", "emscripten")
+    with open_store(db) as store:
+        create_campaign(store, "Tuesday", ["cairn_srd"], who="Mira", role="gm")
+    tray = _tray(monkeypatch, "campaign=Tuesday")
+    assert tray.inner("tc-where") == "Campaign Tuesday · Mira (GM)"
+    assert "You roll in public or GM only" in tray.find_text("tc-may")
+    assert not tray.has("tc-join")
