@@ -84,8 +84,8 @@ def confirm_button(
     then costs nothing, and there is no pop-up dialog to dismiss. The second tap must be
     a separate one, at least [CONFIRM_GAP][companion.widgets.controls.CONFIRM_GAP] after
     the first: a double tap arms the button and no more (and with nothing to lose, makes
-    the move once). Call ``disarm()`` on the
-    returned button (the app's render does) to put the label back after any other move.
+    the move once). Call ``disarm()`` on the returned button (the app's render does) to
+    put the label back after any other move.
     """
     btn = button(label, None, error=error, name=name, style=style)
     last_tap = [float("-inf")]
