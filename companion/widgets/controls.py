@@ -83,23 +83,27 @@ def confirm_button(
     button red with ``prompt`` as its label; a second tap does it. A stray tap on a phone
     then costs nothing, and there is no pop-up dialog to dismiss. The second tap must be
     a separate one, at least [CONFIRM_GAP][companion.widgets.controls.CONFIRM_GAP] after
-    the first: a double tap arms the button and no more. Call ``disarm()`` on the
-    returned button (the app's render does) to put the label back after any other move.
+    the first: a double tap arms the button and no more (and with nothing to lose, makes
+    the move once). Call ``disarm()`` on the returned button (the app's render does) to
+    put the label back after any other move.
     """
     btn = button(label, None, error=error, name=name, style=style)
-    armed_at = [0.0]
+    last_tap = [float("-inf")]
 
     def disarm() -> None:
         btn.description, btn.button_style = label, style
 
     def clicked() -> Any:
+        now = clock()
+        if now - last_tap[0] < CONFIRM_GAP:
+            # A double tap (or a bounce): its second tap left the finger before the
+            # prompt could be read, so it is the same tap, not the confirmation; and when
+            # there was nothing to lose (the first tap did the move at once), not the move
+            # a second time either.
+            return None
+        last_tap[0] = now
         if risky() and btn.description != prompt:
             btn.description, btn.button_style = prompt, "danger"
-            armed_at[0] = clock()
-            return None
-        if btn.description == prompt and clock() - armed_at[0] < CONFIRM_GAP:
-            # A double tap (or a bounce): its second tap left the finger before the
-            # prompt could be read, so it is the same tap, not the confirmation.
             return None
         disarm()
         return on_confirm()

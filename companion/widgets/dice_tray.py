@@ -61,7 +61,8 @@ from companion.widgets.base import (
     safe,
     text_box,
 )
-from companion.widgets.rolls import RollLogPanel, RollModePanel, RollOutcome
+from companion.widgets.markup import details_html
+from companion.widgets.rolls import RollLogPanel, RollModePanel, RollOutcome, seat_html
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -113,6 +114,7 @@ TRAY_CSS = """
 .tc-app .tc-target { flex: 0 1 140px; }
 .tc-app .tc-seed { flex: 0 1 220px; }
 .tc-app .tc-section { font-weight: 700; margin-top: 8px; }
+.tc-app .tc-seat-line { font-size: 16px; }
 """
 
 
@@ -298,8 +300,17 @@ class DiceTray(widgets.VBox):
 
         self.history_view = HistoryView(self.history, error=self.error)
 
+        # Whose seat and what it may do, before any tap (a visitor with no seat learnt
+        # they only watch by tapping Roll). On its own page the tray says the campaign and
+        # person too; opened in place, the heading above it already does.
+        self.seat = widgets.HTML()
+        self.seat.add_class("tc-seat-line")
         if campaign is None and from_page:
             campaign, who, role = self._page_campaign()
+            if campaign is not None:
+                self.seat.value = seat_html(campaign.name, who, role)
+        elif campaign is not None:
+            self.seat.value = seat_html(campaign.name, who, role, where=False)
         self.campaign = campaign
         # In a campaign the seed box is the GM's (a chosen seed chooses the dice).
         self.seed_shown = campaign is None or role in ("gm", "")
@@ -313,6 +324,7 @@ class DiceTray(widgets.VBox):
 
         app_box(
             widgets.HTML(f"<style>{TRAY_CSS}</style>", layout=widgets.Layout(display="none")),
+            *([self.seat] if self.seat.value else []),
             row(self.expr, self.roll_button),
             self.error,
             row(*self.quick_buttons),
@@ -354,7 +366,9 @@ class DiceTray(widgets.VBox):
             self._show_result(result, self._shown, "your own dice")
         else:
             record = self.history.add_roll(result, seed=outcome.seed)
-            self._show_result(result, self._shown, f"seed {outcome.seed}", record.n)
+            # The seed (to replay it) folds under "details": a bare number is jargon.
+            self._show_result(result, self._shown, details_html(f"seed {outcome.seed}"),
+                              record.n)
         self._update_odds(expr)
         return result
 
@@ -383,6 +397,7 @@ class DiceTray(widgets.VBox):
     # -- views ---------------------------------------------------------------------------
     def _show_result(self, result: Any, n: int, source: str, record: int | None = None
                      ) -> None:
+        """Show ``result``; ``source`` (HTML) says what it came from."""
         labels = getattr(result, "labels", {}) or {}
         label_html = ""
         if labels:
@@ -399,7 +414,7 @@ class DiceTray(widgets.VBox):
             f'<div class="tc-total" aria-label="total">{int(result.total)}</div>'
             f'<div class="tc-result-dice">{dice_html}</div>'
             f"{label_html}{notes}"
-            f'<div class="tc-result-meta">{number} · {html.escape(source)}</div>'
+            f'<div class="tc-result-meta">{number} · {source}</div>'
             "</div>"
         )
 

@@ -10,7 +10,12 @@ from companion.errors import clipped
 from companion.history import RollHistory, RollRecord
 from companion.widgets.controls import button
 from companion.widgets.layout import row
-from companion.widgets.markup import LOCAL_TIME_SCRIPT, local_time_html, roll_text_html
+from companion.widgets.markup import (
+    LOCAL_TIME_SCRIPT,
+    details_html,
+    local_time_html,
+    roll_text_html,
+)
 from companion.widgets.messages import ErrorLine
 from companion.widgets.saving import DownloadLinks, data_uri_link
 
@@ -117,8 +122,10 @@ class HistoryView(widgets.VBox):
 
     def _links(self) -> str:
         h = self.history
-        return data_uri_link("CSV", "rolls.csv", "text/csv", h.to_csv()) + data_uri_link(
-            "JSON", "rolls.json", "application/json", h.to_json())
+        # Files for a spreadsheet or a program: under "details", with the seeds.
+        return details_html(
+            data_uri_link("CSV", "rolls.csv", "text/csv", h.to_csv()) + data_uri_link(
+                "JSON", "rolls.json", "application/json", h.to_json()), "downloads")
 
     @staticmethod
     def _item(r: RollRecord) -> str:
@@ -126,6 +133,7 @@ class HistoryView(widgets.VBox):
             f'<li data-n="{r.n}"><span class="tc-h-total">{r.total}</span> '
             f'<span class="tc-h-text">{roll_text_html(clipped(r.text, ENTRY_TEXT_LIMIT))}'
             "</span><br>"
-            f'<span class="tc-h-meta">#{r.n} · {local_time_html(r.time)} · seed {r.seed}</span>'
+            f'<span class="tc-h-meta">#{r.n} · {local_time_html(r.time)} · '
+            f'{details_html(f"seed {r.seed}")}</span>'
             "</li>"
         )

@@ -142,6 +142,16 @@ class CheckedBox(widgets.VBox):
     def echo_on(self, error: ErrorLine, message: str) -> None:
         self._echoes.append((error, message))
 
+    def settle(self) -> None:
+        """A move of this app worked: a refusal under the box that was a *move's* (faces
+        that do not fit the roll, a name already taken) goes; one about the text still in
+        the box (too high, not a number) stays while the text is bad, as the box's red
+        border does. Called by the app's error line when it clears
+        ([ErrorLine.clear][companion.widgets.messages.ErrorLine.clear]); a refusal seen
+        through many later moves misled the table (issue 31)."""
+        if self.valid and self.refusal.value:
+            self.refusal.clear()
+
     # -- acting -------------------------------------------------------------------------
     def on_enter(self, action: Callable[[], Any], error: ErrorLine) -> None:
         """Run ``action`` (wrapped by [safe][companion.widgets.messages.safe] on ``error``) when

@@ -6,10 +6,12 @@ Voila swallows exceptions raised in callbacks into the kernel log, so without
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import html
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import ipywidgets as widgets
@@ -24,6 +26,7 @@ __all__ = [
     "MAX_MESSAGE",
     "ErrorLine",
     "InputError",
+    "not_a_move",
     "one_line",
     "safe",
 ]
@@ -62,6 +65,8 @@ class ErrorLine(widgets.HTML):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(value="", **kwargs)
         self.add_class("tc-error")
+        # The boxes whose refusals this line carries: told when a move succeeds.
+        self._carried: list[CheckedBox] = []
 
     @property
     def message(self) -> str:
@@ -76,14 +81,22 @@ class ErrorLine(widgets.HTML):
         # of an app); a message already on screen does not move the page.
         self.value = f'<span role="alert">{html.escape(text)}</span>{into_view_html("nearest")}'
 
-    def echo(self, text: str) -> None:
-        """Carry ``text``, shown elsewhere (under its box), without showing it again."""
+    def echo(self, text: str, box: CheckedBox | None = None) -> None:
+        """Carry ``text``, shown elsewhere (under ``box``), without showing it again."""
         self.add_class("tc-echoed")
         self.value = f'<span class="tc-echo">{html.escape(text)}</span>'
+        if box is not None and box not in self._carried:
+            self._carried.append(box)
 
     def clear(self) -> None:
+        """No error: the line empties, and the boxes whose refusals it carried drop a
+        refusal that was a move's (see
+        [CheckedBox.settle][companion.widgets.inputs.CheckedBox.settle])."""
         self.remove_class("tc-echoed")
         self.value = ""
+        carried, self._carried = self._carried, []
+        for box in carried:
+            box.settle()
 
 
 def _strip_tags(value: str) -> str:
@@ -103,13 +116,35 @@ F = TypeVar("F", bound=Callable[..., Any])
 R = TypeVar("R")
 
 
+_NOT_A_MOVE: contextvars.ContextVar[bool] = contextvars.ContextVar("tc_not_a_move",
+                                                                    default=False)
+
+
+@contextlib.contextmanager
+def not_a_move() -> Iterator[None]:
+    """Run the code inside as work that is not this seat's move: another screen's moves
+    applied here (the page's live sync,
+    [catch_up][companion.widgets.table.binding.catch_up]), apps built ahead in the
+    background. Callbacks wrapped by [safe][companion.widgets.messages.safe] that run
+    meanwhile clear no refusal: a refusal stays until this seat's own next successful
+    move (a live update wiped it before the player could read it)."""
+    token = _NOT_A_MOVE.set(True)
+    try:
+        yield
+    finally:
+        _NOT_A_MOVE.reset(token)
+
+
 def safe(error: ErrorLine, *, clear_on_success: bool = True) -> Callable[[F], F]:
     """Decorate a widget callback so that an exception shows on ``error`` instead of vanishing.
 
-    On success the error line is cleared (the player fixed the problem). Unexpected
-    exceptions are also logged with their traceback, for whoever runs the server. An
-    [InputError][companion.widgets.messages.InputError] from a checked box is shown too, and the
-    line clears itself once that box is fixed.
+    On success the error line is cleared (the player fixed the problem, or made a move that
+    worked), with the refusals of moves that its boxes carried; not inside
+    [not_a_move][companion.widgets.messages.not_a_move] (another screen's moves applied
+    here are not this seat's). Unexpected exceptions are also logged with their traceback, for
+    whoever runs the server. An [InputError][companion.widgets.messages.InputError] from a
+    checked box is shown once, under the box, and the line clears itself once that box is
+    fixed.
     """
 
     def decorate(func: F) -> F:
@@ -122,7 +157,7 @@ def safe(error: ErrorLine, *, clear_on_success: bool = True) -> Callable[[F], F]
                     error.show(exc)
                 else:  # shown once: under the box, brought into view
                     exc.box.refusal.show(one_line(exc))
-                    error.echo(one_line(exc))
+                    error.echo(one_line(exc), exc.box)
                     exc.box.echo_on(error, one_line(exc))
                 return None
             except CompanionError as exc:
@@ -132,7 +167,7 @@ def safe(error: ErrorLine, *, clear_on_success: bool = True) -> Callable[[F], F]
                 log.exception("widget callback %s failed", getattr(func, "__name__", func))
                 error.show(exc)
                 return None
-            if clear_on_success:
+            if clear_on_success and not _NOT_A_MOVE.get():
                 error.clear()
             return result
 

@@ -73,6 +73,7 @@ from companion.widgets.base import (
     slug,
     text_box,
 )
+from companion.widgets.markup import details_html
 from companion.widgets.monsters_and_magic_sheet import Section, SheetMovesPanel, sheet_style
 from companion.widgets.rolls import RollControls, RuleRoll, faces_hint
 
@@ -249,7 +250,7 @@ class CheckPanel(widgets.VBox):
             return None
         tier = result.tier
         how = ("no roll" if result.automatic else "your dice" if out.physical
-               else f"seed {out.seed}")
+               else details_html(f"seed {out.seed}"))
         mode = "" if out.mode == "public" else f" · {html.escape(mode_name(out.mode))}"
         self.result.value = (
             f'<div class="tc-result tc-{tier.name.lower()}" data-n="{self.rolls}" '
@@ -621,7 +622,7 @@ class GroupCheckPanel(widgets.VBox):
             self.result.value = (f'<div class="tc-group-result tc-hidden" '
                                  f'data-n="{self.rolls}">{out.hidden_html()}</div>')
             return None
-        how = "your dice" if out.physical else f"seed {out.seed}"
+        how = "your dice" if out.physical else details_html(f"seed {out.seed}")
         self.result.value = (
             f'<div class="tc-group-result" data-n="{self.rolls}" '
             f'data-tier="{result.tier.name.lower()}"><b>{result.tier.label}</b> — '

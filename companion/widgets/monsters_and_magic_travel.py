@@ -56,6 +56,7 @@ from companion.widgets.base import (
     one_line,
     row,
 )
+from companion.widgets.markup import details_html
 from companion.widgets.rolls import RollControls
 
 if TYPE_CHECKING:
@@ -224,10 +225,13 @@ class TravelApp(widgets.VBox):
             f"supplies {a.supplies}</li>" for a in party)
         self.sheets.value = f'<ul class="tc-road">{rows}</ul>'
 
-    def _show(self, kind: str, text: str, notes: list[str], **data: object) -> None:
+    def _show(self, kind: str, text: str, notes: list[str], *, how: str = "",
+              **data: object) -> None:
+        """``text`` (escaped here), then ``how`` (HTML: a seed folded under details)."""
         attrs = "".join(f' data-{k}="{escape(v)}"' for k, v in data.items())
         extra = "".join(f"<li>{escape(n)}</li>" for n in notes)
-        self.road.value = (f'<div class="tc-road-result tc-{kind}"{attrs}>{escape(text)}'
+        said = f"{escape(text)} ({how})" if how else escape(text)
+        self.road.value = (f'<div class="tc-road-result tc-{kind}"{attrs}>{said}'
                            f"{'<ul>' + extra + '</ul>' if extra else ''}</div>")
 
     def travel_period(self) -> None:
@@ -258,11 +262,11 @@ class TravelApp(widgets.VBox):
             self.road.value = f'<div class="tc-road-result tc-{kind}">{out.hidden_html()}</div>'
             return
         done = out.value
-        how = "real dice" if out.physical else f"seed {out.seed}"
+        how = "real dice" if out.physical else details_html(f"seed {out.seed}")
         data: dict[str, object] = {"tier": done.tier.label, "seed": out.seed or ""}
         if forage:
             data["found"] = done.found
-        self._show(kind, f"{label}: {done} ({how})", list(done.left_out), **data)
+        self._show(kind, f"{label}: {done}", list(done.left_out), how=how, **data)
 
     def group_check(self) -> None:
         """The party's group check on the road (each character's own check)."""
@@ -329,6 +333,6 @@ class TravelApp(widgets.VBox):
         if out.value is None:
             self.fall_result.value = f'<div class="tc-fall">{out.hidden_html()}</div>'
             return
-        how = "real dice" if out.physical else f"seed {out.seed}"
+        how = "real dice" if out.physical else details_html(f"seed {out.seed}")
         self.fall_result.value = (f'<div class="tc-fall" data-total="{out.value.total}">'
                                   f"{escape(str(out.value))} <small>({how})</small></div>")

@@ -43,6 +43,7 @@ from companion.widgets.base import (
     row,
     text_box,
 )
+from companion.widgets.markup import details_html
 from companion.widgets.rolls import RollControls, RuleRoll, faces_hint
 
 if TYPE_CHECKING:
@@ -173,6 +174,6 @@ class PlotContestPanel(widgets.VBox):
             theirs.proficiency, theirs.advantage, **controls.move_args(rng)),
             trackers=[self.session])
         assert out.value is not None
-        how = f"seed {out.seed}" if out.seed is not None else "own dice"
+        how = details_html(f"seed {out.seed}") if out.seed is not None else "own dice"
         self.result.value = (f'<div class="tc-contest-result" data-margin="{out.value.margin}">'
                              f"{escape(out.value)} <small>({how})</small></div>")

@@ -90,7 +90,7 @@ if TYPE_CHECKING:
 
 __all__ = ["LOG_ROWS", "MAX_DIE_BOXES", "FacesBox", "RollControls", "RollLogPanel",
            "RollModePanel", "RollOutcome", "RuleRoll", "faces_hint", "hidden_line", "modes_for",
-           "short_code"]
+           "seat_html", "short_code"]
 
 T = TypeVar("T")
 
@@ -133,6 +133,33 @@ def modes_for(role: str, who: str = "") -> list[str]:
     if not who:
         return ["public", "blind"]
     return ["public", "blind", "self"]
+
+
+def seat_html(campaign: str, who: str, role: str, *, where: bool = True) -> str:
+    """Whose seat a roll is made from and what it may do, said before any tap: "Campaign
+    Tuesday · Ash (player)" (``where``: the campaign and person too; an app opened in
+    place has them in its heading already) and the modes this seat rolls in, or, for a
+    page with no seat, that it only watches and how to join (``.tc-join``).
+
+    >>> "watching" in seat_html("Tuesday", "", "spectator")
+    True
+    """
+    if role in ("gm", "player"):
+        named = [f"{'GM only' if m == 'gm' else _MODE_LABELS[m].lower()} ({_MODE_TIPS[m]})"
+                 for m in modes_for(role, who)[1:]]
+        said = ", ".join(["in public", *named[:-1]]) + f" or {named[-1]}"
+        may = f"You roll {said}" + (", and reveal hidden rolls." if role == "gm" else ".")
+        may_html = f'<div class="tc-may">{html.escape(may)}</div>'
+    else:
+        from companion.widgets.table.binding import join_text
+
+        may_html = f'<div class="tc-join" role="note">{html.escape(join_text())}</div>'
+    if not where:
+        return may_html
+    person = f" · {html.escape(who)}" if who else ""
+    shown_role = {"gm": "GM", "player": "player"}.get(role, "watching")
+    return (f'<div class="tc-where" data-campaign="{html.escape(campaign)}">Campaign '
+            f"<b>{html.escape(campaign)}</b>{person} ({shown_role})</div>{may_html}")
 
 
 def short_code(commitment: str | None) -> str:
@@ -518,9 +545,12 @@ def chain_footer(head: int, chain: str) -> str:
 
     if not head:
         return ""
-    return (f'<div class="tc-roll-note tc-chain-head" title="The hash of the newest event '
-            'of the whole campaign: note it; a log rewritten later would not end here">'
-            f"Chain head: <code>{html.escape(short(chain))}</code> (event {int(head)})</div>")
+    # A hash is for the curious (issue 31): folded under "details" like a seed.
+    said = details_html(f"Chain head: <code>{html.escape(short(chain))}</code> (event "
+                        f"{int(head)}): note it; a log rewritten later would not end here",
+                        "chain-head")
+    return f'<div class="tc-roll-note tc-chain-head">{said}</div>'
+
 
 
 def _log_item(event: dict[str, Any]) -> str:

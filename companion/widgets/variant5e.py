@@ -69,6 +69,7 @@ from companion.widgets.base import (
     row,
     safe,
 )
+from companion.widgets.markup import details_html
 from companion.widgets.rolls import RollControls, RuleRoll, faces_hint
 from companion.widgets.seat_controls import act, seat_refusal
 
@@ -101,8 +102,9 @@ def roll_controls(campaign: Campaign | None, seed_source: Callable[[], int], hin
 
 
 def how_rolled(out: RuleRoll[Any]) -> str:
-    """``seed N`` or ``own dice``: what a shown roll came from."""
-    return "own dice" if out.physical else f"seed {out.seed}"
+    """``own dice``, or the seed folded under *details* (jargon at the table, issue 31):
+    what a shown roll came from."""
+    return "own dice" if out.physical else details_html(f"seed {out.seed}")
 
 
 def _dropdown(options: Any, value: Any, description: str, name: str,

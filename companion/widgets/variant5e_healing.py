@@ -31,6 +31,7 @@ from companion.widgets.base import (
     log_html,
     row,
 )
+from companion.widgets.markup import details_html
 from companion.widgets.rolls import RollControls
 from companion.widgets.seat_controls import show_undo
 
@@ -123,7 +124,7 @@ class HitDiceApp(widgets.VBox):
         if not out.shown:
             self.last.value = out.hidden_html()
             return
-        how = "real dice" if out.physical else f"seed {out.seed}"
+        how = "real dice" if out.physical else details_html(f"seed {out.seed}")
         self.last.value = (f'<div class="tc-hit-die" data-face="{out.value}">d{m.die} '
                            f"shows <b>{out.value}</b> <small>({how})</small></div>")
 

@@ -1,6 +1,7 @@
 """Every app at 390 px, light and dark, checked by axe-core (issue 22).
 
-For each app (``widgets/*.ipynb``): zero serious or critical WCAG 2.1 A/AA violations in
+For each app (``widgets/*.ipynb``): a way back on screen (the server's apps list and the
+app's rules, issue 31); zero serious or critical WCAG 2.1 A/AA violations in
 the light theme and again with the device asking for dark (the page template then loads
 JupyterLab's dark variables); every control a thumb can reach at least 44 px tall; a
 screenshot of each theme kept in ``test-artifacts/`` (``axe-<app>-light.png``,
@@ -9,6 +10,7 @@ screenshot of each theme kept in ``test-artifacts/`` (``axe-<app>-light.png``,
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +46,13 @@ def test_the_list_covers_every_app() -> None:
 def test_app_passes_axe_light_and_dark_with_tall_controls(
         app: str, voila_app: Any, phone_page: Any, screenshot: Any) -> None:
     page = voila_app(app, page=phone_page)
+    if app != "rules":  # the rules page is the apps list the others lead back to
+        # A way back (issue 31): the server's apps list and the app's rules, on screen.
+        apps_link = page.locator(".tc-way-back a.tc-way-apps")
+        expect(apps_link).to_have_attribute("href", "rules.ipynb")
+        expect(apps_link).to_be_in_viewport()
+        expect(page.locator(".tc-way-back a.tc-way-rules")).to_have_attribute(
+            "href", re.compile(r"^rules\.ipynb(\?ruleset=\w+|#rules)$"))
     assert serious_violations(page) == [], f"{app} (light)"
     assert page.evaluate(_SHORT_CONTROLS_JS) == [], f"{app}: controls under 44 px"
     screenshot(page, f"axe-{app}-light")

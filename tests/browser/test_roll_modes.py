@@ -51,6 +51,10 @@ def test_blind_roll_reaches_the_gm_only_and_checks_after_the_reveal(
     ash = Screen(browser, rolls_server, "dice_tray", "Ash", "player", ".tc-roll-log-panel")
     try:
         page = ash.page
+        # Whose seat and what it may do, before any tap (issue 31).
+        expect(page.locator(".tc-seat-line .tc-where")).to_contain_text(
+            f"Campaign {CAMPAIGN} · Ash (player)")
+        expect(page.locator(".tc-seat-line .tc-may")).to_contain_text("blind")
         page.locator(".tc-roll-mode button", has_text="Blind").click()
         page.locator(".tc-text-expr input").fill("3d6+2")
         expect(page.locator(".tc-roll-panel")).to_contain_text("the GM sees the roll, you do not")
@@ -73,6 +77,14 @@ def test_blind_roll_reaches_the_gm_only_and_checks_after_the_reveal(
         for piece in (secret["nonce"], secret["text"], f"seed {seed}"):
             assert piece not in seen, piece
         assert event.data["commitment"][:12] in seen
+        # The commitment (a hash) is for the curious: in the log, folded under "details".
+        fold = page.locator(".tc-roll-log details.tc-details-commitment").first
+        expect(fold).to_have_js_property("open", False)
+        expect(fold).not_to_contain_text("commitment", use_inner_text=True)
+        fold.locator("summary").click()
+        expect(fold).to_have_js_property("open", True)
+        expect(fold).to_contain_text(f"commitment {event.data['commitment'][:12]}",
+                                     use_inner_text=True)
 
         gm.page.locator(".tc-btn-reveal").click()
         wait_for(lambda: f"seed {seed}" in page.locator(".tc-roll-log").text_content(),

@@ -110,6 +110,13 @@ def test_each_seat_receives_only_what_it_may_see(browser: Any, seats_server: Any
         # Then the roll log, in the dice tray.
         for name, screen in screens.items():
             goto(screen, seats_server, "dice_tray", queries[name], ".tc-roll-log-panel")
+            # Whose seat, before any tap (issue 31): a visitor learns they only watch.
+            line = screen.page.locator(".tc-seat-line")
+            if name in ("spectator", "forged", "revoked"):
+                expect(line.locator(".tc-join")).to_contain_text("You are watching")
+            else:
+                expect(line.locator(".tc-where")).to_contain_text(
+                    "Gail (GM)" if name == "gm" else f"{name} (player)")
         public = _roll_text(*PUBLIC_ROLL)
         for screen in screens.values():
             expect(screen.page.locator(".tc-roll-log-panel").first).to_contain_text(

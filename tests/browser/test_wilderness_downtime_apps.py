@@ -1,8 +1,9 @@
-"""The wilderness and downtime apps in Chromium at phone size (390×844), one journey each: a
-route planned with the page's lists, a watch's roll with its seed shown, a refusal under its
-box; a downtime member's upkeep; neither app scrolls sideways and every button is a 40 px
-tap target. The full rule flows (a watch stepped through to the evening, the cycle's next
-step) are asserted in-process in tests/widgets/test_wilderness_downtime_pages.py."""
+"""The wilderness and downtime apps in Chromium at phone size (390×844), one journey each: a route
+planned with the page's lists, a watch's roll with its seed under a "details" fold (closed until
+tapped open), a refusal under its box; a downtime member's upkeep; neither app scrolls sideways
+and every button is a 40 px tap target. The full rule flows (a watch stepped through to the
+evening, the cycle's next step) are asserted in-process in
+tests/widgets/test_wilderness_downtime_pages.py."""
 
 from __future__ import annotations
 
@@ -53,6 +54,14 @@ def test_wilderness_watch_on_a_phone(voila_app: Any, phone_page: Any, scroll_wid
     travelled = outcome(page, 5)
     seed = travelled.get_attribute("data-seed")
     assert seed is not None and f"seed {seed}" in travelled.text_content()
+    # The seed is for the curious (issue 31): folded under "details", closed until tapped.
+    fold = travelled.locator("details.tc-details-seed")
+    expect(fold).to_have_js_property("open", False)
+    expect(fold.locator("summary")).to_have_text("details")
+    expect(travelled).not_to_contain_text(f"seed {seed}", use_inner_text=True)
+    fold.locator("summary").tap()
+    expect(fold).to_have_js_property("open", True)
+    expect(travelled).to_contain_text(f"seed {seed}", use_inner_text=True)
 
     page.locator(".tc-int-sea input").fill("7")
     page.locator(".tc-int-sea input").press("Tab")

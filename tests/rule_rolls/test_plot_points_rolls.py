@@ -189,7 +189,8 @@ def test_a_hidden_contest_moves_nothing_on_the_table(
     assert "Orc" not in _page(gm, "Ash", "player")
     contest.controls.mode.value = "public"
     contest.roll_button.click()
-    assert "(seed 77)" in contest.result.value
+    # The seed, for the curious, under "details" (issue 31).
+    assert "<summary>details</summary>seed 77</details>" in contest.result.value
 
 
 def test_a_hidden_long_rest_heals_in_the_open_but_keeps_its_rolls_back(

@@ -27,6 +27,7 @@ from companion.widgets.base import (
     int_box,
     row,
 )
+from companion.widgets.markup import details_html
 from companion.widgets.miasma.common import css
 from companion.widgets.rolls import RollControls
 from companion.widgets.seat_controls import show_undo
@@ -126,7 +127,7 @@ class EarthmotesApp(widgets.VBox):
                                 trackers=[self.model])
         self.rolls += 1
         if out.shown and out.value is not None:
-            how = "own dice" if out.physical else f"seed {out.seed}"
+            how = "own dice" if out.physical else details_html(f"seed {out.seed}")
             self.outcome.value = (f'<div class="tc-outcome" data-n="{self.rolls}">'
                                   f"{escape(out.value.describe())}<br><span class='tc-note'>"
                                   f"{escape(out.value.rolls())} · {how}</span></div>")
@@ -152,11 +153,12 @@ class EarthmotesApp(widgets.VBox):
     def render(self) -> None:
         model = self.model
         self.heading.value = (
-            f"<b>Earthmotes</b> — {escape(dice_text())} · list seed {model.seed}")
+            f"<b>Earthmotes</b> — {escape(dice_text())} · "
+            f"{details_html(f'list seed {model.seed}')}")
         items = "".join(
             f'<li class="tc-card" data-i="{i + 1}"><b>#{i + 1}</b> {escape(m.describe())}<br>'
             f"<span class='tc-note'>{escape(m.rolls())} · "
-            f"{'seed not kept' if m.seed is None else f'seed {m.seed}'}</span></li>"
+            f"{details_html('seed not kept' if m.seed is None else f'seed {m.seed}')}</span></li>"
             for i, m in enumerate(model.earthmotes)
         )
         empty = "" if items else "<p>No earthmotes yet.</p>"

@@ -465,7 +465,9 @@ def _earthmotes(campaign: Campaign) -> widgets.Widget:
 def _dice_tray(campaign: Campaign) -> widgets.Widget:
     from companion.widgets.dice_tray import DiceTray
 
-    return DiceTray()
+    # The campaign given, not the page's address: opened in place right after the
+    # campaign was created, the address named none and the tray had no roll modes.
+    return DiceTray(campaign=campaign, who=campaign.who, role=campaign.role)
 
 
 # --- demos (no campaign in the URL) -----------------------------------------------------

@@ -60,6 +60,8 @@ from urllib.parse import parse_qs, urlencode
 
 import ipywidgets as widgets
 
+from companion.widgets.messages import not_a_move
+
 if TYPE_CHECKING:
     import sqlite3
 
@@ -82,6 +84,7 @@ __all__ = [
     "WIDGET_LOCK",
     "LiveSync",
     "PageContext",
+    "catch_up",
     "connection_banner",
     "database_where",
     "device_holder",
@@ -380,6 +383,14 @@ def page_session(context: PageContext | None = None) -> Session | None:
     return session
 
 
+def catch_up(campaign: Campaign) -> bool:
+    """Apply the moves other screens stored since (True if there were any), as
+    [not_a_move][companion.widgets.messages.not_a_move]: the apps re-render, and a
+    refusal this page shows stays until its own next successful move."""
+    with not_a_move():
+        return campaign.refresh()
+
+
 class LiveSync:
     """The kernel's one watcher thread: applies other screens' moves to the open campaign.
 
@@ -438,7 +449,8 @@ class LiveSync:
                 # renewing their own link, under this lock): only the seat read demotes.
                 if self.seat is not context:
                     return
-                campaign.lose_seat()
+                with not_a_move():  # not this seat's move: its refusals stay
+                    campaign.lose_seat()
             log.info("this page's seat was revoked or renewed: it watches from now on")
 
     def in_thread(self) -> bool:
@@ -478,7 +490,7 @@ class LiveSync:
                     == campaign.head:
                 return False
             with WIDGET_LOCK:
-                return campaign.refresh()
+                return catch_up(campaign)
         if self._watched != path:
             if self._conn is not None:
                 self._conn.close()
@@ -488,7 +500,7 @@ class LiveSync:
             self._watched = path
             self._version = self._conn.execute("PRAGMA data_version").fetchone()[0]
             with WIDGET_LOCK:
-                return campaign.refresh()  # whatever landed before we looked
+                return catch_up(campaign)  # whatever landed before we looked
         assert self._conn is not None
         deadline = time.monotonic() + self.timeout
         while not self._stop.is_set():
@@ -496,7 +508,7 @@ class LiveSync:
             if version != self._version:
                 self._version = version
                 with WIDGET_LOCK:
-                    return campaign.refresh()
+                    return catch_up(campaign)
             left = deadline - time.monotonic()
             if left <= 0:
                 return False

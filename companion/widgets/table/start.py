@@ -36,6 +36,7 @@ from companion.widgets.base import (
     row,
     safe,
 )
+from companion.widgets.messages import not_a_move
 from companion.widgets.table.apps import apps_for, spec
 from companion.widgets.table.binding import (
     DEVICE_LINE,
@@ -615,7 +616,9 @@ def _warm_up(campaign: Campaign) -> threading.Event:
         try:
             wait_for_page()  # thousands of new widgets while the page builds: too many
             for app in apps_for(campaign.rulesets):
-                with WIDGET_LOCK:  # one app at a time: a tap is not kept waiting long
+                # One app at a time: a tap is not kept waiting long. Not the seat's move
+                # (an app adding its shared tracker): a refusal on the page stays.
+                with WIDGET_LOCK, not_a_move():
                     campaign_app(campaign, app.key)
         except Exception:  # only a head start: opening the app shows its error
             log.warning("building the apps ahead failed", exc_info=True)
