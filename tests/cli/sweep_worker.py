@@ -4,8 +4,11 @@ Used by ``test_sweep.py``: reads a JSON list of argument lists on stdin, runs ea
 ``companion.cli.main(argv)`` (stdout and stderr captured, ``SystemExit`` caught) and writes
 one JSON object per run on stdout: the exit status, the error text, the size of the output,
 the seconds taken and, if the run crashed, the traceback. The process limits its own
-address space, and each run is cut off after ``--timeout`` seconds, so one runaway input
-is reported instead of taking the machine down.
+address space, and each run is cut off after ``--timeout`` seconds of its own CPU time, so
+one runaway input is reported instead of taking the machine down. CPU time, not the clock:
+on a loaded machine (CI's two cores shared with browsers) an ordinary command waited
+over 4 s of wall time for a core and was reported as a runaway; a loop that never ends
+burns CPU and is still cut off.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from typing import Any
 
 
 class Overtime(BaseException):
-    """Raised by the alarm when one run takes longer than its budget."""
+    """Raised by the CPU-time alarm when one run takes longer than its budget."""
 
 
 def _alarm(_signum: int, _frame: Any) -> None:
@@ -36,7 +39,7 @@ def run_one(argv: list[str], timeout: float) -> dict[str, Any]:
     out, err = io.StringIO(), io.StringIO()
     start = time.perf_counter()
     crash = None
-    signal.setitimer(signal.ITIMER_REAL, timeout)
+    signal.setitimer(signal.ITIMER_PROF, timeout)
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             try:
@@ -44,11 +47,11 @@ def run_one(argv: list[str], timeout: float) -> dict[str, Any]:
             except SystemExit as exc:  # argparse's --help exits 0
                 status = exc.code
     except Overtime:
-        status, crash = None, f"over {timeout} s"
+        status, crash = None, f"over {timeout} s of CPU"
     except BaseException:  # the point is to report anything
         status, crash = None, traceback.format_exc()
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.setitimer(signal.ITIMER_PROF, 0)
     return {
         "argv": argv, "status": status, "err": err.getvalue()[:2000],
         "out_chars": len(out.getvalue()), "seconds": round(time.perf_counter() - start, 3),
@@ -63,7 +66,7 @@ def main() -> None:
     options = parser.parse_args()
     limit = options.memory_mb * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    signal.signal(signal.SIGALRM, _alarm)
+    signal.signal(signal.SIGPROF, _alarm)
     cases = json.load(sys.stdin)
     results = [run_one(argv, options.timeout) for argv in cases]
     sys.stdout.write(json.dumps(results))
