@@ -692,6 +692,9 @@ def luck_report(events: Sequence[Mapping[str, Any]], campaign: str = "",
     Only what every player may see is read: a hidden roll's secret is never used, even in
     the GM's view (its reveal is)."""
     rolls = _read_rolls(events)
+    shown: dict[str, str] = {}  # a seat is shown as the log first names it
+    for r in rolls:
+        shown.setdefault(name_key(r.who) or r.who, r.who)
     count = max((r.session for r in rolls), default=0)
     if session is not None:
         if type(session) is not int or not 1 <= session <= max(count, 0):
@@ -715,11 +718,8 @@ def luck_report(events: Sequence[Mapping[str, Any]], campaign: str = "",
         placed.append((r, pr, law))
     sessions = _session_spans(events, session)
     seats: dict[str, list[tuple[_Roll, PlacedRoll | None, PercentileLaw | None]]] = {}
-    shown: dict[str, str] = {}
     for item in placed:
-        key = name_key(item[0].who) or item[0].who
-        shown.setdefault(key, item[0].who)
-        seats.setdefault(key, []).append(item)
+        seats.setdefault(name_key(item[0].who) or item[0].who, []).append(item)
     out = []
     for key, items in seats.items():
         numbers = sorted({r.session for r, _, _ in items})
@@ -774,7 +774,7 @@ def sparkline(percentiles: Sequence[Fraction | float], width: int = 60) -> str:
     when there are more): low bar, unlucky roll.
 
     >>> sparkline([Fraction(1, 40), Fraction(1, 2), Fraction(39, 40)])
-    '▁▄█'
+    '▁▅█'
     """
     shown = list(percentiles)[-width:]
     return "".join(_BARS[min(len(_BARS) - 1, int(float(p) * len(_BARS)))] for p in shown)
