@@ -737,7 +737,7 @@ def _seat_luck(who: str, session: int | None,
     for r, _, _ in items:
         if r.why:
             not_placed[r.why] = not_placed.get(r.why, 0) + 1
-    kinds = []
+    kinds: list[Summary | None] = []
     for physical in (False, True):
         chosen = [(p, law) for r, p, law in items
                   if p is not None and law is not None and r.physical is physical]

@@ -89,7 +89,7 @@ def test_an_evening_stands_where_brute_force_puts_it(exprs: list[str]) -> None:
     reachable = {Fraction(0)}
     for law in laws:
         reachable = {s + Fraction(v, law.scale) for s in reachable for v in law.values}
-    probes = sorted(reachable)[:: max(1, len(reachable) // 25)] + [Fraction(len(exprs), 2)]
+    probes = [*sorted(reachable)[::max(1, len(reachable) // 25)], Fraction(len(exprs), 2)]
     for s in probes:
         got = standing(laws, s)
         assert got.exact and got.luckier_than == _brute_standing(exprs, s), (exprs, s)
