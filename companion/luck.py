@@ -103,6 +103,7 @@ __all__ = [
     "MAX_OUTCOMES",
     "MAX_PAIRS",
     "MAX_ROLLS",
+    "NOT_PLACED",
     "SESSION_CLOSE_KIND",
     "SESSION_GAP",
     "LuckError",
@@ -111,6 +112,7 @@ __all__ = [
     "PlacedRoll",
     "SeatLuck",
     "Standing",
+    "Summary",
     "luck_report",
     "percentile",
     "percentile_law",
@@ -120,36 +122,36 @@ __all__ = [
     "standing",
 ]
 
-#: A roll this long after the one before starts a new play session.
 SESSION_GAP = timedelta(hours=6)
+"""A roll this long after the one before starts a new play session."""
 
-#: The kind of a log event that closes a play session (the provably fair seeds' ``session
-#: close``); the next roll starts a new session.
 SESSION_CLOSE_KIND = "session_close"
+"""The kind of a log event that closes a play session (the provably fair seeds' ``session
+close``); the next roll starts a new session."""
 
-#: Most different expressions one report works out exact odds for.
 MAX_EXPRESSIONS = 500
+"""Most different expressions one report works out exact odds for."""
 
-#: Most totals, summed over those expressions' odds (the cost is their size, as in
-#: ``verify``: a ``1d1000000`` alone is a million).
 MAX_OUTCOMES = 3_000_000
+"""Most totals, summed over those expressions' odds (the cost is their size, as in ``verify``:
+a ``1d1000000`` alone is a million)."""
 
-#: Most rolls one report places.
 MAX_ROLLS = 100_000
+"""Most rolls one report places."""
 
-#: Most pairs of sums the sparse convolutions of one standing may touch in all (about half
-#: a second of Python work); past it, and past the engine's own budgets, the normal
-#: approximation is used.
 MAX_PAIRS = 1_000_000
+"""Most pairs of sums the sparse convolutions of one standing may touch in all (about half a
+second of Python work); past it, and past the engine's own budgets, the normal approximation
+is used."""
 
-#: Most big-integer digit operations the packed products of one standing may take (the engine
-#: counts about 3.6 ns each; a shared machine takes several times that): past it, the
-#: normal approximation.
 MAX_DENSE_WORK = 30_000_000
+"""Most big-integer digit operations the packed products of one standing may take (the engine
+counts about 3.6 ns each; a shared machine takes several times that): past it, the normal
+approximation."""
 
-#: Seconds the exact odds of a report's expressions may take in all before it is refused
-#: (each expression's odds are bounded by the engine; this bounds their number times that).
 ODDS_SECONDS = 20.0
+"""Seconds the exact odds of a report's expressions may take in all before it is refused (each
+expression's odds are bounded by the engine; this bounds their number times that)."""
 
 
 class LuckError(CompanionError):
@@ -525,13 +527,13 @@ class SeatLuck:
                 "not_placed": dict(self.not_placed)}
 
 
-#: Why a roll of the log was not placed, as the report words it.
 NOT_PLACED = {
     "hidden": "hidden, not yet revealed",
     "rule": "rule roll (no dice expression)",
     "costly": "odds too costly",
     "unreadable": "unreadable entry",
 }
+"""Why a roll of the log was not placed (the ``not_placed`` keys), as the report words it."""
 
 
 @dataclass(frozen=True)
