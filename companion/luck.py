@@ -66,9 +66,10 @@ is labelled every time it is used. A log that asks for too much before any sum (
   counted as "rule roll, not placed".
 - A roll whose expression's exact odds the engine refuses (too costly) is counted as "odds
   too costly, not placed".
-- Exploding dice are followed ``20`` explosions deep (the engine's ``truncated`` mass,
-  below 1e-15 for a d6): that mass counts as one more total above all the others, so the
-  percentiles of every fair roll still average 1/2.
+- Exploding dice are followed ``20`` explosions deep, as the engine's odds follow them: a
+  die cut off there stays on the face it shows (the engine's ``truncated`` mass, below
+  1e-12 for a d6), and rolls are placed on those odds as they are (a total past the
+  deepest followed is above all of them: percentile 1).
 
 **Play sessions.** Until the table closes its sessions in the log, a session is the rolls
 between two gaps: a roll more than [SESSION_GAP][companion.luck.SESSION_GAP] after the one
@@ -203,32 +204,17 @@ class PercentileLaw:
 
 
 def percentile_law(dist: Distribution) -> PercentileLaw:
-    """The law of the percentile of a fair roll of ``dist`` (its truncated mass, if any,
-    one more total above the others)."""
+    """The law of the percentile of a fair roll of ``dist``."""
     totals, weights, denom = dist.weights()
-    truncated = dist.truncated
-    weights_list = list(weights)
-    if truncated:
-        common = math.lcm(denom, truncated.denominator)
-        weights_list = [w * (common // denom) for w in weights_list]
-        weights_list.append(truncated.numerator * (common // truncated.denominator))
-        denom = common
     below = []
     acc = 0
-    for w in weights_list:
+    for w in weights:
         below.append(acc)
         acc += w
-    doubled = [2 * b + w for b, w in zip(below, weights_list, strict=True)]
+    doubled = [2 * b + w for b, w in zip(below, weights, strict=True)]
     g = math.gcd(2 * denom, *doubled)
-    values = tuple(d // g for d in doubled)
-    shown_totals = tuple(totals)
-    if truncated:  # the cut-off mass sits above every total followed
-        shown_totals = (*shown_totals, shown_totals[-1] + 1)
-        below_t = tuple(below)
-        return PercentileLaw(shown_totals, below_t, tuple(weights_list), denom, values,
-                             2 * denom // g)
-    return PercentileLaw(shown_totals, tuple(below), tuple(weights_list), denom, values,
-                         2 * denom // g)
+    return PercentileLaw(tuple(totals), tuple(below), tuple(weights), denom,
+                         tuple(d // g for d in doubled), 2 * denom // g)
 
 
 def percentile(dist: Distribution, total: int) -> Fraction:

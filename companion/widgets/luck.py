@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import ipywidgets as widgets
 
-from companion.luck import NOT_PLACED, LuckReport, luck_report, percentile_svg
+from companion.luck import NOT_PLACED, LuckReport, luck_report, percentile_svg, play_sessions
 from companion.table.session import Session
 from companion.widgets.base import ErrorLine, button, row, safe
 
@@ -54,8 +54,7 @@ class LuckPanel(widgets.VBox):
     def show(self) -> LuckReport:
         """Work out the report for the picked span and show it."""
         events = [e.to_dict() for e in Session.of(self.campaign).log()]
-        whole = luck_report(events, self.campaign.name)
-        sessions = [int(s["session"]) for s in whole.sessions]
+        sessions = sorted(set(play_sessions(events).values()))
         options = [("Whole campaign", WHOLE)] + [(f"Session {n}", n) for n in sessions]
         if list(self.pick.options) != options:
             keep = self.pick.value if self.pick.value in [v for _, v in options] else WHOLE
@@ -63,7 +62,7 @@ class LuckPanel(widgets.VBox):
                 self.pick.options = options
                 self.pick.value = keep
         picked = int(self.pick.value or WHOLE)
-        report = whole if picked == WHOLE else luck_report(events, self.campaign.name, picked)
+        report = luck_report(events, self.campaign.name, None if picked == WHOLE else picked)
         self.report.value = report_html(report)
         return report
 

@@ -243,3 +243,15 @@ def test_the_charts() -> None:
     assert luck.sparkline([Fraction(1, 40), Fraction(1, 2), Fraction(39, 40)]) == "▁▅█"
     svg = luck.percentile_svg([Fraction(1, 4), Fraction(3, 4)], title="Bryn & co")
     assert svg.count("<rect") == 2 and "Bryn &amp; co" in svg and "75.0%" in svg
+
+
+def test_an_exploding_die_is_placed_on_the_odds_the_engine_follows() -> None:
+    dist = odds("1d4!")
+    assert dist.truncated > 0  # followed 20 explosions deep
+    law = percentile_law(dist)
+    mean = Fraction(sum(w * v for w, v in zip(law.weights, law.values, strict=True)),
+                    law.denom * law.scale)
+    assert mean == Fraction(1, 2)  # fair rolls still average 1/2
+    assert law.place(4) == Fraction(3, 4)  # a 4 always explodes: 3 of 4 rolls are below
+    assert law.place(5) == Fraction(3, 4) + Fraction(1, 32)  # 4 then 1: 1/16, half of it
+    assert law.place(dist.max + 1) == 1
