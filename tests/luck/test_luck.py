@@ -255,3 +255,27 @@ def test_an_exploding_die_is_placed_on_the_odds_the_engine_follows() -> None:
     assert law.place(4) == Fraction(3, 4)  # a 4 always explodes: 3 of 4 rolls are below
     assert law.place(5) == Fraction(3, 4) + Fraction(1, 32)  # 4 then 1: 1/16, half of it
     assert law.place(dist.max + 1) == 1
+
+
+def test_a_reports_exact_sums_share_one_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Two sessions of Bryn's (a gap between), each a few 3d6 and a d20: each session's sum
+    # costs some pairs; with room for one, the other is placed by the normal curve.
+    events = [_roll(i, "Bryn", at, expr=expr, total=10)
+              for i, (at, expr) in enumerate(
+                  [("2026-11-20T19:00:00Z", "3d6"), ("2026-11-20T19:01:00Z", "1d20"),
+                   ("2026-11-20T19:02:00Z", "3d6"), ("2026-11-27T19:00:00Z", "3d6"),
+                   ("2026-11-27T19:01:00Z", "1d20"), ("2026-11-27T19:02:00Z", "3d6")],
+                  start=1)]
+    both = luck_report(events).seats[0][1]
+    assert [s.dice.standing.exact for s in both if s.dice] == [True, True]
+    spent = luck._Budget()
+    luck.standing([percentile_law(odds(e)) for e in ("3d6", "1d20", "3d6")],
+                  Fraction(3, 2), spent)
+    assert spent.pairs > 0
+    monkeypatch.setattr(luck, "REPORT_PAIRS", spent.pairs + 1)
+    monkeypatch.setattr(luck, "REPORT_DENSE_WORK", spent.dense + 1)
+    first, second = luck_report(events).seats[0][1]
+    assert first.dice is not None and first.dice.standing.exact
+    assert second.dice is not None and not second.dice.standing.exact
+    assert "the report's budget for exact sums is spent" in second.dice.standing.why
+    assert first.dice.standing.luckier_than == both[0].dice.standing.luckier_than  # type: ignore[union-attr]
