@@ -669,6 +669,10 @@ class LuckReport:
                         continue
                     out.append(summary.line(who, span, own=own))
                     out.append("  " + sparkline([r.percentile for r in summary.rolls]))
+                    if self.session is not None:  # one session asked: each roll listed
+                        out += [f"  #{r.entry} {r.expr} = {r.total}: {_percent(r.percentile):g}%"
+                                + (f" (revealed in #{r.revealed})" if r.revealed else "")
+                                for r in summary.rolls]
                 if luck.not_placed:
                     parts = [f"{n} {NOT_PLACED.get(k, k)}" for k, n in luck.not_placed.items()]
                     out.append(f"  {who}, not placed {span}: {', '.join(parts)}")

@@ -120,6 +120,7 @@ def test_text_report_and_one_session(env_db: str,
                and "of sessions of the same 2 rolls" in line for line in lines)
     assert any(line.startswith("Ash's 1 roll with their own dice in session 1") for line in lines)
     assert "  Mira, not placed in session 1: 1 hidden, not yet revealed" in lines
+    assert "  #4 2d6 = 11: 94.4%" in lines  # 17/18: each roll listed
 
 
 @pytest.mark.parametrize(("argv", "message"), [
