@@ -177,11 +177,12 @@ class LuckError(CompanionError):
 class PercentileLaw:
     """The distribution of a fair roll's percentile, as whole numbers over ``scale``: the
     percentile ``values[j] / scale`` comes with probability ``weights[j] / denom``.
-    ``below`` and ``totals`` place an observed total (``below[j]``: the ways under
-    ``totals[j]``, both over ``denom``)."""
+    ``totals`` are the expression's totals the values belong to (an observed total is
+    placed by them). The ways below a total are not kept: ``values[j] * (2 * denom /
+    scale)`` is twice them plus its own ``weights[j]`` (a d1,000,000's law holds two
+    tuples of a million, not three)."""
 
     totals: tuple[int, ...]
-    below: tuple[int, ...]
     weights: tuple[int, ...]
     denom: int
     values: tuple[int, ...]
@@ -191,9 +192,11 @@ class PercentileLaw:
         """The mid-percentile of ``total``: ``P(X < total) + P(X = total) / 2``."""
         i = bisect.bisect_left(self.totals, total)
         if i < len(self.totals) and self.totals[i] == total:
-            return Fraction(2 * self.below[i] + self.weights[i], 2 * self.denom)
-        under = self.below[i] if i < len(self.totals) else self.below[-1] + self.weights[-1]
-        return Fraction(under, self.denom)
+            return Fraction(self.values[i], self.scale)
+        if i == len(self.totals):  # above every total
+            return Fraction(1)
+        doubled_below = self.values[i] * (2 * self.denom // self.scale) - self.weights[i]
+        return Fraction(doubled_below, 2 * self.denom)
 
     @functools.cached_property
     def distribution(self) -> Distribution:
@@ -217,14 +220,13 @@ class PercentileLaw:
 def percentile_law(dist: Distribution) -> PercentileLaw:
     """The law of the percentile of a fair roll of ``dist``."""
     totals, weights, denom = dist.weights()
-    below = []
+    doubled = []
     acc = 0
-    for w in weights:
-        below.append(acc)
+    for w in weights:  # 2 * (the ways below) + its own ways
+        doubled.append(2 * acc + w)
         acc += w
-    doubled = [2 * b + w for b, w in zip(below, weights, strict=True)]
     g = math.gcd(2 * denom, *doubled)
-    return PercentileLaw(tuple(totals), tuple(below), tuple(weights), denom,
+    return PercentileLaw(tuple(totals), tuple(weights), denom,
                          tuple(d // g for d in doubled), 2 * denom // g)
 
 
