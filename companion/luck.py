@@ -816,13 +816,14 @@ def luck_report(events: Sequence[Mapping[str, Any]], campaign: str = "",
     for item in placed:
         seats.setdefault(name_key(item[0].who) or item[0].who, []).append(item)
     out = []
-    spent = _Budget()  # the whole report's exact sums, sessions first
+    spent = _Budget()  # the whole report's exact sums: every seat's sessions first
+    per_seat = {key: tuple(_seat_luck(shown[key], n, [i for i in items if i[0].session == n],
+                                      spent)
+                           for n in sorted({r.session for r, _, _ in items}))
+                for key, items in seats.items()}
     for key, items in seats.items():
-        numbers = sorted({r.session for r, _, _ in items})
-        per_session = tuple(_seat_luck(shown[key], n, [i for i in items if i[0].session == n],
-                                       spent) for n in numbers)
         whole = None if session is not None else _seat_luck(shown[key], None, items, spent)
-        out.append((shown[key], per_session, whole))
+        out.append((shown[key], per_seat[key], whole))
     return LuckReport(campaign, session, tuple(sessions), tuple(out))
 
 
