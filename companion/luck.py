@@ -94,6 +94,7 @@ one). [play_sessions][companion.luck.play_sessions] is that rule, in one functio
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import functools
 import math
 import time
@@ -414,12 +415,12 @@ def _plan(pieces: Sequence[tuple[PercentileLaw, int]], scale: int) -> _Budget:
     return cost
 
 
-REPORT_PAIRS = 5_000_000
+REPORT_PAIRS = 3_000_000
 """Most pairs of sums a whole report's exact sums may plan in all (with
-[REPORT_DENSE_WORK][companion.luck.REPORT_DENSE_WORK], about five seconds): the rest are
-placed by the normal curve."""
+[REPORT_DENSE_WORK][companion.luck.REPORT_DENSE_WORK], a few seconds on a shared
+machine): the rest are placed by the normal curve."""
 
-REPORT_DENSE_WORK = 150_000_000
+REPORT_DENSE_WORK = 100_000_000
 """Most packed digit operations a whole report's exact sums may plan in all."""
 
 
@@ -822,7 +823,11 @@ def luck_report(events: Sequence[Mapping[str, Any]], campaign: str = "",
                            for n in sorted({r.session for r, _, _ in items}))
                 for key, items in seats.items()}
     for key, items in seats.items():
-        whole = None if session is not None else _seat_luck(shown[key], None, items, spent)
+        whole = None
+        if session is None and len(per_seat[key]) == 1:  # the campaign is that session
+            whole = dataclasses.replace(per_seat[key][0], session=None)
+        elif session is None:
+            whole = _seat_luck(shown[key], None, items, spent)
         out.append((shown[key], per_seat[key], whole))
     return LuckReport(campaign, session, tuple(sessions), tuple(out))
 
