@@ -35,6 +35,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "companion.tables.cli",
     "companion.store.cli",
     "companion.store.fairplay_cli",
+    "companion.store.luck_cli",
     "companion.app.cli",
 )
 

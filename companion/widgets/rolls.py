@@ -31,7 +31,8 @@ viewer may see them ([visible_to][companion.store.campaign.Campaign.visible_to])
 rolled what, when (in the viewer's own clock and zone), with which seed once revealed; a
 Reveal button for the hidden rolls this viewer may reveal and a Check button that runs
 [verify_entry][companion.fairplay.verify_entry] on a revealed roll. It re-renders when the
-campaign changes (another screen's roll arrives through the page's live sync).
+campaign changes (another screen's roll arrives through the page's live sync). Under it,
+the luck report ([LuckPanel][companion.widgets.luck.LuckPanel]).
 
 - Interpretation: while the own-dice switch is on, the app's seed is not used (real dice
   have none); dice that were rerolled or exploded are entered as "the total".
@@ -457,12 +458,16 @@ class RollLogPanel(widgets.VBox):
         self.check_button = button("Check", self.check, error=self.error, name="check")
         self.check_result = widgets.HTML()
         self.check_result.add_class("tc-check-result")
+        from companion.widgets.luck import LuckPanel  # the luck report (issue 32)
+
+        self.luck = LuckPanel(campaign, error=self.error)
         self.children = [
             widgets.HTML('<div class="tc-section">Roll log</div>'),
             self.list,
             row(self.reveal_pick, self.reveal_button),
             row(self.check_pick, self.check_button),
             self.check_result,
+            self.luck,
             # A shared error line is shown where its owner put it: a widget shown twice
             # would say each message twice.
             *([self.error] if error is None else []),
