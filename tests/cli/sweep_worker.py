@@ -63,13 +63,23 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--timeout", type=float, default=5.0)
     parser.add_argument("--memory-mb", type=int, default=1500)
+    parser.add_argument("--serve", action="store_true",
+                        help="answer one JSON list of command lines per line of input")
     options = parser.parse_args()
     limit = options.memory_mb * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     signal.signal(signal.SIGPROF, _alarm)
-    cases = json.load(sys.stdin)
-    results = [run_one(argv, options.timeout) for argv in cases]
-    sys.stdout.write(json.dumps(results))
+    if not options.serve:
+        cases = json.load(sys.stdin)
+        sys.stdout.write(json.dumps([run_one(argv, options.timeout) for argv in cases]))
+        return
+    # Serving: one JSON list of command lines per input line, one JSON list of results per
+    # output line, until stdin closes. Each test process keeps one such worker and asks for
+    # the commands its tests need, so the two test processes sweep side by side.
+    for line in sys.stdin:
+        cases = json.loads(line)
+        sys.stdout.write(json.dumps([run_one(argv, options.timeout) for argv in cases]) + "\n")
+        sys.stdout.flush()
 
 
 if __name__ == "__main__":

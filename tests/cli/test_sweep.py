@@ -4,16 +4,15 @@ The subcommands and their options are discovered from the parser (nothing is lis
 hand). For each leaf command a working command line is found first (from the options'
 choices, types and the ``e.g.`` in their help); then each option and positional in turn
 gets a missing, empty, wrong-typed, negative, huge, ``--``, ``--opt=--``, very long and
-non-UTF-8 value, and the command gets an unknown option and an unexpected argument. All
-of it runs in one worker process (``sweep_worker.py``) that bounds each run's time and
-the process's memory; a few real subprocess runs check the locale and raw argv bytes.
+non-UTF-8 value, and the command gets an unknown option and an unexpected argument. The
+runs are made by one worker process per test process (``sweep_worker.py --serve``), which
+bounds each run's CPU time and the process's memory; a few real subprocess runs check the locale and raw argv bytes.
 """
 
 from __future__ import annotations
 
 import argparse
 import atexit
-import fcntl
 import json
 import os
 import re
@@ -219,31 +218,50 @@ PLANS = _plans()
 CASES: dict[str, dict[str, list[str]]] = {name: _cases(plan) for name, plan in PLANS.items()}
 
 
+class Sweeper:
+    """One sweep worker (``sweep_worker.py --serve``) for this test process: each test asks
+    for its own command's cases, so under pytest-xdist the two processes sweep side by side
+    (one shared sweep made the other process wait for it, a minute of an idle core)."""
+
+    def __init__(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, str(HERE / "sweep_worker.py"), "--timeout", str(RUN_LIMIT),
+             "--serve"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            cwd=SCRATCH, env={**os.environ, **ENV})
+        self.answered: dict[tuple[str, str], dict[str, Any]] = {}
+
+    def answers(self, leaf: str, labels: list[str]) -> dict[str, dict[str, Any]]:
+        """The results of ``leaf``'s cases named ``labels`` (each run once per process)."""
+        missing = [label for label in labels if (leaf, label) not in self.answered]
+        if missing:
+            assert self.process.stdin and self.process.stdout
+            self.process.stdin.write(json.dumps([CASES[leaf][label] for label in missing])
+                                     + "\n")
+            self.process.stdin.flush()
+            line = self.process.stdout.readline()
+            if not line:  # the worker died: say how
+                self.process.wait(timeout=60)
+                stderr = self.process.stderr.read() if self.process.stderr else ""
+                raise AssertionError(f"the sweep worker stopped: {stderr[-3000:]}")
+            for label, result in zip(missing, json.loads(line), strict=True):
+                self.answered[(leaf, label)] = result
+        return {label: self.answered[(leaf, label)] for label in labels}
+
+    def close(self) -> None:
+        if self.process.stdin:
+            self.process.stdin.close()
+        try:
+            self.process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
 @pytest.fixture(scope="module")
-def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, dict[str, Any]]]:
-    order = [(leaf, label) for leaf, cases in CASES.items() for label in cases]
-    payload = json.dumps([CASES[leaf][label] for leaf, label in order])
-    # The sweep runs once per test run: under pytest-xdist the first worker to get here runs
-    # it (about a minute) and keeps its answers where the other workers find them (the
-    # parent of each worker's temporary folder is the run's own), instead of each running it.
-    base = tmp_path_factory.getbasetemp()
-    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
-    kept = shared / "cli-sweep-results.json"
-    with open(shared / "cli-sweep.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not kept.exists():
-            done = subprocess.run(
-                [sys.executable, str(HERE / "sweep_worker.py"), "--timeout", str(RUN_LIMIT)],
-                input=payload, capture_output=True, text=True, timeout=600, cwd=SCRATCH,
-                check=False, env={**os.environ, **ENV},
-            )
-            assert done.returncode == 0, done.stderr[-3000:]
-            kept.write_text(done.stdout)
-        answers = json.loads(kept.read_text())
-    found: dict[str, dict[str, dict[str, Any]]] = {}
-    for (leaf, label), result in zip(order, answers, strict=True):
-        found.setdefault(leaf, {})[label] = result
-    return found
+def sweeper() -> Iterator[Sweeper]:
+    worker = Sweeper()
+    yield worker
+    worker.close()
 
 
 def test_the_walk_finds_every_command() -> None:
@@ -255,11 +273,9 @@ def test_the_walk_finds_every_command() -> None:
 
 
 @pytest.mark.parametrize("leaf", sorted(CASES))
-def test_bad_input_is_refused_in_one_line(
-    results: dict[str, dict[str, dict[str, Any]]], leaf: str
-) -> None:
+def test_bad_input_is_refused_in_one_line(sweeper: Sweeper, leaf: str) -> None:
     problems = []
-    for label, result in results[leaf].items():
+    for label, result in sweeper.answers(leaf, list(CASES[leaf])).items():
         err_lines = result["err"].splitlines()
         errors = [line for line in err_lines if line.startswith("error:")]
         if result["crash"]:
@@ -288,13 +304,12 @@ def test_a_working_command_line_is_found_for_nearly_every_command() -> None:
 
 
 @pytest.mark.parametrize("leaf", sorted(CASES))
-def test_option_eq_dashdash_is_a_missing_value(
-    results: dict[str, dict[str, dict[str, Any]]], leaf: str
-) -> None:
-    for label, result in results[leaf].items():
-        if label.endswith("=--") and not label.startswith("unknown"):
-            assert result["status"] == 2, result
-            assert "expected one argument" in result["err"], result
+def test_option_eq_dashdash_is_a_missing_value(sweeper: Sweeper, leaf: str) -> None:
+    labels = [label for label in CASES[leaf]
+              if label.endswith("=--") and not label.startswith("unknown")]
+    for result in sweeper.answers(leaf, labels).values():
+        assert result["status"] == 2, result
+        assert "expected one argument" in result["err"], result
 
 
 def _run(args: list[str | bytes], env: dict[str, str] | None = None,
