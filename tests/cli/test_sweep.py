@@ -320,19 +320,36 @@ def _run(args: list[str | bytes], env: dict[str, str] | None = None,
     )
 
 
+#: Printed between two tables by the one process that prints them all.
+_BETWEEN = "@@ next table @@"
+
+
 @pytest.mark.parametrize("encoding", ["cp1252", "ascii"])
 def test_table_text_in_a_non_utf8_locale(
     capsys: pytest.CaptureFixture[str], encoding: str
 ) -> None:
     # Tables hold '≤', '›', '×'...: what the locale cannot show is printed as '?', no crash.
+    # One real process prints every table through its own stdout (set up by Python from the
+    # locale, as a player's terminal would have it): a process per table took a minute.
+    ids = [table.id for table in tables.all_tables()]
+    script = ("import sys\nfrom companion.cli import main\n"
+              f"for table_id in {ids!r}:\n"
+              "    status = main(['table', table_id])\n"
+              f"    print({_BETWEEN!r}, status, flush=True)\n")
     env = {"PYTHONIOENCODING": encoding, "LC_ALL": "C", "PYTHONUTF8": "0"}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=120,
+                          cwd=SCRATCH, env={**os.environ, **ENV, **env}, check=False)
+    assert (done.returncode, done.stderr) == (0, b""), done.stderr[-2000:]
+    printed = done.stdout.split(f"{_BETWEEN} ".encode())
+    assert len(printed) == len(ids) + 1, printed[-1][-200:]
     replaced = 0
-    for table in tables.all_tables():
+    for i, table in enumerate(tables.all_tables()):
         assert cli.main(["table", table.id]) == 0
         expected = capsys.readouterr().out.encode(encoding, "replace")
-        done = _run(["table", table.id], env)
-        assert (done.returncode, done.stderr) == (0, b""), table.id
-        assert done.stdout == expected, table.id
+        # Each piece after the first starts with the previous table's status line.
+        shown = printed[i] if i == 0 else printed[i].split(b"\n", 1)[1]
+        assert printed[i + 1].startswith(b"0\n"), (table.id, printed[i + 1][:20])
+        assert shown == expected, table.id
         replaced += expected.count(b"?") > table.to_markdown().count("?")
     assert replaced, "no table has a character outside the locale: the test proves nothing"
 
