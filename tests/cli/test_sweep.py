@@ -6,7 +6,8 @@ choices, types and the ``e.g.`` in their help); then each option and positional 
 gets a missing, empty, wrong-typed, negative, huge, ``--``, ``--opt=--``, very long and
 non-UTF-8 value, and the command gets an unknown option and an unexpected argument. The
 runs are made by one worker process per test process (``sweep_worker.py --serve``), which
-bounds each run's CPU time and the process's memory; a few real subprocess runs check the locale and raw argv bytes.
+bounds each run's CPU time and the process's memory; a few real subprocess runs check the
+locale and raw argv bytes.
 """
 
 from __future__ import annotations
