@@ -54,7 +54,6 @@ viewer may see it.
 from __future__ import annotations
 
 import html
-import random
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -86,6 +85,8 @@ from companion.widgets.base import (
 from companion.widgets.markup import details_html
 
 if TYPE_CHECKING:
+    import random
+
     from companion.store.campaign import Campaign
 
 __all__ = ["LOG_ROWS", "MAX_DIE_BOXES", "FacesBox", "RollControls", "RollLogPanel",
@@ -124,6 +125,28 @@ ROLLS_CSS = """
 .tc-app .tc-roll-mode, .tc-app .tc-own-kind { flex-wrap: wrap; max-width: 100%; }
 .tc-app .tc-roll-log-panel .widget-dropdown { max-width: 100%; }
 """
+
+
+def unsaved_session_for(trackers: Sequence[Tracker], owner: object) -> Session:
+    """The unsaved session an app opened without a campaign acts through: the one
+    ``trackers`` are already kept in (an app's trackers share one), else ``owner``'s own
+    (made on its first roll); every tracker not kept yet joins it, as itself."""
+    from companion.store.campaign import Campaign
+
+    kept = {id(t.recorder): t.recorder for t in trackers
+            if isinstance(t.recorder, Campaign)}
+    if len(kept) > 1:
+        raise CompanionError("these trackers are kept in different campaigns: one roll "
+                             "cannot move them together")
+    if kept:
+        session = Session.of(next(iter(kept.values())))
+    else:
+        session = owner.__dict__.get("_unsaved_session") or Session.unsaved()
+    owner.__dict__["_unsaved_session"] = session
+    for tracker in trackers:
+        if tracker.recorder is None:
+            session.adopt(tracker)
+    return session
 
 
 def modes_for(role: str, who: str = "") -> list[str]:
@@ -346,8 +369,6 @@ class RollModePanel(widgets.VBox):
             seed = None
         own = bool(self.own.value)
         chosen = seed is not None and not own
-        if not own and self.campaign is None:
-            seed = self._seed_source() if seed is None else seed
         try:
             outcome = self._roll(expr, mode, seed, faces, total, chosen)
         except physical.OwnDiceError as exc:
@@ -360,15 +381,12 @@ class RollModePanel(widgets.VBox):
     def _roll(self, expr: str, mode: str, seed: int | None, faces: list[int] | None,
               total: int | None, chosen: bool = False) -> RollOutcome:
         own = faces is not None or total is not None
-        if self.campaign is None:
-            if own:
-                result = physical.enter(expr, dice=faces, total=total)
-            else:
-                result = dice.roll(expr, seed=seed)
-            return RollOutcome("public", result, seed, own)
         # The table session rolls: it draws the seed (from this page's seed source), checks
-        # the seat, logs the roll and hands back only what this seat may see.
-        logged = Session.of(self.campaign).roll(
+        # the seat, logs the roll and hands back only what this seat may see. Without a
+        # campaign it is this panel's unsaved session (the same path; nothing kept).
+        session = (Session.of(self.campaign) if self.campaign is not None
+                   else unsaved_session_for((), self))
+        logged = session.roll(
             expr, mode=mode, dice=faces, total=total, chosen_seed=seed if chosen else None,
             seeds=self._seed_source)
         if logged.roll is not None:
@@ -704,40 +722,29 @@ class RollControls(widgets.VBox):
             faces = self.faces.read()
             if not faces:
                 self._refuse("type the faces you rolled, e.g. 14 or 3 5 2")
-        if self.campaign is not None:
-            # The table session runs the roll as one unit of work (the seed drawn from this
-            # page's seed source, the seat checked, the retry when another screen moved
-            # first, the roll logged) and hands back only what this seat may see.
-            try:
-                made = Session.of(self.campaign).rule_roll(
-                    label, action, text, mode=self.mode_value, own_dice=faces,
-                    chosen_seed=seed if faces is None else None, seeds=self._seed_source)
-            except physical.OwnDiceError as exc:
-                self._refuse(one_line(exc))
-            out: RuleRoll[T] = RuleRoll(made.mode, made.value, made.seed, made.physical,
-                                        made.entry, made.commitment, made.text, made.visible)
-            self.last = out
-            return out
-        # No campaign: the roll stays on this screen; the moves a refused entry made on
-        # ``trackers`` are undone here (nobody else would).
-        entered = physical.EnteredDice(faces) if faces is not None else None
-        if entered is None:
-            seed = self._seed_source() if seed is None else seed
-        rng: random.Random = entered if entered is not None else random.Random(seed)
-        marks = [len(t.log) for t in trackers]
+        # The table session runs the roll as one unit of work (the seed drawn from this
+        # page's seed source, the seat checked, the retry when another screen moved first,
+        # the roll logged) and hands back only what this seat may see. Without a campaign
+        # the session is an unsaved one holding ``trackers``: the same path, so dice left
+        # over store nothing and put the trackers back there too.
         try:
-            value = action(rng)
-            if entered is not None:
-                entered.finish()
+            made = self.session_for(trackers).rule_roll(
+                label, action, text, mode=self.mode_value, own_dice=faces,
+                chosen_seed=seed if faces is None else None, seeds=self._seed_source)
         except physical.OwnDiceError as exc:
-            for tracker, mark in zip(trackers, marks, strict=True):
-                while len(tracker.log) > mark and tracker.can_undo:
-                    tracker.undo()
             self._refuse(one_line(exc))
-        out = RuleRoll("public", value, None if entered is not None else seed,
-                       entered is not None, text=text(value))
+        out: RuleRoll[T] = RuleRoll(made.mode, made.value, made.seed, made.physical,
+                                    made.entry, made.commitment, made.text, made.visible)
         self.last = out
         return out
+
+    def session_for(self, trackers: Sequence[Tracker] = ()) -> Session:
+        """The table session this panel's rolls go through: the page's campaign's, or,
+        opened without one, the unsaved session that keeps ``trackers`` (the one they
+        are already kept in, else this panel's own; a tracker not kept yet joins it)."""
+        if self.campaign is not None:
+            return Session.of(self.campaign)
+        return unsaved_session_for(trackers, self)
 
     def _refuse(self, line: str) -> NoReturn:
         """Show an impossible entry under the faces box and raise it as its refusal."""

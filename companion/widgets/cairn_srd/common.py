@@ -31,7 +31,6 @@ viewer and role) as ``campaign=``; without one a roll is public and stays on thi
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -54,6 +53,8 @@ from companion.widgets.markup import details_html
 from companion.widgets.rolls import RollControls, RuleRoll
 
 if TYPE_CHECKING:
+    import random
+
     from companion.store.campaign import Campaign
 
 T = TypeVar("T")
@@ -153,7 +154,8 @@ class SeedBox(CheckedBox):
 
 class CairnAppBase(widgets.VBox):
     """Plumbing of every Cairn app: a seed source, an error line, an outcome line, and the
-    roll controls (mode, own dice) of ``campaign`` (the page's campaign, or ``None``).
+    roll controls (mode, own dice) of ``campaign`` (the page's campaign, or ``None``: the
+    app's trackers then join an unsaved session on its first roll).
 
     ``outcome`` carries ``data-n`` (moves shown so far, so a browser test sees each click
     even when the text repeats) and ``data-seed`` (the seed of the last roll, if any).
@@ -236,7 +238,8 @@ class CairnAppBase(widgets.VBox):
             return move(seed=seed) if seed is not None else move(rng=rng)
 
         # A move whose roll is refused after it (real dice left over) is taken back by the
-        # roll controls: in a campaign by its unit of work, without one on these trackers.
+        # session's unit of work: the page's campaign's, or without one an unsaved session
+        # that keeps this app's trackers (the same path).
         out = self.controls.run(label, action, text, seed=typed, trackers=self.trackers())
         self.last_roll = out
         seeds: list[int] = []
