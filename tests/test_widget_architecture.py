@@ -37,15 +37,9 @@ LEFT: dict[tuple[str, str], str] = {
     # the page's store; it moves behind the Store port (branch "port", issue 28).
     ("companion/widgets/table/binding.py", "imports sqlite3"): "the live watcher",
     ("companion/widgets/table/binding.py", "imports companion.store.db"): "page_store",
-    # Apps opened without a campaign still roll on their own screen (no session yet: the
-    # unsaved memory store of the port branch gives them one); their rules take an rng.
-    ("companion/widgets/rolls.py", "imports random"): "rolls with no campaign",
-    ("companion/widgets/cairn_srd/common.py", "imports random"): "rolls with no campaign",
-    ("companion/widgets/miasma/dice_monarchs.py", "imports random"): "rolls with no campaign",
-    ("companion/widgets/miasma/earthmotes.py", "imports random"): "rolls with no campaign",
-    ("companion/widgets/monsters_and_magic_travel.py", "imports random"):
-        "rolls with no campaign",
-    ("companion/widgets/variant5e.py", "imports random"): "rolls with no campaign",
+    # The hand-strength estimate beside a Monarchs hand deals sample hands with a fixed
+    # seed (an estimate shown, never a roll of the game); it belongs in the ruleset.
+    ("companion/widgets/miasma/dice_monarchs.py", "imports random"): "the strength estimate",
 }
 
 

@@ -27,7 +27,6 @@ In a notebook::
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -73,6 +72,8 @@ from companion.widgets.rolls import RollControls, RuleRoll, faces_hint
 from companion.widgets.seat_controls import act, seat_refusal
 
 if TYPE_CHECKING:
+    import random  # a type only: the session draws every roll
+
     from companion.store.campaign import Campaign
 
 __all__ = ["CombatOptionsApp", "CombatantPanel", "DeathAndReturningApp", "SpellPointsApp"]
