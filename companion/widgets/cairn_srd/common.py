@@ -31,6 +31,7 @@ viewer and role) as ``campaign=``; without one a roll is public and stays on thi
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -56,6 +57,7 @@ if TYPE_CHECKING:
     import random
 
     from companion.store.campaign import Campaign
+    from companion.table import Session
 
 T = TypeVar("T")
 
@@ -191,6 +193,30 @@ class CairnAppBase(widgets.VBox):
         self.last_roll: RuleRoll[Any] | None = None
         """The last roll made through
         [roll][companion.widgets.cairn_srd.common.CairnAppBase.roll]."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # Every Cairn app, once built, acts through a table session: opened without a
+        # campaign, its trackers join an unsaved one as soon as the app exists (not at
+        # its first roll), so its first tap already takes the one path (issue 28). Done
+        # here once, after the most derived __init__ has set the app's trackers.
+        super().__init_subclass__(**kwargs)
+        init = cls.__dict__.get("__init__")
+        if init is None:
+            return
+
+        @functools.wraps(init)
+        def built(self: CairnAppBase, *args: Any, **kw: Any) -> None:
+            init(self, *args, **kw)
+            if type(self) is cls:
+                self.session()
+
+        cls.__init__ = built  # type: ignore[method-assign]
+
+    def session(self) -> Session:
+        """The table session this app acts through: the page's campaign's, or one kept
+        nowhere that holds the app's trackers (a tracker it takes on later joins it at its
+        next roll or here)."""
+        return self.controls.session_for(self.trackers())
 
     def trackers(self) -> list[Tracker]:
         """The trackers this app moves (its own and its party's sheets)."""
