@@ -37,9 +37,10 @@ it.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
@@ -474,6 +475,17 @@ class Session:
             raise SeatError(SEAT_GONE_LINE)
         return store
 
+    @contextlib.contextmanager
+    def _watching_if_gone(self) -> Iterator[None]:
+        """A seat change the store refused because this seat is gone: the session
+        watches from then on, as after a refused move."""
+        try:
+            yield
+        except SeatError:
+            if self._campaign.seat_key is not None:
+                self._campaign.lose_seat()
+            raise
+
     def _manager(self) -> SeatKey | None:
         """The proof of the seat a change of the seats is made by, which the store reads
         again in the change's transaction (``None``: a seat given in code, taken at its
@@ -498,7 +510,8 @@ class Session:
         if own and role != "gm":
             raise CompanionError("that is your own seat: invite someone else")
         # The GM's seat is checked again by the store in the write's own transaction.
-        secret = make_seat(store, self.name, who, role, by=self._manager())
+        with self._watching_if_gone():
+            secret = make_seat(store, self.name, who, role, by=self._manager())
         if own and self._campaign.seat_key is not None:
             self.renew(seat_key(Seat(self._who, self._role), secret))
         return secret
@@ -510,7 +523,8 @@ class Session:
         store = self._as_gm("manages its seats")
         if same_name(who, self._who):
             raise CompanionError("that is your own seat: give it a new link instead")
-        revoke_seat(store, self.name, who, by=self._manager())
+        with self._watching_if_gone():
+            revoke_seat(store, self.name, who, by=self._manager())
 
 
 def shared_session(name: str, *, who: str = "", role: str = "",
