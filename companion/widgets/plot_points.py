@@ -441,6 +441,9 @@ class PlotPointsApp(widgets.VBox):
         # Each part shows its errors beside its own buttons (a phone shows one part at a time).
         self.roller = PlotPointCheckPanel(self.session, **roll_args)
         self.recovery = RollControls(hint="1d20 per wound", name="rest", **roll_args)
+        # The session every part acts through: the campaign's, or opened without one an
+        # unsaved session that keeps this table's tracker (one path from the first tap).
+        self.table = self.recovery.session_for([self.session])
         self.pool = PlotPointPoolPanel(self.session, self.error)
         self.characters = column()
         # Not "required": an empty box is refused when Add is tapped, not before typing.
