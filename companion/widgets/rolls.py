@@ -23,8 +23,9 @@ the app. With a campaign it goes to the campaign's roll log
 roll only when this viewer may see it
 ([shown_to][companion.fairplay.LoggedRoll.shown_to]); otherwise the panel says
 "hidden roll committed" and the commitment's first digits, and nothing of the roll reaches
-the page. Without a campaign it is a plain seeded roll of the engine (or the real dice
-entered).
+the page. Without a campaign it takes the same path through the panel's unsaved session
+([Session.unsaved][companion.table.session.Session.unsaved]): public, logged in a log kept
+nowhere.
 
 [RollLogPanel][companion.widgets.rolls.RollLogPanel] shows the campaign's rolls as this
 viewer may see them ([visible_to][companion.store.campaign.Campaign.visible_to]): who
@@ -184,8 +185,8 @@ class RollOutcome:
 
     ``roll`` is the engine's ``Roll`` only when this viewer may see it (``None`` for a
     hidden roll they may not); ``seed`` likewise (``None`` for real dice). ``entry`` and
-    ``commitment`` are the roll log's (``None`` without a campaign or for a public roll's
-    commitment)."""
+    ``commitment`` are the roll log's (without a campaign, the unsaved session's; no
+    commitment for a public roll)."""
 
     mode: str
     roll: Any
@@ -206,7 +207,8 @@ class RollOutcome:
 class RollModePanel(widgets.VBox):
     """Mode picker, own dice and odds for one app's roll (a VBox, placed beside the roll).
 
-    ``campaign``, ``who``, ``role``: the page's campaign and viewer (``None``: no roll log);
+    ``campaign``, ``who``, ``role``: the page's campaign and viewer (``None``: the panel's
+    own unsaved session, no roll log shown);
     ``seed_source`` draws a seed when the app gives none; ``show_odds`` shows the exact odds
     of the expression (off when the app shows them itself); ``show_status`` shows the
     hidden-roll line in the panel (off when the app shows it in its result); ``error`` is
@@ -623,8 +625,9 @@ class RuleRoll(session_rolls.RuleRoll[T]):
 class RollControls(widgets.VBox):
     """Mode and own dice for the rule rolls of an app: one compact row.
 
-    ``campaign``, ``who``, ``role``: the page's campaign and viewer (``None``: no roll log,
-    the mode picker is not shown and every roll is public); ``seed_source`` draws a seed;
+    ``campaign``, ``who``, ``role``: the page's campaign and viewer (``None``: an unsaved
+    session keeps the rolled trackers, the mode picker is not shown and every roll is
+    public); ``seed_source`` draws a seed;
     ``hint`` says what dice the roll takes (see [faces_hint][companion.widgets.rolls.faces_hint]).
     """
 
@@ -712,10 +715,10 @@ class RollControls(widgets.VBox):
         ``seed``: a seed the player chose (``None``: one is drawn); a roll its roller may not
         see refuses it. An illegal move or an impossible entry raises before anything is
         logged (an entry is refused under the faces box). Real dice left over are found
-        only once the rule has rolled: in a campaign nothing of the roll is stored (its
-        moves and roll entry are stored together, in one transaction, only when the roll is
-        whole) and the trackers it moved are restored; without a campaign, the moves made
-        on ``trackers`` are undone."""
+        only once the rule has rolled: nothing of the roll is stored (its moves and roll
+        entry are stored together, in one transaction, only when the roll is whole) and the
+        trackers it moved are restored. Without a campaign ``trackers`` (those the rule
+        moves) join an unsaved session first, so this holds there too."""
         self.error.clear()
         faces: list[int] | None = None
         if self.own.value:

@@ -18,7 +18,8 @@ picked (public, GM only, blind, self) decides who sees the roll, a hidden one is
 the campaign's roll log as its commitment, and with "I rolled it myself" on, the faces
 typed are the dice the rule rolls (checked against each die: a d20 entered as 21 is
 refused under the box, and nothing is rolled). An app gets its campaign (and so the
-viewer and role) as ``campaign=``; without one a roll is public and stays on this screen.
+viewer and role) as ``campaign=``; without one its trackers join an unsaved session as the
+app is built (the same path, kept nowhere) and every roll is public.
 
 - Interpretation: a roll in the seeded path passes its seed to the move (``seed=S``),
   exactly as before, so the tracker's log keeps the seed and the same seed gives the same
