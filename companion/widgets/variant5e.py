@@ -69,7 +69,7 @@ from companion.widgets.base import (
     safe,
 )
 from companion.widgets.rolls import RollControls, RuleRoll, faces_hint
-from companion.widgets.seat_controls import act, seat_refusal
+from companion.widgets.seat_controls import act, load, seat_refusal
 
 if TYPE_CHECKING:
     import random  # a type only: the session draws every roll
@@ -208,7 +208,7 @@ class SpellPointsApp(widgets.VBox):
 
     def new_caster(self) -> None:
         fresh = SpellPoints.new(int(self.level.value), self.caster.value)
-        self.model.load(fresh.to_json())
+        load(self.model, fresh.to_json())
 
     def render(self) -> None:
         m = self.model
@@ -336,7 +336,7 @@ class DeathAndReturningApp(widgets.VBox):
                             permanent_death_failures=bool(self.permanent.value),
                             fragile_soul=bool(self.fragile.value),
                             escalation_wish=bool(self.wish.value))
-        self.model.load(fresh.to_json())
+        load(self.model, fresh.to_json())
         self.attempt.value = ""
         self.save_roll.value = ""
 
