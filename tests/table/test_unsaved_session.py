@@ -24,6 +24,8 @@ from companion.store.records import StoreError
 from companion.table import Session
 from companion.widgets.base import InputError
 from companion.widgets.cairn_srd.character import CairnCharacterApp
+from companion.widgets.cairn_srd.common import CairnAppBase
+from companion.widgets.plot_points import PlotPointsApp
 from tests.cairn_srd.widget_find import find_button, fixed_seeds
 
 
@@ -88,3 +90,38 @@ def test_a_cairn_app_without_a_campaign_acts_through_an_unsaved_session() -> Non
     app.controls.faces.value = "3"
     app.panic()
     assert [e.kind for e in session.log()][-2:] == ["move", "roll"]  # one unit: both
+
+
+def _cairn_apps() -> list[type[CairnAppBase]]:
+    import importlib
+    import inspect
+    import pkgutil
+
+    import companion.widgets.cairn_srd as package
+
+    found: list[type[CairnAppBase]] = []
+    for info in pkgutil.iter_modules(package.__path__):
+        module = importlib.import_module(f"{package.__name__}.{info.name}")
+        found += [cls for _, cls in inspect.getmembers(module, inspect.isclass)
+                  if issubclass(cls, CairnAppBase) and cls is not CairnAppBase
+                  and cls.__module__ == module.__name__]
+    return found
+
+
+@pytest.mark.parametrize("app_class", _cairn_apps(), ids=lambda cls: cls.__name__)
+def test_every_cairn_app_opened_without_a_campaign_keeps_its_trackers_in_one_session(
+        app_class: type[CairnAppBase]) -> None:
+    app = app_class()
+    session = app.session()
+    assert not session.kept
+    assert all(t.recorder is session.campaign for t in app.trackers())
+    assert len(_cairn_apps()) >= 10  # the search found the apps (not an empty list)
+
+
+def test_the_plot_points_app_opened_without_a_campaign_acts_through_its_session() -> None:
+    app = PlotPointsApp(["Ann"])
+    assert app.session.recorder is app.table.campaign and not app.table.kept
+    app.new_player.value = "Bo"
+    app.add_player()
+    assert "Bo" in app.session.players
+    assert [e.move for e in app.table.log() if e.kind == "move"] == ["add_player"]
