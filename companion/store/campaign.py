@@ -703,6 +703,33 @@ class Campaign(Observable):
         return live
 
     @_locked
+    def adopt(self, name: str, tracker: T, role: str = "party", owner: str = "") -> T:
+        """Add ``tracker`` as [add][companion.store.campaign.Campaign.add] does, but keep
+        *this object* as the live member (its undo log too): an app opened without a
+        campaign hands its trackers to an unsaved campaign this way, and every view that
+        already holds them keeps working while their moves go through the seam.
+
+        A tracker already in a campaign cannot be adopted (it would act for two); one
+        already seated at a table of its own (``link``) keeps it."""
+        if tracker.recorder is not None:
+            raise StoreError(f"that {type(tracker).saved_kind()} is already kept elsewhere")
+        live = self.add(name, tracker, role, owner)
+        member = self._member_of(live)
+        live.attach(None)
+        live.link(None)
+        del self._by_tracker[id(live)]
+        tracker.trim_log(UNDO_LIMIT)
+        # Moves made before it came to the table: their maker is not known, so only the
+        # holder or the GM takes them back (the marks' rule for unknown moves).
+        member.tracker = tracker
+        member.marks = _unknown_marks(len(tracker.log), len(self.members) * UNDO_LIMIT)
+        table = tracker.__dict__.get("_table")
+        self._adopt(member)
+        if table is not None:
+            tracker.link(table)
+        return tracker
+
+    @_locked
     def remove(self, id_or_name: str) -> None:
         """Take a tracker out of the campaign (its events stay in the log): the GM's."""
         member = self.member(id_or_name)

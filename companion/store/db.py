@@ -990,12 +990,16 @@ class SqlStore(StoreBase):
                                 .order_by(seats.c.who)).all()
         return [(r[0], r[1], r[2], r[3], r[4]) for r in rows]
 
-    def put_seat(self, campaign_id: int, who: str, role: str, secret_hash: str) -> None:
-        """Make or renew the seat ``who`` (a name differing only in case is the same seat)."""
+    def put_seat(self, campaign_id: int, who: str, role: str, secret_hash: str, *,
+                 by: SeatKey | None = None) -> None:
+        """Make or renew the seat ``who`` (a name differing only in case is the same seat).
+        ``by``: the seat doing it, checked in this same transaction (issue 28)."""
         from companion.store.permissions import same_name  # the one name rule
         from companion.store.schema import seats
 
         with self._write() as conn:
+            if by is not None:
+                self._check_manager(conn, campaign_id, by)
             names = conn.execute(sa.select(seats.c.who)
                                  .where(seats.c.campaign_id == campaign_id)).scalars().all()
             conn.execute(sa.delete(seats).where(
@@ -1017,12 +1021,31 @@ class SqlStore(StoreBase):
         if refusal is not None:
             raise SeatError(refusal)
 
-    def revoke_seat_row(self, campaign_id: int, who: str) -> bool:
-        """Revoke the seat ``who`` (any case); False when there is no such seat."""
+    def _check_manager(self, conn: sa.Connection, campaign_id: int, by: SeatKey) -> None:
+        """Refuse a change of the seats by a seat revoked or renewed meanwhile, read in
+        the change's own transaction (issue 28: no check-then-act). On PostgreSQL the
+        campaign's seat rows are locked ``FOR UPDATE``: two GMs managing seats at once
+        take turns, and the second sees what the first did (SQLite's write lock, taken at
+        ``BEGIN IMMEDIATE``, already orders them)."""
+        from companion.store.permissions import SeatError, seat_gone
+
+        query = _SEATS_LOCKED if self.kind == "postgresql" else _SEATS
+        refusal = seat_gone(conn.execute(query, {"cid": campaign_id}).all(), by)
+        if refusal is not None:
+            raise SeatError(refusal)
+        if by.role != "gm":
+            raise SeatError("only the campaign's GM manages its seats")
+
+    def revoke_seat_row(self, campaign_id: int, who: str, *,
+                        by: SeatKey | None = None) -> bool:
+        """Revoke the seat ``who`` (any case); False when there is no such seat. ``by``:
+        the seat doing it, checked in this same transaction (issue 28)."""
         from companion.store.permissions import same_name  # the one name rule
         from companion.store.schema import seats
 
         with self._write() as conn:
+            if by is not None:
+                self._check_manager(conn, campaign_id, by)
             names = conn.execute(sa.select(seats.c.who).where(
                 seats.c.campaign_id == campaign_id, seats.c.revoked_at.is_(None))
             ).scalars().all()
@@ -1057,6 +1080,7 @@ _SEATS = sa.select(schema.seats.c.who, schema.seats.c.role, schema.seats.c.secre
                    schema.seats.c.created_at, schema.seats.c.revoked_at).where(
     schema.seats.c.campaign_id == sa.bindparam("cid"))
 _SEATS_SHARED = _SEATS.with_for_update(read=True)
+_SEATS_LOCKED = _SEATS.with_for_update()
 
 
 def _count_problem(seqs: list[int], head: int) -> str:

@@ -268,20 +268,26 @@ class MemoryStore(StoreBase):
             rows = sorted(self._get(campaign_id).seats, key=lambda r: str(r[0]))
         return [(str(r[0]), str(r[1]), str(r[2]), str(r[3]), r[4]) for r in rows]
 
-    def put_seat(self, campaign_id: int, who: str, role: str, secret_hash: str) -> None:
-        """Make or renew the seat ``who`` (a name differing only in case is the same seat)."""
+    def put_seat(self, campaign_id: int, who: str, role: str, secret_hash: str, *,
+                 by: SeatKey | None = None) -> None:
+        """Make or renew the seat ``who`` (a name differing only in case is the same seat).
+        ``by``: the seat doing it, checked under the same lock (issue 28)."""
         with self._write():
             campaign = self._get(campaign_id)
+            _check_manager(campaign.seats, by)
             campaign.seats = [r for r in campaign.seats
                               if not same_name(str(r[0]), who)]
             campaign.seats.append([who, role, secret_hash, now_text(), None])
             if self.folder is not None:
                 self._save_index()
 
-    def revoke_seat_row(self, campaign_id: int, who: str) -> bool:
-        """Revoke the seat ``who`` (any case); False when there is no such seat."""
+    def revoke_seat_row(self, campaign_id: int, who: str, *,
+                        by: SeatKey | None = None) -> bool:
+        """Revoke the seat ``who`` (any case); False when there is no such seat. ``by``:
+        the seat doing it, checked under the same lock (issue 28)."""
         with self._write():
             campaign = self._get(campaign_id)
+            _check_manager(campaign.seats, by)
             chosen = [r for r in campaign.seats
                       if r[4] is None and same_name(str(r[0]), who)]
             for row in chosen:
@@ -451,3 +457,15 @@ class MemoryStore(StoreBase):
         if self.folder is None or not self.folder.exists():
             return 0
         return sum(p.stat().st_size for p in self.folder.iterdir() if p.is_file())
+
+
+def _check_manager(rows: Sequence[Sequence[Any]], by: SeatKey | None) -> None:
+    """Refuse a change of the seats by a seat revoked or renewed meanwhile (read under the
+    change's own lock: no check-then-act), or by a seat that is not a GM's."""
+    if by is None:
+        return
+    refusal = seat_gone(rows, by)
+    if refusal is not None:
+        raise SeatError(refusal)
+    if by.role != "gm":
+        raise SeatError("only the campaign's GM manages its seats")

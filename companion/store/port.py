@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     from companion.store.permissions import SeatKey
 
 __all__ = [
+    "UNSAVED_WHERE",
     "SeatRow",
     "Store",
     "StoreBase",
@@ -127,8 +128,10 @@ class Store(Protocol):
 
     # -- seats
     def seat_rows(self, campaign_id: int) -> list[SeatRow]: ...
-    def put_seat(self, campaign_id: int, who: str, role: str, secret_hash: str) -> None: ...
-    def revoke_seat_row(self, campaign_id: int, who: str) -> bool: ...
+    def put_seat(self, campaign_id: int, who: str, role: str, secret_hash: str, *,
+                 by: SeatKey | None = None) -> None: ...
+    def revoke_seat_row(self, campaign_id: int, who: str, *,
+                        by: SeatKey | None = None) -> bool: ...
 
     # -- the one-time conversion of older logs (companion.store.upcast)
     def meta_value(self, key: str) -> str | None: ...
@@ -256,6 +259,10 @@ class StoreBase:
             time.sleep(min(every, left))
 
 
+#: Where an [unsaved_store][companion.store.port.unsaved_store] says it keeps campaigns.
+UNSAVED_WHERE = "this page only (not kept)"
+
+
 # --- the store plugged into this process ---------------------------------------------------
 
 _lock = threading.Lock()
@@ -287,7 +294,7 @@ def unsaved_store() -> MemoryStore:
     campaign (its moves go the same way as in a campaign, and vanish with the page)."""
     from companion.store.memory import MemoryStore
 
-    return MemoryStore(where="this page only (not kept)")
+    return MemoryStore(where=UNSAVED_WHERE)
 
 
 def unsaved_campaign(rulesets: Sequence[str], name: str = "Unsaved", *, who: str = "",

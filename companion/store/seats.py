@@ -140,9 +140,12 @@ def new_secret() -> str:
             return secret
 
 
-def make_seat(store: Store, campaign: str, who: str, role: str) -> str:
+def make_seat(store: Store, campaign: str, who: str, role: str, *,
+              by: SeatKey | None = None) -> str:
     """Make ``who``'s seat at ``campaign`` as ``role`` (or renew it: a new secret, the
-    role given, seated again if revoked) and return its secret, shown this once."""
+    role given, seated again if revoked) and return its secret, shown this once.
+    ``by``: the GM's seat doing it, checked by the store in the write's own transaction
+    (a GM revoked a moment ago makes no seat; ``None``: the holder, in code)."""
     if role not in SEAT_ROLES:
         raise StoreError(f"a seat's role is gm or player, not {role!r}")
     info = store.get_campaign(campaign)
@@ -154,7 +157,7 @@ def make_seat(store: Store, campaign: str, who: str, role: str) -> str:
             raise StoreError(f"a seat named {name!r} exists at {info.name}, and {who!r} looks "
                              "the same (look-alike letters): choose another name")
     secret = new_secret()
-    store.put_seat(info.id, who, role, _hash(secret))
+    store.put_seat(info.id, who, role, _hash(secret), by=by)
     return secret
 
 
@@ -165,10 +168,11 @@ def list_seats(store: Store, campaign: str, *, revoked: bool = False) -> list[Se
             if revoked or gone is None]
 
 
-def revoke_seat(store: Store, campaign: str, who: str) -> None:
-    """Revoke ``who``'s seat: its secret opens nothing from now on."""
+def revoke_seat(store: Store, campaign: str, who: str, *, by: SeatKey | None = None) -> None:
+    """Revoke ``who``'s seat: its secret opens nothing from now on. ``by``: as for
+    [make_seat][companion.store.seats.make_seat]."""
     info = store.get_campaign(campaign)
-    if not store.revoke_seat_row(info.id, " ".join(str(who).split())):
+    if not store.revoke_seat_row(info.id, " ".join(str(who).split()), by=by):
         known = ", ".join(s.who for s in list_seats(store, campaign)) or "none"
         raise StoreError(f"no seat named {who!r} at {info.name} (seats: {known})")
 

@@ -37,9 +37,10 @@ it.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
@@ -51,6 +52,7 @@ from companion.fairplay import LoggedRoll
 from companion.state import Event, Tracker, is_move
 from companion.store.campaign import SPECTATOR_LINE, Campaign, shared_campaign
 from companion.store.permissions import SEAT_GONE_LINE, SeatError, SeatKey, same_name, seat_gone
+from companion.store.port import UNSAVED_WHERE
 from companion.store.records import ConflictError, StoredEvent, StoreError
 from companion.store.registry import move_parameters
 
@@ -142,6 +144,47 @@ class Session:
             return cls.open(store, name, role="spectator")
         return cls.open(store, name, who=seat.who, role=seat.role,
                         seat_key=seat_key(seat, secret))
+
+    @classmethod
+    def unsaved(cls, trackers: Sequence[Tracker] = ()) -> Session:
+        """A session of a new campaign in an
+        [unsaved_store][companion.store.port.unsaved_store] holding ``trackers`` (these
+        very objects: [Campaign.adopt][companion.store.campaign.Campaign.adopt]), opened
+        as the holder: what an app opened without a campaign acts through, so it takes
+        the one path (every move, undo, load and rule roll through the seam and its unit
+        of work) and keeps nothing. It plays every ruleset (a tracker of any may join)."""
+        from companion.rulesets import all_rulesets
+        from companion.store.port import unsaved_campaign
+
+        session = cls(unsaved_campaign([r.name for r in all_rulesets()]))
+        for tracker in trackers:
+            session.adopt(tracker)
+        return session
+
+    @property
+    def kept(self) -> bool:
+        """Whether this session's moves are kept (False: an unsaved app's, gone with the
+        page; nobody else sees them, so hiding a roll means nothing there)."""
+        store = self._campaign.store
+        return store is not None and store.where != UNSAVED_WHERE
+
+    def adopt(self, tracker: K, name: str = "") -> K:
+        """Bring ``tracker`` (not kept anywhere yet) to this unsaved session's table as
+        itself, under ``name`` (default: its own name, else its kind); a tracker already
+        here is returned as it is. Only an unsaved session adopts: a kept campaign's
+        members are added by the GM ([add][companion.table.session.Session.add])."""
+        if tracker.recorder is self._campaign:
+            return tracker
+        if self.kept:
+            raise StoreError("only an unsaved session adopts a tracker: add it instead")
+        own = getattr(tracker, "name", "")
+        base = " ".join((name or (own if isinstance(own, str) else "")
+                         or type(tracker).saved_kind()).split())[:60] or "tracker"
+        taken = {m.name.casefold() for m in self._campaign}
+        chosen, n = base, 2
+        while chosen.casefold() in taken:
+            chosen, n = f"{base} {n}", n + 1
+        return self._campaign.adopt(chosen, tracker, role="minigame")
 
     @classmethod
     def of(cls, campaign: Campaign) -> Session:
@@ -432,6 +475,23 @@ class Session:
             raise SeatError(SEAT_GONE_LINE)
         return store
 
+    @contextlib.contextmanager
+    def _watching_if_gone(self) -> Iterator[None]:
+        """A seat change the store refused because this seat is gone: the session
+        watches from then on, as after a refused move."""
+        try:
+            yield
+        except SeatError:
+            if self._campaign.seat_key is not None:
+                self._campaign.lose_seat()
+            raise
+
+    def _manager(self) -> SeatKey | None:
+        """The proof of the seat a change of the seats is made by, which the store reads
+        again in the change's transaction (``None``: a seat given in code, taken at its
+        word as everywhere)."""
+        return self._campaign.seat_key
+
     def seats(self) -> list[SeatInfo]:
         """The campaign's seats (the GM's to see: never a secret)."""
         from companion.store.seats import list_seats
@@ -449,7 +509,9 @@ class Session:
         own = same_name(who, self._who)
         if own and role != "gm":
             raise CompanionError("that is your own seat: invite someone else")
-        secret = make_seat(store, self.name, who, role)
+        # The GM's seat is checked again by the store in the write's own transaction.
+        with self._watching_if_gone():
+            secret = make_seat(store, self.name, who, role, by=self._manager())
         if own and self._campaign.seat_key is not None:
             self.renew(seat_key(Seat(self._who, self._role), secret))
         return secret
@@ -461,7 +523,8 @@ class Session:
         store = self._as_gm("manages its seats")
         if same_name(who, self._who):
             raise CompanionError("that is your own seat: give it a new link instead")
-        revoke_seat(store, self.name, who)
+        with self._watching_if_gone():
+            revoke_seat(store, self.name, who, by=self._manager())
 
 
 def shared_session(name: str, *, who: str = "", role: str = "",

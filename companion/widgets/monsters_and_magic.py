@@ -76,6 +76,7 @@ from companion.widgets.base import (
 from companion.widgets.markup import details_html
 from companion.widgets.monsters_and_magic_sheet import Section, SheetMovesPanel, sheet_style
 from companion.widgets.rolls import RollControls, RuleRoll, faces_hint
+from companion.widgets.seat_controls import undo
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -480,7 +481,7 @@ class AdventurerPanel(widgets.VBox):
                           or self._why_not(call))
 
     def undo(self) -> Any:
-        return self.adventurer.undo()
+        return undo(self.adventurer)
 
     @property
     def message(self) -> str:

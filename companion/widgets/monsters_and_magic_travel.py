@@ -23,7 +23,6 @@ Usage in a notebook::
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -60,6 +59,8 @@ from companion.widgets.markup import details_html
 from companion.widgets.rolls import RollControls
 
 if TYPE_CHECKING:
+    import random  # a type only: the session draws every roll
+
     from companion.rulesets.monsters_and_magic.adventurer import Adventurer
     from companion.rulesets.monsters_and_magic.party import Fall, RoadCheck
 

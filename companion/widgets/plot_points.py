@@ -63,7 +63,7 @@ from companion.widgets.base import (
 )
 from companion.widgets.plot_points_contest import PlotContestPanel, advantage_note
 from companion.widgets.rolls import RollControls, RollLogPanel, RuleRoll, faces_hint
-from companion.widgets.seat_controls import seat_refusal, show_undo
+from companion.widgets.seat_controls import mover, seat_refusal, show_undo, undo
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -324,11 +324,11 @@ class StrainWoundsPanel(widgets.VBox):
         # any past the last one that were ignored, instead of only showing 16/16.
         self.did = widgets.HTML()
         self.did.add_class("tc-did")
-        self.strain_button = button("+ strain", self._did(session.gain_strain),
+        self.strain_button = button("+ strain", self._did(mover(session, "gain_strain")),
                                     error=self.error, name="strain")
-        self.wound_button = button("+ wounds", self._did(session.gain_wounds),
+        self.wound_button = button("+ wounds", self._did(mover(session, "gain_wounds")),
                                    error=self.error, name="wound")
-        self.heal_button = button("Heal wounds", self._did(session.heal_wounds),
+        self.heal_button = button("Heal wounds", self._did(mover(session, "heal_wounds")),
                                   error=self.error, name="heal")
         self.rest_button = button("Long rest", self.long_rest, error=self.error, name="rest")
         self.children = [
@@ -415,7 +415,7 @@ class PlotPointLogPanel(widgets.VBox):
         bind(session, self._render, error=self.error)
 
     def undo(self) -> Any:
-        return self.session.undo()
+        return undo(self.session)
 
     def _render(self) -> None:
         show_undo(self.undo_button, self.session)
@@ -441,6 +441,9 @@ class PlotPointsApp(widgets.VBox):
         # Each part shows its errors beside its own buttons (a phone shows one part at a time).
         self.roller = PlotPointCheckPanel(self.session, **roll_args)
         self.recovery = RollControls(hint="1d20 per wound", name="rest", **roll_args)
+        # The session every part acts through: the campaign's, or opened without one an
+        # unsaved session that keeps this table's tracker (one path from the first tap).
+        self.table = self.recovery.session_for([self.session])
         self.pool = PlotPointPoolPanel(self.session, self.error)
         self.characters = column()
         # Not "required": an empty box is refused when Add is tapped, not before typing.
@@ -464,7 +467,7 @@ class PlotPointsApp(widgets.VBox):
 
     def add_player(self) -> None:
         # E.g. the name is taken: said under the box it came from, and in the app line.
-        self.new_player.apply(self.session.add_player)
+        self.new_player.apply(mover(self.session, "add_player"))
 
     def _sync_characters(self) -> None:
         names = self.session.players

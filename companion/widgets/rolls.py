@@ -23,8 +23,9 @@ the app. With a campaign it goes to the campaign's roll log
 roll only when this viewer may see it
 ([shown_to][companion.fairplay.LoggedRoll.shown_to]); otherwise the panel says
 "hidden roll committed" and the commitment's first digits, and nothing of the roll reaches
-the page. Without a campaign it is a plain seeded roll of the engine (or the real dice
-entered).
+the page. Without a campaign it takes the same path through the panel's unsaved session
+([Session.unsaved][companion.table.session.Session.unsaved]): public, logged in a log kept
+nowhere.
 
 [RollLogPanel][companion.widgets.rolls.RollLogPanel] shows the campaign's rolls as this
 viewer may see them ([visible_to][companion.store.campaign.Campaign.visible_to]): who
@@ -55,7 +56,6 @@ viewer may see it.
 from __future__ import annotations
 
 import html
-import random
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -87,6 +87,8 @@ from companion.widgets.base import (
 from companion.widgets.markup import details_html
 
 if TYPE_CHECKING:
+    import random
+
     from companion.store.campaign import Campaign
 
 __all__ = ["LOG_ROWS", "MAX_DIE_BOXES", "FacesBox", "RollControls", "RollLogPanel",
@@ -125,6 +127,28 @@ ROLLS_CSS = """
 .tc-app .tc-roll-mode, .tc-app .tc-own-kind { flex-wrap: wrap; max-width: 100%; }
 .tc-app .tc-roll-log-panel .widget-dropdown { max-width: 100%; }
 """
+
+
+def unsaved_session_for(trackers: Sequence[Tracker], owner: object) -> Session:
+    """The unsaved session an app opened without a campaign acts through: the one
+    ``trackers`` are already kept in (an app's trackers share one), else ``owner``'s own
+    (made on its first roll); every tracker not kept yet joins it, as itself."""
+    from companion.store.campaign import Campaign
+
+    kept = {id(t.recorder): t.recorder for t in trackers
+            if isinstance(t.recorder, Campaign)}
+    if len(kept) > 1:
+        raise CompanionError("these trackers are kept in different campaigns: one roll "
+                             "cannot move them together")
+    if kept:
+        session = Session.of(next(iter(kept.values())))
+    else:
+        session = owner.__dict__.get("_unsaved_session") or Session.unsaved()
+    owner.__dict__["_unsaved_session"] = session
+    for tracker in trackers:
+        if tracker.recorder is None:
+            session.adopt(tracker)
+    return session
 
 
 def modes_for(role: str, who: str = "") -> list[str]:
@@ -189,8 +213,8 @@ class RollOutcome:
 
     ``roll`` is the engine's ``Roll`` only when this viewer may see it (``None`` for a
     hidden roll they may not); ``seed`` likewise (``None`` for real dice). ``entry`` and
-    ``commitment`` are the roll log's (``None`` without a campaign or for a public roll's
-    commitment)."""
+    ``commitment`` are the roll log's (without a campaign, the unsaved session's; no
+    commitment for a public roll)."""
 
     mode: str
     roll: Any
@@ -211,7 +235,8 @@ class RollOutcome:
 class RollModePanel(widgets.VBox):
     """Mode picker, own dice and odds for one app's roll (a VBox, placed beside the roll).
 
-    ``campaign``, ``who``, ``role``: the page's campaign and viewer (``None``: no roll log);
+    ``campaign``, ``who``, ``role``: the page's campaign and viewer (``None``: the panel's
+    own unsaved session, no roll log shown);
     ``seed_source`` draws a seed when the app gives none; ``show_odds`` shows the exact odds
     of the expression (off when the app shows them itself); ``show_status`` shows the
     hidden-roll line in the panel (off when the app shows it in its result); ``error`` is
@@ -374,8 +399,6 @@ class RollModePanel(widgets.VBox):
             seed = None
         own = bool(self.own.value)
         chosen = seed is not None and not own
-        if not own and self.campaign is None:
-            seed = self._seed_source() if seed is None else seed
         try:
             outcome = self._roll(expr, mode, seed, faces, total, chosen)
         except physical.OwnDiceError as exc:
@@ -388,15 +411,12 @@ class RollModePanel(widgets.VBox):
     def _roll(self, expr: str, mode: str, seed: int | None, faces: list[int] | None,
               total: int | None, chosen: bool = False) -> RollOutcome:
         own = faces is not None or total is not None
-        if self.campaign is None:
-            if own:
-                result = physical.enter(expr, dice=faces, total=total)
-            else:
-                result = dice.roll(expr, seed=seed)
-            return RollOutcome("public", result, seed, own)
         # The table session rolls: it draws the seed (from this page's seed source), checks
-        # the seat, logs the roll and hands back only what this seat may see.
-        logged = Session.of(self.campaign).roll(
+        # the seat, logs the roll and hands back only what this seat may see. Without a
+        # campaign it is this panel's unsaved session (the same path; nothing kept).
+        session = (Session.of(self.campaign) if self.campaign is not None
+                   else unsaved_session_for((), self))
+        logged = session.roll(
             expr, mode=mode, dice=faces, total=total, chosen_seed=seed if chosen else None,
             seeds=self._seed_source)
         if logged.roll is not None:
@@ -640,8 +660,9 @@ class RuleRoll(session_rolls.RuleRoll[T]):
 class RollControls(widgets.VBox):
     """Mode and own dice for the rule rolls of an app: one compact row.
 
-    ``campaign``, ``who``, ``role``: the page's campaign and viewer (``None``: no roll log,
-    the mode picker is not shown and every roll is public); ``seed_source`` draws a seed;
+    ``campaign``, ``who``, ``role``: the page's campaign and viewer (``None``: an unsaved
+    session keeps the rolled trackers, the mode picker is not shown and every roll is
+    public); ``seed_source`` draws a seed;
     ``hint`` says what dice the roll takes (see [faces_hint][companion.widgets.rolls.faces_hint]).
     """
 
@@ -729,50 +750,39 @@ class RollControls(widgets.VBox):
         ``seed``: a seed the player chose (``None``: one is drawn); a roll its roller may not
         see refuses it. An illegal move or an impossible entry raises before anything is
         logged (an entry is refused under the faces box). Real dice left over are found
-        only once the rule has rolled: in a campaign nothing of the roll is stored (its
-        moves and roll entry are stored together, in one transaction, only when the roll is
-        whole) and the trackers it moved are restored; without a campaign, the moves made
-        on ``trackers`` are undone."""
+        only once the rule has rolled: nothing of the roll is stored (its moves and roll
+        entry are stored together, in one transaction, only when the roll is whole) and the
+        trackers it moved are restored. Without a campaign ``trackers`` (those the rule
+        moves) join an unsaved session first, so this holds there too."""
         self.error.clear()
         faces: list[int] | None = None
         if self.own.value:
             faces = self.faces.read()
             if not faces:
                 self._refuse("type the faces you rolled, e.g. 14 or 3 5 2")
-        if self.campaign is not None:
-            # The table session runs the roll as one unit of work (the seed drawn from this
-            # page's seed source, the seat checked, the retry when another screen moved
-            # first, the roll logged) and hands back only what this seat may see.
-            try:
-                made = Session.of(self.campaign).rule_roll(
-                    label, action, text, mode=self.mode_value, own_dice=faces,
-                    chosen_seed=seed if faces is None else None, seeds=self._seed_source)
-            except physical.OwnDiceError as exc:
-                self._refuse(one_line(exc))
-            out: RuleRoll[T] = RuleRoll(made.mode, made.value, made.seed, made.physical,
-                                        made.entry, made.commitment, made.text, made.visible)
-            self.last = out
-            return out
-        # No campaign: the roll stays on this screen; the moves a refused entry made on
-        # ``trackers`` are undone here (nobody else would).
-        entered = physical.EnteredDice(faces) if faces is not None else None
-        if entered is None:
-            seed = self._seed_source() if seed is None else seed
-        rng: random.Random = entered if entered is not None else random.Random(seed)
-        marks = [len(t.log) for t in trackers]
+        # The table session runs the roll as one unit of work (the seed drawn from this
+        # page's seed source, the seat checked, the retry when another screen moved first,
+        # the roll logged) and hands back only what this seat may see. Without a campaign
+        # the session is an unsaved one holding ``trackers``: the same path, so dice left
+        # over store nothing and put the trackers back there too.
         try:
-            value = action(rng)
-            if entered is not None:
-                entered.finish()
+            made = self.session_for(trackers).rule_roll(
+                label, action, text, mode=self.mode_value, own_dice=faces,
+                chosen_seed=seed if faces is None else None, seeds=self._seed_source)
         except physical.OwnDiceError as exc:
-            for tracker, mark in zip(trackers, marks, strict=True):
-                while len(tracker.log) > mark and tracker.can_undo:
-                    tracker.undo()
             self._refuse(one_line(exc))
-        out = RuleRoll("public", value, None if entered is not None else seed,
-                       entered is not None, text=text(value))
+        out: RuleRoll[T] = RuleRoll(made.mode, made.value, made.seed, made.physical,
+                                    made.entry, made.commitment, made.text, made.visible)
         self.last = out
         return out
+
+    def session_for(self, trackers: Sequence[Tracker] = ()) -> Session:
+        """The table session this panel's rolls go through: the page's campaign's, or,
+        opened without one, the unsaved session that keeps ``trackers`` (the one they
+        are already kept in, else this panel's own; a tracker not kept yet joins it)."""
+        if self.campaign is not None:
+            return Session.of(self.campaign)
+        return unsaved_session_for(trackers, self)
 
     def _refuse(self, line: str) -> NoReturn:
         """Show an impossible entry under the faces box and raise it as its refusal."""

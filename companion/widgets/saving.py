@@ -15,6 +15,7 @@ from companion.state import MAX_SAVE_CHARS
 from companion.widgets.controls import button
 from companion.widgets.layout import bind, row
 from companion.widgets.messages import ErrorLine, one_line, safe
+from companion.widgets.seat_controls import load
 from companion.widgets.styles import MIN_BUTTON_HEIGHT
 
 __all__ = [
@@ -220,7 +221,7 @@ class SaveLoad(widgets.VBox):
         self._note("")
         self._loading = True
         try:
-            self.model.load(text)
+            load(self.model, text)  # through its session, when it is kept in one
         finally:
             self._loading = False
 

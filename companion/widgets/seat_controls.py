@@ -9,29 +9,63 @@ move it takes back, or says why not in its tooltip.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
-from companion.state import Tracker
+from companion.state import Event, Tracker
 
-__all__ = ["act", "follow_undo", "seat_refusal", "show_undo", "undo_refusal"]
+if TYPE_CHECKING:
+    from companion.table.session import Session
+
+__all__ = ["act", "follow_undo", "load", "mover", "seat_refusal", "show_undo", "undo",
+           "undo_refusal"]
 
 #: Longest move summary an Undo button names.
 _NAMED = 60
+
+
+def _session(tracker: Tracker) -> Session | None:
+    """The table session ``tracker`` is kept in (``None``: a tracker in no campaign, e.g.
+    one a test drives alone, or one a form drafts before it is added)."""
+    from companion.store.campaign import Campaign
+    from companion.table.session import Session
+
+    recorder = tracker.recorder
+    return Session.of(recorder) if isinstance(recorder, Campaign) else None
 
 
 def act(tracker: Tracker, move: str, /, *args: Any, **kwargs: Any) -> Any:
     """Make ``move`` on ``tracker`` the one way: through the table session of its campaign
     ([Session.act][companion.table.session.Session.act]: the seat fixed, checked against
     the store), or, for a tracker in no campaign, on this screen alone."""
-    from companion.store.campaign import Campaign
-    from companion.table.session import Session
-
-    recorder = tracker.recorder
-    if isinstance(recorder, Campaign):
-        return Session.of(recorder).act(tracker, move, *args, **kwargs)
+    session = _session(tracker)
+    if session is not None:
+        return session.act(tracker, move, *args, **kwargs)
     return getattr(tracker, move)(*args, **kwargs)
+
+
+def mover(tracker: Tracker, move: str, /) -> Callable[..., Any]:
+    """``move`` on ``tracker`` as a function to hand a button or a box (``act`` later)."""
+    return lambda *args, **kwargs: act(tracker, move, *args, **kwargs)
+
+
+def undo(tracker: Tracker) -> Event:
+    """Take back ``tracker``'s newest move through its session
+    ([Session.undo][companion.table.session.Session.undo])."""
+    session = _session(tracker)
+    return session.undo(tracker) if session is not None else tracker.undo()
+
+
+def load(model: Any, text: str | bytes) -> None:
+    """Load a whole save into ``model`` through its session when it is a kept tracker
+    ([Session.load][companion.table.session.Session.load]); any other saveable (a roll
+    history) loads itself."""
+    session = _session(model) if isinstance(model, Tracker) else None
+    if session is not None:
+        session.load(model, text)
+    else:
+        model.load(text)
 
 
 def seat_refusal(tracker: Tracker, move: str, arguments: dict[str, Any]) -> str | None:

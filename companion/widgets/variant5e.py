@@ -27,7 +27,6 @@ In a notebook::
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -71,9 +70,11 @@ from companion.widgets.base import (
 )
 from companion.widgets.markup import details_html
 from companion.widgets.rolls import RollControls, RuleRoll, faces_hint
-from companion.widgets.seat_controls import act, seat_refusal
+from companion.widgets.seat_controls import act, load, seat_refusal
 
 if TYPE_CHECKING:
+    import random  # a type only: the session draws every roll
+
     from companion.store.campaign import Campaign
 
 __all__ = ["CombatOptionsApp", "CombatantPanel", "DeathAndReturningApp", "SpellPointsApp"]
@@ -209,7 +210,7 @@ class SpellPointsApp(widgets.VBox):
 
     def new_caster(self) -> None:
         fresh = SpellPoints.new(int(self.level.value), self.caster.value)
-        self.model.load(fresh.to_json())
+        load(self.model, fresh.to_json())
 
     def render(self) -> None:
         m = self.model
@@ -337,7 +338,7 @@ class DeathAndReturningApp(widgets.VBox):
                             permanent_death_failures=bool(self.permanent.value),
                             fragile_soul=bool(self.fragile.value),
                             escalation_wish=bool(self.wish.value))
-        self.model.load(fresh.to_json())
+        load(self.model, fresh.to_json())
         self.attempt.value = ""
         self.save_roll.value = ""
 

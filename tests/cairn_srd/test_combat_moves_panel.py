@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 from companion import dice
+from companion.dice.physical import EnteredDice
 from companion.rulesets.cairn_srd import combat
 from companion.rulesets.cairn_srd.character import Character, new_character
 from companion.rulesets.cairn_srd.combat import Attack, Encounter
 from companion.widgets.cairn_srd.combat import CombatApp
-from tests.cairn_srd.test_character import FixedRng
 from tests.cairn_srd.widget_find import find_button, fixed_seeds
 
 
@@ -31,7 +31,7 @@ def test_moves_disabled_until_the_fight_starts_and_on_the_wrong_turn() -> None:
     for name in ("maneuver", "escape-fight"):
         assert find_button(app, name).disabled, name
     assert find_button(app, "maneuver").tooltip == "the fight has not started or is over"
-    e.roll_initiative(rng=FixedRng(20))  # Ash fails: the enemy's turn
+    e.roll_initiative(rng=EnteredDice([20]))  # Ash fails: the enemy's turn
     app.moves.who.value = "Ash"
     assert find_button(app, "maneuver").tooltip == "it is the Enemies' turn"
     app.moves.who.value = "Ogre"
@@ -42,12 +42,12 @@ def test_moves_disabled_until_the_fight_starts_and_on_the_wrong_turn() -> None:
 def test_maneuver_fatigue(linked: bool) -> None:
     def trial(seed: int) -> combat.ManeuverResult:
         _, twin, _ = setup(linked=linked)
-        twin.roll_initiative(rng=FixedRng(1))
+        twin.roll_initiative(rng=EnteredDice([1]))
         return twin.maneuver("Ash", "Ogre", "STR", "DEX", seed=seed)
 
     fail = next(s for s in range(200) if not trial(s).attacker_save.success)
     app, e, party = setup(fail, linked=linked)
-    e.roll_initiative(rng=FixedRng(1))
+    e.roll_initiative(rng=EnteredDice([1]))
     app.moves.who.value = "Ash"
     find_button(app, "maneuver").click()
     assert str(trial(fail)) in app.outcome.value and f'data-seed="{fail}"' in app.outcome.value
@@ -63,8 +63,8 @@ def test_maneuver_fatigue(linked: bool) -> None:
 
 def test_linked_board_follows_the_sheet() -> None:
     app, e, party = setup(linked=True)
-    e.roll_initiative(rng=FixedRng(20))
-    e.attack(Attack("Ogre", "Ash"), rng=FixedRng(5))  # 5 on Guard 5: Rattled, on the sheet
+    e.roll_initiative(rng=EnteredDice([20]))
+    e.attack(Attack("Ogre", "Ash"), rng=EnteredDice([5]))  # 5 on Guard 5: Rattled, on the sheet
     assert party[0].scars == ["Rattled"] and e.sheet_due == []
     assert "<td>1/6</td>" in app.board.value
     party[0].rest_turn()
@@ -74,7 +74,7 @@ def test_linked_board_follows_the_sheet() -> None:
 
 def test_escape_button() -> None:
     app, e, _ = setup(seed=next(s for s in range(50) if dice.roll("1d20", seed=s).total <= 12))
-    e.roll_initiative(rng=FixedRng(1))
+    e.roll_initiative(rng=EnteredDice([1]))
     app.moves.who.value = "Ash"
     app.moves.safe_place.value = False
     find_button(app, "escape-fight").click()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from companion.dice.physical import EnteredDice
 from companion.errors import RuleError
 from companion.rulesets.cairn_srd import exploration as ex
 from companion.rulesets.cairn_srd.character import Character, new_character
@@ -227,15 +228,17 @@ def test_dungeon_crawl_app_puts_fate_and_escape_on_the_sheet() -> None:
     ash, bryn = hero("Ash"), hero("Bryn")
     delve = Delve()
     app = DungeonCrawlApp([ash, bryn], delve, seed_source=fixed_seeds(1))
+    # The app acts through a table session (an unsaved one: it was opened without a
+    # campaign), whose seam draws every seed: faces are set as real dice, entered.
     assert find_button(app, "fate-sheet-0").disabled
-    delve.darkness_fate("Ash", rng=FixedRng(10, 5))  # scarred: Rattled
+    delve.darkness_fate("Ash", rng=EnteredDice([10, 5]))  # scarred: Rattled
     assert not find_button(app, "fate-sheet-0").disabled
     find_button(app, "fate-sheet-0").click()
     assert ash.scars == ["Rattled"] and "Rattled" in app.outcome.value
     find_button(app, "fate-sheet-0").click()  # twice: refused, said, nothing doubled
     assert ash.scars == ["Rattled"] and "already applied" in app.escape_error.value
-    delve.escape_check("Bryn", "STR", 10, ["lost"], rng=FixedRng(1))
-    delve.failed_escape("Bryn", rng=FixedRng(6))
-    delve.body_check("Bryn", rng=FixedRng(2))
+    delve.escape_check("Bryn", "STR", 10, ["lost"], rng=EnteredDice([1]))
+    delve.failed_escape("Bryn", rng=EnteredDice([6]))
+    delve.body_check("Bryn", rng=EnteredDice([2]))
     find_button(app, "escape-sheet-1").click()
     assert bryn.dead and find_button(app, "escape-sheet-1").disabled

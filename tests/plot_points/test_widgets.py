@@ -14,8 +14,9 @@ from companion.rulesets import plot_points
 from companion.rulesets.plot_points import ABILITIES, PlotCheck
 from companion.rulesets.plot_points import reference as plot_reference
 from companion.rulesets.plot_points.session import SPEND_RULES, PlotPointSession
+from companion.store.campaign import UNDO_LIMIT
 from companion.widgets.base import SaveLoad, press_enter
-from companion.widgets.plot_points import PlotPointsApp
+from companion.widgets.plot_points import PlotPointLogPanel, PlotPointsApp
 from tests.conftest import find_widget
 
 FAIL = next(s for s in range(1000) if not PlotCheck("average", 0, 0, 30).roll(seed=s).success)
@@ -127,11 +128,18 @@ def test_add_player_refusals_under_the_box_and_load_saved_table() -> None:
 
 
 def test_the_log_shows_the_newest_moves_only() -> None:
+    tracker = PlotPointSession.new(["Ann"], "GM")
+    panel = PlotPointLogPanel(tracker)
+    for _ in range(60):
+        tracker.gain_strain("Ann")
+    assert panel.view.value.count("<li") == 50
+    assert "10 earlier moves" in panel.view.value
+    # An app opened without a campaign keeps what a campaign keeps (its unsaved session,
+    # issue 28): the newest UNDO_LIMIT moves, all shown.
     app = PlotPointsApp(["Ann"])
     for _ in range(60):
         app.session.gain_strain("Ann")
-    assert app.history.view.value.count("<li") == 50
-    assert "10 earlier moves" in app.history.view.value
+    assert app.history.view.value.count("<li") == UNDO_LIMIT
 
 
 def test_notebook_is_a_few_lines() -> None:

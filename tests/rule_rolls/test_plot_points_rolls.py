@@ -217,7 +217,9 @@ def test_roll_controls_without_an_app(tmp_path: Path) -> None:
                        seed=5)
     rng = random.Random(5)
     assert out.value == rng.randint(1, 6) + rng.randint(1, 6) and out.seed == 5
-    assert (out.mode, out.entry, out.shown, out.physical) == ("public", None, True, False)
+    # The one path: an unsaved session of the controls' own logs it (entry 1, kept nowhere).
+    assert (out.mode, out.entry, out.shown, out.physical) == ("public", 1, True, False)
+    assert not controls.session_for().kept
     controls.own.value = True
     controls.faces.value = "6 6"
     assert controls.run("two dice", lambda r: r.randint(1, 6) + r.randint(1, 6)).value == 12

@@ -82,7 +82,10 @@ def test_modes_are_offered_per_role_and_disabled_without_a_campaign() -> None:
     assert "need a campaign" in panel.mode_note.value
     outcome = panel.perform()
     assert outcome.roll.total == dice.roll("2d6", seed=5).total
-    assert (outcome.seed, outcome.entry, outcome.mode) == (5, None, "public")
+    # Without a campaign the roll takes the one path: the panel's unsaved session logs it
+    # (entry 1 of a log kept nowhere), public, with the page's seed.
+    assert (outcome.seed, outcome.entry, outcome.mode) == (5, 1, "public")
+    assert panel.perform().entry == 2
     assert "Exact odds of <b>2d6</b>: 2 to 12, average 7.00" in panel.odds.value
 
 

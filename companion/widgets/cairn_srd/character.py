@@ -22,7 +22,7 @@ from companion.widgets.base import (
 )
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape
 from companion.widgets.cairn_srd.conditions import ConditionsPanel
-from companion.widgets.seat_controls import show_undo
+from companion.widgets.seat_controls import load, show_undo, undo
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -134,7 +134,7 @@ class CairnCharacterApp(CairnAppBase):
         s = {k: box.read() for k, box in self.new_stats.items()}
         fresh = new_character(self.new_name.read(), s["STR"], s["DEX"], s["CTRL"], s["GD"],
                               s["Armor"])
-        self.character.load(fresh.to_json())
+        load(self.character, fresh.to_json())
         self.show(f"New character: {self.character.name}")
 
     def add_item(self) -> None:
@@ -171,7 +171,7 @@ class CairnCharacterApp(CairnAppBase):
         self.roll(f"{c.name}: panic save", c.panic_save, lambda r: f"Panic save: {r}")
 
     def undo(self) -> None:
-        self.show(f"Undone: {self.character.undo().summary}")
+        self.show(f"Undone: {undo(self.character).summary}")
 
     def _use(self, index: int) -> Callable[[], None]:
         def use() -> None:

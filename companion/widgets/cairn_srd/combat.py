@@ -30,7 +30,7 @@ from companion.widgets.cairn_srd.common import (
     pct,
     said,
 )
-from companion.widgets.seat_controls import seat_refusal, show_undo
+from companion.widgets.seat_controls import seat_refusal, show_undo, undo
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -259,7 +259,7 @@ class CombatApp(CairnAppBase):
         return roll_it
 
     def undo(self) -> None:
-        self.show(f"Undone: {self.encounter.undo().summary}")
+        self.show(f"Undone: {undo(self.encounter).summary}")
 
     def render(self) -> None:
         e = self.encounter

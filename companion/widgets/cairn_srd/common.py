@@ -18,7 +18,8 @@ picked (public, GM only, blind, self) decides who sees the roll, a hidden one is
 the campaign's roll log as its commitment, and with "I rolled it myself" on, the faces
 typed are the dice the rule rolls (checked against each die: a d20 entered as 21 is
 refused under the box, and nothing is rolled). An app gets its campaign (and so the
-viewer and role) as ``campaign=``; without one a roll is public and stays on this screen.
+viewer and role) as ``campaign=``; without one its trackers join an unsaved session as the
+app is built (the same path, kept nowhere) and every roll is public.
 
 - Interpretation: a roll in the seeded path passes its seed to the move (``seed=S``),
   exactly as before, so the tracker's log keeps the seed and the same seed gives the same
@@ -31,7 +32,7 @@ viewer and role) as ``campaign=``; without one a roll is public and stays on thi
 
 from __future__ import annotations
 
-import random
+import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -54,7 +55,10 @@ from companion.widgets.markup import details_html
 from companion.widgets.rolls import RollControls, RuleRoll
 
 if TYPE_CHECKING:
+    import random
+
     from companion.store.campaign import Campaign
+    from companion.table import Session
 
 T = TypeVar("T")
 
@@ -153,7 +157,8 @@ class SeedBox(CheckedBox):
 
 class CairnAppBase(widgets.VBox):
     """Plumbing of every Cairn app: a seed source, an error line, an outcome line, and the
-    roll controls (mode, own dice) of ``campaign`` (the page's campaign, or ``None``).
+    roll controls (mode, own dice) of ``campaign`` (the page's campaign, or ``None``: the
+    app's trackers then join an unsaved session on its first roll).
 
     ``outcome`` carries ``data-n`` (moves shown so far, so a browser test sees each click
     even when the text repeats) and ``data-seed`` (the seed of the last roll, if any).
@@ -189,6 +194,30 @@ class CairnAppBase(widgets.VBox):
         self.last_roll: RuleRoll[Any] | None = None
         """The last roll made through
         [roll][companion.widgets.cairn_srd.common.CairnAppBase.roll]."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # Every Cairn app, once built, acts through a table session: opened without a
+        # campaign, its trackers join an unsaved one as soon as the app exists (not at
+        # its first roll), so its first tap already takes the one path (issue 28). Done
+        # here once, after the most derived __init__ has set the app's trackers.
+        super().__init_subclass__(**kwargs)
+        init = cls.__dict__.get("__init__")
+        if init is None:
+            return
+
+        @functools.wraps(init)
+        def built(self: CairnAppBase, *args: Any, **kw: Any) -> None:
+            init(self, *args, **kw)
+            if type(self) is cls:
+                self.session()
+
+        cls.__init__ = built  # type: ignore[method-assign]
+
+    def session(self) -> Session:
+        """The table session this app acts through: the page's campaign's, or one kept
+        nowhere that holds the app's trackers (a tracker it takes on later joins it at its
+        next roll or here)."""
+        return self.controls.session_for(self.trackers())
 
     def trackers(self) -> list[Tracker]:
         """The trackers this app moves (its own and its party's sheets)."""
@@ -236,7 +265,8 @@ class CairnAppBase(widgets.VBox):
             return move(seed=seed) if seed is not None else move(rng=rng)
 
         # A move whose roll is refused after it (real dice left over) is taken back by the
-        # roll controls: in a campaign by its unit of work, without one on these trackers.
+        # session's unit of work: the page's campaign's, or without one an unsaved session
+        # that keeps this app's trackers (the same path).
         out = self.controls.run(label, action, text, seed=typed, trackers=self.trackers())
         self.last_roll = out
         seeds: list[int] = []

@@ -31,7 +31,7 @@ from companion.widgets.base import (
     row,
 )
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, labelled, said
-from companion.widgets.seat_controls import seat_refusal, show_undo
+from companion.widgets.seat_controls import seat_refusal, show_undo, undo
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -352,7 +352,7 @@ class DowntimeApp(CairnAppBase):
         self.roll("rumour", self.downtime.hear_rumour, lambda text: f"Rumour: {text}")
 
     def undo(self) -> None:
-        self.show(f"Undone: {self.downtime.undo().summary}")
+        self.show(f"Undone: {undo(self.downtime).summary}")
 
     # -- rendering -----------------------------------------------------------------------
 

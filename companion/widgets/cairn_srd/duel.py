@@ -31,7 +31,7 @@ from companion.widgets.base import (
     row,
 )
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, said
-from companion.widgets.seat_controls import show_undo
+from companion.widgets.seat_controls import load, show_undo
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -55,7 +55,7 @@ class PublicDuelSave:
     def load(self, text: str) -> None:
         if not self.can_load:
             raise CompanionError("Duel: only the GM loads a saved duel")
-        self.duel.load(text)
+        load(self.duel, text)
 
 
 class DuelApp(CairnAppBase):

@@ -11,7 +11,7 @@ from companion.rulesets.cairn_srd import lockpicking
 from companion.rulesets.cairn_srd.lockpicking import LockPicking
 from companion.widgets.base import SaveLoad, app_box, bind, row
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape
-from companion.widgets.seat_controls import show_undo
+from companion.widgets.seat_controls import show_undo, undo
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -77,7 +77,7 @@ class LockpickingApp(CairnAppBase):
                   lambda result: f"Study: {lp.log[-1].summary}")  # says if it jammed
 
     def undo(self) -> None:
-        self.show(f"Undone: {self.lock.undo().summary}")
+        self.show(f"Undone: {undo(self.lock).summary}")
 
     def render(self) -> None:
         lp = self.lock

@@ -12,7 +12,7 @@ from companion.rulesets.cairn_srd.character import CastReport, Character, new_ch
 from companion.widgets.base import SaveLoad, app_box, bind, first_bad_box, int_box, row
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, pct
 from companion.widgets.cairn_srd.spellbook import SpellbookPanel
-from companion.widgets.seat_controls import show_undo
+from companion.widgets.seat_controls import show_undo, undo
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -148,4 +148,4 @@ class SpellcastingApp(CairnAppBase):
                   lambda **kw: c.cast(dice, extra_dice=extra, **kw), extra=mishap)
 
     def undo(self) -> None:
-        self.show(f"Undone: {self.character.undo().summary}")
+        self.show(f"Undone: {undo(self.character).summary}")

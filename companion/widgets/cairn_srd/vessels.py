@@ -34,6 +34,7 @@ from companion.widgets.base import (
     row,
 )
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, labelled
+from companion.widgets.seat_controls import undo
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -242,7 +243,7 @@ class MassCombatApp(CairnAppBase):
         self.roll(label, action)
 
     def undo(self) -> None:
-        event = self.vessel.undo()
+        event = undo(self.vessel)
         self.show(f"Undone: {event.summary}")
 
     def render(self) -> None:

@@ -20,7 +20,7 @@ from companion.rulesets.cairn_srd.character import Character
 from companion.rulesets.cairn_srd.wilderness import Journey
 from companion.widgets.base import SaveLoad, app_box, bind, check_box, int_box, name_box, row
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, labelled
-from companion.widgets.seat_controls import seat_refusal, show_undo
+from companion.widgets.seat_controls import seat_refusal, show_undo, undo
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -228,7 +228,7 @@ class WildernessApp(CairnAppBase):
         self.roll("event check", self.journey.event_check)
 
     def undo(self) -> None:
-        self.show(f"Undone: {self.journey.undo().summary}")
+        self.show(f"Undone: {undo(self.journey).summary}")
 
     # -- rendering -----------------------------------------------------------------------
 

@@ -69,7 +69,7 @@ from companion.widgets.base import (
 )
 from companion.widgets.miasma.common import LOG_SHOWN, css, dice_html
 from companion.widgets.rolls import RollControls
-from companion.widgets.seat_controls import act, show_undo
+from companion.widgets.seat_controls import act, load, show_undo
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -135,7 +135,7 @@ class PublicSave:
     def load(self, text: str) -> None:
         if not self.can_load:
             raise CompanionError("Dice Monarchs: only the GM loads a saved table")
-        self.game.load(text)
+        load(self.game, text)
 
 
 class DiceMonarchsApp(widgets.VBox):

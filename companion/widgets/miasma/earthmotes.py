@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -33,6 +32,8 @@ from companion.widgets.rolls import RollControls
 from companion.widgets.seat_controls import show_undo
 
 if TYPE_CHECKING:
+    import random  # a type only: the session draws every roll
+
     from companion.store.campaign import Campaign
 
 __all__ = ["EarthmotesApp"]

@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import ipywidgets as widgets
 
 from companion.state import Tracker
+from companion.table import Session
 from companion.widgets.base import safe
 
 if TYPE_CHECKING:
@@ -235,7 +236,7 @@ def _mm_table(campaign: Campaign) -> widgets.Widget:
     def adopt(adventurer: Adventurer) -> Adventurer:
         adopting.append(True)
         try:
-            return campaign.add(adventurer.name, adventurer)
+            return Session.of(campaign).add(adventurer.name, adventurer)
         finally:
             adopting.pop()
 
@@ -364,7 +365,7 @@ def _magic_items(campaign: Campaign) -> widgets.Widget:
 
             room = MAX_MEMBER_NAME - len(ITEM.format(name, ""))
             raise CompanionError(f"Items: {name}'s item names are at most {room} characters")
-        return campaign.add(full, item, role="record", owner=name)
+        return Session.of(campaign).add(full, item, role="record", owner=name)
 
     def build(name: str) -> widgets.Widget:
         app = CharacterItemsApp(lambda: items(name), owner=name,
@@ -383,7 +384,7 @@ def _casters(campaign: Campaign) -> widgets.Widget:
     def casters() -> dict[str, SpellPoints]:
         return {m.name: m.tracker for m in campaign.party if isinstance(m.tracker, SpellPoints)}
 
-    app = CastersApp(casters(), adopt=lambda name, caster: campaign.add(name, caster))
+    app = CastersApp(casters(), adopt=lambda name, caster: Session.of(campaign).add(name, caster))
     campaign.on_change(safe(app.error)(lambda _c: app.follow(casters())))
     return app
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from companion.state import Tracker
+from companion.table import Session
 
 if TYPE_CHECKING:
     from companion.rulesets.variant5e.healing import HitDice
@@ -110,7 +111,7 @@ def ensure(campaign: Campaign, name: str, cls: type[T], make: Callable[[], T],
         if member.name == name and isinstance(member.tracker, cls):
             return member.tracker
     try:
-        return campaign.add(name, make(), role=role, owner=owner)
+        return Session.of(campaign).add(name, make(), role=role, owner=owner)
     except StoreError:
         campaign.refresh()  # another screen added it first
         return campaign.tracker(name, cls)

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from companion.state import Tracker
+from companion.table import Session
 from companion.widgets.seat_controls import act
 
 if TYPE_CHECKING:
@@ -92,7 +93,7 @@ def _cairn_summary(campaign: Campaign) -> list[tuple[str, str]]:
 def _cairn_add(campaign: Campaign, name: str, kind: str, v: dict[str, int]) -> None:
     from companion.rulesets.cairn_srd.character import new_character
 
-    campaign.add(name, new_character(name, v["str"], v["dex"], v["ctrl"], v["guard"],
+    Session.of(campaign).add(name, new_character(name, v["str"], v["dex"], v["ctrl"], v["guard"],
                                      v["armor"]))
 
 
@@ -131,7 +132,7 @@ def _mm_summary(campaign: Campaign) -> list[tuple[str, str]]:
 def _mm_add(campaign: Campaign, name: str, kind: str, v: dict[str, int]) -> None:
     from companion.rulesets.monsters_and_magic.adventurer import Adventurer
 
-    campaign.add(name, Adventurer.new(name, focus=v["focus"], power=v["power"],
+    Session.of(campaign).add(name, Adventurer.new(name, focus=v["focus"], power=v["power"],
                                       cunning=v["cunning"], luck=v["luck"], max_hp=v["hp"],
                                       ac=v["ac"]))
 
@@ -236,8 +237,8 @@ def _5e_add(campaign: Campaign, name: str, kind: str, v: dict[str, int]) -> None
     if any(m.name == name for m in campaign):
         raise StoreError(f"campaign {campaign.name!r} already has {name!r}")
     # The record first: the member's arrival (on every screen) finds its numbers.
-    campaign.add(HIT_DICE.format(name), hit_dice, role="record", owner=name)
-    campaign.add(name, member)
+    Session.of(campaign).add(HIT_DICE.format(name), hit_dice, role="record", owner=name)
+    Session.of(campaign).add(name, member)
 
 
 def _5e_editable(campaign: Campaign) -> list[tuple[str, str]]:
@@ -267,7 +268,8 @@ def _5e_edit(campaign: Campaign, ident: str, v: dict[str, int]) -> None:
         act(t, "set_class_level", v["level"])
     hd = _hit_dice_of(campaign, member.name)
     if hd is None:
-        campaign.add(HIT_DICE.format(member.name), fresh_hd, role="record", owner=member.name)
+        Session.of(campaign).add(HIT_DICE.format(member.name), fresh_hd, role="record",
+                                 owner=member.name)
     elif (hd.level, hd.max_hp, hd.die, hd.con_modifier) != (v["level"], v["hp"], v["die"],
                                                               v["con"]):
         act(hd, "set_maxima", v["level"], v["hp"], v["die"], v["con"])
@@ -279,9 +281,9 @@ def _5e_remove(campaign: Campaign, ident: str) -> None:
 
     member = campaign.member(ident)
     records = member_records(campaign, member.name)
-    campaign.remove(member.id)
+    Session.of(campaign).remove(member.id)
     for record in records:
-        campaign.remove(record)
+        Session.of(campaign).remove(record)
 
 
 # --- Miasma -----------------------------------------------------------------------------
@@ -351,7 +353,7 @@ def leave(campaign: Campaign, rules: PartyRules, key: str) -> None:
     if rules.remove is not None:
         rules.remove(campaign, key)
     else:
-        campaign.remove(key)
+        Session.of(campaign).remove(key)
 
 
 _CAIRN_BOXES = (Box("STR", "str", 10, 0, 18), Box("DEX", "dex", 10, 0, 18),
