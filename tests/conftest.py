@@ -43,6 +43,21 @@ settings.register_profile("table", deadline=None)
 settings.load_profile("table")
 
 
+def _patient_expect() -> None:
+    """Every ``expect`` waits up to 30 s for its state, not Playwright's 5 s: a browser test
+    waits for state, and on a loaded machine (two ``stress`` hogs beside CI's two workers) a
+    kernel's answer to a tap took over 5 s (the open-in-place test's "back to the table"
+    failed so). The bound only limits how long a real failure takes to show."""
+    try:
+        from playwright.sync_api import expect
+    except ImportError:  # make check without the browser extras
+        return
+    expect.set_options(timeout=30_000)
+
+
+_patient_expect()
+
+
 def pytest_configure(config: pytest.Config) -> None:
     # Each test process (one per pytest-xdist worker) keeps campaigns made without an explicit
     # COMPANION_DB in a folder of its own, never in the developer's own campaigns file and
