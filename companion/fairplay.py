@@ -845,7 +845,7 @@ class LogVerifier:
                 return
             self.fair.roll(seq, fair, seed, chosen=chosen,
                            physical=info.get("physical") is True,
-                           hidden=bool(info.get("hidden")) and seed is None)
+                           hidden=seed is None)  # a hidden roll's, or a game's secret
             return
         if kind in ("add", "set"):
             return  # a rule roll may add a member's record or load a tracker among its moves

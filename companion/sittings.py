@@ -411,8 +411,8 @@ class FairCheck:
             else:
                 self.before += 1
             return
-        number = self.where.get(entry)
-        if number is None:
+        number = self.where.pop(entry, None)  # checked once (the export's secret, or
+        if number is None:                   # its reveal: the same seed, by commitment)
             return
         sitting = self.sittings[number]
         n, clients = sitting.hidden.pop(entry)
