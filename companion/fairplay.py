@@ -860,6 +860,7 @@ class LogVerifier:
             self._loose.clear()
         self.fair.roll(seq, payload.get("fair"), seed,
                        chosen="seed_chosen_by" in payload,
+                       given=payload.get("seed_given") is True,
                        physical=payload.get("physical") is True, hidden=hidden)
 
     def _no_loose(self, seq: int | None = None) -> None:

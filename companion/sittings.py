@@ -286,6 +286,7 @@ class FairCheck:
         self.before = 0  # rolls with a seed logged before the first sitting
         self.derived = 0  # rolls whose seed was recomputed and holds
         self.chosen = 0  # seeds a GM typed
+        self.given = 0  # seeds a program gave and the log says so
         self.own = 0  # real dice
         self.unrevealed = 0  # hidden rolls of closed sittings with no revealed seed
         self.where: dict[int, int] = {}  # hidden roll entry -> its sitting
@@ -352,7 +353,7 @@ class FairCheck:
         self.current = None
 
     def roll(self, seq: int, fair: Any, seed: Any, *, chosen: bool = False,
-             physical: bool = False, hidden: bool = False) -> None:
+             physical: bool = False, hidden: bool = False, given: bool = False) -> None:
         """A roll or a move that rolled: ``fair`` its entry's record (or ``None``),
         ``seed`` the seed it shows (``None`` for a hidden roll)."""
         if physical:
@@ -360,6 +361,11 @@ class FairCheck:
             return
         if fair is None:
             if seed is None and not hidden:
+                return
+            if given:
+                # A seed the program says it gave (a page's own source, code): said in
+                # the log and counted apart, never passed off as derived.
+                self.given += 1
                 return
             if hidden and not chosen:
                 # Real dice or a seed not derived: the reveal (or the GM's export) says.
@@ -464,6 +470,9 @@ class FairCheck:
         if self.chosen:
             lines.append(f"{self.chosen} seed{'s' if self.chosen != 1 else ''} chosen by "
                          "the GM")
+        if self.given:
+            lines.append(f"{self.given} seed{'s' if self.given != 1 else ''} given by the "
+                         "program, not derived (not provably fair)")
         if self.own:
             lines.append(f"{self.own} roll{'s' if self.own != 1 else ''} with the "
                          "player's own dice")

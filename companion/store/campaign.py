@@ -814,6 +814,8 @@ class Campaign(Observable):
             if chosen and seed is not None:
                 # Public or hidden: the log says a person chose it (not derived).
                 data["seed_chosen_by"] = self.who or self.role or "the database's holder"
+            elif seed is not None and self.sitting.open:
+                data["seed_given"] = True  # a program's seed, in a sitting: not derived
 
             def make() -> NewEvent:
                 return NewEvent("roll", seed=made.seed, data=data)
@@ -909,6 +911,8 @@ class Campaign(Observable):
                 data = {**data, "fair": scope.fair}
             elif scope.chosen and not own and seed is not None:
                 data = {**data, "seed_chosen_by": self.who or self.role or "the holder"}
+            elif not own and seed is not None and self.sitting.open:
+                data = {**data, "seed_given": True}  # a program's seed: not derived
             extra.append(NewEvent("roll", seed=made.seed, data=data))
         stored = self._store_unit(scope, extra)
         if not stored:
