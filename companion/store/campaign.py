@@ -93,7 +93,6 @@ from companion.sittings import (
     new_client_seed,
     new_server_seed,
     seat_name,
-    server_hash,
 )
 from companion.state import (
     OWN_NUMBERS,

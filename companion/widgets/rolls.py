@@ -537,7 +537,7 @@ def _log_item(event: dict[str, Any]) -> str:
         text += " " + details_html(html.escape(f"commitment {code}…"), "commitment")
     seed = event.get("seed")
     # The seed (to replay the roll) under "details": jargon to a player reading the log.
-    seed_html = f" · {details_html(f'seed {int(seed)}')}" if isinstance(seed, int) and not isinstance(seed, bool) else ""
+    seed_html = f" · {details_html(f'seed {int(seed)}')}" if type(seed) is int else ""
     if kind == "roll" and data.get("physical") is True:
         seed_html = " · real dice"
     return (f'<li data-entry="{int(event["seq"])}">#{int(event["seq"])} · '
