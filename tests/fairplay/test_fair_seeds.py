@@ -320,3 +320,45 @@ def test_the_documented_encoding() -> None:
     assert sittings.server_hash(server) == hashlib.sha256(server.encode()).hexdigest()
     assert all(sittings.roll_seed(server, clients, n) < 2**53 for n in range(1, 200))
     assert fairplay.verify({"events": []}) == 0
+
+
+def test_a_sitting_survives_snapshots_and_reopening(
+        env_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.store import campaign as campaign_module
+
+    monkeypatch.setattr(campaign_module, "SNAPSHOT_EVERY", 3)  # a snapshot every 3 events
+    with open_store(env_db) as store:
+        gm = Session.of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
+        for _ in range(7):
+            gm.roll("1d20")
+        assert store.latest_snapshot(gm.campaign.info.id) is not None
+    with open_store(env_db) as store:  # opened from the snapshot: the same sitting goes on
+        again = Session.open(store, "T", who="Mira", role="gm")
+        state = again.campaign.sitting
+        assert state.open and state.rolls == 7 and state.server_seed is not None
+        again.roll("1d20")
+        again.close_sitting()
+    status, out, _ = _verify(capsys, tmp_path, _log(capsys))
+    assert status == 0 and "8 seeds recomputed" in out, out
+
+
+def test_a_seed_a_page_picks_is_logged_as_given_and_counted_apart(
+        env_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.dice.roller import DrawnSeed
+
+    with open_store(env_db) as store:
+        gm = Session.of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
+        gm.roll("1d20")  # the sitting's
+        given = gm.roll("1d20", seeds=lambda: 5)  # a page's own source picked it
+        assert given.roll is not None and given.roll.seed == 5
+        # The apps' default source draws for want of a seed: the sitting's seed instead.
+        drawn = gm.roll("1d20", seeds=lambda: DrawnSeed(5))
+        assert drawn.roll is not None and drawn.roll.seed != 5
+        data = [e.data for e in gm.log(("roll",))]
+        assert data[1]["seed_given"] is True and "fair" not in data[1]
+        assert data[2]["fair"]["n"] == 2
+        gm.close_sitting()
+    status, out, _ = _verify(capsys, tmp_path, _log(capsys))
+    assert status == 0
+    assert "2 seeds recomputed" in out and "1 seed given by the program, not derived" in out
