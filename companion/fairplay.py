@@ -30,6 +30,12 @@ digits, of the UTF-8 bytes of this one line of JSON, with no spaces, keys in thi
 
 For example, in a shell: ``printf '%s' '{"dice":[3,5],...,"v":1}' | sha256sum``.
 
+**Where the seeds come from** ([companion.sittings][]): in a campaign every seed is derived
+from a server seed committed when the evening's *sitting* opens and the seats' published
+client seeds, by the roll's number in the sitting. A commitment proves a roll was not
+changed after it was made; a closed sitting proves its seed was not picked.
+[verify][companion.fairplay.verify] checks both.
+
 >>> commitment_text("2d6", 7, [3, 5], 8, "00" * 32)[:39]
 '{"dice":[3,5],"expr":"2d6","nonce":"000'
 >>> commitment("2d6", 7, [3, 5], 8, "00" * 32)

@@ -17,6 +17,11 @@ rolls made with your own dice (see [companion.fairplay][] and
   whole chain included (an entry deleted, duplicated, reordered, renumbered, changed or
   taken from another campaign is named); ``--head`` names a chain head noted at the table
   (``campaign show``, the end of ``log``), which the export's chain must pass through.
+- ``session close NAME`` (the GM's) closes the open sitting and publishes its server seed
+  ([companion.sittings][]); ``session show NAME [--json]`` says the sitting's number,
+  whether it is open, its server seed's hash, its client seeds and rolls; ``session seed
+  NAME [SEED] [--who PLAYER]`` sets a seat's client seed. ``verify`` then recomputes every
+  seed of every closed sitting and names a sitting never closed.
 - ``log NAME`` shows by default what every player may see (no hidden roll's secret before
   its reveal: safe to share); ``--player WHO`` what that player sees (their own ``self``
   rolls too); ``--gm`` everything, secrets included (the GM's view; ``campaign export`` is

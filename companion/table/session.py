@@ -13,6 +13,11 @@ Every move, undo and load goes through it:
 - [act][companion.table.session.Session.act] makes a tracker's move by name. The session
   draws the seed (a caller never passes one); real dice are entered with ``own_dice=``
   and only where the GM's table trust allows (the log marks them as the player's own).
+- Every seed drawn here is provably fair (issue 32, [companion.sittings][]): the
+  sitting's next, derived from its committed server seed and the seats' client seeds
+  ([client_seed][companion.table.session.Session.client_seed],
+  [set_client_seed][companion.table.session.Session.set_client_seed]); the GM closes the
+  sitting with [close_sitting][companion.table.session.Session.close_sitting].
 - [undo][companion.table.session.Session.undo], [load][companion.table.session.Session.load].
 - [roll][companion.table.session.Session.roll] rolls a dice expression for the roll log;
   [rule_roll][companion.table.session.Session.rule_roll] runs a rule (a check, a save, a
