@@ -86,7 +86,9 @@ def add_commands(sub: Any) -> None:
 
     sitting = sub.add_parser("session", help="a campaign's sitting (provably fair seeds): "
                              "show it, close it, set a seat's client seed")
-    ssub = sitting.add_subparsers(dest="session_command", required=True)
+    ssub = sitting.add_subparsers(dest="session_command", metavar="ACTION",
+                                  parser_class=type(sitting))
+    sitting.set_defaults(func=lambda args: _usage(sitting))
     close = ssub.add_parser("close", help="close the open sitting and publish its server "
                             "seed (the GM's): then every roll of it can be checked")
     close.add_argument("name", help="the campaign")
@@ -226,12 +228,22 @@ def _reveal(args: argparse.Namespace) -> int:
     return 0
 
 
+def _usage(parser: argparse.ArgumentParser) -> int:
+    parser.print_help()
+    return 0
+
+
 def _close_sitting(args: argparse.Namespace) -> int:
     from companion.store.cli import store_of
     from companion.table.session import Session
 
     with store_of(args.name) as store:
         session = Session.open(store, args.name, who=GM_NAME, role="gm")
+        if not session.campaign.sitting.open:
+            # Nothing to close is not a failure (a script closes every evening).
+            sys.stdout.write(f"{args.name}: no sitting is open (the next roll opens one): "
+                             "nothing to close\n")
+            return 0
         stored = session.close_sitting()
         hidden = _unrevealed(session, stored.seq)
     close = stored.data["sitting"]["close"]
