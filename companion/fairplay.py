@@ -30,6 +30,12 @@ digits, of the UTF-8 bytes of this one line of JSON, with no spaces, keys in thi
 
 For example, in a shell: ``printf '%s' '{"dice":[3,5],...,"v":1}' | sha256sum``.
 
+**Where the seeds come from** ([companion.sittings][]): in a campaign every seed is derived
+from a server seed committed when the evening's *sitting* opens and the seats' published
+client seeds, by the roll's number in the sitting. A commitment proves a roll was not
+changed after it was made; a closed sitting proves its seed was not picked.
+[verify][companion.fairplay.verify] checks both.
+
 >>> commitment_text("2d6", 7, [3, 5], 8, "00" * 32)[:39]
 '{"dice":[3,5],"expr":"2d6","nonce":"000'
 >>> commitment("2d6", 7, [3, 5], 8, "00" * 32)
@@ -135,6 +141,7 @@ from typing import Any
 from companion.dice.roller import draw_seed
 from companion.errors import CompanionError, clipped
 from companion.names import same_name
+from companion.sittings import FairCheck, SittingError
 
 __all__ = [
     "HIDDEN_MODES",
@@ -441,6 +448,12 @@ def visible_to(events: Iterable[dict[str, Any]], who: str, role: str,
     for event in events:
         if event.get("kind") == "add" and event.get("tracker"):
             kinds[str(event["tracker"])] = str((event.get("data") or {}).get("kind", ""))
+        news = (event.get("data") or {}).get("sitting")
+        if isinstance(news, dict) and "secret" in news:
+            # A sitting's server seed is nobody's to read before its close, the GM's
+            # neither (whoever holds the database can: see companion.sittings).
+            news = {k: v for k, v in news.items() if k != "secret"}
+            event = {**event, "data": {**event["data"], "sitting": news}}
         if event.get("kind") == "roll" and "commitment" in (event.get("data") or {}):
             data = dict(event["data"])
             if not can_see(event, who, role):
@@ -679,7 +692,8 @@ def summary(kind: str, data: dict[str, Any]) -> str:
 # -- checking an exported log ------------------------------------------------------------
 
 
-def verify(doc: Any, *, max_entries: int | None = None, max_dice: int | None = None) -> int:
+def verify(doc: Any, *, max_entries: int | None = None, max_dice: int | None = None,
+           sittings: bool = True, notes: list[str] | None = None) -> int:
     """Check an exported log: every revealed roll against its commitment and its seed, every
     secret present (the GM's export) likewise, every public roll against its seed (or, made
     with real dice, against the expression). Returns how many rolls were checked; the first
@@ -692,6 +706,12 @@ def verify(doc: Any, *, max_entries: int | None = None, max_dice: int | None = N
     it); a public roll's shown text is what its dice give; no roll passed off as another
     kind of event. ``max_entries`` and ``max_dice`` raise the bounds for a whole campaign
     (an import checks every roll of it).
+
+    The log's sittings ([companion.sittings][]) are checked too: each closed sitting's
+    server seed against the hash it published, and every roll's seed recomputed from the
+    published seeds (``sittings=False``: a few rows taken out of a log, as an app's "check
+    it" button passes). ``notes`` gets the lines the answer adds: a sitting never closed,
+    rolls before provably fair seeds, seeds the GM chose, the players' own dice.
     """
     if not isinstance(doc, dict) or not isinstance(doc.get("events"), list):
         raise FairPlayError("not an exported log (expected the JSON of 'log NAME --json')")
@@ -701,10 +721,13 @@ def verify(doc: Any, *, max_entries: int | None = None, max_dice: int | None = N
     if rows > most:
         raise FairPlayError(f"the log has {rows:,} rolls and reveals; at most "
                             f"{most:,} are checked at once")
-    checker = LogVerifier(max_entries=most, max_dice=max_dice)
+    checker = LogVerifier(max_entries=most, max_dice=max_dice, sittings=sittings)
     for row in doc["events"]:
         checker.add(row)
-    return checker.finish()
+    checked = checker.finish()
+    if notes is not None:
+        notes.extend(checker.notes)
+    return checked
 
 
 class LogVerifier:
@@ -712,14 +735,22 @@ class LogVerifier:
     so a long log read from a file as a stream is checked without holding it: what is
     kept is each hidden roll's commitment, not the entries."""
 
-    def __init__(self, *, max_entries: int | None = None, max_dice: int | None = None
-                 ) -> None:
+    def __init__(self, *, max_entries: int | None = None, max_dice: int | None = None,
+                 sittings: bool = True) -> None:
         self.most = MAX_VERIFY_ENTRIES if max_entries is None else max_entries
         self.budget = _Budget(MAX_VERIFY_DICE if max_dice is None else max_dice)
         self.commitments: dict[int, tuple[str, Any]] = {}
         self.rules: dict[int, bool] = {}
         self.revealed_in: dict[int, int] = {}  # hidden roll -> the reveal that revealed it
         self.said_revealed: dict[int, Any] = {}  # hidden roll -> the reveal it names
+        #: The sittings' half: every seed of a closed sitting recomputed
+        #: ([companion.sittings][]).
+        self.fair = FairCheck()
+        #: Moves whose seed is not theirs to draw (a rule roll's moves share its seed):
+        #: explained by the roll entry stored with them, else refused.
+        self._loose: list[tuple[int, Any]] = []
+        self.sittings = sittings
+        self.notes: list[str] = []
         self.checked = 0
         self.last = 0
         self.i = 0
@@ -733,6 +764,13 @@ class LogVerifier:
             raise FairPlayError(f"events[{i}] is not an entry of a log")
         self.last = _check_row(i, row, self.last)
         kind = row.get("kind")
+        if kind == "sitting" and not self.sittings:
+            return
+        try:
+            if self.sittings:
+                self._seeds(row)
+        except SittingError as exc:
+            raise FairPlayError(str(exc)) from None
         if kind not in ("roll", "reveal"):
             _not_a_roll(i, row)
             return
@@ -758,6 +796,7 @@ class LogVerifier:
                 if isinstance(payload.get("secret"), dict):
                     _check_secret(f"entry {seq}", payload["secret"], digest, budget,
                                   rule=self.rules[seq])
+                    self._revealed(seq, payload["secret"], f"entry {seq}")
                     self.checked += 1
             elif payload.get("rule") is True:
                 _rule_fields(f"entry {seq}", payload)
@@ -780,9 +819,67 @@ class LogVerifier:
             raise FairPlayError(f"entry {entry} (revealed in entry {seq}): revealed as a "
                                 f"{mode_name(str(payload.get('mode')))} roll, but it was "
                                 f"logged as {mode_name(mode)}")
-        _check_secret(f"entry {entry} (revealed in entry {seq})", payload, digest, budget,
-                      rule=self.rules.get(entry, False))
+        where = f"entry {entry} (revealed in entry {seq})"
+        _check_secret(where, payload, digest, budget, rule=self.rules.get(entry, False))
+        self._revealed(entry, payload, where)
         self.checked += 1
+
+    def _revealed(self, entry: int, secret: dict[str, Any], where: str) -> None:
+        if not self.sittings:
+            return
+        try:
+            self.fair.revealed(entry, secret.get("seed"), where,
+                               physical=secret.get("physical") is True)
+        except SittingError as exc:
+            raise FairPlayError(str(exc)) from None
+
+    def _seeds(self, row: dict[str, Any]) -> None:
+        """The row's part in its sitting: a sitting event followed, a roll's or a move's
+        seed set against its number (checked when the sitting's seed is out)."""
+        seq, kind = int(row["seq"]), row.get("kind")
+        data = row.get("data")
+        info: dict[str, Any] = data if isinstance(data, dict) else row
+        payload = row.get("roll", data)
+        news = payload.get("sitting") if isinstance(payload, dict) and kind == "roll" \
+            else info.get("sitting")
+        if news is not None or kind == "sitting":
+            self._no_loose(seq)
+            self.fair.news(seq, news)
+        if kind == "sitting":
+            return
+        if kind == "move":
+            fair, seed = info.get("fair"), row.get("seed")
+            chosen = "seed_chosen_by" in info
+            if fair is None and seed is not None and not chosen and self.fair.began \
+                    and not info.get("physical"):
+                self._loose.append((seq, seed))  # a rule roll's move: its roll follows
+                return
+            self.fair.roll(seq, fair, seed, chosen=chosen,
+                           physical=info.get("physical") is True,
+                           hidden=seed is None)  # a hidden roll's, or a game's secret
+            return
+        if kind in ("add", "set"):
+            return  # a rule roll may add a member's record or load a tracker among its moves
+        if kind != "roll" or not isinstance(payload, dict):
+            self._no_loose(seq)
+            return
+        hidden = "commitment" in payload
+        seed = None if hidden else row.get("seed")
+        if self._loose:
+            if seed is None or any(s != seed for _, s in self._loose):
+                self._no_loose(seq)
+            self._loose.clear()
+        self.fair.roll(seq, payload.get("fair"), seed,
+                       chosen="seed_chosen_by" in payload,
+                       given=payload.get("seed_given") is True,
+                       physical=payload.get("physical") is True, hidden=hidden)
+
+    def _no_loose(self, seq: int | None = None) -> None:
+        if self._loose:
+            entry = self._loose[0][0]
+            raise FairPlayError(f"entry {entry}: a move with a seed that is not its "
+                                "sitting's (no roll number, and no roll of the same seed "
+                                "stored with it): the seed was picked, not derived")
 
     def finish(self) -> int:
         """The log's end: every reveal a roll names is there; how many rolls were checked."""
@@ -791,6 +888,15 @@ class LogVerifier:
                 raise FairPlayError(f"entry {entry} says it was revealed in entry "
                                     f"{reveal!r}, but that reveal is not in this log "
                                     "(deleted or changed)")
+        self._no_loose()
+        if not self.sittings:
+            return self.checked
+        try:
+            #: What the sittings add to the answer (a sitting never closed, rolls before
+            #: the scheme, seeds the GM chose, own dice).
+            self.notes = self.fair.finish()
+        except SittingError as exc:
+            raise FairPlayError(str(exc)) from None
         return self.checked
 
 
@@ -800,7 +906,7 @@ _ROLL_FIELDS = ("commitment", "secret", "nonce", "expr", "dice", "total", "mode"
 
 
 #: The kinds of event a log holds (as the store writes them).
-_LOG_KINDS = ("add", "move", "undo", "set", "remove", "roll", "reveal")
+_LOG_KINDS = ("add", "move", "undo", "set", "remove", "roll", "reveal", "sitting")
 
 
 def _check_row(i: int, row: dict[str, Any], last: int) -> int:
@@ -854,7 +960,7 @@ def verify_entry(events: Iterable[dict[str, Any]], entry: int) -> None:
         raise FairPlayError(f"entry {entry} is a public roll: there is no commitment to check")
     if not any(e.get("kind") == "reveal" for e in rows):
         raise FairPlayError(f"entry {entry} is not revealed yet")
-    verify({"events": rows})
+    verify({"events": rows}, sittings=False)
 
 
 class _Budget:

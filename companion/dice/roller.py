@@ -50,6 +50,15 @@ SEED_BOUND = 2**53
 (a browser) keeps it exact. Seeds given by a player may be larger; drawn ones never are."""
 
 
+class DrawnSeed(int):
+    """A seed a page drew from the system's entropy for want of one (the apps' default
+    seed source). In a campaign the table session draws the sitting's seed instead
+    ([companion.sittings][]); a plain ``int`` from a page's source is a seed the page
+    picked, logged as it is (and refused by ``verify`` in a sitting)."""
+
+    __slots__ = ()
+
+
 def draw_seed(rng: random.Random | None = None) -> int:
     """A fresh seed below `SEED_BOUND`, from ``rng`` or else the system's entropy.
 

@@ -82,10 +82,18 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
 
 from companion import fairplay, rulesets
 from companion.dice.physical import OwnDiceError
-from companion.dice.roller import SEED_BOUND, entered_dice
+from companion.dice.roller import SEED_BOUND, DrawnSeed, entered_dice
 from companion.errors import CompanionError
 from companion.fairplay import LoggedRoll
 from companion.names import lookalike_in
+from companion.sittings import (
+    SittingError,
+    SittingState,
+    check_client_seed,
+    new_client_seed,
+    new_server_seed,
+    seat_name,
+)
 from companion.state import (
     OWN_NUMBERS,
     Event,
@@ -178,7 +186,7 @@ TRUST_ID = "table-trust"
 TRUST_NAME = "Table trust"
 
 #: The kinds of event in a campaign's log.
-EVENT_KINDS = ("add", "move", "undo", "set", "remove", "roll", "reveal")
+EVENT_KINDS = ("add", "move", "undo", "set", "remove", "roll", "reveal", "sitting")
 
 #: Tries of a move whose campaign keeps changing under it (with a growing random pause).
 _ATTEMPTS = 40
@@ -259,6 +267,21 @@ class _Trackers(Mapping[str, Tracker]):
         return len(self._campaign.members)
 
 
+#: ``_dice_for``'s word for a seed the sitting derives (worked out per unit of work).
+_DERIVED = -(2**64)
+
+
+def _with_seed(arguments: dict[str, Any], params: frozenset[str], seed: int
+               ) -> dict[str, Any]:
+    """A random move's arguments with its seed (or a ``random.Random`` of it)."""
+    arguments = dict(arguments)
+    if "seed" in params:
+        arguments["seed"] = seed
+    else:
+        arguments["rng"] = random.Random(seed)
+    return arguments
+
+
 def _slug(name: str) -> str:
     slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:40]
     return slug or "tracker"
@@ -293,6 +316,15 @@ class RollScope:
     #: move given that rng, still unused, records this seed (the roll's own).
     seed: int | None = None
     rng: random.Random | None = None
+    #: The roll's number in its sitting ([companion.sittings][]), as its entry records it
+    #: (``None``: a seed not derived: real dice, a seed the GM typed).
+    fair: dict[str, Any] | None = None
+    #: Roll numbers of the sitting this unit has taken so far (stored with it, or none).
+    fair_used: int = 0
+    #: The sitting its rolls derive from, and the news its first event carries (a
+    #: sitting opened, a client seed), when it rolls.
+    sitting: SittingState | None = None
+    news: dict[str, Any] | None = None
     #: The moves' events, not stored yet, in order (stored when the scope ends cleanly).
     pending: list[NewEvent] = dataclasses.field(default_factory=list)
     #: Each moved tracker's save point before the scope's first move on it (put back on refusal).
@@ -361,6 +393,12 @@ class Campaign(Observable):
         self._scope: RollScope | None = None
         self._by_tracker: dict[int, Member] = {}
         self._nested = 0  # moves running now (a move made inside one is part of it)
+        #: The campaign's sitting as its log has it ([companion.sittings][]).
+        self.sitting = SittingState()
+        self._client_seed: str | None = None
+        #: The server seed the next sitting opens with, drawn once: a roll made again
+        #: (another screen moved first, a refusal) gets the same seed, not a new draw.
+        self._next_server_seed: str | None = None
 
     # -- the seat ------------------------------------------------------------------------
 
@@ -527,6 +565,7 @@ class Campaign(Observable):
                 member.marks = _unknown_marks(len(tracker.log), len(members) * UNDO_LIMIT)
             members[item["id"]] = self._adopt(member)
         self.members = members
+        self.sitting = SittingState.from_dict(state.get("sitting"))
 
     def state(self) -> dict[str, Any]:
         """The whole campaign's state (what a snapshot keeps)."""
@@ -537,7 +576,8 @@ class Campaign(Observable):
                              "save": m.tracker.to_dict(),
                              "marks": [k.to_list() for k in m.marks],
                              **({"owner": m.owner} if m.owner else {})}
-                            for m in self.members.values()]}
+                            for m in self.members.values()],
+                "sitting": self.sitting.to_dict()}
 
     # -- reading -------------------------------------------------------------------------
 
@@ -779,12 +819,33 @@ class Campaign(Observable):
 
         check_seed(seed)  # one line before anything is rolled (the log keeps 64 bits)
         self._may_roll(seed if chosen else None)
-        made = fairplay.prepare_roll(expr, mode=mode, seed=seed, dice=dice, total=total)
-        data = dict(made.data)
-        if chosen and seed is not None and made.seed is not None:
-            data["seed_chosen_by"] = self.who or self.role or "the database's holder"
-        stored = self._persist_then_apply(
-            lambda: NewEvent("roll", seed=made.seed, data=data))
+        physical = dice is not None or total is not None
+        if seed is None and not physical and self.store is not None:
+            # Provably fair (companion.sittings): the seed is the next roll number's,
+            # worked out when the event is written (after a conflict: the new number's).
+            # A bad expression is refused before any sitting opens.
+            made = fairplay.prepare_roll(expr, mode=mode, seed=0)
+
+            def make() -> NewEvent:
+                nonlocal made
+                unit = RollScope(mode)
+                seed, tag = self._fair_seed(unit)
+                made = fairplay.prepare_roll(expr, mode=mode, seed=seed)
+                news = {"sitting": unit.news} if unit.news else {}
+                return NewEvent("roll", seed=made.seed,
+                                data={**made.data, "fair": tag, **news})
+        else:
+            made = fairplay.prepare_roll(expr, mode=mode, seed=seed, dice=dice, total=total)
+            data = dict(made.data)
+            if chosen and seed is not None:
+                # Public or hidden: the log says a person chose it (not derived).
+                data["seed_chosen_by"] = self.who or self.role or "the database's holder"
+            elif seed is not None and self.sitting.open:
+                data["seed_given"] = True  # a program's seed, in a sitting: not derived
+
+            def make() -> NewEvent:
+                return NewEvent("roll", seed=made.seed, data=data)
+        stored = self._persist_then_apply(make)
         self._changed()
         return LoggedRoll(stored.seq, made.mode, made.commitment, self.who, self.role,
                           made.roll)
@@ -792,7 +853,7 @@ class Campaign(Observable):
     @contextlib.contextmanager
     def rolling(self, mode: str = "public", *, seed: int | None = None,
                 rng: random.Random | None = None, chosen: bool = False,
-                ) -> Iterator[RollScope]:
+                fair: bool = False) -> Iterator[RollScope]:
         """The tracker moves made inside are one rule roll in ``mode``, stored atomically.
 
         The moves change the live trackers at once but are stored only when the scope ends
@@ -809,7 +870,10 @@ class Campaign(Observable):
         [companion.fairplay][]: "a hidden roll that moves a shared tracker").
         ``seed``/``rng``: the roll's seed and its ``random.Random(seed)``: the first move
         given that rng records that seed (so the tracker's log and the roll log say the
-        same seed)."""
+        same seed).
+
+        ``fair``: the roll's seed is its sitting's next ([companion.sittings][]): drawn
+        here, in the lock, and handed to the rule as ``scope.seed`` and ``scope.rng``."""
         from companion import fairplay
 
         check_seed(seed)
@@ -819,6 +883,9 @@ class Campaign(Observable):
         with self._lock, self._quiet():
             if self._scope is not None:
                 raise StoreError("a roll is already being made on this screen")
+            if fair:
+                scope.seed, scope.fair = self._fair_seed(scope)
+                scope.rng = random.Random(scope.seed)
             self._scope = scope
             try:
                 try:
@@ -845,6 +912,9 @@ class Campaign(Observable):
         scope.pending.clear()
         scope.moves.clear()
         scope.movers.clear()
+        # The unit's roll numbers were not stored: the next roll takes them again (the
+        # same number gives the same seed: no reroll is won by a refusal).
+        scope.fair_used = 1 if scope.fair is not None else 0
 
     def _commit(self, scope: RollScope) -> None:
         """Store a scope's moves and its roll entry in one transaction."""
@@ -862,7 +932,14 @@ class Campaign(Observable):
             entered = (list(faces) if faces is not None else []) if own else None
             made = fairplay.prepare_rule_roll(label, None if own else seed, text,
                                               mode=scope.mode, faces=entered, moves=moves)
-            extra.append(NewEvent("roll", seed=made.seed, data=made.data))
+            data = made.data
+            if scope.fair is not None and not own and seed == scope.seed:
+                data = {**data, "fair": scope.fair}
+            elif scope.chosen and not own and seed is not None:
+                data = {**data, "seed_chosen_by": self.who or self.role or "the holder"}
+            elif not own and seed is not None and self.sitting.open:
+                data = {**data, "seed_given": True}  # a program's seed: not derived
+            extra.append(NewEvent("roll", seed=made.seed, data=data))
         stored = self._store_unit(scope, extra)
         if not stored:
             return
@@ -936,6 +1013,97 @@ class Campaign(Observable):
         stored = self._persist_then_apply(make)
         self._changed()
         return stored
+
+    # -- sittings: provably fair seeds (companion.sittings) -------------------------------
+
+    @property
+    def client_seed(self) -> str:
+        """This screen's client seed: drawn on first use (``os.urandom``), or the one the
+        seat set ([set_client_seed][companion.store.campaign.Campaign.set_client_seed])."""
+        if self._client_seed is None:
+            self._client_seed = new_client_seed()
+        return self._client_seed
+
+    @_locked
+    def set_client_seed(self, seed: str | None = None) -> StoredEvent | None:
+        """Set this seat's client seed (``None``: a fresh one from this device). In an open
+        sitting it is published at once (every later roll derives from it); otherwise with
+        this seat's first roll of the next sitting. Returns the event, if one was logged."""
+        self._may_roll(None)
+        self._client_seed = new_client_seed() if seed is None else check_client_seed(seed)
+        seat = seat_name(self.who, self.role)
+
+        def make() -> NewEvent | None:
+            if not self.sitting.open or self.sitting.clients.get(seat) == self._client_seed:
+                return None
+            return NewEvent("sitting", data={"sitting": {
+                "clients": {seat: self._client_seed}}})
+
+        return self._sitting_write(make)
+
+    @_locked
+    def close_sitting(self) -> StoredEvent:
+        """Close the open sitting (the GM's): its server seed is published, and every roll
+        of it can be recomputed by anyone ([companion.sittings][])."""
+        if self.role not in ("gm", ""):
+            raise SeatError("only the GM closes a sitting")
+
+        def make() -> NewEvent | None:
+            state = self.sitting
+            if not state.open:
+                raise SittingError(f"campaign {self.name!r} has no open sitting (a sitting "
+                                   "opens with the first roll after the last close)")
+            if state.server_seed is None:
+                raise SittingError(f"sitting {state.number}'s server seed is not in this "
+                                   "database: it cannot be closed here")
+            return NewEvent("sitting", data={"sitting": {"close": {
+                "number": state.number, "server_seed": state.server_seed,
+                "rolls": state.rolls}}})
+
+        stored = self._sitting_write(make)
+        assert stored is not None
+        return stored
+
+    def _sitting_write(self, make: Callable[[], NewEvent | None]) -> StoredEvent | None:
+        """Store a sitting event of its own (judged again after a conflict)."""
+        if self.store is not None and self.changed():
+            self.refresh()
+        for attempt in range(_ATTEMPTS):
+            new = make()
+            if new is None:
+                return None
+            try:
+                stored = self._append(new)
+            except ConflictError:
+                _pause(attempt)
+                self.refresh()
+                continue
+            self._apply(stored)
+            self._after_append()
+            self._changed()
+            return stored
+        raise ConflictError("the campaign keeps changing; try again")
+
+    def _news(self) -> tuple[SittingState, dict[str, Any] | None]:
+        """The sitting a roll of this seat derives from now, and the news its event
+        carries ([SittingState.news][companion.sittings.SittingState.news])."""
+        seat = seat_name(self.who, self.role)
+        known = self.sitting.clients.get(seat)
+        if known is not None and self._client_seed is None:
+            # Another device of this seat published the seat's seed: roll with it.
+            self._client_seed = known
+        if not self.sitting.open and self._next_server_seed is None:
+            self._next_server_seed = new_server_seed()
+        return self.sitting.news(seat, self.client_seed, self._next_server_seed)
+
+    def _fair_seed(self, scope: RollScope) -> tuple[int, dict[str, Any]]:
+        """The next roll number's seed in ``scope`` (the unit it is stored with) and its
+        record; the unit's first takes the sitting's news with it."""
+        if scope.sitting is None:
+            scope.sitting, scope.news = self._news()
+        n = scope.sitting.rolls + scope.fair_used + 1
+        scope.fair_used += 1
+        return scope.sitting.seed(n), scope.sitting.tag(n)
 
     def visible_to(self, who: str, role: str, kinds: Sequence[str] = ()) -> list[StoredEvent]:
         """The log as ``who`` (``role``: "gm" or "player") may see it: no hidden roll's
@@ -1071,8 +1239,16 @@ class Campaign(Observable):
                              f"applied: {exc}") from None
         step = event.data.get("step", event.seq) if isinstance(event.data, dict) else event.seq
         self._mark(event, step if type(step) is int else event.seq)
+        self._follow_sitting(event)
         self.head = event.seq
         self.chain = event_hash(self.info.uid, event)
+
+    def _follow_sitting(self, event: StoredEvent) -> None:
+        if isinstance(event.data, dict):
+            number = self.sitting.number
+            self.sitting.apply(event.seq, event.kind, event.data)
+            if self.sitting.number != number:
+                self._next_server_seed = None  # a sitting opened (here or elsewhere)
 
     def _apply_unchecked(self, event: StoredEvent) -> None:
         data = event.data
@@ -1094,7 +1270,7 @@ class Campaign(Observable):
             self.members[event.tracker] = self._adopt(
                 Member(event.tracker, data["name"], role, data["kind"], tracker, owner))
             self._older.restored(event.tracker, cls, version, data["state"])
-        elif event.kind in ("roll", "reveal"):
+        elif event.kind in ("roll", "reveal", "sitting"):
             pass
         else:
             # Facts only: no rule code runs (a move that raises today, or a rule that
@@ -1169,9 +1345,16 @@ class Campaign(Observable):
             arguments, seed, entered, chosen = self._dice_for(name, params, arguments)
             if entered is not None:
                 trusted = self._judge_fresh(member, name, arguments, entered)
+            # A seed the seam draws is the sitting's next (companion.sittings), worked out
+            # for the unit it is stored in (again after a conflict: the new number's).
+            fair = seed == _DERIVED
             if self._scope is not None:
+                tag = None
+                if fair:
+                    seed, tag = self._fair_seed(self._scope)
+                    arguments = _with_seed(arguments, params, seed)
                 return self._move_in_unit(self._scope, member, name, arguments, seed,
-                                          entered, chosen, perform, trusted)
+                                          entered, chosen, perform, trusted, tag)
             first_face = entered.used if entered is not None else 0
             for attempt in range(_ATTEMPTS):
                 if attempt:  # judged again on the fresh state (the GM may have moved)
@@ -1179,10 +1362,14 @@ class Campaign(Observable):
                     if entered is not None:  # the same real dice, read again from the first
                         entered.used = first_face
                 unit = RollScope("public", implicit=True)
+                tag = None
+                if fair:
+                    seed, tag = self._fair_seed(unit)
+                    arguments = _with_seed(arguments, params, seed)
                 self._scope = unit
                 try:
                     result = self._move_in_unit(unit, member, name, arguments, seed,
-                                                entered, chosen, perform, trusted)
+                                                entered, chosen, perform, trusted, tag)
                 except CompanionError:
                     self._scope = None
                     self._restore(unit)
@@ -1255,6 +1442,9 @@ class Campaign(Observable):
         arguments = dict(arguments)
         rng = arguments.pop("rng", None)
         seed = arguments.get("seed")
+        if isinstance(seed, DrawnSeed):
+            seed = None  # an app's seed drawn for want of one: the sitting's instead
+            arguments.pop("seed", None)
         if type(seed) is int:
             check_seed(seed)
         scope = self._scope
@@ -1278,18 +1468,16 @@ class Campaign(Observable):
             else:
                 arguments["seed"] = scope.seed
             return arguments, scope.seed, None, scope.chosen
+        if seed is None and rng is None and self.store is not None:
+            return arguments, _DERIVED, None, False  # the sitting's (see record_move)
         if seed is None:
             seed = (rng or random.SystemRandom()).randrange(SEED_BOUND)
-        if "seed" in params:
-            arguments["seed"] = seed
-        else:
-            arguments["rng"] = random.Random(seed)
-        return arguments, seed, None, chosen
+        return _with_seed(arguments, params, seed), seed, None, chosen
 
     def _move_in_unit(self, unit: RollScope, member: Member, name: str,
                       arguments: dict[str, Any], seed: int | None, entered: Any,
                       chosen: bool, perform: Callable[[dict[str, Any]], Any],
-                      trusted: str = "") -> Any:
+                      trusted: str = "", fair: dict[str, Any] | None = None) -> Any:
         """Make one move inside a unit of work; its event waits in ``unit.pending``."""
         tracker = member.tracker
         cls = type(tracker)
@@ -1335,6 +1523,8 @@ class Campaign(Observable):
             data["rolled"] = True
         if chosen and seed is not None and not hidden:
             data["seed_chosen_by"] = self.who or self.role or "the database's holder"
+        if fair is not None:
+            data["fair"] = fair  # its roll number (a hidden one's seed is in no entry)
         owner = member.name if member.role == "party" else member.owner
         if self.role == "gm" and owner and not same_name(owner, self.who):
             data["by_gm_for"] = owner
@@ -1351,6 +1541,9 @@ class Campaign(Observable):
         new = [*unit.pending, *extra]
         if not new:
             return []
+        if unit.news:  # the sitting news goes with the unit's first event
+            first = new[0]
+            new[0] = dataclasses.replace(first, data={**first.data, "sitting": unit.news})
         try:
             stored = self._append_all(new)
         except ConflictError:
@@ -1365,6 +1558,7 @@ class Campaign(Observable):
         group = stored[0].seq
         for event in stored:
             self._mark(event, group)
+            self._follow_sitting(event)
         unit.before.clear()
         unit.pending.clear()
         unit.added.clear()

@@ -286,6 +286,17 @@ def _delete(args: argparse.Namespace) -> int:
 
 
 def _summary(event: StoredEvent) -> str:
+    line = _event_summary(event)
+    news = event.data.get("sitting") if isinstance(event.data, dict) else None
+    if news is not None:
+        from companion.sittings import summary as sitting_summary
+
+        said = sitting_summary(news)
+        line = said if event.kind == "sitting" else f"{line} [{said}]"
+    return line
+
+
+def _event_summary(event: StoredEvent) -> str:
     data = event.data
     if event.kind in ("roll", "reveal"):
         from companion.fairplay import summary
@@ -340,12 +351,19 @@ def _log(args: argparse.Namespace) -> int:
 
     events = log_view(events, args)
     if args.rolls:
-        events = [e for e in events if e.seed is not None or e.kind in ("roll", "reveal")]
+        events = [e for e in events if e.seed is not None
+                  or e.kind in ("roll", "reveal", "sitting")]
     rows = log_rows(events)
     if args.json:
         for row, event in zip(rows, events, strict=True):
             if event.kind in ("roll", "reveal"):
                 row["roll"] = event.data
+            else:
+                # What verify needs of a move that rolled and of a sitting's news
+                # (companion.sittings); a news' secret is never in a view of the log.
+                row.update({k: event.data[k] for k in ("fair", "seed_chosen_by", "hidden",
+                                                       "physical", "sitting")
+                            if k in event.data})
         _json({"campaign": info.name, "chain": chain, "events": rows})
     elif args.csv:
         out = io.StringIO()

@@ -121,7 +121,7 @@ def database_url(db: str | os.PathLike[str] | None = None) -> str:
 
 #: The kinds of event a log holds (as companion.store.campaign.EVENT_KINDS, which reads
 #: rows through this module).
-_EVENT_KINDS = ("add", "move", "undo", "set", "remove", "roll", "reveal")
+_EVENT_KINDS = ("add", "move", "undo", "set", "remove", "roll", "reveal", "sitting")
 
 def _loads(text: Any) -> Any:
     """A stored JSON column, or ``None`` when it is not JSON text (a damaged row)."""

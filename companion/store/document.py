@@ -303,9 +303,9 @@ def _check_event(event: StoredEvent, members: dict[str, str], played: list[str])
     from companion.store.registry import TABLE, tracker_class
 
     data = event.data
-    if event.kind in ("roll", "reveal"):
+    if event.kind in ("roll", "reveal", "sitting"):
         if event.tracker is not None or event.move is not None:
-            raise StoreError("a roll names no tracker and no move")
+            raise StoreError(f"a {event.kind} names no tracker and no move")
         return  # checked with the whole log (see _check_rolls)
     if not event.tracker:
         raise StoreError("its field 'tracker' must name the tracker")

@@ -17,6 +17,11 @@ rolls made with your own dice (see [companion.fairplay][] and
   whole chain included (an entry deleted, duplicated, reordered, renumbered, changed or
   taken from another campaign is named); ``--head`` names a chain head noted at the table
   (``campaign show``, the end of ``log``), which the export's chain must pass through.
+- ``session close NAME`` (the GM's) closes the open sitting and publishes its server seed
+  ([companion.sittings][]); ``session show NAME [--json]`` says the sitting's number,
+  whether it is open, its server seed's hash, its client seeds and rolls; ``session seed
+  NAME [SEED] [--who PLAYER]`` sets a seat's client seed. ``verify`` then recomputes every
+  seed of every closed sitting and names a sitting never closed.
 - ``log NAME`` shows by default what every player may see (no hidden roll's secret before
   its reveal: safe to share); ``--player WHO`` what that player sees (their own ``self``
   rolls too); ``--gm`` everything, secrets included (the GM's view; ``campaign export`` is
@@ -29,6 +34,7 @@ import argparse
 import json
 import re
 import sys
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import CompanionError
@@ -77,6 +83,28 @@ def add_commands(sub: Any) -> None:
     verify.add_argument("--head", metavar="HEX", help="a chain head noted at the table "
                         "(at least 8 hex digits): a campaign export must pass through it")
     verify.set_defaults(func=_verify)
+
+    sitting = sub.add_parser("session", help="a campaign's sitting (provably fair seeds): "
+                             "show it, close it, set a seat's client seed")
+    ssub = sitting.add_subparsers(dest="session_command", metavar="ACTION",
+                                  parser_class=type(sitting))
+    sitting.set_defaults(func=lambda args: _usage(sitting))
+    close = ssub.add_parser("close", help="close the open sitting and publish its server "
+                            "seed (the GM's): then every roll of it can be checked")
+    close.add_argument("name", help="the campaign")
+    close.set_defaults(func=_close_sitting)
+    show = ssub.add_parser("show", help="the sitting: its number, whether it is open, its "
+                           "server seed's hash, the client seeds, how many rolls")
+    show.add_argument("name", help="the campaign")
+    show.add_argument("--json", action="store_true", help="as JSON")
+    show.set_defaults(func=_show_sitting)
+    seed = ssub.add_parser("seed", help="set a seat's client seed (a new one from this "
+                           "device when none is given); published at once in an open sitting")
+    seed.add_argument("name", help="the campaign")
+    seed.add_argument("seed", nargs="?", help="1 to 64 visible characters (default: 32 "
+                      "random hex digits)")
+    seed.add_argument("--who", metavar="PLAYER", help="the seat (default: the GM)")
+    seed.set_defaults(func=_client_seed)
 
 
 def _extend_roll(p: argparse.ArgumentParser) -> None:
@@ -200,6 +228,86 @@ def _reveal(args: argparse.Namespace) -> int:
     return 0
 
 
+def _usage(parser: argparse.ArgumentParser) -> int:
+    parser.print_help()
+    return 0
+
+
+def _close_sitting(args: argparse.Namespace) -> int:
+    from companion.store.cli import store_of
+    from companion.table.session import Session
+
+    with store_of(args.name) as store:
+        session = Session.open(store, args.name, who=GM_NAME, role="gm")
+        if not session.campaign.sitting.open:
+            # Nothing to close is not a failure (a script closes every evening).
+            sys.stdout.write(f"{args.name}: no sitting is open (the next roll opens one): "
+                             "nothing to close\n")
+            return 0
+        stored = session.close_sitting()
+        hidden = _unrevealed(session, stored.seq)
+    close = stored.data["sitting"]["close"]
+    line = (f"entry {stored.seq}: sitting {close['number']} closed after {close['rolls']} "
+            f"roll{'s' if close['rolls'] != 1 else ''}; server seed {close['server_seed']} "
+            f"(check: 'log {args.name} --json > log.json && verify log.json')")
+    if hidden:
+        line += (f"; {hidden} hidden roll{'s' if hidden != 1 else ''} not revealed: their "
+                 "seeds are now known (their expressions and results are not)")
+    sys.stdout.write(line + "\n")
+    return 0
+
+
+def _unrevealed(session: Any, close: int) -> int:
+    """Hidden rolls of the sitting just closed that no reveal names."""
+    events = session.log(kinds=("roll", "reveal"))
+    opened = session.campaign.sitting.opened_at
+    revealed = {e.data.get("entry") for e in events if e.kind == "reveal"}
+    return sum(1 for e in events if e.kind == "roll" and "commitment" in e.data
+               and isinstance(e.data.get("fair"), dict) and e.seq not in revealed
+               and e.seq < close and e.seq >= opened)
+
+
+def _show_sitting(args: argparse.Namespace) -> int:
+    from companion.store.campaign import Campaign
+    from companion.store.cli import store_of
+
+    with store_of(args.name) as store:
+        state = Campaign.open(store, args.name).sitting
+    out = {"sitting": state.number, "open": state.open, "server_hash": state.hash or None,
+           "clients": state.clients, "rolls": state.rolls}
+    if args.json:
+        _json(out)
+    elif not state.number:
+        sys.stdout.write(f"{args.name}: no sitting yet (the next roll opens one)\n")
+    else:
+        status = "open" if state.open else "closed (the next roll opens a new one)"
+        sys.stdout.write(f"{args.name}: sitting {state.number} is {status}; {state.rolls} "
+                         f"roll{'s' if state.rolls != 1 else ''}\n")
+        if state.open:
+            sys.stdout.write(f"  server seed's SHA-256: {state.hash}\n")
+            for seat, seed in sorted(state.clients.items()):
+                sys.stdout.write(f"  client seed of {seat}: {seed}\n")
+    return 0
+
+
+def _client_seed(args: argparse.Namespace) -> int:
+    from companion.store.cli import store_of
+    from companion.table.session import Session
+
+    who = " ".join((args.who or "").split())[:80]
+    role = "player" if who else "gm"
+    with store_of(args.name) as store:
+        session = Session.open(store, args.name, who=who or GM_NAME, role=role)
+        stored = session.set_client_seed(args.seed)
+        seed = session.client_seed
+    where = (f"published in entry {stored.seq}" if stored is not None
+             else "published with this seat's first roll of the next sitting")
+    if stored is None and session.campaign.sitting.open:
+        where = "already this seat's seed in the open sitting"
+    sys.stdout.write(f"client seed of {who or GM_NAME}: {seed} ({where})\n")
+    return 0
+
+
 def _verify(args: argparse.Namespace) -> int:
     from companion import fairplay
     from companion.files import read_bytes
@@ -220,13 +328,16 @@ def _verify(args: argparse.Namespace) -> int:
     elif noted is not None:
         raise CompanionError("--head checks a campaign export ('campaign export NAME'); a "
                              "log view has no chain to check")
-    checked = fairplay.verify(doc)
-    sys.stdout.write(_verified(name, checked, chain) + "\n")
+    notes: list[str] = []
+    checked = fairplay.verify(doc, notes=notes)
+    sys.stdout.write(_verified(name, checked, chain, notes) + "\n")
     return 0
 
 
-def _verified(name: str, checked: int, chain: str | None) -> str:
-    """The line ``verify`` answers with, read whole or as a stream."""
+def _verified(name: str, checked: int, chain: str | None,
+              notes: Sequence[str] = ()) -> str:
+    """The line ``verify`` answers with, read whole or as a stream (``notes``: what the
+    sittings add: one never closed, rolls before provably fair seeds...)."""
     from companion.store.chain import short
 
     if checked == 0:
@@ -236,6 +347,8 @@ def _verified(name: str, checked: int, chain: str | None) -> str:
                 "(each revealed roll matches its commitment and its seed)")
     if chain:
         line += f"; its chain holds up to head {short(chain)}"
+    for note in notes:
+        line += f"; {note}"
     return line
 
 
@@ -297,7 +410,7 @@ def _verify_stream(name: str, noted: str | None) -> int:
         if export:  # as an import says it
             raise CompanionError(f"{name}: its rolls do not verify: {exc}") from None
         raise
-    sys.stdout.write(_verified(name, checked, chain) + "\n")
+    sys.stdout.write(_verified(name, checked, chain, verifier.notes) + "\n")
     return 0
 
 

@@ -13,6 +13,11 @@ Every move, undo and load goes through it:
 - [act][companion.table.session.Session.act] makes a tracker's move by name. The session
   draws the seed (a caller never passes one); real dice are entered with ``own_dice=``
   and only where the GM's table trust allows (the log marks them as the player's own).
+- Every seed drawn here is provably fair (issue 32, [companion.sittings][]): the
+  sitting's next, derived from its committed server seed and the seats' client seeds
+  ([client_seed][companion.table.session.Session.client_seed],
+  [set_client_seed][companion.table.session.Session.set_client_seed]); the GM closes the
+  sitting with [close_sitting][companion.table.session.Session.close_sitting].
 - [undo][companion.table.session.Session.undo], [load][companion.table.session.Session.load].
 - [roll][companion.table.session.Session.roll] rolls a dice expression for the roll log;
   [rule_roll][companion.table.session.Session.rule_roll] runs a rule (a check, a save, a
@@ -46,7 +51,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from companion import fairplay
 from companion.dice.physical import EnteredDice, OwnDiceError
-from companion.dice.roller import SEED_BOUND
+from companion.dice.roller import SEED_BOUND, DrawnSeed
 from companion.errors import CompanionError
 from companion.fairplay import LoggedRoll
 from companion.state import Event, Tracker, is_move
@@ -336,13 +341,21 @@ class Session:
         self._resolve(tracker).load(text)
 
     def _seed(self, mode: str, chosen_seed: int | None,
-              seeds: Callable[[], int] | None) -> tuple[int, bool]:
-        """The seed of a roll and whether a person chose it. Drawn here (from ``seeds``, the
-        page's seed source, else the system's entropy); a seed a person typed is the GM's
-        alone (the campaign refuses a player's and marks the GM's), and never for a roll
-        its roller may not see (it would tell them the roll)."""
+              seeds: Callable[[], int] | None) -> tuple[int | None, bool]:
+        """The seed of a roll and whether a person chose it. In a campaign kept in a store
+        it is the sitting's next (``None`` here: derived where the roll is stored, see
+        [companion.sittings][]); the page's seed source ``seeds`` is not asked. A seed a
+        person typed is the GM's alone (the campaign refuses a player's and marks the
+        GM's), and never for a roll its roller may not see (it would tell them the roll)."""
         if chosen_seed is None:
-            return (seeds or _draw_seed)(), False
+            if self._campaign.store is None:
+                return int((seeds or _draw_seed)()), False
+            drawn = seeds() if seeds is not None else None
+            if drawn is None or isinstance(drawn, DrawnSeed):
+                return None, False  # the sitting's seed, derived where it is stored
+            # A seed the page's own source picked (a test's fixed source): logged as it is,
+            # and a sitting's verify refuses it (it is not derived).
+            return int(drawn), False
         if not fairplay.can_see_roll(mode, self._campaign.who, self._campaign.who,
                                      self._campaign.role):
             raise fairplay.FairPlayError(
@@ -370,6 +383,26 @@ class Session:
         return LoggedRoll(logged.entry, logged.mode, logged.commitment, logged.who,
                           logged.role, None)
 
+    # -- sittings: provably fair seeds ----------------------------------------------------
+
+    @property
+    def client_seed(self) -> str:
+        """This device's client seed for the seat (published in the sitting with the
+        seat's first roll; see [companion.sittings][])."""
+        return self._campaign.client_seed
+
+    def set_client_seed(self, seed: str | None = None) -> StoredEvent | None:
+        """Set the seat's client seed (``None``: a fresh one from this device); published
+        at once in an open sitting."""
+        self._refuse_spectator()
+        return self._campaign.set_client_seed(seed)
+
+    def close_sitting(self) -> StoredEvent:
+        """Close the open sitting (the GM's): its server seed is published, and anyone can
+        recompute its every roll."""
+        self._refuse_spectator()
+        return self._campaign.close_sitting()
+
     def reveal(self, entry: int) -> StoredEvent:
         """Reveal a hidden roll (the GM any, a player their own ``self`` roll)."""
         self._refuse_spectator()
@@ -395,14 +428,22 @@ class Session:
         seed, chosen = (None, False) if faces is not None else self._seed(
             mode, chosen_seed, seeds)
         campaign = self._campaign
+        fair = faces is None and seed is None
         for attempt in range(ROLL_ATTEMPTS):
             entered = EnteredDice(faces) if faces is not None else None
             rng: random.Random = entered if entered is not None else random.Random(seed)
             try:
                 # Atomic: the moves are stored with the roll entry when the scope ends
                 # cleanly; a refusal inside it stores nothing and restores the trackers.
-                with campaign.rolling(mode, seed=seed, chosen=chosen,
-                                      rng=None if entered is not None else rng) as scope:
+                with campaign.rolling(mode, seed=seed, chosen=chosen, fair=fair,
+                                      rng=None if entered is not None or fair else rng
+                                      ) as scope:
+                    if fair:
+                        # The sitting's next seed, drawn in the campaign's lock (after a
+                        # conflict: the next number's, on the fresh state).
+                        seed = scope.seed
+                        assert scope.rng is not None
+                        rng = scope.rng
                     value = action(rng)
                     if entered is not None:
                         entered.finish()

@@ -29,8 +29,11 @@ __all__ = [
 
 def draw_seed() -> int:
     """A fresh seed for one roll (below the engine's `SEED_BOUND`); apps record it so any
-    roll can be replayed."""
-    return dice.draw_seed()
+    roll can be replayed. Marked as drawn for want of one: in a campaign the session draws
+    the sitting's seed instead (provably fair seeds, [companion.sittings][])."""
+    from companion.dice.roller import DrawnSeed
+
+    return DrawnSeed(dice.draw_seed())
 
 
 def button(

@@ -1,0 +1,498 @@
+"""Provably fair seeds: a sitting's every roll derived from seeds nobody could pick alone.
+
+A **sitting** is one evening of play (the word keeps it apart from a table
+[Session][companion.table.session.Session], which is one screen's seat). It begins with the
+campaign's first roll after the last close:
+
+1. The server draws a secret **server seed** (32 random bytes, written as 64 lowercase hex
+   digits) and logs at once its SHA-256 (``sitting`` event, ``act: open``). From then on
+   it cannot change the seed without the change showing at the close.
+2. Each seat's device contributes a **client seed** when the seat first rolls in the
+   sitting (``act: client``, published: anyone reads it). By default the device draws it
+   (the command line from ``os.urandom``); a seat may set its own with
+   ``companion session seed NAME SEED --who WHO`` or
+   [Session.set_client_seed][companion.table.session.Session.set_client_seed]. The server
+   committed to its seed before it saw any client seed, and no client knows the server
+   seed: nobody can aim a roll.
+3. Every roll of the sitting (a dice roll for the roll log in any mode, a rule roll: a
+   check, a fight's attack, a table, the Monarchs' deal, an NPC table; a move that rolls)
+   gets the next **roll number** ``n`` (1, 2, 3... in the sitting) and the seed::
+
+       message = {"clients":{"<seat>":"<client seed>",...},"n":<n>,"v":1}
+       seed    = int(HMAC-SHA256(key=<server seed>, message)[:16 hex digits], 16) mod 2^53
+
+   ``message`` is one line of JSON with no spaces, keys sorted, non-ASCII characters as
+   ``\\uXXXX`` (Python's ``json.dumps(obj, sort_keys=True, separators=(",", ":"))``), its
+   ``clients`` every client seed published in the sitting before the roll (a seat's
+   newest), by the seat's name; the HMAC's key is the server seed's 64 hex characters as
+   text (ASCII). The seed is then rolled as every seed is (``companion roll EXPR --seed
+   N``, ``random.Random(seed)``). The roll's entry says its number and sitting
+   (``"fair": {"sitting": k, "n": n, "clients": <first 16 hex digits of the SHA-256 of
+   the clients' JSON>}``).
+4. The GM closes the sitting (``companion session close NAME``): the server seed is
+   published (``act: close``). Anyone then checks that its SHA-256 is the hash published
+   at the start, and recomputes every roll's seed, dice and total
+   (``companion verify log.json``, or the site's verifier with no server at all).
+
+By hand, for roll 3 of a sitting (any shell with OpenSSL)::
+
+    printf '%s' '{"clients":{"Ann":"9f...","GM":"41..."},"n":3,"v":1}' \\
+        | openssl dgst -sha256 -hmac '<server seed>'
+    python3 -c 'print(int("<first 16 hex digits>", 16) % 2**53)'
+
+>>> server = "00" * 32
+>>> server_hash(server)[:16]
+'60e05bd1b195af2f'
+>>> roll_message({"Ann": "ab"}, 1)
+'{"clients":{"Ann":"ab"},"n":1,"v":1}'
+>>> roll_seed(server, {"Ann": "ab"}, 1)
+7148293621836149
+
+- Interpretation: one count per sitting. The issue says a changed client seed "starts a new
+  count"; a count that restarts would let a seat that switches back to a seed it used
+  before get the very rolls it has already seen. The roll number never restarts in a
+  sitting; a changed client seed changes every later seed all the same.
+- Interpretation: a seat's client seed is contributed by the first of its devices to roll
+  in the sitting; a second device of the same seat rolls with it (the seat's seed is one,
+  published in the log), unless the seat sets a new one.
+- Interpretation: a seed the GM types (``seed_chosen_by`` in the log) and real dice (the
+  player's own, ``physical``) are not derived: the log marks them, and ``verify`` counts
+  them apart. Every other seeded roll of a sitting must carry its number.
+- Interpretation: closing a sitting publishes the seeds of its hidden rolls too (anyone
+  can derive them): a hidden roll not yet revealed keeps its expression and result
+  secret, but someone who guesses its expression can roll its seed. ``session close``
+  says how many such rolls there are.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import re
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.errors import CompanionError
+
+__all__ = [
+    "FAIR_VERSION",
+    "FairCheck",
+    "SittingError",
+    "SittingState",
+    "clients_digest",
+    "new_client_seed",
+    "new_server_seed",
+    "roll_message",
+    "roll_seed",
+    "seat_name",
+    "server_hash",
+    "summary",
+]
+
+#: Version of the message's encoding (its ``"v"``).
+FAIR_VERSION = 1
+
+#: Every derived seed is below this (as every drawn seed: a browser's JSON keeps it exact).
+SEED_BOUND = 2**53
+
+#: Longest client seed a seat may set (any text of visible characters).
+MAX_CLIENT_SEED = 64
+
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+_CLIENT = re.compile(r"[\x21-\x7e]{1,64}")
+
+
+class SittingError(CompanionError):
+    """A sitting that cannot be opened or closed, a client seed refused, or a log whose
+    seeds do not hold."""
+
+
+def new_server_seed() -> str:
+    """A fresh secret server seed: 32 bytes of the system's secure source, as hex."""
+    return secrets.token_hex(32)
+
+
+def new_client_seed() -> str:
+    """A device's client seed: 16 bytes of ``os.urandom``, as 32 hex digits."""
+    return os.urandom(16).hex()
+
+
+def check_client_seed(seed: object) -> str:
+    """A client seed a seat sets: 1 to 64 visible ASCII characters (no spaces)."""
+    if not isinstance(seed, str) or not _CLIENT.fullmatch(seed):
+        raise SittingError("a client seed is 1 to 64 visible ASCII characters (letters, "
+                           "digits, punctuation; no spaces)")
+    return seed
+
+
+def server_hash(server_seed: str) -> str:
+    """The SHA-256 of the server seed's hex text, published when the sitting opens."""
+    return hashlib.sha256(server_seed.encode("ascii")).hexdigest()
+
+
+def seat_name(who: str, role: str) -> str:
+    """The name a seat's client seed is published under: its name, else ``GM`` for a GM
+    with no name, else ``holder`` (whoever holds the database: the command line)."""
+    if who:
+        return who
+    return "GM" if role == "gm" else (role or "holder")
+
+
+def _clients_json(clients: Mapping[str, str]) -> str:
+    return json.dumps(dict(clients), sort_keys=True, separators=(",", ":"),
+                      ensure_ascii=True)
+
+
+def roll_message(clients: Mapping[str, str], n: int) -> str:
+    """The exact text the HMAC of roll ``n`` signs (see the module's docstring)."""
+    obj = {"clients": dict(clients), "n": n, "v": FAIR_VERSION}
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+def clients_digest(clients: Mapping[str, str]) -> str:
+    """The first 16 hex digits of the SHA-256 of the client seeds' JSON: a roll's entry
+    names the client seeds it was derived from (a seed changed afterwards is caught)."""
+    return hashlib.sha256(_clients_json(clients).encode("ascii")).hexdigest()[:16]
+
+
+def roll_seed(server_seed: str, clients: Mapping[str, str], n: int) -> int:
+    """The seed of roll ``n`` of a sitting (see the module's docstring)."""
+    mac = hmac.new(server_seed.encode("ascii"), roll_message(clients, n).encode("ascii"),
+                   hashlib.sha256).hexdigest()
+    return int(mac[:16], 16) % SEED_BOUND
+
+
+@dataclass
+class SittingState:
+    """A campaign's sitting as its log has it so far (the live campaign keeps one): the
+    sitting's number, its published hash, its client seeds, how many rolls it numbered,
+    and (the server's own copy) its secret server seed."""
+
+    number: int = 0
+    open: bool = False
+    hash: str = ""
+    server_seed: str | None = None
+    clients: dict[str, str] = field(default_factory=dict)
+    rolls: int = 0
+    opened_at: int = 0  # the open event's entry number
+
+    def apply(self, seq: int, kind: str, data: Mapping[str, Any]) -> None:
+        """Follow one stored event: the sitting news it carries (``"sitting"``: a close,
+        an open, client seeds, in that order), then the roll number it took."""
+        info = data.get("sitting")
+        if isinstance(info, Mapping):
+            if isinstance(info.get("close"), Mapping):
+                self.open, self.server_seed, self.clients = False, None, {}
+            opening = info.get("open")
+            if isinstance(opening, Mapping):
+                secret = info.get("secret")
+                seed = secret.get("server_seed") if isinstance(secret, Mapping) else None
+                self.number = int(opening.get("number", self.number + 1))
+                self.open, self.hash, self.rolls, self.opened_at = (
+                    True, str(opening.get("server_hash", "")), 0, seq)
+                self.server_seed = seed if isinstance(seed, str) else None
+                self.clients = {}
+            clients = info.get("clients")
+            if isinstance(clients, Mapping) and self.open:
+                self.clients.update({str(k): str(v) for k, v in clients.items()})
+        fair = data.get("fair")
+        if self.open and isinstance(fair, Mapping) and type(fair.get("n")) is int:
+            self.rolls = max(self.rolls, int(fair["n"]))
+
+    def news(self, seat: str, client_seed: str, server_seed: str | None = None
+             ) -> tuple[SittingState, dict[str, Any] | None]:
+        """Before a roll of ``seat``: the state to derive it from, and the news the roll's
+        event must carry (a sitting opened with ``server_seed``, else a fresh one; the
+        seat's client seed), or ``None`` when there is none. ``self`` is not changed
+        (nothing is news until its event is stored)."""
+        state = SittingState.from_dict(self.to_dict())
+        info: dict[str, Any] = {}
+        if not state.open:
+            server = server_seed or new_server_seed()
+            info["open"] = {"number": state.number + 1, "server_hash": server_hash(server)}
+            info["secret"] = {"server_seed": server}
+        elif state.server_seed is None:
+            raise SittingError(f"sitting {state.number} is open but its server seed is not "
+                               "in this database: its rolls cannot be derived here")
+        if state.clients.get(seat) != client_seed or "open" in info:
+            info["clients"] = {seat: client_seed}
+        if info:
+            state.apply(0, "", {"sitting": info})
+        return state, info or None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The state as a campaign's snapshot keeps it (the server seed included: a
+        snapshot is the server's own)."""
+        return {"number": self.number, "open": self.open, "hash": self.hash,
+                "server_seed": self.server_seed, "clients": dict(self.clients),
+                "rolls": self.rolls, "opened_at": self.opened_at}
+
+    @classmethod
+    def from_dict(cls, saved: Any) -> SittingState:
+        """A snapshot's sitting state (none saved: no sitting yet)."""
+        if not isinstance(saved, Mapping):
+            return cls()
+        seed = saved.get("server_seed")
+        return cls(int(saved.get("number", 0)), bool(saved.get("open", False)),
+                   str(saved.get("hash", "")), seed if isinstance(seed, str) else None,
+                   {str(k): str(v) for k, v in dict(saved.get("clients") or {}).items()},
+                   int(saved.get("rolls", 0)), int(saved.get("opened_at", 0)))
+
+    def tag(self, n: int) -> dict[str, Any]:
+        """What roll ``n``'s entry records (``"fair"``)."""
+        return {"sitting": self.number, "n": n, "clients": clients_digest(self.clients)}
+
+    def seed(self, n: int) -> int:
+        """The seed of roll ``n`` (the server's: it holds the secret)."""
+        if not self.open or self.server_seed is None:
+            raise SittingError("no sitting is open on this screen (its server seed is not "
+                               "known here)")
+        return roll_seed(self.server_seed, self.clients, n)
+
+
+# -- checking a log ------------------------------------------------------------------------
+
+
+@dataclass
+class _Sitting:
+    number: int
+    opened: int
+    hash: str
+    clients: dict[str, str] = field(default_factory=dict)
+    #: Rolls to check once the seed is out: (entry, n, clients at the roll, digest
+    #: recorded, seed logged or None for a hidden roll not revealed yet, what it is).
+    rolls: list[tuple[int, int, dict[str, str], Any, int | None]] = field(
+        default_factory=list)
+    numbers: set[int] = field(default_factory=set)
+    server_seed: str | None = None
+    closed: int = 0
+    hidden: dict[int, tuple[int, dict[str, str]]] = field(default_factory=dict)
+
+
+class FairCheck:
+    """The sitting half of [verify][companion.fairplay.verify]: follows the ``sitting``
+    events and every roll that says its number, and checks each roll's seed once its
+    sitting's server seed is published (one line naming the first entry that does not
+    hold). [LogVerifier][companion.fairplay.LogVerifier] feeds it."""
+
+    def __init__(self) -> None:
+        self.sittings: dict[int, _Sitting] = {}
+        self.current: _Sitting | None = None
+        self.began = 0  # the first sitting event's entry (0: none yet)
+        self.before = 0  # rolls with a seed logged before the first sitting
+        self.derived = 0  # rolls whose seed was recomputed and holds
+        self.chosen = 0  # seeds a GM typed
+        self.given = 0  # seeds a program gave and the log says so
+        self.own = 0  # real dice
+        self.unrevealed = 0  # hidden rolls of closed sittings with no revealed seed
+        self.where: dict[int, int] = {}  # hidden roll entry -> its sitting
+        #: Hidden rolls with no roll number: their reveal must show real dice (or, before
+        #: the first sitting, any seed).
+        self.loose_hidden: dict[int, bool] = {}
+
+    def news(self, seq: int, info: Any) -> None:
+        """The sitting news an entry carries (its ``"sitting"``): a close, an open, client
+        seeds, in that order."""
+        if info is None:
+            return
+        if not isinstance(info, Mapping):
+            raise SittingError(f"entry {seq}: its sitting news is not an object")
+        self.began = self.began or seq
+        close = info.get("close")
+        if close is not None:
+            self._close(seq, close)
+        opening = info.get("open")
+        if opening is not None:
+            self._open(seq, opening)
+        clients = info.get("clients")
+        if clients is not None:
+            sitting = self.current
+            if sitting is None:
+                raise SittingError(f"entry {seq}: a client seed with no sitting open")
+            if not isinstance(clients, Mapping) or not all(
+                    isinstance(k, str) and isinstance(v, str) and _CLIENT.fullmatch(v)
+                    for k, v in clients.items()):
+                raise SittingError(f"entry {seq}: a client seed that is not one (a seat's "
+                                   "name and 1 to 64 visible characters)")
+            sitting.clients.update(clients)
+
+    def _open(self, seq: int, opening: Any) -> None:
+        number = opening.get("number") if isinstance(opening, Mapping) else None
+        if type(number) is not int or number < 1:
+            raise SittingError(f"entry {seq}: a sitting opens with no number")
+        if self.current is not None:
+            raise SittingError(f"entry {seq} opens sitting {number} while sitting "
+                               f"{self.current.number} is open")
+        if number in self.sittings or (self.sittings and number != max(self.sittings) + 1):
+            raise SittingError(f"entry {seq} opens sitting {number} out of turn")
+        digest = opening.get("server_hash")
+        if not isinstance(digest, str) or not _HEX64.fullmatch(digest):
+            raise SittingError(f"entry {seq}: sitting {number} opens with no server seed's "
+                               "hash (64 hex digits)")
+        self.current = self.sittings[number] = _Sitting(number, seq, digest)
+
+    def _close(self, seq: int, close: Any) -> None:
+        number = close.get("number") if isinstance(close, Mapping) else None
+        sitting = self.current
+        if sitting is None or sitting.number != number:
+            raise SittingError(f"entry {seq} closes sitting {number}, which is not open")
+        seed = close.get("server_seed")
+        if not isinstance(seed, str) or not _HEX64.fullmatch(seed):
+            raise SittingError(f"entry {seq}: sitting {number} closes with no server seed "
+                               "(64 hex digits)")
+        if server_hash(seed) != sitting.hash:
+            raise SittingError(f"entry {seq}: the server seed revealed for sitting {number} "
+                               "is not the one whose hash was published when it opened "
+                               f"(entry {sitting.opened}): the server seed was changed")
+        sitting.server_seed, sitting.closed = seed, seq
+        self._check_sitting(sitting)
+        self.current = None
+
+    def roll(self, seq: int, fair: Any, seed: Any, *, chosen: bool = False,
+             physical: bool = False, hidden: bool = False, given: bool = False) -> None:
+        """A roll or a move that rolled: ``fair`` its entry's record (or ``None``),
+        ``seed`` the seed it shows (``None`` for a hidden roll)."""
+        if physical:
+            self.own += 1
+            return
+        if fair is None:
+            if seed is None and not hidden:
+                return
+            if given:
+                # A seed the program says it gave (a page's own source, code): said in
+                # the log and counted apart, never passed off as derived.
+                self.given += 1
+                return
+            if hidden and not chosen:
+                # Real dice or a seed not derived: the reveal (or the GM's export) says.
+                self.loose_hidden[seq] = bool(self.began)
+                return
+            if chosen:
+                self.chosen += 1
+            elif self.began:
+                raise SittingError(f"entry {seq}: a roll with a seed that is not its "
+                                   "sitting's (no roll number): the seed was picked, not "
+                                   "derived")
+            else:
+                self.before += 1
+            return
+        sitting = self.current
+        if not isinstance(fair, Mapping) or type(fair.get("n")) is not int \
+                or type(fair.get("sitting")) is not int:
+            raise SittingError(f"entry {seq}: its roll number is not a number")
+        if sitting is None or sitting.number != fair["sitting"]:
+            raise SittingError(f"entry {seq}: a roll of sitting {fair['sitting']}, which is "
+                               "not open there")
+        n = int(fair["n"])
+        if n < 1 or n in sitting.numbers:
+            raise SittingError(f"entry {seq}: roll number {n} of sitting {sitting.number} "
+                               "is used twice (a roll made again with a seed already seen)")
+        sitting.numbers.add(n)
+        clients = dict(sitting.clients)
+        if fair.get("clients") != clients_digest(clients):
+            raise SittingError(f"entry {seq}: the client seeds published before it are not "
+                               "the ones it was rolled with: a client seed was changed "
+                               "after the roll")
+        if hidden and seed is None:
+            sitting.hidden[seq] = (n, clients)
+            self.where[seq] = sitting.number
+            return
+        sitting.rolls.append((seq, n, clients, None, seed))
+
+    def revealed(self, entry: int, seed: Any, where: str, *, physical: bool = False) -> None:
+        """A hidden roll's seed, revealed (or in the GM's export): checked against its
+        number once its sitting's seed is out."""
+        if entry in self.loose_hidden:
+            in_sitting = self.loose_hidden.pop(entry)
+            if physical:
+                self.own += 1
+            elif in_sitting:
+                raise SittingError(f"{where}: a hidden roll with a seed that is not its "
+                                   "sitting's (no roll number): the seed was picked, not "
+                                   "derived")
+            else:
+                self.before += 1
+            return
+        number = self.where.pop(entry, None)  # checked once (the export's secret, or
+        if number is None:                   # its reveal: the same seed, by commitment)
+            return
+        sitting = self.sittings[number]
+        n, clients = sitting.hidden.pop(entry)
+        if sitting.server_seed is None:
+            sitting.rolls.append((entry, n, clients, where, seed))
+        else:
+            self._check_one(sitting, entry, n, clients, seed, where)
+
+    def _check_sitting(self, sitting: _Sitting) -> None:
+        numbers = sorted(sitting.numbers)
+        if numbers and numbers[-1] != len(numbers):
+            missing = next(i for i in range(1, numbers[-1] + 1) if i not in sitting.numbers)
+            raise SittingError(f"sitting {sitting.number}: roll number {missing} is missing "
+                               "(a roll was made and not logged: a seed skipped)")
+        for entry, n, clients, where, seed in sitting.rolls:
+            self._check_one(sitting, entry, n, clients, seed, where)
+        sitting.rolls.clear()
+
+    def _check_one(self, sitting: _Sitting, entry: int, n: int, clients: dict[str, str],
+                   seed: Any, where: Any) -> None:
+        assert sitting.server_seed is not None
+        want = roll_seed(sitting.server_seed, clients, n)
+        if seed != want:
+            name = where or f"entry {entry}"
+            raise SittingError(f"{name}: its seed {seed} is not the one roll {n} of sitting "
+                               f"{sitting.number} gets from the published seeds ({want}): "
+                               "the seed was picked, not derived")
+        self.derived += 1
+
+    def finish(self) -> list[str]:
+        """The sittings' report lines: each sitting never closed, rolls before the scheme."""
+        lines = []
+        for sitting in self.sittings.values():
+            if sitting.server_seed is None:
+                lines.append(f"sitting {sitting.number} (from entry {sitting.opened}) is not "
+                             "closed: its seeds cannot be checked yet")
+            else:
+                self.unrevealed += len(sitting.hidden)
+        if self.derived:
+            lines.insert(0, f"{self.derived} seed{'s' if self.derived != 1 else ''} "
+                         "recomputed from the sittings' published seeds")
+        if self.unrevealed:
+            lines.append(f"{self.unrevealed} hidden roll{'s' if self.unrevealed != 1 else ''}"
+                         " of closed sittings not revealed (their seeds are known, not "
+                         "their dice)")
+        if self.before:
+            lines.append(f"{self.before} roll{'s' if self.before != 1 else ''} before "
+                         "provably fair seeds (checked against their own seeds)")
+        if self.chosen:
+            lines.append(f"{self.chosen} seed{'s' if self.chosen != 1 else ''} chosen by "
+                         "the GM")
+        if self.given:
+            lines.append(f"{self.given} seed{'s' if self.given != 1 else ''} given by the "
+                         "program, not derived (not provably fair)")
+        if self.own:
+            lines.append(f"{self.own} roll{'s' if self.own != 1 else ''} with the "
+                         "player's own dice")
+        return lines
+
+
+def summary(info: Any) -> str:
+    """The log's words for the sitting news an entry carries (``""`` for none)."""
+    if not isinstance(info, Mapping):
+        return ""
+    parts = []
+    close = info.get("close")
+    if isinstance(close, Mapping):
+        parts.append(f"sitting {close.get('number')} closes after {close.get('rolls', '?')} "
+                     f"rolls: server seed {close.get('server_seed', '')}")
+    opening = info.get("open")
+    if isinstance(opening, Mapping):
+        parts.append(f"sitting {opening.get('number')} opens: server seed committed "
+                     f"(SHA-256 {str(opening.get('server_hash', ''))[:16]}…)")
+    clients = info.get("clients")
+    if isinstance(clients, Mapping):
+        parts.extend(f"client seed of {seat}: {seed}" for seat, seed in clients.items())
+    return "; ".join(parts)
