@@ -80,10 +80,11 @@ is used. A log that asks for too much before any sum (more than
   1e-12 for a d6), and rolls are placed on those odds as they are (a total past the
   deepest followed is above all of them: percentile 1).
 
-**Play sessions.** Until the table closes its sessions in the log, a session is the rolls
-between two gaps: a roll more than [SESSION_GAP][companion.luck.SESSION_GAP] after the one
-before starts a new session (as does an event of kind ``session_close``, when the log has
-one). [play_sessions][companion.luck.play_sessions] is that rule, in one function.
+**Play sessions.** A session is a sitting of the provably fair seeds
+([companion.sittings][]): from the first roll after the GM's last ``session close`` to the
+next close. In an older log, with no sittings, it is the rolls between two gaps: a roll
+more than [SESSION_GAP][companion.luck.SESSION_GAP] after the one before starts a new
+session. [play_sessions][companion.luck.play_sessions] is that rule, in one function.
 
 - Interpretation: "luckier" means higher totals. In a roll-under game (a Cairn save on a
   d20 under STR) a low roll is the good one: read the report the other way.
@@ -494,13 +495,21 @@ def _add(a: Distribution, b: Distribution, budget: _Budget) -> Distribution:
 
 
 def play_sessions(events: Iterable[Mapping[str, Any]]) -> dict[int, int]:
-    """The play session (from 1) of every roll entry of the log, by its ``seq``.
+    """The play session of every roll entry of the log, by its ``seq``.
 
-    A roll starts a new session when it comes more than
-    [SESSION_GAP][companion.luck.SESSION_GAP] after the roll before it, or after an event
-    of kind [SESSION_CLOSE_KIND][companion.luck.SESSION_CLOSE_KIND]. This is the one place
-    that says what a session is: the provably fair seeds' sessions replace it.
+    A log with provably fair seeds ([companion.sittings][]): a roll's session is its
+    sitting (the number ``companion session show`` gives); a roll with no number of its
+    own (real dice, a seed the GM typed) belongs to the sitting open when it was made, or,
+    after a close, to the next one; rolls made before the log's first sitting are session
+    0 ("before the provably fair seeds").
+
+    A log without sittings (older campaigns): a roll starts a new session (from 1) when it
+    comes more than [SESSION_GAP][companion.luck.SESSION_GAP] after the roll before it, or
+    after an event of kind [SESSION_CLOSE_KIND][companion.luck.SESSION_CLOSE_KIND].
     """
+    events = list(events)
+    if any(_sitting_of(event) is not None for event in events):
+        return _sittings(events)
     out: dict[int, int] = {}
     number = 0
     last: datetime | None = None
@@ -518,6 +527,42 @@ def play_sessions(events: Iterable[Mapping[str, Any]]) -> dict[int, int]:
             closed = False
         if when is not None:
             last = when
+        seq = event.get("seq")
+        if type(seq) is int:
+            out[seq] = number
+    return out
+
+
+def _sitting_of(event: Mapping[str, Any]) -> int | None:
+    """The sitting number a roll entry carries (``data.fair.sitting``), else ``None``."""
+    data = event.get("data")
+    if event.get("kind") != "roll" or not isinstance(data, Mapping):
+        return None
+    fair = data.get("fair")
+    number = fair.get("sitting") if isinstance(fair, Mapping) else None
+    return number if type(number) is int and number > 0 else None
+
+
+def _sittings(events: list[Mapping[str, Any]]) -> dict[int, int]:
+    out: dict[int, int] = {}
+    current, open_ = 0, False
+    for event in events:
+        kind = event.get("kind")
+        if kind == "sitting":
+            data = event.get("data")
+            info = data.get("sitting") if isinstance(data, Mapping) else None
+            if isinstance(info, Mapping) and isinstance(info.get("close"), Mapping):
+                open_ = False
+            continue
+        if kind != "roll":
+            continue
+        number = _sitting_of(event)
+        if number is not None:
+            current, open_ = number, True
+        elif current:  # no number of its own: the open sitting's, else the next one's
+            number = current if open_ else current + 1
+        else:
+            number = 0  # before the first sitting
         seq = event.get("seq")
         if type(seq) is int:
             out[seq] = number

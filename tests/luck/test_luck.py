@@ -279,3 +279,25 @@ def test_a_reports_exact_sums_share_one_budget(monkeypatch: pytest.MonkeyPatch) 
     assert second.dice is not None and not second.dice.standing.exact
     assert "the report's budget for exact sums is spent" in second.dice.standing.why
     assert first.dice.standing.luckier_than == both[0].dice.standing.luckier_than  # type: ignore[union-attr]
+
+
+def test_sessions_are_the_sittings_of_the_provably_fair_seeds(tmp_path: Any) -> None:
+    """In a campaign with sittings, a session is a sitting (its number as ``session show``
+    says it); real dice go with the sitting open when entered, or the next after a close;
+    rolls older than the first sitting are session 0."""
+    from companion.store import open_store
+    from companion.store.campaign import create
+    from companion.table import Session
+
+    with open_store(str(tmp_path / "c.db")) as store:
+        gm = Session.of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
+        first = gm.roll("1d20").entry
+        second = gm.roll("2d6", dice=[3, 4]).entry  # real dice, in sitting 1
+        gm.close_sitting()
+        between = gm.roll("1d6", dice=[5]).entry  # real dice after the close: sitting 2's
+        third = gm.roll("1d8").entry
+        events = [e.to_dict() for e in gm.log()]
+    assert luck.play_sessions(events) == {first: 1, second: 1, between: 2, third: 2}
+    older = [_roll(1, "Bryn", "2026-11-20T19:00:00Z", expr="1d6", total=3)]
+    renumbered = [{**e, "seq": e["seq"] + 1} for e in events]
+    assert luck.play_sessions(older + renumbered)[1] == 0
