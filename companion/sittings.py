@@ -76,6 +76,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.dice.roller import SEED_BOUND  # derived seeds stay below it, as drawn ones
 from companion.errors import CompanionError
 
 __all__ = [
@@ -95,9 +96,6 @@ __all__ = [
 
 #: Version of the message's encoding (its ``"v"``).
 FAIR_VERSION = 1
-
-#: Every derived seed is below this (as every drawn seed: a browser's JSON keeps it exact).
-SEED_BOUND = 2**53
 
 #: Longest client seed a seat may set (any text of visible characters).
 MAX_CLIENT_SEED = 64

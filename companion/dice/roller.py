@@ -59,6 +59,20 @@ class DrawnSeed(int):
     __slots__ = ()
 
 
+class SeededRandom(random.Random):
+    """A ``random.Random(seed)`` that says which seed it was made from (``seed_value``):
+    the table session hands one to a rule roll, so an app that records the seed with its
+    move records the roll's own (in a sitting, the derived one), never one it drew itself.
+
+    >>> SeededRandom(7).seed_value, SeededRandom(7).random() == random.Random(7).random()
+    (7, True)
+    """
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.seed_value = seed
+
+
 def draw_seed(rng: random.Random | None = None) -> int:
     """A fresh seed below `SEED_BOUND`, from ``rng`` or else the system's entropy.
 

@@ -82,7 +82,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
 
 from companion import fairplay, rulesets
 from companion.dice.physical import OwnDiceError
-from companion.dice.roller import SEED_BOUND, DrawnSeed, entered_dice
+from companion.dice.roller import SEED_BOUND, DrawnSeed, SeededRandom, entered_dice
 from companion.errors import CompanionError
 from companion.fairplay import LoggedRoll
 from companion.names import lookalike_in
@@ -885,7 +885,7 @@ class Campaign(Observable):
                 raise StoreError("a roll is already being made on this screen")
             if fair:
                 scope.seed, scope.fair = self._fair_seed(scope)
-                scope.rng = random.Random(scope.seed)
+                scope.rng = SeededRandom(scope.seed)
             self._scope = scope
             try:
                 try:

@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from companion import fairplay
 from companion.dice.physical import EnteredDice, OwnDiceError
-from companion.dice.roller import SEED_BOUND, DrawnSeed
+from companion.dice.roller import SEED_BOUND, DrawnSeed, SeededRandom
 from companion.errors import CompanionError
 from companion.fairplay import LoggedRoll
 from companion.state import Event, Tracker, is_move
@@ -431,7 +431,7 @@ class Session:
         fair = faces is None and seed is None
         for attempt in range(ROLL_ATTEMPTS):
             entered = EnteredDice(faces) if faces is not None else None
-            rng: random.Random = entered if entered is not None else random.Random(seed)
+            rng: random.Random = entered if entered is not None else SeededRandom(seed)
             try:
                 # Atomic: the moves are stored with the roll entry when the scope ends
                 # cleanly; a refusal inside it stores nothing and restores the trackers.

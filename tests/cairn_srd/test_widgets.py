@@ -315,3 +315,19 @@ def test_a_logged_attack_names_attacker_and_target_once() -> None:
                                      "text": "Ghoul → Ash: d6 = 2; armor 0, Guard 2, STR 0"})
     assert line == "Ghoul → Ash: attack: d6 = 2; armor 0, Guard 2, STR 0"
     assert fairplay.rule_line("Ann: check", "16: success") == "Ann: check: 16: success"
+
+
+def test_the_dice_shown_are_the_ones_the_logged_seed_rolls() -> None:
+    """The seed the session logs (a sitting's derived one) is the seed the move rolled
+    with: the app once rolled a seed it drew itself and logged the sitting's, so the log
+    could not replay the dice shown."""
+    from companion import dice
+
+    app = CairnCharacterApp()
+    for _ in range(5):
+        find_button(app, "panic").click()
+        entry = app.session().log()[-1]
+        assert entry.kind == "roll" and (entry.data or {}).get("fair"), entry
+        d20 = dice.roll("1d20", seed=entry.seed).total  # a save's d20 is the engine's
+        assert f"d20 = {d20} " in app.outcome.value, (entry.seed, app.outcome.value)
+        assert app.character.log[-1].args["seed"] == entry.seed

@@ -38,7 +38,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import ipywidgets as widgets
 
-from companion.dice.physical import EnteredDice
 from companion.state import Tracker
 from companion.widgets.base import (
     SEED_BOUND,
@@ -180,7 +179,6 @@ class CairnAppBase(widgets.VBox):
         self.n = 0
         self.seed_box = SeedBox()
         self.campaign = campaign
-        self._drawn: int | None = None
         self.controls = RollControls(
             campaign=campaign, who=campaign.who if campaign is not None else "",
             role=campaign.role if campaign is not None else "",
@@ -229,8 +227,7 @@ class CairnAppBase(widgets.VBox):
         return list(found.values())
 
     def _fresh_seed(self) -> int:
-        self._drawn = self.seed_source()
-        return self._drawn
+        return self.seed_source()
 
     @property
     def last_seed(self) -> int | None:
@@ -256,12 +253,13 @@ class CairnAppBase(widgets.VBox):
         it. A refused move or entry raises before anything is logged; a roll this viewer may
         not see shows its commitment line."""
         typed = self.seed_box.read() if self.seed_shown else None
-        self._drawn = None
 
         def action(rng: random.Random) -> T:
-            if isinstance(rng, EnteredDice):
-                return move(rng=rng)
-            seed = typed if typed is not None else self._drawn
+            # The session's roll: the faces entered, or the seed it rolls with (typed, or
+            # in a sitting the derived one), given to the move as its seed so the tracker
+            # keeps it. Never a seed this page drew itself: in a sitting that rolled dice
+            # the logged seed does not give.
+            seed = getattr(rng, "seed_value", None)
             return move(seed=seed) if seed is not None else move(rng=rng)
 
         # A move whose roll is refused after it (real dice left over) is taken back by the

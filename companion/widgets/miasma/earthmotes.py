@@ -113,9 +113,12 @@ class EarthmotesApp(widgets.VBox):
         return self._drawn
 
     def _seed_for(self, rng: random.Random) -> int | None:
-        # Real dice go to the move as they are; a drawn seed goes as the seed, so the
-        # earthmote keeps it (the same seed rolls the same dice either way).
-        return None if isinstance(rng, EnteredDice) else self._drawn
+        # Real dice go to the move as they are; the session's seed (in a sitting the
+        # derived one, not the page's) goes as the seed, so the earthmote keeps it (the
+        # same seed rolls the same dice either way).
+        if isinstance(rng, EnteredDice):
+            return None
+        return getattr(rng, "seed_value", self._drawn)
 
     @property
     def _public(self) -> bool:
