@@ -456,8 +456,9 @@ class SheetMovesPanel(widgets.VBox):
         """Spend the AP typed: on a basic technique at that cost (at least its own), or
         on another technique (a class's, a spell) that costs what the box says."""
         what = str(self.ap_what.value)
-        return act(self.adventurer, "spend_ap", "" if what == OTHER_TECHNIQUE else what,
-                   self.ap_cost.read())
+        spent: int = act(self.adventurer, "spend_ap", "" if what == OTHER_TECHNIQUE else what,
+                         self.ap_cost.read())
+        return spent
 
     def _rolled(self, label: str, move: Callable[[dict[str, Any]], T],
                 text: Callable[[T], str]) -> RuleRoll[T]:
