@@ -10,7 +10,8 @@ A module in ``companion/widgets/`` may not
 - call ``.undo()`` or ``.load(...)`` on a tracker itself, or hand a tracker's ``.undo`` or
   ``.load`` to a button: an undo and a load go through the tracker's session
   ([companion.widgets.seat_controls][]'s ``undo`` and ``load``), as a move goes through
-  ``act`` (a widget's own ``self.undo()`` is its own business);
+  ``act`` (a widget's own ``self.undo()`` is its own business), nor call a tracker's
+  ``undo_as(role)`` (the role would be the widget's claim);
 - make a tracker's [move][companion.state.move] itself: call ``tracker.move(...)``, call
   ``getattr(tracker, name)(...)``, or hand ``tracker.move`` to a button. An ordinary move
   goes through the session (``act(tracker, "move", ...)``, ``mover(tracker, "move")``).
@@ -64,6 +65,14 @@ LEFT: dict[tuple[str, str], str] = {
     # chosen seed (the GM's, marked in the log), not a mechanical change.
     ("companion/widgets/miasma/dice_monarchs.py",
      "calls .new_table on self.game directly"): "the GM's table seed",
+    # The duel's and the Monarchs' undo keep a rule (a move that revealed picks or dice
+    # stays) in ``undo_as``, whose role the widget passes (the hot seat's "gm" once all
+    # agree). Session.undo takes no role and would skip that rule: the rule moves into
+    # the tracker's undo guard first (not mechanical).
+    ("companion/widgets/cairn_srd/duel.py",
+     "calls .undo_as() on self.duel directly"): "a reveal stays; the hot seat's undo",
+    ("companion/widgets/miasma/dice_monarchs.py",
+     "calls .undo_as() on self.game directly"): "a reveal stays; the hot seat's undo",
     # The live watcher reads SQLite's data_version on a connection of its own and opens
     # the page's store; it moves behind the Store port (branch "port", issue 28).
     ("companion/widgets/table/binding.py", "imports sqlite3"): "the live watcher",
@@ -174,6 +183,9 @@ def move_problems(tree: ast.Module) -> list[str]:
         if node.attr in ("undo", "load"):
             if not called:
                 found.append(f"hands on .{node.attr} of {where}")
+            continue
+        if node.attr == "undo_as":  # an undo whose role the widget claims
+            found.append(f"calls .undo_as() on {where} directly")
             continue
         if node.attr not in MOVES or ast.unparse(node) in NOT_MOVES:
             continue
@@ -298,6 +310,7 @@ def test_no_widget_stores_rolls_decides_a_permission_or_rewrites_a_seat() -> Non
      "calls a move by getattr on self.delve"),
     ("def f(self, button):\n    return button('Undo', self.model.undo)\n",
      "hands on .undo of self.model"),
+    ("def f(self):\n    self.game.undo_as('gm')\n", "calls .undo_as() on self.game directly"),
     # Dice passed outside a rule roll are no rolled move: the session draws every seed.
     ("def f(self):\n    self.game.new_table(['Ash'], 10, seed=3)\n",
      "calls .new_table on self.game directly"),
