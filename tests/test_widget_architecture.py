@@ -7,9 +7,21 @@ A module in ``companion/widgets/`` may not
   ``companion.store.permissions`` (it would decide who may act: the seam does);
 - assign ``who``, ``role`` or ``seat_key`` on another object (a campaign's seat is fixed
   by its session; a widget's own ``self.who`` is its own business);
-- call ``.undo()`` or ``.load(...)`` on a tracker itself: an undo and a load go through the
-  tracker's session ([companion.widgets.seat_controls][]'s ``undo`` and ``load``), as a
-  move goes through ``act`` (a widget's own ``self.undo()`` is its own business).
+- call ``.undo()`` or ``.load(...)`` on a tracker itself, or hand a tracker's ``.undo`` or
+  ``.load`` to a button: an undo and a load go through the tracker's session
+  ([companion.widgets.seat_controls][]'s ``undo`` and ``load``), as a move goes through
+  ``act`` (a widget's own ``self.undo()`` is its own business), nor call a tracker's
+  ``undo_as(role)`` (the role would be the widget's claim);
+- make a tracker's [move][companion.state.move] itself: call ``tracker.move(...)``, call
+  ``getattr(tracker, name)(...)``, or hand ``tracker.move`` to a button. An ordinary move
+  goes through the session (``act(tracker, "move", ...)``, ``mover(tracker, "move")``).
+  A rolled move stays where it is when it runs inside a rule roll: a call that passes the
+  roll's dice (``rng=``, ``seed=`` or ``**kw``) from inside a function that takes them
+  (``lambda rng: ...``, ``lambda **kw: ...``), or a move handed to ``.roll``/``.run``
+  (the roll calls it with its dice; [Session.act][companion.table.session.Session.act]
+  refuses dice, [Session.rule_roll][companion.table.session.Session.rule_roll] takes
+  them). The move names are read from every ruleset's trackers; a name that is also a
+  field of some tracker (``die``, ``step``) is checked only where it is called.
 
 Imports under ``if TYPE_CHECKING:`` are type hints and store, roll or decide nothing.
 
@@ -36,6 +48,31 @@ SEAT_ATTRS = ("who", "role", "seat_key")
 
 #: What is left, by (module path, problem), with the reason it is still there.
 LEFT: dict[tuple[str, str], str] = {
+    # The M&M Party is no tracker: it moves several sheets at once (the restrainer's and
+    # the restrained's, the tender's and the patient's, the GM's thread with the
+    # player's), each directly. It becomes a session move when links are declared by id
+    # (issue 28, "links between trackers").
+    ("companion/widgets/monsters_and_magic.py",
+     "calls .spend_thread on self.party directly"): "the Party coordinates sheets",
+    ("companion/widgets/monsters_and_magic_sheet.py",
+     "calls .break_free on self.party directly"): "the Party coordinates sheets",
+    ("companion/widgets/monsters_and_magic_sheet.py",
+     "calls .spend_thread on self.party directly"): "the Party coordinates sheets",
+    ("companion/widgets/monsters_and_magic_sheet.py",
+     "calls .tend_ally on self.party directly"): "the Party coordinates sheets",
+    # A new Dice Monarchs table takes the GM's typed table seed, which Session.act
+    # refuses (the session draws seeds); it needs a session way to seat a table with a
+    # chosen seed (the GM's, marked in the log), not a mechanical change.
+    ("companion/widgets/miasma/dice_monarchs.py",
+     "calls .new_table on self.game directly"): "the GM's table seed",
+    # The duel's and the Monarchs' undo keep a rule (a move that revealed picks or dice
+    # stays) in ``undo_as``, whose role the widget passes (the hot seat's "gm" once all
+    # agree). Session.undo takes no role and would skip that rule: the rule moves into
+    # the tracker's undo guard first (not mechanical).
+    ("companion/widgets/cairn_srd/duel.py",
+     "calls .undo_as() on self.duel directly"): "a reveal stays; the hot seat's undo",
+    ("companion/widgets/miasma/dice_monarchs.py",
+     "calls .undo_as() on self.game directly"): "a reveal stays; the hot seat's undo",
     # The live watcher reads SQLite's data_version on a connection of its own and opens
     # the page's store; it moves behind the Store port (branch "port", issue 28).
     ("companion/widgets/table/binding.py", "imports sqlite3"): "the live watcher",
@@ -48,10 +85,119 @@ LEFT: dict[tuple[str, str], str] = {
     # by loading it with no recorder attached.
     ("companion/widgets/table/members.py", "calls .undo() directly"): "the record draft",
     ("companion/widgets/table/members.py", "calls .load() directly"): "the record draft",
+    # ... and forwards each move to the stored record (first judged on a copy).
+    ("companion/widgets/table/members.py",
+     "calls a move by getattr on self.store()"): "the record draft",
+    ("companion/widgets/table/members.py", "calls a move by getattr on trial"): "the record draft",
 }
 
-#: Receivers whose ``load`` is no tracker's (``json.load``).
-NOT_TRACKERS = ("self", "json")
+#: Receivers whose ``load`` is no tracker's (``json.load``), nor any attribute a move's.
+NOT_TRACKERS = ("self", "json", "html")
+
+#: Calls whose name is some tracker's move but whose receiver is no tracker (a set, an
+#: error line, a thread, the M&M Party or its table), by source text.
+NOT_MOVES = frozenset({
+    "self._watched.add", "self._followed.add", "form['rules'].add", "rules.remove",
+    "self._value_observers.remove", "self._downloads.withdraw", "history.clear",
+    "self.refusal.clear", "self._echoes.clear", "error.clear", "line.clear",
+    "self.error.clear", "self.own_error.clear", "self.modifiers_error.clear",
+    "self.field.clear", "cls._instance.thread.start", "party.add", "self.party.add",
+    "table.add", "self.checks.check", "mine.contest",
+})
+
+#: Calls that hand a move to a rule roll, which calls it with the roll's dice.
+ROLLERS = ("roll", "run", "rule_roll")
+
+
+def _tracker_names() -> tuple[frozenset[str], frozenset[str]]:
+    """Every tracker move's name, and every other attribute or field name of a tracker."""
+    import dataclasses
+
+    from companion.rulesets import all_rulesets
+    from companion.state import is_move
+    from companion.store.registry import tracker_kinds
+
+    moves: set[str] = set()
+    other: set[str] = set()
+    for ruleset in all_rulesets():
+        for cls in tracker_kinds(ruleset.name).values():
+            for name in dir(cls):
+                (moves if is_move(getattr(cls, name, None)) else other).add(name)
+            if dataclasses.is_dataclass(cls):
+                other.update(f.name for f in dataclasses.fields(cls))
+    return frozenset(moves), frozenset(other)
+
+
+MOVES, NOT_ONLY_MOVES = _tracker_names()
+
+
+def _takes_dice(fn: ast.Lambda | ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    args = fn.args
+    names = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+    return bool(names & {"rng", "seed", "kw"}) or args.kwarg is not None
+
+
+def _rolled(call: ast.Call, parents: dict[int, ast.AST]) -> bool:
+    """Whether ``call`` passes a rule roll's dice from inside the function the roll hands
+    them to (a rolled move where it belongs: Session.act refuses dice)."""
+    if not any(k.arg in (None, "rng", "seed") for k in call.keywords):
+        return False
+    node = parents.get(id(call))
+    while node is not None:
+        if isinstance(node, ast.Lambda | ast.FunctionDef | ast.AsyncFunctionDef):
+            return _takes_dice(node)
+        node = parents.get(id(node))
+    return False
+
+
+def _receiver_is_no_tracker(receiver: ast.expr) -> bool:
+    if isinstance(receiver, ast.Constant):  # ", ".join
+        return True
+    if isinstance(receiver, ast.Name) and receiver.id in NOT_TRACKERS:
+        return True
+    # Session.of(c).add is the session's own method; Thread(...).start a thread's.
+    return isinstance(receiver, ast.Call) and ast.unparse(receiver.func) in (
+        "Session.of", "threading.Thread")
+
+
+def move_problems(tree: ast.Module) -> list[str]:
+    """The moves a widget's source makes on a tracker itself, not through its session."""
+    parents = {id(child): node for node in ast.walk(tree)
+               for child in ast.iter_child_nodes(node)}
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Call)
+                and isinstance(node.func.func, ast.Name) and node.func.func.id == "getattr"
+                and len(node.func.args) >= 2
+                and not isinstance(node.func.args[1], ast.Constant)
+                and not _receiver_is_no_tracker(node.func.args[0])
+                and not _rolled(node, parents)):
+            found.append(f"calls a move by getattr on {ast.unparse(node.func.args[0])}")
+        if not (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load)):
+            continue
+        if _receiver_is_no_tracker(node.value):
+            continue
+        where = ast.unparse(node.value)
+        parent = parents.get(id(node))
+        called = isinstance(parent, ast.Call) and parent.func is node
+        if node.attr in ("undo", "load"):
+            if not called:
+                found.append(f"hands on .{node.attr} of {where}")
+            continue
+        if node.attr == "undo_as":  # an undo whose role the widget claims
+            found.append(f"calls .undo_as() on {where} directly")
+            continue
+        if node.attr not in MOVES or ast.unparse(node) in NOT_MOVES:
+            continue
+        if called:
+            assert isinstance(parent, ast.Call)
+            if not _rolled(parent, parents):
+                found.append(f"calls .{node.attr} on {where} directly")
+        elif node.attr not in NOT_ONLY_MOVES and not (
+                isinstance(parent, ast.Call) and isinstance(parent.func, ast.Attribute)
+                and parent.func.attr in ROLLERS):
+            found.append(f"hands on .{node.attr} of {where}")
+    return found
 
 
 def _type_checking_lines(tree: ast.Module) -> set[int]:
@@ -107,6 +253,7 @@ def problems(text: str) -> list[str]:
                 and node.func.id == "setattr" and len(node.args) >= 2
                 and isinstance(node.args[1], ast.Constant) and node.args[1].value in SEAT_ATTRS):
             found.append(f"assigns .{node.args[1].value} with setattr")
+    found.extend(move_problems(tree))
     return sorted(set(found))
 
 
@@ -120,7 +267,7 @@ def _all() -> dict[tuple[str, str], int]:
     for path in sorted(WIDGETS.rglob("*.py")):
         where = str(path.relative_to(ROOT))
         for problem in problems(path.read_text(encoding="utf-8")):
-            if where == THE_WAY and problem.startswith("calls ."):
+            if where == THE_WAY and problem.startswith(("calls .", "calls a move")):
                 continue
             out[(where, problem)] = 1
     return out
@@ -152,6 +299,23 @@ def test_no_widget_stores_rolls_decides_a_permission_or_rewrites_a_seat() -> Non
     ("def f(c):\n    setattr(c, 'role', 'gm')\n", "assigns .role with setattr"),
     ("def f(self):\n    return self.sheet.undo().summary\n", "calls .undo() directly"),
     ("def f(app):\n    app.character.load(text)\n", "calls .load() directly"),
+    # A move made on the tracker itself, in each of the ways a widget could.
+    ("def f(self):\n    self.character.add_fatigue()\n",
+     "calls .add_fatigue on self.character directly"),
+    ("def f(self, c):\n    return self.btn('Rest', lambda: c.rest_night(), 'rest')\n",
+     "calls .rest_night on c directly"),
+    ("def f(c, button):\n    return button('Rest', c.rest_night)\n",
+     "hands on .rest_night of c"),
+    ("def f(self, name):\n    getattr(self.delve, name)(1)\n",
+     "calls a move by getattr on self.delve"),
+    ("def f(self, button):\n    return button('Undo', self.model.undo)\n",
+     "hands on .undo of self.model"),
+    ("def f(self):\n    self.game.undo_as('gm')\n", "calls .undo_as() on self.game directly"),
+    # Dice passed outside a rule roll are no rolled move: the session draws every seed.
+    ("def f(self):\n    self.game.new_table(['Ash'], 10, seed=3)\n",
+     "calls .new_table on self.game directly"),
+    ("def f(self, kw):\n    return lambda: self.sheet.take_damage(2, **kw)\n",
+     "calls .take_damage on self.sheet directly"),
 ])
 def test_the_check_catches_a_planted_widget(text: str, problem: str) -> None:
     assert problem in problems(text)
@@ -166,6 +330,25 @@ def test_the_check_catches_a_planted_widget(text: str, problem: str) -> None:
     "from companion.widgets.seat_controls import load, undo\n"
     "def f(self, text):\n    undo(self.sheet)\n    load(self.sheet, text)\n    self.undo()\n",
     "import json\ndef f(handle):\n    return json.load(handle)\n",
+    # Moves through the session, rolled moves inside a rule roll, and look-alikes.
+    "from companion.widgets.seat_controls import act, mover\n"
+    "def f(self, c, button):\n    act(c, 'add_fatigue')\n"
+    "    return button('Rest', mover(c, 'rest_night'))\n",
+    "def f(self, c):\n    self.roll('Panic', c.panic_save)\n"
+    "    self.roll('Hit', lambda **kw: c.take_damage(2, **kw))\n",
+    "def f(controls, s):\n"
+    "    controls.run('Check', lambda rng: s.roll_check('Ash', **controls.move_args(rng)))\n",
+    "def f(self, d, name):\n    self.roll('x', lambda **kw: getattr(d, name)('Ash', **kw))\n",
+    "import html\ndef f(self, names):\n    self.add_fatigue()\n"
+    "    return ', '.join(html.escape(n) for n in names)\n",
+    "def f(m):\n    return f'd{m.die}'\n",
 ])
 def test_the_check_leaves_a_view_alone(text: str) -> None:
     assert problems(text) == []
+
+
+def test_the_move_names_are_read_from_the_rulesets() -> None:
+    # A check with no move names would pass every widget.
+    assert len(MOVES) > 150
+    assert {"add_fatigue", "rest_night", "deal", "gain_thread", "spend_hit_die"} <= MOVES
+    assert "die" in MOVES and "die" in NOT_ONLY_MOVES  # HitDice.die is a field

@@ -76,9 +76,11 @@ from companion.widgets.base import (
 from companion.widgets.markup import details_html
 from companion.widgets.monsters_and_magic_sheet import Section, SheetMovesPanel, sheet_style
 from companion.widgets.rolls import RollControls, RuleRoll, faces_hint
-from companion.widgets.seat_controls import undo
+from companion.widgets.seat_controls import act, undo
 
 if TYPE_CHECKING:
+    import random
+
     from companion.store.campaign import Campaign
 
 __all__ = ["AdventurerPanel", "CheckPanel", "GameMasterPanel", "GroupCheckPanel",
@@ -352,24 +354,30 @@ class AdventurerPanel(widgets.VBox):
                                bool]] = []
         self.inspired = check_box("pay with Inspired", "inspired")
 
-        def act(label: str, name: str, error: ErrorLine,
-                call: Callable[[], tuple[str, tuple[Any, ...], dict[str, Any]]],
-                amount: bool = False) -> widgets.Button:
+        def move_button(label: str, name: str, error: ErrorLine,
+                        call: Callable[[], tuple[str, tuple[Any, ...], dict[str, Any]]],
+                        amount: bool = False) -> widgets.Button:
             def make(move: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
                 if move in ("feeling_lucky", "bend_luck", "lucky_find"):
                     # Through the table: the GM gains what the player spends.
                     return self.party.spend_thread(a, move, *args, **kwargs)
-                return getattr(a, move)(*args, **kwargs)
+                return act(a, move, *args, **kwargs)
 
             def run() -> Any:
                 move, args, kwargs = call()  # a bad amount stops here, refused under its box
                 if move not in ("feeling_lucky", "death_roll"):
                     return make(move, args, kwargs)
                 controls = self.controls  # a roll: in the mode picked, maybe own dice
+
+                def rolled(rng: random.Random) -> Any:
+                    # A rolled move runs inside the session's rule roll (act takes no rng).
+                    dice = {**kwargs, **controls.move_args(rng)}
+                    if move == "feeling_lucky":
+                        return self.party.spend_thread(a, move, *args, **dice)
+                    return getattr(a, move)(*args, **dice)
+
                 out: RuleRoll[AbilityCheckResult] = controls.run(
-                    f"{a.name}: {label}", lambda rng: make(
-                        move, args, {**kwargs, **controls.move_args(rng)}),
-                    lambda r: f"{a.name}: {label} {r}")
+                    f"{a.name}: {label}", rolled, lambda r: f"{a.name}: {label} {r}")
                 self.roll_result.value = (
                     f'<div class="tc-roll-result" data-move="{name}">'
                     f"{html.escape(out.text or '')}</div>" if out.shown
@@ -392,64 +400,65 @@ class AdventurerPanel(widgets.VBox):
             controls=self.controls,
             lead={
                 "turn": [
-                    row(act("Start turn", "start-turn", turn_error,
+                    row(move_button("Start turn", "start-turn", turn_error,
                             lambda: ("start_turn", (), {})),
-                        act("End turn", "end-turn", turn_error, lambda: ("end_turn", (), {}))),
+                        move_button("End turn", "end-turn", turn_error,
+                                    lambda: ("end_turn", (), {}))),
                     row(self.technique,
-                        act("Spend AP", "spend-ap", turn_error,
+                        move_button("Spend AP", "spend-ap", turn_error,
                             lambda: ("spend_ap", (self.technique.value,), {}))),
                     row(self.reaction,
-                        act("React", "react", turn_error,
+                        move_button("React", "react", turn_error,
                             lambda: ("take_reaction", (self.reaction.value,), {}))),
                     turn_error],
                 "states": [
                     row(self.state,
-                        act("Add", "add-state", body_error,
+                        move_button("Add", "add-state", body_error,
                             lambda: ("add_state", (self.state.value,
                                                    bool(self.until_ended.value)), {})),
-                        act("Remove", "remove-state", body_error,
+                        move_button("Remove", "remove-state", body_error,
                             lambda: ("remove_state", (self.state.value,), {})),
                         self.until_ended),
                     # Durations: extend by a turn; out of combat, time passes.
-                    row(act("Extend +1 turn", "extend-state", body_error,
+                    row(move_button("Extend +1 turn", "extend-state", body_error,
                             lambda: ("extend", (self.state.value,), {})),
-                        act("6 seconds pass", "six-seconds", body_error,
+                        move_button("6 seconds pass", "six-seconds", body_error,
                             lambda: ("six_seconds_pass", (), {}))),
                     body_error],
                 # The benefit each quick rest takes is in the label: phones show no
                 # tooltips.
                 "rest": [
-                    row(act("Short rest: clear fatigue", "short-rest", body_error,
+                    row(move_button("Short rest: clear fatigue", "short-rest", body_error,
                             lambda: ("short_rest", (["Clear Fatigue"],), {})),
-                        act("Long rest: clear fatigue", "long-rest", body_error,
+                        move_button("Long rest: clear fatigue", "long-rest", body_error,
                             lambda: ("long_rest", (["Clear Fatigue"],), {})),
-                        act("Extended rest: recuperate", "extended-rest", body_error,
+                        move_button("Extended rest: recuperate", "extended-rest", body_error,
                             lambda: ("extended_rest", ("Recuperate",), {})))],
             },
             tail={"sheet": [self.file, *own_error, self.history]})
         self.children = [
             sheet_style(),
             self.view,
-            row(act("Feeling Lucky", "feeling-lucky", threads_error,
+            row(move_button("Feeling Lucky", "feeling-lucky", threads_error,
                     lambda: ("feeling_lucky", (), paid())),
-                act("Bend Luck", "bend-luck", threads_error,
+                move_button("Bend Luck", "bend-luck", threads_error,
                     lambda: ("bend_luck", (), paid())),
-                act("Lucky Find", "lucky-find", threads_error,
+                move_button("Lucky Find", "lucky-find", threads_error,
                     lambda: ("lucky_find", (), paid())),
                 self.inspired),
             threads_error,
             row(self.amount,
-                act("Damage", "damage", hp_error, lambda: ("take_damage", (amount(),), {}),
+                move_button("Damage", "damage", hp_error, lambda: ("take_damage", (amount(),), {}),
                     amount=True),
-                act("Heal", "heal", hp_error, lambda: ("heal", (amount(),), {}),
+                move_button("Heal", "heal", hp_error, lambda: ("heal", (amount(),), {}),
                     amount=True)),
-            row(act("Mark fatigue", "fatigue", hp_error,
+            row(move_button("Mark fatigue", "fatigue", hp_error,
                     lambda: ("mark_fatigue", (amount(),), {}), amount=True),
-                act("Clear fatigue", "clear-fatigue", hp_error,
+                move_button("Clear fatigue", "clear-fatigue", hp_error,
                     lambda: ("clear_fatigue", (amount(),), {}), amount=True),
-                act("Mark exhaustion", "exhaustion", hp_error,
+                move_button("Mark exhaustion", "exhaustion", hp_error,
                     lambda: ("mark_exhaustion", (amount(),), {}), amount=True),
-                act("Death roll", "death-roll", hp_error, lambda: ("death_roll", (), {})),
+                move_button("Death roll", "death-roll", hp_error, lambda: ("death_roll", (), {})),
                 button("Undo", self.undo, error=hp_error, name="undo")),
             hp_error,
             self.roll_result,
@@ -642,9 +651,9 @@ class GameMasterPanel(widgets.VBox):
         self.view = widgets.HTML()
         self.use = widgets.Dropdown(options=list(GM_USES), description="Use",
                                     layout=widgets.Layout(width="330px"))
-        self.gain_button = button("+1 thread", lambda: gm.gain_thread(1), error=self.error,
+        self.gain_button = button("+1 thread", lambda: act(gm, "gain_thread", 1), error=self.error,
                                   name="gm-gain")
-        self.spend_button = button("Spend", lambda: gm.spend_thread(self.use.value),
+        self.spend_button = button("Spend", lambda: act(gm, "spend_thread", self.use.value),
                                    error=self.error, name="gm-spend")
         self.file = SaveLoad(gm, "gm-threads.json", what="GM's threads", error=self.error)
         self.reading = widgets.Dropdown(options=list(GM_THREAD_READINGS), value=gm.reading,
@@ -653,7 +662,7 @@ class GameMasterPanel(widgets.VBox):
                                         layout=widgets.Layout(width="auto", max_width="100%"))
         self.reading.add_class("tc-pick-gm-reading")
         self.reading.observe(safe(self.error)(lambda ch: (
-            gm.set_reading(ch["new"]) if ch["new"] != gm.reading else None)), names="value")
+            act(gm, "set_reading", ch["new"]) if ch["new"] != gm.reading else None)), names="value")
         self.children = [self.view, row(self.gain_button, self.use, self.spend_button),
                          row(self.reading), *own_error, self.file]
         bind(gm, self.render, error=self.error)

@@ -61,7 +61,7 @@ from companion.widgets.base import (
     text_box,
 )
 from companion.widgets.rolls import RollControls, RuleRoll
-from companion.widgets.seat_controls import act, seat_refusal
+from companion.widgets.seat_controls import act, mover, seat_refusal
 
 T = TypeVar("T")
 
@@ -286,53 +286,53 @@ class SheetMovesPanel(widgets.VBox):
             # Through the table: a restrainer seated here marks the same on its sheet.
             "break-free": b("Break free (3 fatigue)", lambda: self.party.break_free(
                 a, bool(self.held.value)), "break-free", "turn"),
-            "restrained-by": b("Restrained by them", lambda: a.inflict(
+            "restrained-by": b("Restrained by them", lambda: act(a, "inflict",
                 "Restrained", by=str(self.holder.value)), "restrained-by", "turn"),
-            "hold-restrained": b("Hold them restrained (3 fatigue)", lambda: a.hold_restrained(
-                str(self.holder.value)), "hold-restrained", "turn"),
-            "temp-hp": b("Temporary HP", lambda: a.gain_temp_hp(self.body_value.read()),
+            "hold-restrained": b("Hold them restrained (3 fatigue)", lambda: act(
+                a, "hold_restrained", str(self.holder.value)), "hold-restrained", "turn"),
+            "temp-hp": b("Temporary HP", lambda: act(a, "gain_temp_hp", self.body_value.read()),
                          "temp-hp", "body"),
-            "damage-affinity": b("Damage (affinity)", lambda: a.take_damage(
+            "damage-affinity": b("Damage (affinity)", lambda: act(a, "take_damage",
                 self.body_value.read(), self.affinity.value, str(self.damage_type.value)),
                 "damage-affinity", "body"),
-            "recover": b("Recover exhaustion", lambda: a.recover_exhaustion(
+            "recover": b("Recover exhaustion", lambda: act(a, "recover_exhaustion",
                 self.body_value.read()), "recover", "body"),
-            "take-cover": b("Take cover", lambda: a.take_cover(
+            "take-cover": b("Take cover", lambda: act(a, "take_cover",
                 "" if self.cover_kind.value == "no cover" else str(self.cover_kind.value)),
                 "take-cover", "body"),
-            "ally": b("An ally helps recover", lambda: a.ally_helps_recover(who()), "ally",
+            "ally": b("An ally helps recover", lambda: act(a, "ally_helps_recover", who()), "ally",
                       "body"),
-            "accept-bargain": b("Accept Death's bargain", lambda: a.accept_deaths_bargain(
+            "accept-bargain": b("Accept Death's bargain", lambda: act(a, "accept_deaths_bargain",
                 who()), "accept-bargain", "body"),
-            "refuse-bargain": b("Refuse Death's bargain", a.refuse_deaths_bargain,
+            "refuse-bargain": b("Refuse Death's bargain", mover(a, "refuse_deaths_bargain"),
                                 "refuse-bargain", "body"),
             "detonate": b("Detonate (1d10)", self.detonate, "detonate", "states"),
             "rest": b("Rest", self.rest, "rest", "rest"),
             "tend-ally": b("Tend the ally's wounds", self.tend_ally, "tend-ally", "rest"),
-            "gain-supplies": b("Gain supplies", lambda: a.gain_supplies(self.gained.read()),
+            "gain-supplies": b("Gain supplies", lambda: act(a, "gain_supplies", self.gained.read()),
                                "gain-supplies", "rest"),
-            "spend-supplies": b("Spend supplies", lambda: a.spend_supplies(
+            "spend-supplies": b("Spend supplies", lambda: act(a, "spend_supplies",
                 self.gained.read()), "spend-supplies", "rest"),
-            "ongoing": b("Add ongoing", lambda: a.add_ongoing(label(), self.value.read()),
+            "ongoing": b("Add ongoing", lambda: act(a, "add_ongoing", label(), self.value.read()),
                          "ongoing", "modifiers"),
-            "end-ongoing": b("End ongoing", lambda: a.end_ongoing(label()), "end-ongoing",
+            "end-ongoing": b("End ongoing", lambda: act(a, "end_ongoing", label()), "end-ongoing",
                              "modifiers"),
-            "forward": b("Take forward", lambda: a.take_forward(self.value.read()),
+            "forward": b("Take forward", lambda: act(a, "take_forward", self.value.read()),
                          "forward", "modifiers"),
-            "hold": b("Gain hold", lambda: a.gain_hold(label(), self.value.read()), "hold",
+            "hold": b("Gain hold", lambda: act(a, "gain_hold", label(), self.value.read()), "hold",
                       "modifiers"),
-            "spend-hold": b("Spend hold", lambda: a.spend_hold(label(), self.value.read()),
+            "spend-hold": b("Spend hold", lambda: act(a, "spend_hold", label(), self.value.read()),
                             "spend-hold", "modifiers"),
-            "prepared": b("Use Prepared (+2 forward)", a.use_prepared, "prepared",
+            "prepared": b("Use Prepared (+2 forward)", mover(a, "use_prepared"), "prepared",
                           "modifiers"),
-            "prepared-hold": b("Spend prepared hold", lambda: a.use_prepared(True),
+            "prepared-hold": b("Spend prepared hold", lambda: act(a, "use_prepared", True),
                                "prepared-hold", "modifiers"),
-            "bond": b("Add bond", lambda: a.add_bond(other(), self.statement.value), "bond",
+            "bond": b("Add bond", lambda: act(a, "add_bond", other(), self.statement.value), "bond",
                       "bonds"),
-            "resolve": b("Resolve bond", lambda: a.resolve_bond(
+            "resolve": b("Resolve bond", lambda: act(a, "resolve_bond",
                 other(), self.change.read(), self.statement.value), "resolve", "bonds"),
-            "session": b("End session", a.end_session, "session", "bonds"),
-            "reputation": b("Reputation ±1", lambda: a.change_reputation(
+            "session": b("End session", mover(a, "end_session"), "session", "bonds"),
+            "reputation": b("Reputation ±1", lambda: act(a, "change_reputation",
                 other(), self.change.read()), "reputation", "bonds"),
             "bonds-of-fate": b("Bonds of Fate", lambda: self.party.spend_thread(
                 a, "bonds_of_fate", other(), paid()), "bonds-of-fate", "bonds"),
@@ -403,11 +403,11 @@ class SheetMovesPanel(widgets.VBox):
     def _underwater(self) -> None:
         a, wet, swims = self.adventurer, bool(self.underwater.value), bool(self.swimmer.value)
         if (wet, swims) != (a.underwater, a.swimming_speed):
-            a.set_underwater(wet, swims)
+            act(a, "set_underwater", wet, swims)
 
     def _death_reading(self, reading: str) -> None:
         if reading != self.adventurer.death_roll_reading:
-            self.adventurer.set_death_roll_reading(reading)
+            act(self.adventurer, "set_death_roll_reading", reading)
 
     def _allies(self) -> None:
         names = [n for n in self.party.names if n != self.adventurer.name]
@@ -456,8 +456,9 @@ class SheetMovesPanel(widgets.VBox):
         """Spend the AP typed: on a basic technique at that cost (at least its own), or
         on another technique (a class's, a spell) that costs what the box says."""
         what = str(self.ap_what.value)
-        return self.adventurer.spend_ap("" if what == OTHER_TECHNIQUE else what,
-                                        self.ap_cost.read())
+        spent: int = act(self.adventurer, "spend_ap", "" if what == OTHER_TECHNIQUE else what,
+                         self.ap_cost.read())
+        return spent
 
     def _rolled(self, label: str, move: Callable[[dict[str, Any]], T],
                 text: Callable[[T], str]) -> RuleRoll[T]:

@@ -45,6 +45,7 @@ from companion.widgets.base import (
 )
 from companion.widgets.markup import details_html
 from companion.widgets.rolls import RollControls, RuleRoll, faces_hint
+from companion.widgets.seat_controls import mover
 
 if TYPE_CHECKING:
     from companion.rulesets.plot_points.session import ContestOutcome
@@ -98,7 +99,7 @@ class PlotContestPanel(widgets.VBox):
         self.odds = widgets.HTML()
         self.result = widgets.HTML()
         self.roll_button = button("Roll contest", self.roll, error=self.error, name="contest")
-        self.close_button = button("Close the check in play", session.end_check,
+        self.close_button = button("Close the check in play", mover(session, "end_check"),
                                    error=self.error, name="end-check")
         self.children = (
             widgets.HTML("<b>Contest</b> — the higher result wins"),

@@ -47,7 +47,12 @@ def act(tracker: Tracker, move: str, /, *args: Any, **kwargs: Any) -> Any:
 
 def mover(tracker: Tracker, move: str, /) -> Callable[..., Any]:
     """``move`` on ``tracker`` as a function to hand a button or a box (``act`` later)."""
-    return lambda *args, **kwargs: act(tracker, move, *args, **kwargs)
+    def moving(*args: Any, **kwargs: Any) -> Any:
+        return act(tracker, move, *args, **kwargs)
+
+    # Named after the move, so a failed callback's log line says which move it was.
+    moving.__name__ = moving.__qualname__ = move
+    return moving
 
 
 def undo(tracker: Tracker) -> Event:

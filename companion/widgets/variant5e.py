@@ -70,7 +70,7 @@ from companion.widgets.base import (
 )
 from companion.widgets.markup import details_html
 from companion.widgets.rolls import RollControls, RuleRoll, faces_hint
-from companion.widgets.seat_controls import act, load, seat_refusal
+from companion.widgets.seat_controls import act, load, mover, seat_refusal, undo
 
 if TYPE_CHECKING:
     import random  # a type only: the session draws every roll
@@ -150,7 +150,7 @@ class SpellPointsApp(widgets.VBox):
                                        description="DMG limits (level cap, 6th+ once a rest)")
         self.limits.add_class("tc-check-dmg-limits")
         self.limits.observe(safe(self.error)(lambda ch: (
-            self.model.set_dmg_limits(bool(ch["new"]))
+            act(self.model, "set_dmg_limits", bool(ch["new"]))
             if bool(ch["new"]) != self.model.dmg_limits else None)), names="value")
         self.new_button = new = confirm_button(
             "New caster", self.new_caster, risky=lambda: bool(self.model.log),
@@ -162,8 +162,10 @@ class SpellPointsApp(widgets.VBox):
                    tooltip=f"cast a {ORDINALS[lvl].lower()} spell")
             for lvl in range(10)
         ]
-        rest = button("Long rest", self.model.long_rest, error=self.error, name="long-rest")
-        self.undo_button = button("Undo", self.model.undo, error=self.error, name="undo")
+        rest = button("Long rest", mover(self.model, "long_rest"), error=self.error,
+                      name="long-rest")
+        self.undo_button = button("Undo", lambda: undo(self.model), error=self.error,
+                                  name="undo")
         self.history = widgets.HTML()
         self.file = SaveLoad(self.model, "spell-points.json", what="spell-point pool",
                              error=self.error)
@@ -206,7 +208,7 @@ class SpellPointsApp(widgets.VBox):
             f"(uses your {when}): {chance_html(check.chance())}</div>")
 
     def _cast(self, level: int) -> Callable[[], None]:
-        return lambda: self.model.cast(level)
+        return lambda: act(self.model, "cast", level)
 
     def new_caster(self) -> None:
         fresh = SpellPoints.new(int(self.level.value), self.caster.value)
@@ -271,18 +273,19 @@ class DeathAndReturningApp(widgets.VBox):
         self.status = widgets.HTML()
         m = self.model
         self.buttons = {
-            "drop": button("Drop to 0 HP", m.drop_to_zero, error=self.error, name="drop"),
+            "drop": button("Drop to 0 HP", mover(m, "drop_to_zero"), error=self.error, name="drop"),
             "save": button("Death save (d20)", self.death_save, error=self.error, name="save"),
-            "hit": button("Hit at 0 HP", m.damage_while_down, error=self.error, name="hit"),
-            "crit": button("Crit at 0 HP", lambda: m.damage_while_down(True),
+            "hit": button("Hit at 0 HP", mover(m, "damage_while_down"), error=self.error,
+                          name="hit"),
+            "crit": button("Crit at 0 HP", lambda: act(m, "damage_while_down", True),
                            error=self.error, name="crit"),
-            "heal": button("Heal", m.heal, error=self.error, name="heal"),
-            "die": button("Die", m.die, error=self.error, name="die"),
+            "heal": button("Heal", mover(m, "heal"), error=self.error, name="heal"),
+            "die": button("Die", mover(m, "die"), error=self.error, name="die"),
             "return": button("Attempt return (roll)", self.attempt_return, error=self.error,
                              name="return"),
-            "evict": button("Remove inhabitant", m.remove_inhabitant, error=self.error,
+            "evict": button("Remove inhabitant", mover(m, "remove_inhabitant"), error=self.error,
                             name="evict"),
-            "undo": button("Undo", m.undo, error=self.error, name="undo"),
+            "undo": button("Undo", lambda: undo(m), error=self.error, name="undo"),
         }
         b = self.buttons
         self.controls = roll_controls(campaign, lambda: self.seed_source(), DEATH_DICE_HINT,
@@ -329,7 +332,7 @@ class DeathAndReturningApp(widgets.VBox):
         if wanted == (m.module, m.permanent_death_failures, m.fragile_soul, m.escalation_wish):
             return
         try:
-            m.set_modules(*wanted)
+            act(m, "set_modules", *wanted)
         finally:
             self.render()
 
@@ -370,7 +373,7 @@ class DeathAndReturningApp(widgets.VBox):
                 tracker, name = self.psychosis
                 way = raised_by(result.spell)
                 if tracker.can("raised_from_dead", name, way):
-                    tracker.raised_from_dead(name, way)
+                    act(tracker, "raised_from_dead", name, way)
             return result
 
         trackers = [self.model] + ([self.psychosis[0]] if self.psychosis is not None else [])
@@ -538,12 +541,13 @@ class CombatOptionsApp(widgets.VBox):
             layout=widgets.Layout(grid_template_columns="repeat(3, 56px)", grid_gap="2px"))
         self.move_text = widgets.HTML()
         self.move_buttons = {
-            "set-speed": button("Set speed", lambda: self.counter.set_speed(self.speed.read()),
+            "set-speed": button("Set speed",
+                                lambda: act(self.counter, "set_speed", self.speed.read()),
                                 error=self.move_error, name="set-speed"),
-            "dash": button("Dash", self.counter.dash, error=self.move_error, name="dash"),
-            "new-turn": button("New turn", self.counter.new_turn, error=self.move_error,
+            "dash": button("Dash", mover(self.counter, "dash"), error=self.move_error, name="dash"),
+            "new-turn": button("New turn", mover(self.counter, "new_turn"), error=self.move_error,
                                name="new-turn"),
-            "undo-move": button("Undo", self.counter.undo, error=self.move_error,
+            "undo-move": button("Undo", lambda: undo(self.counter), error=self.move_error,
                                 name="undo-move"),
         }
         self.speed.observe(lambda _c: self.render_counter(), names="value")
@@ -653,7 +657,7 @@ class CombatOptionsApp(widgets.VBox):
 
     # diagonal moves
     def _step_button(self, direction: str) -> widgets.Button:
-        btn = button(direction.upper(), lambda: self.counter.step(direction),
+        btn = button(direction.upper(), lambda: act(self.counter, "step", direction),
                      error=self.move_error, name=f"step-{direction}")
         btn.layout = widgets.Layout(width="56px", height="44px", min_height="40px")
         return btn

@@ -46,6 +46,7 @@ from companion.widgets.base import (
     one_line,
     row,
 )
+from companion.widgets.seat_controls import act, mover
 
 __all__ = ["FacingApp"]
 
@@ -117,13 +118,13 @@ class FacingApp(widgets.VBox):
             return button(label, action, error=e, name=name)
 
         self.buttons = {
-            "end-move": b("End move facing", lambda: t.end_move(self.turn_to.value),
+            "end-move": b("End move facing", lambda: act(t, "end_move", self.turn_to.value),
                           "end-move"),
-            "react": b("Turn (reaction)", lambda: t.turn_as_reaction(
+            "react": b("Turn (reaction)", lambda: act(t, "turn_as_reaction",
                 self.turn_to.value, self.toward.value), "react"),
-            "keep": b("Keep turning", lambda: t.keep_turning(self.turn_to.value), "keep"),
-            "oa": b("Opportunity attack", t.opportunity_attack_while_tracking, "oa"),
-            "start": b("Start turn", t.start_turn, "start"),
+            "keep": b("Keep turning", lambda: act(t, "keep_turning", self.turn_to.value), "keep"),
+            "oa": b("Opportunity attack", mover(t, "opportunity_attack_while_tracking"), "oa"),
+            "start": b("Start turn", mover(t, "start_turn"), "start"),
         }
         self.status = widgets.HTML()
         self.history = widgets.HTML()

@@ -33,7 +33,7 @@ from companion.widgets.base import (
 )
 from companion.widgets.markup import details_html
 from companion.widgets.rolls import RollControls
-from companion.widgets.seat_controls import show_undo
+from companion.widgets.seat_controls import act, mover, show_undo, undo
 
 __all__ = ["HitDiceApp"]
 
@@ -75,16 +75,16 @@ class HitDiceApp(widgets.VBox):
         self.damage = int_box("Damage", 10, "damage", 0, 999)
         self.face = int_box("Die shows", 1, "face", 1, 12)
         self.buttons = {
-            "damage": button("Take damage", lambda: m.take_damage(self.damage.read()),
+            "damage": button("Take damage", lambda: act(m, "take_damage", self.damage.read()),
                              error=e, name="damage"),
-            "short": button("Short rest", m.short_rest, error=e, name="short"),
-            "long": button("Long rest", m.long_rest, error=e, name="long"),
-            "kit": button("Healer's kit", m.treat_with_healers_kit, error=e, name="kit"),
-            "surge": button("Healing surge", m.healing_surge, error=e, name="surge"),
+            "short": button("Short rest", mover(m, "short_rest"), error=e, name="short"),
+            "long": button("Long rest", mover(m, "long_rest"), error=e, name="long"),
+            "kit": button("Healer's kit", mover(m, "treat_with_healers_kit"), error=e, name="kit"),
+            "surge": button("Healing surge", mover(m, "healing_surge"), error=e, name="surge"),
             "roll": button("Roll a Hit Die", self.roll_die, error=e, name="roll"),
-            "enter": button("Spend die shown", lambda: m.spend_hit_die(self.face.read()),
+            "enter": button("Spend die shown", lambda: act(m, "spend_hit_die", self.face.read()),
                             error=e, name="enter"),
-            "undo": button("Undo", m.undo, error=e, name="undo"),
+            "undo": button("Undo", lambda: undo(m), error=e, name="undo"),
         }
         self.last = widgets.HTML()
         self.status = widgets.HTML()
@@ -112,7 +112,7 @@ class HitDiceApp(widgets.VBox):
     def _switch(self, field: str, value: bool) -> None:
         """A variant switch applies at once (it is part of the saved record)."""
         if getattr(self.model, field) != value:
-            self.model.set_variant(field, value)
+            act(self.model, "set_variant", field, value)
 
     def roll_die(self) -> None:
         """Roll a Hit Die (or take the die rolled at the table) and spend it, in the mode

@@ -39,7 +39,7 @@ from companion.widgets.base import (
     safe,
     text_box,
 )
-from companion.widgets.seat_controls import show_undo
+from companion.widgets.seat_controls import act, show_undo, undo
 
 __all__ = ["CharacterItemsApp", "ItemsApp"]
 
@@ -66,11 +66,11 @@ class ItemsApp(widgets.VBox):
         self.ability = int_box("Ability modifier", 3, "ability", -5, 10)
         self.own_ability = check_box("use my spellcasting ability", "own-ability", True)
         self.buttons = {
-            "activate": button("Activate", lambda: self.model.activate(
+            "activate": button("Activate", lambda: act(self.model, "activate",
                 self.spend.read(), bool(self.silence.value)), error=e, name="activate"),
-            "regain": button("Regain charges", lambda: self.model.regain_charges(
+            "regain": button("Regain charges", lambda: act(self.model, "regain_charges",
                 self.regain.read()), error=e, name="regain"),
-            "undo": button("Undo", self.model.undo, error=e, name="undo"),
+            "undo": button("Undo", lambda: undo(self.model), error=e, name="undo"),
         }
         self.status = widgets.HTML()
         self.costs = widgets.HTML()

@@ -42,6 +42,7 @@ from companion.widgets.base import (
     row,
     text_box,
 )
+from companion.widgets.seat_controls import act, mover
 
 __all__ = ["CombatTurnApp"]
 
@@ -78,20 +79,21 @@ class CombatTurnApp(widgets.VBox):
         self.spell = text_box("readied spell (optional)", name="spell")
         self.target = text_box("target", value="" if who else "orc", name="target")
         self.buttons = {
-            "start": b("Start turn", t.start_turn, "start"),
-            "action": b("Take action", lambda: t.take_action(self.action.value), "action"),
-            "object": b("Object interaction", t.interact_with_object, "object"),
-            "ready": b("Ready", lambda: t.ready(self.trigger.value, self.spell.value), "ready"),
-            "release": b("Release readied", t.release_readied, "release"),
-            "reaction": b("Use reaction", t.use_reaction, "reaction"),
-            "end-conc": b("End concentration", t.end_concentration, "end-conc"),
-            "break-conc": b("Concentration broken", t.break_concentration, "break-conc"),
-            "lose-dodge": b("Lose dodge", t.lose_dodge, "lose-dodge"),
-            "own-start": b("Mark: my turn starts", r.start_own_turn, "own-start"),
-            "melee": b("Melee attack (mark)", lambda: r.melee_attack(self.target.value),
+            "start": b("Start turn", mover(t, "start_turn"), "start"),
+            "action": b("Take action", lambda: act(t, "take_action", self.action.value), "action"),
+            "object": b("Object interaction", mover(t, "interact_with_object"), "object"),
+            "ready": b("Ready", lambda: act(t, "ready", self.trigger.value, self.spell.value),
+                       "ready"),
+            "release": b("Release readied", mover(t, "release_readied"), "release"),
+            "reaction": b("Use reaction", mover(t, "use_reaction"), "reaction"),
+            "end-conc": b("End concentration", mover(t, "end_concentration"), "end-conc"),
+            "break-conc": b("Concentration broken", mover(t, "break_concentration"), "break-conc"),
+            "lose-dodge": b("Lose dodge", mover(t, "lose_dodge"), "lose-dodge"),
+            "own-start": b("Mark: my turn starts", mover(r, "start_own_turn"), "own-start"),
+            "melee": b("Melee attack (mark)", lambda: act(r, "melee_attack", self.target.value),
                        "melee"),
-            "own-end": b("Mark: my turn ends", r.end_own_turn, "own-end"),
-            "next": b("Another creature's turn", r.next_turn, "next"),
+            "own-end": b("Mark: my turn ends", mover(r, "end_own_turn"), "own-end"),
+            "next": b("Another creature's turn", mover(r, "next_turn"), "next"),
             "oa": b("Opportunity attack", self.opportunity_attack, "oa"),
         }
         self.can_react = check_box("can take reactions", "can-react")
@@ -157,10 +159,10 @@ class CombatTurnApp(widgets.VBox):
 
     def _react_switch(self, able: bool) -> None:
         if able != self.reactions.can_take_reactions:
-            self.reactions.set_can_take_reactions(able)
+            act(self.reactions, "set_can_take_reactions", able)
 
     def opportunity_attack(self) -> None:
-        edge = self.reactions.opportunity_attack(self.target.value)
+        edge = act(self.reactions, "opportunity_attack", self.target.value)
         self.oa_result.value = (f'<div class="tc-oa" data-edge="{escape(edge.value)}">'
                                 f"opportunity attack: {escape(edge.value)}</div>")
 

@@ -22,7 +22,7 @@ from companion.widgets.base import (
 )
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape
 from companion.widgets.cairn_srd.conditions import ConditionsPanel
-from companion.widgets.seat_controls import load, show_undo, undo
+from companion.widgets.seat_controls import act, load, mover, show_undo, undo
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -76,18 +76,21 @@ class CairnCharacterApp(CairnAppBase):
             "New character", self.new, risky=lambda: True,
             prompt="Tap again: replace this sheet", error=self.error, name="new-character")
         self.buttons = {
-            "fatigue": self.btn("+ Fatigue", lambda: self._move(c.add_fatigue), "fatigue"),
-            "wound": self.btn("+ Wound", lambda: self._move(c.add_wound), "wound"),
-            "rest-turn": self.btn("Rest a turn", lambda: self._move(c.rest_turn), "rest-turn"),
-            "rest-night": self.btn("Rest a night", lambda: self._move(c.rest_night),
+            "fatigue": self.btn("+ Fatigue", lambda: self._move(mover(c, "add_fatigue")),
+                                "fatigue"),
+            "wound": self.btn("+ Wound", lambda: self._move(mover(c, "add_wound")), "wound"),
+            "rest-turn": self.btn("Rest a turn", lambda: self._move(mover(c, "rest_turn")),
+                                  "rest-turn"),
+            "rest-night": self.btn("Rest a night", lambda: self._move(mover(c, "rest_night")),
                                    "rest-night"),
-            "rest-day": self.btn("Rest a day", lambda: self._move(c.rest_day), "rest-day"),
+            "rest-day": self.btn("Rest a day", lambda: self._move(mover(c, "rest_day")),
+                                 "rest-day"),
             "panic": self.btn("Panic save", self.panic, "panic"),
             "undo": self.btn("Undo", self.undo, "undo"),
             "boast": self.btn("Boast", self.boast, "boast"),
-            "fulfil": self.btn("Fulfil", lambda: self._move(c.fulfil_boast), "fulfil"),
-            "shirk": self.btn("Shirk", lambda: self._move(c.shirk_boast), "shirk"),
-            "inspire": self.btn("+ Inspiration", lambda: self._move(c.earn_inspiration),
+            "fulfil": self.btn("Fulfil", lambda: self._move(mover(c, "fulfil_boast")), "fulfil"),
+            "shirk": self.btn("Shirk", lambda: self._move(mover(c, "shirk_boast")), "shirk"),
+            "inspire": self.btn("+ Inspiration", lambda: self._move(mover(c, "earn_inspiration")),
                                 "inspire"),
             "roll-inspiration": self.btn("Roll inspiration", self.inspiration,
                                          "roll-inspiration"),
@@ -139,7 +142,7 @@ class CairnCharacterApp(CairnAppBase):
 
     def add_item(self) -> None:
         name, qty = self.item_name.read(), self.item_qty.read()
-        self.character.add_item(name, self.item_tag.value, qty, self.item_die.value or None)
+        act(self.character, "add_item", name, self.item_tag.value, qty, self.item_die.value or None)
         self.item_name.value = ""
         self.show(self.character.log[-1].summary)
 
@@ -157,7 +160,7 @@ class CairnCharacterApp(CairnAppBase):
             amount, direct=self.direct.value, **kw), extra=scar)
 
     def boast(self) -> None:
-        self.character.make_boast(self.boast_goal.read(), self.boast_ability.value)
+        act(self.character, "make_boast", self.boast_goal.read(), self.boast_ability.value)
         self.show(self.character.log[-1].summary)
 
     def inspiration(self) -> None:
@@ -190,10 +193,10 @@ class CairnCharacterApp(CairnAppBase):
         if item.usable:
             buttons.append(self.btn("Use", self._use(index), f"use-{index}"))
         if item.droppable:
-            buttons.append(self.btn("Drop", lambda: self._move(lambda: c.drop_item(index)),
+            buttons.append(self.btn("Drop", lambda: self._move(lambda: act(c, "drop_item", index)),
                                     f"drop-{index}"))
         elif item.kind == "wound":
-            buttons.append(self.btn("Heal", lambda: self._move(lambda: c.heal_wound(index)),
+            buttons.append(self.btn("Heal", lambda: self._move(lambda: act(c, "heal_wound", index)),
                                     f"heal-{index}"))
         box = row(label, *buttons)
         box.add_class("tc-slot")

@@ -30,7 +30,7 @@ from companion.widgets.cairn_srd.common import (
     pct,
     said,
 )
-from companion.widgets.seat_controls import seat_refusal, show_undo, undo
+from companion.widgets.seat_controls import act, seat_refusal, show_undo, undo
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -141,7 +141,7 @@ class CombatApp(CairnAppBase):
             "begin-pcs": self.btn("PCs act first", lambda: self.begin("PCs"), "begin-pcs"),
             "begin-enemies": self.btn("Enemies act first", lambda: self.begin("Enemies"),
                                       "begin-enemies"),
-            "end-turn": self.btn("End turn", lambda: self.show(f"Now: {e.end_turn()}"),
+            "end-turn": self.btn("End turn", lambda: self.show(f"Now: {act(e, 'end_turn')}"),
                                  "end-turn"),
             "undo": self.btn("Undo", self.undo, "undo"),
             "attack": self.btn("Attack", self.attack, "attack", "danger"),
@@ -190,7 +190,7 @@ class CombatApp(CairnAppBase):
     def add(self) -> None:
         name = self.f_name.read()
         s = {k: box.read() for k, box in self.f_stats.items()}
-        self.encounter.add(name, self.f_side.value, s["GD"], s["STR"], s["DEX"], s["CTRL"],
+        act(self.encounter, "add", name, self.f_side.value, s["GD"], s["STR"], s["DEX"], s["CTRL"],
                            s["Armor"], self.f_weapon.value, pc=self.f_flags["PC"].value,
                            detachment=self.f_flags["detachment"].value,
                            leader=self.f_flags["leader"].value)
@@ -205,7 +205,7 @@ class CombatApp(CairnAppBase):
                       f"{name}: {result}" for name, result in results.items())))
 
     def begin(self, first: str) -> None:
-        self.show(self.encounter.begin(first, list(self.surprised.value)))
+        self.show(act(self.encounter, "begin", first, list(self.surprised.value)))
 
     def description(self) -> Attack:
         """The attack as the form describes it (the model checks it)."""

@@ -20,6 +20,7 @@ from companion.rulesets.cairn_srd.combat import Encounter
 from companion.rulesets.cairn_srd.saves import ABILITIES
 from companion.widgets.base import bind, disable_for, first_bad_box, int_box, row
 from companion.widgets.cairn_srd.common import CairnAppBase, escape, labelled, said
+from companion.widgets.seat_controls import act
 
 __all__ = ["CombatMovesPanel"]
 
@@ -99,7 +100,7 @@ class CombatMovesPanel(widgets.VBox):
 
     def mark(self) -> None:
         who, status = str(self.anyone.value), str(self.status.value)
-        self.encounter.set_status(who, status)
+        act(self.encounter, "set_status", who, status)
         self.app.show(self.encounter.log[-1].summary)
 
     def damage(self) -> None:
@@ -111,7 +112,7 @@ class CombatMovesPanel(widgets.VBox):
 
     def _written(self, index: int) -> Callable[[], None]:
         def mark() -> None:
-            due = self.encounter.clear_due(index)
+            due = act(self.encounter, "clear_due", index)
             self.app.show(f"{due.name}'s sheet: {_due_text(due)} written")
         return mark
 

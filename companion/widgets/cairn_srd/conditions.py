@@ -26,6 +26,7 @@ from companion.widgets.base import (
     row,
 )
 from companion.widgets.cairn_srd.common import CairnAppBase, labelled, said
+from companion.widgets.seat_controls import act, mover
 
 __all__ = ["ConditionsPanel"]
 
@@ -41,24 +42,24 @@ class ConditionsPanel(widgets.VBox):
         self.character, self.app = character, app
         c = character
         self.end_deprived = app.btn("End Deprived", lambda: self._do(
-            lambda: c.set_deprived(False)), "end-deprived")
-        self.calm = app.btn("Calm down", lambda: self._do(c.calm_down), "calm")
+            lambda: act(c, "set_deprived", False)), "end-deprived")
+        self.calm = app.btn("Calm down", lambda: self._do(mover(c, "calm_down")), "calm")
         # Deprivation by hand, its daily Fatigue, and acting while stunned or paralysed.
         self.become_deprived = app.btn("Becomes Deprived", lambda: self._do(
-            lambda: c.set_deprived(True)), "become-deprived")
-        self.deprived_day = app.btn("A day Deprived", lambda: self._do(c.deprived_day),
+            lambda: act(c, "set_deprived", True)), "become-deprived")
+        self.deprived_day = app.btn("A day Deprived", lambda: self._do(mover(c, "deprived_day")),
                                     "deprived-day")
         self.agony = app.btn("Agony (1d6)", self.act_in_agony, "agony", "danger")
         self.enervation = app.btn("Enervation (-1 max Guard)", lambda: self._do(
-            c.enervation), "enervation")
+            mover(c, "enervation")), "enervation")
         self.cumbersome = app.btn("Cumbersome load", lambda: self._do(
-            lambda: c.carry_cumbersome(not c.cumbersome)), "cumbersome")
+            lambda: act(c, "carry_cumbersome", not c.cumbersome)), "cumbersome")
         self.stakes = widgets.Dropdown(tooltip="Raised stakes: +1 to", value="Guard",
                                        options=["Guard", *ABILITIES],
                                        layout=widgets.Layout(width="100px"))
         self.stakes.add_class("tc-select-stakes")
         self.raise_stakes = app.btn("Raise the boast's stakes", lambda: self._do(
-            lambda: c.raise_stakes(str(self.stakes.value))), "raise-stakes")
+            lambda: act(c, "raise_stakes", str(self.stakes.value))), "raise-stakes")
         self.recover = app.btn("Recover scar", self.recover_scar, "recover-scar")
         self.hazard = int_box("Hazard damage", 3, "hazard", 0, MAX_HAZARD, width="170px")
         self.hazard_ability = widgets.Dropdown(tooltip="Ability the hazard hits",
@@ -84,9 +85,9 @@ class ConditionsPanel(widgets.VBox):
         self.reason = name_box("Why", "", "fate-reason", max_len=MAX_FATE, required=False,
                                placeholder="e.g. captured", width="260px")
         self.leave = app.btn("Leaves play", lambda: self._do(
-            lambda: c.leave_play(self.reason.read())), "leave-play")
-        self.rejoin = app.btn("Rejoins", lambda: self._do(c.rejoin), "rejoin")
-        self.die = app.btn("Dies", lambda: self._do(lambda: c.die(self.reason.read())),
+            lambda: act(c, "leave_play", self.reason.read())), "leave-play")
+        self.rejoin = app.btn("Rejoins", lambda: self._do(mover(c, "rejoin")), "rejoin")
+        self.die = app.btn("Dies", lambda: self._do(lambda: act(c, "die", self.reason.read())),
                            "die", "danger")
         self.children = (
             widgets.HTML("<b>Conditions</b>"),
@@ -120,11 +121,11 @@ class ConditionsPanel(widgets.VBox):
                       lambda roll: said(c, f"{kind} recovery: rolled {roll}"))
 
     def take_hazard(self) -> None:
-        self.character.damage_ability(self.hazard_ability.value, self.hazard.read())
+        act(self.character, "damage_ability", self.hazard_ability.value, self.hazard.read())
         self.app.show(self.character.log[-1].summary + " (no Critical Damage save)")
 
     def add_wound(self) -> None:
-        self.character.add_wound(self.wound_name.read() or "Wound", self.major.value)
+        act(self.character, "add_wound", self.wound_name.read() or "Wound", self.major.value)
         self.wound_name.value = ""
         self.major.value = False
         self.app.show(self.character.log[-1].summary)

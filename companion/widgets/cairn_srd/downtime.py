@@ -31,7 +31,7 @@ from companion.widgets.base import (
     row,
 )
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, labelled, said
-from companion.widgets.seat_controls import seat_refusal, show_undo, undo
+from companion.widgets.seat_controls import act, seat_refusal, show_undo, undo
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -71,7 +71,7 @@ class DowntimeApp(CairnAppBase):
         for c in self.party:  # each character this page's seat may bring (a player: own)
             if not any(m.name.lower() == c.name.lower() for m in d.members) and \
                     seat_refusal(d, "add_member", {"name": c.name}) is None:
-                d.add_member(c.name)
+                act(d, "add_member", c.name)
 
         self.board = widgets.HTML()
         self.next_button = self.btn("Finish step", self.finish_step, "finish-step", "primary")
@@ -214,49 +214,50 @@ class DowntimeApp(CairnAppBase):
     # -- moves ---------------------------------------------------------------------------
 
     def finish_step(self) -> None:
-        self.show(self.downtime.finish_step())
+        self.show(act(self.downtime, "finish_step"))
 
     def add_member(self) -> None:
-        self.downtime.add_member(self.who.read(), self.purse.read(), self.lifestyle.value)
+        act(self.downtime, "add_member", self.who.read(), self.purse.read(), self.lifestyle.value)
         self._last()
 
     def earn(self) -> None:
-        self.downtime.earn(self.member.value, self.amount.read(), self.why.read())
+        act(self.downtime, "earn", self.member.value, self.amount.read(), self.why.read())
         self._last()
 
     def spend(self) -> None:
-        self.downtime.spend(self.member.value, self.amount.read(), self.why.read())
+        act(self.downtime, "spend", self.member.value, self.amount.read(), self.why.read())
         self._last()
 
     def repay(self) -> None:
-        self.downtime.repay(self.member.value, self.amount.read())
+        act(self.downtime, "repay", self.member.value, self.amount.read())
         self._last()
 
     def toggle_recovering(self) -> None:
         d = self.downtime
         m = d.member(self.member.value)
-        d.set_recovering(m.name, not m.recovering)
+        act(d, "set_recovering", m.name, not m.recovering)
         self._last()
 
     def deposit(self) -> None:
-        self.downtime.deposit(self.member.value, self.amount.read(), self.bank.read(),
+        act(self.downtime, "deposit", self.member.value, self.amount.read(), self.bank.read(),
                               self.branch.read())
         self._last()
 
     def withdraw(self) -> None:
-        self.downtime.withdraw(self.member.value, self.amount.read(), self.bank.read(),
+        act(self.downtime, "withdraw", self.member.value, self.amount.read(), self.bank.read(),
                                self.branch.read(), self.at_bank.read(), self.at_branch.read())
         self._last()
 
     def add_cache(self) -> None:
-        self.downtime.add_cache(self.member.value, self.cache_where.read(), self.amount.read(),
-                                bool(self.cache_secured.value))
+        act(self.downtime, "add_cache", self.member.value, self.cache_where.read(),
+            self.amount.read(), bool(self.cache_secured.value))
         self._last()
 
     def rob_cache(self) -> None:
         if self.cache.value is None:
             raise RuleError("Banks: choose a cache first")
-        self.downtime.rob_cache(self.member.value, int(self.cache.value), self.amount.read())
+        act(self.downtime, "rob_cache", self.member.value, int(self.cache.value),
+            self.amount.read())
         self._last()
 
     def _caches(self) -> None:
@@ -287,13 +288,13 @@ class DowntimeApp(CairnAppBase):
     def new_action(self) -> None:
         silver = self.cost.read()
         costs: list[list[object]] | None = [["Silver", "silver", silver]] if silver else []
-        self.downtime.new_action(self.member.value, self.goal.read(), self.milestones.read(),
-                                 costs)
+        act(self.downtime, "new_action", self.member.value, self.goal.read(),
+            self.milestones.read(), costs)
         self._last()
 
     def choose_action(self) -> None:
         index = self._action_index()
-        self.downtime.choose_action(self.downtime.actions[index].owner, index)
+        act(self.downtime, "choose_action", self.downtime.actions[index].owner, index)
         self._last()
 
     def _open_cost(self, index: int) -> int:
@@ -305,7 +306,7 @@ class DowntimeApp(CairnAppBase):
 
     def pay_cost(self) -> None:
         index = self._action_index()
-        self.downtime.pay_cost(index, self._open_cost(index))
+        act(self.downtime, "pay_cost", index, self._open_cost(index))
         self._last()
 
     def contest(self) -> None:
@@ -318,11 +319,11 @@ class DowntimeApp(CairnAppBase):
                                                           else "the cost stands")))
 
     def milestone(self) -> None:
-        self.downtime.mark_milestone(self._action_index())
+        act(self.downtime, "mark_milestone", self._action_index())
         self._last()
 
     def add_faction(self) -> None:
-        self.downtime.add_faction(self.faction_name.read(), self.faction_goal.read(),
+        act(self.downtime, "add_faction", self.faction_name.read(), self.faction_goal.read(),
                                   self.faction_size.read(), self.faction_mod.read())
         self._last()
 
@@ -330,22 +331,22 @@ class DowntimeApp(CairnAppBase):
         self.roll("factions' turn", self.downtime.faction_turn, "; ".join)
 
     def interfere(self) -> None:
-        self.downtime.interfere(self.faction_pick.value, self.steps.read())
+        act(self.downtime, "interfere", self.faction_pick.value, self.steps.read())
         self._last()
 
     def enter(self) -> None:
-        self.downtime.enter_settlement(self.town.read())
+        act(self.downtime, "enter_settlement", self.town.read())
         self._last()
 
     def leave(self) -> None:
-        self.downtime.leave_settlement()
+        act(self.downtime, "leave_settlement")
         self._last()
 
     def hazard(self) -> None:
         self.roll("settlement hazard", self.downtime.settlement_hazard)
 
     def end_condition(self) -> None:
-        self.downtime.end_condition(self.condition.value)
+        act(self.downtime, "end_condition", self.condition.value)
         self._last()
 
     def rumour(self) -> None:

@@ -31,7 +31,7 @@ from companion.widgets.base import (
     row,
 )
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, said
-from companion.widgets.seat_controls import load, show_undo
+from companion.widgets.seat_controls import act, load, show_undo
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -149,7 +149,7 @@ class DuelApp(CairnAppBase):
             raise CompanionError("Duel: the GM starts the duel")
         names = [b.read() for b in self.name_boxes]
         hps = [b.read() for b in self.hp_boxes]
-        self.duel.start(names[0], names[1], hps[0], hps[1], self.stakes.read())
+        act(self.duel, "start", names[0], names[1], hps[0], hps[1], self.stakes.read())
         self.show(self.duel.log[-1].summary)
 
     def _choose(self, side: int, tactic: str) -> Callable[[], None]:
@@ -158,7 +158,7 @@ class DuelApp(CairnAppBase):
                 raise CompanionError("Duel: each duelist chooses on their own screen")
             d = self.duel
             if d.waiting() != [d.names[side]]:
-                d.choose(side, tactic)
+                act(d, "choose", side, tactic)
                 self.show(f"{d.names[side]} has chosen (hidden).")
                 return
 

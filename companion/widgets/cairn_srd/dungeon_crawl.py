@@ -38,7 +38,7 @@ from companion.widgets.cairn_srd.common import (
     pct,
     said,
 )
-from companion.widgets.seat_controls import show_undo
+from companion.widgets.seat_controls import act, show_undo
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -231,11 +231,11 @@ class DungeonCrawlApp(CairnAppBase):
         action = self.action.value
         if action == OTHER:
             action = self.other.read()
-        self.delve.declare(action, fast=bool(self.fast.value))
+        act(self.delve, "declare", action, fast=bool(self.fast.value))
         self._said()
 
     def describe_turn(self) -> None:
-        self.delve.describe_turn(self.note.read())
+        act(self.delve, "describe_turn", self.note.read())
         self.note.value = ""
         self._said()
 
@@ -244,7 +244,7 @@ class DungeonCrawlApp(CairnAppBase):
         self.roll(f"site die d{d.die}", d.roll_site_die, lambda step: said(d, str(step)))
 
     def mark(self) -> None:
-        self.delve.mark_lights()
+        act(self.delve, "mark_lights")
         self._said()
 
     def _detail(self, detail: str) -> Callable[[], None]:
@@ -255,18 +255,19 @@ class DungeonCrawlApp(CairnAppBase):
         return roll
 
     def add_light(self) -> None:
-        self.delve.add_light(str(self.light_kind.value).lower(), str(self.light_bearer.value))
+        act(self.delve, "add_light", str(self.light_kind.value).lower(),
+            str(self.light_bearer.value))
         self._said()
 
     def add_oil(self) -> None:
-        self.delve.add_oil(1)
+        act(self.delve, "add_oil", 1)
         self._said()
 
     def _light_move(self, name: str, index: int, *args: Any) -> Callable[[], None]:
-        def act() -> None:
-            getattr(self.delve, name)(index, *args)
+        def run() -> None:
+            act(self.delve, name, index, *args)
             self._said()
-        return act
+        return run
 
     def add_character(self) -> None:
         s, dx, c = (self.new_stats[k].read() for k in ("STR", "DEX", "CTRL"))
@@ -275,38 +276,38 @@ class DungeonCrawlApp(CairnAppBase):
         self.render()
 
     def _panic(self, character: Character) -> Callable[[], None]:
-        def act() -> None:
+        def run() -> None:
             d = self.delve
             self.roll(f"{character.name}: panic save in the dark",
                       lambda **kw: ex.darkness_panic(d, character, **kw),
                       lambda r: said(d, f"{character.name} saves against panic in the "
                                         f"dark: {r}"))
-        return act
+        return run
 
     def _fate(self, character: Character) -> Callable[[], None]:
-        def act() -> None:
+        def run() -> None:
             d = self.delve
             self.roll(f"{character.name}: fate in the dark",
                       lambda **kw: d.darkness_fate(character.name, **kw),
                       lambda text: said(d, f"{character.name}'s fate in the dark: {text}"))
-        return act
+        return run
 
     def _to_sheet(self, apply: Callable[[ex.Delve, Character], str],
                   character: Character) -> Callable[[], None]:
         """Put a rolled fate or a settled escape on the character's sheet."""
-        def act() -> None:
+        def run() -> None:
             self.show(apply(self.delve, character))
-        return act
+        return run
 
     def _darkvision(self, character: Character) -> Callable[[], None]:
-        def act() -> None:
+        def run() -> None:
             has = character.name in self.delve.darkvision
-            self.delve.set_darkvision(character.name, not has)
+            act(self.delve, "set_darkvision", character.name, not has)
             self._said()
-        return act
+        return run
 
     def _escape(self, character: Character) -> Callable[[], None]:
-        def act() -> None:
+        def run() -> None:
             chosen = [k for k, box in self.situations.items() if box.value]
             ability, score = self._escape_save(character)
             d, discarded = self.delve, self.discard.read()
@@ -314,7 +315,7 @@ class DungeonCrawlApp(CairnAppBase):
                       lambda **kw: d.escape_check(character.name, ability, score, chosen,
                                                   discarded, **kw),
                       lambda r: said(d, f"{character.name} escape {ability}: {r}"))
-        return act
+        return run
 
     def _escape_save(self, c: Character) -> tuple[str, int]:
         """The best save and the score the escape uses (less its major Wounds, when they
@@ -324,31 +325,31 @@ class DungeonCrawlApp(CairnAppBase):
         return ability, c.save_score(ability, majors if self.wounds_count.value else None)
 
     def _escape_move(self, name: str, who: str) -> Callable[[], None]:
-        def act() -> None:
+        def run() -> None:
             if name == "reroll_escape":
-                self.delve.reroll_escape(who)
+                act(self.delve, "reroll_escape", who)
                 self._said()
                 return
             d = self.delve
             what = name.replace("_", " ")
             self.roll(f"{who}: {what}", lambda **kw: getattr(d, name)(who, **kw),
                       lambda result: said(d, f"{who} {what}: {result}"))
-        return act
+        return run
 
     def _betray(self, who: str, choice: widgets.Dropdown) -> Callable[[], None]:
-        def act() -> None:
+        def run() -> None:
             if not choice.value:
                 raise RuleError("Escaping the Dungeon: no comrade is escaping to betray")
             d, comrade = self.delve, str(choice.value)
             self.roll(f"{who}: betrays {comrade}",
                       lambda **kw: d.betray(who, comrade, **kw), lambda text: said(d, text))
-        return act
+        return run
 
     def undo(self) -> None:
         self.show(f"Undone: {ex.undo(self.delve, self.party)}")
 
     def new_site(self) -> None:
-        self.delve.new_site()
+        act(self.delve, "new_site")
         self._said()
 
     # -- render --------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from companion.rulesets.cairn_srd import lockpicking
 from companion.rulesets.cairn_srd.lockpicking import LockPicking
 from companion.widgets.base import SaveLoad, app_box, bind, row
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape
-from companion.widgets.seat_controls import show_undo, undo
+from companion.widgets.seat_controls import act, show_undo, undo
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -45,7 +45,7 @@ class LockpickingApp(CairnAppBase):
                                       f"pick-{key}")
                              for key, name in lockpicking.ACTIONS.items()]
         self.study_button = self.btn("Study (2 of 3)", self.study, "study")
-        self.break_button = self.btn("Break off", lambda: self.show(lp.break_off()), "break")
+        self.break_button = self.btn("Break off", lambda: self.show(act(lp, "break_off")), "break")
         self.undo_button = self.btn("Undo", self.undo, "undo")
         self.file = SaveLoad(lp, "cairn-lock.json", what="lock")
         app_box(
@@ -69,7 +69,7 @@ class LockpickingApp(CairnAppBase):
         self.roll("new lock", self.lock.new_lock)
 
     def _pick(self, key: str) -> Callable[[], None]:
-        return lambda: self.show(self.lock.pick(key))
+        return lambda: self.show(act(self.lock, "pick", key))
 
     def study(self) -> None:
         lp = self.lock

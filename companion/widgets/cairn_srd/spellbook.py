@@ -17,6 +17,7 @@ from companion.errors import RuleError
 from companion.rulesets.cairn_srd.character import MAX_NAME, Character
 from companion.widgets.base import bind, disable_for, first_bad_box, name_box, row
 from companion.widgets.cairn_srd.common import CairnAppBase, escape, labelled
+from companion.widgets.seat_controls import act, mover
 
 __all__ = ["SpellbookPanel"]
 
@@ -35,14 +36,14 @@ class SpellbookPanel(widgets.VBox):
         self.gain_button = app.btn("Pick up scroll", self.gain, "gain-scroll")
         self.scroll = widgets.Dropdown(tooltip="Scroll", layout=widgets.Layout(width="200px"))
         self.scroll.add_class("tc-scroll-select")
-        self.bind_button = app.btn("Bind grimoire", self._with_scroll(c.create_grimoire),
+        self.bind_button = app.btn("Bind grimoire", self._with_scroll(mover(c, "create_grimoire")),
                                    "bind-grimoire")
-        self.copy_button = app.btn("Copy into grimoire", self._with_scroll(c.copy_scroll),
+        self.copy_button = app.btn("Copy into grimoire", self._with_scroll(mover(c, "copy_scroll")),
                                    "copy-scroll")
         self.spell = widgets.Dropdown(tooltip="Spell", layout=widgets.Layout(width="220px"))
         self.spell.add_class("tc-spell-select")
         self.cast_button = app.btn("Cast this spell", self.cast, "cast-spell", "primary")
-        self.lift_button = app.btn("Lift a doom (quest)", lambda: self._do(c.lift_doom),
+        self.lift_button = app.btn("Lift a doom (quest)", lambda: self._do(mover(c, "lift_doom")),
                                    "lift-doom")
         self.book = widgets.HTML()
         self.children = (
@@ -61,16 +62,16 @@ class SpellbookPanel(widgets.VBox):
         self.app.show(self.character.log[-1].summary)
 
     def gain(self) -> None:
-        self.character.gain_scroll(self.scroll_name.read())
+        act(self.character, "gain_scroll", self.scroll_name.read())
         self.scroll_name.value = ""
         self.app.show(self.character.log[-1].summary)
 
     def _with_scroll(self, move: Callable[[int], None]) -> Callable[[], None]:
-        def act() -> None:
+        def run() -> None:
             if self.scroll.value is None:
                 raise RuleError("Spellcasting: choose a scroll first")
             self._do(lambda: move(int(self.scroll.value)))
-        return act
+        return run
 
     def cast(self) -> None:
         c, dice, spell = self.character, self.chosen(), str(self.spell.value)

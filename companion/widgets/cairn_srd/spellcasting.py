@@ -12,7 +12,7 @@ from companion.rulesets.cairn_srd.character import CastReport, Character, new_ch
 from companion.widgets.base import SaveLoad, app_box, bind, first_bad_box, int_box, row
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, pct
 from companion.widgets.cairn_srd.spellbook import SpellbookPanel
-from companion.widgets.seat_controls import show_undo, undo
+from companion.widgets.seat_controls import mover, show_undo, undo
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -75,7 +75,7 @@ class SpellcastingApp(CairnAppBase):
         self.status = widgets.HTML()
         self.cast_button = self.btn("Cast", self.cast, "cast", "primary")
         self.undo_button = self.btn("Undo", self.undo, "undo")
-        self.ban_button = self.btn("Ban over", lambda: self._note(c.end_casting_ban),
+        self.ban_button = self.btn("Ban over", lambda: self._note(mover(c, "end_casting_ban")),
                                    "ban-over")
         self.file = SaveLoad(c, "cairn-caster.json", what="caster")
         self.spellbook = SpellbookPanel(c, self, lambda: self.chosen, self.extra)
@@ -85,7 +85,7 @@ class SpellcastingApp(CairnAppBase):
             row(self.item_dice),
             self.dice_row,
             row(self.cast_button,
-                self.btn("Rest a night", lambda: self._note(c.rest_night), "rest-night"),
+                self.btn("Rest a night", lambda: self._note(mover(c, "rest_night")), "rest-night"),
                 self.ban_button,
                 self.undo_button),
             self.error,

@@ -34,7 +34,7 @@ from companion.widgets.base import (
     row,
 )
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, labelled
-from companion.widgets.seat_controls import undo
+from companion.widgets.seat_controls import act, undo
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -117,13 +117,13 @@ class VesselPanel(widgets.VBox):
         self.place.observe(lambda _c: self.render(), "value")
 
     def stow(self) -> None:
-        self.vessel.load_cargo(self.cargo.read(), self.place.value)
+        act(self.vessel, "load_cargo", self.cargo.read(), self.place.value)
         self.cargo.value = ""
         self.app.show(self.vessel.log[-1].summary)
 
     def _unload(self, place: str, index: int) -> Callable[[], None]:
         def unload() -> None:
-            self.vessel.unload_cargo(place, index)
+            act(self.vessel, "unload_cargo", place, index)
             self.app.show(self.vessel.log[-1].summary)
         return unload
 
@@ -149,19 +149,19 @@ class VesselPanel(widgets.VBox):
             lambda **kw: self.vessel.take_damage(amount, part, direct, **kw))
 
     def board(self) -> None:
-        self.app.show(self.vessel.board(self.boarders.read()))
+        self.app.show(act(self.vessel, "board", self.boarders.read()))
 
     def _repair(self, key: str) -> Callable[[], None]:
         def repair() -> None:
             cost = mass_combat.repair_cost(self.cost.read())
-            self.vessel.repair(key)
+            act(self.vessel, "repair", key)
             self.app.show(f"{self.vessel.name}: {key} repaired to "
                           f"{getattr(self.vessel, PARTS[key])} (workers plus "
                           f"{_silver(cost)} silver of materials)")
         return repair
 
     def rest(self) -> None:
-        self.vessel.rest_at_port()
+        act(self.vessel, "rest_at_port")
         self.app.show(f"{self.vessel.name} rests at port: Guard {self.vessel.guard}")
 
     def render(self) -> None:

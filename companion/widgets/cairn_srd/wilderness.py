@@ -20,7 +20,7 @@ from companion.rulesets.cairn_srd.character import Character
 from companion.rulesets.cairn_srd.wilderness import Journey
 from companion.widgets.base import SaveLoad, app_box, bind, check_box, int_box, name_box, row
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, labelled
-from companion.widgets.seat_controls import seat_refusal, show_undo, undo
+from companion.widgets.seat_controls import act, seat_refusal, show_undo, undo
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -166,13 +166,13 @@ class WildernessApp(CairnAppBase):
     # -- actions -------------------------------------------------------------------------
 
     def add_leg(self) -> None:
-        plan = self.journey.add_leg(self.path.value, self.distance.value, self.terrain.value,
-                                    self.sea.read(), self.water.value, self.dest.read())
+        plan = act(self.journey, "add_leg", self.path.value, self.distance.value,
+                   self.terrain.value, self.sea.read(), self.water.value, self.dest.read())
         self.show(f"Leg added: {plan}")
 
     def add_traveller(self) -> None:
         name = self.who.read()
-        self.journey.add_traveller(name, self.rations.read(), self.mounts.read(),
+        act(self.journey, "add_traveller", name, self.rations.read(), self.mounts.read(),
                                    self.feed.read())
         self.show(f"{name} joins the party")
 
@@ -181,15 +181,15 @@ class WildernessApp(CairnAppBase):
         self.show("Sheets: " + ("; ".join(notes) if notes else "already up to date"))
 
     def toggle_winter(self) -> None:
-        self.journey.set_winter(not self.journey.winter)
+        act(self.journey, "set_winter", not self.journey.winter)
         self.show(self.journey.log[-1].summary)
 
     def set_weather(self) -> None:
-        self.journey.set_weather(self.weather.read(), self.weather_watches.read())
+        act(self.journey, "set_weather", self.weather.read(), self.weather_watches.read())
         self.show(self.journey.log[-1].summary)
 
     def choose(self) -> None:
-        self.journey.choose(self.action.value, lit=self.lit.value)
+        act(self.journey, "choose", self.action.value, lit=self.lit.value)
         self.show(self.journey.log[-1].summary)
 
     def travel(self) -> None:
@@ -198,7 +198,7 @@ class WildernessApp(CairnAppBase):
                                                                      **kw))
 
     def explore(self) -> None:
-        self.show(self.journey.explore(self.found.read()))
+        self.show(act(self.journey, "explore", self.found.read()))
 
     def supply(self) -> None:
         who, activity, have = self.member.value, self.activity.value, self.have.read()
@@ -222,7 +222,7 @@ class WildernessApp(CairnAppBase):
             bedding=bedding, shelter=shelter, **kw))
 
     def mark_light(self) -> None:
-        self.show(self.journey.mark_light(self.torches.read(), self.oil.read()))
+        self.show(act(self.journey, "mark_light", self.torches.read(), self.oil.read()))
 
     def event(self) -> None:
         self.roll("event check", self.journey.event_check)

@@ -310,7 +310,7 @@ class DiceMonarchsApp(widgets.VBox):
         seed = self.seed_box.read()
         self.seed_box.value = ""  # the seed decides every die: it does not stay on screen
         self.game.new_table(names, chips, seed=seed)
-        self.game.deal()
+        act(self.game, "deal")
 
     def _gm_save(self) -> None:
         if not self.runs_table:
@@ -331,7 +331,7 @@ class DiceMonarchsApp(widgets.VBox):
     def _toggle_banker(self, change: dict[str, Any]) -> None:
         if bool(change["new"]) != self.game.banker_rolls:
             try:
-                self.game.set_banker_rolls(bool(change["new"]))
+                act(self.game, "set_banker_rolls", bool(change["new"]))
             except CompanionError as exc:
                 self.error.show(exc)
                 self.banker_toggle.value = self.game.banker_rolls
@@ -343,7 +343,7 @@ class DiceMonarchsApp(widgets.VBox):
         game = self.game
         stage = game.awaiting
         if not self.community_controls.own.value:
-            game.reveal()  # the table seed rolls them, as on any table
+            act(game, "reveal")  # the table seed rolls them, as on any table
             return
         self.community_controls.run(
             f"Dice Monarchs hand {game.hand_no}: the {stage}",
@@ -354,7 +354,7 @@ class DiceMonarchsApp(widgets.VBox):
     def _toggle_odds(self, change: dict[str, Any]) -> None:
         if bool(change["new"]) != self.game.show_odds:
             try:
-                self.game.set_show_odds(bool(change["new"]))
+                act(self.game, "set_show_odds", bool(change["new"]))
             except CompanionError as exc:
                 self.error.show(exc)
 
@@ -395,10 +395,10 @@ class DiceMonarchsApp(widgets.VBox):
         elif self.shown_to != player:
             raise CompanionError(f"{player}: tap 'Show my dice' first (it is your turn)")
         args = [self.amount.read()] if with_amount else []
-        getattr(game, name)(player, *args)
+        act(game, name, player, *args)
 
     def _deal(self) -> None:
-        self.game.deal()
+        act(self.game, "deal")
 
     def _undo(self) -> None:
         # The hot seat's second tap is everyone agreeing; elsewhere the role decides.

@@ -29,7 +29,7 @@ from companion.widgets.base import (
 from companion.widgets.markup import details_html
 from companion.widgets.miasma.common import css
 from companion.widgets.rolls import RollControls
-from companion.widgets.seat_controls import show_undo
+from companion.widgets.seat_controls import act, mover, show_undo, undo
 
 if TYPE_CHECKING:
     import random  # a type only: the session draws every roll
@@ -88,8 +88,10 @@ class EarthmotesApp(widgets.VBox):
         # The Size table sizes a region too; ticked, the region keeps the earthmote's size.
         self.same_size = check_box("same size", "same-size")
         self.remove_button = button("Remove #", self._remove, error=self.error, name="remove")
-        self.undo_button = button("Undo", self.model.undo, error=self.error, name="undo")
-        self.clear_button = button("Clear", self.model.clear, error=self.error, name="clear")
+        self.undo_button = button("Undo", lambda: undo(self.model), error=self.error,
+                                  name="undo")
+        self.clear_button = button("Clear", mover(self.model, "clear"), error=self.error,
+                                   name="clear")
         self._count = 0
         self.heading = widgets.HTML()
         self.listing = widgets.HTML()
@@ -152,7 +154,7 @@ class EarthmotesApp(widgets.VBox):
             keep_seed=self._public))
 
     def _remove(self) -> None:
-        self.model.remove(self.index_box.read() - 1)
+        act(self.model, "remove", self.index_box.read() - 1)
 
     def render(self) -> None:
         model = self.model

@@ -30,7 +30,7 @@ from companion.widgets.base import (
     row,
 )
 from companion.widgets.miasma.common import LOG_SHOWN, css
-from companion.widgets.seat_controls import show_undo
+from companion.widgets.seat_controls import act, mover, show_undo, undo
 
 __all__ = ["MiasmaTrackerApp"]
 
@@ -68,17 +68,22 @@ class MiasmaTrackerApp(widgets.VBox):
         self.gain_button = self._btn("Gain levels", c(self._gain), "gain", "danger")
         self.stress_button = self._btn("Set stress", c(self._stress), "stress")
         self.gated = {
-            "enter_miasma": self._btn("Enter Miasma", c(self.model.enter_miasma), "enter"),
-            "leave_miasma": self._btn("Leave Miasma", c(self.model.leave_miasma), "leave"),
-            "eat_and_drink": self._btn("Eat & drink", c(self.model.eat_and_drink), "eat"),
+            "enter_miasma": self._btn("Enter Miasma", c(mover(self.model, "enter_miasma")),
+                                      "enter"),
+            "leave_miasma": self._btn("Leave Miasma", c(mover(self.model, "leave_miasma")),
+                                      "leave"),
+            "eat_and_drink": self._btn("Eat & drink", c(mover(self.model, "eat_and_drink")), "eat"),
             "greater_restoration": self._btn("Greater restoration",
-                                             c(self.model.greater_restoration), "restoration"),
+                                             c(mover(self.model, "greater_restoration")),
+                                             "restoration"),
             "raised_from_dead": self._btn("Raised from dead", c(lambda n: (
-                self.model.raised_from_dead(n, self.raised.value))), "raised"),
+                act(self.model, "raised_from_dead", n, self.raised.value))), "raised"),
             "remove_psychosis": self._btn("Remove levels", c(lambda n: (
-                self.model.remove_psychosis(n, self.levels_box.read(), "a cure"))), "remove"),
+                act(self.model, "remove_psychosis", n, self.levels_box.read(), "a cure"))),
+                "remove"),
         }
-        self.rest_button = self._btn("Long rest", c(self.model.long_rest), "rest", "success")
+        self.rest_button = self._btn("Long rest", c(mover(self.model, "long_rest")), "rest",
+                                     "success")
         g = self.gated
         # Each button and the box it reads wrap together, never split across lines.
         self.character_buttons = row(row(self.gain_button, g["remove_psychosis"],
@@ -88,12 +93,12 @@ class MiasmaTrackerApp(widgets.VBox):
                                  self.rest_button)
         self.cure_buttons = row(g["greater_restoration"], row(g["raised_from_dead"],
                                                               self.raised))
-        self.undo_button = self._btn("Undo", self.model.undo, "undo")
+        self.undo_button = self._btn("Undo", lambda: undo(self.model), "undo")
         self.time_buttons = row(
             widgets.HTML("Time passes:"),
-            *(self._btn(label, functools.partial(self.model.pass_time, h), f"time-{h}")
+            *(self._btn(label, functools.partial(mover(self.model, "pass_time"), h), f"time-{h}")
               for label, h in (("+1 hour", 1), ("+8 hours", 8), ("+24 hours", 24))),
-            row(self._btn("Pass hours", lambda: self.model.pass_time(self.hours_box.read()),
+            row(self._btn("Pass hours", lambda: act(self.model, "pass_time", self.hours_box.read()),
                           "time-n"), self.hours_box),
             self.undo_button,
         )
@@ -126,14 +131,14 @@ class MiasmaTrackerApp(widgets.VBox):
         return run
 
     def _gain(self, name: str) -> None:
-        self.model.gain_psychosis(name, self.levels_box.read())
+        act(self.model, "gain_psychosis", name, self.levels_box.read())
 
     def _stress(self, name: str) -> None:
-        self.model.set_stress(name, self.stress_box.read())
+        act(self.model, "set_stress", name, self.stress_box.read())
 
     def _add(self) -> None:
         # A name already taken: said under the box it came from, and in the app line.
-        self.name_box.apply(self.model.add_character)
+        self.name_box.apply(mover(self.model, "add_character"))
 
     def _gate(self) -> None:
         """Disable what cannot work now: no character chosen, or the rules refuse it."""

@@ -178,7 +178,7 @@ def _plot_summary(campaign: Campaign) -> list[tuple[str, str]]:
 
 
 def _plot_add(campaign: Campaign, name: str, kind: str, v: dict[str, int]) -> None:
-    _plot_session(campaign).add_player(name)
+    act(_plot_session(campaign), "add_player", name)
 
 
 # --- 5e ---------------------------------------------------------------------------------
@@ -309,7 +309,7 @@ def _miasma_summary(campaign: Campaign) -> list[tuple[str, str]]:
 
 
 def _miasma_add(campaign: Campaign, name: str, kind: str, v: dict[str, int]) -> None:
-    _miasma_tracker(campaign).add_character(name, v["level"], v["stress"])
+    act(_miasma_tracker(campaign), "add_character", name, v["level"], v["stress"])
 
 
 def _plot_players(campaign: Campaign) -> list[tuple[str, str]]:
@@ -322,7 +322,7 @@ def _plot_players(campaign: Campaign) -> list[tuple[str, str]]:
 
 
 def _plot_remove(campaign: Campaign, name: str) -> None:
-    _plot_session(campaign).remove_player(name)
+    act(_plot_session(campaign), "remove_player", name)
 
 
 def _miasma_names(campaign: Campaign) -> list[tuple[str, str]]:
@@ -335,7 +335,7 @@ def _miasma_names(campaign: Campaign) -> list[tuple[str, str]]:
 
 
 def _miasma_remove(campaign: Campaign, name: str) -> None:
-    _miasma_tracker(campaign).remove_character(name)
+    act(_miasma_tracker(campaign), "remove_character", name)
 
 
 def leaving(campaign: Campaign, rules: PartyRules) -> list[tuple[str, str]]:
