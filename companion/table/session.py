@@ -431,7 +431,9 @@ class Session:
         fair = faces is None and seed is None
         for attempt in range(ROLL_ATTEMPTS):
             entered = EnteredDice(faces) if faces is not None else None
-            rng: random.Random = entered if entered is not None else SeededRandom(seed)
+            # (In a sitting the seed is drawn in the store's lock below: ``scope.rng``.)
+            rng: random.Random = (entered if entered is not None else
+                                  SeededRandom(seed) if seed is not None else random.Random())
             try:
                 # Atomic: the moves are stored with the roll entry when the scope ends
                 # cleanly; a refusal inside it stores nothing and restores the trackers.
