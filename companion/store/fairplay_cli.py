@@ -21,7 +21,9 @@ rolls made with your own dice (see [companion.fairplay][] and
   ([companion.sittings][]); ``session show NAME [--json]`` says the sitting's number,
   whether it is open, its server seed's hash, its client seeds and rolls; ``session seed
   NAME [SEED] [--who PLAYER]`` sets a seat's client seed. ``verify`` then recomputes every
-  seed of every closed sitting and names a sitting never closed.
+  seed of every closed sitting and names a sitting never closed; its answer says which
+  rolls were recomputed whole (dice rolls, table rolls) and which rule rolls had only
+  their seed checked.
 - ``log NAME`` shows by default what every player may see (no hidden roll's secret before
   its reveal: safe to share); ``--player WHO`` what that player sees (their own ``self``
   rolls too); ``--gm`` everything, secrets included (the GM's view; ``campaign export`` is
