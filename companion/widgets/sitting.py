@@ -129,10 +129,11 @@ class SittingPanel(widgets.VBox):
             f'<div class="tc-sitting" data-sitting="{state.number}" '
             f'data-state="{"open" if state.open else "closed" if state.number else "none"}">'
             f"{html.escape(said)} {fold}</div>{self._seed_html()}")
+        # Any change of the campaign (a roll, another screen's close) puts the label back:
+        # a close armed before it asks again.
+        self.close_button.disarm()
         disable_for(self.close_button, None if state.open else
                     "no sitting is open: the next roll opens one")
-        if not state.open:
-            self.close_button.disarm()
         self.check_line.value = self._check_html() if state.number and not state.open else ""
 
     def _seed_html(self) -> str:

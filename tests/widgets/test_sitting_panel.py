@@ -114,6 +114,11 @@ def test_the_gm_closes_the_sitting_with_a_second_tap_and_the_page_says_how_to_ch
     assert gm.visible(close) and not close.disabled
     gm.tap("close-sitting")  # the first tap only asks
     assert close.description == CLOSE_PROMPT and _open(db)
+    # A roll in between puts the label back: the close asks again.
+    Session.of(gm.one("tc-roll-log-panel").campaign).roll("1d6")
+    assert close.description == "Close the sitting"
+    gm.tap("close-sitting")
+    assert close.description == CLOSE_PROMPT and _open(db)
     gm.tap("close-sitting")  # a second, separate tap closes
     assert not _open(db) and gm.alerts() == []
     assert gm.has("tc-sitting", data_sitting="1", data_state="closed")
@@ -136,6 +141,6 @@ def test_the_gm_closes_the_sitting_with_a_second_tap_and_the_page_says_how_to_ch
         events = [e.to_dict() for e in Session.open(store, "Tuesday", role="player",
                                                     who="Ash").log()]
     notes: list[str] = []
-    assert fairplay.verify(json.loads(json.dumps({"events": events})), notes=notes) == 1
-    assert "1 seed recomputed from the sittings' published seeds" in notes
+    assert fairplay.verify(json.loads(json.dumps({"events": events})), notes=notes) == 2
+    assert "2 seeds recomputed from the sittings' published seeds" in notes
     assert not any("not closed" in n for n in notes)
