@@ -138,3 +138,23 @@ def test_a_table_roll_with_real_dice_is_counted_as_own_dice_not_recomputed(
             tables.get("earthmote_size").row_for(3).text
     status, out, _ = _verify(capsys, tmp_path, _log(capsys))
     assert status == 0 and "recomputed whole" not in out and "own dice" in out, out
+
+
+def test_the_command_line_rolls_a_table_for_the_roll_log_and_verify_rolls_it_again(
+        env_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "campaign", "new", "T", "--ruleset", "cairn_srd")[0] == 0
+    status, out, err = run(capsys, "table", "cairn_npc_want", "--campaign", "T",
+                           "--who", "Ash")
+    assert (status, err) == (0, "") and out.startswith("entry 1: NPC want: 1d10 → "), out
+    status, out, _ = run(capsys, "table", "cairn_npc_disposition", "--campaign", "T",
+                         "--mode", "blind", "--who", "Ash", "--json")
+    said = json.loads(out)
+    assert status == 0 and said["table"] == "cairn_npc_disposition"
+    assert "result" not in said and said["commitment"]  # blind: not even its roller sees it
+    status, _, err = run(capsys, "table", "cairn_npc_want", "--mode", "gm")
+    assert status == 2 and err == ("error: --mode and --who need --campaign NAME (the roll "
+                                   "is kept in that campaign's roll log)\n")
+    assert run(capsys, "reveal", "T", "2")[0] == 0
+    assert run(capsys, "session", "close", "T")[0] == 0
+    status, out, err = _verify(capsys, tmp_path, _log(capsys))
+    assert (status, err) == (0, "") and "2 rolls recomputed whole from their seeds" in out
