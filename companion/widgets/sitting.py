@@ -141,16 +141,21 @@ class SittingPanel(widgets.VBox):
             return ""
         state = self.campaign.sitting
         published = state.clients.get(self.seat) if state.open else None
+        # The seed itself is for whoever checks the log: folded, like a roll's seed.
         if published is not None:
-            said = (f"Your client seed ({html.escape(self.seat)}) in this sitting: "
-                    f"<code>{html.escape(published)}</code>. Check that the log shows this "
-                    "one.")
+            said = ("Your client seed is published in this sitting: every roll mixes it "
+                    "in. " + details_html(
+                        f"Client seed of {html.escape(self.seat)}: "
+                        f"<code>{html.escape(published)}</code> (the log must show this one)",
+                        "client-seed"))
         elif self._waiting_seed is not None:
-            said = (f"Your client seed <code>{html.escape(self._waiting_seed)}</code> is "
-                    "published with your first roll of the next sitting.")
+            said = ("Your client seed is published with your first roll of the next "
+                    "sitting. " + details_html(
+                        f"Client seed: <code>{html.escape(self._waiting_seed)}</code>",
+                        "client-seed"))
         else:
             said = ("Your device draws your client seed with your first roll of the "
-                    "sitting; or set your own below.")
+                    f"{'' if state.open else 'next '}sitting; or set your own below.")
         return f'<div class="tc-client-seed" data-seat="{html.escape(self.seat)}">{said}</div>'
 
     def _check_html(self) -> str:
