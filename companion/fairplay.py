@@ -796,6 +796,7 @@ class LogVerifier:
         #: not in the log): entry numbers, for the answer's plain words.
         self.whole: set[int] = set()
         self.seed_only: set[int] = set()
+        self.moves_seed_only: set[int] = set()  # tracker moves that rolled (a deal)
 
     def add(self, row: Any) -> None:
         """Check the next entry of the log (one line naming it if it does not hold)."""
@@ -916,6 +917,8 @@ class LogVerifier:
             self.fair.roll(seq, fair, seed, chosen=chosen,
                            physical=info.get("physical") is True,
                            hidden=seed is None)  # a hidden roll's, or a game's secret
+            if fair is not None and type(seed) is int:
+                self.moves_seed_only.add(seq)  # a move that rolled (a deal): its seed
             return
         if kind in ("add", "set"):
             return  # a rule roll may add a member's record or load a tracker among its moves
@@ -965,21 +968,30 @@ class LogVerifier:
         rolls recomputed whole, and the rule rolls (named by entry) whose seed alone was
         checked."""
         lines = []
-        whole, seed_only = len(self.whole), sorted(self.seed_only)
+        whole = len(self.whole)
         if whole:
             lines.append(f"{whole} roll{'s' if whole != 1 else ''} recomputed whole from "
                          f"{'their seeds' if whole != 1 else 'its seed'} (dice rolls and "
                          "table rolls: every die, total and result rolled again)")
-        if seed_only:
-            shown = ", ".join(map(str, seed_only[:_NAMED_ENTRIES]))
-            more = (f" and {len(seed_only) - _NAMED_ENTRIES:,} more"
-                    if len(seed_only) > _NAMED_ENTRIES else "")
-            lines.append(f"{len(seed_only)} rule roll{'s' if len(seed_only) != 1 else ''} "
-                         f"with only {'their seeds' if len(seed_only) != 1 else 'its seed'} "
-                         f"checked (entr{'ies' if len(seed_only) != 1 else 'y'} {shown}"
-                         f"{more}: the rule's result is as the app logged it, the rule "
-                         "itself is not rolled again)")
+        if self.seed_only:
+            lines.append(_seed_only_line(self.seed_only, "rule roll", "the rule's result is "
+                                         "as the app logged it, the rule itself is not "
+                                         "rolled again"))
+        if self.moves_seed_only:
+            lines.append(_seed_only_line(self.moves_seed_only, "tracker move",
+                                         "a game's or a sheet's move that rolled: the move "
+                                         "itself is not rolled again"))
         return lines
+
+
+def _seed_only_line(entries: set[int], what: str, why: str) -> str:
+    """``3 rule rolls with only their seed checked (entries 4, 7, 9: why)``."""
+    n, named = len(entries), sorted(entries)
+    shown = ", ".join(map(str, named[:_NAMED_ENTRIES]))
+    more = f" and {n - _NAMED_ENTRIES:,} more" if n > _NAMED_ENTRIES else ""
+    seeds, entries_word = ("their seeds", "entries") if n != 1 else ("its seed", "entry")
+    return (f"{n} {what}{'s' if n != 1 else ''} with only {seeds} checked ({entries_word} "
+            f"{shown}{more}: {why})")
 
 
 #: Rule rolls with only their seed checked that verify's answer names one by one.

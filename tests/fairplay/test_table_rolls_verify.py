@@ -158,3 +158,21 @@ def test_the_command_line_rolls_a_table_for_the_roll_log_and_verify_rolls_it_aga
     assert run(capsys, "session", "close", "T")[0] == 0
     status, out, err = _verify(capsys, tmp_path, _log(capsys))
     assert (status, err) == (0, "") and "2 rolls recomputed whole from their seeds" in out
+
+
+def test_a_tracker_move_that_rolled_is_named_as_checked_by_its_seed_only(
+        env_db: str) -> None:
+    from companion.rulesets.miasma.dice_monarchs import DiceMonarchsGame
+
+    with open_store(env_db) as store:
+        gm = Session.of(create(store, "T", ["miasma"], who="Mira", role="gm"))
+        gm.add("Dice Monarchs", DiceMonarchsGame(), role="minigame")
+        gm.tracker("Dice Monarchs", DiceMonarchsGame).new_table(["Ash", "Mira"], 100)
+        gm.roll("1d6")
+        gm.close_sitting()
+        events = [e.to_dict() for e in gm.log()]  # the GM's view: the table seed in it
+    (move,) = [e["seq"] for e in events if e["kind"] == "move" and e["seed"] is not None]
+    notes: list[str] = []
+    assert fairplay.verify({"events": events}, notes=notes) == 1
+    assert "1 roll recomputed whole from its seed (dice rolls and table rolls" in notes[1]
+    assert notes[2].startswith(f"1 tracker move with only its seed checked (entry {move}: ")
