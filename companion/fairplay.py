@@ -792,11 +792,14 @@ class LogVerifier:
         self.i = 0
         self.rolls = 0
         #: Rolls whose result was rolled again from its seed (dice rolls, table rolls),
-        #: and rule rolls whose seed alone could be checked (the rule is the app's code,
-        #: not in the log): entry numbers, for the answer's plain words.
-        self.whole: set[int] = set()
-        self.seed_only: set[int] = set()
-        self.moves_seed_only: set[int] = set()  # tracker moves that rolled (a deal)
+        #: for the answer's plain words; rule rolls and tracker moves whose seed alone
+        #: could be checked (the rule is the app's code, not in the log), counted with
+        #: their first entries named. Counts, not sets: a long log streams through.
+        self.whole = 0
+        self.seed_only = _Named()
+        self.moves_seed_only = _Named()
+        self._counted: set[int] = set()  # hidden rolls counted (a GM's export: the
+        #                                  secret and the reveal are one roll)
 
     def add(self, row: Any) -> None:
         """Check the next entry of the log (one line naming it if it does not hold)."""
@@ -840,7 +843,7 @@ class LogVerifier:
                                   rule=self.rules[seq])
                     self._revealed(seq, payload["secret"], f"entry {seq}")
                     self._recomputed(seq, payload["secret"], payload["secret"].get("seed"),
-                                     rule=self.rules[seq])
+                                     rule=self.rules[seq], hidden=True)
                     self.checked += 1
             elif payload.get("rule") is True:
                 _rule_fields(f"entry {seq}", payload)
@@ -870,19 +873,23 @@ class LogVerifier:
         _check_secret(where, payload, digest, budget, rule=self.rules.get(entry, False))
         self._revealed(entry, payload, where)
         self._recomputed(entry, payload, payload.get("seed"),
-                         rule=self.rules.get(entry, False))
+                         rule=self.rules.get(entry, False), hidden=True)
         self.checked += 1
 
     def _recomputed(self, entry: int, payload: dict[str, Any], seed: Any, *,
-                    rule: bool) -> None:
+                    rule: bool, hidden: bool = False) -> None:
         """Note how much of a checked roll was worked out again: all of it (dice, a
         table) or, for a rule roll of no table, its seed alone. Real dice are neither."""
         if payload.get("physical") is True or type(seed) is not int:
             return
+        if hidden:
+            if entry in self._counted:
+                return
+            self._counted.add(entry)
         if rule and payload.get("table") is None:
             self.seed_only.add(entry)
         else:
-            self.whole.add(entry)
+            self.whole += 1
 
     def _revealed(self, entry: int, secret: dict[str, Any], where: str) -> None:
         if not self.sittings:
@@ -968,7 +975,7 @@ class LogVerifier:
         rolls recomputed whole, and the rule rolls (named by entry) whose seed alone was
         checked."""
         lines = []
-        whole = len(self.whole)
+        whole = self.whole
         if whole:
             lines.append(f"{whole} roll{'s' if whole != 1 else ''} recomputed whole from "
                          f"{'their seeds' if whole != 1 else 'its seed'} (dice rolls and "
@@ -984,10 +991,26 @@ class LogVerifier:
         return lines
 
 
-def _seed_only_line(entries: set[int], what: str, why: str) -> str:
+class _Named:
+    """Entries counted, the first ``_NAMED_ENTRIES`` of them kept to be named."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.first: list[int] = []
+
+    def add(self, entry: int) -> None:
+        self.count += 1
+        if len(self.first) < _NAMED_ENTRIES:
+            self.first.append(entry)
+
+    def __bool__(self) -> bool:
+        return self.count > 0
+
+
+def _seed_only_line(entries: _Named, what: str, why: str) -> str:
     """``3 rule rolls with only their seed checked (entries 4, 7, 9: why)``."""
-    n, named = len(entries), sorted(entries)
-    shown = ", ".join(map(str, named[:_NAMED_ENTRIES]))
+    n = entries.count
+    shown = ", ".join(map(str, sorted(entries.first)))
     more = f" and {n - _NAMED_ENTRIES:,} more" if n > _NAMED_ENTRIES else ""
     seeds, entries_word = ("their seeds", "entries") if n != 1 else ("its seed", "entry")
     return (f"{n} {what}{'s' if n != 1 else ''} with only {seeds} checked ({entries_word} "

@@ -176,3 +176,17 @@ def test_a_tracker_move_that_rolled_is_named_as_checked_by_its_seed_only(
     assert fairplay.verify({"events": events}, notes=notes) == 1
     assert "1 roll recomputed whole from its seed (dice rolls and table rolls" in notes[1]
     assert notes[2].startswith(f"1 tracker move with only its seed checked (entry {move}: ")
+
+
+def test_many_rule_rolls_checked_by_their_seed_are_named_ten_at_most(env_db: str) -> None:
+    with open_store(env_db) as store:
+        gm = Session.of(create(store, "T", ["miasma"], who="Mira", role="gm"))
+        entries = [gm.rule_roll(f"save {i}", lambda rng: rng.randint(1, 20)).entry
+                   for i in range(12)]
+        gm.close_sitting()
+        events = [e.to_dict() for e in gm.log()]
+    notes: list[str] = []
+    assert fairplay.verify({"events": events}, notes=notes) == 12
+    named = ", ".join(str(e) for e in entries[:10])
+    assert f"12 rule rolls with only their seeds checked (entries {named} and 2 more: " \
+        in notes[1], notes
