@@ -88,6 +88,13 @@ rolls with an ``rng``) takes a mode too. Its commitment is the SHA-256, as above
 - Interpretation: verifying a rule roll checks the revealed label, seed, faces and result
   against the commitment; the rule itself is not rolled again by ``verify`` (the log keeps
   what the app showed, not the rule's code), but anyone can roll it again with the seed.
+  ``verify`` says which rule rolls had only their seed checked.
+- A rule roll on a random table ([Session.roll_table][companion.table.session.Session.roll_table])
+  records the table's id (``"table"``, in the secret of a hidden one; not in the
+  commitment: a changed id only makes the check fail) and logs
+  [table_text][companion.fairplay.table_text] of the result: ``verify`` rolls that table
+  again with the entry's seed and compares the result, so such a roll is recomputed whole,
+  like a dice roll.
 
 **A hidden roll that moves a shared tracker** (policy). When a rule roll in a hidden mode is
 also a move of a tracker the table shares (a GM-only save that marks damage), the move's
@@ -170,6 +177,7 @@ __all__ = [
     "rule_commitment",
     "rule_commitment_text",
     "summary",
+    "table_text",
     "verify",
     "verify_entry",
     "visible_to",
@@ -341,11 +349,17 @@ MAX_RULE_TEXT = 2000
 
 def prepare_rule_roll(label: str, seed: int | None, text: str, *, mode: str = "public",
                       faces: Sequence[int] | None = None, nonce: str | None = None,
-                      moves: Sequence[int] = ()) -> PreparedRoll:
+                      moves: Sequence[int] = (), table: str | None = None) -> PreparedRoll:
     """The log entry of a rule roll (a move that rolled with ``seed``, or with real dice
     ``faces``), whose result reads ``text``, in ``mode``. ``moves``: the tracker moves the
-    roll made (event numbers), listed in a hidden roll's entry."""
+    roll made (event numbers), listed in a hidden roll's entry. ``table``: the id of the
+    random table it rolled (its ``text`` is then
+    [table_text][companion.fairplay.table_text] of the result), so that
+    [verify][companion.fairplay.verify] rolls it again whole; kept in a hidden roll's
+    secret, like its label."""
     mode = check_mode(mode)
+    if table is not None and not isinstance(table, str):
+        raise FairPlayError(f"a rule roll's table is a table's id, not {table!r}")
     for name, value in (("label", label), ("result", text)):
         if not isinstance(value, str):
             raise FairPlayError(f"a rule roll's {name} is text, not {type(value).__name__}")
@@ -364,11 +378,15 @@ def prepare_rule_roll(label: str, seed: int | None, text: str, *, mode: str = "p
             data["physical"] = True
         if moves:
             data["moves"] = list(moves)
+        if table is not None:
+            data["table"] = table
         return PreparedRoll(text, mode, seed, data)
     nonce = new_nonce() if nonce is None else nonce
     digest = rule_commitment(label, seed, text, nonce, shown)
     secret = {"label": label, "seed": seed, "faces": shown, "text": text, "nonce": nonce,
               "physical": physical}
+    if table is not None:
+        secret["table"] = table
     data = {"mode": mode, "rule": True, "commitment": digest, "secret": secret}
     if moves:
         data["moves"] = list(moves)
@@ -647,6 +665,8 @@ def reveal_data(event: dict[str, Any], events: Iterable[dict[str, Any]], who: st
     out = {"entry": seq, "mode": mode, **{k: secret.get(k) for k in keys}}
     if data.get("rule") is True:
         out["rule"] = True
+        if "table" in secret:  # which table it rolled: verify rolls it again whole
+            out["table"] = secret["table"]
     seed = secret.get("seed")
     return (seed if type(seed) is int else None), out
 
@@ -663,6 +683,22 @@ def rule_line(label: Any, text: Any) -> str:
     if subject and text.startswith(subject + ": "):
         text = text[len(subject) + 2:]
     return f"{label}: {text}"
+
+
+def table_text(result: Any) -> str:
+    """The result line a table roll logs (a
+    [TableResult][companion.tables.model.TableResult]): ``1d6 → 1: Tiny``, the die, what
+    it showed and the row's text; [verify][companion.fairplay.verify] rolls the table
+    again with the entry's seed and compares this line.
+
+    >>> from companion import tables
+    >>> table_text(tables.get("earthmote_size").roll(seed=1))
+    '1d6 → 1: Tiny (≤ 1,759 sq. ft.)'
+    """
+    roll = result.roll
+    shown = ", ".join(map(str, roll)) if isinstance(roll, tuple) else str(roll)
+    noted = "".join(f" ({face}: rolled again)" for face, _row in result.noted)
+    return f"{result.table.die}{noted} → {shown}: {result.text}"
 
 
 def summary(kind: str, data: dict[str, Any]) -> str:
@@ -755,6 +791,15 @@ class LogVerifier:
         self.last = 0
         self.i = 0
         self.rolls = 0
+        #: Rolls whose result was rolled again from its seed (dice rolls, table rolls),
+        #: for the answer's plain words; rule rolls and tracker moves whose seed alone
+        #: could be checked (the rule is the app's code, not in the log), counted with
+        #: their first entries named. Counts, not sets: a long log streams through.
+        self.whole = 0
+        self.seed_only = _Named()
+        self.moves_seed_only = _Named()
+        self._counted: set[int] = set()  # hidden rolls counted (a GM's export: the
+        #                                  secret and the reveal are one roll)
 
     def add(self, row: Any) -> None:
         """Check the next entry of the log (one line naming it if it does not hold)."""
@@ -797,12 +842,17 @@ class LogVerifier:
                     _check_secret(f"entry {seq}", payload["secret"], digest, budget,
                                   rule=self.rules[seq])
                     self._revealed(seq, payload["secret"], f"entry {seq}")
+                    self._recomputed(seq, payload["secret"], payload["secret"].get("seed"),
+                                     rule=self.rules[seq], hidden=True)
                     self.checked += 1
             elif payload.get("rule") is True:
                 _rule_fields(f"entry {seq}", payload)
+                _check_table(f"entry {seq}", payload, row.get("seed"), budget)
+                self._recomputed(seq, payload, row.get("seed"), rule=True)
                 self.checked += 1
             else:
                 _check_public(seq, row.get("seed"), payload, budget)
+                self._recomputed(seq, payload, row.get("seed"), rule=False)
                 self.checked += 1
             return
         entry = payload.get("entry")
@@ -822,7 +872,24 @@ class LogVerifier:
         where = f"entry {entry} (revealed in entry {seq})"
         _check_secret(where, payload, digest, budget, rule=self.rules.get(entry, False))
         self._revealed(entry, payload, where)
+        self._recomputed(entry, payload, payload.get("seed"),
+                         rule=self.rules.get(entry, False), hidden=True)
         self.checked += 1
+
+    def _recomputed(self, entry: int, payload: dict[str, Any], seed: Any, *,
+                    rule: bool, hidden: bool = False) -> None:
+        """Note how much of a checked roll was worked out again: all of it (dice, a
+        table) or, for a rule roll of no table, its seed alone. Real dice are neither."""
+        if payload.get("physical") is True or type(seed) is not int:
+            return
+        if hidden:
+            if entry in self._counted:
+                return
+            self._counted.add(entry)
+        if rule and payload.get("table") is None:
+            self.seed_only.add(entry)
+        else:
+            self.whole += 1
 
     def _revealed(self, entry: int, secret: dict[str, Any], where: str) -> None:
         if not self.sittings:
@@ -857,6 +924,8 @@ class LogVerifier:
             self.fair.roll(seq, fair, seed, chosen=chosen,
                            physical=info.get("physical") is True,
                            hidden=seed is None)  # a hidden roll's, or a game's secret
+            if fair is not None and type(seed) is int:
+                self.moves_seed_only.add(seq)  # a move that rolled (a deal): its seed
             return
         if kind in ("add", "set"):
             return  # a rule roll may add a member's record or load a tracker among its moves
@@ -897,7 +966,59 @@ class LogVerifier:
             self.notes = self.fair.finish()
         except SittingError as exc:
             raise FairPlayError(str(exc)) from None
+        at = 1 if self.fair.derived else 0  # after "N seeds recomputed", when said
+        self.notes[at:at] = self.recomputed_notes()
         return self.checked
+
+    def recomputed_notes(self) -> list[str]:
+        """The answer's plain words on how much of each roll was worked out again: the
+        rolls recomputed whole, and the rule rolls (named by entry) whose seed alone was
+        checked."""
+        lines = []
+        whole = self.whole
+        if whole:
+            lines.append(f"{whole} roll{'s' if whole != 1 else ''} recomputed whole from "
+                         f"{'their seeds' if whole != 1 else 'its seed'} (dice rolls and "
+                         "table rolls: every die, total and result rolled again)")
+        if self.seed_only:
+            lines.append(_seed_only_line(self.seed_only, "rule roll", "the rule's result is "
+                                         "as the app logged it, the rule itself is not "
+                                         "rolled again"))
+        if self.moves_seed_only:
+            lines.append(_seed_only_line(self.moves_seed_only, "tracker move",
+                                         "a game's or a sheet's move that rolled: the move "
+                                         "itself is not rolled again"))
+        return lines
+
+
+class _Named:
+    """Entries counted, the first ``_NAMED_ENTRIES`` of them kept to be named."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.first: list[int] = []
+
+    def add(self, entry: int) -> None:
+        self.count += 1
+        if len(self.first) < _NAMED_ENTRIES:
+            self.first.append(entry)
+
+    def __bool__(self) -> bool:
+        return self.count > 0
+
+
+def _seed_only_line(entries: _Named, what: str, why: str) -> str:
+    """``3 rule rolls with only their seed checked (entries 4, 7, 9: why)``."""
+    n = entries.count
+    shown = ", ".join(map(str, sorted(entries.first)))
+    more = f" and {n - _NAMED_ENTRIES:,} more" if n > _NAMED_ENTRIES else ""
+    seeds, entries_word = ("their seeds", "entries") if n != 1 else ("its seed", "entry")
+    return (f"{n} {what}{'s' if n != 1 else ''} with only {seeds} checked ({entries_word} "
+            f"{shown}{more}: {why})")
+
+
+#: Rule rolls with only their seed checked that verify's answer names one by one.
+_NAMED_ENTRIES = 10
 
 
 #: Fields only a roll's data has: an event of another kind holding them is a roll
@@ -1041,6 +1162,7 @@ def _check_secret(where: str, payload: dict[str, Any], digest: Any, budget: _Bud
             raise FairPlayError(f"{where}: the revealed roll does not match its commitment "
                                 "(its label, seed, faces, result or nonce, or the "
                                 "commitment, was changed)")
+        _check_table(where, payload, seed, budget)
         return
     expr = _field(where, payload, "expr", str)
     total = _field(where, payload, "total", int)
@@ -1052,6 +1174,36 @@ def _check_secret(where: str, payload: dict[str, Any], digest: Any, budget: _Bud
                             "was changed)")
     _check_text(where, payload, _check_roll(where, expr, seed, dice, total, budget,
                                             physical=seed is None))
+
+
+def _check_table(where: str, payload: dict[str, Any], seed: Any, budget: _Budget) -> None:
+    """A rule roll that says which table it rolled (``"table"``): the table rolled again
+    with its seed gives the result it logged (a changed result, or a seed that is not the
+    one it rolled, is caught). Real dice (no seed) are not rolled again."""
+    from companion import tables
+
+    table_id = payload.get("table")
+    if table_id is None or payload.get("physical") is True or seed is None:
+        return
+    if not isinstance(table_id, str) or not table_id:
+        raise FairPlayError(f"{where}: its table is not a table's id")
+    try:
+        table = tables.get(table_id)
+    except CompanionError:
+        raise FairPlayError(f"{where}: it says it rolled table {clipped(table_id, 40)!r}, "
+                            "which this version does not have: it cannot be rolled "
+                            "again") from None
+    if type(seed) is not int:
+        raise FairPlayError(f"{where}: its seed is not a whole number")
+    try:
+        result = table.roll(seed=seed)
+    except CompanionError as exc:
+        raise FairPlayError(f"{where}: {exc}") from None
+    budget.spend_dice(where, 1 + len(result.nested) + len(result.noted))
+    want = table_text(result)
+    if payload.get("text") != want:
+        raise FairPlayError(f"{where}: its result is not what seed {seed} gives on table "
+                            f"{table.id} ({clipped(want, 60)}): it was changed")
 
 
 def _nonce_and_seed(where: str, payload: dict[str, Any]) -> tuple[str, int | None]:

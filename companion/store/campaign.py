@@ -337,13 +337,16 @@ class RollScope:
     #: and, once stored, the [LoggedRoll][companion.fairplay.LoggedRoll].
     entry: tuple[str, int | None, str, bool, tuple[int, ...] | None] | None = None
     logged: LoggedRoll | None = None
+    #: The random table the entry rolled (its id), recorded so verify rolls it again.
+    table: str | None = None
 
     def log(self, label: str, seed: int | None, text: str, *, own: bool = False,
-            faces: Sequence[int] | None = None) -> None:
+            faces: Sequence[int] | None = None, table: str | None = None) -> None:
         """The roll entry to store with the scope's moves when it ends cleanly (arguments
-        as [Campaign.rule_roll][companion.store.campaign.Campaign.rule_roll]); afterwards
-        ``logged`` holds the stored entry."""
+        as [Campaign.rule_roll][companion.store.campaign.Campaign.rule_roll]; ``table``:
+        the id of the table it rolled); afterwards ``logged`` holds the stored entry."""
         self.entry = (label, seed, text, own, tuple(faces) if faces is not None else None)
+        self.table = table
 
     @property
     def hidden(self) -> bool:
@@ -931,7 +934,8 @@ class Campaign(Observable):
                 raise SeatError(refusal)
             entered = (list(faces) if faces is not None else []) if own else None
             made = fairplay.prepare_rule_roll(label, None if own else seed, text,
-                                              mode=scope.mode, faces=entered, moves=moves)
+                                              mode=scope.mode, faces=entered, moves=moves,
+                                              table=scope.table)
             data = made.data
             if scope.fair is not None and not own and seed == scope.seed:
                 data = {**data, "fair": scope.fair}

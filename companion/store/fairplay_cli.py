@@ -9,6 +9,9 @@ rolls made with your own dice (see [companion.fairplay][] and
   with ``log NAME --gm``).
 - ``roll EXPR --physical TOTAL`` or ``--dice 3,5``: a roll made with your own dice, checked
   against the expression (with ``--campaign``: logged, marked physical).
+- ``table ID --campaign NAME [--mode MODE] [--who PLAYER]``: roll on a random table for
+  the campaign's roll log; the entry records the table, so ``verify`` rolls it again with
+  its seed and compares the result.
 - ``reveal NAME ENTRY``: reveal a hidden roll (as the GM: the command line is the machine
   owner's, who is the GM).
 - ``verify FILE [--head HEX]``: check every revealed roll of ``log NAME --json`` against
@@ -21,7 +24,9 @@ rolls made with your own dice (see [companion.fairplay][] and
   ([companion.sittings][]); ``session show NAME [--json]`` says the sitting's number,
   whether it is open, its server seed's hash, its client seeds and rolls; ``session seed
   NAME [SEED] [--who PLAYER]`` sets a seat's client seed. ``verify`` then recomputes every
-  seed of every closed sitting and names a sitting never closed.
+  seed of every closed sitting and names a sitting never closed; its answer says which
+  rolls were recomputed whole (dice rolls, table rolls) and which rule rolls had only
+  their seed checked.
 - ``log NAME`` shows by default what every player may see (no hidden roll's secret before
   its reveal: safe to share); ``--player WHO`` what that player sees (their own ``self``
   rolls too); ``--gm`` everything, secrets included (the GM's view; ``campaign export`` is
@@ -71,6 +76,9 @@ def add_commands(sub: Any) -> None:
     roll = sub.choices.get("roll")
     if roll is not None:
         _extend_roll(roll)
+    table = sub.choices.get("table")
+    if table is not None:
+        _extend_table(table)
     reveal = sub.add_parser("reveal", help="reveal a hidden roll of a campaign's roll log")
     reveal.add_argument("name", help="the campaign")
     reveal.add_argument("entry", type=int, help="the roll's entry number (from roll or log)")
@@ -131,6 +139,63 @@ def _extend_roll(p: argparse.ArgumentParser) -> None:
         return status
 
     p.set_defaults(func=roll_or_log)
+
+
+def _extend_table(p: argparse.ArgumentParser) -> None:
+    """``table ID --campaign NAME [--mode MODE] [--who PLAYER]``: roll on the table for
+    the campaign's roll log, as a rule roll that records the table (``verify`` rolls it
+    again whole: [Session.roll_table][companion.table.session.Session.roll_table])."""
+    p.add_argument("--campaign", metavar="NAME", help="roll on the table for this "
+                   "campaign's roll log and print its entry number (verify rolls it again)")
+    p.add_argument("--mode", metavar="MODE", help="with --campaign: public (default), gm, "
+                   "blind or self, as for roll")
+    p.add_argument("--who", metavar="PLAYER", help="with --campaign: the player rolling "
+                   "(default: the GM)")
+    plain = p.get_default("func")
+
+    def table_or_log(args: argparse.Namespace) -> int:
+        if args.campaign is not None:
+            return _table_roll(args)
+        if args.mode is not None or args.who is not None:
+            raise CompanionError("--mode and --who need --campaign NAME (the roll is kept in "
+                                 "that campaign's roll log)")
+        status: int = plain(args)
+        return status
+
+    p.set_defaults(func=table_or_log)
+
+
+def _table_roll(args: argparse.Namespace) -> int:
+    """``table ID --campaign NAME``: the roll logged, shown only to whoever may see it."""
+    from companion import fairplay, tables
+    from companion.store.cli import store_of
+    from companion.table.session import Session
+
+    table = tables.get(args.id)  # an unknown table is refused before any store is opened
+    mode = fairplay.check_mode("public" if args.mode is None else args.mode)
+    who = " ".join((args.who or "").split())[:80]
+    role = "player" if who else "gm"
+    with store_of(args.campaign) as store:
+        session = Session.open(store, args.campaign, who=who or GM_NAME, role=role)
+        made = session.roll_table(table.id, mode=mode, chosen_seed=args.seed)
+    shown = made.shown and mode != "blind"
+    if args.json:
+        out: dict[str, Any] = {"entry": made.entry, "mode": mode, "table": table.id,
+                               "commitment": made.commitment}
+        if shown:
+            out.update(result=made.text, seed=made.seed)
+        _json(out)
+        return 0
+    head = f"entry {made.entry}" + (f" ({fairplay.mode_name(mode)})" if mode != "public"
+                                    else "")
+    if shown:
+        line = f"{head}: {fairplay.rule_line(table.title, made.text)}"
+    else:
+        line = (f"{head}: logged as commitment {made.commitment}; the GM sees it with "
+                f"'log {args.campaign} --gm' and reveals it with 'reveal {args.campaign} "
+                f"{made.entry}'")
+    sys.stdout.write(line + "\n")
+    return 0
 
 
 def parse_dice(text: str) -> list[int]:

@@ -411,7 +411,8 @@ class Session:
     def rule_roll(self, label: str, action: Callable[[random.Random], T],
                   text: Callable[[T], str] = str, *, mode: str = "public",
                   own_dice: Sequence[int] | None = None, chosen_seed: int | None = None,
-                  seeds: Callable[[], int] | None = None) -> RuleRoll[T]:
+                  seeds: Callable[[], int] | None = None, table: str | None = None
+                  ) -> RuleRoll[T]:
         """Run a rule that rolls (``action`` takes the roll's ``rng``) as one unit of work:
         the tracker moves it makes and its roll log entry (labelled ``label``, reading
         ``text(value)``, in ``mode``) are stored in one transaction, or nothing is.
@@ -421,7 +422,9 @@ class Session:
         [OwnDiceError][companion.dice.physical.OwnDiceError] and stores nothing). When
         another screen moved first, the same dice are played again on the fresh state.
         ``chosen_seed``: a seed the GM typed (marked in the log; a player's is refused);
-        ``seeds``: the page's seed source (else the system's entropy)."""
+        ``seeds``: the page's seed source (else the system's entropy); ``table``: the id
+        of the random table the rule rolls, recorded in the entry (see
+        [roll_table][companion.table.session.Session.roll_table])."""
         self._refuse_spectator()
         mode = fairplay.check_mode(mode)
         faces = list(own_dice) if own_dice is not None else None
@@ -451,7 +454,8 @@ class Session:
                         entered.finish()
                     shown_text = text(value)
                     scope.log(label, seed, shown_text, own=entered is not None,
-                              faces=entered.taken if entered is not None else None)
+                              faces=entered.taken if entered is not None else None,
+                              table=table)
             except ConflictError:
                 # Another screen moved first: the trackers are back and refreshed; the
                 # same dice again (the same seed, the same faces) on the fresh state.
@@ -470,6 +474,24 @@ class Session:
                             logged.commitment, shown_text, True)
         return RuleRoll(logged.mode, None, None, physical, logged.entry, logged.commitment,
                         None, False)
+
+    def roll_table(self, table_id: str, *, mode: str = "public",
+                   own_dice: Sequence[int] | None = None, chosen_seed: int | None = None,
+                   seeds: Callable[[], int] | None = None) -> RuleRoll[Any]:
+        """Roll on the random table ``table_id`` (any ruleset's, an NPC's reaction tables
+        included: [companion.tables][]) as a rule roll in ``mode``: labelled with the
+        table's title, its result line [table_text][companion.fairplay.table_text]
+        (``1d6 → 4: Large``), and the table's id recorded in the entry, so that
+        ``verify`` rolls the table again with the seed and compares the result (the
+        roll is recomputed whole, like a dice roll). Arguments as
+        [rule_roll][companion.table.session.Session.rule_roll]; ``value`` is the
+        [TableResult][companion.tables.model.TableResult] when this seat may see it."""
+        from companion import tables
+
+        table = tables.get(table_id)
+        return self.rule_roll(table.title, lambda rng: table.roll(rng=rng),
+                              fairplay.table_text, mode=mode, own_dice=own_dice,
+                              chosen_seed=chosen_seed, seeds=seeds, table=table.id)
 
     # -- the GM's setup (the seam checks the seat) ---------------------------------------
 

@@ -33,7 +33,9 @@ rolled what, when (in the viewer's own clock and zone), with which seed once rev
 Reveal button for the hidden rolls this viewer may reveal and a Check button that runs
 [verify_entry][companion.fairplay.verify_entry] on a revealed roll. It re-renders when the
 campaign changes (another screen's roll arrives through the page's live sync). Under it,
-the luck report ([LuckPanel][companion.widgets.luck.LuckPanel]).
+the sitting of provably fair seeds, this seat's client seed and the GM's close
+([SittingPanel][companion.widgets.sitting.SittingPanel]), and the luck report
+([LuckPanel][companion.widgets.luck.LuckPanel]).
 
 - Interpretation: while the own-dice switch is on, the app's seed is not used (real dice
   have none); dice that were rerolled or exploded are entered as "the total".
@@ -85,6 +87,7 @@ from companion.widgets.base import (
     safe,
 )
 from companion.widgets.markup import details_html
+from companion.widgets.sitting import SittingPanel
 
 if TYPE_CHECKING:
     import random
@@ -481,12 +484,14 @@ class RollLogPanel(widgets.VBox):
         from companion.widgets.luck import LuckPanel  # the luck report (issue 32)
 
         self.luck = LuckPanel(campaign, error=self.error)
+        self.sitting = SittingPanel(campaign, error=self.error)
         self.children = [
             widgets.HTML('<div class="tc-section">Roll log</div>'),
             self.list,
             row(self.reveal_pick, self.reveal_button),
             row(self.check_pick, self.check_button),
             self.check_result,
+            self.sitting,
             self.luck,
             # A shared error line is shown where its owner put it: a widget shown twice
             # would say each message twice.
@@ -521,6 +526,7 @@ class RollLogPanel(widgets.VBox):
         revealed = [e for e in hidden if "revealed" in e["data"]]
         self._offer(self.reveal_pick, self.reveal_button, can_reveal)
         self._offer(self.check_pick, self.check_button, revealed)
+        self.sitting.render()  # the sitting's news comes with the log's events
 
     def _may_reveal(self, event: dict[str, Any]) -> bool:
         if self.role == "gm":
