@@ -143,9 +143,13 @@ def _reading(lines: list[str], number: int, match: re.Match[str]) -> str:
     if not rest.strip():  # a heading marker: the list below is the reading
         note = match.group(1)
         items: list[str] = []
+        depth: int | None = None  # the indent of the list's own items
         for following in lines[number + 1:]:
             bullet = _ITEM.match(following)
+            if bullet and depth is not None and len(bullet.group(1)) < depth:
+                break  # an item of an outer list (the note sat inside one): the end
             if bullet:
+                depth = len(bullet.group(1)) if depth is None else depth
                 items.append(following[bullet.end():].strip())
             elif following.strip() and items and _indent(following) > 0:
                 items[-1] += " " + following.strip()

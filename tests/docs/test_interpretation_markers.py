@@ -33,3 +33,14 @@ def test_the_readings_moved_out_of_comments_are_collected() -> None:
                                  "companion.rulesets.monsters_and_magic.adventurer"))
     assert "stabilized creature starts the dying again" in sheet[
         "companion.rulesets.monsters_and_magic.adventurer.Adventurer.take_damage"]
+
+
+def test_a_note_inside_a_list_item_ends_at_the_next_outer_item() -> None:
+    """A heading marker's list nested in an outer list item ends where the outer list
+    goes on (the next rule's bullet is not part of the reading)."""
+    from tools.source_info import readings
+
+    doc = ("- **Conditions** — they run out.\n\n  Interpretation (a note):\n\n"
+           "  - First reading,\n    on two lines.\n  - Second reading.\n"
+           "- **Rest** — short and long rests.\n")
+    assert readings(doc) == ["A note.\n- First reading, on two lines.\n- Second reading."]
