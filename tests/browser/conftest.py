@@ -159,6 +159,12 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]) -> 
             try:
                 open_page.screenshot(path=str(shot), timeout=10_000)
                 text = open_page.evaluate("() => document.body.innerText")[-3000:]
+                # A widget the page could not show says why only when clicked: its hidden
+                # message and stack, so a failure names the cause without a rerun.
+                errors = open_page.evaluate(
+                    "() => [...document.querySelectorAll('.jupyter-widgets-error-widget')]"
+                    ".map(e => e.textContent.slice(0, 1500))")
+                text += "".join(f"\n[widget error] {e}" for e in errors)
                 lines.append(f"--- page {c}.{p}: {open_page.url}\n{text}\n({shot})")
             except Exception as exc:  # the record of a failure must not hide the failure
                 lines.append(f"--- page {c}.{p}: {open_page.url}: not recorded ({exc})")
