@@ -620,6 +620,12 @@ def _warm_up(campaign: Campaign) -> threading.Event:
                 # (an app adding its shared tracker): a refusal on the page stays.
                 with WIDGET_LOCK, not_a_move():
                     campaign_app(campaign, app.key)
+                # Between two apps, out of the locks: a thread waiting on them (a tap's
+                # move, the page's state request) gets them now. Python's locks are not
+                # fair: released and taken again at once, they let this loop run through
+                # every app while a tap waited (a GM's second "Add character" went
+                # unanswered for 30 s under CI's load).
+                time.sleep(0.05)
         except Exception:  # only a head start: opening the app shows its error
             log.warning("building the apps ahead failed", exc_info=True)
         finally:
