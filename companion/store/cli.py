@@ -332,20 +332,26 @@ def log_rows(events: list[StoredEvent]) -> list[dict[str, Any]]:
     return rows
 
 
-def _log(args: argparse.Namespace) -> int:
+def checked_log(store: Store, name: str) -> tuple[Any, list[Any]]:
+    """The campaign ``name``'s info and its whole log, the chain walked first: a log with
+    a gap or a broken chain is one line naming the first bad event, never read as if it
+    were whole."""
     from companion.store.chain import ChainError, check_chain
 
+    info = store.get_campaign(name)
+    store.check_count(info)
+    events = store.events_since(info.id, 0)[:info.head]
+    try:
+        check_chain(info.uid, events, head=(info.head, info.chain))
+    except ChainError as exc:
+        raise ChainError(f"{store.where} is damaged: campaign {info.name!r}: {exc}"
+                         ) from None
+    return info, events
+
+
+def _log(args: argparse.Namespace) -> int:
     with store_of(args.name) as store:
-        info = store.get_campaign(args.name)
-        # A log with a gap or a broken chain is one line naming the first bad event,
-        # never printed as if it were whole.
-        store.check_count(info)
-        events = store.events_since(info.id, 0)[:info.head]
-        try:
-            check_chain(info.uid, events, head=(info.head, info.chain))
-        except ChainError as exc:
-            raise ChainError(f"{store.where} is damaged: campaign {info.name!r}: {exc}"
-                             ) from None
+        info, events = checked_log(store, args.name)
         head, chain = info.head, info.chain
     from companion.store.fairplay_cli import log_view
 

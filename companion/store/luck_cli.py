@@ -64,19 +64,11 @@ def campaign_report(name: str, session: int | None = None) -> Any:
     as every player sees its log (its chain checked first, as ``log`` does)."""
     from companion import fairplay
     from companion.luck import luck_report
-    from companion.store.chain import ChainError, check_chain
-    from companion.store.cli import store_of
+    from companion.store.cli import checked_log, store_of
     from companion.store.registry import tracker_class
 
     with store_of(name) as store:
-        info = store.get_campaign(name)
-        store.check_count(info)
-        events = store.events_since(info.id, 0)[:info.head]
-        try:
-            check_chain(info.uid, events, head=(info.head, info.chain))
-        except ChainError as exc:
-            raise ChainError(f"{store.where} is damaged: campaign {info.name!r}: {exc}"
-                             ) from None
+        info, events = checked_log(store, name)
     # Every player's view: no hidden roll's secret reaches the report (it reads reveals).
     seen = fairplay.visible_to([e.to_dict() for e in events], "", "player", tracker_class)
     return luck_report(seen, info.name, session)
