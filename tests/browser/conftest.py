@@ -124,6 +124,17 @@ def _guarded_page(browser: Any, **context_options: Any) -> Iterator[Any]:
             route.abort()
 
     context.route("**/*", guard)
+    # The page's own complaints (a widget manager's "model not found", a script error)
+    # for the record of a failure: the screen alone rarely says why a widget is missing.
+    context.console_lines = []
+
+    def heard(message: Any) -> None:
+        if message.type in ("error", "warning"):
+            context.console_lines.append(f"[console {message.type}] {message.text[:500]}")
+
+    context.on("console", heard)
+    context.on("weberror", lambda error: context.console_lines.append(
+        f"[page error] {str(error.error)[:500]}"))
     page = context.new_page()
     page.set_default_timeout(30_000)
     page.external_requests = blocked
@@ -165,6 +176,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]) -> 
                     "() => [...document.querySelectorAll('.jupyter-widgets-error-widget')]"
                     ".map(e => e.textContent.slice(0, 1500))")
                 text += "".join(f"\n[widget error] {e}" for e in errors)
+                text += "".join(f"\n{line}" for line in
+                                getattr(context, "console_lines", [])[-30:])
                 lines.append(f"--- page {c}.{p}: {open_page.url}\n{text}\n({shot})")
             except Exception as exc:  # the record of a failure must not hide the failure
                 lines.append(f"--- page {c}.{p}: {open_page.url}: not recorded ({exc})")

@@ -164,6 +164,7 @@ class TableApp(widgets.VBox):
         self.warm = threading.Event()
         guard_state_requests()
         self.ready = threading.Event()
+        self._background = background
         self.db.value = '<div class="tc-db">Opening the campaigns...</div>'
         self._show_table_rule()
         if background:
@@ -197,9 +198,26 @@ class TableApp(widgets.VBox):
                 wanted = self.context.app
                 safe(self.error)(self._open)(self.context.campaign)
                 if wanted and self.campaign is not None:
-                    safe(self.error)(self.open_app)(wanted)
+                    if self._background:
+                        run_in_background(lambda: self._open_once_shown(wanted), "table-open")
+                    else:
+                        safe(self.error)(self.open_app)(wanted)
         finally:
             self.ready.set()
+
+    def _open_once_shown(self, key: str) -> None:
+        """Open the address's app in place once the page shows the table, as a tap would.
+
+        Not in the loading step: the page asks for every widget's state once and waits 4 s
+        for the answer (Voila's widget manager), and the answer waits for WIDGET_LOCK. An
+        app built inside the load held the lock past 4 s on a loaded machine; the page then
+        fetched the widgets one by one, met a box whose child it had not registered yet,
+        and showed the app as "Click to show javascript error." after a reload (CI, about
+        one run in four)."""
+        wait_for_page()
+        with WIDGET_LOCK:
+            if self.campaign is not None and not self.opened:
+                safe(self.error)(self.open_app)(key)
 
     # -- who and which campaign ----------------------------------------------------------
 
