@@ -112,6 +112,17 @@ c.Voila.tornado_settings = {
                                          os.environ.get("APP_HOSTS", "")),
 }
 
+# --- rendering: a page's output is never dropped --------------------------------------
+
+# After a cell runs, Voila (nbclient) waits this long for the cell's output to arrive and
+# then renders the page without what is still on its way. Its default, 4 s, was too short
+# for an app cell on a loaded machine: thousands of widgets' messages come before the
+# app's own display, and past 4 s the page showed the app's heading and never the app
+# ("Timeout waiting for IOPub output" in the server's log; the open-in-place failure of
+# issue 27). The wait ends as soon as the kernel says the cell is done, so a longer bound
+# costs nothing on an idle machine.
+c.VoilaExecutor.iopub_timeout = 60
+
 # --- kernels: culling and a cap -------------------------------------------------------
 
 c.MappingKernelManager.cull_idle_timeout = 60

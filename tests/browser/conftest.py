@@ -129,10 +129,16 @@ def _guarded_page(browser: Any, **context_options: Any) -> Iterator[Any]:
     context.console_lines = []
 
     def heard(message: Any) -> None:
-        if message.type in ("error", "warning"):
+        # Not JupyterLab's shared-module version notices: every page prints twenty.
+        if message.type in ("error", "warning") and "satisfi" not in message.text:
             context.console_lines.append(f"[console {message.type}] {message.text[:500]}")
 
+    def answered(response: Any) -> None:
+        if response.status >= 400:
+            context.console_lines.append(f"[{response.status}] {response.url[:300]}")
+
     context.on("console", heard)
+    context.on("response", answered)
     context.on("weberror", lambda error: context.console_lines.append(
         f"[page error] {str(error.error)[:500]}"))
     page = context.new_page()

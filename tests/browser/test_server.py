@@ -62,6 +62,12 @@ def test_allowed_host_names_follow_app_ip() -> None:
     manager = config.VoilaConfiguration.multi_kernel_manager_class
     assert manager is settings["TableKernelManager"] and manager().max_kernels == 16
     assert config.Voila.tornado_settings["allow_remote_access"] is False
+    # The executor Voila makes from this configuration waits for a cell's whole output
+    # (the 4 s default dropped an app's display on a loaded machine).
+    import nbformat
+    from voila.execute import VoilaExecutor
+
+    assert VoilaExecutor(nbformat.v4.new_notebook(), config=config).iopub_timeout >= 30
 
 
 def test_a_foreign_host_header_is_refused(start_voila: Callable[..., Any]) -> None:
