@@ -66,6 +66,24 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="tc-test-data-")
 
 
+#: Where each test process writes when each test ran (``test-artifacts/timeline-*.tsv``:
+#: worker, start and end in seconds since the epoch, outcome-free): how two workers share
+#: the run, and which test held one worker while the other stood idle at the end.
+TIMELINE_DIR = Path(__file__).resolve().parents[1] / "test-artifacts"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    import time
+
+    start = time.time()
+    yield
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    TIMELINE_DIR.mkdir(exist_ok=True)
+    with (TIMELINE_DIR / f"timeline-{worker}.tsv").open("a", encoding="utf-8") as out:
+        out.write(f"{worker}\t{start:.3f}\t{time.time():.3f}\t{item.nodeid}\n")
+
+
 #: Fixtures that need the built site: tests using them are marked ``site`` (make check
 #: leaves them out; make test builds the site first).
 SITE_FIXTURES = {"built_site", "static_site", "site_url", "in_browser"}
