@@ -1072,21 +1072,10 @@ class Campaign(Observable):
         """Store a sitting event of its own (judged again after a conflict)."""
         if self.store is not None and self.changed():
             self.refresh()
-        for attempt in range(_ATTEMPTS):
-            new = make()
-            if new is None:
-                return None
-            try:
-                stored = self._append(new)
-            except ConflictError:
-                _pause(attempt)
-                self.refresh()
-                continue
-            self._apply(stored)
-            self._after_append()
+        stored = self._append_retrying(make)
+        if stored is not None:
             self._changed()
-            return stored
-        raise ConflictError("the campaign keeps changing; try again")
+        return stored
 
     def _news(self) -> tuple[SittingState, dict[str, Any] | None]:
         """The sitting a roll of this seat derives from now, and the news its event
@@ -1176,8 +1165,18 @@ class Campaign(Observable):
         """Append an event whose effect cannot fail, then apply it (retrying on conflict)."""
         if self._scope is not None and self._scope.pending:
             return self._defer(self._scope, make())
+        stored = self._append_retrying(make)
+        assert stored is not None  # make always has an event here
+        return stored
+
+    def _append_retrying(self, make: Callable[[], NewEvent | None]) -> StoredEvent | None:
+        """Append the event ``make`` builds and apply it; after another writer's conflict
+        the state is refreshed and ``make`` builds it again (it may then find nothing left
+        to store: ``None``)."""
         for attempt in range(_ATTEMPTS):
             new = make()
+            if new is None:
+                return None
             try:
                 stored = self._append(new)
             except ConflictError:
