@@ -161,6 +161,7 @@ __all__ = [
     "commitment",
     "commitment_text",
     "hidden_information",
+    "hide_move",
     "mark_hidden_rolls",
     "mode_name",
     "new_nonce",
@@ -530,6 +531,22 @@ def mark_hidden_rolls(cls: type[Any], state: dict[str, Any], before: dict[str, A
             value["hidden"] = mode
 
 
+def hide_move(tracker: Any, before: dict[str, Any], mode: str) -> None:
+    """Make the newest move of ``tracker`` (its state ``before`` it) a hidden roll's, as
+    the shared log keeps it (the policy above): no seed in its arguments, a summary that
+    points to the roll log, and its roll fields marked
+    ([mark_hidden_rolls][companion.fairplay.mark_hidden_rolls]). The campaign stores a
+    hidden roll's move this way, and ``verify`` makes the same move again this way."""
+    cls = type(tracker)
+    save = tracker.to_dict()
+    save["log"][-1]["args"] = {k: v for k, v in save["log"][-1]["args"].items()
+                               if k != "seed"}
+    save["log"][-1]["summary"] = f"a hidden roll ({mode_name(mode)}): see the roll log"
+    if roll_state_fields(cls):
+        mark_hidden_rolls(cls, save["state"], before, mode)
+    tracker.restore_save(save)
+
+
 def player_state(cls: type[Any] | None, state: Any) -> Any:
     """A tracker's snapshot as a player may receive it: each roll field marked by a hidden
     roll ([mark_hidden_rolls][companion.fairplay.mark_hidden_rolls]) is empty (``None``).
@@ -729,7 +746,8 @@ def summary(kind: str, data: dict[str, Any]) -> str:
 
 
 def verify(doc: Any, *, max_entries: int | None = None, max_dice: int | None = None,
-           sittings: bool = True, notes: list[str] | None = None) -> int:
+           sittings: bool = True, notes: list[str] | None = None,
+           replay: bool = False) -> int:
     """Check an exported log: every revealed roll against its commitment and its seed, every
     secret present (the GM's export) likewise, every public roll against its seed (or, made
     with real dice, against the expression). Returns how many rolls were checked; the first
@@ -748,6 +766,11 @@ def verify(doc: Any, *, max_entries: int | None = None, max_dice: int | None = N
     published seeds (``sittings=False``: a few rows taken out of a log, as an app's "check
     it" button passes). ``notes`` gets the lines the answer adds: a sitting never closed,
     rolls before provably fair seeds, seeds the GM chose, the players' own dice.
+
+    ``replay``: a campaign's export has every rule roll recomputed whole: its moves made
+    again with its seed on the trackers as the log's facts leave them just before it, and
+    compared with what the log stored ([companion.store.recompute][]; ``verify`` on the
+    command line and the site's verifier ask for it, an import does not).
     """
     if not isinstance(doc, dict) or not isinstance(doc.get("events"), list):
         raise FairPlayError("not an exported log (expected the JSON of 'log NAME --json')")
@@ -757,7 +780,8 @@ def verify(doc: Any, *, max_entries: int | None = None, max_dice: int | None = N
     if rows > most:
         raise FairPlayError(f"the log has {rows:,} rolls and reveals; at most "
                             f"{most:,} are checked at once")
-    checker = LogVerifier(max_entries=most, max_dice=max_dice, sittings=sittings)
+    checker = LogVerifier(max_entries=most, max_dice=max_dice, sittings=sittings,
+                          replay=replay)
     for row in doc["events"]:
         checker.add(row)
     checked = checker.finish()
@@ -772,7 +796,8 @@ class LogVerifier:
     kept is each hidden roll's commitment, not the entries."""
 
     def __init__(self, *, max_entries: int | None = None, max_dice: int | None = None,
-                 sittings: bool = True) -> None:
+                 sittings: bool = True, replay: bool = False) -> None:
+
         self.most = MAX_VERIFY_ENTRIES if max_entries is None else max_entries
         self.budget = _Budget(MAX_VERIFY_DICE if max_dice is None else max_dice)
         self.commitments: dict[int, tuple[str, Any]] = {}
@@ -800,6 +825,20 @@ class LogVerifier:
         self.moves_seed_only = _Named()
         self._counted: set[int] = set()  # hidden rolls counted (a GM's export: the
         #                                  secret and the reveal are one roll)
+        #: Rule rolls recomputed whole by making their moves again (an export's).
+        self.remade = 0
+        #: Makes an export's moves again (companion.store.recompute); a whole log only.
+        self.replay: Any = None
+        #: Replay asked for where the campaign's replay code is not shipped (the site's
+        #: verifier carries the core without the store): said in the answer.
+        self.no_replay = False
+        if replay and sittings:
+            try:
+                from companion.store.recompute import Recomputer
+            except ImportError:
+                self.no_replay = True
+            else:
+                self.replay = Recomputer()
 
     def add(self, row: Any) -> None:
         """Check the next entry of the log (one line naming it if it does not hold)."""
@@ -809,6 +848,13 @@ class LogVerifier:
             raise FairPlayError(f"events[{i}] is not an entry of a log")
         self.last = _check_row(i, row, self.last)
         kind = row.get("kind")
+        if self.replay is not None:
+            from companion.store.recompute import RecomputeError
+
+            try:
+                self.replay.add(row)
+            except RecomputeError as exc:
+                raise FairPlayError(str(exc)) from None
         if kind == "sitting" and not self.sittings:
             return
         try:
@@ -887,7 +933,10 @@ class LogVerifier:
                 return
             self._counted.add(entry)
         if rule and payload.get("table") is None:
-            self.seed_only.add(entry)
+            if self.replay is not None and entry in self.replay.rolls:
+                self.remade += 1
+            else:
+                self.seed_only.add(entry)
         else:
             self.whole += 1
 
@@ -924,7 +973,8 @@ class LogVerifier:
             self.fair.roll(seq, fair, seed, chosen=chosen,
                            physical=info.get("physical") is True,
                            hidden=seed is None)  # a hidden roll's, or a game's secret
-            if fair is not None and type(seed) is int:
+            if fair is not None and type(seed) is int and (
+                    self.replay is None or self.replay.off):
                 self.moves_seed_only.add(seq)  # a move that rolled (a deal): its seed
             return
         if kind in ("add", "set"):
@@ -958,6 +1008,13 @@ class LogVerifier:
                                     f"{reveal!r}, but that reveal is not in this log "
                                     "(deleted or changed)")
         self._no_loose()
+        if self.replay is not None:
+            from companion.store.recompute import RecomputeError
+
+            try:
+                self.replay.finish()
+            except RecomputeError as exc:
+                raise FairPlayError(str(exc)) from None
         if not self.sittings:
             return self.checked
         try:
@@ -980,10 +1037,38 @@ class LogVerifier:
             lines.append(f"{whole} roll{'s' if whole != 1 else ''} recomputed whole from "
                          f"{'their seeds' if whole != 1 else 'its seed'} (dice rolls and "
                          "table rolls: every die, total and result rolled again)")
+        replay = self.replay
+        remade = self.remade
+        if replay is not None and not replay.off:
+            lone = len(replay.moves)
+            if remade or lone:
+                said = [f"{remade} rule roll{'s' if remade != 1 else ''}"] if remade else []
+                if lone:
+                    said.append(f"{lone} move{'s' if lone != 1 else ''} that rolled")
+                lines.append(f"{' and '.join(said)} recomputed whole by replay (the moves "
+                             "made again with the seed on the trackers as the log's facts "
+                             "leave them before it: every fact and summary as stored; "
+                             f"{replay.made} move{'s' if replay.made != 1 else ''} made "
+                             "again in all)")
         if self.seed_only:
-            lines.append(_seed_only_line(self.seed_only, "rule roll", "the rule's result is "
-                                         "as the app logged it, the rule itself is not "
-                                         "rolled again"))
+            why = ("the rule's result is as the app logged it, the rule itself is not "
+                   "rolled again")
+            if self.no_replay:
+                why += (" (this verifier carries no replay: 'companion verify' on the "
+                        "campaign's export makes its rule rolls' moves again)")
+            elif replay is not None and replay.off:
+                why += (" (a log view holds no facts: verify the campaign's export, "
+                        "'campaign export NAME', to make its rule rolls' moves again)")
+            elif replay is not None:
+                why = ("a check that moved no tracker, or moves that could not be made "
+                       "again: " + why)
+            lines.append(_seed_only_line(self.seed_only, "rule roll", why))
+        if replay is not None and not replay.off:
+            for reason, entries in replay.skipped.items():
+                named = _Named()
+                for entry in entries:
+                    named.add(entry)
+                lines.append(_not_remade_line(named, reason))
         if self.moves_seed_only:
             lines.append(_seed_only_line(self.moves_seed_only, "tracker move",
                                          "a game's or a sheet's move that rolled: the move "
@@ -1015,6 +1100,15 @@ def _seed_only_line(entries: _Named, what: str, why: str) -> str:
     seeds, entries_word = ("their seeds", "entries") if n != 1 else ("its seed", "entry")
     return (f"{n} {what}{'s' if n != 1 else ''} with only {seeds} checked ({entries_word} "
             f"{shown}{more}: {why})")
+
+
+def _not_remade_line(entries: _Named, why: str) -> str:
+    """``2 rolls not made again (entries 4, 9: made with the player's own dice)``."""
+    n = entries.count
+    shown = ", ".join(map(str, sorted(entries.first)))
+    more = f" and {n - _NAMED_ENTRIES:,} more" if n > _NAMED_ENTRIES else ""
+    return (f"{n} roll{'s' if n != 1 else ''} whose moves were not made again "
+            f"({'entries' if n != 1 else 'entry'} {shown}{more}: {why})")
 
 
 #: Rule rolls with only their seed checked that verify's answer names one by one.

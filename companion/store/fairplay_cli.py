@@ -394,7 +394,7 @@ def _verify(args: argparse.Namespace) -> int:
         raise CompanionError("--head checks a campaign export ('campaign export NAME'); a "
                              "log view has no chain to check")
     notes: list[str] = []
-    checked = fairplay.verify(doc, notes=notes)
+    checked = fairplay.verify(doc, notes=notes, replay=True)
     sys.stdout.write(_verified(name, checked, chain, notes) + "\n")
     return 0
 
@@ -466,7 +466,8 @@ def _verify_stream(name: str, noted: str | None) -> int:
     elif noted is not None:
         raise CompanionError("--head checks a campaign export ('campaign export NAME'); a "
                              "log view has no chain to check")
-    verifier = fairplay.LogVerifier(max_entries=MAX_IMPORT_EVENTS if export else None)
+    verifier = fairplay.LogVerifier(max_entries=MAX_IMPORT_EVENTS if export else None,
+                                     replay=True)
     try:
         for row in source.events():
             verifier.add(row)
