@@ -41,7 +41,7 @@ from companion.dice.roller import SeededRandom
 from companion.errors import CompanionError, clipped
 from companion.state import Tracker, state_change
 
-__all__ = ["MAX_VERIFY_MOVES", "Recomputer", "RecomputeError"]
+__all__ = ["MAX_VERIFY_MOVES", "RecomputeError", "Recomputer"]
 
 #: Most moves one verify makes again (about a minute of rule code at the worst); past it,
 #: the rest of the log keeps the seed check, said in the answer.
@@ -206,7 +206,6 @@ class Recomputer:
         stored = {i: t.snapshot() for i, t in trackers.items()}
         after = {i: t.save_point() for i, t in trackers.items()}
         seed = _unit_seed(unit, roll)
-        mode = roll.data.get("mode", "public") if roll is not None else "public"
         shared = SeededRandom(seed) if type(seed) is int else None
         try:
             for i, t in trackers.items():
