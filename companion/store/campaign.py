@@ -1543,6 +1543,12 @@ class Campaign(Observable):
         new = [*unit.pending, *extra]
         if not new:
             return []
+        if len({e.tracker for e in unit.pending if e.kind == "move"}) > 1:
+            # Over several trackers every move says whether another move made it (verify
+            # makes only the outer ones again): a log without the word is an older one.
+            for event in unit.pending:
+                if event.kind == "move":
+                    event.data.setdefault("nested", False)
         if unit.news:  # the sitting news goes with the unit's first event
             first = new[0]
             new[0] = dataclasses.replace(first, data={**first.data, "sitting": unit.news})

@@ -145,7 +145,12 @@ class Recomputer:
             if why:  # "" : nothing that rolls, nothing to say
                 self._skip(why, entry)
             return
-        self._remake(unit, roll, entry)
+        if not self._remake(unit, roll, entry):
+            if roll is not None:
+                self._apply(roll)
+            self._skip("moves over several trackers logged before the moves that moves "
+                       "make were marked", entry)
+            return
         if roll is not None:
             self._apply(roll)
             self.rolls.add(roll.seq)
@@ -188,9 +193,11 @@ class Recomputer:
                 return "a hidden roll of several moves that roll"
         return None
 
-    def _remake(self, unit: _Unit, roll: Any, entry: int) -> None:
+    def _remake(self, unit: _Unit, roll: Any, entry: int) -> bool:
         """Put the unit's trackers back as they were before it, make its moves again and
-        compare with the stored facts; the trackers end as the stored facts leave them."""
+        compare with the stored facts; the trackers end as the stored facts leave them.
+        ``False``: a move made another tracker's move that the log does not mark
+        ``"nested"`` (an older log): it cannot be told apart from its own."""
         from companion import fairplay
         from companion.store.registry import decode_args, move_parameters
 
@@ -200,6 +207,10 @@ class Recomputer:
             for event in unit.events:
                 self._apply(event)  # raises, naming the event
         trackers = {i: members[i].tracker for i in ids}
+        # A unit over several trackers says which of its moves other moves made
+        # ("nested", since this version); an older one's cannot be told apart, so a
+        # mismatch there means only that it could not be made again.
+        lenient = len(ids) > 1 and not any("nested" in e.data for e in unit.events)
         before = {i: t.save_point() for i, t in trackers.items()}
         for event in unit.events:
             self._apply(event)
@@ -222,14 +233,19 @@ class Recomputer:
                 hidden = "hidden" in event.data
                 if hidden and "seed" in params and type(seed) is int:
                     args["seed"] = seed
-                elif "rng" in params and "seed" not in args and shared is not None \
+                elif "rng" in params and args.get("seed") is None and shared is not None \
                         and _rolled(event):
-                    args["rng"] = shared
-                elif "seed" in params and "seed" not in args and type(event.seed) is int:
+                    args["rng"] = shared  # the roll's generator, shared as the session does
+                elif "seed" in params and args.get("seed") is None \
+                        and type(event.seed) is int:
                     args["seed"] = event.seed
                 state_before = tracker.snapshot()
+                lengths = {i: len(t.log) for i, t in trackers.items()}
                 self.made += 1
                 _make(tracker, name, args)
+                if lenient and any(other is not tracker and len(other.log) != lengths[i]
+                                   for i, other in trackers.items()):
+                    return False
                 _take_nonces(tracker, event.data.get("change"))
                 if hidden:
                     fairplay.hide_move(tracker, state_before, str(event.data["hidden"]))
@@ -247,9 +263,13 @@ class Recomputer:
                     raise RecomputeError(_changed(entry, where, roll,
                                                   f"{members[i].name}'s {path} differs"))
         except RecomputeError:
+            if lenient:
+                return False
             raise
         except (CompanionError, KeyError, TypeError, ValueError, AttributeError,
                 IndexError) as exc:
+            if lenient:
+                return False
             raise RecomputeError(f"entry {entry}: its moves cannot be made again on the "
                                  f"state before them ({clipped(str(exc), 80)}): the log's "
                                  "facts or its seed were changed") from None
@@ -257,6 +277,7 @@ class Recomputer:
             for i, t in trackers.items():
                 t.return_to(after[i])
                 t.attach(self.scratch)
+        return True
 
 
 def _make(tracker: Tracker, name: str, args: dict[str, Any]) -> None:
