@@ -1546,9 +1546,9 @@ class Campaign(Observable):
         if len({e.tracker for e in unit.pending if e.kind == "move"}) > 1:
             # Over several trackers every move says whether another move made it (verify
             # makes only the outer ones again): a log without the word is an older one.
-            for event in unit.pending:
-                if event.kind == "move":
-                    event.data.setdefault("nested", False)
+            for pending in unit.pending:
+                if pending.kind == "move":
+                    pending.data.setdefault("nested", False)
         if unit.news:  # the sitting news goes with the unit's first event
             first = new[0]
             new[0] = dataclasses.replace(first, data={**first.data, "sitting": unit.news})
