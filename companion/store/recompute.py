@@ -253,7 +253,7 @@ class Recomputer:
                     said = tracker.log[-1].summary if tracker.log else ""
                     if said != event.data.get("summary"):
                         raise RecomputeError(_changed(entry, event, roll, f"it says "
-                                                      f"{clipped(said, 60)!r}"))
+                                                      f"{clipped(said, 40)!r}"))
             for i, tracker in trackers.items():
                 diff = state_change(stored[i], tracker.snapshot())
                 if diff:
@@ -322,9 +322,8 @@ def _changed(entry: int, event: Any, roll: Any, how: str) -> str:
         what = f"rule roll {label!r}"
     else:
         what = f"move {event.move}"
-    return (f"entry {entry}: {clipped(what, 60)} made again with its seed on the state "
-            f"before it does not give the log's facts (entry {event.seq}: {how}): it was "
-            "changed")
+    return (f"entry {entry} ({clipped(what, 50)}): made again from its seed, it gives "
+            f"other facts than the log (entry {event.seq}: {how})")
 
 
 def _event(row: dict[str, Any]) -> Any:
