@@ -86,9 +86,11 @@ rolls with an ``rng``) takes a mode too. Its commitment is the SHA-256, as above
 - Interpretation: the label of a hidden rule roll is part of its secret, like the
   expression of a hidden dice roll (a GM's "goblin: stealth" would say what is coming).
 - Interpretation: verifying a rule roll checks the revealed label, seed, faces and result
-  against the commitment; the rule itself is not rolled again by ``verify`` (the log keeps
-  what the app showed, not the rule's code), but anyone can roll it again with the seed.
-  ``verify`` says which rule rolls had only their seed checked.
+  against the commitment. On a campaign's export (``replay=True``) its tracker moves are
+  made again with its seed on the state the log's facts give just before them, and must
+  give the facts and summaries the log stored ([companion.store.recompute][]); a rule roll
+  that moved no tracker, or a log view (no facts), has only its seed checked, and
+  ``verify`` says which.
 - A rule roll on a random table ([Session.roll_table][companion.table.session.Session.roll_table])
   records the table's id (``"table"``, in the secret of a hidden one; not in the
   commitment: a changed id only makes the check fail) and logs

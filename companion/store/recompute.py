@@ -22,7 +22,7 @@ What cannot be made again is said, never guessed:
   older fact);
 - a unit whose moves made other trackers' moves without saying so (logged before such
   moves were marked ``"nested"``), or past the bound on moves made again
-  ([MAX_VERIFY_MOVES][companion.store.recompute.MAX_VERIFY_MOVES]).
+  (``MAX_VERIFY_MOVES``).
 
 Only a campaign's export holds the facts (``campaign export NAME``); a log view
 (``log NAME --json``) holds summaries only, so its rule rolls keep the seed check.
