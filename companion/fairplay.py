@@ -86,7 +86,7 @@ rolls with an ``rng``) takes a mode too. Its commitment is the SHA-256, as above
 - Interpretation: the label of a hidden rule roll is part of its secret, like the
   expression of a hidden dice roll (a GM's "goblin: stealth" would say what is coming).
 - Interpretation: verifying a rule roll checks the revealed label, seed, faces and result
-  against the commitment. On a campaign's export (``replay=True``) its tracker moves are
+  against the commitment. On a campaign's export (given a ``replay``) its tracker moves are
   made again with its seed on the state the log's facts give just before them, and must
   give the facts and summaries the log stored ([companion.store.recompute][]); a rule roll
   that moved no tracker, or a log view (no facts), has only its seed checked, and
@@ -145,7 +145,7 @@ import re
 import secrets
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from companion.dice.roller import draw_seed
 from companion.errors import CompanionError, clipped
@@ -159,6 +159,7 @@ __all__ = [
     "LogVerifier",
     "LoggedRoll",
     "PreparedRoll",
+    "Replayer",
     "can_see",
     "commitment",
     "commitment_text",
@@ -749,7 +750,7 @@ def summary(kind: str, data: dict[str, Any]) -> str:
 
 def verify(doc: Any, *, max_entries: int | None = None, max_dice: int | None = None,
            sittings: bool = True, notes: list[str] | None = None,
-           replay: bool = False) -> int:
+           replay: Replayer | None = None) -> int:
     """Check an exported log: every revealed roll against its commitment and its seed, every
     secret present (the GM's export) likewise, every public roll against its seed (or, made
     with real dice, against the expression). Returns how many rolls were checked; the first
@@ -769,10 +770,11 @@ def verify(doc: Any, *, max_entries: int | None = None, max_dice: int | None = N
     it" button passes). ``notes`` gets the lines the answer adds: a sitting never closed,
     rolls before provably fair seeds, seeds the GM chose, the players' own dice.
 
-    ``replay``: a campaign's export has every rule roll recomputed whole: its moves made
-    again with its seed on the trackers as the log's facts leave them just before it, and
-    compared with what the log stored ([companion.store.recompute][]; ``verify`` on the
-    command line and the site's verifier ask for it, an import does not).
+    ``replay``: a [Replayer][companion.fairplay.Replayer] that recomputes every rule roll
+    of a campaign's export whole: its moves made again with its seed on the trackers as
+    the log's facts leave them just before it, and compared with what the log stored
+    (``verify`` on the command line passes [companion.store.recompute][]'s; the core
+    carries no replay of its own, an import asks for none).
     """
     if not isinstance(doc, dict) or not isinstance(doc.get("events"), list):
         raise FairPlayError("not an exported log (expected the JSON of 'log NAME --json')")
@@ -792,13 +794,33 @@ def verify(doc: Any, *, max_entries: int | None = None, max_dice: int | None = N
     return checked
 
 
+class Replayer(Protocol):
+    """What [verify][companion.fairplay.verify] asks of a replay of rule rolls (the
+    store's [Recomputer][companion.store.recompute.Recomputer]): every row of the log in
+    order (``add``; a unit of work that does not give the stored facts raises
+    [FairPlayError][companion.fairplay.FairPlayError] naming its entry), then ``finish``;
+    what it made again (``rolls``: roll entries, ``moves``: lone moves that rolled,
+    ``made``: moves made in all), what it could not and why (``skipped``), and ``off``
+    when the log holds no facts to replay (a log view)."""
+
+    rolls: set[int]
+    moves: set[int]
+    made: int
+    skipped: dict[str, list[int]]
+    off: bool
+
+    def add(self, row: dict[str, Any]) -> None: ...
+
+    def finish(self) -> None: ...
+
+
 class LogVerifier:
     """[verify][companion.fairplay.verify] one entry at a time (``add``, then ``finish``),
     so a long log read from a file as a stream is checked without holding it: what is
     kept is each hidden roll's commitment, not the entries."""
 
     def __init__(self, *, max_entries: int | None = None, max_dice: int | None = None,
-                 sittings: bool = True, replay: bool = False) -> None:
+                 sittings: bool = True, replay: Replayer | None = None) -> None:
 
         self.most = MAX_VERIFY_ENTRIES if max_entries is None else max_entries
         self.budget = _Budget(MAX_VERIFY_DICE if max_dice is None else max_dice)
@@ -830,17 +852,7 @@ class LogVerifier:
         #: Rule rolls recomputed whole by making their moves again (an export's).
         self.remade = 0
         #: Makes an export's moves again (companion.store.recompute); a whole log only.
-        self.replay: Any = None
-        #: Replay asked for where the campaign's replay code is not shipped (the site's
-        #: verifier carries the core without the store): said in the answer.
-        self.no_replay = False
-        if replay and sittings:
-            try:
-                from companion.store.recompute import Recomputer
-            except ImportError:
-                self.no_replay = True
-            else:
-                self.replay = Recomputer()
+        self.replay = replay if sittings else None
 
     def add(self, row: Any) -> None:
         """Check the next entry of the log (one line naming it if it does not hold)."""
@@ -851,12 +863,7 @@ class LogVerifier:
         self.last = _check_row(i, row, self.last)
         kind = row.get("kind")
         if self.replay is not None:
-            from companion.store.recompute import RecomputeError
-
-            try:
-                self.replay.add(row)
-            except RecomputeError as exc:
-                raise FairPlayError(str(exc)) from None
+            self.replay.add(row)  # a unit that does not hold raises FairPlayError
         if kind == "sitting" and not self.sittings:
             return
         try:
@@ -1011,12 +1018,7 @@ class LogVerifier:
                                     "(deleted or changed)")
         self._no_loose()
         if self.replay is not None:
-            from companion.store.recompute import RecomputeError
-
-            try:
-                self.replay.finish()
-            except RecomputeError as exc:
-                raise FairPlayError(str(exc)) from None
+            self.replay.finish()
         if not self.sittings:
             return self.checked
         try:
@@ -1055,13 +1057,13 @@ class LogVerifier:
         if self.seed_only:
             why = ("the rule's result is as the app logged it, the rule itself is not "
                    "rolled again")
-            if self.no_replay:
-                why += (" (this verifier carries no replay: 'companion verify' on the "
-                        "campaign's export makes its rule rolls' moves again)")
-            elif replay is not None and replay.off:
+            if replay is None:
+                why += ("; 'companion verify' on the campaign's export makes their moves "
+                        "again")
+            elif replay.off:
                 why += (" (a log view holds no facts: verify the campaign's export, "
                         "'campaign export NAME', to make its rule rolls' moves again)")
-            elif replay is not None:
+            else:
                 why = ("a check that moved no tracker, or moves that could not be made "
                        "again: " + why)
             lines.append(_seed_only_line(self.seed_only, "rule roll", why))

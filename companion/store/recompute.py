@@ -39,6 +39,7 @@ from typing import Any
 
 from companion.dice.roller import SeededRandom
 from companion.errors import CompanionError, clipped
+from companion.fairplay import FairPlayError
 from companion.state import Tracker, state_change
 
 __all__ = ["MAX_VERIFY_MOVES", "RecomputeError", "Recomputer"]
@@ -48,7 +49,7 @@ __all__ = ["MAX_VERIFY_MOVES", "RecomputeError", "Recomputer"]
 MAX_VERIFY_MOVES = 20_000
 
 
-class RecomputeError(CompanionError):
+class RecomputeError(FairPlayError):
     """A unit of work whose moves, made again, do not give what the log stored."""
 
 
@@ -63,15 +64,19 @@ class _Unit:
 class Recomputer:
     """Make a campaign export's moves again, one unit of work at a time (``add`` every
     row in order, then ``finish``); a unit that does not give what the log stored raises
-    [RecomputeError][companion.store.recompute.RecomputeError] naming its entry."""
+    [RecomputeError][companion.store.recompute.RecomputeError] naming its entry. The
+    [Replayer][companion.fairplay.Replayer] ``verify`` takes. ``campaign``: the export's
+    identity (its ``"campaign"``), under which its chain was made."""
 
-    def __init__(self, *, max_moves: int = MAX_VERIFY_MOVES) -> None:
+    def __init__(self, campaign: str = "", *, max_moves: int = MAX_VERIFY_MOVES) -> None:
         from companion.store.campaign import Campaign
         from companion.store.records import CampaignInfo
 
         self.max_moves = max_moves
         self.made = 0  # moves made again so far
-        self.scratch = Campaign(None, CampaignInfo(0, "verify", (), "", 0))
+        # Rebuilt as an import rebuilds it: each event's facts applied, chain and state
+        # checked (a log view, with no facts, turns this off at its first row).
+        self.scratch = Campaign(None, CampaignInfo(0, "verify", (), "", 0, campaign))
         self._unit: _Unit | None = None
         #: Roll entries whose moves were made again whole.
         self.rolls: set[int] = set()
@@ -119,7 +124,7 @@ class Recomputer:
 
     def _apply(self, event: Any) -> None:
         try:
-            self.scratch._apply_unchecked(event)
+            self.scratch.apply_imported(event)
         except (CompanionError, KeyError, TypeError, ValueError, AttributeError) as exc:
             raise RecomputeError(f"entry {event.seq} cannot be applied to the state before "
                                  f"it: {clipped(str(exc), 80)}") from None

@@ -19,8 +19,7 @@ from companion.errors import CompanionError
 def _companion_verify(text, name):
     notes = []
     try:
-        checked = fairplay.verify(fairplay.parse_log(text, name), notes=notes,
-                                  replay=True)
+        checked = fairplay.verify(fairplay.parse_log(text, name), notes=notes)
     except CompanionError as exc:
         return json.dumps({"ok": False, "line": f"{name}: {exc}"})
     line = f"{name}: {checked} roll{'s' if checked != 1 else ''} checked, all hold"
