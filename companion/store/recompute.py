@@ -44,9 +44,10 @@ from companion.state import Tracker, state_change
 
 __all__ = ["MAX_VERIFY_MOVES", "RecomputeError", "Recomputer"]
 
-#: Most moves one verify makes again (about a minute of rule code at the worst); past it,
-#: the rest of the log keeps the seed check, said in the answer.
-MAX_VERIFY_MOVES = 20_000
+#: Most moves one verify makes again (about 3 ms each, the state rebuilt and checked as an
+#: import does: some 30 seconds at the bound); past it, the rest of the log keeps the seed
+#: check, said in the answer.
+MAX_VERIFY_MOVES = 10_000
 
 
 class RecomputeError(FairPlayError):
@@ -199,13 +200,10 @@ class Recomputer:
         return None
 
     def _remake(self, unit: _Unit, roll: Any, entry: int) -> bool:
-        """Put the unit's trackers back as they were before it, make its moves again and
-        compare with the stored facts; the trackers end as the stored facts leave them.
-        ``False``: a move made another tracker's move that the log does not mark
-        ``"nested"`` (an older log): it cannot be told apart from its own."""
-        from companion import fairplay
-        from companion.store.registry import decode_args, move_parameters
-
+        """Make the unit's moves again on the trackers as they are before it, then put
+        them back and apply the stored facts, and compare; the trackers end as the stored
+        facts leave them. ``False``: a move made another tracker's move that the log does
+        not mark ``"nested"`` (an older log): it cannot be told apart from its own."""
         members = self.scratch.members
         ids = list(dict.fromkeys(str(e.tracker) for e in unit.events))
         if any(i not in members for i in ids):
@@ -217,72 +215,84 @@ class Recomputer:
         # mismatch there means only that it could not be made again.
         lenient = len(ids) > 1 and not any("nested" in e.data for e in unit.events)
         before = {i: t.save_point() for i, t in trackers.items()}
-        for event in unit.events:
-            self._apply(event)
-        stored = {i: t.snapshot() for i, t in trackers.items()}
-        after = {i: t.save_point() for i, t in trackers.items()}
-        seed = _unit_seed(unit, roll)
-        shared = SeededRandom(seed) if type(seed) is int else None
         try:
-            for i, t in trackers.items():
-                t.return_to(before[i])
-                t.attach(None)  # made here, not stored: no seam, no seat
-            for event in unit.events:
-                if event.data.get("nested"):
-                    continue  # made again by the move that made it
-                tracker = trackers[str(event.tracker)]
-                cls = type(tracker)
-                name = str(event.move)
-                params = move_parameters(cls, name)
-                args = decode_args(cls, name, dict(event.data.get("args", {})))
-                hidden = "hidden" in event.data
-                if hidden and "seed" in params and type(seed) is int:
-                    args["seed"] = seed
-                elif "rng" in params and args.get("seed") is None and shared is not None \
-                        and _rolled(event):
-                    args["rng"] = shared  # the roll's generator, shared as the session does
-                elif "seed" in params and args.get("seed") is None \
-                        and type(event.seed) is int:
-                    args["seed"] = event.seed
-                state_before = tracker.snapshot()
-                lengths = {i: len(t.log) for i, t in trackers.items()}
-                self.made += 1
-                _make(tracker, name, args)
-                if lenient and any(other is not tracker and len(other.log) != lengths[i]
-                                   for i, other in trackers.items()):
-                    return False
-                _take_nonces(tracker, event.data.get("change"))
-                if hidden:
-                    fairplay.hide_move(tracker, state_before, str(event.data["hidden"]))
-                else:
-                    said = tracker.log[-1].summary if tracker.log else ""
-                    if said != event.data.get("summary"):
-                        raise RecomputeError(_changed(entry, event, roll, f"it says "
-                                                      f"{clipped(said, 40)!r}"))
-            for i, tracker in trackers.items():
-                diff = state_change(stored[i], tracker.snapshot())
-                if diff:
-                    where = next((e for e in unit.events if str(e.tracker) == i),
-                                 unit.events[0])
-                    path = ".".join(str(p) for p in diff[0][0]) or "its state"
-                    raise RecomputeError(_changed(entry, where, roll,
-                                                  f"{members[i].name}'s {path} differs"))
+            for tracker in trackers.values():
+                tracker.attach(None)  # made here, not stored: no seam, no seat
+            made = self._make_unit(unit, roll, entry, trackers, lenient)
         except RecomputeError:
             if lenient:
-                return False
-            raise
+                made = None
+            else:
+                raise
         except (CompanionError, KeyError, TypeError, ValueError, AttributeError,
                 IndexError) as exc:
-            if lenient:
-                return False
-            raise RecomputeError(f"entry {entry}: its moves cannot be made again on the "
-                                 f"state before them ({clipped(str(exc), 80)}): the log's "
-                                 "facts or its seed were changed") from None
+            if not lenient:
+                raise RecomputeError(f"entry {entry}: its moves cannot be made again on "
+                                     f"the state before them ({clipped(str(exc), 80)}): "
+                                     "the log's facts or its seed were changed") from None
+            made = None
         finally:
-            for i, t in trackers.items():
-                t.return_to(after[i])
+            for i, t in trackers.items():  # one restore: the facts are applied after it
+                t.return_to(before[i])
                 t.attach(self.scratch)
+        for event in unit.events:
+            self._apply(event)
+        if made is None:
+            return False
+        for i, tracker in trackers.items():
+            diff = state_change(tracker.snapshot(), made[i])
+            if diff:
+                if lenient:
+                    return False
+                where = next((e for e in unit.events if str(e.tracker) == i),
+                             unit.events[0])
+                path = ".".join(str(p) for p in diff[0][0]) or "its state"
+                raise RecomputeError(_changed(entry, where, roll,
+                                              f"{members[i].name}'s {path} differs"))
         return True
+
+    def _make_unit(self, unit: _Unit, roll: Any, entry: int, trackers: dict[str, Tracker],
+                   lenient: bool) -> dict[str, Any] | None:
+        """The unit's top moves made again with its seed (a move another made is made by
+        it); each one's summary compared with the log's. Returns the trackers' states
+        after (``None``: an older log's nested move, found)."""
+        from companion import fairplay
+        from companion.store.registry import decode_args, move_parameters
+
+        seed = _unit_seed(unit, roll)
+        shared = SeededRandom(seed) if type(seed) is int else None
+        for event in unit.events:
+            if event.data.get("nested"):
+                continue  # made again by the move that made it
+            tracker = trackers[str(event.tracker)]
+            cls = type(tracker)
+            name = str(event.move)
+            params = move_parameters(cls, name)
+            args = decode_args(cls, name, dict(event.data.get("args", {})))
+            hidden = "hidden" in event.data
+            if hidden and "seed" in params and type(seed) is int:
+                args["seed"] = seed
+            elif "rng" in params and args.get("seed") is None and shared is not None \
+                    and _rolled(event):
+                args["rng"] = shared  # the roll's generator, shared as the session does
+            elif "seed" in params and args.get("seed") is None and type(event.seed) is int:
+                args["seed"] = event.seed
+            state_before = tracker.snapshot()
+            lengths = {i: len(t.log) for i, t in trackers.items()}
+            self.made += 1
+            _make(tracker, name, args)
+            if lenient and any(other is not tracker and len(other.log) != lengths[i]
+                               for i, other in trackers.items()):
+                return None
+            _take_nonces(tracker, event.data.get("change"))
+            if hidden:
+                fairplay.hide_move(tracker, state_before, str(event.data["hidden"]))
+            else:
+                said = tracker.log[-1].summary if tracker.log else ""
+                if said != event.data.get("summary"):
+                    raise RecomputeError(_changed(entry, event, roll,
+                                                  f"it says {clipped(said, 40)!r}"))
+        return {i: t.snapshot() for i, t in trackers.items()}
 
 
 def _make(tracker: Tracker, name: str, args: dict[str, Any]) -> None:

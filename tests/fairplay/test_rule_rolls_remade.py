@@ -241,3 +241,18 @@ def test_an_older_export_without_the_nested_marks_is_named_not_refused(
     assert "6 rule rolls and 1 move that rolled recomputed whole" in out, out
     assert (f"1 roll whose moves were not made again (entry {entries['attack']}: moves "
             "over several trackers logged before") in out
+
+
+def test_moves_past_the_bound_keep_the_seed_check_and_are_named(
+        env_db: str, capsys: pytest.CaptureFixture[str]) -> None:
+    entries = _table(env_db)
+    doc = _export(capsys)
+    notes: list[str] = []
+    # The bound on moves made again: the first rule roll's one move fits, the rest are
+    # named (their seeds still recomputed from the sittings).
+    assert fairplay.verify(doc, notes=notes, replay=Recomputer(doc["campaign"],
+                                                                max_moves=1)) > 0
+    said = "; ".join(notes)
+    assert "1 rule roll recomputed whole by replay" in said, said
+    assert re.search(r"\d+ rolls whose moves were not made again \(entries "
+                     rf"{entries['panic']}, .*: past the first 1 moves made again\)", said)
