@@ -821,7 +821,6 @@ class LogVerifier:
 
     def __init__(self, *, max_entries: int | None = None, max_dice: int | None = None,
                  sittings: bool = True, replay: Replayer | None = None) -> None:
-
         self.most = MAX_VERIFY_ENTRIES if max_entries is None else max_entries
         self.budget = _Budget(MAX_VERIFY_DICE if max_dice is None else max_dice)
         self.commitments: dict[int, tuple[str, Any]] = {}
