@@ -86,9 +86,11 @@ rolls with an ``rng``) takes a mode too. Its commitment is the SHA-256, as above
 - Interpretation: the label of a hidden rule roll is part of its secret, like the
   expression of a hidden dice roll (a GM's "goblin: stealth" would say what is coming).
 - Interpretation: verifying a rule roll checks the revealed label, seed, faces and result
-  against the commitment; the rule itself is not rolled again by ``verify`` (the log keeps
-  what the app showed, not the rule's code), but anyone can roll it again with the seed.
-  ``verify`` says which rule rolls had only their seed checked.
+  against the commitment. On a campaign's export (given a ``replay``) its tracker moves are
+  made again with its seed on the state the log's facts give just before them, and must
+  give the facts and summaries the log stored ([companion.store.recompute][]); a rule roll
+  that moved no tracker, or a log view (no facts), has only its seed checked, and
+  ``verify`` says which.
 - A rule roll on a random table ([Session.roll_table][companion.table.session.Session.roll_table])
   records the table's id (``"table"``, in the secret of a hidden one; not in the
   commitment: a changed id only makes the check fail) and logs
@@ -143,7 +145,7 @@ import re
 import secrets
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from companion.dice.roller import draw_seed
 from companion.errors import CompanionError, clipped
@@ -157,10 +159,12 @@ __all__ = [
     "LogVerifier",
     "LoggedRoll",
     "PreparedRoll",
+    "Replayer",
     "can_see",
     "commitment",
     "commitment_text",
     "hidden_information",
+    "hide_move",
     "mark_hidden_rolls",
     "mode_name",
     "new_nonce",
@@ -530,6 +534,22 @@ def mark_hidden_rolls(cls: type[Any], state: dict[str, Any], before: dict[str, A
             value["hidden"] = mode
 
 
+def hide_move(tracker: Any, before: dict[str, Any], mode: str) -> None:
+    """Make the newest move of ``tracker`` (its state ``before`` it) a hidden roll's, as
+    the shared log keeps it (the policy above): no seed in its arguments, a summary that
+    points to the roll log, and its roll fields marked
+    ([mark_hidden_rolls][companion.fairplay.mark_hidden_rolls]). The campaign stores a
+    hidden roll's move this way, and ``verify`` makes the same move again this way."""
+    cls = type(tracker)
+    save = tracker.to_dict()
+    save["log"][-1]["args"] = {k: v for k, v in save["log"][-1]["args"].items()
+                               if k != "seed"}
+    save["log"][-1]["summary"] = f"a hidden roll ({mode_name(mode)}): see the roll log"
+    if roll_state_fields(cls):
+        mark_hidden_rolls(cls, save["state"], before, mode)
+    tracker.restore_save(save)
+
+
 def player_state(cls: type[Any] | None, state: Any) -> Any:
     """A tracker's snapshot as a player may receive it: each roll field marked by a hidden
     roll ([mark_hidden_rolls][companion.fairplay.mark_hidden_rolls]) is empty (``None``).
@@ -729,7 +749,8 @@ def summary(kind: str, data: dict[str, Any]) -> str:
 
 
 def verify(doc: Any, *, max_entries: int | None = None, max_dice: int | None = None,
-           sittings: bool = True, notes: list[str] | None = None) -> int:
+           sittings: bool = True, notes: list[str] | None = None,
+           replay: Replayer | None = None) -> int:
     """Check an exported log: every revealed roll against its commitment and its seed, every
     secret present (the GM's export) likewise, every public roll against its seed (or, made
     with real dice, against the expression). Returns how many rolls were checked; the first
@@ -748,6 +769,12 @@ def verify(doc: Any, *, max_entries: int | None = None, max_dice: int | None = N
     published seeds (``sittings=False``: a few rows taken out of a log, as an app's "check
     it" button passes). ``notes`` gets the lines the answer adds: a sitting never closed,
     rolls before provably fair seeds, seeds the GM chose, the players' own dice.
+
+    ``replay``: a [Replayer][companion.fairplay.Replayer] that recomputes every rule roll
+    of a campaign's export whole: its moves made again with its seed on the trackers as
+    the log's facts leave them just before it, and compared with what the log stored
+    (``verify`` on the command line passes [companion.store.recompute][]'s; the core
+    carries no replay of its own, an import asks for none).
     """
     if not isinstance(doc, dict) or not isinstance(doc.get("events"), list):
         raise FairPlayError("not an exported log (expected the JSON of 'log NAME --json')")
@@ -757,7 +784,8 @@ def verify(doc: Any, *, max_entries: int | None = None, max_dice: int | None = N
     if rows > most:
         raise FairPlayError(f"the log has {rows:,} rolls and reveals; at most "
                             f"{most:,} are checked at once")
-    checker = LogVerifier(max_entries=most, max_dice=max_dice, sittings=sittings)
+    checker = LogVerifier(max_entries=most, max_dice=max_dice, sittings=sittings,
+                          replay=replay)
     for row in doc["events"]:
         checker.add(row)
     checked = checker.finish()
@@ -766,13 +794,33 @@ def verify(doc: Any, *, max_entries: int | None = None, max_dice: int | None = N
     return checked
 
 
+class Replayer(Protocol):
+    """What [verify][companion.fairplay.verify] asks of a replay of rule rolls (the
+    store's [Recomputer][companion.store.recompute.Recomputer]): every row of the log in
+    order (``add``; a unit of work that does not give the stored facts raises
+    [FairPlayError][companion.fairplay.FairPlayError] naming its entry), then ``finish``;
+    what it made again (``rolls``: roll entries, ``moves``: lone moves that rolled,
+    ``made``: moves made in all), what it could not and why (``skipped``), and ``off``
+    when the log holds no facts to replay (a log view)."""
+
+    rolls: set[int]
+    moves: set[int]
+    made: int
+    skipped: dict[str, list[int]]
+    off: bool
+
+    def add(self, row: dict[str, Any]) -> None: ...
+
+    def finish(self) -> None: ...
+
+
 class LogVerifier:
     """[verify][companion.fairplay.verify] one entry at a time (``add``, then ``finish``),
     so a long log read from a file as a stream is checked without holding it: what is
     kept is each hidden roll's commitment, not the entries."""
 
     def __init__(self, *, max_entries: int | None = None, max_dice: int | None = None,
-                 sittings: bool = True) -> None:
+                 sittings: bool = True, replay: Replayer | None = None) -> None:
         self.most = MAX_VERIFY_ENTRIES if max_entries is None else max_entries
         self.budget = _Budget(MAX_VERIFY_DICE if max_dice is None else max_dice)
         self.commitments: dict[int, tuple[str, Any]] = {}
@@ -800,6 +848,10 @@ class LogVerifier:
         self.moves_seed_only = _Named()
         self._counted: set[int] = set()  # hidden rolls counted (a GM's export: the
         #                                  secret and the reveal are one roll)
+        #: Rule rolls recomputed whole by making their moves again (an export's).
+        self.remade = 0
+        #: Makes an export's moves again (companion.store.recompute); a whole log only.
+        self.replay = replay if sittings else None
 
     def add(self, row: Any) -> None:
         """Check the next entry of the log (one line naming it if it does not hold)."""
@@ -809,6 +861,8 @@ class LogVerifier:
             raise FairPlayError(f"events[{i}] is not an entry of a log")
         self.last = _check_row(i, row, self.last)
         kind = row.get("kind")
+        if self.replay is not None:
+            self.replay.add(row)  # a unit that does not hold raises FairPlayError
         if kind == "sitting" and not self.sittings:
             return
         try:
@@ -887,7 +941,10 @@ class LogVerifier:
                 return
             self._counted.add(entry)
         if rule and payload.get("table") is None:
-            self.seed_only.add(entry)
+            if self.replay is not None and entry in self.replay.rolls:
+                self.remade += 1
+            else:
+                self.seed_only.add(entry)
         else:
             self.whole += 1
 
@@ -924,7 +981,8 @@ class LogVerifier:
             self.fair.roll(seq, fair, seed, chosen=chosen,
                            physical=info.get("physical") is True,
                            hidden=seed is None)  # a hidden roll's, or a game's secret
-            if fair is not None and type(seed) is int:
+            if fair is not None and type(seed) is int and (
+                    self.replay is None or self.replay.off):
                 self.moves_seed_only.add(seq)  # a move that rolled (a deal): its seed
             return
         if kind in ("add", "set"):
@@ -958,6 +1016,8 @@ class LogVerifier:
                                     f"{reveal!r}, but that reveal is not in this log "
                                     "(deleted or changed)")
         self._no_loose()
+        if self.replay is not None:
+            self.replay.finish()
         if not self.sittings:
             return self.checked
         try:
@@ -980,10 +1040,38 @@ class LogVerifier:
             lines.append(f"{whole} roll{'s' if whole != 1 else ''} recomputed whole from "
                          f"{'their seeds' if whole != 1 else 'its seed'} (dice rolls and "
                          "table rolls: every die, total and result rolled again)")
+        replay = self.replay
+        remade = self.remade
+        if replay is not None and not replay.off:
+            lone = len(replay.moves)
+            if remade or lone:
+                said = [f"{remade} rule roll{'s' if remade != 1 else ''}"] if remade else []
+                if lone:
+                    said.append(f"{lone} move{'s' if lone != 1 else ''} that rolled")
+                lines.append(f"{' and '.join(said)} recomputed whole by replay (the moves "
+                             "made again with the seed on the trackers as the log's facts "
+                             "leave them before it: every fact and summary as stored; "
+                             f"{replay.made} move{'s' if replay.made != 1 else ''} made "
+                             "again in all)")
         if self.seed_only:
-            lines.append(_seed_only_line(self.seed_only, "rule roll", "the rule's result is "
-                                         "as the app logged it, the rule itself is not "
-                                         "rolled again"))
+            why = ("the rule's result is as the app logged it, the rule itself is not "
+                   "rolled again")
+            if replay is None:
+                why += ("; 'companion verify' on the campaign's export makes their moves "
+                        "again")
+            elif replay.off:
+                why += (" (a log view holds no facts: verify the campaign's export, "
+                        "'campaign export NAME', to make its rule rolls' moves again)")
+            else:
+                why = ("a check that moved no tracker, or moves that could not be made "
+                       "again: " + why)
+            lines.append(_seed_only_line(self.seed_only, "rule roll", why))
+        if replay is not None and not replay.off:
+            for reason, entries in replay.skipped.items():
+                named = _Named()
+                for entry in entries:
+                    named.add(entry)
+                lines.append(_not_remade_line(named, reason))
         if self.moves_seed_only:
             lines.append(_seed_only_line(self.moves_seed_only, "tracker move",
                                          "a game's or a sheet's move that rolled: the move "
@@ -1015,6 +1103,15 @@ def _seed_only_line(entries: _Named, what: str, why: str) -> str:
     seeds, entries_word = ("their seeds", "entries") if n != 1 else ("its seed", "entry")
     return (f"{n} {what}{'s' if n != 1 else ''} with only {seeds} checked ({entries_word} "
             f"{shown}{more}: {why})")
+
+
+def _not_remade_line(entries: _Named, why: str) -> str:
+    """``2 rolls not made again (entries 4, 9: made with the player's own dice)``."""
+    n = entries.count
+    shown = ", ".join(map(str, sorted(entries.first)))
+    more = f" and {n - _NAMED_ENTRIES:,} more" if n > _NAMED_ENTRIES else ""
+    return (f"{n} roll{'s' if n != 1 else ''} whose moves were not made again "
+            f"({'entries' if n != 1 else 'entry'} {shown}{more}: {why})")
 
 
 #: Rule rolls with only their seed checked that verify's answer names one by one.

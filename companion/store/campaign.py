@@ -1501,13 +1501,7 @@ class Campaign(Observable):
         if hidden:
             # Policy (companion.fairplay): no seed, no result in the shared log, nor in
             # the tracker's own history line; a roll's dice the tracker keeps are marked.
-            save = tracker.to_dict()
-            save["log"][-1]["args"] = {k: v for k, v in logged.args.items() if k != "seed"}
-            save["log"][-1]["summary"] = (f"a hidden roll ({unit.mode_name}): see the roll "
-                                          "log")
-            if fairplay.roll_state_fields(cls):
-                fairplay.mark_hidden_rolls(cls, save["state"], before, unit.mode)
-            tracker.restore_save(save)
+            fairplay.hide_move(tracker, before, unit.mode)
             logged = tracker.log[-1]
         data: dict[str, Any] = {"v": EVENT_FORMAT, "args": logged.args,
                                 "summary": logged.summary,
@@ -1516,6 +1510,10 @@ class Campaign(Observable):
             data["schema"] = cls.schema  # the version the change is a difference of
         if hidden:
             data["hidden"] = unit.mode
+        if self._nested:
+            # Made by another move of the unit (a fight's hit on a sheet): verify makes
+            # the outer move again, which makes this one (companion.store.recompute).
+            data["nested"] = True
         if trial is not None:
             data["physical"] = True
             if not hidden:
@@ -1544,6 +1542,12 @@ class Campaign(Observable):
         new = [*unit.pending, *extra]
         if not new:
             return []
+        if len({e.tracker for e in unit.pending if e.kind == "move"}) > 1:
+            # Over several trackers every move says whether another move made it (verify
+            # makes only the outer ones again): a log without the word is an older one.
+            for pending in unit.pending:
+                if pending.kind == "move":
+                    pending.data.setdefault("nested", False)
         if unit.news:  # the sitting news goes with the unit's first event
             first = new[0]
             new[0] = dataclasses.replace(first, data={**first.data, "sitting": unit.news})

@@ -377,6 +377,7 @@ def _verify(args: argparse.Namespace) -> int:
     from companion import fairplay
     from companion.files import read_bytes
     from companion.store.document import MAX_DEPTH
+    from companion.store.recompute import Recomputer
     from companion.store.records import check_json_input
 
     name = args.file
@@ -394,7 +395,10 @@ def _verify(args: argparse.Namespace) -> int:
         raise CompanionError("--head checks a campaign export ('campaign export NAME'); a "
                              "log view has no chain to check")
     notes: list[str] = []
-    checked = fairplay.verify(doc, notes=notes)
+    # Rule rolls recomputed whole from an export's facts (a log view has none: said).
+    campaign = doc.get("campaign") if isinstance(doc, dict) else None
+    checked = fairplay.verify(doc, notes=notes, replay=Recomputer(
+        campaign if isinstance(campaign, str) else ""))
     sys.stdout.write(_verified(name, checked, chain, notes) + "\n")
     return 0
 
@@ -434,6 +438,7 @@ def _verify_stream(name: str, noted: str | None) -> int:
     then its rolls), so a 100 MB export takes little more memory than one event."""
     from companion import fairplay
     from companion.store.document import MAX_DEPTH, MAX_IMPORT_EVENTS, DocumentChecker
+    from companion.store.recompute import Recomputer
     from companion.store.records import StoreError
     from companion.store.stream import JsonDocument
 
@@ -466,7 +471,10 @@ def _verify_stream(name: str, noted: str | None) -> int:
     elif noted is not None:
         raise CompanionError("--head checks a campaign export ('campaign export NAME'); a "
                              "log view has no chain to check")
-    verifier = fairplay.LogVerifier(max_entries=MAX_IMPORT_EVENTS if export else None)
+    campaign = source.envelope.get("campaign") if export else ""
+    verifier = fairplay.LogVerifier(max_entries=MAX_IMPORT_EVENTS if export else None,
+                                    replay=Recomputer(campaign if isinstance(campaign, str)
+                                                      else ""))
     try:
         for row in source.events():
             verifier.add(row)

@@ -95,8 +95,8 @@ if TYPE_CHECKING:
     from companion.store.campaign import Campaign
 
 __all__ = ["LOG_ROWS", "MAX_DIE_BOXES", "FacesBox", "RollControls", "RollLogPanel",
-           "RollModePanel", "RollOutcome", "RuleRoll", "faces_hint", "hidden_line", "modes_for",
-           "seat_html", "short_code"]
+           "RollModePanel", "RollOutcome", "RuleRoll", "TableRollPanel", "faces_hint",
+           "hidden_line", "modes_for", "seat_html", "short_code"]
 
 T = TypeVar("T")
 
@@ -485,9 +485,11 @@ class RollLogPanel(widgets.VBox):
 
         self.luck = LuckPanel(campaign, error=self.error)
         self.sitting = SittingPanel(campaign, error=self.error)
+        self.tables = TableRollPanel(campaign, who=who, role=role, error=self.error)
         self.children = [
             widgets.HTML('<div class="tc-section">Roll log</div>'),
             self.list,
+            self.tables,
             row(self.reveal_pick, self.reveal_button),
             row(self.check_pick, self.check_button),
             self.check_result,
@@ -566,6 +568,61 @@ class RollLogPanel(widgets.VBox):
         self.check_result.value = (f'<div class="tc-check-ok">Entry {entry} holds: the revealed '
                                    "roll matches the commitment published before it.</div>")
         return True
+
+
+class TableRollPanel(widgets.VBox):
+    """Roll on a random table for the roll log: a pick of the campaign's rulesets' tables
+    (an NPC's reaction, an encounter, a betrayal...), the roll's mode, and a Roll button.
+    The roll goes through [Session.roll_table][companion.table.session.Session.roll_table]
+    (the sitting's seed, the seat checked), so its entry records the table and ``verify``
+    rolls it again; the result shows here and in the log (a hidden roll: its commitment)."""
+
+    def __init__(self, campaign: Campaign, *, who: str = "", role: str = "",
+                 error: ErrorLine | None = None) -> None:
+        from companion import tables
+
+        super().__init__()
+        self.campaign = campaign
+        self.error = error if error is not None else ErrorLine()
+        self.shown = 0  # rolls shown here, for the result's data-n
+        everything = tables.all_tables()
+        mine = [t for t in everything if t.ruleset in campaign.rulesets] or everything
+        self.pick = widgets.Dropdown(options=[(t.title, t.id) for t in mine],
+                                     value=mine[0].id if mine else None,
+                                     description="Table",
+                                     style={"description_width": "initial"},
+                                     layout=widgets.Layout(max_width="100%"))
+        self.pick.add_class("tc-table-pick")
+        modes = modes_for(role, who)
+        self.mode = widgets.Dropdown(options=[(_MODE_LABELS[m], m) for m in modes],
+                                     value="public", description="Mode",
+                                     style={"description_width": "initial"},
+                                     layout=widgets.Layout(width="150px", max_width="100%"))
+        self.mode.add_class("tc-table-mode")
+        self.roll_button = button("Roll on the table", self.roll, error=self.error,
+                                  name="roll-table")
+        self.roll_button.disabled = not mine
+        self.result = widgets.HTML()
+        self.result.add_class("tc-table-result")
+        self.children = [row(self.pick, self.mode, self.roll_button), self.result]
+        self.add_class("tc-table-roll")
+
+    def roll(self) -> session_rolls.RuleRoll[Any]:
+        """Roll the picked table in the picked mode; show the result (or the commitment of
+        a roll this seat may not see)."""
+        table_id = self.pick.value
+        if not table_id:
+            raise CompanionError("table: pick a table to roll on")
+        made = Session.of(self.campaign).roll_table(str(table_id), mode=str(self.mode.value))
+        self.shown += 1
+        if made.shown and made.text is not None:
+            body = (f"entry {made.entry}: {html.escape(str(self.pick.label))}: "
+                    f"<b>{html.escape(made.text)}</b>")
+        else:
+            body = hidden_line(made.commitment, made.mode, made.entry)
+        self.result.value = (f'<div class="tc-table-line" data-n="{self.shown}">{body}'
+                             "</div>")
+        return made
 
 
 def chain_footer(head: int, chain: str) -> str:

@@ -66,7 +66,7 @@ import random
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from companion.acting import named_actor
 from companion.dice import draw_seed
@@ -217,6 +217,10 @@ class DiceMonarchsGame(Tracker):
 
     kind = "DiceMonarchsGame"
     what = "Dice Monarchs table"
+    #: State a move fills from the system's entropy on purpose, not from its seed: the
+    #: salt is a nonce of the commitments (no die depends on it), so ``verify``, making
+    #: the table's moves again, takes it from the log (companion.store.recompute).
+    NONCE_STATE: ClassVar[tuple[str, ...]] = ("salt",)
 
     players: list[str] = state_field(default_factory=lambda: ["Player 1", "Player 2"],
                                      max_len=MAX_PLAYERS)
