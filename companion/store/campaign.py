@@ -83,7 +83,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
 from companion import fairplay, rulesets
 from companion.dice.physical import OwnDiceError
 from companion.dice.roller import SEED_BOUND, DrawnSeed, SeededRandom, entered_dice
-from companion.errors import CompanionError
+from companion.errors import CompanionError, RuleError
 from companion.fairplay import LoggedRoll
 from companion.names import lookalike_in
 from companion.sittings import (
@@ -1608,6 +1608,9 @@ class Campaign(Observable):
                         self._check_member(member)
                         continue
                     return perform()  # raises the rule's own "nothing to undo"
+                rule = self._undo_rule(tracker)  # the game's rule: said as a rule
+                if rule is not None:
+                    raise RuleError(rule)
                 refusal = self.may_undo(tracker)
                 if refusal is not None:
                     raise SeatError(refusal)
@@ -1772,12 +1775,24 @@ class Campaign(Observable):
             return OWN_DICE_LINE
         return None
 
+    def _undo_rule(self, tracker: Tracker) -> str | None:
+        """The tracker's own undo rule for this seat (the holder asks as the GM)."""
+        if not tracker.can_undo:
+            return None  # nothing to undo: the rule's own refusal says so
+        return tracker.undo_refusal("gm" if self.role in ("", "gm") else self.role)
+
     def may_undo(self, tracker: Tracker) -> str | None:
-        """``None`` if this seat may take back ``tracker``'s newest move, else why not."""
-        if self.role in ("", "gm"):
-            return None
+        """``None`` if this seat may take back ``tracker``'s newest move, else why not: the
+        tracker's own rule first ([Tracker.undo_refusal][companion.state.Tracker.undo_refusal]:
+        a game with hidden information keeps a reveal; the holder asks as the GM), then
+        the seam's (a seat its own newest move, a player never a roll)."""
         if self.role == "spectator":
             return SPECTATOR_LINE
+        own = self._undo_rule(tracker)
+        if own is not None:
+            return own
+        if self.role in ("", "gm"):
+            return None
         member = self._member_of(tracker)
         if not member.marks:
             return None  # nothing to undo: the rule's own refusal says so
