@@ -48,18 +48,6 @@ SEAT_ATTRS = ("who", "role", "seat_key")
 
 #: What is left, by (module path, problem), with the reason it is still there.
 LEFT: dict[tuple[str, str], str] = {
-    # The M&M Party is no tracker: it moves several sheets at once (the restrainer's and
-    # the restrained's, the tender's and the patient's, the GM's thread with the
-    # player's), each directly. It becomes a session move when links are declared by id
-    # (issue 28, "links between trackers").
-    ("companion/widgets/monsters_and_magic.py",
-     "calls .spend_thread on self.party directly"): "the Party coordinates sheets",
-    ("companion/widgets/monsters_and_magic_sheet.py",
-     "calls .break_free on self.party directly"): "the Party coordinates sheets",
-    ("companion/widgets/monsters_and_magic_sheet.py",
-     "calls .spend_thread on self.party directly"): "the Party coordinates sheets",
-    ("companion/widgets/monsters_and_magic_sheet.py",
-     "calls .tend_ally on self.party directly"): "the Party coordinates sheets",
     # The live watcher reads SQLite's data_version on a connection of its own and opens
     # the page's store; it moves behind the Store port (branch "port", issue 28).
     ("companion/widgets/table/binding.py", "imports sqlite3"): "the live watcher",

@@ -193,6 +193,7 @@ _ATTEMPTS = 40
 
 
 F = TypeVar("F", bound=Callable[..., Any])
+R = TypeVar("R")
 
 
 def _locked(method: F) -> F:
@@ -396,6 +397,9 @@ class Campaign(Observable):
         self._scope: RollScope | None = None
         self._by_tracker: dict[int, Member] = {}
         self._nested = 0  # moves running now (a move made inside one is part of it)
+        # Moves that are part of a seat's move on another tracker (record_together), by
+        # the id of the tracker they are made on.
+        self._part: dict[int, frozenset[str]] = {}
         #: The campaign's sitting as its log has it ([companion.sittings][]).
         self.sitting = SittingState()
         self._client_seed: str | None = None
@@ -1397,6 +1401,48 @@ class Campaign(Observable):
                 return result
             raise ConflictError("the campaign keeps changing; try again")
 
+    def record_together(self, lead: Tracker, move: str,
+                        also: Sequence[tuple[Tracker, Sequence[str]]],
+                        action: Callable[[], R]) -> R:
+        """The seam for a seat's move that, by its rules, moves other trackers at the table
+        too (the Monsters & Magic party's: a thread spent gives the GM one, a hold marks
+        the holder's fatigue, a tending heals the patient): ``action`` makes them all.
+
+        The seat must be allowed ``move`` on ``lead`` (judged as any move, on the fresh
+        state); ``also`` pairs each other tracker (a member of this campaign, by id) with
+        the moves named for it, which are part of it, as a fight's hit on a sheet is part
+        of the fight's move; any other move ``action`` makes is judged on its own. Everything is stored as one
+        unit of work, undone together, or nothing is; when another screen moved first it
+        is made again on the fresh state. Inside a rule roll it joins the roll's unit."""
+        with self._lock, self._quiet():
+            lead_member = self._member_of(lead)
+            parts = {id(self._member_of(t).tracker): frozenset(names)
+                     for t, names in also}
+
+            @contextlib.contextmanager
+            def declared() -> Iterator[None]:
+                self._check_member(lead_member)
+                refusal = self.may_move(lead, move, {})
+                if refusal is not None:
+                    raise SeatError(refusal)
+                saved = self._part
+                self._part = {**saved, **parts}
+                try:
+                    yield
+                finally:
+                    self._part = saved
+
+            if self._scope is not None:  # inside a rule roll: stored with it
+                with declared():
+                    return action()
+            for attempt in range(_ATTEMPTS):
+                try:
+                    with self.rolling("public"), declared():
+                        return action()
+                except ConflictError:  # the trackers are back and refreshed: again
+                    _pause(attempt)
+            raise ConflictError("the campaign keeps changing; try again")
+
     def _judge_fresh(self, member: Member, name: str, arguments: dict[str, Any],
                      entered: Any) -> str:
         """``_judge_move``; a refusal on this
@@ -1420,6 +1466,8 @@ class Campaign(Observable):
         that move, which the seat was allowed to make."""
         if self._nested:
             return ""
+        if name in self._part.get(id(member.tracker), ()):
+            return ""  # declared part of the seat's move on another tracker (judged there)
         refusal = self.may_move(member.tracker, name, arguments)
         if refusal is not None:
             raise SeatError(refusal)

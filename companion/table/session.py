@@ -624,6 +624,23 @@ class Session:
             raise StoreError(f"a seed is a whole number, not {seed!r}")
         return getattr(live, move)(*args, seed=seed, **kwargs)
 
+    # -- a move that moves other trackers too (issue 28: links by id) ---------------------
+
+    def act_together(self, lead: Tracker | str, move: str, action: Callable[[], T],
+                     also: Sequence[tuple[Tracker | str, Sequence[str]]] = ()) -> T:
+        """A seat's ``move`` on ``lead`` that by its rules moves other trackers at the table
+        too, made by ``action`` (the Monsters & Magic party's moves, declared by
+        [Party.declared][companion.rulesets.monsters_and_magic.party.Party.declared]).
+        ``also``: pairs of each other tracker (a member's id or name, or its live tracker)
+        and the moves the action makes there. The seam judges ``move`` on ``lead`` for this seat;
+        the declared moves are part of it, any other is judged on its own; all are stored
+        as one unit of work, undone together, or nothing is
+        ([Campaign.record_together][companion.store.campaign.Campaign.record_together])."""
+        self._refuse_spectator()
+        live = self._resolve(lead)
+        others = [(self._resolve(t), tuple(names)) for t, names in also]
+        return self._campaign.record_together(live, move, others, action)
+
 
 def shared_session(name: str, *, who: str = "", role: str = "",
                    seat_key: SeatKey | None = None, db: str | None = None) -> Session:

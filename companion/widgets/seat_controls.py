@@ -19,8 +19,8 @@ from companion.state import Event, Tracker
 if TYPE_CHECKING:
     from companion.table.session import Session
 
-__all__ = ["act", "act_seeded", "follow_undo", "load", "mover", "seat_refusal", "show_undo", "undo",
-           "undo_refusal"]
+__all__ = ["act", "act_party", "act_seeded", "follow_undo", "load", "mover", "seat_refusal",
+           "show_undo", "undo", "undo_refusal"]
 
 #: Longest move summary an Undo button names.
 _NAMED = 60
@@ -58,6 +58,22 @@ def act_seeded(tracker: Tracker, move: str, seed: int | None, /, *args: Any,
     if seed is None:
         return getattr(tracker, move)(*args, **kwargs)
     return getattr(tracker, move)(*args, seed=seed, **kwargs)
+
+
+def act_party(party: Any, move: str, /, *args: Any, **kwargs: Any) -> Any:
+    """The table move ``move`` of ``party`` (a Monsters & Magic
+    [Party][companion.rulesets.monsters_and_magic.party.Party]: several sheets at once),
+    through the table session as one unit of work
+    ([Session.act_together][companion.table.session.Session.act_together]: the seat
+    judged on the acting sheet's move, the other trackers' moves the ones the party
+    declares), or, for sheets in no campaign, on this screen alone. Rolled (``rng=``)
+    inside a rule roll, it joins the roll's unit."""
+    lead, lead_move, also = party.declared(move, *args, **kwargs)
+    session = _session(lead)
+    if session is None:
+        return getattr(party, move)(*args, **kwargs)
+    return session.act_together(lead, lead_move,
+                                lambda: getattr(party, move)(*args, **kwargs), also)
 
 
 def mover(tracker: Tracker, move: str, /) -> Callable[..., Any]:
