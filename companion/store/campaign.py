@@ -1411,9 +1411,10 @@ class Campaign(Observable):
         The seat must be allowed ``move`` on ``lead`` (judged as any move, on the fresh
         state); ``also`` pairs each other tracker (a member of this campaign, by id) with
         the moves named for it, which are part of it, as a fight's hit on a sheet is part
-        of the fight's move; any other move ``action`` makes is judged on its own. Everything is stored as one
-        unit of work, undone together, or nothing is; when another screen moved first it
-        is made again on the fresh state. Inside a rule roll it joins the roll's unit."""
+        of the fight's move; any other move ``action`` makes is judged on its own.
+        Everything is stored as one unit of work, undone together, or nothing is; when
+        another screen moved first it is made again on the fresh state. Inside a rule
+        roll it joins the roll's unit."""
         with self._lock, self._quiet():
             lead_member = self._member_of(lead)
             parts = {id(self._member_of(t).tracker): frozenset(names)
