@@ -1437,11 +1437,31 @@ class Campaign(Observable):
                 with declared():
                     return action()
             for attempt in range(_ATTEMPTS):
+                # One unit, as a single move's (no roll: its moves are plain moves).
+                unit = RollScope("public", implicit=True)
+                self._scope = unit
                 try:
-                    with self.rolling("public"), declared():
-                        return action()
-                except ConflictError:  # the trackers are back and refreshed: again
+                    with declared():
+                        result = action()
+                except CompanionError:
+                    self._scope = None
+                    self._restore(unit)
+                    # Refused: judged again on the fresh state if this one is stale.
+                    if self.store is not None and self.changed():
+                        self.refresh()
+                        continue
+                    raise
+                except BaseException:
+                    self._scope = None
+                    self._restore(unit)
+                    raise
+                self._scope = None
+                try:
+                    self._store_unit(unit)  # a conflict: trackers put back, refreshed
+                except ConflictError:
                     _pause(attempt)
+                    continue
+                return result
             raise ConflictError("the campaign keeps changing; try again")
 
     def _judge_fresh(self, member: Member, name: str, arguments: dict[str, Any],
