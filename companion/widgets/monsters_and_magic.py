@@ -236,9 +236,10 @@ class CheckPanel(widgets.VBox):
             a, party = self.adventurer, self.party
             ability, options = str(self.ability.value), self._options()
             out: RuleRoll[AbilityCheckResult] = controls.run(
-                f"{a.name}: {ability} check", lambda rng: party.roll_check(
-                    a, ability, bonus=self.modifier.value, attack=self.attack.value,
-                    **controls.move_args(rng), **options),
+                # Through the table: a critical miss gives the GM a thread (one unit).
+                f"{a.name}: {ability} check", lambda rng: act_party(
+                    party, "roll_check", a, ability, bonus=self.modifier.value,
+                    attack=self.attack.value, **controls.move_args(rng), **options),
                 lambda r: f"{a.name}: {ability} roll {r}")
         else:
             check = self.check()

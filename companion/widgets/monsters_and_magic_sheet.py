@@ -505,12 +505,16 @@ class SheetMovesPanel(widgets.VBox):
 
         def move(kw: dict[str, Any]) -> list[str]:
             # Through the table: a critical miss on a rest's roll gives the GM a thread.
+            party = self.party
             if kind == "short":
-                return self.party.rest(a, "short", chosen, supplies, together, **kw)
-            if kind == "extended":
-                return self.party.rest(a, "extended", chosen)
-            return self.party.rest(a, "long", chosen, supplies, exhaustion, together,
-                                   **kw, **watch)
+                notes: list[str] = act_party(party, "rest", a, "short", chosen, supplies,
+                                             together, **kw)
+            elif kind == "extended":
+                notes = act_party(party, "rest", a, "extended", chosen)
+            else:
+                notes = act_party(party, "rest", a, "long", chosen, supplies, exhaustion,
+                                  together, **kw, **watch)
+            return notes
 
         out = self._rolled(f"{kind} rest", move, lambda notes: "; ".join(notes) or "rests")
         self.result.value = self._shown(out, "tc-rest-result", escape(out.text or ""))

@@ -137,3 +137,22 @@ def test_a_hold_and_a_tending_move_the_other_sheet_as_part_of_the_seat_s_move(db
         # Bo's own seat still may not move Ash's sheet, nor Ash Bo's outside a table move.
         with pytest.raises(SeatError, match="only Bo and the GM may move Bo"):
             ash.act("Bo", "heal", 1)
+
+
+def test_a_player_s_critical_miss_gives_the_gm_a_thread_inside_the_rule_roll(db: str) -> None:
+    with open_store(db) as store:
+        gm = _table(store)
+        gm.set_trust(own_dice=True)  # her own d20, so the natural 1 is certain
+        ash = _seat(store, "Ash")
+        party = _party(ash)
+        me = party.get("Ash")
+        lead, move, also = party.declared("roll_check", me, "luck")
+        made = ash.rule_roll("Ash: luck check", lambda rng: ash.act_together(
+            lead, move, lambda: party.roll_check(me, "luck", rng=rng), also), own_dice=[1])
+        assert made.value is not None and made.value.natural == 1
+        assert party.gm.threads == 1
+        gm.refresh()
+        assert _moves(gm)[1:] == [("Ash", "Ash", "roll_check"), ("Ash", GM_THREADS, "gain_thread")]
+        # Outside a table move the GM's thread is still the GM's to give.
+        with pytest.raises(SeatError, match="the GM's move"):
+            ash.act(GM_THREADS, "gain_thread", 1)

@@ -253,14 +253,14 @@ class Party(Observable):
 
     def declared(self, move: str, *args: Any, **kwargs: Any
                  ) -> tuple[Adventurer, str, list[tuple[Tracker, tuple[str, ...]]]]:
-        """What the table move ``move`` (``spend_thread``, ``break_free`` or ``tend_ally``)
-        with these arguments changes, said before it is made: the sheet whose move it is,
-        that sheet's move (what a seat must be allowed to make), and each other tracker at
-        the table it moves as part of it with the moves it makes there. A campaign stores
-        them as one unit of work
+        """What the table move ``move`` (``spend_thread``, ``break_free``, ``tend_ally``,
+        ``roll_check`` or ``rest``) with these arguments changes, said before it is made:
+        the sheet whose move it is, that sheet's move (what a seat must be allowed to
+        make), and each other tracker at the table it moves as part of it with the moves
+        it makes there. A campaign stores them as one unit of work
         ([Campaign.record_together][companion.store.campaign.Campaign.record_together]):
-        the GM's thread gained when a player spends one, the holder's fatigue paid for a
-        hold, the patient's HP a tending heals."""
+        the GM's thread gained when a player spends one (or rolls a critical miss), the
+        holder's fatigue paid for a hold, the patient's HP a tending heals."""
         if move not in _TABLE_MOVES:
             raise RuleError(f"Characters: {move!r} is not a move of the table "
                             f"({', '.join(_TABLE_MOVES)})")
@@ -273,6 +273,13 @@ class Party(Observable):
             if use not in _THREAD_MOVES:
                 raise RuleError(f"Threads of Fate: {use!r} is not a way to spend a thread")
             return lead, str(use), [(self.gm, ("player_spent", "gain_thread"))]
+        if move == "roll_check":  # a critical miss gives the GM a thread
+            return lead, "roll_check", [(self.gm, ("gain_thread",))]
+        if move == "rest":  # each critical miss of the rest's rolls likewise
+            kind = args[1] if len(args) > 1 else kwargs.get("kind")
+            if kind not in _RESTS:
+                raise RuleError(f"Rest & Recovery: no {kind!r} rest (short, long, extended)")
+            return lead, _RESTS[kind], [(self.gm, ("gain_thread",))]
         if move == "break_free":
             held = bool(args[1] if len(args) > 1 else kwargs.get("held", False))
             holder = self._holder(lead) if held else None
@@ -371,7 +378,10 @@ class Party(Observable):
 _THREAD_MOVES = ("feeling_lucky", "bend_luck", "lucky_find", "bonds_of_fate")
 
 #: The table's moves that move more than one tracker (see ``Party.declared``).
-_TABLE_MOVES = ("spend_thread", "break_free", "tend_ally")
+_TABLE_MOVES = ("spend_thread", "break_free", "tend_ally", "roll_check", "rest")
+
+#: Each kind of rest and the sheet's move that makes it.
+_RESTS = {"short": "short_rest", "long": "long_rest", "extended": "extended_rest"}
 
 
 def _against_you(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
