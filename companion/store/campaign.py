@@ -48,7 +48,12 @@ Seats (who may do what, checked at the seam; the rule is
 - A spectator (a page with no seat) makes no move.
 - Undo: a seat takes back only its own newest move on a tracker, never one another seat
   made since (refused, naming who moved); a player never takes back a move that rolled
-  (no free reroll); the GM may, and the log says "taken back by the GM".
+  (no free reroll); the GM may, and the log says "taken back by the GM". A tracker's own
+  rule comes first ([Tracker.undo_refusal][companion.state.Tracker.undo_refusal]): at a
+  table with hidden dice or picks only the GM undoes, and a move that revealed them stays.
+- A seat's move that moves other trackers too (the Monsters & Magic party's) is one unit
+  ([record_together][companion.store.campaign.Campaign.record_together]): the seat is
+  judged on its own move, the other trackers' moves are the ones it declares.
 - A seed: in a campaign a player's dice choose themselves; a seed the GM chooses is
   marked in the log (``seed_chosen_by``).
 
