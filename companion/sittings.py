@@ -467,7 +467,7 @@ class FairCheck:
                          "provably fair seeds (checked against their own seeds)")
         if self.chosen:
             lines.append(f"{self.chosen} seed{'s' if self.chosen != 1 else ''} chosen by "
-                         "the GM")
+                         "the GM, not derived (not provably fair)")
         if self.given:
             lines.append(f"{self.given} seed{'s' if self.given != 1 else ''} given by the "
                          "program, not derived (not provably fair)")

@@ -505,6 +505,20 @@ class Tracker(Observable):
         summary: str | None = self.__dict__.get("_summary") if self.in_move else None
         return summary
 
+    def undo_refusal(self, role: str) -> str | None:
+        """Why a seat of ``role`` (``"gm"`` or ``"player"``) may not take back this
+        tracker's newest move by the tracker's own rules, or ``None`` (the seam's rules
+        alone then decide: a seat its own newest move, the GM any).
+
+        The seam ([Campaign.may_undo][companion.store.campaign.Campaign.may_undo]) asks
+        it on every undo, so every face ([Session.undo][companion.table.session.Session.undo])
+        keeps the rule; the database's holder (a hot seat once everyone agreed, the
+        command line) asks as the GM. A game with hidden information overrides it (only
+        the GM decides an undo there; a move that revealed something stays). A plain
+        ``undo()`` on a tracker kept nowhere does not ask: replaying history (an old
+        campaign's stored undo) runs no rule code."""
+        return None
+
     def undo(self) -> Event:
         """Take back the last move; returns its event.
 

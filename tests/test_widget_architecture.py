@@ -48,31 +48,6 @@ SEAT_ATTRS = ("who", "role", "seat_key")
 
 #: What is left, by (module path, problem), with the reason it is still there.
 LEFT: dict[tuple[str, str], str] = {
-    # The M&M Party is no tracker: it moves several sheets at once (the restrainer's and
-    # the restrained's, the tender's and the patient's, the GM's thread with the
-    # player's), each directly. It becomes a session move when links are declared by id
-    # (issue 28, "links between trackers").
-    ("companion/widgets/monsters_and_magic.py",
-     "calls .spend_thread on self.party directly"): "the Party coordinates sheets",
-    ("companion/widgets/monsters_and_magic_sheet.py",
-     "calls .break_free on self.party directly"): "the Party coordinates sheets",
-    ("companion/widgets/monsters_and_magic_sheet.py",
-     "calls .spend_thread on self.party directly"): "the Party coordinates sheets",
-    ("companion/widgets/monsters_and_magic_sheet.py",
-     "calls .tend_ally on self.party directly"): "the Party coordinates sheets",
-    # A new Dice Monarchs table takes the GM's typed table seed, which Session.act
-    # refuses (the session draws seeds); it needs a session way to seat a table with a
-    # chosen seed (the GM's, marked in the log), not a mechanical change.
-    ("companion/widgets/miasma/dice_monarchs.py",
-     "calls .new_table on self.game directly"): "the GM's table seed",
-    # The duel's and the Monarchs' undo keep a rule (a move that revealed picks or dice
-    # stays) in ``undo_as``, whose role the widget passes (the hot seat's "gm" once all
-    # agree). Session.undo takes no role and would skip that rule: the rule moves into
-    # the tracker's undo guard first (not mechanical).
-    ("companion/widgets/cairn_srd/duel.py",
-     "calls .undo_as() on self.duel directly"): "a reveal stays; the hot seat's undo",
-    ("companion/widgets/miasma/dice_monarchs.py",
-     "calls .undo_as() on self.game directly"): "a reveal stays; the hot seat's undo",
     # The live watcher reads SQLite's data_version on a connection of its own and opens
     # the page's store; it moves behind the Store port (branch "port", issue 28).
     ("companion/widgets/table/binding.py", "imports sqlite3"): "the live watcher",

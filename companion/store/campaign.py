@@ -48,7 +48,12 @@ Seats (who may do what, checked at the seam; the rule is
 - A spectator (a page with no seat) makes no move.
 - Undo: a seat takes back only its own newest move on a tracker, never one another seat
   made since (refused, naming who moved); a player never takes back a move that rolled
-  (no free reroll); the GM may, and the log says "taken back by the GM".
+  (no free reroll); the GM may, and the log says "taken back by the GM". A tracker's own
+  rule comes first ([Tracker.undo_refusal][companion.state.Tracker.undo_refusal]): at a
+  table with hidden dice or picks only the GM undoes, and a move that revealed them stays.
+- A seat's move that moves other trackers too (the Monsters & Magic party's) is one unit
+  ([record_together][companion.store.campaign.Campaign.record_together]): the seat is
+  judged on its own move, the other trackers' moves are the ones it declares.
 - A seed: in a campaign a player's dice choose themselves; a seed the GM chooses is
   marked in the log (``seed_chosen_by``).
 
@@ -83,7 +88,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
 from companion import fairplay, rulesets
 from companion.dice.physical import OwnDiceError
 from companion.dice.roller import SEED_BOUND, DrawnSeed, SeededRandom, entered_dice
-from companion.errors import CompanionError
+from companion.errors import CompanionError, RuleError
 from companion.fairplay import LoggedRoll
 from companion.names import lookalike_in
 from companion.sittings import (
@@ -193,6 +198,7 @@ _ATTEMPTS = 40
 
 
 F = TypeVar("F", bound=Callable[..., Any])
+R = TypeVar("R")
 
 
 def _locked(method: F) -> F:
@@ -396,6 +402,9 @@ class Campaign(Observable):
         self._scope: RollScope | None = None
         self._by_tracker: dict[int, Member] = {}
         self._nested = 0  # moves running now (a move made inside one is part of it)
+        # Moves that are part of a seat's move on another tracker (record_together), by
+        # the id of the tracker they are made on.
+        self._part: dict[int, frozenset[str]] = {}
         #: The campaign's sitting as its log has it ([companion.sittings][]).
         self.sitting = SittingState()
         self._client_seed: str | None = None
@@ -1396,6 +1405,69 @@ class Campaign(Observable):
                 return result
             raise ConflictError("the campaign keeps changing; try again")
 
+    def record_together(self, lead: Tracker, move: str,
+                        also: Sequence[tuple[Tracker, Sequence[str]]],
+                        action: Callable[[], R]) -> R:
+        """The seam for a seat's move that, by its rules, moves other trackers at the table
+        too (the Monsters & Magic party's: a thread spent gives the GM one, a hold marks
+        the holder's fatigue, a tending heals the patient): ``action`` makes them all.
+
+        The seat must be allowed ``move`` on ``lead`` (judged as any move, on the fresh
+        state); ``also`` pairs each other tracker (a member of this campaign, by id) with
+        the moves named for it, which are part of it, as a fight's hit on a sheet is part
+        of the fight's move; any other move ``action`` makes is judged on its own.
+        Everything is stored as one unit of work, undone together, or nothing is; when
+        another screen moved first it is made again on the fresh state. Inside a rule
+        roll it joins the roll's unit."""
+        with self._lock, self._quiet():
+            lead_member = self._member_of(lead)
+            parts = {id(self._member_of(t).tracker): frozenset(names)
+                     for t, names in also}
+
+            @contextlib.contextmanager
+            def declared() -> Iterator[None]:
+                self._check_member(lead_member)
+                refusal = self.may_move(lead, move, {})
+                if refusal is not None:
+                    raise SeatError(refusal)
+                saved = self._part
+                self._part = {**saved, **parts}
+                try:
+                    yield
+                finally:
+                    self._part = saved
+
+            if self._scope is not None:  # inside a rule roll: stored with it
+                with declared():
+                    return action()
+            for attempt in range(_ATTEMPTS):
+                # One unit, as a single move's (no roll: its moves are plain moves).
+                unit = RollScope("public", implicit=True)
+                self._scope = unit
+                try:
+                    with declared():
+                        result = action()
+                except CompanionError:
+                    self._scope = None
+                    self._restore(unit)
+                    # Refused: judged again on the fresh state if this one is stale.
+                    if self.store is not None and self.changed():
+                        self.refresh()
+                        continue
+                    raise
+                except BaseException:
+                    self._scope = None
+                    self._restore(unit)
+                    raise
+                self._scope = None
+                try:
+                    self._store_unit(unit)  # a conflict: trackers put back, refreshed
+                except ConflictError:
+                    _pause(attempt)
+                    continue
+                return result
+            raise ConflictError("the campaign keeps changing; try again")
+
     def _judge_fresh(self, member: Member, name: str, arguments: dict[str, Any],
                      entered: Any) -> str:
         """``_judge_move``; a refusal on this
@@ -1419,6 +1491,8 @@ class Campaign(Observable):
         that move, which the seat was allowed to make."""
         if self._nested:
             return ""
+        if name in self._part.get(id(member.tracker), ()):
+            return ""  # declared part of the seat's move on another tracker (judged there)
         refusal = self.may_move(member.tracker, name, arguments)
         if refusal is not None:
             raise SeatError(refusal)
@@ -1611,6 +1685,9 @@ class Campaign(Observable):
                         self._check_member(member)
                         continue
                     return perform()  # raises the rule's own "nothing to undo"
+                rule = self._undo_rule(tracker)  # the game's rule: said as a rule
+                if rule is not None:
+                    raise RuleError(rule)
                 refusal = self.may_undo(tracker)
                 if refusal is not None:
                     raise SeatError(refusal)
@@ -1775,12 +1852,24 @@ class Campaign(Observable):
             return OWN_DICE_LINE
         return None
 
+    def _undo_rule(self, tracker: Tracker) -> str | None:
+        """The tracker's own undo rule for this seat (the holder asks as the GM)."""
+        if not tracker.can_undo:
+            return None  # nothing to undo: the rule's own refusal says so
+        return tracker.undo_refusal("gm" if self.role in ("", "gm") else self.role)
+
     def may_undo(self, tracker: Tracker) -> str | None:
-        """``None`` if this seat may take back ``tracker``'s newest move, else why not."""
-        if self.role in ("", "gm"):
-            return None
+        """``None`` if this seat may take back ``tracker``'s newest move, else why not: the
+        tracker's own rule first ([Tracker.undo_refusal][companion.state.Tracker.undo_refusal]:
+        a game with hidden information keeps a reveal; the holder asks as the GM), then
+        the seam's (a seat its own newest move, a player never a roll)."""
         if self.role == "spectator":
             return SPECTATOR_LINE
+        own = self._undo_rule(tracker)
+        if own is not None:
+            return own
+        if self.role in ("", "gm"):
+            return None
         member = self._member_of(tracker)
         if not member.marks:
             return None  # nothing to undo: the rule's own refusal says so

@@ -591,6 +591,56 @@ class Session:
         with self._watching_if_gone():
             revoke_seat(store, self.name, who, by=self._manager())
 
+    # -- a seed the GM chose (issue 28) ----------------------------------------------------
+
+    def act_seeded(self, tracker: Tracker | str, move: str, seed: int | None, /,
+                   *args: Any, **kwargs: Any) -> Any:
+        """Make ``move`` on ``tracker`` with a seed the GM typed (a Dice Monarchs table
+        seated with the GM's own table seed), the GM's alone (and the holder's): a
+        player's or a spectator's is refused before anything is made, and the seam
+        refuses it again. The log marks the seed as the GM's (``seed_chosen_by``): it is
+        not derived, so ``verify`` and the sittings count it apart, as not provably fair.
+        ``seed=None`` is an ordinary [act][companion.table.session.Session.act] (the
+        session draws the seed). Only a move that takes a ``seed`` takes one."""
+        if seed is None:
+            return self.act(tracker, move, *args, **kwargs)
+        self._refuse_spectator()
+        live = self._resolve(tracker)
+        method = getattr(type(live), move, None) if isinstance(move, str) else None
+        if method is None or not is_move(method):
+            raise StoreError(f"{type(live).__name__} has no move {move!r}")
+        # Who may make the move is said first (as the seam does), then who may seed it.
+        refusal = self.may_move(live, move)
+        if refusal is not None:
+            raise SeatError(refusal)
+        if self._campaign.role not in ("gm", ""):
+            raise SeatError("only the GM chooses a seed: empty the seed box (a seed you "
+                            "choose would tell you the dice)")
+        if "seed" not in move_parameters(type(live), move):
+            raise StoreError(f"{move} takes no seed")
+        if "seed" in kwargs or "rng" in kwargs:
+            raise SeatError("the seed is the one argument given: no second seed or rng")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise StoreError(f"a seed is a whole number, not {seed!r}")
+        return getattr(live, move)(*args, seed=seed, **kwargs)
+
+    # -- a move that moves other trackers too (issue 28: links by id) ---------------------
+
+    def act_together(self, lead: Tracker | str, move: str, action: Callable[[], T],
+                     also: Sequence[tuple[Tracker | str, Sequence[str]]] = ()) -> T:
+        """A seat's ``move`` on ``lead`` that by its rules moves other trackers at the table
+        too, made by ``action`` (the Monsters & Magic party's moves, declared by
+        [Party.declared][companion.rulesets.monsters_and_magic.party.Party.declared]).
+        ``also``: pairs of each other tracker (a member's id or name, or its live tracker)
+        and the moves the action makes there. The seam judges ``move`` on ``lead`` for this seat;
+        the declared moves are part of it, any other is judged on its own; all are stored
+        as one unit of work, undone together, or nothing is
+        ([Campaign.record_together][companion.store.campaign.Campaign.record_together])."""
+        self._refuse_spectator()
+        live = self._resolve(lead)
+        others = [(self._resolve(t), tuple(names)) for t, names in also]
+        return self._campaign.record_together(live, move, others, action)
+
 
 def shared_session(name: str, *, who: str = "", role: str = "",
                    seat_key: SeatKey | None = None, db: str | None = None) -> Session:

@@ -76,7 +76,7 @@ from companion.widgets.base import (
 from companion.widgets.markup import details_html
 from companion.widgets.monsters_and_magic_sheet import Section, SheetMovesPanel, sheet_style
 from companion.widgets.rolls import RollControls, RuleRoll, faces_hint
-from companion.widgets.seat_controls import act, undo
+from companion.widgets.seat_controls import act, act_party, undo
 
 if TYPE_CHECKING:
     import random
@@ -236,9 +236,10 @@ class CheckPanel(widgets.VBox):
             a, party = self.adventurer, self.party
             ability, options = str(self.ability.value), self._options()
             out: RuleRoll[AbilityCheckResult] = controls.run(
-                f"{a.name}: {ability} check", lambda rng: party.roll_check(
-                    a, ability, bonus=self.modifier.value, attack=self.attack.value,
-                    **controls.move_args(rng), **options),
+                # Through the table: a critical miss gives the GM a thread (one unit).
+                f"{a.name}: {ability} check", lambda rng: act_party(
+                    party, "roll_check", a, ability, bonus=self.modifier.value,
+                    attack=self.attack.value, **controls.move_args(rng), **options),
                 lambda r: f"{a.name}: {ability} roll {r}")
         else:
             check = self.check()
@@ -359,8 +360,8 @@ class AdventurerPanel(widgets.VBox):
                         amount: bool = False) -> widgets.Button:
             def make(move: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
                 if move in ("feeling_lucky", "bend_luck", "lucky_find"):
-                    # Through the table: the GM gains what the player spends.
-                    return self.party.spend_thread(a, move, *args, **kwargs)
+                    # Through the table: the GM gains what the player spends (one unit).
+                    return act_party(self.party, "spend_thread", a, move, *args, **kwargs)
                 return act(a, move, *args, **kwargs)
 
             def run() -> Any:
@@ -373,7 +374,7 @@ class AdventurerPanel(widgets.VBox):
                     # A rolled move runs inside the session's rule roll (act takes no rng).
                     dice = {**kwargs, **controls.move_args(rng)}
                     if move == "feeling_lucky":
-                        return self.party.spend_thread(a, move, *args, **dice)
+                        return act_party(self.party, "spend_thread", a, move, *args, **dice)
                     return getattr(a, move)(*args, **dice)
 
                 out: RuleRoll[AbilityCheckResult] = controls.run(

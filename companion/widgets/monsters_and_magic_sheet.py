@@ -61,7 +61,7 @@ from companion.widgets.base import (
     text_box,
 )
 from companion.widgets.rolls import RollControls, RuleRoll
-from companion.widgets.seat_controls import act, mover, seat_refusal
+from companion.widgets.seat_controls import act, act_party, mover, seat_refusal
 
 T = TypeVar("T")
 
@@ -284,8 +284,8 @@ class SheetMovesPanel(widgets.VBox):
         self.buttons = {
             "spend-ap-amount": b("Spend AP (cost)", self.spend_ap, "spend-ap-amount", "turn"),
             # Through the table: a restrainer seated here marks the same on its sheet.
-            "break-free": b("Break free (3 fatigue)", lambda: self.party.break_free(
-                a, bool(self.held.value)), "break-free", "turn"),
+            "break-free": b("Break free (3 fatigue)", lambda: act_party(
+                self.party, "break_free", a, bool(self.held.value)), "break-free", "turn"),
             "restrained-by": b("Restrained by them", lambda: act(a, "inflict",
                 "Restrained", by=str(self.holder.value)), "restrained-by", "turn"),
             "hold-restrained": b("Hold them restrained (3 fatigue)", lambda: act(
@@ -334,11 +334,12 @@ class SheetMovesPanel(widgets.VBox):
             "session": b("End session", mover(a, "end_session"), "session", "bonds"),
             "reputation": b("Reputation ±1", lambda: act(a, "change_reputation",
                 other(), self.change.read()), "reputation", "bonds"),
-            "bonds-of-fate": b("Bonds of Fate", lambda: self.party.spend_thread(
-                a, "bonds_of_fate", other(), paid()), "bonds-of-fate", "bonds"),
-            "lucky-find-cost": b("Lucky Find (cost)", lambda: self.party.spend_thread(
-                a, "lucky_find", other(), self.cost.read(), paid()), "lucky-find-cost",
-                "bonds"),
+            "bonds-of-fate": b("Bonds of Fate", lambda: act_party(
+                self.party, "spend_thread", a, "bonds_of_fate", other(), paid()),
+                "bonds-of-fate", "bonds"),
+            "lucky-find-cost": b("Lucky Find (cost)", lambda: act_party(
+                self.party, "spend_thread", a, "lucky_find", other(), self.cost.read(),
+                paid()), "lucky-find-cost", "bonds"),
             "gm-reroll": b("GM: spend a thread to reroll the check", self.gm_reroll,
                            "gm-reroll", "gm"),
             "set-numbers": b("Set the sheet's numbers", lambda: act(
@@ -445,8 +446,9 @@ class SheetMovesPanel(widgets.VBox):
         self._allies()
         if not self.ally_pick.value:
             raise RuleError("Tend to Wounds: there is no ally at the table to tend")
-        healed = self.party.tend_ally(self.adventurer, self.party.get(self.ally_pick.value),
-                                      self.supplies.read(), str(self.rest_kind.value))
+        healed: int = act_party(self.party, "tend_ally", self.adventurer,
+                                self.party.get(self.ally_pick.value),
+                                self.supplies.read(), str(self.rest_kind.value))
         self.result.value = (f'<div class="tc-tend" data-healed="{healed}">tends '
                              f"{escape(self.ally_pick.value)}: +{healed} HP</div>")
         self.sections["rest"].expand()
@@ -503,12 +505,16 @@ class SheetMovesPanel(widgets.VBox):
 
         def move(kw: dict[str, Any]) -> list[str]:
             # Through the table: a critical miss on a rest's roll gives the GM a thread.
+            party = self.party
             if kind == "short":
-                return self.party.rest(a, "short", chosen, supplies, together, **kw)
-            if kind == "extended":
-                return self.party.rest(a, "extended", chosen)
-            return self.party.rest(a, "long", chosen, supplies, exhaustion, together,
-                                   **kw, **watch)
+                notes: list[str] = act_party(party, "rest", a, "short", chosen, supplies,
+                                             together, **kw)
+            elif kind == "extended":
+                notes = act_party(party, "rest", a, "extended", chosen)
+            else:
+                notes = act_party(party, "rest", a, "long", chosen, supplies, exhaustion,
+                                  together, **kw, **watch)
+            return notes
 
         out = self._rolled(f"{kind} rest", move, lambda notes: "; ".join(notes) or "rests")
         self.result.value = self._shown(out, "tc-rest-result", escape(out.text or ""))

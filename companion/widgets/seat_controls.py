@@ -13,13 +13,14 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
+from companion.errors import RuleError
 from companion.state import Event, Tracker
 
 if TYPE_CHECKING:
     from companion.table.session import Session
 
-__all__ = ["act", "follow_undo", "load", "mover", "seat_refusal", "show_undo", "undo",
-           "undo_refusal"]
+__all__ = ["act", "act_party", "act_seeded", "follow_undo", "load", "mover", "seat_refusal",
+           "show_undo", "undo", "undo_refusal"]
 
 #: Longest move summary an Undo button names.
 _NAMED = 60
@@ -45,6 +46,36 @@ def act(tracker: Tracker, move: str, /, *args: Any, **kwargs: Any) -> Any:
     return getattr(tracker, move)(*args, **kwargs)
 
 
+def act_seeded(tracker: Tracker, move: str, seed: int | None, /, *args: Any,
+               **kwargs: Any) -> Any:
+    """``move`` on ``tracker`` with a seed the GM typed (``None``: an ordinary
+    [act][companion.widgets.seat_controls.act]), through the table session
+    ([Session.act_seeded][companion.table.session.Session.act_seeded]: the GM's alone,
+    marked in the log), or, for a tracker in no campaign, on this screen alone."""
+    session = _session(tracker)
+    if session is not None:
+        return session.act_seeded(tracker, move, seed, *args, **kwargs)
+    if seed is None:
+        return getattr(tracker, move)(*args, **kwargs)
+    return getattr(tracker, move)(*args, seed=seed, **kwargs)
+
+
+def act_party(party: Any, move: str, /, *args: Any, **kwargs: Any) -> Any:
+    """The table move ``move`` of ``party`` (a Monsters & Magic
+    [Party][companion.rulesets.monsters_and_magic.party.Party]: several sheets at once),
+    through the table session as one unit of work
+    ([Session.act_together][companion.table.session.Session.act_together]: the seat
+    judged on the acting sheet's move, the other trackers' moves the ones the party
+    declares), or, for sheets in no campaign, on this screen alone. Rolled (``rng=``)
+    inside a rule roll, it joins the roll's unit."""
+    lead, lead_move, also = party.declared(move, *args, **kwargs)
+    session = _session(lead)
+    if session is None:
+        return getattr(party, move)(*args, **kwargs)
+    return session.act_together(lead, lead_move,
+                                lambda: getattr(party, move)(*args, **kwargs), also)
+
+
 def mover(tracker: Tracker, move: str, /) -> Callable[..., Any]:
     """``move`` on ``tracker`` as a function to hand a button or a box (``act`` later)."""
     def moving(*args: Any, **kwargs: Any) -> Any:
@@ -59,7 +90,14 @@ def undo(tracker: Tracker) -> Event:
     """Take back ``tracker``'s newest move through its session
     ([Session.undo][companion.table.session.Session.undo])."""
     session = _session(tracker)
-    return session.undo(tracker) if session is not None else tracker.undo()
+    if session is not None:
+        return session.undo(tracker)
+    # A tracker in no campaign is this device's alone: its holder undoes as the GM (the
+    # hot seat, once everyone agreed), under the tracker's own undo rule all the same.
+    refusal = tracker.undo_refusal("gm")
+    if refusal is not None:
+        raise RuleError(refusal)
+    return tracker.undo()
 
 
 def load(model: Any, text: str | bytes) -> None:
@@ -87,7 +125,7 @@ def undo_refusal(tracker: Tracker) -> str | None:
         return "nothing to undo yet"
     may_undo: Callable[[Tracker], str | None] | None = getattr(tracker.recorder, "may_undo",
                                                                None)
-    return may_undo(tracker) if may_undo is not None else None
+    return may_undo(tracker) if may_undo is not None else tracker.undo_refusal("gm")
 
 
 def show_undo(button: widgets.Button, tracker: Tracker) -> None:

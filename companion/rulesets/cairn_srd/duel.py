@@ -19,7 +19,8 @@ until the reveal: [Duel.view_for][companion.rulesets.cairn_srd.duel.Duel.view_fo
 what one person may know (the other side only "has chosen"), and
 [Duel.public_save][companion.rulesets.cairn_srd.duel.Duel.public_save] leaves a pending
 choice out (it is made again after loading). An undo is the GM's decision and never takes
-back a reveal ([Duel.undo_as][companion.rulesets.cairn_srd.duel.Duel.undo_as]).
+back a reveal ([Duel.undo_refusal][companion.rulesets.cairn_srd.duel.Duel.undo_refusal],
+which the campaign's seam applies to every undo).
 """
 
 from __future__ import annotations
@@ -219,14 +220,23 @@ class Duel(Tracker):
         """Whether the move of ``event`` revealed an exchange."""
         return len(self.exchanges) > len(event.before.get("exchanges", []))
 
-    def undo_as(self, role: str) -> Event:
-        """Undo as ``role``: only the GM (``"gm"``) decides, and a reveal stays (undoing
-        it would let a side choose again knowing the other's pick)."""
+    def undo_refusal(self, role: str) -> str | None:
+        """The duel's undo rule, which the campaign's seam applies to every undo: only the
+        GM (``"gm"``) decides, and a reveal stays (undoing it would let a side choose
+        again knowing the other's pick), whoever asks."""
         if role != "gm":
-            raise RuleError("Dueling Rules: choices are secret, so only the GM can undo")
+            return "Dueling Rules: choices are secret, so only the GM can undo"
         if self.log and self.revealing(self.log[-1]):
-            raise RuleError("Dueling Rules: that choice revealed both picks; undoing it "
-                            "would let a side choose again knowing the other's, so it stays")
+            return ("Dueling Rules: that choice revealed both picks; undoing it would let a "
+                    "side choose again knowing the other's, so it stays")
+        return None
+
+    def undo_as(self, role: str) -> Event:
+        """Undo as ``role`` by the duel's rule (`undo_refusal`), for code that holds the
+        duel itself; a face undoes through its session, whose seat is the role."""
+        refusal = self.undo_refusal(role)
+        if refusal is not None:
+            raise RuleError(refusal)
         return self.undo()
 
     def waiting(self) -> list[str]:

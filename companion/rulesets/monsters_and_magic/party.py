@@ -36,7 +36,7 @@ from companion.rulesets.monsters_and_magic.group_checks import (
 )
 from companion.rulesets.monsters_and_magic.harm_and_healing import falling_damage_dice
 from companion.rulesets.monsters_and_magic.travel import TravelPlan, forage_supplies
-from companion.state import Observable
+from companion.state import Observable, Tracker
 
 __all__ = ["MAX_CHARACTERS", "Fall", "Party", "RoadCheck"]
 
@@ -249,6 +249,54 @@ class Party(Observable):
         who.take_damage(rolled.total)
         return Fall(feet, dice, rolled, who.name, who.hp, who.max_hp)
 
+    # -- what each table move changes (declared before it is made) -----------------------
+
+    def declared(self, move: str, *args: Any, **kwargs: Any
+                 ) -> tuple[Adventurer, str, list[tuple[Tracker, tuple[str, ...]]]]:
+        """What the table move ``move`` (``spend_thread``, ``break_free``, ``tend_ally``,
+        ``roll_check`` or ``rest``) with these arguments changes, said before it is made:
+        the sheet whose move it is, that sheet's move (what a seat must be allowed to
+        make), and each other tracker at the table it moves as part of it with the moves
+        it makes there. A campaign stores them as one unit of work
+        ([Campaign.record_together][companion.store.campaign.Campaign.record_together]):
+        the GM's thread gained when a player spends one (or rolls a critical miss), the
+        holder's fatigue paid for a hold, the patient's HP a tending heals."""
+        if move not in _TABLE_MOVES:
+            raise RuleError(f"Characters: {move!r} is not a move of the table "
+                            f"({', '.join(_TABLE_MOVES)})")
+        if not args or not isinstance(args[0], Adventurer):
+            raise RuleError(f"Characters: {move} is made by a character at the table")
+        lead = args[0]
+        self._seated(lead)
+        if move == "spend_thread":
+            use = args[1] if len(args) > 1 else kwargs.get("use")
+            if use not in _THREAD_MOVES:
+                raise RuleError(f"Threads of Fate: {use!r} is not a way to spend a thread")
+            return lead, str(use), [(self.gm, ("player_spent", "gain_thread"))]
+        if move == "roll_check":  # a critical miss gives the GM a thread
+            return lead, "roll_check", [(self.gm, ("gain_thread",))]
+        if move == "rest":  # each critical miss of the rest's rolls likewise
+            kind = args[1] if len(args) > 1 else kwargs.get("kind")
+            if kind not in _RESTS:
+                raise RuleError(f"Rest & Recovery: no {kind!r} rest (short, long, extended)")
+            return lead, _RESTS[kind], [(self.gm, ("gain_thread",))]
+        if move == "break_free":
+            held = bool(args[1] if len(args) > 1 else kwargs.get("held", False))
+            holder = self._holder(lead) if held else None
+            return lead, "break_free", [] if holder is None else [(holder, ("hold_restrained",))]
+        patient = args[1] if len(args) > 1 else kwargs.get("patient")
+        if not isinstance(patient, Adventurer):
+            raise RuleError("Tend to Wounds: tend an ally at the table")
+        self._seated(patient)
+        return lead, "tend_ally", [(patient, ("heal",))]
+
+    def _holder(self, adventurer: Adventurer) -> Adventurer | None:
+        """The character at this table restraining ``adventurer`` (``None``: none here)."""
+        if adventurer.restrained_by and _key(adventurer.restrained_by) in {
+                _key(n) for n in self.names}:
+            return self.get(adventurer.restrained_by)
+        return None
+
     def break_free(self, adventurer: Adventurer, held: bool = False) -> Adventurer | None:
         """A restrained character marks 3 fatigue on their turn to break free
         ([Adventurer.break_free][companion.rulesets.monsters_and_magic.adventurer.Adventurer.break_free]);
@@ -262,10 +310,7 @@ class Party(Observable):
         at the table (a monster) pays on the GM's side. Returns the character who held
         (``None`` when nobody at the table did)."""
         self._seated(adventurer)
-        holder = None
-        if held and adventurer.restrained_by and _key(adventurer.restrained_by) in {
-                _key(n) for n in self.names}:
-            holder = self.get(adventurer.restrained_by)
+        holder = self._holder(adventurer) if held else None
         if holder is None:
             adventurer.break_free(bool(held))
             return None
@@ -331,6 +376,12 @@ class Party(Observable):
 
 
 _THREAD_MOVES = ("feeling_lucky", "bend_luck", "lucky_find", "bonds_of_fate")
+
+#: The table's moves that move more than one tracker (see ``Party.declared``).
+_TABLE_MOVES = ("spend_thread", "break_free", "tend_ally", "roll_check", "rest")
+
+#: Each kind of rest and the sheet's move that makes it.
+_RESTS = {"short": "short_rest", "long": "long_rest", "extended": "extended_rest"}
 
 
 def _against_you(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:

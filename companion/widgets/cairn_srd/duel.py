@@ -31,7 +31,7 @@ from companion.widgets.base import (
     row,
 )
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, said
-from companion.widgets.seat_controls import act, load, show_undo
+from companion.widgets.seat_controls import act, load, show_undo, undo
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -173,8 +173,11 @@ class DuelApp(CairnAppBase):
         return choose
 
     def undo(self) -> None:
-        # The hot seat's second tap is both agreeing; elsewhere the role decides.
-        self.show(f"Undone: {self.duel.undo_as('gm' if self.hot_seat else self.role).summary}")
+        # The hot seat's second tap is both agreeing. Who may undo, and that a reveal
+        # stays, is the duel's rule, applied by the seam to this screen's seat.
+        if not self.runs_table:  # a duelist's own screen (its Undo is not shown)
+            raise CompanionError("Dueling Rules: choices are secret, so only the GM can undo")
+        self.show(f"Undone: {undo(self.duel).summary}")
 
     def render(self) -> None:
         mine = self.side

@@ -69,7 +69,7 @@ from companion.widgets.base import (
 )
 from companion.widgets.miasma.common import LOG_SHOWN, css, dice_html
 from companion.widgets.rolls import RollControls
-from companion.widgets.seat_controls import act, load, show_undo
+from companion.widgets.seat_controls import act, act_seeded, load, show_undo, undo
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -309,7 +309,8 @@ class DiceMonarchsApp(widgets.VBox):
         chips = self.chips_box.read()
         seed = self.seed_box.read()
         self.seed_box.value = ""  # the seed decides every die: it does not stay on screen
-        self.game.new_table(names, chips, seed=seed)
+        # The GM's typed seed goes through the session (the GM's alone, marked in the log).
+        act_seeded(self.game, "new_table", seed, names, chips)
         act(self.game, "deal")
 
     def _gm_save(self) -> None:
@@ -401,8 +402,12 @@ class DiceMonarchsApp(widgets.VBox):
         act(self.game, "deal")
 
     def _undo(self) -> None:
-        # The hot seat's second tap is everyone agreeing; elsewhere the role decides.
-        self.game.undo_as("gm" if self.hot_seat else self.role)
+        # The hot seat's second tap is everyone agreeing. Who may undo, and that a reveal
+        # stays, is the table's rule, applied by the seam to this screen's seat.
+        if not self.runs_table:  # a seated player's screen (its Undo is not shown)
+            raise CompanionError("Dice Monarchs: with hidden dice only the GM can undo a "
+                                 "move (ask the GM)")
+        undo(self.game)
 
     # -- rendering ------------------------------------------------------------------------
 

@@ -47,8 +47,8 @@ Interpretation: between hands a player may join (`DiceMonarchsGame.join`), leave
 chips (`DiceMonarchsGame.leave`) or buy more chips (`DiceMonarchsGame.rebuy`).
 Interpretation (hidden information): undoing is the GM's call, and never takes back a move
 that revealed dice (a community die, the showdown), so an undo cannot let a player change
-a decision with more knowledge (`DiceMonarchsGame.undo_as`; the apps undo only through
-it). `DiceMonarchsGame.view_for` is everything one person may know, and
+a decision with more knowledge (`DiceMonarchsGame.undo_refusal`, which the campaign's
+seam applies to every undo). `DiceMonarchsGame.view_for` is everything one person may know, and
 `DiceMonarchsGame.public_save` a save that holds other players' hole dice and the table
 seed only as commitments. Each table draws a random nonce (``salt``, never shown to
 players) that goes into those commitments, so a seed someone typed cannot be found by
@@ -886,17 +886,25 @@ class DiceMonarchsGame(Tracker):
             return True
         return (before.get("phase") in BETTING_PHASES and self.phase not in BETTING_PHASES)
 
-    def undo_as(self, role: str) -> Event:
-        """Undo as ``role``: only the GM (``"gm"``) decides an undo at a table with hidden
-        dice (on a shared screen the app asks everyone to agree, then undoes as the GM),
-        and a move that revealed dice (`revealing`) stays."""
+    def undo_refusal(self, role: str) -> str | None:
+        """The table's undo rule, which the campaign's seam applies to every undo: only
+        the GM (``"gm"``) decides an undo at a table with hidden dice (on a shared screen
+        the app asks everyone to agree, then undoes as the device's holder, the GM), and
+        a move that revealed dice (`revealing`) stays, whoever asks."""
         if role != "gm":
-            raise RuleError("Dice Monarchs: with hidden dice only the GM can undo a move "
-                            "(ask the GM)")
+            return "Dice Monarchs: with hidden dice only the GM can undo a move (ask the GM)"
         log = self.log
         if log and self.revealing(log[-1]):
-            raise RuleError("Dice Monarchs: that move revealed dice; undoing it would let "
-                            "players decide again knowing them, so it stays")
+            return ("Dice Monarchs: that move revealed dice; undoing it would let players "
+                    "decide again knowing them, so it stays")
+        return None
+
+    def undo_as(self, role: str) -> Event:
+        """Undo as ``role`` by the table's rule (`undo_refusal`), for code that holds the
+        table itself; a face undoes through its session, whose seat is the role."""
+        refusal = self.undo_refusal(role)
+        if refusal is not None:
+            raise RuleError(refusal)
         return self.undo()
 
     def revealed_seats(self) -> list[int]:
