@@ -166,7 +166,9 @@ def _cairn_duel(campaign: Campaign) -> widgets.Widget:
     from companion.rulesets.cairn_srd.duel import Duel
     from companion.widgets.cairn_srd import DuelApp
 
-    return DuelApp(ensure(campaign, DUEL, Duel, Duel), viewer=campaign.who or None,
+    # The duel as this seat may read it (a player's: no pending pick of the other side).
+    duel = Session.of(campaign).view(ensure(campaign, DUEL, Duel, Duel), Duel)
+    return DuelApp(duel, viewer=campaign.who or None,
                    role=campaign.role, campaign=campaign,
                    hot_seat_for=functools.partial(_no_seat_of_their_own, campaign))
 
@@ -422,7 +424,10 @@ def _monarchs(campaign: Campaign) -> widgets.Widget:
     # The table's own people: the Miasma characters, else the party, else two placeholders.
     party = _miasma_names(campaign) or [m.name for m in campaign.party]
     names = ", ".join(party[:8]) or "Ann, Bo"
-    return DiceMonarchsApp(ensure(campaign, MONARCHS, DiceMonarchsGame, DiceMonarchsGame),
+    # The table as this seat may read it (a player's: their own hole dice, no seed).
+    game = Session.of(campaign).view(
+        ensure(campaign, MONARCHS, DiceMonarchsGame, DiceMonarchsGame), DiceMonarchsGame)
+    return DiceMonarchsApp(game,
                            players=names if "," in names else f"{names}, GM",
                            viewer=campaign.who or None, role=campaign.role, campaign=campaign,
                            hot_seat_for=functools.partial(_no_seat_of_their_own, campaign))
