@@ -50,7 +50,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from companion import fairplay
-from companion.table import views
 from companion.dice.physical import EnteredDice, OwnDiceError
 from companion.dice.roller import SEED_BOUND, DrawnSeed, SeededRandom
 from companion.errors import CompanionError
@@ -61,6 +60,7 @@ from companion.store.permissions import SEAT_GONE_LINE, SeatError, SeatKey, same
 from companion.store.port import UNSAVED_WHERE
 from companion.store.records import ConflictError, StoredEvent, StoreError
 from companion.store.registry import move_parameters
+from companion.table import views
 
 if TYPE_CHECKING:
     from companion.store.port import Store
@@ -628,7 +628,7 @@ class Session:
             mirrors[member.id] = mirror
             # The live tracker tells the mirror of every change (another screen's move
             # included); the mirror holds no way back to it but this session.
-            live.on_change(lambda _t, s=weakref.ref(self), m=member.id: _sync_mirror(s, m))
+            live.on_change(_mirror_syncer(weakref.ref(self), member.id))
         else:
             self._sync(member.id, live)
         return mirror
@@ -711,10 +711,15 @@ class _SeatMirror:
         tracker.notify_observers()
 
 
-def _sync_mirror(ref: weakref.ref[Session], member: str) -> None:
-    session = ref()
-    if session is not None:
-        session._sync(member)
+def _mirror_syncer(ref: weakref.ref[Session], member: str) -> Callable[[Any], None]:
+    """The live tracker's observer that brings a session's mirror up to date (holding the
+    session weakly: a page gone takes its session and mirrors with it)."""
+    def sync(_tracker: Any) -> None:
+        session = ref()
+        if session is not None:
+            session._sync(member)
+
+    return sync
 
 
 def mirror_save(tracker: Tracker) -> dict[str, Any] | None:

@@ -50,7 +50,7 @@ def visible_save(tracker: Any, who: str, role: str) -> dict[str, Any]:
     whole for the GM and the holder; else the ruleset's ``visible_save``, or the generic
     rules (see the module's docstring). A fresh copy: changing it changes nothing."""
     cls = type(tracker)
-    save = tracker.to_dict()
+    save: dict[str, Any] = tracker.to_dict()
     if sees_all(role) or not holds_secrets(cls):
         return save
     hook = getattr(cls, "visible_save", None)
@@ -60,7 +60,8 @@ def visible_save(tracker: Any, who: str, role: str) -> dict[str, Any]:
         # A game with hidden information and no projection of its own: nothing of its
         # state can be shown safely as the class's save (its public form is another
         # format), so the seat holds a fresh table.
-        return cls().to_dict()
+        fresh: dict[str, Any] = cls().to_dict()
+        return fresh
     save["state"] = fairplay.player_state(cls, save["state"])
     secret = getattr(cls, "SECRET_ARGS", {}) or {}
     for event in save["log"]:

@@ -15,6 +15,7 @@ makes) and at the kernel's own machinery (comms, threads, loggers), which holds 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import types
@@ -47,10 +48,8 @@ def _children(obj: Any) -> Iterator[Any]:
         yield obj.__func__
     elif isinstance(obj, types.FunctionType):
         for cell in obj.__closure__ or ():
-            try:
+            with contextlib.suppress(ValueError):  # an empty cell has no contents
                 yield cell.cell_contents
-            except ValueError:  # an empty cell
-                pass
         yield from obj.__defaults__ or ()
         yield from (obj.__kwdefaults__ or {}).values()
     elif isinstance(obj, weakref.ref):
