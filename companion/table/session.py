@@ -667,19 +667,18 @@ class Session:
             mirror.restore_save(save)  # tells the mirror's observers (the page)
 
     def _mirror_move(self, mirror: Tracker, name: str, arguments: dict[str, Any]) -> Any:
-        """A move made on a mirror: made on the live tracker through the seam."""
+        """A move made on a mirror: made on the live tracker, whose keeper (the campaign's
+        seam) judges it exactly as a move made on the live tracker itself (who may make
+        it first, then its dice)."""
         live = self._live_of_mirror(mirror)
         recorder = mirror.recorder
         assert isinstance(recorder, _SeatMirror)
-        if "rng" in arguments and "seed" not in arguments:
-            # A rule roll's own dice (Session.rule_roll drew them, in its unit of work):
-            # only inside that unit, as the live tracker would take them there.
-            if getattr(self._campaign, "_scope", None) is None:
-                raise SeatError("the session draws every seed: a caller does not choose one")
-            self._refuse_spectator()
-            result = getattr(live, name)(**arguments)
-        else:
-            result = self.act(live, name, **arguments)
+        if "rng" in arguments and getattr(self._campaign, "_scope", None) is None:
+            # Dice handed to a move are a rule roll's own (Session.rule_roll drew them, in
+            # its unit of work); anywhere else they would be the caller's choice.
+            raise SeatError("the session draws every seed: a caller does not choose one")
+        self._refuse_spectator()
+        result = getattr(live, name)(**arguments)
         self._sync(recorder.member, live)
         return result
 
