@@ -148,3 +148,31 @@ def test_the_projection_is_the_ruleset_s_and_the_gm_s_is_whole(store: Store) -> 
     # A copy: changing it changes nothing live.
     ash["state"]["hole"][0].append(99)
     assert 99 not in live.hole[0]
+
+
+def _marked(objects: list[Any]) -> list[Any]:
+    """A hidden roll's dice a sheet keeps: a record marked with the roll's mode."""
+    return [o for o in objects if getattr(o, "hidden", None) == "gm"
+            or (isinstance(o, dict) and o.get("hidden") == "gm" and "natural" in o)]
+
+
+def test_a_hidden_check_s_dice_on_a_sheet_stay_out_of_the_player_s_view(
+        store: Store) -> None:
+    from companion.rulesets.monsters_and_magic.adventurer import Adventurer
+
+    gm = Session.of(create(store, "M", ["monsters_and_magic"], who="Mira", role="gm"))
+    gm.add("Ash", Adventurer.new("Ash", max_hp=12))
+    sheet = gm.tracker("Ash", Adventurer)
+    out = gm.rule_roll("Ash: power check", lambda rng: sheet.roll_check("power", dc=12, rng=rng),
+                       mode="gm")
+    assert out.shown and sheet.last_check is not None and sheet.last_check.hidden == "gm"
+    ash = Session.by_secret(store, "M", make_seat(store, "M", "Ash", "player"))
+    mirror = ash.tracker("Ash", Adventurer)
+    assert mirror is not sheet and mirror.last_check is None
+    assert mirror.xp == sheet.xp  # the consequences stay public
+    reads = [mirror, ash.log(), ash.visible_save("Ash"), mirror.to_json()]
+    boundary = (Session, Campaign)
+    assert _marked(reachable(reads, boundary)) == []
+    assert _marked(reachable([gm.tracker("Ash")], boundary))  # the GM's holds it
+    mirror.__dict__["_planted"] = sheet
+    assert _marked(reachable(reads, boundary))  # a planted leak is found

@@ -138,3 +138,32 @@ def test_a_three_seat_table_plays_to_the_showdown_and_no_page_holds_another_s_di
         assert re.search(rf"{other} reveals hole dice", outcome)
         assert mirror.stacks == gm_game.stacks and sum(mirror.stacks) == 40
     assert all(Scope(p).alerts() == [] for p in pages.values())
+
+
+def _marked(objects: list[Any]) -> list[Any]:
+    """A hidden roll's dice a sheet keeps: a record marked with the roll's mode."""
+    return [o for o in objects if getattr(o, "hidden", None) == "gm"
+            or (isinstance(o, dict) and o.get("hidden") == "gm" and "natural" in o)]
+
+
+def test_a_player_s_monsters_and_magic_page_holds_no_hidden_check_s_dice(
+        db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.rulesets.monsters_and_magic.adventurer import Adventurer
+
+    with open_store(db) as store:
+        gm = Session.of(create_campaign(store, "Wednesday", ["monsters_and_magic"],
+                                        who="Mira", role="gm"))
+        gm.add("Ash", Adventurer.new("Ash", max_hp=12))
+        sheet = gm.tracker("Ash", Adventurer)
+        gm.rule_roll("Ash: power check",
+                     lambda rng: sheet.roll_check("power", dc=12, rng=rng), mode="gm")
+        assert sheet.last_check is not None and sheet.last_check.hidden == "gm"
+        secrets = {who: make_seat(store, "Wednesday", who, role)
+                   for who, role in (("Mira", "gm"), ("Ash", "player"))}
+    held = {}
+    for who, secret in secrets.items():
+        monkeypatch.setenv("QUERY_STRING", f"campaign=Wednesday&seat={secret}")
+        page = campaign_page("monsters_and_magic")
+        assert Scope(page).alerts() == []
+        held[who] = _marked(reachable([page], (Session, Campaign)))
+    assert held["Mira"] and held["Ash"] == []  # the GM's sheet keeps it; Ash's page not

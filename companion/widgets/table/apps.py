@@ -228,17 +228,19 @@ def _mm_table(campaign: Campaign) -> widgets.Widget:
     from companion.rulesets.monsters_and_magic.party import Party
     from companion.widgets.monsters_and_magic import MonstersAndMagicApp
 
+    session = Session.of(campaign)
     party = Party(ensure(campaign, GM_THREADS, GameMaster, GameMaster))
+    # Each sheet as this seat may read it (a player's: no hidden roll's dice).
     for member in campaign.party:
         if isinstance(member.tracker, Adventurer):
-            party.add(member.tracker)
+            party.add(session.view(member.tracker, Adventurer))
 
     adopting: list[bool] = []
 
     def adopt(adventurer: Adventurer) -> Adventurer:
         adopting.append(True)
         try:
-            return Session.of(campaign).add(adventurer.name, adventurer)
+            return session.view(session.add(adventurer.name, adventurer), Adventurer)
         finally:
             adopting.pop()
 
@@ -249,8 +251,10 @@ def _mm_table(campaign: Campaign) -> widgets.Widget:
             return  # this app seats its own new character
         seated = {id(a) for a in party.characters}
         for member in campaign.party:
-            if isinstance(member.tracker, Adventurer) and id(member.tracker) not in seated:
-                app.seat(party.add(member.tracker))
+            if isinstance(member.tracker, Adventurer):
+                sheet = session.view(member.tracker, Adventurer)
+                if id(sheet) not in seated:
+                    app.seat(party.add(sheet))
 
     campaign.on_change(safe(app.error)(seat_newcomers))
     seat_newcomers(campaign)  # anyone who joined while the app was being built
@@ -402,7 +406,7 @@ def _mm_travel(campaign: Campaign) -> widgets.Widget:
         table = Party(gm)
         for member in campaign.party:
             if isinstance(member.tracker, Adventurer):
-                table.add(member.tracker)
+                table.add(Session.of(campaign).view(member.tracker, Adventurer))
         return table
 
     app = TravelApp(party=party, controls=_roll_controls(campaign, "1d20 each", "travel"))
