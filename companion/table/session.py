@@ -614,9 +614,11 @@ class Session:
         table seed or pending pick), kept up to date, one per member; its moves, undo and
         load go to the live tracker through this session's seam, and it never holds the
         live tracker. A tracker with nothing hidden is handed live."""
-        live = self._resolve(tracker)
+        # A name or id: the campaign's own word when it is not a ``cls``.
+        live = (self._campaign.tracker(tracker, cls) if isinstance(tracker, str)
+                else self._resolve(tracker))
         if not isinstance(live, cls):
-            raise StoreError(f"{self.name}: that member is not a {cls.__name__}")
+            raise StoreError(f"that {type(live).__name__} is not a {cls.__name__}")
         if views.sees_all(self._campaign.role) or not views.holds_secrets(type(live)):
             return live
         member = next(m for m in self._campaign if m.tracker is live)

@@ -176,3 +176,20 @@ def test_a_hidden_check_s_dice_on_a_sheet_stay_out_of_the_player_s_view(
     assert _marked(reachable([gm.tracker("Ash")], boundary))  # the GM's holds it
     mirror.__dict__["_planted"] = sheet
     assert _marked(reachable(reads, boundary))  # a planted leak is found
+
+
+def test_a_spectator_s_mirror_moves_nothing_and_a_wrong_kind_is_named(store: Store) -> None:
+    gm = _table(store)
+    spectator = Session.open(store, "T", role="spectator")
+    game = spectator.tracker("Dice Monarchs", DiceMonarchsGame)
+    assert all(h == [] for h in game.hole) and game.seed == 0  # before the showdown
+    player = gm.tracker("Dice Monarchs", DiceMonarchsGame).player_to_act
+    assert player is not None
+    with pytest.raises(CompanionError, match="you are watching"):
+        game.bet(player, 2)
+    with pytest.raises(CompanionError, match="not a DiceMonarchsGame"):
+        spectator.view("Duel", DiceMonarchsGame)
+    with pytest.raises(CompanionError, match="not a Duel"):
+        spectator.view(game, Duel)
+    gm.refresh()
+    assert gm.tracker("Dice Monarchs", DiceMonarchsGame).pot == 0  # nothing was stored
