@@ -8,6 +8,7 @@ in a player's page is found."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Iterator
@@ -27,6 +28,7 @@ from companion.store.campaign import Campaign
 from companion.store.seats import make_seat
 from companion.table import Session
 from companion.widgets.miasma import DiceMonarchsApp
+from companion.widgets.miasma.dice_monarchs import PublicSave
 from companion.widgets.table import campaign_page
 from companion.widgets.table.apps import MONARCHS
 from tests.table.reach import leaks, reachable
@@ -100,6 +102,10 @@ def test_a_three_seat_table_plays_to_the_showdown_and_no_page_holds_another_s_di
         assert mine.hole_dice(me) == gm_game.hole_dice(me) and mine.hole_dice(other) == ()
         private = text_of(Scope(pages[me]).one("tc-monarchs-private").value)
         assert "your hole dice" in private
+        # The page's Save: the public save the session gives (the other's dice as their
+        # commitment, the seed as its own), not one of the mirror's blanks.
+        saved = json.loads(PublicSave(mine, me).to_json())
+        assert saved == gm_game.public_save(me) and saved["view"]["commitments"][other]
 
     # A leak planted in a player's page is found.
     ash_secrets = _secrets(pages["Mira"], "Bryn")
