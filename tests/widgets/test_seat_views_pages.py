@@ -173,3 +173,46 @@ def test_a_player_s_monsters_and_magic_page_holds_no_hidden_check_s_dice(
         assert Scope(page).alerts() == []
         held[who] = _marked(reachable([page], (Session, Campaign)))
     assert held["Mira"] and held["Ash"] == []  # the GM's sheet keeps it; Ash's page not
+
+
+def test_no_app_a_player_opens_holds_another_seat_s_hidden_value(
+        db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every app of the campaign's rulesets, opened on Bryn's page: none holds Ash's hole
+    dice, the table seed or salt, Ash's pending duel pick, or a hidden check's dice; the
+    GM's pages hold each (so the walk can find them)."""
+    from companion.rulesets.cairn_srd.duel import Duel
+    from companion.rulesets.monsters_and_magic.adventurer import Adventurer
+    from companion.widgets.table.apps import APPS, DUEL
+
+    rulesets = ["cairn_srd", "miasma", "monsters_and_magic"]
+    with open_store(db) as store:
+        gm = Session.of(create_campaign(store, "Every", rulesets, who="Mira", role="gm"))
+        gm.add(MONARCHS, DiceMonarchsGame(), role="minigame")
+        gm.tracker(MONARCHS, DiceMonarchsGame).new_table(["Ash", "Bryn"], 20, seed=SEED)
+        gm.act(MONARCHS, "deal")
+        gm.add(DUEL, Duel(), role="minigame")
+        gm.act(DUEL, "start", "Ash", "Bryn", 6, 6, "the bridge")
+        gm.act(DUEL, "choose", "Ash", "flourish")
+        gm.add("Cole", Adventurer.new("Cole", max_hp=12))
+        sheet = gm.tracker("Cole", Adventurer)
+        gm.rule_roll("Cole: power check",
+                     lambda rng: sheet.roll_check("power", dc=12, rng=rng), mode="gm")
+        game = gm.tracker(MONARCHS, DiceMonarchsGame)
+        secrets = {"ints": [SEED], "texts": [game.salt],
+                   "dice": [list(game.hole_dice("Ash")), ["flourish", ""]]}
+        seats = {who: make_seat(store, "Every", who, role)
+                 for who, role in (("Mira", "gm"), ("Bryn", "player"))}
+    everything = {f"int {SEED}", f"text {game.salt!r}",
+                  f"dice {list(game.hole_dice('Ash'))}", "dice ['flourish', '']"}
+    found: dict[str, set[str]] = {"Mira": set(), "Bryn": set()}
+    for who, secret in seats.items():
+        monkeypatch.setenv("QUERY_STRING", f"campaign=Every&seat={secret}")
+        for app in APPS:
+            if app.ruleset and app.ruleset not in rulesets:
+                continue
+            objects = reachable([campaign_page(app.key)], (Session, Campaign))
+            held = leaks(objects, **secrets) | ({"a hidden check"} if _marked(objects) else set())
+            if who == "Bryn":
+                assert held == set(), app.key
+            found[who] |= held
+    assert found["Mira"] == everything | {"a hidden check"}
