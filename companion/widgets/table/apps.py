@@ -240,7 +240,8 @@ def _mm_table(campaign: Campaign) -> widgets.Widget:
     def adopt(adventurer: Adventurer) -> Adventurer:
         adopting.append(True)
         try:
-            return session.view(session.add(adventurer.name, adventurer), Adventurer)
+            added = Session.of(campaign).add(adventurer.name, adventurer)
+            return session.view(added, Adventurer)
         finally:
             adopting.pop()
 
