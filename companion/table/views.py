@@ -29,7 +29,7 @@ from typing import Any
 
 from companion import fairplay
 
-__all__ = ["holds_secrets", "visible_save"]
+__all__ = ["holds_secrets", "sees_all", "visible_save"]
 
 
 def holds_secrets(cls: type[Any]) -> bool:
