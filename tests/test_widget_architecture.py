@@ -23,6 +23,16 @@ A module in ``companion/widgets/`` may not
   them). The move names are read from every ruleset's trackers; a name that is also a
   field of some tracker (``die``, ``step``) is checked only where it is called.
 
+And it may not read a tracker around the seat's view (what the seat may read, issue 28):
+
+- call ``.tracker(...)`` on a campaign (``campaign.tracker``, ``self.campaign.tracker``):
+  that is the live tracker, another seat's hidden values in it; a face reads
+  [Session.tracker][companion.table.session.Session.tracker] or
+  [Session.view][companion.table.session.Session.view];
+- hand a tracker ``ensure(...)`` made or found to a page without passing it through
+  ``.view(...)`` when its class holds hidden values
+  ([holds_secrets][companion.table.views.holds_secrets], read from the rulesets).
+
 Imports under ``if TYPE_CHECKING:`` are type hints and store, roll or decide nothing.
 
 ``LEFT`` lists what is still there, each with why: the check fails on anything new, and on
@@ -48,6 +58,10 @@ SEAT_ATTRS = ("who", "role", "seat_key")
 
 #: What is left, by (module path, problem), with the reason it is still there.
 LEFT: dict[tuple[str, str], str] = {
+    # ``ensure`` finds or adds a member for an app; an app whose tracker holds hidden
+    # values reads it through ``.view`` (checked: "hands on a live ... from ensure()").
+    ("companion/widgets/table/members.py", "reads a live tracker with campaign.tracker"):
+        "ensure's result is viewed by its caller",
     # The live watcher reads SQLite's data_version on a connection of its own and opens
     # the page's store; it moves behind the Store port (branch "port", issue 28).
     ("companion/widgets/table/binding.py", "imports sqlite3"): "the live watcher",
@@ -187,6 +201,41 @@ def _type_checking_lines(tree: ast.Module) -> set[int]:
     return lines
 
 
+def _secret_kinds() -> frozenset[str]:
+    """The names of the tracker classes holding hidden values (read from the rulesets)."""
+    from companion.rulesets import all_rulesets
+    from companion.store.registry import tracker_kinds
+    from companion.table.views import holds_secrets
+
+    return frozenset(cls.__name__ for ruleset in all_rulesets()
+                     for cls in tracker_kinds(ruleset.name).values() if holds_secrets(cls))
+
+
+SECRET_KINDS = _secret_kinds()
+
+
+def read_problems(tree: ast.Module) -> list[str]:
+    """The reads of a live tracker around the seat's view (see the module's docstring)."""
+    parents = {id(child): node for node in ast.walk(tree)
+               for child in ast.iter_child_nodes(node)}
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if (isinstance(func, ast.Attribute) and func.attr == "tracker"
+                and ast.unparse(func.value).split(".")[-1].endswith("campaign")):
+            found.append(f"reads a live tracker with {ast.unparse(func)}")
+        if (isinstance(func, ast.Name) and func.id == "ensure" and len(node.args) >= 3
+                and isinstance(node.args[2], ast.Name) and node.args[2].id in SECRET_KINDS):
+            parent = parents.get(id(node))
+            viewed = (isinstance(parent, ast.Call) and isinstance(parent.func, ast.Attribute)
+                      and parent.func.attr == "view")
+            if not viewed:
+                found.append(f"hands on a live {node.args[2].id} from ensure(), not its view")
+    return found
+
+
 def _forbidden(module: str) -> str | None:
     return next((f for f in FORBIDDEN if module == f or module.startswith(f + ".")), None)
 
@@ -229,6 +278,7 @@ def problems(text: str) -> list[str]:
                 and isinstance(node.args[1], ast.Constant) and node.args[1].value in SEAT_ATTRS):
             found.append(f"assigns .{node.args[1].value} with setattr")
     found.extend(move_problems(tree))
+    found.extend(read_problems(tree))
     return sorted(set(found))
 
 
@@ -291,6 +341,13 @@ def test_no_widget_stores_rolls_decides_a_permission_or_rewrites_a_seat() -> Non
      "calls .new_table on self.game directly"),
     ("def f(self, kw):\n    return lambda: self.sheet.take_damage(2, **kw)\n",
      "calls .take_damage on self.sheet directly"),
+    # Reads around the seat's view: the live tracker, another seat's hidden values in it.
+    ("def f(campaign):\n    return campaign.tracker('Dice Monarchs').hole\n",
+     "reads a live tracker with campaign.tracker"),
+    ("def f(self):\n    return self.campaign.tracker('Duel').choices\n",
+     "reads a live tracker with self.campaign.tracker"),
+    ("def f(campaign):\n    return App(ensure(campaign, 'M', DiceMonarchsGame, make))\n",
+     "hands on a live DiceMonarchsGame from ensure(), not its view"),
 ])
 def test_the_check_catches_a_planted_widget(text: str, problem: str) -> None:
     assert problem in problems(text)
@@ -317,9 +374,20 @@ def test_the_check_catches_a_planted_widget(text: str, problem: str) -> None:
     "import html\ndef f(self, names):\n    self.add_fatigue()\n"
     "    return ', '.join(html.escape(n) for n in names)\n",
     "def f(m):\n    return f'd{m.die}'\n",
+    # The seat's view, and a tracker with nothing hidden.
+    "def f(campaign):\n    return Session.of(campaign).tracker('Ash').fatigue\n",
+    "def f(s, campaign):\n"
+    "    return App(s.view(ensure(campaign, 'M', DiceMonarchsGame, make), DiceMonarchsGame))\n",
+    "def f(campaign):\n    return App(ensure(campaign, 'J', Journey, Journey))\n",
 ])
 def test_the_check_leaves_a_view_alone(text: str) -> None:
     assert problems(text) == []
+
+
+def test_the_kinds_holding_hidden_values_are_read_from_the_rulesets() -> None:
+    # A check with no such kind would pass every widget.
+    assert {"DiceMonarchsGame", "Duel", "Adventurer"} <= SECRET_KINDS
+    assert "Journey" not in SECRET_KINDS
 
 
 def test_the_move_names_are_read_from_the_rulesets() -> None:

@@ -60,12 +60,13 @@ from companion.store.permissions import SEAT_GONE_LINE, SeatError, SeatKey, same
 from companion.store.port import UNSAVED_WHERE
 from companion.store.records import ConflictError, StoredEvent, StoreError
 from companion.store.registry import move_parameters
+from companion.table import views
 
 if TYPE_CHECKING:
     from companion.store.port import Store
     from companion.store.seats import SeatInfo
 
-__all__ = ["ROLL_ATTEMPTS", "RuleRoll", "Session", "shared_session"]
+__all__ = ["ROLL_ATTEMPTS", "RuleRoll", "Session", "mirror_save", "shared_session"]
 
 T = TypeVar("T")
 K = TypeVar("K", bound=Tracker)
@@ -247,8 +248,11 @@ class Session:
     def tracker(self, id_or_name: str, cls: type[K]) -> K: ...
 
     def tracker(self, id_or_name: str, cls: type[Tracker] = Tracker) -> Tracker:
-        """A member's live tracker (moves made on it reach the same seam)."""
-        return self._campaign.tracker(id_or_name, cls)
+        """A member's tracker as this seat may read it
+        ([view][companion.table.session.Session.view]: the live tracker for the GM, a
+        mirror without other seats' hidden values for a player); moves made on it reach
+        the same seam."""
+        return self.view(id_or_name, cls)
 
     def log(self, kinds: Sequence[str] = ()) -> list[StoredEvent]:
         """The campaign's log as this seat may see it: for a player or a spectator no
@@ -293,6 +297,8 @@ class Session:
     # -- acting --------------------------------------------------------------------------
 
     def _resolve(self, tracker: Tracker | str) -> Tracker:
+        if isinstance(tracker, Tracker) and isinstance(tracker.recorder, _SeatMirror):
+            return self._live_of_mirror(tracker)
         if isinstance(tracker, Tracker):
             # Only this session's own trackers: another campaign's would act as its seat.
             if tracker.recorder is not self._campaign:
@@ -640,6 +646,141 @@ class Session:
         live = self._resolve(lead)
         others = [(self._resolve(t), tuple(names)) for t, names in also]
         return self._campaign.record_together(live, move, others, action)
+
+    # -- what the seat may read: seat views (issue 28) -----------------------------------
+
+    @overload
+    def view(self, tracker: Tracker | str) -> Tracker: ...
+
+    @overload
+    def view(self, tracker: Tracker | str, cls: type[K]) -> K: ...
+
+    def view(self, tracker: Tracker | str, cls: type[Tracker] = Tracker) -> Tracker:
+        """A member's tracker (id, name, or a tracker of this session) as this seat may
+        read it. The GM and the holder get the live tracker. A player or a spectator gets,
+        for a tracker holding hidden values ([holds_secrets][companion.table.views.holds_secrets]),
+        a *mirror*: a tracker of the same class rebuilt from
+        [visible_save][companion.table.views.visible_save] (no other seat's hole die,
+        table seed or pending pick), kept up to date, one per member; its moves, undo and
+        load go to the live tracker through this session's seam, and it never holds the
+        live tracker. A tracker with nothing hidden is handed live."""
+        # A name or id: the campaign's own word when it is not a ``cls``.
+        live = (self._campaign.tracker(tracker, cls) if isinstance(tracker, str)
+                else self._resolve(tracker))
+        if not isinstance(live, cls):
+            raise StoreError(f"that {type(live).__name__} is not a {cls.__name__}")
+        if views.sees_all(self._campaign.role) or not views.holds_secrets(type(live)):
+            return live
+        member = next(m for m in self._campaign if m.tracker is live)
+        mirrors = self.__dict__.setdefault("_mirrors", {})
+        mirror = mirrors.get(member.id)
+        if mirror is None or type(mirror) is not type(live):
+            mirror = type(live).from_dict(self._visible(live), checked=False)
+            mirror.attach(_SeatMirror(self, member.id))
+            mirrors[member.id] = mirror
+            # The live tracker tells the mirror of every change (another screen's move
+            # included); the mirror holds no way back to it but this session.
+            live.on_change(_mirror_syncer(weakref.ref(self), member.id))
+        else:
+            self._sync(member.id, live)
+        return mirror
+
+    def visible_save(self, tracker: Tracker | str) -> dict[str, Any]:
+        """The saved form of a member's tracker as this seat may hold it (what its *Save*
+        downloads): the whole save for the GM; a player's or a spectator's public form
+        ([player_save][companion.fairplay.player_save]: other hole dice and the table seed
+        as commitments, no pending pick, no hidden roll's dice)."""
+        live = self._resolve(tracker)
+        if views.sees_all(self._campaign.role):
+            return live.to_dict()
+        return fairplay.player_save(live, self._campaign.who)
+
+    def _visible(self, live: Tracker) -> dict[str, Any]:
+        return views.visible_save(live, self._campaign.who, self._campaign.role)
+
+    def _live_of_mirror(self, mirror: Tracker) -> Tracker:
+        recorder = mirror.recorder
+        if not isinstance(recorder, _SeatMirror) or recorder.session is not self:
+            raise StoreError(f"that {type(mirror).__name__} is not in campaign "
+                             f"{self.name!r} as this session has it")
+        return self._campaign.tracker(recorder.member)
+
+    def _sync(self, member: str, live: Tracker | None = None) -> None:
+        """Bring the mirror of ``member`` up to date with the live tracker."""
+        mirror = self.__dict__.get("_mirrors", {}).get(member)
+        if mirror is None:
+            return
+        try:
+            live = live if live is not None else self._campaign.tracker(member)
+        except CompanionError:
+            return  # the member was taken out: the mirror shows what it last was
+        save = self._visible(live)
+        if save != mirror.to_dict():
+            mirror.restore_save(save)  # tells the mirror's observers (the page)
+
+    def _mirror_move(self, mirror: Tracker, name: str, arguments: dict[str, Any]) -> Any:
+        """A move made on a mirror: made on the live tracker, whose keeper (the campaign's
+        seam) judges it exactly as a move made on the live tracker itself (who may make
+        it first, then its dice)."""
+        live = self._live_of_mirror(mirror)
+        recorder = mirror.recorder
+        assert isinstance(recorder, _SeatMirror)
+        if "rng" in arguments and getattr(self._campaign, "_scope", None) is None:
+            # Dice handed to a move are a rule roll's own (Session.rule_roll drew them, in
+            # its unit of work); anywhere else they would be the caller's choice.
+            raise SeatError("the session draws every seed: a caller does not choose one")
+        self._refuse_spectator()
+        result = getattr(live, name)(**arguments)
+        self._sync(recorder.member, live)
+        return result
+
+
+class _SeatMirror:
+    """The keeper of a seat's mirror (see [Session.view][companion.table.session.Session.view]):
+    every move, undo and load made on the mirror is made on the live tracker through the
+    session; the mirror itself changes only by being projected again."""
+
+    def __init__(self, session: Session, member: str) -> None:
+        self.session = session
+        self.member = member
+
+    def record_move(self, tracker: Tracker, name: str, arguments: dict[str, Any],
+                    perform: Callable[[dict[str, Any]], Any]) -> Any:
+        return self.session._mirror_move(tracker, name, arguments)
+
+    def record_undo(self, tracker: Tracker, perform: Callable[[], Event]) -> Event:
+        event = self.session.undo(tracker)
+        self.session._sync(self.member)
+        return event
+
+    def record_load(self, tracker: Tracker, text: str | bytes,
+                    perform: Callable[[], None]) -> None:
+        self.session.load(tracker, text)
+        self.session._sync(self.member)
+
+    def tracker_changed(self, tracker: Tracker) -> None:
+        tracker.notify_observers()
+
+
+def _mirror_syncer(ref: weakref.ref[Session], member: str) -> Callable[[Any], None]:
+    """The live tracker's observer that brings a session's mirror up to date (holding the
+    session weakly: a page gone takes its session and mirrors with it)."""
+    def sync(_tracker: Any) -> None:
+        session = ref()
+        if session is not None:
+            session._sync(member)
+
+    return sync
+
+
+def mirror_save(tracker: Tracker) -> dict[str, Any] | None:
+    """The public save of a seat's mirror as its session gives it
+    ([Session.visible_save][companion.table.session.Session.visible_save]); ``None`` for
+    any other tracker (a live one saves itself)."""
+    recorder = tracker.recorder
+    if isinstance(recorder, _SeatMirror):
+        return recorder.session.visible_save(tracker)
+    return None
 
 
 def shared_session(name: str, *, who: str = "", role: str = "",

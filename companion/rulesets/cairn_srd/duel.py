@@ -216,6 +216,37 @@ class Duel(Tracker):
                 event["before"]["choices"] = ["", ""]
         return data
 
+    #: What a seat holds in place of the other side's unrevealed pick (that a pick was
+    #: made is public: "chosen ✓ (hidden)").
+    HIDDEN_PICK: ClassVar[str] = "hidden"
+
+    @classmethod
+    def visible_save(cls, save: dict[str, Any], who: str, role: str) -> dict[str, Any]:
+        """The duel's saved form as the seat ``who`` (``role``: a player or a spectator)
+        may hold it (see [companion.table.views][]): their own pending pick; the other
+        side's only as ``HIDDEN_PICK`` (that it was made), in the state and in every
+        logged ``before``; no pick among the logged arguments. The GM reads it whole."""
+        names = list(save["state"].get("names") or [])
+
+        def hide(choices: Any) -> Any:
+            if not isinstance(choices, list):
+                return choices
+            return [c if not c or (i < len(names) and names[i] == who) else cls.HIDDEN_PICK
+                    for i, c in enumerate(choices)]
+
+        state = {**save["state"], "choices": hide(save["state"].get("choices"))}
+        secret = set(cls.SECRET_ARGS.get("choose", ()))
+        log = []
+        for event in save["log"]:
+            before = dict(event.get("before") or {})
+            if "choices" in before:
+                before["choices"] = hide(before["choices"])
+            args = event.get("args") or {}
+            if event.get("move") == "choose":
+                args = {k: v for k, v in args.items() if k not in secret}
+            log.append({**event, "before": before, "args": args})
+        return {**save, "state": state, "log": log}
+
     def revealing(self, event: Event) -> bool:
         """Whether the move of ``event`` revealed an exchange."""
         return len(self.exchanges) > len(event.before.get("exchanges", []))

@@ -21,6 +21,7 @@ import ipywidgets as widgets
 
 from companion.errors import CompanionError
 from companion.rulesets.cairn_srd.duel import MAX_DUEL_HP, TACTICS, Duel, Exchange
+from companion.table.session import mirror_save
 from companion.widgets.base import (
     SaveLoad,
     app_box,
@@ -50,7 +51,10 @@ class PublicDuelSave:
         return self.duel.on_change(callback)
 
     def to_json(self) -> str:
-        return json.dumps(self.duel.public_save(), ensure_ascii=False, sort_keys=True)
+        # A player's page holds a seat's mirror: its session gives the public save.
+        mirrored = mirror_save(self.duel)
+        save = mirrored if mirrored is not None else self.duel.public_save()
+        return json.dumps(save, ensure_ascii=False, sort_keys=True)
 
     def load(self, text: str) -> None:
         if not self.can_load:

@@ -49,6 +49,7 @@ from companion.rulesets.miasma.dice_monarchs.game import (
 )
 from companion.rulesets.miasma.dice_monarchs.hands import best_hand_so_far, rank_table
 from companion.rulesets.miasma.dice_monarchs.strength import quick_strength
+from companion.table.session import mirror_save
 from companion.widgets.base import (
     CheckedBox,
     ErrorLine,
@@ -129,8 +130,12 @@ class PublicSave:
         return self.game.on_change(callback)
 
     def to_json(self) -> str:
+        # A player's page holds a seat's mirror: its session gives the public save (the
+        # mirror has no other hole dice to commit to).
+        mirrored = mirror_save(self.game)
         viewer = self.viewer if self.viewer in self.game.players else None
-        return json.dumps(self.game.public_save(viewer), ensure_ascii=False, sort_keys=True)
+        save = mirrored if mirrored is not None else self.game.public_save(viewer)
+        return json.dumps(save, ensure_ascii=False, sort_keys=True)
 
     def load(self, text: str) -> None:
         if not self.can_load:

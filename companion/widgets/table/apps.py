@@ -166,7 +166,9 @@ def _cairn_duel(campaign: Campaign) -> widgets.Widget:
     from companion.rulesets.cairn_srd.duel import Duel
     from companion.widgets.cairn_srd import DuelApp
 
-    return DuelApp(ensure(campaign, DUEL, Duel, Duel), viewer=campaign.who or None,
+    # The duel as this seat may read it (a player's: no pending pick of the other side).
+    duel = Session.of(campaign).view(ensure(campaign, DUEL, Duel, Duel), Duel)
+    return DuelApp(duel, viewer=campaign.who or None,
                    role=campaign.role, campaign=campaign,
                    hot_seat_for=functools.partial(_no_seat_of_their_own, campaign))
 
@@ -226,17 +228,20 @@ def _mm_table(campaign: Campaign) -> widgets.Widget:
     from companion.rulesets.monsters_and_magic.party import Party
     from companion.widgets.monsters_and_magic import MonstersAndMagicApp
 
+    session = Session.of(campaign)
     party = Party(ensure(campaign, GM_THREADS, GameMaster, GameMaster))
+    # Each sheet as this seat may read it (a player's: no hidden roll's dice).
     for member in campaign.party:
         if isinstance(member.tracker, Adventurer):
-            party.add(member.tracker)
+            party.add(session.view(member.tracker, Adventurer))
 
     adopting: list[bool] = []
 
     def adopt(adventurer: Adventurer) -> Adventurer:
         adopting.append(True)
         try:
-            return Session.of(campaign).add(adventurer.name, adventurer)
+            added = Session.of(campaign).add(adventurer.name, adventurer)
+            return session.view(added, Adventurer)
         finally:
             adopting.pop()
 
@@ -247,8 +252,10 @@ def _mm_table(campaign: Campaign) -> widgets.Widget:
             return  # this app seats its own new character
         seated = {id(a) for a in party.characters}
         for member in campaign.party:
-            if isinstance(member.tracker, Adventurer) and id(member.tracker) not in seated:
-                app.seat(party.add(member.tracker))
+            if isinstance(member.tracker, Adventurer):
+                sheet = session.view(member.tracker, Adventurer)
+                if id(sheet) not in seated:
+                    app.seat(party.add(sheet))
 
     campaign.on_change(safe(app.error)(seat_newcomers))
     seat_newcomers(campaign)  # anyone who joined while the app was being built
@@ -400,7 +407,7 @@ def _mm_travel(campaign: Campaign) -> widgets.Widget:
         table = Party(gm)
         for member in campaign.party:
             if isinstance(member.tracker, Adventurer):
-                table.add(member.tracker)
+                table.add(Session.of(campaign).view(member.tracker, Adventurer))
         return table
 
     app = TravelApp(party=party, controls=_roll_controls(campaign, "1d20 each", "travel"))
@@ -422,7 +429,10 @@ def _monarchs(campaign: Campaign) -> widgets.Widget:
     # The table's own people: the Miasma characters, else the party, else two placeholders.
     party = _miasma_names(campaign) or [m.name for m in campaign.party]
     names = ", ".join(party[:8]) or "Ann, Bo"
-    return DiceMonarchsApp(ensure(campaign, MONARCHS, DiceMonarchsGame, DiceMonarchsGame),
+    # The table as this seat may read it (a player's: their own hole dice, no seed).
+    game = Session.of(campaign).view(
+        ensure(campaign, MONARCHS, DiceMonarchsGame, DiceMonarchsGame), DiceMonarchsGame)
+    return DiceMonarchsApp(game,
                            players=names if "," in names else f"{names}, GM",
                            viewer=campaign.who or None, role=campaign.role, campaign=campaign,
                            hot_seat_for=functools.partial(_no_seat_of_their_own, campaign))

@@ -100,7 +100,7 @@ def _cairn_add(campaign: Campaign, name: str, kind: str, v: dict[str, int]) -> N
 def _cairn_values(campaign: Campaign, ident: str) -> dict[str, int]:
     from companion.rulesets.cairn_srd.character import Character
 
-    c = campaign.tracker(ident, Character)
+    c = Session.of(campaign).tracker(ident, Character)
     return {"str": c.strength_max, "dex": c.dexterity_max, "ctrl": c.control_max,
             "guard": c.guard_max, "armor": c.armor}
 
@@ -108,7 +108,7 @@ def _cairn_values(campaign: Campaign, ident: str) -> dict[str, int]:
 def _cairn_edit(campaign: Campaign, ident: str, v: dict[str, int]) -> None:
     from companion.rulesets.cairn_srd.character import Character
 
-    c = campaign.tracker(ident, Character)
+    c = Session.of(campaign).tracker(ident, Character)
     if _cairn_values(campaign, ident) != v:
         act(c, "set_maxima", v["str"], v["dex"], v["ctrl"], v["guard"], v["armor"])
 
@@ -140,7 +140,7 @@ def _mm_add(campaign: Campaign, name: str, kind: str, v: dict[str, int]) -> None
 def _mm_values(campaign: Campaign, ident: str) -> dict[str, int]:
     from companion.rulesets.monsters_and_magic.adventurer import Adventurer
 
-    a = campaign.tracker(ident, Adventurer)
+    a = Session.of(campaign).tracker(ident, Adventurer)
     return {"focus": a.focus, "power": a.power, "cunning": a.cunning, "luck": a.luck,
             "hp": a.max_hp, "ac": a.ac}
 
@@ -148,7 +148,7 @@ def _mm_values(campaign: Campaign, ident: str) -> dict[str, int]:
 def _mm_edit(campaign: Campaign, ident: str, v: dict[str, int]) -> None:
     from companion.rulesets.monsters_and_magic.adventurer import Adventurer
 
-    a = campaign.tracker(ident, Adventurer)
+    a = Session.of(campaign).tracker(ident, Adventurer)
     if _mm_values(campaign, ident) != v:
         act(a, "set_maxima", focus=v["focus"], power=v["power"], cunning=v["cunning"],
             luck=v["luck"], max_hp=v["hp"], ac=v["ac"])

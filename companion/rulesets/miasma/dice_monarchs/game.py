@@ -963,6 +963,30 @@ class DiceMonarchsGame(Tracker):
         view["seed_commitment"] = self.seed_commitment()
         return {"tracker": "DiceMonarchsPublicView", "format": 1, "view": view}
 
+    @classmethod
+    def visible_save(cls, save: dict[str, Any], who: str, role: str) -> dict[str, Any]:
+        """The table's saved form as the seat ``who`` (``role``: a player or a spectator)
+        may hold it, in this class's own format (see [companion.table.views][]): their own
+        hole dice and those the showdown revealed; no other hole die, no table seed, no
+        salt, in the state and in every logged ``before`` (an earlier hand's dice
+        included), and no seed among the logged arguments. The GM reads the whole save."""
+        game = cls.from_dict(save, checked=False)
+        mine = game.players.index(who) if who in game.players else -1
+        shown = set(game.revealed_seats())
+        state = dict(save["state"])
+        state["hole"] = [list(h) if i == mine or i in shown else []
+                         for i, h in enumerate(game.hole)]
+        state.update(seed=0, salt="")
+        log = []
+        for event in save["log"]:
+            before = dict(event.get("before") or {})
+            if isinstance(before.get("hole"), list):
+                before["hole"] = [[] for _ in before["hole"]]
+            before.update({k: v for k, v in (("seed", 0), ("salt", "")) if k in before})
+            args = {k: v for k, v in (event.get("args") or {}).items() if k != "seed"}
+            log.append({**event, "before": before, "args": args})
+        return {**save, "state": state, "log": log}
+
 
 def _upgrade(raw: Any) -> None:
     """A table saved before side pots (no ``contributed``, no ``show_odds``) gets them, in
