@@ -100,7 +100,9 @@ def test_a_player_s_typed_table_seed_is_refused_and_stores_nothing(db: str) -> N
         with pytest.raises(SeatError, match="the session draws every seed"):
             bryn.act(MONARCHS, "new_table", ["Bryn", "Ash"], 5000, seed=99)
         gm.refresh()
-        assert _moves(gm) == before and game.seed == 7 and game.stacks == [100, 100]
+        assert _moves(gm) == before and game.stacks == [100, 100]
+        # The table seed is the GM's to see: a player's view of the table holds none.
+        assert game.seed != 7 and gm.tracker(MONARCHS, DiceMonarchsGame).seed == 7
 
 
 def test_a_seed_goes_only_to_a_move_that_takes_one(db: str) -> None:
