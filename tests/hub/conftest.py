@@ -254,11 +254,55 @@ c.JupyterHub.pid_file = "{folder}/hub.pid"
         hub.wait(timeout=10)
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]) -> Iterator[None]:
+    """A failed hub test leaves what each signed-in page showed (its address, text, and
+    the console errors and refused requests it met): a flaky failure is read from the
+    pages at that moment."""
+    outcome = yield
+    report = outcome.get_result()
+    club = getattr(item, "funcargs", {}).get("club")
+    if report.when != "call" or not report.failed or club is None:
+        return
+    lines = []
+    for n, page in enumerate(club.pages):
+        try:
+            text = page.evaluate("() => document.body.innerText")[-2500:]
+            heard = "\n".join(getattr(page, "heard", [])[-20:])
+            lines.append(f"--- page {n}: {page.url}\n{text}\n{heard}")
+        except Exception as exc:  # the record of a failure must not hide the failure
+            lines.append(f"--- page {n}: not recorded ({exc})")
+    report.sections.append(("hub pages at the failure", "\n".join(lines)))
+
+
 def login(chromium: Any, club: Club, who: str, **context_options: Any) -> Any:
     """A browser context signed in to the hub as ``who`` (the hub's own login form)."""
     context = chromium.new_context(**context_options)
     page = context.new_page()
     page.set_default_timeout(60_000)
+    # The page's complaints and refused requests, for the record of a failure (below).
+    page.heard = []
+    page.on("console", lambda m: page.heard.append(f"[console {m.type}] {m.text[:300]}")
+            if m.type == "error" else None)
+    page.on("response", lambda r: page.heard.append(f"[{r.status}] {r.url[:200]}")
+            if r.status >= 400 else None)
+
+    def frames(ws: Any) -> None:
+        # A tap sent and a refusal received, in the kernel's own messages: whether a tap
+        # that showed nothing reached the kernel, and what came back.
+        def seen(way: str, payload: Any) -> None:
+            raw = payload if isinstance(payload, bytes) else str(payload).encode()
+            for mark in (b'"click"', b"GM may", b"tc-error"):
+                if mark in raw:
+                    at = raw.find(mark)
+                    page.heard.append(f"[ws {way} {time.monotonic():.2f}] "
+                                      f"{raw[max(0, at - 150):at + 150]!r}")
+                    break
+
+        ws.on("framesent", lambda payload: seen("sent", payload))
+        ws.on("framereceived", lambda payload: seen("received", payload))
+
+    page.on("websocket", frames)
     # next=/hub/api: a page of the hub with no kernel behind it (the default, the table's
     # start app, would start one).
     page.goto(f"{club.url}/hub/login?next=%2Fhub%2Fapi", wait_until="domcontentloaded")
