@@ -78,3 +78,48 @@ def test_the_fair_dice_page_checks_a_dropped_log_offline(
         expect(result).to_contain_text("notes.txt is not an exported log")
 
     in_browser(body)
+
+
+def test_the_fair_dice_page_makes_an_exports_rule_rolls_again(
+        in_browser: Any, site_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A campaign export dropped on the page has its rule rolls made again whole, as
+    ``companion verify`` does (the store's replay is in the site's core): a Dice Monarchs
+    deal changed under its right seed is refused naming the entry."""
+    from playwright.sync_api import expect
+
+    from companion.cli import main
+    from tests.fairplay.test_rule_rolls_remade import _table
+    from tests.store.forge import rechain
+
+    db = str(tmp_path / "export.db")
+    monkeypatch.setenv("COMPANION_DB", db)
+    _table(db)
+    capsys.readouterr()
+    assert main(["campaign", "export", "T"]) == 0
+    good = json.loads(capsys.readouterr().out)
+    bad = copy.deepcopy(good)
+    deal = next(r for r in bad["events"] if r["move"] == "deal")
+    hole = next(s for s in deal["data"]["change"] if s[0][:1] == ["hole"] and s[1])
+    hole[1][0] = 1 if hole[1][0] != 1 else 2  # the right table seed, other dice
+    bad = rechain(bad)
+
+    def body(page: Any) -> None:
+        page.goto(site_url + "fair-dice/")
+        box = page.locator("#tc-verifier")
+        expect(box).to_have_attribute("data-ready", "1", timeout=30_000)
+        result = box.locator(".tc-verify-result")
+        files = page.locator("#tc-verify-file")
+        files.set_input_files(files=[{"name": "export.json", "mimeType": "application/json",
+                                      "buffer": json.dumps(good).encode()}])
+        expect(result).to_have_attribute("data-state", "ok", timeout=PYODIDE_TIMEOUT_MS)
+        expect(result).to_contain_text(
+            "7 rule rolls and 1 move that rolled recomputed whole by replay")
+        files.set_input_files(files=[{"name": "dealt.json", "mimeType": "application/json",
+                                      "buffer": json.dumps(bad).encode()}])
+        expect(result).to_have_attribute("data-state", "failed", timeout=60_000)
+        expect(result).to_contain_text(
+            f"entry {deal['seq']} (move deal): made again from its seed, it gives other "
+            "facts than the log")
+
+    in_browser(body)
