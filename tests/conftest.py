@@ -89,10 +89,25 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
 SITE_FIXTURES = {"built_site", "static_site", "site_url", "in_browser"}
 
 
+#: The longest tests first (each module kept whole: its module-wide fixtures start once).
+#: pytest-xdist's worksteal gives each worker a run of the list and an idle worker takes
+#: from the end of the other's run; the site's page sweeps, last in the list's order, were
+#: taken at the end and left one worker idle for 40 s of a CI run (timeline-*.tsv).
+LONGEST_FIRST = ("tests/docs/test_site_pages.py", "tests/static_apps/",
+                 "tests/store/test_streamed_files.py", "tests/docs/test_site_browser.py",
+                 "tests/docs/test_site_verifier.py")
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if SITE_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.site)
+
+    def rank(item: pytest.Item) -> int:
+        return next((i for i, start in enumerate(LONGEST_FIRST)
+                     if item.nodeid.startswith(start)), len(LONGEST_FIRST))
+
+    items.sort(key=rank)  # stable: the rest keep their order
 
 
 #: The kinds of ``tc-<kind>-<name>`` classes the widget helpers add.
