@@ -1,4 +1,5 @@
-"""Pack the standard-library-only core (``companion/`` minus ``companion/widgets``) into a zip.
+"""Pack the standard-library-only core (``companion/`` minus ``companion/widgets``,
+``companion/app`` and most of ``companion/store``) into a zip.
 
 The reference site's live roller cells fetch this zip and unpack it into Pyodide's file
 system, so the browser rolls with the very code the CLI uses. Entries carry a fixed

@@ -209,11 +209,12 @@ class TableApp(widgets.VBox):
         """Open the address's app in place once the page shows the table, as a tap would.
 
         Not in the loading step: the page asks for every widget's state once and waits 4 s
-        for the answer (Voila's widget manager), and the answer waits for WIDGET_LOCK. An
-        app built inside the load held the lock past 4 s on a loaded machine; the page then
-        fetched the widgets one by one, met a box whose child it had not registered yet,
-        and showed the app as "Click to show javascript error." after a reload (CI, about
-        one run in four)."""
+        for the answer (Voila's widget manager), and the answer waits for WIDGET_LOCK; an
+        app built inside the load held it for seconds on a loaded machine, and past 4 s
+        the page fetches the widgets one by one instead, the path on which it can meet a
+        child it has not registered yet. (The reloads that showed the app as "Click to
+        show javascript error." in CI stopped after this and Voila's longer output wait,
+        server/voila.py; which of the two caused them was not told apart.)"""
         wait_for_page()
         with WIDGET_LOCK:
             if self.campaign is not None and not self.opened:
