@@ -519,6 +519,16 @@ class Tracker(Observable):
         campaign's stored undo) runs no rule code."""
         return None
 
+    def undo_as(self, role: str) -> Event:
+        """Undo as ``role`` by the tracker's own rule
+        ([undo_refusal][companion.state.Tracker.undo_refusal]),
+        for code that holds the tracker itself; a face undoes through its session, whose
+        seat is the role."""
+        refusal = self.undo_refusal(role)
+        if refusal is not None:
+            raise RuleError(refusal)
+        return self.undo()
+
     def undo(self) -> Event:
         """Take back the last move; returns its event.
 

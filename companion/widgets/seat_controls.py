@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
-from companion.errors import RuleError
 from companion.state import Event, Tracker
 
 if TYPE_CHECKING:
@@ -94,10 +93,7 @@ def undo(tracker: Tracker) -> Event:
         return session.undo(tracker)
     # A tracker in no campaign is this device's alone: its holder undoes as the GM (the
     # hot seat, once everyone agreed), under the tracker's own undo rule all the same.
-    refusal = tracker.undo_refusal("gm")
-    if refusal is not None:
-        raise RuleError(refusal)
-    return tracker.undo()
+    return tracker.undo_as("gm")
 
 
 def load(model: Any, text: str | bytes) -> None:

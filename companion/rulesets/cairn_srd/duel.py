@@ -262,14 +262,6 @@ class Duel(Tracker):
                     "side choose again knowing the other's, so it stays")
         return None
 
-    def undo_as(self, role: str) -> Event:
-        """Undo as ``role`` by the duel's rule (`undo_refusal`), for code that holds the
-        duel itself; a face undoes through its session, whose seat is the role."""
-        refusal = self.undo_refusal(role)
-        if refusal is not None:
-            raise RuleError(refusal)
-        return self.undo()
-
     def waiting(self) -> list[str]:
         """The duelists who have not chosen yet."""
         return [n for n, c in zip(self.names, self.choices, strict=True) if not c]

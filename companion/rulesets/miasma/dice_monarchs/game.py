@@ -899,14 +899,6 @@ class DiceMonarchsGame(Tracker):
                     "decide again knowing them, so it stays")
         return None
 
-    def undo_as(self, role: str) -> Event:
-        """Undo as ``role`` by the table's rule (`undo_refusal`), for code that holds the
-        table itself; a face undoes through its session, whose seat is the role."""
-        refusal = self.undo_refusal(role)
-        if refusal is not None:
-            raise RuleError(refusal)
-        return self.undo()
-
     def revealed_seats(self) -> list[int]:
         """Seats whose hole dice everyone has seen (those who went to the showdown)."""
         if (self.phase in ("hand_over", "game_over") and len(self.community) == len(DICE)
