@@ -1368,42 +1368,21 @@ class Campaign(Observable):
                 return self._move_in_unit(self._scope, member, name, arguments, seed,
                                           entered, chosen, perform, trusted, tag)
             first_face = entered.used if entered is not None else 0
-            for attempt in range(_ATTEMPTS):
+
+            def attempt_move(unit: RollScope, attempt: int) -> Any:
+                nonlocal trusted, arguments, seed
                 if attempt:  # judged again on the fresh state (the GM may have moved)
                     trusted = self._judge_move(member, name, arguments, entered)
                     if entered is not None:  # the same real dice, read again from the first
                         entered.used = first_face
-                unit = RollScope("public", implicit=True)
                 tag = None
                 if fair:
                     seed, tag = self._fair_seed(unit)
                     arguments = _with_seed(arguments, params, seed)
-                self._scope = unit
-                try:
-                    result = self._move_in_unit(unit, member, name, arguments, seed,
-                                                entered, chosen, perform, trusted, tag)
-                except CompanionError:
-                    self._scope = None
-                    self._restore(unit)
-                    # Refused: judge it again on the fresh state if this one is stale.
-                    if self.store is not None and self.changed():
-                        self.refresh()
-                        self._check_member(member)
-                        continue
-                    raise
-                except BaseException:
-                    self._scope = None
-                    self._restore(unit)
-                    raise
-                self._scope = None
-                try:
-                    self._store_unit(unit)  # a conflict: trackers put back, refreshed
-                except ConflictError:
-                    _pause(attempt)
-                    self._check_member(member)
-                    continue
-                return result
-            raise ConflictError("the campaign keeps changing; try again")
+                return self._move_in_unit(unit, member, name, arguments, seed,
+                                          entered, chosen, perform, trusted, tag)
+
+            return self._unit_of_work(member, attempt_move)
 
     def record_together(self, lead: Tracker, move: str,
                         also: Sequence[tuple[Tracker, Sequence[str]]],
@@ -1440,33 +1419,46 @@ class Campaign(Observable):
             if self._scope is not None:  # inside a rule roll: stored with it
                 with declared():
                     return action()
-            for attempt in range(_ATTEMPTS):
-                # One unit, as a single move's (no roll: its moves are plain moves).
-                unit = RollScope("public", implicit=True)
-                self._scope = unit
-                try:
-                    with declared():
-                        result = action()
-                except CompanionError:
-                    self._scope = None
-                    self._restore(unit)
-                    # Refused: judged again on the fresh state if this one is stale.
-                    if self.store is not None and self.changed():
-                        self.refresh()
-                        continue
-                    raise
-                except BaseException:
-                    self._scope = None
-                    self._restore(unit)
-                    raise
+
+            def attempt_together(_unit: RollScope, _attempt: int) -> R:
+                with declared():
+                    return action()
+
+            return self._unit_of_work(lead_member, attempt_together)
+
+    def _unit_of_work(self, member: Member, attempt: Callable[[RollScope, int], R]) -> R:
+        """One unit of work (no rule roll around it): ``attempt(unit, number)`` makes its
+        moves into a fresh unit, which is then stored whole. A refusal on a stale state is
+        judged again on the store's (the GM may have just moved); a conflict with another
+        screen puts the trackers back, refreshed, and makes it again. Anything else
+        leaves the trackers as they were. The one loop every move and every multi-tracker
+        move is stored by."""
+        for number in range(_ATTEMPTS):
+            unit = RollScope("public", implicit=True)
+            self._scope = unit
+            try:
+                result = attempt(unit, number)
+            except CompanionError:
                 self._scope = None
-                try:
-                    self._store_unit(unit)  # a conflict: trackers put back, refreshed
-                except ConflictError:
-                    _pause(attempt)
+                self._restore(unit)
+                if self.store is not None and self.changed():
+                    self.refresh()
+                    self._check_member(member)
                     continue
-                return result
-            raise ConflictError("the campaign keeps changing; try again")
+                raise
+            except BaseException:
+                self._scope = None
+                self._restore(unit)
+                raise
+            self._scope = None
+            try:
+                self._store_unit(unit)  # a conflict: trackers put back, refreshed
+            except ConflictError:
+                _pause(number)
+                self._check_member(member)
+                continue
+            return result
+        raise ConflictError("the campaign keeps changing; try again")
 
     def _judge_fresh(self, member: Member, name: str, arguments: dict[str, Any],
                      entered: Any) -> str:
