@@ -66,9 +66,6 @@ LEFT: dict[tuple[str, str], str] = {
     # the page's store; it moves behind the Store port (branch "port", issue 28).
     ("companion/widgets/table/binding.py", "imports sqlite3"): "the live watcher",
     ("companion/widgets/table/binding.py", "imports companion.store.db"): "page_store",
-    # The hand-strength estimate beside a Monarchs hand deals sample hands with a fixed
-    # seed (an estimate shown, never a roll of the game); it belongs in the ruleset.
-    ("companion/widgets/miasma/dice_monarchs.py", "imports random"): "the strength estimate",
     # The draft of a member's record is itself a recorder (the second one the issue
     # names): it forwards an undo and a load to the stored record, and shows the record
     # by loading it with no recorder attached.

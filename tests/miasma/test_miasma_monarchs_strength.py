@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import random
 from fractions import Fraction
 
 import pytest
@@ -135,6 +136,11 @@ def test_quick_readout_is_exact_from_the_turn_and_a_seeded_estimate_before() -> 
     flop = quick_strength(hole, turn[:3], 2, seed=5)
     assert not flop.exact and flop.samples == QUICK_COMPLETIONS
     assert flop == quick_strength(hole, turn[:3], 2, seed=5)
+    # An app's key (hand, step, seat) is a seed too: the same on every screen, and the
+    # widget needs no random generator of its own.
+    keyed = quick_strength(hole, turn[:3], 2, seed="4:17:1")
+    assert keyed == quick_strength(hole, turn[:3], 2, seed="4:17:1")
+    assert keyed == quick_strength(hole, turn[:3], 2, rng=random.Random("4:17:1"))
     # An estimate says so, and of what: 24 of the 120 turn-and-river ways.
     assert flop.of_ways == 120 and "24 of the 120 ways" in flop.describe()
     assert "not exact" in flop.describe() and quick.describe().endswith("(exact)")

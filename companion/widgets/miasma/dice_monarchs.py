@@ -31,7 +31,6 @@ seed: dice typed on a shared screen would be seen by whoever types them.
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -565,8 +564,8 @@ class DiceMonarchsApp(widgets.VBox):
         opponents = sum(view["in_play"]) - 1
         betting = view["phase"] in ("opening", "round_one", "round_two", "final_round")
         if view["show_odds"] and view["in_play"][seat] and opponents >= 1 and betting:
-            chance = quick_strength(hole, community, opponents, rng=random.Random(
-                f"{view['hand_no']}:{len(view['history'])}:{seat}"))
+            chance = quick_strength(hole, community, opponents,
+                                    seed=f"{view['hand_no']}:{len(view['history'])}:{seat}")
             odds = (f"<span class='tc-odds'>Chance to win the showdown: "
                     f"{escape(chance.describe())}</span><br>")
         to_call = max(0, view["current_bet"] - view["committed"][seat])

@@ -277,9 +277,14 @@ def _chances(hole: tuple[int, ...], full: tuple[int, ...], k: int) -> tuple[Frac
 
 
 def quick_strength(hole: Sequence[int], community: Sequence[int] = (), opponents: int = 1,
-                   *, seed: int | None = None, rng: random.Random | None = None) -> Strength:
+                   *, seed: int | str | None = None,
+                   rng: random.Random | None = None) -> Strength:
     """The table's chance-to-win readout, bounded in time (see the module docs): exact
-    from the turn on, else averaged over a seeded sample of community completions."""
+    from the turn on, else averaged over a seeded sample of community completions.
+
+    ``seed`` is a number or a text key (an app's is the hand, the step and the seat): the
+    same seed gives the same estimate on every screen, and the caller needs no random
+    generator of its own. It is an estimate shown, never a roll of the game."""
     hole, community = tuple(hole), tuple(community)
     _check(hole, community, opponents)
     hidden = DICE[len(community) :]
