@@ -62,10 +62,6 @@ LEFT: dict[tuple[str, str], str] = {
     # values reads it through ``.view`` (checked: "hands on a live ... from ensure()").
     ("companion/widgets/table/members.py", "reads a live tracker with campaign.tracker"):
         "ensure's result is viewed by its caller",
-    # The live watcher reads SQLite's data_version on a connection of its own and opens
-    # the page's store; it moves behind the Store port (branch "port", issue 28).
-    ("companion/widgets/table/binding.py", "imports sqlite3"): "the live watcher",
-    ("companion/widgets/table/binding.py", "imports companion.store.db"): "page_store",
     # The draft of a member's record is itself a recorder (the second one the issue
     # names): it forwards an undo and a load to the stored record, and shows the record
     # by loading it with no recorder attached.

@@ -15,6 +15,7 @@ import json
 import os
 import re
 import select
+import threading
 import time
 import urllib.parse
 import zlib
@@ -145,6 +146,10 @@ def _first_line(exc: BaseException) -> str:
     return text[0] if text else type(orig).__name__
 
 
+#: How often a wait for another screen's move looks at SQLite's ``data_version``.
+SQLITE_WATCH_SECONDS = 0.2
+
+
 class SqlStore(StoreBase):
     """Campaigns and their append-only event logs in one database: the SQL backend of the
     [Store][companion.store.port.Store] port.
@@ -169,6 +174,10 @@ class SqlStore(StoreBase):
         self._whole = False
         self.kind = "postgresql" if self.url.get_backend_name() == "postgresql" else "sqlite"
         self.path: Path | None = None
+        # SQLite's change watchers: one connection per waiting thread (wait_for_change).
+        self._watchers = threading.local()
+        self._watcher_lock = threading.Lock()
+        self._watcher_conns: list[Any] = []
         if self.kind == "sqlite":
             if not self.url.database or self.url.database == ":memory:":
                 raise StoreError("the SQLite store needs a file path")
@@ -306,6 +315,10 @@ class SqlStore(StoreBase):
     def close(self) -> None:
         """Release every connection (the database stays as it is)."""
         self.engine.dispose()
+        with self._watcher_lock:
+            for conn in self._watcher_conns:
+                conn.close()
+            self._watcher_conns.clear()
 
     def __repr__(self) -> str:
         """The database and its schema version, e.g. ``<Store sqlite /srv/c.db, schema
@@ -863,10 +876,14 @@ class SqlStore(StoreBase):
     def wait_for_change(self, campaign_id: int, seq: int, timeout: float) -> int:
         """Block until the campaign's head passes ``seq`` or ``timeout`` seconds pass.
 
-        Returns the head. PostgreSQL: ``LISTEN``/``NOTIFY`` (no polling); SQLite: a check
-        of the head every 0.2 s (a single indexed read).
+        Returns the head. PostgreSQL: ``LISTEN``/``NOTIFY`` (no polling); SQLite: a look
+        at ``PRAGMA data_version`` every 0.2 s on a connection of the waiting thread's own
+        (it changes when any other connection commits: a few microseconds, no read of the
+        tables), and a read of the head only then.
         """
         deadline = time.monotonic() + max(0.0, timeout)
+        if self.path is not None:
+            return self._wait_on_data_version(campaign_id, seq, deadline)
         if self.kind == "postgresql":
             with self._errors(), self.engine.connect() as conn:
                 conn.execution_options(isolation_level="AUTOCOMMIT")
@@ -882,6 +899,39 @@ class SqlStore(StoreBase):
                     for _ in raw.notifies(timeout=0):
                         pass
         return self.poll_for_change(campaign_id, seq, max(0.0, deadline - time.monotonic()))
+
+    def _wait_on_data_version(self, campaign_id: int, seq: int, deadline: float) -> int:
+        version = self._data_version()
+        head = self.head(campaign_id)  # whatever landed before this wait began
+        while head <= seq:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            time.sleep(min(SQLITE_WATCH_SECONDS, left))
+            now = self._data_version()
+            if now != version:
+                version = now
+                head = self.head(campaign_id)
+        return head
+
+    def _data_version(self) -> int:
+        """SQLite's count of other connections' commits, as this thread's watcher
+        connection sees it (one per waiting thread, kept open: the count is per
+        connection, so a pooled one would look changed every time)."""
+        import sqlite3  # the SQL store's own driver; loaded with it, never in the browser
+
+        conn = getattr(self._watchers, "conn", None)
+        try:
+            if conn is None:
+                assert self.path is not None
+                conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
+                                       check_same_thread=False)
+                self._watchers.conn = conn
+                with self._watcher_lock:
+                    self._watcher_conns.append(conn)
+            return int(conn.execute("PRAGMA data_version").fetchone()[0])
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot watch {self.path} for changes: {exc}") from None
 
     # -- size -----------------------------------------------------------------------------
 

@@ -289,6 +289,29 @@ def current() -> Store | None:
         return _plugged
 
 
+#: The SQL stores this process opened, by database URL (one each, kept open).
+_opened: dict[str, Store] = {}
+
+
+def process_store() -> Store:
+    """This process's store: the plugged-in one ([use][companion.store.port.use]; the
+    serverless apps plug in the browser's), else the one ``COMPANION_DB`` names (else the
+    default file), opened once per process and kept (every app of a kernel shares it)."""
+    plugged = current()
+    if plugged is not None:
+        return plugged
+    # SQLAlchemy is loaded here only: the browser's Python never reaches it (it plugs a
+    # store in), and a process that opens no campaign never pays for it.
+    from companion.store.db import database_url, open_store
+
+    url = database_url()
+    with _lock:
+        store = _opened.get(url)
+        if store is None:
+            store = _opened[url] = open_store()
+        return store
+
+
 def unsaved_store() -> MemoryStore:
     """A new store in memory that keeps nothing: the store of an app opened without a
     campaign (its moves go the same way as in a campaign, and vanish with the page)."""

@@ -99,6 +99,40 @@ def test_wait_for_change_returns_when_another_writer_appends(store: Store, db: s
     timer.join()
 
 
+def test_an_sqlite_wait_reads_the_head_only_when_another_connection_commits(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The live watcher's wait (behind the port since the widgets open no database): with
+    nothing committed it looks only at ``data_version``, never at the events."""
+    import threading
+
+    with open_store(tmp_path / "c.db") as store:
+        cid = store.create_campaign("T", ["plot_points"]).id
+        reads: list[int] = []
+        real_head = store.head
+        monkeypatch.setattr(store, "head", lambda c: reads.append(c) or real_head(c))
+        assert store.wait_for_change(cid, 0, 0.7) == 0  # 3 looks at data_version
+        assert reads == [cid]  # the head once, when the wait began
+        reads.clear()
+
+        def later() -> None:
+            with open_store(tmp_path / "c.db") as other:
+                other.append(cid, [NewEvent("roll")], 0)
+
+        timer = threading.Timer(0.3, later)
+        timer.start()
+        try:
+            assert store.wait_for_change(cid, 0, 10) == 1
+        finally:
+            timer.join()
+        assert len(reads) == 2  # at the start, and once after the other's commit
+        watchers = list(store._watcher_conns)
+        assert len(watchers) == 1  # this thread's, kept for its next wait
+    import sqlite3
+
+    with pytest.raises(sqlite3.ProgrammingError):  # closed with the store
+        watchers[0].execute("PRAGMA data_version")
+
+
 # -- campaigns: live trackers ------------------------------------------------------------
 
 

@@ -30,9 +30,9 @@ device the campaign's GM, and players join by passing the phone.
 store ([shared_campaign][companion.store.campaign.shared_campaign]: one object per kernel,
 so every app shown in this kernel shares the same trackers) and starts
 [LiveSync][companion.widgets.table.binding.LiveSync]: ONE background thread per kernel that
-waits for another screen's move (SQLite: ``PRAGMA data_version``, a few microseconds five
-times a second; PostgreSQL: ``LISTEN``/``NOTIFY`` through
-[Campaign.wait][companion.store.campaign.Campaign.wait]), applies it, and lets the
+waits for another screen's move through the store's port (``wait_for_change``: SQLite
+looks at ``PRAGMA data_version``, a few microseconds five times a second; PostgreSQL waits
+on ``LISTEN``/``NOTIFY``), applies it, and lets the
 trackers' observers re-render the apps. Nothing polls the browser.
 
 [connection_banner][companion.widgets.table.binding.connection_banner] is a small piece of
@@ -54,7 +54,6 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlencode
 
@@ -63,8 +62,6 @@ import ipywidgets as widgets
 from companion.widgets.messages import not_a_move
 
 if TYPE_CHECKING:
-    import sqlite3
-
     from companion.store.campaign import Campaign
     from companion.store.permissions import SeatKey
     from companion.store.port import Store
@@ -76,7 +73,6 @@ __all__ = [
     "HUB_USER",
     "JOIN_LINE",
     "PAGE_SHOWN",
-    "POLL_SECONDS",
     "ROLES",
     "SEAT_CHECK_SECONDS",
     "SPECTATOR",
@@ -138,9 +134,6 @@ MAX_WHO = 40
 #: A ``seat=`` longer than this, or with other characters than a secret's, is dropped.
 MAX_SEAT = 200
 
-#: How often the watcher looks for another screen's move on SQLite (seconds).
-POLL_SECONDS = 0.2
-
 #: How often an open page's seat is checked again, to show it as a spectator's. (Its
 #: moves are refused at once anyway: the store reads the seat in every write, issue 28.)
 SEAT_CHECK_SECONDS = 5.0
@@ -200,27 +193,12 @@ class PageContext:
         return f"{notebook}.ipynb" + (f"?{query}" if query else "")
 
 
-_STORE_LOCK = threading.Lock()
-_STORE: dict[str, Store] = {}
-
-
 def page_store() -> Store:
-    """The store plugged into this process ([companion.store.port.use][]: the serverless
-    apps plug in the browser's), else the one ``COMPANION_DB`` names (else the default
-    file), opened once per kernel."""
-    from companion.store import port
+    """The store of this page's kernel ([process_store][companion.store.port.process_store]:
+    the plugged-in one, else the one ``COMPANION_DB`` names, opened once per kernel)."""
+    from companion.store.port import process_store
 
-    plugged = port.current()
-    if plugged is not None:
-        return plugged
-    from companion.store.db import database_url, open_store  # SQLAlchemy: load late
-
-    url = database_url()
-    with _STORE_LOCK:
-        store = _STORE.get(url)
-        if store is None:
-            store = _STORE[url] = open_store()
-        return store
+    return process_store()
 
 
 def database_where() -> str:
@@ -395,9 +373,9 @@ class LiveSync:
     """The kernel's one watcher thread: applies other screens' moves to the open campaign.
 
     It waits (up to ``timeout`` seconds at a time, so a switch to another campaign is
-    seen within that time) for a change: ``PRAGMA data_version`` on SQLite, else
-    [Campaign.wait][companion.store.campaign.Campaign.wait]. Observers then fire in this
-    thread; ipywidgets sends the updated values to the browser at once. A database error
+    seen within that time) for a change, through the store's own ``wait_for_change``
+    (the widget layer opens no database of its own). Observers then fire in this thread;
+    ipywidgets sends the updated values to the browser at once. A database error
     is logged and retried after a pause; it never kills the thread.
     """
 
@@ -409,9 +387,6 @@ class LiveSync:
         self.campaign: Campaign | None = None
         self.applied = 0
         self.error = ""
-        self._conn: sqlite3.Connection | None = None
-        self._watched: Path | None = None
-        self._version = 0
         self.seat: PageContext | None = None
         """The page's seat (its context with the secret), checked again every
         ``SEAT_CHECK_SECONDS``: a seat revoked or renewed meanwhile makes the open page a
@@ -477,43 +452,17 @@ class LiveSync:
     def _wait(self, campaign: Campaign) -> bool:
         """Wait up to ``timeout`` for another screen's move; apply it; True if there was one.
 
-        SQLite: ``PRAGMA data_version`` on a connection of this thread's own, five times a
-        second (it changes when any other connection commits; a few microseconds, no
-        query of the tables); then one read of the new events. PostgreSQL: the store's
-        ``LISTEN``/``NOTIFY`` wait."""
+        The store's own wait ([Store.wait_for_change][companion.store.port.Store]):
+        SQLite looks at ``PRAGMA data_version`` five times a second, PostgreSQL waits on
+        ``LISTEN``/``NOTIFY``; a store of this process alone has nothing to wait for."""
         store = campaign.store
-        path = getattr(store, "path", None)
         if store is None:
             return False
-        if getattr(store, "kind", "") != "sqlite" or path is None:
-            if store.wait_for_change(campaign.info.id, campaign.head, self.timeout) \
-                    == campaign.head:
-                return False
-            with WIDGET_LOCK:
-                return catch_up(campaign)
-        if self._watched != path:
-            if self._conn is not None:
-                self._conn.close()
-            import sqlite3  # here only: the browser's Python has no sqlite3 module
-
-            self._conn = sqlite3.connect(str(path), check_same_thread=False)
-            self._watched = path
-            self._version = self._conn.execute("PRAGMA data_version").fetchone()[0]
-            with WIDGET_LOCK:
-                return catch_up(campaign)  # whatever landed before we looked
-        assert self._conn is not None
-        deadline = time.monotonic() + self.timeout
-        while not self._stop.is_set():
-            version = self._conn.execute("PRAGMA data_version").fetchone()[0]
-            if version != self._version:
-                self._version = version
-                with WIDGET_LOCK:
-                    return catch_up(campaign)
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return False
-            self._stop.wait(min(POLL_SECONDS, left))
-        return False
+        if store.wait_for_change(campaign.info.id, campaign.head, self.timeout) \
+                <= campaign.head:
+            return False
+        with WIDGET_LOCK:
+            return catch_up(campaign)
 
 
 #: Held while a background thread builds or re-renders widgets, and while the kernel
