@@ -39,7 +39,11 @@ from companion.rulesets.monsters_and_magic import (
     group_odds,
     roll_group,
 )
-from companion.rulesets.monsters_and_magic.ability_checks import LIMIT, AbilityCheckResult
+from companion.rulesets.monsters_and_magic.ability_checks import (
+    LIMIT,
+    AbilityCheckResult,
+    check_call,
+)
 from companion.rulesets.monsters_and_magic.action_points import BASIC_TECHNIQUES
 from companion.rulesets.monsters_and_magic.adventurer import (
     COVER_KINDS,
@@ -243,8 +247,9 @@ class CheckPanel(widgets.VBox):
                 lambda r: f"{a.name}: {ability} roll {r}")
         else:
             check = self.check()
-            out = controls.run(f"check {check.expression}",
-                               lambda rng: check.roll(**controls.move_args(rng)))
+            # No adventurer: no tracker moves, so the declared rule is rolled (verify
+            # makes its result again from the log: companion.rule_rolls).
+            out = controls.run(f"check {check.expression}", check_call(check))
         self.rolls += 1
         self.last_seed = out.seed
         result = out.value
