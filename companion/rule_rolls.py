@@ -44,7 +44,7 @@ from typing import Any
 
 from companion.errors import CompanionError, clipped
 
-__all__ = ["RuleCall", "RuleFunction", "RuleRollError", "declare", "get", "names", "remake"]
+__all__ = ["RuleCall", "RuleFunction", "RuleRollError", "declare", "get", "remake"]
 
 
 class RuleRollError(CompanionError):
@@ -101,11 +101,6 @@ def get(name: str) -> RuleFunction:
     if rule is None:
         raise RuleRollError(f"no rule is declared as {clipped(name, 40)!r}")
     return rule
-
-
-def names() -> list[str]:
-    """The names of the rules declared so far (their modules imported)."""
-    return sorted(_RULES)
 
 
 def _json_args(args: Any) -> dict[str, Any]:

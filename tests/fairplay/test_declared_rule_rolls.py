@@ -239,3 +239,32 @@ def test_a_rule_call_refuses_what_the_log_could_not_hold() -> None:
     with pytest.raises(rule_rolls.RuleRollError, match="refuses its arguments"):
         rule_rolls.remake({"name": "plot_points.checks.check", "args": {"ability": "huge"},
                            "result": {}}, 1, "")
+
+
+def test_the_plot_points_page_s_hidden_check_is_recorded_and_made_again(
+        env_db: str) -> None:
+    from companion.rulesets.plot_points.session import PlotPointSession
+    from companion.widgets.plot_points import PlotPointCheckPanel
+
+    with open_store(env_db) as store:
+        campaign = create(store, "T", ["plot_points"], who="Mira", role="gm")
+        session = PlotPointSession.new(["Ash"], "Mira")
+        panel = PlotPointCheckPanel(session, campaign=campaign, who="Mira", role="gm")
+        panel.controls.mode.value = "gm"
+        panel.proficiency.value = "3"
+        panel.difficulty.value = "14"
+        panel.who.value = "Ash"
+        out = panel.roll()
+        assert out.entry is not None and out.text is not None
+        entry = campaign.log(("roll",))[-1]
+        secret = entry.data["secret"]
+        assert secret["call"]["name"] == "plot_points.checks.check"
+        assert secret["call"]["args"]["proficiency"] == 3
+        assert secret["call"]["lead"] == "Ash: " and out.text == secret["text"]
+        # The rule called again with the entry's seed gives what the page showed.
+        rule_rolls.remake(secret["call"], secret["seed"], secret["text"])
+        with pytest.raises(rule_rolls.RuleRollError, match="its total is"):
+            rule_rolls.remake({**secret["call"], "result": {
+                **secret["call"]["result"],
+                "total": secret["call"]["result"]["total"] + 1}},
+                secret["seed"], secret["text"])
