@@ -21,7 +21,8 @@ from companion.dice.roller import SeededRandom
 from companion.rulesets.monsters_and_magic.ability_checks import AbilityCheck
 from companion.rulesets.monsters_and_magic.ability_checks import check_call as mm_check
 from companion.rulesets.plot_points.checks import PlotCheck, check_call, contest_call
-from companion.rulesets.variant5e.contests import Contest, Edge, Side, contest_call as v5_contest
+from companion.rulesets.variant5e.contests import Contest, Edge, Side
+from companion.rulesets.variant5e.contests import contest_call as v5_contest
 from companion.store import open_store
 from companion.store.campaign import create
 from companion.store.recompute import Recomputer
@@ -231,7 +232,7 @@ def test_a_rule_call_refuses_what_the_log_could_not_hold() -> None:
         rule_rolls.RuleCall("plot_points.checks.check", {"ability": {1, 2}})
     with pytest.raises(rule_rolls.RuleRollError, match="declared twice"):
         rule_rolls.declare("plot_points.checks.check", lambda args, rng: 0, dict)
-    with pytest.raises(rule_rolls.RuleRollError, match="<ruleset>.<module>.<rule>"):
+    with pytest.raises(rule_rolls.RuleRollError, match=r"<ruleset>\.<module>\.<rule>"):
         rule_rolls.declare("check", lambda args, rng: 0, dict)
     # A name reaches only the rulesets' own modules (a log cannot import anything else).
     with pytest.raises(rule_rolls.RuleRollError, match="no rule is declared"):
@@ -268,3 +269,27 @@ def test_the_plot_points_page_s_hidden_check_is_recorded_and_made_again(
                 **secret["call"]["result"],
                 "total": secret["call"]["result"]["total"] + 1}},
                 secret["seed"], secret["text"])
+
+
+def test_cairn_s_task_social_check_and_die_of_fate_are_made_again(
+        env_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.rulesets.cairn_srd import skills, social
+
+    with open_store(env_db) as store:
+        gm = Session.of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
+        task = gm.rule_roll("skill test", skills.task_call(3, 1, produces=True, steps_up=1))
+        talk = gm.rule_roll("social check", social.social_call(0, social.dispositions()[2]))
+        fate = gm.rule_roll("knowledge", rule_rolls.RuleCall(social.KNOWLEDGE_CALL))
+        gm.close_sitting()
+    assert task.text == str(skills.task(3, 1, produces=True, steps_up=1, seed=task.seed))
+    assert fate.text is not None and fate.text.startswith("die of fate d6 = ")
+    honest = _export(capsys)
+    status, out, err = _verify(capsys, tmp_path, honest)
+    assert (status, err) == (0, "") and "3 rolls recomputed whole" in out, err + out
+    for entry, key in ((task.entry, "success"), (talk.entry, "roll"), (fate.entry, "roll")):
+        doc = copy.deepcopy(honest)
+        result = _row(doc, int(entry or 0))["data"]["call"]["result"]
+        result[key] = (not result[key]) if key == "success" else result[key] % 6 + 1
+        status, _, err = _verify(capsys, tmp_path, rechain(doc))
+        assert status == 2 and err.count("\n") == 1, err
+        assert f"entry {entry} (rule cairn_srd." in err and f"its {key} is" in err
