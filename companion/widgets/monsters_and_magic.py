@@ -37,7 +37,6 @@ from companion.rulesets.monsters_and_magic import (
     GameMaster,
     Tier,
     group_odds,
-    roll_group,
 )
 from companion.rulesets.monsters_and_magic.ability_checks import (
     LIMIT,
@@ -52,7 +51,7 @@ from companion.rulesets.monsters_and_magic.adventurer import (
     SIGHT,
 )
 from companion.rulesets.monsters_and_magic.conditions_and_statuses import CONDITIONS, STATUSES
-from companion.rulesets.monsters_and_magic.group_checks import parse_modifiers
+from companion.rulesets.monsters_and_magic.group_checks import group_call, parse_modifiers
 from companion.rulesets.monsters_and_magic.party import Party
 from companion.rulesets.monsters_and_magic.threads_of_fate import GM_USES
 from companion.widgets.base import (
@@ -630,8 +629,9 @@ class GroupCheckPanel(widgets.VBox):
         """Roll everyone's check in the mode picked (or with the faces entered, one d20 per
         creature in order); ``None`` when this viewer may not see the result."""
         checks, controls = self.checks(), self.controls
+        # It moves no tracker: the declared rule, made again by verify from the log.
         out = controls.run(f"group check of {len(checks)} vs DC {self.dc.value}",
-                           lambda rng: roll_group(checks, **controls.move_args(rng)))
+                           group_call(checks))
         self.rolls += 1
         result = out.value
         if result is None:

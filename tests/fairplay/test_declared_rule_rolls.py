@@ -293,3 +293,23 @@ def test_cairn_s_task_social_check_and_die_of_fate_are_made_again(
         status, _, err = _verify(capsys, tmp_path, rechain(doc))
         assert status == 2 and err.count("\n") == 1, err
         assert f"entry {entry} (rule cairn_srd." in err and f"its {key} is" in err
+
+
+def test_a_monsters_and_magic_group_check_is_made_again(
+        env_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.rulesets.monsters_and_magic.group_checks import group_call, roll_group
+
+    checks = [AbilityCheck(m, 12) for m in (2, 0, -1)]
+    with open_store(env_db) as store:
+        gm = Session.of(create(store, "T", ["monsters_and_magic"], who="Mira", role="gm"))
+        group = gm.rule_roll("group check", group_call(checks))
+        gm.close_sitting()
+    assert group.text == str(roll_group(checks, rng=SeededRandom(int(group.seed or 0))))
+    honest = _export(capsys)
+    status, out, err = _verify(capsys, tmp_path, honest)
+    assert (status, err) == (0, "") and "1 roll recomputed whole" in out, err + out
+    doc = copy.deepcopy(honest)
+    result = _row(doc, int(group.entry or 0))["data"]["call"]["result"]
+    result["totals"][1] += 1
+    status, _, err = _verify(capsys, tmp_path, rechain(doc))
+    assert status == 2 and f"entry {group.entry} (rule " in err and "its totals is" in err
