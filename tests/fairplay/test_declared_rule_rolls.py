@@ -313,3 +313,14 @@ def test_a_monsters_and_magic_group_check_is_made_again(
     result["totals"][1] += 1
     status, _, err = _verify(capsys, tmp_path, rechain(doc))
     assert status == 2 and f"entry {group.entry} (rule " in err and "its totals is" in err
+
+
+def test_a_hidden_declared_roll_gives_nothing_away_before_its_reveal(
+        env_db: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with open_store(env_db) as store:
+        gm = Session.of(create(store, "T", ["plot_points"], who="Mira", role="gm"))
+        gm.rule_roll("Ogre: check", check_call(CHECK, "Ogre: "), mode="gm")
+    status, out, _ = run(capsys, "log", "T", "--json")
+    assert status == 0 and "plot_points.checks" not in out and '"call"' not in out
+    status, out, _ = run(capsys, "log", "T", "--json", "--gm")
+    assert status == 0 and "plot_points.checks.check" in out
