@@ -97,6 +97,12 @@ rolls with an ``rng``) takes a mode too. Its commitment is the SHA-256, as above
   [table_text][companion.fairplay.table_text] of the result: ``verify`` rolls that table
   again with the entry's seed and compares the result, so such a roll is recomputed whole,
   like a dice roll.
+- A rule roll that moves no tracker (a hidden check, a contest) rolled through a declared
+  rule ([companion.rule_rolls][]) records it (``"call"``: its name, JSON arguments, result
+  fields and lead; in the secret of a hidden one, outside the commitment like a table's
+  id): ``verify`` calls the same rule with the entry's seed and compares every result
+  field and the text. An entry without it (an older log) keeps the seed check, said in the
+  answer.
 
 **A hidden roll that moves a shared tracker** (policy). When a rule roll in a hidden mode is
 also a move of a tracker the table shares (a GM-only save that marks damage), the move's
@@ -353,17 +359,21 @@ MAX_RULE_TEXT = 2000
 
 def prepare_rule_roll(label: str, seed: int | None, text: str, *, mode: str = "public",
                       faces: Sequence[int] | None = None, nonce: str | None = None,
-                      moves: Sequence[int] = (), table: str | None = None) -> PreparedRoll:
+                      moves: Sequence[int] = (), table: str | None = None,
+                      call: dict[str, Any] | None = None) -> PreparedRoll:
     """The log entry of a rule roll (a move that rolled with ``seed``, or with real dice
     ``faces``), whose result reads ``text``, in ``mode``. ``moves``: the tracker moves the
     roll made (event numbers), listed in a hidden roll's entry. ``table``: the id of the
     random table it rolled (its ``text`` is then
     [table_text][companion.fairplay.table_text] of the result), so that
     [verify][companion.fairplay.verify] rolls it again whole; kept in a hidden roll's
-    secret, like its label."""
+    secret, like its label. ``call``: the declared rule it rolled (a
+    [RuleCall][companion.rule_rolls.RuleCall]'s record), made again the same way."""
     mode = check_mode(mode)
     if table is not None and not isinstance(table, str):
         raise FairPlayError(f"a rule roll's table is a table's id, not {table!r}")
+    if call is not None and not isinstance(call, dict):
+        raise FairPlayError(f"a rule roll's rule record is an object, not {call!r}")
     for name, value in (("label", label), ("result", text)):
         if not isinstance(value, str):
             raise FairPlayError(f"a rule roll's {name} is text, not {type(value).__name__}")
@@ -384,13 +394,17 @@ def prepare_rule_roll(label: str, seed: int | None, text: str, *, mode: str = "p
             data["moves"] = list(moves)
         if table is not None:
             data["table"] = table
+        if call is not None:
+            data["call"] = call
         return PreparedRoll(text, mode, seed, data)
     nonce = new_nonce() if nonce is None else nonce
     digest = rule_commitment(label, seed, text, nonce, shown)
-    secret = {"label": label, "seed": seed, "faces": shown, "text": text, "nonce": nonce,
-              "physical": physical}
+    secret: dict[str, Any] = {"label": label, "seed": seed, "faces": shown, "text": text,
+                              "nonce": nonce, "physical": physical}
     if table is not None:
         secret["table"] = table
+    if call is not None:
+        secret["call"] = call
     data = {"mode": mode, "rule": True, "commitment": digest, "secret": secret}
     if moves:
         data["moves"] = list(moves)
@@ -685,8 +699,9 @@ def reveal_data(event: dict[str, Any], events: Iterable[dict[str, Any]], who: st
     out = {"entry": seq, "mode": mode, **{k: secret.get(k) for k in keys}}
     if data.get("rule") is True:
         out["rule"] = True
-        if "table" in secret:  # which table it rolled: verify rolls it again whole
-            out["table"] = secret["table"]
+        for key in ("table", "call"):  # which table or rule it rolled: made again whole
+            if key in secret:
+                out[key] = secret[key]
     seed = secret.get("seed")
     return (seed if type(seed) is int else None), out
 
@@ -902,6 +917,7 @@ class LogVerifier:
             elif payload.get("rule") is True:
                 _rule_fields(f"entry {seq}", payload)
                 _check_table(f"entry {seq}", payload, row.get("seed"), budget)
+                _check_call(f"entry {seq}", payload, row.get("seed"), budget)
                 self._recomputed(seq, payload, row.get("seed"), rule=True)
                 self.checked += 1
             else:
@@ -940,7 +956,7 @@ class LogVerifier:
             if entry in self._counted:
                 return
             self._counted.add(entry)
-        if rule and payload.get("table") is None:
+        if rule and payload.get("table") is None and payload.get("call") is None:
             if self.replay is not None and entry in self.replay.rolls:
                 self.remade += 1
             else:
@@ -1039,7 +1055,8 @@ class LogVerifier:
         if whole:
             lines.append(f"{whole} roll{'s' if whole != 1 else ''} recomputed whole from "
                          f"{'their seeds' if whole != 1 else 'its seed'} (dice rolls and "
-                         "table rolls: every die, total and result rolled again)")
+                         "table rolls, and rules declared: every die, total and result "
+                         "rolled again)")
         replay = self.replay
         remade = self.remade
         if replay is not None and not replay.off:
@@ -1055,7 +1072,8 @@ class LogVerifier:
                              "again in all)")
         if self.seed_only:
             why = ("the rule's result is as the app logged it, the rule itself is not "
-                   "rolled again")
+                   "rolled again; its entry names no declared rule: logged before rule "
+                   "rolls recorded their rule, or a rule that records none")
             if replay is None:
                 why += ("; 'companion verify' on the campaign's export makes their moves "
                         "again")
@@ -1260,6 +1278,7 @@ def _check_secret(where: str, payload: dict[str, Any], digest: Any, budget: _Bud
                                 "(its label, seed, faces, result or nonce, or the "
                                 "commitment, was changed)")
         _check_table(where, payload, seed, budget)
+        _check_call(where, payload, seed, budget)
         return
     expr = _field(where, payload, "expr", str)
     total = _field(where, payload, "total", int)
@@ -1301,6 +1320,26 @@ def _check_table(where: str, payload: dict[str, Any], seed: Any, budget: _Budget
     if payload.get("text") != want:
         raise FairPlayError(f"{where}: its result is not what seed {seed} gives on table "
                             f"{table.id} ({clipped(want, 60)}): it was changed")
+
+
+def _check_call(where: str, payload: dict[str, Any], seed: Any, budget: _Budget) -> None:
+    """A rule roll that says which declared rule it rolled (``"call"``,
+    [companion.rule_rolls][]): the rule called again with its arguments and the entry's
+    seed gives the result fields and text it logged. Real dice are not rolled again."""
+    from companion import rule_rolls
+
+    call = payload.get("call")
+    if call is None or payload.get("physical") is True or seed is None:
+        return
+    if type(seed) is not int:
+        raise FairPlayError(f"{where}: its seed is not a whole number")
+    budget.spend_dice(where, 1)
+    try:
+        rule_rolls.remake(call, seed, payload.get("text"))
+    except CompanionError as exc:
+        name = call.get("name") if isinstance(call, dict) else None
+        said = f" (rule {clipped(str(name), 40)})" if isinstance(name, str) else ""
+        raise FairPlayError(f"{where}{said}: {exc}") from None
 
 
 def _nonce_and_seed(where: str, payload: dict[str, Any]) -> tuple[str, int | None]:

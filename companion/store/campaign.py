@@ -345,14 +345,21 @@ class RollScope:
     logged: LoggedRoll | None = None
     #: The random table the entry rolled (its id), recorded so verify rolls it again.
     table: str | None = None
+    #: The declared rule the entry rolled (companion.rule_rolls), recorded so verify
+    #: makes it again.
+    call: dict[str, Any] | None = None
 
     def log(self, label: str, seed: int | None, text: str, *, own: bool = False,
-            faces: Sequence[int] | None = None, table: str | None = None) -> None:
+            faces: Sequence[int] | None = None, table: str | None = None,
+            call: dict[str, Any] | None = None) -> None:
         """The roll entry to store with the scope's moves when it ends cleanly (arguments
         as [Campaign.rule_roll][companion.store.campaign.Campaign.rule_roll]; ``table``:
-        the id of the table it rolled); afterwards ``logged`` holds the stored entry."""
+        the id of the table it rolled; ``call``: the declared rule it rolled, its
+        [record][companion.rule_rolls.RuleCall.record]); afterwards ``logged`` holds the
+        stored entry."""
         self.entry = (label, seed, text, own, tuple(faces) if faces is not None else None)
         self.table = table
+        self.call = call
 
     @property
     def hidden(self) -> bool:
@@ -944,7 +951,7 @@ class Campaign(Observable):
             entered = (list(faces) if faces is not None else []) if own else None
             made = fairplay.prepare_rule_roll(label, None if own else seed, text,
                                               mode=scope.mode, faces=entered, moves=moves,
-                                              table=scope.table)
+                                              table=scope.table, call=scope.call)
             data = made.data
             if scope.fair is not None and not own and seed == scope.seed:
                 data = {**data, "fair": scope.fair}

@@ -29,6 +29,14 @@ Only a campaign's export holds the facts (``campaign export NAME``); a log view
 
 The line a rule roll shows in the roll log (``"text"``) is the app's wording of the
 moves' result and is not made again; the moves' own summaries and facts are.
+
+A rule roll that moves **no** tracker (a hidden check, a contest) gives this replay
+nothing to make again. Such a roll is rolled through a declared rule
+([companion.rule_rolls][]): its entry records the rule's name, JSON arguments and result
+fields, and [verify][companion.fairplay.verify] calls that rule again with the entry's
+seed and compares every field and its text, on any copy of the log (an export, a log
+view, the site's verifier), next to the table check; nothing here knows any ruleset. An
+entry without the record (logged before it) keeps the seed check, said in the answer.
 """
 
 from __future__ import annotations

@@ -430,8 +430,17 @@ class Session:
         ``chosen_seed``: a seed the GM typed (marked in the log; a player's is refused);
         ``seeds``: the page's seed source (else the system's entropy); ``table``: the id
         of the random table the rule rolls, recorded in the entry (see
-        [roll_table][companion.table.session.Session.roll_table])."""
+        [roll_table][companion.table.session.Session.roll_table]).
+
+        An ``action`` that is a declared rule ([RuleCall][companion.rule_rolls.RuleCall]:
+        a rule that moves no tracker) logs its own text and is recorded in the entry (its
+        name, arguments and result fields), so that ``verify`` makes it again."""
         self._refuse_spectator()
+        from companion.rule_rolls import RuleCall
+
+        declared = action if isinstance(action, RuleCall) else None
+        if declared is not None:
+            text = declared.text
         mode = fairplay.check_mode(mode)
         faces = list(own_dice) if own_dice is not None else None
         seed, chosen = (None, False) if faces is not None else self._seed(
@@ -461,7 +470,10 @@ class Session:
                     shown_text = text(value)
                     scope.log(label, seed, shown_text, own=entered is not None,
                               faces=entered.taken if entered is not None else None,
-                              table=table)
+                              table=table,
+                              # Real dice are the player's own: nothing to make again.
+                              call=declared.record(value)
+                              if declared is not None and entered is None else None)
             except ConflictError:
                 # Another screen moved first: the trackers are back and refreshed; the
                 # same dice again (the same seed, the same faces) on the fresh state.

@@ -37,9 +37,12 @@ from companion.rulesets.monsters_and_magic import (
     GameMaster,
     Tier,
     group_odds,
-    roll_group,
 )
-from companion.rulesets.monsters_and_magic.ability_checks import LIMIT, AbilityCheckResult
+from companion.rulesets.monsters_and_magic.ability_checks import (
+    LIMIT,
+    AbilityCheckResult,
+    check_call,
+)
 from companion.rulesets.monsters_and_magic.action_points import BASIC_TECHNIQUES
 from companion.rulesets.monsters_and_magic.adventurer import (
     COVER_KINDS,
@@ -48,7 +51,7 @@ from companion.rulesets.monsters_and_magic.adventurer import (
     SIGHT,
 )
 from companion.rulesets.monsters_and_magic.conditions_and_statuses import CONDITIONS, STATUSES
-from companion.rulesets.monsters_and_magic.group_checks import parse_modifiers
+from companion.rulesets.monsters_and_magic.group_checks import group_call, parse_modifiers
 from companion.rulesets.monsters_and_magic.party import Party
 from companion.rulesets.monsters_and_magic.threads_of_fate import GM_USES
 from companion.widgets.base import (
@@ -243,8 +246,9 @@ class CheckPanel(widgets.VBox):
                 lambda r: f"{a.name}: {ability} roll {r}")
         else:
             check = self.check()
-            out = controls.run(f"check {check.expression}",
-                               lambda rng: check.roll(**controls.move_args(rng)))
+            # No adventurer: no tracker moves, so the declared rule is rolled (verify
+            # makes its result again from the log: companion.rule_rolls).
+            out = controls.run(f"check {check.expression}", check_call(check))
         self.rolls += 1
         self.last_seed = out.seed
         result = out.value
@@ -625,8 +629,9 @@ class GroupCheckPanel(widgets.VBox):
         """Roll everyone's check in the mode picked (or with the faces entered, one d20 per
         creature in order); ``None`` when this viewer may not see the result."""
         checks, controls = self.checks(), self.controls
+        # It moves no tracker: the declared rule, made again by verify from the log.
         out = controls.run(f"group check of {len(checks)} vs DC {self.dc.value}",
-                           lambda rng: roll_group(checks, **controls.move_args(rng)))
+                           group_call(checks))
         self.rolls += 1
         result = out.value
         if result is None:

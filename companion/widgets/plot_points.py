@@ -43,6 +43,7 @@ from companion.rulesets.plot_points.checks import (
     MAX_ADVANTAGE,
     MAX_DIFFICULTY,
     MAX_PROFICIENCY,
+    check_call,
 )
 from companion.rulesets.plot_points.session import SPEND_RULES
 from companion.rulesets.plot_points.wounds import MAX_NAME
@@ -201,8 +202,10 @@ class PlotPointCheckPanel(widgets.VBox):
         label = f"{who}: check"
         controls = self.controls
         if controls.hidden:
+            # Off the table it moves no tracker: rolled as the declared rule, so that
+            # verify makes its result again from the log (companion.rule_rolls).
             hidden: RuleRoll[PlotCheckResult] = controls.run(
-                label, lambda rng: check.roll(rng=rng), lambda r: f"{who}: {r}")
+                label, check_call(check, f"{who}: "))
             self._show_hidden(hidden, who)
             return hidden
         out: RuleRoll[CheckOutcome] = controls.run(

@@ -26,6 +26,7 @@ from companion.rulesets.plot_points.checks import (
     MAX_ADVANTAGE,
     MAX_PROFICIENCY,
     PlotCheck,
+    contest_call,
 )
 from companion.rulesets.plot_points.lookup import ABILITIES, ADVANTAGE_DICE
 from companion.rulesets.plot_points.session import PlotPointSession
@@ -158,12 +159,10 @@ class PlotContestPanel(widgets.VBox):
         label = f"contest {who} ({mine.expression}) vs {opponent} ({theirs.expression})"
         controls = self.controls
         if controls.hidden:
-            def text(result: ContestResult) -> str:
-                return (f"contest {who} {result.first.total} vs {opponent} "
-                        f"{result.second.total} (margin {result.margin:+d})")
-
-            hidden: RuleRoll[ContestResult] = controls.run(
-                label, lambda rng: mine.roll_contest(theirs, rng=rng), text)
+            # Off the table it moves no tracker: the declared rule, so that verify makes
+            # both totals again from the log (companion.rule_rolls).
+            hidden: RuleRoll[tuple[str, str, ContestResult]] = controls.run(
+                label, contest_call(who, mine, opponent, theirs))
             how = f"rolled {mode_name(hidden.mode)}, off the table, entry {hidden.entry}"
             self.result.value = (
                 f'<div class="tc-contest-result tc-hidden">{escape(hidden.text)} '

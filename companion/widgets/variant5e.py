@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as widgets
 
 from companion.rulesets.miasma.psychosis import MiasmaTracker, raised_by
-from companion.rulesets.variant5e.contests import Combatant, Edge, Size
+from companion.rulesets.variant5e.contests import Combatant, Edge, Size, contest_call
 from companion.rulesets.variant5e.death_and_returning import (
     RETURN_SPELLS,
     DeathRecord,
@@ -622,8 +622,9 @@ class CombatOptionsApp(widgets.VBox):
     def roll_contest(self) -> None:
         """Roll the contest in the mode picked, or from the d20s typed in."""
         contest = self.contest()
-        out = self.controls.run(f"5e contest: {self.option.value}",
-                                lambda rng: contest.roll(rng=rng))
+        # A contest moves no tracker: rolled as the declared rule, so that verify makes
+        # both totals and the winner again from the log (companion.rule_rolls).
+        out = self.controls.run(f"5e contest: {self.option.value}", contest_call(contest))
         self.rolls += 1
         if out.shown and out.value is not None:
             self.contest_result.value = (f'<div class="tc-contest-roll" data-n="{self.rolls}">'

@@ -123,3 +123,46 @@ def test_the_fair_dice_page_makes_an_exports_rule_rolls_again(
             "facts than the log")
 
     in_browser(body)
+
+
+def test_the_fair_dice_page_makes_a_declared_rule_roll_again(
+        in_browser: Any, site_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A check that moved no tracker, rolled through a declared rule
+    (companion.rule_rolls), is made again on the page as by ``companion verify``: its
+    total changed in the export is refused naming the entry."""
+    from playwright.sync_api import expect
+
+    from companion.cli import main
+    from tests.fairplay.test_declared_rule_rolls import _evening
+    from tests.store.forge import rechain
+
+    db = str(tmp_path / "declared.db")
+    monkeypatch.setenv("COMPANION_DB", db)
+    entries = _evening(db)
+    capsys.readouterr()
+    assert main(["campaign", "export", "T"]) == 0
+    good = json.loads(capsys.readouterr().out)
+    bad = copy.deepcopy(good)
+    row = next(r for r in bad["events"] if r["seq"] == entries["check"])
+    row["data"]["call"]["result"]["total"] += 1
+    bad = rechain(bad)
+
+    def body(page: Any) -> None:
+        page.goto(site_url + "fair-dice/")
+        box = page.locator("#tc-verifier")
+        expect(box).to_have_attribute("data-ready", "1", timeout=30_000)
+        result = box.locator(".tc-verify-result")
+        files = page.locator("#tc-verify-file")
+        files.set_input_files(files=[{"name": "export.json", "mimeType": "application/json",
+                                      "buffer": json.dumps(good).encode()}])
+        expect(result).to_have_attribute("data-state", "ok", timeout=PYODIDE_TIMEOUT_MS)
+        expect(result).to_contain_text("5 rolls recomputed whole from their seeds")
+        files.set_input_files(files=[{"name": "total.json", "mimeType": "application/json",
+                                      "buffer": json.dumps(bad).encode()}])
+        expect(result).to_have_attribute("data-state", "failed", timeout=60_000)
+        expect(result).to_contain_text(
+            f"entry {entries['check']} (rule plot_points.checks.check): made again by rule "
+            "plot_points.checks.check with seed")
+
+    in_browser(body)

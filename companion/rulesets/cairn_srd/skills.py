@@ -24,10 +24,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from companion import dice
 from companion.dice.roller import make_rng
 from companion.errors import RuleError
+from companion.rule_rolls import RuleCall, declare
 
 BASE_TARGET = 5
 YIELD_DICE: tuple[int, ...] = (4, 6, 8, 10, 12)
@@ -163,3 +165,25 @@ def task(have: int, modifier: int = 0, *, produces: bool = False, steps_up: int 
         return TaskResult(test, chance, yield_die=0 if have < 2 else yield_die(have, steps_up))
     die = yield_die(have, steps_up)
     return TaskResult(test, chance, die, dice.roll(f"1d{die}", rng=r).total)
+
+
+def _task_declared(args: dict[str, Any], rng: random.Random) -> TaskResult:
+    return task(args["have"], args["modifier"], produces=bool(args["produces"]),
+                steps_up=args["steps_up"], rng=rng)
+
+
+def _task_result(value: TaskResult) -> dict[str, Any]:
+    return {"roll": value.test.roll, "target": value.test.target,
+            "success": value.test.success, "yield_die": value.yield_die,
+            "yield_roll": value.yield_roll}
+
+
+def task_call(have: int, modifier: int = 0, *, produces: bool = False,
+              steps_up: int = 0) -> RuleCall:
+    """A task (it moves no tracker) as a declared rule roll ([companion.rule_rolls][]):
+    ``verify`` rolls it again and compares the die, the success and the yield."""
+    return RuleCall("cairn_srd.skills.task", {"have": have, "modifier": modifier,
+                                              "produces": produces, "steps_up": steps_up})
+
+
+declare("cairn_srd.skills.task", _task_declared, _task_result)

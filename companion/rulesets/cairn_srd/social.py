@@ -27,11 +27,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from companion import tables
 from companion.dice.roller import make_rng
 from companion.errors import RuleError
+from companion.rule_rolls import RuleCall, declare
 from companion.rulesets.cairn_srd.fixed_tables import rows
 from companion.rulesets.cairn_srd.saves import FateResult, die_of_fate
 from companion.rulesets.cairn_srd.skills import SkillResult, skill_test
@@ -122,3 +123,42 @@ def perceive(visibility: str) -> str:
     if visibility not in answers:
         raise RuleError(f"Perception Checks: obvious, obscured or hidden, not “{visibility}”")
     return answers[visibility]
+
+
+def _social_declared(args: dict[str, Any], rng: random.Random) -> tuple[str, SkillResult]:
+    shift_disposition(str(args["before"]), 0)  # an unknown disposition is refused
+    return str(args["before"]), social_check(args["modifier"], rng=rng)
+
+
+def _social_text(value: tuple[str, SkillResult]) -> str:
+    before, result = value
+    if result.success:
+        return f"{result}; disposition now {shift_disposition(before, 1)}"
+    return f"{result}; still {before}: this approach never works on them again"
+
+
+def social_call(modifier: int, before: str) -> RuleCall:
+    """A doubtful tactic on an NPC whose disposition is ``before`` (it moves no tracker)
+    as a declared rule roll ([companion.rule_rolls][]); its value is ``(before, result)``."""
+    return RuleCall("cairn_srd.social.social_check", {"modifier": modifier, "before": before})
+
+
+def _fate_declared(args: dict[str, Any], rng: random.Random) -> FateResult:
+    if args != {}:
+        raise RuleError("Knowledge Checks: a specialised check takes no arguments")
+    answer = knowledge_check("specialized", rng=rng)
+    assert isinstance(answer, FateResult)
+    return answer
+
+
+def _fate_text(answer: FateResult) -> str:
+    return f"{answer}: {'known' if answer.favourable else 'not known'}"
+
+
+#: A specialised knowledge check (the die of fate) as a declared rule roll.
+KNOWLEDGE_CALL = "cairn_srd.social.specialised_knowledge"
+
+declare("cairn_srd.social.social_check", _social_declared,
+        lambda value: {"roll": value[1].roll, "success": value[1].success}, _social_text)
+declare(KNOWLEDGE_CALL, _fate_declared,
+        lambda answer: {"roll": answer.roll, "favourable": answer.favourable}, _fate_text)

@@ -39,6 +39,7 @@ Fraction(1, 4)
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import functools
 import random
@@ -50,6 +51,7 @@ from companion import tables
 from companion.dice import Distribution, odds, roll
 from companion.dice.roller import Roll
 from companion.errors import RuleError
+from companion.rule_rolls import RuleCall, declare
 
 __all__ = [
     "RESULTS_TABLE",
@@ -273,3 +275,22 @@ class AbilityCheckResult:
                 "base_tier": self.base_tier.label, "tier": self.tier.label,
                 "roll": None if self.roll is None else self.roll.to_dict(),
                 "text": str(self)}
+
+
+def _roll_declared(args: dict[str, Any], rng: random.Random) -> AbilityCheckResult:
+    return AbilityCheck(**args).roll(rng=rng)
+
+
+def _declared_result(value: AbilityCheckResult) -> dict[str, Any]:
+    return {"natural": value.natural, "total": value.total,
+            "base_tier": value.base_tier.label, "tier": value.tier.label}
+
+
+def check_call(check: AbilityCheck, lead: str = "") -> RuleCall:
+    """A check with no adventurer (it moves no tracker) as a declared rule roll
+    ([companion.rule_rolls][]): ``verify`` rolls it again and compares its result."""
+    return RuleCall("monsters_and_magic.ability_checks.check", dataclasses.asdict(check),
+                    lead)
+
+
+declare("monsters_and_magic.ability_checks.check", _roll_declared, _declared_result)

@@ -19,6 +19,7 @@ miss only). The group's result is a Strong Hit, Weak Hit or Miss (never a critic
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 from collections.abc import Sequence
@@ -28,6 +29,7 @@ from typing import Any
 
 from companion.dice.roller import make_rng
 from companion.errors import RuleError
+from companion.rule_rolls import RuleCall, declare
 from companion.rulesets.monsters_and_magic.ability_checks import (
     LIMIT,
     AbilityCheck,
@@ -168,3 +170,27 @@ def parse_modifiers(text: str) -> list[int]:
         if abs(value) > LIMIT:
             raise RuleError(f"Group Checks: a modifier must be within ±{LIMIT}, not {value}")
     return values
+
+
+def _group_declared(args: dict[str, Any], rng: random.Random) -> GroupCheckResult:
+    checks = args["checks"]
+    if not isinstance(checks, list):
+        raise RuleError("Group Checks: the checks are a list")
+    return roll_group([AbilityCheck(**c) for c in checks], rng=rng)
+
+
+def _group_result(value: GroupCheckResult) -> dict[str, Any]:
+    return {"totals": [m.total for m in value.members],
+            "tiers": [m.tier.label for m in value.members], "tier": value.tier.label}
+
+
+def group_call(checks: Sequence[AbilityCheck]) -> RuleCall:
+    """A group check (it moves no tracker) as a declared rule roll
+    ([companion.rule_rolls][]): ``verify`` rolls every member's check again and compares
+    the totals and the group's result."""
+    check_group_size(len(checks))
+    return RuleCall("monsters_and_magic.group_checks.group",
+                    {"checks": [dataclasses.asdict(c) for c in checks]})
+
+
+declare("monsters_and_magic.group_checks.group", _group_declared, _group_result)

@@ -30,6 +30,7 @@ from typing import Any
 
 from companion.checks import Check, CheckResult, ContestOdds, ContestResult
 from companion.errors import RuleError, quoted
+from companion.rule_rolls import RuleCall, declare
 from companion.rulesets.plot_points.lookup import ABILITIES, ABILITY_DICE, ADVANTAGE_DICE
 
 Ability = str
@@ -206,3 +207,59 @@ class PlotCheckResult:
         return {**self.result.to_dict(), "check": self.check.to_dict(),
                 "natural_one": self.natural_one, "natural_twenty": self.natural_twenty,
                 "text": str(self)}
+
+
+def _roll_declared(args: dict[str, Any], rng: random.Random) -> PlotCheckResult:
+    return PlotCheck(args["ability"], args["proficiency"], args["advantage"],
+                     args["difficulty"]).roll(rng=rng)
+
+
+def _declared_result(value: PlotCheckResult) -> dict[str, Any]:
+    return {"total": value.total, "natural": value.natural, "success": value.success,
+            "margin": value.margin}
+
+
+def check_call(check: PlotCheck, lead: str = "") -> RuleCall:
+    """A check as a declared rule roll ([companion.rule_rolls][]): the roll's entry
+    records it, and ``verify`` rolls it again and compares its result."""
+    return RuleCall("plot_points.checks.check", {
+        "ability": check.ability, "proficiency": check.proficiency,
+        "advantage": check.advantage, "difficulty": check.difficulty}, lead)
+
+
+def _contest_declared(args: dict[str, Any], rng: random.Random) -> tuple[str, str,
+                                                                          ContestResult]:
+    sides = [PlotCheck(s["ability"], s["proficiency"], s["advantage"])
+             for s in (args["mine"], args["theirs"])]
+    return str(args["who"]), str(args["opponent"]), sides[0].roll_contest(sides[1], rng=rng)
+
+
+def _contest_result(value: tuple[str, str, ContestResult]) -> dict[str, Any]:
+    result = value[2]
+    return {"first": result.first.total, "second": result.second.total,
+            "margin": result.margin, "winner": result.winner}
+
+
+def _contest_text(value: tuple[str, str, ContestResult]) -> str:
+    who, opponent, result = value
+    return (f"contest {who} {result.first.total} vs {opponent} {result.second.total} "
+            f"(margin {result.margin:+d})")
+
+
+def contest_call(who: str, mine: PlotCheck, opponent: str, theirs: PlotCheck) -> RuleCall:
+    """A contest rolled off the table (it moves no tracker) as a declared rule roll: its
+    value is ``(who, opponent, ContestResult)``; ``verify`` rolls it again."""
+    def side(c: PlotCheck) -> dict[str, Any]:
+        return {"ability": c.ability, "proficiency": c.proficiency, "advantage": c.advantage}
+
+    return RuleCall("plot_points.checks.contest", {"who": who, "opponent": opponent,
+                                                   "mine": side(mine),
+                                                   "theirs": side(theirs)})
+
+
+declare("plot_points.checks.contest", _contest_declared, _contest_result, _contest_text)
+
+
+# A check moves no tracker when it is rolled off the table (a hidden check): declared so
+# that its result is made again from the log alone.
+declare("plot_points.checks.check", _roll_declared, _declared_result)

@@ -23,10 +23,11 @@ import random
 from dataclasses import dataclass, replace
 from enum import Enum, IntEnum
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from companion.checks import Check
 from companion.errors import RuleError
+from companion.rule_rolls import RuleCall, declare
 
 if TYPE_CHECKING:
     from companion.dice import Distribution
@@ -256,3 +257,32 @@ def require_at_most_one_size_larger(rule: str, actor: Combatant, target: Combata
     if target.size - actor.size > 1:
         raise RuleError(f"{rule}: the target ({target.size.name.lower()}) must be no more than "
                         f"one size larger than {actor.name} ({actor.size.name.lower()})")
+
+
+def _side(data: dict[str, Any]) -> Side:
+    return Side(str(data["who"]), str(data["check"]), data["modifier"], Edge(data["edge"]))
+
+
+def _roll_declared(args: dict[str, Any], rng: random.Random) -> ContestResult:
+    return Contest(str(args["rule"]), _side(args["initiator"]), _side(args["resister"]),
+                   str(args["on_success"]), str(args["automatic"])).roll(rng=rng)
+
+
+def _declared_result(value: ContestResult) -> dict[str, Any]:
+    return {"initiator_total": value.initiator_total,
+            "resister_total": value.resister_total, "initiator_wins": value.initiator_wins}
+
+
+def contest_call(contest: Contest, lead: str = "") -> RuleCall:
+    """A contest (it moves no tracker) as a declared rule roll ([companion.rule_rolls][]):
+    ``verify`` rolls it again and compares both totals and the winner."""
+    def side(s: Side) -> dict[str, Any]:
+        return {"who": s.who, "check": s.check, "modifier": s.modifier, "edge": s.edge.value}
+
+    return RuleCall("variant5e.contests.contest", {
+        "rule": contest.rule, "initiator": side(contest.initiator),
+        "resister": side(contest.resister), "on_success": contest.on_success,
+        "automatic": contest.automatic}, lead)
+
+
+declare("variant5e.contests.contest", _roll_declared, _declared_result)

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import ipywidgets as widgets
 
+from companion.rule_rolls import RuleCall
 from companion.state import Tracker
 from companion.widgets.base import (
     SEED_BOUND,
@@ -262,10 +263,16 @@ class CairnAppBase(widgets.VBox):
             seed = getattr(rng, "seed_value", None)
             return move(seed=seed) if seed is not None else move(rng=rng)
 
-        # A move whose roll is refused after it (real dice left over) is taken back by the
-        # session's unit of work: the page's campaign's, or without one an unsaved session
-        # that keeps this app's trackers (the same path).
-        out = self.controls.run(label, action, text, seed=typed, trackers=self.trackers())
+        # A declared rule (a roll that moves no tracker, ``move`` a
+        # [RuleCall][companion.rule_rolls.RuleCall]) is handed to the session whole: it
+        # rolls with the session's rng, logs its own text and is recorded in the entry, so
+        # that verify makes it again. A move whose roll is refused after it (real dice left
+        # over) is taken back by the session's unit of work: the page's campaign's, or
+        # without one an unsaved session that keeps this app's trackers (the same path).
+        if isinstance(move, RuleCall):
+            text = move.text
+        out = self.controls.run(label, move if isinstance(move, RuleCall) else action, text,
+                                seed=typed, trackers=self.trackers())
         self.last_roll = out
         seeds: list[int] = []
         if out.seed is not None:

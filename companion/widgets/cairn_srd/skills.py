@@ -21,9 +21,8 @@ from typing import TYPE_CHECKING
 
 import ipywidgets as widgets
 
+from companion.rule_rolls import RuleCall
 from companion.rulesets.cairn_srd import skills, social
-from companion.rulesets.cairn_srd.saves import FateResult
-from companion.rulesets.cairn_srd.skills import SkillResult
 from companion.widgets.base import app_box, disable_for, first_bad_box, int_box, row
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, labelled, pct
 
@@ -59,8 +58,9 @@ class SkillTestPanel(widgets.VBox):
     def roll(self) -> None:
         steps = self.steps.read() if self.produces.value else 0
         have, modifier, produces = self.have.read(), self.modifier.read(), self.produces.value
-        self.app.roll("skill test", lambda **kw: skills.task(
-            have, modifier, produces=produces, steps_up=steps, **kw))
+        # A task moves no tracker: the declared rule, made again by verify from the log.
+        self.app.roll("skill test", skills.task_call(have, modifier, produces=produces,
+                                                     steps_up=steps))
 
     def render(self) -> None:
         bad = first_bad_box(self.have, self.modifier, self.steps)
@@ -100,15 +100,11 @@ class SocialPanel(widgets.VBox):
     def roll(self) -> None:
         modifier, before = self.modifier.read(), self.disposition.value
 
-        def text(result: SkillResult) -> str:
-            if result.success:
-                return f"{result}; disposition now {social.shift_disposition(before, 1)}"
-            return f"{result}; still {before}: this approach never works on them again"
-
-        out = self.app.roll("social check", lambda **kw: social.social_check(modifier, **kw),
-                            text)
+        # It moves no tracker: the declared rule (its value: the disposition before and
+        # the test), made again by verify from the log.
+        out = self.app.roll("social check", social.social_call(modifier, before))
         # A roll this screen may not see leaves the disposition to the GM.
-        if out.value is not None and out.shown and out.value.success:
+        if out.value is not None and out.shown and out.value[1].success:
             self.disposition.value = social.shift_disposition(before, 1)
 
     def render(self) -> None:
@@ -145,12 +141,9 @@ class KnowledgePanel(widgets.VBox):
             if kind != "specialized":
                 self.app.show(str(social.knowledge_check(kind)))
                 return
-            def text(answer: str | FateResult) -> str:
-                assert isinstance(answer, FateResult)
-                return f"{answer}: {'known' if answer.favourable else 'not known'}"
-
+            # The die of fate moves no tracker: the declared rule, made again by verify.
             self.app.roll("knowledge check (specialised)",
-                          lambda **kw: social.knowledge_check(kind, **kw), text)
+                          RuleCall(social.KNOWLEDGE_CALL))
         return check
 
 
