@@ -58,10 +58,6 @@ SEAT_ATTRS = ("who", "role", "seat_key")
 
 #: What is left, by (module path, problem), with the reason it is still there.
 LEFT: dict[tuple[str, str], str] = {
-    # ``ensure`` finds or adds a member for an app; an app whose tracker holds hidden
-    # values reads it through ``.view`` (checked: "hands on a live ... from ensure()").
-    ("companion/widgets/table/members.py", "reads a live tracker with campaign.tracker"):
-        "ensure's result is viewed by its caller",
     # The live watcher reads SQLite's data_version on a connection of its own and opens
     # the page's store; it moves behind the Store port (branch "port", issue 28).
     ("companion/widgets/table/binding.py", "imports sqlite3"): "the live watcher",
@@ -69,15 +65,6 @@ LEFT: dict[tuple[str, str], str] = {
     # The hand-strength estimate beside a Monarchs hand deals sample hands with a fixed
     # seed (an estimate shown, never a roll of the game); it belongs in the ruleset.
     ("companion/widgets/miasma/dice_monarchs.py", "imports random"): "the strength estimate",
-    # The draft of a member's record is itself a recorder (the second one the issue
-    # names): it forwards an undo and a load to the stored record, and shows the record
-    # by loading it with no recorder attached.
-    ("companion/widgets/table/members.py", "calls .undo() directly"): "the record draft",
-    ("companion/widgets/table/members.py", "calls .load() directly"): "the record draft",
-    # ... and forwards each move to the stored record (first judged on a copy).
-    ("companion/widgets/table/members.py",
-     "calls a move by getattr on self.store()"): "the record draft",
-    ("companion/widgets/table/members.py", "calls a move by getattr on trial"): "the record draft",
 }
 
 #: Receivers whose ``load`` is no tracker's (``json.load``), nor any attribute a move's.
