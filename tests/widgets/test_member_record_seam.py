@@ -164,3 +164,50 @@ def test_a_draft_s_undo_and_load_go_through_the_session(tmp_path: Path) -> None:
     assert [e.who for e in gm.log(["set"])] == ["Ash"]  # a load is stored as a set fact
     with pytest.raises(CompanionError):
         draft.load("not a save")  # a bad save is refused before the session is asked
+
+
+# --- the same, on the pages (the member panels build their apps on drafts) -------------
+
+
+def test_a_player_s_page_is_refused_another_member_s_record_and_stores_its_own(
+        tmp_path: Path) -> None:
+    from companion.rulesets.variant5e.facing_and_flanking import FacingTracker
+    from companion.widgets.table.apps import CharacterPanel
+    from companion.widgets.table.pages import campaign_app
+
+    store, gm = _seated(tmp_path)
+    bryn = _player(store, "Bryn")
+    panel = campaign_app(bryn.campaign, "facing")
+    assert isinstance(panel, CharacterPanel) and panel.picker.value == "Bryn"
+    app = panel.app
+    assert app is not None
+    app.turn_to.value = "east"
+    app.buttons["end-move"].click()  # Bryn's own draft: stored through her session
+    assert app.error.message == ""
+    gm.refresh()
+    assert gm.tracker("Facing: Bryn", FacingTracker).facing == "east"
+    assert [(e.kind, e.who) for e in gm.log()[-2:]] == [("add", "Bryn"), ("move", "Bryn")]
+    head = gm.campaign.head
+    panel.picker.value = "Ash"  # Ash's record: the seat's one-line refusal, shown
+    assert panel.error.message == "only the GM may add Facing: Ash to the campaign"
+    gm.refresh()
+    assert gm.campaign.head == head and not [m for m in gm.campaign
+                                             if m.name == "Facing: Ash"]
+
+
+def test_a_revoked_seat_s_page_says_so_on_its_draft_s_first_move(tmp_path: Path) -> None:
+    from companion.widgets.table.apps import CharacterPanel
+    from companion.widgets.table.pages import campaign_app
+
+    store, gm = _seated(tmp_path)
+    ash = _player(store, "Ash")
+    panel = campaign_app(ash.campaign, "facing")
+    assert isinstance(panel, CharacterPanel) and panel.app is not None
+    revoke_seat(store, "T", "Ash")
+    gm.refresh()
+    head = gm.campaign.head
+    panel.app.turn_to.value = "east"
+    panel.app.buttons["end-move"].click()
+    assert "revoked or renewed" in panel.app.error.message
+    gm.refresh()
+    assert gm.campaign.head == head and not gm.campaign.records("Ash")

@@ -104,6 +104,7 @@ def ensure(campaign: Campaign, name: str, cls: type[T], make: Callable[[], T],
            role: str = "minigame", owner: str = "") -> T:
     """The campaign's tracker ``name`` (of class ``cls``), added from ``make()`` if missing
     (a member's record: role "record" and its ``owner``)."""
+    from companion.store.campaign import SeatError
     from companion.store.records import StoreError
 
     for member in campaign:
@@ -111,6 +112,8 @@ def ensure(campaign: Campaign, name: str, cls: type[T], make: Callable[[], T],
             return member.tracker
     try:
         return Session.of(campaign).add(name, make(), role=role, owner=owner)
+    except SeatError:
+        raise  # the seat's refusal, said as it is (not "no such member" after a refresh)
     except StoreError:
         campaign.refresh()  # another screen added it first
         return Session.of(campaign).tracker(name, cls)  # as the seat reads it
