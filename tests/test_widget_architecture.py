@@ -56,22 +56,10 @@ FORBIDDEN = ("companion.store.db", "sqlite3", "random", "companion.store.permiss
 #: Attributes that name a seat: never assigned on another object.
 SEAT_ATTRS = ("who", "role", "seat_key")
 
-#: What is left, by (module path, problem), with the reason it is still there.
-LEFT: dict[tuple[str, str], str] = {
-    # ``ensure`` finds or adds a member for an app; an app whose tracker holds hidden
-    # values reads it through ``.view`` (checked: "hands on a live ... from ensure()").
-    ("companion/widgets/table/members.py", "reads a live tracker with campaign.tracker"):
-        "ensure's result is viewed by its caller",
-    # The draft of a member's record is itself a recorder (the second one the issue
-    # names): it forwards an undo and a load to the stored record, and shows the record
-    # by loading it with no recorder attached.
-    ("companion/widgets/table/members.py", "calls .undo() directly"): "the record draft",
-    ("companion/widgets/table/members.py", "calls .load() directly"): "the record draft",
-    # ... and forwards each move to the stored record (first judged on a copy).
-    ("companion/widgets/table/members.py",
-     "calls a move by getattr on self.store()"): "the record draft",
-    ("companion/widgets/table/members.py", "calls a move by getattr on trial"): "the record draft",
-}
+#: What is left, by (module path, problem), with the reason it is still there. Empty since
+#: the record draft, the live watcher and the strength estimate went through the session
+#: and the store's port: a new entry needs its reason.
+LEFT: dict[tuple[str, str], str] = {}
 
 #: Receivers whose ``load`` is no tracker's (``json.load``), nor any attribute a move's.
 NOT_TRACKERS = ("self", "json", "html")

@@ -43,6 +43,7 @@ it.
 from __future__ import annotations
 
 import contextlib
+import copy
 import random
 import weakref
 from collections.abc import Callable, Iterator, Sequence
@@ -745,6 +746,57 @@ class Session:
         result = getattr(live, name)(**arguments)
         self._sync(recorder.member, live)
         return result
+
+
+    # -- a member's record an app shows before it is stored (issue 28: the record draft) --
+
+    def add_record(self, name: str, draft: K, owner: str) -> K:
+        """Store ``draft``'s state as ``owner``'s record ``name`` (role "record") and return
+        the stored record: the one already in the campaign when another screen stored it
+        first. The seam checks the seat as for any [add][companion.table.session.Session.add]
+        (the GM's, or the owner's own record), so a player storing another member's record
+        is refused with the seat's one-line refusal before anything is stored."""
+        cls = type(draft)
+        for member in self._campaign:
+            if member.name == name and isinstance(member.tracker, cls):
+                return member.tracker
+        try:
+            return self.add(name, cls.from_state(draft.snapshot()), role="record",
+                            owner=owner)
+        except SeatError:
+            raise
+        except StoreError:
+            self._campaign.refresh()  # another screen stored it first
+            for member in self._campaign:
+                if member.name == name and isinstance(member.tracker, cls):
+                    return member.tracker
+            raise
+
+    def judge_move(self, draft: Tracker, move: str, arguments: dict[str, Any]) -> None:
+        """Make ``move`` on a copy of ``draft`` (a record not stored yet) and drop it: the
+        rule's own refusal is raised before the record is stored, so a refused first move
+        stores nothing (the copy's dice are copies too: the move made later rolls the
+        same)."""
+        trial = type(draft).from_dict(draft.to_dict())
+        getattr(trial, move)(**copy.deepcopy(arguments))
+
+    def act_recorded(self, tracker: Tracker | str, move: str,
+                     arguments: dict[str, Any]) -> Any:
+        """A move recorded on a face's own copy of ``tracker`` (the record draft), by its
+        keyword ``arguments``: [act][companion.table.session.Session.act], or inside a
+        [rule_roll][companion.table.session.Session.rule_roll] with the roll's dice (dice
+        anywhere else would be the caller's choice, and are refused)."""
+        if "rng" in arguments:
+            if getattr(self._campaign, "_scope", None) is None:
+                raise SeatError("the session draws every seed: a caller does not choose one")
+            self._refuse_spectator()
+            return getattr(self._resolve(tracker), move)(**arguments)
+        return self.act(tracker, move, **arguments)
+
+    def seat_save(self, tracker: Tracker | str) -> dict[str, Any]:
+        """The saved form of ``tracker`` as this seat may read it (what its
+        [view][companion.table.session.Session.view] shows), for a face's own copy."""
+        return self._visible(self._resolve(tracker))
 
 
 class _SeatMirror:

@@ -10,7 +10,6 @@ record, stored only on the member's first move in an app.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -105,6 +104,7 @@ def ensure(campaign: Campaign, name: str, cls: type[T], make: Callable[[], T],
            role: str = "minigame", owner: str = "") -> T:
     """The campaign's tracker ``name`` (of class ``cls``), added from ``make()`` if missing
     (a member's record: role "record" and its ``owner``)."""
+    from companion.store.campaign import SeatError
     from companion.store.records import StoreError
 
     for member in campaign:
@@ -112,9 +112,11 @@ def ensure(campaign: Campaign, name: str, cls: type[T], make: Callable[[], T],
             return member.tracker
     try:
         return Session.of(campaign).add(name, make(), role=role, owner=owner)
+    except SeatError:
+        raise  # the seat's refusal, said as it is (not "no such member" after a refresh)
     except StoreError:
         campaign.refresh()  # another screen added it first
-        return campaign.tracker(name, cls)
+        return Session.of(campaign).tracker(name, cls)  # as the seat reads it
 
 
 
@@ -125,13 +127,16 @@ MAX_MEMBER_NAME = 80
 class _Draft:
     """A member's record an app shows before it is stored: a plain tracker whose keeper
     (its [Recorder][companion.state.Recorder], no method replaced) stores the record
-    (role "record", owned by the member) on its first move or load and makes that move on
-    the stored one. From then on every move, undo and load is the stored record's own and
-    the draft shows it, so the app built on the draft keeps working and there is one
-    state: the member's record in the campaign."""
+    (role "record", owned by the member) through the table session on its first move or
+    load, and makes that move through the session. From then on every move, undo and load
+    goes through the session ([act_recorded][companion.table.session.Session.act_recorded],
+    [undo][companion.table.session.Session.undo],
+    [load][companion.table.session.Session.load]: the seat checked against the store on
+    each) and the draft shows the stored record as the seat reads it, so the app built on
+    the draft keeps working and there is one state: the member's record in the campaign."""
 
-    def __init__(self, campaign: Campaign, full: str, owner: str, tracker: Tracker) -> None:
-        self.campaign = campaign
+    def __init__(self, session: Session, full: str, owner: str, tracker: Tracker) -> None:
+        self.session = session
         self.full = full
         self.owner = owner
         self.tracker = tracker
@@ -141,14 +146,14 @@ class _Draft:
 
     def stored(self) -> bool:
         """Whether the draft follows a record still in the campaign."""
-        return self.live is not None and any(m.tracker is self.live for m in self.campaign)
+        return self.live is not None and any(m.tracker is self.live
+                                             for m in self.session.campaign)
 
     def store(self) -> Tracker:
         """The stored record (stored now from the draft's state if nobody has yet)."""
         if self.live is None:
             state = self.tracker.snapshot()
-            live = ensure(self.campaign, self.full, self.cls,
-                          lambda: self.cls.from_state(state), "record", owner=self.owner)
+            live = self.session.add_record(self.full, self.tracker, self.owner)
             self.live = live
             live.on_change(self._show)
             if live.snapshot() != state or live.log:
@@ -156,31 +161,26 @@ class _Draft:
         return self.live
 
     def _show(self, live: Tracker) -> None:
-        """The draft shows the stored record (loaded as itself: not a move to keep)."""
-        self.tracker.attach(None)
-        try:
-            self.tracker.load(live.to_json())
-        finally:
-            self.tracker.attach(self)
+        """The draft shows the stored record as the seat reads it (restored: no move)."""
+        self.tracker.restore_save(self.session.seat_save(live))
 
     # -- the Recorder seam (companion.state.Recorder) ------------------------------------
 
     def record_move(self, tracker: Tracker, name: str, arguments: dict[str, Any],
                     perform: Callable[[dict[str, Any]], Any]) -> Any:
         if self.live is None:  # judged on a copy first: a refused move stores nothing
-            trial = self.cls.from_dict(tracker.to_dict())
-            getattr(trial, name)(**copy.deepcopy(arguments))
-        return getattr(self.store(), name)(**arguments)
+            self.session.judge_move(tracker, name, arguments)
+        return self.session.act_recorded(self.store(), name, arguments)
 
     def record_undo(self, tracker: Tracker, perform: Callable[[], Any]) -> Any:
         if self.live is None:
             return perform()  # nothing to undo yet: the rule's own refusal
-        return self.live.undo()
+        return self.session.undo(self.live)
 
     def record_load(self, tracker: Tracker, text: str | bytes,
                     perform: Callable[[], None]) -> None:
         self.cls.from_json(text)  # a bad save is refused before anything is stored
-        self.store().load(text)
+        self.session.load(self.store(), text)
 
     def tracker_changed(self, tracker: Tracker) -> None:
         tracker.notify_observers()
@@ -194,6 +194,7 @@ class MemberRecords:
 
     def __init__(self, campaign: Campaign) -> None:
         self.campaign = campaign
+        self.session = Session.of(campaign)
         self.drafts: dict[str, _Draft] = {}
 
     def get(self, kind: str, name: str, cls: type[T], make: Callable[[], T], *,
@@ -212,7 +213,7 @@ class MemberRecords:
         if now:
             return ensure(self.campaign, full, cls, make, "record", owner=name)
         if draft is None or draft.live is not None:
-            draft = _Draft(self.campaign, full, name, make())
+            draft = _Draft(self.session, full, name, make())
         self.drafts[full] = draft
         assert isinstance(draft.tracker, cls)
         return draft.tracker
