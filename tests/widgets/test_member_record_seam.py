@@ -188,8 +188,13 @@ def test_a_player_s_page_is_refused_another_member_s_record_and_stores_its_own(
     assert gm.tracker("Facing: Bryn", FacingTracker).facing == "east"
     assert [(e.kind, e.who) for e in gm.log()[-2:]] == [("add", "Bryn"), ("move", "Bryn")]
     head = gm.campaign.head
-    panel.picker.value = "Ash"  # Ash's record: the seat's one-line refusal, shown
-    assert panel.error.message == "only the GM may add Facing: Ash to the campaign"
+    panel.picker.value = "Ash"  # Ash's record, not stored yet: Bryn may look at it...
+    assert panel.error.message == ""
+    ashs = panel.app
+    assert ashs is not None and ashs is not app  # the page shows the member picked
+    ashs.turn_to.value = "west"
+    ashs.buttons["end-move"].click()  # ... and a move on it is refused, in one line
+    assert ashs.error.message == "only the GM may add Facing: Ash to the campaign"
     gm.refresh()
     assert gm.campaign.head == head and not [m for m in gm.campaign
                                              if m.name == "Facing: Ash"]

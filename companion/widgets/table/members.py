@@ -211,7 +211,15 @@ class MemberRecords:
         if stored is not None:
             return stored
         if now:
-            return ensure(self.campaign, full, cls, make, "record", owner=name)
+            from companion.store.campaign import SeatError
+
+            try:
+                return ensure(self.campaign, full, cls, make, "record", owner=name)
+            except SeatError:
+                # A record this seat may not add (another player's, picked to look at):
+                # shown as a draft, so the page shows the member picked, and a move on it
+                # says why it is refused (nothing is stored).
+                pass
         if draft is None or draft.live is not None:
             draft = _Draft(self.session, full, name, make())
         self.drafts[full] = draft
