@@ -25,8 +25,9 @@ A module in ``companion/widgets/`` may not
 
 And it may not read a tracker around the seat's view (what the seat may read, issue 28):
 
-- call ``.tracker(...)`` on a campaign (``campaign.tracker``, ``self.campaign.tracker``):
-  that is the live tracker, another seat's hidden values in it; a face reads
+- call ``.tracker(...)`` on a campaign (``campaign.tracker``, ``self.campaign.tracker``)
+  or read or iterate its ``.trackers``: that is the live tracker, another seat's hidden
+  values in it; a face reads
   [Session.tracker][companion.table.session.Session.tracker] or
   [Session.view][companion.table.session.Session.view];
 - hand a tracker ``ensure(...)`` made or found to a page without passing it through
@@ -201,6 +202,11 @@ def read_problems(tree: ast.Module) -> list[str]:
                for child in ast.iter_child_nodes(node)}
     found: list[str] = []
     for node in ast.walk(tree):
+        # The campaign's table of live trackers, read or iterated (``campaign.trackers``,
+        # ``self.campaign.trackers.values()``): every seat's hidden values at once.
+        if (isinstance(node, ast.Attribute) and node.attr == "trackers"
+                and ast.unparse(node.value).split(".")[-1].endswith("campaign")):
+            found.append(f"reads the live trackers with {ast.unparse(node)}")
         if not isinstance(node, ast.Call):
             continue
         func = node.func
@@ -327,6 +333,10 @@ def test_no_widget_stores_rolls_decides_a_permission_or_rewrites_a_seat() -> Non
      "reads a live tracker with campaign.tracker"),
     ("def f(self):\n    return self.campaign.tracker('Duel').choices\n",
      "reads a live tracker with self.campaign.tracker"),
+    ("def f(self):\n    return [t.name for t in self.campaign.trackers.values()]\n",
+     "reads the live trackers with self.campaign.trackers"),
+    ("def f(session):\n    return session.campaign.trackers['Dice Monarchs']\n",
+     "reads the live trackers with session.campaign.trackers"),
     ("def f(campaign):\n    return App(ensure(campaign, 'M', DiceMonarchsGame, make))\n",
      "hands on a live DiceMonarchsGame from ensure(), not its view"),
 ])

@@ -205,6 +205,65 @@ def test_waiting_for_a_change(backend: Backend) -> None:
     assert time.monotonic() - started < 1.5
 
 
+def test_a_waiter_sleeps_through_other_campaigns_and_wakes_for_its_own(
+        backend: Backend) -> None:
+    # What the page's live watcher relies on (it calls only this port method): a move in
+    # another campaign of the same store (SQLite: data_version changes for any commit)
+    # does not end the wait with a wrong head; a move in its own does, at once.
+    store = backend.store
+    mine = store.create_campaign("Mine", ["cairn_srd"])
+    other = store.create_campaign("Other", ["cairn_srd"])
+    elsewhere = threading.Timer(0.1, lambda: store.append(other.id, _events(2), 0))
+    started = time.monotonic()
+    elsewhere.start()
+    try:
+        assert store.wait_for_change(mine.id, 0, 0.6) == 0
+    finally:
+        elsewhere.join()
+    assert time.monotonic() - started >= 0.55
+    assert store.head(other.id) == 2
+    own = threading.Timer(0.2, lambda: store.append(mine.id, _events(1), 0))
+    started = time.monotonic()
+    own.start()
+    try:
+        assert store.wait_for_change(mine.id, 0, 10.0) == 1
+    finally:
+        own.join()
+    assert time.monotonic() - started < 1.5
+
+
+# Only the SQL stores are shared between processes (memory and browser: one process's).
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"], indirect=True)
+def test_a_waiter_wakes_for_another_connections_move(backend: Backend) -> None:
+    # Another process's move, as a second store opened on the same place makes it: the
+    # SQL stores watch the database itself (SQLite: data_version on the store's own
+    # watcher connection; PostgreSQL: LISTEN/NOTIFY), not only their own appends.
+    assert backend.reopen is not None
+    store = backend.store
+    info = store.create_campaign("T", ["cairn_srd"])
+    second = backend.reopen()
+    try:
+        timer = threading.Timer(0.2, lambda: second.append(info.id, _events(1), 0))
+        started = time.monotonic()
+        timer.start()
+        try:
+            assert store.wait_for_change(info.id, 0, 10.0) == 1
+        finally:
+            timer.join()
+        assert time.monotonic() - started < 1.5
+        # And again, after the watcher has seen one change (it keeps only what it saw).
+        timer = threading.Timer(0.2, lambda: second.append(info.id, _events(1), 1))
+        timer.start()
+        try:
+            assert store.wait_for_change(info.id, 1, 10.0) == 2
+        finally:
+            timer.join()
+    finally:
+        second.close()
+    store.close()  # closes the watcher connection too; closing twice is harmless
+    store.close()
+
+
 def test_import_keeps_the_identity_and_chain(backend: Backend) -> None:
     store = backend.store
     info = store.create_campaign("T", ["cairn_srd"])
