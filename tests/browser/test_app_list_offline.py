@@ -25,12 +25,24 @@ def test_app_list_requests_only_this_server(browser: Any, voila_server: Any) -> 
             route.abort()
 
     context.route("**/*", guard)
+    # What the page asked and got, said if the list never shows (this test opens its own
+    # context, which the failure dump of tests/browser/conftest.py does not see): the
+    # list is drawn from a request of the tree's script to the server.
+    answers: list[str] = []
     try:
         page = context.new_page()
+        page.on("response", lambda r: answers.append(f"{r.status} {r.url}"))
+        page.on("requestfailed", lambda r: answers.append(f"failed {r.url}: {r.failure}"))
+        page.on("console", lambda m: answers.append(f"console {m.type}: {m.text}")
+                if m.type in ("error", "warning") else None)
         page.goto(f"{voila_server.base_url}/voila/tree", wait_until="load")
         # The list itself (drawn by Voila's tree script) names the start app.
-        expect(page.get_by_text("table.ipynb", exact=True).first).to_be_visible(
-            timeout=30_000)
+        try:
+            expect(page.get_by_text("table.ipynb", exact=True).first).to_be_visible(
+                timeout=30_000)
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}\nthe page's requests and console:\n"
+                                 + "\n".join(answers[-40:])) from None
         page.wait_for_load_state("networkidle")
     finally:
         context.close()
