@@ -339,6 +339,10 @@ class RollScope:
     #: Members the scope added (a member's record made by its first move): dropped on
     #: refusal.
     added: list[str] = dataclasses.field(default_factory=list)
+    #: Whether an add is held back with the moves even before the first one (a unit
+    #: made by [as_one_unit][companion.store.campaign.Campaign.as_one_unit]: a record
+    #: and its first move); a rule roll stores an add made before its moves at once.
+    holds_adds: bool = False
     #: The roll entry to store with the moves (``log``)
     #: and, once stored, the [LoggedRoll][companion.fairplay.LoggedRoll].
     entry: tuple[str, int | None, str, bool, tuple[int, ...] | None] | None = None
@@ -1179,7 +1183,7 @@ class Campaign(Observable):
 
     def _persist_then_apply(self, make: Callable[[], NewEvent]) -> StoredEvent:
         """Append an event whose effect cannot fail, then apply it (retrying on conflict)."""
-        if self._scope is not None and self._scope.pending:
+        if self._scope is not None and (self._scope.pending or self._scope.holds_adds):
             return self._defer(self._scope, make())
         stored = self._append_retrying(make)
         assert stored is not None  # make always has an event here
@@ -1433,7 +1437,24 @@ class Campaign(Observable):
 
             return self._unit_of_work(lead_member, attempt_together)
 
-    def _unit_of_work(self, member: Member, attempt: Callable[[RollScope, int], R]) -> R:
+    def as_one_unit(self, action: Callable[[], R]) -> R:
+        """Store every add and move ``action`` makes as one unit of work: all of them in
+        one transaction, or none (a refusal puts every tracker back and forgets the
+        members it added); after another screen's conflict it is made again on the fresh
+        state. A member's record stored by its first move is stored with that move this
+        way. Inside a rule roll it is part of the roll's unit."""
+        with self._lock, self._quiet():
+            if self._scope is not None:
+                return action()
+
+            def attempt(unit: RollScope, _number: int) -> R:
+                unit.holds_adds = True
+                return action()
+
+            return self._unit_of_work(None, attempt)
+
+    def _unit_of_work(self, member: Member | None,
+                      attempt: Callable[[RollScope, int], R]) -> R:
         """One unit of work (no rule roll around it): ``attempt(unit, number)`` makes its
         moves into a fresh unit, which is then stored whole. A refusal on a stale state is
         judged again on the store's (the GM may have just moved); a conflict with another
@@ -1450,7 +1471,8 @@ class Campaign(Observable):
                 self._restore(unit)
                 if self.store is not None and self.changed():
                     self.refresh()
-                    self._check_member(member)
+                    if member is not None:
+                        self._check_member(member)
                     continue
                 raise
             except BaseException:
@@ -1462,7 +1484,8 @@ class Campaign(Observable):
                 self._store_unit(unit)  # a conflict: trackers put back, refreshed
             except ConflictError:
                 _pause(number)
-                self._check_member(member)
+                if member is not None:
+                    self._check_member(member)
                 continue
             return result
         raise ConflictError("the campaign keeps changing; try again")

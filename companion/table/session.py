@@ -772,6 +772,19 @@ class Session:
                     return member.tracker
             raise
 
+    def add_record_moved(self, name: str, draft: K, owner: str, move: str,
+                         arguments: dict[str, Any]) -> tuple[K, Any]:
+        """A record's first move: [add_record][companion.table.session.Session.add_record]
+        then the move on the stored record
+        ([act_recorded][companion.table.session.Session.act_recorded]), stored as one unit
+        of work (the record is never stored without the move that made it). Returns the
+        stored record and what the move returned."""
+        def both() -> tuple[K, Any]:
+            live = self.add_record(name, draft, owner)
+            return live, self.act_recorded(live, move, arguments)
+
+        return self._campaign.as_one_unit(both)
+
     def judge_move(self, draft: Tracker, move: str, arguments: dict[str, Any]) -> None:
         """Make ``move`` on a copy of ``draft`` (a record not stored yet) and drop it: the
         rule's own refusal is raised before the record is stored, so a refused first move

@@ -216,3 +216,34 @@ def test_a_revoked_seat_s_page_says_so_on_its_draft_s_first_move(tmp_path: Path)
     assert "revoked or renewed" in panel.app.error.message
     gm.refresh()
     assert gm.campaign.head == head and not gm.campaign.records("Ash")
+
+
+def test_a_record_and_its_first_move_are_stored_together_or_not_at_all(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The record is stored by its first move, in the same unit of work: a move refused
+    # at the seam after the record was added (the seat revoked between the two, say)
+    # leaves no record behind, and the draft stays a draft.
+    store, gm = _seated(tmp_path)
+    ash = _player(store, "Ash")
+    draft = _hit_dice_draft(ash, "Ash")
+    head = gm.campaign.head
+    real = Session.act_recorded
+
+    def refused_after_the_add(self: Session, tracker: object, move: str,
+                              arguments: dict[str, object]) -> object:
+        assert [m for m in self.campaign if m.name == "Hit Dice: Ash"]  # added, not stored
+        raise SeatError("your seat was revoked or renewed")
+
+    monkeypatch.setattr(Session, "act_recorded", refused_after_the_add)
+    with pytest.raises(SeatError, match="revoked"):
+        draft.take_damage(3)
+    assert not [m for m in ash.campaign if m.name == "Hit Dice: Ash"]  # forgotten here
+    gm.refresh()
+    assert gm.campaign.head == head and not gm.campaign.records("Ash")
+    monkeypatch.setattr(Session, "act_recorded", real)
+    draft.take_damage(3)  # the same move, allowed: the record and the move, one write
+    gm.refresh()
+    events = gm.log()[-2:]
+    assert [(e.kind, e.who) for e in events] == [("add", "Ash"), ("move", "Ash")]
+    assert gm.campaign.head == head + 2
+    assert gm.tracker("Hit Dice: Ash", HitDice).hp == draft.hp == draft.max_hp - 3

@@ -153,12 +153,17 @@ class _Draft:
         """The stored record (stored now from the draft's state if nobody has yet)."""
         if self.live is None:
             state = self.tracker.snapshot()
-            live = self.session.add_record(self.full, self.tracker, self.owner)
-            self.live = live
-            live.on_change(self._show)
-            if live.snapshot() != state or live.log:
-                self._show(live)
+            self._follow(self.session.add_record(self.full, self.tracker, self.owner), state)
+        assert self.live is not None
         return self.live
+
+    def _follow(self, live: Tracker, state: dict[str, Any]) -> None:
+        """From now on the draft is the stored record ``live``'s (``state``: the draft's
+        before it was stored)."""
+        self.live = live
+        live.on_change(self._show)
+        if live.snapshot() != state or live.log:
+            self._show(live)
 
     def _show(self, live: Tracker) -> None:
         """The draft shows the stored record as the seat reads it (restored: no move)."""
@@ -168,9 +173,16 @@ class _Draft:
 
     def record_move(self, tracker: Tracker, name: str, arguments: dict[str, Any],
                     perform: Callable[[dict[str, Any]], Any]) -> Any:
-        if self.live is None:  # judged on a copy first: a refused move stores nothing
+        if self.live is None:
+            # Judged on a copy first (the rule's refusal, before the seat's), then the
+            # record and its first move are stored as one unit: both or neither.
             self.session.judge_move(tracker, name, arguments)
-        return self.session.act_recorded(self.store(), name, arguments)
+            state = self.tracker.snapshot()
+            live, result = self.session.add_record_moved(self.full, self.tracker,
+                                                         self.owner, name, arguments)
+            self._follow(live, state)
+            return result
+        return self.session.act_recorded(self.live, name, arguments)
 
     def record_undo(self, tracker: Tracker, perform: Callable[[], Any]) -> Any:
         if self.live is None:
