@@ -785,6 +785,16 @@ class Session:
 
         return self._campaign.as_one_unit(both)
 
+    def add_record_loaded(self, name: str, draft: K, owner: str, text: str | bytes) -> K:
+        """A record whose first change is a whole save loaded into it: stored with the
+        load as one unit of work (a load the seat may not make stores no record)."""
+        def both() -> K:
+            live = self.add_record(name, draft, owner)
+            self.load(live, text)
+            return live
+
+        return self._campaign.as_one_unit(both)
+
     def judge_move(self, draft: Tracker, move: str, arguments: dict[str, Any]) -> None:
         """Make ``move`` on a copy of ``draft`` (a record not stored yet) and drop it: the
         rule's own refusal is raised before the record is stored, so a refused first move

@@ -247,3 +247,27 @@ def test_a_record_and_its_first_move_are_stored_together_or_not_at_all(
     assert [(e.kind, e.who) for e in events] == [("add", "Ash"), ("move", "Ash")]
     assert gm.campaign.head == head + 2
     assert gm.tracker("Hit Dice: Ash", HitDice).hp == draft.hp == draft.max_hp - 3
+
+
+def test_a_draft_s_first_load_stores_the_record_with_it_or_nothing(tmp_path: Path) -> None:
+    # A load the seat may not make (the table does not trust players with their own
+    # numbers) leaves no record behind; once trusted, the record and the load are one
+    # write, both Ash's.
+    store, gm = _seated(tmp_path)
+    ash = _player(store, "Ash")
+    draft = _hit_dice_draft(ash, "Ash")
+    head = gm.campaign.head
+    save = HitDice.new(4).to_json()
+    with pytest.raises(SeatError):
+        draft.load(save)
+    gm.refresh()
+    assert gm.campaign.head == head and not gm.campaign.records("Ash")
+    assert not [m for m in ash.campaign if m.name == "Hit Dice: Ash"]
+    gm.set_trust(own_numbers=True)
+    ash.refresh()
+    head = gm.campaign.head
+    draft.load(save)
+    gm.refresh()
+    assert [(e.kind, e.who) for e in gm.log()[-2:]] == [("add", "Ash"), ("set", "Ash")]
+    assert gm.campaign.head == head + 2
+    assert gm.tracker("Hit Dice: Ash", HitDice).level == draft.level == 4

@@ -192,7 +192,12 @@ class _Draft:
     def record_load(self, tracker: Tracker, text: str | bytes,
                     perform: Callable[[], None]) -> None:
         self.cls.from_json(text)  # a bad save is refused before anything is stored
-        self.session.load(self.store(), text)
+        if self.live is None:  # the record and the load: both stored or neither
+            state = self.tracker.snapshot()
+            self._follow(self.session.add_record_loaded(self.full, self.tracker, self.owner,
+                                                        text), state)
+            return
+        self.session.load(self.live, text)
 
     def tracker_changed(self, tracker: Tracker) -> None:
         tracker.notify_observers()
