@@ -1459,8 +1459,8 @@ class Campaign(Observable):
         moves into a fresh unit, which is then stored whole. A refusal on a stale state is
         judged again on the store's (the GM may have just moved); a conflict with another
         screen puts the trackers back, refreshed, and makes it again. Anything else
-        leaves the trackers as they were. The one loop every move and every multi-tracker
-        move is stored by."""
+        leaves the trackers as they were. The one loop every move, every multi-tracker
+        move and every undo is stored by."""
         for number in range(_ATTEMPTS):
             unit = RollScope("public", implicit=True)
             self._scope = unit
@@ -1700,12 +1700,11 @@ class Campaign(Observable):
                 raise SeatError(SPECTATOR_LINE)
             if self._scope is not None:  # part of a unit: stored with it
                 return self._undo_in_unit(self._scope, member, perform)
-            for attempt in range(_ATTEMPTS):
+
+            def attempt_undo(unit: RollScope, _number: int) -> Event:
+                # Judged on each attempt's state: a refusal on a stale one is judged again
+                # on the store's (another screen may have moved first).
                 if not tracker.can_undo:
-                    if self.store is not None and self.changed():
-                        self.refresh()
-                        self._check_member(member)
-                        continue
                     return perform()  # raises the rule's own "nothing to undo"
                 rule = self._undo_rule(tracker)  # the game's rule: said as a rule
                 if rule is not None:
@@ -1715,25 +1714,12 @@ class Campaign(Observable):
                     raise SeatError(refusal)
                 mark = member.marks[-1] if member.marks else None
                 together = self._group_of(member, mark)
-                unit = RollScope("public", implicit=True)
-                self._scope = unit
-                try:
-                    event = self._undo_in_unit(unit, member, perform)
-                    for other in together:
-                        other.tracker.undo()
-                except BaseException:
-                    self._scope = None
-                    self._restore(unit)
-                    raise
-                self._scope = None
-                try:
-                    self._store_unit(unit)
-                except ConflictError:
-                    _pause(attempt)
-                    self._check_member(member)
-                    continue
+                event = self._undo_in_unit(unit, member, perform)
+                for other in together:
+                    other.tracker.undo()
                 return event
-            raise ConflictError("the campaign keeps changing; try again")
+
+            return self._unit_of_work(member, attempt_undo)
 
     def _undo_in_unit(self, unit: RollScope, member: Member,
                       perform: Callable[[], Event]) -> Event:
