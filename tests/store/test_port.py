@@ -186,6 +186,20 @@ def test_snapshots_keep_the_newest(backend: Backend) -> None:
     assert store.latest_snapshot(info.id) == (3, {"v": 3})
 
 
+def _wait_with(store: port.Store, campaign_id: int, seq: int, timeout: float,
+               move: Callable[[], object], after: float = 0.2) -> tuple[int, float]:
+    """``store.wait_for_change`` while ``move`` is made ``after`` seconds in, from another
+    thread: the head it returned and the seconds it waited."""
+    timer = threading.Timer(after, move)
+    started = time.monotonic()
+    timer.start()
+    try:
+        head = store.wait_for_change(campaign_id, seq, timeout)
+    finally:
+        timer.join()
+    return head, time.monotonic() - started
+
+
 def test_waiting_for_a_change(backend: Backend) -> None:
     store = backend.store
     info = store.create_campaign("T", ["cairn_srd"])
@@ -195,14 +209,9 @@ def test_waiting_for_a_change(backend: Backend) -> None:
     assert store.wait_for_change(info.id, 1, 0.3) == 1  # nothing: after the timeout
     assert 0.25 <= time.monotonic() - started < 3
     # Another writer's append wakes a waiter well within a second.
-    timer = threading.Timer(0.2, lambda: store.append(info.id, _events(1), 1))
-    started = time.monotonic()
-    timer.start()
-    try:
-        assert store.wait_for_change(info.id, 1, 10.0) == 2
-    finally:
-        timer.join()
-    assert time.monotonic() - started < 1.5
+    head, waited = _wait_with(store, info.id, 1, 10.0,
+                              lambda: store.append(info.id, _events(1), 1))
+    assert head == 2 and waited < 1.5
 
 
 def test_a_waiter_sleeps_through_other_campaigns_and_wakes_for_its_own(
@@ -213,23 +222,13 @@ def test_a_waiter_sleeps_through_other_campaigns_and_wakes_for_its_own(
     store = backend.store
     mine = store.create_campaign("Mine", ["cairn_srd"])
     other = store.create_campaign("Other", ["cairn_srd"])
-    elsewhere = threading.Timer(0.1, lambda: store.append(other.id, _events(2), 0))
-    started = time.monotonic()
-    elsewhere.start()
-    try:
-        assert store.wait_for_change(mine.id, 0, 0.6) == 0
-    finally:
-        elsewhere.join()
-    assert time.monotonic() - started >= 0.55
+    head, waited = _wait_with(store, mine.id, 0, 0.6,
+                              lambda: store.append(other.id, _events(2), 0), after=0.1)
+    assert head == 0 and waited >= 0.55
     assert store.head(other.id) == 2
-    own = threading.Timer(0.2, lambda: store.append(mine.id, _events(1), 0))
-    started = time.monotonic()
-    own.start()
-    try:
-        assert store.wait_for_change(mine.id, 0, 10.0) == 1
-    finally:
-        own.join()
-    assert time.monotonic() - started < 1.5
+    head, waited = _wait_with(store, mine.id, 0, 10.0,
+                              lambda: store.append(mine.id, _events(1), 0))
+    assert head == 1 and waited < 1.5
 
 
 # Only the SQL stores are shared between processes (memory and browser: one process's).
@@ -243,21 +242,13 @@ def test_a_waiter_wakes_for_another_connections_move(backend: Backend) -> None:
     info = store.create_campaign("T", ["cairn_srd"])
     second = backend.reopen()
     try:
-        timer = threading.Timer(0.2, lambda: second.append(info.id, _events(1), 0))
-        started = time.monotonic()
-        timer.start()
-        try:
-            assert store.wait_for_change(info.id, 0, 10.0) == 1
-        finally:
-            timer.join()
-        assert time.monotonic() - started < 1.5
+        head, waited = _wait_with(store, info.id, 0, 10.0,
+                                  lambda: second.append(info.id, _events(1), 0))
+        assert head == 1 and waited < 1.5
         # And again, after the watcher has seen one change (it keeps only what it saw).
-        timer = threading.Timer(0.2, lambda: second.append(info.id, _events(1), 1))
-        timer.start()
-        try:
-            assert store.wait_for_change(info.id, 1, 10.0) == 2
-        finally:
-            timer.join()
+        head, _ = _wait_with(store, info.id, 1, 10.0,
+                             lambda: second.append(info.id, _events(1), 1))
+        assert head == 2
     finally:
         second.close()
     store.close()  # closes the watcher connection too; closing twice is harmless
