@@ -16,7 +16,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion import fairplay, rule_rolls
-from companion.cli import main
 from companion.dice.roller import SeededRandom
 from companion.rulesets.monsters_and_magic.ability_checks import AbilityCheck
 from companion.rulesets.monsters_and_magic.ability_checks import check_call as mm_check
@@ -27,17 +26,13 @@ from companion.store import open_store
 from companion.store.campaign import create
 from companion.store.recompute import Recomputer
 from companion.table import Session
+from tests.fairplay.cli import run
+from tests.fairplay.cli import verify_doc as _verify
 from tests.store.forge import rechain
 
 pytestmark = pytest.mark.timeout(180)
 
 CHECK = PlotCheck("strong", 2, 1, 12)
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def _evening(path: str) -> dict[str, int]:
@@ -72,13 +67,6 @@ def _export(capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
     assert status == 0
     doc: dict[str, Any] = json.loads(out)
     return doc
-
-
-def _verify(capsys: pytest.CaptureFixture[str], tmp_path: Path,
-            doc: Any) -> tuple[int, str, str]:
-    path = tmp_path / "log.json"
-    path.write_text(json.dumps(doc))
-    return run(capsys, "verify", str(path))
 
 
 def _row(doc: dict[str, Any], seq: int) -> dict[str, Any]:

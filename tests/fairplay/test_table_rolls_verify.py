@@ -12,18 +12,13 @@ from typing import Any
 import pytest
 
 from companion import fairplay, tables
-from companion.cli import main
 from companion.store import open_store
 from companion.store.campaign import create
 from companion.table import Session
+from tests.fairplay.cli import run
+from tests.fairplay.cli import verify_doc as _verify
 
 pytestmark = pytest.mark.timeout(120)
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def _log(capsys: pytest.CaptureFixture[str], *extra: str) -> dict[str, Any]:
@@ -31,13 +26,6 @@ def _log(capsys: pytest.CaptureFixture[str], *extra: str) -> dict[str, Any]:
     assert status == 0
     doc: dict[str, Any] = json.loads(out)
     return doc
-
-
-def _verify(capsys: pytest.CaptureFixture[str], tmp_path: Path,
-            doc: Any) -> tuple[int, str, str]:
-    path = tmp_path / "log.json"
-    path.write_text(json.dumps(doc))
-    return run(capsys, "verify", str(path))
 
 
 def _table_evening(path: str) -> dict[str, int]:
