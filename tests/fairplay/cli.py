@@ -19,9 +19,11 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return status, out, err
 
 
-def verify_doc(capsys: pytest.CaptureFixture[str], tmp_path: Path,
-               doc: Any) -> tuple[int, str, str]:
-    """``companion verify`` on ``doc`` written to a file."""
-    path = tmp_path / "log.json"
+def verify_doc(capsys: pytest.CaptureFixture[str], tmp_path: Path, doc: Any,
+               *options: str, name: str = "log.json") -> tuple[int, str, str]:
+    """``companion verify`` (with ``options``, such as ``--head H``) on ``doc`` written to
+    the file ``name``; only this command's output is returned."""
+    path = tmp_path / name
     path.write_text(json.dumps(doc))
-    return run(capsys, "verify", str(path))
+    capsys.readouterr()
+    return run(capsys, "verify", str(path), *options)

@@ -12,16 +12,10 @@ from typing import Any
 import pytest
 
 from companion import dice, fairplay
-from companion.cli import main
 from companion.store import create_campaign, open_campaign, open_store
+from tests.fairplay.cli import run, verify_doc
 
 pytestmark = pytest.mark.timeout(120)
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_the_commitment_is_sha256_of_the_documented_line() -> None:
@@ -88,13 +82,6 @@ def _export(capsys: pytest.CaptureFixture[str], *view: str) -> dict[str, Any]:
     return doc
 
 
-def _verify(capsys: pytest.CaptureFixture[str], tmp_path: Path,
-            doc: dict[str, Any]) -> tuple[int, str, str]:
-    file = tmp_path / "log.json"
-    file.write_text(json.dumps(doc))
-    return run(capsys, "verify", str(file))
-
-
 def test_round_trip_on_the_command_line(
         env_db: str, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     run(capsys, "campaign", "new", "Tuesday", "--ruleset", "plot_points")
@@ -109,14 +96,14 @@ def test_round_trip_on_the_command_line(
     assert status == 0 and out.startswith("entry 2 (blind): logged as commitment ")
     assert "1d20 =" not in out  # the roller does not see a blind roll
     before = _export(capsys)
-    status, out, _ = _verify(capsys, tmp_path, before)
+    status, out, _ = verify_doc(capsys, tmp_path, before)
     assert status == 0 and "no revealed or public roll to check" in out
     status, out, err = run(capsys, "reveal", "Tuesday", entry)
     assert status == 0 and out == (f"entry 3: revealed entry 1 (GM only): "
                                    f"{dice.roll('2d8+1', seed=21)}\n")
-    status, out, err = _verify(capsys, tmp_path, _export(capsys))
+    status, out, err = verify_doc(capsys, tmp_path, _export(capsys))
     assert (status, err) == (0, "") and "1 roll checked, all hold" in out
-    status, out, err = _verify(capsys, tmp_path, _export(capsys, "--gm"))
+    status, out, err = verify_doc(capsys, tmp_path, _export(capsys, "--gm"))
     assert (status, err) == (0, "") and "3 rolls checked, all hold" in out
     status, _, err = run(capsys, "reveal", "Tuesday", entry)
     assert status == 2 and err == "error: entry 1 is already revealed (entry 3)\n"
@@ -143,10 +130,10 @@ def test_a_tampered_reveal_fails_naming_the_entry(
         env_db: str, capsys: pytest.CaptureFixture[str], tmp_path: Path, field: str) -> None:
     _table(Path(env_db))
     doc = _export(capsys)  # a player's export: secrets only where revealed
-    assert _verify(capsys, tmp_path, doc)[0] == 0
+    assert verify_doc(capsys, tmp_path, doc)[0] == 0
     bad = copy.deepcopy(doc)
     _tamper(bad["events"][6], field)  # the reveal of entry 1
-    status, out, err = _verify(capsys, tmp_path, bad)
+    status, out, err = verify_doc(capsys, tmp_path, bad)
     assert status == 2 and out == ""
     assert err.startswith("error: entry 1 (revealed in entry 7): the revealed roll does not "
                           "match its commitment") and err.count("\n") == 1
@@ -162,7 +149,7 @@ def test_a_tampered_commitment_fails_naming_the_entry(
         bad["events"][1]["roll"]["commitment"] = (
             digest[:-1] + ("0" if digest[-1] != "0" else "1") if change == "flip"
             else digest[:10])
-        status, out, err = _verify(capsys, tmp_path, bad)
+        status, out, err = verify_doc(capsys, tmp_path, bad)
         assert status == 2 and out == "" and err.count("\n") == 1
         assert err.startswith("error: entry 2 (revealed in entry 8): ")
         assert ("does not match its commitment" if change == "flip"
@@ -180,7 +167,7 @@ def test_a_consistent_forgery_is_caught_by_rolling_the_seed_again(
     r["total"] = r["dice"][0] + 5
     roll_row["roll"]["commitment"] = fairplay.commitment(r["expr"], r["seed"], r["dice"],
                                                          r["total"], r["nonce"])
-    status, _, err = _verify(capsys, tmp_path, doc)
+    status, _, err = verify_doc(capsys, tmp_path, doc)
     assert status == 2 and err == ("error: entry 1 (revealed in entry 7): its dice are not "
                                    "what seed 11 gives for 1d20+5\n")
 
@@ -207,7 +194,7 @@ def test_other_tampering_is_named_too(
     for change, message in cases:
         bad = copy.deepcopy(doc)
         change(bad)
-        status, out, err = _verify(capsys, tmp_path, bad)
+        status, out, err = verify_doc(capsys, tmp_path, bad)
         assert (status, out) == (2, "") and err.startswith(message), (message, err)
     for text, message in (("{not json", "is not an exported log (not JSON, line 1)"),
                           ("[1, 2]", "not an exported log")):

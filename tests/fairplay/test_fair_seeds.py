@@ -16,20 +16,14 @@ from typing import Any
 import pytest
 
 from companion import dice, fairplay, sittings
-from companion.cli import main
 from companion.rulesets.cairn_srd.character import Character
 from companion.rulesets.miasma.dice_monarchs import DiceMonarchsGame
 from companion.store import open_store
 from companion.store.campaign import SeatError, create
 from companion.table import Session
+from tests.fairplay.cli import run, verify_doc
 
 pytestmark = pytest.mark.timeout(180)
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def _evening(path: str) -> None:
@@ -61,13 +55,6 @@ def _log(capsys: pytest.CaptureFixture[str], *extra: str) -> dict[str, Any]:
     return doc
 
 
-def _verify(capsys: pytest.CaptureFixture[str], tmp_path: Path, doc: Any,
-            name: str = "log.json") -> tuple[int, str, str]:
-    path = tmp_path / name
-    path.write_text(json.dumps(doc))
-    return run(capsys, "verify", str(path))
-
-
 def _news(doc: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
     out = []
     for row in doc["events"]:
@@ -91,7 +78,7 @@ def test_every_roll_of_a_closed_sitting_is_recomputed_from_the_published_seeds(
     before = _log(capsys)  # every player's view, the sitting still open
     assert "server_seed" not in json.dumps(before)  # the secret is nobody's yet
     assert "server_seed" not in json.dumps(_log(capsys, "--gm"))  # not the GM's either
-    status, out, _ = _verify(capsys, tmp_path, before)
+    status, out, _ = verify_doc(capsys, tmp_path, before)
     assert status == 0 and "sitting 1 (from entry" in out and "is not closed" in out
 
     status, out, _ = run(capsys, "session", "close", "T")
@@ -99,7 +86,7 @@ def test_every_roll_of_a_closed_sitting_is_recomputed_from_the_published_seeds(
                                      r"[0-9a-f]{64}", out), out
     assert "hidden rolls not revealed" in out  # the GM-only, self and blind rule rolls
     doc = _log(capsys)
-    status, out, _ = _verify(capsys, tmp_path, doc)
+    status, out, _ = verify_doc(capsys, tmp_path, doc)
     assert status == 0, out
     # Public rolls, the public rule roll and the revealed blind roll; the Monarchs' table
     # seed is no player's to see (a game's secret), like the hidden rolls not revealed.
@@ -141,7 +128,7 @@ def test_every_roll_of_a_closed_sitting_is_recomputed_from_the_published_seeds(
 
     # The GM's full backup checks every hidden roll's seed too (its secrets are in it).
     status, out, _ = run(capsys, "campaign", "export", "T")
-    status, out, _ = _verify(capsys, tmp_path, json.loads(out), "export.json")
+    status, out, _ = verify_doc(capsys, tmp_path, json.loads(out), name="export.json")
     assert status == 0 and "8 seeds recomputed" in out, out
 
 
@@ -164,7 +151,7 @@ def test_a_changed_roller_that_picks_seeds_is_caught(
             gm.roll("1d20")
         assert [e.data["total"] for e in gm.log(("roll",))][2] == 20
         gm.close_sitting()
-    status, out, err = _verify(capsys, tmp_path, _log(capsys))
+    status, out, err = verify_doc(capsys, tmp_path, _log(capsys))
     assert status == 2 and out == ""
     assert err.count("\n") == 1 and "entry 3: its seed" in err
     assert "roll 3 of sitting 1" in err and "picked, not derived" in err
@@ -178,16 +165,16 @@ def test_a_roll_skipped_or_a_seed_not_derived_is_caught(
             gm.roll("1d20")
         gm.close_sitting()
     doc = _log(capsys)
-    assert _verify(capsys, tmp_path, doc)[0] == 0
+    assert verify_doc(capsys, tmp_path, doc)[0] == 0
     # A roll made and thrown away (the server did not like it): a number is missing.
     skipped = copy.deepcopy(doc)
     skipped["events"][2]["roll"]["fair"]["n"] = 4
-    status, _, err = _verify(capsys, tmp_path, skipped)
+    status, _, err = verify_doc(capsys, tmp_path, skipped)
     assert status == 2 and "roll number 3 is missing" in err, err
     # A roll logged with no number at all, in a sitting: a seed picked.
     bare = copy.deepcopy(doc)
     del bare["events"][1]["roll"]["fair"]
-    status, _, err = _verify(capsys, tmp_path, bare)
+    status, _, err = verify_doc(capsys, tmp_path, bare)
     assert status == 2 and err.startswith("error: entry 2: a roll with a seed that is not "
                                           "its sitting's"), err
 
@@ -202,13 +189,13 @@ def test_a_client_seed_changed_after_a_roll_is_caught(
         ash.roll("2d6")
         gm.close_sitting()
     doc = _log(capsys)
-    assert _verify(capsys, tmp_path, doc)[0] == 0
+    assert verify_doc(capsys, tmp_path, doc)[0] == 0
     # Ash's published client seed (carried by her first roll) rewritten afterwards.
     tampered = copy.deepcopy(doc)
     news = tampered["events"][1]["roll"]["sitting"]
     assert list(news["clients"]) == ["Ash"]
     news["clients"]["Ash"] = "0" * 32
-    status, out, err = _verify(capsys, tmp_path, tampered)
+    status, out, err = verify_doc(capsys, tmp_path, tampered)
     assert status == 2 and out == "" and err.count("\n") == 1
     assert "entry 2: the client seeds published before it are not the ones it was rolled " \
         "with: a client seed was changed after the roll" in err
@@ -225,14 +212,14 @@ def test_a_changed_server_seed_is_caught(
     tampered = copy.deepcopy(doc)
     row = next(r for r in tampered["events"] if r["seq"] == closed.seq)
     row["sitting"]["close"]["server_seed"] = "ab" * 32
-    status, _, err = _verify(capsys, tmp_path, tampered)
+    status, _, err = verify_doc(capsys, tmp_path, tampered)
     assert status == 2 and f"entry {closed.seq}: the server seed revealed for sitting 1 is " \
         "not the one whose hash was published when it opened (entry 1)" in err, err
     # A server seed whose hash was rewritten too: then the rolls give it away.
     both = copy.deepcopy(tampered)
     both["events"][0]["roll"]["sitting"]["open"]["server_hash"] = \
         hashlib.sha256(("ab" * 32).encode()).hexdigest()
-    status, _, err = _verify(capsys, tmp_path, both)
+    status, _, err = verify_doc(capsys, tmp_path, both)
     assert status == 2 and "entry 1: its seed" in err, err
 
 
@@ -244,7 +231,7 @@ def test_a_sitting_never_closed_is_reported_and_the_next_roll_after_a_close_open
         gm.close_sitting()
         gm.roll("1d6")  # sitting 2, never closed
         assert gm.campaign.sitting.number == 2 and gm.campaign.sitting.open
-    status, out, _ = _verify(capsys, tmp_path, _log(capsys))
+    status, out, _ = verify_doc(capsys, tmp_path, _log(capsys))
     assert status == 0
     assert "1 seed recomputed" in out and "sitting 2 (from entry 3) is not closed" in out
     status, out, _ = run(capsys, "session", "show", "T", "--json")
@@ -280,11 +267,11 @@ def test_old_campaigns_verify_as_before_provably_fair_seeds(
         gm.roll_entry("1d20", 5)
         gm.roll_entry("2d6", 6, mode="gm")
         gm.reveal(2)
-    status, out, _ = _verify(capsys, tmp_path, _log(capsys))
+    status, out, _ = verify_doc(capsys, tmp_path, _log(capsys))
     assert status == 0 and "2 rolls before provably fair seeds" in out, out
     with open_store(env_db) as store:  # the next roll opens the campaign's first sitting
         Session.open(store, "T", who="Mira", role="gm").roll("1d4")
-    status, out, _ = _verify(capsys, tmp_path, _log(capsys))
+    status, out, _ = verify_doc(capsys, tmp_path, _log(capsys))
     assert status == 0 and "2 rolls before provably fair seeds" in out
     assert "sitting 1 (from entry 4) is not closed" in out
 
@@ -306,7 +293,7 @@ def test_a_roll_made_again_after_another_screen_moved_keeps_its_number(
             else:
                 who.rule_roll("save", lambda r: r.randint(1, 20))
         gm.close_sitting()
-    status, out, _ = _verify(capsys, tmp_path, _log(capsys))
+    status, out, _ = verify_doc(capsys, tmp_path, _log(capsys))
     assert status == 0 and "12 seeds recomputed" in out, out
 
 
@@ -339,7 +326,7 @@ def test_a_sitting_survives_snapshots_and_reopening(
         assert state.open and state.rolls == 7 and state.server_seed is not None
         again.roll("1d20")
         again.close_sitting()
-    status, out, _ = _verify(capsys, tmp_path, _log(capsys))
+    status, out, _ = verify_doc(capsys, tmp_path, _log(capsys))
     assert status == 0 and "8 seeds recomputed" in out, out
 
 
@@ -359,6 +346,6 @@ def test_a_seed_a_page_picks_is_logged_as_given_and_counted_apart(
         assert data[1]["seed_given"] is True and "fair" not in data[1]
         assert data[2]["fair"]["n"] == 2
         gm.close_sitting()
-    status, out, _ = _verify(capsys, tmp_path, _log(capsys))
+    status, out, _ = verify_doc(capsys, tmp_path, _log(capsys))
     assert status == 0
     assert "2 seeds recomputed" in out and "1 seed given by the program, not derived" in out

@@ -18,7 +18,6 @@ from typing import Any
 import pytest
 
 from companion import dice, fairplay
-from companion.cli import main
 from companion.dice.roller import SeededRandom
 from companion.rulesets.cairn_srd.character import Character
 from companion.rulesets.cairn_srd.combat import Attack, Encounter, join_character
@@ -31,17 +30,12 @@ from companion.store import open_store
 from companion.store.campaign import create
 from companion.store.recompute import Recomputer
 from companion.table import Session
+from tests.fairplay.cli import run, verify_doc
 from tests.store.forge import rechain
 
 pytestmark = pytest.mark.timeout(180)
 
 RULESETS = ["cairn_srd", "miasma", "variant5e", "monsters_and_magic", "plot_points"]
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def _table(path: str) -> dict[str, int]:
@@ -102,13 +96,6 @@ def _export(capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
     return doc
 
 
-def _verify(capsys: pytest.CaptureFixture[str], tmp_path: Path, doc: Any,
-            name: str = "export.json") -> tuple[int, str, str]:
-    path = tmp_path / name
-    path.write_text(json.dumps(doc))
-    return run(capsys, "verify", str(path))
-
-
 def _row(doc: dict[str, Any], seq: int) -> dict[str, Any]:
     row: dict[str, Any] = next(r for r in doc["events"] if r["seq"] == seq)
     return row
@@ -122,7 +109,7 @@ def test_an_honest_campaign_of_every_ruleset_has_its_rule_rolls_recomputed_whole
         env_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     entries = _table(env_db)
     doc = _export(capsys)
-    status, out, err = _verify(capsys, tmp_path, doc)
+    status, out, err = verify_doc(capsys, tmp_path, doc)
     assert status == 0, err
     # Save, panic (GM only: its secret is in the GM's export), two checks, the death save,
     # initiative and the ogre's hit; the table seed's move; the plot check has no move.
@@ -154,7 +141,7 @@ def test_a_changed_monarchs_deal_is_caught(
     steps = deal["data"]["change"]
     hole = next(s for s in steps if s[0][:1] == ["hole"] and s[1])
     hole[1][0] = 1 if hole[1][0] != 1 else 2  # the right table seed, other dice
-    status, out, err = _verify(capsys, tmp_path, rechain(doc))
+    status, out, err = verify_doc(capsys, tmp_path, rechain(doc))
     assert status == 2 and out == "" and err.count("\n") == 1, err
     assert f"entry {deal['seq']} (move deal): made again from its seed, it gives other " \
         "facts than the log" in err
@@ -175,7 +162,7 @@ def test_a_changed_check_result_is_caught(
     assert word is not None
     for data, key in ((move["data"], "summary"), (roll["data"], "text")):
         data[key] = data[key].replace(word.group(), flipped[word.group()])
-    status, out, err = _verify(capsys, tmp_path, rechain(doc))
+    status, out, err = verify_doc(capsys, tmp_path, rechain(doc))
     assert status == 2 and out == "" and err.count("\n") == 1, err
     assert f"entry {entries['save']} (rule roll 'Ash: STR save'): made again" in err
     assert "it says 'Ash saves STR" in err
@@ -188,7 +175,7 @@ def test_a_changed_check_result_is_caught(
         natural[1]["natural"] = natural[1]["natural"] % 20 + 1
     else:
         natural[1] = natural[1] % 20 + 1
-    status, out, err = _verify(capsys, tmp_path, rechain(doc))
+    status, out, err = verify_doc(capsys, tmp_path, rechain(doc))
     assert status == 2 and err.count("\n") == 1, err
     assert f"entry {entries['check']} (rule roll 'Bo: luck check'): made again" in err
     assert "Bo's last_check" in err
@@ -219,12 +206,12 @@ def test_a_changed_roller_that_picks_its_dice_under_the_right_seed_is_caught(
         assert bo.last_check is not None and bo.last_check.natural in (1, 20)  # picked
         gm.close_sitting()
     doc = _export(capsys)
-    status, out, err = _verify(capsys, tmp_path, doc)
+    status, out, err = verify_doc(capsys, tmp_path, doc)
     assert status == 2 and out == "" and err.count("\n") == 1, err
     assert f"entry {entry} (rule roll 'Bo: luck check'): made again from its seed" in err
     # The seeds alone hold: the log view (no facts to make the moves again) says so.
     status, out, _ = run(capsys, "log", "T", "--json")
-    status, out, err = _verify(capsys, tmp_path, json.loads(out), "log.json")
+    status, out, err = verify_doc(capsys, tmp_path, json.loads(out))
     assert status == 0, err
     assert f"1 rule roll with only its seed checked (entry {entry}" in out
     assert "a log view holds no facts" in out and "campaign export NAME" in out
@@ -236,7 +223,7 @@ def test_an_older_export_without_the_nested_marks_is_named_not_refused(
     doc = _export(capsys)
     for row in doc["events"]:
         row["data"].pop("nested", None)  # as a version before the marks wrote it
-    status, out, err = _verify(capsys, tmp_path, rechain(doc))
+    status, out, err = verify_doc(capsys, tmp_path, rechain(doc))
     assert status == 0, err
     assert "6 rule rolls and 1 move that rolled recomputed whole" in out, out
     assert (f"1 roll whose moves were not made again (entry {entries['attack']}: moves "

@@ -24,6 +24,7 @@ from companion.store import Campaign, Store, create_campaign, open_campaign, ope
 from companion.store.chain import ChainError, check_chain, event_hash, short
 from companion.store.db import StoreError, database_url
 from companion.store.records import StoredEvent
+from tests.fairplay.cli import verify_doc
 from tests.store.forge import rechain
 
 pytestmark = pytest.mark.timeout(300)
@@ -247,21 +248,11 @@ def _export(store: Store, name: str = "Tuesday") -> dict[str, Any]:
     return doc
 
 
-def _verify(doc: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str],
-            *extra: str) -> tuple[int, str, str]:
-    file = tmp_path / "doc.json"
-    file.write_text(json.dumps(doc))
-    capsys.readouterr()
-    status = main(["verify", str(file), *extra])
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
-
-
 def _both_refuse(store: Store, doc: Any, tmp_path: Path,
                  capsys: pytest.CaptureFixture[str], match: str) -> None:
     """``verify`` exits 2 with one line matching ``match``; an import is refused with it
     and writes nothing."""
-    status, out, err = _verify(doc, tmp_path, capsys)
+    status, out, err = verify_doc(capsys, tmp_path, doc)
     assert (status, out) == (2, ""), err
     assert err.count("\n") == 1 and re.search(match, err), err
     before = [(c.name, c.head) for c in store.list_campaigns()]
@@ -280,7 +271,7 @@ def doc(store: Store) -> dict[str, Any]:
 def test_an_untouched_export_verifies_and_imports(store: Store, doc: dict[str, Any],
                                                   tmp_path: Path,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = _verify(doc, tmp_path, capsys)
+    status, out, err = verify_doc(capsys, tmp_path, doc)
     assert (status, err) == (0, "") and f"its chain holds up to head {doc['chain'][:12]}" in out
     copied = Campaign.import_document(store, doc, "Copy")
     assert copied.chain == doc["chain"] and copied.info.uid == doc["campaign"]
@@ -379,14 +370,14 @@ def test_a_whole_log_replaced_by_another_campaigns_is_found_by_the_noted_head(
     _table(store, "Other")
     other = _export(store, "Other")
     replaced = {**other, "name": doc["name"]}
-    assert _verify(doc, tmp_path, capsys, "--head", noted)[0] == 0
-    status, out, err = _verify(replaced, tmp_path, capsys, "--head", noted)
+    assert verify_doc(capsys, tmp_path, doc, "--head", noted)[0] == 0
+    status, out, err = verify_doc(capsys, tmp_path, replaced, "--head", noted)
     assert (status, out) == (2, "") and "no entry of this log has the chain head " \
         f"{noted}" in err and err.count("\n") == 1
     # A head noted mid-game is still passed through by the later log.
     earlier = event_hash(doc["campaign"], StoredEvent(**{
         **doc["events"][4], "data": doc["events"][4]["data"]}))
-    assert _verify(doc, tmp_path, capsys, "--head", earlier[:10])[0] == 0
+    assert verify_doc(capsys, tmp_path, doc, "--head", earlier[:10])[0] == 0
 
 
 def test_a_consistent_rewrite_is_found_by_the_noted_head(
@@ -405,15 +396,15 @@ def test_a_consistent_rewrite_is_found_by_the_noted_head(
     if "seed" in public["data"]:
         public["data"]["seed"] = 12
     rechain(doc)
-    status, _, err = _verify(doc, tmp_path, capsys)
+    status, _, err = verify_doc(capsys, tmp_path, doc)
     assert status == 0, err  # consistent: only a noted head shows it
-    status, _out, err = _verify(doc, tmp_path, capsys, "--head", noted)
+    status, _out, err = verify_doc(capsys, tmp_path, doc, "--head", noted)
     assert status == 2 and "was rewritten since" in err
 
 
 def test_a_file_of_empty_objects_is_refused(tmp_path: Path,
                                             capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = _verify({"events": [{}, {}, {}]}, tmp_path, capsys)
+    status, out, err = verify_doc(capsys, tmp_path, {"events": [{}, {}, {}]})
     assert (status, out) == (2, "")
     assert err == "error: events[0] is not an entry of a log (it has no entry number)\n"
 
@@ -425,7 +416,7 @@ def test_an_export_without_a_chain_is_not_passed_by_verify(
     for event in doc["events"]:
         del event["prev"]
     del doc["chain"], doc["campaign"]
-    status, out, err = _verify(doc, tmp_path, capsys)
+    status, out, err = verify_doc(capsys, tmp_path, doc)
     assert (status, out) == (2, "") and "with no chain" in err and err.count("\n") == 1
 
 
@@ -492,7 +483,7 @@ def test_fuzz_reordered_deleted_duplicated_spliced_relabelled_exports_are_refuse
             event["seq"] = seq
     if doc == original:
         return  # no change at all (a swap with itself, a relabel to the same kind)
-    status, out, err = _verify(doc, tmp_path, capsys)
+    status, out, err = verify_doc(capsys, tmp_path, doc)
     assert (status, out) == (2, "") and err.count("\n") == 1, (status, out, err)
     name = f"Fuzz {data.draw(st.integers(0, 10**9), label='name')}"
     before = [(c.name, c.head) for c in store.list_campaigns()]
