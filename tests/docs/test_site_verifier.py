@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +45,34 @@ def _exported_log(tmp_path: Path) -> dict[str, Any]:
     return {"campaign": "T", "chain": "", "events": rows}
 
 
+def _verifier(page: Any, site_url: str) -> tuple[Any, Callable[[str, Any], None]]:
+    """The Fair dice page opened, its verifier ready: its result line, and ``drop(name,
+    doc)`` to give it a file (``doc`` written as JSON; bytes as they are)."""
+    from playwright.sync_api import expect
+
+    page.goto(site_url + "fair-dice/")
+    box = page.locator("#tc-verifier")
+    expect(box).to_have_attribute("data-ready", "1", timeout=30_000)
+    files = page.locator("#tc-verify-file")
+
+    def drop(name: str, doc: Any) -> None:
+        data = doc if isinstance(doc, bytes) else json.dumps(doc).encode()
+        kind = "application/json" if name.endswith(".json") else "text/plain"
+        files.set_input_files(files=[{"name": name, "mimeType": kind, "buffer": data}])
+
+    return box.locator(".tc-verify-result"), drop
+
+
+def _campaign_export(capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    """``companion campaign export T`` (the campaign in ``COMPANION_DB``), read back."""
+    from companion.cli import main
+
+    capsys.readouterr()
+    assert main(["campaign", "export", "T"]) == 0
+    doc: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return doc
+
+
 def test_the_fair_dice_page_checks_a_dropped_log_offline(
         in_browser: Any, site_url: str, tmp_path: Path) -> None:
     from playwright.sync_api import expect
@@ -53,27 +82,20 @@ def test_the_fair_dice_page_checks_a_dropped_log_offline(
     bad["events"][1]["roll"]["sitting"]["clients"]["Ash"] = "f" * 32  # Ash's, rewritten
 
     def body(page: Any) -> None:
-        page.goto(site_url + "fair-dice/")
-        box = page.locator("#tc-verifier")
-        expect(box).to_have_attribute("data-ready", "1", timeout=30_000)
-        result = box.locator(".tc-verify-result")
-        files = page.locator("#tc-verify-file")
-        files.set_input_files(files=[{"name": "log.json", "mimeType": "application/json",
-                                      "buffer": json.dumps(good).encode()}])
+        result, drop = _verifier(page, site_url)
+        drop("log.json", good)
         expect(result).to_have_attribute("data-state", "ok", timeout=PYODIDE_TIMEOUT_MS)
         expect(result).to_contain_text("log.json: 2 rolls checked, all hold")
         expect(result).to_contain_text("2 seeds recomputed from the sittings' published seeds")
         expect(result).to_contain_text("1 hidden roll of closed sittings not revealed")
 
-        files.set_input_files(files=[{"name": "changed.json", "mimeType": "application/json",
-                                      "buffer": json.dumps(bad).encode()}])
+        drop("changed.json", bad)
         expect(result).to_have_attribute("data-state", "failed", timeout=30_000)
         expect(result).to_have_text(
             "changed.json: entry 2: the client seeds published before it are not the ones "
             "it was rolled with: a client seed was changed after the roll")
 
-        files.set_input_files(files=[{"name": "notes.txt", "mimeType": "text/plain",
-                                      "buffer": b"not a log"}])
+        drop("notes.txt", b"not a log")
         expect(result).to_have_attribute("data-state", "failed", timeout=30_000)
         expect(result).to_contain_text("notes.txt is not an exported log")
 
@@ -88,16 +110,13 @@ def test_the_fair_dice_page_makes_an_exports_rule_rolls_again(
     deal changed under its right seed is refused naming the entry."""
     from playwright.sync_api import expect
 
-    from companion.cli import main
     from tests.fairplay.test_rule_rolls_remade import _table
     from tests.store.forge import rechain
 
     db = str(tmp_path / "export.db")
     monkeypatch.setenv("COMPANION_DB", db)
     _table(db)
-    capsys.readouterr()
-    assert main(["campaign", "export", "T"]) == 0
-    good = json.loads(capsys.readouterr().out)
+    good = _campaign_export(capsys)
     bad = copy.deepcopy(good)
     deal = next(r for r in bad["events"] if r["move"] == "deal")
     hole = next(s for s in deal["data"]["change"] if s[0][:1] == ["hole"] and s[1])
@@ -105,18 +124,12 @@ def test_the_fair_dice_page_makes_an_exports_rule_rolls_again(
     bad = rechain(bad)
 
     def body(page: Any) -> None:
-        page.goto(site_url + "fair-dice/")
-        box = page.locator("#tc-verifier")
-        expect(box).to_have_attribute("data-ready", "1", timeout=30_000)
-        result = box.locator(".tc-verify-result")
-        files = page.locator("#tc-verify-file")
-        files.set_input_files(files=[{"name": "export.json", "mimeType": "application/json",
-                                      "buffer": json.dumps(good).encode()}])
+        result, drop = _verifier(page, site_url)
+        drop("export.json", good)
         expect(result).to_have_attribute("data-state", "ok", timeout=PYODIDE_TIMEOUT_MS)
         expect(result).to_contain_text(
             "7 rule rolls and 1 move that rolled recomputed whole by replay")
-        files.set_input_files(files=[{"name": "dealt.json", "mimeType": "application/json",
-                                      "buffer": json.dumps(bad).encode()}])
+        drop("dealt.json", bad)
         expect(result).to_have_attribute("data-state", "failed", timeout=60_000)
         expect(result).to_contain_text(
             f"entry {deal['seq']} (move deal): made again from its seed, it gives other "
@@ -133,33 +146,24 @@ def test_the_fair_dice_page_makes_a_declared_rule_roll_again(
     total changed in the export is refused naming the entry."""
     from playwright.sync_api import expect
 
-    from companion.cli import main
     from tests.fairplay.test_declared_rule_rolls import _evening
     from tests.store.forge import rechain
 
     db = str(tmp_path / "declared.db")
     monkeypatch.setenv("COMPANION_DB", db)
     entries = _evening(db)
-    capsys.readouterr()
-    assert main(["campaign", "export", "T"]) == 0
-    good = json.loads(capsys.readouterr().out)
+    good = _campaign_export(capsys)
     bad = copy.deepcopy(good)
     row = next(r for r in bad["events"] if r["seq"] == entries["check"])
     row["data"]["call"]["result"]["total"] += 1
     bad = rechain(bad)
 
     def body(page: Any) -> None:
-        page.goto(site_url + "fair-dice/")
-        box = page.locator("#tc-verifier")
-        expect(box).to_have_attribute("data-ready", "1", timeout=30_000)
-        result = box.locator(".tc-verify-result")
-        files = page.locator("#tc-verify-file")
-        files.set_input_files(files=[{"name": "export.json", "mimeType": "application/json",
-                                      "buffer": json.dumps(good).encode()}])
+        result, drop = _verifier(page, site_url)
+        drop("export.json", good)
         expect(result).to_have_attribute("data-state", "ok", timeout=PYODIDE_TIMEOUT_MS)
         expect(result).to_contain_text("5 rolls recomputed whole from their seeds")
-        files.set_input_files(files=[{"name": "total.json", "mimeType": "application/json",
-                                      "buffer": json.dumps(bad).encode()}])
+        drop("total.json", bad)
         expect(result).to_have_attribute("data-state", "failed", timeout=60_000)
         expect(result).to_contain_text(
             f"entry {entries['check']} (rule plot_points.checks.check): made again by rule "
