@@ -141,8 +141,9 @@ def test_a_pick_and_another_screens_move_build_one_app(table: dict[str, str]) ->
     ash_index = [label for label, _ in panel.picker.options].index("Ash")
     picking = threading.Thread(target=_message, args=(panel.picker, {"index": ash_index}))
     picking.start()
-    while not built:  # the pick is building Ash's app
+    while not built and picking.is_alive():  # until the pick is building Ash's app
         picking.join(0.01)
+    assert built == ["Ash"], "the pick built no app"
     watching = threading.Thread(target=watcher)
     watching.start()
     picking.join(30)
