@@ -84,7 +84,7 @@ __all__ = [
     "connection_banner",
     "database_where",
     "device_holder",
-    "guard_page_messages",
+    "guard_state_requests",
     "hub_admin",
     "hub_service",
     "hub_user",
@@ -466,11 +466,9 @@ class LiveSync:
 
 
 #: Held while a background thread builds or re-renders widgets, and while the kernel
-#: handles a message from the page (its request for every widget's state, a tap, a
-#: picked value: see [guard_page_messages][companion.widgets.table.binding.guard_page_messages]).
-#: ipywidgets walks its table of widgets for the state answer, and a widget born in
-#: another thread at that moment would break the walk (the page then shows "Loading
-#: widget..." for ever); a tap's callbacks and a live re-render change the same widgets.
+#: answers the page's request for every widget's state: ipywidgets walks its table of
+#: widgets for that answer, and a widget born in another thread at that moment would
+#: break the walk (the page then shows "Loading widget..." for ever).
 WIDGET_LOCK = threading.RLock()
 
 
@@ -535,27 +533,15 @@ def wait_for_page(timeout: float = 60.0) -> None:
         PAGE_SHOWN.wait(max(0.0, deadline - time.monotonic()))
 
 
-def guard_page_messages() -> None:
-    """Make ipywidgets handle every message from the page under
-    [WIDGET_LOCK][companion.widgets.table.binding.WIDGET_LOCK] (once per process): its
-    request for every widget's state, and each message to one widget (a tap, a picked
-    value, typed text) with the callbacks it runs.
-
-    A kernel has two threads that change widgets: the one that handles the page's
-    messages and the live watcher (another screen's move re-renders the apps). Unlocked,
-    they raced: Bryn picked Ash's sheet while Ash's move arrived, both threads found no
-    app for Ash yet and each built one; the page showed the first, then the second, and
-    the refusal of Bryn's tap on the first went to an error line no longer on the page
-    (the hub test that flaked in CI)."""
-    from ipywidgets.widgets.widget import Widget, _instances
+def guard_state_requests() -> None:
+    """Make ipywidgets answer the page's state request under
+    [WIDGET_LOCK][companion.widgets.table.binding.WIDGET_LOCK] (once per process)."""
+    from ipywidgets.widgets.widget import Widget
 
     found = Widget.__dict__.get("_handle_control_comm_msg")
     current = getattr(found, "__func__", None)
-    handle = Widget.__dict__.get("_handle_msg")
-    if current is None or handle is None:
-        return  # another ipywidgets: nothing to guard
-    if getattr(current, "table_guarded", False):
-        return  # guarded already
+    if current is None or getattr(current, "table_guarded", False):
+        return  # another ipywidgets: nothing to guard (or guarded already)
 
     def guarded(cls: Any, msg: Any) -> Any:
         with WIDGET_LOCK:
@@ -565,18 +551,8 @@ def guard_page_messages() -> None:
                 STATES_SENT.set()
             return answer
 
-    def guarded_handle(self: Widget, msg: Any) -> Any:
-        with WIDGET_LOCK:
-            return handle(self, msg)
-
     guarded.table_guarded = True  # type: ignore[attr-defined]
     Widget._handle_control_comm_msg = classmethod(guarded)
-    Widget._handle_msg = guarded_handle
-    # Widgets made before this call registered the unguarded handler with their comm.
-    for widget in list(_instances.values()):
-        comm = getattr(widget, "comm", None)
-        if comm is not None and getattr(comm, "_msg_callback", None) is not None:
-            comm.on_msg(widget._handle_msg)
 
 
 def live(campaign: Campaign, context: PageContext | None = None) -> LiveSync | None:
@@ -589,7 +565,7 @@ def live(campaign: Campaign, context: PageContext | None = None) -> LiveSync | N
     nothing to watch (and the browser runs no threads)."""
     if campaign.store is not None and not campaign.store.shared:
         return None
-    guard_page_messages()
+    guard_state_requests()
     sync = LiveSync.get()
     sync.watch(campaign)
     if context is not None:

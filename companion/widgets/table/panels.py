@@ -5,6 +5,7 @@ party's fight on the party's own sheets, and an app of the whole party that foll
 from __future__ import annotations
 
 import html
+import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -44,6 +45,7 @@ class MemberPanel(widgets.VBox):
         self.empty = empty
         self.error = ErrorLine()
         self.apps: dict[str, widgets.Widget] = {}
+        self._showing = threading.RLock()  # see _show
         self.picker = widgets.Dropdown(options=[], description=label,
                                        style={"description_width": "initial"},
                                        layout=widgets.Layout(width="auto", min_height="40px"))
@@ -69,16 +71,21 @@ class MemberPanel(widgets.VBox):
         self._show()
 
     def _show(self) -> None:
-        ident = self.picker.value
-        if ident is None or ident not in self.campaign.members:
-            self.body.children = (widgets.HTML(f'<p class="tc-empty">{_escape(self.empty)}'
-                                               "</p>"),)
-            return
-        app = self.apps.get(ident)
-        if app is None:
-            app = self.apps[ident] = self.build(self.campaign.members[ident].tracker)
-        if self.body.children != (app,):
-            self.body.children = (app,)
+        # One thread at a time: a pick (the page's message) and another screen's move (the
+        # live watcher) both show the member picked. Unlocked, each found no app yet and
+        # built one; the page showed both in turn, and a tap on the first said its refusal
+        # on a line no longer on the page (a hub test failed in CI).
+        with self._showing:
+            ident = self.picker.value
+            if ident is None or ident not in self.campaign.members:
+                self.body.children = (widgets.HTML(
+                    f'<p class="tc-empty">{_escape(self.empty)}</p>'),)
+                return
+            app = self.apps.get(ident)
+            if app is None:
+                app = self.apps[ident] = self.build(self.campaign.members[ident].tracker)
+            if self.body.children != (app,):
+                self.body.children = (app,)
 
 
 def _own_first(names: list[str], who: str) -> int:
@@ -114,6 +121,7 @@ class CharacterPanel(widgets.VBox):
         self.empty = empty
         self.error = ErrorLine()
         self.apps: dict[tuple[str, tuple[int, ...]], widgets.Widget] = {}
+        self._showing = threading.RLock()  # see MemberPanel._show
         self.picker = widgets.Dropdown(options=[], description=label,
                                        style={"description_width": "initial"},
                                        layout=widgets.Layout(width="auto", min_height="40px"))
@@ -147,18 +155,19 @@ class CharacterPanel(widgets.VBox):
         self._show()
 
     def _show(self, *, picked: bool = False) -> None:
-        name = self.picker.value
-        if name is None or name not in self.names():
-            self.body.children = (widgets.HTML(f'<p class="tc-empty">{_escape(self.empty)}'
-                                               "</p>"),)
-            return
-        records = self.records(str(name), picked)
-        key = (str(name), tuple(id(r) for r in records))
-        app = self.apps.get(key)
-        if app is None:
-            app = self.apps[key] = self.build(str(name), *records)
-        if self.body.children != (app,):
-            self.body.children = (app,)
+        with self._showing:  # a pick and a live update: one at a time (MemberPanel._show)
+            name = self.picker.value
+            if name is None or name not in self.names():
+                self.body.children = (widgets.HTML(
+                    f'<p class="tc-empty">{_escape(self.empty)}</p>'),)
+                return
+            records = self.records(str(name), picked)
+            key = (str(name), tuple(id(r) for r in records))
+            app = self.apps.get(key)
+            if app is None:
+                app = self.apps[key] = self.build(str(name), *records)
+            if self.body.children != (app,):
+                self.body.children = (app,)
 
 
 class PartyFightPanel(widgets.VBox):

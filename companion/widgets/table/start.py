@@ -45,7 +45,7 @@ from companion.widgets.table.binding import (
     PageContext,
     connection_banner,
     database_where,
-    guard_page_messages,
+    guard_state_requests,
     hub_admin,
     hub_service,
     hub_user,
@@ -162,7 +162,7 @@ class TableApp(widgets.VBox):
         self._gm_order: tuple[Any, ...] = tuple(self.children)  # the GM's: forms first
         self._followed: set[int] = set()
         self.warm = threading.Event()
-        guard_page_messages()
+        guard_state_requests()
         self.ready = threading.Event()
         self._background = background
         self.db.value = '<div class="tc-db">Opening the campaigns...</div>'
