@@ -525,6 +525,15 @@ class Campaign(Observable):
 
     # -- opening -------------------------------------------------------------------------
 
+    @property
+    def lock(self) -> contextlib.AbstractContextManager[Any]:
+        """The campaign's own (re-entrant) lock: held by every step that changes it, and
+        while the change notices of that step run. A face whose code both a page's message
+        and the live watcher reach (a member panel showing the member picked) takes this
+        lock, not one of its own: the watcher already holds it when a notice reaches the
+        face, so a second lock taken in the other order could deadlock."""
+        return self._lock
+
     @classmethod
     def open(cls, store: Store, name: str, *, who: str = "", role: str = "") -> Campaign:
         """Open the campaign ``name``: newest snapshot plus the events after it.

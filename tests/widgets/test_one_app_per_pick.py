@@ -4,7 +4,7 @@ A page's kernel changes widgets on two threads: the one handling the page's mess
 tap, a picked value) and the live watcher applying another screen's move. Both show the
 member a panel has picked; unlocked, each found no app for the member yet and built one.
 The page showed one, then the other, and a refusal said on the first was never seen. The
-panel now shows one member at a time (``MemberPanel._show`` under its own lock).
+panel now shows one member at a time (``MemberPanel._show`` under the campaign's lock).
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ def test_a_pick_and_another_screens_move_build_one_app(table: dict[str, str]) ->
 
     def slow_build(tracker: Any) -> widgets.Widget:
         # The pick's build is held until the watcher has finished (or 2 s): with no lock,
-        # the watcher builds its own app for Ash meanwhile; with the panel's, it waits.
+        # the watcher builds its own app for Ash meanwhile; with the campaign's, it waits.
         built.append(tracker.name)
         if tracker.name == "Ash":
             watcher_done.wait(2.0)

@@ -5,7 +5,6 @@ party's fight on the party's own sheets, and an app of the whole party that foll
 from __future__ import annotations
 
 import html
-import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -45,7 +44,6 @@ class MemberPanel(widgets.VBox):
         self.empty = empty
         self.error = ErrorLine()
         self.apps: dict[str, widgets.Widget] = {}
-        self._showing = threading.RLock()  # see _show
         self.picker = widgets.Dropdown(options=[], description=label,
                                        style={"description_width": "initial"},
                                        layout=widgets.Layout(width="auto", min_height="40px"))
@@ -74,8 +72,9 @@ class MemberPanel(widgets.VBox):
         # One thread at a time: a pick (the page's message) and another screen's move (the
         # live watcher) both show the member picked. Unlocked, each found no app yet and
         # built one; the page showed both in turn, and a tap on the first said its refusal
-        # on a line no longer on the page (a hub test failed in CI).
-        with self._showing:
+        # on a line no longer on the page (a hub test failed in CI). The campaign's lock,
+        # not one of the panel's: the watcher holds it already when its notice gets here.
+        with self.campaign.lock:
             ident = self.picker.value
             if ident is None or ident not in self.campaign.members:
                 self.body.children = (widgets.HTML(
@@ -121,7 +120,6 @@ class CharacterPanel(widgets.VBox):
         self.empty = empty
         self.error = ErrorLine()
         self.apps: dict[tuple[str, tuple[int, ...]], widgets.Widget] = {}
-        self._showing = threading.RLock()  # see MemberPanel._show
         self.picker = widgets.Dropdown(options=[], description=label,
                                        style={"description_width": "initial"},
                                        layout=widgets.Layout(width="auto", min_height="40px"))
@@ -155,7 +153,7 @@ class CharacterPanel(widgets.VBox):
         self._show()
 
     def _show(self, *, picked: bool = False) -> None:
-        with self._showing:  # a pick and a live update: one at a time (MemberPanel._show)
+        with self.campaign.lock:  # a pick and a live update: one at a time (MemberPanel._show)
             name = self.picker.value
             if name is None or name not in self.names():
                 self.body.children = (widgets.HTML(
