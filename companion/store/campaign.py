@@ -523,8 +523,6 @@ class Campaign(Observable):
         else:
             changed.notify_observers()
 
-    # -- opening -------------------------------------------------------------------------
-
     @property
     def lock(self) -> contextlib.AbstractContextManager[Any]:
         """The campaign's own (re-entrant) lock: held by every step that changes it, and
@@ -533,6 +531,8 @@ class Campaign(Observable):
         lock, not one of its own: the watcher already holds it when a notice reaches the
         face, so a second lock taken in the other order could deadlock."""
         return self._lock
+
+    # -- opening -------------------------------------------------------------------------
 
     @classmethod
     def open(cls, store: Store, name: str, *, who: str = "", role: str = "") -> Campaign:

@@ -29,6 +29,7 @@ from companion.table import Session
 from companion.widgets.table import campaign_page
 from companion.widgets.table.binding import WIDGET_LOCK, PageContext, catch_up
 from companion.widgets.table.panels import MemberPanel
+from tests.widgets.app_page import walk
 
 
 @pytest.fixture
@@ -57,18 +58,12 @@ def _click(button: widgets.Button) -> None:
                             "buffers": []})
 
 
-def _walk(root: Any) -> Iterator[Any]:
-    yield root
-    for child in getattr(root, "children", ()) or ():
-        yield from _walk(child)
-
-
 def test_a_pick_and_another_screens_move_build_one_app(table: dict[str, str]) -> None:
     """Bryn picks Ash's sheet while Ash's move arrives: the watcher waits for the pick,
     finds Ash's app built, and shows it; Bryn's tap on it is refused on the line she sees."""
     page = campaign_page("cairn_character",
                          PageContext(campaign="Tuesday", seat=table["Bryn"]))
-    panel = next(w for w in _walk(page) if isinstance(w, MemberPanel))
+    panel = next(w for w in walk(page) if isinstance(w, MemberPanel))
     campaign = panel.campaign
     assert campaign.who == "Bryn"
     built: list[str] = []
@@ -111,4 +106,4 @@ def test_a_pick_and_another_screens_move_build_one_app(table: dict[str, str]) ->
     assert "Fatigue 1" in shown.stats.value
     _click(shown.buttons["fatigue"])
     assert shown.error.message == "only Ash and the GM may move Ash"
-    assert shown.error in list(_walk(page))  # the line on the page, not a dropped app's
+    assert shown.error in list(walk(page))  # the line on the page, not a dropped app's
