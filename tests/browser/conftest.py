@@ -72,6 +72,8 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
+from tests.browser.failures import describe, listen
+
 ROOT = Path(__file__).resolve().parents[2]
 SERVER_CONFIG = ROOT / "server"
 """Where ``voila.py`` (the server settings ``make app`` uses) lives."""
@@ -125,22 +127,8 @@ def _guarded_page(browser: Any, **context_options: Any) -> Iterator[Any]:
 
     context.route("**/*", guard)
     # The page's own complaints (a widget manager's "model not found", a script error)
-    # for the record of a failure: the screen alone rarely says why a widget is missing.
-    context.console_lines = []
-
-    def heard(message: Any) -> None:
-        # Not JupyterLab's shared-module version notices: every page prints twenty.
-        if message.type in ("error", "warning") and "satisfi" not in message.text:
-            context.console_lines.append(f"[console {message.type}] {message.text[:500]}")
-
-    def answered(response: Any) -> None:
-        if response.status >= 400:
-            context.console_lines.append(f"[{response.status}] {response.url[:300]}")
-
-    context.on("console", heard)
-    context.on("response", answered)
-    context.on("weberror", lambda error: context.console_lines.append(
-        f"[page error] {str(error.error)[:500]}"))
+    # for the record of a failure.
+    listen(context)
     page = context.new_page()
     page.set_default_timeout(30_000)
     page.external_requests = blocked
@@ -166,28 +154,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]) -> 
     report = outcome.get_result()
     if report.when != "call" or not report.failed or not _OPEN_CONTEXTS:
         return
-    folder = ARTIFACTS / "failures"
-    folder.mkdir(parents=True, exist_ok=True)
-    slug = "".join(c if c.isalnum() else "-" for c in item.nodeid)[-120:]
-    lines = []
-    for c, context in enumerate(list(_OPEN_CONTEXTS)):
-        for p, open_page in enumerate(context.pages):
-            shot = folder / f"{slug}-{c}-{p}.png"
-            try:
-                open_page.screenshot(path=str(shot), timeout=10_000)
-                text = open_page.evaluate("() => document.body.innerText")[-3000:]
-                # A widget the page could not show says why only when clicked: its hidden
-                # message and stack, so a failure names the cause without a rerun.
-                errors = open_page.evaluate(
-                    "() => [...document.querySelectorAll('.jupyter-widgets-error-widget')]"
-                    ".map(e => e.textContent.slice(0, 1500))")
-                text += "".join(f"\n[widget error] {e}" for e in errors)
-                text += "".join(f"\n{line}" for line in
-                                getattr(context, "console_lines", [])[-30:])
-                lines.append(f"--- page {c}.{p}: {open_page.url}\n{text}\n({shot})")
-            except Exception as exc:  # the record of a failure must not hide the failure
-                lines.append(f"--- page {c}.{p}: {open_page.url}: not recorded ({exc})")
-    report.sections.append(("open pages at the failure", "\n".join(lines)))
+    report.sections.append(("open pages at the failure",
+                            describe(list(_OPEN_CONTEXTS), item.nodeid)))
 
 
 @pytest.fixture

@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 
 from tests.browser.axe import serious_violations
+from tests.browser.failures import record, recording_playwright
 from tests.static_apps.test_static_apps import (
     APP_WAIT,
     StaticServer,
@@ -54,7 +55,7 @@ class Phone:
 
     def __init__(self, playwright: Any, launch: dict[str, Any]) -> None:
         self.browser = playwright.chromium.launch(**launch)
-        self.context = self.browser.new_context(**PHONE)
+        self.context = record(playwright, self.browser.new_context(**PHONE))
         self.context.set_default_timeout(APP_WAIT)
         self.outside: list[str] = []
         self.errors: list[str] = []
@@ -83,13 +84,13 @@ def checked_page(page: Any, name: str, found: dict[str, Any]) -> None:
 
 def test_hot_seat_hidden_roll_bad_input_phone_width_and_axe(
         server: StaticServer, chromium_launch: dict[str, Any]) -> None:
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     apps = server.url + "apps/"
 
     def play() -> dict[str, Any]:
         found: dict[str, Any] = {}
-        with sync_playwright() as p:
+        with recording_playwright() as p:
             phone = Phone(p, chromium_launch)
             try:
                 # -- Dice Monarchs, hot seat on one phone ------------------------------------

@@ -26,6 +26,8 @@ from urllib.parse import quote
 
 import pytest
 
+from tests.browser.failures import record, recording_playwright
+
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -95,8 +97,8 @@ class Profile:
         self.context: Any = None
 
     def start(self) -> Any:
-        self.context = self.playwright.chromium.launch_persistent_context(
-            str(self.folder), viewport={"width": 390, "height": 844}, **self.launch)
+        self.context = record(self.playwright, self.playwright.chromium.launch_persistent_context(
+            str(self.folder), viewport={"width": 390, "height": 844}, **self.launch))
         self.context.set_default_timeout(APP_WAIT)
 
         # Requests to other hosts are recorded (and fail the test), not routed: with a
@@ -184,14 +186,14 @@ def create_campaign(page: Any, who: str, name: str, ruleset: str) -> None:
 
 def test_campaign_kept_exported_and_imported(
         static_server: StaticServer, tmp_path: Path, chromium_launch: dict[str, Any]) -> None:
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     launch = {k: v for k, v in chromium_launch.items() if k != "headless"}
     launch["headless"] = True
     apps = static_server.url + "apps/"
 
     def play() -> dict[str, Any]:
-        with sync_playwright() as p:
+        with recording_playwright() as p:
             profile = Profile(p, tmp_path / "profile", launch)
             page = profile.start()
             # -- online, first visit: the start app makes a campaign and its party ----------
@@ -290,14 +292,14 @@ def test_the_device_holder_is_the_gm_and_no_false_banner(
     """Issue 31 on the static site: no "Connection lost" banner (there is no server to
     lose), no seat links or QR codes, and the GM restored when the campaign is reopened
     from the site's own pages."""
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     launch = {k: v for k, v in chromium_launch.items() if k != "headless"}
     launch["headless"] = True
     apps = static_server.url + "apps/"
 
     def play() -> list[str]:
-        with sync_playwright() as p:
+        with recording_playwright() as p:
             profile = Profile(p, tmp_path / "profile", launch)
             page = profile.start()
             page.goto(apps + "table.html")

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser.failures import recording_playwright
 from tests.static_apps.test_static_apps import (
     APP_WAIT,
     Profile,
@@ -27,7 +28,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 def test_monarchs_in_a_campaign_is_played_hot_seat_and_kept(
         static_server: StaticServer, tmp_path: Path,  # noqa: F811
         chromium_launch: dict[str, Any]) -> None:
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     launch = {k: v for k, v in chromium_launch.items() if k != "headless"}
     launch["headless"] = True
@@ -35,7 +36,7 @@ def test_monarchs_in_a_campaign_is_played_hot_seat_and_kept(
 
     def play() -> dict[str, Any]:
         found: dict[str, Any] = {}
-        with sync_playwright() as p:
+        with recording_playwright() as p:
             profile = Profile(p, tmp_path / "profile", launch)
             page = profile.start()
             page.goto(apps + "table.html")

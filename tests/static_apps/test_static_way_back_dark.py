@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from tests.browser.axe import serious_violations
+from tests.browser.failures import recording_playwright
 from tests.static_apps.test_static_apps import (
     APP_WAIT,
     Profile,
@@ -30,7 +31,7 @@ WHITE = "rgb(255, 255, 255)"
 def test_an_app_in_the_dark_and_its_way_back_offline(
         static_server: StaticServer, tmp_path: Path,  # noqa: F811
         chromium_launch: dict[str, Any]) -> None:
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     launch = {k: v for k, v in chromium_launch.items() if k != "headless"}
     launch["headless"] = True
@@ -38,7 +39,7 @@ def test_an_app_in_the_dark_and_its_way_back_offline(
 
     def play() -> dict[str, Any]:
         found: dict[str, Any] = {}
-        with sync_playwright() as p:
+        with recording_playwright() as p:
             profile = Profile(p, tmp_path / "profile", launch)
             page = profile.start()
             page.goto(site + "apps/dice_monarchs.html")
