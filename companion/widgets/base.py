@@ -86,6 +86,7 @@ from companion.widgets.controls import (
     confirm_button,
     disable_for,
     draw_seed,
+    offer,
     press_enter,
     text_box,
 )
@@ -157,6 +158,7 @@ __all__ = [
     "local_time_html",
     "log_html",
     "name_box",
+    "offer",
     "one_line",
     "press_enter",
     "roll_text_html",

@@ -22,6 +22,7 @@ __all__ = [
     "confirm_button",
     "disable_for",
     "draw_seed",
+    "offer",
     "press_enter",
     "text_box",
 ]
@@ -130,6 +131,36 @@ def check_box(label: str, name: str, value: bool = False) -> widgets.Checkbox:
                            layout=widgets.Layout(width="auto"))
     box.add_class(f"tc-check-{name}")
     return box
+
+
+def offer(choice: widgets.widget_selection._Selection, options: list[Any],
+          default: Any = None) -> None:
+    """Offer ``options`` (labels, or ``(label, value)`` pairs) in ``choice``, keeping what
+    its viewer picked while it is still offered; else ``default`` if offered, else the
+    first (or nothing). ``options`` unchanged: nothing is sent.
+
+    Setting a dropdown's options moves its pick to the first (ipywidgets), so a list
+    refreshed after another screen's move (a caster joining) took a player's pick away
+    unless the pick was read first. On the way, observers may see no pick (``None``),
+    never another option."""
+    values = [o[1] if isinstance(o, tuple) else o for o in options]
+    if isinstance(choice, widgets.widget_selection._MultipleSelection):
+        keep = tuple(v for v in choice.value if v in values)
+        if list(choice.options) != list(options):
+            choice.options = options
+        choice.value = keep
+        return
+    keep = choice.value
+    target = keep if keep in values else (default if default in values else
+                                          (values[0] if values else None))
+    if list(choice.options) != list(options):
+        if values and target != values[0] and choice.index is not None:
+            # New options move a pick to the first (ipywidgets), unless nothing is picked:
+            # its observers would build the first's app for nothing on the way.
+            choice.index = None
+        choice.options = options
+    if values:
+        choice.value = target
 
 
 def text_box(

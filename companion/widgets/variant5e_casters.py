@@ -15,12 +15,24 @@ Usage in a notebook::
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
+from typing import Any
 
 import ipywidgets as widgets
 
 from companion.errors import RuleError
 from companion.rulesets.variant5e.spell_points import SpellPoints, caster_kind_of
-from companion.widgets.base import ErrorLine, app_box, button, escape, int_box, row, text_box
+from companion.widgets.base import (
+    ErrorLine,
+    app_box,
+    button,
+    escape,
+    int_box,
+    offer,
+    row,
+    safe,
+    text_box,
+)
 from companion.widgets.variant5e import SpellPointsApp
 
 __all__ = ["CastersApp"]
@@ -38,8 +50,13 @@ class CastersApp(widgets.VBox):
     """
 
     def __init__(self, casters: dict[str, SpellPoints] | None = None, *,
-                 adopt: Callable[[str, SpellPoints], SpellPoints] | None = None) -> None:
+                 adopt: Callable[[str, SpellPoints], SpellPoints] | None = None,
+                 lock: AbstractContextManager[Any] | None = None) -> None:
         super().__init__()
+        # The campaign's lock in a campaign: a pick on the page and a caster joining on
+        # another screen (the live watcher's thread) both build the app shown; one at a
+        # time, it is built once. Alone (a demo), one thread: nothing to hold.
+        self.lock = lock if lock is not None else nullcontext()
         self.add_class("tc-casters-app")
         self.adopt = adopt
         self.casters: dict[str, SpellPoints] = dict(casters) if casters is not None else {
@@ -65,7 +82,7 @@ class CastersApp(widgets.VBox):
             e,
             box=self,
         )
-        self.picker.observe(lambda _ch: self.show(), names="value")
+        self.picker.observe(safe(e)(lambda _ch: self.show()), names="value")
         self._watched: set[int] = set()
         for name in self.casters:
             self._watch(name)
@@ -79,13 +96,14 @@ class CastersApp(widgets.VBox):
 
     def follow(self, casters: dict[str, SpellPoints]) -> None:
         """The party's casters now (joined or left on any screen)."""
-        if [(n, id(c)) for n, c in casters.items()] == [
-                (n, id(c)) for n, c in self.casters.items()]:
-            return
-        self.casters = dict(casters)
-        for name in self.casters:
-            self._watch(name)
-        self.sync()
+        with self.lock:
+            if [(n, id(c)) for n, c in casters.items()] == [
+                    (n, id(c)) for n, c in self.casters.items()]:
+                return
+            self.casters = dict(casters)
+            for name in self.casters:
+                self._watch(name)
+            self.sync()
 
     def add_caster(self) -> None:
         name = " ".join(str(self.new_name.value).split())
@@ -97,29 +115,34 @@ class CastersApp(widgets.VBox):
             raise RuleError(f"Spell Points: at most {MAX_CASTERS} casters")
         kind = caster_kind_of(str(self.new_class.value))
         caster = SpellPoints.new(self.new_level.read(), kind)
-        self.casters[name] = self.adopt(name, caster) if self.adopt is not None else caster
-        self._watch(name)
-        self.new_name.value = ""
-        self.sync(show=name)
+        with self.lock:
+            self.casters[name] = self.adopt(name, caster) if self.adopt is not None else caster
+            self._watch(name)
+            self.new_name.value = ""
+            self.sync(show=name)
 
     def sync(self, show: str | None = None) -> None:
-        names = list(self.casters)
-        self.picker.options = names
-        self.picker.value = show if show is not None else (
-            self.picker.value if self.picker.value in names else (names[0] if names else None))
-        self.show()
-        self.render_summary()
+        with self.lock:
+            # The viewer's pick stays when a caster joins (offer): the list used to
+            # jump back to the first caster.
+            offer(self.picker, list(self.casters), default=show)
+            if show is not None:
+                self.picker.value = show
+            self.show()
+            self.render_summary()
 
     def show(self) -> None:
-        name = self.picker.value
-        if name is None:
-            self.body.children = (widgets.HTML(
-                '<p class="tc-empty">No caster yet: add one below.</p>'),)
-            return
-        app = self.apps.get(name)
-        if app is None or app.model is not self.casters[name]:
-            app = self.apps[name] = SpellPointsApp(self.casters[name])
-        self.body.children = (app,)
+        with self.lock:
+            name = self.picker.value
+            if name is None:
+                self.body.children = (widgets.HTML(
+                    '<p class="tc-empty">No caster yet: add one below.</p>'),)
+                return
+            app = self.apps.get(name)
+            if app is None or app.model is not self.casters[name]:
+                app = self.apps[name] = SpellPointsApp(self.casters[name])
+            if self.body.children != (app,):
+                self.body.children = (app,)
 
     def render_summary(self) -> None:
         """One line per caster (a wide table squeezes every cell on a phone)."""

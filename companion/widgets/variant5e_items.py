@@ -15,6 +15,8 @@ Usage in a notebook::
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
+from typing import Any
 
 import ipywidgets as widgets
 
@@ -35,6 +37,7 @@ from companion.widgets.base import (
     escape,
     int_box,
     log_html,
+    offer,
     row,
     safe,
     text_box,
@@ -128,8 +131,13 @@ class CharacterItemsApp(widgets.VBox):
     """
 
     def __init__(self, items: Callable[[], list[MagicItem]], *, owner: str,
-                 adopt: Callable[[MagicItem], MagicItem]) -> None:
+                 adopt: Callable[[MagicItem], MagicItem],
+                 lock: AbstractContextManager[Any] | None = None) -> None:
         super().__init__()
+        # The campaign's lock in a campaign: a pick on the page and another screen's move
+        # (the live watcher's thread) both build the app shown; one at a time, it is built
+        # once. Alone (a demo), one thread: nothing to hold.
+        self.lock = lock if lock is not None else nullcontext()
         self.add_class("tc-items-app")
         self.items = items
         self.owner = owner
@@ -170,32 +178,30 @@ class CharacterItemsApp(widgets.VBox):
                          command_word=bool(self.new_word.value),
                          consumable=bool(self.new_consumable.value))
         item.validate()
-        live = self.adopt(item)
-        self.new_name.value = ""
-        self.sync(show=live)
+        with self.lock:
+            live = self.adopt(item)
+            self.new_name.value = ""
+            self.sync(show=live)
 
     def sync(self, show: MagicItem | None = None) -> None:
-        items = self.items()
-        options = [(i.name, id(i)) for i in items]
-        if list(self.picker.options) != options:
-            keep = self.picker.value
-            self.picker.options = options
-            ids = [k for _, k in options]
-            self.picker.value = keep if keep in ids else (ids[0] if ids else None)
-        if show is not None:
-            self.picker.value = id(show)
-        self.picker.layout.display = "" if options else "none"
-        self.show()
+        with self.lock:
+            options = [(i.name, id(i)) for i in self.items()]
+            offer(self.picker, options)
+            if show is not None:
+                self.picker.value = id(show)
+            self.picker.layout.display = "" if options else "none"
+            self.show()
 
     def show(self) -> None:
-        chosen = next((i for i in self.items() if id(i) == self.picker.value), None)
-        if chosen is None:
-            self.body.children = (widgets.HTML(
-                f'<p class="tc-empty">No item for {escape(self.owner)} yet: add one below.'
-                "</p>"),)
-            return
-        app = self.apps.get(id(chosen))
-        if app is None:
-            app = self.apps[id(chosen)] = ItemsApp(chosen)
-        if self.body.children != (app,):
-            self.body.children = (app,)
+        with self.lock:
+            chosen = next((i for i in self.items() if id(i) == self.picker.value), None)
+            if chosen is None:
+                self.body.children = (widgets.HTML(
+                    f'<p class="tc-empty">No item for {escape(self.owner)} yet: add one '
+                    "below.</p>"),)
+                return
+            app = self.apps.get(id(chosen))
+            if app is None:
+                app = self.apps[id(chosen)] = ItemsApp(chosen)
+            if self.body.children != (app,):
+                self.body.children = (app,)

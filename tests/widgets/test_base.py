@@ -621,3 +621,42 @@ def test_a_double_tap_on_a_confirm_button_counts_once(tap_clock: Any) -> None:
     tap_clock.now += controls.CONFIRM_GAP  # read, then tapped again
     btn.click()
     assert done == [1] and btn.description == "New"
+
+
+# --- offer: a list refreshed under a viewer's pick --------------------------------------
+
+
+def _watched(choice: Any) -> list[Any]:
+    seen: list[Any] = []
+    choice.observe(lambda change: seen.append(change["new"]), names="value")
+    return seen
+
+
+@pytest.mark.parametrize("make", [widgets.Dropdown, widgets.Select, widgets.RadioButtons])
+def test_offer_keeps_the_pick_while_it_is_offered(make: Callable[..., Any]) -> None:
+    from companion.widgets.base import offer
+
+    choice = make(options=["Ash", "Briar"], value="Briar")
+    seen = _watched(choice)
+    offer(choice, ["Ash", "Briar", "Cole"])  # a caster joined on another screen
+    assert (choice.value, list(choice.options)) == ("Briar", ["Ash", "Briar", "Cole"])
+    assert "Ash" not in seen  # observers never saw another caster picked on the way
+    seen.clear()
+    offer(choice, ["Ash", "Briar", "Cole"])  # nothing new: nothing sent
+    assert seen == []
+    offer(choice, ["Ash", "Cole"])  # the pick left: the first
+    assert choice.value == "Ash"
+    offer(choice, [("Cole", "c"), ("Dara", "d")], default="d")  # or the default offered
+    assert choice.value == "d"
+    offer(choice, [])
+    assert choice.value is None
+    offer(choice, ["Eli"])
+    assert choice.value == "Eli"
+
+
+def test_offer_keeps_what_is_still_offered_of_a_multiple_pick() -> None:
+    from companion.widgets.base import offer
+
+    awake = widgets.SelectMultiple(options=["Ash", "Briar", "Cole"], value=("Briar", "Cole"))
+    offer(awake, ["Briar", "Dara"])
+    assert (awake.value, list(awake.options)) == (("Briar",), ["Briar", "Dara"])

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,7 @@ from companion.rulesets.cairn_srd.character import Character
 from companion.store import create_campaign, open_store
 from companion.store.seats import make_seat
 from companion.table import Session
+from companion.widgets.base import ErrorLine
 from companion.widgets.table import campaign_page
 from companion.widgets.table.binding import WIDGET_LOCK, PageContext, catch_up
 from companion.widgets.table.panels import MemberPanel
@@ -107,3 +108,169 @@ def test_a_pick_and_another_screens_move_build_one_app(table: dict[str, str]) ->
     _click(shown.buttons["fatigue"])
     assert shown.error.message == "only Ash and the GM may move Ash"
     assert shown.error in list(walk(page))  # the line on the page, not a dropped app's
+
+
+# --- the same race in the other pickers: one harness ------------------------------------
+
+
+def _pick_during_catch_up(campaign: Any, pick: Callable[[], None], building: list[str],
+                          caught_up: threading.Event) -> None:
+    """``pick()`` (the page's message) in one thread until it is building an app (its
+    build appends to ``building`` and waits for ``caught_up``), then the live watcher's
+    ``catch_up`` in another, which sets ``caught_up`` when done; both joined."""
+
+    def watcher() -> None:
+        try:
+            with WIDGET_LOCK:
+                catch_up(campaign)
+        finally:
+            caught_up.set()
+
+    picking = threading.Thread(target=pick)
+    picking.start()
+    while not building and picking.is_alive():
+        picking.join(0.01)
+    assert building, "the pick built no app"
+    watching = threading.Thread(target=watcher)
+    watching.start()
+    picking.join(30)
+    watching.join(30)
+    assert not picking.is_alive() and not watching.is_alive(), "a thread is stuck"
+
+
+def _held(building: list[str], caught_up: threading.Event,
+          make: Callable[..., widgets.Widget], label: Callable[..., str]) -> Callable[..., Any]:
+    """``make`` that notes each build and holds it until the watcher has caught up (2 s at
+    most: with the campaign's lock the watcher waits for the build, not the other way)."""
+
+    def held(*args: Any, **kwargs: Any) -> widgets.Widget:
+        building.append(label(*args, **kwargs))
+        caught_up.wait(2.0)
+        return make(*args, **kwargs)
+
+    return held
+
+
+@pytest.fixture
+def five_e(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """A 5e campaign: casters Ash and Briar; Ash carries a wand and a ring."""
+    from companion.rulesets.variant5e.activating_items import MagicItem
+    from companion.rulesets.variant5e.spell_points import SpellPoints
+    from companion.widgets.table.members import ITEM
+
+    path = tmp_path / "five.db"
+    monkeypatch.setenv("COMPANION_DB", str(path))
+    with open_store(path) as store:
+        gm = create_campaign(store, "Tuesday", ["variant5e"], who="Mira", role="gm")
+        gm.add("Ash", SpellPoints.new(5))
+        gm.add("Briar", SpellPoints.new(3))
+        for item in ("Wand", "Ring"):
+            gm.add(ITEM.format("Ash", item), MagicItem(name=item, charges=3, max_charges=3),
+                   role="record", owner="Ash")
+    yield str(path)
+
+
+def _screens(path: str, key: str) -> tuple[Any, Any, Any]:
+    """The page's campaign, the app ``key`` built over it, and another screen's campaign."""
+    from companion.store import open_campaign
+    from companion.widgets.table.apps import spec
+
+    here = open_campaign(open_store(path), "Tuesday", who="Mira", role="gm")
+    there = open_campaign(open_store(path), "Tuesday", who="Mira's phone", role="gm")
+    return here, spec(key).build(here), there
+
+
+def test_a_character_pick_and_another_screens_move_build_one_app(five_e: str) -> None:
+    """The 5e pages' ``CharacterPanel``: Briar picked while a move arrives, one app."""
+    from companion.rulesets.variant5e.activating_items import MagicItem
+    from companion.widgets.table.panels import CharacterPanel
+
+    here, panel, there = _screens(five_e, "magic_items")
+    assert isinstance(panel, CharacterPanel) and panel.picker.value == "Ash"
+    building: list[str] = []
+    caught_up = threading.Event()
+    panel.build = _held(building, caught_up, panel.build, lambda name, *_r: name)
+    there.tracker("Item: Ash: Wand", MagicItem).activate(charges=1)
+    briar = list(panel.picker.options).index("Briar")
+    _pick_during_catch_up(here, lambda: _message(panel.picker, {"index": briar}),
+                          building, caught_up)
+    assert building == ["Briar"], building
+    assert panel.app is next(a for (name, _), a in panel.apps.items() if name == "Briar")
+
+
+def test_an_item_pick_and_another_screens_move_build_one_item_app(
+        five_e: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ash's items: the ring picked while a move on the wand arrives, one ring app, and
+    the wand's move is shown."""
+    from companion.rulesets.variant5e.activating_items import MagicItem
+    from companion.widgets import variant5e_items
+
+    here, panel, there = _screens(five_e, "magic_items")
+    items = panel.app
+    assert isinstance(items, variant5e_items.CharacterItemsApp)
+    building: list[str] = []
+    caught_up = threading.Event()
+    monkeypatch.setattr(variant5e_items, "ItemsApp", _held(
+        building, caught_up, variant5e_items.ItemsApp, lambda item: item.name))
+    there.tracker("Item: Ash: Wand", MagicItem).activate(charges=1)
+    ring = [label for label, _ in items.picker.options].index("Ring")
+    _pick_during_catch_up(here, lambda: _message(items.picker, {"index": ring}),
+                          building, caught_up)
+    assert building == ["Ring"], building
+    assert items.body.children == (items.apps[items.picker.value],)
+    assert here.tracker("Item: Ash: Wand", MagicItem).charges == 2
+
+
+def test_a_caster_pick_and_a_newcomer_build_one_caster_app(
+        five_e: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The party of casters: Briar picked while a new caster joins on another screen, one
+    app for Briar, and the newcomer listed."""
+    from companion.rulesets.variant5e.spell_points import SpellPoints
+    from companion.widgets import variant5e_casters
+
+    here, casters, there = _screens(five_e, "casters")
+    assert isinstance(casters, variant5e_casters.CastersApp)
+    building: list[str] = []
+    caught_up = threading.Event()
+    monkeypatch.setattr(variant5e_casters, "SpellPointsApp", _held(
+        building, caught_up, variant5e_casters.SpellPointsApp,
+        lambda caster: f"level {caster.class_level}"))
+    there.add("Cole", SpellPoints.new(1))
+    briar = list(casters.picker.options).index("Briar")
+    _pick_during_catch_up(here, lambda: _message(casters.picker, {"index": briar}),
+                          building, caught_up)
+    assert building == ["level 3"], building  # Briar's, once
+    assert list(casters.picker.options) == ["Ash", "Briar", "Cole"]
+    assert casters.body.children == (casters.apps["Briar"],)
+
+
+def test_a_followed_callback_runs_under_the_campaigns_lock(five_e: str) -> None:
+    """``follow_campaign`` runs its callback at once on the page's thread, and after each
+    change, holding the campaign's lock: the watcher cannot apply a move meanwhile."""
+    from companion.widgets.table.panels import follow_campaign
+
+    here, _app, there = _screens(five_e, "casters")
+    seen: list[bool] = []
+
+    def watcher_could_take_the_lock() -> bool:
+        took: list[bool] = []
+
+        def attempt() -> None:
+            took.append(here.lock.acquire(blocking=False))
+            if took[0]:
+                here.lock.release()
+
+        thread = threading.Thread(target=attempt)
+        thread.start()
+        thread.join(10)
+        return took[0]
+
+    follow_campaign(here, ErrorLine(), lambda: seen.append(watcher_could_take_the_lock()))
+    assert seen == [False]  # at once, on this thread
+    from companion.rulesets.variant5e.spell_points import SpellPoints
+
+    there.add("Cole", SpellPoints.new(1))
+    with WIDGET_LOCK:
+        assert catch_up(here)
+    assert seen == [False, False]  # after the change, on the watcher's thread
+    assert watcher_could_take_the_lock()  # and the lock is free again

@@ -28,6 +28,7 @@ from companion.widgets.base import (
     disable_for,
     int_box,
     name_box,
+    offer,
     row,
 )
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, labelled, said
@@ -403,8 +404,8 @@ class DowntimeApp(CairnAppBase):
             "<th>Progress</th></tr>" + "".join(
                 f"<tr><td>{escape(f.name)}</td><td>{escape(f.goal)}</td>"
                 f"<td>{f.progress}/{f.size}</td></tr>" for f in d.factions) + "</table>")
-        self.faction_pick.options = [f.name for f in d.factions] or ["—"]
-        self.condition.options = list(town.conditions) or ["—"]
+        offer(self.faction_pick, [f.name for f in d.factions] or ["—"])  # a pick stays
+        offer(self.condition, list(town.conditions) or ["—"])
         has_action = bool(options)
         self.upkeep_button.disabled = d.step != 1 or not names
         self.choose_button.disabled = d.step != 2 or not has_action

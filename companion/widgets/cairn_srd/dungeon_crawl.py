@@ -28,6 +28,7 @@ from companion.widgets.base import (
     confirm_button,
     int_box,
     name_box,
+    offer,
     row,
 )
 from companion.widgets.cairn_srd.common import (
@@ -407,8 +408,7 @@ class DungeonCrawlApp(CairnAppBase):
         d = self.delve
         names = [(c.name, c.name) for c in self.party]
         bearers = [("nobody", ""), *names]
-        if list(self.light_bearer.options) != bearers:
-            self.light_bearer.options = bearers
+        offer(self.light_bearer, bearers)  # the bearer picked stays when someone joins
         rows: list[widgets.Widget] = [widgets.HTML(
             f'<div class="tc-stats tc-light-state" data-dark="{str(d.dark).lower()}">'
             f"Oil: <b>{d.oil}</b> uses · "

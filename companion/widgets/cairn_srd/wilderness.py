@@ -18,7 +18,16 @@ import ipywidgets as widgets
 from companion.rulesets.cairn_srd import wilderness as wd
 from companion.rulesets.cairn_srd.character import Character
 from companion.rulesets.cairn_srd.wilderness import Journey
-from companion.widgets.base import SaveLoad, app_box, bind, check_box, int_box, name_box, row
+from companion.widgets.base import (
+    SaveLoad,
+    app_box,
+    bind,
+    check_box,
+    int_box,
+    name_box,
+    offer,
+    row,
+)
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, labelled
 from companion.widgets.seat_controls import act, seat_refusal, show_undo, undo
 
@@ -264,8 +273,8 @@ class WildernessApp(CairnAppBase):
             f"{escape(where)} · {j.watches_left} watches left"
             + (f"<br>Last event: {escape(j.last_event)}" if j.last_event else "") + "</div>")
         names = [t.name for t in j.party]
-        self.member.options = names or ["—"]
-        self.awake.options = names
+        offer(self.member, names or ["—"])  # a pick stays when someone joins
+        offer(self.awake, names)
         self.weather_button.disabled = not j.allowed("set_weather")
         self.choose_button.disabled = not j.allowed("choose")
         self.travel_button.disabled = not j.allowed("travel")

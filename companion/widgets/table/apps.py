@@ -82,6 +82,7 @@ from companion.widgets.table.panels import (
     MemberPanel,
     PartyAppPanel,
     PartyFightPanel,
+    follow_campaign,
 )
 
 __all__ = [
@@ -247,7 +248,7 @@ def _mm_table(campaign: Campaign) -> widgets.Widget:
 
     app = MonstersAndMagicApp(party=party, adopt=adopt, campaign=campaign)
 
-    def seat_newcomers(_campaign: object) -> None:
+    def seat_newcomers() -> None:
         if adopting:
             return  # this app seats its own new character
         seated = {id(a) for a in party.characters}
@@ -257,8 +258,9 @@ def _mm_table(campaign: Campaign) -> widgets.Widget:
                 if id(sheet) not in seated:
                     app.seat(party.add(sheet))
 
-    campaign.on_change(safe(app.error)(seat_newcomers))
-    seat_newcomers(campaign)  # anyone who joined while the app was being built
+    # Now (anyone who joined while the app was being built) and after each change, one
+    # thread at a time: a newcomer is seated once.
+    follow_campaign(campaign, app.error, seat_newcomers)
     return app
 
 
@@ -376,7 +378,7 @@ def _magic_items(campaign: Campaign) -> widgets.Widget:
 
     def build(name: str) -> widgets.Widget:
         app = CharacterItemsApp(lambda: items(name), owner=name,
-                                adopt=lambda item: adopt(name, item))
+                                adopt=lambda item: adopt(name, item), lock=campaign.lock)
         campaign.on_change(safe(app.error)(lambda _c: app.sync()))
         return app
 
@@ -391,7 +393,8 @@ def _casters(campaign: Campaign) -> widgets.Widget:
     def casters() -> dict[str, SpellPoints]:
         return {m.name: m.tracker for m in campaign.party if isinstance(m.tracker, SpellPoints)}
 
-    app = CastersApp(casters(), adopt=lambda name, caster: Session.of(campaign).add(name, caster))
+    app = CastersApp(casters(), adopt=lambda name, caster: Session.of(campaign).add(name, caster),
+                     lock=campaign.lock)
     campaign.on_change(safe(app.error)(lambda _c: app.follow(casters())))
     return app
 

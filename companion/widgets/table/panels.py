@@ -19,11 +19,31 @@ if TYPE_CHECKING:
     from companion.store.campaign import Campaign
 
 
-__all__ = ["CharacterPanel", "MemberPanel", "PartyAppPanel", "PartyFightPanel"]
+__all__ = ["CharacterPanel", "MemberPanel", "PartyAppPanel", "PartyFightPanel",
+           "follow_campaign"]
 
 
 def _escape(text: object) -> str:
     return html.escape(str(text))
+
+
+def follow_campaign(campaign: Campaign, error: ErrorLine,
+                    callback: Callable[[], None]) -> None:
+    """Run ``callback`` now and after every change of ``campaign`` (a move here or on
+    another screen), one run at a time: under the campaign's lock, which the live watcher
+    holds while it applies another screen's move. A failure after a change is said on
+    ``error``; the first run's failure is raised (the app is not built).
+
+    A page's kernel changes widgets on two threads (the page's messages, the watcher):
+    code both reach that checks what is built and then builds (a member's app, a sheet
+    seated) runs under this lock, or both threads build (``CONTRIBUTING``)."""
+
+    def locked() -> None:
+        with campaign.lock:
+            callback()
+
+    campaign.on_change(safe(error)(lambda _changed: locked()))
+    locked()
 
 
 class MemberPanel(widgets.VBox):
@@ -51,22 +71,22 @@ class MemberPanel(widgets.VBox):
         self.body = widgets.VBox(layout=widgets.Layout(max_width="100%"))
         self.picker.observe(safe(self.error)(lambda _c: self._show()), names="value")
         self.children = (row(self.picker), self.error, self.body)
-        campaign.on_change(safe(self.error)(lambda _c: self.sync()))
-        self.sync()
+        follow_campaign(campaign, self.error, self.sync)
 
     def members(self) -> list[tuple[str, str]]:
         return [(m.name, m.id) for m in self.campaign
                 if isinstance(m.tracker, self.cls) and m.role == "party"]
 
     def sync(self) -> None:
-        options = self.members()
-        if list(self.picker.options) != options:
-            keep = self.picker.value
-            self.picker.options = options
-            ids = [i for _, i in options]
-            mine = _own_first([n for n, _ in options], self.campaign.who)
-            self.picker.value = keep if keep in ids else (ids[mine] if ids else None)
-        self._show()
+        with self.campaign.lock:  # a page's pick meanwhile waits (follow_campaign)
+            options = self.members()
+            if list(self.picker.options) != options:
+                keep = self.picker.value
+                self.picker.options = options
+                ids = [i for _, i in options]
+                mine = _own_first([n for n, _ in options], self.campaign.who)
+                self.picker.value = keep if keep in ids else (ids[mine] if ids else None)
+            self._show()
 
     def _show(self) -> None:
         # One thread at a time: a pick (the page's message) and another screen's move (the
@@ -126,11 +146,9 @@ class CharacterPanel(widgets.VBox):
         self.picker.add_class(f"tc-pick-{name}")
         self.body = widgets.VBox(layout=widgets.Layout(max_width="100%"))
         self._syncing = False  # the list changing under the picker is not a pick
-        self.picker.observe(safe(self.error)(lambda _c: self._show(picked=not self._syncing)),
-                            names="value")
+        self.picker.observe(safe(self.error)(lambda _c: self._picked()), names="value")
         self.children = (row(self.picker), self.error, self.body)
-        campaign.on_change(safe(self.error)(lambda _c: self.sync()))
-        self.sync()
+        follow_campaign(campaign, self.error, self.sync)
 
     @property
     def app(self) -> widgets.Widget | None:
@@ -139,18 +157,25 @@ class CharacterPanel(widgets.VBox):
         return shown[0] if shown and not isinstance(shown[0], widgets.HTML) else None
 
     def sync(self) -> None:
-        options = self.names()
-        if list(self.picker.options) != options:
-            keep = self.picker.value
-            self._syncing = True
-            try:
-                self.picker.options = options
-                mine = _own_first(options, self.campaign.who)
-                self.picker.value = keep if keep in options else (options[mine] if options
-                                                                  else None)
-            finally:
-                self._syncing = False
-        self._show()
+        with self.campaign.lock:  # a page's pick meanwhile waits (follow_campaign)
+            options = self.names()
+            if list(self.picker.options) != options:
+                keep = self.picker.value
+                self._syncing = True
+                try:
+                    self.picker.options = options
+                    mine = _own_first(options, self.campaign.who)
+                    self.picker.value = keep if keep in options else (options[mine] if options
+                                                                      else None)
+                finally:
+                    self._syncing = False
+            self._show()
+
+    def _picked(self) -> None:
+        # Read under the lock: a sync on the watcher's thread sets _syncing while it runs,
+        # and a pick read meanwhile would not count as a pick (its records not stored).
+        with self.campaign.lock:
+            self._show(picked=not self._syncing)
 
     def _show(self, *, picked: bool = False) -> None:
         with self.campaign.lock:  # a pick and a live update: one at a time (MemberPanel._show)
@@ -210,16 +235,17 @@ class PartyFightPanel(widgets.VBox):
     def _follow(self) -> None:
         """A sheet changed (here, in another app or on another screen): show the fight as
         the sheets now say, and watch any sheet that joined the party."""
-        for sheet in self.party().values():
-            if id(sheet) not in self._watched:
-                self._watched.add(id(sheet))
-                sheet.on_change(self._follow_sheet)
-        board = self._board()
-        if board != self._shown:
-            self._shown = board
-            self.app.render()
-            self.app.moves.render()
-        self._note()
+        with self.campaign.lock:  # the page's thread and the watcher's: one at a time
+            for sheet in self.party().values():
+                if id(sheet) not in self._watched:
+                    self._watched.add(id(sheet))
+                    sheet.on_change(self._follow_sheet)
+            board = self._board()
+            if board != self._shown:
+                self._shown = board
+                self.app.render()
+                self.app.moves.render()
+            self._note()
 
     def _note(self) -> None:
         names = set(self.party())
@@ -257,8 +283,7 @@ class PartyAppPanel(widgets.VBox):
         self.error = ErrorLine()
         self.app: widgets.Widget = widgets.HTML()
         self._ids: tuple[int, ...] | None = None
-        campaign.on_change(safe(self.error)(lambda _c: self.sync()))
-        self.sync()
+        follow_campaign(campaign, self.error, self.sync)
 
     def party(self) -> list[Character]:
         """The campaign's Cairn characters (the same sheets the other apps show)."""
@@ -267,10 +292,11 @@ class PartyAppPanel(widgets.VBox):
         return [m.tracker for m in self.campaign.party if isinstance(m.tracker, Character)]
 
     def sync(self) -> None:
-        party = self.party()
-        ids = tuple(id(c) for c in party)
-        if ids == self._ids:
-            return
-        self._ids = ids  # first: building may make moves that notify the campaign again
-        self.app = self.build(party)
-        self.children = (self.error, self.app)
+        with self.campaign.lock:  # built once per party, not once per thread
+            party = self.party()
+            ids = tuple(id(c) for c in party)
+            if ids == self._ids:
+                return
+            self._ids = ids  # first: building may make moves that notify the campaign again
+            self.app = self.build(party)
+            self.children = (self.error, self.app)

@@ -348,6 +348,10 @@ class TableApp(widgets.VBox):
         c = self.campaign
         if c is None:
             return
+        with c.lock:  # the page's thread and the watcher's: each member followed once
+            self._render_locked(c)
+
+    def _render_locked(self, c: Campaign) -> None:
         rulesets = ", ".join(ruleset_title(r) for r in c.rulesets)  # names, not ids
         self.heading.value = (f'<h3 class="tc-campaign" data-campaign="{html.escape(c.name)}">'
                             f"{html.escape(c.name)} <small>({html.escape(rulesets)})</small></h3>")
