@@ -133,7 +133,7 @@ def check_box(label: str, name: str, value: bool = False) -> widgets.Checkbox:
     return box
 
 
-def offer(choice: widgets.widget_selection._Selection, options: list[Any],
+def offer(choice: widgets.DOMWidget, options: list[Any],
           default: Any = None) -> None:
     """Offer ``options`` (labels, or ``(label, value)`` pairs) in ``choice``, keeping what
     its viewer picked while it is still offered; else ``default`` if offered, else the
@@ -144,7 +144,7 @@ def offer(choice: widgets.widget_selection._Selection, options: list[Any],
     unless the pick was read first. On the way, observers may see no pick (``None``),
     never another option."""
     values = [o[1] if isinstance(o, tuple) else o for o in options]
-    if isinstance(choice, widgets.widget_selection._MultipleSelection):
+    if isinstance(choice, widgets.SelectMultiple):
         keep = tuple(v for v in choice.value if v in values)
         if list(choice.options) != list(options):
             choice.options = options

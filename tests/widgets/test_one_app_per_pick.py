@@ -5,6 +5,8 @@ tap, a picked value) and the live watcher applying another screen's move. Both s
 member a panel has picked; unlocked, each found no app for the member yet and built one.
 The page showed one, then the other, and a refusal said on the first was never seen. The
 panel now shows one member at a time (``MemberPanel._show`` under the campaign's lock).
+The same holds for the 5e pages' character picker, the items and casters apps, and
+``follow_campaign``, which every "now and after each change" callback goes through.
 """
 
 from __future__ import annotations
@@ -59,60 +61,6 @@ def _click(button: widgets.Button) -> None:
                             "buffers": []})
 
 
-def test_a_pick_and_another_screens_move_build_one_app(table: dict[str, str]) -> None:
-    """Bryn picks Ash's sheet while Ash's move arrives: the watcher waits for the pick,
-    finds Ash's app built, and shows it; Bryn's tap on it is refused on the line she sees."""
-    page = campaign_page("cairn_character",
-                         PageContext(campaign="Tuesday", seat=table["Bryn"]))
-    panel = next(w for w in walk(page) if isinstance(w, MemberPanel))
-    campaign = panel.campaign
-    assert campaign.who == "Bryn"
-    built: list[str] = []
-    watcher_done = threading.Event()
-    build = panel.build
-
-    def slow_build(tracker: Any) -> widgets.Widget:
-        # The pick's build is held until the watcher has finished (or 2 s): with no lock,
-        # the watcher builds its own app for Ash meanwhile; with the campaign's, it waits.
-        built.append(tracker.name)
-        if tracker.name == "Ash":
-            watcher_done.wait(2.0)
-        return build(tracker)
-
-    panel.build = slow_build
-    with open_store(table["path"]) as store:
-        ash = Session.by_secret(store, "Tuesday", table["Ash"])
-        ash.act("Ash", "add_fatigue")
-
-    def watcher() -> None:
-        try:
-            with WIDGET_LOCK:
-                catch_up(campaign)
-        finally:
-            watcher_done.set()
-
-    ash_index = [label for label, _ in panel.picker.options].index("Ash")
-    picking = threading.Thread(target=_message, args=(panel.picker, {"index": ash_index}))
-    picking.start()
-    while not built and picking.is_alive():  # until the pick is building Ash's app
-        picking.join(0.01)
-    assert built == ["Ash"], "the pick built no app"
-    watching = threading.Thread(target=watcher)
-    watching.start()
-    picking.join(30)
-    watching.join(30)
-    assert built == ["Ash"], built  # one app for Ash, not one per thread
-    shown = panel.body.children[0]
-    assert shown is panel.apps[panel.picker.value]
-    assert "Fatigue 1" in shown.stats.value
-    _click(shown.buttons["fatigue"])
-    assert shown.error.message == "only Ash and the GM may move Ash"
-    assert shown.error in list(walk(page))  # the line on the page, not a dropped app's
-
-
-# --- the same race in the other pickers: one harness ------------------------------------
-
-
 def _pick_during_catch_up(campaign: Any, pick: Callable[[], None], building: list[str],
                           caught_up: threading.Event) -> None:
     """``pick()`` (the page's message) in one thread until it is building an app (its
@@ -149,6 +97,37 @@ def _held(building: list[str], caught_up: threading.Event,
         return make(*args, **kwargs)
 
     return held
+
+
+def test_a_pick_and_another_screens_move_build_one_app(table: dict[str, str]) -> None:
+    """Bryn picks Ash's sheet while Ash's move arrives: the watcher waits for the pick,
+    finds Ash's app built, and shows it; Bryn's tap on it is refused on the line she sees."""
+    page = campaign_page("cairn_character",
+                         PageContext(campaign="Tuesday", seat=table["Bryn"]))
+    panel = next(w for w in walk(page) if isinstance(w, MemberPanel))
+    campaign = panel.campaign
+    assert campaign.who == "Bryn"
+    built: list[str] = []
+    caught_up = threading.Event()
+    # The pick's build is held until the watcher has caught up (or 2 s): with no lock, the
+    # watcher builds its own app for Ash meanwhile; with the campaign's, it waits.
+    panel.build = _held(built, caught_up, panel.build, lambda tracker: tracker.name)
+    with open_store(table["path"]) as store:
+        ash = Session.by_secret(store, "Tuesday", table["Ash"])
+        ash.act("Ash", "add_fatigue")
+    ash_index = [label for label, _ in panel.picker.options].index("Ash")
+    _pick_during_catch_up(campaign, lambda: _message(panel.picker, {"index": ash_index}),
+                          built, caught_up)
+    assert built == ["Ash"], built  # one app for Ash, not one per thread
+    shown = panel.body.children[0]
+    assert shown is panel.apps[panel.picker.value]
+    assert "Fatigue 1" in shown.stats.value
+    _click(shown.buttons["fatigue"])
+    assert shown.error.message == "only Ash and the GM may move Ash"
+    assert shown.error in list(walk(page))  # the line on the page, not a dropped app's
+
+
+# --- the same race in the other pickers ----------------------------------------------------
 
 
 @pytest.fixture
