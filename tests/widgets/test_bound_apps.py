@@ -326,10 +326,15 @@ def test_the_party_of_casters_is_the_campaign_s_casters(db: Path) -> None:
     casters.apps["Ash"].model.long_rest()
     other.refresh()
     assert 'data-caster="Ash" data-points="27"' in phone.summary.value
-    # A caster joining on another screen joins this list after the sync.
+    # A caster joining on another screen joins this list after the sync, and the caster
+    # picked here stays picked (the list used to jump back to the first).
+    casters.picker.value = "Cole"
     other.add("Dree", SpellPoints.new(3, "third"))
     app.campaign.refresh()
     assert list(casters.casters) == ["Ash", "Cole", "Dree"]
+    assert list(casters.picker.options) == ["Ash", "Cole", "Dree"]
+    assert casters.picker.value == "Cole"
+    assert casters.body.children == (casters.apps["Cole"],)
     again = open_campaign(open_store(db), "Tuesday")
     assert again.tracker("Ash", SpellPoints).points == 27
 
