@@ -86,12 +86,24 @@ def recording_playwright(test_name: str | None = None) -> Iterator[Any]:
 
     with sync_playwright() as playwright:
         playwright.recorded_contexts = []
+        playwright.recorded_as = name
         try:
             yield playwright
         except BaseException as failure:
-            record = describe(playwright.recorded_contexts, name)
-            failure.add_note(f"open pages at the failure:\n{record}")
+            note_open_pages(playwright, failure)
             raise
+
+
+def note_open_pages(playwright: Any, failure: BaseException) -> None:
+    """Put the record of ``playwright``'s open pages on ``failure`` (once). A test that
+    closes its browser in a ``finally`` calls this first, in an ``except``: by the time
+    the failure leaves :func:`recording_playwright`, the pages are gone."""
+    contexts = getattr(playwright, "recorded_contexts", [])
+    if not contexts:
+        return
+    record = describe(contexts, getattr(playwright, "recorded_as", "browser"))
+    playwright.recorded_contexts = []  # noted: the enclosing block adds nothing more
+    failure.add_note(f"open pages at the failure:\n{record}")
 
 
 def record(playwright: Any, context: Any) -> Any:

@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 
 from tests.browser.axe import serious_violations
-from tests.browser.failures import record, recording_playwright
+from tests.browser.failures import note_open_pages, record, recording_playwright
 from tests.static_apps.test_static_apps import (
     APP_WAIT,
     StaticServer,
@@ -213,6 +213,9 @@ def test_hot_seat_hidden_roll_bad_input_phone_width_and_axe(
 
                 page = phone.open(apps + "campaigns.html", ".tc-campaigns")
                 checked_page(page, "campaigns", found)
+            except BaseException as failure:
+                note_open_pages(p, failure)  # before the browser closes, below
+                raise
             finally:
                 found["outside"], found["errors"] = phone.outside, phone.errors
                 phone.close()
