@@ -78,15 +78,15 @@ class MemberPanel(widgets.VBox):
                 if isinstance(m.tracker, self.cls) and m.role == "party"]
 
     def sync(self) -> None:
-        with self.campaign.lock:  # a page's pick meanwhile waits (follow_campaign)
-            options = self.members()
-            if list(self.picker.options) != options:
-                keep = self.picker.value
-                self.picker.options = options
-                ids = [i for _, i in options]
-                mine = _own_first([n for n, _ in options], self.campaign.who)
-                self.picker.value = keep if keep in ids else (ids[mine] if ids else None)
-            self._show()
+        # Run through follow_campaign: under the campaign's lock, one thread at a time.
+        options = self.members()
+        if list(self.picker.options) != options:
+            keep = self.picker.value
+            self.picker.options = options
+            ids = [i for _, i in options]
+            mine = _own_first([n for n, _ in options], self.campaign.who)
+            self.picker.value = keep if keep in ids else (ids[mine] if ids else None)
+        self._show()
 
     def _show(self) -> None:
         # One thread at a time: a pick (the page's message) and another screen's move (the
@@ -157,19 +157,19 @@ class CharacterPanel(widgets.VBox):
         return shown[0] if shown and not isinstance(shown[0], widgets.HTML) else None
 
     def sync(self) -> None:
-        with self.campaign.lock:  # a page's pick meanwhile waits (follow_campaign)
-            options = self.names()
-            if list(self.picker.options) != options:
-                keep = self.picker.value
-                self._syncing = True
-                try:
-                    self.picker.options = options
-                    mine = _own_first(options, self.campaign.who)
-                    self.picker.value = keep if keep in options else (options[mine] if options
-                                                                      else None)
-                finally:
-                    self._syncing = False
-            self._show()
+        # Run through follow_campaign: under the campaign's lock, one thread at a time.
+        options = self.names()
+        if list(self.picker.options) != options:
+            keep = self.picker.value
+            self._syncing = True
+            try:
+                self.picker.options = options
+                mine = _own_first(options, self.campaign.who)
+                self.picker.value = keep if keep in options else (options[mine] if options
+                                                                  else None)
+            finally:
+                self._syncing = False
+        self._show()
 
     def _picked(self) -> None:
         # Read under the lock: a sync on the watcher's thread sets _syncing while it runs,
@@ -292,11 +292,11 @@ class PartyAppPanel(widgets.VBox):
         return [m.tracker for m in self.campaign.party if isinstance(m.tracker, Character)]
 
     def sync(self) -> None:
-        with self.campaign.lock:  # built once per party, not once per thread
-            party = self.party()
-            ids = tuple(id(c) for c in party)
-            if ids == self._ids:
-                return
-            self._ids = ids  # first: building may make moves that notify the campaign again
-            self.app = self.build(party)
-            self.children = (self.error, self.app)
+        # Run through follow_campaign: under the campaign's lock, one thread at a time.
+        party = self.party()
+        ids = tuple(id(c) for c in party)
+        if ids == self._ids:
+            return
+        self._ids = ids  # first: building may make moves that notify the campaign again
+        self.app = self.build(party)
+        self.children = (self.error, self.app)
