@@ -253,3 +253,65 @@ def test_a_followed_callback_runs_under_the_campaigns_lock(five_e: str) -> None:
         assert catch_up(here)
     assert seen == [False, False]  # after the change, on the watcher's thread
     assert watcher_could_take_the_lock()  # and the lock is free again
+
+
+# --- a newcomer does not move a pick, not even on the way -------------------------------
+
+
+def test_a_newcomer_leaves_the_member_pick_and_builds_nothing_on_the_way(
+        table: dict[str, str]) -> None:
+    """Bryn's Cairn page shows Bryn; Cole joins on the GM's screen. The list gains Cole, the
+    pick stays on Bryn, and no app is built for Ash (the first) while the list changes."""
+    page = campaign_page("cairn_character",
+                         PageContext(campaign="Tuesday", seat=table["Bryn"]))
+    panel = next(w for w in walk(page) if isinstance(w, MemberPanel))
+    bryn = panel.picker.value
+    assert panel.picker.label == "Bryn"
+    built: list[str] = []
+    build = panel.build
+
+    def noted(tracker: Any) -> widgets.Widget:
+        built.append(tracker.name)
+        return build(tracker)
+
+    panel.build = noted
+    from companion.store import open_campaign
+
+    there = open_campaign(open_store(table["path"]), "Tuesday", who="Mira", role="gm")
+    there.add("Cole", Character("Cole", strength=10, strength_max=10))
+    with WIDGET_LOCK:
+        assert catch_up(panel.campaign)
+    assert [label for label, _ in panel.picker.options] == ["Ash", "Bryn", "Cole"]
+    assert panel.picker.value == bryn
+    assert built == [], built  # Ash's app was never built on the way
+    assert panel.body.children == (panel.apps[bryn],)
+
+
+def test_a_newcomer_leaves_the_character_pick_and_builds_nothing_on_the_way(
+        five_e: str) -> None:
+    """Briar's 5e items page opens on Briar; Cole joins on another screen: the pick stays
+    on Briar and no app is built for Ash (the first) while the list changes."""
+    from companion.rulesets.variant5e.spell_points import SpellPoints
+    from companion.store import open_campaign
+    from companion.widgets.table.apps import spec
+    from companion.widgets.table.panels import CharacterPanel
+
+    here = open_campaign(open_store(five_e), "Tuesday", who="Briar", role="player")
+    panel = spec("magic_items").build(here)
+    there = open_campaign(open_store(five_e), "Tuesday", who="Mira", role="gm")
+    assert isinstance(panel, CharacterPanel)
+    assert panel.picker.value == "Briar"
+    built: list[str] = []
+    build = panel.build
+
+    def noted(name: str, *records: Any) -> widgets.Widget:
+        built.append(name)
+        return build(name, *records)
+
+    panel.build = noted
+    there.add("Cole", SpellPoints.new(1))
+    with WIDGET_LOCK:
+        assert catch_up(here)
+    assert list(panel.picker.options) == ["Ash", "Briar", "Cole"]
+    assert panel.picker.value == "Briar"
+    assert "Ash" not in built, built

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as widgets
 
 from companion.state import Tracker
-from companion.widgets.base import ErrorLine, button, row, safe
+from companion.widgets.base import ErrorLine, button, offer, row, safe
 
 if TYPE_CHECKING:
     from companion.rulesets.cairn_srd.character import Character
@@ -81,11 +81,8 @@ class MemberPanel(widgets.VBox):
         # Run through follow_campaign: under the campaign's lock, one thread at a time.
         options = self.members()
         if list(self.picker.options) != options:
-            keep = self.picker.value
-            self.picker.options = options
-            ids = [i for _, i in options]
             mine = _own_first([n for n, _ in options], self.campaign.who)
-            self.picker.value = keep if keep in ids else (ids[mine] if ids else None)
+            offer(self.picker, options, default=options[mine][1] if options else None)
         self._show()
 
     def _show(self) -> None:
@@ -160,13 +157,10 @@ class CharacterPanel(widgets.VBox):
         # Run through follow_campaign: under the campaign's lock, one thread at a time.
         options = self.names()
         if list(self.picker.options) != options:
-            keep = self.picker.value
             self._syncing = True
             try:
-                self.picker.options = options
                 mine = _own_first(options, self.campaign.who)
-                self.picker.value = keep if keep in options else (options[mine] if options
-                                                                  else None)
+                offer(self.picker, options, default=options[mine] if options else None)
             finally:
                 self._syncing = False
         self._show()
