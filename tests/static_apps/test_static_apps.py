@@ -120,21 +120,30 @@ class Profile:
 #: The campaign's head as kept in IndexedDB (Emscripten's IDBFS database "/campaigns"),
 #: or -1. A move is flushed there asynchronously (milliseconds) after it is made: a page
 #: left at once could still lose it, so the test waits for it to be kept.
+#: Each look closes its connection: polled every 200 ms, an unclosed one per poll piled up
+#: in the browser (a renderer crashed under load, run 6 of 20). And it never creates the
+#: database: an empty one at version 1, held open, would block the page's own opening of it
+#: at IDBFS's version (an upgrade waits for every other connection to close).
 KEPT_HEAD = """([name]) => new Promise((ok) => {
   const r = indexedDB.open("/campaigns");
+  r.onupgradeneeded = () => r.transaction.abort();  // not there yet: create nothing
   r.onerror = () => ok(-1);
   r.onsuccess = () => {
+    const db = r.result;
+    const done = (head) => { db.close(); ok(head); };
     try {
-      const get = r.result.transaction("FILE_DATA").objectStore("FILE_DATA")
+      const get = db.transaction("FILE_DATA").objectStore("FILE_DATA")
         .get("/campaigns/campaigns.json");
       get.onsuccess = () => {
-        if (!get.result) return ok(-1);
-        const doc = JSON.parse(new TextDecoder().decode(get.result.contents));
-        const c = doc.campaigns.find((c) => c.name === name);
-        ok(c ? c.head : -1);
+        try {
+          if (!get.result) return done(-1);
+          const doc = JSON.parse(new TextDecoder().decode(get.result.contents));
+          const c = doc.campaigns.find((c) => c.name === name);
+          done(c ? c.head : -1);
+        } catch (e) { done(-1); }  // a half-written file: not kept yet
       };
-      get.onerror = () => ok(-1);
-    } catch (e) { ok(-1); }
+      get.onerror = () => done(-1);
+    } catch (e) { done(-1); }
   };
 })"""
 
