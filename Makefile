@@ -49,7 +49,7 @@ help:
 
 # --- environment --------------------------------------------------------------------
 $(PY):
-	$(PYTHON) -m venv $(VENV) || { $(SUDO) apt-get update && $(APT_INSTALL) python3-venv && $(PYTHON) -m venv $(VENV); }
+	$(PYTHON) -m venv $(VENV) || { $(APT_GET) python3-venv && $(PYTHON) -m venv $(VENV); }
 
 # Re-install only when pyproject.toml changes (the install is editable).
 $(STAMP): pyproject.toml | $(PY)
@@ -58,15 +58,18 @@ $(STAMP): pyproject.toml | $(PY)
 
 install: $(STAMP)
 
-# apt-get waits for dpkg's lock instead of failing when another install holds it.
-APT_INSTALL  := $(SUDO) apt-get install -y -o DPkg::Lock::Timeout=300
+# `$(APT_GET) pkg...` updates the package lists and installs. make test installs the system
+# packages and the venv side by side; on a plain Debian the venv needs python3-venv too,
+# and two apt-get at once fail on apt's locks: flock makes the second wait its turn.
+APT_GET      := flock /tmp/table-companion-apt.lock sh -c \
+	'$(SUDO) apt-get update && $(SUDO) apt-get install -y "$$@"' apt-get
 
 chromium:
-	@test -x $(CHROMIUM) || { $(SUDO) apt-get update && $(APT_INSTALL) chromium; }
+	@test -x $(CHROMIUM) || { $(APT_GET) chromium; }
 
 # The store's tests start a throwaway PostgreSQL cluster (Debian's initdb/pg_ctl).
 postgres:
-	@ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || { $(SUDO) apt-get update && $(APT_INSTALL) postgresql; }
+	@ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || { $(APT_GET) postgresql; }
 
 # Every system package make test needs (Chromium, PostgreSQL, npm), in one apt-get: on a
 # fresh machine three updates and installs one after the other took about 40 s of CI.
@@ -75,7 +78,7 @@ system:
 	test -x $(CHROMIUM) || missing="$$missing chromium"; \
 	ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || missing="$$missing postgresql"; \
 	command -v npm >/dev/null || missing="$$missing npm"; \
-	test -z "$$missing" || { $(SUDO) apt-get update && $(APT_INSTALL) $$missing; }
+	test -z "$$missing" || $(APT_GET) $$missing
 
 # The club deployment's tests (tests/hub) run a real JupyterHub: JupyterHub and its dummy
 # authenticator into the venv, configurable-http-proxy from npm into build/npm-hub/ (the
@@ -84,7 +87,7 @@ HUB_NPM      := build/npm-hub
 hub-deps: $(STAMP)
 	@$(PY) -c "import jupyterhub, dummyauthenticator" 2>/dev/null || \
 		$(PY) -m pip install -q --disable-pip-version-check "jupyterhub==6.1.*" jupyterhub-dummyauthenticator
-	@command -v npm >/dev/null || { $(SUDO) apt-get update && $(APT_INSTALL) npm; }
+	@command -v npm >/dev/null || { $(APT_GET) npm; }
 	@test -x $(HUB_NPM)/node_modules/.bin/configurable-http-proxy || \
 		npm install --prefix $(HUB_NPM) --no-audit --no-fund configurable-http-proxy@5
 
@@ -129,7 +132,7 @@ app: $(STAMP)
 
 # --- reference site -----------------------------------------------------------------
 $(PYODIDE_STAMP):
-	@command -v npm >/dev/null || { $(SUDO) apt-get update && $(APT_INSTALL) npm; }
+	@command -v npm >/dev/null || { $(APT_GET) npm; }
 	bash tools/fetch_pyodide.sh $(PYODIDE_VERSION) $(NPM_CACHE) $(PYODIDE_DIR)
 	touch $@
 
@@ -166,7 +169,7 @@ check-static-apps: docs chromium
 RUNS  ?= 20
 TESTS ?= -m browser tests/
 stress-test: $(STAMP) chromium postgres
-	@command -v stress >/dev/null || { $(SUDO) apt-get update && $(APT_INSTALL) stress; }
+	@command -v stress >/dev/null || { $(APT_GET) stress; }
 	@stress --cpu 2 >/dev/null 2>&1 & hog=$$!; trap "kill $$hog" EXIT; \
 	for run in $$(seq $(RUNS)); do \
 		echo "== run $$run of $(RUNS) under load"; \
