@@ -71,8 +71,8 @@ chromium:
 postgres:
 	@ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || { $(APT_GET) postgresql; }
 
-# Every system package make test needs (Chromium, PostgreSQL, npm), in one apt-get: on a
-# fresh machine three updates and installs one after the other took about 40 s of CI.
+# Every system package make test needs (Chromium, PostgreSQL, npm), in one apt-get
+# (one update of the package lists, whichever are missing).
 system:
 	@missing=""; \
 	test -x $(CHROMIUM) || missing="$$missing chromium"; \
@@ -107,8 +107,8 @@ SCREENSHOTS ?= 0
 # Everything CI runs. The site tests need the built site, the browser tests need Chromium.
 # Lint (one core) and the site's build (one core) run side by side: one after the other,
 # a core stood idle for a minute of every CI run. The system packages (one apt-get) and
-# the Python packages (pip) install side by side for the same reason: on a fresh machine
-# they took about 40 s and 30 s one after the other.
+# the Python packages (pip) install side by side for the same reason: on a machine
+# without Chromium, its install (about 40 s in ci30) came before pip's, not beside it.
 test:
 	@$(MAKE) --no-print-directory -j2 system $(STAMP)
 	@$(MAKE) --no-print-directory hub-deps
