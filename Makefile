@@ -63,21 +63,25 @@ install: $(STAMP)
 # and two apt-get at once fail on apt's locks: flock makes the second wait its turn.
 APT_GET      := flock /tmp/table-companion-apt.lock sh -c \
 	'$(SUDO) apt-get update && $(SUDO) apt-get install -y "$$@"' apt-get
+# Whether each system package is there, checked the same way by every target that needs it.
+HAVE_CHROMIUM := test -x $(CHROMIUM)
+HAVE_POSTGRES := ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1
+HAVE_NPM      := command -v npm >/dev/null
 
 chromium:
-	@test -x $(CHROMIUM) || { $(APT_GET) chromium; }
+	@$(HAVE_CHROMIUM) || $(APT_GET) chromium
 
 # The store's tests start a throwaway PostgreSQL cluster (Debian's initdb/pg_ctl).
 postgres:
-	@ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || { $(APT_GET) postgresql; }
+	@$(HAVE_POSTGRES) || $(APT_GET) postgresql
 
 # Every system package make test needs (Chromium, PostgreSQL, npm), in one apt-get
 # (one update of the package lists, whichever are missing).
 system:
 	@missing=""; \
-	test -x $(CHROMIUM) || missing="$$missing chromium"; \
-	ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || missing="$$missing postgresql"; \
-	command -v npm >/dev/null || missing="$$missing npm"; \
+	$(HAVE_CHROMIUM) || missing="$$missing chromium"; \
+	$(HAVE_POSTGRES) || missing="$$missing postgresql"; \
+	$(HAVE_NPM) || missing="$$missing npm"; \
 	test -z "$$missing" || $(APT_GET) $$missing
 
 # The club deployment's tests (tests/hub) run a real JupyterHub: JupyterHub and its dummy
@@ -87,7 +91,7 @@ HUB_NPM      := build/npm-hub
 hub-deps: $(STAMP)
 	@$(PY) -c "import jupyterhub, dummyauthenticator" 2>/dev/null || \
 		$(PY) -m pip install -q --disable-pip-version-check "jupyterhub==6.1.*" jupyterhub-dummyauthenticator
-	@command -v npm >/dev/null || { $(APT_GET) npm; }
+	@$(HAVE_NPM) || $(APT_GET) npm
 	@test -x $(HUB_NPM)/node_modules/.bin/configurable-http-proxy || \
 		npm install --prefix $(HUB_NPM) --no-audit --no-fund configurable-http-proxy@5
 
@@ -132,7 +136,7 @@ app: $(STAMP)
 
 # --- reference site -----------------------------------------------------------------
 $(PYODIDE_STAMP):
-	@command -v npm >/dev/null || { $(APT_GET) npm; }
+	@$(HAVE_NPM) || $(APT_GET) npm
 	bash tools/fetch_pyodide.sh $(PYODIDE_VERSION) $(NPM_CACHE) $(PYODIDE_DIR)
 	touch $@
 
