@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -62,8 +63,23 @@ def pytest_configure(config: pytest.Config) -> None:
     # Each test process (one per pytest-xdist worker) keeps campaigns made without an explicit
     # COMPANION_DB in a folder of its own, never in the developer's own campaigns file and
     # never in another worker's.
+    global _private_data_home
     if "COMPANION_DB" not in os.environ:
-        os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="tc-test-data-")
+        _private_data_home = tempfile.mkdtemp(prefix="tc-test-data-")
+        os.environ["XDG_DATA_HOME"] = _private_data_home
+
+
+#: The folder ``pytest_configure`` made for this test process, if it made one.
+_private_data_home = ""
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    # The folder goes with the process: a day of `make check` runs otherwise leaves one
+    # folder of campaign files in /tmp per run and worker (120 were found after one day).
+    global _private_data_home
+    if _private_data_home:
+        shutil.rmtree(_private_data_home, ignore_errors=True)
+        _private_data_home = ""
 
 
 #: Where each test process writes when each test ran (``test-artifacts/timeline-*.tsv``:
