@@ -59,6 +59,10 @@ def _patient_expect() -> None:
 _patient_expect()
 
 
+#: The folder ``pytest_configure`` made for this test process, if it made one.
+_private_data_home = ""
+
+
 def pytest_configure(config: pytest.Config) -> None:
     # Each test process (one per pytest-xdist worker) keeps campaigns made without an explicit
     # COMPANION_DB in a folder of its own, never in the developer's own campaigns file and
@@ -67,10 +71,6 @@ def pytest_configure(config: pytest.Config) -> None:
     if "COMPANION_DB" not in os.environ:
         _private_data_home = tempfile.mkdtemp(prefix="tc-test-data-")
         os.environ["XDG_DATA_HOME"] = _private_data_home
-
-
-#: The folder ``pytest_configure`` made for this test process, if it made one.
-_private_data_home = ""
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
