@@ -55,19 +55,29 @@ from companion.dice.physical import EnteredDice, OwnDiceError
 from companion.dice.roller import SEED_BOUND, DrawnSeed, SeededRandom
 from companion.errors import CompanionError
 from companion.fairplay import LoggedRoll
-from companion.state import Event, Tracker, is_move
+from companion.state import Event, Tracker, is_move, jsonable
 from companion.store.campaign import SPECTATOR_LINE, Campaign, shared_campaign
 from companion.store.permissions import SEAT_GONE_LINE, SeatError, SeatKey, same_name, seat_gone
 from companion.store.port import UNSAVED_WHERE
 from companion.store.records import ConflictError, StoredEvent, StoreError
-from companion.store.registry import move_parameters
+from companion.store.registry import decode_args, kind_key, move_parameters, move_signature
 from companion.table import views
+from companion.table.acts import (
+    TABLE_MOVES,
+    Accepted,
+    Act,
+    ActError,
+    Outcome,
+    Refused,
+    RollSpec,
+)
 
 if TYPE_CHECKING:
     from companion.store.port import Store
     from companion.store.seats import SeatInfo
 
-__all__ = ["ROLL_ATTEMPTS", "RuleRoll", "Session", "mirror_save", "shared_session"]
+__all__ = ["ROLL_ATTEMPTS", "ReadOnlyError", "RuleRoll", "Session", "mirror_save",
+           "shared_session"]
 
 T = TypeVar("T")
 K = TypeVar("K", bound=Tracker)
@@ -101,6 +111,15 @@ class RuleRoll(Generic[T]):
     def shown(self) -> bool:
         """Whether this seat may see the result."""
         return self.visible
+
+
+class ReadOnlyError(SeatError):
+    """A move made on a read-only view of a tracker
+    ([Session.read][companion.table.session.Session.read])."""
+
+
+#: What a read-only view answers a move with.
+READ_ONLY_LINE = "this is a read-only view of the tracker: act through the session"
 
 
 def _draw_seed() -> int:
@@ -748,6 +767,188 @@ class Session:
         return result
 
 
+    # -- acts: moves as plain data (issue 43) -------------------------------------------
+
+    def on_act(self, listener: Callable[[Outcome], None]) -> None:
+        """Call ``listener(outcome)`` after every act this session judges
+        ([perform][companion.table.session.Session.perform]), accepted or refused: a
+        journal of acts, a wire's answer."""
+        self.__dict__.setdefault("_act_listeners", []).append(listener)
+
+    def perform(self, act: Act) -> Outcome:
+        """Judge ``act`` (plain data: see [companion.table.acts][]) as this seat against
+        the store, and make it if the rules and the seat allow. Returns
+        [Accepted][companion.table.acts.Accepted] with the events it stored (as this
+        seat may see them) or [Refused][companion.table.acts.Refused] with the one-line
+        reason; a refused act stores nothing. The dice are the session's (the sitting's
+        provably fair seeds), drawn inside the tracker's own move."""
+        before = self._campaign.head
+        try:
+            result, roll = self._judge(act)
+        except CompanionError as exc:
+            outcome: Outcome = Refused(act, _line(exc))
+        else:
+            mine = [e for e in self.events_since(before)
+                    if e["who"] == self._who and e["role"] == self._role]
+            outcome = Accepted(act, tuple(mine), result, roll)
+        for listener in list(self.__dict__.get("_act_listeners", ())):
+            listener(outcome)
+        return outcome
+
+    def events_since(self, seq: int) -> list[dict[str, Any]]:
+        """The campaign's events after number ``seq`` as this seat may see them
+        (``StoredEvent.to_dict`` form): what a face that holds the log up to ``seq``
+        needs to catch up."""
+        store = self._campaign.store
+        if store is None:
+            return []
+        new = [e.to_dict() for e in store.events_since(self._campaign.info.id, seq)]
+        if not new:
+            return []
+        role = "gm" if self._campaign.role in ("gm", "") else self._campaign.role
+        if views.sees_all(role):
+            return fairplay.visible_to(new, self._campaign.who, role)
+        # The members' kinds, as the log's add events would say them (the filter reads
+        # them to know which trackers hold hidden values; a kind unknown is hidden).
+        kinds = [{"seq": 0, "kind": "add", "tracker": m.id,
+                  "data": {"kind": kind_key(type(m.tracker))}} for m in self._campaign]
+        from companion.store.registry import tracker_class
+
+        shown = fairplay.visible_to([*kinds, *new], self._campaign.who, role, tracker_class)
+        return shown[len(kinds):]
+
+    def _judge(self, act: Act) -> tuple[Any, dict[str, Any] | None]:
+        """Make ``act``; what it gave (JSON, ``None`` when this seat may not see it) and
+        its roll entry. Raises the refusal."""
+        if not isinstance(act, Act):
+            raise ActError(f"an act is an Act, not {type(act).__name__}")
+        args = dict(act.args)
+        if "seed" in args or "rng" in args:
+            raise SeatError("the session draws every seed: a caller does not choose one")
+        if not act.tracker:
+            return self._table_act(act.move, args, act.roll)
+        live = self._resolve(act.tracker)
+        if act.move in ("undo", "load"):
+            if act.roll is not None:
+                raise ActError(f"{act.move} rolls no dice")
+            if act.move == "undo":
+                _no_args(act.move, args)
+                self.undo(live)
+            else:
+                text = args.pop("text", None)
+                _no_args(act.move, args)
+                if not isinstance(text, str):
+                    raise ActError("load: 'text' is the whole save, as text")
+                self.load(live, text)
+            return None, None
+        cls = type(live)
+        if not is_move(getattr(cls, act.move, None)):
+            raise ActError(f"{cls.__name__} has no move {act.move!r}")
+        values = decode_args(cls, act.move, args)
+        try:
+            move_signature(cls, act.move).bind(live, **values)
+        except TypeError as exc:
+            raise ActError(f"{act.move}: {exc}") from None
+        shown = views.sees_all(self._campaign.role) or not views.holds_secrets(cls)
+        if act.roll is None:
+            value = self.act(live, act.move, **values)
+            return (jsonable(value) if shown else None), None
+        params = move_parameters(cls, act.move)
+        if "rng" not in params and "seed" not in params:
+            raise ActError(f"{act.move} rolls no dice: make it without a roll")
+        made = self._rolled_move(live, act.move, values, params, act.roll)
+        return (jsonable(made.value) if shown and made.visible else None), _roll_info(made)
+
+    def _rolled_move(self, live: Tracker, move: str, values: dict[str, Any],
+                     params: frozenset[str], spec: RollSpec) -> RuleRoll[Any]:
+        """A tracker's move rolled as ``spec`` says, as one rule roll: the dice are the
+        session's, handed to the move itself (its seed when it keeps one), and the log
+        line is the move's own."""
+        grown = {"from": len(live.log)}
+
+        def action(rng: random.Random) -> Any:
+            grown["from"] = len(live.log)
+            seed = getattr(rng, "seed_value", None)
+            if seed is not None and "seed" in params:
+                return getattr(live, move)(**values, seed=seed)
+            if "rng" not in params:
+                raise OwnDiceError(f"{move} cannot be played with real dice")
+            return getattr(live, move)(**values, rng=rng)
+
+        def text(value: Any) -> str:
+            log = live.log
+            if len(log) > grown["from"]:
+                return log[-1].summary
+            return value if isinstance(value, str) else str(jsonable(value))
+
+        label = spec.label or f"{self._member_name(live)}: {move.replace('_', ' ')}"
+        return self.rule_roll(label, action, text, mode=spec.mode,
+                              own_dice=spec.own_dice)
+
+    def _member_name(self, live: Tracker) -> str:
+        for member in self._campaign:
+            if member.tracker is live:
+                return member.name
+        return type(live).__name__
+
+    def _table_act(self, move: str, args: dict[str, Any],
+                   spec: RollSpec | None) -> tuple[Any, dict[str, Any] | None]:
+        """One of the table's own acts (see [companion.table.acts][])."""
+        if move not in TABLE_MOVES:
+            raise ActError(f"the table has no act {move!r} (it has "
+                           f"{', '.join(TABLE_MOVES)}; a tracker's move names its tracker)")
+        spec = spec if spec is not None else RollSpec()
+        if move == "roll":
+            expr = args.pop("expr", None)
+            _no_args(move, args)
+            if not isinstance(expr, str):
+                raise ActError("roll: 'expr' is the dice expression, as text")
+            logged = self.roll(expr, mode=spec.mode,
+                               dice=list(spec.own_dice) if spec.own_dice is not None else None)
+            value = logged.roll.to_dict() if logged.roll is not None else None
+            return value, {"entry": logged.entry, "mode": logged.mode,
+                           "commitment": logged.commitment, "shown": value is not None}
+        if move == "rule":
+            from companion.rule_rolls import RuleCall
+
+            name, rule_args, lead = args.pop("name", None), args.pop("args", {}), \
+                args.pop("lead", "")
+            _no_args(move, args)
+            if not isinstance(name, str) or not isinstance(rule_args, dict) \
+                    or not isinstance(lead, str):
+                raise ActError("rule: 'name' (text), 'args' (an object) and 'lead' (text)")
+            call = RuleCall(name, rule_args, lead=lead)
+            made = self.rule_roll(spec.label or name.rsplit(".", 1)[-1].replace("_", " "),
+                                  call, mode=spec.mode, own_dice=spec.own_dice)
+            value = call.record(made.value)["result"] if made.visible else None
+            return value, _roll_info(made)
+        if spec != RollSpec():
+            raise ActError(f"{move} rolls no dice")
+        if move == "reveal":
+            entry = args.pop("entry", None)
+            _no_args(move, args)
+            if type(entry) is not int:
+                raise ActError("reveal: 'entry' is the roll's entry number")
+            return self.reveal(entry).to_dict()["data"], None
+        seed = args.pop("seed", None) if "seed" in args else None
+        _no_args(move, args)
+        if seed is not None and not isinstance(seed, str):
+            raise ActError("client_seed: 'seed' is text (or null for a fresh one)")
+        self.set_client_seed(seed)
+        return None, None
+
+    # -- read-only views (issue 43) ------------------------------------------------------
+
+    def read(self, tracker: Tracker | str) -> Tracker:
+        """A read-only copy of a member's tracker as this seat may see it (its
+        [visible_save][companion.table.views.visible_save]): every move, undo and load
+        on it raises [ReadOnlyError][companion.table.session.ReadOnlyError]; a face acts
+        by naming the move ([perform][companion.table.session.Session.perform])."""
+        live = self._resolve(tracker)
+        copy_ = type(live).from_dict(self._visible(live), checked=False)
+        copy_.attach(_ReadOnly())
+        return copy_
+
     # -- a member's record an app shows before it is stored (issue 28: the record draft) --
 
     def add_record(self, name: str, draft: K, owner: str) -> K:
@@ -820,6 +1021,47 @@ class Session:
         """The saved form of ``tracker`` as this seat may read it (what its
         [view][companion.table.session.Session.view] shows), for a face's own copy."""
         return self._visible(self._resolve(tracker))
+
+
+def _line(exc: BaseException) -> str:
+    """A refusal's one line (the first, cut for a phone's screen)."""
+    lines = str(exc).strip().splitlines()
+    text = lines[0] if lines else type(exc).__name__
+    return text if len(text) <= 240 else text[:239] + "…"
+
+
+def _no_args(move: str, args: dict[str, Any]) -> None:
+    if args:
+        raise ActError(f"{move} takes no argument {sorted(args)[0]!r}")
+
+
+def _roll_info(made: RuleRoll[Any]) -> dict[str, Any]:
+    """A rolled act's roll entry as plain data (the seed and text only when shown)."""
+    info: dict[str, Any] = {"entry": made.entry, "mode": made.mode,
+                            "commitment": made.commitment, "shown": made.visible,
+                            "physical": made.physical}
+    if made.visible:
+        info["seed"] = made.seed
+        info["text"] = made.text
+    return info
+
+
+class _ReadOnly:
+    """The keeper of a read-only view: it refuses every move, undo and load."""
+
+    def record_move(self, tracker: Tracker, name: str, arguments: dict[str, Any],
+                    perform: Callable[[dict[str, Any]], Any]) -> Any:
+        raise ReadOnlyError(READ_ONLY_LINE)
+
+    def record_undo(self, tracker: Tracker, perform: Callable[[], Event]) -> Event:
+        raise ReadOnlyError(READ_ONLY_LINE)
+
+    def record_load(self, tracker: Tracker, text: str | bytes,
+                    perform: Callable[[], None]) -> None:
+        raise ReadOnlyError(READ_ONLY_LINE)
+
+    def tracker_changed(self, tracker: Tracker) -> None:
+        tracker.notify_observers()
 
 
 class _SeatMirror:
