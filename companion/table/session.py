@@ -823,10 +823,10 @@ class Session:
         if not isinstance(act, Act):
             raise ActError(f"an act is an Act, not {type(act).__name__}")
         args = dict(act.args)
+        if not act.tracker:  # (a client seed is the seat's own to set: not a roll's seed)
+            return self._table_act(act.move, args, act.roll)
         if "seed" in args or "rng" in args:
             raise SeatError("the session draws every seed: a caller does not choose one")
-        if not act.tracker:
-            return self._table_act(act.move, args, act.roll)
         live = self._resolve(act.tracker)
         if act.move in ("undo", "load"):
             if act.roll is not None:
@@ -844,6 +844,13 @@ class Session:
         cls = type(live)
         if not is_move(getattr(cls, act.move, None)):
             raise ActError(f"{cls.__name__} has no move {act.move!r}")
+        # Who may make it is said first, before any word about its arguments (as the
+        # seam does): a seat learns nothing of a move it may not make. The seam judges
+        # again, with the arguments, when the move is made.
+        self._refuse_spectator()
+        refusal = self.may_move(live, act.move)
+        if refusal is not None:
+            raise SeatError(refusal)
         values = decode_args(cls, act.move, args)
         try:
             move_signature(cls, act.move).bind(live, **values)
