@@ -333,6 +333,9 @@ class RollScope:
     news: dict[str, Any] | None = None
     #: The moves' events, not stored yet, in order (stored when the scope ends cleanly).
     pending: list[NewEvent] = dataclasses.field(default_factory=list)
+    #: Each move's own log line, in the order the moves ended, as the move wrote it (a
+    #: hidden roll's too, which the shared log then hides): a named rolled act's text.
+    lines: list[str] = dataclasses.field(default_factory=list)
     #: Each moved tracker's save point before the scope's first move on it (put back on refusal).
     before: dict[str, tuple[dict[str, Any], tuple[Event, ...]]] = dataclasses.field(
         default_factory=dict)
@@ -1360,6 +1363,15 @@ class Campaign(Observable):
         if self.members.get(member.id) is not member:
             raise StoreError(f"{member.name} is no longer in campaign {self.name!r}")
 
+    @property
+    def unit_lines(self) -> tuple[str, ...]:
+        """The log lines of the moves made so far in the rule roll under way, as the
+        moves wrote them (before a hidden roll's are hidden from the shared log); empty
+        outside one. What a named rolled act logs as its text (in a hidden roll's
+        secret), so no face needs a callback to word it."""
+        scope = self._scope
+        return tuple(scope.lines) if scope is not None else ()
+
     def tracker_changed(self, tracker: Tracker) -> None:
         """The seam's notice: observers hear of a change once the step is stored."""
         self._notify(tracker)
@@ -1603,6 +1615,7 @@ class Campaign(Observable):
         before = logged.before  # the move's own snapshot of the state before it
         if member.id not in unit.before:  # (a refused move put itself back already)
             unit.before[member.id] = (before, log_before)
+        unit.lines.append(logged.summary)
         if hidden:
             # Policy (companion.fairplay): no seed, no result in the shared log, nor in
             # the tracker's own history line; a roll's dice the tracker keeps are marked.

@@ -58,7 +58,7 @@ TRACKER_ACTS = ("undo", "load")
 
 _MODES = ("public", "gm", "blind", "self")
 _FIELDS = {"tracker", "move", "args", "roll", "client", "seq"}
-_ROLL_FIELDS = {"mode", "label", "own_dice"}
+_ROLL_FIELDS = {"mode", "label", "own_dice", "seed"}
 
 
 class ActError(CompanionError):
@@ -120,11 +120,15 @@ class RollSpec:
     mode: str = "public"
     label: str = ""
     own_dice: tuple[int, ...] | None = None
+    #: A seed the GM typed (marked in the log as chosen; a player's is refused).
+    seed: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"mode": self.mode, "label": self.label}
         if self.own_dice is not None:
             out["own_dice"] = list(self.own_dice)
+        if self.seed is not None:
+            out["seed"] = self.seed
         return out
 
     @classmethod
@@ -147,7 +151,10 @@ class RollSpec:
                 raise ActError(f"{where}: own_dice must be a list of whole numbers "
                                "(at most 1,000)")
             own = tuple(faces)
-        return cls(mode, _text(data, "label", where), own)
+        seed = data.get("seed")
+        if seed is not None and (type(seed) is not int or not 0 <= seed < 2**53):
+            raise ActError(f"{where}: seed must be a whole number from 0 to 2^53 - 1")
+        return cls(mode, _text(data, "label", where), own, seed)
 
 
 @dataclass(frozen=True)
@@ -233,6 +240,9 @@ class Accepted:
     events: tuple[dict[str, Any], ...] = ()
     result: Any = None
     roll: dict[str, Any] | None = None
+    #: What the move returned, as the object it is, for a face in the same process
+    #: (``None`` where ``result`` is): never part of the act's answer on a wire.
+    value: Any = field(default=None, compare=False, repr=False)
     ok = True
 
     def to_dict(self) -> dict[str, Any]:
@@ -249,6 +259,9 @@ class Refused:
 
     act: Act
     reason: str
+    #: The refusal as it was raised, for a face in the same process (to show it under
+    #: the box it is about): never part of the act's answer on a wire.
+    error: BaseException | None = field(default=None, compare=False, repr=False)
     ok = False
 
     def to_dict(self) -> dict[str, Any]:

@@ -775,25 +775,38 @@ class Session:
         journal of acts, a wire's answer."""
         self.__dict__.setdefault("_act_listeners", []).append(listener)
 
-    def perform(self, act: Act) -> Outcome:
+    def perform(self, act: Act, *, seeds: Callable[[], int] | None = None) -> Outcome:
         """Judge ``act`` (plain data: see [companion.table.acts][]) as this seat against
         the store, and make it if the rules and the seat allow. Returns
         [Accepted][companion.table.acts.Accepted] with the events it stored (as this
         seat may see them) or [Refused][companion.table.acts.Refused] with the one-line
         reason; a refused act stores nothing. The dice are the session's (the sitting's
-        provably fair seeds), drawn inside the tracker's own move."""
+        provably fair seeds), drawn inside the tracker's own move.
+
+        ``seeds``: the seed source of a face in this process (an unsaved table's page, a
+        test's fixed source; see [rule_roll][companion.table.session.Session.rule_roll]);
+        an act from a wire never brings one."""
         before = self._campaign.head
         try:
-            result, roll = self._judge(act)
+            result, roll, value = self._judge(act, seeds)
         except CompanionError as exc:
-            outcome: Outcome = Refused(act, _line(exc))
+            outcome: Outcome = Refused(act, _line(exc), exc)
         else:
             mine = [e for e in self.events_since(before)
                     if e["who"] == self._who and e["role"] == self._role]
-            outcome = Accepted(act, tuple(mine), result, roll)
+            outcome = Accepted(act, tuple(mine), result, roll, value)
         for listener in list(self.__dict__.get("_act_listeners", ())):
             listener(outcome)
         return outcome
+
+    def key_of(self, tracker: Tracker) -> str:
+        """The member id an act names ``tracker`` by (a tracker of this session, live or
+        this seat's mirror of it)."""
+        live = self._resolve(tracker)
+        for member in self._campaign:
+            if member.tracker is live:
+                return member.id
+        raise StoreError(f"that {type(tracker).__name__} is not in campaign {self.name!r}")
 
     def events_since(self, seq: int) -> list[dict[str, Any]]:
         """The campaign's events after number ``seq`` as this seat may see them
@@ -817,14 +830,15 @@ class Session:
         shown = fairplay.visible_to([*kinds, *new], self._campaign.who, role, tracker_class)
         return shown[len(kinds):]
 
-    def _judge(self, act: Act) -> tuple[Any, dict[str, Any] | None]:
-        """Make ``act``; what it gave (JSON, ``None`` when this seat may not see it) and
-        its roll entry. Raises the refusal."""
+    def _judge(self, act: Act, seeds: Callable[[], int] | None = None,
+               ) -> tuple[Any, dict[str, Any] | None, Any]:
+        """Make ``act``; what it gave (JSON, ``None`` when this seat may not see it), its
+        roll entry, and what it gave as the object it is. Raises the refusal."""
         if not isinstance(act, Act):
             raise ActError(f"an act is an Act, not {type(act).__name__}")
         args = dict(act.args)
         if not act.tracker:  # (a client seed is the seat's own to set: not a roll's seed)
-            return self._table_act(act.move, args, act.roll)
+            return self._table_act(act.move, args, act.roll, seeds)
         if "seed" in args or "rng" in args:
             raise SeatError("the session draws every seed: a caller does not choose one")
         live = self._resolve(act.tracker)
@@ -840,7 +854,7 @@ class Session:
                 if not isinstance(text, str):
                     raise ActError("load: 'text' is the whole save, as text")
                 self.load(live, text)
-            return None, None
+            return None, None, None
         cls = type(live)
         if not is_move(getattr(cls, act.move, None)):
             raise ActError(f"{cls.__name__} has no move {act.move!r}")
@@ -859,22 +873,21 @@ class Session:
         shown = views.sees_all(self._campaign.role) or not views.holds_secrets(cls)
         if act.roll is None:
             value = self.act(live, act.move, **values)
-            return (jsonable(value) if shown else None), None
+            return (jsonable(value) if shown else None), None, value
         params = move_parameters(cls, act.move)
         if "rng" not in params and "seed" not in params:
             raise ActError(f"{act.move} rolls no dice: make it without a roll")
-        made = self._rolled_move(live, act.move, values, params, act.roll)
-        return (jsonable(made.value) if shown and made.visible else None), _roll_info(made)
+        made = self._rolled_move(live, act.move, values, params, act.roll, seeds)
+        return ((jsonable(made.value) if shown and made.visible else None), _roll_info(made),
+                made.value)
 
     def _rolled_move(self, live: Tracker, move: str, values: dict[str, Any],
-                     params: frozenset[str], spec: RollSpec) -> RuleRoll[Any]:
+                     params: frozenset[str], spec: RollSpec,
+                     seeds: Callable[[], int] | None = None) -> RuleRoll[Any]:
         """A tracker's move rolled as ``spec`` says, as one rule roll: the dice are the
         session's, handed to the move itself (its seed when it keeps one), and the log
         line is the move's own."""
-        grown = {"from": len(live.log)}
-
         def action(rng: random.Random) -> Any:
-            grown["from"] = len(live.log)
             seed = getattr(rng, "seed_value", None)
             if seed is not None and "seed" in params:
                 return getattr(live, move)(**values, seed=seed)
@@ -883,14 +896,16 @@ class Session:
             return getattr(live, move)(**values, rng=rng)
 
         def text(value: Any) -> str:
-            log = live.log
-            if len(log) > grown["from"]:
-                return log[-1].summary
+            # The move's own line (the last to end: a move it made inside ends first).
+            lines = self._campaign.unit_lines
+            if lines:
+                return lines[-1]
             return value if isinstance(value, str) else str(jsonable(value))
 
         label = spec.label or f"{self._member_name(live)}: {move.replace('_', ' ')}"
-        return self.rule_roll(label, action, text, mode=spec.mode,
-                              own_dice=spec.own_dice)
+        return self.rule_roll(label, action, text, mode=spec.mode, own_dice=spec.own_dice,
+                              chosen_seed=spec.seed if spec.own_dice is None else None,
+                              seeds=seeds)
 
     def _member_name(self, live: Tracker) -> str:
         for member in self._campaign:
@@ -898,8 +913,9 @@ class Session:
                 return member.name
         return type(live).__name__
 
-    def _table_act(self, move: str, args: dict[str, Any],
-                   spec: RollSpec | None) -> tuple[Any, dict[str, Any] | None]:
+    def _table_act(self, move: str, args: dict[str, Any], spec: RollSpec | None,
+                   seeds: Callable[[], int] | None = None,
+                   ) -> tuple[Any, dict[str, Any] | None, Any]:
         """One of the table's own acts (see [companion.table.acts][])."""
         if move not in TABLE_MOVES:
             raise ActError(f"the table has no act {move!r} (it has "
@@ -911,10 +927,12 @@ class Session:
             if not isinstance(expr, str):
                 raise ActError("roll: 'expr' is the dice expression, as text")
             logged = self.roll(expr, mode=spec.mode,
-                               dice=list(spec.own_dice) if spec.own_dice is not None else None)
+                               dice=list(spec.own_dice) if spec.own_dice is not None else None,
+                               chosen_seed=spec.seed, seeds=seeds)
             value = logged.roll.to_dict() if logged.roll is not None else None
             return value, {"entry": logged.entry, "mode": logged.mode,
-                           "commitment": logged.commitment, "shown": value is not None}
+                           "commitment": logged.commitment, "shown": value is not None}, \
+                logged
         if move == "rule":
             from companion.rule_rolls import RuleCall
 
@@ -926,9 +944,11 @@ class Session:
                 raise ActError("rule: 'name' (text), 'args' (an object) and 'lead' (text)")
             call = RuleCall(name, rule_args, lead=lead)
             made = self.rule_roll(spec.label or name.rsplit(".", 1)[-1].replace("_", " "),
-                                  call, mode=spec.mode, own_dice=spec.own_dice)
+                                  call, mode=spec.mode, own_dice=spec.own_dice,
+                                  chosen_seed=spec.seed if spec.own_dice is None else None,
+                                  seeds=seeds)
             value = call.record(made.value)["result"] if made.visible else None
-            return value, _roll_info(made)
+            return value, _roll_info(made), made.value
         if spec != RollSpec():
             raise ActError(f"{move} rolls no dice")
         if move == "reveal":
@@ -936,13 +956,14 @@ class Session:
             _no_args(move, args)
             if type(entry) is not int:
                 raise ActError("reveal: 'entry' is the roll's entry number")
-            return self.reveal(entry).to_dict()["data"], None
+            stored = self.reveal(entry)
+            return stored.to_dict()["data"], None, stored
         seed = args.pop("seed", None) if "seed" in args else None
         _no_args(move, args)
         if seed is not None and not isinstance(seed, str):
             raise ActError("client_seed: 'seed' is text (or null for a fresh one)")
         self.set_client_seed(seed)
-        return None, None
+        return None, None, None
 
     # -- read-only views (issue 43) ------------------------------------------------------
 

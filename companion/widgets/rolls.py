@@ -59,7 +59,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
@@ -68,8 +68,9 @@ import ipywidgets as widgets
 from companion import dice, fairplay
 from companion.dice import physical
 from companion.errors import CompanionError, OddsTooCostlyError
-from companion.state import Tracker
+from companion.state import Tracker, is_move
 from companion.table import session as session_rolls
+from companion.table.acts import Act, Refused, RollSpec
 from companion.table.session import Session
 from companion.widgets.base import (
     LOCAL_TIME_SCRIPT,
@@ -720,6 +721,24 @@ class RuleRoll(session_rolls.RuleRoll[T]):
         return hidden_line(self.commitment, self.mode, self.entry)
 
 
+#: A tracker's move named for a roll: the tracker, the move's name, its JSON arguments.
+NamedMove = tuple[Tracker, str, Mapping[str, Any]]
+
+
+def named_move(move: object) -> tuple[Tracker, str, dict[str, Any]] | None:
+    """``move`` as a named act's parts: a ``(tracker, name, args)`` triple, or a bound
+    move of a tracker (``character.panic_save``: no arguments); ``None`` for anything
+    else (a rule's own function)."""
+    if isinstance(move, tuple) and len(move) == 3 and isinstance(move[0], Tracker) \
+            and isinstance(move[1], str) and isinstance(move[2], Mapping):
+        return move[0], move[1], dict(move[2])
+    owner = getattr(move, "__self__", None)
+    name = getattr(move, "__name__", "")
+    if isinstance(owner, Tracker) and is_move(getattr(type(owner), name, None)):
+        return owner, name, {}
+    return None
+
+
 class RollControls(widgets.VBox):
     """Mode and own dice for the rule rolls of an app: one compact row.
 
@@ -818,11 +837,7 @@ class RollControls(widgets.VBox):
         trackers it moved are restored. Without a campaign ``trackers`` (those the rule
         moves) join an unsaved session first, so this holds there too."""
         self.error.clear()
-        faces: list[int] | None = None
-        if self.own.value:
-            faces = self.faces.read()
-            if not faces:
-                self._refuse("type the faces you rolled, e.g. 14 or 3 5 2")
+        faces = self._faces()
         # The table session runs the roll as one unit of work (the seed drawn from this
         # page's seed source, the seat checked, the retry when another screen moved first,
         # the roll logged) and hands back only what this seat may see. Without a campaign
@@ -838,6 +853,47 @@ class RollControls(widgets.VBox):
                                     made.entry, made.commitment, made.text, made.visible)
         self.last = out
         return out
+
+    def run_act(self, label: str, tracker: Tracker, move: str,
+                args: Mapping[str, Any] | None = None, *, seed: int | None = None,
+                trackers: Sequence[Tracker] = ()) -> RuleRoll[Any]:
+        """Roll ``tracker``'s ``move`` (by name, with JSON ``args``) in the mode picked, with
+        the faces entered if the switch is on, as a named act
+        ([Session.perform][companion.table.session.Session.perform]): the session hands
+        the move its dice and logs it with the move's own line; nothing of this page is
+        called back. Returns the [RuleRoll][companion.widgets.rolls.RuleRoll]; a refusal
+        is raised as it was raised (an impossible entry under the faces box).
+        ``seed``, ``trackers``: as for [run][companion.widgets.rolls.RollControls.run]."""
+        self.error.clear()
+        faces = self._faces()
+        session = self.session_for([tracker, *trackers])
+        act = Act(session.key_of(tracker), move, dict(args or {}),
+                  RollSpec(self.mode_value, label,
+                           tuple(faces) if faces is not None else None,
+                           seed if faces is None else None))
+        outcome = session.perform(act, seeds=self._seed_source)
+        if isinstance(outcome, Refused):
+            if isinstance(outcome.error, physical.OwnDiceError):
+                self._refuse(outcome.reason)
+            raise outcome.error if outcome.error is not None else \
+                CompanionError(outcome.reason)
+        roll = outcome.roll or {}
+        shown = bool(roll.get("shown"))
+        out: RuleRoll[Any] = RuleRoll(
+            str(roll.get("mode", "public")), outcome.value if shown else None,
+            roll.get("seed"), bool(roll.get("physical")), roll.get("entry"),
+            roll.get("commitment"), roll.get("text"), shown)
+        self.last = out
+        return out
+
+    def _faces(self) -> list[int] | None:
+        """The faces typed when the switch is on (``None``: the session's dice)."""
+        if not self.own.value:
+            return None
+        faces = self.faces.read()
+        if not faces:
+            self._refuse("type the faces you rolled, e.g. 14 or 3 5 2")
+        return faces
 
     def session_for(self, trackers: Sequence[Tracker] = ()) -> Session:
         """The table session this panel's rolls go through: the page's campaign's, or,

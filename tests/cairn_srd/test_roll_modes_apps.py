@@ -138,7 +138,7 @@ CASES = [
          "7", "die 1: a d6 shows 1 to 6, not 7"),
     Case("dungeon_crawl", None, _click("declare", "describe"), "roll-die", "4",
          ("site clock 20 - 4 = 16",), "7", "die 1: a d6 shows 1 to 6, not 7"),
-    Case("downtime", None, lambda app: None, "rumour", "1", ("Rumour: Local color",), "99",
+    Case("downtime", None, lambda app: None, "rumour", "1", ("a rumour: Local color",), "99",
          "die 1: a d"),
     Case("cairn_mass_combat", None, _ship, "ship-hit", "4", ("save d20 = 4 vs ≤ 6: success",),
          "21", "die 1: a d20 shows 1 to 20, not 21"),
@@ -238,7 +238,7 @@ def test_a_players_blind_save_shows_them_only_its_commitment(store: Store) -> No
     assert app.last_roll is not None and app.last_roll.value is None
     gm_view = json.dumps([e.to_dict() for e in _gm(store).visible_to("Mira", "gm")],
                          ensure_ascii=False)
-    assert secret["text"] in gm_view and secret["text"].startswith("Panic save: d20 = ")
+    assert secret["text"] in gm_view and secret["text"].startswith("Ash panic save: d20 = ")
 
 
 def case_app(campaign: Campaign, key: str) -> CairnAppBase:

@@ -104,7 +104,9 @@ def test_sheet_boasts_and_inspiration_buttons_follow_the_sheet() -> None:
     find_button(sheet, "inspire").click()
     find_button(sheet, "roll-inspiration").click()
     face = dice.roll("1d6", seed=5).total
-    assert f"Inspiration dice {face}: keep one" in sheet.outcome.value and c.inspiration == 0
+    # The line is the move's own (a named act: the session logs the tracker's words).
+    assert f"Ash rolls inspiration {face}: keep one" in sheet.outcome.value \
+        and c.inspiration == 0
     assert "[" not in sheet.outcome.value
 
 

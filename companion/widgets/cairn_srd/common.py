@@ -52,7 +52,7 @@ from companion.widgets.base import (
     row,
 )
 from companion.widgets.markup import details_html
-from companion.widgets.rolls import RollControls, RuleRoll
+from companion.widgets.rolls import NamedMove, RollControls, RuleRoll, named_move
 
 if TYPE_CHECKING:
     import random
@@ -243,7 +243,7 @@ class CairnAppBase(widgets.VBox):
         self.seeds.append(seed)
         return seed
 
-    def roll(self, label: str, move: Callable[..., T],
+    def roll(self, label: str, move: Callable[..., T] | NamedMove,
              text: Callable[[T], str] = str, extra: Callable[[T], str] | None = None,
              ) -> RuleRoll[T]:
         """Make one rule roll through the roll controls and show it.
@@ -252,8 +252,22 @@ class CairnAppBase(widgets.VBox):
         ``move(rng=dice)`` (the faces entered by hand) makes the move; ``text(result)`` is
         the outcome line (and what the roll log records), ``extra(result)`` HTML shown under
         it. A refused move or entry raises before anything is logged; a roll this viewer may
-        not see shows its commitment line."""
+        not see shows its commitment line.
+
+        A tracker's own move is named, not wrapped: ``(tracker, "move", {args})`` or the
+        bound move itself (``character.panic_save``). It is then a named act
+        ([RollControls.run_act][companion.widgets.rolls.RollControls.run_act]): the
+        session hands the move its dice and logs the move's own line (shown here too: what
+        the log says is what the app says), and nothing of this app is called back on the
+        way."""
         typed = self.seed_box.read() if self.seed_shown else None
+        named = named_move(move)
+        if named is not None:
+            tracker, name, args = named
+            out: RuleRoll[T] = self.controls.run_act(label, tracker, name, args, seed=typed,
+                                                     trackers=self.trackers())
+            return self._shown(label, out, text, extra)
+        assert callable(move)
 
         def action(rng: random.Random) -> T:
             # The session's roll: the faces entered, or the seed it rolls with (typed, or
@@ -273,6 +287,12 @@ class CairnAppBase(widgets.VBox):
             text = move.text
         out = self.controls.run(label, move if isinstance(move, RuleCall) else action, text,
                                 seed=typed, trackers=self.trackers())
+        return self._shown(label, out, text, extra)
+
+    def _shown(self, label: str, out: RuleRoll[T], text: Callable[[T], str],
+               extra: Callable[[T], str] | None) -> RuleRoll[T]:
+        """Show a roll's outcome: the line the roll log holds (else ``text(value)``),
+        ``extra``, the seeds; a hidden roll's commitment line."""
         self.last_roll = out
         seeds: list[int] = []
         if out.seed is not None:
