@@ -156,8 +156,9 @@ class CairnCharacterApp(CairnAppBase):
             return (f'<div class="tc-scar" data-scar="{escape(report.scar)}">Scar: '
                     f"{escape(report.scar)} — {escape(report.scar_effect)}</div>")
 
-        self.roll(f"{c.name}: {amount} damage", lambda **kw: c.take_damage(
-            amount, direct=self.direct.value, **kw), extra=scar)
+        self.roll(f"{c.name}: {amount} damage",
+                  (c, "take_damage", {"amount": amount, "direct": bool(self.direct.value)}),
+                  extra=scar)
 
     def boast(self) -> None:
         act(self.character, "make_boast", self.boast_goal.read(), self.boast_ability.value)
@@ -180,7 +181,7 @@ class CairnCharacterApp(CairnAppBase):
         def use() -> None:
             c = self.character
             self.roll(f"{c.name}: use {c.items[index].name}",
-                      lambda **kw: c.use_item(index, **kw))
+                      (c, "use_item", {"index": index}))
         return use
 
     def _slot_row(self, index: int) -> widgets.Widget:

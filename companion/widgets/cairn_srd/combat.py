@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
@@ -200,9 +200,11 @@ class CombatApp(CairnAppBase):
     def initiative(self) -> None:
         e = self.encounter
         surprised = list(self.surprised.value)
-        self.roll("initiative", lambda **kw: e.roll_initiative(surprised, **kw),
-                  lambda results: said(e, "; ".join(
-                      f"{name}: {result}" for name, result in results.items())))
+
+        def text(results: dict[str, Any]) -> str:
+            return said(e, "; ".join(f"{name}: {result}" for name, result in results.items()))
+
+        self.roll("initiative", (e, "roll_initiative", {"surprised": surprised}), text)
 
     def begin(self, first: str) -> None:
         self.show(act(self.encounter, "begin", first, list(self.surprised.value)))
@@ -254,7 +256,7 @@ class CombatApp(CairnAppBase):
     def _morale(self, name: str) -> Callable[[], None]:
         def roll_it() -> None:
             e = self.encounter
-            self.roll(f"{name}: morale save", lambda **kw: e.morale_save(name, **kw),
+            self.roll(f"{name}: morale save", (e, "morale_save", {"name": name}),
                       lambda r: said(e, f"{name} morale save: {r}"))
         return roll_it
 

@@ -89,13 +89,14 @@ class CombatMovesPanel(widgets.VBox):
         e = self.encounter
         who, foe = str(self.who.value), str(self.foe.value)
         foe_save, own_save = self.foe_save.value, self.own_save.value
-        self.app.roll(f"{who} → {foe}: maneuver", lambda **kw: e.maneuver(
-            who, foe, foe_save, own_save, **kw), lambda r: said(e, f"maneuver: {r}"))
+        self.app.roll(f"{who} → {foe}: maneuver", (e, "maneuver", {
+            "attacker": who, "target": foe, "target_ability": foe_save,
+            "attacker_ability": own_save}), lambda r: said(e, f"maneuver: {r}"))
 
     def escape(self) -> None:
         e = self.encounter
         who, safe_place = str(self.who.value), self.safe_place.value
-        self.app.roll(f"{who}: escape", lambda **kw: e.escape(who, safe_place, **kw),
+        self.app.roll(f"{who}: escape", (e, "escape", {"name": who, "safe_place": safe_place}),
                       lambda r: said(e, f"{who} escape: {r}"))
 
     def mark(self) -> None:
@@ -107,7 +108,7 @@ class CombatMovesPanel(widgets.VBox):
         e = self.encounter
         who, amount, direct = str(self.anyone.value), self.amount.read(), self.direct.value
         self.app.roll(f"{who}: {amount} damage",
-                      lambda **kw: e.apply_damage(who, amount, direct, **kw),
+                      (e, "apply_damage", {"target": who, "amount": amount, "direct": direct}),
                       lambda r: said(e, r))
 
     def _written(self, index: int) -> Callable[[], None]:

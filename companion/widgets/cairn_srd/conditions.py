@@ -133,8 +133,8 @@ class ConditionsPanel(widgets.VBox):
     def roll_save(self) -> None:
         c = self.character
         ability, wounds = self.save_ability.value, list(self.save_wounds.value)
-        self.app.roll(f"{c.name}: {ability} save", lambda **kw: c.ability_save(
-            ability, wounds=wounds, **kw), lambda r: said(c, f"{ability} save: {r}"))
+        self.app.roll(f"{c.name}: {ability} save", (c, "ability_save", {
+            "ability": ability, "wounds": wounds}), lambda r: said(c, f"{ability} save: {r}"))
 
     def render(self) -> None:
         c = self.character

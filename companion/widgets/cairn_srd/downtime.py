@@ -315,7 +315,7 @@ class DowntimeApp(CairnAppBase):
         cost, control = self._open_cost(index), self.control.read()
         d = self.downtime
         self.roll(f"{d.actions[index].owner}: CTRL save against a cost",
-                  lambda **kw: d.contest_cost(index, cost, control, **kw),
+                  (d, "contest_cost", {"index": index, "cost": cost, "control": control}),
                   lambda waived: said(d, "CTRL save: " + ("the cost is waived" if waived
                                                           else "the cost stands")))
 

@@ -173,7 +173,8 @@ class DuelApp(CairnAppBase):
                                f"{ex.choices[1]}: d{ex.dice[0]} = {ex.damage[0]}, "
                                f"d{ex.dice[1]} = {ex.damage[1]}")
 
-            self.roll("duel exchange", lambda **kw: d.choose(side, tactic, **kw), exchange_text)
+            self.roll("duel exchange", (d, "choose", {"who": side, "tactic": tactic}),
+                      exchange_text)
         return choose
 
     def undo(self) -> None:

@@ -289,7 +289,7 @@ class DungeonCrawlApp(CairnAppBase):
         def run() -> None:
             d = self.delve
             self.roll(f"{character.name}: fate in the dark",
-                      lambda **kw: d.darkness_fate(character.name, **kw),
+                      (d, "darkness_fate", {"name": character.name}),
                       lambda text: said(d, f"{character.name}'s fate in the dark: {text}"))
         return run
 
@@ -313,8 +313,9 @@ class DungeonCrawlApp(CairnAppBase):
             ability, score = self._escape_save(character)
             d, discarded = self.delve, self.discard.read()
             self.roll(f"{character.name}: escape ({ability})",
-                      lambda **kw: d.escape_check(character.name, ability, score, chosen,
-                                                  discarded, **kw),
+                      (d, "escape_check", {"name": character.name, "ability": ability,
+                                           "score": score, "situations": list(chosen),
+                                           "discarded": discarded}),
                       lambda r: said(d, f"{character.name} escape {ability}: {r}"))
         return run
 
@@ -333,7 +334,7 @@ class DungeonCrawlApp(CairnAppBase):
                 return
             d = self.delve
             what = name.replace("_", " ")
-            self.roll(f"{who}: {what}", lambda **kw: getattr(d, name)(who, **kw),
+            self.roll(f"{who}: {what}", (d, name, {"name": who}),
                       lambda result: said(d, f"{who} {what}: {result}"))
         return run
 
@@ -343,7 +344,7 @@ class DungeonCrawlApp(CairnAppBase):
                 raise RuleError("Escaping the Dungeon: no comrade is escaping to betray")
             d, comrade = self.delve, str(choice.value)
             self.roll(f"{who}: betrays {comrade}",
-                      lambda **kw: d.betray(who, comrade, **kw), lambda text: said(d, text))
+                      (d, "betray", {"name": who, "comrade": comrade}), lambda text: said(d, text))
         return run
 
     def undo(self) -> None:

@@ -73,7 +73,7 @@ class LockpickingApp(CairnAppBase):
 
     def study(self) -> None:
         lp = self.lock
-        self.roll("study the lock", lambda **kw: lp.study(2, **kw),
+        self.roll("study the lock", (lp, "study", {"have": 2}),
                   lambda result: f"Study: {lp.log[-1].summary}")  # says if it jammed
 
     def undo(self) -> None:
