@@ -775,7 +775,7 @@ class Session:
         journal of acts, a wire's answer."""
         self.__dict__.setdefault("_act_listeners", []).append(listener)
 
-    def perform(self, act: Act, *, seeds: Callable[[], int] | None = None) -> Outcome:
+    def perform(self, act: Act, *, page_seed: int | None = None) -> Outcome:
         """Judge ``act`` (plain data: see [companion.table.acts][]) as this seat against
         the store, and make it if the rules and the seat allow. Returns
         [Accepted][companion.table.acts.Accepted] with the events it stored (as this
@@ -783,10 +783,13 @@ class Session:
         reason; a refused act stores nothing. The dice are the session's (the sitting's
         provably fair seeds), drawn inside the tracker's own move.
 
-        ``seeds``: the seed source of a face in this process (an unsaved table's page, a
-        test's fixed source; see [rule_roll][companion.table.session.Session.rule_roll]);
-        an act from a wire never brings one."""
+        ``page_seed``: a seed a face in this process drew itself, as a number (an
+        unsaved table's dice, a test's fixed source; in a kept campaign it is logged as
+        it is and not provably fair: see
+        [rule_roll][companion.table.session.Session.rule_roll]); an act from a wire never
+        brings one."""
         before = self._campaign.head
+        seeds = None if page_seed is None else _fixed(page_seed)
         try:
             result, roll, value = self._judge(act, seeds)
         except CompanionError as exc:
@@ -1056,6 +1059,14 @@ def _line(exc: BaseException) -> str:
     lines = str(exc).strip().splitlines()
     text = lines[0] if lines else type(exc).__name__
     return text if len(text) <= 240 else text[:239] + "…"
+
+
+def _fixed(seed: int) -> Callable[[], int]:
+    """A seed source that gives ``seed`` (a face's own seed, handed over as a number)."""
+    def source() -> int:
+        return seed
+
+    return source
 
 
 def _no_args(move: str, args: dict[str, Any]) -> None:

@@ -871,7 +871,10 @@ class RollControls(widgets.VBox):
                   RollSpec(self.mode_value, label,
                            tuple(faces) if faces is not None else None,
                            seed if faces is None else None))
-        outcome = session.perform(act, seeds=self._seed_source)
+        # The page's own seed source is asked here, before the act (nothing of the page
+        # runs once the session has it); the session takes a seed it drew for want of
+        # one (a DrawnSeed) as no choice at all: the sitting's seed instead.
+        outcome = session.perform(act, page_seed=self._seed_source())
         if isinstance(outcome, Refused):
             if isinstance(outcome.error, physical.OwnDiceError):
                 self._refuse(outcome.reason)
