@@ -20,6 +20,9 @@ Besides a tracker's moves, an act may name one of the table's own (``tracker`` e
 - ``roll`` (``expr``): a dice expression for the roll log;
 - ``rule`` (``name``, ``args``, ``lead``): a declared rule that moves no tracker
   ([companion.rule_rolls][]), rolled as the act's ``roll`` says;
+- ``table`` (``name``, ``args``): a declared table move, one that moves several trackers
+  ([companion.table_moves][]), stored as one unit of work (rolled as the act's ``roll``
+  says, when it rolls);
 - ``reveal`` (``entry``): reveal a hidden roll;
 - ``client_seed`` (``seed``): this seat's client seed for the provably fair dice.
 
@@ -51,7 +54,7 @@ MAX_ACT_BYTES = 1_000_000
 MAX_ACT_DEPTH = 32
 
 #: The table's own acts (``tracker`` empty).
-TABLE_MOVES = ("roll", "rule", "reveal", "client_seed")
+TABLE_MOVES = ("roll", "rule", "table", "reveal", "client_seed")
 
 #: Acts on any tracker besides its moves.
 TRACKER_ACTS = ("undo", "load")

@@ -866,13 +866,22 @@ class Session:
         # again, with the arguments, when the move is made.
         self._refuse_spectator()
         refusal = self.may_move(live, act.move)
-        if refusal is not None:
-            raise SeatError(refusal)
-        values = decode_args(cls, act.move, args)
         try:
-            move_signature(cls, act.move).bind(live, **values)
-        except TypeError as exc:
+            values = decode_args(cls, act.move, args)
+            bound = move_signature(cls, act.move).bind(live, **values)
+        except (CompanionError, TypeError) as exc:
+            if refusal is not None:
+                raise SeatError(refusal) from None
+            if isinstance(exc, CompanionError):
+                raise
             raise ActError(f"{act.move}: {exc}") from None
+        if refusal is not None:
+            # A shared tracker's move may be a player's when it acts for their own
+            # character (a duelist's pick): judged again with the arguments it names.
+            named = dict(list(bound.arguments.items())[1:])
+            refusal = self._campaign.may_move(live, act.move, named)
+            if refusal is not None:
+                raise SeatError(refusal)
         shown = views.sees_all(self._campaign.role) or not views.holds_secrets(cls)
         if act.roll is None:
             value = self.act(live, act.move, **values)
@@ -952,6 +961,8 @@ class Session:
                                   seeds=seeds)
             value = call.record(made.value)["result"] if made.visible else None
             return value, _roll_info(made), made.value
+        if move == "table":
+            return self._table_move(args, spec, seeds)
         if spec != RollSpec():
             raise ActError(f"{move} rolls no dice")
         if move == "reveal":
@@ -967,6 +978,34 @@ class Session:
             raise ActError("client_seed: 'seed' is text (or null for a fresh one)")
         self.set_client_seed(seed)
         return None, None, None
+
+    def _table_move(self, args: dict[str, Any], spec: RollSpec,
+                    seeds: Callable[[], int] | None) -> tuple[Any, dict[str, Any] | None, Any]:
+        """A declared table move ([companion.table_moves][]) as one unit of work: every
+        move it makes is judged by the seam for this seat, and all are stored together
+        or none is."""
+        from companion import table_moves
+
+        name, move_args = args.pop("name", None), args.pop("args", {})
+        _no_args("table", args)
+        if not isinstance(move_args, dict):
+            raise ActError("table: 'args' is an object of the move's arguments")
+        declared = table_moves.get(name)
+        self._refuse_spectator()
+        table = _LiveTable(self._campaign)
+        if not declared.rolls:
+            if spec != RollSpec():
+                raise ActError(f"{declared.name} rolls no dice")
+            value = self._campaign.as_one_unit(
+                lambda: declared.run(table, dict(move_args), None))
+            return declared.result(value), None, value
+        made = self.rule_roll(
+            spec.label or declared.name.rsplit(".", 1)[-1].replace("_", " "),
+            lambda rng: declared.run(table, dict(move_args), rng), declared.text,
+            mode=spec.mode, own_dice=spec.own_dice,
+            chosen_seed=spec.seed if spec.own_dice is None else None, seeds=seeds)
+        return ((declared.result(made.value) if made.visible else None), _roll_info(made),
+                made.value)
 
     # -- read-only views (issue 43) ------------------------------------------------------
 
@@ -1083,6 +1122,21 @@ def _roll_info(made: RuleRoll[Any]) -> dict[str, Any]:
         info["seed"] = made.seed
         info["text"] = made.text
     return info
+
+
+class _LiveTable:
+    """The campaign's live trackers as a table move reads them
+    ([TableTrackers][companion.table_moves.TableTrackers]): held by the session only,
+    never handed to a face."""
+
+    def __init__(self, campaign: Campaign) -> None:
+        self._campaign = campaign
+
+    def trackers(self, cls: type[K]) -> list[K]:
+        return [m.tracker for m in self._campaign if isinstance(m.tracker, cls)]
+
+    def tracker(self, id_or_name: str, cls: type[K]) -> K:
+        return self._campaign.tracker(id_or_name, cls)
 
 
 class _ReadOnly:

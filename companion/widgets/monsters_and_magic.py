@@ -79,7 +79,7 @@ from companion.widgets.base import (
 from companion.widgets.markup import details_html
 from companion.widgets.monsters_and_magic_sheet import Section, SheetMovesPanel, sheet_style
 from companion.widgets.rolls import RollControls, RuleRoll, faces_hint
-from companion.widgets.seat_controls import act, act_party, undo
+from companion.widgets.seat_controls import act, act_party, member_key, table_move, undo
 
 if TYPE_CHECKING:
     import random
@@ -294,7 +294,10 @@ class _SheetFile:
                 else player_json(self.adventurer))
 
     def load(self, text: str) -> None:
-        self.party.load_character(self.adventurer, text)
+        # A named table move: the sheet loaded, and its name checked against the table's.
+        table_move(self.party.characters, "monsters_and_magic.party.load_character",
+                   {"character": member_key(self.adventurer), "text": text})
+        self.party._changed()  # the picker shows the sheet's new name
 
 
 class AdventurerPanel(widgets.VBox):

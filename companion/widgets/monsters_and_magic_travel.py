@@ -57,6 +57,7 @@ from companion.widgets.base import (
 )
 from companion.widgets.markup import details_html
 from companion.widgets.rolls import RollControls
+from companion.widgets.seat_controls import table_move
 
 if TYPE_CHECKING:
     import random  # a type only: the session draws every roll
@@ -238,13 +239,19 @@ class TravelApp(widgets.VBox):
     def travel_period(self) -> None:
         """One travel period: each character marks the pace's exhaustion."""
         plan = self.journey()
-        able, notes = self._table().travel_period(plan)
-        if not able:
+        party = self._table()
+        # One named table move: every sheet's exhaustion stored together, or none.
+        done = table_move(party.characters, "monsters_and_magic.party.travel_period", {
+            "hexes": self.hexes.read(), "speed": str(self.speed.value),
+            "mounted": bool(self.mounted.value),
+            "by_vehicle": None if self.how.value == _OVERLAND else str(self.how.value),
+            "reading": str(self.reading.value)})
+        if not done["marked"]:
             self._show("period", f"one period {plan.how}: no exhaustion to mark", [],
                        exhaustion=0)
             return
         self._show("period", f"one period {plan.how}: {plan.exhaustion} exhaustion marked by "
-                   + ", ".join(a.name for a in able), notes, exhaustion=plan.exhaustion)
+                   + ", ".join(done["marked"]), done["notes"], exhaustion=plan.exhaustion)
 
     def _group(self, label: str, forage: bool) -> None:
         """The party's group check (each character's own check, with the pace's modifier),

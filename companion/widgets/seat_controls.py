@@ -8,8 +8,8 @@ move it takes back, or says why not in its tooltip.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import ipywidgets as widgets
 
@@ -18,8 +18,22 @@ from companion.state import Event, Tracker
 if TYPE_CHECKING:
     from companion.table.session import Session
 
-__all__ = ["act", "act_party", "act_seeded", "follow_undo", "load", "mover", "seat_refusal",
-           "show_undo", "undo", "undo_refusal"]
+K = TypeVar("K", bound=Tracker)
+
+__all__ = [
+    "act",
+    "act_party",
+    "act_seeded",
+    "follow_undo",
+    "load",
+    "member_key",
+    "mover",
+    "seat_refusal",
+    "show_undo",
+    "table_move",
+    "undo",
+    "undo_refusal",
+]
 
 #: Longest move summary an Undo button names.
 _NAMED = 60
@@ -73,6 +87,53 @@ def act_party(party: Any, move: str, /, *args: Any, **kwargs: Any) -> Any:
         return getattr(party, move)(*args, **kwargs)
     return session.act_together(lead, lead_move,
                                 lambda: getattr(party, move)(*args, **kwargs), also)
+
+
+def table_move(trackers: Sequence[Tracker], name: str, args: dict[str, Any]) -> Any:
+    """The declared table move ``name`` ([companion.table_moves][]: several trackers at
+    once) with JSON ``args``, as a named act of the session that keeps ``trackers``
+    ([Session.perform][companion.table.session.Session.perform]: one unit of work, each
+    move judged for the seat; a refusal raised as it was raised); for trackers in no
+    campaign, made on this screen alone. Returns what the move gave."""
+    from companion.errors import CompanionError
+    from companion.table.acts import Act, Refused
+
+    session = next((s for s in map(_session, trackers) if s is not None), None)
+    if session is None:
+        from companion import table_moves
+
+        return table_moves.get(name).run(_Alone(trackers), dict(args), None)
+    outcome = session.perform(Act("", "table", {"name": name, "args": dict(args)}))
+    if isinstance(outcome, Refused):
+        raise outcome.error if outcome.error is not None else CompanionError(outcome.reason)
+    return outcome.value
+
+
+def member_key(tracker: Tracker) -> str:
+    """How an act names ``tracker``: its member id in its campaign, or for a tracker in
+    no campaign its own name."""
+    session = _session(tracker)
+    if session is not None:
+        return session.key_of(tracker)
+    return str(getattr(tracker, "name", ""))
+
+
+class _Alone:
+    """Trackers in no campaign as a table move reads them (one screen's own table)."""
+
+    def __init__(self, trackers: Sequence[Tracker]) -> None:
+        self._trackers = list(trackers)
+
+    def trackers(self, cls: type[K]) -> list[K]:
+        return [t for t in self._trackers if isinstance(t, cls)]
+
+    def tracker(self, id_or_name: str, cls: type[K]) -> K:
+        from companion.errors import UnknownNameError
+
+        for t in self.trackers(cls):
+            if getattr(t, "name", None) == id_or_name:
+                return t
+        raise UnknownNameError(f"nobody called {id_or_name} is at this table")
 
 
 def mover(tracker: Tracker, move: str, /) -> Callable[..., Any]:

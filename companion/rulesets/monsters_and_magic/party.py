@@ -35,10 +35,12 @@ from companion.rulesets.monsters_and_magic.group_checks import (
     read_group,
 )
 from companion.rulesets.monsters_and_magic.harm_and_healing import falling_damage_dice
-from companion.rulesets.monsters_and_magic.travel import TravelPlan, forage_supplies
+from companion.rulesets.monsters_and_magic.travel import READINGS, TravelPlan, forage_supplies
 from companion.state import Observable, Tracker
+from companion.table_moves import TableTrackers
+from companion.table_moves import declare as declare_table_move
 
-__all__ = ["MAX_CHARACTERS", "Fall", "Party", "RoadCheck"]
+__all__ = ["MAX_CHARACTERS", "Fall", "Party", "RoadCheck", "party_at"]
 
 #: Most characters one table follows (a guard on the page's size, not a rule of the seed).
 MAX_CHARACTERS = 12
@@ -387,3 +389,62 @@ _RESTS = {"short": "short_rest", "long": "long_rest", "extended": "extended_rest
 def _against_you(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
     """Whether a thread move's arguments say ``against_you`` (its first parameter)."""
     return bool(kwargs.get("against_you", args[0] if args else False))
+
+
+# -- table moves: several sheets in one unit of work (companion.table_moves) -------------
+
+
+def party_at(table: TableTrackers) -> Party:
+    """The party of a table: every character sheet at it, in the order they joined, and
+    the GM's threads (a fresh, unkept one at a table that has none yet)."""
+    masters = table.trackers(GameMaster)
+    party = Party(masters[0] if masters else GameMaster())
+    for adventurer in table.trackers(Adventurer):
+        party.add(adventurer)
+    return party
+
+
+def _travel_period(table: TableTrackers, args: dict[str, Any],
+                   _rng: random.Random | None) -> dict[str, Any]:
+    """One travel period of the journey ``args`` plans (``hexes``, ``speed``,
+    ``mounted``, ``by_vehicle``, ``reading``, as
+    [plan_journey][companion.rulesets.monsters_and_magic.travel.plan_journey] takes
+    them): every character who can marks the pace's exhaustion, all or none."""
+    from companion.rulesets.monsters_and_magic.travel import plan_journey
+    from companion.table_moves import argument
+
+    where = "travel period"
+    plan = plan_journey(argument(args, "hexes", int, where),
+                        speed=argument(args, "speed", str, where, "Normal"),
+                        mounted=bool(argument(args, "mounted", bool, where, False)),
+                        by_vehicle=argument(args, "by_vehicle", str, where, None),
+                        reading=argument(args, "reading", str, where, READINGS[0]))
+    able, notes = party_at(table).travel_period(plan)
+    return {"marked": [a.name for a in able], "notes": notes, "how": plan.how,
+            "exhaustion": plan.exhaustion if able else 0}
+
+
+def _load_character(table: TableTrackers, args: dict[str, Any],
+                    _rng: random.Random | None) -> str:
+    """A seated character's sheet replaced with a saved one (``character``: the sheet's
+    member, ``text``: the save), refused when another character at the table already
+    has the saved sheet's name."""
+    from companion.table_moves import argument
+
+    where = "load a character"
+    sheet = table.tracker(argument(args, "character", str, where), Adventurer)
+    party_at(table).load_character(sheet, argument(args, "text", str, where))
+    return sheet.name
+
+
+def _period_text(value: dict[str, Any]) -> str:
+    if not value["marked"]:
+        return f"one period {value['how']}: no exhaustion to mark"
+    return (f"one period {value['how']}: {value['exhaustion']} exhaustion marked by "
+            + ", ".join(value["marked"]))
+
+
+declare_table_move("monsters_and_magic.party.travel_period", _travel_period,
+                   text=_period_text)
+declare_table_move("monsters_and_magic.party.load_character", _load_character,
+                   text=lambda name: f"{name}'s sheet loaded")
