@@ -24,8 +24,8 @@ def test_a_spell_of_one_action_is_readied() -> None:
 def test_a_spell_of_any_other_casting_time_is_refused(timing: str) -> None:
     turn = Turn()
     before = turn.to_json()
-    with pytest.raises(RuleError, match="^Ready: a readied spell must have a casting time "
-                                        "of 1 action; web takes " + timing + "$"):
+    with pytest.raises(RuleError, match=r"^Ready: a readied spell must have a casting time "
+                                        r"of 1 action; web takes " + timing + "$"):
         turn.ready("the orc charges", spell="web", casting_time=timing)
     assert turn.to_json() == before and not turn.log  # nothing changed, nothing logged
 
