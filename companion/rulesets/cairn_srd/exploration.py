@@ -62,6 +62,9 @@ Interpretation (a note):
   candle not carried in a lantern.
 - A candle carried in a lantern burns as a candle (6 turns) but cannot blow out; carrying
   one needs a lantern in the party.
+- A lantern brought into the site arrives filled with one use of oil (24 turns), not
+  taken from the party's oil: the seed says what a lantern burns, not that it comes
+  empty; each later filling takes a use of the party's oil.
 
 **The darkness consumes you** (optional). When the party runs out of light sources deep
 in the dungeon, far from any known exit, every character saves against panic (CTRL).

@@ -222,8 +222,8 @@ def light_hours(torches: int = 0, oil: int = 0) -> int:
 
 #: The terrains a vehicle crosses off the road ("very flat terrain").
 VERY_FLAT = ("Plains", "Plateaus")
-#: Slots of items a beast of burden (a mount) carries, and a vehicle (see the module's
-#: Interpretation: the seed gives no figure).
+#: Slots of items a beast of burden (a mount) carries, and a vehicle (the seed gives no
+#: figure: see the module's readings).
 BEAST_SLOTS = 10
 VEHICLE_SLOTS = 20
 #: Most vehicles one traveller brings.
