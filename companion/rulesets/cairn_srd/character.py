@@ -108,7 +108,15 @@ from companion.rulesets.cairn_srd.burden import (
 from companion.rulesets.cairn_srd.damage import Hit, resolve_hit
 from companion.rulesets.cairn_srd.fixed_tables import read_row
 from companion.rulesets.cairn_srd.saves import MAX_SCORE, SaveResult, check_score, save
-from companion.state import OWN_NUMBERS, Tracker, decode_value, move, state_field, upcaster
+from companion.state import (
+    OWN_NUMBERS,
+    OWNER,
+    Tracker,
+    decode_value,
+    move,
+    state_field,
+    upcaster,
+)
 
 LIBRARY_ONLY: dict[str, str] = {
     "Character.maneuver_save": "the apps make a maneuver in the fight (Encounter.maneuver), "
@@ -921,7 +929,7 @@ class Character(Tracker):
         shown = {"guard": "Guard", "strength": "STR", "dexterity": "DEX", "control": "CTRL"}
         self.describe(f"The stakes of {self.name}'s boast are raised: +1 {shown[name]}")
 
-    @move
+    @move(who_may=OWNER)  # the challenger's own boast, as make_boast is: theirs and the GM's
     def take_up_boast(self, goal: str, complication: str, ability: str, bonus: str) -> None:
         """This character raised the stakes of another's boast (``goal``) with
         ``complication``, the boaster refused, and this challenger must take up the new

@@ -134,7 +134,7 @@ from companion.rulesets.cairn_srd.skills import (
     skill_test,
 )
 from companion.rulesets.cairn_srd.social import roll_npc
-from companion.state import Tracker, move, state_field
+from companion.state import OWNER, Tracker, move, state_field
 
 MAX_NAME = 40
 MAX_LEGS = 50
@@ -676,7 +676,7 @@ class Journey(Tracker):
         for ahead in self.legs[self.leg:]:
             ahead.vehicle = True
 
-    @move
+    @move(who_may=OWNER)  # the traveller's own (acting_for names them) and the GM's
     def bring_vehicles(self, name: str, vehicles: int) -> None:
         """``name`` now brings ``vehicles`` (0 leaves them behind, refused while their
         cargo would not fit the beasts left); a vehicle joins only a route whose legs
@@ -696,7 +696,7 @@ class Journey(Tracker):
         who.vehicles = vehicles
         self.describe(f"{who.name} brings {vehicles} vehicle{'s' * (vehicles != 1)}")
 
-    @move
+    @move(who_may=OWNER)  # the traveller's own (acting_for names them) and the GM's
     def load_cargo(self, name: str, item: str, tag: str = "normal", quantity: int = 1) -> Item:
         """Put an item on ``name``'s beasts of burden or vehicles (refused past the slots
         they carry: 10 a beast, 20 a vehicle)."""
@@ -715,7 +715,7 @@ class Journey(Tracker):
                       f"{who.cargo_slots} cargo slots)")
         return thing
 
-    @move
+    @move(who_may=OWNER)  # the traveller's own (acting_for names them) and the GM's
     def unload_cargo(self, name: str, index: int) -> Item:
         """Take item ``index`` (from 0) off ``name``'s beasts of burden or vehicles."""
         who = self._traveller(name)
