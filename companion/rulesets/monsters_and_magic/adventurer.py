@@ -684,7 +684,8 @@ class Adventurer(Tracker):
         character's sheet): its Blinded, Prone and Dodge change the roll
         ([defender_edge][companion.rulesets.monsters_and_magic.adventurer.defender_edge]),
         its cover comes with it; ``within_touch``: whether the attacker is within touch
-        range of it (5 feet; it matters against a Prone target). ``save``: the check is a
+        range of it (5 feet; it matters against a Prone target), true unless said, as a
+        melee attack always is (melee weapons reach no further). ``save``: the check is a
         saving throw (a dodging character's cunning saving throws have advantage). A check
         that fails automatically comes back with its reason in ``fails`` (it rolls no die).
 
