@@ -195,10 +195,13 @@ class CheckPanel(widgets.VBox):
         self.boxes = (self.modifier, self.dc, self.steps)
         rows = [row(self.modifier, self.dc), row(self.edge, self.steps)]
         if adventurer is not None:
-            rows.insert(0, row(self.ability, self.attack, self.save))
+            # The saving-throw box beside the numbers: a phone's row has room there.
+            rows[0] = row(self.modifier, self.dc, self.save)
+            rows.insert(0, row(self.ability, self.attack))
             rows.insert(1, row(self.against, self.target_cover))
+        self.target_row = row(self.target, self.far)
         if self.targets is not None:
-            rows.insert(2 if adventurer is not None else 0, row(self.target, self.far))
+            rows.insert(2 if adventurer is not None else 0, self.target_row)
         for control in (self.ability, self.attack, self.edge, self.against, self.target_cover,
                         self.target, self.far, self.save, *self.boxes):
             control.observe(safe(self.error)(self.show_odds), names="value")
@@ -276,6 +279,10 @@ class CheckPanel(widgets.VBox):
                             options["disadvantage"], options["steps"])
 
     def show_odds(self, _change: Any = None) -> None:
+        # A sheet's target row is for attack rolls: shown only while one is made, so the
+        # sheet stays short on a phone (the roller for any creature always attacks).
+        self.target_row.layout.display = ("none" if self.adventurer is not None
+                                          and not self.attack.value else "")
         disable_for(self.roll_button, self._refusal())
         if not all(box.valid for box in self.boxes):
             self.odds.value = '<div class="tc-odds"><i>Fix the number above.</i></div>'

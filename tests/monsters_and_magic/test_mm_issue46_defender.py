@@ -250,10 +250,13 @@ def test_the_sheets_check_shows_the_targets_state_before_the_roll() -> None:
     assert 'data-dodging="true"' in briar.html() and "dodging" in briar.find_text("tc-sheet")
     ash = sheet_of(page, "Ash")
     check = ash.within("tc-check")
-    check.one("tc-select-target").value = "Briar"
+    target = check.one("tc-select-target")
+    assert not page.visible(target)  # a target is for attack rolls: shown with one
     panel = ash.one("tc-check")
     panel.ability.value = "power"
     panel.attack.value = True
+    assert page.visible(target)
+    target.value = "Briar"
     power = panel.adventurer.check_modifier("power", attack=True)
     assert shown_odds(check) == expected(power, "disadvantage")
     # Briar's Dodge ends when her turn starts: the odds shown follow her sheet.
