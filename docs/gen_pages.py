@@ -54,6 +54,7 @@ from source_info import (  # noqa: E402
     title_of,
     without_examples,
 )
+from source_info import readings as marked_readings  # noqa: E402
 
 PACKAGE = ROOT / "companion"
 
@@ -158,9 +159,21 @@ def documented(qualname: str, module: str) -> bool:
     return True
 
 
-def interpretations_page(ruleset: Ruleset, pages: dict[str, str]) -> str | None:
+def table_readings(tables: list[Any]) -> list[str]:
+    """The readings marked ``Interpretation:`` in the tables' notes (a die the seed does
+    not name, say), each linked to its table's page (relative to ``rules/<name>/``)."""
+    items = []
+    for table in sorted(tables, key=lambda t: str(t.id)):
+        for text in marked_readings(str(getattr(table, "notes", "") or "")):
+            items.append(as_list_item(f"[table `{table.id}`](tables/{table.id}.md): ", text))
+    return items
+
+
+def interpretations_page(ruleset: Ruleset, pages: dict[str, str],
+                         tables: list[Any] | None = None) -> str | None:
     """Every reading the code chose where the seed is unclear, with where it lives.
-    ``pages`` maps a module's dotted name to its page, relative to ``rules/<name>/``."""
+    ``pages`` maps a module's dotted name to its page, relative to ``rules/<name>/``;
+    ``tables``: the ruleset's tables, whose notes' readings are listed too."""
     items = []
     for dotted, page in pages.items():
         parts = dotted.split(".")[3:]
@@ -173,6 +186,7 @@ def interpretations_page(ruleset: Ruleset, pages: dict[str, str]) -> str | None:
             target = f"({page})" if qualname == dotted or not documented(qualname, dotted) \
                 else f"[{qualname}]"
             items.append(as_list_item(f"[`{short}`]{target}: ", text))
+    items += table_readings(tables or [])
     if not items:
         return None
     head = [
@@ -281,7 +295,7 @@ def ruleset_pages(ruleset: Ruleset, rules_pages: dict[str, str]) -> None:
         contents["Tables and odds"].append(f"[Random tables](tables/index.md) ({len(tables)})")
 
     relative = {dotted: page.removeprefix(base + "/") for dotted, page in layout.items()}
-    readings = interpretations_page(ruleset, relative)
+    readings = interpretations_page(ruleset, relative, tables)
     if readings is not None:
         write(f"{base}/interpretations.md", readings)
         add_nav((*section, "Interpretations"), f"{base}/interpretations.md")

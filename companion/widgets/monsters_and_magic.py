@@ -49,6 +49,8 @@ from companion.rulesets.monsters_and_magic.adventurer import (
     GM_THREAD_READINGS,
     MAX_NAME,
     SIGHT,
+    Defender,
+    attack_against,
 )
 from companion.rulesets.monsters_and_magic.conditions_and_statuses import CONDITIONS, STATUSES
 from companion.rulesets.monsters_and_magic.group_checks import group_call, parse_modifiers
@@ -69,6 +71,7 @@ from companion.widgets.base import (
     int_box,
     log_html,
     name_box,
+    offer,
     one_line,
     roll_text_html,
     row,
@@ -127,18 +130,27 @@ class CheckPanel(widgets.VBox):
     With ``adventurer`` (and the ``party`` it sits in) the modifier comes from that
     character's ability and sheet (ongoing, forward, conditions, exhaustion) and the roll is
     the table's move: the sheet rolls, and a critical miss gives the GM a thread.
+
+    *Target* picks a character of the table as the creature attacked (``targets``, the
+    table, for the roller without an adventurer; the adventurer's own party otherwise):
+    its Blinded, Prone, Dodge and cover change the odds shown, as the rules say
+    ([defender_edge][companion.rulesets.monsters_and_magic.adventurer.defender_edge]).
     """
 
     def __init__(self, adventurer: Adventurer | None = None,
                  error: ErrorLine | None = None, party: Party | None = None,
                  seed_source: Callable[[], int] = draw_seed, *,
-                 controls: RollControls | None = None) -> None:
+                 controls: RollControls | None = None, targets: Party | None = None) -> None:
         super().__init__()
         if adventurer is not None and party is None:
             party = Party()
             party.add(adventurer)
         self.adventurer = adventurer
         self.party = party
+        self.targets = targets if targets is not None else party
+        # The picked target's sheet is followed, so its changes reach the odds shown.
+        self._unfollow: Callable[[], Any] | None = None
+        self._followed: Adventurer | None = None
         self.seed_source = seed_source
         self.error = error or ErrorLine()
         own_error = [self.error] if error is None else []
@@ -162,6 +174,14 @@ class CheckPanel(widgets.VBox):
         self.against = _choice(["—", *[s for s in SIGHT if s]], "Against", "against")
         self.target_cover = _choice(["—", *[c for c in COVER_KINDS if c]], "Target's cover",
                                     "target-cover")
+        # The creature attacked, when it is a character at the table (its own state counts).
+        self.target = _choice(["—"], "Target", "target")
+        self.far = widgets.Checkbox(value=False, description="Beyond touch range",
+                                    indent=False, layout=widgets.Layout(width="auto"))
+        self.far.add_class("tc-check-far")
+        self.save = widgets.Checkbox(value=False, description="Saving throw", indent=False,
+                                     layout=widgets.Layout(width="auto"))
+        self.save.add_class("tc-check-save")
         self.odds = widgets.HTML()
         self.odds.add_class("tc-chance")
         self.result = widgets.HTML('<div class="tc-result" data-n="0">No roll yet.</div>')
@@ -175,17 +195,50 @@ class CheckPanel(widgets.VBox):
         self.boxes = (self.modifier, self.dc, self.steps)
         rows = [row(self.modifier, self.dc), row(self.edge, self.steps)]
         if adventurer is not None:
+            # The saving-throw box beside the numbers: a phone's row has room there.
+            rows[0] = row(self.modifier, self.dc, self.save)
             rows.insert(0, row(self.ability, self.attack))
             rows.insert(1, row(self.against, self.target_cover))
+        self.target_row = row(self.target, self.far)
+        if self.targets is not None:
+            rows.insert(2 if adventurer is not None else 0, self.target_row)
         for control in (self.ability, self.attack, self.edge, self.against, self.target_cover,
-                        *self.boxes):
+                        self.target, self.far, self.save, *self.boxes):
             control.observe(safe(self.error)(self.show_odds), names="value")
         self.children = [*rows, self.odds, self.controls, row(self.roll_button), *own_error,
                          self.result]
+        if self.targets is not None:
+            bind(self.targets, self._offer_targets, error=self.error)
         if adventurer is not None:
             bind(adventurer, self.show_odds, error=self.error)
         else:
             self.show_odds()
+
+    def _offer_targets(self) -> None:
+        """The table's characters (not the one attacking) as targets; after a change."""
+        assert self.targets is not None
+        own = self.adventurer.name if self.adventurer is not None else None
+        offer(self.target, ["—", *[n for n in self.targets.names if n != own]], default="—")
+        self.show_odds()
+
+    def _target_sheet(self) -> Adventurer | None:
+        picked = self.target.value
+        if self.targets is None or picked in (None, "—") or picked not in self.targets.names:
+            sheet = None
+        else:
+            sheet = self.targets.get(str(picked))
+        if sheet is not self._followed:
+            # Follow the picked target's sheet: its Dodge or Prone changes the odds shown.
+            if self._unfollow is not None:
+                self._unfollow()
+            self._followed, self._unfollow = sheet, None
+            if sheet is not None:
+                self._unfollow = sheet.on_change(lambda *_a: safe(self.error)(self.show_odds)())
+        return sheet
+
+    def _defender(self) -> Defender | None:
+        sheet = self._target_sheet()
+        return sheet.as_defender() if sheet is not None else None
 
     def _refusal(self) -> str | None:
         bad = first_bad_box(*self.boxes)
@@ -203,6 +256,12 @@ class CheckPanel(widgets.VBox):
             options["against"] = "" if self.against.value == "—" else str(self.against.value)
             options["target_cover"] = ("" if self.target_cover.value == "—"
                                        else str(self.target_cover.value))
+            if self.save.value:
+                options["save"] = True
+        defender = self._defender()
+        if defender is not None:
+            options["target"] = defender
+            options["within_touch"] = not self.far.value
         return options
 
     def check(self) -> AbilityCheck:
@@ -210,10 +269,20 @@ class CheckPanel(widgets.VBox):
         if self.adventurer is not None:
             return self.adventurer.build_check(self.ability.value, bonus=self.modifier.value,
                                                attack=self.attack.value, **options)
+        if "target" in options:
+            # Any creature's attack on a character of the table: the rules add its state.
+            return attack_against(options["target"], self.modifier.value, options["dc"],
+                                  advantage=options["advantage"],
+                                  disadvantage=options["disadvantage"], steps=options["steps"],
+                                  within_touch=options["within_touch"])
         return AbilityCheck(self.modifier.value, options["dc"], options["advantage"],
                             options["disadvantage"], options["steps"])
 
     def show_odds(self, _change: Any = None) -> None:
+        # A sheet's target row is for attack rolls: shown only while one is made, so the
+        # sheet stays short on a phone (the roller for any creature always attacks).
+        self.target_row.layout.display = ("none" if self.adventurer is not None
+                                          and not self.attack.value else "")
         disable_for(self.roll_button, self._refusal())
         if not all(box.valid for box in self.boxes):
             self.odds.value = '<div class="tc-odds"><i>Fix the number above.</i></div>'
@@ -524,10 +593,12 @@ class AdventurerPanel(widgets.VBox):
                            for n in [*a.active_conditions, *a.statuses]) or "none"
         if a.underwater:
             states += " · underwater"
+        if a.dodging:
+            states += (" · dodging" if a.dodge_holds else " · dodging (no benefit now)")
         holds = ", ".join(f"{k} {v}" for k, v in a.holds.items()) or "none"
         self.view.value = (
             f'<div class="tc-sheet" data-threads="{a.threads}" data-ap="{a.ap}" '
-            f'data-resting="{a.resting}" '
+            f'data-resting="{a.resting}" data-dodging="{str(a.dodging).lower()}" '
             f'data-fatigue="{a.fatigue}" data-exhaustion="{a.exhaustion}" data-hp="{a.hp}">'
             f'<b>{html.escape(a.name)}</b> <small>FOC {a.focus:+d} · POW {a.power:+d} · '
             f'CUN {a.cunning:+d} · LCK {a.luck:+d} · XP {a.xp}</small>'
@@ -716,7 +787,7 @@ class MonstersAndMagicApp(widgets.VBox):
         # Each part shows its own errors under its buttons; self.error is for the roster.
         self.roller = CheckPanel(None, seed_source=seed_source, controls=RollControls(
             campaign=campaign, who=self.who, role=self.role, seed_source=seed_source,
-            name="check"))
+            name="check"), targets=self.party)
         self.group = GroupCheckPanel(seed_source=seed_source, controls=RollControls(
             campaign=campaign, who=self.who, role=self.role, seed_source=seed_source,
             name="group"))

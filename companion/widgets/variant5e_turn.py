@@ -21,7 +21,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from companion.errors import RuleError
-from companion.rulesets.variant5e.actions import ACTIONS, Turn
+from companion.rulesets.variant5e.actions import ACTIONS, CASTING_TIMES, Turn
 from companion.rulesets.variant5e.cleaving import Foe, cleave
 from companion.rulesets.variant5e.mark import Reactions
 from companion.rulesets.variant5e.opportunity_attack import provokes_opportunity_attack
@@ -77,12 +77,18 @@ class CombatTurnApp(widgets.VBox):
         self.action.add_class("tc-pick-action")
         self.trigger = text_box("trigger, e.g. the orc steps out", name="trigger")
         self.spell = text_box("readied spell (optional)", name="spell")
+        # The readied spell's casting time: the rules refuse any but 1 action.
+        self.casting_time = widgets.Dropdown(tooltip="Casting time", options=CASTING_TIMES,
+                                             value=CASTING_TIMES[0],
+                                             layout=widgets.Layout(width="auto"))
+        self.casting_time.add_class("tc-pick-casting-time")
         self.target = text_box("target", value="" if who else "orc", name="target")
         self.buttons = {
             "start": b("Start turn", mover(t, "start_turn"), "start"),
             "action": b("Take action", lambda: act(t, "take_action", self.action.value), "action"),
             "object": b("Object interaction", mover(t, "interact_with_object"), "object"),
-            "ready": b("Ready", lambda: act(t, "ready", self.trigger.value, self.spell.value),
+            "ready": b("Ready", lambda: act(t, "ready", self.trigger.value, self.spell.value,
+                                                 self.casting_time.value),
                        "ready"),
             "release": b("Release readied", mover(t, "release_readied"), "release"),
             "reaction": b("Use reaction", mover(t, "use_reaction"), "reaction"),
@@ -132,7 +138,7 @@ class CombatTurnApp(widgets.VBox):
                          "economy, mark, opportunity attacks"),
             self.status,
             row(bt["start"], self.action, bt["action"], bt["object"]),
-            row(self.trigger, self.spell, bt["ready"], bt["release"]),
+            row(self.trigger, self.spell, self.casting_time, bt["ready"], bt["release"]),
             row(bt["reaction"], bt["end-conc"], bt["break-conc"], bt["lose-dodge"]),
             widgets.HTML("<b>Mark and opportunity attacks</b>"),
             row(self.target, bt["melee"], bt["oa"], self.can_react),

@@ -41,8 +41,10 @@ longer still. A sheet no fight is linked to cannot know, and rests.
 **Boasts**: before an audience a character vows a goal and at once gains +1 to a
 relevant ability and +1 Guard. One boast may be pending. Fulfilled, a new one may be made;
 shirked, the bonus is lost and the character may never boast again. A friend or rival may
-raise the stakes with complications, each worth another +1 (Guard or an ability). After
-15 boasts, boasts add nothing.
+raise the stakes with complications, each worth another +1 (Guard or an ability). If the
+raised boast is refused, the challenger must take it up, complication and all
+([Character.take_up_boast][companion.rulesets.cairn_srd.character.Character.take_up_boast]).
+After 15 boasts, boasts add nothing.
 
 Interpretation: the Guard rule reads "all 10 slots filled" as Guard counting as 0
 while full; the stored Guard returns when a slot frees. Rattled's "+1 to your Guard" raises
@@ -106,7 +108,15 @@ from companion.rulesets.cairn_srd.burden import (
 from companion.rulesets.cairn_srd.damage import Hit, resolve_hit
 from companion.rulesets.cairn_srd.fixed_tables import read_row
 from companion.rulesets.cairn_srd.saves import MAX_SCORE, SaveResult, check_score, save
-from companion.state import OWN_NUMBERS, Tracker, decode_value, move, state_field, upcaster
+from companion.state import (
+    OWN_NUMBERS,
+    OWNER,
+    Tracker,
+    decode_value,
+    move,
+    state_field,
+    upcaster,
+)
 
 LIBRARY_ONLY: dict[str, str] = {
     "Character.maneuver_save": "the apps make a maneuver in the fight (Encounter.maneuver), "
@@ -918,6 +928,34 @@ class Character(Tracker):
             self._boast_bonus(name)
         shown = {"guard": "Guard", "strength": "STR", "dexterity": "DEX", "control": "CTRL"}
         self.describe(f"The stakes of {self.name}'s boast are raised: +1 {shown[name]}")
+
+    @move(who_may=OWNER)  # the challenger's own boast, as make_boast is: theirs and the GM's
+    def take_up_boast(self, goal: str, complication: str, ability: str, bonus: str) -> None:
+        """This character raised the stakes of another's boast (``goal``) with
+        ``complication``, the boaster refused, and this challenger must take up the new
+        boast: it becomes this character's pending boast, with a boast's +1 to ``ability``
+        and +1 Guard and the complication's +1 to ``bonus`` (Guard or an ability).
+
+        Interpretation: the refused boast is made as any boast is, so its rules hold for
+        the challenger: a challenger with a boast pending, or barred from boasting, cannot
+        take it up (and so cannot up the stakes), it counts toward the 15 boasts that give
+        bonuses, and shirked it loses all three bonuses. The boaster who refused keeps
+        their own boast as it was.
+        """
+        rule = "Boasts"
+        if not complication.strip():
+            raise RuleError(f"{rule}: a raised boast names its complication")
+        if not goal.strip():
+            raise RuleError(f"{rule}: a boast needs a goal")
+        text = f"{goal.strip()}, with {complication.strip()}"
+        if len(text) > MAX_BOAST:
+            raise RuleError(f"{rule}: a goal with its complication has at most {MAX_BOAST} "
+                            f"characters, got {len(text):,}")
+        name = "guard" if bonus.strip().lower() in ("gd", "guard") else _ability_field(bonus)
+        self.make_boast(text, ability)
+        if self.boasts_made <= 15:
+            self._boast_bonus(name)
+        self.describe(f"{self.name} takes up the refused boast: {text}")
 
     @move
     def fulfil_boast(self) -> None:

@@ -100,6 +100,9 @@ Interpretation (the party in the fight):
 - Weapon mastery counts the attacker whose die was kept: with several attackers the
   highest die's owner (the first of them on a tie); a second weapon's kept die counts
   for no named weapon.
+- A foe killed outright (its STR taken to 0, with no Critical Damage save between)
+  counts for weapon mastery as Critical Damage inflicted: the seed counts the 30 it takes
+  for 6 feats as "kills", and a kill is more than Critical Damage, not less.
 - Escaping a fight is a DEX save that needs somewhere safe to go; a PC who escapes leaves
   the fight ("fled").
 

@@ -62,6 +62,9 @@ Interpretation (a note):
   candle not carried in a lantern.
 - A candle carried in a lantern burns as a candle (6 turns) but cannot blow out; carrying
   one needs a lantern in the party.
+- A lantern brought into the site arrives filled with one use of oil (24 turns), not
+  taken from the party's oil: the seed says what a lantern burns, not that it comes
+  empty; each later filling takes a use of the party's oil.
 
 **The darkness consumes you** (optional). When the party runs out of light sources deep
 in the dungeon, far from any known exit, every character saves against panic (CTRL).
@@ -940,10 +943,15 @@ sources are marked
                             rng: random.Random | None = None,
                             seed: int | None = None) -> SaveResult:
         """The Darkness Consumes You: a character's CTRL save against panic, once the party
-        is out of light (the fate table is the other way). (On a
-        [Character][companion.rulesets.cairn_srd.character.Character], use
-        [darkness_panic][companion.rulesets.cairn_srd.exploration.darkness_panic].)"""
+        is out of light (the fate table is the other way), for one with no sheet at the
+        table (a hireling, a retainer: ``control`` is its CTRL); the dungeon-crawl app's
+        "no sheet" row makes it. A character whose sheet sits at the table saves on it
+        ([darkness_panic][companion.rulesets.cairn_srd.exploration.darkness_panic]), so that
+        a failure leaves the sheet panicking: this move refuses one."""
         who = _name(name, "The Darkness Consumes You")
+        if any(c.name.strip() == who for c in self.linked(_character_kind()).values()):
+            raise RuleError(f"The Darkness Consumes You: {who} has a sheet at the table; the "
+                            "save is rolled on it (a failure leaves the sheet panicking)")
         self._check_darkness(who, "save")
         result = save(control, rng=make_rng(seed, rng))
         return self._note_panic(who, result)
@@ -1111,6 +1119,14 @@ def _stage_text(e: Escapee) -> str:
 def _sheet(delve: Delve, character: Character | str) -> Character:
     """The sheet given, or the one of that name at the delve's table."""
     return delve.sheet(character) if isinstance(character, str) else character
+
+
+def _character_kind() -> type[Character]:
+    """The sheet's class, imported when asked (the character module imports this one's
+    neighbours; a top-level import would be circular)."""
+    from companion.rulesets.cairn_srd.character import Character
+
+    return Character
 
 
 def darkness_panic(delve: Delve, character: Character | str, *,

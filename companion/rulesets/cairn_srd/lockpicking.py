@@ -264,7 +264,13 @@ class LockPicking(Tracker):
     def study(self, have: int = 2, modifier: int = 0, rng: random.Random | None = None,
               seed: int | None = None) -> SkillResult:
         """Spend a turn studying the lock: a skill test that reveals the next action; a
-        failure on a stiff lock jams it."""
+        failure on a stiff lock jams it.
+
+        Interpretation: the lock's DV (from its type) is shown but does not enter the
+        study: the seed has the study made "per the Skill Test Procedure", a d6 against 5+
+        moved by skill, time and tools (``have``, ``modifier``), which has no DV to meet.
+        The DV stays for the referee's own use (a harder lock, a bigger ``modifier``).
+        """
         check_modifier(modifier)
         self._can_pick()
         if self.revealed >= 3:

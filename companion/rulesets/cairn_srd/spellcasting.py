@@ -101,7 +101,16 @@ def cast(
 
 
 def available_magic_dice(free_slots: int, extra: int = 0) -> int:
-    """Magic dice a caster may invest: free slots, capped at 4 (+ ``extra`` from items)."""
+    """Magic dice a caster may invest: free slots, capped at 4 (+ ``extra`` from items).
+
+    Interpretation: extra magic dice from items raise the cap of 4 but are still capped by
+    the free burden slots ("equal to your available burden slots, up to a maximum of 4";
+    the items "grant additional Magic Dice", read as more dice allowed, not dice that need
+    no slot): a caster with 3 free slots and an item's +1 invests at most 3.
+
+    >>> available_magic_dice(3, extra=1), available_magic_dice(6, extra=1)
+    (3, 5)
+    """
     return max(0, min(free_slots, MAX_MAGIC_DICE + extra))
 
 

@@ -11,7 +11,10 @@ course, shifted by the path's navigation modifier (and maps, guides, weather, sk
 When a leg's watches are spent the party reaches the next point of its route; getting
 lost costs one more travel watch. Travelling all three watches of a day leaves every
 traveller **Deprived** with a **Fatigue**. Mounts, guides and maps may speed travel;
-wagons only roll on roads or very flat land.
+wagons and other vehicles only roll on roads or very flat land, and the mounts pulling
+them add no bonus or penalty ([make_leg][companion.rulesets.cairn_srd.wilderness.make_leg]
+with ``vehicle``). Beasts of burden and vehicles carry items too, outside anyone's burden
+([Journey.load_cargo][companion.rulesets.cairn_srd.wilderness.Journey.load_cargo]).
 
 **Night travel.** Travelling in the dark adds one watch to the path. Normally the night
 watch is dark; in winter only the first watch has daylight. A full watch in the dark
@@ -95,6 +98,17 @@ camp becomes Deprived; one who eats and sleeps is no longer Deprived. Rest remov
 Fatigue first; then the sleepless take theirs; then a cooked meal removes its share.
 Interpretation: in winter or foul weather a camp without fire, bedding and shelter gives
 no rest: Fatigue stays, but those who sleep are not Deprived.
+Interpretation: "roads or very flat terrain" lets a vehicle take a road through any
+terrain (a road is laid through it) and, off the road (trails, wilderness), only the
+flattest terrains of the Easy row, plains and plateaus (valleys are easy going but have
+sides to climb); a vehicle does not travel by water. A party with a vehicle plans only
+legs it can take: a leg it cannot take is refused, and a vehicle joins only a route whose
+legs still ahead it can take.
+Interpretation: the seed gives beasts of burden and vehicles no capacity; here a
+traveller's mounts are its beasts of burden and each carries 10 slots (a PC's whole
+inventory, the one carrying figure the seed has), a vehicle 20 (twice a beast, for the
+beasts that pull it); items carried so count their slots as a burden does, fill no
+one's burden and cost no Guard.
 """
 
 from __future__ import annotations
@@ -109,6 +123,7 @@ from companion import dice, tables
 from companion.acting import named_actor
 from companion.dice.roller import make_rng
 from companion.errors import RuleError, StateError
+from companion.rulesets.cairn_srd.burden import Item, make_item, slots_used
 from companion.rulesets.cairn_srd.character import Character
 from companion.rulesets.cairn_srd.fixed_tables import data_file, rows
 from companion.rulesets.cairn_srd.skills import (
@@ -119,7 +134,7 @@ from companion.rulesets.cairn_srd.skills import (
     skill_test,
 )
 from companion.rulesets.cairn_srd.social import roll_npc
-from companion.state import Tracker, move, state_field
+from companion.state import OWNER, Tracker, move, state_field
 
 MAX_NAME = 40
 MAX_LEGS = 50
@@ -205,6 +220,27 @@ def light_hours(torches: int = 0, oil: int = 0) -> int:
     return torches * TORCH_HOURS + oil * OIL_HOURS
 
 
+#: The terrains a vehicle crosses off the road ("very flat terrain").
+VERY_FLAT = ("Plains", "Plateaus")
+#: Slots of items a beast of burden (a mount) carries, and a vehicle (the seed gives no
+#: figure: see the module's readings).
+BEAST_SLOTS = 10
+VEHICLE_SLOTS = 20
+#: Most vehicles one traveller brings.
+MAX_VEHICLES = 6
+
+
+def vehicle_refusal(leg: Leg) -> str:
+    """Why a vehicle cannot take ``leg`` (``""``: it can): roads, or very flat terrain."""
+    if leg.by_water:
+        return "a vehicle does not travel by water"
+    if leg.path != "Roads" and leg.terrain not in VERY_FLAT:
+        return (f"vehicles only travel on roads or very flat terrain "
+                f"({', '.join(VERY_FLAT).lower()}), not {leg.path.lower()} through "
+                f"{leg.terrain.lower()}")
+    return ""
+
+
 def _choice(value: str, options: dict[str, Any] | tuple[str, ...], what: str, rule: str) -> str:
     for name in options:
         if value.strip().lower() == name.lower():
@@ -222,6 +258,9 @@ class Leg:
     open_sea: int = state_field(0, min=0, max=OPEN_SEA_MAX)
     by_water: bool = False
     to: str = state_field("", max_len=MAX_NAME)
+    #: The party takes a vehicle (a wagon, a cart) on this leg. Legs saved before
+    #: vehicles were kept load without one.
+    vehicle: bool = False
 
     def check_state(self) -> None:
         for value, options, name in ((self.path, path_types(), "path"),
@@ -229,19 +268,38 @@ class Leg:
                                      (self.terrain, terrains(), "terrain")):
             if value not in options:
                 raise StateError(f"field '{name}': “{value[:40]}” is not on the travel tables")
+        if self.vehicle and vehicle_refusal(self):
+            raise StateError(f"field 'vehicle': {vehicle_refusal(self)}")
 
 
 def make_leg(path: str = "Roads", distance: str = "Short", terrain: str = "Plains",
-             open_sea: int = 0, by_water: bool = False, to: str = "") -> Leg:
-    """A checked leg; names are read case-insensitively (``"trails"``, ``"forests"``)."""
+             open_sea: int = 0, by_water: bool = False, to: str = "",
+             vehicle: bool = False) -> Leg:
+    """A checked leg; names are read case-insensitively (``"trails"``, ``"forests"``).
+
+    ``vehicle``: the party takes a wagon or another vehicle, which only travels on roads
+    or very flat terrain (a leg it cannot take is refused); the mounts pulling it add no
+    bonus or penalty, so the leg's duration is the same.
+
+    >>> make_leg("Trails", "Short", "Plains", vehicle=True).vehicle
+    True
+    >>> make_leg("Trails", "Short", "Hills", vehicle=True)
+    Traceback (most recent call last):
+    ...
+    companion.errors.RuleError: Wilderness Travel: vehicles only travel on roads or very flat terrain (plains, plateaus), not trails through hills
+    """  # noqa: E501
     rule = "Travel Duration Calculation"
     if not 0 <= open_sea <= OPEN_SEA_MAX:
         raise RuleError(f"{rule}: the open sea adds 0-{OPEN_SEA_MAX} watches, not {open_sea}")
     if len(to.strip()) > MAX_NAME:
         raise RuleError(f"{rule}: a place name has at most {MAX_NAME} characters")
-    return Leg(_choice(path, path_types(), "path type", rule),
-               _choice(distance, distances(), "distance", rule),
-               _choice(terrain, terrains(), "terrain", rule), open_sea, by_water, to.strip())
+    leg = Leg(_choice(path, path_types(), "path type", rule),
+              _choice(distance, distances(), "distance", rule),
+              _choice(terrain, terrains(), "terrain", rule), open_sea, by_water, to.strip(),
+              bool(vehicle))
+    if leg.vehicle and vehicle_refusal(leg):
+        raise RuleError(f"Wilderness Travel: {vehicle_refusal(leg)}")
+    return leg
 
 
 @dataclass(frozen=True)
@@ -381,6 +439,20 @@ class Traveller:
     """Slots of animal feed (one feeds one mount for a night)."""
     fatigue: int = state_field(0, min=0, max=10)
     deprived: bool = False
+    #: Vehicles (carts, wagons) the traveller brings.
+    vehicles: int = state_field(0, min=0, max=MAX_VEHICLES)
+    #: Items carried by the traveller's beasts of burden (mounts) and vehicles.
+    cargo: list[Item] = state_field(default_factory=list, max_len=200)
+
+    @property
+    def cargo_slots(self) -> int:
+        """Slots the beasts of burden and vehicles carry (see the module's Interpretation)."""
+        return self.mounts * BEAST_SLOTS + self.vehicles * VEHICLE_SLOTS
+
+    def check_state(self) -> None:
+        if slots_used(self.cargo) > self.cargo_slots:
+            raise StateError(f"field 'cargo' fills {slots_used(self.cargo)} slots, more than "
+                             f"the {self.cargo_slots} the beasts and vehicles carry")
 
 
 @dataclass(frozen=True)
@@ -467,7 +539,9 @@ class Journey(Tracker):
         """Joining the journey, a lookout and a traveller's hunting, foraging or buying are
         that traveller's (``name``); the route, the watch's action, travel, camp, weather
         and lights are the whole party's, made by the table."""
-        return named_actor({"add_traveller": "name", "lookout": "name", "supply": "name"},
+        return named_actor({"add_traveller": "name", "lookout": "name", "supply": "name",
+                            "load_cargo": "name", "unload_cargo": "name",
+                            "bring_vehicles": "name"},
                            move, arguments)
 
     def check_state(self) -> None:
@@ -545,10 +619,20 @@ class Journey(Tracker):
 
     # -- setting out ------------------------------------------------------------------
 
+    @property
+    def has_vehicle(self) -> bool:
+        """Whether someone in the party brings a vehicle."""
+        return any(t.vehicles for t in self.party)
+
     @move
     def add_traveller(self, name: str, rations: int = 0, mounts: int = 0, feed: int = 0,
-                      fatigue: int = 0, deprived: bool = False) -> None:
-        """Add a member of the party with their Rations, mounts, feed and present Fatigue."""
+                      fatigue: int = 0, deprived: bool = False, vehicles: int = 0) -> None:
+        """Add a member of the party with their Rations, mounts, feed, present Fatigue and
+        vehicles (a vehicle joins only a route whose legs ahead it can take)."""
+        if not 0 <= vehicles <= MAX_VEHICLES:
+            raise RuleError(f"Wilderness Watches: vehicles run 0-{MAX_VEHICLES}, not {vehicles}")
+        if vehicles:
+            self._route_for_vehicles()
         name = name.strip()
         if not name or len(name) > MAX_NAME:
             raise RuleError(f"Wilderness Watches: a traveller's name has 1-{MAX_NAME} characters")
@@ -562,22 +646,84 @@ class Journey(Tracker):
                 raise RuleError(f"Wilderness Watches: {what} run 0-{top:,}, not {value}")
         if not 0 <= fatigue <= 10:
             raise RuleError(f"Wilderness Watches: Fatigue runs 0-10, not {fatigue}")
-        self.party.append(Traveller(name, rations, mounts, feed, fatigue, deprived))
+        self.party.append(Traveller(name, rations, mounts, feed, fatigue, deprived, vehicles))
         self.describe(f"{name} joins the party ({rations} Ration{'s' * (rations != 1)}"
                       + (f", {mounts} mount{'s' * (mounts != 1)}, {feed} feed" if mounts else "")
+                      + (f", {vehicles} vehicle{'s' * (vehicles != 1)}" if vehicles else "")
                       + ")")
 
     @move
     def add_leg(self, path: str = "Roads", distance: str = "Short", terrain: str = "Plains",
-                open_sea: int = 0, by_water: bool = False, to: str = "") -> LegPlan:
-        """Add a leg to the end of the route (its duration is worked out at once)."""
+                open_sea: int = 0, by_water: bool = False, to: str = "",
+                vehicle: bool = False) -> LegPlan:
+        """Add a leg to the end of the route (its duration is worked out at once).
+        ``vehicle``: a vehicle goes along (always so once a traveller brings one), and the
+        leg must be one it can take."""
         if len(self.legs) >= MAX_LEGS:
             raise RuleError(f"Travel Duration Calculation: a route has at most {MAX_LEGS} legs")
-        leg = make_leg(path, distance, terrain, open_sea, by_water, to)
+        leg = make_leg(path, distance, terrain, open_sea, by_water, to,
+                       vehicle=vehicle or self.has_vehicle)
         self.legs.append(leg)
         plan = plan_leg(leg)
         self.describe(f"route leg {len(self.legs)}: {plan}")
         return plan
+
+    def _route_for_vehicles(self) -> None:
+        """Refuse a vehicle a route it cannot take; mark the legs ahead as taken with one."""
+        for i, ahead in enumerate(self.legs[self.leg:], self.leg + 1):
+            if vehicle_refusal(ahead):
+                raise RuleError(f"Wilderness Travel: leg {i}: {vehicle_refusal(ahead)}")
+        for ahead in self.legs[self.leg:]:
+            ahead.vehicle = True
+
+    @move(who_may=OWNER)  # the traveller's own (acting_for names them) and the GM's
+    def bring_vehicles(self, name: str, vehicles: int) -> None:
+        """``name`` now brings ``vehicles`` (0 leaves them behind, refused while their
+        cargo would not fit the beasts left); a vehicle joins only a route whose legs
+        ahead it can take."""
+        who = self._traveller(name)
+        if not 0 <= vehicles <= MAX_VEHICLES:
+            raise RuleError(f"Wilderness Watches: vehicles run 0-{MAX_VEHICLES}, not {vehicles}")
+        if vehicles == who.vehicles:
+            raise RuleError(f"Wilderness Watches: {who.name} already brings {vehicles} "
+                            f"vehicle{'s' * (vehicles != 1)}")
+        if vehicles:
+            self._route_for_vehicles()
+        room = who.mounts * BEAST_SLOTS + vehicles * VEHICLE_SLOTS
+        if slots_used(who.cargo) > room:
+            raise RuleError(f"Burden: {who.name}'s cargo fills {slots_used(who.cargo)} slots, "
+                            f"more than the {room} left to carry it: unload first")
+        who.vehicles = vehicles
+        self.describe(f"{who.name} brings {vehicles} vehicle{'s' * (vehicles != 1)}")
+
+    @move(who_may=OWNER)  # the traveller's own (acting_for names them) and the GM's
+    def load_cargo(self, name: str, item: str, tag: str = "normal", quantity: int = 1) -> Item:
+        """Put an item on ``name``'s beasts of burden or vehicles (refused past the slots
+        they carry: 10 a beast, 20 a vehicle)."""
+        who = self._traveller(name)
+        if not who.cargo_slots:
+            raise RuleError(f"Burden: {who.name} has no beast of burden or vehicle to carry "
+                            "items")
+        thing = make_item(item, tag, quantity)
+        needed = slots_used([*who.cargo, thing]) - slots_used(who.cargo)
+        free = who.cargo_slots - slots_used(who.cargo)
+        if needed > free:
+            raise RuleError(f"Burden: {thing.label} needs {needed} slot(s); {who.name}'s "
+                            f"beasts and vehicles have {free} free")
+        who.cargo.append(thing)
+        self.describe(f"{who.name} loads {thing.label} ({slots_used(who.cargo)}/"
+                      f"{who.cargo_slots} cargo slots)")
+        return thing
+
+    @move(who_may=OWNER)  # the traveller's own (acting_for names them) and the GM's
+    def unload_cargo(self, name: str, index: int) -> Item:
+        """Take item ``index`` (from 0) off ``name``'s beasts of burden or vehicles."""
+        who = self._traveller(name)
+        if not 0 <= index < len(who.cargo):
+            raise RuleError(f"Burden: {who.name}'s cargo has no entry #{index + 1}")
+        thing = who.cargo.pop(index)
+        self.describe(f"{who.name} unloads {thing.label}")
+        return thing
 
     @move
     def set_winter(self, winter: bool = True) -> None:

@@ -13,7 +13,11 @@ What the sheet follows, by section of the seed:
   [Adventurer.roll_check][companion.rulesets.monsters_and_magic.adventurer.Adventurer.roll_check]
   adds the ability, ongoing and forward
   modifiers, Weakened (-2), Empowered (+2 to attacks), the exhaustion penalty, and the
-  advantage/disadvantage of Prone, Blinded and Invisible on attack rolls. A miss gives 1 XP
+  advantage/disadvantage of Prone, Blinded and Invisible on attack rolls, and those the
+  target brings (a [Defender][companion.rulesets.monsters_and_magic.adventurer.Defender]:
+  attacks against a Blinded creature have advantage, against a Prone one advantage within
+  touch range and disadvantage further away, against a dodging one disadvantage; a
+  dodging creature makes cunning saving throws with advantage). A miss gives 1 XP
   and a critical miss 2 (Interpretation: XP goes with the roll as rolled, even if Bend
   Luck or Feeling Lucky changes the result later). Interpretation: a critical hit bestows
   Inspired (the seed's "Gain" is cut off).
@@ -35,6 +39,8 @@ What the sheet follows, by section of the seed:
   [take_reaction][companion.rulesets.monsters_and_magic.adventurer.Adventurer.take_reaction],
   [end_turn][companion.rulesets.monsters_and_magic.adventurer.Adventurer.end_turn],
   [break_free][companion.rulesets.monsters_and_magic.adventurer.Adventurer.break_free].
+  The Dodge technique lasts until the start of the character's next turn; the Move
+  technique stands a Prone character up (half its maximum Speed goes on it).
 - **Fatigue & Exhaustion**, **Hit Points**, **Death & Dying** — marks spill from fatigue
   into exhaustion and from exhaustion into unconsciousness (or death while dying).
 - **Conditions & Statuses** — never the same one twice; re-inflicting a condition is
@@ -149,7 +155,7 @@ from companion.rulesets.monsters_and_magic.threads_of_fate import (
 from companion.state import OWN_NUMBERS, Tracker, is_move, move, state_field
 
 __all__ = ["ABILITIES", "GM_THREAD_READINGS", "MAX_NAME", "Adventurer", "Bond", "CheckRecord",
-           "GameMaster", "RestResults"]
+           "Defender", "GameMaster", "RestResults", "attack_against", "defender_edge"]
 
 #: The four abilities of a PC.
 ABILITIES = ("focus", "power", "cunning", "luck")
@@ -238,6 +244,121 @@ class Bond:
     value: int = state_field(0, min=-LIMIT, max=LIMIT)
 
 
+#: Conditions under which a Dodge gives nothing (see Defender): incapacitated (Stunned,
+#: which Unconscious brings) or without a speed to move (Restrained: immobile).
+DODGE_VOID = ("Stunned", "Restrained")
+
+
+@dataclass(frozen=True)
+class Defender:
+    """The target of an attack roll, as far as it changes the roll: its conditions and
+    statuses in effect (``states``), whether it took the Dodge technique and it still lasts
+    (``dodging``), and the cover it is in (``cover``).
+    [Adventurer.as_defender][companion.rulesets.monsters_and_magic.adventurer.Adventurer.as_defender]
+    gives a character's; a monster's is written out by the table.
+
+    What it changes is
+    [defender_edge][companion.rulesets.monsters_and_magic.adventurer.defender_edge]'s.
+    """
+
+    name: str = "the target"
+    states: tuple[str, ...] = ()
+    dodging: bool = False
+    cover: str = ""
+
+    def check_state(self) -> None:
+        """Known conditions and statuses (each once) and a known cover."""
+        for i, state in enumerate(self.states):
+            if state not in CONDITIONS and state not in STATUSES:
+                raise StateError(f"field 'states[{i}]' is not a condition or status: "
+                                 f"{state!r}")
+        if len(set(self.states)) != len(self.states):
+            raise StateError("field 'states' holds the same one twice")
+        if self.cover not in COVER_KINDS:
+            raise StateError(f"field 'cover' is not a kind of cover: {self.cover!r}")
+        if not 1 <= len(self.name) <= MAX_NAME:
+            raise StateError(f"field 'name' must be 1-{MAX_NAME} characters")
+
+    def has(self, state: str) -> bool:
+        """Whether the state is in effect on the target (those another brings included)."""
+        return state in implied(s for s in self.states if s in CONDITIONS) \
+            or state in self.states
+
+
+def defender_edge(defender: Defender, *, within_touch: bool = True,
+                  attacker_seen: bool = True) -> tuple[bool, bool, list[str]]:
+    """``(advantage, disadvantage, why)`` that an attack roll against ``defender`` gets from
+    the defender's own state (the attacker's own advantages are added by its check).
+
+    - Blinded: attack rolls are made against it with advantage.
+    - Prone: advantage if the attacker is within touch range (5 feet), disadvantage if
+      further away (``within_touch``).
+    - Dodging: disadvantage, if the defender can see the attacker.
+
+    Interpretation (a note):
+
+    - The Dodge text is cut off after "as long as you aren't incapacitated and have a";
+      read as "have a speed", as the familiar Dodge says: the benefit is void while the
+      defender is Stunned (incapacitated; Unconscious brings Stunned) or Restrained
+      (immobile, no speed). It is suspended, not ended: should the condition end before
+      the start of the dodger's next turn, the Dodge holds again ("as long as").
+    - "If you can see the attacker": a Blinded defender sees no attacker, and nobody
+      sees an Invisible attacker (``attacker_seen`` false), so Dodge then gives nothing.
+    - Advantage and disadvantage from the two sides meet as any others do: both cancel
+      to a single d20, and several of one kind do not stack.
+
+    >>> defender_edge(Defender(states=("Prone", "Slowed")), within_touch=False)
+    (False, True, ['Prone target beyond touch range: disadvantage'])
+    """
+    try:
+        defender.check_state()
+    except StateError as exc:
+        raise RuleError(f"Attack Rolls: the target is not a creature the rules know: {exc}") \
+            from None
+    advantage = disadvantage = False
+    why: list[str] = []
+    if defender.has("Blinded"):
+        advantage = True
+        why.append("Blinded target: advantage")
+    if defender.has("Prone"):
+        if within_touch:
+            advantage = True
+            why.append("Prone target within touch range: advantage")
+        else:
+            disadvantage = True
+            why.append("Prone target beyond touch range: disadvantage")
+    if defender.dodging:
+        void = next((c for c in DODGE_VOID if defender.has(c)), "")
+        if void:
+            why.append(f"Dodge gives nothing while {void}")
+        elif defender.has("Blinded") or not attacker_seen:
+            why.append("Dodge gives nothing: the target cannot see the attacker")
+        else:
+            disadvantage = True
+            why.append("dodging target: disadvantage")
+    return advantage, disadvantage, why
+
+
+def attack_against(defender: Defender, modifier: int = 0, dc: int | None = None, *,
+                   advantage: bool = False, disadvantage: bool = False, steps: int = 0,
+                   within_touch: bool = True, attacker_seen: bool = True) -> AbilityCheck:
+    """Any creature's attack roll against ``defender`` (a monster's against a character,
+    say): the attacker's ``modifier`` and edge, with what the defender's state adds
+    ([defender_edge][companion.rulesets.monsters_and_magic.adventurer.defender_edge]) and
+    its cover's modifier (total cover cannot be attacked directly).
+
+    >>> attack_against(Defender(states=("Blinded",)), 2).dice
+    '2d20kh1'
+    """
+    if defender.cover == "Total Cover":
+        raise RuleError("Cover: a creature in total cover cannot be targeted directly")
+    more, less, _ = defender_edge(defender, within_touch=within_touch,
+                                  attacker_seen=attacker_seen)
+    cover = int(COVER[defender.cover]["attack_modifier"]) if defender.cover else 0
+    return AbilityCheck(_bounded(modifier, "Ability Checks") + cover, dc, advantage or more,
+                        disadvantage or less, steps)
+
+
 @dataclass
 class Adventurer(Tracker):
     """A player character's state in play (see the module docs for the rules it keeps)."""
@@ -301,6 +422,9 @@ class Adventurer(Tracker):
     underwater: bool = False
     #: Whether the character has a swimming speed (its attacks underwater are not hampered).
     swimming_speed: bool = False
+    #: The Dodge technique was taken and lasts (until the start of the character's next
+    #: turn). A sheet saved before Dodge was kept loads without one.
+    dodging: bool = False
 
     @classmethod
     def new(cls, name: str, *, focus: int = 0, power: int = 0, cunning: int = 0,
@@ -525,6 +649,18 @@ class Adventurer(Tracker):
         cover = int(COVER[self.cover]["ac_bonus"]) if self.cover else 0
         return max(0, self.ac - 2 * self.has("Sundered") + 2 * self.has("Protected") + cover)
 
+    @property
+    def dodge_holds(self) -> bool:
+        """Whether the character's Dodge gives its benefits now (taken, and not void: see
+        [defender_edge][companion.rulesets.monsters_and_magic.adventurer.defender_edge])."""
+        return self.dodging and not any(self.has(c) for c in DODGE_VOID)
+
+    def as_defender(self) -> Defender:
+        """This character as the target of an attack roll: its states in effect, its Dodge
+        and its cover."""
+        return Defender(self.name, tuple([*self.active_conditions, *self.statuses]),
+                        self.dodging, self.cover)
+
     def check_modifier(self, ability: str = "luck", *, bonus: int = 0,
                        attack: bool = False) -> int:
         """Everything added to the d20 for a check with ``ability`` (``"none"`` for none)."""
@@ -537,13 +673,21 @@ class Adventurer(Tracker):
     def build_check(self, ability: str = "luck", *, bonus: int = 0, dc: int | None = None,
                     advantage: bool = False, disadvantage: bool = False, steps: int = 0,
                     attack: bool = False, against: str = "",
-                    target_cover: str = "") -> AbilityCheck:
+                    target_cover: str = "", target: Defender | Adventurer | None = None,
+                    within_touch: bool = True, save: bool = False) -> AbilityCheck:
         """The check this character would roll now (Prone/Blinded/Invisible on attacks).
 
         ``against``: for a check that relies on sight, what it is made against (a
         concealment state, or the light it is in); ``target_cover``: for an attack, the
-        cover its target is in. A check that fails automatically comes back with its
-        reason in ``fails`` (it rolls no die).
+        cover its target is in. ``target``: for an attack, the creature attacked (a
+        [Defender][companion.rulesets.monsters_and_magic.adventurer.Defender], or a
+        character's sheet): its Blinded, Prone and Dodge change the roll
+        ([defender_edge][companion.rulesets.monsters_and_magic.adventurer.defender_edge]),
+        its cover comes with it; ``within_touch``: whether the attacker is within touch
+        range of it (5 feet; it matters against a Prone target), true unless said, as a
+        melee attack always is (melee weapons reach no further). ``save``: the check is a
+        saving throw (a dodging character's cunning saving throws have advantage). A check
+        that fails automatically comes back with its reason in ``fails`` (it rolls no die).
 
         Interpretation (a note):
 
@@ -574,6 +718,23 @@ class Adventurer(Tracker):
             disadvantage = True
         if against and not attack and self.has("Blinded"):
             fails = f"Blinded: {self.name} cannot see, and a check that relies on sight fails"
+        if save and attack:
+            raise RuleError("Ability Checks: a check is an attack roll or a saving throw, "
+                            "not both")
+        defender = target.as_defender() if isinstance(target, Adventurer) else target
+        if defender is not None:
+            if not attack:
+                raise RuleError("Attack Rolls: a target's conditions change attack rolls "
+                                "against it, not other checks")
+            if target_cover:
+                raise RuleError("Cover: the target's cover comes with the target; name it "
+                                "there, not beside it")
+            target_cover = defender.cover
+            edge = defender_edge(defender, within_touch=within_touch,
+                                 attacker_seen=not self.has("Invisible"))
+            advantage, disadvantage = advantage or edge[0], disadvantage or edge[1]
+        if save and _ability(ability) == "cunning" and self.dodge_holds:
+            advantage = True  # Dodge: cunning saving throws with advantage
         if target_cover:
             if target_cover not in COVER:
                 raise RuleError(f"Cover: no cover called {target_cover!r} "
@@ -597,9 +758,12 @@ class Adventurer(Tracker):
                    advantage: bool = False, disadvantage: bool = False, steps: int = 0,
                    attack: bool = False, seed: int | None = None,
                    rng: random.Random | None = None, against: str = "",
-                   target_cover: str = "") -> AbilityCheckResult:
-        """Roll an ability check; uses up forward, earns XP on a miss (``against`` and
-        ``target_cover``: see [build_check][companion.rulesets.monsters_and_magic.adventurer.Adventurer.build_check]).
+                   target_cover: str = "", target: Defender | None = None,
+                   within_touch: bool = True, save: bool = False) -> AbilityCheckResult:
+        """Roll an ability check; uses up forward, earns XP on a miss (``against``,
+        ``target_cover``, ``target``, ``within_touch`` and ``save``: see [build_check][companion.rulesets.monsters_and_magic.adventurer.Adventurer.build_check];
+        the target is given as a [Defender][companion.rulesets.monsters_and_magic.adventurer.Defender],
+        which the log keeps as it was at the roll).
 
         Interpretation: a check that fails automatically (Blinded, or something hidden, on
         a check that relies on sight) rolls nothing and is a Miss on the results table, so
@@ -610,7 +774,8 @@ class Adventurer(Tracker):
         self._alive("Ability Checks")
         check = self.build_check(ability, bonus=bonus, dc=dc, advantage=advantage,
                                  disadvantage=disadvantage, steps=steps, attack=attack,
-                                 against=against, target_cover=target_cover)
+                                 against=against, target_cover=target_cover, target=target,
+                                 within_touch=within_touch, save=save)
         result = check.roll(seed=seed, rng=rng)
         if not result.automatic:
             self.forward = 0
@@ -906,6 +1071,9 @@ class Adventurer(Tracker):
         self.reaction_used = False
         self.ap = max(0, AP_PER_TURN - self.has("Impaired") + self.has("Quickened"))
         notes = []
+        if self.dodging:
+            self.dodging = False  # Dodge lasts "until the start of your next turn"
+            notes.append("Dodge ends")
         if self.has("Doomed"):
             self._mark_fatigue(1)
             notes.append("Doomed: marks 1 fatigue")
@@ -918,7 +1086,17 @@ class Adventurer(Tracker):
 
     @move
     def spend_ap(self, technique: str = "", amount: int | None = None) -> int:
-        """Spend AP on a technique (its cost from the basic techniques) or an amount."""
+        """Spend AP on a technique (its cost from the basic techniques) or an amount.
+
+        Dodge leaves the character dodging until the start of its next turn (see
+        [defender_edge][companion.rulesets.monsters_and_magic.adventurer.defender_edge]);
+        Move stands a Prone character up (Prone held through Unconscious cannot be stood
+        out of: an unconscious creature is Stunned and spends no AP).
+
+        Interpretation: standing up takes the Move technique itself (the seed's "taking
+        the Move technique to stand up, spending ½ your maximum Speed"): the AP it costs
+        is the technique's, and the half Speed is movement the table counts.
+        """
         self._alive("Action Points")
         if not self.in_turn:
             raise RuleError("Action Points: AP can only be spent on your own turn")
@@ -942,7 +1120,15 @@ class Adventurer(Tracker):
             raise RuleError(f"Action Points: {self.name} has {self.ap} AP, "
                             f"{label or 'that'} needs {amount}")
         self.ap -= amount
-        self.describe(f"{self.name}: {label or 'action'} for {amount} AP ({self.ap} left)")
+        notes = []
+        if label == "Dodge":
+            self.dodging = True
+            notes.append("dodging until the start of their next turn")
+        if label == "Move" and "Prone" in self.conditions:
+            self._drop("Prone")
+            notes.append("stands up (half their maximum Speed), no longer Prone")
+        self.describe(f"{self.name}: {label or 'action'} for {amount} AP ({self.ap} left)"
+                      + "".join(f"; {n}" for n in notes))
         return self.ap
 
     @move
@@ -1366,13 +1552,19 @@ class Adventurer(Tracker):
     @move
     def six_seconds_pass(self) -> None:
         """Out of combat, 6 seconds pass: each state that runs out by time loses one turn's
-        worth (a state lasts 6 seconds out of combat, as until the end of a next turn)."""
+        worth (a state lasts 6 seconds out of combat, as until the end of a next turn).
+
+        Interpretation: a Dodge still held when the fight is over ends here too: 6 seconds
+        are a round, and by then the dodger's next turn would have started."""
         if self.in_turn:
             raise RuleError("Conditions & Statuses: in combat, states run out as turns end "
                             "(end the turn)")
-        if not self.durations:
+        if not self.durations and not self.dodging:
             raise RuleError(f"Conditions & Statuses: {self.name} has no state that runs out")
         notes = self._tick()
+        if self.dodging:
+            self.dodging = False
+            notes.append("Dodge ends")
         self.describe(f"{self.name}: 6 seconds pass" + "".join(f"; {n}" for n in notes))
 
     @move

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from companion.errors import RuleError, StateError
 from companion.state import Tracker, move, state_field
 
-__all__ = ["ACTIONS", "OBJECT_INTERACTIONS", "Turn"]
+__all__ = ["ACTIONS", "CASTING_TIMES", "OBJECT_INTERACTIONS", "Turn"]
 
 #: The actions a turn may use, with what each does in a few words.
 ACTIONS: dict[str, str] = {
@@ -71,6 +71,10 @@ OBJECT_INTERACTIONS: tuple[str, ...] = (
 
 #: Longest trigger or spell name a turn keeps (in characters).
 MAX_TEXT = 200
+
+#: Casting times a spell may have (the usual ones); only the first may be readied.
+CASTING_TIMES: tuple[str, ...] = ("1 action", "1 bonus action", "1 reaction", "1 minute",
+                                  "10 minutes", "1 hour", "8 hours", "12 hours", "24 hours")
 
 
 @dataclass
@@ -136,12 +140,26 @@ class Turn(Tracker):
         self.describe(f"{what}: free object interaction")
 
     @move
-    def ready(self, trigger: str, spell: str = "") -> None:
-        """Ready a response to ``trigger``; a readied ``spell`` is held with concentration."""
+    def ready(self, trigger: str, spell: str = "", casting_time: str = "1 action") -> None:
+        """Ready a response to ``trigger``; a readied ``spell`` is held with concentration.
+
+        ``casting_time``: the spell's (one of
+        [CASTING_TIMES][companion.rulesets.variant5e.actions.CASTING_TIMES]); to be readied a
+        spell must have a casting time of 1 action, so any other is refused. It says
+        nothing when no spell is readied; the default is the one casting time Ready allows,
+        for a table that names only spells it may ready.
+        """
         if not trigger.strip():
             raise RuleError("Ready: name the perceivable circumstance that triggers it")
         if len(trigger.strip()) > MAX_TEXT or len(spell.strip()) > MAX_TEXT:
             raise RuleError(f"Ready: a trigger or spell name is at most {MAX_TEXT} characters")
+        timing = " ".join(str(casting_time).lower().split())
+        if timing not in CASTING_TIMES:
+            raise RuleError(f"Ready: a casting time is one of {', '.join(CASTING_TIMES)}, not "
+                            f"{str(casting_time)[:40]!r}")
+        if spell.strip() and timing != CASTING_TIMES[0]:
+            raise RuleError(f"Ready: a readied spell must have a casting time of 1 action; "
+                            f"{spell.strip()[:40]} takes {timing}")
         self._use_action("ready")
         self.readied = trigger.strip()
         self.dissipated = ""

@@ -67,6 +67,13 @@ class CairnCharacterApp(CairnAppBase):
         self.boast_ability = widgets.Dropdown(tooltip="Ability to boast",
                                               options=list(ABILITIES), value="STR",
                                               layout=widgets.Layout(width="90px"))
+        # A refused raise of another's boast: this challenger takes it up (goal above).
+        self.complication = name_box("Complication", "", "complication", max_len=120,
+                                     required=False, placeholder="the stakes you raised")
+        self.complication_bonus = widgets.Dropdown(tooltip="Complication: +1 to",
+                                                   options=["Guard", *ABILITIES], value="Guard",
+                                                   layout=widgets.Layout(width="100px"))
+        self.complication_bonus.add_class("tc-select-complication-bonus")
         self.new_name = name_box("Name", c.name, "new-name")
         self.new_stats = {k: int_box(k, v, f"new-{k.lower()}", 0, MAX_SCORE, width="110px")
                           for k, v in (("STR", c.strength_max), ("DEX", c.dexterity_max),
@@ -88,6 +95,7 @@ class CairnCharacterApp(CairnAppBase):
             "panic": self.btn("Panic save", self.panic, "panic"),
             "undo": self.btn("Undo", self.undo, "undo"),
             "boast": self.btn("Boast", self.boast, "boast"),
+            "take-up": self.btn("Take up the refused boast", self.take_up, "take-up-boast"),
             "fulfil": self.btn("Fulfil", lambda: self._move(mover(c, "fulfil_boast")), "fulfil"),
             "shirk": self.btn("Shirk", lambda: self._move(mover(c, "shirk_boast")), "shirk"),
             "inspire": self.btn("+ Inspiration", lambda: self._move(mover(c, "earn_inspiration")),
@@ -119,7 +127,8 @@ class CairnCharacterApp(CairnAppBase):
             Fold("conditions", "Conditions", [self.conditions]),
             Fold("boasts", "Boasts and inspiration", [
                 row(self.boast_goal, self.boast_ability),
-                row(b["boast"], b["fulfil"], b["shirk"], b["inspire"], b["roll-inspiration"])],
+                row(b["boast"], b["fulfil"], b["shirk"], b["inspire"], b["roll-inspiration"]),
+                row(self.complication, self.complication_bonus, b["take-up"])],
                 opened=False),
             Fold("new", "New character (replaces this one: tap twice)", [
                 row(self.new_name), row(*self.new_stats.values(), self.new_button)],
@@ -162,6 +171,11 @@ class CairnCharacterApp(CairnAppBase):
 
     def boast(self) -> None:
         act(self.character, "make_boast", self.boast_goal.read(), self.boast_ability.value)
+        self.show(self.character.log[-1].summary)
+
+    def take_up(self) -> None:
+        act(self.character, "take_up_boast", self.boast_goal.read(), self.complication.read(),
+            self.boast_ability.value, str(self.complication_bonus.value))
         self.show(self.character.log[-1].summary)
 
     def inspiration(self) -> None:
@@ -232,6 +246,7 @@ class CairnCharacterApp(CairnAppBase):
         b["roll-inspiration"].disabled = c.inspiration < 1
         b["fulfil"].disabled = b["shirk"].disabled = not c.boast
         b["boast"].disabled = bool(c.boast) or c.boasting_barred or not alive
+        b["take-up"].disabled = b["boast"].disabled  # a refused boast is taken up as any
         b["rest-day"].disabled = c.deprived or not alive
         for key in ("take-damage", "panic", "rest-turn", "rest-night"):
             b[key].disabled = not alive

@@ -156,6 +156,13 @@ class DungeonCrawlApp(CairnAppBase):
         self.wounds_count.observe(lambda _change: self.render(), names="value")
         self.dv_view = widgets.HTML()
         self.escape_error = ErrorLine()
+        # The darkness's panic save for someone with no sheet here (a hireling): its CTRL
+        # is typed; a character with a sheet saves on it from its own row above.
+        self.dark_name = name_box("No sheet", "", "dark-name", max_len=MAX_NAME,
+                                  required=False, placeholder="a hireling", width="200px")
+        self.dark_control = int_box("CTRL", 10, "dark-control", 1, MAX_SCORE, width="110px")
+        self.dark_save_button = button("Panic save (no sheet)", self.panic_without_sheet,
+                                       error=self.escape_error, name="panic-no-sheet")
 
         # -- the rest --------------------------------------------------------------------
         self.undo_button = self.btn("Undo", self.undo, "undo")
@@ -201,6 +208,7 @@ class DungeonCrawlApp(CairnAppBase):
             row(*self.situations.values()),
             row(self.discard, self.wounds_count, self.dv_view),
             self.party_view,
+            row(self.dark_name, self.dark_control, self.dark_save_button),
             self.escape_error,
             row(self.undo_button, self.new_site_button),
             self.error,
@@ -284,6 +292,13 @@ class DungeonCrawlApp(CairnAppBase):
                       lambda r: said(d, f"{character.name} saves against panic in the "
                                         f"dark: {r}"))
         return run
+
+    def panic_without_sheet(self) -> None:
+        d, name, control = self.delve, self.dark_name.read(), self.dark_control.read()
+        self.roll(f"{name}: panic save in the dark",
+                  lambda **kw: d.darkness_panic_save(name, control, **kw),
+                  lambda r: said(d, f"{name} saves against panic in the dark: {r}"))
+        self.dark_name.value = ""
 
     def _fate(self, character: Character) -> Callable[[], None]:
         def run() -> None:
@@ -374,6 +389,7 @@ class DungeonCrawlApp(CairnAppBase):
         d = self.delve
         for c in self.party:
             self._watch(c)
+        self.dark_save_button.disabled = not d.out_of_light  # the darkness only
         hours = d.hours
         omen = ' · <b class="tc-scar">clue or omen!</b>' if d.omen else ""
         self.board.value = (

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import ipywidgets as widgets
 
 from companion.rulesets.cairn_srd import wilderness as wd
+from companion.rulesets.cairn_srd.burden import TAGS, slots_used
 from companion.rulesets.cairn_srd.character import Character
 from companion.rulesets.cairn_srd.wilderness import Journey
 from companion.widgets.base import (
@@ -79,6 +80,7 @@ class WildernessApp(CairnAppBase):
         self.dest = name_box("To", "", "dest", max_len=wd.MAX_NAME, required=False,
                              placeholder="next point", width="200px")
         self.route = widgets.HTML()
+        self.vehicle = check_box("With a vehicle", "vehicle")
         self.add_leg_button = self.btn("Add leg", self.add_leg, "add-leg")
 
         # -- travellers ----------------------------------------------------------------
@@ -87,6 +89,15 @@ class WildernessApp(CairnAppBase):
         self.rations = int_box("Rations", 3, "rations", 0, 999)
         self.mounts = int_box("Mounts", 0, "mounts", 0, wd.MAX_PARTY)
         self.feed = int_box("Feed", 0, "feed", 0, 999)
+        self.vehicles = int_box("Vehicles", 0, "vehicles", 0, wd.MAX_VEHICLES)
+        # What the picked member's beasts of burden and vehicles carry (the rules count it).
+        self.vehicles_button = self.btn("Bring vehicles", self.bring_vehicles, "bring-vehicles")
+        self.cargo_item = name_box("Cargo", "", "cargo-item", max_len=wd.MAX_NAME,
+                                   required=False, placeholder="an item", width="200px")
+        self.cargo_tag = _dropdown(TAGS, "cargo-tag")
+        self.load_button = self.btn("Load", self.load_cargo, "load-cargo")
+        self.cargo_index = int_box("Entry #", 1, "cargo-index", 1, 200)
+        self.unload_button = self.btn("Unload", self.unload_cargo, "unload-cargo")
         self.add_traveller_button = self.btn("Add traveller", self.add_traveller,
                                              "add-traveller")
         self.people = widgets.HTML()
@@ -111,6 +122,7 @@ class WildernessApp(CairnAppBase):
                               width="200px")
         self.explore_button = self.btn("3 · Explore", self.explore, "explore")
         self.member = _dropdown(["—"], "member")
+        self.carrier = _dropdown(["—"], "carrier")
         self.activity = _dropdown(wd.SUPPLY_ACTIVITIES, "activity")
         self.bought = int_box("Buy", 0, "bought", 0, 999)
         self.component = _dropdown(["—", *wd.foraged_components()], "component")
@@ -142,12 +154,16 @@ class WildernessApp(CairnAppBase):
             widgets.HTML("<h3>Route</h3>"),
             row(labelled("Path", self.path), labelled("Distance", self.distance),
                 labelled("Terrain", self.terrain)),
-            row(self.sea, self.water, self.dest, self.add_leg_button),
+            row(self.sea, self.water, self.vehicle, self.dest, self.add_leg_button),
             self.route,
             widgets.HTML("<h3>Party</h3>"),
             self.people,
-            row(self.who, self.rations, self.mounts, self.feed, self.add_traveller_button),
+            row(self.who, self.rations, self.mounts, self.feed, self.vehicles,
+                self.add_traveller_button),
             row(self.copy_button),
+            row(labelled("Who", self.carrier), self.vehicles_button, self.cargo_item,
+                labelled("Tag", self.cargo_tag), self.load_button, self.cargo_index,
+                self.unload_button),
             widgets.HTML("<h3>Watch</h3>"),
             self.board,
             row(self.winter_button),
@@ -176,14 +192,29 @@ class WildernessApp(CairnAppBase):
 
     def add_leg(self) -> None:
         plan = act(self.journey, "add_leg", self.path.value, self.distance.value,
-                   self.terrain.value, self.sea.read(), self.water.value, self.dest.read())
+                   self.terrain.value, self.sea.read(), self.water.value, self.dest.read(),
+                   bool(self.vehicle.value))
         self.show(f"Leg added: {plan}")
 
     def add_traveller(self) -> None:
         name = self.who.read()
         act(self.journey, "add_traveller", name, self.rations.read(), self.mounts.read(),
-                                   self.feed.read())
+                                   self.feed.read(), vehicles=self.vehicles.read())
         self.show(f"{name} joins the party")
+
+    def bring_vehicles(self) -> None:
+        act(self.journey, "bring_vehicles", str(self.carrier.value), self.vehicles.read())
+        self.show(self.journey.log[-1].summary)
+
+    def load_cargo(self) -> None:
+        act(self.journey, "load_cargo", str(self.carrier.value), self.cargo_item.read(),
+            str(self.cargo_tag.value))
+        self.cargo_item.value = ""
+        self.show(self.journey.log[-1].summary)
+
+    def unload_cargo(self) -> None:
+        act(self.journey, "unload_cargo", str(self.carrier.value), self.cargo_index.read() - 1)
+        self.show(self.journey.log[-1].summary)
 
     def copy_to_sheets(self) -> None:
         notes = wd.apply_to_sheets(self.journey, self.party)
@@ -260,6 +291,12 @@ class WildernessApp(CairnAppBase):
         self.people.value = ('<div class="tc-stats tc-people">' + "<br>".join(
             f"<b>{escape(t.name)}</b>: Rations {t.rations} · mounts {t.mounts} · feed "
             f"{t.feed} · Fatigue {t.fatigue}" + (" · Deprived" if t.deprived else "")
+            + (f" · vehicles {t.vehicles}" if t.vehicles else "")
+            + (f'<br><span class="tc-cargo" data-slots="{slots_used(t.cargo)}" '
+               f'data-room="{t.cargo_slots}">cargo {slots_used(t.cargo)}/{t.cargo_slots} '
+               "slots" + (": " + escape(", ".join(f"#{i} {c.label}" for i, c in
+                                                   enumerate(t.cargo, 1))) if t.cargo else "")
+               + "</span>" if t.cargo_slots else "")
             for t in j.party) + f"</div><small>Meat {j.meat} · foraged {j.forage}"
             + (" · " + escape(", ".join(j.components)) if j.components else "") + "</small>")
         leg = j.current
@@ -274,6 +311,9 @@ class WildernessApp(CairnAppBase):
             + (f"<br>Last event: {escape(j.last_event)}" if j.last_event else "") + "</div>")
         names = [t.name for t in j.party]
         offer(self.member, names or ["—"])  # a pick stays when someone joins
+        offer(self.carrier, names or ["—"])
+        for carrier_button in (self.vehicles_button, self.load_button, self.unload_button):
+            carrier_button.disabled = not names
         offer(self.awake, names)
         self.weather_button.disabled = not j.allowed("set_weather")
         self.choose_button.disabled = not j.allowed("choose")
