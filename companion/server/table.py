@@ -142,17 +142,45 @@ class _Watch:
         try:
             while self.dirty:
                 self.dirty = False
-                sockets = [s for s in self.sockets if s.gone is None]
-                if not sockets:
+                # A socket busy (judging its own act, saying hello) is left out: it wakes
+                # this watch again when done, and is pushed then.
+                free = [s for s in self.sockets if s.gone is None and not s.lock.locked()]
+                if not free:
                     continue
-                since = min(s.sent for s in sockets)
-                # One read of the store for every socket; each filters it for its seat.
-                raw = await self.server.run(self.server.store.events_since,
-                                            self.campaign_id, since)
-                if raw:
-                    await asyncio.gather(*(s.push(raw) for s in sockets))
+                for s in free:
+                    await s.lock.acquire()  # free: returns at once, without yielding
+                try:
+                    since = min(s.sent for s in free)
+                    # One job for every socket (one read of the store, filtered for each
+                    # seat), so an act waiting for the pool is not queued behind a hundred.
+                    frames = await self.server.run(self._frames, free, since)
+                finally:
+                    for s in free:
+                        s.lock.release()
+                for s, frame in frames:
+                    s.send(frame)
         finally:
             self.pushing = False
+
+    def _frames(self, sockets: list[TableSocket], since: int
+                ) -> list[tuple[TableSocket, dict[str, Any]]]:
+        """The events frame of each socket (in the pool); sockets of one seat holding the
+        same events share one filtering."""
+        raw = self.server.store.events_since(self.campaign_id, since)
+        out: list[tuple[TableSocket, dict[str, Any]]] = []
+        shared: dict[tuple[str, str, int], dict[str, Any]] = {}
+        for s in sockets:
+            new = [e for e in raw if e.seq > s.sent]
+            if not new or s.session is None:
+                continue
+            key = (s.session.who.casefold(), s.session.role, s.sent)
+            frame = shared.get(key)
+            if frame is None:
+                frame = shared[key] = s.events_frame(new)
+            else:
+                s.sent = frame["head"]
+            out.append((s, frame))
+        return out
 
 
 class TableServer:
@@ -318,8 +346,8 @@ class TableSocket(websocket.WebSocketHandler):
         async with self.lock:
             frame = await self.server.run(self._seat, hello)
             self.send(frame)
-            if self.session is not None:
-                self.server.join(self, self.campaign_id)
+        if self.session is not None:
+            self.server.join(self, self.campaign_id)
 
     def _seat(self, hello: Hello) -> dict[str, Any]:
         """Open the seat the secret proves (in the pool): the welcome, or the refusal."""
@@ -397,7 +425,7 @@ class TableSocket(websocket.WebSocketHandler):
             # page in their order; its own go in the answer; later ones in the next push.
             before = [e for e in raw if first is not None and e.seq < first]
             if before:
-                frames.append(self._events(before))
+                frames.append(self.events_frame(before))
             answer = {"type": "accepted", "seq": act.seq, "events": list(outcome.events),
                       "result": outcome.result}
             if outcome.roll is not None:
@@ -415,7 +443,8 @@ class TableSocket(websocket.WebSocketHandler):
             frames.append({"type": "gone", "reason": reason})
         return frames
 
-    def _events(self, raw: list[StoredEvent]) -> dict[str, Any]:
+    def events_frame(self, raw: list[StoredEvent]) -> dict[str, Any]:
+        """``raw`` as this seat sees them, in an events frame; this socket holds them then."""
         assert self.session is not None
         self.sent = max(self.sent, raw[-1].seq)
         return {"type": "events", "events": self.session.visible(raw), "head": self.sent}
@@ -428,17 +457,6 @@ class TableSocket(websocket.WebSocketHandler):
             book.frames.popitem(last=False)
 
     # -- pushes ------------------------------------------------------------------------
-
-    async def push(self, raw: list[StoredEvent]) -> None:
-        """Send the events of ``raw`` this socket does not hold yet, as its seat sees them."""
-        async with self.lock:
-            if self.session is None or self.gone is not None:
-                return
-            new = [e for e in raw if e.seq > self.sent]
-            if not new:
-                return
-            frame = await self.server.run(self._events, new)
-            self.send(frame)
 
     def seat_lost(self) -> None:
         """The watcher found this seat revoked or renewed: tell the phone at once."""
