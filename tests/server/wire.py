@@ -59,10 +59,23 @@ class Server:
         return f"ws://127.0.0.1:{self.port}/table/ws"
 
     def stop(self) -> None:
+        loop = self._loop
+        if loop is not None:
+            # Pushes still on their way are ended first (not left pending when the loop
+            # goes), then the watchers and the pool.
+            asyncio.run_coroutine_threadsafe(self._cancel(), loop).result(WAIT)
         self.table.close()
-        if self._loop is not None:
-            self._loop.call_soon_threadsafe(self._loop.stop)
+        if loop is not None:
+            loop.call_soon_threadsafe(loop.stop)
         self._thread.join(WAIT)
+
+    @staticmethod
+    async def _cancel() -> None:
+        here = asyncio.current_task()
+        tasks = [t for t in asyncio.all_tasks() if t is not here]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
 
 class Phone:
