@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tornado import websocket
+from tornado import httpclient, websocket
 
 from companion.rulesets.cairn_srd.character import Character
 from companion.rulesets.miasma.dice_monarchs import DiceMonarchsGame
@@ -498,6 +498,11 @@ def test_companion_app_serves_the_table_socket(db: str, tmp_path: Path) -> None:
         made = await phone.act("Ash", "add_fatigue")
         phone.close()
         assert made["type"] == "accepted"
+        # The apps' exact list of host names guards the socket too (DNS rebinding).
+        foreign = httpclient.HTTPRequest(f"ws://127.0.0.1:{port}/table/ws",
+                                         headers={"Host": "evil.example"})
+        with pytest.raises(httpclient.HTTPClientError, match="403"):
+            await websocket.websocket_connect(foreign)
         return welcome
 
     try:
