@@ -415,6 +415,7 @@ def main() -> None:
     add_nav(("Seats",), "seats.md")  # hand-written: who you are at a campaign's table
     add_nav(("Club server",), "club.md")  # hand-written: the table as a JupyterHub service
     add_nav(("Fair dice",), "fair-dice.md")  # hand-written: provably fair seeds, the verifier
+    add_nav(("Table protocol",), "protocol.md")  # hand-written: the phones' websocket
     if static_apps():
         write("play.md", apps_page())
         add_nav(("Apps",), "play.md")

@@ -308,6 +308,37 @@ class TemplateCache:
         VoilaExporter._create_environment = create_environment
 
 
+# --- the table socket: phones without a kernel (issue 44) ---------------------------------
+
+#: The table socket's shared state (one per server process): its store is the one
+#: ``COMPANION_DB`` names, opened at the first hello, off the IOLoop.
+TABLE_SERVER: Any = None
+
+
+def _init_handlers(self: Any) -> list[Any]:
+    """Voila's handlers, and the table socket at ``<base_url>table/ws``
+    ([companion.server][]): the same process and origin as the apps, so a phone's page
+    served here opens it without mixed content or another port."""
+    global TABLE_SERVER
+    from companion.server.table import TableServer, table_handlers
+    from companion.store.port import process_store
+
+    if TABLE_SERVER is None:
+        TABLE_SERVER = TableServer(process_store)
+    handlers: list[Any] = list(_stock_init_handlers(self))
+    return [*table_handlers(self.server_url, TABLE_SERVER), *handlers]
+
+
+try:
+    from voila.app import Voila
+except ImportError:  # no Voila: nothing to mount on
+    pass
+else:
+    _stock_init_handlers = getattr(Voila.init_handlers, "stock", Voila.init_handlers)
+    _init_handlers.stock = _stock_init_handlers  # type: ignore[attr-defined]
+    Voila.init_handlers = _init_handlers
+
+
 _use_jupyter_dir()
 _PRELOAD = preload_paths()
 TemplateCache().install()

@@ -7,7 +7,8 @@
   package only.
 - ``companion.tables`` does not import ``companion.rulesets`` (the registry hands it its
   folders).
-- The core does not import ``companion.widgets``, ``companion.store`` or ``companion.app``.
+- The core does not import ``companion.widgets``, ``companion.store``, ``companion.app``,
+  ``companion.table`` or ``companion.server`` (the table socket: tornado).
 
 Each check is also run on a small bad source, so a check that could never fail is caught.
 """
@@ -32,7 +33,8 @@ FOREIGN_PRIVATE = {
 }
 
 #: Packages outside the core (they may use the core; the core never imports them).
-OUTER = ("companion.widgets", "companion.store", "companion.app", "companion.table")
+OUTER = ("companion.widgets", "companion.store", "companion.app", "companion.table",
+         "companion.server")
 
 
 def module_name(path: Path) -> str:

@@ -29,7 +29,7 @@ def core_modules(path, prefix):
     for info in pkgutil.iter_modules([str(path)]):
         name = prefix + info.name
         if name in ("companion.widgets", "companion.store", "companion.app", "companion.table",
-                    "companion.__main__"):
+                    "companion.server", "companion.__main__"):
             continue
         yield name
         if info.ispkg:
@@ -49,7 +49,7 @@ def allowed(mod):
     if top == "companion":
         return not any(mod == p or mod.startswith(p + ".")
                        for p in ("companion.widgets", "companion.store", "companion.app",
-                                   "companion.table"))
+                                   "companion.table", "companion.server"))
     return top in sys.stdlib_module_names
 
 new = sorted(set(sys.modules) - before)

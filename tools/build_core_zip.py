@@ -1,5 +1,5 @@
 """Pack the standard-library-only core (``companion/`` minus ``companion/widgets``,
-``companion/app`` and most of ``companion/store``) into a zip.
+``companion/app``, ``companion/server`` and most of ``companion/store``) into a zip.
 
 The reference site's live roller cells fetch this zip and unpack it into Pyodide's file
 system, so the browser rolls with the very code the CLI uses. Entries carry a fixed
@@ -18,7 +18,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "companion"
-EXCLUDED_DIRS = {"widgets", "store", "app", "__pycache__"}
+EXCLUDED_DIRS = {"widgets", "store", "app", "server", "__pycache__"}
 #: The store's modules the site's verifier needs to make a campaign export's rule rolls
 #: again (companion.store.recompute rebuilds the trackers from the log's facts): standard
 #: library only, none of them opens a database. The rest of the store stays out.

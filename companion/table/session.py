@@ -818,7 +818,13 @@ class Session:
         store = self._campaign.store
         if store is None:
             return []
-        new = [e.to_dict() for e in store.events_since(self._campaign.info.id, seq)]
+        return self.visible(store.events_since(self._campaign.info.id, seq))
+
+    def visible(self, events: Sequence[StoredEvent]) -> list[dict[str, Any]]:
+        """``events`` (this campaign's, as the store read them) as this seat may see them
+        (``StoredEvent.to_dict`` form): one read of the store filtered for many seats
+        (the table socket pushes one append to every connected seat)."""
+        new = [e.to_dict() for e in events]
         if not new:
             return []
         role = "gm" if self._campaign.role in ("gm", "") else self._campaign.role
