@@ -13,17 +13,18 @@
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import stat
 import sys
 import tempfile
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from companion.errors import CompanionError
 
-__all__ = ["FileError", "decode_text", "read_bytes", "read_input", "shown_name",
-           "write_atomic"]
+__all__ = ["FileError", "Snapshot", "decode_text", "read_bytes", "read_input",
+           "shown_name", "write_atomic"]
 
 _BOM = b"\xef\xbb\xbf"
 
@@ -56,14 +57,25 @@ def _read_bounded(stream: BinaryIO, limit: int, name: str) -> bytes:
 def read_bytes(name: str, limit: int, what: str) -> bytes:
     """The bytes of file ``name`` (``-``: standard input), at most ``limit`` of them;
     ``what`` names the kind of file expected ("a campaign file") in the one-line error."""
+    with _opened(name, what) as stream:
+        try:
+            return _read_bounded(stream, limit, name if name != "-" else "standard input")
+        except OSError as exc:
+            raise FileError(f"cannot read {_shown_input(name)}: {exc.strerror}") from None
+
+
+def _shown_input(name: str) -> str:
+    return "standard input" if name == "-" else shown_name(name)
+
+
+def _opened(name: str, what: str) -> BinaryIO:
+    """``name`` opened for reading once (``-``: standard input, left open when closed): a
+    regular file, else one FileError line (a device, FIFO or folder is never read)."""
     if name == "-":
         stdin = sys.stdin
         if stdin is None:
             raise FileError("standard input is closed")
-        try:
-            return _read_bounded(stdin.buffer, limit, "standard input")
-        except OSError as exc:
-            raise FileError(f"cannot read standard input: {exc.strerror}") from None
+        return io.BufferedReader(_Unclosed(stdin.buffer))
     shown = shown_name(name)
     try:
         # Non-blocking: opening a FIFO nobody writes to returns at once (then refused).
@@ -85,14 +97,110 @@ def read_bytes(name: str, limit: int, what: str) -> bytes:
                             f"give {what} or '-' for standard input")
         with contextlib.suppress(OSError, AttributeError):
             os.set_blocking(fd, True)
-        with os.fdopen(fd, "rb", closefd=True) as stream:
-            fd = -1
-            return _read_bounded(stream, limit, name)
+        stream = os.fdopen(fd, "rb", closefd=True)
     except OSError as exc:
+        os.close(fd)
         raise FileError(f"cannot read {shown}: {exc.strerror}") from None
-    finally:
-        if fd >= 0:
-            os.close(fd)
+    except BaseException:
+        os.close(fd)
+        raise
+    return stream
+
+
+class _Unclosed(io.RawIOBase):
+    """Standard input, read through a stream of its own that never closes it."""
+
+    def __init__(self, stream: Any) -> None:
+        super().__init__()
+        self.stream = stream
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        view = memoryview(buffer).cast("B")
+        data: bytes = self.stream.read(len(view))
+        view[:len(data)] = data
+        return len(data)
+
+    def close(self) -> None:  # standard input stays open
+        super().close()
+
+
+class Snapshot:
+    """The bytes of a file (or standard input) as they were read, once: the file is opened
+    once and copied, at most ``limit`` bytes, into a private temporary file (unnamed: no
+    other process can reach it), which every later pass reads. A file renamed over, or
+    written to, while a command is still reading it cannot change what the command
+    judged and what it keeps (issue 49: an import read its file five times, and a file
+    swapped between two reads was imported unchecked).
+
+    ``reader()`` gives a new binary stream over the bytes from the start (each with its
+    own position); ``size`` their length. Close it (or use it in a ``with``)."""
+
+    def __init__(self, name: str, limit: int, what: str) -> None:
+        self.name, self.what = name, what
+        self.shown = _shown_input(name)
+        self._file = tempfile.TemporaryFile()  # noqa: SIM115 (closed by close())
+        self.size = 0
+        try:
+            with _opened(name, what) as stream:
+                while True:
+                    try:
+                        piece = stream.read(min(1 << 20, limit + 1 - self.size))
+                    except OSError as exc:
+                        raise FileError(f"cannot read {self.shown}: {exc.strerror}"
+                                        ) from None
+                    if not piece:
+                        break
+                    self.size += len(piece)
+                    if self.size > limit:
+                        raise FileError(f"{self.shown} is larger than {limit:,} bytes")
+                    self._file.write(piece)
+            self._file.flush()
+        except BaseException:
+            self._file.close()
+            raise
+
+    def reader(self) -> BinaryIO:
+        """The bytes from the start, as a new stream of their own."""
+        return io.BufferedReader(_SnapshotReader(self._file.fileno(), self.size),
+                                 buffer_size=1 << 16)
+
+    def read_all(self) -> bytes:
+        """The bytes whole (an older document, read the older way)."""
+        with self.reader() as stream:
+            return stream.read()
+
+    def close(self) -> None:
+        self._file.close()
+
+    def __enter__(self) -> Snapshot:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class _SnapshotReader(io.RawIOBase):
+    """A snapshot's bytes read with ``os.pread`` (a position of its own)."""
+
+    def __init__(self, fd: int, size: int) -> None:
+        super().__init__()
+        self.fd, self.size, self.pos = fd, size, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        view = memoryview(buffer).cast("B")
+        want = min(len(view), self.size - self.pos)
+        if want <= 0:
+            return 0
+        data = os.pread(self.fd, want, self.pos)
+        view[:len(data)] = data
+        self.pos += len(data)
+        return len(data)
 
 
 def decode_text(data: bytes, name: str, what: str) -> str:

@@ -77,7 +77,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.dice.roller import SEED_BOUND  # derived seeds stay below it, as drawn ones
-from companion.errors import CompanionError
+from companion.errors import CompanionError, clipped
 
 __all__ = [
     "FAIR_VERSION",
@@ -347,7 +347,14 @@ class FairCheck:
                                "is not the one whose hash was published when it opened "
                                f"(entry {sitting.opened}): the server seed was changed")
         sitting.server_seed, sitting.closed = seed, seq
-        self._check_sitting(sitting)
+        self._check_sitting(sitting)  # a number skipped inside it, then every seed
+        rolls, last = close.get("rolls"), max(sitting.numbers, default=0)
+        if type(rolls) is not int or rolls != last:
+            # Issue 49: the close commits how many rolls the sitting numbered, so a roll
+            # deleted from its end (and the log rechained) is named, not passed over.
+            raise SittingError(f"entry {seq}: sitting {number} closes after "
+                               f"{clipped(repr(rolls), 20)} rolls, but the log holds its "
+                               f"rolls up to number {last}: a roll was dropped or added")
         self.current = None
 
     def roll(self, seq: int, fair: Any, seed: Any, *, chosen: bool = False,

@@ -112,7 +112,6 @@ from companion.store.chain import ChainError, check_chain, event_hash, is_hash
 from companion.store.document import (
     DOCUMENT_FORMAT,
     DOCUMENT_VERSION,
-    check_document,
     check_member_name,
 )
 from companion.store.permissions import (
@@ -1924,10 +1923,17 @@ class Campaign(Observable):
                 "events": [e.to_dict() for e in events]}
 
     @classmethod
-    def import_document(cls, store: Store, doc: Any, name: str | None = None) -> Campaign:
+    def import_document(cls, store: Store, doc: Any, name: str | None = None, *,
+                        unchained: bool = False) -> Campaign:
         """Create a campaign from [export][companion.store.campaign.Campaign.export]'s
-        document (under ``name`` if given), after replaying every event to check it."""
-        header, events = check_document(doc)
+        document (under ``name`` if given), after judging it as ``verify`` does
+        ([judge_export][companion.store.judge.judge_export]) and replaying every event to
+        check it. A document of an older version, with no chain (1 or 2), only with
+        ``unchained`` (it gets a chain, under a new identity)."""
+        from companion.store.judge import judge_export
+
+        judged = judge_export(doc, lambda: doc["events"], unchained=unchained, keep=True)
+        header, events = judged.header, judged.events
         new_name = store.check_name(name if name is not None else header["name"])
         if store.find_campaign(new_name) is not None:
             raise NameTakenError(f"a campaign named {new_name!r} already exists: "

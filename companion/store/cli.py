@@ -8,7 +8,9 @@ else the default file in the user's data folder. Errors follow the CLI contract:
 - ``campaign list [--json]``
 - ``campaign show NAME [--json]``
 - ``campaign export NAME`` (the JSON document on standard output)
-- ``campaign import FILE [--name NEW]`` (``-`` reads standard input)
+- ``campaign import FILE [--name NEW] [--unchained]`` (``-`` reads standard input): judged
+  as ``verify`` judges an export; a file of an older version (no chain) only with
+  ``--unchained``
 - ``campaign delete NAME --yes``
 - ``campaign seat NAME WHO --role gm|player``, ``campaign seats NAME [--json]``,
   ``campaign unseat NAME WHO`` and ``log NAME --seat SECRET``: seats
@@ -75,6 +77,9 @@ def add_commands(sub: Any) -> None:
     imp = csub.add_parser("import", help="create a campaign from an exported file")
     imp.add_argument("file", help="the exported JSON file ('-': standard input)")
     imp.add_argument("--name", help="a new name for it")
+    imp.add_argument("--unchained", action="store_true",
+                     help="import a file of an older version (1 or 2), which has no chain: "
+                     "its order and completeness cannot be checked")
     imp.set_defaults(func=_import)
 
     delete = csub.add_parser("delete", help="delete a campaign and its whole log")
@@ -235,26 +240,57 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
-    from companion.files import read_bytes
-    from companion.store.campaign import Campaign
-    from companion.store.document import MAX_DEPTH
-    from companion.store.fairplay_cli import MAX_STREAMED_BYTES, regular_file
-    from companion.store.records import NameTakenError, check_json_input
+    from companion.files import Snapshot
+    from companion.store.fairplay_cli import MAX_STREAMED_BYTES
+    from companion.store.judge import UNCHAINED
+    from companion.store.records import NameTakenError, StoreError
+    from companion.store.stream_import import import_file, judge_file
 
-    if args.file != "-" and regular_file(args.file):
-        # Read as a stream, never whole (issue 29); an older document is read whole.
-        from companion.store.stream_import import import_file
+    # The file (or standard input) is opened once and its bytes copied (issue 49): every
+    # pass below reads the copy, so a file swapped mid-import cannot get in. Read as a
+    # stream, never whole (issue 29); an older document, asked for, is read whole.
+    # Standard input keeps its limit (it used to be read whole).
+    limit = MAX_IMPORT_BYTES if args.file == "-" else MAX_STREAMED_BYTES
+    def judged() -> Any:
+        try:
+            return judge_file(source, limit, unchained=args.unchained)
+        except StoreError as exc:
+            if str(exc) == UNCHAINED:
+                raise StoreError(f"{UNCHAINED}; import it anyway with --unchained (it gets "
+                                 "a chain, under a new identity)") from None
+            raise
 
+    with Snapshot(args.file, limit, "a campaign file") as source:
+        # Standard input is judged before any store is opened (nothing made for a refused
+        # input, as when it was read whole); a file after (a damaged store said first).
+        early = judged() if args.file == "-" else None
         with _store(create=True) as store:
+            verdict = early or judged()
             try:
-                streamed = import_file(store, args.file, args.name, MAX_STREAMED_BYTES)
+                streamed = import_file(store, source, args.name, limit, judged=verdict)
             except NameTakenError as exc:  # the store's words name no flag: the CLI's do
                 raise NameTakenError(f"{exc} (import it with --name NEW)") from None
-            if streamed is not None:
-                sys.stdout.write(f"imported campaign {streamed.name} ({streamed.head} "
-                                 f"events) into {store.where}\n")
-                return 0
-    data = read_bytes(args.file, MAX_IMPORT_BYTES, "a campaign file")
+            return _import_older(args, store, source) if streamed is None else \
+                _imported(streamed.name, streamed.head, store.where)
+
+
+def _imported(name: str, head: int, where: str) -> int:
+    sys.stdout.write(f"imported campaign {name} ({head} events) into {where}\n")
+    return 0
+
+
+def _import_older(args: argparse.Namespace, store: Store, source: Any) -> int:
+    """A document of an older version, asked for by name (``--unchained``): the same
+    snapshot read whole, converted and chained as it is imported."""
+    from companion.files import FileError
+    from companion.store.campaign import Campaign
+    from companion.store.document import MAX_DEPTH
+    from companion.store.records import NameTakenError, check_json_input
+
+    if source.size > MAX_IMPORT_BYTES:
+        raise FileError(f"{source.shown} is larger than {MAX_IMPORT_BYTES:,} bytes (a "
+                        "campaign file of an older version is read whole)")
+    data = source.read_all()
     text = check_json_input(data, args.file, "a campaign file", MAX_DEPTH)
     del data  # half the memory back before the objects are built
     try:
@@ -266,14 +302,11 @@ def _import(args: argparse.Namespace) -> int:
     except RecursionError:
         raise CompanionError(f"{args.file} is nested too deeply to be a campaign file"
                              ) from None
-    with _store(create=True) as store:
-        try:
-            campaign = Campaign.import_document(store, doc, args.name)
-        except NameTakenError as exc:  # the store's words name no flag: the CLI's do
-            raise NameTakenError(f"{exc} (import it with --name NEW)") from None
-        sys.stdout.write(f"imported campaign {campaign.name} ({campaign.head} events) "
-                         f"into {store.where}\n")
-    return 0
+    try:
+        campaign = Campaign.import_document(store, doc, args.name, unchained=True)
+    except NameTakenError as exc:  # the store's words name no flag: the CLI's do
+        raise NameTakenError(f"{exc} (import it with --name NEW)") from None
+    return _imported(campaign.name, campaign.head, store.where)
 
 
 def _delete(args: argparse.Namespace) -> int:

@@ -39,7 +39,7 @@ import argparse
 import json
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import CompanionError
@@ -388,10 +388,12 @@ def _verify(args: argparse.Namespace) -> int:
     text = check_json_input(data, name, "an exported log", MAX_DEPTH)
     del data
     doc = fairplay.parse_log(text, name)
-    chain = ""
     if isinstance(doc, dict) and "format" in doc:  # a campaign export: the whole record
-        chain = _verify_export(doc, name, noted)
-    elif noted is not None:
+        judged = _judged(name, doc, lambda: doc["events"], None, noted)
+        sys.stdout.write(_verified(name, judged.checked, str(doc["chain"]), judged.notes)
+                         + "\n")
+        return 0
+    if noted is not None:
         raise CompanionError("--head checks a campaign export ('campaign export NAME'); a "
                              "log view has no chain to check")
     notes: list[str] = []
@@ -399,7 +401,7 @@ def _verify(args: argparse.Namespace) -> int:
     campaign = doc.get("campaign") if isinstance(doc, dict) else None
     checked = fairplay.verify(doc, notes=notes, replay=Recomputer(
         campaign if isinstance(campaign, str) else ""))
-    sys.stdout.write(_verified(name, checked, chain, notes) + "\n")
+    sys.stdout.write(_verified(name, checked, "", notes) + "\n")
     return 0
 
 
@@ -434,40 +436,33 @@ def regular_file(name: str) -> bool:
 
 def _verify_stream(name: str, noted: str | None) -> int:
     """``verify`` of a file, read as a stream: its shape judged before anything is
-    decoded, then its events checked one at a time (an export: as an import checks them,
-    then its rolls), so a 100 MB export takes little more memory than one event."""
+    decoded, then its events checked one at a time (an export: as an import judges it,
+    [judge_export][companion.store.judge.judge_export]), so a 100 MB export takes little
+    more memory than one event. The file is opened once and its bytes copied: every pass
+    reads the same bytes (issue 49)."""
+    from companion.files import Snapshot
+
+    with Snapshot(name, MAX_STREAMED_BYTES, "an exported log") as snapshot:
+        return _verify_snapshot(snapshot, name, noted)
+
+
+def _verify_snapshot(snapshot: Any, name: str, noted: str | None) -> int:
     from companion import fairplay
-    from companion.store.document import MAX_DEPTH, MAX_IMPORT_EVENTS, DocumentChecker
+    from companion.store.document import MAX_DEPTH, MAX_IMPORT_EVENTS
     from companion.store.recompute import Recomputer
-    from companion.store.records import StoreError
     from companion.store.stream import JsonDocument
 
-    source = JsonDocument(name, MAX_STREAMED_BYTES, "an exported log", MAX_DEPTH)
+    source = JsonDocument(snapshot, MAX_STREAMED_BYTES, "an exported log", MAX_DEPTH)
     if source.events_is_list is not True:
         raise CompanionError(f"{name} is not an exported log (expected the JSON of 'log "
                              "NAME --json')")
     export = "format" in source.envelope
     chain = ""
-    if export:
-        try:
-            checker = DocumentChecker(source.envelope, count=source.count, keep=False)
-            found = noted is None
-            for raw in source.events():
-                checker.add(raw)
-                found = found or checker.prev.startswith(noted or "")
-            header = checker.finish()
-        except StoreError as exc:
-            raise CompanionError(f"{name}: {str(exc).removeprefix('campaign file: ')}"
-                                 ) from None
-        if not header["campaign"]:
-            raise CompanionError(f"{name} is an export of an older version, with no chain: "
-                                 "its order and completeness cannot be checked (export it "
-                                 "again with this version)")
-        if not found:
-            raise CompanionError(f"{name}: no entry of this log has the chain head "
-                                 f"{(noted or '')[:12]} noted at the table: the log was "
-                                 "rewritten since (or the head is another campaign's)")
+    if export:  # judged as an import judges it, and nothing else
+        judged = _judged(name, source.envelope, source.events, source.count, noted)
         chain = str(source.envelope["chain"])
+        sys.stdout.write(_verified(name, judged.checked, chain, judged.notes) + "\n")
+        return 0
     elif noted is not None:
         raise CompanionError("--head checks a campaign export ('campaign export NAME'); a "
                              "log view has no chain to check")
@@ -487,6 +482,19 @@ def _verify_stream(name: str, noted: str | None) -> int:
     return 0
 
 
+def _judged(name: str, envelope: Any, events: Callable[[], Iterable[Any]],
+            count: int | None, noted: str | None) -> Any:
+    """A campaign export judged as ``campaign import`` judges it (one code path:
+    [judge_export][companion.store.judge.judge_export]), its refusal said for ``name``."""
+    from companion.store.judge import judge_export
+    from companion.store.records import StoreError
+
+    try:
+        return judge_export(envelope, events, count=count, noted=noted)
+    except StoreError as exc:
+        raise CompanionError(f"{name}: {str(exc).removeprefix('campaign file: ')}") from None
+
+
 def _noted_head(text: str | None) -> str | None:
     if text is None:
         return None
@@ -495,30 +503,6 @@ def _noted_head(text: str | None) -> str | None:
         raise CompanionError("--head is the chain head noted at the table: 8 to 64 hex "
                              "digits, as 'campaign show' prints it")
     return head
-
-
-def _verify_export(doc: dict[str, Any], name: str, noted: str | None) -> str:
-    """Check a campaign export as an import would (fields, members, facts' shape, rolls
-    and the whole chain); returns its head. ``noted``: a head the chain must pass."""
-    from companion.store.chain import event_hash
-    from companion.store.document import check_document
-    from companion.store.records import StoreError
-
-    try:
-        header, events = check_document(doc)
-    except StoreError as exc:
-        raise CompanionError(f"{name}: {str(exc).removeprefix('campaign file: ')}") from None
-    if not header["campaign"]:
-        raise CompanionError(f"{name} is an export of an older version, with no chain: its "
-                             "order and completeness cannot be checked (export it again "
-                             "with this version)")
-    if noted is not None and not any(event_hash(header["campaign"], e).startswith(noted)
-                                     for e in events):
-        raise CompanionError(f"{name}: no entry of this log has the chain head {noted[:12]} "
-                             "noted at the table: the log was rewritten since (or the head "
-                             "is another campaign's)")
-    chain: str = doc["chain"]
-    return chain
 
 
 def log_view(events: list[StoredEvent], args: argparse.Namespace) -> list[StoredEvent]:

@@ -135,8 +135,9 @@ class Recomputer:
         try:
             self.scratch.apply_imported(event)
         except (CompanionError, KeyError, TypeError, ValueError, AttributeError) as exc:
+            said = str(exc).removeprefix("campaign 'verify': ")  # the scratch's own name
             raise RecomputeError(f"entry {event.seq} cannot be applied to the state before "
-                                 f"it: {clipped(str(exc), 80)}") from None
+                                 f"it: {clipped(said, 160)}") from None
 
     def _skip(self, why: str, entry: int) -> None:
         self.skipped.setdefault(why, []).append(entry)
@@ -175,7 +176,7 @@ class Recomputer:
         """Why the unit's moves cannot be made again (``""``: they roll nothing, so a
         roll entry is all there is to say), or ``None`` when they can."""
         from companion.store.registry import move_parameters
-        from companion.store.upcast import EVENT_FORMAT, fact_schema
+        from companion.store.upcast import CONVERTED, EVENT_FORMAT, fact_schema
 
         rolled = roll is not None or any(_rolled(e) for e in unit.events)
         if self.made + len(unit.events) > self.max_moves:
@@ -188,7 +189,7 @@ class Recomputer:
             data = event.data
             if data.get("physical") is True:
                 return "made with the player's own dice"
-            if data.get("v") != EVENT_FORMAT or "after" in data:
+            if data.get("v") != EVENT_FORMAT or "after" in data or CONVERTED in data:
                 return "logged by an older version" if rolled else ""
             member = self.scratch.members.get(str(event.tracker))
             if member is None:
@@ -196,6 +197,7 @@ class Recomputer:
             cls = type(member.tracker)
             if fact_schema(data) != cls.schema:
                 return "logged at an older schema version" if rolled else ""
+            _check_move_name(event, cls, member.name)
             params = move_parameters(cls, str(event.move))
             if ("seed" in params or "rng" in params) and _rolled(event) \
                     and not data.get("nested"):
@@ -301,6 +303,20 @@ class Recomputer:
                     raise RecomputeError(_changed(entry, event, roll,
                                                   f"it says {clipped(said, 40)!r}"))
         return {i: t.snapshot() for i, t in trackers.items()}
+
+
+def _check_move_name(event: Any, cls: type[Tracker], member: str) -> None:
+    """A move event names a move of its tracker's class (issue 49: a name changed to one
+    that does not exist, to a method that is not a move, ``status``, or to an attribute,
+    ``__class__``, was looked up and went out as a traceback)."""
+    from companion.state import is_move
+
+    name = event.move
+    if event.kind == "move" and not (isinstance(name, str) and is_move(
+            getattr(cls, name, None))):
+        raise RecomputeError(f"entry {event.seq}: {clipped(member, 40)} has no move "
+                             f"{clipped(str(name), 40)!r} (a {cls.__name__} has no such "
+                             "move): the move's name was changed")
 
 
 def _make(tracker: Tracker, name: str, args: dict[str, Any]) -> None:

@@ -13,6 +13,10 @@ judged by its shape first, then its top-level fields and its ``events`` one at a
    and yields them one by one. What is held at once is one piece of the file (1 MB) and
    one event.
 
+Each pass opens its source again: give a [Snapshot][companion.files.Snapshot] (the file
+opened once, its bytes copied) when the passes must read the same bytes, as ``verify`` and
+``campaign import`` do (issue 49); a name is read afresh by every pass.
+
 Standard library only.
 """
 
@@ -23,9 +27,9 @@ import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
-from companion.files import FileError, shown_name
+from companion.files import FileError, Snapshot, shown_name
 from companion.store.records import MAX_CONTAINERS, StoreError
 
 __all__ = ["CHUNK", "MAX_ITEM_CHARS", "JsonDocument", "scan_shape"]
@@ -47,13 +51,27 @@ _WS = re.compile(r"[ \t\n\r]*")
 _DECODER = json.JSONDecoder()
 
 
-def scan_shape(path: str, limit: int, what: str, max_depth: int) -> int:
+#: What a document is read from: a file's name, or a snapshot of its bytes (read once).
+Source = str | Snapshot
+
+
+def _name(source: Source) -> str:
+    return source.shown if isinstance(source, Snapshot) else shown_name(source)
+
+
+def _open(source: Source) -> BinaryIO:
+    if isinstance(source, Snapshot):
+        return source.reader()
+    return Path(source).open("rb")
+
+
+def scan_shape(path: Source, limit: int, what: str, max_depth: int) -> int:
     """Judge the file ``path`` by its shape before decoding any of it: at most ``limit``
     bytes, ``max_depth`` levels and MAX_CONTAINERS objects and lists (brackets inside
     strings do not count). Returns its size; one StoreError (or FileError) line."""
-    name = shown_name(path)
+    name = _name(path)
     try:
-        stream = Path(path).open("rb")  # noqa: SIM115 (closed by the with below)
+        stream = _open(path)
     except FileNotFoundError:
         raise FileError(f"no file {name}") from None
     except OSError as exc:
@@ -95,10 +113,10 @@ def scan_shape(path: str, limit: int, what: str, max_depth: int) -> int:
 class _Reader:
     """The file's text, decoded piece by piece, with a read position."""
 
-    def __init__(self, path: str, what: str) -> None:
-        self.name, self.what = shown_name(path), what
+    def __init__(self, path: Source, what: str) -> None:
+        self.name, self.what = _name(path), what
         try:
-            self.stream = Path(path).open("rb")  # noqa: SIM115 (closed by close())
+            self.stream = _open(path)
         except OSError as exc:
             raise FileError(f"cannot read {self.name}: {exc.strerror}") from None
         self.decoder = codecs.getincrementaldecoder("utf-8-sig")("strict")
@@ -173,7 +191,7 @@ class JsonDocument:
     ``events_is_list``: whether ``events`` is a list (``None``: there is none). The file
     is judged by [scan_shape][companion.store.stream.scan_shape] first."""
 
-    def __init__(self, path: str, limit: int, what: str, max_depth: int) -> None:
+    def __init__(self, path: Source, limit: int, what: str, max_depth: int) -> None:
         self.path, self.what = path, what
         scan_shape(path, limit, what, max_depth)
         self.envelope: dict[str, Any] = {}

@@ -1,19 +1,21 @@
 """``campaign import FILE`` read as a stream (issue 29): a 100 MB export imported without
 building a file's worth of objects.
 
-The file is read four times, one event at a time
-([JsonDocument][companion.store.stream.JsonDocument]): its shape (before decoding), its
-events as an import checks them
-([DocumentChecker][companion.store.document.DocumentChecker]), its rolls
-([LogVerifier][companion.fairplay.LogVerifier]), then replayed on a scratch campaign (every
+The file is opened once and its bytes copied ([Snapshot][companion.files.Snapshot], issue
+49: a file renamed over between two reads was imported unchecked); the copy is read four
+times, one event at a time ([JsonDocument][companion.store.stream.JsonDocument]): its
+shape (before decoding), then judged exactly as ``verify`` judges an export
+([judge_export][companion.store.judge.judge_export]: its events as an import checks them,
+its rolls, every rolled move made again), then replayed on a scratch campaign (every
 step within the rules, as [import_document][companion.store.campaign.Campaign.import_document]
 does) while the store writes them, all in one transaction: a refusal at any step writes
 nothing. The scratch campaign's state is stored as the new campaign's snapshot, so opening
 it does not replay the whole log either.
 
-A document of an older version (no chain, or moves stored as commands) is converted
-whole, as before: [import_file][companion.store.stream_import.import_file] returns ``None``
-and the caller reads it the older way.
+A document of an older version (no chain, or moves stored as commands) is refused unless
+asked for by name (``--unchained``); then it is converted whole, as before:
+[import_file][companion.store.stream_import.import_file] returns ``None`` and the caller
+reads the same snapshot the older way.
 """
 
 from __future__ import annotations
@@ -21,38 +23,41 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from companion import fairplay
-from companion.errors import CompanionError
+from companion.files import Snapshot
 from companion.store.campaign import Campaign
 from companion.store.db import Store
-from companion.store.document import MAX_DEPTH, MAX_IMPORT_EVENTS, DocumentChecker
+from companion.store.document import MAX_DEPTH, DocumentChecker
+from companion.store.judge import Judgement, judge_export
 from companion.store.records import CampaignInfo, NameTakenError, NewEvent, StoredEvent, StoreError
 from companion.store.stream import JsonDocument
-from companion.store.upcast import needs_upcast
 
-__all__ = ["import_file"]
+__all__ = ["import_file", "judge_file"]
 
 
-def import_file(store: Store, path: str, name: str | None, limit: int) -> Campaign | None:
-    """Import the campaign file ``path`` (at most ``limit`` bytes) as a stream; ``None``
-    for a document of an older version (read it whole). One StoreError line on a
-    refusal, and nothing written."""
-    source = JsonDocument(path, limit, "a campaign file", MAX_DEPTH)
-    checker = DocumentChecker(source.envelope, count=source.count, keep=False)
-    if source.events_is_list is not True:  # after the format's own checks, as before
+def judge_file(source: Snapshot, limit: int, *, unchained: bool = False
+               ) -> tuple[JsonDocument, Judgement]:
+    """The campaign file read into ``source`` (at most ``limit`` bytes), judged as
+    ``verify`` judges it ([judge_export][companion.store.judge.judge_export]) before any
+    store is touched; one StoreError line on a refusal."""
+    document = JsonDocument(source, limit, "a campaign file", MAX_DEPTH)
+    DocumentChecker(document.envelope, count=document.count, keep=False)  # its format
+    if document.events_is_list is not True:  # after the format's own checks, as before
         raise StoreError("campaign file: field 'events' is missing or of the wrong type")
-    older = False
-    for raw in source.events():
-        older = needs_upcast(checker.add(raw)) or older
-    header = checker.finish()
-    verifier = fairplay.LogVerifier(max_entries=MAX_IMPORT_EVENTS)
-    try:
-        for raw in source.events():
-            verifier.add(raw)
-        verifier.finish()
-    except CompanionError as exc:
-        raise StoreError(f"campaign file: its rolls do not verify: {exc}") from None
-    if older or not header["campaign"]:
+    return document, judge_export(document.envelope, document.events,
+                                  count=document.count, unchained=unchained)
+
+
+def import_file(store: Store, source: Snapshot, name: str | None, limit: int, *,
+                unchained: bool = False,
+                judged: tuple[JsonDocument, Judgement] | None = None) -> Campaign | None:
+    """Import the campaign file read into ``source`` (at most ``limit`` bytes) as a
+    stream, judged first ([judge_file][companion.store.stream_import.judge_file], or
+    ``judged``: its answer); ``None`` for a document of an older version (read it whole:
+    only with ``unchained``, else refused). One StoreError line on a refusal, and nothing
+    written."""
+    document, judgement = judged or judge_file(source, limit, unchained=unchained)
+    header = judgement.header
+    if judgement.older or not header["campaign"]:
         return None
     new_name = store.check_name(name if name is not None else header["name"])
     if store.find_campaign(new_name) is not None:
@@ -62,7 +67,7 @@ def import_file(store: Store, path: str, name: str | None, limit: int) -> Campai
     scratch = Campaign(None, CampaignInfo(0, new_name, tuple(header["rulesets"]),
                                           header["created"], 0, uid))
     info = store.import_campaign(new_name, header["rulesets"], header["created"],
-                                 _replayed(scratch, source.events()), uid)
+                                 _replayed(scratch, document.events()), uid)
     if info.chain != scratch.chain:  # the store chained exactly what was checked
         store.delete_campaign(new_name)
         raise StoreError("campaign file: the imported log's chain came out different from "

@@ -57,6 +57,7 @@ if TYPE_CHECKING:
     from companion.store.port import Store
 
 __all__ = [
+    "CONVERTED",
     "EVENT_FORMAT",
     "FACTS_MARKER",
     "MEMBER_FORMAT",
@@ -74,6 +75,10 @@ __all__ = [
 
 #: The event format this version writes: moves and undos as facts.
 EVENT_FORMAT = 2
+
+#: The mark of a fact an upcaster made from a format 1 command (its format, 1): a replay
+#: ([companion.store.recompute][]) names it "logged by an older version", never remakes it.
+CONVERTED = "from_format"
 
 #: The marker a converted database carries (``companion_meta``).
 FACTS_MARKER = ("event_format", str(EVENT_FORMAT))
@@ -323,7 +328,9 @@ def _upcast_one(event: StoredEvent, trackers: dict[str, Tracker],
         return data
     older.forget(key)  # a command made again today: its result is of today's version
     before = tracker.snapshot()
-    out: dict[str, Any] = {"v": EVENT_FORMAT}
+    # Marked converted (issue 49): its facts were made here, the upcaster's way (its own
+    # generator per move), so verify and an import never judge it again by today's rules.
+    out: dict[str, Any] = {"v": EVENT_FORMAT, CONVERTED: 1}
     if event.kind == "undo":
         if tracker.can_undo:
             tracker.undo()
@@ -339,7 +346,7 @@ def _upcast_one(event: StoredEvent, trackers: dict[str, Tracker],
                 args["rng"] = random.Random(event.seed)
             getattr(tracker, name)(**args)
         out.update({k: v for k, v in data.items() if k != "after"})
-        out["v"] = EVENT_FORMAT
+        out["v"], out[CONVERTED] = EVENT_FORMAT, 1
         if event.seed is not None or "hidden" in data or data.get("physical"):
             out["rolled"] = True
     tracker.trim_log(_UNDO_LIMIT)

@@ -119,4 +119,7 @@ def test_an_intermediate_state_outside_the_rules_is_refused(store: Store,
     doc["events"][2:2] = [broken, fixed]
     for seq, event in enumerate(doc["events"], start=1):
         event["seq"] = seq
-    _refused(store, doc, r"event 3 leaves Table in a state the rules do not allow: .*strain")
+    # Judged as verify judges it (issue 49), the forged step is refused first where it is
+    # made again (its move cannot give it); the state check stays behind it.
+    _refused(store, doc, r"entry 3: its moves cannot be made again|event 3 leaves Table in a "
+             r"state the rules do not allow: .*strain")
