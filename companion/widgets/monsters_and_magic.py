@@ -366,7 +366,7 @@ class _SheetFile:
         # A named table move: the sheet loaded, and its name checked against the table's.
         table_move(self.party.characters, "monsters_and_magic.party.load_character",
                    {"character": member_key(self.adventurer), "text": text})
-        self.party._changed()  # the picker shows the sheet's new name
+        self.party.notify_observers()  # the picker shows the sheet's new name
 
 
 class AdventurerPanel(widgets.VBox):

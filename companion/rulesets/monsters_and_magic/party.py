@@ -40,7 +40,7 @@ from companion.state import Observable, Tracker
 from companion.table_moves import TableTrackers
 from companion.table_moves import declare as declare_table_move
 
-__all__ = ["MAX_CHARACTERS", "Fall", "Party", "RoadCheck", "party_at"]
+__all__ = ["MAX_CHARACTERS", "Fall", "Party", "RoadCheck"]
 
 #: Most characters one table follows (a guard on the page's size, not a rule of the seed).
 MAX_CHARACTERS = 12
@@ -394,7 +394,7 @@ def _against_you(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
 # -- table moves: several sheets in one unit of work (companion.table_moves) -------------
 
 
-def party_at(table: TableTrackers) -> Party:
+def _party_at(table: TableTrackers) -> Party:
     """The party of a table: every character sheet at it, in the order they joined, and
     the GM's threads (a fresh, unkept one at a table that has none yet)."""
     masters = table.trackers(GameMaster)
@@ -419,7 +419,7 @@ def _travel_period(table: TableTrackers, args: dict[str, Any],
                         mounted=bool(argument(args, "mounted", bool, where, False)),
                         by_vehicle=argument(args, "by_vehicle", str, where, None),
                         reading=argument(args, "reading", str, where, READINGS[0]))
-    able, notes = party_at(table).travel_period(plan)
+    able, notes = _party_at(table).travel_period(plan)
     return {"marked": [a.name for a in able], "notes": notes, "how": plan.how,
             "exhaustion": plan.exhaustion if able else 0}
 
@@ -433,7 +433,7 @@ def _load_character(table: TableTrackers, args: dict[str, Any],
 
     where = "load a character"
     sheet = table.tracker(argument(args, "character", str, where), Adventurer)
-    party_at(table).load_character(sheet, argument(args, "text", str, where))
+    _party_at(table).load_character(sheet, argument(args, "text", str, where))
     return sheet.name
 
 
