@@ -15,12 +15,14 @@ not know which they hold. Its campaign is a mirror of the table as this seat may
 - **Acting** goes to the table: every move, undo and load made on the mirror's trackers
   (through the session or on the tracker itself: the mirror is their recorder) becomes an
   [Act][companion.table.acts.Act], numbered for this device, kept (the ``keep`` given: the
-  browser's storage) until its answer comes, and sent when the socket is up. The mirror
-  does not change until the server's events come: the server judges, the phone follows.
-  What the phone can say at once it says at once (a seat that may not make the move, a
-  move the rules refuse on the state it holds: the widget's own error line shows it as on
-  a Voila page); everything else is judged at the table, and a refusal comes back as a
-  notice ([Remote.on_notice][companion.table.remote.Remote.on_notice]).
+  browser's storage) until its answer comes, and sent when the socket is up. A move that
+  rolls no dice is also made at once on the phone's state, so the tap shows at once (and
+  a seat that may not make it, or a rule that refuses it, is said at once: the widget's
+  own error line shows it as on a Voila page); that is the phone's guess only: when the
+  table's answer comes, the guess is taken back and the table's events applied (a
+  refusal comes back as a notice, [Remote.on_notice][companion.table.remote.Remote.on_notice]),
+  and the acts still waiting are guessed again on the table's state. A rolled move waits
+  for the table's dice: the server judges, the phone follows.
 - **Offline**: acts made while the socket is down wait in the queue, in order; on
   reconnect the hello says the last event held, the welcome brings what was missed, and
   the queue is sent again in order (its client id and numbers make a resent act
@@ -39,14 +41,14 @@ library is used here: it runs in Pyodide.
   [perform][companion.table.remote.RemoteSession.perform] an
   [Accepted][companion.table.acts.Accepted] without events, meaning *sent*; its real
   answer is a notice.
-- Interpretation: what the phone judges at once is only what would certainly be refused
-  (who may move, a rule's refusal of a move with no dice on the state the phone holds);
-  a move the phone would allow may still be refused at the table, which holds the
-  newer state.
+- Interpretation: what the phone judges at once is a guess on the state it holds; a move
+  the phone allowed may still be refused at the table, which holds the newer state (the
+  guess is then taken back and the refusal shown).
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import json
@@ -61,7 +63,7 @@ from companion.store.campaign import Campaign
 from companion.store.memory import MemoryStore
 from companion.store.permissions import SeatError
 from companion.store.records import CampaignInfo, NewEvent, StoredEvent, StoreError
-from companion.store.registry import move_parameters
+from companion.store.registry import decode_args, move_parameters
 from companion.store.upcast import MEMBER_FORMAT
 from companion.table.acts import Accepted, Act, Outcome, Refused, RollSpec
 from companion.table.session import Session
@@ -176,14 +178,24 @@ class MirrorCampaign(Campaign):
                 return member.id
         raise StoreError(f"that {type(tracker).__name__} is not at this table")
 
-    def send_act(self, act: Act) -> None:
-        """Hand ``act`` to the table (refused here when this seat only watches)."""
+    def _may_send(self) -> None:
         if self.role == "spectator":
             raise SeatError(self.remote.gone if self.remote is not None and self.remote.gone
                             else "you are watching: ask the GM for your seat's link")
         if self.remote is None:
             raise StoreError(PHONE_LINE)
+
+    def send_act(self, act: Act) -> None:
+        """Hand ``act`` to the table (refused here when this seat only watches)."""
+        self._may_send()
+        assert self.remote is not None
         self.remote.submit(act)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: The table's word on each tracker a move of this phone changed ahead of its
+        #: answer (its save as the table's events left it).
+        self.confirmed: dict[str, dict[str, Any]] = {}
 
     def record_move(self, tracker: Tracker, name: str, arguments: dict[str, Any],
                     perform: Callable[[dict[str, Any]], Any]) -> Any:
@@ -192,15 +204,24 @@ class MirrorCampaign(Campaign):
             raise SeatError(refusal)
         if "rng" in arguments or "seed" in arguments:
             raise SeatError("the table draws every seed: a phone does not choose one")
-        params = move_parameters(type(tracker), name)
-        if "rng" not in params and "seed" not in params:
-            # The rules' own refusal, at once: the move tried on a copy of the state this
-            # phone holds (the table judges it again on its own, newer state).
-            trial = type(tracker).from_dict(tracker.to_dict(), checked=False)
-            getattr(trial, name)(**arguments)
-        args = {k: jsonable(v) for k, v in arguments.items()}
-        self.send_act(Act(self._member_id(tracker), name, args))
-        return None
+        self._may_send()
+        member = self._member_id(tracker)
+        act = Act(member, name, {k: jsonable(v) for k, v in arguments.items()})
+        result = None
+        if _ahead(type(tracker), name):
+            # Made at once on this phone's state (what the widget shows after a tap, and
+            # the rules' refusal said at once); the table's answer replaces it.
+            fresh = member not in self.confirmed
+            if fresh:
+                self.confirmed[member] = tracker.to_dict()
+            try:
+                result = perform(arguments)
+            except BaseException:
+                if fresh:
+                    del self.confirmed[member]
+                raise
+        self.send_act(act)
+        return result
 
     def record_undo(self, tracker: Tracker, perform: Callable[[], Event]) -> Event:
         refusal = self.may_undo(tracker)
@@ -217,8 +238,39 @@ class MirrorCampaign(Campaign):
                        {"text": text if isinstance(text, str) else text.decode()}))
 
     def follow(self) -> bool:
-        """Apply what the store holds past this campaign's head (the table's events)."""
-        return self.refresh()
+        """Apply what the store holds past this campaign's head (the table's events),
+        after taking back every move made ahead of its answer (the table's events hold
+        those it accepted); [ahead][companion.table.remote.MirrorCampaign.ahead] then
+        makes again those still waiting."""
+        with self._quiet():
+            confirmed, self.confirmed = self.confirmed, {}
+            for member, save in confirmed.items():
+                with contextlib.suppress(CompanionError):
+                    self.tracker(member).restore_save(save)
+            return self.refresh()
+
+    def ahead(self, pending: Sequence[Act]) -> None:
+        """Make the acts still waiting for their answer again on this phone's state, in
+        order (one the rules now refuse is left to the table, which will say so)."""
+        with self._quiet():
+            for act in pending:
+                if not act.tracker or act.roll is not None or act.move in ("undo", "load"):
+                    continue
+                try:
+                    tracker = self.tracker(act.tracker)
+                except CompanionError:
+                    continue
+                if not _ahead(type(tracker), act.move):
+                    continue
+                self.confirmed.setdefault(act.tracker, tracker.to_dict())
+                tracker.attach(None)  # not a new act: this one is sent already
+                try:
+                    getattr(tracker, act.move)(**decode_args(type(tracker), act.move,
+                                                             dict(act.args)))
+                except CompanionError:
+                    pass
+                finally:
+                    tracker.attach(self)
 
 
 class RemoteSession(Session):
@@ -478,6 +530,7 @@ class Remote:
                 if tracker.to_dict() != member["save"]:
                     tracker.restore_save(member["save"])
         campaign.head = max(campaign.head, self.store.top)
+        campaign.ahead(self.queue)
 
     def _answer(self, frame: dict[str, Any]) -> None:
         seq = frame.get("seq")
@@ -487,8 +540,10 @@ class Remote:
         self.queue.remove(act)
         self._save()
         events = frame.get("events", [])
+        # Accepted: its events replace what the phone made ahead; refused: that is taken
+        # back (the others still waiting are made again on the table's state).
+        self._follow(events, int(frame.get("head", 0)))
         if frame["type"] == "accepted":
-            self._follow(events, int(frame.get("head", 0)))
             outcome: Outcome = Accepted(act, tuple(events), frame.get("result"),
                                         frame.get("roll"))
             self._tell("accepted", str(act))
@@ -499,6 +554,13 @@ class Remote:
         if self.session is not None:
             for listener in list(self.session.answered):
                 listener(outcome)
+
+
+def _ahead(cls: type[Tracker], move: str) -> bool:
+    """Whether a phone makes ``move`` at once, ahead of its answer: a move that rolls no
+    dice (the table's dice are the table's)."""
+    params = move_parameters(cls, move)
+    return "rng" not in params and "seed" not in params
 
 
 def _act_name(act: Act) -> str:

@@ -141,10 +141,11 @@ def test_a_phone_act_is_judged_at_the_table_and_the_mirror_follows(
         ash = _sheet(remote, "Ash")
         assert Session.of(session.campaign) is session  # what the widgets find
         act(ash, "add_item", "Rope")
-        # Sent, not applied: the mirror waits for the table's word.
-        assert _items(ash) == [] and len(remote.queue) == 1
+        # Shown at once (the phone's guess) and sent; the table's answer replaces the guess.
+        assert _items(ash) == ["Rope"] and len(remote.queue) == 1
+        assert ash.log[-1].summary  # what the sheet shows after a tap
         await wire.until(lambda: not remote.queue)
-        assert _items(ash) == ["Rope"]
+        assert _items(ash) == ["Rope"] and len(ash.log) == 1
         gm.refresh()
         assert _items(gm.campaign.tracker("Ash", Character)) == ["Rope"]
         assert ("accepted", "add_item on ash") in notices
@@ -172,6 +173,7 @@ def test_a_stale_phone_s_act_is_refused_by_the_table_as_a_notice(
         head = store.head(gm.campaign.info.id)
         gm.act("Ash", "drop_item", 0)  # the GM drops it; the phone has not heard yet
         act(ash, "drop_item", 0)
+        assert _items(ash) == []  # the phone's guess
         await wire.until(lambda: not remote.queue)
         refusals = [text for kind, text in notices if kind == "refused"]
         assert len(refusals) == 1 and refusals[0].startswith("drop item: ")
