@@ -36,8 +36,9 @@ YEAR = 365 * 24 * 3600
 class PhoneFiles(web.StaticFileHandler):
     """A static file of the phone apps (see the module's docstring)."""
 
-    def initialize(self, path: str, default_filename: str | None = None) -> None:
-        super().initialize(path, default_filename)
+    def initialize(self, path: str, default_filename: str | None = None,
+                   allowed_symlink_directory: str | list[str] | None = None) -> None:
+        super().initialize(path, default_filename, allowed_symlink_directory)
         self.gzipped = False
         self.original = ""
 
