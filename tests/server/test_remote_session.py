@@ -272,3 +272,33 @@ def test_acts_made_offline_are_kept_and_judged_in_order_on_reconnect(
             wire.drop()
 
     asyncio.run(play())
+
+
+def test_a_rolled_act_waits_for_the_table_s_dice(store: Store, server: Server) -> None:
+    from companion.table.acts import Accepted, Act, RollSpec
+    from companion.widgets.rolls import WAITING_LINE, RuleRoll
+
+    gm = _table(store)
+    secret = make_seat(store, "T", "Ash", "player")
+
+    async def play() -> None:
+        remote, wire, _ = await _phone(server, secret)
+        session = remote.session
+        assert session is not None
+        answers: list[object] = []
+        session.on_act(answers.append)
+        sent = session.perform(Act("ash", "panic_save", {}, RollSpec("public", "panic")))
+        # Sent, not rolled here: what the sheet shows says it waits for the table.
+        assert isinstance(sent, Accepted) and sent.roll is None
+        waiting = RuleRoll("public", None, None, False, None, None, None, False)
+        assert WAITING_LINE in waiting.hidden_html()
+        await wire.until(lambda: not remote.queue)
+        (answer,) = answers
+        assert isinstance(answer, Accepted) and answer.roll is not None
+        assert answer.roll["shown"] and answer.roll["entry"] >= 1
+        info = gm.campaign.info
+        rolls = [e for e in store.events_since(info.id, 0) if e.kind == "roll"]
+        assert [(e.who, e.role) for e in rolls] == [("Ash", "player")]
+        wire.drop()
+
+    asyncio.run(play())
