@@ -517,9 +517,11 @@ class Remote:
             campaign.follow()
         except CompanionError:
             # An event this mirror cannot apply (another seat's hidden value left out):
-            # the saves of the next welcome are the table's word.
-            if saves is None and self.link is not None:
-                self.link.send(self.hello())  # refused (seated): say it to reconnect
+            # the saves of the next welcome are the table's word, so the socket is
+            # opened again (a transport that cannot close is left to its next drop).
+            closing = getattr(self.link, "close", None)
+            if saves is None and callable(closing):
+                closing()
             campaign.head = self.store.top
         if saves is not None:
             for member in saves:

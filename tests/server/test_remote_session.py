@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -73,6 +74,8 @@ class Wire:
         self.remote = remote
         self.url = url
         self.conn: websocket.WebSocketClientConnection | None = None
+        #: Applied to each frame before the phone has it (a test's damaged frame).
+        self.mangle: Callable[[str], str] = lambda text: text
 
     def send(self, text: str) -> bool:
         if self.conn is None:
@@ -93,13 +96,17 @@ class Wire:
         self.conn = None
         self.remote.disconnected()
 
+    def close(self) -> None:
+        """The phone closing its socket itself (to be welcomed afresh)."""
+        self.drop()
+
     async def until(self, done: Callable[[], bool]) -> None:
         """Hand the phone frames until ``done()`` (bounded by WAIT: a broken server fails)."""
         while not done():
             assert self.conn is not None
             text = await asyncio.wait_for(self.conn.read_message(), WAIT)
             assert isinstance(text, str), "the table closed the phone's socket"
-            self.remote.receive(text)
+            self.remote.receive(self.mangle(text))
 
 
 def _table(store: Store) -> Session:
@@ -299,6 +306,35 @@ def test_a_rolled_act_waits_for_the_table_s_dice(store: Store, server: Server) -
         info = gm.campaign.info
         rolls = [e for e in store.events_since(info.id, 0) if e.kind == "roll"]
         assert [(e.who, e.role) for e in rolls] == [("Ash", "player")]
+        wire.drop()
+
+    asyncio.run(play())
+
+
+def test_an_event_the_mirror_cannot_apply_is_mended_by_a_fresh_welcome(
+        store: Store, server: Server) -> None:
+    gm = _table(store)
+    secret = make_seat(store, "T", "Ash", "player")
+
+    async def play() -> None:
+        remote, wire, _ = await _phone(server, secret)
+        ash = _sheet(remote, "Ash")
+
+        def damaged(text: str) -> str:  # the fact of the push lost on the way
+            frame = json.loads(text)
+            for event in frame.get("events", []):
+                event["data"] = {}
+            return json.dumps(frame)
+
+        wire.mangle = damaged
+        gm.act("Ash", "add_fatigue", 2)
+        last = store.head(gm.campaign.info.id)
+        await wire.until(lambda: wire.conn is None)  # the phone closed it to start afresh
+        wire.mangle = lambda text: text
+        await wire.connect()
+        await wire.until(lambda: ash.fatigue == 2)
+        assert remote.store is not None and remote.store.top == last
+        assert ash.to_dict() == gm.campaign.tracker("Ash").to_dict()
         wire.drop()
 
     asyncio.run(play())
