@@ -297,7 +297,7 @@ def test_a_rolled_act_waits_for_the_table_s_dice(store: Store, server: Server) -
         sent = session.perform(Act("ash", "panic_save", {}, RollSpec("public", "panic")))
         # Sent, not rolled here: what the sheet shows says it waits for the table.
         assert isinstance(sent, Accepted) and sent.roll is None
-        waiting = RuleRoll("public", None, None, False, None, None, None, False)
+        waiting: RuleRoll[None] = RuleRoll("public", None, None, False, None, None, None, False)
         assert WAITING_LINE in waiting.hidden_html()
         await wire.until(lambda: not remote.queue)
         (answer,) = answers
