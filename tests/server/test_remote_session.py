@@ -338,3 +338,24 @@ def test_an_event_the_mirror_cannot_apply_is_mended_by_a_fresh_welcome(
         wire.drop()
 
     asyncio.run(play())
+
+
+def test_a_revoked_seat_is_told_and_the_phone_acts_no_more(store: Store,
+                                                           server: Server) -> None:
+    from companion.store.seats import revoke_seat
+
+    _table(store)
+    secret = make_seat(store, "T", "Ash", "player")
+
+    async def play() -> None:
+        remote, wire, notices = await _phone(server, secret)
+        ash = _sheet(remote, "Ash")
+        revoke_seat(store, "T", "Ash")
+        await wire.until(lambda: remote.gone is not None)
+        assert [kind for kind, _ in notices if kind == "gone"] == ["gone"]
+        with pytest.raises(SeatError):
+            act(ash, "add_fatigue")
+        assert not remote.queue and ash.fatigue == 0
+        wire.drop()
+
+    asyncio.run(play())
