@@ -13,7 +13,9 @@ phone's tap does:
 - a phone that drops resumes from its last event, nothing missed or doubled;
 - acts made offline are kept (in ``keep``, as in the browser's storage, across a reload),
   sent in order on reconnect and judged then: one refused in the middle, the others
-  made, and the phone's view ends equal to the server's.
+  made, and the phone's view ends equal to the server's;
+- a rolled act is rolled by the table (the phone says it waits); an event the mirror
+  cannot apply is mended by a fresh welcome; a revoked seat is told and acts no more.
 """
 
 from __future__ import annotations
