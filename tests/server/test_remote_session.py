@@ -43,8 +43,12 @@ pytestmark = pytest.mark.timeout(180)
 
 
 @pytest.fixture
-def store(db: str) -> Store:
-    return open_store(db)
+def store(db: str) -> Iterator[Store]:
+    opened = open_store(db)
+    try:
+        yield opened
+    finally:
+        opened.close()  # its connections back: PostgreSQL's cap is the suite's to share
 
 
 @pytest.fixture
