@@ -37,7 +37,7 @@ export NO_MKDOCS_2_WARNING := 1
 export DISABLE_MKDOCS_2_WARNING := true
 
 .PHONY: system check stress-test check-static-apps help install test lint app docs docs-assets docs-serve docs-live bench chromium postgres hub-deps clean \
-	static-apps
+	static-apps phone-apps
 
 help:
 	@echo "make app        serve the Voila apps on http://$(APP_IP):$(APP_PORT)/ (the start app first)"
@@ -152,6 +152,12 @@ docs: docs-assets
 # manager; offline after one visit). Needs the site's Pyodide (docs-assets).
 static-apps: $(STAMP) $(PYODIDE_STAMP)
 	$(PY) tools/build_static_apps.py site
+
+# The phone apps companion app serves at /phone/ (issue 44: no kernel per phone), into
+# build/phone (a wheel built after this carries them as companion/app/phone/).
+phone-apps: $(STAMP)
+	@$(HAVE_NPM) || $(APT_GET) npm
+	$(PY) tools/build_phone_apps.py build/phone --npm-cache $(NPM_CACHE)
 
 # The built site as any static host serves it (the apps and offline copy included).
 docs-serve: docs

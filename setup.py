@@ -22,6 +22,9 @@ CARRIED = {
     "widgets": ("companion/app/notebooks", ("*.ipynb",)),
     "server": ("companion/app/server", ("*.py", "*.json", "*.j2", "*.txt", "*.css", "*.js",
                                         "*.html")),
+    # The phone apps (issue 44), when built first (make phone-apps): a build output, not
+    # a source, so a wheel built without them serves the Voila pages only.
+    "build/phone": ("companion/app/phone", ("*",)),
 }
 
 

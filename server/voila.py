@@ -320,13 +320,18 @@ def _init_handlers(self: Any) -> list[Any]:
     ([companion.server][]): the same process and origin as the apps, so a phone's page
     served here opens it without mixed content or another port."""
     global TABLE_SERVER
+    from companion.app import phone_dir
+    from companion.server.phone import phone_handlers
     from companion.server.table import TableServer, table_handlers
     from companion.store.port import process_store
 
     if TABLE_SERVER is None:
         TABLE_SERVER = TableServer(process_store)
     handlers: list[Any] = list(_stock_init_handlers(self))
-    return [*table_handlers(self.server_url, TABLE_SERVER), *handlers]
+    # The phone apps (issue 44) at <base_url>phone/, when this install has them built.
+    phones = phone_dir()
+    extra = phone_handlers(self.server_url, phones) if phones is not None else []
+    return [*table_handlers(self.server_url, TABLE_SERVER), *extra, *handlers]
 
 
 try:

@@ -43,6 +43,13 @@ from hypothesis import settings
 settings.register_profile("table", deadline=None)
 settings.load_profile("table")
 
+# The phone apps (issue 44): a player's seat link opens them when the server has them
+# built, and a checkout may hold a build (build/phone) or not. Tests see none unless one
+# says where its build is (COMPANION_PHONE_DIR), so what a link is does not depend on
+# what was built before the run.
+os.environ.setdefault("COMPANION_PHONE_DIR", str(Path(tempfile.gettempdir())
+                                                 / "tc-no-phone-apps"))
+
 
 def _patient_expect() -> None:
     """Every ``expect`` waits up to 30 s for its state, not Playwright's 5 s: a browser test

@@ -120,6 +120,8 @@ def packages_zip(cache: Path) -> bytes:
     files.update(project_files())
     files[f"{KERNEL_MODULE}.py"] = (HERE / "kernel.py").read_bytes()
     files["tc_static_campaigns.py"] = (HERE / "campaigns_page.py").read_bytes()
+    # The phone apps' end of the table socket (tools/build_phone_apps.py).
+    files["tc_static_phone.py"] = (HERE / "phone.py").read_bytes()
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for name in sorted(files):

@@ -78,6 +78,24 @@ def app_files() -> AppFiles:
     raise AppError(f"this copy of companion has no apps (no {START_APP}): {INSTALL_HINT}")
 
 
+#: Where the phone apps' build is taken from instead (a folder), when set.
+PHONE_DIR_VARIABLE = "COMPANION_PHONE_DIR"
+
+
+def phone_dir(environ: Mapping[str, str] | None = None) -> Path | None:
+    """The built phone apps (issue 44, ``tools/build_phone_apps.py``): the folder
+    ``COMPANION_PHONE_DIR`` names, else the wheel's copy (``phone/`` in this package),
+    else the checkout's build (``build/phone``, ``make phone-apps``); ``None`` when
+    there is none (seat links then open the Voila pages)."""
+    env = os.environ if environ is None else environ
+    named = env.get(PHONE_DIR_VARIABLE, "").strip()
+    for folder in ([Path(named)] if named else [PACKAGE_DIR / "phone",
+                                                 CHECKOUT / "build" / "phone"]):
+        if folder.is_dir() and any(folder.glob("*.html")):
+            return folder
+    return None
+
+
 def missing_extra() -> list[str]:
     """The distributions serving needs that this Python cannot import."""
     return [dist for module, dist in NEEDED.items() if importlib.util.find_spec(module) is None]

@@ -370,6 +370,7 @@ class TableSocket(websocket.WebSocketHandler):
         self.session, self.campaign_id, self.uid = session, info.id, info.uid
         self.sent = raw[-1].seq if raw else hello.last_seen
         return {"type": "welcome", "v": PROTOCOL_VERSION, "campaign": info.name,
+                "rulesets": list(info.rulesets),
                 "who": session.who, "role": session.role, "head": self.sent,
                 "members": members, "events": events}
 

@@ -201,9 +201,19 @@ def short_code(commitment: str | None) -> str:
     return f"{digits[:4]} {digits[4:]}".strip()
 
 
+#: What a phone app shows for a roll it sent (issue 44): the table rolls it (its provably
+#: fair dice), and the sheet changes when its answer comes.
+WAITING_LINE = ("Sent to the table: its dice are rolled there, and this sheet shows the "
+                "result when the table answers.")
+
+
 def hidden_line(commitment: str | None, mode: str, entry: int | None) -> str:
     """The line an app shows instead of a roll this viewer may not see: a short check code
-    (the full commitment in its tooltip) and where to check it once revealed."""
+    (the full commitment in its tooltip) and where to check it once revealed; for a roll
+    not yet judged (no entry, no commitment: a phone's act on its way to the table),
+    [WAITING_LINE][companion.widgets.rolls.WAITING_LINE]."""
+    if commitment is None and entry is None:
+        return f'<div class="tc-hidden-roll tc-waiting">{html.escape(WAITING_LINE)}</div>'
     full = html.escape(commitment or "")
     return (f'<div class="tc-hidden-roll">Hidden roll committed '
             f"({html.escape(fairplay.mode_name(mode))}, roll log entry {entry}): check code "

@@ -232,7 +232,19 @@ async def start(page: Any) -> None:
     roller.reseed_shared()  # resumed from a snapshot: its random state is every page's
     query = str(js.location.search or "").lstrip("?")
     os.environ["QUERY_STRING"] = query
+    if js.document.body.dataset.tcPhone:
+        # A phone app (companion app's /phone/): the campaign is the table's, joined
+        # through its socket (tc_static_phone), not one kept in this browser.
+        from tc_static_phone import join  # type: ignore[import-not-found]
+
+        global _remote
+        _remote = await join(query)
+        return
     await _open_campaign_store(str(js.document.body.dataset.tcStatic or ""), query)
+
+
+#: The phone app's end of the table (kept for the page's life: it holds the socket).
+_remote: Any = None
 
 
 async def run_cell(code: str) -> None:

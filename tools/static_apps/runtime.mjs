@@ -167,6 +167,9 @@ function managerClass(module) {
 // Every file of the site, kept by the service worker for offline use after one visit.
 function keepSiteOffline() {
   if (!("serviceWorker" in navigator) || location.protocol === "file:") return;
+  // A phone app (companion app's /phone/) has no site around it: its files are cached by
+  // their content-hashed folder instead.
+  if (document.body.dataset.tcPhone) return;
   navigator.serviceWorker.register(new URL("sw.js", siteRoot).href, { scope: siteRoot.pathname })
     .catch((e) => console.warn("Table Companion: no offline copy", e));
 }

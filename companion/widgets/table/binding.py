@@ -97,6 +97,7 @@ __all__ = [
     "page_session",
     "page_shown_signal",
     "page_store",
+    "plug_session",
     "seat_key_of",
     "seated",
     "serverless",
@@ -351,6 +352,8 @@ def page_session(context: PageContext | None = None) -> Session | None:
     context = context or PageContext.from_query()
     if not context.campaign:
         return None
+    if _PLUGGED and _PLUGGED[0].name == context.campaign:
+        return _PLUGGED[0]  # the phone app's: its seat is the table's (the link's secret)
     page_store()  # one clear error for a damaged or foreign database file
     context = seated(context)
     # A spectator's session has no name; another seat is another session (never this
@@ -359,6 +362,18 @@ def page_session(context: PageContext | None = None) -> Session | None:
                              seat_key=seat_key_of(context))
     live(session.campaign, context)
     return session
+
+
+#: The session a phone app's page plugged in (``plug_session``), if any.
+_PLUGGED: list[Session] = []
+
+
+def plug_session(session: Session) -> None:
+    """The phone apps (issue 44): this page's session is ``session``, a
+    [RemoteSession][companion.table.remote.RemoteSession] whose acts the table judges;
+    every app of the page opens its campaign through it, whatever the address says of
+    who is who (the table said so when it welcomed the seat's secret)."""
+    _PLUGGED[:] = [session]
 
 
 def catch_up(campaign: Campaign) -> bool:

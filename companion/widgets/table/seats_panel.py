@@ -34,7 +34,7 @@ from companion.widgets.table.binding import (
 if TYPE_CHECKING:
     from companion.widgets.table.start import TableApp
 
-__all__ = ["SeatsPanel", "qr_svg", "seat_url"]
+__all__ = ["SeatsPanel", "phone_url", "qr_svg", "seat_url"]
 
 
 def seat_url(campaign: str, secret: str) -> str:
@@ -42,6 +42,28 @@ def seat_url(campaign: str, secret: str) -> str:
     from companion.store.seats_cli import seat_link
 
     return seat_link(campaign, secret, page_address())
+
+
+def phone_url(campaign: str, secret: str, rulesets: tuple[str, ...]) -> str | None:
+    """The phone app's address (issue 44: no kernel on the server) that opens
+    ``campaign`` as the seat ``secret``: the first app of the campaign's rulesets that
+    this server's phone build holds (``companion.app.phone_dir``); ``None`` when it
+    holds none, or the address is not a Voila page's (the link is then the start app's)."""
+    from urllib.parse import urlencode
+
+    from companion.app import phone_dir
+    from companion.widgets.table.apps import APPS
+
+    folder = phone_dir()
+    address = page_address()
+    if folder is None or "/voila/" not in address:
+        return None
+    built = {p.stem for p in folder.glob("*.html")}
+    app = next((a.key for a in APPS if a.key in built and a.ruleset in rulesets), None)
+    if app is None:
+        return None
+    root = address.split("/voila/", 1)[0]
+    return f"{root}/phone/{app}.html?{urlencode({'campaign': campaign, 'seat': secret})}"
 
 
 def qr_svg(text: str) -> str:
@@ -174,6 +196,10 @@ class SeatsPanel(widgets.VBox):
                 f"{html.escape(HUB_INVITE.format(name=who))}</div>")
             return
         link = seat_url(self._campaign(), secret)
+        if role == "player":  # a player's phone opens the phone app (the GM keeps Voila)
+            campaign = self.app.campaign
+            link = phone_url(self._campaign(), secret,
+                             campaign.rulesets if campaign is not None else ()) or link
         self.invite_out.value = (
             f'<div class="tc-seat-link" data-who="{html.escape(who)}">'
             f"<b>{html.escape(who)}</b>'s link ({'GM' if role == 'gm' else 'player'}): scan "

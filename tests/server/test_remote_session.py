@@ -1,0 +1,367 @@
+"""Issue 44: the phone's remote session against the real table socket, in process.
+
+[Remote][companion.table.remote.Remote] is the phone app's Python end; here its transport
+is a plain tornado websocket client (``Wire``), where the browser gives it a JavaScript
+one. The widgets' way of acting is used throughout (``seat_controls.act`` on the mirror's
+tracker, which finds the session through ``Session.of``), so what is tested is what a
+phone's tap does:
+
+- an act is accepted (the server's store has it, the mirror follows the answer's events)
+  or refused (at once on the phone when the seat may not make it; by the table, as a
+  notice, when the phone's state was stale);
+- another face's move is pushed and applied, the tracker's observers told;
+- a phone that drops resumes from its last event, nothing missed or doubled;
+- acts made offline are kept (in ``keep``, as in the browser's storage, across a reload),
+  sent in order on reconnect and judged then: one refused in the middle, the others
+  made, and the phone's view ends equal to the server's;
+- a rolled act is rolled by the table (the phone says it waits); an event the mirror
+  cannot apply is mended by a fresh welcome; a revoked seat is told and acts no more.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import Callable, Iterator
+
+import pytest
+from tornado import websocket
+
+from companion.rulesets.cairn_srd.character import Character
+from companion.store import open_store
+from companion.store.campaign import create
+from companion.store.permissions import SeatError
+from companion.store.port import Store
+from companion.store.seats import make_seat
+from companion.table import Session
+from companion.table.remote import Remote, RemoteSession
+from companion.widgets.seat_controls import act
+from tests.server.wire import WAIT, Server
+
+pytestmark = pytest.mark.timeout(180)
+
+
+@pytest.fixture
+def store(db: str) -> Iterator[Store]:
+    opened = open_store(db)
+    try:
+        yield opened
+    finally:
+        opened.close()  # its connections back: PostgreSQL's cap is the suite's to share
+
+
+@pytest.fixture
+def server(store: Store) -> Iterator[Server]:
+    running = Server(store)
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+class Kept:
+    """The browser's storage for one seat (a string kept across reloads)."""
+
+    def __init__(self) -> None:
+        self.text: str | None = None
+
+    def read(self) -> str | None:
+        return self.text
+
+    def write(self, text: str) -> None:
+        self.text = text
+
+
+class Wire:
+    """A phone's socket: a tornado client handing every frame to its Remote."""
+
+    def __init__(self, remote: Remote, url: str) -> None:
+        self.remote = remote
+        self.url = url
+        self.conn: websocket.WebSocketClientConnection | None = None
+        #: Applied to each frame before the phone has it (a test's damaged frame).
+        self.mangle: Callable[[str], str] = lambda text: text
+
+    def send(self, text: str) -> bool:
+        if self.conn is None:
+            return False
+        try:
+            self.conn.write_message(text)
+        except websocket.WebSocketClosedError:
+            return False
+        return True
+
+    async def connect(self) -> None:
+        self.conn = await websocket.websocket_connect(self.url)
+        self.remote.connected(self)
+
+    def drop(self) -> None:
+        assert self.conn is not None
+        self.conn.close()
+        self.conn = None
+        self.remote.disconnected()
+
+    def close(self) -> None:
+        """The phone closing its socket itself (to be welcomed afresh)."""
+        self.drop()
+
+    async def until(self, done: Callable[[], bool]) -> None:
+        """Hand the phone frames until ``done()`` (bounded by WAIT: a broken server fails)."""
+        while not done():
+            assert self.conn is not None
+            text = await asyncio.wait_for(self.conn.read_message(), WAIT)
+            assert isinstance(text, str), "the table closed the phone's socket"
+            self.remote.receive(self.mangle(text))
+
+
+def _table(store: Store) -> Session:
+    gm = Session.of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
+    gm.add("Ash", Character("Ash"))
+    gm.add("Bryn", Character("Bryn"))
+    return gm
+
+
+def _items(character: Character) -> list[str]:
+    return [item.name for item in character.items if item is not None]
+
+
+async def _phone(server: Server, secret: str, keep: Kept | None = None
+                 ) -> tuple[Remote, Wire, list[tuple[str, str]]]:
+    remote = Remote("T", secret, keep=keep)
+    notices: list[tuple[str, str]] = []
+    remote.on_notice(lambda kind, text: notices.append((kind, text)))
+    wire = Wire(remote, server.url)
+    await wire.connect()
+    await wire.until(lambda: remote.ready)
+    return remote, wire, notices
+
+
+def _sheet(remote: Remote, name: str) -> Character:
+    assert remote.session is not None
+    return remote.session.campaign.tracker(name, Character)
+
+
+def test_a_phone_act_is_judged_at_the_table_and_the_mirror_follows(
+        store: Store, server: Server) -> None:
+    gm = _table(store)
+    secret = make_seat(store, "T", "Ash", "player")
+
+    async def play() -> None:
+        remote, wire, notices = await _phone(server, secret)
+        session = remote.session
+        assert isinstance(session, RemoteSession) and session.who == "Ash"
+        ash = _sheet(remote, "Ash")
+        assert Session.of(session.campaign) is session  # what the widgets find
+        act(ash, "add_item", "Rope")
+        # Shown at once (the phone's guess) and sent; the table's answer replaces the guess.
+        assert _items(ash) == ["Rope"] and len(remote.queue) == 1
+        assert ash.log[-1].summary  # what the sheet shows after a tap
+        await wire.until(lambda: not remote.queue)
+        assert _items(ash) == ["Rope"] and len(ash.log) == 1
+        gm.refresh()
+        assert _items(gm.campaign.tracker("Ash", Character)) == ["Rope"]
+        assert ("accepted", "add_item on ash") in notices
+        # Another seat's sheet: refused on the phone at once, nothing sent.
+        with pytest.raises(SeatError, match="Bryn"):
+            act(_sheet(remote, "Bryn"), "add_fatigue")
+        # A rule's refusal on the state the phone holds: at once too.
+        with pytest.raises(Exception, match="slot"):
+            act(ash, "drop_item", 7)
+        assert not remote.queue
+        wire.drop()
+
+    asyncio.run(play())
+
+
+def test_a_stale_phone_s_act_is_refused_by_the_table_as_a_notice(
+        store: Store, server: Server) -> None:
+    gm = _table(store)
+    gm.act("Ash", "add_item", "Rope")
+    secret = make_seat(store, "T", "Ash", "player")
+
+    async def play() -> None:
+        remote, wire, notices = await _phone(server, secret)
+        ash = _sheet(remote, "Ash")
+        head = store.head(gm.campaign.info.id)
+        gm.act("Ash", "drop_item", 0)  # the GM drops it; the phone has not heard yet
+        act(ash, "drop_item", 0)
+        assert _items(ash) == []  # the phone's guess
+        await wire.until(lambda: not remote.queue)
+        refusals = [text for kind, text in notices if kind == "refused"]
+        assert len(refusals) == 1 and refusals[0].startswith("drop item: ")
+        assert "\n" not in refusals[0] and "Traceback" not in refusals[0]
+        # Nothing stored for it; the phone holds the GM's drop, pushed.
+        assert store.head(gm.campaign.info.id) == head + 1
+        await wire.until(lambda: remote.store is not None and remote.store.top == head + 1)
+        assert _items(ash) == []
+        wire.drop()
+
+    asyncio.run(play())
+
+
+def test_another_face_s_move_is_pushed_and_the_sheet_told(store: Store,
+                                                          server: Server) -> None:
+    gm = _table(store)
+    secret = make_seat(store, "T", "Ash", "player")
+
+    async def play() -> None:
+        remote, wire, _ = await _phone(server, secret)
+        ash = _sheet(remote, "Ash")
+        told: list[int] = []
+        ash.on_change(lambda t: told.append(t.fatigue))
+        gm.act("Ash", "add_fatigue", 2)
+        await wire.until(lambda: ash.fatigue == 2)
+        assert told and told[-1] == 2
+        wire.drop()
+
+    asyncio.run(play())
+
+
+def test_a_phone_that_drops_resumes_from_its_last_event(store: Store,
+                                                        server: Server) -> None:
+    gm = _table(store)
+    secret = make_seat(store, "T", "Ash", "player")
+
+    async def play() -> None:
+        remote, wire, _ = await _phone(server, secret)
+        ash = _sheet(remote, "Ash")
+        held = remote.store.top if remote.store else 0
+        wire.drop()
+        gm.act("Ash", "add_fatigue")
+        gm.act("Ash", "add_item", "Torch")
+        last = store.head(gm.campaign.info.id)
+        await wire.connect()
+        assert remote.hello().endswith(f'"last_seen": {held}}}')
+        await wire.until(lambda: remote.store is not None and remote.store.top == last)
+        assert remote.session is not None and _sheet(remote, "Ash") is ash  # the same objects
+        assert ash.fatigue == 1 and _items(ash) == ["Fatigue", "Torch"]
+        assert remote.store is not None
+        seqs = [e.seq for e in remote.store.received]
+        assert seqs == sorted(set(seqs)) and seqs[-2:] == [last - 1, last]
+        assert ash.to_dict() == gm.campaign.tracker("Ash").to_dict()
+        wire.drop()
+
+    asyncio.run(play())
+
+
+def test_acts_made_offline_are_kept_and_judged_in_order_on_reconnect(
+        store: Store, server: Server) -> None:
+    gm = _table(store)
+    gm.act("Ash", "add_item", "Rope")
+    secret = make_seat(store, "T", "Ash", "player")
+    keep = Kept()
+
+    async def play() -> None:
+        remote, wire, notices = await _phone(server, secret, keep)
+        ash = _sheet(remote, "Ash")
+        wire.drop()
+        gm.act("Ash", "drop_item", 0)  # meanwhile, at the table
+        act(ash, "damage_ability", "STR", 1)
+        act(ash, "drop_item", 0)  # fine on the phone's state, refused at the table's
+        act(ash, "add_item", "Torch")
+        assert [a.seq for a in remote.queue] == [1, 2, 3]
+        assert ("waiting", "3 moves waiting for the table") in notices
+        # The page is reloaded while offline: the queue is in the browser's storage.
+        again = Remote("T", secret, keep=keep)
+        assert [a.move for a in again.queue] == ["damage_ability", "drop_item", "add_item"]
+        assert again.client == remote.client
+        told: list[tuple[str, str]] = []
+        again.on_notice(lambda kind, text: told.append((kind, text)))
+        wire = Wire(again, server.url)
+        await wire.connect()
+        await wire.until(lambda: again.ready and not again.queue)
+        assert [k for k, _ in told if k in ("accepted", "refused")] == [
+            "accepted", "refused", "accepted"]
+        gm.refresh()
+        live = gm.campaign.tracker("Ash", Character)
+        await wire.until(lambda: again.store is not None
+                         and again.store.top == store.head(gm.campaign.info.id))
+        mine = _sheet(again, "Ash")
+        assert live.strength == 9 and _items(live) == ["Torch"]
+        assert mine.to_dict() == live.to_dict()
+        assert '"queue": []' in (keep.text or "")
+        with contextlib.suppress(Exception):
+            wire.drop()
+
+    asyncio.run(play())
+
+
+def test_a_rolled_act_waits_for_the_table_s_dice(store: Store, server: Server) -> None:
+    from companion.table.acts import Accepted, Act, RollSpec
+    from companion.widgets.rolls import WAITING_LINE, RuleRoll
+
+    gm = _table(store)
+    secret = make_seat(store, "T", "Ash", "player")
+
+    async def play() -> None:
+        remote, wire, _ = await _phone(server, secret)
+        session = remote.session
+        assert session is not None
+        answers: list[object] = []
+        session.on_act(answers.append)
+        sent = session.perform(Act("ash", "panic_save", {}, RollSpec("public", "panic")))
+        # Sent, not rolled here: what the sheet shows says it waits for the table.
+        assert isinstance(sent, Accepted) and sent.roll is None
+        waiting: RuleRoll[None] = RuleRoll("public", None, None, False, None, None, None, False)
+        assert WAITING_LINE in waiting.hidden_html()
+        await wire.until(lambda: not remote.queue)
+        (answer,) = answers
+        assert isinstance(answer, Accepted) and answer.roll is not None
+        assert answer.roll["shown"] and answer.roll["entry"] >= 1
+        info = gm.campaign.info
+        rolls = [e for e in store.events_since(info.id, 0) if e.kind == "roll"]
+        assert [(e.who, e.role) for e in rolls] == [("Ash", "player")]
+        wire.drop()
+
+    asyncio.run(play())
+
+
+def test_an_event_the_mirror_cannot_apply_is_mended_by_a_fresh_welcome(
+        store: Store, server: Server) -> None:
+    gm = _table(store)
+    secret = make_seat(store, "T", "Ash", "player")
+
+    async def play() -> None:
+        remote, wire, _ = await _phone(server, secret)
+        ash = _sheet(remote, "Ash")
+
+        def damaged(text: str) -> str:  # the fact of the push lost on the way
+            frame = json.loads(text)
+            for event in frame.get("events", []):
+                event["data"] = {}
+            return json.dumps(frame)
+
+        wire.mangle = damaged
+        gm.act("Ash", "add_fatigue", 2)
+        last = store.head(gm.campaign.info.id)
+        await wire.until(lambda: wire.conn is None)  # the phone closed it to start afresh
+        wire.mangle = lambda text: text
+        await wire.connect()
+        await wire.until(lambda: ash.fatigue == 2)
+        assert remote.store is not None and remote.store.top == last
+        assert ash.to_dict() == gm.campaign.tracker("Ash").to_dict()
+        wire.drop()
+
+    asyncio.run(play())
+
+
+def test_a_revoked_seat_is_told_and_the_phone_acts_no_more(store: Store,
+                                                           server: Server) -> None:
+    from companion.store.seats import revoke_seat
+
+    _table(store)
+    secret = make_seat(store, "T", "Ash", "player")
+
+    async def play() -> None:
+        remote, wire, notices = await _phone(server, secret)
+        ash = _sheet(remote, "Ash")
+        revoke_seat(store, "T", "Ash")
+        await wire.until(lambda: remote.gone is not None)
+        assert [kind for kind, _ in notices if kind == "gone"] == ["gone"]
+        with pytest.raises(SeatError):
+            act(ash, "add_fatigue")
+        assert not remote.queue and ash.fatigue == 0
+        wire.drop()
+
+    asyncio.run(play())
