@@ -4,6 +4,11 @@
   downtime tracker (a petty crime rolled with the session's dice), one event stored; a
   refused upkeep stores nothing; a player settles their own character's upkeep, not
   another's; the app's button makes it through the session.
+- The party joining a journey (each sheet's Fatigue and Deprived read) and the journey
+  copied onto the sheets are declared table moves: all stored in one unit; a player's
+  move that would reach another's sheet is refused and stores nothing, not even their
+  own sheet's part; the wilderness app makes both by name (a player's screen brings and
+  copies their own sheet), and with no campaign on its own table.
 """
 
 from __future__ import annotations
@@ -13,16 +18,18 @@ from typing import Any
 
 import pytest
 
-from companion.rulesets.cairn_srd.character import new_character
+from companion.rulesets.cairn_srd.character import Character, new_character
 from companion.rulesets.cairn_srd.downtime import Downtime
+from companion.rulesets.cairn_srd.wilderness import Journey
 from companion.store.campaign import create
 from companion.store.db import Store
 from companion.store.seats import make_seat
 from companion.table import Session
 from companion.table.acts import Accepted, Act, Refused
-from companion.widgets.table.members import DOWNTIME
+from companion.widgets.cairn_srd.wilderness import WildernessApp
+from companion.widgets.table.members import DOWNTIME, JOURNEY
 from companion.widgets.table.pages import campaign_app
-from tests.cairn_srd.widget_find import find_button
+from tests.cairn_srd.widget_find import find_button, fixed_seeds
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -153,3 +160,148 @@ def test_the_downtime_app_pays_and_commits_crime_through_the_session(
     gm.refresh()
     assert [(w, m) for w, _, m in _stored(gm, head)][-1] == ("Bryn", "upkeep")
     assert gm.tracker(DOWNTIME, Downtime).member("Bryn").upkept
+
+
+# -- the journey and the party's sheets ---------------------------------------------------
+
+JOIN = "cairn_srd.wilderness.join_party"
+COPY = "cairn_srd.wilderness.apply_to_sheets"
+
+
+def _journey(gm: Session) -> str:
+    gm.add(JOURNEY, Journey(), role="minigame")
+    return gm.key_of(gm.tracker(JOURNEY, Journey))
+
+
+def _table_act(name: str, **args: Any) -> Act:
+    return Act("", "table", {"name": name, "args": args})
+
+
+def _sheet(session: Session, name: str) -> Character:
+    sheet = session.read(name)
+    assert isinstance(sheet, Character)
+    return sheet
+
+
+def test_the_party_joins_the_journey_in_one_unit(store: Store) -> None:
+    gm = _table(store)
+    journey = _journey(gm)
+    gm.act("Ash", "add_fatigue", 2)
+    head = _head(store, gm)
+    joined = gm.perform(_table_act(JOIN, journey=journey, characters=["Ash", "Bryn"]))
+    assert isinstance(joined, Accepted), joined
+    assert joined.result == ["Ash", "Bryn"]
+    assert _stored(gm, head) == [("Mira", journey, "add_traveller")] * 2
+    assert [e["seq"] for e in joined.events] == [head + 1, head + 2]
+    party = gm.tracker(JOURNEY, Journey).party
+    assert [(t.name, t.fatigue) for t in party] == [("Ash", 2), ("Bryn", 0)]
+    # Already travelling: nobody joins twice, and nothing is stored.
+    again = gm.perform(_table_act(JOIN, journey=journey, characters=["Ash"]))
+    assert isinstance(again, Accepted) and again.result == [] and again.events == ()
+
+
+def test_a_player_s_journey_joining_another_sheet_stores_nothing(store: Store) -> None:
+    gm = _table(store)
+    journey = _journey(gm)
+    ash = _seat(store, "Ash")
+    head = _head(store, gm)
+    # Ash joins first on the way, then Bryn is refused: Ash's join is taken back too.
+    refused = ash.perform(_table_act(JOIN, journey=journey, characters=["Ash", "Bryn"]))
+    assert isinstance(refused, Refused), refused
+    assert "Bryn" in refused.reason and "\n" not in refused.reason
+    assert _head(store, gm) == head
+    for session in (ash, gm):
+        session.refresh()
+        assert session.tracker(JOURNEY, Journey).party == []
+    mine = ash.perform(_table_act(JOIN, journey=journey, characters=["Ash"]))
+    assert isinstance(mine, Accepted) and mine.result == ["Ash"]
+
+
+def _travelled(gm: Session, journey: str) -> None:
+    """Ash (2 Fatigue, Deprived) and Bryn (1 Fatigue) join, then rest on their sheets:
+    the journey now holds more than the sheets do."""
+    gm.act("Ash", "add_fatigue", 2)
+    gm.act("Ash", "set_deprived", True)
+    gm.act("Bryn", "add_fatigue", 1)
+    gm.perform(_table_act(JOIN, journey=journey))
+    gm.act("Ash", "set_deprived", False)
+    for name in ("Ash", "Bryn"):
+        gm.act(name, "rest_night")
+
+
+def test_copying_to_the_sheets_is_one_unit(store: Store) -> None:
+    gm = _table(store)
+    journey = _journey(gm)
+    _travelled(gm, journey)
+    head = _head(store, gm)
+    copied = gm.perform(_table_act(COPY, journey=journey))  # the journey's own sheets
+    assert isinstance(copied, Accepted), copied
+    assert copied.result == ["Ash: Deprived", "Ash: +2 Fatigue", "Bryn: +1 Fatigue"]
+    assert [(t, m) for _, t, m in _stored(gm, head)] == [
+        ("ash", "set_deprived"), ("ash", "add_fatigue"), ("bryn", "add_fatigue")]
+    assert [e["seq"] for e in copied.events] == [head + 1, head + 2, head + 3]
+    assert (_sheet(gm, "Ash").fatigue, _sheet(gm, "Ash").deprived) == (2, True)
+    assert _sheet(gm, "Bryn").fatigue == 1
+
+
+def test_a_copy_refused_halfway_stores_nothing(store: Store) -> None:
+    gm = _table(store)
+    journey = _journey(gm)
+    _travelled(gm, journey)
+    ash = _seat(store, "Ash")
+    head = _head(store, gm)
+    refused = ash.perform(_table_act(COPY, journey=journey, characters=["Ash", "Bryn"]))
+    assert isinstance(refused, Refused), refused
+    assert "Bryn" in refused.reason and "\n" not in refused.reason
+    assert _head(store, gm) == head
+    # Ash's own sheet, marked first on the way, was put back with the rest.
+    for session in (ash, gm):
+        session.refresh()
+        assert (_sheet(session, "Ash").fatigue, _sheet(session, "Ash").deprived) == (0, False)
+        assert _sheet(session, "Bryn").fatigue == 0
+    bad = ash.perform(_table_act(COPY, journey=journey, characters="Ash"))
+    assert isinstance(bad, Refused) and "'characters'" in bad.reason
+
+
+def test_the_wilderness_app_joins_and_copies_through_table_moves(store: Store) -> None:
+    gm = _table(store)
+    journey = _journey(gm)
+    for name in ("Ash", "Bryn"):
+        gm.act(name, "add_fatigue", 1)
+    ash = _seat(store, "Ash")
+    acts: list[Act] = []
+    ash.on_act(lambda outcome: acts.append(outcome.act))
+    head = _head(store, gm)
+    app = campaign_app(ash.campaign, "wilderness").app
+    # Ash's screen brings Ash alone (Bryn is Bryn's to bring), by one named table move.
+    assert [t.name for t in app.journey.party] == ["Ash"]
+    assert [a.args for a in acts] == [{"name": JOIN, "args": {
+        "journey": journey, "characters": ["ash"]}}]
+    assert _stored(gm, head) == [("Ash", journey, "add_traveller")]
+    gm.act("Ash", "rest_night")
+    gm.act("Bryn", "rest_night")
+    ash.refresh()
+    find_button(app, "copy-sheets").click()
+    assert app.error.message == "" and "Ash: +1 Fatigue" in app.outcome.value
+    assert acts[-1].args == {"name": COPY, "args": {"journey": journey,
+                                                    "characters": ["ash"]}}
+    gm.refresh()
+    assert (_sheet(gm, "Ash").fatigue, _sheet(gm, "Bryn").fatigue) == (1, 0)
+
+
+def test_an_app_with_no_campaign_copies_on_its_own_table_before_and_after_a_roll() -> None:
+    ash = new_character("Ash", 10, 10, 10, 3)
+    app = WildernessApp(party=[ash], seed_source=fixed_seeds(5))
+    app.journey.party[0].fatigue = 1
+    find_button(app, "copy-sheets").click()  # no session yet: this screen's own table
+    assert app.error.message == "" and ash.fatigue == 1
+    find_button(app, "add-leg").click()
+    find_button(app, "weather").click()
+    app.action.value = "travel"
+    find_button(app, "choose").click()
+    find_button(app, "travel").click()  # the roll keeps the app's trackers in a session
+    assert app.journey.recorder is not None and ash.recorder is app.journey.recorder
+    app.journey.party[0].fatigue = 3
+    find_button(app, "copy-sheets").click()
+    assert app.error.message == "" and ash.fatigue == 3
+    assert "Ash: +2 Fatigue" in app.outcome.value
