@@ -9,6 +9,10 @@
   move that would reach another's sheet is refused and stores nothing, not even their
   own sheet's part; the wilderness app makes both by name (a player's screen brings and
   copies their own sheet), and with no campaign on its own table.
+- The party joining a fight (each read from its sheet) is a declared table move: all
+  stored in one unit; refused halfway, by the seat or by the rules, it stores nothing;
+  the fight panel brings the seat's own sheet by name, and says why when it may bring
+  nobody.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from typing import Any
 import pytest
 
 from companion.rulesets.cairn_srd.character import Character, new_character
+from companion.rulesets.cairn_srd.combat import Encounter
 from companion.rulesets.cairn_srd.downtime import Downtime
 from companion.rulesets.cairn_srd.wilderness import Journey
 from companion.store.campaign import create
@@ -27,7 +32,7 @@ from companion.store.seats import make_seat
 from companion.table import Session
 from companion.table.acts import Accepted, Act, Refused
 from companion.widgets.cairn_srd.wilderness import WildernessApp
-from companion.widgets.table.members import DOWNTIME, JOURNEY
+from companion.widgets.table.members import DOWNTIME, FIGHT, JOURNEY
 from companion.widgets.table.pages import campaign_app
 from tests.cairn_srd.widget_find import find_button, fixed_seeds
 
@@ -305,3 +310,66 @@ def test_an_app_with_no_campaign_copies_on_its_own_table_before_and_after_a_roll
     find_button(app, "copy-sheets").click()
     assert app.error.message == "" and ash.fatigue == 3
     assert "Ash: +2 Fatigue" in app.outcome.value
+
+
+# -- joining a fight ---------------------------------------------------------------------
+
+FIGHT_JOIN = "cairn_srd.combat.join_characters"
+
+
+def _fight(gm: Session) -> str:
+    gm.add(FIGHT, Encounter(), role="encounter")
+    return gm.key_of(gm.tracker(FIGHT, Encounter))
+
+
+def test_the_party_joins_the_fight_in_one_unit(store: Store) -> None:
+    gm = _table(store)
+    fight = _fight(gm)
+    head = _head(store, gm)
+    joined = gm.perform(_table_act(FIGHT_JOIN, encounter=fight))  # every sheet not fighting
+    assert isinstance(joined, Accepted), joined
+    assert [line.split(" (")[0] for line in joined.result] == [
+        "Ash joins the PCs", "Bryn joins the PCs"]
+    assert _stored(gm, head) == [("Mira", fight, "add")] * 2
+    assert [e["seq"] for e in joined.events] == [head + 1, head + 2]
+    encounter = gm.tracker(FIGHT, Encounter)
+    assert [(c.name, c.sheet, c.guard) for c in encounter.combatants] == [
+        ("Ash", "ash", 5), ("Bryn", "bryn", 4)]
+
+
+def test_a_fight_joined_halfway_stores_nothing(store: Store) -> None:
+    gm = _table(store)
+    fight = _fight(gm)
+    ash = _seat(store, "Ash")
+    head = _head(store, gm)
+    # Ash's seat may bring Ash, not Bryn: Ash's join, made first, is taken back too.
+    theirs = ash.perform(_table_act(FIGHT_JOIN, encounter=fight, characters=["Ash", "Bryn"]))
+    assert isinstance(theirs, Refused) and "Bryn" in theirs.reason
+    # The GM's, refused by the rules on the second sheet (a foe already has the name).
+    gm.act(FIGHT, "add", "Bryn", "Enemies", 3, 10)
+    head = _head(store, gm)
+    clash = gm.perform(_table_act(FIGHT_JOIN, encounter=fight, characters=["Ash", "Bryn"]))
+    assert isinstance(clash, Refused) and "already a combatant named" in clash.reason
+    assert _head(store, gm) == head
+    for session in (ash, gm):
+        session.refresh()
+        assert [c.name for c in session.tracker(FIGHT, Encounter).combatants] == ["Bryn"]
+
+
+def test_the_fight_panel_brings_the_seat_s_own_sheet_by_a_table_move(store: Store) -> None:
+    gm = _table(store)
+    fight = _fight(gm)
+    ash = _seat(store, "Ash")
+    acts: list[Act] = []
+    ash.on_act(lambda outcome: acts.append(outcome.act))
+    panel = campaign_app(ash.campaign, "cairn_combat")
+    head = _head(store, gm)
+    panel.join.click()
+    assert panel.error.message == ""
+    assert [a.args for a in acts] == [{"name": FIGHT_JOIN, "args": {
+        "encounter": fight, "characters": ["ash"]}}]
+    assert _stored(gm, head) == [("Ash", fight, "add")]
+    assert "Bryn" in panel.note.value  # still missing: Bryn's (or the GM's) to bring
+    # Nobody this seat may bring: the tap says why and stores nothing.
+    panel.join.click()
+    assert "Bryn" in panel.error.message and _head(store, gm) == head + 1
