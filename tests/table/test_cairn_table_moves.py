@@ -13,6 +13,8 @@
   stored in one unit; refused halfway, by the seat or by the rules, it stores nothing;
   the fight panel brings the seat's own sheet by name, and says why when it may bring
   nobody.
+- A delve's fate goes on a sheet by a declared table move (the widget check found it
+  going around the session): the owner's seat only, by the dungeon crawl's button.
 """
 
 from __future__ import annotations
@@ -25,14 +27,15 @@ import pytest
 from companion.rulesets.cairn_srd.character import Character, new_character
 from companion.rulesets.cairn_srd.combat import Encounter
 from companion.rulesets.cairn_srd.downtime import Downtime
+from companion.rulesets.cairn_srd.exploration import Delve
 from companion.rulesets.cairn_srd.wilderness import Journey
 from companion.store.campaign import create
 from companion.store.db import Store
 from companion.store.seats import make_seat
 from companion.table import Session
-from companion.table.acts import Accepted, Act, Refused
+from companion.table.acts import Accepted, Act, Refused, RollSpec
 from companion.widgets.cairn_srd.wilderness import WildernessApp
-from companion.widgets.table.members import DOWNTIME, FIGHT, JOURNEY
+from companion.widgets.table.members import DELVE, DOWNTIME, FIGHT, JOURNEY
 from companion.widgets.table.pages import campaign_app
 from tests.cairn_srd.widget_find import find_button, fixed_seeds
 
@@ -373,3 +376,39 @@ def test_the_fight_panel_brings_the_seat_s_own_sheet_by_a_table_move(store: Stor
     # Nobody this seat may bring: the tap says why and stores nothing.
     panel.join.click()
     assert "Bryn" in panel.error.message and _head(store, gm) == head + 1
+
+
+# -- a delve's fate on a sheet -------------------------------------------------------------
+
+FATE = "cairn_srd.exploration.apply_fate"
+
+
+def _fated(gm: Session) -> str:
+    """A delve in which Ash's darkness fate is rolled from real dice: scarred, Rattled."""
+    gm.add(DELVE, Delve(), role="encounter")
+    delve = gm.key_of(gm.tracker(DELVE, Delve))
+    fated = gm.perform(Act(delve, "darkness_fate", {"name": "Ash"},
+                           RollSpec(own_dice=(10, 5))))
+    assert isinstance(fated, Accepted), fated
+    return delve
+
+
+def test_a_fate_goes_on_its_own_sheet_only(store: Store) -> None:
+    gm = _table(store)
+    delve = _fated(gm)
+    bryn = _seat(store, "Bryn")
+    head = _head(store, gm)
+    theirs = bryn.perform(_table_act(FATE, delve=delve, character="Ash"))
+    assert isinstance(theirs, Refused) and "Ash" in theirs.reason
+    assert _head(store, gm) == head
+    ash = _seat(store, "Ash")
+    app = campaign_app(ash.campaign, "dungeon_crawl").app
+    acts: list[Act] = []
+    ash.on_act(lambda outcome: acts.append(outcome.act))
+    find_button(app, "fate-sheet-0").click()
+    assert app.escape_error.value == "" and "Rattled" in app.outcome.value
+    assert [a.args for a in acts] == [{"name": FATE, "args": {"delve": delve,
+                                                              "character": "ash"}}]
+    assert _stored(gm, head) == [("Ash", "ash", "suffer_scar")]
+    gm.refresh()
+    assert _sheet(gm, "Ash").scars == ["Rattled"]
