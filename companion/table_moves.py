@@ -32,7 +32,8 @@ from typing import Any, Protocol, TypeVar
 from companion.errors import CompanionError, clipped
 from companion.state import Tracker, jsonable
 
-__all__ = ["TableMove", "TableMoveError", "TableTrackers", "declare", "get"]
+__all__ = ["TableMove", "TableMoveError", "TableTrackers", "argument", "declare", "get",
+           "named_trackers"]
 
 K = TypeVar("K", bound=Tracker)
 
@@ -120,3 +121,20 @@ def argument(args: dict[str, Any], key: str, kind: type | tuple[type, ...], wher
         names = " or ".join(k.__name__ for k in kinds)
         raise TableMoveError(f"{where}: argument {key!r} must be {names}")
     return value
+
+
+def named_trackers(table: TableTrackers, args: dict[str, Any], key: str, cls: type[K],
+                   where: str, *, most: int) -> list[K] | None:
+    """The trackers of ``cls`` that ``args[key]`` names (a list of member ids or names,
+    at most ``most``, none twice), for a table move that moves several at once; ``None``
+    when the move was not given the list (it then reads the table itself)."""
+    keys = argument(args, key, list, where, None)
+    if keys is None:
+        return None
+    if len(keys) > most or not all(isinstance(k, str) for k in keys):
+        raise TableMoveError(f"{where}: argument {key!r} names at most {most} members, "
+                             "each by its id or name")
+    found = [table.tracker(k, cls) for k in keys]
+    if len({id(t) for t in found}) != len(found):
+        raise TableMoveError(f"{where}: argument {key!r} names a member twice")
+    return found

@@ -13,7 +13,9 @@ Method (static, no app is run):
    ``companion/cli.py``, ``companion/__main__.py`` and every ``cli`` module of the
    rulesets. Their source is parsed (``ast``); a name counts as used when it appears as a
    name being read, an attribute, an import, or an identifier-like string (moves named
-   in strings, as ``why_not("spend_ap")`` and ``getattr(sheet, move)`` tables do).
+   in strings, as ``why_not("spend_ap")`` and ``getattr(sheet, move)`` tables do), and
+   the function a declared table move runs when a face names the move
+   ([companion.table_moves][]: ``"cairn_srd.wilderness.apply_to_sheets"``).
 3. *Closure.* A used name also uses every name read in the body of a ruleset function or
    class of that name, and in the value of a ruleset module-level assignment of that name
    (``__all__`` aside): a helper that a reached move calls is reached through it.
@@ -52,11 +54,28 @@ def _names(node: ast.AST) -> set[str]:
             out.add(n.attr)
         elif isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value.isidentifier():
             out.add(n.value)
+        elif isinstance(n, ast.Constant) and isinstance(n.value, str):
+            out.update(_table_move(n.value))
         elif isinstance(n, ast.alias):
             out.add(n.name.rsplit(".", 1)[-1])
             if n.asname:
                 out.add(n.asname)
     return out
+
+
+def _table_move(text: str) -> set[str]:
+    """The function a declared table move's name (``"cairn_srd.wilderness.join_party"``)
+    runs, by its name: a face that asks for the move reaches it; nothing for other text."""
+    from companion import table_moves
+    from companion.errors import CompanionError
+
+    parts = text.split(".")
+    if len(parts) < 3 or not all(part.isidentifier() for part in parts):
+        return set()
+    try:
+        return {table_moves.get(text).run.__name__}
+    except CompanionError:
+        return set()
 
 
 def face_files() -> list[Path]:
@@ -162,3 +181,10 @@ def test_the_method_sees_uses_and_closure() -> None:
         assert move in every, move
     assert all(public_rules(m) for m in MODULES if m.__name__.endswith(".adventurer"))
     assert "never_defined_anywhere_xyz" not in every
+
+
+def test_a_face_naming_a_table_move_reaches_what_it_runs() -> None:
+    # The wilderness app asks for these by name only; an unknown dotted name reaches nothing.
+    assert _table_move("cairn_srd.wilderness.apply_to_sheets") == {"_apply_to_sheets_move"}
+    assert {"_apply_to_sheets_move", "apply_to_sheets"} <= reached()
+    assert _table_move("cairn_srd.nowhere.fly") == set() and _table_move("a.b") == set()

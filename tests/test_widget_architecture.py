@@ -21,7 +21,16 @@ A module in ``companion/widgets/`` may not
   (the roll calls it with its dice; [Session.act][companion.table.session.Session.act]
   refuses dice, [Session.rule_roll][companion.table.session.Session.rule_roll] takes
   them). The move names are read from every ruleset's trackers; a name that is also a
-  field of some tracker (``die``, ``step``) is checked only where it is called.
+  field of some tracker (``die``, ``step``) is checked only where it is called;
+- call a function of the rules that makes a tracker's moves itself (a *moving helper*:
+  ``wilderness.apply_to_sheets`` marks every sheet), or hand one on, outside a rule
+  roll: a move that reaches several trackers is a declared table move, asked for by
+  name ([companion.table_moves][]). The helpers are read from the rulesets' source: a
+  module-level function with a parameter annotated with a tracker class that calls one
+  of that class's moves on anything but ``self``, or that calls such a helper;
+- call its own function that makes a rolled move with a rule roll's dice (``def
+  upkeep(**kw): return self.downtime.upkeep(..., **kw)``) other than through the roll:
+  called bare, the move is made around the session (issue 43).
 
 And it may not read a tracker around the seat's view (what the seat may read, issue 28):
 
@@ -171,6 +180,120 @@ def move_problems(tree: ast.Module) -> list[str]:
     return found
 
 
+def _aliases(tree: ast.Module) -> dict[str, str]:
+    """What each name a module imports stands for, dotted (``wd`` ->
+    ``companion.rulesets.cairn_srd.wilderness``); absolute imports only (the package's
+    own style)."""
+    names: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            for alias in node.names:
+                names[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    names[alias.asname] = alias.name
+    return names
+
+
+def _dotted_name(node: ast.expr, aliases: dict[str, str]) -> str | None:
+    """``node`` (a name or an attribute chain on one) as the dotted name it resolves to
+    through the module's imports; ``None`` when it starts with no imported name."""
+    if isinstance(node, ast.Name):
+        return aliases.get(node.id)
+    if isinstance(node, ast.Attribute):
+        base = _dotted_name(node.value, aliases)
+        return None if base is None else f"{base}.{node.attr}"
+    return None
+
+
+def _moving_helpers() -> frozenset[str]:
+    """The rulesets' moving helpers by dotted name (see the module's docstring)."""
+    from companion.rulesets import all_rulesets
+    from companion.state import is_move
+    from companion.store.registry import tracker_kinds
+
+    moves_of: dict[str, set[str]] = {}
+    for ruleset in all_rulesets():
+        for cls in tracker_kinds(ruleset.name).values():
+            moves_of[cls.__name__] = {n for n in dir(cls) if is_move(getattr(cls, n, None))}
+    calls: dict[str, set[str]] = {}
+    found: set[str] = set()
+    for path in sorted((ROOT / "companion" / "rulesets").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+        aliases = _aliases(tree)
+        for fn in tree.body:
+            if not isinstance(fn, ast.FunctionDef):
+                continue
+            name = f"{module}.{fn.name}"
+            aliases.setdefault(fn.name, name)
+            params = (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)
+            kinds = {word for a in params if a.annotation is not None
+                     for word in ast.unparse(a.annotation).replace("[", " ").replace(
+                         "]", " ").replace("|", " ").replace(",", " ").split()
+                     if word in moves_of}
+            moves = set().union(*(moves_of[k] for k in kinds))
+            called: set[str] = set()
+            for node in ast.walk(fn):
+                if not isinstance(node, ast.Call):
+                    continue
+                func = node.func
+                if (isinstance(func, ast.Attribute) and func.attr in moves
+                        and not (isinstance(func.value, ast.Name) and func.value.id == "self")):
+                    found.add(name)
+                dotted_call = _dotted_name(func, aliases)
+                if dotted_call is not None:
+                    called.add(dotted_call)
+            calls[name] = called
+    grew = True
+    while grew:  # a helper that calls a moving helper moves too
+        grew = False
+        for name, called in calls.items():
+            if name not in found and called & found:
+                found.add(name)
+                grew = True
+    return frozenset(found)
+
+
+MOVING_HELPERS = _moving_helpers()
+
+
+def helper_problems(tree: ast.Module) -> list[str]:
+    """The moving helpers a widget's source calls or hands on outside a rule roll, and
+    the calls of its own rolled-move functions made bare (see the module's docstring)."""
+    parents = {id(child): node for node in ast.walk(tree)
+               for child in ast.iter_child_nodes(node)}
+    aliases = _aliases(tree)
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Name | ast.Attribute) and isinstance(node.ctx, ast.Load)):
+            continue
+        name = _dotted_name(node, aliases)
+        if name not in MOVING_HELPERS:
+            continue
+        short = ".".join(name.split(".")[-2:])  # wilderness.apply_to_sheets
+        parent = parents.get(id(node))
+        if isinstance(parent, ast.Call) and parent.func is node:
+            if not _rolled(parent, parents):
+                found.append(f"calls {short}, which moves trackers itself: ask for a "
+                             "table move")
+        elif not (isinstance(parent, ast.Call) and isinstance(parent.func, ast.Attribute)
+                  and parent.func.attr in ROLLERS):
+            found.append(f"hands on {short}, which moves trackers itself")
+    # Its own functions that make a rolled move with the dice they are given.
+    rolled_fns = {fn.name for fn in ast.walk(tree)
+                  if isinstance(fn, ast.FunctionDef) and _takes_dice(fn) and any(
+                      isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+                      and call.func.attr in MOVES and _rolled(call, parents)
+                      for call in ast.walk(fn))}
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id in rolled_fns and not _rolled(node, parents)):
+            found.append(f"calls {node.func.id}(), a rolled move, bare: not through a roll")
+    return found
+
+
 def _type_checking_lines(tree: ast.Module) -> set[int]:
     """Lines inside ``if TYPE_CHECKING:`` blocks."""
     lines: set[int] = set()
@@ -265,6 +388,7 @@ def problems(text: str) -> list[str]:
                 and isinstance(node.args[1], ast.Constant) and node.args[1].value in SEAT_ATTRS):
             found.append(f"assigns .{node.args[1].value} with setattr")
     found.extend(move_problems(tree))
+    found.extend(helper_problems(tree))
     found.extend(read_problems(tree))
     return sorted(set(found))
 
@@ -339,6 +463,20 @@ def test_no_widget_stores_rolls_decides_a_permission_or_rewrites_a_seat() -> Non
      "reads the live trackers with session.campaign.trackers"),
     ("def f(campaign):\n    return App(ensure(campaign, 'M', DiceMonarchsGame, make))\n",
      "hands on a live DiceMonarchsGame from ensure(), not its view"),
+    # A function of the rules that moves the trackers it is handed, and a widget's own
+    # rolled move called bare (issue 43): both around the session.
+    ("from companion.rulesets.cairn_srd import wilderness as wd\n"
+     "def f(self):\n    wd.apply_to_sheets(self.journey, self.party)\n",
+     "calls wilderness.apply_to_sheets, which moves trackers itself: ask for a table move"),
+    ("from companion.rulesets.cairn_srd.combat import join_character\n"
+     "def f(e, c):\n    return join_character(e, c)\n",
+     "calls combat.join_character, which moves trackers itself: ask for a table move"),
+    ("from companion.rulesets.cairn_srd import exploration as ex\n"
+     "def f(self, c):\n    return self._to_sheet(ex.apply_fate, c)\n",
+     "hands on exploration.apply_fate, which moves trackers itself"),
+    ("def f(self, who):\n    def upkeep(**kw):\n"
+     "        return self.downtime.upkeep(who, 'pay', **kw)\n    self.show(upkeep())\n",
+     "calls upkeep(), a rolled move, bare: not through a roll"),
 ])
 def test_the_check_catches_a_planted_widget(text: str, problem: str) -> None:
     assert problem in problems(text)
@@ -370,6 +508,16 @@ def test_the_check_catches_a_planted_widget(text: str, problem: str) -> None:
     "def f(s, campaign):\n"
     "    return App(s.view(ensure(campaign, 'M', DiceMonarchsGame, make), DiceMonarchsGame))\n",
     "def f(campaign):\n    return App(ensure(campaign, 'J', Journey, Journey))\n",
+    # A moving helper inside a rule roll, a rolled move handed to the roll, a table move
+    # by name and a function of the rules that moves nothing.
+    "from companion.rulesets.cairn_srd import exploration as ex\n"
+    "def f(self, d, c):\n    self.roll('Panic', lambda **kw: ex.darkness_panic(d, c, **kw))\n",
+    "def f(self, who):\n    def upkeep(**kw):\n"
+    "        return self.downtime.upkeep(who, **kw)\n    self.roll('crime', upkeep)\n",
+    "from companion.widgets.seat_controls import table_move\n"
+    "def f(j, cs):\n    return table_move([j, *cs], 'cairn_srd.wilderness.apply_to_sheets', {})\n",
+    "from companion.rulesets.cairn_srd import wilderness as wd\n"
+    "def f(j):\n    return wd.plan_leg(j.legs[0])\n",
 ])
 def test_the_check_leaves_a_view_alone(text: str) -> None:
     assert problems(text) == []
@@ -386,3 +534,13 @@ def test_the_move_names_are_read_from_the_rulesets() -> None:
     assert len(MOVES) > 150
     assert {"add_fatigue", "rest_night", "deal", "gain_thread", "spend_hit_die"} <= MOVES
     assert "die" in MOVES and "die" in NOT_ONLY_MOVES  # HitDice.die is a field
+
+
+def test_the_moving_helpers_are_read_from_the_rulesets() -> None:
+    # A check with no helpers would pass every widget; apply_fate moves through _apply.
+    cairn = "companion.rulesets.cairn_srd"
+    assert {f"{cairn}.wilderness.apply_to_sheets", f"{cairn}.wilderness.join_party",
+            f"{cairn}.combat.join_character", f"{cairn}.exploration.apply_fate",
+            f"{cairn}.exploration.apply_escape"} <= MOVING_HELPERS
+    assert f"{cairn}.wilderness.plan_leg" not in MOVING_HELPERS
+    assert f"{cairn}.exploration.join_party" not in MOVING_HELPERS  # makes a new sheet

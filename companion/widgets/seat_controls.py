@@ -130,10 +130,14 @@ class _Alone:
     def tracker(self, id_or_name: str, cls: type[K]) -> K:
         from companion.errors import UnknownNameError
 
-        for t in self.trackers(cls):
-            if getattr(t, "name", None) == id_or_name:
-                return t
-        raise UnknownNameError(f"nobody called {id_or_name} is at this table")
+        # Named as member_key names a tracker in no campaign: by its own name (a tracker
+        # with none, a journey, by "" when it is the one of its kind here).
+        found = [t for t in self.trackers(cls)
+                 if str(getattr(t, "name", "")) == id_or_name]
+        if len(found) != 1:
+            raise UnknownNameError(f"nobody called {id_or_name} is at this table" if not found
+                                   else f"two at this table are called {id_or_name}")
+        return found[0]
 
 
 def mover(tracker: Tracker, move: str, /) -> Callable[..., Any]:

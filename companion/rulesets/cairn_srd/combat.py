@@ -132,6 +132,8 @@ from companion.rulesets.cairn_srd.damage import resolve_hit
 from companion.rulesets.cairn_srd.fixed_tables import read_row, rules_data
 from companion.rulesets.cairn_srd.saves import MAX_SCORE, SaveResult, save
 from companion.state import Tracker, move, state_field
+from companion.table_moves import TableTrackers, argument, named_trackers
+from companion.table_moves import declare as declare_table_move
 
 IMPAIRED_DIE = 4
 ENHANCED_DIE = 12
@@ -1129,3 +1131,28 @@ def join_character(encounter: Encounter, character: Character, weapon: int = 6,
     if encounter.sheet(character.name.strip()) is not None:
         return encounter.log[-1].summary
     return encounter.sync_sheet(character.name.strip(), **sheet_conditions(character))
+
+
+# -- table moves: a fight and the party's sheets in one unit (companion.table_moves) -----
+
+#: Most sheets one table move brings into a fight (a guard on the act's size).
+MAX_JOINING = 12
+
+
+def _join_characters(table: TableTrackers, args: dict[str, Any],
+                     _rng: random.Random | None) -> list[str]:
+    """The sheets ``args`` names (``characters``: members; by default every sheet at the
+    fight's table not fighting yet) join the fight ``encounter`` names, each read from
+    its sheet ([join_character][companion.rulesets.cairn_srd.combat.join_character]),
+    all or none; returns each one's line."""
+    where = "join the fight"
+    encounter = table.tracker(argument(args, "encounter", str, where), Encounter)
+    sheets = named_trackers(table, args, "characters", Character, where, most=MAX_JOINING)
+    if sheets is None:
+        fighting = {c.name for c in encounter.combatants}
+        sheets = [s for s in encounter.linked(Character).values() if s.name not in fighting]
+    return [join_character(encounter, sheet) for sheet in sheets]
+
+
+declare_table_move("cairn_srd.combat.join_characters", _join_characters,
+                   text=lambda lines: "; ".join(lines) or "nobody joins the fight")

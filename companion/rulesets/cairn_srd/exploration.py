@@ -122,6 +122,8 @@ from companion.dice.roller import make_rng
 from companion.errors import OddsTooCostlyError, RuleError, StateError, TableError
 from companion.rulesets.cairn_srd.saves import ABILITIES, MAX_SCORE, SaveResult, save, save_chance
 from companion.state import Tracker, move, state_field
+from companion.table_moves import TableTrackers, argument
+from companion.table_moves import declare as declare_table_move
 from companion.tables.fixed import Schema, load_fixed
 
 if TYPE_CHECKING:  # the sheet module imports this one's neighbours: named, not imported
@@ -1262,6 +1264,31 @@ def apply_escape(delve: Delve, character: Character | str) -> str:
               else f"escaping the dungeon, delve move "
                    f"{_move_index(delve, ('escape_check',), who)}")
     return _apply(character, e.fate.split(":", 1)[0], e.fate, source, list(e.lost_pieces))
+
+
+def _delve_and_sheet(table: TableTrackers, args: dict[str, Any],
+                     where: str) -> tuple[Delve, Character]:
+    """The delve ``args`` names (``delve``: its member) and the sheet (``character``)."""
+    return (table.tracker(argument(args, "delve", str, where), Delve),
+            table.tracker(argument(args, "character", str, where), _character_kind()))
+
+
+def _apply_fate_move(table: TableTrackers, args: dict[str, Any],
+                     _rng: random.Random | None) -> str:
+    """[apply_fate][companion.rulesets.cairn_srd.exploration.apply_fate] as a table
+    move: the delve's fate read, the sheet moved, in one unit."""
+    return apply_fate(*_delve_and_sheet(table, args, "fate to sheet"))
+
+
+def _apply_escape_move(table: TableTrackers, args: dict[str, Any],
+                       _rng: random.Random | None) -> str:
+    """[apply_escape][companion.rulesets.cairn_srd.exploration.apply_escape] as a
+    table move: the delve's settled escape read, the sheet moved, in one unit."""
+    return apply_escape(*_delve_and_sheet(table, args, "escape to sheet"))
+
+
+declare_table_move("cairn_srd.exploration.apply_fate", _apply_fate_move)
+declare_table_move("cairn_srd.exploration.apply_escape", _apply_escape_move)
 
 
 def undo(delve: Delve, party: Iterable[Character] | None = None) -> str:

@@ -135,6 +135,8 @@ from companion.rulesets.cairn_srd.skills import (
 )
 from companion.rulesets.cairn_srd.social import roll_npc
 from companion.state import OWNER, Tracker, move, state_field
+from companion.table_moves import TableTrackers, argument, named_trackers
+from companion.table_moves import declare as declare_table_move
 
 MAX_NAME = 40
 MAX_LEGS = 50
@@ -1057,6 +1059,45 @@ def apply_to_sheets(journey: Journey, characters: list[Character] | None = None)
             else:
                 notes.append(f"{c.name}: remove {c.fatigue - t.fatigue} Fatigue on the sheet")
     return notes
+
+
+# -- table moves: the journey and the party's sheets in one unit (companion.table_moves) --
+
+
+def _journey_and_sheets(table: TableTrackers, args: dict[str, Any],
+                        where: str) -> tuple[Journey, list[Character]]:
+    """The journey ``args`` names (``journey``: its member) and the sheets it names
+    (``characters``: members; by default the sheets at the journey's table)."""
+    journey = table.tracker(argument(args, "journey", str, where), Journey)
+    sheets = named_trackers(table, args, "characters", Character, where, most=MAX_PARTY)
+    return journey, _sheets(journey, sheets)
+
+
+def _join_party_move(table: TableTrackers, args: dict[str, Any],
+                     _rng: random.Random | None) -> list[str]:
+    """Every sheet named not yet travelling joins the journey with its present Fatigue
+    and Deprived ([join_party][companion.rulesets.cairn_srd.wilderness.join_party]), all
+    or none; returns who joined."""
+    journey, sheets = _journey_and_sheets(table, args, "join the journey")
+    before = {t.name for t in journey.party}
+    join_party(journey, sheets)
+    return [t.name for t in journey.party if t.name not in before]
+
+
+def _apply_to_sheets_move(table: TableTrackers, args: dict[str, Any],
+                          _rng: random.Random | None) -> list[str]:
+    """Each traveller's Fatigue and Deprived carried onto their sheet
+    ([apply_to_sheets][companion.rulesets.cairn_srd.wilderness.apply_to_sheets]): a
+    rule's refusal on one sheet is said and stops none of the others, but a seat that
+    may not change one of the sheets stores none of them."""
+    journey, sheets = _journey_and_sheets(table, args, "copy to sheets")
+    return apply_to_sheets(journey, sheets)
+
+
+declare_table_move("cairn_srd.wilderness.join_party", _join_party_move,
+                   text=lambda names: (", ".join(names) or "nobody") + " joins the journey")
+declare_table_move("cairn_srd.wilderness.apply_to_sheets", _apply_to_sheets_move,
+                   text=lambda notes: "; ".join(notes) or "the sheets are up to date")
 
 
 LIBRARY_ONLY: dict[str, str] = {

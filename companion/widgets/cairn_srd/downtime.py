@@ -11,7 +11,7 @@ the procedure would refuse now is disabled.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import ipywidgets as widgets
 
@@ -274,17 +274,17 @@ class DowntimeApp(CairnAppBase):
 
     def upkeep(self) -> None:
         who, way, lifestyle = str(self.member.value), str(self.way.value), self.lifestyle.value
-        skill, gear, time = bool(self.skill.value), bool(self.gear.value), bool(self.time.value)
-        accept, push = bool(self.accept.value), bool(self.push.value)
-
-        def upkeep(**kw: Any) -> str:
-            return self.downtime.upkeep(who, way, lifestyle, skill, gear, time,
-                                        accept_choice=accept, push=push, **kw)
-
+        # One named act on the downtime (upkeep moves the member's ledger there alone):
+        # petty crime rolls it with the session's dice, the rest is an ordinary move.
+        args = {"name": who, "way": way, "lifestyle": str(lifestyle or ""),
+                "skill": bool(self.skill.value), "gear": bool(self.gear.value),
+                "time": bool(self.time.value), "accept_choice": bool(self.accept.value),
+                "push": bool(self.push.value)}
         if way != "crime":
-            self.show(f"{who}: {upkeep()}")
+            self.show(f"{who}: {act(self.downtime, 'upkeep', **args)}")
             return
-        self.roll(f"{who}: petty crime", upkeep, lambda text: f"{who}: {text}")
+        self.roll(f"{who}: petty crime", (self.downtime, "upkeep", args),
+                  lambda text: f"{who}: {text}")
 
     def new_action(self) -> None:
         silver = self.cost.read()

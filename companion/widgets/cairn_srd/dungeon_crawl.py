@@ -39,10 +39,14 @@ from companion.widgets.cairn_srd.common import (
     pct,
     said,
 )
-from companion.widgets.seat_controls import act, show_undo
+from companion.widgets.seat_controls import act, member_key, show_undo, table_move
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
+
+#: The table moves that put a delve's fate or settled escape on a sheet.
+_FATE_TO_SHEET = "cairn_srd.exploration.apply_fate"
+_ESCAPE_TO_SHEET = "cairn_srd.exploration.apply_escape"
 
 __all__ = ["DungeonCrawlApp"]
 
@@ -308,11 +312,12 @@ class DungeonCrawlApp(CairnAppBase):
                       lambda text: said(d, f"{character.name}'s fate in the dark: {text}"))
         return run
 
-    def _to_sheet(self, apply: Callable[[ex.Delve, Character], str],
-                  character: Character) -> Callable[[], None]:
-        """Put a rolled fate or a settled escape on the character's sheet."""
+    def _to_sheet(self, name: str, character: Character) -> Callable[[], None]:
+        """Put a rolled fate or a settled escape on the character's sheet: the table move
+        ``name`` (it reads the delve and moves the sheet), asked for by name."""
         def run() -> None:
-            self.show(apply(self.delve, character))
+            self.show(table_move([self.delve, character], name, {
+                "delve": member_key(self.delve), "character": member_key(character)}))
         return run
 
     def _darkvision(self, character: Character) -> Callable[[], None]:
@@ -507,7 +512,7 @@ class DungeonCrawlApp(CairnAppBase):
         ]
         dark_buttons[1].disabled = c.dead or not d.can_darkness_save(c.name)
         dark_buttons[2].disabled = not d.can_roll_fate(c.name)
-        to_sheet = button("Fate to sheet", self._to_sheet(ex.apply_fate, c), error=err,
+        to_sheet = button("Fate to sheet", self._to_sheet(_FATE_TO_SHEET, c), error=err,
                           name=f"fate-sheet-{i}")
         to_sheet.disabled = c.dead or c.name not in d.fates
         dark_buttons.append(to_sheet)
@@ -539,7 +544,7 @@ class DungeonCrawlApp(CairnAppBase):
                                                                              c.name),
                                              error=err, name=f"body-{i}"))
             else:
-                settled = button("Escape to sheet", self._to_sheet(ex.apply_escape, c),
+                settled = button("Escape to sheet", self._to_sheet(_ESCAPE_TO_SHEET, c),
                                  error=err, name=f"escape-sheet-{i}")
                 settled.disabled = c.dead
                 escape_buttons.append(settled)

@@ -30,7 +30,14 @@ from companion.widgets.base import (
     row,
 )
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, labelled
-from companion.widgets.seat_controls import act, seat_refusal, show_undo, undo
+from companion.widgets.seat_controls import (
+    act,
+    member_key,
+    seat_refusal,
+    show_undo,
+    table_move,
+    undo,
+)
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
@@ -66,10 +73,13 @@ class WildernessApp(CairnAppBase):
         self.journey = journey if journey is not None else Journey()
         j = self.journey
         # Each character this page's seat may bring joins (a player's: their own).
-        joining = [c for c in self.party
-                   if seat_refusal(j, "add_traveller", {"name": c.name}) is None]
+        # One named table move: the sheets' Fatigue and Deprived read where it is made.
+        travelling = {t.name.lower() for t in j.party}
+        joining = [c for c in self.party if c.name.lower() not in travelling
+                   and seat_refusal(j, "add_traveller", {"name": c.name}) is None]
         if joining:
-            wd.join_party(j, joining)
+            table_move([j, *joining], "cairn_srd.wilderness.join_party", {
+                "journey": member_key(j), "characters": [member_key(c) for c in joining]})
 
         # -- route planner -----------------------------------------------------------
         self.path = _dropdown(tuple(wd.path_types()), "path")
@@ -217,7 +227,12 @@ class WildernessApp(CairnAppBase):
         self.show(self.journey.log[-1].summary)
 
     def copy_to_sheets(self) -> None:
-        notes = wd.apply_to_sheets(self.journey, self.party)
+        # The sheets this seat may change (a player's: their own), in one table move: all
+        # stored together, or, should one be refused the seat, none.
+        sheets = [c for c in self.party if seat_refusal(c, "add_fatigue", {}) is None]
+        notes = table_move([self.journey, *sheets], "cairn_srd.wilderness.apply_to_sheets", {
+            "journey": member_key(self.journey),
+            "characters": [member_key(c) for c in sheets]})
         self.show("Sheets: " + ("; ".join(notes) if notes else "already up to date"))
 
     def toggle_winter(self) -> None:

@@ -250,15 +250,22 @@ class PartyFightPanel(widgets.VBox):
                            f'{_escape(", ".join(missing))}</span>' if missing else "")
 
     def party_joins(self) -> None:
-        from companion.rulesets.cairn_srd.combat import join_character
+        from companion.errors import CompanionError
+        from companion.widgets.seat_controls import member_key, seat_refusal, table_move
 
         fighting = {c.name for c in self.encounter.combatants}
+        missing = [c for name, c in self.party().items() if name not in fighting]
         # A player's seat brings in their own character (Encounter.acting_for); the GM's,
-        # everyone not fighting yet.
-        mine = self.campaign.who if self.campaign.role == "player" else None
-        for name, c in self.party().items():
-            if name not in fighting and mine in (None, name):
-                join_character(self.encounter, c)
+        # everyone not fighting yet: the ones the seat may bring, in one named table move.
+        refusals = [seat_refusal(self.encounter, "add", {"name": c.name, "pc": True})
+                    for c in missing]
+        joining = [c for c, why in zip(missing, refusals, strict=True) if why is None]
+        if missing and not joining:
+            raise CompanionError(next(why for why in refusals if why is not None))
+        if joining:
+            table_move([self.encounter, *joining], "cairn_srd.combat.join_characters", {
+                "encounter": member_key(self.encounter),
+                "characters": [member_key(c) for c in joining]})
         self._note()
 
 
