@@ -169,16 +169,17 @@ def _show(args: argparse.Namespace) -> int:
         campaign = Campaign.open(store, args.name)
         members = list(campaign)
         if args.json:
-            from companion import fairplay
+            from companion.table.views import visible_save
 
+            # What a seat sees is decided once, by the seat filter every face uses
+            # (companion.table.views): whole with --gm (the database's holder), else as a
+            # seat holding no character (no hole die, table seed, pending pick or hidden
+            # roll's dice).
+            who, role = ("", "") if args.gm else ("", "spectator")
             shown = []
             for m in members:
                 item = m.to_dict()
-                if not args.gm and fairplay.hidden_information(type(m.tracker)):
-                    # A player's copy: hidden dice and the table seed only as commitments.
-                    item["state"] = fairplay.public_form(m.tracker)
-                elif not args.gm:  # and no hidden roll's dice a sheet keeps
-                    item["state"] = fairplay.player_state(type(m.tracker), item["state"])
+                item["state"] = visible_save(m.tracker, who, role)["state"]
                 shown.append(item)
             _json({"name": campaign.name, "rulesets": list(campaign.rulesets),
                    "created": campaign.info.created, "events": campaign.head,
