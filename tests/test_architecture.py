@@ -407,3 +407,22 @@ def test_the_rolling_widgets_are_the_named_ones() -> None:
     assert rule_decisions(_fake(text, "companion.widgets.dice_tray")) == []
     modules = {s.module for s in sources()}
     assert set(ROLLING_WIDGETS) <= modules  # an allowance for a module that is gone fails
+
+
+# -- the store knows nothing of the faces above it (issue 43) --------------------------------
+
+
+def test_the_store_imports_neither_the_table_nor_the_command_lines() -> None:
+    """``companion.store`` sits below the table session and every face: nothing in it
+    imports ``companion.table`` or ``companion.cli`` (the command lines once lived in the
+    store and reached up to ``Session``)."""
+    found = sources()
+    assert sum(s.module.startswith("companion.store.") for s in found) > 10
+    above = ("companion.table", CLI)
+    problems = arrows(found, inside="companion.store", forbidden=above)
+    assert problems == [], "\n".join(problems)
+    for text in ("from companion.table.session import Session\n",
+                 "from companion.cli import print_json\n",
+                 "def f():\n    from companion.cli.campaigns import store_of\n"):
+        planted = _fake(text, "companion.store.planted")
+        assert arrows([planted], inside="companion.store", forbidden=above), text
