@@ -682,7 +682,7 @@ class LuckReport:
     seats: tuple[tuple[str, tuple[SeatLuck, ...], SeatLuck | None], ...]
 
     def to_dict(self) -> dict[str, Any]:
-        """The ``--json`` shape (see [companion.store.luck_cli][])."""
+        """The ``--json`` shape (see [companion.cli.luck][])."""
         return {
             "campaign": self.campaign,
             "session": self.session,

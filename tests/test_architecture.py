@@ -8,7 +8,8 @@
 - ``companion.tables`` does not import ``companion.rulesets`` (the registry hands it its
   folders).
 - The core does not import ``companion.widgets``, ``companion.store``, ``companion.app``,
-  ``companion.table`` or ``companion.server`` (the table socket: tornado).
+  ``companion.table``, ``companion.server`` (the table socket: tornado) or the table's
+  command lines (``companion.cli.*``; the root ``companion.cli`` is core).
 
 Each check is also run on a small bad source, so a check that could never fail is caught.
 """
@@ -35,6 +36,16 @@ FOREIGN_PRIVATE = {
 #: Packages outside the core (they may use the core; the core never imports them).
 OUTER = ("companion.widgets", "companion.store", "companion.app", "companion.table",
          "companion.server")
+
+#: The command line's package: its root (the parser, the error contract, ``print_json``)
+#: is core, and the rulesets' command lines build on it; the modules below it are the
+#: table's command lines, faces above ``companion.table`` like the apps.
+CLI = "companion.cli"
+
+
+def outer(found: list[Source]) -> tuple[str, ...]:
+    """Every area outside the core: ``OUTER`` and each command line below ``CLI``."""
+    return OUTER + tuple(s.module for s in found if s.module.startswith(CLI + "."))
 
 
 def module_name(path: Path) -> str:
@@ -231,15 +242,23 @@ def test_tables_do_not_import_rulesets() -> None:
 
 def test_the_core_does_not_import_widgets_or_the_store() -> None:
     found = sources()
+    areas = outer(found)
+    assert "companion.cli.campaigns" in areas and CLI not in areas
     core = [s for s in found if not any(
-        s.module == o or s.module.startswith(o + ".") for o in OUTER)]
+        s.module == o or s.module.startswith(o + ".") for o in areas)]
     assert len(core) > 40
-    problems = [p for s in core for p in arrows([s], inside=s.module, forbidden=OUTER)]
+    assert CLI in {s.module for s in core}  # the root every ruleset's commands build on
+    problems = [p for s in core for p in arrows([s], inside=s.module, forbidden=areas)]
     assert problems == [], "\n".join(problems)
     bad = _fake("import companion.widgets.base\n", "companion.dice.fake")
-    assert arrows([bad], inside="companion.dice.fake", forbidden=OUTER)
+    assert arrows([bad], inside="companion.dice.fake", forbidden=areas)
     bad = _fake("from companion import store\n", "companion.cli_fake")
-    assert arrows([bad], inside="companion.cli_fake", forbidden=OUTER)
+    assert arrows([bad], inside="companion.cli_fake", forbidden=areas)
+    # A ruleset's command line builds on the root, never on the table's command lines.
+    good = _fake("from companion.cli import print_json\n", "companion.rulesets.x.cli")
+    assert arrows([good], inside="companion.rulesets.x.cli", forbidden=areas) == []
+    bad = _fake("from companion.cli import campaigns\n", "companion.rulesets.x.cli")
+    assert arrows([bad], inside="companion.rulesets.x.cli", forbidden=areas)
 
 
 #: Names inside companion.state that only its public API reads (is_move, in_move, ...).
@@ -388,3 +407,22 @@ def test_the_rolling_widgets_are_the_named_ones() -> None:
     assert rule_decisions(_fake(text, "companion.widgets.dice_tray")) == []
     modules = {s.module for s in sources()}
     assert set(ROLLING_WIDGETS) <= modules  # an allowance for a module that is gone fails
+
+
+# -- the store knows nothing of the faces above it (issue 43) --------------------------------
+
+
+def test_the_store_imports_neither_the_table_nor_the_command_lines() -> None:
+    """``companion.store`` sits below the table session and every face: nothing in it
+    imports ``companion.table`` or ``companion.cli`` (the command lines once lived in the
+    store and reached up to ``Session``)."""
+    found = sources()
+    assert sum(s.module.startswith("companion.store.") for s in found) > 10
+    above = ("companion.table", CLI)
+    problems = arrows(found, inside="companion.store", forbidden=above)
+    assert problems == [], "\n".join(problems)
+    for text in ("from companion.table.session import Session\n",
+                 "from companion.cli import print_json\n",
+                 "def f():\n    from companion.cli.campaigns import store_of\n"):
+        planted = _fake(text, "companion.store.planted")
+        assert arrows([planted], inside="companion.store", forbidden=above), text

@@ -10,7 +10,7 @@ Method (static, no app is run):
    whose names do not start with ``_``, and the moves (``@move``) of each
    [Tracker][companion.state.Tracker] class defined in it.
 2. *Faces.* The apps are every module under ``companion/widgets/``; the commands are
-   ``companion/cli.py``, ``companion/__main__.py`` and every ``cli`` module of the
+   ``companion/cli/``, ``companion/__main__.py`` and every ``cli`` module of the
    rulesets. Their source is parsed (``ast``); a name counts as used when it appears as a
    name being read, an attribute, an import, or an identifier-like string (moves named
    in strings, as ``why_not("spend_ap")`` and ``getattr(sheet, move)`` tables do), and
@@ -81,7 +81,7 @@ def _table_move(text: str) -> set[str]:
 def face_files() -> list[Path]:
     """The apps' and the commands' source files."""
     files = sorted((PACKAGE / "widgets").rglob("*.py"))
-    files += [PACKAGE / "cli.py", PACKAGE / "__main__.py"]
+    files += [*sorted((PACKAGE / "cli").rglob("*.py")), PACKAGE / "__main__.py"]
     files += sorted(p for p in (PACKAGE / "rulesets").rglob("*.py") if "cli" in p.stem)
     return [p for p in files if p.exists()]
 

@@ -72,7 +72,7 @@ def _expr(args: argparse.Namespace) -> str:
 
 def expression(args: argparse.Namespace) -> str:
     """The expression a ``roll`` or ``odds`` command was given (for commands that extend
-    them, as [companion.store.fairplay_cli][] extends ``roll``)."""
+    them, as [companion.cli.fairplay][] extends ``roll``)."""
     return _expr(args)
 
 

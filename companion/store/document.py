@@ -27,8 +27,13 @@ from companion import fairplay, rulesets
 from companion.errors import CompanionError, clipped
 from companion.store.records import StoredEvent, StoreError, name_problem
 
-__all__ = ["DOCUMENT_FORMAT", "DOCUMENT_VERSION", "MAX_DEPTH", "MAX_IMPORT_EVENTS",
+__all__ = ["DOCUMENT_FORMAT", "DOCUMENT_VERSION", "MAX_DEPTH", "MAX_IMPORT_BYTES",
+           "MAX_IMPORT_EVENTS",
            "DocumentChecker", "check_document", "check_member_name", "document_text"]
+
+#: Largest campaign file read whole (standard input, a file of an older version, an
+#: upload to the serverless apps); a file on disk is read as a stream.
+MAX_IMPORT_BYTES = 100_000_000
 
 #: Most events an imported campaign may hold (replaying them all is the import's cost).
 MAX_IMPORT_EVENTS = 200_000

@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
+from companion.cli.campaigns import log_rows
+from companion.cli.fairplay import log_view
 from companion.store import open_store
 from companion.store.campaign import create
-from companion.store.cli import log_rows
-from companion.store.fairplay_cli import log_view
 from companion.table import Session
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]

@@ -148,7 +148,7 @@ def test_a_streamed_file_may_be_larger_than_one_read_whole(tmp_path: Path,
     """The largest campaign a store keeps exports to just over 100 MB: a file read as a
     stream is judged against the stream's limit (its memory does not grow with the file),
     not the 100 MB of a file read whole, so a campaign's own export comes back."""
-    from companion.store.fairplay_cli import MAX_STREAMED_BYTES, MAX_VERIFY_BYTES
+    from companion.cli.fairplay import MAX_STREAMED_BYTES, MAX_VERIFY_BYTES
 
     env = {"COMPANION_DB": str(tmp_path / "c.db"), "PATH": "/usr/bin:/bin"}
     sizes = {"past the whole-file limit": MAX_VERIFY_BYTES + 1,

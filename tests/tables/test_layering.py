@@ -13,7 +13,7 @@ from companion.tables import Table
 ROOT = Path(__file__).resolve().parent.parent.parent
 #: Modules of the tables/registry/command-line area.
 AREA = [*sorted((ROOT / "companion" / "tables").glob("*.py")),
-        ROOT / "companion" / "rulesets" / "__init__.py", ROOT / "companion" / "cli.py",
+        ROOT / "companion" / "rulesets" / "__init__.py", ROOT / "companion" / "cli" / "__init__.py",
         ROOT / "companion" / "errors.py", ROOT / "companion" / "__main__.py"]
 
 

@@ -105,7 +105,7 @@ class CampaignsPage(widgets.VBox):
 
     def import_(self) -> None:
         from companion.store.campaign import Campaign
-        from companion.store.cli import MAX_IMPORT_BYTES  # the CLI's own limit
+        from companion.store.document import MAX_IMPORT_BYTES  # the CLI's own limit
 
         text = self.text.value
         if self.upload.value:

@@ -39,7 +39,7 @@ __all__ = ["SeatsPanel", "phone_url", "qr_svg", "seat_url"]
 
 def seat_url(campaign: str, secret: str) -> str:
     """The start app's address that opens ``campaign`` as the seat ``secret``."""
-    from companion.store.seats_cli import seat_link
+    from companion.links import seat_link
 
     return seat_link(campaign, secret, page_address())
 

@@ -5,6 +5,15 @@ Subcommands are contributed by the areas that own them: every module named in
 ``cli`` module, defines ``add_commands(subparsers)``. Each subcommand sets
 ``func(args) -> int`` on its parser.
 
+This package is two layers. Its root (this module: the parser, the error contract,
+``print_json``) is core, standard library only: the rulesets' and the dice engine's
+command lines build on it. Its submodules are the table's command lines
+([campaigns][companion.cli.campaigns], [seats][companion.cli.seats],
+[fairplay][companion.cli.fairplay], [luck][companion.cli.luck]): a face like any app, above
+[companion.table][] (they act through a [Session][companion.table.session.Session]) and the
+store, which knows nothing of them. The root imports them only by name, when the parser is
+built.
+
 The error contract, relied on by later tooling: bad input exits with status 2, prints
 nothing on stdout and exactly one line on stderr starting with ``error:``; never a
 traceback. The line quotes at most a short piece of the input (see
@@ -33,9 +42,9 @@ from companion.errors import CompanionError, clip_echoes, quoted
 COMMAND_MODULES: tuple[str, ...] = (
     "companion.dice.cli",
     "companion.tables.cli",
-    "companion.store.cli",
-    "companion.store.fairplay_cli",
-    "companion.store.luck_cli",
+    "companion.cli.campaigns",
+    "companion.cli.fairplay",
+    "companion.cli.luck",
     "companion.app.cli",
 )
 

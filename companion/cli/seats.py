@@ -18,7 +18,8 @@ command line, for whoever holds the database (see [companion.store.seats][]).
   environment (``COMPANION_SEAT``, used when no other view is asked for).
 
 The link's address is ``--url``, else ``COMPANION_URL``, else the address ``make app``
-serves (``http://127.0.0.1:8866/``).
+serves (``http://127.0.0.1:8866/``): [seat_link][companion.links.seat_link], the
+app's own.
 """
 
 from __future__ import annotations
@@ -29,24 +30,11 @@ import os
 import sys
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import urlencode
 
 from companion.errors import CompanionError
+from companion.links import DEFAULT_URL, seat_link
 
-__all__ = ["DEFAULT_URL", "add_seat_commands", "seat_link"]
-
-#: Where ``make app`` serves the start app.
-DEFAULT_URL = "http://127.0.0.1:8866/"
-
-
-def seat_link(campaign: str, secret: str, base: str | None = None) -> str:
-    """The start app's address for ``campaign`` opened by the seat ``secret``."""
-    base = (base or os.environ.get("COMPANION_URL", "") or DEFAULT_URL).strip()
-    if "?" in base or "#" in base:
-        raise CompanionError("the app's address ends before any '?' or '#'")
-    if not base.endswith((".ipynb", "/")):
-        base += "/"
-    return f"{base}?{urlencode({'campaign': campaign, 'seat': secret})}"
+__all__ = ["add_seat_commands"]
 
 
 def add_seat_commands(campaign: Any, log: argparse.ArgumentParser, view: Any) -> None:

@@ -14,10 +14,10 @@ else the default file in the user's data folder. Errors follow the CLI contract:
 - ``campaign delete NAME --yes``
 - ``campaign seat NAME WHO --role gm|player``, ``campaign seats NAME [--json]``,
   ``campaign unseat NAME WHO`` and ``log NAME --seat SECRET``: seats
-  ([companion.store.seats_cli][])
+  ([companion.cli.seats][])
 - ``log NAME [--json | --csv] [--rolls] [--gm | --player WHO]``: who did what, when, with
   which seed; hidden rolls as every player sees them unless ``--gm`` (see
-  [companion.store.fairplay_cli][]); the JSON's roll entries carry a ``roll`` field that
+  [companion.cli.fairplay][]); the JSON's roll entries carry a ``roll`` field that
   ``verify`` checks
 """
 
@@ -32,6 +32,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import CompanionError, clipped
+from companion.store.document import MAX_IMPORT_BYTES
 
 if TYPE_CHECKING:
     from companion.state import Tracker
@@ -39,9 +40,6 @@ if TYPE_CHECKING:
     from companion.store.db import Store, StoredEvent
 
 __all__ = ["add_commands"]
-
-#: Largest campaign file ``campaign import`` reads.
-MAX_IMPORT_BYTES = 100_000_000
 
 LOG_COLUMNS = ("seq", "time", "who", "role", "kind", "tracker", "member", "move", "summary",
                "seed")
@@ -99,7 +97,7 @@ def add_commands(sub: Any) -> None:
                       "GM's view; by default the log is what every player may see)")
     view.add_argument("--player", metavar="WHO", help="the log as this player sees it")
     log.set_defaults(func=_log)
-    from companion.store.seats_cli import add_seat_commands  # seat, seats, unseat, --seat
+    from companion.cli.seats import add_seat_commands  # seat, seats, unseat, --seat
 
     add_seat_commands(csub, log, view)
 
@@ -171,16 +169,17 @@ def _show(args: argparse.Namespace) -> int:
         campaign = Campaign.open(store, args.name)
         members = list(campaign)
         if args.json:
-            from companion import fairplay
+            from companion.table.views import visible_save
 
+            # What a seat sees is decided once, by the seat filter every face uses
+            # (companion.table.views): whole with --gm (the database's holder), else as a
+            # seat holding no character (no hole die, table seed, pending pick or hidden
+            # roll's dice).
+            who, role = ("", "") if args.gm else ("", "spectator")
             shown = []
             for m in members:
                 item = m.to_dict()
-                if not args.gm and fairplay.hidden_information(type(m.tracker)):
-                    # A player's copy: hidden dice and the table seed only as commitments.
-                    item["state"] = fairplay.public_form(m.tracker)
-                elif not args.gm:  # and no hidden roll's dice a sheet keeps
-                    item["state"] = fairplay.player_state(type(m.tracker), item["state"])
+                item["state"] = visible_save(m.tracker, who, role)["state"]
                 shown.append(item)
             _json({"name": campaign.name, "rulesets": list(campaign.rulesets),
                    "created": campaign.info.created, "events": campaign.head,
@@ -240,8 +239,8 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
+    from companion.cli.fairplay import MAX_STREAMED_BYTES
     from companion.files import Snapshot
-    from companion.store.fairplay_cli import MAX_STREAMED_BYTES
     from companion.store.judge import UNCHAINED
     from companion.store.records import NameTakenError, StoreError
     from companion.store.stream_import import import_file, judge_file
@@ -386,7 +385,7 @@ def _log(args: argparse.Namespace) -> int:
     with store_of(args.name) as store:
         info, events = checked_log(store, args.name)
         head, chain = info.head, info.chain
-    from companion.store.fairplay_cli import log_view
+    from companion.cli.fairplay import log_view
 
     events = log_view(events, args)
     if args.rolls:

@@ -66,7 +66,7 @@ MAX_DICE_TEXT = 1_000_000
 
 
 #: The options ``roll`` gets from here (any of them sends the roll to
-#: [roll_command][companion.store.fairplay_cli.roll_command]).
+#: [roll_command][companion.cli.fairplay.roll_command]).
 FAIRPLAY_OPTIONS = ("campaign", "mode", "who", "physical", "dice")
 
 
@@ -168,7 +168,7 @@ def _extend_table(p: argparse.ArgumentParser) -> None:
 def _table_roll(args: argparse.Namespace) -> int:
     """``table ID --campaign NAME``: the roll logged, shown only to whoever may see it."""
     from companion import fairplay, tables
-    from companion.store.cli import store_of
+    from companion.cli.campaigns import store_of
     from companion.table.session import Session
 
     table = tables.get(args.id)  # an unknown table is refused before any store is opened
@@ -245,7 +245,7 @@ def roll_command(args: argparse.Namespace, expr: str) -> int:
     who = " ".join((args.who or "").split())[:80]  # as the campaign keeps it
     role = "player" if who else "gm"
     who = who or GM_NAME
-    from companion.store.cli import store_of
+    from companion.cli.campaigns import store_of
     from companion.table.session import Session
 
     with store_of(args.campaign) as store:
@@ -280,7 +280,7 @@ def roll_command(args: argparse.Namespace, expr: str) -> int:
 
 def _reveal(args: argparse.Namespace) -> int:
     from companion import fairplay
-    from companion.store.cli import store_of
+    from companion.cli.campaigns import store_of
     from companion.table.session import Session
 
     with store_of(args.name) as store:
@@ -299,7 +299,7 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 
 
 def _close_sitting(args: argparse.Namespace) -> int:
-    from companion.store.cli import store_of
+    from companion.cli.campaigns import store_of
     from companion.table.session import Session
 
     with store_of(args.name) as store:
@@ -333,8 +333,8 @@ def _unrevealed(session: Any, close: int) -> int:
 
 
 def _show_sitting(args: argparse.Namespace) -> int:
+    from companion.cli.campaigns import store_of
     from companion.store.campaign import Campaign
-    from companion.store.cli import store_of
 
     with store_of(args.name) as store:
         state = Campaign.open(store, args.name).sitting
@@ -356,7 +356,7 @@ def _show_sitting(args: argparse.Namespace) -> int:
 
 
 def _client_seed(args: argparse.Namespace) -> int:
-    from companion.store.cli import store_of
+    from companion.cli.campaigns import store_of
     from companion.table.session import Session
 
     who = " ".join((args.who or "").split())[:80]

@@ -55,7 +55,7 @@ def add_commands(sub: Any) -> None:
     luck.add_argument("--session", type=int, metavar="N",
                       help="only play session N (from 1, oldest first), each roll listed")
     luck.add_argument("--json", action="store_true", help="the report as JSON (its shape is on "
-                      "the reference site, companion.store.luck_cli)")
+                      "the reference site, companion.cli.luck)")
     luck.set_defaults(func=_luck)
 
 
@@ -63,8 +63,8 @@ def campaign_report(name: str, session: int | None = None) -> Any:
     """The [LuckReport][companion.luck.LuckReport] of campaign ``name`` in the store, read
     as every player sees its log (its chain checked first, as ``log`` does)."""
     from companion import fairplay
+    from companion.cli.campaigns import checked_log, store_of
     from companion.luck import luck_report
-    from companion.store.cli import checked_log, store_of
     from companion.store.registry import tracker_class
 
     with store_of(name) as store:
