@@ -45,7 +45,7 @@ help:
 	@echo "make check      ruff + mypy + the tests that need no browser or site (about 3 min)"
 	@echo "make docs       build the reference site into site/ (offline Pyodide included)"
 	@echo "make docs-serve serve the built site (apps included) on http://$(DOCS_ADDR)/"
-	@echo "make bench      run the dice, store, Dice Monarchs, app and table socket benchmarks"
+	@echo "make bench      run the dice, store, Dice Monarchs, app, table socket and busy-table benchmarks"
 
 # --- environment --------------------------------------------------------------------
 $(PY):
@@ -192,6 +192,7 @@ bench: $(STAMP) chromium
 	$(PY) benchmarks/monarchs_bench.py
 	$(PY) benchmarks/table_bench.py
 	$(PY) benchmarks/table_socket_bench.py
+	$(PY) benchmarks/contention_bench.py
 
 clean:
 	rm -rf site $(PYODIDE_DIR) docs/assets/wheels $(NPM_CACHE) $(STAMP)

@@ -61,10 +61,16 @@ Seats (who may do what, checked at the seam; the rule is
   caller passed, else from the system), and the event records it for the log. A seed
   passed by the caller is used as given.
 - Interpretation: two screens acting at once. A move is first made on this screen's state;
-  if another screen appended first, the move is taken back, the other screen's events are
-  applied, and the move is made again on the fresh state (with the same seed). If the rules
-  now forbid it, its [RuleError][companion.errors.RuleError] is raised and nothing is
-  stored. Nothing is ever overwritten.
+  if another screen appended first, the move is taken back and made again with the
+  campaign's writer lock held (issue 47,
+  [holding_writer_lock][companion.store.campaign.Campaign.holding_writer_lock]): the
+  other screens' events are applied under the lock and the move is made
+  on that fresh state (with the same seed, or the sitting's next roll number), where no
+  screen can store before it. So a busy table never turns a move away: if the rules now
+  forbid it, its [RuleError][companion.errors.RuleError] is raised and nothing is stored;
+  a revoked seat is refused; nothing else refuses it, and nothing is ever overwritten. A
+  wait for the lock longer than the store's bound (a writer stuck holding it) ends in one
+  line ([LockWaitError][companion.store.records.LockWaitError]).
 - Interpretation: undo goes back up to [UNDO_LIMIT][companion.store.campaign.UNDO_LIMIT]
   moves per tracker (the tracker's own log keeps that many); the campaign's event log keeps
   every move for ever. This bounds snapshots and opening time for months of play.
@@ -192,8 +198,18 @@ TRUST_NAME = "Table trust"
 #: The kinds of event in a campaign's log.
 EVENT_KINDS = ("add", "move", "undo", "set", "remove", "roll", "reveal", "sitting")
 
-#: Tries of a move whose campaign keeps changing under it (with a growing random pause).
-_ATTEMPTS = 40
+#: Tries of a move with the campaign's writer lock held, after its first try lost a race
+#: (issue 47). One is enough: no other screen stores while the lock is held. A unit that
+#: itself stores on the way (a member's record added by its first move, before the unit's
+#: moves) lets the lock go with that write and may need another; each one stores
+#: something, so this bound is a guard against a defect, never met at a busy table.
+_LOCKED_TRIES = 8
+
+#: How long after losing a race a screen's writes take the writer lock from their first
+#: try (seconds). At a busy table a first try on this screen's own state mostly loses
+#: again: its work is wasted, and its failed write waited behind the lock anyway. Under
+#: the lock the writers queue without spending a core (measured in benchmarks/RESULTS.md).
+CONTENDED_SECONDS = 2.0
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -211,9 +227,14 @@ def _locked(method: F) -> F:
     return cast(F, wrapper)
 
 
-def _pause(attempt: int) -> None:
-    """Back off before retrying a move another writer beat (random, up to 50 ms)."""
-    time.sleep(random.random() * min(0.05, 0.002 * 2**attempt))
+class _LostRace(Exception):
+    """A unit of work's try met another screen's write (a conflict, or a refusal on a
+    state that has changed since): made again with the writer lock held."""
+
+
+def _kept_changing() -> ConflictError:
+    return ConflictError("the campaign kept changing while this move held its writer lock "
+                         f"({_LOCKED_TRIES} tries); nothing more was stored: try again")
 
 
 
@@ -415,6 +436,9 @@ class Campaign(Observable):
         self._older = OlderStates()
         self._snapshot_seq = 0
         self._lock = threading.RLock()
+        #: Until when (``time.monotonic``) this screen's writes take the writer lock from
+        #: their first try: it lost a race a moment ago (see ``contended``).
+        self._contended_until = 0.0
         self._quiet_depth = 0
         self._pending: dict[int, Observable] = {}
         #: The unit of work open now: a rule roll, or one move and what it moves.
@@ -1206,24 +1230,64 @@ class Campaign(Observable):
         assert stored is not None  # make always has an event here
         return stored
 
+    @contextlib.contextmanager
+    def holding_writer_lock(self) -> Iterator[None]:
+        """This screen as the campaign's only writer (issue 47): the store's writer lock
+        for the campaign is taken (waiting its turn behind the screens storing now), the
+        events stored before it are applied, and what the block then makes is made on
+        that newest state: its write cannot meet a conflict. The lock goes with the
+        block's first write (or with the block, if it writes nothing); the change notices
+        wait until the block ends. A wait past the store's ``lock_wait`` raises
+        [LockWaitError][companion.store.records.LockWaitError] (one line)."""
+        store = self._need_store()
+        with self._lock, self._quiet(), store.writer_lock(self.info.id):
+            self.refresh()
+            yield
+
+    @property
+    def contended(self) -> bool:
+        """Whether this screen lost a race to another writer in the last
+        [CONTENDED_SECONDS][companion.store.campaign.CONTENDED_SECONDS]: its writes then
+        take the writer lock from their first try."""
+        return self.store is not None and time.monotonic() < self._contended_until
+
+    def lost_race(self) -> None:
+        """Say that a write of this screen lost a race (the campaign is busy now)."""
+        self._contended_until = time.monotonic() + CONTENDED_SECONDS
+
     def _append_retrying(self, make: Callable[[], NewEvent | None]) -> StoredEvent | None:
         """Append the event ``make`` builds and apply it; after another writer's conflict
-        the state is refreshed and ``make`` builds it again (it may then find nothing left
-        to store: ``None``)."""
-        for attempt in range(_ATTEMPTS):
+        ``make`` builds it again on the fresh state with the writer lock held (it may then
+        find nothing left to store: ``None``), where no other writer comes first."""
+        if self.contended:
+            stored = self._append_locked(make)
+        else:
             new = make()
             if new is None:
                 return None
             try:
                 stored = self._append(new)
             except ConflictError:
-                _pause(attempt)
-                self.refresh()
-                continue
-            self._apply(stored)
-            self._after_append()
-            return stored
-        raise ConflictError("the campaign keeps changing; try again")
+                self.lost_race()
+                stored = self._append_locked(make)
+        if stored is None:
+            return None
+        self._apply(stored)
+        self._after_append()
+        return stored
+
+    def _append_locked(self, make: Callable[[], NewEvent | None]) -> StoredEvent | None:
+        """``make``'s event appended with the writer lock held (``None``: nothing to store)."""
+        for _ in range(_LOCKED_TRIES):
+            with self.holding_writer_lock():
+                new = make()
+                if new is None:
+                    return None
+                try:
+                    return self._append(new)
+                except ConflictError:
+                    continue  # (a defect: nothing stores while the lock is held)
+        raise _kept_changing()
 
     def _defer(self, scope: RollScope, new: NewEvent) -> StoredEvent:
         """Inside a rule roll that has moved trackers: a member added (a member's record
@@ -1485,39 +1549,52 @@ class Campaign(Observable):
     def _unit_of_work(self, member: Member | None,
                       attempt: Callable[[RollScope, int], R]) -> R:
         """One unit of work (no rule roll around it): ``attempt(unit, number)`` makes its
-        moves into a fresh unit, which is then stored whole. A refusal on a stale state is
-        judged again on the store's (the GM may have just moved); a conflict with another
-        screen puts the trackers back, refreshed, and makes it again. Anything else
-        leaves the trackers as they were. The one loop every move, every multi-tracker
-        move and every undo is stored by."""
-        for number in range(_ATTEMPTS):
-            unit = RollScope("public", implicit=True)
-            self._scope = unit
+        moves into a fresh unit, which is then stored whole. The first try is made on this
+        screen's state. If it lost a race (another screen stored first, or a refusal on a
+        state that has changed since: the GM may have just moved), the trackers are put
+        back and it is made again with the writer lock held, on the store's newest state
+        (issue 47), where its refusal is final and its store cannot conflict. Anything
+        else leaves the trackers as they were. The one loop every move, every
+        multi-tracker move and every undo is stored by."""
+        if not self.contended:
             try:
-                result = attempt(unit, number)
-            except CompanionError:
-                self._scope = None
-                self._restore(unit)
-                if self.store is not None and self.changed():
-                    self.refresh()
-                    if member is not None:
-                        self._check_member(member)
-                    continue
-                raise
-            except BaseException:
-                self._scope = None
-                self._restore(unit)
-                raise
-            self._scope = None
-            try:
-                self._store_unit(unit)  # a conflict: trackers put back, refreshed
-            except ConflictError:
-                _pause(number)
+                return self._try_unit(member, attempt, 0, final=False)
+            except _LostRace:
+                self.lost_race()
+        for number in range(1, _LOCKED_TRIES + 1):
+            with self.holding_writer_lock():
                 if member is not None:
                     self._check_member(member)
-                continue
-            return result
-        raise ConflictError("the campaign keeps changing; try again")
+                try:
+                    return self._try_unit(member, attempt, number, final=True)
+                except _LostRace:
+                    continue
+        raise _kept_changing()
+
+    def _try_unit(self, member: Member | None, attempt: Callable[[RollScope, int], R],
+                  number: int, *, final: bool) -> R:
+        """One try of a unit of work; raises ``_LostRace`` when another screen's write
+        makes it worth another (a refusal then only when not ``final``)."""
+        unit = RollScope("public", implicit=True)
+        self._scope = unit
+        try:
+            result = attempt(unit, number)
+        except CompanionError:
+            self._scope = None
+            self._restore(unit)
+            if not final and self.store is not None and self.changed():
+                raise _LostRace from None
+            raise
+        except BaseException:
+            self._scope = None
+            self._restore(unit)
+            raise
+        self._scope = None
+        try:
+            self._store_unit(unit)  # a conflict: trackers put back, refreshed
+        except ConflictError:
+            raise _LostRace from None
+        return result
 
     def _judge_fresh(self, member: Member, name: str, arguments: dict[str, Any],
                      entered: Any) -> str:

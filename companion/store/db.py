@@ -2,7 +2,15 @@
 
 One code path serves both databases; the only differences are set up in
 [SqlStore.__init__][companion.store.db.SqlStore] (SQLite: WAL journal, ``BEGIN IMMEDIATE``
-for writes, a busy timeout; PostgreSQL: psycopg 3 and ``NOTIFY`` on every append).
+for writes, a busy timeout; PostgreSQL: psycopg 3, a lock timeout and ``NOTIFY`` on every
+append).
+
+A writer that lost a race takes the campaign's writer lock for its retry
+([SqlStore.writer_lock][companion.store.db.SqlStore.writer_lock], issue 47): PostgreSQL
+locks the campaign's row ``FOR UPDATE`` (every append updates that row, so an optimistic
+append waits behind it and then finds the head moved), SQLite takes the file's write lock
+with ``BEGIN IMMEDIATE``. The retry reads the fresh events and appends in that one
+transaction, so it cannot lose again: every retry stores its move or meets a rule.
 [SqlStore][companion.store.db.SqlStore] is one backend of the
 [Store][companion.store.port.Store] port; ``Store`` here is its older name, kept.
 """
@@ -15,6 +23,7 @@ import json
 import os
 import re
 import select
+import sqlite3
 import threading
 import time
 import urllib.parse
@@ -30,10 +39,12 @@ from companion.store import schema
 from companion.store.chain import ChainError, check_chain, event_hash, new_campaign_id, row_hash
 from companion.store.port import StoreBase, canonical_json, chain_new, conflict
 from companion.store.records import (
+    LOCK_WAIT,
     MAX_DEPTH,
     MAX_NAME,
     CampaignInfo,
     ConflictError,
+    LockWaitError,
     NewEvent,
     NoDatabaseError,
     StoredEvent,
@@ -41,6 +52,7 @@ from companion.store.records import (
     check_seed,
     json_depth,
     json_too_deep,
+    lock_wait_error,
     name_problem,
     name_taken,
     now_text,
@@ -146,6 +158,22 @@ def _first_line(exc: BaseException) -> str:
     return text[0] if text else type(orig).__name__
 
 
+def _millis(seconds: float) -> int:
+    """A wait bound in whole milliseconds (at least one: 0 would mean no bound at all)."""
+    return max(1, int(seconds * 1000))
+
+
+def _waited_for_lock(exc: BaseException) -> bool:
+    """Whether a database error is a wait for another writer's lock that ran out
+    (PostgreSQL's ``lock_timeout``, SQLite's busy timeout)."""
+    orig = getattr(exc, "orig", None)
+    if getattr(orig, "sqlstate", None) == "55P03":  # lock_not_available
+        return True
+    return isinstance(orig, sqlite3.OperationalError) and (
+        getattr(orig, "sqlite_errorcode", None) == sqlite3.SQLITE_BUSY
+        or "database is locked" in str(orig))
+
+
 #: How often a wait for another screen's move looks at SQLite's ``data_version``.
 SQLITE_WATCH_SECONDS = 0.2
 
@@ -174,6 +202,10 @@ class SqlStore(StoreBase):
         self._whole = False
         self.kind = "postgresql" if self.url.get_backend_name() == "postgresql" else "sqlite"
         self.path: Path | None = None
+        #: The longest a write waits for another writer's lock (seconds).
+        self.lock_wait = LOCK_WAIT
+        # The transaction holding a campaign's writer lock, per thread (writer_lock).
+        self._held = threading.local()
         # SQLite's change watchers: one connection per waiting thread (wait_for_change).
         self._watchers = threading.local()
         self._watcher_lock = threading.Lock()
@@ -201,8 +233,25 @@ class SqlStore(StoreBase):
 
     def _make_engine(self, create: bool) -> sa.Engine:
         if self.kind == "postgresql":
-            return sa.create_engine(self.url, pool_pre_ping=True,
-                                    connect_args={"connect_timeout": 10})
+            pg = sa.create_engine(self.url, pool_pre_ping=True,
+                                  connect_args={"connect_timeout": 10})
+
+            # A write waits for another writer's lock at most lock_wait (PostgreSQL's own
+            # default is for ever): set once per connection, and again for a write when
+            # lock_wait changed since (no round trip more on the hot path).
+            @sa.event.listens_for(pg, "connect")
+            def _bound_waits(dbapi_connection: Any, record: Any) -> None:
+                dbapi_connection.execute(f"SET lock_timeout = {_millis(self.lock_wait)}")
+                dbapi_connection.commit()
+                record.info["lock_wait"] = self.lock_wait
+
+            @sa.event.listens_for(pg, "begin")
+            def _changed_bound(conn: sa.Connection) -> None:
+                if conn.get_execution_options().get("companion_write", False) and \
+                        conn.connection.info.get("lock_wait") != self.lock_wait:
+                    conn.exec_driver_sql(f"SET LOCAL lock_timeout = {_millis(self.lock_wait)}")
+
+            return pg
         assert self.path is not None
         if self.path.exists() and self.path.is_dir():
             raise StoreError(f"{self.path} is a folder, not a campaign database")
@@ -260,15 +309,19 @@ class SqlStore(StoreBase):
         @sa.event.listens_for(engine, "begin")
         def _begin(conn: sa.Connection) -> None:
             write = conn.get_execution_options().get("companion_write", False)
+            if write:  # how long BEGIN IMMEDIATE waits for another writer (in-process)
+                conn.exec_driver_sql(f"PRAGMA busy_timeout = {_millis(self.lock_wait)}")
             conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
         return engine
 
     @contextlib.contextmanager
-    def _errors(self) -> Iterator[None]:
+    def _errors(self, campaign_id: int | None = None) -> Iterator[None]:
         try:
             yield
         except sa.exc.DatabaseError as exc:
+            if _waited_for_lock(exc):
+                raise self._lock_wait_error(campaign_id) from None
             text = _first_line(exc)
             if self.kind == "sqlite" and "file is not a database" in text:
                 raise StoreError(f"{self.where} is not a campaign database (not an SQLite "
@@ -283,12 +336,65 @@ class SqlStore(StoreBase):
         except sa.exc.SQLAlchemyError as exc:
             raise StoreError(f"database {self.where}: {_first_line(exc)}") from None
 
+    def _lock_wait_error(self, campaign_id: int | None) -> LockWaitError:
+        """The one line of a wait for another writer that ran out, naming the campaign."""
+        name: str | None = None
+        if campaign_id is not None:
+            with contextlib.suppress(StoreError, sa.exc.SQLAlchemyError):
+                with self._read() as conn:  # a read waits for no writer
+                    found = conn.execute(sa.select(campaigns.c.name).where(
+                        campaigns.c.id == campaign_id)).scalar()
+                name = clipped(found) if isinstance(found, str) else None
+        return lock_wait_error(self.where, name, self.lock_wait)
+
     @contextlib.contextmanager
-    def _write(self) -> Iterator[sa.Connection]:
+    def writer_lock(self, campaign_id: int) -> Iterator[None]:
+        """Make this thread the campaign's only writer until its next write (see the
+        [Store][companion.store.port.Store] port): one transaction that holds the
+        campaign's writer lock (PostgreSQL: its row ``FOR UPDATE``, waited for in turn;
+        SQLite: ``BEGIN IMMEDIATE``), in which this thread's reads and its first write
+        run; that write commits it. Left without a write, it writes nothing. Already
+        held by this thread: the block runs in the held transaction."""
+        if getattr(self._held, "now", None) is not None:
+            yield
+            return
+        with self._errors(campaign_id), self.engine.connect() as conn:
+            conn.execution_options(companion_write=True)
+            trans = conn.begin()
+            try:
+                if self.kind == "sqlite" and not self._whole:
+                    self._check_whole(conn)
+                if self.kind == "postgresql" and conn.execute(
+                        _LOCK_CAMPAIGN, {"cid": campaign_id}).first() is None:
+                    raise StoreError("this campaign was deleted")
+                self._held.now = (conn, trans)
+                yield
+            finally:
+                self._held.now = None
+                if trans.is_active:
+                    trans.rollback()
+
+    @contextlib.contextmanager
+    def _write(self, campaign_id: int | None = None) -> Iterator[sa.Connection]:
         """A write transaction (``BEGIN IMMEDIATE`` on SQLite), committed on success. The
         first one of this store runs SQLite's full integrity check first (in the write
-        transaction: nothing changes the file between the check and the write)."""
-        with self._errors(), self.engine.connect() as conn:
+        transaction: nothing changes the file between the check and the write). Inside
+        [writer_lock][companion.store.db.SqlStore.writer_lock] it is the held
+        transaction, which it commits (and so hands the lock on)."""
+        held = getattr(self._held, "now", None)
+        if held is not None:
+            conn, trans = held
+            self._held.now = None  # this write ends the hold, committed or not
+            with self._errors(campaign_id):
+                try:
+                    yield conn
+                except BaseException:
+                    with contextlib.suppress(sa.exc.SQLAlchemyError):
+                        trans.rollback()
+                    raise
+                trans.commit()
+            return
+        with self._errors(campaign_id), self.engine.connect() as conn:
             conn.execution_options(companion_write=True)
             with conn.begin():
                 if self.kind == "sqlite" and not self._whole:
@@ -309,6 +415,11 @@ class SqlStore(StoreBase):
 
     @contextlib.contextmanager
     def _read(self) -> Iterator[sa.Connection]:
+        held = getattr(self._held, "now", None)
+        if held is not None:  # inside writer_lock: what the held transaction sees
+            with self._errors():
+                yield held[0]
+            return
         with self._errors(), self.engine.connect() as conn, conn.begin():
             yield conn
 
@@ -703,7 +814,7 @@ class SqlStore(StoreBase):
         """
         for e in new:
             check_seed(e.seed)  # refused before anything is written (even on a conflict)
-        with self._write() as conn:
+        with self._write(campaign_id) as conn:
             if seat is not None:
                 self._check_seat(conn, campaign_id, seat)
             done = conn.execute(_MOVE_HEAD, {"cid": campaign_id, "expected": expected_seq,
@@ -1131,6 +1242,9 @@ _SEATS = sa.select(schema.seats.c.who, schema.seats.c.role, schema.seats.c.secre
     schema.seats.c.campaign_id == sa.bindparam("cid"))
 _SEATS_SHARED = _SEATS.with_for_update(read=True)
 _SEATS_LOCKED = _SEATS.with_for_update()
+# The campaign's writer lock on PostgreSQL (issue 47): its row, which every append updates.
+_LOCK_CAMPAIGN = (sa.select(campaigns.c.id).where(campaigns.c.id == sa.bindparam("cid"))
+                  .with_for_update())
 
 
 def _count_problem(seqs: list[int], head: int) -> str:

@@ -62,6 +62,7 @@ from companion.store.records import (
     NewEvent,
     StoredEvent,
     StoreError,
+    lock_wait_error,
     name_taken,
     now_text,
 )
@@ -222,6 +223,20 @@ class MemoryStore(StoreBase):
                 raise StoreError(f"cannot write to {self.where}: {exc.strerror or exc}"
                                  ) from None
         self._written()
+
+    @contextlib.contextmanager
+    def writer_lock(self, campaign_id: int) -> Any:
+        """Make this thread the campaign's only writer for the block (the store's own lock,
+        which every write takes; waited for at most ``lock_wait`` seconds): an append
+        made in it after reading the head meets no conflict."""
+        if not self._lock.acquire(timeout=self.lock_wait):
+            campaign = self._campaigns.get(campaign_id)
+            raise lock_wait_error(self.where, campaign.info.name if campaign else None,
+                                  self.lock_wait)
+        try:
+            yield
+        finally:
+            self._lock.release()
 
     # -- Store's interface -------------------------------------------------------------
 

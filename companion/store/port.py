@@ -33,11 +33,13 @@ import json
 import threading
 import time
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from companion.store.chain import event_hash
 from companion.store.records import (
+    LOCK_WAIT,
     CampaignInfo,
     ConflictError,
     NewEvent,
@@ -84,6 +86,16 @@ class Store(Protocol):
     longer ``expected_seq`` and, given a ``seat``,
     [SeatError][companion.store.permissions.SeatError] when that seat no longer holds
     (both read in the transaction of the write: nothing is written then).
+
+    ``writer_lock(campaign_id)`` makes this thread the campaign's only writer (issue 47):
+    it waits its turn for the campaign's writer lock (PostgreSQL: the campaign's row,
+    locked ``FOR UPDATE``; SQLite: the file's write lock, ``BEGIN IMMEDIATE``; in memory:
+    the store's lock), and every call this thread makes on the store inside runs in that
+    one transaction, until the first write commits it and lets the next writer in. An
+    append made in it after reading the head cannot meet a conflict. A block left without
+    a write writes nothing. A wait past ``lock_wait`` seconds raises
+    [LockWaitError][companion.store.records.LockWaitError] (one line), and so does any
+    write that waits that long behind another writer.
     """
 
     #: ``"sqlite"``, ``"postgresql"``, ``"memory"`` or ``"browser"``.
@@ -100,6 +112,9 @@ class Store(Protocol):
     #: through ``wait_for_change``): worth a watcher thread. False for a store of this
     #: process alone (memory, browser), whose every write is this process's own.
     shared: bool
+    #: The longest a write waits for a campaign's writer lock, in seconds
+    #: ([LOCK_WAIT][companion.store.records.LOCK_WAIT] unless set).
+    lock_wait: float
 
     # -- campaigns
     def check_name(self, name: str) -> str: ...
@@ -121,6 +136,7 @@ class Store(Protocol):
     def events_since(self, campaign_id: int, seq: int = 0, limit: int | None = None,
                      kinds: Sequence[str] = ()) -> list[StoredEvent]: ...
     def wait_for_change(self, campaign_id: int, seq: int, timeout: float) -> int: ...
+    def writer_lock(self, campaign_id: int) -> AbstractContextManager[None]: ...
 
     # -- snapshots (a cache: the events are the truth)
     def latest_snapshot(self, campaign_id: int) -> tuple[int, dict[str, Any]] | None: ...
@@ -212,6 +228,7 @@ class StoreBase:
     read_only = False
     keep_snapshots = True
     shared = True
+    lock_wait = LOCK_WAIT
 
     check_name = staticmethod(check_campaign_name)
 

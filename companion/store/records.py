@@ -17,12 +17,14 @@ from typing import Any
 from companion.errors import CompanionError
 
 __all__ = [
+    "LOCK_WAIT",
     "MAX_CONTAINERS",
     "MAX_DEPTH",
     "MAX_NAME",
     "SEED_RANGE",
     "CampaignInfo",
     "ConflictError",
+    "LockWaitError",
     "NameTakenError",
     "NewEvent",
     "NoDatabaseError",
@@ -34,6 +36,7 @@ __all__ = [
     "json_containers",
     "json_depth",
     "json_too_deep",
+    "lock_wait_error",
     "name_problem",
     "now_text",
 ]
@@ -81,6 +84,23 @@ class NameTakenError(StoreError):
 
 class ConflictError(StoreError):
     """Another writer appended first: the move was made on stale state."""
+
+
+#: The longest a write waits for the campaign's writer lock (seconds, every backend): a
+#: writer that holds it longer is stuck (a process stopped, a lost network), and the wait
+#: ends in one line ([LockWaitError][companion.store.records.LockWaitError]).
+LOCK_WAIT = 30.0
+
+
+class LockWaitError(StoreError):
+    """The campaign's writer lock stayed taken past the bound: nothing was stored."""
+
+
+def lock_wait_error(where: str, campaign: str | None, seconds: float) -> LockWaitError:
+    """The one line of a wait for the writer lock that did not end, the same everywhere."""
+    what = f"campaign {campaign!r}" if campaign is not None else "a campaign"
+    return LockWaitError(f"{where}: {what} has been held by another writer for over "
+                         f"{seconds:g} s; nothing was stored (try again)")
 
 
 def check_campaign_name(name: str) -> str:

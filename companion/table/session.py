@@ -82,8 +82,10 @@ __all__ = ["ROLL_ATTEMPTS", "ReadOnlyError", "RuleRoll", "Session", "mirror_save
 T = TypeVar("T")
 K = TypeVar("K", bound=Tracker)
 
-#: Tries of a rule roll whose campaign another screen keeps changing under it.
-ROLL_ATTEMPTS = 20
+#: Tries of a rule roll: the first on this screen's state, the others with the campaign's
+#: writer lock held (issue 47), where no other screen stores first: one of those is
+#: enough, the rest guard against a defect.
+ROLL_ATTEMPTS = 9
 
 #: Sessions by the campaign object they pinned (a face handed a campaign finds its session).
 _SESSIONS: weakref.WeakKeyDictionary[Campaign, Session] = weakref.WeakKeyDictionary()
@@ -468,6 +470,10 @@ class Session:
         campaign = self._campaign
         fair = faces is None and seed is None
         for attempt in range(ROLL_ATTEMPTS):
+            # The first try on this screen's state; after losing a race, the next is made
+            # with the campaign's writer lock held (issue 47): it cannot lose again.
+            alone = (campaign.holding_writer_lock() if attempt or campaign.contended
+                     else contextlib.nullcontext())
             entered = EnteredDice(faces) if faces is not None else None
             # (In a sitting the seed is drawn in the store's lock below: ``scope.rng``.)
             rng: random.Random = (entered if entered is not None else
@@ -475,7 +481,7 @@ class Session:
             try:
                 # Atomic: the moves are stored with the roll entry when the scope ends
                 # cleanly; a refusal inside it stores nothing and restores the trackers.
-                with campaign.rolling(mode, seed=seed, chosen=chosen, fair=fair,
+                with alone, campaign.rolling(mode, seed=seed, chosen=chosen, fair=fair,
                                       rng=None if entered is not None or fair else rng
                                       ) as scope:
                     if fair:
@@ -497,6 +503,7 @@ class Session:
             except ConflictError:
                 # Another screen moved first: the trackers are back and refreshed; the
                 # same dice again (the same seed, the same faces) on the fresh state.
+                campaign.lost_race()
                 if attempt + 1 >= ROLL_ATTEMPTS:
                     raise
                 continue
