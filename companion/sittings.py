@@ -7,13 +7,18 @@ campaign's first roll after the last close:
 1. The server draws a secret **server seed** (32 random bytes, written as 64 lowercase hex
    digits) and logs at once its SHA-256 (``sitting`` event, ``act: open``). From then on
    it cannot change the seed without the change showing at the close.
-2. Each seat's device contributes a **client seed** when the seat first rolls in the
-   sitting (``act: client``, published: anyone reads it). By default the device draws it
-   (the command line from ``os.urandom``); a seat may set its own with
-   ``companion session seed NAME SEED --who WHO`` or
-   [Session.set_client_seed][companion.table.session.Session.set_client_seed]. The server
-   committed to its seed before it saw any client seed, and no client knows the server
-   seed: nobody can aim a roll.
+2. The same entry publishes every **client seed** of the sitting (``clients``), fixed for
+   its whole length (issue 49, sittings whose ``open`` says ``"v": 2``): the seeds the
+   seats set for it before it opened (``act: next``, ``"next": {seat: seed}``, published
+   at once: ``companion session seed NAME SEED --who WHO`` or
+   [Session.set_client_seed][companion.table.session.Session.set_client_seed]; a seat
+   with no seed in the open sitting offers a fresh one with its first roll) and the
+   opening seat's device seed (``os.urandom``, fresh for each sitting). Nothing published
+   while the sitting is open changes its rolls, so even someone who reads the server seed
+   then (whoever holds the database, or the GM's export) finds no client seed that aims a
+   roll; a seat never uses a client seed twice. Sittings opened by earlier versions (no
+   ``"v"``) keep their rule: a seat's client seed published with its first roll, changed
+   at will.
 3. Every roll of the sitting (a dice roll for the roll log in any mode, a rule roll: a
    check, a fight's attack, a table, the Monarchs' deal, an NPC table; a move that rolls)
    gets the next **roll number** ``n`` (1, 2, 3... in the sitting) and the seed::
@@ -23,15 +28,17 @@ campaign's first roll after the last close:
 
    ``message`` is one line of JSON with no spaces, keys sorted, non-ASCII characters as
    ``\\uXXXX`` (Python's ``json.dumps(obj, sort_keys=True, separators=(",", ":"))``), its
-   ``clients`` every client seed published in the sitting before the roll (a seat's
-   newest), by the seat's name; the HMAC's key is the server seed's 64 hex characters as
-   text (ASCII). The seed is then rolled as every seed is (``companion roll EXPR --seed
-   N``, ``random.Random(seed)``). The roll's entry says its number and sitting
-   (``"fair": {"sitting": k, "n": n, "clients": <first 16 hex digits of the SHA-256 of
-   the clients' JSON>}``).
+   ``clients`` the client seeds fixed at the opening (an older sitting: every client seed
+   published in it before the roll, a seat's newest), by the seat's name; the HMAC's key
+   is the server seed's 64 hex characters as text (ASCII). The seed is then rolled as
+   every seed is (``companion roll EXPR --seed N``, ``random.Random(seed)``). The roll's
+   entry says its number and sitting (``"fair": {"sitting": k, "n": n, "clients": <first
+   16 hex digits of the SHA-256 of the clients' JSON>}``).
 4. The GM closes the sitting (``companion session close NAME``): the server seed is
-   published (``act: close``). Anyone then checks that its SHA-256 is the hash published
-   at the start, and recomputes every roll's seed, dice and total
+   published (``act: close``) with the count of rolls it numbered (``rolls``: a roll
+   deleted from the sitting's end is refused by ``verify``). Anyone then checks that its
+   SHA-256 is the hash published at the start, and recomputes every roll's seed, dice
+   and total
    (``companion verify log.json``, or the site's verifier with no server at all).
 
 By hand, for roll 3 of a sitting (any shell with OpenSSL)::
@@ -52,9 +59,14 @@ By hand, for roll 3 of a sitting (any shell with OpenSSL)::
   count"; a count that restarts would let a seat that switches back to a seed it used
   before get the very rolls it has already seen. The roll number never restarts in a
   sitting; a changed client seed changes every later seed all the same.
-- Interpretation: a seat's client seed is contributed by the first of its devices to roll
-  in the sitting; a second device of the same seat rolls with it (the seat's seed is one,
-  published in the log), unless the seat sets a new one.
+- Interpretation (older sittings): a seat's client seed is contributed by the first of
+  its devices to roll in the sitting; a second device of the same seat rolls with it (the
+  seat's seed is one, published in the log), unless the seat sets a new one.
+- Interpretation (issue 49): "client seeds set only at a sitting's opening" was chosen
+  over commit-reveal for client seeds: it needs no second round trip from every seat
+  before the first roll, and no seat can stall a sitting by never revealing. Its price:
+  the host draws the server seed after the seeds set for the sitting are public (see
+  docs/fair-dice.md, what a host, a GM and a player can and cannot do).
 - Interpretation: a seed the GM types (``seed_chosen_by`` in the log) and real dice (the
   player's own, ``physical``) are not derived: the log marks them, and ``verify`` counts
   them apart. Every other seeded roll of a sitting must carry its number.
@@ -96,6 +108,11 @@ __all__ = [
 
 #: Version of the message's encoding (its ``"v"``).
 FAIR_VERSION = 1
+
+#: The version of a sitting's rules its opening says (``"v"``): 2 (issue 49) fixes every
+#: client seed at the opening, each fresh for the sitting; an opening without it is of the
+#: rules before (a client seed published with a seat's first roll, changed at will).
+SITTING_VERSION = 2
 
 #: Longest client seed a seat may set (any text of visible characters).
 MAX_CLIENT_SEED = 64
@@ -177,6 +194,12 @@ class SittingState:
     clients: dict[str, str] = field(default_factory=dict)
     rolls: int = 0
     opened_at: int = 0  # the open event's entry number
+    #: The open sitting's client seeds are fixed at its opening (sittings opened by this
+    #: version, ``"v": 2``; issue 49): none is published, changed or added after it.
+    fixed: bool = False
+    #: Client seeds the seats set for the next sitting (``"next"`` news), published
+    #: before it opens: its opening takes every one of them.
+    pending: dict[str, str] = field(default_factory=dict)
 
     def apply(self, seq: int, kind: str, data: Mapping[str, Any]) -> None:
         """Follow one stored event: the sitting news it carries (``"sitting"``: a close,
@@ -194,9 +217,14 @@ class SittingState:
                     True, str(opening.get("server_hash", "")), 0, seq)
                 self.server_seed = seed if isinstance(seed, str) else None
                 self.clients = {}
+                self.fixed = opening.get("v") == SITTING_VERSION
+                self.pending = {}
             clients = info.get("clients")
             if isinstance(clients, Mapping) and self.open:
                 self.clients.update({str(k): str(v) for k, v in clients.items()})
+            coming = info.get("next")
+            if isinstance(coming, Mapping):
+                self.pending.update({str(k): str(v) for k, v in coming.items()})
         fair = data.get("fair")
         if self.open and isinstance(fair, Mapping) and type(fair.get("n")) is int:
             self.rolls = max(self.rolls, int(fair["n"]))
@@ -211,13 +239,21 @@ class SittingState:
         info: dict[str, Any] = {}
         if not state.open:
             server = server_seed or new_server_seed()
-            info["open"] = {"number": state.number + 1, "server_hash": server_hash(server)}
+            info["open"] = {"number": state.number + 1, "server_hash": server_hash(server),
+                            "v": SITTING_VERSION}
             info["secret"] = {"server_seed": server}
+            # Every client seed of the sitting, fixed here: the ones set for it, and the
+            # opening seat's (fresh for each sitting).
+            info["clients"] = {seat: client_seed, **state.pending}
         elif state.server_seed is None:
             raise SittingError(f"sitting {state.number} is open but its server seed is not "
                                "in this database: its rolls cannot be derived here")
-        if state.clients.get(seat) != client_seed or "open" in info:
-            info["clients"] = {seat: client_seed}
+        elif not state.fixed and state.clients.get(seat) != client_seed:
+            info["clients"] = {seat: client_seed}  # an older sitting, still open
+        elif state.fixed and seat not in state.clients and seat not in state.pending:
+            # A seat with no client seed in this sitting offers one for the next: it is
+            # public before the next server seed is drawn.
+            info["next"] = {seat: client_seed}
         if info:
             state.apply(0, "", {"sitting": info})
         return state, info or None
@@ -227,7 +263,8 @@ class SittingState:
         snapshot is the server's own)."""
         return {"number": self.number, "open": self.open, "hash": self.hash,
                 "server_seed": self.server_seed, "clients": dict(self.clients),
-                "rolls": self.rolls, "opened_at": self.opened_at}
+                "rolls": self.rolls, "opened_at": self.opened_at, "fixed": self.fixed,
+                "pending": dict(self.pending)}
 
     @classmethod
     def from_dict(cls, saved: Any) -> SittingState:
@@ -238,7 +275,9 @@ class SittingState:
         return cls(int(saved.get("number", 0)), bool(saved.get("open", False)),
                    str(saved.get("hash", "")), seed if isinstance(seed, str) else None,
                    {str(k): str(v) for k, v in dict(saved.get("clients") or {}).items()},
-                   int(saved.get("rolls", 0)), int(saved.get("opened_at", 0)))
+                   int(saved.get("rolls", 0)), int(saved.get("opened_at", 0)),
+                   bool(saved.get("fixed", False)),
+                   {str(k): str(v) for k, v in dict(saved.get("pending") or {}).items()})
 
     def tag(self, n: int) -> dict[str, Any]:
         """What roll ``n``'s entry records (``"fair"``)."""
@@ -269,6 +308,7 @@ class _Sitting:
     server_seed: str | None = None
     closed: int = 0
     hidden: dict[int, tuple[int, dict[str, str]]] = field(default_factory=dict)
+    fixed: bool = False  # its client seeds fixed at its opening (SITTING_VERSION)
 
 
 class FairCheck:
@@ -291,6 +331,10 @@ class FairCheck:
         #: Hidden rolls with no roll number: their reveal must show real dice (or, before
         #: the first sitting, any seed).
         self.loose_hidden: dict[int, bool] = {}
+        #: Client seeds set for the next sitting (seat -> (seed, entry)), and every seed
+        #: each seat used in a sitting (seed -> the sitting), to hold them fresh.
+        self.pending: dict[str, tuple[str, int]] = {}
+        self.used: dict[tuple[str, str], int] = {}
 
     def news(self, seq: int, info: Any) -> None:
         """The sitting news an entry carries (its ``"sitting"``): a close, an open, client
@@ -311,12 +355,39 @@ class FairCheck:
             sitting = self.current
             if sitting is None:
                 raise SittingError(f"entry {seq}: a client seed with no sitting open")
-            if not isinstance(clients, Mapping) or not all(
-                    isinstance(k, str) and isinstance(v, str) and _CLIENT.fullmatch(v)
-                    for k, v in clients.items()):
-                raise SittingError(f"entry {seq}: a client seed that is not one (a seat's "
-                                   "name and 1 to 64 visible characters)")
+            _check_clients(seq, clients)
+            if sitting.fixed:
+                self._fixed_clients(seq, sitting, clients, opening is not None)
             sitting.clients.update(clients)
+        elif opening is not None and self.current is not None and self.current.fixed:
+            self._fixed_clients(seq, self.current, {}, True)
+        coming = info.get("next")
+        if coming is not None:
+            _check_clients(seq, coming)
+            self.pending.update({k: (v, seq) for k, v in coming.items()})
+
+    def _fixed_clients(self, seq: int, sitting: _Sitting, clients: Mapping[str, str],
+                       opening: bool) -> None:
+        """A sitting of this version's rules: its client seeds all in its opening, each
+        set for it there, none a seat used in a sitting before (issue 49: a GM who reads
+        the server seed could otherwise pick a client seed that aims the next roll)."""
+        if not opening:
+            raise SittingError(f"entry {seq}: a client seed published after sitting "
+                               f"{sitting.number} opened (entry {sitting.opened}): its "
+                               "client seeds are fixed at its opening")
+        for seat, (seed, where) in self.pending.items():
+            if clients.get(seat) != seed:
+                raise SittingError(f"entry {seq}: sitting {sitting.number} opens without "
+                                   f"the client seed {clipped(seat, 40)} set for it "
+                                   f"(entry {where})")
+        self.pending = {}
+        for seat, seed in clients.items():
+            before = self.used.get((seat, seed))
+            if before is not None:
+                raise SittingError(f"entry {seq}: the client seed of {clipped(seat, 40)} "
+                                   f"in sitting {sitting.number} is the one it had in "
+                                   f"sitting {before}: client seeds are fresh for each "
+                                   "sitting")
 
     def _open(self, seq: int, opening: Any) -> None:
         number = opening.get("number") if isinstance(opening, Mapping) else None
@@ -331,7 +402,8 @@ class FairCheck:
         if not isinstance(digest, str) or not _HEX64.fullmatch(digest):
             raise SittingError(f"entry {seq}: sitting {number} opens with no server seed's "
                                "hash (64 hex digits)")
-        self.current = self.sittings[number] = _Sitting(number, seq, digest)
+        self.current = self.sittings[number] = _Sitting(
+            number, seq, digest, fixed=opening.get("v") == SITTING_VERSION)
 
     def _close(self, seq: int, close: Any) -> None:
         number = close.get("number") if isinstance(close, Mapping) else None
@@ -348,6 +420,8 @@ class FairCheck:
                                f"(entry {sitting.opened}): the server seed was changed")
         sitting.server_seed, sitting.closed = seed, seq
         self._check_sitting(sitting)  # a number skipped inside it, then every seed
+        for seat, client in sitting.clients.items():
+            self.used.setdefault((seat, client), number)
         rolls, last = close.get("rolls"), max(sitting.numbers, default=0)
         if type(rolls) is not int or rolls != last:
             # Issue 49: the close commits how many rolls the sitting numbered, so a roll
@@ -484,6 +558,14 @@ class FairCheck:
         return lines
 
 
+def _check_clients(seq: int, clients: Any) -> None:
+    if not isinstance(clients, Mapping) or not all(
+            isinstance(k, str) and isinstance(v, str) and _CLIENT.fullmatch(v)
+            for k, v in clients.items()):
+        raise SittingError(f"entry {seq}: a client seed that is not one (a seat's name "
+                           "and 1 to 64 visible characters)")
+
+
 def summary(info: Any) -> str:
     """The log's words for the sitting news an entry carries (``""`` for none)."""
     if not isinstance(info, Mapping):
@@ -500,4 +582,8 @@ def summary(info: Any) -> str:
     clients = info.get("clients")
     if isinstance(clients, Mapping):
         parts.extend(f"client seed of {seat}: {seed}" for seat, seed in clients.items())
+    coming = info.get("next")
+    if isinstance(coming, Mapping):
+        parts.extend(f"client seed of {seat} for the next sitting: {seed}"
+                     for seat, seed in coming.items())
     return "; ".join(parts)

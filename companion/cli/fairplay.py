@@ -364,10 +364,18 @@ def _client_seed(args: argparse.Namespace) -> int:
     with store_of(args.name) as store:
         session = Session.open(store, args.name, who=who or GM_NAME, role=role)
         stored = session.set_client_seed(args.seed)
-        seed = session.client_seed
-    where = (f"published in entry {stored.seq}" if stored is not None
-             else "published with this seat's first roll of the next sitting")
-    if stored is None and session.campaign.sitting.open:
+        state = session.campaign.sitting
+        news: dict[str, Any] = stored.data["sitting"] if stored is not None else {}
+        published: dict[str, str] = news.get("next") or news.get("clients") or {}
+        seat = who or GM_NAME
+        seed = published.get(seat) or state.pending.get(seat) or session.client_seed
+    if "next" in news or (stored is None and (state.fixed or not state.open)):
+        # Issue 49: a sitting's client seeds are fixed when it opens.
+        where = (f"published in entry {stored.seq}" if stored is not None else "already "
+                 "set") + " for the next sitting (its client seeds are fixed when it opens)"
+    elif stored is not None:
+        where = f"published in entry {stored.seq}"
+    else:
         where = "already this seat's seed in the open sitting"
     sys.stdout.write(f"client seed of {who or GM_NAME}: {seed} ({where})\n")
     return 0

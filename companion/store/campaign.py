@@ -451,6 +451,7 @@ class Campaign(Observable):
         #: The campaign's sitting as its log has it ([companion.sittings][]).
         self.sitting = SittingState()
         self._client_seed: str | None = None
+        self._client_for = 0  # the sitting this screen's client seed was drawn for
         #: The server seed the next sitting opens with, drawn once: a roll made again
         #: (another screen moved first, a refusal) gets the same seed, not a new draw.
         self._next_server_seed: str | None = None
@@ -1083,10 +1084,23 @@ class Campaign(Observable):
 
     @property
     def client_seed(self) -> str:
-        """This screen's client seed: drawn on first use (``os.urandom``), or the one the
-        seat set ([set_client_seed][companion.store.campaign.Campaign.set_client_seed])."""
-        if self._client_seed is None:
-            self._client_seed = new_client_seed()
+        """This seat's client seed: in an open sitting of this version's rules, the one
+        fixed at its opening (if the seat has one there); else the one this screen offers
+        the next sitting: the one the seat set for it
+        ([set_client_seed][companion.store.campaign.Campaign.set_client_seed]), or one
+        drawn on first use (``os.urandom``), fresh for each sitting."""
+        seat = seat_name(self.who, self.role)
+        state = self.sitting
+        if state.open and state.fixed and seat in state.clients:
+            return state.clients[seat]
+        if seat in state.pending and not state.open:
+            return state.pending[seat]
+        # The sitting it is for: the next one (a sitting open with the seeds of an older
+        # version's rules takes this screen's seed as it is).
+        target = state.number if state.open and not state.fixed else state.number + 1
+        if self._client_seed is None or self._client_for != target:
+            self._client_seed = new_client_seed()  # fresh for each sitting (issue 49)
+            self._client_for = target
         return self._client_seed
 
     @_locked
@@ -1095,14 +1109,21 @@ class Campaign(Observable):
         sitting it is published at once (every later roll derives from it); otherwise with
         this seat's first roll of the next sitting. Returns the event, if one was logged."""
         self._may_roll(None)
-        self._client_seed = new_client_seed() if seed is None else check_client_seed(seed)
+        chosen = new_client_seed() if seed is None else check_client_seed(seed)
         seat = seat_name(self.who, self.role)
 
         def make() -> NewEvent | None:
-            if not self.sitting.open or self.sitting.clients.get(seat) == self._client_seed:
+            state = self.sitting
+            if state.open and not state.fixed:  # an older sitting, still open
+                self._client_seed, self._client_for = chosen, state.number
+                if state.clients.get(seat) == chosen:
+                    return None
+                return NewEvent("sitting", data={"sitting": {"clients": {seat: chosen}}})
+            # Issue 49: a sitting's client seeds are fixed at its opening; a seed set now
+            # is published at once for the next sitting, which takes it when it opens.
+            if state.pending.get(seat) == chosen:
                 return None
-            return NewEvent("sitting", data={"sitting": {
-                "clients": {seat: self._client_seed}}})
+            return NewEvent("sitting", data={"sitting": {"next": {seat: chosen}}})
 
         return self._sitting_write(make)
 
@@ -1143,9 +1164,9 @@ class Campaign(Observable):
         carries ([SittingState.news][companion.sittings.SittingState.news])."""
         seat = seat_name(self.who, self.role)
         known = self.sitting.clients.get(seat)
-        if known is not None and self._client_seed is None:
+        if known is not None and self._client_seed is None and not self.sitting.fixed:
             # Another device of this seat published the seat's seed: roll with it.
-            self._client_seed = known
+            self._client_seed, self._client_for = known, self.sitting.number
         if not self.sitting.open and self._next_server_seed is None:
             self._next_server_seed = new_server_seed()
         return self.sitting.news(seat, self.client_seed, self._next_server_seed)

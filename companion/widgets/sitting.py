@@ -7,8 +7,9 @@
   or that none is open and the next roll opens one; the sitting's published hash, client
   seeds and roll count are folded under *details*
   ([details_html][companion.widgets.markup.details_html]);
-- this seat's **client seed** (the one published in the sitting, else that this device
-  draws one with the seat's first roll), and a box and button to set the seat's own
+- this seat's **client seed** (the one published in the sitting, or the one it set for
+  the next sitting: issue 49 fixes a sitting's client seeds at its opening; else that this
+  device draws one with the seat's first roll), and a box and button to set the seat's own
   ([Session.set_client_seed][companion.table.session.Session.set_client_seed]; an empty
   box draws a fresh one on this device);
 - for the GM, **Close the sitting**
@@ -141,6 +142,7 @@ class SittingPanel(widgets.VBox):
             return ""
         state = self.campaign.sitting
         published = state.clients.get(self.seat) if state.open else None
+        coming = state.pending.get(self.seat)
         # The seed itself is for whoever checks the log: folded, like a roll's seed.
         if published is not None:
             said = ("Your client seed is published in this sitting: every roll mixes it "
@@ -148,6 +150,16 @@ class SittingPanel(widgets.VBox):
                         f"Client seed of {html.escape(self.seat)}: "
                         f"<code>{html.escape(published)}</code> (the log must show this one)",
                         "client-seed"))
+        elif coming is not None:
+            said = ("Your client seed for the next sitting is published: it is fixed when "
+                    "that sitting opens. " + details_html(
+                        f"Client seed of {html.escape(self.seat)} for the next sitting: "
+                        f"<code>{html.escape(coming)}</code> (the log must show this one)",
+                        "client-seed"))
+        elif state.open and state.fixed:
+            said = ("This sitting's client seeds were fixed when it opened; your device "
+                    "offers a fresh one for the next sitting with your first roll, or set "
+                    "your own below.")
         elif self._waiting_seed is not None:
             said = ("Your client seed is published with your first roll of the next "
                     "sitting. " + details_html(

@@ -79,7 +79,8 @@ def test_the_fair_dice_page_checks_a_dropped_log_offline(
 
     good = _exported_log(tmp_path)
     bad = copy.deepcopy(good)
-    bad["events"][1]["roll"]["sitting"]["clients"]["Ash"] = "f" * 32  # Ash's, rewritten
+    # The sitting's client seed (fixed at its opening, issue 49), rewritten.
+    bad["events"][0]["roll"]["sitting"]["clients"]["Mira"] = "f" * 32
 
     def body(page: Any) -> None:
         result, drop = _verifier(page, site_url)
@@ -92,7 +93,7 @@ def test_the_fair_dice_page_checks_a_dropped_log_offline(
         drop("changed.json", bad)
         expect(result).to_have_attribute("data-state", "failed", timeout=30_000)
         expect(result).to_have_text(
-            "changed.json: entry 2: the client seeds published before it are not the ones "
+            "changed.json: entry 1: the client seeds published before it are not the ones "
             "it was rolled with: a client seed was changed after the roll")
 
         drop("notes.txt", b"not a log")

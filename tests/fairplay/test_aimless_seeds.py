@@ -59,3 +59,93 @@ def test_a_roll_dropped_from_the_end_of_a_sitting_is_refused(
     view["events"] = [e for e in view["events"] if e.get("seq") != rolls[-1]["seq"]]
     status, _, err = verify_doc(capsys, tmp_path, view)
     assert status == 2 and "a roll was dropped" in err, err
+
+
+def _rows(doc: dict[str, Any], kind: str) -> list[dict[str, Any]]:
+    return [e for e in doc["events"] if e["kind"] == kind]
+
+
+def _news(row: dict[str, Any]) -> dict[str, Any]:
+    news: dict[str, Any] = row["data"].get("sitting") or {}
+    return news
+
+
+def test_a_gm_who_reads_the_server_seed_finds_no_client_seed_that_aims_a_roll(
+        env_db: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.sittings import roll_seed
+
+    with open_store(env_db) as store:
+        gm = Session.of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
+        ash = Session.open(store, "T", who="Ash", role="player")
+        gm.roll("1d20")  # opens sitting 1: the server's hash and the client seeds, fixed
+        # The GM reads the open sitting's server seed (the host's database, an export).
+        opening = next(_news(e) for e in _export(capsys)["events"] if "open" in _news(e))
+        server = opening["secret"]["server_seed"]
+        clients = opening["clients"]
+        seen = roll_seed(server, clients, 2)  # the next roll, as the GM already sees it
+        # The grind: 200 client seeds, set by the GM and by a player in league with it,
+        # each judged as the next roll's news would take it.
+        changed = []
+        for i in range(100):
+            for seat in (gm, ash):
+                seat.set_client_seed(f"aim-{seat.campaign.who}-{i}")
+                state, _ = seat.campaign.sitting.news(seat.campaign.who, f"aim-{i}")
+                if state.clients != clients or state.seed(2) != seen:
+                    changed.append((seat.campaign.who, i))
+        assert changed == []
+        ash.roll("1d20")
+    doc = _export(capsys)
+    second = _rows(doc, "roll")[1]
+    assert second["data"]["fair"]["n"] == 2 and second["seed"] == seen
+    # What the grind published waits for the next sitting (nobody knows its server seed).
+    assert any("next" in _news(e) for e in doc["events"])
+
+
+def test_a_client_seed_slipped_into_an_open_sitting_is_refused(
+        env_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with open_store(env_db) as store:
+        gm = Session.of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
+        for _ in range(3):
+            gm.roll("1d20")
+        gm.close_sitting()
+    doc = _export(capsys)
+    # A forged client seed published between roll 1 and roll 2 (the log rechained).
+    forged = copy.deepcopy(doc)
+    second = _rows(forged, "roll")[1]
+    second["data"]["sitting"] = {"clients": {"Mira": "aimed"}}
+    status, out, err = verify_doc(capsys, tmp_path, rechain(forged))
+    assert status == 2 and out == "" and err.count("\n") == 1, err
+    assert f"entry {second['seq']}: a client seed published after sitting 1 opened " \
+        "(entry 1): its client seeds are fixed at its opening" in err, err
+
+
+def test_client_seeds_are_fresh_for_each_sitting_and_the_ones_set_are_taken(
+        env_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with open_store(env_db) as store:
+        gm = Session.of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
+        ash = Session.open(store, "T", who="Ash", role="player")
+        gm.roll("1d20")
+        ash.roll("1d20")  # Ash offers a client seed for sitting 2
+        gm.close_sitting()
+        gm.roll("1d20")  # sitting 2 opens with Mira's fresh seed and Ash's
+        gm.close_sitting()
+    doc = _export(capsys)
+    assert verify_doc(capsys, tmp_path, doc)[0] == 0
+    one, two = [_news(e) for e in doc["events"] if "open" in _news(e)]
+    assert set(one["clients"]) == {"Mira"} and set(two["clients"]) == {"Mira", "Ash"}
+    assert one["clients"]["Mira"] != two["clients"]["Mira"]  # fresh
+    # A host that reuses a seed a seat had before (it knows what it gave) is named...
+    reused = copy.deepcopy(doc)
+    opening = next(e for e in reused["events"] if "open" in _news(e)
+                   and _news(e)["open"]["number"] == 2)
+    opening["data"]["sitting"]["clients"]["Mira"] = one["clients"]["Mira"]
+    status, _, err = verify_doc(capsys, tmp_path, rechain(reused))
+    assert status == 2 and "the client seed of Mira in sitting 2 is the one it had in " \
+        "sitting 1" in err, err
+    # ... and so is one that leaves out the seed a seat set for the sitting.
+    dropped = copy.deepcopy(doc)
+    opening = next(e for e in dropped["events"] if "open" in _news(e)
+                   and _news(e)["open"]["number"] == 2)
+    del opening["data"]["sitting"]["clients"]["Ash"]
+    status, _, err = verify_doc(capsys, tmp_path, rechain(dropped))
+    assert status == 2 and "sitting 2 opens without the client seed Ash set for it" in err, err

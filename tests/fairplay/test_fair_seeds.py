@@ -43,7 +43,7 @@ def _evening(path: str) -> None:
         gm.act("Dice Monarchs", "deal")                     # the Monarchs' deal (a move)
         ash.rule_roll("Ash: STR save", lambda rng: rng.randint(1, 20))  # a rule roll
         bryn.rule_roll("Bryn: WIL save", lambda rng: rng.randint(1, 20), mode="blind")
-        ash.set_client_seed("ash-second-seed")              # a seat changes its seed
+        ash.set_client_seed("ash-second-seed")              # a seat's seed, for the next
         ash.roll("3d6")
         gm.reveal(blind)                                    # the blind roll, revealed
 
@@ -124,7 +124,13 @@ def test_every_roll_of_a_closed_sitting_is_recomputed_from_the_published_seeds(
             assert row["roll"]["total"] == again.total
             assert row["roll"]["dice"] == [d.value for d in again.dice]
     assert numbers == list(range(1, 9)) and seeds_shown == 4
-    assert set(clients) == {"Mira", "Ash", "Bryn"} and clients["Ash"] == "ash-second-seed"
+    # Issue 49: the sitting's client seeds are fixed at its opening (the opening seat's);
+    # the others offer theirs for the next sitting, Ash the one she set.
+    assert set(clients) == {"Mira"}
+    coming: dict[str, str] = {}
+    for _, got in news:
+        coming.update(got.get("next", {}))
+    assert set(coming) == {"Ash", "Bryn"} and coming["Ash"] == "ash-second-seed"
 
     # The GM's full backup checks every hidden roll's seed too (its secrets are in it).
     status, out, _ = run(capsys, "campaign", "export", "T")
@@ -190,14 +196,15 @@ def test_a_client_seed_changed_after_a_roll_is_caught(
         gm.close_sitting()
     doc = _log(capsys)
     assert verify_doc(capsys, tmp_path, doc)[0] == 0
-    # Ash's published client seed (carried by her first roll) rewritten afterwards.
+    # The sitting's client seed (published at its opening, with the GM's first roll)
+    # rewritten afterwards.
     tampered = copy.deepcopy(doc)
-    news = tampered["events"][1]["roll"]["sitting"]
-    assert list(news["clients"]) == ["Ash"]
-    news["clients"]["Ash"] = "0" * 32
+    news = tampered["events"][0]["roll"]["sitting"]
+    assert list(news["clients"]) == ["Mira"]
+    news["clients"]["Mira"] = "0" * 32
     status, out, err = verify_doc(capsys, tmp_path, tampered)
     assert status == 2 and out == "" and err.count("\n") == 1
-    assert "entry 2: the client seeds published before it are not the ones it was rolled " \
+    assert "entry 1: the client seeds published before it are not the ones it was rolled " \
         "with: a client seed was changed after the roll" in err
 
 

@@ -71,16 +71,17 @@ def test_the_page_says_the_sitting_and_a_player_sets_a_client_seed_that_is_logge
     assert ash.has("tc-sitting", data_sitting="1", data_state="open")
     # The hash and the client seeds are for the curious: folded under "details".
     assert 'class="tc-details tc-details-sitting"' in ash.find("tc-sitting-status")
-    assert "Your device draws your client seed with your first roll of the sitting" \
-        in status
+    assert "This sitting's client seeds were fixed when it opened" in status
 
+    # Issue 49: a seed set in an open sitting is for the next one (published at once).
     ash.fill("client-seed", "ash-lucky-7")
     ash.tap("client-seed")
     assert ash.alerts() == []
-    assert {"clients": {"Ash": "ash-lucky-7"}} in _sitting_events(db)
+    assert {"next": {"Ash": "ash-lucky-7"}} in _sitting_events(db)
     said = ash.find_text("tc-sitting-status")
-    assert "Your client seed is published in this sitting" in said
-    assert "Client seed of Ash: ash-lucky-7 (the log must show this one)" in said
+    assert "Your client seed for the next sitting is published" in said
+    assert "Client seed of Ash for the next sitting: ash-lucky-7 (the log must show this " \
+        "one)" in said
     assert 'class="tc-details tc-details-client-seed"' in ash.find("tc-client-seed")
     assert ash.box("client-seed").value == ""
 
