@@ -321,7 +321,7 @@ def _init_handlers(self: Any) -> list[Any]:
     served here opens it without mixed content or another port."""
     global TABLE_SERVER
     from companion.server.table import TableServer, table_handlers
-    from companion.store.port import process_store
+    from companion.store.opening import process_store
 
     if TABLE_SERVER is None:
         TABLE_SERVER = TableServer(process_store)
