@@ -323,7 +323,7 @@ def _init_handlers(self: Any) -> list[Any]:
     from companion.app import phone_dir
     from companion.server.phone import phone_handlers
     from companion.server.table import TableServer, table_handlers
-    from companion.store.port import process_store
+    from companion.store.opening import process_store
 
     if TABLE_SERVER is None:
         TABLE_SERVER = TableServer(process_store)

@@ -426,3 +426,24 @@ def test_the_store_imports_neither_the_table_nor_the_command_lines() -> None:
                  "def f():\n    from companion.cli.campaigns import store_of\n"):
         planted = _fake(text, "companion.store.planted")
         assert arrows([planted], inside="companion.store", forbidden=above), text
+
+
+#: The store's backends and the port they implement.
+BACKENDS = ("companion.store.port", "companion.store.db", "companion.store.memory",
+            "companion.store.browser")
+#: What opens campaigns: above the backends (``companion.store.opening``).
+CAMPAIGN_SIDE = ("companion.store.campaign", "companion.store.opening")
+
+
+def test_the_backends_know_nothing_of_the_campaign() -> None:
+    """A backend keeps events; opening a campaign on it lives above it
+    (``companion.store.opening``): no backend, nor the port, imports the campaign."""
+    found = sources()
+    assert set(BACKENDS) | set(CAMPAIGN_SIDE) <= {s.module for s in found}
+    problems = [p for b in BACKENDS for p in arrows(found, inside=b, forbidden=CAMPAIGN_SIDE)]
+    assert problems == [], "\n".join(problems)
+    for text in ("from companion.store.campaign import create\n",
+                 "def f():\n    from companion.store.opening import unsaved_store\n",
+                 "if TYPE_CHECKING:\n    from companion.store.campaign import Campaign\n"):
+        planted = _fake(text, "companion.store.memory")
+        assert arrows([planted], inside="companion.store.memory", forbidden=CAMPAIGN_SIDE)

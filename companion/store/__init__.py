@@ -26,7 +26,7 @@ The database is named by ``COMPANION_DB``: a file path (SQLite, WAL journal) or 
   and ``visible_to(who, role)``: hidden rolls, and for a player no game's hidden dice,
   table seed or unrevealed choice, see [companion.fairplay][]);
   ``export()``/``import_document()``.
-- [shared_campaign][companion.store.campaign.shared_campaign]: the one open campaign of a
+- [shared_campaign][companion.store.opening.shared_campaign]: the one open campaign of a
   process by name, so every app in one kernel shares the same tracker objects.
 
 For the apps: take the campaign with ``shared_campaign(name, who=..., role=...)`` (the name
@@ -60,7 +60,6 @@ if TYPE_CHECKING:
         UNDO_LIMIT,
         Campaign,
         Member,
-        shared_campaign,
     )
     from companion.store.db import (
         CampaignInfo,
@@ -75,11 +74,12 @@ if TYPE_CHECKING:
     )
     from companion.store.document import document_text
     from companion.store.memory import MemoryStore
+    from companion.store.opening import shared_campaign
     from companion.store.port import Store
 
 _WHERE = {
     "SNAPSHOT_EVERY": "campaign", "UNDO_LIMIT": "campaign", "Campaign": "campaign",
-    "Member": "campaign", "document_text": "document", "shared_campaign": "campaign",
+    "Member": "campaign", "document_text": "document", "shared_campaign": "opening",
     "CampaignInfo": "db", "ConflictError": "db", "NewEvent": "db", "Store": "port",
     "SqlStore": "db", "MemoryStore": "memory",
     "StoredEvent": "db", "StoreError": "db", "database_url": "db", "default_path": "db",

@@ -164,7 +164,6 @@ __all__ = [
     "Campaign",
     "Member",
     "SeatError",
-    "shared_campaign",
 ]
 
 T = TypeVar("T", bound=Tracker)
@@ -2088,58 +2087,6 @@ class Campaign(Observable):
             except CompanionError as exc:
                 raise StoreError(f"campaign file: event {event.seq} leaves {member.name} "
                                  f"in a state the rules do not allow: {exc}") from None
-
-
-_SHARED: dict[tuple[str, str, str, str], Campaign] = {}
-_STORES: dict[str, Store] = {}
-_SHARED_LOCK = threading.Lock()
-
-
-def shared_campaign(name: str, *, who: str = "", role: str = "",
-                    db: str | None = None, seat_key: SeatKey | None = None) -> Campaign:
-    """The one open [Campaign][companion.store.campaign.Campaign] of this process for
-    ``name`` (in the database ``db``; else in the store plugged into this process,
-    [companion.store.port.use][], as the serverless apps plug in the browser's; else in
-    ``COMPANION_DB``) and the seat ``who`` (``role``), proven by ``seat_key`` if given.
-
-    Every app shown in one page should take its campaign from here: then a character is
-    one object in all of them (damage taken in combat is on the sheet at once). A second
-    call for the same seat refreshes it; another seat gets its own object (issue 28: a
-    seat is never rewritten on an open campaign). With no seat given, the campaign open
-    for ``name`` already, if any."""
-    from companion.store import port
-    from companion.store.permissions import name_key
-
-    if role not in ROLES:
-        raise StoreError(f"a role is gm or player, not {role!r}")
-    plugged = port.current() if db is None else None
-    with _SHARED_LOCK:
-        store: Store
-        if plugged is not None:
-            url, store = f"plugged:{id(plugged)}", plugged
-        else:
-            from companion.store.db import SqlStore, database_url  # the SQL layer: load late
-
-            url = database_url(db)
-            sql = _STORES.get(url)
-            if sql is None:
-                sql = _STORES[url] = SqlStore(url)
-            store = sql
-        checked = store.check_name(name)
-        key = (url, checked, name_key(who), role)
-        campaign = _SHARED.get(key)
-        if campaign is not None and campaign.role != role:
-            campaign = None  # its seat was lost (revoked): a page opening now starts anew
-        if campaign is None and not who and not role:
-            campaign = next((c for k, c in _SHARED.items() if k[:2] == key[:2]), None)
-        if campaign is None:
-            campaign = _SHARED[key] = Campaign.open(store, name, who=who, role=role)
-            campaign.seat_key = seat_key
-            return campaign
-    campaign.refresh()
-    if seat_key is not None and campaign.role != "spectator":
-        campaign.seat_key = seat_key  # the same seat proven anew (a renewed link)
-    return campaign
 
 
 def create(store: Store, name: str, ruleset_names: Sequence[str], *, who: str = "",

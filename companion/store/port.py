@@ -7,7 +7,7 @@ implements it by shape, no base class needed). Three backends implement it:
   through SQLAlchemy, for servers and the command line;
 - [MemoryStore][companion.store.memory.MemoryStore]: in memory, optionally written through
   to plain JSON files in a folder; unsaved (no folder) it is the store of an app opened
-  without a campaign ([unsaved_store][companion.store.port.unsaved_store]);
+  without a campaign ([unsaved_store][companion.store.opening.unsaved_store]);
 - [BrowserStore][companion.store.browser.BrowserStore]: the static apps' store, a memory
   store over a folder that the page keeps in the browser's IndexedDB.
 
@@ -21,7 +21,8 @@ plug in the browser's, and every app of the page then opens its campaign there
 ([current][companion.store.port.current]), with no stand-in modules and no database layer
 loaded. Standard library only (it runs in Pyodide).
 
->>> store = unsaved_store()
+>>> from companion.store.memory import MemoryStore
+>>> store = MemoryStore(where=UNSAVED_WHERE)
 >>> info = store.create_campaign("Tuesday", ["cairn_srd"])
 >>> [e.seq for e in store.append(info.id, [NewEvent("note")], 0)], store.head(info.id)
 ([1], 1)
@@ -51,8 +52,6 @@ from companion.store.records import (
 )
 
 if TYPE_CHECKING:
-    from companion.store.campaign import Campaign
-    from companion.store.memory import MemoryStore
     from companion.store.permissions import SeatKey
 
 __all__ = [
@@ -67,8 +66,6 @@ __all__ = [
     "current",
     "head_hash",
     "json_copy",
-    "unsaved_campaign",
-    "unsaved_store",
     "use",
 ]
 
@@ -276,7 +273,7 @@ class StoreBase:
             time.sleep(min(every, left))
 
 
-#: Where an [unsaved_store][companion.store.port.unsaved_store] says it keeps campaigns.
+#: Where an [unsaved_store][companion.store.opening.unsaved_store] says it keeps campaigns.
 UNSAVED_WHERE = "this page only (not kept)"
 
 
@@ -304,51 +301,3 @@ def current() -> Store | None:
         if _refusal:
             raise StoreError(_refusal)
         return _plugged
-
-
-#: The SQL stores this process opened, by database URL (one each, kept open).
-_opened: dict[str, Store] = {}
-
-
-def process_store() -> Store:
-    """This process's store: the plugged-in one ([use][companion.store.port.use]; the
-    serverless apps plug in the browser's), else the one ``COMPANION_DB`` names (else the
-    default file), opened once per process and kept (every app of a kernel shares it)."""
-    plugged = current()
-    if plugged is not None:
-        return plugged
-    # SQLAlchemy is loaded here only: the browser's Python never reaches it (it plugs a
-    # store in), and a process that opens no campaign never pays for it.
-    from companion.store.db import database_url, open_store
-
-    url = database_url()
-    with _lock:
-        store = _opened.get(url)
-        if store is None:
-            store = _opened[url] = open_store()
-        return store
-
-
-def unsaved_store() -> MemoryStore:
-    """A new store in memory that keeps nothing: the store of an app opened without a
-    campaign (its moves go the same way as in a campaign, and vanish with the page)."""
-    from companion.store.memory import MemoryStore
-
-    return MemoryStore(where=UNSAVED_WHERE)
-
-
-def unsaved_campaign(rulesets: Sequence[str], name: str = "Unsaved", *, who: str = "",
-                     role: str = "") -> Campaign:
-    """A campaign playing ``rulesets`` in a new [unsaved_store][companion.store.port.unsaved_store]:
-    an app opened without a campaign takes the same path as in one (every move, undo and
-    rule roll through the campaign's unit of work) and keeps nothing.
-
-    >>> from companion.rulesets.plot_points.session import PlotPointSession
-    >>> table = unsaved_campaign(["plot_points"])
-    >>> table.add("Table", PlotPointSession(), role="minigame").add_player("Ash")
-    >>> table.head, table.store.where
-    (2, 'this page only (not kept)')
-    """
-    from companion.store.campaign import create
-
-    return create(unsaved_store(), name, rulesets, who=who, role=role)

@@ -56,7 +56,7 @@ from companion.dice.roller import SEED_BOUND, DrawnSeed, SeededRandom
 from companion.errors import CompanionError
 from companion.fairplay import LoggedRoll
 from companion.state import Event, Tracker, is_move, jsonable
-from companion.store.campaign import SPECTATOR_LINE, Campaign, shared_campaign
+from companion.store.campaign import SPECTATOR_LINE, Campaign
 from companion.store.permissions import SEAT_GONE_LINE, SeatError, SeatKey, same_name, seat_gone
 from companion.store.port import UNSAVED_WHERE
 from companion.store.records import ConflictError, StoredEvent, StoreError
@@ -176,13 +176,13 @@ class Session:
     @classmethod
     def unsaved(cls, trackers: Sequence[Tracker] = ()) -> Session:
         """A session of a new campaign in an
-        [unsaved_store][companion.store.port.unsaved_store] holding ``trackers`` (these
+        [unsaved_store][companion.store.opening.unsaved_store] holding ``trackers`` (these
         very objects: [Campaign.adopt][companion.store.campaign.Campaign.adopt]), opened
         as the holder: what an app opened without a campaign acts through, so it takes
         the one path (every move, undo, load and rule roll through the seam and its unit
         of work) and keeps nothing. It plays every ruleset (a tracker of any may join)."""
         from companion.rulesets import all_rulesets
-        from companion.store.port import unsaved_campaign
+        from companion.store.opening import unsaved_campaign
 
         session = cls(unsaved_campaign([r.name for r in all_rulesets()]))
         for tracker in trackers:
@@ -1223,6 +1223,8 @@ def shared_session(name: str, *, who: str = "", role: str = "",
     """This process's one session of campaign ``name`` for the seat ``who`` (``role``),
     opened once per seat (every app of one page shares its trackers; another seat gets
     another session, never this one's seat rewritten)."""
+    from companion.store.opening import shared_campaign
+
     campaign = shared_campaign(name, who=who, role=role, db=db, seat_key=seat_key)
     return Session.of(campaign)
 

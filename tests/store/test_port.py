@@ -24,6 +24,7 @@ from companion.store import port
 from companion.store.browser import BrowserStore
 from companion.store.chain import check_chain, event_hash
 from companion.store.memory import MemoryStore
+from companion.store.opening import unsaved_store
 from companion.store.permissions import SEAT_GONE_LINE, SeatError, SeatKey
 from companion.store.records import ConflictError, NewEvent, StoreError
 
@@ -57,7 +58,7 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]
 
         made = Backend(kind, reopen(), reopen)
     elif kind == "memory":
-        made = Backend(kind, port.unsaved_store(), None)
+        made = Backend(kind, unsaved_store(), None)
     else:
         persisted: list[int] = []
         folder = tmp_path / "idb"
@@ -294,7 +295,7 @@ def test_a_kept_store_gives_everything_back_when_opened_again(backend: Backend) 
     store.put_snapshot(info.id, 2, {"v": 2})
     store.put_seat(info.id, "Ash", "player", "h")
     if backend.reopen is None:  # unsaved: a new one starts empty
-        assert port.unsaved_store().list_campaigns() == []
+        assert unsaved_store().list_campaigns() == []
         return
     again = backend.reopen()
     assert again.get_campaign("T") == store.get_campaign("T")
@@ -357,7 +358,7 @@ def test_a_campaign_kept_in_the_browser_before_the_port_still_loads(tmp_path: Pa
 
 def test_the_plugged_store_is_the_process_store() -> None:
     """The serverless page plugs its store in; a refusal is said when it is asked for."""
-    store = port.unsaved_store()
+    store = unsaved_store()
     try:
         port.use(store)
         assert port.current() is store

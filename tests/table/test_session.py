@@ -27,8 +27,9 @@ from companion.errors import CompanionError
 from companion.rulesets.cairn_srd.character import Character
 from companion.rulesets.miasma.dice_monarchs import DiceMonarchsGame
 from companion.store import open_store
-from companion.store.campaign import SeatError, create, shared_campaign
+from companion.store.campaign import SeatError, create
 from companion.store.db import Store
+from companion.store.opening import shared_campaign
 from companion.store.permissions import SeatKey
 from companion.store.seats import make_seat, revoke_seat, seat_for_secret, seat_key
 from companion.table import Session, shared_session

@@ -309,7 +309,7 @@ def test_an_app_page_without_a_seat_is_a_spectator_s(db: Path,
     page = campaign_page("combat_options")
     texts = " ".join(str(getattr(w, "value", "")) for w in page.children)
     assert "You are watching" in texts and "(watching)" in texts
-    from companion.store.campaign import shared_campaign
+    from companion.store.opening import shared_campaign
 
     table = shared_campaign("Friday")
     assert (table.who, table.role) == ("", "spectator")

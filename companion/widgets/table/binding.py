@@ -27,7 +27,7 @@ page's own Python, the campaign kept in this browser) there are no seats to prov
 device the campaign's GM, and players join by passing the phone.
 
 [page_campaign][companion.widgets.table.binding.page_campaign] opens the campaign with the
-store ([shared_campaign][companion.store.campaign.shared_campaign]: one object per kernel,
+store ([shared_campaign][companion.store.opening.shared_campaign]: one object per kernel,
 so every app shown in this kernel shares the same trackers) and starts
 [LiveSync][companion.widgets.table.binding.LiveSync]: ONE background thread per kernel that
 waits for another screen's move through the store's port (``wait_for_change``: SQLite
@@ -195,9 +195,9 @@ class PageContext:
 
 
 def page_store() -> Store:
-    """The store of this page's kernel ([process_store][companion.store.port.process_store]:
+    """The store of this page's kernel ([process_store][companion.store.opening.process_store]:
     the plugged-in one, else the one ``COMPANION_DB`` names, opened once per kernel)."""
-    from companion.store.port import process_store
+    from companion.store.opening import process_store
 
     return process_store()
 
