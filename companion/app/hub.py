@@ -16,6 +16,13 @@ by it), and nothing a page sends (an edited address, ``?JUPYTERHUB_USER=``, a he
 ``X-Forwarded-User``) reaches it. The hub's own tokens, which Voila would copy from the
 service's environment into every kernel, are removed.
 
+**No secret of the service reaches a page.** jupyter_server takes the hub's API token as
+"the server's token" and writes it into the pages of its own templates (its error pages
+included); the service empties that token (``_hide_hub_token``): it signs nobody in by it.
+The cookie secret stays in the service's runtime folder, the database's password in the
+environment of the service and its kernels, and Voila, run inside the service, has no
+token of its own.
+
 **No player runs code.** Players reach the apps only: the
 authorizer (``TableAuthorizer``, made by ``configure``) answers every jupyter_server API with
 403 (contents, files, sessions, terminals, new kernels, listings), except reading and
@@ -200,6 +207,28 @@ def _guard_voila_shutdown() -> None:
     VoilaShutdownKernelHandler.post = post
 
 
+def _hide_hub_token() -> None:
+    """The service's handlers never hold the hub's API token (issue 48).
+
+    jupyterhub-singleuser's identity provider answers jupyter_server's "the server's
+    token" with the service's own hub API token (``HubOAuth.api_token``, which is also its
+    OAuth client secret). jupyter_server hands that token to every page it renders from
+    its templates: ``page.html`` writes it into ``data-jupyter-api-token`` for a
+    signed-in user, and every error page a member can reach (a 403 or 404, e.g.
+    ``/services/table/tree``) extends it. The service authenticates nobody by that token
+    (users come from the hub's OAuth cookie; the service's own calls to the hub read
+    ``hub_auth.api_token`` directly), so here it is empty: no template, page config or
+    server-info file can carry it. The singleuser extension forces its own identity
+    provider class after the settings are read, hence a property on that class rather
+    than a subclass in the settings."""
+    from jupyterhub.singleuser.extension import JupyterHubIdentityProvider
+
+    if getattr(JupyterHubIdentityProvider, "companion_token_hidden", False):
+        return
+    JupyterHubIdentityProvider.token = property(lambda self: "")
+    JupyterHubIdentityProvider.companion_token_hidden = True
+
+
 def _voila_settings(c: Any, server_dir: Path) -> dict[str, Any]:
     """Apply ``server/voila.py`` (culling, cap, template, start app) to ``c``; its names."""
     path = server_dir / "voila.py"
@@ -234,6 +263,7 @@ def configure(c: Any) -> None:
     # it (see above), so jupyter_server's refusal to run as root would only stop the table.
     c.ServerApp.allow_root = True
     _guard_voila_shutdown()
+    _hide_hub_token()
 
 
 CONFIG_FILE = Path(__file__).resolve().parent / "hub_service_config.py"

@@ -3,8 +3,9 @@
 ``club`` (module) starts JupyterHub 6 with the dummy authenticator (one shared password),
 ``configurable-http-proxy`` from npm and the table service exactly as ``companion
 hub-config`` prints it (plus short kernel-culling timings), on free ports of 127.0.0.1,
-over a fresh campaign database: campaign ``Tuesday`` (Cairn) with the GM seat ``gm``, the
-player seats ``ash`` and ``bryn`` (hub names) and the party members ``Ash`` and ``Bryn``.
+over a fresh campaign database reached as a role with a password (as a club's is):
+campaign ``Tuesday`` (Cairn) with the GM seat ``gm``, the player seats ``ash`` and
+``bryn`` (hub names) and the party members ``Ash`` and ``Bryn``.
 It waits until the hub and the service answer, and stops both (service first: it shuts
 its kernels down) at the end.
 
@@ -24,6 +25,7 @@ import fcntl
 import importlib.util
 import os
 import re
+import secrets
 import signal
 import subprocess
 import sys
@@ -34,6 +36,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
@@ -92,9 +95,10 @@ class Club:
     url: str  # the hub's public address (the proxy)
     folder: Path
     hub: subprocess.Popen[bytes]
-    db: str  # the campaigns' database: a PostgreSQL URL, as a club runs it
+    db: str  # the campaigns' database: a PostgreSQL URL with a password, as a club runs it
     log_path: Path
     probe_dir: Path
+    runtime_dir: Path  # the service's JUPYTER_RUNTIME_DIR (its cookie secret, server info)
     pages: list[Any] = field(default_factory=list)
 
     def page_url(self, notebook: str, query: str = "") -> str:
@@ -141,6 +145,22 @@ def environ_of(pid: int) -> dict[str, str]:
     """A process's environment (``/proc``), as the kernels got it."""
     raw = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
     return dict(item.decode(errors="replace").split("=", 1) for item in raw if b"=" in item)
+
+
+def _with_password(server: PostgresServer, db: str) -> str:
+    """``db`` reached as a new role with a password, owner of the database. (The test
+    cluster trusts local connections, so the password is not checked; it is in the
+    service's environment as a club's would be, which is what the leak tests need.)"""
+    import psycopg
+
+    parts = urlsplit(db)
+    name, role, password = parts.path.lstrip("/"), f"club_{parts.path.lstrip('/')}", \
+        secrets.token_hex(16)
+    with psycopg.connect(server.url(), autocommit=True) as conn:
+        conn.execute(f"CREATE ROLE {role} LOGIN PASSWORD '{password}'")
+        conn.execute(f"ALTER DATABASE {name} OWNER TO {role}")
+    return urlunsplit((parts.scheme, f"{role}:{password}@{parts.hostname}:{parts.port}",
+                       parts.path, "", ""))
 
 
 def _make_campaign(db: str) -> None:
@@ -195,11 +215,14 @@ def club(tmp_path_factory: pytest.TempPathFactory,
     folder = tmp_path_factory.mktemp("club")
     # A club's table keeps its campaigns in PostgreSQL (one server for the hub's machine
     # or several); the live watcher then hears moves by LISTEN/NOTIFY, as deployed.
-    db = postgres_server.new_database()
+    db = _with_password(postgres_server, postgres_server.new_database())
     _make_campaign(db)
     port, api_port, hub_port, service_port = (_free_port() for _ in range(4))
     config = hub_config(db=str(db), environ={}, port=service_port, max_kernels=16)
+    runtime_dir = folder / "runtime"
     config += f"""
+# Where the service keeps its cookie secret and server info: the leak tests read them.
+c.JupyterHub.services[0]["environment"]["JUPYTER_RUNTIME_DIR"] = {str(runtime_dir)!r}
 c.JupyterHub.services[0]["command"] += [
     "--MappingKernelManager.cull_idle_timeout={CULL_IDLE}",
     "--MappingKernelManager.cull_interval={CULL_EVERY}",
@@ -228,7 +251,7 @@ c.JupyterHub.pid_file = "{folder}/hub.pid"
             cwd=folder, env=env, stdout=log, stderr=subprocess.STDOUT,
             start_new_session=True)
     club = Club(f"http://127.0.0.1:{port}", folder, hub, db, log_path,
-                tmp_path_factory.mktemp("probe"))
+                tmp_path_factory.mktemp("probe"), runtime_dir)
     try:
         started = time.monotonic()
         deadline = started + READY_TIMEOUT
@@ -275,10 +298,14 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]) -> 
     report.sections.append(("hub pages at the failure", "\n".join(lines)))
 
 
-def login(chromium: Any, club: Club, who: str, **context_options: Any) -> Any:
-    """A browser context signed in to the hub as ``who`` (the hub's own login form)."""
+def login(chromium: Any, club: Club, who: str, watch: Any = None,
+          **context_options: Any) -> Any:
+    """A browser context signed in to the hub as ``who`` (the hub's own login form);
+    ``watch(page)`` is called before the page loads anything."""
     context = chromium.new_context(**context_options)
     page = context.new_page()
+    if watch is not None:
+        watch(page)
     page.set_default_timeout(60_000)
     # The page's complaints and refused requests, for the record of a failure (below).
     page.heard = []

@@ -1,0 +1,245 @@
+"""No secret of the table service reaches a player's browser (issue 48).
+
+The club's hub runs the table as a service (``club`` in ``conftest.py``). The secrets are
+read where the service holds them, not listed by hand: its process environment
+(``/proc/<pid>/environ``: the hub's API token, which is also its OAuth client secret, and
+the database's address with its password) and its runtime folder (jupyter_server's cookie
+secret; the server's own token, if it has one). A player, Ash, then plays a short session
+in Chromium -- the hub's login, the start app, the Cairn sheet, a move, the dice tray, a
+roll, and the addresses a curious member types (the file tree, a missing page, the
+service's APIs) -- while every response (body and headers) and every websocket frame her
+browser receives is recorded. None may hold any of the secrets, in any of the forms a page
+could carry it (as is, URL-quoted, HTML- or JSON-escaped, inside base64).
+
+The check is known to catch a leak: the last test plants the hub's token in a page (the
+browser is handed the real page with the token added) and the same check names it.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import html
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, unquote, urlsplit
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.hub.conftest import CAMPAIGN, Club, environ_of, login, open_app
+
+pytestmark = pytest.mark.timeout(300)
+
+QUERY = f"campaign={CAMPAIGN}"
+SHEET = ".tc-stats"
+#: Names of environment variables that hold a credential, whatever the product.
+SECRET_NAME = re.compile(r"TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|(^|_)KEY($|_)")
+#: Shorter values are not credentials (flags, ports, names) and would match by chance.
+SHORTEST = 8
+#: What a curious member types after the service's prefix: pages and APIs that are not
+#: the apps (each answers something, a refusal or an error page included).
+CURIOUS = ["", "tree", "lab", "nope", "voila/tree", "voila/render/nope.ipynb",
+           "api", "api/status", "api/me", "api/kernels", "api/contents", "api/kernelspecs",
+           "api/sessions", "api/terminals", "files/table.ipynb", "voila/api/shutdown/x",
+           "login", "static/nope.js", "voila/static/nope.js", "oauth_callback"]
+
+
+def service_secrets(club: Club) -> dict[str, str]:
+    """Every secret the table service holds, by where it is: its environment's
+    credentials, the password of any address in it, and its runtime folder's cookie
+    secret and server token."""
+    env = environ_of(club.service_pid())
+    found: dict[str, str] = {}
+    for name, value in env.items():
+        if SECRET_NAME.search(name) and len(value) >= SHORTEST:
+            found[name] = value
+        if "://" in value:
+            password = urlsplit(value).password
+            if password:
+                found[f"the password in {name}"] = unquote(password)
+    runtime = Path(env.get("JUPYTER_RUNTIME_DIR", club.runtime_dir))
+    cookie = runtime / "jupyter_cookie_secret"
+    if cookie.exists():
+        found["the cookie secret"] = cookie.read_text().strip()
+    for info in runtime.glob("jpserver-*.json"):
+        token = str(json.loads(info.read_text()).get("token") or "")
+        if token:
+            found[f"the server's token ({info.name})"] = token
+    # One secret held under several names (the hub passes its token twice) is one entry.
+    names: dict[str, list[str]] = {}
+    for name, value in found.items():
+        names.setdefault(value, []).append(name)
+    return {" = ".join(sorted(held)): value for value, held in names.items()}
+
+
+def forms(secret: str) -> set[str]:
+    """The ways a page could carry ``secret``."""
+    return {secret, quote(secret, safe=""), html.escape(secret),
+            json.dumps(secret)[1:-1], json.dumps(secret, ensure_ascii=True)[1:-1]}
+
+
+def _base64_pieces(text: str) -> list[str]:
+    pieces = []
+    for chunk in re.findall(r"[A-Za-z0-9+/_-]{24,}={0,2}", text):
+        for decode in (base64.b64decode, base64.urlsafe_b64decode):
+            try:
+                pieces.append(decode(chunk + "=" * (-len(chunk) % 4)).decode("utf-8",
+                                                                              "replace"))
+            except ValueError:
+                continue
+    return pieces
+
+
+@dataclass
+class Received:
+    """Everything one browser page received: ``(what, text)`` records."""
+
+    records: list[tuple[str, str]] = field(default_factory=list)
+    unread: list[str] = field(default_factory=list)  # responses with no body to read
+
+    def watch(self, page: Any) -> None:
+        page.on("response", self._response)
+        page.on("websocket", self._websocket)
+
+    def _response(self, response: Any) -> None:
+        where = f"{response.status} {response.url}"
+        try:
+            headers = "\n".join(f"{k}: {v}" for k, v in response.headers_array())
+            body = b"" if 300 <= response.status < 400 else response.body()
+        except Exception as exc:  # the page moved on (or closed) before it was read
+            self.unread.append(f"{where}: {str(exc).splitlines()[0][:120]}")
+            return
+        self.records.append((f"headers of {where}", headers))
+        if body:  # a redirect has none: its Location is in the headers
+            self.records.append((f"body of {where}", body.decode("utf-8", "replace")))
+
+    def _websocket(self, ws: Any) -> None:
+        self.records.append((f"websocket {ws.url}", ws.url))
+
+        def frame(payload: str | bytes) -> None:
+            text = payload.decode("utf-8", "replace") if isinstance(payload, bytes) \
+                else payload
+            self.records.append((f"frame from {ws.url}", text))
+
+        ws.on("framereceived", frame)
+
+    def read_again(self, page: Any) -> None:
+        """What the browser could not hand over in time (a page left, a cached file):
+        asked for again with the page's own cookies, as her browser would."""
+        for where in self.unread:
+            url = where.split(" ", 2)[1].rstrip(":")
+            answer = page.request.get(url, max_redirects=0)
+            headers = "\n".join(f"{k}: {v}" for k, v in answer.headers_array)
+            self.records.append((f"headers of {answer.status} {url}", headers))
+            self.records.append((f"body of {answer.status} {url}",
+                                 answer.body().decode("utf-8", "replace")))
+        self.unread.clear()
+
+    def add_cookies(self, page: Any) -> None:
+        for cookie in page.context.cookies():
+            self.records.append((f"cookie {cookie['name']}", str(cookie["value"])))
+
+    def read_urls(self) -> set[str]:
+        return {what.split(" ", 3)[-1] for what, _ in self.records
+                if what.startswith("body of ")}
+
+    def leaks(self, secrets: dict[str, str]) -> list[str]:
+        """Where any secret is, one line each (empty: nowhere)."""
+        found = []
+        for what, text in self.records:
+            texts = [text, *_base64_pieces(text)]
+            for name, secret in secrets.items():
+                for form in forms(secret):
+                    at = next((t.find(form) for t in texts if form in t), -1)
+                    if at >= 0:
+                        piece = next(t for t in texts if form in t)
+                        before = " ".join(piece[max(0, at - 120):at].split())
+                        found.append(f"{name} in the {what}: ...{before}[SECRET]...")
+                        break
+        return found
+
+
+@contextlib.contextmanager
+def signed_in_ash(browser: Any, club: Club) -> Iterator[tuple[Any, Received]]:
+    """Ash's browser, signed in, everything it receives recorded from its first page."""
+    received = Received()
+    ash = login(browser, club, "ash", watch=received.watch)
+    try:
+        yield ash, received
+    finally:
+        ash.context.close()
+        club.pages.remove(ash)
+
+
+def _play(ash: Any, club: Club, received: Received) -> None:
+    """Ash's session: the start app, two apps, a move, a roll, the curious addresses."""
+    open_app(ash, club, "table", QUERY, ".tc-identity")
+    expect(ash.locator(".tc-identity")).to_contain_text("You are ash (player)")
+    open_app(ash, club, "cairn_character", QUERY, SHEET)
+    ash.locator(".tc-btn-fatigue").click()
+    ash.wait_for_selector(f"{SHEET}:has-text('Fatigue 1')")
+    open_app(ash, club, "dice_tray", QUERY, ".tc-roll-log-panel")
+    ash.locator(".tc-text-expr input").fill("2d6+1")
+    ash.locator(".tc-btn-roll").click()
+    expect(ash.locator(".tc-roll-log").first).to_contain_text("2d6+1", timeout=30_000)
+    service = f"{club.url}/services/table"
+    for path in CURIOUS:
+        ash.goto(f"{service}/{path}", wait_until="load")
+    ash.goto(f"{club.url}/hub/home", wait_until="load")
+    received.read_again(ash)
+    received.add_cookies(ash)
+    ash.goto(f"{service}/logout", wait_until="load")  # last: it signs her out
+
+
+def test_a_players_session_receives_no_secret_of_the_service(browser: Any,
+                                                             club: Club) -> None:
+    secrets = service_secrets(club)
+    # The search is over the secrets that matter: the service's hub token (also its OAuth
+    # client secret), the database's password and the cookie secret are all found.
+    held = " = ".join(secrets)
+    for name in ("JUPYTERHUB_API_TOKEN", "the password in COMPANION_DB", "the cookie secret"):
+        assert name in held, sorted(secrets)
+    assert urlsplit(club.db).password in secrets.values()
+    with signed_in_ash(browser, club) as (ash, received):
+        _play(ash, club, received)
+    # Everything was read: every app page and the curious addresses' answers.
+    read = received.read_urls()
+    for notebook in ("table", "cairn_character", "dice_tray"):
+        assert any(f"/voila/render/{notebook}.ipynb" in url for url in read), notebook
+    assert any(url.endswith("/services/table/tree") for url in read), sorted(read)
+    assert sum(what.startswith("frame ") for what, _ in received.records) > 50
+    leaks = received.leaks(secrets)
+    assert not leaks, "\n".join(leaks)
+    print(f"\n{len(received.records)} responses, headers and frames received, "
+          f"{len(secrets)} secrets ({', '.join(sorted(secrets))})")
+
+
+def plant(page: Any, url_part: str, secret: str) -> None:
+    """Hand ``page`` the real answer of any address holding ``url_part`` with ``secret``
+    added, as a leaking server would."""
+    def leak(route: Any) -> None:
+        answer = route.fetch()
+        route.fulfill(status=answer.status, content_type="text/html",
+                      body=answer.text() + f"<!-- {secret} -->")
+
+    page.route(re.compile(re.escape(url_part)), leak)
+
+
+def test_a_planted_secret_is_caught(browser: Any, club: Club) -> None:
+    secrets = service_secrets(club)
+    token = next(name for name in secrets if "JUPYTERHUB_API_TOKEN" in name)
+    with signed_in_ash(browser, club) as (ash, received):
+        # Where it did leak before the fix: the service's error page for a signed-in
+        # member (jupyter_server's page.html wrote it into data-jupyter-api-token).
+        plant(ash, "/services/table/tree", secrets[token])
+        ash.goto(f"{club.url}/services/table/tree", wait_until="load")
+        ash.goto(f"{club.url}/services/table/nope", wait_until="load")
+    leaks = received.leaks(secrets)
+    assert len(leaks) == 1, leaks
+    assert leaks[0].startswith(f"{token} in the body of 404 "), leaks
+    assert "/services/table/tree:" in leaks[0], leaks
