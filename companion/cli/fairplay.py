@@ -19,7 +19,8 @@ rolls made with your own dice (see [companion.fairplay][] and
   naming the entry. A ``campaign export`` is checked as an import would check it, its
   whole chain included (an entry deleted, duplicated, reordered, renumbered, changed or
   taken from another campaign is named); ``--head`` names a chain head noted at the table
-  (``campaign show``, the end of ``log``), which the export's chain must pass through.
+  (``campaign show``, the end of ``log``), which the export's chain must pass through: at
+  least 16 hex digits ([SHORT][companion.store.chain.SHORT] says why).
 - ``session close NAME`` (the GM's) closes the open sitting and publishes its server seed
   ([companion.sittings][]); ``session show NAME [--json]`` says the sitting's number,
   whether it is open, its server seed's hash, its client seeds and rolls; ``session seed
@@ -43,6 +44,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import CompanionError
+from companion.store.chain import SHORT
 
 if TYPE_CHECKING:
     from companion.store.db import StoredEvent
@@ -89,7 +91,9 @@ def add_commands(sub: Any) -> None:
     verify.add_argument("file", help="the JSON of 'log NAME --json' or of 'campaign export' "
                         "('-': standard input)")
     verify.add_argument("--head", metavar="HEX", help="a chain head noted at the table "
-                        "(at least 8 hex digits): a campaign export must pass through it")
+                        f"(at least {SHORT} hex digits, as 'campaign show' prints it: "
+                        "fewer could be matched by a rewritten log ground to fit): a "
+                        "campaign export must pass through it")
     verify.set_defaults(func=_verify)
 
     sitting = sub.add_parser("session", help="a campaign's sitting (provably fair seeds): "
@@ -507,9 +511,15 @@ def _noted_head(text: str | None) -> str | None:
     if text is None:
         return None
     head = text.strip().lower()
-    if not re.fullmatch(r"[0-9a-f]{8,64}", head):
-        raise CompanionError("--head is the chain head noted at the table: 8 to 64 hex "
-                             "digits, as 'campaign show' prints it")
+    if not re.fullmatch(r"[0-9a-f]{1,64}", head):
+        raise CompanionError(f"--head is the chain head noted at the table: {SHORT} to 64 "
+                             "hex digits, as 'campaign show' prints it")
+    if len(head) < SHORT:
+        # Issue 49: a rewritten log can be ground (a nonce in an inserted event) until
+        # some entry's hash starts with a short prefix: 8 digits took minutes.
+        raise CompanionError(f"--head {head}: {len(head)} hex digits are too few to trust "
+                             f"(a rewritten log could be ground to match them); give at "
+                             f"least {SHORT}, as 'campaign show' prints it")
     return head
 
 

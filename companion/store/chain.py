@@ -33,8 +33,14 @@ __all__ = ["ChainError", "check_chain", "event_hash", "is_campaign_id", "is_hash
 #: What every hash starts from: the chain's own version (a later layout changes it).
 TAG = "table-companion/chain/1"
 
-#: How many hex digits of a hash people are shown (48 bits: enough to compare by eye).
-SHORT = 12
+#: How many hex digits of a chain head people are shown and note (``campaign show``, the
+#: end of ``log``), and the fewest ``verify --head`` takes (issue 49). A host who rewrote
+#: the log must make some entry's hash start with the noted digits, grinding a nonce into
+#: an inserted event: 4 bits a digit, so 2**(4*d) SHA-256 tries on average. 8 digits
+#: (2**32) fell in minutes on 2 cores; 12 (2**48) is hours on one graphics card
+#: (~10**10 hashes a second). 16 digits (2**64) is ~1.8e19 tries: about 60 years of
+#: such a card, and still short enough to read out or photograph.
+SHORT = 16
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _HEX32 = re.compile(r"[0-9a-f]{32}")

@@ -30,6 +30,7 @@ from typing import Any
 
 from companion import fairplay
 from companion.errors import CompanionError
+from companion.store.chain import short
 from companion.store.document import MAX_IMPORT_EVENTS, DocumentChecker
 from companion.store.records import StoredEvent, StoreError
 from companion.store.upcast import needs_upcast
@@ -76,7 +77,7 @@ def judge_export(envelope: dict[str, Any], events: Callable[[], Iterable[Any]], 
         raise StoreError(UNCHAINED)
     if not found:
         raise StoreError(f"campaign file: no entry of this log has the chain head "
-                         f"{(noted or '')[:12]} noted at the table: the log was rewritten "
+                         f"{short(noted or '')} noted at the table: the log was rewritten "
                          "since (or the head is another campaign's)")
     replay = None
     if header["campaign"] and not older:

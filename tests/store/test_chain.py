@@ -92,11 +92,11 @@ def test_the_head_is_shown_by_show_log_and_export(db: str, monkeypatch: pytest.M
         chain = _table(store).chain
     monkeypatch.setenv("COMPANION_DB", db)
     assert main(["campaign", "show", "Tuesday"]) == 0
-    assert f"Chain head: {chain[:12]} (event 10;" in capsys.readouterr().out
+    assert f"Chain head: {chain[:16]} (event 10;" in capsys.readouterr().out
     assert main(["campaign", "show", "Tuesday", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["chain"] == chain
     assert main(["log", "Tuesday"]) == 0
-    assert capsys.readouterr().out.splitlines()[-1].startswith(f"Chain head: {chain[:12]}")
+    assert capsys.readouterr().out.splitlines()[-1].startswith(f"Chain head: {chain[:16]}")
     assert main(["log", "Tuesday", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["chain"] == chain
     assert main(["campaign", "export", "Tuesday"]) == 0
@@ -272,7 +272,7 @@ def test_an_untouched_export_verifies_and_imports(store: Store, doc: dict[str, A
                                                   tmp_path: Path,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = verify_doc(capsys, tmp_path, doc)
-    assert (status, err) == (0, "") and f"its chain holds up to head {doc['chain'][:12]}" in out
+    assert (status, err) == (0, "") and f"its chain holds up to head {doc['chain'][:16]}" in out
     copied = Campaign.import_document(store, doc, "Copy")
     assert copied.chain == doc["chain"] and copied.info.uid == doc["campaign"]
 
@@ -366,7 +366,7 @@ def test_an_export_with_an_entry_from_another_campaign_is_refused(
 def test_a_whole_log_replaced_by_another_campaigns_is_found_by_the_noted_head(
         store: Store, doc: dict[str, Any], tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
-    noted = doc["chain"][:12]  # what the table saw in 'campaign show'
+    noted = doc["chain"][:16]  # what the table saw in 'campaign show'
     _table(store, "Other")
     other = _export(store, "Other")
     replaced = {**other, "name": doc["name"]}
@@ -377,7 +377,21 @@ def test_a_whole_log_replaced_by_another_campaigns_is_found_by_the_noted_head(
     # A head noted mid-game is still passed through by the later log.
     earlier = event_hash(doc["campaign"], StoredEvent(**{
         **doc["events"][4], "data": doc["events"][4]["data"]}))
-    assert verify_doc(capsys, tmp_path, doc, "--head", earlier[:10])[0] == 0
+    assert verify_doc(capsys, tmp_path, doc, "--head", earlier[:16])[0] == 0
+
+
+def test_a_head_too_short_to_trust_is_refused(
+        store: Store, doc: dict[str, Any], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 49: 8 hex digits of a head were matched by a rewritten log in minutes (a
+    nonce ground into an inserted event); ``--head`` takes no fewer than 16, which is
+    what ``campaign show`` prints."""
+    for digits in (8, 12, 15):
+        status, out, err = verify_doc(capsys, tmp_path, doc, "--head", doc["chain"][:digits])
+        assert (status, out) == (2, "") and err.count("\n") == 1, err
+        assert f"--head {doc['chain'][:digits]}: {digits} hex digits are too few to trust" \
+            in err and "give at least 16" in err, err
+    assert verify_doc(capsys, tmp_path, doc, "--head", doc["chain"][:16])[0] == 0
 
 
 def test_a_consistent_rewrite_is_found_by_the_noted_head(
@@ -428,7 +442,7 @@ def test_check_chain_names_the_first_bad_event() -> None:
                             None, None, {"n": seq}, prev)
         prev = event_hash(uid, event)
         events.append(event)
-    assert check_chain(uid, events) == prev and short(prev) == prev[:12]
+    assert check_chain(uid, events) == prev and short(prev) == prev[:16]
     with pytest.raises(ChainError, match="event 2 comes again after event 2"):
         check_chain(uid, [events[0], events[1], events[1]])
     foreign_first = StoredEvent(**{**events[0].to_dict(), "prev": prev})

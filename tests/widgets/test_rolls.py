@@ -234,12 +234,12 @@ def test_the_roll_log_ends_with_the_campaigns_chain_head(store: Store) -> None:
     campaign, panel, log = seat(store, "Mira", "gm")
     assert "Chain head" not in log.list.value  # nothing logged yet
     panel.perform(seed=5)
-    assert f"Chain head: <code>{campaign.chain[:12]}</code> (event {campaign.head})" \
+    assert f"Chain head: <code>{campaign.chain[:16]}</code> (event {campaign.head})" \
         in log.list.value
     # Another screen's roll moves every screen's footer to the new head.
     other, other_panel, _ = seat(store, "Ash", "player")
     other_panel.perform()
     campaign.refresh()
     assert campaign.chain == other.chain
-    assert f"Chain head: <code>{other.chain[:12]}</code> (event {other.head})" \
+    assert f"Chain head: <code>{other.chain[:16]}</code> (event {other.head})" \
         in log.list.value
