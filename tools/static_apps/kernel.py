@@ -232,7 +232,7 @@ async def start(page: Any) -> None:
     roller.reseed_shared()  # resumed from a snapshot: its random state is every page's
     query = str(js.location.search or "").lstrip("?")
     os.environ["QUERY_STRING"] = query
-    if js.document.body.dataset.tcPhone:
+    if js.document.body.hasAttribute("data-tc-phone"):  # a missing dataset key raises in Pyodide
         # A phone app (companion app's /phone/): the campaign is the table's, joined
         # through its socket (tc_static_phone), not one kept in this browser.
         from tc_static_phone import join  # type: ignore[import-not-found]
