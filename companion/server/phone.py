@@ -22,6 +22,8 @@ from typing import Any
 
 from tornado import web
 
+from companion.server.hosts import refuse_foreign_host
+
 __all__ = ["PHONE_PATH", "PhoneFiles", "phone_handlers"]
 
 #: Where the phone apps are mounted, under the server's base URL.
@@ -43,12 +45,7 @@ class PhoneFiles(web.StaticFileHandler):
         self.original = ""
 
     def prepare(self) -> None:
-        # The Voila server's host names (server/voila.py), as its pages and the socket.
-        allowed = self.settings.get("table_allowed_hosts")
-        if allowed is not None:
-            host = re.sub(r":\d+$", "", self.request.host or "").strip("[]").lower()
-            if host not in allowed:
-                raise web.HTTPError(403)
+        refuse_foreign_host(self)
 
     def parse_url_path(self, url_path: str) -> str:
         self.original = url_path

@@ -34,7 +34,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Coroutine
@@ -42,8 +41,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from tornado import web, websocket
+from tornado import websocket
 
+from companion.server.hosts import refuse_foreign_host
 from companion.server.protocol import (
     MAX_FRAME_BYTES,
     PROTOCOL_VERSION,
@@ -288,13 +288,7 @@ class TableSocket(websocket.WebSocketHandler):
     # -- the door: host and origin -----------------------------------------------------
 
     def prepare(self) -> None:
-        # The Voila server's exact list of host names (server/voila.py), when it has one:
-        # the same defence against DNS rebinding as its pages.
-        allowed = self.settings.get("table_allowed_hosts")
-        if allowed is not None:
-            host = re.sub(r":\d+$", "", self.request.host or "").strip("[]").lower()
-            if host not in allowed:
-                raise web.HTTPError(403)
+        refuse_foreign_host(self)
 
     @property
     def max_message_size(self) -> int:
