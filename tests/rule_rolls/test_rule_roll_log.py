@@ -121,7 +121,8 @@ def test_players_never_receive_another_s_hidden_rule_roll(tmp_path: Path) -> Non
 def _tamper(row: dict[str, Any], field: str) -> None:
     roll = row["roll"]
     if field == "faces":
-        roll["faces"] = [18]
+        # Another face than the die showed, whatever it showed.
+        roll["faces"] = [roll["faces"][0] % 20 + 1, *roll["faces"][1:]]
     elif field == "seed":
         roll["seed"] += 1
     elif field in ("label", "text"):

@@ -194,14 +194,17 @@ def test_a_file_swapped_mid_import_cannot_get_in(
     doc = json.loads(out)
     path = tmp_path / "campaign.json"
     _write(path, doc)
-    # The forged file: the d20 made a natural 20. Its dice no longer match its seed, so
-    # it would not verify: it is swapped in by rename once the rolls have been checked.
+    # The forged file: the d20 shows another face than it made (a 20, or a 1 when the
+    # honest die was already a 20, so the forgery never depends on how the die fell). Its
+    # dice no longer match its seed, so it would not verify: it is swapped in by rename
+    # once the rolls have been checked.
     forged = copy.deepcopy(doc)
     (roll,) = [e for e in forged["events"] if e["kind"] == "roll"
                and e["data"].get("expr") == "1d20"]
-    roll["data"]["faces"] = [20]
-    roll["data"]["total"] = 20
-    roll["data"]["text"] = "1d20 = [20] = 20"
+    face = 1 if roll["data"]["dice"] == [20] else 20
+    roll["data"]["dice"] = [face]
+    roll["data"]["total"] = face
+    roll["data"]["text"] = f"1d20 = [{face}] = {face}"
     swap = tmp_path / "swap.json"
     _write(swap, rechain(forged))
     assert run(capsys, "verify", str(swap))[0] == 2
