@@ -56,7 +56,7 @@ from companion.dice.roller import SEED_BOUND, DrawnSeed, SeededRandom
 from companion.errors import CompanionError
 from companion.fairplay import LoggedRoll
 from companion.state import Event, Tracker, is_move, jsonable
-from companion.store.campaign import SPECTATOR_LINE, Campaign
+from companion.store.campaign import SPECTATOR_LINE, Campaign, Member
 from companion.store.permissions import SEAT_GONE_LINE, SeatError, SeatKey, same_name, seat_gone
 from companion.store.port import UNSAVED_WHERE
 from companion.store.records import ConflictError, StoredEvent, StoreError
@@ -73,11 +73,13 @@ from companion.table.acts import (
 )
 
 if TYPE_CHECKING:
+    from companion.sittings import SittingState
+    from companion.store.permissions import TableTrust
     from companion.store.port import Store
     from companion.store.seats import SeatInfo
 
 __all__ = ["ROLL_ATTEMPTS", "ReadOnlyError", "RuleRoll", "Session", "mirror_save",
-           "shared_session"]
+           "session_keeping", "shared_session"]
 
 T = TypeVar("T")
 K = TypeVar("K", bound=Tracker)
@@ -133,14 +135,16 @@ class Session:
     """A campaign opened as one fixed seat; see the module's docstring.
 
     Open one with [open][companion.table.session.Session.open],
-    [by_secret][companion.table.session.Session.by_secret] or
-    [of][companion.table.session.Session.of] (the session of a campaign object a face was
-    handed)."""
+    [by_secret][companion.table.session.Session.by_secret],
+    [unsaved][companion.table.session.Session.unsaved] or
+    [shared_session][companion.table.session.shared_session]. A face holds the session
+    and nothing under it (issue 43): what it reads (the party, the records, the log, the
+    trust, the sitting, change notices) it reads here."""
 
     def __init__(self, campaign: Campaign) -> None:
         if campaign.pinned and campaign in _SESSIONS:
-            raise SeatError("this campaign object is already another session's: use "
-                            "Session.of(campaign)")
+            raise SeatError("this campaign object is already another session's: hand "
+                            "that session on instead")
         campaign.pin_seat()
         self._campaign = campaign
         self._who = campaign.who
@@ -214,13 +218,6 @@ class Session:
             chosen, n = f"{base} {n}", n + 1
         return self._campaign.adopt(chosen, tracker, role="minigame")
 
-    @classmethod
-    def of(cls, campaign: Campaign) -> Session:
-        """The session that opened ``campaign``; a campaign opened in code (the holder, a
-        test) gets one now, its seat fixed from then on."""
-        found = _SESSIONS.get(campaign)
-        return found if found is not None else cls(campaign)
-
     # -- the seat (read-only) ------------------------------------------------------------
 
     @property
@@ -240,11 +237,6 @@ class Session:
         if self._role != "spectator" and self._campaign.role == "spectator":
             return SEAT_GONE_LINE
         return None
-
-    @property
-    def campaign(self) -> Campaign:
-        """The campaign as this seat has it (to read: its members, trackers, trust)."""
-        return self._campaign
 
     @property
     def name(self) -> str:
@@ -315,6 +307,98 @@ class Session:
     def wait(self, timeout: float) -> bool:
         """Wait up to ``timeout`` seconds for another screen's move, then apply it."""
         return self._campaign.wait(timeout)
+
+    # -- what a face reads of the table (issue 43: the session is all a face holds) -----
+
+    @property
+    def seat_role(self) -> str:
+        """The role this session acts in now: its ``role`` while its seat holds,
+        ``spectator`` once it is [gone][companion.table.session.Session.gone]."""
+        return self._campaign.role
+
+    @property
+    def seat_key(self) -> SeatKey | None:
+        """How this session's seat was proven (``None``: a seat given in code)."""
+        return self._campaign.seat_key
+
+    @property
+    def rulesets(self) -> tuple[str, ...]:
+        """The rulesets the campaign plays."""
+        return self._campaign.rulesets
+
+    @property
+    def head(self) -> int:
+        """The number of the newest event this session holds."""
+        return self._campaign.head
+
+    @property
+    def chain(self) -> str:
+        """The hash chaining the log up to [head][companion.table.session.Session.head]."""
+        return self._campaign.chain
+
+    @property
+    def trust(self) -> TableTrust:
+        """The table's trust (real dice, the players' own numbers)."""
+        return self._campaign.trust
+
+    @property
+    def sitting(self) -> SittingState:
+        """The campaign's sitting as it stands (open or closed, its number)."""
+        return self._campaign.sitting
+
+    @property
+    def lock(self) -> contextlib.AbstractContextManager[Any]:
+        """The campaign's re-entrant lock, for a face that both a page's message and the
+        live watcher reach ([Campaign.lock][companion.store.campaign.Campaign.lock])."""
+        return self._campaign.lock
+
+    @property
+    def watched(self) -> bool:
+        """Whether other processes may write this campaign (a face then follows their
+        moves with [wait_for_change][companion.table.session.Session.wait_for_change]);
+        False for a store only this process writes (memory, the browser's)."""
+        store = self._campaign.store
+        return store is None or store.shared
+
+    def members(self) -> list[Member]:
+        """The campaign's members (the party, the records, the minigames)."""
+        return list(self._campaign)
+
+    def party(self) -> list[Member]:
+        """The campaign's party members."""
+        return self._campaign.party
+
+    def records(self, owner: str) -> list[Member]:
+        """The records kept for the party member ``owner``."""
+        return self._campaign.records(owner)
+
+    def member(self, id_or_name: str) -> Member:
+        """The member with this id or name (a one-line error when there is none)."""
+        return self._campaign.member(id_or_name)
+
+    def has_member(self, ident: str) -> bool:
+        """Whether the member id ``ident`` is in the campaign."""
+        return ident in self._campaign.members
+
+    def on_change(self, listener: Callable[[Any], None]) -> Callable[[], None]:
+        """Call ``listener`` on every change of the campaign (this screen's moves and
+        other screens' applied); returns how to stop."""
+        return self._campaign.on_change(listener)
+
+    def may_undo(self, tracker: Tracker | str) -> str | None:
+        """Why this seat may not take back ``tracker``'s newest move, or ``None``."""
+        return self._campaign.may_undo(self._resolve(tracker))
+
+    def wait_for_change(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds until the store holds an event newer than this
+        session's (applied by [refresh][companion.table.session.Session.refresh], the
+        caller's to run where it re-renders); False at once for a store of this process
+        alone."""
+        campaign = self._campaign
+        store = campaign.store
+        if store is None or not store.shared:
+            return False
+        return store.wait_for_change(campaign.info.id, campaign.head, timeout) > campaign.head
 
     # -- acting --------------------------------------------------------------------------
 
@@ -1226,5 +1310,19 @@ def shared_session(name: str, *, who: str = "", role: str = "",
     from companion.store.opening import shared_campaign
 
     campaign = shared_campaign(name, who=who, role=role, db=db, seat_key=seat_key)
-    return Session.of(campaign)
+    found = _SESSIONS.get(campaign)
+    return found if found is not None else Session(campaign)
 
+
+
+def session_keeping(tracker: Tracker) -> Session | None:
+    """The session whose campaign keeps ``tracker`` live (``None``: a tracker in no
+    campaign, one a form drafts or a test drives alone, or a seat's mirror, which acts
+    through its own session already). A face's controls given only a tracker act
+    through it; a campaign opened in code (the holder, a test) gets its session now,
+    its seat fixed from then on."""
+    recorder = tracker.recorder
+    if not isinstance(recorder, Campaign):
+        return None
+    found = _SESSIONS.get(recorder)
+    return found if found is not None else Session(recorder)
