@@ -74,6 +74,11 @@ LEFT: dict[tuple[str, str], str] = {}
 #: Receivers whose ``load`` is no tracker's (``json.load``), nor any attribute a move's.
 NOT_TRACKERS = ("self", "json", "html")
 
+#: Receivers that are a widget's table session (issue 43: a widget is handed the session,
+#: named ``session``): their ``add``, ``remove``, ``reveal`` are the session's own, which
+#: the seam judges. (``self.session`` is a Plot Points app's tracker: not listed.)
+SESSIONS = ("session",)
+
 #: Calls whose name is some tracker's move but whose receiver is no tracker (a set, an
 #: error line, a thread, the M&M Party or its table), by source text.
 NOT_MOVES = frozenset({
@@ -83,6 +88,8 @@ NOT_MOVES = frozenset({
     "self.error.clear", "self.own_error.clear", "self.modifiers_error.clear",
     "self.field.clear", "cls._instance.thread.start", "party.add", "self.party.add",
     "table.add", "self.checks.check", "mine.contest",
+    # The roll log panel's table session (issue 43): a reveal the seam judges.
+    "self.session.reveal",
 })
 
 #: Calls that hand a move to a rule roll, which calls it with the roll's dice.
@@ -133,11 +140,10 @@ def _rolled(call: ast.Call, parents: dict[int, ast.AST]) -> bool:
 def _receiver_is_no_tracker(receiver: ast.expr) -> bool:
     if isinstance(receiver, ast.Constant):  # ", ".join
         return True
-    if isinstance(receiver, ast.Name) and receiver.id in NOT_TRACKERS:
+    if isinstance(receiver, ast.Name) and receiver.id in (*NOT_TRACKERS, *SESSIONS):
         return True
-    # Session.of(c).add is the session's own method; Thread(...).start a thread's.
-    return isinstance(receiver, ast.Call) and ast.unparse(receiver.func) in (
-        "Session.of", "threading.Thread")
+    # Thread(...).start is a thread's.
+    return isinstance(receiver, ast.Call) and ast.unparse(receiver.func) == "threading.Thread"
 
 
 def move_problems(tree: ast.Module) -> list[str]:
@@ -486,7 +492,7 @@ def test_the_check_catches_a_planted_widget(text: str, problem: str) -> None:
     "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import random\n"
     "    from companion.store.db import Store\n",
     "class View:\n    def __init__(self, who):\n        self.who = who\n        self.role = ''\n",
-    "from companion.table import Session\ndef f(c):\n    return Session.of(c).act('Ash', 'x')\n",
+    "def f(session, sheet):\n    session.add('Ash', sheet)\n    return session.act('Ash', 'x')\n",
     "from companion.store.dbx import thing\n",
     "from companion.widgets.seat_controls import load, undo\n"
     "def f(self, text):\n    undo(self.sheet)\n    load(self.sheet, text)\n    self.undo()\n",
@@ -504,7 +510,7 @@ def test_the_check_catches_a_planted_widget(text: str, problem: str) -> None:
     "    return ', '.join(html.escape(n) for n in names)\n",
     "def f(m):\n    return f'd{m.die}'\n",
     # The seat's view, and a tracker with nothing hidden.
-    "def f(campaign):\n    return Session.of(campaign).tracker('Ash').fatigue\n",
+    "def f(session):\n    return session.tracker('Ash').fatigue\n",
     "def f(s, campaign):\n"
     "    return App(s.view(ensure(campaign, 'M', DiceMonarchsGame, make), DiceMonarchsGame))\n",
     "def f(campaign):\n    return App(ensure(campaign, 'J', Journey, Journey))\n",

@@ -258,7 +258,6 @@ def roll_command(args: argparse.Namespace, expr: str) -> int:
         session = Session.open(store, args.campaign, who=who, role=role)
         logged = session.roll(expr, mode=mode, dice=dice, total=total,
                               chosen_seed=args.seed)
-    campaign = session.campaign
     shown = logged.roll is not None and mode != "blind"
     if args.json:
         out: dict[str, Any] = {"entry": logged.entry, "mode": mode,
@@ -276,7 +275,7 @@ def roll_command(args: argparse.Namespace, expr: str) -> int:
             line += f" — commitment {logged.commitment}"
     else:
         line = (f"{head}: logged as commitment {logged.commitment}; the GM sees it with "
-                f"'log {campaign.name} --gm' and reveals it with 'reveal {campaign.name} "
+                f"'log {session.name} --gm' and reveals it with 'reveal {session.name} "
                 f"{logged.entry}'")
     sys.stdout.write(line + "\n")
     return 0
@@ -308,7 +307,7 @@ def _close_sitting(args: argparse.Namespace) -> int:
 
     with store_of(args.name) as store:
         session = Session.open(store, args.name, who=GM_NAME, role="gm")
-        if not session.campaign.sitting.open:
+        if not session.sitting.open:
             # Nothing to close is not a failure (a script closes every evening).
             sys.stdout.write(f"{args.name}: no sitting is open (the next roll opens one): "
                              "nothing to close\n")
@@ -329,7 +328,7 @@ def _close_sitting(args: argparse.Namespace) -> int:
 def _unrevealed(session: Any, close: int) -> int:
     """Hidden rolls of the sitting just closed that no reveal names."""
     events = session.log(kinds=("roll", "reveal"))
-    opened = session.campaign.sitting.opened_at
+    opened = session.sitting.opened_at
     revealed = {e.data.get("entry") for e in events if e.kind == "reveal"}
     return sum(1 for e in events if e.kind == "roll" and "commitment" in e.data
                and isinstance(e.data.get("fair"), dict) and e.seq not in revealed
@@ -368,7 +367,7 @@ def _client_seed(args: argparse.Namespace) -> int:
     with store_of(args.name) as store:
         session = Session.open(store, args.name, who=who or GM_NAME, role=role)
         stored = session.set_client_seed(args.seed)
-        state = session.campaign.sitting
+        state = session.sitting
         news: dict[str, Any] = stored.data["sitting"] if stored is not None else {}
         published: dict[str, str] = news.get("next") or news.get("clients") or {}
         seat = who or GM_NAME

@@ -141,9 +141,8 @@ def _trust(args: argparse.Namespace) -> int:
         if args.own_dice is not None or args.own_numbers is not None:
             session.set_trust(own_dice=switch(args.own_dice),
                               own_numbers=switch(args.own_numbers))
-        campaign = session.campaign
-        trust = campaign.trust
-    sys.stdout.write(f"{campaign.name}: players {'may' if trust.own_dice else 'may not'} "
+        trust = session.trust
+    sys.stdout.write(f"{session.name}: players {'may' if trust.own_dice else 'may not'} "
                      f"enter their own dice for saves and checks; "
                      f"{'may' if trust.own_numbers else 'may not'} edit their own numbers\n")
     return 0

@@ -301,7 +301,7 @@ class TableSocket(websocket.WebSocketHandler):
 
     @property
     def seat_key(self) -> SeatKey | None:
-        return self.session.campaign.seat_key if self.session is not None else None
+        return self.session.seat_key if self.session is not None else None
 
     # -- frames ------------------------------------------------------------------------
 
@@ -350,7 +350,7 @@ class TableSocket(websocket.WebSocketHandler):
         if info is None or not hello.secret:
             return {"type": "refused", "reason": NO_SEAT_LINE}
         session = Session.by_secret(store, info.name, hello.secret)
-        if session.role == "spectator" or session.campaign.seat_key is None:
+        if session.role == "spectator" or session.seat_key is None:
             return {"type": "refused", "reason": NO_SEAT_LINE}
         head = store.head(info.id)
         if hello.last_seen > head:
@@ -358,9 +358,8 @@ class TableSocket(websocket.WebSocketHandler):
                     f"campaign's last event ({head}): forget it and say hello with 0"}
         raw = store.events_since(info.id, hello.last_seen)
         events = session.visible(raw)
-        campaign = session.campaign
         members = [{**m.to_dict(state=False), "save": session.visible_save(m.id)}
-                   for m in campaign]
+                   for m in session.members()]
         self.session, self.campaign_id, self.uid = session, info.id, info.uid
         self.sent = raw[-1].seq if raw else hello.last_seen
         return {"type": "welcome", "v": PROTOCOL_VERSION, "campaign": info.name,

@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING
 
 from companion.store.campaign import Member
 from companion.store.permissions import SeatError, SeatKey
+from companion.store.port import Store
 from companion.store.records import ConflictError, StoreError
 
 if TYPE_CHECKING:
     from companion.state import Tracker
-    from companion.store.port import Store
     from companion.store.seats import Seat, SeatInfo
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
     "Member",
     "SeatError",
     "SeatKey",
+    "Store",
     "StoreError",
     "create_table",
     "list_seats",
@@ -68,7 +69,8 @@ def list_seats(store: Store, campaign: str) -> list[SeatInfo]:
 
 def seat_key(who: str, role: str, secret: str = "") -> SeatKey:
     """How the seat ``who`` (``role``) was proven: by ``secret``, else by a hub login."""
-    from companion.store.seats import Seat, seat_key as key
+    from companion.store.seats import Seat
+    from companion.store.seats import seat_key as key
 
     return key(Seat(who, role), secret)
 

@@ -279,6 +279,8 @@ class RemoteSession(Session):
 
     def __init__(self, campaign: MirrorCampaign, remote: Remote) -> None:
         super().__init__(campaign)
+        self.mirror = campaign
+        """The mirror of the table this session acts on (its own to follow the wire)."""
         self.remote = remote
         self.answered: list[Callable[[Outcome], None]] = []
         campaign.remote = remote
@@ -319,9 +321,7 @@ class RemoteSession(Session):
         return Accepted(act)
 
     def _send(self, act: Act) -> None:
-        campaign = self.campaign
-        assert isinstance(campaign, MirrorCampaign)
-        campaign.send_act(act)
+        self.mirror.send_act(act)
 
     def roll(self, expr: str, *, mode: str = "public", dice: Sequence[int] | None = None,
              total: int | None = None, chosen_seed: int | None = None,
@@ -510,8 +510,7 @@ class Remote:
         drop), end with each tracker equal to the table's save of it."""
         if self.store is None or self.session is None:
             return
-        campaign = self.session.campaign
-        assert isinstance(campaign, MirrorCampaign)
+        campaign = self.session.mirror
         self.store.receive(events, head)
         try:
             campaign.follow()

@@ -389,6 +389,18 @@ class Session:
         """Why this seat may not take back ``tracker``'s newest move, or ``None``."""
         return self._campaign.may_undo(self._resolve(tracker))
 
+    def seat_role_of(self, who: str) -> str | None:
+        """The role of the (not revoked) seat called ``who``, read from the store now
+        (``None``: no such seat); raises ``StoreError`` when the store cannot answer. A
+        campaign kept nowhere has no seats: ``None``."""
+        from companion.store.seats import seat_named
+
+        store = self._campaign.store
+        if store is None:
+            return None
+        seat = seat_named(store, self.name, who)
+        return seat.role if seat is not None else None
+
     def wait_for_change(self, timeout: float) -> bool:
         """Wait up to ``timeout`` seconds until the store holds an event newer than this
         session's (applied by [refresh][companion.table.session.Session.refresh], the

@@ -65,7 +65,7 @@ from companion.widgets.markup import details_html
 from companion.widgets.rolls import RollLogPanel, RollModePanel, RollOutcome, seat_html
 
 if TYPE_CHECKING:
-    from companion.store.campaign import Campaign
+    from companion.table.session import Session
 
 __all__ = ["QUICK_ROLLS", "SEED_BOUND", "TRAY_CHART_BARS", "TRAY_MAX_DICE", "DiceTray",
            "chart_svg", "plain_syntax_error"]
@@ -250,7 +250,7 @@ class DiceTray(widgets.VBox):
         *,
         expr: str = "1d20",
         seed_source: Callable[[], int] = draw_seed,
-        campaign: Campaign | None = None,
+        session: Session | None = None,
         who: str = "",
         role: str = "",
         from_page: bool = True,
@@ -305,20 +305,20 @@ class DiceTray(widgets.VBox):
         # person too; opened in place, the heading above it already does.
         self.seat = widgets.HTML()
         self.seat.add_class("tc-seat-line")
-        if campaign is None and from_page:
-            campaign, who, role = self._page_campaign()
-            if campaign is not None:
-                self.seat.value = seat_html(campaign.name, who, role)
-        elif campaign is not None:
-            self.seat.value = seat_html(campaign.name, who, role, where=False)
-        self.campaign = campaign
+        if session is None and from_page:
+            session, who, role = self._page_session()
+            if session is not None:
+                self.seat.value = seat_html(session.name, who, role)
+        elif session is not None:
+            self.seat.value = seat_html(session.name, who, role, where=False)
+        self.session = session
         # In a campaign the seed box is the GM's (a chosen seed chooses the dice).
-        self.seed_shown = campaign is None or role in ("gm", "")
-        self.modes = RollModePanel(expr, campaign=campaign, who=who, role=role,
+        self.seed_shown = session is None or role in ("gm", "")
+        self.modes = RollModePanel(expr, session=session, who=who, role=role,
                                    seed_source=seed_source, show_odds=False,
                                    show_status=False, error=self.error)
-        self.roll_log = (RollLogPanel(campaign, who=who, role=role, error=self.error)
-                         if campaign is not None else None)
+        self.roll_log = (RollLogPanel(session, who=who, role=role, error=self.error)
+                         if session is not None else None)
         self.expr.observe(lambda change: self.modes.set_expr(str(change["new"])),
                           names="value")
 
@@ -372,17 +372,17 @@ class DiceTray(widgets.VBox):
         self._update_odds(expr)
         return result
 
-    def _page_campaign(self) -> tuple[Campaign | None, str, str]:
+    def _page_session(self) -> tuple[Session | None, str, str]:
         """The campaign the page's URL names (none: ``None``); a campaign that cannot be
         opened is said on the error line and the tray works without it."""
-        from companion.widgets.table.binding import PageContext, page_campaign
+        from companion.widgets.table.binding import PageContext, page_session
 
         context = PageContext.from_query()
         if not context.campaign:
             return None, "", ""
         try:
-            campaign = page_campaign(context)  # who and role: the seat's (issue 19)
-            return campaign, campaign.who if campaign else "", campaign.role if campaign else ""
+            session = page_session(context)  # who and role: the seat's (issue 19)
+            return session, session.who if session else "", session.seat_role if session else ""
         except CompanionError as exc:
             self.error.show(exc)
             return None, "", ""

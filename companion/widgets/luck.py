@@ -20,7 +20,7 @@ from companion.table.session import Session
 from companion.widgets.base import ErrorLine, button, row, safe
 
 if TYPE_CHECKING:
-    from companion.store.campaign import Campaign
+    from companion.table.session import Session
 
 __all__ = ["LuckPanel"]
 
@@ -33,9 +33,9 @@ class LuckPanel(widgets.VBox):
     (``.tc-luck-session``: a session, or the whole campaign), the **Luck** button
     (``.tc-btn-luck``) and the report (``.tc-luck-report``)."""
 
-    def __init__(self, campaign: Campaign, *, error: ErrorLine | None = None) -> None:
+    def __init__(self, session: Session, *, error: ErrorLine | None = None) -> None:
         super().__init__()
-        self.campaign = campaign
+        self.session = session
         self.error = error if error is not None else ErrorLine()
         self.pick = widgets.Dropdown(options=[("Whole campaign", WHOLE)], value=WHOLE,
                                      description="Luck in", style={"description_width":
@@ -53,7 +53,7 @@ class LuckPanel(widgets.VBox):
 
     def show(self) -> LuckReport:
         """Work out the report for the picked span and show it."""
-        events = [e.to_dict() for e in Session.of(self.campaign).log()]
+        events = [e.to_dict() for e in self.session.log()]
         sessions = sorted(set(play_sessions(events).values()))
         options = [("Whole campaign", WHOLE)] + [(f"Session {n}", n) for n in sessions]
         if list(self.pick.options) != options:
@@ -62,7 +62,7 @@ class LuckPanel(widgets.VBox):
                 self.pick.options = options
                 self.pick.value = keep
         picked = int(self.pick.value or WHOLE)
-        report = luck_report(events, self.campaign.name, None if picked == WHOLE else picked)
+        report = luck_report(events, self.session.name, None if picked == WHOLE else picked)
         self.report.value = report_html(report)
         return report
 

@@ -87,7 +87,7 @@ from companion.widgets.seat_controls import act, act_party, member_key, table_mo
 if TYPE_CHECKING:
     import random
 
-    from companion.store.campaign import Campaign
+    from companion.table.session import Session
 
 __all__ = ["AdventurerPanel", "CheckPanel", "GameMasterPanel", "GroupCheckPanel",
            "MonstersAndMagicApp"]
@@ -376,7 +376,7 @@ class AdventurerPanel(widgets.VBox):
     def __init__(self, adventurer: Adventurer, error: ErrorLine | None = None,
                  party: Party | None = None,
                  seed_source: Callable[[], int] = draw_seed, *,
-                 campaign: Campaign | None = None, who: str = "", role: str = "") -> None:
+                 session: Session | None = None, who: str = "", role: str = "") -> None:
         """``campaign``, ``who``, ``role``: the page's campaign and viewer, for the rolls'
         modes (public, GM only, blind, self) and their roll log; without one every roll is
         public. Each roll of the sheet may be made with the player's own dice."""
@@ -414,7 +414,7 @@ class AdventurerPanel(widgets.VBox):
                                                          "check")}
         # One mode picker and own-dice box for every roll of this sheet: the check, Feeling
         # Lucky, the death roll, detonating a condition, the GM's reroll, a rest's rolls.
-        self.controls = RollControls(campaign=campaign, who=who, role=role,
+        self.controls = RollControls(session=session, who=who, role=role,
                                      seed_source=lambda: self.seed_source(), name="sheet")
         self.roll_result = widgets.HTML()
         self.checks = CheckPanel(a, self.section_errors["check"], party, seed_source,
@@ -766,7 +766,7 @@ class MonstersAndMagicApp(widgets.VBox):
     def __init__(self, names: list[str] | None = None, *, luck: int = 2,
                  seed_source: Callable[[], int] = draw_seed, party: Party | None = None,
                  adopt: Callable[[Adventurer], Adventurer] | None = None,
-                 campaign: Campaign | None = None, who: str | None = None,
+                 session: Session | None = None, who: str | None = None,
                  role: str | None = None) -> None:
         """``party``: an existing table (a campaign's; ``names`` is then ignored).
         ``adopt``: hands a new character to its keeper (a campaign) and returns the
@@ -776,9 +776,9 @@ class MonstersAndMagicApp(widgets.VBox):
         rolls with the players' own dice; without a campaign every roll is public."""
         super().__init__()
         self.error = ErrorLine()
-        self.campaign = campaign
-        self.who = who if who is not None else (campaign.who if campaign is not None else "")
-        self.role = role if role is not None else (campaign.role if campaign is not None
+        self.session = session
+        self.who = who if who is not None else (session.who if session is not None else "")
+        self.role = role if role is not None else (session.seat_role if session is not None
                                                    else "")
         self.party = party if party is not None else Party()
         self.adopt = adopt
@@ -786,10 +786,10 @@ class MonstersAndMagicApp(widgets.VBox):
         self.seed_source = seed_source
         # Each part shows its own errors under its buttons; self.error is for the roster.
         self.roller = CheckPanel(None, seed_source=seed_source, controls=RollControls(
-            campaign=campaign, who=self.who, role=self.role, seed_source=seed_source,
+            session=session, who=self.who, role=self.role, seed_source=seed_source,
             name="check"), targets=self.party)
         self.group = GroupCheckPanel(seed_source=seed_source, controls=RollControls(
-            campaign=campaign, who=self.who, role=self.role, seed_source=seed_source,
+            session=session, who=self.who, role=self.role, seed_source=seed_source,
             name="group"))
         self.gm_view = GameMasterPanel(self.gm)
         self.sheets: dict[str, AdventurerPanel] = {}
@@ -854,7 +854,7 @@ class MonstersAndMagicApp(widgets.VBox):
     def seat(self, adventurer: Adventurer) -> AdventurerPanel:
         """Show the sheet of ``adventurer`` (already at the table) and pick it."""
         sheet = AdventurerPanel(adventurer, party=self.party, seed_source=self.seed_source,
-                                campaign=self.campaign, who=self.who, role=self.role)
+                                session=self.session, who=self.who, role=self.role)
         self.sheets[adventurer.name] = sheet
         self._refresh_picker(sheet)
         return sheet

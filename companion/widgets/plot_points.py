@@ -71,7 +71,7 @@ if TYPE_CHECKING:
 
     from companion.rulesets.plot_points.checks import PlotCheckResult
     from companion.rulesets.plot_points.session import CheckOutcome
-    from companion.store.campaign import Campaign
+    from companion.table.session import Session
 
 __all__ = ["PlotPointCheckPanel", "PlotPointLogPanel", "PlotPointPoolPanel", "PlotPointsApp",
            "StrainWoundsPanel"]
@@ -101,13 +101,13 @@ class PlotPointCheckPanel(widgets.VBox):
     """
 
     def __init__(self, session: PlotPointSession, error: ErrorLine | None = None, *,
-                 campaign: Campaign | None = None, who: str = "", role: str = "",
+                 table: Session | None = None, who: str = "", role: str = "",
                  seed_source: Callable[[], int] = draw_seed) -> None:
         super().__init__()
         self.session = session
         self.error = error or ErrorLine()
         own_error = [self.error] if error is None else []
-        self.controls = RollControls(campaign=campaign, who=who, role=role,
+        self.controls = RollControls(session=table, who=who, role=role,
                                      seed_source=seed_source, name="check")
         self.who = widgets.Dropdown(description="Who", layout=widgets.Layout(width="200px"))
         self.who.add_class("tc-who")
@@ -430,20 +430,20 @@ class PlotPointsApp(widgets.VBox):
 
     def __init__(self, players: list[str] | None = None, gm: str = "GM",
                  session: PlotPointSession | None = None, *,
-                 campaign: Campaign | None = None, who: str | None = None,
+                 table: Session | None = None, who: str | None = None,
                  role: str | None = None, seed_source: Callable[[], int] = draw_seed) -> None:
         super().__init__()
         self.session = session or PlotPointSession.new(players or ["Player 1", "Player 2"], gm)
         self.error = ErrorLine()
         # The page's viewer: the campaign's unless told otherwise (modes need a campaign).
-        self.campaign = campaign
-        viewer = who if who is not None else (campaign.who if campaign is not None else "")
-        seat = role if role is not None else (campaign.role if campaign is not None else "")
-        roll_args: dict[str, Any] = {"campaign": campaign, "who": viewer, "role": seat,
+        viewer = who if who is not None else (table.who if table is not None else "")
+        seat = role if role is not None else (table.seat_role if table is not None else "")
+        roll_args: dict[str, Any] = {"table": table, "who": viewer, "role": seat,
                                      "seed_source": seed_source}
         # Each part shows its errors beside its own buttons (a phone shows one part at a time).
         self.roller = PlotPointCheckPanel(self.session, **roll_args)
-        self.recovery = RollControls(hint="1d20 per wound", name="rest", **roll_args)
+        self.recovery = RollControls(hint="1d20 per wound", name="rest", session=table,
+                                     who=viewer, role=seat, seed_source=seed_source)
         # The session every part acts through: the campaign's, or opened without one an
         # unsaved session that keeps this table's tracker (one path from the first tap).
         self.table = self.recovery.session_for([self.session])
@@ -456,8 +456,8 @@ class PlotPointsApp(widgets.VBox):
         self.history = PlotPointLogPanel(self.session)
         self.contest = PlotContestPanel(self.session, **roll_args)
         # The campaign's roll log as this viewer may see it (reveal, check a commitment).
-        self.roll_log = (RollLogPanel(campaign, who=viewer, role=seat)
-                         if campaign is not None else None)
+        self.roll_log = (RollLogPanel(table, who=viewer, role=seat)
+                         if table is not None else None)
         app_box(
             self.pool, self.roller, self.contest,
             widgets.HTML("<b>Strain & wounds</b>"), self.recovery, self.characters,

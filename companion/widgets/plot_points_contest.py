@@ -50,7 +50,7 @@ from companion.widgets.seat_controls import mover
 
 if TYPE_CHECKING:
     from companion.rulesets.plot_points.session import ContestOutcome
-    from companion.store.campaign import Campaign
+    from companion.table.session import Session
 
 __all__ = ["PlotContestPanel", "advantage_note"]
 
@@ -82,12 +82,12 @@ class PlotContestPanel(widgets.VBox):
 
     def __init__(self, session: PlotPointSession, error: ErrorLine | None = None, *,
                  seed_source: Callable[[], int] = draw_seed,
-                 campaign: Campaign | None = None, who: str = "", role: str = "") -> None:
+                 table: Session | None = None, who: str = "", role: str = "") -> None:
         super().__init__(layout=widgets.Layout(max_width="100%"))
         self.add_class("tc-contest")
         self.session = session
         self.seed_source = seed_source
-        self.controls = RollControls(campaign=campaign, who=who, role=role,
+        self.controls = RollControls(session=table, who=who, role=role,
                                      seed_source=lambda: self.seed_source(), name="contest")
         self.error = error if error is not None else ErrorLine()
         self.who = widgets.Dropdown(options=[], description="Who",

@@ -93,7 +93,7 @@ from companion.widgets.sitting import SittingPanel
 if TYPE_CHECKING:
     import random
 
-    from companion.store.campaign import Campaign
+    from companion.table.session import Session
 
 __all__ = ["LOG_ROWS", "MAX_DIE_BOXES", "FacesBox", "RollControls", "RollLogPanel",
            "RollModePanel", "RollOutcome", "RuleRoll", "TableRollPanel", "faces_hint",
@@ -137,15 +137,15 @@ def unsaved_session_for(trackers: Sequence[Tracker], owner: object) -> Session:
     """The unsaved session an app opened without a campaign acts through: the one
     ``trackers`` are already kept in (an app's trackers share one), else ``owner``'s own
     (made on its first roll); every tracker not kept yet joins it, as itself."""
-    from companion.store.campaign import Campaign
+    from companion.table.session import session_keeping
 
-    kept = {id(t.recorder): t.recorder for t in trackers
-            if isinstance(t.recorder, Campaign)}
+    kept = {id(found): found for found in map(session_keeping, trackers)
+            if found is not None}
     if len(kept) > 1:
         raise CompanionError("these trackers are kept in different campaigns: one roll "
                              "cannot move them together")
     if kept:
-        session = Session.of(next(iter(kept.values())))
+        session = next(iter(kept.values()))
     else:
         session = owner.__dict__.get("_unsaved_session") or Session.unsaved()
     owner.__dict__["_unsaved_session"] = session
@@ -257,13 +257,13 @@ class RollModePanel(widgets.VBox):
     the app's error line (the panel's own otherwise).
     """
 
-    def __init__(self, expr: str = "1d20", *, campaign: Campaign | None = None, who: str = "",
+    def __init__(self, expr: str = "1d20", *, session: Session | None = None, who: str = "",
                  role: str = "", seed_source: Callable[[], int] = draw_seed,
                  show_odds: bool = True, show_status: bool = True,
                  error: ErrorLine | None = None) -> None:
         super().__init__()
         self._show_status = show_status
-        self.campaign = campaign
+        self.session = session
         self.who = who
         self.role = role
         self._seed_source = seed_source
@@ -271,14 +271,14 @@ class RollModePanel(widgets.VBox):
         self.error = error if error is not None else ErrorLine()
         self.expr = ""
         self.last: RollOutcome | None = None
-        modes = modes_for(role, who) if campaign is not None else ["public"]
+        modes = modes_for(role, who) if session is not None else ["public"]
         self.mode = widgets.ToggleButtons(
             options=[(_MODE_LABELS[m], m) for m in modes], value="public",
             tooltips=[_MODE_TIPS[m] for m in modes], style={"button_width": "auto"})
         self.mode.add_class("tc-roll-mode")
         self.mode_note = widgets.HTML()
         self.mode.observe(lambda _c: self._on_mode(), names="value")
-        if campaign is None:
+        if session is None:
             self.mode.disabled = True
             self.mode_note.value = ('<div class="tc-roll-note">Roll modes need a campaign: '
                                     "open this app from the table to roll hidden.</div>")
@@ -428,7 +428,7 @@ class RollModePanel(widgets.VBox):
         # The table session rolls: it draws the seed (from this page's seed source), checks
         # the seat, logs the roll and hands back only what this seat may see. Without a
         # campaign it is this panel's unsaved session (the same path; nothing kept).
-        session = (Session.of(self.campaign) if self.campaign is not None
+        session = (self.session if self.session is not None
                    else unsaved_session_for((), self))
         logged = session.roll(
             expr, mode=mode, dice=faces, total=total, chosen_seed=seed if chosen else None,
@@ -474,10 +474,10 @@ class RollLogPanel(widgets.VBox):
     screen's applied by the page's live sync).
     """
 
-    def __init__(self, campaign: Campaign, *, who: str = "", role: str = "",
+    def __init__(self, session: Session, *, who: str = "", role: str = "",
                  rows: int = LOG_ROWS, error: ErrorLine | None = None) -> None:
         super().__init__()
-        self.campaign = campaign
+        self.session = session
         self.who = who
         self.role = role
         self.rows = rows
@@ -494,9 +494,9 @@ class RollLogPanel(widgets.VBox):
         self.check_result.add_class("tc-check-result")
         from companion.widgets.luck import LuckPanel  # the luck report (issue 32)
 
-        self.luck = LuckPanel(campaign, error=self.error)
-        self.sitting = SittingPanel(campaign, error=self.error)
-        self.tables = TableRollPanel(campaign, who=who, role=role, error=self.error)
+        self.luck = LuckPanel(session, error=self.error)
+        self.sitting = SittingPanel(session, error=self.error)
+        self.tables = TableRollPanel(session, who=who, role=role, error=self.error)
         self.children = [
             widgets.HTML('<div class="tc-section">Roll log</div>'),
             self.list,
@@ -511,7 +511,7 @@ class RollLogPanel(widgets.VBox):
             *([self.error] if error is None else []),
         ]
         self.add_class("tc-roll-log-panel")
-        self._unsubscribe = campaign.on_change(lambda *_a: safe(self.error)(self.render)())
+        self._unsubscribe = session.on_change(lambda *_a: safe(self.error)(self.render)())
         self.render()
 
     def close(self) -> None:
@@ -522,7 +522,7 @@ class RollLogPanel(widgets.VBox):
         """The roll log (rolls and reveals) as this viewer may see it."""
         # The session filters: this page never holds another seat's hidden roll.
         return [e.to_dict() for e in
-                Session.of(self.campaign).log(kinds=("roll", "reveal"))]
+                self.session.log(kinds=("roll", "reveal"))]
 
     def render(self) -> None:
         events = self.events()
@@ -533,7 +533,7 @@ class RollLogPanel(widgets.VBox):
                 "shown</div>" if len(events) > len(newest) else "")
         self.list.value = ((f"<ol reversed>{items}</ol>{LOCAL_TIME_SCRIPT}" if items else
                             '<div class="tc-roll-note">No rolls yet.</div>') + more
-                           + chain_footer(self.campaign.head, self.campaign.chain))
+                           + chain_footer(self.session.head, self.session.chain))
         hidden = [e for e in rolls if "commitment" in e["data"]]
         can_reveal = [e for e in hidden if "revealed" not in e["data"] and self._may_reveal(e)]
         revealed = [e for e in hidden if "revealed" in e["data"]]
@@ -562,7 +562,7 @@ class RollLogPanel(widgets.VBox):
         entry = self.reveal_pick.value
         if entry is None:
             raise CompanionError("reveal: there is no hidden roll you may reveal")
-        Session.of(self.campaign).reveal(int(entry))
+        self.session.reveal(int(entry))
         self.render()
 
     def check(self) -> bool:
@@ -588,16 +588,16 @@ class TableRollPanel(widgets.VBox):
     (the sitting's seed, the seat checked), so its entry records the table and ``verify``
     rolls it again; the result shows here and in the log (a hidden roll: its commitment)."""
 
-    def __init__(self, campaign: Campaign, *, who: str = "", role: str = "",
+    def __init__(self, session: Session, *, who: str = "", role: str = "",
                  error: ErrorLine | None = None) -> None:
         from companion import tables
 
         super().__init__()
-        self.campaign = campaign
+        self.session = session
         self.error = error if error is not None else ErrorLine()
         self.shown = 0  # rolls shown here, for the result's data-n
         everything = tables.all_tables()
-        mine = [t for t in everything if t.ruleset in campaign.rulesets] or everything
+        mine = [t for t in everything if t.ruleset in session.rulesets] or everything
         self.pick = widgets.Dropdown(options=[(t.title, t.id) for t in mine],
                                      value=mine[0].id if mine else None,
                                      description="Table",
@@ -624,7 +624,7 @@ class TableRollPanel(widgets.VBox):
         table_id = self.pick.value
         if not table_id:
             raise CompanionError("table: pick a table to roll on")
-        made = Session.of(self.campaign).roll_table(str(table_id), mode=str(self.mode.value))
+        made = self.session.roll_table(str(table_id), mode=str(self.mode.value))
         self.shown += 1
         if made.shown and made.text is not None:
             body = (f"entry {made.entry}: {html.escape(str(self.pick.label))}: "
@@ -640,7 +640,7 @@ def chain_footer(head: int, chain: str) -> str:
     """The roll log's footer: the campaign's chain head (issue 29), where players look, so
     a log rewritten later no longer ends where the table saw it end (see
     [companion.store.chain][])."""
-    from companion.store.chain import short
+    from companion.table.opening import short_hash as short
 
     if not head:
         return ""
@@ -758,22 +758,22 @@ class RollControls(widgets.VBox):
     ``hint`` says what dice the roll takes (see [faces_hint][companion.widgets.rolls.faces_hint]).
     """
 
-    def __init__(self, *, campaign: Campaign | None = None, who: str = "", role: str = "",
+    def __init__(self, *, session: Session | None = None, who: str = "", role: str = "",
                  seed_source: Callable[[], int] = draw_seed, hint: str = "1d20",
                  name: str = "roll") -> None:
         super().__init__()
-        self.campaign = campaign
+        self.session = session
         self.who = who
         self.role = role
         self._seed_source = seed_source
         self.last: RuleRoll[Any] | None = None
-        modes = modes_for(role, who) if campaign is not None else ["public"]
+        modes = modes_for(role, who) if session is not None else ["public"]
         self.mode = widgets.Dropdown(
             options=[(_MODE_LABELS[m], m) for m in modes], value="public",
             description="Mode", style={"description_width": "initial"},
             layout=widgets.Layout(width="150px", max_width="100%"))
         self.mode.add_class("tc-rule-mode")
-        if campaign is None:
+        if session is None:
             self.mode.layout.display = "none"
         self.own = widgets.Checkbox(value=False, description="I rolled it myself",
                                     indent=False, layout=widgets.Layout(width="auto"))
@@ -788,8 +788,8 @@ class RollControls(widgets.VBox):
         self.mode.observe(lambda _c: self._on_mode(), names="value")
         self.own.observe(lambda _c: self._on_own(), names="value")
         self.children = [row(self.mode, self.own), self.faces, self.note, self.error]
-        if campaign is not None:  # the switch shows only where the seam takes own dice
-            campaign.on_change(lambda _c: self._offer_own())
+        if session is not None:  # the switch shows only where the seam takes own dice
+            session.on_change(lambda _c: self._offer_own())
         self._offer_own()
         self.add_class("tc-roll-controls")
         self.add_class(f"tc-roll-controls-{name}")
@@ -802,7 +802,7 @@ class RollControls(widgets.VBox):
     @property
     def hidden(self) -> bool:
         """Whether the mode picked hides the roll (``gm``, ``blind``, ``self``)."""
-        return self.campaign is not None and self.mode_value in fairplay.HIDDEN_MODES
+        return self.session is not None and self.mode_value in fairplay.HIDDEN_MODES
 
     def move_args(self, rng: random.Random) -> dict[str, Any]:
         """The keyword arguments for a tracker move given the ``rng`` of a roll: always
@@ -827,7 +827,7 @@ class RollControls(widgets.VBox):
         """Offer "I rolled it myself" only when the campaign would take the entry (a
         player's own dice: when the GM trusts them, issue 28); a crafted message that
         ticks it anyway is refused at the campaign's seam."""
-        refusal = self.campaign.may_use_own_dice() if self.campaign is not None else None
+        refusal = self.session.may_use_own_dice() if self.session is not None else None
         self.own.layout.display = "none" if refusal else ""
         if refusal and self.own.value:
             self.own.value = False
@@ -912,8 +912,8 @@ class RollControls(widgets.VBox):
         """The table session this panel's rolls go through: the page's campaign's, or,
         opened without one, the unsaved session that keeps ``trackers`` (the one they
         are already kept in, else this panel's own; a tracker not kept yet joins it)."""
-        if self.campaign is not None:
-            return Session.of(self.campaign)
+        if self.session is not None:
+            return self.session
         return unsaved_session_for(trackers, self)
 
     def _refuse(self, line: str) -> NoReturn:

@@ -42,11 +42,10 @@ _NAMED = 60
 def _session(tracker: Tracker) -> Session | None:
     """The table session ``tracker`` is kept in (``None``: a tracker in no campaign, e.g.
     one a test drives alone, or one a form drafts before it is added)."""
-    from companion.store.campaign import Campaign
     from companion.table.session import Session
 
     recorder = tracker.recorder
-    return Session.of(recorder) if isinstance(recorder, Campaign) else None
+    return recorder if isinstance(recorder, Session) else None
 
 
 def act(tracker: Tracker, move: str, /, *args: Any, **kwargs: Any) -> Any:

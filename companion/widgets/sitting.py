@@ -40,7 +40,7 @@ from companion.widgets.base import ErrorLine, button, confirm_button, disable_fo
 from companion.widgets.markup import details_html
 
 if TYPE_CHECKING:
-    from companion.store.campaign import Campaign
+    from companion.table.session import Session
 
 __all__ = ["CLOSE_PROMPT", "SittingPanel", "check_command"]
 
@@ -65,10 +65,9 @@ class SittingPanel(widgets.VBox):
     (``.tc-sitting-check``). [render][companion.widgets.sitting.SittingPanel.render]
     draws it again (the roll log calls it on every change of the campaign)."""
 
-    def __init__(self, campaign: Campaign, *, error: ErrorLine | None = None) -> None:
+    def __init__(self, session: Session, *, error: ErrorLine | None = None) -> None:
         super().__init__()
-        self.campaign = campaign
-        self.session = Session.of(campaign)
+        self.session = session
         self.error = error if error is not None else ErrorLine()
         #: A client seed this page set while no sitting was open (published with the
         #: seat's first roll of the next one).
@@ -80,16 +79,16 @@ class SittingPanel(widgets.VBox):
         self.seed_button = button("Set my client seed", self.set_seed, error=self.error,
                                   name="client-seed")
         self.close_button = confirm_button(
-            "Close the sitting", self.close_sitting, risky=lambda: self.campaign.sitting.open,
+            "Close the sitting", self.close_sitting, risky=lambda: self.session.sitting.open,
             prompt=CLOSE_PROMPT, error=self.error, name="close-sitting")
         self.check_line = widgets.HTML()
         self.check_line.add_class("tc-sitting-check")
-        seats = self.session.role in ("gm", "player", "")
+        seats = self.session.seat_role in ("gm", "player", "")
         self.seed_row = row(self.seed_box, self.seed_button)
         self.seed_row.layout.display = "" if seats else "none"
         # Made on every page (a crafted message can press any widget the kernel made:
         # the session refuses a player's close), shown to the GM only.
-        self.close_button.layout.display = "" if self.session.role in ("gm", "") else "none"
+        self.close_button.layout.display = "" if self.session.seat_role in ("gm", "") else "none"
         self.children = [
             widgets.HTML('<div class="tc-section">Fair dice</div>'),
             self.status, self.seed_row, self.close_button, self.check_line,
@@ -103,11 +102,11 @@ class SittingPanel(widgets.VBox):
     @property
     def seat(self) -> str:
         """The name this seat's client seed is published under."""
-        return seat_name(self.campaign.who, self.campaign.role)
+        return seat_name(self.session.who, self.session.seat_role)
 
     def render(self) -> None:
         """Say the sitting, this seat's client seed and, after a close, how to check it."""
-        state = self.campaign.sitting
+        state = self.session.sitting
         if state.open:
             said = (f"Sitting {state.number}, open since entry {state.opened_at}: the "
                     "server's seed is sealed. Nobody can pick a roll; the seed is published "
@@ -138,9 +137,9 @@ class SittingPanel(widgets.VBox):
         self.check_line.value = self._check_html() if state.number and not state.open else ""
 
     def _seed_html(self) -> str:
-        if self.session.role not in ("gm", "player", ""):
+        if self.session.seat_role not in ("gm", "player", ""):
             return ""
-        state = self.campaign.sitting
+        state = self.session.sitting
         published = state.clients.get(self.seat) if state.open else None
         coming = state.pending.get(self.seat)
         # The seed itself is for whoever checks the log: folded, like a roll's seed.
@@ -171,8 +170,8 @@ class SittingPanel(widgets.VBox):
         return f'<div class="tc-client-seed" data-seat="{html.escape(self.seat)}">{said}</div>'
 
     def _check_html(self) -> str:
-        number = self.campaign.sitting.number
-        command = html.escape(check_command(self.campaign.name))
+        number = self.session.sitting.number
+        command = html.escape(check_command(self.session.name))
         return (f'<div class="tc-roll-note" data-sitting="{number}">To check sitting '
                 f"{number}: <code>{command}</code>, or drop the exported log on the site's "
                 "<b>Fair dice</b> page.</div>")
@@ -183,7 +182,7 @@ class SittingPanel(widgets.VBox):
         """Set this seat's client seed to the box's text (empty: a fresh one)."""
         text = str(self.seed_box.value).strip()
         stored = self.session.set_client_seed(text or None)
-        self._waiting_seed = None if stored is not None or self.campaign.sitting.open \
+        self._waiting_seed = None if stored is not None or self.session.sitting.open \
             else self.session.client_seed
         self.seed_box.value = ""
         self.render()

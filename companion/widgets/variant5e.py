@@ -75,7 +75,7 @@ from companion.widgets.seat_controls import act, load, mover, seat_refusal, undo
 if TYPE_CHECKING:
     import random  # a type only: the session draws every roll
 
-    from companion.store.campaign import Campaign
+    from companion.table.session import Session
 
 __all__ = ["CombatOptionsApp", "CombatantPanel", "DeathAndReturningApp", "SpellPointsApp"]
 
@@ -94,11 +94,11 @@ LOG_SHOWN = 12
 DEATH_DICE_HINT = "d20; a return: d20, then d100"
 
 
-def roll_controls(campaign: Campaign | None, seed_source: Callable[[], int], hint: str,
+def roll_controls(session: Session | None, seed_source: Callable[[], int], hint: str,
                   name: str) -> RollControls:
     """The mode picker and own-dice box of an app, for ``campaign``'s viewer (if any)."""
-    return RollControls(campaign=campaign, who=campaign.who if campaign is not None else "",
-                        role=campaign.role if campaign is not None else "",
+    return RollControls(session=session, who=session.who if session is not None else "",
+                        role=session.seat_role if session is not None else "",
                         seed_source=seed_source, hint=hint, name=name)
 
 
@@ -249,7 +249,7 @@ class DeathAndReturningApp(widgets.VBox):
     def __init__(self, record: DeathRecord | None = None, *,
                  seed_source: Callable[[], int] = draw_seed,
                  psychosis: tuple[MiasmaTracker, str] | None = None,
-                 campaign: Campaign | None = None) -> None:
+                 session: Session | None = None) -> None:
         super().__init__()
         self.model = record if record is not None else DeathRecord()
         #: The Miasma tracker and the name this creature has there: a return lowers its
@@ -288,7 +288,7 @@ class DeathAndReturningApp(widgets.VBox):
             "undo": button("Undo", lambda: undo(m), error=self.error, name="undo"),
         }
         b = self.buttons
-        self.controls = roll_controls(campaign, lambda: self.seed_source(), DEATH_DICE_HINT,
+        self.controls = roll_controls(session, lambda: self.seed_source(), DEATH_DICE_HINT,
                                       "death")
         self.saves = 0
         self.spell = _dropdown(list(RETURN_SPELLS), "revivify", "Spell", "spell", "240px")
@@ -491,10 +491,10 @@ class CombatOptionsApp(widgets.VBox):
     GRID = 6
 
     def __init__(self, *, seed_source: Callable[[], int] = draw_seed,
-                 campaign: Campaign | None = None) -> None:
+                 session: Session | None = None) -> None:
         super().__init__()
         self.seed_source = seed_source
-        self.controls = roll_controls(campaign, lambda: self.seed_source(), "d20, then d20",
+        self.controls = roll_controls(session, lambda: self.seed_source(), "d20, then d20",
                                       "contest")
         # One error line per part, under its own buttons: the page is three screens tall on a
         # phone, and a refused step must not report itself beside the contest far above.

@@ -25,7 +25,7 @@ from companion.widgets.cairn_srd.conditions import ConditionsPanel
 from companion.widgets.seat_controls import act, load, mover, show_undo, undo
 
 if TYPE_CHECKING:
-    from companion.store.campaign import Campaign
+    from companion.table.session import Session
 
 __all__ = ["CairnCharacterApp"]
 
@@ -44,8 +44,8 @@ class CairnCharacterApp(CairnAppBase):
 
     def __init__(self, character: Character | None = None, *,
                  seed_source: Callable[[], int] | None = None,
-                 campaign: Campaign | None = None) -> None:
-        super().__init__(seed_source, campaign=campaign)
+                 session: Session | None = None) -> None:
+        super().__init__(seed_source, session=session)
         self.character = character or new_character("Ash", 12, 10, 9, 5, armor=2)
         c = self.character  # a campaign's sheet sits at its table: a fight there is seen
         self.stats = widgets.HTML()

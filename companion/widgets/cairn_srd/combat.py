@@ -33,7 +33,7 @@ from companion.widgets.cairn_srd.common import (
 from companion.widgets.seat_controls import act, seat_refusal, show_undo, undo
 
 if TYPE_CHECKING:
-    from companion.store.campaign import Campaign
+    from companion.table.session import Session
 
 __all__ = ["CombatApp", "GambitPanel", "demo_encounter"]
 
@@ -86,8 +86,8 @@ class CombatApp(CairnAppBase):
 
     def __init__(self, encounter: Encounter | None = None, *,
                  seed_source: Callable[[], int] | None = None,
-                 campaign: Campaign | None = None) -> None:
-        super().__init__(seed_source, campaign=campaign)
+                 session: Session | None = None) -> None:
+        super().__init__(seed_source, session=session)
         self.encounter = encounter or Encounter()
         e = self.encounter
         self.f_name = name_box("Name", "", "c-name", max_len=MAX_NAME, required=False,

@@ -57,7 +57,6 @@ from companion.widgets.rolls import NamedMove, RollControls, RuleRoll, named_mov
 if TYPE_CHECKING:
     import random
 
-    from companion.store.campaign import Campaign
     from companion.table import Session
 
 T = TypeVar("T")
@@ -170,7 +169,7 @@ class CairnAppBase(widgets.VBox):
     dice_hint = "d20"
 
     def __init__(self, seed_source: Callable[[], int] | None = None, *,
-                 campaign: Campaign | None = None) -> None:
+                 session: Session | None = None) -> None:
         super().__init__()
         self.seed_source = seed_source or draw_seed
         self.seeds: list[int] = []
@@ -179,14 +178,14 @@ class CairnAppBase(widgets.VBox):
         self.outcome = widgets.HTML('<div class="tc-outcome" data-n="0">Ready.</div>')
         self.n = 0
         self.seed_box = SeedBox()
-        self.campaign = campaign
+        self.table_session = session
         self.controls = RollControls(
-            campaign=campaign, who=campaign.who if campaign is not None else "",
-            role=campaign.role if campaign is not None else "",
+            session=session, who=session.who if session is not None else "",
+            role=session.seat_role if session is not None else "",
             seed_source=self._fresh_seed, hint=self.dice_hint)
         self.controls.add_class("tc-cairn-roll-controls")
         # In a campaign the seed box is the GM's (a chosen seed chooses the dice).
-        self.seed_shown = campaign is None or campaign.role in ("gm", "")
+        self.seed_shown = session is None or session.seat_role in ("gm", "")
         self.seed_row = widgets.VBox(
             [self.controls, *([row(self.seed_box)] if self.seed_shown else [])],
             layout=widgets.Layout(max_width="100%"))

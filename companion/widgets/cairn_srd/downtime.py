@@ -35,7 +35,7 @@ from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, 
 from companion.widgets.seat_controls import act, seat_refusal, show_undo, undo
 
 if TYPE_CHECKING:
-    from companion.store.campaign import Campaign
+    from companion.table.session import Session
 
 __all__ = ["DowntimeApp"]
 
@@ -64,8 +64,8 @@ class DowntimeApp(CairnAppBase):
 
     def __init__(self, party: list[Character] | None = None, downtime: Downtime | None = None,
                  *, seed_source: Callable[[], int] | None = None,
-                 campaign: Campaign | None = None) -> None:
-        super().__init__(seed_source, campaign=campaign)
+                 session: Session | None = None) -> None:
+        super().__init__(seed_source, session=session)
         self.party: list[Character] = party if party is not None else []
         self.downtime = downtime if downtime is not None else Downtime()
         d = self.downtime

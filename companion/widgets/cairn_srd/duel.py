@@ -35,7 +35,7 @@ from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, 
 from companion.widgets.seat_controls import act, load, show_undo, undo
 
 if TYPE_CHECKING:
-    from companion.store.campaign import Campaign
+    from companion.table.session import Session
 
 __all__ = ["DuelApp", "PublicDuelSave"]
 
@@ -78,9 +78,9 @@ class DuelApp(CairnAppBase):
     def __init__(self, duel: Duel | None = None, *,
                  seed_source: Callable[[], int] | None = None,
                  viewer: str | None = None, role: str = "",
-                 campaign: Campaign | None = None,
+                 session: Session | None = None,
                  hot_seat_for: Callable[[str], bool] | None = None) -> None:
-        super().__init__(seed_source, campaign=campaign)
+        super().__init__(seed_source, session=session)
         self.hot_seat_for = hot_seat_for
         self.duel = duel or Duel()
         self.viewer = viewer or None

@@ -42,7 +42,7 @@ from companion.widgets.cairn_srd.common import (
 from companion.widgets.seat_controls import act, member_key, show_undo, table_move
 
 if TYPE_CHECKING:
-    from companion.store.campaign import Campaign
+    from companion.table.session import Session
 
 #: The table moves that put a delve's fate or settled escape on a sheet.
 _FATE_TO_SHEET = "cairn_srd.exploration.apply_fate"
@@ -78,8 +78,8 @@ class DungeonCrawlApp(CairnAppBase):
 
     def __init__(self, party: list[Character] | None = None, delve: Delve | None = None, *,
                  seed_source: Callable[[], int] | None = None,
-                 campaign: Campaign | None = None) -> None:
-        super().__init__(seed_source, campaign=campaign)
+                 session: Session | None = None) -> None:
+        super().__init__(seed_source, session=session)
         self.can_add = party is None
         self.party: list[Character] = party if party is not None else []
         self.delve = delve if delve is not None else Delve()

@@ -14,7 +14,7 @@ from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape
 from companion.widgets.seat_controls import act, show_undo, undo
 
 if TYPE_CHECKING:
-    from companion.store.campaign import Campaign
+    from companion.table.session import Session
 
 __all__ = ["LockpickingApp"]
 
@@ -34,8 +34,8 @@ class LockpickingApp(CairnAppBase):
 
     def __init__(self, lock: LockPicking | None = None, *,
                  seed_source: Callable[[], int] | None = None,
-                 campaign: Campaign | None = None) -> None:
-        super().__init__(seed_source, campaign=campaign)
+                 session: Session | None = None) -> None:
+        super().__init__(seed_source, session=session)
         if lock is None:
             lock = LockPicking.create(seeds=self._three())
         self.lock = lock

@@ -27,7 +27,7 @@ from companion.widgets.base import app_box, disable_for, first_bad_box, int_box,
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, labelled, pct
 
 if TYPE_CHECKING:
-    from companion.store.campaign import Campaign
+    from companion.table.session import Session
 
 __all__ = ["KnowledgePanel", "SkillTestPanel", "SocialPanel", "TasksApp"]
 
@@ -153,8 +153,8 @@ class TasksApp(CairnAppBase):
     dice_hint = "d6"
 
     def __init__(self, *, seed_source: Callable[[], int] | None = None,
-                 campaign: Campaign | None = None) -> None:
-        super().__init__(seed_source, campaign=campaign)
+                 session: Session | None = None) -> None:
+        super().__init__(seed_source, session=session)
         self.skill = SkillTestPanel(self)
         self.social = SocialPanel(self)
         self.knowledge = KnowledgePanel(self)

@@ -15,7 +15,7 @@ from companion.widgets.cairn_srd.spellbook import SpellbookPanel
 from companion.widgets.seat_controls import mover, show_undo, undo
 
 if TYPE_CHECKING:
-    from companion.store.campaign import Campaign
+    from companion.table.session import Session
 
 __all__ = ["MagicOddsPanel", "SpellcastingApp"]
 
@@ -58,8 +58,8 @@ class SpellcastingApp(CairnAppBase):
 
     def __init__(self, character: Character | None = None, *,
                  seed_source: Callable[[], int] | None = None,
-                 campaign: Campaign | None = None) -> None:
-        super().__init__(seed_source, campaign=campaign)
+                 session: Session | None = None) -> None:
+        super().__init__(seed_source, session=session)
         self.character = character or new_character("Mage", 9, 10, 14, 3)
         c = self.character
         self.chosen = 1

@@ -37,7 +37,7 @@ from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, 
 from companion.widgets.seat_controls import act, undo
 
 if TYPE_CHECKING:
-    from companion.store.campaign import Campaign
+    from companion.table.session import Session
 
 __all__ = ["AttackMatrixPanel", "MassCombatApp", "VesselPanel"]
 
@@ -211,8 +211,8 @@ class MassCombatApp(CairnAppBase):
 
     def __init__(self, vessel: Vessel | None = None, *,
                  seed_source: Callable[[], int] | None = None,
-                 campaign: Campaign | None = None) -> None:
-        super().__init__(seed_source, campaign=campaign)
+                 session: Session | None = None) -> None:
+        super().__init__(seed_source, session=session)
         self.vessel = vessel if vessel is not None else Vessel(name="Gull")
         self.matrix = AttackMatrixPanel()
         self.panel = VesselPanel(self.vessel, self)

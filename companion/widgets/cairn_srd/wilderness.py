@@ -40,7 +40,7 @@ from companion.widgets.seat_controls import (
 )
 
 if TYPE_CHECKING:
-    from companion.store.campaign import Campaign
+    from companion.table.session import Session
 
 __all__ = ["WildernessApp"]
 
@@ -67,8 +67,8 @@ class WildernessApp(CairnAppBase):
 
     def __init__(self, party: list[Character] | None = None, journey: Journey | None = None,
                  *, seed_source: Callable[[], int] | None = None,
-                 campaign: Campaign | None = None) -> None:
-        super().__init__(seed_source, campaign=campaign)
+                 session: Session | None = None) -> None:
+        super().__init__(seed_source, session=session)
         self.party: list[Character] = party if party is not None else []
         self.journey = journey if journey is not None else Journey()
         j = self.journey

@@ -72,7 +72,7 @@ from companion.widgets.rolls import RollControls
 from companion.widgets.seat_controls import act, act_seeded, load, show_undo, undo
 
 if TYPE_CHECKING:
-    from companion.store.campaign import Campaign
+    from companion.table.session import Session
 
 __all__ = ["DiceMonarchsApp", "PublicSave"]
 
@@ -162,7 +162,7 @@ class DiceMonarchsApp(widgets.VBox):
     def __init__(self, game: DiceMonarchsGame | None = None, *,
                  players: str = "Ann, Bo, Cy", chips: int = 100, seed: int | None = None,
                  samples: int = 800, viewer: str | None = None, role: str = "",
-                 campaign: Campaign | None = None,
+                 session: Session | None = None,
                  hot_seat_for: Callable[[str], bool] | None = None) -> None:
         super().__init__()
         self.add_class("tc-monarchs")
@@ -255,7 +255,7 @@ class DiceMonarchsApp(widgets.VBox):
         self.community_button = self._btn("Roll the community dice", self._roll_community,
                                           "roll-community", "primary")
         self.community_controls = RollControls(
-            campaign=campaign, who=self.viewer or "", role=role, hint="d4 d6 d8",
+            session=session, who=self.viewer or "", role=role, hint="d4 d6 d8",
             name="community")
         # Dice everyone sees as they land: the roll has no hidden mode.
         self.community_controls.mode.layout.display = "none"

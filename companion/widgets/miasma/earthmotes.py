@@ -34,7 +34,7 @@ from companion.widgets.seat_controls import act, mover, show_undo, undo
 if TYPE_CHECKING:
     import random  # a type only: the session draws every roll
 
-    from companion.store.campaign import Campaign
+    from companion.table.session import Session
 
 __all__ = ["EarthmotesApp"]
 
@@ -59,7 +59,7 @@ class EarthmotesApp(widgets.VBox):
     """
 
     def __init__(self, log: EarthmoteLog | None = None, *, seed: int | None = None,
-                 campaign: Campaign | None = None,
+                 session: Session | None = None,
                  seed_source: Callable[[], int] | None = None) -> None:
         super().__init__()
         self.add_class("tc-earthmotes")
@@ -70,8 +70,8 @@ class EarthmotesApp(widgets.VBox):
         self._drawn: int | None = None
         self.rolls = 0
         self.controls = RollControls(
-            campaign=campaign, who=campaign.who if campaign is not None else "",
-            role=campaign.role if campaign is not None else "",
+            session=session, who=session.who if session is not None else "",
+            role=session.seat_role if session is not None else "",
             seed_source=self._fresh_seed, hint=DICE_HINT, name="earthmote")
         self.outcome = widgets.HTML()
         self.outcome.add_class("tc-earthmote-roll")

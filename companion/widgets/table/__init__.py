@@ -12,8 +12,8 @@
 from __future__ import annotations
 
 from companion.widgets.table.apps import APPS
-from companion.widgets.table.binding import PageContext, page_campaign
+from companion.widgets.table.binding import PageContext, page_session
 from companion.widgets.table.pages import campaign_app, campaign_page
 from companion.widgets.table.start import TableApp
 
-__all__ = ["APPS", "PageContext", "TableApp", "campaign_app", "campaign_page", "page_campaign"]
+__all__ = ["APPS", "PageContext", "TableApp", "campaign_app", "campaign_page", "page_session"]

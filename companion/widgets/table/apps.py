@@ -48,7 +48,7 @@ from companion.widgets.base import safe
 
 if TYPE_CHECKING:
     from companion.rulesets.variant5e.healing import HitDice
-    from companion.store.campaign import Campaign
+    from companion.table.session import Session
     from companion.widgets.rolls import RollControls
 
 from companion.widgets.table.members import (
@@ -129,7 +129,7 @@ class AppSpec:
     key: str
     title: str
     ruleset: str
-    build: Callable[[Campaign], widgets.Widget]
+    build: Callable[[Session], widgets.Widget]
     demo: Callable[[], widgets.Widget]
     about: str = ""
 
@@ -137,102 +137,101 @@ class AppSpec:
 # --- builders ---------------------------------------------------------------------------
 
 
-def _cairn_member_app(campaign: Campaign, app: str, label: str, name: str) -> widgets.Widget:
+def _cairn_member_app(session: Session, app: str, label: str, name: str) -> widgets.Widget:
     """A Cairn app for one party character at a time (``app`` of companion.widgets.cairn_srd)."""
     from companion.rulesets.cairn_srd.character import Character
     from companion.widgets import cairn_srd
 
-    return MemberPanel(campaign, Character,
-                       functools.partial(getattr(cairn_srd, app), campaign=campaign),
+    return MemberPanel(session, Character,
+                       functools.partial(getattr(cairn_srd, app), session=session),
                        label=label, name=name,
                        empty="No character in this campaign yet: add one in the Table "
                              "Companion.")
 
 
-def _cairn_sheet(campaign: Campaign) -> widgets.Widget:
-    return _cairn_member_app(campaign, "CairnCharacterApp", "Character", "character")
+def _cairn_sheet(session: Session) -> widgets.Widget:
+    return _cairn_member_app(session, "CairnCharacterApp", "Character", "character")
 
 
-def _cairn_spells(campaign: Campaign) -> widgets.Widget:
-    return _cairn_member_app(campaign, "SpellcastingApp", "Caster", "caster")
+def _cairn_spells(session: Session) -> widgets.Widget:
+    return _cairn_member_app(session, "SpellcastingApp", "Caster", "caster")
 
 
-def _cairn_combat(campaign: Campaign) -> widgets.Widget:
+def _cairn_combat(session: Session) -> widgets.Widget:
     from companion.rulesets.cairn_srd.combat import Encounter
 
-    return PartyFightPanel(campaign, ensure(campaign, FIGHT, Encounter, Encounter, "encounter"))
+    return PartyFightPanel(session, ensure(session, FIGHT, Encounter, Encounter, "encounter"))
 
 
-def _cairn_duel(campaign: Campaign) -> widgets.Widget:
+def _cairn_duel(session: Session) -> widgets.Widget:
     from companion.rulesets.cairn_srd.duel import Duel
     from companion.widgets.cairn_srd import DuelApp
 
     # The duel as this seat may read it (a player's: no pending pick of the other side).
-    duel = Session.of(campaign).view(ensure(campaign, DUEL, Duel, Duel), Duel)
-    return DuelApp(duel, viewer=campaign.who or None,
-                   role=campaign.role, campaign=campaign,
-                   hot_seat_for=functools.partial(_no_seat_of_their_own, campaign))
+    duel = session.view(ensure(session, DUEL, Duel, Duel), Duel)
+    return DuelApp(duel, viewer=session.who or None,
+                   role=session.seat_role, session=session,
+                   hot_seat_for=functools.partial(_no_seat_of_their_own, session))
 
 
-def _cairn_lock(campaign: Campaign) -> widgets.Widget:
+def _cairn_lock(session: Session) -> widgets.Widget:
     from companion.rulesets.cairn_srd.lockpicking import LockPicking
     from companion.widgets.base import draw_seed
     from companion.widgets.cairn_srd import LockpickingApp
 
-    return LockpickingApp(ensure(campaign, LOCK, LockPicking, lambda: LockPicking.create(
-        seeds=(draw_seed(), draw_seed(), draw_seed()))), campaign=campaign)
+    return LockpickingApp(ensure(session, LOCK, LockPicking, lambda: LockPicking.create(
+        seeds=(draw_seed(), draw_seed(), draw_seed()))), session=session)
 
 
-def _wilderness(campaign: Campaign) -> widgets.Widget:
+def _wilderness(session: Session) -> widgets.Widget:
     from companion.rulesets.cairn_srd.wilderness import Journey
     from companion.widgets.cairn_srd.wilderness import WildernessApp
 
-    return PartyAppPanel(campaign, lambda party: WildernessApp(
-        party, ensure(campaign, JOURNEY, Journey, Journey), campaign=campaign),
+    return PartyAppPanel(session, lambda party: WildernessApp(
+        party, ensure(session, JOURNEY, Journey, Journey), session=session),
         name="wilderness")
 
 
-def _downtime(campaign: Campaign) -> widgets.Widget:
+def _downtime(session: Session) -> widgets.Widget:
     from companion.rulesets.cairn_srd.downtime import Downtime
     from companion.widgets.cairn_srd.downtime import DowntimeApp
 
-    return PartyAppPanel(campaign, lambda party: DowntimeApp(
-        party, ensure(campaign, DOWNTIME, Downtime, Downtime), campaign=campaign),
+    return PartyAppPanel(session, lambda party: DowntimeApp(
+        party, ensure(session, DOWNTIME, Downtime, Downtime), session=session),
         name="downtime")
 
 
-def _dungeon_crawl(campaign: Campaign) -> widgets.Widget:
+def _dungeon_crawl(session: Session) -> widgets.Widget:
     from companion.rulesets.cairn_srd.exploration import Delve
     from companion.widgets.cairn_srd.dungeon_crawl import DungeonCrawlApp
 
-    return PartyAppPanel(campaign, lambda party: DungeonCrawlApp(
-        party, ensure(campaign, DELVE, Delve, Delve), campaign=campaign),
+    return PartyAppPanel(session, lambda party: DungeonCrawlApp(
+        party, ensure(session, DELVE, Delve, Delve), session=session),
         name="dungeon-crawl")
 
 
-def _mass_combat(campaign: Campaign) -> widgets.Widget:
+def _mass_combat(session: Session) -> widgets.Widget:
     from companion.rulesets.cairn_srd.mass_combat import Vessel
     from companion.widgets.cairn_srd.vessels import MassCombatApp
 
-    return MassCombatApp(ensure(campaign, VESSEL, Vessel, Vessel, "encounter"),
-                         campaign=campaign)
+    return MassCombatApp(ensure(session, VESSEL, Vessel, Vessel, "encounter"),
+                         session=session)
 
 
-def _cairn_tasks(campaign: Campaign) -> widgets.Widget:
+def _cairn_tasks(session: Session) -> widgets.Widget:
     from companion.widgets.cairn_srd.skills import TasksApp
 
-    return TasksApp(campaign=campaign)
+    return TasksApp(session=session)
 
 
-def _mm_table(campaign: Campaign) -> widgets.Widget:
+def _mm_table(session: Session) -> widgets.Widget:
     from companion.rulesets.monsters_and_magic.adventurer import Adventurer, GameMaster
     from companion.rulesets.monsters_and_magic.party import Party
     from companion.widgets.monsters_and_magic import MonstersAndMagicApp
 
-    session = Session.of(campaign)
-    party = Party(ensure(campaign, GM_THREADS, GameMaster, GameMaster))
+    party = Party(ensure(session, GM_THREADS, GameMaster, GameMaster))
     # Each sheet as this seat may read it (a player's: no hidden roll's dice).
-    for member in campaign.party:
+    for member in session.party():
         if isinstance(member.tracker, Adventurer):
             party.add(session.view(member.tracker, Adventurer))
 
@@ -241,18 +240,18 @@ def _mm_table(campaign: Campaign) -> widgets.Widget:
     def adopt(adventurer: Adventurer) -> Adventurer:
         adopting.append(True)
         try:
-            added = Session.of(campaign).add(adventurer.name, adventurer)
+            added = session.add(adventurer.name, adventurer)
             return session.view(added, Adventurer)
         finally:
             adopting.pop()
 
-    app = MonstersAndMagicApp(party=party, adopt=adopt, campaign=campaign)
+    app = MonstersAndMagicApp(party=party, adopt=adopt, session=session)
 
     def seat_newcomers() -> None:
         if adopting:
             return  # this app seats its own new character
         seated = {id(a) for a in party.characters}
-        for member in campaign.party:
+        for member in session.party():
             if isinstance(member.tracker, Adventurer):
                 sheet = session.view(member.tracker, Adventurer)
                 if id(sheet) not in seated:
@@ -260,112 +259,111 @@ def _mm_table(campaign: Campaign) -> widgets.Widget:
 
     # Now (anyone who joined while the app was being built) and after each change, one
     # thread at a time: a newcomer is seated once.
-    follow_campaign(campaign, app.error, seat_newcomers)
+    follow_campaign(session, app.error, seat_newcomers)
     return app
 
 
-def _plot_points(campaign: Campaign) -> widgets.Widget:
+def _plot_points(session: Session) -> widgets.Widget:
     from companion.rulesets.plot_points.session import PlotPointSession
     from companion.widgets.plot_points import PlotPointsApp
 
-    gm = campaign.who if campaign.role == "gm" and campaign.who else "GM"
-    session = ensure(campaign, PLOT_TABLE, PlotPointSession,
-                     lambda: PlotPointSession.new([], gm))
-    return PlotPointsApp(session=session, campaign=campaign)
+    gm = session.who if session.seat_role == "gm" and session.who else "GM"
+    plot = ensure(session, PLOT_TABLE, PlotPointSession, lambda: PlotPointSession.new([], gm))
+    return PlotPointsApp(session=plot, table=session)
 
 
-def _spell_points(campaign: Campaign) -> widgets.Widget:
+def _spell_points(session: Session) -> widgets.Widget:
     from companion.rulesets.variant5e.spell_points import SpellPoints
     from companion.widgets.variant5e import SpellPointsApp
 
-    return MemberPanel(campaign, SpellPoints, SpellPointsApp, label="Caster",
+    return MemberPanel(session, SpellPoints, SpellPointsApp, label="Caster",
                         empty="No caster in this campaign yet: add one in the Table Companion.",
                         name="caster")
 
 
-def _death(campaign: Campaign) -> widgets.Widget:
+def _death(session: Session) -> widgets.Widget:
     from companion.rulesets.variant5e.death_and_returning import DeathRecord
     from companion.widgets.variant5e import DeathAndReturningApp
 
-    return MemberPanel(campaign, DeathRecord,
-                       lambda record: DeathAndReturningApp(record, campaign=campaign),
+    return MemberPanel(session, DeathRecord,
+                       lambda record: DeathAndReturningApp(record, session=session),
                        label="Creature",
                         empty="No creature in this campaign yet: add one in the Table "
                               "Companion.", name="creature")
 
 
-def _combat_options(campaign: Campaign) -> widgets.Widget:
+def _combat_options(session: Session) -> widgets.Widget:
     from companion.widgets.variant5e import CombatOptionsApp
 
-    return CombatOptionsApp(campaign=campaign)
+    return CombatOptionsApp(session=session)
 
 
 _NO_5E = "Nobody in this campaign yet: add a caster or a creature in the Table Companion."
 
 
-def _roll_controls(campaign: Campaign, hint: str, name: str) -> RollControls:
+def _roll_controls(session: Session, hint: str, name: str) -> RollControls:
     """The roll mode picker and own-dice box of an app, for the campaign's viewer."""
     from companion.widgets.rolls import RollControls
 
-    return RollControls(campaign=campaign, who=campaign.who, role=campaign.role, hint=hint,
+    return RollControls(session=session, who=session.who, role=session.seat_role, hint=hint,
                         name=name)
 
 
-def _hit_dice(campaign: Campaign) -> widgets.Widget:
+def _hit_dice(session: Session) -> widgets.Widget:
     from companion.rulesets.variant5e.healing import HitDice
     from companion.widgets.variant5e_healing import HitDiceApp
 
-    kept = MemberRecords(campaign)
+    kept = MemberRecords(session)
 
     def records(name: str, now: bool) -> tuple[Tracker, ...]:
-        return (kept.get(HIT_DICE, name, HitDice, lambda: default_hit_dice(campaign, name),
+        return (kept.get(HIT_DICE, name, HitDice, lambda: default_hit_dice(session, name),
                          now=now),)
 
     def build(name: str, hd: HitDice) -> widgets.Widget:
-        return HitDiceApp(hd, who=name, controls=_roll_controls(campaign, f"1d{hd.die}",
+        return HitDiceApp(hd, who=name, controls=_roll_controls(session, f"1d{hd.die}",
                                                                 "hit-die"))
 
-    return CharacterPanel(campaign, lambda: five_e_party(campaign), records, build,
+    return CharacterPanel(session, lambda: five_e_party(session), records, build,
                           label="Character", empty=_NO_5E, name="hit-dice")
 
 
-def _combat_turn(campaign: Campaign) -> widgets.Widget:
+def _combat_turn(session: Session) -> widgets.Widget:
     from companion.rulesets.variant5e.actions import Turn
     from companion.rulesets.variant5e.mark import Reactions
     from companion.widgets.variant5e_turn import CombatTurnApp
 
-    kept = MemberRecords(campaign)
+    kept = MemberRecords(session)
 
     def records(name: str, now: bool) -> tuple[Tracker, ...]:
         return (kept.get(TURN, name, Turn, Turn, now=now),
                 kept.get(REACTIONS, name, Reactions, Reactions, now=now))
 
-    return CharacterPanel(campaign, lambda: five_e_party(campaign), records,
+    return CharacterPanel(session, lambda: five_e_party(session), records,
                           lambda name, turn, reactions: CombatTurnApp(turn, reactions,
                                                                       who=name),
                           label="Creature", empty=_NO_5E, name="turn")
 
 
-def _facing(campaign: Campaign) -> widgets.Widget:
+def _facing(session: Session) -> widgets.Widget:
     from companion.rulesets.variant5e.facing_and_flanking import FacingTracker
     from companion.widgets.variant5e_facing import FacingApp
 
-    kept = MemberRecords(campaign)
+    kept = MemberRecords(session)
 
     def records(name: str, now: bool) -> tuple[Tracker, ...]:
         return (kept.get(FACING, name, FacingTracker, FacingTracker, now=now),)
 
-    return CharacterPanel(campaign, lambda: five_e_party(campaign), records,
+    return CharacterPanel(session, lambda: five_e_party(session), records,
                           lambda name, facing: FacingApp(facing, defender=name),
                           label="Defender", empty=_NO_5E, name="facing")
 
 
-def _magic_items(campaign: Campaign) -> widgets.Widget:
+def _magic_items(session: Session) -> widgets.Widget:
     from companion.rulesets.variant5e.activating_items import MagicItem
     from companion.widgets.variant5e_items import CharacterItemsApp
 
     def items(name: str) -> list[MagicItem]:
-        return [m.tracker for m in campaign.records(name) if isinstance(m.tracker, MagicItem)]
+        return [m.tracker for m in session.records(name) if isinstance(m.tracker, MagicItem)]
 
     def adopt(name: str, item: MagicItem) -> MagicItem:
         full = ITEM.format(name, " ".join(item.name.split()))
@@ -374,114 +372,112 @@ def _magic_items(campaign: Campaign) -> widgets.Widget:
 
             room = MAX_MEMBER_NAME - len(ITEM.format(name, ""))
             raise CompanionError(f"Items: {name}'s item names are at most {room} characters")
-        return Session.of(campaign).add(full, item, role="record", owner=name)
+        return session.add(full, item, role="record", owner=name)
 
     def build(name: str) -> widgets.Widget:
         app = CharacterItemsApp(lambda: items(name), owner=name,
-                                adopt=lambda item: adopt(name, item), lock=campaign.lock)
-        campaign.on_change(safe(app.error)(lambda _c: app.sync()))
+                                adopt=lambda item: adopt(name, item), lock=session.lock)
+        session.on_change(safe(app.error)(lambda _c: app.sync()))
         return app
 
-    return CharacterPanel(campaign, lambda: five_e_party(campaign), lambda _n, _now: (), build,
+    return CharacterPanel(session, lambda: five_e_party(session), lambda _n, _now: (), build,
                           label="Character", empty=_NO_5E, name="items")
 
 
-def _casters(campaign: Campaign) -> widgets.Widget:
+def _casters(session: Session) -> widgets.Widget:
     from companion.rulesets.variant5e.spell_points import SpellPoints
     from companion.widgets.variant5e_casters import CastersApp
 
     def casters() -> dict[str, SpellPoints]:
-        return {m.name: m.tracker for m in campaign.party if isinstance(m.tracker, SpellPoints)}
+        return {m.name: m.tracker for m in session.party() if isinstance(m.tracker, SpellPoints)}
 
-    app = CastersApp(casters(), adopt=lambda name, caster: Session.of(campaign).add(name, caster),
-                     lock=campaign.lock)
-    campaign.on_change(safe(app.error)(lambda _c: app.follow(casters())))
+    app = CastersApp(casters(), adopt=lambda name, caster: session.add(name, caster),
+                     lock=session.lock)
+    session.on_change(safe(app.error)(lambda _c: app.follow(casters())))
     return app
 
 
-def _mm_travel(campaign: Campaign) -> widgets.Widget:
+def _mm_travel(session: Session) -> widgets.Widget:
     from companion.rulesets.monsters_and_magic.adventurer import Adventurer, GameMaster
     from companion.rulesets.monsters_and_magic.party import Party
     from companion.widgets.monsters_and_magic_travel import TravelApp
 
-    gm = ensure(campaign, GM_THREADS, GameMaster, GameMaster)
+    gm = ensure(session, GM_THREADS, GameMaster, GameMaster)
 
     def party() -> Party:
         table = Party(gm)
-        for member in campaign.party:
+        for member in session.party():
             if isinstance(member.tracker, Adventurer):
-                table.add(Session.of(campaign).view(member.tracker, Adventurer))
+                table.add(session.view(member.tracker, Adventurer))
         return table
 
-    app = TravelApp(party=party, controls=_roll_controls(campaign, "1d20 each", "travel"))
-    campaign.on_change(safe(app.error)(lambda _c: app.render_party()))
+    app = TravelApp(party=party, controls=_roll_controls(session, "1d20 each", "travel"))
+    session.on_change(safe(app.error)(lambda _c: app.render_party()))
     return app
 
 
-def _miasma(campaign: Campaign) -> widgets.Widget:
+def _miasma(session: Session) -> widgets.Widget:
     from companion.rulesets.miasma.psychosis import MiasmaTracker
     from companion.widgets.miasma import MiasmaTrackerApp
 
-    return MiasmaTrackerApp(ensure(campaign, MIASMA, MiasmaTracker, MiasmaTracker))
+    return MiasmaTrackerApp(ensure(session, MIASMA, MiasmaTracker, MiasmaTracker))
 
 
-def _monarchs(campaign: Campaign) -> widgets.Widget:
+def _monarchs(session: Session) -> widgets.Widget:
     from companion.rulesets.miasma.dice_monarchs import DiceMonarchsGame
     from companion.widgets.miasma import DiceMonarchsApp
 
     # The table's own people: the Miasma characters, else the party, else two placeholders.
-    party = _miasma_names(campaign) or [m.name for m in campaign.party]
+    party = _miasma_names(session) or [m.name for m in session.party()]
     names = ", ".join(party[:8]) or "Ann, Bo"
     # The table as this seat may read it (a player's: their own hole dice, no seed).
-    game = Session.of(campaign).view(
-        ensure(campaign, MONARCHS, DiceMonarchsGame, DiceMonarchsGame), DiceMonarchsGame)
+    game = session.view(
+        ensure(session, MONARCHS, DiceMonarchsGame, DiceMonarchsGame), DiceMonarchsGame)
     return DiceMonarchsApp(game,
                            players=names if "," in names else f"{names}, GM",
-                           viewer=campaign.who or None, role=campaign.role, campaign=campaign,
-                           hot_seat_for=functools.partial(_no_seat_of_their_own, campaign))
+                           viewer=session.who or None, role=session.seat_role, session=session,
+                           hot_seat_for=functools.partial(_no_seat_of_their_own, session))
 
 
-def _no_seat_of_their_own(campaign: Campaign, name: str) -> bool:
+def _no_seat_of_their_own(session: Session, name: str) -> bool:
     """Whether ``name`` has no player seat at ``campaign`` (so plays on the GM's screen,
     passed the device). Read from the store each time: a seat made or revoked mid-game
     moves the player at once. A campaign with no store has no other screens: everyone
     plays on the GM's. A store that cannot answer keeps the dice covered (the player may
     hold a seat whose dice the GM's screen must not show)."""
-    from companion.store.records import StoreError
-    from companion.store.seats import seat_named
+    from companion.table.opening import StoreError
 
-    if campaign.store is None:
+    if not session.kept:
         return True
     try:
-        seat = seat_named(campaign.store, campaign.name, name)
+        return session.seat_role_of(name) != "player"
     except StoreError:
         return False
-    return seat is None or seat.role != "player"
 
 
-def _miasma_names(campaign: Campaign) -> list[str]:
+def _miasma_names(session: Session) -> list[str]:
     from companion.rulesets.miasma.psychosis import MiasmaTracker
 
-    for member in campaign:
+    for member in session.members():
         if isinstance(member.tracker, MiasmaTracker):
             return [c.name for c in member.tracker.characters]
     return []
 
 
-def _earthmotes(campaign: Campaign) -> widgets.Widget:
+def _earthmotes(session: Session) -> widgets.Widget:
     from companion.rulesets.miasma.earthmotes import EarthmoteLog
     from companion.widgets.miasma import EarthmotesApp
 
-    return EarthmotesApp(ensure(campaign, EARTHMOTES, EarthmoteLog, EarthmoteLog.start),
-                         campaign=campaign)
+    return EarthmotesApp(ensure(session, EARTHMOTES, EarthmoteLog, EarthmoteLog.start),
+                         session=session)
 
 
-def _dice_tray(campaign: Campaign) -> widgets.Widget:
+def _dice_tray(session: Session) -> widgets.Widget:
     from companion.widgets.dice_tray import DiceTray
 
     # The campaign given, not the page's address: opened in place right after the
     # campaign was created, the address named none and the tray had no roll modes.
-    return DiceTray(campaign=campaign, who=campaign.who, role=campaign.role)
+    return DiceTray(session=session, who=session.who, role=session.seat_role)
 
 
 # --- demos (no campaign in the URL) -----------------------------------------------------

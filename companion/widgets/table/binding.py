@@ -26,8 +26,8 @@ page's own Python, the campaign kept in this browser) there are no seats to prov
 [device_holder][companion.widgets.table.binding.device_holder] makes whoever holds the
 device the campaign's GM, and players join by passing the phone.
 
-[page_campaign][companion.widgets.table.binding.page_campaign] opens the campaign with the
-store ([shared_campaign][companion.store.opening.shared_campaign]: one object per kernel,
+[page_session][companion.widgets.table.binding.page_session] opens the seat's session
+([shared_session][companion.table.session.shared_session]: one per seat per kernel,
 so every app shown in this kernel shares the same trackers) and starts
 [LiveSync][companion.widgets.table.binding.LiveSync]: ONE background thread per kernel that
 waits for another screen's move through the store's port (``wait_for_change``: SQLite
@@ -62,9 +62,7 @@ import ipywidgets as widgets
 from companion.widgets.messages import not_a_move
 
 if TYPE_CHECKING:
-    from companion.store.campaign import Campaign
-    from companion.store.permissions import SeatKey
-    from companion.store.port import Store
+    from companion.table.opening import SeatKey, Store
     from companion.table.session import Session
 
 __all__ = [
@@ -93,7 +91,6 @@ __all__ = [
     "live",
     "open_table",
     "page_address",
-    "page_campaign",
     "page_session",
     "page_shown_signal",
     "page_store",
@@ -197,7 +194,7 @@ class PageContext:
 def page_store() -> Store:
     """The store of this page's kernel ([process_store][companion.store.opening.process_store]:
     the plugged-in one, else the one ``COMPANION_DB`` names, opened once per kernel)."""
-    from companion.store.opening import process_store
+    from companion.table.opening import process_store
 
     return process_store()
 
@@ -253,7 +250,7 @@ def seated(context: PageContext) -> PageContext:
         return device_holder(context)
     if context.role in ROLES and not context.seat:
         return context
-    from companion.store.seats import seat_for_secret, seat_named  # SQLAlchemy: load late
+    from companion.table.opening import seat_for_secret, seat_named
 
     store = page_store()
     seat = seat_for_secret(store, context.campaign, context.seat) if context.seat else None
@@ -280,8 +277,7 @@ def device_holder(context: PageContext) -> PageContext:
     [DEVICE_GM][companion.widgets.table.binding.DEVICE_GM]. No secret: a link carries
     nothing another device could open, and reopening from the site's own pages (no
     ``seat=`` in their links) gives back the same GM."""
-    from companion.store.records import StoreError
-    from companion.store.seats import list_seats
+    from companion.table.opening import StoreError, list_seats
 
     try:
         seats = list_seats(page_store(), context.campaign)
@@ -297,15 +293,14 @@ def seat_key_of(context: PageContext) -> SeatKey | None:
     secret, else (under JupyterHub) the hub login's name; ``None`` for a spectator and a
     context built in code (taken at its word, as ``seated`` takes it)."""
     from companion.names import same_name
-    from companion.store.seats import Seat, seat_key
+    from companion.table.opening import seat_key
 
     if context.role not in ROLES:
         return None
-    seat = Seat(context.who, context.role)
     if context.seat:
-        return seat_key(seat, context.seat)
+        return seat_key(context.who, context.role, context.seat)
     if hub_user() and same_name(hub_user(), context.who):
-        return seat_key(seat)
+        return seat_key(context.who, context.role)
     return None
 
 
@@ -334,14 +329,6 @@ def join_line() -> widgets.HTML:
     return widgets.HTML(f'<div class="tc-join" role="note">{html.escape(join_text())}</div>')
 
 
-def page_campaign(context: PageContext | None = None) -> Campaign | None:
-    """The campaign the page's URL names, opened for the person its seat proves (see
-    [seated][companion.widgets.table.binding.seated]) and kept live; ``None`` when the URL
-    names none. A campaign that does not exist raises a one-line StoreError."""
-    session = page_session(context)
-    return session.campaign if session is not None else None
-
-
 def page_session(context: PageContext | None = None) -> Session | None:
     """The table session of the page's URL: its campaign opened as the seat the page
     proves (see [seated][companion.widgets.table.binding.seated]), one per seat in this
@@ -360,7 +347,7 @@ def page_session(context: PageContext | None = None) -> Session | None:
     # one's seat rewritten).
     session = shared_session(context.campaign, who=context.who, role=context.role,
                              seat_key=seat_key_of(context))
-    live(session.campaign, context)
+    live(session, context)
     return session
 
 
@@ -376,16 +363,16 @@ def plug_session(session: Session) -> None:
     _PLUGGED[:] = [session]
 
 
-def catch_up(campaign: Campaign) -> bool:
+def catch_up(session: Session) -> bool:
     """Apply the moves other screens stored since (True if there were any), as
     [not_a_move][companion.widgets.messages.not_a_move]: the apps re-render, and a
     refusal this page shows stays until its own next successful move."""
     with not_a_move():
-        return campaign.refresh()
+        return session.refresh()
 
 
 class LiveSync:
-    """The kernel's one watcher thread: applies other screens' moves to the open campaign.
+    """The kernel's one watcher thread: applies other screens' moves to the open session.
 
     It waits (up to ``timeout`` seconds at a time, so a switch to another campaign is
     seen within that time) for a change, through the store's own ``wait_for_change``
@@ -399,7 +386,7 @@ class LiveSync:
 
     def __init__(self, timeout: float = 1.0) -> None:
         self.timeout = timeout
-        self.campaign: Campaign | None = None
+        self.session: Session | None = None
         self.applied = 0
         self.error = ""
         self.seat: PageContext | None = None
@@ -418,29 +405,29 @@ class LiveSync:
                 cls._instance.thread.start()
             return cls._instance
 
-    def watch(self, campaign: Campaign | None) -> None:
-        """Follow ``campaign`` from now on (``None``: follow nothing)."""
-        self.campaign = campaign
+    def watch(self, session: Session | None) -> None:
+        """Follow ``session`` from now on (``None``: follow nothing)."""
+        self.session = session
 
     def stop(self) -> None:
         self._stop.set()
 
-    def check_seat(self, campaign: Campaign, *, now: bool = False) -> None:
-        """Demote ``campaign``'s page to a spectator's if its seat no longer opens (checked
+    def check_seat(self, session: Session, *, now: bool = False) -> None:
+        """Demote ``session``'s page to a spectator's if its seat no longer opens (checked
         at most every ``SEAT_CHECK_SECONDS`` unless ``now``); never promotes."""
         context = self.seat
-        if context is None or context.campaign != campaign.name or (
+        if context is None or context.campaign != session.name or (
                 not now and time.monotonic() < self._seat_due):
             return
         self._seat_due = time.monotonic() + SEAT_CHECK_SECONDS
-        if seated(context).role == SPECTATOR and campaign.role != SPECTATOR:
+        if seated(context).role == SPECTATOR and session.seat_role != SPECTATOR:
             with WIDGET_LOCK:
                 # The page may have moved to a new seat while the old one was read (the GM
                 # renewing their own link, under this lock): only the seat read demotes.
                 if self.seat is not context:
                     return
                 with not_a_move():  # not this seat's move: its refusals stay
-                    campaign.lose_seat()
+                    session.lose_seat()
             log.info("this page's seat was revoked or renewed: it watches from now on")
 
     def in_thread(self) -> bool:
@@ -449,14 +436,14 @@ class LiveSync:
 
     def _run(self) -> None:
         while not self._stop.is_set():
-            campaign = self.campaign
-            if campaign is None:
+            session = self.session
+            if session is None:
                 self._stop.wait(self.timeout)
                 continue
             try:
-                if self._wait(campaign):
+                if self._wait(session):
                     self.applied += 1
-                self.check_seat(campaign)
+                self.check_seat(session)
                 self.error = ""
             except Exception as exc:  # a lost database: said in the log, tried again
                 self.error = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
@@ -464,20 +451,17 @@ class LiveSync:
                 self._stop.wait(2.0)
 
 
-    def _wait(self, campaign: Campaign) -> bool:
+    def _wait(self, session: Session) -> bool:
         """Wait up to ``timeout`` for another screen's move; apply it; True if there was one.
 
-        The store's own wait ([Store.wait_for_change][companion.store.port.Store]):
+        The store's own wait
+        ([Session.wait_for_change][companion.table.session.Session.wait_for_change]):
         SQLite looks at ``PRAGMA data_version`` five times a second, PostgreSQL waits on
         ``LISTEN``/``NOTIFY``; a store of this process alone has nothing to wait for."""
-        store = campaign.store
-        if store is None:
-            return False
-        if store.wait_for_change(campaign.info.id, campaign.head, self.timeout) \
-                <= campaign.head:
+        if not session.wait_for_change(self.timeout):
             return False
         with WIDGET_LOCK:
-            return catch_up(campaign)
+            return catch_up(session)
 
 
 #: Held while a background thread builds or re-renders widgets, and while the kernel
@@ -570,21 +554,21 @@ def guard_state_requests() -> None:
     Widget._handle_control_comm_msg = classmethod(guarded)
 
 
-def live(campaign: Campaign, context: PageContext | None = None) -> LiveSync | None:
-    """Keep ``campaign`` live in this kernel (the one watcher thread follows it); with the
+def live(session: Session, context: PageContext | None = None) -> LiveSync | None:
+    """Keep ``session`` live in this kernel (the one watcher thread follows it); with the
     page's ``context``, its seat is checked again now and then (see
     [LiveSync.check_seat][companion.widgets.table.binding.LiveSync.check_seat]).
 
     ``None`` for a store only this process writes (``store.shared`` False: memory, the
     browser's): every move there is this page's own and re-renders at once, so there is
     nothing to watch (and the browser runs no threads)."""
-    if campaign.store is not None and not campaign.store.shared:
+    if not session.watched:
         return None
     guard_state_requests()
     sync = LiveSync.get()
-    sync.watch(campaign)
+    sync.watch(session)
     if context is not None:
-        sync.seat = context if context.seat and context.campaign == campaign.name else None
+        sync.seat = context if context.seat and context.campaign == session.name else None
     return sync
 
 

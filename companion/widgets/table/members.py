@@ -18,7 +18,7 @@ from companion.table import Session
 
 if TYPE_CHECKING:
     from companion.rulesets.variant5e.healing import HitDice
-    from companion.store.campaign import Campaign
+    from companion.table.session import Session
 
 __all__ = [
     "DELVE",
@@ -73,50 +73,49 @@ ITEM = "Item: {}: {}"
 MEMBER_RECORDS = (HIT_DICE, TURN, REACTIONS, FACING)
 
 
-def five_e_party(campaign: Campaign) -> list[str]:
+def five_e_party(session: Session) -> list[str]:
     """The names of the campaign's 5e party members: its casters and creatures (their own
     records, like "Hit Dice: Ash", are not members)."""
     from companion.rulesets.variant5e.death_and_returning import DeathRecord
     from companion.rulesets.variant5e.spell_points import SpellPoints
 
-    return [m.name for m in campaign.party if isinstance(m.tracker, (SpellPoints, DeathRecord))]
+    return [m.name for m in session.party() if isinstance(m.tracker, (SpellPoints, DeathRecord))]
 
 
-def member_records(campaign: Campaign, name: str) -> list[str]:
+def member_records(session: Session, name: str) -> list[str]:
     """The ids of the records a 5e member owns (Hit Dice, turn, reactions, facing, items):
     the campaign's trackers of role "record" whose owner is ``name``."""
-    return [m.id for m in campaign.records(name)]
+    return [m.id for m in session.records(name)]
 
 
-def default_hit_dice(campaign: Campaign, name: str) -> HitDice:
+def default_hit_dice(session: Session, name: str) -> HitDice:
     """A member's Hit Dice record made on first use when the start app did not make one:
     the caster's class level (else 1st), made by the ruleset
     ([HitDice.new][companion.rulesets.variant5e.healing.HitDice.new])."""
     from companion.rulesets.variant5e.healing import HitDice
     from companion.rulesets.variant5e.spell_points import SpellPoints
 
-    member = campaign.member(name)
+    member = session.member(name)
     level = member.tracker.class_level if isinstance(member.tracker, SpellPoints) else 1
     return HitDice.new(level)
 
 
-def ensure(campaign: Campaign, name: str, cls: type[T], make: Callable[[], T],
+def ensure(session: Session, name: str, cls: type[T], make: Callable[[], T],
            role: str = "minigame", owner: str = "") -> T:
     """The campaign's tracker ``name`` (of class ``cls``), added from ``make()`` if missing
     (a member's record: role "record" and its ``owner``)."""
-    from companion.store.campaign import SeatError
-    from companion.store.records import StoreError
+    from companion.table.opening import SeatError, StoreError
 
-    for member in campaign:
+    for member in session.members():
         if member.name == name and isinstance(member.tracker, cls):
             return member.tracker
     try:
-        return Session.of(campaign).add(name, make(), role=role, owner=owner)
+        return session.add(name, make(), role=role, owner=owner)
     except SeatError:
         raise  # the seat's refusal, said as it is (not "no such member" after a refresh)
     except StoreError:
-        campaign.refresh()  # another screen added it first
-        return Session.of(campaign).tracker(name, cls)  # as the seat reads it
+        session.refresh()  # another screen added it first
+        return session.tracker(name, cls)  # as the seat reads it
 
 
 
@@ -147,7 +146,7 @@ class _Draft:
     def stored(self) -> bool:
         """Whether the draft follows a record still in the campaign."""
         return self.live is not None and any(m.tracker is self.live
-                                             for m in self.session.campaign)
+                                             for m in self.session.members())
 
     def store(self) -> Tracker:
         """The stored record (stored now from the draft's state if nobody has yet)."""
@@ -209,15 +208,14 @@ class MemberRecords:
     draft until the member's first move in the app, or until the member is picked in it
     (``now``), which stores it (see [ensure][companion.widgets.table.members.ensure])."""
 
-    def __init__(self, campaign: Campaign) -> None:
-        self.campaign = campaign
-        self.session = Session.of(campaign)
+    def __init__(self, session: Session) -> None:
+        self.session = session
         self.drafts: dict[str, _Draft] = {}
 
     def get(self, kind: str, name: str, cls: type[T], make: Callable[[], T], *,
             now: bool = False) -> T:
         full = kind.format(name)
-        stored = next((m.tracker for m in self.campaign.records(name)
+        stored = next((m.tracker for m in self.session.records(name)
                        if m.name == full and isinstance(m.tracker, cls)), None)
         draft = self.drafts.pop(full, None)
         if draft is not None and draft.live is not None and draft.stored():
@@ -228,10 +226,10 @@ class MemberRecords:
         if stored is not None:
             return stored
         if now:
-            from companion.store.campaign import SeatError
+            from companion.table.opening import SeatError
 
             try:
-                return ensure(self.campaign, full, cls, make, "record", owner=name)
+                return ensure(self.session, full, cls, make, "record", owner=name)
             except SeatError:
                 # A record this seat may not add (another player's, picked to look at):
                 # shown as a draft, so the page shows the member picked, and a move on it

@@ -14,7 +14,7 @@ from companion.widgets.base import APP_MAX_WIDTH, ErrorLine, style_tag
 from companion.widgets.table.binding import PageContext
 
 if TYPE_CHECKING:
-    from companion.store.campaign import Campaign
+    from companion.table.session import Session
 
 from companion.widgets.table.apps import spec
 
@@ -30,28 +30,28 @@ _CACHE_LOCK = threading.Lock()
 _BUILDING: dict[tuple[int, str], threading.Lock] = {}
 
 
-def campaign_app(campaign: Campaign, key: str) -> widgets.Widget:
+def campaign_app(session: Session, key: str) -> widgets.Widget:
     """The app ``key`` for ``campaign``, built once per kernel (then the same widget)."""
     app = spec(key)
-    if app.ruleset and app.ruleset not in campaign.rulesets:
+    if app.ruleset and app.ruleset not in session.rulesets:
         from companion.errors import UnknownNameError
         from companion.widgets.table.site import ruleset_title
 
         # The rulesets by their names (a player never reads "cairn_srd").
-        plays = ", ".join(ruleset_title(r) for r in campaign.rulesets)
+        plays = ", ".join(ruleset_title(r) for r in session.rulesets)
         raise UnknownNameError(f"{app.title} is an app of {ruleset_title(app.ruleset)}; "
-                               f"campaign {campaign.name!r} plays {plays}")
+                               f"campaign {session.name!r} plays {plays}")
     with _CACHE_LOCK:
-        lock = _BUILDING.setdefault((id(campaign), key), threading.Lock())
+        lock = _BUILDING.setdefault((id(session), key), threading.Lock())
     with lock:  # held while building: a prebuild and a tap never build the same app twice
-        found = _CACHE.get((id(campaign), key))
+        found = _CACHE.get((id(session), key))
         if found is None:
-            found = _CACHE[(id(campaign), key)] = app.build(campaign)
+            found = _CACHE[(id(session), key)] = app.build(session)
         return found
 
 
-def is_built(campaign: Campaign, key: str) -> bool:
-    return (id(campaign), key) in _CACHE
+def is_built(session: Session, key: str) -> bool:
+    return (id(session), key) in _CACHE
 
 
 def app_heading(title: str, context: PageContext, *, demo: bool,
@@ -79,7 +79,7 @@ def campaign_page(key: str, context: PageContext | None = None) -> widgets.Widge
         SPECTATOR,
         connection_banner,
         join_line,
-        page_campaign,
+        page_session,
     )
     from companion.widgets.table.site import way_back
 
@@ -87,26 +87,26 @@ def campaign_page(key: str, context: PageContext | None = None) -> widgets.Widge
     context = context or PageContext.from_query()
     error = ErrorLine()
     try:
-        campaign = page_campaign(context)
+        session = page_session(context)
     except Exception as exc:
         error.show(exc)
         return page(app_heading(app.title, context, demo=True, with_title=False),
                     way_back(app.ruleset), error)
-    if campaign is None:
+    if session is None:
         return page(app_heading(app.title, context, demo=True, with_title=False),
                     way_back(app.ruleset), app.demo())
     body: widgets.Widget
     try:
-        body = campaign_app(campaign, key)
+        body = campaign_app(session, key)
     except Exception as exc:
         error.show(exc)
         body = widgets.HTML()
     context = context.with_(  # the seat's, issue 19; a dead secret is not linked on
-        who=campaign.who, role=campaign.role,
-        seat=context.seat if campaign.role != SPECTATOR else "")
+        who=session.who, role=session.seat_role,
+        seat=context.seat if session.seat_role != SPECTATOR else "")
     heading = app_heading(app.title, context, demo=False, with_title=False)
     parts: list[widgets.Widget] = [connection_banner(), heading, way_back(app.ruleset)]
-    if campaign.role == SPECTATOR:
+    if session.seat_role == SPECTATOR:
         parts.append(join_line())
     return page(*parts, error, body)
 

@@ -16,7 +16,7 @@ from companion.widgets.base import ErrorLine, button, offer, row, safe
 if TYPE_CHECKING:
     from companion.rulesets.cairn_srd.character import Character
     from companion.rulesets.cairn_srd.combat import Encounter
-    from companion.store.campaign import Campaign
+    from companion.table.session import Session
 
 
 __all__ = ["CharacterPanel", "MemberPanel", "PartyAppPanel", "PartyFightPanel",
@@ -27,7 +27,7 @@ def _escape(text: object) -> str:
     return html.escape(str(text))
 
 
-def follow_campaign(campaign: Campaign, error: ErrorLine,
+def follow_campaign(session: Session, error: ErrorLine,
                     callback: Callable[[], None]) -> None:
     """Run ``callback`` now and after every change of ``campaign`` (a move here or on
     another screen), one run at a time: under the campaign's lock, which the live watcher
@@ -39,10 +39,10 @@ def follow_campaign(campaign: Campaign, error: ErrorLine,
     seated) runs under this lock, or both threads build (``CONTRIBUTING``)."""
 
     def locked() -> None:
-        with campaign.lock:
+        with session.lock:
             callback()
 
-    campaign.on_change(safe(error)(lambda _changed: locked()))
+    session.on_change(safe(error)(lambda _changed: locked()))
     locked()
 
 
@@ -53,12 +53,12 @@ class MemberPanel(widgets.VBox):
     member's app is built once and kept.
     """
 
-    def __init__(self, campaign: Campaign, cls: type[Tracker],
+    def __init__(self, session: Session, cls: type[Tracker],
                  build: Callable[[Any], widgets.Widget], *, label: str, empty: str,
                  name: str) -> None:
         super().__init__(layout=widgets.Layout(max_width="100%"))
         self.add_class("tc-member-picker")
-        self.campaign = campaign
+        self.session = session
         self.cls = cls
         self.build = build
         self.empty = empty
@@ -71,17 +71,17 @@ class MemberPanel(widgets.VBox):
         self.body = widgets.VBox(layout=widgets.Layout(max_width="100%"))
         self.picker.observe(safe(self.error)(lambda _c: self._show()), names="value")
         self.children = (row(self.picker), self.error, self.body)
-        follow_campaign(campaign, self.error, self.sync)
+        follow_campaign(session, self.error, self.sync)
 
     def members(self) -> list[tuple[str, str]]:
-        return [(m.name, m.id) for m in self.campaign
+        return [(m.name, m.id) for m in self.session.members()
                 if isinstance(m.tracker, self.cls) and m.role == "party"]
 
     def sync(self) -> None:
         # Run through follow_campaign: under the campaign's lock, one thread at a time.
         options = self.members()
         if list(self.picker.options) != options:
-            mine = _own_first([n for n, _ in options], self.campaign.who)
+            mine = _own_first([n for n, _ in options], self.session.who)
             offer(self.picker, options, default=options[mine][1] if options else None)
         self._show()
 
@@ -91,15 +91,15 @@ class MemberPanel(widgets.VBox):
         # built one; the page showed both in turn, and a tap on the first said its refusal
         # on a line no longer on the page (a hub test failed in CI). The campaign's lock,
         # not one of the panel's: the watcher holds it already when its notice gets here.
-        with self.campaign.lock:
+        with self.session.lock:
             ident = self.picker.value
-            if ident is None or ident not in self.campaign.members:
+            if ident is None or not self.session.has_member(ident):
                 self.body.children = (widgets.HTML(
                     f'<p class="tc-empty">{_escape(self.empty)}</p>'),)
                 return
             app = self.apps.get(ident)
             if app is None:
-                app = self.apps[ident] = self.build(self.campaign.members[ident].tracker)
+                app = self.apps[ident] = self.build(self.session.member(ident).tracker)
             if self.body.children != (app,):
                 self.body.children = (app,)
 
@@ -123,14 +123,14 @@ class CharacterPanel(widgets.VBox):
     records (a member who left and came back gets a new one).
     """
 
-    def __init__(self, campaign: Campaign, names: Callable[[], list[str]],
+    def __init__(self, session: Session, names: Callable[[], list[str]],
                  records: Callable[[str, bool], tuple[Tracker, ...]],
                  build: Callable[..., widgets.Widget], *, label: str, empty: str,
                  name: str) -> None:
         super().__init__(layout=widgets.Layout(max_width="100%"))
         self.add_class("tc-member-picker")
         self.add_class(f"tc-character-{name}")
-        self.campaign = campaign
+        self.session = session
         self.names = names
         self.records = records
         self.build = build
@@ -145,7 +145,7 @@ class CharacterPanel(widgets.VBox):
         self._syncing = False  # the list changing under the picker is not a pick
         self.picker.observe(safe(self.error)(lambda _c: self._picked()), names="value")
         self.children = (row(self.picker), self.error, self.body)
-        follow_campaign(campaign, self.error, self.sync)
+        follow_campaign(session, self.error, self.sync)
 
     @property
     def app(self) -> widgets.Widget | None:
@@ -159,7 +159,7 @@ class CharacterPanel(widgets.VBox):
         if list(self.picker.options) != options:
             self._syncing = True
             try:
-                mine = _own_first(options, self.campaign.who)
+                mine = _own_first(options, self.session.who)
                 offer(self.picker, options, default=options[mine] if options else None)
             finally:
                 self._syncing = False
@@ -168,11 +168,11 @@ class CharacterPanel(widgets.VBox):
     def _picked(self) -> None:
         # Read under the lock: a sync on the watcher's thread sets _syncing while it runs,
         # and a pick read meanwhile would not count as a pick (its records not stored).
-        with self.campaign.lock:
+        with self.session.lock:
             self._show(picked=not self._syncing)
 
     def _show(self, *, picked: bool = False) -> None:
-        with self.campaign.lock:  # a pick and a live update: one at a time (MemberPanel._show)
+        with self.session.lock:  # a pick and a live update: one at a time (MemberPanel._show)
             name = self.picker.value
             if name is None or name not in self.names():
                 self.body.children = (widgets.HTML(
@@ -192,15 +192,15 @@ class PartyFightPanel(widgets.VBox):
     ([Tracker.link][companion.state.Tracker.link]): a party member
     in the fight is its sheet, on every screen (see the module's interpretation)."""
 
-    def __init__(self, campaign: Campaign, encounter: Encounter) -> None:
+    def __init__(self, session: Session, encounter: Encounter) -> None:
         from companion.widgets.cairn_srd import CombatApp
 
         super().__init__(layout=widgets.Layout(max_width="100%"))
-        self.campaign = campaign
+        self.session = session
         self.encounter = encounter
         self.error = ErrorLine()
         # (the campaign seats the fight at its table: its party's sheets are linked)
-        self.app = CombatApp(encounter, campaign=campaign)
+        self.app = CombatApp(encounter, session=session)
         self.join = button("Party joins the fight", self.party_joins, error=self.error,
                            name="party-joins", style="primary")
         self.note = widgets.HTML()
@@ -209,13 +209,13 @@ class PartyFightPanel(widgets.VBox):
         self._watched: set[int] = set()
         follow = safe(self.error)(lambda _x: self._follow())
         self._follow_sheet = follow
-        campaign.on_change(follow)
+        session.on_change(follow)
         self._follow()
 
     def party(self) -> dict[str, Character]:
         from companion.rulesets.cairn_srd.character import Character
 
-        return {m.name: m.tracker for m in self.campaign.party
+        return {m.name: m.tracker for m in self.session.party()
                 if isinstance(m.tracker, Character)}
 
     def sheet(self, name: str) -> Character | None:
@@ -229,7 +229,7 @@ class PartyFightPanel(widgets.VBox):
     def _follow(self) -> None:
         """A sheet changed (here, in another app or on another screen): show the fight as
         the sheets now say, and watch any sheet that joined the party."""
-        with self.campaign.lock:  # the page's thread and the watcher's: one at a time
+        with self.session.lock:  # the page's thread and the watcher's: one at a time
             for sheet in self.party().values():
                 if id(sheet) not in self._watched:
                     self._watched.add(id(sheet))
@@ -275,22 +275,22 @@ class PartyAppPanel(widgets.VBox):
     again over the same campaign trackers, so newcomers join the journey, delve or downtime.
     ``app`` is the app shown now."""
 
-    def __init__(self, campaign: Campaign, build: Callable[[list[Character]], widgets.Widget],
+    def __init__(self, session: Session, build: Callable[[list[Character]], widgets.Widget],
                  *, name: str) -> None:
         super().__init__(layout=widgets.Layout(max_width="100%"))
         self.add_class(f"tc-party-app-{name}")
-        self.campaign = campaign
+        self.session = session
         self.build = build
         self.error = ErrorLine()
         self.app: widgets.Widget = widgets.HTML()
         self._ids: tuple[int, ...] | None = None
-        follow_campaign(campaign, self.error, self.sync)
+        follow_campaign(session, self.error, self.sync)
 
     def party(self) -> list[Character]:
         """The campaign's Cairn characters (the same sheets the other apps show)."""
         from companion.rulesets.cairn_srd.character import Character
 
-        return [m.tracker for m in self.campaign.party if isinstance(m.tracker, Character)]
+        return [m.tracker for m in self.session.party() if isinstance(m.tracker, Character)]
 
     def sync(self) -> None:
         # Run through follow_campaign: under the campaign's lock, one thread at a time.

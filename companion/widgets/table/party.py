@@ -34,7 +34,7 @@ from companion.table import Session
 from companion.widgets.seat_controls import act
 
 if TYPE_CHECKING:
-    from companion.store.campaign import Campaign
+    from companion.table.session import Session
 
 __all__ = ["RULES", "Box", "PartyRules", "leave", "leaving", "party_rows"]
 
@@ -58,30 +58,30 @@ class PartyRules:
     what: str
     boxes: tuple[Box, ...]
     kinds: tuple[str, ...] = ()
-    summary: Callable[[Campaign], list[tuple[str, str]]] = field(default=lambda c: [])
-    add: Callable[[Campaign, str, str, dict[str, int]], None] = field(
+    summary: Callable[[Session], list[tuple[str, str]]] = field(default=lambda c: [])
+    add: Callable[[Session, str, str, dict[str, int]], None] = field(
         default=lambda c, n, k, v: None)
-    editable: Callable[[Campaign], list[tuple[str, str]]] = field(default=lambda c: [])
-    values: Callable[[Campaign, str], dict[str, int]] = field(default=lambda c, i: {})
-    edit: Callable[[Campaign, str, dict[str, int]], None] | None = None
-    removable: Callable[[Campaign], list[tuple[str, str]]] | None = None
+    editable: Callable[[Session], list[tuple[str, str]]] = field(default=lambda c: [])
+    values: Callable[[Session, str], dict[str, int]] = field(default=lambda c, i: {})
+    edit: Callable[[Session, str, dict[str, int]], None] | None = None
+    removable: Callable[[Session], list[tuple[str, str]]] | None = None
     """Who can leave: (shown name, key) pairs (default: the party's trackers of the
     ruleset, which leave the campaign; their events stay in its log)."""
-    remove: Callable[[Campaign, str], None] | None = None
+    remove: Callable[[Session, str], None] | None = None
 
 
-def _members(campaign: Campaign, cls: type[Tracker]) -> list[tuple[str, str]]:
-    return [(m.name, m.id) for m in campaign.party if isinstance(m.tracker, cls)]
+def _members(session: Session, cls: type[Tracker]) -> list[tuple[str, str]]:
+    return [(m.name, m.id) for m in session.party() if isinstance(m.tracker, cls)]
 
 
 # --- Cairn ------------------------------------------------------------------------------
 
 
-def _cairn_summary(campaign: Campaign) -> list[tuple[str, str]]:
+def _cairn_summary(session: Session) -> list[tuple[str, str]]:
     from companion.rulesets.cairn_srd.character import Character
 
     out = []
-    for m in campaign.party:
+    for m in session.party():
         c = m.tracker
         if isinstance(c, Character):
             out.append((m.name, f"STR {c.strength}/{c.strength_max} · DEX {c.dexterity}/"
@@ -90,37 +90,37 @@ def _cairn_summary(campaign: Campaign) -> list[tuple[str, str]]:
     return out
 
 
-def _cairn_add(campaign: Campaign, name: str, kind: str, v: dict[str, int]) -> None:
+def _cairn_add(session: Session, name: str, kind: str, v: dict[str, int]) -> None:
     from companion.rulesets.cairn_srd.character import new_character
 
-    Session.of(campaign).add(name, new_character(name, v["str"], v["dex"], v["ctrl"], v["guard"],
+    session.add(name, new_character(name, v["str"], v["dex"], v["ctrl"], v["guard"],
                                      v["armor"]))
 
 
-def _cairn_values(campaign: Campaign, ident: str) -> dict[str, int]:
+def _cairn_values(session: Session, ident: str) -> dict[str, int]:
     from companion.rulesets.cairn_srd.character import Character
 
-    c = Session.of(campaign).tracker(ident, Character)
+    c = session.tracker(ident, Character)
     return {"str": c.strength_max, "dex": c.dexterity_max, "ctrl": c.control_max,
             "guard": c.guard_max, "armor": c.armor}
 
 
-def _cairn_edit(campaign: Campaign, ident: str, v: dict[str, int]) -> None:
+def _cairn_edit(session: Session, ident: str, v: dict[str, int]) -> None:
     from companion.rulesets.cairn_srd.character import Character
 
-    c = Session.of(campaign).tracker(ident, Character)
-    if _cairn_values(campaign, ident) != v:
+    c = session.tracker(ident, Character)
+    if _cairn_values(session, ident) != v:
         act(c, "set_maxima", v["str"], v["dex"], v["ctrl"], v["guard"], v["armor"])
 
 
 # --- Monsters & Magic -------------------------------------------------------------------
 
 
-def _mm_summary(campaign: Campaign) -> list[tuple[str, str]]:
+def _mm_summary(session: Session) -> list[tuple[str, str]]:
     from companion.rulesets.monsters_and_magic.adventurer import Adventurer
 
     out = []
-    for m in campaign.party:
+    for m in session.party():
         a = m.tracker
         if isinstance(a, Adventurer):
             out.append((m.name, f"Focus {a.focus:+d} · Power {a.power:+d} · Cunning "
@@ -129,27 +129,27 @@ def _mm_summary(campaign: Campaign) -> list[tuple[str, str]]:
     return out
 
 
-def _mm_add(campaign: Campaign, name: str, kind: str, v: dict[str, int]) -> None:
+def _mm_add(session: Session, name: str, kind: str, v: dict[str, int]) -> None:
     from companion.rulesets.monsters_and_magic.adventurer import Adventurer
 
-    Session.of(campaign).add(name, Adventurer.new(name, focus=v["focus"], power=v["power"],
+    session.add(name, Adventurer.new(name, focus=v["focus"], power=v["power"],
                                       cunning=v["cunning"], luck=v["luck"], max_hp=v["hp"],
                                       ac=v["ac"]))
 
 
-def _mm_values(campaign: Campaign, ident: str) -> dict[str, int]:
+def _mm_values(session: Session, ident: str) -> dict[str, int]:
     from companion.rulesets.monsters_and_magic.adventurer import Adventurer
 
-    a = Session.of(campaign).tracker(ident, Adventurer)
+    a = session.tracker(ident, Adventurer)
     return {"focus": a.focus, "power": a.power, "cunning": a.cunning, "luck": a.luck,
             "hp": a.max_hp, "ac": a.ac}
 
 
-def _mm_edit(campaign: Campaign, ident: str, v: dict[str, int]) -> None:
+def _mm_edit(session: Session, ident: str, v: dict[str, int]) -> None:
     from companion.rulesets.monsters_and_magic.adventurer import Adventurer
 
-    a = Session.of(campaign).tracker(ident, Adventurer)
-    if _mm_values(campaign, ident) != v:
+    a = session.tracker(ident, Adventurer)
+    if _mm_values(session, ident) != v:
         act(a, "set_maxima", focus=v["focus"], power=v["power"], cunning=v["cunning"],
             luck=v["luck"], max_hp=v["hp"], ac=v["ac"])
 
@@ -157,18 +157,18 @@ def _mm_edit(campaign: Campaign, ident: str, v: dict[str, int]) -> None:
 # --- plot points ------------------------------------------------------------------------
 
 
-def _plot_session(campaign: Campaign) -> Any:
+def _plot_session(session: Session) -> Any:
     from companion.rulesets.plot_points.session import PlotPointSession
     from companion.widgets.table.apps import PLOT_TABLE, ensure
 
-    gm = campaign.who if campaign.role == "gm" and campaign.who else "GM"
-    return ensure(campaign, PLOT_TABLE, PlotPointSession, lambda: PlotPointSession.new([], gm))
+    gm = session.who if session.seat_role == "gm" and session.who else "GM"
+    return ensure(session, PLOT_TABLE, PlotPointSession, lambda: PlotPointSession.new([], gm))
 
 
-def _plot_summary(campaign: Campaign) -> list[tuple[str, str]]:
+def _plot_summary(session: Session) -> list[tuple[str, str]]:
     from companion.rulesets.plot_points.session import PlotPointSession
 
-    for m in campaign:
+    for m in session.members():
         s = m.tracker
         if isinstance(s, PlotPointSession):
             rows = [(s.gm, "GM")]
@@ -177,30 +177,30 @@ def _plot_summary(campaign: Campaign) -> list[tuple[str, str]]:
     return []
 
 
-def _plot_add(campaign: Campaign, name: str, kind: str, v: dict[str, int]) -> None:
-    act(_plot_session(campaign), "add_player", name)
+def _plot_add(session: Session, name: str, kind: str, v: dict[str, int]) -> None:
+    act(_plot_session(session), "add_player", name)
 
 
 # --- 5e ---------------------------------------------------------------------------------
 
 
-def _hit_dice_of(campaign: Campaign, name: str) -> Any:
+def _hit_dice_of(session: Session, name: str) -> Any:
     """The member's Hit Dice record, or None before its first use."""
     from companion.rulesets.variant5e.healing import HitDice
     from companion.widgets.table.apps import HIT_DICE
 
-    for m in campaign.records(name):
+    for m in session.records(name):
         if m.name == HIT_DICE.format(name) and isinstance(m.tracker, HitDice):
             return m.tracker
     return None
 
 
-def _5e_summary(campaign: Campaign) -> list[tuple[str, str]]:
+def _5e_summary(session: Session) -> list[tuple[str, str]]:
     from companion.rulesets.variant5e.death_and_returning import DeathRecord
     from companion.rulesets.variant5e.spell_points import SpellPoints
 
     out = []
-    for m in campaign.party:
+    for m in session.party():
         t = m.tracker
         if isinstance(t, SpellPoints):
             text = (f"caster: {t.caster} caster level {t.class_level} · "
@@ -209,7 +209,7 @@ def _5e_summary(campaign: Campaign) -> list[tuple[str, str]]:
             text = f"creature: {t.condition} · deaths {t.deaths} · returns {t.returns}"
         else:
             continue
-        hd = _hit_dice_of(campaign, m.name)
+        hd = _hit_dice_of(session, m.name)
         if hd is not None:
             text += (f" · HP {hd.hp}/{hd.max_hp} · Hit Dice {hd.hit_dice}/{hd.level} "
                      f"d{hd.die}{hd.con_modifier:+d}")
@@ -224,82 +224,82 @@ def _5e_hit_dice(v: dict[str, int], level: int) -> Any:
     return HitDice.new(level, v["die"], v["con"], v["hp"])
 
 
-def _5e_add(campaign: Campaign, name: str, kind: str, v: dict[str, int]) -> None:
+def _5e_add(session: Session, name: str, kind: str, v: dict[str, int]) -> None:
     from companion.rulesets.variant5e.death_and_returning import DeathRecord
     from companion.rulesets.variant5e.spell_points import CASTER_KINDS, SpellPoints
-    from companion.store.records import StoreError
+    from companion.table.opening import StoreError
     from companion.widgets.table.apps import HIT_DICE
 
     hit_dice = _5e_hit_dice(v, v["level"])  # checked before anything is stored
     caster = kind.partition(" ")[0]
     member = DeathRecord() if kind == "creature" else SpellPoints.new(
         v["level"], caster if caster in CASTER_KINDS else "full")
-    if any(m.name == name for m in campaign):
-        raise StoreError(f"campaign {campaign.name!r} already has {name!r}")
+    if any(m.name == name for m in session.members()):
+        raise StoreError(f"campaign {session.name!r} already has {name!r}")
     # The record first: the member's arrival (on every screen) finds its numbers.
-    Session.of(campaign).add(HIT_DICE.format(name), hit_dice, role="record", owner=name)
-    Session.of(campaign).add(name, member)
+    session.add(HIT_DICE.format(name), hit_dice, role="record", owner=name)
+    session.add(name, member)
 
 
-def _5e_editable(campaign: Campaign) -> list[tuple[str, str]]:
+def _5e_editable(session: Session) -> list[tuple[str, str]]:
     from companion.widgets.table.apps import five_e_party
 
-    return [(n, campaign.member(n).id) for n in five_e_party(campaign)]
+    return [(n, session.member(n).id) for n in five_e_party(session)]
 
 
-def _5e_values(campaign: Campaign, ident: str) -> dict[str, int]:
+def _5e_values(session: Session, ident: str) -> dict[str, int]:
     from companion.rulesets.variant5e.spell_points import SpellPoints
     from companion.widgets.table.apps import default_hit_dice
 
-    member = campaign.member(ident)
-    hd = _hit_dice_of(campaign, member.name) or default_hit_dice(campaign, member.name)
+    member = session.member(ident)
+    hd = _hit_dice_of(session, member.name) or default_hit_dice(session, member.name)
     level = member.tracker.class_level if isinstance(member.tracker, SpellPoints) else hd.level
     return {"level": level, "hp": hd.max_hp, "die": hd.die, "con": hd.con_modifier}
 
 
-def _5e_edit(campaign: Campaign, ident: str, v: dict[str, int]) -> None:
+def _5e_edit(session: Session, ident: str, v: dict[str, int]) -> None:
     from companion.rulesets.variant5e.spell_points import SpellPoints
     from companion.widgets.table.apps import HIT_DICE
 
-    member = campaign.member(ident)
+    member = session.member(ident)
     fresh_hd = _5e_hit_dice(v, v["level"])  # checks the numbers before anything changes
     t = member.tracker
     if isinstance(t, SpellPoints) and t.class_level != v["level"]:
         act(t, "set_class_level", v["level"])
-    hd = _hit_dice_of(campaign, member.name)
+    hd = _hit_dice_of(session, member.name)
     if hd is None:
-        Session.of(campaign).add(HIT_DICE.format(member.name), fresh_hd, role="record",
+        session.add(HIT_DICE.format(member.name), fresh_hd, role="record",
                                  owner=member.name)
     elif (hd.level, hd.max_hp, hd.die, hd.con_modifier) != (v["level"], v["hp"], v["die"],
                                                               v["con"]):
         act(hd, "set_maxima", v["level"], v["hp"], v["die"], v["con"])
 
 
-def _5e_remove(campaign: Campaign, ident: str) -> None:
+def _5e_remove(session: Session, ident: str) -> None:
     """The member leaves with their own records (Hit Dice, turn, facing, items)."""
     from companion.widgets.table.apps import member_records
 
-    member = campaign.member(ident)
-    records = member_records(campaign, member.name)
-    Session.of(campaign).remove(member.id)
+    member = session.member(ident)
+    records = member_records(session, member.name)
+    session.remove(member.id)
     for record in records:
-        Session.of(campaign).remove(record)
+        session.remove(record)
 
 
 # --- Miasma -----------------------------------------------------------------------------
 
 
-def _miasma_tracker(campaign: Campaign) -> Any:
+def _miasma_tracker(session: Session) -> Any:
     from companion.rulesets.miasma.psychosis import MiasmaTracker
     from companion.widgets.table.apps import MIASMA, ensure
 
-    return ensure(campaign, MIASMA, MiasmaTracker, MiasmaTracker)
+    return ensure(session, MIASMA, MiasmaTracker, MiasmaTracker)
 
 
-def _miasma_summary(campaign: Campaign) -> list[tuple[str, str]]:
+def _miasma_summary(session: Session) -> list[tuple[str, str]]:
     from companion.rulesets.miasma.psychosis import MiasmaTracker
 
-    for m in campaign:
+    for m in session.members():
         t = m.tracker
         if isinstance(t, MiasmaTracker):
             return [(c.name, f"psychosis level {c.level} · stress {c.stress}"
@@ -308,52 +308,52 @@ def _miasma_summary(campaign: Campaign) -> list[tuple[str, str]]:
     return []
 
 
-def _miasma_add(campaign: Campaign, name: str, kind: str, v: dict[str, int]) -> None:
-    act(_miasma_tracker(campaign), "add_character", name, v["level"], v["stress"])
+def _miasma_add(session: Session, name: str, kind: str, v: dict[str, int]) -> None:
+    act(_miasma_tracker(session), "add_character", name, v["level"], v["stress"])
 
 
-def _plot_players(campaign: Campaign) -> list[tuple[str, str]]:
+def _plot_players(session: Session) -> list[tuple[str, str]]:
     from companion.rulesets.plot_points.session import PlotPointSession
 
-    for m in campaign:
+    for m in session.members():
         if isinstance(m.tracker, PlotPointSession):
             return [(c.name, c.name) for c in m.tracker.characters]
     return []
 
 
-def _plot_remove(campaign: Campaign, name: str) -> None:
-    act(_plot_session(campaign), "remove_player", name)
+def _plot_remove(session: Session, name: str) -> None:
+    act(_plot_session(session), "remove_player", name)
 
 
-def _miasma_names(campaign: Campaign) -> list[tuple[str, str]]:
+def _miasma_names(session: Session) -> list[tuple[str, str]]:
     from companion.rulesets.miasma.psychosis import MiasmaTracker
 
-    for m in campaign:
+    for m in session.members():
         if isinstance(m.tracker, MiasmaTracker):
             return [(c.name, c.name) for c in m.tracker.characters]
     return []
 
 
-def _miasma_remove(campaign: Campaign, name: str) -> None:
-    act(_miasma_tracker(campaign), "remove_character", name)
+def _miasma_remove(session: Session, name: str) -> None:
+    act(_miasma_tracker(session), "remove_character", name)
 
 
-def leaving(campaign: Campaign, rules: PartyRules) -> list[tuple[str, str]]:
+def leaving(session: Session, rules: PartyRules) -> list[tuple[str, str]]:
     """Who of this ruleset's party can leave: (shown name, key)."""
     if rules.removable is not None:
-        return rules.removable(campaign)
-    from companion.store.registry import tracker_kinds
+        return rules.removable(session)
+    from companion.table.opening import tracker_kinds
 
     kinds = tuple(tracker_kinds(rules.ruleset).values())
-    return [(m.name, m.id) for m in campaign.party if isinstance(m.tracker, kinds)]
+    return [(m.name, m.id) for m in session.party() if isinstance(m.tracker, kinds)]
 
 
-def leave(campaign: Campaign, rules: PartyRules, key: str) -> None:
+def leave(session: Session, rules: PartyRules, key: str) -> None:
     """``key`` leaves the party (a tracker leaves the campaign; its events stay logged)."""
     if rules.remove is not None:
-        rules.remove(campaign, key)
+        rules.remove(session, key)
     else:
-        Session.of(campaign).remove(key)
+        session.remove(key)
 
 
 _CAIRN_BOXES = (Box("STR", "str", 10, 0, 18), Box("DEX", "dex", 10, 0, 18),
@@ -396,13 +396,13 @@ def _cls(module: str, name: str) -> type[Tracker]:
     return cls
 
 
-def party_rows(campaign: Campaign) -> str:
+def party_rows(session: Session) -> str:
     """The campaign's party as an HTML table (names escaped)."""
     rows = []
-    for ruleset in campaign.rulesets:
+    for ruleset in session.rulesets:
         rules = RULES.get(ruleset)
         if rules is not None:
-            rows += rules.summary(campaign)
+            rows += rules.summary(session)
     if not rows:
         return '<p class="tc-party tc-empty" data-count="0">Nobody at the table yet.</p>'
     body = "".join(f'<tr class="tc-member"><td><b>{html.escape(n)}</b></td>'

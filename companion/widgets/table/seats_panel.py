@@ -129,10 +129,9 @@ class SeatsPanel(widgets.VBox):
     def _session(self) -> Session:
         """The page's table session: it decides who manages seats (the GM, read again
         from the store), not this panel."""
-        campaign = self.app.campaign
-        if campaign is None:
+        session = self.app.session
+        if session is None:
             raise CompanionError("only the campaign's GM manages its seats")
-        session = Session.of(campaign)
         refusal = session.may_manage_seats()  # asked first: before any word on the choice
         if refusal is not None:
             raise CompanionError(refusal)
@@ -142,7 +141,7 @@ class SeatsPanel(widgets.VBox):
         """Show the panel to the GM (hide it, empty, from anyone else)."""
         # Serverless: the campaign lives on this device; links, QR codes and the server's
         # address would lead nowhere (and the QR package is not in the page's bundle).
-        if self.app.campaign is None or self.app.context.role != "gm" or serverless():
+        if self.app.session is None or self.app.context.role != "gm" or serverless():
             self.layout.display = "none"
             for part in (self.gm_link, self.listing, self.invite_out):
                 part.value = ""
@@ -161,14 +160,14 @@ class SeatsPanel(widgets.VBox):
                                   f"<b>{html.escape(hub_user())}</b>: no link needed.</div>")
         else:
             self.gm_link.value = ""
-        trust = self.app.campaign.trust
+        trust = self.app.session.trust
         self.own_dice.value, self.own_numbers.value = trust.own_dice, trust.own_numbers
         self._list()
 
     def save_trust(self) -> None:
         """Set the table's trust as the two switches say (the GM's move, in the log)."""
         session = self._session()
-        if session.role != "gm":  # the holder's page (code) is not the campaign's GM
+        if session.seat_role != "gm":  # the holder's page (code) is not the campaign's GM
             raise CompanionError("only the campaign's GM sets the table's trust")
         session.set_trust(own_dice=bool(self.own_dice.value),
                           own_numbers=bool(self.own_numbers.value))
@@ -197,9 +196,9 @@ class SeatsPanel(widgets.VBox):
             return
         link = seat_url(self._campaign(), secret)
         if role == "player":  # a player's phone opens the phone app (the GM keeps Voila)
-            campaign = self.app.campaign
+            session = self.app.session
             link = phone_url(self._campaign(), secret,
-                             campaign.rulesets if campaign is not None else ()) or link
+                             session.rulesets if session is not None else ()) or link
         self.invite_out.value = (
             f'<div class="tc-seat-link" data-who="{html.escape(who)}">'
             f"<b>{html.escape(who)}</b>'s link ({'GM' if role == 'gm' else 'player'}): scan "
@@ -255,9 +254,9 @@ class SeatsPanel(widgets.VBox):
 
         self.app.context = self.app.context.with_(seat=secret)
         self.app.url.value = url_script(self.app.context)
-        if self.app.campaign is not None:  # the seat check follows the new secret
+        if self.app.session is not None:  # the seat check follows the new secret
             key = seat_key_of(self.app.context)
             if key is not None:  # the same seat proven anew: its session follows it
-                Session.of(self.app.campaign).renew(key)
-            live(self.app.campaign, self.app.context)
+                self.app.session.renew(key)
+            live(self.app.session, self.app.context)
         self.render()

@@ -66,7 +66,7 @@ from companion.widgets.table.seats_panel import SeatsPanel
 from companion.widgets.table.site import ruleset_title
 
 if TYPE_CHECKING:
-    from companion.store.campaign import Campaign
+    from companion.table.session import Session
 
 __all__ = ["TableApp"]
 
@@ -99,7 +99,7 @@ class TableApp(widgets.VBox):
         """``background``: load the campaigns after the page shows (tests pass False)."""
         super().__init__()
         self.context = context or PageContext.from_query()
-        self.campaign: Campaign | None = None
+        self.session: Session | None = None
         self.opened = ""
         self.open_ms = 0.0
         self.error = ErrorLine()
@@ -197,7 +197,7 @@ class TableApp(widgets.VBox):
             if self.context.campaign:
                 wanted = self.context.app
                 safe(self.error)(self._open)(self.context.campaign)
-                if wanted and self.campaign is not None:
+                if wanted and self.session is not None:
                     if self._background:
                         run_in_background(lambda: self._open_once_shown(wanted), "table-open")
                     else:
@@ -217,7 +217,7 @@ class TableApp(widgets.VBox):
         server/voila.py; which of the two caused them was not told apart.)"""
         wait_for_page()
         with WIDGET_LOCK:
-            if self.campaign is not None and not self.opened:
+            if self.session is not None and not self.opened:
                 safe(self.error)(self.open_app)(key)
 
     # -- who and which campaign ----------------------------------------------------------
@@ -295,8 +295,7 @@ class TableApp(widgets.VBox):
         self._open(str(self.pick.value))
 
     def create(self) -> None:
-        from companion.store import create_campaign
-        from companion.store.seats import creator_secret
+        from companion.table.opening import create_table
 
         if not self.may_create():
             raise _refusal(HUB_CLOSED_CREATE if hub_service() else CLOSED_CREATE)
@@ -306,13 +305,12 @@ class TableApp(widgets.VBox):
         who = " ".join((hub_user() or self.who.read()).split())
         if not who:
             raise _refusal("type your name first: you are the GM of the campaign you create")
-        made = create_campaign(page_store(), name, [str(self.ruleset.value)], who=who,
-                               role="gm")
+        made, created = create_table(page_store(), name, [str(self.ruleset.value)], who)
         self.new_name.value = ""
         # The creator's GM seat: its secret goes into this page's address (to bookmark);
         # on the club's hub the hub login is the seat, and no secret is shown.
-        secret = "" if hub_service() else creator_secret(made) or ""
-        self.context = self.context.with_(campaign=made.name, seat=secret, who="", role="")
+        secret = "" if hub_service() else created
+        self.context = self.context.with_(campaign=made, seat=secret, who="", role="")
         self.refresh_list()
         self._open(self.context.campaign)
 
@@ -323,16 +321,17 @@ class TableApp(widgets.VBox):
         who, role = self.context.who, self.context.role
         # The seat's own session (one per seat in this kernel; a spectator's has no name):
         # its seat is fixed, and the store checks it on every write.
-        campaign = shared_session(name, who=who, role=role,
-                                  seat_key=seat_key_of(self.context)).campaign
-        if campaign is not self.campaign:
+        session = shared_session(name, who=who, role=role,
+                                  seat_key=seat_key_of(self.context))
+        if session is not self.session:
             self.opened = ""
             self._drop_boxes()
-            self.campaign = campaign
-            campaign.on_change(safe(self.error)(
-                lambda c: self._render() if c is self.campaign else None))
-        live(campaign, self.context)  # after seated() above: the seat is checked again
-        self.context = self.context.with_(campaign=campaign.name, who=who, role=role,
+            self.session = session
+            session.on_change(safe(self.error)(
+                lambda _c, opened=session: self._render() if opened is self.session
+                else None))
+        live(session, self.context)  # after seated() above: the seat is checked again
+        self.context = self.context.with_(campaign=session.name, who=who, role=role,
                                           app=self.opened)
         self._set_url()
         self._show_identity()
@@ -340,23 +339,24 @@ class TableApp(widgets.VBox):
         self._build_party_form()
         self._render()
         self.campaign_box.layout.display = ""
-        self.warm = _warm_up(campaign)
+        self.warm = _warm_up(session)
 
     # -- the campaign --------------------------------------------------------------------
 
     def _render(self) -> None:
-        c = self.campaign
+        c = self.session
         if c is None:
             return
         with c.lock:  # the page's thread and the watcher's: each member followed once
             self._render_locked(c)
 
-    def _render_locked(self, c: Campaign) -> None:
+    def _render_locked(self, c: Session) -> None:
         rulesets = ", ".join(ruleset_title(r) for r in c.rulesets)  # names, not ids
         self.heading.value = (f'<h3 class="tc-campaign" data-campaign="{html.escape(c.name)}">'
                             f"{html.escape(c.name)} <small>({html.escape(rulesets)})</small></h3>")
         self.party.value = party_rows(c)
-        for member in c:  # a move in any app (here or on another screen) shows in the list
+        # A move in any app (here or on another screen) shows in the list.
+        for member in c.members():
             if id(member.tracker) not in self._followed:
                 self._followed.add(id(member.tracker))
                 member.tracker.on_change(safe(self.error, clear_on_success=False)(
@@ -368,8 +368,8 @@ class TableApp(widgets.VBox):
         self._sync_edit_options()
 
     def _render_party(self) -> None:
-        if self.campaign is not None:
-            self.party.value = party_rows(self.campaign)
+        if self.session is not None:
+            self.party.value = party_rows(self.session)
             self._sync_edit_options()
 
     def _opener(self, key: str) -> Any:
@@ -377,10 +377,10 @@ class TableApp(widgets.VBox):
 
     def open_app(self, key: str) -> widgets.Widget:
         """Show the app ``key`` for this campaign in place (built once per kernel)."""
-        if self.campaign is None:
+        if self.session is None:
             raise _refusal("open a campaign first")
         start = time.perf_counter()
-        app = campaign_app(self.campaign, key)
+        app = campaign_app(self.session, key)
         title = spec(key).title
         self.context = self.context.with_(app=key)
         link = html.escape(self.context.app_url(key))
@@ -422,7 +422,7 @@ class TableApp(widgets.VBox):
     def _top_bar(self, key: str) -> widgets.HBox:
         """The compact bar over an app opened in place (under its title): back to the
         table, or another app."""
-        assert self.campaign is not None
+        assert self.session is not None
         # Opened in place far below the set-up forms: the bar, the title and the first
         # controls come to the top of the screen at once (the jump scrolls there).
         jump = widgets.HTML(into_view_html("start", ".tc-open-app"),
@@ -430,7 +430,7 @@ class TableApp(widgets.VBox):
         back = button("\u2039 Table", self.close_app, error=self.error, name="back-to-table",
                       tooltip="Back to the campaign: party, seats and apps")
         picker = widgets.Dropdown(options=[(a.title, a.key) for a in apps_for(
-            self.campaign.rulesets)], value=key, tooltip="Switch app",
+            self.session.rulesets)], value=key, tooltip="Switch app",
             layout=widgets.Layout(width="auto", max_width="100%"))
         picker.add_class("tc-switch-app")
 
@@ -468,7 +468,7 @@ class TableApp(widgets.VBox):
     # -- the party form ------------------------------------------------------------------
 
     def _build_party_form(self) -> None:
-        c = self.campaign
+        c = self.session
         assert c is not None
         parts: list[widgets.Widget] = []
         self.forms: dict[str, dict[str, Any]] = {}
@@ -527,7 +527,7 @@ class TableApp(widgets.VBox):
         self._sync_edit_options()
 
     def _sync_edit_options(self) -> None:
-        c = self.campaign
+        c = self.session
         if c is None:
             return
         for form in getattr(self, "forms", {}).values():
@@ -545,9 +545,9 @@ class TableApp(widgets.VBox):
 
     def _fill_edit(self, ruleset: str) -> None:
         form = self.forms[ruleset]
-        if self.campaign is None or form["edit_pick"].value is None:
+        if self.session is None or form["edit_pick"].value is None:
             return
-        values = form["rules"].values(self.campaign, form["edit_pick"].value)
+        values = form["rules"].values(self.session, form["edit_pick"].value)
         for key, box in form["edit_boxes"].items():
             box.value = values[key]
 
@@ -559,12 +559,12 @@ class TableApp(widgets.VBox):
                 raise _refusal(f"type the new {form['rules'].what}'s name first")
             values = {k: box.read() for k, box in form["boxes"].items()}
             kind = str(form["kind"].value) if form["kind"] is not None else ""
-            assert self.campaign is not None
+            assert self.session is not None
             # Cleared first: the box is empty before the list shows the newcomer, so a
             # name typed next is never wiped by this one's reset.
             form["name"].value = ""
             try:
-                form["rules"].add(self.campaign, " ".join(name.split()), kind, values)
+                form["rules"].add(self.session, " ".join(name.split()), kind, values)
             except BaseException:
                 form["name"].value = name
                 raise
@@ -573,9 +573,9 @@ class TableApp(widgets.VBox):
     def _leaver(self, ruleset: str) -> Any:
         def go() -> None:
             form = self.forms[ruleset]
-            if form["leave_pick"].value is None or self.campaign is None:
+            if form["leave_pick"].value is None or self.session is None:
                 raise _refusal("nobody to leave")
-            leave(self.campaign, form["rules"], str(form["leave_pick"].value))
+            leave(self.session, form["rules"], str(form["leave_pick"].value))
             self._render()
         return go
 
@@ -585,18 +585,17 @@ class TableApp(widgets.VBox):
             if form["edit_pick"].value is None:
                 raise _refusal("nobody to edit yet")
             values = {k: box.read() for k, box in form["edit_boxes"].items()}
-            assert self.campaign is not None and form["rules"].edit is not None
-            form["rules"].edit(self.campaign, form["edit_pick"].value, values)
+            assert self.session is not None and form["rules"].edit is not None
+            form["rules"].edit(self.session, form["edit_pick"].value, values)
         return save
 
 
-def _may_edit(campaign: Campaign, key: str, shown: str) -> bool:
+def _may_edit(session: Session, key: str, shown: str) -> bool:
     """Whether this page's seat may edit the party entry ``key`` (shown as ``shown``): the
     table session's answer (their own character, when the GM trusts players with their
     numbers)."""
-    from companion.table import Session
 
-    return Session.of(campaign).may_edit_numbers(key, shown) is None
+    return session.may_edit_numbers(key, shown) is None
 
 
 def _set_options(pick: widgets.Dropdown, options: list[tuple[str, str]]) -> None:
@@ -630,7 +629,7 @@ def _refusal(text: str) -> Exception:
     return CompanionError(text)
 
 
-def _warm_up(campaign: Campaign) -> threading.Event:
+def _warm_up(session: Session) -> threading.Event:
     """Build the campaign's apps in the background, so that opening one only swaps it
     into the page (the browser already has its widgets); the event is set when done."""
     done = threading.Event()
@@ -638,11 +637,11 @@ def _warm_up(campaign: Campaign) -> threading.Event:
     def work() -> None:
         try:
             wait_for_page()  # thousands of new widgets while the page builds: too many
-            for app in apps_for(campaign.rulesets):
+            for app in apps_for(session.rulesets):
                 # One app at a time: a tap is not kept waiting long. Not the seat's move
                 # (an app adding its shared tracker): a refusal on the page stays.
                 with WIDGET_LOCK, not_a_move():
-                    campaign_app(campaign, app.key)
+                    campaign_app(session, app.key)
                 # Between two apps, out of the locks: a thread waiting on them (a tap's
                 # move, the page's state request) gets them now. Python's locks are not
                 # fair: released and taken again at once, they let this loop run through
