@@ -10,7 +10,7 @@ shows in one line are here, each a thin call into the store. The store is import
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from companion.store.campaign import Member
 from companion.store.permissions import SeatError, SeatKey
@@ -29,7 +29,10 @@ __all__ = [
     "Store",
     "StoreError",
     "create_table",
+    "export_text",
+    "import_document",
     "list_seats",
+    "max_import_bytes",
     "process_store",
     "seat_for_secret",
     "seat_key",
@@ -97,3 +100,28 @@ def short_hash(digest: str) -> str:
     from companion.store.chain import short
 
     return short(digest)
+
+
+def export_text(store: Store, name: str) -> str:
+    """The campaign ``name`` as its exported document's text (what ``campaign export``
+    writes)."""
+    from companion.store.campaign import Campaign
+    from companion.store.document import document_text
+
+    return document_text(Campaign.open(store, name).export())
+
+
+def import_document(store: Store, doc: Any, name: str | None = None) -> tuple[str, int]:
+    """Import an exported campaign document (checked first: nothing kept if it is bad),
+    under ``name`` if given; the name it is kept under and its number of events."""
+    from companion.store.campaign import Campaign
+
+    campaign = Campaign.import_document(store, doc, name)
+    return campaign.name, campaign.head
+
+
+def max_import_bytes() -> int:
+    """The largest campaign file an import takes (the command line's own limit)."""
+    from companion.store.document import MAX_IMPORT_BYTES
+
+    return MAX_IMPORT_BYTES

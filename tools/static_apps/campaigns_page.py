@@ -88,13 +88,12 @@ class CampaignsPage(widgets.VBox):
         self.export_button.disabled = not names
 
     def export(self) -> None:
-        from companion.store.campaign import Campaign
-        from companion.store.document import document_text
+        from companion.table.opening import export_text
 
         name = str(self.pick.value or "")
         if not name:
             raise ValueError("no campaign to export yet")
-        text = document_text(Campaign.open(self.store, name).export())
+        text = export_text(self.store, name)
         data = base64.b64encode(text.encode()).decode()
         file_name = "".join(c if c.isalnum() or c in "-_" else "_" for c in name) + ".json"
         self.link.value = (
@@ -104,17 +103,18 @@ class CampaignsPage(widgets.VBox):
             f'style="width:100%">{html.escape(text)}</textarea>')
 
     def import_(self) -> None:
-        from companion.store.campaign import Campaign
-        from companion.store.document import MAX_IMPORT_BYTES  # the CLI's own limit
+        from companion.table.opening import import_document, max_import_bytes
+
+        limit = max_import_bytes()  # the CLI's own limit
 
         text = self.text.value
         if self.upload.value:
             item = self.upload.value[0]
             name = str(item.get("name") or "the file")[:80]
             size = int(item.get("size") or len(item["content"]))
-            if size > MAX_IMPORT_BYTES:
+            if size > limit:
                 raise ValueError(f"{name} is {size:,} bytes: a campaign file is at most "
-                                 f"{MAX_IMPORT_BYTES:,}")
+                                 f"{limit:,}")
             try:
                 text = bytes(item["content"]).decode("utf-8-sig")
             except UnicodeDecodeError:
@@ -126,16 +126,16 @@ class CampaignsPage(widgets.VBox):
         except ValueError:
             raise ValueError("not a campaign file (not JSON)") from None
         name = " ".join(self.new_name.value.split()) or None
-        campaign = Campaign.import_document(self.store, doc, name)
+        kept, events = import_document(self.store, doc, name)
         self.text.value = ""
         self.upload.value = ()
         self.new_name.value = ""
         self.refresh()
-        self.pick.value = campaign.name
+        self.pick.value = kept
         self.message.value = (f'<p class="tc-imported" data-campaign="'
-                              f'{html.escape(campaign.name)}">Imported '
-                              f"{html.escape(campaign.name)} ({campaign.head} events). "
-                              f'<a href="table.html?campaign={_quote(campaign.name)}">'
+                              f'{html.escape(kept)}">Imported '
+                              f"{html.escape(kept)} ({events} events). "
+                              f'<a href="table.html?campaign={_quote(kept)}">'
                               "Open it at the table</a></p>")
 
 
