@@ -137,6 +137,25 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 WIDGET_KINDS = ("btn", "text", "int", "name", "select", "check")
 
 
+def session_of(campaign: Any) -> Any:
+    """The table session of a campaign a test opened itself (issue 43: a face is handed a
+    session, never the campaign): the session that already pinned it, else a new one,
+    its seat fixed from then on. A test is no face: it holds both to check one with the
+    other."""
+    from companion.table import session as table_session
+
+    if campaign is None or isinstance(campaign, table_session.Session):
+        return campaign
+    found = table_session._SESSIONS.get(campaign)
+    return found if found is not None else table_session.Session(campaign)
+
+
+def campaign_of(session: Any) -> Any:
+    """The campaign under ``session``, for a test that checks the store's side of what
+    the session did (the live trackers, the whole log, the campaign's id)."""
+    return session._campaign if session is not None else None
+
+
 def _walk(root: Any) -> Iterator[Any]:
     stack = [root]
     seen: set[int] = set()

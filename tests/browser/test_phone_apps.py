@@ -26,6 +26,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from tests.conftest import session_of
+
 ROOT = Path(__file__).resolve().parents[2]
 PHONE = dict(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
              has_touch=True)
@@ -57,12 +59,11 @@ def table(tmp_path: Path, phone_build: Path) -> Iterator[dict[str, Any]]:
     from companion.store import open_store
     from companion.store.campaign import create
     from companion.store.seats import creator_secret, make_seat
-    from companion.table import Session
 
     db = str(tmp_path / "campaigns.db")
     store = open_store(db)
     campaign = create(store, "T", ["cairn_srd"], who="Mira", role="gm")
-    gm = Session.of(campaign)
+    gm = session_of(campaign)
     gm.add("Ash", Character("Ash"))
     gm.add("Bryn", Character("Bryn"))
     seats = {"Mira": creator_secret(campaign) or "",

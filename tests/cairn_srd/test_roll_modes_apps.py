@@ -35,7 +35,7 @@ from companion.widgets.cairn_srd import (
 from companion.widgets.cairn_srd.common import HIDDEN_LINE, CairnAppBase
 from companion.widgets.table.apps import DUEL, ensure, spec
 from tests.cairn_srd.widget_find import find_button, walk
-from tests.conftest import find_widget
+from tests.conftest import campaign_of, find_widget, session_of
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -60,7 +60,7 @@ def app_in(root: widgets.Widget) -> CairnAppBase:
 
 def _duel(campaign: Campaign) -> widgets.Widget:
     """The GM runs the duel on one device (hot seat): both rows are theirs to choose."""
-    return DuelApp(ensure(campaign, DUEL, Duel, Duel), campaign=campaign)
+    return DuelApp(ensure(campaign, DUEL, Duel, Duel), session=session_of(campaign))
 
 
 def _click(*names: str) -> Callable[[CairnAppBase], None]:
@@ -115,7 +115,8 @@ class Case:
     refusal: str
 
     def make(self, campaign: Campaign) -> CairnAppBase:
-        root = self.build(campaign) if self.build else spec(self.key).build(campaign)
+        root = self.build(campaign) if self.build else spec(self.key).build(
+            session_of(campaign))
         app = app_in(root)
         self.prepare(app)
         return app
@@ -168,7 +169,7 @@ def test_a_gm_only_roll_is_a_commitment_players_cannot_read(store: Store, case: 
     gm = _gm(store)
     app = case.make(gm)
     app.seed_source = lambda: SEED
-    assert app.controls.campaign is gm and app.controls.role == "gm"
+    assert campaign_of(app.controls.session) is gm and app.controls.role == "gm"
     app.controls.mode.value = "gm"
     find_button(app, case.button).click()
     assert not app.error.message, app.error.message
@@ -282,11 +283,12 @@ def test_duel_roll_controls_only_where_someone_chooses(store: Store) -> None:
     ensure(gm, DUEL, Duel, Duel).start("Ash", "Bo", 6, 6, "the bridge")
     make_seat(store, "Barrow", "Ash", "player")
     make_seat(store, "Barrow", "Bo", "player")
-    table = app_in(spec("duel").build(gm))
+    table = app_in(spec("duel").build(session_of(gm)))
     assert table.controls.layout.display == "none"
     revoke_seat(store, "Barrow", "Bo")
     table.render()
     assert table.controls.layout.display is None
-    ash = app_in(spec("duel").build(open_campaign(store, "Barrow", who="Ash", role="player")))
+    ash = app_in(spec("duel").build(session_of(
+        open_campaign(store, "Barrow", who="Ash", role="player"))))
     assert ash.controls.layout.display is None
     assert [v for _, v in ash.controls.mode.options] == ["public", "blind", "self"]

@@ -17,6 +17,7 @@ from companion.cli.fairplay import log_view
 from companion.store import open_store
 from companion.store.campaign import create
 from companion.table import Session
+from tests.conftest import campaign_of, session_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -28,13 +29,13 @@ def _exported_log(tmp_path: Path) -> dict[str, Any]:
     import argparse
 
     with open_store(tmp_path / "c.db") as store:
-        gm = Session.of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
+        gm = session_of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
         ash = Session.open(store, "T", who="Ash", role="player")
         gm.roll("1d20+3")
         ash.roll("3d6")
         ash.roll("1d8", mode="blind")
         gm.close_sitting()
-        events = gm.campaign.log()
+        events = campaign_of(gm).log()
     view = log_view(events, argparse.Namespace(gm=False, player=None))
     rows = log_rows(view)
     for row, event in zip(rows, view, strict=True):

@@ -15,6 +15,7 @@ import pytest
 from companion.store import open_store
 from companion.store.campaign import create
 from companion.table import Session
+from tests.conftest import campaign_of, session_of
 from tests.fairplay.cli import run, verify_doc
 from tests.store.forge import rechain
 
@@ -31,7 +32,7 @@ def _export(capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
 def test_a_roll_dropped_from_the_end_of_a_sitting_is_refused(
         env_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with open_store(env_db) as store:
-        gm = Session.of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
+        gm = session_of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
         for _ in range(3):
             gm.roll("1d20")
         gm.close_sitting()
@@ -75,7 +76,7 @@ def test_a_gm_who_reads_the_server_seed_finds_no_client_seed_that_aims_a_roll(
     from companion.sittings import roll_seed
 
     with open_store(env_db) as store:
-        gm = Session.of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
+        gm = session_of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
         ash = Session.open(store, "T", who="Ash", role="player")
         gm.roll("1d20")  # opens sitting 1: the server's hash and the client seeds, fixed
         # The GM reads the open sitting's server seed (the host's database, an export).
@@ -88,10 +89,10 @@ def test_a_gm_who_reads_the_server_seed_finds_no_client_seed_that_aims_a_roll(
         changed = []
         for i in range(100):
             for seat in (gm, ash):
-                seat.set_client_seed(f"aim-{seat.campaign.who}-{i}")
-                state, _ = seat.campaign.sitting.news(seat.campaign.who, f"aim-{i}")
+                seat.set_client_seed(f"aim-{campaign_of(seat).who}-{i}")
+                state, _ = campaign_of(seat).sitting.news(campaign_of(seat).who, f"aim-{i}")
                 if state.clients != clients or state.seed(2) != seen:
-                    changed.append((seat.campaign.who, i))
+                    changed.append((campaign_of(seat).who, i))
         assert changed == []
         ash.roll("1d20")
     doc = _export(capsys)
@@ -104,7 +105,7 @@ def test_a_gm_who_reads_the_server_seed_finds_no_client_seed_that_aims_a_roll(
 def test_a_client_seed_slipped_into_an_open_sitting_is_refused(
         env_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with open_store(env_db) as store:
-        gm = Session.of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
+        gm = session_of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
         for _ in range(3):
             gm.roll("1d20")
         gm.close_sitting()
@@ -122,7 +123,7 @@ def test_a_client_seed_slipped_into_an_open_sitting_is_refused(
 def test_client_seeds_are_fresh_for_each_sitting_and_the_ones_set_are_taken(
         env_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with open_store(env_db) as store:
-        gm = Session.of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
+        gm = session_of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
         ash = Session.open(store, "T", who="Ash", role="player")
         gm.roll("1d20")
         ash.roll("1d20")  # Ash offers a client seed for sitting 2

@@ -26,6 +26,7 @@ from companion.store import open_store
 from companion.store.campaign import create
 from companion.store.recompute import Recomputer
 from companion.table import Session
+from tests.conftest import session_of
 from tests.fairplay.cli import run
 from tests.fairplay.cli import verify_doc as _verify
 from tests.store.forge import rechain
@@ -40,7 +41,7 @@ def _evening(path: str) -> dict[str, int]:
     a hidden contest, a Monsters & Magic check and a 5e contest (declared), and an old-style
     check (a bare function: no record)."""
     with open_store(path) as store:
-        gm = Session.of(create(store, "T", ["plot_points", "monsters_and_magic", "variant5e"],
+        gm = session_of(create(store, "T", ["plot_points", "monsters_and_magic", "variant5e"],
                                who="Mira", role="gm"))
         ash = Session.open(store, "T", who="Ash", role="player")
         out = {
@@ -238,7 +239,7 @@ def test_the_plot_points_page_s_hidden_check_is_recorded_and_made_again(
     with open_store(env_db) as store:
         campaign = create(store, "T", ["plot_points"], who="Mira", role="gm")
         session = PlotPointSession.new(["Ash"], "Mira")
-        panel = PlotPointCheckPanel(session, campaign=campaign, who="Mira", role="gm")
+        panel = PlotPointCheckPanel(session, table=session_of(campaign), who="Mira", role="gm")
         panel.controls.mode.value = "gm"
         panel.proficiency.value = "3"
         panel.difficulty.value = "14"
@@ -264,7 +265,7 @@ def test_cairn_s_task_social_check_and_die_of_fate_are_made_again(
     from companion.rulesets.cairn_srd import skills, social
 
     with open_store(env_db) as store:
-        gm = Session.of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
+        gm = session_of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
         task = gm.rule_roll("skill test", skills.task_call(3, 1, produces=True, steps_up=1))
         talk = gm.rule_roll("social check", social.social_call(0, social.dispositions()[2]))
         fate = gm.rule_roll("knowledge", rule_rolls.RuleCall(social.KNOWLEDGE_CALL))
@@ -289,7 +290,7 @@ def test_a_monsters_and_magic_group_check_is_made_again(
 
     checks = [AbilityCheck(m, 12) for m in (2, 0, -1)]
     with open_store(env_db) as store:
-        gm = Session.of(create(store, "T", ["monsters_and_magic"], who="Mira", role="gm"))
+        gm = session_of(create(store, "T", ["monsters_and_magic"], who="Mira", role="gm"))
         group = gm.rule_roll("group check", group_call(checks))
         gm.close_sitting()
     assert group.text == str(roll_group(checks, rng=SeededRandom(int(group.seed or 0))))
@@ -306,7 +307,7 @@ def test_a_monsters_and_magic_group_check_is_made_again(
 def test_a_hidden_declared_roll_gives_nothing_away_before_its_reveal(
         env_db: str, capsys: pytest.CaptureFixture[str]) -> None:
     with open_store(env_db) as store:
-        gm = Session.of(create(store, "T", ["plot_points"], who="Mira", role="gm"))
+        gm = session_of(create(store, "T", ["plot_points"], who="Mira", role="gm"))
         gm.rule_roll("Ogre: check", check_call(CHECK, "Ogre: "), mode="gm")
     status, out, _ = run(capsys, "log", "T", "--json")
     assert status == 0 and "plot_points.checks" not in out and '"call"' not in out

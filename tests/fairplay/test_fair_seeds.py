@@ -21,6 +21,7 @@ from companion.rulesets.miasma.dice_monarchs import DiceMonarchsGame
 from companion.store import open_store
 from companion.store.campaign import SeatError, create
 from companion.table import Session
+from tests.conftest import campaign_of, session_of
 from tests.fairplay.cli import run, verify_doc
 
 pytestmark = pytest.mark.timeout(180)
@@ -29,7 +30,7 @@ pytestmark = pytest.mark.timeout(180)
 def _evening(path: str) -> None:
     """Campaign T played for one sitting: every kind of roll, by the GM and two players."""
     with open_store(path) as store:
-        gm = Session.of(create(store, "T", ["cairn_srd", "miasma"], who="Mira", role="gm"))
+        gm = session_of(create(store, "T", ["cairn_srd", "miasma"], who="Mira", role="gm"))
         gm.add("Ash", Character("Ash"))
         gm.add("Bryn", Character("Bryn"))
         gm.add("Dice Monarchs", DiceMonarchsGame(), role="minigame")
@@ -152,7 +153,7 @@ def test_a_changed_roller_that_picks_seeds_is_caught(
 
     monkeypatch.setattr(sittings.SittingState, "seed", picks)
     with open_store(env_db) as store:
-        gm = Session.of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
+        gm = session_of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
         for _ in range(4):
             gm.roll("1d20")
         assert [e.data["total"] for e in gm.log(("roll",))][2] == 20
@@ -166,7 +167,7 @@ def test_a_changed_roller_that_picks_seeds_is_caught(
 def test_a_roll_skipped_or_a_seed_not_derived_is_caught(
         env_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with open_store(env_db) as store:
-        gm = Session.of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
+        gm = session_of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
         for _ in range(3):
             gm.roll("1d20")
         gm.close_sitting()
@@ -188,7 +189,7 @@ def test_a_roll_skipped_or_a_seed_not_derived_is_caught(
 def test_a_client_seed_changed_after_a_roll_is_caught(
         env_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with open_store(env_db) as store:
-        gm = Session.of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
+        gm = session_of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
         ash = Session.open(store, "T", who="Ash", role="player")
         gm.roll("1d20")
         ash.roll("1d20")
@@ -211,7 +212,7 @@ def test_a_client_seed_changed_after_a_roll_is_caught(
 def test_a_changed_server_seed_is_caught(
         env_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with open_store(env_db) as store:
-        gm = Session.of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
+        gm = session_of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
         gm.roll("1d20")
         gm.roll("1d20")
         closed = gm.close_sitting()
@@ -233,11 +234,11 @@ def test_a_changed_server_seed_is_caught(
 def test_a_sitting_never_closed_is_reported_and_the_next_roll_after_a_close_opens_one(
         env_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with open_store(env_db) as store:
-        gm = Session.of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
+        gm = session_of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
         gm.roll("1d6")
         gm.close_sitting()
         gm.roll("1d6")  # sitting 2, never closed
-        assert gm.campaign.sitting.number == 2 and gm.campaign.sitting.open
+        assert campaign_of(gm).sitting.number == 2 and campaign_of(gm).sitting.open
     status, out, _ = verify_doc(capsys, tmp_path, _log(capsys))
     assert status == 0
     assert "1 seed recomputed" in out and "sitting 2 (from entry 3) is not closed" in out
@@ -252,7 +253,7 @@ def test_a_sitting_never_closed_is_reported_and_the_next_roll_after_a_close_open
 
 def test_only_the_gm_closes_and_a_closed_sitting_cannot_close_again(env_db: str) -> None:
     with open_store(env_db) as store:
-        gm = Session.of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
+        gm = session_of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
         ash = Session.open(store, "T", who="Ash", role="player")
         with pytest.raises(sittings.SittingError, match="no open sitting"):
             gm.close_sitting()
@@ -288,7 +289,7 @@ def test_a_roll_made_again_after_another_screen_moved_keeps_its_number(
     # Two screens rolling in turn, each behind the other: every roll gets the next number
     # (derived again on the fresh state), none twice, none skipped.
     with open_store(env_db) as store:
-        gm = Session.of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
+        gm = session_of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
         gm.add("Ash", Character("Ash"))
         other = Session.open(store, "T", who="Mira", role="gm")
         ash = Session.open(store, "T", who="Ash", role="player")
@@ -323,13 +324,13 @@ def test_a_sitting_survives_snapshots_and_reopening(
 
     monkeypatch.setattr(campaign_module, "SNAPSHOT_EVERY", 3)  # a snapshot every 3 events
     with open_store(env_db) as store:
-        gm = Session.of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
+        gm = session_of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
         for _ in range(7):
             gm.roll("1d20")
-        assert store.latest_snapshot(gm.campaign.info.id) is not None
+        assert store.latest_snapshot(campaign_of(gm).info.id) is not None
     with open_store(env_db) as store:  # opened from the snapshot: the same sitting goes on
         again = Session.open(store, "T", who="Mira", role="gm")
-        state = again.campaign.sitting
+        state = campaign_of(again).sitting
         assert state.open and state.rolls == 7 and state.server_seed is not None
         again.roll("1d20")
         again.close_sitting()
@@ -342,7 +343,7 @@ def test_a_seed_a_page_picks_is_logged_as_given_and_counted_apart(
     from companion.dice.roller import DrawnSeed
 
     with open_store(env_db) as store:
-        gm = Session.of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
+        gm = session_of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
         gm.roll("1d20")  # the sitting's
         given = gm.roll("1d20", seeds=lambda: 5)  # a page's own source picked it
         assert given.roll is not None and given.roll.seed == 5

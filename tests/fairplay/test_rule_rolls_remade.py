@@ -30,6 +30,7 @@ from companion.store import open_store
 from companion.store.campaign import create
 from companion.store.recompute import Recomputer
 from companion.table import Session
+from tests.conftest import session_of
 from tests.fairplay.cli import run, verify_doc
 from tests.store.forge import rechain
 
@@ -43,7 +44,7 @@ def _table(path: str) -> dict[str, int]:
     move is legal); returns the roll entries by name."""
     entries: dict[str, int] = {}
     with open_store(path) as store:
-        gm = Session.of(create(store, "T", RULESETS, who="Mira", role="gm"))
+        gm = session_of(create(store, "T", RULESETS, who="Mira", role="gm"))
         gm.add("Ash", Character("Ash"))
         gm.add("Bo", Adventurer(name="Bo"))
         gm.add("Cy", DeathRecord())
@@ -198,7 +199,7 @@ def test_a_changed_roller_that_picks_its_dice_under_the_right_seed_is_caught(
 
     monkeypatch.setattr(campaign_module, "SeededRandom", Picking)
     with open_store(env_db) as store:
-        gm = Session.of(create(store, "T", RULESETS, who="Mira", role="gm"))
+        gm = session_of(create(store, "T", RULESETS, who="Mira", role="gm"))
         gm.add("Bo", Adventurer(name="Bo"))
         bo = gm.tracker("Bo", Adventurer)
         entry = gm.rule_roll("Bo: luck check",

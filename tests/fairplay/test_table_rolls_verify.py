@@ -15,6 +15,7 @@ from companion import fairplay, tables
 from companion.store import open_store
 from companion.store.campaign import create
 from companion.table import Session
+from tests.conftest import session_of
 from tests.fairplay.cli import run
 from tests.fairplay.cli import verify_doc as _verify
 
@@ -32,7 +33,7 @@ def _table_evening(path: str) -> dict[str, int]:
     """One sitting: a public roll on the NPC want table, a GM-only roll on the earthmote
     size table (revealed), a rule roll of no table, a dice roll; then the close."""
     with open_store(path) as store:
-        gm = Session.of(create(store, "T", ["cairn_srd", "miasma"], who="Mira", role="gm"))
+        gm = session_of(create(store, "T", ["cairn_srd", "miasma"], who="Mira", role="gm"))
         ash = Session.open(store, "T", who="Ash", role="player")
         npc = ash.roll_table("cairn_npc_want")
         size = gm.roll_table("earthmote_size", mode="gm")
@@ -100,7 +101,7 @@ def test_a_roller_that_logs_a_wrong_table_result_under_a_commitment_is_caught(
     # table rolled again at the check does not.
     table = tables.get("earthmote_size")
     with open_store(env_db) as store:
-        gm = Session.of(create(store, "T", ["miasma"], who="Mira", role="gm"))
+        gm = session_of(create(store, "T", ["miasma"], who="Mira", role="gm"))
 
         def lie(result: Any) -> str:
             wrong = next(r for r in table.rows if r is not result.row)
@@ -120,7 +121,7 @@ def test_a_roller_that_logs_a_wrong_table_result_under_a_commitment_is_caught(
 def test_a_table_roll_with_real_dice_is_counted_as_own_dice_not_recomputed(
         env_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with open_store(env_db) as store:
-        gm = Session.of(create(store, "T", ["miasma"], who="Mira", role="gm"))
+        gm = session_of(create(store, "T", ["miasma"], who="Mira", role="gm"))
         made = gm.roll_table("earthmote_size", own_dice=[3])
         assert made.physical and made.text == "1d6 → 3: " + \
             tables.get("earthmote_size").row_for(3).text
@@ -153,7 +154,7 @@ def test_a_tracker_move_that_rolled_is_named_as_checked_by_its_seed_only(
     from companion.rulesets.miasma.dice_monarchs import DiceMonarchsGame
 
     with open_store(env_db) as store:
-        gm = Session.of(create(store, "T", ["miasma"], who="Mira", role="gm"))
+        gm = session_of(create(store, "T", ["miasma"], who="Mira", role="gm"))
         gm.add("Dice Monarchs", DiceMonarchsGame(), role="minigame")
         gm.tracker("Dice Monarchs", DiceMonarchsGame).new_table(["Ash", "Mira"], 100)
         gm.roll("1d6")
@@ -168,7 +169,7 @@ def test_a_tracker_move_that_rolled_is_named_as_checked_by_its_seed_only(
 
 def test_many_rule_rolls_checked_by_their_seed_are_named_ten_at_most(env_db: str) -> None:
     with open_store(env_db) as store:
-        gm = Session.of(create(store, "T", ["miasma"], who="Mira", role="gm"))
+        gm = session_of(create(store, "T", ["miasma"], who="Mira", role="gm"))
         entries = [gm.rule_roll(f"save {i}", lambda rng: rng.randint(1, 20)).entry
                    for i in range(12)]
         gm.close_sitting()

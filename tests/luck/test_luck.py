@@ -12,6 +12,7 @@ import pytest
 from companion import luck
 from companion.dice import odds
 from companion.luck import LuckError, luck_report, percentile, percentile_law, standing
+from tests.conftest import session_of
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -287,10 +288,9 @@ def test_sessions_are_the_sittings_of_the_provably_fair_seeds(tmp_path: Any) -> 
     rolls older than the first sitting are session 0."""
     from companion.store import open_store
     from companion.store.campaign import create
-    from companion.table import Session
 
     with open_store(str(tmp_path / "c.db")) as store:
-        gm = Session.of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
+        gm = session_of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
         first = gm.roll("1d20").entry
         second = gm.roll("2d6", dice=[3, 4]).entry  # real dice, in sitting 1
         gm.close_sitting()

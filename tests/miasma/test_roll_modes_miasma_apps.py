@@ -17,7 +17,7 @@ from companion.store import create_campaign, open_campaign, open_store
 from companion.store.campaign import Campaign
 from companion.store.db import Store
 from companion.widgets.miasma import DiceMonarchsApp, EarthmotesApp
-from tests.conftest import find_widget
+from tests.conftest import find_widget, session_of
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -41,7 +41,7 @@ def player_view(store: Store) -> str:
 def test_a_gm_only_earthmote_is_a_commitment_a_player_cannot_read(store: Store) -> None:
     gm = open_campaign(store, "Tuesday", who="Mira", role="gm")
     log = gm.add("Earthmotes", E.EarthmoteLog.start(seed=1), role="minigame")
-    app = EarthmotesApp(log, campaign=gm, seed_source=lambda: 77)
+    app = EarthmotesApp(log, session=session_of(gm), seed_source=lambda: 77)
     app.controls.mode.value = "gm"
     find_widget(app, "generate").click()
     assert app.error.message == ""
@@ -70,7 +70,7 @@ def test_a_gm_only_new_region_keeps_its_seed_secret(store: Store) -> None:
     gm = open_campaign(store, "Tuesday", who="Mira", role="gm")
     log = gm.add("Earthmotes", E.EarthmoteLog.start(seed=1), role="minigame")
     seeds = iter([61, 88, 93])
-    app = EarthmotesApp(log, campaign=gm, seed_source=lambda: next(seeds))
+    app = EarthmotesApp(log, session=session_of(gm), seed_source=lambda: next(seeds))
     find_widget(app, "generate").click()  # public: seed 61
     app.controls.mode.value = "gm"
     find_widget(app, "region-1").click()  # GM only: seed 88
@@ -96,7 +96,7 @@ def test_a_gm_only_new_region_keeps_its_seed_secret(store: Store) -> None:
 def test_an_earthmote_from_real_dice_and_an_impossible_one(store: Store) -> None:
     gm = open_campaign(store, "Tuesday", who="Mira", role="gm")
     log = gm.add("Earthmotes", E.EarthmoteLog.start(seed=1), role="minigame")
-    app = EarthmotesApp(log, campaign=gm)
+    app = EarthmotesApp(log, session=session_of(gm))
     app.controls.own.value = True
     app.controls.faces.control.value = "3 11 13"  # a d12 cannot show 13
     find_widget(app, "generate").click()
@@ -149,7 +149,8 @@ def _banker_table(campaign: Campaign | None = None) -> DiceMonarchsApp:
         game = campaign.add("Dice Monarchs", DiceMonarchsGame.start(["Ann", "Bo", "Cy"],
                                                                      chips=20, seed=3),
                             role="minigame")
-        app = DiceMonarchsApp(game, viewer=campaign.who, role=campaign.role, campaign=campaign)
+        app = DiceMonarchsApp(game, viewer=campaign.who, role=campaign.role,
+                              session=session_of(campaign))
     app.banker_toggle.value = True
     assert game.banker_rolls and app.error.message == ""
     game.deal()
@@ -186,7 +187,7 @@ def test_a_players_screen_waits_for_the_banker(store: Store) -> None:
     player = open_campaign(store, "Tuesday", who="Bo", role="player")
     game = player.tracker("Dice Monarchs", DiceMonarchsGame)
     assert game.awaiting == "flop"
-    screen = DiceMonarchsApp(game, viewer="Bo", role="player", campaign=player)
+    screen = DiceMonarchsApp(game, viewer="Bo", role="player", session=session_of(player))
     assert "Waiting for the banker to roll the <b>flop</b>" in screen.community_roll.children[
         0].value
     assert screen.community_button.layout.display == "none"
@@ -227,7 +228,7 @@ def test_in_a_campaign_the_table_seed_still_deals_and_reveals(store: Store) -> N
 def test_public_earthmotes_follow_the_list_seed_and_hidden_ones_do_not(store: Store) -> None:
     gm = open_campaign(store, "Tuesday", who="Mira", role="gm")
     log = gm.add("Earthmotes", E.EarthmoteLog.start(seed=9), role="minigame")
-    app = EarthmotesApp(log, campaign=gm)
+    app = EarthmotesApp(log, session=session_of(gm))
     expected = log.next_seed()
     find_widget(app, "generate").click()
     assert log.earthmotes[0].seed == expected  # as the command line makes it from seed 9

@@ -17,7 +17,7 @@ from companion.rulesets.monsters_and_magic.party import Party
 from companion.store import create_campaign, open_campaign, open_store
 from companion.store.campaign import Campaign
 from companion.widgets.monsters_and_magic import MonstersAndMagicApp
-from tests.conftest import widgets_by_name
+from tests.conftest import session_of, widgets_by_name
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -105,7 +105,7 @@ def table(tmp_path: Path) -> Iterator[tuple[Campaign, Campaign]]:
 def _app(campaign: Campaign, seed: int) -> MonstersAndMagicApp:
     party = Party(campaign.tracker("GM threads", GameMaster))
     party.add(campaign.tracker("Ash", Adventurer))
-    return MonstersAndMagicApp(party=party, campaign=campaign, seed_source=lambda: seed)
+    return MonstersAndMagicApp(party=party, session=session_of(campaign), seed_source=lambda: seed)
 
 
 def _page(campaign: Campaign, who: str, role: str) -> str:

@@ -19,6 +19,7 @@ from companion.store.campaign import Campaign
 from companion.store.db import Store, StoreError
 from companion.widgets.base import InputError
 from companion.widgets.rolls import RollControls
+from tests.conftest import session_of
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -48,7 +49,7 @@ def test_left_over_real_dice_store_nothing_and_restore_every_tracker(
         table: tuple[Store, Campaign, Path], mode: str) -> None:
     store, gm, _path = table
     main, side = _both(gm)
-    controls = RollControls(campaign=gm, who="Mira", role="gm")
+    controls = RollControls(session=session_of(gm), who="Mira", role="gm")
     controls.mode.value = mode
     controls.own.value = True
     controls.faces.value = "14 9 3"  # the roll uses two: one left over
@@ -79,7 +80,7 @@ def test_an_impossible_face_after_a_move_stores_nothing(
         table: tuple[Store, Campaign, Path]) -> None:
     _store, gm, _path = table
     main, side = _both(gm)
-    controls = RollControls(campaign=gm, who="Mira", role="gm")
+    controls = RollControls(session=session_of(gm), who="Mira", role="gm")
     controls.own.value = True
     controls.faces.value = "14 21"  # the second check's d20 cannot show 21
     count, states = len(gm.log()), _states(gm)
@@ -94,7 +95,7 @@ def test_an_illegal_move_after_a_move_stores_nothing(
         table: tuple[Store, Campaign, Path]) -> None:
     _store, gm, _path = table
     main, side = _both(gm)
-    controls = RollControls(campaign=gm, who="Mira", role="gm", seed_source=lambda: 5)
+    controls = RollControls(session=session_of(gm), who="Mira", role="gm", seed_source=lambda: 5)
     controls.mode.value = "gm"
     count, states = len(gm.log()), _states(gm)
     with pytest.raises(RuleError):
@@ -115,7 +116,7 @@ def test_the_moves_and_roll_entry_are_one_transaction(
     with sqlite3.connect(path) as db:
         db.execute("CREATE TRIGGER no_roll BEFORE INSERT ON companion_events "
                    "WHEN NEW.kind = 'roll' BEGIN SELECT RAISE(ABORT, 'no roll entries today'); END")
-    controls = RollControls(campaign=gm, who="Mira", role="gm", seed_source=lambda: 41)
+    controls = RollControls(session=session_of(gm), who="Mira", role="gm", seed_source=lambda: 41)
     with pytest.raises(StoreError):
         controls.run("Ash: two checks", lambda rng: (
             main.roll_check("Ash", rng=rng), side.roll_check("Ash", seed=42)))
@@ -146,7 +147,7 @@ def test_a_roll_beaten_by_another_screen_is_made_again_on_the_fresh_state(
             other.tracker("side", PlotPointSession).roll_check("Ash", seed=9)
         return str(main.roll_check("Ash", rng=rng))
 
-    controls = RollControls(campaign=gm, who="Mira", role="gm", seed_source=lambda: 77)
+    controls = RollControls(session=session_of(gm), who="Mira", role="gm", seed_source=lambda: 77)
     count = len(gm.log())
     out = controls.run("Ash: check", check)
     assert calls == [0, 0]  # the first try was put back before the second
@@ -195,7 +196,7 @@ def test_a_record_made_by_a_roll_s_move_is_stored_with_the_roll_or_not_at_all(
         table: tuple[Store, Campaign, Path], left_over: bool) -> None:
     store, gm, _path = table
     main, _side = _both(gm)
-    controls = RollControls(campaign=gm, who="Mira", role="gm")
+    controls = RollControls(session=session_of(gm), who="Mira", role="gm")
     controls.own.value = True
     controls.faces.value = "14 9 3" if left_over else "14 9"
     count, states = len(gm.log()), _states(gm)

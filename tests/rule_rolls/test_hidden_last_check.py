@@ -17,6 +17,7 @@ from companion.state import apply_change
 from companion.store import create_campaign, open_campaign, open_store
 from companion.store.campaign import Campaign
 from companion.widgets.monsters_and_magic import AdventurerPanel
+from tests.conftest import session_of
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -114,8 +115,8 @@ def test_a_player_s_sheet_save_link_leaves_the_hidden_check_out(tmp_path: Path) 
         _gm_only_check(gm, gm.add("Ash", Adventurer.new("Ash", max_hp=12)))
         ash = open_campaign(store, "Tuesday", who="Ash", role="player")
         mine = ash.tracker("Ash", Adventurer)
-        player = AdventurerPanel(mine, campaign=ash, who="Ash", role="player")
+        player = AdventurerPanel(mine, session=session_of(ash), who="Ash", role="player")
         assert json.loads(player.file.model.to_json())["state"]["last_check"] is None
-        gm_panel = AdventurerPanel(gm.tracker("Ash", Adventurer), campaign=gm, who="Mira",
-                                   role="gm")
+        gm_panel = AdventurerPanel(gm.tracker("Ash", Adventurer), session=session_of(gm),
+                                   who="Mira", role="gm")
         assert json.loads(gm_panel.file.model.to_json())["state"]["last_check"] is not None

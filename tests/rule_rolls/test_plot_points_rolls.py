@@ -17,6 +17,7 @@ from companion.store.campaign import Campaign
 from companion.widgets.base import InputError
 from companion.widgets.plot_points import PlotPointsApp
 from companion.widgets.rolls import RollControls
+from tests.conftest import session_of
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -35,7 +36,7 @@ def table(tmp_path: Path) -> Iterator[tuple[Campaign, Campaign]]:
 def _app(campaign: Campaign, seeds: list[int] | None = None) -> PlotPointsApp:
     session = campaign.tracker("plot table", PlotPointSession)
     it = iter(seeds or [])
-    return PlotPointsApp(session=session, campaign=campaign,
+    return PlotPointsApp(session=session, table=session_of(campaign),
                          seed_source=lambda: next(it, 77))
 
 
@@ -231,7 +232,7 @@ def test_roll_controls_without_an_app(tmp_path: Path) -> None:
 def test_a_player_may_not_choose_the_seed_of_a_roll_they_cannot_see(
         table: tuple[Campaign, Campaign]) -> None:
     _gm, ash = table
-    controls = RollControls(campaign=ash, who="Ash", role="player")
+    controls = RollControls(session=session_of(ash), who="Ash", role="player")
     controls.mode.value = "blind"
     with pytest.raises(Exception, match="takes a fresh seed"):
         controls.run("peek", lambda rng: rng.randint(1, 20), seed=3)
@@ -257,7 +258,8 @@ def test_a_move_given_the_roll_s_own_rng_records_the_roll_s_seed(
         table: tuple[Campaign, Campaign]) -> None:
     _gm, ash = table
     session = ash.tracker("plot table", PlotPointSession)
-    controls = RollControls(campaign=ash, who="Ash", role="player", seed_source=lambda: 2024)
+    controls = RollControls(session=session_of(ash), who="Ash", role="player",
+                            seed_source=lambda: 2024)
     out = controls.run("Ash: check", lambda rng: session.roll_check("Ash", rng=rng))
     move = ash.log(("move",))[-1]
     assert move.seed == out.seed == 2024

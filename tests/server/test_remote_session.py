@@ -37,6 +37,7 @@ from companion.store.seats import make_seat
 from companion.table import Session
 from companion.table.remote import Remote, RemoteSession
 from companion.widgets.seat_controls import act
+from tests.conftest import campaign_of, session_of
 from tests.server.wire import WAIT, Server
 
 pytestmark = pytest.mark.timeout(180)
@@ -116,7 +117,7 @@ class Wire:
 
 
 def _table(store: Store) -> Session:
-    gm = Session.of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
+    gm = session_of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
     gm.add("Ash", Character("Ash"))
     gm.add("Bryn", Character("Bryn"))
     return gm
@@ -139,7 +140,7 @@ async def _phone(server: Server, secret: str, keep: Kept | None = None
 
 def _sheet(remote: Remote, name: str) -> Character:
     assert remote.session is not None
-    return remote.session.campaign.tracker(name, Character)
+    return campaign_of(remote.session).tracker(name, Character)
 
 
 def test_a_phone_act_is_judged_at_the_table_and_the_mirror_follows(
@@ -152,7 +153,7 @@ def test_a_phone_act_is_judged_at_the_table_and_the_mirror_follows(
         session = remote.session
         assert isinstance(session, RemoteSession) and session.who == "Ash"
         ash = _sheet(remote, "Ash")
-        assert Session.of(session.campaign) is session  # what the widgets find
+        assert session_of(campaign_of(session)) is session  # what the widgets find
         act(ash, "add_item", "Rope")
         # Shown at once (the phone's guess) and sent; the table's answer replaces the guess.
         assert _items(ash) == ["Rope"] and len(remote.queue) == 1
@@ -160,7 +161,7 @@ def test_a_phone_act_is_judged_at_the_table_and_the_mirror_follows(
         await wire.until(lambda: not remote.queue)
         assert _items(ash) == ["Rope"] and len(ash.log) == 1
         gm.refresh()
-        assert _items(gm.campaign.tracker("Ash", Character)) == ["Rope"]
+        assert _items(campaign_of(gm).tracker("Ash", Character)) == ["Rope"]
         assert ("accepted", "add_item on ash") in notices
         # Another seat's sheet: refused on the phone at once, nothing sent.
         with pytest.raises(SeatError, match="Bryn"):
@@ -183,7 +184,7 @@ def test_a_stale_phone_s_act_is_refused_by_the_table_as_a_notice(
     async def play() -> None:
         remote, wire, notices = await _phone(server, secret)
         ash = _sheet(remote, "Ash")
-        head = store.head(gm.campaign.info.id)
+        head = store.head(campaign_of(gm).info.id)
         gm.act("Ash", "drop_item", 0)  # the GM drops it; the phone has not heard yet
         act(ash, "drop_item", 0)
         assert _items(ash) == []  # the phone's guess
@@ -192,7 +193,7 @@ def test_a_stale_phone_s_act_is_refused_by_the_table_as_a_notice(
         assert len(refusals) == 1 and refusals[0].startswith("drop item: ")
         assert "\n" not in refusals[0] and "Traceback" not in refusals[0]
         # Nothing stored for it; the phone holds the GM's drop, pushed.
-        assert store.head(gm.campaign.info.id) == head + 1
+        assert store.head(campaign_of(gm).info.id) == head + 1
         await wire.until(lambda: remote.store is not None and remote.store.top == head + 1)
         assert _items(ash) == []
         wire.drop()
@@ -230,7 +231,7 @@ def test_a_phone_that_drops_resumes_from_its_last_event(store: Store,
         wire.drop()
         gm.act("Ash", "add_fatigue")
         gm.act("Ash", "add_item", "Torch")
-        last = store.head(gm.campaign.info.id)
+        last = store.head(campaign_of(gm).info.id)
         await wire.connect()
         assert remote.hello().endswith(f'"last_seen": {held}}}')
         await wire.until(lambda: remote.store is not None and remote.store.top == last)
@@ -239,7 +240,7 @@ def test_a_phone_that_drops_resumes_from_its_last_event(store: Store,
         assert remote.store is not None
         seqs = [e.seq for e in remote.store.received]
         assert seqs == sorted(set(seqs)) and seqs[-2:] == [last - 1, last]
-        assert ash.to_dict() == gm.campaign.tracker("Ash").to_dict()
+        assert ash.to_dict() == campaign_of(gm).tracker("Ash").to_dict()
         wire.drop()
 
     asyncio.run(play())
@@ -274,9 +275,9 @@ def test_acts_made_offline_are_kept_and_judged_in_order_on_reconnect(
         assert [k for k, _ in told if k in ("accepted", "refused")] == [
             "accepted", "refused", "accepted"]
         gm.refresh()
-        live = gm.campaign.tracker("Ash", Character)
+        live = campaign_of(gm).tracker("Ash", Character)
         await wire.until(lambda: again.store is not None
-                         and again.store.top == store.head(gm.campaign.info.id))
+                         and again.store.top == store.head(campaign_of(gm).info.id))
         mine = _sheet(again, "Ash")
         assert live.strength == 9 and _items(live) == ["Torch"]
         assert mine.to_dict() == live.to_dict()
@@ -309,7 +310,7 @@ def test_a_rolled_act_waits_for_the_table_s_dice(store: Store, server: Server) -
         (answer,) = answers
         assert isinstance(answer, Accepted) and answer.roll is not None
         assert answer.roll["shown"] and answer.roll["entry"] >= 1
-        info = gm.campaign.info
+        info = campaign_of(gm).info
         rolls = [e for e in store.events_since(info.id, 0) if e.kind == "roll"]
         assert [(e.who, e.role) for e in rolls] == [("Ash", "player")]
         wire.drop()
@@ -334,13 +335,13 @@ def test_an_event_the_mirror_cannot_apply_is_mended_by_a_fresh_welcome(
 
         wire.mangle = damaged
         gm.act("Ash", "add_fatigue", 2)
-        last = store.head(gm.campaign.info.id)
+        last = store.head(campaign_of(gm).info.id)
         await wire.until(lambda: wire.conn is None)  # the phone closed it to start afresh
         wire.mangle = lambda text: text
         await wire.connect()
         await wire.until(lambda: ash.fatigue == 2)
         assert remote.store is not None and remote.store.top == last
-        assert ash.to_dict() == gm.campaign.tracker("Ash").to_dict()
+        assert ash.to_dict() == campaign_of(gm).tracker("Ash").to_dict()
         wire.drop()
 
     asyncio.run(play())

@@ -44,6 +44,7 @@ from companion.store.permissions import SEAT_GONE_LINE
 from companion.store.port import Store
 from companion.store.seats import make_seat, revoke_seat
 from companion.table import Session
+from tests.conftest import campaign_of, session_of
 from tests.server.wire import WAIT, Frame, Phone, Server
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -67,7 +68,7 @@ def server(store: Store) -> Iterator[Server]:
 
 def _table(store: Store, name: str = "T") -> Session:
     """Campaign ``name``: Ash and Bryn (the GM's session, as a Voila kernel holds it)."""
-    gm = Session.of(create(store, name, ["cairn_srd", "miasma"], who="Mira", role="gm"))
+    gm = session_of(create(store, name, ["cairn_srd", "miasma"], who="Mira", role="gm"))
     gm.add("Ash", Character("Ash"))
     gm.add("Bryn", Character("Bryn"))
     return gm
@@ -124,7 +125,7 @@ def test_a_hello_without_a_seat_of_that_campaign_is_refused(store: Store,
         welcome = await phone.hello("T", ash)
         assert (welcome["type"], welcome["who"], welcome["role"]) == ("welcome", "Ash",
                                                                       "player")
-        assert welcome["head"] == gm.campaign.head and welcome["v"] == 1
+        assert welcome["head"] == campaign_of(gm).head and welcome["v"] == 1
         assert [m["name"] for m in welcome["members"]] == ["Ash", "Bryn"]
         assert "already" in _one_line(await phone.hello("T", ash))
         phone.close()
@@ -142,7 +143,7 @@ def test_an_act_the_seat_may_not_make_is_refused_and_stores_nothing(
 
     async def play() -> None:
         phone, _ = await _phone(server, ash)
-        head = store.head(gm.campaign.info.id)
+        head = store.head(campaign_of(gm).info.id)
         for tracker, move, args in [("Bryn", "add_fatigue", {}),   # another's character
                                     ("Ash", "no_such_move", {}),
                                     ("Ash", "add_fatigue", {"seed": 4}),  # no chosen dice
@@ -150,11 +151,11 @@ def test_an_act_the_seat_may_not_make_is_refused_and_stores_nothing(
             refused = await phone.act(tracker, move, args)
             assert refused["seq"] == phone.seq
             _one_line(refused)
-        assert store.head(gm.campaign.info.id) == head
+        assert store.head(campaign_of(gm).info.id) == head
         accepted = await phone.act("Ash", "add_fatigue")
         assert accepted["type"] == "accepted" and accepted["seq"] == phone.seq
         assert [(e["who"], e["move"]) for e in accepted["events"]] == [("Ash", "add_fatigue")]
-        assert accepted["head"] == store.head(gm.campaign.info.id) == head + 1
+        assert accepted["head"] == store.head(campaign_of(gm).info.id) == head + 1
         phone.close()
 
     asyncio.run(play())
@@ -219,11 +220,11 @@ def test_an_act_resent_is_answered_again_and_an_older_seq_refused(store: Store,
         phone, _ = await _phone(server, ash)
         first = await phone.act("Ash", "add_fatigue", seq=3)
         assert first["type"] == "accepted"
-        head = store.head(gm.campaign.info.id)
+        head = store.head(campaign_of(gm).info.id)
         again = await phone.act("Ash", "add_fatigue", seq=3)
         assert again["type"] == "accepted" and again["replay"] is True
         assert again["events"] == []  # this socket holds them already
-        assert store.head(gm.campaign.info.id) == head  # made once
+        assert store.head(campaign_of(gm).info.id) == head  # made once
         assert "comes after act 3" in _one_line(await phone.act("Ash", "add_fatigue", seq=2))
         assert "another act" in _one_line(await phone.act("Ash", "remove_fatigue", seq=3))
         # Another device of the same seat numbers its own acts.
@@ -231,7 +232,7 @@ def test_an_act_resent_is_answered_again_and_an_older_seq_refused(store: Store,
             == "accepted"
         refused = await phone.act("Bryn", "add_fatigue", seq=4)
         assert (await phone.act("Bryn", "add_fatigue", seq=4)) == {**refused, "replay": True}
-        assert store.head(gm.campaign.info.id) == head + 1
+        assert store.head(campaign_of(gm).info.id) == head + 1
         phone.close()
 
     asyncio.run(play())
@@ -288,7 +289,7 @@ def test_no_frame_sent_to_a_player_holds_another_seat_s_hidden_value(
         assert own["type"] == blind["type"] == "accepted"
         assert blind["result"] is None
         hidden = {gm_roll, own["roll"]["entry"], blind["roll"]["entry"]}
-        last = store.head(gm.campaign.info.id)
+        last = store.head(campaign_of(gm).info.id)
         for phone in (ash, bryn, mira):
             await phone.holds(last)
         # A late phone of Ash's: everything in its welcome.
@@ -331,7 +332,7 @@ def test_a_move_is_pushed_to_the_other_phones(store: Store, server: Server) -> N
         assert {e["seq"]: e["move"] for e in bryn.events()}[seq] == "add_fatigue"
         # A face outside the server (a Voila kernel, the command line) is pushed too.
         gm.act("Bryn", "add_fatigue")
-        last = store.head(gm.campaign.info.id)
+        last = store.head(campaign_of(gm).info.id)
         await ash.holds(last)
         await bryn.holds(last)
         assert _in_order(ash)[-2:] == [seq, last] and _in_order(bryn)[-2:] == [seq, last]
@@ -362,13 +363,13 @@ def test_a_phone_that_drops_resumes_with_nothing_missed_or_doubled(
                                                 "client": "ash-phone", "seq": 2}})
         await lost.holds(held + 3)  # its act was stored...
         lost.close()  # ...and the answer lost with the socket
-        last = store.head(gm.campaign.info.id)
+        last = store.head(campaign_of(gm).info.id)
         back, welcome = await _phone(server, ash_secret, held)
         assert [e["seq"] for e in welcome["events"]] == list(range(held + 1, last + 1))
         # The act resent is answered again, not made twice.
         again = await back.act("Ash", "add_fatigue", client="ash-phone", seq=2)
         assert again["type"] == "accepted" and again["replay"] is True
-        assert store.head(gm.campaign.info.id) == last
+        assert store.head(campaign_of(gm).info.id) == last
         assert _in_order(ash, back) == list(range(1, last + 1))
         back.close()
         bryn.close()
@@ -385,7 +386,7 @@ def test_an_offline_queue_is_judged_in_order_with_a_refusal_in_the_middle(
 
     async def play() -> None:
         phone, _ = await _phone(server, ash_secret)
-        before = store.head(gm.campaign.info.id)
+        before = store.head(campaign_of(gm).info.id)
         for n, (tracker, move) in enumerate(queue, 1):  # all at once, as on reconnect
             args = {"expr": "1d6"} if move == "roll" else {}
             await phone.send({"type": "act", "act": {"tracker": tracker, "move": move,
@@ -395,7 +396,7 @@ def test_an_offline_queue_is_judged_in_order_with_a_refusal_in_the_middle(
         assert [(a["seq"], a["type"]) for a in answers] == [
             (1, "accepted"), (2, "refused"), (3, "accepted"), (4, "accepted")]
         assert "Bryn" in _one_line(answers[1])
-        stored = store.events_since(gm.campaign.info.id, before)
+        stored = store.events_since(campaign_of(gm).info.id, before)
         assert [(e.who, e.kind, e.tracker) for e in stored] == [
             ("Ash", "move", "ash"), ("Ash", "move", "ash"), ("Ash", "roll", None)]
         assert _in_order(phone)[-3:] == [e.seq for e in stored]
@@ -417,9 +418,9 @@ def test_a_seat_revoked_mid_connection_is_told_and_its_next_act_refused(
         revoke_seat(store, "T", "Ash")  # the GM, elsewhere (her page, the command line)
         gone = await ash.until(lambda f: f["type"] == "gone")
         assert gone["reason"] == SEAT_GONE_LINE
-        head = store.head(gm.campaign.info.id)
+        head = store.head(campaign_of(gm).info.id)
         assert _one_line(await ash.act("Ash", "add_fatigue")) == SEAT_GONE_LINE
-        assert store.head(gm.campaign.info.id) == head
+        assert store.head(campaign_of(gm).info.id) == head
         # Bryn's socket goes on; Ash's is pushed nothing more.
         made = await bryn.act("Bryn", "add_fatigue")
         assert made["type"] == "accepted"
@@ -452,7 +453,7 @@ def test_two_servers_on_one_postgresql_push_to_each_other_s_phones(
         by_bryn = (await bryn.act("Bryn", "add_fatigue"))["events"][0]["seq"]
         await ash.holds(by_bryn)
         assert _in_order(ash)[-2:] == _in_order(bryn)[-2:] == [by_ash, by_bryn]
-        assert store_b.head(gm.campaign.info.id) == by_bryn
+        assert store_b.head(campaign_of(gm).info.id) == by_bryn
         ash.close()
         bryn.close()
 

@@ -29,6 +29,7 @@ from companion.errors import CompanionError
 from companion.rulesets.plot_points.session import PlotPointSession
 from companion.store import create_campaign, open_store
 from companion.table import Session
+from tests.conftest import campaign_of
 
 #: The four acts a writer makes in turn.
 CYCLE = ("join", "roll", "rule roll", "leave")
@@ -58,13 +59,13 @@ def _act(session: Session, who: str, i: int) -> int:
     kind = CYCLE[i % len(CYCLE)]
     if kind == "join":
         session.act("Table", "add_player", f"{who}-{i}")
-        return session.campaign.head
+        return campaign_of(session).head
     if kind == "roll":
         return session.roll("1d20").entry
     if kind == "rule roll":
         return session.rule_roll(f"{who} check {i}", lambda rng: rng.randint(1, 20)).entry
     session.act("Table", "remove_player", f"{who}-{i - 3}")
-    return session.campaign.head
+    return campaign_of(session).head
 
 
 def acked(acks: Path, who: str) -> list[int]:
@@ -125,7 +126,7 @@ def run(db: str, writers: int, moves: int, name: str = "Busy", *,
         proc.start()
     store = open_store(db)
     follower = Session.open(store, name, who="follower", role="spectator")
-    base = follower.campaign.head
+    base = campaign_of(follower).head
     start.wait(60)
     began = time.perf_counter()
     wakes = 0
@@ -146,7 +147,7 @@ def run(db: str, writers: int, moves: int, name: str = "Busy", *,
     answered = sum(len(r.seqs) for r in reports)
     if acks is not None and not any(r.who == "w0" for r in reports):
         answered += len(acked(acks, "w0"))  # killed: what it was told before
-    while follower.campaign.head < base + answered and time.monotonic() < deadline \
+    while campaign_of(follower).head < base + answered and time.monotonic() < deadline \
             and not any(r.crashed or r.refused for r in reports):
         follower.wait(0.2)
     seconds = time.perf_counter() - began

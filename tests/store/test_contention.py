@@ -26,6 +26,7 @@ from companion.store import open_campaign, open_store
 from companion.store.memory import MemoryStore
 from companion.store.records import LockWaitError, NewEvent
 from companion.table import Session
+from tests.conftest import campaign_of
 from tests.store import contention_worker as worker
 
 pytestmark = pytest.mark.timeout(240)
@@ -80,7 +81,7 @@ def _check_log(db: str, run: worker.Run, writers: int, acts: int,
         fair = Counter((e.data["fair"]["sitting"], e.data["fair"]["n"])
                        for e in events if e.kind == "roll")
         assert fair and max(fair.values()) == 1  # each roll took its own number
-        follower = run.follower.campaign
+        follower = campaign_of(run.follower)
         assert (follower.head, follower.chain) == (fresh.head, fresh.chain)
         assert follower.state() == fresh.state()
 
@@ -93,7 +94,7 @@ def test_writers_at_full_speed_all_get_through(db: str) -> None:
         _check_log(db, run, WRITERS, ACTS)
         assert run.follower_wakes > 1  # it followed live, not once at the end
     finally:
-        run.follower.campaign.store and run.follower.campaign.store.close()
+        campaign_of(run.follower).store and campaign_of(run.follower).store.close()
 
 
 def test_a_writer_killed_mid_run_loses_nothing_it_was_told(db: str, tmp_path: Path) -> None:
@@ -106,7 +107,7 @@ def test_a_writer_killed_mid_run_loses_nothing_it_was_told(db: str, tmp_path: Pa
         assert acts // 3 <= len(killed) < acts
         _check_log(db, run, 5, acts, killed=killed)
     finally:
-        run.follower.campaign.store and run.follower.campaign.store.close()
+        campaign_of(run.follower).store and campaign_of(run.follower).store.close()
 
 
 # --- one race, step by step --------------------------------------------------------------
@@ -140,7 +141,7 @@ def test_a_lost_race_is_retried_once_with_the_lock_then_the_lock_comes_first(db:
         with _counted_locks(store) as taken:
             mine.act("Table", "add_player", "Ash")
             assert len(taken) == 1  # lost once, retried once with the lock: stored
-            assert mine.campaign.contended
+            assert campaign_of(mine).contended
             mine.roll("1d20")  # a busy table: the lock from the first try
             assert len(taken) == 2
         table = open_campaign(store, "Busy").tracker("Table", PlotPointSession)
@@ -158,7 +159,7 @@ def test_the_retry_is_judged_on_the_fresh_state(db: str) -> None:
         with pytest.raises(RuleError, match="no player named 'Cy'"):
             mine.act("Table", "remove_player", "Cy")  # a rule refuses, on the store's state
         assert open_campaign(other, "Busy").head == head  # nothing stored
-        assert mine.campaign.head == head  # and this screen is up to date
+        assert campaign_of(mine).head == head  # and this screen is up to date
 
 
 @contextmanager
@@ -193,7 +194,7 @@ def test_a_lock_held_past_the_bound_is_one_line(db: str, busy: bool) -> None:
         mine = Session.open(store, "Busy", who="Ash")
         store.lock_wait = 0.3
         if busy:
-            mine.campaign.lost_race()  # its writes take the lock from the first try
+            campaign_of(mine).lost_race()  # its writes take the lock from the first try
         with _held(db), pytest.raises(LockWaitError) as caught:
             mine.act("Table", "add_player", "Ash")
         message = str(caught.value)

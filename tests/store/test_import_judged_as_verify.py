@@ -28,6 +28,7 @@ from companion.store import open_store
 from companion.store.campaign import Campaign, create
 from companion.store.records import StoreError
 from companion.table import Session
+from tests.conftest import session_of
 from tests.fairplay.cli import run
 from tests.store.forge import rechain
 
@@ -45,7 +46,7 @@ def _honest(env_db: str, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
     """Campaign T's export: a move that rolled (Ash takes 2), a rule roll whose move
     rolled (Ash's agony, its roll entry after it), the sitting closed."""
     with open_store(env_db) as store:
-        gm = Session.of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
+        gm = session_of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
         gm.add("Ash", Character("Ash"))
         gm.add("Bryn", Character("Bryn"))
         gm.act("Ash", "take_damage", 2)

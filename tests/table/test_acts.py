@@ -37,6 +37,7 @@ from companion.store.seats import make_seat
 from companion.table import Session
 from companion.table.acts import Accepted, Act, ActError, Refused, RollSpec
 from companion.table.session import ReadOnlyError
+from tests.conftest import campaign_of, session_of
 
 RULESETS = ["plot_points", "cairn_srd", "miasma", "variant5e", "monsters_and_magic"]
 SERVER_SEED = "5e" * 32
@@ -100,7 +101,7 @@ def test_brackets_inside_a_string_are_not_nesting() -> None:
 
 
 def _table(store: Store) -> Session:
-    gm = Session.of(create(store, "T", RULESETS, who="Mira", role="gm"))
+    gm = session_of(create(store, "T", RULESETS, who="Mira", role="gm"))
     gm.add("Ash", Character("Ash"))
     gm.add("Dice Monarchs", DiceMonarchsGame(), role="minigame")
     return gm
@@ -108,12 +109,12 @@ def _table(store: Store) -> Session:
 
 def test_an_accepted_act_answers_with_the_events_it_stored(store: Store) -> None:
     gm = _table(store)
-    head = gm.campaign.head
+    head = campaign_of(gm).head
     outcome = gm.perform(Act("Ash", "add_fatigue", {"count": 2}))
     assert isinstance(outcome, Accepted)
     assert [(e["kind"], e["tracker"], e["move"]) for e in outcome.events] == [
         ("move", "ash", "add_fatigue")]
-    assert outcome.events[0]["seq"] == head + 1 == gm.campaign.head
+    assert outcome.events[0]["seq"] == head + 1 == campaign_of(gm).head
     assert gm.read("Ash").fatigue == 2  # type: ignore[attr-defined]
     assert json.loads(json.dumps(outcome.to_dict()))["ok"] is True
 
@@ -135,11 +136,11 @@ def test_an_accepted_act_answers_with_the_events_it_stored(store: Store) -> None
 def test_a_refused_act_stores_nothing(store: Store, act: Act, reason: str) -> None:
     gm = _table(store)
     gm.perform(Act("Ash", "add_fatigue"))
-    head = gm.campaign.head
+    head = campaign_of(gm).head
     outcome = gm.perform(act)
     assert isinstance(outcome, Refused), outcome
     assert reason in outcome.reason and "\n" not in outcome.reason
-    assert store.head(gm.campaign.info.id) == head
+    assert store.head(campaign_of(gm).info.id) == head
 
 
 def test_a_seat_may_only_make_what_its_seat_may(store: Store) -> None:
@@ -147,7 +148,7 @@ def test_a_seat_may_only_make_what_its_seat_may(store: Store) -> None:
     gm.perform(Act("Dice Monarchs", "new_table", {"players": ["Ash", "Bryn"], "chips": 50}))
     ash = Session.by_secret(store, "T", make_seat(store, "T", "Ash", "player"))
     watcher = Session.by_secret(store, "T", "forged")
-    head = store.head(gm.campaign.info.id)
+    head = store.head(campaign_of(gm).info.id)
     for session, act, reason in [
             (ash, Act("Dice Monarchs", "rebuy", {"player": "Ash", "chips": 5000}),
              "is the GM's move"),
@@ -155,7 +156,7 @@ def test_a_seat_may_only_make_what_its_seat_may(store: Store) -> None:
             (watcher, Act("", "roll", {"expr": "1d20"}), "watching")]:
         outcome = session.perform(act)
         assert isinstance(outcome, Refused) and reason in outcome.reason, outcome
-    assert store.head(gm.campaign.info.id) == head
+    assert store.head(campaign_of(gm).info.id) == head
     assert isinstance(ash.perform(Act("Ash", "add_fatigue")), Accepted)
 
 
@@ -163,9 +164,9 @@ def test_a_player_s_answer_holds_no_other_seat_s_hidden_value(store: Store) -> N
     gm = _table(store)
     gm.perform(Act("Dice Monarchs", "new_table", {"players": ["Ash", "Bryn"], "chips": 50}))
     bryn = Session.by_secret(store, "T", make_seat(store, "T", "Bryn", "player"))
-    seen = bryn.campaign.head
+    seen = campaign_of(bryn).head
     gm.perform(Act("Dice Monarchs", "deal"))
-    live = gm.campaign.tracker("Dice Monarchs", DiceMonarchsGame)
+    live = campaign_of(gm).tracker("Dice Monarchs", DiceMonarchsGame)
     ash_hole, bryn_hole = live.hole
     assert ash_hole and bryn_hole  # dealt
     # The GM's answer holds Ash's hole roll; Bryn's holds neither it nor the table seed.
@@ -209,12 +210,12 @@ def test_a_read_only_view_refuses_every_move(store: Store) -> None:
     gm = _table(store)
     view = gm.read("Ash")
     assert isinstance(view, Character)
-    head = gm.campaign.head
+    head = campaign_of(gm).head
     for attempt in (lambda: view.add_fatigue(), lambda: view.undo(),
                     lambda: view.load(view.to_json())):
         with pytest.raises(ReadOnlyError, match="read-only view"):
             attempt()
-    assert gm.campaign.head == head and view.fatigue == 0
+    assert campaign_of(gm).head == head and view.fatigue == 0
 
 
 # --- the test of the door: an act log replays ---------------------------------------------
@@ -222,7 +223,7 @@ def test_a_read_only_view_refuses_every_move(store: Store) -> None:
 
 def _setup(store: Store, name: str) -> dict[str, Session]:
     """The same campaign made twice: its members and seats (not acts: the table's set-up)."""
-    gm = Session.of(create(store, name, RULESETS, who="Mira", role="gm"))
+    gm = session_of(create(store, name, RULESETS, who="Mira", role="gm"))
     gm.add("Ash", Character("Ash"))
     gm.add("Dice Monarchs", DiceMonarchsGame(), role="minigame")
     gm.add("Plot", PlotPointSession(), role="minigame")

@@ -24,6 +24,7 @@ from companion.store import open_store
 from companion.store.campaign import SeatError, create
 from companion.store.seats import make_seat
 from companion.table import Session
+from tests.conftest import campaign_of, session_of
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -31,7 +32,7 @@ MONARCHS = "Dice Monarchs"
 
 
 def _gm(store: object) -> Session:
-    gm = Session.of(create(store, "T", ["cairn_srd", "miasma"],  # type: ignore[arg-type]
+    gm = session_of(create(store, "T", ["cairn_srd", "miasma"],  # type: ignore[arg-type]
                            who="Mira", role="gm"))
     gm.add(MONARCHS, DiceMonarchsGame(), role="minigame")
     gm.add("Duel", Duel(), role="minigame")
@@ -159,7 +160,7 @@ def test_a_move_that_revealed_dice_stays_even_for_the_gm(db: str) -> None:
             gm.undo(MONARCHS)
         assert _moves(gm) == before and game.community
         # The Undo button's reason says so too (the seam's may_undo).
-        assert "revealed dice" in (gm.campaign.may_undo(game) or "")
+        assert "revealed dice" in (campaign_of(gm).may_undo(game) or "")
 
 
 def test_the_duel_s_reveal_stays_and_a_player_does_not_undo(db: str) -> None:

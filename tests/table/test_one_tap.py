@@ -27,6 +27,7 @@ from companion.store.db import Store
 from companion.widgets.cairn_srd.common import CairnAppBase
 from companion.widgets.table.apps import spec
 from tests.cairn_srd.widget_find import find_button, walk
+from tests.conftest import session_of
 
 PACKAGE = Path(__file__).resolve().parents[2] / "companion"
 
@@ -89,7 +90,7 @@ def sheet(tmp_path: Path) -> Iterator[CairnAppBase]:
     with open_store(str(tmp_path / "table.db")) as store:
         gm = create_campaign(store, "Barrow", ["cairn_srd"], who="Mira", role="gm")
         gm.add("Ash", new_character("Ash", 10, 12, 9, 5))
-        (app,) = [w for w in walk(spec("cairn_character").build(gm))
+        (app,) = [w for w in walk(spec("cairn_character").build(session_of(gm)))
                   if isinstance(w, CairnAppBase)]
         app.seed_source = lambda: 5
         yield app

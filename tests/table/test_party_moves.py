@@ -22,6 +22,7 @@ from companion.store import open_store
 from companion.store.campaign import SeatError, create
 from companion.store.seats import make_seat
 from companion.table import Session
+from tests.conftest import campaign_of, session_of
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -29,7 +30,7 @@ GM_THREADS = "Game master"
 
 
 def _table(store: Any) -> Session:
-    gm = Session.of(create(store, "T", ["monsters_and_magic"], who="Mira", role="gm"))
+    gm = session_of(create(store, "T", ["monsters_and_magic"], who="Mira", role="gm"))
     gm.add("Ash", Adventurer.new("Ash", luck=2, supplies=2))
     gm.add("Bo", Adventurer.new("Bo", max_hp=12))
     gm.add(GM_THREADS, GameMaster(), role="minigame")
@@ -54,7 +55,7 @@ def _together(session: Session, party: Party, move: str, *args: Any) -> Any:
 
 
 def _moves(session: Session) -> list[tuple[str, str, str]]:
-    names = {m.id: m.name for m in session.campaign}
+    names = {m.id: m.name for m in campaign_of(session)}
     return [(e.who, names.get(str(e.tracker), ""), e.move or e.kind) for e in session.log()
             if e.kind in ("move", "undo")]
 

@@ -22,6 +22,7 @@ from companion.store.db import Store
 from companion.store.seats import make_seat
 from companion.table import Session
 from companion.table.views import visible_save
+from tests.conftest import session_of
 from tests.table.reach import leaks, reachable
 
 #: The table seed the GM types (a number found nowhere else).
@@ -36,7 +37,7 @@ def store(tmp_path: Path) -> Store:
 
 
 def _table(store: Store) -> Session:
-    gm = Session.of(create(store, "T", ["cairn_srd", "miasma"], who="Mira", role="gm"))
+    gm = session_of(create(store, "T", ["cairn_srd", "miasma"], who="Mira", role="gm"))
     gm.add("Dice Monarchs", DiceMonarchsGame(), role="minigame")
     gm.tracker("Dice Monarchs", DiceMonarchsGame).new_table(["Ash", "Bryn"], 100, seed=SEED)
     gm.act("Dice Monarchs", "deal")
@@ -160,7 +161,7 @@ def test_a_hidden_check_s_dice_on_a_sheet_stay_out_of_the_player_s_view(
         store: Store) -> None:
     from companion.rulesets.monsters_and_magic.adventurer import Adventurer
 
-    gm = Session.of(create(store, "M", ["monsters_and_magic"], who="Mira", role="gm"))
+    gm = session_of(create(store, "M", ["monsters_and_magic"], who="Mira", role="gm"))
     gm.add("Ash", Adventurer.new("Ash", max_hp=12))
     sheet = gm.tracker("Ash", Adventurer)
     out = gm.rule_roll("Ash: power check", lambda rng: sheet.roll_check("power", dc=12, rng=rng),

@@ -33,6 +33,7 @@ from companion.store.opening import shared_campaign
 from companion.store.permissions import SeatKey
 from companion.store.seats import make_seat, revoke_seat, seat_for_secret, seat_key
 from companion.table import Session, shared_session
+from tests.conftest import campaign_of, session_of
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKER = Path(__file__).with_name("session_worker.py")
@@ -48,7 +49,7 @@ def store(tmp_path: Path) -> Store:
 def _table(store: Store) -> Session:
     """Campaign T: Ash and Bryn, and a Monarchs table dealt between them (the GM's
     session)."""
-    gm = Session.of(create(store, "T", ["cairn_srd", "miasma"], who="Mira", role="gm"))
+    gm = session_of(create(store, "T", ["cairn_srd", "miasma"], who="Mira", role="gm"))
     gm.add("Ash", Character("Ash"))
     gm.add("Bryn", Character("Bryn"))
     gm.add("Dice Monarchs", DiceMonarchsGame(), role="minigame")
@@ -75,17 +76,17 @@ def test_a_session_s_seat_cannot_be_rewritten(store: Store) -> None:
     with pytest.raises(AttributeError):
         ash.role = "gm"  # type: ignore[misc]
     with pytest.raises(SeatError, match="for its whole session"):
-        ash.campaign.role = "gm"
+        campaign_of(ash).role = "gm"
     with pytest.raises(SeatError, match="for its whole session"):
-        ash.campaign.who = "Bryn"
+        campaign_of(ash).who = "Bryn"
     with pytest.raises(SeatError, match="renewed, not dropped"):
-        ash.campaign.seat_key = None  # would skip the store's re-read of the seat
+        campaign_of(ash).seat_key = None  # would skip the store's re-read of the seat
     with pytest.raises(SeatError, match="renewed, not dropped"):
-        ash.campaign.seat_key = SeatKey("Mira", "gm")
-    assert (ash.campaign.who, ash.campaign.role) == ("Ash", "player")
-    assert Session.of(ash.campaign) is ash
+        campaign_of(ash).seat_key = SeatKey("Mira", "gm")
+    assert (campaign_of(ash).who, campaign_of(ash).role) == ("Ash", "player")
+    assert session_of(campaign_of(ash)) is ash
     with pytest.raises(SeatError, match="already another session's"):
-        Session(ash.campaign)
+        Session(campaign_of(ash))
 
 
 def test_a_forged_secret_opens_a_spectator_s_session_that_makes_no_move(store: Store) -> None:
@@ -97,7 +98,7 @@ def test_a_forged_secret_opens_a_spectator_s_session_that_makes_no_move(store: S
                     lambda: watcher.roll("1d20")):
         with pytest.raises(SeatError, match="watching"):
             attempt()
-    assert gm.campaign.log()[-1].move == "deal"
+    assert campaign_of(gm).log()[-1].move == "deal"
 
 
 def test_shared_sessions_are_one_per_seat_and_never_reseat_each_other(
@@ -107,16 +108,16 @@ def test_shared_sessions_are_one_per_seat_and_never_reseat_each_other(
         _table(store)
     mira = shared_session("T", who="Mira", role="gm", db=db)
     ash = shared_session("T", who="Ash", role="player", db=db)
-    assert mira is not ash and mira.campaign is not ash.campaign
+    assert mira is not ash and campaign_of(mira) is not campaign_of(ash)
     assert shared_session("T", who="mira", role="gm", db=db) is mira  # one name rule
-    assert shared_campaign("T", db=db) in (mira.campaign, ash.campaign)
+    assert shared_campaign("T", db=db) in (campaign_of(mira), campaign_of(ash))
     assert (mira.who, mira.role, ash.who, ash.role) == ("Mira", "gm", "Ash", "player")
     with pytest.raises(SeatError, match="is the GM's move"):
         ash.act("Dice Monarchs", "rebuy", "Ash", 5000)
     mira.act("Ash", "add_fatigue")
     ash.refresh()
     assert ash.tracker("Ash", Character).fatigue == 1
-    assert ash.campaign.log(["move"])[-1].who == "Mira"
+    assert campaign_of(ash).log(["move"])[-1].who == "Mira"
 
 
 # --- acting --------------------------------------------------------------------------------
@@ -125,7 +126,7 @@ def test_shared_sessions_are_one_per_seat_and_never_reseat_each_other(
 def test_gm_only_moves_are_refused_to_a_player_s_session(store: Store) -> None:
     gm = _table(store)
     bryn = _player(store, "Bryn")
-    head = gm.campaign.head
+    head = campaign_of(gm).head
     for name, args in (("rebuy", ("Bryn", 5000)), ("join", ("Cato", 5000)),
                        ("leave", ("Bryn",))):
         with pytest.raises(SeatError, match="is the GM's move") as caught:
@@ -141,7 +142,7 @@ def test_gm_only_moves_are_refused_to_a_player_s_session(store: Store) -> None:
         bryn.set_trust(own_numbers=True)
     with pytest.raises(SeatError, match="only the GM may remove"):
         bryn.remove("Ash")
-    assert store.head(gm.campaign.info.id) == head  # nothing stored
+    assert store.head(campaign_of(gm).info.id) == head  # nothing stored
     gm.act("Bryn", "set_maxima", 12, 10, 10, 4, 1)  # the GM's move
     assert gm.tracker("Bryn", Character).strength_max == 12
 
@@ -161,7 +162,7 @@ def test_a_caller_never_chooses_the_seed_and_no_move_is_made_by_another_name(
     with pytest.raises(CompanionError, match="not in campaign 'T' as this session has it"):
         ash.act(other.tracker("Ash"), "add_fatigue")  # another seat's live tracker
     ash.act("Ash", "ability_save", "STR")
-    event = gm.campaign.log(["move"])[-1]
+    event = campaign_of(gm).log(["move"])[-1]
     assert (event.who, event.move, type(event.seed)) == ("Ash", "ability_save", int)
     assert "seed_chosen_by" not in event.data
 
@@ -173,15 +174,15 @@ def test_own_dice_wait_for_the_gm_s_trust_and_are_marked(store: Store) -> None:
         ash.act("Ash", "ability_save", "STR", own_dice=[3])
     with pytest.raises(SeatError, match="own dice"):
         ash.rule_roll("STR save", lambda rng: rng.randint(1, 20), own_dice=[3])
-    assert [e for e in gm.campaign.log() if e.who == "Ash"] == []
+    assert [e for e in campaign_of(gm).log() if e.who == "Ash"] == []
     gm.set_trust(own_dice=True)
     ash.act("Ash", "ability_save", "STR", own_dice=[3])
-    event = gm.campaign.log(["move"])[-1]
+    event = campaign_of(gm).log(["move"])[-1]
     assert (event.who, event.data.get("physical"), event.data.get("trusted")) == (
         "Ash", True, "own dice")
     with pytest.raises(CompanionError):  # a face left over: nothing stored
         ash.act("Ash", "ability_save", "STR", own_dice=[3, 4])
-    assert gm.campaign.log(["move"])[-1].seq == event.seq
+    assert campaign_of(gm).log(["move"])[-1].seq == event.seq
 
 
 def test_undo_and_load_go_through_the_session_s_seat(store: Store) -> None:
@@ -198,7 +199,7 @@ def test_undo_and_load_go_through_the_session_s_seat(store: Store) -> None:
     gm.set_trust(own_numbers=True)
     ash.refresh()
     ash.load("Ash", Character("Ash", strength=12, strength_max=12).to_json())
-    assert gm.campaign.log()[-1].who == "Ash"
+    assert campaign_of(gm).log()[-1].who == "Ash"
 
 
 # --- the revoked seat, in another process ------------------------------------------------------
@@ -260,7 +261,7 @@ def test_a_session_whose_seat_is_revoked_says_so_and_keeps_its_seat_name(store: 
     with pytest.raises(SeatError, match="revoked or renewed"):
         ash.act("Ash", "add_fatigue")
     assert ash.gone is not None and "revoked" in ash.gone
-    assert (ash.who, ash.role, ash.campaign.role) == ("Ash", "player", "spectator")
+    assert (ash.who, ash.role, campaign_of(ash).role) == ("Ash", "player", "spectator")
     with pytest.raises(SeatError, match="revoked or renewed"):
         ash.undo("Ash")
     found = seat_for_secret(store, "T", make_seat(store, "T", "Ash", "player"))
@@ -352,7 +353,7 @@ def test_a_rule_roll_is_played_again_when_another_screen_moved_first(store: Stor
     assert len(tries) == 2 and tries[0] == tries[1]  # the same dice on the fresh state
     assert out.shown and out.seed is not None and out.text in ("saved", "failed")
     assert ash.tracker("Ash", Character).fatigue == 2
-    log = gm.campaign.log()
+    log = campaign_of(gm).log()
     assert [(e.who, e.kind) for e in log[-3:]] == [
         ("Mira", "move"), ("Ash", "move"), ("Ash", "roll")]
     assert log[-1].seed == out.seed

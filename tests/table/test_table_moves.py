@@ -24,6 +24,7 @@ from companion.store.db import Store
 from companion.store.seats import make_seat
 from companion.table import Session
 from companion.table.acts import Accepted, Act, Refused
+from tests.conftest import campaign_of, session_of
 
 TRAVEL = "monsters_and_magic.party.travel_period"
 LOAD = "monsters_and_magic.party.load_character"
@@ -35,7 +36,7 @@ def store(tmp_path: Path) -> Store:
 
 
 def _party(store: Store) -> Session:
-    gm = Session.of(create(store, "T", ["monsters_and_magic", "cairn_srd"], who="Mira",
+    gm = session_of(create(store, "T", ["monsters_and_magic", "cairn_srd"], who="Mira",
                            role="gm"))
     gm.add("Ash", Adventurer.new("Ash"))
     gm.add("Bryn", Adventurer.new("Bryn"))
@@ -48,7 +49,7 @@ def _travel(hexes: int = 3, speed: str = "Fast") -> Act:
 
 def test_a_travel_period_marks_every_sheet_in_one_unit(store: Store) -> None:
     gm = _party(store)
-    head = gm.campaign.head
+    head = campaign_of(gm).head
     outcome = gm.perform(_travel())
     assert isinstance(outcome, Accepted), outcome
     assert outcome.result["marked"] == ["Ash", "Bryn"]  # type: ignore[index]
@@ -63,11 +64,11 @@ def test_a_travel_period_marks_every_sheet_in_one_unit(store: Store) -> None:
 def test_a_multi_sheet_move_refused_halfway_stores_nothing(store: Store) -> None:
     gm = _party(store)
     ash = Session.by_secret(store, "T", make_seat(store, "T", "Ash", "player"))
-    head = store.head(gm.campaign.info.id)
+    head = store.head(campaign_of(gm).info.id)
     outcome = ash.perform(_travel())
     assert isinstance(outcome, Refused), outcome
     assert "Bryn" in outcome.reason and "\n" not in outcome.reason
-    assert store.head(gm.campaign.info.id) == head
+    assert store.head(campaign_of(gm).info.id) == head
     # Ash's own sheet, marked first on the way, was taken back with the rest.
     for session in (ash, gm):
         session.refresh()
@@ -79,11 +80,11 @@ def test_a_multi_sheet_move_refused_halfway_stores_nothing(store: Store) -> None
 def test_a_loaded_sheet_may_not_take_another_character_s_name(store: Store) -> None:
     gm = _party(store)
     bryn_save = gm.read("Bryn").to_json()
-    head = gm.campaign.head
+    head = campaign_of(gm).head
     refused = gm.perform(Act("", "table", {"name": LOAD, "args": {
         "character": "Ash", "text": bryn_save}}))
     assert isinstance(refused, Refused) and "Bryn is already at the table" in refused.reason
-    assert store.head(gm.campaign.info.id) == head
+    assert store.head(campaign_of(gm).info.id) == head
     renamed = Adventurer.new("Cato", power=2).to_json()
     taken = gm.perform(Act("", "table", {"name": LOAD, "args": {
         "character": "Ash", "text": renamed}}))
@@ -98,12 +99,12 @@ def test_a_duelist_picks_for_their_own_side_only(store: Store) -> None:
     gm.perform(Act("Duel", "start", {"first": "Ash", "second": "Bryn", "first_hp": 8,
                                      "second_hp": 8, "stakes": "the toll"}))
     ash = Session.by_secret(store, "T", make_seat(store, "T", "Ash", "player"))
-    head = store.head(gm.campaign.info.id)
+    head = store.head(campaign_of(gm).info.id)
     other = ash.perform(Act("Duel", "choose", {"who": 1, "tactic": "attack"}))
     assert isinstance(other, Refused) and "Bryn's to make" in other.reason
     bad = ash.perform(Act("Duel", "choose", {"who": 0, "tactic": 5}))
     assert isinstance(bad, Refused) and "\n" not in bad.reason
-    assert store.head(gm.campaign.info.id) == head
+    assert store.head(campaign_of(gm).info.id) == head
     mine = ash.perform(Act("Duel", "choose", {"who": 0, "tactic": "attack"}))
     assert isinstance(mine, Accepted), mine
 

@@ -27,6 +27,7 @@ from companion.widgets.cairn_srd.character import CairnCharacterApp
 from companion.widgets.cairn_srd.common import CairnAppBase
 from companion.widgets.plot_points import PlotPointsApp
 from tests.cairn_srd.widget_find import find_button, fixed_seeds
+from tests.conftest import campaign_of
 
 
 def test_adopt_keeps_the_object_and_its_moves_reach_the_seam() -> None:
@@ -35,12 +36,12 @@ def test_adopt_keeps_the_object_and_its_moves_reach_the_seam() -> None:
     seen: list[int] = []
     ash.on_change(lambda _t: seen.append(len(ash.log)))
     session = Session.unsaved([ash])
-    assert ash.recorder is session.campaign and session.tracker("Ash") is ash
-    assert not session.kept and session.campaign.store is not None
-    head = session.campaign.head
+    assert ash.recorder is campaign_of(session) and session.tracker("Ash") is ash
+    assert not session.kept and campaign_of(session).store is not None
+    head = campaign_of(session).head
     ash.rest_turn()
     session.act(ash, "add_fatigue")
-    assert session.campaign.head == head + 2 and seen == [2, 3]
+    assert campaign_of(session).head == head + 2 and seen == [2, 3]
     assert [e.move for e in session.log() if e.kind == "move"] == ["rest_turn", "add_fatigue"]
     session.undo(ash)
     session.undo(ash)
@@ -55,7 +56,7 @@ def test_adopt_names_each_tracker_once_and_keeps_a_table_of_its_own() -> None:
     fight, sheet = Encounter(), new_character("Ash", 12, 10, 9, 5)
     fight.link({"ash": sheet})  # the fight's own table, set by the app that made it
     session = Session.unsaved([one, two, fight])
-    names = [m.name for m in session.campaign]
+    names = [m.name for m in campaign_of(session)]
     assert len(set(names)) == 3 and names[0] != names[1]
     assert fight.linked(type(sheet)) == {"ash": sheet}
 
@@ -69,14 +70,14 @@ def test_only_an_unsaved_session_adopts_and_only_a_tracker_kept_nowhere(tmp_path
         member = kept.add("Bo", new_character("Bo", 12, 10, 9, 5))
         with pytest.raises(StoreError, match="already kept elsewhere"):
             Session.unsaved([member])
-        assert isinstance(member.recorder, Campaign) and member.recorder is kept.campaign
+        assert isinstance(member.recorder, Campaign) and member.recorder is campaign_of(kept)
 
 
 def test_a_cairn_app_without_a_campaign_acts_through_an_unsaved_session() -> None:
     ash = new_character("Ash", 12, 10, 9, 5)
     app = CairnCharacterApp(ash, seed_source=fixed_seeds(4))
     session = app.session()
-    assert ash.recorder is session.campaign and not session.kept
+    assert ash.recorder is campaign_of(session) and not session.kept
     find_button(app, "fatigue").click()  # the first tap: stored in the unsaved log
     assert ash.fatigue == 1
     assert [e.move for e in session.log() if e.kind == "move"] == ["add_fatigue"]
@@ -114,13 +115,13 @@ def test_every_cairn_app_opened_without_a_campaign_keeps_its_trackers_in_one_ses
     app = app_class()
     session = app.session()
     assert not session.kept
-    assert all(t.recorder is session.campaign for t in app.trackers())
+    assert all(t.recorder is campaign_of(session) for t in app.trackers())
     assert len(_cairn_apps()) >= 10  # the search found the apps (not an empty list)
 
 
 def test_the_plot_points_app_opened_without_a_campaign_acts_through_its_session() -> None:
     app = PlotPointsApp(["Ann"])
-    assert app.session.recorder is app.table.campaign and not app.table.kept
+    assert app.session.recorder is campaign_of(app.table) and not app.table.kept
     app.new_player.value = "Bo"
     app.add_player()
     assert "Bo" in app.session.players

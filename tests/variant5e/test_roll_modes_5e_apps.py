@@ -18,7 +18,7 @@ from companion.store import create_campaign, open_campaign, open_store
 from companion.store.campaign import Campaign
 from companion.store.db import Store
 from companion.widgets.variant5e import CombatOptionsApp, DeathAndReturningApp
-from tests.conftest import find_widget
+from tests.conftest import find_widget, session_of
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -43,7 +43,7 @@ def test_a_gm_only_death_save_is_a_commitment_a_player_cannot_read(store: Store)
     gm = open_campaign(store, "Tuesday", who="Mira", role="gm")
     record = gm.add("Bran", DeathRecord())
     record.drop_to_zero()
-    app = DeathAndReturningApp(record, campaign=gm, seed_source=lambda: 7)
+    app = DeathAndReturningApp(record, session=session_of(gm), seed_source=lambda: 7)
     assert [v for _, v in app.controls.mode.options] == ["public", "gm"]
     app.controls.mode.value = "gm"
     find_widget(app, "save").click()
@@ -85,7 +85,7 @@ def test_a_players_blind_death_save_shows_them_only_the_commitment(store: Store)
     player = open_campaign(store, "Tuesday", who="Ash", role="player")
     record = player.tracker("Ash", DeathRecord)
     record.drop_to_zero()
-    app = DeathAndReturningApp(record, campaign=player, seed_source=lambda: 3)
+    app = DeathAndReturningApp(record, session=session_of(player), seed_source=lambda: 3)
     app.controls.mode.value = "blind"
     find_widget(app, "save").click()
     assert app.error.message == ""
@@ -99,7 +99,7 @@ def test_own_dice_in_a_campaign_are_logged_as_a_physical_roll(store: Store) -> N
     gm = open_campaign(store, "Tuesday", who="Mira", role="gm")
     record = gm.add("Bran", DeathRecord())
     record.drop_to_zero()
-    app = DeathAndReturningApp(record, campaign=gm)
+    app = DeathAndReturningApp(record, session=session_of(gm))
     app.controls.own.value = True
     app.controls.faces.control.value = "21"
     find_widget(app, "save").click()
@@ -117,7 +117,7 @@ def test_a_gm_only_return_attempt_and_an_entered_one(store: Store) -> None:
     gm = open_campaign(store, "Tuesday", who="Mira", role="gm")
     record = gm.add("Bran", DeathRecord())
     record.die()
-    app = DeathAndReturningApp(record, campaign=gm, seed_source=lambda: 11)
+    app = DeathAndReturningApp(record, session=session_of(gm), seed_source=lambda: 11)
     app.spell.value, app.modifier.value = "resurrection", 0
     app.controls.mode.value = "gm"
     find_widget(app, "return").click()
@@ -132,7 +132,7 @@ def test_a_gm_only_return_attempt_and_an_entered_one(store: Store) -> None:
 
 def test_contest_modes_and_own_dice(store: Store) -> None:
     gm = open_campaign(store, "Tuesday", who="Mira", role="gm")
-    app = CombatOptionsApp(campaign=gm, seed_source=lambda: 42)
+    app = CombatOptionsApp(session=session_of(gm), seed_source=lambda: 42)
     app.first.athletics.value = 3
     app.controls.mode.value = "gm"
     find_widget(app, "roll").click()

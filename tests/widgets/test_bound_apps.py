@@ -26,6 +26,7 @@ from companion.store.campaign import Campaign
 from companion.widgets.table import TableApp
 from companion.widgets.table.apps import DEMO_NAMES, CharacterPanel, spec
 from companion.widgets.table.binding import PageContext
+from tests.conftest import campaign_of, session_of
 
 
 @pytest.fixture
@@ -41,7 +42,7 @@ def fresh_table(ruleset: str, name: str = "Tuesday") -> TableApp:
     app.ruleset.value = ruleset
     app.create_button.click()
     assert app.error.message == ""
-    assert app.campaign is not None
+    assert campaign_of(app.session) is not None
     # The start app builds every app in the background: once built, the apps follow the
     # party as it joins (nothing is left running behind the test's moves).
     assert app.warm.wait(30)
@@ -75,7 +76,7 @@ def second_screen(db: Path) -> Campaign:
 
 def build(campaign: Campaign, key: str) -> Any:
     """The app as another kernel builds it for its own campaign object."""
-    return spec(key).build(campaign)
+    return spec(key).build(session_of(campaign))
 
 
 def picked(panel: CharacterPanel, name: str) -> Any:
@@ -93,9 +94,9 @@ def names(panel: Any) -> list[str]:
 
 def test_hit_dice_are_the_members_own_kept_and_seen_by_a_second_screen(db: Path) -> None:
     app = party_5e()
-    assert app.campaign is not None
+    assert campaign_of(app.session) is not None
     # The start app's boxes made each member's Hit Dice record.
-    ash_hd = app.campaign.tracker("Hit Dice: Ash", HitDice)
+    ash_hd = campaign_of(app.session).tracker("Hit Dice: Ash", HitDice)
     assert (ash_hd.level, ash_hd.die, ash_hd.con_modifier, ash_hd.max_hp, ash_hd.hit_dice) == (
         5, 8, 2, 38, 5)
     assert "HP 38/38 · Hit Dice 5/5 d8+2" in app.party.value
@@ -112,7 +113,7 @@ def test_hit_dice_are_the_members_own_kept_and_seen_by_a_second_screen(db: Path)
     assert hd_app.error.message == ""
     assert 'data-hp="26" data-hit-dice="4"' in hd_app.status.value
     briar = picked(panel, "Briar")
-    assert briar.model is app.campaign.tracker("Hit Dice: Briar", HitDice)
+    assert briar.model is campaign_of(app.session).tracker("Hit Dice: Briar", HitDice)
     assert 'data-hp="27" data-hit-dice="3"' in briar.status.value
 
     other = second_screen(db)
@@ -126,7 +127,7 @@ def test_hit_dice_are_the_members_own_kept_and_seen_by_a_second_screen(db: Path)
     assert 'data-hp="38" data-hit-dice="5"' in phone.status.value
     phone.damage.value = 5
     phone.buttons["damage"].click()  # and the other way round
-    app.campaign.refresh()  # (the live thread may have applied it already)
+    campaign_of(app.session).refresh()  # (the live thread may have applied it already)
     assert 'data-hp="33"' in hd_app.status.value
     again = open_campaign(open_store(db), "Tuesday")
     kept = again.tracker("Hit Dice: Ash", HitDice)
@@ -136,13 +137,13 @@ def test_hit_dice_are_the_members_own_kept_and_seen_by_a_second_screen(db: Path)
 
 def test_a_member_without_hit_dice_gets_them_on_first_use(db: Path) -> None:
     app = party_5e()
-    assert app.campaign is not None
-    app.campaign.add("Cole", SpellPoints.new(7, "half"))  # e.g. from the command line
-    assert "Hit Dice: Cole" not in {m.name for m in app.campaign}
+    assert campaign_of(app.session) is not None
+    campaign_of(app.session).add("Cole", SpellPoints.new(7, "half"))  # e.g. from the command line
+    assert "Hit Dice: Cole" not in {m.name for m in campaign_of(app.session)}
     panel = app.open_app("hit_dice")
     assert names(panel) == ["Ash", "Briar", "Cole"]
     cole = picked(panel, "Cole")
-    hd = app.campaign.tracker("Hit Dice: Cole", HitDice)
+    hd = campaign_of(app.session).tracker("Hit Dice: Cole", HitDice)
     assert cole.model is hd
     assert (hd.level, hd.die, hd.max_hp, hd.hp) == (7, 8, 8 + 6 * 5, 8 + 6 * 5)
     again = open_campaign(open_store(db), "Tuesday")
@@ -151,17 +152,17 @@ def test_a_member_without_hit_dice_gets_them_on_first_use(db: Path) -> None:
 
 def test_the_party_editor_checks_and_edits_the_hit_dice_numbers(db: Path) -> None:
     app = party_5e()
-    assert app.campaign is not None
+    assert campaign_of(app.session) is not None
     form = app.forms["variant5e"]
-    head = app.campaign.head
+    head = campaign_of(app.session).head
     form["name"].value = "Dree"
     form["boxes"]["die"].value = 7
     form["add"].click()
     assert app.error.message == "Hit Dice: a Hit Die is a d6, d8, d10 or d12, not d7"
-    assert app.campaign.head == head  # nothing stored, not even the member
-    hd = app.campaign.tracker("Hit Dice: Ash", HitDice)
+    assert campaign_of(app.session).head == head  # nothing stored, not even the member
+    hd = campaign_of(app.session).tracker("Hit Dice: Ash", HitDice)
     hd.take_damage(10)
-    form["edit_pick"].value = app.campaign.member("Ash").id
+    form["edit_pick"].value = campaign_of(app.session).member("Ash").id
     assert {k: b.value for k, b in form["edit_boxes"].items()} == {
         "level": 5, "hp": 38, "die": 8, "con": 2}
     form["edit_boxes"]["level"].value = 6
@@ -169,22 +170,22 @@ def test_the_party_editor_checks_and_edits_the_hit_dice_numbers(db: Path) -> Non
     form["save"].click()
     assert app.error.message == ""
     assert (hd.level, hd.max_hp, hd.hp, hd.hit_dice) == (6, 45, 35, 6)  # damage stays taken
-    assert app.campaign.tracker("Ash", SpellPoints).class_level == 6
+    assert campaign_of(app.session).tracker("Ash", SpellPoints).class_level == 6
     # A creature's numbers are editable too (its Hit Dice record).
-    form["edit_pick"].value = app.campaign.member("Briar").id
+    form["edit_pick"].value = campaign_of(app.session).member("Briar").id
     assert form["edit_boxes"]["die"].value == 10
 
 
 def test_a_5e_member_leaves_with_their_records(db: Path) -> None:
     app = party_5e()
-    assert app.campaign is not None
+    assert campaign_of(app.session) is not None
     picked(app.open_app("combat_turn"), "Ash")
     items = picked(app.open_app("magic_items"), "Ash")
     items.new_name.value = "wand of web"
     items.add_button.click()
     form = app.forms["variant5e"]
     assert [n for n, _ in form["leave_pick"].options] == ["Ash", "Briar"]  # no records
-    form["leave_pick"].value = app.campaign.member("Ash").id
+    form["leave_pick"].value = campaign_of(app.session).member("Ash").id
     form["leave"].click()
     form["leave"].click()
     assert app.error.message == ""
@@ -198,12 +199,12 @@ def test_a_5e_member_leaves_with_their_records(db: Path) -> None:
 
 def test_combat_turn_is_each_creature_s_own(db: Path) -> None:
     app = party_5e()
-    assert app.campaign is not None
+    assert campaign_of(app.session) is not None
     panel = app.open_app("combat_turn")
     assert names(panel) == ["Ash", "Briar"]
     turn = picked(panel, "Briar")
-    assert turn.turn is app.campaign.tracker("Turn: Briar", Turn)
-    assert turn.reactions is app.campaign.tracker("Reactions: Briar", Reactions)
+    assert turn.turn is campaign_of(app.session).tracker("Turn: Briar", Turn)
+    assert turn.reactions is campaign_of(app.session).tracker("Reactions: Briar", Reactions)
     turn.action.value = "dodge"
     turn.buttons["action"].click()
     turn.buttons["own-start"].click()
@@ -227,15 +228,16 @@ def test_combat_turn_is_each_creature_s_own(db: Path) -> None:
 
 def test_facing_is_the_defender_s_own_record(db: Path) -> None:
     app = party_5e()
-    assert app.campaign is not None
+    assert campaign_of(app.session) is not None
     panel = app.open_app("facing")
     assert names(panel) == ["Ash", "Briar"]
     facing = picked(panel, "Ash")
-    assert "Facing: Ash" not in {m.name for m in app.campaign}  # stored on its first move
+    # Stored on its first move.
+    assert "Facing: Ash" not in {m.name for m in campaign_of(app.session)}
     assert facing.defender.title == "Ash"
     facing.turn_to.value = "east"
     facing.buttons["end-move"].click()
-    assert app.campaign.tracker("Facing: Ash", FacingTracker).facing == "east"
+    assert campaign_of(app.session).tracker("Facing: Ash", FacingTracker).facing == "east"
     facing.toward.value = "goblin"
     facing.turn_to.value = "south"
     facing.buttons["react"].click()
@@ -257,7 +259,7 @@ def test_facing_is_the_defender_s_own_record(db: Path) -> None:
 
 def test_items_belong_to_a_character_and_keep_their_charges(db: Path) -> None:
     app = party_5e()
-    assert app.campaign is not None
+    assert campaign_of(app.session) is not None
     panel = app.open_app("magic_items")
     assert names(panel) == ["Ash", "Briar"]
     items = picked(panel, "Ash")
@@ -267,7 +269,7 @@ def test_items_belong_to_a_character_and_keep_their_charges(db: Path) -> None:
     items.new_word.value = True
     items.add_button.click()
     assert items.error.message == ""
-    wand = app.campaign.tracker("Item: Ash: wand of web", MagicItem)
+    wand = campaign_of(app.session).tracker("Item: Ash: wand of web", MagicItem)
     shown = items.body.children[0]
     assert shown.model is wand
     shown.spend.value = 2
@@ -284,7 +286,7 @@ def test_items_belong_to_a_character_and_keep_their_charges(db: Path) -> None:
     assert 'data-charges="5"' in phone_wand.status.value
     phone_wand.regain.value = 1
     phone_wand.buttons["regain"].click()
-    app.campaign.refresh()
+    campaign_of(app.session).refresh()
     assert 'data-charges="6"' in shown.status.value
     # A new item added on the phone shows in the laptop's list after its sync.
     phone.new_name.value = "potion of healing"
@@ -292,7 +294,7 @@ def test_items_belong_to_a_character_and_keep_their_charges(db: Path) -> None:
     phone.new_consumable.value = True
     phone.add_button.click()
     assert phone.error.message == ""
-    app.campaign.refresh()
+    campaign_of(app.session).refresh()
     assert [o[0] for o in items.picker.options] == ["wand of web", "potion of healing"]
     again = open_campaign(open_store(db), "Tuesday")
     assert again.tracker("Item: Ash: wand of web", MagicItem).charges == 6
@@ -303,17 +305,17 @@ def test_items_belong_to_a_character_and_keep_their_charges(db: Path) -> None:
 
 def test_the_party_of_casters_is_the_campaign_s_casters(db: Path) -> None:
     app = party_5e()
-    assert app.campaign is not None
+    assert campaign_of(app.session) is not None
     casters = app.open_app("casters")
     assert list(casters.casters) == ["Ash"]  # Briar is a creature, not a caster
     assert 'data-caster="Ash"' in casters.summary.value
-    assert casters.casters["Ash"] is app.campaign.tracker("Ash", SpellPoints)
+    assert casters.casters["Ash"] is campaign_of(app.session).tracker("Ash", SpellPoints)
     casters.new_name.value = "Cole"
     casters.new_class.value = "paladin"
     casters.new_level.value = 6
     casters.add_button.click()
     assert casters.error.message == ""
-    cole = app.campaign.tracker("Cole", SpellPoints)
+    cole = campaign_of(app.session).tracker("Cole", SpellPoints)
     assert (cole.caster, cole.class_level) == ("half", 6)
     assert "Cole" in app.party.value  # a party member like any other
     casters.picker.value = "Ash"
@@ -330,7 +332,7 @@ def test_the_party_of_casters_is_the_campaign_s_casters(db: Path) -> None:
     # picked here stays picked (the list used to jump back to the first).
     casters.picker.value = "Cole"
     other.add("Dree", SpellPoints.new(3, "third"))
-    app.campaign.refresh()
+    campaign_of(app.session).refresh()
     assert list(casters.casters) == ["Ash", "Cole", "Dree"]
     assert list(casters.picker.options) == ["Ash", "Cole", "Dree"]
     assert casters.picker.value == "Cole"
@@ -357,23 +359,23 @@ def test_travel_plays_the_road_on_the_party_s_sheets(db: Path) -> None:
     from companion.rulesets.monsters_and_magic.travel import forage_supplies
 
     app = mm_party()
-    assert app.campaign is not None
+    assert campaign_of(app.session) is not None
     travel = app.open_app("mm_travel")
     assert 'data-name="Ash"' in travel.sheets.value and 'data-name="Briar"' in travel.sheets.value
     assert [o[0] for o in travel.faller.options][1:] == ["Ash", "Briar"]
-    ash = app.campaign.tracker("Ash", Adventurer)
-    briar = app.campaign.tracker("Briar", Adventurer)
+    ash = campaign_of(app.session).tracker("Ash", Adventurer)
+    briar = campaign_of(app.session).tracker("Briar", Adventurer)
     travel.speed.value = "Normal"  # 1 exhaustion a period (the default reading)
     travel.period.click()
     assert travel.error.message == ""
     assert (ash.exhaustion, briar.exhaustion) == (1, 1)
     assert 'data-name="Ash" data-exhaustion="1"' in travel.sheets.value
     # The group check is each sheet's own check (stored with its seed).
-    before = len(app.campaign.log())
+    before = len(campaign_of(app.session).log())
     travel.group.click()
     assert travel.error.message == ""
     assert "tc-group" in travel.road.value
-    moves = [e.move for e in app.campaign.log()[before:] if e.kind == "move"]
+    moves = [e.move for e in campaign_of(app.session).log()[before:] if e.kind == "move"]
     assert moves.count("roll_check") == 2
     assert ash.last_check is not None and briar.last_check is not None
     # Foraging: only on foot at the slow pace; the supplies land on each sheet.
@@ -423,7 +425,7 @@ def test_travel_refuses_a_period_for_nobody_and_follows_newcomers(db: Path) -> N
     from companion.rulesets.monsters_and_magic.adventurer import Adventurer
 
     app = fresh_table("monsters_and_magic")
-    assert app.campaign is not None
+    assert campaign_of(app.session) is not None
     travel = app.open_app("mm_travel")
     assert "Nobody in the party yet" in travel.sheets.value
     travel.speed.value = "Normal"
@@ -431,7 +433,7 @@ def test_travel_refuses_a_period_for_nobody_and_follows_newcomers(db: Path) -> N
     assert travel.error.message == "Travel: nobody in the party yet"
     other = second_screen(db)
     other.add("Cole", Adventurer.new("Cole", luck=1))
-    app.campaign.refresh()
+    campaign_of(app.session).refresh()
     assert 'data-name="Cole"' in travel.sheets.value
     assert [o[0] for o in travel.faller.options][1:] == ["Cole"]
 
@@ -451,7 +453,7 @@ def test_hit_dice_take_the_campaign_s_roll_modes_and_real_dice(db: Path) -> None
     from companion.dice import roll
 
     app = party_5e()
-    assert app.campaign is not None
+    assert campaign_of(app.session) is not None
     gm_app = picked(app.open_app("hit_dice"), "Ash")
     gm_app.damage.value = 30
     gm_app.buttons["damage"].click()
@@ -467,7 +469,7 @@ def test_hit_dice_take_the_campaign_s_roll_modes_and_real_dice(db: Path) -> None
     assert gm_app.error.message == ""
     assert (gm_app.model.hp, gm_app.model.hit_dice) == (8 + 8, 4)
     assert "real dice" in gm_app.last.value
-    logged = app.campaign.log(("roll",))[-1]
+    logged = campaign_of(app.session).log(("roll",))[-1]
     assert logged.data["text"] == "d8 shows 6" and logged.seed is None
     # A player's blind roll: the GM sees it, the player sees only its commitment.
     other = open_campaign(open_store(db), "Tuesday", who="Ash", role="player")
@@ -480,7 +482,7 @@ def test_hit_dice_take_the_campaign_s_roll_modes_and_real_dice(db: Path) -> None
     assert entry.seed is None and "commitment" in entry.data
     move = other.log(("move",))[-1]
     assert move.move == "spend_hit_die" and move.seed is None
-    reveal = app.campaign.reveal(entry.seq)
+    reveal = campaign_of(app.session).reveal(entry.seq)
     assert reveal.data["text"] == f"d8 shows {roll('1d8', seed=reveal.seed).total}"
 
 
@@ -489,9 +491,9 @@ def test_travel_rolls_take_the_campaign_s_roll_modes_and_real_dice(db: Path) -> 
     from companion.rulesets.monsters_and_magic.harm_and_healing import damage_after_armor
 
     app = mm_party()
-    assert app.campaign is not None
+    assert campaign_of(app.session) is not None
     travel = app.open_app("mm_travel")
-    ash = app.campaign.tracker("Ash", Adventurer)
+    ash = campaign_of(app.session).tracker("Ash", Adventurer)
     # The group check with real dice: one d20 per character.
     travel.controls.own.value = True
     travel.controls.faces.value = "20"
@@ -511,7 +513,7 @@ def test_travel_rolls_take_the_campaign_s_roll_modes_and_real_dice(db: Path) -> 
     travel.fall.click()
     assert travel.error.message == ""
     assert ash.hp == 14 - damage_after_armor(11, ac=ash.effective_ac)
-    assert app.campaign.log(("roll",))[-1].data["text"].startswith("2d6: ")
+    assert campaign_of(app.session).log(("roll",))[-1].data["text"].startswith("2d6: ")
     # The GM's own hidden fall: logged as a commitment, the sheet still takes it.
     travel.controls.own.value = False
     travel.controls.mode.value = "gm"
@@ -520,21 +522,21 @@ def test_travel_rolls_take_the_campaign_s_roll_modes_and_real_dice(db: Path) -> 
     travel.fall.click()
     assert travel.error.message == ""
     total = int(_attr(travel.fall_result.value, "total"))  # the GM sees a GM-only roll
-    assert app.campaign.log(("roll",))[-1].data.get("commitment")
+    assert campaign_of(app.session).log(("roll",))[-1].data.get("commitment")
     assert ash.hp == hp - damage_after_armor(total, ac=ash.effective_ac)
 
 
 def test_two_screens_making_the_same_record_at_once_share_one(db: Path) -> None:
     app = party_5e()
-    assert app.campaign is not None
-    app.campaign.add("Cole", SpellPoints.new(4))  # no records yet: nobody picked Cole
+    assert campaign_of(app.session) is not None
+    campaign_of(app.session).add("Cole", SpellPoints.new(4))  # no records yet: nobody picked Cole
     other = second_screen(db)  # opened before either screen made Cole's turn record
     laptop = picked(app.open_app("combat_turn"), "Cole")
-    assert other.head < app.campaign.head  # the phone has not seen it yet
+    assert other.head < campaign_of(app.session).head  # the phone has not seen it yet
     assert "Turn: Cole" not in {m.name for m in other}
     phone = picked(build(other, "combat_turn"), "Cole")  # its add is refused: it takes Cole's
     assert phone.turn is other.tracker("Turn: Cole", Turn)
     assert [m.name for m in other].count("Turn: Cole") == 1
     phone.buttons["object"].click()
-    app.campaign.refresh()
+    campaign_of(app.session).refresh()
     assert laptop.turn.object_interactions == 1

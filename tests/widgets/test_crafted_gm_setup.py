@@ -24,10 +24,10 @@ from companion.rulesets.cairn_srd.character import Character
 from companion.rulesets.miasma.dice_monarchs import DiceMonarchsGame
 from companion.store import create_campaign, open_campaign, open_store
 from companion.store.seats import list_seats, make_seat
-from companion.table import Session
 from companion.widgets.table import TableApp, campaign_page
 from companion.widgets.table.apps import MONARCHS
 from companion.widgets.table.binding import PageContext
+from tests.conftest import campaign_of, session_of
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -86,8 +86,8 @@ def test_a_player_s_crafted_gm_setup_messages_change_nothing(
         db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     secrets = _campaign(db)
     app = _page(db, monkeypatch, secrets["Ash"])
-    assert app.campaign is not None
-    assert Session.of(app.campaign).role == "player"
+    assert campaign_of(app.session) is not None
+    assert session_of(campaign_of(app.session)).role == "player"
     before = _state(db)
     seats = app.seats
     assert seats.layout.display == "none"  # the GM's panel: not shown to a player
@@ -116,7 +116,7 @@ def test_a_player_s_crafted_gm_setup_messages_change_nothing(
     form = app.forms["cairn_srd"]
     _send(form["name"].control, value="Cato", disabled=False)
     _click(form["add"])
-    assert "Cato" not in [m.name for m in app.campaign]
+    assert "Cato" not in [m.name for m in campaign_of(app.session)]
     form["edit_pick"].options = [("Bryn", "bryn")]
     _send(form["edit_pick"], index=0)
     _send(form["edit_boxes"]["str"].control, value="18")
@@ -127,7 +127,7 @@ def test_a_player_s_crafted_gm_setup_messages_change_nothing(
     _click(form["leave"])
     _click(form["leave"])
     assert _state(db) == before
-    assert (app.campaign.who, app.campaign.role) == ("Ash", "player")
+    assert (campaign_of(app.session).who, campaign_of(app.session).role) == ("Ash", "player")
 
 
 def test_a_player_s_crafted_monarchs_chips_are_refused_by_comm_messages(

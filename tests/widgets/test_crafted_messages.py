@@ -33,6 +33,7 @@ from companion.widgets.table import TableApp, campaign_page
 from companion.widgets.table.apps import MONARCHS
 from companion.widgets.table.binding import PageContext
 from companion.widgets.variant5e import SpellPointsApp
+from tests.conftest import campaign_of
 
 
 @pytest.fixture
@@ -136,8 +137,8 @@ def test_a_player_s_crafted_edit_of_their_own_numbers_waits_for_the_gm_s_trust(
     assert len(_moves_by(db, "Ash")) == before
     with open_store(db) as store:
         open_campaign(store, "Tuesday", who="Mira", role="gm").set_trust(own_numbers=True)
-    assert app.campaign is not None
-    app.campaign.refresh()
+    assert campaign_of(app.session) is not None
+    campaign_of(app.session).refresh()
     app._sync_edit_options()
     assert form["edit_row"].layout.display == ""
     assert [k for _, k in form["edit_pick"].options] == ["ash"]  # Ash's own only
@@ -206,9 +207,9 @@ def test_a_hub_login_plays_its_character_by_the_one_name_rule_until_revoked(
         make_seat(store, "Tuesday", "ash", "player")  # the GM seats the hub's login name
     monkeypatch.setenv("JUPYTERHUB_USER", "ash")
     monkeypatch.setenv("QUERY_STRING", "campaign=Tuesday")
-    from companion.widgets.table.binding import page_campaign
+    from companion.widgets.table.binding import page_session
 
-    campaign = page_campaign()
+    campaign = campaign_of(page_session())
     assert campaign is not None and (campaign.who, campaign.role) == ("ash", "player")
     assert campaign.seat_key is not None and campaign.seat_key.secret_hash == ""
     sheet = campaign.tracker("Ash", Character)

@@ -19,6 +19,7 @@ from companion.history import RollHistory
 from companion.widgets import DiceTray
 from companion.widgets.base import press_enter
 from companion.widgets.dice_tray import QUICK_ROLLS, SEED_BOUND, plain_syntax_error
+from tests.conftest import campaign_of, session_of
 
 
 def shown_total(tray: DiceTray) -> int:
@@ -406,8 +407,8 @@ def test_with_a_campaign_a_blind_roll_is_hidden_from_the_roller_and_logged(
         tmp_path: Any) -> None:
     gm = _campaign(tmp_path, "Mira", "gm")
     ash = _campaign(tmp_path, "Ash", "player")
-    ash_tray = DiceTray(campaign=ash, who="Ash", role="player", seed_source=lambda: 991)
-    gm_tray = make_tray(campaign=gm, who="Mira", role="gm")
+    ash_tray = DiceTray(session=session_of(ash), who="Ash", role="player", seed_source=lambda: 991)
+    gm_tray = make_tray(session=session_of(gm), who="Mira", role="gm")
     assert not ash_tray.modes.mode.disabled
     ash_tray.expr.value = "2d6+3"
     ash_tray.modes.mode.value = "blind"
@@ -432,7 +433,7 @@ def test_with_a_campaign_a_blind_roll_is_hidden_from_the_roller_and_logged(
 def test_own_dice_in_the_tray_are_checked_shown_and_logged_as_real_dice(
         tmp_path: Any) -> None:
     ash = _campaign(tmp_path, "Ash", "player")
-    tray = make_tray(campaign=ash, who="Ash", role="player")
+    tray = make_tray(session=session_of(ash), who="Ash", role="player")
     tray.expr.value = "2d6"
     tray.modes.own.value = True
     tray.modes.entry_kind.value = "total"
@@ -453,7 +454,7 @@ def test_own_dice_in_the_tray_are_checked_shown_and_logged_as_real_dice(
 
 def test_without_a_campaign_the_modes_are_disabled_and_rolls_are_as_before() -> None:
     tray = make_tray()
-    assert tray.campaign is None and tray.roll_log is None
+    assert campaign_of(tray.session) is None and tray.roll_log is None
     assert tray.modes.mode.disabled
     tray.expr.value = "1d20"
     tray.roll_button.click()

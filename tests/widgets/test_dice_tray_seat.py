@@ -19,6 +19,7 @@ from companion.store.seats import make_seat
 from companion.widgets.dice_tray import DiceTray
 from companion.widgets.table import TableApp
 from companion.widgets.table.binding import PageContext
+from tests.conftest import campaign_of
 from tests.widgets.app_page import Scope
 
 
@@ -70,9 +71,9 @@ def test_the_tray_opened_in_place_after_creating_a_campaign_has_its_modes(db: Pa
     app.new_name.value = "Tuesday"
     app.ruleset.value = "cairn_srd"
     app.create_button.click()
-    assert app.error.message == "" and app.campaign is not None
+    assert app.error.message == "" and campaign_of(app.session) is not None
     tray = app.open_app("dice_tray")
-    assert isinstance(tray, DiceTray) and tray.campaign is app.campaign
+    assert isinstance(tray, DiceTray) and campaign_of(tray.session) is campaign_of(app.session)
     assert [v for _label, v in tray.modes.mode.options] == ["public", "gm"]
     assert not tray.modes.mode.disabled
     page = Scope(tray)
@@ -81,7 +82,7 @@ def test_the_tray_opened_in_place_after_creating_a_campaign_has_its_modes(db: Pa
     tray.modes.mode.value = "gm"
     tray.roll_button.click()
     assert tray.error.message == ""
-    assert app.campaign.log(("roll",))[-1].data["mode"] == "gm"
+    assert campaign_of(app.session).log(("roll",))[-1].data["mode"] == "gm"
 
 
 def test_in_the_serverless_apps_the_tray_says_the_device_holder_is_the_gm(

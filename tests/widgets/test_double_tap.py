@@ -20,7 +20,7 @@ import pytest
 
 from companion.widgets.layout import Fold
 from companion.widgets.table.apps import APPS
-from tests.conftest import TapClock
+from tests.conftest import TapClock, campaign_of
 from tests.widgets.app_page import AppPage, Scope, walk
 
 
@@ -113,10 +113,10 @@ def test_the_start_page_s_leave_and_revoke_take_a_double_tap_as_one(
         secret = make_seat(store, "Tuesday", "Mira", "gm")
         make_seat(store, "Tuesday", "Ash", "player")
     app = TableApp(PageContext(campaign="Tuesday", seat=secret), background=False)
-    assert app.campaign is not None
+    assert campaign_of(app.session) is not None
     leave = app.forms["cairn_srd"]["leave"]
     double_tap_counts_once(app, leave, tap_clock)
-    assert [m.name for m in app.campaign.party] == ["Bryn"]  # one left, once
+    assert [m.name for m in campaign_of(app.session).party] == ["Bryn"]  # one left, once
     app.seats.pick.value = "Ash"
     double_tap_counts_once(app, app.seats.revoke_button, tap_clock)
     with open_store(db) as store:

@@ -29,6 +29,7 @@ from companion.table import Session
 from companion.widgets.miasma.dice_monarchs import DiceMonarchsApp
 from companion.widgets.table import campaign_page
 from companion.widgets.table.apps import MONARCHS
+from tests.conftest import session_of
 from tests.widgets.app_page import AppPage, Scope, text_of, walk
 from tests.widgets.test_dice_monarchs_page import log_count, revealed_community, start_table
 
@@ -46,7 +47,7 @@ def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 def _campaign(db: Path) -> dict[str, str]:
     """Tuesday: a Monarchs table (the GM's seed 11) dealt, Bryn's opening bet made."""
     with open_store(db) as store:
-        gm = Session.of(create_campaign(store, "Tuesday", ["miasma"], who="Mira", role="gm"))
+        gm = session_of(create_campaign(store, "Tuesday", ["miasma"], who="Mira", role="gm"))
         gm.add(MONARCHS, DiceMonarchsGame(), role="minigame")
         gm.act_seeded(MONARCHS, "new_table", 11, ["Ash", "Bryn"], 100)
         gm.act(MONARCHS, "deal")

@@ -25,7 +25,7 @@ from companion.widgets.cairn_srd import DuelApp
 from companion.widgets.miasma import DiceMonarchsApp
 from companion.widgets.miasma.common import dice_html
 from companion.widgets.table.apps import DUEL, MONARCHS, spec
-from tests.conftest import find_widget
+from tests.conftest import find_widget, session_of
 from tests.miasma.test_miasma_monarchs_screens import page_text
 
 PLAYERS = "Gail, Ash, Briar"
@@ -41,8 +41,8 @@ def db(tmp_path: Path) -> Iterator[Path]:
 
 def screen(db: Path, who: str = "Gail", role: str = "gm") -> DiceMonarchsApp:
     """The app as a page builds it (its own kernel, its own campaign object)."""
-    app = spec("dice_monarchs").build(open_campaign(open_store(db), "Tuesday", who=who,
-                                                    role=role))
+    app = spec("dice_monarchs").build(session_of(open_campaign(open_store(db), "Tuesday", who=who,
+                                                    role=role)))
     assert isinstance(app, DiceMonarchsApp)
     return app
 
@@ -106,7 +106,7 @@ def test_a_seated_player_bets_on_their_own_screen_and_the_gm_cannot_uncover_them
     with open_store(db) as store:
         make_seat(store, "Tuesday", "Ash", "player")
     gm_campaign = open_campaign(open_store(db), "Tuesday", who="Gail", role="gm")
-    gm = spec("dice_monarchs").build(gm_campaign)
+    gm = spec("dice_monarchs").build(session_of(gm_campaign))
     assert isinstance(gm, DiceMonarchsApp)
     game = new_table(gm)
     assert game.player_to_act == "Ash"
@@ -138,7 +138,8 @@ def test_a_seated_player_bets_on_their_own_screen_and_the_gm_cannot_uncover_them
 
 
 def duel_screen(db: Path, who: str = "Gail", role: str = "gm") -> DuelApp:
-    app = spec("duel").build(open_campaign(open_store(db), "Tuesday", who=who, role=role))
+    app = spec("duel").build(session_of(open_campaign(open_store(db), "Tuesday", who=who,
+                                                          role=role)))
     assert isinstance(app, DuelApp)
     return app
 

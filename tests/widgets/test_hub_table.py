@@ -25,6 +25,7 @@ from companion.store.seats import list_seats, make_seat
 from companion.widgets.table import TableApp
 from companion.widgets.table.binding import PageContext
 from companion.widgets.table.start import HUB_CLOSED_LINE
+from tests.conftest import campaign_of
 
 
 def _as_kernel(monkeypatch: pytest.MonkeyPatch, db: Path, user: str, admin: bool) -> None:
@@ -78,7 +79,7 @@ def test_a_hub_admin_creates_and_is_gm_by_hub_name(db: Path, monkeypatch: pytest
     app.new_name.value, app.ruleset.value = "Tuesday", "cairn_srd"
     app.create_button.click()
     assert app.error.message == ""
-    assert app.campaign is not None and app.context.role == "gm"
+    assert campaign_of(app.session) is not None and app.context.role == "gm"
     assert app.context.seat == ""  # the hub login is the seat: no secret in the address
     assert [(s.who, s.role) for s in list_seats(open_store(), "Tuesday")] == [("mira", "gm")]
     # Inviting Ash: no link, no QR code, the hub's sign-in instead.

@@ -23,6 +23,7 @@ from companion.store.db import Store
 from companion.store.seats import make_seat, revoke_seat
 from companion.table import Session
 from companion.widgets.table.apps import HIT_DICE, MemberRecords, default_hit_dice
+from tests.conftest import campaign_of, session_of
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -67,7 +68,7 @@ def test_a_draft_keeps_its_methods_and_stores_on_its_first_move(campaign: Campai
 def _seated(tmp_path: Path) -> tuple[Store, Session]:
     """Campaign T with Ash and Bryn (casters), as the GM's session."""
     store = Store(f"sqlite:///{tmp_path / 'seats.db'}")
-    gm = Session.of(create(store, "T", ["variant5e"], who="Mira", role="gm"))
+    gm = session_of(create(store, "T", ["variant5e"], who="Mira", role="gm"))
     gm.add("Ash", SpellPoints.new(5, "full"))
     gm.add("Bryn", SpellPoints.new(3, "full"))
     return store, gm
@@ -78,22 +79,22 @@ def _player(store: Store, who: str) -> Session:
 
 
 def _hit_dice_draft(session: Session, name: str) -> HitDice:
-    kept = MemberRecords(session.campaign)
-    return kept.get(HIT_DICE, name, HitDice, lambda: default_hit_dice(session.campaign, name))
+    kept = MemberRecords(campaign_of(session))
+    return kept.get(HIT_DICE, name, HitDice, lambda: default_hit_dice(campaign_of(session), name))
 
 
 def test_a_player_s_draft_move_on_another_member_s_record_is_refused(tmp_path: Path) -> None:
     store, gm = _seated(tmp_path)
     bryn = _player(store, "Bryn")
     draft = _hit_dice_draft(bryn, "Ash")
-    head = gm.campaign.head
+    head = campaign_of(gm).head
     with pytest.raises(SeatError) as refused:
         draft.take_damage(3)
     line = str(refused.value)
     assert line and "\n" not in line and "Ash" in line  # the seam's one line, naming Ash
     gm.refresh()
-    assert gm.campaign.head == head  # nothing stored
-    assert not [m for m in gm.campaign if m.name == "Hit Dice: Ash"]
+    assert campaign_of(gm).head == head  # nothing stored
+    assert not [m for m in campaign_of(gm) if m.name == "Hit Dice: Ash"]
     assert draft.hp == draft.max_hp  # the draft still shows the untouched record
 
 
@@ -132,11 +133,11 @@ def test_a_revoked_seat_s_draft_move_is_refused(tmp_path: Path) -> None:
     bryns = _hit_dice_draft(later, "Bryn")
     revoke_seat(store, "T", "Bryn")
     gm.refresh()
-    head = gm.campaign.head
+    head = campaign_of(gm).head
     with pytest.raises(SeatError, match="revoked or renewed"):
         bryns.take_damage(1)
     gm.refresh()
-    assert gm.campaign.head == head
+    assert campaign_of(gm).head == head
     assert gm.tracker("Hit Dice: Ash", HitDice).hp == draft.max_hp - 2
 
 
@@ -177,7 +178,7 @@ def test_a_player_s_page_is_refused_another_member_s_record_and_stores_its_own(
 
     store, gm = _seated(tmp_path)
     bryn = _player(store, "Bryn")
-    panel = campaign_app(bryn.campaign, "facing")
+    panel = campaign_app(campaign_of(bryn), "facing")
     assert isinstance(panel, CharacterPanel) and panel.picker.value == "Bryn"
     app = panel.app
     assert app is not None
@@ -187,7 +188,7 @@ def test_a_player_s_page_is_refused_another_member_s_record_and_stores_its_own(
     gm.refresh()
     assert gm.tracker("Facing: Bryn", FacingTracker).facing == "east"
     assert [(e.kind, e.who) for e in gm.log()[-2:]] == [("add", "Bryn"), ("move", "Bryn")]
-    head = gm.campaign.head
+    head = campaign_of(gm).head
     panel.picker.value = "Ash"  # Ash's record, not stored yet: Bryn may look at it...
     assert panel.error.message == ""
     ashs = panel.app
@@ -196,7 +197,7 @@ def test_a_player_s_page_is_refused_another_member_s_record_and_stores_its_own(
     ashs.buttons["end-move"].click()  # ... and a move on it is refused, in one line
     assert ashs.error.message == "only the GM may add Facing: Ash to the campaign"
     gm.refresh()
-    assert gm.campaign.head == head and not [m for m in gm.campaign
+    assert campaign_of(gm).head == head and not [m for m in campaign_of(gm)
                                              if m.name == "Facing: Ash"]
 
 
@@ -206,16 +207,16 @@ def test_a_revoked_seat_s_page_says_so_on_its_draft_s_first_move(tmp_path: Path)
 
     store, gm = _seated(tmp_path)
     ash = _player(store, "Ash")
-    panel = campaign_app(ash.campaign, "facing")
+    panel = campaign_app(campaign_of(ash), "facing")
     assert isinstance(panel, CharacterPanel) and panel.app is not None
     revoke_seat(store, "T", "Ash")
     gm.refresh()
-    head = gm.campaign.head
+    head = campaign_of(gm).head
     panel.app.turn_to.value = "east"
     panel.app.buttons["end-move"].click()
     assert "revoked or renewed" in panel.app.error.message
     gm.refresh()
-    assert gm.campaign.head == head and not gm.campaign.records("Ash")
+    assert campaign_of(gm).head == head and not campaign_of(gm).records("Ash")
 
 
 def test_a_record_and_its_first_move_are_stored_together_or_not_at_all(
@@ -226,7 +227,7 @@ def test_a_record_and_its_first_move_are_stored_together_or_not_at_all(
     store, gm = _seated(tmp_path)
     ash = _player(store, "Ash")
     draft = _hit_dice_draft(ash, "Ash")
-    head = gm.campaign.head
+    head = campaign_of(gm).head
     real = Session.act_recorded
 
     def refused_after_the_add(self: Session, tracker: object, move: str,
@@ -237,15 +238,15 @@ def test_a_record_and_its_first_move_are_stored_together_or_not_at_all(
     monkeypatch.setattr(Session, "act_recorded", refused_after_the_add)
     with pytest.raises(SeatError, match="revoked"):
         draft.take_damage(3)
-    assert not [m for m in ash.campaign if m.name == "Hit Dice: Ash"]  # forgotten here
+    assert not [m for m in campaign_of(ash) if m.name == "Hit Dice: Ash"]  # forgotten here
     gm.refresh()
-    assert gm.campaign.head == head and not gm.campaign.records("Ash")
+    assert campaign_of(gm).head == head and not campaign_of(gm).records("Ash")
     monkeypatch.setattr(Session, "act_recorded", real)
     draft.take_damage(3)  # the same move, allowed: the record and the move, one write
     gm.refresh()
     events = gm.log()[-2:]
     assert [(e.kind, e.who) for e in events] == [("add", "Ash"), ("move", "Ash")]
-    assert gm.campaign.head == head + 2
+    assert campaign_of(gm).head == head + 2
     assert gm.tracker("Hit Dice: Ash", HitDice).hp == draft.hp == draft.max_hp - 3
 
 
@@ -256,18 +257,18 @@ def test_a_draft_s_first_load_stores_the_record_with_it_or_nothing(tmp_path: Pat
     store, gm = _seated(tmp_path)
     ash = _player(store, "Ash")
     draft = _hit_dice_draft(ash, "Ash")
-    head = gm.campaign.head
+    head = campaign_of(gm).head
     save = HitDice.new(4).to_json()
     with pytest.raises(SeatError):
         draft.load(save)
     gm.refresh()
-    assert gm.campaign.head == head and not gm.campaign.records("Ash")
-    assert not [m for m in ash.campaign if m.name == "Hit Dice: Ash"]
+    assert campaign_of(gm).head == head and not campaign_of(gm).records("Ash")
+    assert not [m for m in campaign_of(ash) if m.name == "Hit Dice: Ash"]
     gm.set_trust(own_numbers=True)
     ash.refresh()
-    head = gm.campaign.head
+    head = campaign_of(gm).head
     draft.load(save)
     gm.refresh()
     assert [(e.kind, e.who) for e in gm.log()[-2:]] == [("add", "Ash"), ("set", "Ash")]
-    assert gm.campaign.head == head + 2
+    assert campaign_of(gm).head == head + 2
     assert gm.tracker("Hit Dice: Ash", HitDice).level == draft.level == 4

@@ -32,6 +32,7 @@ from companion.widgets.base import ErrorLine
 from companion.widgets.table import campaign_page
 from companion.widgets.table.binding import WIDGET_LOCK, PageContext, catch_up
 from companion.widgets.table.panels import MemberPanel
+from tests.conftest import campaign_of, session_of
 from tests.widgets.app_page import walk
 
 
@@ -70,7 +71,7 @@ def _pick_during_catch_up(campaign: Any, pick: Callable[[], None], building: lis
     def watcher() -> None:
         try:
             with WIDGET_LOCK:
-                catch_up(campaign)
+                catch_up(session_of(campaign))
         finally:
             caught_up.set()
 
@@ -105,7 +106,7 @@ def test_a_pick_and_another_screens_move_build_one_app(table: dict[str, str]) ->
     page = campaign_page("cairn_character",
                          PageContext(campaign="Tuesday", seat=table["Bryn"]))
     panel = next(w for w in walk(page) if isinstance(w, MemberPanel))
-    campaign = panel.campaign
+    campaign = campaign_of(panel.session)
     assert campaign.who == "Bryn"
     built: list[str] = []
     caught_up = threading.Event()
@@ -156,7 +157,7 @@ def _screens(path: str, key: str) -> tuple[Any, Any, Any]:
 
     here = open_campaign(open_store(path), "Tuesday", who="Mira", role="gm")
     there = open_campaign(open_store(path), "Tuesday", who="Mira's phone", role="gm")
-    return here, spec(key).build(here), there
+    return here, spec(key).build(session_of(here)), there
 
 
 def test_a_character_pick_and_another_screens_move_build_one_app(five_e: str) -> None:
@@ -250,7 +251,7 @@ def test_a_followed_callback_runs_under_the_campaigns_lock(five_e: str) -> None:
 
     there.add("Cole", SpellPoints.new(1))
     with WIDGET_LOCK:
-        assert catch_up(here)
+        assert catch_up(session_of(here))
     assert seen == [False, False]  # after the change, on the watcher's thread
     assert watcher_could_take_the_lock()  # and the lock is free again
 
@@ -280,7 +281,7 @@ def test_a_newcomer_leaves_the_member_pick_and_builds_nothing_on_the_way(
     there = open_campaign(open_store(table["path"]), "Tuesday", who="Mira", role="gm")
     there.add("Cole", Character("Cole", strength=10, strength_max=10))
     with WIDGET_LOCK:
-        assert catch_up(panel.campaign)
+        assert catch_up(panel.session)
     assert [label for label, _ in panel.picker.options] == ["Ash", "Bryn", "Cole"]
     assert panel.picker.value == bryn
     assert built == [], built  # Ash's app was never built on the way
@@ -297,7 +298,7 @@ def test_a_newcomer_leaves_the_character_pick_and_builds_nothing_on_the_way(
     from companion.widgets.table.panels import CharacterPanel
 
     here = open_campaign(open_store(five_e), "Tuesday", who="Briar", role="player")
-    panel = spec("magic_items").build(here)
+    panel = spec("magic_items").build(session_of(here))
     there = open_campaign(open_store(five_e), "Tuesday", who="Mira", role="gm")
     assert isinstance(panel, CharacterPanel)
     assert panel.picker.value == "Briar"
@@ -311,7 +312,7 @@ def test_a_newcomer_leaves_the_character_pick_and_builds_nothing_on_the_way(
     panel.build = noted
     there.add("Cole", SpellPoints.new(1))
     with WIDGET_LOCK:
-        assert catch_up(here)
+        assert catch_up(session_of(here))
     assert list(panel.picker.options) == ["Ash", "Briar", "Cole"]
     assert panel.picker.value == "Briar"
     assert "Ash" not in built, built

@@ -19,6 +19,7 @@ from companion.store import open_store
 from companion.widgets.table import TableApp
 from companion.widgets.table.binding import PageContext
 from companion.widgets.table.start import CLOSED_LINE
+from tests.conftest import campaign_of
 
 
 @pytest.fixture
@@ -51,7 +52,7 @@ def test_a_gm_page_still_creates_and_never_sees_the_path(db: Path, closed: None)
     app.new_name.value, app.ruleset.value = "Tuesday", "cairn_srd"
     app.create_button.click()
     assert app.error.message == ""
-    assert app.campaign is not None and app.campaign.name == "Tuesday"
+    assert campaign_of(app.session) is not None and campaign_of(app.session).name == "Tuesday"
     assert db.name not in app.db.value and str(db.parent) not in app.identity.value
     assert CLOSED_LINE not in app.identity.value
 

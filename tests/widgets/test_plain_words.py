@@ -19,6 +19,7 @@ from companion.store import open_campaign, open_store
 from companion.widgets.table import TableApp
 from companion.widgets.table.binding import PageContext
 from companion.widgets.table.pages import campaign_app
+from tests.conftest import session_of
 
 
 @pytest.fixture
@@ -98,10 +99,10 @@ def test_a_player_s_sheet_opens_on_their_own_character(db: Path) -> None:
         form["name"].value = name
         form["add"].click()
         assert gm.error.message == ""
-    bryn = spec("cairn_character").build(open_campaign(open_store(db), "Tuesday",
-                                                       who="bryn", role="player"))
+    bryn = spec("cairn_character").build(session_of(open_campaign(open_store(db), "Tuesday",
+                                                       who="bryn", role="player")))
     picked = dict((i, n) for n, i in bryn.picker.options)[bryn.picker.value]
     assert picked == "Bryn"  # it opened on Ash, the first of the party
-    mira = spec("cairn_character").build(open_campaign(open_store(db), "Tuesday",
-                                                       who="Mira", role="gm"))
+    mira = spec("cairn_character").build(session_of(open_campaign(open_store(db), "Tuesday",
+                                                       who="Mira", role="gm")))
     assert dict((i, n) for n, i in mira.picker.options)[mira.picker.value] == "Ash"

@@ -21,7 +21,8 @@ from companion.rulesets.cairn_srd.character import Character
 from companion.store import create_campaign, open_campaign, open_store
 from companion.store.seats import make_seat
 from companion.widgets.table import TableApp, campaign_page
-from companion.widgets.table.binding import WIDGET_LOCK, PageContext, catch_up, page_campaign
+from companion.widgets.table.binding import WIDGET_LOCK, PageContext, catch_up, page_session
+from tests.conftest import campaign_of, session_of
 from tests.widgets.app_page import Scope, walk
 
 
@@ -69,10 +70,10 @@ def test_a_move_refusal_shows_once_survives_a_live_update_and_clears_at_the_next
     # Another screen's move arrives through the live sync: the sheet shows it, the
     # refusal stays (it is this seat's to read until it moves again).
     _another_screen_hits_ash(db)
-    campaign = page_campaign(context)
+    campaign = campaign_of(page_session(context))
     assert campaign is not None
     with WIDGET_LOCK:  # as the page's watcher applies it (it may have come first)
-        catch_up(campaign)
+        catch_up(session_of(campaign))
     assert campaign.tracker("Ash", Character).strength == 11
     assert "STR 11" in page.text()
     assert said in page.refusal("roll-faces") and _shown(page, said) == 1
@@ -86,7 +87,7 @@ def test_a_move_refusal_shows_once_survives_a_live_update_and_clears_at_the_next
 def test_a_box_refusal_on_the_start_page_is_said_once_and_kept_through_live_updates(
         db: Path) -> None:
     app = TableApp(PageContext(campaign="Tuesday", seat=_tuesday(db)), background=False)
-    assert app.campaign is not None
+    assert campaign_of(app.session) is not None
     page = Scope(app)
     form = app.forms["cairn_srd"]
     form["edit_boxes"]["guard"].text = "20"
@@ -97,7 +98,7 @@ def test_a_box_refusal_on_the_start_page_is_said_once_and_kept_through_live_upda
     assert said in app.error.message  # carried for the code, not shown a second time
     _another_screen_hits_ash(db)
     with WIDGET_LOCK:
-        catch_up(app.campaign)
+        catch_up(app.session)
     assert "STR 11/12" in app.party.value
     assert _shown(page, said) == 1 and said in app.error.message
     # A successful move elsewhere on the page leaves a refusal about the text still in the
@@ -109,13 +110,13 @@ def test_a_box_refusal_on_the_start_page_is_said_once_and_kept_through_live_upda
     form["edit_boxes"]["guard"].value = 6
     assert _shown(page, said) == 0 and app.error.message == ""
     form["save"].click()
-    assert app.campaign.tracker("Ash", Character).guard_max == 6
+    assert campaign_of(app.session).tracker("Ash", Character).guard_max == 6
 
 
 def test_a_refusal_not_from_a_box_survives_a_live_update_and_clears_at_the_next_move(
         db: Path) -> None:
     app = TableApp(PageContext(campaign="Tuesday", seat=_tuesday(db)), background=False)
-    assert app.campaign is not None
+    assert campaign_of(app.session) is not None
     form = app.forms["cairn_srd"]
     form["name"].value = "Ash"  # taken: the party's refusal, on the app's line
     form["add"].click()
@@ -123,7 +124,7 @@ def test_a_refusal_not_from_a_box_survives_a_live_update_and_clears_at_the_next_
     assert "Ash" in refused and 'role="alert"' in app.error.value
     _another_screen_hits_ash(db)
     with WIDGET_LOCK:
-        catch_up(app.campaign)
+        catch_up(app.session)
     assert "STR 11/12" in app.party.value
     assert app.error.message == refused  # the live update did not wipe it
     form["name"].value = "Bryn"

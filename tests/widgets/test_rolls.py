@@ -19,6 +19,7 @@ from companion.store.campaign import Campaign
 from companion.store.db import Store
 from companion.widgets.base import ErrorLine
 from companion.widgets.rolls import RollLogPanel, RollModePanel, modes_for
+from tests.conftest import session_of
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -34,7 +35,7 @@ def seat(store: Store, who: str, role: str) -> tuple[Campaign, RollModePanel, Ro
     """One person's screen: their campaign object, a roll panel and the roll log."""
     campaign = open_campaign(store, "Tuesday", who=who, role=role)
     error = ErrorLine()
-    panel = RollModePanel("3d6+2", campaign=campaign, who=who, role=role, error=error)
+    panel = RollModePanel("3d6+2", session=session_of(campaign), who=who, role=role, error=error)
     log = RollLogPanel(campaign, who=who, role=role, error=error)
     return campaign, panel, log
 

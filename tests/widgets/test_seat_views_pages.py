@@ -31,6 +31,7 @@ from companion.widgets.miasma import DiceMonarchsApp
 from companion.widgets.miasma.dice_monarchs import PublicSave
 from companion.widgets.table import campaign_page
 from companion.widgets.table.apps import MONARCHS
+from tests.conftest import session_of
 from tests.table.reach import leaks, reachable
 from tests.widgets.app_page import Scope, text_of, walk
 
@@ -70,7 +71,7 @@ def _app(page: widgets.Widget) -> DiceMonarchsApp:
 
 def _session(page: widgets.Widget) -> Session:
     recorder = _app(page).game.recorder
-    return recorder if isinstance(recorder, Session) else Session.of(recorder) \
+    return recorder if isinstance(recorder, Session) else session_of(recorder) \
         if isinstance(recorder, Campaign) else recorder.session  # type: ignore[union-attr]
 
 
@@ -157,7 +158,7 @@ def test_a_player_s_monsters_and_magic_page_holds_no_hidden_check_s_dice(
     from companion.rulesets.monsters_and_magic.adventurer import Adventurer
 
     with open_store(db) as store:
-        gm = Session.of(create_campaign(store, "Wednesday", ["monsters_and_magic"],
+        gm = session_of(create_campaign(store, "Wednesday", ["monsters_and_magic"],
                                         who="Mira", role="gm"))
         gm.add("Ash", Adventurer.new("Ash", max_hp=12))
         sheet = gm.tracker("Ash", Adventurer)
@@ -186,7 +187,7 @@ def test_no_app_a_player_opens_holds_another_seat_s_hidden_value(
 
     rulesets = ["cairn_srd", "miasma", "monsters_and_magic"]
     with open_store(db) as store:
-        gm = Session.of(create_campaign(store, "Every", rulesets, who="Mira", role="gm"))
+        gm = session_of(create_campaign(store, "Every", rulesets, who="Mira", role="gm"))
         gm.add(MONARCHS, DiceMonarchsGame(), role="minigame")
         gm.tracker(MONARCHS, DiceMonarchsGame).new_table(["Ash", "Bryn"], 20, seed=SEED)
         gm.act(MONARCHS, "deal")

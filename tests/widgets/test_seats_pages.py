@@ -19,9 +19,10 @@ from companion.widgets.table import TableApp, campaign_page
 from companion.widgets.table.binding import (
     JOIN_LINE,
     PageContext,
-    page_campaign,
+    page_session,
     seated,
 )
+from tests.conftest import campaign_of, session_of
 
 
 @pytest.fixture
@@ -78,7 +79,7 @@ def test_an_app_page_opens_as_its_seat_or_as_a_spectator(
     page = campaign_page("cairn_character")
     text = " ".join(str(getattr(w, "value", "")) for w in page.children)
     assert "You are watching" in text and "Mira" not in text
-    campaign = page_campaign(PageContext.from_query())
+    campaign = campaign_of(page_session(PageContext.from_query()))
     assert campaign is not None and (campaign.who, campaign.role) == ("", "spectator")
 
 
@@ -169,15 +170,15 @@ def test_an_open_page_whose_seat_is_revoked_watches_from_then_on(
         db: Path, secrets_: dict[str, str]) -> None:
     from companion.widgets.table.binding import LiveSync
 
-    campaign = page_campaign(PageContext.from_query(
-        f"campaign=Tuesday&seat={secrets_['Bryn']}"))
+    campaign = campaign_of(page_session(PageContext.from_query(
+        f"campaign=Tuesday&seat={secrets_['Bryn']}")))
     assert campaign is not None and (campaign.who, campaign.role) == ("Bryn", "player")
     sync = LiveSync.get()
-    sync.check_seat(campaign, now=True)
+    sync.check_seat(session_of(campaign), now=True)
     assert campaign.role == "player"  # still seated: nothing changes
     with open_store(db) as store:
         revoke_seat(store, "Tuesday", "Bryn")
-    sync.check_seat(campaign, now=True)
+    sync.check_seat(session_of(campaign), now=True)
     assert (campaign.who, campaign.role) == ("", "spectator")
 
 
@@ -194,6 +195,6 @@ def test_the_gm_renewing_their_own_seat_keeps_their_page(db: Path) -> None:
     app.seats.renew_button.click()
     assert app.seats.error.message == "" and app.context.seat != old
     assert f"seat={app.context.seat}" in app.url.value
-    assert app.campaign is not None
-    LiveSync.get().check_seat(app.campaign, now=True)
-    assert app.campaign.role == "gm"  # the page follows its new link
+    assert campaign_of(app.session) is not None
+    LiveSync.get().check_seat(app.session, now=True)
+    assert campaign_of(app.session).role == "gm"  # the page follows its new link

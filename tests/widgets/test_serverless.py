@@ -11,6 +11,7 @@ import pytest
 from companion.store import create_campaign, open_store
 from companion.widgets.table import TableApp, binding, campaign_page
 from companion.widgets.table.binding import PageContext
+from tests.conftest import campaign_of
 
 
 def test_the_server_apps_watch_their_connection() -> None:
@@ -108,8 +109,8 @@ def test_the_browser_store_plugged_in_plays_with_no_thread_and_no_sql(
         app.new_name.value, app.ruleset.value = "Tuesday", "cairn_srd"
         app.create_button.click()
         assert app.error.message == ""
-        assert app.campaign is not None and app.campaign.store is store
-        assert binding.live(app.campaign) is None  # no watcher for a store only we write
+        assert campaign_of(app.session) is not None and campaign_of(app.session).store is store
+        assert binding.live(app.session) is None  # no watcher for a store only we write
         form = app.forms["cairn_srd"]
         form["name"].value = "Ash"
         form["add"].click()

@@ -20,6 +20,7 @@ from companion.store.seats import make_seat
 from companion.table import Session
 from companion.widgets.dice_tray import DiceTray
 from companion.widgets.sitting import CLOSE_PROMPT
+from tests.conftest import session_of
 from tests.widgets.app_page import Scope
 
 pytestmark = pytest.mark.timeout(120)
@@ -36,7 +37,7 @@ def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 def _evening(db: Path) -> dict[str, str]:
     """Tuesday's seats, and a sitting opened by the GM's first roll of the evening."""
     with open_store(db) as store:
-        gm = Session.of(create_campaign(store, "Tuesday", ["cairn_srd"], who="Mira",
+        gm = session_of(create_campaign(store, "Tuesday", ["cairn_srd"], who="Mira",
                                         role="gm"))
         seats = {who: make_seat(store, "Tuesday", who, role)
                  for who, role in (("Mira", "gm"), ("Ash", "player"))}
@@ -119,7 +120,7 @@ def test_the_gm_closes_the_sitting_with_a_second_tap_and_the_page_says_how_to_ch
     gm.tap("close-sitting")  # the first tap only asks
     assert close.description == CLOSE_PROMPT and _open(db)
     # A roll in between puts the label back: the close asks again.
-    Session.of(gm.one("tc-roll-log-panel").campaign).roll("1d6")
+    session_of(gm.one("tc-roll-log-panel").campaign).roll("1d6")
     assert close.description == "Close the sitting"
     gm.tap("close-sitting")
     assert close.description == CLOSE_PROMPT and _open(db)
@@ -134,7 +135,7 @@ def test_the_gm_closes_the_sitting_with_a_second_tap_and_the_page_says_how_to_ch
     assert close.disabled and close.description == "Close the sitting"
 
     # Another screen learns it with the live sync (its roll log re-renders).
-    ash_session = Session.of(ash.one("tc-roll-log-panel").campaign)
+    ash_session = session_of(ash.one("tc-roll-log-panel").campaign)
     ash_session.refresh()
     assert ash.has("tc-sitting", data_sitting="1", data_state="closed")
     assert "companion verify log.json" in ash.inner("tc-sitting-check")

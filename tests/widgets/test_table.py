@@ -24,6 +24,7 @@ from companion.widgets.table.binding import (
     PageContext,
     url_script,
 )
+from tests.conftest import campaign_of
 
 
 @pytest.fixture
@@ -41,7 +42,7 @@ def fresh_table(db: Path, ruleset: str, name: str = "Tuesday") -> TableApp:
     app.ruleset.value = ruleset
     app.create_button.click()
     assert app.error.message == ""
-    assert app.campaign is not None and app.campaign.name == name
+    assert campaign_of(app.session) is not None and campaign_of(app.session).name == name
     return app
 
 
@@ -116,8 +117,8 @@ def test_a_move_in_one_app_shows_in_the_other_after_refresh(db: Path) -> None:
 def test_the_live_thread_applies_another_screen_s_move_within_a_second(db: Path) -> None:
     app = fresh_table(db, "cairn_srd")
     add_member(app, "cairn_srd", "Ash", str=12, dex=10, ctrl=9, guard=5, armor=0)
-    assert app.campaign is not None
-    sheet = campaign_app(app.campaign, "cairn_character")
+    assert campaign_of(app.session) is not None
+    sheet = campaign_app(campaign_of(app.session), "cairn_character")
     shown = sheet.body.children[0]
     other = open_campaign(open_store(db), "Tuesday", who="Ash", role="player")
     other.tracker("Ash", Character).add_fatigue()
@@ -146,7 +147,7 @@ def test_start_app_party_is_shared_by_sheet_combat_and_spellcasting(db: Path) ->
     fight = app.open_app("cairn_combat")
     spells = app.open_app("spellcasting")
     assert isinstance(fight, PartyFightPanel)
-    ash = app.campaign.tracker("Ash", Character)  # type: ignore[union-attr]
+    ash = campaign_of(app.session).tracker("Ash", Character)  # type: ignore[union-attr]
     assert sheet.body.children[0].character is ash
     assert spells.body.children[0].character is ash
     # The party joins the fight with the sheet's numbers; a hit in the fight is on the sheet.
@@ -170,8 +171,8 @@ def test_start_app_party_is_shared_by_sheet_combat_and_spellcasting(db: Path) ->
 def test_start_app_edits_numbers_and_keeps_damage_taken(db: Path) -> None:
     app = fresh_table(db, "cairn_srd")
     add_member(app, "cairn_srd", "Ash", str=12, dex=10, ctrl=9, guard=5, armor=0)
-    assert app.campaign is not None
-    ash = app.campaign.tracker("Ash", Character)
+    assert campaign_of(app.session) is not None
+    ash = campaign_of(app.session).tracker("Ash", Character)
     ash.damage_ability("STR", 2)
     form = app.forms["cairn_srd"]
     assert form["edit_boxes"]["str"].value == 12
@@ -180,10 +181,10 @@ def test_start_app_edits_numbers_and_keeps_damage_taken(db: Path) -> None:
     form["save"].click()
     assert (ash.strength_max, ash.strength, ash.armor) == (14, 12, 2)
     form["edit_boxes"]["str"].value = 40  # refused under its box; nothing stored
-    head = app.campaign.head
+    head = campaign_of(app.session).head
     form["save"].click()
     assert app.error.message == "STR: 40 is too high: enter a whole number from 0 to 18"
-    assert app.campaign.head == head and ash.strength_max == 14
+    assert campaign_of(app.session).head == head and ash.strength_max == 14
 
 
 def test_reopening_an_app_is_the_same_widget(db: Path) -> None:
@@ -204,7 +205,7 @@ def test_monsters_and_magic_reads_the_party_and_stores_new_characters(db: Path) 
                ac=3)
     table = app.open_app("monsters_and_magic")
     assert list(table.picker.options) == ["Ash"]
-    assert table.party.get("Ash") is app.campaign.tracker("Ash")  # type: ignore[union-attr]
+    assert table.party.get("Ash") is campaign_of(app.session).tracker("Ash")  # type: ignore[union-attr]
     table.new_name.value = "Briar"
     table.add_button.click()
     assert table.error.message == ""
@@ -213,7 +214,7 @@ def test_monsters_and_magic_reads_the_party_and_stores_new_characters(db: Path) 
     assert briar.max_hp == 12
     # Added on another screen: seated here once the change arrives.
     again.add("Cole", Adventurer.new("Cole", luck=1))
-    app.campaign.refresh()  # type: ignore[union-attr]
+    campaign_of(app.session).refresh()  # type: ignore[union-attr]
     assert list(table.picker.options) == ["Ash", "Briar", "Cole"]
 
 
@@ -240,11 +241,11 @@ def test_every_app_of_every_ruleset_opens_in_place(db: Path) -> None:
                                  "variant5e", "miasma")):
         app = fresh_table(db, ruleset, name=f"Table {i}")
         assert app.warm.wait(30)  # the apps are built while the page is read
-        assert app.campaign is not None
+        assert campaign_of(app.session) is not None
         for each in apps_for((ruleset,)):
             # Built ahead, opening one is a swap, not a build (how fast the swap is, is
             # measured by `make bench`: a wall-clock bound here fails on a busy machine).
-            assert is_built(app.campaign, each.key), each.key
+            assert is_built(campaign_of(app.session), each.key), each.key
             app.open_app(each.key)
             assert app.error.message == "", each.key
             assert html.escape(spec(each.key).title) in app.app_area.children[0].value
@@ -273,8 +274,8 @@ def test_the_cairn_party_apps_share_the_campaign_s_sheets(db: Path) -> None:
     # Added on another screen: the party apps follow the campaign.
     other = open_campaign(open_store(db), "Tuesday")
     other.add("Briar", new_character("Briar", 9, 13, 8, 4))
-    app.campaign.refresh()  # type: ignore[union-attr]
-    ash = app.campaign.tracker("Ash", Character)  # type: ignore[union-attr]
+    campaign_of(app.session).refresh()  # type: ignore[union-attr]
+    ash = campaign_of(app.session).tracker("Ash", Character)  # type: ignore[union-attr]
     travel = app.open_app("wilderness").app
     crawl = app.open_app("dungeon_crawl").app
     rest = app.open_app("downtime").app
@@ -372,10 +373,10 @@ def test_the_fight_s_sheet_moves_use_the_campaign_s_sheets(db: Path) -> None:
 
     app = fresh_table(db, "cairn_srd")
     add_member(app, "cairn_srd", "Ash", str=12, dex=10, ctrl=9, guard=3, armor=0)
-    assert app.campaign is not None
+    assert campaign_of(app.session) is not None
     fight = app.open_app("cairn_combat")
     fight.join.click()
-    ash = app.campaign.tracker("Ash", Character)
+    ash = campaign_of(app.session).tracker("Ash", Character)
     assert fight.encounter.sheet("Ash") is ash  # the fight is linked to Ash's own sheet
     # A sheet's Guard raised (a scar, a level) is the fight's at once: one state.
     ash.set_maxima(12, 10, 9, 5, 0)
@@ -389,7 +390,7 @@ def test_the_fight_s_sheet_moves_use_the_campaign_s_sheets(db: Path) -> None:
     assert ash.log[-1].move == "take_damage"
     assert f"<td>{ash.guard}/5</td>" in fight.app.board.value
     # Opened again (another screen, a reload): the fight and the sheet still agree.
-    again = open_campaign(open_store(db), app.campaign.name)
+    again = open_campaign(open_store(db), campaign_of(app.session).name)
     sheet = again.tracker("Ash", Character)
     encounter = next(m.tracker for m in again if isinstance(m.tracker, Encounter))
     assert (sheet.guard, sheet.strength, sheet.guard_max) == (ash.guard, ash.strength, 5)

@@ -10,6 +10,7 @@ from companion.rulesets.cairn_srd.character import Character
 from companion.store.campaign import Campaign, create
 from companion.store.db import Store
 from companion.widgets.seat_controls import follow_undo
+from tests.conftest import session_of
 
 
 def test_the_undo_button_follows_the_seat_rules(tmp_path: Path) -> None:
@@ -43,10 +44,10 @@ def test_a_players_fight_offers_only_their_own_character_as_attacker(tmp_path: P
     fight.add("Bryn", "PCs", 4, 10, pc=True)
     fight.add("Ghoul", "Enemies", 3, 8)
     ash_seat = Campaign.open(store, "T", who="Ash", role="player")
-    app = CombatApp(ash_seat.tracker("Fight", Encounter), campaign=ash_seat)
+    app = CombatApp(ash_seat.tracker("Fight", Encounter), session=session_of(ash_seat))
     assert list(app.attacker.options) == ["Ash"]
     assert set(app.target.options) == {"Ash", "Bryn", "Ghoul"}
-    gm_app = CombatApp(gm.tracker("Fight", Encounter), campaign=gm)
+    gm_app = CombatApp(gm.tracker("Fight", Encounter), session=session_of(gm))
     assert set(gm_app.attacker.options) == {"Ash", "Bryn", "Ghoul"}
 
 
