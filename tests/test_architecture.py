@@ -10,6 +10,10 @@
 - The core does not import ``companion.widgets``, ``companion.store``, ``companion.app``,
   ``companion.table``, ``companion.server`` (the table socket: tornado) or the table's
   command lines (``companion.cli.*``; the root ``companion.cli`` is core).
+- The faces (``companion.widgets``, the notebooks in ``widgets/``, the serverless pages in
+  ``tools/static_apps`` but their runtime) hold a session and nothing under it (issue 43):
+  they import nothing from ``companion.store`` (type hints included), never call
+  ``Session.of`` and never read ``.campaign`` on a session.
 
 Each check is also run on a small bad source, so a check that could never fail is caught.
 """
@@ -447,3 +451,135 @@ def test_the_backends_know_nothing_of_the_campaign() -> None:
                  "if TYPE_CHECKING:\n    from companion.store.campaign import Campaign\n"):
         planted = _fake(text, "companion.store.memory")
         assert arrows([planted], inside="companion.store.memory", forbidden=CAMPAIGN_SIDE)
+
+
+# -- the session is the only thing a face holds (issue 43) ----------------------------------
+
+#: The faces: the apps' package, the notebooks that show them and the serverless pages.
+FACES = "companion.widgets"
+NOTEBOOKS = ROOT / "widgets"
+STATIC_PAGES = ROOT / "tools" / "static_apps"
+#: Serverless pages that plug the browser's store in (the page's runtime, not a face):
+#: they may import the store's port and its browser backend, nothing that opens a campaign.
+STATIC_RUNTIME = ("kernel.py", "phone.py")
+
+
+def notebook_sources() -> list[Source]:
+    """Every notebook's code cells as one module (``widgets/NAME.ipynb``)."""
+    import json
+
+    found = []
+    for path in sorted(NOTEBOOKS.glob("*.ipynb")):
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+        # A notebook's shell escapes (``%``, ``!``) are not Python: left out.
+        text = "\n".join(line for line in code.splitlines()
+                         if not line.lstrip().startswith(("%", "!")))
+        found.append(Source(f"widgets.{path.stem}", path, ast.parse(text, filename=str(path))))
+    return found
+
+
+def static_sources() -> list[Source]:
+    return [Source(f"tools.static_apps.{p.stem}", p,
+                   ast.parse(p.read_text(encoding="utf-8"), filename=str(p)))
+            for p in sorted(STATIC_PAGES.glob("*.py"))]
+
+
+def store_imports(source: Source) -> list[str]:
+    """Where ``source`` imports ``companion.store`` (type hints included: a face names no
+    store type either)."""
+    found: dict[int, str] = {}  # one line per import (its module, not each name)
+    for line, target in imported_companion_modules(source):
+        if target == "companion.store" or target.startswith("companion.store."):
+            found.setdefault(line, target)
+    return [f"{source.path.relative_to(ROOT)}:{line}: imports {target}"
+            for line, target in found.items()]
+
+
+def _held_by_a_session(node: ast.expr) -> bool:
+    """Whether ``node`` reads as a table session: a name or attribute ending in
+    ``session`` (``session``, ``self.session``, ``self.table_session``) or a call of a
+    function ending so (``page_session(...)``, ``shared_session(...)``)."""
+    if isinstance(node, ast.Call):
+        node = node.func
+    text = ast.unparse(node)
+    return text.rsplit(".", 1)[-1].endswith("session")
+
+
+def campaign_reaches(source: Source) -> list[str]:
+    """Where ``source`` reaches under a session for its campaign: ``Session.of(...)``, or
+    ``.campaign`` read on a session (a page's ``context.campaign`` is the name: allowed)."""
+    where = source.path.relative_to(ROOT)
+    found = []
+    for node in ast.walk(source.tree):
+        if not isinstance(node, ast.Attribute):
+            continue
+        if node.attr == "of" and ast.unparse(node.value) in ("Session", "RemoteSession"):
+            found.append(f"{where}:{node.lineno}: calls Session.of")
+        elif node.attr == "campaign" and _held_by_a_session(node.value):
+            found.append(f"{where}:{node.lineno}: reads .campaign on "
+                         f"{ast.unparse(node.value)}")
+    return found
+
+
+def test_faces_import_nothing_from_the_store() -> None:
+    """A face holds a session: no module of ``companion/widgets``, no notebook and no
+    serverless page (its runtime aside) imports ``companion.store``; what it needs before
+    it has a session is in ``companion.table.opening``."""
+    faces = [s for s in sources() if s.module == FACES or s.module.startswith(FACES + ".")]
+    notebooks = notebook_sources()
+    pages = [s for s in static_sources() if s.path.name not in STATIC_RUNTIME]
+    assert len(faces) > 30 and len(notebooks) > 20 and pages
+    problems = [p for s in (*faces, *notebooks, *pages) for p in store_imports(s)]
+    assert problems == [], "\n".join(problems)
+
+
+@pytest.mark.parametrize("text", [
+    "from companion.store.campaign import Campaign\n",
+    "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+    "    from companion.store.campaign import Campaign\n",
+    "def f():\n    from companion.store.records import StoreError\n",
+    "import companion.store.seats\n",
+    "from companion.store import open_campaign\n",
+])
+def test_the_store_import_check_catches_a_planted_face(text: str) -> None:
+    assert len(store_imports(_fake(text, "companion.widgets.planted"))) == 1
+
+
+def test_the_store_import_check_leaves_the_table_door_alone() -> None:
+    text = ("from companion.table.opening import StoreError, seat_named\n"
+            "from companion.table import Session\n")
+    assert store_imports(_fake(text, "companion.widgets.planted")) == []
+
+
+def test_no_face_reaches_under_its_session() -> None:
+    """``Session.of`` and ``Session.campaign`` are gone (issue 43); no face reaches for
+    the campaign under a session, in the apps, the notebooks or the serverless pages."""
+    faces = [s for s in sources() if s.module == FACES or s.module.startswith(FACES + ".")]
+    everything = (*faces, *notebook_sources(), *static_sources())
+    problems = [p for s in everything for p in campaign_reaches(s)]
+    assert problems == [], "\n".join(problems)
+    from companion.table import Session
+
+    assert not hasattr(Session, "of") and not hasattr(Session, "campaign")
+
+
+@pytest.mark.parametrize("text", [
+    "from companion.table import Session\ndef f(c):\n    return Session.of(c)\n",
+    "def f(session):\n    return session.campaign.party\n",
+    "def f(self):\n    return self.session.campaign\n",
+    "def f(self):\n    return self.table_session.campaign.rulesets\n",
+    "def f(context):\n    return page_session(context).campaign\n",
+    "def f(name):\n    return shared_session(name).campaign\n",
+])
+def test_the_session_check_catches_a_planted_face(text: str) -> None:
+    assert len(campaign_reaches(_fake(text, "companion.widgets.planted"))) == 1
+
+
+@pytest.mark.parametrize("text", [
+    "def f(context):\n    return context.campaign\n",
+    "def f(self):\n    return self.context.with_(campaign=self.session.name)\n",
+    "def f(session):\n    return session.party()\n",
+])
+def test_the_session_check_leaves_a_page_name_alone(text: str) -> None:
+    assert campaign_reaches(_fake(text, "companion.widgets.planted")) == []
