@@ -31,10 +31,14 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, overload
 
 import pytest
 from hypothesis import settings
+
+if TYPE_CHECKING:
+    from companion.store.campaign import Campaign
+    from companion.table.session import Session
 
 # Hypothesis's default deadline (200 ms an example) is a wall-clock assertion: on a loaded
 # machine an example of the history's JSON round trip took 270 ms and failed a run that
@@ -137,7 +141,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 WIDGET_KINDS = ("btn", "text", "int", "name", "select", "check")
 
 
-def session_of(campaign: Any) -> Any:
+@overload
+def session_of(campaign: None) -> None: ...
+
+
+@overload
+def session_of(campaign: Campaign | Session) -> Session: ...
+
+
+def session_of(campaign: Campaign | Session | None) -> Session | None:
     """The table session of a campaign a test opened itself (issue 43: a face is handed a
     session, never the campaign): the session that already pinned it, else a new one,
     its seat fixed from then on. A test is no face: it holds both to check one with the
@@ -150,10 +162,18 @@ def session_of(campaign: Any) -> Any:
     return found if found is not None else table_session.Session(campaign)
 
 
-def campaign_of(session: Any) -> Any:
+@overload
+def campaign_of(session: None) -> None: ...
+
+
+@overload
+def campaign_of(session: Session) -> Campaign: ...
+
+
+def campaign_of(session: Session | None) -> Campaign | None:
     """The campaign under ``session``, for a test that checks the store's side of what
     the session did (the live trackers, the whole log, the campaign's id)."""
-    return session._campaign if session is not None else None
+    return session._campaign if session is not None else None  # a test looks inside
 
 
 def _walk(root: Any) -> Iterator[Any]:

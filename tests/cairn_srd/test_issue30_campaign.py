@@ -24,6 +24,7 @@ from companion.store.campaign import Campaign
 from companion.widgets.table.apps import DOWNTIME, FIGHT, VESSEL
 from companion.widgets.table.pages import campaign_app
 from tests.cairn_srd.widget_find import find_button
+from tests.conftest import session_of
 
 
 @pytest.fixture
@@ -52,7 +53,7 @@ def stored_moves(db: Path, name: str) -> list[tuple[str, str | None]]:
 def test_the_fight_starts_by_the_fiction_marks_and_damages_through_the_campaign(
         db: Path) -> None:
     gm = seat(db, "Mira", "gm")
-    panel = campaign_app(gm, "cairn_combat")
+    panel = campaign_app(session_of(gm), "cairn_combat")
     panel.join.click()  # Ash and Bryn fight as their own sheets
     app = panel.app
     for name, strength in (("Goblin", 6), ("Goblin boss", 8)):
@@ -67,7 +68,7 @@ def test_the_fight_starts_by_the_fiction_marks_and_damages_through_the_campaign(
     assert app.error.message == "" and "PCs act first: Ash (surprised: Bryn)" in \
         app.outcome.value
     # Ash rests on the sheet's own page: refused while the campaign's fight goes on.
-    sheet_page = campaign_app(gm, "cairn_character")
+    sheet_page = campaign_app(session_of(gm), "cairn_character")
     ash_app = sheet_page.body.children[0]
     ash = gm.tracker("Ash", Character)
     assert ash_app.character is ash
@@ -86,7 +87,7 @@ def test_the_fight_starts_by_the_fiction_marks_and_damages_through_the_campaign(
     assert app.error.message == "" and (boss.guard, boss.strength) == (3, 5)
     # A player's seat may not mark a status or type damage in (the GM's moves).
     player = seat(db, "Ash", "player")
-    theirs = campaign_app(player, "cairn_combat").app
+    theirs = campaign_app(session_of(player), "cairn_combat").app
     theirs.moves.anyone.value, theirs.moves.status.value = "Goblin", "fled"
     find_button(theirs, "mark-status").click()
     assert "set status in Fight is the GM's move" in theirs.error.message
@@ -114,7 +115,7 @@ def test_the_fight_starts_by_the_fiction_marks_and_damages_through_the_campaign(
 
 def test_the_ship_stows_and_unloads_cargo_through_the_campaign(db: Path) -> None:
     gm = seat(db, "Mira", "gm")
-    app = campaign_app(gm, "cairn_mass_combat")
+    app = campaign_app(session_of(gm), "cairn_mass_combat")
     panel = app.panel
     for cargo, place in (("salt", "hold"), ("rope", "decks"), ("wine", "hold")):
         panel.cargo.value, panel.place.value = cargo, place
@@ -124,7 +125,7 @@ def test_the_ship_stows_and_unloads_cargo_through_the_campaign(db: Path) -> None
     assert "unloads salt (hold)" in app.outcome.value
     # Cargo is the table's (the GM's) move: a player's stow stores nothing.
     player = seat(db, "Bryn", "player")
-    theirs = campaign_app(player, "cairn_mass_combat")
+    theirs = campaign_app(session_of(player), "cairn_mass_combat")
     theirs.panel.cargo.value = "stowaway"
     find_button(theirs, "cargo-stow").click()
     assert "the GM's move" in theirs.error.message
@@ -136,7 +137,7 @@ def test_the_ship_stows_and_unloads_cargo_through_the_campaign(db: Path) -> None
 
 def test_downtime_debt_recovery_and_leaving_through_the_campaign(db: Path) -> None:
     gm = seat(db, "Mira", "gm")
-    app = campaign_app(gm, "downtime").app
+    app = campaign_app(session_of(gm), "downtime").app
     assert [m.name for m in app.downtime.members] == ["Ash", "Bryn"]
     # Ash lives on debt this cycle (step 1, upkeep: 2 silver for a meager lifestyle).
     app.member.value, app.way.value = "Ash", "debt"
@@ -148,7 +149,7 @@ def test_downtime_debt_recovery_and_leaving_through_the_campaign(db: Path) -> No
     find_button(app, "enter-settlement").click()
     # Ash's player repays Ash's own debt and marks Ash recovering, from their own screen.
     player = seat(db, "Ash", "player")
-    theirs = campaign_app(player, "downtime").app
+    theirs = campaign_app(session_of(player), "downtime").app
     theirs.member.value, theirs.amount.value = "Ash", str(owed)
     find_button(theirs, "repay").click()
     assert theirs.error.message == "" and f"repays {owed} silver of debt (0 owed)" in \

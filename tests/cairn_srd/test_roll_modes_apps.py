@@ -60,7 +60,7 @@ def app_in(root: widgets.Widget) -> CairnAppBase:
 
 def _duel(campaign: Campaign) -> widgets.Widget:
     """The GM runs the duel on one device (hot seat): both rows are theirs to choose."""
-    return DuelApp(ensure(campaign, DUEL, Duel, Duel), session=session_of(campaign))
+    return DuelApp(ensure(session_of(campaign), DUEL, Duel, Duel), session=session_of(campaign))
 
 
 def _click(*names: str) -> Callable[[CairnAppBase], None]:
@@ -280,7 +280,7 @@ def test_duel_roll_controls_only_where_someone_chooses(store: Store) -> None:
     from companion.store.seats import make_seat, revoke_seat
 
     gm = _gm(store)
-    ensure(gm, DUEL, Duel, Duel).start("Ash", "Bo", 6, 6, "the bridge")
+    ensure(session_of(gm), DUEL, Duel, Duel).start("Ash", "Bo", 6, 6, "the bridge")
     make_seat(store, "Barrow", "Ash", "player")
     make_seat(store, "Barrow", "Bo", "player")
     table = app_in(spec("duel").build(session_of(gm)))

@@ -10,6 +10,7 @@ import pytest
 from companion.store import create_campaign, open_campaign, open_store
 from companion.store.db import Store
 from companion.widgets.rolls import RollLogPanel
+from tests.conftest import session_of
 from tests.widgets.app_page import Scope
 
 pytestmark = pytest.mark.timeout(120)
@@ -31,7 +32,7 @@ def test_the_panel_shows_each_seats_luck_and_counts_a_hidden_roll_once_revealed(
     ash = open_campaign(store, "Tuesday", who="Ash", role="player")
     ash.roll_entry("2d6", dice=[6, 5])
     # Bryn's own screen: she sees her self roll in the log, the report does not count it.
-    page = Scope(RollLogPanel(bryn, who="Bryn", role="player"))
+    page = Scope(RollLogPanel(session_of(bryn), who="Bryn", role="player"))
     assert page.one("tc-luck-report").value == ""  # worked out when asked
     page.tap("luck")
     text = page.find_text("tc-luck-report")

@@ -18,6 +18,7 @@ from companion.errors import CompanionError
 from companion.rulesets.cairn_srd.character import Character, new_character
 from companion.rulesets.cairn_srd.combat import Attack, Encounter, join_character
 from companion.store import Campaign, create_campaign, open_campaign, open_store
+from tests.conftest import session_of
 
 
 def linked(campaign: Campaign) -> tuple[Encounter, Character]:
@@ -79,7 +80,7 @@ def test_a_player_brings_only_their_own_character_into_the_fight(db: Path) -> No
         gm.add("Bo", new_character("Bo", 10, 10, 10, 4))
         gm.add("Cy", new_character("Cy", 10, 10, 10, 4))
     bo = open_campaign(open_store(db), "Fightday", who="Bo", role="player")
-    panel = PartyFightPanel(bo, bo.tracker("Fight", Encounter))
+    panel = PartyFightPanel(session_of(bo), bo.tracker("Fight", Encounter))
     panel.party_joins()
     fight = panel.encounter
     assert [c.name for c in fight.combatants if c.pc] == ["Ash", "Bo"]

@@ -61,7 +61,7 @@ def test_the_store_itself_refuses_a_seat_change_by_a_gone_or_player_seat(db: str
     with open_store(db) as store:
         mira_secret, _zed = _two_gms(store)
         info = store.get_campaign("Tuesday")
-        key = Session.by_secret(store, "Tuesday", mira_secret).campaign.seat_key
+        key = Session.by_secret(store, "Tuesday", mira_secret).seat_key
         assert key is not None
         store.put_seat(info.id, "Ash", "player", "h1", by=key)  # a GM who holds: done
         player = SeatKey("Ash", "player", "h1")

@@ -327,7 +327,7 @@ def test_an_act_log_replays_through_a_fresh_session_to_the_same_campaign(
     def states(seats: dict[str, Session]) -> dict[str, Any]:
         seats["Mira"].refresh()
         return {m.name: {k: v for k, v in m.tracker.snapshot().items() if k != "salt"}
-                for m in seats["Mira"].campaign}
+                for m in campaign_of(seats["Mira"])}
 
     one, two = states(first), states(second)
     assert json.dumps(one, sort_keys=True, default=str) == json.dumps(
@@ -339,11 +339,11 @@ def test_an_act_from_the_log_sent_by_a_seat_that_may_not_make_it_is_refused(
     seats = _setup(store, "T")
     gm_act = Act.from_json(Act("Dice Monarchs", "new_table",
                                {"players": ["Ash", "Bryn"], "chips": 50}).to_json())
-    head = store.head(seats["Mira"].campaign.info.id)
+    head = store.head(campaign_of(seats["Mira"]).info.id)
     for who in ("Ash", "Bryn"):
         outcome = seats[who].perform(gm_act)
         assert isinstance(outcome, Refused) and "GM" in outcome.reason, outcome
     # Bryn's own move, sent by Ash, is refused as well.
     outcome = seats["Ash"].perform(Act("Bryn", "mark_fatigue"))
     assert isinstance(outcome, Refused), outcome
-    assert store.head(seats["Mira"].campaign.info.id) == head
+    assert store.head(campaign_of(seats["Mira"]).info.id) == head

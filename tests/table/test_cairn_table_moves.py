@@ -141,7 +141,7 @@ def test_the_downtime_app_pays_and_commits_crime_through_the_session(
     gm = _table(store)
     _downtime(gm)
     ash = _seat(store, "Ash")
-    app = campaign_app(campaign_of(ash), "downtime").app
+    app = campaign_app(ash, "downtime").app
     asked = _spy_acts(ash, monkeypatch)
     head = _head(store, gm)
     app.member.value, app.way.value, app.lifestyle.value = "Ash", "pay", "Meager"
@@ -159,7 +159,7 @@ def test_the_downtime_app_pays_and_commits_crime_through_the_session(
     bryn = _seat(store, "Bryn")
     acts: list[Act] = []
     bryn.on_act(lambda outcome: acts.append(outcome.act))
-    theirs = campaign_app(campaign_of(bryn), "downtime").app
+    theirs = campaign_app(bryn, "downtime").app
     theirs.member.value, theirs.way.value, theirs.skill.value = "Bryn", "crime", True
     find_button(theirs, "upkeep").click()
     assert theirs.error.message == "" and "Bryn: petty crime" in theirs.outcome.value
@@ -281,7 +281,7 @@ def test_the_wilderness_app_joins_and_copies_through_table_moves(store: Store) -
     acts: list[Act] = []
     ash.on_act(lambda outcome: acts.append(outcome.act))
     head = _head(store, gm)
-    app = campaign_app(campaign_of(ash), "wilderness").app
+    app = campaign_app(ash, "wilderness").app
     # Ash's screen brings Ash alone (Bryn is Bryn's to bring), by one named table move.
     assert [t.name for t in app.journey.party] == ["Ash"]
     assert [a.args for a in acts] == [{"name": JOIN, "args": {
@@ -366,7 +366,7 @@ def test_the_fight_panel_brings_the_seat_s_own_sheet_by_a_table_move(store: Stor
     ash = _seat(store, "Ash")
     acts: list[Act] = []
     ash.on_act(lambda outcome: acts.append(outcome.act))
-    panel = campaign_app(campaign_of(ash), "cairn_combat")
+    panel = campaign_app(ash, "cairn_combat")
     head = _head(store, gm)
     panel.join.click()
     assert panel.error.message == ""
@@ -403,7 +403,7 @@ def test_a_fate_goes_on_its_own_sheet_only(store: Store) -> None:
     assert isinstance(theirs, Refused) and "Ash" in theirs.reason
     assert _head(store, gm) == head
     ash = _seat(store, "Ash")
-    app = campaign_app(campaign_of(ash), "dungeon_crawl").app
+    app = campaign_app(ash, "dungeon_crawl").app
     acts: list[Act] = []
     ash.on_act(lambda outcome: acts.append(outcome.act))
     find_button(app, "fate-sheet-0").click()

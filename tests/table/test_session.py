@@ -243,7 +243,7 @@ def test_a_revoked_seat_s_act_is_refused_at_once_in_another_process(db: str, how
             answer = _ask(proc)
             assert answer.startswith("refused: your seat was revoked or renewed"), answer
             assert _ask(proc).startswith("refused: ")  # the session watches from now on
-            moves = [e for e in Session.open(store, "T").campaign.log(["move"])
+            moves = [e for e in campaign_of(Session.open(store, "T")).log(["move"])
                      if e.who == "Bryn"]
             assert len(moves) == 1
     finally:

@@ -22,6 +22,7 @@ from companion.rulesets.variant5e.spell_points import SpellPoints
 from companion.store import Campaign, create_campaign, open_campaign, open_store
 from companion.widgets.table.apps import CharacterPanel, apps_for
 from companion.widgets.table.pages import campaign_app
+from tests.conftest import session_of
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -49,7 +50,8 @@ def _names(campaign: Campaign) -> list[str]:
 
 def test_building_every_5e_app_stores_no_record(campaign: Campaign) -> None:
     head, names = campaign.head, _names(campaign)
-    panels = {each.key: campaign_app(campaign, each.key) for each in apps_for(("variant5e",))}
+    session = session_of(campaign)
+    panels = {each.key: campaign_app(session, each.key) for each in apps_for(("variant5e",))}
     assert campaign.head == head and _names(campaign) == names
     # Each member app shows the first member at once, on a record not stored yet.
     facing = panels["facing"]
@@ -62,7 +64,7 @@ def test_building_every_5e_app_stores_no_record(campaign: Campaign) -> None:
 
 
 def test_the_first_move_stores_the_record_then_the_move(campaign: Campaign) -> None:
-    panel = campaign_app(campaign, "facing")
+    panel = campaign_app(session_of(campaign), "facing")
     assert isinstance(panel, CharacterPanel)
     app = shown(panel)
     head = campaign.head
@@ -92,7 +94,7 @@ def test_the_first_move_stores_the_record_then_the_move(campaign: Campaign) -> N
 
 
 def test_a_refused_first_move_stores_nothing(campaign: Campaign) -> None:
-    panel = campaign_app(campaign, "combat_turn")
+    panel = campaign_app(session_of(campaign), "combat_turn")
     assert isinstance(panel, CharacterPanel)
     turn = shown(panel).turn
     head = campaign.head
@@ -104,7 +106,7 @@ def test_a_refused_first_move_stores_nothing(campaign: Campaign) -> None:
 
 
 def test_picking_a_member_by_hand_stores_their_records(campaign: Campaign) -> None:
-    panel = campaign_app(campaign, "combat_turn")
+    panel = campaign_app(session_of(campaign), "combat_turn")
     assert isinstance(panel, CharacterPanel)
     panel.picker.value = "Briar"
     assert panel.error.message == ""
@@ -130,15 +132,15 @@ def test_the_party_editor_makes_the_set_maxima_moves(campaign: Campaign) -> None
     ash.cast(1)
     hd.take_damage(8)
     head = campaign.head
-    rules.edit(campaign, "ash", {"level": 6, "hp": 45, "die": 8, "con": 2})
+    rules.edit(session_of(campaign), "ash", {"level": 6, "hp": 45, "die": 8, "con": 2})
     moves = [(e.kind, e.move, e.tracker) for e in campaign.log()[head:]]
     assert moves == [("move", "set_class_level", "ash"), ("move", "set_maxima", "hit-dice-ash")]
     assert (ash.class_level, ash.maximum - ash.points) == (6, 2)
     assert (hd.hp, hd.max_hp, hd.hit_dice) == (37, 45, 6)
-    rules.edit(campaign, "ash", {"level": 6, "hp": 45, "die": 8, "con": 2})
+    rules.edit(session_of(campaign), "ash", {"level": 6, "hp": 45, "die": 8, "con": 2})
     assert campaign.head == head + 2  # numbers left as they were store nothing
     hd.undo()
     assert (hd.hp, hd.max_hp, hd.hit_dice) == (30, 38, 5)
     with pytest.raises(RuleError, match="a Hit Die is a d6, d8, d10 or d12, not d7"):
-        rules.edit(campaign, "ash", {"level": 6, "hp": 45, "die": 7, "con": 2})
+        rules.edit(session_of(campaign), "ash", {"level": 6, "hp": 45, "die": 7, "con": 2})
     assert campaign.head == head + 3 and ash.class_level == 6

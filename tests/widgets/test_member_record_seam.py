@@ -37,8 +37,9 @@ def campaign(tmp_path: Path) -> Iterator[Campaign]:
 
 
 def test_a_draft_keeps_its_methods_and_stores_on_its_first_move(campaign: Campaign) -> None:
-    kept = MemberRecords(campaign)
-    draft = kept.get(HIT_DICE, "Ash", HitDice, lambda: default_hit_dice(campaign, "Ash"))
+    kept = MemberRecords(session_of(campaign))
+    draft = kept.get(HIT_DICE, "Ash", HitDice,
+                     lambda: default_hit_dice(session_of(campaign), "Ash"))
     moves = [n for n in dir(HitDice) if is_move(getattr(HitDice, n, None))]
     assert not set(draft.__dict__) & {*moves, "undo", "load"}  # no method replaced
     assert draft.take_damage.__func__ is HitDice.take_damage  # type: ignore[attr-defined]
@@ -79,8 +80,8 @@ def _player(store: Store, who: str) -> Session:
 
 
 def _hit_dice_draft(session: Session, name: str) -> HitDice:
-    kept = MemberRecords(campaign_of(session))
-    return kept.get(HIT_DICE, name, HitDice, lambda: default_hit_dice(campaign_of(session), name))
+    kept = MemberRecords(session)
+    return kept.get(HIT_DICE, name, HitDice, lambda: default_hit_dice(session, name))
 
 
 def test_a_player_s_draft_move_on_another_member_s_record_is_refused(tmp_path: Path) -> None:
@@ -178,7 +179,7 @@ def test_a_player_s_page_is_refused_another_member_s_record_and_stores_its_own(
 
     store, gm = _seated(tmp_path)
     bryn = _player(store, "Bryn")
-    panel = campaign_app(campaign_of(bryn), "facing")
+    panel = campaign_app(bryn, "facing")
     assert isinstance(panel, CharacterPanel) and panel.picker.value == "Bryn"
     app = panel.app
     assert app is not None
@@ -207,7 +208,7 @@ def test_a_revoked_seat_s_page_says_so_on_its_draft_s_first_move(tmp_path: Path)
 
     store, gm = _seated(tmp_path)
     ash = _player(store, "Ash")
-    panel = campaign_app(campaign_of(ash), "facing")
+    panel = campaign_app(ash, "facing")
     assert isinstance(panel, CharacterPanel) and panel.app is not None
     revoke_seat(store, "T", "Ash")
     gm.refresh()
@@ -232,7 +233,7 @@ def test_a_record_and_its_first_move_are_stored_together_or_not_at_all(
 
     def refused_after_the_add(self: Session, tracker: object, move: str,
                               arguments: dict[str, object]) -> object:
-        assert [m for m in self.campaign if m.name == "Hit Dice: Ash"]  # added, not stored
+        assert [m for m in campaign_of(self) if m.name == "Hit Dice: Ash"]  # added, not stored
         raise SeatError("your seat was revoked or renewed")
 
     monkeypatch.setattr(Session, "act_recorded", refused_after_the_add)

@@ -44,7 +44,7 @@ def test_the_campaign_heading_names_its_rules_in_words(db: Path) -> None:
     assert "(Miasma: Earthmotes, Psychosis, Dice Monarchs)" in miasma.heading.value
     # An app of another ruleset is refused in the same words.
     with pytest.raises(UnknownNameError) as refused:
-        campaign_app(open_campaign(open_store(db), "Fog"), "cairn_character")
+        campaign_app(session_of(open_campaign(open_store(db), "Fog")), "cairn_character")
     said = str(refused.value)
     assert "Cairn-derived SRD" in said and "Miasma:" in said
     assert "cairn_srd" not in said and "(miasma)" not in said

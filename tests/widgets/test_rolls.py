@@ -36,7 +36,7 @@ def seat(store: Store, who: str, role: str) -> tuple[Campaign, RollModePanel, Ro
     campaign = open_campaign(store, "Tuesday", who=who, role=role)
     error = ErrorLine()
     panel = RollModePanel("3d6+2", session=session_of(campaign), who=who, role=role, error=error)
-    log = RollLogPanel(campaign, who=who, role=role, error=error)
+    log = RollLogPanel(session_of(campaign), who=who, role=role, error=error)
     return campaign, panel, log
 
 

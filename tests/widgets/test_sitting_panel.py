@@ -60,7 +60,7 @@ def _sitting_events(db: Path) -> list[dict[str, object]]:
 
 def _open(db: Path) -> bool:
     with open_store(db) as store:
-        return Session.open(store, "Tuesday", who="Mira", role="gm").campaign.sitting.open
+        return Session.open(store, "Tuesday", who="Mira", role="gm").sitting.open
 
 
 def test_the_page_says_the_sitting_and_a_player_sets_a_client_seed_that_is_logged(

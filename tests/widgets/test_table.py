@@ -118,7 +118,7 @@ def test_the_live_thread_applies_another_screen_s_move_within_a_second(db: Path)
     app = fresh_table(db, "cairn_srd")
     add_member(app, "cairn_srd", "Ash", str=12, dex=10, ctrl=9, guard=5, armor=0)
     assert campaign_of(app.session) is not None
-    sheet = campaign_app(campaign_of(app.session), "cairn_character")
+    sheet = campaign_app(app.session, "cairn_character")
     shown = sheet.body.children[0]
     other = open_campaign(open_store(db), "Tuesday", who="Ash", role="player")
     other.tracker("Ash", Character).add_fatigue()
@@ -245,7 +245,7 @@ def test_every_app_of_every_ruleset_opens_in_place(db: Path) -> None:
         for each in apps_for((ruleset,)):
             # Built ahead, opening one is a swap, not a build (how fast the swap is, is
             # measured by `make bench`: a wall-clock bound here fails on a busy machine).
-            assert is_built(campaign_of(app.session), each.key), each.key
+            assert is_built(app.session, each.key), each.key
             app.open_app(each.key)
             assert app.error.message == "", each.key
             assert html.escape(spec(each.key).title) in app.app_area.children[0].value
