@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.store_bench import machine  # noqa: E402
+from tests.conftest import campaign_of  # noqa: E402
 from tests.store import contention_worker as worker  # noqa: E402
 from tests.store.conftest import PostgresServer  # noqa: E402
 
@@ -47,8 +48,9 @@ def measure(db: str, writers: int, acts: int) -> dict[str, float]:
                 "p95": worker.pick(waits, 0.95), "max": max(waits), "refused": refused,
                 "stored": stored}
     finally:
-        if run.follower.campaign.store is not None:
-            run.follower.campaign.store.close()
+        store = campaign_of(run.follower).store
+        if store is not None:
+            store.close()
 
 
 def main() -> None:

@@ -66,7 +66,7 @@ def _campaign(db: str) -> tuple[str, list[str]]:
     from companion.table import Session
 
     store = open_store(db)
-    gm = Session.of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
+    gm = Session(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
     for name in ("Ash", "Bryn", "Cato", "Dara"):
         gm.add(name, Character(name))
     mira = make_seat(store, "T", "Mira", "gm")

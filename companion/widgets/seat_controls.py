@@ -42,10 +42,9 @@ _NAMED = 60
 def _session(tracker: Tracker) -> Session | None:
     """The table session ``tracker`` is kept in (``None``: a tracker in no campaign, e.g.
     one a test drives alone, or one a form drafts before it is added)."""
-    from companion.table.session import Session
+    from companion.table.session import session_keeping
 
-    recorder = tracker.recorder
-    return recorder if isinstance(recorder, Session) else None
+    return session_keeping(tracker)
 
 
 def act(tracker: Tracker, move: str, /, *args: Any, **kwargs: Any) -> Any:

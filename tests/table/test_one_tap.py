@@ -27,7 +27,7 @@ from companion.store.db import Store
 from companion.widgets.cairn_srd.common import CairnAppBase
 from companion.widgets.table.apps import spec
 from tests.cairn_srd.widget_find import find_button, walk
-from tests.conftest import session_of
+from tests.conftest import campaign_of, session_of
 
 PACKAGE = Path(__file__).resolve().parents[2] / "companion"
 
@@ -97,7 +97,7 @@ def sheet(tmp_path: Path) -> Iterator[CairnAppBase]:
 
 
 def _panics(store_of: CairnAppBase) -> int:
-    campaign = store_of.campaign
+    campaign = campaign_of(store_of.table_session)
     assert campaign is not None and isinstance(campaign.store, Store)
     campaign.refresh()
     return sum(1 for e in campaign.log(["move"]) if e.move == "panic_save")

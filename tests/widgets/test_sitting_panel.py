@@ -120,7 +120,7 @@ def test_the_gm_closes_the_sitting_with_a_second_tap_and_the_page_says_how_to_ch
     gm.tap("close-sitting")  # the first tap only asks
     assert close.description == CLOSE_PROMPT and _open(db)
     # A roll in between puts the label back: the close asks again.
-    session_of(gm.one("tc-roll-log-panel").campaign).roll("1d6")
+    gm.one("tc-roll-log-panel").session.roll("1d6")
     assert close.description == "Close the sitting"
     gm.tap("close-sitting")
     assert close.description == CLOSE_PROMPT and _open(db)
@@ -135,7 +135,7 @@ def test_the_gm_closes_the_sitting_with_a_second_tap_and_the_page_says_how_to_ch
     assert close.disabled and close.description == "Close the sitting"
 
     # Another screen learns it with the live sync (its roll log re-renders).
-    ash_session = session_of(ash.one("tc-roll-log-panel").campaign)
+    ash_session = ash.one("tc-roll-log-panel").session
     ash_session.refresh()
     assert ash.has("tc-sitting", data_sitting="1", data_state="closed")
     assert "companion verify log.json" in ash.inner("tc-sitting-check")
