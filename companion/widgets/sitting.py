@@ -83,12 +83,12 @@ class SittingPanel(widgets.VBox):
             prompt=CLOSE_PROMPT, error=self.error, name="close-sitting")
         self.check_line = widgets.HTML()
         self.check_line.add_class("tc-sitting-check")
-        seats = self.session.seat_role in ("gm", "player", "")
+        seats = self.session.role in ("gm", "player", "")
         self.seed_row = row(self.seed_box, self.seed_button)
         self.seed_row.layout.display = "" if seats else "none"
         # Made on every page (a crafted message can press any widget the kernel made:
         # the session refuses a player's close), shown to the GM only.
-        self.close_button.layout.display = "" if self.session.seat_role in ("gm", "") else "none"
+        self.close_button.layout.display = "" if self.session.role in ("gm", "") else "none"
         self.children = [
             widgets.HTML('<div class="tc-section">Fair dice</div>'),
             self.status, self.seed_row, self.close_button, self.check_line,
@@ -137,7 +137,7 @@ class SittingPanel(widgets.VBox):
         self.check_line.value = self._check_html() if state.number and not state.open else ""
 
     def _seed_html(self) -> str:
-        if self.session.seat_role not in ("gm", "player", ""):
+        if self.session.role not in ("gm", "player", ""):
             return ""
         state = self.session.sitting
         published = state.clients.get(self.seat) if state.open else None

@@ -167,7 +167,7 @@ class SeatsPanel(widgets.VBox):
     def save_trust(self) -> None:
         """Set the table's trust as the two switches say (the GM's move, in the log)."""
         session = self._session()
-        if session.seat_role != "gm":  # the holder's page (code) is not the campaign's GM
+        if session.role != "gm":  # the holder's page (code) is not the campaign's GM
             raise CompanionError("only the campaign's GM sets the table's trust")
         session.set_trust(own_dice=bool(self.own_dice.value),
                           own_numbers=bool(self.own_numbers.value))
