@@ -494,7 +494,6 @@ ESCAPING_BY_HAND = frozenset({
     "companion.widgets.table.seats_panel",
     "companion.widgets.table.site",
     "companion.widgets.table.start",
-    "companion.widgets.variant5e",
     "companion.widgets.variant5e_casters",
     "companion.widgets.variant5e_facing",
     "companion.widgets.variant5e_healing",
