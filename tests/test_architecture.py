@@ -483,8 +483,6 @@ ESCAPING_BY_HAND = frozenset({
     "companion.widgets.monsters_and_magic",
     "companion.widgets.monsters_and_magic_sheet",
     "companion.widgets.monsters_and_magic_travel",
-    "companion.widgets.plot_points",
-    "companion.widgets.plot_points_contest",
     "companion.widgets.saving",
     "companion.widgets.styles",
     "companion.widgets.table.binding",
