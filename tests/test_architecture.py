@@ -477,7 +477,6 @@ ESCAPING_BY_HAND = frozenset({
     "companion.widgets.dice_tray",
     "companion.widgets.luck",
     "companion.widgets.messages",
-    "companion.widgets.miasma.dice_monarchs",
     "companion.widgets.miasma.earthmotes",
     "companion.widgets.miasma.tracker",
     "companion.widgets.monsters_and_magic",
@@ -501,7 +500,6 @@ ESCAPING_BY_HAND = frozenset({
 #: Widget modules still holding HTML tags in f-strings, to convert (also only shrinks).
 TAGS_IN_FSTRINGS = ESCAPING_BY_HAND | {
     "companion.widgets.history",
-    "companion.widgets.miasma.common",
 }
 
 #: An HTML tag opening or closing (``<b>``, ``</div>``, ``<span class=``): not ``a < b``.
