@@ -489,7 +489,6 @@ ESCAPING_BY_HAND = frozenset({
     "companion.widgets.table.panels",
     "companion.widgets.table.party",
     "companion.widgets.table.site",
-    "companion.widgets.table.start",
     "companion.widgets.variant5e_casters",
     "companion.widgets.variant5e_facing",
     "companion.widgets.variant5e_healing",
