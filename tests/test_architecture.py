@@ -466,7 +466,6 @@ ESCAPING_BY_HAND = frozenset({
     "companion.widgets.cairn_srd.combat",
     "companion.widgets.cairn_srd.combat_moves",
     "companion.widgets.cairn_srd.common",
-    "companion.widgets.cairn_srd.downtime",
     "companion.widgets.cairn_srd.dungeon_crawl",
     "companion.widgets.cairn_srd.lockpicking",
     "companion.widgets.cairn_srd.spellbook",
