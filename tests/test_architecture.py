@@ -470,7 +470,6 @@ ESCAPING_BY_HAND = frozenset({
     "companion.widgets.cairn_srd.lockpicking",
     "companion.widgets.cairn_srd.spellbook",
     "companion.widgets.cairn_srd.spellcasting",
-    "companion.widgets.cairn_srd.vessels",
     "companion.widgets.cairn_srd.wilderness",
     "companion.widgets.dice_tray",
     "companion.widgets.luck",
