@@ -109,7 +109,12 @@ def join(items: Iterable[object], sep: object = "") -> Markup:
     'x&amp;y, <b>z</b>'
     """
     glue = frag(sep)
-    return Markup(glue.join(frag(item) for item in items))
+    out: list[str] = []
+    for item in items:
+        if out:
+            out.append(glue)
+        out.append(frag(item))
+    return Markup("".join(out))
 
 
 def _attribute_name(name: str) -> str:
