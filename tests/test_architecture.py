@@ -492,7 +492,6 @@ ESCAPING_BY_HAND = frozenset({
 
 #: Widget modules still holding HTML tags in f-strings, to convert (also only shrinks).
 TAGS_IN_FSTRINGS = ESCAPING_BY_HAND | {
-    "companion.widgets.history",
 }
 
 #: An HTML tag opening or closing (``<b>``, ``</div>``, ``<span class=``): not ``a < b``.
