@@ -490,9 +490,9 @@ ESCAPING_BY_HAND = frozenset({
     "companion.widgets.variant5e_turn",
 })
 
-#: Widget modules still holding HTML tags in f-strings, to convert (also only shrinks).
-TAGS_IN_FSTRINGS = ESCAPING_BY_HAND | {
-}
+#: Widget modules still holding HTML tags in f-strings, to convert (also only shrinks):
+#: today the same modules as above.
+TAGS_IN_FSTRINGS = ESCAPING_BY_HAND
 
 #: An HTML tag opening or closing (``<b>``, ``</div>``, ``<span class=``): not ``a < b``.
 _TAG_IN_TEXT = re.compile(r"</?[a-zA-Z][a-zA-Z0-9-]*(?=[\s>/])|</?[a-zA-Z][a-zA-Z0-9-]*$")
