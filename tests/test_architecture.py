@@ -14,6 +14,9 @@
   ``tools/static_apps`` but their runtime) hold a session and nothing under it (issue 43):
   they import nothing from ``companion.store`` (type hints included), never call
   ``Session.of`` and never read ``.campaign`` on a session.
+- No widget builds markup by string: no ``escape()`` called by hand and no f-string holding
+  an HTML tag outside the element builder (``companion.widgets.markup``); the files not yet
+  converted are listed, and the lists only shrink.
 
 Each check is also run on a small bad source, so a check that could never fail is caught.
 """
@@ -21,6 +24,8 @@ Each check is also run on a small bad source, so a check that could never fail i
 from __future__ import annotations
 
 import ast
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -583,3 +588,112 @@ def test_the_session_check_catches_a_planted_face(text: str) -> None:
 ])
 def test_the_session_check_leaves_a_page_name_alone(text: str) -> None:
     assert campaign_reaches(_fake(text, "companion.widgets.planted")) == []
+# -- pages are built by the element builder, not by string (issue 43) -----------------------
+
+#: The element builder: the one widget module that escapes and writes tags itself.
+BUILDER = "companion.widgets.markup"
+
+#: Widget modules still calling ``escape()`` by hand, to convert to the builder. The list
+#: only shrinks: a listed module that no longer escapes fails the test below.
+ESCAPING_BY_HAND = frozenset({
+    "companion.widgets.cairn_srd.character",
+    "companion.widgets.cairn_srd.combat",
+    "companion.widgets.cairn_srd.combat_moves",
+    "companion.widgets.cairn_srd.common",
+    "companion.widgets.cairn_srd.dungeon_crawl",
+    "companion.widgets.cairn_srd.lockpicking",
+    "companion.widgets.cairn_srd.spellcasting",
+    "companion.widgets.cairn_srd.wilderness",
+    "companion.widgets.dice_tray",
+    "companion.widgets.miasma.earthmotes",
+    "companion.widgets.miasma.tracker",
+    "companion.widgets.monsters_and_magic",
+    "companion.widgets.monsters_and_magic_sheet",
+    "companion.widgets.styles",
+    "companion.widgets.table.binding",
+    "companion.widgets.table.pages",
+    "companion.widgets.table.panels",
+    "companion.widgets.table.site",
+    "companion.widgets.variant5e_facing",
+    "companion.widgets.variant5e_healing",
+    "companion.widgets.variant5e_items",
+    "companion.widgets.variant5e_turn",
+})
+
+#: Widget modules still holding HTML tags in f-strings, to convert (also only shrinks):
+#: today the same modules as above.
+TAGS_IN_FSTRINGS = ESCAPING_BY_HAND
+
+#: An HTML tag opening or closing (``<b>``, ``</div>``, ``<span class=``): not ``a < b``.
+_TAG_IN_TEXT = re.compile(r"</?[a-zA-Z][a-zA-Z0-9-]*(?=[\s>/])|</?[a-zA-Z][a-zA-Z0-9-]*$")
+
+
+def escapes_by_hand(source: Source) -> list[str]:
+    """Where a module calls ``escape`` itself (``escape(x)``, ``html.escape(x)``,
+    ``markup.escape(x)``): the builder escapes text and attributes for it."""
+    where = f"{source.path.relative_to(ROOT)}"
+    return [f"{where}:{node.lineno}: calls escape() by hand"
+            for node in ast.walk(source.tree)
+            if isinstance(node, ast.Call)
+            and ((isinstance(node.func, ast.Name) and node.func.id == "escape")
+                 or (isinstance(node.func, ast.Attribute) and node.func.attr == "escape"))]
+
+
+def tags_in_fstrings(source: Source) -> list[str]:
+    """Where an f-string holds an HTML tag in its literal text (markup built by string,
+    with its values put in unescaped unless escaped by hand)."""
+    where = f"{source.path.relative_to(ROOT)}"
+    problems = []
+    for node in ast.walk(source.tree):
+        if isinstance(node, ast.JoinedStr):
+            literal = "".join(part.value for part in node.values
+                              if isinstance(part, ast.Constant) and isinstance(part.value, str))
+            if _TAG_IN_TEXT.search(literal):
+                problems.append(f"{where}:{node.lineno}: builds an HTML tag in an f-string")
+    return problems
+
+
+def _widget_sources() -> list[Source]:
+    widgets = [s for s in sources() if s.module.startswith("companion.widgets")]
+    assert len(widgets) > 20
+    return widgets
+
+
+@pytest.mark.parametrize(("check", "listed"), [(escapes_by_hand, ESCAPING_BY_HAND),
+                                               (tags_in_fstrings, TAGS_IN_FSTRINGS)])
+def test_widgets_build_markup_with_the_builder(
+        check: Callable[[Source], list[str]], listed: frozenset[str]) -> None:
+    found = _widget_sources()
+    problems = [p for s in found if s.module != BUILDER and s.module not in listed
+                for p in check(s)]
+    assert problems == [], "\n".join(problems)
+    # The list only shrinks: a converted module leaves it, a module that is gone too.
+    stale = sorted(s.module for s in found if s.module in listed and not check(s))
+    assert stale == [], f"converted to the builder, take them off the list: {stale}"
+    assert listed <= {s.module for s in found}, "a listed module is gone"
+
+
+@pytest.mark.parametrize(("check", "text"), [
+    (escapes_by_hand, "from companion.widgets.markup import escape\n"
+                      "def f(name):\n    return '<b>' + escape(name) + '</b>'\n"),
+    (escapes_by_hand, "import html\ndef f(name):\n    return html.escape(name)\n"),
+    (escapes_by_hand, "from companion.widgets import markup\n"
+                      "def f(name):\n    return markup.escape(name)\n"),
+    (tags_in_fstrings, "def f(name):\n    return f'<b>{name}</b>'\n"),
+    (tags_in_fstrings, "def f(n):\n    return f'<div class=\"x\" data-n=\"{n}\">'\n"),
+    (tags_in_fstrings, "def f(x):\n    return f'{x}</td>'\n"),
+    (tags_in_fstrings, "def f(x):\n    return f'{x}<br>'\n"),
+])
+def test_the_markup_check_catches_a_planted_string(
+        check: Callable[[Source], list[str]], text: str) -> None:
+    assert len(check(_fake(text, "companion.widgets.planted"))) == 1
+
+
+@pytest.mark.parametrize("text", [
+    "from companion.widgets.markup import el\ndef f(name):\n    return el('b', name)\n",
+    "def f(a, b):\n    return f'{a} < {b} and {b}<3'\n",  # comparisons, not tags
+    "def f(n):\n    return f'd{n} <= 6' + '<b>plain</b>'\n",
+])
+def test_the_markup_check_leaves_builder_code_alone(text: str) -> None:
+    planted = _fake(text, "companion.widgets.plain")
+    assert escapes_by_hand(planted) == [] and tags_in_fstrings(planted) == []

@@ -12,7 +12,10 @@ from companion.widgets.controls import button
 from companion.widgets.layout import row
 from companion.widgets.markup import (
     LOCAL_TIME_SCRIPT,
+    Markup,
     details_html,
+    el,
+    frag,
     local_time_html,
     roll_text_html,
 )
@@ -37,7 +40,7 @@ class _Logged(Protocol):
     def summary(self) -> str: ...
 
 
-def log_html(log: Any, shown: int = LOG_SHOWN) -> str:
+def log_html(log: Any, shown: int = LOG_SHOWN) -> Markup:
     """A tracker's moves (its ``log``), newest first, as a bounded list.
 
     The newest ``shown`` lines, each cut to
@@ -48,14 +51,13 @@ def log_html(log: Any, shown: int = LOG_SHOWN) -> str:
     """
     events: list[_Logged] = list(log)
     first = max(0, len(events) - shown)
-    items = "".join(
-        f'<li data-n="{i + 1}">{roll_text_html(clipped(events[i].summary, ENTRY_TEXT_LIMIT))}'
-        "</li>" for i in range(len(events) - 1, first - 1, -1))
-    more = (f'<div class="tc-history-more">… and {first} earlier move'
-            f'{"s" if first != 1 else ""} (in the save)</div>') if first else ""
+    items = (el("li", roll_text_html(clipped(events[i].summary, ENTRY_TEXT_LIMIT)), data_n=i + 1)
+             for i in range(len(events) - 1, first - 1, -1))
+    more = el("div", f"… and {first} earlier move{'s' if first != 1 else ''} (in the save)",
+              class_="tc-history-more") if first else None
     # tabindex: the list scrolls once long, and a keyboard must reach it to scroll it.
-    return (f'<ol class="tc-history tc-log" tabindex="0" data-count="{len(events)}">{items}'
-            f"</ol>{more}")
+    return frag(el("ol", items, class_="tc-history tc-log", tabindex=0, data_count=len(events)),
+                more)
 
 
 HISTORY_SHOWN = 50
@@ -105,7 +107,8 @@ class HistoryView(widgets.VBox):
     def render(self) -> None:
         h = self.history
         n = len(h)
-        self.title.value = f"<b>History</b> ({n} roll{'s' if n != 1 else ''}, newest first)"
+        self.title.value = frag(el("b", "History"),
+                                f" ({n} roll{'s' if n != 1 else ''}, newest first)")
         self.clear_button.disabled = n == 0
         if n:
             size = sum(len(r.text) + 60 * len(r.dice) + 120 for r in h)
@@ -113,27 +116,26 @@ class HistoryView(widgets.VBox):
         else:
             self._downloads.withdraw()
         records = h.records[: self.shown]
-        items = "".join(self._item(r) for r in records)
-        more = (f'<li class="tc-history-more">… and {n - len(records)} older rolls '
-                "(in the downloads)</li>") if n > len(records) else ""
-        script = LOCAL_TIME_SCRIPT if records else ""
-        self.list.value = (f'<ol class="tc-history" tabindex="0" data-count="{h.count}">{items}'
-                           f"{more}</ol>{script}")
+        items = [self._item(r) for r in records]
+        more = el("li", f"… and {n - len(records)} older rolls (in the downloads)",
+                  class_="tc-history-more") if n > len(records) else None
+        self.list.value = frag(
+            el("ol", items, more, class_="tc-history", tabindex=0, data_count=h.count),
+            LOCAL_TIME_SCRIPT if records else None)
 
-    def _links(self) -> str:
+    def _links(self) -> Markup:
         h = self.history
         # Files for a spreadsheet or a program: under "details", with the seeds.
-        return details_html(
-            data_uri_link("CSV", "rolls.csv", "text/csv", h.to_csv()) + data_uri_link(
-                "JSON", "rolls.json", "application/json", h.to_json()), "downloads")
+        return details_html(frag(
+            data_uri_link("CSV", "rolls.csv", "text/csv", h.to_csv()), data_uri_link(
+                "JSON", "rolls.json", "application/json", h.to_json())), "downloads")
 
     @staticmethod
-    def _item(r: RollRecord) -> str:
-        return (
-            f'<li data-n="{r.n}"><span class="tc-h-total">{r.total}</span> '
-            f'<span class="tc-h-text">{roll_text_html(clipped(r.text, ENTRY_TEXT_LIMIT))}'
-            "</span><br>"
-            f'<span class="tc-h-meta">#{r.n} · {local_time_html(r.time)} · '
-            f'{details_html(f"seed {r.seed}")}</span>'
-            "</li>"
-        )
+    def _item(r: RollRecord) -> Markup:
+        return el(
+            "li", el("span", r.total, class_="tc-h-total"), " ",
+            el("span", roll_text_html(clipped(r.text, ENTRY_TEXT_LIMIT)), class_="tc-h-text"),
+            el("br"),
+            el("span", f"#{r.n} · ", local_time_html(r.time), " · ",
+               details_html(frag(f"seed {r.seed}")), class_="tc-h-meta"),
+            data_n=r.n)

@@ -10,7 +10,6 @@ a long campaign's report may take a second.
 
 from __future__ import annotations
 
-import html
 from typing import TYPE_CHECKING
 
 import ipywidgets as widgets
@@ -18,6 +17,7 @@ import ipywidgets as widgets
 from companion.luck import NOT_PLACED, LuckReport, luck_report, percentile_svg, play_sessions
 from companion.table.session import Session
 from companion.widgets.base import ErrorLine, button, row, safe
+from companion.widgets.markup import Markup, el, frag
 
 if TYPE_CHECKING:
     from companion.table.session import Session
@@ -67,7 +67,7 @@ class LuckPanel(widgets.VBox):
         return report
 
 
-def report_html(report: LuckReport) -> str:
+def report_html(report: LuckReport) -> Markup:
     """The report as the panel shows it: a line and a chart per seat and kind of dice."""
     items = []
     for who, per_session, whole in report.seats:
@@ -78,19 +78,20 @@ def report_html(report: LuckReport) -> str:
             for summary, own in ((luck.dice, False), (luck.own, True)):
                 if summary is None:
                     continue
-                line = html.escape(summary.line(who, span, own=own))
-                chart = percentile_svg([r.percentile for r in summary.rolls],
-                                       title=f"{who}: percentile of each roll")
-                items.append(f'<li class="tc-luck-seat" data-who="{html.escape(who, True)}">'
-                             f"{line}<br>{chart}</li>")
+                line = summary.line(who, span, own=own)
+                # SVG companion.luck draws (its title escaped there): markup as it comes.
+                chart = Markup(percentile_svg([r.percentile for r in summary.rolls],
+                                              title=f"{who}: percentile of each roll"))
+                items.append(el("li", line, el("br"), chart, class_="tc-luck-seat",
+                                data_who=who))
             if luck.not_placed:
                 parts = ", ".join(f"{n} {NOT_PLACED.get(k, k)}"
                                   for k, n in luck.not_placed.items())
-                items.append(f'<li class="tc-luck-not-placed">{html.escape(who)}, not '
-                             f"placed {span}: {html.escape(parts)}</li>")
+                items.append(el("li", f"{who}, not placed {span}: {parts}",
+                                class_="tc-luck-not-placed"))
     if not items:
-        return '<div class="tc-roll-note">No roll to place yet.</div>'
-    return (f'<ul class="tc-luck">{"".join(items)}</ul><div class="tc-roll-note">Each '
-            "roll's percentile is the share of rolls of its expression that come out lower "
-            "(ties split); higher is luckier. Hidden rolls count once revealed; dice "
-            "entered by hand are reported apart.</div>")
+        return el("div", "No roll to place yet.", class_="tc-roll-note")
+    return frag(el("ul", items, class_="tc-luck"), el(
+        "div", "Each roll's percentile is the share of rolls of its expression that come out "
+        "lower (ties split); higher is luckier. Hidden rolls count once revealed; dice "
+        "entered by hand are reported apart.", class_="tc-roll-note"))

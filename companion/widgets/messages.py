@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import ipywidgets as widgets
 
 from companion.errors import CompanionError
-from companion.widgets.markup import into_view_html
+from companion.widgets.markup import Markup, el, frag, into_view_html
 
 if TYPE_CHECKING:
     from companion.widgets.inputs import CheckedBox
@@ -76,15 +76,15 @@ class ErrorLine(widgets.HTML):
     def show(self, exc_or_text: BaseException | str) -> None:
         text = exc_or_text if isinstance(exc_or_text, str) else one_line(exc_or_text)
         self.remove_class("tc-echoed")
-        # role=alert makes screen readers announce it; escaping because inputs are untrusted.
+        # role=alert makes screen readers announce it; the builder escapes untrusted input.
         # Brought into view as it appears, only as far as needed (a phone shows a small part
         # of an app); a message already on screen does not move the page.
-        self.value = f'<span role="alert">{html.escape(text)}</span>{into_view_html("nearest")}'
+        self.value = frag(el("span", text, role="alert"), into_view_html("nearest"))
 
     def echo(self, text: str, box: CheckedBox | None = None) -> None:
         """Carry ``text``, shown elsewhere (under ``box``), without showing it again."""
         self.add_class("tc-echoed")
-        self.value = f'<span class="tc-echo">{html.escape(text)}</span>'
+        self.value = el("span", text, class_="tc-echo")
         if box is not None and box not in self._carried:
             self._carried.append(box)
 
@@ -93,7 +93,7 @@ class ErrorLine(widgets.HTML):
         refusal that was a move's (see
         [CheckedBox.settle][companion.widgets.inputs.CheckedBox.settle])."""
         self.remove_class("tc-echoed")
-        self.value = ""
+        self.value = Markup()
         carried, self._carried = self._carried, []
         for box in carried:
             box.settle()

@@ -50,12 +50,11 @@ from companion.widgets.base import (
     app_box,
     button,
     draw_seed,
-    escape,
     int_box,
     one_line,
     row,
 )
-from companion.widgets.markup import details_html
+from companion.widgets.markup import details_html, el
 from companion.widgets.rolls import RollControls
 from companion.widgets.seat_controls import table_move
 
@@ -133,17 +132,17 @@ class TravelApp(widgets.VBox):
         self.faller.add_class("tc-pick-faller")
         party_parts: list[widgets.Widget] = []
         if party is not None:
-            party_parts = [widgets.HTML("<b>The party on the road</b>"), self.sheets,
+            party_parts = [widgets.HTML(el("b", "The party on the road")), self.sheets,
                            row(self.ability, self.period, self.group, self.forage),
                            self.road]
         app_box(
-            widgets.HTML("<b>Travel planner</b>"),
+            widgets.HTML(el("b", "Travel planner")),
             row(self.hexes, self.how, self.speed),
             row(self.mounted, self.reading),
             self.plan,
             self.controls,
             *party_parts,
-            widgets.HTML("<b>Falling</b>"),
+            widgets.HTML(el("b", "Falling")),
             row(self.feet, *([self.faller] if party is not None else []), self.fall),
             self.fall_odds,
             self.fall_result,
@@ -172,14 +171,13 @@ class TravelApp(widgets.VBox):
 
     def render_plan(self) -> None:
         if not self.hexes.valid:
-            self.plan.value = "<div><i>Fix the hexes above.</i></div>"
+            self.plan.value = el("div", el("i", "Fix the hexes above."))
             return
         vehicle = None if self.how.value == _OVERLAND else str(self.how.value)
         self.speed.disabled = self.mounted.disabled = vehicle is not None
         p = self.journey()
-        self.plan.value = (f'<div class="tc-plan" data-periods="{p.periods}" '
-                           f'data-hours="{p.hours}" data-exhaustion="{p.exhaustion}">'
-                           f"{escape(p.describe())}</div>")
+        self.plan.value = el("div", p.describe(), class_="tc-plan", data_periods=p.periods,
+                             data_hours=p.hours, data_exhaustion=p.exhaustion)
         self.forage.disabled = not p.can_forage
 
     def render_hint(self) -> None:
@@ -217,24 +215,22 @@ class TravelApp(widgets.VBox):
             self.faller.options = options
             self.faller.value = keep if keep in [k for _, k in options] else ""
         if not party:
-            self.sheets.value = ('<p class="tc-empty">Nobody in the party yet: add adventurers '
-                                 "in the Table Companion.</p>")
+            self.sheets.value = el("p", "Nobody in the party yet: add adventurers in the "
+                                   "Table Companion.", class_="tc-empty")
             return
-        rows = "".join(
-            f'<li data-name="{escape(a.name)}" data-exhaustion="{a.exhaustion}" '
-            f'data-supplies="{a.supplies}" data-hp="{a.hp}"><b>{escape(a.name)}</b> · '
-            f"HP {a.hp}/{a.max_hp} · exhaustion {a.exhaustion}/{a.max_exhaustion} · "
-            f"supplies {a.supplies}</li>" for a in party)
-        self.sheets.value = f'<ul class="tc-road">{rows}</ul>'
+        self.sheets.value = el("ul", (
+            el("li", el("b", a.name), f" · HP {a.hp}/{a.max_hp} · exhaustion "
+               f"{a.exhaustion}/{a.max_exhaustion} · supplies {a.supplies}",
+               data_name=a.name, data_exhaustion=a.exhaustion, data_supplies=a.supplies,
+               data_hp=a.hp) for a in party), class_="tc-road")
 
     def _show(self, kind: str, text: str, notes: list[str], *, how: str = "",
               **data: object) -> None:
-        """``text`` (escaped here), then ``how`` (HTML: a seed folded under details)."""
-        attrs = "".join(f' data-{k}="{escape(v)}"' for k, v in data.items())
-        extra = "".join(f"<li>{escape(n)}</li>" for n in notes)
-        said = f"{escape(text)} ({how})" if how else escape(text)
-        self.road.value = (f'<div class="tc-road-result tc-{kind}"{attrs}>{said}'
-                           f"{'<ul>' + extra + '</ul>' if extra else ''}</div>")
+        """``text``, then ``how`` (a seed folded under details), the notes as a list."""
+        self.road.value = el(
+            "div", text, how and (" (", how, ")"),
+            notes and el("ul", (el("li", n) for n in notes)),
+            class_=f"tc-road-result tc-{kind}", attrs={f"data-{k}": v for k, v in data.items()})
 
     def travel_period(self) -> None:
         """One travel period: each character marks the pace's exhaustion."""
@@ -267,7 +263,7 @@ class TravelApp(widgets.VBox):
         out = self.controls.run(f"{label} ({ability})", action, lambda v: f"{label}: {v}")
         kind = "forage" if forage else "group"
         if out.value is None:
-            self.road.value = f'<div class="tc-road-result tc-{kind}">{out.hidden_html()}</div>'
+            self.road.value = el("div", out.hidden_html(), class_=f"tc-road-result tc-{kind}")
             return
         done = out.value
         how = "real dice" if out.physical else details_html(f"seed {out.seed}")
@@ -307,8 +303,7 @@ class TravelApp(widgets.VBox):
             else:
                 text = (f"{who_ac}: no damage {percent(taken.p(0))} · average "
                         f"{float(taken.mean):.2f} · at most {taken.max}")
-        self.fall_odds.value = (f'<div class="tc-fall-odds" data-ac="{ac}">'
-                                f"{escape(text)}</div>")
+        self.fall_odds.value = el("div", text, class_="tc-fall-odds", data_ac=ac)
 
     def render_distance(self) -> None:
         if not self.turns.valid:
@@ -320,7 +315,7 @@ class TravelApp(widgets.VBox):
         if turns <= 3:
             flag = " — the seed's number is off" if falling_distance_differs(turns) else ""
             text += f"; the seed prints {falling_distance(turns):,} feet{flag}"
-        self.distance.value = f'<div class="tc-fall-distance">{escape(text)}</div>'
+        self.distance.value = el("div", text, class_="tc-fall-distance")
 
     def roll_fall(self) -> None:
         feet = self.feet.read()
@@ -330,7 +325,7 @@ class TravelApp(widgets.VBox):
             raise RuleError(f"Falling: {who} is no longer in the party")
         table = self.party() if self.party is not None else Party()  # alone: just roll
         if falling_damage_dice(feet) == "0":
-            self.fall_result.value = '<div class="tc-fall" data-total="0">no damage</div>'
+            self.fall_result.value = el("div", "no damage", class_="tc-fall", data_total=0)
             return
 
         def action(rng: random.Random) -> Fall:
@@ -339,8 +334,8 @@ class TravelApp(widgets.VBox):
         label = f"falling {feet} feet" + (f" ({who})" if who else "")
         out = self.controls.run(label, action, str)
         if out.value is None:
-            self.fall_result.value = f'<div class="tc-fall">{out.hidden_html()}</div>'
+            self.fall_result.value = el("div", out.hidden_html(), class_="tc-fall")
             return
         how = "real dice" if out.physical else details_html(f"seed {out.seed}")
-        self.fall_result.value = (f'<div class="tc-fall" data-total="{out.value.total}">'
-                                  f"{escape(str(out.value))} <small>({how})</small></div>")
+        self.fall_result.value = el("div", f"{out.value} ", el("small", "(", how, ")"),
+                                    class_="tc-fall", data_total=out.value.total)

@@ -24,7 +24,6 @@ myself" (the faces typed in one box, checked against the check's dice).
 
 from __future__ import annotations
 
-import html
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
@@ -62,6 +61,7 @@ from companion.widgets.base import (
     row,
     slug,
 )
+from companion.widgets.markup import Markup, el, frag, join
 from companion.widgets.plot_points_contest import PlotContestPanel, advantage_note
 from companion.widgets.rolls import RollControls, RollLogPanel, RuleRoll, faces_hint
 from companion.widgets.seat_controls import mover, seat_refusal, show_undo, undo
@@ -93,6 +93,19 @@ def _ability_picker(description: str, name: str) -> widgets.Dropdown:
     return picker
 
 
+def _total_line(who: str, total: int, verdict: str, margin: int | None) -> Markup:
+    """A check's line: who, the total, success or failure and the margin."""
+    return el("div", el("b", who), ": ", el("span", total, class_="tc-total"), " — ",
+              el("b", verdict, class_="tc-verdict"), f" (margin {margin:+d})")
+
+
+def _token(kind: str, letter: str, colour: str) -> Markup:
+    """One plot point as a round coloured token."""
+    return el("span", letter, class_=f"tc-token tc-{kind}", title=kind,
+              style="display:inline-block;min-width:28px;padding:4px;margin:2px;"
+                    f"border-radius:14px;background:{colour};color:#fff;text-align:center")
+
+
 class PlotPointCheckPanel(widgets.VBox):
     """Pick who rolls and the check; shows the exact chance first, then rolls.
 
@@ -121,7 +134,7 @@ class PlotPointCheckPanel(widgets.VBox):
         self.fields = (self.proficiency, self.advantage, self.difficulty)
         self.chance = widgets.HTML()
         self.chance.add_class("tc-chance")
-        self.result = widgets.HTML('<div class="tc-result" data-n="0">No check yet.</div>')
+        self.result = widgets.HTML(el("div", "No check yet.", class_="tc-result", data_n=0))
         self.rolls = 0
         self._shown_at = 0  # the log's length when the outcome shown was made (0: none)
         self.roll_button = button("Roll check", self.roll, error=self.error, style="primary",
@@ -131,16 +144,15 @@ class PlotPointCheckPanel(widgets.VBox):
                          tooltip=f"{label}: {SPEND_RULES[move]}")
             for label, move, name in SPENDS
         }
-        self.spend_help = widgets.HTML(
-            "<span class='tc-note'>"
-            + " · ".join(f"<b>{html.escape(label)}</b>: {html.escape(SPEND_RULES[move])}"
-                         for label, move, _name in SPENDS) + "</span>")
+        self.spend_help = widgets.HTML(el("span", join(
+            (frag(el("b", label), f": {SPEND_RULES[move]}") for label, move, _name in SPENDS),
+            " · "), class_="tc-note"))
         self.spend_help.add_class("tc-spend-help")
         self.ability.observe(self._show_chance, names="value")
         for f in self.fields:
             f.observe(self._show_chance, names="value")
         self.children = [
-            widgets.HTML("<b>Check</b>"),
+            widgets.HTML(el("b", "Check")),
             row(self.who, self.ability),
             row(*self.fields),
             self.chance,
@@ -171,27 +183,27 @@ class PlotPointCheckPanel(widgets.VBox):
         if self._shown_at and len(self.session.log) < self._shown_at:
             # Undo took back the outcome shown here: say so rather than keep showing it.
             self._shown_at = 0
-            self.result.value = (f'<div class="tc-result tc-undone" data-n="{self.rolls}">'
-                                 "Undone: that check was taken back.</div>")
+            self.result.value = el("div", "Undone: that check was taken back.",
+                                   class_="tc-result tc-undone", data_n=self.rolls)
         allowed = set(self.session.available_spends()) if not self.controls.hidden else set()
         for move, btn in self.spend_buttons.items():
             btn.disabled = move not in allowed or seat_refusal(self.session, move, {}) is not None
 
     def _show_chance(self, _change: Any = None) -> None:
         if not all(f.valid for f in self.fields):
-            self.chance.value = "<div>Fix the box marked below it to see the chance.</div>"
+            self.chance.value = el("div", "Fix the box marked below it to see the chance.")
             return
         check = self.check()
         self.controls.set_hint(faces_hint(check.expression))
         p = check.chance()
         one, twenty = check.natural_chances()
         capped = advantage_note(check.advantage)
-        self.chance.value = (
-            f'<div>{html.escape(check.expression)} vs {check.difficulty}: '
-            f'<b class="tc-p">{percent(p)}</b> chance of success '
-            f'<span class="tc-note">({fraction_text(p)}; natural 1: {percent(one)}, '
-            f'natural 20: {percent(twenty)})</span></div>{capped}'
-        )
+        self.chance.value = frag(
+            el("div", f"{check.expression} vs {check.difficulty}: ",
+               el("b", percent(p), class_="tc-p"), " chance of success ",
+               el("span", f"({fraction_text(p)}; natural 1: {percent(one)}, "
+                  f"natural 20: {percent(twenty)})", class_="tc-note")),
+            capped)
 
     def roll(self) -> Any:
         """Roll the check in the mode picked: public, it becomes the check in play; hidden,
@@ -239,36 +251,30 @@ class PlotPointCheckPanel(widgets.VBox):
         """A check rolled off the table: its result if this viewer may see it, else only
         the commitment."""
         self.rolls += 1
-        mode = html.escape(mode_name(out.mode))
+        mode = mode_name(out.mode)
         if not out.shown or out.value is None:
-            self.result.value = (f'<div class="tc-result tc-hidden" data-n="{self.rolls}">'
-                                 f"{out.hidden_html()}</div>")
+            self.result.value = el("div", out.hidden_html(), class_="tc-result tc-hidden",
+                                   data_n=self.rolls)
             return
         result = out.value
         verdict = "success" if result.success else "failure"
-        self.result.value = (
-            f'<div class="tc-result tc-{verdict}" data-n="{self.rolls}">'
-            f"<div>Rolled {mode}, off the table (entry {out.entry})</div>"
-            f'<div><b>{html.escape(who)}</b>: <span class="tc-total">{result.total}</span> — '
-            f'<b class="tc-verdict">{verdict}</b> (margin {result.margin:+d})</div>'
-            f'<div class="tc-roll-text">{roll_text_html(str(result.result.roll))}</div></div>'
-        )
+        self.result.value = el(
+            "div", el("div", f"Rolled {mode}, off the table (entry {out.entry})"),
+            _total_line(who, result.total, verdict, result.margin),
+            el("div", roll_text_html(str(result.result.roll)), class_="tc-roll-text"),
+            class_=f"tc-result tc-{verdict}", data_n=self.rolls)
 
     def _show(self, outcome: Any) -> None:
         self.rolls += 1
         self._shown_at = len(self.session.log)
         result = outcome.result
         verdict = "success" if result.success else "failure"
-        notes = "".join(f"<li>{html.escape(n)}</li>" for n in outcome.notes)
-        action = f"<div>{html.escape(outcome.action)}</div>" if outcome.action else ""
-        self.result.value = (
-            f'<div class="tc-result tc-{verdict}" data-n="{self.rolls}">{action}'
-            f'<div><b>{html.escape(outcome.who)}</b>: '
-            f'<span class="tc-total">{result.total}</span> — <b class="tc-verdict">'
-            f'{verdict}</b> (margin {result.margin:+d})</div>'
-            f'<div class="tc-roll-text">{roll_text_html(str(result.result.roll))}</div>'
-            f'<ul>{notes}</ul></div>'
-        )
+        self.result.value = el(
+            "div", outcome.action and el("div", outcome.action),
+            _total_line(outcome.who, result.total, verdict, result.margin),
+            el("div", roll_text_html(str(result.result.roll)), class_="tc-roll-text"),
+            el("ul", (el("li", n) for n in outcome.notes)),
+            class_=f"tc-result tc-{verdict}", data_n=self.rolls)
 
 
 class PlotPointPoolPanel(widgets.VBox):
@@ -279,23 +285,18 @@ class PlotPointPoolPanel(widgets.VBox):
         self.session = session
         self.view = widgets.HTML()
         self.view.add_class("tc-pool")
-        self.children = [widgets.HTML("<b>Plot points</b>"), self.view]
+        self.children = [widgets.HTML(el("b", "Plot points")), self.view]
         bind(session, self._render, error=error)
 
     def _render(self) -> None:
         s = self.session
-        tokens = ('<span class="tc-token tc-lucky" title="lucky" style="display:inline-block;'
-                  'min-width:28px;padding:4px;margin:2px;border-radius:14px;background:#2e7d32;'
-                  'color:#fff;text-align:center">L</span>') * s.lucky + (
-                  '<span class="tc-token tc-unlucky" title="unlucky" style="display:inline-block;'
-                  'min-width:28px;padding:4px;margin:2px;border-radius:14px;background:#6a1b9a;'
-                  'color:#fff;text-align:center">U</span>') * s.unlucky
-        self.view.value = (
-            f'<div data-lucky="{s.lucky}" data-unlucky="{s.unlucky}">{tokens}</div>'
-            f'<div><span class="tc-lucky-count">{s.lucky}</span> lucky, '
-            f'<span class="tc-unlucky-count">{s.unlucky}</span> unlucky '
-            f'(one per player and the GM: {s.size})</div>'
-        )
+        tokens = [_token("lucky", "L", "#2e7d32")] * s.lucky + (
+            [_token("unlucky", "U", "#6a1b9a")] * s.unlucky)
+        self.view.value = frag(
+            el("div", tokens, data_lucky=s.lucky, data_unlucky=s.unlucky),
+            el("div", el("span", s.lucky, class_="tc-lucky-count"), " lucky, ",
+               el("span", s.unlucky, class_="tc-unlucky-count"),
+               f" unlucky (one per player and the GM: {s.size})"))
 
 
 class StrainWoundsPanel(widgets.VBox):
@@ -350,7 +351,7 @@ class StrainWoundsPanel(widgets.VBox):
             self.did.value = ""
             move(self.character_name, self.amount.read())
             summary = self.session.log[-1].summary
-            self.did.value = f'<div class="tc-note">{html.escape(summary)}</div>'
+            self.did.value = el("div", summary, class_="tc-note")
 
         return act
 
@@ -372,7 +373,7 @@ class StrainWoundsPanel(widgets.VBox):
             f"{name}: long rest", lambda rng: self.session.long_rest(
                 name, dc, ability, proficiency,
                 **controls.move_args(rng)), text, trackers=[self.session])
-        self.rest_result.value = (f'<div class="tc-note">{html.escape(out.text or "")}</div>'
+        self.rest_result.value = (el("div", out.text or "", class_="tc-note")
                                   if out.shown else out.hidden_html())
         return out.value
 
@@ -381,20 +382,20 @@ class StrainWoundsPanel(widgets.VBox):
         for btn in (self.strain_button, self.wound_button, self.heal_button, self.rest_button):
             btn.disabled = not here
         if not here:
-            self.view.value = f"<i>{html.escape(self.character_name)} has left the table.</i>"
+            self.view.value = el("i", f"{self.character_name} has left the table.")
             return
         c = self.session.character(self.character_name)
         self.wound_button.disabled = not c.can_take_wound
         self.heal_button.disabled = c.wounds == 0
         tier = c.tier
-        effect = html.escape(tier.effect) if tier else "No wounds."
-        self.view.value = (
-            f'<div class="tc-sheet" data-strain="{c.strain}" data-wounds="{c.wounds}">'
-            f'<b>{html.escape(c.name)}</b> — <span class="tc-condition">{c.condition}</span>'
-            f'<div>Strain <span class="tc-strain">{c.strain}</span>/{STRAIN_PER_WOUND} · '
-            f'Wounds <span class="tc-wounds">{c.wounds}</span>/{MAX_WOUNDS}</div>'
-            f'<div><span class="tc-note">{effect}</span></div></div>'
-        )
+        effect = tier.effect if tier else "No wounds."
+        self.view.value = el(
+            "div", el("b", c.name), " — ", el("span", c.condition, class_="tc-condition"),
+            el("div", "Strain ", el("span", c.strain, class_="tc-strain"),
+               f"/{STRAIN_PER_WOUND} · Wounds ", el("span", c.wounds, class_="tc-wounds"),
+               f"/{MAX_WOUNDS}"),
+            el("div", el("span", effect, class_="tc-note")),
+            class_="tc-sheet", data_strain=c.strain, data_wounds=c.wounds)
 
 
 class PlotPointLogPanel(widgets.VBox):
@@ -409,7 +410,7 @@ class PlotPointLogPanel(widgets.VBox):
         self.undo_button = button("Undo", self.undo, error=self.error, name="undo")
         self.save_load = SaveLoad(session, "plot-points-table.json", what="plot-points table")
         self.children = [
-            widgets.HTML("<b>Log</b>"),
+            widgets.HTML(el("b", "Log")),
             row(self.undo_button),
             *own_error,
             self.view,
@@ -460,7 +461,7 @@ class PlotPointsApp(widgets.VBox):
                          if table is not None else None)
         app_box(
             self.pool, self.roller, self.contest,
-            widgets.HTML("<b>Strain & wounds</b>"), self.recovery, self.characters,
+            widgets.HTML(el("b", "Strain & wounds")), self.recovery, self.characters,
             row(self.new_player, button("Add player", self.add_player, error=self.error,
                                         name="add-player")),
             self.error, self.history, *([self.roll_log] if self.roll_log else []), box=self,

@@ -37,14 +37,13 @@ from companion.widgets.base import (
     button,
     chance_html,
     draw_seed,
-    escape,
     first_bad_box,
     int_box,
     one_line,
     row,
     text_box,
 )
-from companion.widgets.markup import details_html
+from companion.widgets.markup import Markup, details_html, el, frag
 from companion.widgets.rolls import RollControls, RuleRoll, faces_hint
 from companion.widgets.seat_controls import mover
 
@@ -67,15 +66,15 @@ def _side(label: str, name: str) -> tuple[widgets.Dropdown, NumberBox, NumberBox
 
 
 
-def advantage_note(net: int) -> str:
+def advantage_note(net: int) -> Markup:
     """Past the last advantage die the die stays the same: a note saying so ("" when the
     net advantage has its own die), so a net of 6 or 99 is not silently rolled as 5."""
     top = max(ADVANTAGE_DICE)
     if abs(net) <= top:
-        return ""
-    return (f'<div class="tc-note tc-advantage-note">Net {net:+d} rolls as '
-            f"{top if net > 0 else -top:+d}: d{ADVANTAGE_DICE[top]} is the largest advantage "
-            "die.</div>")
+        return Markup()
+    return el("div", f"Net {net:+d} rolls as {top if net > 0 else -top:+d}: "
+              f"d{ADVANTAGE_DICE[top]} is the largest advantage die.",
+              class_="tc-note tc-advantage-note")
 
 class PlotContestPanel(widgets.VBox):
     """A contest between a player (or the GM) and another side."""
@@ -103,7 +102,7 @@ class PlotContestPanel(widgets.VBox):
         self.close_button = button("Close the check in play", mover(session, "end_check"),
                                    error=self.error, name="end-check")
         self.children = (
-            widgets.HTML("<b>Contest</b> — the higher result wins"),
+            widgets.HTML(frag(el("b", "Contest"), " — the higher result wins")),
             row(self.who, *self.mine),
             row(self.opponent, *self.theirs),
             self.odds,
@@ -134,23 +133,24 @@ class PlotContestPanel(widgets.VBox):
     def render_odds(self) -> None:
         bad = first_bad_box(self.mine[1], self.mine[2], self.theirs[1], self.theirs[2])
         if bad:
-            self.odds.value = f"<div><i>{escape(bad)}</i></div>"
+            self.odds.value = el("div", el("i", bad))
             self.roll_button.disabled = True
             return
         try:
             mine, theirs = self._checks()
             odds = mine.contest(theirs)
         except CompanionError as exc:
-            self.odds.value = f"<div><i>{escape(one_line(exc))}</i></div>"
+            self.odds.value = el("div", el("i", one_line(exc)))
             self.roll_button.disabled = True
             return
         self.roll_button.disabled = False
         self.controls.set_hint(f"{faces_hint(mine.expression)}; "
                                f"then {faces_hint(theirs.expression)}")
-        self.odds.value = (f'<div class="tc-contest-odds">{escape(mine.expression)} vs '
-                           f"{escape(theirs.expression)}: wins {chance_html(odds.win)}, "
-                           f"tie {chance_html(odds.tie)}, loses {chance_html(odds.lose)}</div>"
-                           + advantage_note(mine.advantage) + advantage_note(theirs.advantage))
+        self.odds.value = frag(
+            el("div", f"{mine.expression} vs {theirs.expression}: wins ",
+               chance_html(odds.win), ", tie ", chance_html(odds.tie), ", loses ",
+               chance_html(odds.lose), class_="tc-contest-odds"),
+            advantage_note(mine.advantage), advantage_note(theirs.advantage))
 
     def roll(self) -> None:
         """Roll the contest in the mode picked (hidden: off the shared table)."""
@@ -165,8 +165,8 @@ class PlotContestPanel(widgets.VBox):
                 label, contest_call(who, mine, opponent, theirs))
             how = f"rolled {mode_name(hidden.mode)}, off the table, entry {hidden.entry}"
             self.result.value = (
-                f'<div class="tc-contest-result tc-hidden">{escape(hidden.text)} '
-                f"<small>({escape(how)})</small></div>" if hidden.shown and hidden.text
+                el("div", f"{hidden.text} ", el("small", f"({how})"),
+                   class_="tc-contest-result tc-hidden") if hidden.shown and hidden.text
                 else hidden.hidden_html())
             return
         out: RuleRoll[ContestOutcome] = controls.run(label, lambda rng: self.session.contest(
@@ -175,5 +175,5 @@ class PlotContestPanel(widgets.VBox):
             trackers=[self.session])
         assert out.value is not None
         how = details_html(f"seed {out.seed}") if out.seed is not None else "own dice"
-        self.result.value = (f'<div class="tc-contest-result" data-margin="{out.value.margin}">'
-                             f"{escape(out.value)} <small>({how})</small></div>")
+        self.result.value = el("div", f"{out.value} ", el("small", "(", how, ")"),
+                               class_="tc-contest-result", data_margin=out.value.margin)

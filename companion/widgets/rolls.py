@@ -57,7 +57,6 @@ viewer may see it.
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -87,7 +86,7 @@ from companion.widgets.base import (
     row,
     safe,
 )
-from companion.widgets.markup import details_html
+from companion.widgets.markup import Markup, details_html, el, frag
 from companion.widgets.sitting import SittingPanel
 
 if TYPE_CHECKING:
@@ -164,7 +163,7 @@ def modes_for(role: str, who: str = "") -> list[str]:
     return ["public", "blind", "self"]
 
 
-def seat_html(campaign: str, who: str, role: str, *, where: bool = True) -> str:
+def seat_html(campaign: str, who: str, role: str, *, where: bool = True) -> Markup:
     """Whose seat a roll is made from and what it may do, said before any tap: "Campaign
     Tuesday · Ash (player)" (``where``: the campaign and person too; an app opened in
     place has them in its heading already) and the modes this seat rolls in, or, for a
@@ -178,17 +177,17 @@ def seat_html(campaign: str, who: str, role: str, *, where: bool = True) -> str:
                  for m in modes_for(role, who)[1:]]
         said = ", ".join(["in public", *named[:-1]]) + f" or {named[-1]}"
         may = f"You roll {said}" + (", and reveal hidden rolls." if role == "gm" else ".")
-        may_html = f'<div class="tc-may">{html.escape(may)}</div>'
+        may_html = el("div", may, class_="tc-may")
     else:
         from companion.widgets.table.binding import join_text
 
-        may_html = f'<div class="tc-join" role="note">{html.escape(join_text())}</div>'
+        may_html = el("div", join_text(), class_="tc-join", role="note")
     if not where:
         return may_html
-    person = f" · {html.escape(who)}" if who else ""
+    person = f" · {who}" if who else ""
     shown_role = {"gm": "GM", "player": "player"}.get(role, "watching")
-    return (f'<div class="tc-where" data-campaign="{html.escape(campaign)}">Campaign '
-            f"<b>{html.escape(campaign)}</b>{person} ({shown_role})</div>{may_html}")
+    return frag(el("div", "Campaign ", el("b", campaign), person, f" ({shown_role})",
+                   class_="tc-where", data_campaign=campaign), may_html)
 
 
 def short_code(commitment: str | None) -> str:
@@ -207,18 +206,18 @@ WAITING_LINE = ("Sent to the table: its dice are rolled there, and this sheet sh
                 "result when the table answers.")
 
 
-def hidden_line(commitment: str | None, mode: str, entry: int | None) -> str:
+def hidden_line(commitment: str | None, mode: str, entry: int | None) -> Markup:
     """The line an app shows instead of a roll this viewer may not see: a short check code
     (the full commitment in its tooltip) and where to check it once revealed; for a roll
     not yet judged (no entry, no commitment: a phone's act on its way to the table),
     [WAITING_LINE][companion.widgets.rolls.WAITING_LINE]."""
     if commitment is None and entry is None:
-        return f'<div class="tc-hidden-roll tc-waiting">{html.escape(WAITING_LINE)}</div>'
-    full = html.escape(commitment or "")
-    return (f'<div class="tc-hidden-roll">Hidden roll committed '
-            f"({html.escape(fairplay.mode_name(mode))}, roll log entry {entry}): check code "
-            f'<code title="{full}">{short_code(commitment)}</code>. Once it is revealed, '
-            "Check in the roll log shows it was not changed.</div>")
+        return el("div", WAITING_LINE, class_="tc-hidden-roll tc-waiting")
+    return el("div", f"Hidden roll committed ({fairplay.mode_name(mode)}, roll log entry "
+              f"{entry}): check code ", el("code", short_code(commitment),
+                                           title=commitment or ""),
+              ". Once it is revealed, Check in the roll log shows it was not changed.",
+              class_="tc-hidden-roll")
 
 
 @dataclass(frozen=True)
@@ -280,8 +279,8 @@ class RollModePanel(widgets.VBox):
         self.mode.observe(lambda _c: self._on_mode(), names="value")
         if session is None:
             self.mode.disabled = True
-            self.mode_note.value = ('<div class="tc-roll-note">Roll modes need a campaign: '
-                                    "open this app from the table to roll hidden.</div>")
+            self.mode_note.value = el("div", "Roll modes need a campaign: open this app "
+                                      "from the table to roll hidden.", class_="tc-roll-note")
         self.own = widgets.Checkbox(value=False, description="I rolled it myself",
                                     indent=False)
         self.own.add_class("tc-own-dice")
@@ -303,16 +302,16 @@ class RollModePanel(widgets.VBox):
         self.own.observe(lambda _c: self._on_own(), names="value")
         self.entry_kind.observe(lambda _c: self._layout(), names="value")
         self.children = [
-            widgets.HTML(f"<style>{ROLLS_CSS}</style>", layout=widgets.Layout(display="none")),
+            widgets.HTML(el("style", Markup(ROLLS_CSS)), layout=widgets.Layout(display="none")),
             row(widgets.HTML("Mode"), self.mode), self.mode_note,
             self.own, self.own_area, self.odds, self.status]
         self.add_class("tc-roll-panel")
         self.set_expr(expr)
 
     def _on_mode(self) -> None:
-        self.mode_note.value = (f'<div class="tc-roll-note">{html.escape(fairplay.mode_name(m))}'
-                                f": {_MODE_TIPS[m]}.</div>" if (m := str(self.mode.value))
-                                != "public" else "")
+        self.mode_note.value = (el("div", f"{fairplay.mode_name(m)}: {_MODE_TIPS[m]}.",
+                                   class_="tc-roll-note")
+                                if (m := str(self.mode.value)) != "public" else "")
 
     # -- the expression ----------------------------------------------------------------
     def set_expr(self, expr: str) -> None:
@@ -372,13 +371,14 @@ class RollModePanel(widgets.VBox):
             by_dice = self.entry_kind.value == "dice"
         if by_dice:
             parts.append(row(*self.die_boxes))
-            self.own_note.value = ('<div class="tc-roll-note">Each die as rolled, in the '
-                                   "order written; rerolled or exploded dice: enter the total."
-                                   "</div>")
+            self.own_note.value = el("div", "Each die as rolled, in the order written; "
+                                     "rerolled or exploded dice: enter the total.",
+                                     class_="tc-roll-note")
         else:
             parts.append(self.total_box)
-            reason = f" ({html.escape(self._slots_reason)})" if self._slots_reason else ""
-            self.own_note.value = f'<div class="tc-roll-note">The total you rolled{reason}.</div>'
+            reason = f" ({self._slots_reason})" if self._slots_reason else ""
+            self.own_note.value = el("div", f"The total you rolled{reason}.",
+                                     class_="tc-roll-note")
         self.own_area.children = [*parts, self.own_note, self.own_error]
 
     # -- rolling -----------------------------------------------------------------------
@@ -453,18 +453,19 @@ class RollModePanel(widgets.VBox):
         raise InputError(line) from None
 
 
-def _odds_html(expr: str) -> str:
+def _odds_html(expr: str) -> Markup:
     if not expr:
-        return ""
+        return Markup()
     try:
         dist = dice.odds(expr)
     except OddsTooCostlyError:
-        return ('<div class="tc-roll-note">Exact odds of this expression would take too long '
-                "to work out; rolling works as usual.</div>")
+        return el("div", "Exact odds of this expression would take too long to work out; "
+                  "rolling works as usual.", class_="tc-roll-note")
     except CompanionError:
-        return ""
-    return (f'<div class="tc-roll-note">Exact odds of <b>{html.escape(expr)}</b>: '
-            f"{dist.min} to {dist.max}, average {float(dist.mean):.2f}</div>")
+        return Markup()
+    return el("div", "Exact odds of ", el("b", expr),
+              f": {dist.min} to {dist.max}, average {float(dist.mean):.2f}",
+              class_="tc-roll-note")
 
 
 class RollLogPanel(widgets.VBox):
@@ -498,7 +499,7 @@ class RollLogPanel(widgets.VBox):
         self.sitting = SittingPanel(session, error=self.error)
         self.tables = TableRollPanel(session, who=who, role=role, error=self.error)
         self.children = [
-            widgets.HTML('<div class="tc-section">Roll log</div>'),
+            widgets.HTML(el("div", "Roll log", class_="tc-section")),
             self.list,
             self.tables,
             row(self.reveal_pick, self.reveal_button),
@@ -528,12 +529,13 @@ class RollLogPanel(widgets.VBox):
         events = self.events()
         rolls = [e for e in events if e["kind"] == "roll"]
         newest = events[-self.rows:][::-1]
-        items = "".join(_log_item(e) for e in newest)
-        more = (f'<div class="tc-roll-note">{len(events) - len(newest):,} older entries not '
-                "shown</div>" if len(events) > len(newest) else "")
-        self.list.value = ((f"<ol reversed>{items}</ol>{LOCAL_TIME_SCRIPT}" if items else
-                            '<div class="tc-roll-note">No rolls yet.</div>') + more
-                           + chain_footer(self.session.head, self.session.chain))
+        items = [_log_item(e) for e in newest]
+        more = (el("div", f"{len(events) - len(newest):,} older entries not shown",
+                   class_="tc-roll-note") if len(events) > len(newest) else None)
+        self.list.value = frag(
+            (el("ol", items, reversed=True), LOCAL_TIME_SCRIPT) if items else
+            el("div", "No rolls yet.", class_="tc-roll-note"), more,
+            chain_footer(self.session.head, self.session.chain))
         hidden = [e for e in rolls if "commitment" in e["data"]]
         can_reveal = [e for e in hidden if "revealed" not in e["data"] and self._may_reveal(e)]
         revealed = [e for e in hidden if "revealed" in e["data"]]
@@ -573,11 +575,12 @@ class RollLogPanel(widgets.VBox):
         try:
             fairplay.verify_entry(self.events(), int(entry))
         except fairplay.FairPlayError as exc:
-            self.check_result.value = (f'<div class="tc-error">Entry {entry} does not hold: '
-                                       f"{html.escape(one_line(exc))}</div>")
+            self.check_result.value = el("div", f"Entry {entry} does not hold: "
+                                         f"{one_line(exc)}", class_="tc-error")
             return False
-        self.check_result.value = (f'<div class="tc-check-ok">Entry {entry} holds: the revealed '
-                                   "roll matches the commitment published before it.</div>")
+        self.check_result.value = el("div", f"Entry {entry} holds: the revealed roll matches "
+                                     "the commitment published before it.",
+                                     class_="tc-check-ok")
         return True
 
 
@@ -627,51 +630,48 @@ class TableRollPanel(widgets.VBox):
         made = self.session.roll_table(str(table_id), mode=str(self.mode.value))
         self.shown += 1
         if made.shown and made.text is not None:
-            body = (f"entry {made.entry}: {html.escape(str(self.pick.label))}: "
-                    f"<b>{html.escape(made.text)}</b>")
+            body = frag(f"entry {made.entry}: {self.pick.label}: ", el("b", made.text))
         else:
             body = hidden_line(made.commitment, made.mode, made.entry)
-        self.result.value = (f'<div class="tc-table-line" data-n="{self.shown}">{body}'
-                             "</div>")
+        self.result.value = el("div", body, class_="tc-table-line", data_n=self.shown)
         return made
 
 
-def chain_footer(head: int, chain: str) -> str:
+def chain_footer(head: int, chain: str) -> Markup:
     """The roll log's footer: the campaign's chain head (issue 29), where players look, so
     a log rewritten later no longer ends where the table saw it end (see
     [companion.store.chain][])."""
     from companion.table.opening import short_hash as short
 
     if not head:
-        return ""
+        return Markup()
     # A hash is for the curious (issue 31): folded under "details" like a seed.
-    said = details_html(f"Chain head: <code>{html.escape(short(chain))}</code> (event "
-                        f"{int(head)}): note it; a log rewritten later would not end here",
+    said = details_html(frag("Chain head: ", el("code", short(chain)), f" (event {int(head)}): "
+                             "note it; a log rewritten later would not end here"),
                         "chain-head")
-    return f'<div class="tc-roll-note tc-chain-head">{said}</div>'
+    return el("div", said, class_="tc-roll-note tc-chain-head")
 
 
 
-def _log_item(event: dict[str, Any]) -> str:
+def _log_item(event: dict[str, Any]) -> Markup:
     data = event.get("data") or {}
     kind = str(event["kind"])
-    who = html.escape(str(event.get("who") or "someone"))
+    who = str(event.get("who") or "someone")
     role = " (GM)" if event.get("role") == "gm" else ""
     summary = fairplay.summary(kind, data)
     # A hidden roll's commitment (a hash) under "details" too, after the line it ends.
     said, _, rest = summary.partition(" — commitment ")
     code, _, after = rest.partition("…")
-    text = html.escape(said + after)
-    if code:
-        text += " " + details_html(html.escape(f"commitment {code}…"), "commitment")
+    text = frag(said + after, code and frag(" ", details_html(frag(f"commitment {code}…"),
+                                                                "commitment")))
     seed = event.get("seed")
     # The seed (to replay the roll) under "details": jargon to a player reading the log.
-    seed_html = f" · {details_html(f'seed {int(seed)}')}" if type(seed) is int else ""
+    seed_html = frag(" · ", details_html(frag(f"seed {int(seed)}"))) if type(seed) is int else ""
     if kind == "roll" and data.get("physical") is True:
-        seed_html = " · real dice"
-    return (f'<li data-entry="{int(event["seq"])}">#{int(event["seq"])} · '
-            f'{local_time_html(str(event.get("at", "")))} · <b>{who}</b>{role} {text}'
-            f"{seed_html}</li>")
+        seed_html = frag(" · real dice")
+    seq = int(event["seq"])
+    return el("li", f"#{seq} · ", local_time_html(str(event.get("at", ""))), " · ", el("b", who),
+              f"{role} ", text, seed_html, data_entry=seq)
 
 
 # -- every rule roll: RollControls ------------------------------------------------------
@@ -817,8 +817,8 @@ class RollControls(widgets.VBox):
 
     def _on_mode(self) -> None:
         m = self.mode_value
-        self.note.value = (f'<div class="tc-roll-note">{html.escape(fairplay.mode_name(m))}'
-                           f": {_MODE_TIPS[m]}.</div>" if m != "public" else "")
+        self.note.value = (el("div", f"{fairplay.mode_name(m)}: {_MODE_TIPS[m]}.",
+                              class_="tc-roll-note") if m != "public" else "")
 
     def _on_own(self) -> None:
         self.faces.layout.display = "" if self.own.value else "none"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-import html
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -14,6 +13,7 @@ from companion.files import FileError, decode_text, shown_name
 from companion.state import MAX_SAVE_CHARS
 from companion.widgets.controls import button
 from companion.widgets.layout import bind, row
+from companion.widgets.markup import Markup, el
 from companion.widgets.messages import ErrorLine, one_line, safe
 from companion.widgets.seat_controls import load
 from companion.widgets.styles import MIN_BUTTON_HEIGHT
@@ -38,14 +38,11 @@ take in UTF-8 (four a character), and a byte-order mark. A bigger one is refused
 a smaller one still longer than ``MAX_SAVE_CHARS`` characters is refused by the load."""
 
 
-def data_uri_link(label: str, filename: str, mime: str, content: str) -> str:
+def data_uri_link(label: str, filename: str, mime: str, content: str) -> Markup:
     """A download link that carries its file inline (works offline, no server route)."""
     payload = base64.b64encode(content.encode("utf-8")).decode("ascii")
-    return (
-        f'<a class="tc-link tc-download-{html.escape(filename.rsplit(".", 1)[-1])}" '
-        f'download="{html.escape(filename)}" '
-        f'href="data:{mime};charset=utf-8;base64,{payload}">{html.escape(label)}</a>'
-    )
+    return el("a", label, class_=f"tc-link tc-download-{filename.rsplit('.', 1)[-1]}",
+              download=filename, href=f"data:{mime};charset=utf-8;base64,{payload}")
 
 
 class DownloadLinks(widgets.HBox):
@@ -213,8 +210,7 @@ class SaveLoad(widgets.VBox):
         self._file.offer(lambda: self._link(saved), len(saved))
 
     def _note(self, text: str) -> None:
-        self.loaded.value = (f'<span class="tc-note" role="status">{html.escape(text)}</span>'
-                             if text else "")
+        self.loaded.value = el("span", text, class_="tc-note", role="status") if text else ""
         self.loaded.layout.display = None if text else "none"  # no empty line
 
     def _load(self, text: str) -> None:

@@ -28,7 +28,6 @@ closes a sitting") and nothing is stored.
 
 from __future__ import annotations
 
-import html
 import shlex
 from typing import TYPE_CHECKING
 
@@ -37,7 +36,7 @@ import ipywidgets as widgets
 from companion.sittings import seat_name
 from companion.table.session import Session
 from companion.widgets.base import ErrorLine, button, confirm_button, disable_for, row, text_box
-from companion.widgets.markup import details_html
+from companion.widgets.markup import Markup, details_html, el, frag, join
 
 if TYPE_CHECKING:
     from companion.table.session import Session
@@ -90,7 +89,7 @@ class SittingPanel(widgets.VBox):
         # the session refuses a player's close), shown to the GM only.
         self.close_button.layout.display = "" if self.session.role in ("gm", "") else "none"
         self.children = [
-            widgets.HTML('<div class="tc-section">Fair dice</div>'),
+            widgets.HTML(el("div", "Fair dice", class_="tc-section")),
             self.status, self.seed_row, self.close_button, self.check_line,
             *([self.error] if error is None else []),
         ]
@@ -111,24 +110,24 @@ class SittingPanel(widgets.VBox):
             said = (f"Sitting {state.number}, open since entry {state.opened_at}: the "
                     "server's seed is sealed. Nobody can pick a roll; the seed is published "
                     "when the GM closes the sitting.")
-            clients = "; ".join(f"{html.escape(seat)}: <code>{html.escape(seed)}</code>"
-                                for seat, seed in sorted(state.clients.items()))
-            fold = details_html(
-                f"Server seed's SHA-256: <code>{html.escape(state.hash)}</code>; "
-                f"{state.rolls} roll{'s' if state.rolls != 1 else ''} so far; client seeds: "
-                f"{clients or 'none yet'}", "sitting")
+            clients = join((frag(f"{seat}: ", el("code", seed))
+                            for seat, seed in sorted(state.clients.items())), "; ")
+            fold = details_html(frag(
+                "Server seed's SHA-256: ", el("code", state.hash), "; ",
+                f"{state.rolls} roll{'s' if state.rolls != 1 else ''} so far; client seeds: ",
+                clients or "none yet"), "sitting")
         elif state.number:
             said = (f"Sitting {state.number} is closed: its server seed is published. The "
                     f"next roll opens sitting {state.number + 1}.")
-            fold = ""
+            fold = Markup()
         else:
             said = ("No sitting yet: the next roll opens one, its server seed sealed before "
                     "anyone rolls.")
-            fold = ""
-        self.status.value = (
-            f'<div class="tc-sitting" data-sitting="{state.number}" '
-            f'data-state="{"open" if state.open else "closed" if state.number else "none"}">'
-            f"{html.escape(said)} {fold}</div>{self._seed_html()}")
+            fold = Markup()
+        self.status.value = frag(
+            el("div", said, " ", fold, class_="tc-sitting", data_sitting=state.number,
+               data_state="open" if state.open else "closed" if state.number else "none"),
+            self._seed_html())
         # Any change of the campaign (a roll, another screen's close) puts the label back:
         # a close armed before it asks again.
         self.close_button.disarm()
@@ -136,45 +135,43 @@ class SittingPanel(widgets.VBox):
                     "no sitting is open: the next roll opens one")
         self.check_line.value = self._check_html() if state.number and not state.open else ""
 
-    def _seed_html(self) -> str:
+    def _seed_html(self) -> Markup:
         if self.session.role not in ("gm", "player", ""):
-            return ""
+            return Markup()
         state = self.session.sitting
         published = state.clients.get(self.seat) if state.open else None
         coming = state.pending.get(self.seat)
         # The seed itself is for whoever checks the log: folded, like a roll's seed.
         if published is not None:
-            said = ("Your client seed is published in this sitting: every roll mixes it "
-                    "in. " + details_html(
-                        f"Client seed of {html.escape(self.seat)}: "
-                        f"<code>{html.escape(published)}</code> (the log must show this one)",
-                        "client-seed"))
+            said = frag("Your client seed is published in this sitting: every roll mixes it "
+                        "in. ", details_html(frag(
+                            f"Client seed of {self.seat}: ", el("code", published),
+                            " (the log must show this one)"), "client-seed"))
         elif coming is not None:
-            said = ("Your client seed for the next sitting is published: it is fixed when "
-                    "that sitting opens. " + details_html(
-                        f"Client seed of {html.escape(self.seat)} for the next sitting: "
-                        f"<code>{html.escape(coming)}</code> (the log must show this one)",
-                        "client-seed"))
+            said = frag("Your client seed for the next sitting is published: it is fixed "
+                        "when that sitting opens. ", details_html(frag(
+                            f"Client seed of {self.seat} for the next sitting: ",
+                            el("code", coming), " (the log must show this one)"),
+                            "client-seed"))
         elif state.open and state.fixed:
-            said = ("This sitting's client seeds were fixed when it opened; your device "
-                    "offers a fresh one for the next sitting with your first roll, or set "
-                    "your own below.")
+            said = frag("This sitting's client seeds were fixed when it opened; your device "
+                        "offers a fresh one for the next sitting with your first roll, or set "
+                        "your own below.")
         elif self._waiting_seed is not None:
-            said = ("Your client seed is published with your first roll of the next "
-                    "sitting. " + details_html(
-                        f"Client seed: <code>{html.escape(self._waiting_seed)}</code>",
-                        "client-seed"))
+            said = frag("Your client seed is published with your first roll of the next "
+                        "sitting. ", details_html(frag(
+                            "Client seed: ", el("code", self._waiting_seed)), "client-seed"))
         else:
-            said = ("Your device draws your client seed with your first roll of the "
-                    f"{'' if state.open else 'next '}sitting; or set your own below.")
-        return f'<div class="tc-client-seed" data-seat="{html.escape(self.seat)}">{said}</div>'
+            said = frag("Your device draws your client seed with your first roll of the "
+                        f"{'' if state.open else 'next '}sitting; or set your own below.")
+        return el("div", said, class_="tc-client-seed", data_seat=self.seat)
 
-    def _check_html(self) -> str:
+    def _check_html(self) -> Markup:
         number = self.session.sitting.number
-        command = html.escape(check_command(self.session.name))
-        return (f'<div class="tc-roll-note" data-sitting="{number}">To check sitting '
-                f"{number}: <code>{command}</code>, or drop the exported log on the site's "
-                "<b>Fair dice</b> page.</div>")
+        command = check_command(self.session.name)
+        return el("div", f"To check sitting {number}: ", el("code", command),
+                  ", or drop the exported log on the site's ", el("b", "Fair dice"), " page.",
+                  class_="tc-roll-note", data_sitting=number)
 
     # -- acting (through the session) ------------------------------------------------------
 

@@ -61,14 +61,13 @@ from companion.widgets.base import (
     confirm_button,
     disable_for,
     draw_seed,
-    escape,
     first_bad_box,
     int_box,
     log_html,
     row,
     safe,
 )
-from companion.widgets.markup import details_html
+from companion.widgets.markup import Markup, details_html, el, frag, join
 from companion.widgets.rolls import RollControls, RuleRoll, faces_hint
 from companion.widgets.seat_controls import act, load, mover, seat_refusal, undo
 
@@ -118,7 +117,7 @@ def _dropdown(options: Any, value: Any, description: str, name: str,
 
 
 def _heading(text: str) -> widgets.HTML:
-    return widgets.HTML(f"<h3 style='margin:8px 0 4px'>{escape(text)}</h3>")
+    return widgets.HTML(el("h3", text, style="margin:8px 0 4px"))
 
 
 # -- spell points ---------------------------------------------------------------------------
@@ -198,14 +197,14 @@ class SpellPointsApp(widgets.VBox):
     def render_identify(self) -> None:
         """The Intelligence (Arcana) check to name a spell: DC, timing and exact chance."""
         if first_bad_box(self.arcana) is not None:
-            self.identify.value = "<div><i>Fix the Arcana modifier above.</i></div>"
+            self.identify.value = el("div", el("i", "Fix the Arcana modifier above."))
             return
         check = identify_a_spell(self.arcana.read(), int(self.spell_level.value),
                                  same_class=bool(self.same_class.value))
         when = identify_timing(bool(self.being_cast.value))
-        self.identify.value = (
-            f'<div class="tc-identify">{escape(check.expression)} vs DC {check.target} '
-            f"(uses your {when}): {chance_html(check.chance())}</div>")
+        self.identify.value = el(
+            "div", f"{check.expression} vs DC {check.target} (uses your {when}): ",
+            chance_html(check.chance()), class_="tc-identify")
 
     def _cast(self, level: int) -> Callable[[], None]:
         return lambda: act(self.model, "cast", level)
@@ -217,11 +216,11 @@ class SpellPointsApp(widgets.VBox):
     def render(self) -> None:
         m = self.model
         self.new_button.disarm()
-        self.status.value = (
-            f'<div class="tc-points" data-points="{m.points}" style="font-size:20px">'
-            f"<b>{m.points}</b> / {m.maximum} mentality</div>"
-            f"<div>level {m.class_level} {escape(m.caster)} caster, spells up to level "
-            f"{m.max_spell_level}</div>")
+        self.status.value = frag(
+            el("div", el("b", m.points), f" / {m.maximum} mentality", class_="tc-points",
+               data_points=m.points, style="font-size:20px"),
+            el("div", f"level {m.class_level} {m.caster} caster, spells up to level "
+               f"{m.max_spell_level}"))
         self.limits.value = m.dmg_limits
         self.level.value, self.caster.value = m.class_level, m.caster  # after undo or load
         # Level and caster kind are numbers the GM edits unless trusted (issue 28).
@@ -354,12 +353,13 @@ class DeathAndReturningApp(widgets.VBox):
         self.saves += 1
         if out.shown and out.value is not None:
             face = out.value
-            self.save_roll.value = (
-                f'<div class="tc-save-roll" data-face="{face}" data-n="{self.saves}">death '
-                f"save: d20 shows <b>{face}</b> <small>({how_rolled(out)})</small></div>")
+            self.save_roll.value = el(
+                "div", "death save: d20 shows ", el("b", face), " ",
+                el("small", "(", how_rolled(out), ")"), class_="tc-save-roll", data_face=face,
+                data_n=self.saves)
         else:
-            self.save_roll.value = (f'<div class="tc-save-roll" data-face="hidden" '
-                                    f'data-n="{self.saves}">{out.hidden_html()}</div>')
+            self.save_roll.value = el("div", out.hidden_html(), class_="tc-save-roll",
+                                      data_face="hidden", data_n=self.saves)
 
     def attempt_return(self) -> None:
         """Try a return: the caster's d20 check and, if it fails, the d100 on the Fragile
@@ -381,13 +381,13 @@ class DeathAndReturningApp(widgets.VBox):
         self.attempts += 1
         result = out.value
         if out.shown and result is not None:
-            self.attempt.value = (f'<div class="tc-attempt" data-n="{self.attempts}" '
-                                  f'data-outcome="{escape(result.outcome)}"><b>'
-                                  f"{escape(result.outcome.replace('_', ' '))}</b>: "
-                                  f"{escape(result)} <small>({how_rolled(out)})</small></div>")
+            self.attempt.value = el(
+                "div", el("b", result.outcome.replace("_", " ")), f": {result} ",
+                el("small", "(", how_rolled(out), ")"), class_="tc-attempt",
+                data_n=self.attempts, data_outcome=result.outcome)
         else:
-            self.attempt.value = (f'<div class="tc-attempt" data-n="{self.attempts}" '
-                                  f'data-outcome="hidden">{out.hidden_html()}</div>')
+            self.attempt.value = el("div", out.hidden_html(), class_="tc-attempt",
+                                    data_n=self.attempts, data_outcome="hidden")
 
     def render_return(self) -> None:
         """The return attempt's exact odds and whether it can be tried now."""
@@ -395,15 +395,15 @@ class DeathAndReturningApp(widgets.VBox):
         spell = self.spell.value
         disable_for(self.buttons["return"], first_bad_box(self.modifier) or m.why_no_return(spell))
         if not self.modifier.valid:
-            self.odds.value = "<div><i>Fix the caster modifier above.</i></div>"
+            self.odds.value = el("div", el("i", "Fix the caster modifier above."))
             return
         odds = m.return_odds(spell, self.modifier.read())
         if odds is None:
-            self.odds.value = "<div>No Fragile Soul check for this spell.</div>"
+            self.odds.value = el("div", "No Fragile Soul check for this spell.")
             return
-        cells = "".join(f"<tr><td>{escape(k.replace('_', ' '))}</td><td>{chance_html(p)}</td></tr>"
-                        for k, p in odds.items())
-        self.odds.value = f'<table class="tc-odds">{cells}</table>'
+        self.odds.value = el("table", (el("tr", el("td", k.replace("_", " ")),
+                                          el("td", chance_html(p)))
+                                       for k, p in odds.items()), class_="tc-odds")
 
     def render(self) -> None:
         m = self.model
@@ -418,14 +418,13 @@ class DeathAndReturningApp(widgets.VBox):
         if m.body_inhabited:
             flags.append("body inhabited")
         allowed = ", ".join(m.allowed_spells()) or "none"
-        self.status.value = (
-            f'<div class="tc-condition" data-condition="{m.condition}" style="font-size:20px">'
-            f"<b>{escape(m.condition)}</b>{dying}</div>"
-            f"<div>deaths {m.deaths} · returns {m.returns} of {m.max_returns} · "
-            f"permanent failures {m.permanent_failures}</div>"
-            + (f"<div><b>{escape('; '.join(flags))}</b></div>" if flags else "")
-            + (f"<div>can be returned by: {escape(allowed)}</div>"
-               if m.condition == "dead" else ""))
+        self.status.value = frag(
+            el("div", el("b", m.condition), dying, class_="tc-condition",
+               data_condition=m.condition, style="font-size:20px"),
+            el("div", f"deaths {m.deaths} · returns {m.returns} of {m.max_returns} · "
+               f"permanent failures {m.permanent_failures}"),
+            flags and el("div", el("b", "; ".join(flags))),
+            m.condition == "dead" and el("div", f"can be returned by: {allowed}"))
         self._showing = True  # the switches follow the record; no set_modules meanwhile
         try:
             self.module.value, self.permanent.value = m.module, m.permanent_death_failures
@@ -454,7 +453,7 @@ class CombatantPanel(widgets.VBox):
 
     def __init__(self, title: str, name: str) -> None:
         super().__init__()
-        self.title = widgets.HTML(f"<b>{escape(title)}</b>")
+        self.title = widgets.HTML(el("b", title))
         self.size = _dropdown([s.name.lower() for s in Size], "medium", "Size", f"{name}-size",
                               "170px")
         self.athletics = int_box("Athletics", 0, f"{name}-athletics", *SKILL_RANGE)
@@ -580,15 +579,15 @@ class CombatOptionsApp(widgets.VBox):
 
     def render_contest(self) -> None:
         option = maneuver(self.option.value)
-        self.first.title.value = f"<b>{escape(option.initiator.capitalize())}</b> (acts)"
-        self.second.title.value = f"<b>{escape(option.resister.capitalize())}</b> (resists)"
+        self.first.title.value = frag(el("b", option.initiator.capitalize()), " (acts)")
+        self.second.title.value = frag(el("b", option.resister.capitalize()), " (resists)")
         self.flag.description = option.flag
         self.flag.layout.display = "" if option.flag else "none"
         bad = first_bad_box(*self.first.numbers, *self.second.numbers)
         disable_for(self.roll_button, bad)
         if bad is not None:
-            self.contest_odds.value = ('<div class="tc-contest-odds"><i>Fix the numbers above.'
-                                       "</i></div>")
+            self.contest_odds.value = el("div", el("i", "Fix the numbers above."),
+                                         class_="tc-contest-odds")
             return
         try:
             contest = self.contest()
@@ -598,26 +597,27 @@ class CombatOptionsApp(widgets.VBox):
         odds = contest.odds()
         self.controls.set_hint("no dice: automatic" if contest.automatic else faces_hint(
             f"{contest.initiator.as_check().dice}+{contest.resister.as_check().dice}"))
-        auto = (f"<div>Automatic success: {escape(contest.automatic)}</div>"
-                if contest.automatic else "")
-        self.contest_odds.value = (
-            f'<div class="tc-contest-odds">{auto}'
-            f"<div>{escape(contest.initiator)} vs {escape(contest.resister)}</div>"
-            f"<div><b>{escape(option.initiator)} wins</b>: {chance_html(odds.initiator)}</div>"
-            f"<div><b>{escape(option.resister)} wins</b>: {chance_html(odds.resister)} "
-            f"(ties {chance_html(odds.tie)}, status quo)</div>"
-            f"<div>On a win: {escape(contest.on_success)}</div>{self._drag_html()}</div>")
+        auto = (el("div", f"Automatic success: {contest.automatic}")
+                if contest.automatic else None)
+        self.contest_odds.value = el(
+            "div", auto,
+            el("div", f"{contest.initiator} vs {contest.resister}"),
+            el("div", el("b", f"{option.initiator} wins"), ": ", chance_html(odds.initiator)),
+            el("div", el("b", f"{option.resister} wins"), ": ", chance_html(odds.resister),
+               " (ties ", chance_html(odds.tie), ", status quo)"),
+            el("div", f"On a win: {contest.on_success}"), self._drag_html(),
+            class_="tc-contest-odds")
 
-    def _drag_html(self) -> str:
+    def _drag_html(self) -> Markup:
         """For a grapple: the grappler's speed (the movement counter's) while moving the
         grappled target, from the two sizes."""
         if self.option.value != "grapple" or first_bad_box(self.speed) is not None:
-            return ""
+            return Markup()
         speed = self.speed.read()
         dragged = speed_while_moving_grappled(speed, Size.parse(self.first.size.value),
                                               Size.parse(self.second.size.value))
-        return (f'<div class="tc-drag-speed" data-feet="{dragged}">Moving the grappled '
-                f"target: speed {speed} ft becomes <b>{dragged} ft</b></div>")
+        return el("div", f"Moving the grappled target: speed {speed} ft becomes ",
+                  el("b", f"{dragged} ft"), class_="tc-drag-speed", data_feet=dragged)
 
     def roll_contest(self) -> None:
         """Roll the contest in the mode picked, or from the d20s typed in."""
@@ -627,12 +627,12 @@ class CombatOptionsApp(widgets.VBox):
         out = self.controls.run(f"5e contest: {self.option.value}", contest_call(contest))
         self.rolls += 1
         if out.shown and out.value is not None:
-            self.contest_result.value = (f'<div class="tc-contest-roll" data-n="{self.rolls}">'
-                                         f"{escape(out.value)} <small>({how_rolled(out)})"
-                                         "</small></div>")
+            self.contest_result.value = el("div", f"{out.value} ",
+                                           el("small", "(", how_rolled(out), ")"),
+                                           class_="tc-contest-roll", data_n=self.rolls)
         else:
-            self.contest_result.value = (f'<div class="tc-contest-roll" data-n="{self.rolls}" '
-                                         f'data-hidden="1">{out.hidden_html()}</div>')
+            self.contest_result.value = el("div", out.hidden_html(), class_="tc-contest-roll",
+                                           data_n=self.rolls, data_hidden=1)
 
     # flanking
     def _cycle(self, x: int, y: int) -> Callable[[], None]:
@@ -649,12 +649,12 @@ class CombatOptionsApp(widgets.VBox):
                                  "success" if (x, y) in flanking else
                                  "info" if kind == "ally" else "warning" if kind else "")
         found = self.field.flanked()
-        lines = [f"<li>{escape(target)} is flanked by " + "; ".join(
-            f"{escape(a)} and {escape(b)}" for a, b in pairs) + "</li>"
-            for target, pairs in found.items()]
-        self.flank_text.value = (f'<ul class="tc-flanked" data-n="{len(found)}">'
-                                 + "".join(lines) + "</ul>" if lines else
-                                 '<div class="tc-flanked" data-n="0">Nobody is flanked.</div>')
+        lines = [el("li", f"{target} is flanked by ",
+                    join((f"{a} and {b}" for a, b in pairs), "; "))
+                 for target, pairs in found.items()]
+        self.flank_text.value = (el("ul", lines, class_="tc-flanked", data_n=len(found))
+                                 if lines else
+                                 el("div", "Nobody is flanked.", class_="tc-flanked", data_n=0))
 
     # diagonal moves
     def _step_button(self, direction: str) -> widgets.Button:
@@ -665,11 +665,11 @@ class CombatOptionsApp(widgets.VBox):
 
     def render_counter(self) -> None:
         c = self.counter
-        self.move_text.value = (
-            f'<div class="tc-feet" data-feet="{c.feet}" style="font-size:18px">'
-            f"<b>{c.feet}</b> / {c.allowance} ft moved"
-            + (" (dashed)" if c.dashed else "") + "</div>"
-            f"<div>next diagonal costs {c.next_cost('ne')} ft · {c.remaining} ft left</div>")
+        self.move_text.value = frag(
+            el("div", el("b", c.feet), f" / {c.allowance} ft moved",
+               " (dashed)" if c.dashed else "", class_="tc-feet", data_feet=c.feet,
+               style="font-size:18px"),
+            el("div", f"next diagonal costs {c.next_cost('ne')} ft · {c.remaining} ft left"))
         for direction, btn in self.steps.items():
             disable_for(btn, c.step_refusal(direction))
         b = self.move_buttons

@@ -26,13 +26,13 @@ from companion.widgets.base import (
     ErrorLine,
     app_box,
     button,
-    escape,
     int_box,
     offer,
     row,
     safe,
     text_box,
 )
+from companion.widgets.markup import el
 from companion.widgets.variant5e import SpellPointsApp
 
 __all__ = ["CastersApp"]
@@ -74,7 +74,7 @@ class CastersApp(widgets.VBox):
         self.new_level = int_box("Level", 1, "caster-level", 1, 20)
         self.add_button = button("Add caster", self.add_caster, error=e, name="add-caster")
         app_box(
-            widgets.HTML("<b>The party's casters</b>"),
+            widgets.HTML(el("b", "The party's casters")),
             self.summary,
             row(self.picker),
             self.body,
@@ -136,7 +136,7 @@ class CastersApp(widgets.VBox):
             name = self.picker.value
             if name is None:
                 self.body.children = (widgets.HTML(
-                    '<p class="tc-empty">No caster yet: add one below.</p>'),)
+                    el("p", "No caster yet: add one below.", class_="tc-empty")),)
                 return
             app = self.apps.get(name)
             if app is None or app.model is not self.casters[name]:
@@ -149,9 +149,9 @@ class CastersApp(widgets.VBox):
         lines = []
         for n, c in self.casters.items():
             high = ", ".join(str(x) for x in sorted(c.high_cast))
-            lines.append(
-                f'<li data-caster="{escape(n)}" data-points="{c.points}" data-high="{high}">'
-                f"<b>{escape(n)}</b> · level {c.class_level} {escape(c.caster)} · mentality "
-                f"<b>{c.points}</b>/{c.maximum} · spells up to {c.max_spell_level}"
-                + (f" · 6th+ cast: {high}" if high else "") + "</li>")
-        self.summary.value = f'<ul class="tc-casters">{"".join(lines)}</ul>'
+            lines.append(el(
+                "li", el("b", n), f" · level {c.class_level} {c.caster} · mentality ",
+                el("b", c.points), f"/{c.maximum} · spells up to {c.max_spell_level}",
+                high and f" · 6th+ cast: {high}",
+                data_caster=n, data_points=c.points, data_high=high))
+        self.summary.value = el("ul", lines, class_="tc-casters")

@@ -31,7 +31,8 @@ from companion.widgets.base import (
     offer,
     row,
 )
-from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, labelled, said
+from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, labelled, said
+from companion.widgets.markup import Markup, el, frag, join
 from companion.widgets.seat_controls import act, seat_refusal, show_undo, undo
 
 if TYPE_CHECKING:
@@ -46,6 +47,14 @@ def _dropdown(options: list[str] | tuple[str, ...], name: str) -> widgets.Dropdo
                            layout=widgets.Layout(width="auto", max_width="100%"))
     box.add_class(f"tc-select-{name}")
     return box
+
+
+def _header_row(*names: str) -> Markup:
+    return el("tr", (el("th", n) for n in names))
+
+
+def _row(*cells: object) -> Markup:
+    return el("tr", (el("td", c) for c in cells))
 
 
 class DowntimeApp(CairnAppBase):
@@ -163,7 +172,7 @@ class DowntimeApp(CairnAppBase):
             cairn_css(),
             self.board,
             row(self.next_button, self.undo_button),
-            widgets.HTML("<h3>Party and ledger</h3>"),
+            widgets.HTML(el("h3", "Party and ledger")),
             self.members,
             row(self.who, self.purse, self.add_member_button),
             row(labelled("Who", self.member), self.amount, self.why, self.earn_button,
@@ -174,15 +183,15 @@ class DowntimeApp(CairnAppBase):
             row(self.cache_where, self.cache_secured, self.cache_button),
             row(labelled("Cache", self.cache), self.rob_button),
             self.ledger,
-            widgets.HTML("<h3>1 · Upkeep</h3>"),
+            widgets.HTML(el("h3", "1 · Upkeep")),
             row(labelled("How", self.way), labelled("Lifestyle", self.lifestyle)),
             row(self.skill, self.gear, self.time, self.push, self.accept, self.upkeep_button),
-            widgets.HTML("<h3>2-3 · Downtime actions</h3>"),
+            widgets.HTML(el("h3", "2-3 · Downtime actions")),
             row(self.goal, self.milestones, self.cost, self.new_action_button),
             self.actions,
             row(labelled("Action", self.action), self.choose_button, self.pay_button),
             row(self.control, self.contest_button, self.milestone_button),
-            widgets.HTML("<h3>4 · Factions and settlement</h3>"),
+            widgets.HTML(el("h3", "4 · Factions and settlement")),
             row(self.faction_name, self.faction_goal, self.faction_size, self.faction_mod,
                 self.add_faction_button),
             self.factions,
@@ -190,7 +199,7 @@ class DowntimeApp(CairnAppBase):
                 self.interfere_button),
             row(self.town, self.enter_button, self.leave_button, self.hazard_button),
             row(labelled("Condition", self.condition), self.end_button),
-            widgets.HTML("<h3>5 · Resupply</h3>"),
+            widgets.HTML(el("h3", "5 · Resupply")),
             row(self.rumour_button),
             self.error,
             self.outcome,
@@ -362,19 +371,18 @@ class DowntimeApp(CairnAppBase):
         d = self.downtime
         town = d.settlement
         conditions = ", ".join(town.conditions) or "none"
-        self.board.value = (
-            f'<div class="tc-stats tc-cycle" data-step="{d.step}"><b>Season {d.season}, '
-            f"cycle {d.cycle}</b> of {dt.CYCLES_PER_SEASON} · next: "
-            f"<b>{escape(d.next_step)}</b>"
-            + (f"<br>In {escape(town.name or 'a settlement')}: conditions "
-               f"{escape(conditions)} · prices "
-               f"+{settlements.price_rise_dice(len(town.conditions))} %"
-               if d.in_settlement else "") + "</div>")
-        self.members.value = '<div class="tc-stats tc-members">' + "<br>".join(
-            f"<b>{escape(m.name)}</b>: {m.lifestyle.lower()} · purse {m.purse} · debt "
+        self.board.value = el(
+            "div", el("b", f"Season {d.season}, cycle {d.cycle}"),
+            f" of {dt.CYCLES_PER_SEASON} · next: ", el("b", d.next_step),
+            d.in_settlement and frag(
+                el("br"), f"In {town.name or 'a settlement'}: conditions {conditions} · prices "
+                f"+{settlements.price_rise_dice(len(town.conditions))} %"),
+            class_="tc-stats tc-cycle", data_step=d.step)
+        self.members.value = el("div", join((frag(
+            el("b", m.name), f": {m.lifestyle.lower()} · purse {m.purse} · debt "
             f"{m.debt} · banked {sum(a.balance for a in m.accounts)} · upkeep "
-            f"{'done' if m.upkept else 'due'}" + (" · recovering" if m.recovering else "")
-            for m in d.members) + "</div>"
+            f"{'done' if m.upkept else 'due'}" + (" · recovering" if m.recovering else ""))
+            for m in d.members), el("br")), class_="tc-stats tc-members")
         names = [m.name for m in d.members]
         keep = self.member.value
         self.member.options = names or ["—"]
@@ -382,16 +390,14 @@ class DowntimeApp(CairnAppBase):
             self.member.value = keep
         chosen = next((m for m in d.members if m.name == self.member.value), None)
         self._caches()
-        self.ledger.value = ('<div class="tc-side tc-ledger">' + "<br>".join(
-            escape(line) for line in (chosen.ledger[-8:] if chosen else [])) + "</div>")
-        self.actions.value = (
-            '<table class="tc-grid tc-actions"><tr><th>#</th><th>Who</th><th>Goal</th>'
-            "<th>Milestones</th><th>Costs</th></tr>" + "".join(
-                f"<tr><td>{i}</td><td>{escape(a.owner)}</td><td>{escape(a.goal)}</td>"
-                f"<td>{a.marked}/{a.milestones}</td><td>" + escape(", ".join(
-                    f"{c.kind}{f' {c.silver}' if c.silver else ''} ({c.settled or 'open'})"
-                    for c in a.costs) or "none") + "</td></tr>"
-                for i, a in enumerate(d.actions, 1)) + "</table>")
+        self.ledger.value = el("div", join(chosen.ledger[-8:] if chosen else [], el("br")),
+                               class_="tc-side tc-ledger")
+        self.actions.value = el(
+            "table", _header_row("#", "Who", "Goal", "Milestones", "Costs"),
+            (_row(i, a.owner, a.goal, f"{a.marked}/{a.milestones}", ", ".join(
+                f"{c.kind}{f' {c.silver}' if c.silver else ''} ({c.settled or 'open'})"
+                for c in a.costs) or "none") for i, a in enumerate(d.actions, 1)),
+            class_="tc-grid tc-actions")
         options = [(f"#{i + 1} {a.owner}: {a.goal}", i) for i, a in enumerate(d.actions)]
         keep_action = self.action.value
         self.action.options = options or [("—", None)]
@@ -399,11 +405,10 @@ class DowntimeApp(CairnAppBase):
             self.action.value = keep_action
         elif options:
             self.action.value = options[0][1]
-        self.factions.value = (
-            '<table class="tc-grid tc-factions"><tr><th>Faction</th><th>Goal</th>'
-            "<th>Progress</th></tr>" + "".join(
-                f"<tr><td>{escape(f.name)}</td><td>{escape(f.goal)}</td>"
-                f"<td>{f.progress}/{f.size}</td></tr>" for f in d.factions) + "</table>")
+        self.factions.value = el(
+            "table", _header_row("Faction", "Goal", "Progress"),
+            (_row(f.name, f.goal, f"{f.progress}/{f.size}") for f in d.factions),
+            class_="tc-grid tc-factions")
         offer(self.faction_pick, [f.name for f in d.factions] or ["—"])  # a pick stays
         offer(self.condition, list(town.conditions) or ["—"])
         has_action = bool(options)

@@ -31,7 +31,8 @@ from companion.widgets.base import (
     name_box,
     row,
 )
-from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, said
+from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, said
+from companion.widgets.markup import el, frag
 from companion.widgets.seat_controls import act, load, show_undo, undo
 
 if TYPE_CHECKING:
@@ -192,34 +193,35 @@ class DuelApp(CairnAppBase):
         view = self.duel.view_for(self.viewer if mine is not None else None)
         names, hp = view["names"], view["hit_points"]
         if not view["stakes"]:
-            self.board.value = "<div class='tc-stats'>Set names, hit points and stakes.</div>"
+            self.board.value = el("div", "Set names, hit points and stakes.", class_="tc-stats")
         else:
-            state = (f"<b>Winner: {escape(view['winner'])}</b>" if view["winner"]
+            state = (el("b", f"Winner: {view['winner']}") if view["winner"]
                      else f"Round {view['rounds'] + 1}: choose in secret")
-            last = ""
+            last = None
             if view["exchanges"]:
                 ex = view["exchanges"][-1]
-                last = (f"<br><span class='tc-last'>Last exchange: {escape(names[0])} "
-                        f"{ex['choices'][0]} (d{ex['dice'][0]} = {ex['damage'][0]}), "
-                        f"{escape(names[1])} {ex['choices'][1]} (d{ex['dice'][1]} = "
-                        f"{ex['damage'][1]})</span>")
-            you = f"<br>You are <b>{escape(names[mine])}</b>." if mine is not None else ""
-            self.board.value = (
-                f'<div class="tc-stats tc-duel" data-rounds="{view["rounds"]}">Stakes: '
-                f"{escape(view['stakes'])}<br>{escape(names[0])} <b>{hp[0]}</b> hp · "
-                f"{escape(names[1])} <b>{hp[1]}</b> hp<br>{state}{last}{you}</div>")
+                last = frag(el("br"), el(
+                    "span", f"Last exchange: {names[0]} {ex['choices'][0]} (d{ex['dice'][0]} = "
+                    f"{ex['damage'][0]}), {names[1]} {ex['choices'][1]} (d{ex['dice'][1]} = "
+                    f"{ex['damage'][1]})", class_="tc-last"))
+            you = (frag(el("br"), "You are ", el("b", names[mine]), ".") if mine is not None
+                   else None)
+            self.board.value = el(
+                "div", f"Stakes: {view['stakes']}", el("br"), f"{names[0]} ", el("b", hp[0]),
+                f" hp · {names[1]} ", el("b", hp[1]), " hp", el("br"), state, last, you,
+                class_="tc-stats tc-duel", data_rounds=view["rounds"])
         for side, box in enumerate(self.choice_rows):
             chosen = view["chosen"][side]
             if chosen and side == mine:
-                label = f"{escape(names[side])}: you chose {escape(view['my_choice'])}"
+                label = f"{names[side]}: you chose {view['my_choice']}"
             elif chosen:
-                label = f"{escape(names[side])}: chosen ✓ (hidden)"
+                label = f"{names[side]}: chosen ✓ (hidden)"
             else:
-                label = f"{escape(names[side])}: " + ("choose" if view["stakes"] and not
-                                                       view["winner"] else "—")
+                label = f"{names[side]}: " + ("choose" if view["stakes"] and not
+                                              view["winner"] else "—")
             head = box.children[0]
             assert isinstance(head, widgets.HTML)
-            head.value = f'<span class="tc-choice-{side}">{label}</span>'
+            head.value = el("span", label, class_=f"tc-choice-{side}")
             mine_row = here[side] or side == mine
             for b in box.children[1:]:
                 assert isinstance(b, widgets.Button)

@@ -25,6 +25,7 @@ from companion.rule_rolls import RuleCall
 from companion.rulesets.cairn_srd import skills, social
 from companion.widgets.base import app_box, disable_for, first_bad_box, int_box, row
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, labelled, pct
+from companion.widgets.markup import el
 
 if TYPE_CHECKING:
     from companion.table.session import Session
@@ -70,10 +71,10 @@ class SkillTestPanel(widgets.VBox):
             self.chance.value = ""
             return
         text = pct(skills.skill_chance(self.have.read(), self.modifier.read()))
-        if self.produces.value and self.have.read() >= 2:
-            die = skills.yield_die(self.have.read(), self.steps.read())
-            text += f" · yield d{die}"
-        self.chance.value = f'<span class="tc-side">chance {text}</span>'
+        die = (skills.yield_die(self.have.read(), self.steps.read())
+               if self.produces.value and self.have.read() >= 2 else None)
+        self.chance.value = el("span", "chance ", text, die and f" · yield d{die}",
+                               class_="tc-side")
 
 
 class SocialPanel(widgets.VBox):
@@ -110,9 +111,9 @@ class SocialPanel(widgets.VBox):
     def render(self) -> None:
         bad = first_bad_box(self.modifier)
         disable_for(self.roll_button, bad)
-        self.chance.value = "" if bad else (
-            f'<span class="tc-side">chance '
-            f"{pct(skills.skill_chance(2, self.modifier.read()))}</span>")
+        self.chance.value = "" if bad else el(
+            "span", "chance ", pct(skills.skill_chance(2, self.modifier.read())),
+            class_="tc-side")
 
 
 class KnowledgePanel(widgets.VBox):

@@ -16,7 +16,8 @@ import ipywidgets as widgets
 from companion.errors import RuleError
 from companion.rulesets.cairn_srd.character import MAX_NAME, Character
 from companion.widgets.base import bind, disable_for, first_bad_box, name_box, row
-from companion.widgets.cairn_srd.common import CairnAppBase, escape, labelled
+from companion.widgets.cairn_srd.common import CairnAppBase, labelled
+from companion.widgets.markup import el
 from companion.widgets.seat_controls import act, mover
 
 __all__ = ["SpellbookPanel"]
@@ -47,7 +48,7 @@ class SpellbookPanel(widgets.VBox):
                                    "lift-doom")
         self.book = widgets.HTML()
         self.children = (
-            widgets.HTML("<b>Scrolls and grimoire</b>"),
+            widgets.HTML(el("b", "Scrolls and grimoire")),
             self.book,
             row(self.scroll_name, self.gain_button),
             row(labelled("scroll", self.scroll), self.bind_button, self.copy_button),
@@ -91,9 +92,8 @@ class SpellbookPanel(widgets.VBox):
             self.spell.options = spells
             self.spell.value = keep if keep in spells else (spells[0] if spells else None)
         grimoire = ", ".join(c.grimoire) if c.grimoire is not None else "none"
-        self.book.value = (f'<div class="tc-stats tc-book">scrolls: '
-                           f"{escape(', '.join(c.scrolls) or 'none')}<br>grimoire: "
-                           f"{escape(grimoire)}</div>")
+        self.book.value = el("div", f"scrolls: {', '.join(c.scrolls) or 'none'}", el("br"),
+                             f"grimoire: {grimoire}", class_="tc-stats tc-book")
         dead = "dead" if c.dead else None
         disable_for(self.gain_button, dead or first_bad_box(self.scroll_name) or (
             None if self.scroll_name.read() else "name the scroll's spell"))

@@ -33,7 +33,8 @@ from companion.widgets.base import (
     name_box,
     row,
 )
-from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, labelled
+from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, labelled
+from companion.widgets.markup import el, frag
 from companion.widgets.seat_controls import act, undo
 
 if TYPE_CHECKING:
@@ -54,17 +55,15 @@ class AttackMatrixPanel(widgets.VBox):
     def __init__(self) -> None:
         super().__init__(layout=widgets.Layout(max_width="100%"))
         scales = mass_combat.scales()
-        head = "".join(f"<th>{escape(d)}</th>" for d in scales)
-        body = "".join(
-            f"<tr><th>{escape(a)}</th>"
-            + "".join(f"<td>{escape(mass_combat.attack_effect(a, d))}</td>" for d in scales)
-            + "</tr>" for a in scales)
+        head = el("tr", el("th", "attacker / defender"), (el("th", d) for d in scales))
+        body = (el("tr", el("th", a),
+                   (el("td", mass_combat.attack_effect(a, d)) for d in scales))
+                for a in scales)
         # It scrolls sideways on a phone: tabindex lets a keyboard reach it to scroll it.
-        self.table = widgets.HTML(
-            '<div tabindex="0" style="overflow-x:auto;max-width:100%">'
-            '<table class="tc-grid tc-matrix"><tr><th>attacker / defender</th>'
-            f"{head}</tr>{body}</table></div>")
-        self.children = (widgets.HTML("<b>Attack matrix</b>"), self.table)
+        self.table = widgets.HTML(el(
+            "div", el("table", head, body, class_="tc-grid tc-matrix"), tabindex=0,
+            style="overflow-x:auto;max-width:100%"))
+        self.children = (widgets.HTML(el("b", "Attack matrix")), self.table)
 
 
 class VesselPanel(widgets.VBox):
@@ -108,7 +107,7 @@ class VesselPanel(widgets.VBox):
             row(self.boarders, self.board_button),
             row(self.cost, *self.repair_buttons.values()),
             row(self.port_button),
-            widgets.HTML("<b>Cargo</b>"),
+            widgets.HTML(el("b", "Cargo")),
             row(self.cargo, labelled("in the", self.place), self.stow_button),
             self.cargo_rows,
         )
@@ -136,11 +135,11 @@ class VesselPanel(widgets.VBox):
         rows: list[widgets.Widget] = []
         for place, items in (("hold", v.hold), ("decks", v.decks)):
             for i, item in enumerate(items):
-                rows.append(row(widgets.HTML(f"{escape(item)} <small>({place})</small>"),
+                rows.append(row(widgets.HTML(frag(f"{item} ", el("small", f"({place})"))),
                                 self.app.btn("Unload", self._unload(place, i),
                                              f"unload-{place}-{i}")))
         self.cargo_rows.children = tuple(rows) or (
-            widgets.HTML('<span class="tc-side">No cargo aboard.</span>'),)
+            widgets.HTML(el("span", "No cargo aboard.", class_="tc-side")),)
 
     def hit(self) -> None:
         amount, part, direct = self.amount.read(), self.part.value, bool(self.direct.value)
@@ -173,14 +172,13 @@ class VesselPanel(widgets.VBox):
             if getattr(v, part) == 0:
                 state.append({"hull": "sinking", "sails": "immobile",
                               "crew": "surrenders or panics"}[part])
-        self.stats.value = (
-            f'<div class="tc-stats"><b>{escape(v.name)}</b> '
-            f"({escape(', '.join(state) or 'seaworthy')})<br>"
-            f"Guard {v.guard}/{v.guard_max} · Armor {v.armor}<br>"
+        self.stats.value = el(
+            "div", el("b", v.name), f" ({', '.join(state) or 'seaworthy'})", el("br"),
+            f"Guard {v.guard}/{v.guard_max} · Armor {v.armor}", el("br"),
             f"STR hull {v.hull}/{v.hull_max} · DEX sails {v.sails}/{v.sails_max} · "
-            f"CTRL crew {v.crew}/{v.crew_max}<br>"
+            f"CTRL crew {v.crew}/{v.crew_max}", el("br"),
             f"hold {len(v.hold)}/{mass_combat.HOLD_SLOTS} · decks "
-            f"{len(v.decks)}/{mass_combat.DECK_SLOTS}</div>")
+            f"{len(v.decks)}/{mass_combat.DECK_SLOTS}", class_="tc-stats")
         disable_for(self.damage_button, first_bad_box(self.amount))
         disable_for(self.board_button, first_bad_box(self.boarders) or (
             None if v.boardable else "only after Critical Damage to the ship"))
@@ -258,14 +256,15 @@ class MassCombatApp(CairnAppBase):
             self.scale.value = ""
             return
         scale = mass_combat.vessel_scale(self.crew_size.read())
-        self.scale.value = (f'<span class="tc-side tc-scale">fights as a '
-                            f"<b>{escape(scale)}</b> (a crew of {mass_combat.SHIP_CREW}+ "
-                            "makes a ship)</span>")
+        self.scale.value = el("span", "fights as a ", el("b", scale),
+                              f" (a crew of {mass_combat.SHIP_CREW}+ makes a ship)",
+                              class_="tc-side tc-scale")
 
     def render_order(self) -> None:
         """Which ship moves first (the sails are the ship's DEX)."""
         if first_bad_box(self.rival, self.rival_dex) is not None:
-            self.order.value = '<div class="tc-side tc-order"><i>Fix the box above.</i></div>'
+            self.order.value = el("div", el("i", "Fix the box above."),
+                                  class_="tc-side tc-order")
             return
         v, rival = self.vessel, self.rival.read() or "Rival"
         if rival == v.name:
@@ -274,6 +273,6 @@ class MassCombatApp(CairnAppBase):
         text = " then ".join(" and ".join(g) + (" together" if len(g) > 1 else "")
                              for g in groups) or "neither ship can move"
         still = [n for n, d in ((v.name, v.sails), (rival, self.rival_dex.read())) if not d]
-        self.order.value = (f'<div class="tc-side tc-order">Moves first: {escape(text)}'
-                            + (f" ({escape(', '.join(still))}: DEX 0, immobile)" if still
-                               else "") + "</div>")
+        self.order.value = el("div", f"Moves first: {text}",
+                              still and f" ({', '.join(still)}: DEX 0, immobile)",
+                              class_="tc-side tc-order")

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import ipywidgets as widgets
 
 from companion.rulesets.miasma.dice_monarchs import DICE
+from companion.widgets.markup import Markup, el
 
 __all__ = ["LOG_SHOWN", "MIASMA_CSS", "css", "dice_html"]
 
@@ -40,18 +41,16 @@ LOG_SHOWN = 12
 
 
 def css() -> widgets.HTML:
-    return widgets.HTML(f"<style>{MIASMA_CSS}</style>", layout=widgets.Layout(display="none"))
+    return widgets.HTML(el("style", Markup(MIASMA_CSS)), layout=widgets.Layout(display="none"))
 
 
-def dice_html(values: Sequence[int], *, hidden_from: int = 5) -> str:
+def dice_html(values: Sequence[int], *, hidden_from: int = 5) -> Markup:
     """The five dice (d4..d12) as tiles; those from ``hidden_from`` on show "?"."""
     cells = []
     for i, sides in enumerate(DICE):
-        if i < len(values) and i < hidden_from:
-            cells.append(f'<span class="tc-die" data-d="{sides}">{values[i]}'
-                         f"<span class='tc-note'>d{sides}</span></span>")
-        else:
-            cells.append(f'<span class="tc-die tc-die-hidden" data-d="{sides}">?'
-                         f"<span class='tc-note'>d{sides}</span></span>")
-    return f'<div class="tc-dice">{"".join(cells)}</div>'
+        shown = i < len(values) and i < hidden_from
+        cells.append(el("span", values[i] if shown else "?",
+                        el("span", f"d{sides}", class_="tc-note"),
+                        class_="tc-die" if shown else "tc-die tc-die-hidden", data_d=sides))
+    return el("div", cells, class_="tc-dice")
 

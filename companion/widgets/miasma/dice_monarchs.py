@@ -61,12 +61,12 @@ from companion.widgets.base import (
     confirm_button,
     data_uri_link,
     draw_seed,
-    escape,
     int_box,
     log_html,
     name_box,
     row,
 )
+from companion.widgets.markup import Markup, el, frag, join
 from companion.widgets.miasma.common import LOG_SHOWN, css, dice_html
 from companion.widgets.rolls import RollControls
 from companion.widgets.seat_controls import act, act_seeded, load, show_undo, undo
@@ -214,10 +214,12 @@ class DiceMonarchsApp(widgets.VBox):
                         self._btn("Rebuy", self._rebuy, "rebuy"),
                         self._btn("Leave", self._leave, "leave", "danger"))
         self.setup = column(
-            widgets.HTML("<b>Dice Monarchs</b> — players sit clockwise in the order listed."),
+            widgets.HTML(frag(el("b", "Dice Monarchs"),
+                              " — players sit clockwise in the order listed.")),
             self.players_box,
             row(self.chips_box, self.seed_box, self.new_button),
-            widgets.HTML("<b>Between hands</b>: seat a player, sell chips, or see one off."),
+            widgets.HTML(frag(el("b", "Between hands"),
+                              ": seat a player, sell chips, or see one off.")),
             seats_row,
             self.odds_toggle,
             self.banker_toggle,
@@ -275,7 +277,7 @@ class DiceMonarchsApp(widgets.VBox):
                            row(self.reveal_button),
                            self.private, self.betting,
                            row(self.deal_button, self.undo_button, self.setup_button),
-                           self.outcome, widgets.HTML("<b>Table talk</b>"), self.history)
+                           self.outcome, widgets.HTML(el("b", "Table talk")), self.history)
         app_box(css(), self.setup, self.error, self.play, box=self)
         bind(self.game, self._changed, error=self.error)
 
@@ -452,19 +454,19 @@ class DiceMonarchsApp(widgets.VBox):
             if name == to_act:
                 tags.append("to act")
             extra = f" — {', '.join(tags)}" if tags else ""
-            seats.append(f'<li class="{" ".join(classes)}" data-seat="{i}">'
-                         f"<b>{escape(name)}</b>: {table['stacks'][i]} chips{escape(extra)}</li>")
+            seats.append(el("li", el("b", name), f": {table['stacks'][i]} chips{extra}",
+                            class_=" ".join(classes), data_seat=i))
         phase = table["phase"].replace("_", " ")
-        you = f" · you are <b>{escape(self.seated)}</b>" if self.seated else ""
-        self.status.value = (
-            f'<div data-n="{self.renders}" data-phase="{table["phase"]}">'
-            f"<b>Hand {table['hand_no']}</b> · {phase} · pot <b class='tc-pot'>{table['pot']}</b>"
-            f" · bet to match {table['current_bet']}{you}</div>"
-            f'<ul class="tc-seats">{"".join(seats)}</ul>'
-        )
-        self.community.value = (f"<b>Community dice</b> ({escape(community_dice_text())})"
-                                + dice_html(table["community"],
-                                            hidden_from=len(table["community"])))
+        you = frag(" · you are ", el("b", self.seated)) if self.seated else None
+        self.status.value = frag(
+            el("div", el("b", f"Hand {table['hand_no']}"), f" · {phase} · pot ",
+               el("b", table["pot"], class_="tc-pot"),
+               f" · bet to match {table['current_bet']}", you,
+               data_n=self.renders, data_phase=table["phase"]),
+            el("ul", seats, class_="tc-seats"))
+        self.community.value = frag(el("b", "Community dice"), f" ({community_dice_text()})",
+                                    dice_html(table["community"],
+                                              hidden_from=len(table["community"])))
         betting = to_act is not None
         can_deal = "deal" in game.legal_moves()
         self.deal_button.layout.display = None if can_deal else "none"
@@ -479,8 +481,8 @@ class DiceMonarchsApp(widgets.VBox):
         else:
             self._render_screen(to_act)
         self.outcome.value = (
-            '<div class="tc-outcome">' + "<br>".join(escape(x) for x in table["announcements"])
-            + "</div>" if table["announcements"] else ""
+            el("div", join(table["announcements"], el("br")), class_="tc-outcome")
+            if table["announcements"] else ""
         )
         self.history.value = log_html(game.log, LOG_SHOWN)
 
@@ -493,15 +495,16 @@ class DiceMonarchsApp(widgets.VBox):
         head = self.community_roll.children[0]
         assert isinstance(head, widgets.HTML)
         if self.runs_table:
-            head.value = (f'<div class="tc-awaiting" data-stage="{stage.name}">The banker '
-                          f"rolls the <b>{stage.name}</b> ({dice}) and enters it here.</div>")
+            head.value = el("div", "The banker rolls the ", el("b", stage.name),
+                            f" ({dice}) and enters it here.", class_="tc-awaiting",
+                            data_stage=stage.name)
             self.community_button.description = f"Roll the {stage.name}"
             self.community_button.layout.display = None
             self.community_controls.layout.display = None
             self.community_controls.set_hint(dice)
         else:
-            head.value = (f'<div class="tc-awaiting" data-stage="{stage.name}">Waiting for '
-                          f"the banker to roll the <b>{stage.name}</b> ({dice}).</div>")
+            head.value = el("div", "Waiting for the banker to roll the ", el("b", stage.name),
+                            f" ({dice}).", class_="tc-awaiting", data_stage=stage.name)
             self.community_button.layout.display = "none"
             self.community_controls.layout.display = "none"
 
@@ -515,9 +518,9 @@ class DiceMonarchsApp(widgets.VBox):
             btn.disabled = name not in legal
         if betting and not uncovered:
             assert to_act is not None
-            self.cover.value = (f'<div class="tc-cover" data-player="{escape(to_act)}">Pass '
-                                f"the device to <b>{escape(to_act)}</b>. Everyone else, look "
-                                "away.</div>")
+            self.cover.value = el("div", "Pass the device to ", el("b", to_act),
+                                  ". Everyone else, look away.", class_="tc-cover",
+                                  data_player=to_act)
             self.private.value = ""
         elif uncovered:
             assert to_act is not None
@@ -540,9 +543,8 @@ class DiceMonarchsApp(widgets.VBox):
             btn.disabled = name not in legal
         if to_act is not None and not my_turn:
             where = " on their own screen" if self.runs_table else ""
-            self.cover.value = (f'<div class="tc-cover tc-waiting" data-player="'
-                                f'{escape(to_act)}">Waiting for <b>{escape(to_act)}</b>'
-                                f" to act{where}.</div>")
+            self.cover.value = el("div", "Waiting for ", el("b", to_act), f" to act{where}.",
+                                  class_="tc-cover tc-waiting", data_player=to_act)
         else:
             self.cover.value = ""
         view = game.view_for(me) if me is not None else None
@@ -553,26 +555,24 @@ class DiceMonarchsApp(widgets.VBox):
         self.moves["call"].description = (f"Call {game.to_call(me)}" if my_turn and me
                                           else "Call")
 
-    def _private_html(self, view: dict[str, Any], player: str) -> str:
+    def _private_html(self, view: dict[str, Any], player: str) -> Markup:
         # Drawn from the player's own view: their dice and what everyone knows, nothing else.
         seat = view["players"].index(player)
         hole = view["hole"][seat]
         community = view["community"]
         so_far = best_hand_so_far(hole, community)
         name = so_far.hand.label if so_far.hand else "no hand yet"
-        odds = ""
+        odds = None
         opponents = sum(view["in_play"]) - 1
         betting = view["phase"] in ("opening", "round_one", "round_two", "final_round")
         if view["show_odds"] and view["in_play"][seat] and opponents >= 1 and betting:
             chance = quick_strength(hole, community, opponents,
                                     seed=f"{view['hand_no']}:{len(view['history'])}:{seat}")
-            odds = (f"<span class='tc-odds'>Chance to win the showdown: "
-                    f"{escape(chance.describe())}</span><br>")
+            odds = frag(el("span", f"Chance to win the showdown: {chance.describe()}",
+                           class_="tc-odds"), el("br"))
         to_call = max(0, view["current_bet"] - view["committed"][seat])
-        return (
-            f'<div class="tc-card" data-player="{escape(player)}"><b>{escape(player)}</b>, '
-            f"your hole dice:{dice_html(hole)}"
-            f"Best hand so far: <b class='tc-best'>{escape(name)}</b><br>{odds}"
+        return el(
+            "div", el("b", player), ", your hole dice:", dice_html(hole),
+            "Best hand so far: ", el("b", name, class_="tc-best"), el("br"), odds,
             f"To call: {min(to_call, view['stacks'][seat])} · your chips: "
-            f"{view['stacks'][seat]}</div>"
-        )
+            f"{view['stacks'][seat]}", class_="tc-card", data_player=player)

@@ -24,13 +24,13 @@ them) and how an edit changes an existing one (through the campaign: one stored 
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from companion.state import Tracker
 from companion.table import Session
+from companion.widgets.markup import el
 from companion.widgets.seat_controls import act
 
 if TYPE_CHECKING:
@@ -404,8 +404,7 @@ def party_rows(session: Session) -> str:
         if rules is not None:
             rows += rules.summary(session)
     if not rows:
-        return '<p class="tc-party tc-empty" data-count="0">Nobody at the table yet.</p>'
-    body = "".join(f'<tr class="tc-member"><td><b>{html.escape(n)}</b></td>'
-                   f"<td>{html.escape(s)}</td></tr>" for n, s in rows)
-    return (f'<table class="tc-party tc-grid" data-count="{len(rows)}">'
-            f"<tr><th>Name</th><th>Numbers</th></tr>{body}</table>")
+        return el("p", "Nobody at the table yet.", class_="tc-party tc-empty", data_count=0)
+    return el("table", el("tr", el("th", "Name"), el("th", "Numbers")),
+              (el("tr", el("td", el("b", n)), el("td", s), class_="tc-member") for n, s in rows),
+              class_="tc-party tc-grid", data_count=len(rows))

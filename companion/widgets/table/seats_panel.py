@@ -13,7 +13,6 @@ off until the GM turns them on; [Campaign.set_trust][companion.store.campaign.Ca
 
 from __future__ import annotations
 
-import html
 from typing import TYPE_CHECKING
 
 import ipywidgets as widgets
@@ -22,6 +21,7 @@ from companion.errors import CompanionError
 from companion.names import same_name
 from companion.table import Session
 from companion.widgets.base import ErrorLine, button, check_box, confirm_button, name_box, row
+from companion.widgets.markup import Markup, el
 from companion.widgets.table.binding import (
     WIDGET_LOCK,
     hub_service,
@@ -66,11 +66,12 @@ def phone_url(campaign: str, secret: str, rulesets: tuple[str, ...]) -> str | No
     return f"{root}/phone/{app}.html?{urlencode({'campaign': campaign, 'seat': secret})}"
 
 
-def qr_svg(text: str) -> str:
+def qr_svg(text: str) -> Markup:
     """``text`` as a QR code, inline SVG (no script, no image request)."""
     import segno
 
-    return str(segno.make(text, error="m").svg_inline(scale=4, border=2, dark="#000",
+    # segno writes the SVG itself, from the text's bits only: markup as it comes.
+    return Markup(segno.make(text, error="m").svg_inline(scale=4, border=2, dark="#000",
                                                        light="#fff"))
 
 
@@ -81,6 +82,9 @@ HUB_INVITE = ("sign in to the club's hub as {name} and open the table (no link n
 
 class SeatsPanel(widgets.VBox):
     """The seats of ``app``'s open campaign, for its GM (see the module docs)."""
+
+    #: Whose seat link ``invite_out`` shows ("": none), so revoking that seat hides it.
+    shown_for = ""
 
     def __init__(self, app: TableApp) -> None:
         super().__init__(layout=widgets.Layout(max_width="100%", display="none"))
@@ -117,10 +121,10 @@ class SeatsPanel(widgets.VBox):
         self.trust_button = button("Save table trust", self.save_trust, error=self.error,
                                    name="save-trust")
         self.children = (
-            widgets.HTML("<b>Seats</b>"), self.gm_link,
+            widgets.HTML(el("b", "Seats")), self.gm_link,
             row(self.name, self.seat_role, self.invite_button),
             row(self.pick, self.renew_button, self.revoke_button),
-            widgets.HTML("<b>Table trust</b>"), self.own_dice, self.own_numbers,
+            widgets.HTML(el("b", "Table trust")), self.own_dice, self.own_numbers,
             self.trust_button, self.error, self.invite_out, self.listing)
 
     def _campaign(self) -> str:
@@ -151,13 +155,12 @@ class SeatsPanel(widgets.VBox):
         context = self.app.context
         if context.seat:
             link = seat_url(context.campaign, context.seat)
-            self.gm_link.value = (
-                '<div class="tc-gm-link-line">Your GM link: bookmark it (it opens this '
-                f'campaign as you, on any device): <a href="{html.escape(link)}">'
-                f"{html.escape(link)}</a></div>")
+            self.gm_link.value = el(
+                "div", "Your GM link: bookmark it (it opens this campaign as you, on any "
+                "device): ", el("a", link, href=link), class_="tc-gm-link-line")
         elif hub_user():
-            self.gm_link.value = (f'<div class="tc-gm-link-line">Signed in through the hub as '
-                                  f"<b>{html.escape(hub_user())}</b>: no link needed.</div>")
+            self.gm_link.value = el("div", "Signed in through the hub as ", el("b", hub_user()),
+                                    ": no link needed.", class_="tc-gm-link-line")
         else:
             self.gm_link.value = ""
         trust = self.app.session.trust
@@ -174,11 +177,9 @@ class SeatsPanel(widgets.VBox):
 
     def _list(self) -> None:
         seats = self._session().seats()
-        items = "".join(
-            f'<li data-who="{html.escape(s.who)}">{html.escape(s.who)} '
-            f"({'GM' if s.role == 'gm' else 'player'}; made {html.escape(s.created[:10])})"
-            "</li>" for s in seats)
-        self.listing.value = f'<ul class="tc-seat-items">{items}</ul>' if items else ""
+        items = [el("li", f"{s.who} ({'GM' if s.role == 'gm' else 'player'}; made "
+                    f"{s.created[:10]})", data_who=s.who) for s in seats]
+        self.listing.value = el("ul", items, class_="tc-seat-items") if items else ""
         options = [(f"{s.who} ({'GM' if s.role == 'gm' else 'player'})", s.who) for s in seats]
         if list(self.pick.options) != options:
             keep = self.pick.value
@@ -189,22 +190,22 @@ class SeatsPanel(widgets.VBox):
 
     def _show(self, who: str, role: str, secret: str) -> None:
         if hub_service():  # the club's hub: the seat is the hub name, no link to pass on
-            self.invite_out.value = (
-                f'<div class="tc-seat-link tc-seat-hub" data-who="{html.escape(who)}">'
-                f"<b>{html.escape(who)}</b> has a {'GM' if role == 'gm' else 'player'} seat: "
-                f"{html.escape(HUB_INVITE.format(name=who))}</div>")
+            self.shown_for = who
+            self.invite_out.value = el(
+                "div", el("b", who), f" has a {'GM' if role == 'gm' else 'player'} seat: "
+                f"{HUB_INVITE.format(name=who)}", class_="tc-seat-link tc-seat-hub",
+                data_who=who)
             return
         link = seat_url(self._campaign(), secret)
         if role == "player":  # a player's phone opens the phone app (the GM keeps Voila)
             session = self.app.session
             link = phone_url(self._campaign(), secret,
                              session.rulesets if session is not None else ()) or link
-        self.invite_out.value = (
-            f'<div class="tc-seat-link" data-who="{html.escape(who)}">'
-            f"<b>{html.escape(who)}</b>'s link ({'GM' if role == 'gm' else 'player'}): scan "
-            f'it or send it; it is shown only now. <a href="{html.escape(link)}" '
-            f'target="_blank">{html.escape(link)}</a>'
-            f'<div class="tc-qr">{qr_svg(link)}</div></div>')
+        self.shown_for = who
+        self.invite_out.value = el(
+            "div", el("b", who), f"'s link ({'GM' if role == 'gm' else 'player'}): scan it or "
+            "send it; it is shown only now. ", el("a", link, href=link, target="_blank"),
+            el("div", qr_svg(link), class_="tc-qr"), class_="tc-seat-link", data_who=who)
 
     def invite(self) -> None:
         """Make (or renew) the seat typed and show its link and QR code."""
@@ -244,7 +245,7 @@ class SeatsPanel(widgets.VBox):
         if not chosen:
             raise CompanionError("choose a seat first")
         session.revoke_seat(chosen)
-        if f'data-who="{html.escape(chosen)}"' in self.invite_out.value:
+        if self.shown_for == chosen and self.invite_out.value:
             self.invite_out.value = ""
         self._list()
 

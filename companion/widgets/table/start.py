@@ -16,7 +16,6 @@ its GM (players take the phone), with no seats, links or QR codes.
 
 from __future__ import annotations
 
-import html
 import logging
 import threading
 import time
@@ -36,6 +35,7 @@ from companion.widgets.base import (
     row,
     safe,
 )
+from companion.widgets.markup import Markup, el, frag
 from companion.widgets.messages import not_a_move
 from companion.widgets.table.apps import apps_for, spec
 from companion.widgets.table.binding import (
@@ -146,13 +146,13 @@ class TableApp(widgets.VBox):
         self.seats = SeatsPanel(self)
         self.back_jump = widgets.HTML(layout=widgets.Layout(width="0px", margin="0"))
         self.campaign_box = widgets.VBox([
-            self.back_jump, self.heading, self.seats, widgets.HTML("<b>Party</b>"), self.party,
-            self.party_form, widgets.HTML("<b>Apps</b>"), self.app_buttons, self.app_stack,
+            self.back_jump, self.heading, self.seats, widgets.HTML(el("b", "Party")), self.party,
+            self.party_form, widgets.HTML(el("b", "Apps")), self.app_buttons, self.app_stack,
         ], layout=widgets.Layout(max_width="100%", display="none"))
         self.pick_row = row(self.pick, self.open_button)
         app_box(
             connection_banner(), self.url,
-            widgets.HTML(f"<style>{_CSS}</style>", layout=widgets.Layout(display="none")),
+            widgets.HTML(el("style", Markup(_CSS)), layout=widgets.Layout(display="none")),
             self.identity,
             self.pick_row,
             self.create_row, self.db, self.error, self.campaign_box, page_shown_signal(),
@@ -165,7 +165,7 @@ class TableApp(widgets.VBox):
         guard_state_requests()
         self.ready = threading.Event()
         self._background = background
-        self.db.value = '<div class="tc-db">Opening the campaigns...</div>'
+        self.db.value = el("div", "Opening the campaigns...", class_="tc-db")
         self._show_table_rule()
         if background:
             # The database layer takes about half a second to load: the page shows first.
@@ -189,8 +189,8 @@ class TableApp(widgets.VBox):
             try:
                 # A closed table never sends the path to the page (hidden is not enough:
                 # a hidden widget's value still reaches the browser).
-                self.db.value = (f'<div class="tc-db">Campaigns are kept in '
-                                 f"<code>{html.escape(database_where())}</code></div>"
+                self.db.value = (el("div", "Campaigns are kept in ",
+                                    el("code", database_where()), class_="tc-db")
                                  if open_table() else "")
             except Exception as exc:
                 self.error.show(exc)
@@ -243,18 +243,17 @@ class TableApp(widgets.VBox):
     def _show_identity(self) -> None:
         c = self.context
         if c.role == SPECTATOR:
-            text = html.escape(join_text())
+            text = frag(join_text())
         elif c.role and serverless():
-            text = f"{html.escape(DEVICE_LINE)} (GM: <b>{html.escape(c.who)}</b>)"
+            text = frag(f"{DEVICE_LINE} (GM: ", el("b", c.who), ")")
         elif c.role:
-            text = (f"You are <b>{html.escape(c.who or 'the GM')}</b> "
-                    f"({'GM' if c.role == 'gm' else 'player'}).")
+            text = frag("You are ", el("b", c.who or "the GM"),
+                        f" ({'GM' if c.role == 'gm' else 'player'}).")
         elif self.may_create():
-            text = "Open a campaign, or create one: you are the GM of what you create."
+            text = frag("Open a campaign, or create one: you are the GM of what you create.")
         else:
-            text = html.escape(closed_line())
-        self.identity.value = (f'<div class="tc-identity-line" data-role="{c.role}">'
-                               f"{text}</div>")
+            text = frag(closed_line())
+        self.identity.value = el("div", text, class_="tc-identity-line", data_role=c.role)
         # Where the campaigns are kept is the GM's business (a file path means nothing to
         # a player at the table): shown on the GM's page and before a campaign is open.
         self.db.layout.display = "none" if c.role in ("player", SPECTATOR) else None
@@ -286,8 +285,8 @@ class TableApp(widgets.VBox):
         if not open_table():
             self.db.layout.display = "none"
             if not self.context.role:
-                self.identity.value = (f'<div class="tc-identity-line" data-role="">'
-                                       f"{html.escape(closed_line())}</div>")
+                self.identity.value = el("div", closed_line(), class_="tc-identity-line",
+                                         data_role="")
 
     def open_picked(self) -> None:
         if not self.pick.value:
@@ -352,8 +351,8 @@ class TableApp(widgets.VBox):
 
     def _render_locked(self, c: Session) -> None:
         rulesets = ", ".join(ruleset_title(r) for r in c.rulesets)  # names, not ids
-        self.heading.value = (f'<h3 class="tc-campaign" data-campaign="{html.escape(c.name)}">'
-                            f"{html.escape(c.name)} <small>({html.escape(rulesets)})</small></h3>")
+        self.heading.value = el("h3", f"{c.name} ", el("small", f"({rulesets})"),
+                                class_="tc-campaign", data_campaign=c.name)
         self.party.value = party_rows(c)
         # A move in any app (here or on another screen) shows in the list.
         for member in c.members():
@@ -383,7 +382,7 @@ class TableApp(widgets.VBox):
         app = campaign_app(self.session, key)
         title = spec(key).title
         self.context = self.context.with_(app=key)
-        link = html.escape(self.context.app_url(key))
+        link = self.context.app_url(key)
         if self._boxes_for != self.context.query():  # another campaign or person
             self._drop_boxes()
             self._boxes_for = self.context.query()
@@ -396,9 +395,10 @@ class TableApp(widgets.VBox):
             # can be lost by the page while it is still creating the widget.
             # Serverless: no other device reaches this browser's campaign (and a second
             # tab of it is refused), so no link to one.
-            elsewhere = "" if serverless() else (
-                f'<div class="tc-app-link">On another device: <a href="{link}" '
-                f'target="_blank">{html.escape(title)} for this campaign</a></div>')
+            elsewhere = "" if serverless() else el(
+                "div", "On another device: ",
+                el("a", f"{title} for this campaign", href=link, target="_blank"),
+                class_="tc-app-link")
             box = self._boxes[key] = widgets.VBox([
                 app_heading(title, self.context, demo=False),
                 widgets.HTML(elsewhere),
