@@ -204,7 +204,7 @@ class PlotPointCheckPanel(widgets.VBox):
         if controls.hidden:
             # Off the table it moves no tracker: rolled as the declared rule, so that
             # verify makes its result again from the log (companion.rule_rolls).
-            hidden: RuleRoll[PlotCheckResult] = controls.run(
+            hidden: RuleRoll[PlotCheckResult] = controls.run_rule(
                 label, check_call(check, f"{who}: "))
             self._show_hidden(hidden, who)
             return hidden

@@ -161,7 +161,7 @@ class PlotContestPanel(widgets.VBox):
         if controls.hidden:
             # Off the table it moves no tracker: the declared rule, so that verify makes
             # both totals again from the log (companion.rule_rolls).
-            hidden: RuleRoll[tuple[str, str, ContestResult]] = controls.run(
+            hidden: RuleRoll[tuple[str, str, ContestResult]] = controls.run_rule(
                 label, contest_call(who, mine, opponent, theirs))
             how = f"rolled {mode_name(hidden.mode)}, off the table, entry {hidden.entry}"
             self.result.value = (
