@@ -169,10 +169,11 @@ class PlotContestPanel(widgets.VBox):
                 f"<small>({escape(how)})</small></div>" if hidden.shown and hidden.text
                 else hidden.hidden_html())
             return
-        out: RuleRoll[ContestOutcome] = controls.run(label, lambda rng: self.session.contest(
-            who, opponent, mine.ability, mine.proficiency, mine.advantage, theirs.ability,
-            theirs.proficiency, theirs.advantage, **controls.move_args(rng)),
-            trackers=[self.session])
+        out: RuleRoll[ContestOutcome] = controls.run_act(label, self.session, "contest", {
+            "who": who, "opponent": opponent, "ability": mine.ability,
+            "proficiency": mine.proficiency, "advantage": mine.advantage,
+            "opponent_ability": theirs.ability, "opponent_proficiency": theirs.proficiency,
+            "opponent_advantage": theirs.advantage})
         assert out.value is not None
         how = details_html(f"seed {out.seed}") if out.seed is not None else "own dice"
         self.result.value = (f'<div class="tc-contest-result" data-margin="{out.value.margin}">'
