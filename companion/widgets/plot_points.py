@@ -224,9 +224,8 @@ class PlotPointCheckPanel(widgets.VBox):
                                     "to spend one")
             current = self.session.current
             roller = current.roller if current is not None else ""
-            out: RuleRoll[CheckOutcome] = self.controls.run(
-                f"{roller}: {label}", lambda rng: getattr(self.session, move)(
-                    **self.controls.move_args(rng)), trackers=[self.session])
+            out: RuleRoll[CheckOutcome] = self.controls.run_act(
+                f"{roller}: {label}", self.session, move)
             assert out.value is not None
             self._show(out.value)
             return out.value
