@@ -476,7 +476,7 @@ def rolled_closures(source: Source) -> list[str]:
             problems.append(f"{where}:{node.lineno}: hands a closure to {owner}.run")
         elif attr == "roll" and len(node.args) >= 2 and (
                 isinstance(node.args[1], ast.Lambda)
-                or isinstance(node.args[1], ast.Name) and node.args[1].id in local):
+                or (isinstance(node.args[1], ast.Name) and node.args[1].id in local)):
             problems.append(f"{where}:{node.lineno}: hands a closure to .roll")
     return problems
 
