@@ -134,7 +134,16 @@ class RuleCall:
             raise RuleRollError(f"a rule's lead is text, not {type(self.lead).__name__}")
 
     def __call__(self, rng: random.Random) -> Any:
-        return get(self.name).roll(dict(self.args), rng)
+        rule = get(self.name)
+        try:
+            return rule.roll(dict(self.args), rng)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            # Arguments from a wire are anyone's: a field missing or of the wrong kind is
+            # a one-line refusal naming the rule, never a traceback (a rule's own
+            # refusals are CompanionErrors and pass as they are).
+            what = f"no {exc.args[0]!r}" if isinstance(exc, KeyError) and exc.args else \
+                clipped(str(exc), 60)
+            raise RuleRollError(f"rule {rule.name} refuses its arguments ({what})") from None
 
     def text(self, value: Any) -> str:
         """The line the roll logs: the lead, then the rule's text of ``value``."""

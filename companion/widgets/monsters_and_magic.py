@@ -317,7 +317,7 @@ class CheckPanel(widgets.VBox):
             check = self.check()
             # No adventurer: no tracker moves, so the declared rule is rolled (verify
             # makes its result again from the log: companion.rule_rolls).
-            out = controls.run(f"check {check.expression}", check_call(check))
+            out = controls.run_rule(f"check {check.expression}", check_call(check))
         self.rolls += 1
         self.last_seed = out.seed
         result = out.value
@@ -704,8 +704,8 @@ class GroupCheckPanel(widgets.VBox):
         creature in order); ``None`` when this viewer may not see the result."""
         checks, controls = self.checks(), self.controls
         # It moves no tracker: the declared rule, made again by verify from the log.
-        out = controls.run(f"group check of {len(checks)} vs DC {self.dc.value}",
-                           group_call(checks))
+        out = controls.run_rule(f"group check of {len(checks)} vs DC {self.dc.value}",
+                                group_call(checks))
         self.rolls += 1
         result = out.value
         if result is None:

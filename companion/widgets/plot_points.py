@@ -216,14 +216,13 @@ class PlotPointCheckPanel(widgets.VBox):
         if controls.hidden:
             # Off the table it moves no tracker: rolled as the declared rule, so that
             # verify makes its result again from the log (companion.rule_rolls).
-            hidden: RuleRoll[PlotCheckResult] = controls.run(
+            hidden: RuleRoll[PlotCheckResult] = controls.run_rule(
                 label, check_call(check, f"{who}: "))
             self._show_hidden(hidden, who)
             return hidden
-        out: RuleRoll[CheckOutcome] = controls.run(
-            label, lambda rng: self.session.roll_check(
-                who, check.ability, check.proficiency, check.advantage,
-                self.difficulty.read(), **controls.move_args(rng)), trackers=[self.session])
+        out: RuleRoll[CheckOutcome] = controls.run_act(label, self.session, "roll_check", {
+            "who": who, "ability": check.ability, "proficiency": check.proficiency,
+            "advantage": check.advantage, "difficulty": self.difficulty.read()})
         assert out.value is not None  # a public roll is seen by all
         self._show(out.value)
         return out.value
@@ -237,9 +236,8 @@ class PlotPointCheckPanel(widgets.VBox):
                                     "to spend one")
             current = self.session.current
             roller = current.roller if current is not None else ""
-            out: RuleRoll[CheckOutcome] = self.controls.run(
-                f"{roller}: {label}", lambda rng: getattr(self.session, move)(
-                    **self.controls.move_args(rng)), trackers=[self.session])
+            out: RuleRoll[CheckOutcome] = self.controls.run_act(
+                f"{roller}: {label}", self.session, move)
             assert out.value is not None
             self._show(out.value)
             return out.value
@@ -364,15 +362,10 @@ class StrainWoundsPanel(widgets.VBox):
         proficiency = self.rest_proficiency.read()
         controls = self.controls
 
-        def text(results: list[PlotCheckResult]) -> str:
-            totals = ", ".join(str(r.total) for r in results) or "no wound to check"
-            healed = sum(1 for r in results if r.success)
-            return f"{name}: long rest, recovery checks {totals} (difficulty {dc}): {healed} heal"
-
-        out: RuleRoll[list[PlotCheckResult]] = controls.run(
-            f"{name}: long rest", lambda rng: self.session.long_rest(
-                name, dc, ability, proficiency,
-                **controls.move_args(rng)), text, trackers=[self.session])
+        out: RuleRoll[list[PlotCheckResult]] = controls.run_act(
+            f"{name}: long rest", self.session, "long_rest", {
+                "who": name, "difficulty": dc, "ability": ability,
+                "proficiency": proficiency})
         self.rest_result.value = (el("div", out.text or "", class_="tc-note")
                                   if out.shown else out.hidden_html())
         return out.value

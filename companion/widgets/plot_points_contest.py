@@ -161,7 +161,7 @@ class PlotContestPanel(widgets.VBox):
         if controls.hidden:
             # Off the table it moves no tracker: the declared rule, so that verify makes
             # both totals again from the log (companion.rule_rolls).
-            hidden: RuleRoll[tuple[str, str, ContestResult]] = controls.run(
+            hidden: RuleRoll[tuple[str, str, ContestResult]] = controls.run_rule(
                 label, contest_call(who, mine, opponent, theirs))
             how = f"rolled {mode_name(hidden.mode)}, off the table, entry {hidden.entry}"
             self.result.value = (
@@ -169,10 +169,11 @@ class PlotContestPanel(widgets.VBox):
                    class_="tc-contest-result tc-hidden") if hidden.shown and hidden.text
                 else hidden.hidden_html())
             return
-        out: RuleRoll[ContestOutcome] = controls.run(label, lambda rng: self.session.contest(
-            who, opponent, mine.ability, mine.proficiency, mine.advantage, theirs.ability,
-            theirs.proficiency, theirs.advantage, **controls.move_args(rng)),
-            trackers=[self.session])
+        out: RuleRoll[ContestOutcome] = controls.run_act(label, self.session, "contest", {
+            "who": who, "opponent": opponent, "ability": mine.ability,
+            "proficiency": mine.proficiency, "advantage": mine.advantage,
+            "opponent_ability": theirs.ability, "opponent_proficiency": theirs.proficiency,
+            "opponent_advantage": theirs.advantage})
         assert out.value is not None
         how = details_html(f"seed {out.seed}") if out.seed is not None else "own dice"
         self.result.value = el("div", f"{out.value} ", el("small", "(", how, ")"),

@@ -92,6 +92,7 @@ from companion.widgets.sitting import SittingPanel
 if TYPE_CHECKING:
     import random
 
+    from companion.rule_rolls import RuleCall
     from companion.table.session import Session
 
 __all__ = ["LOG_ROWS", "MAX_DIE_BOXES", "FacesBox", "RollControls", "RollLogPanel",
@@ -877,7 +878,44 @@ class RollControls(widgets.VBox):
         self.error.clear()
         faces = self._faces()
         session = self.session_for([tracker, *trackers])
-        act = Act(session.key_of(tracker), move, dict(args or {}),
+        return self._perform(session, session.key_of(tracker), move, args, label, faces, seed)
+
+    def run_rule(self, label: str, call: RuleCall, *, seed: int | None = None,
+                 trackers: Sequence[Tracker] = ()) -> RuleRoll[Any]:
+        """Roll the declared rule ``call`` (a roll that moves no tracker:
+        [companion.rule_rolls][]) in the mode picked, with the faces entered if the switch
+        is on, as the table's named act ``rule`` (its name, JSON arguments and lead):
+        the session rolls it with its dice, logs the rule's own text and records the call
+        in the entry, so that verify makes it again. ``seed``, ``trackers``: as for
+        [run_act][companion.widgets.rolls.RollControls.run_act] (``trackers`` only find
+        the unsaved session of a page without a campaign)."""
+        self.error.clear()
+        faces = self._faces()
+        session = self.session_for(trackers)
+        rule: dict[str, Any] = {"name": call.name, "args": dict(call.args)}
+        if call.lead:
+            rule["lead"] = call.lead
+        return self._perform(session, "", "rule", rule, label, faces, seed)
+
+    def run_table(self, label: str, trackers: Sequence[Tracker], name: str,
+                  args: Mapping[str, Any] | None = None, *, seed: int | None = None
+                  ) -> RuleRoll[Any]:
+        """Roll the declared table move ``name`` ([companion.table_moves][]: one that
+        moves several of ``trackers``) with JSON ``args``, in the mode picked, as the
+        table's named act ``table``: every move it makes is judged for this seat and
+        stored with the roll as one unit of work."""
+        self.error.clear()
+        faces = self._faces()
+        session = self.session_for(trackers)
+        return self._perform(session, "", "table", {"name": name, "args": dict(args or {})},
+                             label, faces, seed)
+
+    def _perform(self, session: Session, tracker: str, move: str,
+                 args: Mapping[str, Any] | None, label: str, faces: list[int] | None,
+                 seed: int | None) -> RuleRoll[Any]:
+        """Perform the rolled act (plain data) through ``session`` and read its outcome
+        back as a [RuleRoll][companion.widgets.rolls.RuleRoll]."""
+        act = Act(tracker, move, dict(args or {}),
                   RollSpec(self.mode_value, label,
                            tuple(faces) if faces is not None else None,
                            seed if faces is None else None))

@@ -624,7 +624,7 @@ class CombatOptionsApp(widgets.VBox):
         contest = self.contest()
         # A contest moves no tracker: rolled as the declared rule, so that verify makes
         # both totals and the winner again from the log (companion.rule_rolls).
-        out = self.controls.run(f"5e contest: {self.option.value}", contest_call(contest))
+        out = self.controls.run_rule(f"5e contest: {self.option.value}", contest_call(contest))
         self.rolls += 1
         if out.shown and out.value is not None:
             self.contest_result.value = el("div", f"{out.value} ",

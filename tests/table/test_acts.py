@@ -273,6 +273,18 @@ SCRIPT: list[tuple[str, Act]] = [
                               "args": {"ability": "average", "proficiency": 2,
                                        "advantage": 0, "difficulty": 12}, "lead": "Ann: "},
                  roll=RollSpec())),
+    # Named rule rolls that move no tracker, as the apps send them (RollControls.run_rule).
+    ("Bryn", Act("", "rule", {"name": "monsters_and_magic.group_checks.group",
+                              "args": {"checks": [{"modifier": 1, "dc": 12},
+                                                  {"modifier": -1, "dc": 12}]}},
+                 roll=RollSpec(label="group check"))),
+    ("Mira", Act("", "rule", {"name": "variant5e.contests.contest", "args": {
+        "rule": "grapple", "initiator": {"who": "Ash", "check": "Athletics", "modifier": 4,
+                                         "edge": "advantage"},
+        "resister": {"who": "Orc", "check": "Acrobatics", "modifier": 2, "edge": "normal"},
+        "on_success": "grappled", "automatic": ""}}, roll=RollSpec("gm", "5e contest"))),
+    ("Ash", Act("", "rule", {"name": "cairn_srd.social.specialised_knowledge", "args": {}},
+                roll=RollSpec(label="knowledge"))),
 ]
 
 

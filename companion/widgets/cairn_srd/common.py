@@ -266,6 +266,13 @@ class CairnAppBase(widgets.VBox):
             out: RuleRoll[T] = self.controls.run_act(label, tracker, name, args, seed=typed,
                                                      trackers=self.trackers())
             return self._shown(label, out, text, extra)
+        if isinstance(move, RuleCall):
+            # A declared rule (a roll that moves no tracker) is the table's named act
+            # ``rule``: the session rolls it with its dice, logs the rule's own text and
+            # records the call in the entry, so that verify makes it again.
+            rolled: RuleRoll[T] = self.controls.run_rule(label, move, seed=typed,
+                                                         trackers=self.trackers())
+            return self._shown(label, rolled, move.text, extra)
         assert callable(move)
 
         def action(rng: random.Random) -> T:
@@ -276,16 +283,10 @@ class CairnAppBase(widgets.VBox):
             seed = getattr(rng, "seed_value", None)
             return move(seed=seed) if seed is not None else move(rng=rng)
 
-        # A declared rule (a roll that moves no tracker, ``move`` a
-        # [RuleCall][companion.rule_rolls.RuleCall]) is handed to the session whole: it
-        # rolls with the session's rng, logs its own text and is recorded in the entry, so
-        # that verify makes it again. A move whose roll is refused after it (real dice left
-        # over) is taken back by the session's unit of work: the page's campaign's, or
-        # without one an unsaved session that keeps this app's trackers (the same path).
-        if isinstance(move, RuleCall):
-            text = move.text
-        out = self.controls.run(label, move if isinstance(move, RuleCall) else action, text,
-                                seed=typed, trackers=self.trackers())
+        # A move whose roll is refused after it (real dice left over) is taken back by the
+        # session's unit of work: the page's campaign's, or without one an unsaved session
+        # that keeps this app's trackers (the same path).
+        out = self.controls.run(label, action, text, seed=typed, trackers=self.trackers())
         return self._shown(label, out, text, extra)
 
     def _shown(self, label: str, out: RuleRoll[T], text: Callable[[T], str],

@@ -249,8 +249,8 @@ class WildernessApp(CairnAppBase):
 
     def travel(self) -> None:
         navigate, have, modifier = self.navigate.value, self.have.read(), self.modifier.read()
-        self.roll("travel a watch", lambda **kw: self.journey.travel(navigate, have, modifier,
-                                                                     **kw))
+        self.roll("travel a watch", (self.journey, "travel", {
+            "navigate": navigate, "have": have, "modifier": modifier}))
 
     def explore(self) -> None:
         self.show(act(self.journey, "explore", self.found.read()))
@@ -259,8 +259,9 @@ class WildernessApp(CairnAppBase):
         who, activity, have = self.member.value, self.activity.value, self.have.read()
         bought, steps_up = self.bought.read(), self.steps_up.read()
         component = "" if self.component.value == "—" else self.component.value
-        self.roll(f"{who}: {activity}", lambda **kw: self.journey.supply(
-            who, activity, have, steps_up, component, bought, **kw))
+        self.roll(f"{who}: {activity}", (self.journey, "supply", {
+            "name": who, "activity": activity, "have": have, "steps_up": steps_up,
+            "component": component, "bought": bought}))
 
     def lookout(self) -> None:
         who, have, modifier = self.member.value, self.have.read(), self.modifier.read()
@@ -272,9 +273,10 @@ class WildernessApp(CairnAppBase):
         awake, meal, harsh = list(self.awake.value), self.meal.value, self.harsh.value
         have, modifier, graze = self.have.read(), self.modifier.read(), self.graze.value
         fire, bedding, shelter = self.fire.value, self.bedding.value, self.shelter.value
-        self.roll("make camp", lambda **kw: self.journey.make_camp(
-            awake, meal, have, modifier, graze=graze, harsh=harsh, fire=fire,
-            bedding=bedding, shelter=shelter, **kw))
+        self.roll("make camp", (self.journey, "make_camp", {
+            "sleepless": awake, "meal": meal, "cook_have": have, "cook_modifier": modifier,
+            "graze": graze, "harsh": harsh, "fire": fire, "bedding": bedding,
+            "shelter": shelter}))
 
     def mark_light(self) -> None:
         self.show(act(self.journey, "mark_light", self.torches.read(), self.oil.read()))
