@@ -7,7 +7,8 @@ the store hashed them. Each row of the view therefore carries its place in the c
 - ``prev``: the chain hash of the entry before it (``""`` for entry 1), and ``hash``: its
   own ([event_hash][companion.store.chain.event_hash]);
 - ``event_data``: what the entry says, when the view shows it whole (a roll's or a
-  reveal's is its ``roll``; the fields a row copies from it, such as ``fair`` or
+  reveal's is its ``roll``, but for the ``revealed`` a view notes on a revealed roll;
+  the fields a row copies from it, such as ``fair`` or
   ``sitting``, must agree with it); its hash is then computed again from the row and the view's
   ``campaign_id``, so an entry changed or taken from another campaign does not hash to
   what it claims;
@@ -26,7 +27,7 @@ Standard library only.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from companion.store.chain import event_hash, is_campaign_id, is_hash
@@ -40,6 +41,20 @@ COPIED = ("fair", "seed_chosen_by", "hidden", "physical", "sitting")
 
 #: The kinds whose data a view's row carries as ``roll``.
 _ROLL_KINDS = ("roll", "reveal")
+
+
+def _hashed(kind: Any, data: Any) -> Any:
+    """What of a row's data its hash covers: a roll's ``revealed`` (the entry of its
+    reveal) is the view's note, never stored with the roll (``verify`` checks it against
+    the reveal itself)."""
+    if kind == "roll" and isinstance(data, dict) and "revealed" in data:
+        return {k: v for k, v in data.items() if k != "revealed"}
+    return data
+
+
+def _field(row: dict[str, Any]) -> Callable[[str], Any]:
+    """A row's field by name (``None`` when it has none), as the hash reads it."""
+    return row.get
 
 
 class ViewChainError(StoreError):
@@ -60,7 +75,8 @@ def view_links(originals: list[StoredEvent], chain: str, shown: Iterable[StoredE
     for event in shown:
         stored, digest = by_seq[event.seq]
         links: dict[str, Any] = {"prev": stored.prev, "hash": digest}
-        if event.to_dict() != stored.to_dict():
+        if _hashed(event.kind, event.data) != stored.data or event.to_dict() | {
+                "data": stored.data} != stored.to_dict():
             links["placeholder"] = True
         elif event.kind not in _ROLL_KINDS:
             links["event_data"] = event.data
@@ -104,9 +120,9 @@ class ViewChain:
                                  "(duplicated or out of order)")
         if seq != self.seq + 1:
             raise ViewChainError(f"entry {self.seq + 1} is missing (the view goes from entry "
-                                 f"{self.seq} to entry {seq}): deleted")
+                                 f"{self.seq} to entry {seq}): deleted or moved")
         prev, digest = row.get("prev"), row.get("hash")
-        if not is_hash(digest) or not (prev == "" and seq == 1 or is_hash(prev)):
+        if not is_hash(digest) or not ((prev == "" and seq == 1) or is_hash(prev)):
             raise ViewChainError(f"entry {seq} carries no place in the chain ('prev' and "
                                  "'hash'): the view cannot be checked for completeness "
                                  "(make it again with 'log NAME --json')")
@@ -114,16 +130,17 @@ class ViewChain:
             raise ViewChainError(f"entry {seq} does not follow entry {seq - 1} in the chain "
                                  "(moved, or an entry before it deleted or replaced; or it "
                                  "comes from another campaign)")
-        if self.noted is not None and digest.startswith(self.noted):
+        if self.noted is not None and str(digest).startswith(self.noted):
             self.passed = True
-        self.prev, self.seq = digest, seq
+        self.prev, self.seq = str(digest), seq
 
     def sealed(self, row: dict[str, Any]) -> None:
         """The row just placed hashes to its stated hash, unless it is a placeholder
         (checked after the roll checks, which say more precisely what was changed)."""
         seq, prev, digest = row["seq"], row["prev"], row["hash"]
         if row.get("placeholder") is not True:
-            data = row.get("roll") if row.get("kind") in _ROLL_KINDS \
+            kind = row.get("kind")
+            data = _hashed(kind, row.get("roll")) if kind in _ROLL_KINDS \
                 else row.get("event_data")
             if not isinstance(data, dict):
                 raise ViewChainError(f"entry {seq} is neither whole (its data) nor a "
@@ -133,9 +150,10 @@ class ViewChain:
                 raise ViewChainError(f"entry {seq} says other than the entry its chain "
                                      "hash names (changed)")
             try:
-                event = StoredEvent(seq, row.get("time"), row.get("who"),  # type: ignore[arg-type]
-                                    row.get("role"), row.get("kind"), row.get("tracker"),
-                                    row.get("move"), row.get("seed"), data, prev)
+                # As stored: a field of another type gives another hash, so it is refused.
+                get = _field(row)
+                event = StoredEvent(seq, get("time"), get("who"), get("role"), get("kind"),
+                                    get("tracker"), get("move"), get("seed"), data, prev)
                 again = event_hash(self.campaign_id, event)
             except (TypeError, ValueError):
                 again = ""
