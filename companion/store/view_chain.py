@@ -69,7 +69,7 @@ def view_links(originals: list[StoredEvent], chain: str, shown: Iterable[StoredE
     [visible_to][companion.fairplay.visible_to]'s output). A shown event equal to its
     stored one is whole (its data carried, for a kind other than a roll or a reveal,
     whose ``roll`` is its data already); any other is a placeholder."""
-    hashes = [e.prev for e in originals[1:]] + [chain]
+    hashes = [e.prev for e in originals[1:]] + [chain] if originals else []
     by_seq = {e.seq: (e, h) for e, h in zip(originals, hashes, strict=True)}
     out = []
     for event in shown:
@@ -88,15 +88,9 @@ class ViewChain:
     """Walk a view's rows one at a time (``add``, then ``finish``), as a stream."""
 
     def __init__(self, campaign_id: Any, chain: Any, noted: str | None = None) -> None:
-        if not is_campaign_id(campaign_id):
-            raise ViewChainError("the view does not say its campaign's identity "
-                                 "('campaign_id'): its entries' places cannot be checked "
-                                 "(make it again with 'log NAME --json')")
-        if chain != "" and not is_hash(chain):
-            raise ViewChainError("the view's 'chain' (its newest entry's hash) is not a "
-                                 "chain hash")
-        self.campaign_id: str = campaign_id
-        self.chain: str = chain
+        # Said at the first entry (or the end): a row that is no entry is named first.
+        self.campaign_id: str = campaign_id if is_campaign_id(campaign_id) else ""
+        self.chain: str = chain if chain == "" or is_hash(chain) else "?"
         self.noted = noted
         self.passed = False  # whether the noted head was met
         self.prev = ""
@@ -112,8 +106,10 @@ class ViewChain:
     def place(self, row: Any) -> None:
         """The next row's number and link: one deleted, repeated, moved or foreign is
         named here, before what it says is checked."""
-        if not isinstance(row, dict) or type(row.get("seq")) is not int:
-            raise ViewChainError(f"events[{self.seq}] is not an entry of a log")
+        if not isinstance(row, dict) or type(row.get("seq")) is not int or row["seq"] < 1:
+            raise ViewChainError(f"events[{self.seq}] is not an entry of a log (it has no "
+                                 "entry number)")
+        self._envelope()
         seq = row["seq"]
         if seq <= self.seq:
             raise ViewChainError(f"entry {seq} comes again after entry {self.seq} "
@@ -161,8 +157,18 @@ class ViewChain:
                 raise ViewChainError(f"entry {seq} is not the entry its chain hash names "
                                      "(changed, or taken from another campaign)")
 
+    def _envelope(self) -> None:
+        if not self.campaign_id:
+            raise ViewChainError("the view does not say its campaign's identity "
+                                 "('campaign_id'): its entries' places cannot be checked "
+                                 "(make it again with 'log NAME --json')")
+        if self.chain == "?":
+            raise ViewChainError("the view's 'chain' (its newest entry's hash) is not a "
+                                 "chain hash")
+
     def finish(self) -> None:
         """The view's end: its last hash is the chain it names (and passes a noted head)."""
+        self._envelope()
         if self.prev != self.chain:
             raise ViewChainError(f"the view ends at entry {self.seq}, but its chain names "
                                  "another newest entry: an entry after it was deleted, or "
