@@ -387,22 +387,32 @@ def _log(args: argparse.Namespace) -> int:
         head, chain = info.head, info.chain
     from companion.cli.fairplay import log_view
 
+    stored = events
     events = log_view(events, args)
     if args.rolls:
-        events = [e for e in events if e.seed is not None
-                  or e.kind in ("roll", "reveal", "sitting")]
+        kept = [e for e in events if e.seed is not None
+                or e.kind in ("roll", "reveal", "sitting")]
+        if args.json:  # the rest kept as placeholders: the view's chain stays whole
+            wanted = {e.seq for e in kept}
+            events = [e if e.seq in wanted else _bare(e) for e in events]
+        else:
+            events = kept
     rows = log_rows(events)
     if args.json:
+        from companion.store.view_chain import COPIED, view_links
+
+        # Each entry's place in the chain (issue 47): a seat's view verifies complete.
+        for row, links in zip(rows, view_links(stored, chain, events), strict=True):
+            row.update(links)
         for row, event in zip(rows, events, strict=True):
             if event.kind in ("roll", "reveal"):
                 row["roll"] = event.data
             else:
                 # What verify needs of a move that rolled and of a sitting's news
                 # (companion.sittings); a news' secret is never in a view of the log.
-                row.update({k: event.data[k] for k in ("fair", "seed_chosen_by", "hidden",
-                                                       "physical", "sitting")
-                            if k in event.data})
-        _json({"campaign": info.name, "chain": chain, "events": rows})
+                row.update({k: event.data[k] for k in COPIED if k in event.data})
+        _json({"campaign": info.name, "campaign_id": info.uid, "chain": chain,
+               "events": rows})
     elif args.csv:
         out = io.StringIO()
         writer = csv.DictWriter(out, fieldnames=LOG_COLUMNS, lineterminator="\r\n")
@@ -423,6 +433,14 @@ def _log(args: argparse.Namespace) -> int:
         if head:
             sys.stdout.write(_head_line(head, chain) + "\n")
     return 0
+
+
+def _bare(event: StoredEvent) -> StoredEvent:
+    """An entry ``log --rolls --json`` leaves out, kept as a placeholder: its number, who,
+    when, kind and tracker, nothing of what it did."""
+    from dataclasses import replace
+
+    return replace(event, seed=None, data={})
 
 
 def _json(obj: Any) -> None:

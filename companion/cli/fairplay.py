@@ -20,7 +20,10 @@ rolls made with your own dice (see [companion.fairplay][] and
   whole chain included (an entry deleted, duplicated, reordered, renumbered, changed or
   taken from another campaign is named); ``--head`` names a chain head noted at the table
   (``campaign show``, the end of ``log``), which the export's chain must pass through: at
-  least 16 hex digits ([SHORT][companion.store.chain.SHORT] says why).
+  least 16 hex digits ([SHORT][companion.store.chain.SHORT] says why). A log view (``log
+  NAME --json``, any seat's) carries each entry's place in the chain
+  ([companion.store.view_chain][]): one deleted, duplicated, moved or taken from another
+  campaign is named too, and ``--head`` applies to it alike.
 - ``session close NAME`` (the GM's) closes the open sitting and publishes its server seed
   ([companion.sittings][]); ``session show NAME [--json]`` says the sitting's number,
   whether it is open, its server seed's hash, its client seeds and rolls; ``session seed
@@ -93,7 +96,7 @@ def add_commands(sub: Any) -> None:
     verify.add_argument("--head", metavar="HEX", help="a chain head noted at the table "
                         f"(at least {SHORT} hex digits, as 'campaign show' prints it: "
                         "fewer could be matched by a rewritten log ground to fit): a "
-                        "campaign export must pass through it")
+                        "campaign export's or a log view's chain must pass through it")
     verify.set_defaults(func=_verify)
 
     sitting = sub.add_parser("session", help="a campaign's sitting (provably fair seeds): "
@@ -404,16 +407,33 @@ def _verify(args: argparse.Namespace) -> int:
         sys.stdout.write(_verified(name, judged.checked, str(doc["chain"]), judged.notes)
                          + "\n")
         return 0
-    if noted is not None:
-        raise CompanionError("--head checks a campaign export ('campaign export NAME'); a "
-                             "log view has no chain to check")
-    notes: list[str] = []
+    if not isinstance(doc, dict) or not isinstance(doc.get("events"), list):
+        fairplay.verify(doc)  # its one line: not an exported log
     # Rule rolls recomputed whole from an export's facts (a log view has none: said).
-    campaign = doc.get("campaign") if isinstance(doc, dict) else None
-    checked = fairplay.verify(doc, notes=notes, replay=Recomputer(
-        campaign if isinstance(campaign, str) else ""))
-    sys.stdout.write(_verified(name, checked, "", notes) + "\n")
+    campaign = doc.get("campaign")
+    verifier = fairplay.LogVerifier(replay=Recomputer(campaign if isinstance(campaign, str)
+                                                      else ""))
+    checked = _view_checked(doc, doc["events"], verifier, noted)
+    sys.stdout.write(_verified(name, checked, str(doc.get("chain") or ""), verifier.notes)
+                     + "\n")
     return 0
+
+
+def _view_checked(envelope: dict[str, Any], rows: Iterable[Any], verifier: Any,
+                  noted: str | None) -> int:
+    """A seat's view checked row by row: each entry's place in the chain first (none
+    missing, repeated, moved or foreign: [companion.store.view_chain][], issue 47), then
+    its rolls, then its hash; returns how many rolls were checked."""
+    from companion.store.view_chain import ViewChain
+
+    walk = ViewChain(envelope.get("campaign_id"), envelope.get("chain"), noted)
+    for row in rows:
+        walk.place(row)
+        verifier.add(row)
+        walk.sealed(row)
+    checked: int = verifier.finish()
+    walk.finish()
+    return checked
 
 
 def _verified(name: str, checked: int, chain: str | None,
@@ -459,7 +479,7 @@ def _verify_stream(name: str, noted: str | None) -> int:
 
 def _verify_snapshot(snapshot: Any, name: str, noted: str | None) -> int:
     from companion import fairplay
-    from companion.store.document import MAX_DEPTH, MAX_IMPORT_EVENTS
+    from companion.store.document import MAX_DEPTH
     from companion.store.recompute import Recomputer
     from companion.store.stream import JsonDocument
 
@@ -467,28 +487,14 @@ def _verify_snapshot(snapshot: Any, name: str, noted: str | None) -> int:
     if source.events_is_list is not True:
         raise CompanionError(f"{name} is not an exported log (expected the JSON of 'log "
                              "NAME --json')")
-    export = "format" in source.envelope
-    chain = ""
-    if export:  # judged as an import judges it, and nothing else
+    if "format" in source.envelope:  # an export: judged as an import judges it
         judged = _judged(name, source.envelope, source.events, source.count, noted)
         chain = str(source.envelope["chain"])
         sys.stdout.write(_verified(name, judged.checked, chain, judged.notes) + "\n")
         return 0
-    elif noted is not None:
-        raise CompanionError("--head checks a campaign export ('campaign export NAME'); a "
-                             "log view has no chain to check")
-    campaign = source.envelope.get("campaign") if export else ""
-    verifier = fairplay.LogVerifier(max_entries=MAX_IMPORT_EVENTS if export else None,
-                                    replay=Recomputer(campaign if isinstance(campaign, str)
-                                                      else ""))
-    try:
-        for row in source.events():
-            verifier.add(row)
-        checked = verifier.finish()
-    except fairplay.FairPlayError as exc:
-        if export:  # as an import says it
-            raise CompanionError(f"{name}: its rolls do not verify: {exc}") from None
-        raise
+    chain = str(source.envelope.get("chain") or "")
+    verifier = fairplay.LogVerifier(replay=Recomputer(""))
+    checked = _view_checked(source.envelope, source.events(), verifier, noted)
     sys.stdout.write(_verified(name, checked, chain, verifier.notes) + "\n")
     return 0
 

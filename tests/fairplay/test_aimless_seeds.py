@@ -17,7 +17,7 @@ from companion.store.campaign import create
 from companion.table import Session
 from tests.conftest import campaign_of, session_of
 from tests.fairplay.cli import run, verify_doc
-from tests.store.forge import rechain
+from tests.store.forge import rechain, rechain_view
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -54,11 +54,17 @@ def test_a_roll_dropped_from_the_end_of_a_sitting_is_refused(
     path.write_text(json.dumps(dropped))
     status, out, err = run(capsys, "campaign", "import", str(path), "--name", "D")
     assert status == 2 and "a roll was dropped" in err, err
-    # A log view (no chain) says the same.
+    # A log view: its chain names the missing entry (issue 47); renumbered and
+    # rechained as a forger would, the sitting's numbers still refuse it.
     status, out, _ = run(capsys, "log", "T", "--json")
     view = json.loads(out)
-    view["events"] = [e for e in view["events"] if e.get("seq") != rolls[-1]["seq"]]
+    gone = rolls[-1]["seq"]
+    view["events"] = [e for e in view["events"] if e.get("seq") != gone]
     status, _, err = verify_doc(capsys, tmp_path, view)
+    assert status == 2 and f"entry {gone} is missing" in err, err
+    for seq, row in enumerate(view["events"], start=1):
+        row["seq"] = seq
+    status, _, err = verify_doc(capsys, tmp_path, rechain_view(view))
     assert status == 2 and "a roll was dropped" in err, err
 
 

@@ -23,6 +23,7 @@ from companion.store.campaign import SeatError, create
 from companion.table import Session
 from tests.conftest import campaign_of, session_of
 from tests.fairplay.cli import run, verify_doc
+from tests.store.forge import rechain_view
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -177,6 +178,9 @@ def test_a_roll_skipped_or_a_seed_not_derived_is_caught(
     skipped = copy.deepcopy(doc)
     skipped["events"][2]["roll"]["fair"]["n"] = 4
     status, _, err = verify_doc(capsys, tmp_path, skipped)
+    assert status == 2 and "entry 3 is not the entry its chain hash names" in err, err
+    # Rechained as a forger would (issue 47): the sitting's numbers still refuse it.
+    status, _, err = verify_doc(capsys, tmp_path, rechain_view(skipped))
     assert status == 2 and "roll number 3 is missing" in err, err
     # A roll logged with no number at all, in a sitting: a seed picked.
     bare = copy.deepcopy(doc)

@@ -24,3 +24,21 @@ def rechain(doc: dict[str, Any]) -> dict[str, Any]:
         prev = event_hash(doc["campaign"], event)
     doc["chain"] = prev
     return doc
+
+
+def rechain_view(doc: dict[str, Any]) -> dict[str, Any]:
+    """``doc`` (a seat's view, ``log NAME --json``) with every row's ``prev`` and ``hash``
+    and its ``chain`` recomputed over its rows as they now are (a placeholder keeps its
+    stated hash: the forger cannot compute it either); changed in place and returned."""
+    prev = ""
+    for row in doc["events"]:
+        row["prev"] = prev
+        if row.get("placeholder") is not True:
+            data = row["roll"] if row["kind"] in ("roll", "reveal") else row["event_data"]
+            event = StoredEvent(row["seq"], row["time"], row["who"], row["role"],
+                                row["kind"], row["tracker"], row["move"], row["seed"],
+                                data, prev)
+            row["hash"] = event_hash(doc["campaign_id"], event)
+        prev = row["hash"]
+    doc["chain"] = prev
+    return doc
