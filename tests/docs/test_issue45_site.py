@@ -1,0 +1,63 @@
+"""Issue 45: the reference reads like a published rules document on a phone (checked on
+the built site's HTML; the browser checks are in ``test_issue45_browser.py``)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from mkdocs_hooks import STACK_FROM_COLUMNS, labelled_tables
+
+
+def reader_pages(site: Path) -> list[Path]:
+    """Every page a reader reads (not the API reference, not the apps)."""
+    return sorted(p for p in site.rglob("index.html")
+                  if p.relative_to(site).parts[0] not in ("api", "assets", "apps"))
+
+
+def article(html: str) -> str:
+    return html.split("<article", 1)[1].split("</article>", 1)[0]
+
+
+# --- 1. tables that fit a phone -----------------------------------------------------------
+
+
+def test_a_wide_table_is_marked_to_stack_with_its_headings_on_its_cells() -> None:
+    html = ("<table><thead><tr><th>Rank</th><th>Hand <em>name</em></th><th>Count</th>"
+            '<th align="right">Chance</th></tr></thead><tbody><tr><td>1</td><td>Five</td>'
+            '<td>1</td><td align="right">1%</td></tr></tbody></table>'
+            "<table><thead><tr><th>d6</th><th>Result</th></tr></thead>"
+            "<tbody><tr><td>1</td><td>A rat</td></tr></tbody></table>")
+    out = labelled_tables(html)
+    wide, narrow = out.split("</table>")[:2]
+    assert wide.startswith('<table data-tc-stack="">')
+    assert re.findall(r'data-label="([^"]*)"', wide) == ["Rank", "Hand name", "Count", "Chance"]
+    assert '<td data-label="Chance" align="right">1%</td>' in wide
+    # A narrow table fits as it is: labelled (harmless), not stacked.
+    assert "data-tc-stack" not in narrow and 'data-label="Result"' in narrow
+
+
+def test_every_wide_table_of_the_readers_pages_stacks(built_site: Path) -> None:
+    """Each Markdown table of 4 columns or more on a reader's page is marked to be read row by
+    row at phone width, each cell carrying its column's heading; the widest the issue
+    names are among them."""
+    stacked = 0
+    for file in reader_pages(built_site):
+        body = article(file.read_text(encoding="utf-8"))
+        for table in re.findall(r"<table\b[^>]*>.*?</table>", body, re.S):
+            if 'class="roller-odds"' in table or "<thead>" not in table:
+                continue
+            heads = re.findall(r"<th\b", table.split("</thead>")[0])
+            if len(heads) < STACK_FROM_COLUMNS:
+                continue
+            name = file.relative_to(built_site)
+            assert table.startswith("<table data-tc-stack"), name
+            cells = re.findall(r"<td\b([^>]*)>", table)
+            assert cells and all("data-label=" in c for c in cells), name
+            stacked += 1
+    assert stacked >= 30
+    for path, heading in [("rules/miasma/dice-monarchs-hands", "Seed %"),
+                          ("rules/monsters_and_magic/check-odds", "Critical Hit"),
+                          ("rules/cairn_srd/magic-dice", "Doom (seed)")]:
+        html = (built_site / path / "index.html").read_text(encoding="utf-8")
+        assert "<table data-tc-stack" in html and f'data-label="{heading}' in html, path
