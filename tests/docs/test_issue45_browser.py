@@ -54,7 +54,8 @@ def test_the_notation_odds_fit_once_opened(in_browser: Any, site_url: str) -> No
         page.evaluate("document.querySelectorAll('details.roller-odds')"
                       ".forEach(d => { d.open = true; })")
         page.wait_for_timeout(200)  # the toggle events' re-check
-        return page.evaluate(MEASURE)
+        measured: dict[str, Any] = page.evaluate(MEASURE)
+        return measured
 
     measured = in_browser(body)
     assert measured["page"] <= 390
