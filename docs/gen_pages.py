@@ -47,9 +47,9 @@ from source_info import (  # noqa: E402
     as_list_item,
     first_heading,
     interpretations,
-    local_links,
     module_docstring,
     module_source,
+    reader_text,
     submodules,
     title_of,
     without_examples,
@@ -138,9 +138,11 @@ def refusal(expr: str) -> str:
 
 def table_page(table: Any) -> str:
     body: str = table.to_markdown()
-    facts = [f"Roll `{table.die}`", f"table id `{table.id}`"]
+    # The reader's facts: the die and where in the source the table is (its id is the
+    # program's word: it names the page's address and the roll button, not the text).
+    facts = [f"Roll `{table.die}`"]
     if getattr(table, "section", None):
-        facts.insert(0, f"Seed section: {table.section}")
+        facts.insert(0, f"Source section: {table.section}")
     live = f"```table-roll\n{table.id}\n```\n"
     return f"# {table.title or table.id}\n\n" + " · ".join(facts) + "\n\n" + body + "\n\n" + live
 
@@ -165,38 +167,42 @@ def table_readings(tables: list[Any]) -> list[str]:
     items = []
     for table in sorted(tables, key=lambda t: str(t.id)):
         for text in marked_readings(str(getattr(table, "notes", "") or "")):
-            items.append(as_list_item(f"[table `{table.id}`](tables/{table.id}.md): ", text))
+            title = table.title or table.id
+            items.append(as_list_item(f"[{title}](tables/{table.id}.md): ", text))
     return items
 
 
 def interpretations_page(ruleset: Ruleset, pages: dict[str, str],
                          tables: list[Any] | None = None) -> str | None:
-    """Every reading the code chose where the seed is unclear, with where it lives.
-    ``pages`` maps a module's dotted name to its page, relative to ``rules/<name>/``;
-    ``tables``: the ruleset's tables, whose notes' readings are listed too."""
-    items = []
+    """Every reading the code chose where the seed is unclear, under the title of the rule
+    it reads (its rules page), the tables' readings under *Tables* (each item names its
+    table). ``pages`` maps a module's dotted name to its page, relative to
+    ``rules/<name>/``; ``tables``: the ruleset's tables, whose notes' readings are listed
+    too. A reading of a class or function is listed with its module's: the reader looks
+    for the rule, not the code that applies it."""
+    sections: list[str] = []
     for dotted, page in pages.items():
         parts = dotted.split(".")[3:]
         base = ruleset.path.joinpath(*parts)
         source = base / "__init__.py" if base.is_dir() else base.with_suffix(".py")
-        for qualname, text in interpretations(source, dotted):
-            short = qualname.removeprefix(ruleset.module_name + ".") or ruleset.name
-            # A module's reading is on its rules page; a class's or function's is in its
-            # entry of the API reference (when it has one).
-            target = f"({page})" if qualname == dotted or not documented(qualname, dotted) \
-                else f"[{qualname}]"
-            items.append(as_list_item(f"[`{short}`]{target}: ", text))
-    items += table_readings(tables or [])
-    if not items:
+        here = f"rules/{ruleset.name}/interpretations.md"
+        found = [reader_text(text, here, RULES_PAGES, RULES_TITLES)
+                 for _, text in interpretations(source, dotted)]
+        if found:
+            title = ruleset.title if dotted == ruleset.module_name else title_of(parts[-1])
+            sections += ["", f"## [{title}]({page})", "", *(as_list_item("", t) for t in found)]
+    items = table_readings(tables or [])
+    if items:
+        sections += ["", "## Tables", "", *items]
+    if not sections:
         return None
     head = [
         "# Interpretations",
         "",
-        f"Where *{ruleset.title}* is cut off or ambiguous, the code reads it as below; each",
-        "reading is marked `Interpretation:` in the documentation of the code that follows it.",
-        "",
+        f"Where *{ruleset.title}* is cut off or ambiguous, the companion reads it as below,",
+        "rule by rule; each rule's page says the same in its place.",
     ]
-    return "\n".join(head + items)
+    return "\n".join(head + sections)
 
 
 def ruleset_tables(ruleset: Ruleset) -> list[Any]:
@@ -220,6 +226,11 @@ def add_nav(key: tuple[str, ...], page: str) -> None:
 
 
 NAV_KEYS: dict[tuple[str, ...], str] = {}
+#: Every rules page's title by its module's dotted name (links between rules pages are
+#: titled by the page they lead to).
+RULES_TITLES: dict[str, str] = {}
+#: Every rules page by its module's dotted name.
+RULES_PAGES: dict[str, str] = {}
 
 
 def ruleset_layout(ruleset: Ruleset) -> dict[str, str]:
@@ -241,23 +252,18 @@ def api_page_of(dotted: str) -> str:
 
 def rules_page(title: str, dotted: str, page: str, rules_pages: dict[str, str],
                intro: str = "", outro: str = "") -> str:
-    """A rules page: the module's docstring as rule text (no signatures, no code), its
-    links to other rules pages made local, and a link to its API reference."""
+    """A rules page: the module's docstring as rule text (no signatures, no code, no
+    names of code: ``source_info.reader_text``), its links to other rules pages made local
+    and titled by them. The API reference links here; the rules page does not send a
+    reader into the code (issue 45)."""
     doc = without_examples(module_docstring(module_source(PACKAGE, dotted)))
-    text = local_links(doc, page, rules_pages)
-    api = posixpath.relpath(api_page_of(dotted), posixpath.dirname(page))
+    text = reader_text(doc, page, rules_pages, RULES_TITLES)
     lines = [f"# {title}", ""]
     if intro:
         lines += [intro, ""]
     lines += [text, ""]
     if outro:
         lines += [outro, ""]
-    lines += [
-        "---",
-        "",
-        f'<p class="api-link" markdown>For developers: the classes and functions that apply '
-        f"these rules are in the API reference, [`{dotted}`]({api}).</p>",
-    ]
     return "\n".join(lines)
 
 
@@ -312,11 +318,12 @@ def ruleset_pages(ruleset: Ruleset, rules_pages: dict[str, str]) -> None:
     for heading, links in contents.items():
         if links:
             listing.append(f"- **{heading}**: " + " · ".join(links))
-    intro = f"Seed document: `{ruleset.seed}`."
+    # The seed document's file name is the program's; the page's title names the rules.
+    intro = ""
     if apps := static_app_links(ruleset.name, "../../"):
         # Near the top (they were at the very bottom, under the whole rules text).
         intro = (f'<p class="tc-ruleset-apps"><b>Apps</b> (in this browser, offline after '
-                 f"one visit): {apps}</p>\n\n{intro}")
+                 f"one visit): {apps}</p>")
     index = layout[ruleset.module_name]
     write(index, rules_page(ruleset.title, ruleset.module_name, index, rules_pages,
                             intro=intro, outro="\n".join(listing)))
@@ -425,7 +432,12 @@ def main() -> None:
     add_nav(("Rules",), "rules/index.md")
     rules_pages: dict[str, str] = {}
     for ruleset in available:
-        rules_pages.update(ruleset_layout(ruleset))
+        layout = ruleset_layout(ruleset)
+        rules_pages.update(layout)
+        RULES_PAGES.update(layout)
+        for dotted in layout:
+            RULES_TITLES[dotted] = (ruleset.title if dotted == ruleset.module_name
+                                    else title_of(dotted.rsplit(".", 1)[1]))
     for ruleset in available:
         ruleset_pages(ruleset, rules_pages)
 

@@ -208,3 +208,75 @@ def interpretations(path: Path, dotted: str) -> list[tuple[str, str]]:
 
     visit(tree, dotted)
     return found
+
+
+# --- rules text for readers (issue 45) ----------------------------------------------------
+
+#: A name only a programmer writes: dotted (``game.DiceMonarchsGame``), snake_case,
+#: CamelCase, a CONSTANT, a call or keyword argument, a file (``data/rules.toml``).
+_CODE_NAME = re.compile(
+    r"[\w.]*[a-z0-9]_[\w.]*|\w+\.\w[\w.]*|[A-Z][a-z]+[A-Z]\w*|[A-Z0-9]+_[A-Z0-9_]+"
+    r"|\w[\w.]*(?:\(.*\)|=.*)|[\w/]+\.(?:toml|txt|json|py)"
+)
+_CODE_SPAN = r"``?[^`]+``?"
+_REF = r"\[[^\[\]]+\]\[[\w.]*\]"
+#: A parenthesis that only names code: ``(`Game.deal`)``, ``(see [X][c.X], `f`)``.
+_NAMED = rf"(?:{_CODE_SPAN}|{_REF})"
+_CODE_ASIDE = re.compile(
+    rf"\s?\((?:see |data: |with )?({_NAMED}(?:(?:,| and| or|;)\s+{_NAMED})*)\)"
+)
+
+
+def _is_code(span: str) -> bool:
+    inner = span.strip("`").strip()
+    return bool(_CODE_NAME.fullmatch(inner))
+
+
+def _all_code(aside: str) -> bool:
+    names = re.findall(rf"{_CODE_SPAN}|{_REF}", aside)
+    return all(_is_code(n) if n.startswith("`") else _is_code(n[1:].split("]")[0].strip("`"))
+               or n.split("][")[1].rstrip("]").count(".") > 2 for n in names)
+
+
+def _without_dev_sections(markdown: str) -> str:
+    """Without its sections for programmers (``## In code``, ``## For developers``), each
+    up to the next heading of its level or higher."""
+    out = markdown
+    for level in range(1, 7):
+        pattern = re.compile(
+            rf"^{'#' * level} +(?:In code|For developers)\b.*?(?=^#{{1,{level}}} |\Z)",
+            re.M | re.S)
+        out = pattern.sub("", out)
+    return out
+
+
+def reader_text(markdown: str, here: str, pages: dict[str, str],
+                titles: dict[str, str]) -> str:
+    """A rules module's docstring as rule text for players and referees (issue 45): its
+    sections for programmers (``## In code``) and the asides that only name code
+    (``(`DiceMonarchsGame.deal`)``) left out (they are the API reference's); a
+    cross-reference to a module with a rules page becomes a link titled by that page
+    (``[`ability_checks`][…]`` -> ``[Ability checks](…)``); one to an object of such a
+    module links to its module's page, under its own name; any other (an engine class) is
+    left as its words, unlinked. ``pages``/``titles``: dotted name -> site path / title."""
+    text = _without_dev_sections(markdown)
+
+    def aside(match: re.Match[str]) -> str:
+        return "" if _all_code(match.group(1)) else match.group(0)
+
+    text = _CODE_ASIDE.sub(aside, text)
+
+    def link(match: re.Match[str]) -> str:
+        label, target = match.group(1), match.group(2) or match.group(1).strip("`")
+        owner = target
+        while owner and owner not in pages:
+            owner = owner.rpartition(".")[0]
+        words = label.strip("`")
+        if not owner:
+            return words
+        if owner == target and (label.startswith("`") or _is_code(words)):
+            words = titles.get(target, words)
+        href = posixpath.relpath(pages[owner], posixpath.dirname(here))
+        return f"[{words}]({href})"
+
+    return re.sub(r"\n{3,}", "\n\n", _AUTOREF.sub(link, text)).strip()

@@ -61,3 +61,47 @@ def test_every_wide_table_of_the_readers_pages_stacks(built_site: Path) -> None:
                           ("rules/cairn_srd/magic-dice", "Doom (seed)")]:
         html = (built_site / path / "index.html").read_text(encoding="utf-8")
         assert "<table data-tc-stack" in html and f'data-label="{heading}' in html, path
+
+
+# --- 2. rules pages in the table's words --------------------------------------------------
+
+#: What only a programmer writes: a call, a keyword argument, a data or seed file, a dotted
+#: or snake_case name, a CamelCase class, a CONSTANT_NAME (the issue's patterns and their
+#: kin). Command lines a player types (``mm travel --reading literal``) are not among them.
+IDENTIFIER = re.compile(
+    r"\w+\.\w+\("                     # a call: Game.deal(
+    r"|\b\w*_\w+="                    # a keyword argument: dmg_limits=
+    r"|\w\.toml\b|\b\d{3}_[0-9a-f]{16}(?:\.txt)?\b"  # a data file, a seed file
+    r"|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b"          # snake_case: step_die
+    r"|\b[A-Z][a-z]+(?:[A-Z][a-z0-9]+)+\b"         # CamelCase: FacingTracker
+    r"|\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b"          # CONSTANTS: WOUND_TIERS
+    r"|\bcompanion\.\w|\b[a-z]+\.[A-Za-z_]+\.\w"   # module paths: adventurer.Adventurer.x
+    r"|\b(?:rng|seed)=|\btable id\b"
+)
+
+
+def rules_words(html: str) -> str:
+    """A rules page's article as a reader reads it: its text, code blocks (``<pre>``) and
+    scripts left out; inline code kept (a name in backticks is still a name)."""
+    body = article(html)
+    body = re.sub(r"<(pre|script|style)\b.*?</\1>", " ", body, flags=re.S)
+    body = re.sub(r"<[^>]+>", " ", body)
+    import html as html_lib
+
+    return " ".join(html_lib.unescape(body).split())
+
+
+def identifiers_in(text: str) -> list[str]:
+    return [text[max(0, m.start() - 30):m.end() + 20] for m in IDENTIFIER.finditer(text)]
+
+
+def test_the_identifier_check_finds_what_the_issue_found() -> None:
+    for found in ["hidden (DiceMonarchsGame.deal).", "the default, dmg_limits=True",
+                  "mentality_tables.toml beside this module", "Seed document: "
+                  "003_16f7e9f242662ce6.txt", "table id cairn_npc_disposition",
+                  "adventurer.Adventurer.build_check: the seed",
+                  "with rng an EnteredDice", "companion.dice.physical", "WOUND_TIERS"]:
+        assert identifiers_in(found), found
+    for fine in ["Roll 1d6 · 2d6+1 · d%", "mm travel --reading literal", "a PC's STR, DEX",
+                 "e.g. a d20.", "Monsters & Magic, chapter 1", "Interpretation: the seed"]:
+        assert not identifiers_in(fine), fine
