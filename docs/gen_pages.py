@@ -136,8 +136,18 @@ def refusal(expr: str) -> str:
 # --- rulesets -----------------------------------------------------------------------------
 
 
-def table_page(table: Any) -> str:
+def table_page(table: Any, page: str) -> str:
     body: str = table.to_markdown()
+
+    def nested(match: re.Match[str]) -> str:
+        # A roll on another table, by that table's title (``{table:id}`` is the program's
+        # notation; Markdown would also read it as an attribute list and drop it).
+        found = TABLE_PAGES.get(match.group(1))
+        if found is None:
+            return match.group(0)
+        return f"(roll on [{found[0]}]({posixpath.relpath(found[1], posixpath.dirname(page))}))"
+
+    body = re.sub(r"\{table:(\w+)\}", nested, body)
     # The reader's facts: the die and where in the source the table is (its id is the
     # program's word: it names the page's address and the roll button, not the text).
     facts = [f"Roll `{table.die}`"]
@@ -186,7 +196,7 @@ def interpretations_page(ruleset: Ruleset, pages: dict[str, str],
         base = ruleset.path.joinpath(*parts)
         source = base / "__init__.py" if base.is_dir() else base.with_suffix(".py")
         here = f"rules/{ruleset.name}/interpretations.md"
-        found = [reader_text(text, here, RULES_PAGES, RULES_TITLES)
+        found = [reader_text(text, here, RULES_PAGES, RULES_TITLES, TABLE_PAGES, value_of)
                  for _, text in interpretations(source, dotted)]
         if found:
             title = ruleset.title if dotted == ruleset.module_name else title_of(parts[-1])
@@ -231,6 +241,9 @@ NAV_KEYS: dict[tuple[str, ...], str] = {}
 RULES_TITLES: dict[str, str] = {}
 #: Every rules page by its module's dotted name.
 RULES_PAGES: dict[str, str] = {}
+#: Every random table's title and page by its id (a rule naming a table by its id links
+#: to it under its title).
+TABLE_PAGES: dict[str, tuple[str, str]] = {}
 
 
 def ruleset_layout(ruleset: Ruleset) -> dict[str, str]:
@@ -242,6 +255,16 @@ def ruleset_layout(ruleset: Ruleset) -> dict[str, str]:
         if rel[0] not in NOT_RULES:
             pages[dotted] = f"{base}/{'/'.join(rel)}.md"
     return pages
+
+
+def value_of(dotted: str) -> str | None:
+    """A constant's value as a rule states it (a number or a word), when it is one."""
+    module, _, name = dotted.rpartition(".")
+    try:
+        value = getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError, ValueError):
+        return None
+    return str(value) if isinstance(value, int | str) and len(str(value)) < 20 else None
 
 
 def api_page_of(dotted: str) -> str:
@@ -257,7 +280,7 @@ def rules_page(title: str, dotted: str, page: str, rules_pages: dict[str, str],
     and titled by them. The API reference links here; the rules page does not send a
     reader into the code (issue 45)."""
     doc = without_examples(module_docstring(module_source(PACKAGE, dotted)))
-    text = reader_text(doc, page, rules_pages, RULES_TITLES)
+    text = reader_text(doc, page, rules_pages, RULES_TITLES, TABLE_PAGES, value_of)
     lines = [f"# {title}", ""]
     if intro:
         lines += [intro, ""]
@@ -291,7 +314,7 @@ def ruleset_pages(ruleset: Ruleset, rules_pages: dict[str, str]) -> None:
         titles: set[str] = set()
         for table in sorted(tables, key=lambda t: str(t.id)):
             page = f"{base}/tables/{table.id}.md"
-            write(page, table_page(table))
+            write(page, table_page(table, page))
             listing.append(f"- [{table.title}]({table.id}.md) (`{table.die}`)")
             title = table.title if table.title not in titles else f"{table.title} ({table.id})"
             titles.add(title)
@@ -435,6 +458,9 @@ def main() -> None:
         layout = ruleset_layout(ruleset)
         rules_pages.update(layout)
         RULES_PAGES.update(layout)
+        for table in ruleset_tables(ruleset):
+            TABLE_PAGES[str(table.id)] = (str(table.title or table.id),
+                                          f"rules/{ruleset.name}/tables/{table.id}.md")
         for dotted in layout:
             RULES_TITLES[dotted] = (ruleset.title if dotted == ruleset.module_name
                                     else title_of(dotted.rsplit(".", 1)[1]))

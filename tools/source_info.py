@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import posixpath
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 #: Parts of a ruleset package that are plumbing (CLI and app glue, data readers), not rules
@@ -223,7 +224,7 @@ _REF = r"\[[^\[\]]+\]\[[\w.]*\]"
 #: A parenthesis that only names code: ``(`Game.deal`)``, ``(see [X][c.X], `f`)``.
 _NAMED = rf"(?:{_CODE_SPAN}|{_REF})"
 _CODE_ASIDE = re.compile(
-    rf"\s?\((?:see |data: |with )?({_NAMED}(?:(?:,| and| or|;)\s+{_NAMED})*)\)"
+    rf"\s?\((?:see\s+|data:\s+|with\s+)?({_NAMED}(?:(?:,| and| or|;)\s+{_NAMED})*)\)"
 )
 
 
@@ -250,16 +251,37 @@ def _without_dev_sections(markdown: str) -> str:
     return out
 
 
+def _words(name: str) -> str:
+    """A code name in words: ``Character.suffer_scar`` -> ``suffer scar``, ``LockBook``
+    -> ``lock book``, ``WOUND_TIERS`` -> ``wound tiers`` (the move or thing it names)."""
+    last = name.strip("`").split(".")[-1]
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", last).replace("_", " ").lower()
+
+
 def reader_text(markdown: str, here: str, pages: dict[str, str],
-                titles: dict[str, str]) -> str:
+                titles: dict[str, str],
+                tables: dict[str, tuple[str, str]] | None = None,
+                value_of: Callable[[str], str | None] | None = None) -> str:
     """A rules module's docstring as rule text for players and referees (issue 45): its
     sections for programmers (``## In code``) and the asides that only name code
     (``(`DiceMonarchsGame.deal`)``) left out (they are the API reference's); a
     cross-reference to a module with a rules page becomes a link titled by that page
     (``[`ability_checks`][…]`` -> ``[Ability checks](…)``); one to an object of such a
     module links to its module's page, under its own name; any other (an engine class) is
-    left as its words, unlinked. ``pages``/``titles``: dotted name -> site path / title."""
+    left as its words, unlinked; a table named by its id (```cairn_mishap```) is linked
+    under its title. ``pages``/``titles``: dotted name -> site path / title; ``tables``:
+    table id -> (title, site path); ``value_of``: a constant's value by its dotted name
+    (a rule naming ``MAX_MODIFIER`` reads its number). Any other code name left is put in
+    words, in italics (``sheet_due`` -> *sheet due*)."""
     text = _without_dev_sections(markdown)
+
+    def table(match: re.Match[str]) -> str:
+        found = (tables or {}).get(match.group(1))
+        if found is None:
+            return match.group(0)
+        return f"[{found[0]}]({posixpath.relpath(found[1], posixpath.dirname(here))})"
+
+    text = re.sub(r"``?(\w+)``?", table, text)
 
     def aside(match: re.Match[str]) -> str:
         return "" if _all_code(match.group(1)) else match.group(0)
@@ -272,11 +294,26 @@ def reader_text(markdown: str, here: str, pages: dict[str, str],
         while owner and owner not in pages:
             owner = owner.rpartition(".")[0]
         words = label.strip("`")
+        if re.fullmatch(r"[A-Z0-9]+_[A-Z0-9_]+", words.split(".")[-1]) and value_of:
+            value = value_of(target)
+            if value is not None:
+                return value
         if not owner:
-            return words
+            return f"*{_words(words)}*" if _is_code(words) else words
         if owner == target and (label.startswith("`") or _is_code(words)):
             words = titles.get(target, words)
+        elif _is_code(words):
+            words = f"*{_words(words)}*"
         href = posixpath.relpath(pages[owner], posixpath.dirname(here))
         return f"[{words}]({href})"
 
-    return re.sub(r"\n{3,}", "\n\n", _AUTOREF.sub(link, text)).strip()
+    text = _AUTOREF.sub(link, text)
+
+    def span(match: re.Match[str]) -> str:
+        inner = match.group(1)
+        if re.search(r"[=/()\s]", inner) or not _is_code(inner):
+            return match.group(0)
+        return f"*{_words(inner)}*"
+
+    text = re.sub(r"``?([^`]+?)``?", span, text)
+    return re.sub(r"\n{3,}", "\n\n", text).strip()

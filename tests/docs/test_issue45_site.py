@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 from mkdocs_hooks import STACK_FROM_COLUMNS, labelled_tables
+from source_info import reader_text
 
 
 def reader_pages(site: Path) -> list[Path]:
@@ -105,3 +106,48 @@ def test_the_identifier_check_finds_what_the_issue_found() -> None:
     for fine in ["Roll 1d6 · 2d6+1 · d%", "mm travel --reading literal", "a PC's STR, DEX",
                  "e.g. a d20.", "Monsters & Magic, chapter 1", "Interpretation: the seed"]:
         assert not identifiers_in(fine), fine
+
+
+def test_the_generator_puts_code_names_in_the_tables_words() -> None:
+    pages = {"c.r": "rules/r/index.md", "c.r.ability_checks": "rules/r/ability_checks.md"}
+    titles = {"c.r": "R", "c.r.ability_checks": "Ability checks"}
+    doc = ("Dice are hidden (`Game.deal`). See [`ability_checks`][c.r.ability_checks]; a "
+           "scar is [Sheet.suffer_scar][c.r.ability_checks.Sheet.suffer_scar], at most "
+           "[MAX_MODIFIER][c.r.skills.MAX_MODIFIER], in ``sheet_due`` (see\n"
+           "[EnteredDice][c.dice.EnteredDice]); table ``r_scars``.\n\n## In code\n\n"
+           "`Game.deal` rolls.\n\n## Next\n\nMore.")
+    out = reader_text(doc, "rules/r/sub/page.md", pages, titles,
+                      {"r_scars": ("Scars", "rules/r/tables/r_scars.md")},
+                      lambda name: "3" if name.endswith("MAX_MODIFIER") else None)
+    assert out == ("Dice are hidden. See [Ability checks](../ability_checks.md); a scar is "
+                   "[*suffer scar*](../ability_checks.md), at most 3, in *sheet due*; "
+                   "table [Scars](../tables/r_scars.md).\n\n## Next\n\nMore.")
+    assert not identifiers_in(re.sub(r"\]\([^)]*\)", "]", out))  # the words, not the links
+
+
+def test_no_rules_page_names_code(built_site: Path) -> None:
+    """Every page under Rules reads in the table's words: no call, keyword argument, data
+    or seed file, code name or table id in its text outside code blocks, and no line
+    sending the reader to the API reference."""
+    pages = sorted((built_site / "rules").rglob("index.html"))
+    assert len(pages) > 100
+    found = {str(p.relative_to(built_site)): identifiers_in(rules_words(p.read_text("utf-8")))
+             for p in pages}
+    assert {page: hits for page, hits in found.items() if hits} == {}
+    for p in pages:
+        assert "For developers" not in rules_words(p.read_text("utf-8")), p
+
+
+def test_readings_are_headed_by_the_rule_they_read(built_site: Path) -> None:
+    """The Interpretations pages head their readings with the rules' titles (linked to
+    their pages), never a module path: Monsters & Magic's sheet readings sit under
+    *Adventurer*, a table's under *Tables*, named by the table's title."""
+    html = (built_site / "rules/monsters_and_magic/interpretations/index.html").read_text("utf-8")
+    heads = re.findall(r"<h2[^>]*>(.*?)</h2>", article(html), re.S)
+    titles = [re.sub(r"<[^>]+>|&para;", "", h).strip() for h in heads]
+    assert "Adventurer" in titles, titles
+    assert all(not IDENTIFIER.search(t) for t in titles), titles
+    assert 'href="../adventurer/"' in html
+    cairn = (built_site / "rules/cairn_srd/interpretations/index.html").read_text("utf-8")
+    assert "<h2" in cairn and ">Tables<" in cairn
+    assert re.search(r'<a href="../tables/cairn_resource_threat/">[^<]+</a>: ', cairn)
