@@ -62,7 +62,16 @@ log = logging.getLogger("mkdocs.plugins.gen_pages")
 nav = mkdocs_gen_files.Nav()
 
 
+#: The search's weight of a page by where it is (issue 45): a rules term ("morale",
+#: "initiative") should find the rule that defines it before the signatures of the code
+#: that applies it (Material's search reads ``search.boost`` from a page's front matter).
+SEARCH_BOOST = {"rules/": 3, "api/": 0.3}
+
+
 def write(path: str, text: str) -> None:
+    boost = next((b for prefix, b in SEARCH_BOOST.items() if path.startswith(prefix)), None)
+    if boost is not None and path.endswith(".md"):
+        text = f"---\nsearch:\n  boost: {boost}\n---\n\n{text}"
     with mkdocs_gen_files.open(path, "w") as f:
         f.write(text if text.endswith("\n") else text + "\n")
 

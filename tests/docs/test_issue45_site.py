@@ -3,9 +3,11 @@ the built site's HTML; the browser checks are in ``test_issue45_browser.py``).""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
+import pytest
 from mkdocs_hooks import STACK_FROM_COLUMNS, labelled_tables
 from source_info import reader_text
 
@@ -151,3 +153,24 @@ def test_readings_are_headed_by_the_rule_they_read(built_site: Path) -> None:
     cairn = (built_site / "rules/cairn_srd/interpretations/index.html").read_text("utf-8")
     assert "<h2" in cairn and ">Tables<" in cairn
     assert re.search(r'<a href="../tables/cairn_resource_threat/">[^<]+</a>: ', cairn)
+
+
+# --- 3. search that finds rules first -----------------------------------------------------
+
+
+@pytest.mark.parametrize(("term", "defined_on"), [
+    ("morale", "rules/cairn_srd/combat/"), ("initiative", "rules/cairn_srd/combat/"),
+    ("deprived", "rules/cairn_srd/character/")])
+def test_search_ranks_the_rules_above_the_code(built_site: Path, term: str,
+                                               defined_on: str) -> None:
+    """The site's search index weighs every rules page above the API reference, and the
+    term is found on the rules page that defines it (its heading or its rule text): lunr
+    multiplies a document's score by its boost, so the rules page comes first."""
+    docs = json.loads((built_site / "search/search_index.json").read_text("utf-8"))["docs"]
+    hits = [d for d in docs if term in (d["title"] + " " + d["text"]).lower()]
+    rules = [d for d in hits if d["location"].startswith("rules/")]
+    api = [d for d in hits if d["location"].startswith("api/")]
+    assert rules and api, term  # the term is in both: the ranking matters
+    assert min(d.get("boost", 1) for d in rules) > 1 > max(d.get("boost", 1) for d in api)
+    assert any(d["location"].startswith(defined_on) for d in rules), [d["location"] for d in rules]
+    assert all(d.get("boost", 1) <= 1 for d in docs if not d["location"].startswith("rules/"))
