@@ -62,3 +62,23 @@ def test_the_notation_odds_fit_once_opened(in_browser: Any, site_url: str) -> No
     assert len(measured["tables"]) >= 20
     assert all(t["cue"] for t in measured["tables"] if t["scrolls"]), measured["tables"]
     assert all(t["right"] <= 390 or t["cue"] for t in measured["tables"]), measured["tables"]
+
+
+@pytest.mark.parametrize("term", ["morale", "initiative", "deprived"])
+def test_the_sites_search_puts_a_rules_page_first(in_browser: Any, site_url: str,
+                                                  term: str) -> None:
+    """The site's own search (Material's lunr, in its worker) at phone width: the first
+    result of a rules term is a rules page."""
+    def body(page: Any) -> str:
+        page.goto(site_url)
+        page.wait_for_load_state("load")
+        page.evaluate("document.getElementById('__search').click()")
+        box = page.locator("input.md-search__input")
+        box.focus()
+        box.press_sequentially(term)
+        first = page.locator(".md-search-result__item a").first
+        first.wait_for(state="attached", timeout=40_000)
+        return str(first.get_attribute("href"))
+
+    href = in_browser(body)
+    assert "/rules/" in href and "/api/" not in href, href
