@@ -47,9 +47,9 @@ from source_info import (  # noqa: E402
     as_list_item,
     first_heading,
     interpretations,
-    local_links,
     module_docstring,
     module_source,
+    reader_text,
     submodules,
     title_of,
     without_examples,
@@ -62,7 +62,19 @@ log = logging.getLogger("mkdocs.plugins.gen_pages")
 nav = mkdocs_gen_files.Nav()
 
 
+#: The search's weight of a page by where it is (issue 45): a rules term ("morale",
+#: "initiative") should find the rule that defines it before the signatures of the code
+#: that applies it (Material's search reads ``search.boost`` from a page's front matter).
+#: lunr folds the boost into the term frequency, which BM25 saturates: a mild ratio (3 to
+#: 0.3) left a signature-heavy API page first, so the API weight is small enough to stay
+#: in the linear part of the curve.
+SEARCH_BOOST = {"rules/": 10, "api/": 0.05}
+
+
 def write(path: str, text: str) -> None:
+    boost = next((b for prefix, b in SEARCH_BOOST.items() if path.startswith(prefix)), None)
+    if boost is not None and path.endswith(".md"):
+        text = f"---\nsearch:\n  boost: {boost}\n---\n\n{text}"
     with mkdocs_gen_files.open(path, "w") as f:
         f.write(text if text.endswith("\n") else text + "\n")
 
@@ -136,11 +148,23 @@ def refusal(expr: str) -> str:
 # --- rulesets -----------------------------------------------------------------------------
 
 
-def table_page(table: Any) -> str:
+def table_page(table: Any, page: str) -> str:
     body: str = table.to_markdown()
-    facts = [f"Roll `{table.die}`", f"table id `{table.id}`"]
+
+    def nested(match: re.Match[str]) -> str:
+        # A roll on another table, by that table's title (``{table:id}`` is the program's
+        # notation; Markdown would also read it as an attribute list and drop it).
+        found = TABLE_PAGES.get(match.group(1))
+        if found is None:
+            return match.group(0)
+        return f"(roll on [{found[0]}]({posixpath.relpath(found[1], posixpath.dirname(page))}))"
+
+    body = re.sub(r"\{table:(\w+)\}", nested, body)
+    # The reader's facts: the die and where in the source the table is (its id is the
+    # program's word: it names the page's address and the roll button, not the text).
+    facts = [f"Roll `{table.die}`"]
     if getattr(table, "section", None):
-        facts.insert(0, f"Seed section: {table.section}")
+        facts.insert(0, f"Source section: {table.section}")
     live = f"```table-roll\n{table.id}\n```\n"
     return f"# {table.title or table.id}\n\n" + " · ".join(facts) + "\n\n" + body + "\n\n" + live
 
@@ -165,38 +189,42 @@ def table_readings(tables: list[Any]) -> list[str]:
     items = []
     for table in sorted(tables, key=lambda t: str(t.id)):
         for text in marked_readings(str(getattr(table, "notes", "") or "")):
-            items.append(as_list_item(f"[table `{table.id}`](tables/{table.id}.md): ", text))
+            title = table.title or table.id
+            items.append(as_list_item(f"[{title}](tables/{table.id}.md): ", text))
     return items
 
 
 def interpretations_page(ruleset: Ruleset, pages: dict[str, str],
                          tables: list[Any] | None = None) -> str | None:
-    """Every reading the code chose where the seed is unclear, with where it lives.
-    ``pages`` maps a module's dotted name to its page, relative to ``rules/<name>/``;
-    ``tables``: the ruleset's tables, whose notes' readings are listed too."""
-    items = []
+    """Every reading the code chose where the seed is unclear, under the title of the rule
+    it reads (its rules page), the tables' readings under *Tables* (each item names its
+    table). ``pages`` maps a module's dotted name to its page, relative to
+    ``rules/<name>/``; ``tables``: the ruleset's tables, whose notes' readings are listed
+    too. A reading of a class or function is listed with its module's: the reader looks
+    for the rule, not the code that applies it."""
+    sections: list[str] = []
     for dotted, page in pages.items():
         parts = dotted.split(".")[3:]
         base = ruleset.path.joinpath(*parts)
         source = base / "__init__.py" if base.is_dir() else base.with_suffix(".py")
-        for qualname, text in interpretations(source, dotted):
-            short = qualname.removeprefix(ruleset.module_name + ".") or ruleset.name
-            # A module's reading is on its rules page; a class's or function's is in its
-            # entry of the API reference (when it has one).
-            target = f"({page})" if qualname == dotted or not documented(qualname, dotted) \
-                else f"[{qualname}]"
-            items.append(as_list_item(f"[`{short}`]{target}: ", text))
-    items += table_readings(tables or [])
-    if not items:
+        here = f"rules/{ruleset.name}/interpretations.md"
+        found = [reader_text(text, here, RULES_PAGES, RULES_TITLES, TABLE_PAGES, value_of)
+                 for _, text in interpretations(source, dotted)]
+        if found:
+            title = ruleset.title if dotted == ruleset.module_name else title_of(parts[-1])
+            sections += ["", f"## [{title}]({page})", "", *(as_list_item("", t) for t in found)]
+    items = table_readings(tables or [])
+    if items:
+        sections += ["", "## Tables", "", *items]
+    if not sections:
         return None
     head = [
         "# Interpretations",
         "",
-        f"Where *{ruleset.title}* is cut off or ambiguous, the code reads it as below; each",
-        "reading is marked `Interpretation:` in the documentation of the code that follows it.",
-        "",
+        f"Where *{ruleset.title}* is cut off or ambiguous, the companion reads it as below,",
+        "rule by rule; each rule's page says the same in its place.",
     ]
-    return "\n".join(head + items)
+    return "\n".join(head + sections)
 
 
 def ruleset_tables(ruleset: Ruleset) -> list[Any]:
@@ -220,6 +248,14 @@ def add_nav(key: tuple[str, ...], page: str) -> None:
 
 
 NAV_KEYS: dict[tuple[str, ...], str] = {}
+#: Every rules page's title by its module's dotted name (links between rules pages are
+#: titled by the page they lead to).
+RULES_TITLES: dict[str, str] = {}
+#: Every rules page by its module's dotted name.
+RULES_PAGES: dict[str, str] = {}
+#: Every random table's title and page by its id (a rule naming a table by its id links
+#: to it under its title).
+TABLE_PAGES: dict[str, tuple[str, str]] = {}
 
 
 def ruleset_layout(ruleset: Ruleset) -> dict[str, str]:
@@ -233,6 +269,16 @@ def ruleset_layout(ruleset: Ruleset) -> dict[str, str]:
     return pages
 
 
+def value_of(dotted: str) -> str | None:
+    """A constant's value as a rule states it (a number or a word), when it is one."""
+    module, _, name = dotted.rpartition(".")
+    try:
+        value = getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError, ValueError):
+        return None
+    return str(value) if isinstance(value, int | str) and len(str(value)) < 20 else None
+
+
 def api_page_of(dotted: str) -> str:
     parts = dotted.split(".")
     is_package = PACKAGE.parent.joinpath(*parts).is_dir()
@@ -241,23 +287,18 @@ def api_page_of(dotted: str) -> str:
 
 def rules_page(title: str, dotted: str, page: str, rules_pages: dict[str, str],
                intro: str = "", outro: str = "") -> str:
-    """A rules page: the module's docstring as rule text (no signatures, no code), its
-    links to other rules pages made local, and a link to its API reference."""
+    """A rules page: the module's docstring as rule text (no signatures, no code, no
+    names of code: ``source_info.reader_text``), its links to other rules pages made local
+    and titled by them. The API reference links here; the rules page does not send a
+    reader into the code (issue 45)."""
     doc = without_examples(module_docstring(module_source(PACKAGE, dotted)))
-    text = local_links(doc, page, rules_pages)
-    api = posixpath.relpath(api_page_of(dotted), posixpath.dirname(page))
+    text = reader_text(doc, page, rules_pages, RULES_TITLES, TABLE_PAGES, value_of)
     lines = [f"# {title}", ""]
     if intro:
         lines += [intro, ""]
     lines += [text, ""]
     if outro:
         lines += [outro, ""]
-    lines += [
-        "---",
-        "",
-        f'<p class="api-link" markdown>For developers: the classes and functions that apply '
-        f"these rules are in the API reference, [`{dotted}`]({api}).</p>",
-    ]
     return "\n".join(lines)
 
 
@@ -285,7 +326,7 @@ def ruleset_pages(ruleset: Ruleset, rules_pages: dict[str, str]) -> None:
         titles: set[str] = set()
         for table in sorted(tables, key=lambda t: str(t.id)):
             page = f"{base}/tables/{table.id}.md"
-            write(page, table_page(table))
+            write(page, table_page(table, page))
             listing.append(f"- [{table.title}]({table.id}.md) (`{table.die}`)")
             title = table.title if table.title not in titles else f"{table.title} ({table.id})"
             titles.add(title)
@@ -312,11 +353,12 @@ def ruleset_pages(ruleset: Ruleset, rules_pages: dict[str, str]) -> None:
     for heading, links in contents.items():
         if links:
             listing.append(f"- **{heading}**: " + " · ".join(links))
-    intro = f"Seed document: `{ruleset.seed}`."
+    # The seed document's file name is the program's; the page's title names the rules.
+    intro = ""
     if apps := static_app_links(ruleset.name, "../../"):
         # Near the top (they were at the very bottom, under the whole rules text).
         intro = (f'<p class="tc-ruleset-apps"><b>Apps</b> (in this browser, offline after '
-                 f"one visit): {apps}</p>\n\n{intro}")
+                 f"one visit): {apps}</p>")
     index = layout[ruleset.module_name]
     write(index, rules_page(ruleset.title, ruleset.module_name, index, rules_pages,
                             intro=intro, outro="\n".join(listing)))
@@ -425,7 +467,15 @@ def main() -> None:
     add_nav(("Rules",), "rules/index.md")
     rules_pages: dict[str, str] = {}
     for ruleset in available:
-        rules_pages.update(ruleset_layout(ruleset))
+        layout = ruleset_layout(ruleset)
+        rules_pages.update(layout)
+        RULES_PAGES.update(layout)
+        for table in ruleset_tables(ruleset):
+            TABLE_PAGES[str(table.id)] = (str(table.title or table.id),
+                                          f"rules/{ruleset.name}/tables/{table.id}.md")
+        for dotted in layout:
+            RULES_TITLES[dotted] = (ruleset.title if dotted == ruleset.module_name
+                                    else title_of(dotted.rsplit(".", 1)[1]))
     for ruleset in available:
         ruleset_pages(ruleset, rules_pages)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import posixpath
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 #: Parts of a ruleset package that are plumbing (CLI and app glue, data readers), not rules
@@ -208,3 +209,111 @@ def interpretations(path: Path, dotted: str) -> list[tuple[str, str]]:
 
     visit(tree, dotted)
     return found
+
+
+# --- rules text for readers (issue 45) ----------------------------------------------------
+
+#: A name only a programmer writes: dotted (``game.DiceMonarchsGame``), snake_case,
+#: CamelCase, a CONSTANT, a call or keyword argument, a file (``data/rules.toml``).
+_CODE_NAME = re.compile(
+    r"[\w.]*[a-z0-9]_[\w.]*|\w+\.\w[\w.]*|[A-Z][a-z]+[A-Z]\w*|[A-Z0-9]+_[A-Z0-9_]+"
+    r"|\w[\w.]*(?:\(.*\)|=.*)|[\w/]+\.(?:toml|txt|json|py)"
+)
+_CODE_SPAN = r"``?[^`]+``?"
+_REF = r"\[[^\[\]]+\]\[[\w.]*\]"
+#: A parenthesis that only names code: ``(`Game.deal`)``, ``(see [X][c.X], `f`)``.
+_NAMED = rf"(?:{_CODE_SPAN}|{_REF})"
+_CODE_ASIDE = re.compile(
+    rf"\s?\((?:see\s+|data:\s+|with\s+)?({_NAMED}(?:(?:,| and| or|;)\s+{_NAMED})*)\)"
+)
+
+
+def _is_code(span: str) -> bool:
+    inner = span.strip("`").strip()
+    return bool(_CODE_NAME.fullmatch(inner))
+
+
+def _all_code(aside: str) -> bool:
+    names = re.findall(rf"{_CODE_SPAN}|{_REF}", aside)
+    return all(_is_code(n) if n.startswith("`") else _is_code(n[1:].split("]")[0].strip("`"))
+               or n.split("][")[1].rstrip("]").count(".") > 2 for n in names)
+
+
+def _without_dev_sections(markdown: str) -> str:
+    """Without its sections for programmers (``## In code``, ``## For developers``), each
+    up to the next heading of its level or higher."""
+    out = markdown
+    for level in range(1, 7):
+        pattern = re.compile(
+            rf"^{'#' * level} +(?:In code|For developers)\b.*?(?=^#{{1,{level}}} |\Z)",
+            re.M | re.S)
+        out = pattern.sub("", out)
+    return out
+
+
+def _words(name: str) -> str:
+    """A code name in words: ``Character.suffer_scar`` -> ``suffer scar``, ``LockBook``
+    -> ``lock book``, ``WOUND_TIERS`` -> ``wound tiers`` (the move or thing it names)."""
+    last = name.strip("`").split(".")[-1]
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", last).replace("_", " ").lower()
+
+
+def reader_text(markdown: str, here: str, pages: dict[str, str],
+                titles: dict[str, str],
+                tables: dict[str, tuple[str, str]] | None = None,
+                value_of: Callable[[str], str | None] | None = None) -> str:
+    """A rules module's docstring as rule text for players and referees (issue 45): its
+    sections for programmers (``## In code``) and the asides that only name code
+    (``(`DiceMonarchsGame.deal`)``) left out (they are the API reference's); a
+    cross-reference to a module with a rules page becomes a link titled by that page
+    (``[`ability_checks`][…]`` -> ``[Ability checks](…)``); one to an object of such a
+    module links to its module's page, under its own name; any other (an engine class) is
+    left as its words, unlinked; a table named by its id (```cairn_mishap```) is linked
+    under its title. ``pages``/``titles``: dotted name -> site path / title; ``tables``:
+    table id -> (title, site path); ``value_of``: a constant's value by its dotted name
+    (a rule naming ``MAX_MODIFIER`` reads its number). Any other code name left is put in
+    words, in italics (``sheet_due`` -> *sheet due*)."""
+    text = _without_dev_sections(markdown)
+
+    def table(match: re.Match[str]) -> str:
+        found = (tables or {}).get(match.group(1))
+        if found is None:
+            return match.group(0)
+        return f"[{found[0]}]({posixpath.relpath(found[1], posixpath.dirname(here))})"
+
+    text = re.sub(r"``?(\w+)``?", table, text)
+
+    def aside(match: re.Match[str]) -> str:
+        return "" if _all_code(match.group(1)) else match.group(0)
+
+    text = _CODE_ASIDE.sub(aside, text)
+
+    def link(match: re.Match[str]) -> str:
+        label, target = match.group(1), match.group(2) or match.group(1).strip("`")
+        owner = target
+        while owner and owner not in pages:
+            owner = owner.rpartition(".")[0]
+        words = label.strip("`")
+        if re.fullmatch(r"[A-Z0-9]+_[A-Z0-9_]+", words.split(".")[-1]) and value_of:
+            value = value_of(target)
+            if value is not None:
+                return value
+        if not owner:
+            return f"*{_words(words)}*" if _is_code(words) else words
+        if owner == target and (label.startswith("`") or _is_code(words)):
+            words = titles.get(target, words)
+        elif _is_code(words):
+            words = f"*{_words(words)}*"
+        href = posixpath.relpath(pages[owner], posixpath.dirname(here))
+        return f"[{words}]({href})"
+
+    text = _AUTOREF.sub(link, text)
+
+    def span(match: re.Match[str]) -> str:
+        inner = match.group(1)
+        if re.search(r"[=/()\s]", inner) or not _is_code(inner):
+            return match.group(0)
+        return f"*{_words(inner)}*"
+
+    text = re.sub(r"``?([^`]+?)``?", span, text)
+    return re.sub(r"\n{3,}", "\n\n", text).strip()

@@ -78,8 +78,9 @@ def test_a_tables_read_die_is_an_interpretation_on_the_site(table_id: str, die: 
     table_readings = _generator_function("table_readings", {
         "Any": Any, "marked_readings": readings, "as_list_item": as_list_item})
     items = table_readings(tables.all_tables())
-    line = next(i for i in items if f"table `{table_id}`" in i)
-    assert line.startswith(f"- [table `{table_id}`](tables/{table_id}.md): ")
+    line = next(i for i in items if f"(tables/{table_id}.md)" in i)
+    # Named by the table's title, as a reader knows it (issue 45), linked to its page.
+    assert line.startswith(f"- [{table.title}](tables/{table_id}.md): ")
     assert die in line
     # The table's own page shows its notes, marker and all.
     assert "Interpretation:" in table.to_markdown()
@@ -88,4 +89,4 @@ def test_a_tables_read_die_is_an_interpretation_on_the_site(table_id: str, die: 
 def test_the_interpretations_page_is_given_the_tables() -> None:
     source = (ROOT / "docs" / "gen_pages.py").read_text(encoding="utf-8")
     assert "interpretations_page(ruleset, relative, tables)" in source
-    assert "items += table_readings(tables or [])" in source
+    assert "items = table_readings(tables or [])" in source

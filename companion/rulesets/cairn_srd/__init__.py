@@ -38,10 +38,15 @@ Modules, named as the seed names the rules:
 Time runs in rounds (a fight's exchange), turns (a few rooms), watches (a day's third)
 and cycles (weeks). Distances are close, nearby and far; anything else is out of range.
 Player roles (caller, mapper, note taker, quartermaster, timekeeper) share the
-referee's bookkeeping. These lists live in ``data/rules.toml``.
+referee's bookkeeping.
 
-Every roll of these rules (a save, a skill test, a table, a move of a tracker that rolls)
-takes ``seed=`` or ``rng=``: the same seed gives the same result through either, and dice
-rolled at the table reach the rule as an ``rng`` holding them
-([EnteredDice][companion.dice.physical.EnteredDice]), scored by the same rules.
+Every roll of these rules (a save, a skill test, a table, a move that rolls) can be
+seeded, and the same seed gives the same result; dice rolled at the table by hand are
+entered and scored by the same rules.
+
+## In code
+
+These lists live in ``data/rules.toml``. Every roll takes ``seed=`` or ``rng=``: the same
+seed gives the same result through either, and dice rolled at the table reach the rule as
+an ``rng`` holding them ([EnteredDice][companion.dice.physical.EnteredDice]).
 """

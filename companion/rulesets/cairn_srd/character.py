@@ -8,7 +8,7 @@ or while panicking, and a turn of rest restores it (unless Deprived).
 Stunned or paralysed characters may act anyway through **agony** (take 1d6 damage) or
 **enervation** (lose 1 max Guard for good). A **maneuver** costs the attacker a save of
 its own, failed: a Fatigue. A **boast**, a **blaze of glory** and the ways of **returning
-from death** are listed in ``data/rules.toml``: when a character dies, the player brings
+from death** are listed in the fixed tables: when a character dies, the player brings
 in a new one (or plays a hireling) as soon as possible, and may first go out in a blaze
 of glory (an enhanced last blow, a distraction, a boon from the party's grief) and leave
 final words to a comrade (a gift, an errand, a ward to protect, vengeance, a riddle).

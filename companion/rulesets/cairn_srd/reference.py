@@ -105,7 +105,7 @@ def _duel_page() -> str:
 
 def _data_page() -> str:
     data = rules_data()
-    lines = ["# Fixed tables", "", "Non-random tables of the seed, from `data/rules.toml`.", ""]
+    lines = ["# Fixed tables", "", "The seed's tables that are looked up, never rolled.", ""]
     lines += ["## Dooms", "", "| Count | Effect |", "|---|---|"]
     lines += [f"| {i} | {e} |" for i, e in enumerate(data["dooms"]["effects"], 1)]
     for key, title in (("time_scales", "Time"), ("ranges", "Range and distance"),
@@ -172,7 +172,7 @@ def _clock_page() -> str:
 
 def _exploration_data_page() -> str:
     lines = ["# Exploration lists", "",
-             "The fixed lists of *Exploration Turns*, from `data/exploration.toml`.", "",
+             "The fixed lists of *Exploration Turns*.", "",
              "## Actions that take a full turn", "", "| Action | Note |", "|---|---|"]
     for a in exploration.ACTIONS.values():
         note = ("moving fast: candles blow out" if a.get("fast") else

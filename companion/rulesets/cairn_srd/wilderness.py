@@ -21,7 +21,7 @@ watch is dark; in winter only the first watch has daylight. A full watch in the 
 needs about 8 hours of light: 8 torches or candles, or 2 uses of lantern oil.
 
 **Travel duration** of a path is worked out ahead of time: the watches its path type,
-its distance and its terrain's difficulty add (tables in ``data/wilderness.toml``), plus
+its distance and its terrain's difficulty add (the travel duration tables), plus
 up to 2 watches on the open sea out of sight of land. Travel by water uses the
 surrounding terrain's difficulty. Weather adds its own watches on the day.
 

@@ -1411,8 +1411,9 @@ class Adventurer(Tracker):
 
         Interpretation: the death roll is a luck check like any other, so it takes the
         sheet's modifiers (ongoing, forward — used up — Weakened, the exhaustion penalty)
-        and a miss gives XP as a check's miss does. ``death_roll_reading = "bare"`` keeps
-        the earlier reading (LUCK and the exhaustion penalty only, no XP).
+        and a miss gives XP as a check's miss does. The sheet's *bare* death-roll option
+        keeps the earlier reading (LUCK and the
+        exhaustion penalty only, no XP).
         """
         self._alive("Death & Dying")
         if not self.dying:

@@ -14,8 +14,8 @@ creature that has died once; after the third death only *true resurrection* work
 
 Interpretation: under Escalation Strikes "only a true resurrection spell may return" is
 read as the seed says it: after the third death not even a *wish* works, and the fourth
-death is final for a wish too. ``escalation_wish=True`` keeps the earlier reading (the
-base module's wish still works past every limit).
+death is final for a wish too. A table may keep the earlier reading instead (the base
+module's wish still works past every limit).
 
 Interpretation: *reincarnate* returns the dead like the other spells (it counts as a
 return and against the strikes); the seed has no Fragile Soul table for it, and as a
@@ -122,7 +122,8 @@ def fragile_soul_table(spell: str) -> str:
 def _outcome_of(row: Row) -> Outcome:
     value = row.values.get("Outcome")
     for known in OUTCOMES:
-        if value == known:
+        # The table prints the outcome in a reader's words ("not returned", issue 45).
+        if value == known.replace("_", " "):
             return known
     raise TableError(f"Fragile Soul table row {row.range}: unknown Outcome {value!r}")
 

@@ -19,7 +19,7 @@ arc* the same way; what is left on either hand is the *left* and *right* side ar
   arc, so attackers there have advantage.
 - A shield protects only against attacks from the front arc and the side arc of the arm
   that carries it.
-- Some creatures have unusual arcs (an ooze may be all front); pass ``all_front=True``.
+- Some creatures have unusual arcs (an ooze may be all front).
 
 [FacingTracker][companion.rulesets.variant5e.facing_and_flanking.FacingTracker] keeps the turning
 rules through a round; [Battlefield][companion.rulesets.variant5e.facing_and_flanking.Battlefield]

@@ -37,8 +37,8 @@ def _spell_points_page() -> str:
     lines = [
         "# Spell points tables",
         "",
-        "The two lookup tables of *Spell Points / Mentality*, read from "
-        "`mentality_tables.toml` (they are looked up, not rolled).",
+        "The two lookup tables of *Spell Points / Mentality* (they are looked up, not "
+        "rolled).",
         "",
         f"## {cost['title']}",
         "",

@@ -21,16 +21,19 @@ Interpretation: a half or third caster whose divided level is 0 (a 1st-level pal
 say) has a pool of 0 points; the table starts at level 1.
 
 Interpretation: the seed borrows the DMG's spell-point variant, so its limits hold (the
-default, ``dmg_limits=True``): the highest spell level is capped by the row of the points
+default): the highest spell level is capped by the row of the points
 table the caster reads (1st at levels 1-2, 2nd at 3-4 ... 9th from 17;
 [max_spell_level][companion.rulesets.variant5e.spell_points.max_spell_level]), and each
-spell level of 6th and higher can be cast once per long rest. ``dmg_limits=False`` keeps
-the earlier reading: any level 1 to 9 the points pay for.
+spell level of 6th and higher can be cast once per long rest. A table that turns the
+DMG's limits off keeps the earlier reading: any level 1 to 9 the
+points pay for.
 
 Interpretation: the seed names bards, clerics, druids, wizards (full), paladins, rangers,
 artificers (half), eldritch knights and arcane tricksters (third), and says "apply same
 rules for any other sub-class": sorcerers and warlocks (Pact Magic replaced by the pool)
 count as full casters; any other subclass is placed by choosing its kind.
+
+## In code
 
 Both tables live once in ``mentality_tables.toml`` beside this module.
 """
