@@ -18,6 +18,7 @@ from companion.store import open_store
 from companion.store.campaign import create
 from companion.store.seats import make_seat
 from companion.table import Session
+from tests.conftest import session_of
 from tests.fairplay.cli import run, verify_doc
 
 pytestmark = pytest.mark.timeout(300)
@@ -29,7 +30,7 @@ ROLES = ("gm", "player", "spectator")
 
 def _play(store: Any, name: str) -> None:
     """A sitting of rolls in every mode, one revealed, the sitting closed."""
-    gm = Session.of(create(store, name, ["cairn_srd"], who="Mira", role="gm"))
+    gm = session_of(create(store, name, ["cairn_srd"], who="Mira", role="gm"))
     ash = Session.open(store, name, who="Ash", role="player")
     gm.roll("1d20")
     gm.roll("2d6", mode="gm")           # hidden from the players

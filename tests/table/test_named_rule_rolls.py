@@ -32,6 +32,7 @@ from companion.store.db import Store
 from companion.store.seats import make_seat
 from companion.table import Session
 from companion.table.acts import Accepted, Act, Refused, RollSpec
+from tests.conftest import session_of
 
 RULESETS = ["plot_points", "cairn_srd", "variant5e", "monsters_and_magic"]
 SERVER_SEED = "a4" * 32
@@ -65,7 +66,7 @@ def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Store:
 
 
 def _gm(store: Store, name: str) -> Session:
-    gm = Session.of(create(store, name, RULESETS, who="Mira", role="gm"))
+    gm = session_of(create(store, name, RULESETS, who="Mira", role="gm"))
     outcome = gm.perform(Act("", "client_seed", {"seed": "mira-device"}))
     assert isinstance(outcome, Accepted), outcome
     return gm
