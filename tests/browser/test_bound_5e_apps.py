@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import _WIDEST_JS, _guarded_page
+from tests.conftest import session_of
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -24,9 +25,9 @@ def table_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     with open_store(path) as store:
         campaign = create_campaign(store, "Thursday", ["variant5e"], who="Mira", role="gm")
         # The start app's party editor adds a 5e member this way (with its Hit Dice).
-        RULES["variant5e"].add(campaign, "Ash", "full caster",
+        RULES["variant5e"].add(session_of(campaign), "Ash", "full caster",
                                {"level": 5, "hp": 38, "die": 8, "con": 2})
-        RULES["variant5e"].add(campaign, "Briar", "creature",
+        RULES["variant5e"].add(session_of(campaign), "Briar", "creature",
                                {"level": 3, "hp": 27, "die": 10, "con": 1})
     return path
 

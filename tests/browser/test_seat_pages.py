@@ -19,6 +19,7 @@ from playwright.sync_api import expect
 
 from companion.widgets.miasma.common import dice_html
 from tests.browser.test_secrets import Screen, wait_for
+from tests.conftest import session_of
 
 pytestmark = pytest.mark.timeout(900)
 
@@ -42,7 +43,7 @@ def seats_db(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     store = Store(database_url(str(path)))
     gm = create(store, CAMPAIGN, ["cairn_srd", "miasma"], who="Gail", role="gm")
     secrets = {"Gail": creator_secret(gm) or ""}
-    game = ensure(gm, MONARCHS, DiceMonarchsGame,
+    game = ensure(session_of(gm), MONARCHS, DiceMonarchsGame,
                   lambda: DiceMonarchsGame.start(PLAYERS, chips=30, seed=SEED))
     game.deal()
     gm.roll_entry(GM_ROLL[0], GM_ROLL[1], mode="gm")

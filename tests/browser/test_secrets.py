@@ -22,6 +22,7 @@ import pytest
 
 from companion.widgets.miasma.common import dice_html
 from tests.browser.conftest import _guarded_page
+from tests.conftest import session_of
 
 pytestmark = pytest.mark.timeout(900)
 
@@ -41,9 +42,9 @@ def secrets_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("secrets") / "campaigns.db"
     campaign = create(Store(database_url(str(path))), CAMPAIGN, ["cairn_srd", "miasma"],
                       who="Gail", role="gm")
-    ensure(campaign, MONARCHS, DiceMonarchsGame,
+    ensure(session_of(campaign), MONARCHS, DiceMonarchsGame,
            lambda: DiceMonarchsGame.start(PLAYERS, chips=30, seed=SEED))
-    ensure(campaign, DUEL, Duel, Duel)
+    ensure(session_of(campaign), DUEL, Duel, Duel)
     return path
 
 
