@@ -29,6 +29,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, overload
@@ -300,6 +301,39 @@ class TapClock:
 
     def freeze(self) -> None:
         self.frozen = True
+
+
+_OPENED_STORES: weakref.WeakSet[Any] = weakref.WeakSet()
+
+
+def _track_stores() -> None:
+    """Note every SQL store opened from now on (once the store module is loaded: a test of
+    the rules alone pays nothing for it)."""
+    db = sys.modules.get("companion.store.db")
+    if db is None or getattr(db.SqlStore.__init__, "tracked", False):
+        return
+    opened = db.SqlStore.__init__
+
+    def tracked_init(self: Any, *args: Any, **kwargs: Any) -> None:
+        opened(self, *args, **kwargs)
+        _OPENED_STORES.add(self)
+
+    tracked_init.tracked = True  # type: ignore[attr-defined]
+    db.SqlStore.__init__ = tracked_init
+
+
+@pytest.fixture(autouse=True)
+def close_stores_after_the_test() -> Iterator[None]:
+    """Release the connections of every store a test opened. An app's widgets stay in
+    ipywidgets' registry (and so their session's store) after the test: without this, a
+    worker late in a full run held over 1,024 SQLite files open, and ``select()`` refused
+    the descriptors past that. A closed store stays usable (it reconnects on demand), so a
+    store a wider-scoped fixture shares is only released, never broken."""
+    _track_stores()
+    yield
+    _track_stores()
+    for store in list(_OPENED_STORES):
+        store.close()
 
 
 @pytest.fixture(autouse=True)

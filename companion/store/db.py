@@ -22,7 +22,7 @@ import itertools
 import json
 import os
 import re
-import select
+import selectors
 import sqlite3
 import threading
 import time
@@ -210,6 +210,8 @@ class SqlStore(StoreBase):
         self._watchers = threading.local()
         self._watcher_lock = threading.Lock()
         self._watcher_conns: list[Any] = []
+        # Bumped by close(): a watcher thread whose connection close() shut opens a new one.
+        self._watcher_generation = 0
         if self.kind == "sqlite":
             if not self.url.database or self.url.database == ":memory:":
                 raise StoreError("the SQLite store needs a file path")
@@ -424,9 +426,11 @@ class SqlStore(StoreBase):
             yield conn
 
     def close(self) -> None:
-        """Release every connection (the database stays as it is)."""
+        """Release every connection (the database stays as it is). The store stays usable:
+        a later read or write, or a watcher still waiting, opens a connection again."""
         self.engine.dispose()
         with self._watcher_lock:
+            self._watcher_generation += 1
             for conn in self._watcher_conns:
                 conn.close()
             self._watcher_conns.clear()
@@ -1000,15 +1004,19 @@ class SqlStore(StoreBase):
                 conn.execution_options(isolation_level="AUTOCOMMIT")
                 conn.exec_driver_sql(f"LISTEN {CHANNEL}")
                 raw: Any = conn.connection.dbapi_connection
-                while True:
-                    head = self.head(campaign_id)
-                    left = deadline - time.monotonic()
-                    if head > seq or left <= 0:
-                        conn.exec_driver_sql(f"UNLISTEN {CHANNEL}")
-                        return head
-                    select.select([raw.fileno()], [], [], left)
-                    for _ in raw.notifies(timeout=0):
-                        pass
+                # A selector, not select.select: a busy server holds more than 1,024 open
+                # files, and select() refuses any descriptor past that.
+                with selectors.DefaultSelector() as watch:
+                    watch.register(raw.fileno(), selectors.EVENT_READ)
+                    while True:
+                        head = self.head(campaign_id)
+                        left = deadline - time.monotonic()
+                        if head > seq or left <= 0:
+                            conn.exec_driver_sql(f"UNLISTEN {CHANNEL}")
+                            return head
+                        watch.select(left)
+                        for _ in raw.notifies(timeout=0):
+                            pass
         return self.poll_for_change(campaign_id, seq, max(0.0, deadline - time.monotonic()))
 
     def _wait_on_data_version(self, campaign_id: int, seq: int, deadline: float) -> int:
@@ -1033,12 +1041,13 @@ class SqlStore(StoreBase):
 
         conn = getattr(self._watchers, "conn", None)
         try:
-            if conn is None:
+            if conn is None or self._watchers.generation != self._watcher_generation:
                 assert self.path is not None
                 conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
                                        check_same_thread=False)
-                self._watchers.conn = conn
                 with self._watcher_lock:
+                    self._watchers.conn = conn
+                    self._watchers.generation = self._watcher_generation
                     self._watcher_conns.append(conn)
             return int(conn.execute("PRAGMA data_version").fetchone()[0])
         except sqlite3.Error as exc:

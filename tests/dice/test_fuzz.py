@@ -14,7 +14,7 @@ import json
 import os
 import pickle
 import resource
-import select
+import selectors
 import signal
 import time
 import traceback
@@ -123,10 +123,13 @@ def _run_in_child(expr: str, seed: int) -> list[tuple[str, float, str, bool, str
     os.close(write_end)
     chunks = []
     deadline = time.monotonic() + HARD_STOP
-    with os.fdopen(read_end, "rb") as inp:
+    # A selector, not select.select: late in a full run a worker may hold descriptors past
+    # 1,024, which select() refuses.
+    with os.fdopen(read_end, "rb") as inp, selectors.DefaultSelector() as watch:
+        watch.register(inp, selectors.EVENT_READ)
         while True:
             left = deadline - time.monotonic()
-            ready, _, _ = select.select([inp], [], [], max(left, 0))
+            ready = watch.select(max(left, 0))
             if not ready:
                 os.kill(pid, signal.SIGKILL)
                 os.waitpid(pid, 0)

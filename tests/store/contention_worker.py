@@ -75,7 +75,8 @@ def acked(acks: Path, who: str) -> list[int]:
 
 
 def _writer(db: str, name: str, who: str, moves: int,
-            start: multiprocessing.synchronize.Barrier, out: Any, acks: Path | None) -> None:
+            start: multiprocessing.synchronize.Barrier, out: Any, acks: Path | None,
+            doomed: bool = False) -> None:
     report = Report(who)
     try:
         with open_store(db) as store, \
@@ -83,6 +84,10 @@ def _writer(db: str, name: str, who: str, moves: int,
             session = Session.open(store, name, who=who)
             start.wait(60)
             for i in range(moves):
+                if doomed and i == moves - 1:
+                    # A writer to be killed mid-run never finishes first, however slow
+                    # the killer is on a loaded machine: it waits here for its SIGKILL.
+                    time.sleep(600)
                 began = time.perf_counter()
                 try:
                     seq = _act(session, who, i)
@@ -120,7 +125,8 @@ def run(db: str, writers: int, moves: int, name: str = "Busy", *,
     start = context.Barrier(writers + 1)
     out = context.Queue()
     procs = [context.Process(target=_writer, daemon=True,
-                             args=(db, name, f"w{n}", moves, start, out, acks))
+                             args=(db, name, f"w{n}", moves, start, out, acks,
+                                   n == 0 and kill_after is not None))
              for n in range(writers)]
     for proc in procs:  # forked before this process opens any store: nothing shared
         proc.start()

@@ -11,6 +11,7 @@ again.
 
 from __future__ import annotations
 
+import os
 import shutil
 import threading
 import time
@@ -254,6 +255,52 @@ def test_a_waiter_wakes_for_another_connections_move(backend: Backend) -> None:
         second.close()
     store.close()  # closes the watcher connection too; closing twice is harmless
     store.close()
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"], indirect=True)
+def test_a_closed_store_reconnects_and_its_waiter_watches_again(backend: Backend) -> None:
+    # close() releases the connections (a long-lived server, or a test run, would
+    # otherwise hold a file per store it ever opened); a page still watching the store
+    # must not be left on a closed connection: the next read, write or wait opens anew.
+    assert backend.reopen is not None
+    store = backend.store
+    info = store.create_campaign("T", ["cairn_srd"])
+    second = backend.reopen()
+    try:
+        head, _ = _wait_with(store, info.id, 0, 10.0,
+                             lambda: second.append(info.id, _events(1), 0))
+        assert head == 1
+        store.close()
+        assert store.head(info.id) == 1
+        head, waited = _wait_with(store, info.id, 1, 10.0,
+                                  lambda: second.append(info.id, _events(1), 1))
+        assert head == 2 and waited < 1.5
+        store.append(info.id, _events(1), 2)
+        assert second.head(info.id) == 3
+    finally:
+        second.close()
+        store.close()
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"], indirect=True)
+def test_a_waiter_works_in_a_process_holding_over_1024_files(backend: Backend) -> None:
+    # A club's server holds many files and sockets: the PostgreSQL waiter watched its
+    # connection with select(), which refuses a descriptor numbered past 1,023.
+    assert backend.reopen is not None
+    padding = [os.open(os.devnull, os.O_RDONLY) for _ in range(1100)]
+    try:
+        store, second = backend.reopen(), backend.reopen()
+        try:
+            info = second.create_campaign("Crowded", ["cairn_srd"])
+            head, waited = _wait_with(store, info.id, 0, 10.0,
+                                      lambda: second.append(info.id, _events(1), 0))
+            assert head == 1 and waited < 1.5
+        finally:
+            store.close()
+            second.close()
+    finally:
+        for fd in padding:
+            os.close(fd)
 
 
 def test_import_keeps_the_identity_and_chain(backend: Backend) -> None:
