@@ -738,7 +738,7 @@ CLOSURE_ROLLS_LEFT = {
     # A closure handed on: the app's roll helper (its callers' lambdas are counted too).
     "companion.widgets.cairn_srd.common": 1,
     "companion.widgets.cairn_srd.combat": 3,
-    "companion.widgets.cairn_srd.dungeon_crawl": 2,
+    "companion.widgets.cairn_srd.dungeon_crawl": 1,
     "companion.widgets.cairn_srd.spellbook": 1,
     "companion.widgets.cairn_srd.spellcasting": 1,
     "companion.widgets.cairn_srd.wilderness": 1,

@@ -4,12 +4,14 @@ sheet at the table) has a face in the dungeon-crawl app; refusals included."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
 from companion.errors import RuleError
 from companion.rulesets.cairn_srd.character import new_character
 from companion.rulesets.cairn_srd.exploration import Delve
+from companion.table.acts import Act
 from companion.widgets.cairn_srd.dungeon_crawl import DungeonCrawlApp
 from tests.widgets.app_page import AppPage, walk
 
@@ -58,3 +60,34 @@ def test_the_dungeon_crawl_app_rolls_a_hirelings_panic_save() -> None:
     page.one("tc-select-light-kind").value = "Torch"
     page.tap("add-light")
     assert page.button("panic-no-sheet").disabled  # light at hand: no darkness
+
+
+def test_the_apps_panic_save_goes_to_the_session_as_the_named_move(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The "no sheet" button sends ``darkness_panic_save`` by name with its arguments (a
+    named act the session rolls and logs), not a closure into the app; a refusal is the
+    move's own, and stores nothing."""
+    from companion.table.session import Session
+
+    sent: list[Act] = []
+    perform = Session.perform
+
+    def spy(self: Session, act: Act, **kw: Any) -> Any:
+        sent.append(act)
+        return perform(self, act, **kw)
+
+    monkeypatch.setattr(Session, "perform", spy)
+    page = AppPage("dungeon_crawl")
+    app = next(w for w in walk(page.root) if isinstance(w, DungeonCrawlApp))
+    page.fill("dark-name", "Hob")
+    page.fill("dark-control", "9")
+    page.tap("panic-no-sheet")
+    assert [(a.move, dict(a.args)) for a in sent] == [
+        ("darkness_panic_save", {"name": "Hob", "control": 9})]
+    assert app.delve.log[-1].move == "darkness_panic_save"
+    # The outcome line is the move's own (the delve's log line), shown as logged.
+    assert app.delve.log[-1].summary in page.text()
+    page.fill("dark-name", "Hob")
+    page.tap("panic-no-sheet")
+    assert [a.move for a in sent] == ["darkness_panic_save"] * 2
+    assert list(app.delve.panic_saves) == ["Hob"]  # refused: nothing more stored

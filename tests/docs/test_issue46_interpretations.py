@@ -90,3 +90,64 @@ def test_the_interpretations_page_is_given_the_tables() -> None:
     source = (ROOT / "docs" / "gen_pages.py").read_text(encoding="utf-8")
     assert "interpretations_page(ruleset, relative, tables)" in source
     assert "items = table_readings(tables or [])" in source
+
+
+def _interpretations_markdown(name: str) -> str:
+    """A ruleset's Interpretations page as the generator writes it (its own functions,
+    compiled alone, given the collector and the reader text the site uses)."""
+    from companion import rulesets
+    from companion.rulesets import Ruleset
+    from tools import source_info as si
+
+    namespace: dict[str, Any] = {
+        "Any": Any, "Ruleset": Ruleset, "marked_readings": si.readings,
+        "as_list_item": si.as_list_item, "interpretations": si.interpretations,
+        "reader_text": si.reader_text, "title_of": si.title_of, "submodules": si.submodules,
+        "NOT_RULES": si.NOT_RULES, "RULES_PAGES": {}, "RULES_TITLES": {},
+        "TABLE_PAGES": {}, "value_of": lambda dotted: None}
+    _generator_function("table_readings", namespace)
+    layout = _generator_function("ruleset_layout", namespace)
+    page = _generator_function("interpretations_page", namespace)
+    ruleset = next(r for r in rulesets.all_rulesets() if r.name == name)
+    base = f"rules/{ruleset.name}/"
+    relative = {dotted: p.removeprefix(base) for dotted, p in layout(ruleset).items()}
+    markdown = page(ruleset, relative, ruleset.tables())
+    assert markdown is not None
+    return str(markdown)
+
+
+def _sections(markdown: str) -> dict[str, str]:
+    """The page's ``## `` sections by heading (its link text), each flattened, lower case."""
+    out: dict[str, str] = {}
+    for part in markdown.split("\n## ")[1:]:
+        head, _, body = part.partition("\n")
+        title = head.strip().removeprefix("[").partition("]")[0]
+        out[title] = " ".join(body.split()).lower()
+    return out
+
+
+@pytest.mark.parametrize(("name", "heading", "text"), [
+    ("cairn_srd", "Lockpicking", "the lock's dv (from its type) is shown but does not enter"),
+    ("cairn_srd", "Spellcasting", "extra magic dice from items raise the cap of 4 but are "
+                                  "still capped by the free burden slots"),
+    ("cairn_srd", "Combat", "a foe killed outright (its str taken to 0"),
+    ("cairn_srd", "Exploration", "a lantern brought into the site arrives filled"),
+    ("cairn_srd", "Character", "the refused boast is made as any boast is"),
+    ("cairn_srd", "Wilderness", "lets a vehicle take a road through any terrain"),
+    ("cairn_srd", "Wilderness", "each carries 10 slots"),
+    ("cairn_srd", "Tables", "threats to resources](tables/cairn_resource_threat.md): the "
+                           "seed gives no die; read as a d19"),
+    ("cairn_srd", "Tables", "read as a d4 to pick a kind"),
+    ("cairn_srd", "Tables", "the twelve with no die; read as a d12"),
+    ("monsters_and_magic", "Adventurer", "read as \"have a speed\""),
+    ("monsters_and_magic", "Adventurer", "a blinded defender sees no attacker"),
+    ("monsters_and_magic", "Adventurer", "standing up takes the move technique itself"),
+    ("monsters_and_magic", "Adventurer", "a dodge still held when the fight is over ends"),
+])
+def test_the_generated_interpretations_page_lists_each_under_its_rule(
+        name: str, heading: str, text: str) -> None:
+    """Each issue 46 reading is on the page the site builds, under the title of the rule
+    it reads (a table's under *Tables*), in the words a reader gets (no code names)."""
+    sections = _sections(_interpretations_markdown(name))
+    assert heading in sections, sorted(sections)
+    assert text in sections[heading]

@@ -294,3 +294,26 @@ def test_the_roller_for_any_creature_attacks_a_character_of_the_table() -> None:
     assert shown_odds(monster) == expected(3, "normal")
     monster.one("tc-select-target").value = "Briar"
     assert shown_odds(monster) == expected(3, "advantage")
+
+
+def test_the_roller_for_any_creature_attacks_a_prone_character_near_and_far() -> None:
+    """A Prone target: the monster's attack within touch range has advantage, beyond it
+    disadvantage, and a Dodge taken as well cancels the advantage near it."""
+    page = AppPage("monsters_and_magic")
+    briar = sheet_of(page, "Briar")
+    briar.one("tc-pick-state").value = "Prone"
+    briar.tap("add-state")
+    panels = [p for p in page.all("tc-check") if getattr(p, "adventurer", 1) is None]
+    monster = Scope(panels[0])
+    monster.fill("modifier", "-1")
+    monster.one("tc-select-target").value = "Briar"
+    assert shown_odds(monster) == expected(-1, "advantage")
+    monster.one("tc-check-far").value = True
+    assert shown_odds(monster) == expected(-1, "disadvantage")
+    monster.one("tc-check-far").value = False
+    briar = sheet_of(page, "Briar")
+    briar.tap("section-turn")
+    briar.tap("start-turn")
+    briar.one("tc-pick-technique").value = "Dodge"
+    briar.tap("spend-ap")
+    assert shown_odds(monster) == expected(-1, "normal")  # advantage and disadvantage

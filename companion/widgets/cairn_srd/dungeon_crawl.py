@@ -300,7 +300,7 @@ class DungeonCrawlApp(CairnAppBase):
     def panic_without_sheet(self) -> None:
         d, name, control = self.delve, self.dark_name.read(), self.dark_control.read()
         self.roll(f"{name}: panic save in the dark",
-                  lambda **kw: d.darkness_panic_save(name, control, **kw),
+                  (d, "darkness_panic_save", {"name": name, "control": control}),
                   lambda r: said(d, f"{name} saves against panic in the dark: {r}"))
         self.dark_name.value = ""
 
