@@ -168,6 +168,12 @@ def npm_tarball(package: str, cache: Path) -> Path:
     return path
 
 
+#: Every browser the apps run in reads WOFF2, and the CSS names it first: the older formats
+#: (2.7 MB of the 2.9 MB of fonts) were only ever fetched by the offline copy.
+FONT_FORMATS_NOT_NEEDED = (".woff", ".ttf", ".eot", ".svg")
+FONT_FOLDERS = ("@jupyter-widgets/html-manager/dist", "@jupyter-widgets")
+
+
 def widget_manager(cache: Path, dest: Path) -> None:
     """require.js and the html-manager's AMD bundle (with its fonts) into ``dest``."""
     with tarfile.open(npm_tarball(REQUIREJS, cache)) as tar:
@@ -182,12 +188,19 @@ def widget_manager(cache: Path, dest: Path) -> None:
             if parts[2].endswith((".map", ".txt")) or parts[2] in {"embed.js",
                                                                   "libembed-amd.js"}:
                 continue
+            if parts[2].endswith(FONT_FORMATS_NOT_NEEDED):
+                continue
             data = tar.extractfile(member)
             assert data is not None
-            # Its CSS finds its fonts beside the module's require.js name, not the file.
-            folder = dest if parts[2].endswith(".js") else dest.parent / "@jupyter-widgets" \
-                / "html-manager" / "dist"
-            write_if_changed(folder / parts[2], data.read())
+            if parts[2].endswith(".js"):
+                write_if_changed(dest / parts[2], data.read())
+                continue
+            # Its CSS finds its fonts beside the require.js name of the module that brought
+            # the CSS: "@jupyter-widgets/html-manager/dist/" for the apps' own widgets,
+            # "@jupyter-widgets/" for the file-upload button of the campaigns page.
+            asset = data.read()
+            for folder in FONT_FOLDERS:
+                write_if_changed(dest.parent / folder / parts[2], asset)
 
 
 # --- pages -----------------------------------------------------------------------------

@@ -60,6 +60,10 @@ class Phone:
         self.outside: list[str] = []
         self.errors: list[str] = []
         self.context.on("request", self._seen)
+        # A missing file of our own (a font, a script) is a failure too: the first visit
+        # pays for the miss, and offline the page lacks it.
+        self.context.on("response", lambda r: self.errors.append(f"{r.status} {r.url}")
+                        if r.status >= 400 and r.url.startswith("http://127.0.0.1") else None)
         self.page = self.context.new_page()
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
 

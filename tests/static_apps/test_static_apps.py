@@ -109,6 +109,10 @@ class Profile:
                 self.outside.append(request.url)
 
         self.context.on("request", seen)
+        # A missing file of our own (a font, a script) is a failure too: the first visit
+        # pays for the miss, and offline the page lacks it.
+        self.context.on("response", lambda r: self.errors.append(f"{r.status} {r.url}")
+                        if r.status >= 400 and r.url.startswith("http://127.0.0.1") else None)
         page = self.context.pages[0] if self.context.pages else self.context.new_page()
         page.on("pageerror", lambda e: self.errors.append(str(e)))
         return page
