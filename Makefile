@@ -45,7 +45,7 @@ help:
 	@echo "make check      ruff + mypy + the tests that need no browser or site (about 3 min)"
 	@echo "make docs       build the reference site into site/ (offline Pyodide included)"
 	@echo "make docs-serve serve the built site (apps included) on http://$(DOCS_ADDR)/"
-	@echo "make bench      run the dice, store, Dice Monarchs, app, table socket and busy-table benchmarks"
+	@echo "make bench      run the dice, store, Dice Monarchs, app, table socket, busy-table and site-visit benchmarks"
 
 # --- environment --------------------------------------------------------------------
 $(PY):
@@ -162,8 +162,8 @@ phone-apps: $(STAMP)
 # The built site as any static host serves it (the apps and offline copy included).
 docs-serve: docs
 	@echo "Table Companion site: http://$(DOCS_ADDR)/  (apps: http://$(DOCS_ADDR)/apps/)"
-	$(PY) -m http.server --bind $(firstword $(subst :, ,$(DOCS_ADDR))) \
-		--directory site $(lastword $(subst :, ,$(DOCS_ADDR)))
+	$(PY) tools/serve_site.py --bind $(firstword $(subst :, ,$(DOCS_ADDR))) \
+		--port $(lastword $(subst :, ,$(DOCS_ADDR))) site
 
 # Live-reloading preview of the pages while writing them (no apps).
 docs-live: docs-assets
@@ -186,13 +186,14 @@ stress-test: $(STAMP) chromium postgres
 		$(PY) -m pytest -q -x $(TESTS) || exit 1; \
 	done
 
-bench: $(STAMP) chromium
+bench: $(STAMP) chromium docs
 	$(PY) benchmarks/run.py
 	$(PY) benchmarks/store_bench.py
 	$(PY) benchmarks/monarchs_bench.py
 	$(PY) benchmarks/table_bench.py
 	$(PY) benchmarks/table_socket_bench.py
 	$(PY) benchmarks/contention_bench.py
+	$(PY) benchmarks/site_visit_bench.py
 
 clean:
 	rm -rf site $(PYODIDE_DIR) docs/assets/wheels $(NPM_CACHE) $(STAMP)
