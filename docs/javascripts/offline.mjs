@@ -10,9 +10,17 @@
 
 const siteRoot = new URL("../", import.meta.url);
 
+// A reader who asked their browser to save data (Android's Data Saver, or a slow network)
+// is not sent the engine (about 7 MB) or the offline copy unasked: the first tap of Roll
+// loads the engine, and the site stays online-only.
+const connection = navigator.connection;
+const savingData = Boolean(connection && (connection.saveData ||
+  ["slow-2g", "2g"].includes(connection.effectiveType)));
+
 // Automated browsers (the site's tests, each page in a fresh profile) do not register it:
 // every test page would copy the whole site (about 80 MB) again.
-if ("serviceWorker" in navigator && location.protocol !== "file:" && !navigator.webdriver) {
+if ("serviceWorker" in navigator && location.protocol !== "file:" && !navigator.webdriver &&
+    !savingData) {
   navigator.serviceWorker.register(new URL("sw.js", siteRoot).href, { scope: siteRoot.pathname })
     .catch(() => { /* a site built without the apps has no sw.js: nothing to keep */ });
 }
@@ -23,5 +31,7 @@ function warmRoller() {
 }
 
 const idle = window.requestIdleCallback || ((fn) => setTimeout(fn, 200));
-if (document.readyState === "complete") idle(warmRoller);
+if (savingData) {
+  // nothing before the reader asks for it
+} else if (document.readyState === "complete") idle(warmRoller);
 else window.addEventListener("load", () => idle(warmRoller), { once: true });

@@ -169,3 +169,37 @@ def test_a_later_page_resumes_the_engine_from_its_snapshot(in_browser: Any, site
     assert seen["first"] == "booted"
     assert seen["later"] == "resumed"
     assert seen["text"] == str(dice.roll("3d6", seed=seen["seed"]))
+
+
+SAVE_DATA = """Object.defineProperty(Navigator.prototype, 'connection',
+  {get: () => ({saveData: true, effectiveType: '4g', addEventListener() {}})})"""
+
+
+@pytest.mark.parametrize("saving", [False, True])
+def test_the_engine_waits_for_a_tap_when_the_reader_saves_data(
+        in_browser: Any, site_url: str, saving: bool) -> None:
+    # The rollers' engine (about 7 MB) is fetched as soon as the browser is idle, so the
+    # first roll answers at once; a reader whose browser saves data gets it on the tap.
+    def body(page: Any) -> list[str]:
+        engine: list[str] = []
+        page.on("request", lambda r: engine.append(r.url) if "/pyodide/" in r.url else None)
+        if saving:
+            page.add_init_script(SAVE_DATA)
+        page.goto(site_url + "dice-notation/")
+        cell = page.locator('.roller[data-expr="3d6"]')
+        cell.locator(".roller-roll").wait_for(state="visible", timeout=30_000)
+        if not saving:
+            page.wait_for_function("() => performance.getEntriesByType('resource')"
+                                   ".some(e => e.name.includes('/pyodide/'))",
+                                   timeout=PYODIDE_TIMEOUT_MS)
+            return engine
+        page.wait_for_load_state("networkidle")
+        page.wait_for_timeout(1500)  # past the idle-time warm-up a reader not saving gets
+        before = list(engine)
+        cell.locator(".roller-roll").click()
+        page.wait_for_selector('.roller[data-expr="3d6"] .roller-result[data-n="1"]',
+                               timeout=PYODIDE_TIMEOUT_MS)
+        assert before == [], before
+        return engine
+
+    assert in_browser(body), "the engine never came"
