@@ -160,8 +160,8 @@ def noted_head(text: str | None, label: str = "--head") -> str | None:
         return None
     head = text.strip().lower()
     if not re.fullmatch(r"[0-9a-f]{1,64}", head):
-        raise CompanionError(f"{label} is the chain head noted at the table: {SHORT} to 64 "
-                             "hex digits, as 'campaign show' prints it")
+        raise CompanionError(f"{label} is not a chain head: give the one noted at the "
+                             f"table, {SHORT} to 64 hex digits, as 'campaign show' prints it")
     if len(head) < SHORT:
         # Issue 49: a rewritten log can be ground (a nonce in an inserted event) until
         # some entry's hash starts with a short prefix: 8 digits took minutes.

@@ -23,7 +23,7 @@ from companion.store.judge import noted_head, verify_document
 
 def _companion_verify(text, name, head=""):
     try:
-        noted = noted_head(head, "the noted chain head") if head.strip() else None
+        noted = noted_head(head, "the head typed in") if head.strip() else None
         line = verify_document(fairplay.parse_log(text, name), name, noted)
     except CompanionError as exc:
         line = str(exc)
