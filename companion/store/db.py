@@ -267,6 +267,8 @@ class SqlStore(StoreBase):
         self._watchers = threading.local()
         self._watcher_lock = threading.Lock()
         self._watcher_conns: list[Any] = []
+        #: A scratch copy in a folder of our own (judged for a waiting WAL): writable.
+        self._scratch = not judge_wal
         if self.kind == "sqlite":
             if not self.url.database or self.url.database == ":memory:":
                 raise StoreError("the SQLite store needs a file path")
@@ -369,8 +371,8 @@ class SqlStore(StoreBase):
                 raise StoreError(f"cannot create the folder for {self.path}: "
                                  f"{exc.strerror}") from None
         url = sa.URL.create("sqlite+pysqlite", database=str(self.path))
-        if not (os.access(self.path.parent, os.W_OK) and os.access(self.path, os.W_OK)) \
-                and self.path.exists():
+        if not self._scratch and self.path.exists() and not (
+                os.access(self.path.parent, os.W_OK) and os.access(self.path, os.W_OK)):
             # A read-only file in a read-only folder: SQLite cannot make its WAL index
             # there, so read it as it is (immutable, when no WAL is waiting to be applied).
             self.read_only = True
