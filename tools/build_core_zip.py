@@ -19,11 +19,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "companion"
 EXCLUDED_DIRS = {"widgets", "store", "app", "server", "__pycache__"}
-#: The store's modules the site's verifier needs to make a campaign export's rule rolls
-#: again (companion.store.recompute rebuilds the trackers from the log's facts): standard
-#: library only, none of them opens a database. The rest of the store stays out.
-VERIFIER_STORE = ("__init__.py", "campaign.py", "chain.py", "document.py", "permissions.py",
-                  "recompute.py", "records.py", "registry.py", "upcast.py")
+#: The store's modules the site's verifier needs to judge a file as ``companion verify``
+#: does (companion.store.judge): a campaign export's chain and its rule rolls made again
+#: (companion.store.recompute rebuilds the trackers from the log's facts), a seat's view's
+#: places in the chain (companion.store.view_chain). Standard library only, none of them
+#: opens a database. The rest of the store stays out.
+VERIFIER_STORE = ("__init__.py", "campaign.py", "chain.py", "document.py", "judge.py",
+                  "permissions.py", "recompute.py", "records.py", "registry.py", "upcast.py",
+                  "view_chain.py")
 INCLUDED_SUFFIXES = {".py", ".toml", ".json"}
 FIXED_TIME = (1980, 1, 1, 0, 0, 0)
 

@@ -43,7 +43,6 @@ import argparse
 import json
 import re
 import sys
-from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import CompanionError
@@ -391,67 +390,19 @@ def _verify(args: argparse.Namespace) -> int:
     from companion import fairplay
     from companion.files import read_bytes
     from companion.store.document import MAX_DEPTH
-    from companion.store.recompute import Recomputer
+    from companion.store.judge import noted_head, verify_document
     from companion.store.records import check_json_input
 
     name = args.file
-    noted = _noted_head(args.head)
+    noted = noted_head(args.head)
     if name != "-" and regular_file(name):  # read as a stream, never whole (issue 29)
         return _verify_stream(name, noted)
     data = read_bytes(name, MAX_VERIFY_BYTES, "an exported log")
     text = check_json_input(data, name, "an exported log", MAX_DEPTH)
     del data
-    doc = fairplay.parse_log(text, name)
-    if isinstance(doc, dict) and "format" in doc:  # a campaign export: the whole record
-        judged = _judged(name, doc, lambda: doc["events"], None, noted)
-        sys.stdout.write(_verified(name, judged.checked, str(doc["chain"]), judged.notes)
-                         + "\n")
-        return 0
-    if not isinstance(doc, dict) or not isinstance(doc.get("events"), list):
-        fairplay.verify(doc)  # its one line: not an exported log
-    # Rule rolls recomputed whole from an export's facts (a log view has none: said).
-    campaign = doc.get("campaign")
-    verifier = fairplay.LogVerifier(replay=Recomputer(campaign if isinstance(campaign, str)
-                                                      else ""))
-    checked = _view_checked(doc, doc["events"], verifier, noted)
-    sys.stdout.write(_verified(name, checked, str(doc.get("chain") or ""), verifier.notes)
-                     + "\n")
+    # The same judgement as the site's offline verifier (companion.store.judge).
+    sys.stdout.write(verify_document(fairplay.parse_log(text, name), name, noted) + "\n")
     return 0
-
-
-def _view_checked(envelope: dict[str, Any], rows: Iterable[Any], verifier: Any,
-                  noted: str | None) -> int:
-    """A seat's view checked row by row: each entry's place in the chain first (none
-    missing, repeated, moved or foreign: [companion.store.view_chain][], issue 47), then
-    its rolls, then its hash; returns how many rolls were checked."""
-    from companion.store.view_chain import ViewChain
-
-    walk = ViewChain(envelope.get("campaign_id"), envelope.get("chain"), noted)
-    for row in rows:
-        walk.place(row)
-        verifier.add(row)
-        walk.sealed(row)
-    checked: int = verifier.finish()
-    walk.finish()
-    return checked
-
-
-def _verified(name: str, checked: int, chain: str | None,
-              notes: Sequence[str] = ()) -> str:
-    """The line ``verify`` answers with, read whole or as a stream (``notes``: what the
-    sittings add: one never closed, rolls before provably fair seeds...)."""
-    from companion.store.chain import short
-
-    if checked == 0:
-        line = f"{name}: no revealed or public roll to check"
-    else:
-        line = (f"{name}: {checked} roll{'s' if checked != 1 else ''} checked, all hold "
-                "(each revealed roll matches its commitment and its seed)")
-    if chain:
-        line += f"; its chain holds up to head {short(chain)}"
-    for note in notes:
-        line += f"; {note}"
-    return line
 
 
 def regular_file(name: str) -> bool:
@@ -480,52 +431,25 @@ def _verify_stream(name: str, noted: str | None) -> int:
 def _verify_snapshot(snapshot: Any, name: str, noted: str | None) -> int:
     from companion import fairplay
     from companion.store.document import MAX_DEPTH
+    from companion.store.judge import judged_export, verified_line
     from companion.store.recompute import Recomputer
     from companion.store.stream import JsonDocument
+    from companion.store.view_chain import check_view
 
     source = JsonDocument(snapshot, MAX_STREAMED_BYTES, "an exported log", MAX_DEPTH)
     if source.events_is_list is not True:
         raise CompanionError(f"{name} is not an exported log (expected the JSON of 'log "
                              "NAME --json')")
     if "format" in source.envelope:  # an export: judged as an import judges it
-        judged = _judged(name, source.envelope, source.events, source.count, noted)
+        judged = judged_export(name, source.envelope, source.events, source.count, noted)
         chain = str(source.envelope["chain"])
-        sys.stdout.write(_verified(name, judged.checked, chain, judged.notes) + "\n")
+        sys.stdout.write(verified_line(name, judged.checked, chain, judged.notes) + "\n")
         return 0
     chain = str(source.envelope.get("chain") or "")
     verifier = fairplay.LogVerifier(replay=Recomputer(""))
-    checked = _view_checked(source.envelope, source.events(), verifier, noted)
-    sys.stdout.write(_verified(name, checked, chain, verifier.notes) + "\n")
+    checked = check_view(source.envelope, source.events(), verifier, noted)
+    sys.stdout.write(verified_line(name, checked, chain, verifier.notes) + "\n")
     return 0
-
-
-def _judged(name: str, envelope: Any, events: Callable[[], Iterable[Any]],
-            count: int | None, noted: str | None) -> Any:
-    """A campaign export judged as ``campaign import`` judges it (one code path:
-    [judge_export][companion.store.judge.judge_export]), its refusal said for ``name``."""
-    from companion.store.judge import judge_export
-    from companion.store.records import StoreError
-
-    try:
-        return judge_export(envelope, events, count=count, noted=noted)
-    except StoreError as exc:
-        raise CompanionError(f"{name}: {str(exc).removeprefix('campaign file: ')}") from None
-
-
-def _noted_head(text: str | None) -> str | None:
-    if text is None:
-        return None
-    head = text.strip().lower()
-    if not re.fullmatch(r"[0-9a-f]{1,64}", head):
-        raise CompanionError(f"--head is the chain head noted at the table: {SHORT} to 64 "
-                             "hex digits, as 'campaign show' prints it")
-    if len(head) < SHORT:
-        # Issue 49: a rewritten log can be ground (a nonce in an inserted event) until
-        # some entry's hash starts with a short prefix: 8 digits took minutes.
-        raise CompanionError(f"--head {head}: {len(head)} hex digits are too few to trust "
-                             f"(a rewritten log could be ground to match them); give at "
-                             f"least {SHORT}, as 'campaign show' prints it")
-    return head
 
 
 def log_view(events: list[StoredEvent], args: argparse.Namespace) -> list[StoredEvent]:

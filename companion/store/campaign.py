@@ -83,6 +83,8 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
+import hashlib
+import json
 import random
 import re
 import threading
@@ -164,12 +166,27 @@ __all__ = [
     "Campaign",
     "Member",
     "SeatError",
+    "snapshot_digest",
 ]
 
 T = TypeVar("T", bound=Tracker)
 
 #: A snapshot of the whole campaign is stored every this many events.
 SNAPSHOT_EVERY = 100
+
+
+def snapshot_digest(uid: str, state: Mapping[str, Any]) -> str:
+    """The SHA-256 a snapshot keeps of itself (issue 49): the campaign's identity and the
+    snapshot's JSON (its ``chain`` included, its ``digest`` left out), as a store writes
+    it. A snapshot edited by hand (a DEX 10 made 3) no longer matches it and is not used:
+    the state is rebuilt from the events, which are the truth. Whoever edits the database
+    can compute it again, as they can a chain; an export's ``verify`` still judges the
+    events, never the snapshot."""
+    body = {k: v for k, v in state.items() if k != "digest"}
+    # Through JSON first, as the store keeps it (tuples as lists, keys as text).
+    text = json.dumps(json.loads(json.dumps(body, ensure_ascii=False)), ensure_ascii=False,
+                      sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(f"{uid}\n{text}".encode()).hexdigest()
 
 #: Moves each tracker can take back (its log keeps this many).
 UNDO_LIMIT = 25
@@ -580,7 +597,8 @@ class Campaign(Observable):
         store.check_log(info)
         campaign = cls(store, info, who=who, role=role)
         snap = store.latest_snapshot(info.id)
-        if snap is not None and snap[0] <= info.head and is_hash(snap[1].get("chain")):
+        if snap is not None and snap[0] <= info.head and is_hash(snap[1].get("chain")) \
+                and snap[1].get("digest") == snapshot_digest(info.uid, snap[1]):
             try:
                 campaign._load_state(snap[1])
                 campaign.head = campaign._snapshot_seq = snap[0]
@@ -630,6 +648,13 @@ class Campaign(Observable):
             members[item["id"]] = self._adopt(member)
         self.members = members
         self.sitting = SittingState.from_dict(state.get("sitting"))
+
+    def snapshot(self) -> dict[str, Any]:
+        """What a snapshot keeps: the [state][companion.store.campaign.Campaign.state], the
+        chain's head it follows and its [digest][companion.store.campaign.snapshot_digest]."""
+        state = {**self.state(), "chain": self.chain}
+        state["digest"] = snapshot_digest(self.info.uid, state)
+        return state
 
     def state(self) -> dict[str, Any]:
         """The whole campaign's state (what a snapshot keeps)."""
@@ -1236,8 +1261,7 @@ class Campaign(Observable):
                 and not self.store.read_only and self.store.keep_snapshots:
             try:  # the chain's head at the snapshot: a snapshot that does not follow is
                 # not used (see ``open``)
-                self.store.put_snapshot(self.info.id, self.head,
-                                        {**self.state(), "chain": self.chain})
+                self.store.put_snapshot(self.info.id, self.head, self.snapshot())
                 self._snapshot_seq = self.head
             except StoreError:
                 pass  # a snapshot is only a cache: the events are already safe

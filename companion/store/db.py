@@ -178,6 +178,61 @@ def _waited_for_lock(exc: BaseException) -> bool:
 SQLITE_WATCH_SECONDS = 0.2
 
 
+def _histories(copy: Path, *, strict: bool = False,
+               through: dict[str, tuple[str, int, str]] | None = None
+               ) -> dict[str, tuple[str, int, str]] | None:
+    """A scratch copy's campaigns, each chain checked whole: uid -> (name, head, chain).
+    ``strict=False``: ``None`` when the copy does not open or hold (a main file whose
+    newest pages wait in its WAL, mid-checkpoint). ``through``: the file alone's
+    campaigns; one that has grown since is given as (name, its old head, the hash its
+    chain has there), so [_follows][companion.store.db._follows] compares like with
+    like."""
+    try:
+        scratch = SqlStore(str(sa.URL.create("sqlite+pysqlite", database=str(copy))),
+                           create=False, judge_wal=False)
+    except StoreError:
+        if strict:
+            raise
+        return None
+    try:
+        out = {}
+        for info in scratch.list_campaigns():
+            scratch.check_log(info)
+            out[info.uid] = (info.name, info.head, info.chain)
+            old = (through or {}).get(info.uid)
+            if old is not None and 0 < old[1] < info.head:
+                (first,) = scratch.events_since(info.id, old[1], limit=1)
+                out[info.uid] = (info.name, old[1], first.prev)
+        return out
+    except StoreError:
+        if strict:
+            raise
+        return None
+    finally:
+        scratch.close()
+
+
+def _follows(before: dict[str, tuple[str, int, str]] | None,
+             after: dict[str, tuple[str, int, str]]) -> None:
+    """A WAL only adds to a log: every campaign of the file alone that is still there
+    after it kept its history (its chain passes through its old head), and no name now
+    holds another campaign (another database's WAL put in the file's place)."""
+    if before is None:
+        return
+    names = {name: uid for uid, (name, _, _) in after.items()}
+    for uid, (name, head, chain) in before.items():
+        if uid not in after:
+            if names.get(name, uid) != uid:
+                raise StoreError(f"campaign {clipped(name)!r} would become another campaign "
+                                 "(another identity)")
+            continue
+        if after[uid][1] < head:
+            raise StoreError(f"campaign {clipped(name)!r} would lose its events after "
+                             f"event {after[uid][1]}")
+        if after[uid][2] != chain:
+            raise StoreError(f"campaign {clipped(name)!r} would have another history")
+
+
 class SqlStore(StoreBase):
     """Campaigns and their append-only event logs in one database: the SQL backend of the
     [Store][companion.store.port.Store] port.
@@ -186,9 +241,11 @@ class SqlStore(StoreBase):
     [StoreError][companion.store.db.StoreError] (one line) on a database problem.
     """
 
-    def __init__(self, url: str, *, create: bool = True) -> None:
+    def __init__(self, url: str, *, create: bool = True, judge_wal: bool = True) -> None:
         """Open the store at ``url``; with ``create=False`` (a command that only reads) an
-        SQLite file that does not exist is refused, and nothing is created."""
+        SQLite file that does not exist is refused, and nothing is created.
+        ``judge_wal=False``: a scratch copy's own check
+        ([_judge_waiting_wal][companion.store.db.SqlStore._judge_waiting_wal])."""
         try:
             self.url = sa.make_url(url)
         except (ValueError, sa.exc.ArgumentError):
@@ -212,11 +269,15 @@ class SqlStore(StoreBase):
         self._watcher_conns: list[Any] = []
         # Bumped by close(): a watcher thread whose connection close() shut opens a new one.
         self._watcher_generation = 0
+        #: A scratch copy in a folder of our own (judged for a waiting WAL): writable.
+        self._scratch = not judge_wal
         if self.kind == "sqlite":
             if not self.url.database or self.url.database == ":memory:":
                 raise StoreError("the SQLite store needs a file path")
             self.path = Path(self.url.database)
             self.where = str(self.path)
+            if judge_wal:
+                self._judge_waiting_wal()
         else:
             self.where = self.url.render_as_string(hide_password=True).replace(
                 "postgresql+psycopg://", "postgresql://")
@@ -232,6 +293,48 @@ class SqlStore(StoreBase):
             raise
 
     # -- engine and guards --------------------------------------------------------------
+
+    def _judge_waiting_wal(self) -> None:
+        """A ``-wal`` file waiting beside the database with no ``-shm`` index (no process
+        has the database open: a copy, a crash, or another database's WAL put there) is
+        applied by SQLite to the file the moment it opens it, whoever's it is: another
+        database's WAL corrupts the file for good (issue 49). So it is judged first on a
+        scratch copy of the pair: SQLite's check, the Table Companion's marker, and every
+        campaign's whole chain. A pair that does not hold is refused in one line, and the
+        database and its WAL are left byte for byte as they were."""
+        import shutil
+        import tempfile
+
+        assert self.path is not None
+        wal = Path(f"{self.path}-wal")
+        try:
+            waiting = self.path.is_file() and wal.is_file() and wal.stat().st_size > 0 \
+                and not Path(f"{self.path}-shm").exists()
+        except OSError:
+            return  # the opening itself says what is wrong with the path
+        if not waiting:
+            return
+        with tempfile.TemporaryDirectory(prefix="companion-wal-") as folder:
+            alone, paired = Path(folder) / "alone" / "c.db", Path(folder) / "paired" / "c.db"
+            try:
+                for path in (alone, paired):
+                    path.parent.mkdir()
+                    shutil.copyfile(self.path, path)
+                shutil.copyfile(wal, f"{paired}-wal")
+            except OSError:
+                return  # not readable here: SQLite's own opening says so
+            before = _histories(alone)  # the file without its WAL: None if it needs it
+            try:
+                after = _histories(paired, strict=True, through=before)
+                assert after is not None
+                _follows(before, after)
+            except StoreError as exc:
+                why = str(exc).replace(str(paired), self.path.name)
+                raise StoreError(
+                    f"{self.where}: the changes waiting in {wal.name} beside it do not "
+                    f"hold with it ({why[:200]}): it may be another database's WAL. Both "
+                    f"files were left untouched: move {wal.name} away to open the "
+                    "database as it is, or restore the pair from a backup") from None
 
     def _make_engine(self, create: bool) -> sa.Engine:
         if self.kind == "postgresql":
@@ -270,8 +373,8 @@ class SqlStore(StoreBase):
                 raise StoreError(f"cannot create the folder for {self.path}: "
                                  f"{exc.strerror}") from None
         url = sa.URL.create("sqlite+pysqlite", database=str(self.path))
-        if not (os.access(self.path.parent, os.W_OK) and os.access(self.path, os.W_OK)) \
-                and self.path.exists():
+        if not self._scratch and self.path.exists() and not (
+                os.access(self.path.parent, os.W_OK) and os.access(self.path, os.W_OK)):
             # A read-only file in a read-only folder: SQLite cannot make its WAL index
             # there, so read it as it is (immutable, when no WAL is waiting to be applied).
             self.read_only = True

@@ -16,6 +16,12 @@ and ``campaign import`` exit 0. Both now call
    ([LogVerifier][companion.fairplay.LogVerifier] with the store's
    [Recomputer][companion.store.recompute.Recomputer]).
 
+[verify_document][companion.store.judge.verify_document] is ``verify``'s answer for a file
+read whole, a campaign export or a seat's view of the log
+([check_view][companion.store.view_chain.check_view]): the command line and the site's
+offline verifier (the "Fair dice" page, in Pyodide) both call it, so they refuse the same
+files with the same line.
+
 The events are read twice (``events`` is called once per pass): give it a document held
 whole, or a stream over a [Snapshot][companion.files.Snapshot] of the file (never the
 file's name: a file swapped between two passes would be judged in one version and kept in
@@ -24,18 +30,20 @@ another).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import re
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from companion import fairplay
 from companion.errors import CompanionError
-from companion.store.chain import short
+from companion.store.chain import SHORT, short
 from companion.store.document import MAX_IMPORT_EVENTS, DocumentChecker
 from companion.store.records import StoredEvent, StoreError
 from companion.store.upcast import needs_upcast
 
-__all__ = ["UNCHAINED", "Judgement", "judge_export"]
+__all__ = ["UNCHAINED", "Judgement", "judge_export", "judged_export", "noted_head",
+           "verified_line", "verify_document"]
 
 #: The refusal of a document with no chain (the CLI adds how to ask for it by name).
 UNCHAINED = ("campaign file: an export of an older version, with no chain: its order and "
@@ -92,3 +100,72 @@ def judge_export(envelope: dict[str, Any], events: Callable[[], Iterable[Any]], 
     except CompanionError as exc:
         raise StoreError(f"campaign file: its rolls do not verify: {exc}") from None
     return Judgement(header, checked, list(verifier.notes), older, checker.events)
+
+
+def judged_export(name: str, envelope: Any, events: Callable[[], Iterable[Any]],
+                  count: int | None = None, noted: str | None = None) -> Judgement:
+    """[judge_export][companion.store.judge.judge_export] for ``verify``: its refusal said
+    for the file ``name`` (a [CompanionError][companion.errors.CompanionError])."""
+    try:
+        return judge_export(envelope, events, count=count, noted=noted)
+    except StoreError as exc:
+        raise CompanionError(f"{name}: {str(exc).removeprefix('campaign file: ')}") from None
+
+
+def verify_document(doc: Any, name: str, noted: str | None = None) -> str:
+    """``verify`` of a file read whole (``doc``, its parsed JSON), its answer line: a
+    campaign export judged as an import judges it, a seat's view of the log (``log NAME
+    --json``) with each entry's place in the chain checked
+    ([check_view][companion.store.view_chain.check_view]), anything else refused.
+    ``noted``: a chain head noted at the table
+    ([noted_head][companion.store.judge.noted_head]). The first thing that does not hold
+    raises one line naming it."""
+    from companion.store.recompute import Recomputer
+    from companion.store.view_chain import check_view
+
+    if isinstance(doc, dict) and "format" in doc:  # a campaign export: the whole record
+        judged = judged_export(name, doc, lambda: doc["events"], None, noted)
+        return verified_line(name, judged.checked, str(doc["chain"]), judged.notes)
+    if not isinstance(doc, dict) or not isinstance(doc.get("events"), list):
+        fairplay.verify(doc)  # its one line: not an exported log
+    # Rule rolls recomputed whole from an export's facts (a log view has none: said).
+    campaign = doc.get("campaign")
+    verifier = fairplay.LogVerifier(replay=Recomputer(campaign if isinstance(campaign, str)
+                                                      else ""))
+    checked = check_view(doc, doc["events"], verifier, noted)
+    return verified_line(name, checked, str(doc.get("chain") or ""), verifier.notes)
+
+
+def verified_line(name: str, checked: int, chain: str | None,
+                  notes: Sequence[str] = ()) -> str:
+    """The line ``verify`` answers with, read whole or as a stream (``notes``: what the
+    sittings add: one never closed, rolls before provably fair seeds...)."""
+    if checked == 0:
+        line = f"{name}: no revealed or public roll to check"
+    else:
+        line = (f"{name}: {checked} roll{'s' if checked != 1 else ''} checked, all hold "
+                "(each revealed roll matches its commitment and its seed)")
+    if chain:
+        line += f"; its chain holds up to head {short(chain)}"
+    for note in notes:
+        line += f"; {note}"
+    return line
+
+
+def noted_head(text: str | None, label: str = "--head") -> str | None:
+    """A chain head noted at the table, as typed (``None``: none given), lower case; one
+    line if it is not 16 to 64 hex digits
+    ([SHORT][companion.store.chain.SHORT] says why). ``label`` names where it was typed."""
+    if text is None:
+        return None
+    head = text.strip().lower()
+    if not re.fullmatch(r"[0-9a-f]{1,64}", head):
+        raise CompanionError(f"{label} is not a chain head: give the one noted at the "
+                             f"table, {SHORT} to 64 hex digits, as 'campaign show' prints it")
+    if len(head) < SHORT:
+        # Issue 49: a rewritten log can be ground (a nonce in an inserted event) until
+        # some entry's hash starts with a short prefix: 8 digits took minutes.
+        raise CompanionError(f"{label} {head}: {len(head)} hex digits are too few to trust "
+                             f"(a rewritten log could be ground to match them); give at "
+                             f"least {SHORT}, as 'campaign show' prints it")
+    return head

@@ -73,7 +73,7 @@ def import_file(store: Store, source: Snapshot, name: str | None, limit: int, *,
         raise StoreError("campaign file: the imported log's chain came out different from "
                          "the file's; nothing was imported")
     if info.head:
-        store.put_snapshot(info.id, info.head, {**scratch.state(), "chain": scratch.chain})
+        store.put_snapshot(info.id, info.head, scratch.snapshot())
     return Campaign.open(store, new_name)
 
 

@@ -28,12 +28,12 @@ Standard library only.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, Protocol
 
 from companion.store.chain import event_hash, is_campaign_id, is_hash
 from companion.store.records import StoredEvent, StoreError
 
-__all__ = ["ViewChain", "ViewChainError", "view_links"]
+__all__ = ["ViewChain", "ViewChainError", "check_view", "view_links"]
 
 #: What a view's row of a kind other than a roll copies from the entry's data (what
 #: ``verify`` reads of a move that rolled and of a sitting's news).
@@ -55,6 +55,16 @@ def _hashed(kind: Any, data: Any) -> Any:
 def _field(row: dict[str, Any]) -> Callable[[str], Any]:
     """A row's field by name (``None`` when it has none), as the hash reads it."""
     return row.get
+
+
+class RowVerifier(Protocol):
+    """What [check_view][companion.store.view_chain.check_view] asks of the rolls' check
+    ([LogVerifier][companion.fairplay.LogVerifier]): each row in order, then how many
+    rolls held."""
+
+    def add(self, row: Any) -> None: ...
+
+    def finish(self) -> int: ...
 
 
 class ViewChainError(StoreError):
@@ -177,3 +187,21 @@ class ViewChain:
             raise ViewChainError(f"the view's chain does not pass through the head noted "
                                  f"at the table ({self.noted}): the log was rewritten or "
                                  "its newest entries deleted")
+
+
+def check_view(envelope: dict[str, Any], rows: Iterable[Any], verifier: RowVerifier,
+               noted: str | None = None) -> int:
+    """A seat's view checked row by row, as ``verify`` and the site's offline verifier
+    check it (one code path): each entry's place in the chain first (none missing,
+    repeated, moved or foreign), then its rolls (``verifier``), then its hash; then the
+    view's end. ``envelope`` is the view's top level (its ``campaign_id`` and ``chain``),
+    ``noted`` a chain head noted at the table. Returns how many rolls were checked; the
+    first thing that does not hold raises one line naming its entry."""
+    walk = ViewChain(envelope.get("campaign_id"), envelope.get("chain"), noted)
+    for row in rows:
+        walk.place(row)
+        verifier.add(row)
+        walk.sealed(row)
+    checked = verifier.finish()
+    walk.finish()
+    return checked

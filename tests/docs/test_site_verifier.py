@@ -1,6 +1,9 @@
 """Issue 32: the Fair dice page checks an exported log offline, in Chromium, with the
 package's own verify running in Pyodide: a closed sitting's log holds; the same log with a
-client seed changed after a roll is refused naming the entry."""
+client seed changed after a roll is refused naming the entry. Issue 47: a seat's view with
+an entry deleted or taken from another campaign is refused with the command line's line,
+and a chain head typed in is checked as ``verify --head`` checks it (every forged view,
+without a browser: tests/docs/test_site_verifier_views.py)."""
 
 from __future__ import annotations
 
@@ -12,12 +15,10 @@ from typing import Any
 
 import pytest
 
-from companion.cli.campaigns import log_rows
-from companion.cli.fairplay import log_view
 from companion.store import open_store
 from companion.store.campaign import create
 from companion.table import Session
-from tests.conftest import campaign_of, session_of
+from tests.conftest import session_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -25,25 +26,22 @@ PYODIDE_TIMEOUT_MS = 120_000  # first load compiles a 9.6 MB wasm on a shared 2-
 
 
 def _exported_log(tmp_path: Path) -> dict[str, Any]:
-    """What ``companion log T --json`` writes for a closed sitting (a player's view)."""
-    import argparse
+    """What ``companion log T --json`` writes for a closed sitting (what every player may
+    see), each entry's place in the chain included (issue 47)."""
+    from tests.fairplay.test_seat_view_complete import _Capture
 
-    with open_store(tmp_path / "c.db") as store:
+    path = str(tmp_path / "c.db")
+    with open_store(path) as store:
         gm = session_of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
         ash = Session.open(store, "T", who="Ash", role="player")
         gm.roll("1d20+3")
         ash.roll("3d6")
         ash.roll("1d8", mode="blind")
         gm.close_sitting()
-        events = campaign_of(gm).log()
-    view = log_view(events, argparse.Namespace(gm=False, player=None))
-    rows = log_rows(view)
-    for row, event in zip(rows, view, strict=True):
-        if event.kind in ("roll", "reveal"):
-            row["roll"] = event.data
-        elif "sitting" in event.data:
-            row["sitting"] = event.data["sitting"]
-    return {"campaign": "T", "chain": "", "events": rows}
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("COMPANION_DB", path)
+        view: dict[str, Any] = _Capture().json("log", "T", "--json")
+    return view
 
 
 def _verifier(page: Any, site_url: str) -> tuple[Any, Callable[[str, Any], None]]:
@@ -170,5 +168,56 @@ def test_the_fair_dice_page_makes_a_declared_rule_roll_again(
         expect(result).to_contain_text(
             f"entry {entries['check']} (rule plot_points.checks.check): made again by rule "
             "plot_points.checks.check with seed")
+
+    in_browser(body)
+
+
+def test_the_fair_dice_page_refuses_a_forged_seat_view_as_the_command_line_does(
+        in_browser: Any, site_url: str, tmp_path: Path) -> None:
+    """One page: a seat's honest view holds (with the head noted at the table typed in
+    too); an entry deleted, another campaign's hidden roll put in its place, the newest
+    entry cut and the chain made to fit: each refused with the line ``companion verify``
+    says."""
+    from playwright.sync_api import expect
+
+    from tests.docs.test_site_verifier_views import cli_line
+    from tests.fairplay.test_seat_view_complete import TAMPERINGS, _Capture, _play
+
+    path = str(tmp_path / "views.db")
+    with open_store(path) as store:
+        _play(store, "T")
+        _play(store, "U")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("COMPANION_DB", path)
+        view = _Capture().json("log", "T", "--json", "--player", "Ash")
+        other = _Capture().json("log", "U", "--json", "--player", "Ash")
+    deleted, foreign, refit = (copy.deepcopy(view) for _ in range(3))
+    TAMPERINGS["deleted"](deleted, 4, other)
+    TAMPERINGS["foreign"](foreign, 5, other)  # the blind roll: a placeholder to Ash
+    last = refit["events"].pop()
+    refit["chain"] = refit["events"][-1]["hash"]
+    noted = last["hash"][:16]
+    cases = [("view.json", view, ""), ("deleted.json", deleted, ""),
+             ("foreign.json", foreign, ""), ("view.json", view, noted),
+             ("refit.json", refit, noted)]
+    said = [cli_line(tmp_path, name, doc, *(["--head", head] if head else []))
+            for name, doc, head in cases]
+    assert [held for held, _ in said] == [True, False, False, True, False], said
+
+    def body(page: Any) -> None:
+        result, drop = _verifier(page, site_url)
+        head = page.locator("#tc-verify-head")
+        for (name, doc, typed), (held, line) in zip(cases, said, strict=True):
+            head.fill(typed)
+            drop(name, doc)
+            expect(result).to_have_attribute("data-state", "ok" if held else "failed",
+                                             timeout=PYODIDE_TIMEOUT_MS)
+            expect(result).to_have_text(line)
+        # The head changed after the file: the same file is checked again against it.
+        head.fill(noted[:8])
+        head.dispatch_event("change")
+        expect(result).to_have_attribute("data-state", "failed", timeout=30_000)
+        expect(result).to_contain_text(f"refit.json: the head typed in {noted[:8]}: 8 hex "
+                                       "digits are too few to trust")
 
     in_browser(body)

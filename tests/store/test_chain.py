@@ -240,6 +240,45 @@ def test_a_snapshot_that_does_not_match_its_events_is_rebuilt(store: Store, db: 
         == players
 
 
+def test_a_snapshot_edited_by_hand_is_not_used(store: Store, db: str, tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 49: a snapshot whose state was edited in the database (its chain left as
+    it was) does not match the digest it keeps: the state comes from the events, later
+    moves are judged on it, and the next export verifies."""
+    import zlib
+
+    from companion.store.campaign import snapshot_digest
+
+    campaign = _table(store)
+    table = campaign.tracker("Table", PlotPointSession)
+    for i in range(90):  # a snapshot at the head: no later event to disagree with it
+        table.add_player(f"P{i}") if i % 2 == 0 else table.undo()
+    honest = table.to_dict()["state"]
+    snap = store.latest_snapshot(campaign.info.id)
+    assert snap is not None and snap[0] == campaign.head == 100
+    assert snap[1]["digest"] == snapshot_digest(campaign.info.uid,
+                                                                     snap[1])
+    edited = copy.deepcopy(snap[1])
+    (member,) = [m for m in edited["members"] if m["name"] == "Table"]
+    (ash,) = [c for c in member["save"]["state"]["characters"] if c["name"] == "Ash"]
+    assert ash["wounds"] == 0
+    ash["wounds"] = 3  # by hand, as with a SQL shell
+    engine = sa.create_engine(database_url(db))
+    with engine.begin() as conn:
+        conn.execute(sa.text("UPDATE companion_snapshots SET data = :d WHERE seq = :s"),
+                     {"d": zlib.compress(json.dumps(edited).encode()), "s": snap[0]})
+    engine.dispose()
+    with open_store(db) as again:
+        assert again.latest_snapshot(campaign.info.id) == (snap[0], edited)  # it is there
+        reopened = open_campaign(again, "Tuesday")
+        kept = reopened.tracker("Table", PlotPointSession)
+        assert kept.to_dict()["state"] == honest  # the events' state, not the edit
+        kept.add_player("Cato")
+        doc = json.loads(json.dumps(reopened.export()))
+    status, out, err = verify_doc(capsys, tmp_path, doc)
+    assert status == 0 and "all hold" in out, err
+
+
 # -- exported documents: import and verify refuse every tampering ---------------------------
 
 
