@@ -395,7 +395,7 @@ def _verify(args: argparse.Namespace) -> int:
 
     name = args.file
     noted = noted_head(args.head)
-    if name != "-" and regular_file(name):  # read as a stream, never whole (issue 29)
+    if name == "-" or regular_file(name):  # read as a stream, never whole (issue 29)
         return _verify_stream(name, noted)
     data = read_bytes(name, MAX_VERIFY_BYTES, "an exported log")
     text = check_json_input(data, name, "an exported log", MAX_DEPTH)
@@ -424,7 +424,10 @@ def _verify_stream(name: str, noted: str | None) -> int:
     reads the same bytes (issue 49)."""
     from companion.files import Snapshot
 
-    with Snapshot(name, MAX_STREAMED_BYTES, "an exported log") as snapshot:
+    # Standard input too (copied once, then streamed: read whole, a 20 MB JSON string
+    # took 2.4 GB), under the limit it had when it was read whole.
+    limit = MAX_VERIFY_BYTES if name == "-" else MAX_STREAMED_BYTES
+    with Snapshot(name, limit, "an exported log") as snapshot:
         return _verify_snapshot(snapshot, name, noted)
 
 

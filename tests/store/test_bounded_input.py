@@ -110,3 +110,27 @@ def test_a_snapshot_nested_too_deep_is_rebuilt_from_the_events(
         status, _, err = _run(capsys, *argv)
         assert status == 0 and err == "", (argv, err)
     assert json.loads(_run(capsys, "campaign", "export", "T")[1])["name"] == "T"
+
+
+@pytest.mark.parametrize("command", [["verify", "-"], ["campaign", "import", "-"]])
+def test_a_long_string_on_standard_input_is_refused_within_200_mb(
+        tmp_path: Path, command: list[str]) -> None:
+    # Issue 49: standard input was read whole and decoded, ~120 bytes per byte of a long
+    # string (20 MB: 2.4 GB for verify); it is copied once and read as a stream now.
+    file = tmp_path / "long.json"
+    file.write_text('{"format": "table-companion-campaign", "version": 3, "name": "'
+                    + "x" * 20_000_000 + '", "events": []}')
+    script = ("import re\n"
+              "from companion.cli import main\n"
+              f"status = main({command!r})\n"
+              "peak = re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read())\n"
+              "print(status, int(peak.group(1)) // 1024)\n")
+    with file.open("rb") as stdin:
+        done = subprocess.run([sys.executable, "-c", script], stdin=stdin, capture_output=True,
+                              text=True, timeout=120, check=False, cwd=ROOT,
+                              env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin",
+                                   "COMPANION_DB": str(tmp_path / "c.db")})
+    assert "standard input holds a string longer than" in done.stderr, done.stderr
+    assert done.stderr.count("\n") == 1, done.stderr
+    status, megabytes = done.stdout.split()
+    assert status == "2" and int(megabytes) < 200, done.stdout
