@@ -86,6 +86,12 @@ def test_a_25_mb_export_is_verified_and_imported_as_a_stream(tmp_path: Path) -> 
     assert (status, err) == (0, ""), err
     assert out.startswith("imported campaign Flood (50000 events)")
     assert peak < 150, f"{peak} MB"
+    # And exported again as a stream (issue 49: built whole, 1.1 GB at 200,000 events):
+    # the very bytes it was imported from, the chain checked through first.
+    status, cpu, peak, out, err = _measured(tmp_path, ["campaign", "export", "Flood"])
+    assert (status, err) == (0, ""), err
+    assert out == file.read_text() + "\n"
+    assert peak < 150, f"{peak} MB"
 
 
 def test_a_streamed_file_is_refused_as_a_whole_one_was(tmp_path: Path,
