@@ -84,13 +84,15 @@ def _store() -> Any:
 
 
 def _seat(args: argparse.Namespace) -> int:
-    from companion.store.seats import check_who, make_seat
+    from companion.store.seats import check_who, make_seat, seat_named
 
     with _store() as store:
         info = store.get_campaign(args.name)
         who = check_who(args.who)
         link = seat_link(info.name, "SECRET", args.url)  # refuse a bad --url before
         secret = make_seat(store, info.name, who, args.role)
+        seat = seat_named(store, info.name, who)
+        who = seat.who if seat is not None else who  # a renewed seat keeps its spelling
     link = seat_link(info.name, secret, args.url)
     role = "GM" if args.role == "gm" else "player"
     sys.stdout.write(f"seat {who} ({role}) at {info.name}: the link below opens it; it is "

@@ -152,10 +152,16 @@ def make_seat(store: Store, campaign: str, who: str, role: str, *,
     who = check_who(who)
     # The same person's seat is renewed (same_name); a different name that only looks
     # like a seat's (case aside: "Аsh" with a Cyrillic А next to "Ash") is refused.
+    kept = who
     for name, _, _, _, _ in store.seat_rows(info.id):
-        if looks_alike(name, who) and not same_name(name, who):
+        if same_name(name, who):
+            # Renewed under its own spelling: "ASH" renews Ash's seat, it does not rename
+            # it (the party, the log and the seat would disagree on the name).
+            kept = name
+        elif looks_alike(name, who):
             raise StoreError(f"a seat named {name!r} exists at {info.name}, and {who!r} looks "
                              "the same (look-alike letters): choose another name")
+    who = kept
     secret = new_secret()
     store.put_seat(info.id, who, role, _hash(secret), by=by)
     return secret

@@ -59,7 +59,8 @@ def test_renewing_a_seat_retires_its_old_secret_and_revoking_opens_nothing(db: s
         old = make_seat(store, "Tuesday", "Ash", "player")
         new = make_seat(store, "Tuesday", "ash", "player")  # the same seat, any case
         assert seat_for_secret(store, "Tuesday", old) is None
-        assert seat_for_secret(store, "Tuesday", new) == Seat("ash", "player")
+        # Renewed under its own spelling (issue 49: it used to be renamed "ash").
+        assert seat_for_secret(store, "Tuesday", new) == Seat("Ash", "player")
         assert len(list_seats(store, "Tuesday")) == 1
         revoke_seat(store, "Tuesday", "ASH")
         assert seat_for_secret(store, "Tuesday", new) is None

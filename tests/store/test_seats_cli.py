@@ -58,6 +58,25 @@ def test_seat_prints_its_link_once_and_seats_never_list_a_secret(
         assert gm not in shown and ash not in shown
 
 
+def test_renewing_a_seat_in_other_letters_keeps_its_name(
+        env_db: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # Issue 49: "campaign seat Saga ASH" replaced the seat "Ash" by "ASH".
+    run(capsys, "campaign", "new", "Saga", "--ruleset", "plot_points")
+    _, out, _ = run(capsys, "campaign", "seat", "Saga", "Ash", "--role", "player")
+    old = _secret(out)
+    status, out, err = run(capsys, "campaign", "seat", "Saga", "ASH", "--role", "player")
+    assert status == 0 and not err
+    assert out.startswith("seat Ash (player) at Saga: ")
+    _, listed, _ = run(capsys, "campaign", "seats", "Saga", "--json")
+    assert [s["who"] for s in json.loads(listed)["seats"]] == ["Ash"]
+    from companion.store.seats import seat_for_secret
+
+    with open_store(env_db) as store:
+        assert seat_for_secret(store, "Saga", old) is None  # renewed: the old link is gone
+        seat = seat_for_secret(store, "Saga", _secret(out))
+        assert seat is not None and seat.who == "Ash"
+
+
 def test_log_as_a_seat_sees_what_that_seat_may(
         env_db: str, capsys: pytest.CaptureFixture[str]) -> None:
     run(capsys, "campaign", "new", "Tuesday", "--ruleset", "plot_points")
