@@ -235,7 +235,7 @@ def _export(args: argparse.Namespace) -> int:
         store.keep_snapshots = False  # a command that only reads changes nothing
         # Page by page (a 200,000-event campaign built whole took over a gigabyte); the
         # chain is checked through before the first byte is written.
-        write_export(Campaign.open(store, args.name), sys.stdout)
+        write_export(store, Campaign.open(store, args.name), sys.stdout)
     return 0
 
 

@@ -23,6 +23,7 @@ from companion.store.document import DOCUMENT_FORMAT, DOCUMENT_VERSION
 
 if TYPE_CHECKING:
     from companion.store.campaign import Campaign
+    from companion.store.port import Store
     from companion.store.records import StoredEvent
 
 __all__ = ["PAGE", "write_export"]
@@ -32,8 +33,7 @@ PAGE = 2000
 _EVENTS_AT = '"events": []'
 
 
-def _pages(campaign: Campaign, head: int) -> Iterator[list[StoredEvent]]:
-    store = campaign._need_store()
+def _pages(store: Store, campaign: Campaign, head: int) -> Iterator[list[StoredEvent]]:
     seq = 0
     while seq < head:
         page = store.events_since(campaign.info.id, seq, limit=min(PAGE, head - seq))
@@ -43,20 +43,21 @@ def _pages(campaign: Campaign, head: int) -> Iterator[list[StoredEvent]]:
         seq = page[-1].seq
 
 
-def _events(campaign: Campaign, head: int) -> Iterator[StoredEvent]:
-    for page in _pages(campaign, head):
+def _events(store: Store, campaign: Campaign, head: int) -> Iterator[StoredEvent]:
+    for page in _pages(store, campaign, head):
         yield from page
 
 
-def write_export(campaign: Campaign, out: TextIO) -> None:
-    """Write ``campaign``'s export document to ``out``, then a newline (as the CLI prints
-    it). Raises [ChainError][companion.store.chain.ChainError] before writing anything when
-    the log is broken, and after (the output then incomplete) only when the log changed
-    under the write."""
+def write_export(store: Store, campaign: Campaign, out: TextIO) -> None:
+    """Write ``campaign``'s export document (``store``: where it was opened) to ``out``,
+    then a newline (as the CLI prints it). Raises
+    [ChainError][companion.store.chain.ChainError] before writing anything when the log is
+    broken, and after (the output then incomplete) only when the log changed under the
+    write."""
     head, chain, uid = campaign.head, campaign.chain, campaign.info.uid
-    where = campaign._need_store().where
+    where = store.where
     try:
-        check_chain(uid, _events(campaign, head), head=(head, chain))
+        check_chain(uid, _events(store, campaign, head), head=(head, chain))
     except ChainError as exc:
         raise ChainError(f"{where} is damaged: campaign {campaign.name!r}: {exc}") from None
     header = {"format": DOCUMENT_FORMAT, "version": DOCUMENT_VERSION, "name": campaign.name,
@@ -69,7 +70,7 @@ def write_export(campaign: Campaign, out: TextIO) -> None:
         return
     out.write(before + '"events": [')
     prev, first = "", True
-    for page in _pages(campaign, head):
+    for page in _pages(store, campaign, head):
         pieces = []
         for event in page:
             if event.prev != prev:

@@ -32,7 +32,7 @@ def test_the_stream_is_the_whole_document_byte_for_byte(
         gm = _table(store)
         gm.roll_entry("1d6", seed=9)  # 11 events: pages of 3 end mid-way
         out = io.StringIO()
-        export_stream.write_export(open_campaign(store, "Tuesday"), out)
+        export_stream.write_export(store, open_campaign(store, "Tuesday"), out)
         assert out.getvalue() == document_text(gm.export()) + "\n"
         assert json.loads(out.getvalue())["events"][10]["seq"] == 11
 
@@ -41,14 +41,14 @@ def test_an_empty_campaign_and_unusual_words_come_out_the_same(db: str) -> None:
     with open_store(db) as store:
         empty = create_campaign(store, 'Säga "events": []', ["plot_points"])
         out = io.StringIO()
-        export_stream.write_export(empty, out)
+        export_stream.write_export(store, empty, out)
         assert out.getvalue() == document_text(empty.export()) + "\n"
         table = empty.add("Tablé ✦", PlotPointSession(), role="minigame")
         assert isinstance(table, PlotPointSession)
         table.add_player("Åsa \"the\" ﬁrst")
         table.roll_check("Åsa \"the\" ﬁrst", rng=random.Random(2))
         out = io.StringIO()
-        export_stream.write_export(open_campaign(store, 'Säga "events": []'), out)
+        export_stream.write_export(store, open_campaign(store, 'Säga "events": []'), out)
         assert out.getvalue() == document_text(empty.export()) + "\n"
 
 
@@ -73,7 +73,7 @@ def test_a_log_changed_under_the_write_is_said_not_mixed(
         monkeypatch.setattr(store, "events_since", changing)
         out = io.StringIO()
         with pytest.raises(ChainError, match=r"changed while it was exported"):
-            export_stream.write_export(campaign, out)
+            export_stream.write_export(store, campaign, out)
         assert "Forged" not in out.getvalue()
 
 
@@ -86,7 +86,7 @@ def test_a_broken_log_writes_nothing(db: str, monkeypatch: pytest.MonkeyPatch) -
             e for e in real(cid, seq, limit, kinds) if e.seq != 4])
         out = io.StringIO()
         with pytest.raises(ChainError, match=r"event 4 is missing"):
-            export_stream.write_export(campaign, out)
+            export_stream.write_export(store, campaign, out)
         assert out.getvalue() == ""
 
 
