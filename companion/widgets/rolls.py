@@ -96,7 +96,7 @@ if TYPE_CHECKING:
     from companion.table.session import Session
 
 __all__ = ["LOG_ROWS", "MAX_DIE_BOXES", "FacesBox", "RollControls", "RollLogPanel",
-           "RollModePanel", "RollOutcome", "RuleRoll", "TableRollPanel", "faces_hint",
+           "RollModePanel", "RollOutcome", "RuleRoll", "TableRoll", "TableRollPanel", "faces_hint",
            "hidden_line", "modes_for", "seat_html", "short_code"]
 
 T = TypeVar("T")
@@ -750,6 +750,22 @@ def named_move(move: object) -> tuple[Tracker, str, dict[str, Any]] | None:
     return None
 
 
+@dataclass(frozen=True)
+class TableRoll:
+    """A declared table move ([companion.table_moves][]) named for a roll: its ``name``
+    and JSON ``args``, where an argument that is a tracker stands for that tracker's
+    member key (filled in by [run_table][companion.widgets.rolls.RollControls.run_table]
+    once the session keeping it is known)."""
+
+    name: str
+    args: Mapping[str, Any]
+
+    @property
+    def trackers(self) -> list[Tracker]:
+        """The trackers the arguments name."""
+        return [v for v in self.args.values() if isinstance(v, Tracker)]
+
+
 class RollControls(widgets.VBox):
     """Mode and own dice for the rule rolls of an app: one compact row.
 
@@ -903,11 +919,16 @@ class RollControls(widgets.VBox):
         """Roll the declared table move ``name`` ([companion.table_moves][]: one that
         moves several of ``trackers``) with JSON ``args``, in the mode picked, as the
         table's named act ``table``: every move it makes is judged for this seat and
-        stored with the roll as one unit of work."""
+        stored with the roll as one unit of work. An argument that is a tracker is sent
+        as its member key (``{"delve": delve}``: the delve's key)."""
         self.error.clear()
         faces = self._faces()
-        session = self.session_for(trackers)
-        return self._perform(session, "", "table", {"name": name, "args": dict(args or {})},
+        given = dict(args or {})
+        session = self.session_for(
+            [*trackers, *(v for v in given.values() if isinstance(v, Tracker))])
+        named = {k: session.key_of(v) if isinstance(v, Tracker) else v
+                 for k, v in given.items()}
+        return self._perform(session, "", "table", {"name": name, "args": named},
                              label, faces, seed)
 
     def _perform(self, session: Session, tracker: str, move: str,

@@ -52,7 +52,7 @@ from companion.widgets.base import (
     row,
 )
 from companion.widgets.markup import details_html
-from companion.widgets.rolls import NamedMove, RollControls, RuleRoll, named_move
+from companion.widgets.rolls import NamedMove, RollControls, RuleRoll, TableRoll, named_move
 
 if TYPE_CHECKING:
     import random
@@ -242,7 +242,7 @@ class CairnAppBase(widgets.VBox):
         self.seeds.append(seed)
         return seed
 
-    def roll(self, label: str, move: Callable[..., T] | NamedMove,
+    def roll(self, label: str, move: Callable[..., T] | NamedMove | TableRoll,
              text: Callable[[T], str] = str, extra: Callable[[T], str] | None = None,
              ) -> RuleRoll[T]:
         """Make one rule roll through the roll controls and show it.
@@ -273,6 +273,12 @@ class CairnAppBase(widgets.VBox):
             rolled: RuleRoll[T] = self.controls.run_rule(label, move, seed=typed,
                                                          trackers=self.trackers())
             return self._shown(label, rolled, move.text, extra)
+        if isinstance(move, TableRoll):
+            # A roll that moves several trackers is a declared table move, by name: the
+            # session runs it as one unit of work and logs the move's own line.
+            moved: RuleRoll[T] = self.controls.run_table(
+                label, [*move.trackers, *self.trackers()], move.name, move.args, seed=typed)
+            return self._shown(label, moved, text, extra)
         assert callable(move)
 
         def action(rng: random.Random) -> T:
