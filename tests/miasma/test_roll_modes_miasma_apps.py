@@ -52,7 +52,8 @@ def test_a_gm_only_earthmote_is_a_commitment_a_player_cannot_read(store: Store) 
     (entry,) = rolls(gm)
     secret = entry["secret"]
     assert isinstance(secret, dict) and secret["seed"] == 77
-    assert secret["text"] == expected.describe()
+    # The log holds the list's own line for the move (its number, then the earthmote).
+    assert secret["text"] == f"#1: {expected.describe()}"
     seen = player_view(store)
     assert str(entry["commitment"]) in seen and str(secret["nonce"]) not in seen
     assert expected.describe() not in seen

@@ -261,6 +261,8 @@ SCRIPT: list[tuple[str, Act]] = [
     ("Mira", Act("Miasma", "enter_miasma", {"name": "Ash"})),
     ("Mira", Act("Miasma", "pass_time", {"hours": 3})),
     ("Mira", Act("Motes", "generate", roll=RollSpec())),
+    ("Mira", Act("Motes", "new_region", {"index": 0, "keep": 1, "new_size": False,
+                                         "keep_seed": False}, roll=RollSpec("gm"))),
     # 5e death and returning
     ("Mira", Act("Death", "drop_to_zero")),
     ("Mira", Act("Death", "roll_death_save", roll=RollSpec("gm"))),
