@@ -977,7 +977,12 @@ class Session:
         refusal = self.may_move(live, act.move)
         try:
             values = decode_args(cls, act.move, args)
-            bound = move_signature(cls, act.move).bind(live, **values)
+            signature = move_signature(cls, act.move)
+            # A rolled act's dice are the session's: a move that must be handed them
+            # (``rng`` without a default) is bound with their place kept.
+            dice = {"rng": None} if act.roll is not None and \
+                "rng" in signature.parameters else {}
+            bound = signature.bind(live, **values, **dice)
         except (CompanionError, TypeError) as exc:
             if refusal is not None:
                 raise SeatError(refusal) from None
@@ -987,7 +992,7 @@ class Session:
         if refusal is not None:
             # A shared tracker's move may be a player's when it acts for their own
             # character (a duelist's pick): judged again with the arguments it names.
-            named = dict(list(bound.arguments.items())[1:])
+            named = {k: v for k, v in list(bound.arguments.items())[1:] if k not in dice}
             refusal = self._campaign.may_move(live, act.move, named)
             if refusal is not None:
                 raise SeatError(refusal)

@@ -178,7 +178,7 @@ def test_the_banker_enters_the_flop_rolled_at_the_table(store: Store) -> None:
     assert game.community == [4, 6, 8] and game.phase == "round_one"
     (entry,) = rolls(gm)
     assert entry["mode"] == "public" and entry["physical"] is True
-    assert entry["faces"] == [4, 6, 8] and entry["text"] == "the flop: 4, 6, 8"
+    assert entry["faces"] == [4, 6, 8] and entry["text"] == "the banker reveals the flop: 4, 6, 8"
     assert app.community_roll.layout.display == "none"
 
 

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as widgets
 
 from companion.rulesets.miasma.earthmotes import (
-    Earthmote,
     EarthmoteLog,
     dice_text,
 )
