@@ -1113,9 +1113,15 @@ class Session:
             value = self._campaign.as_one_unit(
                 lambda: declared.run(table, dict(move_args), None))
             return declared.result(value), None, value
+        def first_line(value: Any) -> str:
+            # The line of the move the table move was made for (the first to end).
+            lines = self._campaign.unit_lines
+            return lines[0] if lines else str(jsonable(value))
+
         made = self.rule_roll(
             spec.label or declared.name.rsplit(".", 1)[-1].replace("_", " "),
-            lambda rng: declared.run(table, dict(move_args), rng), declared.text,
+            lambda rng: declared.run(table, dict(move_args), rng),
+            declared.text if declared.text is not None else first_line,
             mode=spec.mode, own_dice=spec.own_dice,
             chosen_seed=spec.seed if spec.own_dice is None else None, seeds=seeds)
         return ((declared.result(made.value) if made.visible else None), _roll_info(made),

@@ -444,6 +444,54 @@ def _period_text(value: dict[str, Any]) -> str:
             + ", ".join(value["marked"]))
 
 
+#: The party's rolled moves a face names as the table move ``monsters_and_magic.party.roll``:
+#: the sheet's move and the GM's threads it feeds, in one unit.
+ROLLED_PARTY_MOVES = ("roll_check", "spend_thread", "rest")
+
+
+def _party_roll(table: TableTrackers, args: dict[str, Any],
+                rng: random.Random | None) -> Any:
+    """A character's rolled move through the party (``move``: ``roll_check``,
+    ``spend_thread`` or ``rest``; ``character``: the sheet's member; ``use`` or
+    ``kind``: the thread move or the rest; ``options``: the sheet move's own keyword
+    arguments, as JSON): the sheet rolls, and the GM gains the thread a critical miss or
+    a spent thread gives, all in one unit. The dice go to the sheet's move when it
+    takes any (an extended rest rolls none)."""
+    import inspect
+    import typing
+
+    from companion.state import decode_value
+    from companion.table_moves import argument
+
+    where = "party roll"
+    move = argument(args, "move", str, where)
+    if move not in ROLLED_PARTY_MOVES:
+        raise RuleError(f"{where}: {move!r} is not one of {', '.join(ROLLED_PARTY_MOVES)}")
+    sheet = table.tracker(argument(args, "character", str, where), Adventurer)
+    options = dict(argument(args, "options", dict, where, {}))
+    head: list[Any] = []
+    lead = move
+    if move in ("spend_thread", "rest"):
+        key = "use" if move == "spend_thread" else "kind"
+        head = [argument(args, key, str, where)]
+        lead = head[0] if move == "spend_thread" else _RESTS.get(head[0], "")
+    fn = getattr(Adventurer, lead, None)
+    if fn is None or lead.startswith("_"):
+        raise RuleError(f"{where}: the sheet has no move {lead!r}")
+    fn = inspect.unwrap(fn)
+    hints = typing.get_type_hints(fn)
+    params = inspect.signature(fn).parameters
+    unknown = sorted(set(options) - set(params) | set(options) & {"self", "seed", "rng"})
+    if unknown:
+        raise RuleError(f"{where}: {lead} has no argument {unknown[0]!r}")
+    values = {k: decode_value(v, hints.get(k, Any), k, f"{where} {lead}")
+              for k, v in options.items()}
+    if "rng" in params:
+        values["rng"] = rng
+    return getattr(_party_at(table), move)(sheet, *head, **values)
+
+
+declare_table_move("monsters_and_magic.party.roll", _party_roll, text=None, rolls=True)
 declare_table_move("monsters_and_magic.party.travel_period", _travel_period,
                    text=_period_text)
 declare_table_move("monsters_and_magic.party.load_character", _load_character,
