@@ -58,7 +58,7 @@ def test_the_death_roll_and_feeling_lucky_take_own_dice() -> None:
     outcome, _ = death_roll_outcome(tier)
     assert outcome == "deathsave" and a.deathsaves == 1
     assert 'data-move="death-roll"' in sheet.roll_result.value
-    assert "Ash: death roll"  # the sheet's own line in sheet.roll_result.value
+    assert "Ash: death roll" in sheet.roll_result.value  # the sheet's own line
     a.heal(5)
     widgets_by_name(sheet)["roll"].click()  # faces 12 again: a check to replace
     sheet.controls.faces.control.value = "1"
@@ -77,7 +77,9 @@ def test_detonate_the_group_check_and_the_roller_take_own_dice() -> None:
     own_dice(app, "7")
     widgets_by_name(sheet)["detonate"].click()
     assert (a.hp, a.conditions) == (12 - 7, [])
-    assert "Weakened detonates for 7 damage" in sheet.sheet_moves.detonated.value
+    # The sheet's own line for the move (its dice, then the damage).
+    assert "Weakened detonates for 1d10 = [7] = 7" in sheet.sheet_moves.detonated.value
+    assert "→ 7 damage" in sheet.sheet_moves.detonated.value
     group = app.group
     group.controls.own.value = True
     group.controls.faces.control.value = "20 1 10"  # modifiers 2, 0, -1 vs DC 10
