@@ -27,7 +27,7 @@ from companion.rulesets.cairn_srd.character import Character
 from companion.rulesets.miasma.dice_monarchs import DiceMonarchsGame
 from companion.rulesets.miasma.earthmotes import EarthmoteLog
 from companion.rulesets.miasma.psychosis import MiasmaTracker
-from companion.rulesets.monsters_and_magic.adventurer import Adventurer
+from companion.rulesets.monsters_and_magic.adventurer import Adventurer, GameMaster
 from companion.rulesets.plot_points.session import PlotPointSession
 from companion.rulesets.variant5e.death_and_returning import DeathRecord
 from companion.store import chain
@@ -231,6 +231,7 @@ def _setup(store: Store, name: str) -> dict[str, Session]:
     gm.add("Motes", EarthmoteLog(), role="minigame")
     gm.add("Death", DeathRecord(), role="minigame")
     gm.add("Bryn", Adventurer(name="Bryn"))
+    gm.add("GM threads", GameMaster(), role="minigame")
     seats = {"Mira": gm}
     for who in ("Ash", "Bryn"):
         seats[who] = Session.by_secret(store, name, make_seat(store, name, who, "player"))
@@ -269,6 +270,18 @@ SCRIPT: list[tuple[str, Act]] = [
     # Monsters & Magic
     ("Bryn", Act("Bryn", "roll_check", {"ability": "luck", "dc": 12}, roll=RollSpec())),
     ("Bryn", Act("Bryn", "mark_fatigue")),
+    # ... and through the party, as the sheet sends them (the GM's threads in one unit).
+    ("Bryn", Act("", "table", {"name": "monsters_and_magic.party.roll", "args": {
+        "move": "roll_check", "character": "Bryn",
+        "options": {"ability": "luck", "dc": 12, "advantage": True}}}, roll=RollSpec())),
+    ("Bryn", Act("", "table", {"name": "monsters_and_magic.party.roll", "args": {
+        "move": "rest", "kind": "short", "character": "Bryn",
+        "options": {"activities": []}}}, roll=RollSpec())),
+    ("Mira", Act("", "table", {"name": "monsters_and_magic.party.road_check", "args": {
+        "hexes": 2, "speed": "Slow", "ability": "cunning", "forage": True}},
+        roll=RollSpec(label="foraging"))),
+    ("Mira", Act("", "table", {"name": "monsters_and_magic.party.fall", "args": {
+        "feet": 20, "who": "Bryn"}}, roll=RollSpec())),
     # The table's own
     ("Ash", Act("", "roll", {"expr": "4d6kh3"})),
     ("Mira", Act("", "rule", {"name": "plot_points.checks.check",

@@ -404,21 +404,57 @@ def _party_at(table: TableTrackers) -> Party:
     return party
 
 
+def _plan_of(args: dict[str, Any], where: str) -> TravelPlan:
+    """The journey ``args`` plan (``hexes``, ``speed``, ``mounted``, ``by_vehicle``,
+    ``reading``, as [plan_journey][companion.rulesets.monsters_and_magic.travel.plan_journey]
+    takes them)."""
+    from companion.rulesets.monsters_and_magic.travel import plan_journey
+    from companion.table_moves import argument
+
+    return plan_journey(argument(args, "hexes", int, where),
+                        speed=argument(args, "speed", str, where, "Normal"),
+                        mounted=bool(argument(args, "mounted", bool, where, False)),
+                        by_vehicle=argument(args, "by_vehicle", str, where, None),
+                        reading=argument(args, "reading", str, where, READINGS[0]))
+
+
+def _road_check(table: TableTrackers, args: dict[str, Any],
+                rng: random.Random | None) -> RoadCheck:
+    """[road_check][companion.rulesets.monsters_and_magic.party.Party.road_check] as a
+    rolled table move: the journey ``args`` plan (as for a travel period), the
+    ``ability`` and whether the party forages (``forage``); every sheet's check, the
+    GM's threads and the supplies found, in one unit."""
+    from companion.table_moves import argument
+
+    where = "road check"
+    return _party_at(table).road_check(
+        _plan_of(args, where), argument(args, "ability", str, where),
+        forage=bool(argument(args, "forage", bool, where, False)), rng=rng)
+
+
+def _road_text(done: RoadCheck) -> str:
+    return f"{'foraging' if done.forage else 'group check'}: {done}"
+
+
+def _fall(table: TableTrackers, args: dict[str, Any], rng: random.Random | None) -> Fall:
+    """[fall][companion.rulesets.monsters_and_magic.party.Party.fall] as a rolled table
+    move: ``feet`` fallen and ``who`` fell (a sheet's member; ``null``: just the roll)."""
+    from companion.table_moves import argument
+
+    where = "falling"
+    who = argument(args, "who", str, where, None)
+    faller = table.tracker(who, Adventurer) if who is not None else None
+    return _party_at(table).fall(argument(args, "feet", int, where), faller, rng=rng)
+
+
 def _travel_period(table: TableTrackers, args: dict[str, Any],
                    _rng: random.Random | None) -> dict[str, Any]:
     """One travel period of the journey ``args`` plans (``hexes``, ``speed``,
     ``mounted``, ``by_vehicle``, ``reading``, as
     [plan_journey][companion.rulesets.monsters_and_magic.travel.plan_journey] takes
     them): every character who can marks the pace's exhaustion, all or none."""
-    from companion.rulesets.monsters_and_magic.travel import plan_journey
-    from companion.table_moves import argument
 
-    where = "travel period"
-    plan = plan_journey(argument(args, "hexes", int, where),
-                        speed=argument(args, "speed", str, where, "Normal"),
-                        mounted=bool(argument(args, "mounted", bool, where, False)),
-                        by_vehicle=argument(args, "by_vehicle", str, where, None),
-                        reading=argument(args, "reading", str, where, READINGS[0]))
+    plan = _plan_of(args, "travel period")
     able, notes = _party_at(table).travel_period(plan)
     return {"marked": [a.name for a in able], "notes": notes, "how": plan.how,
             "exhaustion": plan.exhaustion if able else 0}
@@ -492,6 +528,9 @@ def _party_roll(table: TableTrackers, args: dict[str, Any],
 
 
 declare_table_move("monsters_and_magic.party.roll", _party_roll, text=None, rolls=True)
+declare_table_move("monsters_and_magic.party.road_check", _road_check, text=_road_text,
+                   rolls=True)
+declare_table_move("monsters_and_magic.party.fall", _fall, rolls=True)
 declare_table_move("monsters_and_magic.party.travel_period", _travel_period,
                    text=_period_text)
 declare_table_move("monsters_and_magic.party.load_character", _load_character,
