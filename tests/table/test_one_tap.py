@@ -118,7 +118,7 @@ def test_the_trace_sees_a_closure_turn_back_into_the_app(sheet: CairnAppBase) ->
     # closure handed to the session's roll, called back from inside it.
     planted = compile(
         "def old_way():\n"
-        "    session.rule_roll('Ash: panic save', lambda rng: character.panic_save(rng=rng))\n",
+        "    session._rule_roll('Ash: panic save', lambda rng: character.panic_save(rng=rng))\n",
         str(PACKAGE / "widgets" / "planted_closure.py"), "exec")
     space: dict[str, Any] = {"session": sheet.table_session, "character": character}
     exec(planted, space)

@@ -240,7 +240,7 @@ class CairnAppBase(widgets.VBox):
         self.seeds.append(seed)
         return seed
 
-    def roll(self, label: str, move: Callable[..., T] | NamedMove | RuleCall | TableRoll,
+    def roll(self, label: str, move: Callable[..., T] | NamedMove | TableRoll,
              text: Callable[[T], str] = str, extra: Callable[[T], str] | None = None,
              ) -> RuleRoll[T]:
         """Make one rule roll through the roll controls and show it.
