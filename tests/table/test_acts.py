@@ -33,11 +33,11 @@ from companion.rulesets.monsters_and_magic.adventurer import Adventurer, GameMas
 from companion.rulesets.plot_points.session import PlotPointSession
 from companion.rulesets.variant5e.death_and_returning import DeathRecord
 from companion.rulesets.variant5e.healing import HitDice
+from companion.state import jsonable
 from companion.store import chain
 from companion.store.campaign import create
 from companion.store.db import Store
 from companion.store.seats import make_seat
-from companion.state import jsonable
 from companion.table import Session
 from companion.table.acts import Accepted, Act, ActError, Refused, RollSpec
 from companion.table.session import ReadOnlyError
