@@ -265,6 +265,9 @@ SCRIPT: list[tuple[str, Act]] = [
                  roll=RollSpec())),
     ("Mira", Act("Delve", "darkness_panic_save", {"name": "Pip", "control": 9},
                  roll=RollSpec())),
+    ("Mira", Act("", "table", {"name": "cairn_srd.exploration.darkness_panic",
+                               "args": {"delve": "Delve", "character": "Ash"}},
+                 roll=RollSpec(label="Ash: panic save in the dark"))),
     # Dice Monarchs
     ("Mira", Act("Dice Monarchs", "new_table", {"players": ["Ash", "Bryn"], "chips": 50})),
     ("Mira", Act("Dice Monarchs", "deal")),
