@@ -1254,8 +1254,11 @@ def _decode(value: Any, tp: Any, path: str, where: str, meta: Any = None) -> Any
     elif origin is dict:
         if not isinstance(value, dict):
             raise bad("an object")
-        _, item = typing.get_args(tp) or (str, Any)
-        out = {k: _decode(v, item, f"{path}.{k}", where) for k, v in value.items()}
+        key, item = typing.get_args(tp) or (str, Any)
+        # JSON keys are text: a table keyed by whole numbers reads its keys back as
+        # numbers ("1" -> 1), as jsonable wrote them.
+        out = {_int_key(k, path, where) if key is int else k:
+               _decode(v, item, f"{path}.{k}", where) for k, v in value.items()}
     elif isinstance(tp, type) and dataclasses.is_dataclass(tp):
         values = _decode_fields(tp, value, path + ".", where)
         try:
@@ -1269,6 +1272,16 @@ def _decode(value: Any, tp: Any, path: str, where: str, meta: Any = None) -> Any
     if meta:
         _check_limits(out, path, where, meta)
     return out
+
+
+def _int_key(key: Any, path: str, where: str) -> int:
+    """A JSON object's key read back as the whole number it was written from."""
+    if isinstance(key, int) and not isinstance(key, bool):
+        return key
+    if not isinstance(key, str) or not re.fullmatch(r"-?[0-9]{1,20}", key):
+        raise StateError(f"{where}: field '{path}' has the key {_shown(key)}, "
+                         "not a whole number")
+    return int(key)
 
 
 def _build_record(cls: Any, values: dict[str, Any]) -> Any:

@@ -55,12 +55,13 @@ class TableTrackers(Protocol):
 class TableMove:
     """A declared table move: ``run(table, args, rng)`` makes it (``rng`` is ``None`` for
     a move that rolls nothing), ``result(value)`` is what it gave as JSON, ``text(value)``
-    the rule's own line for it (the roll log's, when it rolls)."""
+    the rule's own line for it (the roll log's, when it rolls; ``None``: the line of the
+    first tracker move it made, the one it was made for)."""
 
     name: str
     run: Callable[[TableTrackers, dict[str, Any], random.Random | None], Any]
     result: Callable[[Any], Any] = jsonable
-    text: Callable[[Any], str] = str
+    text: Callable[[Any], str] | None = str
     rolls: bool = False
 
 
@@ -69,7 +70,8 @@ _MOVES: dict[str, TableMove] = {}
 
 def declare(name: str,
             run: Callable[[TableTrackers, dict[str, Any], random.Random | None], Any], *,
-            result: Callable[[Any], Any] = jsonable, text: Callable[[Any], str] = str,
+            result: Callable[[Any], Any] = jsonable,
+            text: Callable[[Any], str] | None = str,
             rolls: bool = False) -> TableMove:
     """Declare the table move ``name`` (``"<ruleset>.<module>.<move>"``, the module
     declaring it), once."""

@@ -177,6 +177,31 @@ def campaign_of(session: Session | None) -> Campaign | None:
     return session._campaign if session is not None else None  # a test looks inside
 
 
+def closure_roll(controls: Any, label: str, action: Any, text: Any = str, *,
+                 seed: int | None = None, trackers: Any = ()) -> Any:
+    """A rule roll of a function, the way ``RollControls.run`` made it before every roll
+    became a named act (issue 43): the session's own unit of work
+    (``Session._rule_roll``) run with ``action`` under the controls' mode, faces and
+    seed. For the tests of that unit of work (atomic moves, real dice left over, a lost
+    race), which need a roll that moves what the test says; no app rolls this way."""
+    from companion.dice import physical
+    from companion.widgets.base import one_line
+    from companion.widgets.rolls import RuleRoll
+
+    controls.error.clear()
+    faces = controls._faces()
+    try:
+        made = controls.session_for(trackers)._rule_roll(
+            label, action, text, mode=controls.mode_value, own_dice=faces,
+            chosen_seed=seed if faces is None else None, seeds=controls._seed_source)
+    except physical.OwnDiceError as exc:
+        controls._refuse(one_line(exc))
+    out = RuleRoll(made.mode, made.value, made.seed, made.physical, made.entry,
+                   made.commitment, made.text, made.visible)
+    controls.last = out
+    return out
+
+
 def _walk(root: Any) -> Iterator[Any]:
     stack = [root]
     seen: set[int] = set()

@@ -705,7 +705,8 @@ def rolled_closures(source: Source) -> list[str]:
     wire, be queued or be written down, so a roll is a named act
     (``controls.run_act``/``run_rule``/``run_table``, or ``(tracker, "move", {args})``).
 
-    - ``session.rule_roll(...)`` called at all (the session's closure path);
+    - ``session.rule_roll(...)`` or ``_rule_roll`` called at all (the session's closure
+      path, and its public door for declared rules: a widget rolls through the controls);
     - ``controls.run(label, action, ...)``: the roll controls' closure path;
     - ``self.roll(label, fn)`` where ``fn`` is a lambda or a function defined in the
       module (a ruleset's own function or a bound move is named, and passes).
@@ -718,7 +719,7 @@ def rolled_closures(source: Source) -> list[str]:
         if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
             continue
         attr, owner = node.func.attr, dotted(node.func.value, {})
-        if attr == "rule_roll":
+        if attr in ("rule_roll", "_rule_roll"):
             problems.append(f"{where}:{node.lineno}: calls rule_roll with a closure")
         elif attr == "run" and owner.rpartition(".")[2].endswith("controls"):
             problems.append(f"{where}:{node.lineno}: hands a closure to {owner}.run")
@@ -729,44 +730,34 @@ def rolled_closures(source: Source) -> list[str]:
     return problems
 
 
-#: The widgets still rolling through a closure, with how many sites: the list only
-#: shrinks (a new closure fails the test, and so does a converted site left on the list).
-#: Each is a roll whose log line is the widget's own wording rather than the move's (a
-#: death save's "d20 shows 7"), a helper that is no move (a Hit Die's ``roll_hit_die``),
-#: or a roll that moves two trackers in one go not yet declared as a table move.
-CLOSURE_ROLLS_LEFT = {
-    # A closure handed on: the app's roll helper (its callers' lambdas are counted too).
-    "companion.widgets.cairn_srd.common": 1,
-    "companion.widgets.cairn_srd.combat": 3,
-    "companion.widgets.cairn_srd.dungeon_crawl": 1,
-    "companion.widgets.cairn_srd.spellbook": 1,
-    "companion.widgets.cairn_srd.spellcasting": 1,
-    "companion.widgets.cairn_srd.wilderness": 1,
-    "companion.widgets.miasma.dice_monarchs": 1,
-    "companion.widgets.miasma.earthmotes": 1,
-    "companion.widgets.monsters_and_magic": 2,
-    "companion.widgets.monsters_and_magic_sheet": 1,
-    "companion.widgets.monsters_and_magic_travel": 2,
-    # RollControls.run itself (the closure path the sites above still take).
-    "companion.widgets.rolls": 1,
-    "companion.widgets.variant5e": 2,
-    "companion.widgets.variant5e_healing": 1,
-}
-
-
-def test_no_widget_hands_a_roll_a_closure_beyond_those_left() -> None:
+def test_no_widget_hands_a_roll_a_closure() -> None:
+    # Every roll an app makes is a named act (issue 43): none is left on a list.
     widgets = [s for s in sources() if s.module.startswith("companion.widgets")]
     assert len(widgets) > 20
-    found: dict[str, int] = {}
-    for s in widgets:
-        if rolled_closures(s):
-            found[s.module] = len(rolled_closures(s))
-    assert found == CLOSURE_ROLLS_LEFT, "\n".join(
-        p for s in widgets for p in rolled_closures(s))
+    problems = [p for s in widgets for p in rolled_closures(s)]
+    assert problems == [], "\n".join(problems)
+
+
+def test_only_the_session_runs_a_rule_roll_of_a_function() -> None:
+    # The session's own closure path (behind every rolled named act) is called nowhere
+    # but in the session; the roll controls have no closure path at all, and the
+    # session's public rule roll refuses a function.
+    from companion.table.acts import ActError
+    from companion.table.session import Session
+    from companion.widgets.rolls import RollControls
+
+    outside = [f"{s.path.relative_to(ROOT)}:{n.lineno}" for s in sources()
+               if s.module != "companion.table.session" for n in ast.walk(s.tree)
+               if isinstance(n, ast.Attribute) and n.attr == "_rule_roll"]
+    assert outside == []
+    assert not hasattr(RollControls, "run")
+    with pytest.raises(ActError, match="names a declared rule"):
+        Session.unsaved().rule_roll("x", lambda rng: rng.random())  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("text", [
     "def f(session):\n    return session.rule_roll('x', lambda rng: rng.random())\n",
+    "def f(session):\n    return session._rule_roll('x', lambda rng: rng.random())\n",
     "def f(self, m):\n    return self.controls.run('Hit Die', lambda rng: m.roll(rng=rng))\n",
     "def f(controls, m):\n    return controls.run('Hit Die', m.roll)\n",
     "def f(self, j):\n    self.roll('travel', lambda **kw: j.travel(True, **kw))\n",

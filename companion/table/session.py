@@ -20,10 +20,12 @@ Every move, undo and load goes through it:
   sitting with [close_sitting][companion.table.session.Session.close_sitting].
 - [undo][companion.table.session.Session.undo], [load][companion.table.session.Session.load].
 - [roll][companion.table.session.Session.roll] rolls a dice expression for the roll log;
-  [rule_roll][companion.table.session.Session.rule_roll] runs a rule (a check, a save, a
-  deal: any action taking an ``rng``) as one unit of work: its tracker moves and its roll
-  entry are stored together or not at all, and when another screen moved first the same
-  dice are played again on the fresh state.
+  [rule_roll][companion.table.session.Session.rule_roll] rolls a declared rule (a check,
+  a contest: named, with JSON arguments) and every rolled act
+  ([perform][companion.table.session.Session.perform]: a tracker's move, a table move)
+  runs as one unit of work: its tracker moves and its roll entry are stored together or
+  not at all, and when another screen moved first the same dice are played again on the
+  fresh state. No face hands the session a function (issue 43).
 - [log][companion.table.session.Session.log] is the campaign's log as this seat may see
   it: a player's session never hands out another seat's hidden roll, hole die or table
   seed ([visible_to][companion.fairplay.visible_to]); nothing relies on the caller to
@@ -73,6 +75,7 @@ from companion.table.acts import (
 )
 
 if TYPE_CHECKING:
+    from companion.rule_rolls import RuleCall
     from companion.sittings import SittingState
     from companion.store.permissions import TableTrust
     from companion.store.port import Store
@@ -532,12 +535,33 @@ class Session:
         self._refuse_spectator()
         return self._campaign.reveal(entry)
 
-    def rule_roll(self, label: str, action: Callable[[random.Random], T],
-                  text: Callable[[T], str] = str, *, mode: str = "public",
+    def rule_roll(self, label: str, call: RuleCall, *, mode: str = "public",
                   own_dice: Sequence[int] | None = None, chosen_seed: int | None = None,
-                  seeds: Callable[[], int] | None = None, table: str | None = None
-                  ) -> RuleRoll[T]:
-        """Run a rule that rolls (``action`` takes the roll's ``rng``) as one unit of work:
+                  seeds: Callable[[], int] | None = None) -> RuleRoll[Any]:
+        """Roll the declared rule ``call`` (a [RuleCall][companion.rule_rolls.RuleCall]: a
+        rule that moves no tracker, named with its JSON arguments) labelled ``label``, in
+        ``mode``: it logs the rule's own text and records the call in the entry, so that
+        ``verify`` makes it again. A function is refused: a closure cannot be written
+        down or sent over a wire (a rolled move is a named act:
+        [perform][companion.table.session.Session.perform]). ``own_dice``: real dice's
+        faces (the table's trust decides); ``chosen_seed``: a seed the GM typed (a
+        player's is refused); ``seeds``: the page's seed source."""
+        from companion.rule_rolls import RuleCall
+
+        if not isinstance(call, RuleCall):
+            raise ActError(f"{label}: a rule roll names a declared rule (a RuleCall), not "
+                           f"a {type(call).__name__}; a rolled move is a named act")
+        return self._rule_roll(label, call, mode=mode, own_dice=own_dice,
+                               chosen_seed=chosen_seed, seeds=seeds)
+
+    def _rule_roll(self, label: str, action: Callable[[random.Random], T],
+                   text: Callable[[T], str] = str, *, mode: str = "public",
+                   own_dice: Sequence[int] | None = None, chosen_seed: int | None = None,
+                   seeds: Callable[[], int] | None = None, table: str | None = None
+                   ) -> RuleRoll[T]:
+        """The session's own way to run a rule that rolls (``action`` takes the roll's
+        ``rng``), behind every rolled named act (a tracker's move, a declared rule or
+        table move, a random table), never handed a face's function; as one unit of work:
         the tracker moves it makes and its roll log entry (labelled ``label``, reading
         ``text(value)``, in ``mode``) are stored in one transaction, or nothing is.
 
@@ -630,7 +654,7 @@ class Session:
         from companion import tables
 
         table = tables.get(table_id)
-        return self.rule_roll(table.title, lambda rng: table.roll(rng=rng),
+        return self._rule_roll(table.title, lambda rng: table.roll(rng=rng),
                               fairplay.table_text, mode=mode, own_dice=own_dice,
                               chosen_seed=chosen_seed, seeds=seeds, table=table.id)
 
@@ -977,7 +1001,12 @@ class Session:
         refusal = self.may_move(live, act.move)
         try:
             values = decode_args(cls, act.move, args)
-            bound = move_signature(cls, act.move).bind(live, **values)
+            signature = move_signature(cls, act.move)
+            # A rolled act's dice are the session's: a move that must be handed them
+            # (``rng`` without a default) is bound with their place kept.
+            dice = {"rng": None} if act.roll is not None and \
+                "rng" in signature.parameters else {}
+            bound = signature.bind(live, **values, **dice)
         except (CompanionError, TypeError) as exc:
             if refusal is not None:
                 raise SeatError(refusal) from None
@@ -987,7 +1016,7 @@ class Session:
         if refusal is not None:
             # A shared tracker's move may be a player's when it acts for their own
             # character (a duelist's pick): judged again with the arguments it names.
-            named = dict(list(bound.arguments.items())[1:])
+            named = {k: v for k, v in list(bound.arguments.items())[1:] if k not in dice}
             refusal = self._campaign.may_move(live, act.move, named)
             if refusal is not None:
                 raise SeatError(refusal)
@@ -1024,7 +1053,7 @@ class Session:
             return value if isinstance(value, str) else str(jsonable(value))
 
         label = spec.label or f"{self._member_name(live)}: {move.replace('_', ' ')}"
-        return self.rule_roll(label, action, text, mode=spec.mode, own_dice=spec.own_dice,
+        return self._rule_roll(label, action, text, mode=spec.mode, own_dice=spec.own_dice,
                               chosen_seed=spec.seed if spec.own_dice is None else None,
                               seeds=seeds)
 
@@ -1064,7 +1093,7 @@ class Session:
                     or not isinstance(lead, str):
                 raise ActError("rule: 'name' (text), 'args' (an object) and 'lead' (text)")
             call = RuleCall(name, rule_args, lead=lead)
-            made = self.rule_roll(spec.label or name.rsplit(".", 1)[-1].replace("_", " "),
+            made = self._rule_roll(spec.label or name.rsplit(".", 1)[-1].replace("_", " "),
                                   call, mode=spec.mode, own_dice=spec.own_dice,
                                   chosen_seed=spec.seed if spec.own_dice is None else None,
                                   seeds=seeds)
@@ -1108,9 +1137,15 @@ class Session:
             value = self._campaign.as_one_unit(
                 lambda: declared.run(table, dict(move_args), None))
             return declared.result(value), None, value
-        made = self.rule_roll(
+        def first_line(value: Any) -> str:
+            # The line of the move the table move was made for (the first to end).
+            lines = self._campaign.unit_lines
+            return lines[0] if lines else str(jsonable(value))
+
+        made = self._rule_roll(
             spec.label or declared.name.rsplit(".", 1)[-1].replace("_", " "),
-            lambda rng: declared.run(table, dict(move_args), rng), declared.text,
+            lambda rng: declared.run(table, dict(move_args), rng),
+            declared.text if declared.text is not None else first_line,
             mode=spec.mode, own_dice=spec.own_dice,
             chosen_seed=spec.seed if spec.own_dice is None else None, seeds=seeds)
         return ((declared.result(made.value) if made.visible else None), _roll_info(made),

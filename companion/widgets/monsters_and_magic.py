@@ -56,6 +56,7 @@ from companion.rulesets.monsters_and_magic.conditions_and_statuses import CONDIT
 from companion.rulesets.monsters_and_magic.group_checks import group_call, parse_modifiers
 from companion.rulesets.monsters_and_magic.party import Party
 from companion.rulesets.monsters_and_magic.threads_of_fate import GM_USES
+from companion.state import jsonable
 from companion.widgets.base import (
     MIN_BUTTON_HEIGHT,
     ErrorLine,
@@ -85,9 +86,10 @@ from companion.widgets.rolls import RollControls, RuleRoll, faces_hint
 from companion.widgets.seat_controls import act, act_party, member_key, table_move, undo
 
 if TYPE_CHECKING:
-    import random
-
     from companion.table.session import Session
+
+#: The party's rolled moves (a check, a thread spent, a rest) as one declared table move.
+PARTY_ROLL = "monsters_and_magic.party.roll"
 
 __all__ = ["AdventurerPanel", "CheckPanel", "GameMasterPanel", "GroupCheckPanel",
            "MonstersAndMagicApp"]
@@ -307,12 +309,13 @@ class CheckPanel(widgets.VBox):
         if self.adventurer is not None and self.party is not None:
             a, party = self.adventurer, self.party
             ability, options = str(self.ability.value), self._options()
-            out: RuleRoll[AbilityCheckResult] = controls.run(
-                # Through the table: a critical miss gives the GM a thread (one unit).
-                f"{a.name}: {ability} check", lambda rng: act_party(
-                    party, "roll_check", a, ability, bonus=self.modifier.value,
-                    attack=self.attack.value, **controls.move_args(rng), **options),
-                lambda r: f"{a.name}: {ability} roll {r}")
+            # Through the table: a critical miss gives the GM a thread (one unit), the
+            # party's declared roll, named (the sheet's own line is logged).
+            out: RuleRoll[AbilityCheckResult] = controls.run_table(
+                f"{a.name}: {ability} check", [a, party.gm], PARTY_ROLL, {
+                    "move": "roll_check", "character": a, "options": {
+                        "ability": ability, "bonus": self.modifier.value,
+                        "attack": self.attack.value, **jsonable(options)}})
         else:
             check = self.check()
             # No adventurer: no tracker moves, so the declared rule is rolled (verify
@@ -445,16 +448,17 @@ class AdventurerPanel(widgets.VBox):
                 if move not in ("feeling_lucky", "death_roll"):
                     return make(move, args, kwargs)
                 controls = self.controls  # a roll: in the mode picked, maybe own dice
-
-                def rolled(rng: random.Random) -> Any:
-                    # A rolled move runs inside the session's rule roll (act takes no rng).
-                    dice = {**kwargs, **controls.move_args(rng)}
-                    if move == "feeling_lucky":
-                        return act_party(self.party, "spend_thread", a, move, *args, **dice)
-                    return getattr(a, move)(*args, **dice)
-
-                out: RuleRoll[AbilityCheckResult] = controls.run(
-                    f"{a.name}: {label}", rolled, lambda r: f"{a.name}: {label} {r}")
+                if args:
+                    raise RuleError(f"{label}: its arguments are named")
+                out: RuleRoll[AbilityCheckResult]
+                if move == "feeling_lucky":
+                    # Through the table: the GM gains the thread spent (one unit).
+                    out = controls.run_table(
+                        f"{a.name}: {label}", [a, self.party.gm], PARTY_ROLL,
+                        {"move": "spend_thread", "character": a, "use": move,
+                         "options": jsonable(kwargs)})
+                else:
+                    out = controls.run_act(f"{a.name}: {label}", a, move, jsonable(kwargs))
                 self.roll_result.value = (
                     f'<div class="tc-roll-result" data-move="{name}">'
                     f"{html.escape(out.text or '')}</div>" if out.shown

@@ -46,6 +46,7 @@ from companion.rulesets.monsters_and_magic.adventurer import COVER_KINDS, Advent
 from companion.rulesets.monsters_and_magic.conditions_and_statuses import CONDITIONS
 from companion.rulesets.monsters_and_magic.party import Party
 from companion.rulesets.monsters_and_magic.rest_and_recovery import activities, rest_rules
+from companion.state import Tracker, jsonable
 from companion.widgets.base import (
     MIN_BUTTON_HEIGHT,
     ErrorLine,
@@ -462,13 +463,20 @@ class SheetMovesPanel(widgets.VBox):
                          self.ap_cost.read())
         return spent
 
-    def _rolled(self, label: str, move: Callable[[dict[str, Any]], T],
-                text: Callable[[T], str]) -> RuleRoll[T]:
-        """Make a move that rolls through the controls: ``move`` gets the keyword
-        arguments (``seed=`` or ``rng=``) for the roll."""
-        controls = self.controls
-        return controls.run(f"{self.adventurer.name}: {label}",
-                            lambda rng: move(controls.move_args(rng)), text)
+    def _rolled(self, label: str, tracker: Tracker, move: str,
+                args: dict[str, Any]) -> RuleRoll[Any]:
+        """Roll ``tracker``'s ``move`` (by name, JSON ``args``) through the controls, as
+        a named act: the session hands it its dice and logs its own line."""
+        return self.controls.run_act(f"{self.adventurer.name}: {label}", tracker, move, args)
+
+    def _party_rolled(self, label: str, args: dict[str, Any]) -> RuleRoll[Any]:
+        """Roll a character's move through the party (the declared table move
+        ``monsters_and_magic.party.roll``: the GM's thread a critical miss gives, in the
+        same unit)."""
+        a = self.adventurer
+        return self.controls.run_table(f"{a.name}: {label}", [a, self.party.gm],
+                                       "monsters_and_magic.party.roll",
+                                       {"character": a, **args})
 
     @staticmethod
     def _shown(out: RuleRoll[Any], css: str, body: str) -> str:
@@ -481,9 +489,8 @@ class SheetMovesPanel(widgets.VBox):
         controls' mode. Returns the damage taken (``None`` when this viewer may not see
         the roll)."""
         a, name = self.adventurer, str(self.condition.value)
-        out = self._rolled(f"detonates {name} (1d10)", lambda kw: a.detonate(
-            name, damage_type=str(self.damage_type.value), **kw),
-                           lambda taken: f"{a.name}: {name} detonates for {taken} damage")
+        out = self._rolled(f"detonates {name} (1d10)", a, "detonate", {
+            "condition": name, "damage_type": str(self.damage_type.value)})
         self.detonated.value = self._shown(out, "tc-detonated", escape(out.text or ""))
         return out.value
 
@@ -491,7 +498,6 @@ class SheetMovesPanel(widgets.VBox):
         """A short or long rest with the activities chosen (none, one or two), or an
         extended rest with one; its rolls (Gather Supplies, Take Watch) in the controls'
         mode."""
-        a = self.adventurer
         chosen = [v for v in (self.first.value, self.second.value) if v != "(none)"]
         kind = str(self.rest_kind.value)
         supplies, together = self.supplies.read(), bool(self.together.value)
@@ -503,20 +509,19 @@ class SheetMovesPanel(widgets.VBox):
                                 f"DC for a {kind} rest")
             watch["watch_dc"] = self.watch_dc.read()
 
-        def move(kw: dict[str, Any]) -> list[str]:
-            # Through the table: a critical miss on a rest's roll gives the GM a thread.
-            party = self.party
-            if kind == "short":
-                notes: list[str] = act_party(party, "rest", a, "short", chosen, supplies,
-                                             together, **kw)
-            elif kind == "extended":
-                notes = act_party(party, "rest", a, "extended", chosen)
-            else:
-                notes = act_party(party, "rest", a, "long", chosen, supplies, exhaustion,
-                                  together, **kw, **watch)
-            return notes
-
-        out = self._rolled(f"{kind} rest", move, lambda notes: "; ".join(notes) or "rests")
+        # Through the table: a critical miss on a rest's roll gives the GM a thread.
+        options: dict[str, Any]
+        if kind == "short":
+            options = {"activities": chosen, "supplies": supplies,
+                       "prepare_with_party": together}
+        elif kind == "extended":
+            options = {"activity": chosen}
+        else:
+            options = {"activities": chosen, "heal_supplies": supplies,
+                       "exhaustion_supplies": exhaustion, "prepare_with_party": together,
+                       **watch}
+        out = self._party_rolled(f"{kind} rest", {"move": "rest", "kind": kind,
+                                                  "options": options})
         self.result.value = self._shown(out, "tc-rest-result", escape(out.text or ""))
         return out.value
 
@@ -524,8 +529,8 @@ class SheetMovesPanel(widgets.VBox):
         """The GM spends a thread to reroll the check the sheet has set up (ability,
         bonus, DC, advantage); the table keeps either result."""
         check = self.check()
-        out = self._rolled("GM's reroll", lambda kw: self.party.gm.reroll_check(check, **kw),
-                           lambda r: f"GM reroll: {r}")
+        out = self._rolled("GM's reroll", self.party.gm, "reroll_check",
+                           {"check": jsonable(check)})
         total = "" if out.value is None or out.value.total is None else out.value.total
         self.gm_result.value = (f'<div class="tc-gm-reroll" data-total="{total}">'
                                 f"{escape(out.text or '')}</div>" if out.shown

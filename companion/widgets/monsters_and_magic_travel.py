@@ -24,7 +24,7 @@ Usage in a notebook::
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
@@ -59,10 +59,8 @@ from companion.widgets.rolls import RollControls
 from companion.widgets.seat_controls import table_move
 
 if TYPE_CHECKING:
-    import random  # a type only: the session draws every roll
 
     from companion.rulesets.monsters_and_magic.adventurer import Adventurer
-    from companion.rulesets.monsters_and_magic.party import Fall, RoadCheck
 
 __all__ = ["TravelApp"]
 
@@ -162,6 +160,13 @@ class TravelApp(widgets.VBox):
         self.render_distance()
         self.render_party()
 
+    def _plan_args(self) -> dict[str, Any]:
+        """The journey planned in the boxes above, as a table move's JSON arguments."""
+        return {"hexes": self.hexes.read(), "speed": str(self.speed.value),
+                "mounted": bool(self.mounted.value),
+                "by_vehicle": None if self.how.value == _OVERLAND else str(self.how.value),
+                "reading": str(self.reading.value)}
+
     def journey(self) -> TravelPlan:
         """The journey planned in the boxes above."""
         vehicle = None if self.how.value == _OVERLAND else str(self.how.value)
@@ -237,11 +242,8 @@ class TravelApp(widgets.VBox):
         plan = self.journey()
         party = self._table()
         # One named table move: every sheet's exhaustion stored together, or none.
-        done = table_move(party.characters, "monsters_and_magic.party.travel_period", {
-            "hexes": self.hexes.read(), "speed": str(self.speed.value),
-            "mounted": bool(self.mounted.value),
-            "by_vehicle": None if self.how.value == _OVERLAND else str(self.how.value),
-            "reading": str(self.reading.value)})
+        done = table_move(party.characters, "monsters_and_magic.party.travel_period",
+                          self._plan_args())
         if not done["marked"]:
             self._show("period", f"one period {plan.how}: no exhaustion to mark", [],
                        exhaustion=0)
@@ -253,14 +255,14 @@ class TravelApp(widgets.VBox):
         """The party's group check (each character's own check, with the pace's modifier),
         rolled through the controls; foraging then adds the supplies to each sheet."""
         party = self._table()
-        plan = self.journey()
+        self.journey()  # a bad box refuses here, before the roll
         ability = str(self.ability.value)
         party.able("roll_check", ability)  # nobody able: refused before the roll is set up
-
-        def action(rng: random.Random) -> RoadCheck:
-            return party.road_check(plan, ability, forage=forage, rng=rng)
-
-        out = self.controls.run(f"{label} ({ability})", action, lambda v: f"{label}: {v}")
+        # One named table move: every sheet's check, the GM's threads and the supplies.
+        out = self.controls.run_table(
+            f"{label} ({ability})", [*party.characters, party.gm],
+            "monsters_and_magic.party.road_check",
+            {**self._plan_args(), "ability": ability, "forage": forage})
         kind = "forage" if forage else "group"
         if out.value is None:
             self.road.value = el("div", out.hidden_html(), class_=f"tc-road-result tc-{kind}")
@@ -323,16 +325,14 @@ class TravelApp(widgets.VBox):
         faller = next((a for a in self.characters() if a.name == who), None)
         if who and faller is None:
             raise RuleError(f"Falling: {who} is no longer in the party")
-        table = self.party() if self.party is not None else Party()  # alone: just roll
         if falling_damage_dice(feet) == "0":
             self.fall_result.value = el("div", "no damage", class_="tc-fall", data_total=0)
             return
-
-        def action(rng: random.Random) -> Fall:
-            return table.fall(feet, faller, rng=rng)
-
         label = f"falling {feet} feet" + (f" ({who})" if who else "")
-        out = self.controls.run(label, action, str)
+        # One named table move: the dice, and the damage on the faller's sheet.
+        out = self.controls.run_table(label, [faller] if faller is not None else [],
+                                      "monsters_and_magic.party.fall",
+                                      {"feet": feet, "who": faller})
         if out.value is None:
             self.fall_result.value = el("div", out.hidden_html(), class_="tc-fall")
             return

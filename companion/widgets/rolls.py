@@ -43,12 +43,15 @@ the sitting of provably fair seeds, this seat's client seed and the GM's close
 [RollControls][companion.widgets.rolls.RollControls] gives the same to **every roll an app
 makes for a rule** (a check, a save, a deal), not only to a dice expression: one compact
 row (the mode picker and the own-dice switch, one box for the faces) placed beside the
-app's buttons. [run][companion.widgets.rolls.RollControls.run] calls the rule with a
-``random.Random`` of a fresh seed, or with the faces entered
-([EnteredDice][companion.dice.physical.EnteredDice]), logs it in the campaign's roll log
-in the mode picked ([rule_roll][companion.store.campaign.Campaign.rule_roll]) and returns a
-[RuleRoll][companion.widgets.rolls.RuleRoll] holding the rule's result only when this
-viewer may see it.
+app's buttons. Every roll is a named act of plain data, never a function of the app:
+[run_act][companion.widgets.rolls.RollControls.run_act] (a tracker's move, by name, with
+JSON arguments), [run_rule][companion.widgets.rolls.RollControls.run_rule] (a declared
+rule that moves no tracker) or [run_table][companion.widgets.rolls.RollControls.run_table]
+(a declared table move that moves several). The session rolls it with its dice (a fresh
+seed, or the faces entered: [EnteredDice][companion.dice.physical.EnteredDice]), logs it
+in the campaign's roll log in the mode picked and hands back a
+[RuleRoll][companion.widgets.rolls.RuleRoll] holding the result only when this viewer may
+see it.
 
 - Interpretation: faces entered for a rule roll are all typed in one box, in the order the
   rule rolls them (``14``, or ``3 5 2``); a roll that needs more faces, or gets more than
@@ -90,13 +93,11 @@ from companion.widgets.markup import Markup, details_html, el, frag
 from companion.widgets.sitting import SittingPanel
 
 if TYPE_CHECKING:
-    import random
-
     from companion.rule_rolls import RuleCall
     from companion.table.session import Session
 
 __all__ = ["LOG_ROWS", "MAX_DIE_BOXES", "FacesBox", "RollControls", "RollLogPanel",
-           "RollModePanel", "RollOutcome", "RuleRoll", "TableRollPanel", "faces_hint",
+           "RollModePanel", "RollOutcome", "RuleRoll", "TableRoll", "TableRollPanel", "faces_hint",
            "hidden_line", "modes_for", "seat_html", "short_code"]
 
 T = TypeVar("T")
@@ -723,7 +724,7 @@ class FacesBox(CheckedBox):
 
 @dataclass(frozen=True)
 class RuleRoll(session_rolls.RuleRoll[T]):
-    """A rule roll made through [RollControls.run][companion.widgets.rolls.RollControls.run]:
+    """A rule roll made through [RollControls][companion.widgets.rolls.RollControls]:
     the session's [RuleRoll][companion.table.session.RuleRoll] (the same fields, one
     definition) with the line an app shows in place of a hidden result."""
 
@@ -748,6 +749,22 @@ def named_move(move: object) -> tuple[Tracker, str, dict[str, Any]] | None:
     if isinstance(owner, Tracker) and is_move(getattr(type(owner), name, None)):
         return owner, name, {}
     return None
+
+
+@dataclass(frozen=True)
+class TableRoll:
+    """A declared table move ([companion.table_moves][]) named for a roll: its ``name``
+    and JSON ``args``, where an argument that is a tracker stands for that tracker's
+    member key (filled in by [run_table][companion.widgets.rolls.RollControls.run_table]
+    once the session keeping it is known)."""
+
+    name: str
+    args: Mapping[str, Any]
+
+    @property
+    def trackers(self) -> list[Tracker]:
+        """The trackers the arguments name."""
+        return [v for v in self.args.values() if isinstance(v, Tracker)]
 
 
 class RollControls(widgets.VBox):
@@ -805,12 +822,6 @@ class RollControls(widgets.VBox):
         """Whether the mode picked hides the roll (``gm``, ``blind``, ``self``)."""
         return self.session is not None and self.mode_value in fairplay.HIDDEN_MODES
 
-    def move_args(self, rng: random.Random) -> dict[str, Any]:
-        """The keyword arguments for a tracker move given the ``rng`` of a roll: always
-        ``rng=`` (the roll's own generator, or real dice); in a campaign the store logs the
-        roll's seed with the move (nothing recovers a seed from a generator's state)."""
-        return {"rng": rng}
-
     def set_hint(self, hint: str) -> None:
         """Say what dice the next roll takes (the faces box's placeholder and label)."""
         self.faces.control.placeholder = f"e.g. {hint}"[:60]
@@ -833,38 +844,6 @@ class RollControls(widgets.VBox):
         if refusal and self.own.value:
             self.own.value = False
 
-    def run(self, label: str, action: Callable[[random.Random], T],
-            text: Callable[[T], str] = str, *, seed: int | None = None,
-            trackers: Sequence[Tracker] = ()) -> RuleRoll[T]:
-        """Roll ``action`` (a rule taking ``rng``) in the mode picked, with the faces entered
-        if the switch is on; log it in the campaign; return its
-        [RuleRoll][companion.widgets.rolls.RuleRoll].
-
-        ``seed``: a seed the player chose (``None``: one is drawn); a roll its roller may not
-        see refuses it. An illegal move or an impossible entry raises before anything is
-        logged (an entry is refused under the faces box). Real dice left over are found
-        only once the rule has rolled: nothing of the roll is stored (its moves and roll
-        entry are stored together, in one transaction, only when the roll is whole) and the
-        trackers it moved are restored. Without a campaign ``trackers`` (those the rule
-        moves) join an unsaved session first, so this holds there too."""
-        self.error.clear()
-        faces = self._faces()
-        # The table session runs the roll as one unit of work (the seed drawn from this
-        # page's seed source, the seat checked, the retry when another screen moved first,
-        # the roll logged) and hands back only what this seat may see. Without a campaign
-        # the session is an unsaved one holding ``trackers``: the same path, so dice left
-        # over store nothing and put the trackers back there too.
-        try:
-            made = self.session_for(trackers).rule_roll(
-                label, action, text, mode=self.mode_value, own_dice=faces,
-                chosen_seed=seed if faces is None else None, seeds=self._seed_source)
-        except physical.OwnDiceError as exc:
-            self._refuse(one_line(exc))
-        out: RuleRoll[T] = RuleRoll(made.mode, made.value, made.seed, made.physical,
-                                    made.entry, made.commitment, made.text, made.visible)
-        self.last = out
-        return out
-
     def run_act(self, label: str, tracker: Tracker, move: str,
                 args: Mapping[str, Any] | None = None, *, seed: int | None = None,
                 trackers: Sequence[Tracker] = ()) -> RuleRoll[Any]:
@@ -874,7 +853,9 @@ class RollControls(widgets.VBox):
         the move its dice and logs it with the move's own line; nothing of this page is
         called back. Returns the [RuleRoll][companion.widgets.rolls.RuleRoll]; a refusal
         is raised as it was raised (an impossible entry under the faces box).
-        ``seed``, ``trackers``: as for [run][companion.widgets.rolls.RollControls.run]."""
+        ``seed``: a seed the player chose (``None``: one is drawn; a roll its roller may
+        not see refuses it); ``trackers``: without a campaign, those the move reaches
+        (they join an unsaved session first, so that real dice left over restore them)."""
         self.error.clear()
         faces = self._faces()
         session = self.session_for([tracker, *trackers])
@@ -903,11 +884,16 @@ class RollControls(widgets.VBox):
         """Roll the declared table move ``name`` ([companion.table_moves][]: one that
         moves several of ``trackers``) with JSON ``args``, in the mode picked, as the
         table's named act ``table``: every move it makes is judged for this seat and
-        stored with the roll as one unit of work."""
+        stored with the roll as one unit of work. An argument that is a tracker is sent
+        as its member key (``{"delve": delve}``: the delve's key)."""
         self.error.clear()
         faces = self._faces()
-        session = self.session_for(trackers)
-        return self._perform(session, "", "table", {"name": name, "args": dict(args or {})},
+        given = dict(args or {})
+        session = self.session_for(
+            [*trackers, *(v for v in given.values() if isinstance(v, Tracker))])
+        named = {k: session.key_of(v) if isinstance(v, Tracker) else v
+                 for k, v in given.items()}
+        return self._perform(session, "", "table", {"name": name, "args": named},
                              label, faces, seed)
 
     def _perform(self, session: Session, tracker: str, move: str,

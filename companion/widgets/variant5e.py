@@ -32,12 +32,11 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
-from companion.rulesets.miasma.psychosis import MiasmaTracker, raised_by
+from companion.rulesets.miasma.psychosis import MiasmaTracker
 from companion.rulesets.variant5e.contests import Combatant, Edge, Size, contest_call
 from companion.rulesets.variant5e.death_and_returning import (
     RETURN_SPELLS,
     DeathRecord,
-    ReturnAttempt,
 )
 from companion.rulesets.variant5e.diagonal_moves import MAX_SPEED, MovementCounter
 from companion.rulesets.variant5e.facing_and_flanking import Battlefield
@@ -72,9 +71,11 @@ from companion.widgets.rolls import RollControls, RuleRoll, faces_hint
 from companion.widgets.seat_controls import act, load, mover, seat_refusal, undo
 
 if TYPE_CHECKING:
-    import random  # a type only: the session draws every roll
 
     from companion.table.session import Session
+
+#: A return attempt (and the psychosis it may end) as one declared table move.
+RETURN_ATTEMPT = "variant5e.death_and_returning.return_attempt"
 
 __all__ = ["CombatOptionsApp", "CombatantPanel", "DeathAndReturningApp", "SpellPointsApp"]
 
@@ -346,10 +347,7 @@ class DeathAndReturningApp(widgets.VBox):
 
     def death_save(self) -> None:
         """Roll a death save (a d20) in the mode picked, or from the d20 typed in."""
-        out = self.controls.run("5e death save (d20)",
-                                lambda rng: self.model.roll_death_save(rng=rng),
-                                lambda face: f"death save: d20 shows {face}",
-                                trackers=[self.model])
+        out = self.controls.run_act("5e death save (d20)", self.model, "roll_death_save")
         self.saves += 1
         if out.shown and out.value is not None:
             face = out.value
@@ -366,18 +364,11 @@ class DeathAndReturningApp(widgets.VBox):
         Soul table, in the mode picked or from the dice typed in."""
         modifier = self.modifier.read()
         spell = self.spell.value
-
-        def attempt(rng: random.Random) -> ReturnAttempt:
-            result = self.model.roll_return(spell, modifier, rng=rng)
-            if result.outcome == "works" and self.psychosis is not None:
-                tracker, name = self.psychosis
-                way = raised_by(result.spell)
-                if tracker.can("raised_from_dead", name, way):
-                    act(tracker, "raised_from_dead", name, way)
-            return result
-
-        trackers = [self.model] + ([self.psychosis[0]] if self.psychosis is not None else [])
-        out = self.controls.run(f"5e return attempt ({spell})", attempt, trackers=trackers)
+        # One named table move: the return and, when it works, the soul's psychosis.
+        soul, name = self.psychosis if self.psychosis is not None else (None, "")
+        out = self.controls.run_table(f"5e return attempt ({spell})", [], RETURN_ATTEMPT, {
+            "record": self.model, "spell": spell, "caster_modifier": modifier,
+            "psychosis": soul, "name": name})
         self.attempts += 1
         result = out.value
         if out.shown and result is not None:

@@ -119,8 +119,7 @@ class HitDiceApp(widgets.VBox):
         the controls say (logged in the campaign's roll log)."""
         m = self.model
         label = f"{self.who}: Hit Die d{m.die}" if self.who else f"Hit Die d{m.die}"
-        out = self.controls.run(label, lambda rng: m.roll_hit_die(rng=rng),
-                                lambda face: f"d{m.die} shows {face}")
+        out = self.controls.run_act(label, m, "roll_hit_die")
         if not out.shown:
             self.last.value = out.hidden_html()
             return

@@ -135,7 +135,7 @@ CASES = [
     Case("lockpicking", None, lambda app: None, "new-lock", "3 2 5",
          ("3d12 = 3, 2, 5: Bolt lock (DV 2), complication Cracked",), "13",
          "die 1: a d12 shows 1 to 12, not 13"),
-    Case("wilderness", None, _camp, "lookout", "5", ("Ash on lookout: d6 = 5 vs 5+: success",),
+    Case("wilderness", None, _camp, "lookout", "5", ("Ash keeps lookout (d6 = 5 vs 5+: success)",),
          "7", "die 1: a d6 shows 1 to 6, not 7"),
     Case("dungeon_crawl", None, _click("declare", "describe"), "roll-die", "4",
          ("site clock 20 - 4 = 16",), "7", "die 1: a d6 shows 1 to 6, not 7"),

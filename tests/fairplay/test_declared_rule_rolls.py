@@ -54,8 +54,8 @@ def _evening(path: str) -> dict[str, int]:
             "v5": ash.rule_roll("5e contest", v5_contest(Contest(
                 "grapple", Side("Ash", "Athletics", 4, Edge.ADVANTAGE),
                 Side("Ogre", "Acrobatics", 1)))).entry,
-            "old": ash.rule_roll("Ash: old check",
-                                 lambda rng: CHECK.roll(rng=rng)).entry,
+            "old": ash._rule_roll("Ash: old check",
+                                  lambda rng: CHECK.roll(rng=rng)).entry,
         }
         gm.reveal(int(out["hidden"] or 0))
         gm.reveal(int(out["contest"] or 0))

@@ -43,8 +43,8 @@ def _evening(path: str) -> None:
         bryn.roll("2d6", mode="self")                       # self
         gm.tracker("Dice Monarchs", DiceMonarchsGame).new_table(["Ash", "Bryn"], 100)
         gm.act("Dice Monarchs", "deal")                     # the Monarchs' deal (a move)
-        ash.rule_roll("Ash: STR save", lambda rng: rng.randint(1, 20))  # a rule roll
-        bryn.rule_roll("Bryn: WIL save", lambda rng: rng.randint(1, 20), mode="blind")
+        ash._rule_roll("Ash: STR save", lambda rng: rng.randint(1, 20))  # a rule roll
+        bryn._rule_roll("Bryn: WIL save", lambda rng: rng.randint(1, 20), mode="blind")
         ash.set_client_seed("ash-second-seed")              # a seat's seed, for the next
         ash.roll("3d6")
         gm.reveal(blind)                                    # the blind roll, revealed
@@ -303,7 +303,7 @@ def test_a_roll_made_again_after_another_screen_moved_keeps_its_number(
             if rng.random() < 0.5:
                 who.roll("1d20")
             else:
-                who.rule_roll("save", lambda r: r.randint(1, 20))
+                who._rule_roll("save", lambda r: r.randint(1, 20))
         gm.close_sitting()
     status, out, _ = verify_doc(capsys, tmp_path, _log(capsys))
     assert status == 0 and "12 seeds recomputed" in out, out

@@ -53,23 +53,23 @@ def _table(path: str) -> dict[str, int]:
         ash = Session.open(store, "T", who="Ash", role="player")
         sheet = ash.tracker("Ash", Character)
         # Cairn: the app's pattern (the move takes the roll's seed), public and GM-only.
-        entries["save"] = ash.rule_roll(
+        entries["save"] = ash._rule_roll(
             "Ash: STR save", lambda rng: sheet.ability_save("STR", seed=rng.seed_value)).entry
         mine = gm.tracker("Ash", Character)
-        entries["panic"] = gm.rule_roll(
+        entries["panic"] = gm._rule_roll(
             "Ash: panic", lambda rng: mine.panic_save(seed=rng.seed_value), mode="gm").entry
         # Monsters & Magic: the app hands the move the roll's generator; a blind one is
         # revealed (its sheet keeps the check's dice, marked hidden in the shared log).
         bo = gm.tracker("Bo", Adventurer)
-        entries["check"] = gm.rule_roll(
+        entries["check"] = gm._rule_roll(
             "Bo: luck check", lambda rng: bo.roll_check("luck", dc=12, rng=rng)).entry
-        entries["blind"] = gm.rule_roll(
+        entries["blind"] = gm._rule_roll(
             "Bo: blind check", lambda rng: bo.roll_check("luck", dc=12, rng=rng),
             mode="blind").entry
         # Variant 5e: a death save.
         cy = gm.tracker("Cy", DeathRecord)
         gm.act("Cy", "drop_to_zero")
-        entries["death"] = gm.rule_roll(
+        entries["death"] = gm._rule_roll(
             "5e death save (d20)", lambda rng: cy.roll_death_save(rng=rng)).entry
         # Miasma: the Dice Monarchs' table seed (a move of its own) and the deal.
         gm.tracker("Dice Monarchs", DiceMonarchsGame).new_table(["Ash", "Bryn"], 100)
@@ -78,12 +78,12 @@ def _table(path: str) -> dict[str, int]:
         fight = gm.tracker("Fight", Encounter)
         join_character(fight, mine, weapon=8)
         fight.add("Ogre", "Enemies", guard=3, strength=6, control=8, weapon=6)
-        entries["initiative"] = gm.rule_roll(
+        entries["initiative"] = gm._rule_roll(
             "initiative", lambda rng: fight.roll_initiative(["Ash"], rng=rng)).entry
-        entries["attack"] = gm.rule_roll(
+        entries["attack"] = gm._rule_roll(
             "the ogre hits", lambda rng: fight.attack(Attack("Ogre", "Ash"), rng=rng)).entry
         # Plot Points: a check no tracker keeps (nothing to make again but its seed).
-        entries["plot"] = gm.rule_roll(
+        entries["plot"] = gm._rule_roll(
             "plot check", lambda rng: PlotCheck("strong", 1, 0, 8).roll(rng=rng)).entry
         gm.reveal(entries["blind"])
         gm.close_sitting()
@@ -202,7 +202,7 @@ def test_a_changed_roller_that_picks_its_dice_under_the_right_seed_is_caught(
         gm = session_of(create(store, "T", RULESETS, who="Mira", role="gm"))
         gm.add("Bo", Adventurer(name="Bo"))
         bo = gm.tracker("Bo", Adventurer)
-        entry = gm.rule_roll("Bo: luck check",
+        entry = gm._rule_roll("Bo: luck check",
                              lambda rng: bo.roll_check("luck", dc=12, rng=rng)).entry
         assert bo.last_check is not None and bo.last_check.natural in (1, 20)  # picked
         gm.close_sitting()

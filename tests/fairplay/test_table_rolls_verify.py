@@ -37,7 +37,7 @@ def _table_evening(path: str) -> dict[str, int]:
         ash = Session.open(store, "T", who="Ash", role="player")
         npc = ash.roll_table("cairn_npc_want")
         size = gm.roll_table("earthmote_size", mode="gm")
-        save = ash.rule_roll("Ash: STR save", lambda rng: rng.randint(1, 20))
+        save = ash._rule_roll("Ash: STR save", lambda rng: rng.randint(1, 20))
         ash.roll("2d6")
         gm.reveal(int(size.entry or 0))
         gm.close_sitting()
@@ -107,7 +107,7 @@ def test_a_roller_that_logs_a_wrong_table_result_under_a_commitment_is_caught(
             wrong = next(r for r in table.rows if r is not result.row)
             return f"1d6 → {min(wrong.covers)}: {wrong.text}"
 
-        made = gm.rule_roll(table.title, lambda rng: table.roll(rng=rng), lie, mode="gm",
+        made = gm._rule_roll(table.title, lambda rng: table.roll(rng=rng), lie, mode="gm",
                             table=table.id)
         assert made.entry is not None
         gm.reveal(made.entry)
@@ -170,7 +170,7 @@ def test_a_tracker_move_that_rolled_is_named_as_checked_by_its_seed_only(
 def test_many_rule_rolls_checked_by_their_seed_are_named_ten_at_most(env_db: str) -> None:
     with open_store(env_db) as store:
         gm = session_of(create(store, "T", ["miasma"], who="Mira", role="gm"))
-        entries = [gm.rule_roll(f"save {i}", lambda rng: rng.randint(1, 20)).entry
+        entries = [gm._rule_roll(f"save {i}", lambda rng: rng.randint(1, 20)).entry
                    for i in range(12)]
         gm.close_sitting()
         events = [e.to_dict() for e in gm.log()]

@@ -52,7 +52,8 @@ def test_a_gm_only_earthmote_is_a_commitment_a_player_cannot_read(store: Store) 
     (entry,) = rolls(gm)
     secret = entry["secret"]
     assert isinstance(secret, dict) and secret["seed"] == 77
-    assert secret["text"] == expected.describe()
+    # The log holds the list's own line for the move (its number, then the earthmote).
+    assert secret["text"] == f"#1: {expected.describe()}"
     seen = player_view(store)
     assert str(entry["commitment"]) in seen and str(secret["nonce"]) not in seen
     assert expected.describe() not in seen
@@ -177,7 +178,7 @@ def test_the_banker_enters_the_flop_rolled_at_the_table(store: Store) -> None:
     assert game.community == [4, 6, 8] and game.phase == "round_one"
     (entry,) = rolls(gm)
     assert entry["mode"] == "public" and entry["physical"] is True
-    assert entry["faces"] == [4, 6, 8] and entry["text"] == "the flop: 4, 6, 8"
+    assert entry["faces"] == [4, 6, 8] and entry["text"] == "the banker reveals the flop: 4, 6, 8"
     assert app.community_roll.layout.display == "none"
 
 

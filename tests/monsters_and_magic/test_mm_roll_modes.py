@@ -58,7 +58,7 @@ def test_the_death_roll_and_feeling_lucky_take_own_dice() -> None:
     outcome, _ = death_roll_outcome(tier)
     assert outcome == "deathsave" and a.deathsaves == 1
     assert 'data-move="death-roll"' in sheet.roll_result.value
-    assert "Ash: Death roll" in sheet.roll_result.value
+    assert "Ash: death roll" in sheet.roll_result.value  # the sheet's own line
     a.heal(5)
     widgets_by_name(sheet)["roll"].click()  # faces 12 again: a check to replace
     sheet.controls.faces.control.value = "1"
@@ -77,7 +77,9 @@ def test_detonate_the_group_check_and_the_roller_take_own_dice() -> None:
     own_dice(app, "7")
     widgets_by_name(sheet)["detonate"].click()
     assert (a.hp, a.conditions) == (12 - 7, [])
-    assert "Weakened detonates for 7 damage" in sheet.sheet_moves.detonated.value
+    # The sheet's own line for the move (its dice, then the damage).
+    assert "Weakened detonates for 1d10 = [7] = 7" in sheet.sheet_moves.detonated.value
+    assert "→ 7 damage" in sheet.sheet_moves.detonated.value
     group = app.group
     group.controls.own.value = True
     group.controls.faces.control.value = "20 1 10"  # modifiers 2, 0, -1 vs DC 10
@@ -151,5 +153,5 @@ def test_a_public_death_roll_is_logged_with_its_seed(table: tuple[Campaign, Camp
     widgets_by_name(sheet)["death-roll"].click()
     assert sheet.message == ""
     entry = gm.log(("roll",))[-1]
-    assert entry.seed == 321 and "Ash: Death roll" in entry.data["text"]
+    assert entry.seed == 321 and "Ash: death roll" in entry.data["text"]
     assert gm.log(("move",))[-1].seed == 321

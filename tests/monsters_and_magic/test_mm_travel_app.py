@@ -33,3 +33,36 @@ def test_falling_damage_and_distance() -> None:
     assert 'data-total="0"' in app.fall_result.value
     app.turns.value = 2
     assert "the seed prints 2,315 feet" in app.distance.value
+
+
+def test_the_road_check_and_foraging_are_one_named_table_move() -> None:
+    # Issue 43: the app names the party's road check (no closure); the same seed gives
+    # the same checks as the party's own move, and foraging adds each sheet's supplies.
+    from companion.rulesets.monsters_and_magic.party import Party
+
+    def party_of() -> Party:
+        party = Party()
+        party.new_character("Ash")
+        party.new_character("Bo")
+        return party
+
+    party = party_of()
+    app = TravelApp(party=lambda: party, seed_source=lambda: 3)
+    app.speed.value = "Slow"
+    widgets_by_name(app, kind="btn")["forage"].click()
+    assert app.error.message == ""
+    twin = party_of()
+    done = twin.road_check(plan_journey(6, speed="Slow"), "focus", forage=True, seed=3)
+    assert [a.supplies for a in party.characters] == [done.found] * 2
+    assert [a.last_check.total for a in party.characters if a.last_check] == [
+        a.last_check.total for a in twin.characters if a.last_check]
+    assert f"foraging: {done}" in app.road.value
+    # Off the slow pace the party refuses to forage, and nothing is rolled.
+    moved = [len(a.log) for a in party.characters]
+    app.speed.value = "Fast"
+    widgets_by_name(app, kind="btn")["forage"].click()
+    assert "only a party on foot at the slow pace can forage" in app.error.message
+    assert [len(a.log) for a in party.characters] == moved
+    app.error.clear()
+    widgets_by_name(app, kind="btn")["group"].click()
+    assert app.error.message == "" and "group check: " in app.road.value

@@ -19,7 +19,7 @@ from companion.store.campaign import Campaign
 from companion.store.db import Store, StoreError
 from companion.widgets.base import InputError
 from companion.widgets.rolls import RollControls
-from tests.conftest import session_of
+from tests.conftest import closure_roll, session_of
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -61,7 +61,7 @@ def test_left_over_real_dice_store_nothing_and_restore_every_tracker(
         return f"{first} / {second}"
 
     with pytest.raises(InputError):
-        controls.run("Ash: two checks", both)
+        closure_roll(controls, "Ash: two checks", both)
     assert controls.faces.refusal.message == "3 dice entered, the roll used 2"
     assert len(gm.log()) == count and _states(gm) == states
     # Another screen (and the database itself) holds nothing of it either.
@@ -69,7 +69,7 @@ def test_left_over_real_dice_store_nothing_and_restore_every_tracker(
     assert len(again.log()) == count and _states(again) == states
     # The same screen then rolls cleanly from the state it had.
     controls.faces.value = "14 9"
-    out = controls.run("Ash: two checks", both)
+    out = closure_roll(controls, "Ash: two checks", both)
     kinds = [e.kind for e in gm.log()][count:]
     assert kinds == ["move", "move", "roll"]
     assert out.entry == count + 3 and gm.log()[-1].data["moves"] == [count + 1, count + 2]
@@ -85,7 +85,7 @@ def test_an_impossible_face_after_a_move_stores_nothing(
     controls.faces.value = "14 21"  # the second check's d20 cannot show 21
     count, states = len(gm.log()), _states(gm)
     with pytest.raises(InputError):
-        controls.run("Ash: two checks", lambda rng: (
+        closure_roll(controls, "Ash: two checks", lambda rng: (
             main.roll_check("Ash", rng=rng), side.roll_check("Ash", rng=rng)))
     assert controls.faces.refusal.message == "die 2: a d20 shows 1 to 20, not 21"
     assert len(gm.log()) == count and _states(gm) == states
@@ -99,7 +99,7 @@ def test_an_illegal_move_after_a_move_stores_nothing(
     controls.mode.value = "gm"
     count, states = len(gm.log()), _states(gm)
     with pytest.raises(RuleError):
-        controls.run("two checks", lambda rng: (
+        closure_roll(controls, "two checks", lambda rng: (
             main.roll_check("Ash", seed=5), side.roll_check("Bo", seed=6)))  # no Bo there
     assert len(gm.log()) == count and _states(gm) == states
     # The policy's rewritten history line (hidden roll) is gone with the move.
@@ -118,14 +118,14 @@ def test_the_moves_and_roll_entry_are_one_transaction(
                    "WHEN NEW.kind = 'roll' BEGIN SELECT RAISE(ABORT, 'no roll entries today'); END")
     controls = RollControls(session=session_of(gm), who="Mira", role="gm", seed_source=lambda: 41)
     with pytest.raises(StoreError):
-        controls.run("Ash: two checks", lambda rng: (
+        closure_roll(controls, "Ash: two checks", lambda rng: (
             main.roll_check("Ash", rng=rng), side.roll_check("Ash", seed=42)))
     assert len(gm.log()) == count and _states(gm) == states
     fresh = open_campaign(store, "Tuesday")
     assert len(fresh.log()) == count and _states(fresh) == states
     with sqlite3.connect(path) as db:
         db.execute("DROP TRIGGER no_roll")
-    out = controls.run("Ash: two checks", lambda rng: (
+    out = closure_roll(controls, "Ash: two checks", lambda rng: (
         main.roll_check("Ash", rng=rng), side.roll_check("Ash", seed=42)))
     log = gm.log()[count:]
     assert [e.kind for e in log] == ["move", "move", "roll"]
@@ -149,7 +149,7 @@ def test_a_roll_beaten_by_another_screen_is_made_again_on_the_fresh_state(
 
     controls = RollControls(session=session_of(gm), who="Mira", role="gm", seed_source=lambda: 77)
     count = len(gm.log())
-    out = controls.run("Ash: check", check)
+    out = closure_roll(controls, "Ash: check", check)
     assert calls == [0, 0]  # the first try was put back before the second
     log = gm.log()[count:]
     assert [(e.kind, e.tracker, e.who) for e in log] == [
@@ -181,11 +181,11 @@ def test_without_a_campaign_left_over_dice_undo_the_named_trackers() -> None:
     controls.own.value = True
     controls.faces.value = "14 3"
     with pytest.raises(InputError):
-        controls.run("Ash: check", lambda rng: session.roll_check("Ash", rng=rng),
+        closure_roll(controls, "Ash: check", lambda rng: session.roll_check("Ash", rng=rng),
                      trackers=[session])
     assert session.to_json() == state
     controls.faces.value = "14"
-    out = controls.run("Ash: check", lambda rng: session.roll_check("Ash", rng=rng),
+    out = closure_roll(controls, "Ash: check", lambda rng: session.roll_check("Ash", rng=rng),
                        trackers=[session])
     assert out.value is not None and out.value.result.total == 14
     assert isinstance(EnteredDice([1]), random.Random)
@@ -208,12 +208,12 @@ def test_a_record_made_by_a_roll_s_move_is_stored_with_the_roll_or_not_at_all(
 
     if left_over:
         with pytest.raises(InputError):
-            controls.run("Ash: two checks", check_then_record)
+            closure_roll(controls, "Ash: two checks", check_then_record)
         assert len(gm.log()) == count and _states(gm) == states
         assert [m.id for m in gm] == ["main", "side"]
         assert len(open_campaign(store, "Tuesday").log()) == count
         return
-    out = controls.run("Ash: two checks", check_then_record)
+    out = closure_roll(controls, "Ash: two checks", check_then_record)
     log = gm.log()[count:]
     assert [(e.kind, e.tracker) for e in log] == [
         ("move", "main"), ("add", "extra"), ("move", "extra"), ("roll", None)]

@@ -17,7 +17,7 @@ from companion.store.campaign import Campaign
 from companion.widgets.base import InputError
 from companion.widgets.plot_points import PlotPointsApp
 from companion.widgets.rolls import RollControls
-from tests.conftest import session_of
+from tests.conftest import closure_roll, session_of
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -214,7 +214,7 @@ def test_a_hidden_long_rest_heals_in_the_open_but_keeps_its_rolls_back(
 
 def test_roll_controls_without_an_app(tmp_path: Path) -> None:
     controls = RollControls(hint="2d6")
-    out = controls.run("two dice", lambda rng: rng.randint(1, 6) + rng.randint(1, 6),
+    out = closure_roll(controls, "two dice", lambda rng: rng.randint(1, 6) + rng.randint(1, 6),
                        seed=5)
     rng = random.Random(5)
     assert out.value == rng.randint(1, 6) + rng.randint(1, 6) and out.seed == 5
@@ -223,10 +223,11 @@ def test_roll_controls_without_an_app(tmp_path: Path) -> None:
     assert not controls.session_for().kept
     controls.own.value = True
     controls.faces.value = "6 6"
-    assert controls.run("two dice", lambda r: r.randint(1, 6) + r.randint(1, 6)).value == 12
+    two = closure_roll(controls, "two dice", lambda r: r.randint(1, 6) + r.randint(1, 6))
+    assert two.value == 12
     controls.faces.value = "x"
     with pytest.raises(InputError, match="'x' is not a number a die shows"):
-        controls.run("two dice", lambda r: r.randint(1, 6))
+        closure_roll(controls, "two dice", lambda r: r.randint(1, 6))
 
 
 def test_a_player_may_not_choose_the_seed_of_a_roll_they_cannot_see(
@@ -235,8 +236,8 @@ def test_a_player_may_not_choose_the_seed_of_a_roll_they_cannot_see(
     controls = RollControls(session=session_of(ash), who="Ash", role="player")
     controls.mode.value = "blind"
     with pytest.raises(Exception, match="takes a fresh seed"):
-        controls.run("peek", lambda rng: rng.randint(1, 20), seed=3)
-    out: Any = controls.run("peek", lambda rng: rng.randint(1, 20))
+        closure_roll(controls, "peek", lambda rng: rng.randint(1, 20), seed=3)
+    out: Any = closure_roll(controls, "peek", lambda rng: rng.randint(1, 20))
     assert out.value is None and out.seed is None and not out.shown
     assert out.commitment and f"entry {out.entry}" in out.hidden_html()
 
@@ -260,7 +261,7 @@ def test_a_move_given_the_roll_s_own_rng_records_the_roll_s_seed(
     session = ash.tracker("plot table", PlotPointSession)
     controls = RollControls(session=session_of(ash), who="Ash", role="player",
                             seed_source=lambda: 2024)
-    out = controls.run("Ash: check", lambda rng: session.roll_check("Ash", rng=rng))
+    out = closure_roll(controls, "Ash: check", lambda rng: session.roll_check("Ash", rng=rng))
     move = ash.log(("move",))[-1]
     assert move.seed == out.seed == 2024
     assert out.value is not None
@@ -270,5 +271,5 @@ def test_a_move_given_the_roll_s_own_rng_records_the_roll_s_seed(
         rng.random()
         return session.roll_check("Ash", rng=rng)
 
-    controls.run("Ash: check", two)
+    closure_roll(controls, "Ash: check", two)
     assert ash.log(("move",))[-1].seed == 2024  # the roll's; its draws are in the fact

@@ -63,7 +63,7 @@ def _act(session: Session, who: str, i: int) -> int:
     if kind == "roll":
         return session.roll("1d20").entry
     if kind == "rule roll":
-        return session.rule_roll(f"{who} check {i}", lambda rng: rng.randint(1, 20)).entry
+        return session._rule_roll(f"{who} check {i}", lambda rng: rng.randint(1, 20)).entry
     session.act("Table", "remove_player", f"{who}-{i - 3}")
     return campaign_of(session).head
 

@@ -51,7 +51,7 @@ def _honest(env_db: str, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
         gm.add("Bryn", Character("Bryn"))
         gm.act("Ash", "take_damage", 2)
         sheet = gm.tracker("Ash", Character)
-        gm.rule_roll("Ash: agony", lambda rng: sheet.agony(seed=rng.seed_value))
+        gm._rule_roll("Ash: agony", lambda rng: sheet.agony(seed=rng.seed_value))
         gm.close_sitting()
     status, out, _ = run(capsys, "campaign", "export", "T")
     assert status == 0

@@ -24,12 +24,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.rulesets.cairn_srd.character import Character
+from companion.rulesets.cairn_srd.combat import Attack, Encounter
+from companion.rulesets.cairn_srd.exploration import Delve
 from companion.rulesets.miasma.dice_monarchs import DiceMonarchsGame
 from companion.rulesets.miasma.earthmotes import EarthmoteLog
 from companion.rulesets.miasma.psychosis import MiasmaTracker
-from companion.rulesets.monsters_and_magic.adventurer import Adventurer
+from companion.rulesets.monsters_and_magic.adventurer import Adventurer, GameMaster
 from companion.rulesets.plot_points.session import PlotPointSession
 from companion.rulesets.variant5e.death_and_returning import DeathRecord
+from companion.rulesets.variant5e.healing import HitDice
+from companion.state import jsonable
 from companion.store import chain
 from companion.store.campaign import create
 from companion.store.db import Store
@@ -231,6 +235,10 @@ def _setup(store: Store, name: str) -> dict[str, Session]:
     gm.add("Motes", EarthmoteLog(), role="minigame")
     gm.add("Death", DeathRecord(), role="minigame")
     gm.add("Bryn", Adventurer(name="Bryn"))
+    gm.add("GM threads", GameMaster(), role="minigame")
+    gm.add("Fight", Encounter(), role="encounter")
+    gm.add("Delve", Delve(), role="minigame")
+    gm.add("Hit Dice", HitDice(), role="minigame")
     seats = {"Mira": gm}
     for who in ("Ash", "Bryn"):
         seats[who] = Session.by_secret(store, name, make_seat(store, name, who, "player"))
@@ -247,6 +255,19 @@ SCRIPT: list[tuple[str, Act]] = [
     ("Mira", Act("Ash", "take_damage", {"amount": 4})),
     ("Ash", Act("Ash", "panic_save", roll=RollSpec(label="Ash: panic"))),
     ("Ash", Act("Ash", "ability_save", {"ability": "DEX"}, roll=RollSpec())),
+    ("Ash", Act("Ash", "cast", {"dice": 1, "spell": ""}, roll=RollSpec())),
+    # Cairn's fight and delve, as the apps roll them (issue 43: named, no closure).
+    ("Mira", Act("Fight", "add", {"name": "Ogre", "side": "Enemies", "guard": 3,
+                                  "strength": 6, "control": 8, "weapon": 6})),
+    ("Mira", Act("Fight", "add", {"name": "Hob", "side": "PCs", "guard": 2,
+                                  "strength": 10})),
+    ("Mira", Act("Fight", "attack", {"description": jsonable(Attack("Ogre", "Hob"))},
+                 roll=RollSpec())),
+    ("Mira", Act("Delve", "darkness_panic_save", {"name": "Pip", "control": 9},
+                 roll=RollSpec())),
+    ("Mira", Act("", "table", {"name": "cairn_srd.exploration.darkness_panic",
+                               "args": {"delve": "Delve", "character": "Ash"}},
+                 roll=RollSpec(label="Ash: panic save in the dark"))),
     # Dice Monarchs
     ("Mira", Act("Dice Monarchs", "new_table", {"players": ["Ash", "Bryn"], "chips": 50})),
     ("Mira", Act("Dice Monarchs", "deal")),
@@ -261,12 +282,29 @@ SCRIPT: list[tuple[str, Act]] = [
     ("Mira", Act("Miasma", "enter_miasma", {"name": "Ash"})),
     ("Mira", Act("Miasma", "pass_time", {"hours": 3})),
     ("Mira", Act("Motes", "generate", roll=RollSpec())),
+    ("Mira", Act("Motes", "new_region", {"index": 0, "keep": 1, "new_size": False,
+                                         "keep_seed": False}, roll=RollSpec("gm"))),
     # 5e death and returning
     ("Mira", Act("Death", "drop_to_zero")),
     ("Mira", Act("Death", "roll_death_save", roll=RollSpec("gm"))),
+    ("Mira", Act("Hit Dice", "take_damage", {"amount": 5})),
+    ("Mira", Act("Hit Dice", "short_rest")),
+    ("Mira", Act("Hit Dice", "roll_hit_die", roll=RollSpec())),
     # Monsters & Magic
     ("Bryn", Act("Bryn", "roll_check", {"ability": "luck", "dc": 12}, roll=RollSpec())),
     ("Bryn", Act("Bryn", "mark_fatigue")),
+    # ... and through the party, as the sheet sends them (the GM's threads in one unit).
+    ("Bryn", Act("", "table", {"name": "monsters_and_magic.party.roll", "args": {
+        "move": "roll_check", "character": "Bryn",
+        "options": {"ability": "luck", "dc": 12, "advantage": True}}}, roll=RollSpec())),
+    ("Bryn", Act("", "table", {"name": "monsters_and_magic.party.roll", "args": {
+        "move": "rest", "kind": "short", "character": "Bryn",
+        "options": {"activities": []}}}, roll=RollSpec())),
+    ("Mira", Act("", "table", {"name": "monsters_and_magic.party.road_check", "args": {
+        "hexes": 2, "speed": "Slow", "ability": "cunning", "forage": True}},
+        roll=RollSpec(label="foraging"))),
+    ("Mira", Act("", "table", {"name": "monsters_and_magic.party.fall", "args": {
+        "feet": 20, "who": "Bryn"}}, roll=RollSpec())),
     # The table's own
     ("Ash", Act("", "roll", {"expr": "4d6kh3"})),
     ("Mira", Act("", "rule", {"name": "plot_points.checks.check",

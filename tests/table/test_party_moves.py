@@ -148,7 +148,7 @@ def test_a_player_s_critical_miss_gives_the_gm_a_thread_inside_the_rule_roll(db:
         party = _party(ash)
         me = party.get("Ash")
         lead, move, also = party.declared("roll_check", me, "luck")
-        made = ash.rule_roll("Ash: luck check", lambda rng: ash.act_together(
+        made = ash._rule_roll("Ash: luck check", lambda rng: ash.act_together(
             lead, move, lambda: party.roll_check(me, "luck", rng=rng), also), own_dice=[1])
         assert made.value is not None and made.value.natural == 1
         assert party.gm.threads == 1

@@ -164,7 +164,7 @@ def test_a_hidden_check_s_dice_on_a_sheet_stay_out_of_the_player_s_view(
     gm = session_of(create(store, "M", ["monsters_and_magic"], who="Mira", role="gm"))
     gm.add("Ash", Adventurer.new("Ash", max_hp=12))
     sheet = gm.tracker("Ash", Adventurer)
-    out = gm.rule_roll("Ash: power check", lambda rng: sheet.roll_check("power", dc=12, rng=rng),
+    out = gm._rule_roll("Ash: power check", lambda rng: sheet.roll_check("power", dc=12, rng=rng),
                        mode="gm")
     assert out.shown and sheet.last_check is not None and sheet.last_check.hidden == "gm"
     ash = Session.by_secret(store, "M", make_seat(store, "M", "Ash", "player"))

@@ -173,7 +173,7 @@ def test_own_dice_wait_for_the_gm_s_trust_and_are_marked(store: Store) -> None:
     with pytest.raises(SeatError, match="not let players enter their own dice"):
         ash.act("Ash", "ability_save", "STR", own_dice=[3])
     with pytest.raises(SeatError, match="own dice"):
-        ash.rule_roll("STR save", lambda rng: rng.randint(1, 20), own_dice=[3])
+        ash._rule_roll("STR save", lambda rng: rng.randint(1, 20), own_dice=[3])
     assert [e for e in campaign_of(gm).log() if e.who == "Ash"] == []
     gm.set_trust(own_dice=True)
     ash.act("Ash", "ability_save", "STR", own_dice=[3])
@@ -349,7 +349,7 @@ def test_a_rule_roll_is_played_again_when_another_screen_moved_first(store: Stor
         ash.tracker("Ash", Character).add_fatigue()
         return face <= 10
 
-    out = ash.rule_roll("STR save", save, lambda ok: "saved" if ok else "failed")
+    out = ash._rule_roll("STR save", save, lambda ok: "saved" if ok else "failed")
     assert len(tries) == 2 and tries[0] == tries[1]  # the same dice on the fresh state
     assert out.shown and out.seed is not None and out.text in ("saved", "failed")
     assert ash.tracker("Ash", Character).fatigue == 2
@@ -362,7 +362,7 @@ def test_a_rule_roll_is_played_again_when_another_screen_moved_first(store: Stor
 def test_a_hidden_rule_roll_returns_nothing_its_roller_may_not_see(store: Store) -> None:
     _table(store)
     ash = _player(store, "Ash")
-    out = ash.rule_roll("a blind check", lambda rng: rng.randint(1, 20), mode="blind")
+    out = ash._rule_roll("a blind check", lambda rng: rng.randint(1, 20), mode="blind")
     assert (out.value, out.seed, out.text, out.visible) == (None, None, None, False)
     assert out.commitment and out.entry
 

@@ -43,8 +43,10 @@ def test_spellcasting_three_dice() -> None:
     odds = page.find("tc-odds", data_dice="3")
     assert "44.44%" in text_of(odds) and "2.78%" in text_of(odds)
     page.tap("cast")
-    text = page.outcome(1)
-    assert text.startswith("magic dice ") and "seed " in text
+    # The sheet's own line for the cast (who casts, then the dice), as the log holds it.
+    whole = page.outcome(1)
+    who, _, text = whole.partition(" casts: ")
+    assert who and text.startswith("magic dice ") and "seed " in text
     dice = [int(d) for d in text.removeprefix("magic dice ").split(":")[0].split(", ")]
     assert len(dice) == 3 and all(1 <= d <= 6 for d in dice)
     assert page.has("tc-mishap") == (len(set(dice)) < 3)

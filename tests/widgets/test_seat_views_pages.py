@@ -162,7 +162,7 @@ def test_a_player_s_monsters_and_magic_page_holds_no_hidden_check_s_dice(
                                         who="Mira", role="gm"))
         gm.add("Ash", Adventurer.new("Ash", max_hp=12))
         sheet = gm.tracker("Ash", Adventurer)
-        gm.rule_roll("Ash: power check",
+        gm._rule_roll("Ash: power check",
                      lambda rng: sheet.roll_check("power", dc=12, rng=rng), mode="gm")
         assert sheet.last_check is not None and sheet.last_check.hidden == "gm"
         secrets = {who: make_seat(store, "Wednesday", who, role)
@@ -196,7 +196,7 @@ def test_no_app_a_player_opens_holds_another_seat_s_hidden_value(
         gm.act(DUEL, "choose", "Ash", "flourish")
         gm.add("Cole", Adventurer.new("Cole", max_hp=12))
         sheet = gm.tracker("Cole", Adventurer)
-        gm.rule_roll("Cole: power check",
+        gm._rule_roll("Cole: power check",
                      lambda rng: sheet.roll_check("power", dc=12, rng=rng), mode="gm")
         game = gm.tracker(MONARCHS, DiceMonarchsGame)
         secrets = {"ints": [SEED], "texts": [game.salt],

@@ -1120,7 +1120,7 @@ class Character(Tracker):
             report.notes.append(f"doom {self.dooms}: {effect}")
             if self.dooms < 3:
                 self.casting_barred = f"doom {self.dooms}: {effect}"
-        self.describe(f"{self.name} casts: {report}")
+        self.describe(f"{self.name} casts{' ' + spell if spell else ''}: {report}")
         return report
 
     @move

@@ -1287,7 +1287,18 @@ def _apply_escape_move(table: TableTrackers, args: dict[str, Any],
     return apply_escape(*_delve_and_sheet(table, args, "escape to sheet"))
 
 
+def _darkness_panic_move(table: TableTrackers, args: dict[str, Any],
+                         rng: random.Random | None) -> str:
+    """[darkness_panic][companion.rulesets.cairn_srd.exploration.darkness_panic] as a
+    rolled table move: the save rolled on the sheet and recorded in the delve, in one
+    unit. Gives the delve's line for it (what the log shows)."""
+    delve, character = _delve_and_sheet(table, args, "panic in the dark")
+    darkness_panic(delve, character, rng=rng)
+    return delve.log[-1].summary
+
+
 declare_table_move("cairn_srd.exploration.apply_fate", _apply_fate_move)
+declare_table_move("cairn_srd.exploration.darkness_panic", _darkness_panic_move, rolls=True)
 declare_table_move("cairn_srd.exploration.apply_escape", _apply_escape_move)
 
 

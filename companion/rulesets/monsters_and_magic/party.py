@@ -404,21 +404,57 @@ def _party_at(table: TableTrackers) -> Party:
     return party
 
 
+def _plan_of(args: dict[str, Any], where: str) -> TravelPlan:
+    """The journey ``args`` plan (``hexes``, ``speed``, ``mounted``, ``by_vehicle``,
+    ``reading``, as [plan_journey][companion.rulesets.monsters_and_magic.travel.plan_journey]
+    takes them)."""
+    from companion.rulesets.monsters_and_magic.travel import plan_journey
+    from companion.table_moves import argument
+
+    return plan_journey(argument(args, "hexes", int, where),
+                        speed=argument(args, "speed", str, where, "Normal"),
+                        mounted=bool(argument(args, "mounted", bool, where, False)),
+                        by_vehicle=argument(args, "by_vehicle", str, where, None),
+                        reading=argument(args, "reading", str, where, READINGS[0]))
+
+
+def _road_check(table: TableTrackers, args: dict[str, Any],
+                rng: random.Random | None) -> RoadCheck:
+    """[road_check][companion.rulesets.monsters_and_magic.party.Party.road_check] as a
+    rolled table move: the journey ``args`` plan (as for a travel period), the
+    ``ability`` and whether the party forages (``forage``); every sheet's check, the
+    GM's threads and the supplies found, in one unit."""
+    from companion.table_moves import argument
+
+    where = "road check"
+    return _party_at(table).road_check(
+        _plan_of(args, where), argument(args, "ability", str, where),
+        forage=bool(argument(args, "forage", bool, where, False)), rng=rng)
+
+
+def _road_text(done: RoadCheck) -> str:
+    return f"{'foraging' if done.forage else 'group check'}: {done}"
+
+
+def _fall(table: TableTrackers, args: dict[str, Any], rng: random.Random | None) -> Fall:
+    """[fall][companion.rulesets.monsters_and_magic.party.Party.fall] as a rolled table
+    move: ``feet`` fallen and ``who`` fell (a sheet's member; ``null``: just the roll)."""
+    from companion.table_moves import argument
+
+    where = "falling"
+    who = argument(args, "who", str, where, None)
+    faller = table.tracker(who, Adventurer) if who is not None else None
+    return _party_at(table).fall(argument(args, "feet", int, where), faller, rng=rng)
+
+
 def _travel_period(table: TableTrackers, args: dict[str, Any],
                    _rng: random.Random | None) -> dict[str, Any]:
     """One travel period of the journey ``args`` plans (``hexes``, ``speed``,
     ``mounted``, ``by_vehicle``, ``reading``, as
     [plan_journey][companion.rulesets.monsters_and_magic.travel.plan_journey] takes
     them): every character who can marks the pace's exhaustion, all or none."""
-    from companion.rulesets.monsters_and_magic.travel import plan_journey
-    from companion.table_moves import argument
 
-    where = "travel period"
-    plan = plan_journey(argument(args, "hexes", int, where),
-                        speed=argument(args, "speed", str, where, "Normal"),
-                        mounted=bool(argument(args, "mounted", bool, where, False)),
-                        by_vehicle=argument(args, "by_vehicle", str, where, None),
-                        reading=argument(args, "reading", str, where, READINGS[0]))
+    plan = _plan_of(args, "travel period")
     able, notes = _party_at(table).travel_period(plan)
     return {"marked": [a.name for a in able], "notes": notes, "how": plan.how,
             "exhaustion": plan.exhaustion if able else 0}
@@ -444,6 +480,57 @@ def _period_text(value: dict[str, Any]) -> str:
             + ", ".join(value["marked"]))
 
 
+#: The party's rolled moves a face names as the table move ``monsters_and_magic.party.roll``:
+#: the sheet's move and the GM's threads it feeds, in one unit.
+ROLLED_PARTY_MOVES = ("roll_check", "spend_thread", "rest")
+
+
+def _party_roll(table: TableTrackers, args: dict[str, Any],
+                rng: random.Random | None) -> Any:
+    """A character's rolled move through the party (``move``: ``roll_check``,
+    ``spend_thread`` or ``rest``; ``character``: the sheet's member; ``use`` or
+    ``kind``: the thread move or the rest; ``options``: the sheet move's own keyword
+    arguments, as JSON): the sheet rolls, and the GM gains the thread a critical miss or
+    a spent thread gives, all in one unit. The dice go to the sheet's move when it
+    takes any (an extended rest rolls none)."""
+    import inspect
+    import typing
+
+    from companion.state import decode_value
+    from companion.table_moves import argument
+
+    where = "party roll"
+    move = argument(args, "move", str, where)
+    if move not in ROLLED_PARTY_MOVES:
+        raise RuleError(f"{where}: {move!r} is not one of {', '.join(ROLLED_PARTY_MOVES)}")
+    sheet = table.tracker(argument(args, "character", str, where), Adventurer)
+    options = dict(argument(args, "options", dict, where, {}))
+    head: list[Any] = []
+    lead = move
+    if move in ("spend_thread", "rest"):
+        key = "use" if move == "spend_thread" else "kind"
+        head = [argument(args, key, str, where)]
+        lead = head[0] if move == "spend_thread" else _RESTS.get(head[0], "")
+    fn = getattr(Adventurer, lead, None)
+    if fn is None or lead.startswith("_"):
+        raise RuleError(f"{where}: the sheet has no move {lead!r}")
+    fn = inspect.unwrap(fn)
+    hints = typing.get_type_hints(fn)
+    params = inspect.signature(fn).parameters
+    unknown = sorted(set(options) - set(params) | set(options) & {"self", "seed", "rng"})
+    if unknown:
+        raise RuleError(f"{where}: {lead} has no argument {unknown[0]!r}")
+    values = {k: decode_value(v, hints.get(k, Any), k, f"{where} {lead}")
+              for k, v in options.items()}
+    if "rng" in params:
+        values["rng"] = rng
+    return getattr(_party_at(table), move)(sheet, *head, **values)
+
+
+declare_table_move("monsters_and_magic.party.roll", _party_roll, text=None, rolls=True)
+declare_table_move("monsters_and_magic.party.road_check", _road_check, text=_road_text,
+                   rolls=True)
+declare_table_move("monsters_and_magic.party.fall", _fall, rolls=True)
 declare_table_move("monsters_and_magic.party.travel_period", _travel_period,
                    text=_period_text)
 declare_table_move("monsters_and_magic.party.load_character", _load_character,

@@ -56,11 +56,13 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from companion.dice.roller import make_rng
 from companion.errors import RuleError, StateError, TableError
 from companion.state import Tracker, move, state_field
+from companion.table_moves import TableTrackers
+from companion.table_moves import declare as declare_table_move
 
 if TYPE_CHECKING:
     from companion.tables import Row
@@ -609,3 +611,33 @@ class DeathRecord(Tracker):
         self.body_inhabited = False
         self.describe("the inhabitant is driven out of the body")
 
+
+# -- a table move: the return and the soul's psychosis in one unit (companion.table_moves) -
+
+
+def _return_attempt(table: TableTrackers, args: dict[str, Any],
+                    rng: random.Random | None) -> ReturnAttempt:
+    """[roll_return][companion.rulesets.variant5e.death_and_returning.DeathRecord.roll_return]
+    as a rolled table move (``record``: the death record's member, ``spell``,
+    ``caster_modifier``); when it works and ``psychosis`` names a Miasma tracker (with the
+    character's ``name`` in it), the character is marked raised from the dead there, in
+    the same unit, as the Miasma rules allow."""
+    from companion.table_moves import argument
+
+    where = "return attempt"
+    record = table.tracker(argument(args, "record", str, where), DeathRecord)
+    result = record.roll_return(argument(args, "spell", str, where),
+                                argument(args, "caster_modifier", int, where), rng=rng)
+    soul = argument(args, "psychosis", str, where, None)
+    if result.outcome == "works" and soul is not None:
+        from companion.rulesets.miasma.psychosis import MiasmaTracker, raised_by
+
+        tracker = table.tracker(soul, MiasmaTracker)
+        name, way = argument(args, "name", str, where), raised_by(result.spell)
+        if tracker.can("raised_from_dead", name, way):
+            tracker.raised_from_dead(name, way)
+    return result
+
+
+declare_table_move("variant5e.death_and_returning.return_attempt", _return_attempt,
+                   rolls=True)

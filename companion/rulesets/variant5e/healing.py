@@ -294,8 +294,11 @@ class HitDice(Tracker):
         self.describe(f"Hit Die d{self.die} {roll}{self.con_modifier:+d}: +{healed} hp "
                       f"({self.hp}/{self.max_hp}), {self.hit_dice} Hit Dice left")
 
+    @move
     def roll_hit_die(self, *, seed: int | None = None, rng: random.Random | None = None) -> int:
-        """Roll a Hit Die with the dice engine and spend it; returns the face."""
+        """Roll a Hit Die with the dice engine and spend it; returns the face. A move of
+        its own (its seed recorded, the spending inside it), so a face names it as an
+        act."""
         from companion.dice import roll
 
         face = roll(f"1d{self.die}", seed=seed, rng=rng).total

@@ -20,6 +20,7 @@ from companion.rulesets.cairn_srd.combat import (
     gambit_rule,
 )
 from companion.rulesets.cairn_srd.saves import MAX_SCORE
+from companion.state import jsonable
 from companion.widgets.base import SaveLoad, app_box, bind, int_box, name_box, row
 from companion.widgets.cairn_srd.combat_moves import CombatMovesPanel
 from companion.widgets.cairn_srd.common import (
@@ -239,19 +240,22 @@ class CombatApp(CairnAppBase):
 
     def attack(self) -> None:
         described = self.description()
-        self.roll(self._label("attack"), lambda **kw: self.encounter.attack(described, **kw))
+        self.roll(self._label("attack"),
+                  (self.encounter, "attack", {"description": jsonable(described)}))
 
     def roll_for_gambit(self) -> None:
         described = self.description()
-        self.roll(self._label("attack dice (gambits)"), lambda **kw: self.encounter.attack(
-            described, hold_for_gambits=True, **kw))
+        self.roll(self._label("attack dice (gambits)"), (self.encounter, "attack", {
+            "description": jsonable(described), "hold_for_gambits": True}))
 
     def resolve(self) -> None:
         chosen = {i: dd.value for i, dd in self.gambits.choices.items() if dd.value}
         pending = self.encounter.pending
         label = (f"{' + '.join(pending.attackers)} → {pending.target}: damage"
                  if pending is not None else "damage")
-        self.roll(label, lambda **kw: self.encounter.resolve_attack(chosen, **kw))
+        # (JSON object keys are text: the move reads a die's position back as a number.)
+        self.roll(label, (self.encounter, "resolve_attack",
+                          {"gambits": {str(i): g for i, g in chosen.items()}}))
 
     def _morale(self, name: str) -> Callable[[], None]:
         def roll_it() -> None:

@@ -52,11 +52,9 @@ from companion.widgets.base import (
     row,
 )
 from companion.widgets.markup import details_html
-from companion.widgets.rolls import NamedMove, RollControls, RuleRoll, named_move
+from companion.widgets.rolls import NamedMove, RollControls, RuleRoll, TableRoll, named_move
 
 if TYPE_CHECKING:
-    import random
-
     from companion.table import Session
 
 T = TypeVar("T")
@@ -242,19 +240,25 @@ class CairnAppBase(widgets.VBox):
         self.seeds.append(seed)
         return seed
 
-    def roll(self, label: str, move: Callable[..., T] | NamedMove,
+    def roll(self, label: str, move: Callable[..., T] | NamedMove | TableRoll,
              text: Callable[[T], str] = str, extra: Callable[[T], str] | None = None,
              ) -> RuleRoll[T]:
         """Make one rule roll through the roll controls and show it.
 
-        ``move(seed=S)`` (a seeded roll: the typed seed, or a fresh one) or
-        ``move(rng=dice)`` (the faces entered by hand) makes the move; ``text(result)`` is
-        the outcome line (and what the roll log records), ``extra(result)`` HTML shown under
-        it. A refused move or entry raises before anything is logged; a roll this viewer may
-        not see shows its commitment line.
+        ``move`` names what rolls, as plain data: ``text(result)`` is the outcome line when
+        the log holds none, ``extra(result)`` HTML shown under it. A refused move or entry
+        raises before anything is logged; a roll this viewer may not see shows its
+        commitment line. Each roll is a named act (a function is refused: a closure
+        cannot be written down or sent over a wire):
 
-        A tracker's own move is named, not wrapped: ``(tracker, "move", {args})`` or the
-        bound move itself (``character.panic_save``). It is then a named act
+        - a tracker's own move, ``(tracker, "move", {args})`` or the bound move itself
+          (``character.panic_save``);
+        - a declared rule that moves no tracker
+          ([RuleCall][companion.rule_rolls.RuleCall]);
+        - a declared table move that moves several
+          ([TableRoll][companion.widgets.rolls.TableRoll]).
+
+        A tracker's move is a named act
         ([RollControls.run_act][companion.widgets.rolls.RollControls.run_act]): the
         session hands the move its dice and logs the move's own line (shown here too: what
         the log says is what the app says), and nothing of this app is called back on the
@@ -273,21 +277,15 @@ class CairnAppBase(widgets.VBox):
             rolled: RuleRoll[T] = self.controls.run_rule(label, move, seed=typed,
                                                          trackers=self.trackers())
             return self._shown(label, rolled, move.text, extra)
-        assert callable(move)
-
-        def action(rng: random.Random) -> T:
-            # The session's roll: the faces entered, or the seed it rolls with (typed, or
-            # in a sitting the derived one), given to the move as its seed so the tracker
-            # keeps it. Never a seed this page drew itself: in a sitting that rolled dice
-            # the logged seed does not give.
-            seed = getattr(rng, "seed_value", None)
-            return move(seed=seed) if seed is not None else move(rng=rng)
-
-        # A move whose roll is refused after it (real dice left over) is taken back by the
-        # session's unit of work: the page's campaign's, or without one an unsaved session
-        # that keeps this app's trackers (the same path).
-        out = self.controls.run(label, action, text, seed=typed, trackers=self.trackers())
-        return self._shown(label, out, text, extra)
+        if isinstance(move, TableRoll):
+            # A roll that moves several trackers is a declared table move, by name: the
+            # session runs it as one unit of work and logs the move's own line.
+            moved: RuleRoll[T] = self.controls.run_table(
+                label, [*move.trackers, *self.trackers()], move.name, move.args, seed=typed)
+            return self._shown(label, moved, text, extra)
+        # Anything else would be a closure: it cannot be written down or sent.
+        raise TypeError(f"{label}: a roll names its move (a tracker's move, a declared "
+                        "rule or a table move), not a function")
 
     def _shown(self, label: str, out: RuleRoll[T], text: Callable[[T], str],
                extra: Callable[[T], str] | None) -> RuleRoll[T]:

@@ -39,6 +39,7 @@ from companion.widgets.cairn_srd.common import (
     pct,
     said,
 )
+from companion.widgets.rolls import TableRoll
 from companion.widgets.seat_controls import act, member_key, show_undo, table_move
 
 if TYPE_CHECKING:
@@ -292,7 +293,8 @@ class DungeonCrawlApp(CairnAppBase):
         def run() -> None:
             d = self.delve
             self.roll(f"{character.name}: panic save in the dark",
-                      lambda **kw: ex.darkness_panic(d, character, **kw),
+                      TableRoll("cairn_srd.exploration.darkness_panic",
+                                {"delve": d, "character": character}),
                       lambda r: said(d, f"{character.name} saves against panic in the "
                                         f"dark: {r}"))
         return run

@@ -77,8 +77,9 @@ class SpellbookPanel(widgets.VBox):
     def cast(self) -> None:
         c, dice, spell = self.character, self.chosen(), str(self.spell.value)
         extra = self.extra()
-        self.app.roll(f"{c.name}: cast {spell}", lambda **kw: c.cast(
-            dice, extra_dice=extra, spell=spell, **kw), lambda report: f"{spell}: {report}")
+        self.app.roll(f"{c.name}: cast {spell}", (c, "cast", {
+            "dice": dice, "extra_dice": extra, "spell": spell}),
+            lambda report: f"{spell}: {report}")
 
     def render(self) -> None:
         c = self.character

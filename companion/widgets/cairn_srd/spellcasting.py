@@ -145,7 +145,7 @@ class SpellcastingApp(CairnAppBase):
 
         extra = self.extra()
         self.roll(f"{c.name}: cast with {dice} magic {'die' if dice == 1 else 'dice'}",
-                  lambda **kw: c.cast(dice, extra_dice=extra, **kw), extra=mishap)
+                  (c, "cast", {"dice": dice, "extra_dice": extra}), extra=mishap)
 
     def undo(self) -> None:
         self.show(f"Undone: {undo(self.character).summary}")

@@ -35,6 +35,7 @@ from companion.widgets.base import (
 )
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, labelled
 from companion.widgets.markup import el, frag
+from companion.widgets.rolls import NamedMove
 from companion.widgets.seat_controls import act, undo
 
 if TYPE_CHECKING:
@@ -145,7 +146,7 @@ class VesselPanel(widgets.VBox):
         amount, part, direct = self.amount.read(), self.part.value, bool(self.direct.value)
         self.app.draw_and_show(
             f"{self.vessel.name}: {amount} {'direct ' if direct else ''}damage to {part}",
-            lambda **kw: self.vessel.take_damage(amount, part, direct, **kw))
+            (self.vessel, "take_damage", {"amount": amount, "target": part, "direct": direct}))
 
     def board(self) -> None:
         self.app.show(act(self.vessel, "board", self.boarders.read()))
@@ -235,9 +236,9 @@ class MassCombatApp(CairnAppBase):
                 row(self.crew_size, self.scale), self.file, box=self)
         bind(self.vessel, self.render, error=self.error)
 
-    def draw_and_show(self, label: str, action: Callable[..., str]) -> None:
-        """Make the roll ``action(seed=S)`` or ``action(rng=dice)`` through the roll
-        controls and show what it says."""
+    def draw_and_show(self, label: str, action: NamedMove) -> None:
+        """Make the roll ``action`` (a vessel's move, named: ``(vessel, "move", {args})``)
+        through the roll controls and show what it says."""
         self.roll(label, action)
 
     def undo(self) -> None:

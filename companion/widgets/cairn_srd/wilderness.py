@@ -265,8 +265,8 @@ class WildernessApp(CairnAppBase):
 
     def lookout(self) -> None:
         who, have, modifier = self.member.value, self.have.read(), self.modifier.read()
-        self.roll(f"{who}: lookout", lambda **kw: self.journey.lookout(who, have, modifier,
-                                                                       **kw),
+        self.roll(f"{who}: lookout", (self.journey, "lookout", {
+            "name": who, "have": have, "modifier": modifier}),
                   lambda result: f"{who} on lookout: {result}")
 
     def make_camp(self) -> None:

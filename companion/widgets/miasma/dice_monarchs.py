@@ -352,11 +352,8 @@ class DiceMonarchsApp(widgets.VBox):
         if not self.community_controls.own.value:
             act(game, "reveal")  # the table seed rolls them, as on any table
             return
-        self.community_controls.run(
-            f"Dice Monarchs hand {game.hand_no}: the {stage}",
-            lambda rng: game.enter_community(rng=rng),
-            lambda _done: f"the {stage}: {', '.join(map(str, game.community))}",
-            trackers=[game])
+        self.community_controls.run_act(
+            f"Dice Monarchs hand {game.hand_no}: the {stage}", game, "enter_community")
 
     def _toggle_odds(self, change: dict[str, Any]) -> None:
         if bool(change["new"]) != self.game.show_odds:

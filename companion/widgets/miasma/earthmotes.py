@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
-from companion.dice.physical import EnteredDice
 from companion.rulesets.miasma.earthmotes import (
-    Earthmote,
     EarthmoteLog,
     dice_text,
 )
@@ -32,8 +30,6 @@ from companion.widgets.rolls import RollControls
 from companion.widgets.seat_controls import act, mover, show_undo, undo
 
 if TYPE_CHECKING:
-    import random  # a type only: the session draws every roll
-
     from companion.table.session import Session
 
 __all__ = ["EarthmotesApp"]
@@ -114,23 +110,18 @@ class EarthmotesApp(widgets.VBox):
             self._drawn = self.model.next_seed() if self._public else draw_seed()
         return self._drawn
 
-    def _seed_for(self, rng: random.Random) -> int | None:
-        # Real dice go to the move as they are; the session's seed (in a sitting the
-        # derived one, not the page's) goes as the seed, so the earthmote keeps it (the
-        # same seed rolls the same dice either way).
-        if isinstance(rng, EnteredDice):
-            return None
-        return getattr(rng, "seed_value", self._drawn)
-
     @property
     def _public(self) -> bool:
         # A hidden roll's seed stays in the roll log's secret: the shared list keeps none.
         return self.controls.mode_value == "public"
 
-    def _roll(self, label: str, move: Callable[[random.Random], Earthmote]) -> None:
+    def _roll(self, label: str, move: str, args: dict[str, Any]) -> None:
+        """Roll the list's ``move`` (by name, JSON ``args``) as a named act: the session
+        hands it its seed (kept in the earthmote unless the roll is hidden) or the real
+        dice entered."""
         self._drawn = None
-        out = self.controls.run(label, move, lambda mote: mote.describe(),
-                                trackers=[self.model])
+        out = self.controls.run_act(label, self.model, move,
+                                    {**args, "keep_seed": self._public})
         self.rolls += 1
         if out.shown and out.value is not None:
             how = "own dice" if out.physical else details_html(f"seed {out.seed}")
@@ -142,16 +133,13 @@ class EarthmotesApp(widgets.VBox):
                                   f'data-hidden="1">{out.hidden_html()}</div>')
 
     def _generate(self) -> None:
-        self._roll("Earthmote",
-                   lambda rng: self.model.generate(seed=self._seed_for(rng), rng=rng,
-                                                   keep_seed=self._public))
+        self._roll("Earthmote", "generate", {})
 
     def _region(self, keep: int | None) -> None:
         index = self.index_box.read() - 1
         new_size = not self.same_size.value
-        self._roll(f"Earthmote #{index + 1}: new region", lambda rng: self.model.new_region(
-            index, keep, new_size=new_size, seed=self._seed_for(rng), rng=rng,
-            keep_seed=self._public))
+        self._roll(f"Earthmote #{index + 1}: new region", "new_region",
+                   {"index": index, "keep": keep, "new_size": new_size})
 
     def _remove(self) -> None:
         act(self.model, "remove", self.index_box.read() - 1)
