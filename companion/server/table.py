@@ -52,6 +52,7 @@ from companion.server.protocol import (
     ProtocolError,
     read_frame,
 )
+from companion.state import jsonable
 from companion.store.permissions import SEAT_GONE_LINE, SeatKey, seat_gone
 from companion.store.port import Store
 from companion.store.records import StoredEvent
@@ -479,10 +480,12 @@ class TableSocket(websocket.WebSocketHandler):
             before = [e for e in raw if first is not None and e.seq < first]
             if before:
                 frames.append(self.events_frame(before))
+            # A move's result may be any object (a check's outcome, with its dice): sent as
+            # JSON values, as a move's event logs its arguments.
             answer = {"type": "accepted", "seq": act.seq, "events": list(outcome.events),
-                      "result": outcome.result}
+                      "result": jsonable(outcome.result)}
             if outcome.roll is not None:
-                answer["roll"] = outcome.roll
+                answer["roll"] = jsonable(outcome.roll)
             if mine:
                 self.sent = max(self.sent, max(mine))
             answer["head"] = self.sent

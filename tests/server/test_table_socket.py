@@ -248,6 +248,33 @@ def test_a_frame_over_the_socket_s_cap_closes_that_socket_with_one_line(
     asyncio.run(play())
 
 
+def test_a_move_whose_result_is_an_object_is_answered_in_json(store: Store,
+                                                             server: Server) -> None:
+    """A plot-points check returns its outcome (dice and all): the answer carries it as
+    JSON values, and a resend is answered again the same way (it was a server error)."""
+    from companion.rulesets.plot_points.session import PlotPointSession
+
+    gm = session_of(create(store, "P", ["plot_points"], who="Mira", role="gm"))
+    gm.add("Table", PlotPointSession.new(["Ash"], "Mira"), role="minigame")
+    ash = make_seat(store, "P", "Ash", "player")
+
+    async def play() -> None:
+        phone, _ = await _phone(server, ash, campaign="P")
+        answer = await phone.act("table", "roll_check", {"who": "Ash"}, seq=1)
+        assert answer["type"] == "accepted", answer
+        assert isinstance(answer["result"], dict) and answer["result"]
+        json.dumps(answer)
+        again = await phone.act("table", "roll_check", {"who": "Ash"}, seq=1)
+        assert again["type"] == "accepted" and again["replay"] is True
+        assert again["result"] == answer["result"]
+        rolls = [e for e in store.events_since(store.get_campaign("P").id)
+                 if e.kind == "move" and e.move == "roll_check"]
+        assert len(rolls) == 1
+        phone.close()
+
+    asyncio.run(play())
+
+
 def test_an_act_resent_is_answered_again_and_an_older_seq_refused(store: Store,
                                                                   server: Server) -> None:
     gm = _table(store)
