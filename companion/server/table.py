@@ -422,10 +422,16 @@ class TableSocket(websocket.WebSocketHandler):
                    for m in session.members()]
         self.session, self.campaign_id, self.uid = session, info.id, info.uid
         self.sent = raw[-1].seq if raw else hello.last_seen
-        return {"type": "welcome", "v": PROTOCOL_VERSION, "campaign": info.name,
-                "rulesets": list(info.rulesets),
-                "who": session.who, "role": session.role, "head": self.sent,
-                "members": members, "events": events}
+        welcome = {"type": "welcome", "v": PROTOCOL_VERSION, "campaign": info.name,
+                   "rulesets": list(info.rulesets),
+                   "who": session.who, "role": session.role, "head": self.sent,
+                   "members": members, "events": events}
+        if hello.client:
+            # Its acts judged here already (their events are in this welcome): the client
+            # does not make them again on its state while their answers come back.
+            welcome["judged"] = self.server.answers(info.uid, session.who, session.role,
+                                                    hello.client).highest
+        return welcome
 
     # -- acts --------------------------------------------------------------------------
 

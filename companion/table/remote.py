@@ -391,6 +391,8 @@ class Remote:
         self.store: MirrorStore | None = None
         self.gone: str | None = None
         self.refused: str | None = None
+        #: The last of this device's acts the table said (in its welcome) it judged.
+        self.judged = 0
         self._notices: list[Notice] = []
         kept = self._read()
         self.client = str(kept.get("client") or client or f"phone-{secrets.token_hex(6)}")
@@ -436,7 +438,7 @@ class Remote:
     def hello(self) -> str:
         last = self.store.top if self.store is not None and self.welcomed else 0
         return json.dumps({"type": "hello", "v": PROTOCOL_VERSION, "campaign": self.campaign,
-                           "secret": self.secret, "last_seen": last})
+                           "secret": self.secret, "client": self.client, "last_seen": last})
 
     def connected(self, link: Link) -> None:
         """The socket is open: say hello (the queue follows the welcome)."""
@@ -499,6 +501,10 @@ class Remote:
 
     def _welcome(self, frame: dict[str, Any]) -> None:
         head = int(frame.get("head", 0))
+        judged = frame.get("judged", 0)
+        # Acts the table judged already (their answers lost with the last socket): their
+        # events are in this welcome, so they are not made again here on top of them.
+        self.judged = judged if type(judged) is int else 0
         members = frame.get("members", [])
         state = {"members": [{**m, "member_format": MEMBER_FORMAT} for m in members],
                  "chain": _NO_CHAIN}
@@ -547,7 +553,7 @@ class Remote:
                 if tracker.to_dict() != member["save"]:
                     tracker.restore_save(member["save"])
         campaign.head = max(campaign.head, self.store.top)
-        campaign.ahead(self.queue)
+        campaign.ahead([a for a in self.queue if a.seq > self.judged])
 
     def _answer(self, frame: dict[str, Any]) -> None:
         seq = frame.get("seq")

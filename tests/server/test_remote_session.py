@@ -395,8 +395,14 @@ def test_an_answer_lost_on_the_way_and_the_act_resent_make_the_move_once(
         assert ash.fatigue == 1  # the phone's own guess
         wire.drop()
         wire.mangle = lambda text: text
+        shown: list[int] = []  # what the sheet is told from here on
+        ash.on_change(lambda _tracker: shown.append(ash.fatigue))
         await wire.connect()  # the welcome brings its event; the queue is sent again
         await wire.until(lambda: not remote.queue)
+        # The welcome says the act was judged: it is not made again on top of its own
+        # event while its answer comes back (the sheet never shows a second Fatigue).
+        assert remote.judged == 1
+        assert shown and set(shown) == {1}, shown
         assert json.loads(lost[0])["seq"] == 1
         moves = [(e.who, e.move) for e in store.events_since(info.id) if e.kind == "move"]
         assert moves == [("Ash", "add_fatigue")]  # made once

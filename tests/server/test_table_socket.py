@@ -179,6 +179,7 @@ def test_crafted_frames_get_one_line_and_no_socket_is_dropped(store: Store,
             json.dumps({"type": 7}), json.dumps({}),
             json.dumps({"type": "hello", "v": 2, "campaign": "T", "secret": ash}),
             json.dumps({"type": "hello", "v": "1", "campaign": "T", "secret": ash}),
+            json.dumps({"type": "hello", "v": 1, "campaign": "T", "secret": ash, "client": 5}),
             json.dumps({"type": "act", "act": "add_fatigue"}),
             json.dumps({"type": "act", "act": {**act, "seq": "1"}}),
             json.dumps({"type": "act", "act": {**act, "seq": -1}}),
@@ -428,8 +429,12 @@ def test_a_phone_that_drops_resumes_with_nothing_missed_or_doubled(
         await lost.holds(held + 3)  # its act was stored...
         lost.close()  # ...and the answer lost with the socket
         last = store.head(campaign_of(gm).info.id)
-        back, welcome = await _phone(server, ash_secret, held)
+        back = await Phone.connect(server.url)
+        await back.send({"type": "hello", "v": 1, "campaign": "T", "secret": ash_secret,
+                         "client": "ash-phone", "last_seen": held})
+        welcome = await back.answer()
         assert [e["seq"] for e in welcome["events"]] == list(range(held + 1, last + 1))
+        assert welcome["judged"] == 2  # its act 2 was judged: its event is among these
         # The act resent is answered again, not made twice.
         again = await back.act("Ash", "add_fatigue", client="ash-phone", seq=2)
         assert again["type"] == "accepted" and again["replay"] is True
