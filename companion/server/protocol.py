@@ -26,7 +26,7 @@ PROTOCOL_VERSION = 1
 #: frames are refused unread (tornado's own cap, further out, closes the socket).
 MAX_FRAME_BYTES = MAX_ACT_BYTES + 4096
 
-_HELLO_FIELDS = {"type", "v", "campaign", "secret", "last_seen"}
+_HELLO_FIELDS = {"type", "v", "campaign", "secret", "last_seen", "client"}
 _ACT_FIELDS = {"type", "act"}
 
 
@@ -42,6 +42,9 @@ class Hello:
     campaign: str
     secret: str
     last_seen: int
+    #: The device's name its acts carry (optional): the welcome then says the last of its
+    #: acts this server judged.
+    client: str = ""
 
 
 @dataclass(frozen=True)
@@ -111,7 +114,11 @@ def read_frame(message: str | bytes) -> Hello | ActFrame:
         if type(last_seen) is not int or not 0 <= last_seen < 2**53:
             raise ProtocolError("hello: 'last_seen' is the number of the last event held "
                                 "(0: none)")
-        return Hello(campaign, secret, last_seen)
+        client = data.get("client", "")
+        if not isinstance(client, str) or len(client) > 80:
+            raise ProtocolError("hello: 'client' names this device, as its acts do (text, "
+                                "up to 80 characters)")
+        return Hello(campaign, secret, last_seen, client)
     if kind == "act":
         _unknown(data, _ACT_FIELDS, "act")
         try:

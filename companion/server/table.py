@@ -41,7 +41,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from tornado import websocket
+from tornado import iostream, websocket
 
 from companion.server.hosts import refuse_foreign_host
 from companion.server.protocol import (
@@ -52,14 +52,15 @@ from companion.server.protocol import (
     ProtocolError,
     read_frame,
 )
+from companion.state import jsonable
 from companion.store.permissions import SEAT_GONE_LINE, SeatKey, seat_gone
 from companion.store.port import Store
 from companion.store.records import StoredEvent
 from companion.table.acts import Accepted, Act
 from companion.table.session import Session
 
-__all__ = ["ANSWERS_KEPT", "NO_SEAT_LINE", "SOCKET_PATH", "TableServer", "TableSocket",
-           "table_handlers"]
+__all__ = ["ANSWERS_KEPT", "NO_SEAT_LINE", "SOCKET_MAX_BYTES", "SOCKET_PATH", "TOO_BIG_LINE",
+           "TableServer", "TableSocket", "table_handlers"]
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +83,59 @@ SERVER_ERROR_LINE = "the table could not answer that (a server error, logged the
 #: tornado's own cap: a frame larger than this closes only that socket (1009). Between
 #: MAX_FRAME_BYTES and this, a frame is refused with one line and the socket stays.
 SOCKET_MAX_BYTES = 4 * MAX_FRAME_BYTES
+
+#: The close reason of a frame over SOCKET_MAX_BYTES (websocket code 1009; a close
+#: frame's reason holds at most 123 bytes): the project's one line, not tornado's words.
+TOO_BIG_LINE = (f"a frame is at most {MAX_FRAME_BYTES:,} bytes: this one was not read "
+                "and its socket is closed (open another)")
+
+
+class _Protocol(websocket.WebSocketProtocol13):
+    """tornado's protocol, closing an oversized frame's socket with TOO_BIG_LINE.
+
+    tornado closes the TCP connection at once after its close frame; with the big frame
+    still arriving, that resets the connection and the client may never read the close
+    frame (nor its reason). Here the rest is read and thrown away (nothing kept) until the
+    client closes, or LINGER_SECONDS run out."""
+
+    _lingering = False
+    _draining = False
+
+    def close(self, code: int | None = None, reason: str | None = None) -> None:
+        if code == 1009:
+            reason = TOO_BIG_LINE
+            self._lingering = not self.server_terminated
+        super().close(code, reason)
+
+    def _abort(self) -> None:
+        stream = self.stream
+        if not self._lingering or stream is None or stream.closed():
+            super()._abort()
+            return
+        # Every abort meanwhile (the handler's own on its close) waits for the drain.
+        self.client_terminated = self.server_terminated = True
+        if not self._draining:
+            self._draining = True
+            task = asyncio.ensure_future(_drain(stream))
+            _DRAINS.add(task)  # held until done (a task nobody holds may vanish)
+            task.add_done_callback(_DRAINS.discard)
+
+
+#: The longest an oversized frame's rest is read (and thrown away) before its socket's
+#: connection is closed regardless.
+LINGER_SECONDS = 5.0
+
+_DRAINS: set[asyncio.Future[None]] = set()
+
+
+async def _drain(stream: iostream.IOStream) -> None:
+    async def rest() -> None:
+        while True:
+            await stream.read_bytes(65536, partial=True)
+
+    with contextlib.suppress(iostream.StreamClosedError, asyncio.TimeoutError):
+        await asyncio.wait_for(rest(), LINGER_SECONDS)
+    stream.close()
 
 
 @dataclass
@@ -296,6 +350,12 @@ class TableSocket(websocket.WebSocketHandler):
         # only this socket; below it, past MAX_FRAME_BYTES, one line refuses the frame.
         return SOCKET_MAX_BYTES
 
+    def get_websocket_protocol(self) -> websocket.WebSocketProtocol | None:
+        protocol = super().get_websocket_protocol()
+        if isinstance(protocol, websocket.WebSocketProtocol13):
+            return _Protocol(self, False, protocol.params)
+        return protocol
+
     def get_compression_options(self) -> dict[str, Any] | None:
         return None  # frames are small; compression would cost each socket ~300 kB
 
@@ -362,10 +422,16 @@ class TableSocket(websocket.WebSocketHandler):
                    for m in session.members()]
         self.session, self.campaign_id, self.uid = session, info.id, info.uid
         self.sent = raw[-1].seq if raw else hello.last_seen
-        return {"type": "welcome", "v": PROTOCOL_VERSION, "campaign": info.name,
-                "rulesets": list(info.rulesets),
-                "who": session.who, "role": session.role, "head": self.sent,
-                "members": members, "events": events}
+        welcome = {"type": "welcome", "v": PROTOCOL_VERSION, "campaign": info.name,
+                   "rulesets": list(info.rulesets),
+                   "who": session.who, "role": session.role, "head": self.sent,
+                   "members": members, "events": events}
+        if hello.client:
+            # Its acts judged here already (their events are in this welcome): the client
+            # does not make them again on its state while their answers come back.
+            welcome["judged"] = self.server.answers(info.uid, session.who, session.role,
+                                                    hello.client).highest
+        return welcome
 
     # -- acts --------------------------------------------------------------------------
 
@@ -420,10 +486,12 @@ class TableSocket(websocket.WebSocketHandler):
             before = [e for e in raw if first is not None and e.seq < first]
             if before:
                 frames.append(self.events_frame(before))
+            # A move's result may be any object (a check's outcome, with its dice): sent as
+            # JSON values, as a move's event logs its arguments.
             answer = {"type": "accepted", "seq": act.seq, "events": list(outcome.events),
-                      "result": outcome.result}
+                      "result": jsonable(outcome.result)}
             if outcome.roll is not None:
-                answer["roll"] = outcome.roll
+                answer["roll"] = jsonable(outcome.roll)
             if mine:
                 self.sent = max(self.sent, max(mine))
             answer["head"] = self.sent

@@ -65,11 +65,11 @@ from companion.store.permissions import SeatError
 from companion.store.records import CampaignInfo, NewEvent, StoredEvent, StoreError
 from companion.store.registry import decode_args, move_parameters
 from companion.store.upcast import MEMBER_FORMAT
-from companion.table.acts import Accepted, Act, Outcome, Refused, RollSpec
+from companion.table.acts import MAX_ACT_BYTES, Accepted, Act, Outcome, Refused, RollSpec
 from companion.table.session import Session
 
-__all__ = ["PHONE_LINE", "PROTOCOL_VERSION", "Keep", "Link", "MirrorCampaign", "MirrorStore",
-           "Remote", "RemoteSession", "storage_key"]
+__all__ = ["PHONE_LINE", "PROTOCOL_VERSION", "TOO_BIG_LINE", "Keep", "Link", "MirrorCampaign",
+           "MirrorStore", "Remote", "RemoteSession", "storage_key"]
 
 #: The table socket's protocol version this client speaks (``docs/protocol.md``).
 PROTOCOL_VERSION = 1
@@ -77,6 +77,10 @@ PROTOCOL_VERSION = 1
 #: What a phone says of anything it would have to store itself.
 PHONE_LINE = ("on the phone app every move goes to the table as an act; this one is not "
               "one yet: make it on the GM's page")
+
+#: What a phone says of an act too large for the table (nothing is sent).
+TOO_BIG_LINE = (f"that move is larger than {MAX_ACT_BYTES:,} bytes, more than the table "
+                "takes: nothing was sent")
 
 #: The chain's head a mirror's snapshot names (the mirror does not follow the chain).
 _NO_CHAIN = "0" * 64
@@ -220,6 +224,14 @@ class MirrorCampaign(Campaign):
                 if fresh:
                     del self.confirmed[member]
                 raise
+            try:
+                self.send_act(act)
+            except BaseException:  # not sent (too large): the guess is taken back
+                if fresh:
+                    with self._quiet(), contextlib.suppress(CompanionError):
+                        tracker.restore_save(self.confirmed.pop(member))
+                raise
+            return result
         self.send_act(act)
         return result
 
@@ -379,6 +391,8 @@ class Remote:
         self.store: MirrorStore | None = None
         self.gone: str | None = None
         self.refused: str | None = None
+        #: The last of this device's acts the table said (in its welcome) it judged.
+        self.judged = 0
         self._notices: list[Notice] = []
         kept = self._read()
         self.client = str(kept.get("client") or client or f"phone-{secrets.token_hex(6)}")
@@ -424,7 +438,7 @@ class Remote:
     def hello(self) -> str:
         last = self.store.top if self.store is not None and self.welcomed else 0
         return json.dumps({"type": "hello", "v": PROTOCOL_VERSION, "campaign": self.campaign,
-                           "secret": self.secret, "last_seen": last})
+                           "secret": self.secret, "client": self.client, "last_seen": last})
 
     def connected(self, link: Link) -> None:
         """The socket is open: say hello (the queue follows the welcome)."""
@@ -446,6 +460,10 @@ class Remote:
         if self.gone is not None:
             raise SeatError(self.gone)
         act = dataclasses.replace(act, client=self.client, seq=self.next_seq)
+        if len(json.dumps({"type": "act", "act": act.to_dict()})) > MAX_ACT_BYTES:
+            # Said now: sent, it would be refused without its number (or close the
+            # socket), and stay in the queue, sent again on every reconnect.
+            raise CompanionError(TOO_BIG_LINE)
         self.next_seq += 1
         self.queue.append(act)
         self._save()
@@ -483,6 +501,10 @@ class Remote:
 
     def _welcome(self, frame: dict[str, Any]) -> None:
         head = int(frame.get("head", 0))
+        judged = frame.get("judged", 0)
+        # Acts the table judged already (their answers lost with the last socket): their
+        # events are in this welcome, so they are not made again here on top of them.
+        self.judged = judged if type(judged) is int else 0
         members = frame.get("members", [])
         state = {"members": [{**m, "member_format": MEMBER_FORMAT} for m in members],
                  "chain": _NO_CHAIN}
@@ -531,7 +553,7 @@ class Remote:
                 if tracker.to_dict() != member["save"]:
                     tracker.restore_save(member["save"])
         campaign.head = max(campaign.head, self.store.top)
-        campaign.ahead(self.queue)
+        campaign.ahead([a for a in self.queue if a.seq > self.judged])
 
     def _answer(self, frame: dict[str, Any]) -> None:
         seq = frame.get("seq")

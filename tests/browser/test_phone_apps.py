@@ -1,4 +1,5 @@
-"""Issue 44: two phones and the GM's laptop play one campaign through ``companion app``.
+"""Issue 44: two phones and the GM's laptop play one campaign through ``companion app``;
+a phone loses the network and gets it back.
 
 The phones open the phone app (``/phone/cairn_character.html`` with their seat's link:
 Pyodide on the page, no kernel), the GM the Voila page of the same app. A tap on Ash's
@@ -17,6 +18,7 @@ import re
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -26,6 +28,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from companion.rulesets.cairn_srd.character import Character
 from tests.conftest import session_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -88,12 +91,86 @@ def table(tmp_path: Path, phone_build: Path) -> Iterator[dict[str, Any]]:
                 pytest.fail((tmp_path / "app.log").read_text()[-3000:])
             time.sleep(0.2)
     try:
-        yield {"base": base, "seats": seats, "store": store, "gm": gm}
+        yield {"base": base, "port": port, "seats": seats, "store": store, "gm": gm}
     finally:
         app.terminate()
         with contextlib.suppress(subprocess.TimeoutExpired):
             app.wait(30)
         log.close()
+
+
+class Cable:
+    """A TCP relay between the browser and ``companion app`` (127.0.0.1:<free port>), so
+    a test can take the phone's network away: Chromium's own offline switch
+    (``set_offline``) leaves an open websocket alone, so the cable is cut here.
+
+    ``cut()`` closes every connection and refuses new ones until ``mend()``;
+    ``mute()`` keeps the connections but throws away what the server sends (an answer
+    lost on the way), until they are cut."""
+
+    def __init__(self, target: int) -> None:
+        self.target = target
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port: int = self.listener.getsockname()[1]
+        self.down = False
+        self.muted = False
+        self.links: list[socket.socket] = []
+        self.lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                near, _ = self.listener.accept()
+            except OSError:
+                return
+            if self.down:
+                near.close()
+                continue
+            try:
+                far = socket.create_connection(("127.0.0.1", self.target))
+            except OSError:
+                near.close()
+                continue
+            with self.lock:
+                self.links += [near, far]
+            threading.Thread(target=self._pump, args=(near, far, False), daemon=True).start()
+            threading.Thread(target=self._pump, args=(far, near, True), daemon=True).start()
+
+    def _pump(self, src: socket.socket, dst: socket.socket, downstream: bool) -> None:
+        try:
+            while data := src.recv(65536):
+                if not (downstream and self.muted):
+                    dst.sendall(data)
+        except OSError:
+            pass
+        for end in (src, dst):
+            with contextlib.suppress(OSError):
+                end.shutdown(socket.SHUT_RDWR)
+
+    def cut(self) -> None:
+        self.down = True
+        with self.lock:
+            links, self.links = self.links, []
+        for end in links:
+            with contextlib.suppress(OSError):
+                end.shutdown(socket.SHUT_RDWR)
+            end.close()
+        self.muted = False
+
+    def mute(self) -> None:
+        self.muted = True
+
+    def mend(self) -> None:
+        self.down = False
+
+    def close(self) -> None:
+        self.cut()
+        self.listener.close()
 
 
 def _counted(page: Any) -> dict[str, float]:
@@ -163,3 +240,96 @@ def test_a_tap_on_one_phone_shows_on_the_other_and_on_the_gm_s_page(
     print("phone first visit:", json.dumps(first), "second:", json.dumps(again))
     assert first["bytes"] <= 12_000_000
     assert 0 < again["bytes"] <= 200_000
+
+
+#: How many acts the page has not had answered, as its storage keeps them (for a wait).
+QUEUED = ("Object.keys(localStorage).filter(k => k.startsWith('tc-phone:'))"
+          ".map(k => JSON.parse(localStorage.getItem(k)).queue.length).join()")
+
+
+def _ash_moves(table: dict[str, Any]) -> list[tuple[str, str | None]]:
+    store = table["store"]
+    info = store.get_campaign("T")
+    return [(e.who, e.move) for e in store.events_since(info.id, 0) if e.kind == "move"]
+
+
+def test_a_phone_offline_keeps_its_taps_and_the_table_makes_each_once(
+        browser: Any, table: dict[str, Any]) -> None:
+    """Ash's phone loses the network, taps twice (shown at once, said to wait), gets it
+    back: the Socket reconnects by itself, the two acts are judged then and stored once
+    each. Then an answer is lost on the way (the table judged the act, the phone never
+    heard): after the next reconnect the act is resent and answered again, not made
+    twice."""
+    cable = Cable(table["port"])
+    try:
+        url = f"{cable.base}/phone/cairn_character.html?campaign=T&seat={table['seats']['Ash']}"
+        ash, _ = _open_phone(browser, url)
+        root = ash.locator("html")
+        bar = ash.locator(".tc-phone-bar")
+        expect(ash.get_by_text("Ash — ready")).to_be_visible()
+        expect(_fatigue(ash, 0)).to_be_visible()
+        expect(root).to_have_attribute("data-tc-phone", "online")
+        add = ash.get_by_role("button", name="+ Fatigue")
+
+        def tap(button: Any) -> None:
+            """A tap once the page's double-tap guard (issue 31) takes one again: a tap
+            within its wait for the last one's answer counts as that one."""
+            expect(button).to_be_visible()
+            ash.wait_for_function("b => !b.tcWaiting", arg=button.element_handle())
+            button.click()
+        fatigue_slots = ash.get_by_text("Fatigue (1 slot)")
+
+        # The network goes: the page says so; two taps wait in the browser's storage.
+        ash.context.set_offline(True)
+        cable.cut()
+        expect(bar).to_have_text("Not connected to the table")
+        tap(add)
+        expect(_fatigue(ash, 1)).to_be_visible()  # the tap shows at once...
+        expect(fatigue_slots).to_have_count(1)
+        expect(bar).to_have_text("1 move waiting for the table")
+        # The bar is fixed at the foot: the page ends above it, so the last controls can
+        # be scrolled out from under it.
+        expect(ash.locator("body")).not_to_have_css("padding-bottom", "0px")
+        tap(add)
+        expect(_fatigue(ash, 2)).to_be_visible()
+        expect(bar).to_have_text("2 moves waiting for the table")  # ...said to wait
+        expect(root).to_have_attribute("data-tc-phone", "waiting")
+        ash.wait_for_function(f"{QUEUED} === '2'")
+        assert _ash_moves(table) == []  # nothing reached the table
+
+        # It comes back: reconnected by itself, the queue sent and judged, once each.
+        cable.mend()
+        ash.context.set_offline(False)
+        expect(root).to_have_attribute("data-tc-phone", "online")
+        ash.wait_for_function(f"{QUEUED} === '0'")
+        expect(bar).to_be_hidden()
+        expect(_fatigue(ash, 2)).to_be_visible()
+        expect(fatigue_slots).to_have_count(2)
+        assert _ash_moves(table) == [("Ash", "add_fatigue")] * 2
+
+        # An answer lost: the table judges the tap, its answer never arrives.
+        cable.mute()
+        tap(add)
+        expect(_fatigue(ash, 3)).to_be_visible()  # the phone's guess
+        deadline = time.monotonic() + 60
+        while len(_ash_moves(table)) < 3 and time.monotonic() < deadline:
+            time.sleep(0.1)  # the store is the server's: polled, not the page
+        assert _ash_moves(table) == [("Ash", "add_fatigue")] * 3
+        ash.wait_for_function(f"{QUEUED} === '1'")  # still pending here
+        cable.cut()
+        cable.mend()  # the next reconnect resends it; the table answers it again
+        ash.wait_for_function(f"{QUEUED} === '0'")
+        expect(root).to_have_attribute("data-tc-phone", "online")
+        expect(_fatigue(ash, 3)).to_be_visible()
+        expect(_fatigue(ash, 4)).to_have_count(0)
+        expect(fatigue_slots).to_have_count(3)
+        assert _ash_moves(table) == [("Ash", "add_fatigue")] * 3
+        gm = table["gm"]
+        gm.refresh()
+        assert gm.tracker("Ash", Character).fatigue == 3
+        expect(bar).to_be_hidden()
+        expect(ash.locator("body")).to_have_css("padding-bottom", "0px")
+        ash.context.close()
+    finally:
+        cable.close()
+

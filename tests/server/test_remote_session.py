@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator
 import pytest
 from tornado import websocket
 
+from companion.errors import CompanionError
 from companion.rulesets.cairn_srd.character import Character
 from companion.store import open_store
 from companion.store.campaign import create
@@ -363,6 +364,90 @@ def test_a_revoked_seat_is_told_and_the_phone_acts_no_more(store: Store,
         with pytest.raises(SeatError):
             act(ash, "add_fatigue")
         assert not remote.queue and ash.fatigue == 0
+        wire.drop()
+
+    asyncio.run(play())
+
+
+def test_an_answer_lost_on_the_way_and_the_act_resent_make_the_move_once(
+        store: Store, server: Server) -> None:
+    gm = _table(store)
+    secret = make_seat(store, "T", "Ash", "player")
+    info = campaign_of(gm).info
+
+    async def play() -> None:
+        remote, wire, notices = await _phone(server, secret)
+        ash = _sheet(remote, "Ash")
+        lost: list[str] = []
+
+        def swallow(text: str) -> str:  # the table judged it; the answer never came
+            if json.loads(text).get("type") == "accepted":
+                lost.append(text)
+                return "null"
+            return text
+
+        wire.mangle = swallow
+        act(ash, "add_fatigue")
+        await wire.until(lambda: bool(lost))
+        assert [e.move for e in store.events_since(info.id) if e.kind == "move"] == [
+            "add_fatigue"]  # stored at the table...
+        assert [a.move for a in remote.queue] == ["add_fatigue"]  # ...pending on the phone
+        assert ash.fatigue == 1  # the phone's own guess
+        wire.drop()
+        wire.mangle = lambda text: text
+        shown: list[int] = []  # what the sheet is told from here on
+        ash.on_change(lambda _tracker: shown.append(ash.fatigue))
+        await wire.connect()  # the welcome brings its event; the queue is sent again
+        await wire.until(lambda: not remote.queue)
+        # The welcome says the act was judged: it is not made again on top of its own
+        # event while its answer comes back (the sheet never shows a second Fatigue).
+        assert remote.judged == 1
+        assert shown and set(shown) == {1}, shown
+        assert json.loads(lost[0])["seq"] == 1
+        moves = [(e.who, e.move) for e in store.events_since(info.id) if e.kind == "move"]
+        assert moves == [("Ash", "add_fatigue")]  # made once
+        assert ash.fatigue == 1
+        gm.refresh()
+        assert ash.to_dict() == campaign_of(gm).tracker("Ash").to_dict()
+        assert [k for k, _ in notices if k in ("accepted", "refused")] == ["accepted"]
+        # Still one: nothing more arrives for it.
+        gm.act("Bryn", "add_fatigue")
+        await wire.until(lambda: remote.store is not None
+                         and remote.store.top == store.head(info.id))
+        assert ash.fatigue == 1 and ash.to_dict() == campaign_of(gm).tracker("Ash").to_dict()
+        wire.drop()
+
+    asyncio.run(play())
+
+
+def test_an_act_too_large_for_the_table_is_said_at_once_and_never_queued(
+        store: Store, server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.table import remote as remote_module
+    from companion.table.acts import MAX_ACT_BYTES
+    from companion.table.remote import TOO_BIG_LINE
+
+    _table(store)
+    secret = make_seat(store, "T", "Ash", "player")
+
+    async def play() -> None:
+        remote, wire, _ = await _phone(server, secret)
+        ash = _sheet(remote, "Ash")
+        # A save padded past the act's cap: a real save to the tracker, too large to send.
+        save = ash.to_json() + " " * MAX_ACT_BYTES
+        with pytest.raises(CompanionError, match="larger than") as raised:
+            ash.load(save)
+        assert str(raised.value) == TOO_BIG_LINE
+        # A move made at once on the phone, then found too large to send (the cap made
+        # small here: the rules cap every text argument far below the real one).
+        with monkeypatch.context() as patch:
+            patch.setattr(remote_module, "MAX_ACT_BYTES", 120)
+            with pytest.raises(CompanionError, match="larger than"):
+                act(ash, "add_item", "A lantern with a long name")
+        assert not remote.queue and remote.next_seq == 1
+        assert ash.fatigue == 0 and _items(ash) == []  # the guess taken back
+        act(ash, "add_fatigue")  # the next act is the first the table hears of
+        await wire.until(lambda: not remote.queue)
+        assert ash.fatigue == 1
         wire.drop()
 
     asyncio.run(play())

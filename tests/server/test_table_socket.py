@@ -8,6 +8,7 @@ clients (``wire.Phone``):
 - an act the seat may not make is refused and stores nothing;
 - crafted frames (not JSON, wrong types, huge, deep, binary, unknown type, out-of-order
   seq, replays) get one line each, and the sender's and another phone's sockets go on;
+  a frame over the socket's cap closes only that socket, its close reason one line;
 - no frame sent to a player holds another seat's hidden value (Dice Monarchs);
 - a phone that drops resumes with last_seen: nothing missed, nothing doubled, and an act
   resent after a lost answer is answered again, not made twice;
@@ -37,7 +38,7 @@ from tornado import httpclient, websocket
 from companion.rulesets.cairn_srd.character import Character
 from companion.rulesets.miasma.dice_monarchs import DiceMonarchsGame
 from companion.server.protocol import MAX_FRAME_BYTES
-from companion.server.table import NO_SEAT_LINE
+from companion.server.table import NO_SEAT_LINE, SOCKET_MAX_BYTES, TOO_BIG_LINE
 from companion.store import open_store
 from companion.store.campaign import create
 from companion.store.permissions import SEAT_GONE_LINE
@@ -178,6 +179,7 @@ def test_crafted_frames_get_one_line_and_no_socket_is_dropped(store: Store,
             json.dumps({"type": 7}), json.dumps({}),
             json.dumps({"type": "hello", "v": 2, "campaign": "T", "secret": ash}),
             json.dumps({"type": "hello", "v": "1", "campaign": "T", "secret": ash}),
+            json.dumps({"type": "hello", "v": 1, "campaign": "T", "secret": ash, "client": 5}),
             json.dumps({"type": "act", "act": "add_fatigue"}),
             json.dumps({"type": "act", "act": {**act, "seq": "1"}}),
             json.dumps({"type": "act", "act": {**act, "seq": -1}}),
@@ -207,6 +209,69 @@ def test_crafted_frames_get_one_line_and_no_socket_is_dropped(store: Store,
         assert moves == [("Ash", "add_fatigue"), ("Bryn", "add_fatigue")]
         for phone in (stranger, attacker, other):
             phone.close()
+
+    asyncio.run(play())
+
+
+def test_a_frame_over_the_socket_s_cap_closes_that_socket_with_one_line(
+        store: Store, server: Server) -> None:
+    _table(store)
+    ash, bryn = make_seat(store, "T", "Ash", "player"), make_seat(store, "T", "Bryn", "player")
+    huge = json.dumps({"type": "act", "act": {
+        "tracker": "Ash", "move": "add_fatigue", "client": "x", "seq": 1,
+        "args": {"x": "y" * SOCKET_MAX_BYTES}}})
+
+    async def play() -> None:
+        attacker, _ = await _phone(server, ash)
+        other, _ = await _phone(server, bryn)
+        # The server may close before the whole frame is written: the send may fail.
+        with contextlib.suppress(websocket.WebSocketClosedError):
+            await attacker.send(huge)
+        # tornado reads no byte of it past its length: the socket is closed, with code
+        # 1009 and the project's one line (not tornado's "message too big").
+        assert await asyncio.wait_for(attacker.conn.read_message(), WAIT) is None
+        assert attacker.conn.close_code == 1009
+        assert attacker.conn.close_reason == TOO_BIG_LINE
+        assert "\n" not in TOO_BIG_LINE and len(TOO_BIG_LINE.encode()) <= 123
+        # The server goes on: the other phone's socket, and a new one of the same seat.
+        made = await other.act("Bryn", "add_fatigue")
+        assert made["type"] == "accepted", made
+        again, welcome = await _phone(server, ash)
+        assert welcome["type"] == "welcome"
+        assert (await again.act("Ash", "add_fatigue", client="x", seq=1))["type"] \
+            == "accepted"
+        moves = [(e.who, e.move) for e in store.events_since(store.get_campaign("T").id)
+                 if e.kind == "move"]
+        assert moves == [("Bryn", "add_fatigue"), ("Ash", "add_fatigue")]
+        for phone in (other, again):
+            phone.close()
+
+    asyncio.run(play())
+
+
+def test_a_move_whose_result_is_an_object_is_answered_in_json(store: Store,
+                                                             server: Server) -> None:
+    """A plot-points check returns its outcome (dice and all): the answer carries it as
+    JSON values, and a resend is answered again the same way (it was a server error)."""
+    from companion.rulesets.plot_points.session import PlotPointSession
+
+    gm = session_of(create(store, "P", ["plot_points"], who="Mira", role="gm"))
+    gm.add("Table", PlotPointSession.new(["Ash"], "Mira"), role="minigame")
+    ash = make_seat(store, "P", "Ash", "player")
+
+    async def play() -> None:
+        phone, _ = await _phone(server, ash, campaign="P")
+        answer = await phone.act("table", "roll_check", {"who": "Ash"}, seq=1)
+        assert answer["type"] == "accepted", answer
+        assert isinstance(answer["result"], dict) and answer["result"]
+        json.dumps(answer)
+        again = await phone.act("table", "roll_check", {"who": "Ash"}, seq=1)
+        assert again["type"] == "accepted" and again["replay"] is True
+        assert again["result"] == answer["result"]
+        rolls = [e for e in store.events_since(store.get_campaign("P").id)
+                 if e.kind == "move" and e.move == "roll_check"]
+        assert len(rolls) == 1
+        phone.close()
 
     asyncio.run(play())
 
@@ -364,8 +429,12 @@ def test_a_phone_that_drops_resumes_with_nothing_missed_or_doubled(
         await lost.holds(held + 3)  # its act was stored...
         lost.close()  # ...and the answer lost with the socket
         last = store.head(campaign_of(gm).info.id)
-        back, welcome = await _phone(server, ash_secret, held)
+        back = await Phone.connect(server.url)
+        await back.send({"type": "hello", "v": 1, "campaign": "T", "secret": ash_secret,
+                         "client": "ash-phone", "last_seen": held})
+        welcome = await back.answer()
         assert [e["seq"] for e in welcome["events"]] == list(range(held + 1, last + 1))
+        assert welcome["judged"] == 2  # its act 2 was judged: its event is among these
         # The act resent is answered again, not made twice.
         again = await back.act("Ash", "add_fatigue", client="ash-phone", seq=2)
         assert again["type"] == "accepted" and again["replay"] is True

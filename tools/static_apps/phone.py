@@ -200,7 +200,9 @@ async def join(query: str) -> Remote | None:
         socket.remote.gone = refusal or NO_SEAT  # no retrying a refused seat
         socket.close()
         raise CompanionError(refusal or NO_SEAT)
-    remote.on_notice(NoticeBar())
+    bar = NoticeBar()
+    bar("welcome", "")  # the welcome came before the bar: the page is online from here
+    remote.on_notice(bar)
     if remote.store is not None:
         port.use(remote.store)
     plug_session(remote.session)
