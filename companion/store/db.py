@@ -266,7 +266,8 @@ class SqlStore(StoreBase):
         # SQLite's change watchers: one connection per waiting thread (wait_for_change).
         self._watchers = threading.local()
         self._watcher_lock = threading.Lock()
-        self._watcher_conns: list[Any] = []
+        # Each with the thread it watches for (only that thread may close it while alive).
+        self._watcher_conns: list[tuple[threading.Thread, Any]] = []
         # Bumped by close(): a watcher thread whose connection close() shut opens a new one.
         self._watcher_generation = 0
         #: A scratch copy in a folder of our own (judged for a waiting WAL): writable.
@@ -534,9 +535,16 @@ class SqlStore(StoreBase):
         self.engine.dispose()
         with self._watcher_lock:
             self._watcher_generation += 1
-            for conn in self._watcher_conns:
-                conn.close()
-            self._watcher_conns.clear()
+            # A connection another live thread may be using this instant is left to that
+            # thread, which closes it at its next look (closing it from here crashed the
+            # process: SQLite's connection is not safe to close under another thread's use).
+            kept = []
+            for thread, conn in self._watcher_conns:
+                if thread is threading.current_thread() or not thread.is_alive():
+                    conn.close()
+                else:
+                    kept.append((thread, conn))
+            self._watcher_conns = kept
 
     def __repr__(self) -> str:
         """The database and its schema version, e.g. ``<Store sqlite /srv/c.db, schema
@@ -1146,12 +1154,17 @@ class SqlStore(StoreBase):
         try:
             if conn is None or self._watchers.generation != self._watcher_generation:
                 assert self.path is not None
-                conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
-                                       check_same_thread=False)
+                me = threading.current_thread()
                 with self._watcher_lock:
+                    if conn is not None:  # this thread's own, from before a close()
+                        self._watcher_conns = [(t, c) for t, c in self._watcher_conns
+                                               if c is not conn]
+                        conn.close()
+                    conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro",
+                                           uri=True, check_same_thread=False)
                     self._watchers.conn = conn
                     self._watchers.generation = self._watcher_generation
-                    self._watcher_conns.append(conn)
+                    self._watcher_conns.append((me, conn))
             return int(conn.execute("PRAGMA data_version").fetchone()[0])
         except sqlite3.Error as exc:
             raise StoreError(f"cannot watch {self.path} for changes: {exc}") from None

@@ -470,7 +470,8 @@ def test_hit_dice_take_the_campaign_s_roll_modes_and_real_dice(db: Path) -> None
     assert (gm_app.model.hp, gm_app.model.hit_dice) == (8 + 8, 4)
     assert "real dice" in gm_app.last.value
     logged = campaign_of(app.session).log(("roll",))[-1]
-    assert logged.data["text"] == "d8 shows 6" and logged.seed is None
+    # The Hit Die's own line (issue 43: the move's, no longer the widget's "d8 shows 6").
+    assert logged.data["text"].startswith("Hit Die d8 6+2: +8 hp") and logged.seed is None
     # A player's blind roll: the GM sees it, the player sees only its commitment.
     other = open_campaign(open_store(db), "Tuesday", who="Ash", role="player")
     phone = picked(build(other, "hit_dice"), "Ash")
@@ -481,9 +482,11 @@ def test_hit_dice_take_the_campaign_s_roll_modes_and_real_dice(db: Path) -> None
     entry = other.log(("roll",))[-1]
     assert entry.seed is None and "commitment" in entry.data
     move = other.log(("move",))[-1]
-    assert move.move == "spend_hit_die" and move.seed is None
+    # The Hit Die's own move (issue 43: roll_hit_die is a move now), its dice hidden.
+    assert move.move == "roll_hit_die" and move.seed is None
     reveal = campaign_of(app.session).reveal(entry.seq)
-    assert reveal.data["text"] == f"d8 shows {roll('1d8', seed=reveal.seed).total}"
+    face = roll('1d8', seed=reveal.seed).total
+    assert reveal.data["text"].startswith(f"Hit Die d8 {face}+2: +{face + 2} hp")
 
 
 def test_travel_rolls_take_the_campaign_s_roll_modes_and_real_dice(db: Path) -> None:
