@@ -125,7 +125,7 @@ def test_an_sqlite_wait_reads_the_head_only_when_another_connection_commits(
         finally:
             timer.join()
         assert len(reads) == 2  # at the start, and once after the other's commit
-        watchers = list(store._watcher_conns)
+        watchers = [conn for _, conn in store._watcher_conns]
         assert len(watchers) == 1  # this thread's, kept for its next wait
     import sqlite3
 
