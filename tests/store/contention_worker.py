@@ -139,7 +139,9 @@ def run(db: str, writers: int, moves: int, name: str = "Busy", *,
     reports: list[Report] = []
     killed = kill_after is None
     deadline = time.monotonic() + timeout
-    while len(reports) < writers - (0 if kill_after is None else 1) \
+    # Until the others have reported and the doomed one is killed (it may start last, after
+    # the others are done: it is killed all the same, then, mid-run of its own).
+    while (len(reports) < writers - (0 if kill_after is None else 1) or not killed) \
             and time.monotonic() < deadline:
         if follower.wait(0.05 if not killed else 0.2):
             wakes += 1
