@@ -28,14 +28,11 @@ from typing import Any
 
 import pytest
 
-from companion.store import open_store
-from companion.store.seats import make_seat
 from tests.fairplay.test_seat_view_complete import (
     ROLES,
     TAMPERINGS,
-    _Capture,
     _hidden_entry,
-    _play,
+    seat_views,
 )
 from tests.test_same_row import current_core_zip
 
@@ -105,24 +102,8 @@ def cli_line(folder: Path, name: str, doc: Any, *options: str) -> tuple[bool, st
 def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     """Each role's view of campaign T, the same seat's view of campaign U (the source of
     a foreign entry), and T's export, as the command line writes them."""
-    path = str(tmp_path_factory.mktemp("played") / "campaigns.db")
-    capture = _Capture()
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("COMPANION_DB", path)
-        with open_store(path) as store:
-            _play(store, "T")
-            _play(store, "U")
-            seats = {"gm": make_seat(store, "T", "Mira", "gm"),
-                     "player": make_seat(store, "T", "Ash", "player")}
-        out: dict[str, Any] = {}
-        for role in ROLES:
-            options = ["--seat", seats[role]] if role in seats else []
-            out[role] = capture.json("log", "T", "--json", *options)
-            out[f"foreign {role}"] = capture.json("log", "U", "--json", *(
-                ["--gm"] if role == "gm" else ["--player", "Ash"] if role == "player"
-                else []))
-        out["export"] = capture.json("campaign", "export", "T")
-        yield out
+    yield seat_views(str(tmp_path_factory.mktemp("played") / "campaigns.db"),
+                     with_export=True)
 
 
 def forged_files(played: dict[str, Any]) -> list[tuple[str, Any, str]]:

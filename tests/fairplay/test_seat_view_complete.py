@@ -42,12 +42,11 @@ def _play(store: Any, name: str) -> None:
     gm.close_sitting()
 
 
-@pytest.fixture(scope="module")
-def views(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    """Each role's view of campaign T, and the spectator's view of campaign U (the same
-    play, another campaign: the source of a foreign entry)."""
-    path = str(tmp_path_factory.mktemp("views") / "campaigns.db")
-    capsys = _Capture()
+def seat_views(path: str, *, with_export: bool = False) -> dict[str, Any]:
+    """Campaigns T and U played in a new database at ``path``; each role's view of T and
+    of U (the source of a foreign entry: ``"foreign <role>"``), and with ``with_export``
+    T's export (``"export"``), as the command line writes them."""
+    capture = _Capture()
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("COMPANION_DB", path)
         with open_store(path) as store:
@@ -58,11 +57,20 @@ def views(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
         out: dict[str, Any] = {}
         for role in ROLES:
             options = ["--seat", seats[role]] if role in seats else []
-            out[role] = capsys.json("log", "T", "--json", *options)
-            out[f"foreign {role}"] = capsys.json("log", "U", "--json", *(
+            out[role] = capture.json("log", "T", "--json", *options)
+            out[f"foreign {role}"] = capture.json("log", "U", "--json", *(
                 ["--gm"] if role == "gm" else ["--player", "Ash"] if role == "player"
                 else []))
-        yield out
+        if with_export:
+            out["export"] = capture.json("campaign", "export", "T")
+    return out
+
+
+@pytest.fixture(scope="module")
+def views(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """Each role's view of campaign T, and of campaign U (the same play, another
+    campaign: the source of a foreign entry)."""
+    yield seat_views(str(tmp_path_factory.mktemp("views") / "campaigns.db"))
 
 
 class _Capture:

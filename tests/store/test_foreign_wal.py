@@ -14,6 +14,7 @@ import pytest
 
 from companion.store import open_campaign, open_store
 from tests.store.test_hostile_store import _play, one_line, run
+from tests.store.test_read_only_wal import _left_with_a_wal
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -56,16 +57,7 @@ def test_another_database_s_wal_beside_the_file_is_refused_untouched(
 
 def test_the_file_s_own_waiting_wal_is_read(tmp_path: Path,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    source = tmp_path / "live" / "c.db"
-    source.parent.mkdir()
-    _play(str(source))
-    copy = tmp_path / "copy" / "c.db"
-    copy.parent.mkdir()
-    with open_store(source) as store:
-        open_campaign(store, "Tuesday").roll("1d20", seed=7)
-        shutil.copy(source, copy)
-        shutil.copy(f"{source}-wal", f"{copy}-wal")
-    assert not Path(f"{copy}-shm").exists()
+    copy = _left_with_a_wal(tmp_path)  # its own WAL, no -shm: judged, and read
     monkeypatch.setenv("COMPANION_DB", str(copy))
     status, out, err = run("log", "Tuesday")
     assert status == 0 and "1d20" in out, err
