@@ -22,24 +22,22 @@ list's seed, not by ``table earthmote_biome``). No app rolls ``mm_ability_check_
 from __future__ import annotations
 
 import contextlib
-import functools
 import html
-import http.server
 import importlib.util
 import io
 import json
 import re
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
 
 from companion import cli, tables
+from tests.served import FolderServer
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -165,29 +163,14 @@ def test_the_earthmotes_app_rolls_the_clis_rows() -> None:
 # -- the site's table-roll cell in Pyodide ------------------------------------------------
 
 
-class _Handler(http.server.SimpleHTTPRequestHandler):
-    extensions_map: ClassVar[dict[str, str]] = {
-        **http.server.SimpleHTTPRequestHandler.extensions_map,
-        ".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm",
-        ".json": "application/json", ".zip": "application/zip",
-    }
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
 @pytest.fixture(scope="module")
 def served_site() -> Iterator[str]:
     needed = [SITE / "javascripts" / "roller.mjs", SITE / "assets" / "pyodide" / "pyodide.mjs"]
     missing = [str(p.relative_to(ROOT)) for p in needed if not p.exists()]
     if missing:
         pytest.fail(f"the built site lacks {missing}: run `make docs`")
-    handler = functools.partial(_Handler, directory=str(SITE))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
+    with FolderServer(SITE) as served:
+        yield served.url
 
 
 def current_core_zip() -> bytes:

@@ -127,10 +127,21 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
             self.send_header("Cache-Control", "no-cache")
 
 
-def server(site: Path, bind: str = "127.0.0.1", port: int = 0) -> http.server.ThreadingHTTPServer:
+class SiteServer(http.server.ThreadingHTTPServer):
+    """A threading server that takes a reader leaving mid-download in its stride."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # A phone closing a tab or dropping off the network resets its connection while a
+        # file is still on its way: an everyday event, not a fault worth a traceback.
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
+
+
+def server(site: Path, bind: str = "127.0.0.1", port: int = 0) -> SiteServer:
     """A server of ``site`` on ``bind:port`` (``0``: a free port), not yet serving."""
     handler = partial(SiteHandler, directory=str(site))
-    return http.server.ThreadingHTTPServer((bind, port), handler)
+    return SiteServer((bind, port), handler)
 
 
 def main(argv: list[str]) -> int:

@@ -13,17 +13,16 @@
 
 from __future__ import annotations
 
-import functools
-import http.server
 import sys
-import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 import pytest
+
+from tests.served import FolderServer
 
 T = TypeVar("T")
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,29 +32,10 @@ if str(TOOLS) not in sys.path:  # the site's build helpers, tested directly
     sys.path.insert(0, str(TOOLS))
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    extensions_map: ClassVar[dict[str, str]] = {
-        **http.server.SimpleHTTPRequestHandler.extensions_map,
-        ".mjs": "text/javascript",
-        ".js": "text/javascript",
-        ".wasm": "application/wasm",
-        ".json": "application/json",
-        ".zip": "application/zip",
-    }
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
 @pytest.fixture(scope="session")
 def site_url(built_site: Path) -> Iterator[str]:
-    handler = functools.partial(_QuietHandler, directory=str(built_site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
+    with FolderServer(built_site) as served:
+        yield served.url
 
 
 class BrowserThread:

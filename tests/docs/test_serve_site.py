@@ -112,3 +112,22 @@ def test_files_go_over_http_1_1_on_one_connection(site: tuple[str, int]) -> None
             assert answer.getheader("Connection") != "close"
     finally:
         conn.close()
+
+
+def test_a_reader_dropping_the_connection_is_no_traceback(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # A phone leaving mid-download resets its connection: a quiet event; any other fault
+    # of a request still prints as http.server prints it.
+    running = serve_site.server(Path("."))
+    try:
+        for fault, shown in ((ConnectionResetError(104, "Connection reset by peer"), False),
+                             (BrokenPipeError(32, "Broken pipe"), False),
+                             (ValueError("a real fault"), True)):
+            try:
+                raise fault
+            except Exception:
+                running.handle_error(None, ("127.0.0.1", 5))
+            printed = capsys.readouterr().err
+            assert ("Traceback" in printed) is shown, (fault, printed)
+    finally:
+        running.server_close()

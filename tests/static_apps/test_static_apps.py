@@ -11,22 +11,20 @@ reachable (requests to other hosts fail the test).
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
 import os
 import subprocess
 import sys
-import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar
+from typing import Any, TypeVar
 from urllib.parse import quote
 
 import pytest
 
 from tests.browser.failures import record, recording_playwright
+from tests.served import FolderServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -34,17 +32,6 @@ ROOT = Path(__file__).resolve().parents[2]
 SITE = Path(os.environ.get("STATIC_SITE", ROOT / "site"))
 APP_WAIT = 120_000  # ms: Pyodide boots per page (seconds; more under a loaded CI)
 T = TypeVar("T")
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    extensions_map: ClassVar[dict[str, str]] = {
-        **http.server.SimpleHTTPRequestHandler.extensions_map,
-        ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm",
-        ".json": "application/json", ".whl": "application/zip", ".zip": "application/zip",
-    }
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
 
 
 @pytest.fixture(scope="module")
@@ -55,21 +42,8 @@ def static_site(built_site: Path) -> Path:
     return SITE
 
 
-class StaticServer:
-    """``site/`` served on a free port of 127.0.0.1."""
-
-    def __init__(self, folder: Path) -> None:
-        handler = functools.partial(_Quiet, directory=str(folder))
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        self.running = True
-
-    def stop(self) -> None:
-        if self.running:
-            self.running = False
-            self.server.shutdown()
-            self.server.server_close()
+#: ``site/`` served on a free port of 127.0.0.1 (the name the tests know it by).
+StaticServer = FolderServer
 
 
 @pytest.fixture
