@@ -234,6 +234,7 @@ def _setup(store: Store, name: str) -> dict[str, Session]:
     gm.add("Miasma", MiasmaTracker(), role="minigame")
     gm.add("Motes", EarthmoteLog(), role="minigame")
     gm.add("Death", DeathRecord(), role="minigame")
+    gm.add("Fallen", DeathRecord(), role="minigame")
     gm.add("Bryn", Adventurer(name="Bryn"))
     gm.add("GM threads", GameMaster(), role="minigame")
     gm.add("Fight", Encounter(), role="encounter")
@@ -270,7 +271,12 @@ SCRIPT: list[tuple[str, Act]] = [
                  roll=RollSpec(label="Ash: panic save in the dark"))),
     # Dice Monarchs
     ("Mira", Act("Dice Monarchs", "new_table", {"players": ["Ash", "Bryn"], "chips": 50})),
+    ("Mira", Act("Dice Monarchs", "set_banker_rolls", {"on": True})),
     ("Mira", Act("Dice Monarchs", "deal")),
+    ("Bryn", Act("Dice Monarchs", "bet", {"player": "Bryn", "amount": 1})),
+    ("Ash", Act("Dice Monarchs", "call", {"player": "Ash"})),
+    # The banker's own community dice (the flop's d4 d6 d8), entered as rolled.
+    ("Mira", Act("Dice Monarchs", "enter_community", roll=RollSpec(own_dice=(2, 5, 7)))),
     # Plot Points
     ("Mira", Act("Plot", "add_player", {"name": "Ash"})),
     ("Mira", Act("Plot", "roll_check", {"who": "Ash", "ability": "strong", "difficulty": 12},
@@ -287,6 +293,12 @@ SCRIPT: list[tuple[str, Act]] = [
     # 5e death and returning
     ("Mira", Act("Death", "drop_to_zero")),
     ("Mira", Act("Death", "roll_death_save", roll=RollSpec("gm"))),
+    ("Mira", Act("Fallen", "die")),
+    # The return and the soul's psychosis in one unit (a rolled table move).
+    ("Mira", Act("", "table", {"name": "variant5e.death_and_returning.return_attempt",
+                               "args": {"record": "Fallen", "spell": "raise dead",
+                                        "caster_modifier": 3, "psychosis": "Miasma",
+                                        "name": "Ash"}}, roll=RollSpec())),
     ("Mira", Act("Hit Dice", "take_damage", {"amount": 5})),
     ("Mira", Act("Hit Dice", "short_rest")),
     ("Mira", Act("Hit Dice", "roll_hit_die", roll=RollSpec())),
