@@ -17,8 +17,9 @@ serves neither the table socket nor the phone apps (``server/voila.py`` mounts t
 
 The check is known to catch a leak on each channel it reads, by the same ``leaks``:
 
-- a page: the hub's token planted in the service's error page (the browser is handed the
-  real page with the token added), where it did leak before the fix;
+- a page and a header: the hub's token planted in the service's error page (the browser
+  is handed the real page with the token added), where it did leak before the fix, and
+  the cookie secret in a header of another;
 - real leaks made by the server itself, with no hook in the service's code: a notebook no
   club has, added to the folder the test hub serves, whose kernel prints the database's
   address (its own environment's) into the page it renders and, at a tap, sends the hub's
@@ -34,6 +35,7 @@ import contextlib
 import html
 import json
 import re
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -114,12 +116,20 @@ def _base64_pieces(text: str) -> list[str]:
     return pieces
 
 
+def _header_lines(headers: list[dict[str, str]]) -> str:
+    """A response's headers as it received them, one ``name: value`` line each."""
+    return "\n".join(f"{header['name']}: {header['value']}" for header in headers)
+
+
 @dataclass
 class Received:
     """Everything one browser page received: ``(what, text)`` records."""
 
     records: list[tuple[str, str]] = field(default_factory=list)
     unread: list[str] = field(default_factory=list)  # responses with no body to read
+    #: Responses being read (a body is handed over when it has all arrived, which can be
+    #: after the navigation that asked for it returned): id -> address.
+    reading: dict[int, str] = field(default_factory=dict)
 
     def watch(self, page: Any) -> None:
         page.on("response", self._response)
@@ -127,12 +137,15 @@ class Received:
 
     def _response(self, response: Any) -> None:
         where = f"{response.status} {response.url}"
+        self.reading[id(response)] = where
         try:
-            headers = "\n".join(f"{k}: {v}" for k, v in response.headers_array())
+            headers = _header_lines(response.headers_array())
             body = b"" if 300 <= response.status < 400 else response.body()
         except Exception as exc:  # the page moved on (or closed) before it was read
             self.unread.append(f"{where}: {str(exc).splitlines()[0][:120]}")
             return
+        finally:
+            self.reading.pop(id(response), None)
         self.records.append((f"headers of {where}", headers))
         if body:  # a redirect has none: its Location is in the headers
             self.records.append((f"body of {where}", body.decode("utf-8", "replace")))
@@ -147,17 +160,28 @@ class Received:
 
         ws.on("framereceived", frame)
 
+    def settle(self, page: Any, seconds: float = 20.0) -> None:
+        """Let every response the page has had finish being read (a test must not move
+        on, or close the page, while one is: its body would be lost unread)."""
+        page.wait_for_timeout(100)  # the events already on their way are handed over
+        deadline = time.monotonic() + seconds
+        while self.reading and time.monotonic() < deadline:
+            page.wait_for_timeout(50)
+
     def read_again(self, page: Any) -> None:
-        """What the browser could not hand over in time (a page left, a cached file):
-        asked for again with the page's own cookies, as her browser would."""
-        for where in self.unread:
+        """What the browser could not hand over in time (a page left, a cached file, a
+        body still not read after ``settle``): asked for again with the page's own
+        cookies, as her browser would."""
+        self.settle(page)
+        for where in [*self.unread, *self.reading.values()]:
             url = where.split(" ", 2)[1].rstrip(":")
             answer = page.request.get(url, max_redirects=0)
-            headers = "\n".join(f"{k}: {v}" for k, v in answer.headers_array)
+            headers = _header_lines(answer.headers_array)
             self.records.append((f"headers of {answer.status} {url}", headers))
             self.records.append((f"body of {answer.status} {url}",
                                  answer.body().decode("utf-8", "replace")))
         self.unread.clear()
+        self.reading.clear()
 
     def add_cookies(self, page: Any) -> None:
         for cookie in page.context.cookies():
@@ -190,6 +214,7 @@ def signed_in_ash(browser: Any, club: Club) -> Iterator[tuple[Any, Received]]:
     ash = login(browser, club, "ash", watch=received.watch)
     try:
         yield ash, received
+        received.read_again(ash)  # what her last pages still had on their way
     finally:
         ash.context.close()
         club.pages.remove(ash)
@@ -253,13 +278,16 @@ def test_a_players_session_receives_no_secret_of_the_service(browser: Any,
           f"{len(secrets)} secrets ({', '.join(sorted(secrets))})")
 
 
-def plant(page: Any, url_part: str, secret: str) -> None:
+def plant(page: Any, url_part: str, secret: str, *, header: str = "") -> None:
     """Hand ``page`` the real answer of any address holding ``url_part`` with ``secret``
-    added, as a leaking server would."""
+    added, as a leaking server would: to its body, or as the value of ``header``."""
     def leak(route: Any) -> None:
         answer = route.fetch()
-        route.fulfill(status=answer.status, content_type="text/html",
-                      body=answer.text() + f"<!-- {secret} -->")
+        if header:
+            route.fulfill(response=answer, headers={**answer.headers, header: secret})
+        else:
+            route.fulfill(status=answer.status, content_type="text/html",
+                          body=answer.text() + f"<!-- {secret} -->")
 
     page.route(re.compile(re.escape(url_part)), leak)
 
@@ -267,16 +295,23 @@ def plant(page: Any, url_part: str, secret: str) -> None:
 def test_a_planted_secret_is_caught(browser: Any, club: Club) -> None:
     secrets = service_secrets(club)
     token = next(name for name in secrets if "JUPYTERHUB_API_TOKEN" in name)
+    cookie = "the cookie secret"
     with signed_in_ash(browser, club) as (ash, received):
         # Where it did leak before the fix: the service's error page for a signed-in
         # member (jupyter_server's page.html wrote it into data-jupyter-api-token).
         plant(ash, "/services/table/tree", secrets[token])
+        # And a header: the check reads every response's headers too.
+        plant(ash, "/services/table/nope", secrets[cookie], header="X-Table-Note")
         ash.goto(f"{club.url}/services/table/tree", wait_until="load")
         ash.goto(f"{club.url}/services/table/nope", wait_until="load")
+        ash.goto(f"{club.url}/services/table/api/status", wait_until="load")
     leaks = received.leaks(secrets)
-    assert len(leaks) == 1, leaks
+    assert len(leaks) == 2, leaks
     assert leaks[0].startswith(f"{token} in the body of 404 "), leaks
     assert "/services/table/tree:" in leaks[0], leaks
+    assert leaks[1].startswith(f"{cookie} in the headers of 404 "), leaks
+    assert "/services/table/nope:" in leaks[1], leaks
+    assert re.search(r"x-table-note: ?\[SECRET\]", leaks[1], re.IGNORECASE), leaks
 
 
 #: The notebook the leak test adds to the served apps (no club has it).
