@@ -9,6 +9,11 @@ campaign ``Tuesday`` (Cairn) with the GM seat ``gm``, the player seats ``ash`` a
 It waits until the hub and the service answer, and stops both (service first: it shuts
 its kernels down) at the end.
 
+The service serves a copy of the apps' notebooks (``Club.apps_dir``, the same files as
+the checkout's ``widgets/``) and has one more, empty, folder on its ``JUPYTER_PATH``
+(``Club.jupyter_dir``): a test may add a notebook or a kernel spec of its own there (the
+leak test plants real leaks so) without touching the checkout or the service's code.
+
 What the hub needs is installed when missing, never skipped: ``jupyterhub`` and
 ``jupyterhub-dummyauthenticator`` into this Python with pip, ``configurable-http-proxy``
 with npm into ``build/npm-hub/`` (``make hub-deps`` does the same; ``make test`` runs it
@@ -26,6 +31,7 @@ import importlib.util
 import os
 import re
 import secrets
+import shutil
 import signal
 import subprocess
 import sys
@@ -99,6 +105,8 @@ class Club:
     log_path: Path
     probe_dir: Path
     runtime_dir: Path  # the service's JUPYTER_RUNTIME_DIR (its cookie secret, server info)
+    apps_dir: Path  # the notebooks the service serves (a copy of the apps')
+    jupyter_dir: Path  # first on the service's JUPYTER_PATH (kernels/ is read per request)
     pages: list[Any] = field(default_factory=list)
 
     def page_url(self, notebook: str, query: str = "") -> str:
@@ -209,6 +217,7 @@ def _stop(process_id: int, wait: float) -> None:
 @pytest.fixture(scope="module")
 def club(tmp_path_factory: pytest.TempPathFactory,
          postgres_server: PostgresServer) -> Iterator[Club]:
+    from companion.app import app_files
     from companion.app.hub import hub_config
 
     ensure_hub_deps()
@@ -220,10 +229,21 @@ def club(tmp_path_factory: pytest.TempPathFactory,
     port, api_port, hub_port, service_port = (_free_port() for _ in range(4))
     config = hub_config(db=str(db), environ={}, port=service_port, max_kernels=16)
     runtime_dir = folder / "runtime"
+    apps_dir = folder / "apps"
+    apps_dir.mkdir()
+    for notebook in app_files().notebooks.glob("*.ipynb"):
+        shutil.copy2(notebook, apps_dir / notebook.name)
+    jupyter_dir = folder / "jupyter"
+    (jupyter_dir / "kernels").mkdir(parents=True)
     config += f"""
 # Where the service keeps its cookie secret and server info: the leak tests read them.
 c.JupyterHub.services[0]["environment"]["JUPYTER_RUNTIME_DIR"] = {str(runtime_dir)!r}
+# A folder a test may add kernel specs to (the leak test plants one).
+c.JupyterHub.services[0]["environment"]["JUPYTER_PATH"] = {str(jupyter_dir)!r}
 c.JupyterHub.services[0]["command"] += [
+    # The apps' notebooks, copied: a test may add one (the command line overrides
+    # the service's own root_dir, the checkout's widgets/).
+    "--ServerApp.root_dir={apps_dir}",
     "--MappingKernelManager.cull_idle_timeout={CULL_IDLE}",
     "--MappingKernelManager.cull_interval={CULL_EVERY}",
 ]
@@ -251,7 +271,7 @@ c.JupyterHub.pid_file = "{folder}/hub.pid"
             cwd=folder, env=env, stdout=log, stderr=subprocess.STDOUT,
             start_new_session=True)
     club = Club(f"http://127.0.0.1:{port}", folder, hub, db, log_path,
-                tmp_path_factory.mktemp("probe"), runtime_dir)
+                tmp_path_factory.mktemp("probe"), runtime_dir, apps_dir, jupyter_dir)
     try:
         started = time.monotonic()
         deadline = started + READY_TIMEOUT

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -161,7 +160,7 @@ def test_no_way_to_become_someone_else(club: Club, pages: dict[str, Any]) -> Non
     }
     for what, answer in refused.items():
         assert answer.status in (403, 404, 405), f"{what}: {answer.status}"
-    assert not (Path(club.folder) / "mine.ipynb").exists()
+    assert not (club.apps_dir / "mine.ipynb").exists()  # the folder the service serves
     for ui in ("tree", "lab", "notebooks/table.ipynb", "edit/table.ipynb"):
         assert ash.request.get(f"{service}/{ui}").status in (403, 404), ui
     log = club.log()
