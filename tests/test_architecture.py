@@ -597,7 +597,6 @@ BUILDER = "companion.widgets.markup"
 #: only shrinks: a listed module that no longer escapes fails the test below.
 ESCAPING_BY_HAND = frozenset({
     "companion.widgets.cairn_srd.common",
-    "companion.widgets.cairn_srd.wilderness",
     "companion.widgets.dice_tray",
     "companion.widgets.miasma.earthmotes",
     "companion.widgets.miasma.tracker",
