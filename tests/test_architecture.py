@@ -598,7 +598,6 @@ BUILDER = "companion.widgets.markup"
 ESCAPING_BY_HAND = frozenset({
     "companion.widgets.cairn_srd.common",
     "companion.widgets.dice_tray",
-    "companion.widgets.miasma.tracker",
     "companion.widgets.monsters_and_magic",
     "companion.widgets.monsters_and_magic_sheet",
     "companion.widgets.styles",
