@@ -99,7 +99,7 @@ def test_the_mark_stabilises_a_critically_damaged_foe_and_takes_a_surrender() ->
         panel.status.value = status
         find_button(app, "mark-status").click()
     assert app.error.message == "" and e.find("Goblin").status == "stable"
-    assert "<tr class='tc-c-stable'>" in app.board.value
+    assert '<tr class="tc-c-stable">' in app.board.value
     assert "Goblin" not in app.target.options  # out of the action: no longer a target
     panel.anyone.value, panel.status.value = "Goblin boss", "surrendered"
     find_button(app, "mark-status").click()

@@ -20,8 +20,9 @@ from companion.widgets.base import (
     name_box,
     row,
 )
-from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape
+from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css
 from companion.widgets.cairn_srd.conditions import ConditionsPanel
+from companion.widgets.markup import Markup, el, frag
 from companion.widgets.seat_controls import act, load, mover, show_undo, undo
 
 if TYPE_CHECKING:
@@ -159,11 +160,11 @@ class CairnCharacterApp(CairnAppBase):
         amount = self.damage_box.read()
         c = self.character
 
-        def scar(report: DamageReport) -> str:
+        def scar(report: DamageReport) -> Markup:
             if not report.scar:
-                return ""
-            return (f'<div class="tc-scar" data-scar="{escape(report.scar)}">Scar: '
-                    f"{escape(report.scar)} — {escape(report.scar_effect)}</div>")
+                return Markup()
+            return el("div", f"Scar: {report.scar} — {report.scar_effect}", class_="tc-scar",
+                      data_scar=report.scar)
 
         self.roll(f"{c.name}: {amount} damage",
                   (c, "take_damage", {"amount": amount, "direct": bool(self.direct.value)}),
@@ -202,8 +203,8 @@ class CairnCharacterApp(CairnAppBase):
         c = self.character
         item = c.items[index]
         share = c.slot_shares[index]  # coins share the petty 500 with the other purses
-        label = widgets.HTML(f"{escape(item.label)} <small>({share} "
-                             f"slot{'s' if share != 1 else ''})</small>")
+        label = widgets.HTML(frag(item.label, " ",
+                                  el("small", f"({share} slot{'s' if share != 1 else ''})")))
         buttons: list[widgets.Widget] = []
         if item.usable:
             buttons.append(self.btn("Use", self._use(index), f"use-{index}"))
@@ -222,20 +223,19 @@ class CairnCharacterApp(CairnAppBase):
         c = self.character
         guard_note = "" if c.effective_guard == c.guard else " (counts as 0)"
         scars = ", ".join(c.scars) or "none"
-        self.stats.value = (
-            f'<div class="tc-stats" data-guard="{c.guard}" data-free="{c.free_slots}">'
-            f"<b>{escape(c.name)}</b> — {escape(c.status)}<br>"
-            f"STR <b>{c.strength}</b>/{c.strength_max} · DEX <b>{c.dexterity}</b>/"
-            f"{c.dexterity_max} · CTRL <b>{c.control}</b>/{c.control_max}<br>"
-            f'Guard <b class="tc-guard">{c.guard}</b>/{c.guard_max}{guard_note} · Armor '
-            f"{c.armor} · Fatigue {c.fatigue} · Dooms {c.dooms} · Inspiration {c.inspiration}"
-            + (f"<br>Boast: {escape(c.boast)}" if c.boast else "")
-            + f'<br>Scars: <span class="tc-scars">{escape(scars)}</span> · Slots used '
-            f"{c.slots_used}/{SLOTS}</div>"
-        )
+        self.stats.value = el(
+            "div", el("b", c.name), f" — {c.status}", el("br"),
+            "STR ", el("b", c.strength), f"/{c.strength_max} · DEX ", el("b", c.dexterity),
+            f"/{c.dexterity_max} · CTRL ", el("b", c.control), f"/{c.control_max}", el("br"),
+            "Guard ", el("b", c.guard, class_="tc-guard"), f"/{c.guard_max}{guard_note} · Armor "
+            f"{c.armor} · Fatigue {c.fatigue} · Dooms {c.dooms} · Inspiration {c.inspiration}",
+            c.boast and frag(el("br"), f"Boast: {c.boast}"),
+            el("br"), "Scars: ", el("span", scars, class_="tc-scars"),
+            f" · Slots used {c.slots_used}/{SLOTS}",
+            class_="tc-stats", data_guard=c.guard, data_free=c.free_slots)
         rows: list[widgets.Widget] = [self._slot_row(i) for i in range(len(c.items))]
         for _ in range(c.free_slots):
-            box = row(widgets.HTML('<span class="tc-slot-empty">— empty slot —</span>'))
+            box = row(widgets.HTML(el("span", "— empty slot —", class_="tc-slot-empty")))
             box.add_class("tc-slot")
             box.add_class("tc-slot-blank")  # nothing to tap: shorter, so Damage stays in reach
             rows.append(box)

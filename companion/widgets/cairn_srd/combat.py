@@ -26,11 +26,11 @@ from companion.widgets.cairn_srd.combat_moves import CombatMovesPanel
 from companion.widgets.cairn_srd.common import (
     CairnAppBase,
     cairn_css,
-    escape,
     labelled,
     pct,
     said,
 )
+from companion.widgets.markup import Markup, el, frag
 from companion.widgets.seat_controls import act, seat_refusal, show_undo, undo
 
 if TYPE_CHECKING:
@@ -53,12 +53,12 @@ class GambitPanel(widgets.VBox):
         if p is None:
             self.children = ()
             return
-        rows: list[widgets.Widget] = [widgets.HTML(
-            f'<div class="tc-stats tc-pending"><b>{escape(" + ".join(p.attackers))} → '
-            f"{escape(p.target)}</b>: {escape(gambit_rule())} Keep a die for damage: the "
-            "highest die kept deals it.</div>")]
+        rows: list[widgets.Widget] = [widgets.HTML(el(
+            "div", el("b", f"{' + '.join(p.attackers)} → {p.target}"),
+            f": {gambit_rule()} Keep a die for damage: the highest die kept deals it.",
+            class_="tc-stats tc-pending"))]
         for i, (die, rolled) in enumerate(zip(p.dice, p.rolls, strict=True)):
-            label = widgets.HTML(f'<span class="tc-die-{i}">d{die} = <b>{rolled}</b></span>')
+            label = widgets.HTML(el("span", f"d{die} = ", el("b", rolled), class_=f"tc-die-{i}"))
             if p.can_gambit(i):
                 dd = widgets.Dropdown(tooltip="Use of this die",
                                       options=[("keep for damage", "")] + [(g, g)
@@ -67,10 +67,10 @@ class GambitPanel(widgets.VBox):
                 dd.add_class(f"tc-gambit-{i}")
                 self.choices[i] = dd
                 rows.append(row(label, dd, widgets.HTML(
-                    f'<span class="tc-side">as a gambit: {escape(gambit(rolled))}</span>')))
+                    el("span", f"as a gambit: {gambit(rolled)}", class_="tc-side"))))
             else:
                 rows.append(row(label, widgets.HTML(
-                    '<span class="tc-side">kept (too low for a gambit)</span>')))
+                    el("span", "kept (too low for a gambit)", class_="tc-side"))))
         rows.append(row(self.app.btn("Apply attack", self.app.resolve, "resolve", "danger")))
         self.children = tuple(rows)
 
@@ -154,22 +154,23 @@ class CombatApp(CairnAppBase):
         app_box(
             cairn_css(),
             self.board,
-            widgets.HTML("<b>Add combatant</b>"),
+            widgets.HTML(el("b", "Add combatant")),
             row(self.f_name, self.f_side, self.f_weapon),
             row(*self.f_stats.values()),
             row(*self.f_flags.values(), self.btn("Add", self.add, "add")),
-            widgets.HTML("<b>Who acts first</b> <span class='tc-side'>by the fiction; "
-                         "roll initiative only when it is in doubt</span>"),
+            widgets.HTML(frag(el("b", "Who acts first"), " ", el(
+                "span", "by the fiction; roll initiative only when it is in doubt",
+                class_="tc-side"))),
             row(b["begin-pcs"], b["begin-enemies"], labelled("surprised", self.surprised)),
             row(b["initiative"], b["end-turn"], b["undo"]),
-            widgets.HTML("<b>Attack</b>"),
+            widgets.HTML(el("b", "Attack")),
             row(self.attacker, widgets.HTML("→"), self.target),
             row(labelled("joined by", self.joiners),
                 labelled("second weapon", self.second_weapon),
                 labelled("blast also hits", self.blast_targets)),
-            widgets.HTML('<span class="tc-side">Several attackers or two weapons: every die '
-                         "is rolled, the highest is applied. A blast rolls for each target "
-                         "in its area.</span>"),
+            widgets.HTML(el("span", "Several attackers or two weapons: every die is rolled, "
+                            "the highest is applied. A blast rolls for each target in its area.",
+                            class_="tc-side")),
             row(*self.flags.values()),
             self.odds,
             row(b["attack"], b["roll-gambit"]),
@@ -225,15 +226,14 @@ class CombatApp(CairnAppBase):
         try:
             sides = e.attack_dice(self.description())
         except RuleError:
-            self.odds.value = ""
+            self.odds.value = Markup()
             return
         odds = damage_odds(sides)
         shown = ", ".join(f"d{d}" for d in sides)
-        self.odds.value = (
-            f'<div class="tc-side tc-damage-odds">Damage dice {escape(shown)}'
-            + (", the highest kept" if len(sides) > 1 else "")
-            + f": average {float(odds.mean):.2f}; {odds.max} or more "
-            f"{pct(odds.at_least(odds.max))}</div>")
+        self.odds.value = el(
+            "div", f"Damage dice {shown}" + (", the highest kept" if len(sides) > 1 else "")
+            + f": average {float(odds.mean):.2f}; {odds.max} or more ",
+            pct(odds.at_least(odds.max)), class_="tc-side tc-damage-odds")
 
     def _label(self, what: str) -> str:
         return f"{self.attacker.value or '?'} → {self.target.value or '?'}: {what}"
@@ -269,24 +269,24 @@ class CombatApp(CairnAppBase):
 
     def render(self) -> None:
         e = self.encounter
-        rows = "".join(
-            f"<tr class='tc-c-{c.status}'><td class='tc-name-cell'>{escape(c.name)}"
-            f"{' ★' if c.leader else ''}<br><span class='tc-side'>"
-            f"{'PC' if c.pc else escape(c.side)}{' · detachment' if c.detachment else ''}"
-            f"</span></td><td>{c.guard}/{c.guard_max}</td><td>{c.strength}</td>"
-            f"<td>{c.armor}</td><td>d{c.weapon}</td><td>{c.status}</td></tr>"
-            for c in e.fighters)
+        rows = (el("tr", el("td", c.name + (" ★" if c.leader else ""), el("br"), el(
+                    "span", ("PC" if c.pc else c.side) + (" · detachment" if c.detachment else ""),
+                    class_="tc-side"), class_="tc-name-cell"),
+                   el("td", f"{c.guard}/{c.guard_max}"), el("td", c.strength), el("td", c.armor),
+                   el("td", f"d{c.weapon}"), el("td", c.status), class_=f"tc-c-{c.status}")
+                for c in e.fighters)
         phase = {"setup": "setting up", "over": "over"}.get(e.phase, f"{e.phase} act")
         # Initiative's winners act before the enemy: say so, or the header contradicts the log.
         first = [c.name for c in e.combatants if c.acted_first]
         if first and e.phase == "Enemies":
-            phase = f"acting first: {escape(', '.join(first))}, then Enemies act"
-        self.board.value = (
-            f'<div class="tc-stats tc-combat" data-round="{e.round}" data-phase="{e.phase}">'
-            f"Round <b>{e.round}</b> · {phase}"
-            + (f" · morale due: {escape(', '.join(e.morale_due))}" if e.morale_due else "")
-            + "<table class='tc-grid tc-nowrap'><tr><th>Name</th><th>GD</th><th>STR</th>"
-            f"<th>AR</th><th>Die</th><th>Status</th></tr>{rows}</table></div>")
+            phase = f"acting first: {', '.join(first)}, then Enemies act"
+        self.board.value = el(
+            "div", "Round ", el("b", e.round), f" · {phase}"
+            + (f" · morale due: {', '.join(e.morale_due)}" if e.morale_due else ""),
+            el("table", el("tr", (el("th", h) for h in ("Name", "GD", "STR", "AR", "Die",
+                                                        "Status"))),
+               rows, class_="tc-grid tc-nowrap"),
+            class_="tc-stats tc-combat", data_round=e.round, data_phase=e.phase)
         names = [c.name for c in e.fighters if c.active]
         # A player's seat attacks as their own character only (the GM: anyone).
         attackers = [n for n in names if seat_refusal(

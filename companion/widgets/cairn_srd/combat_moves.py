@@ -19,7 +19,8 @@ from companion.rulesets.cairn_srd import combat
 from companion.rulesets.cairn_srd.combat import Encounter
 from companion.rulesets.cairn_srd.saves import ABILITIES
 from companion.widgets.base import bind, disable_for, first_bad_box, int_box, row
-from companion.widgets.cairn_srd.common import CairnAppBase, escape, labelled, said
+from companion.widgets.cairn_srd.common import CairnAppBase, labelled, said
+from companion.widgets.markup import Markup, el, frag
 from companion.widgets.seat_controls import act
 
 __all__ = ["CombatMovesPanel"]
@@ -66,14 +67,14 @@ class CombatMovesPanel(widgets.VBox):
         self.due = widgets.HTML()
         self.due_row = row()
         self.children = (
-            widgets.HTML("<b>Maneuver or escape</b>"),
+            widgets.HTML(el("b", "Maneuver or escape")),
             row(labelled("who", self.who), widgets.HTML("→"), self.foe),
             row(labelled("target saves", self.foe_save),
                 labelled("own save", self.own_save), self.maneuver_button),
             row(self.safe_place, self.escape_button),
-            widgets.HTML("<b>Marks and other damage</b> <span class='tc-side'>a foe "
-                         "surrenders or flees, an NPC is stabilised; a fall, fire, poison"
-                         "</span>"),
+            widgets.HTML(frag(el("b", "Marks and other damage"), " ", el(
+                "span", "a foe surrenders or flees, an NPC is stabilised; a fall, fire, poison",
+                class_="tc-side"))),
             row(labelled("who", self.anyone), labelled("is now", self.status),
                 self.mark_button),
             row(self.amount, self.direct, self.damage_button),
@@ -152,12 +153,12 @@ class CombatMovesPanel(widgets.VBox):
         disable_for(self.mark_button, nobody)
         disable_for(self.damage_button, nobody or first_bad_box(self.amount))
         if e.sheet_due:
-            items = "".join(f"<li>{escape(d.name)}: {escape(_due_text(d))}</li>"
-                            for d in e.sheet_due)
-            self.due.value = ('<div class="tc-side tc-sheet-due">Due on sheets:'
-                              f"<ul>{items}</ul></div>")
+            self.due.value = el(
+                "div", "Due on sheets:",
+                el("ul", (el("li", f"{d.name}: {_due_text(d)}") for d in e.sheet_due)),
+                class_="tc-side tc-sheet-due")
         else:
-            self.due.value = ""
+            self.due.value = Markup()
         self.due_row.children = tuple(
             self.app.btn(f"Written on {d.name}'s sheet", self._written(i), f"due-written-{i}")
             for i, d in enumerate(e.sheet_due[:5]))  # the oldest few: each tap clears one

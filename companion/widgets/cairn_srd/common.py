@@ -48,10 +48,9 @@ from companion.widgets.base import (
     button,
     chance_html,
     draw_seed,
-    escape,
     row,
 )
-from companion.widgets.markup import details_html
+from companion.widgets.markup import Markup, details_html, el
 from companion.widgets.rolls import NamedMove, RollControls, RuleRoll, TableRoll, named_move
 
 if TYPE_CHECKING:
@@ -59,8 +58,8 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-__all__ = ["CAIRN_CSS", "HIDDEN_LINE", "CairnAppBase", "SeedBox", "cairn_css", "escape",
-           "labelled", "pct", "said"]
+__all__ = ["CAIRN_CSS", "HIDDEN_LINE", "CairnAppBase", "SeedBox", "cairn_css", "labelled",
+           "pct", "said"]
 
 #: How a hidden roll's move begins in a shared tracker's log (the policy of
 #: [companion.fairplay][]: the stored line names no result).
@@ -108,7 +107,7 @@ pct = chance_html
 def labelled(label: str, widget: widgets.Widget) -> widgets.HBox:
     """A short label kept beside its input (placeholders vanish once a value is there)."""
     box = widgets.HBox(
-        [widgets.HTML(f'<span class="tc-label">{escape(label)}</span>'), widget],
+        [widgets.HTML(el("span", label, class_="tc-label")), widget],
         layout=widgets.Layout(width="auto", flex="0 1 auto", align_items="center"),
     )
     box.add_class("tc-labelled")
@@ -124,7 +123,7 @@ def said(tracker: Tracker, fallback: str = "") -> str:
 
 def cairn_css() -> widgets.HTML:
     """The Cairn apps' own CSS (after the shared phone-width CSS that app_box adds)."""
-    return widgets.HTML(f"<style>{CAIRN_CSS}</style>", layout=widgets.Layout(display="none"))
+    return widgets.HTML(el("style", Markup(CAIRN_CSS)), layout=widgets.Layout(display="none"))
 
 
 class SeedBox(CheckedBox):
@@ -173,7 +172,7 @@ class CairnAppBase(widgets.VBox):
         self.seeds: list[int] = []
         """Every seed this app drew, in order (the last is shown with the outcome)."""
         self.error = ErrorLine()
-        self.outcome = widgets.HTML('<div class="tc-outcome" data-n="0">Ready.</div>')
+        self.outcome = widgets.HTML(el("div", "Ready.", class_="tc-outcome", data_n=0))
         self.n = 0
         self.seed_box = SeedBox()
         self.table_session = session
@@ -241,7 +240,7 @@ class CairnAppBase(widgets.VBox):
         return seed
 
     def roll(self, label: str, move: Callable[..., T] | NamedMove | TableRoll,
-             text: Callable[[T], str] = str, extra: Callable[[T], str] | None = None,
+             text: Callable[[T], str] = str, extra: Callable[[T], Markup] | None = None,
              ) -> RuleRoll[T]:
         """Make one rule roll through the roll controls and show it.
 
@@ -288,7 +287,7 @@ class CairnAppBase(widgets.VBox):
                         "rule or a table move), not a function")
 
     def _shown(self, label: str, out: RuleRoll[T], text: Callable[[T], str],
-               extra: Callable[[T], str] | None) -> RuleRoll[T]:
+               extra: Callable[[T], Markup] | None) -> RuleRoll[T]:
         """Show a roll's outcome: the line the roll log holds (else ``text(value)``),
         ``extra``, the seeds; a hidden roll's commitment line."""
         self.last_roll = out
@@ -299,26 +298,25 @@ class CairnAppBase(widgets.VBox):
         if out.shown and out.value is not None:
             own = " (own dice)" if out.physical else ""
             line = out.text if out.text is not None else text(out.value)
-            self.show(line + own, extra(out.value) if extra else "", seeds)
+            self.show(line + own, extra(out.value) if extra else None, seeds)
         else:
             self.n += 1
-            self.outcome.value = (f'<div class="tc-outcome tc-hidden" data-n="{self.n}">'
-                                  f"{escape(label)}: {out.hidden_html()}</div>")
+            self.outcome.value = el("div", f"{label}: ", out.hidden_html(),
+                                    class_="tc-outcome tc-hidden", data_n=self.n)
         return out
 
-    def show(self, text: str, extra: str = "", seeds: list[int] | None = None) -> None:
-        """Show ``text`` (escaped) and ``extra`` (HTML) as the latest outcome."""
+    def show(self, text: str, extra: Markup | None = None, seeds: list[int] | None = None) -> None:
+        """Show ``text`` (escaped) and ``extra`` (built markup) as the latest outcome."""
         self.n += 1
         used = seeds or []
-        seed_html = ""
+        seed_html = Markup()
         if used:
             label = "seed" if len(used) == 1 else "seeds"
             # The seeds under "details": a number means nothing to a player at the table.
-            seed_html = details_html(f'<span class="tc-seed">({label} '
-                                     f'{", ".join(str(s) for s in used)})</span>')
-        attr = f' data-seed="{used[-1]}"' if used else ""
-        self.outcome.value = (f'<div class="tc-outcome" data-n="{self.n}"{attr}>'
-                              f"{escape(text)}{seed_html}{extra}</div>")
+            seed_html = details_html(el("span", f"({label} {', '.join(str(s) for s in used)})",
+                                        class_="tc-seed"))
+        self.outcome.value = el("div", text, seed_html, extra, class_="tc-outcome",
+                                data_n=self.n, data_seed=used[-1] if used else None)
 
     def btn(self, label: str, action: Callable[[], Any], name: str,
             style: str = "") -> widgets.Button:

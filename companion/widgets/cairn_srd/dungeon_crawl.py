@@ -34,11 +34,11 @@ from companion.widgets.base import (
 from companion.widgets.cairn_srd.common import (
     CairnAppBase,
     cairn_css,
-    escape,
     labelled,
     pct,
     said,
 )
+from companion.widgets.markup import Markup, el, frag, join
 from companion.widgets.rolls import TableRoll
 from companion.widgets.seat_controls import act, member_key, show_undo, table_move
 
@@ -184,12 +184,12 @@ class DungeonCrawlApp(CairnAppBase):
                                       error=self.party_error, name="add-pc"))]
         app_box(
             cairn_css(),
-            widgets.HTML(f"<style>{DUNGEON_CSS}</style>", layout=widgets.Layout(display="none")),
-            widgets.HTML("<h3>Site clock</h3>"),
+            widgets.HTML(el("style", Markup(DUNGEON_CSS)), layout=widgets.Layout(display="none")),
+            widgets.HTML(el("h3", "Site clock")),
             self.board,
             row(self.lookahead),
             self.odds,
-            widgets.HTML("<h3>Exploration turn</h3>"),
+            widgets.HTML(el("h3", "Exploration turn")),
             row(self.action, self.fast),
             row(self.other),
             row(self.note),
@@ -199,17 +199,17 @@ class DungeonCrawlApp(CairnAppBase):
             row(*self.detail_buttons.values()),
             self.encounter_error,
             self.outcome,
-            widgets.HTML("<h3>Light</h3>"),
+            widgets.HTML(el("h3", "Light")),
             row(labelled("Light", self.light_kind), labelled("Bearer", self.light_bearer),
                 button("Add light", self.add_light, error=self.light_error, name="add-light"),
                 button(f"+1 flask of oil ({ex.OIL_USES} uses)", self.add_oil,
                        error=self.light_error, name="add-oil")),
             self.lights_view,
             self.light_error,
-            widgets.HTML("<h3>Party</h3>"),
+            widgets.HTML(el("h3", "Party")),
             *party_adder,
             self.party_error,
-            widgets.HTML("<b>Escaping the dungeon</b> (optional rule): the DV"),
+            widgets.HTML(frag(el("b", "Escaping the dungeon"), " (optional rule): the DV")),
             row(*self.situations.values()),
             row(self.discard, self.wounds_count, self.dv_view),
             self.party_view,
@@ -381,16 +381,16 @@ class DungeonCrawlApp(CairnAppBase):
     def _render_odds(self) -> None:
         d = self.delve
         if not self.lookahead.valid:
-            self.odds.value = ""
+            self.odds.value = Markup()
             return
         turns = self.lookahead.read()
         o = d.odds(turns)
-        self.odds.value = (
-            f'<div class="tc-stats tc-clock-odds" data-next="{o.next}" data-within="{o.within}">'
-            f"Encounter on the next turn: {pct(o.next)}<br>"
-            f"At least one within {turns} turn(s): {pct(o.within)}<br>"
-            f"Expected turns until one: <b>{float(o.expected_turns):.2f}</b><br>"
-            f"Clue or omen next turn: {pct(o.omen_next)}</div>")
+        self.odds.value = el(
+            "div", "Encounter on the next turn: ", pct(o.next), el("br"),
+            f"At least one within {turns} turn(s): ", pct(o.within), el("br"),
+            "Expected turns until one: ", el("b", f"{float(o.expected_turns):.2f}"), el("br"),
+            "Clue or omen next turn: ", pct(o.omen_next),
+            class_="tc-stats tc-clock-odds", data_next=o.next, data_within=o.within)
 
     def render(self) -> None:
         d = self.delve
@@ -398,15 +398,15 @@ class DungeonCrawlApp(CairnAppBase):
             self._watch(c)
         self.dark_save_button.disabled = not d.out_of_light  # the darkness only
         hours = d.hours
-        omen = ' · <b class="tc-scar">clue or omen!</b>' if d.omen else ""
-        self.board.value = (
-            f'<div class="tc-stats tc-clock" data-clock="{d.clock}" data-die="{d.die}" '
-            f'data-step="{d.step}" data-turn="{d.turn}">'
-            f"Clock <b>{d.clock}</b> · site die <b>d{d.die}</b> · turn <b>{d.turn}</b> "
-            f"({float(hours):.2f} h) · encounters {d.encounters}{omen}<br>"
-            f"Now: {escape(d.step_text)}"
-            + (f"<br>Action: <b>{escape(d.action)}</b>" if d.action else "")
-            + (f" — {escape(d.description)}" if d.description else "") + "</div>")
+        omen = d.omen and frag(" · ", el("b", "clue or omen!", class_="tc-scar"))
+        self.board.value = el(
+            "div", "Clock ", el("b", d.clock), " · site die ", el("b", f"d{d.die}"), " · turn ",
+            el("b", d.turn), f" ({float(hours):.2f} h) · encounters {d.encounters}", omen,
+            el("br"), f"Now: {d.step_text}",
+            d.action and frag(el("br"), "Action: ", el("b", d.action)),
+            d.description and f" — {d.description}",
+            class_="tc-stats tc-clock", data_clock=d.clock, data_die=d.die, data_step=d.step,
+            data_turn=d.turn)
         self._render_odds()
         for step, b in self.turn_buttons.items():
             b.disabled = d.step != step
@@ -415,11 +415,10 @@ class DungeonCrawlApp(CairnAppBase):
         self.note.disabled = d.step != "describe"
         enc = d.encounter
         if enc is None:
-            self.encounter_view.value = ""
+            self.encounter_view.value = Markup()
         else:
-            self.encounter_view.value = (
-                f'<div class="tc-outcome tc-encounter" data-turn="{enc.turn}">'
-                f"<b>Encounter!</b> {escape(enc.text)}</div>")
+            self.encounter_view.value = el("div", el("b", "Encounter!"), f" {enc.text}",
+                                           class_="tc-outcome tc-encounter", data_turn=enc.turn)
         for detail, b in self.detail_buttons.items():
             b.disabled = enc is None or bool(getattr(enc, detail))
             b.layout.display = "none" if enc is None else ""
@@ -433,11 +432,11 @@ class DungeonCrawlApp(CairnAppBase):
         names = [(c.name, c.name) for c in self.party]
         bearers = [("nobody", ""), *names]
         offer(self.light_bearer, bearers)  # the bearer picked stays when someone joins
-        rows: list[widgets.Widget] = [widgets.HTML(
-            f'<div class="tc-stats tc-light-state" data-dark="{str(d.dark).lower()}">'
-            f"Oil: <b>{d.oil}</b> uses · "
-            + ("<b>Darkness</b>: no light burns" if d.dark else f"{len(d.lit)} light(s) burning")
-            + "</div>")]
+        rows: list[widgets.Widget] = [widgets.HTML(el(
+            "div", "Oil: ", el("b", d.oil), " uses · ",
+            frag(el("b", "Darkness"), ": no light burns") if d.dark
+            else f"{len(d.lit)} light(s) burning",
+            class_="tc-stats tc-light-state", data_dark=str(d.dark).lower()))]
         for i, s in enumerate(d.lights):
             buttons = [
                 button("Light", self._light_move("light", i), error=self.light_error,
@@ -463,9 +462,8 @@ class DungeonCrawlApp(CairnAppBase):
                 buttons.append(refill)
             buttons.append(button("Remove", self._light_move("remove_light", i),
                                    error=self.light_error, name=f"remove-light-{i}"))
-            label = widgets.HTML(
-                f'<div class="tc-slot" data-kind="{s.kind}" data-lit="{str(s.lit).lower()}" '
-                f'data-turns="{s.turns_left}">{escape(s.label)}</div>')
+            label = widgets.HTML(el("div", s.label, class_="tc-slot", data_kind=s.kind,
+                                    data_lit=str(s.lit).lower(), data_turns=s.turns_left))
             rows.append(widgets.VBox([label, row(*buttons)],
                                      layout=widgets.Layout(max_width="100%")))
         self.lights_view.children = rows
@@ -475,12 +473,12 @@ class DungeonCrawlApp(CairnAppBase):
             dv: int | None = self._dv()
         except CompanionError:
             dv = None
-        self.dv_view.value = (f'<span class="tc-stats tc-dv" data-dv="{dv}">DV <b>{dv}</b></span>'
-                              if dv is not None else "")
+        self.dv_view.value = (el("span", "DV ", el("b", dv), class_="tc-stats tc-dv", data_dv=dv)
+                              if dv is not None else Markup())
         if not self.party:
-            self.party_view.children = (widgets.HTML(
-                '<div class="tc-slot tc-slot-empty">No characters yet'
-                + (": add them above." if self.can_add else ".") + "</div>"),)
+            self.party_view.children = (widgets.HTML(el(
+                "div", "No characters yet" + (": add them above." if self.can_add else "."),
+                class_="tc-slot tc-slot-empty")),)
             return
         rows: list[widgets.Widget] = []
         for i, c in enumerate(self.party):
@@ -502,10 +500,9 @@ class DungeonCrawlApp(CairnAppBase):
         if escapee is not None:
             facts.append(f"escape ({escapee.ability} {escapee.score} over DV {escapee.dv}): "
                          + escapee.stage_text)
-        head = widgets.HTML(
-            f'<div class="tc-stats tc-pc" data-name="{escape(c.name)}" '
-            f'data-stage="{escapee.stage if escapee else ""}">'
-            f"<b>{escape(c.name)}</b><br>" + "<br>".join(escape(f) for f in facts) + "</div>")
+        head = widgets.HTML(el("div", el("b", c.name), el("br"), join(facts, el("br")),
+                               class_="tc-stats tc-pc", data_name=c.name,
+                               data_stage=escapee.stage if escapee else ""))
         err = self.escape_error
         dark_buttons = [
             button("Darkvision", self._darkvision(c), error=err, name=f"darkvision-{i}"),
@@ -523,7 +520,7 @@ class DungeonCrawlApp(CairnAppBase):
                                name=f"escape-{i}")
         escape_button.disabled = c.dead or not d.can_escape(c.name) or dv is None
         escape_buttons: list[widgets.Widget] = [escape_button, widgets.HTML(
-            f'<span class="tc-side">chance {chance}</span>')]
+            el("span", "chance ", chance, class_="tc-side"))]
         if escapee is not None:
             stage = escapee.stage
             if stage == "failed":

@@ -10,7 +10,8 @@ import ipywidgets as widgets
 from companion.rulesets.cairn_srd import lockpicking
 from companion.rulesets.cairn_srd.lockpicking import LockPicking
 from companion.widgets.base import SaveLoad, app_box, bind, row
-from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape
+from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css
+from companion.widgets.markup import el
 from companion.widgets.seat_controls import act, show_undo, undo
 
 if TYPE_CHECKING:
@@ -82,15 +83,14 @@ class LockpickingApp(CairnAppBase):
     def render(self) -> None:
         lp = self.lock
         effect = lockpicking.complications().get(lp.complication, "")
-        self.board.value = (
-            f'<div class="tc-stats tc-lock" data-state="{lp.state}">'
-            f"<b>{escape(lp.lock_type)}</b> lock (DV {lp.dv}) · complication "
-            f"<b>{escape(lp.complication)}</b>: {escape(effect)}<br>Tumblers open: "
-            f"<b>{lp.progress}/3</b> · state: <b>{lp.state}</b> · known: "
-            f"<code>{escape(lp.hint)}</code> · turns {lp.turns} · mistakes {lp.mistakes}"
+        self.board.value = el(
+            "div", el("b", lp.lock_type), f" lock (DV {lp.dv}) · complication ",
+            el("b", lp.complication), f": {effect}", el("br"), "Tumblers open: ",
+            el("b", f"{lp.progress}/3"), " · state: ", el("b", lp.state), " · known: ",
+            el("code", lp.hint), f" · turns {lp.turns} · mistakes {lp.mistakes}"
             + (" · ALARM" if lp.alarm else "")
-            + (f" · traps sprung {lp.traps_sprung}" if lp.traps_sprung else "")
-            + "</div>")
+            + (f" · traps sprung {lp.traps_sprung}" if lp.traps_sprung else ""),
+            class_="tc-stats tc-lock", data_state=lp.state)
         for b in self.pick_buttons:
             b.disabled = not lp.can_pick
         self.study_button.disabled = not lp.can_study

@@ -10,8 +10,9 @@ import ipywidgets as widgets
 from companion.rulesets.cairn_srd import spellcasting
 from companion.rulesets.cairn_srd.character import CastReport, Character, new_character
 from companion.widgets.base import SaveLoad, app_box, bind, first_bad_box, int_box, row
-from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, pct
+from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, pct
 from companion.widgets.cairn_srd.spellbook import SpellbookPanel
+from companion.widgets.markup import Markup, el
 from companion.widgets.seat_controls import mover, show_undo, undo
 
 if TYPE_CHECKING:
@@ -28,22 +29,20 @@ class MagicOddsPanel(widgets.HTML):
 
     def show_for(self, character: Character, dice: int, extra: int = 0) -> None:
         odds = character.magic_odds(dice)
-        fatigue = "".join(f"<tr><td>{k}</td><td>{pct(p)}</td></tr>"
-                          for k, p in odds.fatigue.items())
-        faces = "".join(
-            f"<tr><td>{f}</td><td>{pct(odds.mishap_faces[f])}</td>"
-            f"<td>{escape(spellcasting.read_magic_dice((f, f)).mishap)}</td></tr>"
-            for f in range(1, 7))
-        self.value = (
-            f'<div class="tc-odds" data-dice="{dice}">With <b>{dice}</b> magic '
-            f'{"die" if dice == 1 else "dice"}: mishap <b class="tc-mishap-p">'
-            f'{pct(odds.mishap)}</b> · doom <b class="tc-doom-p">{pct(odds.doom)}</b> · '
-            f"mean Fatigue <b>{odds.fatigue_mean}</b> (most dice now: "
-            f"{character.max_magic_dice(extra)})"
-            f'<table class="tc-grid"><tr><th>Fatigue</th><th>chance</th></tr>{fatigue}'
-            "</table>"
-            '<table class="tc-grid"><tr><th>Mishap</th><th>chance</th><th>effect</th></tr>'
-            f"{faces}</table></div>")
+        fatigue = (el("tr", el("td", k), el("td", pct(p))) for k, p in odds.fatigue.items())
+        faces = (el("tr", el("td", f), el("td", pct(odds.mishap_faces[f])),
+                    el("td", spellcasting.read_magic_dice((f, f)).mishap))
+                 for f in range(1, 7))
+        self.value = el(
+            "div", "With ", el("b", dice), f" magic {'die' if dice == 1 else 'dice'}: mishap ",
+            el("b", pct(odds.mishap), class_="tc-mishap-p"), " · doom ",
+            el("b", pct(odds.doom), class_="tc-doom-p"), " · mean Fatigue ",
+            el("b", odds.fatigue_mean), f" (most dice now: {character.max_magic_dice(extra)})",
+            el("table", el("tr", el("th", "Fatigue"), el("th", "chance")), fatigue,
+               class_="tc-grid"),
+            el("table", el("tr", el("th", "Mishap"), el("th", "chance"), el("th", "effect")),
+               faces, class_="tc-grid"),
+            class_="tc-odds", data_dice=dice)
 
 
 class SpellcastingApp(CairnAppBase):
@@ -81,7 +80,7 @@ class SpellcastingApp(CairnAppBase):
         self.spellbook = SpellbookPanel(c, self, lambda: self.chosen, self.extra)
         app_box(
             cairn_css(),
-            widgets.HTML("<b>Magic dice to invest</b>"),
+            widgets.HTML(el("b", "Magic dice to invest")),
             row(self.item_dice),
             self.dice_row,
             row(self.cast_button,
@@ -127,21 +126,21 @@ class SpellcastingApp(CairnAppBase):
         show_undo(self.undo_button, c)
         self.ban_button.disabled = not (c.casting_barred or c.mishap_fatigue_from_3)
         bar = c.casting_bar or "no"
-        self.status.value = (
-            f'<div class="tc-stats">{escape(c.name)}: free slots {c.free_slots}, Fatigue '
-            f"{c.fatigue}, CTRL {c.control}/{c.control_max}, dooms {c.dooms}, "
-            f"casting barred: {escape(bar)}</div>")
+        self.status.value = el(
+            "div", f"{c.name}: free slots {c.free_slots}, Fatigue {c.fatigue}, CTRL "
+            f"{c.control}/{c.control_max}, dooms {c.dooms}, casting barred: {bar}",
+            class_="tc-stats")
         self.odds.show_for(c, self.chosen, self.extra())
 
     def cast(self) -> None:
         c, dice = self.character, self.chosen
 
-        def mishap(report: CastReport) -> str:
+        def mishap(report: CastReport) -> Markup:
             r = report.reading
             if r.mishap_face is None:
-                return ""
-            return (f'<div class="tc-mishap" data-mishap="{r.mishap_face}">Mishap '
-                    f"{r.mishap_face}: {escape(r.mishap)}</div>")
+                return Markup()
+            return el("div", f"Mishap {r.mishap_face}: {r.mishap}", class_="tc-mishap",
+                      data_mishap=r.mishap_face)
 
         extra = self.extra()
         self.roll(f"{c.name}: cast with {dice} magic {'die' if dice == 1 else 'dice'}",

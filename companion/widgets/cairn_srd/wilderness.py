@@ -29,7 +29,8 @@ from companion.widgets.base import (
     offer,
     row,
 )
-from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, escape, labelled
+from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, labelled
+from companion.widgets.markup import Markup, el, frag, join
 from companion.widgets.seat_controls import (
     act,
     member_key,
@@ -161,12 +162,12 @@ class WildernessApp(CairnAppBase):
 
         app_box(
             cairn_css(),
-            widgets.HTML("<h3>Route</h3>"),
+            widgets.HTML(el("h3", "Route")),
             row(labelled("Path", self.path), labelled("Distance", self.distance),
                 labelled("Terrain", self.terrain)),
             row(self.sea, self.water, self.vehicle, self.dest, self.add_leg_button),
             self.route,
-            widgets.HTML("<h3>Party</h3>"),
+            widgets.HTML(el("h3", "Party")),
             self.people,
             row(self.who, self.rations, self.mounts, self.feed, self.vehicles,
                 self.add_traveller_button),
@@ -174,7 +175,7 @@ class WildernessApp(CairnAppBase):
             row(labelled("Who", self.carrier), self.vehicles_button, self.cargo_item,
                 labelled("Tag", self.cargo_tag), self.load_button, self.cargo_index,
                 self.unload_button),
-            widgets.HTML("<h3>Watch</h3>"),
+            widgets.HTML(el("h3", "Watch")),
             self.board,
             row(self.winter_button),
             row(self.weather, self.weather_watches, self.weather_button),
@@ -293,39 +294,32 @@ class WildernessApp(CairnAppBase):
         j = self.journey
         if j.legs:
             plan = wd.plan_route(j.legs)
-            rows_html = "".join(
-                f"<tr><td>{'✓' if i <= j.leg else i}</td><td>{escape(p.leg.path)}</td>"
-                f"<td>{escape(p.leg.distance)}</td><td>{escape(p.leg.terrain)}</td>"
-                f"<td>{p.watches}</td></tr>"
-                for i, p in enumerate(plan.legs, 1))
-            self.route.value = (
-                '<table class="tc-grid tc-route"><tr><th>#</th><th>Path</th><th>Distance</th>'
-                f"<th>Terrain</th><th>Watches</th></tr>{rows_html}</table>"
-                f'<div class="tc-stats tc-route-total">Total <b>{plan.watches}</b> watches, '
-                f"about {plan.leagues} leagues, <b>{plan.days}</b> days</div>")
+            rows = (el("tr", el("td", "✓" if i <= j.leg else i), el("td", p.leg.path),
+                       el("td", p.leg.distance), el("td", p.leg.terrain), el("td", p.watches))
+                    for i, p in enumerate(plan.legs, 1))
+            self.route.value = frag(
+                el("table", el("tr", (el("th", h) for h in ("#", "Path", "Distance", "Terrain",
+                                                            "Watches"))),
+                   rows, class_="tc-grid tc-route"),
+                el("div", "Total ", el("b", plan.watches), f" watches, about {plan.leagues} "
+                   "leagues, ", el("b", plan.days), " days", class_="tc-stats tc-route-total"))
         else:
-            self.route.value = '<div class="tc-stats tc-route-total">No route yet.</div>'
-        self.people.value = ('<div class="tc-stats tc-people">' + "<br>".join(
-            f"<b>{escape(t.name)}</b>: Rations {t.rations} · mounts {t.mounts} · feed "
-            f"{t.feed} · Fatigue {t.fatigue}" + (" · Deprived" if t.deprived else "")
-            + (f" · vehicles {t.vehicles}" if t.vehicles else "")
-            + (f'<br><span class="tc-cargo" data-slots="{slots_used(t.cargo)}" '
-               f'data-room="{t.cargo_slots}">cargo {slots_used(t.cargo)}/{t.cargo_slots} '
-               "slots" + (": " + escape(", ".join(f"#{i} {c.label}" for i, c in
-                                                   enumerate(t.cargo, 1))) if t.cargo else "")
-               + "</span>" if t.cargo_slots else "")
-            for t in j.party) + f"</div><small>Meat {j.meat} · foraged {j.forage}"
-            + (" · " + escape(", ".join(j.components)) if j.components else "") + "</small>")
+            self.route.value = el("div", "No route yet.", class_="tc-stats tc-route-total")
+        self.people.value = frag(
+            el("div", join((_traveller_html(t) for t in j.party), el("br")),
+               class_="tc-stats tc-people"),
+            el("small", f"Meat {j.meat} · foraged {j.forage}"
+               + (" · " + ", ".join(j.components) if j.components else "")))
         leg = j.current
         where = ("arrived" if j.arrived else
                  f"leg {j.leg + 1}: {j.progress}/{j.leg_watches} watches" if leg else
                  "no route")
-        self.board.value = (
-            f'<div class="tc-stats tc-watch" data-step="{j.step}">'
-            f"<b>Day {j.day}</b>, {wd.WATCH_NAMES[j.watch]} watch"
-            f"{' (dark)' if j.dark else ''} · next: <b>{escape(j.next_step)}</b> · "
-            f"{escape(where)} · {j.watches_left} watches left"
-            + (f"<br>Last event: {escape(j.last_event)}" if j.last_event else "") + "</div>")
+        self.board.value = el(
+            "div", el("b", f"Day {j.day}"), f", {wd.WATCH_NAMES[j.watch]} watch"
+            f"{' (dark)' if j.dark else ''} · next: ", el("b", j.next_step),
+            f" · {where} · {j.watches_left} watches left",
+            j.last_event and frag(el("br"), f"Last event: {j.last_event}"),
+            class_="tc-stats tc-watch", data_step=j.step)
         names = [t.name for t in j.party]
         offer(self.member, names or ["—"])  # a pick stays when someone joins
         offer(self.carrier, names or ["—"])
@@ -344,3 +338,17 @@ class WildernessApp(CairnAppBase):
         show_undo(self.undo_button, j)
         self.copy_button.disabled = not self.party
         self.winter_button.description = "End winter" if j.winter else "Winter"
+
+
+def _traveller_html(t: wd.Traveller) -> Markup:
+    """One traveller's line: rations, mounts, Fatigue, and the cargo their beasts carry."""
+    cargo = None
+    if t.cargo_slots:
+        listed = ", ".join(f"#{i} {c.label}" for i, c in enumerate(t.cargo, 1))
+        cargo = frag(el("br"), el(
+            "span", f"cargo {slots_used(t.cargo)}/{t.cargo_slots} slots"
+            + (f": {listed}" if t.cargo else ""),
+            class_="tc-cargo", data_slots=slots_used(t.cargo), data_room=t.cargo_slots))
+    return frag(el("b", t.name), f": Rations {t.rations} · mounts {t.mounts} · feed {t.feed} · "
+                f"Fatigue {t.fatigue}" + (" · Deprived" if t.deprived else "")
+                + (f" · vehicles {t.vehicles}" if t.vehicles else ""), cargo)

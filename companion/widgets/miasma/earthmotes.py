@@ -20,11 +20,10 @@ from companion.widgets.base import (
     button,
     check_box,
     draw_seed,
-    escape,
     int_box,
     row,
 )
-from companion.widgets.markup import details_html
+from companion.widgets.markup import details_html, el, frag
 from companion.widgets.miasma.common import css
 from companion.widgets.rolls import RollControls
 from companion.widgets.seat_controls import act, mover, show_undo, undo
@@ -124,13 +123,14 @@ class EarthmotesApp(widgets.VBox):
                                     {**args, "keep_seed": self._public})
         self.rolls += 1
         if out.shown and out.value is not None:
-            how = "own dice" if out.physical else details_html(f"seed {out.seed}")
-            self.outcome.value = (f'<div class="tc-outcome" data-n="{self.rolls}">'
-                                  f"{escape(out.value.describe())}<br><span class='tc-note'>"
-                                  f"{escape(out.value.rolls())} · {how}</span></div>")
+            how = "own dice" if out.physical else details_html(frag(f"seed {out.seed}"))
+            self.outcome.value = el(
+                "div", out.value.describe(), el("br"),
+                el("span", f"{out.value.rolls()} · ", how, class_="tc-note"),
+                class_="tc-outcome", data_n=self.rolls)
         else:
-            self.outcome.value = (f'<div class="tc-outcome" data-n="{self.rolls}" '
-                                  f'data-hidden="1">{out.hidden_html()}</div>')
+            self.outcome.value = el("div", out.hidden_html(), class_="tc-outcome",
+                                    data_n=self.rolls, data_hidden=1)
 
     def _generate(self) -> None:
         self._roll("Earthmote", "generate", {})
@@ -146,18 +146,19 @@ class EarthmotesApp(widgets.VBox):
 
     def render(self) -> None:
         model = self.model
-        self.heading.value = (
-            f"<b>Earthmotes</b> — {escape(dice_text())} · "
-            f"{details_html(f'list seed {model.seed}')}")
-        items = "".join(
-            f'<li class="tc-card" data-i="{i + 1}"><b>#{i + 1}</b> {escape(m.describe())}<br>'
-            f"<span class='tc-note'>{escape(m.rolls())} · "
-            f"{details_html('seed not kept' if m.seed is None else f'seed {m.seed}')}</span></li>"
+        self.heading.value = frag(el("b", "Earthmotes"), f" — {dice_text()} · ",
+                                  details_html(frag(f"list seed {model.seed}")))
+        items = [
+            el("li", el("b", f"#{i + 1}"), f" {m.describe()}", el("br"), el(
+                "span", f"{m.rolls()} · ", details_html(frag(
+                    "seed not kept" if m.seed is None else f"seed {m.seed}")),
+                class_="tc-note"), class_="tc-card", data_i=i + 1)
             for i, m in enumerate(model.earthmotes)
-        )
-        empty = "" if items else "<p>No earthmotes yet.</p>"
-        self.listing.value = (f'<ol class="tc-seats" data-count="{len(model.earthmotes)}" '
-                              f'data-made="{model.made}">{items}</ol>{empty}')
+        ]
+        self.listing.value = frag(
+            el("ol", items, class_="tc-seats", data_count=len(model.earthmotes),
+               data_made=model.made),
+            not items and el("p", "No earthmotes yet."))
         none = not model.earthmotes
         full = model.full
         self.generate_button.disabled = full

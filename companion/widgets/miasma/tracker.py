@@ -23,12 +23,12 @@ from companion.widgets.base import (
     app_box,
     bind,
     button,
-    escape,
     int_box,
     log_html,
     name_box,
     row,
 )
+from companion.widgets.markup import el, frag, join
 from companion.widgets.miasma.common import LOG_SHOWN, css
 from companion.widgets.seat_controls import act, mover, show_undo, undo
 
@@ -107,11 +107,11 @@ class MiasmaTrackerApp(widgets.VBox):
         self.history = widgets.HTML()
         app_box(
             css(),
-            widgets.HTML("<b>Miasma tracker</b> — psychosis and stress per character"),
+            widgets.HTML(frag(el("b", "Miasma tracker"), " — psychosis and stress per character")),
             row(self.name_box, self.add_button),
             row(widgets.HTML("Character:"), self.who),
             self.character_buttons, self.place_buttons, self.cure_buttons, self.time_buttons,
-            self.error, self.sheet, widgets.HTML("<b>History</b>"), self.history,
+            self.error, self.sheet, widgets.HTML(el("b", "History")), self.history,
             SaveLoad(self.model, "miasma.json", what="Miasma record"), box=self,
         )
         self.who.observe(lambda _change: self._gate(), names="value")
@@ -158,19 +158,20 @@ class MiasmaTrackerApp(widgets.VBox):
             self.who.value = keep
         cards = []
         for ch in self.model.characters:
-            effects = "".join(f"<li>{escape(x)}</li>" for x in ch.effects())
-            state = [f"level <b class='tc-level'>{ch.level}</b>", f"stress {ch.stress}",
-                     "inside the Miasma" if ch.inside else "outside the Miasma"]
+            effects = el("ul", (el("li", x) for x in ch.effects()))
+            state: list[object] = [frag("level ", el("b", ch.level, class_="tc-level")),
+                                   f"stress {ch.stress}",
+                                   "inside the Miasma" if ch.inside else "outside the Miasma"]
             if ch.poisoned:
                 state.append("poisoned")
             if ch.daily_gain:
                 state.append(f"+{ch.daily_gain} per 24 h ({ch.clock} h counted)")
             if ch.fed:
                 state.append("has eaten")
-            cards.append(f'<div class="tc-card" data-name="{escape(ch.name)}" '
-                         f'data-level="{ch.level}"><b>{escape(ch.name)}</b>: '
-                         f'{", ".join(state)}<ul>{effects}</ul></div>')
-        self.sheet.value = (f'<div data-hours="{self.model.hours}"><b>Day {self.model.day}'
-                            f"</b>, hour {self.model.hours % 24}</div>" + "".join(cards))
+            cards.append(el("div", el("b", ch.name), ": ", join(state, ", "), effects,
+                            class_="tc-card", data_name=ch.name, data_level=ch.level))
+        self.sheet.value = frag(el("div", el("b", f"Day {self.model.day}"),
+                                   f", hour {self.model.hours % 24}", data_hours=self.model.hours),
+                                cards)
         self.history.value = log_html(self.model.log, LOG_SHOWN)
         self._gate()
