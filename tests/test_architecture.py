@@ -610,7 +610,6 @@ ESCAPING_BY_HAND = frozenset({
     "companion.widgets.monsters_and_magic",
     "companion.widgets.monsters_and_magic_sheet",
     "companion.widgets.table.binding",
-    "companion.widgets.table.pages",
     "companion.widgets.table.panels",
     "companion.widgets.table.site",
     "companion.widgets.variant5e_facing",
