@@ -610,7 +610,6 @@ ESCAPING_BY_HAND = frozenset({
     "companion.widgets.monsters_and_magic",
     "companion.widgets.monsters_and_magic_sheet",
     "companion.widgets.variant5e_facing",
-    "companion.widgets.variant5e_items",
     "companion.widgets.variant5e_turn",
 })
 
