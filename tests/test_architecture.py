@@ -609,7 +609,6 @@ ESCAPING_BY_HAND = frozenset({
     "companion.widgets.miasma.tracker",
     "companion.widgets.monsters_and_magic",
     "companion.widgets.monsters_and_magic_sheet",
-    "companion.widgets.variant5e_turn",
 })
 
 #: Widget modules still holding HTML tags in f-strings, to convert (also only shrinks):
