@@ -608,7 +608,6 @@ ESCAPING_BY_HAND = frozenset({
     "companion.widgets.miasma.earthmotes",
     "companion.widgets.miasma.tracker",
     "companion.widgets.monsters_and_magic",
-    "companion.widgets.monsters_and_magic_sheet",
 })
 
 #: Widget modules still holding HTML tags in f-strings, to convert (also only shrinks):
