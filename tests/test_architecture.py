@@ -607,7 +607,6 @@ ESCAPING_BY_HAND = frozenset({
     "companion.widgets.dice_tray",
     "companion.widgets.miasma.earthmotes",
     "companion.widgets.miasma.tracker",
-    "companion.widgets.monsters_and_magic",
 })
 
 #: Widget modules still holding HTML tags in f-strings, to convert (also only shrinks):
