@@ -604,7 +604,6 @@ ESCAPING_BY_HAND = frozenset({
     "companion.widgets.cairn_srd.lockpicking",
     "companion.widgets.cairn_srd.spellcasting",
     "companion.widgets.cairn_srd.wilderness",
-    "companion.widgets.dice_tray",
     "companion.widgets.miasma.earthmotes",
     "companion.widgets.miasma.tracker",
 })
