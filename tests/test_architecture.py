@@ -593,27 +593,6 @@ def test_the_session_check_leaves_a_page_name_alone(text: str) -> None:
 #: The element builder: the one widget module that escapes and writes tags itself.
 BUILDER = "companion.widgets.markup"
 
-#: Widget modules still calling ``escape()`` by hand, to convert to the builder. The list
-#: only shrinks: a listed module that no longer escapes fails the test below.
-ESCAPING_BY_HAND = frozenset({
-    "companion.widgets.dice_tray",
-    "companion.widgets.monsters_and_magic",
-    "companion.widgets.monsters_and_magic_sheet",
-    "companion.widgets.styles",
-    "companion.widgets.table.binding",
-    "companion.widgets.table.pages",
-    "companion.widgets.table.panels",
-    "companion.widgets.table.site",
-    "companion.widgets.variant5e_facing",
-    "companion.widgets.variant5e_healing",
-    "companion.widgets.variant5e_items",
-    "companion.widgets.variant5e_turn",
-})
-
-#: Widget modules still holding HTML tags in f-strings, to convert (also only shrinks):
-#: today the same modules as above.
-TAGS_IN_FSTRINGS = ESCAPING_BY_HAND
-
 #: An HTML tag opening or closing (``<b>``, ``</div>``, ``<span class=``): not ``a < b``.
 _TAG_IN_TEXT = re.compile(r"</?[a-zA-Z][a-zA-Z0-9-]*(?=[\s>/])|</?[a-zA-Z][a-zA-Z0-9-]*$")
 
@@ -649,18 +628,12 @@ def _widget_sources() -> list[Source]:
     return widgets
 
 
-@pytest.mark.parametrize(("check", "listed"), [(escapes_by_hand, ESCAPING_BY_HAND),
-                                               (tags_in_fstrings, TAGS_IN_FSTRINGS)])
-def test_widgets_build_markup_with_the_builder(
-        check: Callable[[Source], list[str]], listed: frozenset[str]) -> None:
-    found = _widget_sources()
-    problems = [p for s in found if s.module != BUILDER and s.module not in listed
-                for p in check(s)]
+@pytest.mark.parametrize("check", [escapes_by_hand, tags_in_fstrings])
+def test_widgets_build_markup_with_the_builder(check: Callable[[Source], list[str]]) -> None:
+    # Every widget module builds its pages with the builder (the last 22 converted in
+    # issue 43): none escapes by hand or writes a tag into an f-string.
+    problems = [p for s in _widget_sources() if s.module != BUILDER for p in check(s)]
     assert problems == [], "\n".join(problems)
-    # The list only shrinks: a converted module leaves it, a module that is gone too.
-    stale = sorted(s.module for s in found if s.module in listed and not check(s))
-    assert stale == [], f"converted to the builder, take them off the list: {stale}"
-    assert listed <= {s.module for s in found}, "a listed module is gone"
 
 
 @pytest.mark.parametrize(("check", "text"), [

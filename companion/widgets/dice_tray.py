@@ -36,7 +36,6 @@ tray keeps working.
 from __future__ import annotations
 
 import dataclasses
-import html
 import re
 from collections.abc import Callable
 from fractions import Fraction
@@ -61,7 +60,7 @@ from companion.widgets.base import (
     safe,
     text_box,
 )
-from companion.widgets.markup import details_html
+from companion.widgets.markup import Markup, details_html, el, frag, join
 from companion.widgets.rolls import RollLogPanel, RollModePanel, RollOutcome, seat_html
 
 if TYPE_CHECKING:
@@ -121,7 +120,7 @@ TRAY_CSS = """
 _TIP = re.compile(r"<title>(-?\d+): ([^<]*) \(([^()<]*)\)</title>")
 
 
-def chart_svg(dist: Any, *, target: int | None = None, title: str | None = None) -> str:
+def chart_svg(dist: Any, *, target: int | None = None, title: str | None = None) -> Markup:
     """The tray's bar chart of ``dist``: the engine's chart, bounded in size.
 
     Up to ``TRAY_GROUP_OVER`` outcomes, one bar each; past it, the totals with more than
@@ -129,10 +128,13 @@ def chart_svg(dist: Any, *, target: int | None = None, title: str | None = None)
     (the ends' remainders join the first and last bar, whose tooltips say "or less" and
     "or more"); a grouped chart does not mark the target (the chance line gives it
     exactly). Tooltips longer than ``TRAY_TIP_CHARS`` keep their percentage only.
+
+    The chart is the engine's SVG (its renderer escapes every text it writes): markup as
+    it is, its tooltips rewritten with the builder.
     """
     values, weights, denom = dist.weights()
     if len(values) <= TRAY_GROUP_OVER:
-        return _TIP.sub(_short_tip, dist.to_svg(target=target, title=title))
+        return Markup(_TIP.sub(_short_tip, dist.to_svg(target=target, title=title)))
     lo, hi, mass = 0, len(values), 0
     while lo < hi - 1 and (mass + weights[lo]) * 10_000 < denom:
         mass += weights[lo]
@@ -159,16 +161,16 @@ def chart_svg(dist: Any, *, target: int | None = None, title: str | None = None)
             span = f"{start} or more"
         else:
             span = f"{start} to {ends[start]}" if ends[start] != start else str(start)
-        return f"<title>{span}: {match.group(3)}</title>"
+        return el("title", span, ": ", Markup(match.group(3)))  # the engine's escaped text
 
     heading = f"{title or 'Odds'} (totals grouped {size} to a bar)"
-    return _TIP.sub(tip, grouped.to_svg(target=None, title=heading))
+    return Markup(_TIP.sub(tip, grouped.to_svg(target=None, title=heading)))
 
 
 def _short_tip(match: re.Match[str]) -> str:
     if len(match.group(0)) <= TRAY_TIP_CHARS:
         return match.group(0)
-    return f"<title>{match.group(1)}: {match.group(3)}</title>"
+    return el("title", match.group(1), ": ", Markup(match.group(3)))  # the engine's escaped text
 
 
 def plain_syntax_error(exc: DiceSyntaxError) -> str:
@@ -288,7 +290,7 @@ class DiceTray(widgets.VBox):
         self.seed.add_class("tc-seed")
         seed_label = widgets.HTML("Seed")
 
-        self.result = widgets.HTML('<div class="tc-result" data-n="0">No roll yet.</div>')
+        self.result = widgets.HTML(el("div", "No roll yet.", class_="tc-result", data_n=0))
         self.odds_note = widgets.HTML()
         self.target = text_box("e.g. 15", name="target")
         self.target.add_class("tc-target")
@@ -323,7 +325,8 @@ class DiceTray(widgets.VBox):
                           names="value")
 
         app_box(
-            widgets.HTML(f"<style>{TRAY_CSS}</style>", layout=widgets.Layout(display="none")),
+            widgets.HTML(el("style", Markup(TRAY_CSS)),  # the style sheet: trusted markup
+                         layout=widgets.Layout(display="none")),
             *([self.seat] if self.seat.value else []),
             row(self.expr, self.roll_button),
             self.error,
@@ -332,7 +335,7 @@ class DiceTray(widgets.VBox):
             self.modes,
             self.result,
             column(
-                widgets.HTML('<div class="tc-section">Odds</div>'),
+                widgets.HTML(el("div", "Odds", class_="tc-section")),
                 self.odds_note,
                 row(widgets.HTML("Target (at least)"), self.target),
                 self.chance,
@@ -360,8 +363,8 @@ class DiceTray(widgets.VBox):
         result = outcome.roll
         self.last_roll, self.last_seed = result, outcome.seed
         if result is None:  # hidden from this viewer: only its commitment is shown
-            self.result.value = (f'<div class="tc-result" data-n="{self._shown}">'
-                                 f"{outcome.hidden_html()}</div>")
+            self.result.value = el("div", outcome.hidden_html(), class_="tc-result",
+                                   data_n=self._shown)
         elif outcome.seed is None:  # real dice: no seed, so not in the replay history
             self._show_result(result, self._shown, "your own dice")
         else:
@@ -399,24 +402,20 @@ class DiceTray(widgets.VBox):
                      ) -> None:
         """Show ``result``; ``source`` (HTML) says what it came from."""
         labels = getattr(result, "labels", {}) or {}
-        label_html = ""
-        if labels:
-            parts = " · ".join(f"{html.escape(str(k))}: <b>{int(v)}</b>" for k, v in labels.items())
-            label_html = f'<div class="tc-result-labels">{parts}</div>'
-        dice_html = render.roll_html(result, max_dice=TRAY_MAX_DICE)
+        label_html = el("div", join((frag(f"{k}: ", el("b", int(v))) for k, v in labels.items()),
+                                    " · "), class_="tc-result-labels") if labels else None
+        # The engine's renderer (the core: no builder there) escapes what it writes.
+        dice_html = Markup(render.roll_html(result, max_dice=TRAY_MAX_DICE))
         # A keep or drop past the dice rolled is said beside the result, not done silently.
-        notes = "".join(f'<div class="tc-note tc-keep-note">{html.escape(n)}</div>'
-                        for n in keep_notes(str(getattr(result, "expr", ""))))
+        notes = (el("div", note, class_="tc-note tc-keep-note")
+                 for note in keep_notes(str(getattr(result, "expr", ""))))
         number = f"roll #{record}" if record is not None else "not in the history"
         # data-n changes on every roll, so a browser sees a new value even for equal totals.
-        self.result.value = (
-            f'<div class="tc-result" data-n="{n}">'
-            f'<div class="tc-total" aria-label="total">{int(result.total)}</div>'
-            f'<div class="tc-result-dice">{dice_html}</div>'
-            f"{label_html}{notes}"
-            f'<div class="tc-result-meta">{number} · {source}</div>'
-            "</div>"
-        )
+        self.result.value = el(
+            "div", el("div", int(result.total), class_="tc-total", aria_label="total"),
+            el("div", dice_html, class_="tc-result-dice"), label_html, notes,
+            el("div", f"{number} · ", source, class_="tc-result-meta"),
+            class_="tc-result", data_n=n)
 
     def _update_odds(self, expr: str) -> None:
         if expr == self._odds_expr:
@@ -427,30 +426,27 @@ class DiceTray(widgets.VBox):
         try:
             dist = dice.odds(expr)
         except OddsTooCostlyError as exc:
-            self.odds_note.value = (
-                '<div class="tc-odds-note">Exact odds for this expression would take too '
-                f"long to work out, so they are not shown; rolling works as usual. "
-                f"<small>({html.escape(str(exc))})</small></div>"
-            )
+            self.odds_note.value = el(
+                "div", "Exact odds for this expression would take too long to work out, so "
+                "they are not shown; rolling works as usual. ", el("small", f"({exc})"),
+                class_="tc-odds-note")
             self.chance.value = ""
             return
         except DiceSyntaxError as exc:
-            self.odds_note.value = ('<div class="tc-odds-note tc-error">No odds: '
-                                    f"{html.escape(plain_syntax_error(exc))}</div>")
+            self.odds_note.value = el("div", f"No odds: {plain_syntax_error(exc)}",
+                                      class_="tc-odds-note tc-error")
             self.chance.value = ""
             return
         except CompanionError as exc:
             # The roll (if any) already happened; odds trouble is told beside the odds.
-            self.odds_note.value = (
-                f'<div class="tc-odds-note tc-error">No odds: {html.escape(one_line(exc))}</div>'
-            )
+            self.odds_note.value = el("div", f"No odds: {one_line(exc)}",
+                                      class_="tc-odds-note tc-error")
             self.chance.value = ""
             return
         self._distribution = dist
-        self.odds_note.value = (
-            f'<div class="tc-odds-note">Exact odds of <b>{html.escape(expr)}</b>: '
-            f"{dist.min} to {dist.max}, average {float(dist.mean):.2f}</div>"
-        )
+        self.odds_note.value = el(
+            "div", "Exact odds of ", el("b", expr),
+            f": {dist.min} to {dist.max}, average {float(dist.mean):.2f}", class_="tc-odds-note")
         self._render_chance()
 
     def _on_target(self, _change: Any) -> None:
@@ -458,7 +454,7 @@ class DiceTray(widgets.VBox):
         try:
             self._render_chance()
         except Exception as exc:
-            self.chance.value = f'<div class="tc-error">{html.escape(one_line(exc))}</div>'
+            self.chance.value = el("div", one_line(exc), class_="tc-error")
 
     def _render_chance(self) -> None:
         dist = self._distribution
@@ -469,10 +465,9 @@ class DiceTray(widgets.VBox):
         title = f"Odds of {self._odds_expr}"
         self.chart.value = chart_svg(dist, target=target, title=title)
         if target is None:
-            self.chance.value = '<div class="tc-chance">Type a target to see the chance.</div>'
+            self.chance.value = el("div", "Type a target to see the chance.", class_="tc-chance")
             return
         p: Fraction = dist.at_least(target)
-        self.chance.value = (
-            f'<div class="tc-chance">Chance of {target} or more: <b>{render.percent(p)}</b> '
-            f"<small>(exactly {render.grouped_fraction_text(p)})</small></div>"
-        )
+        self.chance.value = el(
+            "div", f"Chance of {target} or more: ", el("b", render.percent(p)), " ",
+            el("small", f"(exactly {render.grouped_fraction_text(p)})"), class_="tc-chance")

@@ -21,7 +21,6 @@ when the app runs in a campaign, and "I rolled it myself".
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -80,7 +79,7 @@ from companion.widgets.base import (
     slug,
     text_box,
 )
-from companion.widgets.markup import details_html
+from companion.widgets.markup import Markup, details_html, el, frag, join
 from companion.widgets.monsters_and_magic_sheet import Section, SheetMovesPanel, sheet_style
 from companion.widgets.rolls import RollControls, RuleRoll, faces_hint
 from companion.widgets.seat_controls import act, act_party, member_key, table_move, undo
@@ -101,29 +100,30 @@ STEP_LIMIT = 4
 """Effect steps the roller offers (a step past a critical result is refused by the rules)."""
 
 
-def odds_html(check: AbilityCheck) -> str:
+def odds_html(check: AbilityCheck) -> Markup:
     """The exact chance of each tier as a small bar list (best first); a check that fails
     automatically says so instead (it rolls nothing)."""
     if check.fails:
-        return (f'<div class="tc-odds tc-automatic" data-automatic="1"><b>Automatic '
-                f"failure</b>, no roll: {html.escape(check.fails)} (a Miss)</div>")
+        return el("div", el("b", "Automatic failure"), f", no roll: {check.fails} (a Miss)",
+                  class_="tc-odds tc-automatic", data_automatic=1)
     odds = check.tier_odds()
     rows = []
     for tier in reversed(Tier):
         p = odds[tier]
         width = f"{float(p) * 100:.1f}%"
-        rows.append(
-            f'<div class="tc-tier" data-tier="{tier.name.lower()}" style="display:flex;'
-            f'gap:6px;align-items:center"><span style="min-width:104px">{tier.label}</span>'
-            f'<span style="flex:1;background:var(--tc-line);height:12px;min-width:40px">'
-            f'<span style="display:block;height:12px;width:{width};'
-            f'background:{TIER_COLOURS[tier]}"></span></span>'
-            f'<span class="tc-p" style="min-width:120px;text-align:right">{percent(p)} '
-            f'<small>({fraction_text(p)})</small></span></div>')
-    return (f'<div class="tc-odds"><div>{html.escape(check.expression)} vs DC '
-            f'{check.effective_dc}{f", {check.steps:+d} steps" if check.steps else ""}: '
-            f'any hit <b class="tc-hit">{percent(check.hit_chance())}</b></div>'
-            + "".join(rows) + "</div>")
+        bar = el("span", style=f"display:block;height:12px;width:{width};"
+                 f"background:{TIER_COLOURS[tier]}")
+        rows.append(el(
+            "div", el("span", tier.label, style="min-width:104px"),
+            el("span", bar, style="flex:1;background:var(--tc-line);height:12px;min-width:40px"),
+            el("span", f"{percent(p)} ", el("small", f"({fraction_text(p)})"), class_="tc-p",
+               style="min-width:120px;text-align:right"),
+            class_="tc-tier", data_tier=tier.name.lower(),
+            style="display:flex;gap:6px;align-items:center"))
+    steps = f", {check.steps:+d} steps" if check.steps else ""
+    return el("div", el("div", f"{check.expression} vs DC {check.effective_dc}{steps}: any hit ",
+                        el("b", percent(check.hit_chance()), class_="tc-hit")),
+              rows, class_="tc-odds")
 
 
 class CheckPanel(widgets.VBox):
@@ -186,7 +186,7 @@ class CheckPanel(widgets.VBox):
         self.save.add_class("tc-check-save")
         self.odds = widgets.HTML()
         self.odds.add_class("tc-chance")
-        self.result = widgets.HTML('<div class="tc-result" data-n="0">No roll yet.</div>')
+        self.result = widgets.HTML(el("div", "No roll yet.", class_="tc-result", data_n=0))
         self.rolls = 0
         self.last_seed: int | None = None
         # The roll's mode and own dice: the sheet's (shared with its other rolls) or its own.
@@ -287,13 +287,13 @@ class CheckPanel(widgets.VBox):
                                           and not self.attack.value else "")
         disable_for(self.roll_button, self._refusal())
         if not all(box.valid for box in self.boxes):
-            self.odds.value = '<div class="tc-odds"><i>Fix the number above.</i></div>'
+            self.odds.value = el("div", el("i", "Fix the number above."), class_="tc-odds")
             return
         try:
             check = self.check()
         except RuleError as refusal:  # e.g. a sight check against something hidden
             disable_for(self.roll_button, str(refusal))
-            self.odds.value = '<div class="tc-odds"><i>No roll: see below.</i></div>'
+            self.odds.value = el("div", el("i", "No roll: see below."), class_="tc-odds")
             raise
         self.odds.value = odds_html(check)
         self.controls.set_hint("no dice" if check.fails else faces_hint(check.expression))
@@ -325,29 +325,28 @@ class CheckPanel(widgets.VBox):
         self.last_seed = out.seed
         result = out.value
         if result is None:
-            self.result.value = (f'<div class="tc-result tc-hidden" data-n="{self.rolls}">'
-                                 f"{out.hidden_html()}</div>")
+            self.result.value = el("div", out.hidden_html(), class_="tc-result tc-hidden",
+                                   data_n=self.rolls)
             return None
         tier = result.tier
         how = ("no roll" if result.automatic else "your dice" if out.physical
                else details_html(f"seed {out.seed}"))
-        mode = "" if out.mode == "public" else f" · {html.escape(mode_name(out.mode))}"
-        self.result.value = (
-            f'<div class="tc-result tc-{tier.name.lower()}" data-n="{self.rolls}" '
-            f'data-tier="{tier.name.lower()}"><span class="tc-total">'
-            f'{"—" if result.total is None else result.total}</span> — '
-            f'<b class="tc-verdict" style="color:{TIER_COLOURS[tier]}">{tier.label}</b>'
-            f'<div class="tc-roll-text">{roll_text_html(str(result))}</div>'
-            f'<div class="tc-seed"><small>{how}{mode}</small></div></div>')
+        mode = "" if out.mode == "public" else f" · {mode_name(out.mode)}"
+        self.result.value = el(
+            "div", el("span", "—" if result.total is None else result.total, class_="tc-total"),
+            " — ", el("b", tier.label, class_="tc-verdict", style=f"color:{TIER_COLOURS[tier]}"),
+            el("div", roll_text_html(str(result)), class_="tc-roll-text"),
+            el("div", el("small", how, mode), class_="tc-seed"),
+            class_=f"tc-result tc-{tier.name.lower()}", data_n=self.rolls,
+            data_tier=tier.name.lower())
         return result
 
 
-def _boxes(marked: int, total: int, colour: str, name: str) -> str:
-    cells = "".join(
-        f'<span style="display:inline-block;width:18px;height:18px;margin:1px;'
-        f'border:1px solid #555;background:{colour if i < marked else "transparent"}">'
-        f'</span>' for i in range(total))
-    return f'<span class="tc-{name}" data-n="{marked}">{cells}</span>'
+def _boxes(marked: int, total: int, colour: str, name: str) -> Markup:
+    cells = (el("span", style="display:inline-block;width:18px;height:18px;margin:1px;"
+                f"border:1px solid #555;background:{colour if i < marked else 'transparent'}")
+             for i in range(total))
+    return el("span", cells, class_=f"tc-{name}", data_n=marked)
 
 
 class _SheetFile:
@@ -460,9 +459,8 @@ class AdventurerPanel(widgets.VBox):
                 else:
                     out = controls.run_act(f"{a.name}: {label}", a, move, jsonable(kwargs))
                 self.roll_result.value = (
-                    f'<div class="tc-roll-result" data-move="{name}">'
-                    f"{html.escape(out.text or '')}</div>" if out.shown
-                    else out.hidden_html())
+                    el("div", out.text or "", class_="tc-roll-result", data_move=name)
+                    if out.shown else out.hidden_html())
                 return out.value
 
             btn = button(label, run, error=error, name=name)
@@ -585,10 +583,10 @@ class AdventurerPanel(widgets.VBox):
         # A move went through: an older refusal in another section no longer applies.
         for line in [*self.section_errors.values(), *self.sheet_moves.errors.values()]:
             line.clear()
-        threads = "".join(
-            '<span class="tc-token" style="display:inline-block;min-width:24px;padding:2px;'
-            'margin:1px;border-radius:12px;background:#6a1b9a;color:#fff;text-align:center">'
-            'T</span>' for _ in range(min(a.threads, 20)))
+        threads = frag(
+            el("span", "T", class_="tc-token", style="display:inline-block;min-width:24px;"
+               "padding:2px;margin:1px;border-radius:12px;background:#6a1b9a;color:#fff;"
+               "text-align:center") for _ in range(min(a.threads, 20)))
         status = ("passed on" if a.passed_on else "dead — Death offers a bargain" if a.dead
                   else "dying" if a.dying else "stable" if a.stable else "")
         # A state that runs out shows its turn ends left (issue 30).
@@ -600,27 +598,26 @@ class AdventurerPanel(widgets.VBox):
         if a.dodging:
             states += (" · dodging" if a.dodge_holds else " · dodging (no benefit now)")
         holds = ", ".join(f"{k} {v}" for k, v in a.holds.items()) or "none"
-        self.view.value = (
-            f'<div class="tc-sheet" data-threads="{a.threads}" data-ap="{a.ap}" '
-            f'data-resting="{a.resting}" data-dodging="{str(a.dodging).lower()}" '
-            f'data-fatigue="{a.fatigue}" data-exhaustion="{a.exhaustion}" data-hp="{a.hp}">'
-            f'<b>{html.escape(a.name)}</b> <small>FOC {a.focus:+d} · POW {a.power:+d} · '
-            f'CUN {a.cunning:+d} · LCK {a.luck:+d} · XP {a.xp}</small>'
-            f'{" — <b class=tc-status>" + status + "</b>" if status else ""}'
-            f'<div>Threads <span class="tc-threads">{a.threads}</span>/{a.max_threads} '
-            f'{threads}</div>'
-            f'<div>AP <span class="tc-ap">{a.ap}</span>'
-            f'{" (turn)" if a.in_turn else ""} · reaction '
-            f'{"used" if a.reaction_used else "ready"} · HP <span class="tc-hp">{a.hp}</span>'
-            f'/{a.max_hp} · AC {a.effective_ac}</div>'
-            f'<div>Fatigue {_boxes(a.fatigue, a.max_fatigue, "#ef6c00", "fatigue-boxes")}'
-            f'</div><div>Exhaustion '
-            f'{_boxes(a.exhaustion, a.max_exhaustion, "#b71c1c", "exhaustion-boxes")} '
-            f'<small>(checks −{a.exhaustion_penalty})</small></div>'
-            f'<div><small>States: {html.escape(states)} · hold: {html.escape(holds)} · '
-            f'forward {a.forward:+d}'
-            f'{" · " + html.escape(a.resting) + " rest begun" if a.resting else ""}'
-            '</small></div></div>')
+        self.view.value = el(
+            "div", el("b", a.name), " ",
+            el("small", f"FOC {a.focus:+d} · POW {a.power:+d} · CUN {a.cunning:+d} · "
+               f"LCK {a.luck:+d} · XP {a.xp}"),
+            status and frag(" — ", el("b", status, class_="tc-status")),
+            el("div", "Threads ", el("span", a.threads, class_="tc-threads"),
+               f"/{a.max_threads} ", threads),
+            el("div", "AP ", el("span", a.ap, class_="tc-ap"),
+               f"{' (turn)' if a.in_turn else ''} · reaction "
+               f"{'used' if a.reaction_used else 'ready'} · HP ",
+               el("span", a.hp, class_="tc-hp"), f"/{a.max_hp} · AC {a.effective_ac}"),
+            el("div", "Fatigue ", _boxes(a.fatigue, a.max_fatigue, "#ef6c00", "fatigue-boxes")),
+            el("div", "Exhaustion ",
+               _boxes(a.exhaustion, a.max_exhaustion, "#b71c1c", "exhaustion-boxes"), " ",
+               el("small", f"(checks −{a.exhaustion_penalty})")),
+            el("div", el("small", f"States: {states} · hold: {holds} · forward {a.forward:+d}"
+                         f"{' · ' + a.resting + ' rest begun' if a.resting else ''}")),
+            class_="tc-sheet", data_threads=a.threads, data_ap=a.ap, data_resting=a.resting,
+            data_dodging=str(a.dodging).lower(), data_fatigue=a.fatigue,
+            data_exhaustion=a.exhaustion, data_hp=a.hp)
         self.history.value = log_html(a.log)
         self.update_buttons()
 
@@ -646,7 +643,7 @@ class GroupCheckPanel(widgets.VBox):
         self.dc.observe(safe(self.error)(self._dc_changed), names="value")
         self.odds = widgets.HTML()
         self.odds.add_class("tc-group-odds")
-        self.result = widgets.HTML('<div class="tc-group-result" data-n="0"></div>')
+        self.result = widgets.HTML(el("div", class_="tc-group-result", data_n=0))
         self.rolls = 0
         self.roll_button = button("Roll group check", self.roll, error=self.error,
                                   name="group-roll")
@@ -696,11 +693,10 @@ class GroupCheckPanel(widgets.VBox):
     def show_odds(self, _change: Any = None) -> None:
         checks = self.checks()
         odds = group_odds(checks)
-        cells = " · ".join(
-            f'<span data-tier="{t.name.lower()}">{t.label}: <b>{percent(p)}</b> '
-            f"<small>({fraction_text(p)})</small></span>"
-            for t, p in reversed(odds.items()))
-        self.odds.value = f"<div>Group of {len(checks)} vs DC {self.dc.value}: {cells}</div>"
+        cells = join((el("span", f"{t.label}: ", el("b", percent(p)), " ",
+                         el("small", f"({fraction_text(p)})"), data_tier=t.name.lower())
+                      for t, p in reversed(odds.items())), " · ")
+        self.odds.value = el("div", f"Group of {len(checks)} vs DC {self.dc.value}: ", cells)
         self.controls.set_hint(f"{len(checks)}d20, one per creature")
 
     def roll(self) -> Any:
@@ -713,14 +709,13 @@ class GroupCheckPanel(widgets.VBox):
         self.rolls += 1
         result = out.value
         if result is None:
-            self.result.value = (f'<div class="tc-group-result tc-hidden" '
-                                 f'data-n="{self.rolls}">{out.hidden_html()}</div>')
+            self.result.value = el("div", out.hidden_html(), class_="tc-group-result tc-hidden",
+                                   data_n=self.rolls)
             return None
         how = "your dice" if out.physical else details_html(f"seed {out.seed}")
-        self.result.value = (
-            f'<div class="tc-group-result" data-n="{self.rolls}" '
-            f'data-tier="{result.tier.name.lower()}"><b>{result.tier.label}</b> — '
-            f"{html.escape(str(result))} <small>({how})</small></div>")
+        self.result.value = el("div", el("b", result.tier.label), f" — {result} ",
+                               el("small", "(", how, ")"), class_="tc-group-result",
+                               data_n=self.rolls, data_tier=result.tier.name.lower())
         return result
 
 
@@ -752,9 +747,10 @@ class GameMasterPanel(widgets.VBox):
         bind(gm, self.render, error=self.error)
 
     def render(self) -> None:
-        self.view.value = (f'<div class="tc-gm" data-threads="{self.gm.threads}"><b>GM</b>: '
-                           f'<span class="tc-gm-threads">{self.gm.threads}</span> '
-                           f"thread{'s' if self.gm.threads != 1 else ''} of fate</div>")
+        self.view.value = el("div", el("b", "GM"), ": ",
+                             el("span", self.gm.threads, class_="tc-gm-threads"),
+                             f" thread{'s' if self.gm.threads != 1 else ''} of fate",
+                             class_="tc-gm", data_threads=self.gm.threads)
         self.reading.value = self.gm.reading
         disable_for(self.spend_button, None if self.gm.can_spend
                       else "Threads of Fate: the GM has no thread to spend")

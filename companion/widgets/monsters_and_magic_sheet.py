@@ -55,12 +55,12 @@ from companion.widgets.base import (
     check_box,
     disable_for,
     draw_seed,
-    escape,
     int_box,
     row,
     safe,
     text_box,
 )
+from companion.widgets.markup import Markup, el
 from companion.widgets.rolls import RollControls, RuleRoll
 from companion.widgets.seat_controls import act, act_party, mover, seat_refusal
 
@@ -80,7 +80,8 @@ SHEET_CSS = """
 
 def sheet_style() -> widgets.HTML:
     """A hidden HTML widget carrying [SHEET_CSS][companion.widgets.monsters_and_magic_sheet.SHEET_CSS]."""  # noqa: E501
-    return widgets.HTML(f"<style>{SHEET_CSS}</style>", layout=widgets.Layout(display="none"))
+    return widgets.HTML(el("style", Markup(SHEET_CSS)),  # the style sheet: trusted markup
+                        layout=widgets.Layout(display="none"))
 
 _AFFINITIES = ("normal", "resistant", "vulnerable", "immune")
 
@@ -429,15 +430,14 @@ class SheetMovesPanel(widgets.VBox):
         """Say what is left of a rest begun by tending an ally (nothing when none is)."""
         a = self.adventurer
         if not a.resting:
-            self.rest_state.value = '<div class="tc-rest-state" data-resting=""></div>'
+            self.rest_state.value = el("div", class_="tc-rest-state", data_resting="")
             return
         left = rest_rules(a.resting)["choose"] - len(a.rest_done)
-        self.rest_state.value = (
-            f'<div class="tc-rest-state" data-resting="{a.resting}" data-left="{left}">'
-            f"{escape(a.resting.capitalize())} rest begun: {escape(a.name)} tended "
-            f"{escape(a.tended)}'s wounds (Tend to Wounds). {left} activit"
-            f"{'y' if left == 1 else 'ies'} left: choose {'it' if left == 1 else 'them'} "
-            "below and press Rest.</div>")
+        self.rest_state.value = el(
+            "div", f"{a.resting.capitalize()} rest begun: {a.name} tended {a.tended}'s wounds "
+            f"(Tend to Wounds). {left} activit{'y' if left == 1 else 'ies'} left: choose "
+            f"{'it' if left == 1 else 'them'} below and press Rest.",
+            class_="tc-rest-state", data_resting=a.resting, data_left=left)
         if self.rest_kind.value != a.resting:
             self.rest_kind.value = a.resting
 
@@ -450,8 +450,8 @@ class SheetMovesPanel(widgets.VBox):
         healed: int = act_party(self.party, "tend_ally", self.adventurer,
                                 self.party.get(self.ally_pick.value),
                                 self.supplies.read(), str(self.rest_kind.value))
-        self.result.value = (f'<div class="tc-tend" data-healed="{healed}">tends '
-                             f"{escape(self.ally_pick.value)}: +{healed} HP</div>")
+        self.result.value = el("div", f"tends {self.ally_pick.value}: +{healed} HP",
+                               class_="tc-tend", data_healed=healed)
         self.sections["rest"].expand()
         return healed
 
@@ -479,10 +479,10 @@ class SheetMovesPanel(widgets.VBox):
                                        {"character": a, **args})
 
     @staticmethod
-    def _shown(out: RuleRoll[Any], css: str, body: str) -> str:
+    def _shown(out: RuleRoll[Any], css: str, body: str) -> Markup:
         if not out.shown:
-            return f'<div class="{css} tc-hidden">{out.hidden_html()}</div>'
-        return f'<div class="{css}">{body}</div>'
+            return el("div", out.hidden_html(), class_=f"{css} tc-hidden")
+        return el("div", body, class_=css)
 
     def detonate(self) -> int | None:
         """End the chosen condition at once for 1d10 damage (after AC), rolled in the
@@ -491,7 +491,7 @@ class SheetMovesPanel(widgets.VBox):
         a, name = self.adventurer, str(self.condition.value)
         out = self._rolled(f"detonates {name} (1d10)", a, "detonate", {
             "condition": name, "damage_type": str(self.damage_type.value)})
-        self.detonated.value = self._shown(out, "tc-detonated", escape(out.text or ""))
+        self.detonated.value = self._shown(out, "tc-detonated", out.text or "")
         return out.value
 
     def rest(self) -> list[str] | None:
@@ -522,7 +522,7 @@ class SheetMovesPanel(widgets.VBox):
                        **watch}
         out = self._party_rolled(f"{kind} rest", {"move": "rest", "kind": kind,
                                                   "options": options})
-        self.result.value = self._shown(out, "tc-rest-result", escape(out.text or ""))
+        self.result.value = self._shown(out, "tc-rest-result", out.text or "")
         return out.value
 
     def gm_reroll(self) -> AbilityCheckResult | None:
@@ -532,7 +532,7 @@ class SheetMovesPanel(widgets.VBox):
         out = self._rolled("GM's reroll", self.party.gm, "reroll_check",
                            {"check": jsonable(check)})
         total = "" if out.value is None or out.value.total is None else out.value.total
-        self.gm_result.value = (f'<div class="tc-gm-reroll" data-total="{total}">'
-                                f"{escape(out.text or '')}</div>" if out.shown
+        self.gm_result.value = (el("div", out.text or "", class_="tc-gm-reroll",
+                                   data_total=total) if out.shown
                                 else out.hidden_html())
         return out.value

@@ -7,9 +7,9 @@ Awesome from a CDN, so icon names would show as blanks at an offline table).
 
 from __future__ import annotations
 
-import html
-
 import ipywidgets as widgets
+
+from companion.widgets.markup import Markup, el, frag
 
 __all__ = [
     "APP_MAX_WIDTH",
@@ -178,7 +178,8 @@ def style_tag() -> widgets.HTML:
 
     [app_box][companion.widgets.layout.app_box] adds it once per app.
     """
-    once = html.escape(_ONE_TAP_JS, quote=True)
-    return widgets.HTML(f"<style>{CSS}</style>"
-                        f'<img alt="" style="display:none" src="data:," onerror="{once}">',
+    # The style sheet is trusted markup (its child selectors must stay ``>``).
+    return widgets.HTML(frag(el("style", Markup(CSS)),
+                             el("img", alt="", style="display:none", src="data:,",
+                                onerror=_ONE_TAP_JS)),
                         layout=widgets.Layout(display="none"))

@@ -40,12 +40,12 @@ from companion.widgets.base import (
     app_box,
     bind,
     button,
-    escape,
     int_box,
     log_html,
     one_line,
     row,
 )
+from companion.widgets.markup import el, frag
 from companion.widgets.seat_controls import act, mover
 
 __all__ = ["FacingApp"]
@@ -77,7 +77,7 @@ class _CreatureBoxes:
         self.facing = _pick(list(FACINGS), facing, "Faces", f"{name}-facing")
         self.sees = _tick("sees", f"{name}-sees", True)
         self.out = _tick("incapacitated", f"{name}-out")
-        self.row = row(widgets.HTML(f"<b>{escape(title)}</b>"), self.x, self.y, self.size,
+        self.row = row(widgets.HTML(el("b", title)), self.x, self.y, self.size,
                        self.facing, self.sees, self.out)
         self.controls = (self.x, self.y, self.size, self.facing, self.sees, self.out)
 
@@ -130,13 +130,13 @@ class FacingApp(widgets.VBox):
         self.history = widgets.HTML()
         bt = self.buttons
         app_box(
-            widgets.HTML("<b>Facing and flanking</b> — x grows east, y grows south; a "
-                         "creature's square is its north-west corner"),
+            widgets.HTML(frag(el("b", "Facing and flanking"), " — x grows east, y grows "
+                              "south; a creature's square is its north-west corner")),
             self.defender.row, self.attacker.row, self.ally.row,
             row(self.shield, self.benefit),
             self.report,
-            widgets.HTML(f"<b>{escape(defender) + '’s' if defender else 'The defender’s'}"
-                         " turning</b>"),
+            widgets.HTML(el("b", f"{defender + '’s' if defender else 'The defender’s'}"
+                                 " turning")),
             self.status,
             row(self.turn_to, self.toward, bt["end-move"], bt["react"]),
             row(bt["keep"], bt["oa"], bt["start"]),
@@ -174,12 +174,10 @@ class FacingApp(widgets.VBox):
             lines.append(f"flanked: each flanker gains {benefit}" if flanked
                          else "not flanked")
         except CompanionError as exc:
-            self.report.value = f'<div class="tc-facing-report"><i>{escape(one_line(exc))}' \
-                                "</i></div>"
+            self.report.value = el("div", el("i", one_line(exc)), class_="tc-facing-report")
             return
-        data = f'data-arc="{arc}" data-flanked="{str(flanked).lower()}"'
-        self.report.value = (f'<ul class="tc-facing-report" {data}>'
-                             + "".join(f"<li>{escape(x)}</li>" for x in lines) + "</ul>")
+        self.report.value = el("ul", (el("li", x) for x in lines), class_="tc-facing-report",
+                               data_arc=arc, data_flanked=str(flanked).lower())
 
     def render(self) -> None:
         t = self.tracker
@@ -190,5 +188,5 @@ class FacingApp(widgets.VBox):
             parts.append(f"{t.turns_left} more turns")
         if t.tracking:
             parts.append(f"tracking {t.tracking}")
-        self.status.value = ('<div class="tc-facing">' + escape(" · ".join(parts)) + "</div>")
+        self.status.value = el("div", " · ".join(parts), class_="tc-facing")
         self.history.value = log_html(t.log)

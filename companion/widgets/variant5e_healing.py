@@ -26,12 +26,11 @@ from companion.widgets.base import (
     button,
     chance_html,
     draw_seed,
-    escape,
     int_box,
     log_html,
     row,
 )
-from companion.widgets.markup import details_html
+from companion.widgets.markup import details_html, el, frag
 from companion.widgets.rolls import RollControls
 from companion.widgets.seat_controls import act, mover, show_undo, undo
 
@@ -92,8 +91,8 @@ class HitDiceApp(widgets.VBox):
         self.history = widgets.HTML()
         b = self.buttons
         app_box(
-            widgets.HTML("<b>Hit Dice and healing</b>"
-                         + (f': <span class="tc-who">{escape(who)}</span>' if who else "")),
+            widgets.HTML(frag(el("b", "Hit Dice and healing"),
+                              who and frag(": ", el("span", who, class_="tc-who")))),
             row(*self.switches.values()),
             self.status,
             row(self.damage, b["damage"], b["short"], b["long"]),
@@ -124,8 +123,9 @@ class HitDiceApp(widgets.VBox):
             self.last.value = out.hidden_html()
             return
         how = "real dice" if out.physical else details_html(f"seed {out.seed}")
-        self.last.value = (f'<div class="tc-hit-die" data-face="{out.value}">d{m.die} '
-                           f"shows <b>{out.value}</b> <small>({how})</small></div>")
+        self.last.value = el("div", f"d{m.die} shows ", el("b", out.value), " ",
+                             el("small", "(", how, ")"), class_="tc-hit-die",
+                             data_face=out.value)
 
     def render(self) -> None:
         m = self.model
@@ -140,20 +140,21 @@ class HitDiceApp(widgets.VBox):
                   else "a healer's kit first" if m.needs_healers_kit
                   else f"surge: {m.surge_dice_left} dice" if m.surge_dice_left
                   else "Hit Dice are spent after a rest or in a surge")
-        self.status.value = (
-            f'<div class="tc-hp" data-hp="{m.hp}" data-hit-dice="{m.hit_dice}" '
-            f'style="font-size:20px"><b>{m.hp}</b> / {m.max_hp} HP · {m.hit_dice}/{m.level} '
-            f"Hit Dice (d{m.die}{m.con_modifier:+d})</div><div>{escape(window)} · long rest "
-            f"+{rest['long_rest_hit_dice']} Hit Dice, "
-            f"{'full HP' if rest['long_rest_restores_hp'] else 'no HP'}</div>")
+        self.status.value = frag(
+            el("div", el("b", m.hp), f" / {m.max_hp} HP · {m.hit_dice}/{m.level} "
+               f"Hit Dice (d{m.die}{m.con_modifier:+d})", class_="tc-hp", data_hp=m.hp,
+               data_hit_dice=m.hit_dice, style="font-size:20px"),
+            el("div", f"{window} · long rest +{rest['long_rest_hit_dice']} Hit Dice, "
+               f"{'full HP' if rest['long_rest_restores_hp'] else 'no HP'}"))
         spendable = m.surge_dice_left or (m.hit_dice if m.can_spend else 0)
         if spendable:
             dist = hit_dice_healing(1, m.die, m.con_modifier)
             # One chip per outcome, wrapping on a phone (a wide table squeezes each cell).
-            cells = "".join('<span style="display:inline-block;white-space:nowrap;'
-                            f'margin-right:12px">{k} hp: {chance_html(p)}</span>'
-                            for k, p in dist.items())
-            self.odds.value = f'<div class="tc-odds"><b>next die heals</b>: {cells}</div>'
+            cells = (el("span", f"{k} hp: ", chance_html(p),
+                        style="display:inline-block;white-space:nowrap;margin-right:12px")
+                     for k, p in dist.items())
+            self.odds.value = el("div", el("b", "next die heals"), ": ", cells,
+                                 class_="tc-odds")
         else:
             self.odds.value = ""
         show_undo(self.buttons["undo"], m)

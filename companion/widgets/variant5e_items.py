@@ -34,7 +34,6 @@ from companion.widgets.base import (
     bind,
     button,
     check_box,
-    escape,
     int_box,
     log_html,
     offer,
@@ -42,6 +41,7 @@ from companion.widgets.base import (
     safe,
     text_box,
 )
+from companion.widgets.markup import el
 from companion.widgets.seat_controls import act, show_undo, undo
 
 __all__ = ["CharacterItemsApp", "ItemsApp"]
@@ -80,7 +80,7 @@ class ItemsApp(widgets.VBox):
         self.history = widgets.HTML()
         b = self.buttons
         app_box(
-            widgets.HTML("<b>Activating an item</b>"),
+            widgets.HTML(el("b", "Activating an item")),
             self.status,
             row(self.spend, self.silence, b["activate"]),
             row(self.regain, b["regain"], b["undo"]),
@@ -108,17 +108,17 @@ class ItemsApp(widgets.VBox):
             attack = f"item spell attack bonus {bonus:+d}"
         else:
             attack = "fix the boxes above for the attack bonus"
-        self.costs.value = (f'<div class="tc-costs" data-cost="{escape(cost)}" '
-                            f'data-fast-hands="{str(fast).lower()}">activation: '
-                            f"{escape(cost)} · Fast Hands "
-                            f"{'can' if fast else 'cannot'} use it · {attack}</div>")
+        self.costs.value = el("div", f"activation: {cost} · Fast Hands "
+                              f"{'can' if fast else 'cannot'} use it · {attack}",
+                              class_="tc-costs", data_cost=cost,
+                              data_fast_hands=str(fast).lower())
 
     def render(self) -> None:
         m = self.model
         state = "used up" if m.used_up else f"{m.charges}/{m.max_charges} charges"
-        self.status.value = (f'<div class="tc-item" data-charges="{m.charges}">'
-                             f"<b>{escape(m.name)}</b>: {escape(state)}"
-                             f"{' · command word' if m.command_word else ''}</div>")
+        self.status.value = el("div", el("b", m.name), f": {state}",
+                               " · command word" if m.command_word else "",
+                               class_="tc-item", data_charges=m.charges)
         show_undo(self.buttons["undo"], m)
         self.history.value = log_html(m.log)
 
@@ -154,7 +154,7 @@ class CharacterItemsApp(widgets.VBox):
         self.new_consumable = check_box("consumable", "item-consumable")
         self.add_button = button("Add item", self.add_item, error=e, name="add-item")
         app_box(
-            widgets.HTML(f"<b>{escape(owner)}’s items</b>"),
+            widgets.HTML(el("b", f"{owner}’s items")),
             row(self.picker),
             self.body,
             row(self.new_name, self.new_charges, self.new_word, self.new_consumable,
@@ -196,9 +196,8 @@ class CharacterItemsApp(widgets.VBox):
         with self.lock:
             chosen = next((i for i in self.items() if id(i) == self.picker.value), None)
             if chosen is None:
-                self.body.children = (widgets.HTML(
-                    f'<p class="tc-empty">No item for {escape(self.owner)} yet: add one '
-                    "below.</p>"),)
+                self.body.children = (widgets.HTML(el(
+                    "p", f"No item for {self.owner} yet: add one below.", class_="tc-empty")),)
                 return
             app = self.apps.get(id(chosen))
             if app is None:

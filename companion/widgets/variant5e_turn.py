@@ -36,12 +36,12 @@ from companion.widgets.base import (
     bind,
     button,
     check_box,
-    escape,
     int_box,
     log_html,
     row,
     text_box,
 )
+from companion.widgets.markup import el, frag
 from companion.widgets.seat_controls import act, mover
 
 __all__ = ["CombatTurnApp"]
@@ -134,24 +134,24 @@ class CombatTurnApp(widgets.VBox):
         self.history = widgets.HTML()
         bt = self.buttons
         app_box(
-            widgets.HTML(f"<b>Combat turn{': ' + escape(who) if who else ''}</b> — action "
-                         "economy, mark, opportunity attacks"),
+            widgets.HTML(frag(el("b", f"Combat turn{': ' + who if who else ''}"),
+                              " — action economy, mark, opportunity attacks")),
             self.status,
             row(bt["start"], self.action, bt["action"], bt["object"]),
             row(self.trigger, self.spell, self.casting_time, bt["ready"], bt["release"]),
             row(bt["reaction"], bt["end-conc"], bt["break-conc"], bt["lose-dodge"]),
-            widgets.HTML("<b>Mark and opportunity attacks</b>"),
+            widgets.HTML(el("b", "Mark and opportunity attacks")),
             row(self.target, bt["melee"], bt["oa"], self.can_react),
             row(bt["own-start"], bt["own-end"], bt["next"]),
             self.oa_result,
-            widgets.HTML("<b>Does this movement provoke?</b>"),
+            widgets.HTML(el("b", "Does this movement provoke?")),
             row(self.leaves, self.sees, self.disengaged, self.teleported, self.moved),
             self.provokes,
-            widgets.HTML("<b>Two-weapon fighting</b>"),
+            widgets.HTML(el("b", "Two-weapon fighting")),
             row(self.main_light, self.off_light),
             row(self.ability, self.twf),
             self.twf_result,
-            widgets.HTML("<b>Cleaving</b>"),
+            widgets.HTML(el("b", "Cleaving")),
             row(self.damage, self.attack_roll),
             row(self.foes, self.cleave_button),
             self.cleave_result,
@@ -169,33 +169,33 @@ class CombatTurnApp(widgets.VBox):
 
     def opportunity_attack(self) -> None:
         edge = act(self.reactions, "opportunity_attack", self.target.value)
-        self.oa_result.value = (f'<div class="tc-oa" data-edge="{escape(edge.value)}">'
-                                f"opportunity attack: {escape(edge.value)}</div>")
+        self.oa_result.value = el("div", f"opportunity attack: {edge.value}", class_="tc-oa",
+                                  data_edge=edge.value)
 
     def render_provoke(self) -> None:
         yes = provokes_opportunity_attack(
             leaves_reach=bool(self.leaves.value), can_see_mover=bool(self.sees.value),
             disengaged=bool(self.disengaged.value), teleported=bool(self.teleported.value),
             moved_by_other=bool(self.moved.value))
-        self.provokes.value = (f'<div class="tc-provokes" data-provokes="{str(yes).lower()}">'
-                               + ("provokes an opportunity attack" if yes
-                                  else "no opportunity attack") + "</div>")
+        self.provokes.value = el("div", "provokes an opportunity attack" if yes
+                                 else "no opportunity attack", class_="tc-provokes",
+                                 data_provokes=str(yes).lower())
 
     def two_weapon(self) -> None:
         self.twf_result.value = ""
         check_two_weapon_fighting(Weapon("main weapon", light=bool(self.main_light.value)),
                                   Weapon("off-hand weapon", light=bool(self.off_light.value)))
         bonus = bonus_attack_damage_modifier(self.ability.read())
-        self.twf_result.value = (f'<div class="tc-twf" data-bonus="{bonus}">bonus attack '
-                                 f"allowed; damage adds {bonus:+d}</div>")
+        self.twf_result.value = el("div", f"bonus attack allowed; damage adds {bonus:+d}",
+                                   class_="tc-twf", data_bonus=bonus)
 
     def cleave(self) -> None:
         foes = parse_foes(self.foes.value)
         hits = cleave(self.damage.read(), self.attack_roll.read(), foes[0], foes[1:])
-        items = "".join(f'<li data-name="{escape(h.name)}" data-left="{h.hp_left}">'
-                        f"{escape(h.name)}: {h.damage} damage, {h.hp_left} HP left"
-                        f"{' (drops)' if h.dropped else ''}</li>" for h in hits)
-        self.cleave_result.value = f'<ol class="tc-cleave">{items}</ol>'
+        items = (el("li", f"{h.name}: {h.damage} damage, {h.hp_left} HP left"
+                    f"{' (drops)' if h.dropped else ''}", data_name=h.name, data_left=h.hp_left)
+                 for h in hits)
+        self.cleave_result.value = el("ol", items, class_="tc-cleave")
 
     def render(self) -> None:
         t, r = self.turn, self.reactions
@@ -214,7 +214,7 @@ class CombatTurnApp(widgets.VBox):
         if t.concentrating:
             parts.append(f"concentrating on {t.concentrating}")
         parts.append(f"marked: {r.marked}" if r.marked else "no mark")
-        self.status.value = ('<div class="tc-turn">' + escape(" · ".join(parts)) + "</div>")
+        self.status.value = el("div", " · ".join(parts), class_="tc-turn")
         self.history.value = log_html(list(t.log) + list(r.log))
         if self.can_react.value != r.can_take_reactions:
             self.can_react.value = r.can_take_reactions

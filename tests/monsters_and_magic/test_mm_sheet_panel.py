@@ -119,7 +119,7 @@ def test_real_numbers_and_tending_an_ally() -> None:
     # Tending is Ash's Tend to Wounds: the rest section opens and says one activity is left.
     assert p.sections["rest"].opened
     assert 'data-resting="short" data-left="1"' in p.rest_state.value
-    assert "Ash tended Bea's wounds (Tend to Wounds). 1 activity left" in p.rest_state.value
+    assert "Ash tended Bea&#x27;s wounds (Tend to Wounds). 1 activity left" in p.rest_state.value
     b["tend-ally"].click()
     assert p.errors["rest"].message == ("Tend to Wounds: it is one activity, chosen once a "
                                         "rest, and Ash tended Bea's wounds in this rest")

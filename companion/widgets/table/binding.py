@@ -46,7 +46,6 @@ only of a storage failure (``tools/static_apps/runtime.mjs``).
 
 from __future__ import annotations
 
-import html
 import json
 import logging
 import os
@@ -59,6 +58,7 @@ from urllib.parse import parse_qs, urlencode
 
 import ipywidgets as widgets
 
+from companion.widgets.markup import Markup, el, frag
 from companion.widgets.messages import not_a_move
 
 if TYPE_CHECKING:
@@ -326,7 +326,7 @@ def join_text() -> str:
 
 def join_line() -> widgets.HTML:
     """The one plain line a spectator's page shows: how to join (``.tc-join``)."""
-    return widgets.HTML(f'<div class="tc-join" role="note">{html.escape(join_text())}</div>')
+    return widgets.HTML(el("div", join_text(), class_="tc-join", role="note"))
 
 
 def page_session(context: PageContext | None = None) -> Session | None:
@@ -510,10 +510,8 @@ def page_shown_signal() -> widgets.Widget:
             PAGE_SHOWN.set()
 
     box.observe(shown, names="value")
-    script = widgets.HTML(
-        f'<img alt="" style="display:none" src="data:," '
-        f'onerror="{html.escape(_SHOWN_JS, quote=True)}">',
-        layout=widgets.Layout(display="none"))
+    script = widgets.HTML(el("img", alt="", style="display:none", src="data:,", onerror=_SHOWN_JS),
+                          layout=widgets.Layout(display="none"))
     return widgets.VBox([box, script], layout=widgets.Layout(display="none"))
 
 
@@ -630,10 +628,9 @@ body.tc-disconnected #rendered_cells { pointer-events: none; opacity: 0.5; }
 """
 
 
-def _run_once(js: str) -> str:
+def _run_once(js: str) -> Markup:
     """An HTML fragment that runs ``js`` when the page shows it."""
-    return ('<img alt="" style="display:none" src="data:image/gif;base64,AA==" '
-            f'onerror="{html.escape(js, quote=True)}">')
+    return el("img", alt="", style="display:none", src="data:image/gif;base64,AA==", onerror=js)
 
 
 def serverless() -> bool:
@@ -646,15 +643,15 @@ def connection_banner() -> widgets.HTML:
     """The lost-connection banner (see the module docs); show it once per page. In the
     serverless apps an empty place: there is no server whose loss it could report (its
     check would ask the site for Voila's files, find none, and say so falsely)."""
-    banner = widgets.HTML("" if serverless()
-                          else f"<style>{_BANNER_CSS}</style>" + _run_once(_BANNER_JS))
+    banner = widgets.HTML("" if serverless()  # the style sheet is trusted markup
+                          else frag(el("style", Markup(_BANNER_CSS)), _run_once(_BANNER_JS)))
     banner.add_class("tc-connection")
     banner.layout.height = "0px"
     banner.layout.overflow = "hidden"
     return banner
 
 
-def url_script(context: PageContext) -> str:
+def url_script(context: PageContext) -> Markup:
     """HTML that puts ``context`` into the page's address (no reload): the name and role
     chosen on the first visit stay in the URL, so a reload or a bookmark keeps them."""
     query = json.dumps("?" + context.query(app=bool(context.app)))

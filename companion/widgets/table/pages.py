@@ -4,13 +4,13 @@ campaign and seat, or a labelled demo without a campaign.
 
 from __future__ import annotations
 
-import html
 import threading
 from typing import TYPE_CHECKING
 
 import ipywidgets as widgets
 
 from companion.widgets.base import APP_MAX_WIDTH, ErrorLine, style_tag
+from companion.widgets.markup import el, frag
 from companion.widgets.table.binding import PageContext
 
 if TYPE_CHECKING:
@@ -19,10 +19,6 @@ if TYPE_CHECKING:
 from companion.widgets.table.apps import spec
 
 __all__ = ["app_heading", "campaign_app", "campaign_page", "is_built", "page"]
-
-
-def _escape(text: object) -> str:
-    return html.escape(str(text))
 
 
 _CACHE: dict[tuple[int, str], widgets.Widget] = {}
@@ -57,19 +53,18 @@ def is_built(session: Session, key: str) -> bool:
 def app_heading(title: str, context: PageContext, *, demo: bool,
                 with_title: bool = True) -> widgets.HTML:
     """The line above an app: its title and the campaign and person, or *demo*."""
-    heading = f'<h3 class="tc-title">{_escape(title)}</h3>' if with_title else ""
+    heading = el("h3", title, class_="tc-title") if with_title else None
     if demo:
-        text = (f'{heading}<div class="tc-demo">Demo: '
-                "nothing here is kept. Open the <a href=\"table.ipynb\">Table Companion</a> "
-                "to play a campaign.</div>")
+        text = frag(heading, el("div", "Demo: nothing here is kept. Open the ",
+                                el("a", "Table Companion", href="table.ipynb"),
+                                " to play a campaign.", class_="tc-demo"))
     else:
-        who = f" · {_escape(context.who)}" if context.who else ""
+        who = f" · {context.who}" if context.who else ""
         role = {"gm": " (GM)", "player": " (player)", "spectator": " (watching)"}.get(
             context.role, "")
-        text = (f'{heading}<div class="tc-where" '
-                f'data-campaign="{_escape(context.campaign)}">Campaign '
-                f"<b>{_escape(context.campaign)}</b>{who}{role} · "
-                f'<a href="table.ipynb?{_escape(context.query())}">Table Companion</a></div>')
+        text = frag(heading, el("div", "Campaign ", el("b", context.campaign), who, role, " · ",
+                                el("a", "Table Companion", href=f"table.ipynb?{context.query()}"),
+                                class_="tc-where", data_campaign=context.campaign))
     return widgets.HTML(text)
 
 

@@ -4,7 +4,6 @@ party's fight on the party's own sheets, and an app of the whole party that foll
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -12,6 +11,7 @@ import ipywidgets as widgets
 
 from companion.state import Tracker
 from companion.widgets.base import ErrorLine, button, offer, row, safe
+from companion.widgets.markup import el
 
 if TYPE_CHECKING:
     from companion.rulesets.cairn_srd.character import Character
@@ -21,10 +21,6 @@ if TYPE_CHECKING:
 
 __all__ = ["CharacterPanel", "MemberPanel", "PartyAppPanel", "PartyFightPanel",
            "follow_campaign"]
-
-
-def _escape(text: object) -> str:
-    return html.escape(str(text))
 
 
 def follow_campaign(session: Session, error: ErrorLine,
@@ -94,8 +90,7 @@ class MemberPanel(widgets.VBox):
         with self.session.lock:
             ident = self.picker.value
             if ident is None or not self.session.has_member(ident):
-                self.body.children = (widgets.HTML(
-                    f'<p class="tc-empty">{_escape(self.empty)}</p>'),)
+                self.body.children = (widgets.HTML(el("p", self.empty, class_="tc-empty")),)
                 return
             app = self.apps.get(ident)
             if app is None:
@@ -175,8 +170,7 @@ class CharacterPanel(widgets.VBox):
         with self.session.lock:  # a pick and a live update: one at a time (MemberPanel._show)
             name = self.picker.value
             if name is None or name not in self.names():
-                self.body.children = (widgets.HTML(
-                    f'<p class="tc-empty">{_escape(self.empty)}</p>'),)
+                self.body.children = (widgets.HTML(el("p", self.empty, class_="tc-empty")),)
                 return
             records = self.records(str(name), picked)
             key = (str(name), tuple(id(r) for r in records))
@@ -246,8 +240,8 @@ class PartyFightPanel(widgets.VBox):
         fighting = {c.name for c in self.encounter.combatants}
         missing = sorted(names - fighting)
         self.join.disabled = not missing
-        self.note.value = ('<span class="tc-side">Party not in the fight yet: '
-                           f'{_escape(", ".join(missing))}</span>' if missing else "")
+        self.note.value = (el("span", "Party not in the fight yet: ", ", ".join(missing),
+                              class_="tc-side") if missing else "")
 
     def party_joins(self) -> None:
         from companion.errors import CompanionError

@@ -14,13 +14,13 @@ the server's apps list.
 
 from __future__ import annotations
 
-import html
 import importlib
 import re
 from urllib.parse import parse_qs, quote
 
 import ipywidgets as widgets
 
+from companion.widgets.markup import Markup, el, frag, join
 from companion.widgets.table.apps import APPS
 from companion.widgets.table.binding import serverless
 
@@ -44,9 +44,8 @@ def ruleset_title(name: str) -> str:
         return name
 
 
-def _link(href: str, text: str, name: str) -> str:
-    return (f'<a class="tc-link tc-way-{name}" href="{html.escape(href, quote=True)}">'
-            f"{html.escape(text)}</a>")
+def _link(href: str, text: str, name: str) -> Markup:
+    return el("a", text, class_=f"tc-link tc-way-{name}", href=href)
 
 
 def way_back(ruleset: str = "", query: str = "") -> widgets.HTML:
@@ -67,14 +66,14 @@ def way_back(ruleset: str = "", query: str = "") -> widgets.HTML:
                            f"Rules: {ruleset_title(ruleset)}", "rules"))
     else:
         links.append(_link(RULES_NOTEBOOK + "#rules", "Rules", "rules"))
-    box.value = ('<nav class="tc-nav" aria-label="Back to the rules and apps">'
-                 f'{" ".join(links)}</nav>')
+    box.value = el("nav", join(links, " "), class_="tc-nav",
+                   aria_label="Back to the rules and apps")
     return box
 
 
-def _app_links(ruleset: str) -> str:
-    return " · ".join(_link(f"{a.key}.ipynb", a.title, "app") for a in APPS
-                      if a.ruleset == ruleset)
+def _app_links(ruleset: str) -> Markup:
+    return join((_link(f"{a.key}.ipynb", a.title, "app") for a in APPS
+                 if a.ruleset == ruleset), " · ")
 
 
 def _module_doc(dotted: str) -> str:
@@ -85,7 +84,7 @@ def _module_doc(dotted: str) -> str:
     return module.__doc__ or ""
 
 
-def _markdown(text: str, ruleset: str) -> str:
+def _markdown(text: str, ruleset: str) -> Markup:
     """A docstring as HTML: references to the ruleset's own modules become links to their
     rules here, other references plain text (their pages are the site's API reference)."""
     import mistune  # Voila's own (nbconvert renders markdown cells with it)
@@ -98,45 +97,46 @@ def _markdown(text: str, ruleset: str) -> str:
         if dotted.startswith(prefix) and "." not in topic and _module_doc(dotted):
             return f"[{label}]({RULES_NOTEBOOK}?ruleset={quote(ruleset)}&topic={quote(topic)})"
         return label
-    return str(mistune.html(_AUTOREF.sub(ref, text)))
+    # The rules text is the package's own docstrings: mistune's HTML is trusted markup.
+    return Markup(mistune.html(_AUTOREF.sub(ref, text)))
 
 
-def rules_html(ruleset: str = "", topic: str = "") -> str:
+def rules_html(ruleset: str = "", topic: str = "") -> Markup:
     """The page ``rules.ipynb?ruleset=..&topic=..`` shows: a ruleset's rules (its module's
     docstring, or one topic module's) and its apps; with no ruleset, every ruleset and its
     apps. Unknown names are said in one line (the list of rulesets follows)."""
     from companion import rulesets
 
     known = {r.name: r for r in rulesets.all_rulesets()}
-    parts: list[str] = []
+    parts: list[Markup] = []
     if ruleset in known:
         r = known[ruleset]
         dotted = r.module_name + (f".{topic}" if topic else "")
         doc = _module_doc(dotted) if re.fullmatch(r"[a-z0-9_]*", topic) else ""
         if doc:
             back = (_link(f"{RULES_NOTEBOOK}?ruleset={quote(ruleset)}", f"Rules: {r.title}",
-                          "rules") if topic else "")
+                          "rules") if topic else None)
             apps = _app_links(ruleset)
-            parts.append(f'<div class="tc-rules" data-ruleset="{html.escape(ruleset)}">'
-                         f"<h2>{html.escape(r.title)}</h2>{back}"
-                         + (f"<p><b>Apps</b>: {apps}</p>" if apps else "")
-                         + _markdown(doc, ruleset) + "</div>")
+            parts.append(el("div", el("h2", r.title), back,
+                            apps and el("p", el("b", "Apps"), ": ", apps),
+                            _markdown(doc, ruleset),
+                            class_="tc-rules", data_ruleset=ruleset))
         else:
-            parts.append(f'<p class="tc-error">{html.escape(r.title)} has no rules page '
-                         f"called {html.escape(topic[:40])!r}.</p>")
+            parts.append(el("p", f"{r.title} has no rules page called {topic[:40]!r}.",
+                            class_="tc-error"))
     elif ruleset:
-        parts.append(f'<p class="tc-error">No ruleset called {html.escape(ruleset[:40])!r} '
-                     "here: the rulesets are listed below.</p>")
-    items = [f"<li>{_link('table.ipynb', 'Table Companion', 'table')}: who you are, which "
-             "campaign, its party, and every app of its ruleset</li>",
-             f"<li>{_link('dice_tray.ipynb', 'Dice tray', 'app')}: any dice</li>"]
+        parts.append(el("p", f"No ruleset called {ruleset[:40]!r} here: the rulesets are "
+                        "listed below.", class_="tc-error"))
+    items = [el("li", _link("table.ipynb", "Table Companion", "table"), ": who you are, "
+                "which campaign, its party, and every app of its ruleset"),
+             el("li", _link("dice_tray.ipynb", "Dice tray", "app"), ": any dice")]
     for name, r in known.items():
         rules = _link(f"{RULES_NOTEBOOK}?ruleset={quote(name)}", f"Rules: {r.title}", "rules")
         apps = _app_links(name)
-        items.append(f"<li>{rules}" + (f"<br>Apps: {apps}" if apps else "") + "</li>")
-    parts.append('<h2 id="rules">Rulesets and their apps</h2><ul class="tc-apps-list">'
-                 + "".join(items) + "</ul>")
-    return "".join(parts)
+        items.append(el("li", rules, apps and frag(el("br"), "Apps: ", apps)))
+    parts.append(frag(el("h2", "Rulesets and their apps", id="rules"),
+                      el("ul", items, class_="tc-apps-list")))
+    return frag(parts)
 
 
 def rules_page(query: str | None = None) -> widgets.Widget:
