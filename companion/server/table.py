@@ -205,7 +205,8 @@ class _Stamps:
     def stored(self, who: str, role: str, client: str, seq: int) -> list[int] | None:
         """The events act ``seq`` of that seat's ``client`` stored (``None``: none read)."""
         with self.lock:
-            found = self.acts.get((name_key(who), role, client), {}).get(seq)
+            acts = self.acts.get((name_key(who), role, client))
+            found = acts.get(seq) if acts is not None else None
             return list(found) if found else None
 
     def highest(self, who: str, role: str, client: str) -> int:

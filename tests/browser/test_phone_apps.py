@@ -333,3 +333,47 @@ def test_a_phone_offline_keeps_its_taps_and_the_table_makes_each_once(
     finally:
         cable.close()
 
+
+def test_the_plot_points_table_on_a_phone_rolls_at_the_table(
+        browser: Any, table: dict[str, Any]) -> None:
+    """The plot-points app as a phone app (Ash's seat of campaign P): Ash's strain is
+    made at once and stored as Ash's; Ash's check is sent as an act and rolled by the
+    table (the phone shows the table's result), stored once."""
+    from companion.rulesets.plot_points.session import PlotPointSession
+    from companion.store.campaign import create
+    from companion.store.seats import make_seat
+    from companion.widgets.table.members import PLOT_TABLE
+
+    store = table["store"]
+    gm = session_of(create(store, "P", ["plot_points"], who="Mira", role="gm"))
+    # As the app seats it (companion.widgets.table.members.ensure): the table's, no owner.
+    gm.add(PLOT_TABLE, PlotPointSession.new(["Ash", "Bryn"], "Mira"), role="minigame")
+    secret = make_seat(store, "P", "Ash", "player")
+    ash, _ = _open_phone(browser, f"{table['base']}/phone/plot_points.html?campaign=P"
+                                  f"&seat={secret}")
+    expect(ash.get_by_text("Ash (player)")).to_be_visible()
+    sheet = ash.locator(".tc-character-ash")
+    expect(sheet.locator(".tc-sheet")).to_have_attribute("data-strain", "0")
+    sheet.locator(".tc-btn-strain").click()
+    expect(sheet.locator(".tc-sheet")).to_have_attribute("data-strain", "1")
+    expect(ash.locator("html")).to_have_attribute("data-tc-phone", "online")
+    ash.wait_for_function(f"{QUEUED} === '0'")
+    info = store.get_campaign("P")
+    made = [(e.who, e.kind, e.move) for e in store.events_since(info.id, 0)
+            if e.kind in ("move", "roll") and e.who == "Ash"]
+    assert made == [("Ash", "move", "gain_strain")]
+
+    ash.wait_for_function("b => !b.tcWaiting",
+                          arg=ash.locator(".tc-btn-roll").element_handle())
+    ash.locator(".tc-btn-roll").click()
+    # The table's answer is the check's result (the panel waited for it, data-n 0).
+    shown = ash.locator('.tc-result[data-n="1"]')
+    expect(shown.locator(".tc-total")).to_be_visible()
+    expect(shown.locator(".tc-verdict")).to_have_text(re.compile("success|failure"))
+    ash.wait_for_function(f"{QUEUED} === '0'")
+    made = [(e.who, e.kind, e.move) for e in store.events_since(info.id, 0)
+            if e.kind in ("move", "roll") and e.who == "Ash"]
+    assert made[0] == ("Ash", "move", "gain_strain") and len(made) == 2
+    assert made[1][2] == "roll_check"  # rolled at the table, once
+    assert ash.evaluate("document.documentElement.scrollWidth") <= 390
+    ash.context.close()
