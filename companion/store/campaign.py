@@ -1277,7 +1277,8 @@ class Campaign(Observable):
         lock) finds that process's stamp: one act is stored once, by whichever process
         stores first."""
         if self._act_guard is not None:
-            raise StoreError("an act is being stored already: one act at a time")
+            yield  # an act made inside an act is part of it: stamped as the outer one
+            return
         self._act_guard = ActGuard(client, seq, after)
         try:
             yield
