@@ -373,6 +373,32 @@ def test_an_act_resent_after_a_restart_is_stored_once(db: str) -> None:
     assert len(_fatigue_moves(store)) == 2  # act 3 once, act 4 once
 
 
+def test_a_log_of_stamped_acts_exports_verifies_and_imports(db: str) -> None:
+    """The stamp is part of the event (its data, so its hash): an export of acts made
+    through the table socket's path, a rolled one among them, verifies and imports."""
+    from companion.store.judge import verify_document
+    from companion.table.acts import Accepted, Act, RollSpec
+    from companion.table.opening import export_text, import_document
+
+    store = open_store(db)
+    _table(store)
+    ash = Session.by_secret(store, "T", make_seat(store, "T", "Ash", "player"))
+    for seq, act in enumerate([Act("Ash", "add_fatigue", {}),
+                               Act("Ash", "panic_save", {}, RollSpec("public", "panic")),
+                               Act("", "roll", {"expr": "2d6"})], 1):
+        made = ash.perform(Act(act.tracker, act.move, act.args, act.roll,
+                               client="ash-phone", seq=seq), once_after=0)
+        assert isinstance(made, Accepted) and made.events, made
+        assert {e["data"]["act"]["seq"] for e in made.events} == {seq}
+    text = export_text(store, "T")
+    doc = json.loads(text)
+    assert sum("act" in e["data"] for e in doc["events"]) >= 3
+    said = verify_document(doc, "T")  # the rolls made again, the chain walked
+    assert "2 rolls checked, all hold" in said and "its chain holds" in said, said
+    name, head = import_document(store, doc, "T again")
+    assert (name, head) == ("T again", store.head(store.get_campaign("T").id))
+
+
 # --- what a player is sent -----------------------------------------------------------
 
 
