@@ -457,7 +457,10 @@ def test_the_plot_points_check_panel_on_a_phone_shows_the_table_s_result(
         store: Store, server: Server) -> None:
     """The check panel on a phone's session: a check is sent (the panel says it waits for
     the table's dice), and the table's answer is shown as the check's result: who, the
-    total and the verdict the table rolled, stored once as Ash's."""
+    total and the verdict the table rolled, stored once as Ash's; a contest shows the
+    table's line for it."""
+    from html import escape
+
     from companion.rulesets.plot_points.session import PlotPointSession
     from companion.widgets.plot_points import PlotPointCheckPanel
     from companion.widgets.rolls import WAITING_LINE
@@ -492,6 +495,20 @@ def test_the_plot_points_check_panel_on_a_phone_shows_the_table_s_result(
         verdict = "success" if current.success else "failure"
         assert f'<span class="tc-total">{current.total}</span>' in shown
         assert f"tc-{verdict}" in shown and current.text.split(" ")[0] in shown
+        # A contest likewise: waiting, then the contest's own line from the table.
+        from companion.widgets.plot_points_contest import PlotContestPanel
+
+        contest = PlotContestPanel(plot, table=session, who="Ash", role="player")
+        contest.who.value, contest.opponent.value = "Ash", "Goblin"
+        contest.roll()
+        assert WAITING_LINE in contest.result.value
+        await wire.until(lambda: not remote.queue)
+        (made,) = [e for e in store.events_since(store.get_campaign("P").id)
+                   if e.kind == "move" and e.move == "contest"]
+        assert made.data["summary"].startswith("contest Ash ")
+        assert "vs Goblin" in made.data["summary"]
+        assert "tc-contest-result" in contest.result.value
+        assert escape(made.data["summary"]) in contest.result.value
         wire.drop()
 
     asyncio.run(play())
