@@ -23,9 +23,22 @@ conversation.
   its sockets are sent ``gone``; their acts are refused from then on (the store refuses
   them anyway: it reads the seat again in every write's transaction).
 
-Interpretation: answers are kept by this process, in memory, for the last
-``ANSWERS_KEPT`` acts of each (seat, client); an act resent to another server process of
-the same database, or after a restart, is judged again there (its seq is new to it).
+An act is made once, whichever process a resend reaches: the events of an accepted act
+carry its client and seq ([Campaign.stamping][companion.store.campaign.Campaign.stamping]).
+Each process reads the stamps of a campaign's log once (at its first hello there, in
+pages) and then only what was appended since; an act whose stamp is found is answered
+again with the events it stored, nothing made. A resend that meets the same act being
+stored by another process at that moment is caught in the write itself: the store's
+append is refused on the newer head, and its retry (under the writer lock) finds the
+other's stamp ([Session.perform][companion.table.session.Session.perform]).
+
+Interpretation: the full answers (a move's result, a refusal's reason) are kept by this
+process, in memory, for the last ``ANSWERS_KEPT`` acts of each (seat, client). After a
+restart, or at another process, an accepted act is answered again from its stamped
+events, with no result (``"result": null``; the events say what it did); a refused act
+stored nothing, so judging it again there cannot make anything twice: it is judged
+again as a new act, on the table as it is then (refused again, or out of order after a
+later act of the device).
 """
 
 from __future__ import annotations
@@ -43,6 +56,7 @@ from typing import Any, TypeVar
 
 from tornado import iostream, websocket
 
+from companion.names import name_key
 from companion.server.hosts import refuse_foreign_host
 from companion.server.protocol import (
     MAX_FRAME_BYTES,
@@ -53,10 +67,11 @@ from companion.server.protocol import (
     read_frame,
 )
 from companion.state import jsonable
+from companion.store.campaign import ACT_STAMP
 from companion.store.permissions import SEAT_GONE_LINE, SeatKey, seat_gone
 from companion.store.port import Store
 from companion.store.records import StoredEvent
-from companion.table.acts import Accepted, Act
+from companion.table.acts import Accepted, Act, Outcome
 from companion.table.session import Session
 
 __all__ = ["ANSWERS_KEPT", "NO_SEAT_LINE", "SOCKET_MAX_BYTES", "SOCKET_PATH", "TOO_BIG_LINE",
@@ -145,6 +160,60 @@ class _Answers:
     highest: int = 0
     frames: OrderedDict[int, tuple[dict[str, Any], dict[str, Any]]] = field(
         default_factory=OrderedDict)
+
+
+#: Events read at a time when a campaign's stamps are read from its whole log.
+STAMP_PAGE = 2000
+
+
+class _Stamps:
+    """The acts a campaign's log says were stored, by (seat, client) and seq: the event
+    numbers each stored (the newest ``ANSWERS_KEPT`` of each device). Read from the
+    whole log once, then from where it was read up to (``upto``)."""
+
+    def __init__(self) -> None:
+        self.upto = 0
+        self.acts: dict[tuple[str, str, str], OrderedDict[int, list[int]]] = {}
+        self.lock = threading.Lock()
+
+    def catch_up(self, store: Store, campaign_id: int) -> int:
+        """Read what was appended since the last look (the first time: the whole log, a
+        page at a time); the last event read."""
+        with self.lock:  # (one reader at a time: events are noted once each)
+            while True:
+                page = store.events_since(campaign_id, self.upto, limit=STAMP_PAGE)
+                for event in page:
+                    self._note(event)
+                if page:
+                    self.upto = page[-1].seq
+                if len(page) < STAMP_PAGE:
+                    return self.upto
+
+    def _note(self, event: StoredEvent) -> None:
+        stamp = event.data.get(ACT_STAMP)
+        if not isinstance(stamp, dict):
+            return
+        client, seq = stamp.get("client"), stamp.get("seq")
+        if not isinstance(client, str) or type(seq) is not int:
+            return
+        acts = self.acts.setdefault((name_key(event.who), event.role, client),
+                                    OrderedDict())
+        acts.setdefault(seq, []).append(event.seq)
+        while len(acts) > ANSWERS_KEPT:
+            acts.popitem(last=False)
+
+    def stored(self, who: str, role: str, client: str, seq: int) -> list[int] | None:
+        """The events act ``seq`` of that seat's ``client`` stored (``None``: none read)."""
+        with self.lock:
+            acts = self.acts.get((name_key(who), role, client))
+            found = acts.get(seq) if acts is not None else None
+            return list(found) if found else None
+
+    def highest(self, who: str, role: str, client: str) -> int:
+        """The newest act of that seat's ``client`` the log holds (0: none)."""
+        with self.lock:
+            acts = self.acts.get((name_key(who), role, client))
+            return max(acts) if acts else 0
 
 
 class _Watch:
@@ -255,6 +324,7 @@ class TableServer:
         self.watches: dict[int, _Watch] = {}
         self._answers: dict[tuple[str, str, str, str], _Answers] = {}
         self._answers_lock = threading.Lock()
+        self._stamps: dict[int, _Stamps] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._tasks: set[asyncio.Future[None]] = set()
 
@@ -321,8 +391,18 @@ class TableServer:
     # -- answers (idempotent acts) -----------------------------------------------------
 
     def answers(self, uid: str, who: str, role: str, client: str) -> _Answers:
+        """The answers this process gave that seat's ``client`` (in memory)."""
         with self._answers_lock:
-            return self._answers.setdefault((uid, who.casefold(), role, client), _Answers())
+            return self._answers.setdefault((uid, name_key(who), role, client), _Answers())
+
+    def stamps(self, campaign_id: int) -> tuple[_Stamps, int]:
+        """The acts campaign ``campaign_id``'s log says were stored, caught up with the
+        store now (in the pool: the first call reads the whole log), and the last event
+        read for them (another thread may read further meanwhile: what is searched
+        beyond this number is the caller's to search)."""
+        with self._answers_lock:
+            stamps = self._stamps.setdefault(campaign_id, _Stamps())
+        return stamps, stamps.catch_up(self.store, campaign_id)
 
 
 class TableSocket(websocket.WebSocketHandler):
@@ -427,10 +507,13 @@ class TableSocket(websocket.WebSocketHandler):
                    "who": session.who, "role": session.role, "head": self.sent,
                    "members": members, "events": events}
         if hello.client:
-            # Its acts judged here already (their events are in this welcome): the client
-            # does not make them again on its state while their answers come back.
-            welcome["judged"] = self.server.answers(info.uid, session.who, session.role,
-                                                    hello.client).highest
+            # Its acts judged already (their events are in this welcome): the client
+            # does not make them again on its state while their answers come back. The
+            # log's stamps say which were stored, here, before a restart or elsewhere.
+            book = self.server.answers(info.uid, session.who, session.role, hello.client)
+            stamps, _ = self.server.stamps(info.id)
+            welcome["judged"] = max(book.highest, stamps.highest(session.who, session.role,
+                                                                 hello.client))
         return welcome
 
     # -- acts --------------------------------------------------------------------------
@@ -464,46 +547,66 @@ class TableSocket(websocket.WebSocketHandler):
                 again["events"] = [e for e in given["events"] if e["seq"] > self.sent]
                 self.sent = again["head"] = max(self.sent, given.get("head", 0))
             return [again]
-        if act.seq <= book.highest:
-            return [{"type": "refused", "seq": act.seq, "reason":
-                     f"act {act.seq} of {act.client} comes after act {book.highest}: "
-                     "number a new act after the last"}]
-        answer: dict[str, Any]
-        if self.gone is not None:
-            answer = {"type": "refused", "seq": act.seq, "reason": self.gone}
-            self._keep(book, act, answer)
-            return [answer]
-        store = self.server.store
-        session.refresh()
-        outcome = session.perform(act)
+        # Stored before a restart or by another process: answered from its stamped events.
+        stamps, searched = self.server.stamps(self.campaign_id)
+        done = stamps.stored(session.who, session.role, act.client, act.seq)
+        if done is not None:
+            outcome: Outcome = Accepted(act, tuple(session.events_numbered(done)), again=True)
+        else:
+            highest = max(book.highest, stamps.highest(session.who, session.role, act.client))
+            if act.seq <= highest:
+                return [{"type": "refused", "seq": act.seq, "reason":
+                         f"act {act.seq} of {act.client} comes after act {highest}: "
+                         "number a new act after the last"}]
+            if self.gone is not None:
+                gone = {"type": "refused", "seq": act.seq, "reason": self.gone}
+                self._keep(book, act, gone)
+                return [gone]
+            session.refresh()
+            # The log was searched for this act's stamp up to ``searched``; the store's
+            # write searches what came after (another process may be storing it now).
+            outcome = session.perform(act, once_after=searched)
         frames: list[dict[str, Any]] = []
+        answer: dict[str, Any]
         if isinstance(outcome, Accepted):
-            mine = {e["seq"] for e in outcome.events}
-            first = min(mine) if mine else None
-            raw = store.events_since(self.campaign_id, self.sent)
-            # Others' events stored before this act's go first, so that events reach the
-            # page in their order; its own go in the answer; later ones in the next push.
-            before = [e for e in raw if first is not None and e.seq < first]
-            if before:
-                frames.append(self.events_frame(before))
-            # A move's result may be any object (a check's outcome, with its dice): sent as
-            # JSON values, as a move's event logs its arguments.
-            answer = {"type": "accepted", "seq": act.seq, "events": list(outcome.events),
-                      "result": jsonable(outcome.result)}
-            if outcome.roll is not None:
-                answer["roll"] = jsonable(outcome.roll)
-            if mine:
-                self.sent = max(self.sent, max(mine))
-            answer["head"] = self.sent
+            answer = self._accepted(outcome, frames)
+            # Kept with all its events (a resend on another socket may hold none of them).
+            self._keep(book, act, {**answer, "events": list(outcome.events)})
         else:
             answer = {"type": "refused", "seq": act.seq, "reason": outcome.reason}
-        self._keep(book, act, answer)
+            self._keep(book, act, answer)
         frames.append(answer)
         reason = session.gone
         if reason is not None and self.gone is None:
             self.gone = reason
             frames.append({"type": "gone", "reason": reason})
         return frames
+
+    def _accepted(self, outcome: Accepted, frames: list[dict[str, Any]]) -> dict[str, Any]:
+        """The answer to an accepted act (``frames`` gets the events before it first)."""
+        mine = {e["seq"] for e in outcome.events}
+        first = min(mine) if mine else None
+        if first is not None and first > self.sent + 1:
+            raw = self.server.store.events_since(self.campaign_id, self.sent)
+            # Others' events stored before this act's go first, so that events reach the
+            # page in their order; its own go in the answer; later ones in the next push.
+            before = [e for e in raw if e.seq < first]
+            if before:
+                frames.append(self.events_frame(before))
+        # An act stored before (a resend) may have events this socket holds already.
+        events = [e for e in outcome.events if e["seq"] > self.sent]
+        # A move's result may be any object (a check's outcome, with its dice): sent as
+        # JSON values, as a move's event logs its arguments.
+        answer = {"type": "accepted", "seq": outcome.act.seq, "events": events,
+                  "result": jsonable(outcome.result)}
+        if outcome.roll is not None:
+            answer["roll"] = jsonable(outcome.roll)
+        if outcome.again:
+            answer["replay"] = True
+        if mine:
+            self.sent = max(self.sent, max(mine))
+        answer["head"] = self.sent
+        return answer
 
     def events_frame(self, raw: list[StoredEvent]) -> dict[str, Any]:
         """``raw`` as this seat sees them, in an events frame; this socket holds them then."""

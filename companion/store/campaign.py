@@ -158,11 +158,14 @@ if TYPE_CHECKING:
     from companion.store.port import Store
 
 __all__ = [
+    "ACT_STAMP",
     "EVENT_KINDS",
     "ROLES",
     "SNAPSHOT_EVERY",
     "TRACKER_ROLES",
     "UNDO_LIMIT",
+    "ActGuard",
+    "ActStoredAlready",
     "Campaign",
     "Member",
     "SeatError",
@@ -241,6 +244,35 @@ def _locked(method: F) -> F:
             return method(self, *args, **kwargs)
 
     return cast(F, wrapper)
+
+
+#: The key of a stored event's data naming the act it was stored for (a device's
+#: ``client`` and its ``seq``; see [Campaign.stamping][companion.store.campaign.Campaign.stamping]).
+ACT_STAMP = "act"
+
+
+class ActStoredAlready(Exception):
+    """The act being stored was stored before (its events carry its client and seq):
+    nothing is stored again. ``seqs``: the numbers of the events it stored then. Not a
+    CompanionError, so no face mistakes it for a refusal."""
+
+    def __init__(self, seqs: Sequence[int]) -> None:
+        super().__init__(f"stored already as events {list(seqs)}")
+        self.seqs = tuple(seqs)
+
+
+@dataclass
+class ActGuard:
+    """The act a [stamping][companion.store.campaign.Campaign.stamping] block stores:
+    its device's ``client`` and ``seq``, and the last event already searched for them
+    (``after``: the caller's search of the log up to there)."""
+
+    client: str
+    seq: int
+    after: int
+
+    def stamp(self) -> dict[str, Any]:
+        return {"client": self.client, "seq": self.seq}
 
 
 class _LostRace(Exception):
@@ -459,6 +491,8 @@ class Campaign(Observable):
         self._pending: dict[int, Observable] = {}
         #: The unit of work open now: a rule roll, or one move and what it moves.
         self._scope: RollScope | None = None
+        #: The act whose events are being stored (see ``stamping``), if any.
+        self._act_guard: ActGuard | None = None
         self._by_tracker: dict[int, Member] = {}
         self._nested = 0  # moves running now (a move made inside one is part of it)
         # Moves that are part of a seat's move on another tracker (record_together), by
@@ -1229,10 +1263,57 @@ class Campaign(Observable):
         (stored,) = self._store_events([new])
         return stored
 
+    @contextlib.contextmanager
+    def stamping(self, client: str, seq: int, after: int) -> Iterator[None]:
+        """Store what the block stores as the act numbered ``seq`` of the device
+        ``client`` (issue 44: a phone resends an act whose answer it lost, maybe to
+        another server process): every event it stores carries ``{"client", "seq"}``
+        under [ACT_STAMP][companion.store.campaign.ACT_STAMP], and before each append
+        the events after ``after`` (the caller searched the log up to there) are read
+        for this seat's same stamp. Found, nothing is stored and
+        [ActStoredAlready][companion.store.campaign.ActStoredAlready] names them. The
+        search is made before every try of the append, so an append it allowed meets a
+        conflict if another process stored meanwhile, and its retry (under the writer
+        lock) finds that process's stamp: one act is stored once, by whichever process
+        stores first."""
+        if self._act_guard is not None:
+            yield  # an act made inside an act is part of it: stamped as the outer one
+            return
+        self._act_guard = ActGuard(client, seq, after)
+        try:
+            yield
+        finally:
+            self._act_guard = None
+
+    def _stamped(self, store: Store, guard: ActGuard,
+                 events: list[NewEvent]) -> list[NewEvent]:
+        """``events`` stamped with ``guard``'s act; raises ActStoredAlready if this seat
+        stored that act after ``guard.after`` already."""
+        stamp = guard.stamp()
+        read = store.events_since(self.info.id, guard.after)
+        found = [e.seq for e in read if e.data.get(ACT_STAMP) == stamp
+                 and e.role == self.role and same_name(e.who, self.who)]
+        if found:
+            raise ActStoredAlready(found)
+        if read:  # searched: a retry after a conflict reads only what came after
+            guard.after = read[-1].seq
+        return [dataclasses.replace(e, data={**e.data, ACT_STAMP: stamp}) for e in events]
+
     def _store_events(self, events: list[NewEvent]) -> list[StoredEvent]:
         """Append in one transaction; a proven seat is read again in it (issue 28: a seat
         revoked a moment ago stores nothing, and this screen watches from then on)."""
         store = self._need_store()
+        guard = self._act_guard
+        if guard is not None:
+            events = self._stamped(store, guard, events)
+        stored = self._append_checked(store, events)
+        if guard is not None and stored:
+            # The act's own events: a second append of the same act (a record its move
+            # added first) is not taken for a resend of it.
+            guard.after = stored[-1].seq
+        return stored
+
+    def _append_checked(self, store: Store, events: list[NewEvent]) -> list[StoredEvent]:
         key = self.seat_key
         if key is None:
             return store.append(self.info.id, events, self.head)

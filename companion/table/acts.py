@@ -31,7 +31,8 @@ and two on any tracker: ``undo`` (this seat's newest move there) and ``load``
 
 - Interpretation: an act's ``client`` and ``seq`` (a device's name for itself and the
   act's number there) are carried for whoever queues acts; judging an act does not read
-  them.
+  them, storing it does: its events carry both, and an act this seat stored already is
+  not stored again ([Session.perform][companion.table.session.Session.perform]).
 """
 
 from __future__ import annotations
@@ -246,6 +247,9 @@ class Accepted:
     #: What the move returned, as the object it is, for a face in the same process
     #: (``None`` where ``result`` is): never part of the act's answer on a wire.
     value: Any = field(default=None, compare=False, repr=False)
+    #: Made before (a resend of an act whose events carry its client and seq): nothing
+    #: was stored now; ``events`` are those it stored then, its result is not kept.
+    again: bool = False
     ok = True
 
     def to_dict(self) -> dict[str, Any]:
@@ -253,6 +257,8 @@ class Accepted:
                                "events": list(self.events), "result": self.result}
         if self.roll is not None:
             out["roll"] = self.roll
+        if self.again:
+            out["again"] = True
         return out
 
 

@@ -323,9 +323,11 @@ class RemoteSession(Session):
         self.perform(Act(self.key_of(live), move, named, RollSpec(own_dice=tuple(own_dice))))
         return None
 
-    def perform(self, act: Act, *, page_seed: int | None = None) -> Outcome:
+    def perform(self, act: Act, *, page_seed: int | None = None,
+                once_after: int | None = None) -> Outcome:
         """Send ``act`` to the table (see the module's Interpretations): refused here
-        only when this seat may not act at all."""
+        only when this seat may not act at all. (The table makes it once: its client and
+        seq are this device's.)"""
         try:
             self._send(act)
         except CompanionError as exc:

@@ -58,7 +58,13 @@ from companion.dice.roller import SEED_BOUND, DrawnSeed, SeededRandom
 from companion.errors import CompanionError
 from companion.fairplay import LoggedRoll
 from companion.state import Event, Tracker, is_move, jsonable
-from companion.store.campaign import SPECTATOR_LINE, Campaign, Member
+from companion.store.campaign import (
+    ACT_STAMP,
+    SPECTATOR_LINE,
+    ActStoredAlready,
+    Campaign,
+    Member,
+)
 from companion.store.permissions import SEAT_GONE_LINE, SeatError, SeatKey, same_name, seat_gone
 from companion.store.port import UNSAVED_WHERE
 from companion.store.records import ConflictError, StoredEvent, StoreError
@@ -902,7 +908,8 @@ class Session:
         journal of acts, a wire's answer."""
         self.__dict__.setdefault("_act_listeners", []).append(listener)
 
-    def perform(self, act: Act, *, page_seed: int | None = None) -> Outcome:
+    def perform(self, act: Act, *, page_seed: int | None = None,
+                once_after: int | None = None) -> Outcome:
         """Judge ``act`` (plain data: see [companion.table.acts][]) as this seat against
         the store, and make it if the rules and the seat allow. Returns
         [Accepted][companion.table.acts.Accepted] with the events it stored (as this
@@ -914,20 +921,51 @@ class Session:
         unsaved table's dice, a test's fixed source; in a kept campaign it is logged as
         it is and not provably fair: see
         [rule_roll][companion.table.session.Session.rule_roll]); an act from a wire never
-        brings one."""
-        before = self._campaign.head
+        brings one.
+
+        An act that names its device (``client``) and number (``seq``) is made once: its
+        events carry both ([Campaign.stamping][companion.store.campaign.Campaign.stamping]),
+        and an act whose stamp this seat's events after ``once_after`` carry already
+        (a resend, maybe judged by another process of the same database) stores nothing
+        and is answered [Accepted][companion.table.acts.Accepted] with those events
+        (``again``; its result is not kept). The caller has searched the log up to
+        ``once_after``; without it only the events stored while this act is judged are
+        searched."""
+        campaign = self._campaign
+        before = campaign.head
         seeds = None if page_seed is None else _fixed(page_seed)
+        stamped = bool(act.client) and act.seq > 0 and campaign.store is not None
+        stamp = {"client": act.client, "seq": act.seq}
+        guard = (campaign.stamping(act.client, act.seq,
+                                   before if once_after is None else once_after)
+                 if stamped else contextlib.nullcontext())
         try:
-            result, roll, value = self._judge(act, seeds)
+            with guard:
+                result, roll, value = self._judge(act, seeds)
+        except ActStoredAlready as stored:
+            outcome: Outcome = Accepted(act, tuple(self.events_numbered(stored.seqs)),
+                                        again=True)
         except CompanionError as exc:
-            outcome: Outcome = Refused(act, _line(exc), exc)
+            outcome = Refused(act, _line(exc), exc)
         else:
             mine = [e for e in self.events_since(before)
-                    if e["who"] == self._who and e["role"] == self._role]
+                    if e["who"] == self._who and e["role"] == self._role
+                    and (not stamped or e["data"].get(ACT_STAMP) == stamp)]
             outcome = Accepted(act, tuple(mine), result, roll, value)
         for listener in list(self.__dict__.get("_act_listeners", ())):
             listener(outcome)
         return outcome
+
+    def events_numbered(self, seqs: Sequence[int]) -> list[dict[str, Any]]:
+        """The events numbered ``seqs``, as this seat may see them (an act's, stored
+        before: see [perform][companion.table.session.Session.perform])."""
+        store = self._campaign.store
+        if store is None or not seqs:
+            return []
+        wanted = set(seqs)
+        read = store.events_since(self._campaign.info.id, min(wanted) - 1,
+                                  limit=max(wanted) - min(wanted) + 1)
+        return self.visible([e for e in read if e.seq in wanted])
 
     def key_of(self, tracker: Tracker) -> str:
         """The member id an act names ``tracker`` by (a tracker of this session, live or

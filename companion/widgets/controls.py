@@ -15,8 +15,10 @@ from companion.widgets.messages import ErrorLine, safe
 from companion.widgets.styles import MIN_BUTTON_HEIGHT
 
 __all__ = [
+    "ANSWER_CLASSES",
     "CONFIRM_GAP",
     "SEED_BOUND",
+    "TapButton",
     "button",
     "check_box",
     "confirm_button",
@@ -37,6 +39,32 @@ def draw_seed() -> int:
     return DrawnSeed(dice.draw_seed())
 
 
+#: The two classes a button's answers to its taps alternate between: the page's tap guard
+#: ([companion.widgets.styles][]) waits for the class to change after a tap.
+ANSWER_CLASSES = ("tc-answer-0", "tc-answer-1")
+
+
+class TapButton(widgets.Button):
+    """A button that answers each tap once it is handled: after its click handlers have
+    run (a move made, or refused), its answer class flips (``ANSWER_CLASSES``), which the
+    page sees. The page drops a tap made while the button's last tap is unanswered (the
+    same act again, still pending: a double tap, a bounce), and takes any tap after the
+    answer, however soon (issue 44: two quick taps on "+1" are two)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.add_class(ANSWER_CLASSES[0])
+
+    def click(self) -> None:
+        try:
+            super().click()
+        finally:
+            # Even when a handler raised (its refusal shown): the tap has its answer.
+            now = 0 if ANSWER_CLASSES[0] in self._dom_classes else 1
+            self.remove_class(ANSWER_CLASSES[now])
+            self.add_class(ANSWER_CLASSES[1 - now])
+
+
 def button(
     label: str,
     on_click: Callable[[], Any] | None = None,
@@ -52,7 +80,7 @@ def button(
     with ``error`` it is wrapped by [safe][companion.widgets.messages.safe]. ``name`` becomes a
     CSS class ``tc-btn-<name>`` so browser tests can find the button.
     """
-    btn = widgets.Button(
+    btn = TapButton(
         description=label,
         tooltip=tooltip or label,
         button_style=style,

@@ -30,6 +30,7 @@ import ipywidgets as widgets
 
 from companion.cli import fraction_text
 from companion.dice.render import percent
+from companion.errors import CompanionError
 from companion.fairplay import FairPlayError, mode_name
 from companion.rulesets.plot_points import (
     ABILITIES,
@@ -46,6 +47,7 @@ from companion.rulesets.plot_points.checks import (
 )
 from companion.rulesets.plot_points.session import SPEND_RULES
 from companion.rulesets.plot_points.wounds import MAX_NAME
+from companion.table.acts import Refused
 from companion.widgets.base import (
     ErrorLine,
     SaveLoad,
@@ -71,6 +73,7 @@ if TYPE_CHECKING:
 
     from companion.rulesets.plot_points.checks import PlotCheckResult
     from companion.rulesets.plot_points.session import CheckOutcome
+    from companion.table.acts import Outcome
     from companion.table.session import Session
 
 __all__ = ["PlotPointCheckPanel", "PlotPointLogPanel", "PlotPointPoolPanel", "PlotPointsApp",
@@ -84,6 +87,11 @@ SPENDS = (
     ("GM reroll", "gm_reroll", "gm-reroll"),
     ("GM forces reroll", "gm_force_reroll", "gm-force"),
 )
+
+
+#: The check panel's rolled moves (a check, and the spends that roll it again): on a
+#: phone their outcome comes with the table's answer.
+CHECK_MOVES = frozenset({"roll_check", *(move for _label, move, _name in SPENDS)})
 
 
 def _ability_picker(description: str, name: str) -> widgets.Dropdown:
@@ -165,6 +173,10 @@ class PlotPointCheckPanel(widgets.VBox):
         bind(session, self._sync, error=self.error)
         self.controls.mode.observe(lambda _c: self._sync(), names="value")
         self._show_chance()
+        #: Checks sent to the table and not answered yet (a phone's: the table rolls).
+        self._waiting = 0
+        if table is not None:
+            table.on_act(self._answered)
 
     def check(self) -> PlotCheck:
         """The check the controls describe (a bad box raises its refusal)."""
@@ -223,9 +235,54 @@ class PlotPointCheckPanel(widgets.VBox):
         out: RuleRoll[CheckOutcome] = controls.run_act(label, self.session, "roll_check", {
             "who": who, "ability": check.ability, "proficiency": check.proficiency,
             "advantage": check.advantage, "difficulty": self.difficulty.read()})
-        assert out.value is not None  # a public roll is seen by all
+        return self._rolled(out)
+
+    def _rolled(self, out: RuleRoll[CheckOutcome]) -> CheckOutcome | None:
+        """Show a public check's outcome; a phone's is on its way to the table (its dice
+        are rolled there): said so, and shown when the answer comes (``_answered``)."""
+        if out.value is None:
+            self._waiting += 1
+            self.result.value = el("div", out.hidden_html(), class_="tc-result tc-waiting",
+                                   data_n=self.rolls)
+            return None
         self._show(out.value)
         return out.value
+
+    def _answered(self, outcome: Outcome) -> None:
+        """The table's answer to an act of this seat: a check (or a spend's roll) this
+        panel sent and waits for is shown, or its refusal said."""
+        act = outcome.act
+        if not self._waiting or act.move not in CHECK_MOVES or act.tracker != self._key():
+            return
+        self._waiting -= 1
+        if isinstance(outcome, Refused):
+            self.result.value = el("div", f"Not rolled: {outcome.reason}",
+                                   class_="tc-result tc-refused", data_n=self.rolls)
+            return
+        # As JSON: the outcome's who, action and notes; its check result's own result
+        # (a Check's) holds the total, the verdict and the margin.
+        data = outcome.result
+        check = data.get("result") if isinstance(data, dict) else None
+        result = check.get("result") if isinstance(check, dict) else None
+        if not isinstance(data, dict) or not isinstance(result, dict):
+            return  # (a result this seat may not see: the log panel says what it can)
+        total, margin = result.get("total"), result.get("margin")
+        if type(total) is not int or type(margin) is not int:
+            return
+        who = str(data.get("who", ""))
+        # The table's text of the dice is the check in play's (the mirror holds it now).
+        current = self.session.current
+        dice = current.text if current is not None and current.roller == who else ""
+        notes = data.get("notes")
+        self._show_parts(who, str(data.get("action") or ""), total, result.get("success") is True,
+                         margin, dice, [str(n) for n in notes] if isinstance(notes, list) else [])
+
+    def _key(self) -> str:
+        """The member key this panel's acts name its tracker by."""
+        try:
+            return self.controls.session_for([self.session]).key_of(self.session)
+        except CompanionError:
+            return ""
 
     def _spend(self, move: str) -> Any:
         label = next(text for text, name, _ in SPENDS if name == move)
@@ -238,9 +295,7 @@ class PlotPointCheckPanel(widgets.VBox):
             roller = current.roller if current is not None else ""
             out: RuleRoll[CheckOutcome] = self.controls.run_act(
                 f"{roller}: {label}", self.session, move)
-            assert out.value is not None
-            self._show(out.value)
-            return out.value
+            return self._rolled(out)
 
         spend.__name__ = move
         return spend
@@ -263,15 +318,21 @@ class PlotPointCheckPanel(widgets.VBox):
             class_=f"tc-result tc-{verdict}", data_n=self.rolls)
 
     def _show(self, outcome: Any) -> None:
+        result = outcome.result
+        self._show_parts(outcome.who, outcome.action, result.total, result.success,
+                         result.margin, str(result.result.roll), list(outcome.notes))
+
+    def _show_parts(self, who: str, action: str, total: int, success: bool, margin: int,
+                    dice: str, notes: list[str]) -> None:
+        """A check's outcome: the move made, who, total, verdict, the dice and the notes."""
         self.rolls += 1
         self._shown_at = len(self.session.log)
-        result = outcome.result
-        verdict = "success" if result.success else "failure"
+        verdict = "success" if success else "failure"
         self.result.value = el(
-            "div", outcome.action and el("div", outcome.action),
-            _total_line(outcome.who, result.total, verdict, result.margin),
-            el("div", roll_text_html(str(result.result.roll)), class_="tc-roll-text"),
-            el("ul", (el("li", n) for n in outcome.notes)),
+            "div", action and el("div", action),
+            _total_line(who, total, verdict, margin),
+            dice and el("div", roll_text_html(dice), class_="tc-roll-text"),
+            el("ul", (el("li", n) for n in notes)),
             class_=f"tc-result tc-{verdict}", data_n=self.rolls)
 
 

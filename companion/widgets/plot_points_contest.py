@@ -30,6 +30,7 @@ from companion.rulesets.plot_points.checks import (
 )
 from companion.rulesets.plot_points.lookup import ABILITIES, ADVANTAGE_DICE
 from companion.rulesets.plot_points.session import PlotPointSession
+from companion.table.acts import Refused
 from companion.widgets.base import (
     ErrorLine,
     NumberBox,
@@ -49,6 +50,7 @@ from companion.widgets.seat_controls import mover
 
 if TYPE_CHECKING:
     from companion.rulesets.plot_points.session import ContestOutcome
+    from companion.table.acts import Outcome
     from companion.table.session import Session
 
 __all__ = ["PlotContestPanel", "advantage_note"]
@@ -114,6 +116,10 @@ class PlotContestPanel(widgets.VBox):
         for box in (*self.mine, *self.theirs):
             box.observe(lambda _ch: self.render_odds(), names="value")
         bind(session, self.sync, error=self.error)
+        #: Contests sent to the table and not answered yet (a phone's: the table rolls).
+        self._waiting = 0
+        if table is not None:
+            table.on_act(self._answered)
 
     def _checks(self) -> tuple[PlotCheck, PlotCheck]:
         a, ap, aa = self.mine
@@ -174,7 +180,37 @@ class PlotContestPanel(widgets.VBox):
             "proficiency": mine.proficiency, "advantage": mine.advantage,
             "opponent_ability": theirs.ability, "opponent_proficiency": theirs.proficiency,
             "opponent_advantage": theirs.advantage})
-        assert out.value is not None
+        if out.value is None:
+            # A phone's: the table rolls it, and its answer is shown (``_answered``).
+            self._waiting += 1
+            self.result.value = out.hidden_html()
+            return
         how = details_html(f"seed {out.seed}") if out.seed is not None else "own dice"
         self.result.value = el("div", f"{out.value} ", el("small", "(", how, ")"),
                                class_="tc-contest-result", data_margin=out.value.margin)
+
+    def _answered(self, outcome: Outcome) -> None:
+        """The table's answer to a contest this panel sent: the contest's own line in
+        the log (its events'), or the refusal."""
+        if not self._waiting or outcome.act.move != "contest" or outcome.act.tracker \
+                != self._key():
+            return
+        self._waiting -= 1
+        if isinstance(outcome, Refused):
+            self.result.value = el("div", f"Not rolled: {outcome.reason}",
+                                   class_="tc-contest-result tc-refused")
+            return
+        said = next((e["data"].get("summary") for e in outcome.events
+                     if e.get("move") == "contest" and isinstance(e.get("data"), dict)), None)
+        data = outcome.result
+        margin = data.get("margin") if isinstance(data, dict) else None
+        if isinstance(said, str) and type(margin) is int:
+            self.result.value = el("div", said, class_="tc-contest-result",
+                                   data_margin=margin)
+
+    def _key(self) -> str:
+        """The member key this panel's acts name its tracker by."""
+        try:
+            return self.controls.session_for([self.session]).key_of(self.session)
+        except CompanionError:
+            return ""

@@ -143,17 +143,20 @@ CSS = ("""
 
 
 #: How long (ms) a button waits at most for the answer to its tap before it takes the
-#: next one (a tap whose move changes nothing on the page has no other end).
-TAP_ANSWER_MS = 1000
+#: next one: only for an answer that never comes (a kernel gone, a page cut off); every
+#: tap a button's handler runs for is answered ([TapButton][companion.widgets.controls.TapButton]).
+TAP_ANSWER_MS = 10_000
 
-# A tap on a button while the page still waits for the answer to its previous tap is
-# dropped, in the page, before ipywidgets sends it: a double tap on "Take damage" would
-# otherwise reach the kernel as two moves, the second sent before the first was stored.
-# The answer is the first change the kernel makes to the app's page after the tap (every
-# move re-renders something; a refusal shows its line). Typing in a box between two taps
-# ends the wait as well: a player who types a new amount and taps again means a second
-# tap, even when the first one's answer changed nothing on the page (a refusal already
-# shown). The page runs this once (an image's onerror: ipywidgets HTML runs no <script>).
+# A tap on a button while the page still waits for the answer to that button's last tap
+# is dropped, in the page, before ipywidgets sends it: the same act again while it is
+# pending (a double tap on "Take damage" would otherwise reach the kernel as two moves,
+# the second sent before the first was stored). The answer is the button's own: its
+# answer class flips once its handlers have run (TapButton), so a tap after the answer
+# counts however soon it comes (two quick taps on "+1" are two), and nothing else on the
+# page (another phone's move re-rendering the sheet) ends the wait early. Typing in a box
+# between two taps ends the wait as well: a player who types a new amount and taps again
+# means a second tap. The page runs this once (an image's onerror: ipywidgets HTML runs
+# no <script>).
 _ONE_TAP_JS = (
     "if(!window.tcOneTap){window.tcOneTap=1;var w=[];"
     "function all(){var d=w;w=[];d.forEach(function(f){f();});}"
@@ -162,13 +165,12 @@ _ONE_TAP_JS = (
     "document.addEventListener('click',function(e){"
     "var b=e.target&&e.target.closest&&e.target.closest('.tc-btn');if(!b)return;"
     "if(b.tcWaiting){e.stopImmediatePropagation();e.preventDefault();return;}"
-    "b.tcWaiting=1;var app=b.closest('.tc-app')||document.body,t=0,"
-    "o=new MutationObserver(function(){done();});"
+    "var mark=function(){return b.classList.contains('tc-answer-1');},was=mark();"
+    "b.tcWaiting=1;var t=0,o=new MutationObserver(function(){if(mark()!==was)done();});"
     "function done(){b.tcWaiting=0;o.disconnect();clearTimeout(t);"
     "var i=w.indexOf(done);if(i>=0)w.splice(i,1);}w.push(done);"
-    "setTimeout(function(){if(!b.tcWaiting)return;o.observe(app,{subtree:true,"
-    "childList:true,characterData:true,attributes:true});"
-    "t=setTimeout(done," + str(TAP_ANSWER_MS) + ");},0);"
+    "o.observe(b,{attributes:true,attributeFilter:['class']});"
+    "t=setTimeout(done," + str(TAP_ANSWER_MS) + ");"
     "},true);}")
 
 

@@ -120,3 +120,48 @@ def test_the_tap_guard_ends_its_wait_when_the_player_types(page: Any) -> None:
     page.locator("#amount").fill("2")
     page.locator("#bet").click()  # typed in between: a new tap
     expect(taps).to_have_attribute("data-n", "2")
+
+
+def test_the_tap_guard_drops_only_a_tap_made_while_the_last_is_unanswered(page: Any) -> None:
+    """Two quick taps on "+1" are two (issue 44: a guard that took any second tap within a
+    second for a double tap lost the player's tap): a tap counts as soon as the button
+    answered the last one (its answer class flipped, as a TapButton's does once its
+    handler ran), and only a tap made while the last one is unanswered is dropped, however
+    long that takes; another change on the page (another phone's move) does not end the
+    wait."""
+    from companion.widgets.controls import ANSWER_CLASSES
+    from companion.widgets.styles import _ONE_TAP_JS
+
+    page.set_content(
+        f'<div class="tc-app"><button class="tc-btn {ANSWER_CLASSES[0]}" id="plus">+1</button>'
+        '<output id="taps">0</output><p id="other"></p></div>')
+    page.evaluate(_ONE_TAP_JS)
+    # The kernel: counts each tap that gets past the guard and answers it when told to
+    # (window.answer()), flipping the button's answer class as TapButton.click does.
+    page.evaluate("""() => {
+        const b = document.getElementById('plus'), o = document.getElementById('taps');
+        window.pending = 0;
+        b.addEventListener('click', () => {
+            o.dataset.n = String(Number(o.dataset.n || 0) + 1); window.pending += 1; });
+        window.answer = () => {
+            window.pending -= 1;
+            b.classList.toggle('tc-answer-0'); b.classList.toggle('tc-answer-1'); };
+    }""")
+    taps, plus = page.locator("#taps"), page.locator("#plus")
+    plus.click()
+    expect(taps).to_have_attribute("data-n", "1")
+    page.evaluate("window.answer()")
+    plus.click()  # right after the answer: a second tap, not the first one's double
+    expect(taps).to_have_attribute("data-n", "2")
+    # Unanswered: a tap now is the same act again, still pending, and dropped, also after
+    # something else changed on the page.
+    page.evaluate("document.getElementById('other').textContent = 'Bryn moved'")
+    plus.click()
+    plus.click()
+    page.evaluate("window.answer()")
+    plus.click()
+    page.evaluate("window.answer()")
+    plus.click()
+    expect(taps).to_have_attribute("data-n", "4")
+    assert page.evaluate("window.pending") == 1
+

@@ -6,7 +6,10 @@ Pyodide on the page, no kernel), the GM the Voila page of the same app. A tap on
 phone shows at once there, then on Bryn's phone and on the GM's page (pushed by the table
 socket to the phones, seen by the GM's kernel through the store), and is stored once,
 as Ash's. Chromium at 390x844; the phones' first visits are counted (bytes on the wire,
-time until the app is shown) and printed, not judged (speed is the benchmark's).
+time until the app is shown) and printed, not judged (speed is the benchmark's). Any
+uncaught error of a page (a phone's or the GM's) fails its journey: a reconnect once
+threw "Cannot read properties of null (reading 'widgets')" on every re-render while the
+sheet still looked right.
 """
 
 from __future__ import annotations
@@ -186,8 +189,33 @@ def _counted(page: Any) -> dict[str, float]:
     return sent
 
 
+#: The page errors (uncaught exceptions) of every page a test opened: any fails it.
+PAGE_ERRORS: list[str] = []
+
+
+@pytest.fixture(autouse=True)
+def no_page_error() -> Iterator[None]:
+    """Fail the journey on any page error a page of it met (an exception a phone's page
+    did not catch is a broken page even when what the test looks at still shows)."""
+    PAGE_ERRORS.clear()
+    yield
+    if PAGE_ERRORS:
+        pytest.fail("page errors: " + " | ".join(PAGE_ERRORS[:10]))
+
+
+def _watched(context: Any, name: str) -> Any:
+    """``context`` with its pages' uncaught errors kept in PAGE_ERRORS."""
+    def heard(error: Any) -> None:
+        # Where it was thrown: the first lines of its stack name the script and line.
+        stack = " / ".join(str(getattr(error.error, "stack", "")).splitlines()[1:4])
+        PAGE_ERRORS.append(f"{name} page: {str(error.error)[:300]} ({stack[:400]})")
+
+    context.on("weberror", heard)
+    return context
+
+
 def _open_phone(browser: Any, url: str) -> tuple[Any, dict[str, float]]:
-    context = browser.new_context(**PHONE)
+    context = _watched(browser.new_context(**PHONE), "phone")
     page = context.new_page()
     page.set_default_timeout(90_000)
     sent = _counted(page)
@@ -205,7 +233,8 @@ def _fatigue(page: Any, n: int) -> Any:
 def test_a_tap_on_one_phone_shows_on_the_other_and_on_the_gm_s_page(
         browser: Any, table: dict[str, Any]) -> None:
     base, seats = table["base"], table["seats"]
-    gm_page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    gm_page = _watched(browser.new_context(viewport={"width": 1280, "height": 900}),
+                       "GM").new_page()
     gm_page.set_default_timeout(90_000)
     gm_page.goto(f"{base}/voila/render/cairn_character.ipynb?campaign=T&seat={seats['Mira']}")
     expect(gm_page.get_by_text("Ash — ready")).to_be_visible()
@@ -333,3 +362,48 @@ def test_a_phone_offline_keeps_its_taps_and_the_table_makes_each_once(
     finally:
         cable.close()
 
+
+def test_the_plot_points_table_on_a_phone_rolls_at_the_table(
+        browser: Any, table: dict[str, Any]) -> None:
+    """The plot-points app as a phone app (Ash's seat of campaign P): Ash's strain is
+    made at once and stored as Ash's; Ash's check is sent as an act and rolled by the
+    table (the phone shows the table's result), stored once."""
+    from companion.rulesets.plot_points.session import PlotPointSession
+    from companion.store.campaign import create
+    from companion.store.seats import make_seat
+    from companion.widgets.table.members import PLOT_TABLE
+
+    store = table["store"]
+    gm = session_of(create(store, "P", ["plot_points"], who="Mira", role="gm"))
+    # As the app seats it (companion.widgets.table.members.ensure): the table's, no owner.
+    gm.add(PLOT_TABLE, PlotPointSession.new(["Ash", "Bryn"], "Mira"), role="minigame")
+    secret = make_seat(store, "P", "Ash", "player")
+    ash, _ = _open_phone(browser, f"{table['base']}/phone/plot_points.html?campaign=P"
+                                  f"&seat={secret}")
+    expect(ash.get_by_text("Ash (player)")).to_be_visible()
+    sheet = ash.locator(".tc-character-ash")
+    expect(sheet.locator(".tc-sheet")).to_have_attribute("data-strain", "0")
+    sheet.locator(".tc-btn-strain").click()
+    expect(sheet.locator(".tc-sheet")).to_have_attribute("data-strain", "1")
+    expect(ash.locator("html")).to_have_attribute("data-tc-phone", "online")
+    ash.wait_for_function(f"{QUEUED} === '0'")
+    info = store.get_campaign("P")
+    made = [(e.who, e.kind, e.move) for e in store.events_since(info.id, 0)
+            if e.kind in ("move", "roll") and e.who == "Ash"]
+    assert made == [("Ash", "move", "gain_strain")]
+
+    ash.wait_for_function("b => !b.tcWaiting",
+                          arg=ash.locator(".tc-btn-roll").element_handle())
+    ash.locator(".tc-btn-roll").click()
+    # The table's answer is the check's result (the panel waited for it, data-n 0).
+    shown = ash.locator('.tc-result[data-n="1"]')
+    expect(shown.locator(".tc-total")).to_be_visible()
+    expect(shown.locator(".tc-verdict")).to_have_text(re.compile("success|failure"))
+    ash.wait_for_function(f"{QUEUED} === '0'")
+    made = [(e.who, e.kind, e.move) for e in store.events_since(info.id, 0)
+            if e.kind in ("move", "roll") and e.who == "Ash"]
+    # Rolled at the table, once: the check's move and its entry in the roll log.
+    assert made[0] == ("Ash", "move", "gain_strain")
+    assert sorted(made[1:]) == [("Ash", "move", "roll_check"), ("Ash", "roll", None)]
+    assert ash.evaluate("document.documentElement.scrollWidth") <= 390
+    ash.context.close()

@@ -451,3 +451,64 @@ def test_an_act_too_large_for_the_table_is_said_at_once_and_never_queued(
         wire.drop()
 
     asyncio.run(play())
+
+
+def test_the_plot_points_check_panel_on_a_phone_shows_the_table_s_result(
+        store: Store, server: Server) -> None:
+    """The check panel on a phone's session: a check is sent (the panel says it waits for
+    the table's dice), and the table's answer is shown as the check's result: who, the
+    total and the verdict the table rolled, stored once as Ash's; a contest shows the
+    table's line for it."""
+    from html import escape
+
+    from companion.rulesets.plot_points.session import PlotPointSession
+    from companion.widgets.plot_points import PlotPointCheckPanel
+    from companion.widgets.rolls import WAITING_LINE
+    from companion.widgets.table.members import PLOT_TABLE
+
+    gm = session_of(create(store, "P", ["plot_points"], who="Mira", role="gm"))
+    gm.add(PLOT_TABLE, PlotPointSession.new(["Ash", "Bryn"], "Mira"), role="minigame")
+    secret = make_seat(store, "P", "Ash", "player")
+
+    async def play() -> None:
+        remote = Remote("P", secret)
+        wire = Wire(remote, server.url)
+        await wire.connect()
+        await wire.until(lambda: remote.ready)
+        session = remote.session
+        assert session is not None
+        plot = campaign_of(session).tracker(PLOT_TABLE, PlotPointSession)
+        panel = PlotPointCheckPanel(plot, table=session, who="Ash", role="player")
+        assert list(panel.who.options) == ["Ash"]  # a player rolls for their own
+        assert panel.roll() is None  # sent: the table rolls it
+        assert WAITING_LINE in panel.result.value and 'data-n="0"' in panel.result.value
+        await wire.until(lambda: not remote.queue)
+        stored = [e for e in store.events_since(store.get_campaign("P").id)
+                  if e.kind == "move" and e.move == "roll_check"]
+        (event,) = stored
+        assert (event.who, event.role) == ("Ash", "player")
+        gm.refresh()
+        current = campaign_of(gm).tracker(PLOT_TABLE, PlotPointSession).current
+        assert current is not None and current.roller == "Ash"
+        shown = panel.result.value
+        assert 'data-n="1"' in shown and WAITING_LINE not in shown
+        verdict = "success" if current.success else "failure"
+        assert f'<span class="tc-total">{current.total}</span>' in shown
+        assert f"tc-{verdict}" in shown and current.text.split(" ")[0] in shown
+        # A contest likewise: waiting, then the contest's own line from the table.
+        from companion.widgets.plot_points_contest import PlotContestPanel
+
+        contest = PlotContestPanel(plot, table=session, who="Ash", role="player")
+        contest.who.value, contest.opponent.value = "Ash", "Goblin"
+        contest.roll()
+        assert WAITING_LINE in contest.result.value
+        await wire.until(lambda: not remote.queue)
+        (made,) = [e for e in store.events_since(store.get_campaign("P").id)
+                   if e.kind == "move" and e.move == "contest"]
+        assert made.data["summary"].startswith("contest Ash ")
+        assert "vs Goblin" in made.data["summary"]
+        assert "tc-contest-result" in contest.result.value
+        assert escape(made.data["summary"]) in contest.result.value
+        wire.drop()
+
+    asyncio.run(play())

@@ -303,6 +303,102 @@ def test_an_act_resent_is_answered_again_and_an_older_seq_refused(store: Store,
     asyncio.run(play())
 
 
+# --- an act made once, whichever process its resend reaches -----------------------------
+
+
+def _fatigue_moves(store: Store, name: str = "T") -> list[int]:
+    """The numbers of the add_fatigue events of campaign ``name``."""
+    return [e.seq for e in store.events_since(store.get_campaign(name).id)
+            if e.kind == "move" and e.move == "add_fatigue"]
+
+
+async def _hello_as(server: Server, secret: str, client: str, last_seen: int = 0,
+                    campaign: str = "T") -> tuple[Phone, Frame]:
+    phone = await Phone.connect(server.url)
+    await phone.send({"type": "hello", "v": 1, "campaign": campaign, "secret": secret,
+                      "client": client, "last_seen": last_seen})
+    return phone, await phone.answer()
+
+
+def test_an_act_resent_after_a_restart_is_stored_once(db: str) -> None:
+    """The first server stores act 3 and goes (its answers in memory with it); a new
+    server on the same database answers the resend from the act's stamped events."""
+    store = open_store(db)
+    _table(store)
+    ash = make_seat(store, "T", "Ash", "player")
+    first = Server(store)
+
+    async def before_the_restart() -> tuple[int, Frame]:
+        phone, welcome = await _hello_as(first, ash, "ash-phone")
+        held = welcome["head"]
+        made = await phone.act("Ash", "add_fatigue", client="ash-phone", seq=3)
+        assert made["type"] == "accepted", made
+        # Its events say which act stored them.
+        assert [e["data"]["act"] for e in made["events"]] == [
+            {"client": "ash-phone", "seq": 3}]
+        phone.close()
+        return held, made
+
+    try:
+        held, made = asyncio.run(before_the_restart())
+    finally:
+        first.stop()
+    assert _fatigue_moves(store) == [e["seq"] for e in made["events"]]
+    restarted = Server(open_store(db))
+
+    async def after_the_restart() -> None:
+        # The phone never got the answer: it holds the log from before its act.
+        phone, welcome = await _hello_as(restarted, ash, "ash-phone", held)
+        assert welcome["judged"] == 3  # from the log: not made again on the phone's state
+        again = await phone.act("Ash", "add_fatigue", client="ash-phone", seq=3)
+        assert again["type"] == "accepted" and again["replay"] is True
+        assert again["events"] == []  # its welcome brought them
+        assert [e["seq"] for e in welcome["events"]] == [e["seq"] for e in made["events"]]
+        # Resent again on another socket (answered from this server's memory now).
+        fresh, _ = await _hello_as(restarted, ash, "ash-phone")
+        replay = await fresh.act("Ash", "add_fatigue", client="ash-phone", seq=3)
+        assert replay == again
+        # Numbered before the stored act: refused, as the first server would have.
+        assert "comes after act 3" in _one_line(
+            await phone.act("Ash", "add_fatigue", client="ash-phone", seq=2))
+        nxt = await phone.act("Ash", "add_fatigue", client="ash-phone", seq=4)
+        assert nxt["type"] == "accepted" and "replay" not in nxt
+        phone.close()
+        fresh.close()
+
+    try:
+        asyncio.run(after_the_restart())
+    finally:
+        restarted.stop()
+    assert len(_fatigue_moves(store)) == 2  # act 3 once, act 4 once
+
+
+def test_a_log_of_stamped_acts_exports_verifies_and_imports(db: str) -> None:
+    """The stamp is part of the event (its data, so its hash): an export of acts made
+    through the table socket's path, a rolled one among them, verifies and imports."""
+    from companion.store.judge import verify_document
+    from companion.table.acts import Accepted, Act, RollSpec
+    from companion.table.opening import export_text, import_document
+
+    store = open_store(db)
+    _table(store)
+    ash = Session.by_secret(store, "T", make_seat(store, "T", "Ash", "player"))
+    for seq, act in enumerate([Act("Ash", "add_fatigue", {}),
+                               Act("Ash", "panic_save", {}, RollSpec("public", "panic")),
+                               Act("", "roll", {"expr": "2d6"})], 1):
+        made = ash.perform(Act(act.tracker, act.move, act.args, act.roll,
+                               client="ash-phone", seq=seq), once_after=0)
+        assert isinstance(made, Accepted) and made.events, made
+        assert {e["data"]["act"]["seq"] for e in made.events} == {seq}
+    text = export_text(store, "T")
+    doc = json.loads(text)
+    assert sum("act" in e["data"] for e in doc["events"]) >= 3
+    said = verify_document(doc, "T")  # the rolls made again, the chain walked
+    assert "2 rolls checked, all hold" in said and "its chain holds" in said, said
+    name, head = import_document(store, doc, "T again")
+    assert (name, head) == ("T again", store.head(store.get_campaign("T").id))
+
+
 # --- what a player is sent -----------------------------------------------------------
 
 
@@ -531,6 +627,91 @@ def test_two_servers_on_one_postgresql_push_to_each_other_s_phones(
     finally:
         one.stop()
         two.stop()
+
+
+def test_an_act_resent_to_another_server_on_one_postgresql_is_stored_once(
+        postgres_server: Any) -> None:
+    """A phone's act reaches server one, its answer is lost; the phone comes back through
+    the club's proxy to server two and resends it: answered again there, made once."""
+    url = postgres_server.new_database()
+    store_a, store_b = open_store(url), open_store(url)
+    _table(store_a)
+    ash = make_seat(store_a, "T", "Ash", "player")
+    one, two = Server(store_a), Server(store_b)
+
+    async def play() -> None:
+        # Server two knows the campaign (and has read its log) before the act.
+        watcher, _ = await _hello_as(two, ash, "ash-tablet")
+        phone, welcome = await _hello_as(one, ash, "ash-phone")
+        held = welcome["head"]
+        await phone.send({"type": "act", "act": {"tracker": "Ash", "move": "add_fatigue",
+                                                 "client": "ash-phone", "seq": 1}})
+        await phone.answer()
+        phone.close()  # as if the answer had been lost with the socket
+        stored = _fatigue_moves(store_a)
+        await watcher.holds(stored[-1])
+        back, welcome = await _hello_as(two, ash, "ash-phone", held)
+        assert welcome["judged"] == 1
+        again = await back.act("Ash", "add_fatigue", client="ash-phone", seq=1)
+        assert again["type"] == "accepted" and again["replay"] is True, again
+        # Both servers at once, on a socket that holds nothing: one act, once.
+        late_one, _ = await _hello_as(one, ash, "ash-phone")
+        late_two, _ = await _hello_as(two, ash, "ash-phone")
+        act = {"tracker": "Ash", "move": "add_fatigue", "client": "ash-phone", "seq": 2}
+        await late_one.send({"type": "act", "act": act})
+        await late_two.send({"type": "act", "act": act})
+        answers = [await late_one.answer(), await late_two.answer()]
+        assert [a["type"] for a in answers] == ["accepted", "accepted"], answers
+        assert sorted("replay" in a for a in answers) == [False, True]
+        for socket_ in (watcher, back, late_one, late_two):
+            socket_.close()
+
+    try:
+        asyncio.run(play())
+    finally:
+        one.stop()
+        two.stop()
+    assert len(_fatigue_moves(store_b)) == 2  # act 1 once, act 2 once
+
+
+def test_a_resend_meeting_its_act_being_stored_elsewhere_is_stored_once(
+        db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two processes judge one act at once. Here the other stores it just after this
+    one's search of the log and before its append: the append meets the newer head (a
+    conflict), and its retry under the writer lock finds the other's stamp."""
+    from companion.table.acts import Accepted, Act
+
+    store_a, store_b = open_store(db), open_store(db)
+    _table(store_a)
+    ash = make_seat(store_a, "T", "Ash", "player")
+    here, there = Session.by_secret(store_a, "T", ash), Session.by_secret(store_b, "T", ash)
+    searched = store_a.head(store_a.get_campaign("T").id)  # both servers read up to here
+    act = Act("Ash", "add_fatigue", {}, client="ash-phone", seq=1)
+    made: list[Any] = []
+    appends: list[int] = []
+    append = store_b.append
+
+    def the_other_stores_first(*args: Any, **kwargs: Any) -> Any:
+        appends.append(1)
+        if not made:
+            made.append(here.perform(act, once_after=searched))
+        return append(*args, **kwargs)
+
+    monkeypatch.setattr(store_b, "append", the_other_stores_first)
+    again = there.perform(act, once_after=searched)
+    first = made[0]
+    assert isinstance(first, Accepted) and not first.again
+    assert isinstance(again, Accepted) and again.again, again
+    assert len(appends) == 1  # the retry found the stamp before appending again
+    assert [e["seq"] for e in again.events] == [e["seq"] for e in first.events]
+    assert len(_fatigue_moves(store_a)) == 1
+    # A resend found at the search stores nothing either; a new act of the device is made.
+    assert there.perform(act, once_after=searched).again
+    later = there.perform(Act("Ash", "add_fatigue", {}, client="ash-phone", seq=2),
+                          once_after=store_b.head(store_b.get_campaign("T").id))
+    assert isinstance(later, Accepted) and not later.again
+    assert len(_fatigue_moves(store_a)) == 2
+    assert len(appends) == 2
 
 
 # --- mounted where the apps are ----------------------------------------------------------

@@ -121,3 +121,32 @@ def test_the_start_page_s_leave_and_revoke_take_a_double_tap_as_one(
     double_tap_counts_once(app, app.seats.revoke_button, tap_clock)
     with open_store(db) as store:
         assert [s.who for s in list_seats(store, "Tuesday")] == ["Mira"]
+
+
+def test_a_button_answers_each_tap_once_its_handler_has_run() -> None:
+    """The page's tap guard waits for this answer (issue 44): a button's answer class
+    flips after its handler, a refusal's too, and not before."""
+    from companion.errors import RuleError
+    from companion.widgets.controls import ANSWER_CLASSES, button
+    from companion.widgets.messages import ErrorLine
+
+    seen: list[list[str]] = []
+    fail = [False]
+
+    def answers(btn: widgets.Button) -> list[str]:
+        return [c for c in btn._dom_classes if c in ANSWER_CLASSES]
+
+    def plus_one() -> None:
+        seen.append(answers(plus))
+        if fail[0]:
+            raise RuleError("no more fatigue slots (Cairn: Fatigue)")
+
+    error = ErrorLine()
+    plus = button("+1", plus_one, error=error, name="plus")
+    assert answers(plus) == [ANSWER_CLASSES[0]]
+    plus.click()
+    assert seen == [[ANSWER_CLASSES[0]]] and answers(plus) == [ANSWER_CLASSES[1]]
+    fail[0] = True
+    plus.click()  # refused: the line says why, and the tap is answered all the same
+    assert "fatigue slots" in error.value and answers(plus) == [ANSWER_CLASSES[0]]
+    assert seen[-1] == [ANSWER_CLASSES[1]]

@@ -151,10 +151,44 @@ class PageKernel {
   }
 }
 
+// A container view (a Box, a Tab...) removed while the views of its children were still
+// being made: the app replaced its children again at once (a phone's welcome after a
+// reconnect puts every sheet back to the table's save, then makes its waiting taps on
+// it again), and the new container shows them. ipywidgets' own view would then add the
+// child to its disposed panel and throw ("Cannot read properties of null (reading
+// 'widgets')") into the page as an unhandled rejection; here the late child view is
+// removed and its adding left undone, as nothing shows that container any more.
+const safeViews = new Map();
+function safeContainer(cls) {
+  if (typeof cls !== "function" || !cls.prototype || !("add_child_model" in cls.prototype)) {
+    return cls;
+  }
+  let safe = safeViews.get(cls);
+  if (!safe) {
+    safe = class extends cls {
+      create_child_view(model, options) {
+        return super.create_child_view(model, options).then((view) => {
+          const panel = this.luminoWidget;
+          if (panel && panel.isDisposed) {
+            view.remove();
+            return new Promise(() => {}); // never added: its container is gone
+          }
+          return view;
+        });
+      }
+    };
+    safeViews.set(cls, safe);
+  }
+  return safe;
+}
+
 function managerClass(module) {
   // The stand-alone manager answers no comm of its own; ours goes to this page's kernel.
   return class PageManager extends module.HTMLManager {
     setKernel(kernel) { this.kernel = kernel; }
+    async loadClass(className, moduleName, moduleVersion) {
+      return safeContainer(await super.loadClass(className, moduleName, moduleVersion));
+    }
     async _create_comm(targetName, modelId, data, metadata, buffers) {
       const comm = new PageComm(this.kernel, modelId, targetName);
       this.kernel.comms.set(modelId, comm);
