@@ -260,13 +260,6 @@ class CampaignCore(Observable, Recorder):
         # Moves that are part of a seat's move on another tracker (record_together), by
         # the id of the tracker they are made on.
         self._part: dict[int, frozenset[str]] = {}
-        #: The campaign's sitting as its log has it ([companion.sittings][]).
-        self.sitting = SittingState()
-        self._client_seed: str | None = None
-        self._client_for = 0  # the sitting this screen's client seed was drawn for
-        #: The server seed the next sitting opens with, drawn once: a roll made again
-        #: (another screen moved first, a refusal) gets the same seed, not a new draw.
-        self._next_server_seed: str | None = None
 
     #: The campaign's sitting as its log has it ([companion.sittings][]): made and kept
     #: by the sittings' part ([Campaign][companion.store.campaign.Campaign]), read by
@@ -281,6 +274,7 @@ class CampaignCore(Observable, Recorder):
     def who(self) -> str:
         """The name written into every event this object appends."""
         return self._seat[0]
+
     @who.setter
     def who(self, value: str) -> None:
         self._reseat(" ".join(str(value).split())[:80], self._seat[1])
@@ -289,6 +283,7 @@ class CampaignCore(Observable, Recorder):
     def role(self) -> str:
         """``gm``, ``player``, ``spectator`` or ``""`` (the database's holder)."""
         return self._seat[1]
+
     @role.setter
     def role(self, value: str) -> None:
         if value not in ROLES:
@@ -310,6 +305,7 @@ class CampaignCore(Observable, Recorder):
         revoked a moment ago stores nothing. ``None``: code that holds the database, or a
         seat given in code (tests), is taken at its word."""
         return self._seat_key
+
     @seat_key.setter
     def seat_key(self, key: SeatKey | None) -> None:
         if self._pinned and (
@@ -393,8 +389,10 @@ class CampaignCore(Observable, Recorder):
 
     @overload
     def tracker(self, id_or_name: str) -> Tracker: ...
+
     @overload
     def tracker(self, id_or_name: str, cls: type[T]) -> T: ...
+
     def tracker(self, id_or_name: str, cls: type[Tracker] = Tracker) -> Tracker:
         """The live tracker with this id or name (its moves are stored as they are made).
 
