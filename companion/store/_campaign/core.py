@@ -260,6 +260,10 @@ class CampaignCore(Observable, Recorder):
         # Moves that are part of a seat's move on another tracker (record_together), by
         # the id of the tracker they are made on.
         self._part: dict[int, frozenset[str]] = {}
+        #: Who the trackers hand their moves, undo and load to: the table session holding
+        #: this campaign ([keep_with][companion.store.campaign.Campaign.keep_with]), or,
+        #: with none, the campaign itself. Every move still reaches the seam here.
+        self.keeper: Recorder | None = None
 
     #: The campaign's sitting as its log has it ([companion.sittings][]): made and kept
     #: by the sittings' part ([Campaign][companion.store.campaign.Campaign]), read by
@@ -340,6 +344,16 @@ class CampaignCore(Observable, Recorder):
         where = self.store.where if self.store is not None else "no store"
         seat = f", seat {self.who or '-'} ({self.role})" if self.role else ""
         return f"<Campaign {self.name!r} in {where} at event {self.head}{seat}>"
+
+    def keep_with(self, keeper: Recorder) -> None:
+        """Hand the trackers' moves, undo and load to ``keeper`` first: a table session's
+        ([companion.table.session][]), which hands each back to this campaign's seam, so
+        a face that holds a tracker holds its session. Every member's tracker now, and
+        every one that joins later."""
+        self.keeper = keeper
+        for member in self.members.values():
+            if member.tracker.recorder is self:
+                member.tracker.attach(keeper)
 
     # -- telling observers ---------------------------------------------------------------
 

@@ -324,10 +324,11 @@ class Replay(CampaignCore):
     # -- seating trackers ----------------------------------------------------------------
 
     def _adopt(self, member: Member) -> Member:
-        """Make the campaign the tracker's recorder (its moves, undo and load are stored)
-        and seat it at the campaign's table: the links its ruleset declares
+        """Make the campaign the tracker's recorder (its moves, undo and load are stored;
+        through its ``keeper``, a table session, when one holds it) and seat it at the
+        campaign's table: the links its ruleset declares
         ([Tracker.links][companion.state.Tracker.links]) resolve to the members, by id."""
-        member.tracker.attach(self)
+        member.tracker.attach(self.keeper if self.keeper is not None else self)
         member.tracker.link(self.trackers)
         self._by_tracker[id(member.tracker)] = member
         return member
