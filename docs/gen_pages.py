@@ -383,6 +383,12 @@ def rules_index(rulesets: list[Ruleset]) -> str:
 # --- API reference ------------------------------------------------------------------------
 
 
+#: Modules whose class is composed of parts kept in a private package (not documented on
+#: their own): its page shows the parts' members as the class's own, so a reference to
+#: ``companion.store.campaign.Campaign.rolling`` finds it where a reader looks for it.
+COMPOSED = ("companion.store.campaign",)
+
+
 def api_pages(rules_pages: dict[str, str]) -> None:
     """One page per public module, mirroring the package tree; a module whose docstring is
     rule text also has a rules page (under Rules), and the two link to each other."""
@@ -395,6 +401,8 @@ def api_pages(rules_pages: dict[str, str]) -> None:
             rules = posixpath.relpath(rules_pages[dotted], posixpath.dirname(page))
             text += f"Rule text for players and referees: [the rules page]({rules}).\n\n"
         text += f"::: {dotted}\n    options:\n      show_root_heading: false\n"
+        if dotted in COMPOSED:
+            text += "      inherited_members: true\n"
         if dotted == "companion.rulesets":
             text += "\n## The rulesets\n\nEach ruleset's rule text, tables and readings:\n\n"
             for ruleset_page in sorted(p for p in rules_pages.values() if p.count("/") == 2):

@@ -440,8 +440,10 @@ def test_the_store_imports_neither_the_table_nor_the_command_lines() -> None:
 #: The store's backends and the port they implement.
 BACKENDS = ("companion.store.port", "companion.store.db", "companion.store.memory",
             "companion.store.browser")
-#: What opens campaigns: above the backends (``companion.store.opening``).
-CAMPAIGN_SIDE = ("companion.store.campaign", "companion.store.opening")
+#: What opens campaigns: above the backends (``companion.store.opening``); the campaign's
+#: parts (``companion.store._campaign``) too.
+CAMPAIGN_SIDE = ("companion.store.campaign", "companion.store._campaign",
+                 "companion.store.opening")
 
 
 def test_the_backends_know_nothing_of_the_campaign() -> None:
@@ -453,9 +455,60 @@ def test_the_backends_know_nothing_of_the_campaign() -> None:
     assert problems == [], "\n".join(problems)
     for text in ("from companion.store.campaign import create\n",
                  "def f():\n    from companion.store.opening import unsaved_store\n",
-                 "if TYPE_CHECKING:\n    from companion.store.campaign import Campaign\n"):
+                 "if TYPE_CHECKING:\n    from companion.store.campaign import Campaign\n",
+                 "from companion.store._campaign.core import Member\n"):
         planted = _fake(text, "companion.store.memory")
         assert arrows([planted], inside="companion.store.memory", forbidden=CAMPAIGN_SIDE)
+
+
+# -- the campaign is split by what changes together (issue 43) -----------------------------
+
+#: ``companion/store/campaign.py`` composes the campaign's parts (``companion/store/_campaign/``,
+#: one responsibility each); neither it nor a part grows back into the one class of 2,100
+#: lines it was. Line bounds:
+CAMPAIGN_LINES = 900
+PART_LINES = 600
+CAMPAIGN_FILE = PACKAGE / "store" / "campaign.py"
+CAMPAIGN_PARTS = PACKAGE / "store" / "_campaign"
+
+
+def oversized(files: dict[Path, str]) -> list[str]:
+    """The campaign's files over their bound (``path: N lines, at most M``)."""
+    found = []
+    for path, text in files.items():
+        bound = CAMPAIGN_LINES if path == CAMPAIGN_FILE else PART_LINES
+        lines = len(text.splitlines())
+        if lines > bound:
+            found.append(f"{path.relative_to(ROOT)}: {lines} lines, at most {bound}")
+    return found
+
+
+def test_the_campaign_stays_split_into_its_parts() -> None:
+    parts = sorted(p for p in CAMPAIGN_PARTS.glob("*.py") if p.name != "__init__.py")
+    assert len(parts) >= 6  # core, replay, permission checks, unit of work, seam, roll log
+    files = {p: p.read_text(encoding="utf-8") for p in [CAMPAIGN_FILE, *parts]}
+    assert oversized(files) == [], "\n".join(oversized(files))
+    from companion.store.campaign import Campaign
+
+    for path in parts:
+        tree = ast.parse(files[path])
+        # Each part says what it is responsible for.
+        assert len(ast.get_docstring(tree) or "") > 80, f"{path.name} names no responsibility"
+        # ...and is part of the campaign: every class it defines is in Campaign's bases.
+        module = module_name(path)
+        for node in tree.body:
+            if isinstance(node, ast.ClassDef) and node.name[0].isupper() and \
+                    any(isinstance(n, ast.FunctionDef) for n in node.body) and \
+                    node.name not in ("Mark", "Member", "RollScope"):
+                assert any(c.__module__ == module and c.__name__ == node.name
+                           for c in Campaign.__mro__), f"{module}.{node.name}"
+
+
+def test_the_campaign_size_check_catches_a_grown_file() -> None:
+    long = "x = 1\n" * (CAMPAIGN_LINES + 1)
+    assert len(oversized({CAMPAIGN_FILE: long})) == 1
+    assert len(oversized({CAMPAIGN_PARTS / "seam.py": "x = 1\n" * (PART_LINES + 1)})) == 1
+    assert oversized({CAMPAIGN_FILE: "x = 1\n" * CAMPAIGN_LINES}) == []
 
 
 # -- the session is the only thing a face holds (issue 43) ----------------------------------

@@ -282,7 +282,7 @@ class MirrorCampaign(Campaign):
                 except CompanionError:
                     pass
                 finally:
-                    tracker.attach(self)
+                    tracker.attach(self.keeper if self.keeper is not None else self)
 
 
 class RemoteSession(Session):

@@ -87,8 +87,8 @@ if TYPE_CHECKING:
     from companion.store.port import Store
     from companion.store.seats import SeatInfo
 
-__all__ = ["ROLL_ATTEMPTS", "ReadOnlyError", "RuleRoll", "Session", "mirror_save",
-           "session_keeping", "shared_session"]
+__all__ = ["ROLL_ATTEMPTS", "Keeper", "ReadOnlyError", "RuleRoll", "Session", "mirror_save",
+           "shared_session"]
 
 T = TypeVar("T")
 K = TypeVar("K", bound=Tracker)
@@ -98,7 +98,8 @@ K = TypeVar("K", bound=Tracker)
 #: enough, the rest guard against a defect.
 ROLL_ATTEMPTS = 9
 
-#: Sessions by the campaign object they pinned (a face handed a campaign finds its session).
+#: Sessions by the campaign object they pinned (a seat's one session in this process, for
+#: shared_session; a second session of one campaign object is refused).
 _SESSIONS: weakref.WeakKeyDictionary[Campaign, Session] = weakref.WeakKeyDictionary()
 
 
@@ -159,6 +160,9 @@ class Session:
         self._who = campaign.who
         self._role = campaign.role
         _SESSIONS[campaign] = self
+        #: What this session's trackers hand their moves to (see ``keeper``).
+        self._keeper = Keeper(self, campaign)
+        campaign.keep_with(self._keeper)
 
     # -- opening -------------------------------------------------------------------------
 
@@ -202,6 +206,30 @@ class Session:
             session.adopt(tracker)
         return session
 
+    @classmethod
+    def holding(cls, tracker: Tracker) -> Session | None:
+        """The session that holds ``tracker``: its keeper's
+        ([keeper][companion.table.session.Session.keeper]). A tracker of a campaign
+        opened in code with no session yet (the holder's script, a test) gets its session
+        now, its seat fixed from then on. ``None``: a tracker in no campaign (one a form
+        drafts, one a test drives alone) or a seat's mirror, which acts through its own
+        session already."""
+        keeper = tracker.recorder
+        if isinstance(keeper, Keeper):
+            return keeper.session
+        if isinstance(keeper, Campaign):  # kept by its campaign alone: opened in code
+            found = _SESSIONS.get(keeper)
+            return found if found is not None else cls(keeper)
+        return None
+
+    @property
+    def keeper(self) -> Keeper:
+        """The keeper every tracker of this session hands its moves, undo and load to
+        ([Tracker.recorder][companion.state.Tracker.recorder]): it hands each to the
+        campaign's seam. A face that holds a tracker finds its session here
+        (``keeper.session``), never under it."""
+        return self._keeper
+
     @property
     def kept(self) -> bool:
         """Whether this session's moves are kept (False: an unsaved app's, gone with the
@@ -214,7 +242,7 @@ class Session:
         itself, under ``name`` (default: its own name, else its kind); a tracker already
         here is returned as it is. Only an unsaved session adopts: a kept campaign's
         members are added by the GM ([add][companion.table.session.Session.add])."""
-        if tracker.recorder is self._campaign:
+        if tracker.recorder is self._keeper:
             return tracker
         if self.kept:
             raise StoreError("only an unsaved session adopts a tracker: add it instead")
@@ -283,10 +311,12 @@ class Session:
         role = "gm" if self._campaign.role in ("gm", "") else self._campaign.role
         return self._campaign.visible_to(self._campaign.who, role, kinds)
 
-    def may_move(self, tracker: Tracker | str, move: str) -> str | None:
+    def may_move(self, tracker: Tracker | str, move: str,
+                 arguments: dict[str, Any] | None = None) -> str | None:
         """Why this seat may not make ``move`` on ``tracker`` now, or ``None`` (what a
-        face shows; the seam decides again when the move is made)."""
-        return self._campaign.may_move(self._resolve(tracker), move, {})
+        face shows; the seam decides again when the move is made). ``arguments``: the
+        move's, where they say whose action it is (a shared tracker's pick)."""
+        return self._campaign.may_move(self._resolve(tracker), move, dict(arguments or {}))
 
     def may_edit_numbers(self, key: str, shown: str = "") -> str | None:
         """Why this seat may not edit the numbers of the party entry ``key`` (shown as
@@ -428,7 +458,7 @@ class Session:
             return self._live_of_mirror(tracker)
         if isinstance(tracker, Tracker):
             # Only this session's own trackers: another campaign's would act as its seat.
-            if tracker.recorder is not self._campaign:
+            if tracker.recorder is not self._keeper:
                 raise StoreError(f"that {type(tracker).__name__} is not in campaign "
                                  f"{self.name!r} as this session has it")
             return tracker
@@ -1306,6 +1336,32 @@ def _roll_info(made: RuleRoll[Any]) -> dict[str, Any]:
     return info
 
 
+class Keeper:
+    """The keeper of a session's live trackers (their
+    [recorder][companion.state.Tracker.recorder]): every move, undo and load made on one
+    is handed to the campaign's seam, exactly as if the campaign kept it itself; what it
+    adds is the way back to the [session][companion.table.session.Session] that holds the
+    tracker, so a face holding a tracker holds its session and nothing under it."""
+
+    def __init__(self, session: Session, campaign: Campaign) -> None:
+        self.session = session
+        self._campaign = campaign
+
+    def record_move(self, tracker: Tracker, name: str, arguments: dict[str, Any],
+                    perform: Callable[[dict[str, Any]], Any]) -> Any:
+        return self._campaign.record_move(tracker, name, arguments, perform)
+
+    def record_undo(self, tracker: Tracker, perform: Callable[[], Event]) -> Event:
+        return self._campaign.record_undo(tracker, perform)
+
+    def record_load(self, tracker: Tracker, text: str | bytes,
+                    perform: Callable[[], None]) -> None:
+        self._campaign.record_load(tracker, text, perform)
+
+    def tracker_changed(self, tracker: Tracker) -> None:
+        self._campaign.tracker_changed(tracker)
+
+
 class _LiveTable:
     """The campaign's live trackers as a table move reads them
     ([TableTrackers][companion.table_moves.TableTrackers]): held by the session only,
@@ -1397,17 +1453,3 @@ def shared_session(name: str, *, who: str = "", role: str = "",
     campaign = shared_campaign(name, who=who, role=role, db=db, seat_key=seat_key)
     found = _SESSIONS.get(campaign)
     return found if found is not None else Session(campaign)
-
-
-
-def session_keeping(tracker: Tracker) -> Session | None:
-    """The session whose campaign keeps ``tracker`` live (``None``: a tracker in no
-    campaign, one a form drafts or a test drives alone, or a seat's mirror, which acts
-    through its own session already). A face's controls given only a tracker act
-    through it; a campaign opened in code (the holder, a test) gets its session now,
-    its seat fixed from then on."""
-    recorder = tracker.recorder
-    if not isinstance(recorder, Campaign):
-        return None
-    found = _SESSIONS.get(recorder)
-    return found if found is not None else Session(recorder)

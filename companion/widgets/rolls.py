@@ -138,9 +138,7 @@ def unsaved_session_for(trackers: Sequence[Tracker], owner: object) -> Session:
     """The unsaved session an app opened without a campaign acts through: the one
     ``trackers`` are already kept in (an app's trackers share one), else ``owner``'s own
     (made on its first roll); every tracker not kept yet joins it, as itself."""
-    from companion.table.session import session_keeping
-
-    kept = {id(found): found for found in map(session_keeping, trackers)
+    kept = {id(found): found for found in map(Session.holding, trackers)
             if found is not None}
     if len(kept) > 1:
         raise CompanionError("these trackers are kept in different campaigns: one roll "

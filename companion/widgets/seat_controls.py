@@ -40,11 +40,13 @@ _NAMED = 60
 
 
 def _session(tracker: Tracker) -> Session | None:
-    """The table session ``tracker`` is kept in (``None``: a tracker in no campaign, e.g.
-    one a test drives alone, or one a form drafts before it is added)."""
-    from companion.table.session import session_keeping
+    """The table session that holds ``tracker``
+    ([Session.holding][companion.table.session.Session.holding]: its keeper's). ``None``:
+    a tracker in no campaign (one a test drives alone, one a form drafts before it is
+    added) or a seat's mirror, which acts through its own session already."""
+    from companion.table.session import Session
 
-    return session_keeping(tracker)
+    return Session.holding(tracker)
 
 
 def act(tracker: Tracker, move: str, /, *args: Any, **kwargs: Any) -> Any:
@@ -172,19 +174,17 @@ def load(model: Any, text: str | bytes) -> None:
 
 def seat_refusal(tracker: Tracker, move: str, arguments: dict[str, Any]) -> str | None:
     """Why this page's seat may not make ``move`` with ``arguments`` on ``tracker``
-    (``None``: it may, or the tracker is not in a campaign)."""
-    may_move: Callable[[Tracker, str, dict[str, Any]], str | None] | None = getattr(
-        tracker.recorder, "may_move", None)
-    return may_move(tracker, move, arguments) if may_move is not None else None
+    (``None``: it may, or no session holds the tracker)."""
+    session = _session(tracker)
+    return session.may_move(tracker, move, arguments) if session is not None else None
 
 
 def undo_refusal(tracker: Tracker) -> str | None:
     """Why ``tracker``'s newest move cannot be taken back here (``None``: it can)."""
     if not tracker.can_undo:
         return "nothing to undo yet"
-    may_undo: Callable[[Tracker], str | None] | None = getattr(tracker.recorder, "may_undo",
-                                                               None)
-    return may_undo(tracker) if may_undo is not None else tracker.undo_refusal("gm")
+    session = _session(tracker)
+    return session.may_undo(tracker) if session is not None else tracker.undo_refusal("gm")
 
 
 def show_undo(button: widgets.Button, tracker: Tracker) -> None:

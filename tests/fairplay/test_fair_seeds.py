@@ -324,9 +324,9 @@ def test_the_documented_encoding() -> None:
 def test_a_sitting_survives_snapshots_and_reopening(
         env_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from companion.store import campaign as campaign_module
+    from companion.store._campaign import replay  # where the campaign takes its snapshots
 
-    monkeypatch.setattr(campaign_module, "SNAPSHOT_EVERY", 3)  # a snapshot every 3 events
+    monkeypatch.setattr(replay, "SNAPSHOT_EVERY", 3)  # a snapshot every 3 events
     with open_store(env_db) as store:
         gm = session_of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
         for _ in range(7):

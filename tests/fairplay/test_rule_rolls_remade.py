@@ -25,8 +25,8 @@ from companion.rulesets.miasma.dice_monarchs import DiceMonarchsGame
 from companion.rulesets.monsters_and_magic.adventurer import Adventurer
 from companion.rulesets.plot_points.checks import PlotCheck
 from companion.rulesets.variant5e.death_and_returning import DeathRecord
-from companion.store import campaign as campaign_module
 from companion.store import open_store
+from companion.store._campaign import roll_log as roll_log_module  # rolling's dice
 from companion.store.campaign import create
 from companion.store.recompute import Recomputer
 from companion.table import Session
@@ -197,7 +197,7 @@ def test_a_changed_roller_that_picks_its_dice_under_the_right_seed_is_caught(
             picked = next(s for s in range(10_000) if dice.roll("1d20", seed=s).total == want)
             random.Random.seed(self, picked)
 
-    monkeypatch.setattr(campaign_module, "SeededRandom", Picking)
+    monkeypatch.setattr(roll_log_module, "SeededRandom", Picking)
     with open_store(env_db) as store:
         gm = session_of(create(store, "T", RULESETS, who="Mira", role="gm"))
         gm.add("Bo", Adventurer(name="Bo"))

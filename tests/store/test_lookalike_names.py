@@ -85,7 +85,11 @@ NAME_CHECKS = {
     "companion/store/seats.py": "seat lookup (secret or hub login)",
     "companion/widgets/table/binding.py": "the hub user's seat",
     "companion/store/permissions.py": "ownership of a move",
-    "companion/store/campaign.py": "is this my character / record",
+    # The campaign's parts (companion/store/_campaign/, split out of campaign.py).
+    "companion/store/_campaign/permission_checks.py": "is this my character / record",
+    "companion/store/_campaign/core.py": "the seat's proof is this seat's",
+    "companion/store/_campaign/unit_of_work.py": "the seat the store checks",
+    "companion/store/_campaign/seam.py": "a GM's move for another's character",
     "companion/fairplay.py": "who sees a self roll",
 }
 

@@ -19,7 +19,7 @@ from companion.rulesets.cairn_srd.character import new_character
 from companion.rulesets.cairn_srd.combat import Encounter
 from companion.rulesets.plot_points.session import PlotPointSession
 from companion.store import open_store
-from companion.store.campaign import Campaign, create
+from companion.store.campaign import create
 from companion.store.records import StoreError
 from companion.table import Session
 from companion.widgets.base import InputError
@@ -36,7 +36,7 @@ def test_adopt_keeps_the_object_and_its_moves_reach_the_seam() -> None:
     seen: list[int] = []
     ash.on_change(lambda _t: seen.append(len(ash.log)))
     session = Session.unsaved([ash])
-    assert ash.recorder is campaign_of(session) and session.tracker("Ash") is ash
+    assert ash.recorder is session.keeper and session.tracker("Ash") is ash
     assert not session.kept and campaign_of(session).store is not None
     head = campaign_of(session).head
     ash.rest_turn()
@@ -70,14 +70,14 @@ def test_only_an_unsaved_session_adopts_and_only_a_tracker_kept_nowhere(tmp_path
         member = kept.add("Bo", new_character("Bo", 12, 10, 9, 5))
         with pytest.raises(StoreError, match="already kept elsewhere"):
             Session.unsaved([member])
-        assert isinstance(member.recorder, Campaign) and member.recorder is campaign_of(kept)
+        assert member.recorder is kept.keeper
 
 
 def test_a_cairn_app_without_a_campaign_acts_through_an_unsaved_session() -> None:
     ash = new_character("Ash", 12, 10, 9, 5)
     app = CairnCharacterApp(ash, seed_source=fixed_seeds(4))
     session = app.session()
-    assert ash.recorder is campaign_of(session) and not session.kept
+    assert ash.recorder is session.keeper and not session.kept
     find_button(app, "fatigue").click()  # the first tap: stored in the unsaved log
     assert ash.fatigue == 1
     assert [e.move for e in session.log() if e.kind == "move"] == ["add_fatigue"]
@@ -115,13 +115,13 @@ def test_every_cairn_app_opened_without_a_campaign_keeps_its_trackers_in_one_ses
     app = app_class()
     session = app.session()
     assert not session.kept
-    assert all(t.recorder is campaign_of(session) for t in app.trackers())
+    assert all(t.recorder is session.keeper for t in app.trackers())
     assert len(_cairn_apps()) >= 10  # the search found the apps (not an empty list)
 
 
 def test_the_plot_points_app_opened_without_a_campaign_acts_through_its_session() -> None:
     app = PlotPointsApp(["Ann"])
-    assert app.session.recorder is campaign_of(app.table) and not app.table.kept
+    assert app.session.recorder is app.table.keeper and not app.table.kept
     app.new_player.value = "Bo"
     app.add_player()
     assert "Bo" in app.session.players

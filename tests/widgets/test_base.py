@@ -15,7 +15,7 @@ import pytest
 from companion.errors import DiceSyntaxError, RuleError
 from companion.history import MAX_RECORD_DICE, MAX_RECORD_TEXT, RollHistory
 from companion.state import Observable
-from companion.store.campaign import Campaign
+from companion.table.session import Keeper
 from companion.widgets.base import (
     CSS,
     HISTORY_SHOWN,
@@ -594,7 +594,7 @@ def test_a_long_session_sends_the_same_few_kilobytes_per_move() -> None:
         # A long history: the tracker's own log, or, for an app acting through an unsaved
         # session (issue 28: the plot-points table), that session's log of every move.
         kept = model.recorder
-        history = kept.log() if isinstance(kept, Campaign) else model.log
+        history = kept.session.log() if isinstance(kept, Keeper) else model.log
         assert len(history) >= 280
         early, late = max(sent[40:60]), max(sent[260:280])
         # The move's own few KB, plus, where the tracker's log is bounded (a session keeps

@@ -27,6 +27,7 @@ from companion.store import create_campaign, open_store
 from companion.store.campaign import Campaign
 from companion.store.seats import make_seat
 from companion.table import Session
+from companion.table.session import Keeper
 from companion.widgets.miasma import DiceMonarchsApp
 from companion.widgets.miasma.dice_monarchs import PublicSave
 from companion.widgets.table import campaign_page
@@ -89,7 +90,7 @@ def test_a_three_seat_table_plays_to_the_showdown_and_no_page_holds_another_s_di
     pages = _pages(db, monkeypatch)
     sessions = {who: _session(page) for who, page in pages.items()}
     gm_game = _app(pages["Mira"]).game
-    assert isinstance(gm_game.recorder, Campaign)  # the GM reads the live table
+    assert isinstance(gm_game.recorder, Keeper)  # the GM reads the live table
     Scope(pages["Mira"]).tap("deal")
     for session in sessions.values():
         session.refresh()

@@ -82,7 +82,7 @@ def _cairn_summary(session: Session) -> list[tuple[str, str]]:
 
     out = []
     for m in session.party():
-        c = m.tracker
+        c = session.read(m.id)  # a read-only view: a summary makes no move
         if isinstance(c, Character):
             out.append((m.name, f"STR {c.strength}/{c.strength_max} · DEX {c.dexterity}/"
                         f"{c.dexterity_max} · CTRL {c.control}/{c.control_max} · Guard "
@@ -121,7 +121,7 @@ def _mm_summary(session: Session) -> list[tuple[str, str]]:
 
     out = []
     for m in session.party():
-        a = m.tracker
+        a = session.read(m.id)  # a read-only view
         if isinstance(a, Adventurer):
             out.append((m.name, f"Focus {a.focus:+d} · Power {a.power:+d} · Cunning "
                         f"{a.cunning:+d} · Luck {a.luck:+d} · HP {a.hp}/{a.max_hp} · AC {a.ac}"
@@ -169,7 +169,7 @@ def _plot_summary(session: Session) -> list[tuple[str, str]]:
     from companion.rulesets.plot_points.session import PlotPointSession
 
     for m in session.members():
-        s = m.tracker
+        s = session.read(m.id)  # a read-only view
         if isinstance(s, PlotPointSession):
             rows = [(s.gm, "GM")]
             rows += [(c.name, f"player · strain {c.strain}") for c in s.characters]
@@ -201,7 +201,7 @@ def _5e_summary(session: Session) -> list[tuple[str, str]]:
 
     out = []
     for m in session.party():
-        t = m.tracker
+        t = session.read(m.id)  # a read-only view
         if isinstance(t, SpellPoints):
             text = (f"caster: {t.caster} caster level {t.class_level} · "
                     f"spell points {t.points}/{t.maximum}")
@@ -300,7 +300,7 @@ def _miasma_summary(session: Session) -> list[tuple[str, str]]:
     from companion.rulesets.miasma.psychosis import MiasmaTracker
 
     for m in session.members():
-        t = m.tracker
+        t = session.read(m.id)  # a read-only view
         if isinstance(t, MiasmaTracker):
             return [(c.name, f"psychosis level {c.level} · stress {c.stress}"
                      + (" · inside the Miasma" if c.inside else ""))
