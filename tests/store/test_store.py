@@ -114,9 +114,13 @@ def test_an_sqlite_wait_reads_the_head_only_when_another_connection_commits(
         assert reads == [cid]  # the head once, when the wait began
         reads.clear()
 
+        # The other connection is opened before the wait: opening may write (the schema's
+        # check), and a commit of its own seen by a separate look would be a third read.
+        other = open_store(tmp_path / "c.db")
+        other.head(cid)
+
         def later() -> None:
-            with open_store(tmp_path / "c.db") as other:
-                other.append(cid, [NewEvent("roll")], 0)
+            other.append(cid, [NewEvent("roll")], 0)
 
         timer = threading.Timer(0.3, later)
         timer.start()
@@ -124,6 +128,7 @@ def test_an_sqlite_wait_reads_the_head_only_when_another_connection_commits(
             assert store.wait_for_change(cid, 0, 10) == 1
         finally:
             timer.join()
+            other.close()
         assert len(reads) == 2  # at the start, and once after the other's commit
         watchers = [conn for _, conn in store._watcher_conns]
         assert len(watchers) == 1  # this thread's, kept for its next wait
