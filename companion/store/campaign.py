@@ -97,14 +97,11 @@ from companion.sittings import (
 )
 from companion.state import Tracker
 from companion.store._campaign.core import (
-    ACT_STAMP,
     ROLES,
     SPECTATOR_LINE,
     TRACKER_ROLES,
     TRUST_ID,
     UNDO_LIMIT,
-    ActGuard,
-    ActStoredAlready,
     Mark,
     Member,
     RollScope,
@@ -115,6 +112,7 @@ from companion.store._campaign.replay import SNAPSHOT_EVERY, snapshot_digest
 from companion.store._campaign.roll_log import RollLog
 from companion.store._campaign.seam import Seam
 from companion.store._campaign.unit_of_work import CONTENDED_SECONDS
+from companion.store.act_stamps import ACT_STAMP, ActGuard, ActStoredAlready
 from companion.store.document import DOCUMENT_FORMAT, DOCUMENT_VERSION, check_member_name
 from companion.store.permissions import SeatError, TableTrust
 from companion.store.records import CampaignInfo, NameTakenError, NewEvent, StoredEvent, StoreError

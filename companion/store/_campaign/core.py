@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast, overload
 from companion.fairplay import LoggedRoll
 from companion.sittings import SittingState
 from companion.state import Event, Observable, Recorder, Tracker
+from companion.store.act_stamps import ActGuard
 from companion.store.permissions import SeatError, SeatKey, TableTrust, same_name
 from companion.store.records import CampaignInfo, NewEvent, StoreError
 from companion.store.upcast import OlderStates
@@ -135,35 +136,6 @@ def unknown_marks(count: int, start: int) -> list[Mark]:
     """Marks for moves whose maker is not known (a snapshot of an older version): only
     the GM may undo them; each its own step."""
     return [Mark(0, "", "", False, -(start + i)) for i in range(count)]
-
-
-#: The key of a stored event's data naming the act it was stored for (a device's
-#: ``client`` and its ``seq``; see [Campaign.stamping][companion.store.campaign.Campaign.stamping]).
-ACT_STAMP = "act"
-
-
-class ActStoredAlready(Exception):
-    """The act being stored was stored before (its events carry its client and seq):
-    nothing is stored again. ``seqs``: the numbers of the events it stored then. Not a
-    CompanionError, so no face mistakes it for a refusal."""
-
-    def __init__(self, seqs: Sequence[int]) -> None:
-        super().__init__(f"stored already as events {list(seqs)}")
-        self.seqs = tuple(seqs)
-
-
-@dataclass
-class ActGuard:
-    """The act a [stamping][companion.store.campaign.Campaign.stamping] block stores:
-    its device's ``client`` and ``seq``, and the last event already searched for them
-    (``after``: the caller's search of the log up to there)."""
-
-    client: str
-    seq: int
-    after: int
-
-    def stamp(self) -> dict[str, Any]:
-        return {"client": self.client, "seq": self.seq}
 
 
 @dataclass

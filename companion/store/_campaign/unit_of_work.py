@@ -15,15 +15,9 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
 from companion.errors import CompanionError
-from companion.store._campaign.core import (
-    ACT_STAMP,
-    ActGuard,
-    ActStoredAlready,
-    Member,
-    RollScope,
-    trim_marks,
-)
+from companion.store._campaign.core import Member, RollScope, trim_marks
 from companion.store._campaign.replay import Replay
+from companion.store.act_stamps import ACT_STAMP, ActGuard, ActStoredAlready
 from companion.store.chain import event_hash
 from companion.store.permissions import SeatError, same_name
 from companion.store.records import ConflictError, NewEvent, StoredEvent, StoreError
