@@ -175,6 +175,8 @@ def _authorizer_class() -> type:
                 return False
             if resource == "kernelspecs" and action == "read":
                 return True
+            if resource == "table" and action in ("read", "execute"):
+                return True  # the table socket and the phone apps (hub_table)
             if resource == "kernels" and action in ("read", "execute"):
                 kernel_id = str((getattr(handler, "path_kwargs", None) or {})
                                 .get("kernel_id", ""))
@@ -244,12 +246,13 @@ def configure(c: Any) -> None:
     settings = _voila_settings(c, files.server)
     c.ServerApp.root_dir = str(files.notebooks)
     c.ServerApp.default_url = "/voila/render/table.ipynb"
-    # Voila alone: no JupyterLab, notebook UI, terminals or other extensions.
+    # Voila and the table's routes alone: no JupyterLab, notebook UI, terminals or other
+    # extensions.
     c.ServerApp.jpserver_extensions = {
-        "voila.server_extension": True, "jupyterlab": False, "notebook": False,
-        "jupyter_server_terminals": False, "jupyter_lsp": False, "nbclassic": False,
-        "jupyter_server_ydoc": False, "jupyter_collaboration": False,
-        "notebook_shim": False}
+        "voila.server_extension": True, "companion.app.hub_table": True,
+        "jupyterlab": False, "notebook": False, "jupyter_server_terminals": False,
+        "jupyter_lsp": False, "nbclassic": False, "jupyter_server_ydoc": False,
+        "jupyter_collaboration": False, "notebook_shim": False}
     c.ServerApp.terminals_enabled = False
     c.ServerApp.authorizer_class = _authorizer_class()
     c.ServerApp.kernel_manager_class = hub_kernel_manager(settings["TableKernelManager"])
@@ -262,6 +265,11 @@ def configure(c: Any) -> None:
     # The service runs as whoever runs the hub (root in a container): no player runs code in
     # it (see above), so jupyter_server's refusal to run as root would only stop the table.
     c.ServerApp.allow_root = True
+    # The table socket and the phone apps, built as companion app builds them (one
+    # TABLE_SERVER per process), mounted behind the hub's login by our extension.
+    from companion.app.hub_table import use_routes
+
+    use_routes(settings["table_routes"])
     _guard_voila_shutdown()
     _hide_hub_token()
 
