@@ -276,10 +276,13 @@ def test_a_phone_under_the_hub_is_its_hub_login_s_seat(browser: Any, club: Club)
         before = _moves(store)
         ash.get_by_role("button", name="+ Fatigue").click()
         deadline = time.monotonic() + 30
-        while len(_moves(store)) == len(before) and time.monotonic() < deadline:
-            time.sleep(0.1)  # the store is the service's: polled, not the page
-        assert _moves(store) == [*before, ("ash", "player", "add_fatigue")]
+        # Her act's answer, then the store (written before the answer is sent). A wait on
+        # the page, not a sleep: Playwright hands over frames only while one waits on it.
+        while not any(f["type"] == "accepted" for f in heard) \
+                and time.monotonic() < deadline:
+            ash.wait_for_timeout(100)
         assert any(f["type"] == "accepted" for f in heard), heard
+        assert _moves(store) == [*before, ("ash", "player", "add_fatigue")]
         assert len(club.kernels()) <= kernels  # no kernel for a phone
         # Crafted hellos: another seat's name where a secret goes, or as a field of its
         # own, is her own seat or refused; never Bryn's (nor the GM's).
