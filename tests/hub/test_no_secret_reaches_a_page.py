@@ -25,8 +25,9 @@ The check is known to catch a leak on each channel it reads, by the same ``leaks
   club has, added to the folder the test hub serves, whose kernel prints the database's
   address (its own environment's) into the page it renders and, at a tap, sends the hub's
   token in a widget update, a websocket frame the page's kernel channel receives; and a
-  kernel spec added to the service's ``JUPYTER_PATH`` whose environment holds the cookie
-  secret, which the kernel specs API answers a member with.
+  kernel spec added to the service's ``JUPYTER_PATH`` whose metadata holds the cookie
+  secret, which the kernel specs API answers a member with (its ``env``, holding the
+  database's password, is left out of that answer: not found there).
 """
 
 from __future__ import annotations
@@ -358,12 +359,13 @@ def leaking_notebook(token: str) -> dict[str, Any]:
             "nbformat": 4, "nbformat_minor": 5}
 
 
-def leaking_kernel_spec(secret: str) -> dict[str, Any]:
-    """A kernel spec whose environment holds ``secret`` (an admin's careless one): the
-    kernel specs API, which a member may read, answers it with the spec."""
+def leaking_kernel_spec(secret: str, in_env: str) -> dict[str, Any]:
+    """An admin's careless kernel spec: ``secret`` in its metadata, which the kernel specs
+    API (a member may read it) answers with the spec, and ``in_env`` in its environment,
+    which the service leaves out of the answer (``_hide_kernel_spec_env``)."""
     return {"argv": ["python", "-m", "ipykernel_launcher", "-f", "{connection_file}"],
             "display_name": "Planted", "language": "python",
-            "env": {"TABLE_SETTING": secret}}
+            "metadata": {"table_note": secret}, "env": {"TABLE_SETTING": in_env}}
 
 
 def test_real_leaks_are_caught_in_a_page_a_frame_and_an_api_answer(browser: Any,
@@ -375,7 +377,8 @@ def test_real_leaks_are_caught_in_a_page_a_frame_and_an_api_answer(browser: Any,
     spec = club.jupyter_dir / "kernels" / "planted" / "kernel.json"
     notebook.write_text(json.dumps(leaking_notebook(secrets[token])), encoding="utf-8")
     spec.parent.mkdir()
-    spec.write_text(json.dumps(leaking_kernel_spec(secrets[cookie])), encoding="utf-8")
+    spec.write_text(json.dumps(leaking_kernel_spec(secrets[cookie], secrets[database])),
+                    encoding="utf-8")
     try:
         with signed_in_ash(browser, club) as (ash, received):
             open_app(ash, club, LEAK_APP, "", LEAK_BUTTON)
@@ -394,9 +397,15 @@ def test_real_leaks_are_caught_in_a_page_a_frame_and_an_api_answer(browser: Any,
     (socket,) = sockets
     assert KERNEL_IN_URL.search(socket), socket
     # Each secret where it was leaked, and nowhere else: the rendered page, a frame (or
-    # more) of the kernel's channel, the API's answer.
+    # more) of the kernel's channel, the API's answer (the spec's metadata). The spec's
+    # env is not answered: its secret (the database's password) is only in the page.
+    specs = f"{club.url}/services/table/api/kernelspecs"
     planted = {(database, f"body of 200 {page}"), (token, f"frame from {socket}"),
-               (cookie, f"body of 200 {club.url}/services/table/api/kernelspecs")}
+               (cookie, f"body of 200 {specs}")}
+    answer = next(json.loads(text) for what, text in received.records
+                  if what == f"body of 200 {specs}")
+    assert answer["kernelspecs"]["planted"]["spec"]["display_name"] == "Planted", answer
+    assert "env" not in answer["kernelspecs"]["planted"]["spec"], answer
     leaks = received.leaks(secrets)
 
     def where(line: str) -> tuple[str, str] | None:
