@@ -315,10 +315,11 @@ class TemplateCache:
 TABLE_SERVER: Any = None
 
 
-def _init_handlers(self: Any) -> list[Any]:
-    """Voila's handlers, and the table socket at ``<base_url>table/ws``
-    ([companion.server][]): the same process and origin as the apps, so a phone's page
-    served here opens it without mixed content or another port."""
+def table_routes(base_url: str) -> list[tuple[str, type[Any], dict[str, Any]]]:
+    """The table socket at ``<base_url>table/ws`` ([companion.server][]) and, when this
+    install has them built, the phone apps at ``<base_url>phone/``, all on this process's
+    one ``TABLE_SERVER``. Voila's standalone app mounts them as they are; the club's hub
+    service mounts them behind the hub's login (``companion.app.hub_table``)."""
     global TABLE_SERVER
     from companion.app import phone_dir
     from companion.server.phone import phone_handlers
@@ -327,11 +328,16 @@ def _init_handlers(self: Any) -> list[Any]:
 
     if TABLE_SERVER is None:
         TABLE_SERVER = TableServer(process_store)
-    handlers: list[Any] = list(_stock_init_handlers(self))
-    # The phone apps (issue 44) at <base_url>phone/, when this install has them built.
     phones = phone_dir()
-    extra = phone_handlers(self.server_url, phones) if phones is not None else []
-    return [*table_handlers(self.server_url, TABLE_SERVER), *extra, *handlers]
+    extra = phone_handlers(base_url, phones) if phones is not None else []
+    return [*table_handlers(base_url, TABLE_SERVER), *extra]
+
+
+def _init_handlers(self: Any) -> list[Any]:
+    """Voila's handlers, and the table's (``table_routes``): the same process and origin
+    as the apps, so a phone's page served here opens the socket without mixed content or
+    another port."""
+    return [*table_routes(self.server_url), *_stock_init_handlers(self)]
 
 
 try:

@@ -21,7 +21,8 @@ service's environment into every kernel, are removed.
 included); the service empties that token (``_hide_hub_token``): it signs nobody in by it.
 The cookie secret stays in the service's runtime folder, the database's password in the
 environment of the service and its kernels, and Voila, run inside the service, has no
-token of its own.
+token of its own. The kernel specs API (which Voila's pages read) answers each spec
+without its ``env`` (``_hide_kernel_spec_env``): an admin's kernel spec may hold one.
 
 **No player runs code.** Players reach the apps only: the
 authorizer (``TableAuthorizer``, made by ``configure``) answers every jupyter_server API with
@@ -175,6 +176,8 @@ def _authorizer_class() -> type:
                 return False
             if resource == "kernelspecs" and action == "read":
                 return True
+            if resource == "table" and action in ("read", "execute"):
+                return True  # the table socket and the phone apps (hub_table)
             if resource == "kernels" and action in ("read", "execute"):
                 kernel_id = str((getattr(handler, "path_kwargs", None) or {})
                                 .get("kernel_id", ""))
@@ -229,6 +232,31 @@ def _hide_hub_token() -> None:
     JupyterHubIdentityProvider.companion_token_hidden = True
 
 
+def _hide_kernel_spec_env() -> None:
+    """The kernel specs API answers every spec without its ``env``.
+
+    Members may read the kernel specs (``TableAuthorizer``): Voila's page builds
+    JupyterLab's service manager, which asks for them as the page opens. A spec's
+    ``env`` is what the kernel is started with, and an admin may put a secret there; the
+    page needs none of it (it starts no kernel: Voila does, on the server, from the spec
+    itself, which this leaves whole). Both handlers of the API build each answer with
+    ``kernelspec_model`` of their module, looked up at each call."""
+    from jupyter_server.services.kernelspecs import handlers
+
+    stock = getattr(handlers.kernelspec_model, "stock", handlers.kernelspec_model)
+
+    def kernelspec_model(handler: Any, name: str, spec_dict: Any,
+                         resource_dir: str) -> Any:
+        model = stock(handler, name, spec_dict, resource_dir)
+        spec = model.get("spec") if isinstance(model, dict) else None
+        if isinstance(spec, dict) and "env" in spec:
+            model["spec"] = {k: v for k, v in spec.items() if k != "env"}
+        return model
+
+    kernelspec_model.stock = stock  # type: ignore[attr-defined]
+    handlers.kernelspec_model = kernelspec_model
+
+
 def _voila_settings(c: Any, server_dir: Path) -> dict[str, Any]:
     """Apply ``server/voila.py`` (culling, cap, template, start app) to ``c``; its names."""
     path = server_dir / "voila.py"
@@ -244,12 +272,13 @@ def configure(c: Any) -> None:
     settings = _voila_settings(c, files.server)
     c.ServerApp.root_dir = str(files.notebooks)
     c.ServerApp.default_url = "/voila/render/table.ipynb"
-    # Voila alone: no JupyterLab, notebook UI, terminals or other extensions.
+    # Voila and the table's routes alone: no JupyterLab, notebook UI, terminals or other
+    # extensions.
     c.ServerApp.jpserver_extensions = {
-        "voila.server_extension": True, "jupyterlab": False, "notebook": False,
-        "jupyter_server_terminals": False, "jupyter_lsp": False, "nbclassic": False,
-        "jupyter_server_ydoc": False, "jupyter_collaboration": False,
-        "notebook_shim": False}
+        "voila.server_extension": True, "companion.app.hub_table": True,
+        "jupyterlab": False, "notebook": False, "jupyter_server_terminals": False,
+        "jupyter_lsp": False, "nbclassic": False, "jupyter_server_ydoc": False,
+        "jupyter_collaboration": False, "notebook_shim": False}
     c.ServerApp.terminals_enabled = False
     c.ServerApp.authorizer_class = _authorizer_class()
     c.ServerApp.kernel_manager_class = hub_kernel_manager(settings["TableKernelManager"])
@@ -262,8 +291,14 @@ def configure(c: Any) -> None:
     # The service runs as whoever runs the hub (root in a container): no player runs code in
     # it (see above), so jupyter_server's refusal to run as root would only stop the table.
     c.ServerApp.allow_root = True
+    # The table socket and the phone apps, built as companion app builds them (one
+    # TABLE_SERVER per process), mounted behind the hub's login by our extension.
+    from companion.app.hub_table import use_routes
+
+    use_routes(settings["table_routes"])
     _guard_voila_shutdown()
     _hide_hub_token()
+    _hide_kernel_spec_env()
 
 
 CONFIG_FILE = Path(__file__).resolve().parent / "hub_service_config.py"

@@ -24,7 +24,7 @@ from tornado import web
 
 from companion.server.hosts import refuse_foreign_host
 
-__all__ = ["PHONE_PATH", "PhoneFiles", "phone_handlers"]
+__all__ = ["PHONE_PATH", "PhoneFiles", "in_build", "phone_handlers"]
 
 #: Where the phone apps are mounted, under the server's base URL.
 PHONE_PATH = "phone/"
@@ -33,6 +33,12 @@ PHONE_PATH = "phone/"
 _BUILD = re.compile(r"^[0-9a-f]{12}/")
 
 YEAR = 365 * 24 * 3600
+
+
+def in_build(url_path: str) -> bool:
+    """Whether ``url_path`` (under ``phone/``) is a file of a build's digest folder (one
+    that never changes), not a page."""
+    return bool(_BUILD.match(url_path))
 
 
 class PhoneFiles(web.StaticFileHandler):
@@ -68,7 +74,7 @@ class PhoneFiles(web.StaticFileHandler):
         self.set_header("Vary", "Accept-Encoding")
         if self.gzipped:
             self.set_header("Content-Encoding", "gzip")
-        if _BUILD.match(self.original):
+        if in_build(self.original):
             self.set_header("Cache-Control", f"public, max-age={YEAR}, immutable")
         else:
             self.set_header("Cache-Control", "no-cache")

@@ -487,9 +487,11 @@ class TableSocket(websocket.WebSocketHandler):
         """Open the seat the secret proves (in the pool): the welcome, or the refusal."""
         store = self.server.store
         info = store.find_campaign(hello.campaign)
-        if info is None or not hello.secret:
+        if info is None:
             return {"type": "refused", "reason": NO_SEAT_LINE}
-        session = Session.by_secret(store, info.name, hello.secret)
+        session = self.open_seat(store, info.name, hello.secret)
+        if isinstance(session, str):
+            return {"type": "refused", "reason": session}
         if session.role == "spectator" or session.seat_key is None:
             return {"type": "refused", "reason": NO_SEAT_LINE}
         head = store.head(info.id)
@@ -515,6 +517,14 @@ class TableSocket(websocket.WebSocketHandler):
             welcome["judged"] = max(book.highest, stamps.highest(session.who, session.role,
                                                                  hello.client))
         return welcome
+
+    def open_seat(self, store: Store, campaign: str, secret: str) -> Session | str:
+        """The seat the hello proves (in the pool), or the refusal's line: here by its
+        secret alone. The identity hook: the club's hub service's socket
+        (``companion.app.hub_table``) also seats the request's hub login."""
+        if not secret:
+            return NO_SEAT_LINE
+        return Session.by_secret(store, campaign, secret)
 
     # -- acts --------------------------------------------------------------------------
 

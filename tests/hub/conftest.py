@@ -9,6 +9,9 @@ campaign ``Tuesday`` (Cairn) with the GM seat ``gm``, the player seats ``ash`` a
 It waits until the hub and the service answer, and stops both (service first: it shuts
 its kernels down) at the end.
 
+The service also serves the phone apps (issue 44), built afresh from this checkout
+(``build_phone_apps``), and the table socket they open, behind the hub's login.
+
 The service serves a copy of the apps' notebooks (``Club.apps_dir``, the same files as
 the checkout's ``widgets/``) and has one more, empty, folder on its ``JUPYTER_PATH``
 (``Club.jupyter_dir``): a test may add a notebook or a kernel spec of its own there (the
@@ -94,6 +97,14 @@ def ensure_hub_deps() -> None:
         pytest.fail("JupyterHub or configurable-http-proxy still missing after installing")
 
 
+def build_phone_apps(out: Path) -> Path:
+    """The phone apps of this checkout as it is (``make phone-apps``'s build, made
+    afresh: an older build would test older code; its caches make it seconds)."""
+    subprocess.run([sys.executable, str(ROOT / "tools" / "build_phone_apps.py"), str(out)],
+                   check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
+    return out
+
+
 @dataclass
 class Club:
     """A running hub with the table service."""
@@ -112,6 +123,10 @@ class Club:
     def page_url(self, notebook: str, query: str = "") -> str:
         return f"{self.url}/services/table/voila/render/{notebook}.ipynb" + (
             f"?{query}" if query else "")
+
+    def phone_url(self, app: str, query: str = "") -> str:
+        """A phone app of the service (issue 44: no kernel, the table socket)."""
+        return f"{self.url}/services/table/phone/{app}.html" + (f"?{query}" if query else "")
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
@@ -235,11 +250,14 @@ def club(tmp_path_factory: pytest.TempPathFactory,
         shutil.copy2(notebook, apps_dir / notebook.name)
     jupyter_dir = folder / "jupyter"
     (jupyter_dir / "kernels").mkdir(parents=True)
+    phone_dir = build_phone_apps(folder / "phone")
     config += f"""
 # Where the service keeps its cookie secret and server info: the leak tests read them.
 c.JupyterHub.services[0]["environment"]["JUPYTER_RUNTIME_DIR"] = {str(runtime_dir)!r}
 # A folder a test may add kernel specs to (the leak test plants one).
 c.JupyterHub.services[0]["environment"]["JUPYTER_PATH"] = {str(jupyter_dir)!r}
+# The phone apps of this checkout, served at /services/table/phone/ (issue 44).
+c.JupyterHub.services[0]["environment"]["COMPANION_PHONE_DIR"] = {str(phone_dir)!r}
 c.JupyterHub.services[0]["command"] += [
     # The apps' notebooks, copied: a test may add one (the command line overrides
     # the service's own root_dir, the checkout's widgets/).
@@ -389,3 +407,15 @@ def open_apps(pages: dict[str, Any], club: Club, notebook: str, query: str,
 def open_app(page: Any, club: Club, notebook: str, query: str, ready: str) -> str:
     """Open ``notebook`` in ``page`` and wait for ``ready``; the page's kernel id."""
     return open_apps({"": page}, club, notebook, query, ready)[""]
+
+
+#: The table socket's address under the service (issue 44: the phone apps open it).
+TABLE_SOCKET = re.compile(r"/services/table/table/ws$")
+
+
+def open_phone(page: Any, club: Club, app: str, query: str) -> None:
+    """Open the phone app ``app`` in ``page`` and wait until it is shown (Pyodide on the
+    page, the table socket's welcome received)."""
+    page.goto(club.phone_url(app, query), wait_until="domcontentloaded")
+    page.wait_for_function("document.documentElement.dataset.tcStatic === 'ready'",
+                           timeout=120_000)

@@ -19,6 +19,7 @@ from tests.hub.conftest import (
     CAMPAIGN,
     CULL_EVERY,
     CULL_IDLE,
+    TABLE_SOCKET,
     Club,
     children,
     cmdline,
@@ -26,6 +27,7 @@ from tests.hub.conftest import (
     login,
     open_app,
     open_apps,
+    open_phone,
 )
 
 pytestmark = pytest.mark.timeout(300)
@@ -227,6 +229,86 @@ def test_a_players_code_is_not_run(club: Club, pages: dict[str, Any]) -> None:
     assert result["seen"] == [], result  # no reply, no output: the code never arrived
     assert not marker.exists()
     assert 'Received message of type "execute_request", which is not allowed' in club.log()
+
+
+#: Opens the table socket from the page, sends ``hello`` and resolves with the first
+#: answer (``{"refused": true}`` when the socket itself is refused).
+HELLO_JS = """([url, hello]) => new Promise((resolve) => {
+    const ws = new WebSocket(url);
+    ws.onopen = () => ws.send(JSON.stringify(hello));
+    ws.onmessage = (event) => { ws.close(); resolve(JSON.parse(event.data)); };
+    ws.onclose = () => resolve({refused: true});
+    setTimeout(() => resolve({timeout: true}), 20000);
+})"""
+
+
+def _moves(store: Any) -> list[tuple[str, str, str | None]]:
+    info = store.get_campaign(CAMPAIGN)
+    return [(e.who, e.role, e.move) for e in store.events_since(info.id, 0)
+            if e.kind == "move"]
+
+
+def test_a_phone_under_the_hub_is_its_hub_login_s_seat(browser: Any, club: Club) -> None:
+    """Issue 44 under the hub: the phone app (no kernel) and its table socket, behind the
+    hub's login; the socket's seat is the request's hub login, never a hello's word."""
+    from companion.store import open_store
+
+    store = open_store(club.db)
+    url = f"ws{club.url[4:]}/services/table/table/ws"
+    hello = {"type": "hello", "v": 1, "campaign": CAMPAIGN, "last_seen": 0}
+    ash = login(browser, club, "ash", viewport={"width": 390, "height": 844},
+                is_mobile=True, has_touch=True)
+    heard: list[dict[str, Any]] = []
+
+    def table_frames(ws: Any) -> None:
+        if TABLE_SOCKET.search(ws.url):
+            ws.on("framereceived", lambda payload: heard.append(json.loads(payload)))
+
+    ash.on("websocket", table_frames)
+    kernels = len(club.kernels())
+    try:
+        open_phone(ash, club, "cairn_character", QUERY)  # no seat= in her address
+        # Her hello carried no secret: the socket's welcome names her own seat.
+        welcome = next(f for f in heard if f["type"] == "welcome")
+        assert (welcome["who"], welcome["role"], welcome["campaign"]) == \
+            ("ash", "player", CAMPAIGN), welcome
+        expect(ash.get_by_text("ash (player)")).to_be_visible()
+        before = _moves(store)
+        ash.get_by_role("button", name="+ Fatigue").click()
+        deadline = time.monotonic() + 30
+        # Her act's answer, then the store (written before the answer is sent). A wait on
+        # the page, not a sleep: Playwright hands over frames only while one waits on it.
+        while not any(f["type"] == "accepted" for f in heard) \
+                and time.monotonic() < deadline:
+            ash.wait_for_timeout(100)
+        assert any(f["type"] == "accepted" for f in heard), heard
+        assert _moves(store) == [*before, ("ash", "player", "add_fatigue")]
+        assert len(club.kernels()) <= kernels  # no kernel for a phone
+        # Crafted hellos: another seat's name where a secret goes, or as a field of its
+        # own, is her own seat or refused; never Bryn's (nor the GM's).
+        as_secret = ash.evaluate(HELLO_JS, [url, {**hello, "secret": "bryn"}])
+        assert (as_secret["type"], as_secret["who"]) == ("welcome", "ash"), as_secret
+        as_field = ash.evaluate(HELLO_JS, [url, {**hello, "secret": "", "who": "bryn",
+                                                 "role": "gm"}])
+        assert as_field["type"] == "refused" and "who" not in as_field, as_field
+        assert "no field" in as_field["reason"], as_field
+    finally:
+        ash.context.close()
+        club.pages.remove(ash)
+    # Without the hub's cookie: the phone app is the hub's login, the socket is refused.
+    stranger = browser.new_context()
+    try:
+        page = stranger.new_page()
+        answer = page.request.get(club.phone_url("cairn_character", QUERY), max_redirects=0)
+        assert answer.status == 302, answer.status
+        assert "/hub/" in answer.headers["location"], answer.headers
+        page.goto(f"{club.url}/hub/login", wait_until="domcontentloaded")  # the origin
+        refused = page.evaluate(HELLO_JS, [url, {**hello, "secret": ""}])
+        assert refused == {"refused": True}, refused
+    finally:
+        stranger.close()
+    # Refused for want of a login (no user in the line), not for its origin or host.
+    assert "403 GET /services/table/table/ws (@127.0.0.1)" in club.log()
 
 
 def test_idle_kernels_are_culled(club: Club, pages: dict[str, Any]) -> None:

@@ -6,14 +6,15 @@ read where the service holds them, not listed by hand: its process environment
 the database's address with its password) and its runtime folder (jupyter_server's cookie
 secret; the server's own token, if it has one). A player, Ash, then plays a short session
 in Chromium -- the hub's login, the start app, the Cairn sheet, a move, the dice tray, a
-roll, and the addresses a curious member types (the file tree, a missing page, the
-service's APIs) -- while every response (body and headers) and every websocket frame her
-browser receives is recorded. None may hold any of the secrets, in any of the forms a page
-could carry it (as is, URL-quoted, HTML- or JSON-escaped, inside base64).
+roll, the phone app and a move there, and the addresses a curious member types (the file
+tree, a missing page, the service's APIs) -- while every response (body and headers) and
+every websocket frame her browser receives is recorded. None may hold any of the secrets,
+in any of the forms a page could carry it (as is, URL-quoted, HTML- or JSON-escaped,
+inside base64).
 
-The session's only websockets are its pages' kernel channels, each one recorded: the hub
-serves neither the table socket nor the phone apps (``server/voila.py`` mounts them on
-``companion app``'s Voila only), which the session checks (both answer 404).
+The session's only websockets are its pages' kernel channels and the table socket of the
+phone app she visits and moves on (issue 44: the service serves both behind the hub's
+login, ``companion.app.hub_table``), each one recorded and every frame searched.
 
 The check is known to catch a leak on each channel it reads, by the same ``leaks``:
 
@@ -24,8 +25,9 @@ The check is known to catch a leak on each channel it reads, by the same ``leaks
   club has, added to the folder the test hub serves, whose kernel prints the database's
   address (its own environment's) into the page it renders and, at a tap, sends the hub's
   token in a widget update, a websocket frame the page's kernel channel receives; and a
-  kernel spec added to the service's ``JUPYTER_PATH`` whose environment holds the cookie
-  secret, which the kernel specs API answers a member with.
+  kernel spec added to the service's ``JUPYTER_PATH`` whose metadata holds the cookie
+  secret, which the kernel specs API answers a member with (its ``env``, holding the
+  database's password, is left out of that answer: not found there).
 """
 
 from __future__ import annotations
@@ -45,7 +47,16 @@ from urllib.parse import quote, unquote, urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from tests.hub.conftest import CAMPAIGN, KERNEL_IN_URL, Club, environ_of, login, open_app
+from tests.hub.conftest import (
+    CAMPAIGN,
+    KERNEL_IN_URL,
+    TABLE_SOCKET,
+    Club,
+    environ_of,
+    login,
+    open_app,
+    open_phone,
+)
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -55,19 +66,16 @@ SHEET = ".tc-stats"
 SECRET_NAME = re.compile(r"TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|(^|_)KEY($|_)")
 #: Shorter values are not credentials (flags, ports, names) and would match by chance.
 SHORTEST = 8
-#: What ``companion app`` serves beside the apps and the hub does not: the table socket and
-#: the phone apps that open it (``server/voila.py`` mounts them in Voila's own app, not in
-#: its server extension, which the service runs). Served, a GET of the socket would answer
-#: 400 and the phone page 200; and the session below would have to visit a phone app and
-#: act there, its table socket's frames recorded beside the kernels'.
-NOT_SERVED = ["table/ws", "phone/cairn_character.html"]
+#: The phone app the session visits (issue 44: no kernel; its table socket's frames are
+#: recorded beside the kernels').
+PHONE_APP = "cairn_character"
 #: What a curious member types after the service's prefix: pages and APIs that are not
 #: the apps (each answers something, a refusal or an error page included).
 CURIOUS = ["", "tree", "lab", "nope", "voila/tree", "voila/render/nope.ipynb",
            "api", "api/status", "api/me", "api/kernels", "api/contents", "api/kernelspecs",
            "api/sessions", "api/terminals", "files/table.ipynb", "voila/api/shutdown/x",
            "login", "static/nope.js", "voila/static/nope.js", "oauth_callback",
-           *NOT_SERVED]
+           "table/ws", "phone/nope.html"]
 
 
 def service_secrets(club: Club) -> dict[str, str]:
@@ -232,6 +240,12 @@ def _play(ash: Any, club: Club, received: Received) -> list[str]:
     ash.locator(".tc-text-expr input").fill("2d6+1")
     ash.locator(".tc-btn-roll").click()
     expect(ash.locator(".tc-roll-log").first).to_contain_text("2d6+1", timeout=30_000)
+    # The phone app (no kernel): its table socket seats her by her hub login; a move.
+    open_phone(ash, club, PHONE_APP, QUERY)
+    expect(ash.get_by_text("Fatigue 1 · Dooms").first).to_be_visible()
+    ash.get_by_role("button", name="+ Fatigue").click()
+    expect(ash.get_by_text("Fatigue 2 · Dooms").first).to_be_visible()
+    ash.wait_for_function("document.documentElement.dataset.tcPhone === 'online'")
     service = f"{club.url}/services/table"
     for path in CURIOUS:
         ash.goto(f"{service}/{path}", wait_until="load")
@@ -259,19 +273,23 @@ def test_a_players_session_receives_no_secret_of_the_service(browser: Any,
         assert any(f"/voila/render/{notebook}.ipynb" in url for url in read), notebook
     assert any(url.endswith("/services/table/tree") for url in read), sorted(read)
     assert sum(what.startswith("frame ") for what, _ in received.records) > 50
-    # Every websocket her pages opened was recorded, and every one is a kernel's channel:
-    # the three apps' (each heard from) and any the start app opened before she moved on
-    # from the service's root. No other socket is served to open.
+    # Every websocket her pages opened was recorded, and every one is a kernel's channel
+    # or the table socket: the three apps' kernels and the phone app's table socket (each
+    # heard from, the table socket's welcome and its answer to her move among its frames)
+    # and any the start app opened before she moved on from the service's root.
     sockets = [text for what, text in received.records if what.startswith("websocket ")]
-    assert all(KERNEL_IN_URL.search(url) for url in sockets), sockets
+    assert all(KERNEL_IN_URL.search(url) or TABLE_SOCKET.search(url) for url in sockets), \
+        sockets
     heard = {what.removeprefix("frame from ") for what, _ in received.records
              if what.startswith("frame from ")}
     for kernel in kernels:
         assert any(kernel in url for url in heard), (kernel, sockets)
-    answered = {what.removeprefix("headers of ") for what, _ in received.records
-                if what.startswith("headers of ")}
-    for path in NOT_SERVED:
-        assert f"404 {club.url}/services/table/{path}" in answered, sorted(answered)
+    table = [json.loads(text) for what, text in received.records
+             if what.startswith("frame from ") and TABLE_SOCKET.search(what)]
+    assert {"welcome", "accepted"} <= {frame["type"] for frame in table}, table
+    assert any(f["type"] == "welcome" and f["who"] == "ash" for f in table), table
+    assert any(url.endswith(f"/services/table/phone/{PHONE_APP}.html?{QUERY}")
+               for url in read), sorted(read)
     leaks = received.leaks(secrets)
     assert not leaks, "\n".join(leaks)
     print(f"\n{len(received.records)} responses, headers and frames received, "
@@ -341,12 +359,13 @@ def leaking_notebook(token: str) -> dict[str, Any]:
             "nbformat": 4, "nbformat_minor": 5}
 
 
-def leaking_kernel_spec(secret: str) -> dict[str, Any]:
-    """A kernel spec whose environment holds ``secret`` (an admin's careless one): the
-    kernel specs API, which a member may read, answers it with the spec."""
+def leaking_kernel_spec(secret: str, in_env: str) -> dict[str, Any]:
+    """An admin's careless kernel spec: ``secret`` in its metadata, which the kernel specs
+    API (a member may read it) answers with the spec, and ``in_env`` in its environment,
+    which the service leaves out of the answer (``_hide_kernel_spec_env``)."""
     return {"argv": ["python", "-m", "ipykernel_launcher", "-f", "{connection_file}"],
             "display_name": "Planted", "language": "python",
-            "env": {"TABLE_SETTING": secret}}
+            "metadata": {"table_note": secret}, "env": {"TABLE_SETTING": in_env}}
 
 
 def test_real_leaks_are_caught_in_a_page_a_frame_and_an_api_answer(browser: Any,
@@ -358,7 +377,8 @@ def test_real_leaks_are_caught_in_a_page_a_frame_and_an_api_answer(browser: Any,
     spec = club.jupyter_dir / "kernels" / "planted" / "kernel.json"
     notebook.write_text(json.dumps(leaking_notebook(secrets[token])), encoding="utf-8")
     spec.parent.mkdir()
-    spec.write_text(json.dumps(leaking_kernel_spec(secrets[cookie])), encoding="utf-8")
+    spec.write_text(json.dumps(leaking_kernel_spec(secrets[cookie], secrets[database])),
+                    encoding="utf-8")
     try:
         with signed_in_ash(browser, club) as (ash, received):
             open_app(ash, club, LEAK_APP, "", LEAK_BUTTON)
@@ -377,9 +397,15 @@ def test_real_leaks_are_caught_in_a_page_a_frame_and_an_api_answer(browser: Any,
     (socket,) = sockets
     assert KERNEL_IN_URL.search(socket), socket
     # Each secret where it was leaked, and nowhere else: the rendered page, a frame (or
-    # more) of the kernel's channel, the API's answer.
+    # more) of the kernel's channel, the API's answer (the spec's metadata). The spec's
+    # env is not answered: its secret (the database's password) is only in the page.
+    specs = f"{club.url}/services/table/api/kernelspecs"
     planted = {(database, f"body of 200 {page}"), (token, f"frame from {socket}"),
-               (cookie, f"body of 200 {club.url}/services/table/api/kernelspecs")}
+               (cookie, f"body of 200 {specs}")}
+    answer = next(json.loads(text) for what, text in received.records
+                  if what == f"body of 200 {specs}")
+    assert answer["kernelspecs"]["planted"]["spec"]["display_name"] == "Planted", answer
+    assert "env" not in answer["kernelspecs"]["planted"]["spec"], answer
     leaks = received.leaks(secrets)
 
     def where(line: str) -> tuple[str, str] | None:

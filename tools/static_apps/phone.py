@@ -173,16 +173,19 @@ class NoticeBar:
 
 
 async def join(query: str) -> Remote | None:
-    """Join the table the page's address names (``?campaign=..&seat=..``), wait for the
-    welcome and plug its session in for the apps; ``None`` (the apps then say why) when
-    the address holds no seat's link. A refused hello raises its one line."""
+    """Join the table the page's address names (``?campaign=..&seat=..``; under the
+    club's hub ``seat`` may be left out: the hub login is the seat), wait for the welcome
+    and plug its session in for the apps; ``None`` (the apps then say why) when the
+    address names no campaign. A refused hello raises its one line."""
     from companion.store import port
     from companion.widgets.table.binding import plug_session
 
     values = parse_qs(query)
     campaign = values.get("campaign", [""])[0]
+    # No secret: the hello says none, and the table decides. Under the club's hub it is
+    # the seat of the request's hub login (companion.app.hub_table); elsewhere refused.
     secret = values.get("seat", [""])[0]
-    if not campaign or not secret:
+    if not campaign:
         port.use(None, refusal=NO_SEAT)
         return None
     remote = Remote(campaign, secret, keep=BrowserKeep(storage_key(campaign, secret)))
