@@ -400,6 +400,12 @@ class Remote:
         self.client = str(kept.get("client") or client or f"phone-{secrets.token_hex(6)}")
         self.next_seq = int(kept.get("next_seq", 1))
         self.queue: list[Act] = [Act.from_dict(a) for a in kept.get("queue", [])]
+        #: The seat the kept queue was made by (``[who, role]``, from the last welcome):
+        #: under the hub one browser's storage may be shared by two members in turn.
+        seat = kept.get("seat")
+        self.seat: tuple[str, str] | None = (
+            (seat[0], seat[1]) if isinstance(seat, list) and len(seat) == 2
+            and all(isinstance(part, str) for part in seat) else None)
         self._save()
 
     # -- what is kept ------------------------------------------------------------------
@@ -415,8 +421,11 @@ class Remote:
 
     def _save(self) -> None:
         if self.keep is not None:
-            self.keep.write(json.dumps({"client": self.client, "next_seq": self.next_seq,
-                                        "queue": [a.to_dict() for a in self.queue]}))
+            kept: dict[str, Any] = {"client": self.client, "next_seq": self.next_seq,
+                                    "queue": [a.to_dict() for a in self.queue]}
+            if self.seat is not None:
+                kept["seat"] = list(self.seat)
+            self.keep.write(json.dumps(kept))
 
     # -- notices -----------------------------------------------------------------------
 
@@ -502,6 +511,8 @@ class Remote:
             self._tell("gone", self.gone)
 
     def _welcome(self, frame: dict[str, Any]) -> None:
+        if not self._same_seat(str(frame.get("who", "")), str(frame.get("role", ""))):
+            return
         head = int(frame.get("head", 0))
         judged = frame.get("judged", 0)
         # Acts the table judged already (their answers lost with the last socket): their
@@ -527,6 +538,35 @@ class Remote:
         for act in list(self.queue):  # in order; each answered by its seq
             if self.link is None or not self._send_act(act):
                 break
+
+    def _same_seat(self, who: str, role: str) -> bool:
+        """Keep the queue only for the seat that made it. The table decides who this
+        device is (the hub's login, or the link's secret): when a welcome names another
+        seat than the one the kept acts were made by (two members signing in on one
+        browser in turn), those acts are dropped unsent, never made as the new seat, and
+        the player is told. A page already built for the old seat stops acting."""
+        kept = self.seat
+        self.seat = (who, role)
+        if kept is None or (kept[0].casefold(), kept[1]) == (who.casefold(), role):
+            self._save()
+            return True
+        dropped = len(self.queue)
+        self.queue, self.next_seq, self.judged = [], 1, 0
+        self.client = f"phone-{secrets.token_hex(6)}"
+        self._save()
+        if dropped:
+            self._tell("refused", f"{dropped} move{'s' if dropped != 1 else ''} made on "
+                       f"this device as {kept[0]} {'were' if dropped != 1 else 'was'} not "
+                       f"sent: the table knows this device as {who} now")
+        if self.session is None:
+            return True
+        # The sheets on this page are the old seat's: it acts no more (a reload opens
+        # the new seat's).
+        self.gone = (f"this device is at the table as {who} now, not {kept[0]}: reload "
+                     "the page")
+        self.session.lose_seat()
+        self._tell("gone", self.gone)
+        return False
 
     def _follow(self, events: Sequence[dict[str, Any]], head: int,
                 saves: Sequence[dict[str, Any]] | None = None) -> None:

@@ -36,6 +36,7 @@ from companion.store.permissions import SeatError
 from companion.store.port import Store
 from companion.store.seats import make_seat
 from companion.table import Session
+from companion.table.acts import Act
 from companion.table.remote import Remote, RemoteSession
 from companion.widgets.seat_controls import act
 from tests.conftest import campaign_of, session_of
@@ -285,6 +286,49 @@ def test_acts_made_offline_are_kept_and_judged_in_order_on_reconnect(
         assert '"queue": []' in (keep.text or "")
         with contextlib.suppress(Exception):
             wire.drop()
+
+    asyncio.run(play())
+
+
+def test_acts_kept_by_one_seat_are_never_sent_as_another(
+        store: Store, server: Server) -> None:
+    # Under the hub a browser's storage is keyed by campaign alone (no secret: the login
+    # decides the seat), so one shared computer may keep Ash's offline acts when Bryn
+    # signs in next: they are dropped unsent and Bryn is told, never made as Bryn.
+    gm = _table(store)
+    ash_secret = make_seat(store, "T", "Ash", "player")
+    bryn_secret = make_seat(store, "T", "Bryn", "player")
+    keep = Kept()
+
+    async def play() -> None:
+        remote, wire, _ = await _phone(server, ash_secret, keep)
+        ash = _sheet(remote, "Ash")
+        wire.drop()
+        act(ash, "add_item", "Torch")
+        assert len(remote.queue) == 1 and '"seat": ["Ash", "player"]' in (keep.text or "")
+        head = store.head(campaign_of(gm).info.id)
+        # The same page, reconnected, is welcomed as another seat: it stops acting.
+        wire = Wire(remote, server.url)
+        remote.secret = bryn_secret
+        told: list[tuple[str, str]] = []
+        remote.on_notice(lambda kind, text: told.append((kind, text)))
+        await wire.connect()
+        await wire.until(lambda: remote.gone is not None)
+        assert ("refused", "1 move made on this device as Ash was not sent: the table "
+                "knows this device as Bryn now") in told
+        assert remote.queue == [] and '"queue": []' in (keep.text or "")
+        with pytest.raises(SeatError):
+            remote.submit(Act("Bryn", "add_item", {"name": "Rope"}))
+        wire.drop()
+        # A fresh page on that storage is Bryn's from the start, with nothing queued.
+        again, wire, notices = await _phone(server, bryn_secret, keep)
+        assert again.queue == [] and again.gone is None
+        assert not [n for n in notices if n[0] == "refused"]
+        gm.refresh()
+        assert store.head(campaign_of(gm).info.id) == head  # nothing stored as anyone
+        assert _items(campaign_of(gm).tracker("Bryn", Character)) == _items(
+            Character("Bryn"))
+        wire.drop()
 
     asyncio.run(play())
 
