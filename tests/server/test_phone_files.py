@@ -95,6 +95,11 @@ def test_a_player_s_link_opens_the_phone_app_when_it_is_built(
     assert phone_url("Tuesday group", "s3cret", ("cairn_srd",)) == (
         "http://table.local:8866/phone/cairn_character.html?campaign=Tuesday+group"
         "&seat=s3cret")
+    # Under the hub the address carries no secret (the login decides the seat).
+    monkeypatch.setenv("SCRIPT_NAME", "/services/table/voila/render/table.ipynb")
+    assert phone_url("T", "", ("cairn_srd",)) == (
+        "http://table.local:8866/services/table/phone/cairn_character.html?campaign=T")
+    monkeypatch.setenv("SCRIPT_NAME", "/voila/render/table.ipynb")
     # No phone app of the campaign's rulesets, or none built: the start app's link.
     assert phone_url("T", "s3cret", ("miasma",)) is None
     monkeypatch.setenv("COMPANION_PHONE_DIR", str(tmp_path / "nothing"))

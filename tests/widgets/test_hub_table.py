@@ -91,6 +91,34 @@ def test_a_hub_admin_creates_and_is_gm_by_hub_name(db: Path, monkeypatch: pytest
     assert "Signed in through the hub" in app.seats.gm_link.value
 
 
+def test_a_hub_invitation_offers_the_phone_app_with_no_secret(
+        db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Where the service serves the phone apps (issue 44), a player's invitation gives
+    # the phone app's address and its QR code: no secret in it, the hub's login is the seat.
+    phones = tmp_path / "phone"
+    phones.mkdir()
+    (phones / "cairn_character.html").write_text("<!doctype html>")
+    _as_kernel(monkeypatch, db, "mira", admin=True)
+    monkeypatch.setenv("COMPANION_PHONE_DIR", str(phones))
+    monkeypatch.setenv("SERVER_NAME", "club.example")
+    monkeypatch.setenv("SERVER_PORT", "443")
+    monkeypatch.setenv("SCRIPT_NAME", "/services/table/voila/render/table.ipynb")
+    monkeypatch.delenv("COMPANION_URL", raising=False)
+    app = TableApp(PageContext(), background=False)
+    app.new_name.value, app.ruleset.value = "Tuesday", "cairn_srd"
+    app.create_button.click()
+    app.seats.name.value = "ash"
+    app.seats.invite_button.click()
+    shown = app.seats.invite_out.value
+    assert "sign in to the club&#x27;s hub as ash" in shown
+    assert "/services/table/phone/cairn_character.html?campaign=Tuesday" in shown
+    assert "seat=" not in shown and "<svg" in shown
+    # A GM seat keeps the table's pages (no phone app offered).
+    app.seats.name.value, app.seats.seat_role.value = "bo", "gm"
+    app.seats.invite_button.click()
+    assert "phone" not in app.seats.invite_out.value and "<svg" not in app.seats.invite_out.value
+
+
 def test_a_hub_spectator_is_told_to_ask_for_a_seat(db: Path, monkeypatch: pytest.MonkeyPatch
                                                    ) -> None:
     store: Any = open_store(db)

@@ -227,7 +227,8 @@ def hub_user() -> str:
 
 def hub_service() -> bool:
     """Whether this page is served by the club's table service on JupyterHub: seats are
-    hub names, and invitations say to sign in to the hub (no links, no QR codes)."""
+    hub names, and invitations say to sign in to the hub (no secret links; a player's
+    phone app address, which carries none, where the service serves the phone apps)."""
     return os.environ.get(HUB_SERVICE, "").strip() == "1" and bool(hub_user())
 
 

@@ -46,9 +46,10 @@ def seat_url(campaign: str, secret: str) -> str:
 
 def phone_url(campaign: str, secret: str, rulesets: tuple[str, ...]) -> str | None:
     """The phone app's address (issue 44: no kernel on the server) that opens
-    ``campaign`` as the seat ``secret``: the first app of the campaign's rulesets that
-    this server's phone build holds (``companion.app.phone_dir``); ``None`` when it
-    holds none, or the address is not a Voila page's (the link is then the start app's)."""
+    ``campaign`` as the seat ``secret`` (``""``: as the hub's login says): the first app
+    of the campaign's rulesets that this server's phone build holds
+    (``companion.app.phone_dir``); ``None`` when it holds none, or the address is not a
+    Voila page's (the link is then the start app's)."""
     from urllib.parse import urlencode
 
     from companion.app import phone_dir
@@ -63,7 +64,9 @@ def phone_url(campaign: str, secret: str, rulesets: tuple[str, ...]) -> str | No
     if app is None:
         return None
     root = address.split("/voila/", 1)[0]
-    return f"{root}/phone/{app}.html?{urlencode({'campaign': campaign, 'seat': secret})}"
+    # Under the hub no secret goes in the address: the hub's login decides the seat.
+    query = {"campaign": campaign, **({"seat": secret} if secret else {})}
+    return f"{root}/phone/{app}.html?{urlencode(query)}"
 
 
 def qr_svg(text: str) -> Markup:
@@ -189,12 +192,19 @@ class SeatsPanel(widgets.VBox):
         self.renew_button.disabled = self.revoke_button.disabled = not options
 
     def _show(self, who: str, role: str, secret: str) -> None:
-        if hub_service():  # the club's hub: the seat is the hub name, no link to pass on
+        if hub_service():  # the club's hub: the seat is the hub name, no secret to pass on
             self.shown_for = who
+            session = self.app.session
+            phone = phone_url(self._campaign(), "", session.rulesets
+                              if session is not None else ()) if role == "player" else None
+            on_a_phone = () if phone is None else (
+                " On a phone (no kernel on the server; sign in to the hub there): ",
+                el("a", phone, href=phone, target="_blank"),
+                el("div", qr_svg(phone), class_="tc-qr"))
             self.invite_out.value = el(
                 "div", el("b", who), f" has a {'GM' if role == 'gm' else 'player'} seat: "
-                f"{HUB_INVITE.format(name=who)}", class_="tc-seat-link tc-seat-hub",
-                data_who=who)
+                f"{HUB_INVITE.format(name=who)}.", *on_a_phone,
+                class_="tc-seat-link tc-seat-hub", data_who=who)
             return
         link = seat_url(self._campaign(), secret)
         if role == "player":  # a player's phone opens the phone app (the GM keeps Voila)
