@@ -24,19 +24,17 @@ What is sampled, and why it still guards what it did:
   waiting for the dice engine (Pyodide's module is answered with a loader that never
   finishes), because booting Pyodide on each of 200 pages cost most of the old sweeps' time.
   The page with a live engine is checked by axe in ``test_site_browser.py`` after a roll.
-- **The search**: its index (``search/search_index.json``, 2.9 MB) is answered empty. Each
-  page's search worker read and indexed the whole of it while the page was checked: 44% of
-  a section's CPU time (rules/miasma: 19.1 s, 10.7 s with the empty index), for nothing
-  these checks read: until a visitor types, the search shows the same (the header's markup
-  is the same with either index, compared once) and nothing of it scrolls sideways. The
-  search itself is tested with its real index in ``test_site_browser.py`` and
-  ``test_issue45_browser.py``.
+- **The search**: its index (``search/search_index.json``, 2.9 MB) is answered empty (the
+  ``in_browser`` fixture's default). Each page's search worker read and indexed the whole
+  of it while the page was checked: 44% of a section's CPU time (rules/miasma: 19.1 s,
+  10.7 s with the empty index), for nothing these checks read: until a visitor types, the
+  search shows the same (the header's markup is the same with either index, compared
+  once) and nothing of it scrolls sideways. The search itself is tested with its real
+  index in ``test_site_browser.py`` and ``test_issue45_browser.py``.
 """
 
 from __future__ import annotations
 
-import functools
-import json
 from pathlib import Path
 from typing import Any
 
@@ -65,23 +63,6 @@ RULES_AXE_STRIDE = 4
 
 #: The engine never arrives: the roller cells stay as a reader first sees them.
 NEVER_LOADING_PYODIDE = "export function loadPyodide() { return new Promise(() => {}); }"
-
-
-@functools.cache
-def empty_search_index(site: Path) -> str:
-    """The site's search index with its settings and no page in it (see the docstring)."""
-    config = json.loads((site / "search" / "search_index.json").read_text("utf-8"))["config"]
-    return json.dumps({"config": config, "docs": []})
-
-
-def read_as_first_seen(page: Any, site: Path) -> None:
-    """Route ``page`` so each visit is what these checks need: the dice engine never
-    arrives and the search's index is empty (see the module's docstring)."""
-    page.route("**/assets/pyodide/pyodide.mjs", lambda route: route.fulfill(
-        status=200, content_type="text/javascript", body=NEVER_LOADING_PYODIDE))
-    index = empty_search_index(site)
-    page.route("**/search/search_index.json", lambda route: route.fulfill(
-        status=200, content_type="application/json", body=index))
 
 
 def section_pages(site: Path, section: str) -> list[tuple[str, bool]]:
@@ -123,7 +104,8 @@ def test_each_page_fits_a_phone_and_passes_axe(section: str, built_site: Path, i
     assert pages, section
 
     def body(page: Any) -> dict[str, list[str]]:
-        read_as_first_seen(page, built_site)
+        page.route("**/assets/pyodide/pyodide.mjs", lambda route: route.fulfill(
+            status=200, content_type="text/javascript", body=NEVER_LOADING_PYODIDE))
         problems: dict[str, list[str]] = {}
         frame_checked = False
         for rel, with_axe in pages:
@@ -147,7 +129,8 @@ def test_one_page_of_each_kind_passes_axe_in_the_dark(built_site: Path, in_brows
     assert all((built_site / rel).exists() for rel in DARK_SAMPLE)
 
     def body(page: Any) -> dict[str, list[str]]:
-        read_as_first_seen(page, built_site)
+        page.route("**/assets/pyodide/pyodide.mjs", lambda route: route.fulfill(
+            status=200, content_type="text/javascript", body=NEVER_LOADING_PYODIDE))
         problems = {}
         for rel in sorted(DARK_SAMPLE):
             page.goto(site_url + rel, wait_until="load")
