@@ -80,5 +80,5 @@ def test_the_sites_search_puts_a_rules_page_first(in_browser: Any, site_url: str
         first.wait_for(state="attached", timeout=40_000)
         return str(first.get_attribute("href"))
 
-    href = in_browser(body)
+    href = in_browser(body, search=True)
     assert "/rules/" in href and "/api/" not in href, href

@@ -134,7 +134,7 @@ def test_search_works_offline(in_browser: Any, site_url: str) -> None:
         text: str = hit.inner_text()
         return text
 
-    assert "xplod" in in_browser(body, viewport={"width": 1280, "height": 900})
+    assert "xplod" in in_browser(body, search=True, viewport={"width": 1280, "height": 900})
 
 
 def test_a_later_page_resumes_the_engine_from_its_snapshot(in_browser: Any, site_url: str) -> None:

@@ -24,6 +24,13 @@ What is sampled, and why it still guards what it did:
   waiting for the dice engine (Pyodide's module is answered with a loader that never
   finishes), because booting Pyodide on each of 200 pages cost most of the old sweeps' time.
   The page with a live engine is checked by axe in ``test_site_browser.py`` after a roll.
+- **The search**: its index (``search/search_index.json``, 2.9 MB) is answered empty (the
+  ``in_browser`` fixture's default). Each page's search worker read and indexed the whole
+  of it while the page was checked: 44% of a section's CPU time (rules/miasma: 19.1 s,
+  10.7 s with the empty index), for nothing these checks read: until a visitor types, the
+  search shows the same (the header's markup is the same with either index, compared
+  once) and nothing of it scrolls sideways. The search itself is tested with its real
+  index in ``test_site_browser.py`` and ``test_issue45_browser.py``.
 """
 
 from __future__ import annotations

@@ -33,6 +33,7 @@ from tests.static_apps.test_static_apps import (
     create_campaign,
     in_thread,
     settled_head,
+    snapshot_made,
     static_site,  # noqa: F401  (the fixture)
 )
 
@@ -96,6 +97,7 @@ def test_hot_seat_hidden_roll_bad_input_phone_width_and_axe(
         found: dict[str, Any] = {}
         with recording_playwright() as p:
             phone = Phone(p, chromium_launch)
+            snapshot = ""
             try:
                 # -- Dice Monarchs, hot seat on one phone ------------------------------------
                 page = phone.open(apps + "dice_monarchs.html", ".tc-btn-new-table")
@@ -126,6 +128,9 @@ def test_hot_seat_hidden_roll_bad_input_phone_width_and_axe(
                 expect(page.locator(".tc-monarchs-status .tc-pot")).to_have_text("6")
                 expect(page.locator(".tc-error [role=alert]")).to_have_count(0)
                 checked_page(page, "dice_monarchs", found)
+                # The next pages resume from the snapshot this one makes, as a
+                # player's do (a page of its own each).
+                snapshot = snapshot_made(page)
 
                 # -- the duel, hot seat: a pick stays hidden until both have chosen -----------
                 page = phone.open(apps + "duel.html", ".tc-btn-start")
@@ -222,12 +227,14 @@ def test_hot_seat_hidden_roll_bad_input_phone_width_and_axe(
                 raise
             finally:
                 found["outside"], found["errors"] = phone.outside, phone.errors
+                found["snapshot"] = snapshot
                 phone.close()
         return found
 
     found = in_thread(play)
     assert found.pop("outside") == []
     assert found.pop("errors") == []
+    assert found.pop("snapshot") == "kept"
     for name, seen in found.items():
         assert seen["width"] <= 392, (name, seen["width"])
         assert seen["axe"] == [], (name, seen["axe"])

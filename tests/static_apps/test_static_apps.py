@@ -150,6 +150,18 @@ def settled_head(page: Any, name: str, above: int = 0) -> int:
     return last
 
 
+def snapshot_made(page: Any) -> str:
+    """Wait until the first page shown has made its Pyodide snapshot; its outcome
+    (``kept`` or ``failed``). Until it is kept, every page boots Pyodide afresh, and a
+    page left sooner also loses the snapshot half made in its worker: the hot-seat test
+    booted Pyodide nine times over and lost seven snapshots half made on the way. A test
+    of two or three pages gains nothing by waiting (measured: the snapshot costs about as
+    much as the boots it saves)."""
+    page.wait_for_function("['kept', 'failed'].includes("
+                           "document.documentElement.dataset.tcSnapshot)", timeout=APP_WAIT)
+    return str(page.evaluate("document.documentElement.dataset.tcSnapshot"))
+
+
 def _type(page: Any, selector: str, text: str) -> None:
     box = page.locator(f"{selector} input").first
     box.fill(text)
