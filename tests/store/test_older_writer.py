@@ -57,7 +57,7 @@ def test_an_older_writer_cannot_append_after_the_conversion(db: str, tmp_path: P
     try:
         assert older.stdout is not None and older.stdout.readline().strip() == "ready"
         with open_store(db) as store:  # the new version converts (chains) the database
-            assert store.schema_version() == 4
+            assert store.schema_version() == 5
             campaign = open_campaign(store, "T")
             assert campaign.head == 3
         go.touch()
