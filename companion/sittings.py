@@ -20,7 +20,7 @@ campaign's first roll after the last close:
    with no seed in the open sitting offers a fresh one with its first roll) and the
    opening seat's device seed (``os.urandom``, fresh for each sitting). Nothing published
    while the sitting is open changes its rolls, so even someone who reads the server seed
-   then (whoever holds the database, or the GM's export) finds no client seed that aims a
+   then (whoever holds the database: no export holds it) finds no client seed that aims a
    roll; a seat never uses a client seed twice. Sittings opened by earlier versions (no
    ``"v"``) keep their rule: a seat's client seed published with its first roll, changed
    at will.
