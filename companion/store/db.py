@@ -684,9 +684,26 @@ class SqlStore(StoreBase):
                 raise
 
     def _migrate(self, version: int) -> None:
+        """Upgrade the database from ``version``, in one transaction. The schema version's
+        row is locked first (PostgreSQL: ``FOR UPDATE``; SQLite: the write lock), so two
+        processes of this version opening it at once upgrade it once: the second waits
+        for the first, then finds it done (issue 49: both used to alter the tables, and
+        the second failed with 'column already exists'). A writer of an older version
+        holding a transaction is waited for, up to ``lock_wait``, then one line."""
+        try:
+            self._migrate_locked()
+        except LockWaitError:
+            raise LockWaitError(
+                f"{self.where}: its upgrade to schema version {schema.SCHEMA_VERSION} "
+                f"waited over {self.lock_wait:g} s for another writer (a program of an "
+                "older version still running?): nothing was changed; stop that program, "
+                "or let it finish, and try again") from None
+
+    def _migrate_locked(self) -> None:
         with self._write() as conn:
             text = str(conn.execute(
-                sa.select(meta.c.value).where(meta.c.key == "schema_version")).scalar_one())
+                sa.select(meta.c.value).where(meta.c.key == "schema_version")
+                .with_for_update()).scalar_one())
             if not re.fullmatch(r"[0-9]{1,9}", text):
                 raise StoreError(f"{self.where} is damaged (schema version {text[:20]!r}); "
                                  "it was left untouched")

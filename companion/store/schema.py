@@ -29,7 +29,10 @@ Version history:
    opening's data until they close.
 
 A database is migrated step by step, in one transaction, when a newer program opens it;
-one written by a newer program (a higher version) is refused and left as it is.
+one written by a newer program (a higher version) is refused and left as it is. The
+migration locks the schema version's row first, so processes opening the database at once
+upgrade it once, and waits (up to the store's ``lock_wait``, then one line) for a writer
+of an older version that holds a transaction.
 """
 
 from __future__ import annotations
