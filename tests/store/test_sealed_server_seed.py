@@ -104,18 +104,17 @@ def test_no_export_log_or_view_holds_the_open_sittings_server_seed(
     assert kept not in _out(capsys, "campaign", "export", "T")
 
 
-def test_the_seed_is_in_no_event_row_or_snapshot_only_in_its_record(
-        db: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from companion.store import campaign as campaign_module
-
-    monkeypatch.setattr(campaign_module, "SNAPSHOT_EVERY", 2)
+def test_the_seed_is_in_no_event_row_or_snapshot_only_in_its_record(db: str) -> None:
     with open_store(db) as store:
         gm = session_of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
         for _ in range(5):
             gm.roll("1d20")
-        cid, committed = campaign_of(gm).info.id, campaign_of(gm).sitting.hash
+        campaign = campaign_of(gm)
+        cid, committed = campaign.info.id, campaign.sitting.hash
         seed = store.sitting_secret(cid, committed)
         assert seed is not None
+        # The snapshot the campaign takes (every SNAPSHOT_EVERY events), taken now.
+        store.put_snapshot(cid, campaign.head, campaign.snapshot())
         assert store.latest_snapshot(cid) is not None
     # The database as a whole: the seed only in the sitting record (the snapshots are
     # zlib-compressed JSON: read them uncompressed).
