@@ -149,7 +149,7 @@ import json
 import random
 import re
 import secrets
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -182,6 +182,7 @@ __all__ = [
     "prepare_rule_roll",
     "public_form",
     "reveal_data",
+    "reveals",
     "roll_state_fields",
     "roll_text",
     "rule_commitment",
@@ -439,6 +440,19 @@ def can_see_roll(mode: str, roller: str, who: str, role: str) -> bool:
     return mode == "self" and same_name(who, roller)  # the one rule for names
 
 
+def reveals(events: Iterable[Mapping[str, Any]], into: dict[int, int] | None = None
+            ) -> dict[int, int]:
+    """The entry of the first reveal of each hidden roll (roll entry -> reveal entry), of
+    ``events`` (added to ``into`` when given: a log read a page at a time)."""
+    revealed = {} if into is None else into
+    for event in events:
+        if event.get("kind") == "reveal":
+            entry = (event.get("data") or {}).get("entry")
+            if type(entry) is int:
+                revealed.setdefault(entry, int(event["seq"]))
+    return revealed
+
+
 def can_see(event: dict[str, Any], who: str, role: str) -> bool:
     """Whether ``who`` (``role``) may see everything in the log event ``event`` (a
     ``StoredEvent.to_dict()``): only a hidden roll's secret is ever withheld."""
@@ -449,8 +463,9 @@ def can_see(event: dict[str, Any], who: str, role: str) -> bool:
 
 
 def visible_to(events: Iterable[dict[str, Any]], who: str, role: str,
-               tracker_class: Callable[[str], type[Any]] | None = None,
-               ) -> list[dict[str, Any]]:
+               tracker_class: Callable[[str], type[Any]] | None = None, *,
+               revealed: Mapping[int, int] | None = None,
+               kinds: dict[str, str] | None = None) -> list[dict[str, Any]]:
     """The log events as ``who`` (``role``: ``"gm"`` or ``"player"``) may see them.
 
     Every event is kept (so entry numbers stay), but a hidden roll's ``secret`` (its
@@ -471,15 +486,17 @@ def visible_to(events: Iterable[dict[str, Any]], who: str, role: str,
     [tracker_class][companion.store.registry.tracker_class]; the core never imports the
     store). Without it, or for a key it does not know, every tracker is treated as one
     with hidden information: nothing secret can leak by omission.
+
+    A log read a page at a time (``log --json``, ``luck``: issue 49) passes each page in
+    turn with ``revealed`` (every reveal of the whole log:
+    [reveals][companion.fairplay.reveals]) and one ``kinds`` dict kept across the pages
+    (the trackers' kinds, filled from the ``add`` events as they come): the pages' views
+    are then the whole log's view, page by page.
     """
     events = list(events)
-    revealed: dict[int, int] = {}
-    for event in events:
-        if event.get("kind") == "reveal":
-            entry = (event.get("data") or {}).get("entry")
-            if type(entry) is int:
-                revealed.setdefault(entry, int(event["seq"]))
-    kinds: dict[str, str] = {}
+    if revealed is None:
+        revealed = reveals(events)
+    kinds = {} if kinds is None else kinds
     out = []
     for event in events:
         if event.get("kind") == "add" and event.get("tracker"):

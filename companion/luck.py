@@ -110,6 +110,7 @@ from companion.errors import CompanionError, DiceError, clipped
 from companion.names import name_key
 
 __all__ = [
+    "LUCK_KINDS",
     "MAX_DENSE_WORK",
     "MAX_EXPRESSIONS",
     "MAX_OUTCOMES",
@@ -127,6 +128,7 @@ __all__ = [
     "SeatLuck",
     "Standing",
     "Summary",
+    "luck_fields",
     "luck_report",
     "percentile",
     "percentile_law",
@@ -142,6 +144,12 @@ SESSION_GAP = timedelta(hours=6)
 SESSION_CLOSE_KIND = "session_close"
 """The kind of a log event that closes a play session (the provably fair seeds' ``session
 close``); the next roll starts a new session."""
+
+#: The kinds of log entry a report reads (the rest it passes over).
+LUCK_KINDS = ("roll", "reveal", "sitting", SESSION_CLOSE_KIND)
+
+#: What a report reads of a roll's or a reveal's data.
+_READ = ("commitment", "rule", "expr", "total", "physical", "entry")
 
 MAX_EXPRESSIONS = 500
 """Most different expressions one report works out exact odds for."""
@@ -531,6 +539,26 @@ def play_sessions(events: Iterable[Mapping[str, Any]]) -> dict[int, int]:
         if type(seq) is int:
             out[seq] = number
     return out
+
+
+def luck_fields(event: Mapping[str, Any]) -> dict[str, Any]:
+    """``event`` (of a kind in [LUCK_KINDS][companion.luck.LUCK_KINDS]) kept in what the
+    report reads of it: the same report, from a few fields of each entry (a log read a
+    page at a time keeps only these: ``luck NAME``, issue 49)."""
+    data = event.get("data")
+    if isinstance(data, Mapping):
+        if event.get("kind") == "sitting":
+            info = data.get("sitting")
+            close = isinstance(info, Mapping) and isinstance(info.get("close"), Mapping)
+            data = {"sitting": {"close": {}}} if close else {}
+        else:
+            fair = data.get("fair")
+            kept = {k: data[k] for k in _READ if k in data}
+            if isinstance(fair, Mapping) and "sitting" in fair:
+                kept["fair"] = {"sitting": fair["sitting"]}
+            data = kept
+    return {"seq": event.get("seq"), "at": event.get("at"), "who": event.get("who"),
+            "kind": event.get("kind"), "data": data}
 
 
 def _sitting_of(event: Mapping[str, Any]) -> int | None:

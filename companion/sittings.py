@@ -5,8 +5,13 @@ A **sitting** is one evening of play (the word keeps it apart from a table
 campaign's first roll after the last close:
 
 1. The server draws a secret **server seed** (32 random bytes, written as 64 lowercase hex
-   digits) and logs at once its SHA-256 (``sitting`` event, ``act: open``). From then on
-   it cannot change the seed without the change showing at the close.
+   digits) and logs at once its SHA-256 (``sitting`` news, ``open``). From then on it
+   cannot change the seed without the change showing at the close. The seed itself is
+   kept by the store beside the log, never in it (issue 49: a sitting record of the
+   campaign, written in the transaction that stores the opening, deleted with the
+   close), so no export, log or view shows it before the close, the GM's neither;
+   whoever holds the database can still read it there. A sitting opened by an earlier
+   version kept it in its opening's data (``"secret"``): it goes on so until it closes.
 2. The same entry publishes every **client seed** of the sitting (``clients``), fixed for
    its whole length (issue 49, sittings whose ``open`` says ``"v": 2``): the seeds the
    seats set for it before it opened (``act: next``, ``"next": {seat: seed}``, published
@@ -15,7 +20,7 @@ campaign's first roll after the last close:
    with no seed in the open sitting offers a fresh one with its first roll) and the
    opening seat's device seed (``os.urandom``, fresh for each sitting). Nothing published
    while the sitting is open changes its rolls, so even someone who reads the server seed
-   then (whoever holds the database, or the GM's export) finds no client seed that aims a
+   then (whoever holds the database: no export holds it) finds no client seed that aims a
    roll; a seat never uses a client seed twice. Sittings opened by earlier versions (no
    ``"v"``) keep their rule: a seat's client seed published with its first roll, changed
    at will.
@@ -185,11 +190,16 @@ def roll_seed(server_seed: str, clients: Mapping[str, str], n: int) -> int:
 class SittingState:
     """A campaign's sitting as its log has it so far (the live campaign keeps one): the
     sitting's number, its published hash, its client seeds, how many rolls it numbered,
-    and (the server's own copy) its secret server seed."""
+    and, for a sitting opened by an earlier version, its secret server seed as its log
+    holds it (since issue 49 the store keeps a new sitting's seed apart, outside the log
+    and the snapshots: [open_seed][companion.sittings.SittingState.open_seed])."""
 
     number: int = 0
     open: bool = False
     hash: str = ""
+    #: The open sitting's server seed where the log holds it (older sittings); in a
+    #: state [news][companion.sittings.SittingState.news] hands out, the seed it derives
+    #: from, however it was found.
     server_seed: str | None = None
     clients: dict[str, str] = field(default_factory=dict)
     rolls: int = 0
@@ -232,9 +242,15 @@ class SittingState:
     def news(self, seat: str, client_seed: str, server_seed: str | None = None
              ) -> tuple[SittingState, dict[str, Any] | None]:
         """Before a roll of ``seat``: the state to derive it from, and the news the roll's
-        event must carry (a sitting opened with ``server_seed``, else a fresh one; the
-        seat's client seed), or ``None`` when there is none. ``self`` is not changed
-        (nothing is news until its event is stored)."""
+        event must carry (a sitting opened, the seat's client seed), or ``None`` when
+        there is none. ``server_seed``: with no sitting open, the seed the next one opens
+        with (else a fresh one); with one open, its seed as the store keeps it (checked
+        against the published hash), unless the log itself holds it (an older sitting).
+        ``self`` is not changed (nothing is news until its event is stored).
+
+        An opening's news carries the seed as ``"secret": {"server_seed": ...}`` for the
+        store only: it keeps it apart from the chained event ([keep_apart][companion.store.
+        port.keep_apart]), so no export, log or view holds it until the close."""
         state = SittingState.from_dict(self.to_dict())
         info: dict[str, Any] = {}
         if not state.open:
@@ -245,22 +261,34 @@ class SittingState:
             # Every client seed of the sitting, fixed here: the ones set for it, and the
             # opening seat's (fresh for each sitting).
             info["clients"] = {seat: client_seed, **state.pending}
-        elif state.server_seed is None:
-            raise SittingError(f"sitting {state.number} is open but its server seed is not "
-                               "in this database: its rolls cannot be derived here")
-        elif not state.fixed and state.clients.get(seat) != client_seed:
-            info["clients"] = {seat: client_seed}  # an older sitting, still open
-        elif state.fixed and seat not in state.clients and seat not in state.pending:
-            # A seat with no client seed in this sitting offers one for the next: it is
-            # public before the next server seed is drawn.
-            info["next"] = {seat: client_seed}
+        else:
+            state.server_seed = state.open_seed(server_seed)
+            if not state.fixed and state.clients.get(seat) != client_seed:
+                info["clients"] = {seat: client_seed}  # an older sitting, still open
+            elif state.fixed and seat not in state.clients and seat not in state.pending:
+                # A seat with no client seed in this sitting offers one for the next: it
+                # is public before the next server seed is drawn.
+                info["next"] = {seat: client_seed}
         if info:
             state.apply(0, "", {"sitting": info})
         return state, info or None
 
+    def open_seed(self, kept: str | None) -> str:
+        """The open sitting's server seed: the one its log holds (a sitting opened by an
+        earlier version, which kept it in the opening's data), else ``kept``, the one
+        the store keeps apart, if it hashes to the published hash."""
+        if self.server_seed is not None:
+            return self.server_seed
+        if kept is not None and server_hash(kept) == self.hash:
+            return kept
+        raise SittingError(f"sitting {self.number} is open but its server seed is not in "
+                           "this database (it stays in the one where the sitting opened): "
+                           "its rolls cannot be derived here; close the sitting there")
+
     def to_dict(self) -> dict[str, Any]:
-        """The state as a campaign's snapshot keeps it (the server seed included: a
-        snapshot is the server's own)."""
+        """The state as a campaign's snapshot keeps it. Its ``server_seed`` is set only
+        for a sitting opened by an earlier version, whose log holds the seed anyway;
+        since issue 49 the store keeps it apart, and a snapshot never holds it."""
         return {"number": self.number, "open": self.open, "hash": self.hash,
                 "server_seed": self.server_seed, "clients": dict(self.clients),
                 "rolls": self.rolls, "opened_at": self.opened_at, "fixed": self.fixed,

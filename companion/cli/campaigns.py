@@ -352,9 +352,12 @@ def _event_summary(event: StoredEvent) -> str:
     return line
 
 
-def log_rows(events: list[StoredEvent]) -> list[dict[str, Any]]:
-    """The log's rows (the JSON and CSV forms share them); ``member`` is the tracker's name."""
-    names: dict[str, str] = {}
+def log_rows(events: list[StoredEvent], names: dict[str, str] | None = None
+             ) -> list[dict[str, Any]]:
+    """The log's rows (the JSON and CSV forms share them); ``member`` is the tracker's name
+    (``names``: the trackers' names so far, kept across the pages of a log read a page at
+    a time)."""
+    names = {} if names is None else names
     rows = []
     for e in events:
         if e.kind == "add" and e.tracker:
@@ -383,38 +386,24 @@ def checked_log(store: Store, name: str) -> tuple[Any, list[Any]]:
 
 
 def _log(args: argparse.Namespace) -> int:
+    if args.json:
+        from companion.cli.log_stream import write_log_json
+
+        with store_of(args.name) as store:
+            # A page at a time (issue 49: read whole, 919 MB at 200,000 events).
+            write_log_json(store, store.get_campaign(args.name), args, sys.stdout)
+        return 0
     with store_of(args.name) as store:
         info, events = checked_log(store, args.name)
         head, chain = info.head, info.chain
     from companion.cli.fairplay import log_view
 
-    stored = events
     events = log_view(events, args)
     if args.rolls:
-        kept = [e for e in events if e.seed is not None
-                or e.kind in ("roll", "reveal", "sitting")]
-        if args.json:  # the rest kept as placeholders: the view's chain stays whole
-            wanted = {e.seq for e in kept}
-            events = [e if e.seq in wanted else _bare(e) for e in events]
-        else:
-            events = kept
+        events = [e for e in events if e.seed is not None
+                  or e.kind in ("roll", "reveal", "sitting")]
     rows = log_rows(events)
-    if args.json:
-        from companion.store.view_chain import COPIED, view_links
-
-        # Each entry's place in the chain (issue 47): a seat's view verifies complete.
-        for row, links in zip(rows, view_links(stored, chain, events), strict=True):
-            row.update(links)
-        for row, event in zip(rows, events, strict=True):
-            if event.kind in ("roll", "reveal"):
-                row["roll"] = event.data
-            else:
-                # What verify needs of a move that rolled and of a sitting's news
-                # (companion.sittings); a news' secret is never in a view of the log.
-                row.update({k: event.data[k] for k in COPIED if k in event.data})
-        _json({"campaign": info.name, "campaign_id": info.uid, "chain": chain,
-               "events": rows})
-    elif args.csv:
+    if args.csv:
         out = io.StringIO()
         writer = csv.DictWriter(out, fieldnames=LOG_COLUMNS, lineterminator="\r\n")
         writer.writeheader()
@@ -434,14 +423,6 @@ def _log(args: argparse.Namespace) -> int:
         if head:
             sys.stdout.write(_head_line(head, chain) + "\n")
     return 0
-
-
-def _bare(event: StoredEvent) -> StoredEvent:
-    """An entry ``log --rolls --json`` leaves out, kept as a placeholder: its number, who,
-    when, kind and tracker, nothing of what it did."""
-    from dataclasses import replace
-
-    return replace(event, seed=None, data={})
 
 
 def _json(obj: Any) -> None:

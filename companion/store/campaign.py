@@ -94,6 +94,7 @@ from companion.sittings import (
     new_client_seed,
     new_server_seed,
     seat_name,
+    server_hash,
 )
 from companion.state import Tracker
 from companion.store._campaign.core import (
@@ -194,6 +195,9 @@ class Campaign(Seam, RollLog):
         #: The server seed the next sitting opens with, drawn once: a roll made again
         #: (another screen moved first, a refusal) gets the same seed, not a new draw.
         self._next_server_seed: str | None = None
+        #: The open sitting's server seed as the store keeps it (issue 49: never in the
+        #: log, the campaign's state or a snapshot), as (its published hash, the seed).
+        self._kept_seed: tuple[str, str] | None = None
 
     # -- changing ------------------------------------------------------------------------
 
@@ -376,12 +380,14 @@ class Campaign(Seam, RollLog):
             if not state.open:
                 raise SittingError(f"campaign {self.name!r} has no open sitting (a sitting "
                                    "opens with the first roll after the last close)")
-            if state.server_seed is None:
+            seed = state.server_seed or self._open_sitting_seed()
+            if seed is None:
                 raise SittingError(f"sitting {state.number}'s server seed is not in this "
-                                   "database: it cannot be closed here")
+                                   "database (it stays in the one where the sitting "
+                                   "opened): it cannot be closed here; close it there")
+            # Published now; the store deletes its record with this event (issue 49).
             return NewEvent("sitting", data={"sitting": {"close": {
-                "number": state.number, "server_seed": state.server_seed,
-                "rolls": state.rolls}}})
+                "number": state.number, "server_seed": seed, "rolls": state.rolls}}})
 
         stored = self._sitting_write(make)
         assert stored is not None
@@ -404,15 +410,39 @@ class Campaign(Seam, RollLog):
         if known is not None and self._client_seed is None and not self.sitting.fixed:
             # Another device of this seat published the seat's seed: roll with it.
             self._client_seed, self._client_for = known, self.sitting.number
-        if not self.sitting.open and self._next_server_seed is None:
-            self._next_server_seed = new_server_seed()
-        return self.sitting.news(seat, self.client_seed, self._next_server_seed)
+        server: str | None
+        if not self.sitting.open:
+            if self._next_server_seed is None:
+                self._next_server_seed = new_server_seed()
+            server = self._next_server_seed
+        else:
+            server = self.sitting.server_seed or self._open_sitting_seed()
+        return self.sitting.news(seat, self.client_seed, server)
+
+    def _open_sitting_seed(self) -> str | None:
+        """The open sitting's server seed as the store keeps it apart from the log (issue
+        49), read once per sitting; ``None`` when this database does not hold it (a
+        campaign imported with its sitting open)."""
+        digest = self.sitting.hash
+        if self._kept_seed is not None and self._kept_seed[0] == digest:
+            return self._kept_seed[1]
+        if self.store is None:
+            return None
+        seed = self.store.sitting_secret(self.info.id, digest)
+        if seed is not None and server_hash(seed) == digest:
+            self._kept_seed = (digest, seed)
+            return seed
+        return None
 
     def _fair_seed(self, scope: RollScope) -> tuple[int, dict[str, Any]]:
         """The next roll number's seed in ``scope`` (the unit it is stored with) and its
         record; the unit's first takes the sitting's news with it."""
         if scope.sitting is None:
             scope.sitting, scope.news = self._news()
+            if scope.news and "open" in scope.news and scope.sitting.server_seed:
+                # The seed the store will keep if the opening is stored (a memo by its
+                # hash: an opening not stored is never the campaign's sitting).
+                self._kept_seed = (scope.sitting.hash, scope.sitting.server_seed)
         n = scope.sitting.rolls + scope.fair_used + 1
         scope.fair_used += 1
         return scope.sitting.seed(n), scope.sitting.tag(n)

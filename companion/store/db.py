@@ -37,7 +37,7 @@ import sqlalchemy as sa
 from companion.errors import clipped
 from companion.store import schema
 from companion.store.chain import ChainError, check_chain, event_hash, new_campaign_id, row_hash
-from companion.store.port import StoreBase, canonical_json, chain_new, conflict
+from companion.store.port import StoreBase, canonical_json, chain_new, conflict, keep_apart
 from companion.store.records import (
     LOCK_WAIT,
     MAX_DEPTH,
@@ -684,9 +684,26 @@ class SqlStore(StoreBase):
                 raise
 
     def _migrate(self, version: int) -> None:
+        """Upgrade the database from ``version``, in one transaction. The schema version's
+        row is locked first (PostgreSQL: ``FOR UPDATE``; SQLite: the write lock), so two
+        processes of this version opening it at once upgrade it once: the second waits
+        for the first, then finds it done (issue 49: both used to alter the tables, and
+        the second failed with 'column already exists'). A writer of an older version
+        holding a transaction is waited for, up to ``lock_wait``, then one line."""
+        try:
+            self._migrate_locked()
+        except LockWaitError:
+            raise LockWaitError(
+                f"{self.where}: its upgrade to schema version {schema.SCHEMA_VERSION} "
+                f"waited over {self.lock_wait:g} s for another writer (a program of an "
+                "older version still running?): nothing was changed; stop that program, "
+                "or let it finish, and try again") from None
+
+    def _migrate_locked(self) -> None:
         with self._write() as conn:
             text = str(conn.execute(
-                sa.select(meta.c.value).where(meta.c.key == "schema_version")).scalar_one())
+                sa.select(meta.c.value).where(meta.c.key == "schema_version")
+                .with_for_update()).scalar_one())
             if not re.fullmatch(r"[0-9]{1,9}", text):
                 raise StoreError(f"{self.where} is damaged (schema version {text[:20]!r}); "
                                  "it was left untouched")
@@ -771,7 +788,7 @@ class SqlStore(StoreBase):
         """Delete a campaign with all its events and snapshots."""
         info = self.get_campaign(name)
         with self._write() as conn:
-            for table in (snapshots, events):
+            for table in (snapshots, events, schema.sitting_secrets):
                 conn.execute(sa.delete(table).where(table.c.campaign_id == info.id))
             conn.execute(sa.delete(campaigns).where(campaigns.c.id == info.id))
 
@@ -929,6 +946,7 @@ class SqlStore(StoreBase):
         """
         for e in new:
             check_seed(e.seed)  # refused before anything is written (even on a conflict)
+        new, kept, closed = keep_apart(new)  # a sitting's seed: beside the log (issue 49)
         with self._write(campaign_id) as conn:
             if seat is not None:
                 self._check_seat(conn, campaign_id, seat)
@@ -952,9 +970,36 @@ class SqlStore(StoreBase):
                 conn.execute(_INSERT_EVENTS, self._rows(campaign_id, stored))
                 conn.execute(_SET_CHAIN, {"cid": campaign_id,
                                           "chain": event_hash(uid, stored[-1])})
+                self._keep_secrets(conn, campaign_id, kept, closed)
             if self.kind == "postgresql":
                 conn.execute(_NOTIFY, {"payload": str(campaign_id)})
         return stored
+
+    @staticmethod
+    def _keep_secrets(conn: sa.Connection, campaign_id: int, kept: dict[str, str],
+                      closed: set[str]) -> None:
+        """The sitting records of an append, in its transaction: the seeds of the sittings
+        it opens kept, those of the sittings it closes deleted."""
+        table = schema.sitting_secrets
+        if closed:
+            conn.execute(sa.delete(table).where(table.c.campaign_id == campaign_id,
+                                                table.c.server_hash.in_(sorted(closed))))
+        if kept:
+            conn.execute(sa.delete(table).where(table.c.campaign_id == campaign_id,
+                                                table.c.server_hash.in_(sorted(kept))))
+            conn.execute(sa.insert(table), [
+                {"campaign_id": campaign_id, "server_hash": digest, "server_seed": seed}
+                for digest, seed in kept.items()])
+
+    def sitting_secret(self, campaign_id: int, server_hash: str) -> str | None:
+        """The server seed of the campaign's sitting that published ``server_hash``, while
+        it is open (``None``: not kept here)."""
+        table = schema.sitting_secrets
+        with self._read() as conn:
+            found = conn.execute(sa.select(table.c.server_seed).where(
+                table.c.campaign_id == campaign_id,
+                table.c.server_hash == server_hash)).scalar()
+        return found if isinstance(found, str) else None
 
     def _check_head(self, conn: sa.Connection, campaign_id: int) -> None:
         """Refuse, naming the damage, a campaign whose recorded count its events do not

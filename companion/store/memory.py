@@ -8,7 +8,9 @@ conflict check, events, snapshots, import), so campaigns, their events and their
 export/import documents are the same as on a server. It keeps everything in memory and,
 given a folder, writes every change through to small JSON files in it:
 
-- ``campaigns.json``: the campaigns (name, rulesets, creation time, head);
+- ``campaigns.json``: the campaigns (name, rulesets, creation time, head; their seats and
+  the server seeds of their open sittings, ``sitting_secrets``: kept apart from the
+  events, issue 49);
 - ``c<ID>.events.jsonl``: a campaign's events, one JSON object a line, appended;
 - ``c<ID>.snapshot.json``: its newest snapshot.
 
@@ -55,6 +57,7 @@ from companion.store.port import (
     copied,
     head_hash,
     json_copy,
+    keep_apart,
 )
 from companion.store.records import (
     CampaignInfo,
@@ -84,6 +87,8 @@ class _Campaign:
     snapshot: tuple[int, dict[str, Any]] | None = None
     #: Seats as ``[who, role, secret_hash, created, revoked]``.
     seats: list[list[Any]] = field(default_factory=list)
+    #: The server seeds of its sittings not closed yet, by their published hash.
+    secrets: dict[str, str] = field(default_factory=dict)
 
 
 class MemoryStore(StoreBase):
@@ -151,7 +156,9 @@ class MemoryStore(StoreBase):
                 if int(snap["seq"]) <= info.head and isinstance(snap["state"], dict):
                     snapshot = (int(snap["seq"]), snap["state"])
             seats = [list(seat) for seat in row.get("seats", [])]
-            self._campaigns[info.id] = _Campaign(info, events, snapshot, seats)
+            secrets = {str(k): str(v) for k, v in dict(row.get("sitting_secrets") or {}
+                                                         ).items()}
+            self._campaigns[info.id] = _Campaign(info, events, snapshot, seats, secrets)
 
     def _read_events(self, info: CampaignInfo) -> list[StoredEvent]:
         path = self._file(f"c{info.id}.events.jsonl")
@@ -189,7 +196,8 @@ class MemoryStore(StoreBase):
         rows = [{"id": c.info.id, "name": c.info.name, "rulesets": list(c.info.rulesets),
                  "created": c.info.created, "head": c.info.head, "uid": c.info.uid,
                  "chain": c.info.chain,
-                 **({"seats": c.seats} if c.seats else {})}
+                 **({"seats": c.seats} if c.seats else {}),
+                 **({"sitting_secrets": c.secrets} if c.secrets else {})}
                 for c in self._campaigns.values()]
         self._write_text("campaigns.json", _dumps({"format": FORMAT, "next_id": self._next_id,
                                                    "meta": self._meta, "campaigns": rows}))
@@ -409,11 +417,15 @@ class MemoryStore(StoreBase):
             if campaign.info.head != expected_seq:
                 raise conflict(campaign.info.head, expected_seq)
             info = campaign.info
-            stored = chain_new(info.uid, info.chain, expected_seq + 1, new)
+            chained, kept, closed = keep_apart(new)
+            stored = chain_new(info.uid, info.chain, expected_seq + 1, chained)
             if not stored:
                 return []
             campaign.info = dataclasses.replace(info, head=expected_seq + len(stored),
                                                 chain=_head_hash(info.uid, stored))
+            # The sitting records go with the events, in the same write of the index.
+            campaign.secrets = {**{k: v for k, v in campaign.secrets.items()
+                                   if k not in closed}, **kept}
             if self.folder is not None:
                 self._save_events(campaign, stored)
                 self._save_index()
@@ -430,6 +442,12 @@ class MemoryStore(StoreBase):
             events = [e for e in events if e.kind in kinds]
         # Copies, as a database hands out: a reader changing one changes no stored event.
         return [copied(e) for e in (events[:limit] if limit is not None else events)]
+
+    def sitting_secret(self, campaign_id: int, server_hash: str) -> str | None:
+        """The server seed of the campaign's sitting that published ``server_hash``, while
+        it is open (``None``: not kept here)."""
+        with self._lock:
+            return self._get(campaign_id).secrets.get(server_hash)
 
     def latest_snapshot(self, campaign_id: int) -> tuple[int, dict[str, Any]] | None:
         """The newest snapshot as ``(seq, state)``, or None."""

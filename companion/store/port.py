@@ -30,7 +30,9 @@ loaded. Standard library only (it runs in Pyodide).
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import re
 import threading
 import time
 from collections.abc import Sequence
@@ -66,8 +68,11 @@ __all__ = [
     "current",
     "head_hash",
     "json_copy",
+    "keep_apart",
     "use",
 ]
+
+_HEX64 = re.compile(r"[0-9a-f]{64}")
 
 #: A seat as the store keeps it: ``(who, role, secret_hash, created, revoked)``.
 SeatRow = tuple[str, str, str, str, "str | None"]
@@ -93,6 +98,16 @@ class Store(Protocol):
     a write writes nothing. A wait past ``lock_wait`` seconds raises
     [LockWaitError][companion.store.records.LockWaitError] (one line), and so does any
     write that waits that long behind another writer.
+
+    A sitting's server seed never enters the log before its close (issue 49): an
+    appended event whose sitting news opens a sitting carries it as
+    ``data["sitting"]["secret"]["server_seed"]``, and ``append`` keeps it apart
+    ([keep_apart][companion.store.port.keep_apart]): the event is stored and chained
+    without it, the seed in the campaign's sitting record (by the hash the opening
+    publishes), in the same transaction; an appended close of that sitting deletes the
+    record in its own. ``sitting_secret`` reads it (``None``: not kept here, as in a
+    campaign imported with its sitting open). ``import_campaign`` stores its events as
+    they are (an older log's opening kept its seed in its data).
     """
 
     #: ``"sqlite"``, ``"postgresql"``, ``"memory"`` or ``"browser"``.
@@ -135,6 +150,9 @@ class Store(Protocol):
     def wait_for_change(self, campaign_id: int, seq: int, timeout: float) -> int: ...
     def writer_lock(self, campaign_id: int) -> AbstractContextManager[None]: ...
 
+    # -- a sitting's server seed, kept apart from the log until the close (issue 49)
+    def sitting_secret(self, campaign_id: int, server_hash: str) -> str | None: ...
+
     # -- snapshots (a cache: the events are the truth)
     def latest_snapshot(self, campaign_id: int) -> tuple[int, dict[str, Any]] | None: ...
     def put_snapshot(self, campaign_id: int, seq: int, state: dict[str, Any]) -> None: ...
@@ -165,6 +183,41 @@ def canonical_json(data: Any) -> str:
     """The one JSON text of ``data`` every store writes (sorted keys, no spaces, UTF-8):
     the same bytes in every backend, so an export is the same wherever it was kept."""
     return json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def keep_apart(new: Sequence[NewEvent]) -> tuple[list[NewEvent], dict[str, str], set[str]]:
+    """What ``append`` stores of ``new``: the events without a sitting's server seed, the
+    seeds they carried (server hash -> seed: the records to keep), and the hashes of the
+    sittings they close (the records to delete). A seed that is not the one its opening
+    commits to is refused before anything is written (a defect, never a player's)."""
+    from companion.sittings import server_hash
+
+    events: list[NewEvent] = []
+    kept: dict[str, str] = {}
+    closed: set[str] = set()
+    for event in new:
+        news = event.data.get("sitting") if isinstance(event.data, dict) else None
+        if not isinstance(news, dict):
+            events.append(event)
+            continue
+        close = news.get("close")
+        revealed = close.get("server_seed") if isinstance(close, dict) else None
+        if isinstance(revealed, str) and _HEX64.fullmatch(revealed):
+            closed.add(server_hash(revealed))
+        if "secret" not in news:
+            events.append(event)
+            continue
+        secret, opening = news["secret"], news.get("open")
+        seed = secret.get("server_seed") if isinstance(secret, dict) else None
+        if not isinstance(seed, str) or not _HEX64.fullmatch(seed) \
+                or not isinstance(opening, dict) \
+                or opening.get("server_hash") != server_hash(seed):
+            raise StoreError("a sitting's server seed to keep is not the one its opening "
+                             "publishes the hash of: nothing was stored")
+        kept[server_hash(seed)] = seed
+        shown = {k: v for k, v in news.items() if k != "secret"}
+        events.append(dataclasses.replace(event, data={**event.data, "sitting": shown}))
+    return events, kept, closed
 
 
 def stored_event(seq: int, event: NewEvent, prev: str) -> StoredEvent:

@@ -19,9 +19,20 @@ Version history:
    in the same transaction, makes any write without a chain fail
    ([guard_older_writers][companion.store.schema.guard_older_writers]): a process of an
    older version still running cannot add an unchained event or campaign afterwards.
+5. Adds ``companion_sitting_secrets`` (issue 49): the server seed of each sitting not
+   closed yet, by the campaign and the hash the sitting's opening publishes, kept apart
+   from the events so that no export, log or view holds it before the close (the
+   opening's event and its record are written in one transaction; the close deletes
+   the record). It has no foreign key, so that creating it locks nothing an older
+   writer still running holds (its rows go with their campaign by
+   ``delete_campaign``); sittings opened by an older version keep their seed in their
+   opening's data until they close.
 
 A database is migrated step by step, in one transaction, when a newer program opens it;
-one written by a newer program (a higher version) is refused and left as it is.
+one written by a newer program (a higher version) is refused and left as it is. The
+migration locks the schema version's row first, so processes opening the database at once
+upgrade it once, and waits (up to the store's ``lock_wait``, then one line) for a writer
+of an older version that holds a transaction.
 """
 
 from __future__ import annotations
@@ -37,7 +48,7 @@ __all__ = ["APPLICATION", "MIGRATIONS", "OLDER_WRITER", "SCHEMA_VERSION", "guard
 APPLICATION = "table-companion"
 
 #: The schema version this program writes.
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 metadata = sa.MetaData()
 
@@ -103,6 +114,16 @@ seats = sa.Table(
     sqlite_with_rowid=False,
 )
 
+sitting_secrets = sa.Table(
+    "companion_sitting_secrets",
+    metadata,
+    # No foreign key (see the module docs): the campaign's row id, as in the events.
+    sa.Column("campaign_id", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("server_hash", sa.String(64), primary_key=True),  # the opening's hash
+    sa.Column("server_seed", sa.String(64), nullable=False),  # secret until the close
+    sqlite_with_rowid=False,
+)
+
 _TABLES_V1 = (meta, campaigns, events)
 _TABLES_V2 = (*_TABLES_V1, snapshots)
 _TABLES_V3 = (*_TABLES_V2, seats)  # (schema 4 adds columns, no table)
@@ -114,7 +135,7 @@ def tables_of_version(version: int) -> tuple[sa.Table, ...]:
         return _TABLES_V1
     if version == 2:
         return _TABLES_V2
-    if version == 3:
+    if version in (3, 4):
         return _TABLES_V3
     if version == SCHEMA_VERSION:
         return tuple(metadata.sorted_tables)
@@ -170,6 +191,10 @@ def _v3_to_v4(conn: sa.Connection) -> None:
     guard_older_writers(conn)
 
 
+def _v4_to_v5(conn: sa.Connection) -> None:
+    sitting_secrets.create(conn, checkfirst=True)
+
+
 #: ``MIGRATIONS[n]`` turns a version-n database into version n+1 (inside a transaction).
 MIGRATIONS: dict[int, Callable[[sa.Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3,
-                                                          3: _v3_to_v4}
+                                                          3: _v3_to_v4, 4: _v4_to_v5}

@@ -33,7 +33,7 @@ from typing import Any, Protocol
 from companion.store.chain import event_hash, is_campaign_id, is_hash
 from companion.store.records import StoredEvent, StoreError
 
-__all__ = ["ViewChain", "ViewChainError", "check_view", "view_links"]
+__all__ = ["ViewChain", "ViewChainError", "check_view", "view_link", "view_links"]
 
 #: What a view's row of a kind other than a roll copies from the entry's data (what
 #: ``verify`` reads of a move that rolled and of a sitting's news).
@@ -84,14 +84,22 @@ def view_links(originals: list[StoredEvent], chain: str, shown: Iterable[StoredE
     out = []
     for event in shown:
         stored, digest = by_seq[event.seq]
-        links: dict[str, Any] = {"prev": stored.prev, "hash": digest}
-        if _hashed(event.kind, event.data) != stored.data or event.to_dict() | {
-                "data": stored.data} != stored.to_dict():
-            links["placeholder"] = True
-        elif event.kind not in _ROLL_KINDS:
-            links["event_data"] = event.data
-        out.append(links)
+        out.append(view_link(stored, digest, event))
     return out
+
+
+def view_link(stored: StoredEvent, digest: str, event: StoredEvent) -> dict[str, Any]:
+    """The chain fields of one row of a view: ``stored`` the entry as the store keeps it,
+    ``digest`` its hash, ``event`` the entry as the view shows it (see
+    [view_links][companion.store.view_chain.view_links]; a log read a page at a time
+    calls it entry by entry)."""
+    links: dict[str, Any] = {"prev": stored.prev, "hash": digest}
+    if _hashed(event.kind, event.data) != stored.data or event.to_dict() | {
+            "data": stored.data} != stored.to_dict():
+        links["placeholder"] = True
+    elif event.kind not in _ROLL_KINDS:
+        links["event_data"] = event.data
+    return links
 
 
 class ViewChain:

@@ -85,9 +85,12 @@ def test_a_gm_who_reads_the_server_seed_finds_no_client_seed_that_aims_a_roll(
         gm = session_of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
         ash = Session.open(store, "T", who="Ash", role="player")
         gm.roll("1d20")  # opens sitting 1: the server's hash and the client seeds, fixed
-        # The GM reads the open sitting's server seed (the host's database, an export).
+        # The GM holds the database and reads the open sitting's server seed from the
+        # store's sitting record (no export holds it: tests/store/test_sealed_server_seed.py).
         opening = next(_news(e) for e in _export(capsys)["events"] if "open" in _news(e))
-        server = opening["secret"]["server_seed"]
+        server = store.sitting_secret(campaign_of(gm).info.id,
+                                      opening["open"]["server_hash"])
+        assert server is not None
         clients = opening["clients"]
         seen = roll_seed(server, clients, 2)  # the next roll, as the GM already sees it
         # The grind: 200 client seeds, set by the GM and by a player in league with it,
@@ -96,7 +99,8 @@ def test_a_gm_who_reads_the_server_seed_finds_no_client_seed_that_aims_a_roll(
         for i in range(100):
             for seat in (gm, ash):
                 seat.set_client_seed(f"aim-{campaign_of(seat).who}-{i}")
-                state, _ = campaign_of(seat).sitting.news(campaign_of(seat).who, f"aim-{i}")
+                state, _ = campaign_of(seat).sitting.news(campaign_of(seat).who, f"aim-{i}",
+                                                          server)
                 if state.clients != clients or state.seed(2) != seen:
                     changed.append((campaign_of(seat).who, i))
         assert changed == []

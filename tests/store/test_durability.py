@@ -107,7 +107,7 @@ def test_a_version_1_database_is_migrated_with_its_campaigns(db: str) -> None:
         assert "companion_snapshots" not in sa.inspect(conn).get_table_names()
     engine.dispose()
     with open_store(db) as store:
-        assert store.schema_version() == 4
+        assert store.schema_version() == 5
         assert store.latest_snapshot(store.get_campaign("T").id) is None
         campaign = open_campaign(store, "T")  # replays the whole log, then snapshots it
         assert campaign.tracker("Table", PlotPointSession).players == players
@@ -129,7 +129,7 @@ def _bytes(db: str) -> bytes | None:
 
 
 @pytest.mark.parametrize(("key", "value", "message"), [
-    ("schema_version", "5", "written by a newer Table Companion .*schema version 5"),
+    ("schema_version", "6", "written by a newer Table Companion .*schema version 6"),
     ("application", "someone-else", "belongs to another program"),
 ])
 def test_a_newer_or_foreign_marked_database_is_refused_untouched(
@@ -141,7 +141,7 @@ def test_a_newer_or_foreign_marked_database_is_refused_untouched(
         open_store(db)
     assert "\n" not in str(caught.value)
     assert _bytes(db) == before
-    _set_meta(db, key, "4" if key == "schema_version" else "table-companion")
+    _set_meta(db, key, "5" if key == "schema_version" else "table-companion")
     with open_store(db) as store:  # nothing was lost
         assert open_campaign(store, "T").tracker("Table") is not None
 

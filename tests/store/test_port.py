@@ -377,6 +377,41 @@ def test_a_campaign_plays_the_same_on_every_backend(backend: Backend,
     assert Campaign.import_document(MemoryStore(), doc).chain == table.chain
 
 
+def test_a_sittings_server_seed_is_kept_apart_from_the_log(backend: Backend) -> None:
+    """Issue 49: an opening's server seed goes to the campaign's sitting record, in the
+    append's own write, never into the chained event; the close deletes the record; a
+    reopened store gives it back (the browser's from its folder, as IndexedDB keeps it)."""
+    from companion.sittings import server_hash
+
+    store = backend.store
+    info = store.create_campaign("T", ["cairn_srd"])
+    other = store.create_campaign("U", ["cairn_srd"])
+    seed = "5e" * 32
+    digest = server_hash(seed)
+    opening = {"open": {"number": 1, "server_hash": digest, "v": 2},
+               "secret": {"server_seed": seed}, "clients": {"Mira": "c"}}
+    (stored,) = store.append(info.id, [NewEvent("roll", "Mira", "gm", seed=7,
+                                                data={"sitting": opening})], 0)
+    assert stored.data["sitting"] == {"open": opening["open"], "clients": {"Mira": "c"}}
+    assert seed not in repr(store.events_since(info.id))
+    assert check_chain(info.uid, store.events_since(info.id)) == event_hash(info.uid, stored)
+    assert store.sitting_secret(info.id, digest) == seed
+    assert store.sitting_secret(other.id, digest) is None  # the campaign's own record
+    if backend.reopen is not None:
+        assert backend.reopen().sitting_secret(info.id, digest) == seed
+    # A conflicting append keeps nothing.
+    with pytest.raises(ConflictError):
+        store.append(other.id, [NewEvent("roll", data={"sitting": {
+            **opening, "secret": {"server_seed": "6f" * 32},
+            "open": {"number": 1, "server_hash": server_hash("6f" * 32), "v": 2}}})], 5)
+    assert store.sitting_secret(other.id, server_hash("6f" * 32)) is None
+    close = {"close": {"number": 1, "server_seed": seed, "rolls": 1}}
+    store.append(info.id, [NewEvent("sitting", data={"sitting": close})], 1)
+    assert store.sitting_secret(info.id, digest) is None
+    if backend.reopen is not None:
+        assert backend.reopen().sitting_secret(info.id, digest) is None
+
+
 #: A campaign as the static apps kept it in a browser before the port (written by the
 #: MemoryStore of commit 9cd3f32): the browser backend must read it as it is.
 KEPT = Path(__file__).parent / "compat" / "browser_9cd3f32"

@@ -115,7 +115,7 @@ def test_a_version_2_database_gets_the_seats_table(db: str) -> None:
                              "WHERE key = 'schema_version'"))
     engine.dispose()
     with open_store(db) as store:
-        assert store.schema_version() == 4
+        assert store.schema_version() == 5
         assert list_seats(store, "Tuesday") == []  # made before seats: none yet
         secret = make_seat(store, "Tuesday", "Mira", "gm")
         assert seat_for_secret(store, "Tuesday", secret) == Seat("Mira", "gm")

@@ -54,7 +54,7 @@ def test_create_list_get_and_refuse_a_taken_name(store: Store) -> None:
         store.get_campaign("Nope")
     with pytest.raises(StoreError, match="needs a name"):
         store.create_campaign("   ", ["cairn_srd"])
-    assert store.schema_version() == 4
+    assert store.schema_version() == 5
 
 
 def test_append_numbers_events_and_refuses_a_stale_expected_seq(store: Store) -> None:

@@ -92,6 +92,18 @@ def test_a_25_mb_export_is_verified_and_imported_as_a_stream(tmp_path: Path) -> 
     assert (status, err) == (0, ""), err
     assert out == file.read_text() + "\n"
     assert peak < 150, f"{peak} MB"
+    # The log and the luck report read a page at a time too (issue 49: read whole, 919
+    # and 541 MB at 200,000 events); their bytes are the whole read's
+    # (tests/store/test_log_stream.py).
+    status, cpu, peak, out, err = _measured(tmp_path, ["log", "Flood", "--json"])
+    assert (status, err) == (0, ""), err
+    rows = json.loads(out)["events"]
+    assert len(rows) == 50_000 and rows[-1]["hash"] == head
+    assert peak < 150, f"{peak} MB"
+    status, cpu, peak, out, err = _measured(tmp_path, ["luck", "Flood", "--json"])
+    assert (status, err) == (0, ""), err
+    assert json.loads(out)["seats"][0]["who"] == "Mira"
+    assert peak < 150, f"{peak} MB"
 
 
 def test_a_streamed_file_is_refused_as_a_whole_one_was(tmp_path: Path,
