@@ -13,6 +13,9 @@ import time
 
 import sqlalchemy as sa
 
+# Run as a script: its folder is on the path, and the older writer beside it too.
+from older_writer import append_as_schema_3
+
 
 def main(argv: list[str]) -> int:
     url, campaign_id, hold = argv[0], int(argv[1]), float(argv[2])
@@ -23,14 +26,7 @@ def main(argv: list[str]) -> int:
                 conn.exec_driver_sql("BEGIN IMMEDIATE")  # as the older version wrote
             else:
                 conn.begin()
-            head = conn.execute(sa.text("SELECT head FROM companion_campaigns WHERE id = :c"),
-                                {"c": campaign_id}).scalar_one()
-            conn.execute(sa.text("UPDATE companion_campaigns SET head = :n WHERE id = :c"),
-                         {"n": head + 1, "c": campaign_id})
-            conn.execute(sa.text(
-                "INSERT INTO companion_events (campaign_id, seq, at, who, role, kind, tracker, "
-                "move, seed, data) VALUES (:c, :s, '2026-11-27T10:00:00.000Z', 'Old', 'gm', "
-                "'roll', NULL, NULL, 3, '{\"expr\":\"1d6\"}')"), {"c": campaign_id, "s": head + 1})
+            append_as_schema_3(conn, campaign_id)
             print("holding", flush=True)
             time.sleep(hold)
             if conn.dialect.name == "sqlite":
