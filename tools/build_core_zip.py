@@ -23,8 +23,10 @@ EXCLUDED_DIRS = {"widgets", "store", "app", "server", "__pycache__"}
 #: does (companion.store.judge): a campaign export's chain and its rule rolls made again
 #: (companion.store.recompute rebuilds the trackers from the log's facts), a seat's view's
 #: places in the chain (companion.store.view_chain). Standard library only, none of them
-#: opens a database. The rest of the store stays out.
-VERIFIER_STORE = ("__init__.py", "campaign.py", "chain.py", "document.py", "judge.py",
+#: opens a database. The rest of the store stays out. The campaign's parts
+#: (``store/_campaign/``, issue 43) go with ``campaign.py``.
+CAMPAIGN_PARTS = "_campaign"
+VERIFIER_STORE = ("__init__.py", "act_stamps.py", "campaign.py", "chain.py", "document.py", "judge.py",
                   "permissions.py", "recompute.py", "records.py", "registry.py", "upcast.py",
                   "view_chain.py")
 INCLUDED_SUFFIXES = {".py", ".toml", ".json"}
@@ -36,7 +38,10 @@ def core_files() -> list[Path]:
     files = []
     for path in PACKAGE.rglob("*"):
         rel = path.relative_to(PACKAGE)
-        if rel.parts[0] == "store" and len(rel.parts) == 2 and rel.name in VERIFIER_STORE:
+        if rel.parts[0] == "store" and (
+                (len(rel.parts) == 2 and rel.name in VERIFIER_STORE)
+                or (len(rel.parts) == 3 and rel.parts[1] == CAMPAIGN_PARTS
+                    and "__pycache__" not in rel.parts)):
             pass  # the verifier's replay (above)
         elif any(part in EXCLUDED_DIRS for part in rel.parts):
             continue
