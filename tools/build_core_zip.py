@@ -23,12 +23,12 @@ EXCLUDED_DIRS = {"widgets", "store", "app", "server", "__pycache__"}
 #: does (companion.store.judge): a campaign export's chain and its rule rolls made again
 #: (companion.store.recompute rebuilds the trackers from the log's facts), a seat's view's
 #: places in the chain (companion.store.view_chain). Standard library only, none of them
-#: opens a database. The rest of the store stays out. The campaign's parts
-#: (``store/_campaign/``, issue 43) go with ``campaign.py``.
+#: opens a database. The rest of the store stays out.
+VERIFIER_STORE = ("__init__.py", "act_stamps.py", "campaign.py", "chain.py", "document.py",
+                  "judge.py", "permissions.py", "recompute.py", "records.py", "registry.py",
+                  "upcast.py", "view_chain.py")
+#: The campaign's parts (``store/_campaign/``, issue 43) go with ``campaign.py``.
 CAMPAIGN_PARTS = "_campaign"
-VERIFIER_STORE = ("__init__.py", "act_stamps.py", "campaign.py", "chain.py", "document.py", "judge.py",
-                  "permissions.py", "recompute.py", "records.py", "registry.py", "upcast.py",
-                  "view_chain.py")
 INCLUDED_SUFFIXES = {".py", ".toml", ".json"}
 FIXED_TIME = (1980, 1, 1, 0, 0, 0)
 
