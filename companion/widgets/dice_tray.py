@@ -382,7 +382,12 @@ class DiceTray(widgets.VBox):
         if not expr:
             raise CompanionError("expression: type a dice expression, e.g. 2d6+1")
         seed = _parse_int(self.seed.value, "seed") if self.seed_shown else None  # None: drawn
+        from companion.dice.parse import parse
+
         try:
+            # Read here first: on a phone the roll is an act for the table, and a typo is
+            # said at once in the player's words rather than sent to be refused.
+            parse(expr)
             outcome: RollOutcome = self.modes.perform(expr, seed=seed)
         except DiceSyntaxError as exc:
             raise CompanionError(plain_syntax_error(exc)) from None

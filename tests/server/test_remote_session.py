@@ -635,9 +635,18 @@ def test_the_dice_tray_on_a_phone_shows_the_table_s_roll(store: Store, server: S
         await wire.until(lambda: not remote.queue)
         refused = tray.result.value
         assert "tc-refused" in refused and "Not rolled: " in refused, refused
+        assert "a d6 of 1d6 shows 1 to 6" in refused
         assert "\n" not in refused and "Traceback" not in refused
         assert len(rolls()) == 3
         assert tray.error.message == ""
+
+        # A typo is said at once in the player's words, nothing sent.
+        tray.modes.own.value = False
+        tray.expr.value = "2d6+"
+        sent = remote.next_seq
+        tray.roll_button.click()
+        assert tray.error.message.startswith("Dice: "), tray.error.message
+        assert remote.next_seq == sent and not remote.queue and len(rolls()) == 3
         wire.drop()
 
     asyncio.run(play())
