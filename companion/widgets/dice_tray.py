@@ -78,7 +78,7 @@ from companion.widgets.rolls import (
 )
 
 if TYPE_CHECKING:
-    from companion.table.acts import Outcome
+    from companion.table.acts import Accepted, Outcome
     from companion.table.session import Session
 
 __all__ = ["QUICK_ROLLS", "SEED_BOUND", "TRAY_CHART_BARS", "TRAY_MAX_DICE", "DiceTray",
@@ -431,27 +431,32 @@ class DiceTray(widgets.VBox):
                                    class_="tc-result tc-refused", data_n=n)
             return
         entry = outcome.roll or {}
-        number, mode = entry.get("entry"), str(entry.get("mode") or "public")
-        data = outcome.result
-        if not isinstance(data, dict) or type(data.get("total")) is not int:
+        number = entry.get("entry")
+        event = self._roll_event(outcome, number)
+        number = number if type(number) is int else event.get("seq")
+        logged = _as_dict(event.get("data"))
+        # A hidden roll this seat may see (self) keeps its seed and dice in its secret.
+        secret = _as_dict(logged.get("secret"))
+        mode = str(entry.get("mode") or logged.get("mode") or "public")
+        # What the table rolled: its answer's result, else its roll event's (an answer
+        # given again after a drop may carry none).
+        said = next((d for d in (_as_dict(outcome.result), secret, logged)
+                     if type(d.get("total")) is int), {})
+        if not said:
             if type(number) is int:  # hidden from this seat: its commitment only
-                shown = hidden_line(entry.get("commitment"), mode, number)
-            else:  # answered again after a drop, without its result
+                shown = hidden_line(entry.get("commitment") or logged.get("commitment"),
+                                    mode, number)
+            else:
                 shown = el("div", "Rolled at the table: its result is in the roll log.",
                            class_="tc-hidden-roll")
             self.result.value = el("div", shown, class_="tc-result", data_n=n)
             return
-        event: dict[str, Any] = next((e for e in outcome.events if e.get("kind") == "roll"
-                                      and e.get("seq") == number), {})
-        logged = _as_dict(event.get("data"))
-        # A hidden roll this seat may see (self) keeps its seed in its secret.
-        secret = _as_dict(logged.get("secret"))
         seed = event.get("seed") if type(event.get("seed")) is int else secret.get("seed")
         if type(seed) is int:
             # The table's seed makes the same roll here (the dice drawn one by one, the
-            # keep notes, the replay history), checked against the table's own.
+            # keep notes, the replay history), checked against the table's own text.
             again = dice.roll(str(expr), seed=seed)
-            if again.to_dict() == data:
+            if again.total == said["total"] and str(again) == said.get("text"):
                 self.last_roll, self.last_seed = again, seed
                 record = self.history.add_roll(again, seed=seed)
                 self._show_result(again, n, details_html(f"seed {seed}"), record.n)
@@ -459,19 +464,30 @@ class DiceTray(widgets.VBox):
         # Real dice (no seed), or a roll not made again here: the table's total and its
         # text of the dice.
         own = bool(logged.get("physical") or secret.get("physical"))
-        labels = data.get("labels")
+        labels = _as_dict(said.get("labels"))
         label_html = el("div", join((frag(f"{k}: ", el("b", v)) for k, v in labels.items()
                                      if type(v) is int), " · "),
-                        class_="tc-result-labels") if isinstance(labels, dict) and labels \
-            else None
+                        class_="tc-result-labels") if labels else None
         self.result.value = el(
-            "div", el("div", data["total"], class_="tc-total", aria_label="total"),
-            el("div", roll_text_html(str(data.get("text", ""))), class_="tc-result-dice"),
+            "div", el("div", said["total"], class_="tc-total", aria_label="total"),
+            el("div", roll_text_html(str(said.get("text", ""))), class_="tc-result-dice"),
             label_html,
             el("div", join([f"roll log entry {number}" if type(number) is int else
                             "rolled at the table", *(["your own dice"] if own else [])],
                            " · "), class_="tc-result-meta"),
             class_="tc-result", data_n=n)
+
+    def _roll_event(self, outcome: Accepted, entry: object) -> dict[str, Any]:
+        """The roll log's event of an answered roll (``entry``: its number, when the
+        answer names it): among the answer's events, else in the log as this seat holds
+        it (an answer given again after a drop brings none: the welcome had them)."""
+        for e in outcome.events:
+            if e.get("kind") == "roll" and (type(entry) is not int or e.get("seq") == entry):
+                return e
+        if type(entry) is not int or self.session is None:
+            return {}
+        found = next((e for e in reversed(self.session.log(["roll"])) if e.seq == entry), None)
+        return found.to_dict() if found is not None else {}
 
     def _page_session(self) -> tuple[Session | None, str, str]:
         """The campaign the page's URL names (none: ``None``); a campaign that cannot be

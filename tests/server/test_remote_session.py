@@ -647,6 +647,30 @@ def test_the_dice_tray_on_a_phone_shows_the_table_s_roll(store: Store, server: S
         tray.roll_button.click()
         assert tray.error.message.startswith("Dice: "), tray.error.message
         assert remote.next_seq == sent and not remote.queue and len(rolls()) == 3
+
+        # An answer lost on the way: the roll is resent after reconnecting, answered
+        # again (its event came with the welcome), rolled once and shown from its seed.
+        lost: list[str] = []
+
+        def swallow(text: str) -> str:
+            if json.loads(text).get("type") == "accepted":
+                lost.append(text)
+                return "null"
+            return text
+
+        wire.mangle = swallow
+        tray.expr.value = "5d4"
+        tray.roll_button.click()
+        await wire.until(lambda: bool(lost))
+        assert len(rolls()) == 4 and WAITING_LINE in tray.result.value
+        wire.drop()
+        wire.mangle = lambda text: text
+        await wire.connect()
+        await wire.until(lambda: not remote.queue)
+        assert len(rolls()) == 4  # made once
+        seed = rolls()[-1][2]
+        assert seed is not None and total(tray) == dice.roll("5d4", seed=seed).total
+        assert f"seed {seed}" in tray.result.value and 'data-n="5"' in tray.result.value
         wire.drop()
 
     asyncio.run(play())
