@@ -641,6 +641,13 @@ def test_the_dice_tray_on_a_phone_shows_the_table_s_roll(store: Store, server: S
         assert "\n" not in refused and "Traceback" not in refused
         assert len(rolls()) == 3
         assert tray.error.message == ""
+        # A total alone is the GM's page's to enter: said at once, nothing sent.
+        tray.modes.entry_kind.value = "total"
+        tray.modes.total_box.text = "4"
+        sent = remote.next_seq
+        tray.roll_button.click()
+        assert "a total alone is entered on the GM's page" in tray.error.message
+        assert remote.next_seq == sent and "tc-refused" in tray.result.value
 
         # A typo is said at once in the player's words, nothing sent.
         tray.modes.own.value = False
