@@ -367,7 +367,7 @@ class Campaign(Seam, RollLog):
                 return None
             # The next sitting's server seed is committed first, in the same entry, if it
             # is not yet (issue 49): it exists before any client seed for it is public.
-            news = state.offer(seat, chosen)
+            news = state.offer(seat, chosen, new_server_seed())
             self._memo_secrets(news)
             return NewEvent("sitting", data={"sitting": news})
 
@@ -426,7 +426,9 @@ class Campaign(Seam, RollLog):
             server = self._next_server_seed
         else:
             server = self.sitting.server_seed or self._open_sitting_seed()
-        return self.sitting.news(seat, self.client_seed, server)
+        # The seed a commitment in this news would bind the next sitting to (drawn here,
+        # as every server seed this screen draws).
+        return self.sitting.news(seat, self.client_seed, server, new_server_seed())
 
     def _open_sitting_seed(self) -> str | None:
         """The open sitting's server seed as the store keeps it apart from the log (issue
