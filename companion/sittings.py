@@ -5,25 +5,30 @@ A **sitting** is one evening of play (the word keeps it apart from a table
 campaign's first roll after the last close:
 
 1. The server draws a secret **server seed** (32 random bytes, written as 64 lowercase hex
-   digits) and logs at once its SHA-256 (``sitting`` news, ``open``). From then on it
-   cannot change the seed without the change showing at the close. The seed itself is
-   kept by the store beside the log, never in it (issue 49: a sitting record of the
-   campaign, written in the transaction that stores the opening, deleted with the
-   close), so no export, log or view shows it before the close, the GM's neither;
-   whoever holds the database can still read it there. A sitting opened by an earlier
-   version kept it in its opening's data (``"secret"``): it goes on so until it closes.
-2. The same entry publishes every **client seed** of the sitting (``clients``), fixed for
-   its whole length (issue 49, sittings whose ``open`` says ``"v": 2``): the seeds the
-   seats set for it before it opened (``act: next``, ``"next": {seat: seed}``, published
-   at once: ``companion session seed NAME SEED --who WHO`` or
-   [Session.set_client_seed][companion.table.session.Session.set_client_seed]; a seat
-   with no seed in the open sitting offers a fresh one with its first roll) and the
-   opening seat's device seed (``os.urandom``, fresh for each sitting). Nothing published
-   while the sitting is open changes its rolls, so even someone who reads the server seed
-   then (whoever holds the database: no export holds it) finds no client seed that aims a
-   roll; a seat never uses a client seed twice. Sittings opened by earlier versions (no
-   ``"v"``) keep their rule: a seat's client seed published with its first roll, changed
-   at will.
+   digits) and logs at once its SHA-256, before any client seed the sitting takes is
+   published (issue 49, sittings whose ``open`` says ``"v": 3``): the entry that
+   publishes the first client seed for the next sitting commits that sitting's seed first
+   (``sitting`` news, ``commit``: its number and hash); a sitting nobody set a seed for
+   commits it at its opening (``open``). From then on the server cannot change the seed
+   without the change showing at the opening or the close. The seed itself is kept by
+   the store beside the log, never in it (issue 49: a sitting record of the campaign,
+   written in the transaction that stores the commitment, deleted with the close), so no
+   export, log or view shows it before the close, the GM's neither; whoever holds the
+   database can still read it there. A sitting opened by an earlier version kept it in
+   its opening's data (``"secret"``): it goes on so until it closes.
+2. The opening publishes every **client seed** of the sitting (``clients``), fixed for
+   its whole length (issue 49, sittings whose ``open`` says ``"v"`` 2 or 3): the seeds
+   the seats set for it before it opened (``act: next``, ``"next": {seat: seed}``,
+   published at once, after the sitting's commitment: ``companion session seed NAME SEED
+   --who WHO`` or [Session.set_client_seed][companion.table.session.Session.set_client_seed];
+   a seat with no seed in the open sitting offers a fresh one with its first roll), and,
+   at an opening that commits its own seed, the opening seat's device seed
+   (``os.urandom``, fresh for each sitting). Nothing published while the sitting is open
+   changes its rolls, so even someone who reads the server seed then (whoever holds the
+   database: no export holds it) finds no client seed that aims a roll; a seat never uses
+   a client seed twice. Sittings opened by earlier versions keep their rules: ``"v": 2``,
+   the server seed drawn at the opening; no ``"v"``, a seat's client seed published with
+   its first roll, changed at will.
 3. Every roll of the sitting (a dice roll for the roll log in any mode, a rule roll: a
    check, a fight's attack, a table, the Monarchs' deal, an NPC table; a move that rolls)
    gets the next **roll number** ``n`` (1, 2, 3... in the sitting) and the seed::
@@ -69,9 +74,21 @@ By hand, for roll 3 of a sitting (any shell with OpenSSL)::
   seat's seed is one, published in the log), unless the seat sets a new one.
 - Interpretation (issue 49): "client seeds set only at a sitting's opening" was chosen
   over commit-reveal for client seeds: it needs no second round trip from every seat
-  before the first roll, and no seat can stall a sitting by never revealing. Its price:
-  the host draws the server seed after the seeds set for the sitting are public (see
-  docs/fair-dice.md, what a host, a GM and a player can and cannot do).
+  before the first roll, and no seat can stall a sitting by never revealing. The server
+  seed is committed before the first client seed for the sitting, so the host cannot
+  draw it after seeing them; what the host can still do (try the seeds it draws for a
+  seat, or sets for its own seat, against the seed it holds) is in docs/fair-dice.md,
+  what a host, a GM and a player can and cannot do.
+- Interpretation (sitting 1, older campaigns): a sitting with nothing committed before it
+  (the campaign's first, or one nobody set a seed for) commits its seed at its opening and
+  takes the opening seat's device seed, drawn at the same moment. A campaign logged under
+  the rules before (``"v": 2`` openings, seeds for the next sitting with no commitment)
+  verifies as before; seeds it set for its next sitting without a commitment open that
+  sitting under those rules, and its first commitment starts the new ones: from there on
+  ``verify`` refuses a client seed before its sitting's commitment and an opening of the
+  rules before. A committed seed the database does not hold (a campaign imported between
+  the commitment and the opening) is withdrawn by the opening (``"withdrawn": true``): a
+  fresh seed, the seeds set for it dropped, and ``verify`` names the sitting.
 - Interpretation: a seed the GM types (``seed_chosen_by`` in the log) and real dice (the
   player's own, ``physical``) are not derived: the log marks them, and ``verify`` counts
   them apart. Every other seeded roll of a sitting must carry its number.

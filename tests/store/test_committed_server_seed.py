@@ -165,6 +165,12 @@ def test_a_host_that_draws_the_server_seed_again_after_the_client_seeds_is_refus
     status, _, err = verify_doc(capsys, tmp_path, rechain(again))
     assert status == 2 and err.count("\n") == 1 and "commits the server seed of sitting " \
         "2, which is not the next sitting" in err, err
+    twice = copy.deepcopy(doc)
+    close = next(e for e in twice["events"] if _news(e).get("close", {}).get("number") == 1)
+    close["data"]["sitting"]["commit"] = {"number": 2, "server_hash": server_hash(seed)}
+    status, _, err = verify_doc(capsys, tmp_path, rechain(twice))
+    assert status == 2 and err.count("\n") == 1 and f"entry {close['seq']}: commits " \
+        f"sitting 2's server seed again (it was committed in entry {commit})" in err, err
     # ... and so is a host that goes back to the rules before commitments.
     older = copy.deepcopy(doc)
     opening, close = _sitting_two(older)
