@@ -254,8 +254,10 @@ def test_a_campaign_of_the_rules_before_verifies_as_before_and_commits_from_its_
 
 
 def test_a_committed_seed_not_in_this_database_is_withdrawn_and_named(
-        env_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    with open_store(env_db) as store:
+        db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COMPANION_DB", db)
+    with open_store(db) as store:
         gm = session_of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
         gm.roll("1d20")
         Session.open(store, "T", who="Ash", role="player").roll("1d20")
