@@ -276,3 +276,34 @@ def test_a_committed_seed_not_in_this_database_is_withdrawn_and_named(
     assert status == 0, out
     assert "sitting 2 (entry " in out and "opened with a new server seed, not the one " \
         "committed in entry" in out and "1 client seed set for it dropped" in out, out
+
+
+def test_the_sites_offline_verifier_gives_the_command_lines_lines(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page runs this package's verify over the core zip it ships (no code of its
+    own): given the honest export and the forgeries above, it says what ``verify`` says."""
+    from tests.docs.test_site_verifier_views import SiteVerifier, cli_line
+
+    db = str(tmp_path / "campaigns.db")
+    monkeypatch.setenv("COMPANION_DB", db)
+    _three_sittings(db)
+    doc = _export(capsys)
+    ground = copy.deepcopy(doc)
+    opening, close = _sitting_two(ground)
+    seed = new_server_seed()
+    opening["data"]["sitting"]["open"]["server_hash"] = server_hash(seed)
+    close["data"]["sitting"]["close"]["server_seed"] = seed
+    moved = copy.deepcopy(doc)
+    offer = next(e for e in moved["events"] if "commit" in _news(e))
+    commit = offer["data"]["sitting"].pop("commit")
+    next(e for e in moved["events"] if _news(e).get("close", {}).get("number") == 1)[
+        "data"]["sitting"]["commit"] = commit
+    files = [("honest.json", doc, ""), ("ground.json", rechain(ground), ""),
+             ("moved.json", rechain(moved), "")]
+    page = SiteVerifier(tmp_path).answers(files)
+    said = [cli_line(tmp_path, name, d) for name, d, _ in files]
+    assert [(a["ok"], a["line"]) for a in page] == said
+    assert [ok for ok, _ in said] == [True, False, False]
+    assert "the server seed was drawn again" in said[1][1]
+    assert "published before that sitting's server seed was committed" in said[2][1]
