@@ -307,3 +307,36 @@ def test_the_sites_offline_verifier_gives_the_command_lines_lines(
     assert [ok for ok, _ in said] == [True, False, False]
     assert "the server seed was drawn again" in said[1][1]
     assert "published before that sitting's server seed was committed" in said[2][1]
+
+
+def test_a_seed_set_before_the_first_commitment_cannot_join_a_committed_sitting(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    db = str(tmp_path / "campaigns.db")
+    monkeypatch.setenv("COMPANION_DB", db)
+    with pytest.MonkeyPatch.context() as before:
+        _as_before_commitments(before)
+        with open_store(db) as store:
+            gm = session_of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
+            gm.roll("1d20")
+            Session.open(store, "T", who="Ash", role="player").set_client_seed("ash-own")
+            gm.close_sitting()
+            gm.roll("1d20")  # sitting 2 of the rules before: Ash's seed, Mira's
+            gm.close_sitting()
+    doc = _export(capsys)
+    # A host that passes sitting 2 off as committed, the commitment logged after Ash's
+    # seed was public (in sitting 1's close).
+    forged = copy.deepcopy(doc)
+    opening, _ = _sitting_two(forged)
+    first_close = next(e for e in forged["events"]
+                       if _news(e).get("close", {}).get("number") == 1)
+    digest = opening["data"]["sitting"]["open"]["server_hash"]
+    first_close["data"]["sitting"]["commit"] = {"number": 2, "server_hash": digest}
+    opening["data"]["sitting"]["open"]["v"] = sittings.SITTING_VERSION
+    del opening["data"]["sitting"]["clients"]["Mira"]
+    status, _, err = verify_doc(capsys, tmp_path, rechain(forged))
+    assert status == 2 and err.count("\n") == 1, err
+    offered = next(e["seq"] for e in doc["events"] if "next" in _news(e))
+    assert f"entry {opening['seq']}: the client seed of Ash for sitting 2 was published in " \
+        f"entry {offered}, before its server seed was committed (entry " \
+        f"{first_close['seq']})" in err, err
