@@ -196,3 +196,16 @@ def test_the_seats_and_apps_pages_say_what_needs_companion_app() -> None:
     page = " ".join(apps_page().split())
     for said in ("one device", "hot seat", "`companion app`", "invite links"):
         assert said in page, said
+
+
+def test_the_search_dialog_is_named() -> None:
+    """Material's search dialog, as its installed template writes it, gets a name on
+    every page (axe's aria-dialog-name); a page without it is left as it is."""
+    import material
+    from mkdocs_hooks import SEARCH_DIALOG_NAMED, named_search_dialog
+
+    partial = (Path(material.__file__).parent / "templates" / "partials" /
+               "search.html").read_text(encoding="utf-8")
+    out = named_search_dialog(partial)
+    assert SEARCH_DIALOG_NAMED in out and out.count('role="dialog"') == 1
+    assert named_search_dialog("<p>no search</p>") == "<p>no search</p>"
