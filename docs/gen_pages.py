@@ -440,6 +440,10 @@ def apps_page() -> str:
              "included). Campaigns started here are kept in this browser; "
              '<a href="../apps/campaigns.html">Campaigns in this browser</a> exports one '
              "(the same file as `companion campaign export`) or imports one.", "",
+             "Here a campaign is played on **one device**: whoever holds it is the GM and "
+             "players take turns with it (hot seat). Seats for each player's phone, invite "
+             "links and QR codes need the table server: the GM runs `companion app` "
+             "([Seats](seats.md)).", "",
              '- <a class="tc-app-link" href="../apps/table.html">Table Companion</a>: who '
              "you are, which campaign, its party, and every app of its ruleset",
              '- <a class="tc-app-link" href="../apps/dice_tray.html">Dice tray</a>']

@@ -108,6 +108,10 @@ JupyterHandler.check_host = _check_host  # type: ignore[method-assign]
 
 c.Voila.tornado_settings = {
     "allow_remote_access": False,
+    # Pages, scripts and styles gzipped for a browser that accepts it (issue 45: the
+    # widget bundle and the theme's CSS went out whole to every phone on the table's
+    # Wi-Fi); Voila's own static files already carry a long cache for their ?v= digests.
+    "compress_response": True,
     "table_allowed_hosts": allowed_hosts(os.environ.get("APP_IP", ""),
                                          os.environ.get("APP_HOSTS", "")),
 }
@@ -336,7 +340,15 @@ def table_routes(base_url: str) -> list[tuple[str, type[Any], dict[str, Any]]]:
 def _init_handlers(self: Any) -> list[Any]:
     """Voila's handlers, and the table's (``table_routes``): the same process and origin
     as the apps, so a phone's page served here opens the socket without mixed content or
-    another port."""
+    another port. And gzip, when ``compress_response`` is set: Voila applies its
+    ``tornado_settings`` after making its Application, once tornado has chosen its
+    transforms, so the setting alone compressed nothing."""
+    from tornado.web import GZipContentEncoding
+
+    app = getattr(self, "app", None)
+    if (app is not None and app.settings.get("compress_response")
+            and GZipContentEncoding not in app.transforms):
+        app.add_transform(GZipContentEncoding)
     return [*table_routes(self.server_url), *_stock_init_handlers(self)]
 
 

@@ -80,11 +80,12 @@ def render_expression(expr: str, target: int | None = None) -> str:
     ]
     try:
         dist = dice.odds(expr)
-    except OddsTooCostlyError as exc:
+    except OddsTooCostlyError:
+        # Not the engine's reason: it names its budget and its Python API (issue 45).
         parts.append("</p>")
         parts.append(
-            f'<p class="roller-note">Exact odds are too costly to compute here: '
-            f"{html.escape(str(exc))}</p>"
+            '<p class="roller-note">Exact odds of these dice would take too long to work '
+            "out, so they are not shown; rolling works as usual.</p>"
         )
     except CompanionError as exc:
         log.warning("roller fence %r: %s", expr, exc)

@@ -33,9 +33,10 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.store.memory import MemoryStore
-from companion.store.records import StoreError
+from companion.store.records import CampaignInfo, StoreError
 
 __all__ = [
+    "ELSEWHERE",
     "FOLDER",
     "NOT_KEPT",
     "NOT_READ",
@@ -60,6 +61,12 @@ NOT_KEPT = ("This browser did not keep your last move (its storage is full or bl
 NOT_READ = ("This browser will not let this page keep campaigns (its storage is blocked): "
             "what you do here is lost when you leave the page.")
 
+#: Said after "no campaign named ..." (issue 45): a GM's link opened on a second phone
+#: finds nothing here, and the reader should learn why and what does share a table.
+ELSEWHERE = ("a campaign made on the site stays in the browser that made it (a link from "
+             "another device finds nothing); to share one between phones, its GM runs "
+             "'companion app'")
+
 #: The refusal when another tab of this browser holds the campaigns.
 OTHER_TAB = ("the campaigns kept in this browser are open in another tab or window: close "
              "it, then reload this page (one page at a time keeps them, so no move is lost)")
@@ -76,6 +83,16 @@ class BrowserStore(MemoryStore):
     def __init__(self, folder: str | os.PathLike[str], *,
                  persist: Callable[[], None] | None, where: str = WHERE) -> None:
         super().__init__(folder, on_write=persist, where=where)
+
+    def get_campaign(self, name: str) -> CampaignInfo:
+        """As every store's, and a missing campaign says where campaigns live on the
+        site ([ELSEWHERE][companion.store.browser.ELSEWHERE])."""
+        info = self.find_campaign(name)
+        if info is None:  # the hint first: a page clips a long line's end
+            known = ", ".join(c.name for c in self.list_campaigns()[:10]) or "none yet"
+            raise StoreError(f"no campaign named {name!r} in this browser: {ELSEWHERE} "
+                             f"(campaigns here: {known})")
+        return info
 
 
 # The page's side, in JavaScript: copy the folder to IndexedDB after a change, one copy at a

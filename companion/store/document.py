@@ -292,8 +292,10 @@ class DocumentChecker:
         if not isinstance(raw, dict) or set(raw) != self.keys:
             raise StoreError(f"{where} must be an object with the fields "
                              + ", ".join(sorted(self.keys)))
-        if type(raw["seq"]) is not int or raw["seq"] != i + 1:
+        if type(raw["seq"]) is not int:
             raise StoreError(f"{where}: field 'seq' must be {i + 1}")
+        if raw["seq"] != i + 1:
+            raise StoreError(_misplaced(i, raw["seq"]))
         for key, most in (("at", 40), ("who", 80), ("role", 10), ("kind", 10)):
             if not isinstance(raw[key], str) or len(raw[key]) > most:
                 raise StoreError(f"{where}: field {key!r} must be text of at most {most} "
@@ -334,6 +336,17 @@ class DocumentChecker:
         return {"name": doc["name"], "rulesets": list(doc["rulesets"]),
                 "created": doc["created"], "campaign": doc["campaign"] if self.chained
                 else ""}
+
+
+def _misplaced(i: int, seq: int) -> str:
+    """The line for the event at index ``i`` numbered ``seq`` (not ``i + 1``): named as the
+    chain's walk names it (issue 45: "event 11 is missing", not a field's index)."""
+    if seq > i + 1:
+        gap = f"goes from event {i} to event {seq}" if i else f"starts at event {seq}"
+        return (f"campaign file: event {i + 1} is missing (the file {gap}): "
+                "deleted or renumbered")
+    return (f"campaign file: event {seq} comes again after event {i} (duplicated or out "
+            "of order)")
 
 
 def _link(campaign: str, event: StoredEvent, prev: str) -> str:

@@ -28,6 +28,7 @@ __all__ = [
     "SeatKey",
     "Store",
     "StoreError",
+    "check_campaign_text",
     "create_table",
     "export_text",
     "import_document",
@@ -118,6 +119,30 @@ def import_document(store: Store, doc: Any, name: str | None = None) -> tuple[st
 
     campaign = Campaign.import_document(store, doc, name)
     return campaign.name, campaign.head
+
+
+def check_campaign_text(text: str, name: str) -> None:
+    """Refuse, *before* it is decoded, a campaign file's text the command line refuses by
+    its shape (one [StoreError][companion.store.records.StoreError] line naming ``name``):
+    over [MAX_IMPORT_BYTES][companion.store.document.MAX_IMPORT_BYTES], more objects and
+    lists than [MAX_CONTAINERS][companion.store.records.MAX_CONTAINERS], or nested deeper
+    than [MAX_DEPTH][companion.store.document.MAX_DEPTH]. The serverless page decodes with
+    the browser's Python, whose stack is small: 10,000 nested ``[`` took the page's whole
+    runtime down with no message (issue 45), so the depth is judged on the brackets."""
+    from companion.store.document import MAX_DEPTH, MAX_IMPORT_BYTES
+    from companion.store.records import MAX_CONTAINERS, json_containers, json_too_deep
+
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_IMPORT_BYTES:
+        raise StoreError(f"{name} is {size:,} bytes: a campaign file is at most "
+                         f"{MAX_IMPORT_BYTES:,}")
+    containers = json_containers(text)
+    if containers > MAX_CONTAINERS:
+        raise StoreError(f"{name} holds {containers:,} objects and lists, more than "
+                         f"{MAX_CONTAINERS:,}: too large to be a campaign file")
+    if json_too_deep(text, MAX_DEPTH):
+        raise StoreError(f"{name} nests more than {MAX_DEPTH} levels deep: not a campaign "
+                         "file")
 
 
 def max_import_bytes() -> int:

@@ -539,11 +539,12 @@ class DiceTray(widgets.VBox):
         self.chart.value = ""
         try:
             dist = dice.odds(expr)
-        except OddsTooCostlyError as exc:
+        except OddsTooCostlyError:
+            # The engine's reason names its budget and its Python API (simulate(expr, n),
+            # bit weights): words for a programmer, not a player (issue 45).
             self.odds_note.value = el(
                 "div", "Exact odds for this expression would take too long to work out, so "
-                "they are not shown; rolling works as usual. ", el("small", f"({exc})"),
-                class_="tc-odds-note")
+                "they are not shown; rolling works as usual.", class_="tc-odds-note")
             self.chance.value = ""
             return
         except DiceSyntaxError as exc:

@@ -62,12 +62,38 @@ def test_allowed_host_names_follow_app_ip() -> None:
     manager = config.VoilaConfiguration.multi_kernel_manager_class
     assert manager is settings["TableKernelManager"] and manager().max_kernels == 16
     assert config.Voila.tornado_settings["allow_remote_access"] is False
+    assert config.Voila.tornado_settings["compress_response"] is True
     # The executor Voila makes from this configuration waits for a cell's whole output
     # (the 4 s default dropped an app's display on a loaded machine).
     import nbformat
     from voila.execute import VoilaExecutor
 
     assert VoilaExecutor(nbformat.v4.new_notebook(), config=config).iopub_timeout >= 30
+
+
+def _fetched(url: str, gzip_ok: bool) -> tuple[str, bytes]:
+    headers = {"Accept-Encoding": "gzip"} if gzip_ok else {}
+    with urllib.request.urlopen(urllib.request.Request(url, headers=headers),
+                                timeout=90) as resp:
+        return resp.headers.get("Content-Encoding", ""), resp.read()
+
+
+def test_pages_scripts_and_styles_go_gzipped(voila_server: VoilaServer) -> None:
+    """Issue 45: what Voila sends a phone is compressed when the browser accepts it (the
+    same bytes once unpacked), and sent plain to one that does not."""
+    import gzip
+    import re
+
+    base = voila_server.base_url
+    page = _fetched(f"{base}/voila/render/{APP}.ipynb", gzip_ok=True)
+    assert page[0] == "gzip"
+    html = gzip.decompress(page[1]).decode("utf-8")
+    style = re.search(r'href="(/voila/templates/[^"]+\.css\?v=[^"]+)"', html)
+    assert style, html[:2000]
+    for path in ("/voila/static/voila.js", style.group(1)):
+        packed, plain = _fetched(base + path, gzip_ok=True), _fetched(base + path, False)
+        assert packed[0] == "gzip" and plain[0] == "", path
+        assert gzip.decompress(packed[1]) == plain[1] and len(packed[1]) < len(plain[1]) / 2
 
 
 def test_a_foreign_host_header_is_refused(start_voila: Callable[..., Any]) -> None:

@@ -174,3 +174,38 @@ def test_search_ranks_the_rules_above_the_code(built_site: Path, term: str,
     assert min(d.get("boost", 1) for d in rules) > 1 > max(d.get("boost", 1) for d in api)
     assert any(d["location"].startswith(defined_on) for d in rules), [d["location"] for d in rules]
     assert all(d.get("boost", 1) <= 1 for d in docs if not d["location"].startswith("rules/"))
+
+
+# --- 4. what the site does alone ----------------------------------------------------------
+
+
+def test_the_seats_and_apps_pages_say_what_needs_companion_app() -> None:
+    """The Seats page says before its invites that seats need ``companion app`` and what
+    the site's apps do alone; the Apps page says the same (issue 45: both promised invite
+    links and QR codes the site cannot make)."""
+    from tests.docs.test_issue46_interpretations import _generator_function
+
+    root = Path(__file__).resolve().parents[2]
+    seats = (root / "docs" / "seats.md").read_text(encoding="utf-8")
+    first_invite = seats.index("**Inviting a player**")
+    assert "`companion app`" in seats[:first_invite]
+    alone = seats.split("## On the site alone", 1)[1].split("\n## ", 1)[0]
+    for said in ("`companion app`", "hot seat", "export", "another phone"):
+        assert said in alone, said
+    apps_page = _generator_function("apps_page", {"static_apps": lambda: []})
+    page = " ".join(apps_page().split())
+    for said in ("one device", "hot seat", "`companion app`", "invite links"):
+        assert said in page, said
+
+
+def test_the_search_dialog_is_named() -> None:
+    """Material's search dialog, as its installed template writes it, gets a name on
+    every page (axe's aria-dialog-name); a page without it is left as it is."""
+    import material
+    from mkdocs_hooks import SEARCH_DIALOG_NAMED, named_search_dialog
+
+    partial = (Path(material.__file__).parent / "templates" / "partials" /
+               "search.html").read_text(encoding="utf-8")
+    out = named_search_dialog(partial)
+    assert SEARCH_DIALOG_NAMED in out and out.count('role="dialog"') == 1
+    assert named_search_dialog("<p>no search</p>") == "<p>no search</p>"

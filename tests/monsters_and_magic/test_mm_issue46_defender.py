@@ -317,3 +317,56 @@ def test_the_roller_for_any_creature_attacks_a_prone_character_near_and_far() ->
     briar.one("tc-pick-technique").value = "Dodge"
     briar.tap("spend-ap")
     assert shown_odds(monster) == expected(-1, "normal")  # advantage and disadvantage
+
+
+def test_the_app_stands_a_prone_character_up_with_move() -> None:
+    """From the sheet's turn fold: a Prone character's Strike leaves them down, Move stands
+    them up, and the attack odds against them (shown before a roll) follow."""
+    page = AppPage("monsters_and_magic")
+    briar = sheet_of(page, "Briar")
+    briar.one("tc-pick-state").value = "Prone"
+    briar.tap("add-state")
+    adventurer = briar.one("tc-check").adventurer
+    assert adventurer.has("Prone")
+    briar.tap("section-turn")
+    briar.tap("start-turn")
+    briar.one("tc-pick-technique").value = "Strike"
+    briar.tap("spend-ap")
+    assert adventurer.has("Prone")  # another technique: still down
+    ash = sheet_of(page, "Ash")
+    panel = ash.one("tc-check")
+    panel.ability.value, panel.attack.value = "power", True
+    check = ash.within("tc-check")
+    check.one("tc-select-target").value = "Briar"
+    power = panel.adventurer.check_modifier("power", attack=True)
+    assert shown_odds(check) == expected(power, "advantage")
+    briar = sheet_of(page, "Briar")
+    briar.one("tc-pick-technique").value = "Move"
+    briar.tap("spend-ap")
+    assert not adventurer.has("Prone") and "stands up" in adventurer.log[-1].summary
+    ash = sheet_of(page, "Ash")
+    assert shown_odds(ash.within("tc-check")) == expected(power, "normal")
+
+
+def test_the_app_gives_a_dodgers_cunning_saving_throw_advantage() -> None:
+    """A Dodge taken in the app: the dodger's own cunning saving throw is shown (and
+    rolled) with advantage; a power save, or a cunning check that is no save, is not."""
+    page = AppPage("monsters_and_magic")
+    briar = sheet_of(page, "Briar")
+    briar.tap("section-turn")
+    briar.tap("start-turn")
+    briar.one("tc-pick-technique").value = "Dodge"
+    briar.tap("spend-ap")
+    panel = briar.one("tc-check")
+    check = briar.within("tc-check")
+    panel.ability.value = "cunning"
+    cunning = panel.adventurer.check_modifier("cunning")
+    assert shown_odds(check) == expected(cunning, "normal")  # a check, not a save
+    check.one("tc-check-save").value = True
+    assert shown_odds(check) == expected(cunning, "advantage")
+    panel.ability.value = "power"
+    assert shown_odds(check) == expected(panel.adventurer.check_modifier("power"), "normal")
+    panel.ability.value = "cunning"
+    check.tap("roll")
+    logged = panel.adventurer.log[-1]
+    assert logged.args["save"] is True and "2d20kh1" in logged.summary, logged.summary

@@ -9,6 +9,7 @@ import html
 import importlib.util
 import json
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -70,6 +71,67 @@ def test_a_bad_file_is_one_line_and_nothing_is_imported(
     assert says in page.error.value and 'role="alert"' in page.error.value
     assert "\n" not in page.error.value
     assert names(page) == ["Tuesday"]
+
+
+def _exported(page: Any) -> str:
+    page._safe(page.export)
+    text = page.link.value.split('readonly rows="6" style="width:100%">')[1]
+    return html.unescape(text.split("</textarea>")[0])
+
+
+@pytest.mark.parametrize(("content", "says"), [
+    # 10,000 nested lists took the browser's Python down with no word (issue 45).
+    (b"[" * 10_000 + b"]" * 10_000, "tuesday.json nests more than 64 levels deep: not a "
+                                    "campaign file"),
+    (b'{"format": ' + b"[" * 10_000, "tuesday.json nests more than 64 levels deep"),
+    (b"[" + b"[]," * 1_000_000 + b"[]]", "tuesday.json holds 1,000,002 objects and lists, "
+                                         "more than 1,000,000: too large to be a campaign "
+                                         "file"),
+])
+def test_a_hostile_file_is_refused_by_its_shape_before_it_is_decoded(
+        page: Any, content: bytes, says: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import companion.store.records as records
+
+    monkeypatch.setattr(records, "MAX_CONTAINERS", 1_000_000)
+    # Refused before the page decodes anything (its json is the module's).
+    monkeypatch.setitem(page.import_.__func__.__globals__, "json", SimpleNamespace(loads=_never))
+    upload(page, content)
+    page._safe(page.import_)
+    assert says in page.error.value and "\n" not in page.error.value, page.error.value
+    assert names(page) == ["Tuesday"]
+
+
+def _never(*_args: Any, **_kwargs: Any) -> Any:
+    raise AssertionError("decoded")
+
+
+def test_pasted_text_is_bounded_as_a_file_is(page: Any,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    import companion.store.document as document
+
+    page.text.value = "[" * 10_000 + "]" * 10_000
+    page._safe(page.import_)
+    assert "the pasted text nests more than 64 levels deep" in page.error.value
+    good = _exported(page)
+    monkeypatch.setattr(document, "MAX_IMPORT_BYTES", len(good.encode()) - 1)
+    page.text.value = good
+    page._safe(page.import_)
+    assert (f"the pasted text is {len(good.encode()):,} bytes: a campaign file is at most "
+            f"{len(good.encode()) - 1:,}") in page.error.value
+    assert names(page) == ["Tuesday"]
+
+
+def test_a_truncated_or_padded_export_is_one_line(page: Any) -> None:
+    good = _exported(page)
+    upload(page, good[:len(good) // 2].encode())
+    page._safe(page.import_)
+    assert "not a campaign file (not JSON)" in page.error.value
+    assert "\n" not in page.error.value and names(page) == ["Tuesday"]
+    # Padding is whitespace JSON allows: the same campaign, imported.
+    upload(page, b" " * 100_000 + good.encode() + b"\n" * 100_000)
+    page.new_name.value = "Padded"
+    page._safe(page.import_)
+    assert page.error.value == "" and sorted(names(page)) == ["Padded", "Tuesday"]
 
 
 def test_an_import_under_a_taken_name_says_so_in_the_page_s_words(page: Any) -> None:

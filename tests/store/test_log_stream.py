@@ -140,3 +140,27 @@ def test_a_broken_log_writes_nothing_and_a_changed_one_is_said(
         assert "is damaged: campaign 'T'" in err, err
     with pytest.raises(ChainError), open_store(env_db) as store:
         log_stream.walk(store, store.get_campaign("T"))
+
+
+@pytest.mark.parametrize("damage", ["deleted", "renumbered"])
+def test_the_luck_report_refuses_a_log_with_an_entry_gone(
+        env_db: str, damage: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """The luck report reads the log as ``log`` does (issue 47): an event deleted from the
+    database, or the next one renumbered into its place, is named in one line and no
+    report is written."""
+    import sqlalchemy as sa
+
+    from companion.store.db import database_url
+
+    _played(env_db)
+    engine = sa.create_engine(database_url(env_db))
+    with engine.begin() as conn:
+        conn.execute(sa.text("DELETE FROM companion_events WHERE seq = 5"))
+        if damage == "renumbered":
+            conn.execute(sa.text("UPDATE companion_events SET seq = 5 WHERE seq = 6"))
+    engine.dispose()
+    said = {"deleted": "event 5 is missing", "renumbered": "event 6 is missing"}[damage]
+    for argv in (("luck", "T"), ("luck", "T", "--json"), ("log", "T", "--json")):
+        status, out, err = run(capsys, *argv)
+        assert status != 0 and out == "" and err.count("\n") == 1, (argv, err)
+        assert "is damaged: campaign 'T'" in err and said in err, (argv, err)

@@ -397,7 +397,14 @@ def test_export_import_export_gives_the_same_document(store: Store) -> None:
 
 @pytest.mark.parametrize(("change", "message"), [
     (lambda d: d.update(format="other"), "not a campaign file"),
-    (lambda d: d["events"][1].update(seq=5), r"events\[1\]: field 'seq' must be 2"),
+    # Named as an event, not an index (issue 45): a gap is the missing event.
+    (lambda d: d["events"][1].update(seq=5), r"^campaign file: event 2 is missing \(the file "
+                                             r"goes from event 1 to event 5\): deleted"),
+    (lambda d: d["events"][0].update(seq=3), r"^campaign file: event 1 is missing \(the file "
+                                             r"starts at event 3\)"),
+    (lambda d: d["events"][1].update(seq=1), r"^campaign file: event 1 comes again after "
+                                             r"event 1 \(duplicated or out of order\)$"),
+    (lambda d: d["events"][1].update(seq="2"), r"events\[1\]: field 'seq' must be 2"),
     (lambda d: d["events"][1]["data"].update(change=[[["players"], [3]]]),
      "event 2 .*cannot be applied"),
     (lambda d: d["events"][1]["data"].update(change=[[["players", 7], "Bo"]]),

@@ -201,7 +201,19 @@ def test_costly_odds_are_explained_calmly_and_rolling_still_works(
     assert tray.error.message == ""
     assert len(tray.history) == 1
     assert "too long" in tray.odds_note.value and "rolling works" in tray.odds_note.value
+    assert "simulate" not in tray.odds_note.value  # the engine's words stay out (issue 45)
     assert tray.chart.value == "" and tray.chance.value == ""
+
+
+def test_the_real_refusal_of_huge_odds_is_worded_for_a_player() -> None:
+    tray = make_tray()
+    tray.expr.value = "1000d1000"
+    tray.roll_button.click()
+    assert tray.error.message == "" and len(tray.history) == 1
+    note = tray.odds_note.value
+    assert "would take too long to work out" in note, note
+    for code in ("simulate", "(expr", "bit", "budget"):
+        assert code not in note, note
 
 
 def test_an_unexpected_failure_is_shown_not_raised(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -333,7 +345,8 @@ def test_costly_odds_are_refused_beside_the_odds_and_rolling_still_works() -> No
     tray.expr.value = "100d1000000kh1"
     tray.roll_button.click()
     assert tray.error.message == "" and shown_total(tray) == tray.last_roll.total
-    assert "simulate" in tray.odds_note.value and tray.chart.value == ""
+    assert "too long to work out" in tray.odds_note.value and tray.chart.value == ""
+    assert "simulate" not in tray.odds_note.value
 
 
 def test_twenty_big_rolls_keep_the_page_small() -> None:

@@ -122,3 +122,49 @@ def test_the_browser_store_plugged_in_plays_with_no_thread_and_no_sql(
     assert [c.name for c in again.list_campaigns()] == ["Tuesday"]
     assert {m.name for m in Campaign.open(again, "Tuesday").party} == {"Ash"}
     assert kept  # every change handed to the page to copy into IndexedDB
+
+
+def test_the_campaign_bars_link_names_the_sites_own_page(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the site each app is ``<app>.html``: its campaign bar links there, so the link
+    opened in a new tab (a long-press, which the page's click handler never sees) is no
+    404 (issue 45); under Voila the notebook as before."""
+    from companion.widgets.table.pages import app_heading
+
+    context = PageContext(campaign="Tuesday", who="Mira", role="gm")
+    served = app_heading("Dice tray", context, demo=False).value
+    assert 'href="table.ipynb?campaign=Tuesday"' in served
+    assert context.app_url("dice_tray") == "dice_tray.ipynb?campaign=Tuesday"
+    monkeypatch.setattr(sys, "platform", "emscripten")
+    for demo in (False, True):
+        shown = app_heading("Dice tray", context, demo=demo).value
+        assert ".ipynb" not in shown and 'href="table.html' in shown, shown
+    assert 'href="table.html?campaign=Tuesday"' in app_heading("Dice tray", context,
+                                                               demo=False).value
+    assert context.app_url("dice_tray") == "dice_tray.html?campaign=Tuesday"
+
+
+def test_a_gms_link_opened_on_another_phone_says_where_the_campaign_lives(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A second phone opening the GM's link on the site finds no campaign in its own
+    browser: it is told why and what shares a table (issue 45), in the page's one line."""
+    import threading
+
+    from companion.store import port
+    from companion.store.browser import ELSEWHERE, BrowserStore
+
+    def no_threads(self: threading.Thread) -> None:
+        raise RuntimeError("can't start new thread")
+
+    store = BrowserStore(tmp_path / "idb", persist=None)  # this phone's: empty
+    monkeypatch.setattr(sys, "platform", "emscripten")
+    monkeypatch.setattr(threading.Thread, "start", no_threads)
+    monkeypatch.delenv("COMPANION_DB", raising=False)
+    port.use(store)
+    try:
+        app = TableApp(PageContext.from_query("campaign=Tuesday"))
+        said = app.error.message
+    finally:
+        port.use(None)
+    assert said.startswith("no campaign named 'Tuesday' in this browser"), said
+    assert f"{ELSEWHERE} (campaigns here: none yet)" in said and "\n" not in said, said
+    assert "'companion app'" in ELSEWHERE

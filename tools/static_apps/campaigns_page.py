@@ -103,11 +103,15 @@ class CampaignsPage(widgets.VBox):
             f'style="width:100%">{html.escape(text)}</textarea>')
 
     def import_(self) -> None:
-        from companion.table.opening import import_document, max_import_bytes
+        from companion.table.opening import (
+            check_campaign_text,
+            import_document,
+            max_import_bytes,
+        )
 
         limit = max_import_bytes()  # the CLI's own limit
 
-        text = self.text.value
+        text, name = self.text.value, "the pasted text"
         if self.upload.value:
             item = self.upload.value[0]
             name = str(item.get("name") or "the file")[:80]
@@ -121,12 +125,13 @@ class CampaignsPage(widgets.VBox):
                 raise ValueError(f"{name} is not a campaign file (not UTF-8 text)") from None
         if not text.strip():
             raise ValueError("choose an exported campaign file or paste its text first")
+        check_campaign_text(text, name)  # its size and depth, before anything decodes it
         try:
             doc = json.loads(text)
         except ValueError:
             raise ValueError("not a campaign file (not JSON)") from None
-        name = " ".join(self.new_name.value.split()) or None
-        kept, events = import_document(self.store, doc, name)
+        kept, events = import_document(self.store, doc,
+                                       " ".join(self.new_name.value.split()) or None)
         self.text.value = ""
         self.upload.value = ()
         self.new_name.value = ""

@@ -89,6 +89,7 @@ __all__ = [
     "join_line",
     "join_text",
     "live",
+    "notebook_link",
     "open_table",
     "page_address",
     "page_session",
@@ -187,8 +188,16 @@ class PageContext:
 
     def app_url(self, notebook: str) -> str:
         """A relative link to an app's own notebook page for this campaign and person."""
-        query = self.query()
-        return f"{notebook}.ipynb" + (f"?{query}" if query else "")
+        return notebook_link(notebook, self.query())
+
+
+def notebook_link(notebook: str, query: str = "") -> str:
+    """A relative link to the page of ``notebook`` (``table``, ``dice_tray``): Voila's
+    ``<notebook>.ipynb``, in the serverless apps the site's ``<notebook>.html`` (an
+    ``.ipynb`` there is a 404 in a new tab: the page's click handler that rewrites it never
+    sees a long-press's *Open in new tab*, issue 45)."""
+    page = f"{notebook}.html" if serverless() else f"{notebook}.ipynb"
+    return page + (f"?{query}" if query else "")
 
 
 def page_store() -> Store:

@@ -11,7 +11,7 @@ import ipywidgets as widgets
 
 from companion.widgets.base import APP_MAX_WIDTH, ErrorLine, style_tag
 from companion.widgets.markup import el, frag
-from companion.widgets.table.binding import PageContext
+from companion.widgets.table.binding import PageContext, notebook_link
 
 if TYPE_CHECKING:
     from companion.table.session import Session
@@ -56,14 +56,15 @@ def app_heading(title: str, context: PageContext, *, demo: bool,
     heading = el("h3", title, class_="tc-title") if with_title else None
     if demo:
         text = frag(heading, el("div", "Demo: nothing here is kept. Open the ",
-                                el("a", "Table Companion", href="table.ipynb"),
+                                el("a", "Table Companion", href=notebook_link("table")),
                                 " to play a campaign.", class_="tc-demo"))
     else:
         who = f" · {context.who}" if context.who else ""
         role = {"gm": " (GM)", "player": " (player)", "spectator": " (watching)"}.get(
             context.role, "")
         text = frag(heading, el("div", "Campaign ", el("b", context.campaign), who, role, " · ",
-                                el("a", "Table Companion", href=f"table.ipynb?{context.query()}"),
+                                el("a", "Table Companion",
+                                   href=notebook_link("table", context.query())),
                                 class_="tc-where", data_campaign=context.campaign))
     return widgets.HTML(text)
 
