@@ -14,6 +14,7 @@ Usage in a notebook::
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import ipywidgets as widgets
 
@@ -31,7 +32,7 @@ from companion.widgets.base import (
     row,
 )
 from companion.widgets.markup import details_html, el, frag
-from companion.widgets.rolls import RollControls
+from companion.widgets.rolls import RollControls, RuleRoll, TableAnswers, act_of
 from companion.widgets.seat_controls import act, mover, show_undo, undo
 
 __all__ = ["HitDiceApp"]
@@ -106,6 +107,8 @@ class HitDiceApp(widgets.VBox):
             SaveLoad(m, "hit-dice.json", what="Hit Dice record", error=e),
             box=self,
         )
+        #: Hit Dice sent to the table and not answered yet (a phone's: the table rolls).
+        self.answers = TableAnswers(self.controls.session, self._shown, self._refused)
         bind(m, self.render, error=e)
 
     def _switch(self, field: str, value: bool) -> None:
@@ -119,13 +122,32 @@ class HitDiceApp(widgets.VBox):
         m = self.model
         label = f"{self.who}: Hit Die d{m.die}" if self.who else f"Hit Die d{m.die}"
         out = self.controls.run_act(label, m, "roll_hit_die")
+        session = self.controls.session
+        if self.answers.wait(out, act_of(session, m, "roll_hit_die")):
+            # A phone's: the table rolls it; its answer is shown when it comes (_shown).
+            self.last.value = el("div", out.hidden_html(), class_="tc-hit-die tc-waiting",
+                                 data_face="waiting")
+            return
+        self._shown(out)
+
+    def _shown(self, out: RuleRoll[Any]) -> None:
+        """A Hit Die's roll as this viewer may see it: its face and how it was rolled."""
         if not out.shown:
             self.last.value = out.hidden_html()
             return
+        face = out.value
+        if type(face) is not int:  # a resent act answered from its events: its log line
+            self.last.value = el("div", out.text or "rolled at the table",
+                                 class_="tc-hit-die", data_face="table")
+            return
         how = "real dice" if out.physical else details_html(f"seed {out.seed}")
-        self.last.value = el("div", f"d{m.die} shows ", el("b", out.value), " ",
+        self.last.value = el("div", f"d{self.model.die} shows ", el("b", face), " ",
                              el("small", "(", how, ")"), class_="tc-hit-die",
-                             data_face=out.value)
+                             data_face=face)
+
+    def _refused(self, reason: str) -> None:
+        self.last.value = el("div", f"Not rolled: {reason}", class_="tc-hit-die tc-refused",
+                             data_face="refused")
 
     def render(self) -> None:
         m = self.model

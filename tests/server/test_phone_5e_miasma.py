@@ -1,0 +1,337 @@
+"""Issue 44: the players' apps of the 5e optional rules and Miasma on a phone, in process
+over the real table socket (SQLite and PostgreSQL).
+
+Each app is built as the phone page builds it (its campaign builder,
+[AppSpec.build][companion.widgets.table.apps.AppSpec], on the phone's
+[RemoteSession][companion.table.remote.RemoteSession]), and its buttons are tapped: a
+move that rolls no dice shows at once (the phone's guess) and is stored once as the
+seat's; a rolled move (a Hit Die, a death save, a return attempt) says it waits for the
+table's dice, then shows what the table rolled when its answer comes; a move the seat may
+not make is refused on its one line and nothing is stored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import ipywidgets as widgets
+import pytest
+
+from companion.rulesets.miasma.psychosis import MiasmaTracker
+from companion.rulesets.variant5e.death_and_returning import DeathRecord
+from companion.rulesets.variant5e.healing import HitDice
+from companion.rulesets.variant5e.spell_points import SpellPoints
+from companion.store import open_store
+from companion.store.campaign import create
+from companion.store.port import Store
+from companion.store.records import StoredEvent
+from companion.store.seats import make_seat
+from companion.table import Session
+from companion.table.remote import Remote
+from companion.widgets.rolls import WAITING_LINE
+from companion.widgets.table.apps import HIT_DICE, MIASMA, spec
+from tests.conftest import campaign_of, session_of
+from tests.server.test_remote_session import Wire
+from tests.server.wire import Server
+
+pytestmark = pytest.mark.timeout(180)
+
+
+@pytest.fixture
+def store(db: str) -> Iterator[Store]:
+    opened = open_store(db)
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
+@pytest.fixture
+def server(store: Store) -> Iterator[Server]:
+    running = Server(store)
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+def _5e_table(store: Store) -> Session:
+    """A 5e campaign: Ash a creature, Bryn a caster, each with their Hit Dice record."""
+    gm = session_of(create(store, "F", ["variant5e", "miasma"], who="Mira", role="gm"))
+    for name, member in (("Ash", DeathRecord()), ("Bryn", SpellPoints.new(5, "full"))):
+        gm.add(HIT_DICE.format(name), HitDice.new(5, 8, 2), role="record", owner=name)
+        gm.add(name, member)
+    return gm
+
+
+async def _phone(server: Server, campaign: str, secret: str) -> tuple[Remote, Wire]:
+    remote = Remote(campaign, secret)
+    wire = Wire(remote, server.url)
+    await wire.connect()
+    await wire.until(lambda: remote.ready)
+    return remote, wire
+
+
+def _app(remote: Remote, key: str) -> Any:
+    """The app ``key`` as the phone page builds it, for this phone's seat."""
+    assert remote.session is not None
+    return spec(key).build(remote.session)
+
+
+def _shown(panel: Any) -> Any:
+    """The app a member picker shows now."""
+    (app,) = panel.body.children
+    return app
+
+
+def _pick(panel: Any, name: str) -> Any:
+    """Pick ``name`` in a member picker (by name or by member id); the app shown."""
+    options = [o[1] if isinstance(o, tuple) else o for o in panel.picker.options]
+    labels = [o[0] if isinstance(o, tuple) else o for o in panel.picker.options]
+    panel.picker.value = options[labels.index(name)]
+    return _shown(panel)
+
+
+def _tap(button: widgets.Button) -> None:
+    button.click()
+
+
+def _moves(store: Store, campaign: str) -> list[StoredEvent]:
+    return [e for e in store.events_since(store.get_campaign(campaign).id) if e.kind == "move"]
+
+
+def _rolls(store: Store, campaign: str) -> list[StoredEvent]:
+    return [e for e in store.events_since(store.get_campaign(campaign).id) if e.kind == "roll"]
+
+
+def _head(store: Store, campaign: str) -> int:
+    return store.head(store.get_campaign(campaign).id)
+
+
+def _error(app: Any) -> str:
+    return str(app.error.value)
+
+
+def test_hit_dice_on_a_phone(store: Store, server: Server) -> None:
+    gm = _5e_table(store)
+    secret = make_seat(store, "F", "Ash", "player")
+
+    async def play() -> None:
+        remote, wire = await _phone(server, "F", secret)
+        app = _shown(_app(remote, "hit_dice"))
+        assert app.who == "Ash"
+        # Unrolled: shown at once, stored once as Ash's.
+        app.damage.value = 10
+        _tap(app.buttons["damage"])
+        assert not _error(app)
+        assert app.model.hp == app.model.max_hp - 10  # the phone's guess, at once
+        _tap(app.buttons["short"])
+        await wire.until(lambda: not remote.queue)
+        assert [(e.who, e.role, e.move) for e in _moves(store, "F")[-2:]] == [
+            ("Ash", "player", "take_damage"), ("Ash", "player", "short_rest")]
+        # Rolled: the panel says it waits, then shows the table's face.
+        hp = app.model.hp
+        _tap(app.buttons["roll"])
+        assert not _error(app)
+        assert WAITING_LINE in app.last.value and 'data-face="waiting"' in app.last.value
+        assert app.model.hp == hp  # nothing asserted before the table rolls
+        await wire.until(lambda: not remote.queue)
+        (made,) = [e for e in _moves(store, "F") if e.move == "roll_hit_die"]
+        assert (made.who, made.role) == ("Ash", "player")
+        assert [(e.who, e.role) for e in _rolls(store, "F")] == [("Ash", "player")]
+        gm.refresh()
+        live = campaign_of(gm).tracker(HIT_DICE.format("Ash"), HitDice)
+        face = live.hp - hp - live.con_modifier
+        assert 1 <= face <= 8 and live.hit_dice == 4
+        shown = app.last.value
+        assert WAITING_LINE not in shown and f'data-face="{face}"' in shown
+        assert f"d8 shows <b>{face}</b>" in shown
+        assert app.model.to_dict() == live.to_dict()  # the mirror follows the table
+        wire.drop()
+
+    asyncio.run(play())
+
+
+def test_hit_dice_of_another_seat_are_refused_and_nothing_stored(
+        store: Store, server: Server) -> None:
+    _5e_table(store)
+    secret = make_seat(store, "F", "Ash", "player")
+
+    async def play() -> None:
+        remote, wire = await _phone(server, "F", secret)
+        bryn = _pick(_app(remote, "hit_dice"), "Bryn")
+        head = _head(store, "F")
+        _tap(bryn.buttons["damage"])  # refused at once on the phone
+        assert "Bryn" in _error(bryn) and "\n" not in _error(bryn)
+        assert "Traceback" not in _error(bryn) and not remote.queue
+        # A roll is the table's to judge: refused there, said as the panel's one line.
+        _tap(bryn.buttons["roll"])
+        assert WAITING_LINE in bryn.last.value
+        await wire.until(lambda: not remote.queue)
+        assert bryn.last.value.count("Not rolled: ") == 1 and "tc-refused" in bryn.last.value
+        assert "Bryn" in bryn.last.value and "Traceback" not in bryn.last.value
+        assert _head(store, "F") == head  # nothing stored
+        wire.drop()
+
+    asyncio.run(play())
+
+
+def test_death_and_returning_on_a_phone(store: Store, server: Server) -> None:
+    gm = _5e_table(store)
+    secret = make_seat(store, "F", "Ash", "player")
+
+    async def play() -> None:
+        remote, wire = await _phone(server, "F", secret)
+        app = _shown(_app(remote, "death_and_returning"))
+        _tap(app.buttons["drop"])  # unrolled: at once
+        assert not _error(app) and app.model.condition == "dying"
+        await wire.until(lambda: not remote.queue)
+        assert [(e.who, e.role, e.move) for e in _moves(store, "F")][-1] == (
+            "Ash", "player", "drop_to_zero")
+        _tap(app.buttons["save"])
+        assert not _error(app)
+        assert WAITING_LINE in app.save_roll.value
+        assert app.model.successes == app.model.failures == 0
+        await wire.until(lambda: not remote.queue)
+        (made,) = [e for e in _moves(store, "F") if e.move == "roll_death_save"]
+        assert (made.who, made.role) == ("Ash", "player")
+        assert [(e.who, e.role) for e in _rolls(store, "F")] == [("Ash", "player")]
+        gm.refresh()
+        live = campaign_of(gm).tracker("Ash", DeathRecord)
+        shown = app.save_roll.value
+        found = re.search(r'data-face="(\d+)"', shown)
+        assert WAITING_LINE not in shown and found is not None, shown
+        face = int(found.group(1))
+        assert f"d20 shows <b>{face}</b>" in shown and 'data-n="1"' in shown
+        # The face the table rolled is the one its record counts.
+        if face == 20:
+            assert live.condition != "dying"
+        else:
+            assert (live.successes, live.failures) == ((1, 0) if face >= 10 else
+                                                      (0, 2 if face == 1 else 1))
+        assert app.model.to_dict() == live.to_dict()
+        wire.drop()
+
+    asyncio.run(play())
+
+
+def test_a_return_attempt_from_a_phone_shows_the_table_s_outcome(
+        store: Store, server: Server) -> None:
+    gm = _5e_table(store)
+    gm.act("Ash", "set_modules", "three_strikes", False, True, False)
+    gm.act("Ash", "die")
+    secret = make_seat(store, "F", "Ash", "player")
+
+    async def play() -> None:
+        remote, wire = await _phone(server, "F", secret)
+        app = _shown(_app(remote, "death_and_returning"))
+        app.spell.value = "revivify"
+        _tap(app.buttons["return"])
+        assert not _error(app), _error(app)
+        assert WAITING_LINE in app.attempt.value and 'data-outcome="waiting"' in app.attempt.value
+        await wire.until(lambda: not remote.queue)
+        (made,) = [e for e in _moves(store, "F") if e.move == "roll_return"]
+        assert (made.who, made.role) == ("Ash", "player")
+        gm.refresh()
+        live = campaign_of(gm).tracker("Ash", DeathRecord)
+        shown = app.attempt.value
+        found = re.search(r'data-outcome="(\w+)"', shown)
+        assert found is not None and found.group(1) not in ("waiting", "hidden", "table")
+        assert WAITING_LINE not in shown and "revivify; " in shown
+        assert (found.group(1) == "works") == (live.condition == "alive"), (shown, live)
+        wire.drop()
+
+    asyncio.run(play())
+
+
+def test_death_and_returning_of_another_seat_is_refused(store: Store,
+                                                        server: Server) -> None:
+    gm = _5e_table(store)
+    gm.add("Cato", DeathRecord())
+    gm.act("Cato", "drop_to_zero")
+    secret = make_seat(store, "F", "Ash", "player")
+
+    async def play() -> None:
+        remote, wire = await _phone(server, "F", secret)
+        cato = _pick(_app(remote, "death_and_returning"), "Cato")
+        head = _head(store, "F")
+        _tap(cato.buttons["heal"])
+        assert "Cato" in _error(cato) and "\n" not in _error(cato) and not remote.queue
+        _tap(cato.buttons["save"])
+        await wire.until(lambda: not remote.queue)
+        assert cato.save_roll.value.count("Not rolled: ") == 1
+        assert 'data-face="refused"' in cato.save_roll.value
+        assert _head(store, "F") == head
+        wire.drop()
+
+    asyncio.run(play())
+
+
+def test_spell_points_on_a_phone(store: Store, server: Server) -> None:
+    """The spell-point app rolls no dice: a cast is shown at once and stored once as the
+    caster's; another's pool and the GM's numbers are refused, nothing stored."""
+    gm = _5e_table(store)
+    gm.add("Cato", SpellPoints.new(3, "full"))
+    secret = make_seat(store, "F", "Bryn", "player")
+
+    async def play() -> None:
+        remote, wire = await _phone(server, "F", secret)
+        panel = _app(remote, "spell_points")
+        app = _shown(panel)
+        assert app.model is campaign_of(remote.session).tracker("Bryn", SpellPoints)
+        points = app.model.points
+        _tap(app.cast_buttons[1])
+        assert not _error(app) and app.model.points == points - 2  # at once
+        await wire.until(lambda: not remote.queue)
+        assert [(e.who, e.role, e.move) for e in _moves(store, "F")][-1] == (
+            "Bryn", "player", "cast")
+        gm.refresh()
+        assert campaign_of(gm).tracker("Bryn", SpellPoints).points == points - 2
+        assert app.level.disabled  # the class level is the GM's number here
+        head = _head(store, "F")
+        cato = _pick(panel, "Cato")
+        _tap(cato.cast_buttons[1])
+        assert "Cato" in _error(cato) and "\n" not in _error(cato) and not remote.queue
+        assert _head(store, "F") == head
+        wire.drop()
+
+    asyncio.run(play())
+
+
+def test_the_miasma_tracker_on_a_phone(store: Store, server: Server) -> None:
+    """The Miasma tracker rolls no dice: a move for the seat's own character is shown at
+    once and stored once as theirs; one for another's is refused, nothing stored."""
+    gm = _5e_table(store)
+    gm.add(MIASMA, MiasmaTracker(), role="minigame")
+    for name in ("Ash", "Bryn"):
+        gm.act(MIASMA, "add_character", name)
+    secret = make_seat(store, "F", "Ash", "player")
+
+    async def play() -> None:
+        remote, wire = await _phone(server, "F", secret)
+        app = _app(remote, "miasma_tracker")
+        assert list(app.who.options) == ["Ash"]  # a player moves their own character
+        # The GM's moves are not offered to a player's phone.
+        assert app.gain_button.disabled and app.add_button.disabled
+        assert all(b.disabled for b in app.hour_buttons)
+        assert not app.gated["enter_miasma"].disabled and not app.rest_button.disabled
+        _tap(app.gated["enter_miasma"])
+        assert not _error(app) and app.model.character("Ash").inside  # at once
+        await wire.until(lambda: not remote.queue)
+        assert [(e.who, e.role, e.move) for e in _moves(store, "F")][-1] == (
+            "Ash", "player", "enter_miasma")
+        gm.refresh()
+        assert campaign_of(gm).tracker(MIASMA, MiasmaTracker).character("Ash").inside
+        head = _head(store, "F")
+        app.who.options = ["Ash", "Bryn"]  # a crafted pick of Bryn
+        app.who.value = "Bryn"
+        assert app.gated["enter_miasma"].disabled
+        _tap(app.gated["enter_miasma"])
+        assert "Bryn" in _error(app) and "\n" not in _error(app) and not remote.queue
+        assert _head(store, "F") == head
+        wire.drop()
+
+    asyncio.run(play())
