@@ -30,6 +30,7 @@ from companion.widgets.base import (
     int_box,
     log_html,
     row,
+    safe,
 )
 from companion.widgets.markup import details_html, el, frag
 from companion.widgets.rolls import RollControls, RuleRoll, TableAnswers, act_of
@@ -70,7 +71,9 @@ class HitDiceApp(widgets.VBox):
             box = widgets.Checkbox(value=bool(getattr(m, field)), description=label,
                                    indent=False)
             box.add_class(f"tc-check-{field.replace('_', '-')}")
-            box.observe(lambda ch, f=field: self._switch(f, bool(ch["new"])), names="value")
+            # A switch the seat may not turn (another's record) says so on the error line.
+            box.observe(safe(e)(lambda ch, f=field: self._switch(f, bool(ch["new"]))),
+                        names="value")
             self.switches[field] = box
         self.damage = int_box("Damage", 10, "damage", 0, 999)
         self.face = int_box("Die shows", 1, "face", 1, 12)
@@ -114,7 +117,10 @@ class HitDiceApp(widgets.VBox):
     def _switch(self, field: str, value: bool) -> None:
         """A variant switch applies at once (it is part of the saved record)."""
         if getattr(self.model, field) != value:
-            act(self.model, "set_variant", field, value)
+            try:
+                act(self.model, "set_variant", field, value)
+            finally:
+                self.render()  # a refused switch shows the record's setting again
 
     def roll_die(self) -> None:
         """Roll a Hit Die (or take the die rolled at the table) and spend it, in the mode

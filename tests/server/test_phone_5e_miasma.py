@@ -167,6 +167,10 @@ def test_hit_dice_of_another_seat_are_refused_and_nothing_stored(
         _tap(bryn.buttons["damage"])  # refused at once on the phone
         assert "Bryn" in _error(bryn) and "\n" not in _error(bryn)
         assert "Traceback" not in _error(bryn) and not remote.queue
+        switch = bryn.switches["healing_surges"]
+        switch.value = True  # a variant switch of Bryn's record: refused, shown back off
+        assert "Bryn" in _error(bryn) and not switch.value and not bryn.model.healing_surges
+        assert not remote.queue
         # A roll is the table's to judge: refused there, said as the panel's one line.
         _tap(bryn.buttons["roll"])
         assert WAITING_LINE in bryn.last.value
@@ -281,6 +285,7 @@ def test_spell_points_on_a_phone(store: Store, server: Server) -> None:
         remote, wire = await _phone(server, "F", secret)
         panel = _app(remote, "spell_points")
         app = _shown(panel)
+        assert remote.session is not None
         assert app.model is campaign_of(remote.session).tracker("Bryn", SpellPoints)
         points = app.model.points
         _tap(app.cast_buttons[1])
