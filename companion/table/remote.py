@@ -203,6 +203,13 @@ class MirrorCampaign(Campaign):
         if self.remote is None:
             raise StoreError(PHONE_LINE)
 
+    def _may_add(self, name: str, role: str, owner: str) -> None:
+        """The seat's refusal first; then none is added from a phone at all (adding is no
+        act): refused before anything is sent, so a record's first move, stored with the
+        record as one unit on a Voila page, sends no act for a member the table lacks."""
+        super()._may_add(name, role, owner)
+        raise StoreError(PHONE_LINE)
+
     def send_act(self, act: Act) -> None:
         """Hand ``act`` to the table (refused here when this seat only watches)."""
         self._may_send()

@@ -20,6 +20,7 @@ from typing import Any
 import ipywidgets as widgets
 import pytest
 
+from companion.errors import CompanionError
 from companion.rulesets.miasma.psychosis import MiasmaTracker
 from companion.rulesets.variant5e.death_and_returning import DeathRecord
 from companion.rulesets.variant5e.healing import HitDice
@@ -337,6 +338,38 @@ def test_the_miasma_tracker_on_a_phone(store: Store, server: Server) -> None:
         _tap(app.gated["enter_miasma"])
         assert "Bryn" in _error(app) and "\n" not in _error(app) and not remote.queue
         assert _head(store, "F") == head
+        wire.drop()
+
+    asyncio.run(play())
+
+
+def test_a_record_the_table_lacks_is_said_on_the_phone_and_nothing_sent(
+        store: Store, server: Server) -> None:
+    """A caster with no Hit Dice record yet: its first move would store the record with
+    it, which is no act; the phone says so on the app's line and sends nothing (it once
+    sent the move for a member the table did not have). A Miasma campaign whose tracker
+    the GM has not opened: the app says why it cannot open it."""
+    from companion.table.remote import PHONE_LINE
+
+    gm = session_of(create(store, "F", ["variant5e"], who="Mira", role="gm"))
+    gm.add("Ash", SpellPoints.new(5, "full"))
+    session_of(create(store, "M", ["miasma"], who="Mira", role="gm"))
+    secret = make_seat(store, "F", "Ash", "player")
+    miasma = make_seat(store, "M", "Ash", "player")
+
+    async def play() -> None:
+        remote, wire = await _phone(server, "F", secret)
+        app = _shown(_app(remote, "hit_dice"))
+        head = _head(store, "F")
+        _tap(app.buttons["damage"])
+        assert "make it on the GM" in _error(app) and "\n" not in _error(app)
+        assert not remote.queue and app.model.hp == app.model.max_hp
+        assert _head(store, "F") == head
+        wire.drop()
+        remote, wire = await _phone(server, "M", miasma)
+        with pytest.raises(CompanionError) as raised:
+            _app(remote, "miasma_tracker")
+        assert str(raised.value) == PHONE_LINE and not remote.queue
         wire.drop()
 
     asyncio.run(play())
