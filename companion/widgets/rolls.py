@@ -777,11 +777,6 @@ class TableAnswers:
         self._waiting.append(mine)
         return True
 
-    @property
-    def pending(self) -> int:
-        """How many acts of this panel wait for their answer."""
-        return len(self._waiting)
-
     def _answered(self, outcome: Outcome) -> None:
         for i, mine in enumerate(self._waiting):
             if mine(outcome.act):

@@ -15,6 +15,11 @@ the faces typed are the dice the rule rolls, checked against each die (a death s
 entered as 21 is refused under the box, and nothing changes). An app gets its campaign
 (and so the viewer and role) as ``campaign=``; without one every roll is public.
 
+On a phone (issue 44: a [RemoteSession][companion.table.remote.RemoteSession]) a death
+save or a return attempt is sent to the table, which rolls it: the app says it waits
+([WAITING_LINE][companion.widgets.rolls.WAITING_LINE]) and shows the table's roll when
+its answer comes, or the table's refusal as its line.
+
 - Interpretation: a hidden death save or return still moves the creature's shared record
   (its successes, failures, condition): those consequences are visible by nature; the
   roll is not (the policy of [companion.fairplay][]).

@@ -3,7 +3,9 @@ healing.
 
 ``HitDiceApp`` drives a [HitDice][companion.rulesets.variant5e.healing.HitDice] tracker:
 damage, short and long rests, the healer's kit, a surge and each Hit Die (rolled, or a die
-the player rolled at the table), with the exact odds of what the next dice heal.
+the player rolled at the table), with the exact odds of what the next dice heal. On a
+phone (issue 44) a rolled Hit Die is sent to the table, which rolls it: the app says it
+waits, then shows the table's face (or its refusal) when the answer comes.
 
 Usage in a notebook::
 

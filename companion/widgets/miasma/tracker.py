@@ -1,4 +1,10 @@
-"""The Miasma tracker app: psychosis and stress per character, hour by hour."""
+"""The Miasma tracker app: psychosis and stress per character, hour by hour.
+
+A player's seat (a phone's, issue 44, or a Voila page's) is offered its own character and
+the moves that are the character's own (into or out of the Miasma, eating and drinking, a
+long rest); psychosis, stress, cures, the roster and time passing are the GM's, their
+buttons disabled there. No move of this app rolls dice.
+"""
 
 from __future__ import annotations
 
