@@ -94,7 +94,7 @@ from companion.widgets.sitting import SittingPanel
 
 if TYPE_CHECKING:
     from companion.rule_rolls import RuleCall
-    from companion.table.acts import Outcome
+    from companion.table.acts import Accepted, Outcome
     from companion.table.session import Session
 
 __all__ = ["LOG_ROWS", "MAX_DIE_BOXES", "FacesBox", "RollControls", "RollLogPanel",
@@ -765,6 +765,7 @@ class TableAnswers:
                  refused: Callable[[str], None]) -> None:
         self._show = show
         self._refused = refused
+        self._session = session
         self._waiting: list[Callable[[Act], bool]] = []
         if session is not None:
             session.on_act(self._answered)
@@ -783,10 +784,31 @@ class TableAnswers:
                 del self._waiting[i]
                 if isinstance(outcome, Refused):
                     self._refused(outcome.reason)
-                else:
-                    self._show(_rule_roll(outcome.roll, outcome.value if outcome.value
-                                          is not None else outcome.result))
+                    return
+                roll = outcome.roll if outcome.roll is not None else self._stored(outcome)
+                self._show(_rule_roll(roll, outcome.value if outcome.value is not None
+                                      else outcome.result))
                 return
+
+
+    def _stored(self, outcome: Accepted) -> dict[str, Any] | None:
+        """The roll entry of an act answered from its stored events (a resend judged
+        before a restart, or by another process: no roll or result kept), read off its
+        roll event, stamped with the act's client and number, as this seat was sent it
+        (its text only where the seat may see the roll; the welcome may have brought it
+        before the answer)."""
+        stamp = {"client": outcome.act.client, "seq": outcome.act.seq}
+        held = self._session.events_since(0) if self._session is not None else []
+        for event in [*outcome.events, *reversed(held)]:
+            data = event.get("data")
+            if event.get("kind") == "roll" and isinstance(data, dict) \
+                    and data.get("act") == stamp:
+                text = data.get("text")
+                return {"entry": event.get("seq"), "mode": data.get("mode", "public"),
+                        "commitment": data.get("commitment"),
+                        "shown": isinstance(text, str),
+                        "text": text if isinstance(text, str) else None}
+        return None
 
 
 def act_of(session: Session | None, tracker: Tracker, move: str) -> Callable[[Act], bool]:

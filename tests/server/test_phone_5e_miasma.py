@@ -373,3 +373,105 @@ def test_a_record_the_table_lacks_is_said_on_the_phone_and_nothing_sent(
         wire.drop()
 
     asyncio.run(play())
+
+
+def test_a_death_save_made_offline_or_answered_again_shows_the_table_s_roll(
+        store: Store, server: Server) -> None:
+    """A death save tapped with the socket down waits in the queue and says so; on
+    reconnect the table rolls it and the app shows its face. One whose answer was lost is
+    sent again on the next reconnect and answered from its stored events (no result kept):
+    the app still shows what the table rolled, never the waiting line for good."""
+    import json
+
+    gm = _5e_table(store)
+    gm.act("Ash", "drop_to_zero")
+    secret = make_seat(store, "F", "Ash", "player")
+
+    async def play() -> None:
+        remote, wire = await _phone(server, "F", secret)
+        app = _shown(_app(remote, "death_and_returning"))
+        wire.drop()
+        _tap(app.buttons["save"])
+        assert not _error(app) and len(remote.queue) == 1
+        assert WAITING_LINE in app.save_roll.value
+        await wire.connect()
+        await wire.until(lambda: not remote.queue)
+        found = re.search(r'data-face="(\d+)"', app.save_roll.value)
+        assert found is not None and 'data-n="1"' in app.save_roll.value
+        if not app.model.can_save:  # a natural 20: on its feet, so down again
+            gm.act("Ash", "drop_to_zero")
+            await wire.until(lambda: app.model.can_save)
+        # Its answer lost on the way: the table stored it, the phone never heard.
+        lost: list[str] = []
+
+        def swallow(text: str) -> str:
+            if json.loads(text).get("type") == "accepted":
+                lost.append(text)
+                return "null"
+            return text
+
+        wire.mangle = swallow
+        _tap(app.buttons["save"])
+        await wire.until(lambda: bool(lost))
+        wire.drop()
+        wire.mangle = lambda text: text
+        await wire.connect()
+        await wire.until(lambda: not remote.queue)
+        shown = app.save_roll.value
+        assert WAITING_LINE not in shown and 'data-n="2"' in shown, shown
+        assert re.search(r'data-face="(\d+)"', shown) is not None, shown
+        saves = [e for e in _moves(store, "F") if e.move == "roll_death_save"]
+        assert len(saves) == 2  # made once each
+        wire.drop()
+
+    asyncio.run(play())
+
+
+def test_a_hit_die_answered_by_another_server_from_its_events_shows_the_roll(
+        store: Store, server: Server) -> None:
+    """A Hit Die whose answer was lost, sent again to another server on the same store (a
+    restart, or a club's second process): that one answers from the act's stored events,
+    with no result kept; the app shows the table's line for the roll, not the waiting
+    line for good."""
+    import json
+
+    gm = _5e_table(store)
+    gm.act(HIT_DICE.format("Ash"), "take_damage", 10)
+    gm.act(HIT_DICE.format("Ash"), "short_rest")
+    secret = make_seat(store, "F", "Ash", "player")
+    other = Server(store)
+
+    async def play() -> None:
+        remote, wire = await _phone(server, "F", secret)
+        app = _shown(_app(remote, "hit_dice"))
+        lost: list[str] = []
+
+        def swallow(text: str) -> str:
+            if json.loads(text).get("type") == "accepted":
+                lost.append(text)
+                return "null"
+            return text
+
+        wire.mangle = swallow
+        _tap(app.buttons["roll"])
+        await wire.until(lambda: bool(lost))
+        assert WAITING_LINE in app.last.value
+        wire.drop()
+        wire.mangle = lambda text: text
+        wire.url = other.url
+        await wire.connect()
+        await wire.until(lambda: not remote.queue)
+        (made,) = [e for e in _rolls(store, "F")]
+        shown = app.last.value
+        assert WAITING_LINE not in shown and 'data-face="table"' in shown, shown
+        assert made.data["text"] and made.data["text"] in shown
+        assert len([e for e in _moves(store, "F") if e.move == "roll_hit_die"]) == 1
+        gm.refresh()
+        assert app.model.to_dict() == campaign_of(gm).tracker(
+            HIT_DICE.format("Ash"), HitDice).to_dict()
+        wire.drop()
+
+    try:
+        asyncio.run(play())
+    finally:
+        other.stop()
