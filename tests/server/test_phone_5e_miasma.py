@@ -172,12 +172,11 @@ def test_hit_dice_of_another_seat_are_refused_and_nothing_stored(
         switch.value = True  # a variant switch of Bryn's record: refused, shown back off
         assert "Bryn" in _error(bryn) and not switch.value and not bryn.model.healing_surges
         assert not remote.queue
-        # A roll is the table's to judge: refused there, said as the panel's one line.
+        # A rolled move too: refused at once on the app's line, nothing sent.
+        bryn.error.clear()
         _tap(bryn.buttons["roll"])
-        assert WAITING_LINE in bryn.last.value
-        await wire.until(lambda: not remote.queue)
-        assert bryn.last.value.count("Not rolled: ") == 1 and "tc-refused" in bryn.last.value
-        assert "Bryn" in bryn.last.value and "Traceback" not in bryn.last.value
+        assert "Bryn" in _error(bryn) and "\n" not in _error(bryn) and not remote.queue
+        assert WAITING_LINE not in bryn.last.value
         assert _head(store, "F") == head  # nothing stored
         wire.drop()
 
@@ -265,10 +264,9 @@ def test_death_and_returning_of_another_seat_is_refused(store: Store,
         head = _head(store, "F")
         _tap(cato.buttons["heal"])
         assert "Cato" in _error(cato) and "\n" not in _error(cato) and not remote.queue
+        cato.error.clear()
         _tap(cato.buttons["save"])
-        await wire.until(lambda: not remote.queue)
-        assert cato.save_roll.value.count("Not rolled: ") == 1
-        assert 'data-face="refused"' in cato.save_roll.value
+        assert "Cato" in _error(cato) and "\n" not in _error(cato) and not remote.queue
         assert _head(store, "F") == head
         wire.drop()
 
@@ -475,3 +473,32 @@ def test_a_hit_die_answered_by_another_server_from_its_events_shows_the_roll(
         asyncio.run(play())
     finally:
         other.stop()
+
+
+def test_a_death_save_the_table_refuses_is_said_as_its_line(store: Store,
+                                                          server: Server) -> None:
+    """A death save tapped offline on a dying creature the GM heals meanwhile: the phone
+    said it waits; the table, holding the newer state, refuses it, and the app says so as
+    its one line; nothing is stored for it."""
+    gm = _5e_table(store)
+    gm.act("Ash", "drop_to_zero")
+    secret = make_seat(store, "F", "Ash", "player")
+
+    async def play() -> None:
+        remote, wire = await _phone(server, "F", secret)
+        app = _shown(_app(remote, "death_and_returning"))
+        wire.drop()
+        _tap(app.buttons["save"])
+        assert WAITING_LINE in app.save_roll.value and len(remote.queue) == 1
+        gm.act("Ash", "heal")
+        head = _head(store, "F")
+        await wire.connect()
+        await wire.until(lambda: not remote.queue)
+        shown = app.save_roll.value
+        assert shown.count("Not rolled: ") == 1 and 'data-face="refused"' in shown
+        assert "dying" in shown and "Traceback" not in shown and WAITING_LINE not in shown
+        assert _head(store, "F") == head and not _rolls(store, "F")
+        assert app.model.condition == "alive"  # the GM's heal, followed
+        wire.drop()
+
+    asyncio.run(play())
