@@ -502,3 +502,29 @@ def test_a_death_save_the_table_refuses_is_said_as_its_line(store: Store,
         wire.drop()
 
     asyncio.run(play())
+
+
+def test_a_blind_hit_die_from_a_phone_shows_its_commitment_not_its_face(
+        store: Store, server: Server) -> None:
+    """A Hit Die rolled blind from Ash's phone: the table rolls it and logs its
+    commitment; the app shows the hidden roll's line (its entry and check code), never
+    the face, and no longer the waiting line."""
+    gm = _5e_table(store)
+    gm.act(HIT_DICE.format("Ash"), "take_damage", 10)
+    gm.act(HIT_DICE.format("Ash"), "short_rest")
+    secret = make_seat(store, "F", "Ash", "player")
+
+    async def play() -> None:
+        remote, wire = await _phone(server, "F", secret)
+        app = _shown(_app(remote, "hit_dice"))
+        app.controls.mode.value = "blind"
+        _tap(app.buttons["roll"])
+        assert WAITING_LINE in app.last.value
+        await wire.until(lambda: not remote.queue)
+        (made,) = _rolls(store, "F")
+        shown = app.last.value
+        assert WAITING_LINE not in shown and "Hidden roll committed" in shown
+        assert f"roll log entry {made.seq}" in shown and "shows <b>" not in shown
+        wire.drop()
+
+    asyncio.run(play())
