@@ -5,25 +5,30 @@ A **sitting** is one evening of play (the word keeps it apart from a table
 campaign's first roll after the last close:
 
 1. The server draws a secret **server seed** (32 random bytes, written as 64 lowercase hex
-   digits) and logs at once its SHA-256 (``sitting`` news, ``open``). From then on it
-   cannot change the seed without the change showing at the close. The seed itself is
-   kept by the store beside the log, never in it (issue 49: a sitting record of the
-   campaign, written in the transaction that stores the opening, deleted with the
-   close), so no export, log or view shows it before the close, the GM's neither;
-   whoever holds the database can still read it there. A sitting opened by an earlier
-   version kept it in its opening's data (``"secret"``): it goes on so until it closes.
-2. The same entry publishes every **client seed** of the sitting (``clients``), fixed for
-   its whole length (issue 49, sittings whose ``open`` says ``"v": 2``): the seeds the
-   seats set for it before it opened (``act: next``, ``"next": {seat: seed}``, published
-   at once: ``companion session seed NAME SEED --who WHO`` or
-   [Session.set_client_seed][companion.table.session.Session.set_client_seed]; a seat
-   with no seed in the open sitting offers a fresh one with its first roll) and the
-   opening seat's device seed (``os.urandom``, fresh for each sitting). Nothing published
-   while the sitting is open changes its rolls, so even someone who reads the server seed
-   then (whoever holds the database: no export holds it) finds no client seed that aims a
-   roll; a seat never uses a client seed twice. Sittings opened by earlier versions (no
-   ``"v"``) keep their rule: a seat's client seed published with its first roll, changed
-   at will.
+   digits) and logs at once its SHA-256, before any client seed the sitting takes is
+   published (issue 49, sittings whose ``open`` says ``"v": 3``): the entry that
+   publishes the first client seed for the next sitting commits that sitting's seed first
+   (``sitting`` news, ``commit``: its number and hash); a sitting nobody set a seed for
+   commits it at its opening (``open``). From then on the server cannot change the seed
+   without the change showing at the opening or the close. The seed itself is kept by
+   the store beside the log, never in it (issue 49: a sitting record of the campaign,
+   written in the transaction that stores the commitment, deleted with the close), so no
+   export, log or view shows it before the close, the GM's neither; whoever holds the
+   database can still read it there. A sitting opened by an earlier version kept it in
+   its opening's data (``"secret"``): it goes on so until it closes.
+2. The opening publishes every **client seed** of the sitting (``clients``), fixed for
+   its whole length (issue 49, sittings whose ``open`` says ``"v"`` 2 or 3): the seeds
+   the seats set for it before it opened (``act: next``, ``"next": {seat: seed}``,
+   published at once, after the sitting's commitment: ``companion session seed NAME SEED
+   --who WHO`` or [Session.set_client_seed][companion.table.session.Session.set_client_seed];
+   a seat with no seed in the open sitting offers a fresh one with its first roll), and,
+   at an opening that commits its own seed, the opening seat's device seed
+   (``os.urandom``, fresh for each sitting). Nothing published while the sitting is open
+   changes its rolls, so even someone who reads the server seed then (whoever holds the
+   database: no export holds it) finds no client seed that aims a roll; a seat never uses
+   a client seed twice. Sittings opened by earlier versions keep their rules: ``"v": 2``,
+   the server seed drawn at the opening; no ``"v"``, a seat's client seed published with
+   its first roll, changed at will.
 3. Every roll of the sitting (a dice roll for the roll log in any mode, a rule roll: a
    check, a fight's attack, a table, the Monarchs' deal, an NPC table; a move that rolls)
    gets the next **roll number** ``n`` (1, 2, 3... in the sitting) and the seed::
@@ -69,9 +74,21 @@ By hand, for roll 3 of a sitting (any shell with OpenSSL)::
   seat's seed is one, published in the log), unless the seat sets a new one.
 - Interpretation (issue 49): "client seeds set only at a sitting's opening" was chosen
   over commit-reveal for client seeds: it needs no second round trip from every seat
-  before the first roll, and no seat can stall a sitting by never revealing. Its price:
-  the host draws the server seed after the seeds set for the sitting are public (see
-  docs/fair-dice.md, what a host, a GM and a player can and cannot do).
+  before the first roll, and no seat can stall a sitting by never revealing. The server
+  seed is committed before the first client seed for the sitting, so the host cannot
+  draw it after seeing them; what the host can still do (try the seeds it draws for a
+  seat, or sets for its own seat, against the seed it holds) is in docs/fair-dice.md,
+  what a host, a GM and a player can and cannot do.
+- Interpretation (sitting 1, older campaigns): a sitting with nothing committed before it
+  (the campaign's first, or one nobody set a seed for) commits its seed at its opening and
+  takes the opening seat's device seed, drawn at the same moment. A campaign logged under
+  the rules before (``"v": 2`` openings, seeds for the next sitting with no commitment)
+  verifies as before; seeds it set for its next sitting without a commitment open that
+  sitting under those rules, and its first commitment starts the new ones: from there on
+  ``verify`` refuses a client seed before its sitting's commitment and an opening of the
+  rules before. A committed seed the database does not hold (a campaign imported between
+  the commitment and the opening) is withdrawn by the opening (``"withdrawn": true``): a
+  fresh seed, the seeds set for it dropped, and ``verify`` names the sitting.
 - Interpretation: a seed the GM types (``seed_chosen_by`` in the log) and real dice (the
   player's own, ``physical``) are not derived: the log marks them, and ``verify`` counts
   them apart. Every other seeded roll of a sitting must carry its number.
@@ -98,6 +115,8 @@ from companion.errors import CompanionError, clipped
 
 __all__ = [
     "FAIR_VERSION",
+    "FIXED_VERSIONS",
+    "SITTING_VERSION",
     "FairCheck",
     "SittingError",
     "SittingState",
@@ -117,7 +136,12 @@ FAIR_VERSION = 1
 #: The version of a sitting's rules its opening says (``"v"``): 2 (issue 49) fixes every
 #: client seed at the opening, each fresh for the sitting; an opening without it is of the
 #: rules before (a client seed published with a seat's first roll, changed at will).
-SITTING_VERSION = 2
+SITTING_VERSION = 3
+
+#: The versions whose client seeds are fixed at the opening: 2 (issue 49, the server seed
+#: drawn at the opening) and 3 (issue 49, the server seed committed before any client
+#: seed the sitting takes was published).
+FIXED_VERSIONS = (2, 3)
 
 #: Longest client seed a seat may set (any text of visible characters).
 MAX_CLIENT_SEED = 64
@@ -210,6 +234,22 @@ class SittingState:
     #: Client seeds the seats set for the next sitting (``"next"`` news), published
     #: before it opens: its opening takes every one of them.
     pending: dict[str, str] = field(default_factory=dict)
+    #: The hash of the next sitting's server seed, committed before any client seed for
+    #: it was published (``"commit"`` news, issue 49), and that sitting's number; the
+    #: store keeps the seed apart, as an open sitting's.
+    committed: str = ""
+    committed_for: int = 0
+
+    @property
+    def next_number(self) -> int:
+        """The number of the sitting the next opening opens."""
+        return self.number + 1
+
+    @property
+    def legacy(self) -> bool:
+        """Seeds set for the next sitting before this version committed server seeds (no
+        commitment precedes them): that sitting opens under the rules they were set by."""
+        return bool(self.pending) and not self.committed
 
     def apply(self, seq: int, kind: str, data: Mapping[str, Any]) -> None:
         """Follow one stored event: the sitting news it carries (``"sitting"``: a close,
@@ -227,11 +267,17 @@ class SittingState:
                     True, str(opening.get("server_hash", "")), 0, seq)
                 self.server_seed = seed if isinstance(seed, str) else None
                 self.clients = {}
-                self.fixed = opening.get("v") == SITTING_VERSION
+                self.fixed = opening.get("v") in FIXED_VERSIONS
                 self.pending = {}
+                if self.committed_for == self.number:  # taken (or withdrawn) here
+                    self.committed, self.committed_for = "", 0
             clients = info.get("clients")
             if isinstance(clients, Mapping) and self.open:
                 self.clients.update({str(k): str(v) for k, v in clients.items()})
+            commit = info.get("commit")
+            if isinstance(commit, Mapping):
+                self.committed = str(commit.get("server_hash", ""))
+                self.committed_for = int(commit.get("number", self.next_number))
             coming = info.get("next")
             if isinstance(coming, Mapping):
                 self.pending.update({str(k): str(v) for k, v in coming.items()})
@@ -239,39 +285,100 @@ class SittingState:
         if self.open and isinstance(fair, Mapping) and type(fair.get("n")) is int:
             self.rolls = max(self.rolls, int(fair["n"]))
 
-    def news(self, seat: str, client_seed: str, server_seed: str | None = None
+    def news(self, seat: str, client_seed: str, server_seed: str | None = None,
+             commit_seed: str | None = None
              ) -> tuple[SittingState, dict[str, Any] | None]:
         """Before a roll of ``seat``: the state to derive it from, and the news the roll's
         event must carry (a sitting opened, the seat's client seed), or ``None`` when
         there is none. ``server_seed``: with no sitting open, the seed the next one opens
-        with (else a fresh one); with one open, its seed as the store keeps it (checked
-        against the published hash), unless the log itself holds it (an older sitting).
+        with: the one committed for it (as the store keeps it), else a fresh one; with one
+        open, its seed as the store keeps it (checked against the published hash), unless
+        the log itself holds it (an older sitting). ``commit_seed``: the seed to commit
+        the sitting after with, if this roll's news must commit it (else a fresh one).
         ``self`` is not changed (nothing is news until its event is stored).
 
-        An opening's news carries the seed as ``"secret": {"server_seed": ...}`` for the
-        store only: it keeps it apart from the chained event ([keep_apart][companion.store.
-        port.keep_apart]), so no export, log or view holds it until the close."""
+        An opening's news carries the seeds it draws as ``"secret"`` (``server_seed``: the
+        sitting's, ``next_server_seed``: the one it commits the next sitting to) for the
+        store only: it keeps them apart from the chained event ([keep_apart][companion.
+        store.port.keep_apart]), so no export, log or view holds them until the close.
+
+        - Interpretation (issue 49, the server seed committed first): a sitting opens with
+          the seed committed for it, and takes exactly the client seeds set for it after
+          that commitment; no seed is added at the opening (the opening seat's device
+          seed would be one the host draws knowing the server seed: a free try at every
+          roll). A sitting with no commitment (sitting 1, or none set for it) draws its
+          seed at its opening and takes the opening seat's device seed with it, drawn at
+          the same moment. A committed seed this database does not hold (a campaign
+          imported between the commitment and the opening) is withdrawn: the opening says
+          so (``"withdrawn": true``), draws a fresh seed and drops the seeds set for it
+          (``verify`` names the sitting). Seeds set for the next sitting by an earlier
+          version (no commitment before them) open that sitting under its rules (v2)."""
         state = SittingState.from_dict(self.to_dict())
         info: dict[str, Any] = {}
         if not state.open:
-            server = server_seed or new_server_seed()
-            info["open"] = {"number": state.number + 1, "server_hash": server_hash(server),
-                            "v": SITTING_VERSION}
-            info["secret"] = {"server_seed": server}
-            # Every client seed of the sitting, fixed here: the ones set for it, and the
-            # opening seat's (fresh for each sitting).
-            info["clients"] = {seat: client_seed, **state.pending}
-        else:
-            state.server_seed = state.open_seed(server_seed)
-            if not state.fixed and state.clients.get(seat) != client_seed:
-                info["clients"] = {seat: client_seed}  # an older sitting, still open
-            elif state.fixed and seat not in state.clients and seat not in state.pending:
-                # A seat with no client seed in this sitting offers one for the next: it
-                # is public before the next server seed is drawn.
-                info["next"] = {seat: client_seed}
-        if info:
+            number = state.next_number
+            if state.committed and state.committed_for == number and server_seed \
+                    and server_hash(server_seed) == state.committed:
+                info["open"] = {"number": number, "server_hash": state.committed,
+                                "v": SITTING_VERSION}
+                if state.pending:
+                    info["clients"] = dict(state.pending)
+            elif state.legacy:
+                server = server_seed or new_server_seed()
+                info["open"] = {"number": number, "server_hash": server_hash(server),
+                                "v": 2}
+                info["secret"] = {"server_seed": server}
+                info["clients"] = {seat: client_seed, **state.pending}
+            else:
+                server = new_server_seed() if state.committed else (
+                    server_seed or new_server_seed())
+                info["open"] = {"number": number, "server_hash": server_hash(server),
+                                "v": SITTING_VERSION}
+                if state.committed:
+                    info["open"]["withdrawn"] = True
+                    state.pending = {}
+                info["secret"] = {"server_seed": server}
+                info["clients"] = {seat: client_seed}
             state.apply(0, "", {"sitting": info})
+            state.server_seed = str(server_seed if "secret" not in info
+                                    else info["secret"]["server_seed"])
+            if seat not in state.clients:
+                # The opening seat has no seed in this sitting: it offers one for the
+                # next, after committing that one's seed (issue 49).
+                extra = state.offer(seat, new_client_seed(), commit_seed)
+                state.apply(0, "", {"sitting": extra})
+                secret = {**info.get("secret", {}), **extra.pop("secret", {})}
+                info.update(extra)
+                if secret:
+                    info["secret"] = secret
+            return state, info
+        state.server_seed = state.open_seed(server_seed)
+        if not state.fixed and state.clients.get(seat) != client_seed:
+            info["clients"] = {seat: client_seed}  # an older sitting, still open
+        elif state.fixed and seat not in state.clients and seat not in state.pending:
+            # A seat with no client seed in this sitting offers one for the next: it
+            # is published after the next server seed is committed.
+            info = state.offer(seat, client_seed, commit_seed)
+        if info:
+            seed = state.server_seed
+            state.apply(0, "", {"sitting": info})
+            state.server_seed = seed
         return state, info or None
+
+    def offer(self, seat: str, seed: str, commit_seed: str | None = None
+              ) -> dict[str, Any]:
+        """The news that publishes ``seed`` as ``seat``'s client seed for the next
+        sitting: first, if none is committed yet, that sitting's server seed's hash
+        (``"commit"``; the seed itself in ``"secret"``, kept apart by the store), so the
+        server seed exists before the client seed is public (issue 49). Seeds already
+        set under an earlier version's rules get no commitment (see ``legacy``)."""
+        info: dict[str, Any] = {}
+        if not self.committed and not self.pending:
+            server = commit_seed or new_server_seed()
+            info["commit"] = {"number": self.next_number, "server_hash": server_hash(server)}
+            info["secret"] = {"next_server_seed": server}
+        info["next"] = {seat: seed}
+        return info
 
     def open_seed(self, kept: str | None) -> str:
         """The open sitting's server seed: the one its log holds (a sitting opened by an
@@ -292,7 +399,8 @@ class SittingState:
         return {"number": self.number, "open": self.open, "hash": self.hash,
                 "server_seed": self.server_seed, "clients": dict(self.clients),
                 "rolls": self.rolls, "opened_at": self.opened_at, "fixed": self.fixed,
-                "pending": dict(self.pending)}
+                "pending": dict(self.pending), "committed": self.committed,
+                "committed_for": self.committed_for}
 
     @classmethod
     def from_dict(cls, saved: Any) -> SittingState:
@@ -305,7 +413,8 @@ class SittingState:
                    {str(k): str(v) for k, v in dict(saved.get("clients") or {}).items()},
                    int(saved.get("rolls", 0)), int(saved.get("opened_at", 0)),
                    bool(saved.get("fixed", False)),
-                   {str(k): str(v) for k, v in dict(saved.get("pending") or {}).items()})
+                   {str(k): str(v) for k, v in dict(saved.get("pending") or {}).items()},
+                   str(saved.get("committed", "")), int(saved.get("committed_for", 0)))
 
     def tag(self, n: int) -> dict[str, Any]:
         """What roll ``n``'s entry records (``"fair"``)."""
@@ -336,7 +445,9 @@ class _Sitting:
     server_seed: str | None = None
     closed: int = 0
     hidden: dict[int, tuple[int, dict[str, str]]] = field(default_factory=dict)
-    fixed: bool = False  # its client seeds fixed at its opening (SITTING_VERSION)
+    fixed: bool = False  # its client seeds fixed at its opening (FIXED_VERSIONS)
+    committed: int = 0  # the entry that committed its server seed before it opened
+    v3: bool = False  # opened under the rules that commit the server seed first
 
 
 class FairCheck:
@@ -363,6 +474,12 @@ class FairCheck:
         #: each seat used in a sitting (seed -> the sitting), to hold them fresh.
         self.pending: dict[str, tuple[str, int]] = {}
         self.used: dict[tuple[str, str], int] = {}
+        #: The next sitting's commitment (its number, server seed's hash, entry), and the
+        #: first entry of the rules that commit the server seed first (issue 49: from
+        #: there on every client seed needs its sitting's commitment before it).
+        self.commitment: tuple[int, str, int] | None = None
+        self.committing = 0
+        self.withdrawn: list[str] = []
 
     def news(self, seq: int, info: Any) -> None:
         """The sitting news an entry carries (its ``"sitting"``): a close, an open, client
@@ -389,10 +506,44 @@ class FairCheck:
             sitting.clients.update(clients)
         elif opening is not None and self.current is not None and self.current.fixed:
             self._fixed_clients(seq, self.current, {}, True)
+        commit = info.get("commit")
+        if commit is not None:
+            self._commit(seq, commit)
         coming = info.get("next")
         if coming is not None:
             _check_clients(seq, coming)
+            number = self._next_number()
+            if self.committing and (self.commitment is None
+                                    or self.commitment[0] != number):
+                seat = next(iter(coming), "")
+                raise SittingError(f"entry {seq}: the client seed of {clipped(seat, 40)} "
+                                   f"for sitting {number} is published before that "
+                                   "sitting's server seed was committed: the host could "
+                                   "draw the server seed after seeing it")
             self.pending.update({k: (v, seq) for k, v in coming.items()})
+
+    def _next_number(self) -> int:
+        """The number of the sitting the next opening opens."""
+        return max(self.sittings, default=0) + 1
+
+    def _commit(self, seq: int, commit: Any) -> None:
+        """The next sitting's server seed committed (its hash) before any client seed for
+        it is published (issue 49)."""
+        number = commit.get("number") if isinstance(commit, Mapping) else None
+        digest = commit.get("server_hash") if isinstance(commit, Mapping) else None
+        if number != self._next_number():
+            raise SittingError(f"entry {seq}: commits the server seed of sitting "
+                               f"{clipped(repr(number), 20)}, which is not the next "
+                               "sitting")
+        if not isinstance(digest, str) or not _HEX64.fullmatch(digest):
+            raise SittingError(f"entry {seq}: commits sitting {number}'s server seed with "
+                               "no hash (64 hex digits)")
+        if self.commitment is not None:
+            raise SittingError(f"entry {seq}: commits sitting {number}'s server seed again "
+                               f"(it was committed in entry {self.commitment[2]}): the "
+                               "host could draw it again after seeing the client seeds")
+        self.commitment = (number, digest, seq)
+        self.committing = self.committing or seq
 
     def _fixed_clients(self, seq: int, sitting: _Sitting, clients: Mapping[str, str],
                        opening: bool) -> None:
@@ -403,6 +554,30 @@ class FairCheck:
             raise SittingError(f"entry {seq}: a client seed published after sitting "
                                f"{sitting.number} opened (entry {sitting.opened}): its "
                                "client seeds are fixed at its opening")
+        if sitting.committed:
+            # Committed first: every client seed set for it after the commitment, none
+            # added at the opening (the host knows the server seed by then).
+            for seat, seed in clients.items():
+                set_at = self.pending.get(seat)
+                if set_at is None or set_at[0] != seed:
+                    raise SittingError(
+                        f"entry {seq}: sitting {sitting.number} opens with a client seed "
+                        f"of {clipped(seat, 40)} not set for it after its server seed was "
+                        f"committed (entry {sitting.committed}): the host could pick it "
+                        "knowing the server seed")
+                if set_at[1] < sitting.committed:
+                    raise SittingError(
+                        f"entry {seq}: the client seed of {clipped(seat, 40)} for sitting "
+                        f"{sitting.number} was published in entry {set_at[1]}, before its "
+                        f"server seed was committed (entry {sitting.committed}): the host "
+                        "could draw the server seed after seeing it")
+        elif sitting.v3 and self.pending:
+            seat, (_, where) = next(iter(self.pending.items()))
+            raise SittingError(f"entry {seq}: the client seed of {clipped(seat, 40)} for "
+                               f"sitting {sitting.number} was published in entry {where}, "
+                               "before its server seed was committed (it opens drawing a "
+                               "new one): the host could draw the server seed after "
+                               "seeing it")
         for seat, (seed, where) in self.pending.items():
             if clients.get(seat) != seed:
                 raise SittingError(f"entry {seq}: sitting {sitting.number} opens without "
@@ -430,8 +605,37 @@ class FairCheck:
         if not isinstance(digest, str) or not _HEX64.fullmatch(digest):
             raise SittingError(f"entry {seq}: sitting {number} opens with no server seed's "
                                "hash (64 hex digits)")
+        version = opening.get("v")
+        committed = 0
+        if version == SITTING_VERSION:
+            self.committing = self.committing or seq
+            promised, self.commitment = self.commitment, None
+            if promised is not None and opening.get("withdrawn") is True:
+                # The committed seed was not in the database the sitting opened in (a
+                # campaign imported meanwhile): a fresh seed, the seeds set dropped.
+                dropped = len(self.pending)
+                self.pending = {}
+                self.withdrawn.append(
+                    f"sitting {number} (entry {seq}) opened with a new server seed, not "
+                    f"the one committed in entry {promised[2]} (withdrawn: not in the "
+                    f"database it opened in); {dropped} client seed"
+                    f"{'s' if dropped != 1 else ''} set for it dropped")
+            elif promised is not None:
+                if promised[1] != digest:
+                    raise SittingError(
+                        f"entry {seq}: sitting {number} opens with a server seed whose "
+                        "hash is not the one committed for it in entry "
+                        f"{promised[2]}: the server seed was drawn again after the client "
+                        "seeds were published")
+                committed = promised[2]
+        elif self.committing:
+            raise SittingError(f"entry {seq}: sitting {number} opens under the rules before "
+                               "server seeds were committed first, after the log began "
+                               f"committing them (entry {self.committing}): its server "
+                               "seed could be drawn after seeing its client seeds")
         self.current = self.sittings[number] = _Sitting(
-            number, seq, digest, fixed=opening.get("v") == SITTING_VERSION)
+            number, seq, digest, fixed=version in FIXED_VERSIONS, committed=committed,
+            v3=version == SITTING_VERSION)
 
     def _close(self, seq: int, close: Any) -> None:
         number = close.get("number") if isinstance(close, Mapping) else None
@@ -583,6 +787,7 @@ class FairCheck:
         if self.own:
             lines.append(f"{self.own} roll{'s' if self.own != 1 else ''} with the "
                          "player's own dice")
+        lines.extend(self.withdrawn)
         return lines
 
 
@@ -610,6 +815,10 @@ def summary(info: Any) -> str:
     clients = info.get("clients")
     if isinstance(clients, Mapping):
         parts.extend(f"client seed of {seat}: {seed}" for seat, seed in clients.items())
+    commit = info.get("commit")
+    if isinstance(commit, Mapping):
+        parts.append(f"sitting {commit.get('number')}'s server seed committed (SHA-256 "
+                     f"{str(commit.get('server_hash', ''))[:16]}…)")
     coming = info.get("next")
     if isinstance(coming, Mapping):
         parts.extend(f"client seed of {seat} for the next sitting: {seed}"

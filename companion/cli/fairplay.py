@@ -343,8 +343,14 @@ def _show_sitting(args: argparse.Namespace) -> int:
 
     with store_of(args.name) as store:
         state = Campaign.open(store, args.name).sitting
-    out = {"sitting": state.number, "open": state.open, "server_hash": state.hash or None,
-           "clients": state.clients, "rolls": state.rolls}
+    out: dict[str, Any] = {"sitting": state.number, "open": state.open,
+                           "server_hash": state.hash or None, "clients": state.clients,
+                           "rolls": state.rolls}
+    # Issue 49: the next sitting's server seed, committed before the seeds set for it.
+    coming = {"sitting": state.next_number, "server_hash": state.committed or None,
+              "clients": state.pending}
+    if state.committed or state.pending:
+        out["next"] = coming
     if args.json:
         _json(out)
     elif not state.number:
@@ -357,6 +363,12 @@ def _show_sitting(args: argparse.Namespace) -> int:
             sys.stdout.write(f"  server seed's SHA-256: {state.hash}\n")
             for seat, seed in sorted(state.clients.items()):
                 sys.stdout.write(f"  client seed of {seat}: {seed}\n")
+        if state.committed:
+            sys.stdout.write(f"  sitting {state.next_number}'s server seed, committed: "
+                             f"SHA-256 {state.committed}\n")
+        for seat, seed in sorted(state.pending.items()):
+            sys.stdout.write(f"  client seed of {seat} for sitting {state.next_number}: "
+                             f"{seed}\n")
     return 0
 
 

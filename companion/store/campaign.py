@@ -195,9 +195,10 @@ class Campaign(Seam, RollLog):
         #: The server seed the next sitting opens with, drawn once: a roll made again
         #: (another screen moved first, a refusal) gets the same seed, not a new draw.
         self._next_server_seed: str | None = None
-        #: The open sitting's server seed as the store keeps it (issue 49: never in the
-        #: log, the campaign's state or a snapshot), as (its published hash, the seed).
-        self._kept_seed: tuple[str, str] | None = None
+        #: The server seeds the store keeps apart that this screen has read or drawn (the
+        #: open sitting's, the one committed for the next; issue 49: never in the log, the
+        #: campaign's state or a snapshot), by their published hash.
+        self._kept_seeds: dict[str, str] = {}
 
     # -- changing ------------------------------------------------------------------------
 
@@ -334,7 +335,7 @@ class Campaign(Seam, RollLog):
         state = self.sitting
         if state.open and state.fixed and seat in state.clients:
             return state.clients[seat]
-        if seat in state.pending and not state.open:
+        if seat in state.pending:  # set for the next sitting (an open one's are fixed)
             return state.pending[seat]
         # The sitting it is for: the next one (a sitting open with the seeds of an older
         # version's rules takes this screen's seed as it is).
@@ -364,7 +365,11 @@ class Campaign(Seam, RollLog):
             # is published at once for the next sitting, which takes it when it opens.
             if state.pending.get(seat) == chosen:
                 return None
-            return NewEvent("sitting", data={"sitting": {"next": {seat: chosen}}})
+            # The next sitting's server seed is committed first, in the same entry, if it
+            # is not yet (issue 49): it exists before any client seed for it is public.
+            news = state.offer(seat, chosen, new_server_seed())
+            self._memo_secrets(news)
+            return NewEvent("sitting", data={"sitting": news})
 
         return self._sitting_write(make)
 
@@ -411,38 +416,55 @@ class Campaign(Seam, RollLog):
             # Another device of this seat published the seat's seed: roll with it.
             self._client_seed, self._client_for = known, self.sitting.number
         server: str | None
-        if not self.sitting.open:
+        if not self.sitting.open and self.sitting.committed:
+            # The seed committed for the next sitting, as the store keeps it (``None``: not
+            # in this database; the opening then withdraws it, companion.sittings).
+            server = self._kept(self.sitting.committed)
+        elif not self.sitting.open:
             if self._next_server_seed is None:
                 self._next_server_seed = new_server_seed()
             server = self._next_server_seed
         else:
             server = self.sitting.server_seed or self._open_sitting_seed()
-        return self.sitting.news(seat, self.client_seed, server)
+        # The seed a commitment in this news would bind the next sitting to (drawn here,
+        # as every server seed this screen draws).
+        return self.sitting.news(seat, self.client_seed, server, new_server_seed())
 
     def _open_sitting_seed(self) -> str | None:
         """The open sitting's server seed as the store keeps it apart from the log (issue
         49), read once per sitting; ``None`` when this database does not hold it (a
         campaign imported with its sitting open)."""
-        digest = self.sitting.hash
-        if self._kept_seed is not None and self._kept_seed[0] == digest:
-            return self._kept_seed[1]
+        return self._kept(self.sitting.hash)
+
+    def _kept(self, digest: str) -> str | None:
+        """The server seed the store keeps apart under ``digest`` (an open sitting's, or
+        the one committed for the next), if it hashes to it."""
+        if digest in self._kept_seeds:
+            return self._kept_seeds[digest]
         if self.store is None:
             return None
         seed = self.store.sitting_secret(self.info.id, digest)
         if seed is not None and server_hash(seed) == digest:
-            self._kept_seed = (digest, seed)
+            self._kept_seeds[digest] = seed
             return seed
         return None
+
+    def _memo_secrets(self, news: dict[str, Any]) -> None:
+        secret = news.get("secret")
+        if isinstance(secret, dict):
+            for seed in secret.values():
+                if isinstance(seed, str):
+                    self._kept_seeds[server_hash(seed)] = seed
 
     def _fair_seed(self, scope: RollScope) -> tuple[int, dict[str, Any]]:
         """The next roll number's seed in ``scope`` (the unit it is stored with) and its
         record; the unit's first takes the sitting's news with it."""
         if scope.sitting is None:
             scope.sitting, scope.news = self._news()
-            if scope.news and "open" in scope.news and scope.sitting.server_seed:
-                # The seed the store will keep if the opening is stored (a memo by its
-                # hash: an opening not stored is never the campaign's sitting).
-                self._kept_seed = (scope.sitting.hash, scope.sitting.server_seed)
+            if scope.news:
+                # The seeds the store will keep if the news is stored (a memo by their
+                # hash: an opening or commitment not stored is never the campaign's).
+                self._memo_secrets(scope.news)
         n = scope.sitting.rolls + scope.fair_used + 1
         scope.fair_used += 1
         return scope.sitting.seed(n), scope.sitting.tag(n)

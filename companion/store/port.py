@@ -101,7 +101,8 @@ class Store(Protocol):
 
     A sitting's server seed never enters the log before its close (issue 49): an
     appended event whose sitting news opens a sitting carries it as
-    ``data["sitting"]["secret"]["server_seed"]``, and ``append`` keeps it apart
+    ``data["sitting"]["secret"]["server_seed"]`` (one that commits the next sitting's
+    seed, as ``["next_server_seed"]``), and ``append`` keeps it apart
     ([keep_apart][companion.store.port.keep_apart]): the event is stored and chained
     without it, the seed in the campaign's sitting record (by the hash the opening
     publishes), in the same transaction; an appended close of that sitting deletes the
@@ -207,14 +208,23 @@ def keep_apart(new: Sequence[NewEvent]) -> tuple[list[NewEvent], dict[str, str],
         if "secret" not in news:
             events.append(event)
             continue
-        secret, opening = news["secret"], news.get("open")
-        seed = secret.get("server_seed") if isinstance(secret, dict) else None
-        if not isinstance(seed, str) or not _HEX64.fullmatch(seed) \
-                or not isinstance(opening, dict) \
-                or opening.get("server_hash") != server_hash(seed):
-            raise StoreError("a sitting's server seed to keep is not the one its opening "
-                             "publishes the hash of: nothing was stored")
-        kept[server_hash(seed)] = seed
+        secret = news["secret"]
+        if not isinstance(secret, dict) or not secret \
+                or set(secret) - {"server_seed", "next_server_seed"}:
+            raise StoreError("a sitting's secret to keep is not a server seed: nothing "
+                             "was stored")
+        # The opening's seed, and the one a commitment binds the next sitting to.
+        for key, news_key in (("server_seed", "open"), ("next_server_seed", "commit")):
+            if key not in secret:
+                continue
+            seed, published = secret[key], news.get(news_key)
+            if not isinstance(seed, str) or not _HEX64.fullmatch(seed) \
+                    or not isinstance(published, dict) \
+                    or published.get("server_hash") != server_hash(seed):
+                raise StoreError(f"a sitting's server seed to keep is not the one its "
+                                 f"{'opening' if key == 'server_seed' else 'commitment'} "
+                                 "publishes the hash of: nothing was stored")
+            kept[server_hash(seed)] = seed
         shown = {k: v for k, v in news.items() if k != "secret"}
         events.append(dataclasses.replace(event, data={**event.data, "sitting": shown}))
     return events, kept, closed

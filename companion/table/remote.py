@@ -384,6 +384,7 @@ class RemoteSession(Session):
         own = tuple(dice) if dice is not None else None
         self._send(Act("", "roll", {"expr": expr}, RollSpec(mode, own_dice=own,
                                                             seed=chosen_seed)))
+        # Entry 0: not logged yet (the table rolls it; its answer names the entry).
         return LoggedRoll(0, mode, None, self.who, self.role, None)
 
     def rule_roll(self, label: str, action: Callable[..., Any], text: Callable[[Any], str] = str,

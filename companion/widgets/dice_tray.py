@@ -26,6 +26,13 @@ campaign the modes are disabled (a roll stays on this screen). A roll made with 
 has no seed, so it is not kept in the tray's replay history (with a campaign it is in the
 roll log, marked as real dice).
 
+On a phone (issue 44: a [RemoteSession][companion.table.remote.RemoteSession]) every roll
+is an act the table judges and rolls: the tray says it waits
+([WAITING_LINE][companion.widgets.rolls.WAITING_LINE]) and shows the table's answer when
+it comes: the total and the dice (a roll with a seed made again from it, checked against
+the table's, and kept in the replay history), the commitment of a roll this seat may not
+see, or the table's refusal as its one line.
+
 What the page holds stays bounded: a roll shows at most ``TRAY_MAX_DICE`` dice (the rest
 are counted; the total is exact), the history is the bounded
 [HistoryView][companion.widgets.base.HistoryView], and an expression the engine refuses
@@ -47,6 +54,7 @@ from companion import dice
 from companion.dice import render
 from companion.errors import CompanionError, DiceSyntaxError, OddsTooCostlyError, clipped
 from companion.history import RollHistory
+from companion.table.acts import Refused
 from companion.widgets.base import (
     SEED_BOUND,
     ErrorLine,
@@ -60,10 +68,17 @@ from companion.widgets.base import (
     safe,
     text_box,
 )
-from companion.widgets.markup import Markup, details_html, el, frag, join
-from companion.widgets.rolls import RollLogPanel, RollModePanel, RollOutcome, seat_html
+from companion.widgets.markup import Markup, details_html, el, frag, join, roll_text_html
+from companion.widgets.rolls import (
+    RollLogPanel,
+    RollModePanel,
+    RollOutcome,
+    hidden_line,
+    seat_html,
+)
 
 if TYPE_CHECKING:
+    from companion.table.acts import Accepted, Outcome
     from companion.table.session import Session
 
 __all__ = ["QUICK_ROLLS", "SEED_BOUND", "TRAY_CHART_BARS", "TRAY_MAX_DICE", "DiceTray",
@@ -227,6 +242,11 @@ def keep_notes(expr: str) -> list[str]:
     return notes
 
 
+def _as_dict(value: object) -> dict[str, Any]:
+    """``value`` if it is a JSON object (a part of a table's answer), else ``{}``."""
+    return value if isinstance(value, dict) else {}
+
+
 def _parse_int(text: str, what: str) -> int | None:
     text = text.strip()
     if not text:
@@ -347,6 +367,13 @@ class DiceTray(widgets.VBox):
         )
         # Show the starting expression's odds before the first roll.
         safe(self.error)(self._update_odds)(expr.strip())
+        #: The expressions of rolls sent to the table and not answered yet (a phone's:
+        #: the table rolls them), oldest first.
+        self._waiting: list[str] = []
+        if session is not None:
+            # An answer is no move of this page: a failure showing it is said on the error
+            # line, never raised into the socket's handler.
+            session.on_act(safe(self.error, clear_on_success=False)(self._answered))
 
     # -- moves ---------------------------------------------------------------------------
     def roll(self) -> Any:
@@ -355,10 +382,24 @@ class DiceTray(widgets.VBox):
         if not expr:
             raise CompanionError("expression: type a dice expression, e.g. 2d6+1")
         seed = _parse_int(self.seed.value, "seed") if self.seed_shown else None  # None: drawn
+        from companion.dice.parse import parse
+
         try:
+            # Read here first: on a phone the roll is an act for the table, and a typo is
+            # said at once in the player's words rather than sent to be refused.
+            parse(expr)
             outcome: RollOutcome = self.modes.perform(expr, seed=seed)
         except DiceSyntaxError as exc:
             raise CompanionError(plain_syntax_error(exc)) from None
+        if outcome.sent:
+            # A phone's roll: on its way to the table, which rolls it; its result is shown
+            # when the answer comes (``_answered``), nothing asserted now.
+            self._waiting.append(expr)
+            self.last_roll, self.last_seed = None, None
+            self.result.value = el("div", outcome.hidden_html(), class_="tc-result tc-waiting",
+                                   data_n=self._shown)
+            self._update_odds(expr)
+            return None
         self._shown += 1
         result = outcome.roll
         self.last_roll, self.last_seed = result, outcome.seed
@@ -374,6 +415,79 @@ class DiceTray(widgets.VBox):
                               record.n)
         self._update_odds(expr)
         return result
+
+    def _answered(self, outcome: Outcome) -> None:
+        """The table's answer to an act of this seat: a roll this tray sent and waits for
+        is shown (see the module's docstring), or its refusal said."""
+        act = outcome.act
+        expr = act.args.get("expr")
+        if act.move != "roll" or act.tracker or expr not in self._waiting:
+            return
+        self._waiting.remove(expr)
+        self._shown += 1
+        n = self._shown
+        if isinstance(outcome, Refused):
+            self.result.value = el("div", f"Not rolled: {outcome.reason}",
+                                   class_="tc-result tc-refused", data_n=n)
+            return
+        entry = outcome.roll or {}
+        number = entry.get("entry")
+        event = self._roll_event(outcome, number)
+        number = number if type(number) is int else event.get("seq")
+        logged = _as_dict(event.get("data"))
+        # A hidden roll this seat may see (self) keeps its seed and dice in its secret.
+        secret = _as_dict(logged.get("secret"))
+        mode = str(entry.get("mode") or logged.get("mode") or "public")
+        # What the table rolled: its answer's result, else its roll event's (an answer
+        # given again after a drop may carry none).
+        said = next((d for d in (_as_dict(outcome.result), secret, logged)
+                     if type(d.get("total")) is int), {})
+        if not said:
+            if type(number) is int:  # hidden from this seat: its commitment only
+                shown = hidden_line(entry.get("commitment") or logged.get("commitment"),
+                                    mode, number)
+            else:
+                shown = el("div", "Rolled at the table: its result is in the roll log.",
+                           class_="tc-hidden-roll")
+            self.result.value = el("div", shown, class_="tc-result", data_n=n)
+            return
+        seed = event.get("seed") if type(event.get("seed")) is int else secret.get("seed")
+        if type(seed) is int:
+            # The table's seed makes the same roll here (the dice drawn one by one, the
+            # keep notes, the replay history), checked against the table's own text.
+            again = dice.roll(str(expr), seed=seed)
+            if again.total == said["total"] and str(again) == said.get("text"):
+                self.last_roll, self.last_seed = again, seed
+                record = self.history.add_roll(again, seed=seed)
+                self._show_result(again, n, details_html(f"seed {seed}"), record.n)
+                return
+        # Real dice (no seed), or a roll not made again here: the table's total and its
+        # text of the dice.
+        own = bool(logged.get("physical") or secret.get("physical"))
+        labels = _as_dict(said.get("labels"))
+        label_html = el("div", join((frag(f"{k}: ", el("b", v)) for k, v in labels.items()
+                                     if type(v) is int), " · "),
+                        class_="tc-result-labels") if labels else None
+        self.result.value = el(
+            "div", el("div", said["total"], class_="tc-total", aria_label="total"),
+            el("div", roll_text_html(str(said.get("text", ""))), class_="tc-result-dice"),
+            label_html,
+            el("div", join([f"roll log entry {number}" if type(number) is int else
+                            "rolled at the table", *(["your own dice"] if own else [])],
+                           " · "), class_="tc-result-meta"),
+            class_="tc-result", data_n=n)
+
+    def _roll_event(self, outcome: Accepted, entry: object) -> dict[str, Any]:
+        """The roll log's event of an answered roll (``entry``: its number, when the
+        answer names it): among the answer's events, else in the log as this seat holds
+        it (an answer given again after a drop brings none: the welcome had them)."""
+        for e in outcome.events:
+            if e.get("kind") == "roll" and (type(entry) is not int or e.get("seq") == entry):
+                return e
+        if type(entry) is not int or self.session is None:
+            return {}
+        found = next((e for e in reversed(self.session.log(["roll"])) if e.seq == entry), None)
+        return found.to_dict() if found is not None else {}
 
     def _page_session(self) -> tuple[Session | None, str, str]:
         """The campaign the page's URL names (none: ``None``); a campaign that cannot be

@@ -242,8 +242,16 @@ class RollOutcome:
     def shown(self) -> bool:
         return self.roll is not None
 
+    @property
+    def sent(self) -> bool:
+        """Not judged yet: a phone's roll on its way to the table (no entry, no
+        commitment); the table's answer tells its result
+        ([Session.on_act][companion.table.session.Session.on_act])."""
+        return self.roll is None and self.entry is None and self.commitment is None
+
     def hidden_html(self) -> str:
-        """The line an app shows instead of a hidden roll."""
+        """The line an app shows instead of a hidden roll (or one not judged yet:
+        [WAITING_LINE][companion.widgets.rolls.WAITING_LINE])."""
         return hidden_line(self.commitment, self.mode, self.entry)
 
 
@@ -438,7 +446,9 @@ class RollModePanel(widgets.VBox):
         if logged.roll is not None:
             return RollOutcome(logged.mode, logged.roll, logged.roll.seed, own, logged.entry,
                                logged.commitment)
-        return RollOutcome(logged.mode, None, None, own, logged.entry, logged.commitment)
+        # Entry 0: no entry yet (a phone's roll, sent to the table that rolls it).
+        return RollOutcome(logged.mode, None, None, own, logged.entry or None,
+                           logged.commitment)
 
     def _refuse(self, exc: physical.OwnDiceError, by_dice: bool) -> NoReturn:
         """Show an impossible entry under its box and raise it as that box's refusal."""

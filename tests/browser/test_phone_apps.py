@@ -409,6 +409,35 @@ def test_the_plot_points_table_on_a_phone_rolls_at_the_table(
     ash.context.close()
 
 
+def test_the_dice_tray_on_a_phone_rolls_at_the_table(
+        browser: Any, table: dict[str, Any]) -> None:
+    """The dice tray as a phone app (Ash's seat of campaign T): a roll is sent as an act
+    and rolled by the table; the tray shows the table's total (the one its seed makes),
+    and the roll is stored once, as Ash's."""
+    from companion import dice
+
+    store = table["store"]
+    ash, _ = _open_phone(browser, f"{table['base']}/phone/dice_tray.html?campaign=T"
+                                  f"&seat={table['seats']['Ash']}")
+    expect(ash.get_by_text("Ash (player)")).to_be_visible()
+    expect(ash.locator("html")).to_have_attribute("data-tc-phone", "online")
+    roll = ash.locator(".tc-btn-quick-2d20kh1")  # Advantage: one tap, one expression
+    ash.wait_for_function("b => !b.tcWaiting", arg=roll.element_handle())
+    roll.click()
+    # The table's answer is the roll's result (the tray waited for it, data-n 0).
+    shown = ash.locator('.tc-result[data-n="1"]')
+    expect(shown.locator(".tc-total")).to_be_visible()
+    ash.wait_for_function(f"{QUEUED} === '0'")
+    info = store.get_campaign("T")
+    (event,) = [e for e in store.events_since(info.id, 0) if e.kind == "roll"]
+    assert (event.who, event.role, event.data["expr"]) == ("Ash", "player", "2d20kh1")
+    made = dice.roll("2d20kh1", seed=event.seed)
+    expect(shown.locator(".tc-total")).to_have_text(str(made.total))
+    # Made again from the table's seed: in the result and the replay history.
+    expect(shown.get_by_text(f"seed {event.seed}")).to_have_count(1)
+    expect(ash.locator('.tc-history[data-count="1"]')).to_have_count(1)
+
+
 def test_a_death_save_on_a_phone_shows_the_table_s_roll(
         browser: Any, table: dict[str, Any]) -> None:
     """The 5e death-and-returning app as a phone app (Ash's seat of campaign F, Ash

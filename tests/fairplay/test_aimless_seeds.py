@@ -136,22 +136,32 @@ def test_client_seeds_are_fresh_for_each_sitting_and_the_ones_set_are_taken(
         gm = session_of(create(store, "T", ["cairn_srd"], who="Mira", role="gm"))
         ash = Session.open(store, "T", who="Ash", role="player")
         gm.roll("1d20")
-        ash.roll("1d20")  # Ash offers a client seed for sitting 2
+        ash.roll("1d20")  # Ash offers a client seed for sitting 2 (committed first)
         gm.close_sitting()
-        gm.roll("1d20")  # sitting 2 opens with Mira's fresh seed and Ash's
+        # Sitting 2 opens with its committed seed and Ash's; Mira, with none set for it,
+        # offers one for sitting 3 (no seed is added at a committed opening).
+        gm.roll("1d20")
+        ash.roll("1d20")
+        gm.close_sitting()
+        gm.roll("1d20")  # sitting 3: Mira's seed; Ash offers one for sitting 4
         gm.close_sitting()
     doc = _export(capsys)
     assert verify_doc(capsys, tmp_path, doc)[0] == 0
-    one, two = [_news(e) for e in doc["events"] if "open" in _news(e)]
-    assert set(one["clients"]) == {"Mira"} and set(two["clients"]) == {"Mira", "Ash"}
-    assert one["clients"]["Mira"] != two["clients"]["Mira"]  # fresh
+    one, two, three = [_news(e) for e in doc["events"] if "open" in _news(e)]
+    assert set(one["clients"]) == {"Mira"} and set(two["clients"]) == {"Ash"}
+    assert set(three["clients"]) == {"Mira"} and two["next"] == three["clients"]
+    assert one["clients"]["Mira"] != three["clients"]["Mira"]  # fresh
     # A host that reuses a seed a seat had before (it knows what it gave) is named...
     reused = copy.deepcopy(doc)
-    opening = next(e for e in reused["events"] if "open" in _news(e)
-                   and _news(e)["open"]["number"] == 2)
-    opening["data"]["sitting"]["clients"]["Mira"] = one["clients"]["Mira"]
+    old = one["clients"]["Mira"]
+    for event in reused["events"]:
+        news = _news(event)
+        if news.get("open", {}).get("number") == 2:
+            news["next"]["Mira"] = old
+        if news.get("open", {}).get("number") == 3:
+            news["clients"]["Mira"] = old
     status, _, err = verify_doc(capsys, tmp_path, rechain(reused))
-    assert status == 2 and "the client seed of Mira in sitting 2 is the one it had in " \
+    assert status == 2 and "the client seed of Mira in sitting 3 is the one it had in " \
         "sitting 1" in err, err
     # ... and so is one that leaves out the seed a seat set for the sitting.
     dropped = copy.deepcopy(doc)

@@ -556,3 +556,130 @@ def test_the_plot_points_check_panel_on_a_phone_shows_the_table_s_result(
         wire.drop()
 
     asyncio.run(play())
+
+
+def test_the_dice_tray_on_a_phone_shows_the_table_s_roll(store: Store, server: Server) -> None:
+    """The dice tray on a phone's session: every roll (public, self, blind) is sent to
+    the table, the tray says it waits, and shows the table's answer: the total and dice
+    the table rolled (made again from its seed, kept in the replay history), the
+    commitment of a roll Ash may not see; each roll is stored once, as Ash's. A roll the
+    table refuses (own dice no d6 shows) is said as its one line, nothing stored."""
+    import re
+
+    from companion import dice
+    from companion.widgets.dice_tray import DiceTray
+    from companion.widgets.rolls import WAITING_LINE
+
+    gm = _table(store)
+    secret = make_seat(store, "T", "Ash", "player")
+    info = campaign_of(gm).info
+
+    def rolls() -> list[tuple[str | None, str | None, int | None, str]]:
+        return [(e.who, e.role, e.seed, e.data["mode"])
+                for e in store.events_since(info.id, 0) if e.kind == "roll"]
+
+    def total(tray: DiceTray) -> int:
+        match = re.search(r'class="tc-total"[^>]*>(-?\d+)<', tray.result.value)
+        assert match, tray.result.value
+        return int(match.group(1))
+
+    async def play() -> None:
+        remote, wire, _ = await _phone(server, secret)
+        session = remote.session
+        assert session is not None
+        tray = DiceTray(session=session, who="Ash", role="player")
+        assert not tray.seed_shown  # a player's seat: the table draws every seed
+        tray.expr.value = "4d6kh3+1"
+        tray.roll_button.click()
+        assert tray.error.message == "", tray.error.message
+        # Sent, not rolled here: nothing of a result is shown before the answer.
+        assert tray.last_roll is None and tray.history.latest is None
+        assert WAITING_LINE in tray.result.value and 'data-n="0"' in tray.result.value
+        assert "tc-total" not in tray.result.value
+        assert "Exact odds of <b>4d6kh3+1</b>" in tray.odds_note.value
+        await wire.until(lambda: not remote.queue)
+        ((who, role, seed, mode),) = rolls()
+        assert (who, role, mode) == ("Ash", "player", "public") and seed is not None
+        made = dice.roll("4d6kh3+1", seed=seed)
+        shown = tray.result.value
+        assert 'data-n="1"' in shown and WAITING_LINE not in shown
+        assert total(tray) == made.total and f"seed {seed}" in shown
+        last: dice.Roll | None = tray.last_roll  # (read again: the answer set it)
+        assert last is not None and last.to_dict() == made.to_dict()
+        assert tray.history.latest is not None
+        assert tray.history.latest.seed == seed
+
+        # Self: Ash sees it too; blind: only its commitment, never the dice.
+        tray.modes.mode.value = "self"
+        tray.expr.value = "2d8"
+        tray.roll_button.click()
+        assert WAITING_LINE in tray.result.value
+        await wire.until(lambda: not remote.queue)
+        assert [r[3] for r in rolls()] == ["public", "self"]
+        assert 'data-n="2"' in tray.result.value
+        assert 2 <= total(tray) <= 16
+        tray.modes.mode.value = "blind"
+        tray.roll_button.click()
+        assert WAITING_LINE in tray.result.value
+        await wire.until(lambda: not remote.queue)
+        assert [r[3] for r in rolls()] == ["public", "self", "blind"]
+        hidden = tray.result.value
+        assert "Hidden roll committed" in hidden and 'data-n="3"' in hidden
+        assert "tc-total" not in hidden and len(tray.history) == 2
+
+        # Own dice the table refuses (a d6 shows no 7): its one line, nothing stored.
+        tray.modes.mode.value = "public"
+        tray.expr.value = "1d6"
+        tray.modes.own.value = True
+        tray.modes.die_boxes[0].text = "7"
+        tray.roll_button.click()
+        assert WAITING_LINE in tray.result.value
+        await wire.until(lambda: not remote.queue)
+        refused = tray.result.value
+        assert "tc-refused" in refused and "Not rolled: " in refused, refused
+        assert "a d6 of 1d6 shows 1 to 6" in refused
+        assert "\n" not in refused and "Traceback" not in refused
+        assert len(rolls()) == 3
+        assert tray.error.message == ""
+        # A total alone is the GM's page's to enter: said at once, nothing sent.
+        tray.modes.entry_kind.value = "total"
+        tray.modes.total_box.text = "4"
+        sent = remote.next_seq
+        tray.roll_button.click()
+        assert "a total alone is entered on the GM's page" in tray.error.message
+        assert remote.next_seq == sent and "tc-refused" in tray.result.value
+
+        # A typo is said at once in the player's words, nothing sent.
+        tray.modes.own.value = False
+        tray.expr.value = "2d6+"
+        sent = remote.next_seq
+        tray.roll_button.click()
+        assert tray.error.message.startswith("Dice: "), tray.error.message
+        assert remote.next_seq == sent and not remote.queue and len(rolls()) == 3
+
+        # An answer lost on the way: the roll is resent after reconnecting, answered
+        # again (its event came with the welcome), rolled once and shown from its seed.
+        lost: list[str] = []
+
+        def swallow(text: str) -> str:
+            if json.loads(text).get("type") == "accepted":
+                lost.append(text)
+                return "null"
+            return text
+
+        wire.mangle = swallow
+        tray.expr.value = "5d4"
+        tray.roll_button.click()
+        await wire.until(lambda: bool(lost))
+        assert len(rolls()) == 4 and WAITING_LINE in tray.result.value
+        wire.drop()
+        wire.mangle = lambda text: text
+        await wire.connect()
+        await wire.until(lambda: not remote.queue)
+        assert len(rolls()) == 4  # made once
+        seed = rolls()[-1][2]
+        assert seed is not None and total(tray) == dice.roll("5d4", seed=seed).total
+        assert f"seed {seed}" in tray.result.value and 'data-n="5"' in tray.result.value
+        wire.drop()
+
+    asyncio.run(play())
