@@ -38,7 +38,8 @@ import build_static_apps as static  # noqa: E402  (a tool beside this one)
 
 #: The apps built by default: those whose widgets act only through named acts and show a
 #: rolled act's outcome when the table answers (the other apps have no phone face yet).
-DEFAULT_APPS = ("cairn_character", "plot_points", "dice_tray")
+DEFAULT_APPS = ("cairn_character", "plot_points", "dice_tray", "spell_points", "hit_dice",
+                "death_and_returning", "miasma_tracker")
 #: Files worth compressing (the zip and the images are compressed already).
 COMPRESSED = {".js", ".mjs", ".css", ".wasm", ".json", ".html", ".woff", ".ttf", ".svg",
               ".eot", ".zip"}

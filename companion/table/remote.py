@@ -22,7 +22,8 @@ not know which they hold. Its campaign is a mirror of the table as this seat may
   table's answer comes, the guess is taken back and the table's events applied (a
   refusal comes back as a notice, [Remote.on_notice][companion.table.remote.Remote.on_notice]),
   and the acts still waiting are guessed again on the table's state. A rolled move waits
-  for the table's dice: the server judges, the phone follows.
+  for the table's dice: the server judges, the phone follows (a seat that may not make
+  it, another's character's, is still said at once, and nothing is sent).
 - **Offline**: acts made while the socket is down wait in the queue, in order; on
   reconnect the hello says the last event held, the welcome brings what was missed, and
   the queue is sent again in order (its client id and numbers make a resent act
@@ -65,7 +66,15 @@ from companion.store.permissions import SeatError
 from companion.store.records import CampaignInfo, NewEvent, StoredEvent, StoreError
 from companion.store.registry import decode_args, move_parameters
 from companion.store.upcast import MEMBER_FORMAT
-from companion.table.acts import MAX_ACT_BYTES, Accepted, Act, Outcome, Refused, RollSpec
+from companion.table.acts import (
+    MAX_ACT_BYTES,
+    TRACKER_ACTS,
+    Accepted,
+    Act,
+    Outcome,
+    Refused,
+    RollSpec,
+)
 from companion.table.session import Session
 
 __all__ = ["PHONE_LINE", "PROTOCOL_VERSION", "TOO_BIG_LINE", "Keep", "Link", "MirrorCampaign",
@@ -202,6 +211,13 @@ class MirrorCampaign(Campaign):
                             else "you are watching: ask the GM for your seat's link")
         if self.remote is None:
             raise StoreError(PHONE_LINE)
+
+    def _may_add(self, name: str, role: str, owner: str) -> None:
+        """The seat's refusal first; then none is added from a phone at all (adding is no
+        act): refused before anything is sent, so a record's first move, stored with the
+        record as one unit on a Voila page, sends no act for a member the table lacks."""
+        super()._may_add(name, role, owner)
+        raise StoreError(PHONE_LINE)
 
     def send_act(self, act: Act) -> None:
         """Hand ``act`` to the table (refused here when this seat only watches)."""
@@ -340,8 +356,17 @@ class RemoteSession(Session):
     def perform(self, act: Act, *, page_seed: int | None = None,
                 once_after: int | None = None) -> Outcome:
         """Send ``act`` to the table (see the module's Interpretations): refused here
-        only when this seat may not act at all. (The table makes it once: its client and
-        seq are this device's.)"""
+        only when this seat may not act at all, or may not make this move on the tracker
+        it names (another seat's character: said at once, as for a move made ahead; the
+        table judges the rules on its own state). (The table makes it once: its client
+        and seq are this device's.)"""
+        if act.tracker and act.move not in TRACKER_ACTS:
+            try:
+                refusal = self.may_move(act.tracker, act.move, dict(act.args))
+            except CompanionError:
+                refusal = None  # a tracker this mirror lacks: the table's to say
+            if refusal is not None:
+                return Refused(act, refusal, SeatError(refusal))
         try:
             self._send(act)
         except CompanionError as exc:

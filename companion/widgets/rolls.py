@@ -94,11 +94,13 @@ from companion.widgets.sitting import SittingPanel
 
 if TYPE_CHECKING:
     from companion.rule_rolls import RuleCall
+    from companion.table.acts import Accepted, Outcome
     from companion.table.session import Session
 
 __all__ = ["LOG_ROWS", "MAX_DIE_BOXES", "FacesBox", "RollControls", "RollLogPanel",
-           "RollModePanel", "RollOutcome", "RuleRoll", "TableRoll", "TableRollPanel", "faces_hint",
-           "hidden_line", "modes_for", "seat_html", "short_code"]
+           "RollModePanel", "RollOutcome", "RuleRoll", "TableAnswers", "TableRoll",
+           "TableRollPanel", "act_of", "faces_hint", "hidden_line", "modes_for", "seat_html",
+           "short_code", "waiting"]
 
 T = TypeVar("T")
 
@@ -741,6 +743,94 @@ class RuleRoll(session_rolls.RuleRoll[T]):
         return hidden_line(self.commitment, self.mode, self.entry)
 
 
+def _rule_roll(roll: Mapping[str, Any] | None, value: Any) -> RuleRoll[Any]:
+    """A rolled act's roll entry (``Accepted.roll``) and what the move gave, as the
+    [RuleRoll][companion.widgets.rolls.RuleRoll] an app shows (the value only when shown)."""
+    info = roll or {}
+    shown = bool(info.get("shown"))
+    return RuleRoll(str(info.get("mode", "public")), value if shown else None,
+                    info.get("seed"), bool(info.get("physical")), info.get("entry"),
+                    info.get("commitment"), info.get("text"), shown)
+
+
+def waiting(out: session_rolls.RuleRoll[Any]) -> bool:
+    """Whether ``out`` is a rolled act sent to the table and not judged yet (a phone's:
+    no entry, no commitment, nothing shown; the table rolls it and answers later)."""
+    return not out.shown and out.entry is None and out.commitment is None
+
+
+class TableAnswers:
+    """The rolled acts one panel sent to the table and waits for (issue 44: on a phone the
+    table rolls them and answers later, through
+    [Session.on_act][companion.table.session.Session.on_act]).
+
+    ``show(out)`` is called with the table's answer read as the
+    [RuleRoll][companion.widgets.rolls.RuleRoll] the act gives on a page whose session
+    rolls it itself (on a phone its value is the move's result as JSON: ``None`` for a
+    resent act answered from its stored events, whose ``text`` still says what it rolled);
+    ``refused(reason)`` with the table's one-line refusal. A session that judges its acts
+    itself (a Voila page's) never leaves one waiting, so neither is called there."""
+
+    def __init__(self, session: Session | None, show: Callable[[RuleRoll[Any]], None],
+                 refused: Callable[[str], None]) -> None:
+        self._show = show
+        self._refused = refused
+        self._session = session
+        self._waiting: list[Callable[[Act], bool]] = []
+        if session is not None:
+            session.on_act(self._answered)
+
+    def wait(self, out: session_rolls.RuleRoll[Any], mine: Callable[[Act], bool]) -> bool:
+        """Whether ``out`` waits for the table; if so, the answer to the next act that
+        ``mine`` picks is this one's."""
+        if not waiting(out):
+            return False
+        self._waiting.append(mine)
+        return True
+
+    def _answered(self, outcome: Outcome) -> None:
+        for i, mine in enumerate(self._waiting):
+            if mine(outcome.act):
+                del self._waiting[i]
+                if isinstance(outcome, Refused):
+                    self._refused(outcome.reason)
+                    return
+                roll = outcome.roll if outcome.roll is not None else self._stored(outcome)
+                self._show(_rule_roll(roll, outcome.value if outcome.value is not None
+                                      else outcome.result))
+                return
+
+
+    def _stored(self, outcome: Accepted) -> dict[str, Any] | None:
+        """The roll entry of an act answered from its stored events (a resend judged
+        before a restart, or by another process: no roll or result kept), read off its
+        roll event, stamped with the act's client and number, as this seat was sent it
+        (its text only where the seat may see the roll; the welcome may have brought it
+        before the answer)."""
+        stamp = {"client": outcome.act.client, "seq": outcome.act.seq}
+        held = self._session.events_since(0) if self._session is not None else []
+        for event in [*outcome.events, *reversed(held)]:
+            data = event.get("data")
+            if event.get("kind") == "roll" and isinstance(data, dict) \
+                    and data.get("act") == stamp:
+                text = data.get("text")
+                return {"entry": event.get("seq"), "mode": data.get("mode", "public"),
+                        "commitment": data.get("commitment"),
+                        "shown": isinstance(text, str),
+                        "text": text if isinstance(text, str) else None}
+        return None
+
+
+def act_of(session: Session | None, tracker: Tracker, move: str) -> Callable[[Act], bool]:
+    """Picks the act ``move`` on ``tracker`` (by its member key in ``session``)."""
+    key = session.key_of(tracker) if session is not None else ""
+
+    def mine(act: Act) -> bool:
+        return act.move == move and act.tracker == key
+
+    return mine
+
+
 #: A tracker's move named for a roll: the tracker, the move's name, its JSON arguments.
 NamedMove = tuple[Tracker, str, Mapping[str, Any]]
 
@@ -922,12 +1012,7 @@ class RollControls(widgets.VBox):
                 self._refuse(outcome.reason)
             raise outcome.error if outcome.error is not None else \
                 CompanionError(outcome.reason)
-        roll = outcome.roll or {}
-        shown = bool(roll.get("shown"))
-        out: RuleRoll[Any] = RuleRoll(
-            str(roll.get("mode", "public")), outcome.value if shown else None,
-            roll.get("seed"), bool(roll.get("physical")), roll.get("entry"),
-            roll.get("commitment"), roll.get("text"), shown)
+        out: RuleRoll[Any] = _rule_roll(outcome.roll, outcome.value)
         self.last = out
         return out
 

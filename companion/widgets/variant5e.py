@@ -15,6 +15,11 @@ the faces typed are the dice the rule rolls, checked against each die (a death s
 entered as 21 is refused under the box, and nothing changes). An app gets its campaign
 (and so the viewer and role) as ``campaign=``; without one every roll is public.
 
+On a phone (issue 44: a [RemoteSession][companion.table.remote.RemoteSession]) a death
+save or a return attempt is sent to the table, which rolls it: the app says it waits
+([WAITING_LINE][companion.widgets.rolls.WAITING_LINE]) and shows the table's roll when
+its answer comes, or the table's refusal as its line.
+
 - Interpretation: a hidden death save or return still moves the creature's shared record
   (its successes, failures, condition): those consequences are visible by nature; the
   roll is not (the policy of [companion.fairplay][]).
@@ -27,6 +32,7 @@ In a notebook::
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +43,7 @@ from companion.rulesets.variant5e.contests import Combatant, Edge, Size, contest
 from companion.rulesets.variant5e.death_and_returning import (
     RETURN_SPELLS,
     DeathRecord,
+    ReturnAttempt,
 )
 from companion.rulesets.variant5e.diagonal_moves import MAX_SPEED, MovementCounter
 from companion.rulesets.variant5e.facing_and_flanking import Battlefield
@@ -67,11 +74,11 @@ from companion.widgets.base import (
     safe,
 )
 from companion.widgets.markup import Markup, details_html, el, frag, join
-from companion.widgets.rolls import RollControls, RuleRoll, faces_hint
+from companion.widgets.rolls import RollControls, RuleRoll, TableAnswers, act_of, faces_hint
 from companion.widgets.seat_controls import act, load, mover, seat_refusal, undo
 
 if TYPE_CHECKING:
-
+    from companion.table.acts import Act
     from companion.table.session import Session
 
 #: A return attempt (and the psychosis it may end) as one declared table move.
@@ -320,6 +327,9 @@ class DeathAndReturningApp(widgets.VBox):
         for switch in (self.module, self.permanent, self.fragile, self.wish):
             switch.observe(safe(self.error)(lambda _change: self.apply_switches()),
                            names="value")
+        #: Death saves and returns sent to the table and not answered yet (a phone's).
+        self.save_answers = TableAnswers(session, self._show_save, self._refused_save)
+        self.return_answers = TableAnswers(session, self._show_return, self._refused_return)
         bind(self.model, self.render, error=self.error)
 
     def apply_switches(self) -> None:
@@ -348,16 +358,36 @@ class DeathAndReturningApp(widgets.VBox):
     def death_save(self) -> None:
         """Roll a death save (a d20) in the mode picked, or from the d20 typed in."""
         out = self.controls.run_act("5e death save (d20)", self.model, "roll_death_save")
+        if self.save_answers.wait(out, act_of(self.controls.session, self.model,
+                                              "roll_death_save")):
+            # A phone's: the table rolls it; shown when its answer comes (_show_save).
+            self.save_roll.value = el("div", out.hidden_html(), class_="tc-save-roll",
+                                      data_face="waiting", data_n=self.saves)
+            return
+        self._show_save(out)
+
+    def _show_save(self, out: RuleRoll[Any]) -> None:
+        """A death save as this viewer may see it: the d20's face and how it was rolled."""
         self.saves += 1
-        if out.shown and out.value is not None:
-            face = out.value
+        face = out.value
+        if out.shown and type(face) is int:
             self.save_roll.value = el(
                 "div", "death save: d20 shows ", el("b", face), " ",
                 el("small", "(", how_rolled(out), ")"), class_="tc-save-roll", data_face=face,
                 data_n=self.saves)
+        elif out.shown:  # a resent act answered from its events: the roll's log line
+            self.save_roll.value = el("div", out.text or "rolled at the table",
+                                      class_="tc-save-roll", data_face="table",
+                                      data_n=self.saves)
         else:
             self.save_roll.value = el("div", out.hidden_html(), class_="tc-save-roll",
                                       data_face="hidden", data_n=self.saves)
+
+    def _refused_save(self, reason: str) -> None:
+        self.saves += 1
+        self.save_roll.value = el("div", f"Not rolled: {reason}",
+                                  class_="tc-save-roll tc-refused", data_face="refused",
+                                  data_n=self.saves)
 
     def attempt_return(self) -> None:
         """Try a return: the caster's d20 check and, if it fails, the d100 on the Fragile
@@ -369,16 +399,47 @@ class DeathAndReturningApp(widgets.VBox):
         out = self.controls.run_table(f"5e return attempt ({spell})", [], RETURN_ATTEMPT, {
             "record": self.model, "spell": spell, "caster_modifier": modifier,
             "psychosis": soul, "name": name})
+        if self.return_answers.wait(out, self._return_act()):
+            # A phone's: the table rolls it; shown when its answer comes (_show_return).
+            self.attempt.value = el("div", out.hidden_html(), class_="tc-attempt",
+                                    data_n=self.attempts, data_outcome="waiting")
+            return
+        self._show_return(out)
+
+    def _return_act(self) -> Callable[[Act], bool]:
+        """Picks this record's return attempt (a table move naming it by its key)."""
+        session = self.controls.session
+        key = session.key_of(self.model) if session is not None else ""
+
+        def mine(act: Act) -> bool:
+            return (act.tracker == "" and act.move == "table"
+                    and act.args.get("name") == RETURN_ATTEMPT
+                    and isinstance(act.args.get("args"), dict)
+                    and act.args["args"].get("record") == key)
+
+        return mine
+
+    def _show_return(self, out: RuleRoll[Any]) -> None:
+        """A return attempt as this viewer may see it: its outcome and the dice's line."""
         self.attempts += 1
-        result = out.value
+        result = _return_result(out.value)
         if out.shown and result is not None:
             self.attempt.value = el(
                 "div", el("b", result.outcome.replace("_", " ")), f": {result} ",
                 el("small", "(", how_rolled(out), ")"), class_="tc-attempt",
                 data_n=self.attempts, data_outcome=result.outcome)
+        elif out.shown:  # a resent act answered from its events: the roll's log line
+            self.attempt.value = el("div", out.text or "rolled at the table",
+                                    class_="tc-attempt", data_n=self.attempts,
+                                    data_outcome="table")
         else:
             self.attempt.value = el("div", out.hidden_html(), class_="tc-attempt",
                                     data_n=self.attempts, data_outcome="hidden")
+
+    def _refused_return(self, reason: str) -> None:
+        self.attempts += 1
+        self.attempt.value = el("div", f"Not rolled: {reason}", class_="tc-attempt tc-refused",
+                                data_n=self.attempts, data_outcome="refused")
 
     def render_return(self) -> None:
         """The return attempt's exact odds and whether it can be tried now."""
@@ -434,6 +495,19 @@ class DeathAndReturningApp(widgets.VBox):
         disable_for(b["undo"], None if m.can_undo else "nothing to undo")
         self.render_return()
         self.history.value = log_html(m.log, LOG_SHOWN)
+
+
+def _return_result(value: Any) -> ReturnAttempt | None:
+    """A return attempt's result: the object (a page that rolled it), or the table's
+    answer as JSON (a phone's) made into one; ``None`` for anything else."""
+    if isinstance(value, ReturnAttempt) or not isinstance(value, dict):
+        return value if isinstance(value, ReturnAttempt) else None
+    if set(value) != {f.name for f in dataclasses.fields(ReturnAttempt)}:
+        return None
+    texts = all(isinstance(value[k], str) for k in ("spell", "outcome", "effect"))
+    numbers = type(value["caster_modifier"]) is int and all(
+        value[k] is None or type(value[k]) is int for k in ("check_roll", "table_roll"))
+    return ReturnAttempt(**value) if texts and numbers else None
 
 
 # -- combat options ---------------------------------------------------------------------------

@@ -3,7 +3,9 @@ healing.
 
 ``HitDiceApp`` drives a [HitDice][companion.rulesets.variant5e.healing.HitDice] tracker:
 damage, short and long rests, the healer's kit, a surge and each Hit Die (rolled, or a die
-the player rolled at the table), with the exact odds of what the next dice heal.
+the player rolled at the table), with the exact odds of what the next dice heal. On a
+phone (issue 44) a rolled Hit Die is sent to the table, which rolls it: the app says it
+waits, then shows the table's face (or its refusal) when the answer comes.
 
 Usage in a notebook::
 
@@ -14,6 +16,7 @@ Usage in a notebook::
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import ipywidgets as widgets
 
@@ -29,9 +32,10 @@ from companion.widgets.base import (
     int_box,
     log_html,
     row,
+    safe,
 )
 from companion.widgets.markup import details_html, el, frag
-from companion.widgets.rolls import RollControls
+from companion.widgets.rolls import RollControls, RuleRoll, TableAnswers, act_of
 from companion.widgets.seat_controls import act, mover, show_undo, undo
 
 __all__ = ["HitDiceApp"]
@@ -69,7 +73,9 @@ class HitDiceApp(widgets.VBox):
             box = widgets.Checkbox(value=bool(getattr(m, field)), description=label,
                                    indent=False)
             box.add_class(f"tc-check-{field.replace('_', '-')}")
-            box.observe(lambda ch, f=field: self._switch(f, bool(ch["new"])), names="value")
+            # A switch the seat may not turn (another's record) says so on the error line.
+            box.observe(safe(e)(lambda ch, f=field: self._switch(f, bool(ch["new"]))),
+                        names="value")
             self.switches[field] = box
         self.damage = int_box("Damage", 10, "damage", 0, 999)
         self.face = int_box("Die shows", 1, "face", 1, 12)
@@ -106,12 +112,17 @@ class HitDiceApp(widgets.VBox):
             SaveLoad(m, "hit-dice.json", what="Hit Dice record", error=e),
             box=self,
         )
+        #: Hit Dice sent to the table and not answered yet (a phone's: the table rolls).
+        self.answers = TableAnswers(self.controls.session, self._shown, self._refused)
         bind(m, self.render, error=e)
 
     def _switch(self, field: str, value: bool) -> None:
         """A variant switch applies at once (it is part of the saved record)."""
         if getattr(self.model, field) != value:
-            act(self.model, "set_variant", field, value)
+            try:
+                act(self.model, "set_variant", field, value)
+            finally:
+                self.render()  # a refused switch shows the record's setting again
 
     def roll_die(self) -> None:
         """Roll a Hit Die (or take the die rolled at the table) and spend it, in the mode
@@ -119,13 +130,32 @@ class HitDiceApp(widgets.VBox):
         m = self.model
         label = f"{self.who}: Hit Die d{m.die}" if self.who else f"Hit Die d{m.die}"
         out = self.controls.run_act(label, m, "roll_hit_die")
+        session = self.controls.session
+        if self.answers.wait(out, act_of(session, m, "roll_hit_die")):
+            # A phone's: the table rolls it; its answer is shown when it comes (_shown).
+            self.last.value = el("div", out.hidden_html(), class_="tc-hit-die tc-waiting",
+                                 data_face="waiting")
+            return
+        self._shown(out)
+
+    def _shown(self, out: RuleRoll[Any]) -> None:
+        """A Hit Die's roll as this viewer may see it: its face and how it was rolled."""
         if not out.shown:
             self.last.value = out.hidden_html()
             return
+        face = out.value
+        if type(face) is not int:  # a resent act answered from its events: its log line
+            self.last.value = el("div", out.text or "rolled at the table",
+                                 class_="tc-hit-die", data_face="table")
+            return
         how = "real dice" if out.physical else details_html(f"seed {out.seed}")
-        self.last.value = el("div", f"d{m.die} shows ", el("b", out.value), " ",
+        self.last.value = el("div", f"d{self.model.die} shows ", el("b", face), " ",
                              el("small", "(", how, ")"), class_="tc-hit-die",
-                             data_face=out.value)
+                             data_face=face)
+
+    def _refused(self, reason: str) -> None:
+        self.last.value = el("div", f"Not rolled: {reason}", class_="tc-hit-die tc-refused",
+                             data_face="refused")
 
     def render(self) -> None:
         m = self.model

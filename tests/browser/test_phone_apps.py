@@ -436,5 +436,49 @@ def test_the_dice_tray_on_a_phone_rolls_at_the_table(
     # Made again from the table's seed: in the result and the replay history.
     expect(shown.get_by_text(f"seed {event.seed}")).to_have_count(1)
     expect(ash.locator('.tc-history[data-count="1"]')).to_have_count(1)
+
+
+def test_a_death_save_on_a_phone_shows_the_table_s_roll(
+        browser: Any, table: dict[str, Any]) -> None:
+    """The 5e death-and-returning app as a phone app (Ash's seat of campaign F, Ash
+    dying): the death save is sent as an act, the phone says it waits for the table's
+    dice, then shows the d20 the table rolled; stored once, as Ash's."""
+    from companion.rulesets.variant5e.death_and_returning import DeathRecord
+    from companion.rulesets.variant5e.healing import HitDice
+    from companion.store.campaign import create
+    from companion.store.seats import make_seat
+    from companion.widgets.table.members import HIT_DICE
+
+    store = table["store"]
+    gm = session_of(create(store, "F", ["variant5e"], who="Mira", role="gm"))
+    gm.add(HIT_DICE.format("Ash"), HitDice.new(3), role="record", owner="Ash")
+    gm.add("Ash", DeathRecord())
+    gm.act("Ash", "drop_to_zero")
+    secret = make_seat(store, "F", "Ash", "player")
+    ash, _ = _open_phone(browser, f"{table['base']}/phone/death_and_returning.html"
+                                  f"?campaign=F&seat={secret}")
+    expect(ash.get_by_text("Ash (player)")).to_be_visible()
+    expect(ash.locator(".tc-condition")).to_have_attribute("data-condition", "dying")
+    expect(ash.locator("html")).to_have_attribute("data-tc-phone", "online")
+    save = ash.locator(".tc-btn-save")
+    ash.wait_for_function("b => !b.tcWaiting", arg=save.element_handle())
+    save.click()
+    # The table's answer: the d20 it rolled (the line waited for it, data-n 0).
+    shown = ash.locator('.tc-save-roll[data-n="1"]')
+    expect(shown).to_have_attribute("data-face", re.compile(r"^([1-9]|1\d|20)$"))
+    expect(shown).to_contain_text("death save: d20 shows")
+    ash.wait_for_function(f"{QUEUED} === '0'")
+    info = store.get_campaign("F")
+    made = sorted((e.who, e.kind, e.move) for e in store.events_since(info.id, 0)
+                  if e.kind in ("move", "roll") and e.who == "Ash")
+    assert made == [("Ash", "move", "roll_death_save"), ("Ash", "roll", None)]
+    gm.refresh()
+    record = gm.tracker("Ash", DeathRecord)
+    face = int(shown.get_attribute("data-face") or 0)
+    if face == 20:  # back on its feet
+        assert record.condition != "dying"
+    else:  # the face shown is the one the table counted
+        assert (record.successes, record.failures) == (
+            (1, 0) if face >= 10 else (0, 2) if face == 1 else (0, 1))
     assert ash.evaluate("document.documentElement.scrollWidth") <= 390
     ash.context.close()

@@ -1,4 +1,10 @@
-"""The Miasma tracker app: psychosis and stress per character, hour by hour."""
+"""The Miasma tracker app: psychosis and stress per character, hour by hour.
+
+A player's seat (a phone's, issue 44, or a Voila page's) is offered its own character and
+the moves that are the character's own (into or out of the Miasma, eating and drinking, a
+long rest); psychosis, stress, cures, the roster and time passing are the GM's, their
+buttons disabled there. No move of this app rolls dice.
+"""
 
 from __future__ import annotations
 
@@ -30,7 +36,7 @@ from companion.widgets.base import (
 )
 from companion.widgets.markup import el, frag, join
 from companion.widgets.miasma.common import LOG_SHOWN, css
-from companion.widgets.seat_controls import act, mover, show_undo, undo
+from companion.widgets.seat_controls import act, mover, seat_refusal, show_undo, undo
 
 __all__ = ["MiasmaTrackerApp"]
 
@@ -94,13 +100,14 @@ class MiasmaTrackerApp(widgets.VBox):
         self.cure_buttons = row(g["greater_restoration"], row(g["raised_from_dead"],
                                                               self.raised))
         self.undo_button = self._btn("Undo", lambda: undo(self.model), "undo")
-        self.time_buttons = row(
-            widgets.HTML("Time passes:"),
+        self.hour_buttons = [
             *(self._btn(label, functools.partial(mover(self.model, "pass_time"), h), f"time-{h}")
               for label, h in (("+1 hour", 1), ("+8 hours", 8), ("+24 hours", 24))),
-            row(self._btn("Pass hours", lambda: act(self.model, "pass_time", self.hours_box.read()),
-                          "time-n"), self.hours_box),
-            self.undo_button,
+            self._btn("Pass hours", lambda: act(self.model, "pass_time", self.hours_box.read()),
+                      "time-n")]
+        self.time_buttons = row(
+            widgets.HTML("Time passes:"), *self.hour_buttons[:-1],
+            row(self.hour_buttons[-1], self.hours_box), self.undo_button,
         )
         self.sheet = widgets.HTML()
         self.sheet.add_class("tc-miasma-sheet")
@@ -141,17 +148,32 @@ class MiasmaTrackerApp(widgets.VBox):
         self.name_box.apply(mover(self.model, "add_character"))
 
     def _gate(self) -> None:
-        """Disable what cannot work now: no character chosen, or the rules refuse it."""
+        """Disable what cannot work now: no character chosen, the rules refuse it, or this
+        page's seat may not make it (a player: their own character's moves only)."""
         name = self.who.value
         chosen = bool(name) and any(ch.name == name for ch in self.model.characters)
-        for button_ in (self.gain_button, self.stress_button, self.rest_button):
-            button_.disabled = not chosen
+        m = self.model
+
+        def seat_may(move: str) -> bool:
+            return seat_refusal(m, move, {"name": name} if chosen else {}) is None
+
+        for move, button_ in (("gain_psychosis", self.gain_button),
+                              ("set_stress", self.stress_button),
+                              ("long_rest", self.rest_button)):
+            button_.disabled = not chosen or not seat_may(move)
         for move, btn in self.gated.items():
-            btn.disabled = not chosen or not self.model.can(move, name, self.raised.value)
-        show_undo(self.undo_button, self.model)
+            btn.disabled = (not chosen or not m.can(move, name, self.raised.value)
+                            or not seat_may(move))
+        self.add_button.disabled = not seat_may("add_character")
+        for btn in self.hour_buttons:
+            btn.disabled = not seat_may("pass_time")
+        show_undo(self.undo_button, m)
 
     def render(self) -> None:
-        names = [ch.name for ch in self.model.characters]
+        everyone = [ch.name for ch in self.model.characters]
+        # A player's seat moves their own character only (the GM's page: everyone).
+        names = [n for n in everyone
+                 if seat_refusal(self.model, "enter_miasma", {"name": n}) is None] or everyone
         if list(self.who.options) != names:
             keep = self.who.value if self.who.value in names else (names[-1] if names else None)
             self.who.options = names

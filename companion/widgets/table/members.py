@@ -113,9 +113,14 @@ def ensure(session: Session, name: str, cls: type[T], make: Callable[[], T],
         return session.add(name, make(), role=role, owner=owner)
     except SeatError:
         raise  # the seat's refusal, said as it is (not "no such member" after a refresh)
-    except StoreError:
+    except StoreError as refused:
         session.refresh()  # another screen added it first
-        return session.tracker(name, cls)  # as the seat reads it
+        try:
+            return session.tracker(name, cls)  # as the seat reads it
+        except StoreError:
+            # Nobody did: why it could not be added is the line to say (on a phone, that
+            # the GM's page adds it), not that it is missing.
+            raise refused from None
 
 
 
