@@ -10,7 +10,9 @@ its resident set (``/proc/PID/status``, VmRSS) before any phone, after the first
 (the table modules load then) and with 100 phones connected, each a seat of its own (one
 Session each). Then one phone (the GM's) makes 200 public rolls one after another; for
 each, the time until its answer arrives, and until another phone is pushed the event,
-while every other phone is connected and reading its pushes.
+while every other phone is connected and reading its pushes. The server's CPU time over
+those acts (``/proc/PID/stat``: user and system), per act, is the figure other processes
+on the machine change least (the times above wait for the CPU they share).
 
 The section between the markers in ``benchmarks/RESULTS.md`` is replaced (or appended).
 """
@@ -55,6 +57,12 @@ def _rss_mb(pid: int) -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     raise RuntimeError("no VmRSS")
+
+
+def _cpu_seconds(pid: int) -> float:
+    """The process's CPU time so far (user and system), in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _campaign(db: str) -> tuple[str, list[str]]:
@@ -130,6 +138,7 @@ async def _measure(url: str, pid: int, mira: str, players: list[str]) -> dict[st
     for bystander in phones[1:-1]:
         bystander.parse = False
     trips, seen = [], []
+    cpu = _cpu_seconds(pid)
     for n in range(1, ACTS + 1):
         sent = time.perf_counter()
         answer, at = await gm.ask({"type": "act", "act": {
@@ -142,6 +151,7 @@ async def _measure(url: str, pid: int, mira: str, players: list[str]) -> dict[st
         while seq not in observer.heads:
             await asyncio.sleep(0.001)
         seen.append((observer.heads[seq] - sent) * 1000)
+    cpu = _cpu_seconds(pid) - cpu
     for phones_ in phones:
         phones_.conn.close()
 
@@ -152,6 +162,7 @@ async def _measure(url: str, pid: int, mira: str, players: list[str]) -> dict[st
     r["round trip p95 (ms)"] = p95(trips)
     r["another phone median (ms)"] = statistics.median(seen)
     r["another phone p95 (ms)"] = p95(seen)
+    r["server CPU per act (ms)"] = cpu / ACTS * 1000
     return r
 
 
@@ -179,15 +190,16 @@ def run() -> dict[str, Any]:
             r = asyncio.run(_measure(f"ws://127.0.0.1:{port}/table/ws", app.pid, mira,
                                      players))
             r["load_before"] = load[0]
+            r["load_after"] = os.getloadavg()[0]
             return r
         finally:
             app.terminate()
             app.wait(30)
 
 
-def _section(r: dict[str, Any]) -> str:
+def _section(r: dict[str, Any], note: str = "") -> str:
     met = {k: r[k] <= goal for k, goal in GOALS.items()}
-    rows = [f"| {k} | {v:.2f} |" for k, v in r.items() if k != "load_before"]
+    rows = [f"| {k} | {v:.2f} |" for k, v in r.items() if not k.startswith("load_")]
     goals = [f"- {'met' if ok else '**missed**'}: {k} ≤ {GOALS[k]:g} ({r[k]:.2f})"
              + (f" with {PHONES} phones" if k == "above idle (MB)" else "")
              for k, ok in met.items()]
@@ -197,7 +209,8 @@ def _section(r: dict[str, Any]) -> str:
         "",
         f"Run on {platform.processor() or platform.machine()}, {os.cpu_count()} cores "
         f"(shared), Linux {platform.release()}, Python {platform.python_version()}; load "
-        f"average {r['load_before']:.2f} at the start. Produced by `make bench` "
+        f"average {r['load_before']:.2f} at the start, {r['load_after']:.2f} at the end"
+        f"{'; ' + note if note else ''}. Produced by `make bench` "
         "(`.venv/bin/python benchmarks/table_socket_bench.py`): `companion app` on loopback, "
         f"SQLite, no page open (no kernel); {PHONES} phones (tornado websocket clients, "
         f"each its own seat and so its own Session on the server); {ACTS} public rolls by "
@@ -215,7 +228,10 @@ def _section(r: dict[str, Any]) -> str:
         "after the first (the table modules load then), *per phone* the growth from one to "
         f"{PHONES} phones over {PHONES - 1}. A Voila page of an app costs a kernel instead "
         "(66–130 MB each, issue 44). *Another phone*: from the act sent until the last "
-        "connected phone had the event pushed.",
+        "connected phone had the event pushed. *Server CPU per act*: the server process's "
+        "CPU time over the acts (judging, storing, pushing to every phone) over their "
+        "number; the times wait for the CPU the machine's other processes share, this "
+        "does much less.",
         END,
     ])
 
@@ -223,9 +239,10 @@ def _section(r: dict[str, Any]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-write", action="store_true", help="print only")
+    parser.add_argument("--note", default="", help="said after the load (what else ran)")
     args = parser.parse_args(argv)
     r = run()
-    section = _section(r)
+    section = _section(r, args.note)
     print(section)
     if not args.no_write:
         text = RESULTS.read_text(encoding="utf-8")

@@ -475,7 +475,8 @@ def visible_to(events: Iterable[dict[str, Any]], who: str, role: str,
     For anyone but the GM, the events of a tracker with hidden information
     ([hidden_information][companion.fairplay.hidden_information]) lose their secrets too:
     the state of an ``add``/``set`` event (and a move's saved result) is replaced by its
-    public form ([public_form][companion.fairplay.public_form]: other players' hole dice
+    public form ([public_form][companion.fairplay.public_form], an ``add`` keeping its
+    state part at the form's schema version, as the log keeps it: other players' hole dice
     and the table seed only as commitments, no unrevealed duel choice), a move's ``seed``
     (event and argument) is left out, and so are the arguments its class names in
     ``SECRET_ARGS`` (the duel's ``tactic``: the move that reveals the picks says them in
@@ -637,6 +638,32 @@ def _public_state(cls: type[Any] | None, saved: Any, who: str, *, whole: bool,
         return None
 
 
+def _public_added_state(cls: type[Any] | None, data: dict[str, Any], who: str) -> None:
+    """Put in ``data`` (an ``add`` event's, a copy) the public form of the state it adds,
+    in the shape an ``add`` keeps it: a bare state (a snapshot) at the schema version the
+    event names. The public form is a whole save (``to_dict``: a Cairn duel's), so the
+    event takes its ``state`` and its ``schema`` (the version the form was written at,
+    today's: an older state is upgraded on the way). A replay of the view (a phone's
+    mirror) builds the tracker from it as from the log's own ``add``.
+
+    Interpretation: a public form of another kind (Dice Monarchs' ``public_save`` is a
+    ``DiceMonarchsPublicView``, its other players' hole dice as commitments) has no state
+    of the tracker's kind: it is kept whole, naming its own kind (``tracker``), so that no
+    reader takes it for a state of the game; a replay cannot make the game from it."""
+    public = _public_state(cls, data["state"], who, whole=False,
+                           schema=data.get("schema", 1))
+    data["state"] = public
+    if cls is None or not isinstance(public, dict) \
+            or public.get("tracker") != cls.saved_kind() or "state" not in public:
+        return
+    data["state"] = public["state"]
+    schema = public.get("schema", 1)
+    if schema != 1:
+        data["schema"] = schema
+    else:  # as the store writes an add of schema 1: no field
+        data.pop("schema", None)
+
+
 def _public_tracker_event(event: dict[str, Any], key: str | None, who: str,
                           lookup: Callable[[str], type[Any]] | None = None,
                           ) -> dict[str, Any]:
@@ -671,8 +698,7 @@ def _public_tracker_event(event: dict[str, Any], key: str | None, who: str,
                                       and step[0][:1] and step[0][0] in hidden)]
         return {**event, "data": data}
     if kind == "add" and "state" in data:
-        data["state"] = _public_state(cls, data["state"], who, whole=False,
-                                      schema=data.get("schema", 1))
+        _public_added_state(cls, data, who)
     if kind == "set" and "save" in data:
         data["save"] = _public_state(cls, data["save"], who, whole=True)
     if kind in ("move", "undo"):

@@ -67,7 +67,7 @@ from companion.server.protocol import (
     read_frame,
 )
 from companion.state import jsonable
-from companion.store.campaign import ACT_STAMP
+from companion.store.campaign import ACT_STAMP, ActNumberTaken, act_digest
 from companion.store.permissions import SEAT_GONE_LINE, SeatKey, seat_gone
 from companion.store.port import Store
 from companion.store.records import StoredEvent
@@ -168,12 +168,14 @@ STAMP_PAGE = 2000
 
 class _Stamps:
     """The acts a campaign's log says were stored, by (seat, client) and seq: the event
-    numbers each stored (the newest ``ANSWERS_KEPT`` of each device). Read from the
-    whole log once, then from where it was read up to (``upto``)."""
+    numbers each stored and their stamps' digests (what act it was; ``None`` for a stamp
+    kept before digests), the newest ``ANSWERS_KEPT`` of each device. Read from the whole
+    log once, then from where it was read up to (``upto``)."""
 
     def __init__(self) -> None:
         self.upto = 0
-        self.acts: dict[tuple[str, str, str], OrderedDict[int, list[int]]] = {}
+        self.acts: dict[tuple[str, str, str],
+                        OrderedDict[int, list[tuple[int, str | None]]]] = {}
         self.lock = threading.Lock()
 
     def catch_up(self, store: Store, campaign_id: int) -> int:
@@ -196,18 +198,27 @@ class _Stamps:
         client, seq = stamp.get("client"), stamp.get("seq")
         if not isinstance(client, str) or type(seq) is not int:
             return
+        digest = stamp.get("digest")
         acts = self.acts.setdefault((name_key(event.who), event.role, client),
                                     OrderedDict())
-        acts.setdefault(seq, []).append(event.seq)
+        acts.setdefault(seq, []).append(
+            (event.seq, digest if isinstance(digest, str) else None))
         while len(acts) > ANSWERS_KEPT:
             acts.popitem(last=False)
 
-    def stored(self, who: str, role: str, client: str, seq: int) -> list[int] | None:
-        """The events act ``seq`` of that seat's ``client`` stored (``None``: none read)."""
+    def stored(self, who: str, role: str, act: Act) -> list[int] | None:
+        """The events ``act`` (its seat's, by its ``client`` and ``seq``) stored (``None``:
+        none read). Raises ActNumberTaken when they are another act's (its digest)."""
         with self.lock:
-            acts = self.acts.get((name_key(who), role, client))
-            found = acts.get(seq) if acts is not None else None
-            return list(found) if found else None
+            acts = self.acts.get((name_key(who), role, act.client))
+            found = list(acts.get(act.seq) or ()) if acts is not None else []
+        if not found:
+            return None
+        seqs = [n for n, _ in found]
+        digest = act_digest(act.to_dict())
+        if any(kept is not None and kept != digest for _, kept in found):
+            raise ActNumberTaken(act.client, act.seq, seqs)
+        return seqs
 
     def highest(self, who: str, role: str, client: str) -> int:
         """The newest act of that seat's ``client`` the log holds (0: none)."""
@@ -559,7 +570,12 @@ class TableSocket(websocket.WebSocketHandler):
             return [again]
         # Stored before a restart or by another process: answered from its stamped events.
         stamps, searched = self.server.stamps(self.campaign_id)
-        done = stamps.stored(session.who, session.role, act.client, act.seq)
+        try:
+            done = stamps.stored(session.who, session.role, act)
+        except ActNumberTaken as taken:
+            # Not kept among the answers: the act stored under this number may still be
+            # resent, and is answered from the log then.
+            return [{"type": "refused", "seq": act.seq, "reason": str(taken)}]
         if done is not None:
             outcome: Outcome = Accepted(act, tuple(session.events_numbered(done)), again=True)
         else:

@@ -113,7 +113,13 @@ from companion.store._campaign.replay import SNAPSHOT_EVERY, snapshot_digest
 from companion.store._campaign.roll_log import RollLog
 from companion.store._campaign.seam import Seam
 from companion.store._campaign.unit_of_work import CONTENDED_SECONDS
-from companion.store.act_stamps import ACT_STAMP, ActGuard, ActStoredAlready
+from companion.store.act_stamps import (
+    ACT_STAMP,
+    ActGuard,
+    ActNumberTaken,
+    ActStoredAlready,
+    act_digest,
+)
 from companion.store.document import DOCUMENT_FORMAT, DOCUMENT_VERSION, check_member_name
 from companion.store.permissions import SeatError, TableTrust
 from companion.store.records import CampaignInfo, NameTakenError, NewEvent, StoredEvent, StoreError
@@ -143,12 +149,14 @@ __all__ = [
     "TRUST_NAME",
     "UNDO_LIMIT",
     "ActGuard",
+    "ActNumberTaken",
     "ActStoredAlready",
     "Campaign",
     "Mark",
     "Member",
     "RollScope",
     "SeatError",
+    "act_digest",
     "create",
     "snapshot_digest",
 ]

@@ -118,20 +118,6 @@ def storage_key(campaign: str, secret: str) -> str:
     return f"tc-phone:{digest}"
 
 
-def _added_state(event: dict[str, Any]) -> dict[str, Any]:
-    """An ``add`` event as the mirror replays it. A seat's view of a tracker with hidden
-    information (a Cairn duel) carries its public form, a whole save, where the log has the
-    bare state: the mirror takes that save's state (a duel added while the phone watched
-    otherwise stopped its page: "unknown field 'format'")."""
-    data = event.get("data")
-    if event.get("kind") != "add" or not isinstance(data, dict):
-        return event
-    state = data.get("state")
-    if isinstance(state, dict) and "format" in state and isinstance(state.get("state"), dict):
-        return {**event, "data": {**data, "state": state["state"]}}
-    return event
-
-
 class MirrorStore(MemoryStore):
     """One campaign as its table sent it: the seat's events (already filtered for it) and
     the welcome's saves as the snapshot. Nothing is appended here: a move on the phone is
@@ -151,7 +137,7 @@ class MirrorStore(MemoryStore):
         new = []
         for data in events:
             if data["seq"] > self.top:
-                event = StoredEvent(**_added_state(data))
+                event = StoredEvent(**data)
                 self.received.append(event)
                 new.append(event)
                 self.top = event.seq

@@ -64,6 +64,7 @@ from companion.store.campaign import (
     ActStoredAlready,
     Campaign,
     Member,
+    act_digest,
 )
 from companion.store.permissions import SEAT_GONE_LINE, SeatError, SeatKey, same_name, seat_gone
 from companion.store.port import UNSAVED_WHERE
@@ -958,16 +959,20 @@ class Session:
         and an act whose stamp this seat's events after ``once_after`` carry already
         (a resend, maybe judged by another process of the same database) stores nothing
         and is answered [Accepted][companion.table.acts.Accepted] with those events
-        (``again``; its result is not kept). The caller has searched the log up to
-        ``once_after``; without it only the events stored while this act is judged are
-        searched."""
+        (``again``; its result is not kept); a different act (tracker, move, arguments or
+        roll) under a client and seq this seat's events carry already is
+        [Refused][companion.table.acts.Refused], nothing stored
+        ([ActNumberTaken][companion.store.act_stamps.ActNumberTaken]). The caller has
+        searched the log up to ``once_after``; without it only the events stored while
+        this act is judged are searched."""
         campaign = self._campaign
         before = campaign.head
         seeds = None if page_seed is None else _fixed(page_seed)
         stamped = bool(act.client) and act.seq > 0 and campaign.store is not None
-        stamp = {"client": act.client, "seq": act.seq}
+        digest = act_digest(act.to_dict())
+        stamp = {"client": act.client, "seq": act.seq, "digest": digest}
         guard = (campaign.stamping(act.client, act.seq,
-                                   before if once_after is None else once_after)
+                                   before if once_after is None else once_after, digest)
                  if stamped else contextlib.nullcontext())
         try:
             with guard:

@@ -392,6 +392,38 @@ def test_an_event_the_mirror_cannot_apply_is_mended_by_a_fresh_welcome(
     asyncio.run(play())
 
 
+def test_a_duel_added_while_the_phone_watches_joins_its_mirror_in_public_form(
+        store: Store, server: Server) -> None:
+    """A tracker with hidden information added at the table (a duel with Bryn's pick
+    pending) reaches the phone as the log's own ``add`` (a bare state, its public form's):
+    the mirror replays it, with no pick in it and without starting afresh."""
+    from companion.fairplay import public_form
+    from companion.rulesets.cairn_srd.duel import Duel
+
+    gm = _table(store)
+    secret = make_seat(store, "T", "Ash", "player")
+
+    async def play() -> None:
+        remote, wire, notices = await _phone(server, secret)
+        pending = Duel()
+        pending.start("Ash", "Bryn", 5, 4, "the bridge")
+        pending.choose("Bryn", "defend")
+        live = gm.add("Duel", pending, role="encounter")
+        last = store.head(campaign_of(gm).info.id)
+        await wire.until(lambda: remote.store is not None and remote.store.top == last)
+        assert remote.session is not None
+        mirror = campaign_of(remote.session)
+        assert "duel" in mirror.members, notices  # replayed, not refused
+        duel = mirror.tracker("duel", Duel)
+        assert duel.to_dict()["state"] == public_form(live, "Ash")["state"]
+        assert duel.choices == ["", ""] and duel.names == ["Ash", "Bryn"]
+        # The socket stayed up: nothing the mirror could not apply.
+        assert wire.conn is not None and not [k for k, _ in notices if k == "offline"]
+        wire.drop()
+
+    asyncio.run(play())
+
+
 def test_a_revoked_seat_is_told_and_the_phone_acts_no_more(store: Store,
                                                            server: Server) -> None:
     from companion.store.seats import revoke_seat

@@ -40,7 +40,7 @@ from companion.rulesets.miasma.dice_monarchs import DiceMonarchsGame
 from companion.server.protocol import MAX_FRAME_BYTES
 from companion.server.table import NO_SEAT_LINE, SOCKET_MAX_BYTES, TOO_BIG_LINE
 from companion.store import open_store
-from companion.store.campaign import create
+from companion.store.campaign import act_digest, create
 from companion.store.permissions import SEAT_GONE_LINE
 from companion.store.port import Store
 from companion.store.seats import make_seat, revoke_seat
@@ -333,9 +333,10 @@ def test_an_act_resent_after_a_restart_is_stored_once(db: str) -> None:
         held = welcome["head"]
         made = await phone.act("Ash", "add_fatigue", client="ash-phone", seq=3)
         assert made["type"] == "accepted", made
-        # Its events say which act stored them.
+        # Its events say which act stored them (its device, number and what it was).
         assert [e["data"]["act"] for e in made["events"]] == [
-            {"client": "ash-phone", "seq": 3}]
+            {"client": "ash-phone", "seq": 3,
+             "digest": act_digest({"tracker": "Ash", "move": "add_fatigue", "args": {}})}]
         phone.close()
         return held, made
 
@@ -371,6 +372,92 @@ def test_an_act_resent_after_a_restart_is_stored_once(db: str) -> None:
     finally:
         restarted.stop()
     assert len(_fatigue_moves(store)) == 2  # act 3 once, act 4 once
+
+
+def test_another_act_under_a_stored_act_s_number_is_refused_and_stores_nothing(
+        db: str) -> None:
+    """Issue 44: a device's act 3 is stored, then the server restarts (its answers in
+    memory go). Sent again under the same client and seq, another act (another move, its
+    arguments, another tracker, a roll) is refused in one line from the log's stamps,
+    storing nothing; the act itself resent is still answered with its stored events."""
+    store = open_store(db)
+    _table(store)
+    ash = make_seat(store, "T", "Ash", "player")
+    first = Server(store)
+
+    async def before_the_restart() -> Frame:
+        phone, _ = await _hello_as(first, ash, "ash-phone")
+        made = await phone.act("Ash", "add_fatigue", {"count": 2}, client="ash-phone", seq=3)
+        assert made["type"] == "accepted", made
+        phone.close()
+        return made
+
+    try:
+        made = asyncio.run(before_the_restart())
+    finally:
+        first.stop()
+    head = store.head(store.get_campaign("T").id)
+    restarted = Server(open_store(db))
+
+    async def after_the_restart() -> None:
+        phone, welcome = await _hello_as(restarted, ash, "ash-phone")
+        assert welcome["judged"] == 3
+        others = [("Ash", "add_fatigue", {"count": 3}),  # its argument
+                  ("Ash", "add_fatigue", {}),  # its argument left to its default
+                  ("Ash", "add_item", {"name": "Rope"}),  # another move
+                  ("Bryn", "add_fatigue", {"count": 2}),  # another tracker
+                  ("", "roll", {"expr": "1d6"})]  # the table's own act
+        for tracker, move, args in others:
+            refused = await phone.act(tracker, move, args, client="ash-phone", seq=3)
+            reason = _one_line(refused)
+            assert reason == (f"act 3 of ash-phone was another act, stored already (entry "
+                              f"{made['events'][0]['seq']}): number a new act after the "
+                              "last"), (tracker, move, args, reason)
+            assert refused["seq"] == 3
+            assert store.head(store.get_campaign("T").id) == head  # nothing stored
+        # The act itself, resent: its stored answer (the refusals above kept nothing).
+        again = await phone.act("Ash", "add_fatigue", {"count": 2}, client="ash-phone", seq=3)
+        assert again["type"] == "accepted" and again["replay"] is True, again
+        assert store.head(store.get_campaign("T").id) == head
+        assert [e["seq"] for e in welcome["events"]][-1] == made["events"][0]["seq"]
+        phone.close()
+
+    try:
+        asyncio.run(after_the_restart())
+    finally:
+        restarted.stop()
+    assert _fatigue_moves(store) == [e["seq"] for e in made["events"]]  # stored once
+
+
+def test_another_act_meeting_the_stamp_at_the_store_s_search_is_refused(db: str) -> None:
+    """The other path: a process that had not read the act's stamp yet (its search of
+    the log ended before it) judges another act under the same client and seq; the
+    store's search before the append finds the stamp, refuses it, stores nothing. The act
+    itself, judged the same way, is answered again."""
+    from companion.table.acts import Accepted, Act, Refused
+
+    store_a, store_b = open_store(db), open_store(db)
+    _table(store_a)
+    ash = make_seat(store_a, "T", "Ash", "player")
+    here, there = Session.by_secret(store_a, "T", ash), Session.by_secret(store_b, "T", ash)
+    searched = store_a.head(store_a.get_campaign("T").id)
+    act = Act("Ash", "add_fatigue", {"count": 2}, client="ash-phone", seq=1)
+    made = here.perform(act, once_after=searched)
+    assert isinstance(made, Accepted) and not made.again
+    head = store_a.head(store_a.get_campaign("T").id)
+    before = there.read("Ash").fatigue  # opened before act 1
+    other = there.perform(Act("Ash", "add_fatigue", {"count": 5}, client="ash-phone", seq=1),
+                          once_after=searched)
+    assert isinstance(other, Refused), other
+    assert other.reason.startswith("act 1 of ash-phone was another act, stored already")
+    assert "\n" not in other.reason
+    assert store_b.head(store_b.get_campaign("T").id) == head
+    there.refresh()
+    assert there.read("Ash").fatigue == before + 2  # act 1's, once
+    again = there.perform(act, once_after=searched)
+    assert isinstance(again, Accepted) and again.again
+    assert [e["seq"] for e in again.events] == [e["seq"] for e in made.events]
+    assert store_b.head(store_b.get_campaign("T").id) == head
 
 
 def test_a_log_of_stamped_acts_exports_verifies_and_imports(db: str) -> None:

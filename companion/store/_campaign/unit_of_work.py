@@ -17,7 +17,13 @@ from typing import TYPE_CHECKING, TypeVar
 from companion.errors import CompanionError
 from companion.store._campaign.core import Member, RollScope, trim_marks
 from companion.store._campaign.replay import Replay
-from companion.store.act_stamps import ACT_STAMP, ActGuard, ActStoredAlready
+from companion.store.act_stamps import (
+    ACT_STAMP,
+    ActGuard,
+    ActNumberTaken,
+    ActStoredAlready,
+    same_act,
+)
 from companion.store.chain import event_hash
 from companion.store.permissions import SeatError, same_name
 from companion.store.records import ConflictError, NewEvent, StoredEvent, StoreError
@@ -65,7 +71,8 @@ class UnitOfWork(Replay):
         return stored
 
     @contextlib.contextmanager
-    def stamping(self, client: str, seq: int, after: int) -> Iterator[None]:
+    def stamping(self, client: str, seq: int, after: int, digest: str = ""
+                 ) -> Iterator[None]:
         """Store what the block stores as the act numbered ``seq`` of the device
         ``client`` (issue 44: a phone resends an act whose answer it lost, maybe to
         another server process): every event it stores carries ``{"client", "seq"}``
@@ -76,11 +83,14 @@ class UnitOfWork(Replay):
         search is made before every try of the append, so an append it allowed meets a
         conflict if another process stored meanwhile, and its retry (under the writer
         lock) finds that process's stamp: one act is stored once, by whichever process
-        stores first."""
+        stores first. ``digest`` says what the act is
+        ([act_digest][companion.store.act_stamps.act_digest], kept in the stamp): events
+        of this seat with the same client and seq but another digest are another act, and
+        [ActNumberTaken][companion.store.act_stamps.ActNumberTaken] refuses this one."""
         if self._act_guard is not None:
             yield  # an act made inside an act is part of it: stamped as the outer one
             return
-        self._act_guard = ActGuard(client, seq, after)
+        self._act_guard = ActGuard(client, seq, after, digest)
         try:
             yield
         finally:
@@ -89,13 +99,17 @@ class UnitOfWork(Replay):
     def _stamped(self, store: Store, guard: ActGuard,
                  events: list[NewEvent]) -> list[NewEvent]:
         """``events`` stamped with ``guard``'s act; raises ActStoredAlready if this seat
-        stored that act after ``guard.after`` already."""
+        stored that act after ``guard.after`` already, ActNumberTaken if it stored
+        another act under the same client and seq."""
         stamp = guard.stamp()
         read = store.events_since(self.info.id, guard.after)
-        found = [e.seq for e in read if e.data.get(ACT_STAMP) == stamp
+        found = [e for e in read if guard.numbers(e.data.get(ACT_STAMP))
                  and e.role == self.role and same_name(e.who, self.who)]
         if found:
-            raise ActStoredAlready(found)
+            seqs = [e.seq for e in found]
+            if not all(same_act(e.data.get(ACT_STAMP), guard.digest) for e in found):
+                raise ActNumberTaken(guard.client, guard.seq, seqs)
+            raise ActStoredAlready(seqs)
         if read:  # searched: a retry after a conflict reads only what came after
             guard.after = read[-1].seq
         return [dataclasses.replace(e, data={**e.data, ACT_STAMP: stamp}) for e in events]
