@@ -59,9 +59,21 @@ def _campaign(db: Path) -> dict[str, str]:
 def _made_by(build: Callable[[], Any]) -> tuple[Any, list[widgets.Widget]]:
     """Build a page; return it and every widget the kernel made for it (what a page's
     developer tools can address, shown or not)."""
-    before = set(_instances)
+    before = set(_widget_table())
     page = build()
-    return page, [w for k, w in list(_instances.items()) if k not in before]
+    return page, [w for k, w in _widget_table().items() if k not in before]
+
+
+def _widget_table() -> dict[str, widgets.Widget]:
+    """A copy of the kernel's widget table. A widget collected meanwhile (its ``__del__``
+    closes it, from a garbage collection another thread's allocation set off) changes the
+    table while it is copied ("dictionary changed size during iteration", seen once under
+    load): copy again."""
+    while True:
+        try:
+            return dict(_instances)
+        except RuntimeError:
+            continue
 
 
 def _one(made: list[widgets.Widget], css: str, kind: type[widgets.Widget] = widgets.Widget,
