@@ -355,10 +355,12 @@ class TableApp(widgets.VBox):
                                 class_="tc-campaign", data_campaign=c.name)
         self.party.value = party_rows(c)
         # A move in any app (here or on another screen) shows in the list.
+        # Each followed in the seat's view (a player's mirror tells of what they may see).
         for member in c.members():
-            if id(member.tracker) not in self._followed:
-                self._followed.add(id(member.tracker))
-                member.tracker.on_change(safe(self.error, clear_on_success=False)(
+            seen = c.view(member.id)
+            if id(seen) not in self._followed:
+                self._followed.add(id(seen))
+                seen.on_change(safe(self.error, clear_on_success=False)(
                     lambda _t: self._render_party()))
         if self.app_buttons.children == ():
             self.app_buttons.children = tuple(
