@@ -217,8 +217,10 @@ def test_the_member_listings_hand_a_face_no_live_tracker(store: Store) -> None:
     assert gm_seen.kind is DiceMonarchsGame and gm_seen.seen is not live
     assert gm_seen.seen.to_dict() == live.to_dict()
     assert leaks(reachable(_listed(gm), boundary), **secrets) != set()
+    copy = gm_seen.seen
+    assert isinstance(copy, DiceMonarchsGame)
     with pytest.raises(ReadOnlyError):
-        gm_seen.seen.deal()
+        copy.deal()
     assert all(m.seen is not gm.view(m.id) for m in gm.members())
     # A player's and a spectator's listings: what visible_save leaves them, nothing more.
     ash = _seat(store, "Ash")

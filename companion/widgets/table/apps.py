@@ -267,7 +267,7 @@ def _plot_points(session: Session) -> widgets.Widget:
     from companion.rulesets.plot_points.session import PlotPointSession
     from companion.widgets.plot_points import PlotPointsApp
 
-    gm = session.who if session.seat_role == "gm" and session.who else "GM"
+    gm = session.who if session.is_gm and session.who else "GM"
     plot = ensure(session, PLOT_TABLE, PlotPointSession, lambda: PlotPointSession.new([], gm))
     return PlotPointsApp(session=plot, table=session)
 

@@ -161,7 +161,7 @@ def _plot_session(session: Session) -> Any:
     from companion.rulesets.plot_points.session import PlotPointSession
     from companion.widgets.table.apps import PLOT_TABLE, ensure
 
-    gm = session.who if session.seat_role == "gm" and session.who else "GM"
+    gm = session.who if session.is_gm and session.who else "GM"
     return ensure(session, PLOT_TABLE, PlotPointSession, lambda: PlotPointSession.new([], gm))
 
 

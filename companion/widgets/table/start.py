@@ -536,7 +536,7 @@ class TableApp(widgets.VBox):
             rules = form["rules"]
             if form.get("edit_pick") is not None:
                 options = [(shown, key) for shown, key in rules.editable(c)
-                           if self.role != "player" or _may_edit(c, key, shown)]
+                           if _may_edit(c, key, shown)]
                 _set_options(form["edit_pick"], options)
                 # Shown only where the seam would take a save (issue 28: the GM's trust).
                 form["edit_row"].layout.display = "" if options or self.role != "player" \
