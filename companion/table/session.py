@@ -131,7 +131,7 @@ class Seen:
         return self._session.read(self.id)
 
     def to_dict(self, *, state: bool = True) -> dict[str, Any]:
-        """What [Member.to_dict][companion.store.campaign.Member] says, from the seat's
+        """What the campaign's ``Member.to_dict`` says, from the seat's
         view (``state``: the read-only view's)."""
         out: dict[str, Any] = {"id": self.id, "name": self.name, "role": self.role,
                                "kind": self.key, "moves": self.moves}
