@@ -709,13 +709,6 @@ ROLES_LEFT: dict[tuple[str, str], tuple[int, str]] = {
     ("companion/widgets/table/start.py", "self.context.role == 'gm'"):
         (1, "who may create a campaign: the page's seat on a closed table, before any "
             "campaign (and session) exists"),
-    ("companion/widgets/table/start.py", "self.role != 'player'"):
-        (2, "the party form's layout for the page's seat (the seam judges each edit and "
-            "leave)"),
-    ("companion/widgets/table/start.py", "self.role == 'player'"):
-        (1, "the party form's name box filled with the page's seat name"),
-    ("companion/widgets/table/start.py", "self.role == SPECTATOR"):
-        (1, "the party form hidden from a watcher's page"),
 }
 
 

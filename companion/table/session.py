@@ -415,6 +415,22 @@ class Session:
         """Why this seat may not close the sitting, or ``None`` (the GM, the holder)."""
         return None if self.sees_all else "only the GM closes a sitting"
 
+    def may_remove_members(self) -> str | None:
+        """Why this seat may not take a member out of the campaign, or ``None``: the GM's
+        (and the holder's) hand alone (issue 19)."""
+        if self.sees_all:
+            return None
+        return ((self.gone or SPECTATOR_LINE) if self.watching
+                else "only the GM takes a member out of the campaign")
+
+    def may_add_others(self) -> str | None:
+        """Why this seat may not add a party member of another name, or ``None``: the GM
+        and the holder add anyone; a player their own character only."""
+        if self.sees_all:
+            return None
+        return ((self.gone or SPECTATOR_LINE) if self.watching
+                else "a player adds their own character only")
+
     def may_reveal(self, event: dict[str, Any]) -> str | None:
         """Why this seat may not reveal the hidden roll ``event`` (a logged roll as
         [log][companion.table.session.Session.log] hands it, ``to_dict``), or ``None``:

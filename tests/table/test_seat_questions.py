@@ -64,6 +64,24 @@ def test_the_answers_are_the_seam_s(store: Store) -> None:
     gm.close_sitting()
 
 
+def test_who_may_add_and_remove_members(store: Store) -> None:
+    from companion.rulesets.cairn_srd.character import Character
+
+    seats = _seats(store)
+    gm, ash, watcher = seats["gm"], seats["player"], seats["spectator"]
+    assert [(s.may_remove_members() is None, s.may_add_others() is None)
+            for s in (gm, ash, watcher, seats["holder"])] == [
+        (True, True), (False, False), (False, False), (True, True)]
+    ash.add("Ash", Character("Ash"))  # their own: let through
+    with pytest.raises(CompanionError):
+        ash.add("Bryn", Character("Bryn"))  # told it may not add another's: refused
+    gm.add("Bryn", Character("Bryn"))
+    ash.refresh()
+    with pytest.raises(CompanionError):
+        ash.remove("Bryn")  # told it may not remove: refused
+    gm.remove("Bryn")
+
+
 def test_may_reveal_is_the_gm_s_any_and_a_player_s_own_self_roll(store: Store) -> None:
     seats = _seats(store)
     gm, ash = seats["gm"], seats["player"]

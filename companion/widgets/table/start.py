@@ -519,13 +519,13 @@ class TableApp(widgets.VBox):
                 "Leaves the party", self._leaver(ruleset), risky=lambda: True,
                 prompt="Tap again: leaves the party", error=self.error,
                 name=f"leave-{ruleset}")
-            if self.role != "player":  # members leave by the GM's hand (issue 19)
+            if c.may_remove_members() is None:  # by the GM's hand (issue 19)
                 parts.append(row(gone, form["leave"]))
-            if self.role == "player":  # a player adds their own character only
+            if c.may_add_others() is not None and not c.watching:  # their own only
                 name.value, name.disabled = self.context.who, True
         self.party_form.children = tuple(parts)
         # A spectator edits nothing: no form at all.
-        self.party_form.layout.display = "none" if self.role == SPECTATOR else ""
+        self.party_form.layout.display = "none" if c.watching else ""
         self._sync_edit_options()
 
     def _sync_edit_options(self) -> None:
@@ -539,8 +539,8 @@ class TableApp(widgets.VBox):
                            if _may_edit(c, key, shown)]
                 _set_options(form["edit_pick"], options)
                 # Shown only where the seam would take a save (issue 28: the GM's trust).
-                form["edit_row"].layout.display = "" if options or self.role != "player" \
-                    else "none"
+                form["edit_row"].layout.display = "" if options or c.sees_all \
+                    or c.watching else "none"
             if form.get("leave_pick") is not None:
                 _set_options(form["leave_pick"], leaving(c, rules))
                 form["leave"].disabled = form["leave_pick"].value is None
