@@ -109,7 +109,7 @@ class Seen:
     """A member of the campaign as a face reads it (issue 43): its id, shown name, role,
     kind (``key``, and its tracker class ``kind``), owner (a record's) and the number of
     its moves, and no live tracker. What the seat may read of the tracker is
-    [seen][companion.table.session.Seen.seen], a read-only view
+    ``seen``, a read-only view
     ([Session.read][companion.table.session.Session.read]: what
     [visible_save][companion.table.views.visible_save] leaves this seat); a face that acts
     on it asks [Session.view][companion.table.session.Session.view] for the seat's view."""
