@@ -42,6 +42,18 @@ And it may not read a tracker around the seat's view (what the seat may read, is
 - hand a tracker ``ensure(...)`` made or found to a page without passing it through
   ``.view(...)`` when its class holds hidden values
   ([holds_secrets][companion.table.views.holds_secrets], read from the rulesets).
+- read ``.tracker`` of a member a session listed (``session.party()``, ``members()``,
+  ``records(...)``, ``member(...)``: issue 43): a face is handed
+  [Seen][companion.table.session.Seen] members, picks them by ``kind``, reads ``.seen``
+  (a read-only view) and asks ``session.view(...)`` where it acts.
+
+Nor may it judge a seat's role itself (issue 43): a comparison of a role (``role``,
+``seat_role``, ``seat``) with a role's name (``"gm"``, ``"player"``, ``"spectator"``,
+``SPECTATOR``) is the session's question (``is_gm``, ``sees_all``, ``watching``,
+``may_roll()``, ``may_choose_seed()``, ``may_close_sitting()``, ``may_reveal(...)``,
+``may_manage_seats()``). ``ROLES_LEFT`` lists the comparisons still there, each with why
+(a role shown as words, another person's seat, the page's seat before it has a session, a
+screen in no campaign); it only shrinks.
 
 Imports under ``if TYPE_CHECKING:`` are type hints and store, roll or decide nothing.
 
@@ -352,6 +364,92 @@ def read_problems(tree: ast.Module) -> list[str]:
     return found
 
 
+#: What a session lists of its members (issue 43): each a ``Seen``, no live tracker.
+MEMBER_LISTS = ("party", "members", "records", "member")
+
+
+def _lists_members(node: ast.expr) -> bool:
+    """Whether ``node`` calls a session's member listing (``session.party()``,
+    ``self.session.records(name)``, ``c.member(key)``; not a widget's own
+    ``self.party()``)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+        return False
+    receiver = node.func.value
+    return node.func.attr in MEMBER_LISTS and not (
+        isinstance(receiver, ast.Name) and receiver.id == "self")
+
+
+def _bound(target: ast.expr) -> list[str]:
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, ast.Tuple | ast.List):
+        return [n for t in target.elts for n in _bound(t)]
+    return []
+
+
+def member_problems(tree: ast.Module) -> list[str]:
+    """Where a widget reads ``.tracker`` of a member its session listed: of a name bound
+    from a listing (a loop, a comprehension, an assignment, in the same function), or of
+    the listing's call itself (``session.member(key).tracker``)."""
+    found: dict[tuple[int, int], str] = {}
+    for scope in ast.walk(tree):
+        if not isinstance(scope, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef
+                          | ast.Lambda):
+            continue
+        members: set[str] = set()
+        for node in ast.walk(scope):
+            if isinstance(node, ast.For | ast.comprehension):
+                source = node.iter
+                if (isinstance(source, ast.Call) and isinstance(source.func, ast.Name)
+                        and source.func.id in ("list", "sorted", "reversed", "enumerate")
+                        and source.args):
+                    source = source.args[0]
+                if _lists_members(source):
+                    members.update(_bound(node.target))
+            elif isinstance(node, ast.Assign) and _lists_members(node.value):
+                for target in node.targets:
+                    members.update(_bound(target))
+        for node in ast.walk(scope):
+            if (isinstance(node, ast.Attribute) and node.attr == "tracker"
+                    and isinstance(node.ctx, ast.Load)
+                    and ((isinstance(node.value, ast.Name) and node.value.id in members)
+                         or _lists_members(node.value))):
+                found[(node.lineno, node.col_offset)] = (
+                    f"reads the live tracker of a member: {ast.unparse(node)}")
+    return list(found.values())
+
+
+#: A seat's role as a widget might spell it.
+ROLE_WORDS = frozenset({"gm", "player", "spectator"})
+ROLE_NAMES = frozenset({"SPECTATOR"})
+
+
+def _names_a_role(node: ast.expr) -> bool:
+    if isinstance(node, ast.Constant):
+        return node.value in ROLE_WORDS
+    if isinstance(node, ast.Name):
+        return node.id in ROLE_NAMES
+    if isinstance(node, ast.Tuple | ast.List | ast.Set):
+        return any(_names_a_role(e) for e in node.elts)
+    return False
+
+
+def role_problems(text: str) -> list[str]:
+    """The comparisons of a seat's role with a role's name in a widget's source (one
+    entry each: two alike are listed twice). A roll's mode ``"gm"`` (``m == "gm"``) and a
+    member's role (``"party"``) are no seat's role."""
+    found: list[str] = []
+    for node in ast.walk(ast.parse(text)):
+        if not (isinstance(node, ast.Compare) and all(
+                isinstance(op, ast.Eq | ast.NotEq | ast.In | ast.NotIn) for op in node.ops)):
+            continue
+        sides = [node.left, *node.comparators]
+        if any(_names_a_role(side) for side in sides) and any(
+                word in ast.unparse(side) for side in sides for word in ("role", "seat")):
+            found.append(f"judges a role itself: {ast.unparse(node)}")
+    return found
+
+
 def _forbidden(module: str) -> str | None:
     return next((f for f in FORBIDDEN if module == f or module.startswith(f + ".")), None)
 
@@ -396,6 +494,7 @@ def problems(text: str) -> list[str]:
     found.extend(move_problems(tree))
     found.extend(helper_problems(tree))
     found.extend(read_problems(tree))
+    found.extend(member_problems(tree))
     return sorted(set(found))
 
 
@@ -469,6 +568,18 @@ def test_no_widget_stores_rolls_decides_a_permission_or_rewrites_a_seat() -> Non
      "reads the live trackers with session.campaign.trackers"),
     ("def f(campaign):\n    return App(ensure(campaign, 'M', DiceMonarchsGame, make))\n",
      "hands on a live DiceMonarchsGame from ensure(), not its view"),
+    # A member a session listed, its live tracker read (issue 43): in each way a loop could.
+    ("def f(session):\n    return [m.tracker for m in session.party()]\n",
+     "reads the live tracker of a member: m.tracker"),
+    ("def f(self):\n    for member in self.session.members():\n"
+     "        member.tracker.on_change(print)\n",
+     "reads the live tracker of a member: member.tracker"),
+    ("def f(session, ident):\n    return App(session.member(ident).tracker)\n",
+     "reads the live tracker of a member: session.member(ident).tracker"),
+    ("def f(c, name):\n    m = c.member(name)\n    return m.tracker.class_level\n",
+     "reads the live tracker of a member: m.tracker"),
+    ("def f(session, n):\n    return next(m.tracker for m in list(session.records(n)))\n",
+     "reads the live tracker of a member: m.tracker"),
     # A function of the rules that moves the trackers it is handed, and a widget's own
     # rolled move called bare (issue 43): both around the session.
     ("from companion.rulesets.cairn_srd import wilderness as wd\n"
@@ -514,6 +625,12 @@ def test_the_check_catches_a_planted_widget(text: str, problem: str) -> None:
     "def f(s, campaign):\n"
     "    return App(s.view(ensure(campaign, 'M', DiceMonarchsGame, make), DiceMonarchsGame))\n",
     "def f(campaign):\n    return App(ensure(campaign, 'J', Journey, Journey))\n",
+    # Members picked by kind, read through .seen, acted on through the seat's view; a
+    # widget's own .tracker and its own party.
+    "def f(session):\n    return [session.view(m.id, X) for m in session.party()\n"
+    "            if issubclass(m.kind, X)]\n",
+    "def f(session, ident):\n    return session.member(ident).seen.class_level\n",
+    "def f(self):\n    return [c.tracker for c in self.party()] + [self.tracker]\n",
     # A moving helper inside a rule roll, a rolled move handed to the roll, a table move
     # by name and a function of the rules that moves nothing.
     "from companion.rulesets.cairn_srd import exploration as ex\n"
@@ -550,3 +667,90 @@ def test_the_moving_helpers_are_read_from_the_rulesets() -> None:
             f"{cairn}.exploration.apply_escape"} <= MOVING_HELPERS
     assert f"{cairn}.wilderness.plan_leg" not in MOVING_HELPERS
     assert f"{cairn}.exploration.join_party" not in MOVING_HELPERS  # makes a new sheet
+
+
+#: The role comparisons still in the widgets, by (module, comparison), with how many and
+#: why they stay; each is no "may this seat do it" the session answers.
+ROLES_LEFT: dict[tuple[str, str], tuple[int, str]] = {
+    ("companion/widgets/cairn_srd/duel.py", "self.role == 'gm'"):
+        (1, "a duel screen in no campaign (the app alone, a test's twin screens) is the "
+            "role it is given; in a campaign the session answers (gm_screen)"),
+    ("companion/widgets/miasma/dice_monarchs.py", "self.role == 'gm'"):
+        (1, "as the duel's: a screen in no campaign"),
+    ("companion/widgets/monsters_and_magic.py", "self.role == 'gm'"):
+        (1, "the sheet's Save: whose download is whole, from the role the app was built "
+            "with (the seat view of a player's sheet holds no hidden roll anyway)"),
+    ("companion/widgets/rolls.py", "role == 'gm'"):
+        (2, "modes_for and seat_html: the modes shown and the words saying them, for the "
+            "role given (the seam refuses a mode the seat may not roll)"),
+    ("companion/widgets/rolls.py", "role in ('gm', 'player')"):
+        (1, "seat_html: what the seat line says"),
+    ("companion/widgets/rolls.py", "event.get('role') == 'gm'"):
+        (1, "a log line's '(GM)' mark: who made another seat's roll, shown as words"),
+    ("companion/widgets/table/apps.py", "session.seat_role_of(name) != 'player'"):
+        (1, "another person's seat (does Ann play on the GM's screen): not this seat's"),
+    ("companion/widgets/table/binding.py", "seated(context).role == SPECTATOR"):
+        (1, "the page's seat as the store proves it now, before it demotes its session"),
+    ("companion/widgets/table/binding.py", "s.role == 'gm'"):
+        (1, "finding the GM among the campaign's seats (a serverless device's holder)"),
+    ("companion/widgets/table/seats_panel.py", "role == 'player'"):
+        (2, "the link made for another person's new seat: a phone link for a player"),
+    ("companion/widgets/table/seats_panel.py", "role == 'gm'"):
+        (2, "another person's new seat, its role said in words"),
+    ("companion/widgets/table/seats_panel.py", "s.role == 'gm'"):
+        (2, "the seat list: each seat's role said in words"),
+    ("companion/widgets/table/start.py", "c.role == SPECTATOR"):
+        (1, "the start page's identity line, from the page's seat (shown before a "
+            "campaign is open, when there is no session)"),
+    ("companion/widgets/table/start.py", "c.role == 'gm'"):
+        (1, "the identity line's words: 'You are Mira (GM)'"),
+    ("companion/widgets/table/start.py", "c.role in ('player', SPECTATOR)"):
+        (2, "the start page's layout for the page's seat, before a session"),
+    ("companion/widgets/table/start.py", "self.context.role == 'gm'"):
+        (1, "who may create a campaign: the page's seat on a closed table, before any "
+            "campaign (and session) exists"),
+}
+
+
+def _role_comparisons() -> dict[tuple[str, str], int]:
+    out: dict[tuple[str, str], int] = {}
+    for path in sorted(WIDGETS.rglob("*.py")):
+        where = str(path.relative_to(ROOT))
+        for problem in role_problems(path.read_text(encoding="utf-8")):
+            key = (where, problem.removeprefix("judges a role itself: "))
+            out[key] = out.get(key, 0) + 1
+    return out
+
+
+def test_widgets_ask_the_session_what_a_seat_may_do() -> None:
+    found = _role_comparisons()
+    new = sorted(f"{where}: {text} ({n}, listed {ROLES_LEFT.get((where, text), (0, ''))[0]})"
+                 for (where, text), n in found.items()
+                 if n > ROLES_LEFT.get((where, text), (0, ""))[0])
+    assert new == [], ("ask the session (is_gm, sees_all, watching, may_...) instead of "
+                       "comparing roles:\n" + "\n".join(new))
+    gone = sorted(f"{where}: {text}" for (where, text), (n, _why) in ROLES_LEFT.items()
+                  if found.get((where, text), 0) < n)
+    assert gone == [], "fixed: take these out of ROLES_LEFT:\n" + "\n".join(gone)
+
+
+@pytest.mark.parametrize(("text", "problem"), [
+    ("def f(session):\n    return session.seat_role == 'gm'\n",
+     "judges a role itself: session.seat_role == 'gm'"),
+    ("def f(self):\n    return self.role in ('gm', '')\n",
+     "judges a role itself: self.role in ('gm', '')"),
+    ("def f(c):\n    return c.role != SPECTATOR\n", "judges a role itself: c.role != SPECTATOR"),
+    ("def f(model):\n    seat = model.recorder.seat_role\n    return seat not in ('player',)\n",
+     "judges a role itself: seat not in ('player',)"),
+])
+def test_the_role_check_catches_a_planted_comparison(text: str, problem: str) -> None:
+    assert problem in role_problems(text)
+
+
+@pytest.mark.parametrize("text", [
+    "def f(session):\n    return session.is_gm or session.may_roll() is None\n",
+    "def f(m):\n    return m == 'gm'\n",  # a roll's mode
+    "def f(m):\n    return m.role == 'party'\n",  # a member's role
+])
+def test_the_role_check_leaves_a_session_answer_alone(text: str) -> None:
+    assert role_problems(text) == []

@@ -46,10 +46,11 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import functools
 import random
 import weakref
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from companion import fairplay
@@ -88,8 +89,8 @@ if TYPE_CHECKING:
     from companion.store.port import Store
     from companion.store.seats import SeatInfo
 
-__all__ = ["ROLL_ATTEMPTS", "Keeper", "ReadOnlyError", "RuleRoll", "Session", "mirror_save",
-           "shared_session"]
+__all__ = ["ROLL_ATTEMPTS", "Keeper", "ReadOnlyError", "RuleRoll", "Seen", "Session",
+           "mirror_save", "shared_session"]
 
 T = TypeVar("T")
 K = TypeVar("K", bound=Tracker)
@@ -102,6 +103,44 @@ ROLL_ATTEMPTS = 9
 #: Sessions by the campaign object they pinned (a seat's one session in this process, for
 #: shared_session; a second session of one campaign object is refused).
 _SESSIONS: weakref.WeakKeyDictionary[Campaign, Session] = weakref.WeakKeyDictionary()
+
+
+@dataclass(frozen=True, eq=False)
+class Seen:
+    """A member of the campaign as a face reads it (issue 43): its id, shown name, role,
+    kind (``key``, and its tracker class ``kind``), owner (a record's) and the number of
+    its moves, and no live tracker. What the seat may read of the tracker is
+    ``seen``, a read-only view
+    ([Session.read][companion.table.session.Session.read]: what
+    [visible_save][companion.table.views.visible_save] leaves this seat); a face that acts
+    on it asks [Session.view][companion.table.session.Session.view] for the seat's view."""
+
+    id: str
+    name: str
+    role: str
+    key: str
+    owner: str
+    #: The tracker's class: what a loop that picks members by kind needs (no copy made).
+    kind: type[Tracker]
+    moves: int
+    _session: Session = field(repr=False)
+
+    @functools.cached_property
+    def seen(self) -> Tracker:
+        """The member's tracker as this seat may read it, read-only (made on first read,
+        the state as it was then; list the members again for a later one)."""
+        return self._session.read(self.id)
+
+    def to_dict(self, *, state: bool = True) -> dict[str, Any]:
+        """What the campaign's ``Member.to_dict`` says, from the seat's
+        view (``state``: the read-only view's)."""
+        out: dict[str, Any] = {"id": self.id, "name": self.name, "role": self.role,
+                               "kind": self.key, "moves": self.moves}
+        if self.owner:
+            out["owner"] = self.owner
+        if state:
+            out["state"] = self.seen.snapshot()
+        return out
 
 
 @dataclass(frozen=True)
@@ -340,6 +379,72 @@ class Session:
         """Why this seat may not enter its own dice, or ``None``."""
         return self._campaign.may_use_own_dice()
 
+    # -- what this seat may do, asked before a tap (issue 43: a face judges no role) -----
+
+    @property
+    def is_gm(self) -> bool:
+        """Whether this session acts as the campaign's GM now (not the holder of a
+        campaign opened in code, and no longer once the seat is
+        [gone][companion.table.session.Session.gone])."""
+        return self._campaign.role == "gm"
+
+    @property
+    def sees_all(self) -> bool:
+        """Whether this seat reads every tracker whole (the GM, the holder): no seat
+        view is projected for it ([sees_all][companion.table.views.sees_all])."""
+        return views.sees_all(self._campaign.role)
+
+    @property
+    def watching(self) -> bool:
+        """Whether this session only watches (a spectator's, or a seat now gone)."""
+        return self._campaign.role == "spectator"
+
+    def may_roll(self) -> str | None:
+        """Why this seat may not roll (nor set its client seed), or ``None``: anyone
+        seated rolls, a spectator does not."""
+        return (self.gone or SPECTATOR_LINE) if self.watching else None
+
+    def may_choose_seed(self) -> str | None:
+        """Why this seat may not type the seed a roll takes, or ``None``: the GM's and the
+        holder's choice alone (a player's dice choose themselves)."""
+        if self.sees_all:
+            return None
+        return ("in a campaign a player's dice choose themselves: only the GM sets a seed"
+                if not self.watching else self.gone or SPECTATOR_LINE)
+
+    def may_close_sitting(self) -> str | None:
+        """Why this seat may not close the sitting, or ``None`` (the GM, the holder)."""
+        return None if self.sees_all else "only the GM closes a sitting"
+
+    def may_remove_members(self) -> str | None:
+        """Why this seat may not take a member out of the campaign, or ``None``: the GM's
+        (and the holder's) hand alone (issue 19)."""
+        if self.sees_all:
+            return None
+        return ((self.gone or SPECTATOR_LINE) if self.watching
+                else "only the GM takes a member out of the campaign")
+
+    def may_add_others(self) -> str | None:
+        """Why this seat may not add a party member of another name, or ``None``: the GM
+        and the holder add anyone; a player their own character only."""
+        if self.sees_all:
+            return None
+        return ((self.gone or SPECTATOR_LINE) if self.watching
+                else "a player adds their own character only")
+
+    def may_reveal(self, event: dict[str, Any]) -> str | None:
+        """Why this seat may not reveal the hidden roll ``event`` (a logged roll as
+        [log][companion.table.session.Session.log] hands it, ``to_dict``), or ``None``:
+        the GM any, a player their own ``self`` roll (the store judges again on
+        [reveal][companion.table.session.Session.reveal])."""
+        if self.is_gm:
+            return None
+        data = event.get("data") or {}
+        if data.get("mode") == "self" and self.who and same_name(str(event.get("who", "")),
+                                                                 self.who):
+            return None
+        return "only the GM reveals this roll"
+
     def refresh(self) -> bool:
         """Apply other screens' moves; True if there were any."""
         return self._campaign.refresh()
@@ -400,21 +505,36 @@ class Session:
         store = self._campaign.store
         return store is None or store.shared
 
-    def members(self) -> list[Member]:
-        """The campaign's members (the party, the records, the minigames)."""
-        return list(self._campaign)
+    def members(self) -> list[Seen]:
+        """The campaign's members (the party, the records, the minigames) as this seat
+        reads them: [Seen][companion.table.session.Seen], no live tracker (issue 43)."""
+        return [self._seen(m) for m in self._campaign]
 
-    def party(self) -> list[Member]:
-        """The campaign's party members."""
-        return self._campaign.party
+    def party(self) -> list[Seen]:
+        """The campaign's party members, as this seat reads them."""
+        return [self._seen(m) for m in self._campaign.party]
 
-    def records(self, owner: str) -> list[Member]:
-        """The records kept for the party member ``owner``."""
-        return self._campaign.records(owner)
+    def records(self, owner: str) -> list[Seen]:
+        """The records kept for the party member ``owner``, as this seat reads them."""
+        return [self._seen(m) for m in self._campaign.records(owner)]
 
-    def member(self, id_or_name: str) -> Member:
-        """The member with this id or name (a one-line error when there is none)."""
-        return self._campaign.member(id_or_name)
+    def member(self, id_or_name: str) -> Seen:
+        """The member with this id or name, as this seat reads it (a one-line error when
+        there is none)."""
+        return self._seen(self._campaign.member(id_or_name))
+
+    def _seen(self, member: Member) -> Seen:
+        return Seen(member.id, member.name, member.role, member.key, member.owner,
+                    type(member.tracker), len(member.tracker.log), self)
+
+    def holds(self, tracker: Tracker) -> bool:
+        """Whether ``tracker`` (one this session handed out: a view, a stored record) is
+        still a member's: False once its member left, even if another of the same name
+        came back."""
+        if isinstance(tracker.recorder, _SeatMirror):
+            return tracker.recorder.session is self and \
+                tracker.recorder.member in self._campaign.members
+        return any(m.tracker is tracker for m in self._campaign)
 
     def has_member(self, ident: str) -> bool:
         """Whether the member id ``ident`` is in the campaign."""

@@ -335,7 +335,7 @@ class DiceTray(widgets.VBox):
             self.seat.value = seat_html(session.name, who, role, where=False)
         self.session = session
         # In a campaign the seed box is the GM's (a chosen seed chooses the dice).
-        self.seed_shown = session is None or role in ("gm", "")
+        self.seed_shown = session is None or session.may_choose_seed() is None
         self.modes = RollModePanel(expr, session=session, who=who, role=role,
                                    seed_source=seed_source, show_odds=False,
                                    show_status=False, error=self.error)

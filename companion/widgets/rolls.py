@@ -556,9 +556,7 @@ class RollLogPanel(widgets.VBox):
         self.sitting.render()  # the sitting's news comes with the log's events
 
     def _may_reveal(self, event: dict[str, Any]) -> bool:
-        if self.role == "gm":
-            return True
-        return event["data"].get("mode") == "self" and bool(self.who) and event["who"] == self.who
+        return self.session.may_reveal(event) is None  # the session's answer
 
     @staticmethod
     def _offer(pick: widgets.Dropdown, btn: widgets.Button,

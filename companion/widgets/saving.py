@@ -10,7 +10,7 @@ import ipywidgets as widgets
 
 from companion.errors import CompanionError
 from companion.files import FileError, decode_text, shown_name
-from companion.state import MAX_SAVE_CHARS
+from companion.state import MAX_SAVE_CHARS, Tracker
 from companion.widgets.controls import button
 from companion.widgets.layout import bind, row
 from companion.widgets.markup import Markup, el
@@ -164,8 +164,14 @@ class SaveLoad(widgets.VBox):
         own_error = [self.error] if error is None else []
         # In a campaign a player's saving and loading is the campaign itself: nothing to
         # open or paste on their page (the GM keeps both, to bring in a save from elsewhere).
-        seat = getattr(getattr(model, "recorder", None), "seat_role", "")
-        if seat in ("player", "spectator"):
+        # The session's answer: a tracker's keeper (live) or its seat mirror's keeper both
+        # name the session that holds it (a tracker in no campaign: the page's own).
+        session = getattr(getattr(model, "recorder", None), "session", None)
+        if session is None and isinstance(model, Tracker):
+            from companion.table.session import Session
+
+            session = Session.holding(model)  # a campaign opened in code: its seat's
+        if session is not None and not session.sees_all:
             self.children = (row(self._file), *own_error)
         else:
             self.children = (row(self._file, self.open_file, self.paste_toggle),

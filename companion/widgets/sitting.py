@@ -82,12 +82,13 @@ class SittingPanel(widgets.VBox):
             prompt=CLOSE_PROMPT, error=self.error, name="close-sitting")
         self.check_line = widgets.HTML()
         self.check_line.add_class("tc-sitting-check")
-        seats = self.session.role in ("gm", "player", "")
+        seats = self.session.may_roll() is None
         self.seed_row = row(self.seed_box, self.seed_button)
         self.seed_row.layout.display = "" if seats else "none"
         # Made on every page (a crafted message can press any widget the kernel made:
         # the session refuses a player's close), shown to the GM only.
-        self.close_button.layout.display = "" if self.session.role in ("gm", "") else "none"
+        self.close_button.layout.display = "" if self.session.may_close_sitting() is None \
+            else "none"
         self.children = [
             widgets.HTML(el("div", "Fair dice", class_="tc-section")),
             self.status, self.seed_row, self.close_button, self.check_line,
@@ -136,7 +137,7 @@ class SittingPanel(widgets.VBox):
         self.check_line.value = self._check_html() if state.number and not state.open else ""
 
     def _seed_html(self) -> Markup:
-        if self.session.role not in ("gm", "player", ""):
+        if self.session.may_roll() is not None:  # a watcher sets no client seed
             return Markup()
         state = self.session.sitting
         published = state.clients.get(self.seat) if state.open else None

@@ -21,6 +21,7 @@ from companion.store.campaign import Campaign, create
 from companion.store.db import Store
 from companion.store.seats import make_seat
 from companion.table import Session
+from companion.table.session import ReadOnlyError
 from companion.table.views import visible_save
 from tests.conftest import session_of
 from tests.table.reach import leaks, reachable
@@ -194,3 +195,52 @@ def test_a_spectator_s_mirror_moves_nothing_and_a_wrong_kind_is_named(store: Sto
         spectator.view(game, Duel)
     gm.refresh()
     assert gm.tracker("Dice Monarchs", DiceMonarchsGame).pot == 0  # nothing was stored
+
+
+def _listed(session: Session) -> list[Any]:
+    """Everything a face reads of the session's member listings (issue 43)."""
+    seen = [*session.members(), *session.party(), session.member("Dice Monarchs"),
+            session.member("Duel")]
+    return [*seen, *(m.seen for m in seen), *(m.to_dict() for m in seen)]
+
+
+def test_the_member_listings_hand_a_face_no_live_tracker(store: Store) -> None:
+    """Issue 43: ``members()``, ``party()``, ``records()`` and ``member()`` hand a face
+    each member as it may read it: its kind and a read-only view, no live tracker."""
+    gm = _table(store)
+    secrets = _secrets(gm)
+    boundary = (Session, Campaign)
+    live = gm.tracker("Dice Monarchs", DiceMonarchsGame)
+    # The GM reads every value whole (so the leak check below can fail) but no live
+    # tracker: a copy, whose moves raise.
+    gm_seen = gm.member("Dice Monarchs")
+    assert gm_seen.kind is DiceMonarchsGame and gm_seen.seen is not live
+    assert gm_seen.seen.to_dict() == live.to_dict()
+    assert leaks(reachable(_listed(gm), boundary), **secrets) != set()
+    copy = gm_seen.seen
+    assert isinstance(copy, DiceMonarchsGame)
+    with pytest.raises(ReadOnlyError):
+        copy.deal()
+    assert all(m.seen is not gm.view(m.id) for m in gm.members())
+    # A player's and a spectator's listings: what visible_save leaves them, nothing more.
+    ash = _seat(store, "Ash")
+    spectator = Session.open(store, "T", role="spectator")
+    for seat in (ash, spectator):
+        assert leaks(reachable(_listed(seat), boundary), **secrets) == set(), seat
+        for member in seat.members():
+            assert member.seen.to_dict() == visible_save(gm.view(member.id), seat.who,
+                                                         seat.role)
+    assert [m.name for m in ash.members()] == [m.name for m in gm.members()]
+    assert ash.member("Duel").to_dict(state=False) == gm.member("Duel").to_dict(state=False)
+
+
+def test_holds_tells_a_member_s_tracker_from_one_that_left(store: Store) -> None:
+    gm = _table(store)
+    duel = gm.view("Duel")
+    assert gm.holds(duel)
+    ash = _seat(store, "Ash")
+    mirror = ash.view("Duel")
+    assert ash.holds(mirror) and not gm.holds(Duel())
+    gm.remove("Duel")
+    ash.refresh()
+    assert not gm.holds(duel) and not ash.holds(mirror)

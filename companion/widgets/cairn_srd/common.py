@@ -182,7 +182,7 @@ class CairnAppBase(widgets.VBox):
             seed_source=self._fresh_seed, hint=self.dice_hint)
         self.controls.add_class("tc-cairn-roll-controls")
         # In a campaign the seed box is the GM's (a chosen seed chooses the dice).
-        self.seed_shown = session is None or session.seat_role in ("gm", "")
+        self.seed_shown = session is None or session.may_choose_seed() is None
         self.seed_row = widgets.VBox(
             [self.controls, *([row(self.seed_box)] if self.seed_shown else [])],
             layout=widgets.Layout(max_width="100%"))

@@ -129,14 +129,22 @@ class DuelApp(CairnAppBase):
         bind(d, self.render, error=self.error)
 
     @property
+    def gm_screen(self) -> bool:
+        """Whether this is the GM's screen: the table session's answer; a screen in no
+        campaign (the app on its own, a test's twin screens) is as its ``role`` says."""
+        if self.table_session is not None:
+            return self.table_session.is_gm
+        return self.role == "gm"
+
+    @property
     def runs_table(self) -> bool:
         """Whether this screen may start, load and undo: the hot seat or the GM."""
-        return self.hot_seat or self.role == "gm"
+        return self.hot_seat or self.gm_screen
 
     @property
     def side(self) -> int | None:
         """The viewer's side when this is a duelist's own screen."""
-        if self.hot_seat or self.role == "gm" or self.viewer not in self.duel.names:
+        if self.hot_seat or self.gm_screen or self.viewer not in self.duel.names:
             return None
         return self.duel.names.index(self.viewer)
 
@@ -146,7 +154,7 @@ class DuelApp(CairnAppBase):
         if self.hot_seat:
             return True
         names = self.duel.names
-        return (self.role == "gm" and self.hot_seat_for is not None and side < len(names)
+        return (self.gm_screen and self.hot_seat_for is not None and side < len(names)
                 and bool(names[side]) and bool(self.hot_seat_for(names[side])))
 
     def start(self) -> None:

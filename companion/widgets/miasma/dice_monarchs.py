@@ -171,6 +171,7 @@ class DiceMonarchsApp(widgets.VBox):
         self.game = game if game is not None else DiceMonarchsGame()
         self.viewer = viewer or None
         self.role = role
+        self.table_session = session
         self.hot_seat = self.viewer is None and not role
         self.hot_seat_for = hot_seat_for
         rank_table()  # the hands table, built once per kernel: odds then answer at once
@@ -282,14 +283,22 @@ class DiceMonarchsApp(widgets.VBox):
         bind(self.game, self._changed, error=self.error)
 
     @property
+    def gm_screen(self) -> bool:
+        """Whether this is the GM's screen: the table session's answer; a screen in no
+        campaign (the app on its own, a test's twin screens) is as its ``role`` says."""
+        if self.table_session is not None:
+            return self.table_session.is_gm
+        return self.role == "gm"
+
+    @property
     def runs_table(self) -> bool:
         """Whether this screen may set up, load and undo: the hot seat or the GM."""
-        return self.hot_seat or self.role == "gm"
+        return self.hot_seat or self.gm_screen
 
     @property
     def seated(self) -> str | None:
         """The viewer's name when this is a seated player's own screen."""
-        if self.hot_seat or self.role == "gm" or self.viewer not in self.game.players:
+        if self.hot_seat or self.gm_screen or self.viewer not in self.game.players:
             return None
         return self.viewer
 
@@ -301,7 +310,7 @@ class DiceMonarchsApp(widgets.VBox):
             return False
         if self.hot_seat:
             return True
-        return (self.role == "gm" and self.hot_seat_for is not None
+        return (self.gm_screen and self.hot_seat_for is not None
                 and bool(self.hot_seat_for(player)))
 
     def _btn(self, label: str, action: Callable[[], Any], name: str,

@@ -232,8 +232,8 @@ def _mm_table(session: Session) -> widgets.Widget:
     party = Party(ensure(session, GM_THREADS, GameMaster, GameMaster))
     # Each sheet as this seat may read it (a player's: no hidden roll's dice).
     for member in session.party():
-        if isinstance(member.tracker, Adventurer):
-            party.add(session.view(member.tracker, Adventurer))
+        if issubclass(member.kind, Adventurer):
+            party.add(session.view(member.id, Adventurer))
 
     adopting: list[bool] = []
 
@@ -252,8 +252,8 @@ def _mm_table(session: Session) -> widgets.Widget:
             return  # this app seats its own new character
         seated = {id(a) for a in party.characters}
         for member in session.party():
-            if isinstance(member.tracker, Adventurer):
-                sheet = session.view(member.tracker, Adventurer)
+            if issubclass(member.kind, Adventurer):
+                sheet = session.view(member.id, Adventurer)
                 if id(sheet) not in seated:
                     app.seat(party.add(sheet))
 
@@ -267,7 +267,7 @@ def _plot_points(session: Session) -> widgets.Widget:
     from companion.rulesets.plot_points.session import PlotPointSession
     from companion.widgets.plot_points import PlotPointsApp
 
-    gm = session.who if session.seat_role == "gm" and session.who else "GM"
+    gm = session.who if session.is_gm and session.who else "GM"
     plot = ensure(session, PLOT_TABLE, PlotPointSession, lambda: PlotPointSession.new([], gm))
     return PlotPointsApp(session=plot, table=session)
 
@@ -363,7 +363,9 @@ def _magic_items(session: Session) -> widgets.Widget:
     from companion.widgets.variant5e_items import CharacterItemsApp
 
     def items(name: str) -> list[MagicItem]:
-        return [m.tracker for m in session.records(name) if isinstance(m.tracker, MagicItem)]
+        # The seat's views: the items app acts on them.
+        return [session.view(m.id, MagicItem) for m in session.records(name)
+                if issubclass(m.kind, MagicItem)]
 
     def adopt(name: str, item: MagicItem) -> MagicItem:
         full = ITEM.format(name, " ".join(item.name.split()))
@@ -389,7 +391,9 @@ def _casters(session: Session) -> widgets.Widget:
     from companion.widgets.variant5e_casters import CastersApp
 
     def casters() -> dict[str, SpellPoints]:
-        return {m.name: m.tracker for m in session.party() if isinstance(m.tracker, SpellPoints)}
+        # The seat's views: the casters app acts on them.
+        return {m.name: session.view(m.id, SpellPoints) for m in session.party()
+                if issubclass(m.kind, SpellPoints)}
 
     app = CastersApp(casters(), adopt=lambda name, caster: session.add(name, caster),
                      lock=session.lock)
@@ -407,8 +411,8 @@ def _mm_travel(session: Session) -> widgets.Widget:
     def party() -> Party:
         table = Party(gm)
         for member in session.party():
-            if isinstance(member.tracker, Adventurer):
-                table.add(session.view(member.tracker, Adventurer))
+            if issubclass(member.kind, Adventurer):
+                table.add(session.view(member.id, Adventurer))
         return table
 
     app = TravelApp(party=party, controls=_roll_controls(session, "1d20 each", "travel"))
@@ -459,8 +463,10 @@ def _miasma_names(session: Session) -> list[str]:
     from companion.rulesets.miasma.psychosis import MiasmaTracker
 
     for member in session.members():
-        if isinstance(member.tracker, MiasmaTracker):
-            return [c.name for c in member.tracker.characters]
+        if issubclass(member.kind, MiasmaTracker):
+            seen = member.seen  # read-only: the names are all it reads
+            assert isinstance(seen, MiasmaTracker)
+            return [c.name for c in seen.characters]
     return []
 
 

@@ -430,7 +430,7 @@ class LiveSync:
                 not now and time.monotonic() < self._seat_due):
             return
         self._seat_due = time.monotonic() + SEAT_CHECK_SECONDS
-        if seated(context).role == SPECTATOR and session.seat_role != SPECTATOR:
+        if seated(context).role == SPECTATOR and not session.watching:
             with WIDGET_LOCK:
                 # The page may have moved to a new seat while the old one was read (the GM
                 # renewing their own link, under this lock): only the seat read demotes.

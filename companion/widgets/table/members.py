@@ -79,7 +79,7 @@ def five_e_party(session: Session) -> list[str]:
     from companion.rulesets.variant5e.death_and_returning import DeathRecord
     from companion.rulesets.variant5e.spell_points import SpellPoints
 
-    return [m.name for m in session.party() if isinstance(m.tracker, (SpellPoints, DeathRecord))]
+    return [m.name for m in session.party() if issubclass(m.kind, (SpellPoints, DeathRecord))]
 
 
 def member_records(session: Session, name: str) -> list[str]:
@@ -95,8 +95,8 @@ def default_hit_dice(session: Session, name: str) -> HitDice:
     from companion.rulesets.variant5e.healing import HitDice
     from companion.rulesets.variant5e.spell_points import SpellPoints
 
-    member = session.member(name)
-    level = member.tracker.class_level if isinstance(member.tracker, SpellPoints) else 1
+    seen = session.member(name).seen  # read-only: the level is all it reads
+    level = seen.class_level if isinstance(seen, SpellPoints) else 1
     return HitDice.new(level)
 
 
@@ -107,10 +107,10 @@ def ensure(session: Session, name: str, cls: type[T], make: Callable[[], T],
     from companion.table.opening import SeatError, StoreError
 
     for member in session.members():
-        if member.name == name and isinstance(member.tracker, cls):
-            return member.tracker
+        if member.name == name and issubclass(member.kind, cls):
+            return session.view(member.id, cls)  # the app acts on it: the seat's view
     try:
-        return session.add(name, make(), role=role, owner=owner)
+        return session.view(session.add(name, make(), role=role, owner=owner), cls)
     except SeatError:
         raise  # the seat's refusal, said as it is (not "no such member" after a refresh)
     except StoreError as refused:
@@ -150,8 +150,7 @@ class _Draft:
 
     def stored(self) -> bool:
         """Whether the draft follows a record still in the campaign."""
-        return self.live is not None and any(m.tracker is self.live
-                                             for m in self.session.members())
+        return self.live is not None and self.session.holds(self.live)
 
     def store(self) -> Tracker:
         """The stored record (stored now from the draft's state if nobody has yet)."""
@@ -220,8 +219,8 @@ class MemberRecords:
     def get(self, kind: str, name: str, cls: type[T], make: Callable[[], T], *,
             now: bool = False) -> T:
         full = kind.format(name)
-        stored = next((m.tracker for m in self.session.records(name)
-                       if m.name == full and isinstance(m.tracker, cls)), None)
+        stored = next((self.session.view(m.id, cls) for m in self.session.records(name)
+                       if m.name == full and issubclass(m.kind, cls)), None)
         draft = self.drafts.pop(full, None)
         if draft is not None and draft.live is not None and draft.stored():
             self.drafts[full] = draft  # stored by its own first move: the app keeps it

@@ -72,7 +72,6 @@ def app_heading(title: str, context: PageContext, *, demo: bool,
 def campaign_page(key: str, context: PageContext | None = None) -> widgets.Widget:
     """What an app's notebook shows: the app for the URL's campaign, or its demo."""
     from companion.widgets.table.binding import (
-        SPECTATOR,
         connection_banner,
         join_line,
         page_session,
@@ -99,10 +98,10 @@ def campaign_page(key: str, context: PageContext | None = None) -> widgets.Widge
         body = widgets.HTML()
     context = context.with_(  # the seat's, issue 19; a dead secret is not linked on
         who=session.who, role=session.seat_role,
-        seat=context.seat if session.seat_role != SPECTATOR else "")
+        seat=context.seat if not session.watching else "")
     heading = app_heading(app.title, context, demo=False, with_title=False)
     parts: list[widgets.Widget] = [connection_banner(), heading, way_back(app.ruleset)]
-    if session.seat_role == SPECTATOR:
+    if session.watching:
         parts.append(join_line())
     return page(*parts, error, body)
 

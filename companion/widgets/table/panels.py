@@ -71,7 +71,7 @@ class MemberPanel(widgets.VBox):
 
     def members(self) -> list[tuple[str, str]]:
         return [(m.name, m.id) for m in self.session.members()
-                if isinstance(m.tracker, self.cls) and m.role == "party"]
+                if issubclass(m.kind, self.cls) and m.role == "party"]
 
     def sync(self) -> None:
         # Run through follow_campaign: under the campaign's lock, one thread at a time.
@@ -94,7 +94,7 @@ class MemberPanel(widgets.VBox):
                 return
             app = self.apps.get(ident)
             if app is None:
-                app = self.apps[ident] = self.build(self.session.member(ident).tracker)
+                app = self.apps[ident] = self.build(self.session.view(ident))
             if self.body.children != (app,):
                 self.body.children = (app,)
 
@@ -209,8 +209,9 @@ class PartyFightPanel(widgets.VBox):
     def party(self) -> dict[str, Character]:
         from companion.rulesets.cairn_srd.character import Character
 
-        return {m.name: m.tracker for m in self.session.party()
-                if isinstance(m.tracker, Character)}
+        # The seat's views: the fight links them and follows their changes.
+        return {m.name: self.session.view(m.id, Character) for m in self.session.party()
+                if issubclass(m.kind, Character)}
 
     def sheet(self, name: str) -> Character | None:
         """The party member ``name``'s own sheet (the fight's link)."""
@@ -284,7 +285,9 @@ class PartyAppPanel(widgets.VBox):
         """The campaign's Cairn characters (the same sheets the other apps show)."""
         from companion.rulesets.cairn_srd.character import Character
 
-        return [m.tracker for m in self.session.party() if isinstance(m.tracker, Character)]
+        # The seat's views: the app built on them acts on them.
+        return [self.session.view(m.id, Character) for m in self.session.party()
+                if issubclass(m.kind, Character)]
 
     def sync(self) -> None:
         # Run through follow_campaign: under the campaign's lock, one thread at a time.

@@ -71,7 +71,7 @@ class PartyRules:
 
 
 def _members(session: Session, cls: type[Tracker]) -> list[tuple[str, str]]:
-    return [(m.name, m.id) for m in session.party() if isinstance(m.tracker, cls)]
+    return [(m.name, m.id) for m in session.party() if issubclass(m.kind, cls)]
 
 
 # --- Cairn ------------------------------------------------------------------------------
@@ -161,7 +161,7 @@ def _plot_session(session: Session) -> Any:
     from companion.rulesets.plot_points.session import PlotPointSession
     from companion.widgets.table.apps import PLOT_TABLE, ensure
 
-    gm = session.who if session.seat_role == "gm" and session.who else "GM"
+    gm = session.who if session.is_gm and session.who else "GM"
     return ensure(session, PLOT_TABLE, PlotPointSession, lambda: PlotPointSession.new([], gm))
 
 
@@ -190,8 +190,8 @@ def _hit_dice_of(session: Session, name: str) -> Any:
     from companion.widgets.table.apps import HIT_DICE
 
     for m in session.records(name):
-        if m.name == HIT_DICE.format(name) and isinstance(m.tracker, HitDice):
-            return m.tracker
+        if m.name == HIT_DICE.format(name) and issubclass(m.kind, HitDice):
+            return session.view(m.id, HitDice)  # edited through it: the seat's view
     return None
 
 
@@ -253,7 +253,8 @@ def _5e_values(session: Session, ident: str) -> dict[str, int]:
 
     member = session.member(ident)
     hd = _hit_dice_of(session, member.name) or default_hit_dice(session, member.name)
-    level = member.tracker.class_level if isinstance(member.tracker, SpellPoints) else hd.level
+    seen = member.seen  # read-only: the level is all it reads
+    level = seen.class_level if isinstance(seen, SpellPoints) else hd.level
     return {"level": level, "hp": hd.max_hp, "die": hd.die, "con": hd.con_modifier}
 
 
@@ -263,7 +264,7 @@ def _5e_edit(session: Session, ident: str, v: dict[str, int]) -> None:
 
     member = session.member(ident)
     fresh_hd = _5e_hit_dice(v, v["level"])  # checks the numbers before anything changes
-    t = member.tracker
+    t = session.view(member.id)  # the seat's view: a move is made on it
     if isinstance(t, SpellPoints) and t.class_level != v["level"]:
         act(t, "set_class_level", v["level"])
     hd = _hit_dice_of(session, member.name)
@@ -316,8 +317,10 @@ def _plot_players(session: Session) -> list[tuple[str, str]]:
     from companion.rulesets.plot_points.session import PlotPointSession
 
     for m in session.members():
-        if isinstance(m.tracker, PlotPointSession):
-            return [(c.name, c.name) for c in m.tracker.characters]
+        if issubclass(m.kind, PlotPointSession):
+            seen = m.seen  # read-only: the names are all it reads
+            assert isinstance(seen, PlotPointSession)
+            return [(c.name, c.name) for c in seen.characters]
     return []
 
 
@@ -329,8 +332,10 @@ def _miasma_names(session: Session) -> list[tuple[str, str]]:
     from companion.rulesets.miasma.psychosis import MiasmaTracker
 
     for m in session.members():
-        if isinstance(m.tracker, MiasmaTracker):
-            return [(c.name, c.name) for c in m.tracker.characters]
+        if issubclass(m.kind, MiasmaTracker):
+            seen = m.seen  # read-only: the names are all it reads
+            assert isinstance(seen, MiasmaTracker)
+            return [(c.name, c.name) for c in seen.characters]
     return []
 
 
@@ -345,7 +350,7 @@ def leaving(session: Session, rules: PartyRules) -> list[tuple[str, str]]:
     from companion.table.opening import tracker_kinds
 
     kinds = tuple(tracker_kinds(rules.ruleset).values())
-    return [(m.name, m.id) for m in session.party() if isinstance(m.tracker, kinds)]
+    return [(m.name, m.id) for m in session.party() if issubclass(m.kind, kinds)]
 
 
 def leave(session: Session, rules: PartyRules, key: str) -> None:

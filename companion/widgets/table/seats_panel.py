@@ -148,7 +148,7 @@ class SeatsPanel(widgets.VBox):
         """Show the panel to the GM (hide it, empty, from anyone else)."""
         # Serverless: the campaign lives on this device; links, QR codes and the server's
         # address would lead nowhere (and the QR package is not in the page's bundle).
-        if self.app.session is None or self.app.context.role != "gm" or serverless():
+        if self.app.session is None or not self.app.session.is_gm or serverless():
             self.layout.display = "none"
             for part in (self.gm_link, self.listing, self.invite_out):
                 part.value = ""
@@ -173,7 +173,7 @@ class SeatsPanel(widgets.VBox):
     def save_trust(self) -> None:
         """Set the table's trust as the two switches say (the GM's move, in the log)."""
         session = self._session()
-        if session.role != "gm":  # the holder's page (code) is not the campaign's GM
+        if not session.is_gm:  # the holder's page (code) is not the campaign's GM
             raise CompanionError("only the campaign's GM sets the table's trust")
         session.set_trust(own_dice=bool(self.own_dice.value),
                           own_numbers=bool(self.own_numbers.value))

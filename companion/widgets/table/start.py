@@ -355,10 +355,12 @@ class TableApp(widgets.VBox):
                                 class_="tc-campaign", data_campaign=c.name)
         self.party.value = party_rows(c)
         # A move in any app (here or on another screen) shows in the list.
+        # Each followed in the seat's view (a player's mirror tells of what they may see).
         for member in c.members():
-            if id(member.tracker) not in self._followed:
-                self._followed.add(id(member.tracker))
-                member.tracker.on_change(safe(self.error, clear_on_success=False)(
+            seen = c.view(member.id)
+            if id(seen) not in self._followed:
+                self._followed.add(id(seen))
+                seen.on_change(safe(self.error, clear_on_success=False)(
                     lambda _t: self._render_party()))
         if self.app_buttons.children == ():
             self.app_buttons.children = tuple(
@@ -517,13 +519,13 @@ class TableApp(widgets.VBox):
                 "Leaves the party", self._leaver(ruleset), risky=lambda: True,
                 prompt="Tap again: leaves the party", error=self.error,
                 name=f"leave-{ruleset}")
-            if self.role != "player":  # members leave by the GM's hand (issue 19)
+            if c.may_remove_members() is None:  # by the GM's hand (issue 19)
                 parts.append(row(gone, form["leave"]))
-            if self.role == "player":  # a player adds their own character only
+            if c.may_add_others() is not None and not c.watching:  # their own only
                 name.value, name.disabled = self.context.who, True
         self.party_form.children = tuple(parts)
         # A spectator edits nothing: no form at all.
-        self.party_form.layout.display = "none" if self.role == SPECTATOR else ""
+        self.party_form.layout.display = "none" if c.watching else ""
         self._sync_edit_options()
 
     def _sync_edit_options(self) -> None:
@@ -534,11 +536,11 @@ class TableApp(widgets.VBox):
             rules = form["rules"]
             if form.get("edit_pick") is not None:
                 options = [(shown, key) for shown, key in rules.editable(c)
-                           if self.role != "player" or _may_edit(c, key, shown)]
+                           if _may_edit(c, key, shown)]
                 _set_options(form["edit_pick"], options)
                 # Shown only where the seam would take a save (issue 28: the GM's trust).
-                form["edit_row"].layout.display = "" if options or self.role != "player" \
-                    else "none"
+                form["edit_row"].layout.display = "" if options or c.sees_all \
+                    or c.watching else "none"
             if form.get("leave_pick") is not None:
                 _set_options(form["leave_pick"], leaving(c, rules))
                 form["leave"].disabled = form["leave_pick"].value is None
