@@ -423,7 +423,7 @@ class DiceTray(widgets.VBox):
         expr = act.args.get("expr")
         if act.move != "roll" or act.tracker or expr not in self._waiting:
             return
-        self._waiting.remove(expr)
+        del self._waiting[self._waiting.index(expr)]  # answered: no longer waited for
         self._shown += 1
         n = self._shown
         if isinstance(outcome, Refused):
