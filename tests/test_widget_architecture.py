@@ -672,11 +672,10 @@ def test_the_moving_helpers_are_read_from_the_rulesets() -> None:
 #: The role comparisons still in the widgets, by (module, comparison), with how many and
 #: why they stay; each is no "may this seat do it" the session answers.
 ROLES_LEFT: dict[tuple[str, str], tuple[int, str]] = {
-    ("companion/widgets/cairn_srd/duel.py", "self.role == 'gm'"):
-        (1, "a duel screen in no campaign (the app alone, a test's twin screens) is the "
-            "role it is given; in a campaign the session answers (gm_screen)"),
-    ("companion/widgets/miasma/dice_monarchs.py", "self.role == 'gm'"):
-        (1, "as the duel's: a screen in no campaign"),
+    ("companion/widgets/seat_controls.py", "role == 'gm'"):
+        (1, "a game's screen in no campaign (the duel or Dice Monarchs app alone, a test's "
+            "twin screens) is the role it is given; in a campaign the session answers "
+            "(gm_screen)"),
     ("companion/widgets/monsters_and_magic.py", "self.role == 'gm'"):
         (1, "the sheet's Save: whose download is whole, from the role the app was built "
             "with (the seat view of a player's sheet holds no hidden roll anyway)"),

@@ -805,12 +805,15 @@ class TableAnswers:
         roll event, stamped with the act's client and number, as this seat was sent it
         (its text only where the seat may see the roll; the welcome may have brought it
         before the answer)."""
-        stamp = {"client": outcome.act.client, "seq": outcome.act.seq}
         held = self._session.events_since(0) if self._session is not None else []
         for event in [*outcome.events, *reversed(held)]:
             data = event.get("data")
-            if event.get("kind") == "roll" and isinstance(data, dict) \
-                    and data.get("act") == stamp:
+            stamp = data.get("act") if isinstance(data, dict) else None
+            # A stamp also carries the act's digest (same number, other act: refused
+            # before it was stored), so the client and number name it.
+            if event.get("kind") == "roll" and isinstance(stamp, dict) \
+                    and stamp.get("client") == outcome.act.client \
+                    and stamp.get("seq") == outcome.act.seq:
                 text = data.get("text")
                 return {"entry": event.get("seq"), "mode": data.get("mode", "public"),
                         "commitment": data.get("commitment"),

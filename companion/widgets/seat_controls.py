@@ -172,6 +172,14 @@ def load(model: Any, text: str | bytes) -> None:
         model.load(text)
 
 
+def gm_screen(session: Session | None, role: str) -> bool:
+    """Whether a game's screen is the GM's: the table session's answer; a screen in no
+    campaign (the app on its own, a test's twin screens) is as the ``role`` it was given."""
+    if session is not None:
+        return session.is_gm
+    return role == "gm"
+
+
 def seat_refusal(tracker: Tracker, move: str, arguments: dict[str, Any]) -> str | None:
     """Why this page's seat may not make ``move`` with ``arguments`` on ``tracker``
     (``None``: it may, or no session holds the tracker)."""

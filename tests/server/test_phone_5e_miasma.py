@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import ipywidgets as widgets
@@ -25,7 +24,6 @@ from companion.rulesets.miasma.psychosis import MiasmaTracker
 from companion.rulesets.variant5e.death_and_returning import DeathRecord
 from companion.rulesets.variant5e.healing import HitDice
 from companion.rulesets.variant5e.spell_points import SpellPoints
-from companion.store import open_store
 from companion.store.campaign import create
 from companion.store.port import Store
 from companion.store.records import StoredEvent
@@ -39,24 +37,6 @@ from tests.server.test_remote_session import Wire
 from tests.server.wire import Server
 
 pytestmark = pytest.mark.timeout(180)
-
-
-@pytest.fixture
-def store(db: str) -> Iterator[Store]:
-    opened = open_store(db)
-    try:
-        yield opened
-    finally:
-        opened.close()
-
-
-@pytest.fixture
-def server(store: Store) -> Iterator[Server]:
-    running = Server(store)
-    try:
-        yield running
-    finally:
-        running.stop()
 
 
 def _5e_table(store: Store) -> Session:

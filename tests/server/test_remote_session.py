@@ -23,14 +23,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 from tornado import websocket
 
 from companion.errors import CompanionError
 from companion.rulesets.cairn_srd.character import Character
-from companion.store import open_store
 from companion.store.campaign import create
 from companion.store.permissions import SeatError
 from companion.store.port import Store
@@ -43,24 +42,6 @@ from tests.conftest import campaign_of, session_of
 from tests.server.wire import WAIT, Server
 
 pytestmark = pytest.mark.timeout(180)
-
-
-@pytest.fixture
-def store(db: str) -> Iterator[Store]:
-    opened = open_store(db)
-    try:
-        yield opened
-    finally:
-        opened.close()  # its connections back: PostgreSQL's cap is the suite's to share
-
-
-@pytest.fixture
-def server(store: Store) -> Iterator[Server]:
-    running = Server(store)
-    try:
-        yield running
-    finally:
-        running.stop()
 
 
 class Kept:

@@ -28,7 +28,6 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -51,20 +50,6 @@ from tests.server.wire import WAIT, Frame, Phone, Server
 ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.timeout(180)
-
-
-@pytest.fixture
-def store(db: str) -> Store:
-    return open_store(db)
-
-
-@pytest.fixture
-def server(store: Store) -> Iterator[Server]:
-    running = Server(store)
-    try:
-        yield running
-    finally:
-        running.stop()
 
 
 def _table(store: Store, name: str = "T") -> Session:

@@ -33,7 +33,7 @@ from companion.widgets.base import (
 )
 from companion.widgets.cairn_srd.common import CairnAppBase, cairn_css, said
 from companion.widgets.markup import el, frag
-from companion.widgets.seat_controls import act, load, show_undo, undo
+from companion.widgets.seat_controls import act, gm_screen, load, show_undo, undo
 
 if TYPE_CHECKING:
     from companion.table.session import Session
@@ -132,9 +132,7 @@ class DuelApp(CairnAppBase):
     def gm_screen(self) -> bool:
         """Whether this is the GM's screen: the table session's answer; a screen in no
         campaign (the app on its own, a test's twin screens) is as its ``role`` says."""
-        if self.table_session is not None:
-            return self.table_session.is_gm
-        return self.role == "gm"
+        return gm_screen(self.table_session, self.role)
 
     @property
     def runs_table(self) -> bool:

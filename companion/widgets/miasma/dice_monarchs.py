@@ -69,7 +69,7 @@ from companion.widgets.base import (
 from companion.widgets.markup import Markup, el, frag, join
 from companion.widgets.miasma.common import LOG_SHOWN, css, dice_html
 from companion.widgets.rolls import RollControls
-from companion.widgets.seat_controls import act, act_seeded, load, show_undo, undo
+from companion.widgets.seat_controls import act, act_seeded, gm_screen, load, show_undo, undo
 
 if TYPE_CHECKING:
     from companion.table.session import Session
@@ -286,9 +286,7 @@ class DiceMonarchsApp(widgets.VBox):
     def gm_screen(self) -> bool:
         """Whether this is the GM's screen: the table session's answer; a screen in no
         campaign (the app on its own, a test's twin screens) is as its ``role`` says."""
-        if self.table_session is not None:
-            return self.table_session.is_gm
-        return self.role == "gm"
+        return gm_screen(self.table_session, self.role)
 
     @property
     def runs_table(self) -> bool:
