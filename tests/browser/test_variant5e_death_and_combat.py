@@ -9,6 +9,8 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from tests.browser.taps import tap
+
 PHONE_WIDTH = 390
 
 
@@ -60,16 +62,16 @@ def test_flanking_grid_and_contest(voila_app: Any, phone_page: Any, scroll_width
     page.wait_for_selector('.tc-contest-odds:has-text("47.50%")')
     page.locator(".tc-btn-roll").click()
     page.wait_for_selector('.tc-contest-roll[data-n="1"]')
-    # Each tap waits for its square to change: a second tap on a button before its first
-    # is stored counts for nothing (the page's double-tap guard), as a player's would.
+    # Each tap waits for its answer: a second tap on a button before its first is answered
+    # counts for nothing (the page's double-tap guard), as a player's would.
     for x, y, shown in ((2, 2, "A"), (2, 2, "E"), (1, 1, "A"), (3, 3, "A")):
-        page.locator(f".tc-btn-cell-{x}-{y}").click()
+        tap(page.locator(f".tc-btn-cell-{x}-{y}"))
         expect(page.locator(f".tc-btn-cell-{x}-{y}")).to_have_text(shown)
     expect(page.locator('.tc-flanked[data-n="1"]')).to_contain_text(
         "enemy (2,2) is flanked by ally (1,1) and ally (3,3)")
-    page.locator(".tc-btn-step-ne").click()
+    tap(page.locator(".tc-btn-step-ne"))
     page.wait_for_selector('.tc-feet[data-feet="5"]')
-    page.locator(".tc-btn-step-ne").click()
+    tap(page.locator(".tc-btn-step-ne"))
     page.wait_for_selector('.tc-feet[data-feet="15"]')
     assert scroll_width(page) <= PHONE_WIDTH + 2
     for name in ("roll", "cell-0-0", "step-n", "dash"):
